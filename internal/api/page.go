@@ -1,0 +1,84 @@
+package api
+
+import (
+	"context"
+	"iter"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// MaxPageLimit is the largest page size the service accepts.
+const MaxPageLimit = 100
+
+// Page is the list envelope {data, next_cursor, has_more}.
+type Page[T any] struct {
+	Data       []T     `json:"data"`
+	NextCursor *string `json:"next_cursor"`
+	HasMore    bool    `json:"has_more"`
+}
+
+// ListParams are the pagination parameters shared by list endpoints.
+type ListParams struct {
+	// Limit is the page size: 0 means the service default (20); values over
+	// 100 are capped at 100.
+	Limit int
+	// Cursor starts from a previous next_cursor; empty starts from the newest.
+	Cursor string
+}
+
+// Apply writes limit and cursor into q.
+func (p ListParams) Apply(q url.Values) {
+	if p.Limit > 0 {
+		l := p.Limit
+		if l > MaxPageLimit {
+			l = MaxPageLimit
+		}
+		q.Set("limit", strconv.Itoa(l))
+	}
+	if p.Cursor != "" {
+		q.Set("cursor", p.Cursor)
+	}
+}
+
+// Iterate walks every page of a list endpoint, newest first, and yields each
+// item. It stops when has_more is false (never because a page is short), when
+// the consumer stops, or at the first error, which it yields once. req.Query
+// is copied, not modified.
+func Iterate[T any](ctx context.Context, c Caller, req Request, p ListParams, opts ...CallOption) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		cursor := p.Cursor
+		seen := map[string]bool{}
+		for {
+			q := url.Values{}
+			for k, v := range req.Query {
+				q[k] = append([]string(nil), v...)
+			}
+			ListParams{Limit: p.Limit, Cursor: cursor}.Apply(q)
+			r := req
+			r.Query = q
+			var page Page[T]
+			if _, err := c.Do(ctx, &r, &page, opts...); err != nil {
+				var zero T
+				yield(zero, err)
+				return
+			}
+			for _, item := range page.Data {
+				if !yield(item, nil) {
+					return
+				}
+			}
+			if !page.HasMore || page.NextCursor == nil || strings.TrimSpace(*page.NextCursor) == "" {
+				return
+			}
+			next := *page.NextCursor
+			if seen[next] {
+				var zero T
+				yield(zero, &Error{Code: CodeAPIError, Type: "api_error", Message: "the service repeated a cursor; stopping to avoid a loop"})
+				return
+			}
+			seen[next] = true
+			cursor = next
+		}
+	}
+}
