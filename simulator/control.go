@@ -1,0 +1,3 @@
+package simulator
+
+func (s *Simulator) registerControl() {}

@@ -1,0 +1,6 @@
+package simulator
+
+// kycState is the state of this product line.
+type kycState struct{}
+
+func (s *Simulator) registerKYC() {}

@@ -1,0 +1,83 @@
+package simulator
+
+import "time"
+
+// Option configures a Simulator.
+type Option func(*options)
+
+type options struct {
+	model    Model
+	env      Environment
+	creds    Credentials
+	start    time.Time
+	seed     int64
+	baseURL  string
+	members  []MemberSeed
+	noMember bool
+}
+
+func defaultOptions() options {
+	return options{
+		model: PlatformHosted,
+		env:   Sandbox,
+		creds: Credentials{
+			ClientID:      DefaultClientID,
+			APIKey:        DefaultAPIKey,
+			SigningKey:    DefaultSigningKey,
+			WebhookSecret: DefaultWebhookSecret,
+			MerchantID:    DefaultMerchantID,
+		},
+		start: DefaultStart,
+		seed:  1,
+	}
+}
+
+// MemberSeed describes a member to create at start-up.
+type MemberSeed struct {
+	// ExternalID is the merchant's external_member_id.
+	ExternalID string
+	// KYCLevel is the member's verified level (0, 1 or 2).
+	KYCLevel int
+	// Balances maps an asset code to a decimal string credited as available.
+	Balances map[string]string
+}
+
+// WithModel sets the merchant's custody model (default PlatformHosted).
+func WithModel(m Model) Option { return func(o *options) { o.model = m } }
+
+// WithEnvironment sets the environment (default Sandbox).
+func WithEnvironment(e Environment) Option { return func(o *options) { o.env = e } }
+
+// WithCredentials overrides the fixture credentials; empty fields keep their
+// defaults.
+func WithCredentials(c Credentials) Option {
+	return func(o *options) {
+		if c.ClientID != "" {
+			o.creds.ClientID = c.ClientID
+		}
+		if c.APIKey != "" {
+			o.creds.APIKey = c.APIKey
+		}
+		if c.SigningKey != "" {
+			o.creds.SigningKey = c.SigningKey
+		}
+		if c.WebhookSecret != "" {
+			o.creds.WebhookSecret = c.WebhookSecret
+		}
+		if c.MerchantID != "" {
+			o.creds.MerchantID = c.MerchantID
+		}
+	}
+}
+
+// WithStart sets the clock's start time (default DefaultStart).
+func WithStart(t time.Time) Option { return func(o *options) { o.start = t } }
+
+// WithSeed seeds the id generator (default 1), so runs are repeatable.
+func WithSeed(seed int64) Option { return func(o *options) { o.seed = seed } }
+
+// WithMember adds a member at start-up, beside the fixture member.
+func WithMember(m MemberSeed) Option { return func(o *options) { o.members = append(o.members, m) } }
+
+// WithoutFixtureMember leaves out the fixture member "member-1".
+func WithoutFixtureMember() Option { return func(o *options) { o.noMember = true } }

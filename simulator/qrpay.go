@@ -1,0 +1,6 @@
+package simulator
+
+// qrState is the state of this product line.
+type qrState struct{}
+
+func (s *Simulator) registerQRPay() {}

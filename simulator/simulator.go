@@ -1,0 +1,418 @@
+// Package simulator is an offline, stateful contract simulator of the Merchant
+// Wallet, Card, Remittance and QR-Payment service.
+//
+// Each Simulator is isolated: its own state, ledger, clock, faults and request
+// journal, so parallel tests each get their own. New serves it on a loopback
+// httptest server; a Simulator is also a plain http.Handler for callers who
+// serve it themselves.
+package simulator
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"time"
+
+	mwallet "github.com/mwallet/mwallet-go"
+	"github.com/mwallet/mwallet-go/money"
+)
+
+// Model is the custody model of the merchant.
+type Model string
+
+// Custody models.
+const (
+	PlatformHosted Model = "platform_hosted"
+	MerchantHosted Model = "merchant_hosted"
+)
+
+// Environment is the deployment the simulator plays.
+type Environment string
+
+// Environments.
+const (
+	Sandbox    Environment = "sandbox"
+	Production Environment = "production"
+)
+
+// Default fixture credentials of New and of mwallet-sim. They are test values
+// with no meaning outside a simulator.
+const (
+	DefaultClientID      = "sim_client_1"
+	DefaultAPIKey        = "sim_api_key_0123456789abcdef"
+	DefaultSigningKey    = "sim_signing_key_fedcba9876543210"
+	DefaultWebhookSecret = "sim_whsec_00112233445566778899"
+	DefaultMerchantID    = "mch_sim_1"
+	// DefaultMemberExternalID is the external_member_id of the fixture member.
+	DefaultMemberExternalID = "member-1"
+)
+
+// DefaultStart is the simulator clock's default start time.
+var DefaultStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// Credentials are what the simulator issues to its merchant.
+type Credentials struct {
+	ClientID      string      `json:"client_id"`
+	APIKey        string      `json:"api_key"`
+	SigningKey    string      `json:"signing_key"`
+	WebhookSecret string      `json:"webhook_secret"`
+	MerchantID    string      `json:"merchant_id"`
+	Model         Model       `json:"model"`
+	Environment   Environment `json:"environment"`
+}
+
+// String hides the secrets.
+func (c Credentials) String() string {
+	return fmt.Sprintf("{client_id:%s merchant_id:%s model:%s environment:%s api_key:[redacted] signing_key:[redacted] webhook_secret:[redacted]}",
+		c.ClientID, c.MerchantID, c.Model, c.Environment)
+}
+
+// GoString hides the secrets from %#v.
+func (c Credentials) GoString() string { return c.String() }
+
+// Simulator is one isolated simulated service.
+type Simulator struct {
+	mu sync.Mutex // guards all state below; handlers run with it held
+
+	clock  *Clock
+	ledger *Ledger
+	rng    *rand.Rand
+	creds  Credentials
+	start  time.Time
+
+	merchant *merchantState
+	keys     map[string]*apiKey // by client id
+	tokens   map[string]*token  // by token value
+
+	members      map[string]*member // by mem_ id
+	membersByExt map[string]*member // by external_member_id
+	memberOrder  []*member
+
+	assets      []*asset
+	assetByCode map[string]*asset
+
+	events []*Event
+
+	// Product-line state, each owned by its own file.
+	qr       *qrState
+	cards    *cardState
+	remit    *remitState
+	deposits *depositState
+	kyc      *kycState
+	webhooks *webhookState
+	gw       *gatewayState
+
+	actions   map[string]actionFunc // "collection/action" -> handler
+	endpoints []endpoint
+	mux       *http.ServeMux
+	server    *httptest.Server
+	opts      options
+}
+
+// actionFunc drives an upstream outcome from the control API. id is the
+// object id as given (with or without its prefix); body is the raw JSON body.
+// It runs with s.mu held and returns the JSON answer.
+type actionFunc func(id string, body []byte) (any, error)
+
+// member is a member of the merchant.
+type member struct {
+	ID              string // mem_<uuid>
+	ExternalID      string
+	KYCLevel        int
+	Status          string   // active, suspended, blocklisted, frozen
+	PaymentPriority []string // asset codes in the member's payment order
+	HasKYCProfile   bool
+	PlatformDirect  bool // served by the platform with no merchant between: no events
+	CreatedAt       time.Time
+}
+
+// merchantState is the one merchant of the simulator.
+type merchantState struct {
+	ID     string
+	Model  Model
+	Status string // active, suspended, frozen, closed
+	Env    Environment
+	// AssetAllowlist narrows the catalogue when non-empty.
+	AssetAllowlist map[string]bool
+	// FeeRateBps is the merchant fee rate for merchant-funded QR payments.
+	FeeRateBps int64
+}
+
+// apiKey is one API Key of the merchant.
+type apiKey struct {
+	ClientID          string
+	APIKey            string
+	SigningKey        string
+	Scopes            map[string]bool // effective scopes
+	Disabled          bool
+	SignatureRequired bool
+	IPAllowlist       []string // empty: any address (sandbox)
+	Env               Environment
+}
+
+// token is an issued access token.
+type token struct {
+	Value     string
+	ClientID  string
+	Env       Environment
+	ExpiresAt time.Time
+}
+
+// asset is a catalogue entry.
+type asset struct {
+	Code         string
+	Name         string
+	LedgerScale  int
+	DisplayScale int
+	Enabled      bool
+	Networks     []network
+}
+
+// network is a catalogue network item.
+type network struct {
+	Network                   string
+	NetworkName               string
+	DepositEnabled            bool
+	DepositUnavailableReason  string
+	MinDeposit                string
+	ConfirmationsRequired     int
+	MemoRequired              bool
+	DepositETAMinutes         int
+	WithdrawEnabled           bool
+	WithdrawUnavailableReason string
+	MinWithdraw               string
+	MaxWithdraw               string
+	WithdrawFeeFixed          string
+	WithdrawFeeBps            int
+	WithdrawCoolingHours      int
+	WithdrawETAMinutes        int
+	WithdrawRequireKYCLevel   int
+}
+
+// Event is a service event recorded for webhook delivery.
+type Event struct {
+	ID               string         `json:"event_id"`
+	Type             string         `json:"event_type"`
+	CreatedAt        time.Time      `json:"created_at"`
+	Object           string         `json:"object"`
+	ObjectID         string         `json:"id"`
+	ExternalMemberID string         `json:"external_member_id"`
+	Status           string         `json:"status"`
+	StatusVersion    int64          `json:"status_version"`
+	Extra            map[string]any `json:"extra,omitempty"`
+}
+
+// New starts an isolated simulator on a loopback httptest server. Close it
+// when done (t.Cleanup(sim.Close)).
+func New(opts ...Option) *Simulator {
+	s := NewHandler(opts...)
+	s.server = httptest.NewServer(s)
+	return s
+}
+
+// NewHandler builds a simulator without starting a server: serve it yourself
+// (it is an http.Handler). URL and Client need SetBaseURL first.
+func NewHandler(opts ...Option) *Simulator {
+	o := defaultOptions()
+	for _, f := range opts {
+		f(&o)
+	}
+	s := &Simulator{
+		opts:         o,
+		start:        o.start,
+		clock:        newClock(o.start),
+		rng:          rand.New(rand.NewPCG(uint64(o.seed), uint64(o.seed)^0x9e3779b97f4a7c15)),
+		creds:        o.creds,
+		keys:         map[string]*apiKey{},
+		tokens:       map[string]*token{},
+		members:      map[string]*member{},
+		membersByExt: map[string]*member{},
+		assetByCode:  map[string]*asset{},
+		actions:      map[string]actionFunc{},
+		mux:          http.NewServeMux(),
+	}
+	s.creds.Model = o.model
+	s.creds.Environment = o.env
+	s.ledger = newLedger(s.assetScale)
+	s.loadFixture()
+	s.registerAll()
+	return s
+}
+
+// Close stops the httptest server, if any.
+func (s *Simulator) Close() {
+	if s.server != nil {
+		s.server.Close()
+	}
+}
+
+// URL returns the base URL of the simulator (no trailing slash).
+func (s *Simulator) URL() string {
+	if s.server != nil {
+		return s.server.URL
+	}
+	return s.opts.baseURL
+}
+
+// SetBaseURL records the address a self-served simulator is reachable at.
+func (s *Simulator) SetBaseURL(u string) { s.opts.baseURL = u }
+
+// Credentials returns the merchant's credentials.
+func (s *Simulator) Credentials() Credentials { return s.creds }
+
+// Client returns an SDK client configured for this simulator: its URL, its
+// credentials, its HTTP client and its clock (so signatures stay within the
+// tolerance when the simulator clock is advanced). Extra options are applied
+// after those.
+func (s *Simulator) Client(opts ...mwallet.Option) *mwallet.Client {
+	base := []mwallet.Option{mwallet.WithClock(s.Now)}
+	if s.server != nil {
+		base = append(base, mwallet.WithHTTPClient(s.server.Client()))
+	}
+	c, err := mwallet.NewClient(s.URL(), mwallet.Credentials{
+		ClientID:   s.creds.ClientID,
+		APIKey:     mwallet.Secret(s.creds.APIKey),
+		SigningKey: mwallet.Secret(s.creds.SigningKey),
+	}, append(base, opts...)...)
+	if err != nil {
+		// The simulator's own URL and credentials are always valid.
+		panic(fmt.Sprintf("simulator: client: %v", err))
+	}
+	return c
+}
+
+// Now returns the simulator clock's time.
+func (s *Simulator) Now() time.Time { return s.clock.Now() }
+
+// Advance moves the simulator clock forward by d and runs everything that
+// falls due on the way (upstream outcomes, webhook retries, expiries), in time
+// order.
+func (s *Simulator) Advance(d time.Duration) {
+	if d < 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.advanceLocked(d)
+}
+
+func (s *Simulator) advanceLocked(d time.Duration) {
+	target := s.clock.Now().Add(d)
+	for {
+		t, ok := s.clock.popDue(target)
+		if !ok {
+			break
+		}
+		s.clock.set(t.at)
+		t.fn()
+	}
+	s.clock.set(target)
+}
+
+// runDueLocked runs timers already due at the current time (for outcomes that
+// happen "immediately" after a request).
+func (s *Simulator) runDueLocked() { s.advanceLocked(0) }
+
+// after schedules fn (run with s.mu held) d after now on the simulator clock.
+func (s *Simulator) after(d time.Duration, fn func()) {
+	s.clock.at(s.clock.Now().Add(d), fn)
+}
+
+// CheckLedger verifies that the books balance: every asset sums to zero over
+// all accounts and no member, card or prepaid account is negative.
+func (s *Simulator) CheckLedger() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ledger.Check()
+}
+
+// LedgerEntries returns a copy of the journal entries.
+func (s *Simulator) LedgerEntries() []Entry {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ledger.Entries()
+}
+
+// Events returns a copy of the events recorded so far, oldest first.
+func (s *Simulator) Events() []Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Event, len(s.events))
+	for i, e := range s.events {
+		out[i] = *e
+	}
+	return out
+}
+
+// newUUID returns a UUID v4 drawn from the simulator's seeded generator, so a
+// simulator with a fixed seed issues the same ids run after run.
+func (s *Simulator) newUUID() string {
+	var b [16]byte
+	for i := 0; i < 16; i += 8 {
+		v := s.rng.Uint64()
+		for j := 0; j < 8; j++ {
+			b[i+j] = byte(v >> (8 * j))
+		}
+	}
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+func (s *Simulator) assetScale(code string) (int, bool) {
+	a, ok := s.assetByCode[code]
+	if !ok {
+		return 0, false
+	}
+	return a.LedgerScale, true
+}
+
+// amount parses v in asset's ledger scale.
+func (s *Simulator) amount(asset, v string) (money.Amount, error) {
+	sc, ok := s.assetScale(asset)
+	if !ok {
+		return money.Amount{}, fmt.Errorf("unknown asset %q", asset)
+	}
+	return money.Parse(v, sc)
+}
+
+// emit records an event for delivery. Events of platform-direct members are
+// not recorded (the contract sends none). statusVersion 0 marks the events
+// whose version is the constant 0.
+func (s *Simulator) emit(typ, object, objectID string, m *member, status string, statusVersion int64, extra map[string]any) {
+	ext := ""
+	if m != nil {
+		if m.PlatformDirect {
+			return
+		}
+		ext = m.ExternalID
+	}
+	ev := &Event{
+		ID:               "evt_" + s.newUUID(),
+		Type:             typ,
+		CreatedAt:        s.clock.Now(),
+		Object:           object,
+		ObjectID:         objectID,
+		ExternalMemberID: ext,
+		Status:           status,
+		StatusVersion:    statusVersion,
+		Extra:            extra,
+	}
+	s.events = append(s.events, ev)
+	s.queueDeliveries(ev)
+}
+
+// registerAll registers the gateway, the control API and every product line.
+func (s *Simulator) registerAll() {
+	s.registerGateway()
+	s.registerControl()
+	s.registerAssets()
+	s.registerQRPay()
+	s.registerCards()
+	s.registerRemittances()
+	s.registerDeposits()
+	s.registerKYC()
+	s.registerWebhooks()
+}
