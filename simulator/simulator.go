@@ -103,6 +103,7 @@ type Simulator struct {
 	kyc      *kycState
 	webhooks *webhookState
 	gw       *gatewayState
+	outcome  *outcomeState
 
 	actions   map[string]actionFunc // "collection/action" -> handler
 	endpoints []endpoint

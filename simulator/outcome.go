@@ -1,0 +1,133 @@
+package simulator
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// OutcomeMode says how an upstream reaches its outcome for an object in
+// flight (a QR order processing, a card application under review, a top-up
+// processing, a remittance dispatching):
+//
+//   - Manual: the object stays where it is until the control API (or a Go
+//     method) drives an outcome; this is the default, so a test sees
+//     'processing' for as long as it wants.
+//   - Immediate: the upstream succeeds right after the request that put the
+//     object in flight has been answered.
+//   - After(d): the upstream succeeds d later on the simulator clock (use
+//     Advance to get there).
+type OutcomeMode struct {
+	kind  string
+	after time.Duration
+}
+
+// Manual leaves outcomes to the control API.
+func Manual() OutcomeMode { return OutcomeMode{kind: "manual"} }
+
+// Immediate makes the upstream succeed as soon as the request is answered.
+func Immediate() OutcomeMode { return OutcomeMode{kind: "immediate"} }
+
+// After makes the upstream succeed d later on the simulator clock.
+func After(d time.Duration) OutcomeMode { return OutcomeMode{kind: "after", after: d} }
+
+// String names the mode ("manual", "immediate" or "after:30s").
+func (m OutcomeMode) String() string {
+	switch m.kind {
+	case "", "manual":
+		return "manual"
+	case "after":
+		return "after:" + m.after.String()
+	}
+	return m.kind
+}
+
+// ParseOutcomeMode reads "manual", "immediate" or "after:<duration>".
+func ParseOutcomeMode(s string) (OutcomeMode, error) {
+	switch {
+	case s == "manual" || s == "":
+		return Manual(), nil
+	case s == "immediate":
+		return Immediate(), nil
+	case strings.HasPrefix(s, "after:"):
+		d, err := time.ParseDuration(strings.TrimPrefix(s, "after:"))
+		if err != nil || d < 0 {
+			return OutcomeMode{}, fmt.Errorf("bad outcome duration %q", s)
+		}
+		return After(d), nil
+	}
+	return OutcomeMode{}, fmt.Errorf("unknown outcome mode %q (manual, immediate, after:<duration>)", s)
+}
+
+// Outcome collections: the objects whose upstream outcome a mode governs.
+const (
+	CollectionQROrders         = "qrpay/orders"
+	CollectionCardApplications = "cards/applications"
+	CollectionCardTopups       = "cards/topups"
+	CollectionRemittances      = "remittances"
+)
+
+type outcomeState struct {
+	byCollection map[string]OutcomeMode
+	byObject     map[string]OutcomeMode
+	pending      map[string]func() // object id -> success path, while in flight
+}
+
+func (s *Simulator) outcomes() *outcomeState {
+	if s.outcome == nil {
+		s.outcome = &outcomeState{byCollection: map[string]OutcomeMode{}, byObject: map[string]OutcomeMode{}, pending: map[string]func(){}}
+	}
+	return s.outcome
+}
+
+// SetOutcome sets the outcome mode of a whole collection (for example
+// CollectionQROrders) for objects put in flight from now on.
+func (s *Simulator) SetOutcome(collection string, m OutcomeMode) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.outcomes().byCollection[collection] = m
+}
+
+// SetObjectOutcome sets the mode of one object already in flight (id with its
+// REST prefix). Immediate runs its success path now; After schedules it.
+func (s *Simulator) SetObjectOutcome(id string, m OutcomeMode) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	o := s.outcomes()
+	o.byObject[id] = m
+	if fn, ok := o.pending[id]; ok {
+		s.applyOutcomeLocked(id, m, fn)
+	}
+}
+
+// inFlight registers success as the upstream's success path for object id of
+// collection, and applies the mode that governs it. The product code calls
+// settled(id) when the object reaches a final state by any path, so a later
+// timer does nothing. s.mu must be held.
+func (s *Simulator) inFlight(collection, id string, success func()) {
+	o := s.outcomes()
+	o.pending[id] = success
+	m, ok := o.byObject[id]
+	if !ok {
+		m = o.byCollection[collection]
+	}
+	s.applyOutcomeLocked(id, m, success)
+}
+
+func (s *Simulator) applyOutcomeLocked(id string, m OutcomeMode, fn func()) {
+	run := func() {
+		if _, still := s.outcomes().pending[id]; still {
+			delete(s.outcomes().pending, id)
+			fn()
+		}
+	}
+	switch m.kind {
+	case "immediate":
+		s.after(0, run)
+	case "after":
+		s.after(m.after, run)
+	}
+}
+
+// settled marks object id as no longer in flight. s.mu must be held.
+func (s *Simulator) settled(id string) { delete(s.outcomes().pending, id) }

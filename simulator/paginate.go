@@ -1,0 +1,97 @@
+package simulator
+
+import (
+	"encoding/base64"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// pageKey orders list items: newest first by At, then by ID descending.
+type pageKey struct {
+	At time.Time
+	ID string
+}
+
+func (k pageKey) before(o pageKey) bool {
+	if !k.At.Equal(o.At) {
+		return k.At.Before(o.At)
+	}
+	return k.ID < o.ID
+}
+
+// pageLimit reads the limit query parameter: default 20, at most 100; an
+// invalid or non-positive value falls back to 20.
+func pageLimit(q url.Values) int {
+	v := strings.TrimSpace(q.Get("limit"))
+	if v == "" {
+		return 20
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n <= 0 {
+		return 20
+	}
+	if n > 100 {
+		return 100
+	}
+	return n
+}
+
+func encodeCursor(k pageKey) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(k.At.UnixNano(), 10) + "|" + k.ID))
+}
+
+// decodeCursor returns the key after which the next page starts; ok is false
+// for an undecodable cursor, which restarts from the first page.
+func decodeCursor(c string) (pageKey, bool) {
+	if c == "" {
+		return pageKey{}, false
+	}
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil {
+		return pageKey{}, false
+	}
+	ts, id, found := strings.Cut(string(b), "|")
+	if !found || id == "" {
+		return pageKey{}, false
+	}
+	n, err := strconv.ParseInt(ts, 10, 64)
+	if err != nil {
+		return pageKey{}, false
+	}
+	return pageKey{At: time.Unix(0, n).UTC(), ID: id}, true
+}
+
+// listEnvelope is the {data, next_cursor, has_more} envelope.
+type listEnvelope struct {
+	Data       any     `json:"data"`
+	NextCursor *string `json:"next_cursor"`
+	HasMore    bool    `json:"has_more"`
+}
+
+// paginate returns one page, newest first, of items sorted oldest first by
+// key (ascending). It is keyset based: finding the cursor is a binary search,
+// so page k costs the same as page 1.
+func paginate[T any](items []T, key func(T) pageKey, q url.Values) listEnvelope {
+	limit := pageLimit(q)
+	end := len(items) // exclusive upper bound in ascending order
+	if k, ok := decodeCursor(q.Get("cursor")); ok {
+		end = sort.Search(len(items), func(i int) bool { return !key(items[i]).before(k) })
+	}
+	start := end - limit
+	if start < 0 {
+		start = 0
+	}
+	page := make([]T, 0, end-start)
+	for i := end - 1; i >= start; i-- {
+		page = append(page, items[i])
+	}
+	env := listEnvelope{Data: page, HasMore: start > 0}
+	if env.HasMore {
+		c := encodeCursor(key(items[start]))
+		env.NextCursor = &c
+	}
+	return env
+}
