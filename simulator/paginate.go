@@ -95,3 +95,18 @@ func paginate[T any](items []T, key func(T) pageKey, q url.Values) listEnvelope 
 	}
 	return env
 }
+
+// insertByKey inserts item into items kept sorted ascending by key and returns
+// the slice. Appending in clock order is the common case and costs O(1).
+func insertByKey[T any](items []T, item T, key func(T) pageKey) []T {
+	k := key(item)
+	if n := len(items); n == 0 || key(items[n-1]).before(k) {
+		return append(items, item)
+	}
+	i := sort.Search(len(items), func(i int) bool { return !key(items[i]).before(k) })
+	var zero T
+	items = append(items, zero)
+	copy(items[i+1:], items[i:])
+	items[i] = item
+	return items
+}
