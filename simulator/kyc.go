@@ -4,3 +4,7 @@ package simulator
 type kycState struct{}
 
 func (s *Simulator) registerKYC() {}
+
+// quickBindingActive reports whether bindingID is an active quick KYC binding
+// of member m.
+func (s *Simulator) quickBindingActive(m *member, bindingID string) bool { return false }

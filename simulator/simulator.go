@@ -105,6 +105,8 @@ type Simulator struct {
 	gw       *gatewayState
 	outcome  *outcomeState
 
+	challenges map[string]*challenge // step-up challenges by id
+
 	actions   map[string]actionFunc // "collection/action" -> handler
 	endpoints []endpoint
 	mux       *http.ServeMux
