@@ -1,6 +1,20 @@
+// Package members reads the merchant's members.
+//
+// The member resource is named by the specification without its fields; the
+// shape here (id, external_member_id, status, kyc_level, created_at) is
+// inferred and kept conservative.
 package members
 
-import "github.com/mwallet/mwallet-go/internal/api"
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/mwallet/mwallet-go/internal/api"
+)
 
 // Client is the members sub-client. Get it from mwallet.Client; it shares the root
 // client's tokens, signing, idempotency keys and retries.
@@ -11,3 +25,60 @@ type Client struct {
 // New returns a sub-client that sends its calls through c. Integrators use the
 // field of mwallet.Client instead.
 func New(c api.Caller) *Client { return &Client{caller: c} }
+
+// Status is a member's status (open enumeration).
+type Status string
+
+// Known member statuses.
+const (
+	StatusActive    Status = "active"
+	StatusSuspended Status = "suspended"
+)
+
+// Known reports whether s is a known status.
+func (s Status) Known() bool { return s == StatusActive || s == StatusSuspended }
+
+// Member is a member of the merchant.
+//
+// The shape is inferred: the specification names the member resource without
+// showing its fields.
+type Member struct {
+	// ID is mem_<uuid>; member events carry the bare uuid.
+	ID               string    `json:"id"`
+	ExternalMemberID string    `json:"external_member_id"`
+	Status           Status    `json:"status"`
+	KYCLevel         int       `json:"kyc_level"`
+	CreatedAt        time.Time `json:"created_at"`
+	// Response is the HTTP metadata of the call.
+	Response *api.Response `json:"-"`
+}
+
+// ID returns the REST id (mem_<uuid>) of a member id given with or without
+// its prefix, such as the bare uuid of a member event's data.id.
+func ID(id string) string {
+	id = strings.TrimSpace(id)
+	if id == "" || strings.HasPrefix(id, "mem_") {
+		return id
+	}
+	return "mem_" + id
+}
+
+// Get reads a member (GET /v1/members/{id}) by its service id, mem_<uuid> or
+// the bare uuid. An external_member_id is not a member id: it is refused
+// locally with a *api.ParamError.
+//
+// The response shape is inferred: the specification names this endpoint
+// without showing its fields.
+func (c *Client) Get(ctx context.Context, id string, opts ...api.CallOption) (*Member, error) {
+	pid := ID(id)
+	if _, err := uuid.Parse(strings.TrimPrefix(pid, "mem_")); err != nil || len(pid) != len("mem_")+36 {
+		return nil, api.Param("id", "a member id is mem_<uuid> or the bare uuid; external_member_id is not accepted here", api.CodeInvalidRequest)
+	}
+	var out Member
+	resp, err := c.caller.Do(ctx, &api.Request{Method: http.MethodGet, Path: "/v1/members/" + url.PathEscape(pid)}, &out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	out.Response = resp
+	return &out, nil
+}

@@ -1,0 +1,237 @@
+package deposits
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/mwallet/mwallet-go/internal/api"
+	"github.com/mwallet/mwallet-go/money"
+)
+
+// Field length limits of a deposit.
+const (
+	MaxReferenceLen = 120
+	MaxNetworkLen   = 32
+	MaxTxIDLen      = 128
+	MaxAddressLen   = 200
+)
+
+// Status is the status of a deposit. Deposits are only ever credited; the
+// type stays open so an unknown value is kept verbatim (check Known).
+type Status string
+
+// StatusCredited is the only documented deposit status.
+const StatusCredited Status = "credited"
+
+// Known reports whether s is a documented status.
+func (s Status) Known() bool { return s == StatusCredited }
+
+// Deposit is a declared deposit.
+type Deposit struct {
+	// ID is dep_ followed by the reference.
+	ID string `json:"id"`
+	// Reference is the merchant's stable business reference.
+	Reference string `json:"reference"`
+	// ExternalMemberID is the credited member.
+	ExternalMemberID string `json:"external_member_id"`
+	// Asset is the upper-case asset code; Amount is at LedgerScale.
+	Asset       string       `json:"asset"`
+	Amount      money.Amount `json:"amount"`
+	LedgerScale int          `json:"ledger_scale"`
+	Status      Status       `json:"status"`
+	// Network, TxID, FromAddress and ToAddress are the chain provenance as
+	// stored by the first posting.
+	Network     string `json:"network,omitempty"`
+	TxID        string `json:"txid,omitempty"`
+	FromAddress string `json:"from_address,omitempty"`
+	ToAddress   string `json:"to_address,omitempty"`
+	// Replayed is true when the reference had already been posted: nothing was
+	// credited by this call and the fields are the first posting's.
+	Replayed bool `json:"replayed"`
+	// Response is the HTTP metadata of the call that returned the deposit
+	// (nil for list items).
+	Response *api.Response `json:"-"`
+}
+
+func (d *Deposit) normalize() error {
+	v, err := d.Amount.Rescale(d.LedgerScale)
+	if err != nil {
+		return fmt.Errorf("deposits: deposit %s: amount %s does not fit ledger_scale %d: %w", d.ID, d.Amount, d.LedgerScale, err)
+	}
+	d.Amount = v
+	return nil
+}
+
+// CreateParams are the parameters of Create.
+type CreateParams struct {
+	// Asset is the asset code (upper-cased before sending).
+	Asset string
+	// Amount must be greater than zero, parsed at the asset's ledger_scale
+	// (money.Parse(s, scale)); it is sent with exactly that many decimals.
+	Amount money.Amount
+	// Reference is required, at most 120 characters, stable across retries.
+	Reference string
+	// Network (at most 32, upper-cased before sending) is required when TxID,
+	// FromAddress or ToAddress is given.
+	Network string
+	// TxID is the chain transaction (at most 128; not unique).
+	TxID string
+	// FromAddress and ToAddress are at most 200 characters each.
+	FromAddress string
+	ToAddress   string
+}
+
+type createBody struct {
+	Asset       string `json:"asset"`
+	Amount      string `json:"amount"`
+	Reference   string `json:"reference"`
+	Network     string `json:"network,omitempty"`
+	TxID        string `json:"txid,omitempty"`
+	FromAddress string `json:"from_address,omitempty"`
+	ToAddress   string `json:"to_address,omitempty"`
+}
+
+func (p CreateParams) body() (createBody, error) {
+	asset := strings.ToUpper(strings.TrimSpace(p.Asset))
+	if asset == "" {
+		return createBody{}, api.Param("Asset", "required", api.CodeInvalidRequest)
+	}
+	if p.Amount.Sign() <= 0 {
+		return createBody{}, api.Param("Amount", "must be greater than zero", api.CodeInvalidRequest)
+	}
+	if p.Reference == "" {
+		return createBody{}, api.Param("Reference", "required: a stable business reference", api.CodeInvalidRequest)
+	}
+	if n := len([]rune(p.Reference)); n > MaxReferenceLen {
+		return createBody{}, api.Param("Reference", fmt.Sprintf("%d characters; at most %d", n, MaxReferenceLen), api.CodeInvalidRequest)
+	}
+	network := strings.ToUpper(strings.TrimSpace(p.Network))
+	for _, f := range []struct {
+		name, key, v string
+		max          int
+	}{
+		{"Network", "network", network, MaxNetworkLen},
+		{"TxID", "txid", p.TxID, MaxTxIDLen},
+		{"FromAddress", "from_address", p.FromAddress, MaxAddressLen},
+		{"ToAddress", "to_address", p.ToAddress, MaxAddressLen},
+	} {
+		if n := len([]rune(f.v)); n > f.max {
+			return createBody{}, api.Param(f.name, fmt.Sprintf("%d characters; at most %d (%s)", n, f.max, f.key), api.CodeInvalidFields)
+		}
+	}
+	if network == "" && (p.TxID != "" || p.FromAddress != "" || p.ToAddress != "") {
+		return createBody{}, api.Param("Network", "required when TxID, FromAddress or ToAddress is given", api.CodeInvalidFields)
+	}
+	return createBody{
+		Asset: asset, Amount: p.Amount.String(), Reference: p.Reference,
+		Network: network, TxID: p.TxID, FromAddress: p.FromAddress, ToAddress: p.ToAddress,
+	}, nil
+}
+
+// Create declares a deposit credited to member's available balance
+// (POST /v1/deposits). The first posting of a reference answers 201 with
+// Replayed false; a reference already posted answers 200 with Replayed true and
+// the first posting's values, whatever the idempotency key. Invalid parameters
+// give a *api.ParamError and nothing is sent.
+func (c *Client) Create(ctx context.Context, member string, p CreateParams, opts ...api.CallOption) (*Deposit, error) {
+	body, err := p.body()
+	if err != nil {
+		return nil, err
+	}
+	var out Deposit
+	resp, err := c.caller.Do(ctx, &api.Request{
+		Method: http.MethodPost, Path: "/v1/deposits", MemberScoped: true, Member: member,
+		Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated, http.StatusOK},
+	}, &out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	if err := out.normalize(); err != nil {
+		return nil, err
+	}
+	out.Response = resp
+	return &out, nil
+}
+
+// ID returns the REST id of a deposit reference: dep_ followed by the
+// reference.
+func ID(reference string) string { return "dep_" + reference }
+
+// Get reads the deposit with the given reference (not its dep_ id: a
+// reference may itself start with "dep_"). It uses GET /v1/deposits/dep_<reference>,
+// or, for references containing a slash (which cannot be a path segment),
+// GET /v1/deposits?reference=<reference>; a miss on that list is reported as
+// the same 404 not_found *api.Error the single read answers.
+//
+// The response shape is inferred: the specification names these endpoints
+// without showing their fields; they are taken to answer the Deposit resource.
+func (c *Client) Get(ctx context.Context, reference string, opts ...api.CallOption) (*Deposit, error) {
+	if reference == "" {
+		return nil, api.Param("reference", "required", api.CodeInvalidRequest)
+	}
+	if strings.Contains(reference, "/") {
+		var page api.Page[Deposit]
+		resp, err := c.caller.Do(ctx, &api.Request{
+			Method: http.MethodGet, Path: "/v1/deposits", Query: url.Values{"reference": {reference}},
+		}, &page, opts...)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range page.Data {
+			if d.Reference == reference {
+				if err := d.normalize(); err != nil {
+					return nil, err
+				}
+				d.Response = resp
+				return &d, nil
+			}
+		}
+		return nil, &api.Error{HTTPStatus: http.StatusNotFound, Type: "not_found", Code: api.CodeNotFound,
+			Message: "no deposit with this reference", RequestID: resp.RequestID}
+	}
+	var out Deposit
+	resp, err := c.caller.Do(ctx, &api.Request{
+		Method: http.MethodGet, Path: "/v1/deposits/" + url.PathEscape(ID(reference)),
+	}, &out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	if err := out.normalize(); err != nil {
+		return nil, err
+	}
+	out.Response = resp
+	return &out, nil
+}
+
+// ListParams are the parameters of List.
+type ListParams struct {
+	api.ListParams
+	// Reference, when set, lists only the deposit with this reference.
+	Reference string
+}
+
+// List walks the merchant's deposits, newest first (GET /v1/deposits).
+//
+// The response shape is inferred: the specification names this endpoint
+// without showing its fields; it is taken to be the list envelope of Deposit.
+func (c *Client) List(ctx context.Context, p ListParams, opts ...api.CallOption) iter.Seq2[Deposit, error] {
+	q := url.Values{}
+	if p.Reference != "" {
+		q.Set("reference", p.Reference)
+	}
+	inner := api.Iterate[Deposit](ctx, c.caller, api.Request{Method: http.MethodGet, Path: "/v1/deposits", Query: q}, p.ListParams, opts...)
+	return func(yield func(Deposit, error) bool) {
+		for d, err := range inner {
+			if err == nil {
+				err = d.normalize()
+			}
+			if !yield(d, err) || err != nil {
+				return
+			}
+		}
+	}
+}

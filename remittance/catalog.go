@@ -1,0 +1,159 @@
+package remittance
+
+import (
+	"context"
+	"iter"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mwallet/mwallet-go/internal/api"
+	"github.com/mwallet/mwallet-go/money"
+)
+
+// QuoteParams are the parameters of Quote.
+type QuoteParams struct {
+	// PayeeID, PayoutAmount and PayoutCurrency follow the rules of CreateParams.
+	PayeeID        string
+	PayoutAmount   string
+	PayoutCurrency string
+	// Line is express (default when empty) or pobo.
+	Line Line
+	// Asset is the debit asset (default USDT when empty).
+	Asset string
+	// SlippageBps, when non-zero (50 to 1000), makes the quote include the
+	// locked_amount a Create with the same slippage would hold.
+	SlippageBps int
+}
+
+// RemitQuote is an indicative price for a remittance. Create re-prices and is
+// authoritative.
+//
+// The shape is inferred: the specification names GET /v1/remit/quotes without
+// showing its fields.
+type RemitQuote struct {
+	PayeeID        string       `json:"payee_id"`
+	Line           Line         `json:"line"`
+	SourceAsset    string       `json:"source_asset"`
+	LedgerScale    int          `json:"ledger_scale"`
+	CustomerTotal  money.Amount `json:"customer_total"`
+	Fee            money.Amount `json:"fee"`
+	LockedAmount   money.Amount `json:"locked_amount"`
+	SlippageBps    int          `json:"slippage_bps"`
+	IndicativeRate string       `json:"indicative_rate"`
+	PayoutCurrency string       `json:"payout_currency"`
+	PayoutAmount   string       `json:"payout_amount"`
+	// Response is the HTTP metadata of the call.
+	Response *api.Response `json:"-"`
+}
+
+// Quote prices a remittance for member without holding anything
+// (GET /v1/remit/quotes).
+//
+// The response shape is inferred: the specification names this endpoint
+// without showing its fields.
+func (c *Client) Quote(ctx context.Context, member string, p QuoteParams, opts ...api.CallOption) (*RemitQuote, error) {
+	payee, err := payeePathID("PayeeID", p.PayeeID)
+	if err != nil {
+		return nil, err
+	}
+	if err := validatePayout(p.PayoutCurrency, p.PayoutAmount); err != nil {
+		return nil, err
+	}
+	if p.Line != "" && !p.Line.Known() {
+		return nil, api.Param("Line", "neither express nor pobo", api.CodeInvalidRequest)
+	}
+	if p.SlippageBps != 0 && (p.SlippageBps < MinSlippageBps || p.SlippageBps > MaxSlippageBps) {
+		return nil, api.Param("SlippageBps", "outside 50..1000", api.CodeInvalidFields)
+	}
+	q := url.Values{}
+	q.Set("payee_id", payee)
+	q.Set("payout_amount", p.PayoutAmount)
+	if p.Line != "" {
+		q.Set("line", string(p.Line))
+	}
+	if a := strings.ToUpper(strings.TrimSpace(p.Asset)); a != "" {
+		q.Set("asset", a)
+	}
+	if p.SlippageBps != 0 {
+		q.Set("slippage_bps", strconv.Itoa(p.SlippageBps))
+	}
+	var out RemitQuote
+	resp, err := c.caller.Do(ctx, &api.Request{
+		Method: http.MethodGet, Path: "/v1/remit/quotes", Query: q, MemberScoped: true, Member: member,
+	}, &out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range []*money.Amount{&out.CustomerTotal, &out.Fee, &out.LockedAmount} {
+		if v, err := a.Rescale(out.LedgerScale); err == nil {
+			*a = v
+		}
+	}
+	out.Response = resp
+	return &out, nil
+}
+
+// Product is a remittance line offered for a corridor, with its rules.
+//
+// The shape is inferred: the specification names GET /v1/remit/products
+// without showing its fields. Amount limits are in the source asset.
+type Product struct {
+	Line           Line   `json:"line"`
+	Corridor       string `json:"corridor"`
+	Country        string `json:"country"`
+	PayoutCurrency string `json:"payout_currency"`
+	// RequiredKYCLevel is the member KYC level the line needs.
+	RequiredKYCLevel int `json:"required_kyc_level"`
+	// SourceAssets are the debit assets accepted.
+	SourceAssets []string `json:"source_assets"`
+	// PurposeCodes are the purpose codes permitted on this line.
+	PurposeCodes []PurposeCode `json:"purpose_codes"`
+	// MinAmount, MaxAmount and DailyLimit bound customer_total per order and
+	// per member per UTC day, as decimal strings in the source asset.
+	MinAmount  string `json:"min_amount"`
+	MaxAmount  string `json:"max_amount"`
+	DailyLimit string `json:"daily_limit"`
+	// Queues is true when an order waits for merchant funds instead of being
+	// refused.
+	Queues bool `json:"queues"`
+}
+
+// Products walks the remittance products of the merchant
+// (GET /v1/remit/products; merchant-scoped).
+//
+// The response shape is inferred: the specification names this endpoint
+// without showing its fields; it is taken to be a bounded list envelope.
+func (c *Client) Products(ctx context.Context, opts ...api.CallOption) iter.Seq2[Product, error] {
+	return api.Iterate[Product](ctx, c.caller, api.Request{Method: http.MethodGet, Path: "/v1/remit/products"}, api.ListParams{}, opts...)
+}
+
+// ConversionDate is a date on which a payout currency converts.
+//
+// The shape is inferred: the specification names GET
+// /v1/remit/conversion-dates without showing its fields.
+type ConversionDate struct {
+	PayoutCurrency string `json:"payout_currency"`
+	// Date is YYYY-MM-DD.
+	Date string `json:"date"`
+	// CutoffAt is the last moment an order dispatches for Date.
+	CutoffAt time.Time `json:"cutoff_at"`
+}
+
+// ConversionDates walks the next conversion dates of a payout currency
+// (GET /v1/remit/conversion-dates?payout_currency=...; merchant-scoped).
+//
+// The response shape is inferred: the specification names this endpoint
+// without showing its fields; it is taken to be a bounded list envelope.
+func (c *Client) ConversionDates(ctx context.Context, payoutCurrency string, opts ...api.CallOption) iter.Seq2[ConversionDate, error] {
+	cur := strings.ToUpper(strings.TrimSpace(payoutCurrency))
+	if _, ok := MinorUnits(cur); !ok {
+		err := api.Param("payoutCurrency", "not an ISO 4217 currency code", api.CodeInvalidRequest)
+		return func(yield func(ConversionDate, error) bool) { yield(ConversionDate{}, err) }
+	}
+	return api.Iterate[ConversionDate](ctx, c.caller, api.Request{
+		Method: http.MethodGet, Path: "/v1/remit/conversion-dates", Query: url.Values{"payout_currency": {cur}},
+	}, api.ListParams{}, opts...)
+}

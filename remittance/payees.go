@@ -1,0 +1,112 @@
+package remittance
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/mwallet/mwallet-go/internal/api"
+)
+
+// Payee is a saved recipient of a member. Its corridor decides the payout
+// currency of every remittance to it.
+//
+// The shape is inferred: the specification names the payee endpoints without
+// showing their fields.
+type Payee struct {
+	// ID carries the pye_ prefix followed by digits.
+	ID string `json:"id"`
+	// Corridor names the destination, for example "GB-GBP".
+	Corridor string `json:"corridor"`
+	// Country is the ISO 3166 alpha-2 country of the receiving account.
+	Country string `json:"country"`
+	// Currency is the payout currency (ISO 4217); pass it as
+	// CreateParams.PayoutCurrency.
+	Currency string `json:"currency"`
+	// Holder is the account holder's name.
+	Holder string `json:"holder"`
+	// Summary is a masked account summary for display.
+	Summary string `json:"summary"`
+	// Status is the payee's status, for example active (open enumeration).
+	Status    string    `json:"status"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// PayeeResult is a Payee with the metadata of the call that created it.
+type PayeeResult struct {
+	Payee
+	// Response is the HTTP metadata of the call.
+	Response *api.Response `json:"-"`
+}
+
+// PayeeParams are the parameters of CreatePayee.
+type PayeeParams struct {
+	// Country is the ISO 3166 alpha-2 country of the receiving account.
+	Country string `json:"country"`
+	// Currency is the payout currency (ISO 4217 alphabetic).
+	Currency string `json:"currency"`
+	// HolderName is the account holder's full name.
+	HolderName string `json:"holder_name"`
+	// AccountNumber is the receiving account (IBAN or local number). It is
+	// masked by String.
+	AccountNumber string `json:"account_number"`
+	// BankCode is the bank or branch code where the corridor needs one.
+	BankCode string `json:"bank_code,omitempty"`
+}
+
+// String masks the account number.
+func (p PayeeParams) String() string {
+	return fmt.Sprintf("{Country:%s Currency:%s HolderName:%s AccountNumber:%s BankCode:%s}",
+		p.Country, p.Currency, p.HolderName, maskAccount(p.AccountNumber), p.BankCode)
+}
+
+// GoString masks the account number.
+func (p PayeeParams) GoString() string { return "remittance.PayeeParams" + p.String() }
+
+func maskAccount(s string) string {
+	if len(s) <= 4 {
+		return strings.Repeat("*", len(s))
+	}
+	return strings.Repeat("*", len(s)-4) + s[len(s)-4:]
+}
+
+// CreatePayee saves a payee for member (POST /v1/remit/payees). Required
+// fields are checked locally; the service answers invalid_fields with a key
+// and a reason for each field it refuses (api.Error.Fields).
+//
+// The response shape is inferred: the specification names this endpoint
+// without showing its fields.
+func (c *Client) CreatePayee(ctx context.Context, member string, p PayeeParams, opts ...api.CallOption) (*PayeeResult, error) {
+	p.Country = strings.ToUpper(strings.TrimSpace(p.Country))
+	p.Currency = strings.ToUpper(strings.TrimSpace(p.Currency))
+	for _, f := range []struct{ name, v string }{
+		{"Country", p.Country}, {"Currency", p.Currency}, {"HolderName", strings.TrimSpace(p.HolderName)}, {"AccountNumber", strings.TrimSpace(p.AccountNumber)},
+	} {
+		if f.v == "" {
+			return nil, api.Param(f.name, "required", api.CodeInvalidFields)
+		}
+	}
+	var out PayeeResult
+	resp, err := c.caller.Do(ctx, &api.Request{
+		Method: http.MethodPost, Path: "/v1/remit/payees", MemberScoped: true, Member: member,
+		Body: p, Idempotent: true, AcceptedStatus: []int{http.StatusCreated},
+	}, &out.Payee, opts...)
+	if err != nil {
+		return nil, err
+	}
+	out.Response = resp
+	return &out, nil
+}
+
+// Payees walks member's saved payees, newest first (GET /v1/remit/payees).
+//
+// The response shape is inferred: the specification names this endpoint
+// without showing its fields; it is taken to be the list envelope of Payee.
+func (c *Client) Payees(ctx context.Context, member string, p api.ListParams, opts ...api.CallOption) iter.Seq2[Payee, error] {
+	return api.Iterate[Payee](ctx, c.caller, api.Request{
+		Method: http.MethodGet, Path: "/v1/remit/payees", MemberScoped: true, Member: member,
+	}, p, opts...)
+}

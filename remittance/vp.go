@@ -1,0 +1,72 @@
+package remittance
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/mwallet/mwallet-go/internal/api"
+)
+
+// MaxVPQueryMembers is the largest batch of QueryVPApplications.
+const MaxVPQueryMembers = 100
+
+// VPApplication is a member's VP application as returned by the batch query.
+type VPApplication struct {
+	ID     string `json:"id"`
+	Status string `json:"status"`
+	// ReviewedAt is an ISO-8601 time, empty when not reviewed yet.
+	ReviewedAt string    `json:"reviewed_at"`
+	CreatedAt  time.Time `json:"created_at"`
+}
+
+// VPQueryItem is one answer of QueryVPApplications, in request order.
+type VPQueryItem struct {
+	// Query echoes the identifier sent.
+	Query            string `json:"query"`
+	MemberID         string `json:"member_id,omitempty"`
+	ExternalMemberID string `json:"external_member_id,omitempty"`
+	// Application is nil when the member has none (or on error).
+	Application *VPApplication `json:"application"`
+	Stage       string         `json:"stage,omitempty"`
+	// Error is set (member_not_found) when the member is unknown or foreign;
+	// the other items of the batch are unaffected.
+	Error api.Code `json:"error,omitempty"`
+}
+
+// VPQueryResult is the answer of QueryVPApplications.
+type VPQueryResult struct {
+	Items []VPQueryItem `json:"items"`
+	// Response is the HTTP metadata of the call.
+	Response *api.Response `json:"-"`
+}
+
+// QueryVPApplications reads the VP applications of 1 to 100 members of the
+// merchant (POST /v1/remit/vp/applications/query; merchant-scoped, no
+// x-on-behalf-of). Identifiers may mix external_member_id and mem_<uuid>.
+// Items come back in request order; an unknown or foreign member yields an
+// item with Error member_not_found and no application.
+//
+// It is a read: no idempotency key is sent.
+func (c *Client) QueryVPApplications(ctx context.Context, members []string, opts ...api.CallOption) (*VPQueryResult, error) {
+	if len(members) == 0 || len(members) > MaxVPQueryMembers {
+		return nil, api.Param("members", fmt.Sprintf("%d members given; send 1 to %d", len(members), MaxVPQueryMembers), api.CodeInvalidRequest)
+	}
+	for i, m := range members {
+		if strings.TrimSpace(m) == "" {
+			return nil, api.Param(fmt.Sprintf("members[%d]", i), "empty member identifier", api.CodeInvalidRequest)
+		}
+	}
+	var out VPQueryResult
+	resp, err := c.caller.Do(ctx, &api.Request{
+		Method: http.MethodPost, Path: "/v1/remit/vp/applications/query",
+		Body: map[string][]string{"members": members},
+	}, &out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	out.Response = resp
+	return &out, nil
+}
