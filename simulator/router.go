@@ -22,6 +22,13 @@ type endpoint struct {
 	member bool
 	// idempotent requires x-idempotency-key and replays stored results.
 	idempotent bool
+	// ownReplay: the handler answers replays of its own successes itself (the
+	// contract makes a replay report the object's current state); the gateway
+	// still handles in-progress, reused keys and replays of failures.
+	ownReplay bool
+	// precheck, when set, runs before idempotent replay (a rule the contract
+	// says is checked before replay, such as deposits being platform-only).
+	precheck func(c *rc) error
 	// handle runs with s.mu held. It returns the status and the JSON body, or
 	// an error: an *apiError is answered as is; anything else is a 500 api_error.
 	handle func(rc *rc) (int, any, error)
