@@ -32,7 +32,9 @@ func (s CardStatus) Ended() bool { return s == CardClosed || s == CardExpired ||
 
 // AcceptsTopUps reports whether a card in status s accepts top-ups (active,
 // frozen or pending).
-func (s CardStatus) AcceptsTopUps() bool { return s == CardActive || s == CardFrozen || s == CardPending }
+func (s CardStatus) AcceptsTopUps() bool {
+	return s == CardActive || s == CardFrozen || s == CardPending
+}
 
 // ApplicationStatus is the status of a card application (open enumeration).
 type ApplicationStatus string
