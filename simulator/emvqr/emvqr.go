@@ -1,0 +1,615 @@
+// Package emvqr decodes and builds EMVCo merchant-presented QR payloads (EMV
+// QR Code Specification for Payment Systems, Merchant-Presented Mode), the
+// format behind PromptPay, PayNow, QRIS, KHQR, DuitNow, VietQR and most other
+// national fiat QR schemes.
+//
+// A payload is a sequence of data objects, each written ID (two digits),
+// length (two digits) and value. The length counts characters, not bytes: a
+// value in the merchant-information language template may hold Thai or Chinese
+// text. Templates (merchant account information 26-51, additional data 62,
+// language 64, unreserved 80-99) nest the same encoding one level deep. The
+// last object is the CRC (ID 63, length 04): CRC-16/CCITT-FALSE (polynomial
+// 0x1021, initial value 0xFFFF, no reflection, no final XOR) over the UTF-8
+// bytes of the payload up to and including "6304", written as four
+// hexadecimal digits.
+//
+// Decode checks the structure, the CRC, the payload format indicator ("01"),
+// the point of initiation ("11" static, "12" dynamic) and the presence of the
+// objects every scheme carries: payload format indicator, at least one
+// merchant account information object, transaction currency, country code and
+// CRC. Merchant category code, merchant name and merchant city are mandatory in
+// the EMVCo text but absent from real person-to-person codes of some national
+// schemes (a PromptPay code for a mobile number carries none of them), so
+// Decode accepts their absence; Payload.MissingEMVCoFields reports it.
+//
+// Build does the reverse and computes the CRC, which makes valid test payloads
+// easy to write.
+package emvqr
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// MaxLength is the largest payload accepted, in characters (the EMVCo limit).
+const MaxLength = 512
+
+// Errors returned by Decode, wrapped in a *DecodeError so errors.Is works on
+// the sentinel.
+var (
+	// ErrTruncated reports a data object whose ID, length or value runs past
+	// the end of its payload or template.
+	ErrTruncated = errors.New("emvqr: truncated data object")
+	// ErrSyntax reports an ID or length that is not two decimal digits, bytes
+	// that are not UTF-8, or a payload longer than MaxLength.
+	ErrSyntax = errors.New("emvqr: malformed data object")
+	// ErrChecksum reports a CRC that does not match the payload.
+	ErrChecksum = errors.New("emvqr: CRC mismatch")
+	// ErrMissing reports a mandatory data object that is absent.
+	ErrMissing = errors.New("emvqr: mandatory data object missing")
+	// ErrDuplicate reports a data object that appears twice.
+	ErrDuplicate = errors.New("emvqr: duplicate data object")
+	// ErrInvalid reports a data object whose value breaks its format.
+	ErrInvalid = errors.New("emvqr: invalid data object value")
+	// ErrUnsupported reports a payload that is not an EMVCo merchant-presented
+	// payload of format version "01" (for example a consumer-presented code or
+	// plain text).
+	ErrUnsupported = errors.New("emvqr: unsupported payload format")
+)
+
+// DecodeError describes why a payload was rejected.
+type DecodeError struct {
+	// Tag is the data object involved ("63", "26.00"), or "" for the payload
+	// as a whole.
+	Tag string
+	// Offset is the character offset where the problem was found.
+	Offset int
+	// Detail says what was wrong.
+	Detail string
+	// Err is one of the Err* sentinels of this package.
+	Err error
+}
+
+func (e *DecodeError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Err.Error())
+	if e.Tag != "" {
+		b.WriteString(" (tag " + e.Tag + ")")
+	}
+	fmt.Fprintf(&b, " at character %d", e.Offset)
+	if e.Detail != "" {
+		b.WriteString(": " + e.Detail)
+	}
+	return b.String()
+}
+
+// Unwrap returns the sentinel.
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+// Field is one data object: a two-digit ID and its value.
+type Field struct {
+	Tag   string
+	Value string
+}
+
+// MerchantAccount is a merchant account information object (IDs 02 to 51).
+// IDs 02 to 25 are primitive values reserved for card networks; only Value
+// is set. IDs 26 to 51 are templates: GUI is sub-object 00 (the globally
+// unique identifier of the scheme, for example "A000000677010111" for
+// PromptPay or "SG.PAYNOW"), Fields holds the other sub-objects in order.
+type MerchantAccount struct {
+	Tag    string
+	GUI    string
+	Fields []Field
+	// Value is the raw value of a primitive object (IDs 02 to 25).
+	Value string
+}
+
+// Field returns the value of sub-object tag, if present.
+func (m MerchantAccount) Field(tag string) (string, bool) {
+	if tag == "00" && m.GUI != "" {
+		return m.GUI, true
+	}
+	return lookup(m.Fields, tag)
+}
+
+// Payload is a decoded merchant-presented payload, and the input of Build.
+// Every value is kept as printed; nothing is converted or rounded.
+type Payload struct {
+	// FormatIndicator is ID 00; Build writes "01" when it is empty.
+	FormatIndicator string
+	// PointOfInitiation is ID 01: "11" static (reusable), "12" dynamic (one
+	// payment); empty when absent.
+	PointOfInitiation string
+	// MerchantAccounts are IDs 02 to 51, in payload order.
+	MerchantAccounts []MerchantAccount
+	// MerchantCategoryCode is ID 52 (ISO 18245, four digits).
+	MerchantCategoryCode string
+	// Currency is ID 53, the ISO 4217 numeric code ("764"); see CurrencyAlpha.
+	Currency string
+	// Amount is ID 54 as printed ("23.72"); empty when the payer keys in the
+	// amount (a custom-amount code).
+	Amount string
+	// TipIndicator is ID 55 ("01" prompt, "02" fixed fee, "03" percentage).
+	TipIndicator string
+	// ConvenienceFeeFixed is ID 56 and ConvenienceFeePercent ID 57.
+	ConvenienceFeeFixed   string
+	ConvenienceFeePercent string
+	// Country is ID 58 (ISO 3166-1 alpha-2).
+	Country string
+	// MerchantName is ID 59 and MerchantCity ID 60.
+	MerchantName string
+	MerchantCity string
+	// PostalCode is ID 61.
+	PostalCode string
+	// AdditionalData holds the sub-objects of template 62 (01 bill number,
+	// 02 mobile number, 03 store label, 04 loyalty number, 05 reference label,
+	// 06 customer label, 07 terminal label, 08 purpose of transaction, 09
+	// additional consumer data request, ...), in order.
+	AdditionalData []Field
+	// Language holds the sub-objects of template 64 (00 language preference,
+	// 01 alternate merchant name, 02 alternate merchant city).
+	Language []Field
+	// Extra holds the remaining top-level objects (RFU 65-79, unreserved
+	// templates 80-99) as printed, in order.
+	Extra []Field
+	// CRC is ID 63 as printed (Decode only; Build computes it).
+	CRC string
+}
+
+// Dynamic reports a one-payment code (point of initiation "12").
+func (p *Payload) Dynamic() bool { return p.PointOfInitiation == "12" }
+
+// AmountEditable reports a custom-amount code: one without ID 54, where the
+// payer enters the amount.
+func (p *Payload) AmountEditable() bool { return p.Amount == "" }
+
+// CurrencyAlpha returns the ISO 4217 alphabetic code of the transaction
+// currency ("THB" for "764"), or false when the numeric code is not in the
+// table of this package.
+func (p *Payload) CurrencyAlpha() (string, bool) {
+	c, ok := CurrencyByNumeric(p.Currency)
+	return c.Alpha, ok
+}
+
+// Additional returns the value of sub-object tag of template 62.
+func (p *Payload) Additional(tag string) (string, bool) { return lookup(p.AdditionalData, tag) }
+
+// MissingEMVCoFields lists the IDs the EMVCo text makes mandatory but Decode
+// tolerates (52 merchant category code, 59 merchant name, 60 merchant city)
+// that this payload lacks.
+func (p *Payload) MissingEMVCoFields() []string {
+	var out []string
+	if p.MerchantCategoryCode == "" {
+		out = append(out, "52")
+	}
+	if p.MerchantName == "" {
+		out = append(out, "59")
+	}
+	if p.MerchantCity == "" {
+		out = append(out, "60")
+	}
+	return out
+}
+
+func lookup(fs []Field, tag string) (string, bool) {
+	for _, f := range fs {
+		if f.Tag == tag {
+			return f.Value, true
+		}
+	}
+	return "", false
+}
+
+// CRC16 returns the CRC-16/CCITT-FALSE of data: polynomial 0x1021, initial
+// value 0xFFFF, no reflection, no final XOR. CRC16([]byte("123456789")) is
+// 0x29B1.
+func CRC16(data []byte) uint16 {
+	crc := uint16(0xFFFF)
+	for _, b := range data {
+		crc = crc<<8 ^ crcTable[byte(crc>>8)^b]
+	}
+	return crc
+}
+
+var crcTable = func() (t [256]uint16) {
+	for i := range t {
+		c := uint16(i) << 8
+		for j := 0; j < 8; j++ {
+			if c&0x8000 != 0 {
+				c = c<<1 ^ 0x1021
+			} else {
+				c <<= 1
+			}
+		}
+		t[i] = c
+	}
+	return t
+}()
+
+// tlv is one parsed data object with its character offset.
+type tlv struct {
+	tag    string
+	value  string
+	offset int // character offset of the ID
+}
+
+// splitTLV parses s into data objects. base is the character offset of s
+// inside the payload, for error reporting; where names the template.
+func splitTLV(s string, base int, where string) ([]tlv, error) {
+	var out []tlv
+	pos := 0 // character offset inside s
+	i := 0   // byte index inside s
+	for i < len(s) {
+		start := pos
+		if len(s)-i < 4 {
+			return nil, &DecodeError{Tag: where, Offset: base + start, Err: ErrTruncated, Detail: "ID and length need four characters"}
+		}
+		id, ln := s[i:i+2], s[i+2:i+4]
+		if !digits(id) {
+			return nil, &DecodeError{Tag: where, Offset: base + start, Err: ErrSyntax, Detail: fmt.Sprintf("ID %q is not two digits", id)}
+		}
+		if !digits(ln) {
+			return nil, &DecodeError{Tag: joinTag(where, id), Offset: base + start + 2, Err: ErrSyntax, Detail: fmt.Sprintf("length %q is not two digits", ln)}
+		}
+		n, _ := strconv.Atoi(ln)
+		i += 4
+		pos += 4
+		vStart := i
+		for k := 0; k < n; k++ {
+			if i >= len(s) {
+				return nil, &DecodeError{Tag: joinTag(where, id), Offset: base + start, Err: ErrTruncated, Detail: fmt.Sprintf("length %d runs past the end", n)}
+			}
+			_, size := utf8.DecodeRuneInString(s[i:])
+			i += size
+			pos++
+		}
+		out = append(out, tlv{tag: id, value: s[vStart:i], offset: base + start})
+	}
+	return out, nil
+}
+
+func joinTag(where, id string) string {
+	if where == "" {
+		return id
+	}
+	return where + "." + id
+}
+
+func digits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'A' && c <= 'F' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// isAmount reports a plain decimal: digits with at most one dot that has
+// digits on both sides ("23.72", "100", "1.5").
+func isAmount(s string) bool {
+	if len(s) == 0 || len(s) > 13 {
+		return false
+	}
+	intPart, frac, hasDot := strings.Cut(s, ".")
+	if !digits(intPart) {
+		return false
+	}
+	return !hasDot || digits(frac)
+}
+
+// Decode parses and checks a merchant-presented payload, exactly as scanned
+// (no trimming). The error is a *DecodeError wrapping one of the Err*
+// sentinels.
+func Decode(s string) (*Payload, error) {
+	if !utf8.ValidString(s) {
+		return nil, &DecodeError{Err: ErrSyntax, Detail: "payload is not UTF-8 text"}
+	}
+	if n := utf8.RuneCountInString(s); n > MaxLength {
+		return nil, &DecodeError{Err: ErrSyntax, Detail: fmt.Sprintf("payload has %d characters, more than %d", n, MaxLength)}
+	}
+	if !strings.HasPrefix(s, "0002") {
+		return nil, &DecodeError{Err: ErrUnsupported, Detail: "a merchant-presented payload starts with the payload format indicator 0002"}
+	}
+	objs, err := splitTLV(s, 0, "")
+	if err != nil {
+		return nil, err
+	}
+	// The CRC object is last; it covers everything before its value.
+	last := objs[len(objs)-1]
+	if last.tag != "63" {
+		return nil, &DecodeError{Tag: "63", Offset: last.offset, Err: ErrMissing, Detail: "the last data object must be the CRC (63)"}
+	}
+	if len(last.value) != 4 || !isHex(last.value) {
+		return nil, &DecodeError{Tag: "63", Offset: last.offset, Err: ErrInvalid, Detail: "the CRC is four hexadecimal digits"}
+	}
+	covered := s[:len(s)-4]
+	want := fmt.Sprintf("%04X", CRC16([]byte(covered)))
+	if !strings.EqualFold(want, last.value) {
+		return nil, &DecodeError{Tag: "63", Offset: last.offset, Err: ErrChecksum, Detail: fmt.Sprintf("payload says %s, content gives %s", last.value, want)}
+	}
+	p := &Payload{CRC: last.value}
+	seen := map[string]bool{}
+	for idx, o := range objs {
+		if seen[o.tag] {
+			return nil, &DecodeError{Tag: o.tag, Offset: o.offset, Err: ErrDuplicate}
+		}
+		seen[o.tag] = true
+		if idx == 0 && o.tag != "00" {
+			return nil, &DecodeError{Tag: "00", Offset: 0, Err: ErrUnsupported, Detail: "the payload format indicator must come first"}
+		}
+		bad := func(detail string) error {
+			return &DecodeError{Tag: o.tag, Offset: o.offset, Err: ErrInvalid, Detail: detail}
+		}
+		switch t := o.tag; {
+		case t == "00":
+			if o.value != "01" {
+				return nil, &DecodeError{Tag: "00", Offset: o.offset, Err: ErrUnsupported, Detail: fmt.Sprintf("payload format indicator %q, only \"01\" is defined", o.value)}
+			}
+			p.FormatIndicator = o.value
+		case t == "01":
+			if o.value != "11" && o.value != "12" {
+				return nil, bad(fmt.Sprintf("point of initiation %q is neither 11 (static) nor 12 (dynamic)", o.value))
+			}
+			p.PointOfInitiation = o.value
+		case t >= "02" && t <= "25":
+			if o.value == "" {
+				return nil, bad("empty merchant account information")
+			}
+			p.MerchantAccounts = append(p.MerchantAccounts, MerchantAccount{Tag: t, Value: o.value})
+		case t >= "26" && t <= "51":
+			ma, err := decodeAccount(o)
+			if err != nil {
+				return nil, err
+			}
+			p.MerchantAccounts = append(p.MerchantAccounts, ma)
+		case t == "52":
+			if len(o.value) != 4 || !digits(o.value) {
+				return nil, bad("merchant category code is four digits")
+			}
+			p.MerchantCategoryCode = o.value
+		case t == "53":
+			if len(o.value) != 3 || !digits(o.value) {
+				return nil, bad("transaction currency is a three-digit ISO 4217 numeric code")
+			}
+			p.Currency = o.value
+		case t == "54":
+			if !isAmount(o.value) {
+				return nil, bad(fmt.Sprintf("transaction amount %q is not a plain decimal of at most 13 characters", o.value))
+			}
+			p.Amount = o.value
+		case t == "55":
+			if o.value != "01" && o.value != "02" && o.value != "03" {
+				return nil, bad("tip or convenience indicator is 01, 02 or 03")
+			}
+			p.TipIndicator = o.value
+		case t == "56":
+			if !isAmount(o.value) {
+				return nil, bad("convenience fee is not a plain decimal")
+			}
+			p.ConvenienceFeeFixed = o.value
+		case t == "57":
+			if !isAmount(o.value) {
+				return nil, bad("convenience fee percentage is not a plain decimal")
+			}
+			p.ConvenienceFeePercent = o.value
+		case t == "58":
+			if len(o.value) != 2 || strings.ToUpper(o.value) != o.value || !letters(o.value) {
+				return nil, bad("country code is two uppercase letters")
+			}
+			p.Country = o.value
+		case t == "59":
+			if o.value == "" {
+				return nil, bad("empty merchant name")
+			}
+			p.MerchantName = o.value
+		case t == "60":
+			if o.value == "" {
+				return nil, bad("empty merchant city")
+			}
+			p.MerchantCity = o.value
+		case t == "61":
+			p.PostalCode = o.value
+		case t == "62":
+			subs, err := decodeTemplate(o)
+			if err != nil {
+				return nil, err
+			}
+			p.AdditionalData = subs
+		case t == "63":
+			// Checked above; it is the last object.
+		case t == "64":
+			subs, err := decodeTemplate(o)
+			if err != nil {
+				return nil, err
+			}
+			p.Language = subs
+		default:
+			p.Extra = append(p.Extra, Field{Tag: o.tag, Value: o.value})
+		}
+	}
+	switch {
+	case len(p.MerchantAccounts) == 0:
+		return nil, &DecodeError{Tag: "26", Err: ErrMissing, Detail: "no merchant account information (IDs 02 to 51)"}
+	case p.Currency == "":
+		return nil, &DecodeError{Tag: "53", Err: ErrMissing, Detail: "transaction currency"}
+	case p.Country == "":
+		return nil, &DecodeError{Tag: "58", Err: ErrMissing, Detail: "country code"}
+	}
+	return p, nil
+}
+
+func letters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'A' || s[i] > 'Z' {
+			return false
+		}
+	}
+	return true
+}
+
+func decodeTemplate(o tlv) ([]Field, error) {
+	subs, err := splitTLV(o.value, o.offset+4, o.tag)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Field, 0, len(subs))
+	seen := map[string]bool{}
+	for _, sub := range subs {
+		if seen[sub.tag] {
+			return nil, &DecodeError{Tag: o.tag + "." + sub.tag, Offset: sub.offset, Err: ErrDuplicate}
+		}
+		seen[sub.tag] = true
+		out = append(out, Field{Tag: sub.tag, Value: sub.value})
+	}
+	return out, nil
+}
+
+func decodeAccount(o tlv) (MerchantAccount, error) {
+	subs, err := decodeTemplate(o)
+	if err != nil {
+		return MerchantAccount{}, err
+	}
+	ma := MerchantAccount{Tag: o.tag}
+	for _, f := range subs {
+		if f.Tag == "00" {
+			ma.GUI = f.Value
+			continue
+		}
+		ma.Fields = append(ma.Fields, f)
+	}
+	if ma.GUI == "" {
+		return MerchantAccount{}, &DecodeError{Tag: o.tag + ".00", Offset: o.offset, Err: ErrMissing, Detail: "merchant account template without globally unique identifier"}
+	}
+	return ma, nil
+}
+
+// BuildError reports a Payload that cannot be encoded.
+type BuildError struct {
+	Tag    string
+	Detail string
+}
+
+func (e *BuildError) Error() string { return "emvqr: build: tag " + e.Tag + ": " + e.Detail }
+
+// Build encodes p and appends the CRC. It checks only what the encoding
+// needs: two-digit IDs and values of at most 99 characters. Use it to write
+// test payloads; Decode the result to check it against the rules.
+func Build(p Payload) (string, error) {
+	var b strings.Builder
+	put := func(tag, value string) error {
+		if len(tag) != 2 || !digits(tag) {
+			return &BuildError{Tag: tag, Detail: "ID is not two digits"}
+		}
+		n := utf8.RuneCountInString(value)
+		if n > 99 {
+			return &BuildError{Tag: tag, Detail: fmt.Sprintf("value has %d characters, at most 99 fit", n)}
+		}
+		fmt.Fprintf(&b, "%s%02d%s", tag, n, value)
+		return nil
+	}
+	template := func(fs []Field) (string, error) {
+		var t strings.Builder
+		for _, f := range fs {
+			if len(f.Tag) != 2 || !digits(f.Tag) {
+				return "", &BuildError{Tag: f.Tag, Detail: "sub-object ID is not two digits"}
+			}
+			n := utf8.RuneCountInString(f.Value)
+			if n > 99 {
+				return "", &BuildError{Tag: f.Tag, Detail: "sub-object value longer than 99 characters"}
+			}
+			fmt.Fprintf(&t, "%s%02d%s", f.Tag, n, f.Value)
+		}
+		return t.String(), nil
+	}
+	optional := func(tag, v string) error {
+		if v == "" {
+			return nil
+		}
+		return put(tag, v)
+	}
+	fi := p.FormatIndicator
+	if fi == "" {
+		fi = "01"
+	}
+	if err := put("00", fi); err != nil {
+		return "", err
+	}
+	if err := optional("01", p.PointOfInitiation); err != nil {
+		return "", err
+	}
+	for _, ma := range p.MerchantAccounts {
+		v := ma.Value
+		if ma.Tag >= "26" && ma.Tag <= "51" {
+			fs := ma.Fields
+			if ma.GUI != "" {
+				fs = append([]Field{{Tag: "00", Value: ma.GUI}}, ma.Fields...)
+			}
+			var err error
+			if v, err = template(fs); err != nil {
+				return "", err
+			}
+		}
+		if err := put(ma.Tag, v); err != nil {
+			return "", err
+		}
+	}
+	for _, f := range []Field{
+		{"52", p.MerchantCategoryCode}, {"53", p.Currency}, {"54", p.Amount}, {"55", p.TipIndicator},
+		{"56", p.ConvenienceFeeFixed}, {"57", p.ConvenienceFeePercent}, {"58", p.Country},
+		{"59", p.MerchantName}, {"60", p.MerchantCity}, {"61", p.PostalCode},
+	} {
+		if err := optional(f.Tag, f.Value); err != nil {
+			return "", err
+		}
+	}
+	for _, t := range []struct {
+		tag string
+		fs  []Field
+	}{{"62", p.AdditionalData}, {"64", p.Language}} {
+		if len(t.fs) == 0 {
+			continue
+		}
+		v, err := template(t.fs)
+		if err != nil {
+			return "", err
+		}
+		if err := put(t.tag, v); err != nil {
+			return "", err
+		}
+	}
+	for _, f := range p.Extra {
+		if err := put(f.Tag, f.Value); err != nil {
+			return "", err
+		}
+	}
+	b.WriteString("6304")
+	s := b.String()
+	return s + fmt.Sprintf("%04X", CRC16([]byte(s))), nil
+}
+
+// MustBuild is Build for tests and examples with constant payloads: it panics
+// when p cannot be encoded.
+func MustBuild(p Payload) string {
+	s, err := Build(p)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
