@@ -220,10 +220,13 @@ const (
 )
 
 // pow10u holds 10^i for i in 0..19.
-var pow10u = [20]uint64{
-	1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
-	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
-}
+var pow10u = func() (p [20]uint64) {
+	p[0] = 1
+	for i := 1; i < len(p); i++ {
+		p[i] = p[i-1] * 10
+	}
+	return p
+}()
 
 // parse is the one parser behind Parse, ParseNonNegative and ParseMinor. It
 // validates the grammar and accumulates the coefficient in one pass; inputs
@@ -548,7 +551,7 @@ func fmtU128(tmp *[40]byte, m u128) []byte {
 	i := len(tmp)
 	for m.hi != 0 {
 		var r uint64
-		m, r = m.div64(1e19)
+		m, r = m.div64(pow10u[19])
 		for k := 0; k < 19; k++ {
 			i--
 			tmp[i] = byte('0' + r%10)
