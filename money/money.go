@@ -181,7 +181,8 @@ func Parse(s string, scale int) (Amount, error) {
 }
 
 // ParseNonNegative is Parse that also rejects a leading minus sign with
-// ErrNegative, even on zero ("-0"). Syntax errors take precedence.
+// ErrNegative, even on zero ("-0"). ErrSyntax and ErrScale take precedence
+// over ErrNegative, which takes precedence over ErrPrecision and ErrRange.
 func ParseNonNegative(s string, scale int) (Amount, error) {
 	a, err := parse(s, scale, modeNonNegative)
 	if err != nil {
@@ -283,6 +284,9 @@ func parse(s string, scale int, mode parseMode) (Amount, error) {
 					if s[i]-'0' > 9 {
 						return Amount{}, ErrSyntax
 					}
+				}
+				if neg && mode == modeNonNegative {
+					return Amount{}, ErrNegative
 				}
 				return Amount{}, ErrPrecision
 			}
@@ -505,7 +509,8 @@ func fromSigned(z *apd.BigInt, scale int32) (Amount, error) {
 	a := Amount{scale: scale}
 	a.d.Exponent = -scale
 	a.d.Coeff.Abs(z)
-	a.d.Negative = z.Sign() < 0
+	// apd can carry a negative sign on a zero BigInt, so test the magnitude.
+	a.d.Negative = z.Sign() < 0 && a.d.Coeff.Sign() != 0
 	return a, nil
 }
 

@@ -196,6 +196,7 @@ func TestParseNonNegative(t *testing.T) {
 		{"-1.5e3", "", money.ErrSyntax},
 		{"+1.5", "", money.ErrSyntax},
 		{"1.555", "", money.ErrPrecision},
+		{"-1.555", "", money.ErrNegative},
 	}
 	for _, tt := range tests {
 		a, err := money.ParseNonNegative(tt.in, 2)
