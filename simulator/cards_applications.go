@@ -1,0 +1,301 @@
+package simulator
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/mwallet/mwallet-go/money"
+)
+
+type cardApplyBody struct {
+	SourceAsset       string `json:"source_asset"`
+	ProductID         string `json:"product_id"`
+	BIN               string `json:"bin"`
+	FormFactor        string `json:"form_factor"`
+	FirstTopUp        string `json:"first_topup"`
+	FundingSource     string `json:"funding_source"`
+	AddressID         string `json:"address_id"`
+	QuickKYCBindingID string `json:"quick_kyc_binding_id"`
+	QuickKYCEmail     string `json:"quick_kyc_email"`
+	ClientKey         string `json:"client_key"`
+}
+
+func appJSON(a *cardApplication) map[string]any {
+	return map[string]any{
+		"id": a.ID, "status": a.Status, "form_factor": a.FormFactor, "product_id": a.ProductID, "card_id": a.CardID,
+		"client_key": a.ClientKey, "status_version": a.StatusVersion,
+		"created_at": isoTime(a.CreatedAt), "updated_at": isoTime(a.UpdatedAt),
+	}
+}
+
+// parseCardAmount parses a top-up amount in a source asset: a plain
+// non-negative decimal at the asset's ledger scale whose value the card
+// currency can hold (at most two significant decimals).
+func (s *Simulator) parseCardAmount(field, asset, v string) (money.Amount, error) {
+	a, err := s.amount(asset, strings.TrimSpace(v))
+	if err != nil || a.IsNegative() {
+		return money.Amount{}, errInvalidRequest(field + " must be a non-negative decimal string in " + asset)
+	}
+	if _, err := a.Rescale(cardScale); err != nil {
+		return money.Amount{}, errInvalidRequest(fmt.Sprintf("%s has more decimals than the card currency (%d)", field, cardScale))
+	}
+	return a, nil
+}
+
+// atScaleOf re-expresses a fee-asset amount in another asset at par (the
+// simulator's stablecoins all have ledger scale 6).
+func (s *Simulator) atScaleOf(asset string, a money.Amount) money.Amount {
+	sc, _ := s.assetScale(asset)
+	r, err := a.Rescale(sc)
+	if err != nil {
+		panic(fmt.Sprintf("simulator: rescale %s to %s: %v", a, asset, err))
+	}
+	return r
+}
+
+func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
+	var b cardApplyBody
+	if err := c.decode(&b); err != nil {
+		return 0, nil, err
+	}
+	m := c.member
+	b.ClientKey = strings.TrimSpace(b.ClientKey)
+	if b.ClientKey != "" {
+		// The business key is permanent: the same key is the same
+		// application, however late the resend.
+		if a := s.cards.appByKey[m.ID+"\x00"+b.ClientKey]; a != nil {
+			return 200, appJSON(a), nil
+		}
+	}
+	funding, err := s.cardFunding(strings.TrimSpace(b.FundingSource))
+	if err != nil {
+		return 0, nil, err
+	}
+	src := strings.TrimSpace(b.SourceAsset)
+	if src == "" {
+		return 0, nil, errInvalidRequest("source_asset is required")
+	}
+	wantPhysical := b.FormFactor == "physical" // anything else makes a virtual card
+	var p *cardProduct
+	switch {
+	case strings.TrimSpace(b.ProductID) != "":
+		if p = s.lookupProduct(b.ProductID); p == nil {
+			return 0, nil, newErr("product_not_available", "card product not available")
+		}
+		if b.FormFactor != "" && wantPhysical != p.physical() {
+			return 0, nil, newErr("product_not_available", "form_factor conflicts with the product")
+		}
+	default:
+		bin := strings.TrimSpace(b.BIN)
+		for _, q := range s.cards.products {
+			if s.productVisible(q) && q.physical() == wantPhysical && (bin == "" || q.BIN == bin) {
+				p = q
+				break
+			}
+		}
+		if p == nil {
+			return 0, nil, newErr("product_not_available", "no product for this BIN and form factor")
+		}
+	}
+	if !p.allows(src) {
+		return 0, nil, newErr("product_not_available", "source_asset is not allowed for this product")
+	}
+	// First top-up.
+	first := s.cardAmt(src, "0")
+	if strings.TrimSpace(b.FirstTopUp) != "" {
+		if first, err = s.parseCardAmount("first_topup", src, b.FirstTopUp); err != nil {
+			return 0, nil, err
+		}
+	}
+	if first.Cmp(s.cardAmt(p.FeeAsset, p.MinFirstTopUp)) < 0 {
+		return 0, nil, newErr("amount_out_of_range", "first_topup is below the product's min_first_topup "+s.cardAmt(p.FeeAsset, p.MinFirstTopUp).String())
+	}
+	if !first.IsZero() && first.Cmp(s.cardAmt(p.FeeAsset, p.MinTopUp)) < 0 {
+		return 0, nil, errBusiness500("top-up below minimum")
+	}
+	if first.Cmp(s.cardAmt(p.FeeAsset, p.MaxTopUp)) > 0 {
+		return 0, nil, errBusiness500("top-up over the per-transaction limit")
+	}
+	binding := strings.TrimSpace(b.QuickKYCBindingID)
+	switch s.cardIneligibility(m, p, binding) {
+	case "":
+	case reasonBindingNotActive:
+		return 0, nil, errInvalidFields("quick_kyc_binding_id is not an active binding of this member", "quick_kyc_binding_id")
+	case reasonKYCRequired:
+		return 0, nil, errBusiness500("KYC not passed")
+	case reasonKYCCountry, reasonNoAddress:
+		return 0, nil, newErr("product_not_available", "product prerequisites unmet")
+	case reasonPenalties:
+		return 0, nil, errBusiness500("outstanding penalties")
+	case reasonCardLimit:
+		return 0, nil, errBusiness500("card limit reached")
+	default:
+		return 0, nil, errBusiness500("cannot apply")
+	}
+	fee := s.atScaleOf(src, s.cardAmt(p.FeeAsset, p.IssueFee))
+	shipping := s.cardAmt(src, "0")
+	var addr *cardAddress
+	if p.physical() {
+		want := strings.TrimSpace(b.AddressID)
+		for _, a := range s.memberAddresses(m) {
+			if (want == "" && a.IsDefault) || (want != "" && a.ID == want) {
+				addr = a
+			}
+		}
+		if addr == nil {
+			if want != "" {
+				return 0, nil, errInvalidFields("address_id is not a shipping address of this member", "address_id")
+			}
+			return 0, nil, newErr("product_not_available", "the member has no default shipping address")
+		}
+		sf, ok := s.shippingFee(p, addr)
+		if !ok {
+			return 0, nil, errBusiness500("unsupported shipping country")
+		}
+		shipping = s.atScaleOf(src, sf)
+		snap := *addr
+		addr = &snap
+	}
+	// Money moves last, in one balanced entry, so a failure changes nothing.
+	avail, locked := fundingAccounts(funding, m.ID)
+	charge, _ := fee.Add(shipping)
+	postings := []Posting{
+		{Account: avail, Asset: src, Amount: charge.Neg()},
+		{Account: AccountRevenueFees, Asset: src, Amount: charge},
+	}
+	if !first.IsZero() {
+		postings = append(postings,
+			Posting{Account: avail, Asset: src, Amount: first.Neg()},
+			Posting{Account: locked, Asset: src, Amount: first})
+	}
+	appID := "cap_" + s.newUUID()
+	if err := s.ledger.Post(c.now, "card application "+appID+": fee, shipping, first top-up hold", postings...); err != nil {
+		var insuf *InsufficientFundsError
+		if errors.As(err, &insuf) {
+			if funding == "merchant" {
+				return 0, nil, newErr("service_unavailable", "card line temporarily unavailable")
+			}
+			return 0, nil, errBusiness500("insufficient member balance")
+		}
+		return 0, nil, err
+	}
+	if b.ClientKey == "" {
+		b.ClientKey = s.newUUID() // the service generates a random key when none is sent
+	}
+	status := "submitted"
+	if p.ManualReview {
+		status = "pending_review"
+	}
+	a := &cardApplication{ID: appID, MemberID: m.ID, ProductID: p.ID, FormFactor: p.formFactor(), Status: status, StatusVersion: 1,
+		ClientKey: b.ClientKey, SourceAsset: src, Funding: funding, Fee: fee, Shipping: shipping, FirstTopUp: first,
+		Address: addr, CreatedAt: c.now, UpdatedAt: c.now}
+	s.cards.apps[a.ID] = a
+	s.cards.appByKey[m.ID+"\x00"+a.ClientKey] = a
+	s.emit("card.application.submitted", "card_application", a.ID, m, a.Status, a.StatusVersion, nil)
+	s.inFlight(CollectionCardApplications, a.ID, func() { _ = s.approveCardApplicationLocked(a) })
+	return 201, map[string]any{"id": a.ID, "status": a.Status, "form_factor": a.FormFactor}, nil
+}
+
+func (s *Simulator) handleCardApplicationGet(c *rc) (int, any, error) {
+	a := s.cards.apps[withIDPrefix("cap_", c.pathID())]
+	if a == nil || a.MemberID != c.member.ID {
+		return 0, nil, errNotFound("card application")
+	}
+	return 200, appJSON(a), nil
+}
+
+func (s *Simulator) findApplication(id string) (*cardApplication, error) {
+	a := s.cards.apps[withIDPrefix("cap_", id)]
+	if a == nil {
+		return nil, fmt.Errorf("card application %q not found", id)
+	}
+	return a, nil
+}
+
+// approveCardApplicationLocked issues the card of an application under
+// review: the card exists (virtual active, physical unactivated in
+// manufacturing), the first top-up held at application is credited to it.
+func (s *Simulator) approveCardApplicationLocked(a *cardApplication) error {
+	if a.Status != "pending_review" && a.Status != "submitted" {
+		return fmt.Errorf("card application %s is %s, not under review", a.ID, a.Status)
+	}
+	now := s.clock.Now()
+	m := s.members[a.MemberID]
+	card := s.newCardLocked(m, a.ProductID, a.ID, a.FormFactor)
+	if !a.FirstTopUp.IsZero() {
+		_, locked := fundingAccounts(a.Funding, a.MemberID)
+		t := &cardTopUp{ID: "ctp_" + s.newUUID(), CardID: card.ID, MemberID: a.MemberID, Asset: a.SourceAsset, Funding: a.Funding,
+			Amount: a.FirstTopUp, Fee: s.cardAmt(a.SourceAsset, "0"), Status: "processing", StatusVersion: 1, CreatedAt: now}
+		if err := s.creditCardLocked("first top-up "+t.ID+" of "+a.ID, a.SourceAsset, a.FirstTopUp, locked, card.ID); err != nil {
+			return err
+		}
+		s.cards.topups[t.ID] = t
+		t.Status, t.StatusVersion = "completed", 2
+		defer s.emit("card.topup.credited", "card_topup", strings.TrimPrefix(t.ID, "ctp_"), m, t.Status, t.StatusVersion, nil)
+	}
+	a.Status, a.CardID, a.UpdatedAt = "issued", card.ID, now
+	a.StatusVersion++
+	s.settled(a.ID)
+	s.emit("card.application.approved", "card_application", a.ID, m, a.Status, a.StatusVersion, nil)
+	return nil
+}
+
+// rejectCardApplicationLocked fails an application under review: the fee
+// and shipping are refunded and the first top-up hold is released.
+func (s *Simulator) rejectCardApplicationLocked(a *cardApplication) error {
+	if a.Status != "pending_review" && a.Status != "submitted" {
+		return fmt.Errorf("card application %s is %s, not under review", a.ID, a.Status)
+	}
+	avail, locked := fundingAccounts(a.Funding, a.MemberID)
+	charge, _ := a.Fee.Add(a.Shipping)
+	postings := []Posting{
+		{Account: AccountRevenueFees, Asset: a.SourceAsset, Amount: charge.Neg()},
+		{Account: avail, Asset: a.SourceAsset, Amount: charge},
+	}
+	if !a.FirstTopUp.IsZero() {
+		postings = append(postings,
+			Posting{Account: locked, Asset: a.SourceAsset, Amount: a.FirstTopUp.Neg()},
+			Posting{Account: avail, Asset: a.SourceAsset, Amount: a.FirstTopUp})
+	}
+	if err := s.ledger.Post(s.clock.Now(), "card application "+a.ID+" rejected: refund and release", postings...); err != nil {
+		return err
+	}
+	a.Status, a.UpdatedAt = "rejected", s.clock.Now()
+	a.StatusVersion++
+	s.settled(a.ID)
+	s.emit("card.application.rejected", "card_application", a.ID, s.members[a.MemberID], a.Status, a.StatusVersion, nil)
+	return nil
+}
+
+// newCardLocked creates an issued card for m.
+func (s *Simulator) newCardLocked(m *member, productID, applicationID, formFactor string) *simCard {
+	now := s.clock.Now()
+	exp := now.AddDate(3, 0, 0)
+	c := &simCard{ID: "crd_" + s.newUUID(), MemberID: m.ID, ProductID: productID, ApplicationID: applicationID,
+		FormFactor: formFactor, Status: "active", StatusVersion: 1,
+		Last4: fmt.Sprintf("%04d", s.rng.IntN(10000)), ExpMonth: int(exp.Month()), ExpYear: exp.Year() % 100,
+		CreatedAt: now, UpdatedAt: now}
+	if formFactor == "physical" {
+		c.Status, c.Inventory = "unactivated", "manufacturing"
+	}
+	s.cards.cards[c.ID] = c
+	s.cards.cardsByMem[m.ID] = insertByKey(s.cards.cardsByMem[m.ID], c, (*simCard).key)
+	return c
+}
+
+// creditCardLocked moves amount of asset from an account to a card. Card
+// balances are booked in cardLedgerAsset; another stablecoin passes through
+// the issuer's account at par.
+func (s *Simulator) creditCardLocked(memo, asset string, amount money.Amount, from, cardID string) error {
+	if asset == cardLedgerAsset {
+		return s.ledger.Transfer(s.clock.Now(), memo, asset, amount, from, CardAccount(cardID))
+	}
+	conv := s.atScaleOf(cardLedgerAsset, amount)
+	return s.ledger.Post(s.clock.Now(), memo,
+		Posting{Account: from, Asset: asset, Amount: amount.Neg()},
+		Posting{Account: UpstreamAccount("card_issuer"), Asset: asset, Amount: amount},
+		Posting{Account: UpstreamAccount("card_issuer"), Asset: cardLedgerAsset, Amount: conv.Neg()},
+		Posting{Account: CardAccount(cardID), Asset: cardLedgerAsset, Amount: conv},
+	)
+}

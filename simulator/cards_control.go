@@ -1,0 +1,396 @@
+package simulator
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// registerCardActions registers the card line's control actions. Each has a
+// Go method on *Simulator of the same meaning.
+func (s *Simulator) registerCardActions() {
+	decode := func(body []byte, v any) error {
+		if len(strings.TrimSpace(string(body))) == 0 {
+			return nil
+		}
+		if err := json.Unmarshal(body, v); err != nil {
+			return fmt.Errorf("bad body: %w", err)
+		}
+		return nil
+	}
+	s.actions["cards/applications/approve"] = func(id string, _ []byte) (any, error) {
+		a, err := s.findApplication(id)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.approveCardApplicationLocked(a); err != nil {
+			return nil, err
+		}
+		return appJSON(a), nil
+	}
+	s.actions["cards/applications/reject"] = func(id string, _ []byte) (any, error) {
+		a, err := s.findApplication(id)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.rejectCardApplicationLocked(a); err != nil {
+			return nil, err
+		}
+		return appJSON(a), nil
+	}
+	s.actions["cards/ship"] = func(id string, _ []byte) (any, error) {
+		c, err := s.shipCardLocked(id)
+		if err != nil {
+			return nil, err
+		}
+		return s.cardJSON(c), nil
+	}
+	s.actions["cards/transactions"] = func(id string, body []byte) (any, error) {
+		var in CardTransaction
+		if err := decode(body, &in); err != nil {
+			return nil, err
+		}
+		c, err := s.cardOf(nil, id)
+		if err != nil {
+			return nil, err
+		}
+		t, err := s.addCardTransactionLocked(c, in)
+		if err != nil {
+			return nil, err
+		}
+		return txJSON(t), nil
+	}
+	s.actions["cards/close_complete"] = func(id string, _ []byte) (any, error) {
+		c, err := s.cardOf(nil, id)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.completeCardCloseLocked(c); err != nil {
+			return nil, err
+		}
+		return s.cardJSON(c), nil
+	}
+	s.actions["cards/set_status"] = func(id string, body []byte) (any, error) {
+		var in struct {
+			Status string `json:"status"`
+		}
+		if err := decode(body, &in); err != nil {
+			return nil, err
+		}
+		c, err := s.setCardStatusLocked(id, in.Status)
+		if err != nil {
+			return nil, err
+		}
+		return s.cardJSON(c), nil
+	}
+	s.actions["cards/upstream_balance"] = func(id string, body []byte) (any, error) {
+		in := struct {
+			Readable *bool `json:"readable"`
+		}{}
+		if err := decode(body, &in); err != nil {
+			return nil, err
+		}
+		if in.Readable == nil {
+			return nil, fmt.Errorf("body must carry readable (true or false)")
+		}
+		c, err := s.cardOf(nil, id)
+		if err != nil {
+			return nil, err
+		}
+		c.UpstreamUnreadable = !*in.Readable
+		return map[string]any{"id": c.ID, "readable": *in.Readable}, nil
+	}
+	s.actions["cards/unlock"] = func(id string, _ []byte) (any, error) {
+		c, err := s.cardOf(nil, id)
+		if err != nil {
+			return nil, err
+		}
+		c.LockedUntil, c.Failures = timeZero, 0
+		return s.cardJSON(c), nil
+	}
+	s.actions["cards/plastic"] = func(id string, _ []byte) (any, error) {
+		p, err := s.cardPlasticLocked(id)
+		if err != nil {
+			return nil, err
+		}
+		return p, nil
+	}
+	s.actions["cards/topups/credit"] = s.topUpAction(s.creditCardTopUpLocked)
+	s.actions["cards/topups/reject"] = s.topUpAction(s.rejectCardTopUpLocked)
+	s.actions["cards/topups/timeout"] = s.topUpAction(s.timeoutCardTopUpLocked)
+}
+
+func (s *Simulator) topUpAction(fn func(*cardTopUp) error) actionFunc {
+	return func(id string, _ []byte) (any, error) {
+		t, err := s.findTopUp(id)
+		if err != nil {
+			return nil, err
+		}
+		if err := fn(t); err != nil {
+			return nil, err
+		}
+		return topUpJSON(t), nil
+	}
+}
+
+// shipCardLocked moves a physical card's inventory row to shipped: the card
+// can be activated, and the application reports awaiting_bind.
+func (s *Simulator) shipCardLocked(id string) (*simCard, error) {
+	c, err := s.cardOf(nil, id)
+	if err != nil {
+		return nil, err
+	}
+	if c.FormFactor != "physical" || c.Inventory != "manufacturing" {
+		return nil, fmt.Errorf("card %s is not a physical card in manufacturing", c.ID)
+	}
+	c.Inventory = "shipped"
+	s.moveCardLocked(c, c.Status, false) // shipping progress is a status update
+	if a := s.cards.apps[c.ApplicationID]; a != nil {
+		a.StatusVersion++
+		a.UpdatedAt = s.clock.Now()
+		s.emit("card.application.awaiting_bind", "card_application", a.ID, s.memberOfCard(c), a.Status, a.StatusVersion, nil)
+	}
+	return c, nil
+}
+
+// setCardStatusLocked is an operator override of a card's status, for
+// reaching states the API cannot (pending, expired).
+func (s *Simulator) setCardStatusLocked(id, status string) (*simCard, error) {
+	c, err := s.cardOf(nil, id)
+	if err != nil {
+		return nil, err
+	}
+	if !statusSet(cardStatuses...)[status] {
+		return nil, fmt.Errorf("unknown card status %q", status)
+	}
+	if c.Status == "closing" && status != "closing" {
+		s.settled(c.ID)
+	}
+	s.moveCardLocked(c, status, false)
+	return c, nil
+}
+
+// CardPlastic is what is printed on a card, for tests that play the end
+// user: never returned by the business API.
+type CardPlastic struct {
+	CardID string `json:"card_id"`
+	Last4  string `json:"last4"`
+	Expiry string `json:"expiry"` // MM/YY
+	CVV    string `json:"cvv"`
+}
+
+func (s *Simulator) cardPlasticLocked(id string) (CardPlastic, error) {
+	c, err := s.cardOf(nil, id)
+	if err != nil {
+		return CardPlastic{}, err
+	}
+	return CardPlastic{CardID: c.ID, Last4: c.Last4, Expiry: fmt.Sprintf("%02d/%02d", c.ExpMonth, c.ExpYear), CVV: s.cards.cvv(c.ID)}, nil
+}
+
+// --- Go methods mirroring the actions and fixture knobs ---------------------
+
+func (s *Simulator) withApp(id string, fn func(*cardApplication) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a, err := s.findApplication(id)
+	if err != nil {
+		return err
+	}
+	return fn(a)
+}
+
+func (s *Simulator) withTopUp(id string, fn func(*cardTopUp) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, err := s.findTopUp(id)
+	if err != nil {
+		return err
+	}
+	return fn(t)
+}
+
+func (s *Simulator) withCard(id string, fn func(*simCard) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, err := s.cardOf(nil, id)
+	if err != nil {
+		return err
+	}
+	return fn(c)
+}
+
+// ApproveCardApplication issues the card of an application under review
+// (action cards/applications/{id}/approve): the card exists, any first
+// top-up is credited to it, and card.application.approved is sent.
+func (s *Simulator) ApproveCardApplication(id string) error {
+	return s.withApp(id, s.approveCardApplicationLocked)
+}
+
+// RejectCardApplication fails an application under review (action
+// cards/applications/{id}/reject): the issuance fee and shipping are
+// refunded, the first top-up hold released, card.application.rejected sent.
+func (s *Simulator) RejectCardApplication(id string) error {
+	return s.withApp(id, s.rejectCardApplicationLocked)
+}
+
+// ShipCard makes a physical card leave stock (action cards/{id}/ship); it
+// can then be activated.
+func (s *Simulator) ShipCard(cardID string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, err := s.shipCardLocked(cardID)
+	return err
+}
+
+// AddCardTransaction adds (or, with an existing ID, updates) a transaction
+// of a card (action cards/{id}/transactions) and returns its ctx_ id.
+func (s *Simulator) AddCardTransaction(cardID string, t CardTransaction) (string, error) {
+	var id string
+	err := s.withCard(cardID, func(c *simCard) error {
+		tx, err := s.addCardTransactionLocked(c, t)
+		if tx != nil {
+			id = tx.ID
+		}
+		return err
+	})
+	return id, err
+}
+
+// CompleteCardClose is the issuer's callback ending a closure (action
+// cards/{id}/close_complete): closing becomes closed.
+func (s *Simulator) CompleteCardClose(cardID string) error {
+	return s.withCard(cardID, s.completeCardCloseLocked)
+}
+
+// SetCardStatus overrides a card's status as an operator would (action
+// cards/{id}/set_status), for reaching pending or expired in tests.
+func (s *Simulator) SetCardStatus(cardID, status string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, err := s.setCardStatusLocked(cardID, status)
+	return err
+}
+
+// SetCardUpstreamBalanceReadable makes the issuer's balance of a card
+// readable or not (action cards/{id}/upstream_balance); close needs it
+// readable.
+func (s *Simulator) SetCardUpstreamBalanceReadable(cardID string, readable bool) error {
+	return s.withCard(cardID, func(c *simCard) error { c.UpstreamUnreadable = !readable; return nil })
+}
+
+// UnlockCardActivation lifts an activation lock as an operator would
+// (action cards/{id}/unlock).
+func (s *Simulator) UnlockCardActivation(cardID string) error {
+	return s.withCard(cardID, func(c *simCard) error { c.LockedUntil, c.Failures = timeZero, 0; return nil })
+}
+
+// CardPlastic returns what is printed on a card (last four digits, expiry
+// MM/YY, CVV), as the end user would read it (action cards/{id}/plastic).
+func (s *Simulator) CardPlastic(cardID string) (CardPlastic, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cardPlasticLocked(cardID)
+}
+
+// CardUpstreamCloseRequests returns how many close requests were sent to the
+// issuer for a card (repeat closes of a closing or ended card send none).
+func (s *Simulator) CardUpstreamCloseRequests(cardID string) (int, error) {
+	var n int
+	err := s.withCard(cardID, func(c *simCard) error { n = c.UpstreamCloseCalls; return nil })
+	return n, err
+}
+
+// CreditCardTopUp confirms a top-up upstream (action cards/topups/{id}/credit):
+// the card is credited and card.topup.credited sent.
+func (s *Simulator) CreditCardTopUp(id string) error {
+	return s.withTopUp(id, s.creditCardTopUpLocked)
+}
+
+// RejectCardTopUp is an explicit upstream rejection (action
+// cards/topups/{id}/reject): the hold is released at once.
+func (s *Simulator) RejectCardTopUp(id string) error {
+	return s.withTopUp(id, s.rejectCardTopUpLocked)
+}
+
+// TimeoutCardTopUp is an upstream timeout (action cards/topups/{id}/timeout):
+// the top-up stays processing and its funds stay held.
+func (s *Simulator) TimeoutCardTopUp(id string) error {
+	return s.withTopUp(id, s.timeoutCardTopUpLocked)
+}
+
+// CardTopUpStatus returns the status of a top-up order (processing,
+// completed or failed); the business API has no top-up retrieval.
+func (s *Simulator) CardTopUpStatus(id string) (string, error) {
+	var st string
+	err := s.withTopUp(id, func(t *cardTopUp) error { st = t.Status; return nil })
+	return st, err
+}
+
+// SetCardLimit sets how many cards of a form factor (virtual or physical)
+// each member may hold, applications in progress included.
+func (s *Simulator) SetCardLimit(formFactor string, n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cards.limits[formFactor] = n
+}
+
+func (s *Simulator) withMember(id string, fn func(*member)) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, ae := s.resolveMember(id)
+	if ae != nil {
+		return fmt.Errorf("member %q: %s", id, ae.Code)
+	}
+	fn(m)
+	return nil
+}
+
+// SetCardPenalty marks a member as having outstanding penalties (card
+// applications then fail) or clears it.
+func (s *Simulator) SetCardPenalty(memberID string, outstanding bool) error {
+	return s.withMember(memberID, func(m *member) { s.cards.penalties[m.ID] = outstanding })
+}
+
+// SetCardKYCCountry sets the country of the KYC a member used (default SG),
+// which product country restrictions check.
+func (s *Simulator) SetCardKYCCountry(memberID, country string) error {
+	return s.withMember(memberID, func(m *member) { s.cards.kycCountry[m.ID] = country })
+}
+
+// AddCardShippingAddress adds a shipping address to a member and returns its
+// id. Every member starts with adr_ addresses in SG (default) and HK.
+func (s *Simulator) AddCardShippingAddress(memberID, country string, isDefault bool) (string, error) {
+	var id string
+	err := s.withMember(memberID, func(m *member) {
+		list := s.memberAddresses(m)
+		if isDefault {
+			for _, a := range list {
+				a.IsDefault = false
+			}
+		}
+		a := s.newAddress(country, isDefault)
+		s.cards.addresses[m.ID] = append(list, a)
+		id = a.ID
+	})
+	return id, err
+}
+
+// SetCardBINAuthorizations restricts the products the merchant sees to these
+// BINs; no BINs means unrestricted.
+func (s *Simulator) SetCardBINAuthorizations(bins ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cards.binAuth = statusSet(bins...)
+}
+
+// SetCardProductEnabled enables or disables a card product.
+func (s *Simulator) SetCardProductEnabled(productID string, enabled bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.cards.productByID[withIDPrefix("cpd_", productID)]
+	if p == nil {
+		return fmt.Errorf("card product %q not found", productID)
+	}
+	p.Enabled = enabled
+	return nil
+}

@@ -1,0 +1,469 @@
+package simulator
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// cardStatuses are the card statuses named by the contract.
+var cardStatuses = []string{"unactivated", "active", "frozen", "pending", "closing", "closed", "expired", "replaced", "lost"}
+
+// cardMove is one row of the card state table: the statuses a trigger
+// applies from and the status it leads to ("" leaves the status unchanged).
+type cardMove struct {
+	from map[string]bool
+	to   string
+}
+
+func statusSet(in ...string) map[string]bool {
+	m := map[string]bool{}
+	for _, s := range in {
+		m[s] = true
+	}
+	return m
+}
+
+func allStatusesExcept(out ...string) map[string]bool {
+	m := statusSet(cardStatuses...)
+	for _, s := range out {
+		delete(m, s)
+	}
+	return m
+}
+
+// cardMoves is the card state table of the contract (plus the inferred
+// freeze, unfreeze and replacement rows), read line by line against the
+// specification's table:
+//
+//	unactivated --activate (physical, shipped, right expiry and PIN)--> active
+//	any except closed, closing, lost --lost (physical only)--> lost (no event)
+//	any with zero balance, no unsettled authorizations --close--> closing
+//	closing --upstream callback--> closed
+//	active, frozen, pending --topups--> unchanged
+var cardMoves = map[string]cardMove{
+	"activate":       {from: statusSet("unactivated"), to: "active"},
+	"lost":           {from: allStatusesExcept("closed", "closing", "lost"), to: "lost"},
+	"close":          {from: allStatusesExcept("closed", "closing", "expired", "replaced"), to: "closing"},
+	"close_complete": {from: statusSet("closing"), to: "closed"},
+	"topup":          {from: statusSet("active", "frozen", "pending"), to: ""},
+	"freeze":         {from: statusSet("active"), to: "frozen"},
+	"unfreeze":       {from: statusSet("frozen"), to: "active"},
+	"replace":        {from: statusSet("active", "frozen", "lost"), to: "replaced"},
+}
+
+// cardEnded reports the statuses on which a close request has no effect.
+func cardEnded(status string) bool {
+	return status == "closed" || status == "expired" || status == "replaced"
+}
+
+// allowed reports whether trigger applies to c's status.
+func (c *simCard) allowed(trigger string) bool { return cardMoves[trigger].from[c.Status] }
+
+// moveCardLocked changes c's status, bumps its status_version and, unless
+// silent, emits card.status.updated.
+func (s *Simulator) moveCardLocked(c *simCard, to string, silent bool) {
+	c.Status = to
+	c.StatusVersion++
+	c.UpdatedAt = s.clock.Now()
+	if !silent {
+		s.emit("card.status.updated", "card", strings.TrimPrefix(c.ID, "crd_"), s.memberOfCard(c), c.Status, c.StatusVersion, nil)
+	}
+}
+
+func errCardState(c *simCard, action string) *apiError {
+	return newErr("state_invalid", fmt.Sprintf("cannot %s a %s %s card", action, c.FormFactor, c.Status))
+}
+
+func (s *Simulator) cardJSON(c *simCard) map[string]any {
+	out := map[string]any{
+		"id": c.ID, "status": c.Status, "status_version": c.StatusVersion, "form_factor": c.FormFactor,
+		"product_id": c.ProductID, "application_id": c.ApplicationID, "currency": cardCurrency, "scale": cardScale,
+		"balance": s.cardBalance(c).String(), "last4": c.Last4,
+		"created_at": isoTime(c.CreatedAt), "updated_at": isoTime(c.UpdatedAt),
+	}
+	if s.clock.Now().Before(c.LockedUntil) {
+		out["locked_until"] = isoTime(c.LockedUntil)
+	}
+	return out
+}
+
+func (s *Simulator) handleCardList(c *rc) (int, any, error) {
+	env := paginate(s.cards.cardsByMem[c.member.ID], (*simCard).key, c.r.URL.Query())
+	page := env.Data.([]*simCard)
+	items := make([]map[string]any, 0, len(page))
+	for _, card := range page {
+		items = append(items, s.cardJSON(card))
+	}
+	env.Data = items
+	return 200, env, nil
+}
+
+func (s *Simulator) handleCardGet(c *rc) (int, any, error) {
+	card, err := s.cardOf(c.member, c.pathID())
+	if err != nil {
+		return 0, nil, err
+	}
+	return 200, s.cardJSON(card), nil
+}
+
+// pinBreaksRules reports PINs the issuer refuses: one repeated digit, or a
+// run of consecutive ascending or descending digits.
+func pinBreaksRules(pin string) bool {
+	same, up, down := true, true, true
+	for i := 1; i < len(pin); i++ {
+		d := int(pin[i]) - int(pin[i-1])
+		same = same && d == 0
+		up = up && d == 1
+		down = down && d == -1
+	}
+	return same || up || down
+}
+
+func digitsOnly(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// activationLocked returns the lock of c, lifting a lock whose 24 hours
+// have passed (the counter starts again).
+func (s *Simulator) activationLocked(c *simCard, now time.Time) bool {
+	if c.LockedUntil.IsZero() {
+		return false
+	}
+	if now.Before(c.LockedUntil) {
+		return true
+	}
+	c.LockedUntil, c.Failures = time.Time{}, 0
+	return false
+}
+
+// countActivationFailure records a counted failure and locks the card at the
+// third.
+func (s *Simulator) countActivationFailure(c *simCard, now time.Time) {
+	c.Failures++
+	if c.Failures >= cardActivationMax {
+		c.LockedUntil = now.Add(cardLockWindow)
+	}
+}
+
+func (s *Simulator) handleCardActivate(c *rc) (int, any, error) {
+	card, err := s.cardOf(c.member, c.pathID())
+	if err != nil {
+		return 0, nil, err
+	}
+	var b struct {
+		Expiry string `json:"expiry"`
+		PIN    string `json:"pin"`
+	}
+	if err := c.decode(&b); err != nil {
+		return 0, nil, err
+	}
+	if b.Expiry == "" || b.PIN == "" {
+		return 0, nil, errInvalidRequest("expiry and pin are required")
+	}
+	if card.FormFactor != "physical" {
+		return 0, nil, newErr("state_invalid", "only physical cards are activated")
+	}
+	if card.Status == "active" {
+		// A repeat call: the card keeps its PIN. It succeeds when the PIN
+		// came with activation; a PIN set by a separate request answers
+		// card_pin_rejected and the card stays active. Never counted.
+		if card.PINSetBy == "activation" {
+			return 200, map[string]any{"id": card.ID, "status": card.Status}, nil
+		}
+		return 0, nil, newErr("card_pin_rejected", "the card's PIN was set separately; it stays active")
+	}
+	if !card.allowed("activate") {
+		return 0, nil, errCardState(card, "activate")
+	}
+	if s.activationLocked(card, c.now) {
+		return 0, nil, newErr("state_invalid", "activation locked after three failures").with("locked_until", isoTime(card.LockedUntil))
+	}
+	if card.Inventory != "shipped" {
+		return 0, nil, newErr("state_invalid", "the card has not left stock yet")
+	}
+	if !digitsOnly(b.PIN) || len(b.PIN) != cardPINLength {
+		return 0, nil, newErr("card_pin_invalid", fmt.Sprintf("the PIN must be %d digits", cardPINLength))
+	}
+	if b.Expiry != fmt.Sprintf("%02d/%02d", card.ExpMonth, card.ExpYear) {
+		s.countActivationFailure(card, c.now)
+		return 0, nil, newErr("card_activate_failed", "activation not accepted")
+	}
+	if pinBreaksRules(b.PIN) {
+		s.countActivationFailure(card, c.now)
+		return 0, nil, newErr("card_pin_rejected", "the PIN breaks the card's rules; choose another")
+	}
+	card.PINDigest, card.PINSetBy, card.Failures = s.cards.digest(card.ID, "pin", b.PIN), "activation", 0
+	s.moveCardLocked(card, cardMoves["activate"].to, false)
+	return 200, map[string]any{"id": card.ID, "status": card.Status}, nil
+}
+
+func (s *Simulator) handleCardPIN(c *rc) (int, any, error) {
+	card, err := s.cardOf(c.member, c.pathID())
+	if err != nil {
+		return 0, nil, err
+	}
+	var b struct {
+		NewPIN     string `json:"new_pin"`
+		CurrentPIN string `json:"current_pin"`
+		CVV        string `json:"cvv"`
+	}
+	if err := c.decode(&b); err != nil {
+		return 0, nil, err
+	}
+	switch {
+	case b.NewPIN == "" && b.CurrentPIN == "" && b.CVV == "":
+		return 0, nil, errInvalidFields("new_pin and one of current_pin or cvv are required", "new_pin", "current_pin", "cvv")
+	case b.NewPIN == "":
+		return 0, nil, errInvalidFields("new_pin is required", "new_pin")
+	case !digitsOnly(b.NewPIN):
+		return 0, nil, errInvalidFields("new_pin must be digits only", "new_pin")
+	case (b.CurrentPIN == "") == (b.CVV == ""):
+		return 0, nil, errInvalidFields("exactly one of current_pin (change) or cvv (reset) is required", "current_pin", "cvv")
+	case b.CVV != "" && (len(b.CVV) != 3 || !digitsOnly(b.CVV)):
+		return 0, nil, errInvalidFields("cvv must be three digits", "cvv")
+	}
+	if card.Status != "active" && card.Status != "frozen" {
+		return 0, nil, errCardState(card, "set the PIN of")
+	}
+	if len(b.NewPIN) != cardPINLength {
+		return 0, nil, newErr("card_pin_invalid", fmt.Sprintf("the PIN must be %d digits", cardPINLength))
+	}
+	if pinBreaksRules(b.NewPIN) {
+		return 0, nil, newErr("card_pin_rejected", "the PIN breaks the card's rules; choose another")
+	}
+	// Quota: 5 PIN operations per member per hour, across all cards.
+	calls := s.cards.pinCalls[c.member.ID]
+	for len(calls) > 0 && !c.now.Before(calls[0].Add(cardPINWindow)) {
+		calls = calls[1:]
+	}
+	s.cards.pinCalls[c.member.ID] = calls
+	if len(calls) >= cardPINQuota {
+		wait := int(calls[0].Add(cardPINWindow).Sub(c.now).Seconds() + 0.999)
+		e := newErr("rate_limited", "PIN changes are limited to 5 per hour per member").with("retry_after", wait)
+		e.header = map[string]string{"Retry-After": fmt.Sprint(wait)}
+		return 0, nil, e
+	}
+	if err := s.requireStepUp(c, actionDigest("card.pin", card.ID)); err != nil {
+		return 0, nil, err
+	}
+	s.cards.pinCalls[c.member.ID] = append(calls, c.now)
+	if b.CurrentPIN != "" {
+		if card.PINDigest == nil || !equalDigest(card.PINDigest, s.cards.digest(card.ID, "pin", b.CurrentPIN)) {
+			return 0, nil, newErr("invalid_fields", "current PIN or CVV not accepted")
+		}
+	} else if b.CVV != s.cards.cvv(card.ID) {
+		return 0, nil, newErr("invalid_fields", "current PIN or CVV not accepted")
+	}
+	card.PINDigest, card.PINSetBy = s.cards.digest(card.ID, "pin", b.NewPIN), "pin"
+	card.UpdatedAt = c.now
+	return 200, map[string]any{"id": card.ID, "updated": true}, nil
+}
+
+func equalDigest(a, b []byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	var v byte
+	for i := range a {
+		v |= a[i] ^ b[i]
+	}
+	return v == 0
+}
+
+func (s *Simulator) handleCardLost(c *rc) (int, any, error) {
+	card, err := s.cardOf(c.member, c.pathID())
+	if err != nil {
+		return 0, nil, err
+	}
+	var b struct {
+		Kind string `json:"kind"`
+	}
+	if err := c.decode(&b); err != nil {
+		return 0, nil, err
+	}
+	kind := "lost"
+	if b.Kind == "stolen" {
+		kind = "stolen"
+	}
+	if card.FormFactor != "physical" || !card.allowed("lost") {
+		return 0, nil, errCardState(card, "report lost")
+	}
+	if err := s.requireStepUp(c, actionDigest("card.lost", card.ID)); err != nil {
+		return 0, nil, err
+	}
+	card.LostKind = kind
+	s.moveCardLocked(card, cardMoves["lost"].to, true) // irreversible; no webhook
+	return 200, map[string]any{"id": card.ID, "status": card.Status, "kind": kind}, nil
+}
+
+func (s *Simulator) handleCardFreeze(c *rc) (int, any, error) {
+	return s.toggleFreeze(c, "freeze", "frozen")
+}
+
+func (s *Simulator) handleCardUnfreeze(c *rc) (int, any, error) {
+	return s.toggleFreeze(c, "unfreeze", "active")
+}
+
+func (s *Simulator) toggleFreeze(c *rc, trigger, target string) (int, any, error) {
+	card, err := s.cardOf(c.member, c.pathID())
+	if err != nil {
+		return 0, nil, err
+	}
+	if card.Status != target {
+		if !card.allowed(trigger) {
+			return 0, nil, errCardState(card, trigger)
+		}
+		s.moveCardLocked(card, cardMoves[trigger].to, false)
+	}
+	return 200, map[string]any{"id": card.ID, "status": card.Status}, nil
+}
+
+// closeBlockers lists why c cannot close now.
+func (s *Simulator) closeBlockers(c *simCard) []string {
+	var out []string
+	if !c.allowed("close") {
+		return []string{"state"}
+	}
+	if c.UpstreamUnreadable {
+		out = append(out, "upstream_balance_unreadable")
+	}
+	if !s.ledger.Balance(CardAccount(c.ID), cardLedgerAsset).IsZero() {
+		out = append(out, "balance_remaining")
+	}
+	for _, t := range c.txs {
+		if t.unsettled() {
+			out = append(out, "unsettled_transactions")
+			break
+		}
+	}
+	return out
+}
+
+func (s *Simulator) handleCardCloseCheck(c *rc) (int, any, error) {
+	card, err := s.cardOf(c.member, c.pathID())
+	if err != nil {
+		return 0, nil, err
+	}
+	reasons := s.closeBlockers(card)
+	if reasons == nil {
+		reasons = []string{}
+	}
+	return 200, map[string]any{"id": card.ID, "closable": len(reasons) == 0, "reasons": reasons}, nil
+}
+
+func (s *Simulator) handleCardClose(c *rc) (int, any, error) {
+	card, err := s.cardOf(c.member, c.pathID())
+	if err != nil {
+		return 0, nil, err
+	}
+	var b struct {
+		Reason string `json:"reason"`
+	}
+	if err := c.decode(&b); err != nil {
+		return 0, nil, err
+	}
+	answer := map[string]any{"id": card.ID, "status": "closing"}
+	if card.Status == "closing" || cardEnded(card.Status) {
+		return 200, answer, nil // no new upstream request
+	}
+	switch blockers := s.closeBlockers(card); {
+	case len(blockers) == 0:
+	case blockers[0] == "upstream_balance_unreadable":
+		return 0, nil, errBusiness500("upstream card balance unreadable")
+	case blockers[0] == "balance_remaining":
+		return 0, nil, errBusiness500("card balance remaining")
+	case blockers[0] == "unsettled_transactions":
+		return 0, nil, errBusiness500("card has unsettled transactions")
+	default:
+		return 0, nil, errCardState(card, "close")
+	}
+	if utf8.RuneCountInString(b.Reason) > 200 {
+		b.Reason = string([]rune(b.Reason)[:200])
+	}
+	card.CloseReason = b.Reason
+	card.UpstreamCloseCalls++
+	s.moveCardLocked(card, cardMoves["close"].to, false)
+	s.inFlight(CollectionCardClosures, card.ID, func() { _ = s.completeCardCloseLocked(card) })
+	return 200, answer, nil
+}
+
+// completeCardCloseLocked is the upstream callback that ends a closure.
+func (s *Simulator) completeCardCloseLocked(card *simCard) error {
+	if !card.allowed("close_complete") {
+		return fmt.Errorf("card %s is %s, not closing", card.ID, card.Status)
+	}
+	s.settled(card.ID)
+	s.moveCardLocked(card, cardMoves["close_complete"].to, false)
+	return nil
+}
+
+func (s *Simulator) handleCardReplace(c *rc) (int, any, error) {
+	card, err := s.cardOf(c.member, c.pathID())
+	if err != nil {
+		return 0, nil, err
+	}
+	var b struct {
+		AddressID string `json:"address_id"`
+		Reason    string `json:"reason"`
+	}
+	if err := c.decode(&b); err != nil {
+		return 0, nil, err
+	}
+	if !card.allowed("replace") {
+		return 0, nil, errCardState(card, "replace")
+	}
+	p := s.cards.productByID[card.ProductID]
+	if p == nil || !s.productVisible(p) {
+		return 0, nil, newErr("product_not_available", "card product no longer available")
+	}
+	if p.physical() {
+		var addr *cardAddress
+		for _, a := range s.memberAddresses(c.member) {
+			if (b.AddressID == "" && a.IsDefault) || (b.AddressID != "" && a.ID == b.AddressID) {
+				addr = a
+			}
+		}
+		if addr == nil {
+			return 0, nil, errInvalidFields("address_id is not a shipping address of this member", "address_id")
+		}
+		if _, ok := s.shippingFee(p, addr); !ok {
+			return 0, nil, errBusiness500("unsupported shipping country")
+		}
+	}
+	bal := s.ledger.Balance(CardAccount(card.ID), cardLedgerAsset)
+	nc := s.newCardLocked(c.member, card.ProductID, card.ApplicationID, card.FormFactor)
+	if !bal.IsZero() {
+		if err := s.ledger.Transfer(c.now, "card "+card.ID+" replaced by "+nc.ID, cardLedgerAsset, bal, CardAccount(card.ID), CardAccount(nc.ID)); err != nil {
+			return 0, nil, err
+		}
+	}
+	s.moveCardLocked(card, cardMoves["replace"].to, false)
+	return 201, map[string]any{"card_id": nc.ID, "status": nc.Status, "replaced_card_id": card.ID}, nil
+}
+
+func (s *Simulator) handleCardSecureSession(c *rc) (int, any, error) {
+	card, err := s.cardOf(c.member, c.pathID())
+	if err != nil {
+		return 0, nil, err
+	}
+	if card.Status != "active" && card.Status != "frozen" {
+		return 0, nil, errCardState(card, "open a secure session on")
+	}
+	id := s.newUUID()
+	token := "sst_" + strings.ReplaceAll(s.newUUID(), "-", "")
+	return 201, map[string]any{
+		"token":      token,
+		"hosted_url": s.URL() + "/_sim/cards/secure-sessions/" + id,
+		"expires_at": c.now.Add(secureSessionTTL).Unix(),
+	}, nil
+}

@@ -1,0 +1,166 @@
+package simulator
+
+import (
+	"net/http"
+	"sort"
+
+	"github.com/mwallet/mwallet-go/money"
+)
+
+// registerCardEndpoints declares every /v1/cards endpoint.
+func (s *Simulator) registerCardEndpoints() {
+	get := func(pattern, scope string, member bool, h func(*rc) (int, any, error)) {
+		s.register(endpoint{method: http.MethodGet, pattern: pattern, scope: scope, member: member, handle: h})
+	}
+	post := func(pattern, scope string, idem bool, h func(*rc) (int, any, error)) {
+		s.register(endpoint{method: http.MethodPost, pattern: pattern, scope: scope, member: true, idempotent: idem, handle: h})
+	}
+	get("/v1/cards/products", "cards:read", false, s.handleCardProducts)
+	get("/v1/cards/products/{id}/quote", "cards:read", true, s.handleCardQuote)
+	post("/v1/cards/applications", "cards:write", true, s.handleCardApply)
+	get("/v1/cards/applications/{id}", "cards:read", true, s.handleCardApplicationGet)
+	get("/v1/cards", "cards:read", true, s.handleCardList)
+	get("/v1/cards/{id}", "cards:read", true, s.handleCardGet)
+	post("/v1/cards/{id}/activate", "cards:write", true, s.handleCardActivate)
+	post("/v1/cards/{id}/pin", "cards:write", true, s.handleCardPIN)
+	post("/v1/cards/{id}/lost", "cards:write", true, s.handleCardLost)
+	// Freeze and unfreeze are naturally idempotent: no key needed.
+	post("/v1/cards/{id}/freeze", "cards:write", false, s.handleCardFreeze)
+	post("/v1/cards/{id}/unfreeze", "cards:write", false, s.handleCardUnfreeze)
+	get("/v1/cards/{id}/close-check", "cards:read", true, s.handleCardCloseCheck)
+	post("/v1/cards/{id}/close", "cards:write", true, s.handleCardClose)
+	post("/v1/cards/{id}/replacements", "cards:write", true, s.handleCardReplace)
+	post("/v1/cards/{id}/secure-session", "cards:secure", false, s.handleCardSecureSession)
+	post("/v1/cards/{id}/topups", "cards:write", true, s.handleCardTopUp)
+	get("/v1/cards/{id}/topups/estimate", "cards:read", true, s.handleCardTopUpEstimate)
+	get("/v1/cards/{id}/transactions", "cards:read", true, s.handleCardTransactions)
+}
+
+func (s *Simulator) handleCardProducts(c *rc) (int, any, error) {
+	items := []map[string]any{}
+	for _, p := range s.cards.products {
+		if !s.productVisible(p) {
+			continue
+		}
+		items = append(items, map[string]any{
+			"id": p.ID, "form_factor": p.FormFactor, "currency": cardCurrency, "bin": p.BIN, "scheme": p.Scheme,
+			"limits_updatable": p.LimitsUpdatable, "card_types": append([]string{}, p.CardTypes...),
+		})
+	}
+	return 200, listEnvelope{Data: items, NextCursor: nil, HasMore: false}, nil
+}
+
+// cardSlotsUsed counts m's card-limit slots of a form factor: applications
+// in progress and cards that have not ended.
+func (s *Simulator) cardSlotsUsed(m *member, formFactor string) int {
+	n := 0
+	for _, a := range s.cards.apps {
+		if a.MemberID == m.ID && a.FormFactor == formFactor && (a.Status == "pending_review" || a.Status == "submitted") {
+			n++
+		}
+	}
+	for _, c := range s.cards.cardsByMem[m.ID] {
+		if c.FormFactor == formFactor && !cardEnded(c.Status) {
+			n++
+		}
+	}
+	return n
+}
+
+// Reasons of an invoice's can_apply false.
+const (
+	reasonKYCRequired      = "kyc_required"
+	reasonKYCCountry       = "kyc_country_restricted"
+	reasonPenalties        = "outstanding_penalties"
+	reasonCardLimit        = "card_limit_reached"
+	reasonNoAddress        = "no_shipping_address"
+	reasonBindingNotActive = "quick_kyc_binding_not_active"
+)
+
+// cardIneligibility returns why m cannot apply for p now, or "".
+func (s *Simulator) cardIneligibility(m *member, p *cardProduct, bindingID string) string {
+	bound := false
+	if bindingID != "" {
+		if !s.quickBindingActive(m, bindingID) {
+			return reasonBindingNotActive
+		}
+		bound = true
+	}
+	// A quick binding stands in for a missing genuine L1 only; it never
+	// satisfies an L2 product.
+	if m.KYCLevel < p.KYCLevel && !(bound && p.KYCLevel <= 1) {
+		return reasonKYCRequired
+	}
+	if p.BlockedKYC[s.kycCountryOf(m)] {
+		return reasonKYCCountry
+	}
+	if s.cards.penalties[m.ID] {
+		return reasonPenalties
+	}
+	if s.cardSlotsUsed(m, p.formFactor()) >= s.cards.limits[p.formFactor()] {
+		return reasonCardLimit
+	}
+	if p.physical() && len(s.deliverableAddresses(m, p)) == 0 {
+		return reasonNoAddress
+	}
+	return ""
+}
+
+// deliverableAddresses lists m's addresses in countries the product ships to.
+func (s *Simulator) deliverableAddresses(m *member, p *cardProduct) []*cardAddress {
+	var out []*cardAddress
+	for _, a := range s.memberAddresses(m) {
+		if _, ok := p.ShippingFees[a.Country]; ok {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// shippingFee is the fee to ship p to a, zero for virtual products; ok is
+// false for a country the product does not ship to.
+func (s *Simulator) shippingFee(p *cardProduct, a *cardAddress) (money.Amount, bool) {
+	if !p.physical() {
+		return s.cardAmt(p.FeeAsset, "0"), true
+	}
+	v, ok := p.ShippingFees[a.Country]
+	if !ok {
+		return money.Amount{}, false
+	}
+	return s.cardAmt(p.FeeAsset, v), true
+}
+
+func (s *Simulator) handleCardQuote(c *rc) (int, any, error) {
+	p := s.lookupProduct(c.pathID())
+	if p == nil {
+		return 0, nil, errNotFound("card product")
+	}
+	binding := c.r.URL.Query().Get("quick_kyc_binding_id")
+	fee := s.cardAmt(p.FeeAsset, p.IssueFee)
+	shipping := s.cardAmt(p.FeeAsset, "0")
+	out := map[string]any{
+		"product_id": p.ID, "form_factor": p.FormFactor, "fee_asset": p.FeeAsset,
+		"ledger_scale": fee.Scale(), "display_scale": s.assetByCode[p.FeeAsset].DisplayScale,
+		"issue_fee": fee.String(), "min_first_topup": s.cardAmt(p.FeeAsset, p.MinFirstTopUp).String(),
+	}
+	if p.physical() {
+		rows := []map[string]any{}
+		addrs := s.deliverableAddresses(c.member, p)
+		sort.SliceStable(addrs, func(i, j int) bool { return addrs[i].IsDefault && !addrs[j].IsDefault })
+		for i, a := range addrs {
+			sf, _ := s.shippingFee(p, a)
+			total, _ := fee.Add(sf)
+			if i == 0 {
+				shipping = sf // the default address (or the first deliverable one)
+			}
+			rows = append(rows, map[string]any{"address_id": a.ID, "country": a.Country, "is_default": a.IsDefault,
+				"shipping_fee": sf.String(), "total": total.String(), "deliverable": true, "reason": ""})
+		}
+		out["shipping_by_address"] = rows
+	}
+	out["shipping_fee"] = shipping.String()
+	reason := s.cardIneligibility(c.member, p, binding)
+	out["can_apply"] = reason == ""
+	out["reason"] = reason
+	return 200, out, nil
+}

@@ -1,0 +1,225 @@
+package simulator
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mwallet/mwallet-go/money"
+)
+
+// CardTransaction is one card transaction to add with AddCardTransaction or
+// the control action cards/{id}/transactions. Amounts are non-negative
+// integer strings in the smallest unit of the card currency.
+//
+// A transaction whose status is "succeed" and whose direction is debit or
+// credit moves the card balance once (debit down, credit up); a kind "auth"
+// with status "pending" is an authorization not yet settled, which blocks
+// closing the card. Sending an existing ID updates that transaction.
+type CardTransaction struct {
+	// ID (ctx_ prefix optional) updates an existing transaction; empty adds one.
+	ID        string `json:"id,omitempty"`
+	Kind      string `json:"kind"`
+	Status    string `json:"status"`
+	Direction string `json:"direction"`
+	Amount    string `json:"amount"`
+	// Currency and Scale default to the card currency (USD, 2) and must
+	// equal it when sent.
+	Currency         string `json:"currency,omitempty"`
+	Scale            int    `json:"scale,omitempty"`
+	OriginalAmount   string `json:"original_amount,omitempty"`
+	OriginalCurrency string `json:"original_currency,omitempty"`
+	// BillAmount is omitted when unknown; it may be 0 only when Amount is 0.
+	BillAmount   string `json:"bill_amount,omitempty"`
+	BankFee      string `json:"bank_fee,omitempty"`
+	ZinfraFee    string `json:"zinfra_fee,omitempty"`
+	FeeCurrency  string `json:"fee_currency,omitempty"`
+	FeeScale     int    `json:"fee_scale,omitempty"`
+	MerchantName string `json:"merchant_name,omitempty"`
+	MCC          string `json:"mcc,omitempty"`
+	AuthCode     string `json:"auth_code,omitempty"`
+	// OccurredAt defaults to the simulator's now.
+	OccurredAt time.Time `json:"occurred_at,omitempty"`
+}
+
+var txDirections = statusSet("debit", "credit", "none", "unknown")
+
+func isMinor(s string) bool { return digitsOnly(s) && len(s) <= 30 }
+
+// addCardTransactionLocked validates and stores t on card c and books its
+// balance effect; on error nothing changes.
+func (s *Simulator) addCardTransactionLocked(c *simCard, in CardTransaction) (*cardTx, error) {
+	switch {
+	case !txDirections[in.Direction]:
+		return nil, fmt.Errorf("direction %q must be debit, credit, none or unknown", in.Direction)
+	case in.Kind == "" || in.Status == "":
+		return nil, fmt.Errorf("kind and status are required")
+	case !isMinor(in.Amount):
+		return nil, fmt.Errorf("amount %q must be a non-negative integer string (smallest unit)", in.Amount)
+	case in.Currency != "" && in.Currency != cardCurrency:
+		return nil, fmt.Errorf("currency %q must be the card currency %s", in.Currency, cardCurrency)
+	case in.Scale != 0 && in.Scale != cardScale:
+		return nil, fmt.Errorf("scale %d must be the card scale %d", in.Scale, cardScale)
+	case in.BillAmount != "" && !isMinor(in.BillAmount):
+		return nil, fmt.Errorf("bill_amount %q must be a non-negative integer string", in.BillAmount)
+	case in.BankFee != "" && !isMinor(in.BankFee), in.ZinfraFee != "" && !isMinor(in.ZinfraFee):
+		return nil, fmt.Errorf("bank_fee and zinfra_fee must be non-negative integer strings")
+	}
+	amount, _ := money.ParseMinor(in.Amount, cardScale)
+	if in.BillAmount != "" {
+		bill, _ := money.ParseMinor(in.BillAmount, cardScale)
+		if bill.IsZero() && !amount.IsZero() {
+			return nil, fmt.Errorf("bill_amount may be 0 only when amount is 0")
+		}
+	}
+	var prev *cardTx
+	if in.ID != "" {
+		prev = s.cards.transactions[withIDPrefix("ctx_", in.ID)]
+		if prev == nil || prev.CardID != c.ID {
+			return nil, fmt.Errorf("card transaction %q not found on card %s", in.ID, c.ID)
+		}
+	}
+	t := &cardTx{CardID: c.ID, Kind: in.Kind, Status: in.Status, Direction: in.Direction, Amount: in.Amount,
+		Currency: cardCurrency, Scale: cardScale, OriginalAmount: in.OriginalAmount, OriginalCurrency: in.OriginalCurrency,
+		BillAmount: in.BillAmount, BankFee: in.BankFee, ZinfraFee: in.ZinfraFee, FeeCurrency: in.FeeCurrency, FeeScale: in.FeeScale,
+		MerchantName: in.MerchantName, MCC: in.MCC, AuthCode: in.AuthCode, OccurredAt: in.OccurredAt.UTC(), Version: 1}
+	if t.FeeCurrency == "" {
+		t.FeeCurrency = cardCurrency
+	}
+	if t.FeeScale == 0 {
+		t.FeeScale = cardScale
+	}
+	if t.OriginalAmount == "" {
+		t.OriginalAmount, t.OriginalCurrency = t.Amount, cardCurrency
+	}
+	if t.OccurredAt.IsZero() {
+		t.OccurredAt = s.clock.Now()
+	}
+	if prev != nil {
+		t.ID, t.Booked, t.Version = prev.ID, prev.Booked, prev.Version+1
+	} else {
+		t.ID = "ctx_" + s.newUUID()
+	}
+	if !t.Booked && t.Status == "succeed" && (t.Direction == "debit" || t.Direction == "credit") && !amount.IsZero() {
+		conv := s.atScaleOf(cardLedgerAsset, amount)
+		from, to := CardAccount(c.ID), UpstreamAccount("card_network")
+		if t.Direction == "credit" {
+			from, to = to, from
+		}
+		if err := s.ledger.Transfer(s.clock.Now(), "card transaction "+t.ID, cardLedgerAsset, conv, from, to); err != nil {
+			return nil, fmt.Errorf("card %s: %w", c.ID, err)
+		}
+		t.Booked = true
+	}
+	if prev != nil {
+		for i, x := range c.txs {
+			if x == prev {
+				c.txs = append(c.txs[:i], c.txs[i+1:]...)
+				break
+			}
+		}
+	}
+	c.txs = insertByKey(c.txs, t, (*cardTx).key)
+	s.cards.transactions[t.ID] = t
+	s.emit("card.transaction.updated", "card_transaction", strings.TrimPrefix(t.ID, "ctx_"), s.memberOfCard(c), t.Status, t.Version, nil)
+	return t, nil
+}
+
+func txJSON(t *cardTx) map[string]any {
+	out := map[string]any{
+		"id": t.ID, "kind": t.Kind, "status": t.Status, "direction": t.Direction, "amount": t.Amount,
+		"currency": t.Currency, "scale": t.Scale, "original_amount": t.OriginalAmount, "original_currency": t.OriginalCurrency,
+		"bank_fee": t.BankFee, "zinfra_fee": t.ZinfraFee, "fee_currency": t.FeeCurrency, "fee_scale": t.FeeScale,
+		"merchant_name": t.MerchantName, "mcc": t.MCC, "auth_code": t.AuthCode,
+		"occurred_at": t.OccurredAt.Format(time.RFC3339Nano),
+	}
+	if t.BillAmount != "" {
+		out["bill_amount"] = t.BillAmount
+	}
+	if t.BankFee == "" {
+		out["bank_fee"] = "0"
+	}
+	if t.ZinfraFee == "" {
+		out["zinfra_fee"] = "0"
+	}
+	return out
+}
+
+// isUUIDShape reports the 8-4-4-4-12 hex shape.
+func isUUIDShape(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if ch != '-' {
+				return false
+			}
+		default:
+			if !(ch >= '0' && ch <= '9' || ch >= 'a' && ch <= 'f' || ch >= 'A' && ch <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (s *Simulator) handleCardTransactions(c *rc) (int, any, error) {
+	card, err := s.cardOf(c.member, c.pathID())
+	if err != nil {
+		return 0, nil, err
+	}
+	q := c.r.URL.Query()
+	id := q.Get("id")
+	if id != "" {
+		if !isUUIDShape(strings.TrimPrefix(id, "ctx_")) {
+			return 0, nil, errInvalidFields("id must be a transaction id (ctx_ prefix optional)", "id")
+		}
+		id = withIDPrefix("ctx_", id)
+	}
+	for _, k := range []string{"auth_code", "kind", "status"} {
+		if utf8.RuneCountInString(q.Get(k)) > 64 {
+			return 0, nil, errInvalidFields(k+" must be at most 64 characters", k)
+		}
+	}
+	dir := q.Get("direction")
+	if dir != "" && !txDirections[dir] {
+		return 0, nil, errInvalidFields("direction must be debit, credit, none or unknown", "direction")
+	}
+	var from, to time.Time
+	for _, b := range []struct {
+		key string
+		t   *time.Time
+	}{{"from", &from}, {"to", &to}} {
+		if v := q.Get(b.key); v != "" {
+			if *b.t, err = time.Parse(time.RFC3339Nano, v); err != nil {
+				return 0, nil, errInvalidFields(b.key+" must be an ISO-8601 timestamp", b.key)
+			}
+		}
+	}
+	match := make([]*cardTx, 0, len(card.txs))
+	for _, t := range card.txs {
+		switch {
+		case id != "" && t.ID != id,
+			q.Get("auth_code") != "" && t.AuthCode != q.Get("auth_code"),
+			q.Get("kind") != "" && t.Kind != q.Get("kind"),
+			q.Get("status") != "" && t.Status != q.Get("status"),
+			dir != "" && t.Direction != dir,
+			!from.IsZero() && t.OccurredAt.Before(from),
+			!to.IsZero() && !t.OccurredAt.Before(to):
+			continue
+		}
+		match = append(match, t)
+	}
+	env := paginate(match, (*cardTx).key, q)
+	page := env.Data.([]*cardTx)
+	items := make([]map[string]any, 0, len(page))
+	for _, t := range page {
+		items = append(items, txJSON(t))
+	}
+	env.Data = items
+	return 200, env, nil
+}
