@@ -294,15 +294,19 @@ func randInt64(rng *rand.Rand) int64 {
 	}
 }
 
+// iterations keeps the randomized tests quick under -short and -race.
+func iterations() int {
+	if testing.Short() || raceEnabled {
+		return 3000
+	}
+	return 20000
+}
+
 // TestAgainstModel runs the model comparison on seeded random operands.
 func TestAgainstModel(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(20240601, 7))
-	n := 20000
-	if testing.Short() {
-		n = 2000
-	}
-	for i := 0; i < n; i++ {
+	for i := 0; i < iterations(); i++ {
 		scale := rng.IntN(money.MaxScale + 1)
 		a := fromCoef(t, randCoef(rng), scale)
 		b := fromCoef(t, randCoef(rng), scale)
@@ -324,7 +328,7 @@ func TestParseAgainstModel(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	alphabet := "0123456789000000.-+eE nN"
-	for i := 0; i < 20000; i++ {
+	for i := 0; i < iterations(); i++ {
 		var sb strings.Builder
 		if rng.IntN(4) == 0 {
 			sb.WriteByte('-')
