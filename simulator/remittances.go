@@ -1139,3 +1139,24 @@ func (s *Simulator) SetPOBOSubaccount(active bool) {
 	defer s.mu.Unlock()
 	s.remit.poboInactive = !active
 }
+
+// WithdrawMerchantPrepaid takes amount of asset out of the merchant prepaid
+// account ("" takes the whole available prepaid balance), for example to
+// play a merchant whose prepaid cannot fund a remittance.
+func (s *Simulator) WithdrawMerchantPrepaid(asset, amount string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	asset = strings.ToUpper(strings.TrimSpace(asset))
+	if _, ok := s.assetScale(asset); !ok {
+		return errInvalidRequest("unknown asset " + asset)
+	}
+	amt := s.ledger.Balance(AccountMerchantPrepaid, asset)
+	if amount != "" {
+		v, err := s.amount(asset, amount)
+		if err != nil || v.Sign() <= 0 {
+			return errInvalidRequest("a positive amount at the asset's ledger scale is required")
+		}
+		amt = v
+	}
+	return s.ledger.Transfer(s.clock.Now(), "merchant prepaid withdrawal", asset, amt, AccountMerchantPrepaid, AccountWorld)
+}

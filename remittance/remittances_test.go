@@ -1,0 +1,690 @@
+package remittance_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	mwallet "github.com/mwallet/mwallet-go"
+	"github.com/mwallet/mwallet-go/internal/api"
+	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/remittance"
+	"github.com/mwallet/mwallet-go/simulator"
+)
+
+var amountCmp = cmp.Comparer(money.Amount.Equal)
+
+func validParams(payee remittance.Payee) remittance.CreateParams {
+	return remittance.CreateParams{
+		PayeeID: payee.ID, PayoutAmount: "100.00", PayoutCurrency: payee.Currency,
+		SlippageBps: 200, PurposeCode: remittance.PurposeFamilySupport,
+	}
+}
+
+func TestCreateRejectedLocally(t *testing.T) {
+	t.Parallel()
+	sim, c := newSim(t)
+	ctx := context.Background()
+	gbp := payeeOf(t, c, member1, "GBP")
+	tests := []struct {
+		name  string
+		edit  func(p *remittance.CreateParams)
+		param string
+		code  api.Code
+	}{
+		{"payee empty", func(p *remittance.CreateParams) { p.PayeeID = "" }, "PayeeID", api.CodeInvalidRequest},
+		{"payee letters", func(p *remittance.CreateParams) { p.PayeeID = "pye_12a" }, "PayeeID", api.CodeInvalidRequest},
+		{"payee prefix only", func(p *remittance.CreateParams) { p.PayeeID = "pye_" }, "PayeeID", api.CodeInvalidRequest},
+		{"payout empty", func(p *remittance.CreateParams) { p.PayoutAmount = "" }, "PayoutAmount", api.CodeInvalidRequest},
+		{"payout one decimal for GBP", func(p *remittance.CreateParams) { p.PayoutAmount = "10.5" }, "PayoutAmount", api.CodeInvalidRequest},
+		{"payout no decimals for GBP", func(p *remittance.CreateParams) { p.PayoutAmount = "10" }, "PayoutAmount", api.CodeInvalidRequest},
+		{"payout three decimals for GBP", func(p *remittance.CreateParams) { p.PayoutAmount = "10.500" }, "PayoutAmount", api.CodeInvalidRequest},
+		{"payout decimals for JPY", func(p *remittance.CreateParams) { p.PayoutAmount, p.PayoutCurrency = "1000.00", "JPY" }, "PayoutAmount", api.CodeInvalidRequest},
+		{"payout two decimals for BHD", func(p *remittance.CreateParams) { p.PayoutAmount, p.PayoutCurrency = "1.25", "BHD" }, "PayoutAmount", api.CodeInvalidRequest},
+		{"payout zero", func(p *remittance.CreateParams) { p.PayoutAmount = "0.00" }, "PayoutAmount", api.CodeInvalidRequest},
+		{"payout negative", func(p *remittance.CreateParams) { p.PayoutAmount = "-1.00" }, "PayoutAmount", api.CodeInvalidRequest},
+		{"payout exponent", func(p *remittance.CreateParams) { p.PayoutAmount = "1e2" }, "PayoutAmount", api.CodeInvalidRequest},
+		{"payout over 32 chars", func(p *remittance.CreateParams) { p.PayoutAmount = strings.Repeat("1", 30) + ".00" }, "PayoutAmount", api.CodeInvalidRequest},
+		{"currency missing", func(p *remittance.CreateParams) { p.PayoutCurrency = "" }, "PayoutCurrency", api.CodeInvalidRequest},
+		{"currency unknown", func(p *remittance.CreateParams) { p.PayoutCurrency = "XYZ" }, "PayoutCurrency", api.CodeInvalidRequest},
+		{"slippage missing", func(p *remittance.CreateParams) { p.SlippageBps = 0 }, "SlippageBps", api.CodeInvalidFields},
+		{"slippage 49", func(p *remittance.CreateParams) { p.SlippageBps = 49 }, "SlippageBps", api.CodeInvalidFields},
+		{"slippage 1001", func(p *remittance.CreateParams) { p.SlippageBps = 1001 }, "SlippageBps", api.CodeInvalidFields},
+		{"purpose missing", func(p *remittance.CreateParams) { p.PurposeCode = "" }, "PurposeCode", api.CodeInvalidRequest},
+		{"purpose lower case", func(p *remittance.CreateParams) { p.PurposeCode = "family_support" }, "PurposeCode", api.CodeInvalidRequest},
+		{"funding source unknown", func(p *remittance.CreateParams) { p.FundingSource = "bank" }, "FundingSource", api.CodeInvalidFields},
+		{"line unknown", func(p *remittance.CreateParams) { p.Line = "POBO" }, "Line", api.CodeInvalidRequest},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := validParams(gbp)
+			tt.edit(&p)
+			_, err := c.Remittances.Create(ctx, member1, p)
+			var pe *api.ParamError
+			if !errors.As(err, &pe) {
+				t.Fatalf("err = %v, want *api.ParamError", err)
+			}
+			if pe.Param != tt.param || pe.Code != tt.code {
+				t.Fatalf("ParamError{%s %s}, want {%s %s}: %v", pe.Param, pe.Code, tt.param, tt.code, err)
+			}
+			if !errors.Is(err, mwallet.ErrInvalidParam) {
+				t.Fatalf("errors.Is(err, ErrInvalidParam) = false")
+			}
+		})
+	}
+	if n := len(listOrders(t, c, member1)); n != 0 {
+		t.Fatalf("%d orders exist after local rejections", n)
+	}
+	if got := available(t, sim, member1, "USDT"); got != "1000.000000" {
+		t.Fatalf("available = %s", got)
+	}
+}
+
+// rawCreate sends a body the SDK would refuse, to check the server side.
+func rawCreate(ctx context.Context, c *mwallet.Client, member string, body any) error {
+	_, err := c.Do(ctx, &api.Request{Method: http.MethodPost, Path: "/v1/remittances", MemberScoped: true, Member: member, Body: body, Idempotent: true}, nil)
+	return err
+}
+
+func TestCreateRejectedByService(t *testing.T) {
+	t.Parallel()
+	sim, c := newSim(t,
+		simulator.WithMember(simulator.MemberSeed{ExternalID: "rich", KYCLevel: 2, Balances: map[string]string{"USDT": "50000"}}),
+		simulator.WithMember(simulator.MemberSeed{ExternalID: "nokyc", KYCLevel: 0, Balances: map[string]string{"USDT": "500"}}),
+		simulator.WithMember(simulator.MemberSeed{ExternalID: "banned", KYCLevel: 2, Balances: map[string]string{"USDT": "500"}}),
+		simulator.WithMember(simulator.MemberSeed{ExternalID: "other", KYCLevel: 1}),
+	)
+	ctx := context.Background()
+	if err := sim.SetMemberStatus("banned", "banned"); err != nil {
+		t.Fatal(err)
+	}
+	gbp := payeeOf(t, c, member1, "GBP")
+	ngn := payeeOf(t, c, member1, "NGN")
+	otherGBP := payeeOf(t, c, "other", "GBP")
+	richGBP := payeeOf(t, c, "rich", "GBP")
+	blocked, err := c.Remittances.CreatePayee(ctx, member1, remittance.PayeeParams{Country: "GB", Currency: "GBP", HolderName: "Blocked Holder Ltd", AccountNumber: "GB00BLCK00000012345678"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := func(edit func(m map[string]any)) map[string]any {
+		m := map[string]any{"payee_id": gbp.ID, "payout_amount": "100.00", "slippage_bps": 200, "purpose_code": "FAMILY_SUPPORT"}
+		edit(m)
+		return m
+	}
+	type tc struct {
+		name   string
+		member string
+		send   func() error
+		code   api.Code
+		field  string
+		limitT string
+		limitS string
+	}
+	raw := func(name string, edit func(m map[string]any), code api.Code, field string) tc {
+		return tc{name: name, member: member1, send: func() error { return rawCreate(ctx, c, member1, body(edit)) }, code: code, field: field}
+	}
+	sdk := func(name, member string, p remittance.CreateParams, code api.Code, field string) tc {
+		return tc{name: name, member: member, send: func() error { _, err := c.Remittances.Create(ctx, member, p); return err }, code: code, field: field}
+	}
+	with := func(p remittance.CreateParams, edit func(p *remittance.CreateParams)) remittance.CreateParams {
+		edit(&p)
+		return p
+	}
+	tests := []tc{
+		{name: "body not an object", member: member1, send: func() error { return rawCreate(ctx, c, member1, "not an object") }, code: api.CodeInvalidRequest},
+		raw("payee_id missing", func(m map[string]any) { delete(m, "payee_id") }, api.CodeInvalidRequest, ""),
+		raw("payee_id not numeric", func(m map[string]any) { m["payee_id"] = "pye_abc" }, api.CodeInvalidRequest, ""),
+		raw("payout_amount missing", func(m map[string]any) { delete(m, "payout_amount") }, api.CodeInvalidRequest, ""),
+		raw("payout_amount over 32 chars", func(m map[string]any) { m["payout_amount"] = strings.Repeat("1", 31) + ".00" }, api.CodeInvalidRequest, ""),
+		raw("payout_amount one decimal for GBP", func(m map[string]any) { m["payout_amount"] = "100.5" }, api.CodeInvalidRequest, ""),
+		raw("slippage missing", func(m map[string]any) { delete(m, "slippage_bps") }, api.CodeInvalidFields, "slippage_bps"),
+		raw("slippage string", func(m map[string]any) { m["slippage_bps"] = "200" }, api.CodeInvalidFields, "slippage_bps"),
+		raw("slippage below 50", func(m map[string]any) { m["slippage_bps"] = 49 }, api.CodeInvalidFields, "slippage_bps"),
+		raw("slippage above 1000", func(m map[string]any) { m["slippage_bps"] = 1001 }, api.CodeInvalidFields, "slippage_bps"),
+		raw("slippage fraction", func(m map[string]any) { m["slippage_bps"] = 100.5 }, api.CodeInvalidFields, "slippage_bps"),
+		raw("purpose unknown", func(m map[string]any) { m["purpose_code"] = "LOTTERY" }, api.CodeInvalidRequest, ""),
+		sdk("purpose not permitted for express", member1, with(validParams(gbp), func(p *remittance.CreateParams) { p.PurposeCode = remittance.PurposeRoyaltiesLicenseFees }), api.CodeInvalidFields, "purpose_code"),
+		sdk("purpose not permitted for pobo", "rich", with(validParams(richGBP), func(p *remittance.CreateParams) { p.Line = remittance.LinePOBO }), api.CodeInvalidFields, "purpose_code"),
+		sdk("funding merchant on platform_hosted", member1, with(validParams(gbp), func(p *remittance.CreateParams) { p.FundingSource = remittance.FundingMerchant }), api.CodeInvalidFields, "funding_source"),
+		sdk("debit asset not offered", member1, with(validParams(gbp), func(p *remittance.CreateParams) { p.Asset = "BTC" }), api.CodeProductNotAvailable, ""),
+		sdk("payee of another member", member1, validParams(otherGBP), api.CodeResourceNotFound, ""),
+		sdk("payee unknown", member1, with(validParams(gbp), func(p *remittance.CreateParams) { p.PayeeID = "999999999" }), api.CodeResourceNotFound, ""),
+		sdk("corridor not served", member1, validParams(ngn), api.CodeCorridorNotSupported, ""),
+		sdk("currency given wrong, payee's wins", member1, with(validParams(gbp), func(p *remittance.CreateParams) { p.PayoutAmount, p.PayoutCurrency = "1000", "JPY" }), api.CodeInvalidRequest, ""),
+		sdk("express needs KYC 1", "nokyc", validParams(payeeOf(t, c, "nokyc", "GBP")), api.CodeKYCRequired, ""),
+		sdk("pobo needs KYC 2", member1, with(validParams(gbp), func(p *remittance.CreateParams) { p.Line, p.PurposeCode = remittance.LinePOBO, remittance.PurposeGoodsPurchased }), api.CodeKYCRequired, ""),
+		sdk("banned member", "banned", validParams(payeeOf(t, c, "banned", "GBP")), api.CodeRequestRejected, ""),
+		sdk("risk-listed payee", member1, validParams(remittance.Payee{ID: blocked.ID, Currency: "GBP"}), api.CodeRequestRejected, ""),
+		sdk("below line minimum", member1, with(validParams(gbp), func(p *remittance.CreateParams) { p.PayoutAmount = "5.00" }), api.CodeAmountOutOfRange, ""),
+		{name: "over per-order maximum", member: "rich", send: func() error {
+			_, err := c.Remittances.Create(ctx, "rich", with(validParams(richGBP), func(p *remittance.CreateParams) { p.PayoutAmount = "4000.00" }))
+			return err
+		}, code: api.CodeLimitExceeded, limitT: "single", limitS: "member"},
+		sdk("insufficient balance", member1, with(validParams(gbp), func(p *remittance.CreateParams) { p.PayoutAmount = "900.00" }), api.CodeInsufficientBalance, ""),
+	}
+	before := map[string]string{}
+	for _, m := range []string{member1, "rich", "nokyc", "banned"} {
+		before[m] = available(t, sim, m, "USDT")
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := apiErr(t, tt.send(), tt.code)
+			if tt.field != "" && (len(e.Fields) == 0 || e.Fields[0].Key != tt.field) {
+				t.Fatalf("fields = %q, want first key %s", fieldKeys(e), tt.field)
+			}
+			if e.LimitType != tt.limitT || e.LimitScope != tt.limitS {
+				t.Fatalf("limit_type/scope = %q/%q, want %q/%q", e.LimitType, e.LimitScope, tt.limitT, tt.limitS)
+			}
+		})
+	}
+	for m, want := range before {
+		if got := available(t, sim, m, "USDT"); got != want {
+			t.Errorf("%s available = %s after refusals, want %s", m, got, want)
+		}
+		if got := locked(t, sim, m, "USDT"); got != "0" && got != "0.000000" {
+			t.Errorf("%s locked = %s after refusals", m, got)
+		}
+		if n := len(listOrders(t, c, m)); n != 0 {
+			t.Errorf("%s has %d orders after refusals", m, n)
+		}
+	}
+}
+
+func TestDailyLimitPerMember(t *testing.T) {
+	t.Parallel()
+	sim, c := newSim(t, simulator.WithMember(simulator.MemberSeed{ExternalID: "rich", KYCLevel: 1, Balances: map[string]string{"USDT": "50000"}}))
+	ctx := context.Background()
+	p := validParams(payeeOf(t, c, "rich", "GBP"))
+	p.PayoutAmount = "3500.00" // about 4460 USDT with the fee
+	for i := 0; i < 2; i++ {
+		if _, err := c.Remittances.Create(ctx, "rich", p); err != nil {
+			t.Fatalf("order %d: %v", i, err)
+		}
+	}
+	_, err := c.Remittances.Create(ctx, "rich", p)
+	e := apiErr(t, err, api.CodeLimitExceeded)
+	if e.LimitType != "daily" || e.LimitScope != "member" {
+		t.Fatalf("limit = %s/%s, want daily/member", e.LimitType, e.LimitScope)
+	}
+	// A failed order frees its share of the day; the next UTC day starts over.
+	orders := listOrders(t, c, "rich")
+	if err := sim.FailRemittance(orders[0].ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Remittances.Create(ctx, "rich", p); err != nil {
+		t.Fatalf("after a failure: %v", err)
+	}
+	sim.Advance(24 * time.Hour)
+	if _, err := c.Remittances.Create(ctx, "rich", p); err != nil {
+		t.Fatalf("next day: %v", err)
+	}
+}
+
+func TestSlippageHoldAndSettlement(t *testing.T) {
+	t.Parallel()
+	sim, c := newSim(t)
+	ctx := context.Background()
+	gbp := payeeOf(t, c, member1, "GBP")
+	res, err := c.Remittances.Create(ctx, member1, validParams(gbp))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 100.00 GBP / 0.7850 = 127.388535031... rounded up to 127.388536, plus the
+	// 2 USDT express fee; locked = 129.388536 × 1.02 = 131.97630672, rounded up.
+	wantQuote := &remittance.Quote{
+		SourceAsset: "USDT", CustomerTotal: money.MustParse("129.388536", 6), Fee: money.MustParse("2.000000", 6),
+		LockedAmount: money.MustParse("131.976307", 6), IndicativeRate: "0.7850", AppliedRate: "0.7850",
+	}
+	if diff := cmp.Diff(wantQuote, res.Quote, amountCmp); diff != "" {
+		t.Fatalf("quote (-want +got):\n%s", diff)
+	}
+	if res.Status != remittance.StatusDispatching || res.Duplicated || res.Response.Replayed || res.Response.StatusCode != 201 {
+		t.Fatalf("result = %+v, response %+v", res, res.Response)
+	}
+	if !strings.HasPrefix(res.ID, "rmt_") {
+		t.Fatalf("id %q", res.ID)
+	}
+	if a, l := available(t, sim, member1, "USDT"), locked(t, sim, member1, "USDT"); a != "868.023693" || l != "131.976307" {
+		t.Fatalf("after create available %s locked %s", a, l)
+	}
+	o, err := c.Remittances.Get(ctx, member1, strings.TrimPrefix(res.ID, "rmt_"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.PayoutDate != "" || o.RateIsDealt || o.StatusVersion != 1 || !o.SettledAmount.IsZero() || o.SettledAmount.Scale() != 6 {
+		t.Fatalf("before dispatch: %+v", o.Order)
+	}
+	if err := sim.DispatchRemittance(res.ID); err != nil {
+		t.Fatal(err)
+	}
+	o, err = c.Remittances.Get(ctx, member1, res.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// payout_date is set at dispatch, long before the payee is paid.
+	if o.PayoutDate != "2026-01-01" || !o.RateIsDealt || o.Status != remittance.StatusProcessing || o.IsCompleted() || o.IsFinal() {
+		t.Fatalf("after dispatch: %+v", o.Order)
+	}
+	if err := sim.CompleteRemittance(res.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	o, err = c.Remittances.Get(ctx, member1, res.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := remittance.Order{
+		ID: res.ID, Line: remittance.LineExpress, Status: remittance.StatusCompleted, StatusVersion: 3,
+		SourceAsset: "USDT", LedgerScale: 6, LockedAmount: money.MustParse("131.976307", 6),
+		SettledAmount: money.MustParse("129.388536", 6), Fee: money.MustParse("2", 6),
+		PayoutCurrency: "GBP", PayoutAmount: "100.00", Rate: "0.7850", RateIsDealt: true,
+		PurposeCode: remittance.PurposeFamilySupport, PayoutDate: "2026-01-01",
+		Payee:     remittance.PayeeRef{Summary: "GBP ****6819", Holder: "Alice Smith"},
+		CreatedAt: simulator.DefaultStart, UpdatedAt: simulator.DefaultStart,
+	}
+	if diff := cmp.Diff(want, o.Order, amountCmp); diff != "" {
+		t.Fatalf("completed order (-want +got):\n%s", diff)
+	}
+	payout, err := o.Payout()
+	if err != nil || payout.String() != "100.00" {
+		t.Fatalf("Payout() = %s, %v", payout, err)
+	}
+	// The slippage excess went back to available; the rest left for upstream and fees.
+	if a, l := available(t, sim, member1, "USDT"), locked(t, sim, member1, "USDT"); a != "870.611464" || l != "0.000000" {
+		t.Fatalf("after completion available %s locked %s", a, l)
+	}
+	if got := balance(sim, simulator.UpstreamAccount("remit"), "USDT"); got != "127.388536" {
+		t.Fatalf("upstream = %s", got)
+	}
+	if err := sim.RefundRemittance(res.ID); err != nil {
+		t.Fatal(err)
+	}
+	if a := available(t, sim, member1, "USDT"); a != "1000.000000" {
+		t.Fatalf("after refund available %s", a)
+	}
+	var types []string
+	for _, e := range sim.Events() {
+		if e.Object == "remittance" {
+			types = append(types, e.Type)
+			if e.ObjectID != strings.TrimPrefix(res.ID, "rmt_") || e.ExternalMemberID != member1 {
+				t.Errorf("event %s data.id %s member %s", e.Type, e.ObjectID, e.ExternalMemberID)
+			}
+		}
+	}
+	if diff := cmp.Diff([]string{"remittance.order.completed", "remittance.order.refunded"}, types); diff != "" {
+		t.Fatalf("events (-want +got):\n%s", diff)
+	}
+}
+
+func TestSettlementAtHigherCostUsesSlippage(t *testing.T) {
+	t.Parallel()
+	sim, c := newSim(t)
+	ctx := context.Background()
+	res, err := c.Remittances.Create(ctx, member1, validParams(payeeOf(t, c, member1, "GBP")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.DispatchRemittance(res.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.CompleteRemittance(res.ID, "131.976308"); err == nil {
+		t.Fatal("a cost above locked_amount was accepted")
+	}
+	if err := sim.CompleteRemittance(res.ID, "130.500000"); err != nil {
+		t.Fatal(err)
+	}
+	if a := available(t, sim, member1, "USDT"); a != "869.500000" {
+		t.Fatalf("available %s", a)
+	}
+}
+
+func TestFailureReturnsEverything(t *testing.T) {
+	t.Parallel()
+	sim, c := newSim(t)
+	ctx := context.Background()
+	jpy := payeeOf(t, c, member1, "JPY")
+	res, err := c.Remittances.Create(ctx, member1, remittance.CreateParams{
+		PayeeID: strings.TrimPrefix(jpy.ID, "pye_"), PayoutAmount: "15000", PayoutCurrency: "JPY", SlippageBps: 50,
+		PurposeCode: remittance.PurposeEducationTraining, Reference: strings.Repeat("r", 250),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.DispatchRemittance(res.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.FailRemittance(res.ID, "beneficiary_account_closed"); err != nil {
+		t.Fatal(err)
+	}
+	o, err := c.Remittances.Get(ctx, member1, res.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Status != remittance.StatusFailed || o.FailureCode != "beneficiary_account_closed" || len(o.Reference) != 200 || !o.SettledAmount.IsZero() {
+		t.Fatalf("failed order: %+v", o.Order)
+	}
+	if a, l := available(t, sim, member1, "USDT"), locked(t, sim, member1, "USDT"); a != "1000.000000" || l != "0.000000" {
+		t.Fatalf("available %s locked %s", a, l)
+	}
+	for _, action := range []func(string) error{sim.DispatchRemittance, sim.RefundRemittance} {
+		if err := action(res.ID); err == nil {
+			t.Fatal("a failed order moved again")
+		}
+	}
+}
+
+func TestReplayReportsCurrentStatus(t *testing.T) {
+	t.Parallel()
+	sim, c := newSim(t)
+	ctx := context.Background()
+	p := validParams(payeeOf(t, c, member1, "GBP"))
+	key := "6f1c2a4e-0b7d-4c3e-9a51-2d8f7e6b5a40"
+	first, err := c.Remittances.Create(ctx, member1, p, mwallet.WithIdempotencyKey(key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.DispatchRemittance(first.ID); err != nil {
+		t.Fatal(err)
+	}
+	again, err := c.Remittances.Create(ctx, member1, p, mwallet.WithIdempotencyKey(key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.ID != first.ID || !again.Duplicated || again.Quote != nil || again.Status != remittance.StatusProcessing || !again.Response.Replayed || again.Response.StatusCode != 201 {
+		t.Fatalf("replay = %+v (response %+v)", again, again.Response)
+	}
+	if n := len(listOrders(t, c, member1)); n != 1 {
+		t.Fatalf("%d orders after a replay", n)
+	}
+	p.PayoutAmount = "101.00"
+	_, err = c.Remittances.Create(ctx, member1, p, mwallet.WithIdempotencyKey(key))
+	apiErr(t, err, api.CodeIdempotencyKeyReused)
+	if a := available(t, sim, member1, "USDT"); a != "868.023693" {
+		t.Fatalf("available %s: held more than once", a)
+	}
+}
+
+func TestMerchantFundedPendingAdvancesOnTopUp(t *testing.T) {
+	t.Parallel()
+	sim, c := newSim(t, simulator.WithModel(simulator.MerchantHosted),
+		simulator.WithMember(simulator.MemberSeed{ExternalID: "biz", KYCLevel: 2}))
+	ctx := context.Background()
+	if err := sim.WithdrawMerchantPrepaid("USDT", ""); err != nil {
+		t.Fatal(err)
+	}
+	gbp := payeeOf(t, c, member1, "GBP")
+	p := validParams(gbp)
+
+	// funding_source must be merchant on merchant_hosted accounts.
+	for _, fs := range []remittance.FundingSource{"", remittance.FundingMember} {
+		p.FundingSource = fs
+		_, err := c.Remittances.Create(ctx, member1, p)
+		if e := apiErr(t, err, api.CodeInvalidFields); fieldKeys(e) != "funding_source" {
+			t.Fatalf("fields %q", fieldKeys(e))
+		}
+	}
+	p.FundingSource = remittance.FundingMerchant
+
+	// pobo does not queue.
+	pobo := validParams(payeeOf(t, c, "biz", "GBP"))
+	pobo.Line, pobo.PurposeCode, pobo.FundingSource = remittance.LinePOBO, remittance.PurposeGoodsPurchased, remittance.FundingMerchant
+	_, err := c.Remittances.Create(ctx, "biz", pobo)
+	apiErr(t, err, api.CodeServiceUnavailable)
+
+	// express queues: 201 pending, nothing moved.
+	res, err := c.Remittances.Create(ctx, member1, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != remittance.StatusPending || res.Quote == nil || res.Response.StatusCode != 201 {
+		t.Fatalf("queued result %+v", res)
+	}
+	if got := balance(sim, simulator.AccountMerchantPrepaidLocked, "USDT"); got != "0" {
+		t.Fatalf("prepaid locked %s while pending", got)
+	}
+	if a := available(t, sim, member1, "USDT"); a != "1000.000000" {
+		t.Fatalf("member available %s: merchant funding must not touch it", a)
+	}
+	orders := listOrders(t, c, member1)
+	if len(orders) != 1 || orders[0].Status != remittance.StatusPending || orders[0].StatusVersion != 1 {
+		t.Fatalf("listed %+v", orders)
+	}
+	if _, err := sim.AdvanceRemittance(res.ID); err == nil {
+		t.Fatal("advanced without merchant funds")
+	}
+
+	// A top-up too small leaves it waiting; enough moves it on by itself.
+	if err := sim.TopUpMerchantPrepaid("USDT", "100"); err != nil {
+		t.Fatal(err)
+	}
+	if o, _ := c.Remittances.Get(ctx, member1, res.ID); o.Status != remittance.StatusPending {
+		t.Fatalf("status %s after a short top-up", o.Status)
+	}
+	if err := sim.TopUpMerchantPrepaid("USDT", "900"); err != nil {
+		t.Fatal(err)
+	}
+	o, err := c.Remittances.Get(ctx, member1, res.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Status != remittance.StatusPlatformReviewing || o.StatusVersion != 2 {
+		t.Fatalf("after top-up %s v%d", o.Status, o.StatusVersion)
+	}
+	if got := balance(sim, simulator.AccountMerchantPrepaidLocked, "USDT"); got != "131.976307" {
+		t.Fatalf("prepaid locked %s", got)
+	}
+	for _, want := range []remittance.Status{remittance.StatusDispatching, remittance.StatusProcessing, remittance.StatusCompleted} {
+		st, err := sim.AdvanceRemittance(res.ID)
+		if err != nil || st != string(want) {
+			t.Fatalf("advance = %s, %v; want %s", st, err, want)
+		}
+	}
+	if got := balance(sim, simulator.AccountMerchantPrepaid, "USDT"); got != "870.611464" {
+		t.Fatalf("prepaid after settlement %s", got)
+	}
+	if a := available(t, sim, member1, "USDT"); a != "1000.000000" {
+		t.Fatalf("member available %s", a)
+	}
+}
+
+func TestMergeByStatusVersionOutOfOrder(t *testing.T) {
+	t.Parallel()
+	sim, c := newSim(t)
+	ctx := context.Background()
+	res, err := c.Remittances.Create(ctx, member1, validParams(payeeOf(t, c, member1, "GBP")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var snaps []remittance.Order
+	snap := func() {
+		o, err := c.Remittances.Get(ctx, member1, res.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		snaps = append(snaps, o.Order)
+	}
+	snap()
+	for _, step := range []func(string) error{sim.DispatchRemittance, func(id string) error { return sim.CompleteRemittance(id, "") }, sim.RefundRemittance} {
+		if err := step(res.ID); err != nil {
+			t.Fatal(err)
+		}
+		snap()
+	}
+	// Snapshots fed newest first, or shuffled, still end at the newest.
+	for _, order := range [][]int{{3, 2, 1, 0}, {1, 3, 0, 2}, {0, 1, 2, 3}} {
+		var cur remittance.Order
+		for _, i := range order {
+			cur = remittance.Merge(cur, snaps[i])
+		}
+		if cur.Status != remittance.StatusRefunded || cur.StatusVersion != 4 {
+			t.Fatalf("merge %v ended at %s v%d", order, cur.Status, cur.StatusVersion)
+		}
+	}
+	// Events delivered in reverse: only the newest moves the local copy.
+	var evs []simulator.Event
+	for _, e := range sim.Events() {
+		if e.Object == "remittance" {
+			evs = append(evs, e)
+		}
+	}
+	local := snaps[1] // processing, v2
+	var applied []string
+	for i := len(evs) - 1; i >= 0; i-- {
+		e := evs[i]
+		if remittance.OrderID(e.ObjectID) != local.ID {
+			t.Fatalf("event id %s does not map to %s", e.ObjectID, local.ID)
+		}
+		if local.ApplyEvent(remittance.Status(e.Status), e.StatusVersion) {
+			applied = append(applied, e.Type)
+		}
+	}
+	if diff := cmp.Diff([]string{"remittance.order.refunded"}, applied); diff != "" {
+		t.Fatalf("applied (-want +got):\n%s", diff)
+	}
+	if local.Status != remittance.StatusRefunded || local.StatusVersion != 4 {
+		t.Fatalf("local %s v%d", local.Status, local.StatusVersion)
+	}
+	if got := remittance.Merge(local, snaps[0]); got.StatusVersion != 4 {
+		t.Fatal("an older snapshot moved the order backward")
+	}
+	other := snaps[0]
+	other.ID, other.StatusVersion = "rmt_other", 99
+	if got := remittance.Merge(local, other); got.ID != local.ID {
+		t.Fatal("merged a different order")
+	}
+}
+
+func TestNeedsReconfirm(t *testing.T) {
+	t.Parallel()
+	sim, c := newSim(t)
+	ctx := context.Background()
+	res, err := c.Remittances.Create(ctx, member1, validParams(payeeOf(t, c, member1, "EUR")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.RemittanceNeedsReconfirm(res.ID); err != nil {
+		t.Fatal(err)
+	}
+	o, err := c.Remittances.Get(ctx, member1, res.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !o.Status.NeedsAction() || o.StatusVersion != 2 {
+		t.Fatalf("status %s v%d", o.Status, o.StatusVersion)
+	}
+	evs := sim.Events()
+	last := evs[len(evs)-1]
+	if last.Type != "remittance.order.action_required" || last.Status != "needs_reconfirm" || last.StatusVersion != 2 {
+		t.Fatalf("event %+v", last)
+	}
+	if err := sim.FailRemittance(res.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	if a := available(t, sim, member1, "USDT"); a != "1000.000000" {
+		t.Fatalf("available %s", a)
+	}
+}
+
+func TestImmediateOutcomeCompletes(t *testing.T) {
+	t.Parallel()
+	sim, c := newSim(t)
+	sim.SetOutcome(simulator.CollectionRemittances, simulator.Immediate())
+	ctx := context.Background()
+	p := validParams(payeeOf(t, c, member1, "PHP"))
+	p.PayoutAmount = "1000.00"
+	res, err := c.Remittances.Create(ctx, member1, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := c.Remittances.Get(ctx, member1, res.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !o.IsCompleted() || o.StatusVersion != 3 || o.PayoutDate == "" {
+		t.Fatalf("order %s v%d", o.Status, o.StatusVersion)
+	}
+}
+
+func TestLargeOrderGoesToReview(t *testing.T) {
+	t.Parallel()
+	sim, c := newSim(t, simulator.WithMember(simulator.MemberSeed{ExternalID: "rich", KYCLevel: 1, Balances: map[string]string{"USDC": "5000"}}))
+	res, err := c.Remittances.Create(context.Background(), "rich", remittance.CreateParams{
+		PayeeID: payeeOf(t, c, "rich", "USD").ID, PayoutAmount: "1000.00", PayoutCurrency: "USD", SlippageBps: 1000,
+		PurposeCode: remittance.PurposeGift, Asset: "usdc",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != remittance.StatusReviewing || res.Quote.SourceAsset != "USDC" {
+		t.Fatalf("%+v", res)
+	}
+	if st, err := sim.AdvanceRemittance(res.ID); err != nil || st != "dispatching" {
+		t.Fatalf("advance %s %v", st, err)
+	}
+}
+
+func TestKYCUpdateStopsRemittances(t *testing.T) {
+	t.Parallel()
+	sim, c := newSim(t)
+	ctx := context.Background()
+	p := validParams(payeeOf(t, c, member1, "GBP"))
+	if err := sim.UpdateKYC(member1); err != nil {
+		t.Fatal(err)
+	}
+	_, err := c.Remittances.Create(ctx, member1, p)
+	apiErr(t, err, api.CodeKYCRequired)
+	if err := sim.ApproveKYC(member1, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Remittances.Create(ctx, member1, p); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestListNewestFirst(t *testing.T) {
+	t.Parallel()
+	sim, c := newSim(t)
+	ctx := context.Background()
+	p := validParams(payeeOf(t, c, member1, "GBP"))
+	p.PayoutAmount = "10.00"
+	var ids []string
+	for i := 0; i < 23; i++ {
+		res, err := c.Remittances.Create(ctx, member1, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append([]string{res.ID}, ids...)
+		sim.Advance(time.Second)
+	}
+	var got []string
+	for o, err := range c.Remittances.List(ctx, member1, api.ListParams{Limit: 5}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, o.ID)
+	}
+	if diff := cmp.Diff(ids, got); diff != "" {
+		t.Fatalf("list order (-want +got):\n%s", diff)
+	}
+	// An invalid limit falls back to 20.
+	var page api.Page[json.RawMessage]
+	if _, err := c.Do(ctx, &api.Request{Method: http.MethodGet, Path: "/v1/remittances", Query: url.Values{"limit": {"many"}}, MemberScoped: true, Member: member1}, &page); err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Data) != 20 || !page.HasMore {
+		t.Fatalf("invalid limit gave %d items, has_more %v", len(page.Data), page.HasMore)
+	}
+	// Get of another member's order is not found.
+	_, err := c.Remittances.Get(ctx, "nobody-else", ids[0])
+	apiErr(t, err, api.CodeMemberNotFound)
+	_, err = c.Remittances.Get(ctx, member1, "rmt_00000000-0000-4000-8000-000000000000")
+	apiErr(t, err, api.CodeNotFound)
+	if _, err := c.Remittances.Get(ctx, member1, ""); !errors.Is(err, mwallet.ErrInvalidParam) {
+		t.Fatalf("empty id: %v", err)
+	}
+}
