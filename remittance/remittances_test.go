@@ -158,7 +158,9 @@ func TestCreateRejectedByService(t *testing.T) {
 		sdk("corridor not served", member1, validParams(ngn), api.CodeCorridorNotSupported, ""),
 		sdk("currency given wrong, payee's wins", member1, with(validParams(gbp), func(p *remittance.CreateParams) { p.PayoutAmount, p.PayoutCurrency = "1000", "JPY" }), api.CodeInvalidRequest, ""),
 		sdk("express needs KYC 1", "nokyc", validParams(payeeOf(t, c, "nokyc", "GBP")), api.CodeKYCRequired, ""),
-		sdk("pobo needs KYC 2", member1, with(validParams(gbp), func(p *remittance.CreateParams) { p.Line, p.PurposeCode = remittance.LinePOBO, remittance.PurposeGoodsPurchased }), api.CodeKYCRequired, ""),
+		sdk("pobo needs KYC 2", member1, with(validParams(gbp), func(p *remittance.CreateParams) {
+			p.Line, p.PurposeCode = remittance.LinePOBO, remittance.PurposeGoodsPurchased
+		}), api.CodeKYCRequired, ""),
 		sdk("banned member", "banned", validParams(payeeOf(t, c, "banned", "GBP")), api.CodeRequestRejected, ""),
 		sdk("risk-listed payee", member1, validParams(remittance.Payee{ID: blocked.ID, Currency: "GBP"}), api.CodeRequestRejected, ""),
 		sdk("below line minimum", member1, with(validParams(gbp), func(p *remittance.CreateParams) { p.PayoutAmount = "5.00" }), api.CodeAmountOutOfRange, ""),
