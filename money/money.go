@@ -17,9 +17,13 @@
 // Infinity are all ErrSyntax. More decimals than the scale are accepted only
 // when every extra digit is zero ("1.2300" at scale 2 is 1.23); otherwise
 // ErrPrecision. Parse never rounds, and "-0.00" is plain zero (an Amount is
-// never negative zero). Amounts of up to 19 significant digits (counting the
-// scale's decimals) are parsed without allocating; up to 38 digits they are
-// still stored inline.
+// never negative zero). ParseNonNegative also refuses a minus sign, and
+// ParseMinor reads integer strings counted in the smallest unit.
+//
+// Amounts of up to 38 digits (counting the scale's decimals, so any balance
+// below 10^20 at scale 18) are parsed, printed, added, compared, rescaled
+// and multiplied without allocating; larger ones, up to 80 digits, take a
+// big-integer path.
 //
 // # Arithmetic
 //
