@@ -1,3 +1,390 @@
 package simulator
 
-func (s *Simulator) registerControl() {}
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The control API lives under /_sim. It has no authentication (only the
+// simulator has it), takes and answers JSON, and answers errors with the same
+// envelope as the business API. Every control endpoint mirrors a Go method on
+// *Simulator. The control API is not recorded in the request journal, so the
+// journal shows exactly the traffic of the client under test.
+
+// controlFunc serves one control endpoint. It runs with s.mu held and returns
+// the status and the JSON body, or an error (an *apiError is answered as is;
+// any other error is a 400 invalid_request carrying its text).
+type controlFunc func(r *http.Request, body []byte) (int, any, error)
+
+// control registers a control endpoint on pattern ("METHOD /_sim/...").
+// Product files may use it for control endpoints that are not object actions.
+func (s *Simulator) control(pattern string, fn controlFunc) {
+	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		s.serveControl(w, r, fn)
+	})
+}
+
+func (s *Simulator) serveControl(w http.ResponseWriter, r *http.Request, fn controlFunc) {
+	body, rerr := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id := s.nextRequestID()
+	w.Header().Set("X-Request-Id", id)
+	if rerr != nil || len(body) > maxBodyBytes {
+		writeJSON(w, http.StatusBadRequest, errInvalidRequest("request body unreadable or larger than 1 MiB").envelope(id))
+		return
+	}
+	status, out, err := fn(r, body)
+	if err != nil {
+		ae := controlError(err)
+		writeJSON(w, ae.status, ae.envelope(id))
+		return
+	}
+	s.runDueLocked()
+	if out == nil {
+		w.WriteHeader(status)
+		return
+	}
+	writeJSON(w, status, out)
+}
+
+// controlError maps an action's error to an envelope: an *apiError as is, a
+// ledger shortfall as insufficient_balance, anything else 400 invalid_request.
+func controlError(err error) *apiError {
+	var ae *apiError
+	if errors.As(err, &ae) {
+		return ae
+	}
+	var ins *InsufficientFundsError
+	if errors.As(err, &ins) {
+		return newErr("insufficient_balance", err.Error())
+	}
+	if errors.Is(err, errControlNotFound) {
+		return newErr("not_found", err.Error())
+	}
+	return errInvalidRequest(err.Error())
+}
+
+// errControlNotFound marks Go-API errors about an object that does not exist.
+var errControlNotFound = errors.New("not found")
+
+// decodeControl decodes a control body into v; an empty body is {}.
+func decodeControl(body []byte, v any) error {
+	if len(strings.TrimSpace(string(body))) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		return errInvalidRequest("malformed JSON body: " + err.Error())
+	}
+	return nil
+}
+
+func (s *Simulator) registerControl() {
+	s.control("GET /_sim/credentials", func(*http.Request, []byte) (int, any, error) {
+		return http.StatusOK, s.creds, nil
+	})
+
+	// Clock.
+	s.control("GET /_sim/clock", func(*http.Request, []byte) (int, any, error) {
+		return http.StatusOK, s.clockJSON(), nil
+	})
+	s.control("POST /_sim/clock", func(_ *http.Request, body []byte) (int, any, error) {
+		var in struct {
+			AdvanceSeconds *float64 `json:"advance_seconds"`
+			Advance        string   `json:"advance"`
+		}
+		if err := decodeControl(body, &in); err != nil {
+			return 0, nil, err
+		}
+		var d time.Duration
+		switch {
+		case in.AdvanceSeconds != nil:
+			if *in.AdvanceSeconds < 0 || *in.AdvanceSeconds > 10*365*24*3600 {
+				return 0, nil, errInvalidRequest("advance_seconds must be between 0 and ten years")
+			}
+			d = time.Duration(*in.AdvanceSeconds * float64(time.Second))
+		case in.Advance != "":
+			var err error
+			if d, err = time.ParseDuration(in.Advance); err != nil || d < 0 {
+				return 0, nil, errInvalidRequest("advance must be a non-negative Go duration such as 90s or 24h")
+			}
+		}
+		s.advanceLocked(d)
+		return http.StatusOK, s.clockJSON(), nil
+	})
+
+	// Members.
+	s.control("POST /_sim/members", func(_ *http.Request, body []byte) (int, any, error) {
+		var in struct {
+			ExternalMemberID string            `json:"external_member_id"`
+			KYCLevel         int               `json:"kyc_level"`
+			Balances         map[string]string `json:"balances"`
+			Status           string            `json:"status"`
+			PlatformDirect   bool              `json:"platform_direct"`
+			MerchantID       string            `json:"merchant_id"`
+		}
+		if err := decodeControl(body, &in); err != nil {
+			return 0, nil, err
+		}
+		m, err := s.createMemberControlLocked(MemberSeed{
+			ExternalID: in.ExternalMemberID, KYCLevel: in.KYCLevel, Balances: in.Balances,
+			Status: in.Status, PlatformDirect: in.PlatformDirect, MerchantID: in.MerchantID,
+		})
+		if err != nil {
+			return 0, nil, err
+		}
+		return http.StatusCreated, s.memberControlJSON(m), nil
+	})
+	s.control("GET /_sim/members", func(*http.Request, []byte) (int, any, error) {
+		out := make([]map[string]any, 0, len(s.memberOrder))
+		for _, m := range s.memberOrder {
+			out = append(out, s.memberControlJSON(m))
+		}
+		return http.StatusOK, map[string]any{"data": out}, nil
+	})
+	s.control("GET /_sim/members/{id}", func(r *http.Request, _ []byte) (int, any, error) {
+		m := s.lookupMemberLocked(r.PathValue("id"))
+		if m == nil {
+			return 0, nil, errNotFound("member")
+		}
+		return http.StatusOK, s.memberControlJSON(m), nil
+	})
+
+	// Merchant and Keys.
+	s.control("GET /_sim/merchant", func(*http.Request, []byte) (int, any, error) {
+		return http.StatusOK, s.merchantJSON(), nil
+	})
+	s.control("POST /_sim/merchant", func(_ *http.Request, body []byte) (int, any, error) {
+		var in merchantJSONIn
+		if err := decodeControl(body, &in); err != nil {
+			return 0, nil, err
+		}
+		if err := s.setMerchantLocked(in.settings()); err != nil {
+			return 0, nil, err
+		}
+		return http.StatusOK, s.merchantJSON(), nil
+	})
+	s.control("GET /_sim/keys", func(*http.Request, []byte) (int, any, error) {
+		ids := make([]string, 0, len(s.keys))
+		for id := range s.keys {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		out := make([]any, 0, len(ids))
+		for _, id := range ids {
+			out = append(out, s.keyJSON(s.keys[id], false))
+		}
+		return http.StatusOK, map[string]any{"data": out}, nil
+	})
+	s.control("POST /_sim/keys", func(_ *http.Request, body []byte) (int, any, error) {
+		var in keyJSONIn
+		if err := decodeControl(body, &in); err != nil {
+			return 0, nil, err
+		}
+		k, err := s.addKeyLocked(in.ClientID, in.APIKey, in.SigningKey, in.settings())
+		if err != nil {
+			return 0, nil, err
+		}
+		return http.StatusCreated, s.keyJSON(k, true), nil
+	})
+	s.control("GET /_sim/keys/{client_id}", func(r *http.Request, _ []byte) (int, any, error) {
+		k := s.keys[r.PathValue("client_id")]
+		if k == nil {
+			return 0, nil, errNotFound("key")
+		}
+		return http.StatusOK, s.keyJSON(k, false), nil
+	})
+	s.control("POST /_sim/keys/{client_id}", func(r *http.Request, body []byte) (int, any, error) {
+		var in keyJSONIn
+		if err := decodeControl(body, &in); err != nil {
+			return 0, nil, err
+		}
+		if err := s.setKeyLocked(r.PathValue("client_id"), in.settings()); err != nil {
+			return 0, nil, err
+		}
+		return http.StatusOK, s.keyJSON(s.keys[r.PathValue("client_id")], false), nil
+	})
+
+	// Faults.
+	s.control("GET /_sim/faults", func(*http.Request, []byte) (int, any, error) {
+		return http.StatusOK, map[string]any{"data": s.faultsLocked()}, nil
+	})
+	s.control("POST /_sim/faults", func(_ *http.Request, body []byte) (int, any, error) {
+		var f Fault
+		if err := decodeControl(body, &f); err != nil {
+			return 0, nil, err
+		}
+		if err := s.injectFaultLocked(f); err != nil {
+			return 0, nil, err
+		}
+		return http.StatusCreated, map[string]any{"data": s.faultsLocked()}, nil
+	})
+	s.control("DELETE /_sim/faults", func(*http.Request, []byte) (int, any, error) {
+		s.gw.faults = nil
+		return http.StatusOK, map[string]any{"data": []Fault{}}, nil
+	})
+
+	// Request journal.
+	s.control("GET /_sim/requests", func(r *http.Request, _ []byte) (int, any, error) {
+		out := s.gw.journal.list()
+		if v := r.URL.Query().Get("limit"); v != "" {
+			if n, err := strconv.Atoi(v); err == nil && n >= 0 && n < len(out) {
+				out = out[len(out)-n:]
+			}
+		}
+		return http.StatusOK, map[string]any{"data": out}, nil
+	})
+	s.control("DELETE /_sim/requests", func(*http.Request, []byte) (int, any, error) {
+		s.gw.journal.reset()
+		return http.StatusOK, map[string]any{"data": []RequestRecord{}}, nil
+	})
+
+	// Events and ledger, for inspection.
+	s.control("GET /_sim/events", func(*http.Request, []byte) (int, any, error) {
+		out := make([]Event, len(s.events))
+		for i, e := range s.events {
+			out[i] = *e
+		}
+		return http.StatusOK, map[string]any{"data": out}, nil
+	})
+	s.control("GET /_sim/ledger", func(*http.Request, []byte) (int, any, error) {
+		out := map[string]any{"balanced": true, "entries": s.ledger.Entries()}
+		if err := s.ledger.Check(); err != nil {
+			out["balanced"] = false
+			out["error"] = err.Error()
+		}
+		return http.StatusOK, out, nil
+	})
+
+	// Upstream outcome modes.
+	s.control("POST /_sim/outcomes", func(_ *http.Request, body []byte) (int, any, error) {
+		var in struct {
+			Collection string `json:"collection"`
+			ObjectID   string `json:"object_id"`
+			Mode       string `json:"mode"`
+		}
+		if err := decodeControl(body, &in); err != nil {
+			return 0, nil, err
+		}
+		m, err := ParseOutcomeMode(in.Mode)
+		if err != nil {
+			return 0, nil, errInvalidRequest(err.Error())
+		}
+		switch {
+		case in.Collection != "" && in.ObjectID != "":
+			return 0, nil, errInvalidRequest("send collection or object_id, not both")
+		case in.Collection != "":
+			s.outcomes().byCollection[strings.Trim(in.Collection, "/")] = m
+		case in.ObjectID != "":
+			s.setObjectOutcomeLocked(in.ObjectID, m)
+		default:
+			return 0, nil, errInvalidRequest("collection or object_id is required")
+		}
+		return http.StatusOK, map[string]any{"collection": in.Collection, "object_id": in.ObjectID, "mode": m.String()}, nil
+	})
+
+	// Step-up: the hosted screen and its completion.
+	s.control("GET /_sim/step-up/{challenge_id}", func(r *http.Request, _ []byte) (int, any, error) {
+		ch := s.challenges[r.PathValue("challenge_id")]
+		if ch == nil {
+			return 0, nil, errNotFound("step-up challenge")
+		}
+		return http.StatusOK, map[string]any{
+			"challenge_id": ch.ID, "completed": ch.Completed, "used": ch.Used,
+			"expires_at": ch.ExpiresAt.Unix(),
+			"complete":   "POST /_sim/step-up/" + ch.ID + "/complete",
+		}, nil
+	})
+	s.control("POST /_sim/step-up/{challenge_id}/complete", func(r *http.Request, _ []byte) (int, any, error) {
+		id := r.PathValue("challenge_id")
+		if s.challenges[id] == nil {
+			return 0, nil, errNotFound("step-up challenge")
+		}
+		if err := s.completeStepUpLocked(id); err != nil {
+			return 0, nil, newErr("state_invalid", err.Error())
+		}
+		return http.StatusOK, map[string]any{"challenge_id": id, "completed": true}, nil
+	})
+
+	// Object actions: POST /_sim/{collection...}/{id}/{action}.
+	s.control("POST /_sim/{rest...}", func(r *http.Request, body []byte) (int, any, error) {
+		fn, id, ok := s.lookupAction(r.PathValue("rest"))
+		if !ok {
+			return 0, nil, errNotFound("control action " + r.URL.Path)
+		}
+		out, err := fn(id, body)
+		if err != nil {
+			return 0, nil, err
+		}
+		if out == nil {
+			out = map[string]any{"ok": true}
+		}
+		return http.StatusOK, out, nil
+	})
+	s.control("/_sim/{rest...}", func(r *http.Request, _ []byte) (int, any, error) {
+		return 0, nil, errNotFound("control endpoint " + r.Method + " " + r.URL.Path)
+	})
+}
+
+// lookupAction resolves "a/b/<id>/<action>" to s.actions["a/b/<action>"]
+// with the id, or, when no such action exists, the whole path as an action
+// that takes no id ("merchant/prepaid/topup").
+func (s *Simulator) lookupAction(rest string) (actionFunc, string, bool) {
+	segs := strings.Split(strings.Trim(rest, "/"), "/")
+	if n := len(segs); n >= 3 {
+		key := strings.Join(segs[:n-2], "/") + "/" + segs[n-1]
+		if fn, ok := s.actions[key]; ok {
+			return fn, segs[n-2], true
+		}
+	}
+	if fn, ok := s.actions[strings.Join(segs, "/")]; ok && len(segs) >= 2 {
+		return fn, "", true
+	}
+	return nil, "", false
+}
+
+// Actions lists the registered control actions ("qrpay/orders/complete",
+// ...), sorted. Each is reachable at POST /_sim/<collection>/<id>/<action>.
+func (s *Simulator) Actions() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]string, 0, len(s.actions))
+	for k := range s.actions {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Action runs the control action key ("qrpay/orders/complete") on object id
+// with a JSON body (nil for none), as POST /_sim/<collection>/<id>/<action>
+// would, and returns its JSON answer.
+func (s *Simulator) Action(key, id string, body []byte) (json.RawMessage, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fn, ok := s.actions[key]
+	if !ok {
+		return nil, fmt.Errorf("simulator: unknown action %q", key)
+	}
+	out, err := fn(id, body)
+	if err != nil {
+		return nil, err
+	}
+	s.runDueLocked()
+	if out == nil {
+		out = map[string]any{"ok": true}
+	}
+	return json.Marshal(out)
+}
+
+func (s *Simulator) clockJSON() map[string]any {
+	now := s.clock.Now()
+	return map[string]any{"now": now.UTC().Format(time.RFC3339), "unix": now.Unix(), "pending_timers": s.clock.pending()}
+}

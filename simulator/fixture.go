@@ -2,12 +2,15 @@ package simulator
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
-// Fixture scopes granted to the default Key. deposits:write and cards:secure
-// are restricted scopes; the fixture Key has them approved.
-var fixtureScopes = []string{
+// contractScopes are the scopes the contract names. Together with every
+// scope an endpoint requires they form the scope catalogue; the fixture Key
+// is granted the whole catalogue, with the restricted scopes (deposits:write,
+// cards:secure) approved.
+var contractScopes = []string{
 	"members:read", "qrpay:write", "deposits:write", "cards:read", "cards:write",
 	"cards:secure", "remittances:read", "merchant:read",
 }
@@ -16,21 +19,24 @@ func (s *Simulator) loadFixture() {
 	s.merchant = &merchantState{
 		ID:     s.creds.MerchantID,
 		Model:  s.creds.Model,
-		Status: "active",
+		Status: MerchantActive,
 		Env:    s.creds.Environment,
 	}
-	scopes := map[string]bool{}
-	for _, sc := range fixtureScopes {
-		scopes[sc] = true
-	}
-	s.keys[s.creds.ClientID] = &apiKey{
+	k := &apiKey{
 		ClientID:          s.creds.ClientID,
 		APIKey:            s.creds.APIKey,
 		SigningKey:        s.creds.SigningKey,
-		Scopes:            scopes,
+		Scopes:            map[string]bool{},
+		Approved:          map[string]bool{},
 		SignatureRequired: true,
 		Env:               s.creds.Environment,
 	}
+	if k.Env == Production {
+		// Production Keys need a non-empty allowlist; the embedded server
+		// listens on loopback.
+		k.IPAllowlist = []string{"127.0.0.1"}
+	}
+	s.keys[s.creds.ClientID] = k
 	for _, a := range fixtureAssets() {
 		s.assets = append(s.assets, a)
 		s.assetByCode[a.Code] = a
@@ -51,6 +57,27 @@ func (s *Simulator) loadFixture() {
 	for _, code := range []string{"USDT", "USDC"} {
 		amt, _ := s.amount(code, "100000")
 		_ = s.ledger.Transfer(s.clock.Now(), "fixture: merchant prepaid", code, amt, AccountWorld, AccountMerchantPrepaid)
+	}
+}
+
+// grantFixtureScopes builds the scope catalogue (contract scopes plus every
+// endpoint's scope) and grants all of it to the fixture Key, restricted
+// scopes approved. It runs once every endpoint is registered.
+func (s *Simulator) grantFixtureScopes() {
+	for _, sc := range contractScopes {
+		s.gw.scopeCatalog[sc] = true
+	}
+	for _, e := range s.endpoints {
+		if e.scope != "" {
+			s.gw.scopeCatalog[e.scope] = true
+		}
+	}
+	k := s.keys[s.creds.ClientID]
+	for sc := range s.gw.scopeCatalog {
+		k.Scopes[sc] = true
+	}
+	for sc := range restrictedScopes {
+		k.Approved[sc] = true
 	}
 }
 
@@ -84,32 +111,61 @@ func fixtureAssets() []*asset {
 func (s *Simulator) createMemberLocked(seed MemberSeed) (*member, error) {
 	ext := strings.TrimSpace(seed.ExternalID)
 	if ext == "" {
-		return nil, fmt.Errorf("external_member_id is required")
+		return nil, errInvalidRequest("external_member_id is required")
 	}
 	if strings.HasPrefix(ext, "mem_") {
-		return nil, fmt.Errorf("external_member_id may not start with mem_")
+		return nil, errInvalidRequest("external_member_id may not start with mem_")
 	}
 	if _, dup := s.membersByExt[ext]; dup {
-		return nil, fmt.Errorf("external_member_id %q already exists", ext)
+		return nil, newErr("duplicate_resource", fmt.Sprintf("external_member_id %q already exists", ext))
+	}
+	if seed.KYCLevel < 0 || seed.KYCLevel > 2 {
+		return nil, errInvalidRequest(fmt.Sprintf("kyc_level %d: want 0, 1 or 2", seed.KYCLevel))
+	}
+	status := seed.Status
+	switch status {
+	case "":
+		status = "active"
+	case "active", "suspended", "blocklisted", "banned", "frozen":
+	default:
+		return nil, errInvalidRequest(fmt.Sprintf("status %q: want active, suspended, blocklisted, banned or frozen", status))
+	}
+	merchantID := strings.TrimSpace(seed.MerchantID)
+	if merchantID == s.merchant.ID {
+		merchantID = ""
 	}
 	m := &member{
 		ID:              "mem_" + s.newUUID(),
 		ExternalID:      ext,
 		KYCLevel:        seed.KYCLevel,
-		Status:          "active",
+		Status:          status,
 		PaymentPriority: []string{"USDT", "USDC", "BTC", "ETH"},
 		HasKYCProfile:   seed.KYCLevel > 0,
+		PlatformDirect:  seed.PlatformDirect,
+		MerchantID:      merchantID,
 		CreatedAt:       s.clock.Now(),
 	}
-	for code, v := range seed.Balances {
-		amt, err := s.amount(strings.ToUpper(code), v)
+	codes := make([]string, 0, len(seed.Balances))
+	for code := range seed.Balances {
+		codes = append(codes, code)
+	}
+	sort.Strings(codes)
+	var postings []Posting
+	for _, code := range codes {
+		asset := strings.ToUpper(strings.TrimSpace(code))
+		amt, err := s.amount(asset, seed.Balances[code])
 		if err != nil {
-			return nil, fmt.Errorf("balance %s: %w", code, err)
+			return nil, errInvalidRequest(fmt.Sprintf("balance %s: %v", code, err))
 		}
 		if amt.IsNegative() {
-			return nil, fmt.Errorf("balance %s: negative", code)
+			return nil, errInvalidRequest(fmt.Sprintf("balance %s: negative", code))
 		}
-		if err := s.ledger.Transfer(s.clock.Now(), "seed member balance", strings.ToUpper(code), amt, AccountWorld, MemberAvailable(m.ID)); err != nil {
+		postings = append(postings,
+			Posting{Account: AccountWorld, Asset: asset, Amount: amt.Neg()},
+			Posting{Account: MemberAvailable(m.ID), Asset: asset, Amount: amt})
+	}
+	if len(postings) > 0 {
+		if err := s.ledger.Post(s.clock.Now(), "seed member balance", postings...); err != nil {
 			return nil, err
 		}
 	}

@@ -40,6 +40,15 @@ type MemberSeed struct {
 	KYCLevel int
 	// Balances maps an asset code to a decimal string credited as available.
 	Balances map[string]string
+	// Status is the member's status (default active): active, suspended,
+	// blocklisted, banned or frozen.
+	Status string
+	// PlatformDirect marks a member the platform serves itself; its
+	// operations emit no events.
+	PlatformDirect bool
+	// MerchantID, when set to another merchant's id, makes the member
+	// foreign: x-on-behalf-of naming it gets member_not_found.
+	MerchantID string
 }
 
 // WithModel sets the merchant's custody model (default PlatformHosted).

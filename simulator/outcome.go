@@ -93,6 +93,10 @@ func (s *Simulator) SetOutcome(collection string, m OutcomeMode) {
 func (s *Simulator) SetObjectOutcome(id string, m OutcomeMode) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.setObjectOutcomeLocked(id, m)
+}
+
+func (s *Simulator) setObjectOutcomeLocked(id string, m OutcomeMode) {
 	o := s.outcomes()
 	o.byObject[id] = m
 	if fn, ok := o.pending[id]; ok {

@@ -45,6 +45,10 @@ type rc struct {
 	body      []byte  // the raw request body
 	idemKey   string
 	stepUp    string // x-step-up header, trimmed
+	// replay is set when the gateway asks an ownReplay endpoint to answer a
+	// replay of its own stored success; replayBody is that stored body.
+	replay     bool
+	replayBody []byte
 	// header lets a handler add response headers (for example Retry-After).
 	header http.Header
 }

@@ -127,7 +127,8 @@ type member struct {
 	Status          string   // active, suspended, blocklisted, frozen
 	PaymentPriority []string // asset codes in the member's payment order
 	HasKYCProfile   bool
-	PlatformDirect  bool // served by the platform with no merchant between: no events
+	PlatformDirect  bool   // served by the platform with no merchant between: no events
+	MerchantID      string // owning merchant when not this one: a foreign member
 	CreatedAt       time.Time
 }
 
@@ -135,8 +136,8 @@ type member struct {
 type merchantState struct {
 	ID     string
 	Model  Model
-	Status string // active, suspended, frozen, closed
-	Env    Environment
+	Status MerchantStatus
+	Env    Environment // the deployment the simulator plays
 	// AssetAllowlist narrows the catalogue when non-empty.
 	AssetAllowlist map[string]bool
 	// FeeRateBps is the merchant fee rate for merchant-funded QR payments.
@@ -148,11 +149,13 @@ type apiKey struct {
 	ClientID          string
 	APIKey            string
 	SigningKey        string
-	Scopes            map[string]bool // effective scopes
+	Scopes            map[string]bool // requested scopes (known keys only)
+	Approved          map[string]bool // restricted scopes approved by the operator
 	Disabled          bool
 	SignatureRequired bool
-	IPAllowlist       []string // empty: any address (sandbox)
+	IPAllowlist       []string // empty: any address on sandbox Keys, none on production Keys
 	Env               Environment
+	ValidUntil        time.Time // zero: no limit; the Key stops working exactly then
 }
 
 // token is an issued access token.
@@ -235,12 +238,14 @@ func NewHandler(opts ...Option) *Simulator {
 		assetByCode:  map[string]*asset{},
 		actions:      map[string]actionFunc{},
 		mux:          http.NewServeMux(),
+		gw:           newGatewayState(o.seed),
 	}
 	s.creds.Model = o.model
 	s.creds.Environment = o.env
 	s.ledger = newLedger(s.assetScale)
 	s.loadFixture()
 	s.registerAll()
+	s.grantFixtureScopes()
 	return s
 }
 

@@ -1,0 +1,449 @@
+package simulator
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mwallet/mwallet-go/money"
+)
+
+// MerchantStatus is the merchant's standing with the service.
+type MerchantStatus string
+
+// Merchant statuses. A suspended merchant may read but not write; a frozen or
+// closed one may do neither (merchant_disabled).
+const (
+	MerchantActive    MerchantStatus = "active"
+	MerchantSuspended MerchantStatus = "suspended"
+	MerchantFrozen    MerchantStatus = "frozen"
+	MerchantClosed    MerchantStatus = "closed"
+)
+
+// Known reports whether st is one of the statuses above.
+func (st MerchantStatus) Known() bool {
+	switch st {
+	case MerchantActive, MerchantSuspended, MerchantFrozen, MerchantClosed:
+		return true
+	}
+	return false
+}
+
+// MerchantSettings changes the merchant. Zero fields leave the setting as it
+// is.
+type MerchantSettings struct {
+	// Model switches the custody model.
+	Model Model
+	// Status sets the merchant status.
+	Status MerchantStatus
+	// Environment switches the deployment the simulator plays. Tokens and
+	// Keys of the other environment then get environment_mismatch.
+	Environment Environment
+	// FeeRateBps sets the merchant fee rate of merchant-funded QR payments,
+	// in basis points.
+	FeeRateBps *int64
+	// AssetAllowlist replaces the merchant's asset allowlist; a non-nil
+	// empty slice removes it (every enabled asset is allowed).
+	AssetAllowlist []string
+	// Prepaid sets prepaid available balances exactly (asset code to
+	// decimal string); the difference is posted against the world account.
+	Prepaid map[string]string
+}
+
+// SetMerchant changes the merchant as s says. It changes nothing when any
+// setting is invalid.
+func (s *Simulator) SetMerchant(ms MerchantSettings) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.setMerchantLocked(ms)
+}
+
+func (s *Simulator) setMerchantLocked(ms MerchantSettings) error {
+	switch ms.Model {
+	case "", PlatformHosted, MerchantHosted:
+	default:
+		return errInvalidRequest(fmt.Sprintf("model %q: want platform_hosted or merchant_hosted", ms.Model))
+	}
+	if ms.Status != "" && !ms.Status.Known() {
+		return errInvalidRequest(fmt.Sprintf("status %q: want active, suspended, frozen or closed", ms.Status))
+	}
+	switch ms.Environment {
+	case "", Sandbox, Production:
+	default:
+		return errInvalidRequest(fmt.Sprintf("environment %q: want sandbox or production", ms.Environment))
+	}
+	if ms.FeeRateBps != nil && (*ms.FeeRateBps < 0 || *ms.FeeRateBps > 10000) {
+		return errInvalidRequest("fee_rate_bps must be between 0 and 10000")
+	}
+	var allow map[string]bool
+	if ms.AssetAllowlist != nil {
+		allow = map[string]bool{}
+		for _, a := range ms.AssetAllowlist {
+			code := strings.ToUpper(strings.TrimSpace(a))
+			if s.assetByCode[code] == nil {
+				return errInvalidRequest(fmt.Sprintf("asset_allowlist: unknown asset %q", a))
+			}
+			allow[code] = true
+		}
+	}
+	type move struct {
+		asset string
+		diff  money.Amount
+	}
+	var moves []move
+	for code, v := range ms.Prepaid {
+		code = strings.ToUpper(strings.TrimSpace(code))
+		want, err := s.amount(code, v)
+		if err != nil {
+			return errInvalidRequest(fmt.Sprintf("prepaid %s: %v", code, err))
+		}
+		if want.IsNegative() {
+			return errInvalidRequest(fmt.Sprintf("prepaid %s: negative", code))
+		}
+		diff, err := want.Sub(s.ledger.Balance(AccountMerchantPrepaid, code))
+		if err != nil {
+			return errInvalidRequest(fmt.Sprintf("prepaid %s: %v", code, err))
+		}
+		moves = append(moves, move{code, diff})
+	}
+	if len(moves) > 0 {
+		sort.Slice(moves, func(i, j int) bool { return moves[i].asset < moves[j].asset })
+		var postings []Posting
+		for _, m := range moves {
+			if m.diff.IsZero() {
+				continue
+			}
+			postings = append(postings,
+				Posting{Account: AccountMerchantPrepaid, Asset: m.asset, Amount: m.diff},
+				Posting{Account: AccountWorld, Asset: m.asset, Amount: m.diff.Neg()})
+		}
+		if len(postings) > 0 {
+			if err := s.ledger.Post(s.clock.Now(), "operator: set merchant prepaid", postings...); err != nil {
+				return err
+			}
+		}
+	}
+	if ms.Model != "" {
+		s.merchant.Model = ms.Model
+		s.creds.Model = ms.Model
+	}
+	if ms.Status != "" {
+		s.merchant.Status = ms.Status
+	}
+	if ms.Environment != "" {
+		s.merchant.Env = ms.Environment
+		s.creds.Environment = ms.Environment
+	}
+	if ms.FeeRateBps != nil {
+		s.merchant.FeeRateBps = *ms.FeeRateBps
+	}
+	if ms.AssetAllowlist != nil {
+		s.merchant.AssetAllowlist = allow
+	}
+	return nil
+}
+
+// merchantJSONIn is the body of POST /_sim/merchant.
+type merchantJSONIn struct {
+	Model          Model             `json:"model"`
+	Status         MerchantStatus    `json:"status"`
+	Environment    Environment       `json:"environment"`
+	FeeRateBps     *int64            `json:"fee_rate_bps"`
+	AssetAllowlist []string          `json:"asset_allowlist"`
+	Prepaid        map[string]string `json:"prepaid"`
+}
+
+func (in merchantJSONIn) settings() MerchantSettings {
+	return MerchantSettings(in)
+}
+
+func (s *Simulator) merchantJSON() map[string]any {
+	allow := make([]string, 0, len(s.merchant.AssetAllowlist))
+	for a := range s.merchant.AssetAllowlist {
+		allow = append(allow, a)
+	}
+	sort.Strings(allow)
+	prepaid := map[string]any{}
+	for _, a := range s.assets {
+		prepaid[a.Code] = map[string]string{
+			"available": s.ledger.Balance(AccountMerchantPrepaid, a.Code).String(),
+			"locked":    s.ledger.Balance(AccountMerchantPrepaidLocked, a.Code).String(),
+		}
+	}
+	return map[string]any{
+		"id": s.merchant.ID, "model": s.merchant.Model, "status": s.merchant.Status, "environment": s.merchant.Env,
+		"fee_rate_bps": s.merchant.FeeRateBps, "asset_allowlist": allow, "prepaid": prepaid,
+	}
+}
+
+// KeySettings changes an API Key. Nil or zero fields leave the setting as it
+// is.
+type KeySettings struct {
+	// Scopes replaces the Key's requested scopes; unknown scope keys are
+	// dropped silently, as the service does.
+	Scopes []string
+	// ApproveRestricted approves (true) or withdraws (false) the operator
+	// approval of the restricted scopes deposits:write and cards:secure.
+	ApproveRestricted *bool
+	// Disabled disables or re-enables the Key; tokens of a disabled Key get
+	// invalid_token at once.
+	Disabled *bool
+	// SignatureRequired switches write signing for the Key (POST
+	// /v1/deposits is signed regardless).
+	SignatureRequired *bool
+	// IPAllowlist replaces the allowlist; a non-nil empty slice clears it.
+	IPAllowlist []string
+	// Environment moves the Key to another environment.
+	Environment Environment
+	// ValidUntil makes the Key stop working exactly at that instant of the
+	// simulator clock (rotation); the zero time removes the limit.
+	ValidUntil *time.Time
+}
+
+// Bool returns a pointer to v, for the optional fields of KeySettings.
+func Bool(v bool) *bool { return &v }
+
+// SetKey changes the Key of clientID.
+func (s *Simulator) SetKey(clientID string, ks KeySettings) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.setKeyLocked(clientID, ks)
+}
+
+// AddKey creates another Key of the merchant and returns its credentials.
+// Empty clientID, apiKeyValue or signingKey are generated. The Key starts with the
+// settings ks (SignatureRequired defaults to true, Environment to the current
+// one; restricted scopes need ApproveRestricted).
+func (s *Simulator) AddKey(clientID, apiKeyValue, signingKey string, ks KeySettings) (Credentials, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k, err := s.addKeyLocked(clientID, apiKeyValue, signingKey, ks)
+	if err != nil {
+		return Credentials{}, err
+	}
+	c := s.creds
+	c.ClientID, c.APIKey, c.SigningKey, c.Environment = k.ClientID, k.APIKey, k.SigningKey, k.Env
+	return c, nil
+}
+
+func (s *Simulator) addKeyLocked(clientID, apiKeyValue, signingKey string, ks KeySettings) (*apiKey, error) {
+	clientID = strings.TrimSpace(clientID)
+	if clientID == "" {
+		clientID = "sim_client_" + s.newUUID()[:8]
+	}
+	if s.keys[clientID] != nil {
+		return nil, newErr("duplicate_resource", fmt.Sprintf("key %q already exists", clientID))
+	}
+	if apiKeyValue == "" {
+		apiKeyValue = "sim_api_key_" + strings.ReplaceAll(s.newUUID(), "-", "")
+	}
+	if signingKey == "" {
+		signingKey = "sim_signing_key_" + strings.ReplaceAll(s.newUUID(), "-", "")
+	}
+	k := &apiKey{
+		ClientID: clientID, APIKey: apiKeyValue, SigningKey: signingKey,
+		Scopes: map[string]bool{}, Approved: map[string]bool{}, SignatureRequired: true, Env: s.merchant.Env,
+	}
+	if err := s.applyKeySettings(k, ks); err != nil {
+		return nil, err
+	}
+	s.keys[clientID] = k
+	return k, nil
+}
+
+func (s *Simulator) setKeyLocked(clientID string, ks KeySettings) error {
+	k := s.keys[clientID]
+	if k == nil {
+		return errNotFound("key")
+	}
+	return s.applyKeySettings(k, ks)
+}
+
+func (s *Simulator) applyKeySettings(k *apiKey, ks KeySettings) error {
+	switch ks.Environment {
+	case "", Sandbox, Production:
+	default:
+		return errInvalidRequest(fmt.Sprintf("environment %q: want sandbox or production", ks.Environment))
+	}
+	if ks.Scopes != nil {
+		k.Scopes = map[string]bool{}
+		for _, sc := range ks.Scopes {
+			sc = strings.TrimSpace(sc)
+			if s.gw.scopeCatalog[sc] {
+				k.Scopes[sc] = true
+			}
+		}
+	}
+	if ks.ApproveRestricted != nil {
+		k.Approved = map[string]bool{}
+		if *ks.ApproveRestricted {
+			for sc := range restrictedScopes {
+				k.Approved[sc] = true
+			}
+		}
+	}
+	if ks.Disabled != nil {
+		k.Disabled = *ks.Disabled
+	}
+	if ks.SignatureRequired != nil {
+		k.SignatureRequired = *ks.SignatureRequired
+	}
+	if ks.IPAllowlist != nil {
+		k.IPAllowlist = append([]string{}, ks.IPAllowlist...)
+	}
+	if ks.Environment != "" {
+		k.Env = ks.Environment
+	}
+	if ks.ValidUntil != nil {
+		k.ValidUntil = ks.ValidUntil.UTC()
+	}
+	return nil
+}
+
+// keyJSONIn is the body of POST /_sim/keys and POST /_sim/keys/{client_id}.
+type keyJSONIn struct {
+	ClientID          string      `json:"client_id"`
+	APIKey            string      `json:"api_key"`
+	SigningKey        string      `json:"signing_key"`
+	Scopes            []string    `json:"scopes"`
+	ApproveRestricted *bool       `json:"approve_restricted"`
+	Disabled          *bool       `json:"disabled"`
+	SignatureRequired *bool       `json:"signature_required"`
+	IPAllowlist       []string    `json:"ip_allowlist"`
+	Environment       Environment `json:"environment"`
+	ValidUntil        *time.Time  `json:"valid_until"`
+}
+
+func (in keyJSONIn) settings() KeySettings {
+	return KeySettings{
+		Scopes: in.Scopes, ApproveRestricted: in.ApproveRestricted, Disabled: in.Disabled,
+		SignatureRequired: in.SignatureRequired, IPAllowlist: in.IPAllowlist, Environment: in.Environment,
+		ValidUntil: in.ValidUntil,
+	}
+}
+
+// keyJSON renders a Key; the secrets only when withSecrets (on creation).
+func (s *Simulator) keyJSON(k *apiKey, withSecrets bool) map[string]any {
+	requested := make([]string, 0, len(k.Scopes))
+	for sc := range k.Scopes {
+		requested = append(requested, sc)
+	}
+	sort.Strings(requested)
+	out := map[string]any{
+		"client_id": k.ClientID, "requested_scopes": requested, "scopes": k.effectiveScopes(),
+		"restricted_approved": len(k.Approved) > 0, "disabled": k.Disabled,
+		"signature_required": k.SignatureRequired, "ip_allowlist": append([]string{}, k.IPAllowlist...),
+		"environment": k.Env,
+	}
+	if !k.ValidUntil.IsZero() {
+		out["valid_until"] = k.ValidUntil.Format(time.RFC3339)
+	}
+	if withSecrets {
+		out["api_key"] = k.APIKey
+		out["signing_key"] = k.SigningKey
+	}
+	return out
+}
+
+// CreateMember creates a member of the merchant and returns its mem_ id.
+func (s *Simulator) CreateMember(seed MemberSeed) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, err := s.createMemberControlLocked(seed)
+	if err != nil {
+		return "", err
+	}
+	return m.ID, nil
+}
+
+func (s *Simulator) createMemberControlLocked(seed MemberSeed) (*member, error) {
+	m, err := s.createMemberLocked(seed)
+	if err != nil {
+		var ae *apiError
+		if errors.As(err, &ae) {
+			return nil, ae
+		}
+		return nil, errInvalidRequest(err.Error())
+	}
+	return m, nil
+}
+
+// MemberInfo describes a member for tests.
+type MemberInfo struct {
+	ID         string `json:"id"`
+	ExternalID string `json:"external_member_id"`
+	KYCLevel   int    `json:"kyc_level"`
+	Status     string `json:"status"`
+}
+
+// Member finds a member by mem_ id, bare uuid or external_member_id.
+func (s *Simulator) Member(id string) (MemberInfo, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.lookupMemberLocked(id)
+	if m == nil {
+		return MemberInfo{}, false
+	}
+	return MemberInfo{ID: m.ID, ExternalID: m.ExternalID, KYCLevel: m.KYCLevel, Status: m.Status}, true
+}
+
+// Balance returns a member's available and locked balance in asset (member by
+// mem_ id, bare uuid or external_member_id). An unknown member or asset has
+// zero balances.
+func (s *Simulator) Balance(memberID, asset string) (available, locked money.Amount) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	asset = strings.ToUpper(asset)
+	m := s.lookupMemberLocked(memberID)
+	if m == nil {
+		sc, _ := s.assetScale(asset)
+		return money.Zero(sc), money.Zero(sc)
+	}
+	return s.ledger.Balance(MemberAvailable(m.ID), asset), s.ledger.Balance(MemberLocked(m.ID), asset)
+}
+
+// PrepaidBalance returns the merchant prepaid available and locked balance in
+// asset.
+func (s *Simulator) PrepaidBalance(asset string) (available, locked money.Amount) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	asset = strings.ToUpper(asset)
+	return s.ledger.Balance(AccountMerchantPrepaid, asset), s.ledger.Balance(AccountMerchantPrepaidLocked, asset)
+}
+
+// lookupMemberLocked finds a member by mem_<uuid>, bare uuid or
+// external_member_id (control API forms).
+func (s *Simulator) lookupMemberLocked(id string) *member {
+	id = strings.TrimSpace(id)
+	if id == "" {
+		return nil
+	}
+	if m := s.members[id]; m != nil {
+		return m
+	}
+	if m := s.members["mem_"+id]; m != nil {
+		return m
+	}
+	return s.membersByExt[id]
+}
+
+func (s *Simulator) memberControlJSON(m *member) map[string]any {
+	balances := map[string]any{}
+	for _, a := range s.assets {
+		balances[a.Code] = map[string]string{
+			"available": s.ledger.Balance(MemberAvailable(m.ID), a.Code).String(),
+			"locked":    s.ledger.Balance(MemberLocked(m.ID), a.Code).String(),
+		}
+	}
+	merchantID := m.MerchantID
+	if merchantID == "" {
+		merchantID = s.merchant.ID
+	}
+	return map[string]any{
+		"id": m.ID, "external_member_id": m.ExternalID, "kyc_level": m.KYCLevel, "status": m.Status,
+		"platform_direct": m.PlatformDirect, "merchant_id": merchantID,
+		"created_at": m.CreatedAt.UTC().Format(time.RFC3339), "balances": balances,
+	}
+}

@@ -1,0 +1,205 @@
+package simulator
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+// FaultKind is what an injected fault does to a matching request.
+type FaultKind string
+
+// Fault kinds.
+const (
+	// FaultError answers Status with the Code envelope without executing
+	// anything.
+	FaultError FaultKind = "error"
+	// FaultDropBefore closes the connection without executing anything and
+	// without an answer.
+	FaultDropBefore FaultKind = "drop_before"
+	// FaultDropAfter executes the request fully (including its idempotency
+	// record) and then closes the connection without an answer, so a retry
+	// with the same idempotency key gets the replay.
+	FaultDropAfter FaultKind = "drop_after"
+	// FaultDelay adds latency: the request waits DelayMS milliseconds of real
+	// time (or until Hold is closed) just before its handler runs, with the
+	// simulator unlocked, so other requests run meanwhile and a second
+	// request with the same idempotency key sees idempotency_in_progress.
+	FaultDelay FaultKind = "delay"
+)
+
+// Known reports whether k is one of the fault kinds above.
+func (k FaultKind) Known() bool {
+	switch k {
+	case FaultError, FaultDropBefore, FaultDropAfter, FaultDelay:
+		return true
+	}
+	return false
+}
+
+// maxFaultDelayMS caps DelayMS.
+const maxFaultDelayMS = 60_000
+
+// Fault is a rule applied to the next Count requests that match Method and
+// Path. Faults apply to the business API (/v1/...) and to unknown paths,
+// never to the control API.
+type Fault struct {
+	// Method matches the HTTP method; empty or "*" matches every method.
+	Method string `json:"method,omitempty"`
+	// Path matches the request path exactly, or as a prefix when it ends in
+	// "*" ("/v1/cards/*").
+	Path string `json:"path"`
+	// Count is the number of matching requests the fault applies to (at
+	// least 1; 0 means 1). Listings report what remains.
+	Count int `json:"count"`
+	// Kind is what the fault does.
+	Kind FaultKind `json:"kind"`
+	// Status and Code are the answer of an error fault. With only Code the
+	// status is the code's documented one; with only Status the code is the
+	// usual one for it (500 api_error, 502 upstream_error, 504
+	// upstream_timeout, 429 rate_limited, ...).
+	Status int    `json:"status,omitempty"`
+	Code   string `json:"code,omitempty"`
+	// DelayMS is the latency of a delay fault, in real milliseconds (at
+	// most 60000).
+	DelayMS int `json:"delay_ms,omitempty"`
+	// Hold, when set on a delay fault, holds the request until it is closed
+	// (DelayMS, when also set, bounds the wait). Go API only.
+	Hold <-chan struct{} `json:"-"`
+	// Held, when set on a delay fault, receives the request id when the
+	// request starts waiting. Go API only; it must be read from.
+	Held chan<- string `json:"-"`
+}
+
+type faultRule struct {
+	Fault
+	remaining int
+}
+
+// defaultCodeByStatus is the code of an error fault given only a status.
+var defaultCodeByStatus = map[int]string{
+	400: "invalid_request", 401: "invalid_token", 403: "insufficient_scope", 404: "not_found",
+	409: "idempotency_in_progress", 429: "rate_limited", 500: "api_error", 502: "upstream_error", 504: "upstream_timeout",
+}
+
+func (f *faultRule) apiError() *apiError {
+	status, code := f.Status, f.Code
+	switch {
+	case status == 0 && code == "":
+		status, code = 500, "api_error"
+	case status == 0:
+		status = statusByCode[code]
+		if status == 0 {
+			status = 500
+		}
+	case code == "":
+		code = defaultCodeByStatus[status]
+		if code == "" {
+			code = "api_error"
+		}
+	}
+	typ := typeByStatus[status]
+	if typ == "" {
+		typ = "api_error"
+	}
+	ae := &apiError{status: status, Type: typ, Code: code, Message: "injected fault"}
+	if code == "rate_limited" {
+		ae.with("retry_after", 1)
+		ae.header = map[string]string{"Retry-After": "1"}
+	}
+	return ae
+}
+
+func (f *Fault) validate() error {
+	if !f.Kind.Known() {
+		return fmt.Errorf("fault kind %q: want error, drop_before, drop_after or delay", f.Kind)
+	}
+	if !strings.HasPrefix(f.Path, "/") {
+		return fmt.Errorf("fault path %q must start with /", f.Path)
+	}
+	if f.Count < 0 {
+		return fmt.Errorf("fault count %d is negative", f.Count)
+	}
+	if f.Status != 0 && (f.Status < 400 || f.Status > 599) {
+		return fmt.Errorf("fault status %d: want 400 to 599", f.Status)
+	}
+	if f.Kind == FaultDelay {
+		if f.DelayMS < 0 || f.DelayMS > maxFaultDelayMS {
+			return fmt.Errorf("fault delay_ms %d: want 1 to %d", f.DelayMS, maxFaultDelayMS)
+		}
+		if f.DelayMS == 0 && f.Hold == nil {
+			return fmt.Errorf("a delay fault needs delay_ms")
+		}
+	}
+	return nil
+}
+
+func (f *Fault) matches(r *http.Request) bool {
+	if f.Method != "" && f.Method != "*" && !strings.EqualFold(f.Method, r.Method) {
+		return false
+	}
+	if prefix, ok := strings.CutSuffix(f.Path, "*"); ok {
+		return strings.HasPrefix(r.URL.Path, prefix)
+	}
+	return r.URL.Path == f.Path
+}
+
+// InjectFault adds a fault for the next Count requests matching its method
+// and path. Faults are tried in the order they were added; one request takes
+// at most one fault.
+func (s *Simulator) InjectFault(f Fault) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.injectFaultLocked(f)
+}
+
+func (s *Simulator) injectFaultLocked(f Fault) error {
+	if err := f.validate(); err != nil {
+		return errInvalidRequest(err.Error())
+	}
+	if f.Count == 0 {
+		f.Count = 1
+	}
+	s.gw.faults = append(s.gw.faults, &faultRule{Fault: f, remaining: f.Count})
+	return nil
+}
+
+// ClearFaults removes every fault.
+func (s *Simulator) ClearFaults() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.gw.faults = nil
+}
+
+// Faults lists the faults still armed, Count being what remains.
+func (s *Simulator) Faults() []Fault {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.faultsLocked()
+}
+
+func (s *Simulator) faultsLocked() []Fault {
+	out := make([]Fault, 0, len(s.gw.faults))
+	for _, f := range s.gw.faults {
+		c := f.Fault
+		c.Count = f.remaining
+		c.Hold, c.Held = nil, nil
+		out = append(out, c)
+	}
+	return out
+}
+
+// takeFault returns the first armed fault matching r and counts it down.
+func (s *Simulator) takeFault(r *http.Request) *faultRule {
+	for i, f := range s.gw.faults {
+		if !f.matches(r) {
+			continue
+		}
+		f.remaining--
+		if f.remaining <= 0 {
+			s.gw.faults = append(s.gw.faults[:i:i], s.gw.faults[i+1:]...)
+		}
+		return f
+	}
+	return nil
+}

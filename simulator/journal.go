@@ -1,0 +1,90 @@
+package simulator
+
+import "time"
+
+// journalCapacity is how many requests the journal keeps (the newest).
+const journalCapacity = 10_000
+
+// RequestRecord is one business-API request as the simulator saw it. It never
+// holds a secret: no token, API key, signature, nonce or body.
+type RequestRecord struct {
+	// Seq numbers requests from 1 in arrival order.
+	Seq int64 `json:"seq"`
+	// Time is the simulator clock when the request arrived.
+	Time time.Time `json:"time"`
+	// RequestID is the X-Request-Id the simulator answered with.
+	RequestID string `json:"request_id"`
+	// Method and Path (escaped, without the query) and Query (raw).
+	Method string `json:"method"`
+	Path   string `json:"path"`
+	Query  string `json:"query,omitempty"`
+	// ClientID is the Key's client id, once known.
+	ClientID string `json:"client_id,omitempty"`
+	// Member is the trimmed x-on-behalf-of of a member-scoped endpoint.
+	Member string `json:"member,omitempty"`
+	// IdempotencyKey is the x-idempotency-key of an idempotent endpoint.
+	IdempotencyKey string `json:"idempotency_key,omitempty"`
+	// Status is the HTTP status answered (0 when the connection was dropped).
+	Status int `json:"status"`
+	// Code is the error code answered, empty on success.
+	Code string `json:"code,omitempty"`
+	// Replay is true when the answer was an idempotent replay.
+	Replay bool `json:"replay"`
+	// Fault is the kind of the injected fault the request took, if any.
+	Fault string `json:"fault,omitempty"`
+	// Dropped is true when the connection was closed without an answer.
+	Dropped bool `json:"dropped,omitempty"`
+}
+
+// journal is a ring buffer of the newest requests.
+type journal struct {
+	buf      []RequestRecord // grows up to capacity, then wraps
+	capacity int
+	next     int // index of the next write once full
+	full     bool
+	seq      int64
+}
+
+func newJournal(capacity int) *journal { return &journal{capacity: capacity} }
+
+func (j *journal) add(r RequestRecord) {
+	j.seq++
+	r.Seq = j.seq
+	if !j.full {
+		j.buf = append(j.buf, r)
+		j.full = len(j.buf) >= j.capacity
+		return
+	}
+	j.buf[j.next] = r
+	j.next = (j.next + 1) % len(j.buf)
+}
+
+// list returns the records oldest first.
+func (j *journal) list() []RequestRecord {
+	out := make([]RequestRecord, 0, len(j.buf))
+	if j.full {
+		out = append(out, j.buf[j.next:]...)
+		return append(out, j.buf[:j.next]...)
+	}
+	return append(out, j.buf...)
+}
+
+func (j *journal) reset() {
+	j.buf = nil
+	j.next, j.full = 0, false
+}
+
+// Requests returns the request journal, oldest first: the newest 10 000
+// business-API requests (control API calls are not recorded).
+func (s *Simulator) Requests() []RequestRecord {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.gw.journal.list()
+}
+
+// ResetRequests empties the request journal.
+func (s *Simulator) ResetRequests() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.gw.journal.reset()
+}
