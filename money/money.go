@@ -673,25 +673,23 @@ func (a Amount) Rescale(scale int) (Amount, error) {
 	return fromSigned(&z, to)
 }
 
-func sameScale(a, b Amount) error {
-	if a.scale != b.scale {
-		return fmt.Errorf("%w: %d and %d", ErrScale, a.scale, b.scale)
-	}
-	return nil
+// scaleMismatch reports two amounts of different scales.
+func scaleMismatch(a, b int32) error {
+	return fmt.Errorf("%w: %d and %d", ErrScale, a, b)
 }
 
 // Add returns a+b exactly. Both must have the same scale (ErrScale).
 func (a Amount) Add(b Amount) (Amount, error) {
-	if err := sameScale(a, b); err != nil {
-		return Amount{}, err
+	if a.scale != b.scale {
+		return Amount{}, scaleMismatch(a.scale, b.scale)
 	}
 	return add(&a, &b, b.d.Negative)
 }
 
 // Sub returns a-b exactly. Both must have the same scale (ErrScale).
 func (a Amount) Sub(b Amount) (Amount, error) {
-	if err := sameScale(a, b); err != nil {
-		return Amount{}, err
+	if a.scale != b.scale {
+		return Amount{}, scaleMismatch(a.scale, b.scale)
 	}
 	return add(&a, &b, !b.d.Negative)
 }
