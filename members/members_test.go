@@ -1,0 +1,76 @@
+package members_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	mwallet "github.com/mwallet/mwallet-go"
+	"github.com/mwallet/mwallet-go/internal/api"
+	"github.com/mwallet/mwallet-go/members"
+	"github.com/mwallet/mwallet-go/simulator"
+)
+
+func TestGet(t *testing.T) {
+	t.Parallel()
+	sim := simulator.New(simulator.WithMember(simulator.MemberSeed{ExternalID: "m2", KYCLevel: 2}))
+	t.Cleanup(sim.Close)
+	c := sim.Client()
+	ctx := context.Background()
+	var bare string
+	for _, e := range sim.Events() {
+		if e.Type == "member.created" && e.ExternalMemberID == "m2" {
+			bare = e.ObjectID
+		}
+	}
+	want := &members.Member{ID: "mem_" + bare, ExternalMemberID: "m2", Status: members.StatusActive, KYCLevel: 2, CreatedAt: simulator.DefaultStart}
+	for _, id := range []string{bare, "mem_" + bare, " mem_" + bare + " "} {
+		got, err := c.Members.Get(ctx, id)
+		if err != nil {
+			t.Fatalf("Get(%q): %v", id, err)
+		}
+		if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(members.Member{}, "Response")); diff != "" {
+			t.Fatalf("Get(%q) (-want +got):\n%s", id, diff)
+		}
+		if got.Response == nil || got.Response.RequestID == "" {
+			t.Fatal("no response metadata")
+		}
+	}
+	if err := sim.SetMemberStatus("m2", "suspended"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Members.Get(ctx, bare)
+	if err != nil || got.Status != members.StatusSuspended {
+		t.Fatalf("suspended member: %+v %v", got, err)
+	}
+	var suspended int
+	for _, e := range sim.Events() {
+		if e.Type == "member.suspended" && e.ObjectID == bare && e.Status == "suspended" && e.StatusVersion == 0 {
+			suspended++
+		}
+	}
+	if suspended != 1 {
+		t.Fatalf("%d member.suspended events", suspended)
+	}
+	_, err = c.Members.Get(ctx, "mem_00000000-0000-4000-8000-000000000000")
+	var e *api.Error
+	if !errors.As(err, &e) || e.Code != api.CodeNotFound || e.HTTPStatus != 404 {
+		t.Fatalf("unknown member: %v", err)
+	}
+	for _, id := range []string{"", "m2", "mem_m2", "someone@example.com"} {
+		if _, err := c.Members.Get(ctx, id); !errors.Is(err, mwallet.ErrInvalidParam) {
+			t.Fatalf("Get(%q): %v, want a ParamError", id, err)
+		}
+	}
+	if members.ID("abc") != "mem_abc" || members.ID("mem_abc") != "mem_abc" {
+		t.Fatal("ID")
+	}
+	if members.Status("closed").Known() {
+		t.Fatal("unknown status reported known")
+	}
+	if err := sim.CheckLedger(); err != nil {
+		t.Fatal(err)
+	}
+}

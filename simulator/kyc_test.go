@@ -1,0 +1,40 @@
+package simulator
+
+import "testing"
+
+func TestQuickBindingActive(t *testing.T) {
+	t.Parallel()
+	s := NewHandler(WithMember(MemberSeed{ExternalID: "other", KYCLevel: 1, Balances: map[string]string{"USDT": "20"}}))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, other := s.membersByExt[DefaultMemberExternalID], s.membersByExt["other"]
+	b, err := s.allocateQuickBinding(m, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		m    *member
+		id   string
+		want bool
+	}{
+		{"own active binding", m, b.ID, true},
+		{"another member's binding", other, b.ID, false},
+		{"unknown id", m, "qkb_nope", false},
+		{"nil member", nil, b.ID, false},
+	}
+	for _, tt := range tests {
+		if got := s.quickBindingActive(tt.m, tt.id); got != tt.want {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	if _, err := s.compensateQuickBindingLocked(b.ID, "auto", ""); err != nil {
+		t.Fatal(err)
+	}
+	if s.quickBindingActive(m, b.ID) {
+		t.Fatal("a compensated binding is still active")
+	}
+	if err := s.ledger.Check(); err != nil {
+		t.Fatal(err)
+	}
+}
