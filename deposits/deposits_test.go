@@ -260,11 +260,37 @@ func TestSameKeySameBodyReplays(t *testing.T) {
 	}
 	p.Amount = money.MustParse("0.6", 8)
 	_, err := c.Deposits.Create(ctx, member1, p, mwallet.WithIdempotencyKey(key))
-	// The same key with another body is refused; with the gateway's generic
-	// idempotency it is idempotency_key_reused, otherwise the reference
-	// answers with the first posting.
+	apiErr(t, err, api.CodeIdempotencyKeyReused)
+}
+
+func TestPlatformOnlyCheckedBeforeReplay(t *testing.T) {
+	t.Parallel()
+	sim, c := newSim(t)
+	ctx := context.Background()
+	key := "5a1e0c9b-3f4d-4b7a-8e2c-1d0f9e8a7b6c"
+	p := deposits.CreateParams{Asset: "USDT", Amount: usdt("10"), Reference: "before-switch"}
+	first, err := c.Deposits.Create(ctx, member1, p, mwallet.WithIdempotencyKey(key))
 	if err != nil {
-		apiErr(t, err, api.CodeIdempotencyKeyReused)
+		t.Fatal(err)
+	}
+	again, err := c.Deposits.Create(ctx, member1, p, mwallet.WithIdempotencyKey(key))
+	if err != nil || !again.Response.Replayed || again.ID != first.ID {
+		t.Fatalf("replay before the switch: %+v %v", again, err)
+	}
+	if err := sim.SetMerchant(simulator.MerchantSettings{Model: simulator.MerchantHosted}); err != nil {
+		t.Fatal(err)
+	}
+	// The stored 201 is not replayed: the platform-only rule comes first,
+	// with the same key, a new key and another reference alike.
+	for _, opt := range []mwallet.CallOption{mwallet.WithIdempotencyKey(key), nil} {
+		_, err = c.Deposits.Create(ctx, member1, p, opt)
+		apiErr(t, err, api.CodeInsufficientScope)
+	}
+	p.Reference = "after-switch"
+	_, err = c.Deposits.Create(ctx, member1, p)
+	apiErr(t, err, api.CodeInsufficientScope)
+	if got := balance(sim, simulator.MemberAvailable(memberID(t, sim, member1)), "USDT"); got != "1010.000000" {
+		t.Fatalf("member USDT %s", got)
 	}
 }
 

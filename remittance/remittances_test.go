@@ -467,8 +467,14 @@ func TestMerchantFundedPendingAdvancesOnTopUp(t *testing.T) {
 	if o, _ := c.Remittances.Get(ctx, member1, res.ID); o.Status != remittance.StatusPending {
 		t.Fatalf("status %s after a short top-up", o.Status)
 	}
-	if err := sim.TopUpMerchantPrepaid("USDT", "900"); err != nil {
+	// The control API's top-up does the same as TopUpMerchantPrepaid.
+	resp, err := http.Post(sim.URL()+"/_sim/merchant/prepaid/topup", "application/json", strings.NewReader(`{"asset":"USDT","amount":"900"}`))
+	if err != nil {
 		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("top-up: HTTP %d", resp.StatusCode)
 	}
 	o, err := c.Remittances.Get(ctx, member1, res.ID)
 	if err != nil {
@@ -688,5 +694,64 @@ func TestListNewestFirst(t *testing.T) {
 	apiErr(t, err, api.CodeNotFound)
 	if _, err := c.Remittances.Get(ctx, member1, ""); !errors.Is(err, mwallet.ErrInvalidParam) {
 		t.Fatalf("empty id: %v", err)
+	}
+}
+
+func TestPOBONeedsSubaccount(t *testing.T) {
+	t.Parallel()
+	sim, c := newSim(t, simulator.WithMember(simulator.MemberSeed{ExternalID: "biz", KYCLevel: 2, Balances: map[string]string{"USDT": "1000"}}))
+	ctx := context.Background()
+	p := validParams(payeeOf(t, c, "biz", "EUR"))
+	p.Line, p.PurposeCode = remittance.LinePOBO, remittance.PurposeServicesPurchased
+	sim.SetPOBOSubaccount(false)
+	_, err := c.Remittances.Create(ctx, "biz", p)
+	apiErr(t, err, api.CodeProductNotAvailable)
+	sim.SetPOBOSubaccount(true)
+	res, err := c.Remittances.Create(ctx, "biz", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 100.00 EUR / 0.9150 = 109.289617486... up to 109.289618, plus the 5 USDT pobo fee.
+	if res.Quote.CustomerTotal.String() != "114.289618" || res.Quote.Fee.String() != "5.000000" {
+		t.Fatalf("quote %+v", res.Quote)
+	}
+}
+
+func TestControlAPIDrivesOrders(t *testing.T) {
+	t.Parallel()
+	sim, c := newSim(t)
+	ctx := context.Background()
+	res, err := c.Remittances.Create(ctx, member1, validParams(payeeOf(t, c, member1, "GBP")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare := strings.TrimPrefix(res.ID, "rmt_")
+	for i, step := range []struct{ id, action, want string }{
+		{bare, "dispatch", "processing"},
+		{res.ID, "complete", "completed"},
+		{bare, "refund", "refunded"},
+	} {
+		resp, err := http.Post(sim.URL()+"/_sim/remittances/"+step.id+"/"+step.action, "application/json", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out struct {
+			ID            string `json:"id"`
+			Status        string `json:"status"`
+			StatusVersion int64  `json:"status_version"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&out)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != 200 || out.ID != res.ID || out.Status != step.want || out.StatusVersion != int64(i+2) {
+			t.Fatalf("%s: HTTP %d %+v %v", step.action, resp.StatusCode, out, err)
+		}
+	}
+	resp, err := http.Post(sim.URL()+"/_sim/remittances/"+bare+"/complete", "application/json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 400 {
+		t.Fatalf("completing a refunded order: HTTP %d", resp.StatusCode)
 	}
 }
