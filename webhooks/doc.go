@@ -1,0 +1,39 @@
+// Package webhooks receives and manages the service's webhook events.
+//
+// The service POSTs every event to each configured endpoint with the headers
+// z-signature (t=<unix seconds>,v1=<base64>), z-event-id and z-event-type. The
+// signature is base64(HMAC-SHA-256(webhook_secret, t + "." + raw body)); it
+// must be checked over the raw bytes received, with t within plus or minus 300
+// seconds of the receiver's clock.
+//
+// The package offers, from the lowest level up:
+//
+//   - Verify: checks a signature header against the raw body (constant time,
+//     several v1 values and several secrets accepted for rotation, typed
+//     errors usable with errors.Is).
+//   - ParseEvent and ConstructEvent: verify, then decode into a typed Event
+//     with open enumerations for event types (27 known) and data.object kinds.
+//   - Data.RESTID and Data.RetrievalPath: turn data.id into the REST id and
+//     the GET path that reads the object's current state. Bodies carry only
+//     identifiers and statuses, so retrieve details, and always send
+//     x-on-behalf-of set to data.external_member_id when you do.
+//   - Deduper and MemoryDeduper: delivery is at least once and a redelivery
+//     keeps the same event_id, so deduplicate by event_id.
+//   - Tracker and Supersedes: deliveries may arrive out of order; merge
+//     forward by status_version and drop older versions, except for the
+//     events whose status_version is the constant 0, which are ordered by
+//     created_at and never skipped for an equal version.
+//   - Handler: an http.Handler doing all of the above (body cap, verify,
+//     decode, deduplicate, call your function) that answers 2xx only when
+//     your function succeeded, so the service retries otherwise.
+//   - Deliveries: the REST client for delivery records (redeliver, list),
+//     reached as mwallet.Client.Webhooks.
+//
+// The service retries a failed delivery after 1, 5, 30, 120 and 360 minutes
+// (at most 6 attempts, about 8.6 hours in all); the sixth failure marks the
+// delivery dead, from where Deliveries.Redeliver queues it again with the
+// same event_id.
+//
+// Secrets are held in the Secret type, which prints as [redacted] through
+// fmt, slog and JSON. Nothing in this package logs a secret or a body.
+package webhooks
