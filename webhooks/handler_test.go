@@ -1,0 +1,207 @@
+package webhooks_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mwallet/mwallet-go/webhooks"
+)
+
+func eventBody(id string) []byte {
+	return []byte(`{"event_id":"` + id + `","event_type":"card.status.updated","created_at":"2026-01-01T12:00:00Z","merchant_id":"mch_1","livemode":false,` +
+		`"data":{"object":"card","id":"c1","external_member_id":"member-1","status":"active","status_version":2}}`)
+}
+
+func signedRequest(body []byte, secret string, at time.Time) *http.Request {
+	r := httptest.NewRequest(http.MethodPost, "/webhooks", bytes.NewReader(body))
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("z-signature", header(secret, at.Unix(), body))
+	return r
+}
+
+func TestHandlerResponses(t *testing.T) {
+	t.Parallel()
+	body := eventBody("evt_1")
+	big := append(bytes.Repeat([]byte(" "), 2<<10), body...)
+	tests := []struct {
+		name     string
+		req      func() *http.Request
+		fnErr    error
+		wantCode int
+		wantCall bool
+	}{
+		{name: "ok", req: func() *http.Request { return signedRequest(body, testSecret, testNow) }, wantCode: 200, wantCall: true},
+		{name: "function fails", req: func() *http.Request { return signedRequest(body, testSecret, testNow) }, fnErr: errors.New("db down"), wantCode: 500, wantCall: true},
+		{name: "GET", req: func() *http.Request { return httptest.NewRequest(http.MethodGet, "/webhooks", nil) }, wantCode: 405},
+		{name: "no signature", req: func() *http.Request {
+			return httptest.NewRequest(http.MethodPost, "/webhooks", bytes.NewReader(body))
+		}, wantCode: 400},
+		{name: "wrong secret", req: func() *http.Request { return signedRequest(body, "other", testNow) }, wantCode: 400},
+		{name: "stale", req: func() *http.Request { return signedRequest(body, testSecret, testNow.Add(-6*time.Minute)) }, wantCode: 400},
+		{name: "malformed body", req: func() *http.Request { return signedRequest([]byte(`{"event_id":1}`), testSecret, testNow) }, wantCode: 400},
+		{name: "too large", req: func() *http.Request { return signedRequest(big, testSecret, testNow) }, wantCode: 413},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			called := false
+			h := webhooks.Handler(testSecret, func(_ context.Context, ev webhooks.Event) error {
+				called = true
+				if ev.EventID != "evt_1" {
+					t.Errorf("event id %q", ev.EventID)
+				}
+				return tc.fnErr
+			}, webhooks.WithClock(func() time.Time { return testNow }), webhooks.WithMaxBodyBytes(2<<10))
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, tc.req())
+			if rec.Code != tc.wantCode || called != tc.wantCall {
+				t.Errorf("status %d, called %v; want %d, %v (body %q)", rec.Code, called, tc.wantCode, tc.wantCall, rec.Body.String())
+			}
+		})
+	}
+}
+
+// TestHandlerDedupeAndRollback: a duplicate is acknowledged without calling
+// the function; a failure forgets the mark so the retry is processed.
+func TestHandlerDedupeAndRollback(t *testing.T) {
+	t.Parallel()
+	var calls []string
+	fail := true
+	var mu sync.Mutex
+	h := webhooks.Handler(testSecret, func(_ context.Context, ev webhooks.Event) error {
+		mu.Lock()
+		defer mu.Unlock()
+		calls = append(calls, ev.EventID)
+		if fail {
+			fail = false
+			return errors.New("temporary")
+		}
+		return nil
+	}, webhooks.WithClock(func() time.Time { return testNow }))
+	send := func(id string) int {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, signedRequest(eventBody(id), testSecret, testNow))
+		return rec.Code
+	}
+	steps := []struct {
+		id   string
+		want int
+	}{
+		{"evt_1", 500}, // fails: the mark is rolled back
+		{"evt_1", 200}, // the retry is processed
+		{"evt_1", 200}, // a redelivery is a duplicate: acknowledged, not processed
+		{"evt_2", 200},
+	}
+	for i, st := range steps {
+		if got := send(st.id); got != st.want {
+			t.Fatalf("step %d (%s): status %d, want %d", i, st.id, got, st.want)
+		}
+	}
+	if got := strings.Join(calls, ","); got != "evt_1,evt_1,evt_2" {
+		t.Errorf("calls = %s, want evt_1,evt_1,evt_2", got)
+	}
+}
+
+func TestHandlerPanicForgets(t *testing.T) {
+	t.Parallel()
+	d := webhooks.NewMemoryDeduper(webhooks.MemoryDeduperConfig{})
+	h := webhooks.Handler(testSecret, func(context.Context, webhooks.Event) error { panic("boom") },
+		webhooks.WithClock(func() time.Time { return testNow }), webhooks.WithDeduper(d))
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("panic was swallowed")
+			}
+		}()
+		h.ServeHTTP(httptest.NewRecorder(), signedRequest(eventBody("evt_p"), testSecret, testNow))
+	}()
+	if first, _ := d.FirstSeen(context.Background(), "evt_p"); !first {
+		t.Error("the event stayed marked after the function panicked")
+	}
+}
+
+type failingDeduper struct{}
+
+func (failingDeduper) FirstSeen(context.Context, string) (bool, error) {
+	return false, errors.New("store down")
+}
+func (failingDeduper) Forget(context.Context, string) error { return nil }
+
+func TestHandlerDedupeOptions(t *testing.T) {
+	t.Parallel()
+	count := 0
+	fn := func(context.Context, webhooks.Event) error { count++; return nil }
+	clock := webhooks.WithClock(func() time.Time { return testNow })
+	tests := []struct {
+		name      string
+		opts      []webhooks.Option
+		wantCodes []int
+		wantCalls int
+	}{
+		{"default dedupes", nil, []int{200, 200}, 1},
+		{"without dedupe", []webhooks.Option{webhooks.WithoutDedupe()}, []int{200, 200}, 2},
+		{"nil deduper disables", []webhooks.Option{webhooks.WithDeduper(nil)}, []int{200, 200}, 2},
+		{"store error is a 500", []webhooks.Option{webhooks.WithDeduper(failingDeduper{})}, []int{500, 500}, 0},
+	}
+	for _, tc := range tests {
+		count = 0
+		h := webhooks.Handler(testSecret, fn, append([]webhooks.Option{clock}, tc.opts...)...)
+		for i, want := range tc.wantCodes {
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, signedRequest(eventBody("evt_d"), testSecret, testNow))
+			if rec.Code != want {
+				t.Errorf("%s: delivery %d: status %d, want %d", tc.name, i, rec.Code, want)
+			}
+		}
+		if count != tc.wantCalls {
+			t.Errorf("%s: %d calls, want %d", tc.name, count, tc.wantCalls)
+		}
+	}
+}
+
+func TestHandlerNeverLogsSecrets(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	h := webhooks.Handler(testSecret, func(context.Context, webhooks.Event) error { return errors.New("failed") },
+		webhooks.WithClock(func() time.Time { return testNow }), webhooks.WithLogger(logger))
+	body := eventBody("evt_l")
+	good := signedRequest(body, testSecret, testNow)
+	bad := signedRequest(body, "wrong-secret", testNow)
+	for _, r := range []*http.Request{good, bad} {
+		h.ServeHTTP(httptest.NewRecorder(), r)
+	}
+	out := buf.String()
+	if !strings.Contains(out, "webhook processing failed") || !strings.Contains(out, "webhook signature rejected") {
+		t.Errorf("log lacks the outcomes:\n%s", out)
+	}
+	for _, s := range []string{testSecret, "wrong-secret", good.Header.Get("z-signature"), bad.Header.Get("z-signature"), `"status":"active"`} {
+		if strings.Contains(out, s) {
+			t.Errorf("log reveals %q:\n%s", s, out)
+		}
+	}
+	if v := webhooks.NewVerifier(testSecret); strings.Contains(v.String()+v.GoString(), testSecret) {
+		t.Error("Verifier.String reveals the secret")
+	}
+}
+
+func TestParseEvent(t *testing.T) {
+	t.Parallel()
+	clock := webhooks.WithClock(func() time.Time { return testNow })
+	ev, err := webhooks.ParseEvent(signedRequest(eventBody("evt_r"), testSecret, testNow), testSecret, clock)
+	if err != nil || ev.EventID != "evt_r" {
+		t.Fatalf("ParseEvent() = %v, %v", ev.EventID, err)
+	}
+	_, err = webhooks.ParseEvent(signedRequest(eventBody("evt_r"), testSecret, testNow), testSecret, clock, webhooks.WithMaxBodyBytes(10))
+	if !errors.Is(err, webhooks.ErrBodyTooLarge) {
+		t.Errorf("ParseEvent(over limit) = %v, want ErrBodyTooLarge", err)
+	}
+}
