@@ -84,11 +84,15 @@ func (c *Card) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// ListParams are the page size (default 20, at most 100) and starting cursor
+// of a list.
+type ListParams = api.ListParams
+
 // List iterates over member's cards, newest first (GET /v1/cards).
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields. Items are read as Card.
-func (c *Client) List(ctx context.Context, member string, p api.ListParams, opts ...api.CallOption) iter.Seq2[Card, error] {
+func (c *Client) List(ctx context.Context, member string, p ListParams, opts ...api.CallOption) iter.Seq2[Card, error] {
 	req := api.Request{Method: http.MethodGet, Path: "/v1/cards", MemberScoped: true, Member: member}
 	return api.Iterate[Card](ctx, c.caller, req, p, opts...)
 }

@@ -159,7 +159,7 @@ type TransactionFilter struct {
 	From time.Time
 	To   time.Time
 	// ListParams holds the page size and starting cursor.
-	api.ListParams
+	ListParams
 }
 
 func (f TransactionFilter) query() (url.Values, error) {

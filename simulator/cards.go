@@ -114,9 +114,11 @@ type cardApplication struct {
 	Shipping      money.Amount
 	FirstTopUp    money.Amount // zero when none
 	Address       *cardAddress // snapshot (physical)
-	CardID        string
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
+	// QuickBindingID is the quick KYC binding the application used, if any.
+	QuickBindingID string
+	CardID         string
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
 }
 
 // simCard is a card. It never holds a card number, PIN or CVV in clear.

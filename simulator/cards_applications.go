@@ -118,7 +118,10 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 		return 0, nil, errBusiness500("top-up over the per-transaction limit")
 	}
 	binding := strings.TrimSpace(b.QuickKYCBindingID)
-	switch s.cardIneligibility(m, p, binding) {
+	// A member without a genuine L1 applying for an L1 product with a
+	// quick_kyc_email gets a quick profile allocated automatically.
+	allocate := binding == "" && m.KYCLevel < 1 && p.KYCLevel <= 1 && strings.TrimSpace(b.QuickKYCEmail) != ""
+	switch s.cardIneligibility(m, p, binding, allocate) {
 	case "":
 	case reasonBindingNotActive:
 		return 0, nil, errInvalidFields("quick_kyc_binding_id is not an active binding of this member", "quick_kyc_binding_id")
@@ -169,6 +172,26 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 			Posting{Account: avail, Asset: src, Amount: first.Neg()},
 			Posting{Account: locked, Asset: src, Amount: first})
 	}
+	need, _ := charge.Add(first)
+	if allocate && src == quickKYCFeeAsset {
+		need, _ = need.Add(s.cardAmt(quickKYCFeeAsset, quickKYCFee))
+	}
+	if s.ledger.Balance(avail, src).Cmp(need) < 0 {
+		if funding == "merchant" {
+			return 0, nil, newErr("service_unavailable", "card line temporarily unavailable")
+		}
+		return 0, nil, errBusiness500("insufficient member balance")
+	}
+	if allocate {
+		qb, err := s.allocateQuickBinding(m, b.QuickKYCEmail)
+		if err != nil {
+			if ae := asAPIError(err); ae.Code == "invalid_fields" {
+				return 0, nil, errInvalidFields(ae.Message, "quick_kyc_email")
+			}
+			return 0, nil, err
+		}
+		binding = qb.ID
+	}
 	appID := "cap_" + s.newUUID()
 	if err := s.ledger.Post(c.now, "card application "+appID+": fee, shipping, first top-up hold", postings...); err != nil {
 		var insuf *InsufficientFundsError
@@ -189,7 +212,7 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 	}
 	a := &cardApplication{ID: appID, MemberID: m.ID, ProductID: p.ID, FormFactor: p.formFactor(), Status: status, StatusVersion: 1,
 		ClientKey: b.ClientKey, SourceAsset: src, Funding: funding, Fee: fee, Shipping: shipping, FirstTopUp: first,
-		Address: addr, CreatedAt: c.now, UpdatedAt: c.now}
+		Address: addr, QuickBindingID: binding, CreatedAt: c.now, UpdatedAt: c.now}
 	s.cards.apps[a.ID] = a
 	s.cards.appByKey[m.ID+"\x00"+a.ClientKey] = a
 	s.emit("card.application.submitted", "card_application", a.ID, m, a.Status, a.StatusVersion, nil)
@@ -197,8 +220,8 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 	return 201, map[string]any{"id": a.ID, "status": a.Status, "form_factor": a.FormFactor}, nil
 }
 
-func (s *Simulator) handleCardApplicationGet(c *rc) (int, any, error) {
-	a := s.cards.apps[withIDPrefix("cap_", c.pathID())]
+func (s *Simulator) handleCardApplicationGet(c *rc, id string) (int, any, error) {
+	a := s.cards.apps[withIDPrefix("cap_", id)]
 	if a == nil || a.MemberID != c.member.ID {
 		return 0, nil, errNotFound("card application")
 	}
@@ -265,6 +288,10 @@ func (s *Simulator) rejectCardApplicationLocked(a *cardApplication) error {
 	a.StatusVersion++
 	s.settled(a.ID)
 	s.emit("card.application.rejected", "card_application", a.ID, s.members[a.MemberID], a.Status, a.StatusVersion, nil)
+	if a.QuickBindingID != "" && s.quickBindingActive(s.members[a.MemberID], a.QuickBindingID) {
+		// The first upstream terminal failure compensates the binding.
+		_, _ = s.compensateQuickBindingLocked(a.QuickBindingID, "auto", a.ID)
+	}
 	return nil
 }
 

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/mwallet/mwallet-go/money"
 )
 
 // registerCardActions registers the card line's control actions. Each has a
@@ -393,4 +395,19 @@ func (s *Simulator) SetCardProductEnabled(productID string, enabled bool) error 
 	}
 	p.Enabled = enabled
 	return nil
+}
+
+// CardFunds returns the available and locked balances of asset that card
+// operations draw on: the member's wallet (external_member_id or mem_ id),
+// or the merchant prepaid account when memberID is empty.
+func (s *Simulator) CardFunds(memberID, asset string) (available, locked money.Amount, err error) {
+	if memberID == "" {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.ledger.Balance(AccountMerchantPrepaid, asset), s.ledger.Balance(AccountMerchantPrepaidLocked, asset), nil
+	}
+	err = s.withMember(memberID, func(m *member) {
+		available, locked = s.ledger.Balance(MemberAvailable(m.ID), asset), s.ledger.Balance(MemberLocked(m.ID), asset)
+	})
+	return available, locked, err
 }

@@ -18,22 +18,23 @@ func (s *Simulator) registerCardEndpoints() {
 	get("/v1/cards/products", "cards:read", false, s.handleCardProducts)
 	get("/v1/cards/products/{id}/quote", "cards:read", true, s.handleCardQuote)
 	post("/v1/cards/applications", "cards:write", true, s.handleCardApply)
-	get("/v1/cards/applications/{id}", "cards:read", true, s.handleCardApplicationGet)
 	get("/v1/cards", "cards:read", true, s.handleCardList)
 	get("/v1/cards/{id}", "cards:read", true, s.handleCardGet)
+	// GET /v1/cards/applications/{id}, /v1/cards/{id}/close-check and
+	// /v1/cards/{id}/transactions overlap as ServeMux patterns; one pattern
+	// serves the three.
+	get("/v1/cards/{id}/{sub}", "cards:read", true, s.handleCardSubGet)
 	post("/v1/cards/{id}/activate", "cards:write", true, s.handleCardActivate)
 	post("/v1/cards/{id}/pin", "cards:write", true, s.handleCardPIN)
 	post("/v1/cards/{id}/lost", "cards:write", true, s.handleCardLost)
 	// Freeze and unfreeze are naturally idempotent: no key needed.
 	post("/v1/cards/{id}/freeze", "cards:write", false, s.handleCardFreeze)
 	post("/v1/cards/{id}/unfreeze", "cards:write", false, s.handleCardUnfreeze)
-	get("/v1/cards/{id}/close-check", "cards:read", true, s.handleCardCloseCheck)
 	post("/v1/cards/{id}/close", "cards:write", true, s.handleCardClose)
 	post("/v1/cards/{id}/replacements", "cards:write", true, s.handleCardReplace)
 	post("/v1/cards/{id}/secure-session", "cards:secure", false, s.handleCardSecureSession)
 	post("/v1/cards/{id}/topups", "cards:write", true, s.handleCardTopUp)
 	get("/v1/cards/{id}/topups/estimate", "cards:read", true, s.handleCardTopUpEstimate)
-	get("/v1/cards/{id}/transactions", "cards:read", true, s.handleCardTransactions)
 }
 
 func (s *Simulator) handleCardProducts(c *rc) (int, any, error) {
@@ -77,9 +78,10 @@ const (
 	reasonBindingNotActive = "quick_kyc_binding_not_active"
 )
 
-// cardIneligibility returns why m cannot apply for p now, or "".
-func (s *Simulator) cardIneligibility(m *member, p *cardProduct, bindingID string) string {
-	bound := false
+// cardIneligibility returns why m cannot apply for p now, or "". allocating
+// says a quick KYC profile will be allocated for the application.
+func (s *Simulator) cardIneligibility(m *member, p *cardProduct, bindingID string, allocating bool) string {
+	bound := allocating
 	if bindingID != "" {
 		if !s.quickBindingActive(m, bindingID) {
 			return reasonBindingNotActive
@@ -159,8 +161,23 @@ func (s *Simulator) handleCardQuote(c *rc) (int, any, error) {
 		out["shipping_by_address"] = rows
 	}
 	out["shipping_fee"] = shipping.String()
-	reason := s.cardIneligibility(c.member, p, binding)
+	reason := s.cardIneligibility(c.member, p, binding, false)
 	out["can_apply"] = reason == ""
 	out["reason"] = reason
 	return 200, out, nil
+}
+
+// handleCardSubGet serves GET /v1/cards/applications/{id},
+// /v1/cards/{id}/close-check and /v1/cards/{id}/transactions.
+func (s *Simulator) handleCardSubGet(c *rc) (int, any, error) {
+	sub := c.r.PathValue("sub")
+	switch {
+	case c.pathID() == "applications":
+		return s.handleCardApplicationGet(c, sub)
+	case sub == "close-check":
+		return s.handleCardCloseCheck(c)
+	case sub == "transactions":
+		return s.handleCardTransactions(c)
+	}
+	return 0, nil, errNotFound("path " + c.r.URL.Path)
 }

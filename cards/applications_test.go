@@ -1,0 +1,277 @@
+package cards_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	mwallet "github.com/mwallet/mwallet-go"
+	"github.com/mwallet/mwallet-go/cards"
+	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator"
+)
+
+func TestApplyApprove(t *testing.T) {
+	t.Parallel()
+	sim, cl := setup(t)
+	app := apply(t, cl, cards.ApplyParams{ProductID: "virtual_std", FirstTopUp: usdt("20")})
+	if app.Status != cards.ApplicationSubmitted || app.FormFactor != cards.FormFactorVirtual || app.Existing {
+		t.Fatalf("application = %+v, want a new submitted virtual application", app)
+	}
+	// Fee debited at once; first top-up held until issuance.
+	wantFunds(t, sim, member, "USDT", "975", "20")
+	checkBooks(t, sim)
+
+	if err := sim.ApproveCardApplication(app.ID); err != nil {
+		t.Fatal(err)
+	}
+	got, err := cl.Cards.GetApplication(ctx, member, app.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != cards.ApplicationIssued || got.CardID == "" || got.StatusVersion != 2 || got.ProductID != "cpd_virtual_std" {
+		t.Fatalf("application after approval = %+v", got)
+	}
+	card := getCard(t, cl, got.CardID)
+	if card.Status != cards.CardActive || !card.Balance.Equal(money.MustParse("20", 2)) || len(card.Last4) != 4 {
+		t.Fatalf("card = %+v, want active with 20.00", card)
+	}
+	wantFunds(t, sim, member, "USDT", "975", "0")
+
+	// Events: submitted at creation, approved, then the first top-up credit.
+	var seq []string
+	for _, e := range sim.Events() {
+		if e.Object == "card_application" || e.Object == "card_topup" {
+			seq = append(seq, e.Type+"/"+e.Status)
+		}
+	}
+	want := []string{"card.application.submitted/submitted", "card.application.approved/issued", "card.topup.credited/completed"}
+	if diff := cmp.Diff(want, seq); diff != "" {
+		t.Fatalf("events (-want +got):\n%s", diff)
+	}
+	checkBooks(t, sim)
+}
+
+func TestApplyRejectRefundsFee(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		product string
+		first   string
+		debit   string // fee + shipping
+	}{
+		{"manual review virtual", "cpd_virtual_review", "20", "10"},
+		{"physical with shipping", "cpd_physical_std", "15", "40"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			sim, cl := setup(t)
+			app := apply(t, cl, cards.ApplyParams{ProductID: tc.product, FirstTopUp: usdt(tc.first)})
+			if app.Status != cards.ApplicationPendingReview {
+				t.Fatalf("status = %s, want pending_review", app.Status)
+			}
+			avail, _ := funds(t, sim, member, "USDT")
+			debited, _ := usdt("1000").Sub(avail)
+			want, _ := usdt(tc.debit).Add(usdt(tc.first))
+			if !debited.Equal(want) {
+				t.Fatalf("debited %s, want %s", debited, want)
+			}
+			if err := sim.RejectCardApplication(app.ID); err != nil {
+				t.Fatal(err)
+			}
+			wantFunds(t, sim, member, "USDT", "1000", "0")
+			got, err := cl.Cards.GetApplication(ctx, member, app.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Status != cards.ApplicationRejected || got.CardID != "" || got.Status.InProgress() {
+				t.Fatalf("application after rejection = %+v", got)
+			}
+			if n := len(eventsOf(sim, "card.application.rejected")); n != 1 {
+				t.Fatalf("%d rejected events, want 1", n)
+			}
+			// A settled application cannot be approved any more.
+			if err := sim.ApproveCardApplication(app.ID); err == nil {
+				t.Fatal("approving a rejected application succeeded")
+			}
+			checkBooks(t, sim)
+		})
+	}
+}
+
+func TestApplyClientKeyIsPermanent(t *testing.T) {
+	t.Parallel()
+	sim, cl := setup(t)
+	key := cards.NewClientKey()
+	p := cards.ApplyParams{ClientKey: key, SourceAsset: "USDT", ProductID: "cpd_virtual_std"}
+	first, err := cl.Cards.Apply(ctx, member, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.ClientKey != key || first.Existing {
+		t.Fatalf("first = %+v", first)
+	}
+	// Well past the 24-hour idempotency window, with a new x-idempotency-key:
+	// the same client_key is still the same application, and nothing is debited.
+	sim.Advance(25 * time.Hour)
+	again, err := cl.Cards.Apply(ctx, member, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.ID != first.ID || !again.Existing {
+		t.Fatalf("resend = %+v, want existing %s", again, first.ID)
+	}
+	if again.Response.IdempotencyKey == first.Response.IdempotencyKey {
+		t.Fatal("the resend reused the idempotency key; it should be a new call")
+	}
+	wantFunds(t, sim, member, "USDT", "995", "0")
+	checkBooks(t, sim)
+}
+
+func TestApplyOutcomeModes(t *testing.T) {
+	t.Parallel()
+	sim, cl := setup(t)
+	sim.SetOutcome(simulator.CollectionCardApplications, simulator.Immediate())
+	app := apply(t, cl, cards.ApplyParams{ProductID: "cpd_virtual_std"})
+	got, err := cl.Cards.GetApplication(ctx, member, app.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != cards.ApplicationIssued {
+		t.Fatalf("immediate outcome: status %s, want issued", got.Status)
+	}
+	sim.SetOutcome(simulator.CollectionCardApplications, simulator.After(time.Hour))
+	app = apply(t, cl, cards.ApplyParams{ProductID: "cpd_virtual_std"})
+	sim.Advance(59 * time.Minute)
+	if got, _ = cl.Cards.GetApplication(ctx, member, app.ID); got.Status != cards.ApplicationSubmitted {
+		t.Fatalf("before the delay: %s", got.Status)
+	}
+	sim.Advance(time.Minute)
+	if got, _ = cl.Cards.GetApplication(ctx, member, app.ID); got.Status != cards.ApplicationIssued {
+		t.Fatalf("after the delay: %s", got.Status)
+	}
+	checkBooks(t, sim)
+}
+
+func TestApplyErrorsChangeNothing(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		opts  []simulator.Option
+		setup func(t *testing.T, sim *simulator.Simulator) string // returns the member to apply for
+		p     cards.ApplyParams
+		code  mwallet.Code
+		field string
+	}{
+		{name: "asset not allowed", p: cards.ApplyParams{ProductID: "cpd_virtual_review", SourceAsset: "USDC", FirstTopUp: usdt("20")}, code: mwallet.CodeProductNotAvailable},
+		{name: "unknown product", p: cards.ApplyParams{ProductID: "cpd_gold"}, code: mwallet.CodeProductNotAvailable},
+		{name: "form factor conflicts with product", p: cards.ApplyParams{ProductID: "cpd_virtual_std", FormFactor: cards.FormFactorPhysical}, code: mwallet.CodeProductNotAvailable},
+		{name: "BIN without a product of that form factor", p: cards.ApplyParams{BIN: "489012", FormFactor: cards.FormFactorPhysical}, code: mwallet.CodeProductNotAvailable},
+		{name: "first top-up below min_first_topup", p: cards.ApplyParams{ProductID: "cpd_virtual_review", FirstTopUp: usdt("19.99")}, code: mwallet.CodeAmountOutOfRange},
+		{name: "no first top-up where one is required", p: cards.ApplyParams{ProductID: "cpd_virtual_review"}, code: mwallet.CodeAmountOutOfRange},
+		{name: "first top-up below the top-up minimum", p: cards.ApplyParams{ProductID: "cpd_virtual_std", FirstTopUp: usdt("5")}, code: mwallet.CodeAPIError},
+		{name: "first top-up finer than cents", p: cards.ApplyParams{ProductID: "cpd_virtual_std", FirstTopUp: usdt("10.001")}, code: mwallet.CodeInvalidRequest},
+		{name: "KYC not passed", p: cards.ApplyParams{ProductID: "cpd_virtual_premium", FirstTopUp: usdt("100")}, code: mwallet.CodeAPIError},
+		{name: "card limit reached", p: cards.ApplyParams{ProductID: "cpd_virtual_std"}, code: mwallet.CodeAPIError,
+			setup: func(t *testing.T, sim *simulator.Simulator) string { sim.SetCardLimit("virtual", 0); return member }},
+		{name: "outstanding penalties", p: cards.ApplyParams{ProductID: "cpd_virtual_std"}, code: mwallet.CodeAPIError,
+			setup: func(t *testing.T, sim *simulator.Simulator) string {
+				if err := sim.SetCardPenalty(member, true); err != nil {
+					t.Fatal(err)
+				}
+				return member
+			}},
+		{name: "unsupported shipping country", code: mwallet.CodeAPIError,
+			setup: func(t *testing.T, sim *simulator.Simulator) string {
+				if _, err := sim.AddCardShippingAddress(member, "FR", true); err != nil {
+					t.Fatal(err)
+				}
+				return member
+			},
+			p: cards.ApplyParams{ProductID: "cpd_physical_std"}},
+		{name: "unknown address", p: cards.ApplyParams{ProductID: "cpd_physical_std", AddressID: "adr_9999"}, code: mwallet.CodeInvalidFields, field: "address_id"},
+		{name: "insufficient balance", code: mwallet.CodeAPIError,
+			opts:  []simulator.Option{simulator.WithMember(simulator.MemberSeed{ExternalID: "poor", KYCLevel: 1, Balances: map[string]string{"USDT": "4.99"}})},
+			setup: func(*testing.T, *simulator.Simulator) string { return "poor" },
+			p:     cards.ApplyParams{ProductID: "cpd_virtual_std"}},
+		{name: "inactive quick KYC binding", p: cards.ApplyParams{ProductID: "cpd_virtual_std", QuickKYCBindingID: "qkb_missing"}, code: mwallet.CodeInvalidFields, field: "quick_kyc_binding_id"},
+		{name: "merchant funding on a platform_hosted account", p: cards.ApplyParams{ProductID: "cpd_virtual_std", FundingSource: cards.FundingMerchant}, code: mwallet.CodeInvalidFields, field: "funding_source"},
+		{name: "merchant_hosted without funding_source", opts: []simulator.Option{simulator.WithModel(simulator.MerchantHosted)},
+			p: cards.ApplyParams{ProductID: "cpd_virtual_std"}, code: mwallet.CodeInvalidFields, field: "funding_source"},
+		{name: "merchant_hosted with member funding", opts: []simulator.Option{simulator.WithModel(simulator.MerchantHosted)},
+			p: cards.ApplyParams{ProductID: "cpd_virtual_std", FundingSource: cards.FundingMember}, code: mwallet.CodeInvalidFields, field: "funding_source"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			sim, cl := setup(t, tt.opts...)
+			who := member
+			if tt.setup != nil {
+				who = tt.setup(t, sim)
+			}
+			entries, events := len(sim.LedgerEntries()), len(sim.Events())
+			p := tt.p
+			p.ClientKey = cards.NewClientKey()
+			if p.SourceAsset == "" {
+				p.SourceAsset = "USDT"
+			}
+			_, err := cl.Cards.Apply(ctx, who, p)
+			apiErr := wantCode(t, err, tt.code)
+			if tt.field != "" && (len(apiErr.Fields) == 0 || apiErr.Fields[0].Key != tt.field) {
+				t.Fatalf("fields = %+v, want %s first", apiErr.Fields, tt.field)
+			}
+			if n := len(sim.LedgerEntries()); n != entries {
+				t.Fatalf("a failed application posted %d ledger entries", n-entries)
+			}
+			if n := len(sim.Events()); n != events {
+				t.Fatalf("a failed application emitted %d events", n-events)
+			}
+			// No slot was taken either: the same member can still apply.
+			if tt.name != "card limit reached" {
+				iv, err := cl.Cards.Quote(ctx, who, "cpd_virtual_std", cards.QuoteParams{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !iv.CanApply && iv.Reason == "card_limit_reached" {
+					t.Fatal("a failed application took a card-limit slot")
+				}
+			}
+			checkBooks(t, sim)
+		})
+	}
+}
+
+func TestApplyMerchantHosted(t *testing.T) {
+	t.Parallel()
+	sim, cl := setup(t, simulator.WithModel(simulator.MerchantHosted))
+	prepaid, _ := funds(t, sim, "", "USDT")
+	id := issue(t, sim, cl, cards.ApplyParams{ProductID: "cpd_virtual_std", FundingSource: cards.FundingMerchant, FirstTopUp: usdt("30")})
+	// The member's wallet is untouched; the prepaid paid fee and first top-up.
+	wantFunds(t, sim, member, "USDT", "1000", "0")
+	after, locked := funds(t, sim, "", "USDT")
+	spent, _ := prepaid.Sub(after)
+	if !spent.Equal(usdt("35")) || !locked.IsZero() {
+		t.Fatalf("prepaid spent %s (locked %s), want 35 and 0", spent, locked)
+	}
+	if c := getCard(t, cl, id); !c.Balance.Equal(money.MustParse("30", 2)) {
+		t.Fatalf("card balance %s, want 30.00", c.Balance)
+	}
+	// Top-ups draw on the prepaid too, and need funding_source merchant.
+	_, err := cl.Cards.TopUp(ctx, member, id, cards.TopUpParams{Amount: usdt("10")})
+	wantCode(t, err, mwallet.CodeInvalidFields)
+	tp, err := cl.Cards.TopUp(ctx, member, id, cards.TopUpParams{Amount: usdt("10"), FundingSource: cards.FundingMerchant})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, locked = funds(t, sim, "", "USDT"); !locked.Equal(usdt("10.1")) {
+		t.Fatalf("prepaid locked %s, want 10.100000", locked)
+	}
+	if err := sim.CreditCardTopUp(tp.ID); err != nil {
+		t.Fatal(err)
+	}
+	if c := getCard(t, cl, id); !c.Balance.Equal(money.MustParse("40", 2)) {
+		t.Fatalf("card balance %s, want 40.00", c.Balance)
+	}
+	wantFunds(t, sim, member, "USDT", "1000", "0")
+	checkBooks(t, sim)
+}

@@ -1,0 +1,137 @@
+package cards_test
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	mwallet "github.com/mwallet/mwallet-go"
+	"github.com/mwallet/mwallet-go/cards"
+	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator"
+)
+
+func TestTopUpOutcomes(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name        string
+		outcome     func(sim *simulator.Simulator, id string) error
+		wantStatus  string
+		wantCard    string // card balance, USD
+		avail, held string // member USDT after the outcome
+		credited    int    // card.topup.credited events for the top-up
+	}{
+		{name: "credit", outcome: (*simulator.Simulator).CreditCardTopUp, wantStatus: "completed", wantCard: "100.50", avail: "893.495", held: "0", credited: 1},
+		{name: "reject releases the hold at once", outcome: (*simulator.Simulator).RejectCardTopUp, wantStatus: "failed", wantCard: "0", avail: "995", held: "0"},
+		{name: "timeout keeps processing and the funds held", outcome: (*simulator.Simulator).TimeoutCardTopUp, wantStatus: "processing", wantCard: "0", avail: "893.495", held: "101.505"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			sim, cl := setup(t)
+			id := issueVirtual(t, sim, cl, "") // 5 USDT fee
+			est, err := cl.Cards.EstimateTopUp(ctx, member, id, cards.EstimateParams{Amount: usdt("100")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantEst := &cards.Estimate{SourceAsset: "USDT", LedgerScale: 6, Amount: usdt("100"), Fee: usdt("1"), CustomerTotal: usdt("101"),
+				Currency: "USD", Scale: 2, CardAmount: money.MustParse("100", 2)}
+			est.Response = nil
+			if diff := cmp.Diff(wantEst, est, cmp.Comparer(money.Amount.Equal)); diff != "" {
+				t.Fatalf("estimate (-want +got):\n%s", diff)
+			}
+			tp, err := cl.Cards.TopUp(ctx, member, id, cards.TopUpParams{Amount: usdt("100.50")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Success is not credit: funds are held, the card is unchanged.
+			if tp.Status != cards.TopUpProcessing || tp.Response.StatusCode != 201 {
+				t.Fatalf("top-up = %+v", tp)
+			}
+			wantFunds(t, sim, member, "USDT", "893.495", "101.505") // 100.50 + 1% fee
+			if b := getCard(t, cl, id).Balance; !b.IsZero() {
+				t.Fatalf("card credited before confirmation: %s", b)
+			}
+			if err := tt.outcome(sim, tp.ID); err != nil {
+				t.Fatal(err)
+			}
+			if st, _ := sim.CardTopUpStatus(tp.ID); st != tt.wantStatus {
+				t.Fatalf("top-up status %s, want %s", st, tt.wantStatus)
+			}
+			wantCard := money.MustParse(tt.wantCard, 2)
+			if b := getCard(t, cl, id).Balance; !b.Equal(wantCard) {
+				t.Fatalf("card balance %s, want %s", b, wantCard)
+			}
+			wantFunds(t, sim, member, "USDT", tt.avail, tt.held)
+			if n := len(eventsOf(sim, "card.topup.credited")); n != tt.credited {
+				t.Fatalf("%d card.topup.credited events, want %d", n, tt.credited)
+			}
+			checkBooks(t, sim)
+		})
+	}
+}
+
+func TestTopUpTimeoutThenReconciled(t *testing.T) {
+	t.Parallel()
+	sim, cl := setup(t)
+	id := issueVirtual(t, sim, cl, "")
+	tp, err := cl.Cards.TopUp(ctx, member, id, cards.TopUpParams{Amount: usdt("10")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.TimeoutCardTopUp(tp.ID); err != nil {
+		t.Fatal(err)
+	}
+	wantFunds(t, sim, member, "USDT", "984.900000", "10.100000")
+	// Reconciliation later confirms the credit.
+	if err := sim.CreditCardTopUp(tp.ID); err != nil {
+		t.Fatal(err)
+	}
+	wantFunds(t, sim, member, "USDT", "984.900000", "0")
+	checkBooks(t, sim)
+}
+
+func TestTopUpImmediateAndSourceAsset(t *testing.T) {
+	t.Parallel()
+	sim, cl := setup(t)
+	sim.SetOutcome(simulator.CollectionCardTopups, simulator.Immediate())
+	id := issueVirtual(t, sim, cl, "")
+	if _, err := cl.Cards.TopUp(ctx, member, id, cards.TopUpParams{Amount: usdt("50"), SourceAsset: "USDC"}); err != nil {
+		t.Fatal(err)
+	}
+	// USDC paid (50 + 0.5 fee), the card holds 50.00 USD.
+	if a, l := funds(t, sim, member, "USDC"); !a.Equal(usdt("449.5")) || !l.IsZero() {
+		t.Fatalf("USDC available %s locked %s", a, l)
+	}
+	if b := getCard(t, cl, id).Balance; !b.Equal(money.MustParse("50", 2)) {
+		t.Fatalf("card %s, want 50.00", b)
+	}
+	checkBooks(t, sim)
+}
+
+func TestTopUpErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		amount string
+		code   mwallet.Code
+	}{
+		{"below minimum", "9.99", mwallet.CodeAPIError},
+		{"over the per-transaction limit", "10000.01", mwallet.CodeAPIError},
+		{"insufficient balance", "1000", mwallet.CodeAPIError},
+		{"finer than the card currency", "10.005", mwallet.CodeInvalidRequest},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			sim, cl := setup(t)
+			id := issueVirtual(t, sim, cl, "")
+			entries := len(sim.LedgerEntries())
+			_, err := cl.Cards.TopUp(ctx, member, id, cards.TopUpParams{Amount: usdt(tt.amount)})
+			wantCode(t, err, tt.code)
+			if n := len(sim.LedgerEntries()); n != entries {
+				t.Fatalf("a refused top-up posted %d entries", n-entries)
+			}
+			checkBooks(t, sim)
+		})
+	}
+}
