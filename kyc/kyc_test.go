@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -275,4 +276,52 @@ func TestQuickBindingFeeFromPrepaid(t *testing.T) {
 	}
 	_, err = c.KYC.CreateQuickBinding(ctx, member1, kyc.QuickBindingParams{})
 	apiErr(t, err, api.CodeQuickKYCUnpaid)
+}
+
+func TestControlAPIRoutes(t *testing.T) {
+	t.Parallel()
+	sim, c := newSim(t)
+	ctx := context.Background()
+	post := func(path, body string) int {
+		t.Helper()
+		resp, err := http.Post(sim.URL()+path, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if st := post("/_sim/kyc/"+member1+"/update", ""); st != 200 {
+		t.Fatalf("update: HTTP %d", st)
+	}
+	if s, _ := c.KYC.Get(ctx, member1); s.Level != 0 {
+		t.Fatalf("level %d after update", s.Level)
+	}
+	if st := post("/_sim/kyc/"+member1+"/approve", `{"level":2}`); st != 200 {
+		t.Fatalf("approve: HTTP %d", st)
+	}
+	if s, _ := c.KYC.Get(ctx, member1); s.Level != 2 || s.Status != kyc.ReviewApproved {
+		t.Fatalf("after approval %+v", s)
+	}
+	tk, err := c.KYC.ProfileSession(ctx, member1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := post("/_sim/kyc/sessions/"+tk.ID+"/complete", ""); st != 200 {
+		t.Fatalf("session complete: HTTP %d", st)
+	}
+	// The profile is back in review (level 0): a quick profile needs an e-mail.
+	b, err := c.KYC.CreateQuickBinding(ctx, member1, kyc.QuickBindingParams{Email: "m1@example.com"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := post("/_sim/kyc/quick/"+b.ID+"/compensate", `{"compensation_source":"admin"}`); st != 200 {
+		t.Fatalf("compensate: HTTP %d", st)
+	}
+	if st := post("/_sim/members/"+member1+"/status", `{"status":"banned"}`); st != 200 {
+		t.Fatalf("member status: HTTP %d", st)
+	}
+	if st := post("/_sim/members/"+member1+"/status", `{"status":"sleeping"}`); st != 400 {
+		t.Fatalf("unknown member status: HTTP %d", st)
+	}
 }
