@@ -2,6 +2,8 @@
 
 package api
 
+import "slices"
+
 // Error codes of the service (53). An unknown code is handled as CodeAPIError.
 const (
 	// CodeInvalidCredentials (401): token-exchange x-client-id or x-api-key wrong, Key disabled or expired, rotation overlap closed; unknown client and wrong secret are indistinguishable.
@@ -167,4 +169,14 @@ var codeStatus = map[Code]int{
 	CodeUpstreamError:             502,
 	CodeUpstreamTimeout:           504,
 	CodeServiceUnavailable:        400,
+}
+
+// KnownCodes returns the 53 documented codes, sorted.
+func KnownCodes() []Code {
+	out := make([]Code, 0, len(codeStatus))
+	for c := range codeStatus {
+		out = append(out, c)
+	}
+	slices.Sort(out)
+	return out
 }

@@ -169,9 +169,15 @@ func (e *Error) Is(target error) bool {
 // ParamError reports input rejected by the SDK before anything was sent.
 // Code is the code the service would have answered, when there is one.
 type ParamError struct {
-	Param  string
+	// Param names the rejected input.
+	Param string
+	// Reason says what is wrong with it.
 	Reason string
-	Code   Code
+	// Code is the code the service would have answered, or "".
+	Code Code
+	// Err is the underlying error, when there is one (for example a
+	// *money.ParseError); errors.Is and errors.As see it through Unwrap.
+	Err error
 }
 
 // Error formats the parameter and the reason.
@@ -184,6 +190,9 @@ func (e *ParamError) Error() string {
 
 // Is makes errors.Is(err, ErrInvalidParam) match every *ParamError.
 func (e *ParamError) Is(target error) bool { return target == ErrInvalidParam }
+
+// Unwrap returns the underlying error, or nil.
+func (e *ParamError) Unwrap() error { return e.Err }
 
 // ErrInvalidParam matches every *ParamError with errors.Is.
 var ErrInvalidParam = errors.New("mwallet: invalid parameter")
