@@ -755,3 +755,42 @@ func TestControlAPIDrivesOrders(t *testing.T) {
 		t.Fatalf("completing a refunded order: HTTP %d", resp.StatusCode)
 	}
 }
+
+func TestSetMerchantPrepaidAdvancesQueue(t *testing.T) {
+	t.Parallel()
+	sim, c := newSim(t, simulator.WithModel(simulator.MerchantHosted))
+	ctx := context.Background()
+	if err := sim.SetMerchant(simulator.MerchantSettings{Prepaid: map[string]string{"USDT": "0"}}); err != nil {
+		t.Fatal(err)
+	}
+	p := validParams(payeeOf(t, c, member1, "GBP"))
+	p.FundingSource = remittance.FundingMerchant
+	var ids []string
+	for i := 0; i < 2; i++ {
+		res, err := c.Remittances.Create(ctx, member1, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, res.ID)
+		sim.Advance(time.Second)
+	}
+	// Enough for the oldest only: it advances, the other keeps waiting.
+	if err := sim.SetMerchant(simulator.MerchantSettings{Prepaid: map[string]string{"USDT": "200"}}); err != nil {
+		t.Fatal(err)
+	}
+	var got []remittance.Status
+	for _, id := range ids {
+		o, err := c.Remittances.Get(ctx, member1, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, o.Status)
+	}
+	if diff := cmp.Diff([]remittance.Status{remittance.StatusPlatformReviewing, remittance.StatusPending}, got); diff != "" {
+		t.Fatalf("statuses (-want +got):\n%s", diff)
+	}
+	avail, held := sim.PrepaidBalance("USDT")
+	if avail.String() != "68.023693" || held.String() != "131.976307" {
+		t.Fatalf("prepaid %s held %s", avail, held)
+	}
+}

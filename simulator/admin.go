@@ -142,6 +142,9 @@ func (s *Simulator) setMerchantLocked(ms MerchantSettings) error {
 	if ms.AssetAllowlist != nil {
 		s.merchant.AssetAllowlist = allow
 	}
+	if len(moves) > 0 {
+		s.onPrepaidTopUp() // remittances waiting for merchant funds advance
+	}
 	return nil
 }
 
