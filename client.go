@@ -1,23 +1,121 @@
 // Package mwallet is the Go SDK of the Merchant Wallet, Card, Remittance and
 // QR-Payment service.
 //
-// One Client owns token caching, request signing, idempotency keys, the retry
-// loop and error decoding; the product-line sub-clients (QRPay, Cards,
-// Remittances, Deposits, KYC, Members, Webhooks) are thin typed wrappers that
-// share it.
+// # Client
+//
+// One Client, safe for concurrent use, owns everything every call needs; the
+// product-line sub-clients are thin typed wrappers that share it:
+//
+//	client, err := mwallet.NewClient("https://api.example.com", mwallet.Credentials{
+//		ClientID:   os.Getenv("MWALLET_CLIENT_ID"),
+//		APIKey:     mwallet.Secret(os.Getenv("MWALLET_API_KEY")),
+//		SigningKey: mwallet.Secret(os.Getenv("MWALLET_SIGNING_KEY")),
+//	}, mwallet.WithLogger(logger))
+//
+//	client.QRPay        // pay fiat QR codes in digital assets   (package qrpay)
+//	client.Cards        // card products, applications, cards    (package cards)
+//	client.Remittances  // remittances to saved payees           (package remittance)
+//	client.Deposits     // deposits into member balances         (package deposits)
+//	client.KYC          // hosted KYC screens and KYC state      (package kyc)
+//	client.Members      // members                               (package members)
+//	client.Webhooks     // webhook deliveries                    (package webhooks)
+//
+// The base URL chooses the environment (sandbox and production have
+// different addresses). It must be https; plain http is accepted for
+// loopback addresses (a local simulator) and logged as a warning elsewhere.
+// Package simulator serves the whole contract offline; simulator.New().Client()
+// returns a Client wired to it.
+//
+// # What the client does on every call
+//
+//   - Access tokens: POST /v1/connect/token with x-client-id and x-api-key,
+//     cached and replaced ahead of expired_at (60 s or a tenth of the
+//     lifetime, whichever is smaller). Concurrent callers share one exchange;
+//     exchanges are limited to 20 per minute on the client side. An
+//     invalid_token answer drops the token, exchanges once more and resends
+//     the call once.
+//   - Signing: every write (any method but GET and HEAD) carries x-timestamp
+//     (Unix seconds from the client's clock), x-nonce (new for every attempt)
+//     and x-signature, the base64 HMAC-SHA-256 with the signing key over
+//     METHOD, path and query exactly as sent, timestamp, nonce and the hex
+//     SHA-256 of the exact body bytes sent. The body is encoded once per call.
+//   - Idempotency: creating writes carry x-idempotency-key, generated once per
+//     call (UUID v4) or given with WithIdempotencyKey, and sent unchanged on
+//     every retry. Response.IdempotencyKey and Error.IdempotencyKey report it;
+//     Response.Replayed and Error.Replayed report X-Idempotent-Replay.
+//   - Member context: member-scoped endpoints send x-on-behalf-of; a blank
+//     member is rejected with a *ParamError (member_context_required) and
+//     nothing is sent. No default member is ever assumed.
+//   - Retries: api_error and unknown codes once, upstream_error and
+//     upstream_timeout while attempts last, idempotency_in_progress after 1-2
+//     s, rate_limited after Retry-After, network errors for reads and keyed
+//     writes; never the do-not-retry codes, a 404 or step_up_required.
+//     Backoff is exponential with jitter, bounded by WithDefaultMaxAttempts,
+//     WithRetryBackoff, a retry budget shared by the client
+//     (WithRetryBudget) and the context: a wait ends the moment the context
+//     ends. Each attempt has its own timeout (WithDefaultAttemptTimeout).
+//   - Errors: a service answer that is not 2xx is an *Error (code, HTTP
+//     status, message, request id and the code's extra fields); a body that
+//     is not an error envelope (a proxy's HTML page, an empty body) still
+//     gives a sane *Error. Input the SDK rejects before sending is a
+//     *ParamError. A call that got no answer is a *TransportError that wraps
+//     the cause (errors.Is(err, context.DeadlineExceeded) works).
+//   - Logging: with WithLogger, every attempt is logged at debug level
+//     (method, path, status, code, attempt, request id, idempotency key).
+//     Tokens, keys, signatures and bodies are never logged; Secret and
+//     Credentials print as [redacted].
+//
+// # Retrying a call yourself
+//
+// After a timeout, a network error or an upstream_timeout the outcome is
+// unknown: resend the same parameters with the same key, which the error
+// carries (IdempotencyKeyOf). After a definite business failure the same key
+// replays that failure; correct the cause and send with a new key (the
+// default when no key is given).
+//
+// # Step-up
+//
+// A 400 step_up_required carries ChallengeID, HostedURL and ExpiresAt. Send
+// the end user to HostedURL; once they completed it, resend the same
+// parameters with the same idempotency key and x-step-up, which StepUpResend
+// builds from the error:
+//
+//	order, err := client.QRPay.Pay(ctx, member, params)
+//	var apiErr *mwallet.Error
+//	if errors.As(err, &apiErr) && apiErr.Code == mwallet.CodeStepUpRequired {
+//		redirect(apiErr.HostedURL) // and wait until the user is done
+//		order, err = client.QRPay.Pay(ctx, member, params, mwallet.StepUpResend(apiErr)...)
+//	}
+//
+// # Amounts and assets
+//
+// Amounts are money.Amount values, exact decimals at the asset's
+// ledger_scale, sent as JSON strings. Client.Assets lists the catalogue and
+// caches it (ledger_scale never changes once an asset is listed);
+// Client.ParseAmount parses a decimal string at an asset's ledger_scale and
+// Asset.Display truncates to its display_scale for showing.
+//
+// # Lists
+//
+// List methods return iter.Seq2[T, error]: the loop walks every page (keyset
+// cursors, newest first) and stops when the service says has_more is false.
 package mwallet
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"log/slog"
+	"net"
 	"net/http"
+	"net/url"
+	"runtime"
+	"strconv"
 	"strings"
-	"sync"
-	"time"
+
+	"github.com/google/uuid"
+	"github.com/hashicorp/go-retryablehttp"
 
 	"github.com/mwallet/mwallet-go/cards"
 	"github.com/mwallet/mwallet-go/deposits"
@@ -29,54 +127,20 @@ import (
 	"github.com/mwallet/mwallet-go/webhooks"
 )
 
-// Secret is a credential value. It prints as [redacted] through fmt, %v, %+v,
-// %#v and JSON, so it never reaches a log line by accident.
-type Secret string
+// Version is the SDK version sent in the User-Agent header.
+const Version = "0.1.0"
 
-// String returns "[redacted]".
-func (Secret) String() string { return "[redacted]" }
-
-// GoString returns "[redacted]".
-func (Secret) GoString() string { return "[redacted]" }
-
-// MarshalJSON writes "[redacted]".
-func (Secret) MarshalJSON() ([]byte, error) { return []byte(`"[redacted]"`), nil }
-
-// Reveal returns the secret value itself. Only the client calls it.
-func (s Secret) Reveal() string { return string(s) }
-
-// Credentials identify the merchant's API Key. APIKey is used only to obtain
-// tokens; SigningKey only to sign writes. Do not mix them up.
-type Credentials struct {
-	ClientID   string
-	APIKey     Secret
-	SigningKey Secret
-}
-
-// Option configures a Client.
-type Option func(*config)
-
-type config struct {
-	httpClient *http.Client
-	now        func() time.Time
-}
-
-// WithHTTPClient sets the HTTP client used for every request.
-func WithHTTPClient(h *http.Client) Option { return func(c *config) { c.httpClient = h } }
-
-// WithClock sets the clock used for signing timestamps and token expiry
-// (tests use the simulator's clock).
-func WithClock(now func() time.Time) Option { return func(c *config) { c.now = now } }
-
-// Client is the root client. It is safe for concurrent use.
+// Client is the root client. It is safe for concurrent use; create one per
+// set of credentials and share it.
 type Client struct {
-	baseURL string
-	creds   Credentials
-	cfg     config
-
-	mu       sync.Mutex
-	token    string
-	tokenExp time.Time
+	base      string // scheme://host[/prefix], no trailing slash
+	creds     Credentials
+	cfg       config
+	http      *http.Client
+	signer    *signer
+	auth      *auth
+	budget    *retryBudget
+	userAgent string
 
 	// QRPay pays fiat QR codes in digital assets.
 	QRPay *qrpay.Client
@@ -95,19 +159,47 @@ type Client struct {
 }
 
 // NewClient returns a Client for baseURL (the environment is chosen by the
-// address) with the given credentials.
+// address) with the given credentials. It checks the address and the
+// credentials and sends nothing; the first call obtains the access token.
+// Invalid arguments give a *ParamError.
 func NewClient(baseURL string, creds Credentials, opts ...Option) (*Client, error) {
-	if strings.TrimSpace(baseURL) == "" {
-		return nil, errors.New("mwallet: base URL is required")
-	}
-	if creds.ClientID == "" || creds.APIKey == "" || creds.SigningKey == "" {
-		return nil, errors.New("mwallet: client id, API key and signing key are required")
-	}
-	cfg := config{httpClient: http.DefaultClient, now: time.Now}
+	cfg := defaultConfig()
 	for _, o := range opts {
-		o(&cfg)
+		if o != nil {
+			o(&cfg)
+		}
 	}
-	c := &Client{baseURL: strings.TrimRight(baseURL, "/"), creds: creds, cfg: cfg}
+	c := &Client{cfg: cfg, creds: creds}
+	u, warn, err := checkBaseURL(baseURL)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkCredentials(creds); err != nil {
+		return nil, err
+	}
+	c.base = u
+	if warn != "" {
+		c.logger().Warn("mwallet: " + warn)
+	}
+	if creds.APIKey == creds.SigningKey {
+		c.logger().Warn("mwallet: the API key and the signing key are equal; they are different values, check the credentials")
+	}
+	hc := *cfg.httpClient
+	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	if cfg.attemptTimeout > 0 && (hc.Timeout == 0 || hc.Timeout > cfg.attemptTimeout) {
+		hc.Timeout = cfg.attemptTimeout
+	}
+	if tr, ok := hc.Transport.(*http.Transport); ok && tr.TLSClientConfig != nil && tr.TLSClientConfig.InsecureSkipVerify {
+		c.logger().Warn("mwallet: the HTTP client skips TLS certificate verification; never use it with real credentials")
+	}
+	c.http = &hc
+	c.signer = newSigner(creds.SigningKey.Reveal())
+	c.auth = newAuth(c, cfg.store, cfg.exchangeLimit)
+	c.budget = newRetryBudget(cfg.budgetCapacity)
+	c.userAgent = "mwallet-go/" + Version + " (" + runtime.Version() + ")"
+	if p := strings.TrimSpace(cfg.userAgent); p != "" && !hasCtl(p) {
+		c.userAgent = p + " " + c.userAgent
+	}
 	c.QRPay = qrpay.New(c)
 	c.Cards = cards.New(c)
 	c.Remittances = remittance.New(c)
@@ -118,114 +210,397 @@ func NewClient(baseURL string, creds Credentials, opts ...Option) (*Client, erro
 	return c, nil
 }
 
-func (c *Client) accessToken(ctx context.Context) (string, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.token != "" && c.cfg.now().Add(time.Minute).Before(c.tokenExp) {
-		return c.token, nil
+// checkBaseURL validates the base address: absolute https, or http on a
+// loopback host; plain http elsewhere is accepted with a warning.
+func checkBaseURL(raw string) (base, warning string, err error) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return "", "", api.Param("baseURL", "a base URL is required", "")
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.baseURL+"/v1/connect/token", nil)
-	if err != nil {
-		return "", err
+	u, perr := url.Parse(raw)
+	if perr != nil {
+		return "", "", api.Param("baseURL", "not a URL", "")
 	}
-	req.Header.Set("x-client-id", c.creds.ClientID)
-	req.Header.Set("x-api-key", c.creds.APIKey.Reveal())
-	resp, err := c.cfg.httpClient.Do(req)
-	if err != nil {
-		return "", fmt.Errorf("mwallet: token exchange: %w", err)
+	scheme := strings.ToLower(u.Scheme)
+	switch {
+	case scheme != "https" && scheme != "http":
+		return "", "", api.Param("baseURL", "the scheme must be https (or http for a local simulator)", "")
+	case u.Host == "" || u.Hostname() == "":
+		return "", "", api.Param("baseURL", "the URL has no host", "")
+	case u.User != nil:
+		return "", "", api.Param("baseURL", "the URL must not carry user information", "")
+	case u.RawQuery != "" || u.Fragment != "" || u.ForceQuery:
+		return "", "", api.Param("baseURL", "the URL must not carry a query or a fragment", "")
 	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if resp.StatusCode != 200 {
-		return "", decodeError(resp, b)
+	if scheme == "http" && !isLoopback(u.Hostname()) {
+		warning = "base URL " + u.Redacted() + " uses plain http: tokens and signed requests travel unencrypted; use https outside a local simulator"
 	}
-	var tr struct {
-		AuthToken string `json:"auth_token"`
-		ExpiredAt int64  `json:"expired_at"`
-	}
-	if err := json.Unmarshal(b, &tr); err != nil {
-		return "", fmt.Errorf("mwallet: token exchange: %w", err)
-	}
-	c.token, c.tokenExp = tr.AuthToken, time.Unix(tr.ExpiredAt, 0)
-	return c.token, nil
+	u.Scheme = scheme
+	return strings.TrimRight(u.String(), "/"), warning, nil
 }
 
-// Do sends one call; see api.Caller.
-func (c *Client) Do(ctx context.Context, r *api.Request, out any, opts ...api.CallOption) (*api.Response, error) {
-	o := api.Apply(opts)
-	if r.MemberScoped && strings.TrimSpace(r.Member) == "" {
-		return nil, api.Param("member", "a member identifier is required", api.CodeMemberContextRequired)
+func isLoopback(host string) bool {
+	h := strings.ToLower(strings.TrimSuffix(host, "."))
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return true
 	}
-	var body []byte
-	if r.Body != nil {
-		var err error
-		if body, err = json.Marshal(r.Body); err != nil {
-			return nil, fmt.Errorf("mwallet: encode body: %w", err)
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}
+
+func checkCredentials(c Credentials) error {
+	switch {
+	case strings.TrimSpace(c.ClientID) == "":
+		return api.Param("Credentials.ClientID", "required", "")
+	case c.APIKey == "":
+		return api.Param("Credentials.APIKey", "required", "")
+	case c.SigningKey == "":
+		return api.Param("Credentials.SigningKey", "required", "")
+	case hasCtl(c.ClientID):
+		return api.Param("Credentials.ClientID", "contains control characters", "")
+	case hasCtl(string(c.APIKey)):
+		return api.Param("Credentials.APIKey", "contains control characters", "")
+	}
+	return nil
+}
+
+// hasCtl reports control characters, which cannot travel in a header.
+func hasCtl(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if b := s[i]; b < 0x20 && b != '\t' || b == 0x7f {
+			return true
 		}
 	}
-	key := o.IdempotencyKey
-	if r.Idempotent && key == "" {
-		key = newUUID()
+	return false
+}
+
+// String describes the client without credentials.
+func (c *Client) String() string {
+	return "mwallet.Client{base_url:" + c.base + " client_id:" + c.creds.ClientID + "}"
+}
+
+// GoString is String.
+func (c *Client) GoString() string { return c.String() }
+
+// Format writes String for every verb, so a Client printed with %+v or %#v
+// shows no token or key material.
+func (c *Client) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(c.String())) }
+
+// BaseURL returns the normalised base address the client calls.
+func (c *Client) BaseURL() string { return c.base }
+
+func (c *Client) logger() *slog.Logger {
+	if c.cfg.logger != nil {
+		return c.cfg.logger
 	}
-	tok, err := c.accessToken(ctx)
-	if err != nil {
-		return nil, err
+	return slog.Default()
+}
+
+// ownedHeaders are set by the client; WithHeader cannot override them.
+var ownedHeaders = map[string]bool{
+	"X-Auth-Token": true, "Authorization": true, "X-Client-Id": true, "X-Api-Key": true,
+	"X-Timestamp": true, "X-Nonce": true, "X-Signature": true, "X-Idempotency-Key": true,
+	"X-On-Behalf-Of": true, "X-Step-Up": true, "Content-Type": true, "Content-Length": true,
+	"Host": true, "User-Agent": true,
+}
+
+// Do sends one logical call: it validates the request, encodes the body
+// once, and runs the attempts with token, signature, idempotency key and
+// retries; a 2xx JSON body is decoded into out when out is non-nil. It
+// implements api.Caller, which the sub-clients use; call it directly for
+// endpoints the SDK has no method for.
+//
+// The Response is returned whenever something was sent, also with an error.
+func (c *Client) Do(ctx context.Context, r *api.Request, out any, opts ...api.CallOption) (*api.Response, error) {
+	o := api.Apply(opts)
+	resp, err := c.do(ctx, r, out, o)
+	if o.OnResponse != nil && resp != nil {
+		o.OnResponse(resp)
 	}
-	pathQ := r.Path
-	if len(r.Query) > 0 {
-		pathQ += "?" + r.Query.Encode()
+	return resp, err
+}
+
+func (c *Client) do(ctx context.Context, r *api.Request, out any, o api.CallOptions) (*api.Response, error) {
+	if ctx == nil {
+		return nil, api.Param("ctx", "a context is required", "")
 	}
-	req, err := http.NewRequestWithContext(ctx, r.Method, c.baseURL+pathQ, bytes.NewReader(body))
-	if err != nil {
-		return nil, err
+	if r == nil {
+		return nil, api.Param("request", "a request is required", "")
 	}
-	req.Header.Set("x-auth-token", "Bearer "+tok)
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
+	method := strings.ToUpper(strings.TrimSpace(r.Method))
+	if method == "" || strings.ContainsAny(method, " \t\r\n") {
+		return nil, api.Param("Method", "an HTTP method is required", "")
 	}
+	if !strings.HasPrefix(r.Path, "/") || strings.ContainsAny(r.Path, "?#") || hasCtl(r.Path) {
+		return nil, api.Param("Path", "must be an escaped path beginning with / and carry no query", "")
+	}
+	sp := &callSpec{method: method, path: r.Path, stepUp: strings.TrimSpace(o.StepUp)}
 	if r.MemberScoped {
-		req.Header.Set("x-on-behalf-of", strings.TrimSpace(r.Member))
+		sp.member = strings.TrimSpace(r.Member)
+		if sp.member == "" {
+			return nil, api.Param("member", "a member identifier (external_member_id or mem_ id) is required", api.CodeMemberContextRequired)
+		}
+		if hasCtl(sp.member) {
+			return nil, api.Param("member", "contains control characters", api.CodeMemberContextRequired)
+		}
 	}
-	if key != "" {
-		req.Header.Set("x-idempotency-key", key)
+	if o.IdempotencyKey != "" {
+		if !ValidIdempotencyKey(o.IdempotencyKey) {
+			return nil, api.Param("idempotency key", "must be UUID-shaped (8-4-4-4-12 hex digits)", api.CodeIdempotencyKeyInvalid)
+		}
+		sp.idemKey = o.IdempotencyKey
+	} else if r.Idempotent {
+		sp.idemKey = uuid.NewString()
 	}
-	if o.StepUp != "" {
-		req.Header.Set("x-step-up", o.StepUp)
+	sp.keyed = sp.idemKey != ""
+	if hasCtl(sp.stepUp) {
+		return nil, api.Param("step-up challenge id", "contains control characters", "")
 	}
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		ts := fmt.Sprint(c.cfg.now().Unix())
-		nonce := newUUID()
-		req.Header.Set("x-timestamp", ts)
-		req.Header.Set("x-nonce", nonce)
-		req.Header.Set("x-signature", sign(c.creds.SigningKey.Reveal(), r.Method, pathQ, ts, nonce, body))
+	if r.Body != nil {
+		b, err := encodeBody(r.Body)
+		if err != nil {
+			return nil, err
+		}
+		sp.body, sp.hasBody = b, true
 	}
-	resp, err := c.cfg.httpClient.Do(req)
+	if len(r.Query) > 0 {
+		sp.query = r.Query.Encode()
+	}
+	sp.extra = o.Header
+	return c.run(ctx, sp, out, o)
+}
+
+// encodeBody encodes the request body once per logical call. A
+// json.RawMessage is sent byte for byte.
+func encodeBody(v any) ([]byte, error) {
+	if raw, ok := v.(json.RawMessage); ok {
+		if !json.Valid(raw) {
+			return nil, api.Param("body", "not valid JSON", api.CodeInvalidRequest)
+		}
+		return raw, nil
+	}
+	b, err := json.Marshal(v)
 	if err != nil {
-		return nil, fmt.Errorf("mwallet: %s %s: %w", r.Method, r.Path, err)
+		return nil, &api.ParamError{Param: "body", Reason: "cannot be encoded as JSON: " + err.Error(), Code: api.CodeInvalidRequest}
 	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(io.LimitReader(resp.Body, 10<<20))
-	meta := &api.Response{StatusCode: resp.StatusCode, RequestID: resp.Header.Get("X-Request-Id"), Replayed: resp.Header.Get("X-Idempotent-Replay") == "true", IdempotencyKey: key, Attempts: 1, Header: resp.Header}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return meta, decodeError(resp, b)
+	return b, nil
+}
+
+// callSpec is one logical call, fixed across its attempts.
+type callSpec struct {
+	method   string
+	path     string // escaped path, for logs
+	query    string // encoded query
+	body     []byte
+	hasBody  bool
+	member   string
+	idemKey  string
+	keyed    bool // sends an idempotency key (or is safe to resend as if it did)
+	stepUp   string
+	exchange bool // token exchange: credential headers, no token, no signature
+	extra    http.Header
+}
+
+// signed reports whether the call carries a signature.
+func (s *callSpec) signed() bool {
+	return !s.exchange && s.method != http.MethodGet && s.method != http.MethodHead
+}
+
+// safeToResend reports whether an attempt that may have reached the service
+// can be sent again: reads, and writes with an idempotency key.
+func (s *callSpec) safeToResend() bool {
+	return s.keyed || s.method == http.MethodGet || s.method == http.MethodHead
+}
+
+// attempt is the state of one logical call across its HTTP attempts.
+type attempt struct {
+	c           *Client
+	spec        *callSpec
+	requestURI  string
+	maxAttempts int
+
+	attempts        int
+	retries         int
+	spent           int // retry budget taken
+	reauthed        bool
+	apiErrorRetried bool
+	tokenValue      string
+	decision        retryDecision
+	prepareErr      error
+
+	// Outcome of the latest attempt.
+	status  int
+	header  http.Header
+	body    []byte
+	apiErr  *api.Error
+	netErr  error
+	readErr error
+}
+
+// prepare sets the per-attempt headers: token, timestamp, nonce, signature.
+func (a *attempt) prepare(req *http.Request) error {
+	h := req.Header
+	if !a.spec.exchange {
+		tok, err := a.c.auth.token(req.Context())
+		if err != nil {
+			a.prepareErr = err
+			return err
+		}
+		a.tokenValue = tok.value
+		h.Set("X-Auth-Token", tok.header)
 	}
-	if out != nil && len(b) > 0 {
-		if err := json.Unmarshal(b, out); err != nil {
-			return meta, fmt.Errorf("mwallet: decode %s %s: %w", r.Method, r.Path, err)
+	if a.spec.signed() {
+		ts := strconv.FormatInt(a.c.cfg.now().Unix(), 10)
+		nonce := uuid.NewString()
+		h.Set("X-Timestamp", ts)
+		h.Set("X-Nonce", nonce)
+		h.Set("X-Signature", a.c.signer.sign(a.spec.method, a.requestURI, ts, nonce, a.spec.body))
+	}
+	return nil
+}
+
+// run sends the attempts of one call through retryablehttp and turns the
+// outcome into a Response and an error.
+func (c *Client) run(ctx context.Context, sp *callSpec, out any, o api.CallOptions) (*api.Response, error) {
+	target := c.base + sp.path
+	if sp.query != "" {
+		target += "?" + sp.query
+	}
+	var rawBody any
+	if sp.hasBody {
+		rawBody = sp.body
+	} else if sp.signed() {
+		rawBody = []byte{}
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, sp.method, target, rawBody)
+	if err != nil {
+		return nil, &api.ParamError{Param: "request", Reason: "cannot build the HTTP request: " + err.Error()}
+	}
+	if sp.signed() {
+		// net/http replays a request with an idempotency key by itself when a
+		// kept-alive connection fails, with the same headers: the nonce would
+		// be reused. Without GetBody (and with a non-nil body) it never
+		// replays; the retry loop resends with a fresh nonce instead.
+		req.GetBody = nil
+	}
+	a := &attempt{c: c, spec: sp, requestURI: req.URL.RequestURI(), maxAttempts: c.cfg.maxAttempts}
+	if o.MaxAttempts > 0 {
+		a.maxAttempts = o.MaxAttempts
+	}
+	h := req.Header
+	for k, vs := range sp.extra {
+		if ck := http.CanonicalHeaderKey(k); !ownedHeaders[ck] {
+			for _, v := range vs {
+				h.Add(ck, v)
+			}
+		}
+	}
+	h.Set("Accept", "application/json")
+	h.Set("User-Agent", c.userAgent)
+	if sp.hasBody {
+		h.Set("Content-Type", "application/json")
+	}
+	if sp.exchange {
+		h.Set("X-Client-Id", c.creds.ClientID)
+		h.Set("X-Api-Key", c.creds.APIKey.Reveal())
+	}
+	if sp.member != "" {
+		h.Set("X-On-Behalf-Of", sp.member)
+	}
+	if sp.idemKey != "" {
+		h.Set("X-Idempotency-Key", sp.idemKey)
+	}
+	if sp.stepUp != "" {
+		h.Set("X-Step-Up", sp.stepUp)
+	}
+	if err := a.prepare(req.Request); err != nil {
+		return nil, err
+	}
+	hc := c.http
+	if o.AttemptTimeout > 0 {
+		cp := *c.http
+		cp.Timeout = o.AttemptTimeout
+		hc = &cp
+	}
+	rc := &retryablehttp.Client{
+		HTTPClient:   hc,
+		Logger:       nil, // the client logs by itself, without secrets
+		RetryWaitMin: c.cfg.minBackoff,
+		RetryWaitMax: c.cfg.maxBackoff,
+		// checkRetry decides; this bound only keeps the loop finite.
+		RetryMax:     a.maxAttempts + 1,
+		CheckRetry:   a.checkRetry,
+		Backoff:      a.backoffHook,
+		PrepareRetry: a.prepareRetry,
+		ErrorHandler: a.errorHandler,
+	}
+	resp, err := rc.Do(req)
+	if resp != nil && resp.Body != nil {
+		_ = resp.Body.Close()
+	}
+	meta := a.response()
+	if err != nil || a.netErr != nil || a.readErr != nil {
+		return meta, a.failure(ctx, err)
+	}
+	if a.apiErr != nil {
+		return meta, a.apiErr
+	}
+	if a.status < 200 || a.status > 299 {
+		return meta, decodeError(a.status, a.header, a.body, c.cfg.now())
+	}
+	if out != nil && len(a.body) > 0 {
+		if err := json.Unmarshal(a.body, out); err != nil {
+			return meta, fmt.Errorf("mwallet: %s %s: decode the %d response (request_id %s): %w", sp.method, sp.path, a.status, meta.RequestID, err)
 		}
 	}
 	return meta, nil
 }
 
-func decodeError(resp *http.Response, b []byte) error {
-	e := &api.Error{HTTPStatus: resp.StatusCode}
-	if json.Unmarshal(b, e) != nil || e.Code == "" {
-		e.Code = api.CodeAPIError
-		e.Type = "api_error"
-		e.Message = http.StatusText(resp.StatusCode)
+// response builds the metadata of the last attempt; nil when nothing was
+// answered.
+func (a *attempt) response() *api.Response {
+	if a.attempts == 0 {
+		return nil
 	}
-	if e.RequestID == "" {
-		e.RequestID = resp.Header.Get("X-Request-Id")
+	r := &api.Response{StatusCode: a.status, IdempotencyKey: a.spec.idemKey, Attempts: a.attempts, Header: a.header}
+	if a.header != nil {
+		r.RequestID = a.header.Get("X-Request-Id")
+		r.Replayed = isReplay(a.header)
 	}
-	return e
+	if r.RequestID == "" && a.apiErr != nil {
+		r.RequestID = a.apiErr.RequestID
+	}
+	return r
+}
+
+// failure builds the error of a call that ended without a usable answer.
+func (a *attempt) failure(ctx context.Context, err error) error {
+	if a.prepareErr != nil {
+		if a.apiErr != nil && ctx.Err() == nil {
+			return fmt.Errorf("%w (after %w)", a.prepareErr, a.apiErr)
+		}
+		return a.prepareErr
+	}
+	cause := err
+	switch {
+	case a.netErr != nil:
+		cause = a.netErr
+	case a.readErr != nil:
+		cause = a.readErr
+	}
+	if ctx.Err() != nil && a.apiErr != nil {
+		// The context ended while waiting to retry: report both.
+		return fmt.Errorf("mwallet: %s %s: stopped waiting to retry: %w; last answer: %w", a.spec.method, a.spec.path, ctx.Err(), a.apiErr)
+	}
+	if cause == nil {
+		cause = errors.New("no answer")
+	}
+	if ctx.Err() != nil && !errors.Is(cause, ctx.Err()) {
+		cause = fmt.Errorf("%w (%w)", ctx.Err(), cause)
+	}
+	return &TransportError{
+		Method: a.spec.method, Path: a.spec.path, Attempts: a.attempts,
+		IdempotencyKey: a.spec.idemKey, NotSent: a.attempts > 0 && classifyNetErr(a.netErr) == netNotSent,
+		Err: cause,
+	}
 }

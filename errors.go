@@ -1,6 +1,7 @@
 package mwallet
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/mwallet/mwallet-go/internal/api"
@@ -74,3 +75,41 @@ func WithHeader(key, value string) CallOption { return api.WithHeader(key, value
 
 // WithResponse stores the Response of the call into *dst, also when it fails.
 func WithResponse(dst **Response) CallOption { return api.WithResponse(dst) }
+
+// TransportError reports a call that ended without an answer from the
+// service after its last attempt: connection refused or reset, a timeout, a
+// truncated or oversized response, or the context ending. It wraps the
+// cause, so errors.Is(err, context.DeadlineExceeded) works.
+//
+// The outcome of a write is unknown unless NotSent is true: resend it with
+// the same IdempotencyKey (WithIdempotencyKey) to learn it without doing it
+// twice.
+type TransportError struct {
+	// Method and Path identify the call (the path without its query).
+	Method, Path string
+	// Attempts is the number of HTTP attempts made.
+	Attempts int
+	// IdempotencyKey is the key the call carried ("" when none).
+	IdempotencyKey string
+	// NotSent is true when the last attempt surely never reached the service
+	// (the connection could not be made).
+	NotSent bool
+	// Err is the cause.
+	Err error
+}
+
+// Error describes the failure; it names the idempotency key so a log line is
+// enough to resend.
+func (e *TransportError) Error() string {
+	s := "mwallet: " + e.Method + " " + e.Path + ": no answer after " + strconv.Itoa(e.Attempts) + " attempt(s)"
+	if e.IdempotencyKey != "" {
+		s += " (idempotency key " + e.IdempotencyKey + ")"
+	}
+	if e.Err != nil {
+		s += ": " + e.Err.Error()
+	}
+	return s
+}
+
+// Unwrap returns the cause.
+func (e *TransportError) Unwrap() error { return e.Err }

@@ -1,0 +1,284 @@
+package mwallet
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/singleflight"
+	"golang.org/x/time/rate"
+
+	"github.com/mwallet/mwallet-go/internal/api"
+)
+
+const redacted = "[redacted]"
+
+// Secret is a credential value. It prints as [redacted] through every fmt
+// verb (%v, %+v, %#v, %s, %q, ...), String, GoString, JSON and slog, so it
+// never reaches a log line or an error message by accident. Reveal returns
+// the value itself.
+type Secret string
+
+// String returns "[redacted]".
+func (Secret) String() string { return redacted }
+
+// GoString returns "[redacted]".
+func (Secret) GoString() string { return redacted }
+
+// Format writes "[redacted]" for every verb ("\"[redacted]\"" for %q).
+func (Secret) Format(f fmt.State, verb rune) { writeRedacted(f, verb) }
+
+// MarshalJSON writes "[redacted]".
+func (Secret) MarshalJSON() ([]byte, error) { return []byte(`"` + redacted + `"`), nil }
+
+// MarshalText writes [redacted], so text encoders and map keys stay safe too.
+func (Secret) MarshalText() ([]byte, error) { return []byte(redacted), nil }
+
+// LogValue makes slog print [redacted].
+func (Secret) LogValue() slog.Value { return slog.StringValue(redacted) }
+
+// Reveal returns the secret value itself. Only the client needs it.
+func (s Secret) Reveal() string { return string(s) }
+
+func writeRedacted(f fmt.State, verb rune) {
+	if verb == 'q' {
+		_, _ = f.Write([]byte(`"` + redacted + `"`))
+		return
+	}
+	_, _ = f.Write([]byte(redacted))
+}
+
+// Credentials identify the merchant's API Key. APIKey is used only to obtain
+// access tokens; SigningKey only to sign writes. Do not mix them up.
+// Credentials print with ClientID only, whatever the verb.
+type Credentials struct {
+	// ClientID is sent as x-client-id on token exchange.
+	ClientID string
+	// APIKey is sent as x-api-key on token exchange and nowhere else.
+	APIKey Secret
+	// SigningKey is the HMAC-SHA-256 key of x-signature; it is never sent.
+	SigningKey Secret
+}
+
+// String returns the client id with both secrets redacted.
+func (c Credentials) String() string {
+	return "mwallet.Credentials{ClientID:" + c.ClientID + " APIKey:" + redacted + " SigningKey:" + redacted + "}"
+}
+
+// GoString is String.
+func (c Credentials) GoString() string { return c.String() }
+
+// Format writes String for every verb (quoted for %q).
+func (c Credentials) Format(f fmt.State, verb rune) {
+	if verb == 'q' {
+		fmt.Fprintf(f, "%q", c.String())
+		return
+	}
+	_, _ = f.Write([]byte(c.String()))
+}
+
+// MarshalJSON writes the client id and redacted secrets.
+func (c Credentials) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		ClientID   string `json:"client_id"`
+		APIKey     Secret `json:"api_key"`
+		SigningKey Secret `json:"signing_key"`
+	}{c.ClientID, c.APIKey, c.SigningKey})
+}
+
+// LogValue makes slog print the client id only.
+func (c Credentials) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("client_id", c.ClientID), slog.String("api_key", redacted), slog.String("signing_key", redacted))
+}
+
+// cachedToken is an access token with its validity. It never prints its value.
+type cachedToken struct {
+	value     string
+	header    string // "Bearer " + value, built once
+	expiresAt time.Time
+	refreshAt time.Time // expiresAt minus the refresh margin
+}
+
+// Format keeps the token value out of every fmt verb.
+func (t cachedToken) Format(f fmt.State, _ rune) {
+	fmt.Fprintf(f, "token{expires_at:%s value:%s}", t.expiresAt.UTC().Format(time.RFC3339), redacted)
+}
+
+// tokenStore is where the client keeps its access token. The in-memory store
+// serves one Client; a store shared between processes can implement the same
+// three methods.
+type tokenStore interface {
+	// Load returns the current token, if any.
+	Load(ctx context.Context) (cachedToken, bool, error)
+	// Save replaces the current token.
+	Save(ctx context.Context, t cachedToken) error
+	// Invalidate forgets the current token if its value is value (a token
+	// another caller already replaced is left alone).
+	Invalidate(ctx context.Context, value string) error
+}
+
+// memoryTokenStore keeps the token in memory; reads take no lock.
+type memoryTokenStore struct{ p atomic.Pointer[cachedToken] }
+
+func (m *memoryTokenStore) Load(context.Context) (cachedToken, bool, error) {
+	if t := m.p.Load(); t != nil {
+		return *t, true, nil
+	}
+	return cachedToken{}, false, nil
+}
+
+func (m *memoryTokenStore) Save(_ context.Context, t cachedToken) error {
+	m.p.Store(&t)
+	return nil
+}
+
+func (m *memoryTokenStore) Invalidate(_ context.Context, value string) error {
+	if t := m.p.Load(); t != nil && t.value == value {
+		m.p.CompareAndSwap(t, nil)
+	}
+	return nil
+}
+
+// Token refresh margin: a token is replaced this long before expired_at
+// (the smaller of 60 s and a tenth of its lifetime).
+const (
+	tokenRefreshMargin = 60 * time.Second
+	// exchangeTimeout bounds one shared token exchange, which runs detached
+	// from the context of the call that started it (other callers wait on it).
+	exchangeTimeout = 60 * time.Second
+)
+
+// auth obtains, caches and refreshes access tokens. Concurrent callers share
+// one exchange; exchanges are limited client-side.
+type auth struct {
+	c       *Client
+	store   tokenStore
+	group   singleflight.Group
+	limiter *rate.Limiter
+	// exchanges counts token exchanges attempted (for the debug log).
+	exchanges atomic.Int64
+}
+
+func newAuth(c *Client, store tokenStore, perMinute int) *auth {
+	lim := rate.NewLimiter(rate.Inf, 1)
+	if perMinute > 0 {
+		burst := perMinute / 5
+		if burst < 1 {
+			burst = 1
+		}
+		lim = rate.NewLimiter(rate.Limit(float64(perMinute)/60), burst)
+	}
+	if store == nil {
+		store = &memoryTokenStore{}
+	}
+	return &auth{c: c, store: store, limiter: lim}
+}
+
+// token returns a token valid now and for at least the refresh margin,
+// exchanging credentials when needed. The wait for a shared exchange ends
+// when ctx ends.
+func (a *auth) token(ctx context.Context) (cachedToken, error) {
+	if t, ok, err := a.store.Load(ctx); err == nil && ok && a.c.cfg.now().Before(t.refreshAt) {
+		return t, nil
+	}
+	ch := a.group.DoChan("token", func() (any, error) {
+		if t, ok, err := a.store.Load(ctx); err == nil && ok && a.c.cfg.now().Before(t.refreshAt) {
+			return t, nil
+		}
+		xctx, cancel := detached(ctx, exchangeTimeout)
+		defer cancel()
+		return a.exchange(xctx)
+	})
+	select {
+	case <-ctx.Done():
+		return cachedToken{}, fmt.Errorf("mwallet: waiting for the access token: %w", ctx.Err())
+	case r := <-ch:
+		if r.Err != nil {
+			return cachedToken{}, r.Err
+		}
+		return r.Val.(cachedToken), nil
+	}
+}
+
+// detached returns a context that does not end when ctx is cancelled (other
+// callers may be waiting on the work) but keeps ctx's deadline, capped at max.
+func detached(ctx context.Context, max time.Duration) (context.Context, context.CancelFunc) {
+	dl := time.Now().Add(max)
+	if d, ok := ctx.Deadline(); ok && d.Before(dl) {
+		dl = d
+	}
+	return context.WithDeadline(context.WithoutCancel(ctx), dl)
+}
+
+// invalidate drops value from the cache after the service answered
+// invalid_token for it.
+func (a *auth) invalidate(ctx context.Context, value string) {
+	_ = a.store.Invalidate(ctx, value)
+}
+
+// tokenResponse is the 200 body of POST /v1/connect/token.
+type tokenResponse struct {
+	AuthToken string   `json:"auth_token"`
+	ExpiredAt int64    `json:"expired_at"`
+	TokenType string   `json:"token_type"`
+	Scopes    []string `json:"scopes"`
+}
+
+// exchange runs POST /v1/connect/token (headers x-client-id and x-api-key,
+// no body) through the retry loop, then caches the token.
+func (a *auth) exchange(ctx context.Context) (cachedToken, error) {
+	if err := a.limiter.Wait(ctx); err != nil {
+		return cachedToken{}, fmt.Errorf("mwallet: token exchange limit (%d per minute): %w", a.c.cfg.exchangeLimit, err)
+	}
+	a.exchanges.Add(1)
+	var tr tokenResponse
+	_, err := a.c.run(ctx, &callSpec{
+		method:   http.MethodPost,
+		path:     tokenPath,
+		exchange: true,
+		// The exchange changes nothing on the server, so it is retried like
+		// a keyed write.
+		keyed: true,
+	}, &tr, api.CallOptions{})
+	if err != nil {
+		var e *api.Error
+		if errors.As(err, &e) {
+			return cachedToken{}, err
+		}
+		return cachedToken{}, fmt.Errorf("mwallet: token exchange: %w", err)
+	}
+	if strings.TrimSpace(tr.AuthToken) == "" || tr.ExpiredAt <= 0 {
+		return cachedToken{}, errors.New("mwallet: token exchange: the response has no auth_token or expired_at")
+	}
+	if tt := strings.TrimSpace(tr.TokenType); tt != "" && !strings.EqualFold(tt, "Bearer") {
+		return cachedToken{}, fmt.Errorf("mwallet: token exchange: unsupported token_type %q", tt)
+	}
+	now := a.c.cfg.now()
+	exp := time.Unix(tr.ExpiredAt, 0)
+	life := exp.Sub(now)
+	t := cachedToken{value: tr.AuthToken, header: "Bearer " + tr.AuthToken, expiresAt: exp}
+	if life <= 0 {
+		// The local clock is at or past expired_at: use the token for this
+		// call but do not cache it.
+		a.c.logger().LogAttrs(ctx, slog.LevelWarn, "mwallet: access token already expired by the local clock; check the clock",
+			slog.Time("expired_at", exp), slog.Time("now", now))
+		t.refreshAt = now
+		return t, nil
+	}
+	margin := min(tokenRefreshMargin, life/10)
+	t.refreshAt = exp.Add(-margin)
+	if err := a.store.Save(ctx, t); err != nil {
+		return cachedToken{}, fmt.Errorf("mwallet: token store: %w", err)
+	}
+	a.c.logger().LogAttrs(ctx, slog.LevelDebug, "mwallet: access token obtained",
+		slog.Time("expired_at", exp), slog.Int("scopes", len(tr.Scopes)))
+	return t, nil
+}
+
+const tokenPath = "/v1/connect/token"

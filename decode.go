@@ -1,0 +1,229 @@
+package mwallet
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mwallet/mwallet-go/internal/api"
+)
+
+// errBodyTooLarge reports a response body over MaxResponseBytes.
+var errBodyTooLarge = fmt.Errorf("mwallet: response body larger than %d bytes", MaxResponseBytes)
+
+// readBody reads at most limit bytes of r; a longer body is an error.
+// sizeHint (Content-Length, -1 when unknown) presizes the buffer.
+func readBody(r io.Reader, limit, sizeHint int64) ([]byte, error) {
+	var buf bytes.Buffer
+	if sizeHint > 0 && sizeHint <= limit {
+		buf.Grow(int(sizeHint) + bytes.MinRead)
+	}
+	n, err := buf.ReadFrom(io.LimitReader(r, limit+1))
+	if err != nil {
+		return buf.Bytes(), err
+	}
+	if n > limit {
+		return nil, errBodyTooLarge
+	}
+	return buf.Bytes(), nil
+}
+
+// typeByStatus is the error type the Errors section documents per status.
+var typeByStatus = map[int]string{
+	400: "invalid_request_error",
+	401: "authentication_error",
+	403: "permission_error",
+	404: "not_found",
+	409: "idempotency_error",
+	429: "rate_limit_error",
+	500: "api_error",
+	502: "upstream_error",
+	504: "upstream_timeout",
+}
+
+// codeForStatus is the code given to an error response that carries no
+// usable envelope (a proxy's HTML page, an empty or truncated body).
+func codeForStatus(status int) api.Code {
+	switch status {
+	case http.StatusBadGateway:
+		return api.CodeUpstreamError
+	case http.StatusGatewayTimeout:
+		return api.CodeUpstreamTimeout
+	case http.StatusTooManyRequests:
+		return api.CodeRateLimited
+	}
+	return api.CodeAPIError
+}
+
+// wireError is the error envelope as sent. Extras whose JSON type may vary
+// are read leniently from raw values.
+type wireError struct {
+	Type        string           `json:"type"`
+	Code        string           `json:"code"`
+	Message     string           `json:"message"`
+	RequestID   string           `json:"request_id"`
+	LimitType   string           `json:"limit_type"`
+	LimitScope  string           `json:"limit_scope"`
+	ChallengeID string           `json:"challenge_id"`
+	HostedURL   string           `json:"hosted_url"`
+	ExpiresAt   json.RawMessage  `json:"expires_at"`
+	RetryAfter  json.RawMessage  `json:"retry_after"`
+	Fields      []api.FieldError `json:"fields"`
+	LockedUntil json.RawMessage  `json:"locked_until"`
+}
+
+// maxMessage bounds the message kept from the server.
+const maxMessage = 1024
+
+// decodeError turns a non-2xx response into an *api.Error. It never fails:
+// a body that is not an error envelope gives a code derived from the status
+// and a short message that does not repeat the body.
+func decodeError(status int, h http.Header, body []byte, now time.Time) *api.Error {
+	e := &api.Error{HTTPStatus: status}
+	var w wireError
+	err := json.Unmarshal(body, &w)
+	var typeErr *json.UnmarshalTypeError
+	envelope := (err == nil || errors.As(err, &typeErr)) && strings.TrimSpace(w.Code) != ""
+	if envelope {
+		e.Type = clip(w.Type, 64)
+		e.Code = api.Code(clip(strings.TrimSpace(w.Code), 128))
+		e.Message = clip(w.Message, maxMessage)
+		e.RequestID = clip(w.RequestID, 256)
+		e.LimitType = clip(w.LimitType, 64)
+		e.LimitScope = clip(w.LimitScope, 64)
+		e.ChallengeID = clip(w.ChallengeID, 256)
+		e.HostedURL = clip(w.HostedURL, 2048)
+		e.ExpiresAt, _ = lenientInt(w.ExpiresAt)
+		if ra, ok := lenientInt(w.RetryAfter); ok && ra > 0 && ra <= math.MaxInt32 {
+			e.RetryAfter = int(ra)
+		}
+		if len(w.Fields) > 100 {
+			w.Fields = w.Fields[:100]
+		}
+		e.Fields = w.Fields
+		e.LockedUntil = clip(lenientString(w.LockedUntil), 64)
+	} else {
+		e.Code = codeForStatus(status)
+		e.Message = nonEnvelopeMessage(status, h, body)
+	}
+	if e.Type == "" {
+		if t, ok := typeByStatus[status]; ok {
+			e.Type = t
+		} else {
+			e.Type = "api_error"
+		}
+	}
+	if e.RequestID == "" {
+		e.RequestID = clip(h.Get("X-Request-Id"), 256)
+	}
+	if e.RetryAfter == 0 {
+		if d, ok := parseRetryAfter(h.Get("Retry-After"), now); ok {
+			e.RetryAfter = int((d + time.Second - 1) / time.Second)
+		}
+	}
+	e.Replayed = isReplay(h)
+	return e
+}
+
+func isReplay(h http.Header) bool {
+	return strings.EqualFold(strings.TrimSpace(h.Get("X-Idempotent-Replay")), "true")
+}
+
+// nonEnvelopeMessage describes a body that is not an error envelope without
+// quoting it (it may be a large HTML page or echo anything).
+func nonEnvelopeMessage(status int, h http.Header, body []byte) string {
+	st := http.StatusText(status)
+	if st == "" {
+		st = "unexpected status"
+	}
+	what := "an empty body"
+	if len(bytes.TrimSpace(body)) > 0 {
+		ct := "unknown content type"
+		if mt, _, err := mime.ParseMediaType(h.Get("Content-Type")); err == nil {
+			ct = mt
+		}
+		what = fmt.Sprintf("a body that is not an error envelope (%s, %d bytes)", clip(ct, 64), len(body))
+	}
+	return fmt.Sprintf("HTTP %d %s with %s", status, st, what)
+}
+
+// lenientInt reads a JSON number or a string holding one; fractions round up
+// (a wait of 1.5 s is 2 s).
+func lenientInt(raw json.RawMessage) (int64, bool) {
+	s := strings.TrimSpace(string(raw))
+	if s == "" || s == "null" {
+		return 0, false
+	}
+	if s[0] == '"' {
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return 0, false
+		}
+		s = strings.TrimSpace(s)
+	}
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return n, true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f > math.MaxInt64/2 || f < math.MinInt64/2 {
+		return 0, false
+	}
+	return int64(math.Ceil(f)), true
+}
+
+// lenientString reads a JSON string, or the text of a number.
+func lenientString(raw json.RawMessage) string {
+	s := strings.TrimSpace(string(raw))
+	if s == "" || s == "null" {
+		return ""
+	}
+	if s[0] == '"' {
+		var v string
+		if json.Unmarshal(raw, &v) == nil {
+			return v
+		}
+		return ""
+	}
+	if _, err := strconv.ParseFloat(s, 64); err == nil {
+		return s
+	}
+	return ""
+}
+
+// parseRetryAfter reads a Retry-After header: delay-seconds or an HTTP date.
+func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if n < 0 || n > math.MaxInt32 {
+			return 0, false
+		}
+		return time.Duration(n) * time.Second, true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		d := t.Sub(now)
+		if d < 0 {
+			d = 0
+		}
+		return d, true
+	}
+	return 0, false
+}
+
+// clip bounds a server-supplied string so a hostile response cannot blow up
+// error messages or logs.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}

@@ -1,0 +1,206 @@
+package mwallet
+
+import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+const (
+	testClientID   = "client-test-1"
+	testAPIKey     = "apikey-SECRET-0123456789"
+	testSigningKey = "signkey-SECRET-9876543210"
+)
+
+func testCreds() Credentials {
+	return Credentials{ClientID: testClientID, APIKey: Secret(testAPIKey), SigningKey: Secret(testSigningKey)}
+}
+
+// testClock is a manual clock.
+type testClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newTestClock() *testClock { return &testClock{t: time.Unix(1_800_000_000, 0)} }
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *testClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// recorded is one business request as the fake service received it.
+type recorded struct {
+	Method string
+	URI    string
+	Header http.Header
+	Body   []byte
+}
+
+// fakeAPI is a scripted service: a token endpoint and a business handler. It
+// checks tokens and verifies the signature of every write with crypto/hmac,
+// independently of the client's signer.
+type fakeAPI struct {
+	t     *testing.T
+	srv   *httptest.Server
+	clock *testClock
+
+	exchanges atomic.Int64
+	tokenTTL  time.Duration
+	// tokenHandler, when set, answers token exchanges instead.
+	tokenHandler func(w http.ResponseWriter, r *http.Request, n int64)
+
+	mu       sync.Mutex
+	valid    map[string]bool
+	requests []recorded
+	// handler answers business requests; n is the 1-based request number.
+	handler func(w http.ResponseWriter, r *http.Request, body []byte, n int)
+}
+
+func newFakeAPI(t *testing.T) *fakeAPI {
+	t.Helper()
+	f := &fakeAPI{t: t, clock: newTestClock(), tokenTTL: 30 * time.Minute, valid: map[string]bool{}}
+	f.handler = func(w http.ResponseWriter, r *http.Request, body []byte, n int) {
+		writeTestJSON(w, 200, map[string]any{"ok": true})
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1/connect/token", f.serveToken)
+	mux.HandleFunc("/", f.serveBusiness)
+	f.srv = httptest.NewServer(mux)
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+func (f *fakeAPI) serveToken(w http.ResponseWriter, r *http.Request) {
+	n := f.exchanges.Add(1)
+	if f.tokenHandler != nil {
+		f.tokenHandler(w, r, n)
+		return
+	}
+	if r.Header.Get("X-Client-Id") != testClientID || r.Header.Get("X-Api-Key") != testAPIKey {
+		writeTestJSON(w, 401, map[string]any{"type": "authentication_error", "code": "invalid_credentials", "message": "bad", "request_id": "req_tok"})
+		return
+	}
+	tok := "tok-SECRET-" + strconv.FormatInt(n, 10)
+	f.mu.Lock()
+	f.valid[tok] = true
+	f.mu.Unlock()
+	writeTestJSON(w, 200, map[string]any{"auth_token": tok, "expired_at": f.clock.Now().Add(f.tokenTTL).Unix(), "token_type": "Bearer", "scopes": []string{"merchant:read"}})
+}
+
+// revokeAll makes every issued token invalid.
+func (f *fakeAPI) revokeAll() {
+	f.mu.Lock()
+	f.valid = map[string]bool{}
+	f.mu.Unlock()
+}
+
+func (f *fakeAPI) serveBusiness(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	f.mu.Lock()
+	f.requests = append(f.requests, recorded{Method: r.Method, URI: r.URL.RequestURI(), Header: r.Header.Clone(), Body: body})
+	n := len(f.requests)
+	ok := f.valid[strings.TrimPrefix(r.Header.Get("X-Auth-Token"), "Bearer ")]
+	f.mu.Unlock()
+	w.Header().Set("X-Request-Id", "req_"+strconv.Itoa(n))
+	if !ok {
+		writeTestJSON(w, 401, map[string]any{"type": "authentication_error", "code": "invalid_token", "message": "expired"})
+		return
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		want := refSign(testSigningKey, r.Method, r.URL.RequestURI(), r.Header.Get("X-Timestamp"), r.Header.Get("X-Nonce"), body)
+		if got := r.Header.Get("X-Signature"); got != want {
+			writeTestJSON(w, 401, map[string]any{"type": "authentication_error", "code": "invalid_signature", "message": "mismatch"})
+			return
+		}
+		if ts := r.Header.Get("X-Timestamp"); ts != strconv.FormatInt(f.clock.Now().Unix(), 10) {
+			writeTestJSON(w, 401, map[string]any{"type": "authentication_error", "code": "timestamp_out_of_range", "message": "ts " + ts})
+			return
+		}
+	}
+	f.handler(w, r, body, n)
+}
+
+func (f *fakeAPI) recorded() []recorded {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]recorded(nil), f.requests...)
+}
+
+// client returns a client for f with fast retries and the test clock.
+func (f *fakeAPI) client(opts ...Option) *Client {
+	f.t.Helper()
+	base := []Option{
+		WithHTTPClient(f.srv.Client()),
+		WithClock(f.clock.Now),
+		WithRetryBackoff(time.Millisecond, 5*time.Millisecond),
+		WithLogger(slog.New(slog.DiscardHandler)),
+	}
+	c, err := NewClient(f.srv.URL, testCreds(), append(base, opts...)...)
+	if err != nil {
+		f.t.Fatalf("NewClient: %v", err)
+	}
+	return c
+}
+
+// refSign is the reference signature, written with crypto/hmac.
+func refSign(key, method, pathQuery, ts, nonce string, body []byte) string {
+	sum := sha256.Sum256(body)
+	m := hmac.New(sha256.New, []byte(key))
+	fmt.Fprintf(m, "%s\n%s\n%s\n%s\n%s", method, pathQuery, ts, nonce, hex.EncodeToString(sum[:]))
+	return base64.StdEncoding.EncodeToString(m.Sum(nil))
+}
+
+func writeTestJSON(w http.ResponseWriter, status int, v any) {
+	b, _ := json.Marshal(v)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
+
+func errBody(code string, extra ...any) map[string]any {
+	m := map[string]any{"type": "x", "code": code, "message": "m " + code}
+	for i := 0; i+1 < len(extra); i += 2 {
+		m[extra[i].(string)] = extra[i+1]
+	}
+	return m
+}
+
+// syncBuffer is a goroutine-safe log sink.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}

@@ -1,0 +1,79 @@
+package mwallet
+
+import (
+	"errors"
+
+	"github.com/google/uuid"
+
+	"github.com/mwallet/mwallet-go/internal/api"
+)
+
+// NewIdempotencyKey returns a new random (version 4) UUID for
+// x-idempotency-key. Keep it with the business operation it belongs to, so
+// a resend after a timeout or a crash reuses it (WithIdempotencyKey).
+func NewIdempotencyKey() string { return newUUID() }
+
+// ValidIdempotencyKey reports whether key has the shape the service checks:
+// 8-4-4-4-12 hexadecimal digits (upper or lower case). Only the shape is
+// checked, not the UUID version.
+func ValidIdempotencyKey(key string) bool {
+	if len(key) != 36 {
+		return false
+	}
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// IdempotencyKeyOf returns the idempotency key carried by the call that
+// failed with err (an *Error or a *TransportError), or "" when the call had
+// none. Resend with WithIdempotencyKey(key) after a timeout, a network error,
+// upstream_timeout or step-up; after a definite business failure use a new
+// key instead (the same key replays the failure).
+func IdempotencyKeyOf(err error) string {
+	var e *api.Error
+	if errors.As(err, &e) && e.IdempotencyKey != "" {
+		return e.IdempotencyKey
+	}
+	var t *TransportError
+	if errors.As(err, &t) {
+		return t.IdempotencyKey
+	}
+	return ""
+}
+
+// StepUpResend returns the call options that resend a call which failed with
+// step_up_required once the end user completed the hosted screen: the same
+// idempotency key and x-step-up set to the challenge id. Pass them with the
+// same parameters as the first call. It returns nil when err is not a
+// step_up_required *Error.
+//
+//	opts := mwallet.StepUpResend(err)
+//	if opts != nil { // after the user finished at apiErr.HostedURL
+//		order, err = client.QRPay.Pay(ctx, member, params, opts...)
+//	}
+func StepUpResend(err error) []CallOption {
+	var e *api.Error
+	if !errors.As(err, &e) || e.Code != api.CodeStepUpRequired || e.ChallengeID == "" {
+		return nil
+	}
+	opts := []CallOption{WithStepUp(e.ChallengeID)}
+	if e.IdempotencyKey != "" {
+		opts = append(opts, WithIdempotencyKey(e.IdempotencyKey))
+	}
+	return opts
+}
+
+// newUUID returns a random (version 4) UUID string.
+func newUUID() string { return uuid.NewString() }

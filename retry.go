@@ -1,0 +1,291 @@
+package mwallet
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/mwallet/mwallet-go/internal/api"
+)
+
+// The retry rules (Errors, Retry rules of the specification), applied by
+// attempt.checkRetry after every attempt:
+//
+//   - api_error and unknown codes: one retry with the same idempotency key,
+//     then the error is returned.
+//   - upstream_error, upstream_timeout: retried with the same key while
+//     attempts last.
+//   - idempotency_in_progress: wait 1 to 2 seconds, then back off.
+//   - rate_limited: wait Retry-After (or retry_after); a wait longer than the
+//     client's maximum or than the context's deadline ends the call at once.
+//   - invalid_token: the cached token is dropped, a fresh one is exchanged and
+//     the call is sent once more (not counted as an attempt).
+//   - every 404, step_up_required, the do-not-retry codes and every other
+//     code: returned at once.
+//   - network errors (connection refused or reset, EOF, timeouts): reads and
+//     keyed writes are retried; a write without an idempotency key only when
+//     the request surely never left (the connection was never made).
+//
+// Each retry takes from the client's retry budget; waits end when the
+// context ends.
+
+// retryBudget is a token bucket shared by all calls of one Client. A nil
+// budget allows every retry.
+type retryBudget struct {
+	mu       sync.Mutex
+	tokens   int
+	capacity int
+}
+
+func newRetryBudget(capacity int) *retryBudget {
+	if capacity <= 0 {
+		return nil
+	}
+	return &retryBudget{tokens: capacity, capacity: capacity}
+}
+
+// take removes n tokens if there are that many.
+func (b *retryBudget) take(n int) bool {
+	if b == nil {
+		return true
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.tokens < n {
+		return false
+	}
+	b.tokens -= n
+	return true
+}
+
+// give returns n tokens, up to the capacity.
+func (b *retryBudget) give(n int) {
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	b.tokens = min(b.capacity, b.tokens+n)
+	b.mu.Unlock()
+}
+
+// available reports the tokens left (for tests and logs).
+func (b *retryBudget) available() int {
+	if b == nil {
+		return -1
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.tokens
+}
+
+// backoff returns the wait before retry number n (1-based): exponential from
+// min, capped at max, with equal jitter (half fixed, half random).
+func backoff(minD, maxD time.Duration, n int) time.Duration {
+	if maxD <= 0 {
+		return 0
+	}
+	d := minD
+	for i := 1; i < n && d < maxD; i++ {
+		d *= 2
+	}
+	if d > maxD || d <= 0 {
+		d = maxD
+	}
+	half := d / 2
+	if half <= 0 {
+		return d
+	}
+	return half + rand.N(half+1)
+}
+
+// inProgressWait is the wait after idempotency_in_progress: 1 to 2 seconds,
+// growing like backoff afterwards, capped at max.
+func inProgressWait(minD, maxD time.Duration, n int) time.Duration {
+	d := time.Second + rand.N(time.Second+1)
+	if b := backoff(minD, maxD, n); b > d {
+		d = b
+	}
+	return min(d, maxD)
+}
+
+// netClass classifies a transport error.
+type netClass int
+
+const (
+	netFatal     netClass = iota // not a transient network failure
+	netNotSent                   // the connection was never made: nothing reached the service
+	netMaybeSent                 // the request may have reached the service
+)
+
+func classifyNetErr(err error) netClass {
+	if err == nil || errors.Is(err, context.Canceled) {
+		return netFatal
+	}
+	var certErr *tls.CertificateVerificationError
+	var unknownAuth x509.UnknownAuthorityError
+	var hostErr x509.HostnameError
+	var invalidCert x509.CertificateInvalidError
+	var recErr tls.RecordHeaderError
+	if errors.As(err, &certErr) || errors.As(err, &unknownAuth) || errors.As(err, &hostErr) ||
+		errors.As(err, &invalidCert) || errors.As(err, &recErr) {
+		return netFatal
+	}
+	var dnsErr *net.DNSError
+	var opErr *net.OpError
+	if errors.As(err, &dnsErr) || errors.Is(err, syscall.ECONNREFUSED) ||
+		(errors.As(err, &opErr) && opErr.Op == "dial") {
+		return netNotSent
+	}
+	var ne net.Error
+	if errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNABORTED) || errors.Is(err, syscall.EPIPE) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) ||
+		errors.Is(err, context.DeadlineExceeded) || errors.As(err, &opErr) || (errors.As(err, &ne) && ne.Timeout()) {
+		return netMaybeSent
+	}
+	return netFatal
+}
+
+// retryDecision is the outcome of checkRetry, recorded for the backoff hook.
+type retryDecision struct {
+	wait   time.Duration
+	reason string
+}
+
+// checkRetry is the retryablehttp CheckRetry hook: it reads and keeps the
+// body of every response (bounded), decodes errors and applies the rules.
+func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	a.attempts++
+	a.status, a.header, a.body, a.apiErr, a.netErr, a.readErr = 0, nil, nil, nil, nil, nil
+	if err != nil {
+		a.netErr = err
+		a.log(ctx)
+		if ctx.Err() != nil {
+			return false, nil
+		}
+		class := classifyNetErr(err)
+		if class == netFatal || (class == netMaybeSent && !a.spec.safeToResend()) {
+			return false, nil
+		}
+		return a.allow(ctx, backoff(a.c.cfg.minBackoff, a.c.cfg.maxBackoff, a.retries+1), 2*a.c.cfg.budgetCost, "network error")
+	}
+	a.status, a.header = resp.StatusCode, resp.Header
+	body, rerr := readBody(resp.Body, MaxResponseBytes, resp.ContentLength)
+	_ = resp.Body.Close()
+	resp.Body = http.NoBody
+	a.body = body
+	if rerr != nil {
+		a.readErr = rerr
+		a.log(ctx)
+		if ctx.Err() != nil || errors.Is(rerr, errBodyTooLarge) || !a.spec.safeToResend() || classifyNetErr(rerr) == netFatal {
+			return false, nil
+		}
+		return a.allow(ctx, backoff(a.c.cfg.minBackoff, a.c.cfg.maxBackoff, a.retries+1), 2*a.c.cfg.budgetCost, "truncated response")
+	}
+	if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+		a.log(ctx)
+		if a.spent > 0 {
+			a.c.budget.give(a.spent)
+		} else {
+			a.c.budget.give(1)
+		}
+		return false, nil
+	}
+	e := decodeError(resp.StatusCode, resp.Header, body, a.c.cfg.now())
+	e.IdempotencyKey = a.spec.idemKey
+	a.apiErr = e
+	a.log(ctx)
+	if ctx.Err() != nil {
+		return false, nil
+	}
+	if e.Code == api.CodeInvalidToken && !a.spec.exchange && !a.reauthed {
+		a.reauthed = true
+		a.c.auth.invalidate(ctx, a.tokenValue)
+		a.decision = retryDecision{reason: "invalid_token: new access token"}
+		a.logRetry(ctx)
+		return true, nil
+	}
+	if resp.StatusCode == http.StatusNotFound {
+		return false, nil
+	}
+	n := a.retries + 1
+	cost := a.c.cfg.budgetCost
+	switch e.Code.Retry() {
+	case api.RetrySameKey:
+		switch {
+		case e.Code == api.CodeIdempotencyInProgress:
+			return a.allow(ctx, inProgressWait(a.c.cfg.minBackoff, a.c.cfg.maxBackoff, n), cost, string(e.Code))
+		case e.Code == api.CodeUpstreamError || e.Code == api.CodeUpstreamTimeout:
+			return a.allow(ctx, backoff(a.c.cfg.minBackoff, a.c.cfg.maxBackoff, n), cost, string(e.Code))
+		default: // api_error and unknown codes: once
+			if a.apiErrorRetried {
+				return false, nil
+			}
+			a.apiErrorRetried = true
+			return a.allow(ctx, backoff(a.c.cfg.minBackoff, a.c.cfg.maxBackoff, n), cost, string(e.Code))
+		}
+	case api.RetryAfterWait:
+		wait := time.Duration(e.RetryAfter) * time.Second
+		if e.RetryAfter <= 0 {
+			wait = backoff(a.c.cfg.minBackoff, a.c.cfg.maxBackoff, n)
+		}
+		if wait > a.c.cfg.maxRetryAfter {
+			return false, nil
+		}
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) <= wait {
+			return false, nil
+		}
+		return a.allow(ctx, wait, cost, string(e.Code))
+	}
+	return false, nil
+}
+
+// allow grants a retry if attempts and the budget permit it.
+func (a *attempt) allow(ctx context.Context, wait time.Duration, cost int, reason string) (bool, error) {
+	if a.attempts-a.reauthAttempts() >= a.maxAttempts {
+		return false, nil
+	}
+	if !a.c.budget.take(cost) {
+		a.c.logger().LogAttrs(ctx, slog.LevelDebug, "mwallet: retry budget exhausted; not retrying",
+			slog.String("method", a.spec.method), slog.String("path", a.spec.path), slog.String("reason", reason))
+		return false, nil
+	}
+	a.spent += cost
+	a.retries++
+	a.decision = retryDecision{wait: wait, reason: reason}
+	a.logRetry(ctx)
+	return true, nil
+}
+
+func (a *attempt) reauthAttempts() int {
+	if a.reauthed {
+		return 1
+	}
+	return 0
+}
+
+// backoffHook is the retryablehttp Backoff hook: the wait checkRetry chose.
+func (a *attempt) backoffHook(_, _ time.Duration, _ int, _ *http.Response) time.Duration {
+	return a.decision.wait
+}
+
+// prepareRetry is the retryablehttp PrepareRetry hook: a fresh token when
+// needed, a new timestamp, nonce and signature, the same idempotency key.
+func (a *attempt) prepareRetry(req *http.Request) error {
+	req.Header = req.Header.Clone()
+	return a.prepare(req)
+}
+
+// errorHandler is the retryablehttp ErrorHandler hook: pass the last
+// response and error through untouched, so Client.run reports them.
+func (a *attempt) errorHandler(resp *http.Response, err error, _ int) (*http.Response, error) {
+	return resp, err
+}
