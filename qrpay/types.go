@@ -1,0 +1,444 @@
+package qrpay
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/mwallet/mwallet-go/internal/api"
+	"github.com/mwallet/mwallet-go/money"
+)
+
+// FundingSource says who funds a quote or payment. It is an open
+// enumeration: the SDK sends the value as set.
+type FundingSource string
+
+// Funding sources.
+const (
+	// FundingMember debits the member's wallet (platform_hosted accounts
+	// only; their default when the field is omitted).
+	FundingMember FundingSource = "member"
+	// FundingMerchant debits the merchant prepaid account; merchant_hosted
+	// accounts must send it.
+	FundingMerchant FundingSource = "merchant"
+)
+
+// Known reports whether f is one of the documented funding sources.
+func (f FundingSource) Known() bool { return f == FundingMember || f == FundingMerchant }
+
+// Status is the status of a QR payment order. It is an open enumeration: an
+// unknown value is kept verbatim (Known reports false; alert on it) and never
+// mapped to a default.
+type Status string
+
+// Order statuses.
+const (
+	// StatusPending is brief: funds held, upstream not yet notified.
+	StatusPending Status = "pending"
+	// StatusProcessing means the outcome is unknown: funds are held; do not
+	// unlock, do not declare failure, do not pay again.
+	StatusProcessing Status = "processing"
+	// StatusCompleted means the upstream released the funds to the acquiring
+	// merchant. A completed order can still become refunded.
+	StatusCompleted Status = "completed"
+	// StatusFailed means the upstream failed the payment; the full debit was
+	// returned.
+	StatusFailed Status = "failed"
+	// StatusExpired and StatusCanceled are listed by the contract without
+	// their transitions.
+	StatusExpired  Status = "expired"
+	StatusCanceled Status = "canceled"
+	// StatusRefunded means the upstream refunded a completed payment to the
+	// available balance.
+	StatusRefunded Status = "refunded"
+)
+
+// Known reports whether s is one of the documented statuses.
+func (s Status) Known() bool {
+	switch s {
+	case StatusPending, StatusProcessing, StatusCompleted, StatusFailed, StatusExpired, StatusCanceled, StatusRefunded:
+		return true
+	}
+	return false
+}
+
+// IsFinal reports whether s ends the wait for an outcome: completed, failed,
+// refunded, expired or canceled. Pending, processing and unknown statuses
+// are not final. Completed is final for the payment, but an upstream refund
+// may still follow (qrpay.order.refunded).
+func (s Status) IsFinal() bool {
+	switch s {
+	case StatusCompleted, StatusFailed, StatusRefunded, StatusExpired, StatusCanceled:
+		return true
+	}
+	return false
+}
+
+// Fiat is an amount of the acquiring side, as the upstream printed it. It
+// is a text to show, never to compute with; Amount may be empty (a
+// custom-amount code has none).
+type Fiat struct {
+	// Amount is a decimal string such as "250.00".
+	Amount string
+	// Currency is the ISO 4217 alphabetic code such as "THB".
+	Currency string
+}
+
+// String returns "250.00 THB" (or the currency alone when there is no amount).
+func (f Fiat) String() string {
+	if f.Amount == "" {
+		return f.Currency
+	}
+	return f.Amount + " " + f.Currency
+}
+
+// Payer is the payer data some codes require (Decoded.RequiredPayerFields
+// names the keys). Only these documented keys exist; empty fields are
+// omitted.
+type Payer struct {
+	CustName        string `json:"custName,omitempty"`
+	CustFirstName   string `json:"custFirstName,omitempty"`
+	CustLastName    string `json:"custLastName,omitempty"`
+	CustNationCode  string `json:"custNationCode,omitempty"`
+	Gender          string `json:"gender,omitempty"`
+	Mobile          string `json:"mobile,omitempty"`
+	Email           string `json:"email,omitempty"`
+	LegalNationCode string `json:"legalNationCode,omitempty"`
+	LegalType       string `json:"legalType,omitempty"`
+	LegalID         string `json:"legalId,omitempty"`
+}
+
+// Decoded is the result of Decode. Its amounts are acquiring-side fiat, not
+// the member's debit.
+type Decoded struct {
+	// Payee is the name of the acquiring merchant.
+	Payee string
+	// Amount is the code's amount in its currency; Amount.Amount is empty for
+	// custom-amount codes.
+	Amount Fiat
+	// AmountEditable is true for custom-amount codes: send Currency and
+	// Amount in QuoteParams and PayParams.
+	AmountEditable bool
+	// MinAmount and MaxAmount are the accepted range (empty when none).
+	MinAmount string
+	MaxAmount string
+	// RequiredPayerFields lists the Payer keys the upstream needs; when it is
+	// not empty, Quote refuses the code and Pay needs a Payer with them.
+	RequiredPayerFields []string
+	// Response is the metadata of the HTTP exchange.
+	Response *api.Response `json:"-"`
+}
+
+// MerchantFee is the fee of a merchant-funded quote option or order.
+type MerchantFee struct {
+	// Asset is the fee asset: USDT, or USDC when the USDT left after any USDT
+	// principal cannot cover the whole fee.
+	Asset string
+	// Amount is the fee in Asset, parsed with LedgerScale. When Asset equals
+	// the debit asset it is already inside CustomerTotal; otherwise it is
+	// debited in addition.
+	Amount      money.Amount
+	LedgerScale int
+}
+
+// QuoteOption is the price of one asset.
+type QuoteOption struct {
+	Asset        string
+	LedgerScale  int
+	DisplayScale int
+	// CustomerTotal is the total debit in Asset (upstream quote, cost
+	// protection, premium and fee included), indicative until paid.
+	CustomerTotal money.Amount
+	// Fee is the part of CustomerTotal that is a fee (zero when a
+	// merchant-funded fee is charged in another asset).
+	Fee money.Amount
+	// Sufficient is true when the balance covers the plan (both assets when
+	// a merchant-funded fee is charged separately). No balance is returned.
+	Sufficient bool
+	// MerchantFee is set on merchant-funded quotes.
+	MerchantFee *MerchantFee
+}
+
+// Quote is the result of Quote.
+type Quote struct {
+	// Payee is the acquiring merchant.
+	Payee string
+	// Acquirer is the fiat the acquiring merchant receives; a different
+	// number, in a different currency, from any CustomerTotal.
+	Acquirer Fiat
+	// ExpiresAt is the upstream expiry as sent (empty when the upstream gave
+	// none); a quote reused within 60 seconds may be near or past it. See
+	// Expiry.
+	ExpiresAt string
+	// Chosen is the option the member's payment priority (or PreferredAsset)
+	// selects.
+	Chosen QuoteOption
+	// Options lists every quoted asset enabled here; their assets are exactly
+	// the valid PreferredAsset values for Pay.
+	Options []QuoteOption
+	// BlockedReason, when not empty, means Pay will reject Chosen for that
+	// reason. Empty does not guarantee execution.
+	BlockedReason string
+	// MerchantFee repeats Chosen's fee when the service sends the
+	// merchant-funded fields at the top level.
+	MerchantFee *MerchantFee
+	// Response is the metadata of the HTTP exchange.
+	Response *api.Response `json:"-"`
+}
+
+// Option returns the option for asset.
+func (q *Quote) Option(asset string) (QuoteOption, bool) {
+	for _, o := range q.Options {
+		if o.Asset == asset {
+			return o, true
+		}
+	}
+	return QuoteOption{}, false
+}
+
+// Expiry parses ExpiresAt (RFC 3339, or Unix seconds). ok is false when it
+// is empty or unreadable.
+func (q *Quote) Expiry() (t time.Time, ok bool) {
+	if q.ExpiresAt == "" {
+		return time.Time{}, false
+	}
+	if t, err := time.Parse(time.RFC3339, q.ExpiresAt); err == nil {
+		return t, true
+	}
+	if n, err := strconv.ParseInt(q.ExpiresAt, 10, 64); err == nil {
+		return time.Unix(n, 0).UTC(), true
+	}
+	return time.Time{}, false
+}
+
+// Order is a QR payment order.
+type Order struct {
+	// ID is the REST id, qrp_<id>.
+	ID string
+	// Status is the order status; see Status.IsFinal.
+	Status Status
+	// Asset is the debit asset and LedgerScale its scale. When the response
+	// carries no ledger_scale, amounts keep the scale they were printed with
+	// and LedgerScale is -1.
+	Asset       string
+	LedgerScale int
+	// CustomerTotal is the total debit in Asset; Fee its fee part.
+	CustomerTotal money.Amount
+	Fee           money.Amount
+	// Payee is the acquiring merchant.
+	Payee string
+	// Acquirer is the amount reported upstream: the upstream quote text, not
+	// the member's total.
+	Acquirer Fiat
+	// MerchantFee is set on merchant-funded orders.
+	MerchantFee *MerchantFee
+	// Response is the metadata of the HTTP exchange.
+	Response *api.Response `json:"-"`
+}
+
+// Scheme is an accepted QR scheme (GET /v1/qrpay/schemes item; inferred shape).
+type Scheme struct {
+	// ID is a stable scheme name such as "promptpay".
+	ID string `json:"scheme"`
+	// Name is the display name.
+	Name string `json:"name"`
+	// Country is the ISO 3166-1 alpha-2 country.
+	Country string `json:"country"`
+	// Currency is the ISO 4217 alphabetic currency.
+	Currency string `json:"currency"`
+}
+
+// StepUp is the strong-authentication challenge of a payment.
+type StepUp struct {
+	// ChallengeID goes into x-step-up on the resend.
+	ChallengeID string
+	// HostedURL is the screen the end user completes.
+	HostedURL string
+	// ExpiresAt is when the challenge lapses (five minutes).
+	ExpiresAt time.Time
+	// IdempotencyKey is the key of the refused call; the resend must reuse it.
+	IdempotencyKey string
+}
+
+// AsStepUp reports whether err is a step_up_required answer and returns its
+// challenge.
+func AsStepUp(err error) (*StepUp, bool) {
+	var ae *api.Error
+	if !errors.As(err, &ae) || ae.Code != api.CodeStepUpRequired {
+		return nil, false
+	}
+	su := &StepUp{ChallengeID: ae.ChallengeID, HostedURL: ae.HostedURL, IdempotencyKey: ae.IdempotencyKey}
+	if ae.ExpiresAt > 0 {
+		su.ExpiresAt = time.Unix(ae.ExpiresAt, 0).UTC()
+	}
+	return su, true
+}
+
+// Options returns the call options of the resend, once the end user has
+// completed HostedURL: the same idempotency key and x-step-up set to the
+// challenge id.
+func (s *StepUp) Options() []api.CallOption {
+	var out []api.CallOption
+	if s.IdempotencyKey != "" {
+		out = append(out, api.WithIdempotencyKey(s.IdempotencyKey))
+	}
+	return append(out, api.WithStepUp(s.ChallengeID))
+}
+
+// Wire shapes: amounts arrive as strings and are parsed with the scale of
+// their own item.
+
+type wireDecoded struct {
+	Payee               string   `json:"payee"`
+	Currency            string   `json:"currency"`
+	Amount              string   `json:"amount"`
+	AmountEditable      bool     `json:"amount_editable"`
+	MinAmount           string   `json:"min_amount"`
+	MaxAmount           string   `json:"max_amount"`
+	RequiredPayerFields []string `json:"required_payer_fields"`
+}
+
+func (w wireDecoded) decoded(resp *api.Response) *Decoded {
+	return &Decoded{
+		Payee: w.Payee, Amount: Fiat{Amount: w.Amount, Currency: w.Currency}, AmountEditable: w.AmountEditable,
+		MinAmount: w.MinAmount, MaxAmount: w.MaxAmount, RequiredPayerFields: w.RequiredPayerFields, Response: resp,
+	}
+}
+
+type wireFee struct {
+	FeeAsset       string  `json:"fee_asset"`
+	FeeAmount      *string `json:"fee_amount"`
+	FeeLedgerScale *int    `json:"fee_ledger_scale"`
+}
+
+func (w wireFee) fee() (*MerchantFee, error) {
+	if w.FeeAmount == nil && w.FeeAsset == "" {
+		return nil, nil
+	}
+	if w.FeeLedgerScale == nil || w.FeeAmount == nil {
+		return nil, errors.New("merchant fee without fee_amount or fee_ledger_scale")
+	}
+	amt, err := money.ParseNonNegative(*w.FeeAmount, *w.FeeLedgerScale)
+	if err != nil {
+		return nil, fmt.Errorf("fee_amount: %w", err)
+	}
+	return &MerchantFee{Asset: w.FeeAsset, Amount: amt, LedgerScale: *w.FeeLedgerScale}, nil
+}
+
+type wireOption struct {
+	Asset         string `json:"asset"`
+	LedgerScale   *int   `json:"ledger_scale"`
+	DisplayScale  int    `json:"display_scale"`
+	CustomerTotal string `json:"customer_total"`
+	Fee           string `json:"fee"`
+	Sufficient    bool   `json:"sufficient"`
+	wireFee
+}
+
+func (w wireOption) option() (QuoteOption, error) {
+	if w.LedgerScale == nil {
+		return QuoteOption{}, fmt.Errorf("option %s: ledger_scale missing", w.Asset)
+	}
+	sc := *w.LedgerScale
+	o := QuoteOption{Asset: w.Asset, LedgerScale: sc, DisplayScale: w.DisplayScale, Sufficient: w.Sufficient}
+	var err error
+	if o.CustomerTotal, err = money.ParseNonNegative(w.CustomerTotal, sc); err != nil {
+		return QuoteOption{}, fmt.Errorf("option %s customer_total: %w", w.Asset, err)
+	}
+	if o.Fee, err = money.ParseNonNegative(w.Fee, sc); err != nil {
+		return QuoteOption{}, fmt.Errorf("option %s fee: %w", w.Asset, err)
+	}
+	if o.MerchantFee, err = w.fee(); err != nil {
+		return QuoteOption{}, fmt.Errorf("option %s: %w", w.Asset, err)
+	}
+	return o, nil
+}
+
+type wireQuote struct {
+	Payee            string       `json:"payee"`
+	AcquirerCurrency string       `json:"acquirer_currency"`
+	AcquirerAmount   string       `json:"acquirer_amount"`
+	ExpiresAt        string       `json:"expires_at"`
+	Chosen           *wireOption  `json:"chosen"`
+	Options          []wireOption `json:"options"`
+	BlockedReason    string       `json:"blocked_reason"`
+	wireFee
+}
+
+func (w wireQuote) quote() (*Quote, error) {
+	q := &Quote{
+		Payee: w.Payee, Acquirer: Fiat{Amount: w.AcquirerAmount, Currency: w.AcquirerCurrency},
+		ExpiresAt: w.ExpiresAt, BlockedReason: w.BlockedReason,
+	}
+	if w.Chosen == nil {
+		return nil, errors.New("chosen missing")
+	}
+	var err error
+	if q.Chosen, err = w.Chosen.option(); err != nil {
+		return nil, fmt.Errorf("chosen: %w", err)
+	}
+	for _, wo := range w.Options {
+		o, err := wo.option()
+		if err != nil {
+			return nil, fmt.Errorf("options: %w", err)
+		}
+		q.Options = append(q.Options, o)
+	}
+	if q.MerchantFee, err = w.fee(); err != nil {
+		return nil, err
+	}
+	if q.Chosen.MerchantFee == nil && q.MerchantFee != nil {
+		fee := *q.MerchantFee
+		q.Chosen.MerchantFee = &fee
+	}
+	return q, nil
+}
+
+type wireOrder struct {
+	ID               string `json:"id"`
+	Status           Status `json:"status"`
+	Asset            string `json:"asset"`
+	LedgerScale      *int   `json:"ledger_scale"`
+	CustomerTotal    string `json:"customer_total"`
+	Fee              string `json:"fee"`
+	Payee            string `json:"payee"`
+	AcquirerCurrency string `json:"acquirer_currency"`
+	AcquirerAmount   string `json:"acquirer_amount"`
+	wireFee
+}
+
+func (w wireOrder) order() (*Order, error) {
+	o := &Order{
+		ID: w.ID, Status: w.Status, Asset: w.Asset, LedgerScale: -1, Payee: w.Payee,
+		Acquirer: Fiat{Amount: w.AcquirerAmount, Currency: w.AcquirerCurrency},
+	}
+	parse := func(s string) (money.Amount, error) {
+		if w.LedgerScale != nil {
+			return money.ParseNonNegative(s, *w.LedgerScale)
+		}
+		// No ledger_scale in the response: keep the printed scale.
+		var a money.Amount
+		if err := a.UnmarshalJSON([]byte(strconv.Quote(s))); err != nil {
+			return money.Amount{}, err
+		}
+		if a.IsNegative() {
+			return money.Amount{}, money.ErrNegative
+		}
+		return a, nil
+	}
+	if w.LedgerScale != nil {
+		o.LedgerScale = *w.LedgerScale
+	}
+	var err error
+	if o.CustomerTotal, err = parse(w.CustomerTotal); err != nil {
+		return nil, fmt.Errorf("customer_total: %w", err)
+	}
+	if o.Fee, err = parse(w.Fee); err != nil {
+		return nil, fmt.Errorf("fee: %w", err)
+	}
+	if o.MerchantFee, err = w.fee(); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
