@@ -39,10 +39,12 @@ type Deposit struct {
 	// ExternalMemberID is the credited member.
 	ExternalMemberID string `json:"external_member_id"`
 	// Asset is the upper-case asset code; Amount is at LedgerScale.
-	Asset       string       `json:"asset"`
-	Amount      money.Amount `json:"amount"`
-	LedgerScale int          `json:"ledger_scale"`
-	Status      Status       `json:"status"`
+	Asset  string       `json:"asset"`
+	Amount money.Amount `json:"amount"`
+	// LedgerScale is the asset's ledger_scale.
+	LedgerScale int `json:"ledger_scale"`
+	// Status is always credited for a stored deposit.
+	Status Status `json:"status"`
 	// Network, TxID, FromAddress and ToAddress are the chain provenance as
 	// stored by the first posting.
 	Network     string `json:"network,omitempty"`

@@ -86,10 +86,12 @@ func (s ReviewStatus) Known() bool {
 // its fields.
 type State struct {
 	// MemberID is mem_<uuid>; the kyc event's data.id is its bare uuid.
-	MemberID         string `json:"member_id"`
+	MemberID string `json:"member_id"`
+	// ExternalMemberID is the merchant's identifier of the member.
 	ExternalMemberID string `json:"external_member_id"`
 	// Level is the verified level in force (0 while a profile is in review).
-	Level  int          `json:"level"`
+	Level int `json:"level"`
+	// Status is the review state of the profile.
 	Status ReviewStatus `json:"status"`
 	// UpdatedAt is when the state last changed.
 	UpdatedAt time.Time `json:"updated_at"`
@@ -135,11 +137,14 @@ const MaxQuickBindings = 5
 // The shape is inferred: the specification describes the binding without
 // showing its fields.
 type QuickBinding struct {
-	ID     string             `json:"id"`
+	// ID identifies the binding (quick_kyc_binding_id).
+	ID string `json:"id"`
+	// Status is active, or compensated once no longer usable.
 	Status QuickBindingStatus `json:"status"`
 	// FeeAsset and FeeAmount are the usage fee charged at allocation.
-	FeeAsset  string    `json:"fee_asset"`
-	FeeAmount string    `json:"fee_amount"`
+	FeeAsset  string `json:"fee_asset"`
+	FeeAmount string `json:"fee_amount"`
+	// CreatedAt is the allocation time.
 	CreatedAt time.Time `json:"created_at"`
 	// Response is the HTTP metadata of the call (nil for list items).
 	Response *api.Response `json:"-"`

@@ -44,11 +44,15 @@ func (s Status) Known() bool { return s == StatusActive || s == StatusSuspended 
 // showing its fields.
 type Member struct {
 	// ID is mem_<uuid>; member events carry the bare uuid.
-	ID               string    `json:"id"`
-	ExternalMemberID string    `json:"external_member_id"`
-	Status           Status    `json:"status"`
-	KYCLevel         int       `json:"kyc_level"`
-	CreatedAt        time.Time `json:"created_at"`
+	ID string `json:"id"`
+	// ExternalMemberID is the merchant's own identifier of the member.
+	ExternalMemberID string `json:"external_member_id"`
+	// Status is active or suspended (open enumeration).
+	Status Status `json:"status"`
+	// KYCLevel is the verified KYC level in force.
+	KYCLevel int `json:"kyc_level"`
+	// CreatedAt is when the member was created.
+	CreatedAt time.Time `json:"created_at"`
 	// Response is the HTTP metadata of the call.
 	Response *api.Response `json:"-"`
 }

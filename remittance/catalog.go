@@ -34,17 +34,26 @@ type QuoteParams struct {
 // The shape is inferred: the specification names GET /v1/remit/quotes without
 // showing its fields.
 type RemitQuote struct {
-	PayeeID        string       `json:"payee_id"`
-	Line           Line         `json:"line"`
-	SourceAsset    string       `json:"source_asset"`
-	LedgerScale    int          `json:"ledger_scale"`
-	CustomerTotal  money.Amount `json:"customer_total"`
-	Fee            money.Amount `json:"fee"`
-	LockedAmount   money.Amount `json:"locked_amount"`
-	SlippageBps    int          `json:"slippage_bps"`
-	IndicativeRate string       `json:"indicative_rate"`
-	PayoutCurrency string       `json:"payout_currency"`
-	PayoutAmount   string       `json:"payout_amount"`
+	// PayeeID is the priced payee (pye_ prefix).
+	PayeeID string `json:"payee_id"`
+	// Line is the line priced (express when none was given).
+	Line Line `json:"line"`
+	// SourceAsset is the debit asset; the amounts below are at its LedgerScale.
+	SourceAsset string `json:"source_asset"`
+	LedgerScale int    `json:"ledger_scale"`
+	// CustomerTotal is payout / rate + fee, the principal rounded up at the ledger scale.
+	CustomerTotal money.Amount `json:"customer_total"`
+	// Fee is the line fee, inside CustomerTotal.
+	Fee money.Amount `json:"fee"`
+	// LockedAmount is what a Create with SlippageBps would hold (CustomerTotal when SlippageBps is 0).
+	LockedAmount money.Amount `json:"locked_amount"`
+	// SlippageBps echoes the slippage priced (0 when none was given).
+	SlippageBps int `json:"slippage_bps"`
+	// IndicativeRate is the exact decimal rate (payout currency per unit of the source asset).
+	IndicativeRate string `json:"indicative_rate"`
+	// PayoutCurrency and PayoutAmount echo what the payee would receive.
+	PayoutCurrency string `json:"payout_currency"`
+	PayoutAmount   string `json:"payout_amount"`
 	// Response is the HTTP metadata of the call.
 	Response *api.Response `json:"-"`
 }
@@ -101,9 +110,13 @@ func (c *Client) Quote(ctx context.Context, member string, p QuoteParams, opts .
 // The shape is inferred: the specification names GET /v1/remit/products
 // without showing its fields. Amount limits are in the source asset.
 type Product struct {
-	Line           Line   `json:"line"`
-	Corridor       string `json:"corridor"`
-	Country        string `json:"country"`
+	// Line is express or pobo.
+	Line Line `json:"line"`
+	// Corridor names the destination, for example "GB-GBP".
+	Corridor string `json:"corridor"`
+	// Country is the ISO 3166 alpha-2 destination country.
+	Country string `json:"country"`
+	// PayoutCurrency is the ISO 4217 currency paid out.
 	PayoutCurrency string `json:"payout_currency"`
 	// RequiredKYCLevel is the member KYC level the line needs.
 	RequiredKYCLevel int `json:"required_kyc_level"`
@@ -135,6 +148,7 @@ func (c *Client) Products(ctx context.Context, opts ...api.CallOption) iter.Seq2
 // The shape is inferred: the specification names GET
 // /v1/remit/conversion-dates without showing its fields.
 type ConversionDate struct {
+	// PayoutCurrency is the ISO 4217 currency.
 	PayoutCurrency string `json:"payout_currency"`
 	// Date is YYYY-MM-DD.
 	Date string `json:"date"`

@@ -31,7 +31,8 @@ type Payee struct {
 	// Summary is a masked account summary for display.
 	Summary string `json:"summary"`
 	// Status is the payee's status, for example active (open enumeration).
-	Status    string    `json:"status"`
+	Status string `json:"status"`
+	// CreatedAt is when the payee was saved.
 	CreatedAt time.Time `json:"created_at"`
 }
 

@@ -168,8 +168,10 @@ type PayeeRef struct {
 // Order is a remittance order (list item of GET /v1/remittances).
 type Order struct {
 	// ID carries the rmt_ prefix.
-	ID     string `json:"id"`
-	Line   Line   `json:"line"`
+	ID string `json:"id"`
+	// Line is express or pobo (open enumeration).
+	Line Line `json:"line"`
+	// Status is the order status; pending also stands for pending_merchant_funds.
 	Status Status `json:"status"`
 	// StatusVersion increases with every status move; merge by it, forward only.
 	StatusVersion int64 `json:"status_version"`
@@ -188,8 +190,10 @@ type Order struct {
 	PayoutAmount   string `json:"payout_amount"`
 	// Rate is the exact decimal rate (payout currency per unit of the source
 	// asset). RateIsDealt false means indicative, true means dealt.
-	Rate        string      `json:"rate"`
-	RateIsDealt bool        `json:"rate_is_dealt"`
+	Rate string `json:"rate"`
+	// RateIsDealt: false while Rate is indicative, true once dealt (at dispatch).
+	RateIsDealt bool `json:"rate_is_dealt"`
+	// PurposeCode is the purpose sent at creation.
 	PurposeCode PurposeCode `json:"purpose_code"`
 	// Reference is the message to the recipient as stored (truncated at 200).
 	Reference string `json:"reference"`
@@ -197,10 +201,12 @@ type Order struct {
 	FailureCode string `json:"failure_code"`
 	// PayoutDate (YYYY-MM-DD) is the upstream value date, empty before
 	// dispatch. It is not a promise of receipt and never means completion.
-	PayoutDate string    `json:"payout_date"`
-	Payee      PayeeRef  `json:"payee"`
-	CreatedAt  time.Time `json:"created_at"`
-	UpdatedAt  time.Time `json:"updated_at"`
+	PayoutDate string `json:"payout_date"`
+	// Payee summarises the recipient.
+	Payee PayeeRef `json:"payee"`
+	// CreatedAt and UpdatedAt are the creation and last status move times.
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
 }
 
 // IsCompleted reports whether the payee received the money (status
@@ -270,10 +276,12 @@ func OrderID(id string) string {
 
 // Quote is the price snapshot returned by Create.
 type Quote struct {
+	// SourceAsset is the debit asset of the amounts below.
 	SourceAsset string `json:"source_asset"`
 	// CustomerTotal is the debit at the indicative rate, fee included.
 	CustomerTotal money.Amount `json:"customer_total"`
-	Fee           money.Amount `json:"fee"`
+	// Fee is the line fee, inside CustomerTotal.
+	Fee money.Amount `json:"fee"`
 	// LockedAmount is CustomerTotal × (1 + slippage_bps/10000), the amount held.
 	LockedAmount money.Amount `json:"locked_amount"`
 	// IndicativeRate and AppliedRate are exact decimal rates (payout currency

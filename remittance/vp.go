@@ -15,22 +15,27 @@ const MaxVPQueryMembers = 100
 
 // VPApplication is a member's VP application as returned by the batch query.
 type VPApplication struct {
-	ID     string `json:"id"`
+	// ID identifies the application.
+	ID string `json:"id"`
+	// Status is the application status (open enumeration, for example approved).
 	Status string `json:"status"`
 	// ReviewedAt is an ISO-8601 time, empty when not reviewed yet.
-	ReviewedAt string    `json:"reviewed_at"`
-	CreatedAt  time.Time `json:"created_at"`
+	ReviewedAt string `json:"reviewed_at"`
+	// CreatedAt is when the application was made.
+	CreatedAt time.Time `json:"created_at"`
 }
 
 // VPQueryItem is one answer of QueryVPApplications, in request order.
 type VPQueryItem struct {
 	// Query echoes the identifier sent.
-	Query            string `json:"query"`
+	Query string `json:"query"`
+	// MemberID (mem_<uuid>) and ExternalMemberID identify the member found.
 	MemberID         string `json:"member_id,omitempty"`
 	ExternalMemberID string `json:"external_member_id,omitempty"`
 	// Application is nil when the member has none (or on error).
 	Application *VPApplication `json:"application"`
-	Stage       string         `json:"stage,omitempty"`
+	// Stage is the application stage (open enumeration).
+	Stage string `json:"stage,omitempty"`
 	// Error is set (member_not_found) when the member is unknown or foreign;
 	// the other items of the batch are unaffected.
 	Error api.Code `json:"error,omitempty"`
@@ -38,6 +43,7 @@ type VPQueryItem struct {
 
 // VPQueryResult is the answer of QueryVPApplications.
 type VPQueryResult struct {
+	// Items answer the request identifiers one for one, in order.
 	Items []VPQueryItem `json:"items"`
 	// Response is the HTTP metadata of the call.
 	Response *api.Response `json:"-"`
