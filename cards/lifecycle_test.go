@@ -1,6 +1,8 @@
 package cards_test
 
 import (
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -477,6 +479,15 @@ func TestListAndSecureSession(t *testing.T) {
 	}
 	if s := ss.Token.String(); strings.Contains(ss.HostedURL, ss.Token.Reveal()) || s != "[redacted]" {
 		t.Fatal("the session token leaks")
+	}
+	resp, err := http.Get(ss.HostedURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(page), `"state":"open"`) {
+		t.Fatalf("hosted page: %d %s", resp.StatusCode, page)
 	}
 	checkBooks(t, sim)
 }

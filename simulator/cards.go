@@ -43,6 +43,7 @@ type cardState struct {
 	cards        map[string]*simCard         // by crd_ id
 	cardsByMem   map[string][]*simCard       // member id -> cards, ascending by creation
 	topups       map[string]*cardTopUp       // by ctp_ id
+	sessions     map[string]*cardSession     // secure sessions by id
 	pinCalls     map[string][]time.Time      // member id -> PIN calls within the window
 	secret       []byte                      // derives CVVs and PIN digests; never leaves the simulator
 	transactions map[string]*cardTx          // by ctx_ id
@@ -161,6 +162,14 @@ type cardTopUp struct {
 	CreatedAt     time.Time
 }
 
+// cardSession is an open secure session: its hosted page, not its token, is
+// kept (the token is handed out once).
+type cardSession struct {
+	ID        string
+	CardID    string
+	ExpiresAt time.Time
+}
+
 // cardTx is a card transaction as stored.
 type cardTx struct {
 	ID               string // ctx_<uuid>
@@ -207,6 +216,7 @@ func (s *Simulator) registerCards() {
 		cardsByMem:   map[string][]*simCard{},
 		topups:       map[string]*cardTopUp{},
 		pinCalls:     map[string][]time.Time{},
+		sessions:     map[string]*cardSession{},
 		transactions: map[string]*cardTx{},
 	}
 	var key [32]byte

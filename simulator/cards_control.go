@@ -117,6 +117,7 @@ func (s *Simulator) registerCardActions() {
 		}
 		return p, nil
 	}
+	s.control("GET /_sim/cards/secure-sessions/{id}", s.serveSecureSessionPage)
 	s.actions["cards/topups/credit"] = s.topUpAction(s.creditCardTopUpLocked)
 	s.actions["cards/topups/reject"] = s.topUpAction(s.rejectCardTopUpLocked)
 	s.actions["cards/topups/timeout"] = s.topUpAction(s.timeoutCardTopUpLocked)

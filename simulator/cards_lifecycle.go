@@ -2,6 +2,7 @@ package simulator
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -459,11 +460,26 @@ func (s *Simulator) handleCardSecureSession(c *rc) (int, any, error) {
 	if card.Status != "active" && card.Status != "frozen" {
 		return 0, nil, errCardState(card, "open a secure session on")
 	}
-	id := s.newUUID()
+	ss := &cardSession{ID: s.newUUID(), CardID: card.ID, ExpiresAt: c.now.Add(secureSessionTTL)}
+	s.cards.sessions[ss.ID] = ss
 	token := "sst_" + strings.ReplaceAll(s.newUUID(), "-", "")
 	return 201, map[string]any{
 		"token":      token,
-		"hosted_url": s.URL() + "/_sim/cards/secure-sessions/" + id,
-		"expires_at": c.now.Add(secureSessionTTL).Unix(),
+		"hosted_url": s.URL() + "/_sim/cards/secure-sessions/" + ss.ID,
+		"expires_at": ss.ExpiresAt.Unix(),
 	}, nil
+}
+
+// serveSecureSessionPage stands in for the hosted page of a secure session.
+// It shows what the page is about, never the card data.
+func (s *Simulator) serveSecureSessionPage(r *http.Request, _ []byte) (int, any, error) {
+	ss := s.cards.sessions[r.PathValue("id")]
+	if ss == nil {
+		return 0, nil, errNotFound("secure session")
+	}
+	state := "open"
+	if !s.clock.Now().Before(ss.ExpiresAt) {
+		state = "expired"
+	}
+	return 200, map[string]any{"card_id": ss.CardID, "state": state, "expires_at": isoTime(ss.ExpiresAt)}, nil
 }
