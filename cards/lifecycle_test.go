@@ -491,3 +491,27 @@ func TestListAndSecureSession(t *testing.T) {
 	}
 	checkBooks(t, sim)
 }
+
+// TestActivationRetryIsNotCounted: resending a failed activation with the
+// same idempotency key (a network retry) replays the stored failure and does
+// not count again.
+func TestActivationRetryIsNotCounted(t *testing.T) {
+	t.Parallel()
+	sim, cl := setup(t)
+	id := physicalIn(t, sim, cl, cards.CardUnactivated)
+	key := "0f8e2c1a-9b7d-4e3f-a1c2-3d4e5f6a7b8c"
+	for i := 0; i < 5; i++ {
+		var resp *mwallet.Response
+		_, err := cl.Cards.Activate(ctx, member, id, cards.ActivateParams{Expiry: "12/99", PIN: goodPIN},
+			mwallet.WithIdempotencyKey(key), mwallet.WithResponse(&resp))
+		wantCode(t, err, mwallet.CodeCardActivateFailed)
+		if resp == nil || resp.Replayed != (i > 0) {
+			t.Fatalf("attempt %d: replayed = %v", i+1, resp != nil && resp.Replayed)
+		}
+	}
+	// One counted failure so far: two more new attempts are allowed before the lock.
+	_, err := cl.Cards.Activate(ctx, member, id, cards.ActivateParams{Expiry: "12/99", PIN: goodPIN})
+	wantCode(t, err, mwallet.CodeCardActivateFailed)
+	activate(t, sim, cl, id)
+	checkBooks(t, sim)
+}
