@@ -365,3 +365,24 @@ func TestGetAndList(t *testing.T) {
 		t.Fatalf("by reference (-want +got):\n%s", diff)
 	}
 }
+
+func TestScopes(t *testing.T) {
+	t.Parallel()
+	sim, c := newSim(t)
+	ctx := context.Background()
+	p := deposits.CreateParams{Asset: "USDT", Amount: usdt("1"), Reference: "scoped"}
+	// deposits:write is restricted: without operator approval it is not effective.
+	if err := sim.SetKey(simulator.DefaultClientID, simulator.KeySettings{ApproveRestricted: simulator.Bool(false)}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := c.Deposits.Create(ctx, member1, p)
+	apiErr(t, err, api.CodeInsufficientScope)
+	_, err = c.Deposits.Get(ctx, "scoped")
+	apiErr(t, err, api.CodeInsufficientScope)
+	if err := sim.SetKey(simulator.DefaultClientID, simulator.KeySettings{ApproveRestricted: simulator.Bool(true)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Deposits.Create(ctx, member1, p); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -74,3 +74,17 @@ func TestGet(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestGetNeedsMembersRead(t *testing.T) {
+	t.Parallel()
+	sim := simulator.New()
+	t.Cleanup(sim.Close)
+	if err := sim.SetKey(simulator.DefaultClientID, simulator.KeySettings{Scopes: []string{"remittances:read"}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := sim.Client().Members.Get(context.Background(), "mem_00000000-0000-4000-8000-000000000000")
+	var e *api.Error
+	if !errors.As(err, &e) || e.Code != api.CodeInsufficientScope || e.HTTPStatus != 403 {
+		t.Fatalf("err = %v, want insufficient_scope", err)
+	}
+}

@@ -794,3 +794,21 @@ func TestSetMerchantPrepaidAdvancesQueue(t *testing.T) {
 		t.Fatalf("prepaid %s held %s", avail, held)
 	}
 }
+
+func TestListNeedsRemittancesRead(t *testing.T) {
+	t.Parallel()
+	sim, c := newSim(t)
+	if err := sim.SetKey(simulator.DefaultClientID, simulator.KeySettings{Scopes: []string{"members:read"}}); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, err := range c.Remittances.List(context.Background(), member1, api.ListParams{}) {
+		apiErr(t, err, api.CodeInsufficientScope)
+		n++
+	}
+	if n != 1 {
+		t.Fatalf("List yielded %d times, want the error once", n)
+	}
+	_, err := c.Remittances.QueryVPApplications(context.Background(), []string{member1})
+	apiErr(t, err, api.CodeInsufficientScope)
+}
