@@ -275,3 +275,42 @@ func TestApplyMerchantHosted(t *testing.T) {
 	wantFunds(t, sim, member, "USDT", "1000", "0")
 	checkBooks(t, sim)
 }
+
+func TestApplyWithQuickKYC(t *testing.T) {
+	t.Parallel()
+	newbie := simulator.WithMember(simulator.MemberSeed{ExternalID: "newbie", KYCLevel: 0, Balances: map[string]string{"USDT": "100"}})
+	sim, cl := setup(t, newbie)
+	try := func(p cards.ApplyParams) (*cards.Application, error) {
+		p.ClientKey, p.SourceAsset = cards.NewClientKey(), "USDT"
+		return cl.Cards.Apply(ctx, "newbie", p)
+	}
+	// No genuine L1 and no quick profile: KYC not passed.
+	_, err := try(cards.ApplyParams{ProductID: "cpd_virtual_std"})
+	wantCode(t, err, mwallet.CodeAPIError)
+	// A quick profile never satisfies an L2 product.
+	_, err = try(cards.ApplyParams{ProductID: "cpd_virtual_premium", FirstTopUp: usdt("100"), QuickKYCEmail: "new@example.com"})
+	wantCode(t, err, mwallet.CodeAPIError)
+	wantFunds(t, sim, "newbie", "USDT", "100", "0")
+
+	// With an e-mail never used for KYC, a quick profile is allocated (10 USDT).
+	app, err := try(cards.ApplyParams{ProductID: "cpd_virtual_std", QuickKYCEmail: "new@example.com"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFunds(t, sim, "newbie", "USDT", "85", "0") // 10 quick KYC fee + 5 issue fee
+	// Issuance fails: the fee is refunded and the binding compensated.
+	if err := sim.RejectCardApplication(app.ID); err != nil {
+		t.Fatal(err)
+	}
+	comp := eventsOf(sim, "kyc.quick.compensated")
+	if len(comp) != 1 || comp[0].Extra["application_id"] != app.ID {
+		t.Fatalf("compensation events = %+v", comp)
+	}
+	wantFunds(t, sim, "newbie", "USDT", "100", "0")
+	// The e-mail cannot be used again.
+	_, err = try(cards.ApplyParams{ProductID: "cpd_virtual_std", QuickKYCEmail: "new@example.com"})
+	if apiErr := wantCode(t, err, mwallet.CodeInvalidFields); len(apiErr.Fields) == 0 || apiErr.Fields[0].Key != "quick_kyc_email" {
+		t.Fatalf("fields = %+v", apiErr.Fields)
+	}
+	checkBooks(t, sim)
+}
