@@ -62,6 +62,10 @@ type gatewayState struct {
 	// scopeCatalog holds every scope the service knows: the scopes the
 	// contract names and every scope an endpoint requires.
 	scopeCatalog map[string]bool
+
+	// maxNonces and maxIdem bound the windows (maxNonces and
+	// maxIdempotencyRecords unless a test lowers them).
+	maxNonces, maxIdem int
 }
 
 func newGatewayState(seed int64) *gatewayState {
@@ -72,6 +76,8 @@ func newGatewayState(seed int64) *gatewayState {
 		exchanges:    map[string][]time.Time{},
 		journal:      newJournal(journalCapacity),
 		scopeCatalog: map[string]bool{},
+		maxNonces:    maxNonces,
+		maxIdem:      maxIdempotencyRecords,
 	}
 }
 
@@ -130,7 +136,7 @@ func (q *expiryQueue) pop(now time.Time, force bool) (expiring, bool) {
 func (s *Simulator) sweepLocked(now time.Time) {
 	g := s.gw
 	for {
-		it, ok := g.nonceQ.pop(now, g.nonceQ.len() > maxNonces)
+		it, ok := g.nonceQ.pop(now, g.nonceQ.len() > g.maxNonces)
 		if !ok {
 			break
 		}
@@ -139,13 +145,20 @@ func (s *Simulator) sweepLocked(now time.Time) {
 		}
 	}
 	for {
-		it, ok := g.idemQ.pop(now, g.idemQ.len() > maxIdempotencyRecords)
+		it, ok := g.idemQ.pop(now, g.idemQ.len() > g.maxIdem)
 		if !ok {
 			break
 		}
-		if rec, ok := g.idem[it.key]; ok && !rec.expiresAt.After(it.at) && !rec.inProgress {
-			delete(g.idem, it.key)
+		rec, ok := g.idem[it.key]
+		if !ok || rec.expiresAt.After(it.at) {
+			continue // replaced by a newer record, which has its own entry
 		}
+		if rec.inProgress && !now.Before(it.at) && g.idemQ.len() <= g.maxIdem {
+			// Still running after its window (a held request): look again later.
+			g.idemQ.push(it.key, it.at)
+			break
+		}
+		delete(g.idem, it.key)
 	}
 	for {
 		it, ok := g.tokenQ.pop(now, false)

@@ -1,0 +1,159 @@
+package simulator
+
+import (
+	"fmt"
+	"net/netip"
+	"testing"
+)
+
+func TestAllowEntryMatches(t *testing.T) {
+	t.Parallel()
+	ip := netip.MustParseAddr("192.168.10.20")
+	tests := []struct {
+		entry string
+		want  bool
+	}{
+		{"192.168.10.20", true},
+		{"192.168.10.21", false},
+		{"192.168.10.*", true},
+		{"192.168.*", true},
+		{"192.*", true},
+		{"193.*", false},
+		{"*", false},
+		{"192.168.10.2*", false},
+		{"192.168.010.*", false},
+		{"192.168.10.0/24", true},
+		{"192.168.0.0/16", true},
+		{"192.0.0.0/8", true},
+		{"192.168.11.0/24", false},
+		{"192.168.10.16/28", false},
+		{"192.168.10.20/32", false},
+		{"192.168.10.0/024", false},
+		{"192.168.10.0/", false},
+		{"::ffff:192.168.10.20", false},
+		{"fe80::/64", false},
+		{"", false},
+		{"192.168.10.20 ", false},
+	}
+	for _, tt := range tests {
+		if got := allowEntryMatches(tt.entry, ip); got != tt.want {
+			t.Errorf("allowEntryMatches(%q) = %v, want %v", tt.entry, got, tt.want)
+		}
+	}
+}
+
+func TestKeyScopes(t *testing.T) {
+	t.Parallel()
+	k := &apiKey{
+		Scopes:   map[string]bool{"cards:write": true, "deposits:write": true, "cards:secure": true, "qrpay:write": true},
+		Approved: map[string]bool{"cards:secure": true},
+	}
+	tests := []struct {
+		scope string
+		want  bool
+	}{
+		{"cards:write", true},
+		{"cards:read", true}, // write includes read
+		{"qrpay:read", true},
+		{"cards:secure", true},    // restricted, approved
+		{"deposits:write", false}, // restricted, not approved
+		{"deposits:read", false},  // nor does it imply read
+		{"members:read", false},
+		{"merchant:read", false},
+	}
+	for _, tt := range tests {
+		if got := k.allows(tt.scope); got != tt.want {
+			t.Errorf("allows(%q) = %v, want %v", tt.scope, got, tt.want)
+		}
+	}
+}
+
+func TestUUIDShaped(t *testing.T) {
+	t.Parallel()
+	for v, want := range map[string]bool{
+		"123e4567-e89b-12d3-a456-426614174000":   true,
+		"123E4567-E89B-12D3-A456-426614174000":   true,
+		"123e4567e89b12d3a456426614174000":       false,
+		"123e4567-e89b-12d3-a456-42661417400":    false,
+		"123e4567-e89b-12d3-a456-4266141740000":  false,
+		"123e4567-e89b-12d3-a456_426614174000":   false,
+		"z23e4567-e89b-12d3-a456-426614174000":   false,
+		"{123e4567-e89b-12d3-a456-426614174000}": false,
+	} {
+		if got := uuidShaped(v); got != want {
+			t.Errorf("uuidShaped(%q) = %v, want %v", v, got, want)
+		}
+	}
+}
+
+func TestJournalRing(t *testing.T) {
+	t.Parallel()
+	j := newJournal(3)
+	for i := 1; i <= 7; i++ {
+		j.add(RequestRecord{Path: fmt.Sprint(i)})
+	}
+	got := j.list()
+	if len(got) != 3 || got[0].Seq != 5 || got[2].Seq != 7 || got[0].Path != "5" {
+		t.Fatalf("ring = %+v", got)
+	}
+	j.reset()
+	if len(j.list()) != 0 {
+		t.Fatal("reset kept records")
+	}
+	j.add(RequestRecord{})
+	if l := j.list(); len(l) != 1 || l[0].Seq != 8 {
+		t.Fatalf("after reset: %+v", l)
+	}
+}
+
+// TestWindowsStayBounded drives many signed idempotent requests' worth of
+// window entries through the gateway state and checks that expired entries
+// are deleted, and that a standing clock cannot grow the windows past their
+// bounds.
+func TestWindowsStayBounded(t *testing.T) {
+	t.Parallel()
+	s := NewHandler()
+	now := s.clock.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := 0; i < 5000; i++ {
+		k := fmt.Sprint(i)
+		s.gw.nonces[k] = now.Add(nonceWindow)
+		s.gw.nonceQ.push(k, now.Add(nonceWindow))
+		s.gw.idem[k] = &idemRecord{expiresAt: now.Add(idempotencyWindow)}
+		s.gw.idemQ.push(k, now.Add(idempotencyWindow))
+	}
+	s.sweepLocked(now)
+	if len(s.gw.nonces) != 5000 || len(s.gw.idem) != 5000 {
+		t.Fatalf("live entries swept: %d nonces, %d records", len(s.gw.nonces), len(s.gw.idem))
+	}
+	s.advanceLocked(nonceWindow)
+	s.sweepLocked(s.clock.Now())
+	if len(s.gw.nonces) != 0 || s.gw.nonceQ.len() != 0 || len(s.gw.idem) != 5000 {
+		t.Fatalf("after 5 minutes: %d nonces (%d queued), %d records", len(s.gw.nonces), s.gw.nonceQ.len(), len(s.gw.idem))
+	}
+	s.advanceLocked(idempotencyWindow)
+	s.sweepLocked(s.clock.Now())
+	if len(s.gw.idem) != 0 || s.gw.idemQ.len() != 0 {
+		t.Fatalf("after 24 hours: %d records (%d queued)", len(s.gw.idem), s.gw.idemQ.len())
+	}
+
+	// A standing clock: the bounds hold.
+	s.gw.maxNonces, s.gw.maxIdem = 100, 100
+	now = s.clock.Now()
+	for i := 0; i < 1000; i++ {
+		k := "standing-" + fmt.Sprint(i)
+		s.gw.nonces[k] = now.Add(nonceWindow)
+		s.gw.nonceQ.push(k, now.Add(nonceWindow))
+		s.gw.idem[k] = &idemRecord{expiresAt: now.Add(idempotencyWindow)}
+		s.gw.idemQ.push(k, now.Add(idempotencyWindow))
+		s.sweepLocked(now)
+	}
+	if len(s.gw.nonces) > 100 || len(s.gw.idem) > 100 {
+		t.Fatalf("bounds exceeded: %d nonces, %d records", len(s.gw.nonces), len(s.gw.idem))
+	}
+	// The newest entries are the ones kept.
+	if _, ok := s.gw.nonces["standing-999"]; !ok {
+		t.Error("the newest nonce was dropped")
+	}
+}
