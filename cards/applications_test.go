@@ -314,3 +314,31 @@ func TestApplyWithQuickKYC(t *testing.T) {
 	}
 	checkBooks(t, sim)
 }
+
+func TestPlatformDirectMemberGetsNoEvents(t *testing.T) {
+	t.Parallel()
+	direct := simulator.WithMember(simulator.MemberSeed{ExternalID: "direct", KYCLevel: 1, PlatformDirect: true, Balances: map[string]string{"USDT": "500"}})
+	sim, cl := setup(t, direct)
+	before := len(sim.Events())
+	app, err := cl.Cards.Apply(ctx, "direct", cards.ApplyParams{ClientKey: cards.NewClientKey(), SourceAsset: "USDT", ProductID: "cpd_physical_std", FirstTopUp: usdt("20")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.ApproveCardApplication(app.ID); err != nil {
+		t.Fatal(err)
+	}
+	got, err := cl.Cards.GetApplication(ctx, "direct", app.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.ShipCard(got.CardID); err != nil { // would send awaiting_bind to other members
+		t.Fatal(err)
+	}
+	if _, err := cl.Cards.Freeze(ctx, "direct", got.CardID); err == nil {
+		t.Fatal("froze an unactivated card")
+	}
+	if n := len(sim.Events()) - before; n != 0 {
+		t.Fatalf("%d events for a platform-direct member, want none", n)
+	}
+	checkBooks(t, sim)
+}
