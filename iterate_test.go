@@ -1,0 +1,76 @@
+package mwallet
+
+import (
+	"context"
+	"net/http"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mwallet/mwallet-go/internal/api"
+)
+
+func TestIterateFollowsHasMore(t *testing.T) {
+	t.Parallel()
+	// Page 1 is short but has_more is true; page 2 is full-size but has_more
+	// is false: the walk must follow has_more, not page sizes.
+	pages := map[string]map[string]any{
+		"":   {"data": []string{"a"}, "next_cursor": "c1", "has_more": true},
+		"c1": {"data": []string{"b", "c"}, "next_cursor": "c2", "has_more": false},
+		"c2": {"data": []string{"never"}, "next_cursor": nil, "has_more": false},
+	}
+	f := newFakeAPI(t)
+	var limits []string
+	f.handler = func(w http.ResponseWriter, r *http.Request, body []byte, n int) {
+		limits = append(limits, r.URL.Query().Get("limit"))
+		if r.URL.Query().Get("status") != "pending" {
+			t.Errorf("filter lost: %s", r.URL.RawQuery)
+		}
+		writeTestJSON(w, 200, pages[r.URL.Query().Get("cursor")])
+	}
+	c := f.client()
+	req := api.Request{Method: http.MethodGet, Path: "/v1/remittances", Query: map[string][]string{"status": {"pending"}}}
+	var got []string
+	for item, err := range api.Iterate[string](context.Background(), c, req, api.ListParams{Limit: 2}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, item)
+	}
+	if diff := cmp.Diff([]string{"a", "b", "c"}, got); diff != "" {
+		t.Errorf("items (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"2", "2"}, limits); diff != "" {
+		t.Errorf("limits (-want +got):\n%s", diff)
+	}
+}
+
+func TestIterateCapsLimitAndStopsOnError(t *testing.T) {
+	t.Parallel()
+	f := newFakeAPI(t)
+	f.handler = func(w http.ResponseWriter, r *http.Request, body []byte, n int) {
+		if got := r.URL.Query().Get("limit"); got != "100" {
+			t.Errorf("limit = %s, want capped at 100", got)
+		}
+		if n == 1 {
+			writeTestJSON(w, 200, map[string]any{"data": []int{1}, "next_cursor": "x", "has_more": true})
+			return
+		}
+		writeTestJSON(w, 403, errBody("insufficient_scope"))
+	}
+	c := f.client()
+	var items, errs int
+	for _, err := range api.Iterate[int](context.Background(), c, api.Request{Method: http.MethodGet, Path: "/v1/x"}, api.ListParams{Limit: 1000}) {
+		if err != nil {
+			errs++
+			if CodeOf(err) != CodeInsufficientScope {
+				t.Errorf("err = %v", err)
+			}
+			continue
+		}
+		items++
+	}
+	if items != 1 || errs != 1 {
+		t.Errorf("items %d errors %d; want 1 and 1", items, errs)
+	}
+}
