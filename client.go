@@ -141,6 +141,7 @@ type Client struct {
 	auth      *auth
 	budget    *retryBudget
 	userAgent string
+	assets    assetCache
 
 	// QRPay pays fiat QR codes in digital assets.
 	QRPay *qrpay.Client
