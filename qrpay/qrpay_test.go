@@ -145,7 +145,8 @@ func TestQuoteFixedAndCustomAmount(t *testing.T) {
 		{"corridor", qrpay.QuoteParams{CodeValue: thaiMerchantCode(t, "99.00", simulator.QRScenarioCorridor)}, mwallet.CodeCorridorNotSupported, nil},
 		{"outside the code range", qrpay.QuoteParams{CodeValue: thaiP2PCode(t, simulator.QRScenarioRange), Amount: "600"}, mwallet.CodeAmountOutOfRange, nil},
 		{"upstream error", qrpay.QuoteParams{CodeValue: thaiMerchantCode(t, "99.00", simulator.QRScenarioUpstreamError)}, mwallet.CodeUpstreamError, nil},
-		{"unknown funding source", qrpay.QuoteParams{CodeValue: custom, Amount: "10", FundingSource: "wallet"}, mwallet.CodeInvalidRequest, nil},
+		{"unknown funding source", qrpay.QuoteParams{CodeValue: custom, Amount: "10", FundingSource: "wallet"}, mwallet.CodeInvalidFields, []string{"funding_source"}},
+		{"merchant funding on platform_hosted", qrpay.QuoteParams{CodeValue: custom, Amount: "10", FundingSource: qrpay.FundingMerchant}, mwallet.CodeInvalidFields, []string{"funding_source"}},
 	}
 	for _, tc := range bad {
 		_, err := c.QRPay.Quote(ctx, member1, tc.p, mwallet.WithMaxAttempts(1))
@@ -372,7 +373,7 @@ func TestFundingSourceRule(t *testing.T) {
 	ctx := context.Background()
 	code := thaiMerchantCode(t, "250.00")
 	before := books(sim)
-	for _, fs := range []qrpay.FundingSource{"", qrpay.FundingMember} {
+	for _, fs := range []qrpay.FundingSource{"", qrpay.FundingMember, "MERCHANT"} {
 		_, err := c.QRPay.Quote(ctx, member1, qrpay.QuoteParams{CodeValue: code, FundingSource: fs})
 		if e := apiErr(t, err); e.Code != mwallet.CodeInvalidFields || len(e.Fields) == 0 || e.Fields[0].Key != "funding_source" {
 			t.Errorf("quote with funding_source %q: %v", fs, err)

@@ -48,21 +48,19 @@ func (s *Simulator) qrValidate(c *rc) (*qrInput, error) {
 		return nil, errInvalidRequest("code_value is required")
 	}
 	in := &qrInput{}
-	// funding_source: merchant_hosted accounts must send merchant; member is
-	// only for platform_hosted accounts, where it is also the default.
+	// funding_source: merchant_hosted accounts must send merchant; member (or
+	// nothing) only on platform_hosted accounts, as on the other lines.
 	fs := ""
 	if req.FundingSource != nil {
 		fs = *req.FundingSource
 	}
-	switch fs {
-	case "", "member":
-		if s.merchant.Model == MerchantHosted {
-			return nil, errInvalidFields("merchant_hosted accounts must send funding_source merchant", "funding_source")
-		}
-	case "merchant":
+	switch {
+	case s.merchant.Model == MerchantHosted && fs != "merchant":
+		return nil, errInvalidFields("merchant_hosted accounts must send funding_source merchant", "funding_source")
+	case s.merchant.Model == MerchantHosted:
 		in.merchantFunded = true
-	default:
-		return nil, errInvalidRequest(fmt.Sprintf("funding_source %q: want member or merchant", fs))
+	case fs != "" && fs != "member":
+		return nil, errInvalidFields("funding_source must be member (or omitted) on platform_hosted accounts", "funding_source")
 	}
 	if req.PreferredAsset != nil {
 		if *req.PreferredAsset == "" {
