@@ -135,3 +135,25 @@ func TestPINStepUpIsPerCall(t *testing.T) {
 	wantCode(t, err, mwallet.CodeStepUpRequired)
 	checkBooks(t, sim)
 }
+
+// TestStepUpResendWithTheErrorsKey follows the documented flow without
+// choosing a key up front: the key of the first call comes back on the error.
+func TestStepUpResendWithTheErrorsKey(t *testing.T) {
+	t.Parallel()
+	sim, cl := setup(t)
+	id := activePhysical(t, sim, cl)
+	p := cards.SetPINParams{NewPIN: "246809", CurrentPIN: goodPIN}
+	_, err := cl.Cards.SetPIN(ctx, member, id, p)
+	apiErr := wantCode(t, err, mwallet.CodeStepUpRequired)
+	if apiErr.IdempotencyKey == "" {
+		t.Fatal("step_up_required carries no idempotency key to resend with")
+	}
+	if err := sim.CompleteStepUp(apiErr.ChallengeID); err != nil {
+		t.Fatal(err)
+	}
+	res, err := cl.Cards.SetPIN(ctx, member, id, p, mwallet.WithIdempotencyKey(apiErr.IdempotencyKey), mwallet.WithStepUp(apiErr.ChallengeID))
+	if err != nil || !res.Updated || res.Response.IdempotencyKey != apiErr.IdempotencyKey {
+		t.Fatalf("resend = %+v, %v", res, err)
+	}
+	checkBooks(t, sim)
+}
