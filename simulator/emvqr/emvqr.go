@@ -272,6 +272,15 @@ func splitTLV(s string, base int, where string) ([]tlv, error) {
 	return out, nil
 }
 
+// tagNumber returns the value of a two-digit ID (splitTLV checked the digits).
+func tagNumber(tag string) int { return int(tag[0]-'0')*10 + int(tag[1]-'0') }
+
+// crcText writes a CRC as four upper-case hexadecimal digits.
+func crcText(c uint16) string {
+	const hexDigits = "0123456789ABCDEF"
+	return string([]byte{hexDigits[c>>12], hexDigits[c>>8&0xF], hexDigits[c>>4&0xF], hexDigits[c&0xF]})
+}
+
 func joinTag(where, id string) string {
 	if where == "" {
 		return id
@@ -340,17 +349,18 @@ func Decode(s string) (*Payload, error) {
 		return nil, &DecodeError{Tag: "63", Offset: last.offset, Err: ErrInvalid, Detail: "the CRC is four hexadecimal digits"}
 	}
 	covered := s[:len(s)-4]
-	want := fmt.Sprintf("%04X", CRC16([]byte(covered)))
+	want := crcText(CRC16([]byte(covered)))
 	if !strings.EqualFold(want, last.value) {
 		return nil, &DecodeError{Tag: "63", Offset: last.offset, Err: ErrChecksum, Detail: fmt.Sprintf("payload says %s, content gives %s", last.value, want)}
 	}
 	p := &Payload{CRC: last.value}
-	seen := map[string]bool{}
+	var seen [100]bool
 	for idx, o := range objs {
-		if seen[o.tag] {
+		n := tagNumber(o.tag)
+		if seen[n] {
 			return nil, &DecodeError{Tag: o.tag, Offset: o.offset, Err: ErrDuplicate}
 		}
-		seen[o.tag] = true
+		seen[n] = true
 		if idx == 0 && o.tag != "00" {
 			return nil, &DecodeError{Tag: "00", Offset: 0, Err: ErrUnsupported, Detail: "the payload format indicator must come first"}
 		}
@@ -470,12 +480,13 @@ func decodeTemplate(o tlv) ([]Field, error) {
 		return nil, err
 	}
 	out := make([]Field, 0, len(subs))
-	seen := map[string]bool{}
+	var seen [100]bool
 	for _, sub := range subs {
-		if seen[sub.tag] {
+		n := tagNumber(sub.tag)
+		if seen[n] {
 			return nil, &DecodeError{Tag: o.tag + "." + sub.tag, Offset: sub.offset, Err: ErrDuplicate}
 		}
-		seen[sub.tag] = true
+		seen[n] = true
 		out = append(out, Field{Tag: sub.tag, Value: sub.value})
 	}
 	return out, nil
@@ -601,7 +612,7 @@ func Build(p Payload) (string, error) {
 	}
 	b.WriteString("6304")
 	s := b.String()
-	return s + fmt.Sprintf("%04X", CRC16([]byte(s))), nil
+	return s + crcText(CRC16([]byte(s))), nil
 }
 
 // MustBuild is Build for tests and examples with constant payloads: it panics

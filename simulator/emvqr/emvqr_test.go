@@ -444,3 +444,25 @@ func FuzzDecodeStructure(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkDecode(b *testing.B) {
+	for _, v := range []struct{ name, payload string }{{"emvco-sample", emvcoSample}, {"promptpay", promptPayRef1}} {
+		b.Run(v.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(v.payload)))
+			for i := 0; i < b.N; i++ {
+				if _, err := emvqr.Decode(v.payload); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkCRC16(b *testing.B) {
+	data := []byte(emvcoSample)
+	b.SetBytes(int64(len(data)))
+	for i := 0; i < b.N; i++ {
+		emvqr.CRC16(data)
+	}
+}
