@@ -414,3 +414,21 @@ func TestOrderAndSchemes(t *testing.T) {
 		t.Errorf("schemes %v, want %v", ids, want)
 	}
 }
+
+func TestPayCustomAmount(t *testing.T) {
+	t.Parallel()
+	sim, c := newSim(t)
+	code := thaiP2PCode(t)
+	// Currency may be left out; the amount is required.
+	o := payWithStepUp(t, sim, c, member1, qrpay.PayParams{CodeValue: code, Amount: "100"})
+	if o.Acquirer != (qrpay.Fiat{Amount: "100.00", Currency: "THB"}) || o.CustomerTotal.String() != "2.923244" || o.Payee != "0066801234567" {
+		t.Fatalf("order %+v", o)
+	}
+	o2 := payWithStepUp(t, sim, c, member1, qrpay.PayParams{CodeValue: code, Currency: "THB", Amount: "100.00"})
+	if o2.ID == o.ID || o2.CustomerTotal.String() != "2.923244" {
+		t.Fatalf("second order %+v", o2)
+	}
+	if got := sim.QRUpstreamCalls(); got != (simulator.QRUpstreamStats{Quotes: 2, Notices: 2}) {
+		t.Errorf("upstream calls %+v: every payment re-quotes", got)
+	}
+}
