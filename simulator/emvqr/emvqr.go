@@ -73,6 +73,7 @@ type DecodeError struct {
 	Err error
 }
 
+// Error describes the problem, the tag and the character offset.
 func (e *DecodeError) Error() string {
 	var b strings.Builder
 	b.WriteString(e.Err.Error())
@@ -517,6 +518,7 @@ type BuildError struct {
 	Detail string
 }
 
+// Error names the tag and what was wrong with it.
 func (e *BuildError) Error() string { return "emvqr: build: tag " + e.Tag + ": " + e.Detail }
 
 // Build encodes p and appends the CRC. It checks only what the encoding
