@@ -215,16 +215,17 @@ const maxSignatureLen = 64
 // timestamp, so ErrTimestampOutOfRange always means an authentic but stale
 // (or future) delivery.
 //
-// Verify neither copies nor retains payload. A receiver verifying many
-// deliveries with the same secret may prefer a Verifier, which keeps the
-// keyed hash state between calls.
+// Verify neither copies nor retains payload. It keeps the keyed HMAC state
+// of up to 16 distinct secrets in process memory (the secrets your process
+// already holds), so repeated verifications skip the key setup and
+// allocate nothing on success; further secrets are keyed on each call. A
+// Verifier gives the same speed with explicit ownership of that state.
 func Verify(payload []byte, header string, secret Secret, opts ...Option) error {
 	c := newVerifyConfig(opts)
 	var h parsedHeader
 	if err := h.parse(header); err != nil {
 		return err
 	}
-	var buf [64]byte
 	matched, anySecret := false, false
 	for i := 0; i <= len(c.secrets) && !matched; i++ {
 		sec := secret
@@ -235,10 +236,51 @@ func Verify(payload []byte, header string, secret Secret, opts ...Option) error 
 			continue
 		}
 		anySecret = true
-		mac := hmac.New(sha256.New, []byte(sec))
-		matched = h.check(mac, payload, buf[:])
+		if pool := cachedPool(sec); pool != nil {
+			st := pool.Get().(*macState)
+			st.mac.Reset()
+			matched = h.check(st.mac, payload, st.buf[:])
+			pool.Put(st)
+			continue
+		}
+		var buf [64]byte
+		matched = h.check(hmac.New(sha256.New, []byte(sec)), payload, buf[:])
 	}
 	return h.finish(matched, anySecret, c.now, c.tolerance)
+}
+
+// maxCachedSecrets bounds the keyed states Verify keeps.
+const maxCachedSecrets = 16
+
+var (
+	macCache   sync.Map // Secret -> *sync.Pool of *macState
+	macCacheMu sync.Mutex
+	macCacheN  int
+)
+
+// cachedPool returns the pool of keyed HMAC states of sec, creating it while
+// fewer than maxCachedSecrets exist; nil beyond.
+func cachedPool(sec Secret) *sync.Pool {
+	if p, ok := macCache.Load(sec); ok {
+		return p.(*sync.Pool)
+	}
+	macCacheMu.Lock()
+	defer macCacheMu.Unlock()
+	if p, ok := macCache.Load(sec); ok {
+		return p.(*sync.Pool)
+	}
+	if macCacheN >= maxCachedSecrets {
+		return nil
+	}
+	macCacheN++
+	p := newMACPool(sec)
+	macCache.Store(sec, p)
+	return p
+}
+
+func newMACPool(sec Secret) *sync.Pool {
+	key := []byte(sec)
+	return &sync.Pool{New: func() any { return &macState{mac: hmac.New(sha256.New, key)} }}
 }
 
 // Verifier verifies deliveries with fixed secrets and options. It keeps the
@@ -247,7 +289,7 @@ func Verify(payload []byte, header string, secret Secret, opts ...Option) error 
 // concurrent use.
 type Verifier struct {
 	secrets   []Secret
-	pools     []sync.Pool // of *macState, one per secret
+	pools     []*sync.Pool // of *macState, one per secret
 	tolerance time.Duration
 	now       func() time.Time
 }
@@ -267,10 +309,8 @@ func NewVerifier(secret Secret, opts ...Option) *Verifier {
 			v.secrets = append(v.secrets, s)
 		}
 	}
-	v.pools = make([]sync.Pool, len(v.secrets))
-	for i := range v.pools {
-		key := []byte(v.secrets[i])
-		v.pools[i].New = func() any { return &macState{mac: hmac.New(sha256.New, key)} }
+	for _, s := range v.secrets {
+		v.pools = append(v.pools, newMACPool(s))
 	}
 	return v
 }
