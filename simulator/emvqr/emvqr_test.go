@@ -315,7 +315,7 @@ func TestDecodeAcceptsLowerCaseCRC(t *testing.T) {
 	}
 }
 
-func TestPayloadHelpers(t *testing.T) {
+func TestPayloadAccessors(t *testing.T) {
 	t.Parallel()
 	p, err := emvqr.Decode(promptPayRef1)
 	if err != nil {
@@ -330,7 +330,7 @@ func TestPayloadHelpers(t *testing.T) {
 		Missing           []string
 	}{false, true, []string{"52", "59", "60"}}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("helpers (-want +got):\n%s", diff)
+		t.Errorf("accessors (-want +got):\n%s", diff)
 	}
 	if v, ok := p.MerchantAccounts[0].Field("01"); !ok || v != "0066801234567" {
 		t.Errorf("Field(01) = %q %v", v, ok)
