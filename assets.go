@@ -293,6 +293,9 @@ func (c *Client) Asset(ctx context.Context, code string) (Asset, error) {
 	}
 	if !loaded || time.Since(at) >= assetReloadEvery {
 		ch := c.assets.group.DoChan("assets", func() (any, error) {
+			if _, _, reloaded, at2 := c.assets.get(code); reloaded && at2.After(at) {
+				return nil, nil // another caller loaded it since we looked
+			}
 			lctx, cancel := detached(ctx, exchangeTimeout)
 			defer cancel()
 			return c.Assets(lctx)
