@@ -21,7 +21,7 @@ import (
 // raw drives a simulator over plain net/http with hand-signed requests, so
 // every gateway rule is checked without the SDK in between.
 type raw struct {
-	t     *testing.T
+	t     testing.TB
 	sim   *simulator.Simulator
 	hc    *http.Client
 	creds simulator.Credentials

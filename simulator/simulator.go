@@ -92,6 +92,7 @@ type Simulator struct {
 
 	assets      []*asset
 	assetByCode map[string]*asset
+	assetsCache *assetsCache // encoded GET /v1/assets answer
 
 	events []*Event
 
