@@ -416,7 +416,8 @@ type deliveryJob struct {
 // simulator; deliveries that fall due during the flush (events emitted by
 // those calls) are attempted too. Retries fall due as the clock advances
 // (Advance), 1, 5, 30, 120 and 360 minutes after each failure; flush again
-// to attempt them. A cancelled ctx stops the flush between attempts.
+// to attempt them. A cancelled ctx stops the flush; an attempt cut short by
+// the cancellation is not recorded and stays due.
 func (s *Simulator) FlushWebhooks(ctx context.Context) (FlushResult, error) {
 	var res FlushResult
 	for round := 0; round < maxFlushRounds; round++ {
@@ -436,6 +437,16 @@ func (s *Simulator) FlushWebhooks(ctx context.Context) (FlushResult, error) {
 				return res, err
 			}
 			code, aerr := s.attemptDelivery(ctx, j)
+			if aerr != nil && ctx.Err() != nil {
+				// Cancelled by the caller, not refused by the receiver: the
+				// attempt does not count.
+				s.mu.Lock()
+				for _, rest := range jobs[i:] {
+					rest.d.inFlight = false
+				}
+				s.mu.Unlock()
+				return res, ctx.Err()
+			}
 			s.mu.Lock()
 			ok := s.recordAttemptLocked(j, code, aerr)
 			s.mu.Unlock()

@@ -858,3 +858,51 @@ func TestWebhookAutoDeliver(t *testing.T) {
 		t.Fatal("no automatic delivery")
 	}
 }
+
+func TestWebhookDeliveriesNeedMerchantRead(t *testing.T) {
+	t.Parallel()
+	sim := newWebhookSim(t)
+	creds, err := sim.AddKey("narrow_client", "narrow_api_key_0123456789", "narrow_signing_key_0123456789", simulator.KeySettings{Scopes: []string{"cards:read"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := mwallet.NewClient(sim.URL(), mwallet.Credentials{
+		ClientID: creds.ClientID, APIKey: mwallet.Secret(creds.APIKey), SigningKey: mwallet.Secret(creds.SigningKey),
+	}, mwallet.WithClock(sim.Now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := sim.WebhookDeliveries()[0] // the fixture's no_subscriber row
+	_, err = client.Webhooks.Redeliver(context.Background(), row.ID)
+	wantAPICode(t, err, mwallet.CodeInsufficientScope)
+	for _, err := range client.Webhooks.List(context.Background(), api.ListParams{}) {
+		wantAPICode(t, err, mwallet.CodeInsufficientScope)
+	}
+	if got := sim.WebhookDeliveries()[0]; got.Status != "no_subscriber" || len(got.Attempts) != 0 {
+		t.Errorf("row changed: %+v", got)
+	}
+}
+
+func TestWebhookFlushCancelled(t *testing.T) {
+	t.Parallel()
+	sim := newWebhookSim(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		cancel() // the flush's caller gives up while the receiver works
+		<-release
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(release) })
+	if _, _, err := sim.AddWebhookEndpoint(srv.URL); err != nil {
+		t.Fatal(err)
+	}
+	evID := mustEmit(t, sim, "card.status.updated", "card", "c1", "active", 1)
+	if _, err := sim.FlushWebhooks(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("FlushWebhooks = %v, want context.Canceled", err)
+	}
+	row := oneRow(t, sim, evID)
+	if row.Status != "pending" || len(row.Attempts) != 0 || row.NextAttemptAt == nil || row.NextAttemptAt.After(sim.Now()) {
+		t.Errorf("row after a cancelled flush = %+v, want pending, no attempt, still due", row)
+	}
+}
