@@ -268,6 +268,9 @@ type Data struct {
 
 // UnmarshalJSON decodes the data object and keeps a copy of its raw bytes.
 func (d *Data) UnmarshalJSON(b []byte) error {
+	if bytes.Equal(bytes.TrimSpace(b), []byte("null")) {
+		return nil
+	}
 	type plain Data
 	var p plain
 	if err := json.Unmarshal(b, &p); err != nil {

@@ -104,6 +104,7 @@ func TestDecodeEventMalformed(t *testing.T) {
 		"no event_id":       `{"event_type":"member.created","data":{}}`,
 		"no event_type":     `{"event_id":"evt_1","data":{}}`,
 		"no data":           `{"event_id":"evt_1","event_type":"member.created"}`,
+		"data null":         `{"event_id":"evt_1","event_type":"member.created","data":null}`,
 		"version not int":   `{"event_id":"evt_1","event_type":"member.created","data":{"status_version":"1"}}`,
 		"version fraction":  `{"event_id":"evt_1","event_type":"member.created","data":{"status_version":1.5}}`,
 		"bad created_at":    `{"event_id":"evt_1","event_type":"member.created","created_at":"yesterday","data":{}}`,
