@@ -3,6 +3,7 @@ package mwallet
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -223,5 +224,38 @@ func TestTokenWaitEndsWithContext(t *testing.T) {
 	_, err := c.Do(ctx, &api.Request{Method: http.MethodGet, Path: "/v1/x"}, nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+}
+
+// Two clients over one token store share the token: the store seam is what a
+// cache shared between processes would implement.
+func TestTokenStoreSeam(t *testing.T) {
+	t.Parallel()
+	f := newFakeAPI(t)
+	store := &memoryTokenStore{}
+	a := f.client(withTokenStore(store))
+	b := f.client(withTokenStore(store))
+	for _, c := range []*Client{a, b, a} {
+		if _, err := c.Do(context.Background(), &api.Request{Method: http.MethodGet, Path: "/v1/x"}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := f.exchanges.Load(); n != 1 {
+		t.Errorf("exchanges = %d, want 1 for two clients sharing a store", n)
+	}
+	tok, ok, err := store.Load(context.Background())
+	if err != nil || !ok || tok.value != "tok-SECRET-1" {
+		t.Fatalf("store holds %v %v %v", tok, ok, err)
+	}
+	if s := fmt.Sprintf("%v %+v %#v", tok, tok, tok); strings.Contains(s, "tok-SECRET") {
+		t.Errorf("a cached token prints its value: %s", s)
+	}
+	store.Invalidate(context.Background(), "some-other-token")
+	if _, ok, _ := store.Load(context.Background()); !ok {
+		t.Errorf("invalidating another value dropped the token")
+	}
+	store.Invalidate(context.Background(), "tok-SECRET-1")
+	if _, ok, _ := store.Load(context.Background()); ok {
+		t.Errorf("token not dropped")
 	}
 }

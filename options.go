@@ -180,3 +180,9 @@ func WithRetryBudget(capacity, cost int) Option {
 		c.budgetCost = cost
 	}
 }
+
+// withTokenStore replaces the in-memory token cache (the seam a shared store
+// plugs into).
+func withTokenStore(s tokenStore) Option {
+	return func(c *config) { c.store = s }
+}
