@@ -1,10 +1,3 @@
-// Package simulator is an offline, stateful contract simulator of the Merchant
-// Wallet, Card, Remittance and QR-Payment service.
-//
-// Each Simulator is isolated: its own state, ledger, clock, faults and request
-// journal, so parallel tests each get their own. New serves it on a loopback
-// httptest server; a Simulator is also a plain http.Handler for callers who
-// serve it themselves.
 package simulator
 
 import (

@@ -1,0 +1,121 @@
+// Package simulator is an offline, stateful contract simulator of the Merchant
+// Wallet, Card, Remittance and QR-Payment service: every rule of the interface
+// specification that the SDK handles on the client side, the simulator
+// enforces on the server side, so a test can reach every documented state,
+// error and retry without the real service.
+//
+// # Use
+//
+// Each Simulator is isolated (its own state, ledger, clock, faults and
+// request journal; no globals), so parallel tests each get their own:
+//
+//	sim := simulator.New()
+//	t.Cleanup(sim.Close)
+//	client := sim.Client() // a ready *mwallet.Client: URL, credentials, clock
+//	...
+//	if err := sim.CheckLedger(); err != nil { t.Fatal(err) }
+//
+// New serves the simulator on a loopback httptest server. A Simulator is also
+// a plain http.Handler (NewHandler, then SetBaseURL); the command
+// cmd/mwallet-sim serves it standalone.
+//
+// The default fixture is a sandbox, platform_hosted merchant with fixed
+// credentials (DefaultClientID and the other Default constants), the asset
+// catalogue (USDT and USDC at ledger scale 6, BTC 8, ETH 18, with networks),
+// the member "member-1" at KYC level 1 holding 1000 USDT and 500 USDC, a
+// funded merchant prepaid account, and the product lines' own fixtures (card
+// products, payees). The fixture Key holds every scope, restricted scopes
+// approved. With WithEnvironment(Production) its IP allowlist is 127.0.0.1,
+// because production Keys need a non-empty allowlist.
+//
+// # Gateway
+//
+// Every business request passes the gateway before its handler, in this
+// order; the first rule broken answers:
+//
+//  1. request id: every answer, errors and replays included, carries
+//     X-Request-Id (and error envelopes carry it as request_id);
+//  2. faults: an injected fault for the method and path applies (error,
+//     drop_before, drop_after, delay);
+//  3. token: x-auth-token or authorization, "Bearer <token>"; missing,
+//     malformed, unknown or expired (30 minutes of the simulator clock) gives
+//     invalid_token, as does a token whose Key is disabled or past its
+//     valid_until (the Key record is read on every request);
+//  4. IP allowlist of the Key, against the connection's address: a single
+//     IPv4 address, a wildcard prefix (a.*, a.b.*, a.b.c.*) or a CIDR with
+//     /8, /16 or /24; any other entry never matches; a non-empty list that
+//     matches nothing, or an empty list on a production Key, gives
+//     ip_not_allowed;
+//  5. environment: a token minted in, or a Key of, another environment than
+//     the deployment gives environment_mismatch;
+//  6. merchant status: suspended refuses writes, frozen and closed refuse
+//     everything, with merchant_disabled;
+//  7. scope: the endpoint's scope, write including read of the same
+//     resource, restricted scopes (deposits:write, cards:secure) counting only
+//     once approved; otherwise insufficient_scope;
+//  8. body: over 1 MiB gives invalid_request (malformed JSON is reported by
+//     the handler, also as invalid_request);
+//  9. signature, on every write (any method but GET and HEAD) when the Key
+//     requires signing, and always on POST /v1/deposits: x-timestamp,
+//     x-nonce and x-signature present (else invalid_signature), timestamp in
+//     Unix seconds (non-numeric: invalid_signature) within 300 seconds of the
+//     clock (else timestamp_out_of_range, where milliseconds land), signature
+//     equal to base64(HMAC-SHA-256(signing_key, METHOD\npath?query as
+//     sent\ntimestamp\nnonce\nhex(SHA-256(body)))) (else invalid_signature;
+//     a hex HMAC never matches), then the nonce unused within 5 minutes in
+//     the merchant and environment namespace (else nonce_reused); the nonce
+//     is consumed only after the signature has been verified;
+//  10. member, on member-scoped endpoints: x-on-behalf-of trimmed; blank or
+//     missing gives member_context_required; an external_member_id or a
+//     mem_<uuid> of an active, banned or frozen member of this merchant is
+//     found; anything else (unknown, foreign, suspended, blocklisted, bare
+//     uuid, e-mail, phone) gives member_not_found;
+//  11. endpoint precheck, where the contract puts a rule before replay (POST
+//     /v1/deposits refuses merchant_hosted merchants with
+//     insufficient_scope);
+//  12. idempotency, on creating writes: x-idempotency-key required
+//     (idempotency_key_required) and UUID-shaped 8-4-4-4-12 hex
+//     (idempotency_key_invalid); a record keyed by merchant and key lives 24
+//     hours: the same endpoint and body replay the stored status and body
+//     with X-Idempotent-Replay: true (stored failures included); another body
+//     or endpoint gives idempotency_key_reused; a first request still running
+//     gives idempotency_in_progress;
+//  13. handler.
+//
+// Rejections before step 12 create no idempotency record, so the corrected
+// resend with the same key executes. A step_up_required answer is not stored
+// either: the resend with the same key and x-step-up executes. Nonces,
+// idempotency records and tokens expire by the simulator clock and are
+// deleted as they expire; under a clock that stands still the windows keep at
+// most 100 000 entries each, forgetting the oldest first.
+//
+// The token exchange (POST /v1/connect/token) checks x-client-id and
+// x-api-key (unknown client, wrong key, disabled or expired Key: one
+// invalid_credentials answer), the IP allowlist and the environment, and
+// allows 20 exchanges per minute per Key before rate_limited with
+// retry_after and Retry-After.
+//
+// Unknown paths answer 404 not_found with the error envelope.
+//
+// # Control API and Go API
+//
+// The control API under /_sim (no authentication, JSON in and out) and the
+// matching Go methods drive everything the real service decides alone: the
+// clock (Advance), members (CreateMember, Balance), the merchant
+// (SetMerchant), Keys (AddKey, SetKey), faults (InjectFault, ClearFaults),
+// upstream outcomes (SetOutcome, SetObjectOutcome and the object actions,
+// Action), step-up completion (CompleteStepUp), and inspection (Requests,
+// Events, LedgerEntries, CheckLedger). The package README lists every control
+// endpoint and action.
+//
+// The request journal (Requests, GET /_sim/requests) keeps the newest 10 000
+// business requests with method, path, member, idempotency key, status, code,
+// replay flag and request id; it never holds a token, key, signature, nonce
+// or body.
+//
+// # Ledger
+//
+// Every money movement is one balanced journal entry of the Ledger; member,
+// card and prepaid accounts never go negative. CheckLedger verifies that
+// nothing was created or lost; tests end with it.
+package simulator
