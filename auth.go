@@ -126,6 +126,7 @@ type tokenStore interface {
 // memoryTokenStore keeps the token in memory; reads take no lock.
 type memoryTokenStore struct{ p atomic.Pointer[cachedToken] }
 
+// Load returns the cached token.
 func (m *memoryTokenStore) Load(context.Context) (cachedToken, bool, error) {
 	if t := m.p.Load(); t != nil {
 		return *t, true, nil
@@ -133,11 +134,13 @@ func (m *memoryTokenStore) Load(context.Context) (cachedToken, bool, error) {
 	return cachedToken{}, false, nil
 }
 
+// Save caches t.
 func (m *memoryTokenStore) Save(_ context.Context, t cachedToken) error {
 	m.p.Store(&t)
 	return nil
 }
 
+// Invalidate drops the cached token if it is value.
 func (m *memoryTokenStore) Invalidate(_ context.Context, value string) error {
 	if t := m.p.Load(); t != nil && t.value == value {
 		m.p.CompareAndSwap(t, nil)

@@ -33,8 +33,9 @@ type Request struct {
 	MemberScoped bool
 	// Member is the member identifier: an external_member_id or mem_<uuid>.
 	Member string
-	// Body is JSON-encoded once per logical call (the same bytes are sent on
-	// every retry). nil sends no body.
+	// Body is JSON-encoded once per logical call (the same bytes are sent and
+	// signed on every retry). A json.RawMessage is sent byte for byte. nil
+	// sends no body.
 	Body any
 	// Idempotent marks creating writes that carry x-idempotency-key. The key
 	// is generated once per logical call unless the caller supplies one with
