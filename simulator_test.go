@@ -3,6 +3,7 @@ package mwallet_test
 import (
 	"context"
 	"errors"
+	"net/http"
 	"sync"
 	"testing"
 	"time"
@@ -149,5 +150,34 @@ func TestSimulatorFaultsAndRetries(t *testing.T) {
 				t.Errorf("error key %q, response key %q", apiErr.IdempotencyKey, resp.IdempotencyKey)
 			}
 		})
+	}
+}
+
+// Client.Do and Iterate reach endpoints without a typed method: five
+// deposits come back over three pages of two.
+func TestSimulatorIterateUntypedList(t *testing.T) {
+	t.Parallel()
+	sim, client := newSim(t)
+	ctx := context.Background()
+	for i := 0; i < 5; i++ {
+		if _, err := client.Deposits.Create(ctx, simulator.DefaultMemberExternalID,
+			deposits.CreateParams{Asset: "USDC", Amount: money.MustParse("1", 6), Reference: "it-" + string(rune('a'+i))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sim.ResetRequests()
+	seen := map[string]bool{}
+	for item, err := range mwallet.Iterate[map[string]any](ctx, client, mwallet.Request{Method: http.MethodGet, Path: "/v1/deposits"}, mwallet.ListParams{Limit: 2}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, _ := item["id"].(string)
+		seen[id] = true
+	}
+	if len(seen) != 5 {
+		t.Errorf("items = %d, want 5: %v", len(seen), seen)
+	}
+	if n := countPath(sim, "/v1/deposits"); n != 3 {
+		t.Errorf("pages = %d, want 3", n)
 	}
 }
