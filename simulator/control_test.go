@@ -258,3 +258,24 @@ func TestControlInspection(t *testing.T) {
 		t.Errorf("merchant = %s", m.raw)
 	}
 }
+
+func TestSetupErrorSurfaces(t *testing.T) {
+	t.Parallel()
+	sim := simulator.New(simulator.WithMember(simulator.MemberSeed{ExternalID: simulator.DefaultMemberExternalID}))
+	t.Cleanup(sim.Close)
+	if sim.SetupErr() == nil || sim.CheckLedger() == nil {
+		t.Fatal("a duplicate seed member went unreported")
+	}
+	c := &raw{t: t, sim: sim, hc: &http.Client{}, creds: sim.Credentials()}
+	tok := c.token()
+	wantCode(t, c.get(tok, "/v1/assets", ""), 500, "api_error")
+
+	h := simulator.NewHandler()
+	if _, err := h.NewClient(); err == nil {
+		t.Error("NewClient without a base URL succeeded")
+	}
+	h.SetBaseURL("http://127.0.0.1:1")
+	if _, err := h.NewClient(); err != nil {
+		t.Errorf("NewClient: %v", err)
+	}
+}

@@ -49,8 +49,8 @@ func (s *Simulator) loadFixture() {
 		})
 	}
 	for _, m := range s.opts.members {
-		if _, err := s.createMemberLocked(m); err != nil {
-			panic(fmt.Sprintf("simulator: seed member %q: %v", m.ExternalID, err))
+		if _, err := s.createMemberLocked(m); err != nil && s.setupErr == nil {
+			s.setupErr = fmt.Errorf("simulator: WithMember %q: %w", m.ExternalID, err)
 		}
 	}
 	// Merchant prepaid starts funded so merchant_hosted flows work out of the box.

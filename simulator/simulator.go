@@ -106,6 +106,7 @@ type Simulator struct {
 	mux       *http.ServeMux
 	server    *httptest.Server
 	opts      options
+	setupErr  error // an invalid start-up option, reported by CheckLedger and every request
 }
 
 // actionFunc drives an upstream outcome from the control API. id is the
@@ -268,21 +269,32 @@ func (s *Simulator) Credentials() Credentials { return s.creds }
 // credentials, its HTTP client and its clock (so signatures stay within the
 // tolerance when the simulator clock is advanced). Extra options are applied
 // after those.
+//
+// Client is the Must form of NewClient: it panics when the client cannot be
+// built, which for a simulator from New happens only if an extra option is
+// invalid. A simulator from NewHandler needs SetBaseURL first.
 func (s *Simulator) Client(opts ...mwallet.Option) *mwallet.Client {
+	c, err := s.NewClient(opts...)
+	if err != nil {
+		panic(fmt.Sprintf("simulator: client: %v", err))
+	}
+	return c
+}
+
+// NewClient is Client returning the error instead of panicking.
+func (s *Simulator) NewClient(opts ...mwallet.Option) (*mwallet.Client, error) {
 	base := []mwallet.Option{mwallet.WithClock(s.Now)}
 	if s.server != nil {
 		base = append(base, mwallet.WithHTTPClient(s.server.Client()))
 	}
-	c, err := mwallet.NewClient(s.URL(), mwallet.Credentials{
+	if s.URL() == "" {
+		return nil, fmt.Errorf("simulator: no base URL: call SetBaseURL after NewHandler")
+	}
+	return mwallet.NewClient(s.URL(), mwallet.Credentials{
 		ClientID:   s.creds.ClientID,
 		APIKey:     mwallet.Secret(s.creds.APIKey),
 		SigningKey: mwallet.Secret(s.creds.SigningKey),
 	}, append(base, opts...)...)
-	if err != nil {
-		// The simulator's own URL and credentials are always valid.
-		panic(fmt.Sprintf("simulator: client: %v", err))
-	}
-	return c
 }
 
 // Now returns the simulator clock's time.
@@ -323,11 +335,25 @@ func (s *Simulator) after(d time.Duration, fn func()) {
 }
 
 // CheckLedger verifies that the books balance: every asset sums to zero over
-// all accounts and no member, card or prepaid account is negative.
+// all accounts and no member, card or prepaid account is negative. It also
+// reports an invalid start-up option (SetupErr), so a test ending with it
+// cannot miss one.
 func (s *Simulator) CheckLedger() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.setupErr != nil {
+		return s.setupErr
+	}
 	return s.ledger.Check()
+}
+
+// SetupErr reports an invalid start-up option (a WithMember seed that cannot
+// be created, for example); nil when the simulator started as asked. While it
+// is set, every business request answers 500 api_error naming it.
+func (s *Simulator) SetupErr() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.setupErr
 }
 
 // LedgerEntries returns a copy of the journal entries.
