@@ -155,6 +155,14 @@ func TestJournal(t *testing.T) {
 		}
 	}
 
+	// A secret sent in the wrong header is not journaled either.
+	wantCode(t, c.exchangeToken(c.creds.APIKey, c.creds.SigningKey), 401, "invalid_credentials")
+	recs = sim.Requests()
+	if recs[len(recs)-1].ClientID != "" {
+		t.Errorf("unknown client id journaled: %+v", recs[len(recs)-1])
+	}
+	recs = recs[:len(recs)-1]
+
 	// No secrets, over the Go API or the control API.
 	ctl := c.mustControl("GET", "/_sim/requests", nil)
 	goJSON, _ := json.Marshal(recs)
@@ -165,7 +173,7 @@ func TestJournal(t *testing.T) {
 			}
 		}
 	}
-	if n := len(ctl.body["data"].([]any)); n != 5 {
+	if n := len(ctl.body["data"].([]any)); n != 6 {
 		t.Errorf("control journal has %d rows", n)
 	}
 	c.mustControl("DELETE", "/_sim/requests", nil)

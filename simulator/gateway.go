@@ -356,7 +356,11 @@ func (s *Simulator) serveToken(w http.ResponseWriter, r *http.Request) {
 	}
 	x.delay()
 	clientID := r.Header.Get("X-Client-Id")
-	x.rec.ClientID = clientID
+	if s.keys[clientID] != nil {
+		// Only known client ids: a secret pasted into the wrong header is
+		// never journaled.
+		x.rec.ClientID = clientID
+	}
 	resp := s.issueToken(r, clientID, x.id)
 	x.finish(resp)
 }
