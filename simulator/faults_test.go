@@ -72,6 +72,9 @@ func TestFaults(t *testing.T) {
 			if tt.wantStatus == 0 && (!first.Dropped || first.Status != 0) {
 				t.Errorf("journal does not show the drop: %+v", first)
 			}
+			if first.IdempotencyKey != key || first.Member != member1 {
+				t.Errorf("journal lacks the key or member: %+v", first)
+			}
 		})
 	}
 }

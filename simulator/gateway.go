@@ -256,6 +256,8 @@ func (s *Simulator) begin(w http.ResponseWriter, r *http.Request) *exchange {
 	x := &exchange{s: s, w: w, r: r, id: s.nextRequestID()}
 	x.rec = RequestRecord{
 		RequestID: x.id, Time: now, Method: r.Method, Path: r.URL.EscapedPath(), Query: r.URL.RawQuery,
+		Member:         strings.TrimSpace(r.Header.Get("X-On-Behalf-Of")),
+		IdempotencyKey: strings.TrimSpace(r.Header.Get("X-Idempotency-Key")),
 	}
 	x.fault = s.takeFault(r)
 	if x.fault != nil {
@@ -475,9 +477,7 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 	c := &rc{s: s, r: r, now: now, requestID: x.id, key: key, body: body, header: http.Header{}}
 	c.stepUp = strings.TrimSpace(r.Header.Get("X-Step-Up"))
 	if e.member {
-		hv := strings.TrimSpace(r.Header.Get("X-On-Behalf-Of"))
-		x.rec.Member = hv
-		m, ae := s.resolveMember(hv)
+		m, ae := s.resolveMember(x.rec.Member)
 		if ae != nil {
 			return fail(ae)
 		}
@@ -494,8 +494,7 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 		return s.callHandler(c, e)
 	}
 
-	c.idemKey = strings.TrimSpace(r.Header.Get("X-Idempotency-Key"))
-	x.rec.IdempotencyKey = c.idemKey
+	c.idemKey = x.rec.IdempotencyKey
 	if c.idemKey == "" {
 		return fail(newErr("idempotency_key_required", "x-idempotency-key is required"))
 	}

@@ -20,9 +20,9 @@ type RequestRecord struct {
 	Query  string `json:"query,omitempty"`
 	// ClientID is the Key's client id, once known.
 	ClientID string `json:"client_id,omitempty"`
-	// Member is the trimmed x-on-behalf-of of a member-scoped endpoint.
+	// Member is the trimmed x-on-behalf-of, as sent.
 	Member string `json:"member,omitempty"`
-	// IdempotencyKey is the x-idempotency-key of an idempotent endpoint.
+	// IdempotencyKey is the trimmed x-idempotency-key, as sent.
 	IdempotencyKey string `json:"idempotency_key,omitempty"`
 	// Status is the HTTP status answered (0 when the connection was dropped).
 	Status int `json:"status"`
