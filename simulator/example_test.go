@@ -2,99 +2,86 @@ package simulator_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
-	"log"
+	"io"
+	"net/http"
+	"strings"
 	"time"
 
 	mwallet "github.com/mwallet/mwallet-go"
-	"github.com/mwallet/mwallet-go/cards"
+	"github.com/mwallet/mwallet-go/deposits"
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator"
 )
 
-// Each test gets its own simulator and a client wired to it, and ends by
+// A test starts its own simulator, drives it through the SDK, and ends by
 // checking that the books balance.
 func Example() {
-	sim := simulator.New() // in a test: t.Cleanup(sim.Close)
-	defer sim.Close()
-	client := sim.Client()
-
-	list, err := client.Assets(context.Background())
-	if err != nil {
-		log.Fatal(err)
-	}
-	available, locked := sim.Balance(simulator.DefaultMemberExternalID, "USDT")
-	fmt.Println(len(list.Assets), "assets;", simulator.DefaultMemberExternalID, "holds", available, "USDT,", locked, "locked")
-	fmt.Println("ledger:", sim.CheckLedger())
-	// Output:
-	// 4 assets; member-1 holds 1000.000000 USDT, 0.000000 locked
-	// ledger: <nil>
-}
-
-// Upstream outcomes are driven, never waited for: here every card top-up is
-// credited five minutes after it is accepted, on the simulator clock, which
-// only moves when the test advances it.
-func ExampleSimulator_SetOutcome() {
 	sim := simulator.New()
 	defer sim.Close()
 	client := sim.Client()
 	ctx := context.Background()
-	const member = simulator.DefaultMemberExternalID
 
-	sim.SetOutcome(simulator.CollectionCardApplications, simulator.Immediate())
-	sim.SetOutcome(simulator.CollectionCardTopups, simulator.After(5*time.Minute))
-
-	app, err := client.Cards.Apply(ctx, member, cards.ApplyParams{ClientKey: cards.NewClientKey(), SourceAsset: "USDT", ProductID: "cpd_virtual_std"})
+	dep, err := client.Deposits.Create(ctx, "member-1", deposits.CreateParams{
+		Asset: "USDT", Amount: money.MustParse("25", 6), Reference: "order-1001",
+	})
 	if err != nil {
-		log.Fatal(err)
+		fmt.Println(err)
+		return
 	}
-	app, err = client.Cards.GetApplication(ctx, member, app.ID)
-	if err != nil {
-		log.Fatal(err)
-	}
-	top, err := client.Cards.TopUp(ctx, member, app.CardID, cards.TopUpParams{Amount: money.MustParse("20", 6)})
-	if err != nil {
-		log.Fatal(err)
-	}
-	balance := func() string {
-		c, err := client.Cards.Get(ctx, member, app.CardID)
-		if err != nil {
-			log.Fatal(err)
-		}
-		return c.Balance.String()
-	}
-	fmt.Println("application", app.Status, "| top-up", top.Status, "| card balance", balance())
-	sim.Advance(5 * time.Minute)
-	fmt.Println("five minutes later: card balance", balance())
+	available, locked := sim.Balance("member-1", "USDT")
+	fmt.Println(dep.ID, dep.Response.StatusCode)
+	fmt.Println("available", available, "locked", locked)
+	fmt.Println("ledger:", sim.CheckLedger())
 	// Output:
-	// application issued | top-up processing | card balance 0.00
-	// five minutes later: card balance 20.00
+	// dep_order-1001 201
+	// available 1025.000000 locked 0.000000
+	// ledger: <nil>
 }
 
-// A fault applies to the next matching requests. The client retries an
-// upstream_timeout with the same idempotency key; the journal shows both
-// attempts.
+// A drop_after fault executes the request and then closes the connection
+// without an answer; the SDK retries with the same idempotency key and gets
+// the stored answer as a replay, so the member is credited once.
 func ExampleSimulator_InjectFault() {
 	sim := simulator.New()
 	defer sim.Close()
 	client := sim.Client(mwallet.WithRetryBackoff(time.Millisecond, 10*time.Millisecond))
 
-	err := sim.InjectFault(simulator.Fault{Method: "GET", Path: "/v1/assets", Kind: simulator.FaultError, Code: "upstream_timeout"})
+	_ = sim.InjectFault(simulator.Fault{Method: "POST", Path: "/v1/deposits", Kind: simulator.FaultDropAfter})
+	dep, err := client.Deposits.Create(context.Background(), "member-1", deposits.CreateParams{
+		Asset: "USDT", Amount: money.MustParse("5", 6), Reference: "order-1002",
+	})
 	if err != nil {
-		log.Fatal(err)
+		fmt.Println(err)
+		return
 	}
-	list, err := client.Assets(context.Background())
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println("attempts:", list.Response.Attempts)
-	for _, r := range sim.Requests() {
-		if r.Path == "/v1/assets" {
-			fmt.Println(r.Method, r.Path, r.Status, r.Code, r.Fault)
-		}
-	}
+	available, _ := sim.Balance("member-1", "USDT")
+	fmt.Println("replayed:", dep.Response.Replayed)
+	fmt.Println("available:", available)
 	// Output:
-	// attempts: 2
-	// GET /v1/assets 504 upstream_timeout error
-	// GET /v1/assets 200
+	// replayed: true
+	// available: 1005.000000
+}
+
+// The control API drives the simulator from any language: here, advancing
+// the clock.
+func ExampleSimulator_control() {
+	sim := simulator.New()
+	defer sim.Close()
+
+	resp, err := http.Post(sim.URL()+"/_sim/clock", "application/json", strings.NewReader(`{"advance_seconds": 90}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	var clock struct {
+		Now string `json:"now"`
+	}
+	_ = json.Unmarshal(b, &clock)
+	fmt.Println(resp.StatusCode, clock.Now)
+	// Output:
+	// 200 2026-01-01T00:01:30Z
 }
