@@ -443,4 +443,5 @@ func (s *Simulator) registerAll() {
 	s.registerDeposits()
 	s.registerKYC()
 	s.registerWebhooks()
+	s.registerDevTools()
 }

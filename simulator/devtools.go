@@ -1,0 +1,401 @@
+package simulator
+
+import (
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Developer tools: a read-only snapshot of the whole simulator (GET
+// /_sim/state), the operator's redelivery of a webhook delivery, and the
+// dashboard that shows both (ui.go).
+
+// stateListCap bounds each list of the snapshot: the newest items are kept.
+const stateListCap = 500
+
+// StateSnapshot is a read-only picture of the simulator, as the dashboard
+// shows it. Lists are newest first and hold at most the newest 500 items
+// each. Control API: GET /_sim/state.
+type StateSnapshot struct {
+	// Now is the simulator clock; PendingTimers counts scheduled timers
+	// (upstream outcomes, webhook retries, expiries).
+	Now           time.Time `json:"now"`
+	PendingTimers int       `json:"pending_timers"`
+	// Merchant is the merchant with its prepaid balances.
+	Merchant MerchantSnapshot `json:"merchant"`
+	// Members holds every member with its balances, in creation order.
+	Members []MemberSnapshot `json:"members"`
+	// Product-line objects, each with its status history.
+	QROrders         []ObjectSnapshot `json:"qr_orders"`
+	CardApplications []ObjectSnapshot `json:"card_applications"`
+	Cards            []ObjectSnapshot `json:"cards"`
+	CardTopUps       []ObjectSnapshot `json:"card_topups"`
+	Remittances      []ObjectSnapshot `json:"remittances"`
+	Deposits         []ObjectSnapshot `json:"deposits"`
+	// WebhookEndpoints are the configured endpoints (without secrets).
+	WebhookEndpoints []WebhookEndpoint `json:"webhook_endpoints"`
+	// WebhookDeliveries are the delivery rows with their attempts.
+	WebhookDeliveries []WebhookDelivery `json:"webhook_deliveries"`
+	// Events are the recorded events.
+	Events []Event `json:"events"`
+	// Requests is the request journal of the business API.
+	Requests []RequestRecord `json:"requests"`
+	// Actions lists the registered control actions ("qrpay/orders/complete").
+	Actions []string `json:"actions"`
+}
+
+// MerchantSnapshot is the merchant part of a StateSnapshot.
+type MerchantSnapshot struct {
+	ID          string         `json:"id"`
+	Model       Model          `json:"model"`
+	Status      MerchantStatus `json:"status"`
+	Environment Environment    `json:"environment"`
+	// Prepaid holds the prepaid balance of every catalogue asset.
+	Prepaid []BalanceSnapshot `json:"prepaid"`
+}
+
+// MemberSnapshot is one member of a StateSnapshot.
+type MemberSnapshot struct {
+	ID               string `json:"id"`
+	ExternalMemberID string `json:"external_member_id"`
+	KYCLevel         int    `json:"kyc_level"`
+	Status           string `json:"status"`
+	PlatformDirect   bool   `json:"platform_direct"`
+	// Balances holds the available and locked balance of every catalogue
+	// asset, in catalogue order.
+	Balances  []BalanceSnapshot `json:"balances"`
+	CreatedAt time.Time         `json:"created_at"`
+}
+
+// BalanceSnapshot is the balance of one asset, as decimal strings at the
+// asset's ledger scale.
+type BalanceSnapshot struct {
+	Asset     string `json:"asset"`
+	Available string `json:"available"`
+	Locked    string `json:"locked"`
+}
+
+// ObjectSnapshot is one product-line object: a QR order, a card
+// application, a card, a card top-up, a remittance or a deposit.
+type ObjectSnapshot struct {
+	// ID is the REST id (qrp_, cap_, crd_, ctp_, rmt_, dep_).
+	ID string `json:"id"`
+	// ExternalMemberID is the owner's external_member_id.
+	ExternalMemberID string    `json:"external_member_id"`
+	Status           string    `json:"status"`
+	StatusVersion    int64     `json:"status_version"`
+	CreatedAt        time.Time `json:"created_at"`
+	// Summary is a one-line description (amounts, product, payee).
+	Summary string `json:"summary"`
+	// Details are further fields worth showing, as text.
+	Details map[string]string `json:"details,omitempty"`
+	// History is the object's status history. The product lines keep no
+	// history of their own, so it is the object's events (oldest first),
+	// each with the status and status_version it carried.
+	History []HistoryEntry `json:"history"`
+	// Trace is the upstream step log of a QR order (step_up, quote, hold,
+	// notice, then each action).
+	Trace []string `json:"trace,omitempty"`
+}
+
+// HistoryEntry is one step of an object's history: an event the object
+// produced.
+type HistoryEntry struct {
+	At            time.Time `json:"at"`
+	EventID       string    `json:"event_id"`
+	EventType     string    `json:"event_type"`
+	Status        string    `json:"status"`
+	StatusVersion int64     `json:"status_version"`
+}
+
+// State returns a snapshot of the simulator for inspection. Control API:
+// GET /_sim/state.
+func (s *Simulator) State() StateSnapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stateLocked()
+}
+
+// RedeliverWebhook queues a dead, failed or no_subscriber delivery row for
+// one more attempt at the next flush, as POST
+// /v1/webhooks/deliveries/{id}/redeliver does for the merchant (id with or
+// without whd_). Control API: POST /_sim/webhooks/deliveries/{id}/redeliver.
+func (s *Simulator) RedeliverWebhook(id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, err := s.redeliverLocked(id)
+	return err
+}
+
+func (s *Simulator) redeliverLocked(id string) (any, error) {
+	r, err := http.NewRequest(http.MethodPost, "/_sim/webhooks/deliveries/redeliver", nil)
+	if err != nil {
+		return nil, err
+	}
+	r.SetPathValue("id", id)
+	_, out, err := s.handleRedeliver(&rc{s: s, r: r, now: s.clock.Now(), header: http.Header{}})
+	return out, err
+}
+
+// registerDevTools serves the snapshot, the operator's redelivery and the
+// dashboard.
+func (s *Simulator) registerDevTools() {
+	s.control("GET /_sim/state", func(*http.Request, []byte) (int, any, error) {
+		return http.StatusOK, s.stateLocked(), nil
+	})
+	s.control("POST /_sim/webhooks/deliveries/{id}/redeliver", func(r *http.Request, _ []byte) (int, any, error) {
+		out, err := s.redeliverLocked(r.PathValue("id"))
+		if err != nil {
+			return 0, nil, err
+		}
+		return http.StatusOK, out, nil
+	})
+	s.registerUI()
+}
+
+func (s *Simulator) stateLocked() StateSnapshot {
+	st := StateSnapshot{
+		Now:           s.clock.Now().UTC(),
+		PendingTimers: s.clock.pending(),
+		Merchant: MerchantSnapshot{
+			ID: s.merchant.ID, Model: s.merchant.Model, Status: s.merchant.Status, Environment: s.merchant.Env,
+		},
+	}
+	for _, a := range s.assets {
+		st.Merchant.Prepaid = append(st.Merchant.Prepaid, BalanceSnapshot{
+			Asset:     a.Code,
+			Available: s.ledger.Balance(AccountMerchantPrepaid, a.Code).String(),
+			Locked:    s.ledger.Balance(AccountMerchantPrepaidLocked, a.Code).String(),
+		})
+	}
+	for _, m := range s.memberOrder {
+		ms := MemberSnapshot{
+			ID: m.ID, ExternalMemberID: m.ExternalID, KYCLevel: m.KYCLevel, Status: m.Status,
+			PlatformDirect: m.PlatformDirect, CreatedAt: m.CreatedAt.UTC(),
+		}
+		for _, a := range s.assets {
+			ms.Balances = append(ms.Balances, BalanceSnapshot{
+				Asset:     a.Code,
+				Available: s.ledger.Balance(MemberAvailable(m.ID), a.Code).String(),
+				Locked:    s.ledger.Balance(MemberLocked(m.ID), a.Code).String(),
+			})
+		}
+		st.Members = append(st.Members, ms)
+	}
+
+	hist := s.historyIndexLocked()
+	st.QROrders = s.qrSnapshotsLocked(hist)
+	st.CardApplications, st.Cards, st.CardTopUps = s.cardSnapshotsLocked(hist)
+	st.Remittances = s.remitSnapshotsLocked(hist)
+	st.Deposits = s.depositSnapshotsLocked(hist)
+
+	st.WebhookEndpoints = s.webhookEndpointsLocked()
+	st.WebhookDeliveries = newestFirst(s.webhookDeliveriesLocked())
+	events := make([]Event, len(s.events))
+	for i, e := range s.events {
+		events[i] = *e
+	}
+	st.Events = newestFirst(events)
+	st.Requests = newestFirst(s.gw.journal.list())
+	st.Actions = make([]string, 0, len(s.actions))
+	for k := range s.actions {
+		st.Actions = append(st.Actions, k)
+	}
+	sort.Strings(st.Actions)
+	return st
+}
+
+// newestFirst reverses an oldest-first list and keeps the newest
+// stateListCap items.
+func newestFirst[T any](in []T) []T {
+	n := min(len(in), stateListCap)
+	out := make([]T, 0, n)
+	for i := len(in) - 1; i >= len(in)-n; i-- {
+		out = append(out, in[i])
+	}
+	return out
+}
+
+// historyIndex maps an event's data.object and data.id (bare, as events
+// carry it) to the object's events, oldest first.
+type historyIndex map[string][]HistoryEntry
+
+func historyKey(object, id string) string { return object + "/" + id }
+
+func (s *Simulator) historyIndexLocked() historyIndex {
+	idx := historyIndex{}
+	for _, e := range s.events {
+		k := historyKey(e.Object, e.ObjectID)
+		idx[k] = append(idx[k], HistoryEntry{
+			At: e.CreatedAt.UTC(), EventID: e.ID, EventType: e.Type, Status: e.Status, StatusVersion: e.StatusVersion,
+		})
+	}
+	return idx
+}
+
+// of returns the history of object id, whose events carry it with or
+// without prefix.
+func (h historyIndex) of(object, id, prefix string) []HistoryEntry {
+	if out := h[historyKey(object, strings.TrimPrefix(id, prefix))]; out != nil {
+		return out
+	}
+	if out := h[historyKey(object, id)]; out != nil {
+		return out
+	}
+	return []HistoryEntry{}
+}
+
+func (s *Simulator) externalIDOf(memberID string) string {
+	if m := s.members[memberID]; m != nil {
+		return m.ExternalID
+	}
+	return ""
+}
+
+// sortNewest sorts objects newest first (ties by id) and keeps the newest
+// stateListCap.
+func sortNewest(out []ObjectSnapshot) []ObjectSnapshot {
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].CreatedAt.Equal(out[j].CreatedAt) {
+			return out[i].CreatedAt.After(out[j].CreatedAt)
+		}
+		return out[i].ID > out[j].ID
+	})
+	if len(out) > stateListCap {
+		out = out[:stateListCap]
+	}
+	if out == nil {
+		out = []ObjectSnapshot{}
+	}
+	return out
+}
+
+func (s *Simulator) qrSnapshotsLocked(h historyIndex) []ObjectSnapshot {
+	if s.qr == nil {
+		return []ObjectSnapshot{}
+	}
+	out := make([]ObjectSnapshot, 0, len(s.qr.list))
+	for _, o := range s.qr.list {
+		ext := ""
+		if o.member != nil {
+			ext = o.member.ExternalID
+		}
+		p := o.Plan
+		d := map[string]string{
+			"asset": p.Asset, "customer_total": p.CustomerTotal.String(), "fee": p.Fee.String(),
+			"payee": o.Payee, "acquirer": strings.TrimSpace(o.Amount + " " + o.Currency),
+		}
+		if p.MerchantFunded {
+			d["funding"] = "merchant"
+			d["fee_asset"], d["fee_amount"] = p.FeeAsset, p.FeeAmount.String()
+		}
+		if o.NoticeTimedOut {
+			d["notice"] = "timed out"
+		}
+		out = append(out, ObjectSnapshot{
+			ID: o.ID, ExternalMemberID: ext, Status: o.Status, StatusVersion: o.Version, CreatedAt: o.CreatedAt.UTC(),
+			Summary: p.CustomerTotal.String() + " " + p.Asset + " to " + o.Payee + " (" + d["acquirer"] + ")",
+			Details: d, History: h.of("qrpay_order", o.ID, "qrp_"), Trace: append([]string{}, o.Trace...),
+		})
+	}
+	return sortNewest(out)
+}
+
+func (s *Simulator) cardSnapshotsLocked(h historyIndex) (apps, cards, topups []ObjectSnapshot) {
+	if s.cards == nil {
+		return []ObjectSnapshot{}, []ObjectSnapshot{}, []ObjectSnapshot{}
+	}
+	for _, a := range s.cards.apps {
+		d := map[string]string{"product_id": a.ProductID, "form_factor": a.FormFactor, "source_asset": a.SourceAsset,
+			"fee": a.Fee.String(), "first_topup": a.FirstTopUp.String()}
+		if a.CardID != "" {
+			d["card_id"] = a.CardID
+		}
+		apps = append(apps, ObjectSnapshot{
+			ID: a.ID, ExternalMemberID: s.externalIDOf(a.MemberID), Status: a.Status, StatusVersion: a.StatusVersion,
+			CreatedAt: a.CreatedAt.UTC(), Summary: a.FormFactor + " card, " + a.ProductID,
+			Details: d, History: h.of("card_application", a.ID, "cap_"),
+		})
+	}
+	for _, c := range s.cards.cards {
+		bal := s.cardBalance(c).String()
+		d := map[string]string{"product_id": c.ProductID, "form_factor": c.FormFactor, "balance": bal + " " + cardCurrency,
+			"application_id": c.ApplicationID, "last4": c.Last4}
+		if c.Inventory != "" {
+			d["inventory"] = c.Inventory
+		}
+		if !c.LockedUntil.IsZero() && c.LockedUntil.After(s.clock.Now()) {
+			d["activation_locked_until"] = c.LockedUntil.UTC().Format(time.RFC3339)
+		}
+		d["transactions"] = strconv.Itoa(len(c.txs))
+		cards = append(cards, ObjectSnapshot{
+			ID: c.ID, ExternalMemberID: s.externalIDOf(c.MemberID), Status: c.Status, StatusVersion: c.StatusVersion,
+			CreatedAt: c.CreatedAt.UTC(), Summary: c.FormFactor + " card ····" + c.Last4 + ", balance " + bal + " " + cardCurrency,
+			Details: d, History: h.of("card", c.ID, "crd_"),
+		})
+	}
+	for _, t := range s.cards.topups {
+		d := map[string]string{"card_id": t.CardID, "asset": t.Asset, "amount": t.Amount.String(), "fee": t.Fee.String()}
+		if t.TimedOut {
+			d["upstream"] = "timed out"
+		}
+		topups = append(topups, ObjectSnapshot{
+			ID: t.ID, ExternalMemberID: s.externalIDOf(t.MemberID), Status: t.Status, StatusVersion: t.StatusVersion,
+			CreatedAt: t.CreatedAt.UTC(), Summary: t.Amount.String() + " " + t.Asset + " to " + t.CardID,
+			Details: d, History: h.of("card_topup", t.ID, "ctp_"),
+		})
+	}
+	return sortNewest(apps), sortNewest(cards), sortNewest(topups)
+}
+
+func (s *Simulator) remitSnapshotsLocked(h historyIndex) []ObjectSnapshot {
+	if s.remit == nil {
+		return []ObjectSnapshot{}
+	}
+	out := make([]ObjectSnapshot, 0, len(s.remit.orders))
+	for _, o := range s.remit.orders {
+		ext, corridor := "", ""
+		if o.Member != nil {
+			ext = o.Member.ExternalID
+		}
+		if o.Payee != nil {
+			corridor = o.Payee.Country + "-" + o.Payee.Currency
+		}
+		d := map[string]string{"line": o.Line, "asset": o.Asset, "customer_total": o.CustomerTotal.String(),
+			"locked_amount": o.Locked.String(), "settled_amount": o.Settled.String(), "fee": o.Fee.String(),
+			"payout": o.PayoutAmount + " " + o.PayoutCurrency, "corridor": corridor, "funding": o.Funding}
+		if o.FailureCode != "" {
+			d["failure_code"] = o.FailureCode
+		}
+		if o.Status != o.publicStatus() {
+			d["internal_status"] = o.Status
+		}
+		out = append(out, ObjectSnapshot{
+			ID: o.ID, ExternalMemberID: ext, Status: o.publicStatus(), StatusVersion: o.Version, CreatedAt: o.CreatedAt.UTC(),
+			Summary: o.PayoutAmount + " " + o.PayoutCurrency + " for " + o.CustomerTotal.String() + " " + o.Asset,
+			Details: d, History: h.of("remittance", o.ID, "rmt_"),
+		})
+	}
+	return sortNewest(out)
+}
+
+func (s *Simulator) depositSnapshotsLocked(h historyIndex) []ObjectSnapshot {
+	if s.deposits == nil {
+		return []ObjectSnapshot{}
+	}
+	out := make([]ObjectSnapshot, 0, len(s.deposits.list))
+	for _, d := range s.deposits.list {
+		seq := strconv.FormatInt(d.Seq, 10)
+		det := map[string]string{"reference": d.Reference, "asset": d.Asset, "amount": d.Amount.String(), "internal_id": seq}
+		if d.Network != "" {
+			det["network"] = d.Network
+		}
+		out = append(out, ObjectSnapshot{
+			ID: "dep_" + d.Reference, ExternalMemberID: d.ExternalID, Status: "credited", CreatedAt: d.CreatedAt.UTC(),
+			Summary: d.Amount.String() + " " + d.Asset, Details: det, History: h.of("deposit", seq, ""),
+		})
+	}
+	return sortNewest(out)
+}
