@@ -1,0 +1,32 @@
+package simulator
+
+import (
+	"embed"
+	"io/fs"
+	"net/http"
+)
+
+// uiFiles is the dashboard: plain HTML, JavaScript and CSS with no build step
+// and no outside resources. It polls GET /_sim/state every second and drives
+// the control API.
+//
+//go:embed ui/index.html ui/app.js ui/style.css
+var uiFiles embed.FS
+
+// registerUI serves the dashboard at /_sim/ui/.
+func (s *Simulator) registerUI() {
+	sub, err := fs.Sub(uiFiles, "ui")
+	if err != nil {
+		// The embedded directory is part of the binary; Sub cannot fail on it.
+		return
+	}
+	files := http.StripPrefix("/_sim/ui/", http.FileServerFS(sub))
+	s.mux.Handle("GET /_sim/ui/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("Content-Security-Policy", "default-src 'self'; connect-src 'self'; img-src 'self' data:")
+		files.ServeHTTP(w, r)
+	}))
+	s.mux.HandleFunc("GET /_sim/ui", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/_sim/ui/", http.StatusMovedPermanently)
+	})
+}
