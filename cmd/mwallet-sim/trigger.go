@@ -1,0 +1,725 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	mwallet "github.com/mwallet/mwallet-go"
+	"github.com/mwallet/mwallet-go/cards"
+	"github.com/mwallet/mwallet-go/deposits"
+	"github.com/mwallet/mwallet-go/kyc"
+	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/qrpay"
+	"github.com/mwallet/mwallet-go/remittance"
+	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/emvqr"
+)
+
+func init() {
+	commands["trigger"] = command{summary: "drive a running simulator until it emits an event (trigger -list for the types)", run: trigger}
+}
+
+// recipe drives the simulator until it emits one event type.
+type recipe struct {
+	// flow is false for synthetic events: the simulator has no product
+	// flow for them, so the event is recorded through POST
+	// /_sim/webhooks/events.
+	flow bool
+	// how says in a few words how the event is produced.
+	how string
+	// run performs the steps and returns the data.id the event carries
+	// (empty when only the member identifies it) or, for synthetic events,
+	// the event id.
+	run func(t *triggerRun) (string, error)
+}
+
+// recipes covers the 27 event types of the contract.
+var recipes = map[string]recipe{
+	"member.created":   {flow: true, how: "create a member (control API)", run: (*triggerRun).memberCreated},
+	"member.suspended": {flow: true, how: "suspend a member (control API)", run: (*triggerRun).memberSuspended},
+
+	"kyc.result.updated":    {flow: true, how: "approve the member's KYC at level 2", run: (*triggerRun).kycResultUpdated},
+	"kyc.quick.compensated": {flow: true, how: "allocate a quick KYC binding, then compensate it", run: (*triggerRun).kycQuickCompensated},
+
+	"deposit.credited": {flow: true, how: "declare a deposit (POST /v1/deposits)", run: (*triggerRun).depositCredited},
+
+	"remittance.order.completed":       {flow: true, how: "send a remittance, dispatch and complete it", run: remit("dispatch", "complete")},
+	"remittance.order.failed":          {flow: true, how: "send a remittance, fail it", run: remit("fail")},
+	"remittance.order.refunded":        {flow: true, how: "send a remittance, complete and refund it", run: remit("dispatch", "complete", "refund")},
+	"remittance.order.action_required": {flow: true, how: "send a remittance, ask for reconfirmation", run: remit("needs_reconfirm")},
+
+	"qrpay.order.completed": {flow: true, how: "pay a QR code with step-up, complete it", run: qr("complete")},
+	"qrpay.order.failed":    {flow: true, how: "pay a QR code with step-up, fail it", run: qr("fail")},
+	"qrpay.order.refunded":  {flow: true, how: "pay a QR code with step-up, complete and refund it", run: qr("complete", "refund")},
+
+	"card.application.submitted":     {flow: true, how: "apply for a virtual card", run: (*triggerRun).cardSubmitted},
+	"card.application.approved":      {flow: true, how: "apply for a virtual card, approve it", run: (*triggerRun).cardApproved},
+	"card.application.rejected":      {flow: true, how: "apply for a virtual card, reject it", run: (*triggerRun).cardRejected},
+	"card.application.awaiting_bind": {flow: true, how: "apply for a physical card, approve and ship it", run: (*triggerRun).cardAwaitingBind},
+	"card.status.updated":            {flow: true, how: "issue a virtual card, freeze it", run: (*triggerRun).cardStatusUpdated},
+	"card.topup.credited":            {flow: true, how: "issue a virtual card, top it up, credit the top-up", run: (*triggerRun).cardTopUpCredited},
+	"card.transaction.updated":       {flow: true, how: "issue a virtual card, add a card transaction", run: (*triggerRun).cardTransactionUpdated},
+
+	"withdrawal.order.locked":    synthetic("withdrawal.order.locked", "withdrawal", "locked", 1, true),
+	"withdrawal.order.completed": synthetic("withdrawal.order.completed", "withdrawal", "completed", 2, true),
+	"withdrawal.order.failed":    synthetic("withdrawal.order.failed", "withdrawal", "failed", 2, true),
+	"card.3ds.received":          synthetic("card.3ds.received", "card", "received", 1, true),
+	"card.withdraw.completed":    synthetic("card.withdraw.completed", "card_withdrawal", "completed", 1, true),
+	"merchant.balance.waterline": synthetic("merchant.balance.waterline", "merchant_balance", "updated", 1, false),
+	"earn.order.settled":         synthetic("earn.order.settled", "earn_order", "settled", 0, true),
+	"exchange.order.executed":    synthetic("exchange.order.executed", "exchange_order", "executed", 0, true),
+}
+
+// triggerConfig is what the trigger flags set.
+type triggerConfig struct {
+	event   string
+	baseURL string
+	member  string
+	list    bool
+}
+
+func parseTrigger(args []string, stderr io.Writer) (triggerConfig, error) {
+	fs := flag.NewFlagSet("trigger", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: mwallet-sim trigger EVENT_TYPE [flags]")
+		fmt.Fprintln(stderr, "       mwallet-sim trigger -list")
+		fs.PrintDefaults()
+	}
+	var c triggerConfig
+	fs.StringVar(&c.baseURL, "base-url", "http://127.0.0.1:8080", "base URL of the running simulator")
+	fs.StringVar(&c.member, "member", "", "external_member_id or mem_ id of an existing member to act for (default: a new member per trigger)")
+	fs.BoolVar(&c.list, "list", false, "list the event types and how each is produced")
+	// The event type may come before, between or after the flags.
+	var pos []string
+	for rest := args; ; {
+		if err := fs.Parse(rest); err != nil {
+			return c, err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	switch {
+	case len(pos) == 1:
+		c.event = pos[0]
+	case len(pos) > 1:
+		return c, fmt.Errorf("unexpected arguments: %s", strings.Join(pos[1:], " "))
+	}
+	if c.list {
+		return c, nil
+	}
+	if c.event == "" {
+		fs.Usage()
+		return c, errors.New("trigger needs an event type (mwallet-sim trigger -list shows them)")
+	}
+	if _, ok := recipes[c.event]; !ok {
+		return c, fmt.Errorf("unknown event type %q (mwallet-sim trigger -list shows the 27 types)", c.event)
+	}
+	if _, err := url.ParseRequestURI(c.baseURL); err != nil {
+		return c, fmt.Errorf("-base-url: %w", err)
+	}
+	return c, nil
+}
+
+// trigger is the trigger command.
+func trigger(ctx context.Context, args []string, stdout, stderr io.Writer, _ func(string)) error {
+	cfg, err := parseTrigger(args, stderr)
+	if err != nil {
+		return err
+	}
+	if cfg.list {
+		listRecipes(stdout)
+		return nil
+	}
+	t, err := connect(ctx, cfg.baseURL, stdout)
+	if err != nil {
+		return err
+	}
+	t.memberArg = cfg.member
+	rec := recipes[cfg.event]
+	fmt.Fprintf(stdout, "Triggering %s on %s (%s, %s)\n", cfg.event, t.base, t.creds.Model, t.creds.Environment)
+	id, err := rec.run(t)
+	if err != nil {
+		return fmt.Errorf("%s: step %d: %w", cfg.event, t.steps+1, err)
+	}
+	if !rec.flow {
+		fmt.Fprintf(stdout, "Event %s emitted: %s\n", cfg.event, id)
+		fmt.Fprintln(stdout, "  synthetic: the simulator has no product flow for this event type; it was recorded with POST /_sim/webhooks/events for receiver testing")
+		return nil
+	}
+	ev, err := t.findEvent(cfg.event, id)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "Event %s emitted: %s\n", ev.Type, ev.ID)
+	fmt.Fprintf(stdout, "  data.object %s, data.id %s, external_member_id %s, status %s, status_version %d\n",
+		ev.Object, ev.ObjectID, ev.ExternalMemberID, ev.Status, ev.StatusVersion)
+	return nil
+}
+
+func listRecipes(w io.Writer) {
+	names := make([]string, 0, len(recipes))
+	for n := range recipes {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		r := recipes[n]
+		kind := "flow     "
+		if !r.flow {
+			kind = "synthetic"
+		}
+		fmt.Fprintf(w, "%-34s %s  %s\n", n, kind, r.how)
+	}
+}
+
+// triggerRun is one trigger against a running simulator: its business API
+// through the SDK and its control API over plain HTTP.
+type triggerRun struct {
+	ctx       context.Context
+	out       io.Writer
+	base      string
+	hc        *http.Client
+	client    *mwallet.Client
+	creds     simulator.Credentials
+	steps     int
+	memberArg string
+	member    string // external_member_id acted for
+	memberID  string // its mem_ id
+}
+
+// connect reads the simulator's credentials and clock and builds an SDK
+// client that signs with the simulator's time (a simulator whose clock was
+// moved ahead, or that runs a manual clock, would refuse wall-clock
+// signatures).
+func connect(ctx context.Context, base string, out io.Writer) (*triggerRun, error) {
+	t := &triggerRun{ctx: ctx, out: out, base: strings.TrimRight(base, "/"), hc: &http.Client{Timeout: 30 * time.Second}}
+	if err := t.control(http.MethodGet, "/_sim/credentials", nil, &t.creds); err != nil {
+		return nil, fmt.Errorf("reading the simulator's credentials at %s: %w", t.base, err)
+	}
+	var clock struct {
+		Unix int64 `json:"unix"`
+	}
+	if err := t.control(http.MethodGet, "/_sim/clock", nil, &clock); err != nil {
+		return nil, fmt.Errorf("reading the simulator's clock: %w", err)
+	}
+	offset := time.Unix(clock.Unix, 0).Sub(time.Now())
+	c, err := mwallet.NewClient(t.base, mwallet.Credentials{
+		ClientID:   t.creds.ClientID,
+		APIKey:     mwallet.Secret(t.creds.APIKey),
+		SigningKey: mwallet.Secret(t.creds.SigningKey),
+	}, mwallet.WithHTTPClient(t.hc), mwallet.WithClock(func() time.Time { return time.Now().Add(offset) }))
+	if err != nil {
+		return nil, err
+	}
+	t.client = c
+	return t, nil
+}
+
+// step prints one numbered step.
+func (t *triggerRun) step(format string, args ...any) {
+	t.steps++
+	fmt.Fprintf(t.out, "  %2d. %s\n", t.steps, fmt.Sprintf(format, args...))
+}
+
+// control calls the control API; out, when not nil, receives the JSON answer.
+func (t *triggerRun) control(method, path string, body, out any) error {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return err
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(t.ctx, method, t.base+path, rd)
+	if err != nil {
+		return err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := t.hc.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		var env struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+		}
+		if json.Unmarshal(b, &env) == nil && env.Code != "" {
+			return fmt.Errorf("%s %s: %d %s: %s", method, path, resp.StatusCode, env.Code, env.Message)
+		}
+		return fmt.Errorf("%s %s: HTTP %d", method, path, resp.StatusCode)
+	}
+	if out != nil {
+		if err := json.Unmarshal(b, out); err != nil {
+			return fmt.Errorf("%s %s: answer: %w", method, path, err)
+		}
+	}
+	return nil
+}
+
+// action runs POST /_sim/<collection>/<id>/<action>.
+func (t *triggerRun) action(collection, id, action string, body any) error {
+	if body == nil {
+		body = map[string]any{}
+	}
+	path := "/_sim/" + collection + "/" + url.PathEscape(id) + "/" + action
+	if err := t.control(http.MethodPost, path, body, nil); err != nil {
+		return err
+	}
+	t.step("upstream: %s %s  (POST %s)", action, id, path)
+	return nil
+}
+
+// randomSuffix makes names of new members and references unique across
+// runs against the same simulator.
+func randomSuffix() string { return strings.ReplaceAll(uuid.NewString(), "-", "")[:8] }
+
+// newMember creates a member at KYC level 1 holding 1000 USDT and 500 USDC.
+func (t *triggerRun) newMember() (string, error) {
+	var m struct {
+		ID               string `json:"id"`
+		ExternalMemberID string `json:"external_member_id"`
+	}
+	ext := "trigger-" + randomSuffix()
+	body := map[string]any{"external_member_id": ext, "kyc_level": 1, "balances": map[string]string{"USDT": "1000", "USDC": "500"}}
+	if err := t.control(http.MethodPost, "/_sim/members", body, &m); err != nil {
+		return "", err
+	}
+	t.member, t.memberID = m.ExternalMemberID, m.ID
+	t.step("created member %s (%s): KYC level 1, 1000 USDT, 500 USDC  (POST /_sim/members)", m.ExternalMemberID, m.ID)
+	return m.ID, nil
+}
+
+// useMember acts for the member given with -member, or creates one.
+func (t *triggerRun) useMember() error {
+	if t.member != "" {
+		return nil
+	}
+	if t.memberArg == "" {
+		_, err := t.newMember()
+		return err
+	}
+	var m struct {
+		ID               string `json:"id"`
+		ExternalMemberID string `json:"external_member_id"`
+	}
+	if err := t.control(http.MethodGet, "/_sim/members/"+url.PathEscape(t.memberArg), nil, &m); err != nil {
+		return err
+	}
+	t.member, t.memberID = m.ExternalMemberID, m.ID
+	t.step("acting for member %s (%s)", m.ExternalMemberID, m.ID)
+	return nil
+}
+
+func (t *triggerRun) merchantFunded() bool { return t.creds.Model == simulator.MerchantHosted }
+
+// findEvent returns the newest event of type typ about object id (ids
+// compared without their REST prefix), or, when id is empty, about the
+// member acted for.
+func (t *triggerRun) findEvent(typ, id string) (simulator.Event, error) {
+	var evs struct {
+		Data []simulator.Event `json:"data"`
+	}
+	if err := t.control(http.MethodGet, "/_sim/events", nil, &evs); err != nil {
+		return simulator.Event{}, err
+	}
+	for i := len(evs.Data) - 1; i >= 0; i-- {
+		e := evs.Data[i]
+		if e.Type != typ {
+			continue
+		}
+		if (id != "" && bareID(e.ObjectID) == bareID(id)) || (id == "" && e.ExternalMemberID == t.member) {
+			return e, nil
+		}
+	}
+	return simulator.Event{}, fmt.Errorf("the simulator recorded no %s event for %s (is the member platform-direct? such members get no events)", typ, id)
+}
+
+// bareID strips a REST prefix (qrp_, crd_, ...) from an id.
+func bareID(id string) string {
+	for _, p := range []string{"qrp_", "crd_", "cap_", "ctp_", "ctx_", "rmt_", "mem_", "whd_", "dep_"} {
+		if strings.HasPrefix(id, p) {
+			return id[len(p):]
+		}
+	}
+	return id
+}
+
+// --- members and KYC ---
+
+func (t *triggerRun) memberCreated() (string, error) {
+	id, err := t.newMember()
+	return id, err
+}
+
+func (t *triggerRun) memberSuspended() (string, error) {
+	if err := t.useMember(); err != nil {
+		return "", err
+	}
+	if err := t.control(http.MethodPost, "/_sim/members/"+url.PathEscape(t.memberID)+"/status", map[string]string{"status": "suspended"}, nil); err != nil {
+		return "", err
+	}
+	t.step("operator: suspended member %s  (POST /_sim/members/%s/status)", t.member, t.memberID)
+	return t.memberID, nil
+}
+
+func (t *triggerRun) kycResultUpdated() (string, error) {
+	if err := t.useMember(); err != nil {
+		return "", err
+	}
+	if err := t.action("kyc", t.memberID, "approve", map[string]int{"level": 2}); err != nil {
+		return "", err
+	}
+	return t.memberID, nil
+}
+
+func (t *triggerRun) kycQuickCompensated() (string, error) {
+	if err := t.useMember(); err != nil {
+		return "", err
+	}
+	b, err := t.client.KYC.CreateQuickBinding(t.ctx, t.member, kyc.QuickBindingParams{})
+	if err != nil {
+		return "", err
+	}
+	t.step("allocated quick KYC binding %s, fee %s %s  (POST /v1/kyc/quick)", b.ID, b.FeeAmount, b.FeeAsset)
+	if err := t.action("kyc/quick", b.ID, "compensate", map[string]string{"compensation_source": "admin"}); err != nil {
+		return "", err
+	}
+	return b.ID, nil
+}
+
+// --- deposits ---
+
+func (t *triggerRun) depositCredited() (string, error) {
+	if t.merchantFunded() {
+		return "", errors.New("deposits are for platform_hosted merchants only; switch the merchant with POST /_sim/merchant {\"model\":\"platform_hosted\"} or start mwallet-sim with -model platform_hosted")
+	}
+	if err := t.useMember(); err != nil {
+		return "", err
+	}
+	amt, err := money.Parse("25", 6)
+	if err != nil {
+		return "", err
+	}
+	ref := "trigger-" + randomSuffix()
+	d, err := t.client.Deposits.Create(t.ctx, t.member, deposits.CreateParams{Asset: "USDT", Amount: amt, Reference: ref, Network: "TRON"})
+	if err != nil {
+		return "", err
+	}
+	t.step("declared deposit %s of %s %s  (POST /v1/deposits)", d.ID, d.Amount, d.Asset)
+	return "", nil
+}
+
+// --- remittances ---
+
+// remit sends a 10.00 GBP remittance and runs the control actions in order.
+func remit(actions ...string) func(t *triggerRun) (string, error) {
+	return func(t *triggerRun) (string, error) {
+		if err := t.useMember(); err != nil {
+			return "", err
+		}
+		var payee *remittance.Payee
+		for p, err := range t.client.Remittances.Payees(t.ctx, t.member, mwallet.ListParams{}) {
+			if err != nil {
+				return "", err
+			}
+			if p.Currency == "GBP" {
+				payee = &p
+				break
+			}
+		}
+		if payee == nil {
+			return "", errors.New("the member has no GBP payee")
+		}
+		t.step("picked payee %s (%s)  (GET /v1/remit/payees)", payee.ID, payee.Corridor)
+		p := remittance.CreateParams{
+			PayeeID: payee.ID, PayoutAmount: "10.00", PayoutCurrency: payee.Currency, SlippageBps: 100,
+			PurposeCode: "FAMILY_SUPPORT", Reference: "trigger",
+		}
+		if t.merchantFunded() {
+			p.FundingSource = remittance.FundingSource("merchant")
+		}
+		r, err := t.client.Remittances.Create(t.ctx, t.member, p)
+		if err != nil {
+			return "", err
+		}
+		t.step("created remittance %s of 10.00 GBP: %s  (POST /v1/remittances)", r.ID, r.Status)
+		for _, a := range actions {
+			if err := t.action("remittances", r.ID, a, nil); err != nil {
+				return "", err
+			}
+		}
+		return r.ID, nil
+	}
+}
+
+// --- QR payments ---
+
+// triggerQRCode is a dynamic PromptPay bill-payment code of 250.00 THB.
+var triggerQRCode = emvqr.MustBuild(emvqr.Payload{
+	PointOfInitiation: "12",
+	MerchantAccounts: []emvqr.MerchantAccount{{Tag: "30", GUI: "A000000677010112",
+		Fields: []emvqr.Field{{Tag: "01", Value: "010554412345601"}, {Tag: "02", Value: "TRIGGER"}}}},
+	MerchantCategoryCode: "5812", Currency: "764", Amount: "250.00", Country: "TH",
+	MerchantName: "BAAN THAI KITCHEN", MerchantCity: "BANGKOK",
+})
+
+// qr pays a QR code (decode, quote, pay, step-up, pay again) and runs the
+// control actions in order.
+func qr(actions ...string) func(t *triggerRun) (string, error) {
+	return func(t *triggerRun) (string, error) {
+		if err := t.useMember(); err != nil {
+			return "", err
+		}
+		id, err := t.payQR()
+		if err != nil {
+			return "", err
+		}
+		for _, a := range actions {
+			if err := t.action("qrpay/orders", id, a, nil); err != nil {
+				return "", err
+			}
+		}
+		return id, nil
+	}
+}
+
+func (t *triggerRun) payQR() (string, error) {
+	dec, err := t.client.QRPay.Decode(t.ctx, t.member, qrpay.DecodeParams{CodeValue: triggerQRCode})
+	if err != nil {
+		return "", err
+	}
+	t.step("decoded QR code: %s to %s  (POST /v1/qrpay/decode)", dec.Amount, dec.Payee)
+	qp := qrpay.QuoteParams{CodeValue: triggerQRCode}
+	if t.merchantFunded() {
+		qp.FundingSource = qrpay.FundingMerchant
+	}
+	q, err := t.client.QRPay.Quote(t.ctx, t.member, qp)
+	if err != nil {
+		return "", err
+	}
+	t.step("quoted: %s %s  (POST /v1/qrpay/quotes)", q.Chosen.CustomerTotal, q.Chosen.Asset)
+	pp := qrpay.PayParams{CodeValue: triggerQRCode, PreferredAsset: q.Chosen.Asset, FundingSource: qp.FundingSource}
+	_, err = t.client.QRPay.Pay(t.ctx, t.member, pp)
+	su, ok := qrpay.AsStepUp(err)
+	if !ok {
+		if err == nil {
+			err = errors.New("the payment did not ask for step-up")
+		}
+		return "", err
+	}
+	t.step("pay: step_up_required, challenge %s  (POST /v1/qrpay/payments)", su.ChallengeID)
+	path := "/_sim/step-up/" + url.PathEscape(su.ChallengeID) + "/complete"
+	if err := t.control(http.MethodPost, path, map[string]any{}, nil); err != nil {
+		return "", err
+	}
+	t.step("end user completed the hosted step-up screen  (POST %s)", path)
+	o, err := t.client.QRPay.Pay(t.ctx, t.member, pp, su.Options()...)
+	if err != nil {
+		return "", err
+	}
+	t.step("paid: order %s %s, %s %s held  (POST /v1/qrpay/payments, x-step-up)", o.ID, o.Status, o.CustomerTotal, o.Asset)
+	return o.ID, nil
+}
+
+// --- cards ---
+
+// apply applies for a card of product and returns the application.
+func (t *triggerRun) apply(product string, firstTopUp string) (*cards.Application, error) {
+	if err := t.useMember(); err != nil {
+		return nil, err
+	}
+	p := cards.ApplyParams{ClientKey: cards.NewClientKey(), SourceAsset: "USDT", ProductID: product}
+	if firstTopUp != "" {
+		amt, err := money.Parse(firstTopUp, 6)
+		if err != nil {
+			return nil, err
+		}
+		p.FirstTopUp = amt
+	}
+	if t.merchantFunded() {
+		p.FundingSource = cards.FundingSource("merchant")
+	}
+	a, err := t.client.Cards.Apply(t.ctx, t.member, p)
+	if err != nil {
+		return nil, err
+	}
+	t.step("applied for %s: application %s %s  (POST /v1/cards/applications)", product, a.ID, a.Status)
+	return a, nil
+}
+
+// issue applies for a virtual card, approves it and returns the card id.
+func (t *triggerRun) issue(firstTopUp string) (string, error) {
+	a, err := t.apply("cpd_virtual_std", firstTopUp)
+	if err != nil {
+		return "", err
+	}
+	if err := t.action("cards/applications", a.ID, "approve", nil); err != nil {
+		return "", err
+	}
+	got, err := t.client.Cards.GetApplication(t.ctx, t.member, a.ID)
+	if err != nil {
+		return "", err
+	}
+	if got.CardID == "" {
+		return "", fmt.Errorf("application %s is %s with no card", a.ID, got.Status)
+	}
+	t.step("application %s issued card %s  (GET /v1/cards/applications/%s)", a.ID, got.CardID, a.ID)
+	return got.CardID, nil
+}
+
+func (t *triggerRun) cardSubmitted() (string, error) {
+	a, err := t.apply("cpd_virtual_std", "")
+	if err != nil {
+		return "", err
+	}
+	return a.ID, nil
+}
+
+func (t *triggerRun) cardApproved() (string, error) {
+	a, err := t.apply("cpd_virtual_std", "")
+	if err != nil {
+		return "", err
+	}
+	return a.ID, t.action("cards/applications", a.ID, "approve", nil)
+}
+
+func (t *triggerRun) cardRejected() (string, error) {
+	a, err := t.apply("cpd_virtual_std", "")
+	if err != nil {
+		return "", err
+	}
+	return a.ID, t.action("cards/applications", a.ID, "reject", nil)
+}
+
+func (t *triggerRun) cardAwaitingBind() (string, error) {
+	a, err := t.apply("cpd_physical_std", "")
+	if err != nil {
+		return "", err
+	}
+	if err := t.action("cards/applications", a.ID, "approve", nil); err != nil {
+		return "", err
+	}
+	got, err := t.client.Cards.GetApplication(t.ctx, t.member, a.ID)
+	if err != nil {
+		return "", err
+	}
+	t.step("application %s issued physical card %s (in manufacturing)", a.ID, got.CardID)
+	return a.ID, t.action("cards", got.CardID, "ship", nil)
+}
+
+func (t *triggerRun) cardStatusUpdated() (string, error) {
+	id, err := t.issue("")
+	if err != nil {
+		return "", err
+	}
+	r, err := t.client.Cards.Freeze(t.ctx, t.member, id)
+	if err != nil {
+		return "", err
+	}
+	t.step("froze card %s: %s  (POST /v1/cards/%s/freeze)", r.ID, r.Status, id)
+	return id, nil
+}
+
+func (t *triggerRun) cardTopUpCredited() (string, error) {
+	id, err := t.issue("")
+	if err != nil {
+		return "", err
+	}
+	amt, err := money.Parse("20", 6)
+	if err != nil {
+		return "", err
+	}
+	p := cards.TopUpParams{Amount: amt, SourceAsset: "USDT"}
+	if t.merchantFunded() {
+		p.FundingSource = cards.FundingSource("merchant")
+	}
+	tu, err := t.client.Cards.TopUp(t.ctx, t.member, id, p)
+	if err != nil {
+		return "", err
+	}
+	t.step("topped up card %s with 20 USDT: top-up %s %s  (POST /v1/cards/%s/topups)", id, tu.ID, tu.Status, id)
+	return tu.ID, t.action("cards/topups", tu.ID, "credit", nil)
+}
+
+func (t *triggerRun) cardTransactionUpdated() (string, error) {
+	id, err := t.issue("")
+	if err != nil {
+		return "", err
+	}
+	var tx struct {
+		ID string `json:"id"`
+	}
+	body := simulator.CardTransaction{Kind: "auth", Status: "pending", Direction: "debit", Amount: "1250", AuthCode: "TRG001", MerchantName: "TRIGGER CAFE"}
+	path := "/_sim/cards/" + url.PathEscape(id) + "/transactions"
+	if err := t.control(http.MethodPost, path, body, &tx); err != nil {
+		return "", err
+	}
+	t.step("card network: authorization %s of 12.50 USD pending on card %s  (POST %s)", tx.ID, id, path)
+	return tx.ID, nil
+}
+
+// --- synthetic events ---
+
+// synthetic records an event of type typ that the simulator has no product
+// flow for: data.object object, a new data.id (the merchant id for
+// merchant-level events, the member's internal id for flexible-interest earn
+// settlements), and the member acted for when memberScoped.
+func synthetic(typ, object, status string, version int64, memberScoped bool) recipe {
+	return recipe{
+		how: "no product flow: recorded with POST /_sim/webhooks/events (data.object " + object + ", status " + status + ")",
+		run: func(t *triggerRun) (string, error) {
+			ext, id := "", uuid.NewString()
+			if memberScoped {
+				if err := t.useMember(); err != nil {
+					return "", err
+				}
+				ext = t.member
+				if object == "earn_order" {
+					id = bareID(t.memberID)
+				}
+			} else {
+				id = t.creds.MerchantID
+			}
+			var out struct {
+				EventID string `json:"event_id"`
+			}
+			body := map[string]any{
+				"event_type": typ, "object": object, "id": id, "external_member_id": ext,
+				"status": status, "status_version": version,
+			}
+			if err := t.control(http.MethodPost, "/_sim/webhooks/events", body, &out); err != nil {
+				return "", err
+			}
+			t.step("recorded synthetic %s: data.object %s, data.id %s, status %s, status_version %d  (POST /_sim/webhooks/events)",
+				typ, object, id, status, version)
+			if out.EventID == "" {
+				return "", errors.New("the simulator recorded no event (platform-direct members get none)")
+			}
+			return out.EventID, nil
+		},
+	}
+}
