@@ -163,7 +163,8 @@ func (c *Client) Activate(ctx context.Context, member, cardID string, p Activate
 
 func (c *Client) statusCall(ctx context.Context, member, path string, body any, opts []api.CallOption) (*StatusResult, error) {
 	var out StatusResult
-	resp, err := c.caller.Do(ctx, &api.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true}, &out, opts...)
+	_, sensitive := body.(activateBody) // carries the PIN
+	resp, err := c.caller.Do(ctx, &api.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, Sensitive: sensitive}, &out, opts...)
 	if err != nil {
 		return nil, err
 	}

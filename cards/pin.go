@@ -60,7 +60,7 @@ func (c *Client) SetPIN(ctx context.Context, member, cardID string, p SetPINPara
 	}
 	body := pinBody{NewPIN: string(p.NewPIN), CurrentPIN: string(p.CurrentPIN), CVV: string(p.CVV)}
 	var out PINResult
-	resp, err := c.caller.Do(ctx, &api.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true}, &out, opts...)
+	resp, err := c.caller.Do(ctx, &api.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, Sensitive: true}, &out, opts...)
 	if err != nil {
 		return nil, err
 	}

@@ -41,6 +41,9 @@ type Request struct {
 	// is generated once per logical call unless the caller supplies one with
 	// WithIdempotencyKey, and reused on every retry.
 	Idempotent bool
+	// Sensitive marks a body that carries secrets (card PIN, CVV). The Caller
+	// never copies such a body out of the call (no pending-request record).
+	Sensitive bool
 	// AcceptedStatus lists extra 2xx statuses the endpoint documents; any 2xx
 	// is a success anyway. It exists for documentation only.
 	AcceptedStatus []int
