@@ -2,6 +2,8 @@ package mwallet
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -110,44 +112,6 @@ func (t cachedToken) Format(f fmt.State, _ rune) {
 	fmt.Fprintf(f, "token{expires_at:%s value:%s}", t.expiresAt.UTC().Format(time.RFC3339), redacted)
 }
 
-// tokenStore is where the client keeps its access token. The in-memory store
-// serves one Client; a store shared between processes can implement the same
-// three methods.
-type tokenStore interface {
-	// Load returns the current token, if any.
-	Load(ctx context.Context) (cachedToken, bool, error)
-	// Save replaces the current token.
-	Save(ctx context.Context, t cachedToken) error
-	// Invalidate forgets the current token if its value is value (a token
-	// another caller already replaced is left alone).
-	Invalidate(ctx context.Context, value string) error
-}
-
-// memoryTokenStore keeps the token in memory; reads take no lock.
-type memoryTokenStore struct{ p atomic.Pointer[cachedToken] }
-
-// Load returns the cached token.
-func (m *memoryTokenStore) Load(context.Context) (cachedToken, bool, error) {
-	if t := m.p.Load(); t != nil {
-		return *t, true, nil
-	}
-	return cachedToken{}, false, nil
-}
-
-// Save caches t.
-func (m *memoryTokenStore) Save(_ context.Context, t cachedToken) error {
-	m.p.Store(&t)
-	return nil
-}
-
-// Invalidate drops the cached token if it is value.
-func (m *memoryTokenStore) Invalidate(_ context.Context, value string) error {
-	if t := m.p.Load(); t != nil && t.value == value {
-		m.p.CompareAndSwap(t, nil)
-	}
-	return nil
-}
-
 // Token refresh margin: a token is replaced this long before expired_at
 // (the smaller of 60 s and a tenth of its lifetime).
 const (
@@ -155,20 +119,35 @@ const (
 	// exchangeTimeout bounds one shared token exchange, which runs detached
 	// from the context of the call that started it (other callers wait on it).
 	exchangeTimeout = 60 * time.Second
+	// TokenLockTTL is how long the exchange lock of a TokenStore is taken
+	// for: a holder that crashes without releasing it delays the other
+	// clients of the Key by this much at most.
+	TokenLockTTL = 10 * time.Second
+	// tokenPollMin and tokenPollMax bound the wait between two reads of the
+	// store while another client holds the exchange lock.
+	tokenPollMin = 50 * time.Millisecond
+	tokenPollMax = 200 * time.Millisecond
+	// storeCallTimeout bounds store calls that run after the caller's
+	// context may have ended (releasing the lock).
+	storeCallTimeout = 5 * time.Second
 )
 
 // auth obtains, caches and refreshes access tokens. Concurrent callers share
-// one exchange; exchanges are limited client-side.
+// one exchange; exchanges are limited client-side. The token lives in a
+// TokenStore (shared by a fleet, or in memory) and is cached locally, so the
+// store is read only when the local copy is due for refresh.
 type auth struct {
 	c       *Client
-	store   tokenStore
+	store   TokenStore
+	key     string
+	local   atomic.Pointer[cachedToken]
 	group   singleflight.Group
 	limiter *rate.Limiter
 	// exchanges counts token exchanges attempted (for the debug log).
 	exchanges atomic.Int64
 }
 
-func newAuth(c *Client, store tokenStore, perMinute int) *auth {
+func newAuth(c *Client, store TokenStore, key string, perMinute int) *auth {
 	lim := rate.NewLimiter(rate.Inf, 1)
 	if perMinute > 0 {
 		burst := perMinute / 5
@@ -178,25 +157,31 @@ func newAuth(c *Client, store tokenStore, perMinute int) *auth {
 		lim = rate.NewLimiter(rate.Limit(float64(perMinute)/60), burst)
 	}
 	if store == nil {
-		store = &memoryTokenStore{}
+		store = NewMemoryTokenStore()
 	}
-	return &auth{c: c, store: store, limiter: lim}
+	return &auth{c: c, store: store, key: key, limiter: lim}
+}
+
+// tokenStoreKey is the TokenStore key of a Key and environment.
+func tokenStoreKey(clientID, base string) string {
+	sum := sha256.Sum256([]byte(base))
+	return clientID + ":" + hex.EncodeToString(sum[:8])
 }
 
 // token returns a token valid now and for at least the refresh margin,
 // exchanging credentials when needed. The wait for a shared exchange ends
 // when ctx ends.
 func (a *auth) token(ctx context.Context) (cachedToken, error) {
-	if t, ok, err := a.store.Load(ctx); err == nil && ok && a.c.cfg.now().Before(t.refreshAt) {
-		return t, nil
+	if t := a.local.Load(); t != nil && a.c.cfg.now().Before(t.refreshAt) {
+		return *t, nil
 	}
 	ch := a.group.DoChan("token", func() (any, error) {
-		if t, ok, err := a.store.Load(ctx); err == nil && ok && a.c.cfg.now().Before(t.refreshAt) {
-			return t, nil
+		if t := a.local.Load(); t != nil && a.c.cfg.now().Before(t.refreshAt) {
+			return *t, nil
 		}
 		xctx, cancel := detached(ctx, exchangeTimeout)
 		defer cancel()
-		return a.exchange(xctx)
+		return a.obtain(xctx)
 	})
 	select {
 	case <-ctx.Done():
@@ -206,6 +191,99 @@ func (a *auth) token(ctx context.Context) (cachedToken, error) {
 			return cachedToken{}, r.Err
 		}
 		return r.Val.(cachedToken), nil
+	}
+}
+
+// obtain reads the shared token; when it is missing or due for refresh, it
+// takes the exchange lock and exchanges, or, when another client holds the
+// lock, keeps using a token that is still valid or polls the store until
+// the holder stored a new token or its lock expired.
+func (a *auth) obtain(ctx context.Context) (cachedToken, error) {
+	for round := 1; ; round++ {
+		now := a.c.cfg.now()
+		stored, ok, err := a.store.Load(ctx, a.key)
+		if err != nil {
+			return a.storeFailed(ctx, "load", err)
+		}
+		var usable *cachedToken
+		if ok && stored.Value != "" {
+			t := fromAccessToken(stored)
+			if now.Before(t.refreshAt) {
+				a.local.Store(&t)
+				return t, nil
+			}
+			if now.Before(t.expiresAt) {
+				usable = &t
+			}
+		}
+		unlock, acquired, err := a.store.Lock(ctx, a.key, TokenLockTTL)
+		if err != nil {
+			return a.storeFailed(ctx, "lock", err)
+		}
+		if acquired {
+			return a.exchangeLocked(ctx, unlock)
+		}
+		if usable != nil {
+			// Another client is refreshing; this token is still valid.
+			a.local.Store(usable)
+			return *usable, nil
+		}
+		if err := sleepCtx(ctx, backoff(tokenPollMin, tokenPollMax, round)); err != nil {
+			return cachedToken{}, fmt.Errorf("mwallet: waiting for another client's token exchange: %w", err)
+		}
+	}
+}
+
+// exchangeLocked runs with the exchange lock held: it reads the store once
+// more (another client may have stored a token meanwhile), else exchanges.
+func (a *auth) exchangeLocked(ctx context.Context, unlock func(context.Context) error) (cachedToken, error) {
+	defer func() {
+		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeCallTimeout)
+		defer cancel()
+		if err := unlock(uctx); err != nil {
+			a.storeWarn(ctx, "unlock", err)
+		}
+	}()
+	if stored, ok, err := a.store.Load(ctx, a.key); err == nil && ok && stored.Value != "" {
+		if t := fromAccessToken(stored); a.c.cfg.now().Before(t.refreshAt) {
+			a.local.Store(&t)
+			return t, nil
+		}
+	}
+	return a.exchange(ctx)
+}
+
+// storeFailed carries on without the store: a store outage must not stop
+// calls, so the client exchanges on its own (still rate limited).
+func (a *auth) storeFailed(ctx context.Context, op string, err error) (cachedToken, error) {
+	a.storeWarn(ctx, op, err)
+	return a.exchange(ctx)
+}
+
+func (a *auth) storeWarn(ctx context.Context, op string, err error) {
+	a.c.logger().LogAttrs(ctx, slog.LevelWarn, "mwallet: token store "+op+" failed; exchanging without the shared token",
+		slog.String("error", err.Error()))
+}
+
+// fromAccessToken builds the local form of a stored token.
+func fromAccessToken(s AccessToken) cachedToken {
+	v := s.Value.Reveal()
+	t := cachedToken{value: v, header: "Bearer " + v, expiresAt: s.ExpiresAt, refreshAt: s.RefreshAt}
+	if t.refreshAt.IsZero() || t.refreshAt.After(t.expiresAt) {
+		t.refreshAt = t.expiresAt
+	}
+	return t
+}
+
+// sleepCtx waits d or until ctx ends.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
 	}
 }
 
@@ -219,10 +297,15 @@ func detached(ctx context.Context, max time.Duration) (context.Context, context.
 	return context.WithDeadline(context.WithoutCancel(ctx), dl)
 }
 
-// invalidate drops value from the cache after the service answered
-// invalid_token for it.
+// invalidate drops value from the local cache and the store after the
+// service answered invalid_token for it.
 func (a *auth) invalidate(ctx context.Context, value string) {
-	_ = a.store.Invalidate(ctx, value)
+	if t := a.local.Load(); t != nil && t.value == value {
+		a.local.CompareAndSwap(t, nil)
+	}
+	if err := a.store.Invalidate(ctx, a.key, Secret(value)); err != nil {
+		a.storeWarn(ctx, "invalidate", err)
+	}
 }
 
 // tokenResponse is the 200 body of POST /v1/connect/token.
@@ -276,8 +359,10 @@ func (a *auth) exchange(ctx context.Context) (cachedToken, error) {
 	}
 	margin := min(tokenRefreshMargin, life/10)
 	t.refreshAt = exp.Add(-margin)
-	if err := a.store.Save(ctx, t); err != nil {
-		return cachedToken{}, fmt.Errorf("mwallet: token store: %w", err)
+	a.local.Store(&t)
+	if err := a.store.Store(ctx, a.key, AccessToken{Value: Secret(t.value), ExpiresAt: exp, RefreshAt: t.refreshAt}, life); err != nil {
+		// The token is good; only the other clients miss it.
+		a.storeWarn(ctx, "store", err)
 	}
 	a.c.logger().LogAttrs(ctx, slog.LevelDebug, "mwallet: access token obtained",
 		slog.Time("expired_at", exp), slog.Int("scopes", len(tr.Scopes)))

@@ -2,6 +2,7 @@ package mwallet
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -228,13 +229,13 @@ func TestTokenWaitEndsWithContext(t *testing.T) {
 }
 
 // Two clients over one token store share the token: the store seam is what a
-// cache shared between processes would implement.
+// cache shared between processes implements.
 func TestTokenStoreSeam(t *testing.T) {
 	t.Parallel()
 	f := newFakeAPI(t)
-	store := &memoryTokenStore{}
-	a := f.client(withTokenStore(store))
-	b := f.client(withTokenStore(store))
+	store := NewMemoryTokenStore()
+	a := f.client(WithTokenStore(store))
+	b := f.client(WithTokenStore(store))
 	for _, c := range []*Client{a, b, a} {
 		if _, err := c.Do(context.Background(), &api.Request{Method: http.MethodGet, Path: "/v1/x"}, nil); err != nil {
 			t.Fatal(err)
@@ -243,19 +244,40 @@ func TestTokenStoreSeam(t *testing.T) {
 	if n := f.exchanges.Load(); n != 1 {
 		t.Errorf("exchanges = %d, want 1 for two clients sharing a store", n)
 	}
-	tok, ok, err := store.Load(context.Background())
-	if err != nil || !ok || tok.value != "tok-SECRET-1" {
+	key := a.TokenStoreKey()
+	if key != b.TokenStoreKey() || !strings.HasPrefix(key, testClientID+":") {
+		t.Fatalf("token keys %q and %q", key, b.TokenStoreKey())
+	}
+	ctx := context.Background()
+	tok, ok, err := store.Load(ctx, key)
+	if err != nil || !ok || tok.Value.Reveal() != "tok-SECRET-1" {
 		t.Fatalf("store holds %v %v %v", tok, ok, err)
 	}
-	if s := fmt.Sprintf("%v %+v %#v", tok, tok, tok); strings.Contains(s, "tok-SECRET") {
-		t.Errorf("a cached token prints its value: %s", s)
+	if want := f.clock.Now().Add(30 * time.Minute); !tok.ExpiresAt.Equal(want) || !tok.RefreshAt.Equal(want.Add(-time.Minute)) {
+		t.Errorf("expires %s refresh %s, want %s and a minute before", tok.ExpiresAt, tok.RefreshAt, want)
 	}
-	store.Invalidate(context.Background(), "some-other-token")
-	if _, ok, _ := store.Load(context.Background()); !ok {
+	if s := fmt.Sprintf("%v %+v %#v %s", tok, tok, tok, mustJSON(t, tok)); strings.Contains(s, "tok-SECRET") {
+		t.Errorf("a stored token prints its value: %s", s)
+	}
+	if err := store.Invalidate(ctx, key, "some-other-token"); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := store.Load(ctx, key); !ok {
 		t.Errorf("invalidating another value dropped the token")
 	}
-	store.Invalidate(context.Background(), "tok-SECRET-1")
-	if _, ok, _ := store.Load(context.Background()); ok {
+	if err := store.Invalidate(ctx, key, "tok-SECRET-1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := store.Load(ctx, key); ok {
 		t.Errorf("token not dropped")
 	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

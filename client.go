@@ -73,6 +73,17 @@
 // replays that failure; correct the cause and send with a new key (the
 // default when no key is given).
 //
+// # Running many instances
+//
+// The service allows 20 token exchanges per minute per Key. Instances of
+// one backend share the token through a TokenStore (WithTokenStore): one
+// instance exchanges under the store's lock, the others read its token.
+// PendingStore (WithPendingStore) records each idempotent write before it is
+// sent; after a crash, Client.PendingRequests lists the writes whose outcome
+// is unknown and Client.Resume resends them with the same idempotency key
+// and body, so the service replays instead of executing twice. Package
+// redisstore implements both, and webhooks.Deduper, on Redis.
+//
 // # Step-up
 //
 // A 400 step_up_required carries ChallengeID, HostedURL and ExpiresAt. Send
@@ -195,7 +206,7 @@ func NewClient(baseURL string, creds Credentials, opts ...Option) (*Client, erro
 	}
 	c.http = &hc
 	c.signer = newSigner(creds.SigningKey.Reveal())
-	c.auth = newAuth(c, cfg.store, cfg.exchangeLimit)
+	c.auth = newAuth(c, cfg.store, tokenStoreKey(creds.ClientID, u), cfg.exchangeLimit)
 	c.budget = newRetryBudget(cfg.budgetCapacity)
 	c.userAgent = "mwallet-go/" + Version + " (" + runtime.Version() + ")"
 	if p := strings.TrimSpace(cfg.userAgent); p != "" && !hasCtl(p) {
@@ -325,6 +336,20 @@ func (c *Client) do(ctx context.Context, r *api.Request, out any, o api.CallOpti
 	if ctx == nil {
 		return nil, api.Param("ctx", "a context is required", "")
 	}
+	sp, err := c.spec(r, o)
+	if err != nil {
+		return nil, err
+	}
+	if c.cfg.pending != nil && r.Idempotent && !r.Sensitive && sp.idemKey != "" {
+		p := c.pendingOf(sp)
+		sp.pending = &p
+	}
+	return c.run(ctx, sp, out, o)
+}
+
+// spec validates a request and builds its callSpec: method, path, member,
+// idempotency key, step-up and the body encoded once.
+func (c *Client) spec(r *api.Request, o api.CallOptions) (*callSpec, error) {
 	if r == nil {
 		return nil, api.Param("request", "a request is required", "")
 	}
@@ -368,7 +393,7 @@ func (c *Client) do(ctx context.Context, r *api.Request, out any, o api.CallOpti
 		sp.query = r.Query.Encode()
 	}
 	sp.extra = o.Header
-	return c.run(ctx, sp, out, o)
+	return sp, nil
 }
 
 // encodeBody encodes the request body once per logical call. A
@@ -400,6 +425,10 @@ type callSpec struct {
 	stepUp   string
 	exchange bool // token exchange: credential headers, no token, no signature
 	extra    http.Header
+	// pending is the PendingStore record of the call, nil when not recorded.
+	pending *PendingRequest
+	// resumed marks Client.Resume: an earlier process may have sent it.
+	resumed bool
 }
 
 // signed reports whether the call carries a signature.
@@ -428,6 +457,9 @@ type attempt struct {
 	tokenValue      string
 	decision        retryDecision
 	prepareErr      error
+	// uncertain is set once an attempt may have executed without a final
+	// answer (network error, 5xx, idempotency_in_progress).
+	uncertain bool
 
 	// Outcome of the latest attempt.
 	status  int
@@ -517,6 +549,11 @@ func (c *Client) run(ctx context.Context, sp *callSpec, out any, o api.CallOptio
 	if err := a.prepare(req.Request); err != nil {
 		return nil, err
 	}
+	if sp.pending != nil {
+		if err := c.recordPending(ctx, sp); err != nil {
+			return nil, err
+		}
+	}
 	hc := c.http
 	if o.AttemptTimeout > 0 {
 		cp := *c.http
@@ -539,6 +576,17 @@ func (c *Client) run(ctx context.Context, sp *callSpec, out any, o api.CallOptio
 	if resp != nil && resp.Body != nil {
 		_ = resp.Body.Close()
 	}
+	meta, err := a.outcome(ctx, err, out)
+	if sp.pending != nil {
+		c.settlePending(ctx, sp, a)
+	}
+	return meta, err
+}
+
+// outcome turns the last attempt into the call's Response and error, and
+// decodes a 2xx body into out.
+func (a *attempt) outcome(ctx context.Context, err error, out any) (*api.Response, error) {
+	sp := a.spec
 	meta := a.response()
 	if err != nil || a.netErr != nil || a.readErr != nil {
 		return meta, a.failure(ctx, err)
@@ -547,7 +595,7 @@ func (c *Client) run(ctx context.Context, sp *callSpec, out any, o api.CallOptio
 		return meta, a.apiErr
 	}
 	if a.status < 200 || a.status > 299 {
-		return meta, decodeError(a.status, a.header, a.body, c.cfg.now())
+		return meta, decodeError(a.status, a.header, a.body, a.c.cfg.now())
 	}
 	if out != nil && len(a.body) > 0 {
 		if err := json.Unmarshal(a.body, out); err != nil {

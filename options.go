@@ -49,7 +49,8 @@ type config struct {
 	exchangeLimit  int
 	budgetCapacity int
 	budgetCost     int
-	store          tokenStore
+	store          TokenStore
+	pending        PendingStore
 }
 
 func defaultConfig() config {
@@ -181,8 +182,26 @@ func WithRetryBudget(capacity, cost int) Option {
 	}
 }
 
-// withTokenStore replaces the in-memory token cache (the seam a shared store
-// plugs into).
-func withTokenStore(s tokenStore) Option {
-	return func(c *config) { c.store = s }
+// WithTokenStore keeps the access token in store instead of the Client's
+// own memory. Clients of a fleet that share a store (package redisstore
+// keeps it in Redis) share one token: the first to need one takes the
+// store's exchange lock and exchanges, the others wait (polling every 50 to
+// 200 ms, within their context) and read it; a token due for refresh is
+// still used by the others while one client replaces it. A lock holder that
+// crashes delays the others by TokenLockTTL (10 s) at most. When the store
+// fails the client logs a warning and exchanges on its own. See TokenStore.
+func WithTokenStore(store TokenStore) Option {
+	return func(c *config) { c.store = store }
+}
+
+// WithPendingStore records every idempotent write in store before it is
+// sent and removes it once its outcome is known, so a process that crashed
+// (or timed out) in between can find it with Client.PendingRequests and
+// finish it with Client.Resume: same idempotency key, same body bytes, so
+// the service replays the first result instead of executing twice. Requests
+// whose body carries secrets (card PIN, CVV) are never recorded. When the
+// store cannot record a request, the call fails before sending anything.
+// See PendingStore. Without this option nothing is recorded.
+func WithPendingStore(store PendingStore) Option {
+	return func(c *config) { c.pending = store }
 }

@@ -167,6 +167,9 @@ func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error
 	a.status, a.header, a.body, a.apiErr, a.netErr, a.readErr = 0, nil, nil, nil, nil, nil
 	if err != nil {
 		a.netErr = err
+		if classifyNetErr(err) != netNotSent {
+			a.uncertain = true
+		}
 		a.log(ctx)
 		if ctx.Err() != nil {
 			return false, nil
@@ -184,6 +187,7 @@ func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error
 	a.body = body
 	if rerr != nil {
 		a.readErr = rerr
+		a.uncertain = true
 		a.log(ctx)
 		if ctx.Err() != nil || errors.Is(rerr, errBodyTooLarge) || !a.spec.safeToResend() || classifyNetErr(rerr) == netFatal {
 			return false, nil
@@ -202,6 +206,9 @@ func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error
 	e := decodeError(resp.StatusCode, resp.Header, body, a.c.cfg.now())
 	e.IdempotencyKey = a.spec.idemKey
 	a.apiErr = e
+	if !e.Replayed && (resp.StatusCode >= 500 || e.Code == api.CodeIdempotencyInProgress) {
+		a.uncertain = true
+	}
 	a.log(ctx)
 	if ctx.Err() != nil {
 		return false, nil

@@ -1,0 +1,336 @@
+package mwallet
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mwallet/mwallet-go/internal/api"
+)
+
+// IdempotencyWindow is how long the service keeps an idempotency record:
+// within it a resend with the same key and body replays the first result;
+// after it the same key is a new request.
+const IdempotencyWindow = 24 * time.Hour
+
+// PendingResumeWindow is the age up to which Client.Resume resends a pending
+// request: the idempotency window less a 5-minute margin for clock
+// differences. An older request could execute a second time, so Resume
+// refuses it with ErrPendingExpired.
+const PendingResumeWindow = IdempotencyWindow - 5*time.Minute
+
+// ErrPendingExpired is returned (wrapped) by Client.Resume for a pending
+// request older than PendingResumeWindow. Its outcome must be reconciled by
+// other means (read the object, or list by reference), then the request
+// deleted from the store.
+var ErrPendingExpired = errors.New("mwallet: pending request older than the idempotency window; resending it could execute it twice")
+
+// PendingRequest is an idempotent write recorded in a PendingStore before it
+// was sent: everything needed to resend it byte for byte. Its String and
+// Format never show the body.
+type PendingRequest struct {
+	// Key is the x-idempotency-key (the store's key of the record).
+	Key string `json:"key"`
+	// ClientID is the client id of the Key that sent it; only a Client of
+	// the same Key may resume it (idempotency keys are per Key).
+	ClientID string `json:"client_id"`
+	// Method and Path (escaped) of the endpoint; Query is the encoded query
+	// string, if any.
+	Method string `json:"method"`
+	Path   string `json:"path"`
+	Query  string `json:"query,omitempty"`
+	// Member is the x-on-behalf-of of a member-scoped endpoint.
+	Member string `json:"member,omitempty"`
+	// StepUp is the x-step-up challenge id the request carried, if any.
+	StepUp string `json:"step_up,omitempty"`
+	// Body is the exact request body sent (signed and hashed by the
+	// service's idempotency check); nil when the request had none.
+	Body []byte `json:"body,omitempty"`
+	// CreatedAt is when the request was first recorded (client clock); a
+	// resend keeps it.
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// String describes the request without its body.
+func (p PendingRequest) String() string {
+	var b strings.Builder
+	b.WriteString("mwallet.PendingRequest{key:")
+	b.WriteString(p.Key)
+	b.WriteString(" client_id:")
+	b.WriteString(p.ClientID)
+	b.WriteString(" ")
+	b.WriteString(p.Method)
+	b.WriteString(" ")
+	b.WriteString(p.Path)
+	if p.Member != "" {
+		b.WriteString(" member:")
+		b.WriteString(p.Member)
+	}
+	b.WriteString(" body:")
+	b.WriteString(strconv.Itoa(len(p.Body)))
+	b.WriteString(" bytes created_at:")
+	b.WriteString(p.CreatedAt.UTC().Format(time.RFC3339))
+	b.WriteString("}")
+	return b.String()
+}
+
+// GoString is String.
+func (p PendingRequest) GoString() string { return p.String() }
+
+// Format writes String for every verb (quoted for %q).
+func (p PendingRequest) Format(f fmt.State, verb rune) {
+	if verb == 'q' {
+		fmt.Fprintf(f, "%q", p.String())
+		return
+	}
+	_, _ = f.Write([]byte(p.String()))
+}
+
+// LogValue makes slog print the request without its body.
+func (p PendingRequest) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("key", p.Key), slog.String("method", p.Method), slog.String("path", p.Path),
+		slog.String("member", p.Member), slog.Int("body_bytes", len(p.Body)), slog.Time("created_at", p.CreatedAt))
+}
+
+// PendingStore records idempotent writes whose outcome is not known yet
+// (WithPendingStore). The Client puts a request before sending it and
+// deletes it when the answer is final: a 2xx, a replayed answer, or a
+// definite failure (a 4xx other than the authentication, permission and
+// rate-limit rejections that run before the service's idempotency check).
+// It stays after a network error, a timeout, a 5xx or
+// idempotency_in_progress: the request may have executed, and
+// Client.Resume finishes it safely.
+//
+// Bodies are stored as sent: amounts, member identifiers and payer data, but
+// never card PINs or CVVs (those requests are not recorded). Implementations
+// must be safe for concurrent use and honour ctx; package redisstore keeps
+// them in Redis.
+type PendingStore interface {
+	// Put records p under p.Key, replacing any record of that key.
+	Put(ctx context.Context, p PendingRequest) error
+	// Delete removes the record of key; an absent record is not an error.
+	Delete(ctx context.Context, key string) error
+	// List returns every record, oldest first.
+	List(ctx context.Context) ([]PendingRequest, error)
+}
+
+// MemoryPendingStore is a PendingStore in process memory. It survives a
+// Client but not the process: use it to find requests that timed out
+// within a process, and a shared store (package redisstore) to survive
+// crashes. It is safe for concurrent use.
+type MemoryPendingStore struct {
+	mu   sync.Mutex
+	reqs map[string]PendingRequest
+}
+
+// NewMemoryPendingStore returns an empty MemoryPendingStore.
+func NewMemoryPendingStore() *MemoryPendingStore {
+	return &MemoryPendingStore{reqs: map[string]PendingRequest{}}
+}
+
+// Put implements PendingStore; it keeps a copy of the body.
+func (m *MemoryPendingStore) Put(_ context.Context, p PendingRequest) error {
+	if p.Key == "" {
+		return errors.New("mwallet: pending request without a key")
+	}
+	p.Body = bytes.Clone(p.Body)
+	m.mu.Lock()
+	m.reqs[p.Key] = p
+	m.mu.Unlock()
+	return nil
+}
+
+// Delete implements PendingStore.
+func (m *MemoryPendingStore) Delete(_ context.Context, key string) error {
+	m.mu.Lock()
+	delete(m.reqs, key)
+	m.mu.Unlock()
+	return nil
+}
+
+// List implements PendingStore; the records are copies.
+func (m *MemoryPendingStore) List(context.Context) ([]PendingRequest, error) {
+	m.mu.Lock()
+	out := make([]PendingRequest, 0, len(m.reqs))
+	for _, p := range m.reqs {
+		p.Body = bytes.Clone(p.Body)
+		out = append(out, p)
+	}
+	m.mu.Unlock()
+	SortPending(out)
+	return out, nil
+}
+
+// SortPending sorts records oldest first (then by key), the order
+// PendingStore.List returns.
+func SortPending(ps []PendingRequest) {
+	slices.SortFunc(ps, func(a, b PendingRequest) int {
+		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Key, b.Key)
+	})
+}
+
+// PendingRequests lists the requests of this client's Key recorded in its
+// PendingStore, oldest first: requests whose outcome was not known when
+// their process stopped waiting. Call it at start-up and Resume each.
+func (c *Client) PendingRequests(ctx context.Context) ([]PendingRequest, error) {
+	if c.cfg.pending == nil {
+		return nil, errors.New("mwallet: no pending store configured (WithPendingStore)")
+	}
+	all, err := c.cfg.pending.List(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("mwallet: pending store: list: %w", err)
+	}
+	out := all[:0]
+	for _, p := range all {
+		if p.ClientID == c.creds.ClientID {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// Resume resends a pending request with its idempotency key, member,
+// step-up and exact body bytes, so the service replays the first result
+// (Response.Replayed true) when the request had executed, and executes it
+// once when it had not. The 2xx body is decoded into out (for example the
+// result type of the method that made the request, or json.RawMessage).
+// The store's record is deleted when the answer is final, as for any call.
+//
+// Resume refuses a request recorded by another Key, and one older than
+// PendingResumeWindow (ErrPendingExpired), which the service would no longer
+// recognise. opts may bound the call (WithMaxAttempts, WithAttemptTimeout,
+// WithStepUp for a request that needs a new challenge); the idempotency key
+// is always the record's.
+func (c *Client) Resume(ctx context.Context, p PendingRequest, out any, opts ...CallOption) (*Response, error) {
+	if ctx == nil {
+		return nil, api.Param("ctx", "a context is required", "")
+	}
+	if !ValidIdempotencyKey(p.Key) {
+		return nil, api.Param("pending.Key", "must be UUID-shaped (8-4-4-4-12 hex digits)", api.CodeIdempotencyKeyInvalid)
+	}
+	if p.ClientID != "" && p.ClientID != c.creds.ClientID {
+		return nil, api.Param("pending.ClientID", "recorded by the Key "+p.ClientID+"; resume it with a client of that Key", "")
+	}
+	if p.CreatedAt.IsZero() {
+		return nil, api.Param("pending.CreatedAt", "required", "")
+	}
+	if age := c.cfg.now().Sub(p.CreatedAt); age > PendingResumeWindow {
+		return nil, fmt.Errorf("%w (key %s, %s %s, recorded %s ago)", ErrPendingExpired, p.Key, p.Method, p.Path, age.Round(time.Second))
+	}
+	if p.Body != nil && !json.Valid(p.Body) {
+		return nil, api.Param("pending.Body", "not valid JSON", api.CodeInvalidRequest)
+	}
+	r := &api.Request{Method: p.Method, Path: p.Path, Idempotent: true}
+	if p.Member != "" {
+		r.MemberScoped, r.Member = true, p.Member
+	}
+	if p.Body != nil {
+		r.Body = json.RawMessage(p.Body)
+	}
+	o := api.Apply(opts)
+	o.IdempotencyKey = p.Key
+	if o.StepUp == "" {
+		o.StepUp = p.StepUp
+	}
+	sp, err := c.spec(r, o)
+	if err != nil {
+		return nil, err
+	}
+	sp.query = p.Query
+	sp.resumed = true
+	if c.cfg.pending != nil {
+		rec := c.pendingOf(sp)
+		rec.CreatedAt = p.CreatedAt
+		sp.pending = &rec
+	}
+	resp, err := c.run(ctx, sp, out, o)
+	if o.OnResponse != nil && resp != nil {
+		o.OnResponse(resp)
+	}
+	return resp, err
+}
+
+// pendingOf builds the record of a call.
+func (c *Client) pendingOf(sp *callSpec) PendingRequest {
+	p := PendingRequest{
+		Key: sp.idemKey, ClientID: c.creds.ClientID, Method: sp.method, Path: sp.path, Query: sp.query,
+		Member: sp.member, StepUp: sp.stepUp, CreatedAt: c.cfg.now(),
+	}
+	if sp.hasBody {
+		p.Body = sp.body
+	}
+	return p
+}
+
+// recordPending puts the call's record before the first attempt.
+func (c *Client) recordPending(ctx context.Context, sp *callSpec) error {
+	if err := c.cfg.pending.Put(ctx, *sp.pending); err != nil {
+		return fmt.Errorf("mwallet: %s %s: pending store: recording the request failed, nothing was sent: %w", sp.method, sp.path, err)
+	}
+	return nil
+}
+
+// settlePending deletes the call's record when its outcome is final.
+func (c *Client) settlePending(ctx context.Context, sp *callSpec, a *attempt) {
+	if !a.outcomeFinal() {
+		c.logger().LogAttrs(ctx, slog.LevelDebug, "mwallet: outcome unknown; the request stays in the pending store",
+			slog.String("method", sp.method), slog.String("path", sp.path), slog.String("idempotency_key", sp.idemKey))
+		return
+	}
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeCallTimeout)
+	defer cancel()
+	if err := c.cfg.pending.Delete(dctx, sp.idemKey); err != nil {
+		// A stale record only costs a replay when resumed.
+		c.logger().LogAttrs(ctx, slog.LevelWarn, "mwallet: pending store delete failed",
+			slog.String("idempotency_key", sp.idemKey), slog.String("error", err.Error()))
+	}
+}
+
+// preIdempotencyCodes are rejections the service answers before its
+// idempotency check: they say nothing about an earlier attempt with the
+// same key.
+var preIdempotencyCodes = map[api.Code]bool{
+	api.CodeInvalidToken: true, api.CodeInvalidSignature: true, api.CodeSignatureRequired: true,
+	api.CodeTimestampOutOfRange: true, api.CodeNonceReused: true, api.CodeEnvironmentMismatch: true,
+	api.CodeInsufficientScope: true, api.CodeIPNotAllowed: true, api.CodeMerchantDisabled: true,
+	api.CodeRateLimited: true, api.CodeIdempotencyInProgress: true, api.CodeMemberContextRequired: true,
+	api.CodeMemberNotFound: true, api.CodeInvalidCredentials: true,
+}
+
+// outcomeFinal reports whether the call's outcome is known: a 2xx, a
+// replayed answer, or a definite failure that no earlier attempt (of this
+// call or of the process that recorded it) can contradict.
+func (a *attempt) outcomeFinal() bool {
+	if a.attempts == 0 {
+		return !a.spec.resumed // nothing was sent by this call
+	}
+	if a.netErr != nil || a.readErr != nil || a.prepareErr != nil {
+		return false
+	}
+	if a.status >= 200 && a.status <= 299 {
+		return true
+	}
+	e := a.apiErr
+	switch {
+	case e == nil:
+		return false
+	case e.Replayed:
+		return true
+	case e.HTTPStatus >= 500:
+		return false
+	case preIdempotencyCodes[e.Code]:
+		return !a.uncertain && !a.spec.resumed
+	}
+	return true
+}
