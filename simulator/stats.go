@@ -1,0 +1,36 @@
+package simulator
+
+// Stats counts what a simulator holds in its bounded windows, so a test can
+// check that memory stays bounded however long the simulator runs: nonces
+// and idempotency records expire by the simulator clock (and are capped when
+// the clock stands still), tokens expire by the clock, and the request
+// journal keeps the newest requests only.
+type Stats struct {
+	// Nonces is the number of consumed nonces still refused (five minutes).
+	Nonces int `json:"nonces"`
+	// IdempotencyRecords is the number of stored idempotent results (24 hours).
+	IdempotencyRecords int `json:"idempotency_records"`
+	// Tokens is the number of access tokens issued and not yet expired.
+	Tokens int `json:"tokens"`
+	// JournalEntries is the number of requests in the journal (at most 10 000).
+	JournalEntries int `json:"journal_entries"`
+	// Requests is the number of business-API requests served since start
+	// (token exchanges included; control API calls are not counted).
+	Requests int64 `json:"requests"`
+	// Events is the number of events recorded for webhook delivery.
+	Events int `json:"events"`
+}
+
+// Stats returns the current sizes of the simulator's windows.
+func (s *Simulator) Stats() Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return Stats{
+		Nonces:             len(s.gw.nonces),
+		IdempotencyRecords: len(s.gw.idem),
+		Tokens:             len(s.tokens),
+		JournalEntries:     len(s.gw.journal.buf),
+		Requests:           s.gw.journal.seq,
+		Events:             len(s.events),
+	}
+}
