@@ -110,3 +110,32 @@ func insertByKey[T any](items []T, item T, key func(T) pageKey) []T {
 	items[i] = item
 	return items
 }
+
+// paginateMatching is paginate over the items for which match reports true,
+// without building the filtered list: it walks back from the cursor, stops
+// once the page is full and one more match (has_more) is found, so a page
+// costs the items it visits, not the length of the list. The answer is the
+// one paginate gives for the filtered list.
+func paginateMatching[T any](items []T, key func(T) pageKey, q url.Values, match func(T) bool) listEnvelope {
+	limit := pageLimit(q)
+	end := len(items)
+	if k, ok := decodeCursor(q.Get("cursor")); ok {
+		end = sort.Search(len(items), func(i int) bool { return !key(items[i]).before(k) })
+	}
+	page := make([]T, 0, min(limit, end))
+	i := end - 1
+	for ; i >= 0 && len(page) < limit; i-- {
+		if match(items[i]) {
+			page = append(page, items[i])
+		}
+	}
+	env := listEnvelope{Data: page}
+	for ; i >= 0 && !env.HasMore; i-- {
+		env.HasMore = match(items[i])
+	}
+	if env.HasMore {
+		c := encodeCursor(key(page[len(page)-1]))
+		env.NextCursor = &c
+	}
+	return env
+}

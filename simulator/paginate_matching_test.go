@@ -1,0 +1,56 @@
+package simulator
+
+import (
+	"net/url"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestPaginateMatchingEqualsPaginateOfFiltered checks that paginating with a
+// filter gives exactly what paginating the filtered list gives: the same
+// items, has_more and next_cursor, for every cursor, limit and filter.
+func TestPaginateMatchingEqualsPaginateOfFiltered(t *testing.T) {
+	t.Parallel()
+	ident := func(k pageKey) pageKey { return k }
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var items []pageKey
+	for i := 0; i < 60; i++ {
+		// Three items per second, so ties are broken by id.
+		items = insertByKey(items, pageKey{At: base.Add(time.Duration(i/3) * time.Second), ID: "id_" + strconv.Itoa(100+i)}, ident)
+	}
+	filters := []struct {
+		name  string
+		match func(pageKey) bool
+	}{
+		{"all", func(pageKey) bool { return true }},
+		{"none", func(pageKey) bool { return false }},
+		{"every third", func(k pageKey) bool { return k.ID[len(k.ID)-1]%3 == 0 }},
+		{"oldest ten", func(k pageKey) bool { return k.ID < "id_110" }},
+		{"newest five", func(k pageKey) bool { return k.ID >= "id_155" }},
+	}
+	cursors := []string{"", "not-a-cursor", encodeCursor(pageKey{At: base.Add(time.Hour), ID: "z"}), encodeCursor(pageKey{At: base.Add(-time.Hour), ID: "a"})}
+	for _, it := range items {
+		cursors = append(cursors, encodeCursor(it))
+	}
+	for _, f := range filters {
+		var filtered []pageKey
+		for _, it := range items {
+			if f.match(it) {
+				filtered = append(filtered, it)
+			}
+		}
+		for _, limit := range []string{"", "1", "2", "7", "20", "100", "0", "x"} {
+			for _, c := range cursors {
+				q := url.Values{"limit": {limit}, "cursor": {c}}
+				want := paginate(filtered, ident, q)
+				got := paginateMatching(items, ident, q, f.match)
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Fatalf("%s, limit %q, cursor %q: (-paginate of filtered +paginateMatching):\n%s", f.name, limit, c, diff)
+				}
+			}
+		}
+	}
+}
