@@ -200,21 +200,21 @@ func (s *Simulator) handleCardTransactions(c *rc) (int, any, error) {
 			}
 		}
 	}
-	match := make([]*cardTx, 0, len(card.txs))
-	for _, t := range card.txs {
+	authCode, kind, status := q.Get("auth_code"), q.Get("kind"), q.Get("status")
+	match := func(t *cardTx) bool {
 		switch {
 		case id != "" && t.ID != id,
-			q.Get("auth_code") != "" && t.AuthCode != q.Get("auth_code"),
-			q.Get("kind") != "" && t.Kind != q.Get("kind"),
-			q.Get("status") != "" && t.Status != q.Get("status"),
+			authCode != "" && t.AuthCode != authCode,
+			kind != "" && t.Kind != kind,
+			status != "" && t.Status != status,
 			dir != "" && t.Direction != dir,
 			!from.IsZero() && t.OccurredAt.Before(from),
 			!to.IsZero() && !t.OccurredAt.Before(to):
-			continue
+			return false
 		}
-		match = append(match, t)
+		return true
 	}
-	env := paginate(match, (*cardTx).key, q)
+	env := paginateMatching(card.txs, (*cardTx).key, q, match)
 	page := env.Data.([]*cardTx)
 	items := make([]map[string]any, 0, len(page))
 	for _, t := range page {

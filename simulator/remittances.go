@@ -875,13 +875,8 @@ func (s *Simulator) remitOrderJSON(o *remitOrder) map[string]any {
 // listRemittances answers GET /v1/remittances: the member's orders, newest
 // first (limit invalid falls back to 20).
 func (s *Simulator) listRemittances(c *rc) (int, any, error) {
-	var mine []*remitOrder
-	for _, o := range s.remit.orders {
-		if o.Member == c.member {
-			mine = append(mine, o)
-		}
-	}
-	env := paginate(mine, remitKey, c.r.URL.Query())
+	mine := func(o *remitOrder) bool { return o.Member == c.member }
+	env := paginateMatching(s.remit.orders, remitKey, c.r.URL.Query(), mine)
 	page := env.Data.([]*remitOrder)
 	out := make([]map[string]any, 0, len(page))
 	for _, o := range page {
