@@ -1,0 +1,275 @@
+package simulator
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/mwallet/mwallet-go/money"
+)
+
+// The scale benchmarks seed a list of N items straight into the simulator's
+// state (outside the timer) and time one page request through the gateway
+// and the handler, in process. Page 1 and page N/limit must cost the same
+// (keyset pagination), and so must page 1 at N = 1,000 and at N = 100,000.
+//
+//	go test -run '^$' -bench 'CardTransactionsPage|RemittancesPage' -benchmem ./simulator
+
+const (
+	scaleItems = 100_000
+	scaleSmall = 1_000
+	scaleLimit = 20
+)
+
+// scaleCase is one sub-benchmark: the list size and the page asked for.
+type scaleCase struct {
+	name string
+	n    int
+	last bool
+}
+
+var scaleCases = []scaleCase{
+	{"first", scaleItems, false},
+	{"last", scaleItems, true},
+	{"first-1k", scaleSmall, false},
+}
+
+// scaleSim returns a simulator and an access token of its fixture Key,
+// obtained through the token endpoint in process.
+func scaleSim(tb testing.TB) (*Simulator, string) {
+	tb.Helper()
+	s := NewHandler()
+	req := httptest.NewRequest(http.MethodPost, "/v1/connect/token", nil)
+	req.Header.Set("X-Client-Id", s.creds.ClientID)
+	req.Header.Set("X-Api-Key", s.creds.APIKey)
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, req)
+	var out struct {
+		Token string `json:"auth_token"`
+	}
+	if err := json.Unmarshal(w.Body.Bytes(), &out); err != nil || w.Code != http.StatusOK || out.Token == "" {
+		tb.Fatalf("token exchange: %d %s", w.Code, w.Body)
+	}
+	return s, out.Token
+}
+
+// getPage serves one member-scoped GET in process and returns the answer.
+func getPage(s *Simulator, tok, target string) *httptest.ResponseRecorder {
+	req := httptest.NewRequest(http.MethodGet, target, nil)
+	req.Header.Set("X-Auth-Token", "Bearer "+tok)
+	req.Header.Set("X-On-Behalf-Of", DefaultMemberExternalID)
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, req)
+	return w
+}
+
+// pageTarget returns the list path for page 1, or for the last page of n
+// items (the cursor of page n/limit - 1): items is ascending by key.
+func pageTarget[T any](path string, items []T, key func(T) pageKey, last bool) string {
+	target := path + "?limit=" + strconv.Itoa(scaleLimit)
+	if last {
+		target += "&cursor=" + encodeCursor(key(items[scaleLimit]))
+	}
+	return target
+}
+
+// checkPage fails unless the page is 200 with limit items and the expected
+// has_more.
+func checkPage(tb testing.TB, w *httptest.ResponseRecorder, hasMore bool) {
+	tb.Helper()
+	var env struct {
+		Data    []json.RawMessage `json:"data"`
+		HasMore bool              `json:"has_more"`
+	}
+	if w.Code != http.StatusOK || json.Unmarshal(w.Body.Bytes(), &env) != nil {
+		tb.Fatalf("page: %d %s", w.Code, w.Body)
+	}
+	if len(env.Data) != scaleLimit || env.HasMore != hasMore {
+		tb.Fatalf("page: %d items, has_more %v; want %d, %v", len(env.Data), env.HasMore, scaleLimit, hasMore)
+	}
+}
+
+func benchPage(b *testing.B, s *Simulator, tok, target string, last bool) {
+	checkPage(b, getPage(s, tok, target), !last)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if w := getPage(s, tok, target); w.Code != http.StatusOK {
+			b.Fatalf("status %d", w.Code)
+		}
+	}
+}
+
+// seedCardTransactions issues a virtual card to the fixture member and adds
+// n card transactions to it through addCardTransactionLocked, one second
+// apart and all in the past.
+func seedCardTransactions(tb testing.TB, s *Simulator, n int) *simCard {
+	tb.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.membersByExt[DefaultMemberExternalID]
+	card := s.newCardLocked(m, s.cards.products[0].ID, "", "virtual")
+	start := s.clock.Now().Add(-time.Duration(n) * time.Second)
+	for i := 0; i < n; i++ {
+		_, err := s.addCardTransactionLocked(card, CardTransaction{
+			Kind: "purchase", Status: "succeed", Direction: "none", Amount: "1250",
+			MerchantName: "Coffee " + strconv.Itoa(i), MCC: "5814", AuthCode: "A" + strconv.Itoa(i),
+			OccurredAt: start.Add(time.Duration(i) * time.Second),
+		})
+		if err != nil {
+			tb.Fatalf("seed transaction %d: %v", i, err)
+		}
+	}
+	return card
+}
+
+// BenchmarkCardTransactionsPage is GET /v1/cards/{id}/transactions?limit=20
+// on a card with 100,000 transactions: the first page, the last page, and
+// the first page of a card with 1,000.
+func BenchmarkCardTransactionsPage(b *testing.B) {
+	for _, bc := range scaleCases {
+		b.Run(bc.name, func(b *testing.B) {
+			s, tok := scaleSim(b)
+			card := seedCardTransactions(b, s, bc.n)
+			target := pageTarget("/v1/cards/"+card.ID+"/transactions", card.txs, (*cardTx).key, bc.last)
+			benchPage(b, s, tok, target, bc.last)
+		})
+	}
+}
+
+// seedRemittances stores n settled remittance orders of the fixture member,
+// one second apart and all in the past, the way createRemittance stores
+// them (the ledger is not involved: they are history).
+func seedRemittances(tb testing.TB, s *Simulator, n int) {
+	tb.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.membersByExt[DefaultMemberExternalID]
+	p := &payee{ID: "pye_" + s.newUUID(), MemberID: m.ID, Country: "TH", Currency: "THB", Holder: "Somchai",
+		Account: "1234567890", BankCode: "KBANK", Status: "active", CreatedAt: s.clock.Now()}
+	amt := func(v string) money.Amount { return money.MustParse(v, 6) }
+	start := s.clock.Now().Add(-time.Duration(n) * time.Second)
+	for i := 0; i < n; i++ {
+		at := start.Add(time.Duration(i) * time.Second)
+		o := &remitOrder{
+			ID: "rmt_" + s.newUUID(), Member: m, Payee: p, Line: "bank", Status: "completed", Version: 3,
+			Funding: "member", Asset: "USDT", Scale: 6,
+			Principal: amt("100"), Fee: amt("1.5"), CustomerTotal: amt("101.5"), Locked: amt("101.5"), Settled: amt("101.5"),
+			PayoutCurrency: "THB", PayoutAmount: "3500.00", Rate: "35.00", Purpose: "family_support",
+			Reference: "seed " + strconv.Itoa(i), CreatedAt: at, UpdatedAt: at,
+		}
+		s.remit.byID[o.ID] = o
+		s.remit.orders = insertByKey(s.remit.orders, o, remitKey)
+	}
+}
+
+// BenchmarkRemittancesPage is GET /v1/remittances?limit=20 for a member with
+// 100,000 remittances: the first page, the last page, and the first page of
+// a member with 1,000.
+func BenchmarkRemittancesPage(b *testing.B) {
+	for _, bc := range scaleCases {
+		b.Run(bc.name, func(b *testing.B) {
+			s, tok := scaleSim(b)
+			seedRemittances(b, s, bc.n)
+			target := pageTarget("/v1/remittances", s.remit.orders, remitKey, bc.last)
+			benchPage(b, s, tok, target, bc.last)
+		})
+	}
+}
+
+// TestScalePagesWalk checks the pages the scale benchmarks time against a
+// full walk: following next_cursor from page 1 visits every seeded item
+// once, newest first, and the benchmark's last-page cursor lands on the
+// final page of that walk.
+func TestScalePagesWalk(t *testing.T) {
+	t.Parallel()
+	const n = 5*scaleLimit + 3
+	s, tok := scaleSim(t)
+	card := seedCardTransactions(t, s, n)
+	seedRemittances(t, s, n)
+	for _, tc := range []struct {
+		name, path string
+		ids        []string // ascending
+		lastTarget string
+	}{
+		{"card transactions", "/v1/cards/" + card.ID + "/transactions", idsOf(card.txs, func(t *cardTx) string { return t.ID }),
+			pageTarget("/v1/cards/"+card.ID+"/transactions", card.txs, (*cardTx).key, true)},
+		{"remittances", "/v1/remittances", idsOf(s.remit.orders, func(o *remitOrder) string { return o.ID }),
+			pageTarget("/v1/remittances", s.remit.orders, remitKey, true)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			var lastPage []byte
+			target := tc.path + "?limit=" + strconv.Itoa(scaleLimit)
+			for pages := 0; ; pages++ {
+				if pages > n {
+					t.Fatal("the walk does not end")
+				}
+				w := getPage(s, tok, target)
+				var env struct {
+					Data []struct {
+						ID string `json:"id"`
+					} `json:"data"`
+					NextCursor *string `json:"next_cursor"`
+					HasMore    bool    `json:"has_more"`
+				}
+				if w.Code != http.StatusOK || json.Unmarshal(w.Body.Bytes(), &env) != nil {
+					t.Fatalf("GET %s: %d %s", target, w.Code, w.Body)
+				}
+				for _, d := range env.Data {
+					got = append(got, d.ID)
+				}
+				if !env.HasMore {
+					lastPage = w.Body.Bytes()
+					break
+				}
+				if env.NextCursor == nil {
+					t.Fatalf("GET %s: has_more without next_cursor", target)
+				}
+				target = tc.path + "?limit=" + strconv.Itoa(scaleLimit) + "&cursor=" + *env.NextCursor
+			}
+			if len(got) != len(tc.ids) {
+				t.Fatalf("walk visited %d items, want %d", len(got), len(tc.ids))
+			}
+			for i, id := range got {
+				if want := tc.ids[len(tc.ids)-1-i]; id != want {
+					t.Fatalf("item %d = %s, want %s (newest first)", i, id, want)
+				}
+			}
+			// The benchmark's last page is the tail of the walk: the oldest
+			// limit items, without has_more.
+			w := getPage(s, tok, tc.lastTarget)
+			var last, final struct {
+				Data    []json.RawMessage `json:"data"`
+				HasMore bool              `json:"has_more"`
+			}
+			if json.Unmarshal(w.Body.Bytes(), &last) != nil || json.Unmarshal(lastPage, &final) != nil {
+				t.Fatalf("undecodable pages: %s / %s", w.Body, lastPage)
+			}
+			if len(last.Data) != scaleLimit || last.HasMore {
+				t.Fatalf("last page: %d items, has_more %v", len(last.Data), last.HasMore)
+			}
+			tail := last.Data[len(last.Data)-len(final.Data):]
+			for i := range final.Data {
+				if !bytes.Equal(tail[i], final.Data[i]) {
+					t.Fatalf("last page item %d differs from the walk's final page", i)
+				}
+			}
+		})
+	}
+	if err := s.CheckLedger(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func idsOf[T any](items []T, id func(T) string) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = id(it)
+	}
+	return out
+}
