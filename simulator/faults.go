@@ -50,7 +50,8 @@ type Fault struct {
 	// "*" ("/v1/cards/*").
 	Path string `json:"path"`
 	// Count is the number of matching requests the fault applies to (at
-	// least 1; 0 means 1). Listings report what remains.
+	// least 1; 0 means 1, or no limit for a OneIn fault). Listings report
+	// what remains (0 for no limit).
 	Count int `json:"count"`
 	// Kind is what the fault does.
 	Kind FaultKind `json:"kind"`
@@ -69,11 +70,19 @@ type Fault struct {
 	// Held, when set on a delay fault, receives the request id when the
 	// request starts waiting. Go API only; it must be read from.
 	Held chan<- string `json:"-"`
+	// OneIn, when above 1, makes the fault random: each matching request
+	// takes it with probability 1/OneIn, drawn from the simulator's seeded
+	// generator (WithSeed), so the same traffic meets the same faults run
+	// after run. A request the draw spares may take a later fault. Count
+	// then counts the requests that took the fault, and 0 means no limit:
+	// the fault stays armed until ClearFaults.
+	OneIn int `json:"one_in,omitempty"`
 }
 
 type faultRule struct {
 	Fault
 	remaining int
+	unlimited bool // a OneIn fault with Count 0
 }
 
 // defaultCodeByStatus is the code of an error fault given only a status.
@@ -120,6 +129,9 @@ func (f *Fault) validate() error {
 	if f.Count < 0 {
 		return fmt.Errorf("fault count %d is negative", f.Count)
 	}
+	if f.OneIn < 0 {
+		return fmt.Errorf("fault one_in %d is negative", f.OneIn)
+	}
 	if f.Status != 0 && (f.Status < 400 || f.Status > 599) {
 		return fmt.Errorf("fault status %d: want 400 to 599", f.Status)
 	}
@@ -157,10 +169,11 @@ func (s *Simulator) injectFaultLocked(f Fault) error {
 	if err := f.validate(); err != nil {
 		return errInvalidRequest(err.Error())
 	}
-	if f.Count == 0 {
+	unlimited := f.Count == 0 && f.OneIn > 1
+	if f.Count == 0 && !unlimited {
 		f.Count = 1
 	}
-	s.gw.faults = append(s.gw.faults, &faultRule{Fault: f, remaining: f.Count})
+	s.gw.faults = append(s.gw.faults, &faultRule{Fault: f, remaining: f.Count, unlimited: unlimited})
 	return nil
 }
 
@@ -183,17 +196,27 @@ func (s *Simulator) faultsLocked() []Fault {
 	for _, f := range s.gw.faults {
 		c := f.Fault
 		c.Count = f.remaining
+		if f.unlimited {
+			c.Count = 0
+		}
 		c.Hold, c.Held = nil, nil
 		out = append(out, c)
 	}
 	return out
 }
 
-// takeFault returns the first armed fault matching r and counts it down.
+// takeFault returns the first armed fault matching r (and, for a OneIn
+// fault, drawn) and counts it down.
 func (s *Simulator) takeFault(r *http.Request) *faultRule {
 	for i, f := range s.gw.faults {
 		if !f.matches(r) {
 			continue
+		}
+		if f.OneIn > 1 && s.gw.rng.IntN(f.OneIn) != 0 {
+			continue
+		}
+		if f.unlimited {
+			return f
 		}
 		f.remaining--
 		if f.remaining <= 0 {
