@@ -34,6 +34,9 @@ type depositState struct {
 	byRef map[string]*deposit
 	list  []*deposit // ascending by pageKey
 	seq   int64      // numeric internal ids
+	// daily sums the deposits per asset and UTC day (dailyKey), so the daily
+	// limit costs a lookup, not a walk over every deposit.
+	daily map[string]money.Amount
 }
 
 type deposit struct {
@@ -55,7 +58,7 @@ func (d *deposit) key() pageKey { return pageKey{At: d.CreatedAt, ID: fmt.Sprint
 func depositKey(d *deposit) pageKey { return d.key() }
 
 func (s *Simulator) registerDeposits() {
-	s.deposits = &depositState{byRef: map[string]*deposit{}}
+	s.deposits = &depositState{byRef: map[string]*deposit{}, daily: map[string]money.Amount{}}
 	s.register(endpoint{
 		method: http.MethodPost, pattern: "/v1/deposits", scope: "deposits:write", member: true, idempotent: true,
 		precheck: s.depositsPlatformOnly, handle: s.createDeposit,
@@ -181,11 +184,8 @@ func (s *Simulator) createDeposit(c *rc) (int, any, error) {
 		}
 		daily, _ := s.amount(asset, lim.daily)
 		used := amt
-		day := c.now.UTC().Format(time.DateOnly)
-		for _, d := range s.deposits.list {
-			if d.Asset == asset && d.CreatedAt.UTC().Format(time.DateOnly) == day {
-				used, _ = used.Add(d.Amount)
-			}
+		if sum, ok := s.deposits.daily[dailyKey(asset, c.now)]; ok {
+			used, _ = used.Add(sum)
 		}
 		if used.Cmp(daily) > 0 {
 			return 0, nil, newErr("limit_exceeded", "daily deposit limit exceeded").with("limit_type", "daily").with("limit_scope", "merchant")
@@ -203,8 +203,19 @@ func (s *Simulator) createDeposit(c *rc) (int, any, error) {
 	}
 	s.deposits.byRef[ref] = d
 	s.deposits.list = insertByKey(s.deposits.list, d, depositKey)
+	day := dailyKey(asset, c.now)
+	sum := amt
+	if prev, ok := s.deposits.daily[day]; ok {
+		sum, _ = prev.Add(amt)
+	}
+	s.deposits.daily[day] = sum
 	s.emit("deposit.credited", "deposit", strconv.FormatInt(d.Seq, 10), c.member, "credited", 0, nil)
 	return http.StatusCreated, s.depositJSON(d, false), nil
+}
+
+// dailyKey names the daily deposit sum of asset on the UTC day of at.
+func dailyKey(asset string, at time.Time) string {
+	return asset + "|" + at.UTC().Format(time.DateOnly)
 }
 
 // getDeposit answers GET /v1/deposits/{id}, id dep_<reference>. The response
