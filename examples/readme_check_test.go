@@ -1,0 +1,203 @@
+package examples_test
+
+import (
+	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mwallet/mwallet-go/internal/api"
+)
+
+// The top-level README is a test input: its Go blocks must be the functions
+// of readme_test.go, its error table must be the code's, its commands and
+// links must exist.
+
+func readme(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// The two commands a new user runs come first, exactly.
+func TestREADMEStartsWithTheTwoCommands(t *testing.T) {
+	t.Parallel()
+	const want = "```sh\ngo run ./examples/quickstart   # the main job, against the embedded simulator\n" +
+		"go test ./...                  # the whole suite, simulator included\n```"
+	md := readme(t)
+	first := strings.Index(md, "```")
+	if first < 0 || !strings.HasPrefix(md[first:], want) {
+		t.Errorf("the README's first code block is not the two commands:\n%s", want)
+	}
+	if !strings.Contains(md, "go get github.com/mwallet/mwallet-go") {
+		t.Error("the README lacks the install command")
+	}
+}
+
+// snippetMarker precedes a Go block that copies a function of readme_test.go:
+// <!-- code: Name --> for its body (an Example's Output comment included),
+// <!-- code: Name full --> for the whole declaration.
+var snippetMarker = regexp.MustCompile("<!-- code: ([A-Za-z0-9_]+)( full)? -->\n```go\n((?s:.*?))```")
+
+func TestREADMESnippets(t *testing.T) {
+	t.Parallel()
+	md := readme(t)
+	src, err := os.ReadFile("readme_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "readme_test.go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	funcs := map[string]*ast.FuncDecl{}
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok {
+			funcs[fd.Name.Name] = fd
+		}
+	}
+	matches := snippetMarker.FindAllStringSubmatch(md, -1)
+	if len(matches) < 8 {
+		t.Fatalf("found %d marked Go blocks in the README, want at least 8", len(matches))
+	}
+	seen := map[string]bool{}
+	for _, m := range matches {
+		name, full, block := m[1], m[2] != "", m[3]
+		seen[name] = true
+		fd := funcs[name]
+		if fd == nil {
+			t.Errorf("README block %s: no such function in readme_test.go", name)
+			continue
+		}
+		var want string
+		if full {
+			want = string(src[fset.Position(fd.Pos()).Offset:fset.Position(fd.End()).Offset]) + "\n"
+		} else {
+			body := string(src[fset.Position(fd.Body.Lbrace).Offset+1 : fset.Position(fd.Body.Rbrace).Offset])
+			want = dedent(strings.TrimPrefix(body, "\n"))
+		}
+		if diff := cmp.Diff(want, block); diff != "" {
+			t.Errorf("README block %s differs from readme_test.go (-code +README):\n%s", name, diff)
+		}
+	}
+	// Every function meant for the README is shown in it.
+	for name := range funcs {
+		if (strings.HasPrefix(name, "Example_") || strings.HasPrefix(name, "Test") && !strings.HasPrefix(name, "TestREADME")) && !seen[name] {
+			t.Errorf("%s in readme_test.go is not shown in the README", name)
+		}
+	}
+	// No other Go block escapes the check.
+	if n := strings.Count(md, "```go\n"); n != len(matches) {
+		t.Errorf("the README has %d Go blocks, %d of them marked; mark every one", n, len(matches))
+	}
+}
+
+// dedent removes one leading tab from every line.
+func dedent(s string) string {
+	lines := strings.SplitAfter(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimPrefix(l, "\t")
+	}
+	return strings.Join(lines, "")
+}
+
+// The error table lists every code once, with its HTTP status and the class
+// Code.Retry gives it.
+func TestREADMEErrorTable(t *testing.T) {
+	t.Parallel()
+	md := readme(t)
+	start := strings.Index(md, "## Errors: all 53 codes")
+	if start < 0 {
+		t.Fatal("no errors section")
+	}
+	section := md[start:]
+	if end := strings.Index(section[3:], "\n## "); end >= 0 {
+		section = section[:end+3]
+	}
+	row := regexp.MustCompile("(?m)^\\| `([a-z_]+)` \\| (\\d{3}) \\| ([a-z-]+) \\| (.+) \\|$")
+	type entry struct {
+		Code   string
+		Status int
+		Class  string
+	}
+	var got, want []entry
+	for _, m := range row.FindAllStringSubmatch(section, -1) {
+		st, _ := strconv.Atoi(m[2])
+		got = append(got, entry{m[1], st, m[3]})
+		if strings.TrimSpace(m[4]) == "" {
+			t.Errorf("%s: empty advice", m[1])
+		}
+	}
+	for _, c := range api.KnownCodes() {
+		want = append(want, entry{string(c), c.HTTPStatus(), c.Retry().String()})
+	}
+	if len(want) != 53 {
+		t.Fatalf("the code knows %d codes, want 53", len(want))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("README error table differs from the code (-code +README):\n%s", diff)
+	}
+}
+
+// Every command and relative link in the README points at something that
+// exists.
+func TestREADMECommandsAndLinks(t *testing.T) {
+	t.Parallel()
+	md := readme(t)
+	root := ".."
+	for _, m := range regexp.MustCompile(`go (?:run|test) \./((?:examples|cmd)/[a-z0-9-]+)`).FindAllStringSubmatch(md, -1) {
+		if _, err := os.Stat(filepath.Join(root, m[1])); err != nil {
+			t.Errorf("README runs ./%s, which does not exist", m[1])
+		}
+	}
+	// Files other parts of the project produce: a missing one is reported,
+	// not failed, while they are being written.
+	produced := []string{"BENCHMARKS.md", "docs/dashboard.png"}
+	for _, m := range regexp.MustCompile(`\]\(([^)#:]+)(?:#[^)]*)?\)`).FindAllStringSubmatch(md, -1) {
+		if _, err := os.Stat(filepath.Join(root, m[1])); err != nil {
+			if slices.Contains(produced, m[1]) {
+				t.Logf("README links %s, not written yet", m[1])
+				continue
+			}
+			t.Errorf("README links %s, which does not exist", m[1])
+		}
+	}
+	// Section anchors of the contents list exist.
+	var anchors bytes.Buffer
+	for _, h := range regexp.MustCompile(`(?m)^#{2,3} (.+)$`).FindAllStringSubmatch(md, -1) {
+		anchors.WriteString("#" + anchor(h[1]) + "\n")
+	}
+	for _, m := range regexp.MustCompile(`\]\((#[^)]+)\)`).FindAllStringSubmatch(md, -1) {
+		if !strings.Contains(anchors.String(), m[1]+"\n") {
+			t.Errorf("README links %s, which is no heading", m[1])
+		}
+	}
+}
+
+// anchor is GitHub's heading anchor: lower case, punctuation but - and _
+// dropped, spaces to -.
+func anchor(h string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(h) {
+		switch {
+		case r == ' ':
+			b.WriteRune('-')
+		case r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}

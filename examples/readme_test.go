@@ -1,0 +1,270 @@
+package examples_test
+
+// The code blocks of the top-level README.md are copies of the functions in
+// this file: TestREADMESnippets fails when a block and its function differ,
+// so every snippet a reader copies compiles, and the ones with an Output
+// comment run on every go test.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"net/http"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	mwallet "github.com/mwallet/mwallet-go"
+	"github.com/mwallet/mwallet-go/deposits"
+	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/qrpay"
+	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/emvqr"
+	"github.com/mwallet/mwallet-go/webhooks"
+)
+
+func TestDepositIsCredited(t *testing.T) {
+	t.Parallel()
+	sim := simulator.New() // its own state, ledger and clock: tests run in parallel
+	t.Cleanup(sim.Close)
+	client := sim.Client() // a *mwallet.Client wired to this simulator
+
+	amount := money.MustParse("25", 6) // USDT has ledger_scale 6
+	dep, err := client.Deposits.Create(context.Background(), "member-1",
+		deposits.CreateParams{Asset: "USDT", Amount: amount, Reference: "bank-transfer-42"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dep.Status != deposits.StatusCredited {
+		t.Errorf("status = %s, want credited", dep.Status)
+	}
+	if available, _ := sim.Balance("member-1", "USDT"); !available.Equal(money.MustParse("1025", 6)) {
+		t.Errorf("available = %s, want 1025", available)
+	}
+	if err := sim.CheckLedger(); err != nil { // nothing created or lost
+		t.Fatal(err)
+	}
+}
+
+func Example_newClient() {
+	client, err := mwallet.NewClient("https://sandbox.example.com", mwallet.Credentials{
+		ClientID:   os.Getenv("MWALLET_CLIENT_ID"),
+		APIKey:     mwallet.Secret(os.Getenv("MWALLET_API_KEY")),     // token exchange only
+		SigningKey: mwallet.Secret(os.Getenv("MWALLET_SIGNING_KEY")), // signs every write; never sent
+	})
+	if err != nil {
+		log.Fatal(err) // a *mwallet.ParamError: nothing was sent
+	}
+	// The first call exchanges the Key for a 30-minute access token; the
+	// client caches it and renews it ahead of expiry.
+	list, err := client.Assets(context.Background())
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(list.Assets), "assets")
+}
+
+func Example_memberContext() {
+	sim := simulator.New()
+	defer sim.Close()
+	client := sim.Client()
+
+	// Member-scoped calls name the member explicitly: the merchant's own
+	// external_member_id or the service's mem_<uuid>. There is no default.
+	_, err := client.KYC.Get(context.Background(), "   ")
+	var pe *mwallet.ParamError
+	fmt.Println(errors.As(err, &pe), mwallet.CodeOf(err), "requests sent:", len(sim.Requests()))
+
+	_, err = client.KYC.Get(context.Background(), "alice@example.com") // not a member identifier
+	fmt.Println(mwallet.CodeOf(err))
+	// Output:
+	// true member_context_required requests sent: 0
+	// member_not_found
+}
+
+func Example_money() {
+	sim := simulator.New()
+	defer sim.Close()
+	client := sim.Client()
+	ctx := context.Background()
+
+	// Parse with the asset's ledger_scale (from the cached catalogue)...
+	btc, err := client.ParseAmount(ctx, "BTC", "0.00012345")
+	if err != nil {
+		log.Fatal(err)
+	}
+	// ...and use display_scale only to show, never to parse.
+	shown, _ := client.DisplayAmount(ctx, "BTC", btc)
+	fmt.Println(btc, "shown as", shown)
+
+	// Nothing is ever rounded: too many decimals is an error.
+	_, err = client.ParseAmount(ctx, "USDT", "1.0000001")
+	fmt.Println(errors.Is(err, money.ErrPrecision))
+	// Output:
+	// 0.00012345 shown as 0.000123
+	// true
+}
+
+func Example_idempotency() {
+	sim := simulator.New()
+	defer sim.Close()
+	client := sim.Client(mwallet.WithRetryBackoff(time.Millisecond, 10*time.Millisecond))
+	ctx := context.Background()
+
+	// Keep the key with your own record, so a resend after a crash reuses it.
+	key := mwallet.NewIdempotencyKey()
+	p := deposits.CreateParams{Asset: "USDT", Amount: money.MustParse("10", 6), Reference: "payout-7"}
+
+	// The connection drops after the service executed the call: the client
+	// resends with the same key and gets the stored answer.
+	_ = sim.InjectFault(simulator.Fault{Method: "POST", Path: "/v1/deposits", Kind: simulator.FaultDropAfter})
+	dep, err := client.Deposits.Create(ctx, "member-1", p, mwallet.WithIdempotencyKey(key))
+	if err != nil {
+		// Outcome unknown: resend later with mwallet.IdempotencyKeyOf(err).
+		log.Fatal(err)
+	}
+	fmt.Println("attempts:", dep.Response.Attempts, "replayed:", dep.Response.Replayed, "same key:", dep.Response.IdempotencyKey == key)
+	available, _ := sim.Balance("member-1", "USDT")
+	fmt.Println("credited once:", available)
+	// Output:
+	// attempts: 2 replayed: true same key: true
+	// credited once: 1010.000000
+}
+
+func Example_stepUp() {
+	sim := simulator.New()
+	defer sim.Close()
+	client := sim.Client()
+	ctx := context.Background()
+	code := samplePromptPay() // the scanned text, unmodified
+
+	p := qrpay.PayParams{CodeValue: code}
+	order, err := client.QRPay.Pay(ctx, "member-1", p)
+	if su, ok := qrpay.AsStepUp(err); ok { // every QR payment asks for it
+		// Send the end user to su.HostedURL and wait until they are done.
+		// Here the simulator plays the end user:
+		_ = sim.CompleteStepUp(su.ChallengeID)
+		// Resend the same parameters with the same key and x-step-up.
+		order, err = client.QRPay.Pay(ctx, "member-1", p, su.Options()...)
+	}
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(order.Status, order.CustomerTotal, order.Asset)
+	// Output:
+	// processing 7.308109 USDT
+}
+
+func Example_processing() {
+	sim := simulator.New()
+	defer sim.Close()
+	client := sim.Client()
+	order := payQR(sim, client) // 201 processing: the outcome is unknown
+
+	// Wait for the qrpay.order.* webhook; polling is the fallback, bounded by
+	// the context (in production) or, in this test, by two minutes of the
+	// simulator clock, during which the upstream stays silent.
+	last, err := client.QRPay.WaitForOutcome(context.Background(), "member-1", order.ID, onSimulatorClock(sim, 2*time.Minute))
+	if errors.Is(err, context.DeadlineExceeded) {
+		// Not a failure: the funds stay held. Do not unlock, do not declare
+		// failure, do not pay again. The outcome will come.
+		fmt.Println("still", last.Status)
+	}
+	_, locked := sim.Balance("member-1", "USDT")
+	fmt.Println("held:", locked)
+	// Output:
+	// still processing
+	// held: 7.308109
+}
+
+func Example_webhookReceiver() {
+	secret := webhooks.Secret(os.Getenv("MWALLET_WEBHOOK_SECRET"))
+	var mu sync.Mutex
+	tracker := webhooks.NewTracker() // merges forward by status_version
+
+	// Handler verifies z-signature over the raw body, decodes the event and
+	// drops duplicate event_ids; it answers 2xx only when the function
+	// returns nil, so the service retries everything else.
+	http.Handle("POST /webhooks", webhooks.Handler(secret, func(ctx context.Context, ev webhooks.Event) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if !tracker.Apply(ev) {
+			return nil // older than what we already have: drop it
+		}
+		// The body holds ids and statuses only: re-read the object with
+		// x-on-behalf-of = ev.Data.ExternalMemberID (see Data.RESTID).
+		return updateOrder(ctx, ev.Data.ExternalMemberID, ev.Data)
+	}))
+	log.Fatal(http.ListenAndServe("127.0.0.1:8081", nil))
+}
+
+func Example_errors() {
+	sim := simulator.New()
+	defer sim.Close()
+	client := sim.Client()
+
+	_, err := client.Deposits.Create(context.Background(), "member-1",
+		deposits.CreateParams{Asset: "DOGE", Amount: money.MustParse("1", 6), Reference: "r-1"})
+	var apiErr *mwallet.Error
+	if errors.As(err, &apiErr) {
+		// Branch on Code, never on Message or HTTP status.
+		switch apiErr.Retry() {
+		case mwallet.RetryNewKey:
+			fmt.Println(apiErr.Code, "- fix the input, then send with a new key; request", apiErr.RequestID != "")
+		case mwallet.RetrySameKey:
+			fmt.Println(apiErr.Code, "- the client already retried; resend later with", mwallet.IdempotencyKeyOf(err) != "")
+		default:
+			fmt.Println(apiErr.Code, apiErr.Retry())
+		}
+	}
+	// Output:
+	// asset_not_allowed - fix the input, then send with a new key; request true
+}
+
+// onSimulatorClock makes WaitForOutcome sleep on the simulator clock and
+// give up, as a context deadline would, after limit of simulated time.
+func onSimulatorClock(sim *simulator.Simulator, limit time.Duration) qrpay.WaitOption {
+	var waited time.Duration
+	return qrpay.WithSleep(func(ctx context.Context, d time.Duration) error {
+		if waited += d; waited > limit {
+			return context.DeadlineExceeded
+		}
+		sim.Advance(d)
+		return ctx.Err()
+	})
+}
+
+// updateOrder stands for the integrator's own code.
+func updateOrder(context.Context, string, webhooks.Data) error { return nil }
+
+// samplePromptPay is a 250.00 THB PromptPay bill.
+func samplePromptPay() string {
+	return emvqr.MustBuild(emvqr.Payload{
+		PointOfInitiation: "12",
+		MerchantAccounts: []emvqr.MerchantAccount{{Tag: "30", GUI: "A000000677010112",
+			Fields: []emvqr.Field{{Tag: "01", Value: "010554412345601"}, {Tag: "02", Value: "README1"}}}},
+		MerchantCategoryCode: "5812", Currency: "764", Amount: "250.00", Country: "TH",
+		MerchantName: "BAAN THAI KITCHEN", MerchantCity: "BANGKOK",
+	})
+}
+
+// payQR pays samplePromptPay for member-1 through step-up and returns the
+// processing order.
+func payQR(sim *simulator.Simulator, client *mwallet.Client) *qrpay.Order {
+	p := qrpay.PayParams{CodeValue: samplePromptPay()}
+	_, err := client.QRPay.Pay(context.Background(), "member-1", p)
+	su, ok := qrpay.AsStepUp(err)
+	if !ok {
+		log.Fatal(err)
+	}
+	if err := sim.CompleteStepUp(su.ChallengeID); err != nil {
+		log.Fatal(err)
+	}
+	order, err := client.QRPay.Pay(context.Background(), "member-1", p, su.Options()...)
+	if err != nil {
+		log.Fatal(err)
+	}
+	return order
+}
