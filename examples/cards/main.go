@@ -172,7 +172,7 @@ func waitIssued(ctx context.Context, client *mwallet.Client, member, id string, 
 		if err != nil {
 			return nil, fmt.Errorf("application: %w", err)
 		}
-		if !app.Status.InProgress() || simulated || time.Now().After(deadline) {
+		if !app.Status.InProgress() || simulated || !time.Now().Before(deadline) {
 			return app, nil
 		}
 		select {

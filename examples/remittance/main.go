@@ -121,7 +121,7 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 			return fmt.Errorf("read: %w", err)
 		}
 		order = remittance.Merge(order, current.Order)
-		if order.IsFinal() || env.Simulated() || time.Now().After(deadline) {
+		if order.IsFinal() || env.Simulated() || !time.Now().Before(deadline) {
 			break
 		}
 		select {
