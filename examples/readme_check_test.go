@@ -201,3 +201,35 @@ func anchor(h string) string {
 	}
 	return b.String()
 }
+
+// Every module the SDK requires is listed, with a reason, under Dependencies.
+func TestREADMEListsEveryDependency(t *testing.T) {
+	t.Parallel()
+	md := readme(t)
+	start := strings.Index(md, "## Dependencies")
+	if start < 0 {
+		t.Fatal("no Dependencies section")
+	}
+	section := md[start:]
+	if end := strings.Index(section[3:], "\n## "); end >= 0 {
+		section = section[:end+3]
+	}
+	gomod, err := os.ReadFile(filepath.Join("..", "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := regexp.MustCompile(`(?m)^\s*(?:require\s+)?([a-z0-9.\-]+\.[a-z]+/[^\s]+)\s+v[^\s]+`)
+	for _, m := range req.FindAllStringSubmatch(string(gomod), -1) {
+		mod := strings.TrimSuffix(m[1], "/v3")
+		if strings.HasPrefix(mod, "golang.org/x/") {
+			mod = strings.TrimPrefix(mod, "golang.org/x/")
+			if !strings.Contains(section, "golang.org/x/"+mod) {
+				t.Errorf("go.mod requires golang.org/x/%s; the README's Dependencies do not list it", mod)
+			}
+			continue
+		}
+		if !strings.Contains(section, mod[strings.LastIndex(mod, "/")+1:]) {
+			t.Errorf("go.mod requires %s; the README's Dependencies do not list it", m[1])
+		}
+	}
+}
