@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/mwallet/mwallet-go/internal/api"
+	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/remittance"
 	"github.com/mwallet/mwallet-go/simulator"
 )
@@ -19,7 +19,7 @@ func ExampleClient_Create() {
 	member := "member-1"
 
 	var payee remittance.Payee
-	for p, err := range client.Remittances.Payees(ctx, member, api.ListParams{}) {
+	for p, err := range client.Remittances.Payees(ctx, member, mwallet.ListParams{}) {
 		if err != nil {
 			fmt.Println(err)
 			return

@@ -82,6 +82,7 @@ type InsufficientFundsError struct {
 	Asset   string
 }
 
+// Error names the account and asset that would have gone negative.
 func (e *InsufficientFundsError) Error() string {
 	return fmt.Sprintf("ledger: %s would go negative in %s", e.Account, e.Asset)
 }
