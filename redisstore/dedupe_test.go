@@ -1,0 +1,190 @@
+package redisstore_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mwallet/mwallet-go/redisstore"
+	"github.com/mwallet/mwallet-go/webhooks"
+)
+
+func TestDeduperContract(t *testing.T) {
+	t.Parallel()
+	store, rdb := newStore(t, redisstore.Options{})
+	d := store.Deduper()
+	ctx := context.Background()
+	if first, err := d.FirstSeen(ctx, "evt_1"); err != nil || !first {
+		t.Fatalf("first delivery: %v %v", first, err)
+	}
+	if first, err := d.FirstSeen(ctx, "evt_1"); err != nil || first {
+		t.Fatalf("second delivery: %v %v", first, err)
+	}
+	ttl, err := rdb.PTTL(ctx, store.Prefix()+"webhook:evt_1").Result()
+	if err != nil || ttl <= 9*time.Hour || ttl > redisstore.DefaultDedupeTTL {
+		t.Fatalf("PTTL %v %v; want about %v, longer than the 8.6-hour retry schedule", ttl, err, redisstore.DefaultDedupeTTL)
+	}
+	if err := d.Forget(ctx, "evt_1"); err != nil {
+		t.Fatal(err)
+	}
+	if first, _ := d.FirstSeen(ctx, "evt_1"); !first {
+		t.Fatal("a forgotten id is still a duplicate")
+	}
+	// Concurrent deliveries of one id: exactly one first.
+	var firsts atomic.Int32
+	var wg sync.WaitGroup
+	for range 50 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if ok, err := d.FirstSeen(ctx, "evt_2"); err == nil && ok {
+				firsts.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := firsts.Load(); n != 1 {
+		t.Fatalf("%d concurrent deliveries were first", n)
+	}
+}
+
+// instance is one receiving process: a webhooks.Handler counting the events
+// it processed.
+type instance struct {
+	h         http.Handler
+	processed atomic.Int32
+}
+
+func newInstance(secret string, d webhooks.Deduper, now func() time.Time) *instance {
+	in := &instance{}
+	in.h = webhooks.Handler(webhooks.Secret(secret), func(ctx context.Context, ev webhooks.Event) error {
+		in.processed.Add(1)
+		return nil
+	}, webhooks.WithDeduper(d), webhooks.WithClock(now))
+	return in
+}
+
+// The service delivers an event to instance A, which processes it, but the
+// acknowledgement is lost (the load balancer answers 502). The retry a
+// minute later lands on instance B, which must not process it again.
+func TestWebhookRedeliveredToAnotherInstanceIsHandledOnce(t *testing.T) {
+	t.Parallel()
+	sim := newSim(t)
+	store, _ := newStore(t, redisstore.Options{})
+	var a, b *instance
+	var mu sync.Mutex
+	var answers []string
+	lb := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		answers = append(answers, "")
+		turn := len(answers)
+		mu.Unlock()
+		target := a
+		if turn%2 == 0 {
+			target = b
+		}
+		rec := httptest.NewRecorder()
+		target.h.ServeHTTP(rec, r)
+		mu.Lock()
+		answers[turn-1] = fmt.Sprintf("%d %s", rec.Code, bytes.TrimSpace(rec.Body.Bytes()))
+		mu.Unlock()
+		if turn == 1 {
+			w.WriteHeader(http.StatusBadGateway) // A's 200 never reaches the service
+			return
+		}
+		w.WriteHeader(rec.Code)
+	}))
+	t.Cleanup(lb.Close)
+	_, secret, err := sim.AddWebhookEndpoint(lb.URL + "/webhooks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a = newInstance(secret, store.Deduper(), sim.Now)
+	b = newInstance(secret, store.Deduper(), sim.Now)
+	evID, err := sim.EmitEvent("deposit.credited", "deposit", "dep_order-1", member1, "credited", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := sim.FlushWebhooks(ctx); err != nil {
+		t.Fatal(err)
+	}
+	sim.Advance(time.Minute) // the service's first retry falls due
+	if _, err := sim.FlushWebhooks(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if a.processed.Load() != 1 || b.processed.Load() != 0 {
+		t.Fatalf("processed by A %d, by B %d; want 1 and 0 (answers %v)", a.processed.Load(), b.processed.Load(), answers)
+	}
+	if len(answers) != 2 || answers[1] != "200 duplicate" {
+		t.Fatalf("answers %v, want B to acknowledge the duplicate", answers)
+	}
+	for _, d := range sim.WebhookDeliveries() {
+		if d.EventID == evID && (d.Status != "sent" || len(d.Attempts) != 2) {
+			t.Fatalf("delivery %+v, want sent after 2 attempts", d)
+		}
+	}
+}
+
+// signedDelivery builds a webhook request as the service sends it.
+func signedDelivery(secret, eventID string, at time.Time) (body []byte, header http.Header) {
+	body = []byte(`{"event_id":"` + eventID + `","event_type":"deposit.credited","created_at":"` + at.UTC().Format(time.RFC3339) +
+		`","merchant_id":"mch_1","livemode":false,"data":{"object":"deposit","id":"dep_order-9","external_member_id":"member-1","status":"credited","status_version":0}}`)
+	ts := strconv.FormatInt(at.Unix(), 10)
+	m := hmac.New(sha256.New, []byte(secret))
+	m.Write([]byte(ts + "." + string(body)))
+	header = http.Header{}
+	header.Set("Content-Type", "application/json")
+	header.Set(webhooks.SignatureHeader, "t="+ts+",v1="+base64.StdEncoding.EncodeToString(m.Sum(nil)))
+	header.Set(webhooks.EventIDHeader, eventID)
+	header.Set(webhooks.EventTypeHeader, "deposit.credited")
+	return body, header
+}
+
+// The same delivery reaches both instances many times at once: processed
+// once, every copy acknowledged.
+func TestConcurrentDuplicatesAcrossInstances(t *testing.T) {
+	t.Parallel()
+	store, _ := newStore(t, redisstore.Options{})
+	const secret = "whsec_test_0123456789"
+	a := newInstance(secret, store.Deduper(), time.Now)
+	b := newInstance(secret, store.Deduper(), time.Now)
+	body, header := signedDelivery(secret, "evt_concurrent_1", time.Now())
+	var wg sync.WaitGroup
+	codes := make(chan int, 40)
+	for i := range 40 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			target := a
+			if i%2 == 1 {
+				target = b
+			}
+			r := httptest.NewRequest(http.MethodPost, "/webhooks", bytes.NewReader(body))
+			r.Header = header.Clone()
+			rec := httptest.NewRecorder()
+			target.h.ServeHTTP(rec, r)
+			codes <- rec.Code
+		}()
+	}
+	wg.Wait()
+	close(codes)
+	for c := range codes {
+		if c != http.StatusOK {
+			t.Fatalf("a copy was answered %d", c)
+		}
+	}
+	if got := a.processed.Load() + b.processed.Load(); got != 1 {
+		t.Fatalf("40 copies over 2 instances processed %d times, want 1", got)
+	}
+}
