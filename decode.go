@@ -20,20 +20,45 @@ import (
 var errBodyTooLarge = fmt.Errorf("mwallet: response body larger than %d bytes", MaxResponseBytes)
 
 // readBody reads at most limit bytes of r; a longer body is an error.
-// sizeHint (Content-Length, -1 when unknown) presizes the buffer.
+// sizeHint (Content-Length, -1 when unknown) presizes the buffer; a body
+// declared longer than limit is refused without being read. The buffer
+// doubles as the body arrives, jumps to limit+1 bytes once half the limit
+// is passed and never grows further, so a hostile body costs at most about
+// twice the limit in allocations.
 func readBody(r io.Reader, limit, sizeHint int64) ([]byte, error) {
-	var buf bytes.Buffer
-	if sizeHint > 0 && sizeHint <= limit {
-		buf.Grow(int(sizeHint) + bytes.MinRead)
-	}
-	n, err := buf.ReadFrom(io.LimitReader(r, limit+1))
-	if err != nil {
-		return buf.Bytes(), err
-	}
-	if n > limit {
+	if sizeHint > limit {
 		return nil, errBodyTooLarge
 	}
-	return buf.Bytes(), nil
+	size := int64(4096)
+	if sizeHint >= 0 {
+		size = sizeHint + 1 // one more byte to see the end
+	}
+	buf := make([]byte, 0, min(size, limit+1))
+	for {
+		if len(buf) == cap(buf) {
+			if int64(len(buf)) > limit {
+				return nil, errBodyTooLarge
+			}
+			grow := 2*int64(cap(buf)) + bytes.MinRead
+			if grow > limit/2 {
+				grow = limit + 1 // the series so far stays under the limit
+			}
+			next := make([]byte, len(buf), min(grow, limit+1))
+			copy(next, buf)
+			buf = next
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			if int64(len(buf)) > limit {
+				return nil, errBodyTooLarge
+			}
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
 }
 
 // typeByStatus is the error type the Errors section documents per status.
