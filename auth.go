@@ -119,10 +119,6 @@ const (
 	// exchangeTimeout bounds one shared token exchange, which runs detached
 	// from the context of the call that started it (other callers wait on it).
 	exchangeTimeout = 60 * time.Second
-	// TokenLockTTL is how long the exchange lock of a TokenStore is taken
-	// for: a holder that crashes without releasing it delays the other
-	// clients of the Key by this much at most.
-	TokenLockTTL = 10 * time.Second
 	// tokenPollMin and tokenPollMax bound the wait between two reads of the
 	// store while another client holds the exchange lock.
 	tokenPollMin = 50 * time.Millisecond

@@ -206,6 +206,9 @@ func (c *Client) PendingRequests(ctx context.Context) ([]PendingRequest, error) 
 // once when it had not. The 2xx body is decoded into out (for example the
 // result type of the method that made the request, or json.RawMessage).
 // The store's record is deleted when the answer is final, as for any call.
+// Two instances resuming the same record at once is safe: the service
+// executes at most once and the second gets idempotency_in_progress (retried)
+// or the replay.
 //
 // Resume refuses a request recorded by another Key, and one older than
 // PendingResumeWindow (ErrPendingExpired), which the service would no longer

@@ -9,6 +9,11 @@ import (
 	"time"
 )
 
+// TokenLockTTL is how long a client holds the exchange lock of a
+// TokenStore: a holder that crashes without releasing it delays the other
+// clients of the Key by this much at most.
+const TokenLockTTL = 10 * time.Second
+
 // AccessToken is an access token as a TokenStore keeps it. Value is a
 // Secret: it prints, logs and JSON-encodes as [redacted], so a store must
 // write Value.Reveal() explicitly (and a store that json.Marshals the struct
