@@ -220,3 +220,55 @@ func TestCrashAfterDepositResumesWithReplay(t *testing.T) {
 		t.Fatalf("pending after resume: %v", left)
 	}
 }
+
+// Two instances start at once and both resume the same record: the deposit
+// is credited once and both see its result.
+func TestConcurrentResumesExecuteOnce(t *testing.T) {
+	t.Parallel()
+	sim := newSim(t)
+	store, _ := newStore(t, redisstore.Options{})
+	ctx := context.Background()
+	fleet := []mwallet.Option{mwallet.WithTokenStore(store.Tokens()), mwallet.WithPendingStore(store.Pending())}
+	before, _ := sim.Balance(member1, "USDT")
+	amount, _ := money.Parse("3", 6)
+	if err := sim.InjectFault(simulator.Fault{Method: http.MethodPost, Path: "/v1/deposits", Kind: simulator.FaultDropBefore}); err != nil {
+		t.Fatal(err)
+	}
+	// Dropped before executing: the outcome is unknown to the client all
+	// the same.
+	_, err := sim.Client(fleet...).Deposits.Create(ctx, member1, deposits.CreateParams{Asset: "USDT", Amount: amount, Reference: "order-42"}, mwallet.WithMaxAttempts(1))
+	if !errors.As(err, new(*mwallet.TransportError)) {
+		t.Fatalf("Create: %v", err)
+	}
+	a, b := sim.Client(fleet...), sim.Client(fleet...)
+	list, err := a.PendingRequests(ctx)
+	if err != nil || len(list) != 1 {
+		t.Fatalf("pending: %v %v", list, err)
+	}
+	type outcome struct {
+		resp *mwallet.Response
+		err  error
+	}
+	done := make(chan outcome, 2)
+	for _, c := range []*mwallet.Client{a, b} {
+		go func() {
+			resp, err := c.Resume(ctx, list[0], nil)
+			done <- outcome{resp, err}
+		}()
+	}
+	replays := 0
+	for range 2 {
+		o := <-done
+		if o.err != nil {
+			t.Fatal(o.err)
+		}
+		if o.resp.Replayed {
+			replays++
+		}
+	}
+	after, _ := sim.Balance(member1, "USDT")
+	credited, _ := after.Sub(before)
+	if !credited.Equal(amount) || replays != 1 {
+		t.Fatalf("credited %s with %d replays, want %s once and 1 replay", credited, replays, amount)
+	}
+}
