@@ -191,3 +191,14 @@ func (s *redisServer) stop() {
 	_ = s.cmd.Process.Kill()
 	_ = s.cmd.Wait()
 }
+
+// quietLogger drops go-redis's own log lines (dial failures the outage
+// tests cause on purpose); the tests check the errors instead.
+type quietLogger struct{}
+
+func (quietLogger) Printf(context.Context, string, ...any) {}
+
+func TestMain(m *testing.M) {
+	redis.SetLogger(quietLogger{})
+	os.Exit(m.Run())
+}
