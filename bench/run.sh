@@ -51,7 +51,8 @@ for ((round = 1; round <= ROUNDS; round++)); do
 		pattern=${suites[i + 1]}
 		prof=()
 		if [[ ${PROFILE:-} == 1 && $round == "$ROUNDS" ]]; then
-			name=$(basename "$(cd "$pkg" && pwd)")
+			name=${pkg#./}
+			[[ $name == . ]] && name=root
 			prof=(-cpuprofile "$OUT/$name.cpu.pprof" -memprofile "$OUT/$name.mem.pprof" -o "$OUT/$name.test")
 		fi
 		go test -run '^$' -bench "$pattern" -benchmem -count 1 -benchtime "$BENCHTIME" ${prof[@]+"${prof[@]}"} "$pkg" | tee -a "$raw" >&2

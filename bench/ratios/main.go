@@ -216,7 +216,7 @@ func (r result) limitText() string {
 	case nsMax:
 		return "<= " + dur(r.limit)
 	case allocsMax:
-		return fmt.Sprintf("<= %g allocs", r.limit)
+		return fmt.Sprintf("<= %g allocs/op", r.limit)
 	}
 	return fmt.Sprintf("<= %.2fx", r.limit)
 }
@@ -226,7 +226,7 @@ func (r result) valueText() string {
 	case nsMax:
 		return dur(r.value)
 	case allocsMax:
-		return fmt.Sprintf("%g allocs", r.value)
+		return fmt.Sprintf("%g allocs/op", r.value)
 	}
 	return fmt.Sprintf("%.2fx", r.value)
 }
@@ -244,7 +244,7 @@ func (r result) rangeText() string {
 func (r result) sidesText() string {
 	unit := func(v float64) string {
 		if r.kind == allocRatioMax || r.kind == allocsMax {
-			return fmt.Sprintf("%g allocs", v)
+			return fmt.Sprintf("%g allocs/op", v)
 		}
 		return dur(v)
 	}
