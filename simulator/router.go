@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"net/http"
 	"strings"
 	"time"
 )
@@ -207,5 +205,3 @@ func (s *Simulator) register(e endpoint) {
 	})
 	s.endpoints = append(s.endpoints, e2)
 }
-
-func fmtUnix(t time.Time) string { return fmt.Sprint(t.Unix()) }
