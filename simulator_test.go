@@ -10,19 +10,14 @@ import (
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/deposits"
+	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator"
 )
 
 func newSim(t *testing.T) (*simulator.Simulator, *mwallet.Client) {
 	t.Helper()
-	sim := simulator.New()
-	t.Cleanup(sim.Close)
-	t.Cleanup(func() {
-		if err := sim.CheckLedger(); err != nil {
-			t.Errorf("CheckLedger: %v", err)
-		}
-	})
+	sim := simtest.Start(t)
 	return sim, sim.Client(mwallet.WithRetryBackoff(time.Millisecond, 5*time.Millisecond))
 }
 

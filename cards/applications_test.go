@@ -7,13 +7,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/cards"
+	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator"
 )
 
 func TestApplyApprove(t *testing.T) {
 	t.Parallel()
-	sim, cl := setup(t)
+	sim, cl := simtest.New(t)
 	app := apply(t, cl, cards.ApplyParams{ProductID: "virtual_std", FirstTopUp: usdt("20")})
 	if app.Status != cards.ApplicationSubmitted || app.FormFactor != cards.FormFactorVirtual || app.Existing {
 		t.Fatalf("application = %+v, want a new submitted virtual application", app)
@@ -65,7 +66,7 @@ func TestApplyRejectRefundsFee(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			sim, cl := setup(t)
+			sim, cl := simtest.New(t)
 			app := apply(t, cl, cards.ApplyParams{ProductID: tc.product, FirstTopUp: usdt(tc.first)})
 			if app.Status != cards.ApplicationPendingReview {
 				t.Fatalf("status = %s, want pending_review", app.Status)
@@ -87,7 +88,7 @@ func TestApplyRejectRefundsFee(t *testing.T) {
 			if got.Status != cards.ApplicationRejected || got.CardID != "" || got.Status.InProgress() {
 				t.Fatalf("application after rejection = %+v", got)
 			}
-			if n := len(eventsOf(sim, "card.application.rejected")); n != 1 {
+			if n := len(simtest.EventsOf(sim, "card.application.rejected")); n != 1 {
 				t.Fatalf("%d rejected events, want 1", n)
 			}
 			// A settled application cannot be approved any more.
@@ -101,7 +102,7 @@ func TestApplyRejectRefundsFee(t *testing.T) {
 
 func TestApplyClientKeyIsPermanent(t *testing.T) {
 	t.Parallel()
-	sim, cl := setup(t)
+	sim, cl := simtest.New(t)
 	key := cards.NewClientKey()
 	p := cards.ApplyParams{ClientKey: key, SourceAsset: "USDT", ProductID: "cpd_virtual_std"}
 	first, err := cl.Cards.Apply(ctx, member, p)
@@ -130,7 +131,7 @@ func TestApplyClientKeyIsPermanent(t *testing.T) {
 
 func TestApplyOutcomeModes(t *testing.T) {
 	t.Parallel()
-	sim, cl := setup(t)
+	sim, cl := simtest.New(t)
 	sim.SetOutcome(simulator.CollectionCardApplications, simulator.Immediate())
 	app := apply(t, cl, cards.ApplyParams{ProductID: "cpd_virtual_std"})
 	got, err := cl.Cards.GetApplication(ctx, member, app.ID)
@@ -204,7 +205,7 @@ func TestApplyErrorsChangeNothing(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			sim, cl := setup(t, tt.opts...)
+			sim, cl := simtest.New(t, tt.opts...)
 			who := member
 			if tt.setup != nil {
 				who = tt.setup(t, sim)
@@ -216,7 +217,7 @@ func TestApplyErrorsChangeNothing(t *testing.T) {
 				p.SourceAsset = "USDT"
 			}
 			_, err := cl.Cards.Apply(ctx, who, p)
-			apiErr := wantCode(t, err, tt.code)
+			apiErr := simtest.WantCode(t, err, tt.code)
 			if tt.field != "" && (len(apiErr.Fields) == 0 || apiErr.Fields[0].Key != tt.field) {
 				t.Fatalf("fields = %+v, want %s first", apiErr.Fields, tt.field)
 			}
@@ -243,7 +244,7 @@ func TestApplyErrorsChangeNothing(t *testing.T) {
 
 func TestApplyMerchantHosted(t *testing.T) {
 	t.Parallel()
-	sim, cl := setup(t, simulator.WithModel(simulator.MerchantHosted))
+	sim, cl := simtest.New(t, simulator.WithModel(simulator.MerchantHosted))
 	prepaid, _ := funds(t, sim, "", "USDT")
 	id := issue(t, sim, cl, cards.ApplyParams{ProductID: "cpd_virtual_std", FundingSource: cards.FundingMerchant, FirstTopUp: usdt("30")})
 	// The member's wallet is untouched; the prepaid paid fee and first top-up.
@@ -258,7 +259,7 @@ func TestApplyMerchantHosted(t *testing.T) {
 	}
 	// Top-ups draw on the prepaid too, and need funding_source merchant.
 	_, err := cl.Cards.TopUp(ctx, member, id, cards.TopUpParams{Amount: usdt("10")})
-	wantCode(t, err, mwallet.CodeInvalidFields)
+	simtest.WantCode(t, err, mwallet.CodeInvalidFields)
 	tp, err := cl.Cards.TopUp(ctx, member, id, cards.TopUpParams{Amount: usdt("10"), FundingSource: cards.FundingMerchant})
 	if err != nil {
 		t.Fatal(err)
@@ -279,17 +280,17 @@ func TestApplyMerchantHosted(t *testing.T) {
 func TestApplyWithQuickKYC(t *testing.T) {
 	t.Parallel()
 	newbie := simulator.WithMember(simulator.MemberSeed{ExternalID: "newbie", KYCLevel: 0, Balances: map[string]string{"USDT": "100"}})
-	sim, cl := setup(t, newbie)
+	sim, cl := simtest.New(t, newbie)
 	try := func(p cards.ApplyParams) (*cards.Application, error) {
 		p.ClientKey, p.SourceAsset = cards.NewClientKey(), "USDT"
 		return cl.Cards.Apply(ctx, "newbie", p)
 	}
 	// No genuine L1 and no quick profile: KYC not passed.
 	_, err := try(cards.ApplyParams{ProductID: "cpd_virtual_std"})
-	wantCode(t, err, mwallet.CodeAPIError)
+	simtest.WantCode(t, err, mwallet.CodeAPIError)
 	// A quick profile never satisfies an L2 product.
 	_, err = try(cards.ApplyParams{ProductID: "cpd_virtual_premium", FirstTopUp: usdt("100"), QuickKYCEmail: "new@example.com"})
-	wantCode(t, err, mwallet.CodeAPIError)
+	simtest.WantCode(t, err, mwallet.CodeAPIError)
 	wantFunds(t, sim, "newbie", "USDT", "100", "0")
 
 	// With an e-mail never used for KYC, a quick profile is allocated (10 USDT).
@@ -302,14 +303,14 @@ func TestApplyWithQuickKYC(t *testing.T) {
 	if err := sim.RejectCardApplication(app.ID); err != nil {
 		t.Fatal(err)
 	}
-	comp := eventsOf(sim, "kyc.quick.compensated")
+	comp := simtest.EventsOf(sim, "kyc.quick.compensated")
 	if len(comp) != 1 || comp[0].Extra["application_id"] != app.ID {
 		t.Fatalf("compensation events = %+v", comp)
 	}
 	wantFunds(t, sim, "newbie", "USDT", "100", "0")
 	// The e-mail cannot be used again.
 	_, err = try(cards.ApplyParams{ProductID: "cpd_virtual_std", QuickKYCEmail: "new@example.com"})
-	if apiErr := wantCode(t, err, mwallet.CodeInvalidFields); len(apiErr.Fields) == 0 || apiErr.Fields[0].Key != "quick_kyc_email" {
+	if apiErr := simtest.WantCode(t, err, mwallet.CodeInvalidFields); len(apiErr.Fields) == 0 || apiErr.Fields[0].Key != "quick_kyc_email" {
 		t.Fatalf("fields = %+v", apiErr.Fields)
 	}
 	checkBooks(t, sim)
@@ -318,7 +319,7 @@ func TestApplyWithQuickKYC(t *testing.T) {
 func TestPlatformDirectMemberGetsNoEvents(t *testing.T) {
 	t.Parallel()
 	direct := simulator.WithMember(simulator.MemberSeed{ExternalID: "direct", KYCLevel: 1, PlatformDirect: true, Balances: map[string]string{"USDT": "500"}})
-	sim, cl := setup(t, direct)
+	sim, cl := simtest.New(t, direct)
 	before := len(sim.Events())
 	app, err := cl.Cards.Apply(ctx, "direct", cards.ApplyParams{ClientKey: cards.NewClientKey(), SourceAsset: "USDT", ProductID: "cpd_physical_std", FirstTopUp: usdt("20")})
 	if err != nil {

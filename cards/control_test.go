@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mwallet/mwallet-go/cards"
+	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator"
 )
@@ -34,7 +35,7 @@ func post(t *testing.T, sim *simulator.Simulator, path, body string, out any) {
 
 func TestControlAPI(t *testing.T) {
 	t.Parallel()
-	sim, cl := setup(t)
+	sim, cl := simtest.New(t)
 	for _, a := range []string{"cards/applications/approve", "cards/applications/reject", "cards/ship", "cards/transactions",
 		"cards/topups/credit", "cards/topups/reject", "cards/topups/timeout", "cards/close_complete", "cards/set_status",
 		"cards/upstream_balance", "cards/unlock", "cards/plastic"} {

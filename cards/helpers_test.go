@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/cards"
+	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator"
 )
@@ -20,13 +21,6 @@ const goodPIN = cards.PIN("135790")
 
 var ctx = context.Background()
 
-func setup(t *testing.T, opts ...simulator.Option) (*simulator.Simulator, *mwallet.Client) {
-	t.Helper()
-	sim := simulator.New(opts...)
-	t.Cleanup(sim.Close)
-	return sim, sim.Client()
-}
-
 // checkBooks asserts that the simulator's books balance.
 func checkBooks(t *testing.T, sim *simulator.Simulator) {
 	t.Helper()
@@ -36,19 +30,6 @@ func checkBooks(t *testing.T, sim *simulator.Simulator) {
 }
 
 func usdt(s string) money.Amount { return money.MustParse(s, 6) }
-
-// wantCode asserts that err is a service error with code.
-func wantCode(t *testing.T, err error, code mwallet.Code) *mwallet.Error {
-	t.Helper()
-	var apiErr *mwallet.Error
-	if !errors.As(err, &apiErr) {
-		t.Fatalf("error = %v, want *mwallet.Error %s", err, code)
-	}
-	if apiErr.Code != code {
-		t.Fatalf("code = %s (%v), want %s", apiErr.Code, apiErr, code)
-	}
-	return apiErr
-}
 
 // wantParam asserts that err was raised by the SDK before sending anything.
 func wantParam(t *testing.T, err error, param string) {
@@ -159,7 +140,7 @@ func withStepUp[T any](t *testing.T, sim *simulator.Simulator, call func(opts ..
 	t.Helper()
 	key := uuid.NewString()
 	_, err := call(mwallet.WithIdempotencyKey(key))
-	apiErr := wantCode(t, err, mwallet.CodeStepUpRequired)
+	apiErr := simtest.WantCode(t, err, mwallet.CodeStepUpRequired)
 	if apiErr.ChallengeID == "" || apiErr.HostedURL == "" || apiErr.ExpiresAt == 0 {
 		t.Fatalf("step_up_required without challenge fields: %+v", apiErr)
 	}
@@ -176,17 +157,6 @@ func getCard(t *testing.T, cl *mwallet.Client, id string) *cards.Card {
 		t.Fatalf("get card: %v", err)
 	}
 	return c
-}
-
-// eventsOf returns the simulator events of a type.
-func eventsOf(sim *simulator.Simulator, typ string) []simulator.Event {
-	var out []simulator.Event
-	for _, e := range sim.Events() {
-		if e.Type == typ {
-			out = append(out, e)
-		}
-	}
-	return out
 }
 
 func asErr(err error, target **mwallet.Error) bool { return errors.As(err, target) }

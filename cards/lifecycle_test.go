@@ -9,6 +9,7 @@ import (
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/cards"
+	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator"
 )
@@ -156,13 +157,13 @@ func TestCardStateTable(t *testing.T) {
 		for _, from := range allStatuses {
 			t.Run(r.trigger+"/"+string(from), func(t *testing.T) {
 				t.Parallel()
-				sim, cl := setup(t)
+				sim, cl := simtest.New(t)
 				id := physicalIn(t, sim, cl, from)
 				version := getCard(t, cl, id).StatusVersion
 				got, err := r.do(t, sim, cl, id)
 				want, ok := r.allowed[from]
 				if !ok {
-					wantCode(t, err, mwallet.CodeStateInvalid)
+					simtest.WantCode(t, err, mwallet.CodeStateInvalid)
 					if st := getCard(t, cl, id); st.Status != from || st.StatusVersion != version {
 						t.Fatalf("refused %s moved the card to %s v%d", r.trigger, st.Status, st.StatusVersion)
 					}
@@ -186,41 +187,41 @@ func TestCardStateTable(t *testing.T) {
 
 func TestVirtualCardRefusals(t *testing.T) {
 	t.Parallel()
-	sim, cl := setup(t)
+	sim, cl := simtest.New(t)
 	id := issueVirtual(t, sim, cl, "")
 	_, err := cl.Cards.Activate(ctx, member, id, cards.ActivateParams{Expiry: "01/29", PIN: goodPIN})
-	wantCode(t, err, mwallet.CodeStateInvalid)
+	simtest.WantCode(t, err, mwallet.CodeStateInvalid)
 	_, err = cl.Cards.ReportLost(ctx, member, id, cards.LostKindLost)
-	wantCode(t, err, mwallet.CodeStateInvalid)
+	simtest.WantCode(t, err, mwallet.CodeStateInvalid)
 	checkBooks(t, sim)
 }
 
 func TestActivationPreconditions(t *testing.T) {
 	t.Parallel()
-	sim, cl := setup(t)
+	sim, cl := simtest.New(t)
 	id := issue(t, sim, cl, cards.ApplyParams{ProductID: "cpd_physical_std"})
 	pl, _ := sim.CardPlastic(id)
 	// Still in manufacturing: not activatable, not counted.
 	for i := 0; i < 4; i++ {
 		_, err := cl.Cards.Activate(ctx, member, id, cards.ActivateParams{Expiry: pl.Expiry, PIN: goodPIN})
-		wantCode(t, err, mwallet.CodeStateInvalid)
+		simtest.WantCode(t, err, mwallet.CodeStateInvalid)
 	}
 	if err := sim.ShipCard(id); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(eventsOf(sim, "card.application.awaiting_bind")); n != 1 {
+	if n := len(simtest.EventsOf(sim, "card.application.awaiting_bind")); n != 1 {
 		t.Fatalf("%d awaiting_bind events, want 1", n)
 	}
 	activate(t, sim, cl, id)
 	// Another member cannot see the card.
 	_, err := cl.Cards.Get(ctx, "member-2", id)
-	wantCode(t, err, mwallet.CodeMemberNotFound)
+	simtest.WantCode(t, err, mwallet.CodeMemberNotFound)
 	checkBooks(t, sim)
 }
 
 func TestActivationLockWindow(t *testing.T) {
 	t.Parallel()
-	sim, cl := setup(t)
+	sim, cl := simtest.New(t)
 	id := physicalIn(t, sim, cl, cards.CardUnactivated)
 	pl, _ := sim.CardPlastic(id)
 	wrongExpiry := "12/99"
@@ -237,7 +238,7 @@ func TestActivationLockWindow(t *testing.T) {
 	}
 	for i, s := range steps {
 		_, err := cl.Cards.Activate(ctx, member, id, s.p)
-		apiErr := wantCode(t, err, s.code)
+		apiErr := simtest.WantCode(t, err, s.code)
 		if i == len(steps)-1 {
 			want := sim.Now().Add(24 * time.Hour)
 			got, perr := time.Parse(time.RFC3339, apiErr.LockedUntil)
@@ -252,12 +253,12 @@ func TestActivationLockWindow(t *testing.T) {
 	// Still locked one second before the end of the window.
 	sim.Advance(24*time.Hour - time.Second)
 	_, err := cl.Cards.Activate(ctx, member, id, cards.ActivateParams{Expiry: pl.Expiry, PIN: goodPIN})
-	wantCode(t, err, mwallet.CodeStateInvalid)
+	simtest.WantCode(t, err, mwallet.CodeStateInvalid)
 	sim.Advance(time.Second)
 	activate(t, sim, cl, id)
 	// A repeat activation of a card activated with its PIN succeeds, uncounted.
 	activate(t, sim, cl, id)
-	if n := len(eventsOf(sim, "card.status.updated")); n < 1 {
+	if n := len(simtest.EventsOf(sim, "card.status.updated")); n < 1 {
 		t.Fatal("activation sent no card.status.updated")
 	}
 	checkBooks(t, sim)
@@ -265,11 +266,11 @@ func TestActivationLockWindow(t *testing.T) {
 
 func TestActivationOperatorUnlock(t *testing.T) {
 	t.Parallel()
-	sim, cl := setup(t)
+	sim, cl := simtest.New(t)
 	id := physicalIn(t, sim, cl, cards.CardUnactivated)
 	for i := 0; i < 3; i++ {
 		_, err := cl.Cards.Activate(ctx, member, id, cards.ActivateParams{Expiry: "12/99", PIN: goodPIN})
-		wantCode(t, err, mwallet.CodeCardActivateFailed)
+		simtest.WantCode(t, err, mwallet.CodeCardActivateFailed)
 	}
 	if err := sim.UnlockCardActivation(id); err != nil {
 		t.Fatal(err)
@@ -280,7 +281,7 @@ func TestActivationOperatorUnlock(t *testing.T) {
 
 func TestRepeatActivationAfterSeparatePIN(t *testing.T) {
 	t.Parallel()
-	sim, cl := setup(t)
+	sim, cl := simtest.New(t)
 	id := activePhysical(t, sim, cl)
 	if _, err := withStepUp(t, sim, func(o ...mwallet.CallOption) (*cards.PINResult, error) {
 		return cl.Cards.SetPIN(ctx, member, id, cards.SetPINParams{NewPIN: "246809", CurrentPIN: goodPIN}, o...)
@@ -289,7 +290,7 @@ func TestRepeatActivationAfterSeparatePIN(t *testing.T) {
 	}
 	pl, _ := sim.CardPlastic(id)
 	_, err := cl.Cards.Activate(ctx, member, id, cards.ActivateParams{Expiry: pl.Expiry, PIN: goodPIN})
-	wantCode(t, err, mwallet.CodeCardPinRejected)
+	simtest.WantCode(t, err, mwallet.CodeCardPinRejected)
 	if c := getCard(t, cl, id); c.Status != cards.CardActive {
 		t.Fatalf("card is %s, want still active", c.Status)
 	}
@@ -298,9 +299,9 @@ func TestRepeatActivationAfterSeparatePIN(t *testing.T) {
 
 func TestLostIsSilentAndNeedsStepUp(t *testing.T) {
 	t.Parallel()
-	sim, cl := setup(t)
+	sim, cl := simtest.New(t)
 	id := activePhysical(t, sim, cl)
-	before := len(eventsOf(sim, "card.status.updated"))
+	before := len(simtest.EventsOf(sim, "card.status.updated"))
 	res, err := withStepUp(t, sim, func(o ...mwallet.CallOption) (*cards.LostResult, error) {
 		return cl.Cards.ReportLost(ctx, member, id, cards.LostKindStolen, o...)
 	})
@@ -310,7 +311,7 @@ func TestLostIsSilentAndNeedsStepUp(t *testing.T) {
 	if res.Status != cards.CardLost || res.Kind != cards.LostKindStolen {
 		t.Fatalf("lost = %+v", res)
 	}
-	if n := len(eventsOf(sim, "card.status.updated")); n != before {
+	if n := len(simtest.EventsOf(sim, "card.status.updated")); n != before {
 		t.Fatalf("lost sent %d card.status.updated events, want none", n-before)
 	}
 	// Recoverable only through a replacement; the balance moves with it.
@@ -329,7 +330,7 @@ func TestLostIsSilentAndNeedsStepUp(t *testing.T) {
 
 func TestCloseRules(t *testing.T) {
 	t.Parallel()
-	sim, cl := setup(t)
+	sim, cl := simtest.New(t)
 	id := issueVirtual(t, sim, cl, "25")
 	check := func(want ...cards.CloseBlocker) {
 		t.Helper()
@@ -349,7 +350,7 @@ func TestCloseRules(t *testing.T) {
 	closeFails := func() {
 		t.Helper()
 		_, err := cl.Cards.Close(ctx, member, id, cards.CloseParams{})
-		wantCode(t, err, mwallet.CodeAPIError)
+		simtest.WantCode(t, err, mwallet.CodeAPIError)
 		if st := getCard(t, cl, id).Status; st != cards.CardActive {
 			t.Fatalf("failed close moved the card to %s", st)
 		}
@@ -407,7 +408,7 @@ func TestCloseRules(t *testing.T) {
 		t.Fatalf("card %s, want closed", c.Status)
 	}
 	var seq []string
-	for _, e := range eventsOf(sim, "card.status.updated") {
+	for _, e := range simtest.EventsOf(sim, "card.status.updated") {
 		seq = append(seq, e.Status)
 	}
 	if got := strings.Join(seq, ","); got != "closing,closed" {
@@ -418,7 +419,7 @@ func TestCloseRules(t *testing.T) {
 
 func TestFreezeIsReversible(t *testing.T) {
 	t.Parallel()
-	sim, cl := setup(t)
+	sim, cl := simtest.New(t)
 	id := issueVirtual(t, sim, cl, "")
 	v0 := getCard(t, cl, id).StatusVersion
 	for _, step := range []struct {
@@ -439,7 +440,7 @@ func TestFreezeIsReversible(t *testing.T) {
 	if v := getCard(t, cl, id).StatusVersion; v != v0+3 {
 		t.Fatalf("status_version %d, want %d", v, v0+3)
 	}
-	evs := eventsOf(sim, "card.status.updated")
+	evs := simtest.EventsOf(sim, "card.status.updated")
 	if len(evs) != 3 || evs[2].StatusVersion != v0+3 || evs[2].ObjectID != strings.TrimPrefix(id, "crd_") {
 		t.Fatalf("events = %+v", evs)
 	}
@@ -451,7 +452,7 @@ func TestFreezeIsReversible(t *testing.T) {
 
 func TestListAndSecureSession(t *testing.T) {
 	t.Parallel()
-	sim, cl := setup(t)
+	sim, cl := simtest.New(t)
 	var ids []string
 	for i := 0; i < 3; i++ {
 		ids = append(ids, issueVirtual(t, sim, cl, ""))
@@ -497,21 +498,21 @@ func TestListAndSecureSession(t *testing.T) {
 // not count again.
 func TestActivationRetryIsNotCounted(t *testing.T) {
 	t.Parallel()
-	sim, cl := setup(t)
+	sim, cl := simtest.New(t)
 	id := physicalIn(t, sim, cl, cards.CardUnactivated)
 	key := "0f8e2c1a-9b7d-4e3f-a1c2-3d4e5f6a7b8c"
 	for i := 0; i < 5; i++ {
 		var resp *mwallet.Response
 		_, err := cl.Cards.Activate(ctx, member, id, cards.ActivateParams{Expiry: "12/99", PIN: goodPIN},
 			mwallet.WithIdempotencyKey(key), mwallet.WithResponse(&resp))
-		wantCode(t, err, mwallet.CodeCardActivateFailed)
+		simtest.WantCode(t, err, mwallet.CodeCardActivateFailed)
 		if resp == nil || resp.Replayed != (i > 0) {
 			t.Fatalf("attempt %d: replayed = %v", i+1, resp != nil && resp.Replayed)
 		}
 	}
 	// One counted failure so far: two more new attempts are allowed before the lock.
 	_, err := cl.Cards.Activate(ctx, member, id, cards.ActivateParams{Expiry: "12/99", PIN: goodPIN})
-	wantCode(t, err, mwallet.CodeCardActivateFailed)
+	simtest.WantCode(t, err, mwallet.CodeCardActivateFailed)
 	activate(t, sim, cl, id)
 	checkBooks(t, sim)
 }

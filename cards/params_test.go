@@ -10,6 +10,7 @@ import (
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/cards"
+	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/money"
 )
 
@@ -17,7 +18,7 @@ import (
 // *mwallet.ParamError before anything is sent.
 func TestClientSideValidation(t *testing.T) {
 	t.Parallel()
-	sim, cl := setup(t)
+	sim, cl := simtest.New(t)
 	card := "crd_00000000-0000-4000-8000-000000000000"
 	good := cards.ApplyParams{ClientKey: "k1", SourceAsset: "USDT", ProductID: "cpd_virtual_std"}
 	with := func(f func(p *cards.ApplyParams)) cards.ApplyParams { p := good; f(&p); return p }
@@ -153,10 +154,10 @@ func TestSecretsNeverPrint(t *testing.T) {
 
 	// Through a real call: the PIN works, and the simulator's request journal
 	// and errors do not hold it.
-	sim, cl := setup(t)
+	sim, cl := simtest.New(t)
 	id := activePhysical(t, sim, cl)
 	_, err := cl.Cards.SetPIN(ctx, member, id, cards.SetPINParams{NewPIN: "2468", CurrentPIN: goodPIN})
-	apiErr := wantCode(t, err, mwallet.CodeCardPinInvalid)
+	apiErr := simtest.WantCode(t, err, mwallet.CodeCardPinInvalid)
 	j, _ := json.Marshal(sim.Requests())
 	for _, s := range []string{string(goodPIN), "2468"} {
 		if strings.Contains(string(j), s) || strings.Contains(apiErr.Error(), s) {

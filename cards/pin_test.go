@@ -6,6 +6,7 @@ import (
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/cards"
+	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/simulator"
 )
 
@@ -18,7 +19,7 @@ func setPIN(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client, id strin
 
 func TestSetPIN(t *testing.T) {
 	t.Parallel()
-	sim, cl := setup(t)
+	sim, cl := simtest.New(t)
 	id := activePhysical(t, sim, cl)
 	pl, err := sim.CardPlastic(id)
 	if err != nil {
@@ -53,7 +54,7 @@ func TestSetPIN(t *testing.T) {
 			}
 			continue
 		}
-		apiErr := wantCode(t, err, tt.code)
+		apiErr := simtest.WantCode(t, err, tt.code)
 		if tt.code == mwallet.CodeInvalidFields && len(apiErr.Fields) != 0 {
 			t.Fatalf("%s: a wrong PIN or CVV must not name fields: %+v", tt.name, apiErr.Fields)
 		}
@@ -64,7 +65,7 @@ func TestSetPIN(t *testing.T) {
 		wrong = "001"
 	}
 	_, err = setPIN(t, sim, cl, id, cards.SetPINParams{NewPIN: "864209", CVV: cards.CVV(wrong)})
-	if apiErr := wantCode(t, err, mwallet.CodeInvalidFields); len(apiErr.Fields) != 0 {
+	if apiErr := simtest.WantCode(t, err, mwallet.CodeInvalidFields); len(apiErr.Fields) != 0 {
 		t.Fatalf("wrong CVV named fields %+v", apiErr.Fields)
 	}
 	checkBooks(t, sim)
@@ -72,7 +73,7 @@ func TestSetPIN(t *testing.T) {
 
 func TestPINRateLimit(t *testing.T) {
 	t.Parallel()
-	sim, cl := setup(t)
+	sim, cl := simtest.New(t)
 	// Two cards: the quota is per member across all cards.
 	a := activePhysical(t, sim, cl)
 	b := issueVirtual(t, sim, cl, "")
@@ -94,7 +95,7 @@ func TestPINRateLimit(t *testing.T) {
 	}
 	// The sixth call within the hour is refused before any step-up.
 	_, err := cl.Cards.SetPIN(ctx, member, b, cards.SetPINParams{NewPIN: "135702", CVV: cards.CVV(cvvB.CVV)})
-	apiErr := wantCode(t, err, mwallet.CodeRateLimited)
+	apiErr := simtest.WantCode(t, err, mwallet.CodeRateLimited)
 	if apiErr.RetryAfter != 55*60 {
 		t.Fatalf("retry_after = %d, want %d (the first call leaves the window then)", apiErr.RetryAfter, 55*60)
 	}
@@ -116,14 +117,14 @@ func mustCVV(t *testing.T, sim *simulator.Simulator, id string) cards.CVV {
 
 func TestPINStepUpIsPerCall(t *testing.T) {
 	t.Parallel()
-	sim, cl := setup(t)
+	sim, cl := simtest.New(t)
 	id := activePhysical(t, sim, cl)
 	key := "5b1f0c62-3f6a-4d0e-9a55-0b8a9b2f7e11"
 	_, err := cl.Cards.SetPIN(ctx, member, id, cards.SetPINParams{NewPIN: "246809", CurrentPIN: goodPIN}, mwallet.WithIdempotencyKey(key))
-	ch := wantCode(t, err, mwallet.CodeStepUpRequired).ChallengeID
+	ch := simtest.WantCode(t, err, mwallet.CodeStepUpRequired).ChallengeID
 	// Resending before the end user completed the screen is refused again.
 	_, err = cl.Cards.SetPIN(ctx, member, id, cards.SetPINParams{NewPIN: "246809", CurrentPIN: goodPIN}, mwallet.WithIdempotencyKey(key), mwallet.WithStepUp(ch))
-	wantCode(t, err, mwallet.CodeStepUpRequired)
+	simtest.WantCode(t, err, mwallet.CodeStepUpRequired)
 	if err := sim.CompleteStepUp(ch); err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +133,7 @@ func TestPINStepUpIsPerCall(t *testing.T) {
 	}
 	// The challenge is single use: the next PIN call needs a new one.
 	_, err = cl.Cards.SetPIN(ctx, member, id, cards.SetPINParams{NewPIN: "975310", CurrentPIN: "246809"}, mwallet.WithStepUp(ch))
-	wantCode(t, err, mwallet.CodeStepUpRequired)
+	simtest.WantCode(t, err, mwallet.CodeStepUpRequired)
 	checkBooks(t, sim)
 }
 
@@ -140,11 +141,11 @@ func TestPINStepUpIsPerCall(t *testing.T) {
 // choosing a key up front: the key of the first call comes back on the error.
 func TestStepUpResendWithTheErrorsKey(t *testing.T) {
 	t.Parallel()
-	sim, cl := setup(t)
+	sim, cl := simtest.New(t)
 	id := activePhysical(t, sim, cl)
 	p := cards.SetPINParams{NewPIN: "246809", CurrentPIN: goodPIN}
 	_, err := cl.Cards.SetPIN(ctx, member, id, p)
-	apiErr := wantCode(t, err, mwallet.CodeStepUpRequired)
+	apiErr := simtest.WantCode(t, err, mwallet.CodeStepUpRequired)
 	if apiErr.IdempotencyKey == "" {
 		t.Fatal("step_up_required carries no idempotency key to resend with")
 	}

@@ -6,13 +6,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/cards"
+	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator"
 )
 
 func TestProducts(t *testing.T) {
 	t.Parallel()
-	sim, cl := setup(t)
+	sim, cl := simtest.New(t)
 	got, err := cl.Cards.Products(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +44,7 @@ func TestProducts(t *testing.T) {
 	}
 	// A product hidden from the caller is not found by the quote.
 	_, err = cl.Cards.Quote(ctx, member, "cpd_virtual_review", cards.QuoteParams{})
-	wantCode(t, err, mwallet.CodeNotFound)
+	simtest.WantCode(t, err, mwallet.CodeNotFound)
 	checkBooks(t, sim)
 }
 
@@ -94,7 +95,7 @@ func TestQuote(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			sim, cl := setup(t)
+			sim, cl := simtest.New(t)
 			if tt.setup != nil {
 				tt.setup(t, sim)
 			}
@@ -119,9 +120,9 @@ func TestQuote(t *testing.T) {
 
 func TestQuoteErrors(t *testing.T) {
 	t.Parallel()
-	sim, cl := setup(t)
+	sim, cl := simtest.New(t)
 	_, err := cl.Cards.Quote(ctx, member, "cpd_nope", cards.QuoteParams{})
-	wantCode(t, err, mwallet.CodeNotFound)
+	simtest.WantCode(t, err, mwallet.CodeNotFound)
 	_, err = cl.Cards.Quote(ctx, "", "cpd_virtual_std", cards.QuoteParams{})
 	wantParam(t, err, "member")
 	_, err = cl.Cards.Quote(ctx, member, " ", cards.QuoteParams{})

@@ -6,6 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/cards"
+	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator"
 )
@@ -27,7 +28,7 @@ func TestTopUpOutcomes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			sim, cl := setup(t)
+			sim, cl := simtest.New(t)
 			id := issueVirtual(t, sim, cl, "") // 5 USDT fee
 			est, err := cl.Cards.EstimateTopUp(ctx, member, id, cards.EstimateParams{Amount: usdt("100")})
 			if err != nil {
@@ -62,7 +63,7 @@ func TestTopUpOutcomes(t *testing.T) {
 				t.Fatalf("card balance %s, want %s", b, wantCard)
 			}
 			wantFunds(t, sim, member, "USDT", tt.avail, tt.held)
-			if n := len(eventsOf(sim, "card.topup.credited")); n != tt.credited {
+			if n := len(simtest.EventsOf(sim, "card.topup.credited")); n != tt.credited {
 				t.Fatalf("%d card.topup.credited events, want %d", n, tt.credited)
 			}
 			checkBooks(t, sim)
@@ -72,7 +73,7 @@ func TestTopUpOutcomes(t *testing.T) {
 
 func TestTopUpTimeoutThenReconciled(t *testing.T) {
 	t.Parallel()
-	sim, cl := setup(t)
+	sim, cl := simtest.New(t)
 	id := issueVirtual(t, sim, cl, "")
 	tp, err := cl.Cards.TopUp(ctx, member, id, cards.TopUpParams{Amount: usdt("10")})
 	if err != nil {
@@ -92,7 +93,7 @@ func TestTopUpTimeoutThenReconciled(t *testing.T) {
 
 func TestTopUpImmediateAndSourceAsset(t *testing.T) {
 	t.Parallel()
-	sim, cl := setup(t)
+	sim, cl := simtest.New(t)
 	sim.SetOutcome(simulator.CollectionCardTopups, simulator.Immediate())
 	id := issueVirtual(t, sim, cl, "")
 	if _, err := cl.Cards.TopUp(ctx, member, id, cards.TopUpParams{Amount: usdt("50"), SourceAsset: "USDC"}); err != nil {
@@ -123,11 +124,11 @@ func TestTopUpErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			sim, cl := setup(t)
+			sim, cl := simtest.New(t)
 			id := issueVirtual(t, sim, cl, "")
 			entries := len(sim.LedgerEntries())
 			_, err := cl.Cards.TopUp(ctx, member, id, cards.TopUpParams{Amount: usdt(tt.amount)})
-			wantCode(t, err, tt.code)
+			simtest.WantCode(t, err, tt.code)
 			if n := len(sim.LedgerEntries()); n != entries {
 				t.Fatalf("a refused top-up posted %d entries", n-entries)
 			}

@@ -13,6 +13,7 @@ import (
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/cards"
 	"github.com/mwallet/mwallet-go/internal/api"
+	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator"
 )
@@ -61,7 +62,7 @@ func listTx(t *testing.T, cl *mwallet.Client, id string, f cards.TransactionFilt
 
 func TestTransactionFilters(t *testing.T) {
 	t.Parallel()
-	sim, cl := setup(t)
+	sim, cl := simtest.New(t)
 	card := issueVirtual(t, sim, cl, "100")
 	ids, t0 := seedTransactions(t, sim, card)
 	bare := func(l string) string { return strings.TrimPrefix(ids[l], "ctx_") }
@@ -121,7 +122,7 @@ func TestTransactionFilters(t *testing.T) {
 
 func TestTransactionFields(t *testing.T) {
 	t.Parallel()
-	sim, cl := setup(t)
+	sim, cl := simtest.New(t)
 	card := issueVirtual(t, sim, cl, "100")
 	ids, t0 := seedTransactions(t, sim, card)
 	got, err := listTx(t, cl, card, cards.TransactionFilter{})
@@ -168,7 +169,7 @@ func TestTransactionFields(t *testing.T) {
 
 func TestTransactionPagination(t *testing.T) {
 	t.Parallel()
-	sim, cl := setup(t)
+	sim, cl := simtest.New(t)
 	card := issueVirtual(t, sim, cl, "")
 	t0 := sim.Now()
 	const n = 45
@@ -213,7 +214,7 @@ func TestTransactionPagination(t *testing.T) {
 // the SDK's client-side checks.
 func TestTransactionQueryErrors(t *testing.T) {
 	t.Parallel()
-	sim, cl := setup(t)
+	sim, cl := simtest.New(t)
 	card := issueVirtual(t, sim, cl, "")
 	tests := []struct {
 		query url.Values
@@ -232,19 +233,19 @@ func TestTransactionQueryErrors(t *testing.T) {
 	for _, tt := range tests {
 		_, err := cl.Do(ctx, &api.Request{Method: http.MethodGet, Path: "/v1/cards/" + card + "/transactions", Query: tt.query,
 			MemberScoped: true, Member: member}, nil)
-		apiErr := wantCode(t, err, mwallet.CodeInvalidFields)
+		apiErr := simtest.WantCode(t, err, mwallet.CodeInvalidFields)
 		if len(apiErr.Fields) != 1 || apiErr.Fields[0].Key != tt.field {
 			t.Errorf("%v: fields %+v, want %s", tt.query, apiErr.Fields, tt.field)
 		}
 	}
 	_, err := listTx(t, cl, "crd_00000000-0000-4000-8000-000000000000", cards.TransactionFilter{})
-	wantCode(t, err, mwallet.CodeNotFound)
+	simtest.WantCode(t, err, mwallet.CodeNotFound)
 	checkBooks(t, sim)
 }
 
 func TestAddCardTransactionRules(t *testing.T) {
 	t.Parallel()
-	sim, cl := setup(t)
+	sim, cl := simtest.New(t)
 	card := issueVirtual(t, sim, cl, "10")
 	entries := len(sim.LedgerEntries())
 	for _, tx := range []simulator.CardTransaction{

@@ -13,72 +13,18 @@ import (
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/deposits"
 	"github.com/mwallet/mwallet-go/internal/api"
+	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator"
 )
 
 const member1 = simulator.DefaultMemberExternalID
 
-func newSim(t *testing.T, opts ...simulator.Option) (*simulator.Simulator, *mwallet.Client) {
-	t.Helper()
-	sim := simulator.New(opts...)
-	t.Cleanup(sim.Close)
-	t.Cleanup(func() {
-		if err := sim.CheckLedger(); err != nil {
-			t.Errorf("CheckLedger: %v", err)
-		}
-	})
-	return sim, sim.Client()
-}
-
-func memberID(t *testing.T, sim *simulator.Simulator, ext string) string {
-	t.Helper()
-	for _, e := range sim.Events() {
-		if e.Type == "member.created" && e.ExternalMemberID == ext {
-			return "mem_" + e.ObjectID
-		}
-	}
-	t.Fatalf("no member.created event for %q", ext)
-	return ""
-}
-
-// balance sums the journal postings of account in asset.
-func balance(sim *simulator.Simulator, account, asset string) string {
-	var sum *money.Amount
-	for _, e := range sim.LedgerEntries() {
-		for _, p := range e.Postings {
-			if p.Account == account && p.Asset == asset {
-				if sum == nil {
-					z := money.Zero(p.Amount.Scale())
-					sum = &z
-				}
-				*sum, _ = sum.Add(p.Amount)
-			}
-		}
-	}
-	if sum == nil {
-		return "0"
-	}
-	return sum.String()
-}
-
-func apiErr(t *testing.T, err error, code api.Code) *api.Error {
-	t.Helper()
-	var e *api.Error
-	if !errors.As(err, &e) {
-		t.Fatalf("error = %v (%T), want *api.Error %s", err, err, code)
-	}
-	if e.Code != code || e.HTTPStatus != code.HTTPStatus() {
-		t.Fatalf("got %s (HTTP %d: %s), want %s", e.Code, e.HTTPStatus, e.Message, code)
-	}
-	return e
-}
-
 func usdt(s string) money.Amount { return money.MustParse(s, 6) }
 
 func TestCreateRejectedLocally(t *testing.T) {
 	t.Parallel()
-	_, c := newSim(t)
+	_, c := simtest.New(t)
 	valid := deposits.CreateParams{Asset: "USDT", Amount: usdt("5"), Reference: "ref-1"}
 	tests := []struct {
 		name  string
@@ -121,7 +67,7 @@ func rawDeposit(c *mwallet.Client, member string, body map[string]any) error {
 
 func TestCreateRejectedByService(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t,
+	sim, c := simtest.New(t,
 		simulator.WithMember(simulator.MemberSeed{ExternalID: "banned", KYCLevel: 1}),
 		simulator.WithMember(simulator.MemberSeed{ExternalID: "frozen", KYCLevel: 1}),
 		simulator.WithMember(simulator.MemberSeed{ExternalID: "blocked", KYCLevel: 1}),
@@ -165,7 +111,7 @@ func TestCreateRejectedByService(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := apiErr(t, rawDeposit(c, tt.member, body(tt.edit)), tt.code)
+			e := simtest.WantCode(t, rawDeposit(c, tt.member, body(tt.edit)), tt.code)
 			if tt.field != "" && (len(e.Fields) == 0 || e.Fields[0].Key != tt.field) {
 				t.Fatalf("fields %+v, want first key %s", e.Fields, tt.field)
 			}
@@ -174,7 +120,7 @@ func TestCreateRejectedByService(t *testing.T) {
 			}
 		})
 	}
-	if got := balance(sim, simulator.AccountMerchantCustody, "USDT"); got != "0" {
+	if got := simtest.Journal(t, sim, simulator.AccountMerchantCustody, "USDT"); got != "0" {
 		t.Fatalf("custody moved to %s by refused deposits", got)
 	}
 	for d, err := range c.Deposits.List(context.Background(), deposits.ListParams{}) {
@@ -184,7 +130,7 @@ func TestCreateRejectedByService(t *testing.T) {
 
 func TestReplayByReferenceUnderNewKey(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t, simulator.WithMember(simulator.MemberSeed{ExternalID: "member-2", KYCLevel: 1}))
+	sim, c := simtest.New(t, simulator.WithMember(simulator.MemberSeed{ExternalID: "member-2", KYCLevel: 1}))
 	ctx := context.Background()
 	first, err := c.Deposits.Create(ctx, member1, deposits.CreateParams{
 		Asset: "usdt", Amount: usdt("250.5"), Reference: "chain:TRON:0xfeed:0",
@@ -218,16 +164,16 @@ func TestReplayByReferenceUnderNewKey(t *testing.T) {
 	if again.Response.StatusCode != http.StatusOK || again.Response.IdempotencyKey == first.Response.IdempotencyKey {
 		t.Fatalf("replay: status %d, keys %s / %s", again.Response.StatusCode, first.Response.IdempotencyKey, again.Response.IdempotencyKey)
 	}
-	if got := balance(sim, simulator.MemberAvailable(memberID(t, sim, member1)), "USDT"); got != "1250.500000" {
+	if got := simtest.Available(t, sim, member1, "USDT"); got != "1250.500000" {
 		t.Fatalf("member-1 USDT %s", got)
 	}
-	if got := balance(sim, simulator.MemberAvailable(memberID(t, sim, "member-2")), "USDC"); got != "0" {
+	if got := simtest.Available(t, sim, "member-2", "USDC"); got != "0" {
 		t.Fatalf("member-2 USDC %s", got)
 	}
-	if got := balance(sim, simulator.AccountMerchantCustody, "USDT"); got != "-250.500000" {
+	if got := simtest.Journal(t, sim, simulator.AccountMerchantCustody, "USDT"); got != "-250.500000" {
 		t.Fatalf("custody %s", got)
 	}
-	if got := balance(sim, simulator.AccountMerchantPrepaid, "USDT"); got != "100000.000000" {
+	if got := simtest.Journal(t, sim, simulator.AccountMerchantPrepaid, "USDT"); got != "100000.000000" {
 		t.Fatalf("prepaid %s: deposits must not touch it", got)
 	}
 	var credited []simulator.Event
@@ -246,7 +192,7 @@ func TestReplayByReferenceUnderNewKey(t *testing.T) {
 
 func TestSameKeySameBodyReplays(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t)
+	sim, c := simtest.New(t)
 	ctx := context.Background()
 	key := "0d3b8a7e-5c1f-4e2a-9b6d-7f8e9a0b1c2d"
 	p := deposits.CreateParams{Asset: "BTC", Amount: money.MustParse("0.5", 8), Reference: "btc-1"}
@@ -255,17 +201,17 @@ func TestSameKeySameBodyReplays(t *testing.T) {
 			t.Fatalf("call %d: %v", i, err)
 		}
 	}
-	if got := balance(sim, simulator.MemberAvailable(memberID(t, sim, member1)), "BTC"); got != "0.50000000" {
+	if got := simtest.Available(t, sim, member1, "BTC"); got != "0.50000000" {
 		t.Fatalf("BTC %s", got)
 	}
 	p.Amount = money.MustParse("0.6", 8)
 	_, err := c.Deposits.Create(ctx, member1, p, mwallet.WithIdempotencyKey(key))
-	apiErr(t, err, api.CodeIdempotencyKeyReused)
+	simtest.WantCode(t, err, api.CodeIdempotencyKeyReused)
 }
 
 func TestPlatformOnlyCheckedBeforeReplay(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t)
+	sim, c := simtest.New(t)
 	ctx := context.Background()
 	key := "5a1e0c9b-3f4d-4b7a-8e2c-1d0f9e8a7b6c"
 	p := deposits.CreateParams{Asset: "USDT", Amount: usdt("10"), Reference: "before-switch"}
@@ -284,19 +230,19 @@ func TestPlatformOnlyCheckedBeforeReplay(t *testing.T) {
 	// with the same key, a new key and another reference alike.
 	for _, opt := range []mwallet.CallOption{mwallet.WithIdempotencyKey(key), nil} {
 		_, err = c.Deposits.Create(ctx, member1, p, opt)
-		apiErr(t, err, api.CodeInsufficientScope)
+		simtest.WantCode(t, err, api.CodeInsufficientScope)
 	}
 	p.Reference = "after-switch"
 	_, err = c.Deposits.Create(ctx, member1, p)
-	apiErr(t, err, api.CodeInsufficientScope)
-	if got := balance(sim, simulator.MemberAvailable(memberID(t, sim, member1)), "USDT"); got != "1010.000000" {
+	simtest.WantCode(t, err, api.CodeInsufficientScope)
+	if got := simtest.Available(t, sim, member1, "USDT"); got != "1010.000000" {
 		t.Fatalf("member USDT %s", got)
 	}
 }
 
 func TestDailyLimit(t *testing.T) {
 	t.Parallel()
-	_, c := newSim(t)
+	_, c := simtest.New(t)
 	ctx := context.Background()
 	for i, amt := range []string{"100000", "100000", "50000"} {
 		if _, err := c.Deposits.Create(ctx, member1, deposits.CreateParams{Asset: "USDT", Amount: usdt(amt), Reference: "d" + strconv.Itoa(i)}); err != nil {
@@ -304,7 +250,7 @@ func TestDailyLimit(t *testing.T) {
 		}
 	}
 	_, err := c.Deposits.Create(ctx, member1, deposits.CreateParams{Asset: "USDT", Amount: usdt("0.000001"), Reference: "d3"})
-	e := apiErr(t, err, api.CodeLimitExceeded)
+	e := simtest.WantCode(t, err, api.CodeLimitExceeded)
 	if e.LimitType != "daily" || e.LimitScope != "merchant" {
 		t.Fatalf("limit %s/%s", e.LimitType, e.LimitScope)
 	}
@@ -312,17 +258,17 @@ func TestDailyLimit(t *testing.T) {
 
 func TestMerchantHostedRefused(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t, simulator.WithModel(simulator.MerchantHosted))
+	sim, c := simtest.New(t, simulator.WithModel(simulator.MerchantHosted))
 	_, err := c.Deposits.Create(context.Background(), member1, deposits.CreateParams{Asset: "USDT", Amount: usdt("1"), Reference: "mh-1"})
-	apiErr(t, err, api.CodeInsufficientScope)
-	if got := balance(sim, simulator.AccountMerchantCustody, "USDT"); got != "0" {
+	simtest.WantCode(t, err, api.CodeInsufficientScope)
+	if got := simtest.Journal(t, sim, simulator.AccountMerchantCustody, "USDT"); got != "0" {
 		t.Fatalf("custody %s", got)
 	}
 }
 
 func TestGetAndList(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t)
+	sim, c := simtest.New(t)
 	ctx := context.Background()
 	refs := []string{"plain-1", "with/slash", "dep_looks-like-an-id", "spaces and ?#%"}
 	for _, r := range refs {
@@ -342,7 +288,7 @@ func TestGetAndList(t *testing.T) {
 	}
 	for _, r := range []string{"missing", "missing/with-slash"} {
 		_, err := c.Deposits.Get(ctx, r)
-		apiErr(t, err, api.CodeNotFound)
+		simtest.WantCode(t, err, api.CodeNotFound)
 	}
 	var got []string
 	for d, err := range c.Deposits.List(ctx, deposits.ListParams{ListParams: api.ListParams{Limit: 1}}) {
@@ -368,7 +314,7 @@ func TestGetAndList(t *testing.T) {
 
 func TestScopes(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t)
+	sim, c := simtest.New(t)
 	ctx := context.Background()
 	p := deposits.CreateParams{Asset: "USDT", Amount: usdt("1"), Reference: "scoped"}
 	// deposits:write is restricted: without operator approval it is not effective.
@@ -376,9 +322,9 @@ func TestScopes(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := c.Deposits.Create(ctx, member1, p)
-	apiErr(t, err, api.CodeInsufficientScope)
+	simtest.WantCode(t, err, api.CodeInsufficientScope)
 	_, err = c.Deposits.Get(ctx, "scoped")
-	apiErr(t, err, api.CodeInsufficientScope)
+	simtest.WantCode(t, err, api.CodeInsufficientScope)
 	if err := sim.SetKey(simulator.DefaultClientID, simulator.KeySettings{ApproveRestricted: simulator.Bool(true)}); err != nil {
 		t.Fatal(err)
 	}

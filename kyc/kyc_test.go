@@ -11,80 +11,16 @@ import (
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/internal/api"
+	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/kyc"
-	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator"
 )
 
 const member1 = simulator.DefaultMemberExternalID
 
-func newSim(t *testing.T, opts ...simulator.Option) (*simulator.Simulator, *mwallet.Client) {
-	t.Helper()
-	sim := simulator.New(opts...)
-	t.Cleanup(sim.Close)
-	t.Cleanup(func() {
-		if err := sim.CheckLedger(); err != nil {
-			t.Errorf("CheckLedger: %v", err)
-		}
-	})
-	return sim, sim.Client()
-}
-
-func memberID(t *testing.T, sim *simulator.Simulator, ext string) string {
-	t.Helper()
-	for _, e := range sim.Events() {
-		if e.Type == "member.created" && e.ExternalMemberID == ext {
-			return "mem_" + e.ObjectID
-		}
-	}
-	t.Fatalf("no member.created event for %q", ext)
-	return ""
-}
-
-func balance(sim *simulator.Simulator, account, asset string) string {
-	var sum *money.Amount
-	for _, e := range sim.LedgerEntries() {
-		for _, p := range e.Postings {
-			if p.Account == account && p.Asset == asset {
-				if sum == nil {
-					z := money.Zero(p.Amount.Scale())
-					sum = &z
-				}
-				*sum, _ = sum.Add(p.Amount)
-			}
-		}
-	}
-	if sum == nil {
-		return "0"
-	}
-	return sum.String()
-}
-
-func apiErr(t *testing.T, err error, code api.Code) *api.Error {
-	t.Helper()
-	var e *api.Error
-	if !errors.As(err, &e) {
-		t.Fatalf("error = %v (%T), want *api.Error %s", err, err, code)
-	}
-	if e.Code != code || e.HTTPStatus != code.HTTPStatus() {
-		t.Fatalf("got %s (HTTP %d: %s), want %s", e.Code, e.HTTPStatus, e.Message, code)
-	}
-	return e
-}
-
-func eventsOf(sim *simulator.Simulator, typ string) []simulator.Event {
-	var out []simulator.Event
-	for _, e := range sim.Events() {
-		if e.Type == typ {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 func TestProfileSessionThenReview(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t)
+	sim, c := simtest.New(t)
 	ctx := context.Background()
 	tk, err := c.KYC.ProfileSession(ctx, member1)
 	if err != nil {
@@ -103,7 +39,7 @@ func TestProfileSessionThenReview(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Level != 1 || st.Status != kyc.ReviewApproved || st.MemberID != memberID(t, sim, member1) {
+	if st.Level != 1 || st.Status != kyc.ReviewApproved || st.MemberID != simtest.MemberID(t, sim, member1) {
 		t.Fatalf("before: %+v", st)
 	}
 	if err := sim.CompleteKYCSession(tk.ID); err != nil {
@@ -125,7 +61,7 @@ func TestProfileSessionThenReview(t *testing.T) {
 	if st, _ = c.KYC.Get(ctx, member1); st.Level != 1 || st.Status != kyc.ReviewApproved {
 		t.Fatalf("after approval: %+v", st)
 	}
-	evs := eventsOf(sim, "kyc.result.updated")
+	evs := simtest.EventsOf(sim, "kyc.result.updated")
 	if len(evs) != 2 {
 		t.Fatalf("%d kyc.result.updated events", len(evs))
 	}
@@ -147,12 +83,12 @@ func TestProfileSessionThenReview(t *testing.T) {
 
 func TestProfileSessionNeedsProfile(t *testing.T) {
 	t.Parallel()
-	_, c := newSim(t, simulator.WithMember(simulator.MemberSeed{ExternalID: "new", KYCLevel: 0}))
+	_, c := simtest.New(t, simulator.WithMember(simulator.MemberSeed{ExternalID: "new", KYCLevel: 0}))
 	ctx := context.Background()
 	_, err := c.KYC.ProfileSession(ctx, "new")
-	apiErr(t, err, api.CodeNotFound)
+	simtest.WantCode(t, err, api.CodeNotFound)
 	_, err = c.KYC.ProfileSession(ctx, "nobody")
-	apiErr(t, err, api.CodeMemberNotFound)
+	simtest.WantCode(t, err, api.CodeMemberNotFound)
 	_, err = c.KYC.ProfileSession(ctx, "")
 	if mwallet.CodeOf(err) != api.CodeMemberContextRequired || !errors.Is(err, mwallet.ErrInvalidParam) {
 		t.Fatalf("blank member: %v", err)
@@ -177,7 +113,7 @@ func listBindings(t *testing.T, c *mwallet.Client, member string) []string {
 
 func TestQuickBindings(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t, simulator.WithMember(simulator.MemberSeed{ExternalID: "poor", KYCLevel: 1, Balances: map[string]string{"USDT": "9.999999"}}),
+	sim, c := simtest.New(t, simulator.WithMember(simulator.MemberSeed{ExternalID: "poor", KYCLevel: 1, Balances: map[string]string{"USDT": "9.999999"}}),
 		simulator.WithMember(simulator.MemberSeed{ExternalID: "nokyc", KYCLevel: 0, Balances: map[string]string{"USDT": "100"}}))
 	ctx := context.Background()
 	var ids []string
@@ -192,12 +128,12 @@ func TestQuickBindings(t *testing.T) {
 		ids = append(ids, b.ID)
 	}
 	_, err := c.KYC.CreateQuickBinding(ctx, member1, kyc.QuickBindingParams{})
-	apiErr(t, err, api.CodeQuickKYCLimit)
-	if got := balance(sim, simulator.MemberAvailable(memberID(t, sim, member1)), "USDT"); got != "950.000000" {
+	simtest.WantCode(t, err, api.CodeQuickKYCLimit)
+	if got := simtest.Available(t, sim, member1, "USDT"); got != "950.000000" {
 		t.Fatalf("member paid %s", got)
 	}
 	_, err = c.KYC.CreateQuickBinding(ctx, "poor", kyc.QuickBindingParams{})
-	apiErr(t, err, api.CodeQuickKYCUnpaid)
+	simtest.WantCode(t, err, api.CodeQuickKYCUnpaid)
 
 	// Compensation: the binding leaves the list, its fee comes back, an event with a real version.
 	if err := sim.CompensateQuickBinding(ids[1], "admin", "cap_123"); err != nil {
@@ -210,7 +146,7 @@ func TestQuickBindings(t *testing.T) {
 	if len(got) != 4 || strings.Contains(strings.Join(got, ","), ids[1]) {
 		t.Fatalf("list after compensation %v", got)
 	}
-	evs := eventsOf(sim, "kyc.quick.compensated")
+	evs := simtest.EventsOf(sim, "kyc.quick.compensated")
 	if len(evs) != 1 {
 		t.Fatalf("%d compensation events", len(evs))
 	}
@@ -219,7 +155,7 @@ func TestQuickBindings(t *testing.T) {
 		e.Extra["compensation_source"] != "admin" || e.Extra["application_id"] != "cap_123" {
 		t.Fatalf("event %+v", e)
 	}
-	if got := balance(sim, simulator.MemberAvailable(memberID(t, sim, member1)), "USDT"); got != "960.000000" {
+	if got := simtest.Available(t, sim, member1, "USDT"); got != "960.000000" {
 		t.Fatalf("after compensation the member holds %s", got)
 	}
 	// A slot is free again.
@@ -229,14 +165,14 @@ func TestQuickBindings(t *testing.T) {
 
 	// Without a genuine L1, an unused e-mail is required.
 	_, err = c.KYC.CreateQuickBinding(ctx, "nokyc", kyc.QuickBindingParams{})
-	if e := apiErr(t, err, api.CodeInvalidFields); len(e.Fields) != 1 || e.Fields[0].Key != "email" || e.Fields[0].Reason == "" {
+	if e := simtest.WantCode(t, err, api.CodeInvalidFields); len(e.Fields) != 1 || e.Fields[0].Key != "email" || e.Fields[0].Reason == "" {
 		t.Fatalf("fields %+v", e.Fields)
 	}
 	if _, err := c.KYC.CreateQuickBinding(ctx, "nokyc", kyc.QuickBindingParams{Email: "a@example.com"}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = c.KYC.CreateQuickBinding(ctx, "nokyc", kyc.QuickBindingParams{Email: "A@example.com"})
-	apiErr(t, err, api.CodeInvalidFields)
+	simtest.WantCode(t, err, api.CodeInvalidFields)
 	_, err = c.KYC.CreateQuickBinding(ctx, "nokyc", kyc.QuickBindingParams{Email: "Name <a@example.com>"})
 	if !errors.Is(err, mwallet.ErrInvalidParam) {
 		t.Fatalf("display-name e-mail: %v", err)
@@ -244,30 +180,30 @@ func TestQuickBindings(t *testing.T) {
 
 	sim.SetQuickKYC(true, 0)
 	_, err = c.KYC.CreateQuickBinding(ctx, "nokyc", kyc.QuickBindingParams{Email: "b@example.com"})
-	apiErr(t, err, api.CodeQuickKYCExhausted)
+	simtest.WantCode(t, err, api.CodeQuickKYCExhausted)
 	sim.SetQuickKYC(false, -1)
 	_, err = c.KYC.CreateQuickBinding(ctx, "nokyc", kyc.QuickBindingParams{Email: "b@example.com"})
-	apiErr(t, err, api.CodeQuickKYCDisabled)
+	simtest.WantCode(t, err, api.CodeQuickKYCDisabled)
 }
 
 func TestQuickBindingFeeFromPrepaid(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t, simulator.WithModel(simulator.MerchantHosted))
+	sim, c := simtest.New(t, simulator.WithModel(simulator.MerchantHosted))
 	ctx := context.Background()
 	b, err := c.KYC.CreateQuickBinding(ctx, member1, kyc.QuickBindingParams{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := balance(sim, simulator.AccountMerchantPrepaid, "USDT"); got != "99990.000000" {
+	if got := simtest.Journal(t, sim, simulator.AccountMerchantPrepaid, "USDT"); got != "99990.000000" {
 		t.Fatalf("prepaid %s", got)
 	}
-	if got := balance(sim, simulator.MemberAvailable(memberID(t, sim, member1)), "USDT"); got != "1000.000000" {
+	if got := simtest.Available(t, sim, member1, "USDT"); got != "1000.000000" {
 		t.Fatalf("member %s", got)
 	}
 	if err := sim.CompensateQuickBinding(b.ID, "", ""); err != nil {
 		t.Fatal(err)
 	}
-	e := eventsOf(sim, "kyc.quick.compensated")[0]
+	e := simtest.EventsOf(sim, "kyc.quick.compensated")[0]
 	if e.Extra["compensation_source"] != "auto" || e.Extra["application_id"] != nil {
 		t.Fatalf("event extra %+v", e.Extra)
 	}
@@ -275,12 +211,12 @@ func TestQuickBindingFeeFromPrepaid(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c.KYC.CreateQuickBinding(ctx, member1, kyc.QuickBindingParams{})
-	apiErr(t, err, api.CodeQuickKYCUnpaid)
+	simtest.WantCode(t, err, api.CodeQuickKYCUnpaid)
 }
 
 func TestControlAPIRoutes(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t)
+	sim, c := simtest.New(t)
 	ctx := context.Background()
 	post := func(path, body string) int {
 		t.Helper()

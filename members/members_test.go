@@ -3,28 +3,23 @@ package members_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/internal/api"
+	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/members"
 	"github.com/mwallet/mwallet-go/simulator"
 )
 
 func TestGet(t *testing.T) {
 	t.Parallel()
-	sim := simulator.New(simulator.WithMember(simulator.MemberSeed{ExternalID: "m2", KYCLevel: 2}))
-	t.Cleanup(sim.Close)
-	c := sim.Client()
+	sim, c := simtest.New(t, simulator.WithMember(simulator.MemberSeed{ExternalID: "m2", KYCLevel: 2}))
 	ctx := context.Background()
-	var bare string
-	for _, e := range sim.Events() {
-		if e.Type == "member.created" && e.ExternalMemberID == "m2" {
-			bare = e.ObjectID
-		}
-	}
+	bare := strings.TrimPrefix(simtest.MemberID(t, sim, "m2"), "mem_")
 	want := &members.Member{ID: "mem_" + bare, ExternalMemberID: "m2", Status: members.StatusActive, KYCLevel: 2, CreatedAt: simulator.DefaultStart}
 	for _, id := range []string{bare, "mem_" + bare, " mem_" + bare + " "} {
 		got, err := c.Members.Get(ctx, id)
@@ -55,10 +50,7 @@ func TestGet(t *testing.T) {
 		t.Fatalf("%d member.suspended events", suspended)
 	}
 	_, err = c.Members.Get(ctx, "mem_00000000-0000-4000-8000-000000000000")
-	var e *api.Error
-	if !errors.As(err, &e) || e.Code != api.CodeNotFound || e.HTTPStatus != 404 {
-		t.Fatalf("unknown member: %v", err)
-	}
+	simtest.WantCode(t, err, api.CodeNotFound)
 	for _, id := range []string{"", "m2", "mem_m2", "someone@example.com"} {
 		if _, err := c.Members.Get(ctx, id); !errors.Is(err, mwallet.ErrInvalidParam) {
 			t.Fatalf("Get(%q): %v, want a ParamError", id, err)
@@ -77,14 +69,10 @@ func TestGet(t *testing.T) {
 
 func TestGetNeedsMembersRead(t *testing.T) {
 	t.Parallel()
-	sim := simulator.New()
-	t.Cleanup(sim.Close)
+	sim := simtest.Start(t)
 	if err := sim.SetKey(simulator.DefaultClientID, simulator.KeySettings{Scopes: []string{"remittances:read"}}); err != nil {
 		t.Fatal(err)
 	}
 	_, err := sim.Client().Members.Get(context.Background(), "mem_00000000-0000-4000-8000-000000000000")
-	var e *api.Error
-	if !errors.As(err, &e) || e.Code != api.CodeInsufficientScope || e.HTTPStatus != 403 {
-		t.Fatalf("err = %v, want insufficient_scope", err)
-	}
+	simtest.WantCode(t, err, api.CodeInsufficientScope)
 }

@@ -10,13 +10,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	mwallet "github.com/mwallet/mwallet-go"
+	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/simulator"
 )
 
 func TestStepUpRoundTrip(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t)
+	sim, c := simtest.New(t)
 	ctx := context.Background()
 	code := thaiMerchantCode(t, "250.00")
 	p := qrpay.PayParams{CodeValue: code}
@@ -27,7 +28,7 @@ func TestStepUpRoundTrip(t *testing.T) {
 	if !ok {
 		t.Fatalf("first Pay: %v, want step_up_required", err)
 	}
-	if e := apiErr(t, err); e.HTTPStatus != http.StatusBadRequest {
+	if e := simtest.AsError(t, err); e.HTTPStatus != http.StatusBadRequest {
 		t.Errorf("status %d", e.HTTPStatus)
 	}
 	if su.ChallengeID == "" || su.HostedURL == "" || su.IdempotencyKey == "" || !su.ExpiresAt.Equal(sim.Now().Add(5*time.Minute)) {
@@ -79,7 +80,7 @@ func TestStepUpRoundTrip(t *testing.T) {
 	if again, ok := qrpay.AsStepUp(err); !ok || again.ChallengeID == late.ChallengeID {
 		t.Fatalf("expired challenge: %v, want a new step_up_required", err)
 	}
-	mid := memberID(t, sim, member1)
+	mid := simtest.MemberID(t, sim, member1)
 	if got := balance(sim, simulator.MemberLocked(mid), "USDT"); got != "7.308109" {
 		t.Errorf("locked %q, want exactly one payment held", got)
 	}
@@ -87,7 +88,7 @@ func TestStepUpRoundTrip(t *testing.T) {
 
 func TestStepUpBoundToMember(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t, simulator.WithMember(simulator.MemberSeed{ExternalID: "member-2", KYCLevel: 1, Balances: map[string]string{"USDT": "100"}}))
+	sim, c := simtest.New(t, simulator.WithMember(simulator.MemberSeed{ExternalID: "member-2", KYCLevel: 1, Balances: map[string]string{"USDT": "100"}}))
 	ctx := context.Background()
 	p := qrpay.PayParams{CodeValue: thaiMerchantCode(t, "250.00")}
 	_, err := c.QRPay.Pay(ctx, member1, p)
@@ -115,9 +116,9 @@ func advancing(sim *simulator.Simulator) qrpay.WaitOption {
 
 func TestTimeoutStaysProcessingUntilUpstreamCompletes(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t)
+	sim, c := simtest.New(t)
 	ctx := context.Background()
-	mid := memberID(t, sim, member1)
+	mid := simtest.MemberID(t, sim, member1)
 	o := payWithStepUp(t, sim, c, member1, qrpay.PayParams{CodeValue: thaiMerchantCode(t, "250.00")})
 	if err := sim.TimeoutQROrder(o.ID); err != nil {
 		t.Fatal(err)
@@ -172,7 +173,7 @@ func TestTimeoutStaysProcessingUntilUpstreamCompletes(t *testing.T) {
 
 func TestNoticeTimeoutScenario(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t)
+	sim, c := simtest.New(t)
 	o := payWithStepUp(t, sim, c, member1, qrpay.PayParams{CodeValue: thaiMerchantCode(t, "250.00", simulator.QRScenarioTimeout)})
 	if o.Status != qrpay.StatusProcessing {
 		t.Fatalf("status %s", o.Status)
@@ -193,9 +194,9 @@ func TestNoticeTimeoutScenario(t *testing.T) {
 
 func TestFailureAndRefundReturnFunds(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t)
+	sim, c := simtest.New(t)
 	ctx := context.Background()
-	mid := memberID(t, sim, member1)
+	mid := simtest.MemberID(t, sim, member1)
 	start := balance(sim, simulator.MemberAvailable(mid), "USDT")
 
 	failed := payWithStepUp(t, sim, c, member1, qrpay.PayParams{CodeValue: thaiMerchantCode(t, "250.00")})
@@ -323,7 +324,7 @@ func TestBusinessFailuresChangeNothing(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			sim, c := newSim(t, members...)
+			sim, c := simtest.New(t, members...)
 			ctx := context.Background()
 			if tc.setup != nil {
 				tc.setup(t, sim, c)
@@ -343,7 +344,7 @@ func TestBusinessFailuresChangeNothing(t *testing.T) {
 			}
 			before, entries, orders := books(sim), len(sim.LedgerEntries()), sim.QRUpstreamCalls().Notices
 			err = payExpectError(t, sim, c, tc.member, p)
-			e := apiErr(t, err)
+			e := simtest.AsError(t, err)
 			if e.Code != tc.wantCode || e.HTTPStatus != tc.wantCode.HTTPStatus() {
 				t.Fatalf("Pay: %v, want %s", err, tc.wantCode)
 			}
@@ -359,10 +360,10 @@ func TestBusinessFailuresChangeNothing(t *testing.T) {
 
 func TestPayerFields(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t)
+	sim, c := simtest.New(t)
 	code := thaiMerchantCode(t, "99.00", simulator.QRScenarioPayerFields)
 	err := payExpectError(t, sim, c, member1, qrpay.PayParams{CodeValue: code, Payer: &qrpay.Payer{CustName: "Somchai"}})
-	e := apiErr(t, err)
+	e := simtest.AsError(t, err)
 	var keys []string
 	for _, f := range e.Fields {
 		keys = append(keys, f.Key)
@@ -378,7 +379,7 @@ func TestPayerFields(t *testing.T) {
 
 func TestOrderAndSchemes(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t, simulator.WithMember(simulator.MemberSeed{ExternalID: "member-2", KYCLevel: 1}))
+	sim, c := simtest.New(t, simulator.WithMember(simulator.MemberSeed{ExternalID: "member-2", KYCLevel: 1}))
 	ctx := context.Background()
 	o := payWithStepUp(t, sim, c, member1, qrpay.PayParams{CodeValue: thaiMerchantCode(t, "250.00")})
 	got, err := c.QRPay.Order(ctx, member1, o.ID)
@@ -417,7 +418,7 @@ func TestOrderAndSchemes(t *testing.T) {
 
 func TestPayCustomAmount(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t)
+	sim, c := simtest.New(t)
 	code := thaiP2PCode(t)
 	// Currency may be left out; the amount is required.
 	o := payWithStepUp(t, sim, c, member1, qrpay.PayParams{CodeValue: code, Amount: "100"})

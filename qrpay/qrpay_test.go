@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	mwallet "github.com/mwallet/mwallet-go"
+	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/simulator"
@@ -18,7 +19,7 @@ import (
 
 func TestDecode(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t)
+	sim, c := simtest.New(t)
 	ctx := context.Background()
 	cases := []struct {
 		name string
@@ -74,7 +75,7 @@ func TestDecode(t *testing.T) {
 	}
 	for _, tc := range bad {
 		_, err := c.QRPay.Decode(ctx, member1, qrpay.DecodeParams{CodeValue: tc.code})
-		if e := apiErr(t, err); e.Code != tc.want || e.HTTPStatus != http.StatusBadRequest {
+		if e := simtest.AsError(t, err); e.Code != tc.want || e.HTTPStatus != http.StatusBadRequest {
 			t.Errorf("%s: %v, want %s 400", tc.name, err, tc.want)
 		}
 	}
@@ -90,7 +91,7 @@ func TestDecode(t *testing.T) {
 
 func TestQuoteFixedAndCustomAmount(t *testing.T) {
 	t.Parallel()
-	_, c := newSim(t)
+	_, c := simtest.New(t)
 	ctx := context.Background()
 	mp := money.MustParse
 	opt := func(asset string, scale, display int, total, fee string) qrpay.QuoteOption {
@@ -150,7 +151,7 @@ func TestQuoteFixedAndCustomAmount(t *testing.T) {
 	}
 	for _, tc := range bad {
 		_, err := c.QRPay.Quote(ctx, member1, tc.p, mwallet.WithMaxAttempts(1))
-		e := apiErr(t, err)
+		e := simtest.AsError(t, err)
 		var keys []string
 		for _, f := range e.Fields {
 			keys = append(keys, f.Key)
@@ -176,7 +177,7 @@ func TestQuoteFixedAndCustomAmount(t *testing.T) {
 
 func TestQuoteMemoReusesUpstreamOrder(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t)
+	sim, c := simtest.New(t)
 	ctx := context.Background()
 	code := thaiMerchantCode(t, "250.00")
 	first, err := c.QRPay.Quote(ctx, member1, qrpay.QuoteParams{CodeValue: code})
@@ -223,7 +224,7 @@ func TestQuoteMemoReusesUpstreamOrder(t *testing.T) {
 
 func TestQuoteRateLimit(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t, simulator.WithMember(simulator.MemberSeed{ExternalID: "member-2", KYCLevel: 1, Balances: map[string]string{"USDT": "100"}}))
+	sim, c := simtest.New(t, simulator.WithMember(simulator.MemberSeed{ExternalID: "member-2", KYCLevel: 1, Balances: map[string]string{"USDT": "100"}}))
 	ctx := context.Background()
 	code := thaiMerchantCode(t, "250.00")
 	for i := 0; i < 30; i++ {
@@ -236,7 +237,7 @@ func TestQuoteRateLimit(t *testing.T) {
 	}
 	var resp *mwallet.Response
 	_, err := c.QRPay.Quote(ctx, member1, qrpay.QuoteParams{CodeValue: code}, mwallet.WithMaxAttempts(1), mwallet.WithResponse(&resp))
-	e := apiErr(t, err)
+	e := simtest.AsError(t, err)
 	// The ten first quotes leave the window 50 s from now.
 	if e.Code != mwallet.CodeRateLimited || e.HTTPStatus != http.StatusTooManyRequests || e.RetryAfter != 50 {
 		t.Fatalf("31st quote: %v (retry_after %d), want rate_limited 429 retry_after 50", err, e.RetryAfter)
@@ -287,7 +288,7 @@ func TestMerchantFundedFees(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			sim, c := newSim(t, simulator.WithModel(simulator.MerchantHosted))
+			sim, c := simtest.New(t, simulator.WithModel(simulator.MerchantHosted))
 			if err := sim.SetQRMerchantFeeRate(tc.rateBps); err != nil {
 				t.Fatal(err)
 			}
@@ -322,7 +323,7 @@ func TestMerchantFundedFees(t *testing.T) {
 			pay := qrpay.PayParams{CodeValue: code, FundingSource: qrpay.FundingMerchant, PreferredAsset: tc.preferred}
 			if !w.sufficient {
 				err := payExpectError(t, sim, c, member1, pay)
-				if e := apiErr(t, err); e.Code != mwallet.CodeServiceUnavailable {
+				if e := simtest.AsError(t, err); e.Code != mwallet.CodeServiceUnavailable {
 					t.Fatalf("Pay: %v, want service_unavailable", err)
 				}
 				if diff := cmp.Diff(before, books(sim)); diff != "" {
@@ -335,7 +336,7 @@ func TestMerchantFundedFees(t *testing.T) {
 				t.Fatalf("order %+v fee (-want +got):\n%s", o, diff)
 			}
 			// Held from the prepaid account, member untouched.
-			mid := memberID(t, sim, member1)
+			mid := simtest.MemberID(t, sim, member1)
 			if balance(sim, simulator.MemberLocked(mid), "USDT") != "" || balance(sim, simulator.MemberAvailable(mid), "USDT") != "1000.000000" {
 				t.Fatalf("member funds moved: %v", books(sim))
 			}
@@ -369,17 +370,17 @@ func TestMerchantFundedFees(t *testing.T) {
 
 func TestFundingSourceRule(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t, simulator.WithModel(simulator.MerchantHosted))
+	sim, c := simtest.New(t, simulator.WithModel(simulator.MerchantHosted))
 	ctx := context.Background()
 	code := thaiMerchantCode(t, "250.00")
 	before := books(sim)
 	for _, fs := range []qrpay.FundingSource{"", qrpay.FundingMember, "MERCHANT"} {
 		_, err := c.QRPay.Quote(ctx, member1, qrpay.QuoteParams{CodeValue: code, FundingSource: fs})
-		if e := apiErr(t, err); e.Code != mwallet.CodeInvalidFields || len(e.Fields) == 0 || e.Fields[0].Key != "funding_source" {
+		if e := simtest.AsError(t, err); e.Code != mwallet.CodeInvalidFields || len(e.Fields) == 0 || e.Fields[0].Key != "funding_source" {
 			t.Errorf("quote with funding_source %q: %v", fs, err)
 		}
 		_, err = c.QRPay.Pay(ctx, member1, qrpay.PayParams{CodeValue: code, FundingSource: fs})
-		if e := apiErr(t, err); e.Code != mwallet.CodeInvalidFields || len(e.Fields) == 0 || e.Fields[0].Key != "funding_source" {
+		if e := simtest.AsError(t, err); e.Code != mwallet.CodeInvalidFields || len(e.Fields) == 0 || e.Fields[0].Key != "funding_source" {
 			t.Errorf("pay with funding_source %q: %v", fs, err)
 		}
 	}
@@ -393,7 +394,7 @@ func TestFundingSourceRule(t *testing.T) {
 
 func TestLimitsCountPrincipalOnly(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t, simulator.WithMember(simulator.MemberSeed{ExternalID: "rich", KYCLevel: 2, Balances: map[string]string{"USDT": "10000"}}))
+	sim, c := simtest.New(t, simulator.WithMember(simulator.MemberSeed{ExternalID: "rich", KYCLevel: 2, Balances: map[string]string{"USDT": "10000"}}))
 	// 68750.00 THB: principal 1999.731250 USDT (under the 2000 USD
 	// per-transaction maximum), customer_total 2009.729907 with the fee.
 	o := payWithStepUp(t, sim, c, "rich", qrpay.PayParams{CodeValue: thaiMerchantCode(t, "68750.00")})
@@ -404,7 +405,7 @@ func TestLimitsCountPrincipalOnly(t *testing.T) {
 
 func TestPreferredAssetNeverReplaced(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t, simulator.WithMember(simulator.MemberSeed{ExternalID: "usdc-only", KYCLevel: 1, Balances: map[string]string{"USDC": "500"}}))
+	sim, c := simtest.New(t, simulator.WithMember(simulator.MemberSeed{ExternalID: "usdc-only", KYCLevel: 1, Balances: map[string]string{"USDC": "500"}}))
 	ctx := context.Background()
 	code := thaiMerchantCode(t, "250.00")
 	q, err := c.QRPay.Quote(ctx, "usdc-only", qrpay.QuoteParams{CodeValue: code})
@@ -423,7 +424,7 @@ func TestPreferredAssetNeverReplaced(t *testing.T) {
 	}
 	before := books(sim)
 	err = payExpectError(t, sim, c, "usdc-only", qrpay.PayParams{CodeValue: code, PreferredAsset: "USDT"})
-	if e := apiErr(t, err); e.Code != mwallet.CodeAPIError || e.HTTPStatus != 500 {
+	if e := simtest.AsError(t, err); e.Code != mwallet.CodeAPIError || e.HTTPStatus != 500 {
 		t.Fatalf("Pay preferred USDT: %v, want 500 api_error", err)
 	}
 	if diff := cmp.Diff(before, books(sim)); diff != "" {

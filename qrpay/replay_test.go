@@ -10,13 +10,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	mwallet "github.com/mwallet/mwallet-go"
+	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/simulator"
 )
 
 func TestPaymentReplaysWithTheSameKey(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t, simulator.WithMember(simulator.MemberSeed{ExternalID: "poor", KYCLevel: 1, Balances: map[string]string{"USDT": "5"}}))
+	sim, c := simtest.New(t, simulator.WithMember(simulator.MemberSeed{ExternalID: "poor", KYCLevel: 1, Balances: map[string]string{"USDT": "5"}}))
 	ctx := context.Background()
 	p := qrpay.PayParams{CodeValue: thaiMerchantCode(t, "250.00")}
 
@@ -57,18 +58,18 @@ func TestPaymentReplaysWithTheSameKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c.QRPay.Pay(ctx, "poor", p, su.Options()...)
-	if e := apiErr(t, err); e.Code != mwallet.CodeAPIError {
+	if e := simtest.AsError(t, err); e.Code != mwallet.CodeAPIError {
 		t.Fatalf("Pay: %v, want the 500 business failure", err)
 	}
 	_, err = c.QRPay.Pay(ctx, "poor", p, mwallet.WithIdempotencyKey(su.IdempotencyKey), mwallet.WithMaxAttempts(1))
-	if e := apiErr(t, err); e.Code != mwallet.CodeAPIError || !e.Replayed {
+	if e := simtest.AsError(t, err); e.Code != mwallet.CodeAPIError || !e.Replayed {
 		t.Fatalf("resend with the same key: %v (replayed %v), want the replayed failure", err, e.Replayed)
 	}
 }
 
 func TestControlActionsOverHTTP(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t)
+	sim, c := simtest.New(t)
 	o := payWithStepUp(t, sim, c, member1, qrpay.PayParams{CodeValue: thaiMerchantCode(t, "250.00")})
 	bare := strings.TrimPrefix(o.ID, "qrp_")
 	post := func(path string) (int, map[string]any) {

@@ -2,7 +2,6 @@ package qrpay_test
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"testing"
 
@@ -18,20 +17,6 @@ import (
 const member1 = simulator.DefaultMemberExternalID
 
 var amountEq = cmp.Comparer(money.Amount.Equal)
-
-// newSim starts a simulator and returns it with a client. The ledger is
-// checked when the test ends.
-func newSim(t *testing.T, opts ...simulator.Option) (*simulator.Simulator, *mwallet.Client) {
-	t.Helper()
-	sim := simulator.New(opts...)
-	t.Cleanup(func() {
-		if err := sim.CheckLedger(); err != nil {
-			t.Errorf("CheckLedger: %v", err)
-		}
-		sim.Close()
-	})
-	return sim, sim.Client()
-}
 
 // scenario adds "SIM:<name>" sub-objects to template 62.
 func scenario(names ...string) []emvqr.Field {
@@ -123,16 +108,6 @@ func payExpectError(t *testing.T, sim *simulator.Simulator, c *mwallet.Client, m
 	return err
 }
 
-// apiErr returns the *mwallet.Error in err or fails.
-func apiErr(t *testing.T, err error) *mwallet.Error {
-	t.Helper()
-	var e *mwallet.Error
-	if !errors.As(err, &e) {
-		t.Fatalf("error %v (%T) is not a *mwallet.Error", err, err)
-	}
-	return e
-}
-
 // books sums the ledger journal per account and asset.
 func books(sim *simulator.Simulator) map[string]string {
 	sums := map[string]money.Amount{}
@@ -154,18 +129,6 @@ func books(sim *simulator.Simulator) map[string]string {
 		}
 	}
 	return out
-}
-
-// memberID returns the mem_ id of an external member id.
-func memberID(t *testing.T, sim *simulator.Simulator, ext string) string {
-	t.Helper()
-	for _, e := range sim.Events() {
-		if e.Type == "member.created" && e.ExternalMemberID == ext {
-			return "mem_" + e.ObjectID
-		}
-	}
-	t.Fatalf("member %s not found", ext)
-	return ""
 }
 
 // balance reads one account balance from the journal ("0" style strings at

@@ -10,13 +10,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/internal/api"
+	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/remittance"
 	"github.com/mwallet/mwallet-go/simulator"
 )
 
 func TestPayees(t *testing.T) {
 	t.Parallel()
-	_, c := newSim(t)
+	_, c := simtest.New(t)
 	ctx := context.Background()
 	var currencies []string
 	for p, err := range c.Remittances.Payees(ctx, member1, api.ListParams{}) {
@@ -39,10 +40,10 @@ func TestPayees(t *testing.T) {
 		t.Fatalf("created %+v", created.Payee)
 	}
 	_, err = c.Remittances.CreatePayee(ctx, member1, remittance.PayeeParams{Country: "GB", Currency: "GBP", HolderName: "Bob Jones", AccountNumber: "GB33BUKB20201555555555"})
-	apiErr(t, err, api.CodeDuplicateResource)
+	simtest.WantCode(t, err, api.CodeDuplicateResource)
 
 	_, err = c.Remittances.CreatePayee(ctx, member1, remittance.PayeeParams{Country: "GBR", Currency: "ZZZ", HolderName: "Bob", AccountNumber: "12-34"})
-	e := apiErr(t, err, api.CodeInvalidFields)
+	e := simtest.WantCode(t, err, api.CodeInvalidFields)
 	want := []api.FieldError{
 		{Key: "country", Reason: "must be an ISO 3166 alpha-2 code"},
 		{Key: "currency", Reason: "currency not offered for payees"},
@@ -66,7 +67,7 @@ func TestPayees(t *testing.T) {
 
 func TestQueryVPApplications(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t, simulator.WithMember(simulator.MemberSeed{ExternalID: "fresh", KYCLevel: 0}))
+	sim, c := simtest.New(t, simulator.WithMember(simulator.MemberSeed{ExternalID: "fresh", KYCLevel: 0}))
 	ctx := context.Background()
 	for _, members := range [][]string{nil, make([]string, 101), {"member-1", " "}} {
 		if len(members) == 101 {
@@ -79,7 +80,7 @@ func TestQueryVPApplications(t *testing.T) {
 			t.Fatalf("%d members: %v", len(members), err)
 		}
 	}
-	id := memberID(t, sim, member1)
+	id := simtest.MemberID(t, sim, member1)
 	query := []string{"unknown", id, "fresh", member1, id[len("mem_"):], "mem_00000000-0000-4000-8000-000000000000"}
 	res, err := c.Remittances.QueryVPApplications(ctx, query)
 	if err != nil {
@@ -112,7 +113,7 @@ func TestQueryVPApplications(t *testing.T) {
 
 func TestQuoteProductsConversionDates(t *testing.T) {
 	t.Parallel()
-	_, c := newSim(t)
+	_, c := simtest.New(t)
 	ctx := context.Background()
 	jpy := payeeOf(t, c, member1, "JPY")
 	q, err := c.Remittances.Quote(ctx, member1, remittance.QuoteParams{PayeeID: jpy.ID, PayoutAmount: "14820", PayoutCurrency: "JPY", SlippageBps: 100})
@@ -157,7 +158,7 @@ func TestQuoteProductsConversionDates(t *testing.T) {
 		t.Fatalf("dates (-want +got):\n%s", diff)
 	}
 	for _, err := range c.Remittances.ConversionDates(ctx, "NGN") {
-		apiErr(t, err, api.CodeCorridorNotSupported)
+		simtest.WantCode(t, err, api.CodeCorridorNotSupported)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/internal/api"
+	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/remittance"
 	"github.com/mwallet/mwallet-go/simulator"
@@ -29,7 +30,7 @@ func validParams(payee remittance.Payee) remittance.CreateParams {
 
 func TestCreateRejectedLocally(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t)
+	sim, c := simtest.New(t)
 	ctx := context.Background()
 	gbp := payeeOf(t, c, member1, "GBP")
 	tests := []struct {
@@ -81,7 +82,7 @@ func TestCreateRejectedLocally(t *testing.T) {
 	if n := len(listOrders(t, c, member1)); n != 0 {
 		t.Fatalf("%d orders exist after local rejections", n)
 	}
-	if got := available(t, sim, member1, "USDT"); got != "1000.000000" {
+	if got := simtest.Available(t, sim, member1, "USDT"); got != "1000.000000" {
 		t.Fatalf("available = %s", got)
 	}
 }
@@ -94,7 +95,7 @@ func rawCreate(ctx context.Context, c *mwallet.Client, member string, body any) 
 
 func TestCreateRejectedByService(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t,
+	sim, c := simtest.New(t,
 		simulator.WithMember(simulator.MemberSeed{ExternalID: "rich", KYCLevel: 2, Balances: map[string]string{"USDT": "50000"}}),
 		simulator.WithMember(simulator.MemberSeed{ExternalID: "nokyc", KYCLevel: 0, Balances: map[string]string{"USDT": "500"}}),
 		simulator.WithMember(simulator.MemberSeed{ExternalID: "banned", KYCLevel: 2, Balances: map[string]string{"USDT": "500"}}),
@@ -172,11 +173,11 @@ func TestCreateRejectedByService(t *testing.T) {
 	}
 	before := map[string]string{}
 	for _, m := range []string{member1, "rich", "nokyc", "banned"} {
-		before[m] = available(t, sim, m, "USDT")
+		before[m] = simtest.Available(t, sim, m, "USDT")
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := apiErr(t, tt.send(), tt.code)
+			e := simtest.WantCode(t, tt.send(), tt.code)
 			if tt.field != "" && (len(e.Fields) == 0 || e.Fields[0].Key != tt.field) {
 				t.Fatalf("fields = %q, want first key %s", fieldKeys(e), tt.field)
 			}
@@ -186,10 +187,10 @@ func TestCreateRejectedByService(t *testing.T) {
 		})
 	}
 	for m, want := range before {
-		if got := available(t, sim, m, "USDT"); got != want {
+		if got := simtest.Available(t, sim, m, "USDT"); got != want {
 			t.Errorf("%s available = %s after refusals, want %s", m, got, want)
 		}
-		if got := locked(t, sim, m, "USDT"); got != "0" && got != "0.000000" {
+		if got := simtest.Locked(t, sim, m, "USDT"); got != "0" && got != "0.000000" {
 			t.Errorf("%s locked = %s after refusals", m, got)
 		}
 		if n := len(listOrders(t, c, m)); n != 0 {
@@ -200,7 +201,7 @@ func TestCreateRejectedByService(t *testing.T) {
 
 func TestDailyLimitPerMember(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t, simulator.WithMember(simulator.MemberSeed{ExternalID: "rich", KYCLevel: 1, Balances: map[string]string{"USDT": "50000"}}))
+	sim, c := simtest.New(t, simulator.WithMember(simulator.MemberSeed{ExternalID: "rich", KYCLevel: 1, Balances: map[string]string{"USDT": "50000"}}))
 	ctx := context.Background()
 	p := validParams(payeeOf(t, c, "rich", "GBP"))
 	p.PayoutAmount = "3500.00" // about 4460 USDT with the fee
@@ -210,7 +211,7 @@ func TestDailyLimitPerMember(t *testing.T) {
 		}
 	}
 	_, err := c.Remittances.Create(ctx, "rich", p)
-	e := apiErr(t, err, api.CodeLimitExceeded)
+	e := simtest.WantCode(t, err, api.CodeLimitExceeded)
 	if e.LimitType != "daily" || e.LimitScope != "member" {
 		t.Fatalf("limit = %s/%s, want daily/member", e.LimitType, e.LimitScope)
 	}
@@ -230,7 +231,7 @@ func TestDailyLimitPerMember(t *testing.T) {
 
 func TestSlippageHoldAndSettlement(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t)
+	sim, c := simtest.New(t)
 	ctx := context.Background()
 	gbp := payeeOf(t, c, member1, "GBP")
 	res, err := c.Remittances.Create(ctx, member1, validParams(gbp))
@@ -252,7 +253,7 @@ func TestSlippageHoldAndSettlement(t *testing.T) {
 	if !strings.HasPrefix(res.ID, "rmt_") {
 		t.Fatalf("id %q", res.ID)
 	}
-	if a, l := available(t, sim, member1, "USDT"), locked(t, sim, member1, "USDT"); a != "868.023693" || l != "131.976307" {
+	if a, l := simtest.Available(t, sim, member1, "USDT"), simtest.Locked(t, sim, member1, "USDT"); a != "868.023693" || l != "131.976307" {
 		t.Fatalf("after create available %s locked %s", a, l)
 	}
 	o, err := c.Remittances.Get(ctx, member1, strings.TrimPrefix(res.ID, "rmt_"))
@@ -297,16 +298,16 @@ func TestSlippageHoldAndSettlement(t *testing.T) {
 		t.Fatalf("Payout() = %s, %v", payout, err)
 	}
 	// The slippage excess went back to available; the rest left for upstream and fees.
-	if a, l := available(t, sim, member1, "USDT"), locked(t, sim, member1, "USDT"); a != "870.611464" || l != "0.000000" {
+	if a, l := simtest.Available(t, sim, member1, "USDT"), simtest.Locked(t, sim, member1, "USDT"); a != "870.611464" || l != "0.000000" {
 		t.Fatalf("after completion available %s locked %s", a, l)
 	}
-	if got := balance(sim, simulator.UpstreamAccount("remit"), "USDT"); got != "127.388536" {
+	if got := simtest.Journal(t, sim, simulator.UpstreamAccount("remit"), "USDT"); got != "127.388536" {
 		t.Fatalf("upstream = %s", got)
 	}
 	if err := sim.RefundRemittance(res.ID); err != nil {
 		t.Fatal(err)
 	}
-	if a := available(t, sim, member1, "USDT"); a != "1000.000000" {
+	if a := simtest.Available(t, sim, member1, "USDT"); a != "1000.000000" {
 		t.Fatalf("after refund available %s", a)
 	}
 	var types []string
@@ -325,7 +326,7 @@ func TestSlippageHoldAndSettlement(t *testing.T) {
 
 func TestSettlementAtHigherCostUsesSlippage(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t)
+	sim, c := simtest.New(t)
 	ctx := context.Background()
 	res, err := c.Remittances.Create(ctx, member1, validParams(payeeOf(t, c, member1, "GBP")))
 	if err != nil {
@@ -340,14 +341,14 @@ func TestSettlementAtHigherCostUsesSlippage(t *testing.T) {
 	if err := sim.CompleteRemittance(res.ID, "130.500000"); err != nil {
 		t.Fatal(err)
 	}
-	if a := available(t, sim, member1, "USDT"); a != "869.500000" {
+	if a := simtest.Available(t, sim, member1, "USDT"); a != "869.500000" {
 		t.Fatalf("available %s", a)
 	}
 }
 
 func TestFailureReturnsEverything(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t)
+	sim, c := simtest.New(t)
 	ctx := context.Background()
 	jpy := payeeOf(t, c, member1, "JPY")
 	res, err := c.Remittances.Create(ctx, member1, remittance.CreateParams{
@@ -370,7 +371,7 @@ func TestFailureReturnsEverything(t *testing.T) {
 	if o.Status != remittance.StatusFailed || o.FailureCode != "beneficiary_account_closed" || len(o.Reference) != 200 || !o.SettledAmount.IsZero() {
 		t.Fatalf("failed order: %+v", o.Order)
 	}
-	if a, l := available(t, sim, member1, "USDT"), locked(t, sim, member1, "USDT"); a != "1000.000000" || l != "0.000000" {
+	if a, l := simtest.Available(t, sim, member1, "USDT"), simtest.Locked(t, sim, member1, "USDT"); a != "1000.000000" || l != "0.000000" {
 		t.Fatalf("available %s locked %s", a, l)
 	}
 	for _, action := range []func(string) error{sim.DispatchRemittance, sim.RefundRemittance} {
@@ -382,7 +383,7 @@ func TestFailureReturnsEverything(t *testing.T) {
 
 func TestReplayReportsCurrentStatus(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t)
+	sim, c := simtest.New(t)
 	ctx := context.Background()
 	p := validParams(payeeOf(t, c, member1, "GBP"))
 	key := "6f1c2a4e-0b7d-4c3e-9a51-2d8f7e6b5a40"
@@ -405,15 +406,15 @@ func TestReplayReportsCurrentStatus(t *testing.T) {
 	}
 	p.PayoutAmount = "101.00"
 	_, err = c.Remittances.Create(ctx, member1, p, mwallet.WithIdempotencyKey(key))
-	apiErr(t, err, api.CodeIdempotencyKeyReused)
-	if a := available(t, sim, member1, "USDT"); a != "868.023693" {
+	simtest.WantCode(t, err, api.CodeIdempotencyKeyReused)
+	if a := simtest.Available(t, sim, member1, "USDT"); a != "868.023693" {
 		t.Fatalf("available %s: held more than once", a)
 	}
 }
 
 func TestMerchantFundedPendingAdvancesOnTopUp(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t, simulator.WithModel(simulator.MerchantHosted),
+	sim, c := simtest.New(t, simulator.WithModel(simulator.MerchantHosted),
 		simulator.WithMember(simulator.MemberSeed{ExternalID: "biz", KYCLevel: 2}))
 	ctx := context.Background()
 	if err := sim.WithdrawMerchantPrepaid("USDT", ""); err != nil {
@@ -426,7 +427,7 @@ func TestMerchantFundedPendingAdvancesOnTopUp(t *testing.T) {
 	for _, fs := range []remittance.FundingSource{"", remittance.FundingMember} {
 		p.FundingSource = fs
 		_, err := c.Remittances.Create(ctx, member1, p)
-		if e := apiErr(t, err, api.CodeInvalidFields); fieldKeys(e) != "funding_source" {
+		if e := simtest.WantCode(t, err, api.CodeInvalidFields); fieldKeys(e) != "funding_source" {
 			t.Fatalf("fields %q", fieldKeys(e))
 		}
 	}
@@ -436,7 +437,7 @@ func TestMerchantFundedPendingAdvancesOnTopUp(t *testing.T) {
 	pobo := validParams(payeeOf(t, c, "biz", "GBP"))
 	pobo.Line, pobo.PurposeCode, pobo.FundingSource = remittance.LinePOBO, remittance.PurposeGoodsPurchased, remittance.FundingMerchant
 	_, err := c.Remittances.Create(ctx, "biz", pobo)
-	apiErr(t, err, api.CodeServiceUnavailable)
+	simtest.WantCode(t, err, api.CodeServiceUnavailable)
 
 	// express queues: 201 pending, nothing moved.
 	res, err := c.Remittances.Create(ctx, member1, p)
@@ -446,10 +447,10 @@ func TestMerchantFundedPendingAdvancesOnTopUp(t *testing.T) {
 	if res.Status != remittance.StatusPending || res.Quote == nil || res.Response.StatusCode != 201 {
 		t.Fatalf("queued result %+v", res)
 	}
-	if got := balance(sim, simulator.AccountMerchantPrepaidLocked, "USDT"); got != "0" {
+	if got := simtest.Journal(t, sim, simulator.AccountMerchantPrepaidLocked, "USDT"); got != "0" {
 		t.Fatalf("prepaid locked %s while pending", got)
 	}
-	if a := available(t, sim, member1, "USDT"); a != "1000.000000" {
+	if a := simtest.Available(t, sim, member1, "USDT"); a != "1000.000000" {
 		t.Fatalf("member available %s: merchant funding must not touch it", a)
 	}
 	orders := listOrders(t, c, member1)
@@ -483,7 +484,7 @@ func TestMerchantFundedPendingAdvancesOnTopUp(t *testing.T) {
 	if o.Status != remittance.StatusPlatformReviewing || o.StatusVersion != 2 {
 		t.Fatalf("after top-up %s v%d", o.Status, o.StatusVersion)
 	}
-	if got := balance(sim, simulator.AccountMerchantPrepaidLocked, "USDT"); got != "131.976307" {
+	if got := simtest.Journal(t, sim, simulator.AccountMerchantPrepaidLocked, "USDT"); got != "131.976307" {
 		t.Fatalf("prepaid locked %s", got)
 	}
 	for _, want := range []remittance.Status{remittance.StatusDispatching, remittance.StatusProcessing, remittance.StatusCompleted} {
@@ -492,17 +493,17 @@ func TestMerchantFundedPendingAdvancesOnTopUp(t *testing.T) {
 			t.Fatalf("advance = %s, %v; want %s", st, err, want)
 		}
 	}
-	if got := balance(sim, simulator.AccountMerchantPrepaid, "USDT"); got != "870.611464" {
+	if got := simtest.Journal(t, sim, simulator.AccountMerchantPrepaid, "USDT"); got != "870.611464" {
 		t.Fatalf("prepaid after settlement %s", got)
 	}
-	if a := available(t, sim, member1, "USDT"); a != "1000.000000" {
+	if a := simtest.Available(t, sim, member1, "USDT"); a != "1000.000000" {
 		t.Fatalf("member available %s", a)
 	}
 }
 
 func TestMergeByStatusVersionOutOfOrder(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t)
+	sim, c := simtest.New(t)
 	ctx := context.Background()
 	res, err := c.Remittances.Create(ctx, member1, validParams(payeeOf(t, c, member1, "GBP")))
 	if err != nil {
@@ -569,7 +570,7 @@ func TestMergeByStatusVersionOutOfOrder(t *testing.T) {
 
 func TestNeedsReconfirm(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t)
+	sim, c := simtest.New(t)
 	ctx := context.Background()
 	res, err := c.Remittances.Create(ctx, member1, validParams(payeeOf(t, c, member1, "EUR")))
 	if err != nil {
@@ -593,14 +594,14 @@ func TestNeedsReconfirm(t *testing.T) {
 	if err := sim.FailRemittance(res.ID, ""); err != nil {
 		t.Fatal(err)
 	}
-	if a := available(t, sim, member1, "USDT"); a != "1000.000000" {
+	if a := simtest.Available(t, sim, member1, "USDT"); a != "1000.000000" {
 		t.Fatalf("available %s", a)
 	}
 }
 
 func TestImmediateOutcomeCompletes(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t)
+	sim, c := simtest.New(t)
 	sim.SetOutcome(simulator.CollectionRemittances, simulator.Immediate())
 	ctx := context.Background()
 	p := validParams(payeeOf(t, c, member1, "PHP"))
@@ -620,7 +621,7 @@ func TestImmediateOutcomeCompletes(t *testing.T) {
 
 func TestLargeOrderGoesToReview(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t, simulator.WithMember(simulator.MemberSeed{ExternalID: "rich", KYCLevel: 1, Balances: map[string]string{"USDC": "5000"}}))
+	sim, c := simtest.New(t, simulator.WithMember(simulator.MemberSeed{ExternalID: "rich", KYCLevel: 1, Balances: map[string]string{"USDC": "5000"}}))
 	res, err := c.Remittances.Create(context.Background(), "rich", remittance.CreateParams{
 		PayeeID: payeeOf(t, c, "rich", "USD").ID, PayoutAmount: "1000.00", PayoutCurrency: "USD", SlippageBps: 1000,
 		PurposeCode: remittance.PurposeGift, Asset: "usdc",
@@ -638,14 +639,14 @@ func TestLargeOrderGoesToReview(t *testing.T) {
 
 func TestKYCUpdateStopsRemittances(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t)
+	sim, c := simtest.New(t)
 	ctx := context.Background()
 	p := validParams(payeeOf(t, c, member1, "GBP"))
 	if err := sim.UpdateKYC(member1); err != nil {
 		t.Fatal(err)
 	}
 	_, err := c.Remittances.Create(ctx, member1, p)
-	apiErr(t, err, api.CodeKYCRequired)
+	simtest.WantCode(t, err, api.CodeKYCRequired)
 	if err := sim.ApproveKYC(member1, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -656,7 +657,7 @@ func TestKYCUpdateStopsRemittances(t *testing.T) {
 
 func TestListNewestFirst(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t)
+	sim, c := simtest.New(t)
 	ctx := context.Background()
 	p := validParams(payeeOf(t, c, member1, "GBP"))
 	p.PayoutAmount = "10.00"
@@ -689,9 +690,9 @@ func TestListNewestFirst(t *testing.T) {
 	}
 	// Get of another member's order is not found.
 	_, err := c.Remittances.Get(ctx, "nobody-else", ids[0])
-	apiErr(t, err, api.CodeMemberNotFound)
+	simtest.WantCode(t, err, api.CodeMemberNotFound)
 	_, err = c.Remittances.Get(ctx, member1, "rmt_00000000-0000-4000-8000-000000000000")
-	apiErr(t, err, api.CodeNotFound)
+	simtest.WantCode(t, err, api.CodeNotFound)
 	if _, err := c.Remittances.Get(ctx, member1, ""); !errors.Is(err, mwallet.ErrInvalidParam) {
 		t.Fatalf("empty id: %v", err)
 	}
@@ -699,13 +700,13 @@ func TestListNewestFirst(t *testing.T) {
 
 func TestPOBONeedsSubaccount(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t, simulator.WithMember(simulator.MemberSeed{ExternalID: "biz", KYCLevel: 2, Balances: map[string]string{"USDT": "1000"}}))
+	sim, c := simtest.New(t, simulator.WithMember(simulator.MemberSeed{ExternalID: "biz", KYCLevel: 2, Balances: map[string]string{"USDT": "1000"}}))
 	ctx := context.Background()
 	p := validParams(payeeOf(t, c, "biz", "EUR"))
 	p.Line, p.PurposeCode = remittance.LinePOBO, remittance.PurposeServicesPurchased
 	sim.SetPOBOSubaccount(false)
 	_, err := c.Remittances.Create(ctx, "biz", p)
-	apiErr(t, err, api.CodeProductNotAvailable)
+	simtest.WantCode(t, err, api.CodeProductNotAvailable)
 	sim.SetPOBOSubaccount(true)
 	res, err := c.Remittances.Create(ctx, "biz", p)
 	if err != nil {
@@ -719,7 +720,7 @@ func TestPOBONeedsSubaccount(t *testing.T) {
 
 func TestControlAPIDrivesOrders(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t)
+	sim, c := simtest.New(t)
 	ctx := context.Background()
 	res, err := c.Remittances.Create(ctx, member1, validParams(payeeOf(t, c, member1, "GBP")))
 	if err != nil {
@@ -758,7 +759,7 @@ func TestControlAPIDrivesOrders(t *testing.T) {
 
 func TestSetMerchantPrepaidAdvancesQueue(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t, simulator.WithModel(simulator.MerchantHosted))
+	sim, c := simtest.New(t, simulator.WithModel(simulator.MerchantHosted))
 	ctx := context.Background()
 	if err := sim.SetMerchant(simulator.MerchantSettings{Prepaid: map[string]string{"USDT": "0"}}); err != nil {
 		t.Fatal(err)
@@ -797,18 +798,18 @@ func TestSetMerchantPrepaidAdvancesQueue(t *testing.T) {
 
 func TestListNeedsRemittancesRead(t *testing.T) {
 	t.Parallel()
-	sim, c := newSim(t)
+	sim, c := simtest.New(t)
 	if err := sim.SetKey(simulator.DefaultClientID, simulator.KeySettings{Scopes: []string{"members:read"}}); err != nil {
 		t.Fatal(err)
 	}
 	n := 0
 	for _, err := range c.Remittances.List(context.Background(), member1, api.ListParams{}) {
-		apiErr(t, err, api.CodeInsufficientScope)
+		simtest.WantCode(t, err, api.CodeInsufficientScope)
 		n++
 	}
 	if n != 1 {
 		t.Fatalf("List yielded %d times, want the error once", n)
 	}
 	_, err := c.Remittances.QueryVPApplications(context.Background(), []string{member1})
-	apiErr(t, err, api.CodeInsufficientScope)
+	simtest.WantCode(t, err, api.CodeInsufficientScope)
 }

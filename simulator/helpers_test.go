@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/simulator"
 )
 
@@ -31,13 +32,7 @@ type raw struct {
 // newRaw starts a simulator for t and a raw client for it.
 func newRaw(t *testing.T, opts ...simulator.Option) (*simulator.Simulator, *raw) {
 	t.Helper()
-	sim := simulator.New(opts...)
-	t.Cleanup(sim.Close)
-	t.Cleanup(func() {
-		if err := sim.CheckLedger(); err != nil {
-			t.Errorf("CheckLedger: %v", err)
-		}
-	})
+	sim := simtest.Start(t, opts...)
 	// A fresh connection per request: net/http silently resends a request
 	// carrying X-Idempotency-Key when a reused connection drops, which would
 	// hide the dropped-connection faults under test.

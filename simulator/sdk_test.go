@@ -9,6 +9,7 @@ import (
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/deposits"
+	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator"
 )
@@ -16,13 +17,7 @@ import (
 // newSDK starts a simulator and an SDK client for it with short retry waits.
 func newSDK(t *testing.T, opts ...simulator.Option) (*simulator.Simulator, *mwallet.Client) {
 	t.Helper()
-	sim := simulator.New(opts...)
-	t.Cleanup(sim.Close)
-	t.Cleanup(func() {
-		if err := sim.CheckLedger(); err != nil {
-			t.Errorf("CheckLedger: %v", err)
-		}
-	})
+	sim := simtest.Start(t, opts...)
 	return sim, sim.Client(mwallet.WithRetryBackoff(time.Millisecond, 5*time.Millisecond))
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/internal/api"
+	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/webhooks"
 )
@@ -64,19 +65,6 @@ func (rc *receiver) deliveries() []delivery {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	return append([]delivery(nil), rc.got...)
-}
-
-// newWebhookSim starts a simulator checked for a balanced ledger at the end.
-func newWebhookSim(t *testing.T, opts ...simulator.Option) *simulator.Simulator {
-	t.Helper()
-	sim := simulator.New(opts...)
-	t.Cleanup(sim.Close)
-	t.Cleanup(func() {
-		if err := sim.CheckLedger(); err != nil {
-			t.Errorf("CheckLedger: %v", err)
-		}
-	})
-	return sim
 }
 
 func flush(t *testing.T, sim *simulator.Simulator) simulator.FlushResult {
@@ -140,7 +128,7 @@ func TestWebhookSignatureAndBody(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			sim := newWebhookSim(t, simulator.WithEnvironment(tc.env))
+			sim := simtest.Start(t, simulator.WithEnvironment(tc.env))
 			rc := newReceiver(t, nil)
 			id, secret, err := sim.AddWebhookEndpointConfig(simulator.WebhookEndpointConfig{URL: rc.srv.URL, Secret: tc.secret})
 			if err != nil || !strings.HasPrefix(id, "whe_") {
@@ -212,7 +200,7 @@ func TestWebhookSignatureAndBody(t *testing.T) {
 
 func TestWebhookRetryScheduleToDead(t *testing.T) {
 	t.Parallel()
-	sim := newWebhookSim(t)
+	sim := simtest.Start(t)
 	rc := newReceiver(t, func(int, delivery) int { return http.StatusInternalServerError })
 	if _, _, err := sim.AddWebhookEndpoint(rc.srv.URL); err != nil {
 		t.Fatal(err)
@@ -300,7 +288,7 @@ func (l *lossyAck) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func TestWebhookRedeliveryDeduplicatedBySDKHandler(t *testing.T) {
 	t.Parallel()
-	sim := newWebhookSim(t)
+	sim := simtest.Start(t)
 	client := sim.Client()
 	ctx := context.Background()
 	var mu sync.Mutex
@@ -389,7 +377,7 @@ func wantAPICode(t *testing.T, err error, code api.Code) {
 
 func TestWebhookOutOfOrderMerged(t *testing.T) {
 	t.Parallel()
-	sim := newWebhookSim(t)
+	sim := simtest.Start(t)
 	tracker := webhooks.NewTracker()
 	var mu sync.Mutex
 	var applied, dropped []string
@@ -469,7 +457,7 @@ func TestWebhookOutOfOrderMerged(t *testing.T) {
 
 func TestWebhookDisableAndDeleteTurnPendingToNoSubscriber(t *testing.T) {
 	t.Parallel()
-	sim := newWebhookSim(t)
+	sim := simtest.Start(t)
 	client := sim.Client()
 	ctx := context.Background()
 	a, b := newReceiver(t, nil), newReceiver(t, nil)
@@ -532,7 +520,7 @@ func TestWebhookDisableAndDeleteTurnPendingToNoSubscriber(t *testing.T) {
 
 func TestWebhookNoSubscriberRows(t *testing.T) {
 	t.Parallel()
-	sim := newWebhookSim(t)
+	sim := simtest.Start(t)
 	// The fixture member was created before any endpoint existed.
 	created := sim.WebhookDeliveries()
 	if len(created) != 1 || created[0].EventType != "member.created" || created[0].Status != "no_subscriber" || created[0].EndpointID != "" {
@@ -589,7 +577,7 @@ func TestWebhookEnvironments(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			sim := newWebhookSim(t, simulator.WithEnvironment(tc.env))
+			sim := simtest.Start(t, simulator.WithEnvironment(tc.env))
 			var recv []*receiver
 			for _, env := range tc.endpoints {
 				rc := newReceiver(t, nil)
@@ -621,7 +609,7 @@ func TestWebhookEnvironments(t *testing.T) {
 // deadlock, and the event it causes is delivered by the same flush.
 func TestWebhookReceiverCallsBack(t *testing.T) {
 	t.Parallel()
-	sim := newWebhookSim(t)
+	sim := simtest.Start(t)
 	client := sim.Client()
 	var mu sync.Mutex
 	var order []string
@@ -669,7 +657,7 @@ func TestWebhookReceiverCallsBack(t *testing.T) {
 
 func TestWebhookTransportFailure(t *testing.T) {
 	t.Parallel()
-	sim := newWebhookSim(t)
+	sim := simtest.Start(t)
 	gone := httptest.NewServer(http.NotFoundHandler())
 	url := gone.URL
 	gone.Close()
@@ -699,7 +687,7 @@ func TestWebhookTransportFailure(t *testing.T) {
 
 func TestWebhookDeliveriesList(t *testing.T) {
 	t.Parallel()
-	sim := newWebhookSim(t)
+	sim := simtest.Start(t)
 	rc := newReceiver(t, func(n int, _ delivery) int {
 		if n == 0 {
 			return 500
@@ -748,7 +736,7 @@ func TestWebhookDeliveriesList(t *testing.T) {
 
 func TestWebhookControlAPI(t *testing.T) {
 	t.Parallel()
-	sim := newWebhookSim(t)
+	sim := simtest.Start(t)
 	rc := newReceiver(t, nil)
 	call := func(method, path string, in any) (int, map[string]any) {
 		t.Helper()
@@ -838,7 +826,7 @@ func TestWebhookControlAPI(t *testing.T) {
 
 func TestWebhookAutoDeliver(t *testing.T) {
 	t.Parallel()
-	sim := newWebhookSim(t)
+	sim := simtest.Start(t)
 	arrived := make(chan string, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		arrived <- r.Header.Get("Z-Event-Id")
@@ -861,7 +849,7 @@ func TestWebhookAutoDeliver(t *testing.T) {
 
 func TestWebhookDeliveriesNeedMerchantRead(t *testing.T) {
 	t.Parallel()
-	sim := newWebhookSim(t)
+	sim := simtest.Start(t)
 	creds, err := sim.AddKey("narrow_client", "narrow_api_key_0123456789", "narrow_signing_key_0123456789", simulator.KeySettings{Scopes: []string{"cards:read"}})
 	if err != nil {
 		t.Fatal(err)
@@ -885,7 +873,7 @@ func TestWebhookDeliveriesNeedMerchantRead(t *testing.T) {
 
 func TestWebhookFlushCancelled(t *testing.T) {
 	t.Parallel()
-	sim := newWebhookSim(t)
+	sim := simtest.Start(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	release := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -12,25 +12,13 @@ import (
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/internal/api"
-	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/webhooks"
 )
 
-func newSim(t *testing.T) *simulator.Simulator {
-	t.Helper()
-	sim := simulator.New()
-	t.Cleanup(sim.Close)
-	t.Cleanup(func() {
-		if err := sim.CheckLedger(); err != nil {
-			t.Errorf("CheckLedger: %v", err)
-		}
-	})
-	return sim
-}
-
 func TestRedeliverRejectsBadIDsLocally(t *testing.T) {
 	t.Parallel()
-	sim := newSim(t)
+	sim := simtest.Start(t)
 	client := sim.Client()
 	for _, id := range []string{"", "   ", "whd_", "whd_a/b", "a b", "x?y", "%2F"} {
 		_, err := client.Webhooks.Redeliver(context.Background(), id)
@@ -51,7 +39,7 @@ func TestRedeliverRejectsBadIDsLocally(t *testing.T) {
 // subscribes, by its bare id; the event keeps its event_id.
 func TestRedeliverNoSubscriberRow(t *testing.T) {
 	t.Parallel()
-	sim := newSim(t)
+	sim := simtest.Start(t)
 	client := sim.Client()
 	ctx := context.Background()
 	var rows []webhooks.Delivery
@@ -111,7 +99,7 @@ func TestRedeliverNoSubscriberRow(t *testing.T) {
 
 func TestListPagesAndStops(t *testing.T) {
 	t.Parallel()
-	sim := newSim(t)
+	sim := simtest.Start(t)
 	client := sim.Client()
 	for i := 0; i < 5; i++ {
 		sim.Advance(time.Second)
