@@ -122,18 +122,6 @@ func pinBreaksRules(pin string) bool {
 	return same || up || down
 }
 
-func digitsOnly(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
 // activationLocked returns the lock of c, lifting a lock whose 24 hours
 // have passed (the counter starts again).
 func (s *Simulator) activationLocked(c *simCard, now time.Time) bool {
@@ -192,7 +180,7 @@ func (s *Simulator) handleCardActivate(c *rc) (int, any, error) {
 	if card.Inventory != "shipped" {
 		return 0, nil, newErr("state_invalid", "the card has not left stock yet")
 	}
-	if !digitsOnly(b.PIN) || len(b.PIN) != cardPINLength {
+	if !allDigits(b.PIN) || len(b.PIN) != cardPINLength {
 		return 0, nil, newErr("card_pin_invalid", fmt.Sprintf("the PIN must be %d digits", cardPINLength))
 	}
 	if b.Expiry != fmt.Sprintf("%02d/%02d", card.ExpMonth, card.ExpYear) {
@@ -226,11 +214,11 @@ func (s *Simulator) handleCardPIN(c *rc) (int, any, error) {
 		return 0, nil, errInvalidFields("new_pin and one of current_pin or cvv are required", "new_pin", "current_pin", "cvv")
 	case b.NewPIN == "":
 		return 0, nil, errInvalidFields("new_pin is required", "new_pin")
-	case !digitsOnly(b.NewPIN):
+	case !allDigits(b.NewPIN):
 		return 0, nil, errInvalidFields("new_pin must be digits only", "new_pin")
 	case (b.CurrentPIN == "") == (b.CVV == ""):
 		return 0, nil, errInvalidFields("exactly one of current_pin (change) or cvv (reset) is required", "current_pin", "cvv")
-	case b.CVV != "" && (len(b.CVV) != 3 || !digitsOnly(b.CVV)):
+	case b.CVV != "" && (len(b.CVV) != 3 || !allDigits(b.CVV)):
 		return 0, nil, errInvalidFields("cvv must be three digits", "cvv")
 	}
 	if card.Status != "active" && card.Status != "frozen" {

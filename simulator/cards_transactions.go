@@ -45,7 +45,7 @@ type CardTransaction struct {
 
 var txDirections = statusSet("debit", "credit", "none", "unknown")
 
-func isMinor(s string) bool { return digitsOnly(s) && len(s) <= 30 }
+func isMinor(s string) bool { return allDigits(s) && len(s) <= 30 }
 
 // addCardTransactionLocked validates and stores t on card c and books its
 // balance effect; on error nothing changes.
@@ -146,27 +146,6 @@ func txJSON(t *cardTx) map[string]any {
 	return out
 }
 
-// isUUIDShape reports the 8-4-4-4-12 hex shape.
-func isUUIDShape(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		ch := s[i]
-		switch i {
-		case 8, 13, 18, 23:
-			if ch != '-' {
-				return false
-			}
-		default:
-			if !(ch >= '0' && ch <= '9' || ch >= 'a' && ch <= 'f' || ch >= 'A' && ch <= 'F') {
-				return false
-			}
-		}
-	}
-	return true
-}
-
 func (s *Simulator) handleCardTransactions(c *rc) (int, any, error) {
 	card, err := s.cardOf(c.member, c.pathID())
 	if err != nil {
@@ -175,7 +154,7 @@ func (s *Simulator) handleCardTransactions(c *rc) (int, any, error) {
 	q := c.r.URL.Query()
 	id := q.Get("id")
 	if id != "" {
-		if !isUUIDShape(strings.TrimPrefix(id, "ctx_")) {
+		if !uuidShaped(strings.TrimPrefix(id, "ctx_")) {
 			return 0, nil, errInvalidFields("id must be a transaction id (ctx_ prefix optional)", "id")
 		}
 		id = withIDPrefix("ctx_", id)
