@@ -224,7 +224,7 @@ func (a *auth) obtain(ctx context.Context) (cachedToken, error) {
 			a.local.Store(usable)
 			return *usable, nil
 		}
-		if err := sleepCtx(ctx, backoff(tokenPollMin, tokenPollMax, round)); err != nil {
+		if err := api.Sleep(ctx, backoff(tokenPollMin, tokenPollMax, round)); err != nil {
 			return cachedToken{}, fmt.Errorf("mwallet: waiting for another client's token exchange: %w", err)
 		}
 	}
@@ -269,18 +269,6 @@ func fromAccessToken(s AccessToken) cachedToken {
 		t.refreshAt = t.expiresAt
 	}
 	return t
-}
-
-// sleepCtx waits d or until ctx ends.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // detached returns a context that does not end when ctx is cancelled (other

@@ -48,17 +48,6 @@ func WithCallOptions(opts ...api.CallOption) WaitOption {
 	return func(c *waitConfig) { c.call = append(c.call, opts...) }
 }
 
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
-
 // WaitForOutcome polls the order (GET /v1/qrpay/orders/{id}) with a growing
 // interval until its status is final (Status.IsFinal: completed, failed,
 // refunded, expired or canceled) and returns it. It is a fallback for the
@@ -76,7 +65,7 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 // wait. An unknown status is not final: it is returned on ctx end like
 // processing, verbatim, for the caller to alert on.
 func (c *Client) WaitForOutcome(ctx context.Context, member, orderID string, opts ...WaitOption) (*Order, error) {
-	cfg := waitConfig{interval: 2 * time.Second, max: 30 * time.Second, factor: 1.5, sleep: sleepCtx}
+	cfg := waitConfig{interval: 2 * time.Second, max: 30 * time.Second, factor: 1.5, sleep: api.Sleep}
 	for _, o := range opts {
 		if o != nil {
 			o(&cfg)

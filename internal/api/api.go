@@ -148,3 +148,17 @@ func WithResponse(dst **Response) CallOption {
 type Caller interface {
 	Do(ctx context.Context, req *Request, out any, opts ...CallOption) (*Response, error)
 }
+
+// Sleep waits d, or until ctx ends and then returns ctx.Err(). The root
+// client waits between token polls with it and sub-packages between status
+// polls.
+func Sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
