@@ -217,7 +217,7 @@ func connect(ctx context.Context, base string, out io.Writer) (*triggerRun, erro
 	if err := t.control(http.MethodGet, "/_sim/clock", nil, &clock); err != nil {
 		return nil, fmt.Errorf("reading the simulator's clock: %w", err)
 	}
-	offset := time.Unix(clock.Unix, 0).Sub(time.Now())
+	offset := time.Until(time.Unix(clock.Unix, 0))
 	c, err := mwallet.NewClient(t.base, mwallet.Credentials{
 		ClientID:   t.creds.ClientID,
 		APIKey:     mwallet.Secret(t.creds.APIKey),
