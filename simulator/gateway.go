@@ -2,6 +2,7 @@ package simulator
 
 import (
 	"crypto/hmac"
+	crand "crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
@@ -66,10 +67,14 @@ type gatewayState struct {
 	// maxNonces and maxIdem bound the windows (maxNonces and
 	// maxIdempotencyRecords unless a test lowers them).
 	maxNonces, maxIdem int
+
+	// bodyKey keys the idempotency body digests, so a stored digest of a
+	// low-entropy body (a PIN change) cannot be reversed by trying every PIN.
+	bodyKey [32]byte
 }
 
 func newGatewayState(seed int64) *gatewayState {
-	return &gatewayState{
+	g := &gatewayState{
 		rng:          rand.New(rand.NewPCG(uint64(seed)^0x5bd1e995, uint64(seed)+0x27d4eb2f)),
 		nonces:       map[string]time.Time{},
 		idem:         map[string]*idemRecord{},
@@ -79,12 +84,26 @@ func newGatewayState(seed int64) *gatewayState {
 		maxNonces:    maxNonces,
 		maxIdem:      maxIdempotencyRecords,
 	}
+	// The key never leaves the process and nothing observable depends on
+	// it, so it comes from crypto/rand rather than the seeded generator.
+	_, _ = crand.Read(g.bodyKey[:])
+	return g
+}
+
+// bodyDigest is the keyed digest of a request body kept in an idempotency
+// record.
+func (g *gatewayState) bodyDigest(body []byte) [sha256.Size]byte {
+	m := hmac.New(sha256.New, g.bodyKey[:])
+	m.Write(body)
+	var d [sha256.Size]byte
+	m.Sum(d[:0])
+	return d
 }
 
 // idemRecord is the stored result of an idempotent request.
 type idemRecord struct {
-	endpoint   string // METHOD and escaped path
-	bodyHash   [sha256.Size]byte
+	endpoint   string            // METHOD and escaped path
+	bodyHash   [sha256.Size]byte // keyed digest (bodyDigest), never a plain hash
 	expiresAt  time.Time
 	inProgress bool
 	status     int
@@ -503,7 +522,7 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 	}
 	recKey := s.merchant.ID + "|" + c.idemKey
 	endpointID := r.Method + " " + r.URL.EscapedPath()
-	hash := sha256.Sum256(body)
+	hash := s.gw.bodyDigest(body)
 	if rec, ok := s.gw.idem[recKey]; ok && (rec.inProgress || now.Before(rec.expiresAt)) {
 		if rec.endpoint != endpointID || rec.bodyHash != hash {
 			return fail(newErr("idempotency_key_reused", "the idempotency key was used with a different body or endpoint"))

@@ -1,0 +1,28 @@
+package simulator
+
+import (
+	"crypto/sha256"
+	"testing"
+)
+
+// The idempotency records keep a keyed digest of the request body: a PIN
+// change body has so little entropy that a plain SHA-256 could be reversed
+// by hashing every PIN.
+func TestIdempotencyBodyDigestIsKeyed(t *testing.T) {
+	t.Parallel()
+	body := []byte(`{"new_pin":"123456","current_pin":"654321"}`)
+	a, b := newGatewayState(1), newGatewayState(1)
+	da, db := a.bodyDigest(body), b.bodyDigest(body)
+	if da == sha256.Sum256(body) {
+		t.Fatal("the body digest is a plain SHA-256 of the body")
+	}
+	if da == db {
+		t.Fatal("two simulators share a body digest key")
+	}
+	if a.bodyDigest(body) != da {
+		t.Fatal("the body digest is not stable within one simulator")
+	}
+	if a.bodyDigest([]byte(`{"new_pin":"123457","current_pin":"654321"}`)) == da {
+		t.Fatal("different bodies share a digest")
+	}
+}
