@@ -92,6 +92,9 @@ func (s *Simulator) registerControl() {
 	})
 
 	// Clock.
+	s.control("GET /_sim/stats", func(*http.Request, []byte) (int, any, error) {
+		return http.StatusOK, s.statsLocked(), nil
+	})
 	s.control("GET /_sim/clock", func(*http.Request, []byte) (int, any, error) {
 		return http.StatusOK, s.clockJSON(), nil
 	})

@@ -279,3 +279,22 @@ func TestSetupErrorSurfaces(t *testing.T) {
 		t.Errorf("NewClient: %v", err)
 	}
 }
+
+func TestControlStats(t *testing.T) {
+	t.Parallel()
+	sim, c := newRaw(t)
+	wantStatus(t, c.get(c.token(), "/v1/assets", ""), 200)
+	r := c.mustControl("GET", "/_sim/stats", nil)
+	st := sim.Stats()
+	want := map[string]any{
+		"nonces": float64(st.Nonces), "idempotency_records": float64(st.IdempotencyRecords),
+		"tokens": float64(st.Tokens), "journal_entries": float64(st.JournalEntries),
+		"requests": float64(st.Requests), "events": float64(st.Events),
+	}
+	if diff := cmp.Diff(want, r.body); diff != "" {
+		t.Errorf("GET /_sim/stats (-Stats() +route):\n%s", diff)
+	}
+	if st.Tokens != 1 || st.Requests < 2 {
+		t.Errorf("after one token exchange and one read: %+v", st)
+	}
+}

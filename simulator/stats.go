@@ -25,6 +25,11 @@ type Stats struct {
 func (s *Simulator) Stats() Stats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.statsLocked()
+}
+
+// statsLocked is Stats with s.mu held (GET /_sim/stats).
+func (s *Simulator) statsLocked() Stats {
 	return Stats{
 		Nonces:             len(s.gw.nonces),
 		IdempotencyRecords: len(s.gw.idem),
