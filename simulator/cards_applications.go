@@ -44,14 +44,19 @@ func (s *Simulator) parseCardAmount(field, asset, v string) (money.Amount, error
 }
 
 // atScaleOf re-expresses a fee-asset amount in another asset at par (the
-// simulator's stablecoins all have ledger scale 6).
-func (s *Simulator) atScaleOf(asset string, a money.Amount) money.Amount {
-	sc, _ := s.assetScale(asset)
+// simulator's stablecoins all have ledger scale 6). An unknown asset or an
+// amount the asset's ledger scale cannot hold exactly is an error, never a
+// rounding.
+func (s *Simulator) atScaleOf(asset string, a money.Amount) (money.Amount, error) {
+	sc, ok := s.assetScale(asset)
+	if !ok {
+		return money.Amount{}, fmt.Errorf("simulator: unknown asset %s", asset)
+	}
 	r, err := a.Rescale(sc)
 	if err != nil {
-		panic(fmt.Sprintf("simulator: rescale %s to %s: %v", a, asset, err))
+		return money.Amount{}, fmt.Errorf("simulator: rescale %s to %s: %w", a, asset, err)
 	}
-	return r
+	return r, nil
 }
 
 func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
@@ -136,7 +141,10 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 	default:
 		return 0, nil, errBusiness500("cannot apply")
 	}
-	fee := s.atScaleOf(src, s.cardAmt(p.FeeAsset, p.IssueFee))
+	fee, err := s.atScaleOf(src, s.cardAmt(p.FeeAsset, p.IssueFee))
+	if err != nil {
+		return 0, nil, errBusiness500("the issue fee cannot be charged in " + src)
+	}
 	shipping := s.cardAmt(src, "0")
 	var addr *cardAddress
 	if p.physical() {
@@ -156,7 +164,9 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 		if !ok {
 			return 0, nil, errBusiness500("unsupported shipping country")
 		}
-		shipping = s.atScaleOf(src, sf)
+		if shipping, err = s.atScaleOf(src, sf); err != nil {
+			return 0, nil, errBusiness500("the shipping fee cannot be charged in " + src)
+		}
 		snap := *addr
 		addr = &snap
 	}
@@ -318,7 +328,10 @@ func (s *Simulator) creditCardLocked(memo, asset string, amount money.Amount, fr
 	if asset == cardLedgerAsset {
 		return s.ledger.Transfer(s.clock.Now(), memo, asset, amount, from, CardAccount(cardID))
 	}
-	conv := s.atScaleOf(cardLedgerAsset, amount)
+	conv, err := s.atScaleOf(cardLedgerAsset, amount)
+	if err != nil {
+		return err
+	}
 	return s.ledger.Post(s.clock.Now(), memo,
 		Posting{Account: from, Asset: asset, Amount: amount.Neg()},
 		Posting{Account: UpstreamAccount("card_issuer"), Asset: asset, Amount: amount},

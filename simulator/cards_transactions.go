@@ -102,7 +102,10 @@ func (s *Simulator) addCardTransactionLocked(c *simCard, in CardTransaction) (*c
 		t.ID = "ctx_" + s.newUUID()
 	}
 	if !t.Booked && t.Status == "succeed" && (t.Direction == "debit" || t.Direction == "credit") && !amount.IsZero() {
-		conv := s.atScaleOf(cardLedgerAsset, amount)
+		conv, err := s.atScaleOf(cardLedgerAsset, amount)
+		if err != nil {
+			return nil, fmt.Errorf("card %s: %w", c.ID, err)
+		}
 		from, to := CardAccount(c.ID), UpstreamAccount("card_network")
 		if t.Direction == "credit" {
 			from, to = to, from
