@@ -343,3 +343,52 @@ func TestPlatformDirectMemberGetsNoEvents(t *testing.T) {
 	}
 	checkBooks(t, sim)
 }
+
+// A merchant-funded apply or top-up whose prepaid cannot cover the cost is
+// service_unavailable with no order: neither the prepaid nor the member's
+// wallet moves, and no application exists afterwards.
+func TestMerchantFundedInsufficientPrepaid(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		call func(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client) error
+	}{
+		{name: "apply", call: func(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client) error {
+			drainPrepaid(t, sim)
+			_, err := cl.Cards.Apply(ctx, member, cards.ApplyParams{ProductID: "cpd_virtual_std", SourceAsset: "USDT",
+				ClientKey: cards.NewClientKey(), FundingSource: cards.FundingMerchant, FirstTopUp: usdt("30")})
+			return err
+		}},
+		{name: "top-up", call: func(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client) error {
+			id := issue(t, sim, cl, cards.ApplyParams{ProductID: "cpd_virtual_std", FundingSource: cards.FundingMerchant})
+			drainPrepaid(t, sim)
+			_, err := cl.Cards.TopUp(ctx, member, id, cards.TopUpParams{Amount: usdt("10"), FundingSource: cards.FundingMerchant})
+			return err
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			sim, cl := simtest.New(t, simulator.WithModel(simulator.MerchantHosted))
+			err := tt.call(t, sim, cl)
+			simtest.WantCode(t, err, mwallet.CodeServiceUnavailable)
+			wantFunds(t, sim, member, "USDT", "1000", "0")
+			wantFunds(t, sim, "", "USDT", "0", "0")
+			wantFunds(t, sim, "", "USDC", "0", "0")
+			checkBooks(t, sim)
+		})
+	}
+}
+
+// drainPrepaid empties the merchant prepaid in every card source asset.
+func drainPrepaid(t *testing.T, sim *simulator.Simulator) {
+	t.Helper()
+	for _, asset := range []string{"USDT", "USDC"} {
+		if a, _ := funds(t, sim, "", asset); a.IsZero() {
+			continue
+		}
+		if err := sim.WithdrawMerchantPrepaid(asset, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
