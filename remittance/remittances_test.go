@@ -813,3 +813,46 @@ func TestListNeedsRemittancesRead(t *testing.T) {
 	_, err := c.Remittances.QueryVPApplications(context.Background(), []string{member1})
 	simtest.WantCode(t, err, api.CodeInsufficientScope)
 }
+
+// The service side of the body rules the SDK cannot express: an
+// unrecognised line falls back to express, and a corridor sent in the body
+// is ignored in favour of the payee's.
+func TestServiceLineFallbackAndPayeeCorridor(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		edit func(m map[string]any)
+	}{
+		{name: "line in upper case", edit: func(m map[string]any) { m["line"] = "POBO" }},
+		{name: "line unknown", edit: func(m map[string]any) { m["line"] = "wire" }},
+		{name: "line empty", edit: func(m map[string]any) { m["line"] = "" }},
+		{name: "corridor sent", edit: func(m map[string]any) { m["corridor"] = "JP-JPY"; m["payout_currency"] = "JPY" }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			sim, c := simtest.New(t)
+			ctx := context.Background()
+			gbp := payeeOf(t, c, member1, "GBP")
+			body := map[string]any{"payee_id": gbp.ID, "payout_amount": "100.00", "slippage_bps": 200, "purpose_code": "FAMILY_SUPPORT"}
+			tt.edit(body)
+			if err := rawCreate(ctx, c, member1, body); err != nil {
+				t.Fatalf("create: %v", err)
+			}
+			orders := listOrders(t, c, member1)
+			if len(orders) != 1 {
+				t.Fatalf("%d orders, want 1", len(orders))
+			}
+			o := orders[0]
+			if o.Line != remittance.LineExpress || o.PayoutCurrency != "GBP" || o.PayoutAmount != "100.00" {
+				t.Fatalf("order line %q payout %s %s, want express 100.00 GBP", o.Line, o.PayoutAmount, o.PayoutCurrency)
+			}
+			if got := simtest.Locked(t, sim, member1, "USDT"); got == "0" || got == "0.000000" {
+				t.Fatalf("locked = %s, want the order's hold", got)
+			}
+			if err := sim.CheckLedger(); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
