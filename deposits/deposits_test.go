@@ -332,3 +332,76 @@ func TestScopes(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// The asset and amount rules the service applies to accepted deposits: the
+// asset is upper-cased and must be explicitly enabled when the merchant has an
+// allowlist; extra decimals are accepted only when they are all zero; the
+// network is upper-cased. Refusals move nothing.
+func TestAssetAllowlistAndAmountExactness(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		allowlist []string
+		body      map[string]any
+		code      api.Code // "" when the deposit is credited
+		asset     string
+		amount    string
+		network   string
+	}{
+		{name: "lower-case asset is upper-cased", body: map[string]any{"asset": "usdc", "amount": "5", "reference": "a-1"},
+			asset: "USDC", amount: "5.000000"},
+		{name: "extra zero decimals accepted", body: map[string]any{"asset": "USDT", "amount": "1.50000000000", "reference": "a-2"},
+			asset: "USDT", amount: "1.500000"},
+		{name: "network upper-cased", body: map[string]any{"asset": "USDT", "amount": "2", "reference": "a-3", "network": "tron", "txid": "0xabc"},
+			asset: "USDT", amount: "2.000000", network: "TRON"},
+		{name: "asset on the allowlist", allowlist: []string{"USDT"}, body: map[string]any{"asset": "usdt", "amount": "3", "reference": "a-4"},
+			asset: "USDT", amount: "3.000000"},
+		{name: "catalogue asset missing from the allowlist", allowlist: []string{"USDT"}, body: map[string]any{"asset": "USDC", "amount": "3", "reference": "a-5"},
+			code: api.CodeAssetNotAllowed},
+		{name: "extra non-zero decimal at a scale-8 asset", body: map[string]any{"asset": "BTC", "amount": "0.000000001", "reference": "a-6"},
+			code: api.CodeInvalidRequest},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			sim, c := simtest.New(t)
+			if tt.allowlist != nil {
+				if err := sim.SetMerchant(simulator.MerchantSettings{AssetAllowlist: tt.allowlist}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			before := map[string]string{}
+			for _, a := range []string{"USDT", "USDC", "BTC"} {
+				before[a] = simtest.Available(t, sim, member1, a)
+			}
+			err := rawDeposit(c, member1, tt.body)
+			if tt.code != "" {
+				simtest.WantCode(t, err, tt.code)
+				for a, want := range before {
+					if got := simtest.Available(t, sim, member1, a); got != want {
+						t.Errorf("%s available %s -> %s after a refusal", a, want, got)
+					}
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("deposit: %v", err)
+			}
+			d, err := c.Deposits.Get(context.Background(), tt.body["reference"].(string))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Asset != tt.asset || d.Amount.String() != tt.amount || d.Network != tt.network {
+				t.Fatalf("deposit %s %s network %q, want %s %s network %q", d.Asset, d.Amount, d.Network, tt.asset, tt.amount, tt.network)
+			}
+			prev, err := money.Parse(before[tt.asset], 6)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := prev.Add(usdt(tt.amount))
+			if got := simtest.Available(t, sim, member1, tt.asset); got != want.String() {
+				t.Errorf("%s available %s, want %s", tt.asset, got, want)
+			}
+		})
+	}
+}
