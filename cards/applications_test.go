@@ -392,3 +392,36 @@ func drainPrepaid(t *testing.T, sim *simulator.Simulator) {
 		}
 	}
 }
+
+// A KYC update drops the member to level 0 until re-approval: in the meantime
+// the invoice says can_apply false and an application is refused (500
+// api_error, KYC not passed) with nothing debited; after approval both work.
+func TestKYCUpdateStopsCardIssuing(t *testing.T) {
+	t.Parallel()
+	sim, cl := simtest.New(t)
+	if err := sim.UpdateKYC(member); err != nil {
+		t.Fatal(err)
+	}
+	entries := len(sim.LedgerEntries())
+	inv, err := cl.Cards.Quote(ctx, member, "cpd_virtual_std", cards.QuoteParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inv.CanApply || inv.Reason == "" {
+		t.Fatalf("invoice during review: can_apply %v reason %q, want false with a reason", inv.CanApply, inv.Reason)
+	}
+	_, err = cl.Cards.Apply(ctx, member, cards.ApplyParams{ProductID: "cpd_virtual_std", SourceAsset: "USDT", ClientKey: cards.NewClientKey()})
+	simtest.WantCode(t, err, mwallet.CodeAPIError)
+	wantFunds(t, sim, member, "USDT", "1000", "0")
+	if n := len(sim.LedgerEntries()); n != entries {
+		t.Fatalf("a refused application posted %d ledger entries", n-entries)
+	}
+	if err := sim.ApproveKYC(member, 0); err != nil {
+		t.Fatal(err)
+	}
+	if inv, err = cl.Cards.Quote(ctx, member, "cpd_virtual_std", cards.QuoteParams{}); err != nil || !inv.CanApply {
+		t.Fatalf("invoice after approval: %+v %v", inv, err)
+	}
+	apply(t, cl, cards.ApplyParams{ProductID: "cpd_virtual_std"})
+	checkBooks(t, sim)
+}
