@@ -197,3 +197,68 @@ func TestPayoutHelpers(t *testing.T) {
 		t.Fatal("OrderID")
 	}
 }
+
+// TestVPQueryServiceRules checks the batch query on the service side: 1 to
+// 100 identifiers (0 or 101 is invalid_request, 100 is answered), and a
+// member of another merchant is member_not_found in either identifier form,
+// exactly like an unknown one.
+func TestVPQueryServiceRules(t *testing.T) {
+	t.Parallel()
+	sim, c := simtest.New(t)
+	ctx := context.Background()
+	foreignID, err := sim.CreateMember(simulator.MemberSeed{ExternalID: "foreign-1", KYCLevel: 1, MerchantID: "mch_someone_else"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hundred := make([]string, 100)
+	for i := range hundred {
+		hundred[i] = member1
+	}
+	tests := []struct {
+		name    string
+		members []string
+		code    api.Code // "" when answered
+		missing []int    // items answered member_not_found
+	}{
+		{name: "none", members: []string{}, code: api.CodeInvalidRequest},
+		{name: "101", members: append(append([]string{}, hundred...), member1), code: api.CodeInvalidRequest},
+		{name: "blank item", members: []string{member1, ""}, code: api.CodeInvalidRequest},
+		{name: "100", members: hundred},
+		{name: "foreign member by external id", members: []string{member1, "foreign-1"}, missing: []int{1}},
+		{name: "foreign member by mem_ id", members: []string{foreignID, member1}, missing: []int{0}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out struct {
+				Items []struct {
+					Query    string `json:"query"`
+					Error    string `json:"error"`
+					MemberID string `json:"member_id"`
+				} `json:"items"`
+			}
+			_, err := c.Do(ctx, &api.Request{Method: "POST", Path: "/v1/remit/vp/applications/query", Body: map[string]any{"members": tt.members}}, &out)
+			if tt.code != "" {
+				simtest.WantCode(t, err, tt.code)
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(out.Items) != len(tt.members) {
+				t.Fatalf("%d items for %d members", len(out.Items), len(tt.members))
+			}
+			missing := map[int]bool{}
+			for _, i := range tt.missing {
+				missing[i] = true
+			}
+			for i, it := range out.Items {
+				if it.Query != tt.members[i] {
+					t.Errorf("item %d answers %q, want %q", i, it.Query, tt.members[i])
+				}
+				if missing[i] != (it.Error == string(api.CodeMemberNotFound)) || missing[i] != (it.MemberID == "") {
+					t.Errorf("item %d (%s): error %q member_id %q", i, it.Query, it.Error, it.MemberID)
+				}
+			}
+		})
+	}
+}

@@ -1029,7 +1029,8 @@ func (s *Simulator) queryVPApplications(c *rc) (int, any, error) {
 		} else {
 			m = s.membersByExt[v]
 		}
-		if m == nil {
+		if m == nil || (m.MerchantID != "" && m.MerchantID != s.merchant.ID) {
+			// Unknown and foreign members get the same answer.
 			items = append(items, map[string]any{"query": q, "error": "member_not_found", "application": nil})
 			continue
 		}
