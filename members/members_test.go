@@ -76,3 +76,21 @@ func TestGetNeedsMembersRead(t *testing.T) {
 	_, err := sim.Client().Members.Get(context.Background(), "mem_00000000-0000-4000-8000-000000000000")
 	simtest.WantCode(t, err, api.CodeInsufficientScope)
 }
+
+// TestGetForeignMember checks that a member of another merchant is not
+// visible: the read answers not_found, as for an id that does not exist.
+func TestGetForeignMember(t *testing.T) {
+	t.Parallel()
+	sim, c := simtest.New(t)
+	id, err := sim.CreateMember(simulator.MemberSeed{ExternalID: "foreign-1", KYCLevel: 1, MerchantID: "mch_someone_else"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ref := range []string{id, strings.TrimPrefix(id, "mem_")} {
+		got, err := c.Members.Get(context.Background(), ref)
+		if err == nil {
+			t.Fatalf("Get(%q) = %+v, want not_found", ref, got)
+		}
+		simtest.WantCode(t, err, api.CodeNotFound)
+	}
+}

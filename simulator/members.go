@@ -72,7 +72,8 @@ func memberJSON(m *member) map[string]any {
 // without showing its fields.
 func (s *Simulator) getMember(c *rc) (int, any, error) {
 	m := s.memberByID(c.pathID())
-	if m == nil {
+	if m == nil || (m.MerchantID != "" && m.MerchantID != s.merchant.ID) {
+		// A member of another merchant is answered like an unknown id.
 		return 0, nil, errNotFound("member")
 	}
 	return http.StatusOK, memberJSON(m), nil
