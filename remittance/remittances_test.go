@@ -379,6 +379,10 @@ func TestFailureReturnsEverything(t *testing.T) {
 			t.Fatal("a failed order moved again")
 		}
 	}
+	evs := simtest.EventsOf(sim, "remittance.order.failed")
+	if len(evs) != 1 || "rmt_"+evs[0].ObjectID != o.ID || evs[0].Status != "failed" || evs[0].StatusVersion != o.StatusVersion {
+		t.Fatalf("remittance.order.failed events %+v, want one for %s v%d", evs, o.ID, o.StatusVersion)
+	}
 }
 
 func TestReplayReportsCurrentStatus(t *testing.T) {
