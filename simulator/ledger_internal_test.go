@@ -1,0 +1,148 @@
+package simulator
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mwallet/mwallet-go/money"
+)
+
+// TestLedgerPostRefusals checks the ledger's own guards, independently of
+// the handlers' balance checks: an entry that would take a member, merchant
+// prepaid or card account below zero, an unbalanced entry, an unknown asset
+// or a scale mismatch is refused as a whole, and nothing of it is applied;
+// contra accounts (world, upstream, revenue) may go negative.
+func TestLedgerPostRefusals(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	usdt := func(s string) money.Amount { return money.MustParse(s, 6) }
+	scales := func(a string) (int, bool) {
+		if a == "USDT" {
+			return 6, true
+		}
+		return 0, false
+	}
+	const mem = "m1"
+	tests := []struct {
+		name     string
+		postings []Posting
+		wantErr  bool
+		wantNeg  string // account named by *InsufficientFundsError
+	}{
+		{"member available below zero", []Posting{
+			{MemberAvailable(mem), "USDT", usdt("-100.000001")}, {AccountWorld, "USDT", usdt("100.000001")}}, true, MemberAvailable(mem)},
+		{"member locked below zero", []Posting{
+			{MemberLocked(mem), "USDT", usdt("-0.000001")}, {MemberAvailable(mem), "USDT", usdt("0.000001")}}, true, MemberLocked(mem)},
+		{"merchant prepaid below zero", []Posting{
+			{AccountMerchantPrepaid, "USDT", usdt("-50.000001")}, {AccountWorld, "USDT", usdt("50.000001")}}, true, AccountMerchantPrepaid},
+		{"merchant prepaid locked below zero", []Posting{
+			{AccountMerchantPrepaidLocked, "USDT", usdt("-1")}, {AccountMerchantPrepaid, "USDT", usdt("1")}}, true, AccountMerchantPrepaidLocked},
+		{"card below zero", []Posting{
+			{CardAccount("crd_1"), "USDT", usdt("-1")}, {MemberAvailable(mem), "USDT", usdt("1")}}, true, CardAccount("crd_1")},
+		{"one posting fine, the other negative", []Posting{
+			{MemberAvailable(mem), "USDT", usdt("-10")}, {AccountWorld, "USDT", usdt("10")},
+			{AccountMerchantPrepaid, "USDT", usdt("-60")}, {AccountWorld, "USDT", usdt("60")}}, true, AccountMerchantPrepaid},
+		{"unbalanced", []Posting{
+			{MemberAvailable(mem), "USDT", usdt("-1")}, {AccountWorld, "USDT", usdt("0.999999")}}, true, ""},
+		{"unknown asset", []Posting{
+			{MemberAvailable(mem), "XYZ", money.MustParse("-1", 6)}, {AccountWorld, "XYZ", money.MustParse("1", 6)}}, true, ""},
+		{"scale mismatch", []Posting{
+			{MemberAvailable(mem), "USDT", money.MustParse("-1", 2)}, {AccountWorld, "USDT", money.MustParse("1", 2)}}, true, ""},
+		{"whole balance out", []Posting{
+			{MemberAvailable(mem), "USDT", usdt("-100")}, {UpstreamAccount("qrpay"), "USDT", usdt("100")}}, false, ""},
+		{"contra accounts may go negative", []Posting{
+			{AccountWorld, "USDT", usdt("-5")}, {UpstreamAccount("qrpay"), "USDT", usdt("-5")}, {AccountRevenueFees, "USDT", usdt("10")}}, false, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			l := newLedger(scales)
+			if err := l.Transfer(at, "seed", "USDT", usdt("100"), AccountWorld, MemberAvailable(mem)); err != nil {
+				t.Fatalf("seed member: %v", err)
+			}
+			if err := l.Transfer(at, "seed", "USDT", usdt("50"), AccountWorld, AccountMerchantPrepaid); err != nil {
+				t.Fatalf("seed prepaid: %v", err)
+			}
+			accounts := []string{MemberAvailable(mem), MemberLocked(mem), AccountMerchantPrepaid, AccountMerchantPrepaidLocked,
+				CardAccount("crd_1"), AccountWorld, UpstreamAccount("qrpay"), AccountRevenueFees}
+			snapshot := func() map[string]string {
+				out := map[string]string{}
+				for _, a := range accounts {
+					out[a] = l.Balance(a, "USDT").String()
+				}
+				return out
+			}
+			before, entries := snapshot(), len(l.Entries())
+
+			err := l.Post(at, tt.name, tt.postings...)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("Post error = %v, want error %v", err, tt.wantErr)
+			}
+			var ife *InsufficientFundsError
+			if errors.As(err, &ife) != (tt.wantNeg != "") || (ife != nil && ife.Account != tt.wantNeg) {
+				t.Errorf("Post error = %v, want an InsufficientFundsError on %q", err, tt.wantNeg)
+			}
+			if tt.wantErr {
+				if diff := cmp.Diff(before, snapshot()); diff != "" {
+					t.Errorf("a refused entry changed balances (-before +after):\n%s", diff)
+				}
+				if n := len(l.Entries()); n != entries {
+					t.Errorf("a refused entry was journaled: %d entries, want %d", n, entries)
+				}
+			} else if n := len(l.Entries()); n != entries+1 {
+				t.Errorf("%d entries after an accepted post, want %d", n, entries+1)
+			}
+			if err := l.Check(); err != nil {
+				t.Errorf("Check: %v", err)
+			}
+		})
+	}
+}
+
+// TestLedgerTransferRefusesNegativeAmounts checks that Transfer never moves
+// money backwards through a negative amount.
+func TestLedgerTransferRefusesNegativeAmounts(t *testing.T) {
+	t.Parallel()
+	l := newLedger(func(string) (int, bool) { return 6, true })
+	if err := l.Transfer(time.Time{}, "reverse", "USDT", money.MustParse("-1", 6), AccountWorld, MemberAvailable("m1")); err == nil {
+		t.Fatal("a negative transfer was accepted")
+	}
+	if len(l.Entries()) != 0 || !l.Balance(AccountWorld, "USDT").IsZero() {
+		t.Errorf("a refused transfer changed the books")
+	}
+	if err := l.Check(); err != nil {
+		t.Errorf("Check: %v", err)
+	}
+}
+
+// TestLedgerCheckDetects checks that Check reports books that do not
+// balance and a non-negative account below zero (states Post never
+// produces, forced here directly).
+func TestLedgerCheckDetects(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		balances map[string]string
+		wantErr  bool
+	}{
+		{"balanced", map[string]string{MemberAvailable("m1"): "5", AccountWorld: "-5"}, false},
+		{"money created", map[string]string{MemberAvailable("m1"): "5", AccountWorld: "-4.999999"}, true},
+		{"member negative", map[string]string{MemberAvailable("m1"): "-5", AccountWorld: "5"}, true},
+		{"card negative", map[string]string{CardAccount("c"): "-1", AccountRevenueFees: "1"}, true},
+		{"contra negative", map[string]string{UpstreamAccount("x"): "-1", AccountRevenueFees: "1"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			l := newLedger(func(string) (int, bool) { return 6, true })
+			for acct, v := range tt.balances {
+				l.balances[acct] = map[string]money.Amount{"USDT": money.MustParse(v, 6)}
+			}
+			if err := l.Check(); (err != nil) != tt.wantErr {
+				t.Errorf("Check = %v, want error %v", err, tt.wantErr)
+			}
+		})
+	}
+}
