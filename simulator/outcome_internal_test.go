@@ -1,0 +1,72 @@
+package simulator
+
+import (
+	"testing"
+	"time"
+)
+
+// TestOutcomeModes drives the one outcome mechanism every product line uses:
+// the collection's mode, a per-object mode set before or while the object is
+// in flight, and settled stopping a pending success. Each case records how
+// many times the success path ran at each checkpoint of simulator time.
+func TestOutcomeModes(t *testing.T) {
+	t.Parallel()
+	const coll, id = CollectionRemittances, "rmt_test"
+	tests := []struct {
+		name       string
+		collection OutcomeMode
+		before     *OutcomeMode // object mode set before it goes in flight
+		during     *OutcomeMode // object mode set while in flight
+		settle     bool         // settled right after going in flight
+		want       []int        // runs at +0, +59s, +60s, +24h
+	}{
+		{"manual default never completes", Manual(), nil, nil, false, []int{0, 0, 0, 0}},
+		{"immediate", Immediate(), nil, nil, false, []int{1, 1, 1, 1}},
+		{"after a minute", After(time.Minute), nil, nil, false, []int{0, 0, 1, 1}},
+		{"object immediate overrides manual collection", Manual(), ptrMode(Immediate()), nil, false, []int{1, 1, 1, 1}},
+		{"object manual overrides immediate collection", Immediate(), ptrMode(Manual()), nil, false, []int{0, 0, 0, 0}},
+		{"object after overrides manual collection", Manual(), ptrMode(After(time.Minute)), nil, false, []int{0, 0, 1, 1}},
+		{"in flight switched to immediate", Manual(), nil, ptrMode(Immediate()), false, []int{1, 1, 1, 1}},
+		{"in flight switched to after", Manual(), nil, ptrMode(After(time.Minute)), false, []int{0, 0, 1, 1}},
+		{"settled before the timer", After(time.Minute), nil, nil, true, []int{0, 0, 0, 0}},
+		{"settled, then switched", Manual(), nil, ptrMode(Immediate()), true, []int{0, 0, 0, 0}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := New()
+			t.Cleanup(s.Close)
+			s.SetOutcome(coll, tt.collection)
+			if tt.before != nil {
+				s.SetObjectOutcome(id, *tt.before)
+			}
+			runs := 0
+			s.mu.Lock()
+			s.inFlight(coll, id, func() { runs++ })
+			if tt.settle {
+				s.settled(id)
+			}
+			s.runDueLocked()
+			s.mu.Unlock()
+			if tt.during != nil {
+				s.SetObjectOutcome(id, *tt.during)
+				s.Advance(0)
+			}
+			var got []int
+			for _, step := range []time.Duration{0, 59 * time.Second, time.Second, 24 * time.Hour} {
+				s.Advance(step)
+				got = append(got, runs)
+			}
+			for i := range got {
+				if got[i] != tt.want[i] {
+					t.Fatalf("success runs at the checkpoints = %v, want %v", got, tt.want)
+				}
+			}
+			if err := s.CheckLedger(); err != nil {
+				t.Errorf("CheckLedger: %v", err)
+			}
+		})
+	}
+}
+
+func ptrMode(m OutcomeMode) *OutcomeMode { return &m }
