@@ -1,0 +1,173 @@
+package simulator
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+type payee struct {
+	ID        string
+	MemberID  string
+	Country   string
+	Currency  string
+	Holder    string
+	Account   string
+	BankCode  string
+	Status    string
+	CreatedAt time.Time
+}
+
+func (p *payee) summary() string {
+	a := p.Account
+	if len(a) > 4 {
+		a = a[len(a)-4:]
+	}
+	return p.Currency + " ****" + a
+}
+
+func payeeKey(p *payee) pageKey { return pageKey{At: p.CreatedAt, ID: p.ID} }
+
+// payeesOfLocked returns m's payees, creating the fixture payees (one per
+// corridor) on first use, so members created at any time have them.
+func (s *Simulator) payeesOfLocked(m *member) []*payee {
+	if _, ok := s.remit.payeesOf[m.ID]; !ok {
+		list := make([]*payee, 0, len(remitCorridors))
+		for _, c := range remitCorridors {
+			s.remit.nextPayee++
+			p := &payee{
+				ID: "pye_" + strconv.FormatInt(s.remit.nextPayee, 10), MemberID: m.ID, Country: c.Country, Currency: c.Currency,
+				Holder: c.Holder, Account: c.Account, Status: "active", CreatedAt: m.CreatedAt,
+			}
+			list = append(list, p)
+			s.remit.payeeByID[p.ID] = p
+		}
+		s.remit.payeesOf[m.ID] = list
+	}
+	return s.remit.payeesOf[m.ID]
+}
+
+// payeeOfLocked finds payee id (pye_<digits>) of m; nil when it does not
+// exist or belongs to someone else.
+func (s *Simulator) payeeOfLocked(m *member, id string) *payee {
+	s.payeesOfLocked(m)
+	p := s.remit.payeeByID[id]
+	if p == nil || p.MemberID != m.ID {
+		return nil
+	}
+	return p
+}
+
+func payeeJSON(p *payee) map[string]any {
+	return map[string]any{
+		"id": p.ID, "corridor": p.Country + "-" + p.Currency, "country": p.Country, "currency": p.Currency,
+		"holder": p.Holder, "summary": p.summary(), "status": p.Status, "created_at": p.CreatedAt.UTC().Format(time.RFC3339),
+	}
+}
+
+// listPayees answers GET /v1/remit/payees, newest first. The response shape
+// is inferred: the specification names this endpoint without showing its
+// fields.
+func (s *Simulator) listPayees(c *rc) (int, any, error) {
+	items := s.payeesOfLocked(c.member)
+	env := paginate(items, payeeKey, c.r.URL.Query())
+	page := env.Data.([]*payee)
+	out := make([]map[string]any, 0, len(page))
+	for _, p := range page {
+		out = append(out, payeeJSON(p))
+	}
+	env.Data = out
+	return http.StatusOK, env, nil
+}
+
+// createPayee answers POST /v1/remit/payees with 201 and the payee, or
+// invalid_fields with a key and a reason per refused field. The shapes are
+// inferred: the specification names this endpoint without showing its fields.
+func (s *Simulator) createPayee(c *rc) (int, any, error) {
+	var in struct {
+		Country       string `json:"country"`
+		Currency      string `json:"currency"`
+		HolderName    string `json:"holder_name"`
+		AccountNumber string `json:"account_number"`
+		BankCode      string `json:"bank_code"`
+	}
+	if err := c.decode(&in); err != nil {
+		return 0, nil, err
+	}
+	country := strings.ToUpper(strings.TrimSpace(in.Country))
+	currency := strings.ToUpper(strings.TrimSpace(in.Currency))
+	holder := strings.TrimSpace(in.HolderName)
+	account := strings.ReplaceAll(strings.TrimSpace(in.AccountNumber), " ", "")
+	var bad []fieldReason
+	switch {
+	case country == "":
+		bad = append(bad, fieldReason{"country", "required"})
+	case !isAlpha(country, 2):
+		bad = append(bad, fieldReason{"country", "must be an ISO 3166 alpha-2 code"})
+	}
+	switch {
+	case currency == "":
+		bad = append(bad, fieldReason{"currency", "required"})
+	case !isAlpha(currency, 3):
+		bad = append(bad, fieldReason{"currency", "must be an ISO 4217 alphabetic code"})
+	default:
+		if _, ok := isoMinorUnits[currency]; !ok {
+			bad = append(bad, fieldReason{"currency", "currency not offered for payees"})
+		}
+	}
+	switch {
+	case holder == "":
+		bad = append(bad, fieldReason{"holder_name", "required"})
+	case utf8.RuneCountInString(holder) > 140:
+		bad = append(bad, fieldReason{"holder_name", "at most 140 characters"})
+	}
+	switch {
+	case account == "":
+		bad = append(bad, fieldReason{"account_number", "required"})
+	case len(account) < 4 || len(account) > 34 || !isAlnum(account):
+		bad = append(bad, fieldReason{"account_number", "4 to 34 letters and digits"})
+	}
+	if len(in.BankCode) > 20 {
+		bad = append(bad, fieldReason{"bank_code", "at most 20 characters"})
+	}
+	if len(bad) > 0 {
+		return 0, nil, errInvalidFieldReasons("invalid payee fields", bad...)
+	}
+	for _, p := range s.payeesOfLocked(c.member) {
+		if p.Currency == currency && strings.EqualFold(p.Account, account) {
+			return 0, nil, newErr("duplicate_resource", "an identical payee exists")
+		}
+	}
+	s.remit.nextPayee++
+	p := &payee{
+		ID: "pye_" + strconv.FormatInt(s.remit.nextPayee, 10), MemberID: c.member.ID, Country: country, Currency: currency,
+		Holder: holder, Account: account, BankCode: in.BankCode, Status: "active", CreatedAt: c.now,
+	}
+	s.remit.payeeByID[p.ID] = p
+	s.remit.payeesOf[c.member.ID] = insertByKey(s.remit.payeesOf[c.member.ID], p, payeeKey)
+	return http.StatusCreated, payeeJSON(p), nil
+}
+
+func isAlpha(s string, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'A' || s[i] > 'Z' {
+			return false
+		}
+	}
+	return true
+}
+
+func isAlnum(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,163 @@
+package simulator
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mwallet/mwallet-go/money"
+)
+
+// remitPrice is the price of a remittance.
+type remitPrice struct {
+	Asset         string
+	Scale         int
+	Principal     money.Amount // payout / rate, rounded up at the asset scale
+	Fee           money.Amount
+	CustomerTotal money.Amount // principal + fee
+	Locked        money.Amount // customer_total × (1 + bps/10000), rounded up
+	Rate          string
+}
+
+// rateRatio returns num and den with 1/rate = num/den exactly, for an exact
+// decimal rate such as "148.20" (num 100, den 14820).
+func rateRatio(rate string) (num, den int64, err error) {
+	intPart, frac, _ := strings.Cut(rate, ".")
+	den, err = strconv.ParseInt(intPart+frac, 10, 64)
+	if err != nil || den <= 0 {
+		return 0, 0, fmt.Errorf("bad rate %q", rate)
+	}
+	num = 1
+	for range frac {
+		num *= 10
+	}
+	return num, den, nil
+}
+
+// price computes customer_total = payout / rate + fee, rounding the
+// principal up to the asset's ledger scale, and locked_amount =
+// customer_total × (1 + bps/10000), rounded up at the ledger scale.
+func (s *Simulator) price(cor corridor, payout money.Amount, line remitLine, asset string, bps int) (remitPrice, error) {
+	sc, _ := s.assetScale(asset)
+	p, err := payout.Rescale(sc)
+	if err != nil {
+		return remitPrice{}, err
+	}
+	num, den, err := rateRatio(cor.Rate)
+	if err != nil {
+		return remitPrice{}, err
+	}
+	principal, err := p.MulRatio(num, den, money.RoundUp)
+	if err != nil {
+		return remitPrice{}, err
+	}
+	fee, err := s.amount(asset, line.Fee)
+	if err != nil {
+		return remitPrice{}, err
+	}
+	total, err := principal.Add(fee)
+	if err != nil {
+		return remitPrice{}, err
+	}
+	locked, err := total.MulRatio(int64(10000+bps), 10000, money.RoundUp)
+	if err != nil {
+		return remitPrice{}, err
+	}
+	return remitPrice{Asset: asset, Scale: sc, Principal: principal, Fee: fee, CustomerTotal: total, Locked: locked, Rate: cor.Rate}, nil
+}
+
+// remitQuote answers GET /v1/remit/quotes?payee_id&payout_amount[&line&asset&slippage_bps].
+// The response shape is inferred: the specification names this endpoint
+// without showing its fields. Nothing is held.
+func (s *Simulator) remitQuote(c *rc) (int, any, error) {
+	q := c.r.URL.Query()
+	payeeID, aerr := checkPayeeID(q.Get("payee_id"))
+	if aerr != nil {
+		return 0, nil, aerr
+	}
+	payout := q.Get("payout_amount")
+	if aerr := checkPayoutSyntax(payout); aerr != nil {
+		return 0, nil, aerr
+	}
+	bps := 0
+	if v := q.Get("slippage_bps"); v != "" {
+		n, ok := slippageOf(json.RawMessage(v))
+		if !ok {
+			return 0, nil, errInvalidFields("slippage_bps must be an integer from 50 to 1000", "slippage_bps")
+		}
+		bps = n
+	}
+	req, aerr := s.resolveRemit(c.member, payeeID, payout, q.Get("line"), q.Get("asset"))
+	if aerr != nil {
+		return 0, nil, aerr
+	}
+	pr, err := s.price(req.Corridor, req.Payout, req.Line, req.Asset, bps)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, map[string]any{
+		"payee_id": req.Payee.ID, "line": req.Line.Name, "source_asset": pr.Asset, "ledger_scale": pr.Scale,
+		"customer_total": pr.CustomerTotal.String(), "fee": pr.Fee.String(), "locked_amount": pr.Locked.String(),
+		"slippage_bps": bps, "indicative_rate": pr.Rate, "payout_currency": req.Corridor.Currency, "payout_amount": payout,
+	}, nil
+}
+
+// remitProducts answers GET /v1/remit/products: one item per served corridor
+// and line. The response shape is inferred: the specification names this
+// endpoint without showing its fields.
+func (s *Simulator) remitProducts(c *rc) (int, any, error) {
+	var out []map[string]any
+	for _, cor := range remitCorridors {
+		if !cor.Supported {
+			continue
+		}
+		for _, name := range []string{"express", "pobo"} {
+			l := remitLines[name]
+			if name == "pobo" && s.remit.poboInactive {
+				continue
+			}
+			sc, _ := s.assetScale("USDT")
+			amt := func(v string) string { a, _ := money.Parse(v, sc); return a.String() }
+			out = append(out, map[string]any{
+				"line": l.Name, "corridor": cor.Country + "-" + cor.Currency, "country": cor.Country, "payout_currency": cor.Currency,
+				"required_kyc_level": l.KYC, "source_assets": remitSourceAssets, "purpose_codes": l.Purposes,
+				"min_amount": amt(l.Min), "max_amount": amt(l.Max), "daily_limit": amt(l.Daily), "queues": l.Queues,
+			})
+		}
+	}
+	return http.StatusOK, listEnvelope{Data: out}, nil
+}
+
+// remitConversionDates answers GET /v1/remit/conversion-dates?payout_currency=:
+// the next five weekdays with a 14:00 UTC cut-off. The response shape is
+// inferred: the specification names this endpoint without showing its fields.
+func (s *Simulator) remitConversionDates(c *rc) (int, any, error) {
+	cur := strings.ToUpper(strings.TrimSpace(c.r.URL.Query().Get("payout_currency")))
+	if cur == "" {
+		return 0, nil, errInvalidRequest("payout_currency is required")
+	}
+	served := false
+	for _, cor := range remitCorridors {
+		served = served || (cor.Currency == cur && cor.Supported)
+	}
+	if !served {
+		return 0, nil, newErr("corridor_not_supported", "no corridor pays out in "+cur)
+	}
+	var out []map[string]any
+	d := c.now.UTC().Truncate(24 * time.Hour)
+	if c.now.UTC().Hour() >= 14 {
+		d = d.AddDate(0, 0, 1)
+	}
+	for len(out) < 5 {
+		if wd := d.Weekday(); wd != time.Saturday && wd != time.Sunday {
+			out = append(out, map[string]any{
+				"payout_currency": cur, "date": d.Format(time.DateOnly), "cutoff_at": d.Add(14 * time.Hour).Format(time.RFC3339),
+			})
+		}
+		d = d.AddDate(0, 0, 1)
+	}
+	return http.StatusOK, listEnvelope{Data: out}, nil
+}
