@@ -1,0 +1,267 @@
+package simulator
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// serveToken answers POST /v1/connect/token.
+func (s *Simulator) serveToken(w http.ResponseWriter, r *http.Request) {
+	_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, maxBodyBytes))
+	x := s.begin(w, r)
+	if x.preFault() {
+		return
+	}
+	x.delay()
+	clientID := r.Header.Get("X-Client-Id")
+	if s.keys[clientID] != nil {
+		// Only known client ids: a secret pasted into the wrong header is
+		// never journaled.
+		x.rec.ClientID = clientID
+	}
+	resp := s.issueToken(r, clientID, x.id)
+	x.finish(resp)
+}
+
+func (s *Simulator) issueToken(r *http.Request, clientID, requestID string) response {
+	now := s.clock.Now()
+	key := s.keys[clientID]
+	given := r.Header.Get("X-Api-Key")
+	// Unknown client, wrong secret, disabled or expired Key: one answer.
+	if key == nil || subtle.ConstantTimeCompare([]byte(key.APIKey), []byte(given)) != 1 || !key.usable(now) {
+		return errorResponse(newErr("invalid_credentials", "invalid client credentials"), requestID)
+	}
+	if !key.ipAllowed(remoteIP(r)) {
+		return errorResponse(newErr("ip_not_allowed", "the caller address is not allowed for this key"), requestID)
+	}
+	if key.Env != s.merchant.Env {
+		return errorResponse(newErr("environment_mismatch", "the credentials belong to another environment"), requestID)
+	}
+	recent := s.gw.exchanges[clientID]
+	for len(recent) > 0 && !now.Before(recent[0].Add(time.Minute)) {
+		recent = recent[1:]
+	}
+	if len(recent) >= tokenExchangesPerMinute {
+		wait := recent[0].Add(time.Minute).Sub(now)
+		secs := int64((wait + time.Second - 1) / time.Second)
+		if secs < 1 {
+			secs = 1
+		}
+		ae := newErr("rate_limited", "token exchange quota exceeded (20 per minute)").with("retry_after", secs)
+		ae.header = map[string]string{"Retry-After": strconv.FormatInt(secs, 10)}
+		s.gw.exchanges[clientID] = recent
+		return errorResponse(ae, requestID)
+	}
+	s.gw.exchanges[clientID] = append(append(make([]time.Time, 0, tokenExchangesPerMinute), recent...), now)
+	var raw [24]byte
+	for i := 0; i < len(raw); i += 8 {
+		v := s.gw.rng.Uint64()
+		for j := 0; j < 8; j++ {
+			raw[i+j] = byte(v >> (8 * j))
+		}
+	}
+	t := &token{Value: "tok_" + base64.RawURLEncoding.EncodeToString(raw[:]), ClientID: key.ClientID, Env: s.merchant.Env, ExpiresAt: now.Add(tokenTTL)}
+	s.tokens[t.Value] = t
+	s.gw.tokenQ.push(t.Value, t.ExpiresAt)
+	return jsonResponse(http.StatusOK, map[string]any{
+		"auth_token": t.Value, "expired_at": t.ExpiresAt.Unix(), "token_type": "Bearer", "scopes": key.effectiveScopes(),
+	})
+}
+
+// alwaysSigned reports endpoints signed whatever the Key's setting: the
+// contract makes POST /v1/deposits always signed.
+func alwaysSigned(e *endpoint) bool {
+	return e.method == http.MethodPost && e.pattern == "/v1/deposits"
+}
+
+// verifySignature checks x-timestamp, x-nonce and x-signature. The nonce is
+// consumed only once the signature has been verified, so a request with a bad
+// signature does not burn it.
+func (s *Simulator) verifySignature(r *http.Request, key *apiKey, body []byte, now time.Time) *apiError {
+	ts, nonce, sig := r.Header.Get("X-Timestamp"), r.Header.Get("X-Nonce"), r.Header.Get("X-Signature")
+	if ts == "" || nonce == "" || sig == "" {
+		return newErr("invalid_signature", "x-timestamp, x-nonce and x-signature are required on signed requests")
+	}
+	if !allDigits(ts) {
+		return newErr("invalid_signature", "x-timestamp must be Unix seconds")
+	}
+	sec, err := strconv.ParseInt(ts, 10, 64)
+	if err != nil || sec > now.Unix()+int64(signatureTolerance/time.Second) || sec < now.Unix()-int64(signatureTolerance/time.Second) {
+		return newErr("timestamp_out_of_range", "x-timestamp is more than 300 seconds from the server clock")
+	}
+	want := signRequest(key.SigningKey, r.Method, requestTarget(r), ts, nonce, body)
+	if !hmac.Equal([]byte(want), []byte(sig)) {
+		return newErr("invalid_signature", "signature mismatch")
+	}
+	nk := string(s.merchant.Env) + "|" + nonce
+	if exp, used := s.gw.nonces[nk]; used && now.Before(exp) {
+		return newErr("nonce_reused", "x-nonce was already used within 5 minutes")
+	}
+	s.gw.nonces[nk] = now.Add(nonceWindow)
+	s.gw.nonceQ.push(nk, now.Add(nonceWindow))
+	return nil
+}
+
+// signRequest computes the contract's x-signature: base64 of HMAC-SHA-256
+// with the signing key over METHOD, path with query as sent, timestamp, nonce
+// and the hex SHA-256 of the body, joined by newlines.
+func signRequest(signingKey, method, target, ts, nonce string, body []byte) string {
+	sum := sha256.Sum256(body)
+	m := hmac.New(sha256.New, []byte(signingKey))
+	m.Write([]byte(method))
+	m.Write([]byte{'\n'})
+	m.Write([]byte(target))
+	m.Write([]byte{'\n'})
+	m.Write([]byte(ts))
+	m.Write([]byte{'\n'})
+	m.Write([]byte(nonce))
+	m.Write([]byte{'\n'})
+	var hx [2 * sha256.Size]byte
+	hex.Encode(hx[:], sum[:])
+	m.Write(hx[:])
+	return base64.StdEncoding.EncodeToString(m.Sum(nil))
+}
+
+// requestTarget is the path with its query exactly as the client sent it.
+func requestTarget(r *http.Request) string {
+	if strings.HasPrefix(r.RequestURI, "/") {
+		return r.RequestURI
+	}
+	return r.URL.RequestURI()
+}
+
+// remoteIP is the caller's address from the connection.
+func remoteIP(r *http.Request) netip.Addr {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	a, err := netip.ParseAddr(host)
+	if err != nil {
+		return netip.Addr{}
+	}
+	return a.Unmap()
+}
+
+// ipAllowed applies the Key's allowlist. An empty list admits everyone on a
+// sandbox Key and no one on a production Key. Entries are a single IPv4
+// address, a wildcard prefix (a.*, a.b.* or a.b.c.*) or an IPv4 CIDR with
+// prefix length /8, /16 or /24; any other entry never matches.
+func (k *apiKey) ipAllowed(ip netip.Addr) bool {
+	if len(k.IPAllowlist) == 0 {
+		return k.Env != Production
+	}
+	if !ip.Is4() {
+		return false
+	}
+	for _, e := range k.IPAllowlist {
+		if allowEntryMatches(strings.TrimSpace(e), ip) {
+			return true
+		}
+	}
+	return false
+}
+
+func allowEntryMatches(entry string, ip netip.Addr) bool {
+	if base, bits, ok := strings.Cut(entry, "/"); ok {
+		if bits != "8" && bits != "16" && bits != "24" {
+			return false
+		}
+		a, err := netip.ParseAddr(base)
+		if err != nil || !a.Is4() || a.Zone() != "" {
+			return false
+		}
+		n, _ := strconv.Atoi(bits)
+		p, err := a.Prefix(n)
+		return err == nil && p.Contains(ip)
+	}
+	if prefix, ok := strings.CutSuffix(entry, ".*"); ok {
+		parts := strings.Split(prefix, ".")
+		if len(parts) < 1 || len(parts) > 3 {
+			return false
+		}
+		oct := ip.As4()
+		for i, p := range parts {
+			if !allDigits(p) || len(p) > 3 || (len(p) > 1 && p[0] == '0') {
+				return false
+			}
+			v, _ := strconv.Atoi(p)
+			if v > 255 || byte(v) != oct[i] {
+				return false
+			}
+		}
+		return true
+	}
+	a, err := netip.ParseAddr(entry)
+	return err == nil && a.Is4() && a == ip
+}
+
+// resolveMember resolves x-on-behalf-of (already trimmed): an
+// external_member_id or mem_<uuid>. Blank gives member_context_required;
+// anything unknown, foreign, suspended or blocklisted gives member_not_found
+// (one response, so nothing is revealed). An e-mail, phone number or bare
+// uuid is only found if it is literally some member's external_member_id.
+func (s *Simulator) resolveMember(v string) (*member, *apiError) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return nil, newErr("member_context_required", "x-on-behalf-of is required")
+	}
+	var m *member
+	if strings.HasPrefix(v, "mem_") {
+		m = s.members[v]
+	} else {
+		m = s.membersByExt[v]
+	}
+	if m == nil || (m.MerchantID != "" && m.MerchantID != s.merchant.ID) || m.Status == "suspended" || m.Status == "blocklisted" {
+		return nil, newErr("member_not_found", "member not found")
+	}
+	return m, nil
+}
+
+// usable reports whether the Key may be used at now.
+func (k *apiKey) usable(now time.Time) bool {
+	return !k.Disabled && (k.ValidUntil.IsZero() || now.Before(k.ValidUntil))
+}
+
+// restrictedScopes count only once the operator has approved them.
+var restrictedScopes = map[string]bool{"deposits:write": true, "cards:secure": true}
+
+// effective reports whether scope is granted and, when restricted, approved.
+func (k *apiKey) effective(scope string) bool {
+	return k.Scopes[scope] && (!restrictedScopes[scope] || k.Approved[scope])
+}
+
+// allows reports whether the Key may call an endpoint needing scope: write on
+// a resource includes read of the same resource.
+func (k *apiKey) allows(scope string) bool {
+	if k.effective(scope) {
+		return true
+	}
+	if res, ok := strings.CutSuffix(scope, ":read"); ok {
+		return k.effective(res + ":write")
+	}
+	return false
+}
+
+// effectiveScopes lists the effective scopes, sorted.
+func (k *apiKey) effectiveScopes() []string {
+	out := make([]string, 0, len(k.Scopes))
+	for sc := range k.Scopes {
+		if k.effective(sc) {
+			out = append(out, sc)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
