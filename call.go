@@ -1,0 +1,361 @@
+package mwallet
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/google/uuid"
+	"github.com/hashicorp/go-retryablehttp"
+	"github.com/mwallet/mwallet-go/internal/api"
+)
+
+// ownedHeaders are set by the client; WithHeader cannot override them.
+var ownedHeaders = map[string]bool{
+	"X-Auth-Token": true, "Authorization": true, "X-Client-Id": true, "X-Api-Key": true,
+	"X-Timestamp": true, "X-Nonce": true, "X-Signature": true, "X-Idempotency-Key": true,
+	"X-On-Behalf-Of": true, "X-Step-Up": true, "Content-Type": true, "Content-Length": true,
+	"Host": true, "User-Agent": true,
+}
+
+// Do sends one logical call: it validates the request, encodes the body
+// once, and runs the attempts with token, signature, idempotency key and
+// retries; a 2xx JSON body is decoded into out when out is non-nil. It
+// implements api.Caller, which the sub-clients use; call it directly for
+// endpoints the SDK has no method for.
+//
+// The Response is returned whenever something was sent, also with an error.
+func (c *Client) Do(ctx context.Context, r *api.Request, out any, opts ...api.CallOption) (*api.Response, error) {
+	o := api.Apply(opts)
+	resp, err := c.do(ctx, r, out, o)
+	if o.OnResponse != nil && resp != nil {
+		o.OnResponse(resp)
+	}
+	return resp, err
+}
+
+func (c *Client) do(ctx context.Context, r *api.Request, out any, o api.CallOptions) (*api.Response, error) {
+	if ctx == nil {
+		return nil, api.Param("ctx", "a context is required", "")
+	}
+	sp, err := c.spec(r, o)
+	if err != nil {
+		return nil, err
+	}
+	if c.cfg.pending != nil && r.Idempotent && !r.Sensitive && sp.idemKey != "" {
+		p := c.pendingOf(sp)
+		sp.pending = &p
+	}
+	return c.run(ctx, sp, out, o)
+}
+
+// spec validates a request and builds its callSpec: method, path, member,
+// idempotency key, step-up and the body encoded once.
+func (c *Client) spec(r *api.Request, o api.CallOptions) (*callSpec, error) {
+	if r == nil {
+		return nil, api.Param("request", "a request is required", "")
+	}
+	method := strings.ToUpper(strings.TrimSpace(r.Method))
+	if method == "" || strings.ContainsAny(method, " \t\r\n") {
+		return nil, api.Param("Method", "an HTTP method is required", "")
+	}
+	if !strings.HasPrefix(r.Path, "/") || strings.ContainsAny(r.Path, "?#") || hasCtl(r.Path) {
+		return nil, api.Param("Path", "must be an escaped path beginning with / and carry no query", "")
+	}
+	sp := &callSpec{method: method, path: r.Path, stepUp: strings.TrimSpace(o.StepUp)}
+	if r.MemberScoped {
+		sp.member = strings.TrimSpace(r.Member)
+		if sp.member == "" {
+			return nil, api.Param("member", "a member identifier (external_member_id or mem_ id) is required", api.CodeMemberContextRequired)
+		}
+		if hasCtl(sp.member) {
+			return nil, api.Param("member", "contains control characters", api.CodeMemberContextRequired)
+		}
+	}
+	if o.IdempotencyKey != "" {
+		if !ValidIdempotencyKey(o.IdempotencyKey) {
+			return nil, api.Param("idempotency key", "must be UUID-shaped (8-4-4-4-12 hex digits)", api.CodeIdempotencyKeyInvalid)
+		}
+		sp.idemKey = o.IdempotencyKey
+	} else if r.Idempotent {
+		sp.idemKey = uuid.NewString()
+	}
+	sp.keyed = sp.idemKey != ""
+	if hasCtl(sp.stepUp) {
+		return nil, api.Param("step-up challenge id", "contains control characters", "")
+	}
+	if r.Body != nil {
+		b, err := encodeBody(r.Body)
+		if err != nil {
+			return nil, err
+		}
+		sp.body, sp.hasBody = b, true
+	}
+	if len(r.Query) > 0 {
+		sp.query = r.Query.Encode()
+	}
+	sp.extra = o.Header
+	return sp, nil
+}
+
+// encodeBody encodes the request body once per logical call. A
+// json.RawMessage is sent byte for byte.
+func encodeBody(v any) ([]byte, error) {
+	if raw, ok := v.(json.RawMessage); ok {
+		if !json.Valid(raw) {
+			return nil, api.Param("body", "not valid JSON", api.CodeInvalidRequest)
+		}
+		return raw, nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, &api.ParamError{Param: "body", Reason: "cannot be encoded as JSON: " + err.Error(), Code: api.CodeInvalidRequest}
+	}
+	return b, nil
+}
+
+// callSpec is one logical call, fixed across its attempts.
+type callSpec struct {
+	method   string
+	path     string // escaped path, for logs
+	query    string // encoded query
+	body     []byte
+	hasBody  bool
+	member   string
+	idemKey  string
+	keyed    bool // sends an idempotency key (or is safe to resend as if it did)
+	stepUp   string
+	exchange bool // token exchange: credential headers, no token, no signature
+	extra    http.Header
+	// pending is the PendingStore record of the call, nil when not recorded.
+	pending *PendingRequest
+	// resumed marks Client.Resume: an earlier process may have sent it.
+	resumed bool
+}
+
+// signed reports whether the call carries a signature.
+func (s *callSpec) signed() bool {
+	return !s.exchange && s.method != http.MethodGet && s.method != http.MethodHead
+}
+
+// safeToResend reports whether an attempt that may have reached the service
+// can be sent again: reads, and writes with an idempotency key.
+func (s *callSpec) safeToResend() bool {
+	return s.keyed || s.method == http.MethodGet || s.method == http.MethodHead
+}
+
+// attempt is the state of one logical call across its HTTP attempts.
+type attempt struct {
+	c           *Client
+	spec        *callSpec
+	requestURI  string
+	maxAttempts int
+
+	attempts        int
+	retries         int
+	spent           int // retry budget taken
+	reauthed        bool
+	apiErrorRetried bool
+	tokenValue      string
+	decision        retryDecision
+	prepareErr      error
+	// uncertain is set once an attempt may have executed without a final
+	// answer (network error, 5xx, idempotency_in_progress).
+	uncertain bool
+
+	// Outcome of the latest attempt.
+	status  int
+	header  http.Header
+	body    []byte
+	apiErr  *api.Error
+	netErr  error
+	readErr error
+}
+
+// prepare sets the per-attempt headers: token, timestamp, nonce, signature.
+func (a *attempt) prepare(req *http.Request) error {
+	h := req.Header
+	if !a.spec.exchange {
+		tok, err := a.c.auth.token(req.Context())
+		if err != nil {
+			a.prepareErr = err
+			return err
+		}
+		a.tokenValue = tok.value
+		h.Set("X-Auth-Token", tok.header)
+	}
+	if a.spec.signed() {
+		ts := strconv.FormatInt(a.c.cfg.now().Unix(), 10)
+		nonce := uuid.NewString()
+		h.Set("X-Timestamp", ts)
+		h.Set("X-Nonce", nonce)
+		h.Set("X-Signature", a.c.signer.sign(a.spec.method, a.requestURI, ts, nonce, a.spec.body))
+	}
+	return nil
+}
+
+// run sends the attempts of one call through retryablehttp and turns the
+// outcome into a Response and an error.
+func (c *Client) run(ctx context.Context, sp *callSpec, out any, o api.CallOptions) (*api.Response, error) {
+	target := c.base + sp.path
+	if sp.query != "" {
+		target += "?" + sp.query
+	}
+	var rawBody any
+	if sp.hasBody {
+		rawBody = sp.body
+	} else if sp.signed() {
+		rawBody = []byte{}
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, sp.method, target, rawBody)
+	if err != nil {
+		return nil, &api.ParamError{Param: "request", Reason: "cannot build the HTTP request: " + err.Error()}
+	}
+	if sp.signed() {
+		// net/http replays a request with an idempotency key by itself when a
+		// kept-alive connection fails, with the same headers: the nonce would
+		// be reused. Without GetBody (and with a non-nil body) it never
+		// replays; the retry loop resends with a fresh nonce instead.
+		req.GetBody = nil
+	}
+	a := &attempt{c: c, spec: sp, requestURI: req.URL.RequestURI(), maxAttempts: c.cfg.maxAttempts}
+	if o.MaxAttempts > 0 {
+		a.maxAttempts = o.MaxAttempts
+	}
+	h := req.Header
+	for k, vs := range sp.extra {
+		if ck := http.CanonicalHeaderKey(k); !ownedHeaders[ck] {
+			for _, v := range vs {
+				h.Add(ck, v)
+			}
+		}
+	}
+	h.Set("Accept", "application/json")
+	h.Set("User-Agent", c.userAgent)
+	if sp.hasBody {
+		h.Set("Content-Type", "application/json")
+	}
+	if sp.exchange {
+		h.Set("X-Client-Id", c.creds.ClientID)
+		h.Set("X-Api-Key", c.creds.APIKey.Reveal())
+	}
+	if sp.member != "" {
+		h.Set("X-On-Behalf-Of", sp.member)
+	}
+	if sp.idemKey != "" {
+		h.Set("X-Idempotency-Key", sp.idemKey)
+	}
+	if sp.stepUp != "" {
+		h.Set("X-Step-Up", sp.stepUp)
+	}
+	if err := a.prepare(req.Request); err != nil {
+		return nil, err
+	}
+	if sp.pending != nil {
+		if err := c.recordPending(ctx, sp); err != nil {
+			return nil, err
+		}
+	}
+	hc := c.http
+	if o.AttemptTimeout > 0 {
+		cp := *c.http
+		cp.Timeout = o.AttemptTimeout
+		hc = &cp
+	}
+	rc := &retryablehttp.Client{
+		HTTPClient:   hc,
+		Logger:       nil, // the client logs by itself, without secrets
+		RetryWaitMin: c.cfg.minBackoff,
+		RetryWaitMax: c.cfg.maxBackoff,
+		// checkRetry decides; this bound only keeps the loop finite.
+		RetryMax:     a.maxAttempts + 1,
+		CheckRetry:   a.checkRetry,
+		Backoff:      a.backoffHook,
+		PrepareRetry: a.prepareRetry,
+		ErrorHandler: a.errorHandler,
+	}
+	resp, err := rc.Do(req)
+	if resp != nil && resp.Body != nil {
+		_ = resp.Body.Close()
+	}
+	meta, err := a.outcome(ctx, err, out)
+	if sp.pending != nil {
+		c.settlePending(ctx, sp, a)
+	}
+	return meta, err
+}
+
+// outcome turns the last attempt into the call's Response and error, and
+// decodes a 2xx body into out.
+func (a *attempt) outcome(ctx context.Context, err error, out any) (*api.Response, error) {
+	sp := a.spec
+	meta := a.response()
+	if err != nil || a.netErr != nil || a.readErr != nil {
+		return meta, a.failure(ctx, err)
+	}
+	if a.apiErr != nil {
+		return meta, a.apiErr
+	}
+	if a.status < 200 || a.status > 299 {
+		return meta, decodeError(a.status, a.header, a.body, a.c.cfg.now())
+	}
+	if out != nil && len(a.body) > 0 {
+		if err := json.Unmarshal(a.body, out); err != nil {
+			return meta, fmt.Errorf("mwallet: %s %s: decode the %d response (request_id %s): %w", sp.method, sp.path, a.status, meta.RequestID, err)
+		}
+	}
+	return meta, nil
+}
+
+// response builds the metadata of the last attempt; nil when nothing was
+// answered.
+func (a *attempt) response() *api.Response {
+	if a.attempts == 0 {
+		return nil
+	}
+	r := &api.Response{StatusCode: a.status, IdempotencyKey: a.spec.idemKey, Attempts: a.attempts, Header: a.header}
+	if a.header != nil {
+		r.RequestID = a.header.Get("X-Request-Id")
+		r.Replayed = isReplay(a.header)
+	}
+	if r.RequestID == "" && a.apiErr != nil {
+		r.RequestID = a.apiErr.RequestID
+	}
+	return r
+}
+
+// failure builds the error of a call that ended without a usable answer.
+func (a *attempt) failure(ctx context.Context, err error) error {
+	if a.prepareErr != nil {
+		if a.apiErr != nil && ctx.Err() == nil {
+			return fmt.Errorf("%w (after %w)", a.prepareErr, a.apiErr)
+		}
+		return a.prepareErr
+	}
+	cause := err
+	switch {
+	case a.netErr != nil:
+		cause = a.netErr
+	case a.readErr != nil:
+		cause = a.readErr
+	}
+	if ctx.Err() != nil && a.apiErr != nil {
+		// The context ended while waiting to retry: report both.
+		return fmt.Errorf("mwallet: %s %s: stopped waiting to retry: %w; last answer: %w", a.spec.method, a.spec.path, ctx.Err(), a.apiErr)
+	}
+	if cause == nil {
+		cause = errors.New("no answer")
+	}
+	if ctx.Err() != nil && !errors.Is(cause, ctx.Err()) {
+		cause = fmt.Errorf("%w (%w)", ctx.Err(), cause)
+	}
+	return &TransportError{
+		Method: a.spec.method, Path: a.spec.path, Attempts: a.attempts,
+		IdempotencyKey: a.spec.idemKey, NotSent: a.attempts > 0 && classifyNetErr(a.netErr) == netNotSent,
+		Err: cause,
+	}
+}
