@@ -6,8 +6,8 @@ import (
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/cards"
-	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 func setPIN(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client, id string, p cards.SetPINParams) (*cards.PINResult, error) {

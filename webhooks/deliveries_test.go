@@ -12,7 +12,7 @@ import (
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/internal/api"
-	"github.com/mwallet/mwallet-go/internal/simtest"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 	"github.com/mwallet/mwallet-go/webhooks"
 )
 
