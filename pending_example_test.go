@@ -18,7 +18,7 @@ import (
 // instead of crediting twice. With a store shared between processes
 // (package redisstore) the same works after a crash, from another instance.
 func ExampleClient_Resume() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	store := mwallet.NewMemoryPendingStore()
 	client := sim.Client(mwallet.WithPendingStore(store))
@@ -62,7 +62,7 @@ func ExampleClient_Resume() {
 // processes (package redisstore); here three clients of one process share
 // the in-memory store.
 func ExampleWithTokenStore() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	store := mwallet.NewMemoryTokenStore()
 	ctx := context.Background()

@@ -14,7 +14,7 @@ import (
 // Example applies for a virtual card, lets the issuer approve it, tops the
 // card up and reads its transactions, against the embedded simulator.
 func Example() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client()
 	ctx := context.Background()

@@ -27,7 +27,7 @@ import (
 
 func TestDepositIsCredited(t *testing.T) {
 	t.Parallel()
-	sim := simulator.New() // its own state, ledger and clock: tests run in parallel
+	sim := simulator.MustNew() // its own state, ledger and clock: tests run in parallel
 	t.Cleanup(sim.Close)
 	client := sim.Client() // a *mwallet.Client wired to this simulator
 
@@ -67,7 +67,7 @@ func Example_newClient() {
 }
 
 func Example_memberContext() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client()
 
@@ -85,7 +85,7 @@ func Example_memberContext() {
 }
 
 func Example_money() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client()
 	ctx := context.Background()
@@ -108,7 +108,7 @@ func Example_money() {
 }
 
 func Example_idempotency() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client(mwallet.WithRetryBackoff(time.Millisecond, 10*time.Millisecond))
 	ctx := context.Background()
@@ -134,7 +134,7 @@ func Example_idempotency() {
 }
 
 func Example_stepUp() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client()
 	ctx := context.Background()
@@ -158,7 +158,7 @@ func Example_stepUp() {
 }
 
 func Example_processing() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client()
 	order := payQR(sim, client) // 201 processing: the outcome is unknown
@@ -201,7 +201,7 @@ func Example_webhookReceiver() {
 }
 
 func Example_errors() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client()
 

@@ -13,7 +13,7 @@ import (
 // sends the profile back to review: the level drops to 0 until the review
 // approves it again, and card issuing and remittances stop meanwhile.
 func Example() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client()
 	ctx := context.Background()

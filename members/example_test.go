@@ -13,7 +13,7 @@ import (
 // the REST id. External member ids identify members in x-on-behalf-of, not
 // here.
 func ExampleClient_Get() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client()
 	ctx := context.Background()

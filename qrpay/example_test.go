@@ -15,7 +15,7 @@ import (
 // code, quote it, pay it through strong authentication, and wait for the
 // upstream's outcome.
 func Example() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client()
 	ctx := context.Background()

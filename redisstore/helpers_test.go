@@ -17,6 +17,7 @@ import (
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/redisstore"
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 const member1 = simulator.DefaultMemberExternalID
@@ -90,20 +91,10 @@ func deletePrefix(rdb *redis.Client, prefix string) {
 	}
 }
 
-// newSim starts a simulator whose ledger is checked when the test ends.
+// newSim starts a simulator whose books are checked when the test ends.
 func newSim(t *testing.T, opts ...simulator.Option) *simulator.Simulator {
 	t.Helper()
-	sim := simulator.New(opts...)
-	if err := sim.SetupErr(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := sim.CheckLedger(); err != nil {
-			t.Errorf("CheckLedger: %v", err)
-		}
-		sim.Close()
-	})
-	return sim
+	return simtest.Start(t, opts...)
 }
 
 // exchanges counts the token exchanges the simulator received.

@@ -12,7 +12,7 @@ import (
 // A remittance of 100.00 GBP with 2% price protection: the member's USDT is
 // held with the slippage margin, and the margin comes back at settlement.
 func ExampleClient_Create() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client()
 	ctx := context.Background()

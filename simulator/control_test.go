@@ -1,7 +1,9 @@
 package simulator_test
 
 import (
+	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -259,18 +261,52 @@ func TestControlInspection(t *testing.T) {
 	}
 }
 
-func TestSetupErrorSurfaces(t *testing.T) {
+// TestNewReportsInvalidOptions lists every option New can refuse: New and
+// NewHandler return the error and no simulator, MustNew panics with it.
+func TestNewReportsInvalidOptions(t *testing.T) {
 	t.Parallel()
-	sim := simulator.New(simulator.WithMember(simulator.MemberSeed{ExternalID: simulator.DefaultMemberExternalID}))
-	t.Cleanup(sim.Close)
-	if sim.SetupErr() == nil || sim.CheckLedger() == nil {
-		t.Fatal("a duplicate seed member went unreported")
+	for _, tc := range []struct {
+		name string
+		opt  simulator.Option
+		want string
+	}{
+		{"model", simulator.WithModel("self_hosted"), `WithModel("self_hosted")`},
+		{"environment", simulator.WithEnvironment("staging"), `WithEnvironment("staging")`},
+		{"start", simulator.WithStart(time.Time{}), "WithStart: zero time"},
+		{"duplicate member", simulator.WithMember(simulator.MemberSeed{ExternalID: simulator.DefaultMemberExternalID}), `WithMember "member-1": duplicate_resource`},
+		{"unknown asset", simulator.WithMember(simulator.MemberSeed{ExternalID: "m2", Balances: map[string]string{"DOGE": "1"}}), `WithMember "m2"`},
+		{"bad amount", simulator.WithMember(simulator.MemberSeed{ExternalID: "m3", Balances: map[string]string{"USDT": "1.0000001"}}), `WithMember "m3"`},
+		{"bad status", simulator.WithMember(simulator.MemberSeed{ExternalID: "m4", Status: "asleep"}), `WithMember "m4"`},
+		{"bad kyc level", simulator.WithMember(simulator.MemberSeed{ExternalID: "m5", KYCLevel: 7}), `WithMember "m5"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			sim, err := simulator.New(tc.opt)
+			if sim != nil {
+				sim.Close()
+			}
+			if err == nil || sim != nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("New = %v, %v; want no simulator and an error naming %s", sim, err, tc.want)
+			}
+			if h, err := simulator.NewHandler(tc.opt); err == nil || h != nil {
+				t.Errorf("NewHandler = %v, %v; want the error", h, err)
+			}
+			defer func() {
+				if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), tc.want) {
+					t.Errorf("MustNew panicked with %v, want the error", r)
+				}
+			}()
+			simulator.MustNew(tc.opt).Close()
+		})
 	}
-	c := &raw{t: t, sim: sim, hc: &http.Client{}, creds: sim.Credentials()}
-	tok := c.token()
-	wantCode(t, c.get(tok, "/v1/assets", ""), 500, "api_error")
+}
 
-	h := simulator.NewHandler()
+func TestNewClientNeedsBaseURL(t *testing.T) {
+	t.Parallel()
+	h, err := simulator.NewHandler()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, err := h.NewClient(); err == nil {
 		t.Error("NewClient without a base URL succeeded")
 	}

@@ -70,7 +70,7 @@ func devtoolsQROrder(t *testing.T, ctx context.Context, sim *simulator.Simulator
 
 func TestStateSnapshot(t *testing.T) {
 	t.Parallel()
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	t.Cleanup(sim.Close)
 	ctx := context.Background()
 	client := sim.Client()
@@ -174,7 +174,7 @@ func TestStateSnapshot(t *testing.T) {
 
 func TestRedeliverControl(t *testing.T) {
 	t.Parallel()
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	t.Cleanup(sim.Close)
 	hits := make(chan string, 4)
 	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -247,7 +247,7 @@ func TestRedeliverControl(t *testing.T) {
 
 func TestDashboardIsServedOffline(t *testing.T) {
 	t.Parallel()
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	t.Cleanup(sim.Close)
 	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	external := regexp.MustCompile(`(?i)(https?:)?//[a-z0-9.-]+\.[a-z]{2,}`)

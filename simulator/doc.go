@@ -9,7 +9,7 @@
 // Each Simulator is isolated (its own state, ledger, clock, faults and
 // request journal; no globals), so parallel tests each get their own:
 //
-//	sim := simulator.New()
+//	sim := simulator.MustNew()
 //	t.Cleanup(sim.Close)
 //	client := sim.Client() // a ready *mwallet.Client: URL, credentials, clock
 //	...

@@ -15,7 +15,7 @@ import (
 // credited five minutes after it is accepted, on the simulator clock, which
 // only moves when the test advances it.
 func ExampleSimulator_SetOutcome() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client()
 	ctx := context.Background()

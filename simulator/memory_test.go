@@ -39,7 +39,10 @@ const (
 func TestMemoryBoundedUnderLoad(t *testing.T) {
 	t.Parallel()
 	n := *loadRequests
-	sim := simulator.NewHandler()
+	sim, err := simulator.NewHandler()
+	if err != nil {
+		t.Fatal(err)
+	}
 	creds := sim.Credentials()
 
 	serve := func(req *http.Request) *httptest.ResponseRecorder {

@@ -34,7 +34,7 @@ func TestOutcomeModes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			s := New()
+			s := MustNew()
 			t.Cleanup(s.Close)
 			s.SetOutcome(coll, tt.collection)
 			if tt.before != nil {

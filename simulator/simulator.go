@@ -106,7 +106,6 @@ type Simulator struct {
 	mux       *http.ServeMux
 	server    *httptest.Server
 	opts      options
-	setupErr  error // an invalid start-up option, reported by CheckLedger and every request
 }
 
 // actionFunc drives an upstream outcome from the control API. id is the
@@ -206,19 +205,39 @@ type Event struct {
 }
 
 // New starts an isolated simulator on a loopback httptest server. Close it
-// when done (t.Cleanup(sim.Close)).
-func New(opts ...Option) *Simulator {
-	s := NewHandler(opts...)
+// when done (t.Cleanup(sim.Close)). It returns an error, and starts nothing,
+// when an option is invalid: an unknown model or environment, or a
+// WithMember seed that cannot be created. In tests, simtest.New does this
+// and fails the test on the error.
+func New(opts ...Option) (*Simulator, error) {
+	s, err := NewHandler(opts...)
+	if err != nil {
+		return nil, err
+	}
 	s.server = httptest.NewServer(s)
+	return s, nil
+}
+
+// MustNew is New for examples and programs whose options are fixed: it
+// panics when an option is invalid.
+func MustNew(opts ...Option) *Simulator {
+	s, err := New(opts...)
+	if err != nil {
+		panic(err)
+	}
 	return s
 }
 
 // NewHandler builds a simulator without starting a server: serve it yourself
-// (it is an http.Handler). URL and Client need SetBaseURL first.
-func NewHandler(opts ...Option) *Simulator {
+// (it is an http.Handler). URL and Client need SetBaseURL first. Invalid
+// options are reported as by New.
+func NewHandler(opts ...Option) (*Simulator, error) {
 	o := defaultOptions()
 	for _, f := range opts {
 		f(&o)
+	}
+	if err := o.validate(); err != nil {
+		return nil, err
 	}
 	s := &Simulator{
 		opts:         o,
@@ -238,10 +257,12 @@ func NewHandler(opts ...Option) *Simulator {
 	s.creds.Model = o.model
 	s.creds.Environment = o.env
 	s.ledger = newLedger(s.assetScale)
-	s.loadFixture()
+	if err := s.loadFixture(); err != nil {
+		return nil, err
+	}
 	s.registerAll()
 	s.grantFixtureScopes()
-	return s
+	return s, nil
 }
 
 // Close stops the httptest server, if any.
@@ -335,25 +356,11 @@ func (s *Simulator) after(d time.Duration, fn func()) {
 }
 
 // CheckLedger verifies that the books balance: every asset sums to zero over
-// all accounts and no member, card or prepaid account is negative. It also
-// reports an invalid start-up option (SetupErr), so a test ending with it
-// cannot miss one.
+// all accounts and no member, card or prepaid account is negative.
 func (s *Simulator) CheckLedger() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.setupErr != nil {
-		return s.setupErr
-	}
 	return s.ledger.Check()
-}
-
-// SetupErr reports an invalid start-up option (a WithMember seed that cannot
-// be created, for example); nil when the simulator started as asked. While it
-// is set, every business request answers 500 api_error naming it.
-func (s *Simulator) SetupErr() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.setupErr
 }
 
 // LedgerEntries returns a copy of the journal entries.

@@ -16,7 +16,7 @@ import (
 // only identifiers and statuses). The embedded simulator stands in for the
 // service: it signs and POSTs the events to the receiver when flushed.
 func Example_receiver() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client()
 

@@ -106,7 +106,7 @@ func TestListenForwardsDeliveriesUnchanged(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			sim := simulator.New()
+			sim := simulator.MustNew()
 			t.Cleanup(sim.Close)
 			fwd, got := target(t, sim, tc.status)
 			// The test flushes itself (-flush-interval 0), so every attempt
@@ -181,7 +181,7 @@ func TestListenForwardsDeliveriesUnchanged(t *testing.T) {
 
 func TestListenFlushesAndForwardsTriggeredEvents(t *testing.T) {
 	t.Parallel()
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	t.Cleanup(sim.Close)
 	fwd, got := target(t, sim, http.StatusOK)
 	stop, out := startListen(t, "-forward-to", fwd.URL, "-base-url", sim.URL(), "-flush-interval", "20ms")

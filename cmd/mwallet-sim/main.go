@@ -178,7 +178,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 		}
 		opts = append(opts, simulator.WithStart(t))
 	}
-	sim := simulator.NewHandler(opts...)
+	sim, err := simulator.NewHandler(opts...)
+	if err != nil {
+		return err
+	}
 
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {

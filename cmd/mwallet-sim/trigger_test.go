@@ -66,7 +66,7 @@ func TestTriggerEmitsEveryEventType(t *testing.T) {
 		typ := string(typ)
 		t.Run(typ, func(t *testing.T) {
 			t.Parallel()
-			sim := simulator.New()
+			sim := simulator.MustNew()
 			t.Cleanup(sim.Close)
 			ev, out := runTrigger(t, sim, typ)
 			if ev.Type != typ {
@@ -100,7 +100,7 @@ func TestTriggerFlowsUseTheBusinessAPI(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.event, func(t *testing.T) {
 			t.Parallel()
-			sim := simulator.New()
+			sim := simulator.MustNew()
 			t.Cleanup(sim.Close)
 			ev, _ := runTrigger(t, sim, tc.event)
 			var paths []string
@@ -128,7 +128,7 @@ func TestTriggerFlowsUseTheBusinessAPI(t *testing.T) {
 
 func TestTriggerForAnExistingMember(t *testing.T) {
 	t.Parallel()
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	t.Cleanup(sim.Close)
 	ev, out := runTrigger(t, sim, "qrpay.order.completed", "-member", simulator.DefaultMemberExternalID)
 	if ev.ExternalMemberID != simulator.DefaultMemberExternalID || ev.Status != "completed" {
@@ -149,7 +149,7 @@ func TestTriggerForAnExistingMember(t *testing.T) {
 
 func TestTriggerMerchantHosted(t *testing.T) {
 	t.Parallel()
-	sim := simulator.New(simulator.WithModel(simulator.MerchantHosted))
+	sim := simulator.MustNew(simulator.WithModel(simulator.MerchantHosted))
 	t.Cleanup(sim.Close)
 	for _, typ := range []string{"qrpay.order.completed", "card.topup.credited", "remittance.order.completed"} {
 		if ev, _ := runTrigger(t, sim, typ); ev.Type != typ {
@@ -167,7 +167,7 @@ func TestTriggerMerchantHosted(t *testing.T) {
 
 func TestTriggerArguments(t *testing.T) {
 	t.Parallel()
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	t.Cleanup(sim.Close)
 	tests := []struct {
 		name string

@@ -179,7 +179,7 @@ func TestDashboardCompletesAQROrder(t *testing.T) {
 	defer cancel()
 	bctx := browser(t, ctx)
 
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	t.Cleanup(sim.Close)
 	id := payQR(t, ctx, sim)
 	populate(t, ctx, sim)
@@ -244,7 +244,7 @@ func TestDashboardAdvancesTheClock(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	bctx := browser(t, ctx)
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	t.Cleanup(sim.Close)
 
 	err := chromedp.Run(bctx,

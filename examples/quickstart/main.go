@@ -53,7 +53,10 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 		return err
 	}
 
-	sim := simulator.New() // sandbox, platform_hosted, member "member-1" with 1000 USDT and 500 USDC
+	sim, err := simulator.New() // sandbox, platform_hosted, member "member-1" with 1000 USDT and 500 USDC
+	if err != nil {
+		return err
+	}
 	defer sim.Close()
 	client := sim.Client() // URL, credentials and clock of this simulator
 	const member = simulator.DefaultMemberExternalID

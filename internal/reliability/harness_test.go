@@ -68,7 +68,7 @@ func newWorld(t testing.TB, seed int64, nMembers int, balance string) *world {
 		opts = append(opts, simulator.WithMember(simulator.MemberSeed{ExternalID: ext, KYCLevel: 2, Balances: map[string]string{asset: balance}}))
 		w.seeded[ext] = usdt(balance)
 	}
-	w.sim = simulator.New(opts...)
+	w.sim = simulator.MustNew(opts...)
 	t.Cleanup(w.sim.Close)
 	w.sim.SetCardLimit("virtual", 10_000)
 	ctx := context.Background()

@@ -90,7 +90,7 @@ func (c *rawCaller) post(t *testing.T, path, member string, body []byte) (int, s
 // and the simulator keeps serving (a normal deposit succeeds afterwards).
 func TestSimulatorRefusesHostileBodies(t *testing.T) {
 	t.Parallel()
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	t.Cleanup(sim.Close)
 	c := newRawCaller(t, sim)
 	const member = simulator.DefaultMemberExternalID

@@ -93,7 +93,7 @@ func TestNoSecretInLogsErrorsOrJournal(t *testing.T) {
 	t.Parallel()
 	logs := &syncBuffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	t.Cleanup(sim.Close)
 	creds := sim.Credentials()
 	if err := sim.SetKey(creds.ClientID, simulator.KeySettings{ApproveRestricted: simulator.Bool(true), SignatureRequired: simulator.Bool(true)}); err != nil {

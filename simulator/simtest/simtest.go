@@ -58,9 +58,8 @@ func endChecks(sim *simulator.Simulator) []check {
 // failure with t.Errorf, and closes the simulator.
 func Start(t TB, opts ...simulator.Option) *simulator.Simulator {
 	t.Helper()
-	sim := simulator.New(opts...)
-	if err := sim.SetupErr(); err != nil {
-		sim.Close()
+	sim, err := simulator.New(opts...)
+	if err != nil {
 		t.Fatalf("simtest: %v", err)
 		return nil
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/emvqr"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 	"github.com/mwallet/mwallet-go/webhooks"
 )
 
@@ -36,13 +37,7 @@ type harness struct {
 // simulated time. Every test ends by checking that the books balance.
 func newHarness(t *testing.T, maxWait time.Duration, opts ...simulator.Option) *harness {
 	t.Helper()
-	sim := simulator.New(opts...)
-	t.Cleanup(sim.Close)
-	t.Cleanup(func() {
-		if err := sim.CheckLedger(); err != nil {
-			t.Errorf("ledger: %v", err)
-		}
-	})
+	sim := simtest.Start(t, opts...) // checks the books and closes it when t ends
 	var waited time.Duration
 	svc := &checkout.Service{
 		Client: sim.Client(mwallet.WithRetryBackoff(time.Millisecond, 5*time.Millisecond)),
