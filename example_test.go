@@ -86,7 +86,7 @@ func ExampleClient_Do_retry() {
 	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client(mwallet.WithRetryBackoff(time.Millisecond, 10*time.Millisecond))
-	if err := sim.InjectFault(simulator.Fault{Method: "POST", Path: "/v1/deposits", Kind: simulator.FaultDropAfter}); err != nil {
+	if err := sim.Faults.Inject(simulator.Fault{Method: "POST", Path: "/v1/deposits", Kind: simulator.FaultDropAfter}); err != nil {
 		log.Fatal(err)
 	}
 
@@ -96,7 +96,7 @@ func ExampleClient_Do_retry() {
 		log.Fatal(err)
 	}
 	var keys []string
-	for _, r := range sim.Requests() {
+	for _, r := range sim.Requests.List() {
 		if r.Path == "/v1/deposits" {
 			keys = append(keys, r.IdempotencyKey)
 		}
@@ -124,7 +124,7 @@ func ExampleParamError() {
 	if errors.As(err, &pe) {
 		fmt.Println(pe.Param, pe.Code)
 	}
-	fmt.Println("requests sent:", len(sim.Requests()))
+	fmt.Println("requests sent:", len(sim.Requests.List()))
 	// Output:
 	// member member_context_required
 	// requests sent: 0

@@ -25,7 +25,7 @@ func ExampleClient_Resume() {
 	ctx := context.Background()
 
 	// The connection drops after the deposit was posted.
-	if err := sim.InjectFault(simulator.Fault{Method: "POST", Path: "/v1/deposits", Kind: simulator.FaultDropAfter}); err != nil {
+	if err := sim.Faults.Inject(simulator.Fault{Method: "POST", Path: "/v1/deposits", Kind: simulator.FaultDropAfter}); err != nil {
 		log.Fatal(err)
 	}
 	amount, _ := money.Parse("25", 6)
@@ -73,7 +73,7 @@ func ExampleWithTokenStore() {
 		}
 	}
 	exchanges := 0
-	for _, r := range sim.Requests() {
+	for _, r := range sim.Requests.List() {
 		if r.Path == "/v1/connect/token" {
 			exchanges++
 		}

@@ -18,7 +18,7 @@ func ExampleClient_Get() {
 	client := sim.Client()
 	ctx := context.Background()
 
-	info, _ := sim.Member("member-1")
+	info, _ := sim.Members.Get("member-1")
 	bare := info.ID[len("mem_"):] // as in a member.created event
 
 	m, err := client.Members.Get(ctx, members.ID(bare))

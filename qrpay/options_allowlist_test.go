@@ -31,7 +31,7 @@ func TestOptionsAreTheAssetsEnabledHere(t *testing.T) {
 			sim, c := simtest.New(t)
 			ctx := context.Background()
 			if tt.allowlist != nil {
-				if err := sim.SetMerchant(simulator.MerchantSettings{AssetAllowlist: tt.allowlist}); err != nil {
+				if err := sim.Merchant.Set(simulator.MerchantSettings{AssetAllowlist: tt.allowlist}); err != nil {
 					t.Fatal(err)
 				}
 			}

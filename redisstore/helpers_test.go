@@ -99,7 +99,7 @@ func newSim(t *testing.T, opts ...simulator.Option) *simulator.Simulator {
 
 // exchanges counts the token exchanges the simulator received.
 func exchanges(sim *simulator.Simulator) (total, ok int) {
-	for _, r := range sim.Requests() {
+	for _, r := range sim.Requests.List() {
 		if r.Method == "POST" && r.Path == "/v1/connect/token" {
 			total++
 			if r.Status == 200 {
@@ -113,7 +113,7 @@ func exchanges(sim *simulator.Simulator) (total, ok int) {
 // requestsTo returns the journal records of method and path.
 func requestsTo(sim *simulator.Simulator, method, path string) []simulator.RequestRecord {
 	var out []simulator.RequestRecord
-	for _, r := range sim.Requests() {
+	for _, r := range sim.Requests.List() {
 		if r.Method == method && r.Path == path {
 			out = append(out, r)
 		}

@@ -206,7 +206,7 @@ func TestVPQueryServiceRules(t *testing.T) {
 	t.Parallel()
 	sim, c := simtest.New(t)
 	ctx := context.Background()
-	foreignID, err := sim.CreateMember(simulator.MemberSeed{ExternalID: "foreign-1", KYCLevel: 1, MerchantID: "mch_someone_else"})
+	foreignID, err := sim.Members.Create(simulator.MemberSeed{ExternalID: "foreign-1", KYCLevel: 1, MerchantID: "mch_someone_else"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,8 +44,8 @@ func ExampleClient_Create() {
 	fmt.Println("locked_amount:", res.Quote.LockedAmount, res.Quote.SourceAsset)
 
 	// The upstream pays out (driven here by the simulator).
-	_ = sim.DispatchRemittance(res.ID)
-	_ = sim.CompleteRemittance(res.ID, "")
+	_ = sim.Remittances.Dispatch(res.ID)
+	_ = sim.Remittances.Complete(res.ID, "")
 
 	order, err := client.Remittances.Get(ctx, member, res.ID)
 	if err != nil {

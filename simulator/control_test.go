@@ -34,7 +34,7 @@ func TestControlCredentialsAndClock(t *testing.T) {
 		t.Errorf("after 90 s: %s", r.raw)
 	}
 	c.mustControl("POST", "/_sim/clock", map[string]any{"advance": "1h"})
-	if got := sim.Now(); !got.Equal(simulator.DefaultStart.Add(time.Hour + 90*time.Second)) {
+	if got := sim.Clock.Now(); !got.Equal(simulator.DefaultStart.Add(time.Hour + 90*time.Second)) {
 		t.Errorf("Now = %s", got)
 	}
 	wantCode(t, c.control("POST", "/_sim/clock", map[string]any{"advance_seconds": -1}), 400, "invalid_request")
@@ -96,15 +96,15 @@ func TestControlMembers(t *testing.T) {
 			}
 		})
 	}
-	if _, ok := sim.Member("bob"); ok {
+	if _, ok := sim.Members.Get("bob"); ok {
 		t.Error("a refused member was created")
 	}
 
-	goID, err := sim.CreateMember(simulator.MemberSeed{ExternalID: "carol", Balances: map[string]string{"USDC": "3"}})
+	goID, err := sim.Members.Create(simulator.MemberSeed{ExternalID: "carol", Balances: map[string]string{"USDC": "3"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info, ok := sim.Member(goID); !ok || info.ExternalID != "carol" {
+	if info, ok := sim.Members.Get(goID); !ok || info.ExternalID != "carol" {
 		t.Errorf("Member(%s) = %+v", goID, info)
 	}
 	list := c.mustControl("GET", "/_sim/members", nil)
@@ -127,11 +127,11 @@ func TestControlMerchant(t *testing.T) {
 	if diff := cmp.Diff([]any{"BTC", "USDT"}, r.body["asset_allowlist"]); diff != "" {
 		t.Errorf("allowlist (-want +got):\n%s", diff)
 	}
-	avail, _ := sim.PrepaidBalance("USDT")
+	avail, _ := sim.Merchant.PrepaidBalance("USDT")
 	if avail.String() != "250.000000" {
 		t.Errorf("prepaid USDT = %s", avail)
 	}
-	if avail, _ := sim.PrepaidBalance("USDC"); !avail.IsZero() {
+	if avail, _ := sim.Merchant.PrepaidBalance("USDC"); !avail.IsZero() {
 		t.Errorf("prepaid USDC = %s", avail)
 	}
 	if sim.Credentials().Model != simulator.MerchantHosted {
@@ -207,7 +207,7 @@ func TestControlActionsRouting(t *testing.T) {
 	wantCode(t, c.control("POST", "/_sim/nothing", nil), 404, "not_found")
 	wantCode(t, c.control("PUT", "/_sim/clock", nil), 404, "not_found")
 	// A registered member action reached through the router, id in either form.
-	info, _ := sim.Member(member1)
+	info, _ := sim.Members.Get(member1)
 	for _, id := range []string{info.ID, info.ID[4:]} {
 		r := c.control("POST", "/_sim/members/"+id+"/status", map[string]any{"status": "active"})
 		wantStatus(t, r, http.StatusOK)
@@ -215,7 +215,7 @@ func TestControlActionsRouting(t *testing.T) {
 	if _, err := sim.Action("members/status", member1, []byte(`{"status":"frozen"}`)); err != nil {
 		t.Errorf("Action: %v", err)
 	}
-	if info, _ := sim.Member(member1); info.Status != "frozen" {
+	if info, _ := sim.Members.Get(member1); info.Status != "frozen" {
 		t.Errorf("status = %s", info.Status)
 	}
 	if _, err := sim.Action("no/such", "x", nil); err == nil {

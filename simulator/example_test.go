@@ -43,12 +43,12 @@ func Example() {
 // A drop_after fault executes the request and then closes the connection
 // without an answer; the SDK retries with the same idempotency key and gets
 // the stored answer as a replay, so the member is credited once.
-func ExampleSimulator_InjectFault() {
+func ExampleFaultsControl_Inject() {
 	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client(mwallet.WithRetryBackoff(time.Millisecond, 10*time.Millisecond))
 
-	_ = sim.InjectFault(simulator.Fault{Method: "POST", Path: "/v1/deposits", Kind: simulator.FaultDropAfter})
+	_ = sim.Faults.Inject(simulator.Fault{Method: "POST", Path: "/v1/deposits", Kind: simulator.FaultDropAfter})
 	dep, err := client.Deposits.Create(context.Background(), "member-1", deposits.CreateParams{
 		Asset: "USDT", Amount: money.MustParse("5", 6), Reference: "order-1002",
 	})

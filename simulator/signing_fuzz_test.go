@@ -91,7 +91,7 @@ func FuzzSignatureAgreement(f *testing.F) {
 	// request and the token is cached, so inputs do not interfere.
 	s := mustNewHandler()
 	s.SetBaseURL("http://127.0.0.1:9")
-	if err := s.SetKey(DefaultClientID, KeySettings{SignatureRequired: Bool(true)}); err != nil {
+	if err := s.Keys.Set(DefaultClientID, KeySettings{SignatureRequired: Bool(true)}); err != nil {
 		f.Fatal(err)
 	}
 	tr := &wireTransport{s: s}

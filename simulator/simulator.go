@@ -65,8 +65,44 @@ func (c Credentials) String() string {
 // GoString hides the secrets from %#v.
 func (c Credentials) GoString() string { return c.String() }
 
-// Simulator is one isolated simulated service.
+// Simulator is one isolated simulated service. Its methods start, serve and
+// check it; its fields drive it, one per product line or concern, each
+// playing what the real service decides alone (the end user, an upstream
+// partner, an operator) and mirroring a part of the control API (/_sim/...):
+//
+//	sim.StepUp.Complete(challengeID) // the end user finishes the hosted screen
+//	sim.QRPay.Complete(orderID)      // the acquirer confirms a payment
+//	sim.Clock.Advance(time.Hour)     // everything that falls due runs, in order
 type Simulator struct {
+	// Clock is the simulator clock: Now reads it, Advance moves it.
+	Clock *Clock
+	// Members creates members and changes their status.
+	Members *MembersControl
+	// Merchant changes the merchant and its prepaid account.
+	Merchant *MerchantControl
+	// Keys creates and changes the merchant's API Keys.
+	Keys *KeysControl
+	// StepUp plays the end user on the hosted step-up screen.
+	StepUp *StepUpControl
+	// QRPay plays the QR acquirer.
+	QRPay *QRPayControl
+	// Cards plays the card issuer and the card line's operator.
+	Cards *CardsControl
+	// Remittances plays the payout partner.
+	Remittances *RemittancesControl
+	// KYC plays the KYC provider and the KYC line's operator.
+	KYC *KYCControl
+	// Outcomes decides when upstream outcomes happen by themselves.
+	Outcomes *OutcomesControl
+	// Webhooks manages webhook endpoints and deliveries.
+	Webhooks *WebhooksControl
+	// Events reads and emits the events recorded for delivery.
+	Events *EventsControl
+	// Faults arms faults on the business API.
+	Faults *FaultsControl
+	// Requests reads the request journal.
+	Requests *RequestsControl
+
 	mu sync.Mutex // guards all state below; handlers run with it held
 
 	clock  *Clock
@@ -254,6 +290,7 @@ func NewHandler(opts ...Option) (*Simulator, error) {
 		mux:          http.NewServeMux(),
 		gw:           newGatewayState(o.seed),
 	}
+	s.initControls()
 	s.creds.Model = o.model
 	s.creds.Environment = o.env
 	s.ledger = newLedger(s.assetScale)
@@ -304,7 +341,7 @@ func (s *Simulator) Client(opts ...mwallet.Option) *mwallet.Client {
 
 // NewClient is Client returning the error instead of panicking.
 func (s *Simulator) NewClient(opts ...mwallet.Option) (*mwallet.Client, error) {
-	base := []mwallet.Option{mwallet.WithClock(s.Now)}
+	base := []mwallet.Option{mwallet.WithClock(s.clock.Now)}
 	if s.server != nil {
 		base = append(base, mwallet.WithHTTPClient(s.server.Client()))
 	}
@@ -318,13 +355,10 @@ func (s *Simulator) NewClient(opts ...mwallet.Option) (*mwallet.Client, error) {
 	}, append(base, opts...)...)
 }
 
-// Now returns the simulator clock's time.
-func (s *Simulator) Now() time.Time { return s.clock.Now() }
-
-// Advance moves the simulator clock forward by d and runs everything that
+// advance moves the simulator clock forward by d and runs everything that
 // falls due on the way (upstream outcomes, webhook retries, expiries), in time
 // order.
-func (s *Simulator) Advance(d time.Duration) {
+func (s *Simulator) advance(d time.Duration) {
 	if d < 0 {
 		return
 	}
@@ -370,8 +404,8 @@ func (s *Simulator) LedgerEntries() []Entry {
 	return s.ledger.Entries()
 }
 
-// Events returns a copy of the events recorded so far, oldest first.
-func (s *Simulator) Events() []Event {
+// recordedEvents returns a copy of the events recorded so far, oldest first.
+func (s *Simulator) recordedEvents() []Event {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]Event, len(s.events))

@@ -228,8 +228,8 @@ func followWallClock(ctx context.Context, sim *simulator.Simulator) {
 		case <-ctx.Done():
 			return
 		case now := <-t.C:
-			if d := now.Sub(sim.Now()); d > 0 {
-				sim.Advance(d)
+			if d := now.Sub(sim.Clock.Now()); d > 0 {
+				sim.Clock.Advance(d)
 			}
 		}
 	}

@@ -120,7 +120,7 @@ func WantCode(t TB, err error, code mwallet.Code) *mwallet.Error {
 // its member.created event; it fails t when there is none.
 func MemberID(t TB, sim *simulator.Simulator, ext string) string {
 	t.Helper()
-	for _, e := range sim.Events() {
+	for _, e := range sim.Events.List() {
 		if e.Type == "member.created" && e.ExternalMemberID == ext {
 			return "mem_" + e.ObjectID
 		}
@@ -132,7 +132,7 @@ func MemberID(t TB, sim *simulator.Simulator, ext string) string {
 // EventsOf returns the simulator's events of type typ, oldest first.
 func EventsOf(sim *simulator.Simulator, typ string) []simulator.Event {
 	var out []simulator.Event
-	for _, e := range sim.Events() {
+	for _, e := range sim.Events.List() {
 		if e.Type == typ {
 			out = append(out, e)
 		}
