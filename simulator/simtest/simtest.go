@@ -19,7 +19,8 @@
 // events (MemberID, EventsOf), and sum the ledger journal independently of
 // the simulator's running balances (Journal, Available, Locked).
 //
-// Every function takes a TB, which *testing.T and *testing.B satisfy.
+// The functions that can fail the test take a TB, which *testing.T and
+// *testing.B satisfy.
 package simtest
 
 import (
