@@ -16,7 +16,7 @@ import (
 // A client for the embedded simulator lists the asset catalogue. Against the
 // real service, use NewClient with its base URL and your credentials.
 func Example() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client()
 
@@ -59,7 +59,7 @@ func ExampleNewClient() {
 // Amounts are parsed at the asset's ledger_scale from the cached catalogue,
 // never rounded, and truncated to display_scale only for showing.
 func ExampleClient_ParseAmount() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client()
 	ctx := context.Background()
@@ -83,10 +83,10 @@ func ExampleClient_ParseAmount() {
 // new signature; the service replays the first result, so the deposit is
 // credited once.
 func ExampleClient_Do_retry() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client(mwallet.WithRetryBackoff(time.Millisecond, 10*time.Millisecond))
-	if err := sim.InjectFault(simulator.Fault{Method: "POST", Path: "/v1/deposits", Kind: simulator.FaultDropAfter}); err != nil {
+	if err := sim.Faults.Inject(simulator.Fault{Method: "POST", Path: "/v1/deposits", Kind: simulator.FaultDropAfter}); err != nil {
 		log.Fatal(err)
 	}
 
@@ -96,7 +96,7 @@ func ExampleClient_Do_retry() {
 		log.Fatal(err)
 	}
 	var keys []string
-	for _, r := range sim.Requests() {
+	for _, r := range sim.Requests.List() {
 		if r.Path == "/v1/deposits" {
 			keys = append(keys, r.IdempotencyKey)
 		}
@@ -114,7 +114,7 @@ func ExampleClient_Do_retry() {
 // Input the SDK can reject is rejected before anything is sent, with a
 // *ParamError carrying the code the service would have answered.
 func ExampleParamError() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client()
 
@@ -124,7 +124,7 @@ func ExampleParamError() {
 	if errors.As(err, &pe) {
 		fmt.Println(pe.Param, pe.Code)
 	}
-	fmt.Println("requests sent:", len(sim.Requests()))
+	fmt.Println("requests sent:", len(sim.Requests.List()))
 	// Output:
 	// member member_context_required
 	// requests sent: 0
@@ -132,7 +132,7 @@ func ExampleParamError() {
 
 // Branch on the error code, never on the message or the HTTP status.
 func ExampleError() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client()
 

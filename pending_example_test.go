@@ -18,14 +18,14 @@ import (
 // instead of crediting twice. With a store shared between processes
 // (package redisstore) the same works after a crash, from another instance.
 func ExampleClient_Resume() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	store := mwallet.NewMemoryPendingStore()
 	client := sim.Client(mwallet.WithPendingStore(store))
 	ctx := context.Background()
 
 	// The connection drops after the deposit was posted.
-	if err := sim.InjectFault(simulator.Fault{Method: "POST", Path: "/v1/deposits", Kind: simulator.FaultDropAfter}); err != nil {
+	if err := sim.Faults.Inject(simulator.Fault{Method: "POST", Path: "/v1/deposits", Kind: simulator.FaultDropAfter}); err != nil {
 		log.Fatal(err)
 	}
 	amount, _ := money.Parse("25", 6)
@@ -62,7 +62,7 @@ func ExampleClient_Resume() {
 // processes (package redisstore); here three clients of one process share
 // the in-memory store.
 func ExampleWithTokenStore() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	store := mwallet.NewMemoryTokenStore()
 	ctx := context.Background()
@@ -73,7 +73,7 @@ func ExampleWithTokenStore() {
 		}
 	}
 	exchanges := 0
-	for _, r := range sim.Requests() {
+	for _, r := range sim.Requests.List() {
 		if r.Path == "/v1/connect/token" {
 			exchanges++
 		}

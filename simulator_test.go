@@ -10,9 +10,9 @@ import (
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/deposits"
-	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 func newSim(t *testing.T) (*simulator.Simulator, *mwallet.Client) {
@@ -23,7 +23,7 @@ func newSim(t *testing.T) (*simulator.Simulator, *mwallet.Client) {
 
 func countPath(sim *simulator.Simulator, path string) int {
 	n := 0
-	for _, r := range sim.Requests() {
+	for _, r := range sim.Requests.List() {
 		if r.Path == path {
 			n++
 		}
@@ -67,19 +67,19 @@ func TestSimulatorTokenFollowsClock(t *testing.T) {
 		}
 	}
 	call()
-	sim.Advance(25 * time.Minute)
+	sim.Clock.Advance(25 * time.Minute)
 	call()
 	if n := countPath(sim, "/v1/connect/token"); n != 1 {
 		t.Fatalf("token exchanges = %d after 25 min, want 1", n)
 	}
-	sim.Advance(4*time.Minute + 30*time.Second) // 30 s before expired_at
+	sim.Clock.Advance(4*time.Minute + 30*time.Second) // 30 s before expired_at
 	call()
-	sim.Advance(31 * time.Minute) // past the second token's expired_at
+	sim.Clock.Advance(31 * time.Minute) // past the second token's expired_at
 	call()
 	if n := countPath(sim, "/v1/connect/token"); n != 3 {
 		t.Errorf("token exchanges = %d, want 3", n)
 	}
-	for _, r := range sim.Requests() {
+	for _, r := range sim.Requests.List() {
 		if r.Code == string(mwallet.CodeInvalidToken) {
 			t.Errorf("an expired token was sent: %+v", r)
 		}
@@ -91,7 +91,7 @@ func TestSimulatorSignedWritesAcrossClock(t *testing.T) {
 	sim, client := newSim(t)
 	ctx := context.Background()
 	for i, adv := range []time.Duration{0, 10 * time.Minute, 2 * time.Hour} {
-		sim.Advance(adv)
+		sim.Clock.Advance(adv)
 		ref := "ref-" + string(rune('a'+i))
 		dep, err := client.Deposits.Create(ctx, simulator.DefaultMemberExternalID,
 			deposits.CreateParams{Asset: "USDT", Amount: money.MustParse("1.5", 6), Reference: ref})
@@ -125,7 +125,7 @@ func TestSimulatorFaultsAndRetries(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			sim, client := newSim(t)
-			if err := sim.InjectFault(tt.fault); err != nil {
+			if err := sim.Faults.Inject(tt.fault); err != nil {
 				t.Fatal(err)
 			}
 			var resp *mwallet.Response
@@ -160,7 +160,7 @@ func TestSimulatorIterateUntypedList(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	sim.ResetRequests()
+	sim.Requests.Reset()
 	seen := map[string]bool{}
 	for item, err := range mwallet.Iterate[map[string]any](ctx, client, mwallet.Request{Method: http.MethodGet, Path: "/v1/deposits"}, mwallet.ListParams{Limit: 2}) {
 		if err != nil {

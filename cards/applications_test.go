@@ -7,9 +7,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/cards"
-	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 func TestApplyApprove(t *testing.T) {
@@ -23,7 +23,7 @@ func TestApplyApprove(t *testing.T) {
 	wantFunds(t, sim, member, "USDT", "975", "20")
 	checkBooks(t, sim)
 
-	if err := sim.ApproveCardApplication(app.ID); err != nil {
+	if err := sim.Cards.ApproveApplication(app.ID); err != nil {
 		t.Fatal(err)
 	}
 	got, err := cl.Cards.GetApplication(ctx, member, app.ID)
@@ -41,7 +41,7 @@ func TestApplyApprove(t *testing.T) {
 
 	// Events: submitted at creation, approved, then the first top-up credit.
 	var seq []string
-	for _, e := range sim.Events() {
+	for _, e := range sim.Events.List() {
 		if e.Object == "card_application" || e.Object == "card_topup" {
 			seq = append(seq, e.Type+"/"+e.Status)
 		}
@@ -77,7 +77,7 @@ func TestApplyRejectRefundsFee(t *testing.T) {
 			if !debited.Equal(want) {
 				t.Fatalf("debited %s, want %s", debited, want)
 			}
-			if err := sim.RejectCardApplication(app.ID); err != nil {
+			if err := sim.Cards.RejectApplication(app.ID); err != nil {
 				t.Fatal(err)
 			}
 			wantFunds(t, sim, member, "USDT", "1000", "0")
@@ -92,7 +92,7 @@ func TestApplyRejectRefundsFee(t *testing.T) {
 				t.Fatalf("%d rejected events, want 1", n)
 			}
 			// A settled application cannot be approved any more.
-			if err := sim.ApproveCardApplication(app.ID); err == nil {
+			if err := sim.Cards.ApproveApplication(app.ID); err == nil {
 				t.Fatal("approving a rejected application succeeded")
 			}
 			checkBooks(t, sim)
@@ -114,7 +114,7 @@ func TestApplyClientKeyIsPermanent(t *testing.T) {
 	}
 	// Well past the 24-hour idempotency window, with a new x-idempotency-key:
 	// the same client_key is still the same application, and nothing is debited.
-	sim.Advance(25 * time.Hour)
+	sim.Clock.Advance(25 * time.Hour)
 	again, err := cl.Cards.Apply(ctx, member, p)
 	if err != nil {
 		t.Fatal(err)
@@ -132,7 +132,7 @@ func TestApplyClientKeyIsPermanent(t *testing.T) {
 func TestApplyOutcomeModes(t *testing.T) {
 	t.Parallel()
 	sim, cl := simtest.New(t)
-	sim.SetOutcome(simulator.CollectionCardApplications, simulator.Immediate())
+	sim.Outcomes.Set(simulator.CollectionCardApplications, simulator.Immediate())
 	app := apply(t, cl, cards.ApplyParams{ProductID: "cpd_virtual_std"})
 	got, err := cl.Cards.GetApplication(ctx, member, app.ID)
 	if err != nil {
@@ -141,13 +141,13 @@ func TestApplyOutcomeModes(t *testing.T) {
 	if got.Status != cards.ApplicationIssued {
 		t.Fatalf("immediate outcome: status %s, want issued", got.Status)
 	}
-	sim.SetOutcome(simulator.CollectionCardApplications, simulator.After(time.Hour))
+	sim.Outcomes.Set(simulator.CollectionCardApplications, simulator.After(time.Hour))
 	app = apply(t, cl, cards.ApplyParams{ProductID: "cpd_virtual_std"})
-	sim.Advance(59 * time.Minute)
+	sim.Clock.Advance(59 * time.Minute)
 	if got, _ = cl.Cards.GetApplication(ctx, member, app.ID); got.Status != cards.ApplicationSubmitted {
 		t.Fatalf("before the delay: %s", got.Status)
 	}
-	sim.Advance(time.Minute)
+	sim.Clock.Advance(time.Minute)
 	if got, _ = cl.Cards.GetApplication(ctx, member, app.ID); got.Status != cards.ApplicationIssued {
 		t.Fatalf("after the delay: %s", got.Status)
 	}
@@ -174,17 +174,17 @@ func TestApplyErrorsChangeNothing(t *testing.T) {
 		{name: "first top-up finer than cents", p: cards.ApplyParams{ProductID: "cpd_virtual_std", FirstTopUp: usdt("10.001")}, code: mwallet.CodeInvalidRequest},
 		{name: "KYC not passed", p: cards.ApplyParams{ProductID: "cpd_virtual_premium", FirstTopUp: usdt("100")}, code: mwallet.CodeAPIError},
 		{name: "card limit reached", p: cards.ApplyParams{ProductID: "cpd_virtual_std"}, code: mwallet.CodeAPIError,
-			setup: func(t *testing.T, sim *simulator.Simulator) string { sim.SetCardLimit("virtual", 0); return member }},
+			setup: func(t *testing.T, sim *simulator.Simulator) string { sim.Cards.SetLimit("virtual", 0); return member }},
 		{name: "outstanding penalties", p: cards.ApplyParams{ProductID: "cpd_virtual_std"}, code: mwallet.CodeAPIError,
 			setup: func(t *testing.T, sim *simulator.Simulator) string {
-				if err := sim.SetCardPenalty(member, true); err != nil {
+				if err := sim.Cards.SetPenalty(member, true); err != nil {
 					t.Fatal(err)
 				}
 				return member
 			}},
 		{name: "unsupported shipping country", code: mwallet.CodeAPIError,
 			setup: func(t *testing.T, sim *simulator.Simulator) string {
-				if _, err := sim.AddCardShippingAddress(member, "FR", true); err != nil {
+				if _, err := sim.Cards.AddShippingAddress(member, "FR", true); err != nil {
 					t.Fatal(err)
 				}
 				return member
@@ -210,7 +210,7 @@ func TestApplyErrorsChangeNothing(t *testing.T) {
 			if tt.setup != nil {
 				who = tt.setup(t, sim)
 			}
-			entries, events := len(sim.LedgerEntries()), len(sim.Events())
+			entries, events := len(sim.LedgerEntries()), len(sim.Events.List())
 			p := tt.p
 			p.ClientKey = cards.NewClientKey()
 			if p.SourceAsset == "" {
@@ -224,7 +224,7 @@ func TestApplyErrorsChangeNothing(t *testing.T) {
 			if n := len(sim.LedgerEntries()); n != entries {
 				t.Fatalf("a failed application posted %d ledger entries", n-entries)
 			}
-			if n := len(sim.Events()); n != events {
+			if n := len(sim.Events.List()); n != events {
 				t.Fatalf("a failed application emitted %d events", n-events)
 			}
 			// No slot was taken either: the same member can still apply.
@@ -267,7 +267,7 @@ func TestApplyMerchantHosted(t *testing.T) {
 	if _, locked = funds(t, sim, "", "USDT"); !locked.Equal(usdt("10.1")) {
 		t.Fatalf("prepaid locked %s, want 10.100000", locked)
 	}
-	if err := sim.CreditCardTopUp(tp.ID); err != nil {
+	if err := sim.Cards.CreditTopUp(tp.ID); err != nil {
 		t.Fatal(err)
 	}
 	if c := getCard(t, cl, id); !c.Balance.Equal(money.MustParse("40", 2)) {
@@ -300,7 +300,7 @@ func TestApplyWithQuickKYC(t *testing.T) {
 	}
 	wantFunds(t, sim, "newbie", "USDT", "85", "0") // 10 quick KYC fee + 5 issue fee
 	// Issuance fails: the fee is refunded and the binding compensated.
-	if err := sim.RejectCardApplication(app.ID); err != nil {
+	if err := sim.Cards.RejectApplication(app.ID); err != nil {
 		t.Fatal(err)
 	}
 	comp := simtest.EventsOf(sim, "kyc.quick.compensated")
@@ -320,25 +320,25 @@ func TestPlatformDirectMemberGetsNoEvents(t *testing.T) {
 	t.Parallel()
 	direct := simulator.WithMember(simulator.MemberSeed{ExternalID: "direct", KYCLevel: 1, PlatformDirect: true, Balances: map[string]string{"USDT": "500"}})
 	sim, cl := simtest.New(t, direct)
-	before := len(sim.Events())
+	before := len(sim.Events.List())
 	app, err := cl.Cards.Apply(ctx, "direct", cards.ApplyParams{ClientKey: cards.NewClientKey(), SourceAsset: "USDT", ProductID: "cpd_physical_std", FirstTopUp: usdt("20")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sim.ApproveCardApplication(app.ID); err != nil {
+	if err := sim.Cards.ApproveApplication(app.ID); err != nil {
 		t.Fatal(err)
 	}
 	got, err := cl.Cards.GetApplication(ctx, "direct", app.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sim.ShipCard(got.CardID); err != nil { // would send awaiting_bind to other members
+	if err := sim.Cards.Ship(got.CardID); err != nil { // would send awaiting_bind to other members
 		t.Fatal(err)
 	}
 	if _, err := cl.Cards.Freeze(ctx, "direct", got.CardID); err == nil {
 		t.Fatal("froze an unactivated card")
 	}
-	if n := len(sim.Events()) - before; n != 0 {
+	if n := len(sim.Events.List()) - before; n != 0 {
 		t.Fatalf("%d events for a platform-direct member, want none", n)
 	}
 	checkBooks(t, sim)
@@ -387,7 +387,7 @@ func drainPrepaid(t *testing.T, sim *simulator.Simulator) {
 		if a, _ := funds(t, sim, "", asset); a.IsZero() {
 			continue
 		}
-		if err := sim.WithdrawMerchantPrepaid(asset, ""); err != nil {
+		if err := sim.Merchant.WithdrawPrepaid(asset, ""); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -399,7 +399,7 @@ func drainPrepaid(t *testing.T, sim *simulator.Simulator) {
 func TestKYCUpdateStopsCardIssuing(t *testing.T) {
 	t.Parallel()
 	sim, cl := simtest.New(t)
-	if err := sim.UpdateKYC(member); err != nil {
+	if err := sim.KYC.Update(member); err != nil {
 		t.Fatal(err)
 	}
 	entries := len(sim.LedgerEntries())
@@ -416,7 +416,7 @@ func TestKYCUpdateStopsCardIssuing(t *testing.T) {
 	if n := len(sim.LedgerEntries()); n != entries {
 		t.Fatalf("a refused application posted %d ledger entries", n-entries)
 	}
-	if err := sim.ApproveKYC(member, 0); err != nil {
+	if err := sim.KYC.Approve(member, 0); err != nil {
 		t.Fatal(err)
 	}
 	if inv, err = cl.Cards.Quote(ctx, member, "cpd_virtual_std", cards.QuoteParams{}); err != nil || !inv.CanApply {

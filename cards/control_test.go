@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/mwallet/mwallet-go/cards"
-	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 // post calls the simulator's control API over HTTP, as a test in another

@@ -14,7 +14,7 @@ import (
 // Example applies for a virtual card, lets the issuer approve it, tops the
 // card up and reads its transactions, against the embedded simulator.
 func Example() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client()
 	ctx := context.Background()
@@ -41,7 +41,7 @@ func Example() {
 	fmt.Println("application:", app.Status)
 
 	// The issuer approves; in production card.application.approved arrives.
-	must(sim.ApproveCardApplication(app.ID))
+	must(sim.Cards.ApproveApplication(app.ID))
 	app, err = client.Cards.GetApplication(ctx, member, app.ID)
 	must(err)
 	card, err := client.Cards.Get(ctx, member, app.CardID)
@@ -54,17 +54,17 @@ func Example() {
 	topup, err := client.Cards.TopUp(ctx, member, card.ID, cards.TopUpParams{Amount: amount})
 	must(err)
 	fmt.Println("top-up:", topup.Status)
-	must(sim.CreditCardTopUp(topup.ID)) // card.topup.credited
+	must(sim.Cards.CreditTopUp(topup.ID)) // card.topup.credited
 	card, err = client.Cards.Get(ctx, member, card.ID)
 	must(err)
 	fmt.Println("balance after credit:", card.Balance)
 
 	// The card is used; read the transactions, newest first, always with
 	// their direction.
-	_, err = sim.AddCardTransaction(card.ID, simulator.CardTransaction{Kind: "auth", Status: "succeed", Direction: "debit",
-		Amount: "1999", BillAmount: "1999", MerchantName: "Book shop", OccurredAt: sim.Now().Add(-time.Hour)})
+	_, err = sim.Cards.AddTransaction(card.ID, simulator.CardTransaction{Kind: "auth", Status: "succeed", Direction: "debit",
+		Amount: "1999", BillAmount: "1999", MerchantName: "Book shop", OccurredAt: sim.Clock.Now().Add(-time.Hour)})
 	must(err)
-	_, err = sim.AddCardTransaction(card.ID, simulator.CardTransaction{Kind: "refund", Status: "succeed", Direction: "credit",
+	_, err = sim.Cards.AddTransaction(card.ID, simulator.CardTransaction{Kind: "refund", Status: "succeed", Direction: "credit",
 		Amount: "500", BillAmount: "500", MerchantName: "Book shop"})
 	must(err)
 	for tx, err := range client.Cards.Transactions(ctx, member, card.ID, cards.TransactionFilter{}) {

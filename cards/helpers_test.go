@@ -8,9 +8,9 @@ import (
 	"github.com/google/uuid"
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/cards"
-	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 const member = simulator.DefaultMemberExternalID
@@ -47,7 +47,7 @@ func wantParam(t *testing.T, err error, param string) {
 // locked balances.
 func funds(t *testing.T, sim *simulator.Simulator, who, asset string) (money.Amount, money.Amount) {
 	t.Helper()
-	a, l, err := sim.CardFunds(who, asset)
+	a, l, err := sim.Cards.Funds(who, asset)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func apply(t *testing.T, cl *mwallet.Client, p cards.ApplyParams) *cards.Applica
 func issue(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client, p cards.ApplyParams) string {
 	t.Helper()
 	app := apply(t, cl, p)
-	if err := sim.ApproveCardApplication(app.ID); err != nil {
+	if err := sim.Cards.ApproveApplication(app.ID); err != nil {
 		t.Fatal(err)
 	}
 	got, err := cl.Cards.GetApplication(ctx, member, app.ID)
@@ -108,9 +108,9 @@ func issueVirtual(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client, fi
 // goodPIN.
 func activePhysical(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client) string {
 	t.Helper()
-	sim.SetCardLimit("physical", 50)
+	sim.Cards.SetLimit("physical", 50)
 	id := issue(t, sim, cl, cards.ApplyParams{ProductID: "cpd_physical_std"})
-	if err := sim.ShipCard(id); err != nil {
+	if err := sim.Cards.Ship(id); err != nil {
 		t.Fatal(err)
 	}
 	activate(t, sim, cl, id)
@@ -119,7 +119,7 @@ func activePhysical(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client) 
 
 func activate(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client, id string) {
 	t.Helper()
-	pl, err := sim.CardPlastic(id)
+	pl, err := sim.Cards.Plastic(id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func withStepUp[T any](t *testing.T, sim *simulator.Simulator, call func(opts ..
 	if apiErr.ChallengeID == "" || apiErr.HostedURL == "" || apiErr.ExpiresAt == 0 {
 		t.Fatalf("step_up_required without challenge fields: %+v", apiErr)
 	}
-	if err := sim.CompleteStepUp(apiErr.ChallengeID); err != nil {
+	if err := sim.StepUp.Complete(apiErr.ChallengeID); err != nil {
 		t.Fatal(err)
 	}
 	return call(mwallet.WithIdempotencyKey(key), mwallet.WithStepUp(apiErr.ChallengeID))

@@ -9,9 +9,9 @@ import (
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/cards"
-	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 var allStatuses = []cards.CardStatus{cards.CardUnactivated, cards.CardActive, cards.CardFrozen, cards.CardPending,
@@ -22,9 +22,9 @@ var allStatuses = []cards.CardStatus{cards.CardUnactivated, cards.CardActive, ca
 func physicalIn(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client, st cards.CardStatus) string {
 	t.Helper()
 	if st == cards.CardUnactivated {
-		sim.SetCardLimit("physical", 50)
+		sim.Cards.SetLimit("physical", 50)
 		id := issue(t, sim, cl, cards.ApplyParams{ProductID: "cpd_physical_std"})
-		if err := sim.ShipCard(id); err != nil {
+		if err := sim.Cards.Ship(id); err != nil {
 			t.Fatal(err)
 		}
 		return id
@@ -36,11 +36,11 @@ func physicalIn(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client, st c
 	case cards.CardFrozen:
 		_, err = cl.Cards.Freeze(ctx, member, id)
 	case cards.CardPending, cards.CardExpired:
-		err = sim.SetCardStatus(id, string(st))
+		err = sim.Cards.SetStatus(id, string(st))
 	case cards.CardClosing, cards.CardClosed:
 		_, err = cl.Cards.Close(ctx, member, id, cards.CloseParams{})
 		if err == nil && st == cards.CardClosed {
-			err = sim.CompleteCardClose(id)
+			err = sim.Cards.CompleteClose(id)
 		}
 	case cards.CardReplaced:
 		_, err = cl.Cards.Replace(ctx, member, id, cards.ReplaceParams{})
@@ -77,7 +77,7 @@ func TestCardStateTable(t *testing.T) {
 	rows := []row{
 		{trigger: "activate", allowed: map[cards.CardStatus]cards.CardStatus{cards.CardUnactivated: cards.CardActive, cards.CardActive: cards.CardActive},
 			do: func(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client, id string) (cards.CardStatus, error) {
-				pl, _ := sim.CardPlastic(id)
+				pl, _ := sim.Cards.Plastic(id)
 				r, err := cl.Cards.Activate(ctx, member, id, cards.ActivateParams{Expiry: pl.Expiry, PIN: goodPIN})
 				if err != nil {
 					return "", err
@@ -107,7 +107,7 @@ func TestCardStateTable(t *testing.T) {
 			cards.CardClosing: cards.CardClosing, cards.CardClosed: cards.CardClosed, cards.CardExpired: cards.CardExpired, cards.CardReplaced: cards.CardReplaced},
 			do: func(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client, id string) (cards.CardStatus, error) {
 				from := getCard(t, cl, id).Status
-				before, _ := sim.CardUpstreamCloseRequests(id)
+				before, _ := sim.Cards.UpstreamCloseRequests(id)
 				r, err := cl.Cards.Close(ctx, member, id, cards.CloseParams{Reason: "row"})
 				if err != nil {
 					return "", err
@@ -120,7 +120,7 @@ func TestCardStateTable(t *testing.T) {
 				if from != cards.CardClosing && !from.Ended() {
 					want++
 				}
-				if after, _ := sim.CardUpstreamCloseRequests(id); after != want {
+				if after, _ := sim.Cards.UpstreamCloseRequests(id); after != want {
 					t.Errorf("upstream close requests %d -> %d, want %d", before, after, want)
 				}
 				return getCard(t, cl, id).Status, nil
@@ -200,13 +200,13 @@ func TestActivationPreconditions(t *testing.T) {
 	t.Parallel()
 	sim, cl := simtest.New(t)
 	id := issue(t, sim, cl, cards.ApplyParams{ProductID: "cpd_physical_std"})
-	pl, _ := sim.CardPlastic(id)
+	pl, _ := sim.Cards.Plastic(id)
 	// Still in manufacturing: not activatable, not counted.
 	for i := 0; i < 4; i++ {
 		_, err := cl.Cards.Activate(ctx, member, id, cards.ActivateParams{Expiry: pl.Expiry, PIN: goodPIN})
 		simtest.WantCode(t, err, mwallet.CodeStateInvalid)
 	}
-	if err := sim.ShipCard(id); err != nil {
+	if err := sim.Cards.Ship(id); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(simtest.EventsOf(sim, "card.application.awaiting_bind")); n != 1 {
@@ -223,7 +223,7 @@ func TestActivationLockWindow(t *testing.T) {
 	t.Parallel()
 	sim, cl := simtest.New(t)
 	id := physicalIn(t, sim, cl, cards.CardUnactivated)
-	pl, _ := sim.CardPlastic(id)
+	pl, _ := sim.Cards.Plastic(id)
 	wrongExpiry := "12/99"
 	steps := []struct {
 		p    cards.ActivateParams
@@ -240,7 +240,7 @@ func TestActivationLockWindow(t *testing.T) {
 		_, err := cl.Cards.Activate(ctx, member, id, s.p)
 		apiErr := simtest.WantCode(t, err, s.code)
 		if i == len(steps)-1 {
-			want := sim.Now().Add(24 * time.Hour)
+			want := sim.Clock.Now().Add(24 * time.Hour)
 			got, perr := time.Parse(time.RFC3339, apiErr.LockedUntil)
 			if perr != nil || !got.Equal(want) {
 				t.Fatalf("locked_until = %q, want %s", apiErr.LockedUntil, want.Format(time.RFC3339))
@@ -251,10 +251,10 @@ func TestActivationLockWindow(t *testing.T) {
 		t.Fatalf("locked card = %+v", c)
 	}
 	// Still locked one second before the end of the window.
-	sim.Advance(24*time.Hour - time.Second)
+	sim.Clock.Advance(24*time.Hour - time.Second)
 	_, err := cl.Cards.Activate(ctx, member, id, cards.ActivateParams{Expiry: pl.Expiry, PIN: goodPIN})
 	simtest.WantCode(t, err, mwallet.CodeStateInvalid)
-	sim.Advance(time.Second)
+	sim.Clock.Advance(time.Second)
 	activate(t, sim, cl, id)
 	// A repeat activation of a card activated with its PIN succeeds, uncounted.
 	activate(t, sim, cl, id)
@@ -272,7 +272,7 @@ func TestActivationOperatorUnlock(t *testing.T) {
 		_, err := cl.Cards.Activate(ctx, member, id, cards.ActivateParams{Expiry: "12/99", PIN: goodPIN})
 		simtest.WantCode(t, err, mwallet.CodeCardActivateFailed)
 	}
-	if err := sim.UnlockCardActivation(id); err != nil {
+	if err := sim.Cards.UnlockActivation(id); err != nil {
 		t.Fatal(err)
 	}
 	activate(t, sim, cl, id)
@@ -288,7 +288,7 @@ func TestRepeatActivationAfterSeparatePIN(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	pl, _ := sim.CardPlastic(id)
+	pl, _ := sim.Cards.Plastic(id)
 	_, err := cl.Cards.Activate(ctx, member, id, cards.ActivateParams{Expiry: pl.Expiry, PIN: goodPIN})
 	simtest.WantCode(t, err, mwallet.CodeCardPinRejected)
 	if c := getCard(t, cl, id); c.Status != cards.CardActive {
@@ -359,12 +359,12 @@ func TestCloseRules(t *testing.T) {
 	closeFails()
 
 	// Spend the balance with an authorization that is not settled yet.
-	tx, err := sim.AddCardTransaction(id, simulator.CardTransaction{Kind: "auth", Status: "pending", Direction: "debit", Amount: "2500", AuthCode: "A1"})
+	tx, err := sim.Cards.AddTransaction(id, simulator.CardTransaction{Kind: "auth", Status: "pending", Direction: "debit", Amount: "2500", AuthCode: "A1"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	check(cards.CloseBlockedBalance, cards.CloseBlockedUnsettled)
-	if _, err := sim.AddCardTransaction(id, simulator.CardTransaction{ID: tx, Kind: "auth", Status: "succeed", Direction: "debit", Amount: "2500", BillAmount: "2500", AuthCode: "A1"}); err != nil {
+	if _, err := sim.Cards.AddTransaction(id, simulator.CardTransaction{ID: tx, Kind: "auth", Status: "succeed", Direction: "debit", Amount: "2500", BillAmount: "2500", AuthCode: "A1"}); err != nil {
 		t.Fatal(err)
 	}
 	if c := getCard(t, cl, id); !c.Balance.IsZero() {
@@ -372,12 +372,12 @@ func TestCloseRules(t *testing.T) {
 	}
 	check()
 
-	if err := sim.SetCardUpstreamBalanceReadable(id, false); err != nil {
+	if err := sim.Cards.SetUpstreamBalanceReadable(id, false); err != nil {
 		t.Fatal(err)
 	}
 	check(cards.CloseBlockedUpstreamBalance)
 	closeFails()
-	if err := sim.SetCardUpstreamBalanceReadable(id, true); err != nil {
+	if err := sim.Cards.SetUpstreamBalanceReadable(id, true); err != nil {
 		t.Fatal(err)
 	}
 
@@ -391,7 +391,7 @@ func TestCloseRules(t *testing.T) {
 	}
 	// Repeats on closing and closed cards: 200 closing, no new upstream request.
 	for _, step := range []func(){func() {}, func() {
-		if err := sim.CompleteCardClose(id); err != nil {
+		if err := sim.Cards.CompleteClose(id); err != nil {
 			t.Fatal(err)
 		}
 	}} {
@@ -399,7 +399,7 @@ func TestCloseRules(t *testing.T) {
 		if r, err := cl.Cards.Close(ctx, member, id, cards.CloseParams{}); err != nil || r.Status != cards.CardClosing {
 			t.Fatalf("repeat close = %+v, %v", r, err)
 		}
-		if n, _ := sim.CardUpstreamCloseRequests(id); n != 1 {
+		if n, _ := sim.Cards.UpstreamCloseRequests(id); n != 1 {
 			t.Fatalf("%d upstream close requests, want 1", n)
 		}
 	}
@@ -456,7 +456,7 @@ func TestListAndSecureSession(t *testing.T) {
 	var ids []string
 	for i := 0; i < 3; i++ {
 		ids = append(ids, issueVirtual(t, sim, cl, ""))
-		sim.Advance(time.Second)
+		sim.Clock.Advance(time.Second)
 	}
 	var got []string
 	for c, err := range cl.Cards.List(ctx, member, cards.ListParams{Limit: 2}) {
@@ -475,7 +475,7 @@ func TestListAndSecureSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ss.Token.Reveal() == "" || ss.HostedURL == "" || !ss.ExpiresAt.After(sim.Now()) {
+	if ss.Token.Reveal() == "" || ss.HostedURL == "" || !ss.ExpiresAt.After(sim.Clock.Now()) {
 		t.Fatalf("session %+v", ss)
 	}
 	if s := ss.Token.String(); strings.Contains(ss.HostedURL, ss.Token.Reveal()) || s != "[redacted]" {

@@ -10,8 +10,8 @@ import (
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/cards"
-	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 // TestClientSideValidation checks that bad input is refused by the SDK with a
@@ -107,11 +107,11 @@ func TestClientSideValidation(t *testing.T) {
 		}, "status"},
 		{"transactions with a bad direction", func() error { return txErr(cards.TransactionFilter{Direction: "Debit"}) }, "direction"},
 	}
-	before := len(sim.Requests())
+	before := len(sim.Requests.List())
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { wantParam(t, tt.call(), tt.param) })
 	}
-	if n := len(sim.Requests()); n != before {
+	if n := len(sim.Requests.List()); n != before {
 		t.Fatalf("%d requests reached the service", n-before)
 	}
 	checkBooks(t, sim)
@@ -158,7 +158,7 @@ func TestSecretsNeverPrint(t *testing.T) {
 	id := activePhysical(t, sim, cl)
 	_, err := cl.Cards.SetPIN(ctx, member, id, cards.SetPINParams{NewPIN: "2468", CurrentPIN: goodPIN})
 	apiErr := simtest.WantCode(t, err, mwallet.CodeCardPinInvalid)
-	j, _ := json.Marshal(sim.Requests())
+	j, _ := json.Marshal(sim.Requests.List())
 	for _, s := range []string{string(goodPIN), "2468"} {
 		if strings.Contains(string(j), s) || strings.Contains(apiErr.Error(), s) {
 			t.Fatalf("PIN %s found in the journal or the error", s)

@@ -8,7 +8,7 @@ import (
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/cards"
 	"github.com/mwallet/mwallet-go/internal/api"
-	"github.com/mwallet/mwallet-go/internal/simtest"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 // TestPINBodyRefusedByService sends PIN bodies the SDK refuses locally, to

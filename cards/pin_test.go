@@ -6,8 +6,8 @@ import (
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/cards"
-	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 func setPIN(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client, id string, p cards.SetPINParams) (*cards.PINResult, error) {
@@ -21,7 +21,7 @@ func TestSetPIN(t *testing.T) {
 	t.Parallel()
 	sim, cl := simtest.New(t)
 	id := activePhysical(t, sim, cl)
-	pl, err := sim.CardPlastic(id)
+	pl, err := sim.Cards.Plastic(id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestPINRateLimit(t *testing.T) {
 	// Two cards: the quota is per member across all cards.
 	a := activePhysical(t, sim, cl)
 	b := issueVirtual(t, sim, cl, "")
-	cvvB, _ := sim.CardPlastic(b)
+	cvvB, _ := sim.Cards.Plastic(b)
 	pins := []cards.PIN{"246809", "975310", "864209", "531086", "208642"}
 	for i, pin := range pins {
 		id, p := a, cards.SetPINParams{NewPIN: pin}
@@ -91,7 +91,7 @@ func TestPINRateLimit(t *testing.T) {
 		if _, err := setPIN(t, sim, cl, id, p); err != nil {
 			t.Fatalf("call %d: %v", i+1, err)
 		}
-		sim.Advance(time.Minute)
+		sim.Clock.Advance(time.Minute)
 	}
 	// The sixth call within the hour is refused before any step-up.
 	_, err := cl.Cards.SetPIN(ctx, member, b, cards.SetPINParams{NewPIN: "135702", CVV: cards.CVV(cvvB.CVV)})
@@ -99,7 +99,7 @@ func TestPINRateLimit(t *testing.T) {
 	if apiErr.RetryAfter != 55*60 {
 		t.Fatalf("retry_after = %d, want %d (the first call leaves the window then)", apiErr.RetryAfter, 55*60)
 	}
-	sim.Advance(time.Duration(apiErr.RetryAfter) * time.Second)
+	sim.Clock.Advance(time.Duration(apiErr.RetryAfter) * time.Second)
 	if _, err := setPIN(t, sim, cl, b, cards.SetPINParams{NewPIN: "135702", CVV: cards.CVV(cvvB.CVV)}); err != nil {
 		t.Fatalf("after the window: %v", err)
 	}
@@ -108,7 +108,7 @@ func TestPINRateLimit(t *testing.T) {
 
 func mustCVV(t *testing.T, sim *simulator.Simulator, id string) cards.CVV {
 	t.Helper()
-	pl, err := sim.CardPlastic(id)
+	pl, err := sim.Cards.Plastic(id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestPINStepUpIsPerCall(t *testing.T) {
 	// Resending before the end user completed the screen is refused again.
 	_, err = cl.Cards.SetPIN(ctx, member, id, cards.SetPINParams{NewPIN: "246809", CurrentPIN: goodPIN}, mwallet.WithIdempotencyKey(key), mwallet.WithStepUp(ch))
 	simtest.WantCode(t, err, mwallet.CodeStepUpRequired)
-	if err := sim.CompleteStepUp(ch); err != nil {
+	if err := sim.StepUp.Complete(ch); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := cl.Cards.SetPIN(ctx, member, id, cards.SetPINParams{NewPIN: "246809", CurrentPIN: goodPIN}, mwallet.WithIdempotencyKey(key), mwallet.WithStepUp(ch)); err != nil {
@@ -149,7 +149,7 @@ func TestStepUpResendWithTheErrorsKey(t *testing.T) {
 	if apiErr.IdempotencyKey == "" {
 		t.Fatal("step_up_required carries no idempotency key to resend with")
 	}
-	if err := sim.CompleteStepUp(apiErr.ChallengeID); err != nil {
+	if err := sim.StepUp.Complete(apiErr.ChallengeID); err != nil {
 		t.Fatal(err)
 	}
 	res, err := cl.Cards.SetPIN(ctx, member, id, p, mwallet.WithIdempotencyKey(apiErr.IdempotencyKey), mwallet.WithStepUp(apiErr.ChallengeID))

@@ -6,9 +6,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/cards"
-	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 func TestProducts(t *testing.T) {
@@ -31,8 +31,8 @@ func TestProducts(t *testing.T) {
 	}
 
 	// Only enabled products whose BIN is authorized are listed.
-	sim.SetCardBINAuthorizations("489012", "531994")
-	if err := sim.SetCardProductEnabled("cpd_physical_std", false); err != nil {
+	sim.Cards.SetBINAuthorizations("489012", "531994")
+	if err := sim.Cards.SetProductEnabled("cpd_physical_std", false); err != nil {
 		t.Fatal(err)
 	}
 	got, err = cl.Cards.Products(ctx)
@@ -68,19 +68,19 @@ func TestQuote(t *testing.T) {
 			IssueFee: amt("50"), MinFirstTopUp: amt("100"), ShippingFee: amt("0"), CanApply: false, Reason: "kyc_required"}},
 		{name: "restricted KYC country", product: "cpd_virtual_review",
 			setup: func(t *testing.T, sim *simulator.Simulator) {
-				if err := sim.SetCardKYCCountry(member, "US"); err != nil {
+				if err := sim.Cards.SetKYCCountry(member, "US"); err != nil {
 					t.Fatal(err)
 				}
 			},
 			want: cards.Invoice{ProductID: "cpd_virtual_review", FormFactor: cards.ProductFormFactorVirtual, FeeAsset: "USDT", LedgerScale: 6, DisplayScale: 2,
 				IssueFee: amt("10"), MinFirstTopUp: amt("20"), ShippingFee: amt("0"), CanApply: false, Reason: "kyc_country_restricted"}},
 		{name: "card limit reached", product: "cpd_virtual_std",
-			setup: func(t *testing.T, sim *simulator.Simulator) { sim.SetCardLimit("virtual", 0) },
+			setup: func(t *testing.T, sim *simulator.Simulator) { sim.Cards.SetLimit("virtual", 0) },
 			want: cards.Invoice{ProductID: "cpd_virtual_std", FormFactor: cards.ProductFormFactorVirtual, FeeAsset: "USDT", LedgerScale: 6, DisplayScale: 2,
 				IssueFee: amt("5"), MinFirstTopUp: amt("0"), ShippingFee: amt("0"), CanApply: false, Reason: "card_limit_reached"}},
 		{name: "physical, shipping per address", product: "cpd_physical_std",
 			setup: func(t *testing.T, sim *simulator.Simulator) {
-				if _, err := sim.AddCardShippingAddress(member, "FR", false); err != nil { // not shipped to: left out
+				if _, err := sim.Cards.AddShippingAddress(member, "FR", false); err != nil { // not shipped to: left out
 					t.Fatal(err)
 				}
 			},

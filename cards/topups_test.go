@@ -6,9 +6,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/cards"
-	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 func TestTopUpOutcomes(t *testing.T) {
@@ -21,9 +21,9 @@ func TestTopUpOutcomes(t *testing.T) {
 		avail, held string // member USDT after the outcome
 		credited    int    // card.topup.credited events for the top-up
 	}{
-		{name: "credit", outcome: (*simulator.Simulator).CreditCardTopUp, wantStatus: "completed", wantCard: "100.50", avail: "893.495", held: "0", credited: 1},
-		{name: "reject releases the hold at once", outcome: (*simulator.Simulator).RejectCardTopUp, wantStatus: "failed", wantCard: "0", avail: "995", held: "0"},
-		{name: "timeout keeps processing and the funds held", outcome: (*simulator.Simulator).TimeoutCardTopUp, wantStatus: "processing", wantCard: "0", avail: "893.495", held: "101.505"},
+		{name: "credit", outcome: func(sim *simulator.Simulator, id string) error { return sim.Cards.CreditTopUp(id) }, wantStatus: "completed", wantCard: "100.50", avail: "893.495", held: "0", credited: 1},
+		{name: "reject releases the hold at once", outcome: func(sim *simulator.Simulator, id string) error { return sim.Cards.RejectTopUp(id) }, wantStatus: "failed", wantCard: "0", avail: "995", held: "0"},
+		{name: "timeout keeps processing and the funds held", outcome: func(sim *simulator.Simulator, id string) error { return sim.Cards.TimeoutTopUp(id) }, wantStatus: "processing", wantCard: "0", avail: "893.495", held: "101.505"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -55,7 +55,7 @@ func TestTopUpOutcomes(t *testing.T) {
 			if err := tt.outcome(sim, tp.ID); err != nil {
 				t.Fatal(err)
 			}
-			if st, _ := sim.CardTopUpStatus(tp.ID); st != tt.wantStatus {
+			if st, _ := sim.Cards.TopUpStatus(tp.ID); st != tt.wantStatus {
 				t.Fatalf("top-up status %s, want %s", st, tt.wantStatus)
 			}
 			wantCard := money.MustParse(tt.wantCard, 2)
@@ -79,12 +79,12 @@ func TestTopUpTimeoutThenReconciled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sim.TimeoutCardTopUp(tp.ID); err != nil {
+	if err := sim.Cards.TimeoutTopUp(tp.ID); err != nil {
 		t.Fatal(err)
 	}
 	wantFunds(t, sim, member, "USDT", "984.900000", "10.100000")
 	// Reconciliation later confirms the credit.
-	if err := sim.CreditCardTopUp(tp.ID); err != nil {
+	if err := sim.Cards.CreditTopUp(tp.ID); err != nil {
 		t.Fatal(err)
 	}
 	wantFunds(t, sim, member, "USDT", "984.900000", "0")
@@ -94,7 +94,7 @@ func TestTopUpTimeoutThenReconciled(t *testing.T) {
 func TestTopUpImmediateAndSourceAsset(t *testing.T) {
 	t.Parallel()
 	sim, cl := simtest.New(t)
-	sim.SetOutcome(simulator.CollectionCardTopups, simulator.Immediate())
+	sim.Outcomes.Set(simulator.CollectionCardTopups, simulator.Immediate())
 	id := issueVirtual(t, sim, cl, "")
 	if _, err := cl.Cards.TopUp(ctx, member, id, cards.TopUpParams{Amount: usdt("50"), SourceAsset: "USDC"}); err != nil {
 		t.Fatal(err)

@@ -13,16 +13,16 @@ import (
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/cards"
 	"github.com/mwallet/mwallet-go/internal/api"
-	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 // seedTransactions adds six transactions to a card holding 100.00 and
 // returns their ids by letter, oldest (A) to newest (F).
 func seedTransactions(t *testing.T, sim *simulator.Simulator, id string) (map[string]string, time.Time) {
 	t.Helper()
-	t0 := sim.Now()
+	t0 := sim.Clock.Now()
 	rows := []struct {
 		name string
 		tx   simulator.CardTransaction
@@ -39,7 +39,7 @@ func seedTransactions(t *testing.T, sim *simulator.Simulator, id string) (map[st
 	ids := map[string]string{}
 	// Added out of order: the list is ordered by occurred_at, not arrival.
 	for _, i := range []int{3, 0, 5, 1, 4, 2} {
-		txID, err := sim.AddCardTransaction(id, rows[i].tx)
+		txID, err := sim.Cards.AddTransaction(id, rows[i].tx)
 		if err != nil {
 			t.Fatalf("add %s: %v", rows[i].name, err)
 		}
@@ -171,11 +171,11 @@ func TestTransactionPagination(t *testing.T) {
 	t.Parallel()
 	sim, cl := simtest.New(t)
 	card := issueVirtual(t, sim, cl, "")
-	t0 := sim.Now()
+	t0 := sim.Clock.Now()
 	const n = 45
 	for i := 0; i < n; i++ {
 		at := t0.Add(-time.Duration(i/3) * time.Minute) // three rows share each timestamp
-		if _, err := sim.AddCardTransaction(card, simulator.CardTransaction{Kind: "auth", Status: "declined", Direction: "none", Amount: "0",
+		if _, err := sim.Cards.AddTransaction(card, simulator.CardTransaction{Kind: "auth", Status: "declined", Direction: "none", Amount: "0",
 			AuthCode: fmt.Sprint("P", i), OccurredAt: at}); err != nil {
 			t.Fatal(err)
 		}
@@ -258,7 +258,7 @@ func TestAddCardTransactionRules(t *testing.T) {
 		{Kind: "", Status: "succeed", Direction: "debit", Amount: "100"},                                                  // kind required
 		{ID: "ctx_00000000-0000-4000-8000-000000000000", Kind: "auth", Status: "succeed", Direction: "none", Amount: "0"}, // unknown id
 	} {
-		if _, err := sim.AddCardTransaction(card, tx); err == nil {
+		if _, err := sim.Cards.AddTransaction(card, tx); err == nil {
 			t.Errorf("transaction %+v accepted", tx)
 		}
 	}

@@ -13,9 +13,9 @@ import (
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/deposits"
 	"github.com/mwallet/mwallet-go/internal/api"
-	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 const member1 = simulator.DefaultMemberExternalID
@@ -73,7 +73,7 @@ func TestCreateRejectedByService(t *testing.T) {
 		simulator.WithMember(simulator.MemberSeed{ExternalID: "blocked", KYCLevel: 1}),
 	)
 	for m, st := range map[string]string{"banned": "banned", "frozen": "frozen", "blocked": "blocklisted"} {
-		if err := sim.SetMemberStatus(m, st); err != nil {
+		if err := sim.Members.SetStatus(m, st); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -177,7 +177,7 @@ func TestReplayByReferenceUnderNewKey(t *testing.T) {
 		t.Fatalf("prepaid %s: deposits must not touch it", got)
 	}
 	var credited []simulator.Event
-	for _, e := range sim.Events() {
+	for _, e := range sim.Events.List() {
 		if e.Type == "deposit.credited" {
 			credited = append(credited, e)
 		}
@@ -223,7 +223,7 @@ func TestPlatformOnlyCheckedBeforeReplay(t *testing.T) {
 	if err != nil || !again.Response.Replayed || again.ID != first.ID {
 		t.Fatalf("replay before the switch: %+v %v", again, err)
 	}
-	if err := sim.SetMerchant(simulator.MerchantSettings{Model: simulator.MerchantHosted}); err != nil {
+	if err := sim.Merchant.Set(simulator.MerchantSettings{Model: simulator.MerchantHosted}); err != nil {
 		t.Fatal(err)
 	}
 	// The stored 201 is not replayed: the platform-only rule comes first,
@@ -275,7 +275,7 @@ func TestGetAndList(t *testing.T) {
 		if _, err := c.Deposits.Create(ctx, member1, deposits.CreateParams{Asset: "ETH", Amount: money.MustParse("0.000000000000000001", 18), Reference: r}); err != nil {
 			t.Fatalf("%s: %v", r, err)
 		}
-		sim.Advance(1)
+		sim.Clock.Advance(1)
 	}
 	for _, r := range refs {
 		d, err := c.Deposits.Get(ctx, r)
@@ -318,14 +318,14 @@ func TestScopes(t *testing.T) {
 	ctx := context.Background()
 	p := deposits.CreateParams{Asset: "USDT", Amount: usdt("1"), Reference: "scoped"}
 	// deposits:write is restricted: without operator approval it is not effective.
-	if err := sim.SetKey(simulator.DefaultClientID, simulator.KeySettings{ApproveRestricted: simulator.Bool(false)}); err != nil {
+	if err := sim.Keys.Set(simulator.DefaultClientID, simulator.KeySettings{ApproveRestricted: simulator.Bool(false)}); err != nil {
 		t.Fatal(err)
 	}
 	_, err := c.Deposits.Create(ctx, member1, p)
 	simtest.WantCode(t, err, api.CodeInsufficientScope)
 	_, err = c.Deposits.Get(ctx, "scoped")
 	simtest.WantCode(t, err, api.CodeInsufficientScope)
-	if err := sim.SetKey(simulator.DefaultClientID, simulator.KeySettings{ApproveRestricted: simulator.Bool(true)}); err != nil {
+	if err := sim.Keys.Set(simulator.DefaultClientID, simulator.KeySettings{ApproveRestricted: simulator.Bool(true)}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.Deposits.Create(ctx, member1, p); err != nil {
@@ -366,7 +366,7 @@ func TestAssetAllowlistAndAmountExactness(t *testing.T) {
 			t.Parallel()
 			sim, c := simtest.New(t)
 			if tt.allowlist != nil {
-				if err := sim.SetMerchant(simulator.MerchantSettings{AssetAllowlist: tt.allowlist}); err != nil {
+				if err := sim.Merchant.Set(simulator.MerchantSettings{AssetAllowlist: tt.allowlist}); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -13,7 +13,7 @@ import (
 // transaction, so a retry (even after the idempotency window, even with a new
 // key) can never credit twice.
 func ExampleClient_Create() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client()
 	ctx := context.Background()

@@ -22,14 +22,13 @@ import (
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/emvqr"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 	"github.com/mwallet/mwallet-go/webhooks"
 )
 
 func TestDepositIsCredited(t *testing.T) {
 	t.Parallel()
-	sim := simulator.New() // its own state, ledger and clock: tests run in parallel
-	t.Cleanup(sim.Close)
-	client := sim.Client() // a *mwallet.Client wired to this simulator
+	sim, client := simtest.New(t) // its own simulator and a *mwallet.Client wired to it
 
 	amount := money.MustParse("25", 6) // USDT has ledger_scale 6
 	dep, err := client.Deposits.Create(context.Background(), "member-1",
@@ -43,9 +42,8 @@ func TestDepositIsCredited(t *testing.T) {
 	if available, _ := sim.Balance("member-1", "USDT"); !available.Equal(money.MustParse("1025", 6)) {
 		t.Errorf("available = %s, want 1025", available)
 	}
-	if err := sim.CheckLedger(); err != nil { // nothing created or lost
-		t.Fatal(err)
-	}
+	// When the test ends, simtest checks that the books balance (nothing
+	// created or lost) and closes the simulator.
 }
 
 func Example_newClient() {
@@ -67,7 +65,7 @@ func Example_newClient() {
 }
 
 func Example_memberContext() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client()
 
@@ -75,7 +73,7 @@ func Example_memberContext() {
 	// external_member_id or the service's mem_<uuid>. There is no default.
 	_, err := client.KYC.Get(context.Background(), "   ")
 	var pe *mwallet.ParamError
-	fmt.Println(errors.As(err, &pe), mwallet.CodeOf(err), "requests sent:", len(sim.Requests()))
+	fmt.Println(errors.As(err, &pe), mwallet.CodeOf(err), "requests sent:", len(sim.Requests.List()))
 
 	_, err = client.KYC.Get(context.Background(), "alice@example.com") // not a member identifier
 	fmt.Println(mwallet.CodeOf(err))
@@ -85,7 +83,7 @@ func Example_memberContext() {
 }
 
 func Example_money() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client()
 	ctx := context.Background()
@@ -108,7 +106,7 @@ func Example_money() {
 }
 
 func Example_idempotency() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client(mwallet.WithRetryBackoff(time.Millisecond, 10*time.Millisecond))
 	ctx := context.Background()
@@ -119,7 +117,7 @@ func Example_idempotency() {
 
 	// The connection drops after the service executed the call: the client
 	// resends with the same key and gets the stored answer.
-	_ = sim.InjectFault(simulator.Fault{Method: "POST", Path: "/v1/deposits", Kind: simulator.FaultDropAfter})
+	_ = sim.Faults.Inject(simulator.Fault{Method: "POST", Path: "/v1/deposits", Kind: simulator.FaultDropAfter})
 	dep, err := client.Deposits.Create(ctx, "member-1", p, mwallet.WithIdempotencyKey(key))
 	if err != nil {
 		// Outcome unknown: resend later with mwallet.IdempotencyKeyOf(err).
@@ -134,7 +132,7 @@ func Example_idempotency() {
 }
 
 func Example_stepUp() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client()
 	ctx := context.Background()
@@ -145,7 +143,7 @@ func Example_stepUp() {
 	if su, ok := qrpay.AsStepUp(err); ok { // every QR payment asks for it
 		// Send the end user to su.HostedURL and wait until they are done.
 		// Here the simulator plays the end user:
-		_ = sim.CompleteStepUp(su.ChallengeID)
+		_ = sim.StepUp.Complete(su.ChallengeID)
 		// Resend the same parameters with the same key and x-step-up.
 		order, err = client.QRPay.Pay(ctx, "member-1", p, su.Options()...)
 	}
@@ -158,7 +156,7 @@ func Example_stepUp() {
 }
 
 func Example_processing() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client()
 	order := payQR(sim, client) // 201 processing: the outcome is unknown
@@ -201,7 +199,7 @@ func Example_webhookReceiver() {
 }
 
 func Example_errors() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client()
 
@@ -231,7 +229,7 @@ func onSimulatorClock(sim *simulator.Simulator, limit time.Duration) qrpay.WaitO
 		if waited += d; waited > limit {
 			return context.DeadlineExceeded
 		}
-		sim.Advance(d)
+		sim.Clock.Advance(d)
 		return ctx.Err()
 	})
 }
@@ -259,7 +257,7 @@ func payQR(sim *simulator.Simulator, client *mwallet.Client) *qrpay.Order {
 	if !ok {
 		log.Fatal(err)
 	}
-	if err := sim.CompleteStepUp(su.ChallengeID); err != nil {
+	if err := sim.StepUp.Complete(su.ChallengeID); err != nil {
 		log.Fatal(err)
 	}
 	order, err := client.QRPay.Pay(context.Background(), "member-1", p, su.Options()...)

@@ -13,7 +13,7 @@ import (
 // sends the profile back to review: the level drops to 0 until the review
 // approves it again, and card issuing and remittances stop meanwhile.
 func Example() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client()
 	ctx := context.Background()
@@ -25,11 +25,11 @@ func Example() {
 	}
 	// Give ticket.HostedURL to the member only: it is a one-time link, and
 	// the ticket prints without it.
-	fmt.Println("link valid for", ticket.Expires().Sub(sim.Now()))
+	fmt.Println("link valid for", ticket.Expires().Sub(sim.Clock.Now()))
 	fmt.Println("link shown when printed:", strings.Contains(fmt.Sprint(ticket), ticket.HostedURL))
 
 	// The member completes the screen; kyc.result.updated follows.
-	if err := sim.CompleteKYCSession(ticket.ID); err != nil {
+	if err := sim.KYC.CompleteSession(ticket.ID); err != nil {
 		log.Fatal(err)
 	}
 	st, err := client.KYC.Get(ctx, member)
@@ -40,7 +40,7 @@ func Example() {
 
 	// The review approves level 1 again; the event does not say which way a
 	// review went, so re-read.
-	if err := sim.ApproveKYC(member, 1); err != nil {
+	if err := sim.KYC.Approve(member, 1); err != nil {
 		log.Fatal(err)
 	}
 	if st, err = client.KYC.Get(ctx, member); err != nil {

@@ -11,9 +11,9 @@ import (
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/internal/api"
-	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/kyc"
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 const member1 = simulator.DefaultMemberExternalID
@@ -42,10 +42,10 @@ func TestProfileSessionThenReview(t *testing.T) {
 	if st.Level != 1 || st.Status != kyc.ReviewApproved || st.MemberID != simtest.MemberID(t, sim, member1) {
 		t.Fatalf("before: %+v", st)
 	}
-	if err := sim.CompleteKYCSession(tk.ID); err != nil {
+	if err := sim.KYC.CompleteSession(tk.ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := sim.CompleteKYCSession(tk.ID); err == nil {
+	if err := sim.KYC.CompleteSession(tk.ID); err == nil {
 		t.Fatal("a one-time link was used twice")
 	}
 	st, err = c.KYC.Get(ctx, member1)
@@ -55,7 +55,7 @@ func TestProfileSessionThenReview(t *testing.T) {
 	if st.Level != 0 || st.Status != kyc.ReviewPending {
 		t.Fatalf("after update: level %d status %s", st.Level, st.Status)
 	}
-	if err := sim.ApproveKYC(member1, 0); err != nil {
+	if err := sim.KYC.Approve(member1, 0); err != nil {
 		t.Fatal(err)
 	}
 	if st, _ = c.KYC.Get(ctx, member1); st.Level != 1 || st.Status != kyc.ReviewApproved {
@@ -75,8 +75,8 @@ func TestProfileSessionThenReview(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sim.Advance(24 * time.Hour)
-	if err := sim.CompleteKYCSession(tk2.ID); err == nil {
+	sim.Clock.Advance(24 * time.Hour)
+	if err := sim.KYC.CompleteSession(tk2.ID); err == nil {
 		t.Fatal("an expired link was used")
 	}
 }
@@ -136,10 +136,10 @@ func TestQuickBindings(t *testing.T) {
 	simtest.WantCode(t, err, api.CodeQuickKYCUnpaid)
 
 	// Compensation: the binding leaves the list, its fee comes back, an event with a real version.
-	if err := sim.CompensateQuickBinding(ids[1], "admin", "cap_123"); err != nil {
+	if err := sim.KYC.CompensateQuickBinding(ids[1], "admin", "cap_123"); err != nil {
 		t.Fatal(err)
 	}
-	if err := sim.CompensateQuickBinding(ids[1], "admin", ""); err == nil {
+	if err := sim.KYC.CompensateQuickBinding(ids[1], "admin", ""); err == nil {
 		t.Fatal("compensated twice")
 	}
 	got := listBindings(t, c, member1)
@@ -178,10 +178,10 @@ func TestQuickBindings(t *testing.T) {
 		t.Fatalf("display-name e-mail: %v", err)
 	}
 
-	sim.SetQuickKYC(true, 0)
+	sim.KYC.SetQuick(true, 0)
 	_, err = c.KYC.CreateQuickBinding(ctx, "nokyc", kyc.QuickBindingParams{Email: "b@example.com"})
 	simtest.WantCode(t, err, api.CodeQuickKYCExhausted)
-	sim.SetQuickKYC(false, -1)
+	sim.KYC.SetQuick(false, -1)
 	_, err = c.KYC.CreateQuickBinding(ctx, "nokyc", kyc.QuickBindingParams{Email: "b@example.com"})
 	simtest.WantCode(t, err, api.CodeQuickKYCDisabled)
 }
@@ -200,14 +200,14 @@ func TestQuickBindingFeeFromPrepaid(t *testing.T) {
 	if got := simtest.Available(t, sim, member1, "USDT"); got != "1000.000000" {
 		t.Fatalf("member %s", got)
 	}
-	if err := sim.CompensateQuickBinding(b.ID, "", ""); err != nil {
+	if err := sim.KYC.CompensateQuickBinding(b.ID, "", ""); err != nil {
 		t.Fatal(err)
 	}
 	e := simtest.EventsOf(sim, "kyc.quick.compensated")[0]
 	if e.Extra["compensation_source"] != "auto" || e.Extra["application_id"] != nil {
 		t.Fatalf("event extra %+v", e.Extra)
 	}
-	if err := sim.WithdrawMerchantPrepaid("USDT", ""); err != nil {
+	if err := sim.Merchant.WithdrawPrepaid("USDT", ""); err != nil {
 		t.Fatal(err)
 	}
 	_, err = c.KYC.CreateQuickBinding(ctx, member1, kyc.QuickBindingParams{})

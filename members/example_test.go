@@ -13,12 +13,12 @@ import (
 // the REST id. External member ids identify members in x-on-behalf-of, not
 // here.
 func ExampleClient_Get() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client()
 	ctx := context.Background()
 
-	info, _ := sim.Member("member-1")
+	info, _ := sim.Members.Get("member-1")
 	bare := info.ID[len("mem_"):] // as in a member.created event
 
 	m, err := client.Members.Get(ctx, members.ID(bare))

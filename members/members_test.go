@@ -10,9 +10,9 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/internal/api"
-	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/members"
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 func TestGet(t *testing.T) {
@@ -33,7 +33,7 @@ func TestGet(t *testing.T) {
 			t.Fatal("no response metadata")
 		}
 	}
-	if err := sim.SetMemberStatus("m2", "suspended"); err != nil {
+	if err := sim.Members.SetStatus("m2", "suspended"); err != nil {
 		t.Fatal(err)
 	}
 	got, err := c.Members.Get(ctx, bare)
@@ -41,7 +41,7 @@ func TestGet(t *testing.T) {
 		t.Fatalf("suspended member: %+v %v", got, err)
 	}
 	var suspended int
-	for _, e := range sim.Events() {
+	for _, e := range sim.Events.List() {
 		if e.Type == "member.suspended" && e.ObjectID == bare && e.Status == "suspended" && e.StatusVersion == 0 {
 			suspended++
 		}
@@ -70,7 +70,7 @@ func TestGet(t *testing.T) {
 func TestGetNeedsMembersRead(t *testing.T) {
 	t.Parallel()
 	sim := simtest.Start(t)
-	if err := sim.SetKey(simulator.DefaultClientID, simulator.KeySettings{Scopes: []string{"remittances:read"}}); err != nil {
+	if err := sim.Keys.Set(simulator.DefaultClientID, simulator.KeySettings{Scopes: []string{"remittances:read"}}); err != nil {
 		t.Fatal(err)
 	}
 	_, err := sim.Client().Members.Get(context.Background(), "mem_00000000-0000-4000-8000-000000000000")
@@ -82,7 +82,7 @@ func TestGetNeedsMembersRead(t *testing.T) {
 func TestGetForeignMember(t *testing.T) {
 	t.Parallel()
 	sim, c := simtest.New(t)
-	id, err := sim.CreateMember(simulator.MemberSeed{ExternalID: "foreign-1", KYCLevel: 1, MerchantID: "mch_someone_else"})
+	id, err := sim.Members.Create(simulator.MemberSeed{ExternalID: "foreign-1", KYCLevel: 1, MerchantID: "mch_someone_else"})
 	if err != nil {
 		t.Fatal(err)
 	}

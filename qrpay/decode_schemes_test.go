@@ -10,9 +10,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	mwallet "github.com/mwallet/mwallet-go"
-	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/simulator/emvqr"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 // TestDecodeNationalSchemes decodes, through the SDK, payloads as the

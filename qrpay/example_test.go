@@ -15,7 +15,7 @@ import (
 // code, quote it, pay it through strong authentication, and wait for the
 // upstream's outcome.
 func Example() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client()
 	ctx := context.Background()
@@ -48,10 +48,10 @@ func Example() {
 	if !ok {
 		log.Fatal(err)
 	}
-	fmt.Println("step-up required, valid for", su.ExpiresAt.Sub(sim.Now()))
+	fmt.Println("step-up required, valid for", su.ExpiresAt.Sub(sim.Clock.Now()))
 
 	// The end user completes su.HostedURL; the simulator plays that part.
-	if err := sim.CompleteStepUp(su.ChallengeID); err != nil {
+	if err := sim.StepUp.Complete(su.ChallengeID); err != nil {
 		log.Fatal(err)
 	}
 	order, err := client.QRPay.Pay(ctx, member, p, su.Options()...)
@@ -62,10 +62,10 @@ func Example() {
 
 	// The upstream answers 30 seconds later. Polling sleeps on the
 	// simulator clock here; in production omit WithSleep.
-	sim.SetObjectOutcome(order.ID, simulator.After(30*time.Second))
+	sim.Outcomes.SetObject(order.ID, simulator.After(30*time.Second))
 	final, err := client.QRPay.WaitForOutcome(ctx, member, order.ID,
 		qrpay.WithSleep(func(ctx context.Context, d time.Duration) error {
-			sim.Advance(d)
+			sim.Clock.Advance(d)
 			return ctx.Err()
 		}))
 	if err != nil {

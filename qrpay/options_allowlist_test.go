@@ -6,9 +6,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	mwallet "github.com/mwallet/mwallet-go"
-	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 // TestOptionsAreTheAssetsEnabledHere checks quote rule 4: options lists every
@@ -31,7 +31,7 @@ func TestOptionsAreTheAssetsEnabledHere(t *testing.T) {
 			sim, c := simtest.New(t)
 			ctx := context.Background()
 			if tt.allowlist != nil {
-				if err := sim.SetMerchant(simulator.MerchantSettings{AssetAllowlist: tt.allowlist}); err != nil {
+				if err := sim.Merchant.Set(simulator.MerchantSettings{AssetAllowlist: tt.allowlist}); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -10,9 +10,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	mwallet "github.com/mwallet/mwallet-go"
-	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 func TestStepUpRoundTrip(t *testing.T) {
@@ -31,8 +31,8 @@ func TestStepUpRoundTrip(t *testing.T) {
 	if e := simtest.AsError(t, err); e.HTTPStatus != http.StatusBadRequest {
 		t.Errorf("status %d", e.HTTPStatus)
 	}
-	if su.ChallengeID == "" || su.HostedURL == "" || su.IdempotencyKey == "" || !su.ExpiresAt.Equal(sim.Now().Add(5*time.Minute)) {
-		t.Fatalf("step-up %+v (now %s)", su, sim.Now())
+	if su.ChallengeID == "" || su.HostedURL == "" || su.IdempotencyKey == "" || !su.ExpiresAt.Equal(sim.Clock.Now().Add(5*time.Minute)) {
+		t.Fatalf("step-up %+v (now %s)", su, sim.Clock.Now())
 	}
 	if diff := cmp.Diff(before, books(sim)); diff != "" {
 		t.Fatalf("step_up_required moved money:\n%s", diff)
@@ -42,7 +42,7 @@ func TestStepUpRoundTrip(t *testing.T) {
 	if again, ok := qrpay.AsStepUp(err); !ok || again.ChallengeID == su.ChallengeID {
 		t.Fatalf("resend before completion: %v", err)
 	}
-	if err := sim.CompleteStepUp(su.ChallengeID); err != nil {
+	if err := sim.StepUp.Complete(su.ChallengeID); err != nil {
 		t.Fatal(err)
 	}
 	// A completed challenge is bound to its code: another code needs its own.
@@ -57,7 +57,7 @@ func TestStepUpRoundTrip(t *testing.T) {
 	if o.Status != qrpay.StatusProcessing || o.Response.StatusCode != http.StatusCreated || o.Response.IdempotencyKey != su.IdempotencyKey {
 		t.Fatalf("order %+v response %+v", o, o.Response)
 	}
-	if got, want := sim.QROrderTrace(o.ID), []string{"step_up", "quote", "hold", "notice"}; !cmp.Equal(got, want) {
+	if got, want := sim.QRPay.Trace(o.ID), []string{"step_up", "quote", "hold", "notice"}; !cmp.Equal(got, want) {
 		t.Errorf("trace %v, want %v", got, want)
 	}
 	// Single use: a second payment of the same code with the same challenge
@@ -72,10 +72,10 @@ func TestStepUpRoundTrip(t *testing.T) {
 	if late == nil {
 		t.Fatalf("Pay: %v", err)
 	}
-	if err := sim.CompleteStepUp(late.ChallengeID); err != nil {
+	if err := sim.StepUp.Complete(late.ChallengeID); err != nil {
 		t.Fatal(err)
 	}
-	sim.Advance(5*time.Minute + time.Second)
+	sim.Clock.Advance(5*time.Minute + time.Second)
 	_, err = c.QRPay.Pay(ctx, member1, p, late.Options()...)
 	if again, ok := qrpay.AsStepUp(err); !ok || again.ChallengeID == late.ChallengeID {
 		t.Fatalf("expired challenge: %v, want a new step_up_required", err)
@@ -96,7 +96,7 @@ func TestStepUpBoundToMember(t *testing.T) {
 	if !ok {
 		t.Fatal(err)
 	}
-	if err := sim.CompleteStepUp(su.ChallengeID); err != nil {
+	if err := sim.StepUp.Complete(su.ChallengeID); err != nil {
 		t.Fatal(err)
 	}
 	_, err = c.QRPay.Pay(ctx, "member-2", p, mwallet.WithStepUp(su.ChallengeID))
@@ -109,7 +109,7 @@ func TestStepUpBoundToMember(t *testing.T) {
 // of sleeping.
 func advancing(sim *simulator.Simulator) qrpay.WaitOption {
 	return qrpay.WithSleep(func(ctx context.Context, d time.Duration) error {
-		sim.Advance(d)
+		sim.Clock.Advance(d)
 		return ctx.Err()
 	})
 }
@@ -120,7 +120,7 @@ func TestTimeoutStaysProcessingUntilUpstreamCompletes(t *testing.T) {
 	ctx := context.Background()
 	mid := simtest.MemberID(t, sim, member1)
 	o := payWithStepUp(t, sim, c, member1, qrpay.PayParams{CodeValue: thaiMerchantCode(t, "250.00")})
-	if err := sim.TimeoutQROrder(o.ID); err != nil {
+	if err := sim.QRPay.Timeout(o.ID); err != nil {
 		t.Fatal(err)
 	}
 	got, err := c.QRPay.Order(ctx, member1, o.ID)
@@ -144,7 +144,7 @@ func TestTimeoutStaysProcessingUntilUpstreamCompletes(t *testing.T) {
 		t.Fatalf("cancelled wait: %+v, %v", last, err)
 	}
 	// The upstream answers 45 s later on the simulator clock.
-	sim.SetObjectOutcome(o.ID, simulator.After(45*time.Second))
+	sim.Outcomes.SetObject(o.ID, simulator.After(45*time.Second))
 	final, err := c.QRPay.WaitForOutcome(ctx, member1, o.ID, advancing(sim), qrpay.WithPollInterval(10*time.Second, 20*time.Second))
 	if err != nil {
 		t.Fatal(err)
@@ -152,7 +152,7 @@ func TestTimeoutStaysProcessingUntilUpstreamCompletes(t *testing.T) {
 	if final.Status != qrpay.StatusCompleted {
 		t.Fatalf("status %s", final.Status)
 	}
-	if got, want := sim.QROrderTrace(o.ID), []string{"step_up", "quote", "hold", "notice", "timeout", "complete"}; !cmp.Equal(got, want) {
+	if got, want := sim.QRPay.Trace(o.ID), []string{"step_up", "quote", "hold", "notice", "timeout", "complete"}; !cmp.Equal(got, want) {
 		t.Errorf("trace %v, want %v", got, want)
 	}
 	wantBooks := map[string]string{
@@ -178,14 +178,14 @@ func TestNoticeTimeoutScenario(t *testing.T) {
 	if o.Status != qrpay.StatusProcessing {
 		t.Fatalf("status %s", o.Status)
 	}
-	if got, want := sim.QROrderTrace(o.ID), []string{"step_up", "quote", "hold", "notice_timeout"}; !cmp.Equal(got, want) {
+	if got, want := sim.QRPay.Trace(o.ID), []string{"step_up", "quote", "hold", "notice_timeout"}; !cmp.Equal(got, want) {
 		t.Errorf("trace %v, want %v", got, want)
 	}
-	if got := sim.QRUpstreamCalls(); got.Notices != 1 || got.Quotes != 1 {
+	if got := sim.QRPay.UpstreamCalls(); got.Notices != 1 || got.Quotes != 1 {
 		t.Errorf("upstream calls %+v", got)
 	}
 	// Immediate outcome: completes right after the next request.
-	sim.SetObjectOutcome(o.ID, simulator.Immediate())
+	sim.Outcomes.SetObject(o.ID, simulator.Immediate())
 	final, err := c.QRPay.WaitForOutcome(context.Background(), member1, o.ID, advancing(sim))
 	if err != nil || final.Status != qrpay.StatusCompleted {
 		t.Fatalf("%+v %v", final, err)
@@ -200,27 +200,27 @@ func TestFailureAndRefundReturnFunds(t *testing.T) {
 	start := balance(sim, simulator.MemberAvailable(mid), "USDT")
 
 	failed := payWithStepUp(t, sim, c, member1, qrpay.PayParams{CodeValue: thaiMerchantCode(t, "250.00")})
-	if err := sim.FailQROrder(failed.ID); err != nil {
+	if err := sim.QRPay.Fail(failed.ID); err != nil {
 		t.Fatal(err)
 	}
 	if got := balance(sim, simulator.MemberAvailable(mid), "USDT"); got != start {
 		t.Fatalf("after failure available %s, want %s", got, start)
 	}
-	if err := sim.RefundQROrder(failed.ID); err == nil {
+	if err := sim.QRPay.Refund(failed.ID); err == nil {
 		t.Fatal("refund of a failed order accepted")
 	}
 
 	paid := payWithStepUp(t, sim, c, member1, qrpay.PayParams{CodeValue: thaiMerchantCode(t, "120.50")})
-	if err := sim.RefundQROrder(paid.ID); err == nil {
+	if err := sim.QRPay.Refund(paid.ID); err == nil {
 		t.Fatal("refund of a processing order accepted")
 	}
-	if err := sim.CompleteQROrder(paid.ID); err != nil {
+	if err := sim.QRPay.Complete(paid.ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := sim.FailQROrder(paid.ID); err == nil {
+	if err := sim.QRPay.Fail(paid.ID); err == nil {
 		t.Fatal("failure after completion accepted")
 	}
-	if err := sim.RefundQROrder(paid.ID); err != nil {
+	if err := sim.QRPay.Refund(paid.ID); err != nil {
 		t.Fatal(err)
 	}
 	got, err := c.QRPay.Order(ctx, member1, paid.ID)
@@ -301,7 +301,7 @@ func TestBusinessFailuresChangeNothing(t *testing.T) {
 			quote: mwallet.CodeKYCRequired, wantCode: mwallet.CodeAPIError},
 		{name: "account frozen", member: "frozen", code: func(t *testing.T) string { return thaiMerchantCode(t, "250.00") },
 			setup: func(t *testing.T, sim *simulator.Simulator, _ *mwallet.Client) {
-				if err := sim.SetMemberStatus("frozen", "frozen"); err != nil {
+				if err := sim.Members.SetStatus("frozen", "frozen"); err != nil {
 					t.Fatal(err)
 				}
 			},
@@ -318,7 +318,7 @@ func TestBusinessFailuresChangeNothing(t *testing.T) {
 			return thaiMerchantCode(t, "250.00", simulator.QRScenarioUpstreamError)
 		}, quote: mwallet.CodeUpstreamError, wantCode: mwallet.CodeServiceUnavailable},
 		{name: "line switched off", member: member1, code: func(t *testing.T) string { return thaiMerchantCode(t, "250.00") },
-			setup: func(_ *testing.T, sim *simulator.Simulator, _ *mwallet.Client) { sim.SetQRLine(false) },
+			setup: func(_ *testing.T, sim *simulator.Simulator, _ *mwallet.Client) { sim.QRPay.SetEnabled(false) },
 			quote: mwallet.CodeServiceUnavailable, wantCode: mwallet.CodeServiceUnavailable},
 	}
 	for _, tc := range cases {
@@ -342,7 +342,7 @@ func TestBusinessFailuresChangeNothing(t *testing.T) {
 			case q.BlockedReason != tc.blocked:
 				t.Errorf("blocked_reason %q, want %q", q.BlockedReason, tc.blocked)
 			}
-			before, entries, orders := books(sim), len(sim.LedgerEntries()), sim.QRUpstreamCalls().Notices
+			before, entries, orders := books(sim), len(sim.LedgerEntries()), sim.QRPay.UpstreamCalls().Notices
 			err = payExpectError(t, sim, c, tc.member, p)
 			e := simtest.AsError(t, err)
 			if e.Code != tc.wantCode || e.HTTPStatus != tc.wantCode.HTTPStatus() {
@@ -351,7 +351,7 @@ func TestBusinessFailuresChangeNothing(t *testing.T) {
 			if diff := cmp.Diff(before, books(sim)); diff != "" || len(sim.LedgerEntries()) != entries {
 				t.Fatalf("a refused payment moved money:\n%s", diff)
 			}
-			if sim.QRUpstreamCalls().Notices != orders {
+			if sim.QRPay.UpstreamCalls().Notices != orders {
 				t.Fatal("a refused payment notified the upstream")
 			}
 		})
@@ -429,7 +429,7 @@ func TestPayCustomAmount(t *testing.T) {
 	if o2.ID == o.ID || o2.CustomerTotal.String() != "2.923244" {
 		t.Fatalf("second order %+v", o2)
 	}
-	if got := sim.QRUpstreamCalls(); got != (simulator.QRUpstreamStats{Quotes: 2, Notices: 2}) {
+	if got := sim.QRPay.UpstreamCalls(); got != (simulator.QRUpstreamStats{Quotes: 2, Notices: 2}) {
 		t.Errorf("upstream calls %+v: every payment re-quotes", got)
 	}
 }

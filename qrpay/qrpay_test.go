@@ -11,10 +11,10 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	mwallet "github.com/mwallet/mwallet-go"
-	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 func TestDecode(t *testing.T) {
@@ -184,40 +184,40 @@ func TestQuoteMemoReusesUpstreamOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sim.Advance(59 * time.Second)
+	sim.Clock.Advance(59 * time.Second)
 	second, err := c.QRPay.Quote(ctx, member1, qrpay.QuoteParams{CodeValue: code})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := sim.QRUpstreamCalls().Quotes; got != 1 {
+	if got := sim.QRPay.UpstreamCalls().Quotes; got != 1 {
 		t.Fatalf("upstream quotes after a reuse at 59 s = %d, want 1", got)
 	}
 	// The reused quote is the same upstream order: same expiry, now 1 s away.
 	if second.ExpiresAt != first.ExpiresAt {
 		t.Errorf("expires_at %s then %s", first.ExpiresAt, second.ExpiresAt)
 	}
-	if exp, _ := second.Expiry(); exp.Sub(sim.Now()) != time.Second {
-		t.Errorf("reused quote expires %s after now", exp.Sub(sim.Now()))
+	if exp, _ := second.Expiry(); exp.Sub(sim.Clock.Now()) != time.Second {
+		t.Errorf("reused quote expires %s after now", exp.Sub(sim.Clock.Now()))
 	}
 	// Another amount, another member: other upstream orders.
 	if _, err := c.QRPay.Quote(ctx, member1, qrpay.QuoteParams{CodeValue: thaiMerchantCode(t, "251.00")}); err != nil {
 		t.Fatal(err)
 	}
-	if got := sim.QRUpstreamCalls().Quotes; got != 2 {
+	if got := sim.QRPay.UpstreamCalls().Quotes; got != 2 {
 		t.Fatalf("upstream quotes after another code = %d, want 2", got)
 	}
-	sim.Advance(2 * time.Second) // 61 s after the first
+	sim.Clock.Advance(2 * time.Second) // 61 s after the first
 	third, err := c.QRPay.Quote(ctx, member1, qrpay.QuoteParams{CodeValue: code})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := sim.QRUpstreamCalls().Quotes; got != 3 {
+	if got := sim.QRPay.UpstreamCalls().Quotes; got != 3 {
 		t.Fatalf("upstream quotes after 61 s = %d, want 3", got)
 	}
 	if third.ExpiresAt == first.ExpiresAt {
 		t.Errorf("a new upstream order kept expires_at %s", third.ExpiresAt)
 	}
-	if got := sim.QRUpstreamCalls().Notices; got != 0 {
+	if got := sim.QRPay.UpstreamCalls().Notices; got != 0 {
 		t.Errorf("quotes sent %d payment notices", got)
 	}
 }
@@ -232,7 +232,7 @@ func TestQuoteRateLimit(t *testing.T) {
 			t.Fatalf("quote %d: %v", i+1, err)
 		}
 		if i == 9 {
-			sim.Advance(10 * time.Second)
+			sim.Clock.Advance(10 * time.Second)
 		}
 	}
 	var resp *mwallet.Response
@@ -249,7 +249,7 @@ func TestQuoteRateLimit(t *testing.T) {
 	if _, err := c.QRPay.Quote(ctx, "member-2", qrpay.QuoteParams{CodeValue: code}); err != nil {
 		t.Fatalf("member-2: %v", err)
 	}
-	sim.Advance(50 * time.Second)
+	sim.Clock.Advance(50 * time.Second)
 	for i := 0; i < 10; i++ {
 		if _, err := c.QRPay.Quote(ctx, member1, qrpay.QuoteParams{CodeValue: code}, mwallet.WithMaxAttempts(1)); err != nil {
 			t.Fatalf("quote %d after the window moved: %v", i+1, err)
@@ -289,14 +289,14 @@ func TestMerchantFundedFees(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			sim, c := simtest.New(t, simulator.WithModel(simulator.MerchantHosted))
-			if err := sim.SetQRMerchantFeeRate(tc.rateBps); err != nil {
+			if err := sim.QRPay.SetMerchantFeeRate(tc.rateBps); err != nil {
 				t.Fatal(err)
 			}
 			for asset, amt := range tc.prepaid {
-				if err := sim.WithdrawMerchantPrepaid(asset, ""); err != nil && asset != "BTC" {
+				if err := sim.Merchant.WithdrawPrepaid(asset, ""); err != nil && asset != "BTC" {
 					t.Fatal(err)
 				}
-				if err := sim.TopUpMerchantPrepaid(asset, amt); err != nil {
+				if err := sim.Merchant.TopUpPrepaid(asset, amt); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -343,7 +343,7 @@ func TestMerchantFundedFees(t *testing.T) {
 			if got := balance(sim, simulator.AccountMerchantPrepaidLocked, w.asset); got != w.total {
 				t.Errorf("prepaid locked %s = %q, want %s", w.asset, got, w.total)
 			}
-			if err := sim.CompleteQROrder(o.ID); err != nil {
+			if err := sim.QRPay.Complete(o.ID); err != nil {
 				t.Fatal(err)
 			}
 			wantRevenue := ""
@@ -387,7 +387,7 @@ func TestFundingSourceRule(t *testing.T) {
 	if diff := cmp.Diff(before, books(sim)); diff != "" {
 		t.Errorf("money moved:\n%s", diff)
 	}
-	if got := sim.QRUpstreamCalls(); got != (simulator.QRUpstreamStats{}) {
+	if got := sim.QRPay.UpstreamCalls(); got != (simulator.QRUpstreamStats{}) {
 		t.Errorf("upstream called: %+v", got)
 	}
 }

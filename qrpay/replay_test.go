@@ -10,9 +10,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	mwallet "github.com/mwallet/mwallet-go"
-	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 func TestPaymentReplaysWithTheSameKey(t *testing.T) {
@@ -26,7 +26,7 @@ func TestPaymentReplaysWithTheSameKey(t *testing.T) {
 	if !ok {
 		t.Fatal(err)
 	}
-	if err := sim.CompleteStepUp(su.ChallengeID); err != nil {
+	if err := sim.StepUp.Complete(su.ChallengeID); err != nil {
 		t.Fatal(err)
 	}
 	first, err := c.QRPay.Pay(ctx, member1, p, su.Options()...)
@@ -43,7 +43,7 @@ func TestPaymentReplaysWithTheSameKey(t *testing.T) {
 	if again.ID != first.ID || !again.Response.Replayed || first.Response.Replayed {
 		t.Fatalf("replay %s (replayed %v), first %s", again.ID, again.Response.Replayed, first.ID)
 	}
-	if diff := cmp.Diff(held, books(sim)); diff != "" || sim.QRUpstreamCalls().Notices != 1 {
+	if diff := cmp.Diff(held, books(sim)); diff != "" || sim.QRPay.UpstreamCalls().Notices != 1 {
 		t.Fatalf("replay moved money or notified again:\n%s", diff)
 	}
 
@@ -54,7 +54,7 @@ func TestPaymentReplaysWithTheSameKey(t *testing.T) {
 	if !ok {
 		t.Fatal(err)
 	}
-	if err := sim.CompleteStepUp(su.ChallengeID); err != nil {
+	if err := sim.StepUp.Complete(su.ChallengeID); err != nil {
 		t.Fatal(err)
 	}
 	_, err = c.QRPay.Pay(ctx, "poor", p, su.Options()...)
@@ -103,7 +103,7 @@ func TestControlActionsOverHTTP(t *testing.T) {
 			t.Errorf("POST %s: %d %v, want %d %s", s.path, status, out, s.status, s.want)
 		}
 	}
-	if got, want := sim.QROrderTrace(o.ID), []string{"step_up", "quote", "hold", "notice", "timeout", "complete", "refund"}; !cmp.Equal(got, want) {
+	if got, want := sim.QRPay.Trace(o.ID), []string{"step_up", "quote", "hold", "notice", "timeout", "complete", "refund"}; !cmp.Equal(got, want) {
 		t.Errorf("trace %v, want %v", got, want)
 	}
 }

@@ -78,7 +78,7 @@ func payWithStepUp(t *testing.T, sim *simulator.Simulator, c *mwallet.Client, me
 	if !ok {
 		t.Fatalf("first Pay: %v, want step_up_required", err)
 	}
-	if err := sim.CompleteStepUp(su.ChallengeID); err != nil {
+	if err := sim.StepUp.Complete(su.ChallengeID); err != nil {
 		t.Fatal(err)
 	}
 	o, err := c.QRPay.Pay(ctx, member, p, append(su.Options(), mwallet.WithMaxAttempts(1))...)
@@ -98,7 +98,7 @@ func payExpectError(t *testing.T, sim *simulator.Simulator, c *mwallet.Client, m
 	if !ok {
 		return err
 	}
-	if err := sim.CompleteStepUp(su.ChallengeID); err != nil {
+	if err := sim.StepUp.Complete(su.ChallengeID); err != nil {
 		t.Fatal(err)
 	}
 	o, err := c.QRPay.Pay(ctx, member, p, append(su.Options(), mwallet.WithMaxAttempts(1))...)
@@ -140,7 +140,7 @@ func balance(sim *simulator.Simulator, account, asset string) string {
 // qrEvents returns the qrpay events: type, bare id, status, version.
 func qrEvents(sim *simulator.Simulator) []simulator.Event {
 	var out []simulator.Event
-	for _, e := range sim.Events() {
+	for _, e := range sim.Events.List() {
 		if strings.HasPrefix(e.Type, "qrpay.") {
 			out = append(out, e)
 		}

@@ -105,22 +105,22 @@ func TestWebhookRedeliveredToAnotherInstanceIsHandledOnce(t *testing.T) {
 		w.WriteHeader(rec.Code)
 	}))
 	t.Cleanup(lb.Close)
-	_, secret, err := sim.AddWebhookEndpoint(lb.URL + "/webhooks")
+	_, secret, err := sim.Webhooks.AddEndpoint(lb.URL + "/webhooks")
 	if err != nil {
 		t.Fatal(err)
 	}
-	a = newInstance(secret, store.Deduper(), sim.Now)
-	b = newInstance(secret, store.Deduper(), sim.Now)
-	evID, err := sim.EmitEvent("deposit.credited", "deposit", "dep_order-1", member1, "credited", 0)
+	a = newInstance(secret, store.Deduper(), sim.Clock.Now)
+	b = newInstance(secret, store.Deduper(), sim.Clock.Now)
+	evID, err := sim.Events.Emit("deposit.credited", "deposit", "dep_order-1", member1, "credited", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if _, err := sim.FlushWebhooks(ctx); err != nil {
+	if _, err := sim.Webhooks.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
-	sim.Advance(time.Minute) // the service's first retry falls due
-	if _, err := sim.FlushWebhooks(ctx); err != nil {
+	sim.Clock.Advance(time.Minute) // the service's first retry falls due
+	if _, err := sim.Webhooks.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if a.processed.Load() != 1 || b.processed.Load() != 0 {
@@ -129,7 +129,7 @@ func TestWebhookRedeliveredToAnotherInstanceIsHandledOnce(t *testing.T) {
 	if len(answers) != 2 || answers[1] != "200 duplicate" {
 		t.Fatalf("answers %v, want B to acknowledge the duplicate", answers)
 	}
-	for _, d := range sim.WebhookDeliveries() {
+	for _, d := range sim.Webhooks.Deliveries() {
 		if d.EventID == evID && (d.Status != "sent" || len(d.Attempts) != 2) {
 			t.Fatalf("delivery %+v, want sent after 2 attempts", d)
 		}

@@ -17,6 +17,7 @@ import (
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/redisstore"
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 const member1 = simulator.DefaultMemberExternalID
@@ -90,25 +91,15 @@ func deletePrefix(rdb *redis.Client, prefix string) {
 	}
 }
 
-// newSim starts a simulator whose ledger is checked when the test ends.
+// newSim starts a simulator whose books are checked when the test ends.
 func newSim(t *testing.T, opts ...simulator.Option) *simulator.Simulator {
 	t.Helper()
-	sim := simulator.New(opts...)
-	if err := sim.SetupErr(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := sim.CheckLedger(); err != nil {
-			t.Errorf("CheckLedger: %v", err)
-		}
-		sim.Close()
-	})
-	return sim
+	return simtest.Start(t, opts...)
 }
 
 // exchanges counts the token exchanges the simulator received.
 func exchanges(sim *simulator.Simulator) (total, ok int) {
-	for _, r := range sim.Requests() {
+	for _, r := range sim.Requests.List() {
 		if r.Method == "POST" && r.Path == "/v1/connect/token" {
 			total++
 			if r.Status == 200 {
@@ -122,7 +113,7 @@ func exchanges(sim *simulator.Simulator) (total, ok int) {
 // requestsTo returns the journal records of method and path.
 func requestsTo(sim *simulator.Simulator, method, path string) []simulator.RequestRecord {
 	var out []simulator.RequestRecord
-	for _, r := range sim.Requests() {
+	for _, r := range sim.Requests.List() {
 		if r.Method == method && r.Path == path {
 			out = append(out, r)
 		}

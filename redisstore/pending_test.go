@@ -109,11 +109,11 @@ func TestCrashAfterPaymentResumesWithReplay(t *testing.T) {
 	if !ok {
 		t.Fatalf("first Pay: %v, want step_up_required", err)
 	}
-	if err := sim.CompleteStepUp(su.ChallengeID); err != nil {
+	if err := sim.StepUp.Complete(su.ChallengeID); err != nil {
 		t.Fatal(err)
 	}
 	availBefore, lockedBefore := sim.Balance(member1, "USDT")
-	if err := sim.InjectFault(simulator.Fault{Method: http.MethodPost, Path: "/v1/qrpay/payments", Kind: simulator.FaultDropAfter}); err != nil {
+	if err := sim.Faults.Inject(simulator.Fault{Method: http.MethodPost, Path: "/v1/qrpay/payments", Kind: simulator.FaultDropAfter}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = crashed.QRPay.Pay(ctx, member1, p, append(su.Options(), mwallet.WithMaxAttempts(1))...)
@@ -161,7 +161,7 @@ func TestCrashAfterPaymentResumesWithReplay(t *testing.T) {
 	if !debited.Equal(order.CustomerTotal) || !held.Equal(order.CustomerTotal) || order.CustomerTotal.Sign() <= 0 {
 		t.Fatalf("available -%s locked +%s, want exactly one payment of %s", debited, held, order.CustomerTotal)
 	}
-	if n := sim.QRUpstreamCalls().Notices; n != 1 {
+	if n := sim.QRPay.UpstreamCalls().Notices; n != 1 {
 		t.Fatalf("upstream notices = %d, want 1", n)
 	}
 	var replays, executed int
@@ -191,7 +191,7 @@ func TestCrashAfterDepositResumesWithReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sim.InjectFault(simulator.Fault{Method: http.MethodPost, Path: "/v1/deposits", Kind: simulator.FaultDropAfter}); err != nil {
+	if err := sim.Faults.Inject(simulator.Fault{Method: http.MethodPost, Path: "/v1/deposits", Kind: simulator.FaultDropAfter}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = crashed.Deposits.Create(ctx, member1, deposits.CreateParams{Asset: "USDC", Amount: amount, Reference: "order-7781"}, mwallet.WithMaxAttempts(1))
@@ -231,7 +231,7 @@ func TestConcurrentResumesExecuteOnce(t *testing.T) {
 	fleet := []mwallet.Option{mwallet.WithTokenStore(store.Tokens()), mwallet.WithPendingStore(store.Pending())}
 	before, _ := sim.Balance(member1, "USDT")
 	amount, _ := money.Parse("3", 6)
-	if err := sim.InjectFault(simulator.Fault{Method: http.MethodPost, Path: "/v1/deposits", Kind: simulator.FaultDropBefore}); err != nil {
+	if err := sim.Faults.Inject(simulator.Fault{Method: http.MethodPost, Path: "/v1/deposits", Kind: simulator.FaultDropBefore}); err != nil {
 		t.Fatal(err)
 	}
 	// Dropped before executing: the outcome is unknown to the client all

@@ -122,7 +122,7 @@ func TestFleetCausesOneTokenExchange(t *testing.T) {
 			}
 			// Inside the refresh margin one instance replaces the token;
 			// the others keep using the valid one or read the new one.
-			sim.Advance(29*time.Minute + 30*time.Second)
+			sim.Clock.Advance(29*time.Minute + 30*time.Second)
 			if errs := startTogether(clients); len(errs) != 0 {
 				t.Fatalf("after refresh %d instances failed, first: %v", len(errs), errs[0])
 			}

@@ -10,9 +10,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/internal/api"
-	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/remittance"
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 func TestPayees(t *testing.T) {
@@ -206,7 +206,7 @@ func TestVPQueryServiceRules(t *testing.T) {
 	t.Parallel()
 	sim, c := simtest.New(t)
 	ctx := context.Background()
-	foreignID, err := sim.CreateMember(simulator.MemberSeed{ExternalID: "foreign-1", KYCLevel: 1, MerchantID: "mch_someone_else"})
+	foreignID, err := sim.Members.Create(simulator.MemberSeed{ExternalID: "foreign-1", KYCLevel: 1, MerchantID: "mch_someone_else"})
 	if err != nil {
 		t.Fatal(err)
 	}

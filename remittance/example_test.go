@@ -12,7 +12,7 @@ import (
 // A remittance of 100.00 GBP with 2% price protection: the member's USDT is
 // held with the slippage margin, and the margin comes back at settlement.
 func ExampleClient_Create() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client()
 	ctx := context.Background()
@@ -44,8 +44,8 @@ func ExampleClient_Create() {
 	fmt.Println("locked_amount:", res.Quote.LockedAmount, res.Quote.SourceAsset)
 
 	// The upstream pays out (driven here by the simulator).
-	_ = sim.DispatchRemittance(res.ID)
-	_ = sim.CompleteRemittance(res.ID, "")
+	_ = sim.Remittances.Dispatch(res.ID)
+	_ = sim.Remittances.Complete(res.ID, "")
 
 	order, err := client.Remittances.Get(ctx, member, res.ID)
 	if err != nil {

@@ -13,10 +13,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/internal/api"
-	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/remittance"
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 var amountCmp = cmp.Comparer(money.Amount.Equal)
@@ -102,7 +102,7 @@ func TestCreateRejectedByService(t *testing.T) {
 		simulator.WithMember(simulator.MemberSeed{ExternalID: "other", KYCLevel: 1}),
 	)
 	ctx := context.Background()
-	if err := sim.SetMemberStatus("banned", "banned"); err != nil {
+	if err := sim.Members.SetStatus("banned", "banned"); err != nil {
 		t.Fatal(err)
 	}
 	gbp := payeeOf(t, c, member1, "GBP")
@@ -217,13 +217,13 @@ func TestDailyLimitPerMember(t *testing.T) {
 	}
 	// A failed order frees its share of the day; the next UTC day starts over.
 	orders := listOrders(t, c, "rich")
-	if err := sim.FailRemittance(orders[0].ID, ""); err != nil {
+	if err := sim.Remittances.Fail(orders[0].ID, ""); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.Remittances.Create(ctx, "rich", p); err != nil {
 		t.Fatalf("after a failure: %v", err)
 	}
-	sim.Advance(24 * time.Hour)
+	sim.Clock.Advance(24 * time.Hour)
 	if _, err := c.Remittances.Create(ctx, "rich", p); err != nil {
 		t.Fatalf("next day: %v", err)
 	}
@@ -263,7 +263,7 @@ func TestSlippageHoldAndSettlement(t *testing.T) {
 	if o.PayoutDate != "" || o.RateIsDealt || o.StatusVersion != 1 || !o.SettledAmount.IsZero() || o.SettledAmount.Scale() != 6 {
 		t.Fatalf("before dispatch: %+v", o.Order)
 	}
-	if err := sim.DispatchRemittance(res.ID); err != nil {
+	if err := sim.Remittances.Dispatch(res.ID); err != nil {
 		t.Fatal(err)
 	}
 	o, err = c.Remittances.Get(ctx, member1, res.ID)
@@ -274,7 +274,7 @@ func TestSlippageHoldAndSettlement(t *testing.T) {
 	if o.PayoutDate != "2026-01-01" || !o.RateIsDealt || o.Status != remittance.StatusProcessing || o.IsCompleted() || o.IsFinal() {
 		t.Fatalf("after dispatch: %+v", o.Order)
 	}
-	if err := sim.CompleteRemittance(res.ID, ""); err != nil {
+	if err := sim.Remittances.Complete(res.ID, ""); err != nil {
 		t.Fatal(err)
 	}
 	o, err = c.Remittances.Get(ctx, member1, res.ID)
@@ -304,14 +304,14 @@ func TestSlippageHoldAndSettlement(t *testing.T) {
 	if got := simtest.Journal(t, sim, simulator.UpstreamAccount("remit"), "USDT"); got != "127.388536" {
 		t.Fatalf("upstream = %s", got)
 	}
-	if err := sim.RefundRemittance(res.ID); err != nil {
+	if err := sim.Remittances.Refund(res.ID); err != nil {
 		t.Fatal(err)
 	}
 	if a := simtest.Available(t, sim, member1, "USDT"); a != "1000.000000" {
 		t.Fatalf("after refund available %s", a)
 	}
 	var types []string
-	for _, e := range sim.Events() {
+	for _, e := range sim.Events.List() {
 		if e.Object == "remittance" {
 			types = append(types, e.Type)
 			if e.ObjectID != strings.TrimPrefix(res.ID, "rmt_") || e.ExternalMemberID != member1 {
@@ -332,13 +332,13 @@ func TestSettlementAtHigherCostUsesSlippage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sim.DispatchRemittance(res.ID); err != nil {
+	if err := sim.Remittances.Dispatch(res.ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := sim.CompleteRemittance(res.ID, "131.976308"); err == nil {
+	if err := sim.Remittances.Complete(res.ID, "131.976308"); err == nil {
 		t.Fatal("a cost above locked_amount was accepted")
 	}
-	if err := sim.CompleteRemittance(res.ID, "130.500000"); err != nil {
+	if err := sim.Remittances.Complete(res.ID, "130.500000"); err != nil {
 		t.Fatal(err)
 	}
 	if a := simtest.Available(t, sim, member1, "USDT"); a != "869.500000" {
@@ -358,10 +358,10 @@ func TestFailureReturnsEverything(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sim.DispatchRemittance(res.ID); err != nil {
+	if err := sim.Remittances.Dispatch(res.ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := sim.FailRemittance(res.ID, "beneficiary_account_closed"); err != nil {
+	if err := sim.Remittances.Fail(res.ID, "beneficiary_account_closed"); err != nil {
 		t.Fatal(err)
 	}
 	o, err := c.Remittances.Get(ctx, member1, res.ID)
@@ -374,7 +374,7 @@ func TestFailureReturnsEverything(t *testing.T) {
 	if a, l := simtest.Available(t, sim, member1, "USDT"), simtest.Locked(t, sim, member1, "USDT"); a != "1000.000000" || l != "0.000000" {
 		t.Fatalf("available %s locked %s", a, l)
 	}
-	for _, action := range []func(string) error{sim.DispatchRemittance, sim.RefundRemittance} {
+	for _, action := range []func(string) error{sim.Remittances.Dispatch, sim.Remittances.Refund} {
 		if err := action(res.ID); err == nil {
 			t.Fatal("a failed order moved again")
 		}
@@ -395,7 +395,7 @@ func TestReplayReportsCurrentStatus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sim.DispatchRemittance(first.ID); err != nil {
+	if err := sim.Remittances.Dispatch(first.ID); err != nil {
 		t.Fatal(err)
 	}
 	again, err := c.Remittances.Create(ctx, member1, p, mwallet.WithIdempotencyKey(key))
@@ -421,7 +421,7 @@ func TestMerchantFundedPendingAdvancesOnTopUp(t *testing.T) {
 	sim, c := simtest.New(t, simulator.WithModel(simulator.MerchantHosted),
 		simulator.WithMember(simulator.MemberSeed{ExternalID: "biz", KYCLevel: 2}))
 	ctx := context.Background()
-	if err := sim.WithdrawMerchantPrepaid("USDT", ""); err != nil {
+	if err := sim.Merchant.WithdrawPrepaid("USDT", ""); err != nil {
 		t.Fatal(err)
 	}
 	gbp := payeeOf(t, c, member1, "GBP")
@@ -461,18 +461,18 @@ func TestMerchantFundedPendingAdvancesOnTopUp(t *testing.T) {
 	if len(orders) != 1 || orders[0].Status != remittance.StatusPending || orders[0].StatusVersion != 1 {
 		t.Fatalf("listed %+v", orders)
 	}
-	if _, err := sim.AdvanceRemittance(res.ID); err == nil {
+	if _, err := sim.Remittances.Advance(res.ID); err == nil {
 		t.Fatal("advanced without merchant funds")
 	}
 
 	// A top-up too small leaves it waiting; enough moves it on by itself.
-	if err := sim.TopUpMerchantPrepaid("USDT", "100"); err != nil {
+	if err := sim.Merchant.TopUpPrepaid("USDT", "100"); err != nil {
 		t.Fatal(err)
 	}
 	if o, _ := c.Remittances.Get(ctx, member1, res.ID); o.Status != remittance.StatusPending {
 		t.Fatalf("status %s after a short top-up", o.Status)
 	}
-	// The control API's top-up does the same as TopUpMerchantPrepaid.
+	// The control API's top-up does the same as sim.Merchant.TopUpPrepaid.
 	resp, err := http.Post(sim.URL()+"/_sim/merchant/prepaid/topup", "application/json", strings.NewReader(`{"asset":"USDT","amount":"900"}`))
 	if err != nil {
 		t.Fatal(err)
@@ -492,7 +492,7 @@ func TestMerchantFundedPendingAdvancesOnTopUp(t *testing.T) {
 		t.Fatalf("prepaid locked %s", got)
 	}
 	for _, want := range []remittance.Status{remittance.StatusDispatching, remittance.StatusProcessing, remittance.StatusCompleted} {
-		st, err := sim.AdvanceRemittance(res.ID)
+		st, err := sim.Remittances.Advance(res.ID)
 		if err != nil || st != string(want) {
 			t.Fatalf("advance = %s, %v; want %s", st, err, want)
 		}
@@ -522,7 +522,7 @@ func TestMergeByStatusVersionOutOfOrder(t *testing.T) {
 		snaps = append(snaps, o.Order)
 	}
 	snap()
-	for _, step := range []func(string) error{sim.DispatchRemittance, func(id string) error { return sim.CompleteRemittance(id, "") }, sim.RefundRemittance} {
+	for _, step := range []func(string) error{sim.Remittances.Dispatch, func(id string) error { return sim.Remittances.Complete(id, "") }, sim.Remittances.Refund} {
 		if err := step(res.ID); err != nil {
 			t.Fatal(err)
 		}
@@ -540,7 +540,7 @@ func TestMergeByStatusVersionOutOfOrder(t *testing.T) {
 	}
 	// Events delivered in reverse: only the newest moves the local copy.
 	var evs []simulator.Event
-	for _, e := range sim.Events() {
+	for _, e := range sim.Events.List() {
 		if e.Object == "remittance" {
 			evs = append(evs, e)
 		}
@@ -580,7 +580,7 @@ func TestNeedsReconfirm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sim.RemittanceNeedsReconfirm(res.ID); err != nil {
+	if err := sim.Remittances.NeedsReconfirm(res.ID); err != nil {
 		t.Fatal(err)
 	}
 	o, err := c.Remittances.Get(ctx, member1, res.ID)
@@ -590,12 +590,12 @@ func TestNeedsReconfirm(t *testing.T) {
 	if !o.Status.NeedsAction() || o.StatusVersion != 2 {
 		t.Fatalf("status %s v%d", o.Status, o.StatusVersion)
 	}
-	evs := sim.Events()
+	evs := sim.Events.List()
 	last := evs[len(evs)-1]
 	if last.Type != "remittance.order.action_required" || last.Status != "needs_reconfirm" || last.StatusVersion != 2 {
 		t.Fatalf("event %+v", last)
 	}
-	if err := sim.FailRemittance(res.ID, ""); err != nil {
+	if err := sim.Remittances.Fail(res.ID, ""); err != nil {
 		t.Fatal(err)
 	}
 	if a := simtest.Available(t, sim, member1, "USDT"); a != "1000.000000" {
@@ -606,7 +606,7 @@ func TestNeedsReconfirm(t *testing.T) {
 func TestImmediateOutcomeCompletes(t *testing.T) {
 	t.Parallel()
 	sim, c := simtest.New(t)
-	sim.SetOutcome(simulator.CollectionRemittances, simulator.Immediate())
+	sim.Outcomes.Set(simulator.CollectionRemittances, simulator.Immediate())
 	ctx := context.Background()
 	p := validParams(payeeOf(t, c, member1, "PHP"))
 	p.PayoutAmount = "1000.00"
@@ -636,7 +636,7 @@ func TestLargeOrderGoesToReview(t *testing.T) {
 	if res.Status != remittance.StatusReviewing || res.Quote.SourceAsset != "USDC" {
 		t.Fatalf("%+v", res)
 	}
-	if st, err := sim.AdvanceRemittance(res.ID); err != nil || st != "dispatching" {
+	if st, err := sim.Remittances.Advance(res.ID); err != nil || st != "dispatching" {
 		t.Fatalf("advance %s %v", st, err)
 	}
 }
@@ -646,12 +646,12 @@ func TestKYCUpdateStopsRemittances(t *testing.T) {
 	sim, c := simtest.New(t)
 	ctx := context.Background()
 	p := validParams(payeeOf(t, c, member1, "GBP"))
-	if err := sim.UpdateKYC(member1); err != nil {
+	if err := sim.KYC.Update(member1); err != nil {
 		t.Fatal(err)
 	}
 	_, err := c.Remittances.Create(ctx, member1, p)
 	simtest.WantCode(t, err, api.CodeKYCRequired)
-	if err := sim.ApproveKYC(member1, 0); err != nil {
+	if err := sim.KYC.Approve(member1, 0); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.Remittances.Create(ctx, member1, p); err != nil {
@@ -672,7 +672,7 @@ func TestListNewestFirst(t *testing.T) {
 			t.Fatal(err)
 		}
 		ids = append([]string{res.ID}, ids...)
-		sim.Advance(time.Second)
+		sim.Clock.Advance(time.Second)
 	}
 	var got []string
 	for o, err := range c.Remittances.List(ctx, member1, api.ListParams{Limit: 5}) {
@@ -708,10 +708,10 @@ func TestPOBONeedsSubaccount(t *testing.T) {
 	ctx := context.Background()
 	p := validParams(payeeOf(t, c, "biz", "EUR"))
 	p.Line, p.PurposeCode = remittance.LinePOBO, remittance.PurposeServicesPurchased
-	sim.SetPOBOSubaccount(false)
+	sim.Merchant.SetPOBOSubaccount(false)
 	_, err := c.Remittances.Create(ctx, "biz", p)
 	simtest.WantCode(t, err, api.CodeProductNotAvailable)
-	sim.SetPOBOSubaccount(true)
+	sim.Merchant.SetPOBOSubaccount(true)
 	res, err := c.Remittances.Create(ctx, "biz", p)
 	if err != nil {
 		t.Fatal(err)
@@ -765,7 +765,7 @@ func TestSetMerchantPrepaidAdvancesQueue(t *testing.T) {
 	t.Parallel()
 	sim, c := simtest.New(t, simulator.WithModel(simulator.MerchantHosted))
 	ctx := context.Background()
-	if err := sim.SetMerchant(simulator.MerchantSettings{Prepaid: map[string]string{"USDT": "0"}}); err != nil {
+	if err := sim.Merchant.Set(simulator.MerchantSettings{Prepaid: map[string]string{"USDT": "0"}}); err != nil {
 		t.Fatal(err)
 	}
 	p := validParams(payeeOf(t, c, member1, "GBP"))
@@ -777,10 +777,10 @@ func TestSetMerchantPrepaidAdvancesQueue(t *testing.T) {
 			t.Fatal(err)
 		}
 		ids = append(ids, res.ID)
-		sim.Advance(time.Second)
+		sim.Clock.Advance(time.Second)
 	}
 	// Enough for the oldest only: it advances, the other keeps waiting.
-	if err := sim.SetMerchant(simulator.MerchantSettings{Prepaid: map[string]string{"USDT": "200"}}); err != nil {
+	if err := sim.Merchant.Set(simulator.MerchantSettings{Prepaid: map[string]string{"USDT": "200"}}); err != nil {
 		t.Fatal(err)
 	}
 	var got []remittance.Status
@@ -794,7 +794,7 @@ func TestSetMerchantPrepaidAdvancesQueue(t *testing.T) {
 	if diff := cmp.Diff([]remittance.Status{remittance.StatusPlatformReviewing, remittance.StatusPending}, got); diff != "" {
 		t.Fatalf("statuses (-want +got):\n%s", diff)
 	}
-	avail, held := sim.PrepaidBalance("USDT")
+	avail, held := sim.Merchant.PrepaidBalance("USDT")
 	if avail.String() != "68.023693" || held.String() != "131.976307" {
 		t.Fatalf("prepaid %s held %s", avail, held)
 	}
@@ -803,7 +803,7 @@ func TestSetMerchantPrepaidAdvancesQueue(t *testing.T) {
 func TestListNeedsRemittancesRead(t *testing.T) {
 	t.Parallel()
 	sim, c := simtest.New(t)
-	if err := sim.SetKey(simulator.DefaultClientID, simulator.KeySettings{Scopes: []string{"members:read"}}); err != nil {
+	if err := sim.Keys.Set(simulator.DefaultClientID, simulator.KeySettings{Scopes: []string{"members:read"}}); err != nil {
 		t.Fatal(err)
 	}
 	n := 0

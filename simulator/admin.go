@@ -52,9 +52,9 @@ type MerchantSettings struct {
 	Prepaid map[string]string
 }
 
-// SetMerchant changes the merchant as s says. It changes nothing when any
+// setMerchant changes the merchant as s says. It changes nothing when any
 // setting is invalid.
-func (s *Simulator) SetMerchant(ms MerchantSettings) error {
+func (s *Simulator) setMerchant(ms MerchantSettings) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.setMerchantLocked(ms)
@@ -208,18 +208,18 @@ type KeySettings struct {
 // Bool returns a pointer to v, for the optional fields of KeySettings.
 func Bool(v bool) *bool { return &v }
 
-// SetKey changes the Key of clientID.
-func (s *Simulator) SetKey(clientID string, ks KeySettings) error {
+// setKey changes the Key of clientID.
+func (s *Simulator) setKey(clientID string, ks KeySettings) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.setKeyLocked(clientID, ks)
 }
 
-// AddKey creates another Key of the merchant and returns its credentials.
+// addKey creates another Key of the merchant and returns its credentials.
 // Empty clientID, apiKeyValue or signingKey are generated. The Key starts with the
 // settings ks (SignatureRequired defaults to true, Environment to the current
 // one; restricted scopes need ApproveRestricted).
-func (s *Simulator) AddKey(clientID, apiKeyValue, signingKey string, ks KeySettings) (Credentials, error) {
+func (s *Simulator) addKey(clientID, apiKeyValue, signingKey string, ks KeySettings) (Credentials, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	k, err := s.addKeyLocked(clientID, apiKeyValue, signingKey, ks)
@@ -350,8 +350,8 @@ func (s *Simulator) keyJSON(k *apiKey, withSecrets bool) map[string]any {
 	return out
 }
 
-// CreateMember creates a member of the merchant and returns its mem_ id.
-func (s *Simulator) CreateMember(seed MemberSeed) (string, error) {
+// createMember creates a member of the merchant and returns its mem_ id.
+func (s *Simulator) createMember(seed MemberSeed) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m, err := s.createMemberControlLocked(seed)
@@ -381,8 +381,8 @@ type MemberInfo struct {
 	Status     string `json:"status"`
 }
 
-// Member finds a member by mem_ id, bare uuid or external_member_id.
-func (s *Simulator) Member(id string) (MemberInfo, bool) {
+// memberInfo finds a member by mem_ id, bare uuid or external_member_id.
+func (s *Simulator) memberInfo(id string) (MemberInfo, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m := s.lookupMemberLocked(id)
@@ -407,9 +407,9 @@ func (s *Simulator) Balance(memberID, asset string) (available, locked money.Amo
 	return s.ledger.Balance(MemberAvailable(m.ID), asset), s.ledger.Balance(MemberLocked(m.ID), asset)
 }
 
-// PrepaidBalance returns the merchant prepaid available and locked balance in
+// prepaidBalance returns the merchant prepaid available and locked balance in
 // asset.
-func (s *Simulator) PrepaidBalance(asset string) (available, locked money.Amount) {
+func (s *Simulator) prepaidBalance(asset string) (available, locked money.Amount) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	asset = strings.ToUpper(asset)

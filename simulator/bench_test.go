@@ -14,7 +14,7 @@ import (
 // benchRaw starts a simulator and a raw client with keep-alive connections.
 func benchRaw(b *testing.B) (*simulator.Simulator, *raw) {
 	b.Helper()
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	b.Cleanup(sim.Close)
 	return sim, &raw{t: b, sim: sim, hc: &http.Client{}, creds: sim.Credentials()}
 }
@@ -183,7 +183,7 @@ func BenchmarkSignedDeposit(b *testing.B) {
 func BenchmarkNewClose(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		sim := simulator.New()
+		sim := simulator.MustNew()
 		sim.Close()
 	}
 }
@@ -192,6 +192,8 @@ func BenchmarkNewClose(b *testing.B) {
 func BenchmarkNewHandler(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		_ = simulator.NewHandler()
+		if _, err := simulator.NewHandler(); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -222,32 +222,32 @@ func (s *Simulator) withCard(id string, fn func(*simCard) error) error {
 	return fn(c)
 }
 
-// ApproveCardApplication issues the card of an application under review
+// approveCardApplication issues the card of an application under review
 // (action cards/applications/{id}/approve): the card exists, any first
 // top-up is credited to it, and card.application.approved is sent.
-func (s *Simulator) ApproveCardApplication(id string) error {
+func (s *Simulator) approveCardApplication(id string) error {
 	return s.withApp(id, s.approveCardApplicationLocked)
 }
 
-// RejectCardApplication fails an application under review (action
+// rejectCardApplication fails an application under review (action
 // cards/applications/{id}/reject): the issuance fee and shipping are
 // refunded, the first top-up hold released, card.application.rejected sent.
-func (s *Simulator) RejectCardApplication(id string) error {
+func (s *Simulator) rejectCardApplication(id string) error {
 	return s.withApp(id, s.rejectCardApplicationLocked)
 }
 
-// ShipCard makes a physical card leave stock (action cards/{id}/ship); it
+// shipCard makes a physical card leave stock (action cards/{id}/ship); it
 // can then be activated.
-func (s *Simulator) ShipCard(cardID string) error {
+func (s *Simulator) shipCard(cardID string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	_, err := s.shipCardLocked(cardID)
 	return err
 }
 
-// AddCardTransaction adds (or, with an existing ID, updates) a transaction
+// addCardTransaction adds (or, with an existing ID, updates) a transaction
 // of a card (action cards/{id}/transactions) and returns its ctx_ id.
-func (s *Simulator) AddCardTransaction(cardID string, t CardTransaction) (string, error) {
+func (s *Simulator) addCardTransaction(cardID string, t CardTransaction) (string, error) {
 	var id string
 	err := s.withCard(cardID, func(c *simCard) error {
 		tx, err := s.addCardTransactionLocked(c, t)
@@ -259,79 +259,79 @@ func (s *Simulator) AddCardTransaction(cardID string, t CardTransaction) (string
 	return id, err
 }
 
-// CompleteCardClose is the issuer's callback ending a closure (action
+// completeCardClose is the issuer's callback ending a closure (action
 // cards/{id}/close_complete): closing becomes closed.
-func (s *Simulator) CompleteCardClose(cardID string) error {
+func (s *Simulator) completeCardClose(cardID string) error {
 	return s.withCard(cardID, s.completeCardCloseLocked)
 }
 
-// SetCardStatus overrides a card's status as an operator would (action
+// setCardStatus overrides a card's status as an operator would (action
 // cards/{id}/set_status), for reaching pending or expired in tests.
-func (s *Simulator) SetCardStatus(cardID, status string) error {
+func (s *Simulator) setCardStatus(cardID, status string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	_, err := s.setCardStatusLocked(cardID, status)
 	return err
 }
 
-// SetCardUpstreamBalanceReadable makes the issuer's balance of a card
+// setCardUpstreamBalanceReadable makes the issuer's balance of a card
 // readable or not (action cards/{id}/upstream_balance); close needs it
 // readable.
-func (s *Simulator) SetCardUpstreamBalanceReadable(cardID string, readable bool) error {
+func (s *Simulator) setCardUpstreamBalanceReadable(cardID string, readable bool) error {
 	return s.withCard(cardID, func(c *simCard) error { c.UpstreamUnreadable = !readable; return nil })
 }
 
-// UnlockCardActivation lifts an activation lock as an operator would
+// unlockCardActivation lifts an activation lock as an operator would
 // (action cards/{id}/unlock).
-func (s *Simulator) UnlockCardActivation(cardID string) error {
+func (s *Simulator) unlockCardActivation(cardID string) error {
 	return s.withCard(cardID, func(c *simCard) error { c.LockedUntil, c.Failures = timeZero, 0; return nil })
 }
 
-// CardPlastic returns what is printed on a card (last four digits, expiry
+// cardPlastic returns what is printed on a card (last four digits, expiry
 // MM/YY, CVV), as the end user would read it (action cards/{id}/plastic).
-func (s *Simulator) CardPlastic(cardID string) (CardPlastic, error) {
+func (s *Simulator) cardPlastic(cardID string) (CardPlastic, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.cardPlasticLocked(cardID)
 }
 
-// CardUpstreamCloseRequests returns how many close requests were sent to the
+// cardUpstreamCloseRequests returns how many close requests were sent to the
 // issuer for a card (repeat closes of a closing or ended card send none).
-func (s *Simulator) CardUpstreamCloseRequests(cardID string) (int, error) {
+func (s *Simulator) cardUpstreamCloseRequests(cardID string) (int, error) {
 	var n int
 	err := s.withCard(cardID, func(c *simCard) error { n = c.UpstreamCloseCalls; return nil })
 	return n, err
 }
 
-// CreditCardTopUp confirms a top-up upstream (action cards/topups/{id}/credit):
+// creditCardTopUp confirms a top-up upstream (action cards/topups/{id}/credit):
 // the card is credited and card.topup.credited sent.
-func (s *Simulator) CreditCardTopUp(id string) error {
+func (s *Simulator) creditCardTopUp(id string) error {
 	return s.withTopUp(id, s.creditCardTopUpLocked)
 }
 
-// RejectCardTopUp is an explicit upstream rejection (action
+// rejectCardTopUp is an explicit upstream rejection (action
 // cards/topups/{id}/reject): the hold is released at once.
-func (s *Simulator) RejectCardTopUp(id string) error {
+func (s *Simulator) rejectCardTopUp(id string) error {
 	return s.withTopUp(id, s.rejectCardTopUpLocked)
 }
 
-// TimeoutCardTopUp is an upstream timeout (action cards/topups/{id}/timeout):
+// timeoutCardTopUp is an upstream timeout (action cards/topups/{id}/timeout):
 // the top-up stays processing and its funds stay held.
-func (s *Simulator) TimeoutCardTopUp(id string) error {
+func (s *Simulator) timeoutCardTopUp(id string) error {
 	return s.withTopUp(id, s.timeoutCardTopUpLocked)
 }
 
-// CardTopUpStatus returns the status of a top-up order (processing,
+// cardTopUpStatus returns the status of a top-up order (processing,
 // completed or failed); the business API has no top-up retrieval.
-func (s *Simulator) CardTopUpStatus(id string) (string, error) {
+func (s *Simulator) cardTopUpStatus(id string) (string, error) {
 	var st string
 	err := s.withTopUp(id, func(t *cardTopUp) error { st = t.Status; return nil })
 	return st, err
 }
 
-// SetCardLimit sets how many cards of a form factor (virtual or physical)
+// setCardLimit sets how many cards of a form factor (virtual or physical)
 // each member may hold, applications in progress included.
-func (s *Simulator) SetCardLimit(formFactor string, n int) {
+func (s *Simulator) setCardLimit(formFactor string, n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.cards.limits[formFactor] = n
@@ -348,21 +348,21 @@ func (s *Simulator) withMember(id string, fn func(*member)) error {
 	return nil
 }
 
-// SetCardPenalty marks a member as having outstanding penalties (card
+// setCardPenalty marks a member as having outstanding penalties (card
 // applications then fail) or clears it.
-func (s *Simulator) SetCardPenalty(memberID string, outstanding bool) error {
+func (s *Simulator) setCardPenalty(memberID string, outstanding bool) error {
 	return s.withMember(memberID, func(m *member) { s.cards.penalties[m.ID] = outstanding })
 }
 
-// SetCardKYCCountry sets the country of the KYC a member used (default SG),
+// setCardKYCCountry sets the country of the KYC a member used (default SG),
 // which product country restrictions check.
-func (s *Simulator) SetCardKYCCountry(memberID, country string) error {
+func (s *Simulator) setCardKYCCountry(memberID, country string) error {
 	return s.withMember(memberID, func(m *member) { s.cards.kycCountry[m.ID] = country })
 }
 
-// AddCardShippingAddress adds a shipping address to a member and returns its
+// addCardShippingAddress adds a shipping address to a member and returns its
 // id. Every member starts with adr_ addresses in SG (default) and HK.
-func (s *Simulator) AddCardShippingAddress(memberID, country string, isDefault bool) (string, error) {
+func (s *Simulator) addCardShippingAddress(memberID, country string, isDefault bool) (string, error) {
 	var id string
 	err := s.withMember(memberID, func(m *member) {
 		list := s.memberAddresses(m)
@@ -378,16 +378,16 @@ func (s *Simulator) AddCardShippingAddress(memberID, country string, isDefault b
 	return id, err
 }
 
-// SetCardBINAuthorizations restricts the products the merchant sees to these
+// setCardBINAuthorizations restricts the products the merchant sees to these
 // BINs; no BINs means unrestricted.
-func (s *Simulator) SetCardBINAuthorizations(bins ...string) {
+func (s *Simulator) setCardBINAuthorizations(bins ...string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.cards.binAuth = statusSet(bins...)
 }
 
-// SetCardProductEnabled enables or disables a card product.
-func (s *Simulator) SetCardProductEnabled(productID string, enabled bool) error {
+// setCardProductEnabled enables or disables a card product.
+func (s *Simulator) setCardProductEnabled(productID string, enabled bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := s.cards.productByID[withIDPrefix("cpd_", productID)]
@@ -398,10 +398,10 @@ func (s *Simulator) SetCardProductEnabled(productID string, enabled bool) error 
 	return nil
 }
 
-// CardFunds returns the available and locked balances of asset that card
+// cardFunds returns the available and locked balances of asset that card
 // operations draw on: the member's wallet (external_member_id or mem_ id),
 // or the merchant prepaid account when memberID is empty.
-func (s *Simulator) CardFunds(memberID, asset string) (available, locked money.Amount, err error) {
+func (s *Simulator) cardFunds(memberID, asset string) (available, locked money.Amount, err error) {
 	if memberID == "" {
 		s.mu.Lock()
 		defer s.mu.Unlock()

@@ -12,7 +12,7 @@ import (
 // amount exactly.
 func TestAtScaleOfReportsInexactAmounts(t *testing.T) {
 	t.Parallel()
-	s := New()
+	s := MustNew()
 	t.Cleanup(s.Close)
 	tests := []struct {
 		name    string

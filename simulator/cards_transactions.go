@@ -9,8 +9,8 @@ import (
 	"github.com/mwallet/mwallet-go/money"
 )
 
-// CardTransaction is one card transaction to add with AddCardTransaction or
-// the control action cards/{id}/transactions. Amounts are non-negative
+// CardTransaction is one card transaction to add with
+// CardsControl.AddTransaction or the control action cards/{id}/transactions. Amounts are non-negative
 // integer strings in the smallest unit of the card currency.
 //
 // A transaction whose status is "succeed" and whose direction is debit or

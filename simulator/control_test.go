@@ -1,7 +1,9 @@
 package simulator_test
 
 import (
+	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -32,7 +34,7 @@ func TestControlCredentialsAndClock(t *testing.T) {
 		t.Errorf("after 90 s: %s", r.raw)
 	}
 	c.mustControl("POST", "/_sim/clock", map[string]any{"advance": "1h"})
-	if got := sim.Now(); !got.Equal(simulator.DefaultStart.Add(time.Hour + 90*time.Second)) {
+	if got := sim.Clock.Now(); !got.Equal(simulator.DefaultStart.Add(time.Hour + 90*time.Second)) {
 		t.Errorf("Now = %s", got)
 	}
 	wantCode(t, c.control("POST", "/_sim/clock", map[string]any{"advance_seconds": -1}), 400, "invalid_request")
@@ -94,15 +96,15 @@ func TestControlMembers(t *testing.T) {
 			}
 		})
 	}
-	if _, ok := sim.Member("bob"); ok {
+	if _, ok := sim.Members.Get("bob"); ok {
 		t.Error("a refused member was created")
 	}
 
-	goID, err := sim.CreateMember(simulator.MemberSeed{ExternalID: "carol", Balances: map[string]string{"USDC": "3"}})
+	goID, err := sim.Members.Create(simulator.MemberSeed{ExternalID: "carol", Balances: map[string]string{"USDC": "3"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info, ok := sim.Member(goID); !ok || info.ExternalID != "carol" {
+	if info, ok := sim.Members.Get(goID); !ok || info.ExternalID != "carol" {
 		t.Errorf("Member(%s) = %+v", goID, info)
 	}
 	list := c.mustControl("GET", "/_sim/members", nil)
@@ -125,11 +127,11 @@ func TestControlMerchant(t *testing.T) {
 	if diff := cmp.Diff([]any{"BTC", "USDT"}, r.body["asset_allowlist"]); diff != "" {
 		t.Errorf("allowlist (-want +got):\n%s", diff)
 	}
-	avail, _ := sim.PrepaidBalance("USDT")
+	avail, _ := sim.Merchant.PrepaidBalance("USDT")
 	if avail.String() != "250.000000" {
 		t.Errorf("prepaid USDT = %s", avail)
 	}
-	if avail, _ := sim.PrepaidBalance("USDC"); !avail.IsZero() {
+	if avail, _ := sim.Merchant.PrepaidBalance("USDC"); !avail.IsZero() {
 		t.Errorf("prepaid USDC = %s", avail)
 	}
 	if sim.Credentials().Model != simulator.MerchantHosted {
@@ -205,7 +207,7 @@ func TestControlActionsRouting(t *testing.T) {
 	wantCode(t, c.control("POST", "/_sim/nothing", nil), 404, "not_found")
 	wantCode(t, c.control("PUT", "/_sim/clock", nil), 404, "not_found")
 	// A registered member action reached through the router, id in either form.
-	info, _ := sim.Member(member1)
+	info, _ := sim.Members.Get(member1)
 	for _, id := range []string{info.ID, info.ID[4:]} {
 		r := c.control("POST", "/_sim/members/"+id+"/status", map[string]any{"status": "active"})
 		wantStatus(t, r, http.StatusOK)
@@ -213,7 +215,7 @@ func TestControlActionsRouting(t *testing.T) {
 	if _, err := sim.Action("members/status", member1, []byte(`{"status":"frozen"}`)); err != nil {
 		t.Errorf("Action: %v", err)
 	}
-	if info, _ := sim.Member(member1); info.Status != "frozen" {
+	if info, _ := sim.Members.Get(member1); info.Status != "frozen" {
 		t.Errorf("status = %s", info.Status)
 	}
 	if _, err := sim.Action("no/such", "x", nil); err == nil {
@@ -259,18 +261,52 @@ func TestControlInspection(t *testing.T) {
 	}
 }
 
-func TestSetupErrorSurfaces(t *testing.T) {
+// TestNewReportsInvalidOptions lists every option New can refuse: New and
+// NewHandler return the error and no simulator, MustNew panics with it.
+func TestNewReportsInvalidOptions(t *testing.T) {
 	t.Parallel()
-	sim := simulator.New(simulator.WithMember(simulator.MemberSeed{ExternalID: simulator.DefaultMemberExternalID}))
-	t.Cleanup(sim.Close)
-	if sim.SetupErr() == nil || sim.CheckLedger() == nil {
-		t.Fatal("a duplicate seed member went unreported")
+	for _, tc := range []struct {
+		name string
+		opt  simulator.Option
+		want string
+	}{
+		{"model", simulator.WithModel("self_hosted"), `WithModel("self_hosted")`},
+		{"environment", simulator.WithEnvironment("staging"), `WithEnvironment("staging")`},
+		{"start", simulator.WithStart(time.Time{}), "WithStart: zero time"},
+		{"duplicate member", simulator.WithMember(simulator.MemberSeed{ExternalID: simulator.DefaultMemberExternalID}), `WithMember "member-1": duplicate_resource`},
+		{"unknown asset", simulator.WithMember(simulator.MemberSeed{ExternalID: "m2", Balances: map[string]string{"DOGE": "1"}}), `WithMember "m2"`},
+		{"bad amount", simulator.WithMember(simulator.MemberSeed{ExternalID: "m3", Balances: map[string]string{"USDT": "1.0000001"}}), `WithMember "m3"`},
+		{"bad status", simulator.WithMember(simulator.MemberSeed{ExternalID: "m4", Status: "asleep"}), `WithMember "m4"`},
+		{"bad kyc level", simulator.WithMember(simulator.MemberSeed{ExternalID: "m5", KYCLevel: 7}), `WithMember "m5"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			sim, err := simulator.New(tc.opt)
+			if sim != nil {
+				sim.Close()
+			}
+			if err == nil || sim != nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("New = %v, %v; want no simulator and an error naming %s", sim, err, tc.want)
+			}
+			if h, err := simulator.NewHandler(tc.opt); err == nil || h != nil {
+				t.Errorf("NewHandler = %v, %v; want the error", h, err)
+			}
+			defer func() {
+				if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), tc.want) {
+					t.Errorf("MustNew panicked with %v, want the error", r)
+				}
+			}()
+			simulator.MustNew(tc.opt).Close()
+		})
 	}
-	c := &raw{t: t, sim: sim, hc: &http.Client{}, creds: sim.Credentials()}
-	tok := c.token()
-	wantCode(t, c.get(tok, "/v1/assets", ""), 500, "api_error")
+}
 
-	h := simulator.NewHandler()
+func TestNewClientNeedsBaseURL(t *testing.T) {
+	t.Parallel()
+	h, err := simulator.NewHandler()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, err := h.NewClient(); err == nil {
 		t.Error("NewClient without a base URL succeeded")
 	}

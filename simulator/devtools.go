@@ -118,11 +118,11 @@ func (s *Simulator) State() StateSnapshot {
 	return s.stateLocked()
 }
 
-// RedeliverWebhook queues a dead, failed or no_subscriber delivery row for
+// redeliverWebhook queues a dead, failed or no_subscriber delivery row for
 // one more attempt at the next flush, as POST
 // /v1/webhooks/deliveries/{id}/redeliver does for the merchant (id with or
 // without whd_). Control API: POST /_sim/webhooks/deliveries/{id}/redeliver.
-func (s *Simulator) RedeliverWebhook(id string) error {
+func (s *Simulator) redeliverWebhook(id string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	_, err := s.redeliverLocked(id)

@@ -58,7 +58,7 @@ func devtoolsQROrder(t *testing.T, ctx context.Context, sim *simulator.Simulator
 	if !ok {
 		t.Fatalf("pay: %v", err)
 	}
-	if err := sim.CompleteStepUp(su.ChallengeID); err != nil {
+	if err := sim.StepUp.Complete(su.ChallengeID); err != nil {
 		t.Fatal(err)
 	}
 	o, err := client.QRPay.Pay(ctx, "member-1", p, su.Options()...)
@@ -70,7 +70,7 @@ func devtoolsQROrder(t *testing.T, ctx context.Context, sim *simulator.Simulator
 
 func TestStateSnapshot(t *testing.T) {
 	t.Parallel()
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	t.Cleanup(sim.Close)
 	ctx := context.Background()
 	client := sim.Client()
@@ -83,7 +83,7 @@ func TestStateSnapshot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sim.ApproveCardApplication(app.ID); err != nil {
+	if err := sim.Cards.ApproveApplication(app.ID); err != nil {
 		t.Fatal(err)
 	}
 	var payee string
@@ -174,29 +174,29 @@ func TestStateSnapshot(t *testing.T) {
 
 func TestRedeliverControl(t *testing.T) {
 	t.Parallel()
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	t.Cleanup(sim.Close)
 	hits := make(chan string, 4)
 	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits <- r.Header.Get("z-event-id")
 	}))
 	t.Cleanup(recv.Close)
-	ep, _, err := sim.AddWebhookEndpoint(recv.URL)
+	ep, _, err := sim.Webhooks.AddEndpoint(recv.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sim.DisableWebhookEndpoint(ep); err != nil {
+	if err := sim.Webhooks.DisableEndpoint(ep); err != nil {
 		t.Fatal(err)
 	}
-	evID, err := sim.EmitEvent("card.status.updated", "card", "0b6f6a52-1111-4222-8333-944455556666", "member-1", "frozen", 2)
+	evID, err := sim.Events.Emit("card.status.updated", "card", "0b6f6a52-1111-4222-8333-944455556666", "member-1", "frozen", 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sim.EnableWebhookEndpoint(ep); err != nil {
+	if err := sim.Webhooks.EnableEndpoint(ep); err != nil {
 		t.Fatal(err)
 	}
 	var row simulator.WebhookDelivery
-	for _, d := range sim.WebhookDeliveries() {
+	for _, d := range sim.Webhooks.Deliveries() {
 		if d.EventID == evID {
 			row = d
 		}
@@ -213,7 +213,7 @@ func TestRedeliverControl(t *testing.T) {
 	if status := controlJSON(t, sim, http.MethodPost, path, &out); status != http.StatusOK || out.ID != row.ID || !out.Queued {
 		t.Fatalf("redeliver: %d %+v", status, out)
 	}
-	if res, err := sim.FlushWebhooks(context.Background()); err != nil || res.Succeeded != 1 {
+	if res, err := sim.Webhooks.Flush(context.Background()); err != nil || res.Succeeded != 1 {
 		t.Fatalf("flush: %+v %v", res, err)
 	}
 	if got := <-hits; got != evID {
@@ -237,7 +237,7 @@ func TestRedeliverControl(t *testing.T) {
 			t.Errorf("redeliver %s: %d %s, want %d %s", tc.id, status, env.Code, tc.status, tc.code)
 		}
 	}
-	if err := sim.RedeliverWebhook(row.ID); err == nil {
+	if err := sim.Webhooks.Redeliver(row.ID); err == nil {
 		t.Error("RedeliverWebhook of a sent row succeeded")
 	}
 	if err := sim.CheckLedger(); err != nil {
@@ -247,7 +247,7 @@ func TestRedeliverControl(t *testing.T) {
 
 func TestDashboardIsServedOffline(t *testing.T) {
 	t.Parallel()
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	t.Cleanup(sim.Close)
 	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	external := regexp.MustCompile(`(?i)(https?:)?//[a-z0-9.-]+\.[a-z]{2,}`)
@@ -290,7 +290,7 @@ func TestDashboardIsServedOffline(t *testing.T) {
 			t.Errorf("%s refers to an outside address %q: the dashboard must work offline", tc.path, m)
 		}
 	}
-	if n := len(sim.Requests()); n != 0 {
+	if n := len(sim.Requests.List()); n != 0 {
 		t.Errorf("dashboard requests reached the business journal: %d", n)
 	}
 }

@@ -9,14 +9,13 @@
 // Each Simulator is isolated (its own state, ledger, clock, faults and
 // request journal; no globals), so parallel tests each get their own:
 //
-//	sim := simulator.New()
-//	t.Cleanup(sim.Close)
-//	client := sim.Client() // a ready *mwallet.Client: URL, credentials, clock
-//	...
-//	if err := sim.CheckLedger(); err != nil { t.Fatal(err) }
+//	sim, client := simtest.New(t) // client: a ready *mwallet.Client (URL, credentials, clock)
+//	...                            // drive client; decide outcomes with sim.QRPay, sim.Cards, ...
+//	// when t ends: sim.CheckLedger() must pass, then sim.Close()
 //
-// New serves the simulator on a loopback httptest server. A Simulator is also
-// a plain http.Handler (NewHandler, then SetBaseURL); the command
+// New serves the simulator on a loopback httptest server; it returns an
+// error when an option is invalid, and MustNew panics instead. A Simulator
+// is also a plain http.Handler (NewHandler, then SetBaseURL); the command
 // cmd/mwallet-sim serves it standalone.
 //
 // The default fixture is a sandbox, platform_hosted merchant with fixed
@@ -100,15 +99,22 @@
 // # Control API and Go API
 //
 // The control API under /_sim (no authentication, JSON in and out) and the
-// matching Go methods drive everything the real service decides alone: the
-// clock (Advance), members (CreateMember, Balance), the merchant
-// (SetMerchant), Keys (AddKey, SetKey), faults (InjectFault, ClearFaults),
-// upstream outcomes (SetOutcome, SetObjectOutcome and the object actions,
-// Action), step-up completion (CompleteStepUp), and inspection (Requests,
-// Events, LedgerEntries, CheckLedger). The package README lists every control
-// endpoint and action.
+// matching Go API drive everything the real service decides alone. The Go
+// API is grouped like the SDK client, one field of *Simulator per product
+// line or concern: sim.Clock (Now, Advance), sim.Members, sim.Merchant,
+// sim.Keys, sim.StepUp (the end user on the hosted screen), sim.QRPay,
+// sim.Cards, sim.Remittances and sim.KYC (the upstream partners and
+// operators: sim.QRPay.Complete, sim.Cards.Ship, sim.Remittances.Dispatch,
+// ...), sim.Outcomes (when outcomes happen by themselves), sim.Webhooks,
+// sim.Events, sim.Faults and sim.Requests. Action runs any object action by
+// its control-API name; Balance, State, LedgerEntries and CheckLedger
+// inspect. The package README maps every control endpoint and action to its
+// Go method.
 //
-// The request journal (Requests, GET /_sim/requests) keeps the newest 10 000
+// Package simtest starts a simulator for one test and runs the end-of-test
+// checks when the test ends.
+//
+// The request journal (sim.Requests, GET /_sim/requests) keeps the newest 10 000
 // business requests with method, path, member, idempotency key, status, code,
 // replay flag and request id; it never holds a token, key, signature, nonce
 // or body.

@@ -14,15 +14,15 @@ import (
 // Upstream outcomes are driven, never waited for: here every card top-up is
 // credited five minutes after it is accepted, on the simulator clock, which
 // only moves when the test advances it.
-func ExampleSimulator_SetOutcome() {
-	sim := simulator.New()
+func ExampleOutcomesControl_Set() {
+	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client()
 	ctx := context.Background()
 	const member = simulator.DefaultMemberExternalID
 
-	sim.SetOutcome(simulator.CollectionCardApplications, simulator.Immediate())
-	sim.SetOutcome(simulator.CollectionCardTopups, simulator.After(5*time.Minute))
+	sim.Outcomes.Set(simulator.CollectionCardApplications, simulator.Immediate())
+	sim.Outcomes.Set(simulator.CollectionCardTopups, simulator.After(5*time.Minute))
 
 	app, err := client.Cards.Apply(ctx, member, cards.ApplyParams{ClientKey: cards.NewClientKey(), SourceAsset: "USDT", ProductID: "cpd_virtual_std"})
 	if err != nil {
@@ -44,7 +44,7 @@ func ExampleSimulator_SetOutcome() {
 		return c.Balance.String()
 	}
 	fmt.Println("application", app.Status, "| top-up", top.Status, "| card balance", balance())
-	sim.Advance(5 * time.Minute)
+	sim.Clock.Advance(5 * time.Minute)
 	fmt.Println("five minutes later: card balance", balance())
 	// Output:
 	// application issued | top-up processing | card balance 0.00

@@ -18,7 +18,7 @@ import (
 // A test starts its own simulator, drives it through the SDK, and ends by
 // checking that the books balance.
 func Example() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client()
 	ctx := context.Background()
@@ -43,12 +43,12 @@ func Example() {
 // A drop_after fault executes the request and then closes the connection
 // without an answer; the SDK retries with the same idempotency key and gets
 // the stored answer as a replay, so the member is credited once.
-func ExampleSimulator_InjectFault() {
-	sim := simulator.New()
+func ExampleFaultsControl_Inject() {
+	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client(mwallet.WithRetryBackoff(time.Millisecond, 10*time.Millisecond))
 
-	_ = sim.InjectFault(simulator.Fault{Method: "POST", Path: "/v1/deposits", Kind: simulator.FaultDropAfter})
+	_ = sim.Faults.Inject(simulator.Fault{Method: "POST", Path: "/v1/deposits", Kind: simulator.FaultDropAfter})
 	dep, err := client.Deposits.Create(context.Background(), "member-1", deposits.CreateParams{
 		Asset: "USDT", Amount: money.MustParse("5", 6), Reference: "order-1002",
 	})
@@ -67,7 +67,7 @@ func ExampleSimulator_InjectFault() {
 // The control API drives the simulator from any language: here, advancing
 // the clock.
 func ExampleSimulator_control() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 
 	resp, err := http.Post(sim.URL()+"/_sim/clock", "application/json", strings.NewReader(`{"advance_seconds": 90}`))

@@ -75,7 +75,7 @@ type Fault struct {
 	// generator (WithSeed), so the same traffic meets the same faults run
 	// after run. A request the draw spares may take a later fault. Count
 	// then counts the requests that took the fault, and 0 means no limit:
-	// the fault stays armed until ClearFaults.
+	// the fault stays armed until FaultsControl.Clear.
 	OneIn int `json:"one_in,omitempty"`
 }
 
@@ -156,10 +156,10 @@ func (f *Fault) matches(r *http.Request) bool {
 	return r.URL.Path == f.Path
 }
 
-// InjectFault adds a fault for the next Count requests matching its method
+// injectFault adds a fault for the next Count requests matching its method
 // and path. Faults are tried in the order they were added; one request takes
 // at most one fault.
-func (s *Simulator) InjectFault(f Fault) error {
+func (s *Simulator) injectFault(f Fault) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.injectFaultLocked(f)
@@ -177,15 +177,15 @@ func (s *Simulator) injectFaultLocked(f Fault) error {
 	return nil
 }
 
-// ClearFaults removes every fault.
-func (s *Simulator) ClearFaults() {
+// clearFaults removes every fault.
+func (s *Simulator) clearFaults() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.gw.faults = nil
 }
 
-// Faults lists the faults still armed, Count being what remains.
-func (s *Simulator) Faults() []Fault {
+// armedFaults lists the faults still armed, Count being what remains.
+func (s *Simulator) armedFaults() []Fault {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.faultsLocked()

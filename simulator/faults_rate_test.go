@@ -13,7 +13,7 @@ func faultPattern(t *testing.T, n int, opts ...simulator.Option) []bool {
 	t.Helper()
 	sim, c := newRaw(t, opts...)
 	tok := c.token()
-	if err := sim.InjectFault(simulator.Fault{Path: "/v1/members/*", Kind: simulator.FaultError, Code: "upstream_error", OneIn: 4}); err != nil {
+	if err := sim.Faults.Inject(simulator.Fault{Path: "/v1/members/*", Kind: simulator.FaultError, Code: "upstream_error", OneIn: 4}); err != nil {
 		t.Fatal(err)
 	}
 	var out []bool
@@ -22,7 +22,7 @@ func faultPattern(t *testing.T, n int, opts ...simulator.Option) []bool {
 		out = append(out, r.code() == "upstream_error")
 	}
 	took := 0
-	for _, rec := range sim.Requests() {
+	for _, rec := range sim.Requests.List() {
 		if rec.Fault == string(simulator.FaultError) {
 			took++
 		}
@@ -30,7 +30,7 @@ func faultPattern(t *testing.T, n int, opts ...simulator.Option) []bool {
 	if want := count(out); took != want {
 		t.Fatalf("journal records %d faults, answers show %d", took, want)
 	}
-	if f := sim.Faults(); len(f) != 1 || f[0].Count != 0 || f[0].OneIn != 4 {
+	if f := sim.Faults.List(); len(f) != 1 || f[0].Count != 0 || f[0].OneIn != 4 {
 		t.Fatalf("an unlimited random fault lists as %+v, want still armed with count 0", f)
 	}
 	return out
@@ -69,11 +69,11 @@ func TestFaultOneInWithCount(t *testing.T) {
 	t.Parallel()
 	sim, c := newRaw(t)
 	tok := c.token()
-	if err := sim.InjectFault(simulator.Fault{Path: "/v1/members/*", Kind: simulator.FaultError, Status: 502, OneIn: 2, Count: 5}); err != nil {
+	if err := sim.Faults.Inject(simulator.Fault{Path: "/v1/members/*", Kind: simulator.FaultError, Status: 502, OneIn: 2, Count: 5}); err != nil {
 		t.Fatal(err)
 	}
 	// A request the draw spares falls through to the next fault.
-	if err := sim.InjectFault(simulator.Fault{Path: "/v1/members/*", Kind: simulator.FaultError, Status: 504, Count: 1}); err != nil {
+	if err := sim.Faults.Inject(simulator.Fault{Path: "/v1/members/*", Kind: simulator.FaultError, Status: 504, Count: 1}); err != nil {
 		t.Fatal(err)
 	}
 	codes := map[string]int{}
@@ -83,10 +83,10 @@ func TestFaultOneInWithCount(t *testing.T) {
 	if codes["upstream_error"] != 5 || codes["upstream_timeout"] != 1 || codes["member_not_found"]+codes["not_found"] != 94 {
 		t.Fatalf("answers %v, want 5 upstream_error, 1 upstream_timeout, the rest not found", codes)
 	}
-	if f := sim.Faults(); len(f) != 0 {
+	if f := sim.Faults.List(); len(f) != 0 {
 		t.Fatalf("faults left armed: %+v", f)
 	}
-	if err := sim.InjectFault(simulator.Fault{Path: "/v1/*", Kind: simulator.FaultError, OneIn: -1}); err == nil {
+	if err := sim.Faults.Inject(simulator.Fault{Path: "/v1/*", Kind: simulator.FaultError, OneIn: -1}); err == nil {
 		t.Fatal("a negative one_in was accepted")
 	}
 }

@@ -31,7 +31,7 @@ func TestFaults(t *testing.T) {
 			t.Parallel()
 			sim, c := newRaw(t)
 			tok := c.token()
-			if err := sim.InjectFault(tt.fault); err != nil {
+			if err := sim.Faults.Inject(tt.fault); err != nil {
 				t.Fatal(err)
 			}
 			key := uuidN(1)
@@ -67,7 +67,7 @@ func TestFaults(t *testing.T) {
 			if got := balance(sim, member1, "USDT"); got != "1007.000000" {
 				t.Errorf("balance after retry = %s, want exactly one deposit", got)
 			}
-			reqs := sim.Requests()
+			reqs := sim.Requests.List()
 			first := reqs[len(reqs)-2]
 			if tt.wantStatus == 0 && (!first.Dropped || first.Status != 0) {
 				t.Errorf("journal does not show the drop: %+v", first)
@@ -85,7 +85,7 @@ func TestFaultCountAndClear(t *testing.T) {
 	tok := c.token()
 	c.mustControl("POST", "/_sim/faults", map[string]any{"method": "GET", "path": "/v1/assets", "count": 2, "kind": "error", "code": "upstream_error"})
 	wantCode(t, c.get(tok, "/v1/assets", ""), 502, "upstream_error")
-	if f := sim.Faults(); len(f) != 1 || f[0].Count != 1 {
+	if f := sim.Faults.List(); len(f) != 1 || f[0].Count != 1 {
 		t.Errorf("faults after one use: %+v", f)
 	}
 	wantCode(t, c.get(tok, "/v1/assets", ""), 502, "upstream_error")
@@ -98,7 +98,7 @@ func TestFaultCountAndClear(t *testing.T) {
 	// Faults never touch the control API.
 	c.mustControl("POST", "/_sim/faults", map[string]any{"path": "/*", "kind": "drop_before"})
 	c.mustControl("GET", "/_sim/clock", nil)
-	sim.ClearFaults()
+	sim.Faults.Clear()
 
 	for _, bad := range []map[string]any{
 		{"path": "/v1/assets", "kind": "explode"},
@@ -111,8 +111,8 @@ func TestFaultCountAndClear(t *testing.T) {
 		r := c.control("POST", "/_sim/faults", bad)
 		wantCode(t, r, 400, "invalid_request")
 	}
-	if len(sim.Faults()) != 0 {
-		t.Errorf("invalid faults were armed: %+v", sim.Faults())
+	if len(sim.Faults.List()) != 0 {
+		t.Errorf("invalid faults were armed: %+v", sim.Faults.List())
 	}
 }
 
@@ -126,7 +126,7 @@ func TestJournal(t *testing.T) {
 	wantCode(t, c.get(tok, "/v1/remittances", "  nobody "), 404, "member_not_found")
 	c.mustControl("GET", "/_sim/clock", nil)
 
-	recs := sim.Requests()
+	recs := sim.Requests.List()
 	if len(recs) != 5 {
 		t.Fatalf("journal has %d records, want 5 (control calls are not recorded): %+v", len(recs), recs)
 	}
@@ -160,7 +160,7 @@ func TestJournal(t *testing.T) {
 
 	// A secret sent in the wrong header is not journaled either.
 	wantCode(t, c.exchangeToken(c.creds.APIKey, c.creds.SigningKey), 401, "invalid_credentials")
-	recs = sim.Requests()
+	recs = sim.Requests.List()
 	if recs[len(recs)-1].ClientID != "" {
 		t.Errorf("unknown client id journaled: %+v", recs[len(recs)-1])
 	}
@@ -180,7 +180,7 @@ func TestJournal(t *testing.T) {
 		t.Errorf("control journal has %d rows", n)
 	}
 	c.mustControl("DELETE", "/_sim/requests", nil)
-	if n := len(sim.Requests()); n != 0 {
+	if n := len(sim.Requests.List()); n != 0 {
 		t.Errorf("journal not reset: %d", n)
 	}
 }

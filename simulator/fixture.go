@@ -15,7 +15,9 @@ var contractScopes = []string{
 	"cards:secure", "remittances:read", "merchant:read",
 }
 
-func (s *Simulator) loadFixture() {
+// loadFixture loads the default fixture and the WithMember seeds; a seed that
+// cannot be created is an error.
+func (s *Simulator) loadFixture() error {
 	s.merchant = &merchantState{
 		ID:     s.creds.MerchantID,
 		Model:  s.creds.Model,
@@ -49,8 +51,8 @@ func (s *Simulator) loadFixture() {
 		})
 	}
 	for _, m := range s.opts.members {
-		if _, err := s.createMemberLocked(m); err != nil && s.setupErr == nil {
-			s.setupErr = fmt.Errorf("simulator: WithMember %q: %w", m.ExternalID, err)
+		if _, err := s.createMemberLocked(m); err != nil {
+			return fmt.Errorf("simulator: WithMember %q: %w", m.ExternalID, err)
 		}
 	}
 	// Merchant prepaid starts funded so merchant_hosted flows work out of the box.
@@ -58,6 +60,7 @@ func (s *Simulator) loadFixture() {
 		amt, _ := s.amount(code, "100000")
 		_ = s.ledger.Transfer(s.clock.Now(), "fixture: merchant prepaid", code, amt, AccountWorld, AccountMerchantPrepaid)
 	}
+	return nil
 }
 
 // grantFixtureScopes builds the scope catalogue (contract scopes plus every

@@ -297,10 +297,6 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 	r := x.r
 	now := s.clock.Now()
 	fail := func(ae *apiError) response { return errorResponse(ae, x.id) }
-	if s.setupErr != nil {
-		return fail(newErr("api_error", s.setupErr.Error()))
-	}
-
 	tok := s.tokens[bearer(r)]
 	if tok == nil || !now.Before(tok.ExpiresAt) {
 		return fail(newErr("invalid_token", "access token missing, malformed or expired"))

@@ -112,7 +112,7 @@ func TestJournalRing(t *testing.T) {
 // bounds.
 func TestWindowsStayBounded(t *testing.T) {
 	t.Parallel()
-	s := NewHandler()
+	s := mustNewHandler()
 	now := s.clock.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -20,11 +20,11 @@ const member1 = simulator.DefaultMemberExternalID
 func TestTokenExchange(t *testing.T) {
 	t.Parallel()
 	sim, c := newRaw(t)
-	if _, err := sim.AddKey("disabled-key", "disabled-secret", "", simulator.KeySettings{Disabled: simulator.Bool(true)}); err != nil {
+	if _, err := sim.Keys.Add("disabled-key", "disabled-secret", "", simulator.KeySettings{Disabled: simulator.Bool(true)}); err != nil {
 		t.Fatal(err)
 	}
-	past := sim.Now().Add(-time.Second)
-	if _, err := sim.AddKey("rotated-key", "rotated-secret", "", simulator.KeySettings{ValidUntil: &past}); err != nil {
+	past := sim.Clock.Now().Add(-time.Second)
+	if _, err := sim.Keys.Add("rotated-key", "rotated-secret", "", simulator.KeySettings{ValidUntil: &past}); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -54,7 +54,7 @@ func TestTokenExchange(t *testing.T) {
 				t.Fatalf("token answer %s", r.raw)
 			}
 			exp, _ := r.body["expired_at"].(float64)
-			if want := sim.Now().Add(30 * time.Minute).Unix(); int64(exp) != want {
+			if want := sim.Clock.Now().Add(30 * time.Minute).Unix(); int64(exp) != want {
 				t.Errorf("expired_at = %v, want %d", exp, want)
 			}
 			if scopes, _ := r.body["scopes"].([]any); len(scopes) == 0 {
@@ -78,7 +78,7 @@ func TestTokenExchangeRateLimit(t *testing.T) {
 	sim, c := newRaw(t)
 	for i := 0; i < 20; i++ {
 		wantStatus(t, c.exchangeToken(c.creds.ClientID, c.creds.APIKey), 200)
-		sim.Advance(time.Second)
+		sim.Clock.Advance(time.Second)
 	}
 	r := c.exchangeToken(c.creds.ClientID, c.creds.APIKey)
 	wantCode(t, r, 429, "rate_limited")
@@ -90,12 +90,12 @@ func TestTokenExchangeRateLimit(t *testing.T) {
 		t.Errorf("Retry-After = %q, want 40", got)
 	}
 	// Another Key has its own quota.
-	other, err := sim.AddKey("other", "other-secret", "", simulator.KeySettings{Scopes: []string{"merchant:read"}})
+	other, err := sim.Keys.Add("other", "other-secret", "", simulator.KeySettings{Scopes: []string{"merchant:read"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	wantStatus(t, c.exchangeToken(other.ClientID, other.APIKey), 200)
-	sim.Advance(40 * time.Second)
+	sim.Clock.Advance(40 * time.Second)
 	wantStatus(t, c.exchangeToken(c.creds.ClientID, c.creds.APIKey), 200)
 }
 
@@ -129,9 +129,9 @@ func TestTokenUse(t *testing.T) {
 	}
 
 	// Valid for 30 minutes of the simulator clock, not one second more.
-	sim.Advance(30*time.Minute - time.Second)
+	sim.Clock.Advance(30*time.Minute - time.Second)
 	wantStatus(t, c.get(tok, "/v1/assets", ""), 200)
-	sim.Advance(time.Second)
+	sim.Clock.Advance(time.Second)
 	wantCode(t, c.get(tok, "/v1/assets", ""), 401, "invalid_token")
 }
 
@@ -141,12 +141,12 @@ func TestKeyRecordReadOnEveryRequest(t *testing.T) {
 	tok := c.token()
 	wantStatus(t, c.get(tok, "/v1/assets", ""), 200)
 
-	if err := sim.SetKey(c.creds.ClientID, simulator.KeySettings{Scopes: []string{"members:read"}}); err != nil {
+	if err := sim.Keys.Set(c.creds.ClientID, simulator.KeySettings{Scopes: []string{"members:read"}}); err != nil {
 		t.Fatal(err)
 	}
 	wantCode(t, c.get(tok, "/v1/assets", ""), 403, "insufficient_scope")
 
-	if err := sim.SetKey(c.creds.ClientID, simulator.KeySettings{Scopes: []string{"merchant:read"}, Disabled: simulator.Bool(true)}); err != nil {
+	if err := sim.Keys.Set(c.creds.ClientID, simulator.KeySettings{Scopes: []string{"merchant:read"}, Disabled: simulator.Bool(true)}); err != nil {
 		t.Fatal(err)
 	}
 	wantCode(t, c.get(tok, "/v1/assets", ""), 401, "invalid_token")
@@ -155,11 +155,11 @@ func TestKeyRecordReadOnEveryRequest(t *testing.T) {
 	wantStatus(t, c.get(tok, "/v1/assets", ""), 200)
 
 	// Rotation: the Key stops exactly at valid_until, tokens included.
-	until := sim.Now().Add(time.Minute)
+	until := sim.Clock.Now().Add(time.Minute)
 	c.mustControl(http.MethodPost, "/_sim/keys/"+c.creds.ClientID, map[string]any{"valid_until": until.Format(time.RFC3339)})
-	sim.Advance(time.Minute - time.Second)
+	sim.Clock.Advance(time.Minute - time.Second)
 	wantStatus(t, c.get(tok, "/v1/assets", ""), 200)
-	sim.Advance(time.Second)
+	sim.Clock.Advance(time.Second)
 	wantCode(t, c.get(tok, "/v1/assets", ""), 401, "invalid_token")
 }
 
@@ -187,7 +187,7 @@ func TestScopes(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			sim, c := newRaw(t)
-			if err := sim.SetKey(c.creds.ClientID, simulator.KeySettings{Scopes: tt.scopes, ApproveRestricted: simulator.Bool(tt.approved)}); err != nil {
+			if err := sim.Keys.Set(c.creds.ClientID, simulator.KeySettings{Scopes: tt.scopes, ApproveRestricted: simulator.Bool(tt.approved)}); err != nil {
 				t.Fatal(err)
 			}
 			tok := c.token()
@@ -215,7 +215,7 @@ func TestScopes(t *testing.T) {
 func TestScopeCatalogue(t *testing.T) {
 	t.Parallel()
 	sim, c := newRaw(t)
-	if err := sim.SetKey(c.creds.ClientID, simulator.KeySettings{
+	if err := sim.Keys.Set(c.creds.ClientID, simulator.KeySettings{
 		Scopes:            []string{"merchant:read", "no:such", "deposits:write", "cards:secure"},
 		ApproveRestricted: simulator.Bool(false),
 	}); err != nil {
@@ -306,7 +306,7 @@ func TestIPAllowlist(t *testing.T) {
 			if list == nil {
 				list = []string{}
 			}
-			if err := sim.SetKey(c.creds.ClientID, simulator.KeySettings{IPAllowlist: list}); err != nil {
+			if err := sim.Keys.Set(c.creds.ClientID, simulator.KeySettings{IPAllowlist: list}); err != nil {
 				t.Fatal(err)
 			}
 			r := c.get(tok, "/v1/assets", "")
@@ -329,7 +329,7 @@ func TestEnvironment(t *testing.T) {
 		t.Parallel()
 		sim, c := newRaw(t)
 		tok := c.token()
-		if err := sim.SetMerchant(simulator.MerchantSettings{Environment: simulator.Production}); err != nil {
+		if err := sim.Merchant.Set(simulator.MerchantSettings{Environment: simulator.Production}); err != nil {
 			t.Fatal(err)
 		}
 		wantCode(t, c.get(tok, "/v1/assets", ""), 400, "environment_mismatch")
@@ -342,7 +342,7 @@ func TestEnvironment(t *testing.T) {
 	t.Run("production key on a sandbox deployment", func(t *testing.T) {
 		t.Parallel()
 		sim, c := newRaw(t)
-		k, err := sim.AddKey("", "", "", simulator.KeySettings{Environment: simulator.Production, IPAllowlist: []string{"127.0.0.1"}, Scopes: []string{"merchant:read"}})
+		k, err := sim.Keys.Add("", "", "", simulator.KeySettings{Environment: simulator.Production, IPAllowlist: []string{"127.0.0.1"}, Scopes: []string{"merchant:read"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -364,7 +364,7 @@ func TestSignature(t *testing.T) {
 		status int
 		code   string
 	}
-	ts := func(c *raw, d time.Duration) string { return strconv.FormatInt(c.sim.Now().Add(d).Unix(), 10) }
+	ts := func(c *raw, d time.Duration) string { return strconv.FormatInt(c.sim.Clock.Now().Add(d).Unix(), 10) }
 	resign := func(c *raw, h http.Header, method, target string, body []byte) {
 		h.Set("X-Signature", sign(c.creds.SigningKey, method, target, h.Get("X-Timestamp"), h.Get("X-Nonce"), body))
 	}
@@ -378,7 +378,7 @@ func TestSignature(t *testing.T) {
 			resign(c, h, "POST", target, body)
 		}, status: 401, code: "invalid_signature"},
 		{name: "milliseconds", mutate: func(c *raw, h http.Header, target string, body []byte) {
-			h.Set("X-Timestamp", strconv.FormatInt(c.sim.Now().UnixMilli(), 10))
+			h.Set("X-Timestamp", strconv.FormatInt(c.sim.Clock.Now().UnixMilli(), 10))
 			resign(c, h, "POST", target, body)
 		}, status: 401, code: "timestamp_out_of_range"},
 		{name: "301 s late", mutate: func(c *raw, h http.Header, target string, body []byte) {
@@ -473,7 +473,7 @@ func TestNonces(t *testing.T) {
 		h := authed(tok)
 		h.Set("X-On-Behalf-Of", member1)
 		h.Set("X-Idempotency-Key", uuidN(n))
-		ts := strconv.FormatInt(sim.Now().Unix(), 10)
+		ts := strconv.FormatInt(sim.Clock.Now().Unix(), 10)
 		h.Set("X-Timestamp", ts)
 		h.Set("X-Nonce", nonce)
 		key := c.creds.SigningKey
@@ -488,16 +488,16 @@ func TestNonces(t *testing.T) {
 	wantStatus(t, send(2, "n-1", true), 201)
 	// Reuse within 5 minutes, even for another request.
 	wantCode(t, send(3, "n-1", true), 401, "nonce_reused")
-	sim.Advance(5*time.Minute - time.Second)
+	sim.Clock.Advance(5*time.Minute - time.Second)
 	wantCode(t, send(4, "n-1", true), 401, "nonce_reused")
-	sim.Advance(time.Second)
+	sim.Clock.Advance(time.Second)
 	wantStatus(t, send(5, "n-1", true), 201)
 }
 
 func TestSignatureSetting(t *testing.T) {
 	t.Parallel()
 	sim, c := newRaw(t)
-	if err := sim.SetKey(c.creds.ClientID, simulator.KeySettings{SignatureRequired: simulator.Bool(false)}); err != nil {
+	if err := sim.Keys.Set(c.creds.ClientID, simulator.KeySettings{SignatureRequired: simulator.Bool(false)}); err != nil {
 		t.Fatal(err)
 	}
 	tok := c.token()
@@ -512,7 +512,7 @@ func TestSignatureSetting(t *testing.T) {
 		t.Fatalf("unsigned write refused with signing off: %v", r)
 	}
 	// With signing on, the same unsigned write is refused.
-	if err := sim.SetKey(c.creds.ClientID, simulator.KeySettings{SignatureRequired: simulator.Bool(true)}); err != nil {
+	if err := sim.Keys.Set(c.creds.ClientID, simulator.KeySettings{SignatureRequired: simulator.Bool(true)}); err != nil {
 		t.Fatal(err)
 	}
 	h.Set("X-Idempotency-Key", uuidN(2))
@@ -524,7 +524,7 @@ func TestSignatureSetting(t *testing.T) {
 func TestMemberResolution(t *testing.T) {
 	t.Parallel()
 	sim, c := newRaw(t)
-	memID, ok := sim.Member(member1)
+	memID, ok := sim.Members.Get(member1)
 	if !ok {
 		t.Fatal("fixture member missing")
 	}
@@ -535,7 +535,7 @@ func TestMemberResolution(t *testing.T) {
 		{ExternalID: "frozen-1", Status: "frozen"},
 	}
 	for _, s := range seeds {
-		if _, err := sim.CreateMember(s); err != nil {
+		if _, err := sim.Members.Create(s); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -640,7 +640,7 @@ func TestIdempotency(t *testing.T) {
 			t.Errorf("balance = %s after a replay, want 1010.000000", got)
 		}
 		// Headers are ignored: the same body on behalf of another member replays.
-		if _, err := sim.CreateMember(simulator.MemberSeed{ExternalID: "member-2", KYCLevel: 1}); err != nil {
+		if _, err := sim.Members.Create(simulator.MemberSeed{ExternalID: "member-2", KYCLevel: 1}); err != nil {
 			t.Fatal(err)
 		}
 		other := c.write(tok, "POST", "/v1/deposits", "member-2", key, depositBody("idem-1", "10"))
@@ -651,13 +651,13 @@ func TestIdempotency(t *testing.T) {
 		wantCode(t, c.write(tok, "POST", "/v1/deposits", member1, key, depositBody("idem-1", "11")), 409, "idempotency_key_reused")
 		wantCode(t, c.write(tok, "POST", "/v1/kyc/profile-sessions", member1, key, depositBody("idem-1", "10")), 409, "idempotency_key_reused")
 		// Still a replay just inside 24 hours, a new request after.
-		sim.Advance(24*time.Hour - time.Second)
+		sim.Clock.Advance(24*time.Hour - time.Second)
 		tok = c.token()
 		r := c.write(tok, "POST", "/v1/deposits", member1, key, depositBody("idem-1", "10"))
 		if r.header.Get("X-Idempotent-Replay") != "true" {
 			t.Errorf("not a replay inside the window: %v", r)
 		}
-		sim.Advance(time.Second)
+		sim.Clock.Advance(time.Second)
 		r = c.write(tok, "POST", "/v1/deposits", member1, key, depositBody("idem-1", "10"))
 		if r.err != nil || r.header.Get("X-Idempotent-Replay") != "" {
 			t.Errorf("replay after the window: %v %v", r, r.header)
@@ -708,7 +708,7 @@ func TestIdempotency(t *testing.T) {
 		tok := c.token()
 		hold := make(chan struct{})
 		held := make(chan string, 1)
-		if err := sim.InjectFault(simulator.Fault{Method: "POST", Path: "/v1/deposits", Kind: simulator.FaultDelay, Hold: hold, Held: held}); err != nil {
+		if err := sim.Faults.Inject(simulator.Fault{Method: "POST", Path: "/v1/deposits", Kind: simulator.FaultDelay, Hold: hold, Held: held}); err != nil {
 			t.Fatal(err)
 		}
 		key := uuidN(9)
@@ -749,21 +749,21 @@ func TestCheckOrder(t *testing.T) {
 		code  string
 	}{
 		{"token before ip", func(sim *simulator.Simulator, c *raw) {
-			_ = sim.SetKey(c.creds.ClientID, simulator.KeySettings{IPAllowlist: []string{"10.0.0.1"}})
+			_ = sim.Keys.Set(c.creds.ClientID, simulator.KeySettings{IPAllowlist: []string{"10.0.0.1"}})
 		}, func(c *raw, _ string) result { return c.get("nope", "/v1/assets", "") }, "invalid_token"},
 		{"ip before environment", func(sim *simulator.Simulator, c *raw) {
-			_ = sim.SetKey(c.creds.ClientID, simulator.KeySettings{IPAllowlist: []string{"10.0.0.1"}})
-			_ = sim.SetMerchant(simulator.MerchantSettings{Environment: simulator.Production})
+			_ = sim.Keys.Set(c.creds.ClientID, simulator.KeySettings{IPAllowlist: []string{"10.0.0.1"}})
+			_ = sim.Merchant.Set(simulator.MerchantSettings{Environment: simulator.Production})
 		}, func(c *raw, tok string) result { return c.get(tok, "/v1/assets", "") }, "ip_not_allowed"},
 		{"environment before merchant status", func(sim *simulator.Simulator, _ *raw) {
-			_ = sim.SetMerchant(simulator.MerchantSettings{Environment: simulator.Production, Status: simulator.MerchantFrozen})
+			_ = sim.Merchant.Set(simulator.MerchantSettings{Environment: simulator.Production, Status: simulator.MerchantFrozen})
 		}, func(c *raw, tok string) result { return c.get(tok, "/v1/assets", "") }, "environment_mismatch"},
 		{"merchant status before scope", func(sim *simulator.Simulator, c *raw) {
-			_ = sim.SetKey(c.creds.ClientID, simulator.KeySettings{Scopes: []string{}})
-			_ = sim.SetMerchant(simulator.MerchantSettings{Status: simulator.MerchantClosed})
+			_ = sim.Keys.Set(c.creds.ClientID, simulator.KeySettings{Scopes: []string{}})
+			_ = sim.Merchant.Set(simulator.MerchantSettings{Status: simulator.MerchantClosed})
 		}, func(c *raw, tok string) result { return c.get(tok, "/v1/assets", "") }, "merchant_disabled"},
 		{"scope before signature", func(sim *simulator.Simulator, c *raw) {
-			_ = sim.SetKey(c.creds.ClientID, simulator.KeySettings{Scopes: []string{"merchant:read"}})
+			_ = sim.Keys.Set(c.creds.ClientID, simulator.KeySettings{Scopes: []string{"merchant:read"}})
 		}, func(c *raw, tok string) result {
 			return c.send("POST", "/v1/deposits", nil, authed(tok))
 		}, "insufficient_scope"},
@@ -776,7 +776,7 @@ func TestCheckOrder(t *testing.T) {
 			return c.write(tok, "POST", "/v1/deposits", "nobody", "", depositBody("o", "1"))
 		}, "member_not_found"},
 		{"platform-only precheck before idempotency", func(sim *simulator.Simulator, _ *raw) {
-			_ = sim.SetMerchant(simulator.MerchantSettings{Model: simulator.MerchantHosted})
+			_ = sim.Merchant.Set(simulator.MerchantSettings{Model: simulator.MerchantHosted})
 		}, func(c *raw, tok string) result {
 			return c.write(tok, "POST", "/v1/deposits", member1, "", depositBody("o", "1"))
 		}, "insufficient_scope"},
@@ -822,7 +822,7 @@ func TestRequestIDOnEveryResponse(t *testing.T) {
 	t.Parallel()
 	sim, c := newRaw(t)
 	tok := c.token()
-	if err := sim.InjectFault(simulator.Fault{Path: "/v1/members/*", Kind: simulator.FaultError, Status: 502}); err != nil {
+	if err := sim.Faults.Inject(simulator.Fault{Path: "/v1/members/*", Kind: simulator.FaultError, Status: 502}); err != nil {
 		t.Fatal(err)
 	}
 	seen := map[string]bool{}

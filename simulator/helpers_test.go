@@ -15,8 +15,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 // raw drives a simulator over plain net/http with hand-signed requests, so
@@ -133,7 +133,7 @@ func authed(tok string) http.Header {
 // signed adds a valid signature for method, target and body, at the
 // simulator's clock, to h (which it returns).
 func (c *raw) signed(h http.Header, method, target string, body []byte) http.Header {
-	ts := strconv.FormatInt(c.sim.Now().Unix(), 10)
+	ts := strconv.FormatInt(c.sim.Clock.Now().Unix(), 10)
 	nonce := c.nextNonce()
 	h.Set("X-Timestamp", ts)
 	h.Set("X-Nonce", nonce)

@@ -74,16 +74,16 @@ func (j *journal) reset() {
 	j.next, j.full = 0, false
 }
 
-// Requests returns the request journal, oldest first: the newest 10 000
+// journalRequests returns the request journal, oldest first: the newest 10 000
 // business-API requests (control API calls are not recorded).
-func (s *Simulator) Requests() []RequestRecord {
+func (s *Simulator) journalRequests() []RequestRecord {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.gw.journal.list()
 }
 
-// ResetRequests empties the request journal.
-func (s *Simulator) ResetRequests() {
+// resetRequests empties the request journal.
+func (s *Simulator) resetRequests() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.gw.journal.reset()

@@ -275,10 +275,10 @@ func (s *Simulator) completeKYCSessionLocked(id string) (*member, error) {
 	return m, nil
 }
 
-// UpdateKYC plays a KYC profile update for a member (mem_ id, bare uuid or
+// updateKYC plays a KYC profile update for a member (mem_ id, bare uuid or
 // external_member_id): the profile goes back to review and the level drops
 // to 0 (event kyc.result.updated). Control action kyc/{member}/update.
-func (s *Simulator) UpdateKYC(memberID string) error {
+func (s *Simulator) updateKYC(memberID string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m := s.memberByAnyID(memberID)
@@ -288,10 +288,10 @@ func (s *Simulator) UpdateKYC(memberID string) error {
 	return s.kycUpdateLocked(m)
 }
 
-// ApproveKYC approves a member's profile at level (0 keeps the level held
+// approveKYC approves a member's profile at level (0 keeps the level held
 // before the last update). Control action kyc/{member}/approve, body
 // {"level": n}.
-func (s *Simulator) ApproveKYC(memberID string, level int) error {
+func (s *Simulator) approveKYC(memberID string, level int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m := s.memberByAnyID(memberID)
@@ -305,9 +305,9 @@ func (s *Simulator) ApproveKYC(memberID string, level int) error {
 	return s.kycApproveLocked(m, lv)
 }
 
-// RejectKYC rejects a member's profile under review. Control action
+// rejectKYC rejects a member's profile under review. Control action
 // kyc/{member}/reject.
-func (s *Simulator) RejectKYC(memberID string) error {
+func (s *Simulator) rejectKYC(memberID string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m := s.memberByAnyID(memberID)
@@ -317,10 +317,10 @@ func (s *Simulator) RejectKYC(memberID string) error {
 	return s.kycReviewLocked(m, "rejected")
 }
 
-// CompleteKYCSession plays the member finishing a hosted KYC screen (ticket
+// completeKYCSession plays the member finishing a hosted KYC screen (ticket
 // id with or without kyc_): the link is used up and the profile goes back to
 // review. Control action kyc/sessions/{id}/complete.
-func (s *Simulator) CompleteKYCSession(ticketID string) error {
+func (s *Simulator) completeKYCSession(ticketID string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	_, err := s.completeKYCSessionLocked(ticketID)
@@ -436,21 +436,21 @@ func (s *Simulator) compensateQuickBindingLocked(id, source, applicationID strin
 	return b, nil
 }
 
-// CompensateQuickBinding compensates an active quick KYC binding: it stops
+// compensateQuickBinding compensates an active quick KYC binding: it stops
 // being active, leaves GET /v1/kyc/quick, its fee is refunded and
 // kyc.quick.compensated is emitted. source is admin or auto (empty: auto);
 // applicationID is optional. Control action kyc/quick/{id}/compensate with
 // body {"compensation_source": ..., "application_id": ...}.
-func (s *Simulator) CompensateQuickBinding(id, source, applicationID string) error {
+func (s *Simulator) compensateQuickBinding(id, source, applicationID string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	_, err := s.compensateQuickBindingLocked(id, source, applicationID)
 	return err
 }
 
-// SetQuickKYC enables or disables quick KYC for the merchant and sets the
+// setQuickKYC enables or disables quick KYC for the merchant and sets the
 // number of unassigned quick profiles left (negative keeps it).
-func (s *Simulator) SetQuickKYC(enabled bool, pool int) {
+func (s *Simulator) setQuickKYC(enabled bool, pool int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.kyc.quickDisabled = !enabled

@@ -4,7 +4,7 @@ import "testing"
 
 func TestQuickBindingActive(t *testing.T) {
 	t.Parallel()
-	s := NewHandler(WithMember(MemberSeed{ExternalID: "other", KYCLevel: 1, Balances: map[string]string{"USDT": "20"}}))
+	s := mustNewHandler(WithMember(MemberSeed{ExternalID: "other", KYCLevel: 1, Balances: map[string]string{"USDT": "20"}}))
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m, other := s.membersByExt[DefaultMemberExternalID], s.membersByExt["other"]

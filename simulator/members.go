@@ -79,10 +79,10 @@ func (s *Simulator) getMember(c *rc) (int, any, error) {
 	return http.StatusOK, memberJSON(m), nil
 }
 
-// SetMemberStatus sets a member's status (active, suspended, blocklisted,
+// setMemberStatus sets a member's status (active, suspended, blocklisted,
 // banned or frozen); id is mem_<uuid>, the bare uuid or the
 // external_member_id. Moving into or out of suspended emits member.suspended.
-func (s *Simulator) SetMemberStatus(id, status string) error {
+func (s *Simulator) setMemberStatus(id, status string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	_, err := s.setMemberStatusLocked(id, status)

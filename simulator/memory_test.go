@@ -39,7 +39,10 @@ const (
 func TestMemoryBoundedUnderLoad(t *testing.T) {
 	t.Parallel()
 	n := *loadRequests
-	sim := simulator.NewHandler()
+	sim, err := simulator.NewHandler()
+	if err != nil {
+		t.Fatal(err)
+	}
 	creds := sim.Credentials()
 
 	serve := func(req *http.Request) *httptest.ResponseRecorder {
@@ -68,7 +71,7 @@ func TestMemoryBoundedUnderLoad(t *testing.T) {
 	body := depositBody("load-1", "1")
 	write := func(i int) *httptest.ResponseRecorder {
 		req := httptest.NewRequest(http.MethodPost, target, bytes.NewReader(body))
-		ts := strconv.FormatInt(sim.Now().Unix(), 10)
+		ts := strconv.FormatInt(sim.Clock.Now().Unix(), 10)
 		nonce := "load-" + strconv.Itoa(i)
 		req.Header.Set("X-Auth-Token", "Bearer "+tok)
 		req.Header.Set("Content-Type", "application/json")
@@ -100,9 +103,9 @@ func TestMemoryBoundedUnderLoad(t *testing.T) {
 	var peak simulator.Stats
 	for i := 1; i <= n; i++ {
 		if i%loadPerMinute == 0 {
-			sim.Advance(time.Minute)
+			sim.Clock.Advance(time.Minute)
 		}
-		if !sim.Now().Before(tokExp.Add(-time.Minute)) {
+		if !sim.Clock.Now().Before(tokExp.Add(-time.Minute)) {
 			refresh()
 		}
 		if i%2 == 0 {
@@ -126,13 +129,13 @@ func TestMemoryBoundedUnderLoad(t *testing.T) {
 		}
 	}
 	st := sim.Stats()
-	if elapsed := sim.Now().Sub(simulator.DefaultStart); elapsed > 24*time.Hour && st.IdempotencyRecords == 0 {
+	if elapsed := sim.Clock.Now().Sub(simulator.DefaultStart); elapsed > 24*time.Hour && st.IdempotencyRecords == 0 {
 		t.Errorf("after %v of traffic no idempotency record is live: %+v", elapsed, st)
 	}
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	t.Logf("%d requests over %v of simulator time: final %+v; peak %d idempotency records, %d nonces, %d tokens, %d journal entries; process heap in use %d MiB",
-		st.Requests, sim.Now().Sub(simulator.DefaultStart), st, peak.IdempotencyRecords, peak.Nonces, peak.Tokens, peak.JournalEntries, ms.HeapInuse>>20)
+		st.Requests, sim.Clock.Now().Sub(simulator.DefaultStart), st, peak.IdempotencyRecords, peak.Nonces, peak.Tokens, peak.JournalEntries, ms.HeapInuse>>20)
 	if err := sim.CheckLedger(); err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,10 @@
 package simulator
 
-import "time"
+import (
+	"errors"
+	"fmt"
+	"time"
+)
 
 // Option configures a Simulator.
 type Option func(*options)
@@ -90,3 +94,22 @@ func WithMember(m MemberSeed) Option { return func(o *options) { o.members = app
 
 // WithoutFixtureMember leaves out the fixture member "member-1".
 func WithoutFixtureMember() Option { return func(o *options) { o.noMember = true } }
+
+// validate reports the first option New cannot honour. Member seeds are
+// checked when they are created.
+func (o *options) validate() error {
+	switch o.model {
+	case PlatformHosted, MerchantHosted:
+	default:
+		return fmt.Errorf("simulator: WithModel(%q): want %s or %s", o.model, PlatformHosted, MerchantHosted)
+	}
+	switch o.env {
+	case Sandbox, Production:
+	default:
+		return fmt.Errorf("simulator: WithEnvironment(%q): want %s or %s", o.env, Sandbox, Production)
+	}
+	if o.start.IsZero() {
+		return errors.New("simulator: WithStart: zero time")
+	}
+	return nil
+}

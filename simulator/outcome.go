@@ -16,7 +16,7 @@ import (
 //   - Immediate: the upstream succeeds right after the request that put the
 //     object in flight has been answered.
 //   - After(d): the upstream succeeds d later on the simulator clock (use
-//     Advance to get there).
+//     Clock.Advance to get there).
 type OutcomeMode struct {
 	kind  string
 	after time.Duration
@@ -80,17 +80,17 @@ func (s *Simulator) outcomes() *outcomeState {
 	return s.outcome
 }
 
-// SetOutcome sets the outcome mode of a whole collection (for example
+// setOutcome sets the outcome mode of a whole collection (for example
 // CollectionQROrders) for objects put in flight from now on.
-func (s *Simulator) SetOutcome(collection string, m OutcomeMode) {
+func (s *Simulator) setOutcome(collection string, m OutcomeMode) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.outcomes().byCollection[collection] = m
 }
 
-// SetObjectOutcome sets the mode of one object already in flight (id with its
+// setObjectOutcome sets the mode of one object already in flight (id with its
 // REST prefix). Immediate runs its success path now; After schedules it.
-func (s *Simulator) SetObjectOutcome(id string, m OutcomeMode) {
+func (s *Simulator) setObjectOutcome(id string, m OutcomeMode) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.setObjectOutcomeLocked(id, m)

@@ -34,11 +34,11 @@ func TestOutcomeModes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			s := New()
+			s := MustNew()
 			t.Cleanup(s.Close)
-			s.SetOutcome(coll, tt.collection)
+			s.Outcomes.Set(coll, tt.collection)
 			if tt.before != nil {
-				s.SetObjectOutcome(id, *tt.before)
+				s.Outcomes.SetObject(id, *tt.before)
 			}
 			runs := 0
 			s.mu.Lock()
@@ -49,12 +49,12 @@ func TestOutcomeModes(t *testing.T) {
 			s.runDueLocked()
 			s.mu.Unlock()
 			if tt.during != nil {
-				s.SetObjectOutcome(id, *tt.during)
-				s.Advance(0)
+				s.Outcomes.SetObject(id, *tt.during)
+				s.Clock.Advance(0)
 			}
 			var got []int
 			for _, step := range []time.Duration{0, 59 * time.Second, time.Second, 24 * time.Hour} {
-				s.Advance(step)
+				s.Clock.Advance(step)
 				got = append(got, runs)
 			}
 			for i := range got {

@@ -19,12 +19,12 @@ func TestPaginationEnvelope(t *testing.T) {
 	const rows = 105
 	for i := range rows {
 		// No endpoint subscribes: one no_subscriber row per event.
-		if _, err := sim.EmitEvent("card.status.updated", "card", fmt.Sprintf("c%d", i), simulator.DefaultMemberExternalID, "active", int64(i+1)); err != nil {
+		if _, err := sim.Events.Emit("card.status.updated", "card", fmt.Sprintf("c%d", i), simulator.DefaultMemberExternalID, "active", int64(i+1)); err != nil {
 			t.Fatalf("EmitEvent: %v", err)
 		}
 	}
 	// The fixture may already have recorded rows of its own.
-	all := sim.WebhookDeliveries()
+	all := sim.Webhooks.Deliveries()
 	if len(all) < rows {
 		t.Fatalf("%d delivery rows, want at least %d", len(all), rows)
 	}

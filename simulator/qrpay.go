@@ -60,7 +60,7 @@ var qrNoETH = map[string]bool{"IDR": true, "KHR": true, "VND": true, "LAK": true
 
 // QR scenarios: an upstream behaviour selected by a value "SIM:<scenario>" in
 // any sub-object of the payload's additional data template (ID 62), or set
-// with SetQRScenario.
+// with QRPayControl.SetScenario.
 const (
 	// QRScenarioPayerFields makes the upstream ask for payer data: decode
 	// lists custName, custNationCode and mobile in required_payer_fields;
@@ -253,11 +253,11 @@ func (s *Simulator) parseCode(value string) (*qrCode, error) {
 	return q, nil
 }
 
-// SetQRScenario makes the simulated upstream behave as scenarios for the code
+// setQRScenario makes the simulated upstream behave as scenarios for the code
 // value (see the QRScenario constants); no scenarios clears them. Scenarios
 // written into the payload itself ("SIM:<scenario>" in template 62) apply
 // too.
-func (s *Simulator) SetQRScenario(codeValue string, scenarios ...string) error {
+func (s *Simulator) setQRScenario(codeValue string, scenarios ...string) error {
 	for _, sc := range scenarios {
 		if !qrScenarios[sc] {
 			return fmt.Errorf("unknown QR scenario %q", sc)
@@ -274,17 +274,17 @@ func (s *Simulator) SetQRScenario(codeValue string, scenarios ...string) error {
 	return nil
 }
 
-// SetQRLine switches the QR line on or off. Off, decode, quotes and payments
+// setQRLine switches the QR line on or off. Off, decode, quotes and payments
 // answer service_unavailable (no upstream, line not enabled).
-func (s *Simulator) SetQRLine(enabled bool) {
+func (s *Simulator) setQRLine(enabled bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.qr.disabled = !enabled
 }
 
-// SetQRMerchantFeeRate sets the merchant fee rate of merchant-funded QR
+// setQRMerchantFeeRate sets the merchant fee rate of merchant-funded QR
 // payments in basis points (0 charges no fee).
-func (s *Simulator) SetQRMerchantFeeRate(bps int64) error {
+func (s *Simulator) setQRMerchantFeeRate(bps int64) error {
 	if bps < 0 || bps > 10000 {
 		return fmt.Errorf("fee rate %d bps out of 0..10000", bps)
 	}
@@ -294,10 +294,10 @@ func (s *Simulator) SetQRMerchantFeeRate(bps int64) error {
 	return nil
 }
 
-// SetQRFiatRate changes the upstream's USD value of one unit of an acquiring
+// setQRFiatRate changes the upstream's USD value of one unit of an acquiring
 // currency ("THB", "0.0291"). Upstream orders already memoised keep their
 // prices; payments re-quote at the new rate.
-func (s *Simulator) SetQRFiatRate(currency, usdPerUnit string) error {
+func (s *Simulator) setQRFiatRate(currency, usdPerUnit string) error {
 	d, _, err := apd.NewFromString(usdPerUnit)
 	if err != nil || d.Sign() <= 0 || d.Form != apd.Finite {
 		return fmt.Errorf("rate %q: want a positive decimal", usdPerUnit)
@@ -308,17 +308,17 @@ func (s *Simulator) SetQRFiatRate(currency, usdPerUnit string) error {
 	return nil
 }
 
-// QRUpstreamCalls returns how many calls the simulated upstream received.
-func (s *Simulator) QRUpstreamCalls() QRUpstreamStats {
+// qrUpstreamCalls returns how many calls the simulated upstream received.
+func (s *Simulator) qrUpstreamCalls() QRUpstreamStats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.qr.stats
 }
 
-// QROrderTrace returns the steps a payment went through, in order: step_up,
+// qrOrderTrace returns the steps a payment went through, in order: step_up,
 // quote, hold, notice (or notice_timeout), then its outcomes (complete,
 // fail, refund, timeout). id is accepted with or without qrp_.
-func (s *Simulator) QROrderTrace(id string) []string {
+func (s *Simulator) qrOrderTrace(id string) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	o := s.qr.orders[qrOrderID(id)]
@@ -338,25 +338,25 @@ func qrOrderID(id string) string {
 	return "qrp_" + id
 }
 
-// CompleteQROrder is the upstream reporting success for a processing order:
+// completeQROrder is the upstream reporting success for a processing order:
 // the held funds go to the upstream (and the fee to revenue), and
 // qrpay.order.completed is emitted.
-func (s *Simulator) CompleteQROrder(id string) error { return s.qrAction(id, "complete") }
+func (s *Simulator) completeQROrder(id string) error { return s.qrAction(id, "complete") }
 
-// FailQROrder is the upstream reporting failure for a processing order: the
+// failQROrder is the upstream reporting failure for a processing order: the
 // full debit is returned to where it was held from, and qrpay.order.failed is
 // emitted.
-func (s *Simulator) FailQROrder(id string) error { return s.qrAction(id, "fail") }
+func (s *Simulator) failQROrder(id string) error { return s.qrAction(id, "fail") }
 
-// RefundQROrder is the upstream refunding a completed order: the full debit
+// refundQROrder is the upstream refunding a completed order: the full debit
 // (principal and fee) returns to the available balance it came from, and
 // qrpay.order.refunded is emitted.
-func (s *Simulator) RefundQROrder(id string) error { return s.qrAction(id, "refund") }
+func (s *Simulator) refundQROrder(id string) error { return s.qrAction(id, "refund") }
 
-// TimeoutQROrder records that the upstream notice of a processing order timed
+// timeoutQROrder records that the upstream notice of a processing order timed
 // out: the order stays processing with its funds held (recorded for
 // reconciliation) until an outcome arrives.
-func (s *Simulator) TimeoutQROrder(id string) error { return s.qrAction(id, "timeout") }
+func (s *Simulator) timeoutQROrder(id string) error { return s.qrAction(id, "timeout") }
 
 func (s *Simulator) qrAction(id, action string) error {
 	s.mu.Lock()

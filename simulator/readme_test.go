@@ -18,7 +18,7 @@ func TestReadmeListsEveryAction(t *testing.T) {
 		t.Fatal(err)
 	}
 	readme := string(b)
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	t.Cleanup(sim.Close)
 	for _, key := range sim.Actions() {
 		i := strings.LastIndex(key, "/")

@@ -2,75 +2,75 @@ package simulator
 
 import "strings"
 
-// DispatchRemittance sends an order upstream (status processing, payout_date
+// dispatchRemittance sends an order upstream (status processing, payout_date
 // set, rate dealt). Control action remittances/{id}/dispatch.
-func (s *Simulator) DispatchRemittance(id string) error {
+func (s *Simulator) dispatchRemittance(id string) error {
 	_, err := s.remitAction(id, "dispatch", nil)
 	return err
 }
 
-// CompleteRemittance completes a processing order at its customer_total
+// completeRemittance completes a processing order at its customer_total
 // (the slippage excess returns to where the funds came from); settledAmount,
 // when non-empty, is the real cost instead (between the fee and
 // locked_amount). Control action remittances/{id}/complete, body
 // {"settled_amount": ...}.
-func (s *Simulator) CompleteRemittance(id, settledAmount string) error {
+func (s *Simulator) completeRemittance(id, settledAmount string) error {
 	_, err := s.remitAction(id, "complete", &remitActionBody{SettledAmount: settledAmount})
 	return err
 }
 
-// FailRemittance fails an order that is not final; every held fund returns.
+// failRemittance fails an order that is not final; every held fund returns.
 // failureCode defaults to payout_rejected. Control action
 // remittances/{id}/fail, body {"failure_code": ...}.
-func (s *Simulator) FailRemittance(id, failureCode string) error {
+func (s *Simulator) failRemittance(id, failureCode string) error {
 	_, err := s.remitAction(id, "fail", &remitActionBody{FailureCode: failureCode})
 	return err
 }
 
-// RefundRemittance plays the receiving bank returning a completed order's
+// refundRemittance plays the receiving bank returning a completed order's
 // funds. Control action remittances/{id}/refund.
-func (s *Simulator) RefundRemittance(id string) error {
+func (s *Simulator) refundRemittance(id string) error {
 	_, err := s.remitAction(id, "refund", nil)
 	return err
 }
 
-// RemittanceNeedsReconfirm plays the execution cost rising above the slippage
+// remittanceNeedsReconfirm plays the execution cost rising above the slippage
 // ceiling (status needs_reconfirm, event remittance.order.action_required).
 // Control action remittances/{id}/needs_reconfirm.
-func (s *Simulator) RemittanceNeedsReconfirm(id string) error {
+func (s *Simulator) remittanceNeedsReconfirm(id string) error {
 	_, err := s.remitAction(id, "needs_reconfirm", nil)
 	return err
 }
 
-// AdvanceRemittance moves an order one natural step (pending to
+// advanceRemittance moves an order one natural step (pending to
 // platform_reviewing when prepaid covers it, reviewing to dispatching,
 // dispatching to processing, processing to completed) and returns the new
 // public status. Control action remittances/{id}/advance.
-func (s *Simulator) AdvanceRemittance(id string) (string, error) {
+func (s *Simulator) advanceRemittance(id string) (string, error) {
 	return s.remitAction(id, "advance", nil)
 }
 
-// TopUpMerchantPrepaid credits the merchant prepaid account with amount of
+// topUpMerchantPrepaid credits the merchant prepaid account with amount of
 // asset and advances the remittances waiting for merchant funds. Control
 // action merchant/prepaid/topup, body {"asset", "amount"}.
-func (s *Simulator) TopUpMerchantPrepaid(asset, amount string) error {
+func (s *Simulator) topUpMerchantPrepaid(asset, amount string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.topUpPrepaidLocked(asset, amount)
 }
 
-// SetPOBOSubaccount sets whether the merchant has an active upstream
+// setPOBOSubaccount sets whether the merchant has an active upstream
 // subaccount, which the pobo line needs.
-func (s *Simulator) SetPOBOSubaccount(active bool) {
+func (s *Simulator) setPOBOSubaccount(active bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.remit.poboInactive = !active
 }
 
-// WithdrawMerchantPrepaid takes amount of asset out of the merchant prepaid
+// withdrawMerchantPrepaid takes amount of asset out of the merchant prepaid
 // account ("" takes the whole available prepaid balance), for example to
 // play a merchant whose prepaid cannot fund a remittance.
-func (s *Simulator) WithdrawMerchantPrepaid(asset, amount string) error {
+func (s *Simulator) withdrawMerchantPrepaid(asset, amount string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	asset = strings.ToUpper(strings.TrimSpace(asset))

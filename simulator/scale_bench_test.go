@@ -42,7 +42,7 @@ var scaleCases = []scaleCase{
 // obtained through the token endpoint in process.
 func scaleSim(tb testing.TB) (*Simulator, string) {
 	tb.Helper()
-	s := NewHandler()
+	s := mustNewHandler()
 	req := httptest.NewRequest(http.MethodPost, "/v1/connect/token", nil)
 	req.Header.Set("X-Client-Id", s.creds.ClientID)
 	req.Header.Set("X-Api-Key", s.creds.APIKey)

@@ -9,9 +9,9 @@ import (
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/deposits"
-	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 // newSDK starts a simulator and an SDK client for it with short retry waits.
@@ -55,7 +55,7 @@ func TestSDKEndToEnd(t *testing.T) {
 
 	// The gateway saw a token exchange, then the calls; the write was signed
 	// and carried its idempotency key.
-	recs := sim.Requests()
+	recs := sim.Requests.List()
 	if recs[0].Path != "/v1/connect/token" || recs[len(recs)-1].IdempotencyKey != dep.Response.IdempotencyKey {
 		t.Errorf("journal = %+v", recs)
 	}
@@ -68,7 +68,7 @@ func TestSDKRetryAfterDropAfterIsReplay(t *testing.T) {
 	if _, err := client.Assets(ctx); err != nil { // token first
 		t.Fatal(err)
 	}
-	if err := sim.InjectFault(simulator.Fault{Method: "POST", Path: "/v1/deposits", Kind: simulator.FaultDropAfter}); err != nil {
+	if err := sim.Faults.Inject(simulator.Fault{Method: "POST", Path: "/v1/deposits", Kind: simulator.FaultDropAfter}); err != nil {
 		t.Fatal(err)
 	}
 	dep, err := client.Deposits.Create(ctx, member1, deposits.CreateParams{Asset: "USDT", Amount: money.MustParse("5", 6), Reference: "sdk-drop"})
@@ -85,7 +85,7 @@ func TestSDKRetryAfterDropAfterIsReplay(t *testing.T) {
 		t.Errorf("balance = %s, want exactly one credit", got)
 	}
 	var writes []simulator.RequestRecord
-	for _, r := range sim.Requests() {
+	for _, r := range sim.Requests.List() {
 		if r.Path == "/v1/deposits" {
 			writes = append(writes, r)
 		}
@@ -108,16 +108,16 @@ func TestSDKErrorsFromGateway(t *testing.T) {
 		code  mwallet.Code
 	}{
 		{"scope", func(sim *simulator.Simulator) error {
-			return sim.SetKey(simulator.DefaultClientID, simulator.KeySettings{Scopes: []string{"members:read"}})
+			return sim.Keys.Set(simulator.DefaultClientID, simulator.KeySettings{Scopes: []string{"members:read"}})
 		}, mwallet.CodeInsufficientScope},
 		{"merchant frozen", func(sim *simulator.Simulator) error {
-			return sim.SetMerchant(simulator.MerchantSettings{Status: simulator.MerchantFrozen})
+			return sim.Merchant.Set(simulator.MerchantSettings{Status: simulator.MerchantFrozen})
 		}, mwallet.CodeMerchantDisabled},
 		{"ip", func(sim *simulator.Simulator) error {
-			return sim.SetKey(simulator.DefaultClientID, simulator.KeySettings{IPAllowlist: []string{"10.1.2.0/24"}})
+			return sim.Keys.Set(simulator.DefaultClientID, simulator.KeySettings{IPAllowlist: []string{"10.1.2.0/24"}})
 		}, mwallet.CodeIPNotAllowed},
 		{"injected upstream timeout", func(sim *simulator.Simulator) error {
-			return sim.InjectFault(simulator.Fault{Path: "/v1/assets", Count: 10, Kind: simulator.FaultError, Code: "upstream_timeout"})
+			return sim.Faults.Inject(simulator.Fault{Path: "/v1/assets", Count: 10, Kind: simulator.FaultError, Code: "upstream_timeout"})
 		}, mwallet.CodeUpstreamTimeout},
 	}
 	for _, tt := range tests {
@@ -149,7 +149,7 @@ func TestSDKClockAdvance(t *testing.T) {
 		if _, err := client.Deposits.Create(ctx, member1, deposits.CreateParams{Asset: "USDC", Amount: money.MustParse("1", 6), Reference: ref}); err != nil {
 			t.Fatalf("deposit %d: %v", i, err)
 		}
-		sim.Advance(45 * time.Minute)
+		sim.Clock.Advance(45 * time.Minute)
 	}
 	if got := balance(sim, member1, "USDC"); got != "503.000000" {
 		t.Errorf("USDC = %s", got)

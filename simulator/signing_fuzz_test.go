@@ -89,9 +89,9 @@ func FuzzSignatureAgreement(f *testing.F) {
 	f.Add("REPORT", "webhooks/deliveries/ %20+/redeliver", "+", "%2B", []byte(`[1,2,{"x":null}]`))
 	// One simulator and client serve every input: nonces are fresh per
 	// request and the token is cached, so inputs do not interfere.
-	s := NewHandler()
+	s := mustNewHandler()
 	s.SetBaseURL("http://127.0.0.1:9")
-	if err := s.SetKey(DefaultClientID, KeySettings{SignatureRequired: Bool(true)}); err != nil {
+	if err := s.Keys.Set(DefaultClientID, KeySettings{SignatureRequired: Bool(true)}); err != nil {
 		f.Fatal(err)
 	}
 	tr := &wireTransport{s: s}
@@ -158,7 +158,7 @@ func FuzzSignatureAgreement(f *testing.F) {
 // query or method was changed after signing.
 func TestSignatureRefusesTamperedRequests(t *testing.T) {
 	t.Parallel()
-	s := NewHandler()
+	s := mustNewHandler()
 	s.SetBaseURL("http://127.0.0.1:9")
 	var captured *http.Request
 	var capturedBody []byte

@@ -65,8 +65,44 @@ func (c Credentials) String() string {
 // GoString hides the secrets from %#v.
 func (c Credentials) GoString() string { return c.String() }
 
-// Simulator is one isolated simulated service.
+// Simulator is one isolated simulated service. Its methods start, serve and
+// check it; its fields drive it, one per product line or concern, each
+// playing what the real service decides alone (the end user, an upstream
+// partner, an operator) and mirroring a part of the control API (/_sim/...):
+//
+//	sim.StepUp.Complete(challengeID) // the end user finishes the hosted screen
+//	sim.QRPay.Complete(orderID)      // the acquirer confirms a payment
+//	sim.Clock.Advance(time.Hour)     // everything that falls due runs, in order
 type Simulator struct {
+	// Clock is the simulator clock: Now reads it, Advance moves it.
+	Clock *Clock
+	// Members creates members and changes their status.
+	Members *MembersControl
+	// Merchant changes the merchant and its prepaid account.
+	Merchant *MerchantControl
+	// Keys creates and changes the merchant's API Keys.
+	Keys *KeysControl
+	// StepUp plays the end user on the hosted step-up screen.
+	StepUp *StepUpControl
+	// QRPay plays the QR acquirer.
+	QRPay *QRPayControl
+	// Cards plays the card issuer and the card line's operator.
+	Cards *CardsControl
+	// Remittances plays the payout partner.
+	Remittances *RemittancesControl
+	// KYC plays the KYC provider and the KYC line's operator.
+	KYC *KYCControl
+	// Outcomes decides when upstream outcomes happen by themselves.
+	Outcomes *OutcomesControl
+	// Webhooks manages webhook endpoints and deliveries.
+	Webhooks *WebhooksControl
+	// Events reads and emits the events recorded for delivery.
+	Events *EventsControl
+	// Faults arms faults on the business API.
+	Faults *FaultsControl
+	// Requests reads the request journal.
+	Requests *RequestsControl
+
 	mu sync.Mutex // guards all state below; handlers run with it held
 
 	clock  *Clock
@@ -106,7 +142,6 @@ type Simulator struct {
 	mux       *http.ServeMux
 	server    *httptest.Server
 	opts      options
-	setupErr  error // an invalid start-up option, reported by CheckLedger and every request
 }
 
 // actionFunc drives an upstream outcome from the control API. id is the
@@ -206,19 +241,39 @@ type Event struct {
 }
 
 // New starts an isolated simulator on a loopback httptest server. Close it
-// when done (t.Cleanup(sim.Close)).
-func New(opts ...Option) *Simulator {
-	s := NewHandler(opts...)
+// when done (t.Cleanup(sim.Close)). It returns an error, and starts nothing,
+// when an option is invalid: an unknown model or environment, or a
+// WithMember seed that cannot be created. In tests, simtest.New does this
+// and fails the test on the error.
+func New(opts ...Option) (*Simulator, error) {
+	s, err := NewHandler(opts...)
+	if err != nil {
+		return nil, err
+	}
 	s.server = httptest.NewServer(s)
+	return s, nil
+}
+
+// MustNew is New for examples and programs whose options are fixed: it
+// panics when an option is invalid.
+func MustNew(opts ...Option) *Simulator {
+	s, err := New(opts...)
+	if err != nil {
+		panic(err)
+	}
 	return s
 }
 
 // NewHandler builds a simulator without starting a server: serve it yourself
-// (it is an http.Handler). URL and Client need SetBaseURL first.
-func NewHandler(opts ...Option) *Simulator {
+// (it is an http.Handler). URL and Client need SetBaseURL first. Invalid
+// options are reported as by New.
+func NewHandler(opts ...Option) (*Simulator, error) {
 	o := defaultOptions()
 	for _, f := range opts {
 		f(&o)
+	}
+	if err := o.validate(); err != nil {
+		return nil, err
 	}
 	s := &Simulator{
 		opts:         o,
@@ -235,13 +290,16 @@ func NewHandler(opts ...Option) *Simulator {
 		mux:          http.NewServeMux(),
 		gw:           newGatewayState(o.seed),
 	}
+	s.initControls()
 	s.creds.Model = o.model
 	s.creds.Environment = o.env
 	s.ledger = newLedger(s.assetScale)
-	s.loadFixture()
+	if err := s.loadFixture(); err != nil {
+		return nil, err
+	}
 	s.registerAll()
 	s.grantFixtureScopes()
-	return s
+	return s, nil
 }
 
 // Close stops the httptest server, if any.
@@ -283,7 +341,7 @@ func (s *Simulator) Client(opts ...mwallet.Option) *mwallet.Client {
 
 // NewClient is Client returning the error instead of panicking.
 func (s *Simulator) NewClient(opts ...mwallet.Option) (*mwallet.Client, error) {
-	base := []mwallet.Option{mwallet.WithClock(s.Now)}
+	base := []mwallet.Option{mwallet.WithClock(s.clock.Now)}
 	if s.server != nil {
 		base = append(base, mwallet.WithHTTPClient(s.server.Client()))
 	}
@@ -297,13 +355,10 @@ func (s *Simulator) NewClient(opts ...mwallet.Option) (*mwallet.Client, error) {
 	}, append(base, opts...)...)
 }
 
-// Now returns the simulator clock's time.
-func (s *Simulator) Now() time.Time { return s.clock.Now() }
-
-// Advance moves the simulator clock forward by d and runs everything that
+// advance moves the simulator clock forward by d and runs everything that
 // falls due on the way (upstream outcomes, webhook retries, expiries), in time
 // order.
-func (s *Simulator) Advance(d time.Duration) {
+func (s *Simulator) advance(d time.Duration) {
 	if d < 0 {
 		return
 	}
@@ -335,25 +390,11 @@ func (s *Simulator) after(d time.Duration, fn func()) {
 }
 
 // CheckLedger verifies that the books balance: every asset sums to zero over
-// all accounts and no member, card or prepaid account is negative. It also
-// reports an invalid start-up option (SetupErr), so a test ending with it
-// cannot miss one.
+// all accounts and no member, card or prepaid account is negative.
 func (s *Simulator) CheckLedger() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.setupErr != nil {
-		return s.setupErr
-	}
 	return s.ledger.Check()
-}
-
-// SetupErr reports an invalid start-up option (a WithMember seed that cannot
-// be created, for example); nil when the simulator started as asked. While it
-// is set, every business request answers 500 api_error naming it.
-func (s *Simulator) SetupErr() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.setupErr
 }
 
 // LedgerEntries returns a copy of the journal entries.
@@ -363,8 +404,8 @@ func (s *Simulator) LedgerEntries() []Entry {
 	return s.ledger.Entries()
 }
 
-// Events returns a copy of the events recorded so far, oldest first.
-func (s *Simulator) Events() []Event {
+// recordedEvents returns a copy of the events recorded so far, oldest first.
+func (s *Simulator) recordedEvents() []Event {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]Event, len(s.events))

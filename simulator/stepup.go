@@ -61,9 +61,9 @@ func (s *Simulator) requireStepUp(c *rc, action string) error {
 		with("expires_at", ch.ExpiresAt.Unix())
 }
 
-// CompleteStepUp marks a challenge as completed by the end user, as the
+// completeStepUp marks a challenge as completed by the end user, as the
 // hosted screen would. It fails for an unknown or expired challenge.
-func (s *Simulator) CompleteStepUp(challengeID string) error {
+func (s *Simulator) completeStepUp(challengeID string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.completeStepUpLocked(challengeID)

@@ -115,7 +115,7 @@ type WebhookEndpoint struct {
 	CreatedAt   time.Time   `json:"created_at"`
 }
 
-// WebhookEndpointConfig configures AddWebhookEndpointConfig.
+// WebhookEndpointConfig configures WebhooksControl.AddEndpointConfig.
 type WebhookEndpointConfig struct {
 	// URL is the absolute http or https address deliveries are POSTed to.
 	URL string `json:"url"`
@@ -256,7 +256,7 @@ func (s *Simulator) registerWebhooks() {
 	// receiver may call back into the simulator): it is not a s.control
 	// endpoint.
 	s.mux.HandleFunc("POST /_sim/webhooks/flush", func(w http.ResponseWriter, r *http.Request) {
-		res, err := s.FlushWebhooks(r.Context())
+		res, err := s.flushWebhooks(r.Context())
 		if err != nil {
 			writeJSON(w, http.StatusInternalServerError, errBusiness500("flush interrupted: "+err.Error()).envelope(""))
 			return
@@ -335,7 +335,7 @@ func (s *Simulator) kickAutoDeliveryLocked() {
 	if !s.webhookStateLocked().auto {
 		return
 	}
-	go func() { _, _ = s.FlushWebhooks(context.Background()) }()
+	go func() { _, _ = s.flushWebhooks(context.Background()) }()
 }
 
 // eventBody renders the delivery body of ev: identifiers and statuses only.
@@ -410,7 +410,7 @@ type deliveryJob struct {
 	at        time.Time
 }
 
-// FlushWebhooks attempts every delivery that is due now on the simulator
+// flushWebhooks attempts every delivery that is due now on the simulator
 // clock and returns when all attempts are done. Attempts are HTTP POSTs
 // made without the simulator's lock, so receivers may call back into the
 // simulator; deliveries that fall due during the flush (events emitted by
@@ -418,7 +418,7 @@ type deliveryJob struct {
 // (Advance), 1, 5, 30, 120 and 360 minutes after each failure; flush again
 // to attempt them. A cancelled ctx stops the flush; an attempt cut short by
 // the cancellation is not recorded and stays due.
-func (s *Simulator) FlushWebhooks(ctx context.Context) (FlushResult, error) {
+func (s *Simulator) flushWebhooks(ctx context.Context) (FlushResult, error) {
 	var res FlushResult
 	for round := 0; round < maxFlushRounds; round++ {
 		s.mu.Lock()

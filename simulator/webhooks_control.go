@@ -8,17 +8,17 @@ import (
 	"time"
 )
 
-// AddWebhookEndpoint registers an endpoint of the simulator's environment
+// addWebhookEndpoint registers an endpoint of the simulator's environment
 // that receives the given event types (every event when none is given),
 // signed with the merchant's webhook_secret credential. It returns the
 // endpoint id and its secret. Control API: POST /_sim/webhooks/endpoints.
-func (s *Simulator) AddWebhookEndpoint(rawURL string, events ...string) (id, secret string, err error) {
-	return s.AddWebhookEndpointConfig(WebhookEndpointConfig{URL: rawURL, Events: events})
+func (s *Simulator) addWebhookEndpoint(rawURL string, events ...string) (id, secret string, err error) {
+	return s.addWebhookEndpointConfig(WebhookEndpointConfig{URL: rawURL, Events: events})
 }
 
-// AddWebhookEndpointConfig registers an endpoint with its own environment or
+// addWebhookEndpointConfig registers an endpoint with its own environment or
 // secret (see WebhookEndpointConfig) and returns its id and secret.
-func (s *Simulator) AddWebhookEndpointConfig(cfg WebhookEndpointConfig) (id, secret string, err error) {
+func (s *Simulator) addWebhookEndpointConfig(cfg WebhookEndpointConfig) (id, secret string, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e, err := s.addWebhookEndpointLocked(cfg)
@@ -28,64 +28,64 @@ func (s *Simulator) AddWebhookEndpointConfig(cfg WebhookEndpointConfig) (id, sec
 	return e.ID, e.Secret, nil
 }
 
-// RemoveWebhookEndpoint deletes an endpoint; its pending deliveries become
+// removeWebhookEndpoint deletes an endpoint; its pending deliveries become
 // no_subscriber. Control API: DELETE /_sim/webhooks/endpoints/{id}.
-func (s *Simulator) RemoveWebhookEndpoint(id string) error {
+func (s *Simulator) removeWebhookEndpoint(id string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.removeWebhookEndpointLocked(id)
 }
 
-// DisableWebhookEndpoint stops deliveries to an endpoint; its pending
+// disableWebhookEndpoint stops deliveries to an endpoint; its pending
 // deliveries become no_subscriber. Control API: POST
 // /_sim/webhooks/endpoints/{id}/disable.
-func (s *Simulator) DisableWebhookEndpoint(id string) error {
+func (s *Simulator) disableWebhookEndpoint(id string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	_, err := s.setWebhookEndpointDisabledLocked(id, true)
 	return err
 }
 
-// EnableWebhookEndpoint re-enables a disabled endpoint for events queued from
+// enableWebhookEndpoint re-enables a disabled endpoint for events queued from
 // now on (rows already turned no_subscriber stay so until redelivered).
 // Control API: POST /_sim/webhooks/endpoints/{id}/enable.
-func (s *Simulator) EnableWebhookEndpoint(id string) error {
+func (s *Simulator) enableWebhookEndpoint(id string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	_, err := s.setWebhookEndpointDisabledLocked(id, false)
 	return err
 }
 
-// WebhookEndpoints returns the configured endpoints in creation order.
+// webhookEndpoints returns the configured endpoints in creation order.
 // Control API: GET /_sim/webhooks/endpoints.
-func (s *Simulator) WebhookEndpoints() []WebhookEndpoint {
+func (s *Simulator) webhookEndpoints() []WebhookEndpoint {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.webhookEndpointsLocked()
 }
 
-// WebhookDeliveries returns every delivery row with its attempts, in the
+// webhookDeliveries returns every delivery row with its attempts, in the
 // order the rows were created. Control API: GET /_sim/webhooks/deliveries.
-func (s *Simulator) WebhookDeliveries() []WebhookDelivery {
+func (s *Simulator) webhookDeliveries() []WebhookDelivery {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.webhookDeliveriesLocked()
 }
 
-// SetWebhookAutoDeliver switches automatic delivery on or off (default
+// setWebhookAutoDeliver switches automatic delivery on or off (default
 // off). When on, queuing a delivery starts a background flush that runs as
 // soon as the request that emitted the event has finished; attempt times
 // still follow the simulator clock, and retries still wait for the clock to
 // advance and a flush. Off keeps tests deterministic: deliveries happen
 // exactly when FlushWebhooks is called. Control API: POST /_sim/webhooks/auto
 // with {"enabled": true}.
-func (s *Simulator) SetWebhookAutoDeliver(on bool) {
+func (s *Simulator) setWebhookAutoDeliver(on bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.webhookStateLocked().auto = on
 }
 
-// EmitEvent records an event as the service would and queues its
+// emitEvent records an event as the service would and queues its
 // deliveries: typ is an event type (for example "card.status.updated"),
 // object the data.object kind, id the data.id, externalMemberID the member
 // (an external_member_id or mem_ id of a simulator member, or any value for
@@ -94,14 +94,14 @@ func (s *Simulator) SetWebhookAutoDeliver(on bool) {
 // members are not recorded (the contract sends none): the id is then empty.
 // Use it to test receivers with events whose product flow the simulator
 // does not drive. Control API: POST /_sim/webhooks/events.
-func (s *Simulator) EmitEvent(typ, object, id, externalMemberID, status string, version int64) (string, error) {
-	return s.EmitEventExtra(typ, object, id, externalMemberID, status, version, nil)
+func (s *Simulator) emitEvent(typ, object, id, externalMemberID, status string, version int64) (string, error) {
+	return s.emitEventExtra(typ, object, id, externalMemberID, status, version, nil)
 }
 
-// EmitEventExtra is EmitEvent with extra data fields (for example
+// emitEventExtra is EmitEvent with extra data fields (for example
 // compensation_source and application_id of kyc.quick.compensated). Extras
 // must be identifiers or statuses, like every field of an event body.
-func (s *Simulator) EmitEventExtra(typ, object, id, externalMemberID, status string, version int64, extra map[string]any) (string, error) {
+func (s *Simulator) emitEventExtra(typ, object, id, externalMemberID, status string, version int64, extra map[string]any) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.emitEventLocked(typ, object, id, externalMemberID, status, version, extra)

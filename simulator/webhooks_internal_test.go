@@ -11,7 +11,7 @@ import (
 // redirect is not followed: only a 2xx answer is a success.
 func TestWebhookAttemptTimeout(t *testing.T) {
 	t.Parallel()
-	s := New()
+	s := MustNew()
 	t.Cleanup(s.Close)
 	s.mu.Lock()
 	hc := s.webhookStateLocked().client

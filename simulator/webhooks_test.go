@@ -20,8 +20,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/internal/api"
-	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 	"github.com/mwallet/mwallet-go/webhooks"
 )
 
@@ -69,7 +69,7 @@ func (rc *receiver) deliveries() []delivery {
 
 func flush(t *testing.T, sim *simulator.Simulator) simulator.FlushResult {
 	t.Helper()
-	res, err := sim.FlushWebhooks(context.Background())
+	res, err := sim.Webhooks.Flush(context.Background())
 	if err != nil {
 		t.Fatalf("FlushWebhooks: %v", err)
 	}
@@ -78,7 +78,7 @@ func flush(t *testing.T, sim *simulator.Simulator) simulator.FlushResult {
 
 func mustEmit(t *testing.T, sim *simulator.Simulator, typ, object, id, status string, version int64) string {
 	t.Helper()
-	evID, err := sim.EmitEvent(typ, object, id, simulator.DefaultMemberExternalID, status, version)
+	evID, err := sim.Events.Emit(typ, object, id, simulator.DefaultMemberExternalID, status, version)
 	if err != nil || evID == "" {
 		t.Fatalf("EmitEvent(%s): %q, %v", typ, evID, err)
 	}
@@ -88,7 +88,7 @@ func mustEmit(t *testing.T, sim *simulator.Simulator, typ, object, id, status st
 // rowsOf returns the delivery rows of one event.
 func rowsOf(sim *simulator.Simulator, eventID string) []simulator.WebhookDelivery {
 	var out []simulator.WebhookDelivery
-	for _, d := range sim.WebhookDeliveries() {
+	for _, d := range sim.Webhooks.Deliveries() {
 		if d.EventID == eventID {
 			out = append(out, d)
 		}
@@ -130,7 +130,7 @@ func TestWebhookSignatureAndBody(t *testing.T) {
 			t.Parallel()
 			sim := simtest.Start(t, simulator.WithEnvironment(tc.env))
 			rc := newReceiver(t, nil)
-			id, secret, err := sim.AddWebhookEndpointConfig(simulator.WebhookEndpointConfig{URL: rc.srv.URL, Secret: tc.secret})
+			id, secret, err := sim.Webhooks.AddEndpointConfig(simulator.WebhookEndpointConfig{URL: rc.srv.URL, Secret: tc.secret})
 			if err != nil || !strings.HasPrefix(id, "whe_") {
 				t.Fatalf("AddWebhookEndpointConfig: %q, %v", id, err)
 			}
@@ -141,7 +141,7 @@ func TestWebhookSignatureAndBody(t *testing.T) {
 			if secret != wantSecret {
 				t.Fatalf("endpoint secret %q, want %q", secret, wantSecret)
 			}
-			sim.Advance(90 * time.Second)
+			sim.Clock.Advance(90 * time.Second)
 			evID := mustEmit(t, sim, "card.status.updated", "card", "c-100", "active", 2)
 			if res := flush(t, sim); res != (simulator.FlushResult{Attempted: 1, Succeeded: 1}) {
 				t.Fatalf("flush = %+v", res)
@@ -158,12 +158,12 @@ func TestWebhookSignatureAndBody(t *testing.T) {
 			}
 			// Independent computation of the signature.
 			sig := d.header.Get("Z-Signature")
-			ts := strconv.FormatInt(sim.Now().Unix(), 10)
+			ts := strconv.FormatInt(sim.Clock.Now().Unix(), 10)
 			if want := "t=" + ts + ",v1=" + handSignature(wantSecret, ts, d.body); sig != want {
 				t.Errorf("z-signature = %q, want %q", sig, want)
 			}
 			// The SDK verifies it too, on the simulator clock.
-			clock := webhooks.WithClock(sim.Now)
+			clock := webhooks.WithClock(sim.Clock.Now)
 			if err := webhooks.Verify(d.body, sig, webhooks.Secret(wantSecret), clock); err != nil {
 				t.Errorf("SDK Verify: %v", err)
 			}
@@ -179,7 +179,7 @@ func TestWebhookSignatureAndBody(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := map[string]any{
-				"event_id": evID, "event_type": "card.status.updated", "created_at": sim.Now().UTC().Format(time.RFC3339),
+				"event_id": evID, "event_type": "card.status.updated", "created_at": sim.Clock.Now().UTC().Format(time.RFC3339),
 				"merchant_id": sim.Credentials().MerchantID, "livemode": tc.wantLivemode,
 				"data": map[string]any{"object": "card", "id": "c-100", "external_member_id": "member-1", "status": "active", "status_version": float64(2)},
 			}
@@ -202,10 +202,10 @@ func TestWebhookRetryScheduleToDead(t *testing.T) {
 	t.Parallel()
 	sim := simtest.Start(t)
 	rc := newReceiver(t, func(int, delivery) int { return http.StatusInternalServerError })
-	if _, _, err := sim.AddWebhookEndpoint(rc.srv.URL); err != nil {
+	if _, _, err := sim.Webhooks.AddEndpoint(rc.srv.URL); err != nil {
 		t.Fatal(err)
 	}
-	t0 := sim.Now()
+	t0 := sim.Clock.Now()
 	evID := mustEmit(t, sim, "qrpay.order.completed", "qrpay_order", "o1", "completed", 3)
 	if res := flush(t, sim); res.Attempted != 1 || res.Failed != 1 {
 		t.Fatalf("first flush = %+v", res)
@@ -217,11 +217,11 @@ func TestWebhookRetryScheduleToDead(t *testing.T) {
 		if row.Status != "pending" || row.NextAttemptAt == nil || !row.NextAttemptAt.Equal(at.Add(wait)) {
 			t.Fatalf("after attempt %d: status %s, next %v; want pending at %v", i+1, row.Status, row.NextAttemptAt, at.Add(wait))
 		}
-		sim.Advance(wait - time.Second)
+		sim.Clock.Advance(wait - time.Second)
 		if res := flush(t, sim); res.Attempted != 0 {
 			t.Fatalf("retry %d attempted one second early", i+1)
 		}
-		sim.Advance(time.Second)
+		sim.Clock.Advance(time.Second)
 		if res := flush(t, sim); res.Attempted != 1 {
 			t.Fatalf("retry %d: flush attempted %d, want 1", i+1, res.Attempted)
 		}
@@ -245,7 +245,7 @@ func TestWebhookRetryScheduleToDead(t *testing.T) {
 	if total := wantTimes[5].Sub(t0); total != 516*time.Minute {
 		t.Errorf("schedule spans %v, want 8h36m", total)
 	}
-	sim.Advance(48 * time.Hour)
+	sim.Clock.Advance(48 * time.Hour)
 	if res := flush(t, sim); res.Attempted != 0 {
 		t.Errorf("a dead delivery was attempted again: %+v", res)
 	}
@@ -298,7 +298,7 @@ func TestWebhookRedeliveryDeduplicatedBySDKHandler(t *testing.T) {
 		defer mu.Unlock()
 		processed = append(processed, ev.EventID)
 		return nil
-	}, webhooks.WithClock(sim.Now))
+	}, webhooks.WithClock(sim.Clock.Now))
 	lossy := &lossyAck{dropAcks: true, next: h}
 	var seen []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -308,13 +308,13 @@ func TestWebhookRedeliveryDeduplicatedBySDKHandler(t *testing.T) {
 		lossy.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	if _, _, err := sim.AddWebhookEndpoint(srv.URL); err != nil {
+	if _, _, err := sim.Webhooks.AddEndpoint(srv.URL); err != nil {
 		t.Fatal(err)
 	}
 	evID := mustEmit(t, sim, "remittance.order.completed", "remittance", "9b1f0c3e-1111-4222-8333-444455556666", "completed", 4)
 	flush(t, sim)
 	for _, wait := range []time.Duration{time.Minute, 5 * time.Minute, 30 * time.Minute, 120 * time.Minute, 360 * time.Minute} {
-		sim.Advance(wait)
+		sim.Clock.Advance(wait)
 		flush(t, sim)
 	}
 	row := oneRow(t, sim, evID)
@@ -390,7 +390,7 @@ func TestWebhookOutOfOrderMerged(t *testing.T) {
 			dropped = append(dropped, ev.Data.Status)
 		}
 		return nil
-	}, webhooks.WithClock(sim.Now))
+	}, webhooks.WithClock(sim.Clock.Now))
 	// The first attempt of some events fails, so later events overtake them.
 	failFirst := map[string]bool{}
 	attempts := map[string]int{}
@@ -407,7 +407,7 @@ func TestWebhookOutOfOrderMerged(t *testing.T) {
 		h.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	if _, _, err := sim.AddWebhookEndpoint(srv.URL); err != nil {
+	if _, _, err := sim.Webhooks.AddEndpoint(srv.URL); err != nil {
 		t.Fatal(err)
 	}
 	mustEmit(t, sim, "card.status.updated", "card", "c1", "pending", 1)
@@ -415,20 +415,20 @@ func TestWebhookOutOfOrderMerged(t *testing.T) {
 	mustEmit(t, sim, "card.status.updated", "card", "c1", "frozen", 3)
 	// Constant-0 events: suspension, then restoration a second later; the
 	// suspension's first attempt fails so the restoration arrives first.
-	if err := sim.SetMemberStatus(simulator.DefaultMemberExternalID, "suspended"); err != nil {
+	if err := sim.Members.SetStatus(simulator.DefaultMemberExternalID, "suspended"); err != nil {
 		t.Fatal(err)
 	}
-	events := sim.Events()
+	events := sim.Events.List()
 	suspendID := events[len(events)-1].ID
-	sim.Advance(time.Second)
-	if err := sim.SetMemberStatus(simulator.DefaultMemberExternalID, "active"); err != nil {
+	sim.Clock.Advance(time.Second)
+	if err := sim.Members.SetStatus(simulator.DefaultMemberExternalID, "active"); err != nil {
 		t.Fatal(err)
 	}
 	mu.Lock()
 	failFirst[v2], failFirst[suspendID] = true, true
 	mu.Unlock()
 	flush(t, sim)
-	sim.Advance(time.Minute)
+	sim.Clock.Advance(time.Minute)
 	if res := flush(t, sim); res.Attempted != 2 || res.Succeeded != 2 {
 		t.Fatalf("retry flush = %+v, want 2 attempts", res)
 	}
@@ -445,7 +445,7 @@ func TestWebhookOutOfOrderMerged(t *testing.T) {
 		t.Errorf("card merged to %s v%d, want frozen v3", card.Data.Status, card.Data.StatusVersion)
 	}
 	memberEvents := 0
-	for _, e := range sim.Events() {
+	for _, e := range sim.Events.List() {
 		if e.Type == "member.suspended" {
 			memberEvents++
 		}
@@ -461,11 +461,11 @@ func TestWebhookDisableAndDeleteTurnPendingToNoSubscriber(t *testing.T) {
 	client := sim.Client()
 	ctx := context.Background()
 	a, b := newReceiver(t, nil), newReceiver(t, nil)
-	idA, _, err := sim.AddWebhookEndpoint(a.srv.URL)
+	idA, _, err := sim.Webhooks.AddEndpoint(a.srv.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	idB, _, err := sim.AddWebhookEndpoint(b.srv.URL, "card.topup.credited")
+	idB, _, err := sim.Webhooks.AddEndpoint(b.srv.URL, "card.topup.credited")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -474,7 +474,7 @@ func TestWebhookDisableAndDeleteTurnPendingToNoSubscriber(t *testing.T) {
 	if len(rows) != 2 || rows[0].Status != "pending" || rows[1].Status != "pending" {
 		t.Fatalf("fan-out rows = %+v, want two pending", rows)
 	}
-	if err := sim.DisableWebhookEndpoint(idA); err != nil {
+	if err := sim.Webhooks.DisableEndpoint(idA); err != nil {
 		t.Fatal(err)
 	}
 	status := map[string]string{}
@@ -484,7 +484,7 @@ func TestWebhookDisableAndDeleteTurnPendingToNoSubscriber(t *testing.T) {
 	if diff := cmp.Diff(map[string]string{idA: "no_subscriber", idB: "pending"}, status); diff != "" {
 		t.Errorf("after disabling A (-want +got):\n%s", diff)
 	}
-	if err := sim.RemoveWebhookEndpoint(idB); err != nil {
+	if err := sim.Webhooks.RemoveEndpoint(idB); err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range rowsOf(sim, evID) {
@@ -500,7 +500,7 @@ func TestWebhookDisableAndDeleteTurnPendingToNoSubscriber(t *testing.T) {
 	wantAPICode(t, err, mwallet.CodeStateInvalid)
 	// Enabling A again makes it a subscriber; the redelivered row goes to it
 	// with the same event_id.
-	if err := sim.EnableWebhookEndpoint(idA); err != nil {
+	if err := sim.Webhooks.EnableEndpoint(idA); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := client.Webhooks.Redeliver(ctx, rows[0].ID); err != nil {
@@ -513,7 +513,7 @@ func TestWebhookDisableAndDeleteTurnPendingToNoSubscriber(t *testing.T) {
 	if len(got) != 1 || got[0].header.Get("Z-Event-Id") != evID || len(b.deliveries()) != 0 {
 		t.Errorf("A got %d, B got %d deliveries", len(got), len(b.deliveries()))
 	}
-	if err := sim.RemoveWebhookEndpoint("whe_nope"); err == nil {
+	if err := sim.Webhooks.RemoveEndpoint("whe_nope"); err == nil {
 		t.Error("removing an unknown endpoint succeeded")
 	}
 }
@@ -522,12 +522,12 @@ func TestWebhookNoSubscriberRows(t *testing.T) {
 	t.Parallel()
 	sim := simtest.Start(t)
 	// The fixture member was created before any endpoint existed.
-	created := sim.WebhookDeliveries()
+	created := sim.Webhooks.Deliveries()
 	if len(created) != 1 || created[0].EventType != "member.created" || created[0].Status != "no_subscriber" || created[0].EndpointID != "" {
 		t.Fatalf("fixture rows = %+v, want one no_subscriber member.created", created)
 	}
 	rc := newReceiver(t, nil)
-	if _, _, err := sim.AddWebhookEndpoint(rc.srv.URL, "qrpay.order.completed", "qrpay.order.failed"); err != nil {
+	if _, _, err := sim.Webhooks.AddEndpoint(rc.srv.URL, "qrpay.order.completed", "qrpay.order.failed"); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -581,7 +581,7 @@ func TestWebhookEnvironments(t *testing.T) {
 			var recv []*receiver
 			for _, env := range tc.endpoints {
 				rc := newReceiver(t, nil)
-				if _, _, err := sim.AddWebhookEndpointConfig(simulator.WebhookEndpointConfig{URL: rc.srv.URL, Environment: env}); err != nil {
+				if _, _, err := sim.Webhooks.AddEndpointConfig(simulator.WebhookEndpointConfig{URL: rc.srv.URL, Environment: env}); err != nil {
 					t.Fatal(err)
 				}
 				recv = append(recv, rc)
@@ -633,14 +633,14 @@ func TestWebhookReceiverCallsBack(t *testing.T) {
 				}
 				n++
 			}
-			if _, err := sim.EmitEvent("card.status.updated", "card", "c5", "member-1", "active", 1); err != nil || n == 0 {
+			if _, err := sim.Events.Emit("card.status.updated", "card", "c5", "member-1", "active", 1); err != nil || n == 0 {
 				t.Errorf("EmitEvent during delivery: %v (listed %d)", err, n)
 			}
 		}
 		w.WriteHeader(http.StatusNoContent)
 	}))
 	t.Cleanup(srv.Close)
-	if _, _, err := sim.AddWebhookEndpoint(srv.URL); err != nil {
+	if _, _, err := sim.Webhooks.AddEndpoint(srv.URL); err != nil {
 		t.Fatal(err)
 	}
 	mustEmit(t, sim, "card.application.approved", "card_application", "cap_1", "approved", 2)
@@ -664,7 +664,7 @@ func TestWebhookTransportFailure(t *testing.T) {
 	redirect := httptest.NewServer(http.RedirectHandler("/elsewhere", http.StatusFound))
 	t.Cleanup(redirect.Close)
 	for _, u := range []string{url, redirect.URL} {
-		if _, _, err := sim.AddWebhookEndpoint(u); err != nil {
+		if _, _, err := sim.Webhooks.AddEndpoint(u); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -694,17 +694,17 @@ func TestWebhookDeliveriesList(t *testing.T) {
 		}
 		return 200
 	})
-	epID, _, err := sim.AddWebhookEndpoint(rc.srv.URL)
+	epID, _, err := sim.Webhooks.AddEndpoint(rc.srv.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var ids []string
 	for i := 0; i < 4; i++ {
-		sim.Advance(time.Second)
+		sim.Clock.Advance(time.Second)
 		ids = append(ids, mustEmit(t, sim, "exchange.order.executed", "exchange_order", "x"+strconv.Itoa(i), "executed", 0))
 	}
 	flush(t, sim) // the first fails (pending, retry in 1 min), three are sent
-	flushedAt := sim.Now()
+	flushedAt := sim.Clock.Now()
 	var got []webhooks.Delivery
 	for d, err := range sim.Client().Webhooks.List(context.Background(), api.ListParams{Limit: 2}) {
 		if err != nil {
@@ -796,7 +796,7 @@ func TestWebhookControlAPI(t *testing.T) {
 	if len(got) != 1 {
 		t.Fatalf("receiver got %d", len(got))
 	}
-	parsed, err := webhooks.ConstructEvent(got[0].body, got[0].header.Get("Z-Signature"), simulator.DefaultWebhookSecret, webhooks.WithClock(sim.Now))
+	parsed, err := webhooks.ConstructEvent(got[0].body, got[0].header.Get("Z-Signature"), simulator.DefaultWebhookSecret, webhooks.WithClock(sim.Clock.Now))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -832,10 +832,10 @@ func TestWebhookAutoDeliver(t *testing.T) {
 		arrived <- r.Header.Get("Z-Event-Id")
 	}))
 	t.Cleanup(srv.Close)
-	if _, _, err := sim.AddWebhookEndpoint(srv.URL); err != nil {
+	if _, _, err := sim.Webhooks.AddEndpoint(srv.URL); err != nil {
 		t.Fatal(err)
 	}
-	sim.SetWebhookAutoDeliver(true)
+	sim.Webhooks.SetAutoDeliver(true)
 	evID := mustEmit(t, sim, "card.withdraw.completed", "card_withdrawal", "w1", "completed", 2)
 	select {
 	case got := <-arrived:
@@ -850,23 +850,23 @@ func TestWebhookAutoDeliver(t *testing.T) {
 func TestWebhookDeliveriesNeedMerchantRead(t *testing.T) {
 	t.Parallel()
 	sim := simtest.Start(t)
-	creds, err := sim.AddKey("narrow_client", "narrow_api_key_0123456789", "narrow_signing_key_0123456789", simulator.KeySettings{Scopes: []string{"cards:read"}})
+	creds, err := sim.Keys.Add("narrow_client", "narrow_api_key_0123456789", "narrow_signing_key_0123456789", simulator.KeySettings{Scopes: []string{"cards:read"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	client, err := mwallet.NewClient(sim.URL(), mwallet.Credentials{
 		ClientID: creds.ClientID, APIKey: mwallet.Secret(creds.APIKey), SigningKey: mwallet.Secret(creds.SigningKey),
-	}, mwallet.WithClock(sim.Now))
+	}, mwallet.WithClock(sim.Clock.Now))
 	if err != nil {
 		t.Fatal(err)
 	}
-	row := sim.WebhookDeliveries()[0] // the fixture's no_subscriber row
+	row := sim.Webhooks.Deliveries()[0] // the fixture's no_subscriber row
 	_, err = client.Webhooks.Redeliver(context.Background(), row.ID)
 	wantAPICode(t, err, mwallet.CodeInsufficientScope)
 	for _, err := range client.Webhooks.List(context.Background(), api.ListParams{}) {
 		wantAPICode(t, err, mwallet.CodeInsufficientScope)
 	}
-	if got := sim.WebhookDeliveries()[0]; got.Status != "no_subscriber" || len(got.Attempts) != 0 {
+	if got := sim.Webhooks.Deliveries()[0]; got.Status != "no_subscriber" || len(got.Attempts) != 0 {
 		t.Errorf("row changed: %+v", got)
 	}
 }
@@ -882,15 +882,15 @@ func TestWebhookFlushCancelled(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	t.Cleanup(func() { close(release) })
-	if _, _, err := sim.AddWebhookEndpoint(srv.URL); err != nil {
+	if _, _, err := sim.Webhooks.AddEndpoint(srv.URL); err != nil {
 		t.Fatal(err)
 	}
 	evID := mustEmit(t, sim, "card.status.updated", "card", "c1", "active", 1)
-	if _, err := sim.FlushWebhooks(ctx); !errors.Is(err, context.Canceled) {
+	if _, err := sim.Webhooks.Flush(ctx); !errors.Is(err, context.Canceled) {
 		t.Fatalf("FlushWebhooks = %v, want context.Canceled", err)
 	}
 	row := oneRow(t, sim, evID)
-	if row.Status != "pending" || len(row.Attempts) != 0 || row.NextAttemptAt == nil || row.NextAttemptAt.After(sim.Now()) {
+	if row.Status != "pending" || len(row.Attempts) != 0 || row.NextAttemptAt == nil || row.NextAttemptAt.After(sim.Clock.Now()) {
 		t.Errorf("row after a cancelled flush = %+v, want pending, no attempt, still due", row)
 	}
 }

@@ -12,7 +12,7 @@ import (
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/internal/api"
-	"github.com/mwallet/mwallet-go/internal/simtest"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 	"github.com/mwallet/mwallet-go/webhooks"
 )
 
@@ -27,7 +27,7 @@ func TestRedeliverRejectsBadIDsLocally(t *testing.T) {
 			t.Errorf("Redeliver(%q) = %v, want a *ParamError on id", id, err)
 		}
 	}
-	for _, r := range sim.Requests() {
+	for _, r := range sim.Requests.List() {
 		if strings.Contains(r.Path, "/redeliver") {
 			t.Errorf("a request was sent: %+v", r)
 		}
@@ -59,9 +59,9 @@ func TestRedeliverNoSubscriberRow(t *testing.T) {
 		defer mu.Unlock()
 		got = append(got, ev)
 		return nil
-	}, webhooks.WithClock(sim.Now)))
+	}, webhooks.WithClock(sim.Clock.Now)))
 	t.Cleanup(recv.Close)
-	if _, _, err := sim.AddWebhookEndpoint(recv.URL, string(webhooks.EventMemberCreated)); err != nil {
+	if _, _, err := sim.Webhooks.AddEndpoint(recv.URL, string(webhooks.EventMemberCreated)); err != nil {
 		t.Fatal(err)
 	}
 	res, err := client.Webhooks.Redeliver(ctx, strings.TrimPrefix(rows[0].ID, "whd_"))
@@ -72,15 +72,15 @@ func TestRedeliverNoSubscriberRow(t *testing.T) {
 		t.Errorf("Redeliver = %+v", res)
 	}
 	var sent bool
-	for _, r := range sim.Requests() {
+	for _, r := range sim.Requests.List() {
 		if r.Method == http.MethodPost && r.Path == "/v1/webhooks/deliveries/"+rows[0].ID+"/redeliver" {
 			sent = r.IdempotencyKey == res.Response.IdempotencyKey && r.Member == "" && r.Status == 200
 		}
 	}
 	if !sent {
-		t.Errorf("journal lacks the redeliver call with its idempotency key: %+v", sim.Requests())
+		t.Errorf("journal lacks the redeliver call with its idempotency key: %+v", sim.Requests.List())
 	}
-	if _, err := sim.FlushWebhooks(ctx); err != nil {
+	if _, err := sim.Webhooks.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
 	mu.Lock()
@@ -102,8 +102,8 @@ func TestListPagesAndStops(t *testing.T) {
 	sim := simtest.Start(t)
 	client := sim.Client()
 	for i := 0; i < 5; i++ {
-		sim.Advance(time.Second)
-		if _, err := sim.EmitEvent("deposit.credited", "deposit", "1", "member-1", "credited", 0); err != nil {
+		sim.Clock.Advance(time.Second)
+		if _, err := sim.Events.Emit("deposit.credited", "deposit", "1", "member-1", "credited", 0); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -126,11 +126,11 @@ func TestListPagesAndStops(t *testing.T) {
 	if n := count(100, 0); n != 6 {
 		t.Errorf("listed %d rows with limit 100, want 6", n)
 	}
-	before := len(sim.Requests())
+	before := len(sim.Requests.List())
 	if n := count(1, 2); n != 2 {
 		t.Errorf("stopped after %d rows, want 2", n)
 	}
-	if calls := len(sim.Requests()) - before; calls > 3 { // token exchange aside, two pages
+	if calls := len(sim.Requests.List()) - before; calls > 3 { // token exchange aside, two pages
 		t.Errorf("stopping early still made %d requests", calls)
 	}
 }

@@ -16,7 +16,7 @@ import (
 // only identifiers and statuses). The embedded simulator stands in for the
 // service: it signs and POSTs the events to the receiver when flushed.
 func Example_receiver() {
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client()
 
@@ -34,17 +34,17 @@ func Example_receiver() {
 			fmt.Println("member", m.ExternalMemberID, "is now", m.Status)
 			return nil
 		},
-		webhooks.WithClock(sim.Now), // the simulator's clock signs the deliveries
+		webhooks.WithClock(sim.Clock.Now), // the simulator's clock signs the deliveries
 	)
 	receiver := httptest.NewServer(handler)
 	defer receiver.Close()
 
-	if _, _, err := sim.AddWebhookEndpoint(receiver.URL, string(webhooks.EventMemberSuspended)); err != nil {
+	if _, _, err := sim.Webhooks.AddEndpoint(receiver.URL, string(webhooks.EventMemberSuspended)); err != nil {
 		fmt.Println(err)
 		return
 	}
-	_ = sim.SetMemberStatus("member-1", "suspended") // emits member.suspended
-	res, err := sim.FlushWebhooks(context.Background())
+	_ = sim.Members.SetStatus("member-1", "suspended") // emits member.suspended
+	res, err := sim.Webhooks.Flush(context.Background())
 	fmt.Printf("attempted %d, succeeded %d, err %v\n", res.Attempted, res.Succeeded, err)
 	// Output:
 	// received member.suspended livemode: false

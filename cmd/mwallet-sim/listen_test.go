@@ -33,7 +33,7 @@ func target(t *testing.T, sim *simulator.Simulator, status int) (*httptest.Serve
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		rec := received{eventID: r.Header.Get("z-event-id"), eventType: r.Header.Get("z-event-type")}
-		rec.verifyErr = webhooks.Verify(body, r.Header.Get("z-signature"), secret, webhooks.WithClock(sim.Now))
+		rec.verifyErr = webhooks.Verify(body, r.Header.Get("z-signature"), secret, webhooks.WithClock(sim.Clock.Now))
 		if rec.verifyErr == nil {
 			rec.event, rec.verifyErr = webhooks.DecodeEvent(body)
 		}
@@ -106,27 +106,27 @@ func TestListenForwardsDeliveriesUnchanged(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			sim := simulator.New()
+			sim := simulator.MustNew()
 			t.Cleanup(sim.Close)
 			fwd, got := target(t, sim, tc.status)
 			// The test flushes itself (-flush-interval 0), so every attempt
-			// is complete and recorded when FlushWebhooks returns.
+			// is complete and recorded when sim.Webhooks.Flush returns.
 			stop, out := startListen(t, "-forward-to", fwd.URL+"/hooks", "-base-url", sim.URL(),
 				"-events", "qrpay.order.completed", "-flush-interval", "0")
-			eps := sim.WebhookEndpoints()
+			eps := sim.Webhooks.Endpoints()
 			if len(eps) != 1 || !cmp.Equal(eps[0].Events, []string{"qrpay.order.completed"}) {
 				t.Fatalf("endpoints %+v", eps)
 			}
 
-			id, err := sim.EmitEvent("qrpay.order.completed", "qrpay_order", "0b6f6a52-1111-4222-8333-944455556666", "member-1", "completed", 3)
+			id, err := sim.Events.Emit("qrpay.order.completed", "qrpay_order", "0b6f6a52-1111-4222-8333-944455556666", "member-1", "completed", 3)
 			if err != nil {
 				t.Fatal(err)
 			}
 			// Not subscribed: recorded with no subscriber, never forwarded.
-			if _, err := sim.EmitEvent("qrpay.order.failed", "qrpay_order", "0b6f6a52-1111-4222-8333-944455556667", "member-1", "failed", 3); err != nil {
+			if _, err := sim.Events.Emit("qrpay.order.failed", "qrpay_order", "0b6f6a52-1111-4222-8333-944455556667", "member-1", "failed", 3); err != nil {
 				t.Fatal(err)
 			}
-			res, err := sim.FlushWebhooks(context.Background())
+			res, err := sim.Webhooks.Flush(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -147,7 +147,7 @@ func TestListenForwardsDeliveriesUnchanged(t *testing.T) {
 			}
 
 			var row simulator.WebhookDelivery
-			for _, d := range sim.WebhookDeliveries() {
+			for _, d := range sim.Webhooks.Deliveries() {
 				if d.EventID == id {
 					row = d
 				}
@@ -159,7 +159,7 @@ func TestListenForwardsDeliveriesUnchanged(t *testing.T) {
 			if err := stop(); err != nil {
 				t.Fatalf("listen: %v", err)
 			}
-			if eps := sim.WebhookEndpoints(); len(eps) != 0 {
+			if eps := sim.Webhooks.Endpoints(); len(eps) != 0 {
 				t.Errorf("endpoint left behind: %+v", eps)
 			}
 			text := out.String()
@@ -181,7 +181,7 @@ func TestListenForwardsDeliveriesUnchanged(t *testing.T) {
 
 func TestListenFlushesAndForwardsTriggeredEvents(t *testing.T) {
 	t.Parallel()
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	t.Cleanup(sim.Close)
 	fwd, got := target(t, sim, http.StatusOK)
 	stop, out := startListen(t, "-forward-to", fwd.URL, "-base-url", sim.URL(), "-flush-interval", "20ms")
@@ -204,7 +204,7 @@ func TestListenFlushesAndForwardsTriggeredEvents(t *testing.T) {
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
-	if eps := sim.WebhookEndpoints(); len(eps) != 0 {
+	if eps := sim.Webhooks.Endpoints(); len(eps) != 0 {
 		t.Errorf("endpoint left behind: %+v", eps)
 	}
 	if err := sim.CheckLedger(); err != nil {

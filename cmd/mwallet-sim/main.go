@@ -178,7 +178,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 		}
 		opts = append(opts, simulator.WithStart(t))
 	}
-	sim := simulator.NewHandler(opts...)
+	sim, err := simulator.NewHandler(opts...)
+	if err != nil {
+		return err
+	}
 
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
@@ -225,8 +228,8 @@ func followWallClock(ctx context.Context, sim *simulator.Simulator) {
 		case <-ctx.Done():
 			return
 		case now := <-t.C:
-			if d := now.Sub(sim.Now()); d > 0 {
-				sim.Advance(d)
+			if d := now.Sub(sim.Clock.Now()); d > 0 {
+				sim.Clock.Advance(d)
 			}
 		}
 	}

@@ -29,7 +29,7 @@ func runTrigger(t *testing.T, sim *simulator.Simulator, args ...string) (simulat
 	if m == nil {
 		t.Fatalf("no event line in:\n%s", out.String())
 	}
-	for _, e := range sim.Events() {
+	for _, e := range sim.Events.List() {
 		if e.ID == m[2] {
 			if e.Type != m[1] {
 				t.Errorf("event %s has type %s, output says %s", e.ID, e.Type, m[1])
@@ -66,7 +66,7 @@ func TestTriggerEmitsEveryEventType(t *testing.T) {
 		typ := string(typ)
 		t.Run(typ, func(t *testing.T) {
 			t.Parallel()
-			sim := simulator.New()
+			sim := simulator.MustNew()
 			t.Cleanup(sim.Close)
 			ev, out := runTrigger(t, sim, typ)
 			if ev.Type != typ {
@@ -100,11 +100,11 @@ func TestTriggerFlowsUseTheBusinessAPI(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.event, func(t *testing.T) {
 			t.Parallel()
-			sim := simulator.New()
+			sim := simulator.MustNew()
 			t.Cleanup(sim.Close)
 			ev, _ := runTrigger(t, sim, tc.event)
 			var paths []string
-			for _, r := range sim.Requests() {
+			for _, r := range sim.Requests.List() {
 				if r.Status >= 400 && r.Code != "step_up_required" {
 					t.Errorf("%s %s answered %d %s", r.Method, r.Path, r.Status, r.Code)
 				}
@@ -128,7 +128,7 @@ func TestTriggerFlowsUseTheBusinessAPI(t *testing.T) {
 
 func TestTriggerForAnExistingMember(t *testing.T) {
 	t.Parallel()
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	t.Cleanup(sim.Close)
 	ev, out := runTrigger(t, sim, "qrpay.order.completed", "-member", simulator.DefaultMemberExternalID)
 	if ev.ExternalMemberID != simulator.DefaultMemberExternalID || ev.Status != "completed" {
@@ -149,7 +149,7 @@ func TestTriggerForAnExistingMember(t *testing.T) {
 
 func TestTriggerMerchantHosted(t *testing.T) {
 	t.Parallel()
-	sim := simulator.New(simulator.WithModel(simulator.MerchantHosted))
+	sim := simulator.MustNew(simulator.WithModel(simulator.MerchantHosted))
 	t.Cleanup(sim.Close)
 	for _, typ := range []string{"qrpay.order.completed", "card.topup.credited", "remittance.order.completed"} {
 		if ev, _ := runTrigger(t, sim, typ); ev.Type != typ {
@@ -167,7 +167,7 @@ func TestTriggerMerchantHosted(t *testing.T) {
 
 func TestTriggerArguments(t *testing.T) {
 	t.Parallel()
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	t.Cleanup(sim.Close)
 	tests := []struct {
 		name string
@@ -202,7 +202,7 @@ func TestTriggerArguments(t *testing.T) {
 	if len(lines) != 27 || synthetic != 8 {
 		t.Errorf("-list: %d lines, %d synthetic; want 27 and 8:\n%s", len(lines), synthetic, list.String())
 	}
-	if got := len(sim.Events()); got != 1 {
+	if got := len(sim.Events.List()); got != 1 {
 		t.Errorf("failed triggers recorded events: %d, want only the fixture's member.created", got)
 	}
 }

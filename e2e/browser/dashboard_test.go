@@ -124,7 +124,7 @@ func payQR(t *testing.T, ctx context.Context, sim *simulator.Simulator) string {
 	if !ok {
 		t.Fatalf("pay without step-up: %v", err)
 	}
-	if err := sim.CompleteStepUp(su.ChallengeID); err != nil {
+	if err := sim.StepUp.Complete(su.ChallengeID); err != nil {
 		t.Fatal(err)
 	}
 	order, err := client.QRPay.Pay(ctx, member, p, su.Options()...)
@@ -143,7 +143,7 @@ func payQR(t *testing.T, ctx context.Context, sim *simulator.Simulator) string {
 func populate(t *testing.T, ctx context.Context, sim *simulator.Simulator) {
 	t.Helper()
 	client := sim.Client()
-	if _, err := sim.CreateMember(simulator.MemberSeed{ExternalID: "member-2", KYCLevel: 2, Balances: map[string]string{"USDT": "250", "BTC": "0.015"}}); err != nil {
+	if _, err := sim.Members.Create(simulator.MemberSeed{ExternalID: "member-2", KYCLevel: 2, Balances: map[string]string{"USDT": "250", "BTC": "0.015"}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := client.Cards.Apply(ctx, "member-2", cards.ApplyParams{ClientKey: cards.NewClientKey(), SourceAsset: "USDT", ProductID: "cpd_virtual_review", FirstTopUp: money.MustParse("20", 6)}); err != nil {
@@ -163,13 +163,13 @@ func populate(t *testing.T, ctx context.Context, sim *simulator.Simulator) {
 		PayoutCurrency: "GBP", SlippageBps: 100, PurposeCode: "FAMILY_SUPPORT"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := sim.AddWebhookEndpoint("http://127.0.0.1:1/unreachable"); err != nil {
+	if _, _, err := sim.Webhooks.AddEndpoint("http://127.0.0.1:1/unreachable"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := sim.EmitEvent("card.status.updated", "card", "0b6f6a52-1111-4222-8333-944455556666", "member-2", "active", 2); err != nil {
+	if _, err := sim.Events.Emit("card.status.updated", "card", "0b6f6a52-1111-4222-8333-944455556666", "member-2", "active", 2); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := sim.FlushWebhooks(ctx); err != nil {
+	if _, err := sim.Webhooks.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -179,7 +179,7 @@ func TestDashboardCompletesAQROrder(t *testing.T) {
 	defer cancel()
 	bctx := browser(t, ctx)
 
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	t.Cleanup(sim.Close)
 	id := payQR(t, ctx, sim)
 	populate(t, ctx, sim)
@@ -215,7 +215,7 @@ func TestDashboardCompletesAQROrder(t *testing.T) {
 	// The click went through the control API: the order completed and its
 	// event was recorded.
 	var completed bool
-	for _, e := range sim.Events() {
+	for _, e := range sim.Events.List() {
 		if e.Type == "qrpay.order.completed" && "qrp_"+e.ObjectID == id {
 			completed = true
 		}
@@ -244,7 +244,7 @@ func TestDashboardAdvancesTheClock(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	bctx := browser(t, ctx)
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	t.Cleanup(sim.Close)
 
 	err := chromedp.Run(bctx,
@@ -257,7 +257,7 @@ func TestDashboardAdvancesTheClock(t *testing.T) {
 	if err != nil {
 		t.Fatalf("dashboard: %v", err)
 	}
-	if got, want := sim.Now(), simulator.DefaultStart.Add(time.Hour); !got.Equal(want) {
+	if got, want := sim.Clock.Now(), simulator.DefaultStart.Add(time.Hour); !got.Equal(want) {
 		t.Errorf("simulator clock %s, want %s", got, want)
 	}
 }

@@ -104,7 +104,7 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 	// 3. Issuance is asynchronous: only status issued means the card exists
 	// (event card.application.approved).
 	if env.Simulated() && app.Status.InProgress() {
-		if err := env.Sim.ApproveCardApplication(app.ID); err != nil {
+		if err := env.Sim.Cards.ApproveApplication(app.ID); err != nil {
 			return err
 		}
 	}
@@ -136,7 +136,7 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 		fmt.Fprintln(stdout, "top-up:      the card balance grows when card.topup.credited arrives; re-read the card then")
 		return listTransactions(ctx, stdout, client, member, card.ID)
 	}
-	if err := env.Sim.CreditCardTopUp(top.ID); err != nil {
+	if err := env.Sim.Cards.CreditTopUp(top.ID); err != nil {
 		return err
 	}
 	if card, err = client.Cards.Get(ctx, member, card.ID); err != nil {
@@ -145,11 +145,11 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 	fmt.Fprintf(stdout, "top-up:      credited, balance %s %s\n", card.Balance, card.Currency)
 
 	// 5. The card is used (the simulator records a purchase and a refund).
-	if _, err := env.Sim.AddCardTransaction(card.ID, simulator.CardTransaction{Kind: "auth", Status: "succeed", Direction: "debit",
-		Amount: "1250", BillAmount: "1250", MerchantName: "Coffee Corner", MCC: "5814", OccurredAt: env.Sim.Now().Add(-time.Hour)}); err != nil {
+	if _, err := env.Sim.Cards.AddTransaction(card.ID, simulator.CardTransaction{Kind: "auth", Status: "succeed", Direction: "debit",
+		Amount: "1250", BillAmount: "1250", MerchantName: "Coffee Corner", MCC: "5814", OccurredAt: env.Sim.Clock.Now().Add(-time.Hour)}); err != nil {
 		return err
 	}
-	if _, err := env.Sim.AddCardTransaction(card.ID, simulator.CardTransaction{Kind: "refund", Status: "succeed", Direction: "credit",
+	if _, err := env.Sim.Cards.AddTransaction(card.ID, simulator.CardTransaction{Kind: "refund", Status: "succeed", Direction: "credit",
 		Amount: "250", BillAmount: "250", MerchantName: "Coffee Corner", MCC: "5814"}); err != nil {
 		return err
 	}

@@ -33,7 +33,7 @@ func TestCardsRealEnvironment(t *testing.T) {
 	if m == nil {
 		t.Fatalf("no application in:\n%s", out)
 	}
-	if err := sim.ApproveCardApplication(m[1]); err != nil { // the issuer
+	if err := sim.Cards.ApproveApplication(m[1]); err != nil { // the issuer
 		t.Fatal(err)
 	}
 

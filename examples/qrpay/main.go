@@ -124,7 +124,7 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 			return nil
 		}
 		// The simulator plays the end user finishing the hosted screen.
-		if err := env.Sim.CompleteStepUp(su.ChallengeID); err != nil {
+		if err := env.Sim.StepUp.Complete(su.ChallengeID); err != nil {
 			return err
 		}
 		order, err = client.QRPay.Pay(ctx, member, p, su.Options()...)
@@ -149,7 +149,7 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 			if waited += d; waited > o.wait {
 				return context.DeadlineExceeded
 			}
-			env.Sim.Advance(d)
+			env.Sim.Clock.Advance(d)
 			return ctx.Err()
 		}))
 	}
@@ -182,12 +182,12 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 func driveOutcome(sim *simulator.Simulator, orderID, outcome string) error {
 	switch outcome {
 	case "complete":
-		sim.SetObjectOutcome(orderID, simulator.After(10*time.Second))
+		sim.Outcomes.SetObject(orderID, simulator.After(10*time.Second))
 		return nil
 	case "fail":
-		return sim.FailQROrder(orderID)
+		return sim.QRPay.Fail(orderID)
 	case "timeout":
-		return sim.TimeoutQROrder(orderID)
+		return sim.QRPay.Timeout(orderID)
 	}
 	return fmt.Errorf("-outcome must be complete, fail or timeout, not %q", outcome)
 }

@@ -57,10 +57,10 @@ func TestQRPayRealEnvironment(t *testing.T) {
 		t.Fatalf("no resend command in:\n%s", out)
 	}
 
-	if err := sim.CompleteStepUp(m[1]); err != nil { // the end user, not the example
+	if err := sim.StepUp.Complete(m[1]); err != nil { // the end user, not the example
 		t.Fatal(err)
 	}
-	sim.SetOutcome(simulator.CollectionQROrders, simulator.Immediate()) // the upstream answers at once
+	sim.Outcomes.Set(simulator.CollectionQROrders, simulator.Immediate()) // the upstream answers at once
 	out2 := extest.Run(t, run, append(base, "-code", code, "-challenge", m[1], "-idempotency-key", m[2], "-wait", time.Minute.String())...)
 	extest.Contains(t, out2, "pay:     order qrp_", "outcome: ", "completed")
 	extest.NoSecrets(t, sim, out+out2)

@@ -53,7 +53,10 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 		return err
 	}
 
-	sim := simulator.New() // sandbox, platform_hosted, member "member-1" with 1000 USDT and 500 USDC
+	sim, err := simulator.New() // sandbox, platform_hosted, member "member-1" with 1000 USDT and 500 USDC
+	if err != nil {
+		return err
+	}
 	defer sim.Close()
 	client := sim.Client() // URL, credentials and clock of this simulator
 	const member = simulator.DefaultMemberExternalID
@@ -65,9 +68,9 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 	// body, decodes the event and drops duplicates; the function records it.
 	recv := &received{}
 	receiver := httptest.NewServer(webhooks.Handler(webhooks.Secret(sim.Credentials().WebhookSecret), recv.handle,
-		webhooks.WithClock(sim.Now))) // the simulator signs with its own clock; omit in production
+		webhooks.WithClock(sim.Clock.Now))) // the simulator signs with its own clock; omit in production
 	defer receiver.Close()
-	if _, _, err := sim.AddWebhookEndpoint(receiver.URL); err != nil {
+	if _, _, err := sim.Webhooks.AddEndpoint(receiver.URL); err != nil {
 		return err
 	}
 
@@ -112,7 +115,7 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 		return fmt.Errorf("qr payment: want step_up_required on the first call, got %v", err)
 	}
 	// The end user completes su.HostedURL; the simulator plays that part.
-	if err := sim.CompleteStepUp(su.ChallengeID); err != nil {
+	if err := sim.StepUp.Complete(su.ChallengeID); err != nil {
 		return err
 	}
 	order, err := client.QRPay.Pay(ctx, member, p, su.Options()...) // same key, x-step-up
@@ -124,7 +127,7 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 	}
 	step("qr pay", fmt.Sprintf("step-up required, completed, resent with the same key: %s %s, %s %s held",
 		order.ID, order.Status, order.CustomerTotal, order.Asset))
-	if err := sim.CompleteQROrder(order.ID); err != nil { // the acquirer confirms
+	if err := sim.QRPay.Complete(order.ID); err != nil { // the acquirer confirms
 		return err
 	}
 	order, err = client.QRPay.Order(ctx, member, order.ID)
@@ -145,7 +148,7 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 		return fmt.Errorf("card application: %w", err)
 	}
 	submitted := app.Status
-	if err := sim.ApproveCardApplication(app.ID); err != nil { // the issuer approves
+	if err := sim.Cards.ApproveApplication(app.ID); err != nil { // the issuer approves
 		return err
 	}
 	if app, err = client.Cards.GetApplication(ctx, member, app.ID); err != nil {
@@ -171,7 +174,7 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 	if top.Status != cards.TopUpProcessing {
 		return fmt.Errorf("card top-up: want processing (not yet a credit), got %s", top.Status)
 	}
-	if err := sim.CreditCardTopUp(top.ID); err != nil { // card.topup.credited
+	if err := sim.Cards.CreditTopUp(top.ID); err != nil { // card.topup.credited
 		return err
 	}
 	if card, err = client.Cards.Get(ctx, member, card.ID); err != nil {
@@ -203,10 +206,10 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 		return fmt.Errorf("remittance: %w", err)
 	}
 	created := rem.Status
-	if err := sim.DispatchRemittance(rem.ID); err != nil { // the upstream takes it
+	if err := sim.Remittances.Dispatch(rem.ID); err != nil { // the upstream takes it
 		return err
 	}
-	if err := sim.CompleteRemittance(rem.ID, ""); err != nil { // the payee is paid
+	if err := sim.Remittances.Complete(rem.ID, ""); err != nil { // the payee is paid
 		return err
 	}
 	got, err := client.Remittances.Get(ctx, member, rem.ID)
@@ -220,7 +223,7 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 		got.ID, created, got.Status, got.StatusVersion, got.SettledAmount, got.SourceAsset, got.LockedAmount))
 
 	// 9. Deliver the webhooks queued by all of the above.
-	res, err := sim.FlushWebhooks(ctx)
+	res, err := sim.Webhooks.Flush(ctx)
 	if err != nil {
 		return fmt.Errorf("webhooks: %w", err)
 	}
@@ -240,7 +243,7 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 	if err := sim.CheckLedger(); err != nil {
 		return fmt.Errorf("ledger: %w", err)
 	}
-	calls := len(sim.Requests())
+	calls := len(sim.Requests.List())
 	step("ledger", fmt.Sprintf("balanced over %d journal entries; %d API calls, %d token exchange",
 		len(sim.LedgerEntries()), calls, countPath(sim, "/v1/connect/token")))
 	return nil
@@ -277,7 +280,7 @@ func (r *received) types() []string {
 // countPath counts the requests the simulator received on path.
 func countPath(sim *simulator.Simulator, path string) int {
 	n := 0
-	for _, r := range sim.Requests() {
+	for _, r := range sim.Requests.List() {
 		if r.Path == path {
 			n++
 		}

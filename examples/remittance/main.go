@@ -102,7 +102,7 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 	order := current.Order
 	if env.Simulated() {
 		sim := env.Sim
-		if err := sim.DispatchRemittance(res.ID); err != nil { // the upstream takes the order
+		if err := sim.Remittances.Dispatch(res.ID); err != nil { // the upstream takes the order
 			return err
 		}
 		if current, err = client.Remittances.Get(ctx, member, res.ID); err != nil {
@@ -111,7 +111,7 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 		order = remittance.Merge(order, current.Order)
 		fmt.Fprintf(stdout, "dispatch: %s, payout_date %s, rate %s dealt=%v: a value date, not completion\n",
 			order.Status, order.PayoutDate, order.Rate, order.RateIsDealt)
-		if err := sim.CompleteRemittance(res.ID, ""); err != nil { // the payee is paid
+		if err := sim.Remittances.Complete(res.ID, ""); err != nil { // the payee is paid
 			return err
 		}
 	}

@@ -183,9 +183,9 @@ func demo(ctx context.Context, out io.Writer, env *exenv.Env, recv *Receiver) er
 	sim, client, member := env.Sim, env.Client, env.Member
 	// The simulator signs with its own clock; a production receiver uses the
 	// wall clock (no WithClock).
-	server := httptest.NewServer(recv.Handler(env.WebhookSecret, webhooks.WithClock(sim.Now)))
+	server := httptest.NewServer(recv.Handler(env.WebhookSecret, webhooks.WithClock(sim.Clock.Now)))
 	defer server.Close()
-	endpointID, _, err := sim.AddWebhookEndpoint(server.URL) // every event type
+	endpointID, _, err := sim.Webhooks.AddEndpoint(server.URL) // every event type
 	if err != nil {
 		return err
 	}
@@ -228,19 +228,19 @@ func demo(ctx context.Context, out io.Writer, env *exenv.Env, recv *Receiver) er
 	if err != nil {
 		return fmt.Errorf("remittance: %w", err)
 	}
-	if err := sim.DispatchRemittance(rem.ID); err != nil {
+	if err := sim.Remittances.Dispatch(rem.ID); err != nil {
 		return err
 	}
-	if err := sim.CompleteRemittance(rem.ID, ""); err != nil {
+	if err := sim.Remittances.Complete(rem.ID, ""); err != nil {
 		return err
 	}
 	// A stale event for the same order, arriving after the newer one.
 	bare := rem.ID[len("rmt_"):]
-	if _, err := sim.EmitEvent("remittance.order.action_required", "remittance", bare, member, "needs_reconfirm", 1); err != nil {
+	if _, err := sim.Events.Emit("remittance.order.action_required", "remittance", bare, member, "needs_reconfirm", 1); err != nil {
 		return err
 	}
 
-	res, err := sim.FlushWebhooks(ctx)
+	res, err := sim.Webhooks.Flush(ctx)
 	if err != nil {
 		return err
 	}

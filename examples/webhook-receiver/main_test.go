@@ -39,14 +39,14 @@ func TestWebhookReceiverRealEnvironment(t *testing.T) {
 	line := out.WaitFor(ctx, t, "listening on ")
 	url := strings.Fields(strings.TrimPrefix(line, "listening on "))[0]
 	url = strings.TrimSuffix(url, ";")
-	if _, _, err := sim.AddWebhookEndpoint(url, "deposit.credited"); err != nil {
+	if _, _, err := sim.Webhooks.AddEndpoint(url, "deposit.credited"); err != nil {
 		t.Fatal(err)
 	}
 	client := sim.Client()
 	if _, err := client.Deposits.Create(ctx, "member-1", deposits.CreateParams{Asset: "USDT", Amount: money.MustParse("5", 6), Reference: "rt-1"}); err != nil {
 		t.Fatal(err)
 	}
-	if res, err := sim.FlushWebhooks(ctx); err != nil || res.Succeeded != 1 {
+	if res, err := sim.Webhooks.Flush(ctx); err != nil || res.Succeeded != 1 {
 		t.Fatalf("flush: %+v %v\noutput:\n%s", res, err, out.String())
 	}
 	out.WaitFor(ctx, t, "event:    deposit.credited")

@@ -32,7 +32,7 @@ func faultPlan(sim *simulator.Simulator) error {
 			{Path: p, Kind: simulator.FaultDropBefore, OneIn: 50},
 			{Path: p, Kind: simulator.FaultDelay, DelayMS: 2, OneIn: 20},
 		} {
-			if err := sim.InjectFault(f); err != nil {
+			if err := sim.Faults.Inject(f); err != nil {
 				return err
 			}
 		}
@@ -172,13 +172,13 @@ func workload(t testing.TB, w *world, seed uint64, clients []*mwallet.Client, op
 					if err == nil && rng.IntN(3) == 0 {
 						// The upstream notice times out: the order stays
 						// processing and keeps its funds.
-						err = w.sim.TimeoutQROrder(o.id)
+						err = w.sim.QRPay.Timeout(o.id)
 						timeouts++
 					}
 				case opTopUp:
 					o, err = r.topUp(ctx, member, usdt(strconv.Itoa(20+rng.IntN(180))))
 					if err == nil && rng.IntN(3) == 0 {
-						err = w.sim.TimeoutCardTopUp(o.id)
+						err = w.sim.Cards.TimeoutTopUp(o.id)
 						timeouts++
 					}
 				case opRemit:
@@ -202,7 +202,7 @@ func workload(t testing.TB, w *world, seed uint64, clients []*mwallet.Client, op
 		}(i, n)
 	}
 	wg.Wait()
-	w.sim.ClearFaults()
+	w.sim.Faults.Clear()
 	for _, e := range errs {
 		t.Error(e)
 	}
@@ -212,7 +212,7 @@ func workload(t testing.TB, w *world, seed uint64, clients []*mwallet.Client, op
 			st.sdkRetries += o.resp.Attempts - 1
 		}
 	}
-	for _, rec := range w.sim.Requests() {
+	for _, rec := range w.sim.Requests.List() {
 		st.requests++
 		switch {
 		case rec.Fault == string(simulator.FaultError):
@@ -314,7 +314,7 @@ func checkExactlyOnce(t testing.TB, w *world, outs, batch []outcome, withState b
 	// 3. The gateway executed each key successfully at most once, and every
 	// accepted operation's key exactly once.
 	execs := map[string]int{}
-	for _, rec := range sim.Requests() {
+	for _, rec := range sim.Requests.List() {
 		if rec.IdempotencyKey == "" || rec.Replay || rec.Code != "" {
 			continue
 		}
@@ -371,7 +371,7 @@ func TestExactlyOnceUnderFaults(t *testing.T) {
 	if err := faultPlan(w.sim); err != nil {
 		t.Fatal(err)
 	}
-	w.sim.ResetRequests()
+	w.sim.Requests.Reset()
 	outs, st := workload(t, w, seed, newClients(w, workers), ops)
 	checkExactlyOnce(t, w, outs, outs, true)
 	if len(outs) != ops {

@@ -68,9 +68,9 @@ func newWorld(t testing.TB, seed int64, nMembers int, balance string) *world {
 		opts = append(opts, simulator.WithMember(simulator.MemberSeed{ExternalID: ext, KYCLevel: 2, Balances: map[string]string{asset: balance}}))
 		w.seeded[ext] = usdt(balance)
 	}
-	w.sim = simulator.New(opts...)
+	w.sim = simulator.MustNew(opts...)
 	t.Cleanup(w.sim.Close)
-	w.sim.SetCardLimit("virtual", 10_000)
+	w.sim.Cards.SetLimit("virtual", 10_000)
 	ctx := context.Background()
 	c := w.sim.Client(clientOpts()...)
 	inv, err := c.Cards.Quote(ctx, w.members[0], "cpd_virtual_std", cards.QuoteParams{})
@@ -85,7 +85,7 @@ func newWorld(t testing.TB, seed int64, nMembers int, balance string) *world {
 		t.Fatalf("issue fee %s: %v", inv.IssueFee, err)
 	}
 	for _, m := range w.members {
-		info, ok := w.sim.Member(m)
+		info, ok := w.sim.Members.Get(m)
 		if !ok {
 			t.Fatalf("member %s missing", m)
 		}
@@ -102,7 +102,7 @@ func newWorld(t testing.TB, seed int64, nMembers int, balance string) *world {
 		if err != nil {
 			t.Fatalf("apply: %v", err)
 		}
-		if err := w.sim.ApproveCardApplication(app.ID); err != nil {
+		if err := w.sim.Cards.ApproveApplication(app.ID); err != nil {
 			t.Fatal(err)
 		}
 		got, err := c.Cards.GetApplication(ctx, m, app.ID)
@@ -238,7 +238,7 @@ func (r *runner) qrPay(ctx context.Context, member, thb string) (outcome, error)
 	if !ok {
 		return outcome{}, fmt.Errorf("first payment call: %v, want step_up_required", err)
 	}
-	if err := r.w.sim.CompleteStepUp(su.ChallengeID); err != nil {
+	if err := r.w.sim.StepUp.Complete(su.ChallengeID); err != nil {
 		return outcome{}, err
 	}
 	r.stepUps++

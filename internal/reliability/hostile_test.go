@@ -58,7 +58,7 @@ func newRawCaller(t *testing.T, sim *simulator.Simulator) *rawCaller {
 func (c *rawCaller) post(t *testing.T, path, member string, body []byte) (int, string) {
 	t.Helper()
 	c.nonce++
-	ts := strconv.FormatInt(c.sim.Now().Unix(), 10)
+	ts := strconv.FormatInt(c.sim.Clock.Now().Unix(), 10)
 	nonce := "hostile-" + strconv.Itoa(c.nonce)
 	sum := sha256.Sum256(body)
 	mac := hmac.New(sha256.New, []byte(c.sim.Credentials().SigningKey))
@@ -90,7 +90,7 @@ func (c *rawCaller) post(t *testing.T, path, member string, body []byte) (int, s
 // and the simulator keeps serving (a normal deposit succeeds afterwards).
 func TestSimulatorRefusesHostileBodies(t *testing.T) {
 	t.Parallel()
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	t.Cleanup(sim.Close)
 	c := newRawCaller(t, sim)
 	const member = simulator.DefaultMemberExternalID

@@ -43,25 +43,25 @@ func from(to string, allowed ...string) func(string) (string, bool) {
 
 var transitions = map[opKind][]transition{
 	opQR: {
-		{"complete", (*simulator.Simulator).CompleteQROrder, from("completed", "processing")},
-		{"fail", (*simulator.Simulator).FailQROrder, from("failed", "processing")},
-		{"refund", (*simulator.Simulator).RefundQROrder, from("refunded", "completed")},
-		{"timeout", (*simulator.Simulator).TimeoutQROrder, from("processing", "processing")},
+		{"complete", func(sim *simulator.Simulator, id string) error { return sim.QRPay.Complete(id) }, from("completed", "processing")},
+		{"fail", func(sim *simulator.Simulator, id string) error { return sim.QRPay.Fail(id) }, from("failed", "processing")},
+		{"refund", func(sim *simulator.Simulator, id string) error { return sim.QRPay.Refund(id) }, from("refunded", "completed")},
+		{"timeout", func(sim *simulator.Simulator, id string) error { return sim.QRPay.Timeout(id) }, from("processing", "processing")},
 	},
 	opTopUp: {
-		{"credit", (*simulator.Simulator).CreditCardTopUp, from("completed", "processing")},
-		{"reject", (*simulator.Simulator).RejectCardTopUp, from("failed", "processing")},
-		{"timeout", (*simulator.Simulator).TimeoutCardTopUp, from("processing", "processing")},
+		{"credit", func(sim *simulator.Simulator, id string) error { return sim.Cards.CreditTopUp(id) }, from("completed", "processing")},
+		{"reject", func(sim *simulator.Simulator, id string) error { return sim.Cards.RejectTopUp(id) }, from("failed", "processing")},
+		{"timeout", func(sim *simulator.Simulator, id string) error { return sim.Cards.TimeoutTopUp(id) }, from("processing", "processing")},
 	},
 	opRemit: {
-		{"dispatch", (*simulator.Simulator).DispatchRemittance, from("processing", "dispatching")},
-		{"complete", func(s *simulator.Simulator, id string) error { return s.CompleteRemittance(id, "") }, from("completed", "processing")},
-		{"fail", func(s *simulator.Simulator, id string) error { return s.FailRemittance(id, "") }, from("failed", "dispatching", "processing")},
-		{"refund", (*simulator.Simulator).RefundRemittance, from("refunded", "completed")},
+		{"dispatch", func(sim *simulator.Simulator, id string) error { return sim.Remittances.Dispatch(id) }, from("processing", "dispatching")},
+		{"complete", func(s *simulator.Simulator, id string) error { return s.Remittances.Complete(id, "") }, from("completed", "processing")},
+		{"fail", func(s *simulator.Simulator, id string) error { return s.Remittances.Fail(id, "") }, from("failed", "dispatching", "processing")},
+		{"refund", func(sim *simulator.Simulator, id string) error { return sim.Remittances.Refund(id) }, from("refunded", "completed")},
 	},
 	opApply: {
-		{"approve", (*simulator.Simulator).ApproveCardApplication, from("issued", "submitted", "pending_review")},
-		{"reject", (*simulator.Simulator).RejectCardApplication, from("rejected", "submitted", "pending_review")},
+		{"approve", func(sim *simulator.Simulator, id string) error { return sim.Cards.ApproveApplication(id) }, from("issued", "submitted", "pending_review")},
+		{"reject", func(sim *simulator.Simulator, id string) error { return sim.Cards.RejectApplication(id) }, from("rejected", "submitted", "pending_review")},
 	},
 }
 
@@ -256,7 +256,7 @@ func runSequence(t *testing.T, seed uint64, ops int) *model {
 			newObject = false
 			d := time.Duration(1+rng.IntN(600)) * time.Second
 			step = "advance " + d.String()
-			w.sim.Advance(d)
+			w.sim.Clock.Advance(d)
 		}
 		if newObject {
 			if err != nil {

@@ -93,10 +93,10 @@ func TestNoSecretInLogsErrorsOrJournal(t *testing.T) {
 	t.Parallel()
 	logs := &syncBuffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	sim := simulator.New()
+	sim := simulator.MustNew()
 	t.Cleanup(sim.Close)
 	creds := sim.Credentials()
-	if err := sim.SetKey(creds.ClientID, simulator.KeySettings{ApproveRestricted: simulator.Bool(true), SignatureRequired: simulator.Bool(true)}); err != nil {
+	if err := sim.Keys.Set(creds.ClientID, simulator.KeySettings{ApproveRestricted: simulator.Bool(true), SignatureRequired: simulator.Bool(true)}); err != nil {
 		t.Fatal(err)
 	}
 	spy := &tokenSpy{next: http.DefaultTransport, seen: map[string]bool{}}
@@ -114,11 +114,11 @@ func TestNoSecretInLogsErrorsOrJournal(t *testing.T) {
 	// simulator, which signs deliveries with the endpoint secret.
 	recv := httptest.NewServer(nil)
 	t.Cleanup(recv.Close)
-	whID, whSecret, err := sim.AddWebhookEndpoint(recv.URL)
+	whID, whSecret, err := sim.Webhooks.AddEndpoint(recv.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	recv.Config.Handler = webhooks.Handler(webhooks.Secret(whSecret), nil, webhooks.WithLogger(logger), webhooks.WithClock(sim.Now))
+	recv.Config.Handler = webhooks.Handler(webhooks.Secret(whSecret), nil, webhooks.WithLogger(logger), webhooks.WithClock(sim.Clock.Now))
 	ev.add("webhook endpoint id", whID)
 
 	// Money flows.
@@ -132,7 +132,7 @@ func TestNoSecretInLogsErrorsOrJournal(t *testing.T) {
 		t.Fatalf("Pay: %v", err)
 	}
 	ev.add("step-up", su)
-	if err := sim.CompleteStepUp(su.ChallengeID); err != nil {
+	if err := sim.StepUp.Complete(su.ChallengeID); err != nil {
 		t.Fatal(err)
 	}
 	order, err := c.QRPay.Pay(ctx, member, p, su.Options()...)
@@ -141,13 +141,13 @@ func TestNoSecretInLogsErrorsOrJournal(t *testing.T) {
 	// A physical card activated with a PIN, a PIN reset with the CVV, a
 	// secure session.
 	const pin, newPIN = cards.PIN("135790"), cards.PIN("246809")
-	sim.SetCardLimit("physical", 50)
+	sim.Cards.SetLimit("physical", 50)
 	app, err := c.Cards.Apply(ctx, member, cards.ApplyParams{ClientKey: cards.NewClientKey(), SourceAsset: "USDT", ProductID: "cpd_physical_std"})
 	record("apply", app, err)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sim.ApproveCardApplication(app.ID); err != nil {
+	if err := sim.Cards.ApproveApplication(app.ID); err != nil {
 		t.Fatal(err)
 	}
 	got, err := c.Cards.GetApplication(ctx, member, app.ID)
@@ -156,10 +156,10 @@ func TestNoSecretInLogsErrorsOrJournal(t *testing.T) {
 		t.Fatal(err)
 	}
 	cardID := got.CardID
-	if err := sim.ShipCard(cardID); err != nil {
+	if err := sim.Cards.Ship(cardID); err != nil {
 		t.Fatal(err)
 	}
-	plastic, err := sim.CardPlastic(cardID)
+	plastic, err := sim.Cards.Plastic(cardID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func TestNoSecretInLogsErrorsOrJournal(t *testing.T) {
 	record("set pin step-up", nil, err)
 	var apiErr *mwallet.Error
 	if errors.As(err, &apiErr) && apiErr.Code == mwallet.CodeStepUpRequired {
-		if err := sim.CompleteStepUp(apiErr.ChallengeID); err != nil {
+		if err := sim.StepUp.Complete(apiErr.ChallengeID); err != nil {
 			t.Fatal(err)
 		}
 		pr, err := c.Cards.SetPIN(ctx, member, cardID, reset, mwallet.StepUpResend(apiErr)...)
@@ -192,21 +192,21 @@ func TestNoSecretInLogsErrorsOrJournal(t *testing.T) {
 
 	// Failures: a transport error, a 502, a refused signature, refused
 	// credentials.
-	if err := sim.InjectFault(simulator.Fault{Path: "/v1/deposits", Kind: simulator.FaultDropBefore, Count: 10}); err != nil {
+	if err := sim.Faults.Inject(simulator.Fault{Path: "/v1/deposits", Kind: simulator.FaultDropBefore, Count: 10}); err != nil {
 		t.Fatal(err)
 	}
 	dep, err = c.Deposits.Create(ctx, member, deposits.CreateParams{Asset: "USDT", Amount: usdt("1"), Reference: "sec-2"}, mwallet.WithMaxAttempts(2))
 	record("dropped deposit", dep, err)
-	sim.ClearFaults()
-	if err := sim.InjectFault(simulator.Fault{Path: "/v1/qrpay/*", Kind: simulator.FaultError, Status: 502, Count: 10}); err != nil {
+	sim.Faults.Clear()
+	if err := sim.Faults.Inject(simulator.Fault{Path: "/v1/qrpay/*", Kind: simulator.FaultError, Status: 502, Count: 10}); err != nil {
 		t.Fatal(err)
 	}
 	o2, err := c.QRPay.Pay(ctx, member, qrpay.PayParams{CodeValue: thaiCode("90.00")}, mwallet.WithMaxAttempts(2))
 	record("502 payment", o2, err)
-	sim.ClearFaults()
+	sim.Faults.Clear()
 	const wrongSigning, wrongAPIKey = "wrong_signing_key_5f2c9d1e7a", "wrong_api_key_8b3e6f0a4c"
 	bad, err := mwallet.NewClient(sim.URL(), mwallet.Credentials{ClientID: creds.ClientID, APIKey: mwallet.Secret(creds.APIKey), SigningKey: mwallet.Secret(wrongSigning)},
-		mwallet.WithLogger(logger), mwallet.WithClock(sim.Now), mwallet.WithHTTPClient(hc))
+		mwallet.WithLogger(logger), mwallet.WithClock(sim.Clock.Now), mwallet.WithHTTPClient(hc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +214,7 @@ func TestNoSecretInLogsErrorsOrJournal(t *testing.T) {
 	dep, err = bad.Deposits.Create(ctx, member, deposits.CreateParams{Asset: "USDT", Amount: usdt("1"), Reference: "sec-3"})
 	record("bad signature", dep, err)
 	bad2, err := mwallet.NewClient(sim.URL(), mwallet.Credentials{ClientID: creds.ClientID, APIKey: mwallet.Secret(wrongAPIKey), SigningKey: mwallet.Secret(creds.SigningKey)},
-		mwallet.WithLogger(logger), mwallet.WithClock(sim.Now), mwallet.WithHTTPClient(hc))
+		mwallet.WithLogger(logger), mwallet.WithClock(sim.Clock.Now), mwallet.WithHTTPClient(hc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,10 +226,10 @@ func TestNoSecretInLogsErrorsOrJournal(t *testing.T) {
 	ev.add("verifier", webhooks.NewVerifier(webhooks.Secret(whSecret)))
 
 	// Webhook deliveries, and a forged one the receiver refuses (and logs).
-	fr, err := sim.FlushWebhooks(ctx)
+	fr, err := sim.Webhooks.Flush(ctx)
 	record("flush", fr, err)
 	forged, _ := http.NewRequest(http.MethodPost, recv.URL, strings.NewReader(`{"event_id":"evt_x","event_type":"member.created","data":{}}`))
-	forged.Header.Set(webhooks.SignatureHeader, fmt.Sprintf("t=%d,v1=%s", sim.Now().Unix(), strings.Repeat("A", 43)+"="))
+	forged.Header.Set(webhooks.SignatureHeader, fmt.Sprintf("t=%d,v1=%s", sim.Clock.Now().Unix(), strings.Repeat("A", 43)+"="))
 	if resp, err := http.DefaultClient.Do(forged); err == nil {
 		_ = resp.Body.Close()
 	}
@@ -239,11 +239,11 @@ func TestNoSecretInLogsErrorsOrJournal(t *testing.T) {
 
 	// The simulator's journal, state, events and deliveries, through Go and
 	// through the control API.
-	ev.addJSON("requests", sim.Requests())
+	ev.addJSON("requests", sim.Requests.List())
 	ev.addJSON("state", sim.State())
-	ev.addJSON("events", sim.Events())
-	ev.addJSON("deliveries", sim.WebhookDeliveries())
-	ev.addJSON("endpoints", sim.WebhookEndpoints())
+	ev.addJSON("events", sim.Events.List())
+	ev.addJSON("deliveries", sim.Webhooks.Deliveries())
+	ev.addJSON("endpoints", sim.Webhooks.Endpoints())
 	for _, path := range []string{"/_sim/requests", "/_sim/state", "/_sim/events", "/_sim/webhooks/deliveries", "/_sim/webhooks/endpoints", "/_sim/keys", "/_sim/ledger"} {
 		resp, err := http.Get(sim.URL() + path)
 		if err != nil {
@@ -296,7 +296,7 @@ func TestNoSecretInLogsErrorsOrJournal(t *testing.T) {
 		t.Errorf("CheckLedger: %v", err)
 	}
 	t.Logf("scanned %d bytes (%d log bytes, %d formatted values, journal of %d requests) for %d secret values: none found",
-		len(all), len(logs.String()), len(ev.parts), len(sim.Requests()), len(secrets))
+		len(all), len(logs.String()), len(ev.parts), len(sim.Requests.List()), len(secrets))
 }
 
 // slogText is a debug-level text logger writing to w.

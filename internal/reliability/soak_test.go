@@ -41,7 +41,7 @@ func TestSoak(t *testing.T) {
 	start := time.Now()
 	batches := 0
 	for time.Since(start) < *soak && !t.Failed() {
-		w.sim.ResetRequests()
+		w.sim.Requests.Reset()
 		batch, st := workload(t, w, uint64(seed+batches), clients, batchN)
 		if err := faultPlan(w.sim); err != nil { // workload clears the faults when done
 			t.Fatal(err)
@@ -50,7 +50,7 @@ func TestSoak(t *testing.T) {
 		checkExactlyOnce(t, w, all, batch, false)
 		batches++
 		// A new day on the simulator clock: daily limits start afresh.
-		w.sim.Advance(25 * time.Hour)
+		w.sim.Clock.Advance(25 * time.Hour)
 		for k, v := range st.ops {
 			total.ops[k] += v
 		}

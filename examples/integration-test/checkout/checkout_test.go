@@ -17,6 +17,7 @@ import (
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/emvqr"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 	"github.com/mwallet/mwallet-go/webhooks"
 )
 
@@ -36,25 +37,19 @@ type harness struct {
 // simulated time. Every test ends by checking that the books balance.
 func newHarness(t *testing.T, maxWait time.Duration, opts ...simulator.Option) *harness {
 	t.Helper()
-	sim := simulator.New(opts...)
-	t.Cleanup(sim.Close)
-	t.Cleanup(func() {
-		if err := sim.CheckLedger(); err != nil {
-			t.Errorf("ledger: %v", err)
-		}
-	})
+	sim := simtest.Start(t, opts...) // checks the books and closes it when t ends
 	var waited time.Duration
 	svc := &checkout.Service{
 		Client: sim.Client(mwallet.WithRetryBackoff(time.Millisecond, 5*time.Millisecond)),
 		Store:  checkout.NewStore(),
 		StepUp: func(_ context.Context, _ string, su *qrpay.StepUp) error {
-			return sim.CompleteStepUp(su.ChallengeID) // the end user finishes the hosted screen
+			return sim.StepUp.Complete(su.ChallengeID) // the end user finishes the hosted screen
 		},
 		Wait: []qrpay.WaitOption{qrpay.WithSleep(func(ctx context.Context, d time.Duration) error {
 			if waited += d; waited > maxWait {
 				return context.DeadlineExceeded
 			}
-			sim.Advance(d)
+			sim.Clock.Advance(d)
 			return ctx.Err()
 		})},
 	}
@@ -66,16 +61,16 @@ func newHarness(t *testing.T, maxWait time.Duration, opts ...simulator.Option) *
 func (h *harness) receiver(t *testing.T) {
 	t.Helper()
 	srv := httptest.NewServer(h.svc.WebhookHandler(webhooks.Secret(h.sim.Credentials().WebhookSecret),
-		webhooks.WithClock(h.sim.Now))) // the simulator signs with its clock
+		webhooks.WithClock(h.sim.Clock.Now))) // the simulator signs with its clock
 	t.Cleanup(srv.Close)
-	if _, _, err := h.sim.AddWebhookEndpoint(srv.URL, "qrpay.order.completed", "qrpay.order.failed", "qrpay.order.refunded"); err != nil {
+	if _, _, err := h.sim.Webhooks.AddEndpoint(srv.URL, "qrpay.order.completed", "qrpay.order.failed", "qrpay.order.refunded"); err != nil {
 		t.Fatal(err)
 	}
 }
 
 func (h *harness) flush(t *testing.T) {
 	t.Helper()
-	res, err := h.sim.FlushWebhooks(context.Background())
+	res, err := h.sim.Webhooks.Flush(context.Background())
 	if err != nil || res.Failed != 0 {
 		t.Fatalf("flush: %+v %v", res, err)
 	}
@@ -130,7 +125,7 @@ func TestPayQROutcomes(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t, tt.maxWait)
-			h.sim.SetOutcome(simulator.CollectionQROrders, tt.outcome)
+			h.sim.Outcomes.Set(simulator.CollectionQROrders, tt.outcome)
 
 			o, err := h.svc.PayQR(context.Background(), member, code("T1"))
 			if err != nil {
@@ -161,7 +156,7 @@ func TestPayQRUpstreamFailure(t *testing.T) {
 	if err != nil || !o.AwaitingOutcome() {
 		t.Fatalf("PayQR = %+v, %v; want an order awaiting its outcome", o, err)
 	}
-	if err := h.sim.FailQROrder(o.PaymentID); err != nil {
+	if err := h.sim.QRPay.Fail(o.PaymentID); err != nil {
 		t.Fatal(err)
 	}
 	h.flush(t)
@@ -180,11 +175,11 @@ func TestPayQRUpstreamFailure(t *testing.T) {
 func TestPayQRDroppedAnswerIsReplayed(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, time.Minute)
-	h.sim.SetOutcome(simulator.CollectionQROrders, simulator.Immediate())
+	h.sim.Outcomes.Set(simulator.CollectionQROrders, simulator.Immediate())
 	stepUp := h.svc.StepUp
 	h.svc.StepUp = func(ctx context.Context, m string, su *qrpay.StepUp) error {
 		// The resend after step-up is the call that executes: drop its answer.
-		if err := h.sim.InjectFault(simulator.Fault{Method: "POST", Path: "/v1/qrpay/payments", Kind: simulator.FaultDropAfter}); err != nil {
+		if err := h.sim.Faults.Inject(simulator.Fault{Method: "POST", Path: "/v1/qrpay/payments", Kind: simulator.FaultDropAfter}); err != nil {
 			return err
 		}
 		return stepUp(ctx, m, su)
@@ -203,7 +198,7 @@ func TestPayQRDroppedAnswerIsReplayed(t *testing.T) {
 		Dropped, Replay bool
 	}
 	var got []call
-	for _, r := range h.sim.Requests() {
+	for _, r := range h.sim.Requests.List() {
 		if r.Path == "/v1/qrpay/payments" {
 			got = append(got, call{r.IdempotencyKey, r.Status, r.Dropped, r.Replay})
 		}
@@ -217,7 +212,7 @@ func TestPayQRDroppedAnswerIsReplayed(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("payment calls (-want +got):\n%s", diff)
 	}
-	if n := h.sim.QRUpstreamCalls().Notices; n != 1 {
+	if n := h.sim.QRPay.UpstreamCalls().Notices; n != 1 {
 		t.Errorf("upstream notices = %d, want 1", n)
 	}
 	avail, _ := h.balances(member)
@@ -244,12 +239,12 @@ func TestWebhooksMoveOrderForward(t *testing.T) {
 		wantStatus  qrpay.Status
 		wantVersion int64
 	}{
-		{"completed", func() error { return h.sim.CompleteQROrder(o.PaymentID) }, qrpay.StatusCompleted, 3},
+		{"completed", func() error { return h.sim.QRPay.Complete(o.PaymentID) }, qrpay.StatusCompleted, 3},
 		{"late processing event dropped", func() error {
-			_, err := h.sim.EmitEvent("qrpay.order.completed", "qrpay_order", o.PaymentID[len("qrp_"):], member, "processing", 2)
+			_, err := h.sim.Events.Emit("qrpay.order.completed", "qrpay_order", o.PaymentID[len("qrp_"):], member, "processing", 2)
 			return err
 		}, qrpay.StatusCompleted, 3},
-		{"refunded", func() error { return h.sim.RefundQROrder(o.PaymentID) }, qrpay.StatusRefunded, 4},
+		{"refunded", func() error { return h.sim.QRPay.Refund(o.PaymentID) }, qrpay.StatusRefunded, 4},
 	}
 	for _, st := range steps {
 		if err := st.drive(); err != nil {
@@ -278,7 +273,7 @@ func TestWebhookRetriedAfterReceiverOutage(t *testing.T) {
 	}
 	// The receiver answers 503 while it is down.
 	var up atomic.Bool
-	handler := h.svc.WebhookHandler(webhooks.Secret(h.sim.Credentials().WebhookSecret), webhooks.WithClock(h.sim.Now))
+	handler := h.svc.WebhookHandler(webhooks.Secret(h.sim.Credentials().WebhookSecret), webhooks.WithClock(h.sim.Clock.Now))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !up.Load() {
 			http.Error(w, "down for maintenance", http.StatusServiceUnavailable)
@@ -287,13 +282,13 @@ func TestWebhookRetriedAfterReceiverOutage(t *testing.T) {
 		handler.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	if _, _, err := h.sim.AddWebhookEndpoint(srv.URL, "qrpay.order.completed"); err != nil {
+	if _, _, err := h.sim.Webhooks.AddEndpoint(srv.URL, "qrpay.order.completed"); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.sim.CompleteQROrder(o.PaymentID); err != nil {
+	if err := h.sim.QRPay.Complete(o.PaymentID); err != nil {
 		t.Fatal(err)
 	}
-	if res, _ := h.sim.FlushWebhooks(context.Background()); res.Failed != 1 {
+	if res, _ := h.sim.Webhooks.Flush(context.Background()); res.Failed != 1 {
 		t.Fatalf("first attempt: %+v, want one failure", res)
 	}
 	if got, _ := h.svc.Store.Get(o.ID); !got.AwaitingOutcome() {
@@ -301,7 +296,7 @@ func TestWebhookRetriedAfterReceiverOutage(t *testing.T) {
 	}
 
 	up.Store(true)
-	h.sim.Advance(time.Minute) // the first retry is due 1 minute after the failure
+	h.sim.Clock.Advance(time.Minute) // the first retry is due 1 minute after the failure
 	h.flush(t)
 	if got, _ := h.svc.Store.Get(o.ID); !got.Paid() {
 		t.Errorf("order = %s, want completed from the retried delivery", got.Status)

@@ -79,7 +79,10 @@ func Register(fs *flag.FlagSet) *Flags {
 // Extra options are applied to the client.
 func (f *Flags) Open(opts ...mwallet.Option) (*Env, error) {
 	if strings.TrimSpace(f.baseURL) == "" {
-		sim := simulator.New()
+		sim, err := simulator.New()
+		if err != nil {
+			return nil, err
+		}
 		return &Env{
 			Client:        sim.Client(opts...),
 			Sim:           sim,

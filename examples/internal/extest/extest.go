@@ -52,7 +52,7 @@ func Contains(t *testing.T, out string, want ...string) {
 // a client outside the simulator signs with the wall clock.
 func RealEnv(t *testing.T) (*simulator.Simulator, []string) {
 	t.Helper()
-	sim := simulator.New(simulator.WithStart(time.Now().UTC().Truncate(time.Second)))
+	sim := simulator.MustNew(simulator.WithStart(time.Now().UTC().Truncate(time.Second)))
 	t.Cleanup(sim.Close)
 	c := sim.Credentials()
 	t.Setenv(exenv.EnvClientID, c.ClientID)

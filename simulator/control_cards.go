@@ -1,0 +1,142 @@
+package simulator
+
+import (
+	"github.com/mwallet/mwallet-go/money"
+)
+
+// CardsControl plays the card issuer and the operator of the card line
+// (sim.Cards): it approves or rejects applications, ships physical cards,
+// credits, rejects or times out top-ups, adds card transactions, ends
+// closures, and sets the limits, penalties, countries and products that card
+// requests are checked against. Its methods mirror the control actions under
+// POST /_sim/cards/... listed in the simulator README.
+type CardsControl struct{ s *Simulator }
+
+// ApproveApplication issues the card of an application under review
+// (action cards/applications/{id}/approve): the card exists, any first
+// top-up is credited to it, and card.application.approved is sent.
+func (c *CardsControl) ApproveApplication(id string) error {
+	return c.s.approveCardApplication(id)
+}
+
+// RejectApplication fails an application under review (action
+// cards/applications/{id}/reject): the issuance fee and shipping are
+// refunded, the first top-up hold released, card.application.rejected sent.
+func (c *CardsControl) RejectApplication(id string) error {
+	return c.s.rejectCardApplication(id)
+}
+
+// Ship makes a physical card leave stock (action cards/{id}/ship); it
+// can then be activated.
+func (c *CardsControl) Ship(cardID string) error {
+	return c.s.shipCard(cardID)
+}
+
+// AddTransaction adds (or, with an existing ID, updates) a transaction
+// of a card (action cards/{id}/transactions) and returns its ctx_ id.
+func (c *CardsControl) AddTransaction(cardID string, t CardTransaction) (string, error) {
+	return c.s.addCardTransaction(cardID, t)
+}
+
+// CompleteClose is the issuer's callback ending a closure (action
+// cards/{id}/close_complete): closing becomes closed.
+func (c *CardsControl) CompleteClose(cardID string) error {
+	return c.s.completeCardClose(cardID)
+}
+
+// SetStatus overrides a card's status as an operator would (action
+// cards/{id}/set_status), for reaching pending or expired in tests.
+func (c *CardsControl) SetStatus(cardID, status string) error {
+	return c.s.setCardStatus(cardID, status)
+}
+
+// SetUpstreamBalanceReadable makes the issuer's balance of a card
+// readable or not (action cards/{id}/upstream_balance); close needs it
+// readable.
+func (c *CardsControl) SetUpstreamBalanceReadable(cardID string, readable bool) error {
+	return c.s.setCardUpstreamBalanceReadable(cardID, readable)
+}
+
+// UnlockActivation lifts an activation lock as an operator would
+// (action cards/{id}/unlock).
+func (c *CardsControl) UnlockActivation(cardID string) error {
+	return c.s.unlockCardActivation(cardID)
+}
+
+// Plastic returns what is printed on a card (last four digits, expiry
+// MM/YY, CVV), as the end user would read it (action cards/{id}/plastic).
+func (c *CardsControl) Plastic(cardID string) (CardPlastic, error) {
+	return c.s.cardPlastic(cardID)
+}
+
+// UpstreamCloseRequests returns how many close requests were sent to the
+// issuer for a card (repeat closes of a closing or ended card send none).
+func (c *CardsControl) UpstreamCloseRequests(cardID string) (int, error) {
+	return c.s.cardUpstreamCloseRequests(cardID)
+}
+
+// CreditTopUp confirms a top-up upstream (action cards/topups/{id}/credit):
+// the card is credited and card.topup.credited sent.
+func (c *CardsControl) CreditTopUp(id string) error {
+	return c.s.creditCardTopUp(id)
+}
+
+// RejectTopUp is an explicit upstream rejection (action
+// cards/topups/{id}/reject): the hold is released at once.
+func (c *CardsControl) RejectTopUp(id string) error {
+	return c.s.rejectCardTopUp(id)
+}
+
+// TimeoutTopUp is an upstream timeout (action cards/topups/{id}/timeout):
+// the top-up stays processing and its funds stay held.
+func (c *CardsControl) TimeoutTopUp(id string) error {
+	return c.s.timeoutCardTopUp(id)
+}
+
+// TopUpStatus returns the status of a top-up order (processing,
+// completed or failed); the business API has no top-up retrieval.
+func (c *CardsControl) TopUpStatus(id string) (string, error) {
+	return c.s.cardTopUpStatus(id)
+}
+
+// SetLimit sets how many cards of a form factor (virtual or physical)
+// each member may hold, applications in progress included.
+func (c *CardsControl) SetLimit(formFactor string, n int) {
+	c.s.setCardLimit(formFactor, n)
+}
+
+// SetPenalty marks a member as having outstanding penalties (card
+// applications then fail) or clears it.
+func (c *CardsControl) SetPenalty(memberID string, outstanding bool) error {
+	return c.s.setCardPenalty(memberID, outstanding)
+}
+
+// SetKYCCountry sets the country of the KYC a member used (default SG),
+// which product country restrictions check.
+func (c *CardsControl) SetKYCCountry(memberID, country string) error {
+	return c.s.setCardKYCCountry(memberID, country)
+}
+
+// AddShippingAddress adds a shipping address to a member and returns its
+// id. Every member starts with adr_ addresses in SG (default) and HK.
+func (c *CardsControl) AddShippingAddress(memberID, country string, isDefault bool) (string, error) {
+	return c.s.addCardShippingAddress(memberID, country, isDefault)
+}
+
+// SetBINAuthorizations restricts the products the merchant sees to these
+// BINs; no BINs means unrestricted.
+func (c *CardsControl) SetBINAuthorizations(bins ...string) {
+	c.s.setCardBINAuthorizations(bins...)
+}
+
+// SetProductEnabled enables or disables a card product.
+func (c *CardsControl) SetProductEnabled(productID string, enabled bool) error {
+	return c.s.setCardProductEnabled(productID, enabled)
+}
+
+// Funds returns the available and locked balances of asset that card
+// operations draw on: the member's wallet (external_member_id or mem_ id),
+// or the merchant prepaid account when memberID is empty.
+func (c *CardsControl) Funds(memberID, asset string) (available, locked money.Amount, err error) {
+	return c.s.cardFunds(memberID, asset)
+}

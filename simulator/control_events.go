@@ -1,0 +1,31 @@
+package simulator
+
+// EventsControl reads the events the simulator recorded for webhook
+// delivery and emits events of its own (sim.Events). Control API:
+// GET /_sim/events, POST /_sim/webhooks/events.
+type EventsControl struct{ s *Simulator }
+
+// List returns a copy of the events recorded so far, oldest first.
+func (e *EventsControl) List() []Event {
+	return e.s.recordedEvents()
+}
+
+// Emit records an event as the service would and queues its
+// deliveries: typ is an event type (for example "card.status.updated"),
+// object the data.object kind, id the data.id, externalMemberID the member
+// (an external_member_id or mem_ id of a simulator member, or any value for
+// a member the simulator does not know), status and version data.status and
+// data.status_version. It returns the event_id. Events of platform-direct
+// members are not recorded (the contract sends none): the id is then empty.
+// Use it to test receivers with events whose product flow the simulator
+// does not drive. Control API: POST /_sim/webhooks/events.
+func (e *EventsControl) Emit(typ, object, id, externalMemberID, status string, version int64) (string, error) {
+	return e.s.emitEvent(typ, object, id, externalMemberID, status, version)
+}
+
+// EmitExtra is Emit with extra data fields (for example
+// compensation_source and application_id of kyc.quick.compensated). Extras
+// must be identifiers or statuses, like every field of an event body.
+func (e *EventsControl) EmitExtra(typ, object, id, externalMemberID, status string, version int64, extra map[string]any) (string, error) {
+	return e.s.emitEventExtra(typ, object, id, externalMemberID, status, version, extra)
+}

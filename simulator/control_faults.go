@@ -1,0 +1,24 @@
+package simulator
+
+// FaultsControl arms and clears faults on the business API (sim.Faults):
+// error answers, dropped connections before or after execution, added
+// latency, for the next N matching requests or at random. Control API:
+// GET, POST and DELETE /_sim/faults.
+type FaultsControl struct{ s *Simulator }
+
+// Inject adds a fault for the next Count requests matching its method
+// and path. Faults are tried in the order they were added; one request takes
+// at most one fault.
+func (fc *FaultsControl) Inject(f Fault) error {
+	return fc.s.injectFault(f)
+}
+
+// Clear removes every fault.
+func (fc *FaultsControl) Clear() {
+	fc.s.clearFaults()
+}
+
+// List returns the faults still armed, Count being what remains.
+func (fc *FaultsControl) List() []Fault {
+	return fc.s.armedFaults()
+}

@@ -1,0 +1,23 @@
+package simulator
+
+// MembersControl creates members and changes their status (sim.Members).
+// Control API: POST /_sim/members, GET /_sim/members/{id} and the member
+// actions.
+type MembersControl struct{ s *Simulator }
+
+// Create creates a member of the merchant and returns its mem_ id.
+func (m *MembersControl) Create(seed MemberSeed) (string, error) {
+	return m.s.createMember(seed)
+}
+
+// Get finds a member by mem_ id, bare uuid or external_member_id.
+func (m *MembersControl) Get(id string) (MemberInfo, bool) {
+	return m.s.memberInfo(id)
+}
+
+// SetStatus sets a member's status (active, suspended, blocklisted,
+// banned or frozen); id is mem_<uuid>, the bare uuid or the
+// external_member_id. Moving into or out of suspended emits member.suspended.
+func (m *MembersControl) SetStatus(id, status string) error {
+	return m.s.setMemberStatus(id, status)
+}

@@ -1,0 +1,43 @@
+package simulator
+
+import (
+	"github.com/mwallet/mwallet-go/money"
+)
+
+// MerchantControl changes the simulated merchant (sim.Merchant): custody
+// model, status, environment, fee rate, asset allowlist, prepaid account
+// and upstream subaccount. Control API: GET and POST /_sim/merchant and the
+// merchant/prepaid actions.
+type MerchantControl struct{ s *Simulator }
+
+// Set changes the merchant as ms says. It changes nothing when any
+// setting is invalid.
+func (m *MerchantControl) Set(ms MerchantSettings) error {
+	return m.s.setMerchant(ms)
+}
+
+// TopUpPrepaid credits the merchant prepaid account with amount of
+// asset and advances the remittances waiting for merchant funds. Control
+// action merchant/prepaid/topup, body {"asset", "amount"}.
+func (m *MerchantControl) TopUpPrepaid(asset, amount string) error {
+	return m.s.topUpMerchantPrepaid(asset, amount)
+}
+
+// WithdrawPrepaid takes amount of asset out of the merchant prepaid
+// account ("" takes the whole available prepaid balance), for example to
+// play a merchant whose prepaid cannot fund a remittance.
+func (m *MerchantControl) WithdrawPrepaid(asset, amount string) error {
+	return m.s.withdrawMerchantPrepaid(asset, amount)
+}
+
+// PrepaidBalance returns the merchant prepaid available and locked balance in
+// asset.
+func (m *MerchantControl) PrepaidBalance(asset string) (available, locked money.Amount) {
+	return m.s.prepaidBalance(asset)
+}
+
+// SetPOBOSubaccount sets whether the merchant has an active upstream
+// subaccount, which the pobo line needs.
+func (m *MerchantControl) SetPOBOSubaccount(active bool) {
+	m.s.setPOBOSubaccount(active)
+}

@@ -1,0 +1,50 @@
+package simulator
+
+// RemittancesControl plays the payout partner of the remittance line
+// (sim.Remittances): it dispatches, completes, fails, refunds and
+// re-prices orders. Its methods mirror the control actions under
+// POST /_sim/remittances/{id}/....
+type RemittancesControl struct{ s *Simulator }
+
+// Dispatch sends an order upstream (status processing, payout_date
+// set, rate dealt). Control action remittances/{id}/dispatch.
+func (r *RemittancesControl) Dispatch(id string) error {
+	return r.s.dispatchRemittance(id)
+}
+
+// Complete completes a processing order at its customer_total
+// (the slippage excess returns to where the funds came from); settledAmount,
+// when non-empty, is the real cost instead (between the fee and
+// locked_amount). Control action remittances/{id}/complete, body
+// {"settled_amount": ...}.
+func (r *RemittancesControl) Complete(id, settledAmount string) error {
+	return r.s.completeRemittance(id, settledAmount)
+}
+
+// Fail fails an order that is not final; every held fund returns.
+// failureCode defaults to payout_rejected. Control action
+// remittances/{id}/fail, body {"failure_code": ...}.
+func (r *RemittancesControl) Fail(id, failureCode string) error {
+	return r.s.failRemittance(id, failureCode)
+}
+
+// Refund plays the receiving bank returning a completed order's
+// funds. Control action remittances/{id}/refund.
+func (r *RemittancesControl) Refund(id string) error {
+	return r.s.refundRemittance(id)
+}
+
+// NeedsReconfirm plays the execution cost rising above the slippage
+// ceiling (status needs_reconfirm, event remittance.order.action_required).
+// Control action remittances/{id}/needs_reconfirm.
+func (r *RemittancesControl) NeedsReconfirm(id string) error {
+	return r.s.remittanceNeedsReconfirm(id)
+}
+
+// Advance moves an order one natural step (pending to
+// platform_reviewing when prepaid covers it, reviewing to dispatching,
+// dispatching to processing, processing to completed) and returns the new
+// public status. Control action remittances/{id}/advance.
+func (r *RemittancesControl) Advance(id string) (string, error) {
+	return r.s.advanceRemittance(id)
+}

@@ -1,0 +1,11 @@
+package simulator
+
+// StepUpControl plays the end user on the hosted step-up screen
+// (sim.StepUp). Control API: POST /_sim/step-up/{challenge_id}/complete.
+type StepUpControl struct{ s *Simulator }
+
+// Complete marks a challenge as completed by the end user, as the
+// hosted screen would. It fails for an unknown or expired challenge.
+func (su *StepUpControl) Complete(challengeID string) error {
+	return su.s.completeStepUp(challengeID)
+}

@@ -1,0 +1,20 @@
+package simulator
+
+// initControls wires the grouped control fields of s.
+func (s *Simulator) initControls() {
+	s.clock.owner = s
+	s.Clock = s.clock
+	s.Members = &MembersControl{s}
+	s.Merchant = &MerchantControl{s}
+	s.Keys = &KeysControl{s}
+	s.StepUp = &StepUpControl{s}
+	s.QRPay = &QRPayControl{s}
+	s.Cards = &CardsControl{s}
+	s.Remittances = &RemittancesControl{s}
+	s.KYC = &KYCControl{s}
+	s.Outcomes = &OutcomesControl{s}
+	s.Webhooks = &WebhooksControl{s}
+	s.Events = &EventsControl{s}
+	s.Faults = &FaultsControl{s}
+	s.Requests = &RequestsControl{s}
+}

@@ -1,0 +1,186 @@
+// Package simtest starts a contract simulator for one test and checks it
+// when the test ends, so every integration test gets the same guarantees in
+// one line:
+//
+//	func TestCheckout(t *testing.T) {
+//		t.Parallel()
+//		sim, client := simtest.New(t) // its own state, ledger and clock
+//		// ... drive client; decide outcomes with sim.QRPay, sim.Cards, ...
+//	}
+//
+// New (and Start, for a test that needs no SDK client) fails the test at
+// once when an option is invalid, for example a WithMember seed that cannot
+// be created. When the test ends, its cleanup runs the simulator's
+// end-of-test checks, reporting each failure with Errorf, and then closes the
+// simulator: CheckLedger (every asset sums to zero over all accounts and no
+// account is negative).
+//
+// The helpers assert service errors (WantCode, AsError), find members and
+// events (MemberID, EventsOf), and sum the ledger journal independently of
+// the simulator's running balances (Journal, Available, Locked).
+//
+// The functions that can fail the test take a TB, which *testing.T and
+// *testing.B satisfy.
+package simtest
+
+import (
+	"errors"
+
+	mwallet "github.com/mwallet/mwallet-go"
+	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator"
+)
+
+// TB is the part of testing.TB that simtest uses. *testing.T, *testing.B
+// and *testing.F satisfy it, as does any testing.TB.
+type TB interface {
+	Helper()
+	Cleanup(func())
+	Errorf(format string, args ...any)
+	Fatalf(format string, args ...any)
+}
+
+// check is one end-of-test check of a simulator.
+type check struct {
+	name string
+	run  func() error
+}
+
+// endChecks lists the checks the cleanup of Start runs, in order.
+func endChecks(sim *simulator.Simulator) []check {
+	return []check{
+		{"CheckLedger", sim.CheckLedger},
+	}
+}
+
+// Start starts a simulator for t. When an option is invalid it calls
+// t.Fatalf (and returns nil if Fatalf returns). When t ends, its cleanup
+// runs the end-of-test checks (see the package documentation), reports each
+// failure with t.Errorf, and closes the simulator.
+func Start(t TB, opts ...simulator.Option) *simulator.Simulator {
+	t.Helper()
+	sim, err := simulator.New(opts...)
+	if err != nil {
+		t.Fatalf("simtest: %v", err)
+		return nil
+	}
+	t.Cleanup(func() {
+		for _, c := range endChecks(sim) {
+			if err := c.run(); err != nil {
+				t.Errorf("simtest: %s: %v", c.name, err)
+			}
+		}
+		sim.Close()
+	})
+	return sim
+}
+
+// New is Start followed by sim.Client(): a simulator checked at the end of t
+// and an SDK client wired to it (its URL, credentials, HTTP client and
+// clock). It returns nils when Start fails t and t.Fatalf returns.
+func New(t TB, opts ...simulator.Option) (*simulator.Simulator, *mwallet.Client) {
+	t.Helper()
+	sim := Start(t, opts...)
+	if sim == nil {
+		return nil, nil
+	}
+	return sim, sim.Client()
+}
+
+// AsError returns the service error in err's chain, or fails t.
+func AsError(t TB, err error) *mwallet.Error {
+	t.Helper()
+	var e *mwallet.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("error = %v (%T), want a *mwallet.Error", err, err)
+	}
+	return e
+}
+
+// WantCode asserts that err is a service error with code and with the HTTP
+// status the specification documents for code, and returns it; otherwise it
+// fails t.
+func WantCode(t TB, err error, code mwallet.Code) *mwallet.Error {
+	t.Helper()
+	var e *mwallet.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("error = %v (%T), want *mwallet.Error %s", err, err, code)
+		return nil
+	}
+	if e.Code != code {
+		t.Fatalf("code = %s (HTTP %d: %s), want %s", e.Code, e.HTTPStatus, e.Message, code)
+		return e
+	}
+	if want := code.HTTPStatus(); e.HTTPStatus != want {
+		t.Fatalf("%s: HTTP status = %d, want %d", code, e.HTTPStatus, want)
+	}
+	return e
+}
+
+// MemberID returns the mem_ id of the member with external id ext, read from
+// its member.created event; it fails t when there is none.
+func MemberID(t TB, sim *simulator.Simulator, ext string) string {
+	t.Helper()
+	for _, e := range sim.Events.List() {
+		if e.Type == "member.created" && e.ExternalMemberID == ext {
+			return "mem_" + e.ObjectID
+		}
+	}
+	t.Fatalf("no member.created event for %q", ext)
+	return ""
+}
+
+// EventsOf returns the simulator's events of type typ, oldest first.
+func EventsOf(sim *simulator.Simulator, typ string) []simulator.Event {
+	var out []simulator.Event
+	for _, e := range sim.Events.List() {
+		if e.Type == typ {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Journal sums the journal postings of a ledger account in asset,
+// independently of the simulator's running balances. It returns "0" when
+// the account has no posting in asset, otherwise the sum at the postings'
+// scale ("0.000000" when they cancel out). An addition error fails t.
+func Journal(t TB, sim *simulator.Simulator, account, asset string) string {
+	t.Helper()
+	var sum *money.Amount
+	for _, e := range sim.LedgerEntries() {
+		for _, p := range e.Postings {
+			if p.Account != account || p.Asset != asset {
+				continue
+			}
+			if sum == nil {
+				z := money.Zero(p.Amount.Scale())
+				sum = &z
+			}
+			v, err := sum.Add(p.Amount)
+			if err != nil {
+				t.Fatalf("journal of %s %s: %v", account, asset, err)
+				return ""
+			}
+			*sum = v
+		}
+	}
+	if sum == nil {
+		return "0"
+	}
+	return sum.String()
+}
+
+// Available returns the journal balance (see Journal) of the available
+// account of the member with external id ext.
+func Available(t TB, sim *simulator.Simulator, ext, asset string) string {
+	t.Helper()
+	return Journal(t, sim, simulator.MemberAvailable(MemberID(t, sim, ext)), asset)
+}
+
+// Locked returns the journal balance (see Journal) of the locked account of
+// the member with external id ext.
+func Locked(t TB, sim *simulator.Simulator, ext, asset string) string {
+	t.Helper()
+	return Journal(t, sim, simulator.MemberLocked(MemberID(t, sim, ext)), asset)
+}
