@@ -101,6 +101,9 @@ func newSim(t *testing.T, opts ...simulator.Option) *simulator.Simulator {
 		if err := sim.CheckLedger(); err != nil {
 			t.Errorf("CheckLedger: %v", err)
 		}
+		if err := sim.CheckInvariants(); err != nil {
+			t.Errorf("CheckInvariants: %v", err)
+		}
 		sim.Close()
 	})
 	return sim

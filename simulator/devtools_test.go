@@ -170,6 +170,9 @@ func TestStateSnapshot(t *testing.T) {
 	if err := sim.CheckLedger(); err != nil {
 		t.Error(err)
 	}
+	if err := sim.CheckInvariants(); err != nil {
+		t.Error(err)
+	}
 }
 
 func TestRedeliverControl(t *testing.T) {
@@ -241,6 +244,9 @@ func TestRedeliverControl(t *testing.T) {
 		t.Error("RedeliverWebhook of a sent row succeeded")
 	}
 	if err := sim.CheckLedger(); err != nil {
+		t.Error(err)
+	}
+	if err := sim.CheckInvariants(); err != nil {
 		t.Error(err)
 	}
 }

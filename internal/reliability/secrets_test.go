@@ -295,6 +295,9 @@ func TestNoSecretInLogsErrorsOrJournal(t *testing.T) {
 	if err := sim.CheckLedger(); err != nil {
 		t.Errorf("CheckLedger: %v", err)
 	}
+	if err := sim.CheckInvariants(); err != nil {
+		t.Errorf("CheckInvariants: %v", err)
+	}
 	t.Logf("scanned %d bytes (%d log bytes, %d formatted values, journal of %d requests) for %d secret values: none found",
 		len(all), len(logs.String()), len(ev.parts), len(sim.Requests()), len(secrets))
 }

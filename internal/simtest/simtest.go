@@ -18,7 +18,8 @@ import (
 
 // Start starts a simulator for t. It fails t at once when an option was
 // invalid (SetupErr), and when t ends it asserts that the books balance
-// (CheckLedger) and then closes the simulator.
+// (CheckLedger) and that money sits only on live objects (CheckInvariants),
+// and then closes the simulator.
 func Start(t testing.TB, opts ...simulator.Option) *simulator.Simulator {
 	t.Helper()
 	sim := simulator.New(opts...)
@@ -29,6 +30,9 @@ func Start(t testing.TB, opts ...simulator.Option) *simulator.Simulator {
 	t.Cleanup(func() {
 		if err := sim.CheckLedger(); err != nil {
 			t.Errorf("CheckLedger: %v", err)
+		}
+		if err := sim.CheckInvariants(); err != nil {
+			t.Errorf("CheckInvariants: %v", err)
 		}
 	})
 	return sim

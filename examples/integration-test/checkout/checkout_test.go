@@ -42,6 +42,9 @@ func newHarness(t *testing.T, maxWait time.Duration, opts ...simulator.Option) *
 		if err := sim.CheckLedger(); err != nil {
 			t.Errorf("ledger: %v", err)
 		}
+		if err := sim.CheckInvariants(); err != nil {
+			t.Errorf("invariants: %v", err)
+		}
 	})
 	var waited time.Duration
 	svc := &checkout.Service{
