@@ -142,6 +142,7 @@ type simCard struct {
 	UpstreamCloseCalls int
 	CloseReason        string
 	LostKind           string
+	ReplacedBy         string // the replacement card, once replaced
 	CreatedAt          time.Time
 	UpdatedAt          time.Time
 	txs                []*cardTx // ascending by occurred_at

@@ -166,6 +166,13 @@ func (s *Simulator) setCardStatusLocked(id, status string) (*simCard, error) {
 	if !statusSet(cardStatuses...)[status] {
 		return nil, fmt.Errorf("unknown card status %q", status)
 	}
+	if cardEnded(status) && !cardEnded(c.Status) {
+		// An ended card keeps no money: top-ups in flight are rejected and
+		// the balance returns to the member's wallet.
+		if err := s.endCardLocked(c); err != nil {
+			return nil, err
+		}
+	}
 	if c.Status == "closing" && status != "closing" {
 		s.settled(c.ID)
 	}

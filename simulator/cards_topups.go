@@ -152,7 +152,7 @@ func topUpJSON(t *cardTopUp) map[string]any {
 // reaches the card, the fee is earned, card.topup.credited is sent.
 func (s *Simulator) creditCardTopUpLocked(t *cardTopUp) error {
 	if t.Status != "processing" {
-		return fmt.Errorf("card top-up %s is %s, not processing", t.ID, t.Status)
+		return newErr("state_invalid", fmt.Sprintf("card top-up %s is %s, not processing", t.ID, t.Status))
 	}
 	_, locked := fundingAccounts(t.Funding, t.MemberID)
 	if !t.Fee.IsZero() {
@@ -174,7 +174,7 @@ func (s *Simulator) creditCardTopUpLocked(t *cardTopUp) error {
 // released at once.
 func (s *Simulator) rejectCardTopUpLocked(t *cardTopUp) error {
 	if t.Status != "processing" {
-		return fmt.Errorf("card top-up %s is %s, not processing", t.ID, t.Status)
+		return newErr("state_invalid", fmt.Sprintf("card top-up %s is %s, not processing", t.ID, t.Status))
 	}
 	avail, locked := fundingAccounts(t.Funding, t.MemberID)
 	total, _ := t.Amount.Add(t.Fee)
@@ -192,7 +192,7 @@ func (s *Simulator) rejectCardTopUpLocked(t *cardTopUp) error {
 // rejects it; no automatic outcome runs any more.
 func (s *Simulator) timeoutCardTopUpLocked(t *cardTopUp) error {
 	if t.Status != "processing" {
-		return fmt.Errorf("card top-up %s is %s, not processing", t.ID, t.Status)
+		return newErr("state_invalid", fmt.Sprintf("card top-up %s is %s, not processing", t.ID, t.Status))
 	}
 	t.TimedOut = true
 	s.settled(t.ID)
