@@ -251,7 +251,7 @@ func (s *Simulator) findApplication(id string) (*cardApplication, error) {
 // manufacturing), the first top-up held at application is credited to it.
 func (s *Simulator) approveCardApplicationLocked(a *cardApplication) error {
 	if a.Status != "pending_review" && a.Status != "submitted" {
-		return fmt.Errorf("card application %s is %s, not under review", a.ID, a.Status)
+		return newErr("state_invalid", fmt.Sprintf("card application %s is %s, not under review", a.ID, a.Status))
 	}
 	now := s.clock.Now()
 	m := s.members[a.MemberID]
@@ -275,10 +275,18 @@ func (s *Simulator) approveCardApplicationLocked(a *cardApplication) error {
 }
 
 // rejectCardApplicationLocked fails an application under review: the fee
-// and shipping are refunded and the first top-up hold is released.
+// and shipping are refunded, the first top-up hold is released and the
+// quick KYC binding it used is compensated.
 func (s *Simulator) rejectCardApplicationLocked(a *cardApplication) error {
+	return s.failCardApplicationLocked(a, true)
+}
+
+// failCardApplicationLocked rejects a; compensate says whether the quick KYC
+// binding it used is compensated automatically (false when the binding's
+// compensation is what fails the application).
+func (s *Simulator) failCardApplicationLocked(a *cardApplication, compensate bool) error {
 	if a.Status != "pending_review" && a.Status != "submitted" {
-		return fmt.Errorf("card application %s is %s, not under review", a.ID, a.Status)
+		return newErr("state_invalid", fmt.Sprintf("card application %s is %s, not under review", a.ID, a.Status))
 	}
 	avail, locked := fundingAccounts(a.Funding, a.MemberID)
 	charge, _ := a.Fee.Add(a.Shipping)
@@ -298,7 +306,7 @@ func (s *Simulator) rejectCardApplicationLocked(a *cardApplication) error {
 	a.StatusVersion++
 	s.settled(a.ID)
 	s.emit("card.application.rejected", "card_application", a.ID, s.members[a.MemberID], a.Status, a.StatusVersion, nil)
-	if a.QuickBindingID != "" && s.quickBindingActive(s.members[a.MemberID], a.QuickBindingID) {
+	if compensate && a.QuickBindingID != "" && s.quickBindingActive(s.members[a.MemberID], a.QuickBindingID) {
 		// The first upstream terminal failure compensates the binding.
 		_, _ = s.compensateQuickBindingLocked(a.QuickBindingID, "auto", a.ID)
 	}
