@@ -132,6 +132,8 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 		return 0, nil, errInvalidFields("quick_kyc_binding_id is not an active binding of this member", "quick_kyc_binding_id")
 	case reasonKYCRequired:
 		return 0, nil, errBusiness500("KYC not passed")
+	case reasonMemberRestricted:
+		return 0, nil, errBusiness500("member account restricted")
 	case reasonKYCCountry, reasonNoAddress:
 		return 0, nil, newErr("product_not_available", "product prerequisites unmet")
 	case reasonPenalties:
@@ -249,9 +251,17 @@ func (s *Simulator) findApplication(id string) (*cardApplication, error) {
 // approveCardApplicationLocked issues the card of an application under
 // review: the card exists (virtual active, physical unactivated in
 // manufacturing), the first top-up held at application is credited to it.
+// An application whose member no longer passes the product's gates
+// (cardIssuanceBlocker: KYC sent back to review, restricted member, KYC
+// country, penalties, compensated binding, product gone) is rejected
+// instead, as rejectCardApplicationLocked does, and RejectReason says why.
 func (s *Simulator) approveCardApplicationLocked(a *cardApplication) error {
 	if a.Status != "pending_review" && a.Status != "submitted" {
 		return newErr("state_invalid", fmt.Sprintf("card application %s is %s, not under review", a.ID, a.Status))
+	}
+	if reason := s.cardIssuanceBlocker(a); reason != "" {
+		a.RejectReason = reason
+		return s.rejectCardApplicationLocked(a)
 	}
 	now := s.clock.Now()
 	m := s.members[a.MemberID]

@@ -28,7 +28,11 @@ func (s *Simulator) registerCardActions() {
 		if err := s.approveCardApplicationLocked(a); err != nil {
 			return nil, err
 		}
-		return appJSON(a), nil
+		out := appJSON(a)
+		if a.RejectReason != "" {
+			out["reject_reason"] = a.RejectReason // the gate that turned the approval into a rejection
+		}
+		return out, nil
 	}
 	s.actions["cards/applications/reject"] = func(id string, _ []byte) (any, error) {
 		a, err := s.findApplication(id)

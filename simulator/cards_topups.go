@@ -60,6 +60,9 @@ func (s *Simulator) handleCardTopUp(c *rc) (int, any, error) {
 	if !card.allowed("topup") {
 		return 0, nil, errCardState(card, "top up")
 	}
+	if memberRestriction(c.member) != "" {
+		return 0, nil, errBusiness500("member account restricted")
+	}
 	p := s.cards.productByID[card.ProductID]
 	if p == nil || !s.productVisible(p) {
 		return 0, nil, newErr("product_not_available", "card product not available")
