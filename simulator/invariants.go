@@ -3,6 +3,7 @@ package simulator
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"sort"
 	"strings"
 
@@ -41,6 +42,19 @@ func (s *Simulator) CheckInvariants() error {
 		return nil
 	}
 	return &InvariantError{Violations: v}
+}
+
+// registerInvariants serves GET /_sim/invariants: {"hold": bool,
+// "violations": [...]}, what CheckInvariants reports, for clients outside
+// Go.
+func (s *Simulator) registerInvariants() {
+	s.control("GET /_sim/invariants", func(*http.Request, []byte) (int, any, error) {
+		v := s.invariantViolationsLocked()
+		if v == nil {
+			v = []string{}
+		}
+		return http.StatusOK, map[string]any{"hold": len(v) == 0, "violations": v}, nil
+	})
 }
 
 // InvariantError lists the violations CheckInvariants found, each a

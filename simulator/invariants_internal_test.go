@@ -1,7 +1,9 @@
 package simulator
 
 import (
+	"encoding/json"
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -104,6 +106,9 @@ func TestCheckInvariantsDetects(t *testing.T) {
 			if err := s.CheckInvariants(); err != nil {
 				t.Fatalf("fresh simulator: %v", err)
 			}
+			if hold, v := invariantsOverHTTP(t, s); !hold || len(v) != 0 {
+				t.Fatalf("GET /_sim/invariants on a fresh simulator: hold %v, %v", hold, v)
+			}
 			s.mu.Lock()
 			tt.corrupt(t, s)
 			s.mu.Unlock()
@@ -123,6 +128,28 @@ func TestCheckInvariantsDetects(t *testing.T) {
 					t.Errorf("error %q lacks %q", err, w)
 				}
 			}
+			hold, v := invariantsOverHTTP(t, s)
+			if hold || strings.Join(v, "; ") != strings.Join(ie.Violations, "; ") {
+				t.Errorf("GET /_sim/invariants: hold %v, %v; want the violations %v", hold, v, ie.Violations)
+			}
 		})
 	}
+}
+
+// invariantsOverHTTP reads GET /_sim/invariants.
+func invariantsOverHTTP(t *testing.T, s *Simulator) (bool, []string) {
+	t.Helper()
+	resp, err := http.Get(s.URL() + "/_sim/invariants")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Hold       bool     `json:"hold"`
+		Violations []string `json:"violations"`
+	}
+	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&out) != nil || out.Violations == nil {
+		t.Fatalf("GET /_sim/invariants: %d", resp.StatusCode)
+	}
+	return out.Hold, out.Violations
 }
