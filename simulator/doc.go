@@ -14,6 +14,7 @@
 //	client := sim.Client() // a ready *mwallet.Client: URL, credentials, clock
 //	...
 //	if err := sim.CheckLedger(); err != nil { t.Fatal(err) }
+//	if err := sim.CheckInvariants(); err != nil { t.Fatal(err) }
 //
 // New serves the simulator on a loopback httptest server. A Simulator is also
 // a plain http.Handler (NewHandler, then SetBaseURL); the command
@@ -117,5 +118,8 @@
 //
 // Every money movement is one balanced journal entry of the Ledger; member,
 // card and prepaid accounts never go negative. CheckLedger verifies that
-// nothing was created or lost; tests end with it.
+// nothing was created or lost. CheckInvariants verifies what a balanced
+// ledger cannot show: no money on an ended card, every held amount owned by
+// a live order and every live order holding its amount. Tests end with
+// both.
 package simulator
