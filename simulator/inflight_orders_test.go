@@ -1,7 +1,11 @@
 package simulator_test
 
 import (
+	"os"
+	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/deposits"
@@ -291,4 +295,62 @@ func TestInflightDeposits(t *testing.T) {
 			e.wantFunds(m, "1025.000000", "0.000000")
 		}},
 	})
+}
+
+// TestInflightTablesMatchReadme keeps the README's "Operations in flight"
+// matrices and the tables these tests play identical.
+func TestInflightTablesMatchReadme(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// matrix reads the table whose header starts with head: first column
+	// the status, then one column per action; "—" is state_invalid.
+	matrix := func(head string, actions []string) map[string]map[string]string {
+		out := map[string]map[string]string{}
+		lines := strings.Split(string(b), "\n")
+		start := -1
+		for i, l := range lines {
+			if strings.HasPrefix(l, head) {
+				start = i + 2
+			}
+		}
+		if start < 0 {
+			t.Fatalf("README.md has no table %q", head)
+		}
+		for _, l := range lines[start:] {
+			if !strings.HasPrefix(l, "|") {
+				break
+			}
+			cells := strings.Split(strings.Trim(l, "|"), "|")
+			from := strings.TrimSpace(cells[0])
+			for i, a := range actions {
+				to := strings.TrimSpace(cells[i+1])
+				if strings.HasPrefix(to, "—") {
+					continue
+				}
+				to, _, _ = strings.Cut(to, " (")
+				if out[a] == nil {
+					out[a] = map[string]string{}
+				}
+				out[a][from] = to
+			}
+		}
+		return out
+	}
+	remit := matrix("| status | advance | dispatch |", []string{"advance", "dispatch", "complete", "fail", "refund", "needs_reconfirm"})
+	if diff := cmp.Diff(remitNext, remit); diff != "" {
+		t.Errorf("README remittance matrix differs from the tested table (-tested +README):\n%s", diff)
+	}
+	qr := matrix("| status | complete | fail |", []string{"complete", "fail", "refund", "timeout"})
+	for _, m := range qr {
+		if v, ok := m["processing, notice timed out"]; ok {
+			delete(m, "processing, notice timed out")
+			m["processing (timed out)"] = v
+		}
+	}
+	if diff := cmp.Diff(qrNext, qr); diff != "" {
+		t.Errorf("README QR matrix differs from the tested table (-tested +README):\n%s", diff)
+	}
 }
