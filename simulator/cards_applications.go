@@ -3,6 +3,7 @@ package simulator
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/mwallet/mwallet-go/money"
@@ -356,4 +357,22 @@ func (s *Simulator) creditCardLocked(memo, asset string, amount money.Amount, fr
 		Posting{Account: UpstreamAccount("card_issuer"), Asset: cardLedgerAsset, Amount: conv.Neg()},
 		Posting{Account: CardAccount(cardID), Asset: cardLedgerAsset, Amount: conv},
 	)
+}
+
+// appsOnBinding returns the applications under review that rely on quick
+// KYC binding id, oldest first.
+func (s *Simulator) appsOnBinding(id string) []*cardApplication {
+	var out []*cardApplication
+	for _, a := range s.cards.apps {
+		if a.QuickBindingID == id && cardAppUnderReview(a) {
+			out = append(out, a)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].CreatedAt.Equal(out[j].CreatedAt) {
+			return out[i].CreatedAt.Before(out[j].CreatedAt)
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out
 }

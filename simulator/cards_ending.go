@@ -97,21 +97,3 @@ func (s *Simulator) cardTxDestination(c *simCard, direction string) (account str
 	}
 	return MemberAvailable(c.MemberID), true, nil
 }
-
-// appsOnBinding returns the applications under review that rely on quick
-// KYC binding id, oldest first.
-func (s *Simulator) appsOnBinding(id string) []*cardApplication {
-	var out []*cardApplication
-	for _, a := range s.cards.apps {
-		if a.QuickBindingID == id && cardAppUnderReview(a) {
-			out = append(out, a)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if !out[i].CreatedAt.Equal(out[j].CreatedAt) {
-			return out[i].CreatedAt.Before(out[j].CreatedAt)
-		}
-		return out[i].ID < out[j].ID
-	})
-	return out
-}
