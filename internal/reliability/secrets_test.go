@@ -244,7 +244,7 @@ func TestNoSecretInLogsErrorsOrJournal(t *testing.T) {
 	ev.addJSON("events", sim.Events())
 	ev.addJSON("deliveries", sim.WebhookDeliveries())
 	ev.addJSON("endpoints", sim.WebhookEndpoints())
-	for _, path := range []string{"/_sim/requests", "/_sim/state", "/_sim/events", "/_sim/webhooks/deliveries", "/_sim/webhooks/endpoints", "/_sim/keys", "/_sim/ledger"} {
+	for _, path := range []string{"/_sim/requests", "/_sim/state", "/_sim/events", "/_sim/webhooks/deliveries", "/_sim/webhooks/endpoints", "/_sim/keys", "/_sim/ledger", "/_sim/invariants"} {
 		resp, err := http.Get(sim.URL() + path)
 		if err != nil {
 			t.Fatal(err)
