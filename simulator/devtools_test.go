@@ -14,6 +14,7 @@ import (
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/cards"
 	"github.com/mwallet/mwallet-go/deposits"
+	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/remittance"
@@ -70,8 +71,7 @@ func devtoolsQROrder(t *testing.T, ctx context.Context, sim *simulator.Simulator
 
 func TestStateSnapshot(t *testing.T) {
 	t.Parallel()
-	sim := simulator.New()
-	t.Cleanup(sim.Close)
+	sim := simtest.Start(t)
 	ctx := context.Background()
 	client := sim.Client()
 
