@@ -104,7 +104,7 @@ func ExampleClient_Do_retry() {
 	available, _ := sim.Balance(simulator.DefaultMemberExternalID, "USDT")
 	fmt.Println("attempts:", dep.Response.Attempts, "replayed:", dep.Response.Replayed)
 	fmt.Println("one key for both attempts:", len(keys) == 2 && keys[0] == keys[1] && keys[0] == dep.Response.IdempotencyKey)
-	fmt.Println("balance:", available, "ledger balanced:", sim.CheckLedger() == nil)
+	fmt.Println("balance:", available, "ledger balanced:", sim.CheckLedger() == nil && sim.CheckInvariants() == nil)
 	// Output:
 	// attempts: 2 replayed: true
 	// one key for both attempts: true

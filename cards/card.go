@@ -245,7 +245,8 @@ type CloseCheck struct {
 
 // CheckClose asks whether a card can be closed (GET /v1/cards/{id}/close-check).
 // Call it before Close: Close currently answers 500 api_error when a balance
-// remains, authorizations are unsettled or the upstream balance is unreadable.
+// remains, authorizations are unsettled, a top-up is still in flight or the
+// upstream balance is unreadable.
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields.
@@ -271,7 +272,8 @@ type CloseParams struct {
 }
 
 // Close asks to close a card (POST /v1/cards/{id}/close). It needs a zero
-// balance, no unsettled authorizations and a readable upstream balance. The
+// balance, no top-up in flight, no unsettled authorizations and a readable
+// upstream balance. The
 // answer is {id, status closing}, also for cards that have already ended;
 // the final state arrives by card.status.updated.
 func (c *Client) Close(ctx context.Context, member, cardID string, p CloseParams, opts ...api.CallOption) (*StatusResult, error) {

@@ -76,7 +76,7 @@ func Example() {
 	card, err = client.Cards.Get(ctx, member, card.ID)
 	must(err)
 	fmt.Println("balance:", card.Balance)
-	fmt.Println("books balance:", sim.CheckLedger() == nil)
+	fmt.Println("books balance:", sim.CheckLedger() == nil && sim.CheckInvariants() == nil)
 	// Output:
 	// issue fee: 5.00 USDT can apply: true
 	// application: submitted

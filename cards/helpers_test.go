@@ -21,11 +21,15 @@ const goodPIN = cards.PIN("135790")
 
 var ctx = context.Background()
 
-// checkBooks asserts that the simulator's books balance.
+// checkBooks asserts that the simulator's books balance and that money sits
+// only on live objects.
 func checkBooks(t *testing.T, sim *simulator.Simulator) {
 	t.Helper()
 	if err := sim.CheckLedger(); err != nil {
 		t.Fatalf("books do not balance: %v", err)
+	}
+	if err := sim.CheckInvariants(); err != nil {
+		t.Fatalf("invariants: %v", err)
 	}
 }
 

@@ -188,6 +188,7 @@ func TestEnumerations(t *testing.T) {
 		{"funding merchant", true, cards.FundingMerchant.Known()},
 		{"lost kind stolen", true, cards.LostKindStolen.Known()},
 		{"close blocker", true, cards.CloseBlockedUnsettled.Known()},
+		{"close blocker top-up in flight", true, cards.CloseBlockedTopUpInFlight.Known()},
 	} {
 		if tc.got != tc.known {
 			t.Errorf("%s: Known() = %v", tc.name, tc.got)

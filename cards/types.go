@@ -190,12 +190,15 @@ const (
 	CloseBlockedUpstreamBalance CloseBlocker = "upstream_balance_unreadable"
 	// CloseBlockedState: the card's status does not allow closing.
 	CloseBlockedState CloseBlocker = "state"
+	// CloseBlockedTopUpInFlight: a top-up to the card is still processing;
+	// its money is unsettled funds, so close waits for its outcome.
+	CloseBlockedTopUpInFlight CloseBlocker = "topup_in_flight"
 )
 
 // Known reports whether b is a known blocker.
 func (b CloseBlocker) Known() bool {
 	switch b {
-	case CloseBlockedBalance, CloseBlockedUnsettled, CloseBlockedUpstreamBalance, CloseBlockedState:
+	case CloseBlockedBalance, CloseBlockedUnsettled, CloseBlockedUpstreamBalance, CloseBlockedState, CloseBlockedTopUpInFlight:
 		return true
 	}
 	return false

@@ -43,7 +43,7 @@ func ExampleClient_Create() {
 		return
 	}
 	fmt.Println(again.ID, "replayed:", again.Replayed, "HTTP", again.Response.StatusCode)
-	fmt.Println("books balance:", sim.CheckLedger() == nil)
+	fmt.Println("books balance:", sim.CheckLedger() == nil && sim.CheckInvariants() == nil)
 	// Output:
 	// dep_TRON:0x9f2c…e1:0 credited 250.500000 USDT replayed: false
 	// dep_TRON:0x9f2c…e1:0 replayed: true HTTP 200

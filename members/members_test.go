@@ -65,6 +65,9 @@ func TestGet(t *testing.T) {
 	if err := sim.CheckLedger(); err != nil {
 		t.Fatal(err)
 	}
+	if err := sim.CheckInvariants(); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestGetNeedsMembersRead(t *testing.T) {

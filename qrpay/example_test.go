@@ -72,7 +72,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	fmt.Println("outcome", final.Status)
-	fmt.Println("books balance:", sim.CheckLedger() == nil)
+	fmt.Println("books balance:", sim.CheckLedger() == nil && sim.CheckInvariants() == nil)
 	// Output:
 	// pay 250.00 THB to BAAN THAI KITCHEN (amount editable: false)
 	// member pays 7.308109 USDT, fee 0.036359 included

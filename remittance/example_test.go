@@ -54,7 +54,7 @@ func ExampleClient_Create() {
 	}
 	fmt.Println("completed:", order.IsCompleted(), "version:", order.StatusVersion)
 	fmt.Println("settled_amount:", order.SettledAmount, order.SourceAsset)
-	fmt.Println("books balance:", sim.CheckLedger() == nil)
+	fmt.Println("books balance:", sim.CheckLedger() == nil && sim.CheckInvariants() == nil)
 	// Output:
 	// status: dispatching
 	// customer_total: 129.388536 USDT

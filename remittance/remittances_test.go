@@ -857,6 +857,9 @@ func TestServiceLineFallbackAndPayeeCorridor(t *testing.T) {
 			if err := sim.CheckLedger(); err != nil {
 				t.Fatal(err)
 			}
+			if err := sim.CheckInvariants(); err != nil {
+				t.Fatal(err)
+			}
 		})
 	}
 }

@@ -142,7 +142,7 @@ func (s *Simulator) setMerchantLocked(ms MerchantSettings) error {
 	if ms.AssetAllowlist != nil {
 		s.merchant.AssetAllowlist = allow
 	}
-	if len(moves) > 0 {
+	if len(moves) > 0 || ms.Status == MerchantActive {
 		s.onPrepaidTopUp() // remittances waiting for merchant funds advance
 	}
 	return nil

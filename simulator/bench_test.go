@@ -157,6 +157,9 @@ func BenchmarkSignedDeposit(b *testing.B) {
 		if err := sim.CheckLedger(); err != nil {
 			b.Fatal(err)
 		}
+		if err := sim.CheckInvariants(); err != nil {
+			b.Fatal(err)
+		}
 	})
 	b.Run("bare", func(b *testing.B) {
 		_, c := benchRaw(b)

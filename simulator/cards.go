@@ -117,9 +117,12 @@ type cardApplication struct {
 	Address       *cardAddress // snapshot (physical)
 	// QuickBindingID is the quick KYC binding the application used, if any.
 	QuickBindingID string
-	CardID         string
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
+	// RejectReason says why an approval was turned into a rejection (a
+	// gate of cardIssuanceBlocker); empty otherwise.
+	RejectReason string
+	CardID       string
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
 }
 
 // simCard is a card. It never holds a card number, PIN or CVV in clear.
@@ -142,6 +145,7 @@ type simCard struct {
 	UpstreamCloseCalls int
 	CloseReason        string
 	LostKind           string
+	ReplacedBy         string // the replacement card, once replaced
 	CreatedAt          time.Time
 	UpdatedAt          time.Time
 	txs                []*cardTx // ascending by occurred_at

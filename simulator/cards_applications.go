@@ -3,6 +3,7 @@ package simulator
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/mwallet/mwallet-go/money"
@@ -132,6 +133,8 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 		return 0, nil, errInvalidFields("quick_kyc_binding_id is not an active binding of this member", "quick_kyc_binding_id")
 	case reasonKYCRequired:
 		return 0, nil, errBusiness500("KYC not passed")
+	case reasonMemberRestricted:
+		return 0, nil, errBusiness500("member account restricted")
 	case reasonKYCCountry, reasonNoAddress:
 		return 0, nil, newErr("product_not_available", "product prerequisites unmet")
 	case reasonPenalties:
@@ -249,9 +252,17 @@ func (s *Simulator) findApplication(id string) (*cardApplication, error) {
 // approveCardApplicationLocked issues the card of an application under
 // review: the card exists (virtual active, physical unactivated in
 // manufacturing), the first top-up held at application is credited to it.
+// An application whose member no longer passes the product's gates
+// (cardIssuanceBlocker: KYC sent back to review, restricted member, KYC
+// country, penalties, compensated binding, product gone) is rejected
+// instead, as rejectCardApplicationLocked does, and RejectReason says why.
 func (s *Simulator) approveCardApplicationLocked(a *cardApplication) error {
 	if a.Status != "pending_review" && a.Status != "submitted" {
-		return fmt.Errorf("card application %s is %s, not under review", a.ID, a.Status)
+		return newErr("state_invalid", fmt.Sprintf("card application %s is %s, not under review", a.ID, a.Status))
+	}
+	if reason := s.cardIssuanceBlocker(a); reason != "" {
+		a.RejectReason = reason
+		return s.rejectCardApplicationLocked(a)
 	}
 	now := s.clock.Now()
 	m := s.members[a.MemberID]
@@ -275,10 +286,18 @@ func (s *Simulator) approveCardApplicationLocked(a *cardApplication) error {
 }
 
 // rejectCardApplicationLocked fails an application under review: the fee
-// and shipping are refunded and the first top-up hold is released.
+// and shipping are refunded, the first top-up hold is released and the
+// quick KYC binding it used is compensated.
 func (s *Simulator) rejectCardApplicationLocked(a *cardApplication) error {
+	return s.failCardApplicationLocked(a, true)
+}
+
+// failCardApplicationLocked rejects a; compensate says whether the quick KYC
+// binding it used is compensated automatically (false when the binding's
+// compensation is what fails the application).
+func (s *Simulator) failCardApplicationLocked(a *cardApplication, compensate bool) error {
 	if a.Status != "pending_review" && a.Status != "submitted" {
-		return fmt.Errorf("card application %s is %s, not under review", a.ID, a.Status)
+		return newErr("state_invalid", fmt.Sprintf("card application %s is %s, not under review", a.ID, a.Status))
 	}
 	avail, locked := fundingAccounts(a.Funding, a.MemberID)
 	charge, _ := a.Fee.Add(a.Shipping)
@@ -298,7 +317,7 @@ func (s *Simulator) rejectCardApplicationLocked(a *cardApplication) error {
 	a.StatusVersion++
 	s.settled(a.ID)
 	s.emit("card.application.rejected", "card_application", a.ID, s.members[a.MemberID], a.Status, a.StatusVersion, nil)
-	if a.QuickBindingID != "" && s.quickBindingActive(s.members[a.MemberID], a.QuickBindingID) {
+	if compensate && a.QuickBindingID != "" && s.quickBindingActive(s.members[a.MemberID], a.QuickBindingID) {
 		// The first upstream terminal failure compensates the binding.
 		_, _ = s.compensateQuickBindingLocked(a.QuickBindingID, "auto", a.ID)
 	}
@@ -338,4 +357,22 @@ func (s *Simulator) creditCardLocked(memo, asset string, amount money.Amount, fr
 		Posting{Account: UpstreamAccount("card_issuer"), Asset: cardLedgerAsset, Amount: conv.Neg()},
 		Posting{Account: CardAccount(cardID), Asset: cardLedgerAsset, Amount: conv},
 	)
+}
+
+// appsOnBinding returns the applications under review that rely on quick
+// KYC binding id, oldest first.
+func (s *Simulator) appsOnBinding(id string) []*cardApplication {
+	var out []*cardApplication
+	for _, a := range s.cards.apps {
+		if a.QuickBindingID == id && cardAppUnderReview(a) {
+			out = append(out, a)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].CreatedAt.Equal(out[j].CreatedAt) {
+			return out[i].CreatedAt.Before(out[j].CreatedAt)
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out
 }

@@ -28,7 +28,11 @@ func (s *Simulator) registerCardActions() {
 		if err := s.approveCardApplicationLocked(a); err != nil {
 			return nil, err
 		}
-		return appJSON(a), nil
+		out := appJSON(a)
+		if a.RejectReason != "" {
+			out["reject_reason"] = a.RejectReason // the gate that turned the approval into a rejection
+		}
+		return out, nil
 	}
 	s.actions["cards/applications/reject"] = func(id string, _ []byte) (any, error) {
 		a, err := s.findApplication(id)
@@ -166,6 +170,13 @@ func (s *Simulator) setCardStatusLocked(id, status string) (*simCard, error) {
 	if !statusSet(cardStatuses...)[status] {
 		return nil, fmt.Errorf("unknown card status %q", status)
 	}
+	if cardEnded(status) && !cardEnded(c.Status) {
+		// An ended card keeps no money: top-ups in flight are rejected and
+		// the balance returns to the member's wallet.
+		if err := s.endCardLocked(c); err != nil {
+			return nil, err
+		}
+	}
 	if c.Status == "closing" && status != "closing" {
 		s.settled(c.ID)
 	}
@@ -224,7 +235,11 @@ func (s *Simulator) withCard(id string, fn func(*simCard) error) error {
 
 // approveCardApplication issues the card of an application under review
 // (action cards/applications/{id}/approve): the card exists, any first
-// top-up is credited to it, and card.application.approved is sent.
+// top-up is credited to it, and card.application.approved is sent. An
+// application whose member no longer passes the product's gates (KYC sent
+// back to review, a restricted member, KYC country, penalties, a compensated
+// quick KYC binding, a product gone) is rejected instead, with everything it
+// held returned, as the upstream would.
 func (s *Simulator) approveCardApplication(id string) error {
 	return s.withApp(id, s.approveCardApplicationLocked)
 }

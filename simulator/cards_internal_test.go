@@ -55,4 +55,7 @@ func TestAtScaleOfReportsInexactAmounts(t *testing.T) {
 	if err := s.CheckLedger(); err != nil {
 		t.Fatal(err)
 	}
+	if err := s.CheckInvariants(); err != nil {
+		t.Fatal(err)
+	}
 }

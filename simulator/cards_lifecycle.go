@@ -329,6 +329,11 @@ func (s *Simulator) closeBlockers(c *simCard) []string {
 	if !s.ledger.Balance(CardAccount(c.ID), cardLedgerAsset).IsZero() {
 		out = append(out, "balance_remaining")
 	}
+	if len(s.topUpsInFlight(c)) > 0 {
+		// Money on its way to the card is unsettled funds: closing now
+		// would let the later credit land on a closed card.
+		out = append(out, "topup_in_flight")
+	}
 	for _, t := range c.txs {
 		if t.unsettled() {
 			out = append(out, "unsettled_transactions")
@@ -371,6 +376,8 @@ func (s *Simulator) handleCardClose(c *rc) (int, any, error) {
 		return 0, nil, errBusiness500("upstream card balance unreadable")
 	case blockers[0] == "balance_remaining":
 		return 0, nil, errBusiness500("card balance remaining")
+	case blockers[0] == "topup_in_flight":
+		return 0, nil, errBusiness500("a top-up to this card is still in flight (unsettled funds)")
 	case blockers[0] == "unsettled_transactions":
 		return 0, nil, errBusiness500("card has unsettled transactions")
 	default:
@@ -386,10 +393,15 @@ func (s *Simulator) handleCardClose(c *rc) (int, any, error) {
 	return 200, answer, nil
 }
 
-// completeCardCloseLocked is the upstream callback that ends a closure.
+// completeCardCloseLocked is the upstream callback that ends a closure. A
+// credit that reached the card while it was closing is returned to the
+// member's wallet first (endCardLocked).
 func (s *Simulator) completeCardCloseLocked(card *simCard) error {
 	if !card.allowed("close_complete") {
-		return fmt.Errorf("card %s is %s, not closing", card.ID, card.Status)
+		return newErr("state_invalid", fmt.Sprintf("card %s is %s, not closing", card.ID, card.Status))
+	}
+	if err := s.endCardLocked(card); err != nil {
+		return err
 	}
 	s.settled(card.ID)
 	s.moveCardLocked(card, cardMoves["close_complete"].to, false)
@@ -436,6 +448,12 @@ func (s *Simulator) handleCardReplace(c *rc) (int, any, error) {
 			return 0, nil, err
 		}
 	}
+	// Top-ups still in flight follow the balance: their credit lands on the
+	// replacement card, never on the replaced one.
+	for _, t := range s.topUpsInFlight(card) {
+		t.CardID = nc.ID
+	}
+	card.ReplacedBy = nc.ID
 	s.moveCardLocked(card, cardMoves["replace"].to, false)
 	return 201, map[string]any{"card_id": nc.ID, "status": nc.Status, "replaced_card_id": card.ID}, nil
 }

@@ -88,16 +88,12 @@ func (s *Simulator) cardIneligibility(m *member, p *cardProduct, bindingID strin
 		}
 		bound = true
 	}
-	// A quick binding stands in for a missing genuine L1 only; it never
-	// satisfies an L2 product.
-	if m.KYCLevel < p.KYCLevel && !(bound && p.KYCLevel <= 1) {
-		return reasonKYCRequired
-	}
-	if p.BlockedKYC[s.kycCountryOf(m)] {
-		return reasonKYCCountry
-	}
-	if s.cards.penalties[m.ID] {
-		return reasonPenalties
+	// Member status, KYC (a quick binding stands in for a missing genuine
+	// L1 only, never while the profile is under review, never for an L2
+	// product), KYC country and penalties: the gates an approval checks
+	// again.
+	if r := s.cardMemberGate(m, p, bound); r != "" {
+		return r
 	}
 	if s.cardSlotsUsed(m, p.formFactor()) >= s.cards.limits[p.formFactor()] {
 		return reasonCardLimit

@@ -60,6 +60,9 @@ func (s *Simulator) handleCardTopUp(c *rc) (int, any, error) {
 	if !card.allowed("topup") {
 		return 0, nil, errCardState(card, "top up")
 	}
+	if memberRestriction(c.member) != "" {
+		return 0, nil, errBusiness500("member account restricted")
+	}
 	p := s.cards.productByID[card.ProductID]
 	if p == nil || !s.productVisible(p) {
 		return 0, nil, newErr("product_not_available", "card product not available")
@@ -152,7 +155,7 @@ func topUpJSON(t *cardTopUp) map[string]any {
 // reaches the card, the fee is earned, card.topup.credited is sent.
 func (s *Simulator) creditCardTopUpLocked(t *cardTopUp) error {
 	if t.Status != "processing" {
-		return fmt.Errorf("card top-up %s is %s, not processing", t.ID, t.Status)
+		return newErr("state_invalid", fmt.Sprintf("card top-up %s is %s, not processing", t.ID, t.Status))
 	}
 	_, locked := fundingAccounts(t.Funding, t.MemberID)
 	if !t.Fee.IsZero() {
@@ -174,7 +177,7 @@ func (s *Simulator) creditCardTopUpLocked(t *cardTopUp) error {
 // released at once.
 func (s *Simulator) rejectCardTopUpLocked(t *cardTopUp) error {
 	if t.Status != "processing" {
-		return fmt.Errorf("card top-up %s is %s, not processing", t.ID, t.Status)
+		return newErr("state_invalid", fmt.Sprintf("card top-up %s is %s, not processing", t.ID, t.Status))
 	}
 	avail, locked := fundingAccounts(t.Funding, t.MemberID)
 	total, _ := t.Amount.Add(t.Fee)
@@ -192,7 +195,7 @@ func (s *Simulator) rejectCardTopUpLocked(t *cardTopUp) error {
 // rejects it; no automatic outcome runs any more.
 func (s *Simulator) timeoutCardTopUpLocked(t *cardTopUp) error {
 	if t.Status != "processing" {
-		return fmt.Errorf("card top-up %s is %s, not processing", t.ID, t.Status)
+		return newErr("state_invalid", fmt.Sprintf("card top-up %s is %s, not processing", t.ID, t.Status))
 	}
 	t.TimedOut = true
 	s.settled(t.ID)

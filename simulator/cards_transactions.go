@@ -106,14 +106,31 @@ func (s *Simulator) addCardTransactionLocked(c *simCard, in CardTransaction) (*c
 		if err != nil {
 			return nil, fmt.Errorf("card %s: %w", c.ID, err)
 		}
-		from, to := CardAccount(c.ID), UpstreamAccount("card_network")
+		// An ended card keeps no money: a credit goes on to the live
+		// replacement or back to the member's wallet; a debit is refused.
+		cardAcct, withdrawal, err := s.cardTxDestination(c, t.Direction)
+		if err != nil {
+			return nil, err
+		}
+		from, to := cardAcct, UpstreamAccount("card_network")
 		if t.Direction == "credit" {
 			from, to = to, from
 		}
-		if err := s.ledger.Transfer(s.clock.Now(), "card transaction "+t.ID, cardLedgerAsset, conv, from, to); err != nil {
+		memo := "card transaction " + t.ID
+		var wid string
+		if withdrawal {
+			wid = s.newUUID()
+			memo += fmt.Sprintf(" on %s card %s: card withdrawal cwd_%s, returned to the member wallet", c.Status, c.ID, wid)
+		} else if cardAcct != CardAccount(c.ID) {
+			memo += fmt.Sprintf(" on %s card %s: forwarded to the replacement %s", c.Status, c.ID, cardAcct)
+		}
+		if err := s.ledger.Transfer(s.clock.Now(), memo, cardLedgerAsset, conv, from, to); err != nil {
 			return nil, fmt.Errorf("card %s: %w", c.ID, err)
 		}
 		t.Booked = true
+		if withdrawal {
+			defer s.emit("card.withdraw.completed", "card_withdrawal", wid, s.memberOfCard(c), "completed", 1, nil)
+		}
 	}
 	if prev != nil {
 		for i, x := range c.txs {

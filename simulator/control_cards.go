@@ -14,7 +14,11 @@ type CardsControl struct{ s *Simulator }
 
 // ApproveApplication issues the card of an application under review
 // (action cards/applications/{id}/approve): the card exists, any first
-// top-up is credited to it, and card.application.approved is sent.
+// top-up is credited to it, and card.application.approved is sent. An
+// application whose member no longer passes the product's gates (KYC sent
+// back to review, a restricted member, KYC country, penalties, a compensated
+// quick KYC binding, a product gone) is rejected instead, with everything it
+// held returned, as the upstream would.
 func (c *CardsControl) ApproveApplication(id string) error {
 	return c.s.approveCardApplication(id)
 }

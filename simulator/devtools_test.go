@@ -19,6 +19,7 @@ import (
 	"github.com/mwallet/mwallet-go/remittance"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/emvqr"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 // controlJSON calls the control API and decodes its answer into out.
@@ -70,8 +71,7 @@ func devtoolsQROrder(t *testing.T, ctx context.Context, sim *simulator.Simulator
 
 func TestStateSnapshot(t *testing.T) {
 	t.Parallel()
-	sim := simulator.MustNew()
-	t.Cleanup(sim.Close)
+	sim := simtest.Start(t)
 	ctx := context.Background()
 	client := sim.Client()
 
@@ -170,6 +170,9 @@ func TestStateSnapshot(t *testing.T) {
 	if err := sim.CheckLedger(); err != nil {
 		t.Error(err)
 	}
+	if err := sim.CheckInvariants(); err != nil {
+		t.Error(err)
+	}
 }
 
 func TestRedeliverControl(t *testing.T) {
@@ -241,6 +244,9 @@ func TestRedeliverControl(t *testing.T) {
 		t.Error("RedeliverWebhook of a sent row succeeded")
 	}
 	if err := sim.CheckLedger(); err != nil {
+		t.Error(err)
+	}
+	if err := sim.CheckInvariants(); err != nil {
 		t.Error(err)
 	}
 }

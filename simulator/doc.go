@@ -11,7 +11,7 @@
 //
 //	sim, client := simtest.New(t) // client: a ready *mwallet.Client (URL, credentials, clock)
 //	...                            // drive client; decide outcomes with sim.QRPay, sim.Cards, ...
-//	// when t ends: sim.CheckLedger() must pass, then sim.Close()
+//	// when t ends: sim.CheckLedger() and sim.CheckInvariants() must pass, then sim.Close()
 //
 // New serves the simulator on a loopback httptest server; it returns an
 // error when an option is invalid, and MustNew panics instead. A Simulator
@@ -123,5 +123,8 @@
 //
 // Every money movement is one balanced journal entry of the Ledger; member,
 // card and prepaid accounts never go negative. CheckLedger verifies that
-// nothing was created or lost; tests end with it.
+// nothing was created or lost. CheckInvariants verifies what a balanced
+// ledger cannot show: no money on an ended card, every held amount owned by
+// a live order and every live order holding its amount. Tests end with
+// both.
 package simulator

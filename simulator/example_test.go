@@ -34,10 +34,12 @@ func Example() {
 	fmt.Println(dep.ID, dep.Response.StatusCode)
 	fmt.Println("available", available, "locked", locked)
 	fmt.Println("ledger:", sim.CheckLedger())
+	fmt.Println("invariants:", sim.CheckInvariants())
 	// Output:
 	// dep_order-1001 201
 	// available 1025.000000 locked 0.000000
 	// ledger: <nil>
+	// invariants: <nil>
 }
 
 // A drop_after fault executes the request and then closes the connection

@@ -422,6 +422,18 @@ func (s *Simulator) compensateQuickBindingLocked(id, source, applicationID strin
 	if applicationID != "" && !strings.HasPrefix(applicationID, "cap_") {
 		applicationID = "cap_" + applicationID
 	}
+	// A card application still under review on this binding loses its KYC
+	// basis: it is rejected first (fee and shipping refunded, first top-up
+	// released, card.application.rejected), so no card is issued on a
+	// compensated binding.
+	for _, a := range s.appsOnBinding(b.ID) {
+		if err := s.failCardApplicationLocked(a, false); err != nil {
+			return nil, err
+		}
+		if applicationID == "" {
+			applicationID = a.ID
+		}
+	}
 	now := s.clock.Now()
 	if err := s.ledger.Transfer(now, "quick KYC compensation", quickKYCFeeAsset, b.Fee, AccountRevenueFees, b.FeeAccount); err != nil {
 		return nil, err

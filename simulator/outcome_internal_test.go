@@ -65,6 +65,9 @@ func TestOutcomeModes(t *testing.T) {
 			if err := s.CheckLedger(); err != nil {
 				t.Errorf("CheckLedger: %v", err)
 			}
+			if err := s.CheckInvariants(); err != nil {
+				t.Errorf("CheckInvariants: %v", err)
+			}
 		})
 	}
 }

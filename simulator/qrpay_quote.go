@@ -97,7 +97,7 @@ func (s *Simulator) qrBlockedReason(m *member, in *qrInput, p qrPlan, now time.T
 	switch {
 	case m.Status == "frozen":
 		return "account_frozen"
-	case in.code.has(QRScenarioBlocked):
+	case memberRestriction(m) != "" || in.code.has(QRScenarioBlocked):
 		return "member_blocked"
 	case usd.Cmp(l.min) < 0:
 		return "below_minimum"

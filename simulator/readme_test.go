@@ -40,4 +40,7 @@ func TestReadmeListsEveryAction(t *testing.T) {
 	if err := sim.CheckLedger(); err != nil {
 		t.Error(err)
 	}
+	if err := sim.CheckInvariants(); err != nil {
+		t.Error(err)
+	}
 }

@@ -97,6 +97,15 @@ func (s *Simulator) remitMoveLocked(o *remitOrder, action string, in *remitActio
 		return nil, newErr("state_invalid", fmt.Sprintf("cannot %s a remittance in status %s", action, o.publicStatus()))
 	}
 	now := s.clock.Now()
+	// A move towards the upstream re-checks the gates: an order that no
+	// longer passes fails with the gate's code instead.
+	code, err := s.remitGateLocked(o, to, now)
+	if err != nil {
+		return nil, err
+	}
+	if code != "" {
+		return s.remitMoveLocked(o, "fail", &remitActionBody{FailureCode: code})
+	}
 	from, held := o.accounts()
 	switch to {
 	case "platform_reviewing":
@@ -170,8 +179,15 @@ func (s *Simulator) remitMoveLocked(o *remitOrder, action string, in *remitActio
 
 // onPrepaidTopUp advances orders waiting for merchant funds, oldest first,
 // while the prepaid account covers them. The merchant control calls it after
-// every prepaid top-up.
+// every prepaid top-up and when the merchant becomes active again. Each
+// order passes the gates as of now (remitGateLocked): one that no longer
+// does fails with the gate's code and the next is tried; the first one the
+// prepaid cannot cover stops the queue (first in, first out), and nothing
+// advances while the merchant is not active.
 func (s *Simulator) onPrepaidTopUp() {
+	if s.merchant.Status != MerchantActive {
+		return
+	}
 	for _, o := range s.remit.orders {
 		if o.Status != "pending_merchant_funds" {
 			continue

@@ -238,8 +238,8 @@ func (s *Simulator) resolveRemit(m *member, payeeID, payout, lineName, asset str
 //  10. payout_amount has exactly the currency's decimals (invalid_request)
 //  11. purpose_code permitted for the line (invalid_fields, key purpose_code)
 //  12. pobo has an active upstream subaccount (product_not_available)
-//  13. member KYC level: express 1, pobo 2 (kyc_required)
-//  14. member banned or payee risk-listed (request_rejected)
+//  13. member KYC level: express 1, pobo 2, with an approved profile (kyc_required)
+//  14. member banned or frozen, or payee risk-listed (request_rejected)
 //  15. customer_total at least the line minimum (amount_out_of_range), at most
 //     the per-order maximum (limit_exceeded single/member) and within the
 //     member's daily line limit (limit_exceeded daily/member)
@@ -305,14 +305,8 @@ func (s *Simulator) createRemittance(c *rc) (int, any, error) {
 	if !line.permits(purpose) {
 		return 0, nil, errInvalidFields("purpose_code is not permitted for the "+line.Name+" line", "purpose_code")
 	}
-	if line.Name == "pobo" && s.remit.poboInactive {
-		return 0, nil, newErr("product_not_available", "the pobo line needs an active upstream subaccount")
-	}
-	if c.member.KYCLevel < line.KYC {
-		return 0, nil, newErr("kyc_required", fmt.Sprintf("the %s line needs KYC level %d", line.Name, line.KYC))
-	}
-	if c.member.Status == "banned" || riskListed(req.Payee.Holder) {
-		return 0, nil, newErr("request_rejected", "request rejected")
+	if aerr := s.remitEligibility(c.member, line, req.Payee); aerr != nil {
+		return 0, nil, aerr
 	}
 	pr, err := s.price(req.Corridor, req.Payout, line, req.Asset, bps)
 	if err != nil {

@@ -264,6 +264,9 @@ func TestScalePagesWalk(t *testing.T) {
 	if err := s.CheckLedger(); err != nil {
 		t.Fatal(err)
 	}
+	if err := s.CheckInvariants(); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func idsOf[T any](items []T, id func(T) string) []string {

@@ -477,6 +477,7 @@ func (s *Simulator) emit(typ, object, objectID string, m *member, status string,
 func (s *Simulator) registerAll() {
 	s.registerGateway()
 	s.registerControl()
+	s.registerInvariants()
 	s.registerAssets()
 	s.registerQRPay()
 	s.registerCards()

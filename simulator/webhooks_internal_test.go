@@ -25,4 +25,7 @@ func TestWebhookAttemptTimeout(t *testing.T) {
 	if err := s.CheckLedger(); err != nil {
 		t.Errorf("CheckLedger: %v", err)
 	}
+	if err := s.CheckInvariants(); err != nil {
+		t.Errorf("CheckInvariants: %v", err)
+	}
 }

@@ -175,6 +175,9 @@ func TestListenForwardsDeliveriesUnchanged(t *testing.T) {
 			if err := sim.CheckLedger(); err != nil {
 				t.Error(err)
 			}
+			if err := sim.CheckInvariants(); err != nil {
+				t.Error(err)
+			}
 		})
 	}
 }
@@ -208,6 +211,9 @@ func TestListenFlushesAndForwardsTriggeredEvents(t *testing.T) {
 		t.Errorf("endpoint left behind: %+v", eps)
 	}
 	if err := sim.CheckLedger(); err != nil {
+		t.Error(err)
+	}
+	if err := sim.CheckInvariants(); err != nil {
 		t.Error(err)
 	}
 }

@@ -82,6 +82,9 @@ func TestTriggerEmitsEveryEventType(t *testing.T) {
 			if err := sim.CheckLedger(); err != nil {
 				t.Error(err)
 			}
+			if err := sim.CheckInvariants(); err != nil {
+				t.Error(err)
+			}
 		})
 	}
 }
@@ -122,6 +125,9 @@ func TestTriggerFlowsUseTheBusinessAPI(t *testing.T) {
 			if err := sim.CheckLedger(); err != nil {
 				t.Error(err)
 			}
+			if err := sim.CheckInvariants(); err != nil {
+				t.Error(err)
+			}
 		})
 	}
 }
@@ -145,6 +151,9 @@ func TestTriggerForAnExistingMember(t *testing.T) {
 	if err := sim.CheckLedger(); err != nil {
 		t.Error(err)
 	}
+	if err := sim.CheckInvariants(); err != nil {
+		t.Error(err)
+	}
 }
 
 func TestTriggerMerchantHosted(t *testing.T) {
@@ -161,6 +170,9 @@ func TestTriggerMerchantHosted(t *testing.T) {
 		t.Errorf("deposit.credited on merchant_hosted: %v", err)
 	}
 	if err := sim.CheckLedger(); err != nil {
+		t.Error(err)
+	}
+	if err := sim.CheckInvariants(); err != nil {
 		t.Error(err)
 	}
 }

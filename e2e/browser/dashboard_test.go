@@ -226,6 +226,9 @@ func TestDashboardCompletesAQROrder(t *testing.T) {
 	if err := sim.CheckLedger(); err != nil {
 		t.Error(err)
 	}
+	if err := sim.CheckInvariants(); err != nil {
+		t.Error(err)
+	}
 
 	shot := filepath.Join(t.TempDir(), "dashboard.png")
 	if *update {

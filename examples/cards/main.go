@@ -159,6 +159,9 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 	if err := env.Sim.CheckLedger(); err != nil {
 		return fmt.Errorf("ledger: %w", err)
 	}
+	if err := env.Sim.CheckInvariants(); err != nil {
+		return fmt.Errorf("invariants: %w", err)
+	}
 	fmt.Fprintln(stdout, "ledger:      balanced")
 	return nil
 }

@@ -44,4 +44,7 @@ func TestCardsRealEnvironment(t *testing.T) {
 	if err := sim.CheckLedger(); err != nil {
 		t.Fatal(err)
 	}
+	if err := sim.CheckInvariants(); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -92,6 +92,9 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 		if err := env.Sim.CheckLedger(); err != nil {
 			return fmt.Errorf("ledger: %w", err)
 		}
+		if err := env.Sim.CheckInvariants(); err != nil {
+			return fmt.Errorf("invariants: %w", err)
+		}
 		fmt.Fprintf(stdout, "balance:  %s %s available; ledger balanced\n", available, got.Asset)
 	}
 	return nil

@@ -24,4 +24,7 @@ func TestDepositsRealEnvironment(t *testing.T) {
 	if err := sim.CheckLedger(); err != nil {
 		t.Fatal(err)
 	}
+	if err := sim.CheckInvariants(); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -67,6 +67,9 @@ func TestQRPayRealEnvironment(t *testing.T) {
 	if err := sim.CheckLedger(); err != nil {
 		t.Fatal(err)
 	}
+	if err := sim.CheckInvariants(); err != nil {
+		t.Fatal(err)
+	}
 }
 
 type discard struct{}

@@ -243,6 +243,9 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 	if err := sim.CheckLedger(); err != nil {
 		return fmt.Errorf("ledger: %w", err)
 	}
+	if err := sim.CheckInvariants(); err != nil {
+		return fmt.Errorf("invariants: %w", err)
+	}
 	calls := len(sim.Requests.List())
 	step("ledger", fmt.Sprintf("balanced over %d journal entries; %d API calls, %d token exchange",
 		len(sim.LedgerEntries()), calls, countPath(sim, "/v1/connect/token")))

@@ -43,4 +43,7 @@ func TestRemittanceRealEnvironment(t *testing.T) {
 	if err := sim.CheckLedger(); err != nil {
 		t.Fatal(err)
 	}
+	if err := sim.CheckInvariants(); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -251,6 +251,9 @@ func demo(ctx context.Context, out io.Writer, env *exenv.Env, recv *Receiver) er
 	if err := sim.CheckLedger(); err != nil {
 		return fmt.Errorf("ledger: %w", err)
 	}
+	if err := sim.CheckInvariants(); err != nil {
+		return fmt.Errorf("invariants: %w", err)
+	}
 	return nil
 }
 

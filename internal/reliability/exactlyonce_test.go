@@ -353,6 +353,9 @@ func checkExactlyOnce(t testing.TB, w *world, outs, batch []outcome, withState b
 	if err := sim.CheckLedger(); err != nil {
 		t.Errorf("CheckLedger: %v", err)
 	}
+	if err := sim.CheckInvariants(); err != nil {
+		t.Errorf("CheckInvariants: %v", err)
+	}
 }
 
 // TestExactlyOnceUnderFaults runs 320 money-moving operations from 8

@@ -70,6 +70,14 @@ func newWorld(t testing.TB, seed int64, nMembers int, balance string) *world {
 	}
 	w.sim = simulator.MustNew(opts...)
 	t.Cleanup(w.sim.Close)
+	t.Cleanup(func() {
+		if err := w.sim.CheckLedger(); err != nil {
+			t.Errorf("CheckLedger at cleanup: %v", err)
+		}
+		if err := w.sim.CheckInvariants(); err != nil {
+			t.Errorf("CheckInvariants at cleanup: %v", err)
+		}
+	})
 	w.sim.Cards.SetLimit("virtual", 10_000)
 	ctx := context.Background()
 	c := w.sim.Client(clientOpts()...)

@@ -135,6 +135,9 @@ func TestSimulatorRefusesHostileBodies(t *testing.T) {
 	if err := sim.CheckLedger(); err != nil {
 		t.Errorf("CheckLedger: %v", err)
 	}
+	if err := sim.CheckInvariants(); err != nil {
+		t.Errorf("CheckInvariants: %v", err)
+	}
 	t.Logf("%d hostile bodies refused with 400, nothing moved, the simulator kept serving", tried)
 }
 

@@ -138,6 +138,10 @@ func (m *model) check(t *testing.T, step string) bool {
 		t.Errorf("%s: CheckLedger: %v", step, err)
 		return false
 	}
+	if err := sim.CheckInvariants(); err != nil {
+		t.Errorf("%s: CheckInvariants: %v", step, err)
+		return false
+	}
 	ok := true
 	for _, mem := range m.w.members {
 		wantAvail, wantLocked := m.expected(mem)

@@ -244,7 +244,7 @@ func TestNoSecretInLogsErrorsOrJournal(t *testing.T) {
 	ev.addJSON("events", sim.Events.List())
 	ev.addJSON("deliveries", sim.Webhooks.Deliveries())
 	ev.addJSON("endpoints", sim.Webhooks.Endpoints())
-	for _, path := range []string{"/_sim/requests", "/_sim/state", "/_sim/events", "/_sim/webhooks/deliveries", "/_sim/webhooks/endpoints", "/_sim/keys", "/_sim/ledger"} {
+	for _, path := range []string{"/_sim/requests", "/_sim/state", "/_sim/events", "/_sim/webhooks/deliveries", "/_sim/webhooks/endpoints", "/_sim/keys", "/_sim/ledger", "/_sim/invariants"} {
 		resp, err := http.Get(sim.URL() + path)
 		if err != nil {
 			t.Fatal(err)
@@ -294,6 +294,9 @@ func TestNoSecretInLogsErrorsOrJournal(t *testing.T) {
 	}
 	if err := sim.CheckLedger(); err != nil {
 		t.Errorf("CheckLedger: %v", err)
+	}
+	if err := sim.CheckInvariants(); err != nil {
+		t.Errorf("CheckInvariants: %v", err)
 	}
 	t.Logf("scanned %d bytes (%d log bytes, %d formatted values, journal of %d requests) for %d secret values: none found",
 		len(all), len(logs.String()), len(ev.parts), len(sim.Requests.List()), len(secrets))

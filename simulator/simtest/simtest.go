@@ -13,7 +13,9 @@
 // be created. When the test ends, its cleanup runs the simulator's
 // end-of-test checks, reporting each failure with Errorf, and then closes the
 // simulator: CheckLedger (every asset sums to zero over all accounts and no
-// account is negative).
+// account is negative), then CheckInvariants (what a balanced ledger cannot
+// show: no balance on an ended card, every locked amount owned by a live
+// order, every live order holding its amount).
 //
 // The helpers assert service errors (WantCode, AsError), find members and
 // events (MemberID, EventsOf), and sum the ledger journal independently of
@@ -50,6 +52,7 @@ type check struct {
 func endChecks(sim *simulator.Simulator) []check {
 	return []check{
 		{"CheckLedger", sim.CheckLedger},
+		{"CheckInvariants", sim.CheckInvariants},
 	}
 }
 

@@ -45,7 +45,8 @@ func Contains(t *testing.T, out string, want ...string) {
 // example reaches it only through -base-url and the MWALLET_* variables,
 // exactly as it would reach a sandbox, and must not use any simulator
 // control. It returns the simulator (for the test to play the end user and
-// the upstream) and the -base-url arguments.
+// the upstream) and the -base-url arguments. When the test ends, the
+// simulator's books must balance and its invariants hold.
 //
 // It sets environment variables with t.Setenv, so the calling test must not
 // be parallel. The simulator clock starts at the wall clock's time, because
@@ -54,6 +55,14 @@ func RealEnv(t *testing.T) (*simulator.Simulator, []string) {
 	t.Helper()
 	sim := simulator.MustNew(simulator.WithStart(time.Now().UTC().Truncate(time.Second)))
 	t.Cleanup(sim.Close)
+	t.Cleanup(func() {
+		if err := sim.CheckLedger(); err != nil {
+			t.Errorf("CheckLedger: %v", err)
+		}
+		if err := sim.CheckInvariants(); err != nil {
+			t.Errorf("CheckInvariants: %v", err)
+		}
+	})
 	c := sim.Credentials()
 	t.Setenv(exenv.EnvClientID, c.ClientID)
 	t.Setenv(exenv.EnvAPIKey, c.APIKey)

@@ -1,0 +1,250 @@
+package simulator
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+
+	"github.com/mwallet/mwallet-go/money"
+)
+
+// CheckInvariants verifies what a balanced ledger cannot show: that money
+// sits only where a live object needs it. It returns nil when every rule
+// holds, otherwise an error listing every violation found:
+//
+//   - no balance on an ended card (closed, expired or replaced);
+//   - no card top-up in flight towards an ended card;
+//   - every held amount is owned by an object that is not final: each
+//     member's locked balance, and the merchant's prepaid locked balance,
+//     equals, asset by asset, the sum of the holds of its live objects (QR
+//     orders pending or processing, remittances held and not final, card
+//     top-ups processing, card applications under review with a first
+//     top-up), so there is no hold without a live order and no live order
+//     without its hold;
+//   - a remittance waiting for merchant funds holds nothing;
+//   - no QR order is left pending (pending lasts only inside the payment
+//     request);
+//   - no card application under review relies on a quick KYC binding that
+//     is no longer active, and every issued application names an existing
+//     card.
+//
+// Use it beside CheckLedger at the end of a test.
+func (s *Simulator) CheckInvariants() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v := s.invariantViolationsLocked()
+	if len(v) == 0 {
+		return nil
+	}
+	return &InvariantError{Violations: v}
+}
+
+// registerInvariants serves GET /_sim/invariants: {"hold": bool,
+// "violations": [...]}, what CheckInvariants reports, for clients outside
+// Go.
+func (s *Simulator) registerInvariants() {
+	s.control("GET /_sim/invariants", func(*http.Request, []byte) (int, any, error) {
+		v := s.invariantViolationsLocked()
+		if v == nil {
+			v = []string{}
+		}
+		return http.StatusOK, map[string]any{"hold": len(v) == 0, "violations": v}, nil
+	})
+}
+
+// InvariantError lists the violations CheckInvariants found, each a
+// sentence naming the object, account and amounts involved.
+type InvariantError struct {
+	Violations []string
+}
+
+// Error joins the violations.
+func (e *InvariantError) Error() string {
+	return fmt.Sprintf("simulator invariants: %d violation(s): %s", len(e.Violations), strings.Join(e.Violations, "; "))
+}
+
+// ErrInvariant is matched by errors.Is for every *InvariantError.
+var ErrInvariant = errors.New("simulator invariant violated")
+
+// Is makes errors.Is(err, ErrInvariant) true.
+func (e *InvariantError) Is(target error) bool { return target == ErrInvariant }
+
+// holdBook sums the holds the live objects claim, per account and asset, and
+// remembers which objects claim them.
+type holdBook struct {
+	amounts map[string]map[string]money.Amount // account -> asset -> sum
+	owners  map[string][]string                // account|asset -> object ids
+	errs    []string
+}
+
+func (h *holdBook) add(account, asset string, amt money.Amount, owner string) {
+	if amt.IsZero() {
+		return
+	}
+	if h.amounts[account] == nil {
+		h.amounts[account] = map[string]money.Amount{}
+	}
+	cur, ok := h.amounts[account][asset]
+	if !ok {
+		h.amounts[account][asset] = amt
+	} else {
+		sum, err := cur.Add(amt)
+		if err != nil {
+			h.errs = append(h.errs, fmt.Sprintf("%s: hold of %s %s at a foreign scale (%v)", owner, amt, asset, err))
+			return
+		}
+		h.amounts[account][asset] = sum
+	}
+	k := account + "|" + asset
+	h.owners[k] = append(h.owners[k], owner)
+}
+
+// liveHolds returns what every live object holds. s.mu must be held.
+func (s *Simulator) liveHolds() *holdBook {
+	h := &holdBook{amounts: map[string]map[string]money.Amount{}, owners: map[string][]string{}}
+	for _, o := range s.qr.list {
+		if o.Status != "pending" && o.Status != "processing" {
+			continue
+		}
+		for _, p := range o.holdPostings(+1) {
+			if p.Account == o.locked {
+				h.add(p.Account, p.Asset, p.Amount, o.ID+" ("+o.Status+")")
+			}
+		}
+	}
+	for _, o := range s.remit.orders {
+		if o.Held && !isRemitFinal(o.Status) {
+			_, held := o.accounts()
+			h.add(held, o.Asset, o.Locked, o.ID+" ("+o.publicStatus()+")")
+		}
+	}
+	for _, t := range s.cards.topups {
+		if t.Status == "processing" {
+			total, err := t.Amount.Add(t.Fee)
+			if err != nil {
+				h.errs = append(h.errs, fmt.Sprintf("%s: amount and fee at different scales", t.ID))
+				continue
+			}
+			_, locked := fundingAccounts(t.Funding, t.MemberID)
+			h.add(locked, t.Asset, total, t.ID+" (processing)")
+		}
+	}
+	for _, a := range s.cards.apps {
+		if cardAppUnderReview(a) && !a.FirstTopUp.IsZero() {
+			_, locked := fundingAccounts(a.Funding, a.MemberID)
+			h.add(locked, a.SourceAsset, a.FirstTopUp, a.ID+" ("+a.Status+", first top-up)")
+		}
+	}
+	return h
+}
+
+// cardAppUnderReview reports an application whose outcome is not known yet.
+func cardAppUnderReview(a *cardApplication) bool {
+	return a.Status == "pending_review" || a.Status == "submitted"
+}
+
+// holdAccount reports the accounts whose balance must equal the live holds.
+func holdAccount(account string) bool {
+	return account == AccountMerchantPrepaidLocked || (strings.HasPrefix(account, "member:") && strings.HasSuffix(account, ":locked"))
+}
+
+// invariantViolationsLocked lists every violation, sorted. s.mu must be held.
+func (s *Simulator) invariantViolationsLocked() []string {
+	var out []string
+
+	// Holds: every locked account equals the holds of its live objects.
+	h := s.liveHolds()
+	out = append(out, h.errs...)
+	accounts := map[string]bool{}
+	for acct := range s.ledger.balances {
+		if holdAccount(acct) {
+			accounts[acct] = true
+		}
+	}
+	for acct := range h.amounts {
+		accounts[acct] = true
+	}
+	for acct := range accounts {
+		assets := map[string]bool{}
+		for a := range s.ledger.balances[acct] {
+			assets[a] = true
+		}
+		for a := range h.amounts[acct] {
+			assets[a] = true
+		}
+		for asset := range assets {
+			got := s.ledger.Balance(acct, asset)
+			want, ok := h.amounts[acct][asset]
+			if !ok {
+				want = money.Zero(got.Scale())
+			}
+			if got.Cmp(want) == 0 {
+				continue
+			}
+			owners := h.owners[acct+"|"+asset]
+			switch {
+			case len(owners) == 0:
+				out = append(out, fmt.Sprintf("%s holds %s %s but no live object holds anything there (a hold without a live order)", acct, got, asset))
+			default:
+				out = append(out, fmt.Sprintf("%s holds %s %s but its live objects hold %s (%s)", acct, got, asset, want, strings.Join(owners, ", ")))
+			}
+		}
+	}
+
+	// Cards: no balance on an ended card, nothing in flight towards one.
+	for _, c := range s.cards.cards {
+		if !cardEnded(c.Status) {
+			continue
+		}
+		if b := s.ledger.Balance(CardAccount(c.ID), cardLedgerAsset); !b.IsZero() {
+			out = append(out, fmt.Sprintf("card %s is %s but holds %s %s", c.ID, c.Status, b, cardLedgerAsset))
+		}
+	}
+	for acct, m := range s.ledger.balances {
+		id, ok := strings.CutPrefix(acct, "card:")
+		if !ok || s.cards.cards[id] != nil {
+			continue
+		}
+		for asset, b := range m {
+			if !b.IsZero() {
+				out = append(out, fmt.Sprintf("%s holds %s %s but no such card exists", acct, b, asset))
+			}
+		}
+	}
+	for _, t := range s.cards.topups {
+		if t.Status != "processing" {
+			continue
+		}
+		if c := s.cards.cards[t.CardID]; c == nil || cardEnded(c.Status) {
+			st := "missing"
+			if c != nil {
+				st = c.Status
+			}
+			out = append(out, fmt.Sprintf("top-up %s is in flight towards card %s, which is %s", t.ID, t.CardID, st))
+		}
+	}
+
+	// Orders: structural rules the sums cannot show.
+	for _, o := range s.remit.orders {
+		if o.Status == "pending_merchant_funds" && o.Held {
+			out = append(out, fmt.Sprintf("remittance %s waits for merchant funds but holds %s %s", o.ID, o.Locked, o.Asset))
+		}
+	}
+	for _, o := range s.qr.list {
+		if o.Status == "pending" {
+			out = append(out, fmt.Sprintf("QR order %s is left pending outside its payment request", o.ID))
+		}
+	}
+	for _, a := range s.cards.apps {
+		if cardAppUnderReview(a) && a.QuickBindingID != "" && !s.quickBindingActive(s.members[a.MemberID], a.QuickBindingID) {
+			out = append(out, fmt.Sprintf("card application %s is %s on quick KYC binding %s, which is no longer active", a.ID, a.Status, a.QuickBindingID))
+		}
+		if a.Status == "issued" && s.cards.cards[a.CardID] == nil {
+			out = append(out, fmt.Sprintf("card application %s is issued but its card %q does not exist", a.ID, a.CardID))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
