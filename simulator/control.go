@@ -331,8 +331,8 @@ func (s *Simulator) registerControl() {
 		}
 		return http.StatusOK, out, nil
 	})
-	s.control("/_sim/{rest...}", func(r *http.Request, _ []byte) (int, any, error) {
-		return 0, nil, errNotFound("control endpoint " + r.Method + " " + r.URL.Path)
+	s.mux.HandleFunc("/_sim/{rest...}", func(w http.ResponseWriter, r *http.Request) {
+		s.controlNotFound(w, r, "")
 	})
 }
 

@@ -99,11 +99,6 @@ func (s *Simulator) registerGateway() {
 	s.mux.HandleFunc("/", s.serveNotFound)
 }
 
-// ServeHTTP serves the business API and the control API.
-func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.mux.ServeHTTP(w, r)
-}
-
 func (s *Simulator) nextRequestID() string {
 	s.gw.requestSeq++
 	return "req_" + strconv.FormatInt(s.gw.requestSeq, 10) + "_" + strconv.FormatUint(s.gw.rng.Uint64()&0xffffffffff, 36)
@@ -180,7 +175,7 @@ func (s *Simulator) begin(w http.ResponseWriter, r *http.Request) *exchange {
 	s.sweepLocked(now)
 	x := &exchange{s: s, w: w, r: r, id: s.nextRequestID()}
 	x.rec = RequestRecord{
-		RequestID: x.id, Time: now, Method: r.Method, Path: r.URL.EscapedPath(), Query: r.URL.RawQuery,
+		RequestID: x.id, Time: now, Method: r.Method, Path: rawRequestPath(r), Query: r.URL.RawQuery,
 		Member:         strings.TrimSpace(r.Header.Get("X-On-Behalf-Of")),
 		IdempotencyKey: strings.TrimSpace(r.Header.Get("X-Idempotency-Key")),
 	}
@@ -263,15 +258,6 @@ func dropConnection(w http.ResponseWriter) {
 		}
 	}
 	panic(http.ErrAbortHandler)
-}
-
-func (s *Simulator) serveNotFound(w http.ResponseWriter, r *http.Request) {
-	x := s.begin(w, r)
-	if x.preFault() {
-		return
-	}
-	x.delay()
-	x.finish(errorResponse(errNotFound("path "+r.URL.Path), x.id))
 }
 
 // serveEndpoint runs the gateway rules for e, then its handler. The order of

@@ -28,6 +28,10 @@ type endpoint struct {
 	// precheck, when set, runs before idempotent replay (a rule the contract
 	// says is checked before replay, such as deposits being platform-only).
 	precheck func(c *rc) error
+	// serves, when set, narrows a wildcard pattern: it reports whether the
+	// (unescaped) path is one the endpoint serves. Other paths get the
+	// router's not_found, as a path no pattern matches.
+	serves func(path string) bool
 	// handle runs with s.mu held. It returns the status and the JSON body, or
 	// an error: an *apiError is answered as is; anything else is a 500 api_error.
 	handle func(rc *rc) (int, any, error)
@@ -202,6 +206,10 @@ func isWrite(method string) bool { return method != http.MethodGet && method != 
 func (s *Simulator) register(e endpoint) {
 	e2 := e
 	s.mux.HandleFunc(e.method+" "+e.pattern, func(w http.ResponseWriter, r *http.Request) {
+		if e2.serves != nil && !e2.serves(r.URL.Path) {
+			s.serveNotFound(w, r)
+			return
+		}
 		s.serveEndpoint(w, r, &e2)
 	})
 	s.endpoints = append(s.endpoints, e2)

@@ -209,7 +209,10 @@ type Event struct {
 // when done (t.Cleanup(sim.Close)).
 func New(opts ...Option) *Simulator {
 	s := NewHandler(opts...)
-	s.server = httptest.NewServer(s)
+	s.server = httptest.NewUnstartedServer(s)
+	// OPTIONS * reaches the simulator, which answers it with its envelope.
+	s.server.Config.DisableGeneralOptionsHandler = true
+	s.server.Start()
 	return s
 }
 

@@ -256,9 +256,10 @@ func (s *Simulator) registerWebhooks() {
 	// receiver may call back into the simulator): it is not a s.control
 	// endpoint.
 	s.mux.HandleFunc("POST /_sim/webhooks/flush", func(w http.ResponseWriter, r *http.Request) {
+		id := s.controlRequestID(w)
 		res, err := s.FlushWebhooks(r.Context())
 		if err != nil {
-			writeJSON(w, http.StatusInternalServerError, errBusiness500("flush interrupted: "+err.Error()).envelope(""))
+			writeJSON(w, http.StatusInternalServerError, errBusiness500("flush interrupted: "+err.Error()).envelope(id))
 			return
 		}
 		writeJSON(w, http.StatusOK, res)
