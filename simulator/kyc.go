@@ -1,7 +1,6 @@
 package simulator
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/mail"
@@ -90,10 +89,8 @@ func (s *Simulator) registerKYC() {
 		var in struct {
 			Level *int `json:"level"`
 		}
-		if len(body) > 0 {
-			if err := json.Unmarshal(body, &in); err != nil {
-				return errInvalidRequest("body: " + err.Error())
-			}
+		if err := decodeControl(body, &in); err != nil {
+			return err
 		}
 		return s.kycApproveLocked(m, in.Level)
 	})
@@ -111,10 +108,8 @@ func (s *Simulator) registerKYC() {
 			Source        string `json:"compensation_source"`
 			ApplicationID string `json:"application_id"`
 		}
-		if len(body) > 0 {
-			if err := json.Unmarshal(body, &in); err != nil {
-				return nil, errInvalidRequest("body: " + err.Error())
-			}
+		if err := decodeControl(body, &in); err != nil {
+			return nil, err
 		}
 		b, err := s.compensateQuickBindingLocked(id, in.Source, in.ApplicationID)
 		if err != nil {
@@ -166,6 +161,9 @@ func (s *Simulator) getKYC(c *rc) (int, any, error) {
 // createProfileSession answers POST /v1/kyc/profile-sessions: a one-time
 // hosted screen, bound to the member, valid 24 hours.
 func (s *Simulator) createProfileSession(c *rc) (int, any, error) {
+	if err := c.noBody(); err != nil {
+		return 0, nil, err
+	}
 	if s.profileOf(c.member) == nil {
 		return 0, nil, errNotFound("KYC profile")
 	}

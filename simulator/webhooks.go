@@ -257,6 +257,11 @@ func (s *Simulator) registerWebhooks() {
 	// endpoint.
 	s.mux.HandleFunc("POST /_sim/webhooks/flush", func(w http.ResponseWriter, r *http.Request) {
 		id := s.controlRequestID(w)
+		body, _ := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
+		if ae := decodeStrict(body, &struct{}{}, refuseUnknown); ae != nil {
+			writeJSON(w, ae.status, ae.envelope(id))
+			return
+		}
 		res, err := s.FlushWebhooks(r.Context())
 		if err != nil {
 			writeJSON(w, http.StatusInternalServerError, errBusiness500("flush interrupted: "+err.Error()).envelope(id))
