@@ -112,11 +112,14 @@ type response struct {
 	body   []byte
 	code   string // error code, for the journal
 	replay bool
+	// transient marks a refusal not kept under an idempotency key although
+	// the handler gave it (a full store): see storedUnderKey.
+	transient bool
 }
 
 func errorResponse(ae *apiError, requestID string) response {
 	b, _ := json.Marshal(ae.envelope(requestID))
-	resp := response{status: ae.status, body: b, code: ae.Code}
+	resp := response{status: ae.status, body: b, code: ae.Code, transient: ae.transient}
 	if len(ae.header) > 0 {
 		resp.header = http.Header{}
 		for k, v := range ae.header {
@@ -374,8 +377,8 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 	x.delay()
 	c.now = s.clock.Now()
 	resp := s.callHandler(c, e)
-	if resp.code == "step_up_required" {
-		// The resend with x-step-up and the same key must execute.
+	if !storedUnderKey(resp) {
+		// The resend with the same key executes afresh (gateway_idem.go).
 		delete(s.gw.idem, recKey)
 		return resp
 	}

@@ -84,6 +84,9 @@ type apiError struct {
 	// field names the body field whose JSON type was wrong (decodeStrict),
 	// for endpoints that answer such a field with invalid_fields.
 	field string
+	// transient marks a refusal that is not kept under an idempotency key
+	// although a handler gave it (a full store): see storedUnderKey.
+	transient bool
 }
 
 func (e *apiError) Error() string { return e.Code + ": " + e.Message }
