@@ -48,6 +48,7 @@ type kycSession struct {
 
 // quickBinding is a quick KYC profile bound to the merchant and a member.
 type quickBinding struct {
+	seq        int64 // creation sequence, the tie-break of lists (paginate.go)
 	ID         string
 	MemberID   string
 	Status     string // active, compensated
@@ -385,7 +386,7 @@ func (s *Simulator) allocateQuickBinding(m *member, email string) (*quickBinding
 	if err := s.ledger.Transfer(now, "quick KYC usage fee", quickKYCFeeAsset, fee, from, AccountRevenueFees); err != nil {
 		return nil, newErr("quick_kyc_unpaid", "the quick KYC usage fee (10 USDT) is not covered")
 	}
-	b := &quickBinding{ID: "qkb_" + s.newUUID(), MemberID: m.ID, Status: "active", FeeAccount: from, Fee: fee, Email: email, CreatedAt: now}
+	b := &quickBinding{seq: s.nextSeq(), ID: "qkb_" + s.newUUID(), MemberID: m.ID, Status: "active", FeeAccount: from, Fee: fee, Email: email, CreatedAt: now}
 	s.kyc.quickPool--
 	if email != "" {
 		s.kyc.quickUsedEmails[strings.ToLower(email)] = true
@@ -467,7 +468,7 @@ func (s *Simulator) listQuickBindings(c *rc) (int, any, error) {
 			items = append(items, b)
 		}
 	}
-	env := paginate(items, func(b *quickBinding) pageKey { return pageKey{At: b.CreatedAt, ID: b.ID} }, c.r.URL.Query())
+	env := paginate(items, func(b *quickBinding) pageKey { return pageKey{At: b.CreatedAt, Seq: b.seq} }, c.r.URL.Query())
 	out := make([]map[string]any, 0, len(items))
 	for _, b := range env.Data.([]*quickBinding) {
 		out = append(out, quickBindingJSON(b))

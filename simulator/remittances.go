@@ -42,6 +42,7 @@ type remitIdem struct {
 // remitOrder is one remittance order. Status is internal: the public form of
 // pending_merchant_funds is pending.
 type remitOrder struct {
+	seq      int64  // creation sequence, the tie-break of lists (paginate.go)
 	ID       string // rmt_<uuid>
 	Member   *member
 	Payee    *payee
@@ -74,7 +75,7 @@ type remitOrder struct {
 	UpdatedAt time.Time
 }
 
-func remitKey(o *remitOrder) pageKey { return pageKey{At: o.CreatedAt, ID: o.ID} }
+func remitKey(o *remitOrder) pageKey { return pageKey{At: o.CreatedAt, Seq: o.seq} }
 
 func (o *remitOrder) publicStatus() string {
 	if o.Status == "pending_merchant_funds" {
@@ -332,7 +333,7 @@ func (s *Simulator) createRemittance(c *rc) (int, any, error) {
 		ref = string([]rune(ref)[:200])
 	}
 	o := &remitOrder{
-		ID: "rmt_" + s.newUUID(), Member: c.member, Payee: req.Payee, Line: line.Name, Funding: funding,
+		seq: s.nextSeq(), ID: "rmt_" + s.newUUID(), Member: c.member, Payee: req.Payee, Line: line.Name, Funding: funding,
 		Asset: pr.Asset, Scale: pr.Scale, Slippage: bps,
 		Principal: pr.Principal, Fee: pr.Fee, CustomerTotal: pr.CustomerTotal, Locked: pr.Locked, Settled: money.Zero(pr.Scale),
 		PayoutCurrency: req.Corridor.Currency, PayoutAmount: *in.PayoutAmount, Rate: pr.Rate,

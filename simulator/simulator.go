@@ -107,6 +107,7 @@ type Simulator struct {
 	server    *httptest.Server
 	opts      options
 	setupErr  error // an invalid start-up option, reported by CheckLedger and every request
+	listSeq   int64 // creation sequence of listed objects (nextSeq, paginate.go)
 }
 
 // actionFunc drives an upstream outcome from the control API. id is the
