@@ -28,12 +28,14 @@ const (
 	nonceWindow = 5 * time.Minute
 	// idempotencyWindow is how long an idempotency record lives.
 	idempotencyWindow = 24 * time.Hour
-	// maxNonces and maxIdempotencyRecords bound the windows' memory when the
-	// clock stands still under heavy traffic: beyond them the oldest entries
-	// are forgotten early. Both are far above anything a test sends inside
-	// one window.
+	// maxNonces, maxIdempotencyRecords and maxStepUpChallenges bound the
+	// windows' memory when the clock stands still under heavy traffic. A
+	// window never forgets an entry inside its window: a full store refuses
+	// what would add to it (storeFull), before anything executes. All three
+	// are far above anything a test sends inside one window.
 	maxNonces             = 100_000
 	maxIdempotencyRecords = 100_000
+	maxStepUpChallenges   = 100_000
 )
 
 // gatewayState holds the gateway's windows: nonces, idempotency records,
@@ -51,6 +53,9 @@ type gatewayState struct {
 	tokenQ    expiryQueue            // token values by expiry
 	exchanges map[string][]time.Time // client id -> recent token exchanges (at most the quota)
 
+	challengeQ expiryQueue // step-up challenge ids by expiry (s.challenges)
+	qrMemoQ    expiryQueue // QR quote memo keys by expiry (s.qr.memo)
+
 	faults  []*faultRule
 	journal *journal
 
@@ -58,9 +63,9 @@ type gatewayState struct {
 	// contract names and every scope an endpoint requires.
 	scopeCatalog map[string]bool
 
-	// maxNonces and maxIdem bound the windows (maxNonces and
-	// maxIdempotencyRecords unless a test lowers them).
-	maxNonces, maxIdem int
+	// maxNonces, maxIdem and maxChallenges bound the windows (the constants
+	// of the same names unless a test lowers them).
+	maxNonces, maxIdem, maxChallenges int
 
 	// bodyKey keys the idempotency body digests, so a stored digest of a
 	// low-entropy body (a PIN change) cannot be reversed by trying every PIN.
@@ -69,14 +74,15 @@ type gatewayState struct {
 
 func newGatewayState(seed int64) *gatewayState {
 	g := &gatewayState{
-		rng:          rand.New(rand.NewPCG(uint64(seed)^0x5bd1e995, uint64(seed)+0x27d4eb2f)),
-		nonces:       map[string]time.Time{},
-		idem:         map[string]*idemRecord{},
-		exchanges:    map[string][]time.Time{},
-		journal:      newJournal(journalCapacity),
-		scopeCatalog: map[string]bool{},
-		maxNonces:    maxNonces,
-		maxIdem:      maxIdempotencyRecords,
+		rng:           rand.New(rand.NewPCG(uint64(seed)^0x5bd1e995, uint64(seed)+0x27d4eb2f)),
+		nonces:        map[string]time.Time{},
+		idem:          map[string]*idemRecord{},
+		exchanges:     map[string][]time.Time{},
+		journal:       newJournal(journalCapacity),
+		scopeCatalog:  map[string]bool{},
+		maxNonces:     maxNonces,
+		maxIdem:       maxIdempotencyRecords,
+		maxChallenges: maxStepUpChallenges,
 	}
 	// The key never leaves the process and nothing observable depends on
 	// it, so it comes from crypto/rand rather than the seeded generator.
@@ -355,7 +361,12 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 	recKey := s.merchant.ID + "|" + c.idemKey
 	endpointID := r.Method + " " + r.URL.EscapedPath()
 	hash := s.gw.bodyDigest(body)
-	if rec, ok := s.gw.idem[recKey]; ok && (rec.inProgress || now.Before(rec.expiresAt)) {
+	rec, ok := s.gw.idem[recKey]
+	live := ok && (rec.inProgress || now.Before(rec.expiresAt))
+	if !ok && len(s.gw.idem) >= s.gw.maxIdem {
+		return fail(storeFull("idempotency record", &s.gw.idemQ, now))
+	}
+	if live {
 		if rec.endpoint != endpointID || rec.bodyHash != hash {
 			return fail(newErr("idempotency_key_reused", "the idempotency key was used with a different body or endpoint"))
 		}
@@ -371,9 +382,8 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 		}
 		return response{status: rec.status, header: rec.header.Clone(), body: rec.body, code: rec.code, replay: true}
 	}
-	rec := &idemRecord{endpoint: endpointID, bodyHash: hash, expiresAt: now.Add(idempotencyWindow), inProgress: true}
+	rec = &idemRecord{endpoint: endpointID, bodyHash: hash, expiresAt: now.Add(idempotencyWindow), inProgress: true}
 	s.gw.idem[recKey] = rec
-	s.gw.idemQ.push(recKey, rec.expiresAt)
 	x.delay()
 	c.now = s.clock.Now()
 	resp := s.callHandler(c, e)
@@ -384,6 +394,9 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 	}
 	rec.inProgress = false
 	rec.status, rec.header, rec.body, rec.code = resp.status, resp.header.Clone(), resp.body, resp.code
+	// Queued for expiry only once kept, so a record removed above leaves
+	// nothing behind in the queue.
+	s.gw.idemQ.push(recKey, rec.expiresAt)
 	return resp
 }
 

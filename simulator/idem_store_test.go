@@ -264,6 +264,13 @@ func storeCases() []storeCase {
 				close(hold)
 				return first, <-done
 			}},
+		{code: "service_unavailable (store full)", status: 400, endpoint: "POST /v1/deposits", fresh: 201,
+			run: func(t *testing.T, w *world, key string) (result, result) {
+				simulator.SetStoreCaps(w.sim, 0, w.sim.Stats().IdempotencyRecords, 0)
+				first := w.postKey("/v1/deposits", member1, key, depBody)
+				simulator.SetStoreCaps(w.sim, 0, 1000, 0)
+				return first, w.postKey("/v1/deposits", member1, key, depBody)
+			}},
 		// Injected before the handler: nothing ran, nothing is stored.
 		{code: "api_error (injected fault)", status: 500, endpoint: "POST /v1/deposits", fresh: 201, run: injected("api_error")},
 		{code: "upstream_error (injected fault)", status: 502, endpoint: "POST /v1/deposits", fresh: 201, run: injected("upstream_error")},

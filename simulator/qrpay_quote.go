@@ -219,6 +219,7 @@ func (s *Simulator) qrQuote(c *rc) (int, any, error) {
 			return 0, nil, err
 		}
 		s.qr.memo[key] = uq
+		s.gw.qrMemoQ.push(key, uq.CreatedAt.Add(qrQuoteMemo))
 	}
 	opts, err := s.qrOptions(c.member, in, uq)
 	if err != nil {
