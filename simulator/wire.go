@@ -141,12 +141,12 @@ func (p *wireScanner) errf(format string, args ...any) error {
 // value scans one JSON value decoded into t (nil: anything) at nesting depth.
 // path names the value for messages ("" for the body itself).
 func (p *wireScanner) value(t reflect.Type, depth int, path string) error {
-	if depth > maxBodyDepth {
-		return p.errf("nesting deeper than %d", maxBodyDepth)
-	}
 	p.skipSpace()
 	if p.i >= len(p.b) {
 		return p.errf("unexpected end of JSON")
+	}
+	if c := p.b[p.i]; (c == '{' || c == '[') && depth >= maxBodyDepth { // the body object is level 1, at depth 0
+		return p.errf("nesting deeper than %d levels", maxBodyDepth)
 	}
 	switch c := p.b[p.i]; {
 	case c == '{':
@@ -203,9 +203,12 @@ func (p *wireScanner) object(t reflect.Type, depth int, path string) error {
 		if isStruct {
 			f, ok := fields[key]
 			switch {
+			case !snakeCase(key):
+				return badFieldName(name, key, fields)
 			case ok:
 				ft = f
-			case !snakeCase(key):
+			case foldsToField(key, fields):
+				// encoding/json would take it for that field.
 				return badFieldName(name, key, fields)
 			case !p.allowUnknown:
 				return fmt.Errorf("unknown field %q", name)
@@ -250,12 +253,22 @@ func snakeCase(k string) bool {
 	return true
 }
 
+// foldsToField reports a key equal to a field name but for case.
+func foldsToField(key string, fields map[string]reflect.Type) bool {
+	for k := range fields {
+		if strings.EqualFold(k, key) {
+			return true
+		}
+	}
+	return false
+}
+
 // badFieldName is the error for a key that is not in lower snake case; a
 // key that differs from a known field only in case says so.
 func badFieldName(name, key string, fields map[string]reflect.Type) error {
 	for k := range fields {
 		if strings.EqualFold(k, key) {
-			return fmt.Errorf("field name %q is not lower snake case (names are case-sensitive: the field is %q)", name, k)
+			return fmt.Errorf("field name %q is not the field %q (names are lower snake case and case-sensitive)", name, k)
 		}
 	}
 	return fmt.Errorf("field name %q is not lower snake case", name)
