@@ -102,6 +102,7 @@ type cardAddress struct {
 
 // cardApplication is a card application.
 type cardApplication struct {
+	seq           int64  // creation sequence, the tie-break of lists (paginate.go)
 	ID            string // cap_<uuid>
 	MemberID      string
 	ProductID     string
@@ -127,6 +128,7 @@ type cardApplication struct {
 
 // simCard is a card. It never holds a card number, PIN or CVV in clear.
 type simCard struct {
+	seq                int64  // creation sequence, the tie-break of lists (paginate.go)
 	ID                 string // crd_<uuid>
 	MemberID           string
 	ProductID          string
@@ -153,6 +155,7 @@ type simCard struct {
 
 // cardTopUp is a top-up order.
 type cardTopUp struct {
+	seq           int64  // creation sequence, the tie-break of lists (paginate.go)
 	ID            string // ctp_<uuid>
 	CardID        string
 	MemberID      string
@@ -176,6 +179,7 @@ type cardSession struct {
 
 // cardTx is a card transaction as stored.
 type cardTx struct {
+	seq              int64  // creation sequence, the tie-break of lists (paginate.go)
 	ID               string // ctx_<uuid>
 	CardID           string
 	Kind             string
@@ -199,9 +203,9 @@ type cardTx struct {
 	Version          int64
 }
 
-func (c *simCard) key() pageKey { return pageKey{At: c.CreatedAt, ID: c.ID} }
+func (c *simCard) key() pageKey { return pageKey{At: c.CreatedAt, Seq: c.seq} }
 
-func (t *cardTx) key() pageKey { return pageKey{At: t.OccurredAt, ID: t.ID} }
+func (t *cardTx) key() pageKey { return pageKey{At: t.OccurredAt, Seq: t.seq} }
 
 // unsettled reports whether t is an authorization not yet settled.
 func (t *cardTx) unsettled() bool { return t.Kind == "auth" && t.Status == "pending" }

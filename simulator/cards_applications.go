@@ -223,7 +223,7 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 	if p.ManualReview {
 		status = "pending_review"
 	}
-	a := &cardApplication{ID: appID, MemberID: m.ID, ProductID: p.ID, FormFactor: p.formFactor(), Status: status, StatusVersion: 1,
+	a := &cardApplication{seq: s.nextSeq(), ID: appID, MemberID: m.ID, ProductID: p.ID, FormFactor: p.formFactor(), Status: status, StatusVersion: 1,
 		ClientKey: b.ClientKey, SourceAsset: src, Funding: funding, Fee: fee, Shipping: shipping, FirstTopUp: first,
 		Address: addr, QuickBindingID: binding, CreatedAt: c.now, UpdatedAt: c.now}
 	s.cards.apps[a.ID] = a
@@ -269,7 +269,7 @@ func (s *Simulator) approveCardApplicationLocked(a *cardApplication) error {
 	card := s.newCardLocked(m, a.ProductID, a.ID, a.FormFactor)
 	if !a.FirstTopUp.IsZero() {
 		_, locked := fundingAccounts(a.Funding, a.MemberID)
-		t := &cardTopUp{ID: "ctp_" + s.newUUID(), CardID: card.ID, MemberID: a.MemberID, Asset: a.SourceAsset, Funding: a.Funding,
+		t := &cardTopUp{seq: s.nextSeq(), ID: "ctp_" + s.newUUID(), CardID: card.ID, MemberID: a.MemberID, Asset: a.SourceAsset, Funding: a.Funding,
 			Amount: a.FirstTopUp, Fee: s.cardAmt(a.SourceAsset, "0"), Status: "processing", StatusVersion: 1, CreatedAt: now}
 		if err := s.creditCardLocked("first top-up "+t.ID+" of "+a.ID, a.SourceAsset, a.FirstTopUp, locked, card.ID); err != nil {
 			return err
@@ -328,7 +328,7 @@ func (s *Simulator) failCardApplicationLocked(a *cardApplication, compensate boo
 func (s *Simulator) newCardLocked(m *member, productID, applicationID, formFactor string) *simCard {
 	now := s.clock.Now()
 	exp := now.AddDate(3, 0, 0)
-	c := &simCard{ID: "crd_" + s.newUUID(), MemberID: m.ID, ProductID: productID, ApplicationID: applicationID,
+	c := &simCard{seq: s.nextSeq(), ID: "crd_" + s.newUUID(), MemberID: m.ID, ProductID: productID, ApplicationID: applicationID,
 		FormFactor: formFactor, Status: "active", StatusVersion: 1,
 		Last4: fmt.Sprintf("%04d", s.rng.IntN(10000)), ExpMonth: int(exp.Month()), ExpYear: exp.Year() % 100,
 		CreatedAt: now, UpdatedAt: now}

@@ -1,9 +1,7 @@
 package simulator
 
 import (
-	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/mwallet/mwallet-go/money"
 )
@@ -11,15 +9,7 @@ import (
 // registerCardActions registers the card line's control actions. Each has a
 // Go method on *Simulator of the same meaning.
 func (s *Simulator) registerCardActions() {
-	decode := func(body []byte, v any) error {
-		if len(strings.TrimSpace(string(body))) == 0 {
-			return nil
-		}
-		if err := json.Unmarshal(body, v); err != nil {
-			return fmt.Errorf("bad body: %w", err)
-		}
-		return nil
-	}
+	decode := decodeControl
 	s.actions["cards/applications/approve"] = func(id string, _ []byte) (any, error) {
 		a, err := s.findApplication(id)
 		if err != nil {

@@ -207,6 +207,10 @@ func (s *Simulator) handleCardPIN(c *rc) (int, any, error) {
 		CVV        string `json:"cvv"`
 	}
 	if err := c.decode(&b); err != nil {
+		// The PIN endpoint answers field problems with invalid_fields.
+		if ae, ok := err.(*apiError); ok && ae.field != "" {
+			return 0, nil, errInvalidFields(ae.Message, ae.field)
+		}
 		return 0, nil, err
 	}
 	switch {
@@ -304,6 +308,9 @@ func (s *Simulator) handleCardUnfreeze(c *rc) (int, any, error) {
 }
 
 func (s *Simulator) toggleFreeze(c *rc, trigger, target string) (int, any, error) {
+	if err := c.noBody(); err != nil {
+		return 0, nil, err
+	}
 	card, err := s.cardOf(c.member, c.pathID())
 	if err != nil {
 		return 0, nil, err
@@ -459,6 +466,9 @@ func (s *Simulator) handleCardReplace(c *rc) (int, any, error) {
 }
 
 func (s *Simulator) handleCardSecureSession(c *rc) (int, any, error) {
+	if err := c.noBody(); err != nil {
+		return 0, nil, err
+	}
 	card, err := s.cardOf(c.member, c.pathID())
 	if err != nil {
 		return 0, nil, err

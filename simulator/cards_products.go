@@ -3,6 +3,7 @@ package simulator
 import (
 	"net/http"
 	"sort"
+	"strings"
 
 	"github.com/mwallet/mwallet-go/money"
 )
@@ -19,11 +20,13 @@ func (s *Simulator) registerCardEndpoints() {
 	get("/v1/cards/products/{id}/quote", "cards:read", true, s.handleCardQuote)
 	post("/v1/cards/applications", "cards:write", true, s.handleCardApply)
 	get("/v1/cards", "cards:read", true, s.handleCardList)
-	get("/v1/cards/{id}", "cards:read", true, s.handleCardGet)
+	s.register(endpoint{method: http.MethodGet, pattern: "/v1/cards/{id}", scope: "cards:read", member: true,
+		handle: s.handleCardGet, serves: func(path string) bool { return path != "/v1/cards/applications" }})
 	// GET /v1/cards/applications/{id}, /v1/cards/{id}/close-check and
 	// /v1/cards/{id}/transactions overlap as ServeMux patterns; one pattern
 	// serves the three.
-	get("/v1/cards/{id}/{sub}", "cards:read", true, s.handleCardSubGet)
+	s.register(endpoint{method: http.MethodGet, pattern: "/v1/cards/{id}/{sub}", scope: "cards:read", member: true,
+		handle: s.handleCardSubGet, serves: cardSubPath})
 	post("/v1/cards/{id}/activate", "cards:write", true, s.handleCardActivate)
 	post("/v1/cards/{id}/pin", "cards:write", true, s.handleCardPIN)
 	post("/v1/cards/{id}/lost", "cards:write", true, s.handleCardLost)
@@ -165,6 +168,13 @@ func (s *Simulator) handleCardQuote(c *rc) (int, any, error) {
 
 // handleCardSubGet serves GET /v1/cards/applications/{id},
 // /v1/cards/{id}/close-check and /v1/cards/{id}/transactions.
+// cardSubPath reports the paths /v1/cards/{id}/{sub} serves:
+// applications/{id}, {id}/close-check and {id}/transactions.
+func cardSubPath(path string) bool {
+	segs := strings.Split(path, "/") // "", "v1", "cards", id, sub
+	return len(segs) == 5 && (segs[3] == "applications" || segs[4] == "close-check" || segs[4] == "transactions")
+}
+
 func (s *Simulator) handleCardSubGet(c *rc) (int, any, error) {
 	sub := c.r.PathValue("sub")
 	switch {

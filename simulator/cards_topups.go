@@ -101,7 +101,7 @@ func (s *Simulator) handleCardTopUp(c *rc) (int, any, error) {
 		}
 		return 0, nil, err
 	}
-	t := &cardTopUp{ID: id, CardID: card.ID, MemberID: c.member.ID, Asset: chosen, Funding: funding, Amount: amount, Fee: fee,
+	t := &cardTopUp{seq: s.nextSeq(), ID: id, CardID: card.ID, MemberID: c.member.ID, Asset: chosen, Funding: funding, Amount: amount, Fee: fee,
 		Status: "processing", StatusVersion: 1, CreatedAt: c.now}
 	s.cards.topups[t.ID] = t
 	s.inFlight(CollectionCardTopups, t.ID, func() { _ = s.creditCardTopUpLocked(t) })

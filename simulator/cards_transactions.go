@@ -97,9 +97,9 @@ func (s *Simulator) addCardTransactionLocked(c *simCard, in CardTransaction) (*c
 		t.OccurredAt = s.clock.Now()
 	}
 	if prev != nil {
-		t.ID, t.Booked, t.Version = prev.ID, prev.Booked, prev.Version+1
+		t.ID, t.Booked, t.Version, t.seq = prev.ID, prev.Booked, prev.Version+1, prev.seq
 	} else {
-		t.ID = "ctx_" + s.newUUID()
+		t.ID, t.seq = "ctx_"+s.newUUID(), s.nextSeq()
 	}
 	if !t.Booked && t.Status == "succeed" && (t.Direction == "debit" || t.Direction == "credit") && !amount.IsZero() {
 		conv, err := s.atScaleOf(cardLedgerAsset, amount)

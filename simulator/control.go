@@ -25,10 +25,61 @@ type controlFunc func(r *http.Request, body []byte) (int, any, error)
 
 // control registers a control endpoint on pattern ("METHOD /_sim/...").
 // Product files may use it for control endpoints that are not object actions.
+// An endpoint that reads a body decodes it with decodeControl; a DELETE, and
+// a POST named in controlWithoutBody, takes none: its body must be empty or
+// {}. GET and HEAD bodies are not read.
 func (s *Simulator) control(pattern string, fn controlFunc) {
+	method, _, _ := strings.Cut(pattern, " ")
+	if method == http.MethodDelete || controlWithoutBody[pattern] {
+		inner := fn
+		fn = func(r *http.Request, body []byte) (int, any, error) {
+			if err := decodeControl(body, &struct{}{}); err != nil {
+				return 0, nil, err
+			}
+			return inner(r, body)
+		}
+	}
 	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		s.serveControl(w, r, fn)
 	})
+}
+
+// controlWithoutBody names the POST control endpoints that take no body.
+var controlWithoutBody = map[string]bool{
+	"POST /_sim/step-up/{challenge_id}/complete":    true,
+	"POST /_sim/webhooks/endpoints/{id}/disable":    true,
+	"POST /_sim/webhooks/endpoints/{id}/enable":     true,
+	"POST /_sim/webhooks/deliveries/{id}/redeliver": true,
+}
+
+// actionsWithBody names the object actions that read a body (each decodes
+// it with decodeControl); every other action takes none, and its body must
+// be empty or {}. A new action that reads a body is added here.
+var actionsWithBody = map[string]bool{
+	"cards/transactions":          true,
+	"cards/set_status":            true,
+	"cards/upstream_balance":      true,
+	"kyc/approve":                 true,
+	"kyc/quick/compensate":        true,
+	"members/status":              true,
+	"merchant/prepaid/topup":      true,
+	"remittances/advance":         true,
+	"remittances/dispatch":        true,
+	"remittances/complete":        true,
+	"remittances/fail":            true,
+	"remittances/refund":          true,
+	"remittances/needs_reconfirm": true,
+}
+
+// runAction runs the action key on id with body, refusing a body for an
+// action that takes none.
+func (s *Simulator) runAction(key string, fn actionFunc, id string, body []byte) (any, error) {
+	if !actionsWithBody[key] {
+		if err := decodeControl(body, &struct{}{}); err != nil {
+			return nil, err
+		}
+	}
+	return fn(id, body)
 }
 
 func (s *Simulator) serveControl(w http.ResponseWriter, r *http.Request, fn controlFunc) {
@@ -75,13 +126,13 @@ func controlError(err error) *apiError {
 // errControlNotFound marks Go-API errors about an object that does not exist.
 var errControlNotFound = errors.New("not found")
 
-// decodeControl decodes a control body into v; an empty body is {}.
+// decodeControl decodes a control body into v through the strict decoder of
+// every request body (decodeStrict): an empty body is {}; anything but one
+// JSON object with exactly the field names of v (unknown fields refused) is
+// invalid_request.
 func decodeControl(body []byte, v any) error {
-	if len(strings.TrimSpace(string(body))) == 0 {
-		return nil
-	}
-	if err := json.Unmarshal(body, v); err != nil {
-		return errInvalidRequest("malformed JSON body: " + err.Error())
+	if ae := decodeStrict(body, v, refuseUnknown); ae != nil {
+		return ae
 	}
 	return nil
 }
@@ -318,11 +369,11 @@ func (s *Simulator) registerControl() {
 
 	// Object actions: POST /_sim/{collection...}/{id}/{action}.
 	s.control("POST /_sim/{rest...}", func(r *http.Request, body []byte) (int, any, error) {
-		fn, id, ok := s.lookupAction(r.PathValue("rest"))
+		key, fn, id, ok := s.lookupAction(r.PathValue("rest"))
 		if !ok {
 			return 0, nil, errNotFound("control action " + r.URL.Path)
 		}
-		out, err := fn(id, body)
+		out, err := s.runAction(key, fn, id, body)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -331,26 +382,27 @@ func (s *Simulator) registerControl() {
 		}
 		return http.StatusOK, out, nil
 	})
-	s.control("/_sim/{rest...}", func(r *http.Request, _ []byte) (int, any, error) {
-		return 0, nil, errNotFound("control endpoint " + r.Method + " " + r.URL.Path)
+	s.mux.HandleFunc("/_sim/{rest...}", func(w http.ResponseWriter, r *http.Request) {
+		s.controlNotFound(w, r, "")
 	})
 }
 
 // lookupAction resolves "a/b/<id>/<action>" to s.actions["a/b/<action>"]
 // with the id, or, when no such action exists, the whole path as an action
 // that takes no id ("merchant/prepaid/topup").
-func (s *Simulator) lookupAction(rest string) (actionFunc, string, bool) {
+func (s *Simulator) lookupAction(rest string) (string, actionFunc, string, bool) {
 	segs := strings.Split(strings.Trim(rest, "/"), "/")
 	if n := len(segs); n >= 3 {
 		key := strings.Join(segs[:n-2], "/") + "/" + segs[n-1]
 		if fn, ok := s.actions[key]; ok {
-			return fn, segs[n-2], true
+			return key, fn, segs[n-2], true
 		}
 	}
-	if fn, ok := s.actions[strings.Join(segs, "/")]; ok && len(segs) >= 2 {
-		return fn, "", true
+	key := strings.Join(segs, "/")
+	if fn, ok := s.actions[key]; ok && len(segs) >= 2 {
+		return key, fn, "", true
 	}
-	return nil, "", false
+	return "", nil, "", false
 }
 
 // Actions lists the registered control actions ("qrpay/orders/complete",
@@ -376,7 +428,7 @@ func (s *Simulator) Action(key, id string, body []byte) (json.RawMessage, error)
 	if !ok {
 		return nil, fmt.Errorf("simulator: unknown action %q", key)
 	}
-	out, err := fn(id, body)
+	out, err := s.runAction(key, fn, id, body)
 	if err != nil {
 		return nil, err
 	}

@@ -326,6 +326,7 @@ func TestControlStats(t *testing.T) {
 		"nonces": float64(st.Nonces), "idempotency_records": float64(st.IdempotencyRecords),
 		"tokens": float64(st.Tokens), "journal_entries": float64(st.JournalEntries),
 		"requests": float64(st.Requests), "events": float64(st.Events),
+		"step_up_challenges": float64(st.StepUpChallenges), "qr_quote_memo": float64(st.QRQuoteMemo),
 	}
 	if diff := cmp.Diff(want, r.body); diff != "" {
 		t.Errorf("GET /_sim/stats (-Stats() +route):\n%s", diff)

@@ -1,7 +1,6 @@
 package simulator
 
 import (
-	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -53,7 +52,7 @@ type deposit struct {
 	CreatedAt  time.Time
 }
 
-func (d *deposit) key() pageKey { return pageKey{At: d.CreatedAt, ID: fmt.Sprintf("%012d", d.Seq)} }
+func (d *deposit) key() pageKey { return pageKey{At: d.CreatedAt, Seq: d.Seq} }
 
 func depositKey(d *deposit) pageKey { return d.key() }
 

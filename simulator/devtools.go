@@ -254,20 +254,26 @@ func (s *Simulator) externalIDOf(memberID string) string {
 	return ""
 }
 
-// sortNewest sorts objects newest first (ties by id) and keeps the newest
+// seqSnapshot is a snapshot with its object's creation sequence.
+type seqSnapshot struct {
+	seq  int64
+	snap ObjectSnapshot
+}
+
+// sortNewest sorts objects newest first (same instant: the one created
+// later first, by creation sequence, as every list) and keeps the newest
 // stateListCap.
-func sortNewest(out []ObjectSnapshot) []ObjectSnapshot {
-	sort.Slice(out, func(i, j int) bool {
-		if !out[i].CreatedAt.Equal(out[j].CreatedAt) {
-			return out[i].CreatedAt.After(out[j].CreatedAt)
+func sortNewest(in []seqSnapshot) []ObjectSnapshot {
+	sort.Slice(in, func(i, j int) bool {
+		a, b := in[i], in[j]
+		if !a.snap.CreatedAt.Equal(b.snap.CreatedAt) {
+			return a.snap.CreatedAt.After(b.snap.CreatedAt)
 		}
-		return out[i].ID > out[j].ID
+		return a.seq > b.seq
 	})
-	if len(out) > stateListCap {
-		out = out[:stateListCap]
-	}
-	if out == nil {
-		out = []ObjectSnapshot{}
+	out := make([]ObjectSnapshot, 0, min(len(in), stateListCap))
+	for _, x := range in[:min(len(in), stateListCap)] {
+		out = append(out, x.snap)
 	}
 	return out
 }
@@ -276,7 +282,7 @@ func (s *Simulator) qrSnapshotsLocked(h historyIndex) []ObjectSnapshot {
 	if s.qr == nil {
 		return []ObjectSnapshot{}
 	}
-	out := make([]ObjectSnapshot, 0, len(s.qr.list))
+	out := make([]seqSnapshot, 0, len(s.qr.list))
 	for _, o := range s.qr.list {
 		ext := ""
 		if o.member != nil {
@@ -294,11 +300,11 @@ func (s *Simulator) qrSnapshotsLocked(h historyIndex) []ObjectSnapshot {
 		if o.NoticeTimedOut {
 			d["notice"] = "timed out"
 		}
-		out = append(out, ObjectSnapshot{
+		out = append(out, seqSnapshot{o.seq, ObjectSnapshot{
 			ID: o.ID, ExternalMemberID: ext, Status: o.Status, StatusVersion: o.Version, CreatedAt: o.CreatedAt.UTC(),
 			Summary: p.CustomerTotal.String() + " " + p.Asset + " to " + o.Payee + " (" + d["acquirer"] + ")",
 			Details: d, History: h.of("qrpay_order", o.ID, "qrp_"), Trace: append([]string{}, o.Trace...),
-		})
+		}})
 	}
 	return sortNewest(out)
 }
@@ -307,17 +313,18 @@ func (s *Simulator) cardSnapshotsLocked(h historyIndex) (apps, cards, topups []O
 	if s.cards == nil {
 		return []ObjectSnapshot{}, []ObjectSnapshot{}, []ObjectSnapshot{}
 	}
+	var appList, cardList, topupList []seqSnapshot
 	for _, a := range s.cards.apps {
 		d := map[string]string{"product_id": a.ProductID, "form_factor": a.FormFactor, "source_asset": a.SourceAsset,
 			"fee": a.Fee.String(), "first_topup": a.FirstTopUp.String()}
 		if a.CardID != "" {
 			d["card_id"] = a.CardID
 		}
-		apps = append(apps, ObjectSnapshot{
+		appList = append(appList, seqSnapshot{a.seq, ObjectSnapshot{
 			ID: a.ID, ExternalMemberID: s.externalIDOf(a.MemberID), Status: a.Status, StatusVersion: a.StatusVersion,
 			CreatedAt: a.CreatedAt.UTC(), Summary: a.FormFactor + " card, " + a.ProductID,
 			Details: d, History: h.of("card_application", a.ID, "cap_"),
-		})
+		}})
 	}
 	for _, c := range s.cards.cards {
 		bal := s.cardBalance(c).String()
@@ -330,31 +337,31 @@ func (s *Simulator) cardSnapshotsLocked(h historyIndex) (apps, cards, topups []O
 			d["activation_locked_until"] = c.LockedUntil.UTC().Format(time.RFC3339)
 		}
 		d["transactions"] = strconv.Itoa(len(c.txs))
-		cards = append(cards, ObjectSnapshot{
+		cardList = append(cardList, seqSnapshot{c.seq, ObjectSnapshot{
 			ID: c.ID, ExternalMemberID: s.externalIDOf(c.MemberID), Status: c.Status, StatusVersion: c.StatusVersion,
 			CreatedAt: c.CreatedAt.UTC(), Summary: c.FormFactor + " card ····" + c.Last4 + ", balance " + bal + " " + cardCurrency,
 			Details: d, History: h.of("card", c.ID, "crd_"),
-		})
+		}})
 	}
 	for _, t := range s.cards.topups {
 		d := map[string]string{"card_id": t.CardID, "asset": t.Asset, "amount": t.Amount.String(), "fee": t.Fee.String()}
 		if t.TimedOut {
 			d["upstream"] = "timed out"
 		}
-		topups = append(topups, ObjectSnapshot{
+		topupList = append(topupList, seqSnapshot{t.seq, ObjectSnapshot{
 			ID: t.ID, ExternalMemberID: s.externalIDOf(t.MemberID), Status: t.Status, StatusVersion: t.StatusVersion,
 			CreatedAt: t.CreatedAt.UTC(), Summary: t.Amount.String() + " " + t.Asset + " to " + t.CardID,
 			Details: d, History: h.of("card_topup", t.ID, "ctp_"),
-		})
+		}})
 	}
-	return sortNewest(apps), sortNewest(cards), sortNewest(topups)
+	return sortNewest(appList), sortNewest(cardList), sortNewest(topupList)
 }
 
 func (s *Simulator) remitSnapshotsLocked(h historyIndex) []ObjectSnapshot {
 	if s.remit == nil {
 		return []ObjectSnapshot{}
 	}
-	out := make([]ObjectSnapshot, 0, len(s.remit.orders))
+	out := make([]seqSnapshot, 0, len(s.remit.orders))
 	for _, o := range s.remit.orders {
 		ext, corridor := "", ""
 		if o.Member != nil {
@@ -372,11 +379,11 @@ func (s *Simulator) remitSnapshotsLocked(h historyIndex) []ObjectSnapshot {
 		if o.Status != o.publicStatus() {
 			d["internal_status"] = o.Status
 		}
-		out = append(out, ObjectSnapshot{
+		out = append(out, seqSnapshot{o.seq, ObjectSnapshot{
 			ID: o.ID, ExternalMemberID: ext, Status: o.publicStatus(), StatusVersion: o.Version, CreatedAt: o.CreatedAt.UTC(),
 			Summary: o.PayoutAmount + " " + o.PayoutCurrency + " for " + o.CustomerTotal.String() + " " + o.Asset,
 			Details: d, History: h.of("remittance", o.ID, "rmt_"),
-		})
+		}})
 	}
 	return sortNewest(out)
 }
@@ -385,17 +392,17 @@ func (s *Simulator) depositSnapshotsLocked(h historyIndex) []ObjectSnapshot {
 	if s.deposits == nil {
 		return []ObjectSnapshot{}
 	}
-	out := make([]ObjectSnapshot, 0, len(s.deposits.list))
+	out := make([]seqSnapshot, 0, len(s.deposits.list))
 	for _, d := range s.deposits.list {
 		seq := strconv.FormatInt(d.Seq, 10)
 		det := map[string]string{"reference": d.Reference, "asset": d.Asset, "amount": d.Amount.String(), "internal_id": seq}
 		if d.Network != "" {
 			det["network"] = d.Network
 		}
-		out = append(out, ObjectSnapshot{
+		out = append(out, seqSnapshot{d.Seq, ObjectSnapshot{
 			ID: "dep_" + d.Reference, ExternalMemberID: d.ExternalID, Status: "credited", CreatedAt: d.CreatedAt.UTC(),
 			Summary: d.Amount.String() + " " + d.Asset, Details: det, History: h.of("deposit", seq, ""),
-		})
+		}})
 	}
 	return sortNewest(out)
 }

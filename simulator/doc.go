@@ -82,11 +82,24 @@
 //  13. handler.
 //
 // Rejections before step 12 create no idempotency record, so the corrected
-// resend with the same key executes. A step_up_required answer is not stored
-// either: the resend with the same key and x-step-up executes. Nonces,
-// idempotency records and tokens expire by the simulator clock and are
-// deleted as they expire; under a clock that stands still the windows keep at
-// most 100 000 entries each, forgetting the oldest first.
+// resend with the same key executes. Of the handler's answers only definite
+// outcomes are stored: step_up_required, rate_limited, upstream_error,
+// upstream_timeout, idempotency_in_progress and idempotency_key_reused are
+// not, so the resend with the same key executes. Nonces, idempotency
+// records, step-up challenges, the QR quote memo and tokens expire by the
+// simulator clock and are deleted as they expire, never before; under a
+// clock that stands still a full store (100 000 nonces, records or
+// challenges) refuses the request that would add to it with
+// service_unavailable and Retry-After, before anything executes.
+//
+// Request bodies, business and control API, go through one strict decoder:
+// one JSON object, nothing after it, no duplicate keys, lower snake case
+// field names matched exactly, valid UTF-8 and the fields' JSON types;
+// anything else is invalid_request and changes nothing. Well-named unknown
+// fields are ignored by the business API and refused by the control API.
+//
+// Lists are newest first; items of the same instant are ordered by creation
+// sequence, never by their random ids.
 //
 // The token exchange (POST /v1/connect/token) checks x-client-id and
 // x-api-key (unknown client, wrong key, disabled or expired Key: one
@@ -94,7 +107,10 @@
 // allows 20 exchanges per minute per Key before rate_limited with
 // retry_after and Retry-After.
 //
-// Unknown paths answer 404 not_found with the error envelope.
+// The router never redirects: non-canonical paths (empty, "." or ".."
+// segments), unknown paths and unserved methods answer 404 not_found with
+// the error envelope and X-Request-Id (unserved methods with an Allow
+// header).
 //
 // # Control API and Go API
 //

@@ -28,12 +28,14 @@ const (
 	nonceWindow = 5 * time.Minute
 	// idempotencyWindow is how long an idempotency record lives.
 	idempotencyWindow = 24 * time.Hour
-	// maxNonces and maxIdempotencyRecords bound the windows' memory when the
-	// clock stands still under heavy traffic: beyond them the oldest entries
-	// are forgotten early. Both are far above anything a test sends inside
-	// one window.
+	// maxNonces, maxIdempotencyRecords and maxStepUpChallenges bound the
+	// windows' memory when the clock stands still under heavy traffic. A
+	// window never forgets an entry inside its window: a full store refuses
+	// what would add to it (storeFull), before anything executes. All three
+	// are far above anything a test sends inside one window.
 	maxNonces             = 100_000
 	maxIdempotencyRecords = 100_000
+	maxStepUpChallenges   = 100_000
 )
 
 // gatewayState holds the gateway's windows: nonces, idempotency records,
@@ -51,6 +53,9 @@ type gatewayState struct {
 	tokenQ    expiryQueue            // token values by expiry
 	exchanges map[string][]time.Time // client id -> recent token exchanges (at most the quota)
 
+	challengeQ expiryQueue // step-up challenge ids by expiry (s.challenges)
+	qrMemoQ    expiryQueue // QR quote memo keys by expiry (s.qr.memo)
+
 	faults  []*faultRule
 	journal *journal
 
@@ -58,9 +63,9 @@ type gatewayState struct {
 	// contract names and every scope an endpoint requires.
 	scopeCatalog map[string]bool
 
-	// maxNonces and maxIdem bound the windows (maxNonces and
-	// maxIdempotencyRecords unless a test lowers them).
-	maxNonces, maxIdem int
+	// maxNonces, maxIdem and maxChallenges bound the windows (the constants
+	// of the same names unless a test lowers them).
+	maxNonces, maxIdem, maxChallenges int
 
 	// bodyKey keys the idempotency body digests, so a stored digest of a
 	// low-entropy body (a PIN change) cannot be reversed by trying every PIN.
@@ -69,14 +74,15 @@ type gatewayState struct {
 
 func newGatewayState(seed int64) *gatewayState {
 	g := &gatewayState{
-		rng:          rand.New(rand.NewPCG(uint64(seed)^0x5bd1e995, uint64(seed)+0x27d4eb2f)),
-		nonces:       map[string]time.Time{},
-		idem:         map[string]*idemRecord{},
-		exchanges:    map[string][]time.Time{},
-		journal:      newJournal(journalCapacity),
-		scopeCatalog: map[string]bool{},
-		maxNonces:    maxNonces,
-		maxIdem:      maxIdempotencyRecords,
+		rng:           rand.New(rand.NewPCG(uint64(seed)^0x5bd1e995, uint64(seed)+0x27d4eb2f)),
+		nonces:        map[string]time.Time{},
+		idem:          map[string]*idemRecord{},
+		exchanges:     map[string][]time.Time{},
+		journal:       newJournal(journalCapacity),
+		scopeCatalog:  map[string]bool{},
+		maxNonces:     maxNonces,
+		maxIdem:       maxIdempotencyRecords,
+		maxChallenges: maxStepUpChallenges,
 	}
 	// The key never leaves the process and nothing observable depends on
 	// it, so it comes from crypto/rand rather than the seeded generator.
@@ -99,11 +105,6 @@ func (s *Simulator) registerGateway() {
 	s.mux.HandleFunc("/", s.serveNotFound)
 }
 
-// ServeHTTP serves the business API and the control API.
-func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.mux.ServeHTTP(w, r)
-}
-
 func (s *Simulator) nextRequestID() string {
 	s.gw.requestSeq++
 	return "req_" + strconv.FormatInt(s.gw.requestSeq, 10) + "_" + strconv.FormatUint(s.gw.rng.Uint64()&0xffffffffff, 36)
@@ -117,11 +118,14 @@ type response struct {
 	body   []byte
 	code   string // error code, for the journal
 	replay bool
+	// transient marks a refusal not kept under an idempotency key although
+	// the handler gave it (a full store): see storedUnderKey.
+	transient bool
 }
 
 func errorResponse(ae *apiError, requestID string) response {
 	b, _ := json.Marshal(ae.envelope(requestID))
-	resp := response{status: ae.status, body: b, code: ae.Code}
+	resp := response{status: ae.status, body: b, code: ae.Code, transient: ae.transient}
 	if len(ae.header) > 0 {
 		resp.header = http.Header{}
 		for k, v := range ae.header {
@@ -180,7 +184,7 @@ func (s *Simulator) begin(w http.ResponseWriter, r *http.Request) *exchange {
 	s.sweepLocked(now)
 	x := &exchange{s: s, w: w, r: r, id: s.nextRequestID()}
 	x.rec = RequestRecord{
-		RequestID: x.id, Time: now, Method: r.Method, Path: r.URL.EscapedPath(), Query: r.URL.RawQuery,
+		RequestID: x.id, Time: now, Method: r.Method, Path: rawRequestPath(r), Query: r.URL.RawQuery,
 		Member:         strings.TrimSpace(r.Header.Get("X-On-Behalf-Of")),
 		IdempotencyKey: strings.TrimSpace(r.Header.Get("X-Idempotency-Key")),
 	}
@@ -263,15 +267,6 @@ func dropConnection(w http.ResponseWriter) {
 		}
 	}
 	panic(http.ErrAbortHandler)
-}
-
-func (s *Simulator) serveNotFound(w http.ResponseWriter, r *http.Request) {
-	x := s.begin(w, r)
-	if x.preFault() {
-		return
-	}
-	x.delay()
-	x.finish(errorResponse(errNotFound("path "+r.URL.Path), x.id))
 }
 
 // serveEndpoint runs the gateway rules for e, then its handler. The order of
@@ -362,7 +357,12 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 	recKey := s.merchant.ID + "|" + c.idemKey
 	endpointID := r.Method + " " + r.URL.EscapedPath()
 	hash := s.gw.bodyDigest(body)
-	if rec, ok := s.gw.idem[recKey]; ok && (rec.inProgress || now.Before(rec.expiresAt)) {
+	rec, ok := s.gw.idem[recKey]
+	live := ok && (rec.inProgress || now.Before(rec.expiresAt))
+	if !ok && len(s.gw.idem) >= s.gw.maxIdem {
+		return fail(storeFull("idempotency record", &s.gw.idemQ, now))
+	}
+	if live {
 		if rec.endpoint != endpointID || rec.bodyHash != hash {
 			return fail(newErr("idempotency_key_reused", "the idempotency key was used with a different body or endpoint"))
 		}
@@ -378,19 +378,21 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 		}
 		return response{status: rec.status, header: rec.header.Clone(), body: rec.body, code: rec.code, replay: true}
 	}
-	rec := &idemRecord{endpoint: endpointID, bodyHash: hash, expiresAt: now.Add(idempotencyWindow), inProgress: true}
+	rec = &idemRecord{endpoint: endpointID, bodyHash: hash, expiresAt: now.Add(idempotencyWindow), inProgress: true}
 	s.gw.idem[recKey] = rec
-	s.gw.idemQ.push(recKey, rec.expiresAt)
 	x.delay()
 	c.now = s.clock.Now()
 	resp := s.callHandler(c, e)
-	if resp.code == "step_up_required" {
-		// The resend with x-step-up and the same key must execute.
+	if !storedUnderKey(resp) {
+		// The resend with the same key executes afresh (gateway_idem.go).
 		delete(s.gw.idem, recKey)
 		return resp
 	}
 	rec.inProgress = false
 	rec.status, rec.header, rec.body, rec.code = resp.status, resp.header.Clone(), resp.body, resp.code
+	// Queued for expiry only once kept, so a record removed above leaves
+	// nothing behind in the queue.
+	s.gw.idemQ.push(recKey, rec.expiresAt)
 	return resp
 }
 

@@ -108,6 +108,9 @@ func (s *Simulator) verifySignature(r *http.Request, key *apiKey, body []byte, n
 	if exp, used := s.gw.nonces[nk]; used && now.Before(exp) {
 		return newErr("nonce_reused", "x-nonce was already used within 5 minutes")
 	}
+	if len(s.gw.nonces) >= s.gw.maxNonces {
+		return storeFull("nonce", &s.gw.nonceQ, now)
+	}
 	s.gw.nonces[nk] = now.Add(nonceWindow)
 	s.gw.nonceQ.push(nk, now.Add(nonceWindow))
 	return nil

@@ -2,7 +2,9 @@ package simulator
 
 import (
 	"crypto/sha256"
+	"fmt"
 	"net/http"
+	"strconv"
 	"time"
 )
 
@@ -35,13 +37,21 @@ func (q *expiryQueue) push(key string, at time.Time) { q.items = append(q.items,
 
 func (q *expiryQueue) len() int { return len(q.items) - q.head }
 
-// pop removes the oldest entry if it has expired at now (or force is set).
-func (q *expiryQueue) pop(now time.Time, force bool) (expiring, bool) {
+// peek returns the oldest entry, if any.
+func (q *expiryQueue) peek() (expiring, bool) {
+	if q.head >= len(q.items) {
+		return expiring{}, false
+	}
+	return q.items[q.head], true
+}
+
+// pop removes the oldest entry if it has expired at now.
+func (q *expiryQueue) pop(now time.Time) (expiring, bool) {
 	if q.head >= len(q.items) {
 		return expiring{}, false
 	}
 	it := q.items[q.head]
-	if !force && now.Before(it.at) {
+	if now.Before(it.at) {
 		return expiring{}, false
 	}
 	q.items[q.head] = expiring{}
@@ -55,13 +65,15 @@ func (q *expiryQueue) pop(now time.Time, force bool) (expiring, bool) {
 	return it, true
 }
 
-// sweepLocked deletes expired nonces, idempotency records and tokens, and
-// enforces the memory bounds. It runs on every request; each call costs only
-// what it removes.
+// sweepLocked deletes the nonces, idempotency records, tokens, step-up
+// challenges and QR quote memo entries whose window has passed. Nothing is
+// deleted inside its window: the memory bounds are kept by refusing new
+// entries when a store is full (storeFull). It runs on every business
+// request; each call costs only what it removes.
 func (s *Simulator) sweepLocked(now time.Time) {
 	g := s.gw
 	for {
-		it, ok := g.nonceQ.pop(now, g.nonceQ.len() > g.maxNonces)
+		it, ok := g.nonceQ.pop(now)
 		if !ok {
 			break
 		}
@@ -70,26 +82,62 @@ func (s *Simulator) sweepLocked(now time.Time) {
 		}
 	}
 	for {
-		it, ok := g.idemQ.pop(now, g.idemQ.len() > g.maxIdem)
+		it, ok := g.idemQ.pop(now)
 		if !ok {
 			break
 		}
 		rec, ok := g.idem[it.key]
-		if !ok || rec.expiresAt.After(it.at) {
-			continue // replaced by a newer record, which has its own entry
+		if !ok || now.Before(rec.expiresAt) {
+			continue // removed, or replaced by a newer record with its own entry
 		}
-		if rec.inProgress && !now.Before(it.at) && g.idemQ.len() <= g.maxIdem {
-			// Still running after its window (a held request): look again later.
-			g.idemQ.push(it.key, it.at)
-			break
+		if rec.inProgress {
+			// Still running after its window (a held request): look again
+			// in a minute.
+			g.idemQ.push(it.key, now.Add(time.Minute))
+			continue
 		}
 		delete(g.idem, it.key)
 	}
 	for {
-		it, ok := g.tokenQ.pop(now, false)
+		it, ok := g.tokenQ.pop(now)
 		if !ok {
 			break
 		}
 		delete(s.tokens, it.key)
 	}
+	for {
+		it, ok := g.challengeQ.pop(now)
+		if !ok {
+			break
+		}
+		if ch := s.challenges[it.key]; ch != nil && !now.Before(ch.ExpiresAt) {
+			delete(s.challenges, it.key)
+		}
+	}
+	for {
+		it, ok := g.qrMemoQ.pop(now)
+		if !ok {
+			break
+		}
+		if uq := s.qr.memo[it.key]; uq != nil && !now.Before(uq.CreatedAt.Add(qrQuoteMemo)) {
+			delete(s.qr.memo, it.key)
+		}
+	}
+}
+
+// storeFull is the refusal of a request that would add an entry to a full
+// window store (what of them, q its expiry queue): 400 service_unavailable
+// with Retry-After set to the seconds until the oldest entry leaves the
+// window. It is never stored under an idempotency key.
+func storeFull(what string, q *expiryQueue, now time.Time) *apiError {
+	secs := int64(1)
+	if it, ok := q.peek(); ok {
+		if d := it.at.Sub(now); d > 0 {
+			secs = max(1, int64((d+time.Second-1)/time.Second))
+		}
+	}
+	ae := newErr("service_unavailable", fmt.Sprintf("the simulator's %s store is full; nothing was executed: retry after %d seconds", what, secs))
+	ae.header = map[string]string{"Retry-After": strconv.FormatInt(secs, 10)}
+	ae.transient = true
+	return ae
 }

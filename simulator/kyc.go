@@ -1,7 +1,6 @@
 package simulator
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/mail"
@@ -49,6 +48,7 @@ type kycSession struct {
 
 // quickBinding is a quick KYC profile bound to the merchant and a member.
 type quickBinding struct {
+	seq        int64 // creation sequence, the tie-break of lists (paginate.go)
 	ID         string
 	MemberID   string
 	Status     string // active, compensated
@@ -90,10 +90,8 @@ func (s *Simulator) registerKYC() {
 		var in struct {
 			Level *int `json:"level"`
 		}
-		if len(body) > 0 {
-			if err := json.Unmarshal(body, &in); err != nil {
-				return errInvalidRequest("body: " + err.Error())
-			}
+		if err := decodeControl(body, &in); err != nil {
+			return err
 		}
 		return s.kycApproveLocked(m, in.Level)
 	})
@@ -111,10 +109,8 @@ func (s *Simulator) registerKYC() {
 			Source        string `json:"compensation_source"`
 			ApplicationID string `json:"application_id"`
 		}
-		if len(body) > 0 {
-			if err := json.Unmarshal(body, &in); err != nil {
-				return nil, errInvalidRequest("body: " + err.Error())
-			}
+		if err := decodeControl(body, &in); err != nil {
+			return nil, err
 		}
 		b, err := s.compensateQuickBindingLocked(id, in.Source, in.ApplicationID)
 		if err != nil {
@@ -166,6 +162,9 @@ func (s *Simulator) getKYC(c *rc) (int, any, error) {
 // createProfileSession answers POST /v1/kyc/profile-sessions: a one-time
 // hosted screen, bound to the member, valid 24 hours.
 func (s *Simulator) createProfileSession(c *rc) (int, any, error) {
+	if err := c.noBody(); err != nil {
+		return 0, nil, err
+	}
 	if s.profileOf(c.member) == nil {
 		return 0, nil, errNotFound("KYC profile")
 	}
@@ -387,7 +386,7 @@ func (s *Simulator) allocateQuickBinding(m *member, email string) (*quickBinding
 	if err := s.ledger.Transfer(now, "quick KYC usage fee", quickKYCFeeAsset, fee, from, AccountRevenueFees); err != nil {
 		return nil, newErr("quick_kyc_unpaid", "the quick KYC usage fee (10 USDT) is not covered")
 	}
-	b := &quickBinding{ID: "qkb_" + s.newUUID(), MemberID: m.ID, Status: "active", FeeAccount: from, Fee: fee, Email: email, CreatedAt: now}
+	b := &quickBinding{seq: s.nextSeq(), ID: "qkb_" + s.newUUID(), MemberID: m.ID, Status: "active", FeeAccount: from, Fee: fee, Email: email, CreatedAt: now}
 	s.kyc.quickPool--
 	if email != "" {
 		s.kyc.quickUsedEmails[strings.ToLower(email)] = true
@@ -481,7 +480,7 @@ func (s *Simulator) listQuickBindings(c *rc) (int, any, error) {
 			items = append(items, b)
 		}
 	}
-	env := paginate(items, func(b *quickBinding) pageKey { return pageKey{At: b.CreatedAt, ID: b.ID} }, c.r.URL.Query())
+	env := paginate(items, func(b *quickBinding) pageKey { return pageKey{At: b.CreatedAt, Seq: b.seq} }, c.r.URL.Query())
 	out := make([]map[string]any, 0, len(items))
 	for _, b := range env.Data.([]*quickBinding) {
 		out = append(out, quickBindingJSON(b))

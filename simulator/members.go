@@ -1,7 +1,6 @@
 package simulator
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -16,10 +15,8 @@ func (s *Simulator) registerMembers() {
 		var in struct {
 			Status string `json:"status"`
 		}
-		if len(body) > 0 {
-			if err := json.Unmarshal(body, &in); err != nil {
-				return nil, errInvalidRequest("body: " + err.Error())
-			}
+		if err := decodeControl(body, &in); err != nil {
+			return nil, err
 		}
 		m, err := s.setMemberStatusLocked(id, in.Status)
 		if err != nil {

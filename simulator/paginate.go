@@ -9,17 +9,29 @@ import (
 	"time"
 )
 
-// pageKey orders list items: newest first by At, then by ID descending.
+// Lists are newest first, deterministically: by the list's time field
+// (created_at; occurred_at for card transactions), and among items of the
+// same instant by creation sequence, the one created later first. Ids are
+// random and never order anything. The creation sequence (nextSeq) is one
+// counter for every listed object of a simulator.
+
+// pageKey orders list items: by At, then by Seq (creation sequence).
 type pageKey struct {
-	At time.Time
-	ID string
+	At  time.Time
+	Seq int64
 }
 
 func (k pageKey) before(o pageKey) bool {
 	if !k.At.Equal(o.At) {
 		return k.At.Before(o.At)
 	}
-	return k.ID < o.ID
+	return k.Seq < o.Seq
+}
+
+// nextSeq returns the next creation sequence number (s.mu held).
+func (s *Simulator) nextSeq() int64 {
+	s.listSeq++
+	return s.listSeq
 }
 
 // pageLimit reads the limit query parameter: default 20, at most 100; an
@@ -40,7 +52,7 @@ func pageLimit(q url.Values) int {
 }
 
 func encodeCursor(k pageKey) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(k.At.UnixNano(), 10) + "|" + k.ID))
+	return base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(k.At.UnixNano(), 10) + "|" + strconv.FormatInt(k.Seq, 10)))
 }
 
 // decodeCursor returns the key after which the next page starts; ok is false
@@ -53,15 +65,19 @@ func decodeCursor(c string) (pageKey, bool) {
 	if err != nil {
 		return pageKey{}, false
 	}
-	ts, id, found := strings.Cut(string(b), "|")
-	if !found || id == "" {
+	ts, seq, found := strings.Cut(string(b), "|")
+	if !found {
 		return pageKey{}, false
 	}
 	n, err := strconv.ParseInt(ts, 10, 64)
 	if err != nil {
 		return pageKey{}, false
 	}
-	return pageKey{At: time.Unix(0, n).UTC(), ID: id}, true
+	q, err := strconv.ParseInt(seq, 10, 64)
+	if err != nil {
+		return pageKey{}, false
+	}
+	return pageKey{At: time.Unix(0, n).UTC(), Seq: q}, true
 }
 
 // listEnvelope is the {data, next_cursor, has_more} envelope.

@@ -2,18 +2,17 @@ package simulator
 
 import (
 	"net/url"
-	"strconv"
 	"testing"
 	"time"
 )
 
 // fuzzItems is a list sorted ascending by pageKey, with equal times (ties
-// broken by id) as the lists of the product lines have.
+// broken by creation sequence) as the lists of the product lines have.
 func fuzzItems() []pageKey {
 	var items []pageKey
 	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for i := 0; i < 45; i++ {
-		k := pageKey{At: base.Add(time.Duration(i/3) * time.Second), ID: "id_" + strconv.Itoa(10+i)}
+		k := pageKey{At: base.Add(time.Duration(i/3) * time.Second), Seq: int64(10 + i)}
 		items = insertByKey(items, k, func(k pageKey) pageKey { return k })
 	}
 	return items
@@ -27,19 +26,17 @@ func fuzzItems() []pageKey {
 func FuzzCursor(f *testing.F) {
 	items := fuzzItems()
 	ident := func(k pageKey) pageKey { return k }
-	f.Add("", "", int64(0), "id_1")
-	f.Add(encodeCursor(items[10]), "5", int64(1), "x|y")
-	f.Add("!!!", "0", int64(-1), "")
-	f.Add("MTc2NzIyNTYwMDAwMDAwMDAwMHw", "101", int64(1<<62), "\xff")
-	f.Add(encodeCursor(pageKey{At: time.Unix(0, -5), ID: "zz"}), "-3", int64(-1<<63), "id_20")
-	f.Add("MTc2NzIyNTYwMDAwMDAwMDAwMA", "abc", int64(0), "|")
-	f.Fuzz(func(t *testing.T, cursor, limit string, nanos int64, id string) {
-		if id != "" {
-			k := pageKey{At: time.Unix(0, nanos).UTC(), ID: id}
-			got, ok := decodeCursor(encodeCursor(k))
-			if !ok || !got.At.Equal(k.At) || got.ID != k.ID {
-				t.Fatalf("cursor of %+v decodes to %+v, %v", k, got, ok)
-			}
+	f.Add("", "", int64(0), int64(1))
+	f.Add(encodeCursor(items[10]), "5", int64(1), int64(-1))
+	f.Add(encodeCursor(items[11]), "1", int64(1), int64(0))
+	f.Add("!!!", "0", int64(-1), int64(0))
+	f.Add("MTc2NzIyNTYwMDAwMDAwMDAwMHw", "101", int64(1<<62), int64(1<<62))
+	f.Add(encodeCursor(pageKey{At: time.Unix(0, -5), Seq: 20}), "-3", int64(-1<<63), int64(20))
+	f.Add("MTc2NzIyNTYwMDAwMDAwMDAwMA", "abc", int64(0), int64(-1<<63))
+	f.Fuzz(func(t *testing.T, cursor, limit string, nanos, seq int64) {
+		k := pageKey{At: time.Unix(0, nanos).UTC(), Seq: seq}
+		if got, ok := decodeCursor(encodeCursor(k)); !ok || !got.At.Equal(k.At) || got.Seq != k.Seq {
+			t.Fatalf("cursor of %+v decodes to %+v, %v", k, got, ok)
 		}
 		key, hasKey := decodeCursor(cursor)
 		q := url.Values{"cursor": {cursor}, "limit": {limit}}
@@ -47,7 +44,7 @@ func FuzzCursor(f *testing.F) {
 		if max < 1 || max > 100 {
 			t.Fatalf("limit %q gives %d", limit, max)
 		}
-		seen := map[string]bool{}
+		seen := map[int64]bool{}
 		var prev *pageKey
 		for pages := 0; ; pages++ {
 			if pages > len(items)+1 {
@@ -66,10 +63,10 @@ func FuzzCursor(f *testing.F) {
 				if prev != nil && !k.before(*prev) {
 					t.Fatalf("item %+v follows %+v: not newest first", k, *prev)
 				}
-				if seen[k.ID] {
-					t.Fatalf("item %s returned twice", k.ID)
+				if seen[k.Seq] {
+					t.Fatalf("item %d returned twice", k.Seq)
 				}
-				seen[k.ID] = true
+				seen[k.Seq] = true
 				prev = &page[i]
 			}
 			if env.HasMore != (env.NextCursor != nil) {
@@ -85,8 +82,8 @@ func FuzzCursor(f *testing.F) {
 		}
 		// Every item older than the cursor key (all, without one) was seen.
 		for _, k := range items {
-			if (!hasKey || k.before(key)) != seen[k.ID] {
-				t.Fatalf("item %+v seen=%v (cursor key %+v, %v)", k, seen[k.ID], key, hasKey)
+			if (!hasKey || k.before(key)) != seen[k.Seq] {
+				t.Fatalf("item %+v seen=%v (cursor key %+v, %v)", k, seen[k.Seq], key, hasKey)
 			}
 		}
 	})

@@ -2,7 +2,6 @@ package simulator
 
 import (
 	"net/url"
-	"strconv"
 	"testing"
 	"time"
 
@@ -18,8 +17,8 @@ func TestPaginateMatchingEqualsPaginateOfFiltered(t *testing.T) {
 	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	var items []pageKey
 	for i := 0; i < 60; i++ {
-		// Three items per second, so ties are broken by id.
-		items = insertByKey(items, pageKey{At: base.Add(time.Duration(i/3) * time.Second), ID: "id_" + strconv.Itoa(100+i)}, ident)
+		// Three items per second, so ties are broken by creation sequence.
+		items = insertByKey(items, pageKey{At: base.Add(time.Duration(i/3) * time.Second), Seq: int64(100 + i)}, ident)
 	}
 	filters := []struct {
 		name  string
@@ -27,11 +26,11 @@ func TestPaginateMatchingEqualsPaginateOfFiltered(t *testing.T) {
 	}{
 		{"all", func(pageKey) bool { return true }},
 		{"none", func(pageKey) bool { return false }},
-		{"every third", func(k pageKey) bool { return k.ID[len(k.ID)-1]%3 == 0 }},
-		{"oldest ten", func(k pageKey) bool { return k.ID < "id_110" }},
-		{"newest five", func(k pageKey) bool { return k.ID >= "id_155" }},
+		{"every third", func(k pageKey) bool { return k.Seq%3 == 0 }},
+		{"oldest ten", func(k pageKey) bool { return k.Seq < 110 }},
+		{"newest five", func(k pageKey) bool { return k.Seq >= 155 }},
 	}
-	cursors := []string{"", "not-a-cursor", encodeCursor(pageKey{At: base.Add(time.Hour), ID: "z"}), encodeCursor(pageKey{At: base.Add(-time.Hour), ID: "a"})}
+	cursors := []string{"", "not-a-cursor", encodeCursor(pageKey{At: base.Add(time.Hour), Seq: 1 << 40}), encodeCursor(pageKey{At: base.Add(-time.Hour), Seq: -1})}
 	for _, it := range items {
 		cursors = append(cursors, encodeCursor(it))
 	}

@@ -107,13 +107,14 @@ func TestPaginationEnvelope(t *testing.T) {
 		if len(order) != len(all) {
 			t.Fatalf("walked %d rows, want %d", len(order), len(all))
 		}
-		byID := map[string]simulator.WebhookDelivery{}
-		for _, d := range all {
-			byID[d.ID] = d
+		// WebhookDeliveries is in creation order: the list is its reverse
+		// (newest first, rows of the same instant by creation sequence).
+		created := map[string]int{}
+		for i, d := range all {
+			created[d.ID] = i
 		}
 		for i := 1; i < len(order); i++ {
-			a, b := byID[order[i-1]], byID[order[i]]
-			if a.CreatedAt.Before(b.CreatedAt) || (a.CreatedAt.Equal(b.CreatedAt) && a.ID < b.ID) {
+			if created[order[i-1]] <= created[order[i]] {
 				t.Fatalf("rows %s and %s out of newest-first order", order[i-1], order[i])
 			}
 		}

@@ -14,6 +14,7 @@ import (
 
 // qrOrder is a QR payment order.
 type qrOrder struct {
+	seq             int64  // creation sequence, the tie-break of lists (paginate.go)
 	ID              string // qrp_<uuid>
 	MemberID        string
 	member          *member
@@ -222,7 +223,7 @@ func (s *Simulator) qrPay(c *rc) (int, any, error) {
 	}
 	// 3. Hold the funds.
 	o := &qrOrder{
-		ID: "qrp_" + s.newUUID(), MemberID: c.member.ID, member: c.member, Status: "pending", Version: 1,
+		seq: s.nextSeq(), ID: "qrp_" + s.newUUID(), MemberID: c.member.ID, member: c.member, Status: "pending", Version: 1,
 		CreatedAt: c.now, Plan: plan, Payee: uq.Payee, Currency: uq.Currency, Amount: uq.Amount,
 		PrincipalUSD: plan.PrincipalUSD, UpstreamQuoteID: uq.ID, Payer: in.payer,
 		from: MemberAvailable(c.member.ID), locked: MemberLocked(c.member.ID),
@@ -242,7 +243,7 @@ func (s *Simulator) qrPay(c *rc) (int, any, error) {
 	}
 	trace = append(trace, "hold")
 	s.qr.orders[o.ID] = o
-	s.qr.list = insertByKey(s.qr.list, o, func(x *qrOrder) pageKey { return pageKey{At: x.CreatedAt, ID: x.ID} })
+	s.qr.list = insertByKey(s.qr.list, o, func(x *qrOrder) pageKey { return pageKey{At: x.CreatedAt, Seq: x.seq} })
 	// 4. Notify the upstream. A timed-out notice leaves the outcome unknown:
 	// the order is processing and the funds stay held.
 	s.qr.stats.Notices++

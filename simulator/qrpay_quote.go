@@ -178,6 +178,10 @@ func (s *Simulator) qrDecode(c *rc) (int, any, error) {
 }
 
 func (s *Simulator) qrQuote(c *rc) (int, any, error) {
+	// A body off the wire format is refused before the quota counts it.
+	if err := c.decode(&qrRequest{}); err != nil {
+		return 0, nil, err
+	}
 	// Rate limit first: every quote request that reaches it counts.
 	win := s.qr.window[c.member.ID]
 	cut := 0
@@ -215,6 +219,7 @@ func (s *Simulator) qrQuote(c *rc) (int, any, error) {
 			return 0, nil, err
 		}
 		s.qr.memo[key] = uq
+		s.gw.qrMemoQ.push(key, uq.CreatedAt.Add(qrQuoteMemo))
 	}
 	opts, err := s.qrOptions(c.member, in, uq)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 )
 
 type payee struct {
+	seq       int64 // creation sequence, the tie-break of lists (paginate.go)
 	ID        string
 	MemberID  string
 	Country   string
@@ -28,7 +29,7 @@ func (p *payee) summary() string {
 	return p.Currency + " ****" + a
 }
 
-func payeeKey(p *payee) pageKey { return pageKey{At: p.CreatedAt, ID: p.ID} }
+func payeeKey(p *payee) pageKey { return pageKey{At: p.CreatedAt, Seq: p.seq} }
 
 // payeesOfLocked returns m's payees, creating the fixture payees (one per
 // corridor) on first use, so members created at any time have them.
@@ -38,7 +39,7 @@ func (s *Simulator) payeesOfLocked(m *member) []*payee {
 		for _, c := range remitCorridors {
 			s.remit.nextPayee++
 			p := &payee{
-				ID: "pye_" + strconv.FormatInt(s.remit.nextPayee, 10), MemberID: m.ID, Country: c.Country, Currency: c.Currency,
+				seq: s.nextSeq(), ID: "pye_" + strconv.FormatInt(s.remit.nextPayee, 10), MemberID: m.ID, Country: c.Country, Currency: c.Currency,
 				Holder: c.Holder, Account: c.Account, Status: "active", CreatedAt: m.CreatedAt,
 			}
 			list = append(list, p)
@@ -142,7 +143,7 @@ func (s *Simulator) createPayee(c *rc) (int, any, error) {
 	}
 	s.remit.nextPayee++
 	p := &payee{
-		ID: "pye_" + strconv.FormatInt(s.remit.nextPayee, 10), MemberID: c.member.ID, Country: country, Currency: currency,
+		seq: s.nextSeq(), ID: "pye_" + strconv.FormatInt(s.remit.nextPayee, 10), MemberID: c.member.ID, Country: country, Currency: currency,
 		Holder: holder, Account: account, BankCode: in.BankCode, Status: "active", CreatedAt: c.now,
 	}
 	s.remit.payeeByID[p.ID] = p

@@ -1,7 +1,6 @@
 package simulator
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -75,10 +74,8 @@ func (s *Simulator) remitActionLocked(id, action string, body []byte) (*remitOrd
 		return nil, errNotFound("remittance")
 	}
 	var in remitActionBody
-	if len(bytes.TrimSpace(body)) > 0 {
-		if err := json.Unmarshal(body, &in); err != nil {
-			return nil, errInvalidRequest("body: " + err.Error())
-		}
+	if err := decodeControl(body, &in); err != nil {
+		return nil, err
 	}
 	return s.remitMoveLocked(o, action, &in)
 }

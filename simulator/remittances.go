@@ -42,6 +42,7 @@ type remitIdem struct {
 // remitOrder is one remittance order. Status is internal: the public form of
 // pending_merchant_funds is pending.
 type remitOrder struct {
+	seq      int64  // creation sequence, the tie-break of lists (paginate.go)
 	ID       string // rmt_<uuid>
 	Member   *member
 	Payee    *payee
@@ -74,7 +75,7 @@ type remitOrder struct {
 	UpdatedAt time.Time
 }
 
-func remitKey(o *remitOrder) pageKey { return pageKey{At: o.CreatedAt, ID: o.ID} }
+func remitKey(o *remitOrder) pageKey { return pageKey{At: o.CreatedAt, Seq: o.seq} }
 
 func (o *remitOrder) publicStatus() string {
 	if o.Status == "pending_merchant_funds" {
@@ -121,8 +122,8 @@ func (s *Simulator) registerRemittances() {
 			Asset  string `json:"asset"`
 			Amount string `json:"amount"`
 		}
-		if err := json.Unmarshal(body, &in); err != nil {
-			return nil, errInvalidRequest("body: " + err.Error())
+		if err := decodeControl(body, &in); err != nil {
+			return nil, err
 		}
 		if err := s.topUpPrepaidLocked(in.Asset, in.Amount); err != nil {
 			return nil, err
@@ -226,7 +227,7 @@ func (s *Simulator) resolveRemit(m *member, payeeID, payout, lineName, asset str
 // createRemittance answers POST /v1/remittances. The checks run in this
 // order, and any failure changes nothing:
 //
-//  1. JSON body (invalid_request)
+//  1. JSON body on the wire format; source_amount refused (invalid_request)
 //  2. payee_id present, digits after an optional pye_ (invalid_request)
 //  3. payout_amount present, at most 32 characters, positive plain decimal (invalid_request)
 //  4. slippage_bps a JSON integer 50..1000 (invalid_fields, key slippage_bps)
@@ -265,9 +266,15 @@ func (s *Simulator) createRemittance(c *rc) (int, any, error) {
 		Reference     string          `json:"reference"`
 		Line          string          `json:"line"`
 		Asset         string          `json:"asset"`
+		// SourceAmount is the other pricing direction, which the service
+		// does not accept (only the recipient amount is supported).
+		SourceAmount json.RawMessage `json:"source_amount"`
 	}
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
+	}
+	if in.SourceAmount != nil {
+		return 0, nil, errInvalidRequest("source_amount is not accepted: only the recipient-amount direction is supported (send payout_amount)")
 	}
 	if in.PayeeID == nil {
 		return 0, nil, errInvalidRequest("payee_id is required")
@@ -320,7 +327,7 @@ func (s *Simulator) createRemittance(c *rc) (int, any, error) {
 		ref = string([]rune(ref)[:200])
 	}
 	o := &remitOrder{
-		ID: "rmt_" + s.newUUID(), Member: c.member, Payee: req.Payee, Line: line.Name, Funding: funding,
+		seq: s.nextSeq(), ID: "rmt_" + s.newUUID(), Member: c.member, Payee: req.Payee, Line: line.Name, Funding: funding,
 		Asset: pr.Asset, Scale: pr.Scale, Slippage: bps,
 		Principal: pr.Principal, Fee: pr.Fee, CustomerTotal: pr.CustomerTotal, Locked: pr.Locked, Settled: money.Zero(pr.Scale),
 		PayoutCurrency: req.Corridor.Currency, PayoutAmount: *in.PayoutAmount, Rate: pr.Rate,

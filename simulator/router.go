@@ -1,7 +1,6 @@
 package simulator
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -28,6 +27,10 @@ type endpoint struct {
 	// precheck, when set, runs before idempotent replay (a rule the contract
 	// says is checked before replay, such as deposits being platform-only).
 	precheck func(c *rc) error
+	// serves, when set, narrows a wildcard pattern: it reports whether the
+	// (unescaped) path is one the endpoint serves. Other paths get the
+	// router's not_found, as a path no pattern matches.
+	serves func(path string) bool
 	// handle runs with s.mu held. It returns the status and the JSON body, or
 	// an error: an *apiError is answered as is; anything else is a 500 api_error.
 	handle func(rc *rc) (int, any, error)
@@ -52,23 +55,20 @@ type rc struct {
 	header http.Header
 }
 
-// decode decodes the JSON body into v. An empty body decodes as {}. Malformed
-// JSON, or a JSON value of the wrong type, gives invalid_request.
+// decode decodes the JSON body into v through the one strict decoder of
+// request bodies (decodeStrict, wire.go): an empty body is {}; anything but
+// one JSON object in lower snake case with the JSON types of v's fields
+// gives invalid_request. Well-named fields v does not have are ignored.
 func (c *rc) decode(v any) error {
-	b := bytes.TrimSpace(c.body)
-	if len(b) == 0 {
-		b = []byte("{}")
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	if err := dec.Decode(v); err != nil {
-		return errInvalidRequest("malformed JSON body: " + err.Error())
-	}
-	if dec.More() {
-		return errInvalidRequest("malformed JSON body: trailing data")
+	if ae := decodeStrict(c.body, v, ignoreUnknown); ae != nil {
+		return ae
 	}
 	return nil
 }
+
+// noBody checks the body of an endpoint that takes none: empty, or a JSON
+// object on the wire format (whose fields are ignored).
+func (c *rc) noBody() error { return c.decode(&struct{}{}) }
 
 // pathID returns the {id} path value.
 func (c *rc) pathID() string { return c.r.PathValue("id") }
@@ -81,6 +81,12 @@ type apiError struct {
 	Message string         `json:"message"`
 	extra   map[string]any // code-specific extra fields (limit_type, fields, ...)
 	header  map[string]string
+	// field names the body field whose JSON type was wrong (decodeStrict),
+	// for endpoints that answer such a field with invalid_fields.
+	field string
+	// transient marks a refusal that is not kept under an idempotency key
+	// although a handler gave it (a full store): see storedUnderKey.
+	transient bool
 }
 
 func (e *apiError) Error() string { return e.Code + ": " + e.Message }
@@ -202,6 +208,10 @@ func isWrite(method string) bool { return method != http.MethodGet && method != 
 func (s *Simulator) register(e endpoint) {
 	e2 := e
 	s.mux.HandleFunc(e.method+" "+e.pattern, func(w http.ResponseWriter, r *http.Request) {
+		if e2.serves != nil && !e2.serves(r.URL.Path) {
+			s.serveNotFound(w, r)
+			return
+		}
 		s.serveEndpoint(w, r, &e2)
 	})
 	s.endpoints = append(s.endpoints, e2)

@@ -142,6 +142,7 @@ type Simulator struct {
 	mux       *http.ServeMux
 	server    *httptest.Server
 	opts      options
+	listSeq   int64 // creation sequence of listed objects (nextSeq, paginate.go)
 }
 
 // actionFunc drives an upstream outcome from the control API. id is the
@@ -250,7 +251,10 @@ func New(opts ...Option) (*Simulator, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.server = httptest.NewServer(s)
+	s.server = httptest.NewUnstartedServer(s)
+	// OPTIONS * reaches the simulator, which answers it with its envelope.
+	s.server.Config.DisableGeneralOptionsHandler = true
+	s.server.Start()
 	return s, nil
 }
 

@@ -1,10 +1,11 @@
 package simulator
 
 // Stats counts what a simulator holds in its bounded windows, so a test can
-// check that memory stays bounded however long the simulator runs: nonces
-// and idempotency records expire by the simulator clock (and are capped when
-// the clock stands still), tokens expire by the clock, and the request
-// journal keeps the newest requests only.
+// check that memory stays bounded however long the simulator runs: nonces,
+// idempotency records, step-up challenges and the QR quote memo expire by the
+// simulator clock (and, when the clock stands still, a full store refuses new
+// entries rather than forget live ones), tokens expire by the clock, and the
+// request journal keeps the newest requests only.
 type Stats struct {
 	// Nonces is the number of consumed nonces still refused (five minutes).
 	Nonces int `json:"nonces"`
@@ -19,6 +20,12 @@ type Stats struct {
 	Requests int64 `json:"requests"`
 	// Events is the number of events recorded for webhook delivery.
 	Events int `json:"events"`
+	// StepUpChallenges is the number of step-up challenges not yet expired
+	// (five minutes).
+	StepUpChallenges int `json:"step_up_challenges"`
+	// QRQuoteMemo is the number of upstream QR orders reusable by an equal
+	// quote (60 seconds).
+	QRQuoteMemo int `json:"qr_quote_memo"`
 }
 
 // Stats returns the current sizes of the simulator's windows.
@@ -37,5 +44,7 @@ func (s *Simulator) statsLocked() Stats {
 		JournalEntries:     len(s.gw.journal.buf),
 		Requests:           s.gw.journal.seq,
 		Events:             len(s.events),
+		StepUpChallenges:   len(s.challenges),
+		QRQuoteMemo:        len(s.qr.memo),
 	}
 }

@@ -47,6 +47,9 @@ func (s *Simulator) requireStepUp(c *rc, action string) error {
 			return nil
 		}
 	}
+	if len(s.challenges) >= s.gw.maxChallenges {
+		return storeFull("step-up challenge", &s.gw.challengeQ, c.now)
+	}
 	ch := &challenge{
 		ID:        s.newUUID(),
 		MemberID:  c.member.ID,
@@ -55,6 +58,7 @@ func (s *Simulator) requireStepUp(c *rc, action string) error {
 		ExpiresAt: c.now.Add(stepUpTTL),
 	}
 	s.challenges[ch.ID] = ch
+	s.gw.challengeQ.push(ch.ID, ch.ExpiresAt)
 	return newErr("step_up_required", "strong authentication required").
 		with("challenge_id", ch.ID).
 		with("hosted_url", fmt.Sprintf("%s/_sim/step-up/%s", s.URL(), ch.ID)).

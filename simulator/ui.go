@@ -4,6 +4,7 @@ import (
 	"embed"
 	"io/fs"
 	"net/http"
+	"strings"
 )
 
 // uiFiles is the dashboard: plain HTML, JavaScript and CSS with no build step
@@ -22,11 +23,22 @@ func (s *Simulator) registerUI() {
 	}
 	files := http.StripPrefix("/_sim/ui/", http.FileServerFS(sub))
 	s.mux.Handle("GET /_sim/ui/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Only the dashboard's own files; anything else is the control
+		// API's not_found envelope (never a redirect or a directory page).
+		name := strings.TrimPrefix(r.URL.Path, "/_sim/ui/")
+		if name != "" && name != "app.js" && name != "style.css" {
+			s.controlNotFound(w, r, "no dashboard file "+r.URL.Path)
+			return
+		}
+		s.controlRequestID(w)
 		w.Header().Set("Cache-Control", "no-store")
 		w.Header().Set("Content-Security-Policy", "default-src 'self'; connect-src 'self'; img-src 'self' data:")
 		files.ServeHTTP(w, r)
 	}))
+	// The one redirect of the simulator: a browser opening /_sim/ui needs
+	// the trailing slash for the page's relative links.
 	s.mux.HandleFunc("GET /_sim/ui", func(w http.ResponseWriter, r *http.Request) {
+		s.controlRequestID(w)
 		http.Redirect(w, r, "/_sim/ui/", http.StatusMovedPermanently)
 	})
 }

@@ -46,7 +46,7 @@ const (
 type webhookState struct {
 	endpoints    []*whEndpoint // in creation order
 	endpointByID map[string]*whEndpoint
-	deliveries   []*whDelivery // ascending by pageKey{CreatedAt, ID}, for lists
+	deliveries   []*whDelivery // ascending by deliveryKey, for lists
 	created      []*whDelivery // in creation order
 	deliveryByID map[string]*whDelivery
 	bodies       map[string][]byte // event id -> the exact JSON body sent
@@ -67,6 +67,7 @@ type whEndpoint struct {
 
 // whDelivery is one delivery row: one event to one endpoint.
 type whDelivery struct {
+	seq        int64  // creation sequence, the tie-break of lists (paginate.go)
 	ID         string // whd_<uuid>
 	Event      *Event
 	EndpointID string // empty for a row that never had a subscriber
@@ -100,7 +101,7 @@ func (s *Simulator) webhookStateLocked() *webhookState {
 	return s.webhooks
 }
 
-func deliveryKey(d *whDelivery) pageKey { return pageKey{At: d.CreatedAt, ID: d.ID} }
+func deliveryKey(d *whDelivery) pageKey { return pageKey{At: d.CreatedAt, Seq: d.seq} }
 
 // WebhookEndpoint describes a configured endpoint (its secret is not shown).
 type WebhookEndpoint struct {
@@ -256,9 +257,15 @@ func (s *Simulator) registerWebhooks() {
 	// receiver may call back into the simulator): it is not a s.control
 	// endpoint.
 	s.mux.HandleFunc("POST /_sim/webhooks/flush", func(w http.ResponseWriter, r *http.Request) {
+		id := s.controlRequestID(w)
+		body, _ := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
+		if ae := decodeStrict(body, &struct{}{}, refuseUnknown); ae != nil {
+			writeJSON(w, ae.status, ae.envelope(id))
+			return
+		}
 		res, err := s.flushWebhooks(r.Context())
 		if err != nil {
-			writeJSON(w, http.StatusInternalServerError, errBusiness500("flush interrupted: "+err.Error()).envelope(""))
+			writeJSON(w, http.StatusInternalServerError, errBusiness500("flush interrupted: "+err.Error()).envelope(id))
 			return
 		}
 		writeJSON(w, http.StatusOK, res)
@@ -286,7 +293,7 @@ func (s *Simulator) newDeliveryLocked(ev *Event, endpointID, status string, runL
 	st := s.webhookStateLocked()
 	now := s.clock.Now()
 	d := &whDelivery{
-		ID: "whd_" + s.newUUID(), Event: ev, EndpointID: endpointID, Status: status,
+		seq: s.nextSeq(), ID: "whd_" + s.newUUID(), Event: ev, EndpointID: endpointID, Status: status,
 		CreatedAt: now, runLeft: runLeft,
 	}
 	if status == deliveryPending {

@@ -271,6 +271,9 @@ func (s *Simulator) webhookDeliveriesLocked() []WebhookDelivery {
 // it is pointed at the first current subscriber, and further current
 // subscribers get rows of their own.
 func (s *Simulator) handleRedeliver(c *rc) (int, any, error) {
+	if err := c.noBody(); err != nil {
+		return 0, nil, err
+	}
 	st := s.webhookStateLocked()
 	id := strings.TrimSpace(c.pathID())
 	if !strings.HasPrefix(id, "whd_") {

@@ -1,0 +1,41 @@
+package simulator
+
+// Test hooks for the external test package (compiled only with the tests).
+
+// Routes lists the business endpoints as "METHOD pattern", plus the token
+// exchange, in registration order.
+func Routes(s *Simulator) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := []string{"POST /v1/connect/token"}
+	for _, e := range s.endpoints {
+		out = append(out, e.method+" "+e.pattern)
+	}
+	return out
+}
+
+// SetStoreCaps lowers the bounds of the nonce, idempotency record and
+// step-up challenge stores (0 leaves one as it is).
+func SetStoreCaps(s *Simulator, nonces, idem, challenges int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if nonces > 0 {
+		s.gw.maxNonces = nonces
+	}
+	if idem > 0 {
+		s.gw.maxIdem = idem
+	}
+	if challenges > 0 {
+		s.gw.maxChallenges = challenges
+	}
+}
+
+// SetJournalCapacity replaces the request journal with an empty one keeping
+// the newest n requests.
+func SetJournalCapacity(s *Simulator, n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	seq := s.gw.journal.seq
+	s.gw.journal = newJournal(n)
+	s.gw.journal.seq = seq
+}

@@ -1,0 +1,170 @@
+package simulator
+
+import (
+	"net/http"
+	"path"
+	"strings"
+)
+
+// The router's own answers. http.ServeMux alone answers a path that is not
+// in canonical form (//v1/assets, /v1/./assets, /v1/x/../assets) with a
+// redirect and an HTML body, and a known path with a method it does not
+// serve with a plain-text 405. The simulator never redirects: every answer,
+// the router's included, is the JSON error envelope with X-Request-Id.
+//
+//   - A path that is not canonical (empty segments, "." or ".." segments,
+//     also when percent-encoded) names no endpoint: 404 not_found.
+//   - A known path with a method it does not serve (PUT, PATCH, OPTIONS, a
+//     POST on a read, a GET on a write): 404 not_found, since the contract's
+//     codes keep not_found on 404 and give 405 no code, with an Allow header
+//     listing the methods the path serves.
+//   - HEAD is GET without the body (net/http drops it).
+//   - %2F inside a segment is part of that segment, never a separator.
+//
+// Business paths are journaled like any other business request; control
+// paths (/_sim...) answer the same way without being journaled.
+
+// routeMethods are the methods probed for the Allow header.
+var routeMethods = []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodOptions}
+
+// catchAllPatterns are the patterns that answer "no such endpoint".
+var catchAllPatterns = map[string]bool{"/": true, "/_sim/{rest...}": true, "POST /_sim/{rest...}": true}
+
+// rawRequestPath is the path as the client sent it: the request target up
+// to the query, or the escaped path for an absolute-form target.
+func rawRequestPath(r *http.Request) string {
+	p := r.RequestURI
+	if !strings.HasPrefix(p, "/") {
+		return r.URL.EscapedPath()
+	}
+	if i := strings.IndexByte(p, '?'); i >= 0 {
+		p = p[:i]
+	}
+	return p
+}
+
+// canonicalPath reports whether p has no empty, "." or ".." segment (a
+// trailing slash is kept: /_sim/ui/ is a path of its own).
+func canonicalPath(p string) bool {
+	if p == "" || p[0] != '/' {
+		return false
+	}
+	c := path.Clean(p)
+	if strings.HasSuffix(p, "/") && c != "/" {
+		c += "/"
+	}
+	return c == p
+}
+
+// isControlPath reports a path of the control API.
+func isControlPath(p string) bool {
+	p = strings.TrimLeft(p, "/")
+	return p == "_sim" || strings.HasPrefix(p, "_sim/")
+}
+
+// ServeHTTP serves the business API and the control API.
+func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	raw := rawRequestPath(r)
+	if raw == "/_sim" {
+		// ServeMux would redirect it to the /_sim/ subtree.
+		s.controlNotFound(w, r, "")
+		return
+	}
+	if !canonicalPath(raw) || !canonicalPath(r.URL.Path) {
+		if isControlPath(raw) {
+			s.controlNotFound(w, r, "no control endpoint at the non-canonical path "+raw)
+			return
+		}
+		s.serveNotFoundMessage(w, r, "no endpoint at the non-canonical path "+raw+" (paths are never cleaned or redirected)")
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// allowedMethods lists the methods r's path is served with, other than by
+// the catch-all patterns.
+func (s *Simulator) allowedMethods(r *http.Request) []string {
+	var out []string
+	for _, m := range routeMethods {
+		r2 := r.Clone(r.Context())
+		r2.Method = m
+		if _, pattern := s.mux.Handler(r2); pattern != "" && !catchAllPatterns[pattern] && s.endpointServes(pattern, r.URL.Path) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// endpointServes applies the serves narrowing of the endpoint registered as
+// pattern ("METHOD path"), if any.
+func (s *Simulator) endpointServes(pattern, path string) bool {
+	for i := range s.endpoints {
+		if e := &s.endpoints[i]; e.serves != nil && e.method+" "+e.pattern == pattern {
+			return e.serves(path)
+		}
+	}
+	return true
+}
+
+// notFoundAnswer is the not_found envelope of the router for r: message,
+// or, without one, a message naming the methods the path serves with them
+// in the Allow header.
+func (s *Simulator) notFoundAnswer(r *http.Request, message string) *apiError {
+	ae := errNotFound("path " + rawRequestPath(r))
+	if message != "" {
+		ae.Message = message
+		return ae
+	}
+	if allow := s.allowedMethods(r); len(allow) > 0 {
+		list := strings.Join(allow, ", ")
+		ae.Message = r.Method + " " + rawRequestPath(r) + ": no such endpoint; the path serves " + list
+		ae.header = map[string]string{"Allow": list}
+	}
+	return ae
+}
+
+// serveNotFound answers a business path no endpoint serves.
+func (s *Simulator) serveNotFound(w http.ResponseWriter, r *http.Request) {
+	s.serveNotFoundMessage(w, r, "")
+}
+
+func (s *Simulator) serveNotFoundMessage(w http.ResponseWriter, r *http.Request, message string) {
+	if isControlPath(rawRequestPath(r)) { // /_sim itself
+		s.controlNotFound(w, r, message)
+		return
+	}
+	ae := s.notFoundAnswer(r, message)
+	x := s.begin(w, r)
+	if x.preFault() {
+		return
+	}
+	x.delay()
+	x.finish(errorResponse(ae, x.id))
+}
+
+// controlNotFound answers a control path no control endpoint serves.
+func (s *Simulator) controlNotFound(w http.ResponseWriter, r *http.Request, message string) {
+	ae := s.notFoundAnswer(r, message)
+	if message == "" && ae.header == nil {
+		ae.Message = "no control endpoint " + r.Method + " " + rawRequestPath(r)
+	}
+	s.mu.Lock()
+	id := s.nextRequestID()
+	s.mu.Unlock()
+	h := w.Header()
+	h.Set("X-Request-Id", id)
+	for k, v := range ae.header {
+		h.Set(k, v)
+	}
+	writeJSON(w, ae.status, ae.envelope(id))
+}
+
+// controlRequestID assigns a request id to a control answer that is not
+// served by serveControl (the webhook flush, the dashboard's files).
+func (s *Simulator) controlRequestID(w http.ResponseWriter) string {
+	s.mu.Lock()
+	id := s.nextRequestID()
+	s.mu.Unlock()
+	w.Header().Set("X-Request-Id", id)
+	return id
+}
