@@ -10,6 +10,7 @@ import (
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/deposits"
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/simulator"
 )
 
@@ -42,7 +43,7 @@ func ExampleNewClient() {
 		APIKey:     mwallet.Secret("api-key-value"),
 		SigningKey: mwallet.Secret("signing-key-value"),
 	}
-	client, err := mwallet.NewClient("https://api.example.com", creds,
+	client, err := mwclient.New("https://api.example.com", creds,
 		mwallet.WithUserAgent("shop-backend/2.1"),
 		mwallet.WithDefaultMaxAttempts(4),
 		mwallet.WithDefaultAttemptTimeout(10*time.Second))

@@ -4,8 +4,6 @@ import (
 	"errors"
 
 	"github.com/google/uuid"
-
-	"github.com/mwallet/mwallet-go/internal/api"
 )
 
 // NewIdempotencyKey returns a new random (version 4) UUID for
@@ -42,7 +40,7 @@ func ValidIdempotencyKey(key string) bool {
 // upstream_timeout or step-up; after a definite business failure use a new
 // key instead (the same key replays the failure).
 func IdempotencyKeyOf(err error) string {
-	var e *api.Error
+	var e *Error
 	if errors.As(err, &e) && e.IdempotencyKey != "" {
 		return e.IdempotencyKey
 	}
@@ -64,8 +62,8 @@ func IdempotencyKeyOf(err error) string {
 //		order, err = client.QRPay.Pay(ctx, member, params, opts...)
 //	}
 func StepUpResend(err error) []CallOption {
-	var e *api.Error
-	if !errors.As(err, &e) || e.Code != api.CodeStepUpRequired || e.ChallengeID == "" {
+	var e *Error
+	if !errors.As(err, &e) || e.Code != CodeStepUpRequired || e.ChallengeID == "" {
 		return nil
 	}
 	opts := []CallOption{WithStepUp(e.ChallengeID)}

@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/mwallet/mwallet-go/internal/api"
 )
 
 func TestIterateFollowsHasMore(t *testing.T) {
@@ -29,9 +27,9 @@ func TestIterateFollowsHasMore(t *testing.T) {
 		writeTestJSON(w, 200, pages[r.URL.Query().Get("cursor")])
 	}
 	c := f.client()
-	req := api.Request{Method: http.MethodGet, Path: "/v1/remittances", Query: map[string][]string{"status": {"pending"}}}
+	req := Request{Method: http.MethodGet, Path: "/v1/remittances", Query: map[string][]string{"status": {"pending"}}}
 	var got []string
-	for item, err := range api.Iterate[string](context.Background(), c, req, api.ListParams{Limit: 2}) {
+	for item, err := range Iterate[string](context.Background(), c, req, ListParams{Limit: 2}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,7 +58,7 @@ func TestIterateCapsLimitAndStopsOnError(t *testing.T) {
 	}
 	c := f.client()
 	var items, errs int
-	for _, err := range api.Iterate[int](context.Background(), c, api.Request{Method: http.MethodGet, Path: "/v1/x"}, api.ListParams{Limit: 1000}) {
+	for _, err := range Iterate[int](context.Background(), c, Request{Method: http.MethodGet, Path: "/v1/x"}, ListParams{Limit: 1000}) {
 		if err != nil {
 			errs++
 			if CodeOf(err) != CodeInsufficientScope {

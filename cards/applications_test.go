@@ -9,6 +9,7 @@ import (
 	"github.com/mwallet/mwallet-go/cards"
 	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/simulator"
 )
 
@@ -351,15 +352,15 @@ func TestMerchantFundedInsufficientPrepaid(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name string
-		call func(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client) error
+		call func(t *testing.T, sim *simulator.Simulator, cl *mwclient.Client) error
 	}{
-		{name: "apply", call: func(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client) error {
+		{name: "apply", call: func(t *testing.T, sim *simulator.Simulator, cl *mwclient.Client) error {
 			drainPrepaid(t, sim)
 			_, err := cl.Cards.Apply(ctx, member, cards.ApplyParams{ProductID: "cpd_virtual_std", SourceAsset: "USDT",
 				ClientKey: cards.NewClientKey(), FundingSource: cards.FundingMerchant, FirstTopUp: usdt("30")})
 			return err
 		}},
-		{name: "top-up", call: func(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client) error {
+		{name: "top-up", call: func(t *testing.T, sim *simulator.Simulator, cl *mwclient.Client) error {
 			id := issue(t, sim, cl, cards.ApplyParams{ProductID: "cpd_virtual_std", FundingSource: cards.FundingMerchant})
 			drainPrepaid(t, sim)
 			_, err := cl.Cards.TopUp(ctx, member, id, cards.TopUpParams{Amount: usdt("10"), FundingSource: cards.FundingMerchant})

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mwallet/mwallet-go/internal/api"
+	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/money"
 )
 
@@ -40,7 +40,7 @@ type Card struct {
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
 	// Response is the metadata of the HTTP exchange (Get only).
-	Response *api.Response
+	Response *mwallet.Response
 }
 
 type cardWire struct {
@@ -86,15 +86,15 @@ func (c *Card) UnmarshalJSON(b []byte) error {
 
 // ListParams are the page size (default 20, at most 100) and starting cursor
 // of a list.
-type ListParams = api.ListParams
+type ListParams = mwallet.ListParams
 
 // List iterates over member's cards, newest first (GET /v1/cards).
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields. Items are read as Card.
-func (c *Client) List(ctx context.Context, member string, p ListParams, opts ...api.CallOption) iter.Seq2[Card, error] {
-	req := api.Request{Method: http.MethodGet, Path: "/v1/cards", MemberScoped: true, Member: member}
-	return api.Iterate[Card](ctx, c.caller, req, p, opts...)
+func (c *Client) List(ctx context.Context, member string, p ListParams, opts ...mwallet.CallOption) iter.Seq2[Card, error] {
+	req := mwallet.Request{Method: http.MethodGet, Path: "/v1/cards", MemberScoped: true, Member: member}
+	return mwallet.Iterate[Card](ctx, c.caller, req, p, opts...)
 }
 
 // Get reads one card of member (GET /v1/cards/{id}); the id is accepted with
@@ -102,13 +102,13 @@ func (c *Client) List(ctx context.Context, member string, p ListParams, opts ...
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields.
-func (c *Client) Get(ctx context.Context, member, cardID string, opts ...api.CallOption) (*Card, error) {
+func (c *Client) Get(ctx context.Context, member, cardID string, opts ...mwallet.CallOption) (*Card, error) {
 	path, err := cardPath(cardID, "")
 	if err != nil {
 		return nil, err
 	}
 	var out Card
-	resp, err := c.caller.Do(ctx, &api.Request{Method: http.MethodGet, Path: path, MemberScoped: true, Member: member}, &out, opts...)
+	resp, err := c.caller.Do(ctx, &mwallet.Request{Method: http.MethodGet, Path: path, MemberScoped: true, Member: member}, &out, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +122,7 @@ type StatusResult struct {
 	ID     string     `json:"id"`
 	Status CardStatus `json:"status"`
 	// Response is the metadata of the HTTP exchange.
-	Response *api.Response `json:"-"`
+	Response *mwallet.Response `json:"-"`
 }
 
 var expiryRE = regexp.MustCompile(`^(0[1-9]|1[0-2])/[0-9]{2}$`)
@@ -147,24 +147,24 @@ type activateBody struct {
 // answer state_invalid with LockedUntil set on the *mwallet.Error.
 // card_pin_invalid (wrong length) is not counted. A repeat call on a card
 // already activated with its PIN succeeds without counting.
-func (c *Client) Activate(ctx context.Context, member, cardID string, p ActivateParams, opts ...api.CallOption) (*StatusResult, error) {
+func (c *Client) Activate(ctx context.Context, member, cardID string, p ActivateParams, opts ...mwallet.CallOption) (*StatusResult, error) {
 	path, err := cardPath(cardID, "/activate")
 	if err != nil {
 		return nil, err
 	}
 	if !expiryRE.MatchString(p.Expiry) {
-		return nil, api.Param("expiry", "must be MM/YY with a month from 01 to 12", api.CodeInvalidFields)
+		return nil, &mwallet.ParamError{Param: "expiry", Reason: "must be MM/YY with a month from 01 to 12", Code: mwallet.CodeInvalidFields}
 	}
 	if !isDigits(string(p.PIN)) {
-		return nil, api.Param("pin", "must be digits only and not empty", api.CodeInvalidFields)
+		return nil, &mwallet.ParamError{Param: "pin", Reason: "must be digits only and not empty", Code: mwallet.CodeInvalidFields}
 	}
 	return c.statusCall(ctx, member, path, activateBody{Expiry: p.Expiry, PIN: string(p.PIN)}, opts)
 }
 
-func (c *Client) statusCall(ctx context.Context, member, path string, body any, opts []api.CallOption) (*StatusResult, error) {
+func (c *Client) statusCall(ctx context.Context, member, path string, body any, opts []mwallet.CallOption) (*StatusResult, error) {
 	var out StatusResult
 	_, sensitive := body.(activateBody) // carries the PIN
-	resp, err := c.caller.Do(ctx, &api.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, Sensitive: sensitive}, &out, opts...)
+	resp, err := c.caller.Do(ctx, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, Sensitive: sensitive}, &out, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -177,7 +177,7 @@ func (c *Client) statusCall(ctx context.Context, member, path string, body any, 
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields. The SDK reads {id, status}.
-func (c *Client) Freeze(ctx context.Context, member, cardID string, opts ...api.CallOption) (*StatusResult, error) {
+func (c *Client) Freeze(ctx context.Context, member, cardID string, opts ...mwallet.CallOption) (*StatusResult, error) {
 	path, err := cardPath(cardID, "/freeze")
 	if err != nil {
 		return nil, err
@@ -189,7 +189,7 @@ func (c *Client) Freeze(ctx context.Context, member, cardID string, opts ...api.
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields. The SDK reads {id, status}.
-func (c *Client) Unfreeze(ctx context.Context, member, cardID string, opts ...api.CallOption) (*StatusResult, error) {
+func (c *Client) Unfreeze(ctx context.Context, member, cardID string, opts ...mwallet.CallOption) (*StatusResult, error) {
 	path, err := cardPath(cardID, "/unfreeze")
 	if err != nil {
 		return nil, err
@@ -203,7 +203,7 @@ type LostResult struct {
 	Status CardStatus `json:"status"`
 	Kind   LostKind   `json:"kind"`
 	// Response is the metadata of the HTTP exchange.
-	Response *api.Response `json:"-"`
+	Response *mwallet.Response `json:"-"`
 }
 
 // ReportLost reports a physical card lost or stolen (POST /v1/cards/{id}/lost).
@@ -211,19 +211,19 @@ type LostResult struct {
 // and sends no webhook: update your own state from the result or re-read the
 // card. Step-up is required: see the package documentation. An empty kind
 // means lost.
-func (c *Client) ReportLost(ctx context.Context, member, cardID string, kind LostKind, opts ...api.CallOption) (*LostResult, error) {
+func (c *Client) ReportLost(ctx context.Context, member, cardID string, kind LostKind, opts ...mwallet.CallOption) (*LostResult, error) {
 	path, err := cardPath(cardID, "/lost")
 	if err != nil {
 		return nil, err
 	}
 	if kind != "" && !kind.Known() {
-		return nil, api.Param("kind", "must be lost or stolen", api.CodeInvalidFields)
+		return nil, &mwallet.ParamError{Param: "kind", Reason: "must be lost or stolen", Code: mwallet.CodeInvalidFields}
 	}
 	body := struct {
 		Kind LostKind `json:"kind,omitempty"`
 	}{kind}
 	var out LostResult
-	resp, err := c.caller.Do(ctx, &api.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true}, &out, opts...)
+	resp, err := c.caller.Do(ctx, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true}, &out, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -240,7 +240,7 @@ type CloseCheck struct {
 	Closable bool           `json:"closable"`
 	Reasons  []CloseBlocker `json:"reasons"`
 	// Response is the metadata of the HTTP exchange.
-	Response *api.Response `json:"-"`
+	Response *mwallet.Response `json:"-"`
 }
 
 // CheckClose asks whether a card can be closed (GET /v1/cards/{id}/close-check).
@@ -249,13 +249,13 @@ type CloseCheck struct {
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields.
-func (c *Client) CheckClose(ctx context.Context, member, cardID string, opts ...api.CallOption) (*CloseCheck, error) {
+func (c *Client) CheckClose(ctx context.Context, member, cardID string, opts ...mwallet.CallOption) (*CloseCheck, error) {
 	path, err := cardPath(cardID, "/close-check")
 	if err != nil {
 		return nil, err
 	}
 	var out CloseCheck
-	resp, err := c.caller.Do(ctx, &api.Request{Method: http.MethodGet, Path: path, MemberScoped: true, Member: member}, &out, opts...)
+	resp, err := c.caller.Do(ctx, &mwallet.Request{Method: http.MethodGet, Path: path, MemberScoped: true, Member: member}, &out, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -274,7 +274,7 @@ type CloseParams struct {
 // balance, no unsettled authorizations and a readable upstream balance. The
 // answer is {id, status closing}, also for cards that have already ended;
 // the final state arrives by card.status.updated.
-func (c *Client) Close(ctx context.Context, member, cardID string, p CloseParams, opts ...api.CallOption) (*StatusResult, error) {
+func (c *Client) Close(ctx context.Context, member, cardID string, p CloseParams, opts ...mwallet.CallOption) (*StatusResult, error) {
 	path, err := cardPath(cardID, "/close")
 	if err != nil {
 		return nil, err
@@ -306,7 +306,7 @@ type Replacement struct {
 	// ReplacedCardID is the card that was replaced.
 	ReplacedCardID string `json:"replaced_card_id"`
 	// Response is the metadata of the HTTP exchange.
-	Response *api.Response `json:"-"`
+	Response *mwallet.Response `json:"-"`
 }
 
 // Replace orders a replacement of a card, the only way to recover from a lost
@@ -315,7 +315,7 @@ type Replacement struct {
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields.
-func (c *Client) Replace(ctx context.Context, member, cardID string, p ReplaceParams, opts ...api.CallOption) (*Replacement, error) {
+func (c *Client) Replace(ctx context.Context, member, cardID string, p ReplaceParams, opts ...mwallet.CallOption) (*Replacement, error) {
 	path, err := cardPath(cardID, "/replacements")
 	if err != nil {
 		return nil, err
@@ -325,7 +325,7 @@ func (c *Client) Replace(ctx context.Context, member, cardID string, p ReplacePa
 		Reason    string `json:"reason,omitempty"`
 	}{strings.TrimSpace(p.AddressID), p.Reason}
 	var out Replacement
-	resp, err := c.caller.Do(ctx, &api.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated}}, &out, opts...)
+	resp, err := c.caller.Do(ctx, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated}}, &out, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -346,7 +346,7 @@ type SecureSession struct {
 	// ExpiresAt is when the session ends.
 	ExpiresAt time.Time
 	// Response is the metadata of the HTTP exchange.
-	Response *api.Response
+	Response *mwallet.Response
 }
 
 // SecureSession opens a secure session on a card
@@ -356,7 +356,7 @@ type SecureSession struct {
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields. The SDK reads {token, hosted_url, expires_at
 // (Unix seconds)}.
-func (c *Client) SecureSession(ctx context.Context, member, cardID string, opts ...api.CallOption) (*SecureSession, error) {
+func (c *Client) SecureSession(ctx context.Context, member, cardID string, opts ...mwallet.CallOption) (*SecureSession, error) {
 	path, err := cardPath(cardID, "/secure-session")
 	if err != nil {
 		return nil, err
@@ -366,7 +366,7 @@ func (c *Client) SecureSession(ctx context.Context, member, cardID string, opts 
 		HostedURL string `json:"hosted_url"`
 		ExpiresAt int64  `json:"expires_at"`
 	}
-	resp, err := c.caller.Do(ctx, &api.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: struct{}{}, Idempotent: true}, &w, opts...)
+	resp, err := c.caller.Do(ctx, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: struct{}{}, Idempotent: true}, &w, opts...)
 	if err != nil {
 		return nil, err
 	}

@@ -2,10 +2,10 @@
 // and invoices, applications, the card life cycle (activation, PIN, freeze,
 // loss, replacement, closure), top-ups and card transactions.
 //
-// Get the client from mwallet.Client (client.Cards); it shares the root
-// client's tokens, signing, idempotency keys and retries. Every member-scoped
-// method takes the member identifier explicitly (an external_member_id or a
-// mem_ id); no default member is ever assumed.
+// Get the client from mwclient.Client (client.Cards) or with New; it shares
+// the root client's tokens, signing, idempotency keys and retries. Every
+// member-scoped method takes the member identifier explicitly (an
+// external_member_id or a mem_ id); no default member is ever assumed.
 //
 // # Identifiers
 //

@@ -7,7 +7,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/mwallet/mwallet-go/internal/api"
+	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/money"
 )
 
@@ -34,10 +34,10 @@ type Product struct {
 // Products lists the enabled card products whose BIN is authorized for the
 // merchant (GET /v1/cards/products, merchant scope, scope cards:read). The
 // list is bounded; every page is read.
-func (c *Client) Products(ctx context.Context, opts ...api.CallOption) ([]Product, error) {
-	req := api.Request{Method: http.MethodGet, Path: "/v1/cards/products"}
+func (c *Client) Products(ctx context.Context, opts ...mwallet.CallOption) ([]Product, error) {
+	req := mwallet.Request{Method: http.MethodGet, Path: "/v1/cards/products"}
 	var out []Product
-	for p, err := range api.Iterate[Product](ctx, c.caller, req, api.ListParams{}, opts...) {
+	for p, err := range mwallet.Iterate[Product](ctx, c.caller, req, mwallet.ListParams{}, opts...) {
 		if err != nil {
 			return nil, err
 		}
@@ -76,7 +76,7 @@ type Invoice struct {
 	// (physical cards only).
 	ShippingByAddress []ShippingQuote
 	// Response is the metadata of the HTTP exchange.
-	Response *api.Response
+	Response *mwallet.Response
 }
 
 // HasMinFirstTopUp reports whether the product requires a first top-up of at
@@ -157,12 +157,12 @@ func (iv *Invoice) UnmarshalJSON(b []byte) error {
 // member (GET /v1/cards/products/{id}/quote, scope cards:read). A product
 // that does not exist, is disabled or unavailable to the caller gives a 404
 // not_found *mwallet.Error.
-func (c *Client) Quote(ctx context.Context, member, productID string, p QuoteParams, opts ...api.CallOption) (*Invoice, error) {
+func (c *Client) Quote(ctx context.Context, member, productID string, p QuoteParams, opts ...mwallet.CallOption) (*Invoice, error) {
 	id, err := withPrefix("product id", prefixProduct, productID)
 	if err != nil {
 		return nil, err
 	}
-	req := &api.Request{Method: http.MethodGet, Path: "/v1/cards/products/" + url.PathEscape(id) + "/quote", MemberScoped: true, Member: member}
+	req := &mwallet.Request{Method: http.MethodGet, Path: "/v1/cards/products/" + url.PathEscape(id) + "/quote", MemberScoped: true, Member: member}
 	if b := strings.TrimSpace(p.QuickKYCBindingID); b != "" {
 		req.Query = url.Values{"quick_kyc_binding_id": {b}}
 	}

@@ -7,7 +7,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/mwallet/mwallet-go/internal/api"
+	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/money"
 )
 
@@ -31,12 +31,12 @@ type topUpBody struct {
 
 func (p TopUpParams) body() (*topUpBody, error) {
 	if p.Amount.Sign() <= 0 {
-		return nil, api.Param("amount", "must be positive", api.CodeInvalidRequest)
+		return nil, &mwallet.ParamError{Param: "amount", Reason: "must be positive", Code: mwallet.CodeInvalidRequest}
 	}
 	b := &topUpBody{Amount: p.Amount.String(), SourceAsset: strings.TrimSpace(p.SourceAsset)}
 	if p.FundingSource != "" {
 		if !p.FundingSource.Known() {
-			return nil, api.Param("funding_source", "must be member or merchant", api.CodeInvalidFields)
+			return nil, &mwallet.ParamError{Param: "funding_source", Reason: "must be member or merchant", Code: mwallet.CodeInvalidFields}
 		}
 		b.FundingSource = string(p.FundingSource)
 	}
@@ -54,7 +54,7 @@ type TopUp struct {
 	// settles immediately.
 	Status TopUpStatus `json:"status"`
 	// Response is the metadata of the HTTP exchange.
-	Response *api.Response `json:"-"`
+	Response *mwallet.Response `json:"-"`
 }
 
 // TopUp tops up a card that is active, frozen or pending
@@ -63,7 +63,7 @@ type TopUp struct {
 // key. Insufficient balance, amounts below the minimum or over the
 // per-transaction limit, and upstream rejection are currently answered as
 // 500 api_error: retry once with the same key, then treat as failure.
-func (c *Client) TopUp(ctx context.Context, member, cardID string, p TopUpParams, opts ...api.CallOption) (*TopUp, error) {
+func (c *Client) TopUp(ctx context.Context, member, cardID string, p TopUpParams, opts ...mwallet.CallOption) (*TopUp, error) {
 	path, err := cardPath(cardID, "/topups")
 	if err != nil {
 		return nil, err
@@ -73,7 +73,7 @@ func (c *Client) TopUp(ctx context.Context, member, cardID string, p TopUpParams
 		return nil, err
 	}
 	var out TopUp
-	resp, err := c.caller.Do(ctx, &api.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated}}, &out, opts...)
+	resp, err := c.caller.Do(ctx, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated}}, &out, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +107,7 @@ type Estimate struct {
 	Scale      int
 	CardAmount money.Amount
 	// Response is the metadata of the HTTP exchange.
-	Response *api.Response
+	Response *mwallet.Response
 }
 
 // UnmarshalJSON parses the amounts at their scales.
@@ -148,20 +148,20 @@ func (e *Estimate) UnmarshalJSON(b []byte) error {
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields.
-func (c *Client) EstimateTopUp(ctx context.Context, member, cardID string, p EstimateParams, opts ...api.CallOption) (*Estimate, error) {
+func (c *Client) EstimateTopUp(ctx context.Context, member, cardID string, p EstimateParams, opts ...mwallet.CallOption) (*Estimate, error) {
 	path, err := cardPath(cardID, "/topups/estimate")
 	if err != nil {
 		return nil, err
 	}
 	if p.Amount.Sign() <= 0 {
-		return nil, api.Param("amount", "must be positive", api.CodeInvalidRequest)
+		return nil, &mwallet.ParamError{Param: "amount", Reason: "must be positive", Code: mwallet.CodeInvalidRequest}
 	}
 	q := url.Values{"amount": {p.Amount.String()}}
 	if s := strings.TrimSpace(p.SourceAsset); s != "" {
 		q.Set("source_asset", s)
 	}
 	var out Estimate
-	resp, err := c.caller.Do(ctx, &api.Request{Method: http.MethodGet, Path: path, Query: q, MemberScoped: true, Member: member}, &out, opts...)
+	resp, err := c.caller.Do(ctx, &mwallet.Request{Method: http.MethodGet, Path: path, Query: q, MemberScoped: true, Member: member}, &out, opts...)
 	if err != nil {
 		return nil, err
 	}

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/mwallet/mwallet-go/internal/api"
+	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/money"
 )
 
@@ -167,13 +167,13 @@ func (f TransactionFilter) query() (url.Values, error) {
 	if id := strings.TrimSpace(f.ID); id != "" {
 		bare := strings.TrimPrefix(id, prefixTransaction)
 		if _, err := uuid.Parse(bare); err != nil || len(bare) != 36 {
-			return nil, api.Param("id", "must be a transaction id (ctx_ followed by a UUID, prefix optional)", api.CodeInvalidFields)
+			return nil, &mwallet.ParamError{Param: "id", Reason: "must be a transaction id (ctx_ followed by a UUID, prefix optional)", Code: mwallet.CodeInvalidFields}
 		}
 		q.Set("id", prefixTransaction+bare)
 	}
 	for _, s := range []struct{ key, v string }{{"auth_code", f.AuthCode}, {"kind", string(f.Kind)}, {"status", string(f.Status)}} {
 		if len(s.v) > MaxFilterLength {
-			return nil, api.Param(s.key, fmt.Sprintf("must be at most %d characters", MaxFilterLength), api.CodeInvalidFields)
+			return nil, &mwallet.ParamError{Param: s.key, Reason: fmt.Sprintf("must be at most %d characters", MaxFilterLength), Code: mwallet.CodeInvalidFields}
 		}
 		if s.v != "" {
 			q.Set(s.key, s.v)
@@ -181,7 +181,7 @@ func (f TransactionFilter) query() (url.Values, error) {
 	}
 	if f.Direction != "" {
 		if !f.Direction.Known() {
-			return nil, api.Param("direction", "must be debit, credit, none or unknown", api.CodeInvalidFields)
+			return nil, &mwallet.ParamError{Param: "direction", Reason: "must be debit, credit, none or unknown", Code: mwallet.CodeInvalidFields}
 		}
 		q.Set("direction", string(f.Direction))
 	}
@@ -197,13 +197,13 @@ func (f TransactionFilter) query() (url.Values, error) {
 // Transactions iterates over a card's transactions, newest occurred_at first
 // (GET /v1/cards/{id}/transactions, scope cards:read). Invalid filters are
 // reported as the first (and only) yielded error without sending anything.
-func (c *Client) Transactions(ctx context.Context, member, cardID string, f TransactionFilter, opts ...api.CallOption) iter.Seq2[Transaction, error] {
+func (c *Client) Transactions(ctx context.Context, member, cardID string, f TransactionFilter, opts ...mwallet.CallOption) iter.Seq2[Transaction, error] {
 	path, err := cardPath(cardID, "/transactions")
 	if err == nil {
 		var q url.Values
 		if q, err = f.query(); err == nil {
-			req := api.Request{Method: http.MethodGet, Path: path, Query: q, MemberScoped: true, Member: member}
-			return api.Iterate[Transaction](ctx, c.caller, req, f.ListParams, opts...)
+			req := mwallet.Request{Method: http.MethodGet, Path: path, Query: q, MemberScoped: true, Member: member}
+			return mwallet.Iterate[Transaction](ctx, c.caller, req, f.ListParams, opts...)
 		}
 	}
 	return func(yield func(Transaction, error) bool) { yield(Transaction{}, err) }

@@ -12,9 +12,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/cards"
-	"github.com/mwallet/mwallet-go/internal/api"
 	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/simulator"
 )
 
@@ -48,7 +48,7 @@ func seedTransactions(t *testing.T, sim *simulator.Simulator, id string) (map[st
 	return ids, t0
 }
 
-func listTx(t *testing.T, cl *mwallet.Client, id string, f cards.TransactionFilter) ([]cards.Transaction, error) {
+func listTx(t *testing.T, cl *mwclient.Client, id string, f cards.TransactionFilter) ([]cards.Transaction, error) {
 	t.Helper()
 	var out []cards.Transaction
 	for tx, err := range cl.Cards.Transactions(ctx, member, id, f) {
@@ -92,7 +92,7 @@ func TestTransactionFilters(t *testing.T) {
 		{"from and to", cards.TransactionFilter{From: t0.Add(-4 * time.Hour), To: t0.Add(-time.Hour)}, "DCB"},
 		{"from in another zone", cards.TransactionFilter{From: t0.Add(-3 * time.Hour).In(time.FixedZone("UTC+8", 8*3600))}, "FEDC"},
 		{"combined", cards.TransactionFilter{Kind: cards.TransactionKindAuth, Direction: cards.DirectionDebit, AuthCode: "AC2"}, "B"},
-		{"small pages", cards.TransactionFilter{ListParams: cards.ListParams{Limit: 2}}, "FEDCBA"},
+		{"small pages", cards.TransactionFilter{ListParams: mwallet.ListParams{Limit: 2}}, "FEDCBA"},
 	}
 	letter := map[string]string{}
 	for l, id := range ids {
@@ -180,14 +180,18 @@ func TestTransactionPagination(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var pages int
-	countPages := mwallet.CallOption(func(o *api.CallOptions) { o.OnResponse = func(*api.Response) { pages++ } })
 	var got []cards.Transaction
-	for tx, err := range cl.Cards.Transactions(ctx, member, card, cards.TransactionFilter{ListParams: cards.ListParams{Limit: 10}}, countPages) {
+	for tx, err := range cl.Cards.Transactions(ctx, member, card, cards.TransactionFilter{ListParams: mwallet.ListParams{Limit: 10}}) {
 		if err != nil {
 			t.Fatal(err)
 		}
 		got = append(got, tx)
+	}
+	var pages int
+	for _, r := range sim.Requests() {
+		if r.Method == http.MethodGet && strings.HasSuffix(r.Path, "/transactions") {
+			pages++
+		}
 	}
 	if len(got) != n || pages != 5 {
 		t.Fatalf("%d transactions in %d pages, want %d in 5", len(got), pages, n)
@@ -203,7 +207,7 @@ func TestTransactionPagination(t *testing.T) {
 		}
 	}
 	// A cursor that cannot be decoded restarts from the first page.
-	first, err := listTx(t, cl, card, cards.TransactionFilter{ListParams: cards.ListParams{Limit: 100, Cursor: "not-a-cursor"}})
+	first, err := listTx(t, cl, card, cards.TransactionFilter{ListParams: mwallet.ListParams{Limit: 100, Cursor: "not-a-cursor"}})
 	if err != nil || len(first) != n || first[0].ID != got[0].ID {
 		t.Fatalf("undecodable cursor: %d rows, %v", len(first), err)
 	}
@@ -231,7 +235,7 @@ func TestTransactionQueryErrors(t *testing.T) {
 		{url.Values{"to": {"2026-13-01T00:00:00Z"}}, "to"},
 	}
 	for _, tt := range tests {
-		_, err := cl.Do(ctx, &api.Request{Method: http.MethodGet, Path: "/v1/cards/" + card + "/transactions", Query: tt.query,
+		_, err := cl.Do(ctx, &mwallet.Request{Method: http.MethodGet, Path: "/v1/cards/" + card + "/transactions", Query: tt.query,
 			MemberScoped: true, Member: member}, nil)
 		apiErr := simtest.WantCode(t, err, mwallet.CodeInvalidFields)
 		if len(apiErr.Fields) != 1 || apiErr.Fields[0].Key != tt.field {

@@ -15,7 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/mwallet/mwallet-go/internal/api"
+	mwallet "github.com/mwallet/mwallet-go"
 )
 
 // The top-level README is a test input: its Go blocks must be the functions
@@ -141,7 +141,7 @@ func TestREADMEErrorTable(t *testing.T) {
 			t.Errorf("%s: empty advice", m[1])
 		}
 	}
-	for _, c := range api.KnownCodes() {
+	for _, c := range mwallet.KnownCodes() {
 		want = append(want, entry{string(c), c.HTTPStatus(), c.Retry().String()})
 	}
 	if len(want) != 53 {

@@ -19,6 +19,7 @@ import (
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/deposits"
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/emvqr"
@@ -29,7 +30,7 @@ func TestDepositIsCredited(t *testing.T) {
 	t.Parallel()
 	sim := simulator.New() // its own state, ledger and clock: tests run in parallel
 	t.Cleanup(sim.Close)
-	client := sim.Client() // a *mwallet.Client wired to this simulator
+	client := sim.Client() // a *mwclient.Client wired to this simulator
 
 	amount := money.MustParse("25", 6) // USDT has ledger_scale 6
 	dep, err := client.Deposits.Create(context.Background(), "member-1",
@@ -49,7 +50,7 @@ func TestDepositIsCredited(t *testing.T) {
 }
 
 func Example_newClient() {
-	client, err := mwallet.NewClient("https://sandbox.example.com", mwallet.Credentials{
+	client, err := mwclient.New("https://sandbox.example.com", mwallet.Credentials{
 		ClientID:   os.Getenv("MWALLET_CLIENT_ID"),
 		APIKey:     mwallet.Secret(os.Getenv("MWALLET_API_KEY")),     // token exchange only
 		SigningKey: mwallet.Secret(os.Getenv("MWALLET_SIGNING_KEY")), // signs every write; never sent
@@ -252,7 +253,7 @@ func samplePromptPay() string {
 
 // payQR pays samplePromptPay for member-1 through step-up and returns the
 // processing order.
-func payQR(sim *simulator.Simulator, client *mwallet.Client) *qrpay.Order {
+func payQR(sim *simulator.Simulator, client *mwclient.Client) *qrpay.Order {
 	p := qrpay.PayParams{CodeValue: samplePromptPay()}
 	_, err := client.QRPay.Pay(context.Background(), "member-1", p)
 	su, ok := qrpay.AsStepUp(err)

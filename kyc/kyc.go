@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mwallet/mwallet-go/internal/api"
+	mwallet "github.com/mwallet/mwallet-go"
 )
 
 // Ticket is a hosted KYC ticket: a one-time screen bound to the member.
@@ -22,7 +22,7 @@ type Ticket struct {
 	// ExpiresAt is the link's expiry in Unix seconds (24 hours after issue).
 	ExpiresAt int64 `json:"expires_at"`
 	// Response is the HTTP metadata of the call.
-	Response *api.Response `json:"-"`
+	Response *mwallet.Response `json:"-"`
 }
 
 // Expires returns ExpiresAt as a time.
@@ -40,9 +40,9 @@ func (t *Ticket) GoString() string { return t.String() }
 // existing profile (POST /v1/kyc/profile-sessions). The member must already
 // have a profile, otherwise the service answers 404 not_found. The screen is
 // one-time and valid 24 hours. No body is sent; an idempotency key is.
-func (c *Client) ProfileSession(ctx context.Context, member string, opts ...api.CallOption) (*Ticket, error) {
+func (c *Client) ProfileSession(ctx context.Context, member string, opts ...mwallet.CallOption) (*Ticket, error) {
 	var out Ticket
-	resp, err := c.caller.Do(ctx, &api.Request{
+	resp, err := c.caller.Do(ctx, &mwallet.Request{
 		Method: http.MethodPost, Path: "/v1/kyc/profile-sessions", MemberScoped: true, Member: member,
 		Idempotent: true, AcceptedStatus: []int{http.StatusCreated},
 	}, &out, opts...)
@@ -96,7 +96,7 @@ type State struct {
 	// UpdatedAt is when the state last changed.
 	UpdatedAt time.Time `json:"updated_at"`
 	// Response is the HTTP metadata of the call.
-	Response *api.Response `json:"-"`
+	Response *mwallet.Response `json:"-"`
 }
 
 // Get reads member's KYC state (GET /v1/kyc), for example after a
@@ -104,9 +104,9 @@ type State struct {
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields.
-func (c *Client) Get(ctx context.Context, member string, opts ...api.CallOption) (*State, error) {
+func (c *Client) Get(ctx context.Context, member string, opts ...mwallet.CallOption) (*State, error) {
 	var out State
-	resp, err := c.caller.Do(ctx, &api.Request{Method: http.MethodGet, Path: "/v1/kyc", MemberScoped: true, Member: member}, &out, opts...)
+	resp, err := c.caller.Do(ctx, &mwallet.Request{Method: http.MethodGet, Path: "/v1/kyc", MemberScoped: true, Member: member}, &out, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -147,7 +147,7 @@ type QuickBinding struct {
 	// CreatedAt is the allocation time.
 	CreatedAt time.Time `json:"created_at"`
 	// Response is the HTTP metadata of the call (nil for list items).
-	Response *api.Response `json:"-"`
+	Response *mwallet.Response `json:"-"`
 }
 
 // QuickBindings walks member's active quick KYC bindings (GET /v1/kyc/quick).
@@ -156,8 +156,8 @@ type QuickBinding struct {
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields; it is taken to be the list envelope of
 // QuickBinding.
-func (c *Client) QuickBindings(ctx context.Context, member string, p api.ListParams, opts ...api.CallOption) iter.Seq2[QuickBinding, error] {
-	return api.Iterate[QuickBinding](ctx, c.caller, api.Request{Method: http.MethodGet, Path: "/v1/kyc/quick", MemberScoped: true, Member: member}, p, opts...)
+func (c *Client) QuickBindings(ctx context.Context, member string, p mwallet.ListParams, opts ...mwallet.CallOption) iter.Seq2[QuickBinding, error] {
+	return mwallet.Iterate[QuickBinding](ctx, c.caller, mwallet.Request{Method: http.MethodGet, Path: "/v1/kyc/quick", MemberScoped: true, Member: member}, p, opts...)
 }
 
 // QuickBindingParams are the parameters of CreateQuickBinding.
@@ -176,15 +176,15 @@ type QuickBindingParams struct {
 // The endpoint (POST /v1/kyc/quick) and its shape are inferred: the
 // specification describes bindings and their error codes without showing how
 // one is created outside a card application.
-func (c *Client) CreateQuickBinding(ctx context.Context, member string, p QuickBindingParams, opts ...api.CallOption) (*QuickBinding, error) {
+func (c *Client) CreateQuickBinding(ctx context.Context, member string, p QuickBindingParams, opts ...mwallet.CallOption) (*QuickBinding, error) {
 	p.Email = strings.TrimSpace(p.Email)
 	if p.Email != "" {
 		if a, err := mail.ParseAddress(p.Email); err != nil || a.Address != p.Email {
-			return nil, api.Param("Email", "not a plain e-mail address", api.CodeInvalidFields)
+			return nil, &mwallet.ParamError{Param: "Email", Reason: "not a plain e-mail address", Code: mwallet.CodeInvalidFields}
 		}
 	}
 	var out QuickBinding
-	resp, err := c.caller.Do(ctx, &api.Request{
+	resp, err := c.caller.Do(ctx, &mwallet.Request{
 		Method: http.MethodPost, Path: "/v1/kyc/quick", MemberScoped: true, Member: member,
 		Body: p, Idempotent: true, AcceptedStatus: []int{http.StatusCreated},
 	}, &out, opts...)

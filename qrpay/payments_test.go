@@ -11,6 +11,7 @@ import (
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/internal/simtest"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/simulator"
 )
@@ -274,7 +275,7 @@ func TestBusinessFailuresChangeNothing(t *testing.T) {
 	cases := []struct {
 		name     string
 		member   string
-		setup    func(*testing.T, *simulator.Simulator, *mwallet.Client)
+		setup    func(*testing.T, *simulator.Simulator, *mwclient.Client)
 		code     func(*testing.T) string
 		p        qrpay.PayParams
 		quote    mwallet.Code // what quotes say for the same request ("" when it quotes)
@@ -290,7 +291,7 @@ func TestBusinessFailuresChangeNothing(t *testing.T) {
 		{name: "per-transaction maximum", member: "rich", code: func(t *testing.T) string { return thaiMerchantCode(t, "68800.00") },
 			blocked: "limit_single", wantCode: mwallet.CodeAPIError},
 		{name: "daily amount", member: "rich", code: func(t *testing.T) string { return thaiMerchantCode(t, "68750.00") },
-			setup: func(t *testing.T, sim *simulator.Simulator, c *mwallet.Client) {
+			setup: func(t *testing.T, sim *simulator.Simulator, c *mwclient.Client) {
 				// A first payment of principal 1999.73 USD today.
 				payWithStepUp(t, sim, c, "rich", qrpay.PayParams{CodeValue: thaiMerchantCode(t, "68749.00")})
 			},
@@ -300,7 +301,7 @@ func TestBusinessFailuresChangeNothing(t *testing.T) {
 		{name: "KYC level below the line", member: "kyc0", code: func(t *testing.T) string { return thaiMerchantCode(t, "250.00") },
 			quote: mwallet.CodeKYCRequired, wantCode: mwallet.CodeAPIError},
 		{name: "account frozen", member: "frozen", code: func(t *testing.T) string { return thaiMerchantCode(t, "250.00") },
-			setup: func(t *testing.T, sim *simulator.Simulator, _ *mwallet.Client) {
+			setup: func(t *testing.T, sim *simulator.Simulator, _ *mwclient.Client) {
 				if err := sim.SetMemberStatus("frozen", "frozen"); err != nil {
 					t.Fatal(err)
 				}
@@ -318,7 +319,7 @@ func TestBusinessFailuresChangeNothing(t *testing.T) {
 			return thaiMerchantCode(t, "250.00", simulator.QRScenarioUpstreamError)
 		}, quote: mwallet.CodeUpstreamError, wantCode: mwallet.CodeServiceUnavailable},
 		{name: "line switched off", member: member1, code: func(t *testing.T) string { return thaiMerchantCode(t, "250.00") },
-			setup: func(_ *testing.T, sim *simulator.Simulator, _ *mwallet.Client) { sim.SetQRLine(false) },
+			setup: func(_ *testing.T, sim *simulator.Simulator, _ *mwclient.Client) { sim.SetQRLine(false) },
 			quote: mwallet.CodeServiceUnavailable, wantCode: mwallet.CodeServiceUnavailable},
 	}
 	for _, tc := range cases {

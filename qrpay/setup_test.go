@@ -9,6 +9,7 @@ import (
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/emvqr"
@@ -70,7 +71,7 @@ func khqrCode(t *testing.T, amount string) string {
 }
 
 // payWithStepUp runs the step-up round trip and returns the order.
-func payWithStepUp(t *testing.T, sim *simulator.Simulator, c *mwallet.Client, member string, p qrpay.PayParams) *qrpay.Order {
+func payWithStepUp(t *testing.T, sim *simulator.Simulator, c *mwclient.Client, member string, p qrpay.PayParams) *qrpay.Order {
 	t.Helper()
 	ctx := context.Background()
 	_, err := c.QRPay.Pay(ctx, member, p, mwallet.WithMaxAttempts(1))
@@ -90,7 +91,7 @@ func payWithStepUp(t *testing.T, sim *simulator.Simulator, c *mwallet.Client, me
 
 // payExpectError runs the step-up round trip and returns the error of the
 // authenticated call.
-func payExpectError(t *testing.T, sim *simulator.Simulator, c *mwallet.Client, member string, p qrpay.PayParams) error {
+func payExpectError(t *testing.T, sim *simulator.Simulator, c *mwclient.Client, member string, p qrpay.PayParams) error {
 	t.Helper()
 	ctx := context.Background()
 	_, err := c.QRPay.Pay(ctx, member, p, mwallet.WithMaxAttempts(1))

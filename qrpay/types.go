@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/mwallet/mwallet-go/internal/api"
+	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/money"
 )
 
@@ -127,7 +127,7 @@ type Decoded struct {
 	// not empty, Quote refuses the code and Pay needs a Payer with them.
 	RequiredPayerFields []string
 	// Response is the metadata of the HTTP exchange.
-	Response *api.Response `json:"-"`
+	Response *mwallet.Response `json:"-"`
 }
 
 // MerchantFee is the fee of a merchant-funded quote option or order.
@@ -184,7 +184,7 @@ type Quote struct {
 	// merchant-funded fields at the top level.
 	MerchantFee *MerchantFee
 	// Response is the metadata of the HTTP exchange.
-	Response *api.Response `json:"-"`
+	Response *mwallet.Response `json:"-"`
 }
 
 // Option returns the option for asset.
@@ -234,7 +234,7 @@ type Order struct {
 	// MerchantFee is set on merchant-funded orders.
 	MerchantFee *MerchantFee
 	// Response is the metadata of the HTTP exchange.
-	Response *api.Response `json:"-"`
+	Response *mwallet.Response `json:"-"`
 }
 
 // Scheme is an accepted QR scheme (GET /v1/qrpay/schemes item; inferred shape).
@@ -264,8 +264,8 @@ type StepUp struct {
 // AsStepUp reports whether err is a step_up_required answer and returns its
 // challenge.
 func AsStepUp(err error) (*StepUp, bool) {
-	var ae *api.Error
-	if !errors.As(err, &ae) || ae.Code != api.CodeStepUpRequired {
+	var ae *mwallet.Error
+	if !errors.As(err, &ae) || ae.Code != mwallet.CodeStepUpRequired {
 		return nil, false
 	}
 	su := &StepUp{ChallengeID: ae.ChallengeID, HostedURL: ae.HostedURL, IdempotencyKey: ae.IdempotencyKey}
@@ -278,12 +278,12 @@ func AsStepUp(err error) (*StepUp, bool) {
 // Options returns the call options of the resend, once the end user has
 // completed HostedURL: the same idempotency key and x-step-up set to the
 // challenge id.
-func (s *StepUp) Options() []api.CallOption {
-	var out []api.CallOption
+func (s *StepUp) Options() []mwallet.CallOption {
+	var out []mwallet.CallOption
 	if s.IdempotencyKey != "" {
-		out = append(out, api.WithIdempotencyKey(s.IdempotencyKey))
+		out = append(out, mwallet.WithIdempotencyKey(s.IdempotencyKey))
 	}
-	return append(out, api.WithStepUp(s.ChallengeID))
+	return append(out, mwallet.WithStepUp(s.ChallengeID))
 }
 
 // Wire shapes: amounts arrive as strings and are parsed with the scale of
@@ -299,7 +299,7 @@ type wireDecoded struct {
 	RequiredPayerFields []string `json:"required_payer_fields"`
 }
 
-func (w wireDecoded) decoded(resp *api.Response) *Decoded {
+func (w wireDecoded) decoded(resp *mwallet.Response) *Decoded {
 	return &Decoded{
 		Payee: w.Payee, Amount: Fiat{Amount: w.Amount, Currency: w.Currency}, AmountEditable: w.AmountEditable,
 		MinAmount: w.MinAmount, MaxAmount: w.MaxAmount, RequiredPayerFields: w.RequiredPayerFields, Response: resp,

@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	mwallet "github.com/mwallet/mwallet-go"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/redisstore"
 	"github.com/mwallet/mwallet-go/webhooks"
 )
@@ -35,7 +36,7 @@ func Example() {
 	defer rdb.Close()
 	store := redisstore.New(rdb, redisstore.Options{Prefix: "mwallet:" + clientID + ":"})
 
-	client, err := mwallet.NewClient(os.Getenv("MWALLET_BASE_URL"), mwallet.Credentials{
+	client, err := mwclient.New(os.Getenv("MWALLET_BASE_URL"), mwallet.Credentials{
 		ClientID:   clientID,
 		APIKey:     mwallet.Secret(os.Getenv("MWALLET_API_KEY")),
 		SigningKey: mwallet.Secret(os.Getenv("MWALLET_SIGNING_KEY")),

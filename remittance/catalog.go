@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mwallet/mwallet-go/internal/api"
+	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/money"
 )
 
@@ -55,7 +55,7 @@ type RemitQuote struct {
 	PayoutCurrency string `json:"payout_currency"`
 	PayoutAmount   string `json:"payout_amount"`
 	// Response is the HTTP metadata of the call.
-	Response *api.Response `json:"-"`
+	Response *mwallet.Response `json:"-"`
 }
 
 // Quote prices a remittance for member without holding anything
@@ -63,7 +63,7 @@ type RemitQuote struct {
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields.
-func (c *Client) Quote(ctx context.Context, member string, p QuoteParams, opts ...api.CallOption) (*RemitQuote, error) {
+func (c *Client) Quote(ctx context.Context, member string, p QuoteParams, opts ...mwallet.CallOption) (*RemitQuote, error) {
 	payee, err := payeePathID("PayeeID", p.PayeeID)
 	if err != nil {
 		return nil, err
@@ -72,10 +72,10 @@ func (c *Client) Quote(ctx context.Context, member string, p QuoteParams, opts .
 		return nil, err
 	}
 	if p.Line != "" && !p.Line.Known() {
-		return nil, api.Param("Line", "neither express nor pobo", api.CodeInvalidRequest)
+		return nil, &mwallet.ParamError{Param: "Line", Reason: "neither express nor pobo", Code: mwallet.CodeInvalidRequest}
 	}
 	if p.SlippageBps != 0 && (p.SlippageBps < MinSlippageBps || p.SlippageBps > MaxSlippageBps) {
-		return nil, api.Param("SlippageBps", "outside 50..1000", api.CodeInvalidFields)
+		return nil, &mwallet.ParamError{Param: "SlippageBps", Reason: "outside 50..1000", Code: mwallet.CodeInvalidFields}
 	}
 	q := url.Values{}
 	q.Set("payee_id", payee)
@@ -90,7 +90,7 @@ func (c *Client) Quote(ctx context.Context, member string, p QuoteParams, opts .
 		q.Set("slippage_bps", strconv.Itoa(p.SlippageBps))
 	}
 	var out RemitQuote
-	resp, err := c.caller.Do(ctx, &api.Request{
+	resp, err := c.caller.Do(ctx, &mwallet.Request{
 		Method: http.MethodGet, Path: "/v1/remit/quotes", Query: q, MemberScoped: true, Member: member,
 	}, &out, opts...)
 	if err != nil {
@@ -139,8 +139,8 @@ type Product struct {
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields; it is taken to be a bounded list envelope.
-func (c *Client) Products(ctx context.Context, opts ...api.CallOption) iter.Seq2[Product, error] {
-	return api.Iterate[Product](ctx, c.caller, api.Request{Method: http.MethodGet, Path: "/v1/remit/products"}, api.ListParams{}, opts...)
+func (c *Client) Products(ctx context.Context, opts ...mwallet.CallOption) iter.Seq2[Product, error] {
+	return mwallet.Iterate[Product](ctx, c.caller, mwallet.Request{Method: http.MethodGet, Path: "/v1/remit/products"}, mwallet.ListParams{}, opts...)
 }
 
 // ConversionDate is a date on which a payout currency converts.
@@ -161,13 +161,13 @@ type ConversionDate struct {
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields; it is taken to be a bounded list envelope.
-func (c *Client) ConversionDates(ctx context.Context, payoutCurrency string, opts ...api.CallOption) iter.Seq2[ConversionDate, error] {
+func (c *Client) ConversionDates(ctx context.Context, payoutCurrency string, opts ...mwallet.CallOption) iter.Seq2[ConversionDate, error] {
 	cur := strings.ToUpper(strings.TrimSpace(payoutCurrency))
 	if _, ok := MinorUnits(cur); !ok {
-		err := api.Param("payoutCurrency", "not an ISO 4217 currency code", api.CodeInvalidRequest)
+		err := &mwallet.ParamError{Param: "payoutCurrency", Reason: "not an ISO 4217 currency code", Code: mwallet.CodeInvalidRequest}
 		return func(yield func(ConversionDate, error) bool) { yield(ConversionDate{}, err) }
 	}
-	return api.Iterate[ConversionDate](ctx, c.caller, api.Request{
+	return mwallet.Iterate[ConversionDate](ctx, c.caller, mwallet.Request{
 		Method: http.MethodGet, Path: "/v1/remit/conversion-dates", Query: url.Values{"payout_currency": {cur}},
-	}, api.ListParams{}, opts...)
+	}, mwallet.ListParams{}, opts...)
 }

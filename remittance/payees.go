@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mwallet/mwallet-go/internal/api"
+	mwallet "github.com/mwallet/mwallet-go"
 )
 
 // Payee is a saved recipient of a member. Its corridor decides the payout
@@ -40,7 +40,7 @@ type Payee struct {
 type PayeeResult struct {
 	Payee
 	// Response is the HTTP metadata of the call.
-	Response *api.Response `json:"-"`
+	Response *mwallet.Response `json:"-"`
 }
 
 // PayeeParams are the parameters of CreatePayee.
@@ -76,22 +76,22 @@ func maskAccount(s string) string {
 
 // CreatePayee saves a payee for member (POST /v1/remit/payees). Required
 // fields are checked locally; the service answers invalid_fields with a key
-// and a reason for each field it refuses (api.Error.Fields).
+// and a reason for each field it refuses (mwallet.Error.Fields).
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields.
-func (c *Client) CreatePayee(ctx context.Context, member string, p PayeeParams, opts ...api.CallOption) (*PayeeResult, error) {
+func (c *Client) CreatePayee(ctx context.Context, member string, p PayeeParams, opts ...mwallet.CallOption) (*PayeeResult, error) {
 	p.Country = strings.ToUpper(strings.TrimSpace(p.Country))
 	p.Currency = strings.ToUpper(strings.TrimSpace(p.Currency))
 	for _, f := range []struct{ name, v string }{
 		{"Country", p.Country}, {"Currency", p.Currency}, {"HolderName", strings.TrimSpace(p.HolderName)}, {"AccountNumber", strings.TrimSpace(p.AccountNumber)},
 	} {
 		if f.v == "" {
-			return nil, api.Param(f.name, "required", api.CodeInvalidFields)
+			return nil, &mwallet.ParamError{Param: f.name, Reason: "required", Code: mwallet.CodeInvalidFields}
 		}
 	}
 	var out PayeeResult
-	resp, err := c.caller.Do(ctx, &api.Request{
+	resp, err := c.caller.Do(ctx, &mwallet.Request{
 		Method: http.MethodPost, Path: "/v1/remit/payees", MemberScoped: true, Member: member,
 		Body: p, Idempotent: true, AcceptedStatus: []int{http.StatusCreated},
 	}, &out.Payee, opts...)
@@ -106,8 +106,8 @@ func (c *Client) CreatePayee(ctx context.Context, member string, p PayeeParams, 
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields; it is taken to be the list envelope of Payee.
-func (c *Client) Payees(ctx context.Context, member string, p api.ListParams, opts ...api.CallOption) iter.Seq2[Payee, error] {
-	return api.Iterate[Payee](ctx, c.caller, api.Request{
+func (c *Client) Payees(ctx context.Context, member string, p mwallet.ListParams, opts ...mwallet.CallOption) iter.Seq2[Payee, error] {
+	return mwallet.Iterate[Payee](ctx, c.caller, mwallet.Request{
 		Method: http.MethodGet, Path: "/v1/remit/payees", MemberScoped: true, Member: member,
 	}, p, opts...)
 }

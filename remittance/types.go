@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mwallet/mwallet-go/internal/api"
+	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/money"
 )
 
@@ -303,5 +303,5 @@ type CreateResult struct {
 	// order (Response.Replayed is then true too).
 	Duplicated bool `json:"duplicated"`
 	// Response is the HTTP metadata of the call.
-	Response *api.Response `json:"-"`
+	Response *mwallet.Response `json:"-"`
 }

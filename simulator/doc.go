@@ -11,7 +11,7 @@
 //
 //	sim := simulator.New()
 //	t.Cleanup(sim.Close)
-//	client := sim.Client() // a ready *mwallet.Client: URL, credentials, clock
+//	client := sim.Client() // a ready *mwclient.Client: URL, credentials, clock
 //	...
 //	if err := sim.CheckLedger(); err != nil { t.Fatal(err) }
 //

@@ -39,6 +39,7 @@ import (
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/deposits"
 	"github.com/mwallet/mwallet-go/examples/internal/exenv"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/remittance"
 	"github.com/mwallet/mwallet-go/webhooks"
 )
@@ -51,7 +52,7 @@ func main() {
 
 // Receiver processes verified, first-seen events. Mount it with Handler.
 type Receiver struct {
-	client  *mwallet.Client
+	client  *mwclient.Client
 	out     io.Writer
 	mu      sync.Mutex // serialises the tracker and the output
 	tracker *webhooks.Tracker
@@ -59,7 +60,7 @@ type Receiver struct {
 
 // NewReceiver returns a receiver that re-reads objects with client and
 // reports what it did to out.
-func NewReceiver(client *mwallet.Client, out io.Writer) *Receiver {
+func NewReceiver(client *mwclient.Client, out io.Writer) *Receiver {
 	return &Receiver{client: client, out: out, tracker: webhooks.NewTracker()}
 }
 

@@ -17,6 +17,7 @@ import (
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/cards"
 	"github.com/mwallet/mwallet-go/deposits"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/webhooks"
@@ -205,7 +206,7 @@ func TestNoSecretInLogsErrorsOrJournal(t *testing.T) {
 	record("502 payment", o2, err)
 	sim.ClearFaults()
 	const wrongSigning, wrongAPIKey = "wrong_signing_key_5f2c9d1e7a", "wrong_api_key_8b3e6f0a4c"
-	bad, err := mwallet.NewClient(sim.URL(), mwallet.Credentials{ClientID: creds.ClientID, APIKey: mwallet.Secret(creds.APIKey), SigningKey: mwallet.Secret(wrongSigning)},
+	bad, err := mwclient.New(sim.URL(), mwallet.Credentials{ClientID: creds.ClientID, APIKey: mwallet.Secret(creds.APIKey), SigningKey: mwallet.Secret(wrongSigning)},
 		mwallet.WithLogger(logger), mwallet.WithClock(sim.Now), mwallet.WithHTTPClient(hc))
 	if err != nil {
 		t.Fatal(err)
@@ -213,7 +214,7 @@ func TestNoSecretInLogsErrorsOrJournal(t *testing.T) {
 	ev.add("client", bad)
 	dep, err = bad.Deposits.Create(ctx, member, deposits.CreateParams{Asset: "USDT", Amount: usdt("1"), Reference: "sec-3"})
 	record("bad signature", dep, err)
-	bad2, err := mwallet.NewClient(sim.URL(), mwallet.Credentials{ClientID: creds.ClientID, APIKey: mwallet.Secret(wrongAPIKey), SigningKey: mwallet.Secret(creds.SigningKey)},
+	bad2, err := mwclient.New(sim.URL(), mwallet.Credentials{ClientID: creds.ClientID, APIKey: mwallet.Secret(wrongAPIKey), SigningKey: mwallet.Secret(creds.SigningKey)},
 		mwallet.WithLogger(logger), mwallet.WithClock(sim.Now), mwallet.WithHTTPClient(hc))
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/simulator"
 )
 
@@ -36,7 +37,7 @@ func Start(t testing.TB, opts ...simulator.Option) *simulator.Simulator {
 
 // New is Start followed by sim.Client(): a started, checked simulator and a
 // ready client for it.
-func New(t testing.TB, opts ...simulator.Option) (*simulator.Simulator, *mwallet.Client) {
+func New(t testing.TB, opts ...simulator.Option) (*simulator.Simulator, *mwclient.Client) {
 	t.Helper()
 	sim := Start(t, opts...)
 	return sim, sim.Client()

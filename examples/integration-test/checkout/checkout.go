@@ -26,6 +26,7 @@ import (
 	"sync"
 
 	mwallet "github.com/mwallet/mwallet-go"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/webhooks"
 )
@@ -188,7 +189,7 @@ type StepUpFunc func(ctx context.Context, member string, su *qrpay.StepUp) error
 // Service pays QR codes for members.
 type Service struct {
 	// Client is the SDK client.
-	Client *mwallet.Client
+	Client *mwclient.Client
 	// Store keeps the orders.
 	Store *Store
 	// StepUp runs the end user's strong authentication.

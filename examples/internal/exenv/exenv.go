@@ -24,6 +24,7 @@ import (
 	"strings"
 
 	mwallet "github.com/mwallet/mwallet-go"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/webhooks"
 )
@@ -40,7 +41,7 @@ const (
 // Env is what an example works against.
 type Env struct {
 	// Client is ready to call the service.
-	Client *mwallet.Client
+	Client *mwclient.Client
 	// Sim is the embedded simulator, or nil against a real environment.
 	// Examples drive upstream outcomes only when it is set.
 	Sim *simulator.Simulator
@@ -104,7 +105,7 @@ func (f *Flags) Open(opts ...mwallet.Option) (*Env, error) {
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("-base-url is set: export %s (secrets are never taken as flags)", strings.Join(missing, ", "))
 	}
-	client, err := mwallet.NewClient(f.baseURL, creds, opts...)
+	client, err := mwclient.New(f.baseURL, creds, opts...)
 	if err != nil {
 		return nil, err
 	}

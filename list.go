@@ -1,4 +1,4 @@
-package api
+package mwallet
 
 import (
 	"context"
@@ -11,14 +11,12 @@ import (
 // MaxPageLimit is the largest page size the service accepts.
 const MaxPageLimit = 100
 
-// Page is the list envelope {data, next_cursor, has_more}.
-type Page[T any] struct {
-	Data       []T     `json:"data"`
-	NextCursor *string `json:"next_cursor"`
-	HasMore    bool    `json:"has_more"`
-}
-
-// ListParams are the pagination parameters shared by list endpoints.
+// ListParams are the pagination parameters of list methods: Limit (0 means
+// the service default of 20; at most 100) and Cursor (a previous next_cursor;
+// empty starts from the newest). The iterators walk every page themselves,
+// so the zero value is the usual argument:
+//
+//	for p, err := range client.Remittances.Payees(ctx, member, mwallet.ListParams{}) { ... }
 type ListParams struct {
 	// Limit is the page size: 0 means the service default (20); values over
 	// 100 are capped at 100.
@@ -27,8 +25,8 @@ type ListParams struct {
 	Cursor string
 }
 
-// Apply writes limit and cursor into q.
-func (p ListParams) Apply(q url.Values) {
+// apply writes limit and cursor into q.
+func (p ListParams) apply(q url.Values) {
 	if p.Limit > 0 {
 		l := p.Limit
 		if l > MaxPageLimit {
@@ -41,11 +39,19 @@ func (p ListParams) Apply(q url.Values) {
 	}
 }
 
-// Iterate walks every page of a list endpoint, newest first, and yields each
-// item. It stops when has_more is false (never because a page is short), when
-// the consumer stops, or at the first error, which it yields once. req.Query
-// is copied, not modified.
-func Iterate[T any](ctx context.Context, c Caller, req Request, p ListParams, opts ...CallOption) iter.Seq2[T, error] {
+// Page is the list envelope {data, next_cursor, has_more}.
+type Page[T any] struct {
+	Data       []T     `json:"data"`
+	NextCursor *string `json:"next_cursor"`
+	HasMore    bool    `json:"has_more"`
+}
+
+// Iterate walks every page of a list endpoint through c, newest first, and
+// yields each item; it stops when has_more is false (never because a page is
+// short), when the loop stops, or at the first error, which it yields once.
+// req.Query is copied, not modified. Use it for list endpoints the SDK has no
+// typed method for.
+func Iterate[T any](ctx context.Context, c *Client, req Request, p ListParams, opts ...CallOption) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		cursor := p.Cursor
 		seen := map[string]bool{}
@@ -54,7 +60,7 @@ func Iterate[T any](ctx context.Context, c Caller, req Request, p ListParams, op
 			for k, v := range req.Query {
 				q[k] = append([]string(nil), v...)
 			}
-			ListParams{Limit: p.Limit, Cursor: cursor}.Apply(q)
+			ListParams{Limit: p.Limit, Cursor: cursor}.apply(q)
 			r := req
 			r.Query = q
 			var page Page[T]
