@@ -59,19 +59,6 @@ func readBody(r io.Reader, limit, sizeHint int64) ([]byte, error) {
 	}
 }
 
-// typeByStatus is the error type the Errors section documents per status.
-var typeByStatus = map[int]string{
-	400: "invalid_request_error",
-	401: "authentication_error",
-	403: "permission_error",
-	404: "not_found",
-	409: "idempotency_error",
-	429: "rate_limit_error",
-	500: "api_error",
-	502: "upstream_error",
-	504: "upstream_timeout",
-}
-
 // codeForStatus is the code given to an error response that carries no
 // usable envelope (a proxy's HTML page, an empty or truncated body).
 func codeForStatus(status int) Code {

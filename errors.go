@@ -7,42 +7,6 @@ import (
 	"strings"
 )
 
-// Code is a public error code of the service, such as "step_up_required".
-// Codes are contract; messages are not. An unknown code is kept verbatim and
-// handled as CodeAPIError.
-type Code string
-
-// Known reports whether c is one of the 53 documented codes.
-func (c Code) Known() bool { _, ok := codeStatus[c]; return ok }
-
-// HTTPStatus returns the documented HTTP status of c, or 0 when c is unknown.
-func (c Code) HTTPStatus() int { return codeStatus[c] }
-
-// Retry tells what the spec's retry rules say about c. An unknown code is
-// treated as api_error.
-func (c Code) Retry() RetryClass {
-	switch c {
-	case CodeAPIError, CodeUpstreamError, CodeUpstreamTimeout, CodeIdempotencyInProgress:
-		return RetrySameKey
-	case CodeRateLimited:
-		return RetryAfterWait
-	case CodeStepUpRequired:
-		return RetryAfterStepUp
-	case CodeRequestRejected, CodeInsufficientScope, CodeIPNotAllowed, CodeMerchantDisabled,
-		CodeProductNotAvailable, CodeOrderNotCancellable, CodeStateInvalid:
-		return RetryNever
-	case CodeInvalidToken:
-		return RetryNewToken
-	}
-	if !c.Known() {
-		return RetrySameKey
-	}
-	if c.HTTPStatus() == 404 {
-		return RetryNever
-	}
-	return RetryNewKey
-}
-
 // RetryClass is the retry rule that applies to an error code.
 type RetryClass int
 
