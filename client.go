@@ -97,14 +97,13 @@
 //
 // A 400 step_up_required carries ChallengeID, HostedURL and ExpiresAt. Send
 // the end user to HostedURL; once they completed it, resend the same
-// parameters with the same idempotency key and x-step-up, which StepUpResend
-// builds from the error:
+// parameters with the same idempotency key and x-step-up, which AsStepUp
+// and StepUp.Options build from the error:
 //
 //	order, err := client.QRPay.Pay(ctx, member, params)
-//	var apiErr *mwallet.Error
-//	if errors.As(err, &apiErr) && apiErr.Code == mwallet.CodeStepUpRequired {
-//		redirect(apiErr.HostedURL) // and wait until the user is done
-//		order, err = client.QRPay.Pay(ctx, member, params, mwallet.StepUpResend(apiErr)...)
+//	if su, ok := mwallet.AsStepUp(err); ok {
+//		redirect(su.HostedURL) // and wait until the user is done
+//		order, err = client.QRPay.Pay(ctx, member, params, su.Options()...)
 //	}
 //
 // # Amounts and assets

@@ -204,7 +204,8 @@ const (
 	// retry class after-step-up): strong authentication needed.
 	//
 	// Send the end user to HostedURL; once done, resend the same parameters with
-	// the same key and WithStepUp(ChallengeID) (StepUpResend).
+	// the same key and WithStepUp(ChallengeID) (mwallet.AsStepUp(err) and
+	// StepUp.Options()).
 	CodeStepUpRequired Code = "step_up_required"
 	// CodeOrderNotCancellable is order_not_cancellable (HTTP 400,
 	// invalid_request_error; retry class never): order past the cancellable point.

@@ -148,19 +148,18 @@ func ExampleError() {
 }
 
 // After step_up_required, send the end user to HostedURL; once they are done,
-// StepUpResend gives the options that resend the same call: the same
+// StepUp.Options gives the options that resend the same call: the same
 // idempotency key and x-step-up.
-func ExampleStepUpResend() {
+func ExampleAsStepUp() {
 	err := error(&mwallet.Error{
 		Code: mwallet.CodeStepUpRequired, HTTPStatus: 400,
 		ChallengeID: "chl_123", HostedURL: "https://verify.example/chl_123",
 		IdempotencyKey: "0b5c8e0a-3f2d-4c1e-9a7b-5d6e7f8a9b0c",
 	})
-	var apiErr *mwallet.Error
-	if errors.As(err, &apiErr) && apiErr.Code == mwallet.CodeStepUpRequired {
-		fmt.Println("send the user to", apiErr.HostedURL)
-		opts := mwallet.StepUpResend(err) // pass opts... to the same method with the same parameters
-		fmt.Println(len(opts), "options; key kept:", mwallet.IdempotencyKeyOf(err))
+	if su, ok := mwallet.AsStepUp(err); ok {
+		fmt.Println("send the user to", su.HostedURL)
+		opts := su.Options() // pass opts... to the same method with the same parameters
+		fmt.Println(len(opts), "options; key kept:", su.IdempotencyKey)
 	}
 	// Output:
 	// send the user to https://verify.example/chl_123

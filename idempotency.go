@@ -51,27 +51,5 @@ func IdempotencyKeyOf(err error) string {
 	return ""
 }
 
-// StepUpResend returns the call options that resend a call which failed with
-// step_up_required once the end user completed the hosted screen: the same
-// idempotency key and x-step-up set to the challenge id. Pass them with the
-// same parameters as the first call. It returns nil when err is not a
-// step_up_required *Error.
-//
-//	opts := mwallet.StepUpResend(err)
-//	if opts != nil { // after the user finished at apiErr.HostedURL
-//		order, err = client.QRPay.Pay(ctx, member, params, opts...)
-//	}
-func StepUpResend(err error) []CallOption {
-	var e *Error
-	if !errors.As(err, &e) || e.Code != CodeStepUpRequired || e.ChallengeID == "" {
-		return nil
-	}
-	opts := []CallOption{WithStepUp(e.ChallengeID)}
-	if e.IdempotencyKey != "" {
-		opts = append(opts, WithIdempotencyKey(e.IdempotencyKey))
-	}
-	return opts
-}
-
 // newUUID returns a random (version 4) UUID string.
 func newUUID() string { return uuid.NewString() }

@@ -3,6 +3,7 @@ package mwallet
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -11,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func postReq() *Request {
@@ -453,19 +456,29 @@ func TestStepUpResend(t *testing.T) {
 	if len(f.recorded()) != 1 {
 		t.Fatalf("step_up_required must not be retried")
 	}
-	opts := StepUpResend(err)
-	if opts == nil {
-		t.Fatal("StepUpResend returned nil")
+	su, ok := AsStepUp(fmt.Errorf("wrapped: %w", err))
+	if !ok {
+		t.Fatal("AsStepUp did not find the challenge")
 	}
-	resp, err := c.Do(context.Background(), postReq(), nil, opts...)
+	want := StepUp{ChallengeID: "chl_9", HostedURL: "https://h.example/chl_9", ExpiresAt: time.Unix(1800000300, 0).UTC(), IdempotencyKey: e.IdempotencyKey}
+	if diff := cmp.Diff(want, *su); diff != "" || su.IdempotencyKey == "" {
+		t.Errorf("StepUp (-want +got):\n%s", diff)
+	}
+	o := applyCallOptions(su.Options())
+	if o.idempotencyKey != e.IdempotencyKey || o.stepUp != "chl_9" {
+		t.Errorf("options: key %q step-up %q", o.idempotencyKey, o.stepUp)
+	}
+	resp, err := c.Do(context.Background(), postReq(), nil, su.Options()...)
 	if err != nil {
 		t.Fatalf("resend: %v", err)
 	}
 	reqs := f.recorded()
-	if resp.IdempotencyKey != e.IdempotencyKey || reqs[1].Header.Get("X-Idempotency-Key") != e.IdempotencyKey {
+	if resp.IdempotencyKey != e.IdempotencyKey || reqs[1].Header.Get("X-Idempotency-Key") != e.IdempotencyKey || reqs[1].Header.Get("X-Step-Up") != "chl_9" {
 		t.Errorf("resend key %q, first key %q", resp.IdempotencyKey, e.IdempotencyKey)
 	}
-	if StepUpResend(errors.New("x")) != nil || StepUpResend(&Error{Code: CodeInvalidFields}) != nil {
-		t.Errorf("StepUpResend must be nil for other errors")
+	for _, other := range []error{nil, errors.New("x"), &Error{Code: CodeInvalidFields}, &Error{Code: CodeStepUpRequired}} {
+		if su, ok := AsStepUp(other); ok || su != nil {
+			t.Errorf("AsStepUp(%v) = %+v, true; want only step_up_required with a challenge", other, su)
+		}
 	}
 }

@@ -38,9 +38,9 @@ type ApplyParams struct {
 	// issuance (card.topup.credited). Zero means no first top-up. It must be
 	// at least the invoice's MinFirstTopUp, else amount_out_of_range.
 	FirstTopUp money.Amount
-	// FundingSource is required as FundingMerchant for merchant_hosted
+	// FundingSource is required as mwallet.FundingMerchant for merchant_hosted
 	// merchants; platform_hosted merchants leave it empty (member).
-	FundingSource FundingSource
+	FundingSource mwallet.FundingSource
 	// AddressID is the shipping address of a physical card; empty uses the
 	// member's default address. It is snapshotted.
 	AddressID string

@@ -54,11 +54,11 @@
 // # Step-up
 //
 // SetPIN requires strong authentication on every call, ReportLost too. The
-// first call answers step_up_required with a challenge_id and hosted_url
-// (mwallet.Error fields ChallengeID, HostedURL). Once the end user has
-// completed the hosted screen, resend the same parameters with the same
-// idempotency key (mwallet.WithIdempotencyKey with the key of the first call,
-// found in the error's IdempotencyKey) and mwallet.WithStepUp(challengeID).
+// first call answers step_up_required; mwallet.AsStepUp reads its challenge
+// (ChallengeID, HostedURL, ExpiresAt and the call's IdempotencyKey). Once
+// the end user has completed the hosted screen, resend the same parameters
+// with StepUp.Options: the same idempotency key and x-step-up set to the
+// challenge id.
 //
 // # Shapes inferred from the specification
 //

@@ -185,7 +185,7 @@ func TestEnumerations(t *testing.T) {
 		{"direction upper case", false, cards.Direction("DEBIT").Known()},
 		{"top-up completed", true, cards.TopUpCompleted.Known()},
 		{"form factor physical_card", true, cards.ProductFormFactorPhysical.Known()},
-		{"funding merchant", true, cards.FundingMerchant.Known()},
+		{"funding merchant", true, mwallet.FundingMerchant.Known()},
 		{"lost kind stolen", true, cards.LostKindStolen.Known()},
 		{"close blocker", true, cards.CloseBlockedUnsettled.Known()},
 	} {

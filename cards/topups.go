@@ -18,9 +18,9 @@ type TopUpParams struct {
 	// SourceAsset is a preference; when empty or unavailable the service
 	// chooses by the member's payment priority.
 	SourceAsset string
-	// FundingSource is required as FundingMerchant for merchant_hosted
+	// FundingSource is required as mwallet.FundingMerchant for merchant_hosted
 	// merchants; platform_hosted merchants leave it empty (member).
-	FundingSource FundingSource
+	FundingSource mwallet.FundingSource
 }
 
 type topUpBody struct {

@@ -143,7 +143,7 @@ func Example_stepUp() {
 
 	p := qrpay.PayParams{CodeValue: code}
 	order, err := client.QRPay.Pay(ctx, "member-1", p)
-	if su, ok := qrpay.AsStepUp(err); ok { // every QR payment asks for it
+	if su, ok := mwallet.AsStepUp(err); ok { // every QR payment asks for it
 		// Send the end user to su.HostedURL and wait until they are done.
 		// Here the simulator plays the end user:
 		_ = sim.CompleteStepUp(su.ChallengeID)
@@ -181,7 +181,7 @@ func Example_processing() {
 }
 
 func Example_webhookReceiver() {
-	secret := webhooks.Secret(os.Getenv("MWALLET_WEBHOOK_SECRET"))
+	secret := mwallet.Secret(os.Getenv("MWALLET_WEBHOOK_SECRET"))
 	var mu sync.Mutex
 	tracker := webhooks.NewTracker() // merges forward by status_version
 
@@ -256,7 +256,7 @@ func samplePromptPay() string {
 func payQR(sim *simulator.Simulator, client *mwclient.Client) *qrpay.Order {
 	p := qrpay.PayParams{CodeValue: samplePromptPay()}
 	_, err := client.QRPay.Pay(context.Background(), "member-1", p)
-	su, ok := qrpay.AsStepUp(err)
+	su, ok := mwallet.AsStepUp(err)
 	if !ok {
 		log.Fatal(err)
 	}

@@ -12,7 +12,7 @@
 //  3. Pay it. Every payment needs strong authentication: the first call fails
 //     with step_up_required; send the end user to the hosted screen, then
 //     resend the same parameters with the same idempotency key and the
-//     challenge id. AsStepUp and StepUp.Options make that one line.
+//     challenge id. mwallet.AsStepUp and StepUp.Options make that one line.
 //  4. Wait for the outcome. A 201 does not mean paid: the order is usually
 //     processing. Wait for the qrpay.order.* webhook or poll with
 //     WaitForOutcome.
@@ -29,8 +29,8 @@
 // # Funding
 //
 // FundingSource is sent exactly as set; the zero value omits the field,
-// which platform_hosted accounts read as FundingMember. merchant_hosted
-// accounts must set FundingMerchant on every quote and payment, or the
+// which platform_hosted accounts read as mwallet.FundingMember. merchant_hosted
+// accounts must set mwallet.FundingMerchant on every quote and payment, or the
 // service answers invalid_fields on funding_source with nothing debited.
 // Merchant-funded quotes and orders carry a MerchantFee: when its asset is
 // the debit asset the fee is already inside CustomerTotal; otherwise Fee is
@@ -51,7 +51,7 @@
 //     paying again with a new idempotency key while the first order is
 //     processing: that can pay twice. Wait for the outcome instead.
 //   - Retrying after step_up_required with a new idempotency key: the resend
-//     must carry the same key (StepUp.Options does it).
+//     must carry the same key (mwallet.StepUp.Options does it).
 //   - Reusing a key after a business failure (a 500 api_error such as an
 //     insufficient balance or a limit): the same key replays the failure; fix
 //     the cause and pay with a new key.
@@ -112,7 +112,7 @@ type QuoteParams struct {
 	// CodeValue is the raw scanned text; it must equal the value later paid.
 	CodeValue string
 	// FundingSource is sent as set; empty omits it (see the package doc).
-	FundingSource FundingSource
+	FundingSource mwallet.FundingSource
 	// Currency and Amount are the acquiring-side fiat for custom-amount codes
 	// only (Decoded.AmountEditable); they are refused for fixed-amount codes.
 	// Amount is a decimal string such as "150.00".
@@ -153,7 +153,7 @@ type PayParams struct {
 	// CodeValue is the raw scanned text, the same value that was quoted.
 	CodeValue string
 	// FundingSource is sent as set; empty omits it (see the package doc).
-	FundingSource FundingSource
+	FundingSource mwallet.FundingSource
 	// Currency and Amount are for custom-amount codes only; they are
 	// forwarded upstream, which rejects mismatches.
 	Currency string
@@ -171,9 +171,10 @@ type PayParams struct {
 // idempotent write: the idempotency key is generated once and reused on
 // retries, or taken from mwallet.WithIdempotencyKey.
 //
-// The first call of every payment fails with step_up_required; AsStepUp
-// reads the challenge, and the resend is
+// The first call of every payment fails with step_up_required;
+// mwallet.AsStepUp reads the challenge, and the resend is
 //
+//	su, _ := mwallet.AsStepUp(err) // after the end user finished su.HostedURL
 //	order, err = client.QRPay.Pay(ctx, member, params, su.Options()...)
 //
 // The returned order is usually StatusProcessing: the outcome is unknown
@@ -262,7 +263,7 @@ func OrderID(id string) (string, error) {
 
 // requestBody validates and builds the body shared by quotes and payments.
 // It sends exactly what the caller set: nothing is defaulted or replaced.
-func requestBody(code string, fs FundingSource, currency, amount, preferred string, payer *Payer) (map[string]any, error) {
+func requestBody(code string, fs mwallet.FundingSource, currency, amount, preferred string, payer *Payer) (map[string]any, error) {
 	if code == "" {
 		return nil, &mwallet.ParamError{Param: "code_value", Reason: "the scanned text is required", Code: mwallet.CodeInvalidRequest}
 	}

@@ -25,7 +25,7 @@ func TestStepUpRoundTrip(t *testing.T) {
 	before := books(sim)
 
 	_, err := c.QRPay.Pay(ctx, member1, p)
-	su, ok := qrpay.AsStepUp(err)
+	su, ok := mwallet.AsStepUp(err)
 	if !ok {
 		t.Fatalf("first Pay: %v, want step_up_required", err)
 	}
@@ -40,7 +40,7 @@ func TestStepUpRoundTrip(t *testing.T) {
 	}
 	// Not completed yet: a new challenge.
 	_, err = c.QRPay.Pay(ctx, member1, p, su.Options()...)
-	if again, ok := qrpay.AsStepUp(err); !ok || again.ChallengeID == su.ChallengeID {
+	if again, ok := mwallet.AsStepUp(err); !ok || again.ChallengeID == su.ChallengeID {
 		t.Fatalf("resend before completion: %v", err)
 	}
 	if err := sim.CompleteStepUp(su.ChallengeID); err != nil {
@@ -48,7 +48,7 @@ func TestStepUpRoundTrip(t *testing.T) {
 	}
 	// A completed challenge is bound to its code: another code needs its own.
 	_, err = c.QRPay.Pay(ctx, member1, qrpay.PayParams{CodeValue: thaiMerchantCode(t, "251.00")}, mwallet.WithStepUp(su.ChallengeID))
-	if _, ok := qrpay.AsStepUp(err); !ok {
+	if _, ok := mwallet.AsStepUp(err); !ok {
 		t.Fatalf("other code with this challenge: %v, want step_up_required", err)
 	}
 	o, err := c.QRPay.Pay(ctx, member1, p, su.Options()...)
@@ -64,12 +64,12 @@ func TestStepUpRoundTrip(t *testing.T) {
 	// Single use: a second payment of the same code with the same challenge
 	// (and a new key) needs a new verification.
 	_, err = c.QRPay.Pay(ctx, member1, p, mwallet.WithStepUp(su.ChallengeID))
-	if _, ok := qrpay.AsStepUp(err); !ok {
+	if _, ok := mwallet.AsStepUp(err); !ok {
 		t.Fatalf("challenge reused: %v, want step_up_required", err)
 	}
 	// Expiry: a challenge completed but used after 5 minutes is refused.
 	_, err = c.QRPay.Pay(ctx, member1, p)
-	late, _ := qrpay.AsStepUp(err)
+	late, _ := mwallet.AsStepUp(err)
 	if late == nil {
 		t.Fatalf("Pay: %v", err)
 	}
@@ -78,7 +78,7 @@ func TestStepUpRoundTrip(t *testing.T) {
 	}
 	sim.Advance(5*time.Minute + time.Second)
 	_, err = c.QRPay.Pay(ctx, member1, p, late.Options()...)
-	if again, ok := qrpay.AsStepUp(err); !ok || again.ChallengeID == late.ChallengeID {
+	if again, ok := mwallet.AsStepUp(err); !ok || again.ChallengeID == late.ChallengeID {
 		t.Fatalf("expired challenge: %v, want a new step_up_required", err)
 	}
 	mid := simtest.MemberID(t, sim, member1)
@@ -93,7 +93,7 @@ func TestStepUpBoundToMember(t *testing.T) {
 	ctx := context.Background()
 	p := qrpay.PayParams{CodeValue: thaiMerchantCode(t, "250.00")}
 	_, err := c.QRPay.Pay(ctx, member1, p)
-	su, ok := qrpay.AsStepUp(err)
+	su, ok := mwallet.AsStepUp(err)
 	if !ok {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestStepUpBoundToMember(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c.QRPay.Pay(ctx, "member-2", p, mwallet.WithStepUp(su.ChallengeID))
-	if _, ok := qrpay.AsStepUp(err); !ok {
+	if _, ok := mwallet.AsStepUp(err); !ok {
 		t.Fatalf("member-2 with member-1's challenge: %v", err)
 	}
 }

@@ -75,7 +75,7 @@ func payWithStepUp(t *testing.T, sim *simulator.Simulator, c *mwclient.Client, m
 	t.Helper()
 	ctx := context.Background()
 	_, err := c.QRPay.Pay(ctx, member, p, mwallet.WithMaxAttempts(1))
-	su, ok := qrpay.AsStepUp(err)
+	su, ok := mwallet.AsStepUp(err)
 	if !ok {
 		t.Fatalf("first Pay: %v, want step_up_required", err)
 	}
@@ -95,7 +95,7 @@ func payExpectError(t *testing.T, sim *simulator.Simulator, c *mwclient.Client, 
 	t.Helper()
 	ctx := context.Background()
 	_, err := c.QRPay.Pay(ctx, member, p, mwallet.WithMaxAttempts(1))
-	su, ok := qrpay.AsStepUp(err)
+	su, ok := mwallet.AsStepUp(err)
 	if !ok {
 		return err
 	}

@@ -10,23 +10,6 @@ import (
 	"github.com/mwallet/mwallet-go/money"
 )
 
-// FundingSource says who funds a quote or payment. It is an open
-// enumeration: the SDK sends the value as set.
-type FundingSource string
-
-// Funding sources.
-const (
-	// FundingMember debits the member's wallet (platform_hosted accounts
-	// only; their default when the field is omitted).
-	FundingMember FundingSource = "member"
-	// FundingMerchant debits the merchant prepaid account; merchant_hosted
-	// accounts must send it.
-	FundingMerchant FundingSource = "merchant"
-)
-
-// Known reports whether f is one of the documented funding sources.
-func (f FundingSource) Known() bool { return f == FundingMember || f == FundingMerchant }
-
 // Status is the status of a QR payment order. It is an open enumeration: an
 // unknown value is kept verbatim (Known reports false; alert on it) and never
 // mapped to a default.
@@ -247,43 +230,6 @@ type Scheme struct {
 	Country string `json:"country"`
 	// Currency is the ISO 4217 alphabetic currency.
 	Currency string `json:"currency"`
-}
-
-// StepUp is the strong-authentication challenge of a payment.
-type StepUp struct {
-	// ChallengeID goes into x-step-up on the resend.
-	ChallengeID string
-	// HostedURL is the screen the end user completes.
-	HostedURL string
-	// ExpiresAt is when the challenge lapses (five minutes).
-	ExpiresAt time.Time
-	// IdempotencyKey is the key of the refused call; the resend must reuse it.
-	IdempotencyKey string
-}
-
-// AsStepUp reports whether err is a step_up_required answer and returns its
-// challenge.
-func AsStepUp(err error) (*StepUp, bool) {
-	var ae *mwallet.Error
-	if !errors.As(err, &ae) || ae.Code != mwallet.CodeStepUpRequired {
-		return nil, false
-	}
-	su := &StepUp{ChallengeID: ae.ChallengeID, HostedURL: ae.HostedURL, IdempotencyKey: ae.IdempotencyKey}
-	if ae.ExpiresAt > 0 {
-		su.ExpiresAt = time.Unix(ae.ExpiresAt, 0).UTC()
-	}
-	return su, true
-}
-
-// Options returns the call options of the resend, once the end user has
-// completed HostedURL: the same idempotency key and x-step-up set to the
-// challenge id.
-func (s *StepUp) Options() []mwallet.CallOption {
-	var out []mwallet.CallOption
-	if s.IdempotencyKey != "" {
-		out = append(out, mwallet.WithIdempotencyKey(s.IdempotencyKey))
-	}
-	return append(out, mwallet.WithStepUp(s.ChallengeID))
 }
 
 // Wire shapes: amounts arrive as strings and are parsed with the scale of

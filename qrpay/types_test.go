@@ -96,7 +96,7 @@ func TestStatusAndFundingSource(t *testing.T) {
 			t.Errorf("%q: Known %v IsFinal %v", tc.s, tc.s.Known(), tc.s.IsFinal())
 		}
 	}
-	for fs, known := range map[qrpay.FundingSource]bool{qrpay.FundingMember: true, qrpay.FundingMerchant: true, "wallet": false, "": false} {
+	for fs, known := range map[mwallet.FundingSource]bool{mwallet.FundingMember: true, mwallet.FundingMerchant: true, "wallet": false, "": false} {
 		if fs.Known() != known {
 			t.Errorf("%q.Known() = %v", fs, fs.Known())
 		}
@@ -117,34 +117,12 @@ func TestOrderID(t *testing.T) {
 	}
 }
 
-func TestAsStepUp(t *testing.T) {
-	t.Parallel()
-	if _, ok := qrpay.AsStepUp(errors.New("boom")); ok {
-		t.Error("plain error read as step-up")
-	}
-	if _, ok := qrpay.AsStepUp(&mwallet.Error{Code: mwallet.CodeAPIError}); ok {
-		t.Error("api_error read as step-up")
-	}
-	err := &mwallet.Error{Code: mwallet.CodeStepUpRequired, ChallengeID: "ch1", HostedURL: "https://verify.example/ch1", ExpiresAt: 1767225900, IdempotencyKey: "k1"}
-	su, ok := qrpay.AsStepUp(errors.Join(errors.New("wrapped"), err))
-	if !ok {
-		t.Fatal("wrapped step_up_required not found")
-	}
-	want := qrpay.StepUp{ChallengeID: "ch1", HostedURL: "https://verify.example/ch1", ExpiresAt: time.Unix(1767225900, 0).UTC(), IdempotencyKey: "k1"}
-	if diff := cmp.Diff(want, *su); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
-	}
-	if n := len(su.Options()); n != 2 {
-		t.Errorf("%d options, want the idempotency key and the step-up", n)
-	}
-}
-
 func TestPayFillsIdempotencyKeyOfErrors(t *testing.T) {
 	t.Parallel()
 	f := &fakeService{err: &mwallet.Error{HTTPStatus: 400, Code: mwallet.CodeStepUpRequired, ChallengeID: "ch"}}
 	c := f.client(t)
 	_, err := c.Pay(context.Background(), "m", qrpay.PayParams{CodeValue: "x"})
-	su, ok := qrpay.AsStepUp(err)
+	su, ok := mwallet.AsStepUp(err)
 	r := f.requests()[0]
 	if !ok || su.IdempotencyKey == "" || su.IdempotencyKey != r.IdempotencyKey {
 		t.Fatalf("%+v %v; sent key %q", su, err, r.IdempotencyKey)
@@ -163,7 +141,7 @@ func TestRequestBodySendsExactlyWhatWasSet(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := c.Quote(ctx, "m", qrpay.QuoteParams{
-		CodeValue: "c", FundingSource: qrpay.FundingMerchant, Currency: "THB", Amount: "10.50", PreferredAsset: "usdt",
+		CodeValue: "c", FundingSource: mwallet.FundingMerchant, Currency: "THB", Amount: "10.50", PreferredAsset: "usdt",
 		Payer: &qrpay.Payer{CustName: "A", LegalID: "X1"},
 	}); err != nil {
 		t.Fatal(err)

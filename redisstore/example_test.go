@@ -70,7 +70,7 @@ func Example() {
 	}
 
 	// Webhooks: any instance may receive any delivery.
-	http.Handle("/webhooks", webhooks.Handler(webhooks.Secret(os.Getenv("MWALLET_WEBHOOK_SECRET")),
+	http.Handle("/webhooks", webhooks.Handler(mwallet.Secret(os.Getenv("MWALLET_WEBHOOK_SECRET")),
 		func(ctx context.Context, ev webhooks.Event) error {
 			log.Printf("event %s %s", ev.EventType, ev.EventID)
 			return nil

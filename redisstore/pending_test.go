@@ -106,7 +106,7 @@ func TestCrashAfterPaymentResumesWithReplay(t *testing.T) {
 	p := qrpay.PayParams{CodeValue: thaiCode(t, "250.00")}
 
 	_, err := crashed.QRPay.Pay(ctx, member1, p, mwallet.WithMaxAttempts(1))
-	su, ok := qrpay.AsStepUp(err)
+	su, ok := mwallet.AsStepUp(err)
 	if !ok {
 		t.Fatalf("first Pay: %v, want step_up_required", err)
 	}

@@ -38,8 +38,8 @@ type CreateParams struct {
 	// PurposeCode is required and must be permitted for the line.
 	PurposeCode PurposeCode
 	// FundingSource is optional on platform_hosted accounts (member);
-	// merchant_hosted accounts must send FundingMerchant.
-	FundingSource FundingSource
+	// merchant_hosted accounts must send mwallet.FundingMerchant.
+	FundingSource mwallet.FundingSource
 	// Reference is the message to the recipient (optional; the service
 	// truncates it beyond 200 characters).
 	Reference string
@@ -50,14 +50,14 @@ type CreateParams struct {
 }
 
 type createBody struct {
-	PayeeID       string        `json:"payee_id"`
-	PayoutAmount  string        `json:"payout_amount"`
-	SlippageBps   int           `json:"slippage_bps"`
-	PurposeCode   PurposeCode   `json:"purpose_code"`
-	FundingSource FundingSource `json:"funding_source,omitempty"`
-	Reference     string        `json:"reference,omitempty"`
-	Line          Line          `json:"line,omitempty"`
-	Asset         string        `json:"asset,omitempty"`
+	PayeeID       string                `json:"payee_id"`
+	PayoutAmount  string                `json:"payout_amount"`
+	SlippageBps   int                   `json:"slippage_bps"`
+	PurposeCode   PurposeCode           `json:"purpose_code"`
+	FundingSource mwallet.FundingSource `json:"funding_source,omitempty"`
+	Reference     string                `json:"reference,omitempty"`
+	Line          Line                  `json:"line,omitempty"`
+	Asset         string                `json:"asset,omitempty"`
 }
 
 // payeePathID validates a payee id given with or without pye_ and returns

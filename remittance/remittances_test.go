@@ -152,7 +152,7 @@ func TestCreateRejectedByService(t *testing.T) {
 		raw("purpose unknown", func(m map[string]any) { m["purpose_code"] = "LOTTERY" }, mwallet.CodeInvalidRequest, ""),
 		sdk("purpose not permitted for express", member1, with(validParams(gbp), func(p *remittance.CreateParams) { p.PurposeCode = remittance.PurposeRoyaltiesLicenseFees }), mwallet.CodeInvalidFields, "purpose_code"),
 		sdk("purpose not permitted for pobo", "rich", with(validParams(richGBP), func(p *remittance.CreateParams) { p.Line = remittance.LinePOBO }), mwallet.CodeInvalidFields, "purpose_code"),
-		sdk("funding merchant on platform_hosted", member1, with(validParams(gbp), func(p *remittance.CreateParams) { p.FundingSource = remittance.FundingMerchant }), mwallet.CodeInvalidFields, "funding_source"),
+		sdk("funding merchant on platform_hosted", member1, with(validParams(gbp), func(p *remittance.CreateParams) { p.FundingSource = mwallet.FundingMerchant }), mwallet.CodeInvalidFields, "funding_source"),
 		sdk("debit asset not offered", member1, with(validParams(gbp), func(p *remittance.CreateParams) { p.Asset = "BTC" }), mwallet.CodeProductNotAvailable, ""),
 		sdk("payee of another member", member1, validParams(otherGBP), mwallet.CodeResourceNotFound, ""),
 		sdk("payee unknown", member1, with(validParams(gbp), func(p *remittance.CreateParams) { p.PayeeID = "999999999" }), mwallet.CodeResourceNotFound, ""),
@@ -428,18 +428,18 @@ func TestMerchantFundedPendingAdvancesOnTopUp(t *testing.T) {
 	p := validParams(gbp)
 
 	// funding_source must be merchant on merchant_hosted accounts.
-	for _, fs := range []remittance.FundingSource{"", remittance.FundingMember} {
+	for _, fs := range []mwallet.FundingSource{"", mwallet.FundingMember} {
 		p.FundingSource = fs
 		_, err := c.Remittances.Create(ctx, member1, p)
 		if e := simtest.WantCode(t, err, mwallet.CodeInvalidFields); fieldKeys(e) != "funding_source" {
 			t.Fatalf("fields %q", fieldKeys(e))
 		}
 	}
-	p.FundingSource = remittance.FundingMerchant
+	p.FundingSource = mwallet.FundingMerchant
 
 	// pobo does not queue.
 	pobo := validParams(payeeOf(t, c, "biz", "GBP"))
-	pobo.Line, pobo.PurposeCode, pobo.FundingSource = remittance.LinePOBO, remittance.PurposeGoodsPurchased, remittance.FundingMerchant
+	pobo.Line, pobo.PurposeCode, pobo.FundingSource = remittance.LinePOBO, remittance.PurposeGoodsPurchased, mwallet.FundingMerchant
 	_, err := c.Remittances.Create(ctx, "biz", pobo)
 	simtest.WantCode(t, err, mwallet.CodeServiceUnavailable)
 
@@ -769,7 +769,7 @@ func TestSetMerchantPrepaidAdvancesQueue(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := validParams(payeeOf(t, c, member1, "GBP"))
-	p.FundingSource = remittance.FundingMerchant
+	p.FundingSource = mwallet.FundingMerchant
 	var ids []string
 	for i := 0; i < 2; i++ {
 		res, err := c.Remittances.Create(ctx, member1, p)

@@ -72,20 +72,6 @@ const (
 // Known reports whether l is express or pobo.
 func (l Line) Known() bool { return l == LineExpress || l == LinePOBO }
 
-// FundingSource says who funds an operation.
-type FundingSource string
-
-// Funding sources. merchant_hosted accounts must send FundingMerchant;
-// FundingMember is available only to platform_hosted accounts (the default
-// there).
-const (
-	FundingMember   FundingSource = "member"
-	FundingMerchant FundingSource = "merchant"
-)
-
-// Known reports whether f is member or merchant.
-func (f FundingSource) Known() bool { return f == FundingMember || f == FundingMerchant }
-
 // PurposeCode is the purpose of a remittance. The service fixes 23 codes and
 // permits a subset per line (see Product.PurposeCodes). The specification
 // shows three of them; the rest of the constants below are this package's

@@ -55,7 +55,7 @@ func devtoolsQROrder(t *testing.T, ctx context.Context, sim *simulator.Simulator
 	})
 	p := qrpay.PayParams{CodeValue: code, PreferredAsset: "USDT"}
 	_, err := client.QRPay.Pay(ctx, "member-1", p)
-	su, ok := qrpay.AsStepUp(err)
+	su, ok := mwallet.AsStepUp(err)
 	if !ok {
 		t.Fatalf("pay: %v", err)
 	}

@@ -164,11 +164,11 @@ func TestWebhookSignatureAndBody(t *testing.T) {
 			}
 			// The SDK verifies it too, on the simulator clock.
 			clock := webhooks.WithClock(sim.Now)
-			if err := webhooks.Verify(d.body, sig, webhooks.Secret(wantSecret), clock); err != nil {
+			if err := webhooks.Verify(d.body, sig, mwallet.Secret(wantSecret), clock); err != nil {
 				t.Errorf("SDK Verify: %v", err)
 			}
 			if tc.secret != "" {
-				err := webhooks.Verify(d.body, sig, webhooks.Secret(sim.Credentials().WebhookSecret), clock)
+				err := webhooks.Verify(d.body, sig, mwallet.Secret(sim.Credentials().WebhookSecret), clock)
 				if !errors.Is(err, webhooks.ErrSignatureMismatch) {
 					t.Errorf("the merchant secret verified an endpoint-secret delivery: %v", err)
 				}
@@ -186,7 +186,7 @@ func TestWebhookSignatureAndBody(t *testing.T) {
 			if diff := cmp.Diff(want, body); diff != "" {
 				t.Errorf("body mismatch (-want +got):\n%s", diff)
 			}
-			ev, err := webhooks.ConstructEvent(d.body, sig, webhooks.Secret(wantSecret), clock)
+			ev, err := webhooks.ConstructEvent(d.body, sig, mwallet.Secret(wantSecret), clock)
 			if err != nil || ev.EventID != evID || ev.Livemode != tc.wantLivemode || ev.Data.StatusVersion != 2 {
 				t.Errorf("ConstructEvent = %+v, %v", ev, err)
 			}

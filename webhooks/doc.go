@@ -34,6 +34,6 @@
 // delivery dead, from where Deliveries.Redeliver queues it again with the
 // same event_id.
 //
-// Secrets are held in the Secret type, which prints as [redacted] through
+// The webhook secret is an mwallet.Secret, which prints as [redacted] through
 // fmt, slog and JSON. Nothing in this package logs a secret or a body.
 package webhooks

@@ -67,7 +67,7 @@ func NewReceiver(client *mwclient.Client, out io.Writer) *Receiver {
 // Handler returns the http.Handler to mount at the webhook URL. The
 // webhooks.Handler verifies, decodes and deduplicates; it answers 2xx only
 // when Handle returned nil, so the service retries everything else.
-func (r *Receiver) Handler(secret webhooks.Secret, opts ...webhooks.Option) http.Handler {
+func (r *Receiver) Handler(secret mwallet.Secret, opts ...webhooks.Option) http.Handler {
 	return webhooks.Handler(secret, r.Handle, opts...)
 }
 

@@ -234,7 +234,7 @@ func (r *runner) qrPay(ctx context.Context, member, thb string) (outcome, error)
 	p := qrpay.PayParams{CodeValue: thaiCode(thb)}
 	pay := func(opts ...mwallet.CallOption) (*qrpay.Order, error) { return r.c.QRPay.Pay(ctx, member, p, opts...) }
 	_, err := settle(r, key, pay)
-	su, ok := qrpay.AsStepUp(err)
+	su, ok := mwallet.AsStepUp(err)
 	if !ok {
 		return outcome{}, fmt.Errorf("first payment call: %v, want step_up_required", err)
 	}

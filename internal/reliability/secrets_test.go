@@ -119,7 +119,7 @@ func TestNoSecretInLogsErrorsOrJournal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recv.Config.Handler = webhooks.Handler(webhooks.Secret(whSecret), nil, webhooks.WithLogger(logger), webhooks.WithClock(sim.Now))
+	recv.Config.Handler = webhooks.Handler(mwallet.Secret(whSecret), nil, webhooks.WithLogger(logger), webhooks.WithClock(sim.Now))
 	ev.add("webhook endpoint id", whID)
 
 	// Money flows.
@@ -128,7 +128,7 @@ func TestNoSecretInLogsErrorsOrJournal(t *testing.T) {
 	p := qrpay.PayParams{CodeValue: thaiCode("120.00")}
 	_, err = c.QRPay.Pay(ctx, member, p)
 	record("qr step-up", nil, err)
-	su, ok := qrpay.AsStepUp(err)
+	su, ok := mwallet.AsStepUp(err)
 	if !ok {
 		t.Fatalf("Pay: %v", err)
 	}
@@ -176,12 +176,11 @@ func TestNoSecretInLogsErrorsOrJournal(t *testing.T) {
 	ev.add("set pin params", reset)
 	_, err = c.Cards.SetPIN(ctx, member, cardID, reset)
 	record("set pin step-up", nil, err)
-	var apiErr *mwallet.Error
-	if errors.As(err, &apiErr) && apiErr.Code == mwallet.CodeStepUpRequired {
-		if err := sim.CompleteStepUp(apiErr.ChallengeID); err != nil {
+	if su, ok := mwallet.AsStepUp(err); ok {
+		if err := sim.CompleteStepUp(su.ChallengeID); err != nil {
 			t.Fatal(err)
 		}
-		pr, err := c.Cards.SetPIN(ctx, member, cardID, reset, mwallet.StepUpResend(apiErr)...)
+		pr, err := c.Cards.SetPIN(ctx, member, cardID, reset, su.Options()...)
 		record("set pin", pr, err)
 	}
 	sess, err := c.Cards.SecureSession(ctx, member, cardID)
@@ -223,8 +222,8 @@ func TestNoSecretInLogsErrorsOrJournal(t *testing.T) {
 	record("bad api key", nil, err)
 	ev.add("credentials", mwallet.Credentials{ClientID: creds.ClientID, APIKey: mwallet.Secret(creds.APIKey), SigningKey: mwallet.Secret(creds.SigningKey)})
 	ev.add("sim credentials", creds)
-	ev.add("webhook secret", webhooks.Secret(whSecret))
-	ev.add("verifier", webhooks.NewVerifier(webhooks.Secret(whSecret)))
+	ev.add("webhook secret", mwallet.Secret(whSecret))
+	ev.add("verifier", webhooks.NewVerifier(mwallet.Secret(whSecret)))
 
 	// Webhook deliveries, and a forged one the receiver refuses (and logs).
 	fr, err := sim.FlushWebhooks(ctx)

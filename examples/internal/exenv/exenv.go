@@ -26,7 +26,6 @@ import (
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/simulator"
-	"github.com/mwallet/mwallet-go/webhooks"
 )
 
 // Environment variable names.
@@ -49,7 +48,7 @@ type Env struct {
 	Member string
 	// WebhookSecret signs webhook deliveries (empty against a real
 	// environment unless MWALLET_WEBHOOK_SECRET is set).
-	WebhookSecret webhooks.Secret
+	WebhookSecret mwallet.Secret
 }
 
 // Simulated reports whether the example runs against the embedded simulator.
@@ -85,7 +84,7 @@ func (f *Flags) Open(opts ...mwallet.Option) (*Env, error) {
 			Client:        sim.Client(opts...),
 			Sim:           sim,
 			Member:        simulator.DefaultMemberExternalID,
-			WebhookSecret: webhooks.Secret(sim.Credentials().WebhookSecret),
+			WebhookSecret: mwallet.Secret(sim.Credentials().WebhookSecret),
 		}, nil
 	}
 	var missing []string
@@ -112,7 +111,7 @@ func (f *Flags) Open(opts ...mwallet.Option) (*Env, error) {
 	return &Env{
 		Client:        client,
 		Member:        member,
-		WebhookSecret: webhooks.Secret(strings.TrimSpace(os.Getenv(EnvWebhookSecret))),
+		WebhookSecret: mwallet.Secret(strings.TrimSpace(os.Getenv(EnvWebhookSecret))),
 	}, nil
 }
 
