@@ -23,17 +23,16 @@ var ownedHeaders = map[string]bool{
 
 // Do sends one logical call: it validates the request, encodes the body
 // once, and runs the attempts with token, signature, idempotency key and
-// retries; a 2xx JSON body is decoded into out when out is non-nil. Every
-// method of the product packages goes through it; call it directly for
-// endpoints the SDK has no method for.
+// retries; a 2xx JSON body is decoded into out when out is non-nil, and
+// out's Response is set when it embeds Meta. Every method of the product
+// packages goes through it; call it directly (or through Call, Iterate and
+// Pages) for endpoints the SDK has no method for.
 //
 // The Response is returned whenever something was sent, also with an error.
 func (c *Client) Do(ctx context.Context, r *Request, out any, opts ...CallOption) (*Response, error) {
 	o := applyCallOptions(opts)
 	resp, err := c.do(ctx, r, out, o)
-	if o.onResponse != nil && resp != nil {
-		o.onResponse(resp)
-	}
+	o.deliver(out, resp, err)
 	return resp, err
 }
 

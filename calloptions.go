@@ -32,6 +32,20 @@ func applyCallOptions(opts []CallOption) callOptions {
 	return o
 }
 
+// deliver hands the Response of a finished call to out (when it embeds Meta
+// and the call succeeded) and to WithResponse (always).
+func (o *callOptions) deliver(out any, resp *Response, err error) {
+	if resp == nil {
+		return
+	}
+	if rs, ok := out.(responseSetter); ok && err == nil {
+		rs.setResponse(resp)
+	}
+	if o.onResponse != nil {
+		o.onResponse(resp)
+	}
+}
+
 // WithIdempotencyKey sets the x-idempotency-key of a creating write instead of
 // a generated one. It must be UUID-shaped (8-4-4-4-12 hex); the shape is
 // checked before anything is sent. Reuse the key of a failed call to resend it

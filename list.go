@@ -39,11 +39,18 @@ func (p ListParams) apply(q url.Values) {
 	}
 }
 
-// Page is the list envelope {data, next_cursor, has_more}.
+// Page is one page of a list: the envelope {data, next_cursor, has_more}
+// and the Response of the call that read it.
 type Page[T any] struct {
-	Data       []T     `json:"data"`
-	NextCursor *string `json:"next_cursor"`
-	HasMore    bool    `json:"has_more"`
+	Meta
+	// Data holds the page's items, newest first.
+	Data []T `json:"data"`
+	// NextCursor is the cursor of the next page ("" when there is none).
+	// Pass it as ListParams.Cursor to resume the list after this page.
+	NextCursor string `json:"next_cursor"`
+	// HasMore is true when another page follows; a list ends only when it
+	// is false, never because a page is short.
+	HasMore bool `json:"has_more"`
 }
 
 // Iterate walks every page of a list endpoint through c, newest first, and
@@ -74,10 +81,10 @@ func Iterate[T any](ctx context.Context, c *Client, req Request, p ListParams, o
 					return
 				}
 			}
-			if !page.HasMore || page.NextCursor == nil || strings.TrimSpace(*page.NextCursor) == "" {
+			if !page.HasMore || strings.TrimSpace(page.NextCursor) == "" {
 				return
 			}
-			next := *page.NextCursor
+			next := page.NextCursor
 			if seen[next] {
 				var zero T
 				yield(zero, &Error{Code: CodeAPIError, Type: "api_error", Message: "the service repeated a cursor; stopping to avoid a loop"})

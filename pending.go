@@ -256,9 +256,7 @@ func (c *Client) Resume(ctx context.Context, p PendingRequest, out any, opts ...
 		sp.pending = &rec
 	}
 	resp, err := c.run(ctx, sp, out, o)
-	if o.onResponse != nil && resp != nil {
-		o.onResponse(resp)
-	}
+	o.deliver(out, resp, err)
 	return resp, err
 }
 

@@ -118,6 +118,7 @@ func (p ApplyParams) body() (*applyBody, error) {
 // Application is a card application. Only status issued means the card
 // exists; issuance is reported by card.application.* events.
 type Application struct {
+	mwallet.Meta
 	// ID is the application id (cap_ prefix).
 	ID string
 	// Status is pending_review (manual review) or submitted (automatic review)
@@ -137,8 +138,6 @@ type Application struct {
 	// Existing is true when Apply found an application already created with
 	// the same client_key (the service answered 200 instead of 201).
 	Existing bool
-	// Response is the metadata of the HTTP exchange.
-	Response *mwallet.Response
 }
 
 type applicationWire struct {
@@ -191,17 +190,15 @@ func (c *Client) Apply(ctx context.Context, member string, p ApplyParams, opts .
 	}
 	req := &mwallet.Request{Method: http.MethodPost, Path: "/v1/cards/applications", MemberScoped: true, Member: member,
 		Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated}}
-	var out Application
-	resp, err := c.caller.Do(ctx, req, &out, opts...)
+	out, err := mwallet.Call[Application](ctx, c.caller, req, opts...)
 	if err != nil {
 		return nil, err
 	}
 	if out.ClientKey == "" {
 		out.ClientKey = body.ClientKey
 	}
-	out.Existing = resp != nil && resp.StatusCode == http.StatusOK
-	out.Response = resp
-	return &out, nil
+	out.Existing = out.Response.StatusCode == http.StatusOK
+	return out, nil
 }
 
 // GetApplication reads an application of member by id (with or without its
@@ -217,11 +214,5 @@ func (c *Client) GetApplication(ctx context.Context, member, applicationID strin
 		return nil, err
 	}
 	req := &mwallet.Request{Method: http.MethodGet, Path: "/v1/cards/applications/" + url.PathEscape(id), MemberScoped: true, Member: member}
-	var out Application
-	resp, err := c.caller.Do(ctx, req, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	return mwallet.Call[Application](ctx, c.caller, req, opts...)
 }

@@ -18,6 +18,7 @@ import (
 // The shape is inferred: the specification names GET /v1/cards and
 // GET /v1/cards/{id} without showing their fields.
 type Card struct {
+	mwallet.Meta
 	// ID is the card id (crd_ prefix).
 	ID string
 	// Status is the card status (open enumeration).
@@ -39,8 +40,6 @@ type Card struct {
 	LockedUntil time.Time
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
-	// Response is the metadata of the HTTP exchange (Get only).
-	Response *mwallet.Response
 }
 
 type cardWire struct {
@@ -107,22 +106,15 @@ func (c *Client) Get(ctx context.Context, member, cardID string, opts ...mwallet
 	if err != nil {
 		return nil, err
 	}
-	var out Card
-	resp, err := c.caller.Do(ctx, &mwallet.Request{Method: http.MethodGet, Path: path, MemberScoped: true, Member: member}, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	return mwallet.Call[Card](ctx, c.caller, &mwallet.Request{Method: http.MethodGet, Path: path, MemberScoped: true, Member: member}, opts...)
 }
 
 // StatusResult is the answer of a card status change: the card id and its
 // new status.
 type StatusResult struct {
+	mwallet.Meta
 	ID     string     `json:"id"`
 	Status CardStatus `json:"status"`
-	// Response is the metadata of the HTTP exchange.
-	Response *mwallet.Response `json:"-"`
 }
 
 var expiryRE = regexp.MustCompile(`^(0[1-9]|1[0-2])/[0-9]{2}$`)
@@ -162,14 +154,8 @@ func (c *Client) Activate(ctx context.Context, member, cardID string, p Activate
 }
 
 func (c *Client) statusCall(ctx context.Context, member, path string, body any, opts []mwallet.CallOption) (*StatusResult, error) {
-	var out StatusResult
 	_, sensitive := body.(activateBody) // carries the PIN
-	resp, err := c.caller.Do(ctx, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, Sensitive: sensitive}, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	return mwallet.Call[StatusResult](ctx, c.caller, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, Sensitive: sensitive}, opts...)
 }
 
 // Freeze freezes an active card (POST /v1/cards/{id}/freeze). Freezing is
@@ -199,11 +185,10 @@ func (c *Client) Unfreeze(ctx context.Context, member, cardID string, opts ...mw
 
 // LostResult is the answer of ReportLost.
 type LostResult struct {
+	mwallet.Meta
 	ID     string     `json:"id"`
 	Status CardStatus `json:"status"`
 	Kind   LostKind   `json:"kind"`
-	// Response is the metadata of the HTTP exchange.
-	Response *mwallet.Response `json:"-"`
 }
 
 // ReportLost reports a physical card lost or stolen (POST /v1/cards/{id}/lost).
@@ -222,13 +207,7 @@ func (c *Client) ReportLost(ctx context.Context, member, cardID string, kind Los
 	body := struct {
 		Kind LostKind `json:"kind,omitempty"`
 	}{kind}
-	var out LostResult
-	resp, err := c.caller.Do(ctx, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true}, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	return mwallet.Call[LostResult](ctx, c.caller, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true}, opts...)
 }
 
 // CloseCheck says whether a card can be closed now.
@@ -236,11 +215,10 @@ func (c *Client) ReportLost(ctx context.Context, member, cardID string, kind Los
 // The response shape is inferred: the specification names the close-check
 // endpoint without showing its fields. The SDK reads {id, closable, reasons}.
 type CloseCheck struct {
+	mwallet.Meta
 	ID       string         `json:"id"`
 	Closable bool           `json:"closable"`
 	Reasons  []CloseBlocker `json:"reasons"`
-	// Response is the metadata of the HTTP exchange.
-	Response *mwallet.Response `json:"-"`
 }
 
 // CheckClose asks whether a card can be closed (GET /v1/cards/{id}/close-check).
@@ -254,13 +232,7 @@ func (c *Client) CheckClose(ctx context.Context, member, cardID string, opts ...
 	if err != nil {
 		return nil, err
 	}
-	var out CloseCheck
-	resp, err := c.caller.Do(ctx, &mwallet.Request{Method: http.MethodGet, Path: path, MemberScoped: true, Member: member}, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	return mwallet.Call[CloseCheck](ctx, c.caller, &mwallet.Request{Method: http.MethodGet, Path: path, MemberScoped: true, Member: member}, opts...)
 }
 
 // CloseParams are the parameters of Close.
@@ -299,14 +271,13 @@ type ReplaceParams struct {
 // The shape is inferred: the specification names replacements without
 // showing their fields.
 type Replacement struct {
+	mwallet.Meta
 	// CardID is the new card (crd_ prefix).
 	CardID string `json:"card_id"`
 	// Status is the new card's status (unactivated for physical cards).
 	Status CardStatus `json:"status"`
 	// ReplacedCardID is the card that was replaced.
 	ReplacedCardID string `json:"replaced_card_id"`
-	// Response is the metadata of the HTTP exchange.
-	Response *mwallet.Response `json:"-"`
 }
 
 // Replace orders a replacement of a card, the only way to recover from a lost
@@ -324,13 +295,7 @@ func (c *Client) Replace(ctx context.Context, member, cardID string, p ReplacePa
 		AddressID string `json:"address_id,omitempty"`
 		Reason    string `json:"reason,omitempty"`
 	}{strings.TrimSpace(p.AddressID), p.Reason}
-	var out Replacement
-	resp, err := c.caller.Do(ctx, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated}}, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	return mwallet.Call[Replacement](ctx, c.caller, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated}}, opts...)
 }
 
 // SecureSession opens the card's sensitive data (number, CVV) for the end
@@ -339,14 +304,13 @@ func (c *Client) Replace(ctx context.Context, member, cardID string, p ReplacePa
 // The shape is inferred: the specification names the secure-session endpoint
 // without showing its fields.
 type SecureSession struct {
+	mwallet.Meta
 	// Token is the session credential; it prints as [redacted].
 	Token SessionToken
 	// HostedURL is the page that shows the card data once opened with Token.
 	HostedURL string
 	// ExpiresAt is when the session ends.
 	ExpiresAt time.Time
-	// Response is the metadata of the HTTP exchange.
-	Response *mwallet.Response
 }
 
 // SecureSession opens a secure session on a card
@@ -361,18 +325,22 @@ func (c *Client) SecureSession(ctx context.Context, member, cardID string, opts 
 	if err != nil {
 		return nil, err
 	}
+	return mwallet.Call[SecureSession](ctx, c.caller, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: struct{}{}, Idempotent: true}, opts...)
+}
+
+// UnmarshalJSON reads {token, hosted_url, expires_at (Unix seconds)}.
+func (s *SecureSession) UnmarshalJSON(b []byte) error {
 	var w struct {
 		Token     string `json:"token"`
 		HostedURL string `json:"hosted_url"`
 		ExpiresAt int64  `json:"expires_at"`
 	}
-	resp, err := c.caller.Do(ctx, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: struct{}{}, Idempotent: true}, &w, opts...)
-	if err != nil {
-		return nil, err
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
 	}
-	out := &SecureSession{Token: SessionToken(w.Token), HostedURL: w.HostedURL, Response: resp}
+	*s = SecureSession{Token: SessionToken(w.Token), HostedURL: w.HostedURL}
 	if w.ExpiresAt > 0 {
-		out.ExpiresAt = time.Unix(w.ExpiresAt, 0).UTC()
+		s.ExpiresAt = time.Unix(w.ExpiresAt, 0).UTC()
 	}
-	return out, nil
+	return nil
 }

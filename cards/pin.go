@@ -28,10 +28,9 @@ type pinBody struct {
 
 // PINResult is the answer of SetPIN.
 type PINResult struct {
+	mwallet.Meta
 	ID      string `json:"id"`
 	Updated bool   `json:"updated"`
-	// Response is the metadata of the HTTP exchange.
-	Response *mwallet.Response `json:"-"`
 }
 
 // SetPIN changes (with CurrentPIN) or resets (with CVV) the PIN of a card
@@ -59,11 +58,5 @@ func (c *Client) SetPIN(ctx context.Context, member, cardID string, p SetPINPara
 		return nil, &mwallet.ParamError{Param: "cvv", Reason: "must be three digits", Code: mwallet.CodeInvalidFields}
 	}
 	body := pinBody{NewPIN: string(p.NewPIN), CurrentPIN: string(p.CurrentPIN), CVV: string(p.CVV)}
-	var out PINResult
-	resp, err := c.caller.Do(ctx, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, Sensitive: true}, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	return mwallet.Call[PINResult](ctx, c.caller, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, Sensitive: true}, opts...)
 }

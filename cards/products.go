@@ -56,6 +56,7 @@ type QuoteParams struct {
 // Invoice is the price of a card product for one member
 // (GET /v1/cards/products/{id}/quote). Read Reason together with CanApply.
 type Invoice struct {
+	mwallet.Meta
 	ProductID  string
 	FormFactor FormFactor
 	// FeeAsset is the asset the fees are quoted in; amounts below are at its
@@ -75,8 +76,6 @@ type Invoice struct {
 	// ShippingByAddress prices each of the member's shipping addresses
 	// (physical cards only).
 	ShippingByAddress []ShippingQuote
-	// Response is the metadata of the HTTP exchange.
-	Response *mwallet.Response
 }
 
 // HasMinFirstTopUp reports whether the product requires a first top-up of at
@@ -166,11 +165,5 @@ func (c *Client) Quote(ctx context.Context, member, productID string, p QuotePar
 	if b := strings.TrimSpace(p.QuickKYCBindingID); b != "" {
 		req.Query = url.Values{"quick_kyc_binding_id": {b}}
 	}
-	var out Invoice
-	resp, err := c.caller.Do(ctx, req, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	return mwallet.Call[Invoice](ctx, c.caller, req, opts...)
 }

@@ -48,13 +48,12 @@ func (p TopUpParams) body() (*topUpBody, error) {
 // rejection releases the held funds at once; an upstream timeout keeps the
 // order processing and the funds held.
 type TopUp struct {
+	mwallet.Meta
 	// ID is the top-up id (ctp_ prefix).
 	ID string `json:"id"`
 	// Status is processing, or completed for a shared-limit card that
 	// settles immediately.
 	Status TopUpStatus `json:"status"`
-	// Response is the metadata of the HTTP exchange.
-	Response *mwallet.Response `json:"-"`
 }
 
 // TopUp tops up a card that is active, frozen or pending
@@ -72,13 +71,7 @@ func (c *Client) TopUp(ctx context.Context, member, cardID string, p TopUpParams
 	if err != nil {
 		return nil, err
 	}
-	var out TopUp
-	resp, err := c.caller.Do(ctx, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated}}, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	return mwallet.Call[TopUp](ctx, c.caller, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated}}, opts...)
 }
 
 // EstimateParams are the parameters of EstimateTopUp.
@@ -94,6 +87,7 @@ type EstimateParams struct {
 // The shape is inferred: the specification names the card top-up estimate
 // without showing its fields.
 type Estimate struct {
+	mwallet.Meta
 	// SourceAsset is the asset that would be debited, at LedgerScale.
 	SourceAsset string
 	LedgerScale int
@@ -106,8 +100,6 @@ type Estimate struct {
 	Currency   string
 	Scale      int
 	CardAmount money.Amount
-	// Response is the metadata of the HTTP exchange.
-	Response *mwallet.Response
 }
 
 // UnmarshalJSON parses the amounts at their scales.
@@ -160,11 +152,5 @@ func (c *Client) EstimateTopUp(ctx context.Context, member, cardID string, p Est
 	if s := strings.TrimSpace(p.SourceAsset); s != "" {
 		q.Set("source_asset", s)
 	}
-	var out Estimate
-	resp, err := c.caller.Do(ctx, &mwallet.Request{Method: http.MethodGet, Path: path, Query: q, MemberScoped: true, Member: member}, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	return mwallet.Call[Estimate](ctx, c.caller, &mwallet.Request{Method: http.MethodGet, Path: path, Query: q, MemberScoped: true, Member: member}, opts...)
 }

@@ -2,6 +2,7 @@ package deposits
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"iter"
 	"net/http"
@@ -32,6 +33,7 @@ func (s Status) Known() bool { return s == StatusCredited }
 
 // Deposit is a declared deposit.
 type Deposit struct {
+	mwallet.Meta
 	// ID is dep_ followed by the reference.
 	ID string `json:"id"`
 	// Reference is the merchant's stable business reference.
@@ -54,9 +56,18 @@ type Deposit struct {
 	// Replayed is true when the reference had already been posted: nothing was
 	// credited by this call and the fields are the first posting's.
 	Replayed bool `json:"replayed"`
-	// Response is the HTTP metadata of the call that returned the deposit
-	// (nil for list items).
-	Response *mwallet.Response `json:"-"`
+}
+
+// UnmarshalJSON reads a deposit and carries its amount at LedgerScale; an
+// amount that does not fit the scale is an error, never rounded.
+func (d *Deposit) UnmarshalJSON(b []byte) error {
+	type plain Deposit
+	var v plain
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*d = Deposit(v)
+	return d.normalize()
 }
 
 func (d *Deposit) normalize() error {
@@ -144,19 +155,10 @@ func (c *Client) Create(ctx context.Context, member string, p CreateParams, opts
 	if err != nil {
 		return nil, err
 	}
-	var out Deposit
-	resp, err := c.caller.Do(ctx, &mwallet.Request{
+	return mwallet.Call[Deposit](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodPost, Path: "/v1/deposits", MemberScoped: true, Member: member,
 		Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated, http.StatusOK},
-	}, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	if err := out.normalize(); err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	}, opts...)
 }
 
 // ID returns the REST id of a deposit reference: dep_ followed by the
@@ -176,37 +178,24 @@ func (c *Client) Get(ctx context.Context, reference string, opts ...mwallet.Call
 		return nil, &mwallet.ParamError{Param: "reference", Reason: "required", Code: mwallet.CodeInvalidRequest}
 	}
 	if strings.Contains(reference, "/") {
-		var page mwallet.Page[Deposit]
-		resp, err := c.caller.Do(ctx, &mwallet.Request{
+		page, err := mwallet.Call[mwallet.Page[Deposit]](ctx, c.caller, &mwallet.Request{
 			Method: http.MethodGet, Path: "/v1/deposits", Query: url.Values{"reference": {reference}},
-		}, &page, opts...)
+		}, opts...)
 		if err != nil {
 			return nil, err
 		}
 		for _, d := range page.Data {
 			if d.Reference == reference {
-				if err := d.normalize(); err != nil {
-					return nil, err
-				}
-				d.Response = resp
+				d.Response = page.Response
 				return &d, nil
 			}
 		}
 		return nil, &mwallet.Error{HTTPStatus: http.StatusNotFound, Type: "not_found", Code: mwallet.CodeNotFound,
-			Message: "no deposit with this reference", RequestID: resp.RequestID}
+			Message: "no deposit with this reference", RequestID: page.Response.RequestID}
 	}
-	var out Deposit
-	resp, err := c.caller.Do(ctx, &mwallet.Request{
+	return mwallet.Call[Deposit](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodGet, Path: "/v1/deposits/" + url.PathEscape(ID(reference)),
-	}, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	if err := out.normalize(); err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	}, opts...)
 }
 
 // ListParams are the parameters of List.
@@ -225,15 +214,5 @@ func (c *Client) List(ctx context.Context, p ListParams, opts ...mwallet.CallOpt
 	if p.Reference != "" {
 		q.Set("reference", p.Reference)
 	}
-	inner := mwallet.Iterate[Deposit](ctx, c.caller, mwallet.Request{Method: http.MethodGet, Path: "/v1/deposits", Query: q}, p.ListParams, opts...)
-	return func(yield func(Deposit, error) bool) {
-		for d, err := range inner {
-			if err == nil {
-				err = d.normalize()
-			}
-			if !yield(d, err) || err != nil {
-				return
-			}
-		}
-	}
+	return mwallet.Iterate[Deposit](ctx, c.caller, mwallet.Request{Method: http.MethodGet, Path: "/v1/deposits", Query: q}, p.ListParams, opts...)
 }

@@ -14,6 +14,7 @@ import (
 
 // Ticket is a hosted KYC ticket: a one-time screen bound to the member.
 type Ticket struct {
+	mwallet.Meta
 	// ID carries the kyc_ prefix.
 	ID string `json:"id"`
 	// HostedURL is the one-time link to give to the member. It is sensitive:
@@ -21,8 +22,6 @@ type Ticket struct {
 	HostedURL string `json:"hosted_url"`
 	// ExpiresAt is the link's expiry in Unix seconds (24 hours after issue).
 	ExpiresAt int64 `json:"expires_at"`
-	// Response is the HTTP metadata of the call.
-	Response *mwallet.Response `json:"-"`
 }
 
 // Expires returns ExpiresAt as a time.
@@ -41,16 +40,10 @@ func (t *Ticket) GoString() string { return t.String() }
 // have a profile, otherwise the service answers 404 not_found. The screen is
 // one-time and valid 24 hours. No body is sent; an idempotency key is.
 func (c *Client) ProfileSession(ctx context.Context, member string, opts ...mwallet.CallOption) (*Ticket, error) {
-	var out Ticket
-	resp, err := c.caller.Do(ctx, &mwallet.Request{
+	return mwallet.Call[Ticket](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodPost, Path: "/v1/kyc/profile-sessions", MemberScoped: true, Member: member,
 		Idempotent: true, AcceptedStatus: []int{http.StatusCreated},
-	}, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	}, opts...)
 }
 
 // ReviewStatus is the review state of a member's KYC profile (open
@@ -85,6 +78,7 @@ func (s ReviewStatus) Known() bool {
 // The shape is inferred: the specification names GET /v1/kyc without showing
 // its fields.
 type State struct {
+	mwallet.Meta
 	// MemberID is mem_<uuid>; the kyc event's data.id is its bare uuid.
 	MemberID string `json:"member_id"`
 	// ExternalMemberID is the merchant's identifier of the member.
@@ -95,8 +89,6 @@ type State struct {
 	Status ReviewStatus `json:"status"`
 	// UpdatedAt is when the state last changed.
 	UpdatedAt time.Time `json:"updated_at"`
-	// Response is the HTTP metadata of the call.
-	Response *mwallet.Response `json:"-"`
 }
 
 // Get reads member's KYC state (GET /v1/kyc), for example after a
@@ -105,13 +97,7 @@ type State struct {
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields.
 func (c *Client) Get(ctx context.Context, member string, opts ...mwallet.CallOption) (*State, error) {
-	var out State
-	resp, err := c.caller.Do(ctx, &mwallet.Request{Method: http.MethodGet, Path: "/v1/kyc", MemberScoped: true, Member: member}, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	return mwallet.Call[State](ctx, c.caller, &mwallet.Request{Method: http.MethodGet, Path: "/v1/kyc", MemberScoped: true, Member: member}, opts...)
 }
 
 // QuickBindingStatus is the status of a quick KYC binding (open enumeration).
@@ -137,6 +123,7 @@ const MaxQuickBindings = 5
 // The shape is inferred: the specification describes the binding without
 // showing its fields.
 type QuickBinding struct {
+	mwallet.Meta
 	// ID identifies the binding (quick_kyc_binding_id).
 	ID string `json:"id"`
 	// Status is active, or compensated once no longer usable.
@@ -146,8 +133,6 @@ type QuickBinding struct {
 	FeeAmount string `json:"fee_amount"`
 	// CreatedAt is the allocation time.
 	CreatedAt time.Time `json:"created_at"`
-	// Response is the HTTP metadata of the call (nil for list items).
-	Response *mwallet.Response `json:"-"`
 }
 
 // QuickBindings walks member's active quick KYC bindings (GET /v1/kyc/quick).
@@ -183,14 +168,8 @@ func (c *Client) CreateQuickBinding(ctx context.Context, member string, p QuickB
 			return nil, &mwallet.ParamError{Param: "Email", Reason: "not a plain e-mail address", Code: mwallet.CodeInvalidFields}
 		}
 	}
-	var out QuickBinding
-	resp, err := c.caller.Do(ctx, &mwallet.Request{
+	return mwallet.Call[QuickBinding](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodPost, Path: "/v1/kyc/quick", MemberScoped: true, Member: member,
 		Body: p, Idempotent: true, AcceptedStatus: []int{http.StatusCreated},
-	}, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	}, opts...)
 }

@@ -44,6 +44,7 @@ func (s Status) Known() bool { return s == StatusActive || s == StatusSuspended 
 // The shape is inferred: the specification names the member resource without
 // showing its fields.
 type Member struct {
+	mwallet.Meta
 	// ID is mem_<uuid>; member events carry the bare uuid.
 	ID string `json:"id"`
 	// ExternalMemberID is the merchant's own identifier of the member.
@@ -54,8 +55,6 @@ type Member struct {
 	KYCLevel int `json:"kyc_level"`
 	// CreatedAt is when the member was created.
 	CreatedAt time.Time `json:"created_at"`
-	// Response is the HTTP metadata of the call.
-	Response *mwallet.Response `json:"-"`
 }
 
 // ID returns the REST id (mem_<uuid>) of a member id given with or without
@@ -79,11 +78,5 @@ func (c *Client) Get(ctx context.Context, id string, opts ...mwallet.CallOption)
 	if _, err := uuid.Parse(strings.TrimPrefix(pid, "mem_")); err != nil || len(pid) != len("mem_")+36 {
 		return nil, &mwallet.ParamError{Param: "id", Reason: "a member id is mem_<uuid> or the bare uuid; external_member_id is not accepted here", Code: mwallet.CodeInvalidRequest}
 	}
-	var out Member
-	resp, err := c.caller.Do(ctx, &mwallet.Request{Method: http.MethodGet, Path: "/v1/members/" + url.PathEscape(pid)}, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	return mwallet.Call[Member](ctx, c.caller, &mwallet.Request{Method: http.MethodGet, Path: "/v1/members/" + url.PathEscape(pid)}, opts...)
 }

@@ -61,7 +61,6 @@ package qrpay
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"iter"
 	"net/http"
@@ -96,15 +95,10 @@ func (c *Client) Decode(ctx context.Context, member string, p DecodeParams, opts
 	if p.CodeValue == "" {
 		return nil, &mwallet.ParamError{Param: "code_value", Reason: "the scanned text is required", Code: mwallet.CodeInvalidRequest}
 	}
-	var w wireDecoded
-	resp, err := c.caller.Do(ctx, &mwallet.Request{
+	return mwallet.Call[Decoded](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodPost, Path: "/v1/qrpay/decode", MemberScoped: true, Member: member,
 		Body: map[string]string{"code_value": p.CodeValue},
-	}, &w, opts...)
-	if err != nil {
-		return nil, err
-	}
-	return w.decoded(resp), nil
+	}, opts...)
 }
 
 // QuoteParams are the parameters of Quote.
@@ -133,19 +127,9 @@ func (c *Client) Quote(ctx context.Context, member string, p QuoteParams, opts .
 	if err != nil {
 		return nil, err
 	}
-	var w wireQuote
-	resp, err := c.caller.Do(ctx, &mwallet.Request{
+	return mwallet.Call[Quote](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodPost, Path: "/v1/qrpay/quotes", MemberScoped: true, Member: member, Body: body,
-	}, &w, opts...)
-	if err != nil {
-		return nil, err
-	}
-	q, err := w.quote()
-	if err != nil {
-		return nil, fmt.Errorf("qrpay: quote response: %w", err)
-	}
-	q.Response = resp
-	return q, nil
+	}, opts...)
 }
 
 // PayParams are the parameters of Pay: the same fields as QuoteParams.
@@ -187,24 +171,10 @@ func (c *Client) Pay(ctx context.Context, member string, p PayParams, opts ...mw
 	if err != nil {
 		return nil, err
 	}
-	var w wireOrder
-	resp, err := c.caller.Do(ctx, &mwallet.Request{
+	return mwallet.Call[Order](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodPost, Path: "/v1/qrpay/payments", MemberScoped: true, Member: member,
 		Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated},
-	}, &w, opts...)
-	if err != nil {
-		var ae *mwallet.Error
-		if errors.As(err, &ae) && ae.IdempotencyKey == "" && resp != nil {
-			ae.IdempotencyKey = resp.IdempotencyKey
-		}
-		return nil, err
-	}
-	o, err := w.order()
-	if err != nil {
-		return nil, fmt.Errorf("qrpay: payment response: %w", err)
-	}
-	o.Response = resp
-	return o, nil
+	}, opts...)
 }
 
 // Order reads a QR payment order of member (GET /v1/qrpay/orders/{id}). id
@@ -219,19 +189,9 @@ func (c *Client) Order(ctx context.Context, member, id string, opts ...mwallet.C
 	if err != nil {
 		return nil, err
 	}
-	var w wireOrder
-	resp, err := c.caller.Do(ctx, &mwallet.Request{
+	return mwallet.Call[Order](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodGet, Path: "/v1/qrpay/orders/" + url.PathEscape(rid), MemberScoped: true, Member: member,
-	}, &w, opts...)
-	if err != nil {
-		return nil, err
-	}
-	o, err := w.order()
-	if err != nil {
-		return nil, fmt.Errorf("qrpay: order response: %w", err)
-	}
-	o.Response = resp
-	return o, nil
+	}, opts...)
 }
 
 // Schemes lists the QR schemes the service accepts (GET /v1/qrpay/schemes).

@@ -1,6 +1,7 @@
 package qrpay
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -95,6 +96,7 @@ type Payer struct {
 // Decoded is the result of Decode. Its amounts are acquiring-side fiat, not
 // the member's debit.
 type Decoded struct {
+	mwallet.Meta
 	// Payee is the name of the acquiring merchant.
 	Payee string
 	// Amount is the code's amount in its currency; Amount.Amount is empty for
@@ -109,8 +111,6 @@ type Decoded struct {
 	// RequiredPayerFields lists the Payer keys the upstream needs; when it is
 	// not empty, Quote refuses the code and Pay needs a Payer with them.
 	RequiredPayerFields []string
-	// Response is the metadata of the HTTP exchange.
-	Response *mwallet.Response `json:"-"`
 }
 
 // MerchantFee is the fee of a merchant-funded quote option or order.
@@ -145,6 +145,7 @@ type QuoteOption struct {
 
 // Quote is the result of Quote.
 type Quote struct {
+	mwallet.Meta
 	// Payee is the acquiring merchant.
 	Payee string
 	// Acquirer is the fiat the acquiring merchant receives; a different
@@ -166,8 +167,6 @@ type Quote struct {
 	// MerchantFee repeats Chosen's fee when the service sends the
 	// merchant-funded fields at the top level.
 	MerchantFee *MerchantFee
-	// Response is the metadata of the HTTP exchange.
-	Response *mwallet.Response `json:"-"`
 }
 
 // Option returns the option for asset.
@@ -197,6 +196,7 @@ func (q *Quote) Expiry() (t time.Time, ok bool) {
 
 // Order is a QR payment order.
 type Order struct {
+	mwallet.Meta
 	// ID is the REST id, qrp_<id>.
 	ID string
 	// Status is the order status; see Status.IsFinal.
@@ -216,8 +216,6 @@ type Order struct {
 	Acquirer Fiat
 	// MerchantFee is set on merchant-funded orders.
 	MerchantFee *MerchantFee
-	// Response is the metadata of the HTTP exchange.
-	Response *mwallet.Response `json:"-"`
 }
 
 // Scheme is an accepted QR scheme (GET /v1/qrpay/schemes item; inferred shape).
@@ -245,11 +243,17 @@ type wireDecoded struct {
 	RequiredPayerFields []string `json:"required_payer_fields"`
 }
 
-func (w wireDecoded) decoded(resp *mwallet.Response) *Decoded {
-	return &Decoded{
-		Payee: w.Payee, Amount: Fiat{Amount: w.Amount, Currency: w.Currency}, AmountEditable: w.AmountEditable,
-		MinAmount: w.MinAmount, MaxAmount: w.MaxAmount, RequiredPayerFields: w.RequiredPayerFields, Response: resp,
+// UnmarshalJSON reads the decode answer.
+func (d *Decoded) UnmarshalJSON(b []byte) error {
+	var w wireDecoded
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
 	}
+	*d = Decoded{
+		Payee: w.Payee, Amount: Fiat{Amount: w.Amount, Currency: w.Currency}, AmountEditable: w.AmountEditable,
+		MinAmount: w.MinAmount, MaxAmount: w.MaxAmount, RequiredPayerFields: w.RequiredPayerFields,
+	}
+	return nil
 }
 
 type wireFee struct {
@@ -312,6 +316,21 @@ type wireQuote struct {
 	wireFee
 }
 
+// UnmarshalJSON reads a quote, parsing each amount with the scale of its
+// own item; an amount that does not fit its scale is an error.
+func (q *Quote) UnmarshalJSON(b []byte) error {
+	var w wireQuote
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	v, err := w.quote()
+	if err != nil {
+		return fmt.Errorf("qrpay: quote response: %w", err)
+	}
+	*q = *v
+	return nil
+}
+
 func (w wireQuote) quote() (*Quote, error) {
 	q := &Quote{
 		Payee: w.Payee, Acquirer: Fiat{Amount: w.AcquirerAmount, Currency: w.AcquirerCurrency},
@@ -352,6 +371,21 @@ type wireOrder struct {
 	AcquirerCurrency string `json:"acquirer_currency"`
 	AcquirerAmount   string `json:"acquirer_amount"`
 	wireFee
+}
+
+// UnmarshalJSON reads an order, parsing its amounts with its ledger_scale
+// (or, without one, at the scale they are printed with).
+func (o *Order) UnmarshalJSON(b []byte) error {
+	var w wireOrder
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	v, err := w.order()
+	if err != nil {
+		return fmt.Errorf("qrpay: order response: %w", err)
+	}
+	*o = *v
+	return nil
 }
 
 func (w wireOrder) order() (*Order, error) {

@@ -2,6 +2,7 @@ package remittance
 
 import (
 	"context"
+	"encoding/json"
 	"iter"
 	"net/http"
 	"net/url"
@@ -34,6 +35,7 @@ type QuoteParams struct {
 // The shape is inferred: the specification names GET /v1/remit/quotes without
 // showing its fields.
 type RemitQuote struct {
+	mwallet.Meta
 	// PayeeID is the priced payee (pye_ prefix).
 	PayeeID string `json:"payee_id"`
 	// Line is the line priced (express when none was given).
@@ -54,8 +56,6 @@ type RemitQuote struct {
 	// PayoutCurrency and PayoutAmount echo what the payee would receive.
 	PayoutCurrency string `json:"payout_currency"`
 	PayoutAmount   string `json:"payout_amount"`
-	// Response is the HTTP metadata of the call.
-	Response *mwallet.Response `json:"-"`
 }
 
 // Quote prices a remittance for member without holding anything
@@ -89,20 +89,26 @@ func (c *Client) Quote(ctx context.Context, member string, p QuoteParams, opts .
 	if p.SlippageBps != 0 {
 		q.Set("slippage_bps", strconv.Itoa(p.SlippageBps))
 	}
-	var out RemitQuote
-	resp, err := c.caller.Do(ctx, &mwallet.Request{
+	return mwallet.Call[RemitQuote](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodGet, Path: "/v1/remit/quotes", Query: q, MemberScoped: true, Member: member,
-	}, &out, opts...)
-	if err != nil {
-		return nil, err
+	}, opts...)
+}
+
+// UnmarshalJSON reads a quote and carries its amounts at LedgerScale where
+// they fit it.
+func (q *RemitQuote) UnmarshalJSON(b []byte) error {
+	type plain RemitQuote
+	var v plain
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
 	}
-	for _, a := range []*money.Amount{&out.CustomerTotal, &out.Fee, &out.LockedAmount} {
-		if v, err := a.Rescale(out.LedgerScale); err == nil {
-			*a = v
+	*q = RemitQuote(v)
+	for _, a := range []*money.Amount{&q.CustomerTotal, &q.Fee, &q.LockedAmount} {
+		if r, err := a.Rescale(q.LedgerScale); err == nil {
+			*a = r
 		}
 	}
-	out.Response = resp
-	return &out, nil
+	return nil
 }
 
 // Product is a remittance line offered for a corridor, with its rules.

@@ -36,7 +36,7 @@ func TestPayees(t *testing.T) {
 		t.Fatal(err)
 	}
 	if created.Corridor != "GB-GBP" || created.Summary != "GBP ****5555" || created.Response.StatusCode != 201 {
-		t.Fatalf("created %+v", created.Payee)
+		t.Fatalf("created %+v", *created)
 	}
 	_, err = c.Remittances.CreatePayee(ctx, member1, remittance.PayeeParams{Country: "GB", Currency: "GBP", HolderName: "Bob Jones", AccountNumber: "GB33BUKB20201555555555"})
 	simtest.WantCode(t, err, mwallet.CodeDuplicateResource)

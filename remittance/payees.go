@@ -17,6 +17,7 @@ import (
 // The shape is inferred: the specification names the payee endpoints without
 // showing their fields.
 type Payee struct {
+	mwallet.Meta
 	// ID carries the pye_ prefix followed by digits.
 	ID string `json:"id"`
 	// Corridor names the destination, for example "GB-GBP".
@@ -34,13 +35,6 @@ type Payee struct {
 	Status string `json:"status"`
 	// CreatedAt is when the payee was saved.
 	CreatedAt time.Time `json:"created_at"`
-}
-
-// PayeeResult is a Payee with the metadata of the call that created it.
-type PayeeResult struct {
-	Payee
-	// Response is the HTTP metadata of the call.
-	Response *mwallet.Response `json:"-"`
 }
 
 // PayeeParams are the parameters of CreatePayee.
@@ -80,7 +74,7 @@ func maskAccount(s string) string {
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields.
-func (c *Client) CreatePayee(ctx context.Context, member string, p PayeeParams, opts ...mwallet.CallOption) (*PayeeResult, error) {
+func (c *Client) CreatePayee(ctx context.Context, member string, p PayeeParams, opts ...mwallet.CallOption) (*Payee, error) {
 	p.Country = strings.ToUpper(strings.TrimSpace(p.Country))
 	p.Currency = strings.ToUpper(strings.TrimSpace(p.Currency))
 	for _, f := range []struct{ name, v string }{
@@ -90,16 +84,10 @@ func (c *Client) CreatePayee(ctx context.Context, member string, p PayeeParams, 
 			return nil, &mwallet.ParamError{Param: f.name, Reason: "required", Code: mwallet.CodeInvalidFields}
 		}
 	}
-	var out PayeeResult
-	resp, err := c.caller.Do(ctx, &mwallet.Request{
+	return mwallet.Call[Payee](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodPost, Path: "/v1/remit/payees", MemberScoped: true, Member: member,
 		Body: p, Idempotent: true, AcceptedStatus: []int{http.StatusCreated},
-	}, &out.Payee, opts...)
-	if err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	}, opts...)
 }
 
 // Payees walks member's saved payees, newest first (GET /v1/remit/payees).

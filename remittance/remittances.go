@@ -127,19 +127,17 @@ func (c *Client) Create(ctx context.Context, member string, p CreateParams, opts
 	if err != nil {
 		return nil, err
 	}
-	var out CreateResult
-	resp, err := c.caller.Do(ctx, &mwallet.Request{
+	out, err := mwallet.Call[CreateResult](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodPost, Path: "/v1/remittances", MemberScoped: true, Member: member,
 		Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated},
-	}, &out, opts...)
+	}, opts...)
 	if err != nil {
 		return nil, err
 	}
-	out.Response = resp
 	if out.Duplicated {
 		out.Quote = nil
 	}
-	return &out, nil
+	return out, nil
 }
 
 // orderPathID returns an order id with its rmt_ prefix, validating that the
@@ -156,51 +154,25 @@ func orderPathID(id string) (string, error) {
 	return "rmt_" + rest, nil
 }
 
-// OrderResult is an Order with the metadata of the call that read it.
-type OrderResult struct {
-	Order
-	// Response is the HTTP metadata of the call.
-	Response *mwallet.Response `json:"-"`
-}
-
 // Get reads one order of member (GET /v1/remittances/{id}); id with or
 // without rmt_, for example the bare uuid of an event's data.id.
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields; it is taken to be the list item.
-func (c *Client) Get(ctx context.Context, member, id string, opts ...mwallet.CallOption) (*OrderResult, error) {
+func (c *Client) Get(ctx context.Context, member, id string, opts ...mwallet.CallOption) (*Order, error) {
 	pid, err := orderPathID(id)
 	if err != nil {
 		return nil, err
 	}
-	var out OrderResult
-	resp, err := c.caller.Do(ctx, &mwallet.Request{
+	return mwallet.Call[Order](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodGet, Path: "/v1/remittances/" + url.PathEscape(pid), MemberScoped: true, Member: member,
-	}, &out.Order, opts...)
-	if err != nil {
-		return nil, err
-	}
-	if err := out.Order.normalize(); err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	}, opts...)
 }
 
 // List walks member's orders, newest first (GET /v1/remittances). It stops
 // when the service says has_more is false. An order pending for merchant
 // funds is listed as pending; unknown statuses are kept verbatim.
 func (c *Client) List(ctx context.Context, member string, p mwallet.ListParams, opts ...mwallet.CallOption) iter.Seq2[Order, error] {
-	inner := mwallet.Iterate[Order](ctx, c.caller, mwallet.Request{
+	return mwallet.Iterate[Order](ctx, c.caller, mwallet.Request{
 		Method: http.MethodGet, Path: "/v1/remittances", MemberScoped: true, Member: member,
 	}, p, opts...)
-	return func(yield func(Order, error) bool) {
-		for o, err := range inner {
-			if err == nil {
-				err = o.normalize()
-			}
-			if !yield(o, err) || err != nil {
-				return
-			}
-		}
-	}
 }

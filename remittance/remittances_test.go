@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/internal/simtest"
 	"github.com/mwallet/mwallet-go/money"
@@ -261,7 +262,7 @@ func TestSlippageHoldAndSettlement(t *testing.T) {
 		t.Fatal(err)
 	}
 	if o.PayoutDate != "" || o.RateIsDealt || o.StatusVersion != 1 || !o.SettledAmount.IsZero() || o.SettledAmount.Scale() != 6 {
-		t.Fatalf("before dispatch: %+v", o.Order)
+		t.Fatalf("before dispatch: %+v", *o)
 	}
 	if err := sim.DispatchRemittance(res.ID); err != nil {
 		t.Fatal(err)
@@ -272,7 +273,7 @@ func TestSlippageHoldAndSettlement(t *testing.T) {
 	}
 	// payout_date is set at dispatch, long before the payee is paid.
 	if o.PayoutDate != "2026-01-01" || !o.RateIsDealt || o.Status != remittance.StatusProcessing || o.IsCompleted() || o.IsFinal() {
-		t.Fatalf("after dispatch: %+v", o.Order)
+		t.Fatalf("after dispatch: %+v", *o)
 	}
 	if err := sim.CompleteRemittance(res.ID, ""); err != nil {
 		t.Fatal(err)
@@ -290,7 +291,7 @@ func TestSlippageHoldAndSettlement(t *testing.T) {
 		Payee:     remittance.PayeeRef{Summary: "GBP ****6819", Holder: "Alice Smith"},
 		CreatedAt: simulator.DefaultStart, UpdatedAt: simulator.DefaultStart,
 	}
-	if diff := cmp.Diff(want, o.Order, amountCmp); diff != "" {
+	if diff := cmp.Diff(want, *o, amountCmp, cmpopts.IgnoreTypes(mwallet.Meta{})); diff != "" {
 		t.Fatalf("completed order (-want +got):\n%s", diff)
 	}
 	payout, err := o.Payout()
@@ -369,7 +370,7 @@ func TestFailureReturnsEverything(t *testing.T) {
 		t.Fatal(err)
 	}
 	if o.Status != remittance.StatusFailed || o.FailureCode != "beneficiary_account_closed" || len(o.Reference) != 200 || !o.SettledAmount.IsZero() {
-		t.Fatalf("failed order: %+v", o.Order)
+		t.Fatalf("failed order: %+v", *o)
 	}
 	if a, l := simtest.Available(t, sim, member1, "USDT"), simtest.Locked(t, sim, member1, "USDT"); a != "1000.000000" || l != "0.000000" {
 		t.Fatalf("available %s locked %s", a, l)
@@ -519,7 +520,7 @@ func TestMergeByStatusVersionOutOfOrder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		snaps = append(snaps, o.Order)
+		snaps = append(snaps, *o)
 	}
 	snap()
 	for _, step := range []func(string) error{sim.DispatchRemittance, func(id string) error { return sim.CompleteRemittance(id, "") }, sim.RefundRemittance} {

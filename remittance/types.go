@@ -1,6 +1,7 @@
 package remittance
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -151,8 +152,10 @@ type PayeeRef struct {
 	Holder string `json:"holder"`
 }
 
-// Order is a remittance order (list item of GET /v1/remittances).
+// Order is a remittance order (list item of GET /v1/remittances, answer of
+// GET /v1/remittances/{id}).
 type Order struct {
+	mwallet.Meta
 	// ID carries the rmt_ prefix.
 	ID string `json:"id"`
 	// Line is express or pobo (open enumeration).
@@ -221,6 +224,18 @@ func (o *Order) ApplyEvent(status Status, statusVersion int64) bool {
 	return true
 }
 
+// UnmarshalJSON reads an order and carries its amounts at LedgerScale; an
+// amount that does not fit the scale is an error, never rounded.
+func (o *Order) UnmarshalJSON(b []byte) error {
+	type plain Order
+	var v plain
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*o = Order(v)
+	return o.normalize()
+}
+
 // normalize checks the amounts against LedgerScale and carries them at it.
 func (o *Order) normalize() error {
 	for _, f := range []struct {
@@ -278,6 +293,7 @@ type Quote struct {
 
 // CreateResult is the answer of Create.
 type CreateResult struct {
+	mwallet.Meta
 	// ID carries the rmt_ prefix.
 	ID string `json:"id"`
 	// Status is the order's status; on a replay it is the order's current
@@ -288,6 +304,4 @@ type CreateResult struct {
 	// Duplicated is true when the idempotency key had already created this
 	// order (Response.Replayed is then true too).
 	Duplicated bool `json:"duplicated"`
-	// Response is the HTTP metadata of the call.
-	Response *mwallet.Response `json:"-"`
 }

@@ -43,10 +43,9 @@ type VPQueryItem struct {
 
 // VPQueryResult is the answer of QueryVPApplications.
 type VPQueryResult struct {
+	mwallet.Meta
 	// Items answer the request identifiers one for one, in order.
 	Items []VPQueryItem `json:"items"`
-	// Response is the HTTP metadata of the call.
-	Response *mwallet.Response `json:"-"`
 }
 
 // QueryVPApplications reads the VP applications of 1 to 100 members of the
@@ -65,14 +64,8 @@ func (c *Client) QueryVPApplications(ctx context.Context, members []string, opts
 			return nil, &mwallet.ParamError{Param: fmt.Sprintf("members[%d]", i), Reason: "empty member identifier", Code: mwallet.CodeInvalidRequest}
 		}
 	}
-	var out VPQueryResult
-	resp, err := c.caller.Do(ctx, &mwallet.Request{
+	return mwallet.Call[VPQueryResult](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodPost, Path: "/v1/remit/vp/applications/query",
 		Body: map[string][]string{"members": members},
-	}, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	}, opts...)
 }

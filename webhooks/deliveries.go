@@ -86,12 +86,11 @@ type Delivery struct {
 
 // RedeliverResult is the answer of Redeliver.
 type RedeliverResult struct {
+	mwallet.Meta
 	// ID is the delivery id (whd_ prefix).
 	ID string `json:"id"`
 	// Queued is true: the delivery is queued again, not yet delivered.
 	Queued bool `json:"queued"`
-	// Response is the HTTP metadata of the call.
-	Response *mwallet.Response `json:"-"`
 }
 
 // Redeliver queues a delivery again (POST
@@ -108,17 +107,11 @@ func (d *Deliveries) Redeliver(ctx context.Context, id string, opts ...mwallet.C
 	if err != nil {
 		return nil, err
 	}
-	var out RedeliverResult
-	resp, err := d.caller.Do(ctx, &mwallet.Request{
+	return mwallet.Call[RedeliverResult](ctx, d.caller, &mwallet.Request{
 		Method:     http.MethodPost,
 		Path:       "/v1/webhooks/deliveries/" + url.PathEscape(pid) + "/redeliver",
 		Idempotent: true,
-	}, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	}, opts...)
 }
 
 // List walks the merchant's delivery rows, newest first (GET

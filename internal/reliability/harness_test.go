@@ -287,7 +287,7 @@ func (r *runner) remit(ctx context.Context, member, gbp string) (outcome, error)
 		return out, nil
 	}
 	// A replay carries no quote: read the order.
-	o, err := settle(r, newKey(), func(opts ...mwallet.CallOption) (*remittance.OrderResult, error) {
+	o, err := settle(r, newKey(), func(opts ...mwallet.CallOption) (*remittance.Order, error) {
 		return r.c.Remittances.Get(ctx, member, res.ID)
 	})
 	if err != nil {
