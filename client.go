@@ -116,8 +116,18 @@
 //
 // # Lists
 //
-// List methods return iter.Seq2[T, error]: the loop walks every page (keyset
+// Every endpoint that answers the list envelope {data, next_cursor,
+// has_more} is an iter.Seq2[T, error]: the loop walks every page (keyset
 // cursors, newest first) and stops when the service says has_more is false.
+// The lists of data that grows (cards, card transactions, remittances,
+// payees, deposits, quick KYC bindings, webhook deliveries) take ListParams
+// (or their own params embedding it) and have a Pages companion (ListPages,
+// TransactionPages, PayeePages, QuickBindingPages) that yields *Page[T]:
+// stop after any page, keep its NextCursor, and resume later with
+// ListParams{Cursor: saved}, neither repeating nor losing an item. The
+// bounded catalogues (QR schemes, card and remittance products, conversion
+// dates) are answered in one page and take no ListParams. GET /v1/assets has
+// no envelope: Client.Assets returns the catalogue as one value.
 package mwallet
 
 import (

@@ -53,13 +53,29 @@ type Page[T any] struct {
 	HasMore bool `json:"has_more"`
 }
 
-// Iterate walks every page of a list endpoint through c, newest first, and
-// yields each item; it stops when has_more is false (never because a page is
-// short), when the loop stops, or at the first error, which it yields once.
-// req.Query is copied, not modified. Use it for list endpoints the SDK has no
-// typed method for.
-func Iterate[T any](ctx context.Context, c *Client, req Request, p ListParams, opts ...CallOption) iter.Seq2[T, error] {
-	return func(yield func(T, error) bool) {
+// Pages walks the pages of a list endpoint through c, newest first,
+// starting after p.Cursor (from the newest item when it is empty), and
+// yields each page with its items, NextCursor, HasMore and Response. It
+// stops after the page whose HasMore is false (never because a page is
+// short), when the loop stops, or at the first error, which it yields once
+// with a nil page. req.Query is copied, not modified.
+//
+// Pages is what makes a listing resumable: stop after any page, keep its
+// NextCursor, and a later walk with ListParams{Cursor: saved} yields exactly
+// the items after that page, none repeated and none lost. Cursors are
+// opaque and keyset based (newest first), so items created in between do
+// not shift the walk; they are newer and appear only in a walk from the
+// start.
+//
+//	for page, err := range client.Remittances.ListPages(ctx, member, mwallet.ListParams{Limit: 50, Cursor: saved}) {
+//		if err != nil {
+//			return err
+//		}
+//		process(page.Data)
+//		saved = page.NextCursor // store it; "" once the list is done
+//	}
+func Pages[T any](ctx context.Context, c *Client, req Request, p ListParams, opts ...CallOption) iter.Seq2[*Page[T], error] {
+	return func(yield func(*Page[T], error) bool) {
 		cursor := p.Cursor
 		seen := map[string]bool{}
 		for {
@@ -70,8 +86,38 @@ func Iterate[T any](ctx context.Context, c *Client, req Request, p ListParams, o
 			ListParams{Limit: p.Limit, Cursor: cursor}.apply(q)
 			r := req
 			r.Query = q
-			var page Page[T]
-			if _, err := c.Do(ctx, &r, &page, opts...); err != nil {
+			page, err := Call[Page[T]](ctx, c, &r, opts...)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			next := strings.TrimSpace(page.NextCursor)
+			if !page.HasMore || next == "" {
+				page.HasMore, page.NextCursor = false, ""
+				yield(page, nil)
+				return
+			}
+			if !yield(page, nil) {
+				return
+			}
+			if seen[next] {
+				yield(nil, &Error{Code: CodeAPIError, Type: "api_error", Message: "the service repeated a cursor; stopping to avoid a loop"})
+				return
+			}
+			seen[next] = true
+			cursor = page.NextCursor
+		}
+	}
+}
+
+// Items yields the items of pages one by one, newest first. It stops when
+// pages ends, when the loop stops, or at the first error, which it yields
+// once. Every item iterator of the product packages is Items over its Pages
+// companion.
+func Items[T any](pages iter.Seq2[*Page[T], error]) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		for page, err := range pages {
+			if err != nil {
 				var zero T
 				yield(zero, err)
 				return
@@ -81,17 +127,14 @@ func Iterate[T any](ctx context.Context, c *Client, req Request, p ListParams, o
 					return
 				}
 			}
-			if !page.HasMore || strings.TrimSpace(page.NextCursor) == "" {
-				return
-			}
-			next := page.NextCursor
-			if seen[next] {
-				var zero T
-				yield(zero, &Error{Code: CodeAPIError, Type: "api_error", Message: "the service repeated a cursor; stopping to avoid a loop"})
-				return
-			}
-			seen[next] = true
-			cursor = next
 		}
 	}
+}
+
+// Iterate walks every item of a list endpoint through c, newest first:
+// Items over Pages. It stops when has_more is false, when the loop stops, or
+// at the first error, which it yields once. Use it for list endpoints the
+// SDK has no typed method for; to stop and resume later, walk Pages instead.
+func Iterate[T any](ctx context.Context, c *Client, req Request, p ListParams, opts ...CallOption) iter.Seq2[T, error] {
+	return Items(Pages[T](ctx, c, req, p, opts...))
 }

@@ -83,17 +83,21 @@ func (c *Card) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ListParams are the page size (default 20, at most 100) and starting cursor
-// of a list.
-type ListParams = mwallet.ListParams
-
-// List iterates over member's cards, newest first (GET /v1/cards).
+// List iterates over member's cards, newest first (GET /v1/cards). To stop
+// and resume later, walk ListPages instead.
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields. Items are read as Card.
-func (c *Client) List(ctx context.Context, member string, p ListParams, opts ...mwallet.CallOption) iter.Seq2[Card, error] {
+func (c *Client) List(ctx context.Context, member string, p mwallet.ListParams, opts ...mwallet.CallOption) iter.Seq2[Card, error] {
+	return mwallet.Items(c.ListPages(ctx, member, p, opts...))
+}
+
+// ListPages walks the pages of List: each page carries its cards, the
+// cursor of the next page and the Response. Keep a page's NextCursor and
+// pass it as p.Cursor to resume after that page (see mwallet.Pages).
+func (c *Client) ListPages(ctx context.Context, member string, p mwallet.ListParams, opts ...mwallet.CallOption) iter.Seq2[*mwallet.Page[Card], error] {
 	req := mwallet.Request{Method: http.MethodGet, Path: "/v1/cards", MemberScoped: true, Member: member}
-	return mwallet.Iterate[Card](ctx, c.caller, req, p, opts...)
+	return mwallet.Pages[Card](ctx, c.caller, req, p, opts...)
 }
 
 // Get reads one card of member (GET /v1/cards/{id}); the id is accepted with

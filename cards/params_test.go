@@ -22,7 +22,7 @@ func TestClientSideValidation(t *testing.T) {
 	card := "crd_00000000-0000-4000-8000-000000000000"
 	good := cards.ApplyParams{ClientKey: "k1", SourceAsset: "USDT", ProductID: "cpd_virtual_std"}
 	with := func(f func(p *cards.ApplyParams)) cards.ApplyParams { p := good; f(&p); return p }
-	txErr := func(f cards.TransactionFilter) error {
+	txErr := func(f cards.TransactionListParams) error {
 		for _, err := range cl.Cards.Transactions(ctx, member, card, f) {
 			return err
 		}
@@ -97,15 +97,15 @@ func TestClientSideValidation(t *testing.T) {
 			_, err := cl.Cards.EstimateTopUp(ctx, member, card, cards.EstimateParams{Amount: usdt("-5")})
 			return err
 		}, "amount"},
-		{"transactions with a malformed id", func() error { return txErr(cards.TransactionFilter{ID: "ctx_123"}) }, "id"},
+		{"transactions with a malformed id", func() error { return txErr(cards.TransactionListParams{ID: "ctx_123"}) }, "id"},
 		{"transactions with a long kind", func() error {
-			return txErr(cards.TransactionFilter{Kind: cards.TransactionKind(strings.Repeat("k", 65))})
+			return txErr(cards.TransactionListParams{Kind: cards.TransactionKind(strings.Repeat("k", 65))})
 		}, "kind"},
-		{"transactions with a long auth code", func() error { return txErr(cards.TransactionFilter{AuthCode: strings.Repeat("a", 65)}) }, "auth_code"},
+		{"transactions with a long auth code", func() error { return txErr(cards.TransactionListParams{AuthCode: strings.Repeat("a", 65)}) }, "auth_code"},
 		{"transactions with a long status", func() error {
-			return txErr(cards.TransactionFilter{Status: cards.TransactionStatus(strings.Repeat("s", 65))})
+			return txErr(cards.TransactionListParams{Status: cards.TransactionStatus(strings.Repeat("s", 65))})
 		}, "status"},
-		{"transactions with a bad direction", func() error { return txErr(cards.TransactionFilter{Direction: "Debit"}) }, "direction"},
+		{"transactions with a bad direction", func() error { return txErr(cards.TransactionListParams{Direction: "Debit"}) }, "direction"},
 	}
 	before := len(sim.Requests())
 	for _, tt := range tests {

@@ -3,6 +3,7 @@ package cards
 import (
 	"context"
 	"encoding/json"
+	"iter"
 	"net/http"
 	"net/url"
 	"strings"
@@ -31,19 +32,14 @@ type Product struct {
 	CardTypes []string `json:"card_types"`
 }
 
-// Products lists the enabled card products whose BIN is authorized for the
-// merchant (GET /v1/cards/products, merchant scope, scope cards:read). The
-// list is bounded; every page is read.
-func (c *Client) Products(ctx context.Context, opts ...mwallet.CallOption) ([]Product, error) {
+// Products iterates over the enabled card products whose BIN is authorized
+// for the merchant (GET /v1/cards/products, merchant scope, scope
+// cards:read). It is a bounded catalogue list: the service answers it in
+// one page, so it takes no paging parameters; the iterator still follows
+// has_more should the service ever page it.
+func (c *Client) Products(ctx context.Context, opts ...mwallet.CallOption) iter.Seq2[Product, error] {
 	req := mwallet.Request{Method: http.MethodGet, Path: "/v1/cards/products"}
-	var out []Product
-	for p, err := range mwallet.Iterate[Product](ctx, c.caller, req, mwallet.ListParams{}, opts...) {
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, nil
+	return mwallet.Iterate[Product](ctx, c.caller, req, mwallet.ListParams{}, opts...)
 }
 
 // QuoteParams are the optional parameters of Quote.

@@ -140,8 +140,9 @@ func (t Transaction) Signed() (money.Amount, error) {
 	return money.Amount{}, fmt.Errorf("%w (direction %q, transaction %s)", ErrUnknownDirection, t.Direction, t.ID)
 }
 
-// TransactionFilter selects card transactions. Every field is optional.
-type TransactionFilter struct {
+// TransactionListParams select card transactions and page through them.
+// Every field is optional.
+type TransactionListParams struct {
 	// ID selects one transaction (ctx_ prefix optional). A miss gives an
 	// empty list.
 	ID string
@@ -159,10 +160,10 @@ type TransactionFilter struct {
 	From time.Time
 	To   time.Time
 	// ListParams holds the page size and starting cursor.
-	ListParams
+	mwallet.ListParams
 }
 
-func (f TransactionFilter) query() (url.Values, error) {
+func (f TransactionListParams) query() (url.Values, error) {
 	q := url.Values{}
 	if id := strings.TrimSpace(f.ID); id != "" {
 		bare := strings.TrimPrefix(id, prefixTransaction)
@@ -195,16 +196,25 @@ func (f TransactionFilter) query() (url.Values, error) {
 }
 
 // Transactions iterates over a card's transactions, newest occurred_at first
-// (GET /v1/cards/{id}/transactions, scope cards:read). Invalid filters are
-// reported as the first (and only) yielded error without sending anything.
-func (c *Client) Transactions(ctx context.Context, member, cardID string, f TransactionFilter, opts ...mwallet.CallOption) iter.Seq2[Transaction, error] {
+// (GET /v1/cards/{id}/transactions, scope cards:read). Invalid parameters
+// are reported as the first (and only) yielded error without sending
+// anything. To stop and resume later, walk TransactionPages instead.
+func (c *Client) Transactions(ctx context.Context, member, cardID string, p TransactionListParams, opts ...mwallet.CallOption) iter.Seq2[Transaction, error] {
+	return mwallet.Items(c.TransactionPages(ctx, member, cardID, p, opts...))
+}
+
+// TransactionPages walks the pages of Transactions: each page carries its
+// transactions, the cursor of the next page and the Response. Keep a page's
+// NextCursor and pass it as p.Cursor, with the same filters, to resume after
+// that page (see mwallet.Pages).
+func (c *Client) TransactionPages(ctx context.Context, member, cardID string, p TransactionListParams, opts ...mwallet.CallOption) iter.Seq2[*mwallet.Page[Transaction], error] {
 	path, err := cardPath(cardID, "/transactions")
 	if err == nil {
 		var q url.Values
-		if q, err = f.query(); err == nil {
+		if q, err = p.query(); err == nil {
 			req := mwallet.Request{Method: http.MethodGet, Path: path, Query: q, MemberScoped: true, Member: member}
-			return mwallet.Iterate[Transaction](ctx, c.caller, req, f.ListParams, opts...)
+			return mwallet.Pages[Transaction](ctx, c.caller, req, p.ListParams, opts...)
 		}
 	}
-	return func(yield func(Transaction, error) bool) { yield(Transaction{}, err) }
+	return func(yield func(*mwallet.Page[Transaction], error) bool) { yield(nil, err) }
 }

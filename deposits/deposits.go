@@ -198,21 +198,31 @@ func (c *Client) Get(ctx context.Context, reference string, opts ...mwallet.Call
 	}, opts...)
 }
 
-// ListParams are the parameters of List.
+// ListParams are the parameters of List and ListPages: the filter and,
+// embedded, the page size and starting cursor.
 type ListParams struct {
 	mwallet.ListParams
 	// Reference, when set, lists only the deposit with this reference.
 	Reference string
 }
 
-// List walks the merchant's deposits, newest first (GET /v1/deposits).
+// List walks the merchant's deposits, newest first (GET /v1/deposits). To
+// stop and resume later, walk ListPages instead.
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields; it is taken to be the list envelope of Deposit.
 func (c *Client) List(ctx context.Context, p ListParams, opts ...mwallet.CallOption) iter.Seq2[Deposit, error] {
+	return mwallet.Items(c.ListPages(ctx, p, opts...))
+}
+
+// ListPages walks the pages of List: each page carries its deposits, the
+// cursor of the next page and the Response. Keep a page's NextCursor and
+// pass it as p.Cursor, with the same filter, to resume after that page (see
+// mwallet.Pages).
+func (c *Client) ListPages(ctx context.Context, p ListParams, opts ...mwallet.CallOption) iter.Seq2[*mwallet.Page[Deposit], error] {
 	q := url.Values{}
 	if p.Reference != "" {
 		q.Set("reference", p.Reference)
 	}
-	return mwallet.Iterate[Deposit](ctx, c.caller, mwallet.Request{Method: http.MethodGet, Path: "/v1/deposits", Query: q}, p.ListParams, opts...)
+	return mwallet.Pages[Deposit](ctx, c.caller, mwallet.Request{Method: http.MethodGet, Path: "/v1/deposits", Query: q}, p.ListParams, opts...)
 }

@@ -141,8 +141,18 @@ type QuickBinding struct {
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields; it is taken to be the list envelope of
 // QuickBinding.
+//
+// To stop and resume later, walk QuickBindingPages instead.
 func (c *Client) QuickBindings(ctx context.Context, member string, p mwallet.ListParams, opts ...mwallet.CallOption) iter.Seq2[QuickBinding, error] {
-	return mwallet.Iterate[QuickBinding](ctx, c.caller, mwallet.Request{Method: http.MethodGet, Path: "/v1/kyc/quick", MemberScoped: true, Member: member}, p, opts...)
+	return mwallet.Items(c.QuickBindingPages(ctx, member, p, opts...))
+}
+
+// QuickBindingPages walks the pages of QuickBindings: each page carries its
+// bindings, the cursor of the next page and the Response. Keep a page's
+// NextCursor and pass it as p.Cursor to resume after that page (see
+// mwallet.Pages).
+func (c *Client) QuickBindingPages(ctx context.Context, member string, p mwallet.ListParams, opts ...mwallet.CallOption) iter.Seq2[*mwallet.Page[QuickBinding], error] {
+	return mwallet.Pages[QuickBinding](ctx, c.caller, mwallet.Request{Method: http.MethodGet, Path: "/v1/kyc/quick", MemberScoped: true, Member: member}, p, opts...)
 }
 
 // QuickBindingParams are the parameters of CreateQuickBinding.

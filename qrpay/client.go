@@ -194,10 +194,11 @@ func (c *Client) Order(ctx context.Context, member, id string, opts ...mwallet.C
 	}, opts...)
 }
 
-// Schemes lists the QR schemes the service accepts (GET /v1/qrpay/schemes).
-// It is a bounded constant list: the service answers it in one page
-// (next_cursor null, has_more false), so it takes no paging parameters; the
-// iterator still follows has_more should the service ever page it.
+// Schemes iterates over the QR schemes the service accepts
+// (GET /v1/qrpay/schemes). It is a bounded catalogue list: the service
+// answers it in one page (next_cursor null, has_more false), so it takes no
+// paging parameters; the iterator still follows has_more should the service
+// ever page it.
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields. Items are read as scheme, name, country and

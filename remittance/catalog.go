@@ -140,8 +140,10 @@ type Product struct {
 	Queues bool `json:"queues"`
 }
 
-// Products walks the remittance products of the merchant
-// (GET /v1/remit/products; merchant-scoped).
+// Products iterates over the remittance products of the merchant
+// (GET /v1/remit/products; merchant-scoped). It is a bounded catalogue
+// list, answered in one page, so it takes no paging parameters; the
+// iterator still follows has_more should the service ever page it.
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields; it is taken to be a bounded list envelope.
@@ -162,8 +164,10 @@ type ConversionDate struct {
 	CutoffAt time.Time `json:"cutoff_at"`
 }
 
-// ConversionDates walks the next conversion dates of a payout currency
-// (GET /v1/remit/conversion-dates?payout_currency=...; merchant-scoped).
+// ConversionDates iterates over the next conversion dates of a payout
+// currency (GET /v1/remit/conversion-dates?payout_currency=...;
+// merchant-scoped). It is a bounded catalogue list, answered in one page,
+// so it takes no paging parameters.
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields; it is taken to be a bounded list envelope.

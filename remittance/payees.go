@@ -91,11 +91,19 @@ func (c *Client) CreatePayee(ctx context.Context, member string, p PayeeParams, 
 }
 
 // Payees walks member's saved payees, newest first (GET /v1/remit/payees).
+// To stop and resume later, walk PayeePages instead.
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields; it is taken to be the list envelope of Payee.
 func (c *Client) Payees(ctx context.Context, member string, p mwallet.ListParams, opts ...mwallet.CallOption) iter.Seq2[Payee, error] {
-	return mwallet.Iterate[Payee](ctx, c.caller, mwallet.Request{
+	return mwallet.Items(c.PayeePages(ctx, member, p, opts...))
+}
+
+// PayeePages walks the pages of Payees: each page carries its payees, the
+// cursor of the next page and the Response. Keep a page's NextCursor and
+// pass it as p.Cursor to resume after that page (see mwallet.Pages).
+func (c *Client) PayeePages(ctx context.Context, member string, p mwallet.ListParams, opts ...mwallet.CallOption) iter.Seq2[*mwallet.Page[Payee], error] {
+	return mwallet.Pages[Payee](ctx, c.caller, mwallet.Request{
 		Method: http.MethodGet, Path: "/v1/remit/payees", MemberScoped: true, Member: member,
 	}, p, opts...)
 }

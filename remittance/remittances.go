@@ -171,8 +171,17 @@ func (c *Client) Get(ctx context.Context, member, id string, opts ...mwallet.Cal
 // List walks member's orders, newest first (GET /v1/remittances). It stops
 // when the service says has_more is false. An order pending for merchant
 // funds is listed as pending; unknown statuses are kept verbatim.
+//
+// To stop and resume later, walk ListPages instead.
 func (c *Client) List(ctx context.Context, member string, p mwallet.ListParams, opts ...mwallet.CallOption) iter.Seq2[Order, error] {
-	return mwallet.Iterate[Order](ctx, c.caller, mwallet.Request{
+	return mwallet.Items(c.ListPages(ctx, member, p, opts...))
+}
+
+// ListPages walks the pages of List: each page carries its orders, the
+// cursor of the next page and the Response. Keep a page's NextCursor and
+// pass it as p.Cursor to resume after that page (see mwallet.Pages).
+func (c *Client) ListPages(ctx context.Context, member string, p mwallet.ListParams, opts ...mwallet.CallOption) iter.Seq2[*mwallet.Page[Order], error] {
+	return mwallet.Pages[Order](ctx, c.caller, mwallet.Request{
 		Method: http.MethodGet, Path: "/v1/remittances", MemberScoped: true, Member: member,
 	}, p, opts...)
 }

@@ -116,12 +116,20 @@ func (d *Deliveries) Redeliver(ctx context.Context, id string, opts ...mwallet.C
 
 // List walks the merchant's delivery rows, newest first (GET
 // /v1/webhooks/deliveries), following next_cursor until has_more is false.
-// Stop early by breaking out of the loop.
+// Stop early by breaking out of the loop; to stop and resume later, walk
+// ListPages instead.
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields.
 func (d *Deliveries) List(ctx context.Context, p mwallet.ListParams, opts ...mwallet.CallOption) iter.Seq2[Delivery, error] {
-	return mwallet.Iterate[Delivery](ctx, d.caller, mwallet.Request{Method: http.MethodGet, Path: "/v1/webhooks/deliveries"}, p, opts...)
+	return mwallet.Items(d.ListPages(ctx, p, opts...))
+}
+
+// ListPages walks the pages of List: each page carries its delivery rows,
+// the cursor of the next page and the Response. Keep a page's NextCursor and
+// pass it as p.Cursor to resume after that page (see mwallet.Pages).
+func (d *Deliveries) ListPages(ctx context.Context, p mwallet.ListParams, opts ...mwallet.CallOption) iter.Seq2[*mwallet.Page[Delivery], error] {
+	return mwallet.Pages[Delivery](ctx, d.caller, mwallet.Request{Method: http.MethodGet, Path: "/v1/webhooks/deliveries"}, p, opts...)
 }
 
 // deliveryID checks a delivery id and adds the whd_ prefix when missing.

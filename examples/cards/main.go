@@ -60,11 +60,10 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 
 	// 1. Choose a product and read its invoice for this member.
 	if product == "" {
-		products, err := client.Cards.Products(ctx)
-		if err != nil {
-			return fmt.Errorf("products: %w", err)
-		}
-		for _, p := range products {
+		for p, err := range client.Cards.Products(ctx) {
+			if err != nil {
+				return fmt.Errorf("products: %w", err)
+			}
 			if p.FormFactor.Physical() {
 				continue
 			}
@@ -186,7 +185,7 @@ func waitIssued(ctx context.Context, client *mwclient.Client, member, id string,
 // listTransactions prints the card's transactions, newest first. The amount
 // is never meaningful without its direction: Signed applies it.
 func listTransactions(ctx context.Context, stdout io.Writer, client *mwclient.Client, member, cardID string) error {
-	for tx, err := range client.Cards.Transactions(ctx, member, cardID, cards.TransactionFilter{}) {
+	for tx, err := range client.Cards.Transactions(ctx, member, cardID, cards.TransactionListParams{}) {
 		if err != nil {
 			return fmt.Errorf("transactions: %w", err)
 		}
