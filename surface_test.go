@@ -188,7 +188,14 @@ func internalMentions(t *testing.T) []string {
 		checkDoc(files[0].Package, "package "+pkg.Name, pkg.Doc)
 		values := func(vs []*doc.Value) {
 			for _, v := range vs {
-				checkDecl(strings.Join(v.Names, ", "), v.Doc, v.Decl)
+				checkDoc(v.Decl.Pos(), strings.Join(v.Names, ", "), v.Doc)
+				for _, spec := range v.Decl.Specs {
+					var names []string
+					for _, n := range spec.(*ast.ValueSpec).Names {
+						names = append(names, n.Name)
+					}
+					checkDecl(strings.Join(names, ", "), "", spec)
+				}
 			}
 		}
 		funcs := func(fs []*doc.Func) {
