@@ -110,7 +110,7 @@ func internalMentions(t *testing.T) []string {
 		names = append(names, regexp.QuoteMeta(n))
 	}
 	sort.Strings(names)
-	docRE := regexp.MustCompile(`\binternal/|\b(?:` + strings.Join(names, "|") + `)\.[A-Z]`)
+	docRE := regexp.MustCompile(`\binternal/|\b(?:` + strings.Join(names, "|") + `)\.[A-Z]\w*`)
 
 	var problems []string
 	for _, dir := range dirs {
