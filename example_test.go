@@ -5,17 +5,18 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"net/http"
 	"time"
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/deposits"
 	"github.com/mwallet/mwallet-go/money"
-	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/simulator"
 )
 
 // A client for the embedded simulator lists the asset catalogue. Against the
-// real service, use NewClient with its base URL and your credentials.
+// real service, use mwclient.New (or NewClient) with its base URL and your
+// credentials.
 func Example() {
 	sim := simulator.New()
 	defer sim.Close()
@@ -36,14 +37,16 @@ func Example() {
 }
 
 // NewClient takes the base URL of the environment and the Key's three
-// values; secrets print as [redacted].
+// values; secrets print as [redacted]. It returns the shared transport; a
+// product line's client is built on it (qrpay.New(client)), or
+// mwclient.New builds them all.
 func ExampleNewClient() {
 	creds := mwallet.Credentials{
 		ClientID:   "client-1",
 		APIKey:     mwallet.Secret("api-key-value"),
 		SigningKey: mwallet.Secret("signing-key-value"),
 	}
-	client, err := mwclient.New("https://api.example.com", creds,
+	client, err := mwallet.NewClient("https://api.example.com", creds,
 		mwallet.WithUserAgent("shop-backend/2.1"),
 		mwallet.WithDefaultMaxAttempts(4),
 		mwallet.WithDefaultAttemptTimeout(10*time.Second))
@@ -164,4 +167,40 @@ func ExampleAsStepUp() {
 	// Output:
 	// send the user to https://verify.example/chl_123
 	// 2 options; key kept: 0b5c8e0a-3f2d-4c1e-9a7b-5d6e7f8a9b0c
+}
+
+// A listing stops after a page and resumes later from the page's
+// NextCursor: the resumed walk starts right after that page.
+func ExamplePages() {
+	sim := simulator.New()
+	defer sim.Close()
+	client := sim.Client()
+	ctx := context.Background()
+	for i := 1; i <= 3; i++ {
+		sim.Advance(time.Second)
+		_, _ = client.Deposits.Create(ctx, "member-1", deposits.CreateParams{
+			Asset: "USDC", Amount: money.MustParse("1", 6), Reference: fmt.Sprint("ref-", i)})
+	}
+	req := mwallet.Request{Method: http.MethodGet, Path: "/v1/deposits"}
+	type deposit struct {
+		Reference string `json:"reference"`
+	}
+	var saved string
+	for page, err := range mwallet.Pages[deposit](ctx, client.Client, req, mwallet.ListParams{Limit: 2}) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(page.Data, page.HasMore)
+		saved = page.NextCursor
+		break // stop; keep saved with your progress
+	}
+	for page, err := range mwallet.Pages[deposit](ctx, client.Client, req, mwallet.ListParams{Limit: 2, Cursor: saved}) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(page.Data, page.HasMore, page.NextCursor == "")
+	}
+	// Output:
+	// [{ref-3} {ref-2}] true
+	// [{ref-1}] false true
 }

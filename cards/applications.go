@@ -118,6 +118,7 @@ func (p ApplyParams) body() (*applyBody, error) {
 // Application is a card application. Only status issued means the card
 // exists; issuance is reported by card.application.* events.
 type Application struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
 	mwallet.Meta
 	// ID is the application id (cap_ prefix).
 	ID string

@@ -18,6 +18,8 @@ import (
 // The shape is inferred: the specification names GET /v1/cards and
 // GET /v1/cards/{id} without showing their fields.
 type Card struct {
+	// Meta holds Response, the HTTP exchange that returned the value (nil
+	// for list items).
 	mwallet.Meta
 	// ID is the card id (crd_ prefix).
 	ID string
@@ -116,6 +118,7 @@ func (c *Client) Get(ctx context.Context, member, cardID string, opts ...mwallet
 // StatusResult is the answer of a card status change: the card id and its
 // new status.
 type StatusResult struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
 	mwallet.Meta
 	ID     string     `json:"id"`
 	Status CardStatus `json:"status"`
@@ -189,6 +192,7 @@ func (c *Client) Unfreeze(ctx context.Context, member, cardID string, opts ...mw
 
 // LostResult is the answer of ReportLost.
 type LostResult struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
 	mwallet.Meta
 	ID     string     `json:"id"`
 	Status CardStatus `json:"status"`
@@ -219,6 +223,7 @@ func (c *Client) ReportLost(ctx context.Context, member, cardID string, kind Los
 // The response shape is inferred: the specification names the close-check
 // endpoint without showing its fields. The SDK reads {id, closable, reasons}.
 type CloseCheck struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
 	mwallet.Meta
 	ID       string         `json:"id"`
 	Closable bool           `json:"closable"`
@@ -275,6 +280,7 @@ type ReplaceParams struct {
 // The shape is inferred: the specification names replacements without
 // showing their fields.
 type Replacement struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
 	mwallet.Meta
 	// CardID is the new card (crd_ prefix).
 	CardID string `json:"card_id"`
@@ -308,6 +314,7 @@ func (c *Client) Replace(ctx context.Context, member, cardID string, p ReplacePa
 // The shape is inferred: the specification names the secure-session endpoint
 // without showing its fields.
 type SecureSession struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
 	mwallet.Meta
 	// Token is the session credential; it prints as [redacted].
 	Token SessionToken

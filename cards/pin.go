@@ -28,6 +28,7 @@ type pinBody struct {
 
 // PINResult is the answer of SetPIN.
 type PINResult struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
 	mwallet.Meta
 	ID      string `json:"id"`
 	Updated bool   `json:"updated"`

@@ -52,6 +52,7 @@ type QuoteParams struct {
 // Invoice is the price of a card product for one member
 // (GET /v1/cards/products/{id}/quote). Read Reason together with CanApply.
 type Invoice struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
 	mwallet.Meta
 	ProductID  string
 	FormFactor FormFactor

@@ -48,6 +48,7 @@ func (p TopUpParams) body() (*topUpBody, error) {
 // rejection releases the held funds at once; an upstream timeout keeps the
 // order processing and the funds held.
 type TopUp struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
 	mwallet.Meta
 	// ID is the top-up id (ctp_ prefix).
 	ID string `json:"id"`
@@ -87,6 +88,7 @@ type EstimateParams struct {
 // The shape is inferred: the specification names the card top-up estimate
 // without showing its fields.
 type Estimate struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
 	mwallet.Meta
 	// SourceAsset is the asset that would be debited, at LedgerScale.
 	SourceAsset string

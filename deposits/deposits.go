@@ -33,6 +33,8 @@ func (s Status) Known() bool { return s == StatusCredited }
 
 // Deposit is a declared deposit.
 type Deposit struct {
+	// Meta holds Response, the HTTP exchange that returned the value (nil
+	// for list items).
 	mwallet.Meta
 	// ID is dep_ followed by the reference.
 	ID string `json:"id"`

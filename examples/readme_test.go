@@ -201,6 +201,45 @@ func Example_webhookReceiver() {
 	log.Fatal(http.ListenAndServe("127.0.0.1:8081", nil))
 }
 
+func Example_resumeListing() {
+	sim := simulator.New()
+	defer sim.Close()
+	client := sim.Client()
+	ctx := context.Background()
+	for i := 1; i <= 5; i++ {
+		sim.Advance(time.Second) // each deposit is newer than the one before
+		_, _ = client.Deposits.Create(ctx, "member-1", deposits.CreateParams{
+			Asset: "USDC", Amount: money.MustParse("1", 6), Reference: fmt.Sprint("ref-", i)})
+	}
+
+	// Process one page of two, keep its cursor with your progress, stop.
+	var saved string
+	for page, err := range client.Deposits.ListPages(ctx, deposits.ListParams{ListParams: mwallet.ListParams{Limit: 2}}) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, d := range page.Data {
+			fmt.Println("first run:", d.Reference)
+		}
+		saved = page.NextCursor // "" when the list is done
+		break
+	}
+
+	// Later, maybe in another process: resume right after that page.
+	for d, err := range client.Deposits.List(ctx, deposits.ListParams{ListParams: mwallet.ListParams{Limit: 2, Cursor: saved}}) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println("resumed:", d.Reference)
+	}
+	// Output:
+	// first run: ref-5
+	// first run: ref-4
+	// resumed: ref-3
+	// resumed: ref-2
+	// resumed: ref-1
+}
+
 func Example_errors() {
 	sim := simulator.New()
 	defer sim.Close()

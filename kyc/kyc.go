@@ -14,6 +14,7 @@ import (
 
 // Ticket is a hosted KYC ticket: a one-time screen bound to the member.
 type Ticket struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
 	mwallet.Meta
 	// ID carries the kyc_ prefix.
 	ID string `json:"id"`
@@ -78,6 +79,7 @@ func (s ReviewStatus) Known() bool {
 // The shape is inferred: the specification names GET /v1/kyc without showing
 // its fields.
 type State struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
 	mwallet.Meta
 	// MemberID is mem_<uuid>; the kyc event's data.id is its bare uuid.
 	MemberID string `json:"member_id"`
@@ -123,6 +125,8 @@ const MaxQuickBindings = 5
 // The shape is inferred: the specification describes the binding without
 // showing its fields.
 type QuickBinding struct {
+	// Meta holds Response, the HTTP exchange that returned the value (nil
+	// for list items).
 	mwallet.Meta
 	// ID identifies the binding (quick_kyc_binding_id).
 	ID string `json:"id"`

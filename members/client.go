@@ -44,6 +44,7 @@ func (s Status) Known() bool { return s == StatusActive || s == StatusSuspended 
 // The shape is inferred: the specification names the member resource without
 // showing its fields.
 type Member struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
 	mwallet.Meta
 	// ID is mem_<uuid>; member events carry the bare uuid.
 	ID string `json:"id"`

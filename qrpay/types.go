@@ -96,6 +96,7 @@ type Payer struct {
 // Decoded is the result of Decode. Its amounts are acquiring-side fiat, not
 // the member's debit.
 type Decoded struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
 	mwallet.Meta
 	// Payee is the name of the acquiring merchant.
 	Payee string
@@ -145,6 +146,7 @@ type QuoteOption struct {
 
 // Quote is the result of Quote.
 type Quote struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
 	mwallet.Meta
 	// Payee is the acquiring merchant.
 	Payee string
@@ -196,6 +198,7 @@ func (q *Quote) Expiry() (t time.Time, ok bool) {
 
 // Order is a QR payment order.
 type Order struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
 	mwallet.Meta
 	// ID is the REST id, qrp_<id>.
 	ID string

@@ -35,6 +35,7 @@ type QuoteParams struct {
 // The shape is inferred: the specification names GET /v1/remit/quotes without
 // showing its fields.
 type RemitQuote struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
 	mwallet.Meta
 	// PayeeID is the priced payee (pye_ prefix).
 	PayeeID string `json:"payee_id"`

@@ -17,6 +17,8 @@ import (
 // The shape is inferred: the specification names the payee endpoints without
 // showing their fields.
 type Payee struct {
+	// Meta holds Response, the HTTP exchange that returned the value (nil
+	// for list items).
 	mwallet.Meta
 	// ID carries the pye_ prefix followed by digits.
 	ID string `json:"id"`

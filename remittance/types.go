@@ -155,6 +155,8 @@ type PayeeRef struct {
 // Order is a remittance order (list item of GET /v1/remittances, answer of
 // GET /v1/remittances/{id}).
 type Order struct {
+	// Meta holds Response, the HTTP exchange that returned the value (nil
+	// for list items).
 	mwallet.Meta
 	// ID carries the rmt_ prefix.
 	ID string `json:"id"`
@@ -293,6 +295,7 @@ type Quote struct {
 
 // CreateResult is the answer of Create.
 type CreateResult struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
 	mwallet.Meta
 	// ID carries the rmt_ prefix.
 	ID string `json:"id"`

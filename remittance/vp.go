@@ -43,6 +43,7 @@ type VPQueryItem struct {
 
 // VPQueryResult is the answer of QueryVPApplications.
 type VPQueryResult struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
 	mwallet.Meta
 	// Items answer the request identifiers one for one, in order.
 	Items []VPQueryItem `json:"items"`

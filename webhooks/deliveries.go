@@ -86,6 +86,7 @@ type Delivery struct {
 
 // RedeliverResult is the answer of Redeliver.
 type RedeliverResult struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
 	mwallet.Meta
 	// ID is the delivery id (whd_ prefix).
 	ID string `json:"id"`
