@@ -11,7 +11,6 @@ import (
 
 	"golang.org/x/sync/singleflight"
 
-	"github.com/mwallet/mwallet-go/internal/api"
 	"github.com/mwallet/mwallet-go/money"
 )
 
@@ -95,7 +94,7 @@ type Network struct {
 func (a Asset) ParseAmount(s string) (money.Amount, error) {
 	v, err := money.Parse(s, a.LedgerScale)
 	if err != nil {
-		return money.Amount{}, &api.ParamError{Param: "amount", Reason: fmt.Sprintf("%q is not an amount of %s at ledger scale %d", clip(s, 64), a.Code, a.LedgerScale), Code: api.CodeInvalidRequest, Err: err}
+		return money.Amount{}, &ParamError{Param: "amount", Reason: fmt.Sprintf("%q is not an amount of %s at ledger scale %d", clip(s, 64), a.Code, a.LedgerScale), Code: CodeInvalidRequest, Err: err}
 	}
 	return v, nil
 }
@@ -229,7 +228,7 @@ func (c *Client) Assets(ctx context.Context, opts ...CallOption) (*AssetList, er
 	var wire struct {
 		Assets []wireAsset `json:"assets"`
 	}
-	resp, err := c.Do(ctx, &api.Request{Method: http.MethodGet, Path: "/v1/assets"}, &wire, opts...)
+	resp, err := c.Do(ctx, &Request{Method: http.MethodGet, Path: "/v1/assets"}, &wire, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -285,7 +284,7 @@ func (ac *assetCache) get(code string) (a Asset, ok, loaded bool, loadedAt time.
 func (c *Client) Asset(ctx context.Context, code string) (Asset, error) {
 	code = strings.TrimSpace(code)
 	if code == "" {
-		return Asset{}, api.Param("asset", "an asset code is required", api.CodeInvalidRequest)
+		return Asset{}, &ParamError{Param: "asset", Reason: "an asset code is required", Code: CodeInvalidRequest}
 	}
 	a, ok, loaded, at := c.assets.get(code)
 	if ok {
@@ -312,7 +311,7 @@ func (c *Client) Asset(ctx context.Context, code string) (Asset, error) {
 			return cloneAsset(a), nil
 		}
 	}
-	return Asset{}, api.Param("asset", fmt.Sprintf("%q is not in the asset catalogue", clip(code, 64)), api.CodeAssetNotAllowed)
+	return Asset{}, &ParamError{Param: "asset", Reason: fmt.Sprintf("%q is not in the asset catalogue", clip(code, 64)), Code: CodeAssetNotAllowed}
 }
 
 func cloneAsset(a Asset) Asset {

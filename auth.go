@@ -15,8 +15,6 @@ import (
 
 	"golang.org/x/sync/singleflight"
 	"golang.org/x/time/rate"
-
-	"github.com/mwallet/mwallet-go/internal/api"
 )
 
 const redacted = "[redacted]"
@@ -224,7 +222,7 @@ func (a *auth) obtain(ctx context.Context) (cachedToken, error) {
 			a.local.Store(usable)
 			return *usable, nil
 		}
-		if err := api.Sleep(ctx, backoff(tokenPollMin, tokenPollMax, round)); err != nil {
+		if err := sleep(ctx, backoff(tokenPollMin, tokenPollMax, round)); err != nil {
 			return cachedToken{}, fmt.Errorf("mwallet: waiting for another client's token exchange: %w", err)
 		}
 	}
@@ -315,9 +313,9 @@ func (a *auth) exchange(ctx context.Context) (cachedToken, error) {
 		// The exchange changes nothing on the server, so it is retried like
 		// a keyed write.
 		keyed: true,
-	}, &tr, api.CallOptions{})
+	}, &tr, callOptions{})
 	if err != nil {
-		var e *api.Error
+		var e *Error
 		if errors.As(err, &e) {
 			return cachedToken{}, err
 		}
@@ -354,3 +352,15 @@ func (a *auth) exchange(ctx context.Context) (cachedToken, error) {
 }
 
 const tokenPath = "/v1/connect/token"
+
+// sleep waits d, or until ctx ends and then returns ctx.Err().
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

@@ -10,8 +10,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/mwallet/mwallet-go/internal/api"
 )
 
 func TestColdClientSharesOneTokenExchange(t *testing.T) {
@@ -38,7 +36,7 @@ func TestColdClientSharesOneTokenExchange(t *testing.T) {
 				go func() {
 					defer wg.Done()
 					started.Done()
-					_, err := c.Do(context.Background(), &api.Request{Method: http.MethodGet, Path: "/v1/assets"}, nil)
+					_, err := c.Do(context.Background(), &Request{Method: http.MethodGet, Path: "/v1/assets"}, nil)
 					errs <- err
 				}()
 			}
@@ -67,7 +65,7 @@ func TestTokenCachedAndRefreshedBeforeExpiry(t *testing.T) {
 	c := f.client()
 	get := func() string {
 		t.Helper()
-		if _, err := c.Do(context.Background(), &api.Request{Method: http.MethodGet, Path: "/v1/x"}, nil); err != nil {
+		if _, err := c.Do(context.Background(), &Request{Method: http.MethodGet, Path: "/v1/x"}, nil); err != nil {
 			t.Fatal(err)
 		}
 		reqs := f.recorded()
@@ -102,11 +100,11 @@ func TestInvalidTokenReexchangesOnce(t *testing.T) {
 		t.Parallel()
 		f := newFakeAPI(t)
 		c := f.client()
-		if _, err := c.Do(context.Background(), &api.Request{Method: http.MethodGet, Path: "/v1/x"}, nil); err != nil {
+		if _, err := c.Do(context.Background(), &Request{Method: http.MethodGet, Path: "/v1/x"}, nil); err != nil {
 			t.Fatal(err)
 		}
 		f.revokeAll() // the Key was rotated server-side; the cached token is dead
-		resp, err := c.Do(context.Background(), &api.Request{Method: http.MethodPost, Path: "/v1/x", Idempotent: true, Body: map[string]int{"a": 1}}, nil)
+		resp, err := c.Do(context.Background(), &Request{Method: http.MethodPost, Path: "/v1/x", Idempotent: true, Body: map[string]int{"a": 1}}, nil)
 		if err != nil {
 			t.Fatalf("Do: %v", err)
 		}
@@ -132,7 +130,7 @@ func TestInvalidTokenReexchangesOnce(t *testing.T) {
 			writeTestJSON(w, 401, errBody("invalid_token"))
 		}
 		c := f.client()
-		_, err := c.Do(context.Background(), &api.Request{Method: http.MethodGet, Path: "/v1/x"}, nil)
+		_, err := c.Do(context.Background(), &Request{Method: http.MethodGet, Path: "/v1/x"}, nil)
 		if CodeOf(err) != CodeInvalidToken {
 			t.Fatalf("err = %v, want invalid_token", err)
 		}
@@ -150,7 +148,7 @@ func TestInvalidCredentialsIsFinal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.Do(context.Background(), &api.Request{Method: http.MethodGet, Path: "/v1/x"}, nil)
+	_, err = c.Do(context.Background(), &Request{Method: http.MethodGet, Path: "/v1/x"}, nil)
 	var e *Error
 	if !errors.As(err, &e) || e.Code != CodeInvalidCredentials || e.HTTPStatus != 401 || e.RequestID != "req_tok" {
 		t.Fatalf("err = %v, want invalid_credentials with its request id", err)
@@ -175,7 +173,7 @@ func TestTokenExchangeRetriesRateLimited(t *testing.T) {
 		writeTestJSON(w, 200, map[string]any{"auth_token": "tok-SECRET-x", "expired_at": f.clock.Now().Add(30 * time.Minute).Unix(), "token_type": "Bearer"})
 	}
 	c := f.client()
-	if _, err := c.Do(context.Background(), &api.Request{Method: http.MethodGet, Path: "/v1/x"}, nil); err != nil {
+	if _, err := c.Do(context.Background(), &Request{Method: http.MethodGet, Path: "/v1/x"}, nil); err != nil {
 		t.Fatalf("Do: %v", err)
 	}
 	if f.exchanges.Load() != 2 {
@@ -194,7 +192,7 @@ func TestTokenExchangeLimiter(t *testing.T) {
 	c := f.client(WithTokenExchangeLimit(1))
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_, err := c.Do(ctx, &api.Request{Method: http.MethodGet, Path: "/v1/x"}, nil)
+	_, err := c.Do(ctx, &Request{Method: http.MethodGet, Path: "/v1/x"}, nil)
 	if err == nil || !strings.Contains(err.Error(), "token exchange limit") {
 		t.Fatalf("err = %v, want the limiter to refuse the second exchange", err)
 	}
@@ -222,7 +220,7 @@ func TestTokenWaitEndsWithContext(t *testing.T) {
 		<-entered
 		cancel()
 	}()
-	_, err := c.Do(ctx, &api.Request{Method: http.MethodGet, Path: "/v1/x"}, nil)
+	_, err := c.Do(ctx, &Request{Method: http.MethodGet, Path: "/v1/x"}, nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
@@ -237,7 +235,7 @@ func TestTokenStoreSeam(t *testing.T) {
 	a := f.client(WithTokenStore(store))
 	b := f.client(WithTokenStore(store))
 	for _, c := range []*Client{a, b, a} {
-		if _, err := c.Do(context.Background(), &api.Request{Method: http.MethodGet, Path: "/v1/x"}, nil); err != nil {
+		if _, err := c.Do(context.Background(), &Request{Method: http.MethodGet, Path: "/v1/x"}, nil); err != nil {
 			t.Fatal(err)
 		}
 	}

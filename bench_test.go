@@ -17,8 +17,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-
-	"github.com/mwallet/mwallet-go/internal/api"
 )
 
 // benchParams is the body of the benchmarked payment.
@@ -71,7 +69,7 @@ func BenchmarkSignedPOST(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		var out benchOrder
-		_, err := c.Do(ctx, &api.Request{Method: http.MethodPost, Path: "/v1/qrpay/payments", MemberScoped: true, Member: "member-1",
+		_, err := c.Do(ctx, &Request{Method: http.MethodPost, Path: "/v1/qrpay/payments", MemberScoped: true, Member: "member-1",
 			Body: benchBodyParams, Idempotent: true}, &out)
 		if err != nil || out.ID == "" {
 			b.Fatal(err)

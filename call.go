@@ -11,7 +11,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/hashicorp/go-retryablehttp"
-	"github.com/mwallet/mwallet-go/internal/api"
 )
 
 // ownedHeaders are set by the client; WithHeader cannot override them.
@@ -24,23 +23,22 @@ var ownedHeaders = map[string]bool{
 
 // Do sends one logical call: it validates the request, encodes the body
 // once, and runs the attempts with token, signature, idempotency key and
-// retries; a 2xx JSON body is decoded into out when out is non-nil. It
-// implements api.Caller, which the sub-clients use; call it directly for
-// endpoints the SDK has no method for.
+// retries; a 2xx JSON body is decoded into out when out is non-nil, and
+// out's Response is set when it embeds Meta. Every method of the product
+// packages goes through it; call it directly (or through Call, Iterate and
+// Pages) for endpoints the SDK has no method for.
 //
 // The Response is returned whenever something was sent, also with an error.
-func (c *Client) Do(ctx context.Context, r *api.Request, out any, opts ...api.CallOption) (*api.Response, error) {
-	o := api.Apply(opts)
+func (c *Client) Do(ctx context.Context, r *Request, out any, opts ...CallOption) (*Response, error) {
+	o := applyCallOptions(opts)
 	resp, err := c.do(ctx, r, out, o)
-	if o.OnResponse != nil && resp != nil {
-		o.OnResponse(resp)
-	}
+	o.deliver(out, resp, err)
 	return resp, err
 }
 
-func (c *Client) do(ctx context.Context, r *api.Request, out any, o api.CallOptions) (*api.Response, error) {
+func (c *Client) do(ctx context.Context, r *Request, out any, o callOptions) (*Response, error) {
 	if ctx == nil {
-		return nil, api.Param("ctx", "a context is required", "")
+		return nil, &ParamError{Param: "ctx", Reason: "a context is required", Code: ""}
 	}
 	sp, err := c.spec(r, o)
 	if err != nil {
@@ -55,38 +53,38 @@ func (c *Client) do(ctx context.Context, r *api.Request, out any, o api.CallOpti
 
 // spec validates a request and builds its callSpec: method, path, member,
 // idempotency key, step-up and the body encoded once.
-func (c *Client) spec(r *api.Request, o api.CallOptions) (*callSpec, error) {
+func (c *Client) spec(r *Request, o callOptions) (*callSpec, error) {
 	if r == nil {
-		return nil, api.Param("request", "a request is required", "")
+		return nil, &ParamError{Param: "request", Reason: "a request is required", Code: ""}
 	}
 	method := strings.ToUpper(strings.TrimSpace(r.Method))
 	if method == "" || strings.ContainsAny(method, " \t\r\n") {
-		return nil, api.Param("Method", "an HTTP method is required", "")
+		return nil, &ParamError{Param: "Method", Reason: "an HTTP method is required", Code: ""}
 	}
 	if !strings.HasPrefix(r.Path, "/") || strings.ContainsAny(r.Path, "?#") || hasCtl(r.Path) {
-		return nil, api.Param("Path", "must be an escaped path beginning with / and carry no query", "")
+		return nil, &ParamError{Param: "Path", Reason: "must be an escaped path beginning with / and carry no query", Code: ""}
 	}
-	sp := &callSpec{method: method, path: r.Path, stepUp: strings.TrimSpace(o.StepUp)}
+	sp := &callSpec{method: method, path: r.Path, stepUp: strings.TrimSpace(o.stepUp)}
 	if r.MemberScoped {
 		sp.member = strings.TrimSpace(r.Member)
 		if sp.member == "" {
-			return nil, api.Param("member", "a member identifier (external_member_id or mem_ id) is required", api.CodeMemberContextRequired)
+			return nil, &ParamError{Param: "member", Reason: "a member identifier (external_member_id or mem_ id) is required", Code: CodeMemberContextRequired}
 		}
 		if hasCtl(sp.member) {
-			return nil, api.Param("member", "contains control characters", api.CodeMemberContextRequired)
+			return nil, &ParamError{Param: "member", Reason: "contains control characters", Code: CodeMemberContextRequired}
 		}
 	}
-	if o.IdempotencyKey != "" {
-		if !ValidIdempotencyKey(o.IdempotencyKey) {
-			return nil, api.Param("idempotency key", "must be UUID-shaped (8-4-4-4-12 hex digits)", api.CodeIdempotencyKeyInvalid)
+	if o.idempotencyKey != "" {
+		if !ValidIdempotencyKey(o.idempotencyKey) {
+			return nil, &ParamError{Param: "idempotency key", Reason: "must be UUID-shaped (8-4-4-4-12 hex digits)", Code: CodeIdempotencyKeyInvalid}
 		}
-		sp.idemKey = o.IdempotencyKey
+		sp.idemKey = o.idempotencyKey
 	} else if r.Idempotent {
 		sp.idemKey = uuid.NewString()
 	}
 	sp.keyed = sp.idemKey != ""
 	if hasCtl(sp.stepUp) {
-		return nil, api.Param("step-up challenge id", "contains control characters", "")
+		return nil, &ParamError{Param: "step-up challenge id", Reason: "contains control characters", Code: ""}
 	}
 	if r.Body != nil {
 		b, err := encodeBody(r.Body)
@@ -98,7 +96,7 @@ func (c *Client) spec(r *api.Request, o api.CallOptions) (*callSpec, error) {
 	if len(r.Query) > 0 {
 		sp.query = r.Query.Encode()
 	}
-	sp.extra = o.Header
+	sp.extra = o.header
 	return sp, nil
 }
 
@@ -107,13 +105,13 @@ func (c *Client) spec(r *api.Request, o api.CallOptions) (*callSpec, error) {
 func encodeBody(v any) ([]byte, error) {
 	if raw, ok := v.(json.RawMessage); ok {
 		if !json.Valid(raw) {
-			return nil, api.Param("body", "not valid JSON", api.CodeInvalidRequest)
+			return nil, &ParamError{Param: "body", Reason: "not valid JSON", Code: CodeInvalidRequest}
 		}
 		return raw, nil
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
-		return nil, &api.ParamError{Param: "body", Reason: "cannot be encoded as JSON: " + err.Error(), Code: api.CodeInvalidRequest}
+		return nil, &ParamError{Param: "body", Reason: "cannot be encoded as JSON: " + err.Error(), Code: CodeInvalidRequest}
 	}
 	return b, nil
 }
@@ -171,7 +169,7 @@ type attempt struct {
 	status  int
 	header  http.Header
 	body    []byte
-	apiErr  *api.Error
+	apiErr  *Error
 	netErr  error
 	readErr error
 }
@@ -200,7 +198,7 @@ func (a *attempt) prepare(req *http.Request) error {
 
 // run sends the attempts of one call through retryablehttp and turns the
 // outcome into a Response and an error.
-func (c *Client) run(ctx context.Context, sp *callSpec, out any, o api.CallOptions) (*api.Response, error) {
+func (c *Client) run(ctx context.Context, sp *callSpec, out any, o callOptions) (*Response, error) {
 	target := c.base + sp.path
 	if sp.query != "" {
 		target += "?" + sp.query
@@ -213,7 +211,7 @@ func (c *Client) run(ctx context.Context, sp *callSpec, out any, o api.CallOptio
 	}
 	req, err := retryablehttp.NewRequestWithContext(ctx, sp.method, target, rawBody)
 	if err != nil {
-		return nil, &api.ParamError{Param: "request", Reason: "cannot build the HTTP request: " + err.Error()}
+		return nil, &ParamError{Param: "request", Reason: "cannot build the HTTP request: " + err.Error()}
 	}
 	if sp.signed() {
 		// net/http replays a request with an idempotency key by itself when a
@@ -223,8 +221,8 @@ func (c *Client) run(ctx context.Context, sp *callSpec, out any, o api.CallOptio
 		req.GetBody = nil
 	}
 	a := &attempt{c: c, spec: sp, requestURI: req.URL.RequestURI(), maxAttempts: c.cfg.maxAttempts}
-	if o.MaxAttempts > 0 {
-		a.maxAttempts = o.MaxAttempts
+	if o.maxAttempts > 0 {
+		a.maxAttempts = o.maxAttempts
 	}
 	h := req.Header
 	for k, vs := range sp.extra {
@@ -261,9 +259,9 @@ func (c *Client) run(ctx context.Context, sp *callSpec, out any, o api.CallOptio
 		}
 	}
 	hc := c.http
-	if o.AttemptTimeout > 0 {
+	if o.attemptTimeout > 0 {
 		cp := *c.http
-		cp.Timeout = o.AttemptTimeout
+		cp.Timeout = o.attemptTimeout
 		hc = &cp
 	}
 	rc := &retryablehttp.Client{
@@ -291,7 +289,7 @@ func (c *Client) run(ctx context.Context, sp *callSpec, out any, o api.CallOptio
 
 // outcome turns the last attempt into the call's Response and error, and
 // decodes a 2xx body into out.
-func (a *attempt) outcome(ctx context.Context, err error, out any) (*api.Response, error) {
+func (a *attempt) outcome(ctx context.Context, err error, out any) (*Response, error) {
 	sp := a.spec
 	meta := a.response()
 	if err != nil || a.netErr != nil || a.readErr != nil {
@@ -313,11 +311,11 @@ func (a *attempt) outcome(ctx context.Context, err error, out any) (*api.Respons
 
 // response builds the metadata of the last attempt; nil when nothing was
 // answered.
-func (a *attempt) response() *api.Response {
+func (a *attempt) response() *Response {
 	if a.attempts == 0 {
 		return nil
 	}
-	r := &api.Response{StatusCode: a.status, IdempotencyKey: a.spec.idemKey, Attempts: a.attempts, Header: a.header}
+	r := &Response{StatusCode: a.status, IdempotencyKey: a.spec.idemKey, Attempts: a.attempts, Header: a.header}
 	if a.header != nil {
 		r.RequestID = a.header.Get("X-Request-Id")
 		r.Replayed = isReplay(a.header)

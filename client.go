@@ -3,10 +3,15 @@
 //
 // # Client
 //
-// One Client, safe for concurrent use, owns everything every call needs; the
-// product-line sub-clients are thin typed wrappers that share it:
+// This package holds the transport every product line shares and the
+// vocabulary of a call: Client (tokens, signing, idempotency keys, retries,
+// error decoding), Request and Response, the With* call options, Error and
+// its 53 Code constants, ParamError, ListParams, Page and the iterators. The
+// product lines are packages of their own (qrpay, cards, remittance,
+// deposits, kyc, members, webhooks) whose clients take a *Client; package
+// mwclient wires them all into one value:
 //
-//	client, err := mwallet.NewClient("https://api.example.com", mwallet.Credentials{
+//	client, err := mwclient.New("https://api.example.com", mwallet.Credentials{
 //		ClientID:   os.Getenv("MWALLET_CLIENT_ID"),
 //		APIKey:     mwallet.Secret(os.Getenv("MWALLET_API_KEY")),
 //		SigningKey: mwallet.Secret(os.Getenv("MWALLET_SIGNING_KEY")),
@@ -19,12 +24,16 @@
 //	client.KYC          // hosted KYC screens and KYC state      (package kyc)
 //	client.Members      // members                               (package members)
 //	client.Webhooks     // webhook deliveries                    (package webhooks)
+//	client.Assets(ctx)  // and every method of Client, promoted
+//
+// One Client, safe for concurrent use, serves every product line; create one
+// per set of credentials and share it.
 //
 // The base URL chooses the environment (sandbox and production have
 // different addresses). It must be https; plain http is accepted for
 // loopback addresses (a local simulator) and logged as a warning elsewhere.
 // Package simulator serves the whole contract offline; simulator.New().Client()
-// returns a Client wired to it.
+// returns an mwclient.Client wired to it.
 //
 // # What the client does on every call
 //
@@ -88,14 +97,13 @@
 //
 // A 400 step_up_required carries ChallengeID, HostedURL and ExpiresAt. Send
 // the end user to HostedURL; once they completed it, resend the same
-// parameters with the same idempotency key and x-step-up, which StepUpResend
-// builds from the error:
+// parameters with the same idempotency key and x-step-up, which AsStepUp
+// and StepUp.Options build from the error:
 //
 //	order, err := client.QRPay.Pay(ctx, member, params)
-//	var apiErr *mwallet.Error
-//	if errors.As(err, &apiErr) && apiErr.Code == mwallet.CodeStepUpRequired {
-//		redirect(apiErr.HostedURL) // and wait until the user is done
-//		order, err = client.QRPay.Pay(ctx, member, params, mwallet.StepUpResend(apiErr)...)
+//	if su, ok := mwallet.AsStepUp(err); ok {
+//		redirect(su.HostedURL) // and wait until the user is done
+//		order, err = client.QRPay.Pay(ctx, member, params, su.Options()...)
 //	}
 //
 // # Amounts and assets
@@ -108,8 +116,18 @@
 //
 // # Lists
 //
-// List methods return iter.Seq2[T, error]: the loop walks every page (keyset
+// Every endpoint that answers the list envelope {data, next_cursor,
+// has_more} is an iter.Seq2[T, error]: the loop walks every page (keyset
 // cursors, newest first) and stops when the service says has_more is false.
+// The lists of data that grows (cards, card transactions, remittances,
+// payees, deposits, quick KYC bindings, webhook deliveries) take ListParams
+// (or their own params embedding it) and have a Pages companion (ListPages,
+// TransactionPages, PayeePages, QuickBindingPages) that yields *Page[T]:
+// stop after any page, keep its NextCursor, and resume later with
+// ListParams{Cursor: saved}, neither repeating nor losing an item. The
+// bounded catalogues (QR schemes, card and remittance products, conversion
+// dates) are answered in one page and take no ListParams. GET /v1/assets has
+// no envelope: Client.Assets returns the catalogue as one value.
 package mwallet
 
 import (
@@ -120,22 +138,15 @@ import (
 	"net/url"
 	"runtime"
 	"strings"
-
-	"github.com/mwallet/mwallet-go/cards"
-	"github.com/mwallet/mwallet-go/deposits"
-	"github.com/mwallet/mwallet-go/internal/api"
-	"github.com/mwallet/mwallet-go/kyc"
-	"github.com/mwallet/mwallet-go/members"
-	"github.com/mwallet/mwallet-go/qrpay"
-	"github.com/mwallet/mwallet-go/remittance"
-	"github.com/mwallet/mwallet-go/webhooks"
 )
 
 // Version is the SDK version sent in the User-Agent header.
 const Version = "0.1.0"
 
-// Client is the root client. It is safe for concurrent use; create one per
-// set of credentials and share it.
+// Client is the root client: the transport that every product line's client
+// calls through. It is safe for concurrent use; create one per set of
+// credentials and share it. mwclient.Client embeds it next to the product
+// lines.
 type Client struct {
 	base      string // scheme://host[/prefix], no trailing slash
 	creds     Credentials
@@ -146,21 +157,6 @@ type Client struct {
 	budget    *retryBudget
 	userAgent string
 	assets    assetCache
-
-	// QRPay pays fiat QR codes in digital assets.
-	QRPay *qrpay.Client
-	// Cards manages card products, applications and cards.
-	Cards *cards.Client
-	// Remittances orders remittances to saved payees.
-	Remittances *remittance.Client
-	// Deposits declares deposits into member balances.
-	Deposits *deposits.Client
-	// KYC issues hosted KYC screens and reads KYC state.
-	KYC *kyc.Client
-	// Members reads members.
-	Members *members.Client
-	// Webhooks manages webhook deliveries.
-	Webhooks *webhooks.Deliveries
 }
 
 // NewClient returns a Client for baseURL (the environment is chosen by the
@@ -205,13 +201,6 @@ func NewClient(baseURL string, creds Credentials, opts ...Option) (*Client, erro
 	if p := strings.TrimSpace(cfg.userAgent); p != "" && !hasCtl(p) {
 		c.userAgent = p + " " + c.userAgent
 	}
-	c.QRPay = qrpay.New(c)
-	c.Cards = cards.New(c)
-	c.Remittances = remittance.New(c)
-	c.Deposits = deposits.New(c)
-	c.KYC = kyc.New(c)
-	c.Members = members.New(c)
-	c.Webhooks = webhooks.NewDeliveries(c)
 	return c, nil
 }
 
@@ -220,22 +209,22 @@ func NewClient(baseURL string, creds Credentials, opts ...Option) (*Client, erro
 func checkBaseURL(raw string) (base, warning string, err error) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
-		return "", "", api.Param("baseURL", "a base URL is required", "")
+		return "", "", &ParamError{Param: "baseURL", Reason: "a base URL is required", Code: ""}
 	}
 	u, perr := url.Parse(raw)
 	if perr != nil {
-		return "", "", api.Param("baseURL", "not a URL", "")
+		return "", "", &ParamError{Param: "baseURL", Reason: "not a URL", Code: ""}
 	}
 	scheme := strings.ToLower(u.Scheme)
 	switch {
 	case scheme != "https" && scheme != "http":
-		return "", "", api.Param("baseURL", "the scheme must be https (or http for a local simulator)", "")
+		return "", "", &ParamError{Param: "baseURL", Reason: "the scheme must be https (or http for a local simulator)", Code: ""}
 	case u.Host == "" || u.Hostname() == "":
-		return "", "", api.Param("baseURL", "the URL has no host", "")
+		return "", "", &ParamError{Param: "baseURL", Reason: "the URL has no host", Code: ""}
 	case u.User != nil:
-		return "", "", api.Param("baseURL", "the URL must not carry user information", "")
+		return "", "", &ParamError{Param: "baseURL", Reason: "the URL must not carry user information", Code: ""}
 	case u.RawQuery != "" || u.Fragment != "" || u.ForceQuery:
-		return "", "", api.Param("baseURL", "the URL must not carry a query or a fragment", "")
+		return "", "", &ParamError{Param: "baseURL", Reason: "the URL must not carry a query or a fragment", Code: ""}
 	}
 	if scheme == "http" && !isLoopback(u.Hostname()) {
 		warning = "base URL " + u.Redacted() + " uses plain http: tokens and signed requests travel unencrypted; use https outside a local simulator"
@@ -256,15 +245,15 @@ func isLoopback(host string) bool {
 func checkCredentials(c Credentials) error {
 	switch {
 	case strings.TrimSpace(c.ClientID) == "":
-		return api.Param("Credentials.ClientID", "required", "")
+		return &ParamError{Param: "Credentials.ClientID", Reason: "required", Code: ""}
 	case c.APIKey == "":
-		return api.Param("Credentials.APIKey", "required", "")
+		return &ParamError{Param: "Credentials.APIKey", Reason: "required", Code: ""}
 	case c.SigningKey == "":
-		return api.Param("Credentials.SigningKey", "required", "")
+		return &ParamError{Param: "Credentials.SigningKey", Reason: "required", Code: ""}
 	case hasCtl(c.ClientID):
-		return api.Param("Credentials.ClientID", "contains control characters", "")
+		return &ParamError{Param: "Credentials.ClientID", Reason: "contains control characters", Code: ""}
 	case hasCtl(string(c.APIKey)):
-		return api.Param("Credentials.APIKey", "contains control characters", "")
+		return &ParamError{Param: "Credentials.APIKey", Reason: "contains control characters", Code: ""}
 	}
 	return nil
 }

@@ -13,8 +13,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/mwallet/mwallet-go/internal/api"
 )
 
 func TestNewClientBaseURL(t *testing.T) {
@@ -141,7 +139,7 @@ func TestClientNeverPrintsSecrets(t *testing.T) {
 	t.Parallel()
 	f := newFakeAPI(t)
 	c := f.client()
-	if _, err := c.Do(context.Background(), &api.Request{Method: http.MethodGet, Path: "/v1/x"}, nil); err != nil {
+	if _, err := c.Do(context.Background(), &Request{Method: http.MethodGet, Path: "/v1/x"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, verb := range []string{"%v", "%+v", "%#v", "%s"} {
@@ -158,21 +156,21 @@ func TestDoRejectsBadInputBeforeSending(t *testing.T) {
 	c := f.client()
 	tests := []struct {
 		name string
-		req  api.Request
+		req  Request
 		opts []CallOption
 		code Code
 	}{
-		{"blank member", api.Request{Method: "POST", Path: "/v1/qrpay/quotes", MemberScoped: true, Member: " \t "}, nil, CodeMemberContextRequired},
-		{"empty member", api.Request{Method: "GET", Path: "/v1/kyc", MemberScoped: true}, nil, CodeMemberContextRequired},
-		{"member with newline", api.Request{Method: "GET", Path: "/v1/kyc", MemberScoped: true, Member: "a\r\nx-evil: 1"}, nil, CodeMemberContextRequired},
-		{"short key", api.Request{Method: "POST", Path: "/v1/remittances", Idempotent: true}, []CallOption{WithIdempotencyKey("123")}, CodeIdempotencyKeyInvalid},
-		{"key with braces", api.Request{Method: "POST", Path: "/v1/remittances", Idempotent: true}, []CallOption{WithIdempotencyKey("{3f0e1f0c-7d0c-4a53-9b0e-8a6c2b3d4e5}")}, CodeIdempotencyKeyInvalid},
-		{"key not hex", api.Request{Method: "POST", Path: "/v1/remittances", Idempotent: true}, []CallOption{WithIdempotencyKey("3f0e1f0c-7d0c-4a53-9b0e-8a6c2b3d4e5g")}, CodeIdempotencyKeyInvalid},
-		{"unencodable body", api.Request{Method: "POST", Path: "/v1/x", Body: map[string]any{"f": func() {}}}, nil, CodeInvalidRequest},
-		{"invalid raw body", api.Request{Method: "POST", Path: "/v1/x", Body: json.RawMessage(`{"a":`)}, nil, CodeInvalidRequest},
-		{"path without slash", api.Request{Method: "GET", Path: "v1/x"}, nil, ""},
-		{"path with query", api.Request{Method: "GET", Path: "/v1/x?a=1"}, nil, ""},
-		{"no method", api.Request{Path: "/v1/x"}, nil, ""},
+		{"blank member", Request{Method: "POST", Path: "/v1/qrpay/quotes", MemberScoped: true, Member: " \t "}, nil, CodeMemberContextRequired},
+		{"empty member", Request{Method: "GET", Path: "/v1/kyc", MemberScoped: true}, nil, CodeMemberContextRequired},
+		{"member with newline", Request{Method: "GET", Path: "/v1/kyc", MemberScoped: true, Member: "a\r\nx-evil: 1"}, nil, CodeMemberContextRequired},
+		{"short key", Request{Method: "POST", Path: "/v1/remittances", Idempotent: true}, []CallOption{WithIdempotencyKey("123")}, CodeIdempotencyKeyInvalid},
+		{"key with braces", Request{Method: "POST", Path: "/v1/remittances", Idempotent: true}, []CallOption{WithIdempotencyKey("{3f0e1f0c-7d0c-4a53-9b0e-8a6c2b3d4e5}")}, CodeIdempotencyKeyInvalid},
+		{"key not hex", Request{Method: "POST", Path: "/v1/remittances", Idempotent: true}, []CallOption{WithIdempotencyKey("3f0e1f0c-7d0c-4a53-9b0e-8a6c2b3d4e5g")}, CodeIdempotencyKeyInvalid},
+		{"unencodable body", Request{Method: "POST", Path: "/v1/x", Body: map[string]any{"f": func() {}}}, nil, CodeInvalidRequest},
+		{"invalid raw body", Request{Method: "POST", Path: "/v1/x", Body: json.RawMessage(`{"a":`)}, nil, CodeInvalidRequest},
+		{"path without slash", Request{Method: "GET", Path: "v1/x"}, nil, ""},
+		{"path with query", Request{Method: "GET", Path: "/v1/x?a=1"}, nil, ""},
+		{"no method", Request{Path: "/v1/x"}, nil, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -209,7 +207,7 @@ func TestDoHeadersAndResponse(t *testing.T) {
 	key := "3F0E1F0C-7D0C-4A53-9B0E-8A6C2B3D4E5F"
 	var out struct{ ID, Status string }
 	q := url.Values{"limit": {"5"}, "cursor": {"a b/c"}}
-	resp, err := c.Do(context.Background(), &api.Request{
+	resp, err := c.Do(context.Background(), &Request{
 		Method: http.MethodPost, Path: "/v1/remittances", Query: q, MemberScoped: true, Member: "  member-1 ",
 		Body: map[string]string{"b": "2", "a": "1"}, Idempotent: true,
 	}, &out, WithIdempotencyKey(key), WithStepUp("chl_1"),
@@ -263,7 +261,7 @@ func TestDoSignsWritesOnly(t *testing.T) {
 	f := newFakeAPI(t)
 	c := f.client()
 	for _, m := range []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"} {
-		if _, err := c.Do(context.Background(), &api.Request{Method: m, Path: "/v1/x"}, nil); err != nil {
+		if _, err := c.Do(context.Background(), &Request{Method: m, Path: "/v1/x"}, nil); err != nil {
 			t.Fatalf("%s: %v", m, err)
 		}
 	}
@@ -283,7 +281,7 @@ func TestDoGeneratesOneKeyPerCall(t *testing.T) {
 	t.Parallel()
 	f := newFakeAPI(t)
 	c := f.client()
-	req := &api.Request{Method: "POST", Path: "/v1/remittances", Body: map[string]int{"a": 1}, Idempotent: true}
+	req := &Request{Method: "POST", Path: "/v1/remittances", Body: map[string]int{"a": 1}, Idempotent: true}
 	r1, err1 := c.Do(context.Background(), req, nil)
 	r2, err2 := c.Do(context.Background(), req, nil)
 	if err1 != nil || err2 != nil {
@@ -296,7 +294,7 @@ func TestDoGeneratesOneKeyPerCall(t *testing.T) {
 		t.Errorf("sent key %q, reported %q", got, r1.IdempotencyKey)
 	}
 	// A request that is not idempotent sends no key.
-	r3, err := c.Do(context.Background(), &api.Request{Method: "POST", Path: "/v1/x"}, nil)
+	r3, err := c.Do(context.Background(), &Request{Method: "POST", Path: "/v1/x"}, nil)
 	if err != nil || r3.IdempotencyKey != "" || f.recorded()[2].Header.Get("X-Idempotency-Key") != "" {
 		t.Errorf("non-idempotent request carried a key: %v %+v", err, r3)
 	}
@@ -307,7 +305,7 @@ func TestDoSendsRawJSONVerbatim(t *testing.T) {
 	f := newFakeAPI(t)
 	c := f.client()
 	raw := json.RawMessage(`{ "b" : 2, "a" : 1 }`)
-	if _, err := c.Do(context.Background(), &api.Request{Method: "POST", Path: "/v1/x", Body: raw}, nil); err != nil {
+	if _, err := c.Do(context.Background(), &Request{Method: "POST", Path: "/v1/x", Body: raw}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := f.recorded()[0].Body; !bytes.Equal(got, raw) {
@@ -322,7 +320,7 @@ func TestDoDoesNotFollowRedirects(t *testing.T) {
 		http.Redirect(w, r, "https://elsewhere.example/steal", http.StatusFound)
 	}
 	c := f.client()
-	_, err := c.Do(context.Background(), &api.Request{Method: "GET", Path: "/v1/x"}, nil)
+	_, err := c.Do(context.Background(), &Request{Method: "GET", Path: "/v1/x"}, nil)
 	var e *Error
 	if !errors.As(err, &e) || e.HTTPStatus != http.StatusFound {
 		t.Fatalf("err = %v, want an *Error with status 302", err)
@@ -347,7 +345,7 @@ func TestDoBoundsResponseBody(t *testing.T) {
 	}
 	c := f.client()
 	var out map[string]any
-	_, err := c.Do(context.Background(), &api.Request{Method: "GET", Path: "/v1/x"}, &out)
+	_, err := c.Do(context.Background(), &Request{Method: "GET", Path: "/v1/x"}, &out)
 	if !errors.Is(err, errBodyTooLarge) {
 		t.Fatalf("err = %v, want the body limit error", err)
 	}
@@ -365,7 +363,7 @@ func TestDoUndecodableSuccessBody(t *testing.T) {
 	}
 	c := f.client()
 	var out struct{ ID string }
-	resp, err := c.Do(context.Background(), &api.Request{Method: "GET", Path: "/v1/x"}, &out)
+	resp, err := c.Do(context.Background(), &Request{Method: "GET", Path: "/v1/x"}, &out)
 	if err == nil || !strings.Contains(err.Error(), "req_1") {
 		t.Fatalf("err = %v, want a decode error naming the request id", err)
 	}

@@ -12,8 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/mwallet/mwallet-go/internal/api"
 )
 
 // errBodyTooLarge reports a response body over MaxResponseBytes.
@@ -61,65 +59,52 @@ func readBody(r io.Reader, limit, sizeHint int64) ([]byte, error) {
 	}
 }
 
-// typeByStatus is the error type the Errors section documents per status.
-var typeByStatus = map[int]string{
-	400: "invalid_request_error",
-	401: "authentication_error",
-	403: "permission_error",
-	404: "not_found",
-	409: "idempotency_error",
-	429: "rate_limit_error",
-	500: "api_error",
-	502: "upstream_error",
-	504: "upstream_timeout",
-}
-
 // codeForStatus is the code given to an error response that carries no
 // usable envelope (a proxy's HTML page, an empty or truncated body).
-func codeForStatus(status int) api.Code {
+func codeForStatus(status int) Code {
 	switch status {
 	case http.StatusBadGateway:
-		return api.CodeUpstreamError
+		return CodeUpstreamError
 	case http.StatusGatewayTimeout:
-		return api.CodeUpstreamTimeout
+		return CodeUpstreamTimeout
 	case http.StatusTooManyRequests:
-		return api.CodeRateLimited
+		return CodeRateLimited
 	}
-	return api.CodeAPIError
+	return CodeAPIError
 }
 
 // wireError is the error envelope as sent. Extras whose JSON type may vary
 // are read leniently from raw values.
 type wireError struct {
-	Type        string           `json:"type"`
-	Code        string           `json:"code"`
-	Message     string           `json:"message"`
-	RequestID   string           `json:"request_id"`
-	LimitType   string           `json:"limit_type"`
-	LimitScope  string           `json:"limit_scope"`
-	ChallengeID string           `json:"challenge_id"`
-	HostedURL   string           `json:"hosted_url"`
-	ExpiresAt   json.RawMessage  `json:"expires_at"`
-	RetryAfter  json.RawMessage  `json:"retry_after"`
-	Fields      []api.FieldError `json:"fields"`
-	LockedUntil json.RawMessage  `json:"locked_until"`
+	Type        string          `json:"type"`
+	Code        string          `json:"code"`
+	Message     string          `json:"message"`
+	RequestID   string          `json:"request_id"`
+	LimitType   string          `json:"limit_type"`
+	LimitScope  string          `json:"limit_scope"`
+	ChallengeID string          `json:"challenge_id"`
+	HostedURL   string          `json:"hosted_url"`
+	ExpiresAt   json.RawMessage `json:"expires_at"`
+	RetryAfter  json.RawMessage `json:"retry_after"`
+	Fields      []FieldError    `json:"fields"`
+	LockedUntil json.RawMessage `json:"locked_until"`
 }
 
 // maxMessage bounds the message kept from the server.
 const maxMessage = 1024
 
-// decodeError turns a non-2xx response into an *api.Error. It never fails:
+// decodeError turns a non-2xx response into an *Error. It never fails:
 // a body that is not an error envelope gives a code derived from the status
 // and a short message that does not repeat the body.
-func decodeError(status int, h http.Header, body []byte, now time.Time) *api.Error {
-	e := &api.Error{HTTPStatus: status}
+func decodeError(status int, h http.Header, body []byte, now time.Time) *Error {
+	e := &Error{HTTPStatus: status}
 	var w wireError
 	err := json.Unmarshal(body, &w)
 	var typeErr *json.UnmarshalTypeError
 	envelope := (err == nil || errors.As(err, &typeErr)) && strings.TrimSpace(w.Code) != ""
 	if envelope {
 		e.Type = clip(w.Type, 64)
-		e.Code = api.Code(clip(strings.TrimSpace(w.Code), 128))
+		e.Code = Code(clip(strings.TrimSpace(w.Code), 128))
 		e.Message = clip(w.Message, maxMessage)
 		e.RequestID = clip(w.RequestID, 256)
 		e.LimitType = clip(w.LimitType, 64)

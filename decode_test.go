@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/mwallet/mwallet-go/internal/api"
 )
 
 func TestDecodeError(t *testing.T) {
@@ -28,79 +26,79 @@ func TestDecodeError(t *testing.T) {
 		status int
 		header http.Header
 		body   string
-		want   *api.Error
+		want   *Error
 	}{
 		{
 			name: "limit_exceeded extras", status: 400, header: hdr("X-Request-Id", "req_h"),
 			body: `{"type":"invalid_request_error","code":"limit_exceeded","message":"daily","request_id":"req_b","limit_type":"daily","limit_scope":"member"}`,
-			want: &api.Error{HTTPStatus: 400, Type: "invalid_request_error", Code: "limit_exceeded", Message: "daily", RequestID: "req_b", LimitType: "daily", LimitScope: "member"},
+			want: &Error{HTTPStatus: 400, Type: "invalid_request_error", Code: "limit_exceeded", Message: "daily", RequestID: "req_b", LimitType: "daily", LimitScope: "member"},
 		},
 		{
 			name: "step_up_required extras", status: 400,
 			body: `{"type":"invalid_request_error","code":"step_up_required","message":"m","request_id":"r","challenge_id":"chl_1","hosted_url":"https://h/x","expires_at":1800000300}`,
-			want: &api.Error{HTTPStatus: 400, Type: "invalid_request_error", Code: "step_up_required", Message: "m", RequestID: "r", ChallengeID: "chl_1", HostedURL: "https://h/x", ExpiresAt: 1800000300},
+			want: &Error{HTTPStatus: 400, Type: "invalid_request_error", Code: "step_up_required", Message: "m", RequestID: "r", ChallengeID: "chl_1", HostedURL: "https://h/x", ExpiresAt: 1800000300},
 		},
 		{
 			name: "invalid_fields", status: 400,
 			body: `{"type":"invalid_request_error","code":"invalid_fields","message":"m","request_id":"r","fields":[{"key":"funding_source"},{"key":"name","reason":"too long"}]}`,
-			want: &api.Error{HTTPStatus: 400, Type: "invalid_request_error", Code: "invalid_fields", Message: "m", RequestID: "r", Fields: []api.FieldError{{Key: "funding_source"}, {Key: "name", Reason: "too long"}}},
+			want: &Error{HTTPStatus: 400, Type: "invalid_request_error", Code: "invalid_fields", Message: "m", RequestID: "r", Fields: []FieldError{{Key: "funding_source"}, {Key: "name", Reason: "too long"}}},
 		},
 		{
 			name: "state_invalid with locked_until", status: 400,
 			body: `{"type":"invalid_request_error","code":"state_invalid","message":"locked","request_id":"r","locked_until":"2026-01-02T00:00:00Z"}`,
-			want: &api.Error{HTTPStatus: 400, Type: "invalid_request_error", Code: "state_invalid", Message: "locked", RequestID: "r", LockedUntil: "2026-01-02T00:00:00Z"},
+			want: &Error{HTTPStatus: 400, Type: "invalid_request_error", Code: "state_invalid", Message: "locked", RequestID: "r", LockedUntil: "2026-01-02T00:00:00Z"},
 		},
 		{
 			name: "rate_limited body and header", status: 429, header: hdr("Retry-After", "7"),
 			body: `{"type":"rate_limit_error","code":"rate_limited","message":"slow","request_id":"r","retry_after":3}`,
-			want: &api.Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", Message: "slow", RequestID: "r", RetryAfter: 3},
+			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", Message: "slow", RequestID: "r", RetryAfter: 3},
 		},
 		{
 			name: "retry_after as a string", status: 429,
 			body: `{"code":"rate_limited","retry_after":"2.5"}`,
-			want: &api.Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RetryAfter: 3},
+			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RetryAfter: 3},
 		},
 		{
 			name: "rate_limited without body uses Retry-After", status: 429, header: hdr("Retry-After", "12", "X-Request-Id", "req_x"),
-			want: &api.Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RequestID: "req_x", RetryAfter: 12, Message: "HTTP 429 Too Many Requests with an empty body"},
+			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RequestID: "req_x", RetryAfter: 12, Message: "HTTP 429 Too Many Requests with an empty body"},
 		},
 		{
 			name: "Retry-After as an HTTP date", status: 429, header: hdr("Retry-After", now.Add(90*time.Second).UTC().Format(http.TimeFormat)),
 			body: `{"code":"rate_limited"}`,
-			want: &api.Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RetryAfter: 90},
+			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RetryAfter: 90},
 		},
 		{
 			name: "unknown code kept verbatim", status: 400, header: hdr("X-Request-Id", "req_h", "X-Idempotent-Replay", "true"),
 			body: `{"type":"invalid_request_error","code":"brand_new_code","message":"new"}`,
-			want: &api.Error{HTTPStatus: 400, Type: "invalid_request_error", Code: "brand_new_code", Message: "new", RequestID: "req_h", Replayed: true},
+			want: &Error{HTTPStatus: 400, Type: "invalid_request_error", Code: "brand_new_code", Message: "new", RequestID: "req_h", Replayed: true},
 		},
 		{
 			name: "proxy HTML 502", status: 502, header: hdr("Content-Type", "text/html; charset=utf-8", "X-Request-Id", "req_p"),
 			body: "<html><body><h1>502 Bad Gateway</h1>" + strings.Repeat("x", 5000) + "</body></html>",
-			want: &api.Error{HTTPStatus: 502, Type: "upstream_error", Code: "upstream_error", RequestID: "req_p", Message: "HTTP 502 Bad Gateway with a body that is not an error envelope (text/html, 5050 bytes)"},
+			want: &Error{HTTPStatus: 502, Type: "upstream_error", Code: "upstream_error", RequestID: "req_p", Message: "HTTP 502 Bad Gateway with a body that is not an error envelope (text/html, 5050 bytes)"},
 		},
 		{
 			name: "empty 504", status: 504,
-			want: &api.Error{HTTPStatus: 504, Type: "upstream_timeout", Code: "upstream_timeout", Message: "HTTP 504 Gateway Timeout with an empty body"},
+			want: &Error{HTTPStatus: 504, Type: "upstream_timeout", Code: "upstream_timeout", Message: "HTTP 504 Gateway Timeout with an empty body"},
 		},
 		{
 			name: "truncated JSON 500", status: 500, header: hdr("Content-Type", "application/json"),
 			body: `{"type":"api_error","code":"api_er`,
-			want: &api.Error{HTTPStatus: 500, Type: "api_error", Code: "api_error", Message: "HTTP 500 Internal Server Error with a body that is not an error envelope (application/json, 34 bytes)"},
+			want: &Error{HTTPStatus: 500, Type: "api_error", Code: "api_error", Message: "HTTP 500 Internal Server Error with a body that is not an error envelope (application/json, 34 bytes)"},
 		},
 		{
 			name: "JSON without code on 503", status: 503,
 			body: `{"message":"maintenance"}`,
-			want: &api.Error{HTTPStatus: 503, Type: "api_error", Code: "api_error", Message: "HTTP 503 Service Unavailable with a body that is not an error envelope (unknown content type, 25 bytes)"},
+			want: &Error{HTTPStatus: 503, Type: "api_error", Code: "api_error", Message: "HTTP 503 Service Unavailable with a body that is not an error envelope (unknown content type, 25 bytes)"},
 		},
 		{
 			name: "wrong JSON types still decode the rest", status: 400,
 			body: `{"type":7,"code":"invalid_fields","message":"m","fields":"oops","expires_at":"x"}`,
-			want: &api.Error{HTTPStatus: 400, Type: "invalid_request_error", Code: "invalid_fields", Message: "m"},
+			want: &Error{HTTPStatus: 400, Type: "invalid_request_error", Code: "invalid_fields", Message: "m"},
 		},
 		{
 			name: "JSON array", status: 400, body: `[1,2]`,
-			want: &api.Error{HTTPStatus: 400, Type: "invalid_request_error", Code: "api_error", Message: "HTTP 400 Bad Request with a body that is not an error envelope (unknown content type, 5 bytes)"},
+			want: &Error{HTTPStatus: 400, Type: "invalid_request_error", Code: "api_error", Message: "HTTP 400 Bad Request with a body that is not an error envelope (unknown content type, 5 bytes)"},
 		},
 	}
 	for _, tt := range tests {

@@ -1,80 +1,185 @@
 package mwallet
 
 import (
+	"errors"
+	"fmt"
 	"strconv"
-	"time"
-
-	"github.com/mwallet/mwallet-go/internal/api"
+	"strings"
 )
 
+// RetryClass is the retry rule that applies to an error code.
+type RetryClass int
+
+const (
+	// RetryNever: do not retry (request_rejected, insufficient_scope, ip_not_allowed,
+	// merchant_disabled, product_not_available, order_not_cancellable,
+	// state_invalid and every 404).
+	RetryNever RetryClass = iota + 1
+	// RetrySameKey: retry with the same idempotency key (api_error,
+	// upstream_error, upstream_timeout, idempotency_in_progress, unknown codes).
+	RetrySameKey
+	// RetryNewKey: fix the input or the funds, then retry with a new key; the
+	// same key replays the failure.
+	RetryNewKey
+	// RetryAfterWait: wait retry_after seconds (rate_limited), then retry.
+	RetryAfterWait
+	// RetryAfterStepUp: resend the same body and key with x-step-up once the
+	// end user completed the hosted screen.
+	RetryAfterStepUp
+	// RetryNewToken: obtain a fresh access token and retry once.
+	RetryNewToken
+)
+
+// String names the class.
+func (r RetryClass) String() string {
+	switch r {
+	case RetryNever:
+		return "never"
+	case RetrySameKey:
+		return "same-key"
+	case RetryNewKey:
+		return "new-key"
+	case RetryAfterWait:
+		return "after-wait"
+	case RetryAfterStepUp:
+		return "after-step-up"
+	case RetryNewToken:
+		return "new-token"
+	}
+	return fmt.Sprintf("RetryClass(%d)", int(r))
+}
+
+// FieldError is one item of the fields array of an invalid_fields error.
+type FieldError struct {
+	// Key names the refused field.
+	Key string `json:"key"`
+	// Reason says why; only some endpoints send it.
+	Reason string `json:"reason,omitempty"`
+}
+
 // Error is an error answered by the service: HTTP status, type, code, message,
-// request id and the code-specific extra fields. Inspect it with errors.As:
+// request id and the code-specific extra fields. It never holds credentials.
+// Inspect it with errors.As:
 //
 //	var apiErr *mwallet.Error
 //	if errors.As(err, &apiErr) && apiErr.Code == mwallet.CodeStepUpRequired { ... }
-type Error = api.Error
+type Error struct {
+	// HTTPStatus is the status of the response.
+	HTTPStatus int `json:"-"`
+	// Type is the error type, for example "invalid_request_error".
+	Type string `json:"type"`
+	// Code is the error code; branch on it. An unknown code is kept verbatim.
+	Code Code `json:"code"`
+	// Message is English text for people; it may change at any time.
+	Message string `json:"message"`
+	// RequestID identifies the request for support.
+	RequestID string `json:"request_id"`
 
-// Code is a public error code such as "step_up_required". Unknown codes are
-// kept verbatim and handled as CodeAPIError.
-type Code = api.Code
+	// LimitType is "single" or "daily" on limit_exceeded (may be empty).
+	LimitType string `json:"limit_type,omitempty"`
+	// LimitScope is "merchant" or "member" on limit_exceeded (may be empty).
+	LimitScope string `json:"limit_scope,omitempty"`
+	// ChallengeID, HostedURL and ExpiresAt (Unix seconds) come with step_up_required.
+	ChallengeID string `json:"challenge_id,omitempty"`
+	HostedURL   string `json:"hosted_url,omitempty"`
+	ExpiresAt   int64  `json:"expires_at,omitempty"`
+	// RetryAfter is the wait in seconds on rate_limited (also from the Retry-After header).
+	RetryAfter int `json:"retry_after,omitempty"`
+	// Fields lists per-field failures on invalid_fields.
+	Fields []FieldError `json:"fields,omitempty"`
+	// LockedUntil is the ISO-8601 end of a card activation lock (state_invalid).
+	LockedUntil string `json:"locked_until,omitempty"`
 
-// FieldError is one item of the fields array of an invalid_fields error.
-type FieldError = api.FieldError
+	// IdempotencyKey is the key the failed call carried, so the caller can
+	// decide between resending with it and starting over with a new one.
+	IdempotencyKey string `json:"-"`
+	// Replayed is true when this failure is the stored result of an earlier
+	// identical request (X-Idempotent-Replay: true).
+	Replayed bool `json:"-"`
+}
+
+// Error formats the code, status, message and request id.
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString("mwallet: ")
+	b.WriteString(string(e.Code))
+	fmt.Fprintf(&b, " (HTTP %d)", e.HTTPStatus)
+	if e.Message != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Message)
+	}
+	if len(e.Fields) > 0 {
+		b.WriteString(" fields=[")
+		for i, f := range e.Fields {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString(f.Key)
+			if f.Reason != "" {
+				b.WriteString(":" + f.Reason)
+			}
+		}
+		b.WriteString("]")
+	}
+	if e.RequestID != "" {
+		b.WriteString(" request_id=")
+		b.WriteString(e.RequestID)
+	}
+	return b.String()
+}
+
+// Retry returns the retry rule of the error's code.
+func (e *Error) Retry() RetryClass { return e.Code.Retry() }
+
+// Is makes errors.Is(err, &Error{Code: c}) match any *Error with code c.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Code != "" && t.Code == e.Code
+}
 
 // ParamError reports input the SDK rejected before sending anything. Its Code
 // is the code the service would have answered, when there is one.
-type ParamError = api.ParamError
+type ParamError struct {
+	// Param names the rejected input.
+	Param string
+	// Reason says what is wrong with it.
+	Reason string
+	// Code is the code the service would have answered, or "".
+	Code Code
+	// Err is the underlying error, when there is one (for example a
+	// *money.ParseError); errors.Is and errors.As see it through Unwrap.
+	Err error
+}
 
-// RetryClass is what the spec's retry rules say about an error code.
-type RetryClass = api.RetryClass
+// Error formats the parameter and the reason.
+func (e *ParamError) Error() string {
+	if e.Code != "" {
+		return fmt.Sprintf("mwallet: invalid %s: %s (%s; nothing was sent)", e.Param, e.Reason, e.Code)
+	}
+	return fmt.Sprintf("mwallet: invalid %s: %s (nothing was sent)", e.Param, e.Reason)
+}
 
-// Retry classes; see Code.Retry.
-const (
-	RetryNever       = api.RetryNever
-	RetrySameKey     = api.RetrySameKey
-	RetryNewKey      = api.RetryNewKey
-	RetryAfterWait   = api.RetryAfterWait
-	RetryAfterStepUp = api.RetryAfterStepUp
-	RetryNewToken    = api.RetryNewToken
-)
+// Is makes errors.Is(err, ErrInvalidParam) match every *ParamError.
+func (e *ParamError) Is(target error) bool { return target == ErrInvalidParam }
+
+// Unwrap returns the underlying error, or nil.
+func (e *ParamError) Unwrap() error { return e.Err }
 
 // ErrInvalidParam matches every *ParamError with errors.Is.
-var ErrInvalidParam = api.ErrInvalidParam
+var ErrInvalidParam = errors.New("mwallet: invalid parameter")
 
-// CodeOf returns the code of the *Error or *ParamError inside err, or "".
-func CodeOf(err error) Code { return api.CodeOf(err) }
-
-// Response is the metadata of the HTTP exchange behind a result: status,
-// request id, replay flag, idempotency key and attempts.
-type Response = api.Response
-
-// CallOption changes one call; see WithIdempotencyKey, WithStepUp,
-// WithMaxAttempts, WithAttemptTimeout, WithHeader and WithResponse.
-type CallOption = api.CallOption
-
-// WithIdempotencyKey sets the x-idempotency-key of a creating write instead of
-// a generated one. It must be UUID-shaped (8-4-4-4-12 hex). Reuse the key of a
-// failed call to resend it after a timeout or network error.
-func WithIdempotencyKey(key string) CallOption { return api.WithIdempotencyKey(key) }
-
-// WithStepUp sets x-step-up to the challenge_id that the end user completed at
-// the hosted URL. Resend the same parameters with the same idempotency key.
-func WithStepUp(challengeID string) CallOption { return api.WithStepUp(challengeID) }
-
-// WithMaxAttempts overrides the client's attempt limit for one call; 1 means
-// no retry.
-func WithMaxAttempts(n int) CallOption { return api.WithMaxAttempts(n) }
-
-// WithAttemptTimeout bounds each HTTP attempt of one call separately from the
-// context deadline of the whole call.
-func WithAttemptTimeout(d time.Duration) CallOption { return api.WithAttemptTimeout(d) }
-
-// WithHeader adds a header to every attempt of one call. Headers the client
-// owns (authentication, signing, idempotency, member) are not overridden.
-func WithHeader(key, value string) CallOption { return api.WithHeader(key, value) }
-
-// WithResponse stores the Response of the call into *dst, also when it fails.
-func WithResponse(dst **Response) CallOption { return api.WithResponse(dst) }
+// CodeOf returns the code of an *Error or *ParamError inside err, or "".
+func CodeOf(err error) Code {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	var p *ParamError
+	if errors.As(err, &p) {
+		return p.Code
+	}
+	return ""
+}
 
 // TransportError reports a call that ended without an answer from the
 // service after its last attempt: connection refused or reset, a timeout, a

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"net/http"
 	"time"
 
 	mwallet "github.com/mwallet/mwallet-go"
@@ -14,7 +15,8 @@ import (
 )
 
 // A client for the embedded simulator lists the asset catalogue. Against the
-// real service, use NewClient with its base URL and your credentials.
+// real service, use mwclient.New (or NewClient) with its base URL and your
+// credentials.
 func Example() {
 	sim := simulator.MustNew()
 	defer sim.Close()
@@ -35,7 +37,9 @@ func Example() {
 }
 
 // NewClient takes the base URL of the environment and the Key's three
-// values; secrets print as [redacted].
+// values; secrets print as [redacted]. It returns the shared transport; a
+// product line's client is built on it (qrpay.New(client)), or
+// mwclient.New builds them all.
 func ExampleNewClient() {
 	creds := mwallet.Credentials{
 		ClientID:   "client-1",
@@ -147,21 +151,56 @@ func ExampleError() {
 }
 
 // After step_up_required, send the end user to HostedURL; once they are done,
-// StepUpResend gives the options that resend the same call: the same
+// StepUp.Options gives the options that resend the same call: the same
 // idempotency key and x-step-up.
-func ExampleStepUpResend() {
+func ExampleAsStepUp() {
 	err := error(&mwallet.Error{
 		Code: mwallet.CodeStepUpRequired, HTTPStatus: 400,
 		ChallengeID: "chl_123", HostedURL: "https://verify.example/chl_123",
 		IdempotencyKey: "0b5c8e0a-3f2d-4c1e-9a7b-5d6e7f8a9b0c",
 	})
-	var apiErr *mwallet.Error
-	if errors.As(err, &apiErr) && apiErr.Code == mwallet.CodeStepUpRequired {
-		fmt.Println("send the user to", apiErr.HostedURL)
-		opts := mwallet.StepUpResend(err) // pass opts... to the same method with the same parameters
-		fmt.Println(len(opts), "options; key kept:", mwallet.IdempotencyKeyOf(err))
+	if su, ok := mwallet.AsStepUp(err); ok {
+		fmt.Println("send the user to", su.HostedURL)
+		opts := su.Options() // pass opts... to the same method with the same parameters
+		fmt.Println(len(opts), "options; key kept:", su.IdempotencyKey)
 	}
 	// Output:
 	// send the user to https://verify.example/chl_123
 	// 2 options; key kept: 0b5c8e0a-3f2d-4c1e-9a7b-5d6e7f8a9b0c
+}
+
+// A listing stops after a page and resumes later from the page's
+// NextCursor: the resumed walk starts right after that page.
+func ExamplePages() {
+	sim := simulator.MustNew()
+	defer sim.Close()
+	client := sim.Client()
+	ctx := context.Background()
+	for i := 1; i <= 3; i++ {
+		sim.Clock.Advance(time.Second)
+		_, _ = client.Deposits.Create(ctx, "member-1", deposits.CreateParams{
+			Asset: "USDC", Amount: money.MustParse("1", 6), Reference: fmt.Sprint("ref-", i)})
+	}
+	req := mwallet.Request{Method: http.MethodGet, Path: "/v1/deposits"}
+	type deposit struct {
+		Reference string `json:"reference"`
+	}
+	var saved string
+	for page, err := range mwallet.Pages[deposit](ctx, client.Client, req, mwallet.ListParams{Limit: 2}) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(page.Data, page.HasMore)
+		saved = page.NextCursor
+		break // stop; keep saved with your progress
+	}
+	for page, err := range mwallet.Pages[deposit](ctx, client.Client, req, mwallet.ListParams{Limit: 2, Cursor: saved}) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(page.Data, page.HasMore, page.NextCursor == "")
+	}
+	// Output:
+	// [{ref-3} {ref-2}] true
+	// [{ref-1}] false true
 }

@@ -4,8 +4,6 @@ import (
 	"errors"
 
 	"github.com/google/uuid"
-
-	"github.com/mwallet/mwallet-go/internal/api"
 )
 
 // NewIdempotencyKey returns a new random (version 4) UUID for
@@ -42,7 +40,7 @@ func ValidIdempotencyKey(key string) bool {
 // upstream_timeout or step-up; after a definite business failure use a new
 // key instead (the same key replays the failure).
 func IdempotencyKeyOf(err error) string {
-	var e *api.Error
+	var e *Error
 	if errors.As(err, &e) && e.IdempotencyKey != "" {
 		return e.IdempotencyKey
 	}
@@ -51,28 +49,6 @@ func IdempotencyKeyOf(err error) string {
 		return t.IdempotencyKey
 	}
 	return ""
-}
-
-// StepUpResend returns the call options that resend a call which failed with
-// step_up_required once the end user completed the hosted screen: the same
-// idempotency key and x-step-up set to the challenge id. Pass them with the
-// same parameters as the first call. It returns nil when err is not a
-// step_up_required *Error.
-//
-//	opts := mwallet.StepUpResend(err)
-//	if opts != nil { // after the user finished at apiErr.HostedURL
-//		order, err = client.QRPay.Pay(ctx, member, params, opts...)
-//	}
-func StepUpResend(err error) []CallOption {
-	var e *api.Error
-	if !errors.As(err, &e) || e.Code != api.CodeStepUpRequired || e.ChallengeID == "" {
-		return nil
-	}
-	opts := []CallOption{WithStepUp(e.ChallengeID)}
-	if e.IdempotencyKey != "" {
-		opts = append(opts, WithIdempotencyKey(e.IdempotencyKey))
-	}
-	return opts
 }
 
 // newUUID returns a random (version 4) UUID string.

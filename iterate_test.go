@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/mwallet/mwallet-go/internal/api"
 )
 
 func TestIterateFollowsHasMore(t *testing.T) {
@@ -29,9 +27,9 @@ func TestIterateFollowsHasMore(t *testing.T) {
 		writeTestJSON(w, 200, pages[r.URL.Query().Get("cursor")])
 	}
 	c := f.client()
-	req := api.Request{Method: http.MethodGet, Path: "/v1/remittances", Query: map[string][]string{"status": {"pending"}}}
+	req := Request{Method: http.MethodGet, Path: "/v1/remittances", Query: map[string][]string{"status": {"pending"}}}
 	var got []string
-	for item, err := range api.Iterate[string](context.Background(), c, req, api.ListParams{Limit: 2}) {
+	for item, err := range Iterate[string](context.Background(), c, req, ListParams{Limit: 2}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,7 +58,7 @@ func TestIterateCapsLimitAndStopsOnError(t *testing.T) {
 	}
 	c := f.client()
 	var items, errs int
-	for _, err := range api.Iterate[int](context.Background(), c, api.Request{Method: http.MethodGet, Path: "/v1/x"}, api.ListParams{Limit: 1000}) {
+	for _, err := range Iterate[int](context.Background(), c, Request{Method: http.MethodGet, Path: "/v1/x"}, ListParams{Limit: 1000}) {
 		if err != nil {
 			errs++
 			if CodeOf(err) != CodeInsufficientScope {
@@ -72,5 +70,69 @@ func TestIterateCapsLimitAndStopsOnError(t *testing.T) {
 	}
 	if items != 1 || errs != 1 {
 		t.Errorf("items %d errors %d; want 1 and 1", items, errs)
+	}
+}
+
+func TestPagesCarryCursorAndResponse(t *testing.T) {
+	t.Parallel()
+	pages := map[string]map[string]any{
+		"":   {"data": []string{"a", "b"}, "next_cursor": "c1", "has_more": true},
+		"c1": {"data": []string{"c"}, "next_cursor": "ignored", "has_more": false},
+	}
+	f := newFakeAPI(t)
+	f.handler = func(w http.ResponseWriter, r *http.Request, body []byte, n int) {
+		w.Header().Set("X-Request-Id", "req_"+r.URL.Query().Get("cursor"))
+		writeTestJSON(w, 200, pages[r.URL.Query().Get("cursor")])
+	}
+	c := f.client()
+	type view struct {
+		Data    []string
+		Next    string
+		HasMore bool
+		Request string
+	}
+	var got []view
+	for p, err := range Pages[string](context.Background(), c, Request{Method: http.MethodGet, Path: "/v1/x"}, ListParams{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, view{p.Data, p.NextCursor, p.HasMore, p.Response.RequestID})
+	}
+	want := []view{{[]string{"a", "b"}, "c1", true, "req_"}, {[]string{"c"}, "", false, "req_c1"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("pages (-want +got):\n%s", diff)
+	}
+	// Resuming from the first page's cursor starts after it.
+	var rest []string
+	for item, err := range Iterate[string](context.Background(), c, Request{Method: http.MethodGet, Path: "/v1/x"}, ListParams{Cursor: "c1"}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		rest = append(rest, item)
+	}
+	if diff := cmp.Diff([]string{"c"}, rest); diff != "" {
+		t.Errorf("resumed (-want +got):\n%s", diff)
+	}
+}
+
+func TestPagesStopOnARepeatedCursor(t *testing.T) {
+	t.Parallel()
+	f := newFakeAPI(t)
+	f.handler = func(w http.ResponseWriter, r *http.Request, body []byte, n int) {
+		writeTestJSON(w, 200, map[string]any{"data": []int{n}, "next_cursor": "same", "has_more": true})
+	}
+	var pages, errs int
+	for p, err := range Pages[int](context.Background(), f.client(), Request{Method: http.MethodGet, Path: "/v1/x"}, ListParams{}) {
+		if err != nil {
+			errs++
+			if p != nil || CodeOf(err) != CodeAPIError {
+				t.Errorf("page %v, err %v", p, err)
+			}
+			continue
+		}
+		pages++
+	}
+	if pages != 2 || errs != 1 {
+		t.Errorf("%d pages and %d errors; want 2 pages, then the loop error once", pages, errs)
 	}
 }

@@ -6,8 +6,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-
-	"github.com/mwallet/mwallet-go/internal/api"
 )
 
 // Runs token exchange, signed writes, retries, errors and re-authentication
@@ -34,14 +32,14 @@ func TestDebugLogNeverContainsSecrets(t *testing.T) {
 		body := map[string]string{"pin": "PIN-SECRET-123456"}
 		var sent []string
 		for i := 0; i < 2; i++ {
-			resp, err := c.Do(context.Background(), &api.Request{Method: http.MethodPost, Path: "/v1/cards/crd_1/pin", Body: body, Idempotent: true, MemberScoped: true, Member: "member-1"}, nil)
+			resp, err := c.Do(context.Background(), &Request{Method: http.MethodPost, Path: "/v1/cards/crd_1/pin", Body: body, Idempotent: true, MemberScoped: true, Member: "member-1"}, nil)
 			if resp != nil {
 				sent = append(sent, resp.IdempotencyKey)
 			}
 			_ = err
 		}
 		f.revokeAll()
-		if _, err := c.Do(context.Background(), &api.Request{Method: http.MethodGet, Path: "/v1/x"}, nil); err != nil {
+		if _, err := c.Do(context.Background(), &Request{Method: http.MethodGet, Path: "/v1/x"}, nil); err != nil {
 			t.Fatal(err)
 		}
 		for _, k := range sent {

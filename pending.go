@@ -12,8 +12,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/mwallet/mwallet-go/internal/api"
 )
 
 // IdempotencyWindow is how long the service keeps an idempotency record:
@@ -217,34 +215,34 @@ func (c *Client) PendingRequests(ctx context.Context) ([]PendingRequest, error) 
 // is always the record's.
 func (c *Client) Resume(ctx context.Context, p PendingRequest, out any, opts ...CallOption) (*Response, error) {
 	if ctx == nil {
-		return nil, api.Param("ctx", "a context is required", "")
+		return nil, &ParamError{Param: "ctx", Reason: "a context is required", Code: ""}
 	}
 	if !ValidIdempotencyKey(p.Key) {
-		return nil, api.Param("pending.Key", "must be UUID-shaped (8-4-4-4-12 hex digits)", api.CodeIdempotencyKeyInvalid)
+		return nil, &ParamError{Param: "pending.Key", Reason: "must be UUID-shaped (8-4-4-4-12 hex digits)", Code: CodeIdempotencyKeyInvalid}
 	}
 	if p.ClientID != "" && p.ClientID != c.creds.ClientID {
-		return nil, api.Param("pending.ClientID", "recorded by the Key "+p.ClientID+"; resume it with a client of that Key", "")
+		return nil, &ParamError{Param: "pending.ClientID", Reason: "recorded by the Key " + p.ClientID + "; resume it with a client of that Key", Code: ""}
 	}
 	if p.CreatedAt.IsZero() {
-		return nil, api.Param("pending.CreatedAt", "required", "")
+		return nil, &ParamError{Param: "pending.CreatedAt", Reason: "required", Code: ""}
 	}
 	if age := c.cfg.now().Sub(p.CreatedAt); age > PendingResumeWindow {
 		return nil, fmt.Errorf("%w (key %s, %s %s, recorded %s ago)", ErrPendingExpired, p.Key, p.Method, p.Path, age.Round(time.Second))
 	}
 	if p.Body != nil && !json.Valid(p.Body) {
-		return nil, api.Param("pending.Body", "not valid JSON", api.CodeInvalidRequest)
+		return nil, &ParamError{Param: "pending.Body", Reason: "not valid JSON", Code: CodeInvalidRequest}
 	}
-	r := &api.Request{Method: p.Method, Path: p.Path, Idempotent: true}
+	r := &Request{Method: p.Method, Path: p.Path, Idempotent: true}
 	if p.Member != "" {
 		r.MemberScoped, r.Member = true, p.Member
 	}
 	if p.Body != nil {
 		r.Body = json.RawMessage(p.Body)
 	}
-	o := api.Apply(opts)
-	o.IdempotencyKey = p.Key
-	if o.StepUp == "" {
-		o.StepUp = p.StepUp
+	o := applyCallOptions(opts)
+	o.idempotencyKey = p.Key
+	if o.stepUp == "" {
+		o.stepUp = p.StepUp
 	}
 	sp, err := c.spec(r, o)
 	if err != nil {
@@ -258,9 +256,7 @@ func (c *Client) Resume(ctx context.Context, p PendingRequest, out any, opts ...
 		sp.pending = &rec
 	}
 	resp, err := c.run(ctx, sp, out, o)
-	if o.OnResponse != nil && resp != nil {
-		o.OnResponse(resp)
-	}
+	o.deliver(out, resp, err)
 	return resp, err
 }
 
@@ -303,12 +299,12 @@ func (c *Client) settlePending(ctx context.Context, sp *callSpec, a *attempt) {
 // preIdempotencyCodes are rejections the service answers before its
 // idempotency check: they say nothing about an earlier attempt with the
 // same key.
-var preIdempotencyCodes = map[api.Code]bool{
-	api.CodeInvalidToken: true, api.CodeInvalidSignature: true, api.CodeSignatureRequired: true,
-	api.CodeTimestampOutOfRange: true, api.CodeNonceReused: true, api.CodeEnvironmentMismatch: true,
-	api.CodeInsufficientScope: true, api.CodeIPNotAllowed: true, api.CodeMerchantDisabled: true,
-	api.CodeRateLimited: true, api.CodeIdempotencyInProgress: true, api.CodeMemberContextRequired: true,
-	api.CodeMemberNotFound: true, api.CodeInvalidCredentials: true,
+var preIdempotencyCodes = map[Code]bool{
+	CodeInvalidToken: true, CodeInvalidSignature: true, CodeSignatureRequired: true,
+	CodeTimestampOutOfRange: true, CodeNonceReused: true, CodeEnvironmentMismatch: true,
+	CodeInsufficientScope: true, CodeIPNotAllowed: true, CodeMerchantDisabled: true,
+	CodeRateLimited: true, CodeIdempotencyInProgress: true, CodeMemberContextRequired: true,
+	CodeMemberNotFound: true, CodeInvalidCredentials: true,
 }
 
 // outcomeFinal reports whether the call's outcome is known: a 2xx, a

@@ -12,8 +12,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/mwallet/mwallet-go/internal/api"
 )
 
 // drop closes the connection without an answer.
@@ -23,8 +21,8 @@ func drop(w http.ResponseWriter) {
 	}
 }
 
-func payReq() *api.Request {
-	return &api.Request{Method: http.MethodPost, Path: "/v1/qrpay/payments", MemberScoped: true, Member: "member-1",
+func payReq() *Request {
+	return &Request{Method: http.MethodPost, Path: "/v1/qrpay/payments", MemberScoped: true, Member: "member-1",
 		Body: map[string]string{"code_value": "000201", "amount": "12.50"}, Idempotent: true}
 }
 
@@ -217,7 +215,7 @@ func TestPendingStoreFailureSendsNothing(t *testing.T) {
 		t.Fatalf("%d requests sent", n)
 	}
 	// Reads and writes without a key do not touch the store.
-	if _, err := c.Do(context.Background(), &api.Request{Method: http.MethodGet, Path: "/v1/x"}, nil); err != nil {
+	if _, err := c.Do(context.Background(), &Request{Method: http.MethodGet, Path: "/v1/x"}, nil); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -228,7 +226,7 @@ func TestSensitiveRequestsAreNotRecorded(t *testing.T) {
 	f.handler = func(w http.ResponseWriter, r *http.Request, body []byte, n int) { drop(w) }
 	store := NewMemoryPendingStore()
 	c := f.client(WithPendingStore(store))
-	r := &api.Request{Method: http.MethodPost, Path: "/v1/cards/crd_1/pin", MemberScoped: true, Member: "m",
+	r := &Request{Method: http.MethodPost, Path: "/v1/cards/crd_1/pin", MemberScoped: true, Member: "m",
 		Body: map[string]string{"new_pin": "123456", "cvv": "123"}, Idempotent: true, Sensitive: true}
 	if _, err := c.Do(context.Background(), r, nil, WithMaxAttempts(1)); err == nil {
 		t.Fatal("want a transport error")

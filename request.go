@@ -1,30 +1,66 @@
 package mwallet
 
 import (
-	"context"
-	"iter"
-
-	"github.com/mwallet/mwallet-go/internal/api"
+	"net/http"
+	"net/url"
 )
 
-// Request describes one endpoint call for Client.Do: method, escaped path,
-// query, member context, body and whether the call is idempotent. Use it
-// for endpoints the SDK has no typed method for:
+// Request describes one endpoint call: method, escaped path, query, member
+// context, body and whether the call is idempotent. The product packages
+// describe each of their calls with one; use it yourself with Client.Do,
+// Call, Iterate or Pages for endpoints the SDK has no typed method for:
 //
 //	var out map[string]any
 //	resp, err := client.Do(ctx, &mwallet.Request{
 //		Method: http.MethodGet, Path: "/v1/qrpay/orders/" + url.PathEscape(id),
 //		MemberScoped: true, Member: member,
 //	}, &out)
-type Request = api.Request
+type Request struct {
+	// Method is the HTTP method, for example http.MethodPost.
+	Method string
+	// Path is the escaped path beginning with /v1, for example "/v1/qrpay/payments".
+	// Build path segments with url.PathEscape.
+	Path string
+	// Query is sent as the query string (encoded in sorted key order).
+	Query url.Values
+	// MemberScoped marks endpoints that need x-on-behalf-of. Member must then
+	// be a non-blank identifier; a blank one is rejected with a *ParamError
+	// of code member_context_required before anything is sent.
+	MemberScoped bool
+	// Member is the member identifier: an external_member_id or mem_<uuid>.
+	Member string
+	// Body is JSON-encoded once per logical call (the same bytes are sent and
+	// signed on every retry). A json.RawMessage is sent byte for byte. nil
+	// sends no body.
+	Body any
+	// Idempotent marks creating writes that carry x-idempotency-key. The key
+	// is generated once per logical call unless the caller supplies one with
+	// WithIdempotencyKey, and reused on every retry.
+	Idempotent bool
+	// Sensitive marks a body that carries secrets (card PIN, CVV). The
+	// client never copies such a body out of the call (no pending-request
+	// record).
+	Sensitive bool
+	// AcceptedStatus lists extra 2xx statuses the endpoint documents; any 2xx
+	// is a success anyway. It exists for documentation only.
+	AcceptedStatus []int
+}
 
-// Page is the list envelope {data, next_cursor, has_more}.
-type Page[T any] = api.Page[T]
-
-// Iterate walks every page of a list endpoint through c, newest first, and
-// yields each item; it stops when has_more is false, when the loop stops, or
-// at the first error, which it yields once. Use it for list endpoints the SDK
-// has no typed method for.
-func Iterate[T any](ctx context.Context, c *Client, req Request, p ListParams, opts ...CallOption) iter.Seq2[T, error] {
-	return api.Iterate[T](ctx, c, req, p, opts...)
+// Response is the metadata of the HTTP exchange behind a result: status,
+// request id, replay flag, idempotency key and attempts. Results of the
+// product packages carry it in their Response field.
+type Response struct {
+	// StatusCode is the HTTP status of the final attempt.
+	StatusCode int
+	// RequestID is the X-Request-Id of the final attempt; quote it to support.
+	RequestID string
+	// Replayed is true when the server answered with X-Idempotent-Replay: true,
+	// meaning the result is the stored result of an earlier identical request.
+	Replayed bool
+	// IdempotencyKey is the x-idempotency-key sent (empty when none was needed).
+	IdempotencyKey string
+	// Attempts is the number of HTTP attempts the call took (1 when no retry).
+	Attempts int
+	// Header holds the response headers of the final attempt.
+	Header http.Header
 }

@@ -13,8 +13,6 @@ import (
 	"sync"
 	"syscall"
 	"time"
-
-	"github.com/mwallet/mwallet-go/internal/api"
 )
 
 // The retry rules (Errors, Retry rules of the specification), applied by
@@ -206,14 +204,14 @@ func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error
 	e := decodeError(resp.StatusCode, resp.Header, body, a.c.cfg.now())
 	e.IdempotencyKey = a.spec.idemKey
 	a.apiErr = e
-	if !e.Replayed && (resp.StatusCode >= 500 || e.Code == api.CodeIdempotencyInProgress) {
+	if !e.Replayed && (resp.StatusCode >= 500 || e.Code == CodeIdempotencyInProgress) {
 		a.uncertain = true
 	}
 	a.log(ctx)
 	if ctx.Err() != nil {
 		return false, nil
 	}
-	if e.Code == api.CodeInvalidToken && !a.spec.exchange && !a.reauthed {
+	if e.Code == CodeInvalidToken && !a.spec.exchange && !a.reauthed {
 		a.reauthed = true
 		a.c.auth.invalidate(ctx, a.tokenValue)
 		a.decision = retryDecision{reason: "invalid_token: new access token"}
@@ -226,11 +224,11 @@ func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error
 	n := a.retries + 1
 	cost := a.c.cfg.budgetCost
 	switch e.Code.Retry() {
-	case api.RetrySameKey:
+	case RetrySameKey:
 		switch {
-		case e.Code == api.CodeIdempotencyInProgress:
+		case e.Code == CodeIdempotencyInProgress:
 			return a.allow(ctx, inProgressWait(a.c.cfg.minBackoff, a.c.cfg.maxBackoff, n), cost, string(e.Code))
-		case e.Code == api.CodeUpstreamError || e.Code == api.CodeUpstreamTimeout:
+		case e.Code == CodeUpstreamError || e.Code == CodeUpstreamTimeout:
 			return a.allow(ctx, backoff(a.c.cfg.minBackoff, a.c.cfg.maxBackoff, n), cost, string(e.Code))
 		default: // api_error and unknown codes: once
 			if a.apiErrorRetried {
@@ -239,7 +237,7 @@ func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error
 			a.apiErrorRetried = true
 			return a.allow(ctx, backoff(a.c.cfg.minBackoff, a.c.cfg.maxBackoff, n), cost, string(e.Code))
 		}
-	case api.RetryAfterWait:
+	case RetryAfterWait:
 		wait := time.Duration(e.RetryAfter) * time.Second
 		if e.RetryAfter <= 0 {
 			wait = backoff(a.c.cfg.minBackoff, a.c.cfg.maxBackoff, n)

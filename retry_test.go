@@ -3,6 +3,7 @@ package mwallet
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -12,11 +13,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mwallet/mwallet-go/internal/api"
+	"github.com/google/go-cmp/cmp"
 )
 
-func postReq() *api.Request {
-	return &api.Request{Method: http.MethodPost, Path: "/v1/qrpay/payments", MemberScoped: true, Member: "member-1",
+func postReq() *Request {
+	return &Request{Method: http.MethodPost, Path: "/v1/qrpay/payments", MemberScoped: true, Member: "member-1",
 		Body: map[string]string{"code_value": "000201", "preferred_asset": "USDT"}, Idempotent: true}
 }
 
@@ -107,7 +108,7 @@ func TestNoRetryCodes(t *testing.T) {
 		status int
 	}
 	var cases []tc
-	for _, code := range api.KnownCodes() {
+	for _, code := range KnownCodes() {
 		switch code.Retry() {
 		case RetryNever, RetryNewKey, RetryAfterStepUp:
 			cases = append(cases, tc{code, code.HTTPStatus()})
@@ -288,7 +289,7 @@ func TestAttemptTimeoutRetries(t *testing.T) {
 		writeTestJSON(w, 200, map[string]any{})
 	}
 	c := f.client(WithDefaultAttemptTimeout(time.Hour))
-	resp, err := c.Do(context.Background(), &api.Request{Method: http.MethodGet, Path: "/v1/x"}, nil, WithAttemptTimeout(50*time.Millisecond))
+	resp, err := c.Do(context.Background(), &Request{Method: http.MethodGet, Path: "/v1/x"}, nil, WithAttemptTimeout(50*time.Millisecond))
 	if err != nil || resp.Attempts != 2 {
 		t.Fatalf("err = %v, resp = %+v; want success on the second attempt", err, resp)
 	}
@@ -328,7 +329,7 @@ func TestNetworkErrors(t *testing.T) {
 		dropping(f, 2)
 		// net/http may itself replay a GET on a fresh connection, so count
 		// what the service saw rather than the client's attempts.
-		_, err := f.client().Do(context.Background(), &api.Request{Method: http.MethodGet, Path: "/v1/x"}, nil)
+		_, err := f.client().Do(context.Background(), &Request{Method: http.MethodGet, Path: "/v1/x"}, nil)
 		if err != nil || len(f.recorded()) != 3 {
 			t.Fatalf("err = %v, requests = %d", err, len(f.recorded()))
 		}
@@ -337,7 +338,7 @@ func TestNetworkErrors(t *testing.T) {
 		t.Parallel()
 		f := newFakeAPI(t)
 		dropping(f, 1)
-		_, err := f.client().Do(context.Background(), &api.Request{Method: http.MethodPost, Path: "/v1/cards/crd_1/pin"}, nil)
+		_, err := f.client().Do(context.Background(), &Request{Method: http.MethodPost, Path: "/v1/cards/crd_1/pin"}, nil)
 		var te *TransportError
 		if !errors.As(err, &te) || te.NotSent || te.Attempts != 1 {
 			t.Fatalf("err = %v, want one attempt and a *TransportError", err)
@@ -351,7 +352,7 @@ func TestNetworkErrors(t *testing.T) {
 		f := newFakeAPI(t)
 		c := f.client()
 		// Obtain a token, then point the client at a closed port.
-		if _, err := c.Do(context.Background(), &api.Request{Method: http.MethodGet, Path: "/v1/x"}, nil); err != nil {
+		if _, err := c.Do(context.Background(), &Request{Method: http.MethodGet, Path: "/v1/x"}, nil); err != nil {
 			t.Fatal(err)
 		}
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -361,7 +362,7 @@ func TestNetworkErrors(t *testing.T) {
 		addr := ln.Addr().String()
 		_ = ln.Close()
 		c.base = "http://" + addr
-		_, err = c.Do(context.Background(), &api.Request{Method: http.MethodPost, Path: "/v1/cards/crd_1/pin"}, nil)
+		_, err = c.Do(context.Background(), &Request{Method: http.MethodPost, Path: "/v1/cards/crd_1/pin"}, nil)
 		var te *TransportError
 		if !errors.As(err, &te) || !te.NotSent || te.Attempts != DefaultMaxAttempts {
 			t.Fatalf("err = %v, want %d attempts, NotSent", err, DefaultMaxAttempts)
@@ -455,19 +456,29 @@ func TestStepUpResend(t *testing.T) {
 	if len(f.recorded()) != 1 {
 		t.Fatalf("step_up_required must not be retried")
 	}
-	opts := StepUpResend(err)
-	if opts == nil {
-		t.Fatal("StepUpResend returned nil")
+	su, ok := AsStepUp(fmt.Errorf("wrapped: %w", err))
+	if !ok {
+		t.Fatal("AsStepUp did not find the challenge")
 	}
-	resp, err := c.Do(context.Background(), postReq(), nil, opts...)
+	want := StepUp{ChallengeID: "chl_9", HostedURL: "https://h.example/chl_9", ExpiresAt: time.Unix(1800000300, 0).UTC(), IdempotencyKey: e.IdempotencyKey}
+	if diff := cmp.Diff(want, *su); diff != "" || su.IdempotencyKey == "" {
+		t.Errorf("StepUp (-want +got):\n%s", diff)
+	}
+	o := applyCallOptions(su.Options())
+	if o.idempotencyKey != e.IdempotencyKey || o.stepUp != "chl_9" {
+		t.Errorf("options: key %q step-up %q", o.idempotencyKey, o.stepUp)
+	}
+	resp, err := c.Do(context.Background(), postReq(), nil, su.Options()...)
 	if err != nil {
 		t.Fatalf("resend: %v", err)
 	}
 	reqs := f.recorded()
-	if resp.IdempotencyKey != e.IdempotencyKey || reqs[1].Header.Get("X-Idempotency-Key") != e.IdempotencyKey {
+	if resp.IdempotencyKey != e.IdempotencyKey || reqs[1].Header.Get("X-Idempotency-Key") != e.IdempotencyKey || reqs[1].Header.Get("X-Step-Up") != "chl_9" {
 		t.Errorf("resend key %q, first key %q", resp.IdempotencyKey, e.IdempotencyKey)
 	}
-	if StepUpResend(errors.New("x")) != nil || StepUpResend(&Error{Code: CodeInvalidFields}) != nil {
-		t.Errorf("StepUpResend must be nil for other errors")
+	for _, other := range []error{nil, errors.New("x"), &Error{Code: CodeInvalidFields}, &Error{Code: CodeStepUpRequired}} {
+		if su, ok := AsStepUp(other); ok || su != nil {
+			t.Errorf("AsStepUp(%v) = %+v, true; want only step_up_required with a challenge", other, su)
+		}
 	}
 }

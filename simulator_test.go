@@ -11,11 +11,12 @@ import (
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/deposits"
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
-func newSim(t *testing.T) (*simulator.Simulator, *mwallet.Client) {
+func newSim(t *testing.T) (*simulator.Simulator, *mwclient.Client) {
 	t.Helper()
 	sim := simtest.Start(t)
 	return sim, sim.Client(mwallet.WithRetryBackoff(time.Millisecond, 5*time.Millisecond))
@@ -162,7 +163,7 @@ func TestSimulatorIterateUntypedList(t *testing.T) {
 	}
 	sim.Requests.Reset()
 	seen := map[string]bool{}
-	for item, err := range mwallet.Iterate[map[string]any](ctx, client, mwallet.Request{Method: http.MethodGet, Path: "/v1/deposits"}, mwallet.ListParams{Limit: 2}) {
+	for item, err := range mwallet.Iterate[map[string]any](ctx, client.Client, mwallet.Request{Method: http.MethodGet, Path: "/v1/deposits"}, mwallet.ListParams{Limit: 2}) {
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,8 +9,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/mwallet/mwallet-go/internal/api"
 )
 
 // storeClock is a manual clock for MemoryTokenStore lock and token expiry.
@@ -120,7 +118,7 @@ func TestFleetSharesOneExchange(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err := c.Do(context.Background(), &api.Request{Method: http.MethodGet, Path: "/v1/x"}, nil)
+			_, err := c.Do(context.Background(), &Request{Method: http.MethodGet, Path: "/v1/x"}, nil)
 			errs <- err
 		}()
 	}
@@ -150,7 +148,7 @@ func TestCrashedLockHolderDoesNotBlock(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		_, err := c.Do(context.Background(), &api.Request{Method: http.MethodGet, Path: "/v1/x"}, nil)
+		_, err := c.Do(context.Background(), &Request{Method: http.MethodGet, Path: "/v1/x"}, nil)
 		done <- err
 	}()
 	<-shared.refused
@@ -185,7 +183,7 @@ func TestWaiterUsesValidTokenDuringRefresh(t *testing.T) {
 	if _, ok, _ := store.Lock(ctx, c.TokenStoreKey(), TokenLockTTL); !ok {
 		t.Fatal("Lock")
 	}
-	if _, err := c.Do(ctx, &api.Request{Method: http.MethodGet, Path: "/v1/x"}, nil); err != nil {
+	if _, err := c.Do(ctx, &Request{Method: http.MethodGet, Path: "/v1/x"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := f.recorded()[0].Header.Get("X-Auth-Token"); got != "Bearer tok-SECRET-old" || f.exchanges.Load() != 0 {
@@ -201,7 +199,7 @@ func TestClientRefreshesFromTheStore(t *testing.T) {
 	ctx := context.Background()
 	get := func(c *Client) string {
 		t.Helper()
-		if _, err := c.Do(ctx, &api.Request{Method: http.MethodGet, Path: "/v1/x"}, nil); err != nil {
+		if _, err := c.Do(ctx, &Request{Method: http.MethodGet, Path: "/v1/x"}, nil); err != nil {
 			t.Fatal(err)
 		}
 		reqs := f.recorded()
@@ -257,7 +255,7 @@ func TestTokenStoreOutageFallsBackToOwnExchange(t *testing.T) {
 	var logs syncBuffer
 	c := f.client(WithTokenStore(brokenStore{}), WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
 	for range 3 {
-		if _, err := c.Do(context.Background(), &api.Request{Method: http.MethodGet, Path: "/v1/x"}, nil); err != nil {
+		if _, err := c.Do(context.Background(), &Request{Method: http.MethodGet, Path: "/v1/x"}, nil); err != nil {
 			t.Fatal(err)
 		}
 	}

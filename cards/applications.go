@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mwallet/mwallet-go/internal/api"
+	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/money"
 )
 
@@ -38,9 +38,9 @@ type ApplyParams struct {
 	// issuance (card.topup.credited). Zero means no first top-up. It must be
 	// at least the invoice's MinFirstTopUp, else amount_out_of_range.
 	FirstTopUp money.Amount
-	// FundingSource is required as FundingMerchant for merchant_hosted
+	// FundingSource is required as mwallet.FundingMerchant for merchant_hosted
 	// merchants; platform_hosted merchants leave it empty (member).
-	FundingSource FundingSource
+	FundingSource mwallet.FundingSource
 	// AddressID is the shipping address of a physical card; empty uses the
 	// member's default address. It is snapshotted.
 	AddressID string
@@ -77,10 +77,10 @@ func (p ApplyParams) body() (*applyBody, error) {
 		QuickKYCEmail:     strings.TrimSpace(p.QuickKYCEmail),
 	}
 	if b.ClientKey == "" {
-		return nil, api.Param("client_key", "is required: generate one with cards.NewClientKey when the application starts, store it, and resend it on every attempt", api.CodeInvalidRequest)
+		return nil, &mwallet.ParamError{Param: "client_key", Reason: "is required: generate one with cards.NewClientKey when the application starts, store it, and resend it on every attempt", Code: mwallet.CodeInvalidRequest}
 	}
 	if b.SourceAsset == "" {
-		return nil, api.Param("source_asset", "is required", api.CodeInvalidRequest)
+		return nil, &mwallet.ParamError{Param: "source_asset", Reason: "is required", Code: mwallet.CodeInvalidRequest}
 	}
 	if strings.TrimSpace(p.ProductID) != "" {
 		id, err := withPrefix("product_id", prefixProduct, p.ProductID)
@@ -89,7 +89,7 @@ func (p ApplyParams) body() (*applyBody, error) {
 		}
 		b.ProductID = id
 	} else if b.BIN == "" {
-		return nil, api.Param("product_id", "a product_id (recommended) or a bin is required", api.CodeInvalidRequest)
+		return nil, &mwallet.ParamError{Param: "product_id", Reason: "a product_id (recommended) or a bin is required", Code: mwallet.CodeInvalidRequest}
 	}
 	switch p.FormFactor {
 	case "":
@@ -98,17 +98,17 @@ func (p ApplyParams) body() (*applyBody, error) {
 	default:
 		// The service turns any value other than "physical" into a virtual
 		// card; refuse typos such as "Physical" instead of issuing the wrong card.
-		return nil, api.Param("form_factor", "must be empty, virtual or physical", api.CodeInvalidRequest)
+		return nil, &mwallet.ParamError{Param: "form_factor", Reason: "must be empty, virtual or physical", Code: mwallet.CodeInvalidRequest}
 	}
 	if p.FirstTopUp.IsNegative() {
-		return nil, api.Param("first_topup", "must not be negative", api.CodeInvalidRequest)
+		return nil, &mwallet.ParamError{Param: "first_topup", Reason: "must not be negative", Code: mwallet.CodeInvalidRequest}
 	}
 	if !p.FirstTopUp.IsZero() {
 		b.FirstTopUp = p.FirstTopUp.String()
 	}
 	if p.FundingSource != "" {
 		if !p.FundingSource.Known() {
-			return nil, api.Param("funding_source", "must be member or merchant", api.CodeInvalidFields)
+			return nil, &mwallet.ParamError{Param: "funding_source", Reason: "must be member or merchant", Code: mwallet.CodeInvalidFields}
 		}
 		b.FundingSource = string(p.FundingSource)
 	}
@@ -118,6 +118,8 @@ func (p ApplyParams) body() (*applyBody, error) {
 // Application is a card application. Only status issued means the card
 // exists; issuance is reported by card.application.* events.
 type Application struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
+	mwallet.Meta
 	// ID is the application id (cap_ prefix).
 	ID string
 	// Status is pending_review (manual review) or submitted (automatic review)
@@ -137,8 +139,6 @@ type Application struct {
 	// Existing is true when Apply found an application already created with
 	// the same client_key (the service answered 200 instead of 201).
 	Existing bool
-	// Response is the metadata of the HTTP exchange.
-	Response *api.Response
 }
 
 type applicationWire struct {
@@ -184,24 +184,22 @@ func (a *Application) UnmarshalJSON(b []byte) error {
 // balance, KYC not passed, card limit reached, outstanding penalties,
 // unsupported shipping country) are currently answered as 500 api_error;
 // retrying the same key only repeats them, so check Quote's CanApply first.
-func (c *Client) Apply(ctx context.Context, member string, p ApplyParams, opts ...api.CallOption) (*Application, error) {
+func (c *Client) Apply(ctx context.Context, member string, p ApplyParams, opts ...mwallet.CallOption) (*Application, error) {
 	body, err := p.body()
 	if err != nil {
 		return nil, err
 	}
-	req := &api.Request{Method: http.MethodPost, Path: "/v1/cards/applications", MemberScoped: true, Member: member,
+	req := &mwallet.Request{Method: http.MethodPost, Path: "/v1/cards/applications", MemberScoped: true, Member: member,
 		Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated}}
-	var out Application
-	resp, err := c.caller.Do(ctx, req, &out, opts...)
+	out, err := mwallet.Call[Application](ctx, c.caller, req, opts...)
 	if err != nil {
 		return nil, err
 	}
 	if out.ClientKey == "" {
 		out.ClientKey = body.ClientKey
 	}
-	out.Existing = resp != nil && resp.StatusCode == http.StatusOK
-	out.Response = resp
-	return &out, nil
+	out.Existing = out.Response.StatusCode == http.StatusOK
+	return out, nil
 }
 
 // GetApplication reads an application of member by id (with or without its
@@ -211,17 +209,11 @@ func (c *Client) Apply(ctx context.Context, member string, p ApplyParams, opts .
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields. The SDK reads id, status, form_factor,
 // product_id, card_id, client_key, status_version, created_at and updated_at.
-func (c *Client) GetApplication(ctx context.Context, member, applicationID string, opts ...api.CallOption) (*Application, error) {
+func (c *Client) GetApplication(ctx context.Context, member, applicationID string, opts ...mwallet.CallOption) (*Application, error) {
 	id, err := withPrefix("application id", prefixApplication, applicationID)
 	if err != nil {
 		return nil, err
 	}
-	req := &api.Request{Method: http.MethodGet, Path: "/v1/cards/applications/" + url.PathEscape(id), MemberScoped: true, Member: member}
-	var out Application
-	resp, err := c.caller.Do(ctx, req, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	req := &mwallet.Request{Method: http.MethodGet, Path: "/v1/cards/applications/" + url.PathEscape(id), MemberScoped: true, Member: member}
+	return mwallet.Call[Application](ctx, c.caller, req, opts...)
 }

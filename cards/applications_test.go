@@ -8,6 +8,7 @@ import (
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/cards"
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
@@ -196,11 +197,11 @@ func TestApplyErrorsChangeNothing(t *testing.T) {
 			setup: func(*testing.T, *simulator.Simulator) string { return "poor" },
 			p:     cards.ApplyParams{ProductID: "cpd_virtual_std"}},
 		{name: "inactive quick KYC binding", p: cards.ApplyParams{ProductID: "cpd_virtual_std", QuickKYCBindingID: "qkb_missing"}, code: mwallet.CodeInvalidFields, field: "quick_kyc_binding_id"},
-		{name: "merchant funding on a platform_hosted account", p: cards.ApplyParams{ProductID: "cpd_virtual_std", FundingSource: cards.FundingMerchant}, code: mwallet.CodeInvalidFields, field: "funding_source"},
+		{name: "merchant funding on a platform_hosted account", p: cards.ApplyParams{ProductID: "cpd_virtual_std", FundingSource: mwallet.FundingMerchant}, code: mwallet.CodeInvalidFields, field: "funding_source"},
 		{name: "merchant_hosted without funding_source", opts: []simulator.Option{simulator.WithModel(simulator.MerchantHosted)},
 			p: cards.ApplyParams{ProductID: "cpd_virtual_std"}, code: mwallet.CodeInvalidFields, field: "funding_source"},
 		{name: "merchant_hosted with member funding", opts: []simulator.Option{simulator.WithModel(simulator.MerchantHosted)},
-			p: cards.ApplyParams{ProductID: "cpd_virtual_std", FundingSource: cards.FundingMember}, code: mwallet.CodeInvalidFields, field: "funding_source"},
+			p: cards.ApplyParams{ProductID: "cpd_virtual_std", FundingSource: mwallet.FundingMember}, code: mwallet.CodeInvalidFields, field: "funding_source"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -246,7 +247,7 @@ func TestApplyMerchantHosted(t *testing.T) {
 	t.Parallel()
 	sim, cl := simtest.New(t, simulator.WithModel(simulator.MerchantHosted))
 	prepaid, _ := funds(t, sim, "", "USDT")
-	id := issue(t, sim, cl, cards.ApplyParams{ProductID: "cpd_virtual_std", FundingSource: cards.FundingMerchant, FirstTopUp: usdt("30")})
+	id := issue(t, sim, cl, cards.ApplyParams{ProductID: "cpd_virtual_std", FundingSource: mwallet.FundingMerchant, FirstTopUp: usdt("30")})
 	// The member's wallet is untouched; the prepaid paid fee and first top-up.
 	wantFunds(t, sim, member, "USDT", "1000", "0")
 	after, locked := funds(t, sim, "", "USDT")
@@ -260,7 +261,7 @@ func TestApplyMerchantHosted(t *testing.T) {
 	// Top-ups draw on the prepaid too, and need funding_source merchant.
 	_, err := cl.Cards.TopUp(ctx, member, id, cards.TopUpParams{Amount: usdt("10")})
 	simtest.WantCode(t, err, mwallet.CodeInvalidFields)
-	tp, err := cl.Cards.TopUp(ctx, member, id, cards.TopUpParams{Amount: usdt("10"), FundingSource: cards.FundingMerchant})
+	tp, err := cl.Cards.TopUp(ctx, member, id, cards.TopUpParams{Amount: usdt("10"), FundingSource: mwallet.FundingMerchant})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,18 +352,18 @@ func TestMerchantFundedInsufficientPrepaid(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name string
-		call func(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client) error
+		call func(t *testing.T, sim *simulator.Simulator, cl *mwclient.Client) error
 	}{
-		{name: "apply", call: func(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client) error {
+		{name: "apply", call: func(t *testing.T, sim *simulator.Simulator, cl *mwclient.Client) error {
 			drainPrepaid(t, sim)
 			_, err := cl.Cards.Apply(ctx, member, cards.ApplyParams{ProductID: "cpd_virtual_std", SourceAsset: "USDT",
-				ClientKey: cards.NewClientKey(), FundingSource: cards.FundingMerchant, FirstTopUp: usdt("30")})
+				ClientKey: cards.NewClientKey(), FundingSource: mwallet.FundingMerchant, FirstTopUp: usdt("30")})
 			return err
 		}},
-		{name: "top-up", call: func(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client) error {
-			id := issue(t, sim, cl, cards.ApplyParams{ProductID: "cpd_virtual_std", FundingSource: cards.FundingMerchant})
+		{name: "top-up", call: func(t *testing.T, sim *simulator.Simulator, cl *mwclient.Client) error {
+			id := issue(t, sim, cl, cards.ApplyParams{ProductID: "cpd_virtual_std", FundingSource: mwallet.FundingMerchant})
 			drainPrepaid(t, sim)
-			_, err := cl.Cards.TopUp(ctx, member, id, cards.TopUpParams{Amount: usdt("10"), FundingSource: cards.FundingMerchant})
+			_, err := cl.Cards.TopUp(ctx, member, id, cards.TopUpParams{Amount: usdt("10"), FundingSource: mwallet.FundingMerchant})
 			return err
 		}},
 	}

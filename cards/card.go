@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mwallet/mwallet-go/internal/api"
+	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/money"
 )
 
@@ -18,6 +18,9 @@ import (
 // The shape is inferred: the specification names GET /v1/cards and
 // GET /v1/cards/{id} without showing their fields.
 type Card struct {
+	// Meta holds Response, the HTTP exchange that returned the value (nil
+	// for list items).
+	mwallet.Meta
 	// ID is the card id (crd_ prefix).
 	ID string
 	// Status is the card status (open enumeration).
@@ -39,8 +42,6 @@ type Card struct {
 	LockedUntil time.Time
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
-	// Response is the metadata of the HTTP exchange (Get only).
-	Response *api.Response
 }
 
 type cardWire struct {
@@ -84,17 +85,21 @@ func (c *Card) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ListParams are the page size (default 20, at most 100) and starting cursor
-// of a list.
-type ListParams = api.ListParams
-
-// List iterates over member's cards, newest first (GET /v1/cards).
+// List iterates over member's cards, newest first (GET /v1/cards). To stop
+// and resume later, walk ListPages instead.
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields. Items are read as Card.
-func (c *Client) List(ctx context.Context, member string, p ListParams, opts ...api.CallOption) iter.Seq2[Card, error] {
-	req := api.Request{Method: http.MethodGet, Path: "/v1/cards", MemberScoped: true, Member: member}
-	return api.Iterate[Card](ctx, c.caller, req, p, opts...)
+func (c *Client) List(ctx context.Context, member string, p mwallet.ListParams, opts ...mwallet.CallOption) iter.Seq2[Card, error] {
+	return mwallet.Items(c.ListPages(ctx, member, p, opts...))
+}
+
+// ListPages walks the pages of List: each page carries its cards, the
+// cursor of the next page and the Response. Keep a page's NextCursor and
+// pass it as p.Cursor to resume after that page (see mwallet.Pages).
+func (c *Client) ListPages(ctx context.Context, member string, p mwallet.ListParams, opts ...mwallet.CallOption) iter.Seq2[*mwallet.Page[Card], error] {
+	req := mwallet.Request{Method: http.MethodGet, Path: "/v1/cards", MemberScoped: true, Member: member}
+	return mwallet.Pages[Card](ctx, c.caller, req, p, opts...)
 }
 
 // Get reads one card of member (GET /v1/cards/{id}); the id is accepted with
@@ -102,27 +107,21 @@ func (c *Client) List(ctx context.Context, member string, p ListParams, opts ...
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields.
-func (c *Client) Get(ctx context.Context, member, cardID string, opts ...api.CallOption) (*Card, error) {
+func (c *Client) Get(ctx context.Context, member, cardID string, opts ...mwallet.CallOption) (*Card, error) {
 	path, err := cardPath(cardID, "")
 	if err != nil {
 		return nil, err
 	}
-	var out Card
-	resp, err := c.caller.Do(ctx, &api.Request{Method: http.MethodGet, Path: path, MemberScoped: true, Member: member}, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	return mwallet.Call[Card](ctx, c.caller, &mwallet.Request{Method: http.MethodGet, Path: path, MemberScoped: true, Member: member}, opts...)
 }
 
 // StatusResult is the answer of a card status change: the card id and its
 // new status.
 type StatusResult struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
+	mwallet.Meta
 	ID     string     `json:"id"`
 	Status CardStatus `json:"status"`
-	// Response is the metadata of the HTTP exchange.
-	Response *api.Response `json:"-"`
 }
 
 var expiryRE = regexp.MustCompile(`^(0[1-9]|1[0-2])/[0-9]{2}$`)
@@ -147,29 +146,23 @@ type activateBody struct {
 // answer state_invalid with LockedUntil set on the *mwallet.Error.
 // card_pin_invalid (wrong length) is not counted. A repeat call on a card
 // already activated with its PIN succeeds without counting.
-func (c *Client) Activate(ctx context.Context, member, cardID string, p ActivateParams, opts ...api.CallOption) (*StatusResult, error) {
+func (c *Client) Activate(ctx context.Context, member, cardID string, p ActivateParams, opts ...mwallet.CallOption) (*StatusResult, error) {
 	path, err := cardPath(cardID, "/activate")
 	if err != nil {
 		return nil, err
 	}
 	if !expiryRE.MatchString(p.Expiry) {
-		return nil, api.Param("expiry", "must be MM/YY with a month from 01 to 12", api.CodeInvalidFields)
+		return nil, &mwallet.ParamError{Param: "expiry", Reason: "must be MM/YY with a month from 01 to 12", Code: mwallet.CodeInvalidFields}
 	}
 	if !isDigits(string(p.PIN)) {
-		return nil, api.Param("pin", "must be digits only and not empty", api.CodeInvalidFields)
+		return nil, &mwallet.ParamError{Param: "pin", Reason: "must be digits only and not empty", Code: mwallet.CodeInvalidFields}
 	}
 	return c.statusCall(ctx, member, path, activateBody{Expiry: p.Expiry, PIN: string(p.PIN)}, opts)
 }
 
-func (c *Client) statusCall(ctx context.Context, member, path string, body any, opts []api.CallOption) (*StatusResult, error) {
-	var out StatusResult
+func (c *Client) statusCall(ctx context.Context, member, path string, body any, opts []mwallet.CallOption) (*StatusResult, error) {
 	_, sensitive := body.(activateBody) // carries the PIN
-	resp, err := c.caller.Do(ctx, &api.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, Sensitive: sensitive}, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	return mwallet.Call[StatusResult](ctx, c.caller, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, Sensitive: sensitive}, opts...)
 }
 
 // Freeze freezes an active card (POST /v1/cards/{id}/freeze). Freezing is
@@ -177,7 +170,7 @@ func (c *Client) statusCall(ctx context.Context, member, path string, body any, 
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields. The SDK reads {id, status}.
-func (c *Client) Freeze(ctx context.Context, member, cardID string, opts ...api.CallOption) (*StatusResult, error) {
+func (c *Client) Freeze(ctx context.Context, member, cardID string, opts ...mwallet.CallOption) (*StatusResult, error) {
 	path, err := cardPath(cardID, "/freeze")
 	if err != nil {
 		return nil, err
@@ -189,7 +182,7 @@ func (c *Client) Freeze(ctx context.Context, member, cardID string, opts ...api.
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields. The SDK reads {id, status}.
-func (c *Client) Unfreeze(ctx context.Context, member, cardID string, opts ...api.CallOption) (*StatusResult, error) {
+func (c *Client) Unfreeze(ctx context.Context, member, cardID string, opts ...mwallet.CallOption) (*StatusResult, error) {
 	path, err := cardPath(cardID, "/unfreeze")
 	if err != nil {
 		return nil, err
@@ -199,11 +192,11 @@ func (c *Client) Unfreeze(ctx context.Context, member, cardID string, opts ...ap
 
 // LostResult is the answer of ReportLost.
 type LostResult struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
+	mwallet.Meta
 	ID     string     `json:"id"`
 	Status CardStatus `json:"status"`
 	Kind   LostKind   `json:"kind"`
-	// Response is the metadata of the HTTP exchange.
-	Response *api.Response `json:"-"`
 }
 
 // ReportLost reports a physical card lost or stolen (POST /v1/cards/{id}/lost).
@@ -211,24 +204,18 @@ type LostResult struct {
 // and sends no webhook: update your own state from the result or re-read the
 // card. Step-up is required: see the package documentation. An empty kind
 // means lost.
-func (c *Client) ReportLost(ctx context.Context, member, cardID string, kind LostKind, opts ...api.CallOption) (*LostResult, error) {
+func (c *Client) ReportLost(ctx context.Context, member, cardID string, kind LostKind, opts ...mwallet.CallOption) (*LostResult, error) {
 	path, err := cardPath(cardID, "/lost")
 	if err != nil {
 		return nil, err
 	}
 	if kind != "" && !kind.Known() {
-		return nil, api.Param("kind", "must be lost or stolen", api.CodeInvalidFields)
+		return nil, &mwallet.ParamError{Param: "kind", Reason: "must be lost or stolen", Code: mwallet.CodeInvalidFields}
 	}
 	body := struct {
 		Kind LostKind `json:"kind,omitempty"`
 	}{kind}
-	var out LostResult
-	resp, err := c.caller.Do(ctx, &api.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true}, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	return mwallet.Call[LostResult](ctx, c.caller, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true}, opts...)
 }
 
 // CloseCheck says whether a card can be closed now.
@@ -236,11 +223,11 @@ func (c *Client) ReportLost(ctx context.Context, member, cardID string, kind Los
 // The response shape is inferred: the specification names the close-check
 // endpoint without showing its fields. The SDK reads {id, closable, reasons}.
 type CloseCheck struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
+	mwallet.Meta
 	ID       string         `json:"id"`
 	Closable bool           `json:"closable"`
 	Reasons  []CloseBlocker `json:"reasons"`
-	// Response is the metadata of the HTTP exchange.
-	Response *api.Response `json:"-"`
 }
 
 // CheckClose asks whether a card can be closed (GET /v1/cards/{id}/close-check).
@@ -250,18 +237,12 @@ type CloseCheck struct {
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields.
-func (c *Client) CheckClose(ctx context.Context, member, cardID string, opts ...api.CallOption) (*CloseCheck, error) {
+func (c *Client) CheckClose(ctx context.Context, member, cardID string, opts ...mwallet.CallOption) (*CloseCheck, error) {
 	path, err := cardPath(cardID, "/close-check")
 	if err != nil {
 		return nil, err
 	}
-	var out CloseCheck
-	resp, err := c.caller.Do(ctx, &api.Request{Method: http.MethodGet, Path: path, MemberScoped: true, Member: member}, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	return mwallet.Call[CloseCheck](ctx, c.caller, &mwallet.Request{Method: http.MethodGet, Path: path, MemberScoped: true, Member: member}, opts...)
 }
 
 // CloseParams are the parameters of Close.
@@ -276,7 +257,7 @@ type CloseParams struct {
 // upstream balance. The
 // answer is {id, status closing}, also for cards that have already ended;
 // the final state arrives by card.status.updated.
-func (c *Client) Close(ctx context.Context, member, cardID string, p CloseParams, opts ...api.CallOption) (*StatusResult, error) {
+func (c *Client) Close(ctx context.Context, member, cardID string, p CloseParams, opts ...mwallet.CallOption) (*StatusResult, error) {
 	path, err := cardPath(cardID, "/close")
 	if err != nil {
 		return nil, err
@@ -301,14 +282,14 @@ type ReplaceParams struct {
 // The shape is inferred: the specification names replacements without
 // showing their fields.
 type Replacement struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
+	mwallet.Meta
 	// CardID is the new card (crd_ prefix).
 	CardID string `json:"card_id"`
 	// Status is the new card's status (unactivated for physical cards).
 	Status CardStatus `json:"status"`
 	// ReplacedCardID is the card that was replaced.
 	ReplacedCardID string `json:"replaced_card_id"`
-	// Response is the metadata of the HTTP exchange.
-	Response *api.Response `json:"-"`
 }
 
 // Replace orders a replacement of a card, the only way to recover from a lost
@@ -317,7 +298,7 @@ type Replacement struct {
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields.
-func (c *Client) Replace(ctx context.Context, member, cardID string, p ReplaceParams, opts ...api.CallOption) (*Replacement, error) {
+func (c *Client) Replace(ctx context.Context, member, cardID string, p ReplaceParams, opts ...mwallet.CallOption) (*Replacement, error) {
 	path, err := cardPath(cardID, "/replacements")
 	if err != nil {
 		return nil, err
@@ -326,13 +307,7 @@ func (c *Client) Replace(ctx context.Context, member, cardID string, p ReplacePa
 		AddressID string `json:"address_id,omitempty"`
 		Reason    string `json:"reason,omitempty"`
 	}{strings.TrimSpace(p.AddressID), p.Reason}
-	var out Replacement
-	resp, err := c.caller.Do(ctx, &api.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated}}, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	return mwallet.Call[Replacement](ctx, c.caller, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated}}, opts...)
 }
 
 // SecureSession opens the card's sensitive data (number, CVV) for the end
@@ -341,14 +316,14 @@ func (c *Client) Replace(ctx context.Context, member, cardID string, p ReplacePa
 // The shape is inferred: the specification names the secure-session endpoint
 // without showing its fields.
 type SecureSession struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
+	mwallet.Meta
 	// Token is the session credential; it prints as [redacted].
 	Token SessionToken
 	// HostedURL is the page that shows the card data once opened with Token.
 	HostedURL string
 	// ExpiresAt is when the session ends.
 	ExpiresAt time.Time
-	// Response is the metadata of the HTTP exchange.
-	Response *api.Response
 }
 
 // SecureSession opens a secure session on a card
@@ -358,23 +333,27 @@ type SecureSession struct {
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields. The SDK reads {token, hosted_url, expires_at
 // (Unix seconds)}.
-func (c *Client) SecureSession(ctx context.Context, member, cardID string, opts ...api.CallOption) (*SecureSession, error) {
+func (c *Client) SecureSession(ctx context.Context, member, cardID string, opts ...mwallet.CallOption) (*SecureSession, error) {
 	path, err := cardPath(cardID, "/secure-session")
 	if err != nil {
 		return nil, err
 	}
+	return mwallet.Call[SecureSession](ctx, c.caller, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: struct{}{}, Idempotent: true}, opts...)
+}
+
+// UnmarshalJSON reads {token, hosted_url, expires_at (Unix seconds)}.
+func (s *SecureSession) UnmarshalJSON(b []byte) error {
 	var w struct {
 		Token     string `json:"token"`
 		HostedURL string `json:"hosted_url"`
 		ExpiresAt int64  `json:"expires_at"`
 	}
-	resp, err := c.caller.Do(ctx, &api.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: struct{}{}, Idempotent: true}, &w, opts...)
-	if err != nil {
-		return nil, err
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
 	}
-	out := &SecureSession{Token: SessionToken(w.Token), HostedURL: w.HostedURL, Response: resp}
+	*s = SecureSession{Token: SessionToken(w.Token), HostedURL: w.HostedURL}
 	if w.ExpiresAt > 0 {
-		out.ExpiresAt = time.Unix(w.ExpiresAt, 0).UTC()
+		s.ExpiresAt = time.Unix(w.ExpiresAt, 0).UTC()
 	}
-	return out, nil
+	return nil
 }

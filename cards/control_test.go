@@ -74,7 +74,7 @@ func TestControlAPI(t *testing.T) {
 	}
 	post(t, sim, "/_sim/cards/"+id+"/transactions",
 		`{"kind":"auth","status":"succeed","direction":"debit","amount":"2000","bill_amount":"2000","merchant_name":"Shop","occurred_at":"2025-12-31T23:00:00Z"}`, &tx)
-	txs, err := listTx(t, cl, id, cards.TransactionFilter{ID: tx.ID})
+	txs, err := listTx(t, cl, id, cards.TransactionListParams{ID: tx.ID})
 	if err != nil || len(txs) != 1 || txs[0].MerchantName != "Shop" {
 		t.Fatalf("transaction via control API: %+v, %v", txs, err)
 	}

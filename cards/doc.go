@@ -2,10 +2,10 @@
 // and invoices, applications, the card life cycle (activation, PIN, freeze,
 // loss, replacement, closure), top-ups and card transactions.
 //
-// Get the client from mwallet.Client (client.Cards); it shares the root
-// client's tokens, signing, idempotency keys and retries. Every member-scoped
-// method takes the member identifier explicitly (an external_member_id or a
-// mem_ id); no default member is ever assumed.
+// Get the client from mwclient.Client (client.Cards) or with New; it shares
+// the root client's tokens, signing, idempotency keys and retries. Every
+// member-scoped method takes the member identifier explicitly (an
+// external_member_id or a mem_ id); no default member is ever assumed.
 //
 // # Identifiers
 //
@@ -54,11 +54,11 @@
 // # Step-up
 //
 // SetPIN requires strong authentication on every call, ReportLost too. The
-// first call answers step_up_required with a challenge_id and hosted_url
-// (mwallet.Error fields ChallengeID, HostedURL). Once the end user has
-// completed the hosted screen, resend the same parameters with the same
-// idempotency key (mwallet.WithIdempotencyKey with the key of the first call,
-// found in the error's IdempotencyKey) and mwallet.WithStepUp(challengeID).
+// first call answers step_up_required; mwallet.AsStepUp reads its challenge
+// (ChallengeID, HostedURL, ExpiresAt and the call's IdempotencyKey). Once
+// the end user has completed the hosted screen, resend the same parameters
+// with StepUp.Options: the same idempotency key and x-step-up set to the
+// challenge id.
 //
 // # Shapes inferred from the specification
 //

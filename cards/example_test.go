@@ -67,7 +67,7 @@ func Example() {
 	_, err = sim.Cards.AddTransaction(card.ID, simulator.CardTransaction{Kind: "refund", Status: "succeed", Direction: "credit",
 		Amount: "500", BillAmount: "500", MerchantName: "Book shop"})
 	must(err)
-	for tx, err := range client.Cards.Transactions(ctx, member, card.ID, cards.TransactionFilter{}) {
+	for tx, err := range client.Cards.Transactions(ctx, member, card.ID, cards.TransactionListParams{}) {
 		must(err)
 		signed, err := tx.Signed()
 		must(err)

@@ -9,6 +9,7 @@ import (
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/cards"
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
@@ -67,7 +68,7 @@ func wantFunds(t *testing.T, sim *simulator.Simulator, who, asset, avail, locked
 }
 
 // apply applies with a fresh client key.
-func apply(t *testing.T, cl *mwallet.Client, p cards.ApplyParams) *cards.Application {
+func apply(t *testing.T, cl *mwclient.Client, p cards.ApplyParams) *cards.Application {
 	t.Helper()
 	if p.ClientKey == "" {
 		p.ClientKey = cards.NewClientKey()
@@ -83,7 +84,7 @@ func apply(t *testing.T, cl *mwallet.Client, p cards.ApplyParams) *cards.Applica
 }
 
 // issue applies for product, approves, and returns the card id.
-func issue(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client, p cards.ApplyParams) string {
+func issue(t *testing.T, sim *simulator.Simulator, cl *mwclient.Client, p cards.ApplyParams) string {
 	t.Helper()
 	app := apply(t, cl, p)
 	if err := sim.Cards.ApproveApplication(app.ID); err != nil {
@@ -99,7 +100,7 @@ func issue(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client, p cards.A
 	return got.CardID
 }
 
-func issueVirtual(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client, first string) string {
+func issueVirtual(t *testing.T, sim *simulator.Simulator, cl *mwclient.Client, first string) string {
 	t.Helper()
 	p := cards.ApplyParams{ProductID: "cpd_virtual_std"}
 	if first != "" {
@@ -110,7 +111,7 @@ func issueVirtual(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client, fi
 
 // activePhysical issues a physical card, ships it and activates it with
 // goodPIN.
-func activePhysical(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client) string {
+func activePhysical(t *testing.T, sim *simulator.Simulator, cl *mwclient.Client) string {
 	t.Helper()
 	sim.Cards.SetLimit("physical", 50)
 	id := issue(t, sim, cl, cards.ApplyParams{ProductID: "cpd_physical_std"})
@@ -121,7 +122,7 @@ func activePhysical(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client) 
 	return id
 }
 
-func activate(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client, id string) {
+func activate(t *testing.T, sim *simulator.Simulator, cl *mwclient.Client, id string) {
 	t.Helper()
 	pl, err := sim.Cards.Plastic(id)
 	if err != nil {
@@ -154,7 +155,7 @@ func withStepUp[T any](t *testing.T, sim *simulator.Simulator, call func(opts ..
 	return call(mwallet.WithIdempotencyKey(key), mwallet.WithStepUp(apiErr.ChallengeID))
 }
 
-func getCard(t *testing.T, cl *mwallet.Client, id string) *cards.Card {
+func getCard(t *testing.T, cl *mwclient.Client, id string) *cards.Card {
 	t.Helper()
 	c, err := cl.Cards.Get(ctx, member, id)
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/mwallet/mwallet-go/internal/api"
+	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/money"
 )
 
@@ -34,10 +34,10 @@ func CardPathID(id string) string {
 func withPrefix(param, prefix, id string) (string, error) {
 	id = strings.TrimSpace(id)
 	if id == "" || id == prefix {
-		return "", api.Param(param, "is required", "")
+		return "", &mwallet.ParamError{Param: param, Reason: "is required", Code: ""}
 	}
 	if strings.ContainsAny(id, "/?#%") || strings.IndexFunc(id, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
-		return "", api.Param(param, "contains characters that are not valid in an identifier", "")
+		return "", &mwallet.ParamError{Param: param, Reason: "contains characters that are not valid in an identifier", Code: ""}
 	}
 	if !strings.HasPrefix(id, prefix) {
 		id = prefix + id

@@ -10,6 +10,7 @@ import (
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/cards"
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
@@ -19,7 +20,7 @@ var allStatuses = []cards.CardStatus{cards.CardUnactivated, cards.CardActive, ca
 
 // physicalIn returns a physical card of member in status st, reached the way
 // an integrator would (operator override only for pending and expired).
-func physicalIn(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client, st cards.CardStatus) string {
+func physicalIn(t *testing.T, sim *simulator.Simulator, cl *mwclient.Client, st cards.CardStatus) string {
 	t.Helper()
 	if st == cards.CardUnactivated {
 		sim.Cards.SetLimit("physical", 50)
@@ -64,7 +65,7 @@ func TestCardStateTable(t *testing.T) {
 	t.Parallel()
 	type row struct {
 		trigger string
-		do      func(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client, id string) (cards.CardStatus, error)
+		do      func(t *testing.T, sim *simulator.Simulator, cl *mwclient.Client, id string) (cards.CardStatus, error)
 		allowed map[cards.CardStatus]cards.CardStatus // from -> next; absent: state_invalid
 	}
 	same := func(ss ...cards.CardStatus) map[cards.CardStatus]cards.CardStatus {
@@ -76,7 +77,7 @@ func TestCardStateTable(t *testing.T) {
 	}
 	rows := []row{
 		{trigger: "activate", allowed: map[cards.CardStatus]cards.CardStatus{cards.CardUnactivated: cards.CardActive, cards.CardActive: cards.CardActive},
-			do: func(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client, id string) (cards.CardStatus, error) {
+			do: func(t *testing.T, sim *simulator.Simulator, cl *mwclient.Client, id string) (cards.CardStatus, error) {
 				pl, _ := sim.Cards.Plastic(id)
 				r, err := cl.Cards.Activate(ctx, member, id, cards.ActivateParams{Expiry: pl.Expiry, PIN: goodPIN})
 				if err != nil {
@@ -86,7 +87,7 @@ func TestCardStateTable(t *testing.T) {
 			}},
 		{trigger: "lost", allowed: map[cards.CardStatus]cards.CardStatus{cards.CardUnactivated: cards.CardLost, cards.CardActive: cards.CardLost,
 			cards.CardFrozen: cards.CardLost, cards.CardPending: cards.CardLost, cards.CardExpired: cards.CardLost, cards.CardReplaced: cards.CardLost},
-			do: func(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client, id string) (cards.CardStatus, error) {
+			do: func(t *testing.T, sim *simulator.Simulator, cl *mwclient.Client, id string) (cards.CardStatus, error) {
 				r, err := cl.Cards.ReportLost(ctx, member, id, "")
 				var apiErr *mwallet.Error
 				if err != nil && asErr(err, &apiErr) && apiErr.Code == mwallet.CodeStepUpRequired {
@@ -105,7 +106,7 @@ func TestCardStateTable(t *testing.T) {
 		{trigger: "close", allowed: map[cards.CardStatus]cards.CardStatus{cards.CardUnactivated: cards.CardClosing, cards.CardActive: cards.CardClosing,
 			cards.CardFrozen: cards.CardClosing, cards.CardPending: cards.CardClosing, cards.CardLost: cards.CardClosing,
 			cards.CardClosing: cards.CardClosing, cards.CardClosed: cards.CardClosed, cards.CardExpired: cards.CardExpired, cards.CardReplaced: cards.CardReplaced},
-			do: func(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client, id string) (cards.CardStatus, error) {
+			do: func(t *testing.T, sim *simulator.Simulator, cl *mwclient.Client, id string) (cards.CardStatus, error) {
 				from := getCard(t, cl, id).Status
 				before, _ := sim.Cards.UpstreamCloseRequests(id)
 				r, err := cl.Cards.Close(ctx, member, id, cards.CloseParams{Reason: "row"})
@@ -126,7 +127,7 @@ func TestCardStateTable(t *testing.T) {
 				return getCard(t, cl, id).Status, nil
 			}},
 		{trigger: "topup", allowed: same(cards.CardActive, cards.CardFrozen, cards.CardPending),
-			do: func(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client, id string) (cards.CardStatus, error) {
+			do: func(t *testing.T, sim *simulator.Simulator, cl *mwclient.Client, id string) (cards.CardStatus, error) {
 				tp, err := cl.Cards.TopUp(ctx, member, id, cards.TopUpParams{Amount: usdt("10")})
 				if err != nil {
 					return "", err
@@ -137,7 +138,7 @@ func TestCardStateTable(t *testing.T) {
 				return getCard(t, cl, id).Status, nil
 			}},
 		{trigger: "freeze", allowed: map[cards.CardStatus]cards.CardStatus{cards.CardActive: cards.CardFrozen, cards.CardFrozen: cards.CardFrozen},
-			do: func(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client, id string) (cards.CardStatus, error) {
+			do: func(t *testing.T, sim *simulator.Simulator, cl *mwclient.Client, id string) (cards.CardStatus, error) {
 				r, err := cl.Cards.Freeze(ctx, member, id)
 				if err != nil {
 					return "", err
@@ -145,7 +146,7 @@ func TestCardStateTable(t *testing.T) {
 				return r.Status, nil
 			}},
 		{trigger: "unfreeze", allowed: map[cards.CardStatus]cards.CardStatus{cards.CardFrozen: cards.CardActive, cards.CardActive: cards.CardActive},
-			do: func(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client, id string) (cards.CardStatus, error) {
+			do: func(t *testing.T, sim *simulator.Simulator, cl *mwclient.Client, id string) (cards.CardStatus, error) {
 				r, err := cl.Cards.Unfreeze(ctx, member, id)
 				if err != nil {
 					return "", err
@@ -459,7 +460,7 @@ func TestListAndSecureSession(t *testing.T) {
 		sim.Clock.Advance(time.Second)
 	}
 	var got []string
-	for c, err := range cl.Cards.List(ctx, member, cards.ListParams{Limit: 2}) {
+	for c, err := range cl.Cards.List(ctx, member, mwallet.ListParams{Limit: 2}) {
 		if err != nil {
 			t.Fatal(err)
 		}

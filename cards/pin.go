@@ -4,7 +4,7 @@ import (
 	"context"
 	"net/http"
 
-	"github.com/mwallet/mwallet-go/internal/api"
+	mwallet "github.com/mwallet/mwallet-go"
 )
 
 // SetPINParams are the parameters of SetPIN: the new PIN and exactly one of
@@ -28,42 +28,36 @@ type pinBody struct {
 
 // PINResult is the answer of SetPIN.
 type PINResult struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
+	mwallet.Meta
 	ID      string `json:"id"`
 	Updated bool   `json:"updated"`
-	// Response is the metadata of the HTTP exchange.
-	Response *api.Response `json:"-"`
 }
 
 // SetPIN changes (with CurrentPIN) or resets (with CVV) the PIN of a card
 // (POST /v1/cards/{id}/pin). Step-up is required on every call: the first
 // call answers step_up_required; resend with the same idempotency key and
-// mwallet.WithStepUp (see the package documentation). The service allows 5
-// calls per hour per member across all cards, then 429 rate_limited with
-// RetryAfter. A wrong current PIN or CVV is invalid_fields without fields.
+// the challenge (mwallet.AsStepUp, StepUp.Options; see the package
+// documentation). The service allows 5 calls per hour per member across all
+// cards, then 429 rate_limited with RetryAfter. A wrong current PIN or CVV is invalid_fields without fields.
 // The PIN and CVV never leave this call except in the request body.
-func (c *Client) SetPIN(ctx context.Context, member, cardID string, p SetPINParams, opts ...api.CallOption) (*PINResult, error) {
+func (c *Client) SetPIN(ctx context.Context, member, cardID string, p SetPINParams, opts ...mwallet.CallOption) (*PINResult, error) {
 	path, err := cardPath(cardID, "/pin")
 	if err != nil {
 		return nil, err
 	}
 	if !isDigits(string(p.NewPIN)) {
-		return nil, api.Param("new_pin", "must be digits only and not empty", api.CodeInvalidFields)
+		return nil, &mwallet.ParamError{Param: "new_pin", Reason: "must be digits only and not empty", Code: mwallet.CodeInvalidFields}
 	}
 	hasCur, hasCVV := p.CurrentPIN != "", p.CVV != ""
 	switch {
 	case hasCur == hasCVV:
-		return nil, api.Param("current_pin", "exactly one of current_pin (change) or cvv (reset) is required", api.CodeInvalidFields)
+		return nil, &mwallet.ParamError{Param: "current_pin", Reason: "exactly one of current_pin (change) or cvv (reset) is required", Code: mwallet.CodeInvalidFields}
 	case hasCur && !isDigits(string(p.CurrentPIN)):
-		return nil, api.Param("current_pin", "must be digits only", api.CodeInvalidFields)
+		return nil, &mwallet.ParamError{Param: "current_pin", Reason: "must be digits only", Code: mwallet.CodeInvalidFields}
 	case hasCVV && (len(p.CVV) != 3 || !isDigits(string(p.CVV))):
-		return nil, api.Param("cvv", "must be three digits", api.CodeInvalidFields)
+		return nil, &mwallet.ParamError{Param: "cvv", Reason: "must be three digits", Code: mwallet.CodeInvalidFields}
 	}
 	body := pinBody{NewPIN: string(p.NewPIN), CurrentPIN: string(p.CurrentPIN), CVV: string(p.CVV)}
-	var out PINResult
-	resp, err := c.caller.Do(ctx, &api.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, Sensitive: true}, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	return mwallet.Call[PINResult](ctx, c.caller, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, Sensitive: true}, opts...)
 }

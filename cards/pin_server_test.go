@@ -7,7 +7,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/cards"
-	"github.com/mwallet/mwallet-go/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
@@ -35,7 +34,7 @@ func TestPINBodyRefusedByService(t *testing.T) {
 	// Seven refusals: more than the quota of five, so a refusal that
 	// counted would show as rate_limited before the end.
 	for _, tt := range tests {
-		_, err := cl.Do(ctx, &api.Request{Method: http.MethodPost, Path: "/v1/cards/" + id + "/pin", MemberScoped: true, Member: member, Body: tt.body, Idempotent: true}, nil)
+		_, err := cl.Do(ctx, &mwallet.Request{Method: http.MethodPost, Path: "/v1/cards/" + id + "/pin", MemberScoped: true, Member: member, Body: tt.body, Idempotent: true}, nil)
 		e := simtest.WantCode(t, err, mwallet.CodeInvalidFields)
 		var got []string
 		for _, f := range e.Fields {

@@ -6,11 +6,12 @@ import (
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/cards"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
-func setPIN(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client, id string, p cards.SetPINParams) (*cards.PINResult, error) {
+func setPIN(t *testing.T, sim *simulator.Simulator, cl *mwclient.Client, id string, p cards.SetPINParams) (*cards.PINResult, error) {
 	t.Helper()
 	return withStepUp(t, sim, func(o ...mwallet.CallOption) (*cards.PINResult, error) {
 		return cl.Cards.SetPIN(ctx, member, id, p, o...)

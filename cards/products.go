@@ -3,11 +3,12 @@ package cards
 import (
 	"context"
 	"encoding/json"
+	"iter"
 	"net/http"
 	"net/url"
 	"strings"
 
-	"github.com/mwallet/mwallet-go/internal/api"
+	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/money"
 )
 
@@ -31,19 +32,14 @@ type Product struct {
 	CardTypes []string `json:"card_types"`
 }
 
-// Products lists the enabled card products whose BIN is authorized for the
-// merchant (GET /v1/cards/products, merchant scope, scope cards:read). The
-// list is bounded; every page is read.
-func (c *Client) Products(ctx context.Context, opts ...api.CallOption) ([]Product, error) {
-	req := api.Request{Method: http.MethodGet, Path: "/v1/cards/products"}
-	var out []Product
-	for p, err := range api.Iterate[Product](ctx, c.caller, req, api.ListParams{}, opts...) {
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, nil
+// Products iterates over the enabled card products whose BIN is authorized
+// for the merchant (GET /v1/cards/products, merchant scope, scope
+// cards:read). It is a bounded catalogue list: the service answers it in
+// one page, so it takes no paging parameters; the iterator still follows
+// has_more should the service ever page it.
+func (c *Client) Products(ctx context.Context, opts ...mwallet.CallOption) iter.Seq2[Product, error] {
+	req := mwallet.Request{Method: http.MethodGet, Path: "/v1/cards/products"}
+	return mwallet.Iterate[Product](ctx, c.caller, req, mwallet.ListParams{}, opts...)
 }
 
 // QuoteParams are the optional parameters of Quote.
@@ -56,6 +52,8 @@ type QuoteParams struct {
 // Invoice is the price of a card product for one member
 // (GET /v1/cards/products/{id}/quote). Read Reason together with CanApply.
 type Invoice struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
+	mwallet.Meta
 	ProductID  string
 	FormFactor FormFactor
 	// FeeAsset is the asset the fees are quoted in; amounts below are at its
@@ -75,8 +73,6 @@ type Invoice struct {
 	// ShippingByAddress prices each of the member's shipping addresses
 	// (physical cards only).
 	ShippingByAddress []ShippingQuote
-	// Response is the metadata of the HTTP exchange.
-	Response *api.Response
 }
 
 // HasMinFirstTopUp reports whether the product requires a first top-up of at
@@ -157,20 +153,14 @@ func (iv *Invoice) UnmarshalJSON(b []byte) error {
 // member (GET /v1/cards/products/{id}/quote, scope cards:read). A product
 // that does not exist, is disabled or unavailable to the caller gives a 404
 // not_found *mwallet.Error.
-func (c *Client) Quote(ctx context.Context, member, productID string, p QuoteParams, opts ...api.CallOption) (*Invoice, error) {
+func (c *Client) Quote(ctx context.Context, member, productID string, p QuoteParams, opts ...mwallet.CallOption) (*Invoice, error) {
 	id, err := withPrefix("product id", prefixProduct, productID)
 	if err != nil {
 		return nil, err
 	}
-	req := &api.Request{Method: http.MethodGet, Path: "/v1/cards/products/" + url.PathEscape(id) + "/quote", MemberScoped: true, Member: member}
+	req := &mwallet.Request{Method: http.MethodGet, Path: "/v1/cards/products/" + url.PathEscape(id) + "/quote", MemberScoped: true, Member: member}
 	if b := strings.TrimSpace(p.QuickKYCBindingID); b != "" {
 		req.Query = url.Values{"quick_kyc_binding_id": {b}}
 	}
-	var out Invoice
-	resp, err := c.caller.Do(ctx, req, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	return mwallet.Call[Invoice](ctx, c.caller, req, opts...)
 }

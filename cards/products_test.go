@@ -7,6 +7,7 @@ import (
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/cards"
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
@@ -14,10 +15,7 @@ import (
 func TestProducts(t *testing.T) {
 	t.Parallel()
 	sim, cl := simtest.New(t)
-	got, err := cl.Cards.Products(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := listProducts(t, cl)
 	ids := []string{}
 	for _, p := range got {
 		ids = append(ids, p.ID)
@@ -35,17 +33,26 @@ func TestProducts(t *testing.T) {
 	if err := sim.Cards.SetProductEnabled("cpd_physical_std", false); err != nil {
 		t.Fatal(err)
 	}
-	got, err = cl.Cards.Products(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got = listProducts(t, cl)
 	if len(got) != 1 || got[0].ID != "cpd_virtual_std" {
 		t.Fatalf("restricted products = %+v, want only cpd_virtual_std", got)
 	}
 	// A product hidden from the caller is not found by the quote.
-	_, err = cl.Cards.Quote(ctx, member, "cpd_virtual_review", cards.QuoteParams{})
+	_, err := cl.Cards.Quote(ctx, member, "cpd_virtual_review", cards.QuoteParams{})
 	simtest.WantCode(t, err, mwallet.CodeNotFound)
 	checkBooks(t, sim)
+}
+
+func listProducts(t *testing.T, cl *mwclient.Client) []cards.Product {
+	t.Helper()
+	var out []cards.Product
+	for p, err := range cl.Cards.Products(ctx) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 func TestQuote(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/mwallet/mwallet-go/internal/api"
+	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/money"
 )
 
@@ -18,9 +18,9 @@ type TopUpParams struct {
 	// SourceAsset is a preference; when empty or unavailable the service
 	// chooses by the member's payment priority.
 	SourceAsset string
-	// FundingSource is required as FundingMerchant for merchant_hosted
+	// FundingSource is required as mwallet.FundingMerchant for merchant_hosted
 	// merchants; platform_hosted merchants leave it empty (member).
-	FundingSource FundingSource
+	FundingSource mwallet.FundingSource
 }
 
 type topUpBody struct {
@@ -31,12 +31,12 @@ type topUpBody struct {
 
 func (p TopUpParams) body() (*topUpBody, error) {
 	if p.Amount.Sign() <= 0 {
-		return nil, api.Param("amount", "must be positive", api.CodeInvalidRequest)
+		return nil, &mwallet.ParamError{Param: "amount", Reason: "must be positive", Code: mwallet.CodeInvalidRequest}
 	}
 	b := &topUpBody{Amount: p.Amount.String(), SourceAsset: strings.TrimSpace(p.SourceAsset)}
 	if p.FundingSource != "" {
 		if !p.FundingSource.Known() {
-			return nil, api.Param("funding_source", "must be member or merchant", api.CodeInvalidFields)
+			return nil, &mwallet.ParamError{Param: "funding_source", Reason: "must be member or merchant", Code: mwallet.CodeInvalidFields}
 		}
 		b.FundingSource = string(p.FundingSource)
 	}
@@ -48,13 +48,13 @@ func (p TopUpParams) body() (*topUpBody, error) {
 // rejection releases the held funds at once; an upstream timeout keeps the
 // order processing and the funds held.
 type TopUp struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
+	mwallet.Meta
 	// ID is the top-up id (ctp_ prefix).
 	ID string `json:"id"`
 	// Status is processing, or completed for a shared-limit card that
 	// settles immediately.
 	Status TopUpStatus `json:"status"`
-	// Response is the metadata of the HTTP exchange.
-	Response *api.Response `json:"-"`
 }
 
 // TopUp tops up a card that is active, frozen or pending
@@ -63,7 +63,7 @@ type TopUp struct {
 // key. Insufficient balance, amounts below the minimum or over the
 // per-transaction limit, and upstream rejection are currently answered as
 // 500 api_error: retry once with the same key, then treat as failure.
-func (c *Client) TopUp(ctx context.Context, member, cardID string, p TopUpParams, opts ...api.CallOption) (*TopUp, error) {
+func (c *Client) TopUp(ctx context.Context, member, cardID string, p TopUpParams, opts ...mwallet.CallOption) (*TopUp, error) {
 	path, err := cardPath(cardID, "/topups")
 	if err != nil {
 		return nil, err
@@ -72,13 +72,7 @@ func (c *Client) TopUp(ctx context.Context, member, cardID string, p TopUpParams
 	if err != nil {
 		return nil, err
 	}
-	var out TopUp
-	resp, err := c.caller.Do(ctx, &api.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated}}, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	return mwallet.Call[TopUp](ctx, c.caller, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated}}, opts...)
 }
 
 // EstimateParams are the parameters of EstimateTopUp.
@@ -94,6 +88,8 @@ type EstimateParams struct {
 // The shape is inferred: the specification names the card top-up estimate
 // without showing its fields.
 type Estimate struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
+	mwallet.Meta
 	// SourceAsset is the asset that would be debited, at LedgerScale.
 	SourceAsset string
 	LedgerScale int
@@ -106,8 +102,6 @@ type Estimate struct {
 	Currency   string
 	Scale      int
 	CardAmount money.Amount
-	// Response is the metadata of the HTTP exchange.
-	Response *api.Response
 }
 
 // UnmarshalJSON parses the amounts at their scales.
@@ -148,23 +142,17 @@ func (e *Estimate) UnmarshalJSON(b []byte) error {
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields.
-func (c *Client) EstimateTopUp(ctx context.Context, member, cardID string, p EstimateParams, opts ...api.CallOption) (*Estimate, error) {
+func (c *Client) EstimateTopUp(ctx context.Context, member, cardID string, p EstimateParams, opts ...mwallet.CallOption) (*Estimate, error) {
 	path, err := cardPath(cardID, "/topups/estimate")
 	if err != nil {
 		return nil, err
 	}
 	if p.Amount.Sign() <= 0 {
-		return nil, api.Param("amount", "must be positive", api.CodeInvalidRequest)
+		return nil, &mwallet.ParamError{Param: "amount", Reason: "must be positive", Code: mwallet.CodeInvalidRequest}
 	}
 	q := url.Values{"amount": {p.Amount.String()}}
 	if s := strings.TrimSpace(p.SourceAsset); s != "" {
 		q.Set("source_asset", s)
 	}
-	var out Estimate
-	resp, err := c.caller.Do(ctx, &api.Request{Method: http.MethodGet, Path: path, Query: q, MemberScoped: true, Member: member}, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	return mwallet.Call[Estimate](ctx, c.caller, &mwallet.Request{Method: http.MethodGet, Path: path, Query: q, MemberScoped: true, Member: member}, opts...)
 }

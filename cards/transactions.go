@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/mwallet/mwallet-go/internal/api"
+	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/money"
 )
 
@@ -140,8 +140,9 @@ func (t Transaction) Signed() (money.Amount, error) {
 	return money.Amount{}, fmt.Errorf("%w (direction %q, transaction %s)", ErrUnknownDirection, t.Direction, t.ID)
 }
 
-// TransactionFilter selects card transactions. Every field is optional.
-type TransactionFilter struct {
+// TransactionListParams select card transactions and page through them.
+// Every field is optional.
+type TransactionListParams struct {
 	// ID selects one transaction (ctx_ prefix optional). A miss gives an
 	// empty list.
 	ID string
@@ -159,21 +160,21 @@ type TransactionFilter struct {
 	From time.Time
 	To   time.Time
 	// ListParams holds the page size and starting cursor.
-	ListParams
+	mwallet.ListParams
 }
 
-func (f TransactionFilter) query() (url.Values, error) {
+func (f TransactionListParams) query() (url.Values, error) {
 	q := url.Values{}
 	if id := strings.TrimSpace(f.ID); id != "" {
 		bare := strings.TrimPrefix(id, prefixTransaction)
 		if _, err := uuid.Parse(bare); err != nil || len(bare) != 36 {
-			return nil, api.Param("id", "must be a transaction id (ctx_ followed by a UUID, prefix optional)", api.CodeInvalidFields)
+			return nil, &mwallet.ParamError{Param: "id", Reason: "must be a transaction id (ctx_ followed by a UUID, prefix optional)", Code: mwallet.CodeInvalidFields}
 		}
 		q.Set("id", prefixTransaction+bare)
 	}
 	for _, s := range []struct{ key, v string }{{"auth_code", f.AuthCode}, {"kind", string(f.Kind)}, {"status", string(f.Status)}} {
 		if len(s.v) > MaxFilterLength {
-			return nil, api.Param(s.key, fmt.Sprintf("must be at most %d characters", MaxFilterLength), api.CodeInvalidFields)
+			return nil, &mwallet.ParamError{Param: s.key, Reason: fmt.Sprintf("must be at most %d characters", MaxFilterLength), Code: mwallet.CodeInvalidFields}
 		}
 		if s.v != "" {
 			q.Set(s.key, s.v)
@@ -181,7 +182,7 @@ func (f TransactionFilter) query() (url.Values, error) {
 	}
 	if f.Direction != "" {
 		if !f.Direction.Known() {
-			return nil, api.Param("direction", "must be debit, credit, none or unknown", api.CodeInvalidFields)
+			return nil, &mwallet.ParamError{Param: "direction", Reason: "must be debit, credit, none or unknown", Code: mwallet.CodeInvalidFields}
 		}
 		q.Set("direction", string(f.Direction))
 	}
@@ -195,16 +196,25 @@ func (f TransactionFilter) query() (url.Values, error) {
 }
 
 // Transactions iterates over a card's transactions, newest occurred_at first
-// (GET /v1/cards/{id}/transactions, scope cards:read). Invalid filters are
-// reported as the first (and only) yielded error without sending anything.
-func (c *Client) Transactions(ctx context.Context, member, cardID string, f TransactionFilter, opts ...api.CallOption) iter.Seq2[Transaction, error] {
+// (GET /v1/cards/{id}/transactions, scope cards:read). Invalid parameters
+// are reported as the first (and only) yielded error without sending
+// anything. To stop and resume later, walk TransactionPages instead.
+func (c *Client) Transactions(ctx context.Context, member, cardID string, p TransactionListParams, opts ...mwallet.CallOption) iter.Seq2[Transaction, error] {
+	return mwallet.Items(c.TransactionPages(ctx, member, cardID, p, opts...))
+}
+
+// TransactionPages walks the pages of Transactions: each page carries its
+// transactions, the cursor of the next page and the Response. Keep a page's
+// NextCursor and pass it as p.Cursor, with the same filters, to resume after
+// that page (see mwallet.Pages).
+func (c *Client) TransactionPages(ctx context.Context, member, cardID string, p TransactionListParams, opts ...mwallet.CallOption) iter.Seq2[*mwallet.Page[Transaction], error] {
 	path, err := cardPath(cardID, "/transactions")
 	if err == nil {
 		var q url.Values
-		if q, err = f.query(); err == nil {
-			req := api.Request{Method: http.MethodGet, Path: path, Query: q, MemberScoped: true, Member: member}
-			return api.Iterate[Transaction](ctx, c.caller, req, f.ListParams, opts...)
+		if q, err = p.query(); err == nil {
+			req := mwallet.Request{Method: http.MethodGet, Path: path, Query: q, MemberScoped: true, Member: member}
+			return mwallet.Pages[Transaction](ctx, c.caller, req, p.ListParams, opts...)
 		}
 	}
-	return func(yield func(Transaction, error) bool) { yield(Transaction{}, err) }
+	return func(yield func(*mwallet.Page[Transaction], error) bool) { yield(nil, err) }
 }

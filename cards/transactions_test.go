@@ -12,8 +12,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/cards"
-	"github.com/mwallet/mwallet-go/internal/api"
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
@@ -48,7 +48,7 @@ func seedTransactions(t *testing.T, sim *simulator.Simulator, id string) (map[st
 	return ids, t0
 }
 
-func listTx(t *testing.T, cl *mwallet.Client, id string, f cards.TransactionFilter) ([]cards.Transaction, error) {
+func listTx(t *testing.T, cl *mwclient.Client, id string, f cards.TransactionListParams) ([]cards.Transaction, error) {
 	t.Helper()
 	var out []cards.Transaction
 	for tx, err := range cl.Cards.Transactions(ctx, member, id, f) {
@@ -68,31 +68,31 @@ func TestTransactionFilters(t *testing.T) {
 	bare := func(l string) string { return strings.TrimPrefix(ids[l], "ctx_") }
 	tests := []struct {
 		name string
-		f    cards.TransactionFilter
+		f    cards.TransactionListParams
 		want string // letters, newest first
 	}{
-		{"no filter", cards.TransactionFilter{}, "FEDCBA"},
-		{"id with prefix", cards.TransactionFilter{ID: ids["C"]}, "C"},
-		{"id without prefix", cards.TransactionFilter{ID: bare("C")}, "C"},
-		{"id miss", cards.TransactionFilter{ID: "ctx_00000000-0000-4000-8000-000000000000"}, ""},
-		{"auth_code matches several", cards.TransactionFilter{AuthCode: "AC1"}, "CA"},
-		{"auth_code is case-sensitive", cards.TransactionFilter{AuthCode: "ac1"}, ""},
-		{"kind", cards.TransactionFilter{Kind: cards.TransactionKindAuth}, "FDBA"},
-		{"kind open set", cards.TransactionFilter{Kind: "refund"}, "C"},
-		{"kind unknown gives empty", cards.TransactionFilter{Kind: "AUTH"}, ""},
-		{"kind at 64 characters", cards.TransactionFilter{Kind: cards.TransactionKind(strings.Repeat("k", 64))}, ""},
-		{"status", cards.TransactionFilter{Status: cards.TransactionSucceeded}, "FECA"},
-		{"status unknown gives empty", cards.TransactionFilter{Status: "settled"}, ""},
-		{"direction debit", cards.TransactionFilter{Direction: cards.DirectionDebit}, "EBA"},
-		{"direction credit", cards.TransactionFilter{Direction: cards.DirectionCredit}, "C"},
-		{"direction none", cards.TransactionFilter{Direction: cards.DirectionNone}, "D"},
-		{"direction unknown", cards.TransactionFilter{Direction: cards.DirectionUnknown}, "F"},
-		{"from is inclusive", cards.TransactionFilter{From: t0.Add(-3 * time.Hour)}, "FEDC"},
-		{"to is exclusive", cards.TransactionFilter{To: t0.Add(-3 * time.Hour)}, "BA"},
-		{"from and to", cards.TransactionFilter{From: t0.Add(-4 * time.Hour), To: t0.Add(-time.Hour)}, "DCB"},
-		{"from in another zone", cards.TransactionFilter{From: t0.Add(-3 * time.Hour).In(time.FixedZone("UTC+8", 8*3600))}, "FEDC"},
-		{"combined", cards.TransactionFilter{Kind: cards.TransactionKindAuth, Direction: cards.DirectionDebit, AuthCode: "AC2"}, "B"},
-		{"small pages", cards.TransactionFilter{ListParams: cards.ListParams{Limit: 2}}, "FEDCBA"},
+		{"no filter", cards.TransactionListParams{}, "FEDCBA"},
+		{"id with prefix", cards.TransactionListParams{ID: ids["C"]}, "C"},
+		{"id without prefix", cards.TransactionListParams{ID: bare("C")}, "C"},
+		{"id miss", cards.TransactionListParams{ID: "ctx_00000000-0000-4000-8000-000000000000"}, ""},
+		{"auth_code matches several", cards.TransactionListParams{AuthCode: "AC1"}, "CA"},
+		{"auth_code is case-sensitive", cards.TransactionListParams{AuthCode: "ac1"}, ""},
+		{"kind", cards.TransactionListParams{Kind: cards.TransactionKindAuth}, "FDBA"},
+		{"kind open set", cards.TransactionListParams{Kind: "refund"}, "C"},
+		{"kind unknown gives empty", cards.TransactionListParams{Kind: "AUTH"}, ""},
+		{"kind at 64 characters", cards.TransactionListParams{Kind: cards.TransactionKind(strings.Repeat("k", 64))}, ""},
+		{"status", cards.TransactionListParams{Status: cards.TransactionSucceeded}, "FECA"},
+		{"status unknown gives empty", cards.TransactionListParams{Status: "settled"}, ""},
+		{"direction debit", cards.TransactionListParams{Direction: cards.DirectionDebit}, "EBA"},
+		{"direction credit", cards.TransactionListParams{Direction: cards.DirectionCredit}, "C"},
+		{"direction none", cards.TransactionListParams{Direction: cards.DirectionNone}, "D"},
+		{"direction unknown", cards.TransactionListParams{Direction: cards.DirectionUnknown}, "F"},
+		{"from is inclusive", cards.TransactionListParams{From: t0.Add(-3 * time.Hour)}, "FEDC"},
+		{"to is exclusive", cards.TransactionListParams{To: t0.Add(-3 * time.Hour)}, "BA"},
+		{"from and to", cards.TransactionListParams{From: t0.Add(-4 * time.Hour), To: t0.Add(-time.Hour)}, "DCB"},
+		{"from in another zone", cards.TransactionListParams{From: t0.Add(-3 * time.Hour).In(time.FixedZone("UTC+8", 8*3600))}, "FEDC"},
+		{"combined", cards.TransactionListParams{Kind: cards.TransactionKindAuth, Direction: cards.DirectionDebit, AuthCode: "AC2"}, "B"},
+		{"small pages", cards.TransactionListParams{ListParams: mwallet.ListParams{Limit: 2}}, "FEDCBA"},
 	}
 	letter := map[string]string{}
 	for l, id := range ids {
@@ -125,7 +125,7 @@ func TestTransactionFields(t *testing.T) {
 	sim, cl := simtest.New(t)
 	card := issueVirtual(t, sim, cl, "100")
 	ids, t0 := seedTransactions(t, sim, card)
-	got, err := listTx(t, cl, card, cards.TransactionFilter{})
+	got, err := listTx(t, cl, card, cards.TransactionListParams{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,14 +180,14 @@ func TestTransactionPagination(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var pages int
-	countPages := mwallet.CallOption(func(o *api.CallOptions) { o.OnResponse = func(*api.Response) { pages++ } })
 	var got []cards.Transaction
-	for tx, err := range cl.Cards.Transactions(ctx, member, card, cards.TransactionFilter{ListParams: cards.ListParams{Limit: 10}}, countPages) {
+	var pages int
+	for page, err := range cl.Cards.TransactionPages(ctx, member, card, cards.TransactionListParams{ListParams: mwallet.ListParams{Limit: 10}}) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got = append(got, tx)
+		pages++
+		got = append(got, page.Data...)
 	}
 	if len(got) != n || pages != 5 {
 		t.Fatalf("%d transactions in %d pages, want %d in 5", len(got), pages, n)
@@ -203,7 +203,7 @@ func TestTransactionPagination(t *testing.T) {
 		}
 	}
 	// A cursor that cannot be decoded restarts from the first page.
-	first, err := listTx(t, cl, card, cards.TransactionFilter{ListParams: cards.ListParams{Limit: 100, Cursor: "not-a-cursor"}})
+	first, err := listTx(t, cl, card, cards.TransactionListParams{ListParams: mwallet.ListParams{Limit: 100, Cursor: "not-a-cursor"}})
 	if err != nil || len(first) != n || first[0].ID != got[0].ID {
 		t.Fatalf("undecodable cursor: %d rows, %v", len(first), err)
 	}
@@ -231,14 +231,14 @@ func TestTransactionQueryErrors(t *testing.T) {
 		{url.Values{"to": {"2026-13-01T00:00:00Z"}}, "to"},
 	}
 	for _, tt := range tests {
-		_, err := cl.Do(ctx, &api.Request{Method: http.MethodGet, Path: "/v1/cards/" + card + "/transactions", Query: tt.query,
+		_, err := cl.Do(ctx, &mwallet.Request{Method: http.MethodGet, Path: "/v1/cards/" + card + "/transactions", Query: tt.query,
 			MemberScoped: true, Member: member}, nil)
 		apiErr := simtest.WantCode(t, err, mwallet.CodeInvalidFields)
 		if len(apiErr.Fields) != 1 || apiErr.Fields[0].Key != tt.field {
 			t.Errorf("%v: fields %+v, want %s", tt.query, apiErr.Fields, tt.field)
 		}
 	}
-	_, err := listTx(t, cl, "crd_00000000-0000-4000-8000-000000000000", cards.TransactionFilter{})
+	_, err := listTx(t, cl, "crd_00000000-0000-4000-8000-000000000000", cards.TransactionListParams{})
 	simtest.WantCode(t, err, mwallet.CodeNotFound)
 	checkBooks(t, sim)
 }
@@ -265,7 +265,7 @@ func TestAddCardTransactionRules(t *testing.T) {
 	if n := len(sim.LedgerEntries()); n != entries {
 		t.Fatalf("refused transactions posted %d entries", n-entries)
 	}
-	if got, _ := listTx(t, cl, card, cards.TransactionFilter{}); len(got) != 0 {
+	if got, _ := listTx(t, cl, card, cards.TransactionListParams{}); len(got) != 0 {
 		t.Fatalf("refused transactions listed: %d", len(got))
 	}
 	checkBooks(t, sim)

@@ -93,20 +93,6 @@ func (f FormFactor) Known() bool {
 // Physical reports whether f names a physical card, in either vocabulary.
 func (f FormFactor) Physical() bool { return f == FormFactorPhysical || f == ProductFormFactorPhysical }
 
-// FundingSource says who funds an operation: the member's wallet or the
-// merchant's prepaid account. merchant_hosted merchants must send
-// FundingMerchant; platform_hosted merchants may leave it empty (member).
-type FundingSource string
-
-// Funding sources.
-const (
-	FundingMember   FundingSource = "member"
-	FundingMerchant FundingSource = "merchant"
-)
-
-// Known reports whether f is member or merchant.
-func (f FundingSource) Known() bool { return f == FundingMember || f == FundingMerchant }
-
 // TopUpStatus is the status of a top-up order (open enumeration).
 type TopUpStatus string
 

@@ -23,14 +23,15 @@
 // Deposit resource and its list envelope, merchant-scoped.
 package deposits
 
-import "github.com/mwallet/mwallet-go/internal/api"
+import mwallet "github.com/mwallet/mwallet-go"
 
-// Client is the deposits sub-client. Get it from mwallet.Client; it shares the root
-// client's tokens, signing, idempotency keys and retries.
+// Client is the deposits client. mwclient.Client has one as its Deposits
+// field; it shares the root client's tokens, signing, idempotency keys and
+// retries.
 type Client struct {
-	caller api.Caller
+	caller *mwallet.Client
 }
 
-// New returns a sub-client that sends its calls through c. Integrators use the
-// field of mwallet.Client instead.
-func New(c api.Caller) *Client { return &Client{caller: c} }
+// New returns a deposits client that sends its calls through c, the root
+// client. mwclient.New builds one for its Deposits field.
+func New(c *mwallet.Client) *Client { return &Client{caller: c} }

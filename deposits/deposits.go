@@ -2,13 +2,14 @@ package deposits
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"iter"
 	"net/http"
 	"net/url"
 	"strings"
 
-	"github.com/mwallet/mwallet-go/internal/api"
+	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/money"
 )
 
@@ -32,6 +33,9 @@ func (s Status) Known() bool { return s == StatusCredited }
 
 // Deposit is a declared deposit.
 type Deposit struct {
+	// Meta holds Response, the HTTP exchange that returned the value (nil
+	// for list items).
+	mwallet.Meta
 	// ID is dep_ followed by the reference.
 	ID string `json:"id"`
 	// Reference is the merchant's stable business reference.
@@ -54,9 +58,18 @@ type Deposit struct {
 	// Replayed is true when the reference had already been posted: nothing was
 	// credited by this call and the fields are the first posting's.
 	Replayed bool `json:"replayed"`
-	// Response is the HTTP metadata of the call that returned the deposit
-	// (nil for list items).
-	Response *api.Response `json:"-"`
+}
+
+// UnmarshalJSON reads a deposit and carries its amount at LedgerScale; an
+// amount that does not fit the scale is an error, never rounded.
+func (d *Deposit) UnmarshalJSON(b []byte) error {
+	type plain Deposit
+	var v plain
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*d = Deposit(v)
+	return d.normalize()
 }
 
 func (d *Deposit) normalize() error {
@@ -100,16 +113,16 @@ type createBody struct {
 func (p CreateParams) body() (createBody, error) {
 	asset := strings.ToUpper(strings.TrimSpace(p.Asset))
 	if asset == "" {
-		return createBody{}, api.Param("Asset", "required", api.CodeInvalidRequest)
+		return createBody{}, &mwallet.ParamError{Param: "Asset", Reason: "required", Code: mwallet.CodeInvalidRequest}
 	}
 	if p.Amount.Sign() <= 0 {
-		return createBody{}, api.Param("Amount", "must be greater than zero", api.CodeInvalidRequest)
+		return createBody{}, &mwallet.ParamError{Param: "Amount", Reason: "must be greater than zero", Code: mwallet.CodeInvalidRequest}
 	}
 	if p.Reference == "" {
-		return createBody{}, api.Param("Reference", "required: a stable business reference", api.CodeInvalidRequest)
+		return createBody{}, &mwallet.ParamError{Param: "Reference", Reason: "required: a stable business reference", Code: mwallet.CodeInvalidRequest}
 	}
 	if n := len([]rune(p.Reference)); n > MaxReferenceLen {
-		return createBody{}, api.Param("Reference", fmt.Sprintf("%d characters; at most %d", n, MaxReferenceLen), api.CodeInvalidRequest)
+		return createBody{}, &mwallet.ParamError{Param: "Reference", Reason: fmt.Sprintf("%d characters; at most %d", n, MaxReferenceLen), Code: mwallet.CodeInvalidRequest}
 	}
 	network := strings.ToUpper(strings.TrimSpace(p.Network))
 	for _, f := range []struct {
@@ -122,11 +135,11 @@ func (p CreateParams) body() (createBody, error) {
 		{"ToAddress", "to_address", p.ToAddress, MaxAddressLen},
 	} {
 		if n := len([]rune(f.v)); n > f.max {
-			return createBody{}, api.Param(f.name, fmt.Sprintf("%d characters; at most %d (%s)", n, f.max, f.key), api.CodeInvalidFields)
+			return createBody{}, &mwallet.ParamError{Param: f.name, Reason: fmt.Sprintf("%d characters; at most %d (%s)", n, f.max, f.key), Code: mwallet.CodeInvalidFields}
 		}
 	}
 	if network == "" && (p.TxID != "" || p.FromAddress != "" || p.ToAddress != "") {
-		return createBody{}, api.Param("Network", "required when TxID, FromAddress or ToAddress is given", api.CodeInvalidFields)
+		return createBody{}, &mwallet.ParamError{Param: "Network", Reason: "required when TxID, FromAddress or ToAddress is given", Code: mwallet.CodeInvalidFields}
 	}
 	return createBody{
 		Asset: asset, Amount: p.Amount.String(), Reference: p.Reference,
@@ -138,25 +151,16 @@ func (p CreateParams) body() (createBody, error) {
 // (POST /v1/deposits). The first posting of a reference answers 201 with
 // Replayed false; a reference already posted answers 200 with Replayed true and
 // the first posting's values, whatever the idempotency key. Invalid parameters
-// give a *api.ParamError and nothing is sent.
-func (c *Client) Create(ctx context.Context, member string, p CreateParams, opts ...api.CallOption) (*Deposit, error) {
+// give a *mwallet.ParamError and nothing is sent.
+func (c *Client) Create(ctx context.Context, member string, p CreateParams, opts ...mwallet.CallOption) (*Deposit, error) {
 	body, err := p.body()
 	if err != nil {
 		return nil, err
 	}
-	var out Deposit
-	resp, err := c.caller.Do(ctx, &api.Request{
+	return mwallet.Call[Deposit](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodPost, Path: "/v1/deposits", MemberScoped: true, Member: member,
 		Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated, http.StatusOK},
-	}, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	if err := out.normalize(); err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	}, opts...)
 }
 
 // ID returns the REST id of a deposit reference: dep_ followed by the
@@ -167,73 +171,60 @@ func ID(reference string) string { return "dep_" + reference }
 // reference may itself start with "dep_"). It uses GET /v1/deposits/dep_<reference>,
 // or, for references containing a slash (which cannot be a path segment),
 // GET /v1/deposits?reference=<reference>; a miss on that list is reported as
-// the same 404 not_found *api.Error the single read answers.
+// the same 404 not_found *mwallet.Error the single read answers.
 //
 // The response shape is inferred: the specification names these endpoints
 // without showing their fields; they are taken to answer the Deposit resource.
-func (c *Client) Get(ctx context.Context, reference string, opts ...api.CallOption) (*Deposit, error) {
+func (c *Client) Get(ctx context.Context, reference string, opts ...mwallet.CallOption) (*Deposit, error) {
 	if reference == "" {
-		return nil, api.Param("reference", "required", api.CodeInvalidRequest)
+		return nil, &mwallet.ParamError{Param: "reference", Reason: "required", Code: mwallet.CodeInvalidRequest}
 	}
 	if strings.Contains(reference, "/") {
-		var page api.Page[Deposit]
-		resp, err := c.caller.Do(ctx, &api.Request{
+		page, err := mwallet.Call[mwallet.Page[Deposit]](ctx, c.caller, &mwallet.Request{
 			Method: http.MethodGet, Path: "/v1/deposits", Query: url.Values{"reference": {reference}},
-		}, &page, opts...)
+		}, opts...)
 		if err != nil {
 			return nil, err
 		}
 		for _, d := range page.Data {
 			if d.Reference == reference {
-				if err := d.normalize(); err != nil {
-					return nil, err
-				}
-				d.Response = resp
+				d.Response = page.Response
 				return &d, nil
 			}
 		}
-		return nil, &api.Error{HTTPStatus: http.StatusNotFound, Type: "not_found", Code: api.CodeNotFound,
-			Message: "no deposit with this reference", RequestID: resp.RequestID}
+		return nil, &mwallet.Error{HTTPStatus: http.StatusNotFound, Type: "not_found", Code: mwallet.CodeNotFound,
+			Message: "no deposit with this reference", RequestID: page.Response.RequestID}
 	}
-	var out Deposit
-	resp, err := c.caller.Do(ctx, &api.Request{
+	return mwallet.Call[Deposit](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodGet, Path: "/v1/deposits/" + url.PathEscape(ID(reference)),
-	}, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	if err := out.normalize(); err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	}, opts...)
 }
 
-// ListParams are the parameters of List.
+// ListParams are the parameters of List and ListPages: the filter and,
+// embedded, the page size and starting cursor.
 type ListParams struct {
-	api.ListParams
+	mwallet.ListParams
 	// Reference, when set, lists only the deposit with this reference.
 	Reference string
 }
 
-// List walks the merchant's deposits, newest first (GET /v1/deposits).
+// List walks the merchant's deposits, newest first (GET /v1/deposits). To
+// stop and resume later, walk ListPages instead.
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields; it is taken to be the list envelope of Deposit.
-func (c *Client) List(ctx context.Context, p ListParams, opts ...api.CallOption) iter.Seq2[Deposit, error] {
+func (c *Client) List(ctx context.Context, p ListParams, opts ...mwallet.CallOption) iter.Seq2[Deposit, error] {
+	return mwallet.Items(c.ListPages(ctx, p, opts...))
+}
+
+// ListPages walks the pages of List: each page carries its deposits, the
+// cursor of the next page and the Response. Keep a page's NextCursor and
+// pass it as p.Cursor, with the same filter, to resume after that page (see
+// mwallet.Pages).
+func (c *Client) ListPages(ctx context.Context, p ListParams, opts ...mwallet.CallOption) iter.Seq2[*mwallet.Page[Deposit], error] {
 	q := url.Values{}
 	if p.Reference != "" {
 		q.Set("reference", p.Reference)
 	}
-	inner := api.Iterate[Deposit](ctx, c.caller, api.Request{Method: http.MethodGet, Path: "/v1/deposits", Query: q}, p.ListParams, opts...)
-	return func(yield func(Deposit, error) bool) {
-		for d, err := range inner {
-			if err == nil {
-				err = d.normalize()
-			}
-			if !yield(d, err) || err != nil {
-				return
-			}
-		}
-	}
+	return mwallet.Pages[Deposit](ctx, c.caller, mwallet.Request{Method: http.MethodGet, Path: "/v1/deposits", Query: q}, p.ListParams, opts...)
 }

@@ -12,8 +12,8 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/deposits"
-	"github.com/mwallet/mwallet-go/internal/api"
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
@@ -30,38 +30,38 @@ func TestCreateRejectedLocally(t *testing.T) {
 		name  string
 		edit  func(p *deposits.CreateParams)
 		param string
-		code  api.Code
+		code  mwallet.Code
 	}{
-		{"asset missing", func(p *deposits.CreateParams) { p.Asset = " " }, "Asset", api.CodeInvalidRequest},
-		{"amount zero", func(p *deposits.CreateParams) { p.Amount = usdt("0") }, "Amount", api.CodeInvalidRequest},
-		{"amount negative", func(p *deposits.CreateParams) { p.Amount = usdt("-1") }, "Amount", api.CodeInvalidRequest},
-		{"reference missing", func(p *deposits.CreateParams) { p.Reference = "" }, "Reference", api.CodeInvalidRequest},
-		{"reference 121", func(p *deposits.CreateParams) { p.Reference = strings.Repeat("r", 121) }, "Reference", api.CodeInvalidRequest},
-		{"network 33", func(p *deposits.CreateParams) { p.Network = strings.Repeat("N", 33) }, "Network", api.CodeInvalidFields},
-		{"txid 129", func(p *deposits.CreateParams) { p.Network, p.TxID = "TRON", strings.Repeat("a", 129) }, "TxID", api.CodeInvalidFields},
-		{"from 201", func(p *deposits.CreateParams) { p.Network, p.FromAddress = "TRON", strings.Repeat("a", 201) }, "FromAddress", api.CodeInvalidFields},
-		{"to 201", func(p *deposits.CreateParams) { p.Network, p.ToAddress = "TRON", strings.Repeat("a", 201) }, "ToAddress", api.CodeInvalidFields},
-		{"txid without network", func(p *deposits.CreateParams) { p.TxID = "0xabc" }, "Network", api.CodeInvalidFields},
-		{"address without network", func(p *deposits.CreateParams) { p.ToAddress = "T9yD" }, "Network", api.CodeInvalidFields},
+		{"asset missing", func(p *deposits.CreateParams) { p.Asset = " " }, "Asset", mwallet.CodeInvalidRequest},
+		{"amount zero", func(p *deposits.CreateParams) { p.Amount = usdt("0") }, "Amount", mwallet.CodeInvalidRequest},
+		{"amount negative", func(p *deposits.CreateParams) { p.Amount = usdt("-1") }, "Amount", mwallet.CodeInvalidRequest},
+		{"reference missing", func(p *deposits.CreateParams) { p.Reference = "" }, "Reference", mwallet.CodeInvalidRequest},
+		{"reference 121", func(p *deposits.CreateParams) { p.Reference = strings.Repeat("r", 121) }, "Reference", mwallet.CodeInvalidRequest},
+		{"network 33", func(p *deposits.CreateParams) { p.Network = strings.Repeat("N", 33) }, "Network", mwallet.CodeInvalidFields},
+		{"txid 129", func(p *deposits.CreateParams) { p.Network, p.TxID = "TRON", strings.Repeat("a", 129) }, "TxID", mwallet.CodeInvalidFields},
+		{"from 201", func(p *deposits.CreateParams) { p.Network, p.FromAddress = "TRON", strings.Repeat("a", 201) }, "FromAddress", mwallet.CodeInvalidFields},
+		{"to 201", func(p *deposits.CreateParams) { p.Network, p.ToAddress = "TRON", strings.Repeat("a", 201) }, "ToAddress", mwallet.CodeInvalidFields},
+		{"txid without network", func(p *deposits.CreateParams) { p.TxID = "0xabc" }, "Network", mwallet.CodeInvalidFields},
+		{"address without network", func(p *deposits.CreateParams) { p.ToAddress = "T9yD" }, "Network", mwallet.CodeInvalidFields},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := valid
 			tt.edit(&p)
 			_, err := c.Deposits.Create(context.Background(), member1, p)
-			var pe *api.ParamError
+			var pe *mwallet.ParamError
 			if !errors.As(err, &pe) || pe.Param != tt.param || pe.Code != tt.code {
 				t.Fatalf("err = %v, want ParamError %s %s", err, tt.param, tt.code)
 			}
 		})
 	}
-	if _, err := c.Deposits.Create(context.Background(), " ", valid); mwallet.CodeOf(err) != api.CodeMemberContextRequired {
+	if _, err := c.Deposits.Create(context.Background(), " ", valid); mwallet.CodeOf(err) != mwallet.CodeMemberContextRequired {
 		t.Fatalf("blank member: %v", err)
 	}
 }
 
-func rawDeposit(c *mwallet.Client, member string, body map[string]any) error {
-	_, err := c.Do(context.Background(), &api.Request{Method: http.MethodPost, Path: "/v1/deposits", MemberScoped: true, Member: member, Body: body, Idempotent: true}, nil)
+func rawDeposit(c *mwclient.Client, member string, body map[string]any) error {
+	_, err := c.Do(context.Background(), &mwallet.Request{Method: http.MethodPost, Path: "/v1/deposits", MemberScoped: true, Member: member, Body: body, Idempotent: true}, nil)
 	return err
 }
 
@@ -86,28 +86,28 @@ func TestCreateRejectedByService(t *testing.T) {
 		name   string
 		member string
 		edit   func(m map[string]any)
-		code   api.Code
+		code   mwallet.Code
 		field  string
 	}{
-		{"asset missing", member1, func(m map[string]any) { delete(m, "asset") }, api.CodeInvalidRequest, ""},
-		{"amount missing", member1, func(m map[string]any) { delete(m, "amount") }, api.CodeInvalidRequest, ""},
-		{"reference missing", member1, func(m map[string]any) { delete(m, "reference") }, api.CodeInvalidRequest, ""},
-		{"amount as number", member1, func(m map[string]any) { m["amount"] = 5 }, api.CodeInvalidRequest, ""},
-		{"amount extra non-zero decimal", member1, func(m map[string]any) { m["amount"] = "1.0000001" }, api.CodeInvalidRequest, ""},
-		{"amount zero", member1, func(m map[string]any) { m["amount"] = "0.000000" }, api.CodeInvalidRequest, ""},
-		{"amount negative", member1, func(m map[string]any) { m["amount"] = "-1" }, api.CodeInvalidRequest, ""},
-		{"amount exponent", member1, func(m map[string]any) { m["amount"] = "1e3" }, api.CodeInvalidRequest, ""},
-		{"reference 121", member1, func(m map[string]any) { m["reference"] = strings.Repeat("x", 121) }, api.CodeInvalidRequest, ""},
-		{"asset unknown", member1, func(m map[string]any) { m["asset"] = "doge" }, api.CodeAssetNotAllowed, ""},
-		{"network 33", member1, func(m map[string]any) { m["network"] = strings.Repeat("n", 33) }, api.CodeInvalidFields, "network"},
-		{"txid without network", member1, func(m map[string]any) { m["txid"] = "0xabc" }, api.CodeInvalidFields, "network"},
-		{"txid 129", member1, func(m map[string]any) { m["network"], m["txid"] = "TRON", strings.Repeat("t", 129) }, api.CodeInvalidFields, "txid"},
-		{"from_address 201", member1, func(m map[string]any) { m["network"], m["from_address"] = "TRON", strings.Repeat("f", 201) }, api.CodeInvalidFields, "from_address"},
-		{"to_address 201", member1, func(m map[string]any) { m["network"], m["to_address"] = "TRON", strings.Repeat("f", 201) }, api.CodeInvalidFields, "to_address"},
-		{"single limit", member1, func(m map[string]any) { m["amount"] = "100000.000001" }, api.CodeLimitExceeded, ""},
-		{"banned member", "banned", func(map[string]any) {}, api.CodeRequestRejected, ""},
-		{"frozen member", "frozen", func(map[string]any) {}, api.CodeRequestRejected, ""},
-		{"blocklisted member", "blocked", func(map[string]any) {}, api.CodeMemberNotFound, ""},
+		{"asset missing", member1, func(m map[string]any) { delete(m, "asset") }, mwallet.CodeInvalidRequest, ""},
+		{"amount missing", member1, func(m map[string]any) { delete(m, "amount") }, mwallet.CodeInvalidRequest, ""},
+		{"reference missing", member1, func(m map[string]any) { delete(m, "reference") }, mwallet.CodeInvalidRequest, ""},
+		{"amount as number", member1, func(m map[string]any) { m["amount"] = 5 }, mwallet.CodeInvalidRequest, ""},
+		{"amount extra non-zero decimal", member1, func(m map[string]any) { m["amount"] = "1.0000001" }, mwallet.CodeInvalidRequest, ""},
+		{"amount zero", member1, func(m map[string]any) { m["amount"] = "0.000000" }, mwallet.CodeInvalidRequest, ""},
+		{"amount negative", member1, func(m map[string]any) { m["amount"] = "-1" }, mwallet.CodeInvalidRequest, ""},
+		{"amount exponent", member1, func(m map[string]any) { m["amount"] = "1e3" }, mwallet.CodeInvalidRequest, ""},
+		{"reference 121", member1, func(m map[string]any) { m["reference"] = strings.Repeat("x", 121) }, mwallet.CodeInvalidRequest, ""},
+		{"asset unknown", member1, func(m map[string]any) { m["asset"] = "doge" }, mwallet.CodeAssetNotAllowed, ""},
+		{"network 33", member1, func(m map[string]any) { m["network"] = strings.Repeat("n", 33) }, mwallet.CodeInvalidFields, "network"},
+		{"txid without network", member1, func(m map[string]any) { m["txid"] = "0xabc" }, mwallet.CodeInvalidFields, "network"},
+		{"txid 129", member1, func(m map[string]any) { m["network"], m["txid"] = "TRON", strings.Repeat("t", 129) }, mwallet.CodeInvalidFields, "txid"},
+		{"from_address 201", member1, func(m map[string]any) { m["network"], m["from_address"] = "TRON", strings.Repeat("f", 201) }, mwallet.CodeInvalidFields, "from_address"},
+		{"to_address 201", member1, func(m map[string]any) { m["network"], m["to_address"] = "TRON", strings.Repeat("f", 201) }, mwallet.CodeInvalidFields, "to_address"},
+		{"single limit", member1, func(m map[string]any) { m["amount"] = "100000.000001" }, mwallet.CodeLimitExceeded, ""},
+		{"banned member", "banned", func(map[string]any) {}, mwallet.CodeRequestRejected, ""},
+		{"frozen member", "frozen", func(map[string]any) {}, mwallet.CodeRequestRejected, ""},
+		{"blocklisted member", "blocked", func(map[string]any) {}, mwallet.CodeMemberNotFound, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -115,7 +115,7 @@ func TestCreateRejectedByService(t *testing.T) {
 			if tt.field != "" && (len(e.Fields) == 0 || e.Fields[0].Key != tt.field) {
 				t.Fatalf("fields %+v, want first key %s", e.Fields, tt.field)
 			}
-			if tt.code == api.CodeLimitExceeded && (e.LimitType != "single" || e.LimitScope != "merchant") {
+			if tt.code == mwallet.CodeLimitExceeded && (e.LimitType != "single" || e.LimitScope != "merchant") {
 				t.Fatalf("limit %s/%s", e.LimitType, e.LimitScope)
 			}
 		})
@@ -206,7 +206,7 @@ func TestSameKeySameBodyReplays(t *testing.T) {
 	}
 	p.Amount = money.MustParse("0.6", 8)
 	_, err := c.Deposits.Create(ctx, member1, p, mwallet.WithIdempotencyKey(key))
-	simtest.WantCode(t, err, api.CodeIdempotencyKeyReused)
+	simtest.WantCode(t, err, mwallet.CodeIdempotencyKeyReused)
 }
 
 func TestPlatformOnlyCheckedBeforeReplay(t *testing.T) {
@@ -230,11 +230,11 @@ func TestPlatformOnlyCheckedBeforeReplay(t *testing.T) {
 	// with the same key, a new key and another reference alike.
 	for _, opt := range []mwallet.CallOption{mwallet.WithIdempotencyKey(key), nil} {
 		_, err = c.Deposits.Create(ctx, member1, p, opt)
-		simtest.WantCode(t, err, api.CodeInsufficientScope)
+		simtest.WantCode(t, err, mwallet.CodeInsufficientScope)
 	}
 	p.Reference = "after-switch"
 	_, err = c.Deposits.Create(ctx, member1, p)
-	simtest.WantCode(t, err, api.CodeInsufficientScope)
+	simtest.WantCode(t, err, mwallet.CodeInsufficientScope)
 	if got := simtest.Available(t, sim, member1, "USDT"); got != "1010.000000" {
 		t.Fatalf("member USDT %s", got)
 	}
@@ -250,7 +250,7 @@ func TestDailyLimit(t *testing.T) {
 		}
 	}
 	_, err := c.Deposits.Create(ctx, member1, deposits.CreateParams{Asset: "USDT", Amount: usdt("0.000001"), Reference: "d3"})
-	e := simtest.WantCode(t, err, api.CodeLimitExceeded)
+	e := simtest.WantCode(t, err, mwallet.CodeLimitExceeded)
 	if e.LimitType != "daily" || e.LimitScope != "merchant" {
 		t.Fatalf("limit %s/%s", e.LimitType, e.LimitScope)
 	}
@@ -260,7 +260,7 @@ func TestMerchantHostedRefused(t *testing.T) {
 	t.Parallel()
 	sim, c := simtest.New(t, simulator.WithModel(simulator.MerchantHosted))
 	_, err := c.Deposits.Create(context.Background(), member1, deposits.CreateParams{Asset: "USDT", Amount: usdt("1"), Reference: "mh-1"})
-	simtest.WantCode(t, err, api.CodeInsufficientScope)
+	simtest.WantCode(t, err, mwallet.CodeInsufficientScope)
 	if got := simtest.Journal(t, sim, simulator.AccountMerchantCustody, "USDT"); got != "0" {
 		t.Fatalf("custody %s", got)
 	}
@@ -288,10 +288,10 @@ func TestGetAndList(t *testing.T) {
 	}
 	for _, r := range []string{"missing", "missing/with-slash"} {
 		_, err := c.Deposits.Get(ctx, r)
-		simtest.WantCode(t, err, api.CodeNotFound)
+		simtest.WantCode(t, err, mwallet.CodeNotFound)
 	}
 	var got []string
-	for d, err := range c.Deposits.List(ctx, deposits.ListParams{ListParams: api.ListParams{Limit: 1}}) {
+	for d, err := range c.Deposits.List(ctx, deposits.ListParams{ListParams: mwallet.ListParams{Limit: 1}}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -322,9 +322,9 @@ func TestScopes(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := c.Deposits.Create(ctx, member1, p)
-	simtest.WantCode(t, err, api.CodeInsufficientScope)
+	simtest.WantCode(t, err, mwallet.CodeInsufficientScope)
 	_, err = c.Deposits.Get(ctx, "scoped")
-	simtest.WantCode(t, err, api.CodeInsufficientScope)
+	simtest.WantCode(t, err, mwallet.CodeInsufficientScope)
 	if err := sim.Keys.Set(simulator.DefaultClientID, simulator.KeySettings{ApproveRestricted: simulator.Bool(true)}); err != nil {
 		t.Fatal(err)
 	}
@@ -343,7 +343,7 @@ func TestAssetAllowlistAndAmountExactness(t *testing.T) {
 		name      string
 		allowlist []string
 		body      map[string]any
-		code      api.Code // "" when the deposit is credited
+		code      mwallet.Code // "" when the deposit is credited
 		asset     string
 		amount    string
 		network   string
@@ -357,9 +357,9 @@ func TestAssetAllowlistAndAmountExactness(t *testing.T) {
 		{name: "asset on the allowlist", allowlist: []string{"USDT"}, body: map[string]any{"asset": "usdt", "amount": "3", "reference": "a-4"},
 			asset: "USDT", amount: "3.000000"},
 		{name: "catalogue asset missing from the allowlist", allowlist: []string{"USDT"}, body: map[string]any{"asset": "USDC", "amount": "3", "reference": "a-5"},
-			code: api.CodeAssetNotAllowed},
+			code: mwallet.CodeAssetNotAllowed},
 		{name: "extra non-zero decimal at a scale-8 asset", body: map[string]any{"asset": "BTC", "amount": "0.000000001", "reference": "a-6"},
-			code: api.CodeInvalidRequest},
+			code: mwallet.CodeInvalidRequest},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -15,7 +15,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/mwallet/mwallet-go/internal/api"
+	mwallet "github.com/mwallet/mwallet-go"
+	"github.com/mwallet/mwallet-go/internal/codes"
 )
 
 // The top-level README is a test input: its Go blocks must be the functions
@@ -114,8 +115,9 @@ func dedent(s string) string {
 	return strings.Join(lines, "")
 }
 
-// The error table lists every code once, with its HTTP status and the class
-// Code.Retry gives it.
+// The error table is codes.tsv, the one table the SDK's constants and the
+// simulator's answers are generated from: every code once, with its HTTP
+// status, retry class and advice; and the code agrees with it.
 func TestREADMEErrorTable(t *testing.T) {
 	t.Parallel()
 	md := readme(t)
@@ -132,23 +134,34 @@ func TestREADMEErrorTable(t *testing.T) {
 		Code   string
 		Status int
 		Class  string
+		Advice string
 	}
 	var got, want []entry
 	for _, m := range row.FindAllStringSubmatch(section, -1) {
 		st, _ := strconv.Atoi(m[2])
-		got = append(got, entry{m[1], st, m[3]})
-		if strings.TrimSpace(m[4]) == "" {
-			t.Errorf("%s: empty advice", m[1])
+		got = append(got, entry{m[1], st, m[3], m[4]})
+	}
+	tsv, err := os.ReadFile(filepath.Join("..", "codes.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := codes.Parse(tsv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		want = append(want, entry{r.Code, r.HTTP, r.Retry, r.Advice})
+		// The generated constants say the same as the table.
+		if c := mwallet.Code(r.Code); c.HTTPStatus() != r.HTTP || c.Retry().String() != r.Retry || c.Type() != r.Type {
+			t.Errorf("%s: the SDK says HTTP %d, %s, %s; codes.tsv says %d, %s, %s", r.Code, c.HTTPStatus(), c.Retry(), c.Type(), r.HTTP, r.Retry, r.Type)
 		}
 	}
-	for _, c := range api.KnownCodes() {
-		want = append(want, entry{string(c), c.HTTPStatus(), c.Retry().String()})
-	}
-	if len(want) != 53 {
-		t.Fatalf("the code knows %d codes, want 53", len(want))
+	slices.SortFunc(want, func(a, b entry) int { return strings.Compare(a.Code, b.Code) })
+	if len(want) != 53 || len(mwallet.KnownCodes()) != 53 {
+		t.Fatalf("codes.tsv lists %d codes and the SDK knows %d, want 53", len(want), len(mwallet.KnownCodes()))
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("README error table differs from the code (-code +README):\n%s", diff)
+		t.Errorf("README error table differs from codes.tsv (-codes.tsv +README):\n%s", diff)
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/deposits"
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/emvqr"
@@ -28,7 +29,7 @@ import (
 
 func TestDepositIsCredited(t *testing.T) {
 	t.Parallel()
-	sim, client := simtest.New(t) // its own simulator and a *mwallet.Client wired to it
+	sim, client := simtest.New(t) // its own simulator and a *mwclient.Client wired to it
 
 	amount := money.MustParse("25", 6) // USDT has ledger_scale 6
 	dep, err := client.Deposits.Create(context.Background(), "member-1",
@@ -47,7 +48,7 @@ func TestDepositIsCredited(t *testing.T) {
 }
 
 func Example_newClient() {
-	client, err := mwallet.NewClient("https://sandbox.example.com", mwallet.Credentials{
+	client, err := mwclient.New("https://sandbox.example.com", mwallet.Credentials{
 		ClientID:   os.Getenv("MWALLET_CLIENT_ID"),
 		APIKey:     mwallet.Secret(os.Getenv("MWALLET_API_KEY")),     // token exchange only
 		SigningKey: mwallet.Secret(os.Getenv("MWALLET_SIGNING_KEY")), // signs every write; never sent
@@ -140,7 +141,7 @@ func Example_stepUp() {
 
 	p := qrpay.PayParams{CodeValue: code}
 	order, err := client.QRPay.Pay(ctx, "member-1", p)
-	if su, ok := qrpay.AsStepUp(err); ok { // every QR payment asks for it
+	if su, ok := mwallet.AsStepUp(err); ok { // every QR payment asks for it
 		// Send the end user to su.HostedURL and wait until they are done.
 		// Here the simulator plays the end user:
 		_ = sim.StepUp.Complete(su.ChallengeID)
@@ -178,7 +179,7 @@ func Example_processing() {
 }
 
 func Example_webhookReceiver() {
-	secret := webhooks.Secret(os.Getenv("MWALLET_WEBHOOK_SECRET"))
+	secret := mwallet.Secret(os.Getenv("MWALLET_WEBHOOK_SECRET"))
 	var mu sync.Mutex
 	tracker := webhooks.NewTracker() // merges forward by status_version
 
@@ -196,6 +197,45 @@ func Example_webhookReceiver() {
 		return updateOrder(ctx, ev.Data.ExternalMemberID, ev.Data)
 	}))
 	log.Fatal(http.ListenAndServe("127.0.0.1:8081", nil))
+}
+
+func Example_resumeListing() {
+	sim := simulator.MustNew()
+	defer sim.Close()
+	client := sim.Client()
+	ctx := context.Background()
+	for i := 1; i <= 5; i++ {
+		sim.Clock.Advance(time.Second) // each deposit is newer than the one before
+		_, _ = client.Deposits.Create(ctx, "member-1", deposits.CreateParams{
+			Asset: "USDC", Amount: money.MustParse("1", 6), Reference: fmt.Sprint("ref-", i)})
+	}
+
+	// Process one page of two, keep its cursor with your progress, stop.
+	var saved string
+	for page, err := range client.Deposits.ListPages(ctx, deposits.ListParams{ListParams: mwallet.ListParams{Limit: 2}}) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, d := range page.Data {
+			fmt.Println("first run:", d.Reference)
+		}
+		saved = page.NextCursor // "" when the list is done
+		break
+	}
+
+	// Later, maybe in another process: resume right after that page.
+	for d, err := range client.Deposits.List(ctx, deposits.ListParams{ListParams: mwallet.ListParams{Limit: 2, Cursor: saved}}) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println("resumed:", d.Reference)
+	}
+	// Output:
+	// first run: ref-5
+	// first run: ref-4
+	// resumed: ref-3
+	// resumed: ref-2
+	// resumed: ref-1
 }
 
 func Example_errors() {
@@ -250,10 +290,10 @@ func samplePromptPay() string {
 
 // payQR pays samplePromptPay for member-1 through step-up and returns the
 // processing order.
-func payQR(sim *simulator.Simulator, client *mwallet.Client) *qrpay.Order {
+func payQR(sim *simulator.Simulator, client *mwclient.Client) *qrpay.Order {
 	p := qrpay.PayParams{CodeValue: samplePromptPay()}
 	_, err := client.QRPay.Pay(context.Background(), "member-1", p)
-	su, ok := qrpay.AsStepUp(err)
+	su, ok := mwallet.AsStepUp(err)
 	if !ok {
 		log.Fatal(err)
 	}

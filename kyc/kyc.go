@@ -9,11 +9,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mwallet/mwallet-go/internal/api"
+	mwallet "github.com/mwallet/mwallet-go"
 )
 
 // Ticket is a hosted KYC ticket: a one-time screen bound to the member.
 type Ticket struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
+	mwallet.Meta
 	// ID carries the kyc_ prefix.
 	ID string `json:"id"`
 	// HostedURL is the one-time link to give to the member. It is sensitive:
@@ -21,8 +23,6 @@ type Ticket struct {
 	HostedURL string `json:"hosted_url"`
 	// ExpiresAt is the link's expiry in Unix seconds (24 hours after issue).
 	ExpiresAt int64 `json:"expires_at"`
-	// Response is the HTTP metadata of the call.
-	Response *api.Response `json:"-"`
 }
 
 // Expires returns ExpiresAt as a time.
@@ -40,17 +40,11 @@ func (t *Ticket) GoString() string { return t.String() }
 // existing profile (POST /v1/kyc/profile-sessions). The member must already
 // have a profile, otherwise the service answers 404 not_found. The screen is
 // one-time and valid 24 hours. No body is sent; an idempotency key is.
-func (c *Client) ProfileSession(ctx context.Context, member string, opts ...api.CallOption) (*Ticket, error) {
-	var out Ticket
-	resp, err := c.caller.Do(ctx, &api.Request{
+func (c *Client) ProfileSession(ctx context.Context, member string, opts ...mwallet.CallOption) (*Ticket, error) {
+	return mwallet.Call[Ticket](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodPost, Path: "/v1/kyc/profile-sessions", MemberScoped: true, Member: member,
 		Idempotent: true, AcceptedStatus: []int{http.StatusCreated},
-	}, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	}, opts...)
 }
 
 // ReviewStatus is the review state of a member's KYC profile (open
@@ -85,6 +79,8 @@ func (s ReviewStatus) Known() bool {
 // The shape is inferred: the specification names GET /v1/kyc without showing
 // its fields.
 type State struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
+	mwallet.Meta
 	// MemberID is mem_<uuid>; the kyc event's data.id is its bare uuid.
 	MemberID string `json:"member_id"`
 	// ExternalMemberID is the merchant's identifier of the member.
@@ -95,8 +91,6 @@ type State struct {
 	Status ReviewStatus `json:"status"`
 	// UpdatedAt is when the state last changed.
 	UpdatedAt time.Time `json:"updated_at"`
-	// Response is the HTTP metadata of the call.
-	Response *api.Response `json:"-"`
 }
 
 // Get reads member's KYC state (GET /v1/kyc), for example after a
@@ -104,14 +98,8 @@ type State struct {
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields.
-func (c *Client) Get(ctx context.Context, member string, opts ...api.CallOption) (*State, error) {
-	var out State
-	resp, err := c.caller.Do(ctx, &api.Request{Method: http.MethodGet, Path: "/v1/kyc", MemberScoped: true, Member: member}, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+func (c *Client) Get(ctx context.Context, member string, opts ...mwallet.CallOption) (*State, error) {
+	return mwallet.Call[State](ctx, c.caller, &mwallet.Request{Method: http.MethodGet, Path: "/v1/kyc", MemberScoped: true, Member: member}, opts...)
 }
 
 // QuickBindingStatus is the status of a quick KYC binding (open enumeration).
@@ -137,6 +125,9 @@ const MaxQuickBindings = 5
 // The shape is inferred: the specification describes the binding without
 // showing its fields.
 type QuickBinding struct {
+	// Meta holds Response, the HTTP exchange that returned the value (nil
+	// for list items).
+	mwallet.Meta
 	// ID identifies the binding (quick_kyc_binding_id).
 	ID string `json:"id"`
 	// Status is active, or compensated once no longer usable.
@@ -146,8 +137,6 @@ type QuickBinding struct {
 	FeeAmount string `json:"fee_amount"`
 	// CreatedAt is the allocation time.
 	CreatedAt time.Time `json:"created_at"`
-	// Response is the HTTP metadata of the call (nil for list items).
-	Response *api.Response `json:"-"`
 }
 
 // QuickBindings walks member's active quick KYC bindings (GET /v1/kyc/quick).
@@ -156,8 +145,18 @@ type QuickBinding struct {
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields; it is taken to be the list envelope of
 // QuickBinding.
-func (c *Client) QuickBindings(ctx context.Context, member string, p api.ListParams, opts ...api.CallOption) iter.Seq2[QuickBinding, error] {
-	return api.Iterate[QuickBinding](ctx, c.caller, api.Request{Method: http.MethodGet, Path: "/v1/kyc/quick", MemberScoped: true, Member: member}, p, opts...)
+//
+// To stop and resume later, walk QuickBindingPages instead.
+func (c *Client) QuickBindings(ctx context.Context, member string, p mwallet.ListParams, opts ...mwallet.CallOption) iter.Seq2[QuickBinding, error] {
+	return mwallet.Items(c.QuickBindingPages(ctx, member, p, opts...))
+}
+
+// QuickBindingPages walks the pages of QuickBindings: each page carries its
+// bindings, the cursor of the next page and the Response. Keep a page's
+// NextCursor and pass it as p.Cursor to resume after that page (see
+// mwallet.Pages).
+func (c *Client) QuickBindingPages(ctx context.Context, member string, p mwallet.ListParams, opts ...mwallet.CallOption) iter.Seq2[*mwallet.Page[QuickBinding], error] {
+	return mwallet.Pages[QuickBinding](ctx, c.caller, mwallet.Request{Method: http.MethodGet, Path: "/v1/kyc/quick", MemberScoped: true, Member: member}, p, opts...)
 }
 
 // QuickBindingParams are the parameters of CreateQuickBinding.
@@ -176,21 +175,15 @@ type QuickBindingParams struct {
 // The endpoint (POST /v1/kyc/quick) and its shape are inferred: the
 // specification describes bindings and their error codes without showing how
 // one is created outside a card application.
-func (c *Client) CreateQuickBinding(ctx context.Context, member string, p QuickBindingParams, opts ...api.CallOption) (*QuickBinding, error) {
+func (c *Client) CreateQuickBinding(ctx context.Context, member string, p QuickBindingParams, opts ...mwallet.CallOption) (*QuickBinding, error) {
 	p.Email = strings.TrimSpace(p.Email)
 	if p.Email != "" {
 		if a, err := mail.ParseAddress(p.Email); err != nil || a.Address != p.Email {
-			return nil, api.Param("Email", "not a plain e-mail address", api.CodeInvalidFields)
+			return nil, &mwallet.ParamError{Param: "Email", Reason: "not a plain e-mail address", Code: mwallet.CodeInvalidFields}
 		}
 	}
-	var out QuickBinding
-	resp, err := c.caller.Do(ctx, &api.Request{
+	return mwallet.Call[QuickBinding](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodPost, Path: "/v1/kyc/quick", MemberScoped: true, Member: member,
 		Body: p, Idempotent: true, AcceptedStatus: []int{http.StatusCreated},
-	}, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	}, opts...)
 }

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	mwallet "github.com/mwallet/mwallet-go"
-	"github.com/mwallet/mwallet-go/internal/api"
 	"github.com/mwallet/mwallet-go/kyc"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
@@ -86,11 +86,11 @@ func TestProfileSessionNeedsProfile(t *testing.T) {
 	_, c := simtest.New(t, simulator.WithMember(simulator.MemberSeed{ExternalID: "new", KYCLevel: 0}))
 	ctx := context.Background()
 	_, err := c.KYC.ProfileSession(ctx, "new")
-	simtest.WantCode(t, err, api.CodeNotFound)
+	simtest.WantCode(t, err, mwallet.CodeNotFound)
 	_, err = c.KYC.ProfileSession(ctx, "nobody")
-	simtest.WantCode(t, err, api.CodeMemberNotFound)
+	simtest.WantCode(t, err, mwallet.CodeMemberNotFound)
 	_, err = c.KYC.ProfileSession(ctx, "")
-	if mwallet.CodeOf(err) != api.CodeMemberContextRequired || !errors.Is(err, mwallet.ErrInvalidParam) {
+	if mwallet.CodeOf(err) != mwallet.CodeMemberContextRequired || !errors.Is(err, mwallet.ErrInvalidParam) {
 		t.Fatalf("blank member: %v", err)
 	}
 	st, err := c.KYC.Get(ctx, "new")
@@ -99,10 +99,10 @@ func TestProfileSessionNeedsProfile(t *testing.T) {
 	}
 }
 
-func listBindings(t *testing.T, c *mwallet.Client, member string) []string {
+func listBindings(t *testing.T, c *mwclient.Client, member string) []string {
 	t.Helper()
 	var ids []string
-	for b, err := range c.KYC.QuickBindings(context.Background(), member, api.ListParams{}) {
+	for b, err := range c.KYC.QuickBindings(context.Background(), member, mwallet.ListParams{}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,12 +128,12 @@ func TestQuickBindings(t *testing.T) {
 		ids = append(ids, b.ID)
 	}
 	_, err := c.KYC.CreateQuickBinding(ctx, member1, kyc.QuickBindingParams{})
-	simtest.WantCode(t, err, api.CodeQuickKYCLimit)
+	simtest.WantCode(t, err, mwallet.CodeQuickKYCLimit)
 	if got := simtest.Available(t, sim, member1, "USDT"); got != "950.000000" {
 		t.Fatalf("member paid %s", got)
 	}
 	_, err = c.KYC.CreateQuickBinding(ctx, "poor", kyc.QuickBindingParams{})
-	simtest.WantCode(t, err, api.CodeQuickKYCUnpaid)
+	simtest.WantCode(t, err, mwallet.CodeQuickKYCUnpaid)
 
 	// Compensation: the binding leaves the list, its fee comes back, an event with a real version.
 	if err := sim.KYC.CompensateQuickBinding(ids[1], "admin", "cap_123"); err != nil {
@@ -165,14 +165,14 @@ func TestQuickBindings(t *testing.T) {
 
 	// Without a genuine L1, an unused e-mail is required.
 	_, err = c.KYC.CreateQuickBinding(ctx, "nokyc", kyc.QuickBindingParams{})
-	if e := simtest.WantCode(t, err, api.CodeInvalidFields); len(e.Fields) != 1 || e.Fields[0].Key != "email" || e.Fields[0].Reason == "" {
+	if e := simtest.WantCode(t, err, mwallet.CodeInvalidFields); len(e.Fields) != 1 || e.Fields[0].Key != "email" || e.Fields[0].Reason == "" {
 		t.Fatalf("fields %+v", e.Fields)
 	}
 	if _, err := c.KYC.CreateQuickBinding(ctx, "nokyc", kyc.QuickBindingParams{Email: "a@example.com"}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = c.KYC.CreateQuickBinding(ctx, "nokyc", kyc.QuickBindingParams{Email: "A@example.com"})
-	simtest.WantCode(t, err, api.CodeInvalidFields)
+	simtest.WantCode(t, err, mwallet.CodeInvalidFields)
 	_, err = c.KYC.CreateQuickBinding(ctx, "nokyc", kyc.QuickBindingParams{Email: "Name <a@example.com>"})
 	if !errors.Is(err, mwallet.ErrInvalidParam) {
 		t.Fatalf("display-name e-mail: %v", err)
@@ -180,10 +180,10 @@ func TestQuickBindings(t *testing.T) {
 
 	sim.KYC.SetQuick(true, 0)
 	_, err = c.KYC.CreateQuickBinding(ctx, "nokyc", kyc.QuickBindingParams{Email: "b@example.com"})
-	simtest.WantCode(t, err, api.CodeQuickKYCExhausted)
+	simtest.WantCode(t, err, mwallet.CodeQuickKYCExhausted)
 	sim.KYC.SetQuick(false, -1)
 	_, err = c.KYC.CreateQuickBinding(ctx, "nokyc", kyc.QuickBindingParams{Email: "b@example.com"})
-	simtest.WantCode(t, err, api.CodeQuickKYCDisabled)
+	simtest.WantCode(t, err, mwallet.CodeQuickKYCDisabled)
 }
 
 func TestQuickBindingFeeFromPrepaid(t *testing.T) {
@@ -211,7 +211,7 @@ func TestQuickBindingFeeFromPrepaid(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c.KYC.CreateQuickBinding(ctx, member1, kyc.QuickBindingParams{})
-	simtest.WantCode(t, err, api.CodeQuickKYCUnpaid)
+	simtest.WantCode(t, err, mwallet.CodeQuickKYCUnpaid)
 }
 
 func TestControlAPIRoutes(t *testing.T) {

@@ -13,18 +13,19 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/mwallet/mwallet-go/internal/api"
+	mwallet "github.com/mwallet/mwallet-go"
 )
 
-// Client is the members sub-client. Get it from mwallet.Client; it shares the root
-// client's tokens, signing, idempotency keys and retries.
+// Client is the members client. mwclient.Client has one as its Members
+// field; it shares the root client's tokens, signing, idempotency keys and
+// retries.
 type Client struct {
-	caller api.Caller
+	caller *mwallet.Client
 }
 
-// New returns a sub-client that sends its calls through c. Integrators use the
-// field of mwallet.Client instead.
-func New(c api.Caller) *Client { return &Client{caller: c} }
+// New returns a members client that sends its calls through c, the root
+// client. mwclient.New builds one for its Members field.
+func New(c *mwallet.Client) *Client { return &Client{caller: c} }
 
 // Status is a member's status (open enumeration).
 type Status string
@@ -43,6 +44,8 @@ func (s Status) Known() bool { return s == StatusActive || s == StatusSuspended 
 // The shape is inferred: the specification names the member resource without
 // showing its fields.
 type Member struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
+	mwallet.Meta
 	// ID is mem_<uuid>; member events carry the bare uuid.
 	ID string `json:"id"`
 	// ExternalMemberID is the merchant's own identifier of the member.
@@ -53,8 +56,6 @@ type Member struct {
 	KYCLevel int `json:"kyc_level"`
 	// CreatedAt is when the member was created.
 	CreatedAt time.Time `json:"created_at"`
-	// Response is the HTTP metadata of the call.
-	Response *api.Response `json:"-"`
 }
 
 // ID returns the REST id (mem_<uuid>) of a member id given with or without
@@ -69,20 +70,14 @@ func ID(id string) string {
 
 // Get reads a member (GET /v1/members/{id}) by its service id, mem_<uuid> or
 // the bare uuid. An external_member_id is not a member id: it is refused
-// locally with a *api.ParamError.
+// locally with a *mwallet.ParamError.
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields.
-func (c *Client) Get(ctx context.Context, id string, opts ...api.CallOption) (*Member, error) {
+func (c *Client) Get(ctx context.Context, id string, opts ...mwallet.CallOption) (*Member, error) {
 	pid := ID(id)
 	if _, err := uuid.Parse(strings.TrimPrefix(pid, "mem_")); err != nil || len(pid) != len("mem_")+36 {
-		return nil, api.Param("id", "a member id is mem_<uuid> or the bare uuid; external_member_id is not accepted here", api.CodeInvalidRequest)
+		return nil, &mwallet.ParamError{Param: "id", Reason: "a member id is mem_<uuid> or the bare uuid; external_member_id is not accepted here", Code: mwallet.CodeInvalidRequest}
 	}
-	var out Member
-	resp, err := c.caller.Do(ctx, &api.Request{Method: http.MethodGet, Path: "/v1/members/" + url.PathEscape(pid)}, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	return mwallet.Call[Member](ctx, c.caller, &mwallet.Request{Method: http.MethodGet, Path: "/v1/members/" + url.PathEscape(pid)}, opts...)
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	mwallet "github.com/mwallet/mwallet-go"
-	"github.com/mwallet/mwallet-go/internal/api"
 	"github.com/mwallet/mwallet-go/members"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/simtest"
@@ -50,7 +49,7 @@ func TestGet(t *testing.T) {
 		t.Fatalf("%d member.suspended events", suspended)
 	}
 	_, err = c.Members.Get(ctx, "mem_00000000-0000-4000-8000-000000000000")
-	simtest.WantCode(t, err, api.CodeNotFound)
+	simtest.WantCode(t, err, mwallet.CodeNotFound)
 	for _, id := range []string{"", "m2", "mem_m2", "someone@example.com"} {
 		if _, err := c.Members.Get(ctx, id); !errors.Is(err, mwallet.ErrInvalidParam) {
 			t.Fatalf("Get(%q): %v, want a ParamError", id, err)
@@ -77,7 +76,7 @@ func TestGetNeedsMembersRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := sim.Client().Members.Get(context.Background(), "mem_00000000-0000-4000-8000-000000000000")
-	simtest.WantCode(t, err, api.CodeInsufficientScope)
+	simtest.WantCode(t, err, mwallet.CodeInsufficientScope)
 }
 
 // TestGetForeignMember checks that a member of another merchant is not
@@ -94,6 +93,6 @@ func TestGetForeignMember(t *testing.T) {
 		if err == nil {
 			t.Fatalf("Get(%q) = %+v, want not_found", ref, got)
 		}
-		simtest.WantCode(t, err, api.CodeNotFound)
+		simtest.WantCode(t, err, mwallet.CodeNotFound)
 	}
 }

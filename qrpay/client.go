@@ -1,7 +1,7 @@
 // Package qrpay pays fiat QR codes (PromptPay, PayNow, QRIS, KHQR, DuitNow
 // and other EMVCo merchant-presented codes) with a member's digital assets.
 //
-// Get the client from mwallet.Client.QRPay. The flow is:
+// Get the client from mwclient.Client (client.QRPay) or with New. The flow is:
 //
 //  1. Decode the scanned text, unmodified, to show the payee, the fiat amount
 //     and whether the payer must type the amount (Decoded.AmountEditable).
@@ -12,7 +12,7 @@
 //  3. Pay it. Every payment needs strong authentication: the first call fails
 //     with step_up_required; send the end user to the hosted screen, then
 //     resend the same parameters with the same idempotency key and the
-//     challenge id. AsStepUp and StepUp.Options make that one line.
+//     challenge id. mwallet.AsStepUp and StepUp.Options make that one line.
 //  4. Wait for the outcome. A 201 does not mean paid: the order is usually
 //     processing. Wait for the qrpay.order.* webhook or poll with
 //     WaitForOutcome.
@@ -29,8 +29,8 @@
 // # Funding
 //
 // FundingSource is sent exactly as set; the zero value omits the field,
-// which platform_hosted accounts read as FundingMember. merchant_hosted
-// accounts must set FundingMerchant on every quote and payment, or the
+// which platform_hosted accounts read as mwallet.FundingMember. merchant_hosted
+// accounts must set mwallet.FundingMerchant on every quote and payment, or the
 // service answers invalid_fields on funding_source with nothing debited.
 // Merchant-funded quotes and orders carry a MerchantFee: when its asset is
 // the debit asset the fee is already inside CustomerTotal; otherwise Fee is
@@ -51,7 +51,7 @@
 //     paying again with a new idempotency key while the first order is
 //     processing: that can pay twice. Wait for the outcome instead.
 //   - Retrying after step_up_required with a new idempotency key: the resend
-//     must carry the same key (StepUp.Options does it).
+//     must carry the same key (mwallet.StepUp.Options does it).
 //   - Reusing a key after a business failure (a 500 api_error such as an
 //     insufficient balance or a limit): the same key replays the failure; fix
 //     the cause and pay with a new key.
@@ -61,25 +61,25 @@ package qrpay
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"iter"
 	"net/http"
 	"net/url"
 	"strings"
 
-	"github.com/mwallet/mwallet-go/internal/api"
+	mwallet "github.com/mwallet/mwallet-go"
 )
 
-// Client is the qrpay sub-client. Get it from mwallet.Client; it shares the root
-// client's tokens, signing, idempotency keys and retries.
+// Client is the qrpay client. mwclient.Client has one as its QRPay
+// field; it shares the root client's tokens, signing, idempotency keys and
+// retries.
 type Client struct {
-	caller api.Caller
+	caller *mwallet.Client
 }
 
-// New returns a sub-client that sends its calls through c. Integrators use the
-// field of mwallet.Client instead.
-func New(c api.Caller) *Client { return &Client{caller: c} }
+// New returns a qrpay client that sends its calls through c, the root
+// client. mwclient.New builds one for its QRPay field.
+func New(c *mwallet.Client) *Client { return &Client{caller: c} }
 
 // DecodeParams are the parameters of Decode.
 type DecodeParams struct {
@@ -91,19 +91,14 @@ type DecodeParams struct {
 // creates no order and holds nothing, so it takes no idempotency key.
 // Undecodable codes, unsupported standards and codes the upstream rejects all
 // give qr_code_invalid.
-func (c *Client) Decode(ctx context.Context, member string, p DecodeParams, opts ...api.CallOption) (*Decoded, error) {
+func (c *Client) Decode(ctx context.Context, member string, p DecodeParams, opts ...mwallet.CallOption) (*Decoded, error) {
 	if p.CodeValue == "" {
-		return nil, api.Param("code_value", "the scanned text is required", api.CodeInvalidRequest)
+		return nil, &mwallet.ParamError{Param: "code_value", Reason: "the scanned text is required", Code: mwallet.CodeInvalidRequest}
 	}
-	var w wireDecoded
-	resp, err := c.caller.Do(ctx, &api.Request{
+	return mwallet.Call[Decoded](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodPost, Path: "/v1/qrpay/decode", MemberScoped: true, Member: member,
 		Body: map[string]string{"code_value": p.CodeValue},
-	}, &w, opts...)
-	if err != nil {
-		return nil, err
-	}
-	return w.decoded(resp), nil
+	}, opts...)
 }
 
 // QuoteParams are the parameters of Quote.
@@ -111,7 +106,7 @@ type QuoteParams struct {
 	// CodeValue is the raw scanned text; it must equal the value later paid.
 	CodeValue string
 	// FundingSource is sent as set; empty omits it (see the package doc).
-	FundingSource FundingSource
+	FundingSource mwallet.FundingSource
 	// Currency and Amount are the acquiring-side fiat for custom-amount codes
 	// only (Decoded.AmountEditable); they are refused for fixed-amount codes.
 	// Amount is a decimal string such as "150.00".
@@ -127,24 +122,14 @@ type QuoteParams struct {
 // Quote prices a code for member (POST /v1/qrpay/quotes). It creates a
 // pending-payment order at the upstream and holds no funds; it takes no
 // idempotency key. The result is indicative: Pay re-quotes.
-func (c *Client) Quote(ctx context.Context, member string, p QuoteParams, opts ...api.CallOption) (*Quote, error) {
+func (c *Client) Quote(ctx context.Context, member string, p QuoteParams, opts ...mwallet.CallOption) (*Quote, error) {
 	body, err := requestBody(p.CodeValue, p.FundingSource, p.Currency, p.Amount, p.PreferredAsset, p.Payer)
 	if err != nil {
 		return nil, err
 	}
-	var w wireQuote
-	resp, err := c.caller.Do(ctx, &api.Request{
+	return mwallet.Call[Quote](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodPost, Path: "/v1/qrpay/quotes", MemberScoped: true, Member: member, Body: body,
-	}, &w, opts...)
-	if err != nil {
-		return nil, err
-	}
-	q, err := w.quote()
-	if err != nil {
-		return nil, fmt.Errorf("qrpay: quote response: %w", err)
-	}
-	q.Response = resp
-	return q, nil
+	}, opts...)
 }
 
 // PayParams are the parameters of Pay: the same fields as QuoteParams.
@@ -152,7 +137,7 @@ type PayParams struct {
 	// CodeValue is the raw scanned text, the same value that was quoted.
 	CodeValue string
 	// FundingSource is sent as set; empty omits it (see the package doc).
-	FundingSource FundingSource
+	FundingSource mwallet.FundingSource
 	// Currency and Amount are for custom-amount codes only; they are
 	// forwarded upstream, which rejects mismatches.
 	Currency string
@@ -168,11 +153,12 @@ type PayParams struct {
 // Pay pays a code for member (POST /v1/qrpay/payments): the service
 // re-quotes, holds the funds, then notifies the upstream. It is an
 // idempotent write: the idempotency key is generated once and reused on
-// retries, or taken from api.WithIdempotencyKey.
+// retries, or taken from mwallet.WithIdempotencyKey.
 //
-// The first call of every payment fails with step_up_required; AsStepUp
-// reads the challenge, and the resend is
+// The first call of every payment fails with step_up_required;
+// mwallet.AsStepUp reads the challenge, and the resend is
 //
+//	su, _ := mwallet.AsStepUp(err) // after the end user finished su.HostedURL
 //	order, err = client.QRPay.Pay(ctx, member, params, su.Options()...)
 //
 // The returned order is usually StatusProcessing: the outcome is unknown
@@ -180,29 +166,15 @@ type PayParams struct {
 // service currently reports as 500 api_error (insufficient balance, limits,
 // KYC threshold, no quote for PreferredAsset, ...) replay with the same key;
 // retry them with a new key after fixing the cause.
-func (c *Client) Pay(ctx context.Context, member string, p PayParams, opts ...api.CallOption) (*Order, error) {
+func (c *Client) Pay(ctx context.Context, member string, p PayParams, opts ...mwallet.CallOption) (*Order, error) {
 	body, err := requestBody(p.CodeValue, p.FundingSource, p.Currency, p.Amount, p.PreferredAsset, p.Payer)
 	if err != nil {
 		return nil, err
 	}
-	var w wireOrder
-	resp, err := c.caller.Do(ctx, &api.Request{
+	return mwallet.Call[Order](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodPost, Path: "/v1/qrpay/payments", MemberScoped: true, Member: member,
 		Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated},
-	}, &w, opts...)
-	if err != nil {
-		var ae *api.Error
-		if errors.As(err, &ae) && ae.IdempotencyKey == "" && resp != nil {
-			ae.IdempotencyKey = resp.IdempotencyKey
-		}
-		return nil, err
-	}
-	o, err := w.order()
-	if err != nil {
-		return nil, fmt.Errorf("qrpay: payment response: %w", err)
-	}
-	o.Response = resp
-	return o, nil
+	}, opts...)
 }
 
 // Order reads a QR payment order of member (GET /v1/qrpay/orders/{id}). id
@@ -212,46 +184,37 @@ func (c *Client) Pay(ctx context.Context, member string, p PayParams, opts ...ap
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields. It is read as the payment order of
 // POST /v1/qrpay/payments.
-func (c *Client) Order(ctx context.Context, member, id string, opts ...api.CallOption) (*Order, error) {
+func (c *Client) Order(ctx context.Context, member, id string, opts ...mwallet.CallOption) (*Order, error) {
 	rid, err := OrderID(id)
 	if err != nil {
 		return nil, err
 	}
-	var w wireOrder
-	resp, err := c.caller.Do(ctx, &api.Request{
+	return mwallet.Call[Order](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodGet, Path: "/v1/qrpay/orders/" + url.PathEscape(rid), MemberScoped: true, Member: member,
-	}, &w, opts...)
-	if err != nil {
-		return nil, err
-	}
-	o, err := w.order()
-	if err != nil {
-		return nil, fmt.Errorf("qrpay: order response: %w", err)
-	}
-	o.Response = resp
-	return o, nil
+	}, opts...)
 }
 
-// Schemes lists the QR schemes the service accepts (GET /v1/qrpay/schemes).
-// It is a bounded constant list: the service answers it in one page
-// (next_cursor null, has_more false), so it takes no paging parameters; the
-// iterator still follows has_more should the service ever page it.
+// Schemes iterates over the QR schemes the service accepts
+// (GET /v1/qrpay/schemes). It is a bounded catalogue list: the service
+// answers it in one page (next_cursor null, has_more false), so it takes no
+// paging parameters; the iterator still follows has_more should the service
+// ever page it.
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields. Items are read as scheme, name, country and
 // currency; fields that are absent stay empty.
-func (c *Client) Schemes(ctx context.Context, opts ...api.CallOption) iter.Seq2[Scheme, error] {
-	return api.Iterate[Scheme](ctx, c.caller, api.Request{Method: http.MethodGet, Path: "/v1/qrpay/schemes"}, api.ListParams{}, opts...)
+func (c *Client) Schemes(ctx context.Context, opts ...mwallet.CallOption) iter.Seq2[Scheme, error] {
+	return mwallet.Iterate[Scheme](ctx, c.caller, mwallet.Request{Method: http.MethodGet, Path: "/v1/qrpay/schemes"}, mwallet.ListParams{}, opts...)
 }
 
 // OrderID returns the REST id (qrp_<id>) of an order id given with or
 // without its prefix, such as the data.id of a qrpay_order event.
 func OrderID(id string) (string, error) {
 	if strings.TrimSpace(id) != id || id == "" || id == "qrp_" {
-		return "", api.Param("id", "an order id (qrp_<id> or the bare id) without spaces is required", api.CodeInvalidRequest)
+		return "", &mwallet.ParamError{Param: "id", Reason: "an order id (qrp_<id> or the bare id) without spaces is required", Code: mwallet.CodeInvalidRequest}
 	}
 	if strings.ContainsAny(id, "/?#") {
-		return "", api.Param("id", "an order id may not contain '/', '?' or '#'", api.CodeInvalidRequest)
+		return "", &mwallet.ParamError{Param: "id", Reason: "an order id may not contain '/', '?' or '#'", Code: mwallet.CodeInvalidRequest}
 	}
 	if strings.HasPrefix(id, "qrp_") {
 		return id, nil
@@ -261,9 +224,9 @@ func OrderID(id string) (string, error) {
 
 // requestBody validates and builds the body shared by quotes and payments.
 // It sends exactly what the caller set: nothing is defaulted or replaced.
-func requestBody(code string, fs FundingSource, currency, amount, preferred string, payer *Payer) (map[string]any, error) {
+func requestBody(code string, fs mwallet.FundingSource, currency, amount, preferred string, payer *Payer) (map[string]any, error) {
 	if code == "" {
-		return nil, api.Param("code_value", "the scanned text is required", api.CodeInvalidRequest)
+		return nil, &mwallet.ParamError{Param: "code_value", Reason: "the scanned text is required", Code: mwallet.CodeInvalidRequest}
 	}
 	body := map[string]any{"code_value": code}
 	if fs != "" {
@@ -271,19 +234,19 @@ func requestBody(code string, fs FundingSource, currency, amount, preferred stri
 	}
 	if currency != "" {
 		if !isCurrencyCode(currency) {
-			return nil, api.Param("currency", fmt.Sprintf("%q is not an ISO 4217 alphabetic code such as THB", currency), api.CodeInvalidRequest)
+			return nil, &mwallet.ParamError{Param: "currency", Reason: fmt.Sprintf("%q is not an ISO 4217 alphabetic code such as THB", currency), Code: mwallet.CodeInvalidRequest}
 		}
 		body["currency"] = currency
 	}
 	if amount != "" {
 		if !isPlainDecimal(amount) {
-			return nil, api.Param("amount", fmt.Sprintf("%q is not a plain positive decimal string such as 150.00", amount), api.CodeInvalidRequest)
+			return nil, &mwallet.ParamError{Param: "amount", Reason: fmt.Sprintf("%q is not a plain positive decimal string such as 150.00", amount), Code: mwallet.CodeInvalidRequest}
 		}
 		body["amount"] = amount
 	}
 	if preferred != "" {
 		if strings.TrimSpace(preferred) != preferred {
-			return nil, api.Param("preferred_asset", "asset code with surrounding spaces", api.CodeInvalidRequest)
+			return nil, &mwallet.ParamError{Param: "preferred_asset", Reason: "asset code with surrounding spaces", Code: mwallet.CodeInvalidRequest}
 		}
 		body["preferred_asset"] = preferred
 	}

@@ -6,6 +6,7 @@ import (
 	"log"
 	"time"
 
+	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/emvqr"
@@ -44,7 +45,7 @@ func Example() {
 
 	p := qrpay.PayParams{CodeValue: code, PreferredAsset: q.Chosen.Asset}
 	_, err = client.QRPay.Pay(ctx, member, p)
-	su, ok := qrpay.AsStepUp(err)
+	su, ok := mwallet.AsStepUp(err)
 	if !ok {
 		log.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	mwallet "github.com/mwallet/mwallet-go"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/simtest"
@@ -24,7 +25,7 @@ func TestStepUpRoundTrip(t *testing.T) {
 	before := books(sim)
 
 	_, err := c.QRPay.Pay(ctx, member1, p)
-	su, ok := qrpay.AsStepUp(err)
+	su, ok := mwallet.AsStepUp(err)
 	if !ok {
 		t.Fatalf("first Pay: %v, want step_up_required", err)
 	}
@@ -39,7 +40,7 @@ func TestStepUpRoundTrip(t *testing.T) {
 	}
 	// Not completed yet: a new challenge.
 	_, err = c.QRPay.Pay(ctx, member1, p, su.Options()...)
-	if again, ok := qrpay.AsStepUp(err); !ok || again.ChallengeID == su.ChallengeID {
+	if again, ok := mwallet.AsStepUp(err); !ok || again.ChallengeID == su.ChallengeID {
 		t.Fatalf("resend before completion: %v", err)
 	}
 	if err := sim.StepUp.Complete(su.ChallengeID); err != nil {
@@ -47,7 +48,7 @@ func TestStepUpRoundTrip(t *testing.T) {
 	}
 	// A completed challenge is bound to its code: another code needs its own.
 	_, err = c.QRPay.Pay(ctx, member1, qrpay.PayParams{CodeValue: thaiMerchantCode(t, "251.00")}, mwallet.WithStepUp(su.ChallengeID))
-	if _, ok := qrpay.AsStepUp(err); !ok {
+	if _, ok := mwallet.AsStepUp(err); !ok {
 		t.Fatalf("other code with this challenge: %v, want step_up_required", err)
 	}
 	o, err := c.QRPay.Pay(ctx, member1, p, su.Options()...)
@@ -63,12 +64,12 @@ func TestStepUpRoundTrip(t *testing.T) {
 	// Single use: a second payment of the same code with the same challenge
 	// (and a new key) needs a new verification.
 	_, err = c.QRPay.Pay(ctx, member1, p, mwallet.WithStepUp(su.ChallengeID))
-	if _, ok := qrpay.AsStepUp(err); !ok {
+	if _, ok := mwallet.AsStepUp(err); !ok {
 		t.Fatalf("challenge reused: %v, want step_up_required", err)
 	}
 	// Expiry: a challenge completed but used after 5 minutes is refused.
 	_, err = c.QRPay.Pay(ctx, member1, p)
-	late, _ := qrpay.AsStepUp(err)
+	late, _ := mwallet.AsStepUp(err)
 	if late == nil {
 		t.Fatalf("Pay: %v", err)
 	}
@@ -77,7 +78,7 @@ func TestStepUpRoundTrip(t *testing.T) {
 	}
 	sim.Clock.Advance(5*time.Minute + time.Second)
 	_, err = c.QRPay.Pay(ctx, member1, p, late.Options()...)
-	if again, ok := qrpay.AsStepUp(err); !ok || again.ChallengeID == late.ChallengeID {
+	if again, ok := mwallet.AsStepUp(err); !ok || again.ChallengeID == late.ChallengeID {
 		t.Fatalf("expired challenge: %v, want a new step_up_required", err)
 	}
 	mid := simtest.MemberID(t, sim, member1)
@@ -92,7 +93,7 @@ func TestStepUpBoundToMember(t *testing.T) {
 	ctx := context.Background()
 	p := qrpay.PayParams{CodeValue: thaiMerchantCode(t, "250.00")}
 	_, err := c.QRPay.Pay(ctx, member1, p)
-	su, ok := qrpay.AsStepUp(err)
+	su, ok := mwallet.AsStepUp(err)
 	if !ok {
 		t.Fatal(err)
 	}
@@ -100,7 +101,7 @@ func TestStepUpBoundToMember(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c.QRPay.Pay(ctx, "member-2", p, mwallet.WithStepUp(su.ChallengeID))
-	if _, ok := qrpay.AsStepUp(err); !ok {
+	if _, ok := mwallet.AsStepUp(err); !ok {
 		t.Fatalf("member-2 with member-1's challenge: %v", err)
 	}
 }
@@ -274,7 +275,7 @@ func TestBusinessFailuresChangeNothing(t *testing.T) {
 	cases := []struct {
 		name     string
 		member   string
-		setup    func(*testing.T, *simulator.Simulator, *mwallet.Client)
+		setup    func(*testing.T, *simulator.Simulator, *mwclient.Client)
 		code     func(*testing.T) string
 		p        qrpay.PayParams
 		quote    mwallet.Code // what quotes say for the same request ("" when it quotes)
@@ -290,7 +291,7 @@ func TestBusinessFailuresChangeNothing(t *testing.T) {
 		{name: "per-transaction maximum", member: "rich", code: func(t *testing.T) string { return thaiMerchantCode(t, "68800.00") },
 			blocked: "limit_single", wantCode: mwallet.CodeAPIError},
 		{name: "daily amount", member: "rich", code: func(t *testing.T) string { return thaiMerchantCode(t, "68750.00") },
-			setup: func(t *testing.T, sim *simulator.Simulator, c *mwallet.Client) {
+			setup: func(t *testing.T, sim *simulator.Simulator, c *mwclient.Client) {
 				// A first payment of principal 1999.73 USD today.
 				payWithStepUp(t, sim, c, "rich", qrpay.PayParams{CodeValue: thaiMerchantCode(t, "68749.00")})
 			},
@@ -300,7 +301,7 @@ func TestBusinessFailuresChangeNothing(t *testing.T) {
 		{name: "KYC level below the line", member: "kyc0", code: func(t *testing.T) string { return thaiMerchantCode(t, "250.00") },
 			quote: mwallet.CodeKYCRequired, wantCode: mwallet.CodeAPIError},
 		{name: "account frozen", member: "frozen", code: func(t *testing.T) string { return thaiMerchantCode(t, "250.00") },
-			setup: func(t *testing.T, sim *simulator.Simulator, _ *mwallet.Client) {
+			setup: func(t *testing.T, sim *simulator.Simulator, _ *mwclient.Client) {
 				if err := sim.Members.SetStatus("frozen", "frozen"); err != nil {
 					t.Fatal(err)
 				}
@@ -318,7 +319,7 @@ func TestBusinessFailuresChangeNothing(t *testing.T) {
 			return thaiMerchantCode(t, "250.00", simulator.QRScenarioUpstreamError)
 		}, quote: mwallet.CodeUpstreamError, wantCode: mwallet.CodeServiceUnavailable},
 		{name: "line switched off", member: member1, code: func(t *testing.T) string { return thaiMerchantCode(t, "250.00") },
-			setup: func(_ *testing.T, sim *simulator.Simulator, _ *mwallet.Client) { sim.QRPay.SetEnabled(false) },
+			setup: func(_ *testing.T, sim *simulator.Simulator, _ *mwclient.Client) { sim.QRPay.SetEnabled(false) },
 			quote: mwallet.CodeServiceUnavailable, wantCode: mwallet.CodeServiceUnavailable},
 	}
 	for _, tc := range cases {

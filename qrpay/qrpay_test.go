@@ -147,7 +147,7 @@ func TestQuoteFixedAndCustomAmount(t *testing.T) {
 		{"outside the code range", qrpay.QuoteParams{CodeValue: thaiP2PCode(t, simulator.QRScenarioRange), Amount: "600"}, mwallet.CodeAmountOutOfRange, nil},
 		{"upstream error", qrpay.QuoteParams{CodeValue: thaiMerchantCode(t, "99.00", simulator.QRScenarioUpstreamError)}, mwallet.CodeUpstreamError, nil},
 		{"unknown funding source", qrpay.QuoteParams{CodeValue: custom, Amount: "10", FundingSource: "wallet"}, mwallet.CodeInvalidFields, []string{"funding_source"}},
-		{"merchant funding on platform_hosted", qrpay.QuoteParams{CodeValue: custom, Amount: "10", FundingSource: qrpay.FundingMerchant}, mwallet.CodeInvalidFields, []string{"funding_source"}},
+		{"merchant funding on platform_hosted", qrpay.QuoteParams{CodeValue: custom, Amount: "10", FundingSource: mwallet.FundingMerchant}, mwallet.CodeInvalidFields, []string{"funding_source"}},
 	}
 	for _, tc := range bad {
 		_, err := c.QRPay.Quote(ctx, member1, tc.p, mwallet.WithMaxAttempts(1))
@@ -301,7 +301,7 @@ func TestMerchantFundedFees(t *testing.T) {
 				}
 			}
 			code := thaiMerchantCode(t, "250.00")
-			p := qrpay.QuoteParams{CodeValue: code, FundingSource: qrpay.FundingMerchant, PreferredAsset: tc.preferred}
+			p := qrpay.QuoteParams{CodeValue: code, FundingSource: mwallet.FundingMerchant, PreferredAsset: tc.preferred}
 			q, err := c.QRPay.Quote(ctx, member1, p)
 			if err != nil {
 				t.Fatal(err)
@@ -320,7 +320,7 @@ func TestMerchantFundedFees(t *testing.T) {
 				t.Errorf("top-level fee differs from chosen:\n%s", diff)
 			}
 			before := books(sim)
-			pay := qrpay.PayParams{CodeValue: code, FundingSource: qrpay.FundingMerchant, PreferredAsset: tc.preferred}
+			pay := qrpay.PayParams{CodeValue: code, FundingSource: mwallet.FundingMerchant, PreferredAsset: tc.preferred}
 			if !w.sufficient {
 				err := payExpectError(t, sim, c, member1, pay)
 				if e := simtest.AsError(t, err); e.Code != mwallet.CodeServiceUnavailable {
@@ -374,7 +374,7 @@ func TestFundingSourceRule(t *testing.T) {
 	ctx := context.Background()
 	code := thaiMerchantCode(t, "250.00")
 	before := books(sim)
-	for _, fs := range []qrpay.FundingSource{"", qrpay.FundingMember, "MERCHANT"} {
+	for _, fs := range []mwallet.FundingSource{"", mwallet.FundingMember, "MERCHANT"} {
 		_, err := c.QRPay.Quote(ctx, member1, qrpay.QuoteParams{CodeValue: code, FundingSource: fs})
 		if e := simtest.AsError(t, err); e.Code != mwallet.CodeInvalidFields || len(e.Fields) == 0 || e.Fields[0].Key != "funding_source" {
 			t.Errorf("quote with funding_source %q: %v", fs, err)

@@ -22,7 +22,7 @@ func TestPaymentReplaysWithTheSameKey(t *testing.T) {
 	p := qrpay.PayParams{CodeValue: thaiMerchantCode(t, "250.00")}
 
 	_, err := c.QRPay.Pay(ctx, member1, p)
-	su, ok := qrpay.AsStepUp(err)
+	su, ok := mwallet.AsStepUp(err)
 	if !ok {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestPaymentReplaysWithTheSameKey(t *testing.T) {
 	// A business failure replays too, and the client's own retry of the 500
 	// gets the stored failure rather than a new step-up.
 	_, err = c.QRPay.Pay(ctx, "poor", p)
-	su, ok = qrpay.AsStepUp(err)
+	su, ok = mwallet.AsStepUp(err)
 	if !ok {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/emvqr"
@@ -70,11 +71,11 @@ func khqrCode(t *testing.T, amount string) string {
 }
 
 // payWithStepUp runs the step-up round trip and returns the order.
-func payWithStepUp(t *testing.T, sim *simulator.Simulator, c *mwallet.Client, member string, p qrpay.PayParams) *qrpay.Order {
+func payWithStepUp(t *testing.T, sim *simulator.Simulator, c *mwclient.Client, member string, p qrpay.PayParams) *qrpay.Order {
 	t.Helper()
 	ctx := context.Background()
 	_, err := c.QRPay.Pay(ctx, member, p, mwallet.WithMaxAttempts(1))
-	su, ok := qrpay.AsStepUp(err)
+	su, ok := mwallet.AsStepUp(err)
 	if !ok {
 		t.Fatalf("first Pay: %v, want step_up_required", err)
 	}
@@ -90,11 +91,11 @@ func payWithStepUp(t *testing.T, sim *simulator.Simulator, c *mwallet.Client, me
 
 // payExpectError runs the step-up round trip and returns the error of the
 // authenticated call.
-func payExpectError(t *testing.T, sim *simulator.Simulator, c *mwallet.Client, member string, p qrpay.PayParams) error {
+func payExpectError(t *testing.T, sim *simulator.Simulator, c *mwclient.Client, member string, p qrpay.PayParams) error {
 	t.Helper()
 	ctx := context.Background()
 	_, err := c.QRPay.Pay(ctx, member, p, mwallet.WithMaxAttempts(1))
-	su, ok := qrpay.AsStepUp(err)
+	su, ok := mwallet.AsStepUp(err)
 	if !ok {
 		return err
 	}

@@ -1,31 +1,15 @@
 package qrpay
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"time"
 
-	"github.com/mwallet/mwallet-go/internal/api"
+	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/money"
 )
-
-// FundingSource says who funds a quote or payment. It is an open
-// enumeration: the SDK sends the value as set.
-type FundingSource string
-
-// Funding sources.
-const (
-	// FundingMember debits the member's wallet (platform_hosted accounts
-	// only; their default when the field is omitted).
-	FundingMember FundingSource = "member"
-	// FundingMerchant debits the merchant prepaid account; merchant_hosted
-	// accounts must send it.
-	FundingMerchant FundingSource = "merchant"
-)
-
-// Known reports whether f is one of the documented funding sources.
-func (f FundingSource) Known() bool { return f == FundingMember || f == FundingMerchant }
 
 // Status is the status of a QR payment order. It is an open enumeration: an
 // unknown value is kept verbatim (Known reports false; alert on it) and never
@@ -112,6 +96,8 @@ type Payer struct {
 // Decoded is the result of Decode. Its amounts are acquiring-side fiat, not
 // the member's debit.
 type Decoded struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
+	mwallet.Meta
 	// Payee is the name of the acquiring merchant.
 	Payee string
 	// Amount is the code's amount in its currency; Amount.Amount is empty for
@@ -126,8 +112,6 @@ type Decoded struct {
 	// RequiredPayerFields lists the Payer keys the upstream needs; when it is
 	// not empty, Quote refuses the code and Pay needs a Payer with them.
 	RequiredPayerFields []string
-	// Response is the metadata of the HTTP exchange.
-	Response *api.Response `json:"-"`
 }
 
 // MerchantFee is the fee of a merchant-funded quote option or order.
@@ -162,6 +146,8 @@ type QuoteOption struct {
 
 // Quote is the result of Quote.
 type Quote struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
+	mwallet.Meta
 	// Payee is the acquiring merchant.
 	Payee string
 	// Acquirer is the fiat the acquiring merchant receives; a different
@@ -183,8 +169,6 @@ type Quote struct {
 	// MerchantFee repeats Chosen's fee when the service sends the
 	// merchant-funded fields at the top level.
 	MerchantFee *MerchantFee
-	// Response is the metadata of the HTTP exchange.
-	Response *api.Response `json:"-"`
 }
 
 // Option returns the option for asset.
@@ -214,6 +198,8 @@ func (q *Quote) Expiry() (t time.Time, ok bool) {
 
 // Order is a QR payment order.
 type Order struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
+	mwallet.Meta
 	// ID is the REST id, qrp_<id>.
 	ID string
 	// Status is the order status; see Status.IsFinal.
@@ -233,8 +219,6 @@ type Order struct {
 	Acquirer Fiat
 	// MerchantFee is set on merchant-funded orders.
 	MerchantFee *MerchantFee
-	// Response is the metadata of the HTTP exchange.
-	Response *api.Response `json:"-"`
 }
 
 // Scheme is an accepted QR scheme (GET /v1/qrpay/schemes item; inferred shape).
@@ -247,43 +231,6 @@ type Scheme struct {
 	Country string `json:"country"`
 	// Currency is the ISO 4217 alphabetic currency.
 	Currency string `json:"currency"`
-}
-
-// StepUp is the strong-authentication challenge of a payment.
-type StepUp struct {
-	// ChallengeID goes into x-step-up on the resend.
-	ChallengeID string
-	// HostedURL is the screen the end user completes.
-	HostedURL string
-	// ExpiresAt is when the challenge lapses (five minutes).
-	ExpiresAt time.Time
-	// IdempotencyKey is the key of the refused call; the resend must reuse it.
-	IdempotencyKey string
-}
-
-// AsStepUp reports whether err is a step_up_required answer and returns its
-// challenge.
-func AsStepUp(err error) (*StepUp, bool) {
-	var ae *api.Error
-	if !errors.As(err, &ae) || ae.Code != api.CodeStepUpRequired {
-		return nil, false
-	}
-	su := &StepUp{ChallengeID: ae.ChallengeID, HostedURL: ae.HostedURL, IdempotencyKey: ae.IdempotencyKey}
-	if ae.ExpiresAt > 0 {
-		su.ExpiresAt = time.Unix(ae.ExpiresAt, 0).UTC()
-	}
-	return su, true
-}
-
-// Options returns the call options of the resend, once the end user has
-// completed HostedURL: the same idempotency key and x-step-up set to the
-// challenge id.
-func (s *StepUp) Options() []api.CallOption {
-	var out []api.CallOption
-	if s.IdempotencyKey != "" {
-		out = append(out, api.WithIdempotencyKey(s.IdempotencyKey))
-	}
-	return append(out, api.WithStepUp(s.ChallengeID))
 }
 
 // Wire shapes: amounts arrive as strings and are parsed with the scale of
@@ -299,11 +246,17 @@ type wireDecoded struct {
 	RequiredPayerFields []string `json:"required_payer_fields"`
 }
 
-func (w wireDecoded) decoded(resp *api.Response) *Decoded {
-	return &Decoded{
-		Payee: w.Payee, Amount: Fiat{Amount: w.Amount, Currency: w.Currency}, AmountEditable: w.AmountEditable,
-		MinAmount: w.MinAmount, MaxAmount: w.MaxAmount, RequiredPayerFields: w.RequiredPayerFields, Response: resp,
+// UnmarshalJSON reads the decode answer.
+func (d *Decoded) UnmarshalJSON(b []byte) error {
+	var w wireDecoded
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
 	}
+	*d = Decoded{
+		Payee: w.Payee, Amount: Fiat{Amount: w.Amount, Currency: w.Currency}, AmountEditable: w.AmountEditable,
+		MinAmount: w.MinAmount, MaxAmount: w.MaxAmount, RequiredPayerFields: w.RequiredPayerFields,
+	}
+	return nil
 }
 
 type wireFee struct {
@@ -366,6 +319,21 @@ type wireQuote struct {
 	wireFee
 }
 
+// UnmarshalJSON reads a quote, parsing each amount with the scale of its
+// own item; an amount that does not fit its scale is an error.
+func (q *Quote) UnmarshalJSON(b []byte) error {
+	var w wireQuote
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	v, err := w.quote()
+	if err != nil {
+		return fmt.Errorf("qrpay: quote response: %w", err)
+	}
+	*q = *v
+	return nil
+}
+
 func (w wireQuote) quote() (*Quote, error) {
 	q := &Quote{
 		Payee: w.Payee, Acquirer: Fiat{Amount: w.AcquirerAmount, Currency: w.AcquirerCurrency},
@@ -406,6 +374,21 @@ type wireOrder struct {
 	AcquirerCurrency string `json:"acquirer_currency"`
 	AcquirerAmount   string `json:"acquirer_amount"`
 	wireFee
+}
+
+// UnmarshalJSON reads an order, parsing its amounts with its ledger_scale
+// (or, without one, at the scale they are printed with).
+func (o *Order) UnmarshalJSON(b []byte) error {
+	var w wireOrder
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	v, err := w.order()
+	if err != nil {
+		return fmt.Errorf("qrpay: order response: %w", err)
+	}
+	*o = *v
+	return nil
 }
 
 func (w wireOrder) order() (*Order, error) {

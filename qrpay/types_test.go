@@ -4,36 +4,75 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	mwallet "github.com/mwallet/mwallet-go"
-	"github.com/mwallet/mwallet-go/internal/api"
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/qrpay"
 )
 
-// fakeCaller answers every call with body and records the request.
-type fakeCaller struct {
+// fakeService is a scripted service on a loopback server: it issues tokens
+// and answers every business call with body (status 200) or with err's
+// envelope, recording each request as the wire carried it.
+type fakeService struct {
 	body string
-	err  error
-	reqs []*api.Request
+	err  *mwallet.Error
+
+	mu   sync.Mutex
+	reqs []fakeRequest
 }
 
-func (f *fakeCaller) Do(_ context.Context, r *api.Request, out any, opts ...api.CallOption) (*api.Response, error) {
-	f.reqs = append(f.reqs, r)
-	o := api.Apply(opts)
-	resp := &api.Response{StatusCode: 200, IdempotencyKey: o.IdempotencyKey}
-	if r.Idempotent && resp.IdempotencyKey == "" {
-		resp.IdempotencyKey = "0d9f5b1e-4f4a-4c53-9a53-3f1c2b7d8e90"
+// fakeRequest is one business request as the fake service received it.
+type fakeRequest struct {
+	Method, Path, Member, IdempotencyKey string
+	Body                                 string
+}
+
+func (f *fakeService) requests() []fakeRequest {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]fakeRequest(nil), f.reqs...)
+}
+
+// client starts the service for t and returns a qrpay client wired to it,
+// without retries.
+func (f *fakeService) client(t *testing.T) *qrpay.Client {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Path == "/v1/connect/token" {
+			fmt.Fprintf(w, `{"auth_token":"tok","token_type":"Bearer","expired_at":%d}`, time.Now().Add(time.Hour).Unix())
+			return
+		}
+		b, _ := io.ReadAll(r.Body)
+		f.mu.Lock()
+		f.reqs = append(f.reqs, fakeRequest{Method: r.Method, Path: r.URL.Path, Member: r.Header.Get("X-On-Behalf-Of"),
+			IdempotencyKey: r.Header.Get("X-Idempotency-Key"), Body: string(b)})
+		f.mu.Unlock()
+		if f.err != nil {
+			w.WriteHeader(f.err.HTTPStatus)
+			_ = json.NewEncoder(w).Encode(map[string]any{"type": "invalid_request_error", "code": f.err.Code,
+				"message": "scripted", "request_id": "req_1", "challenge_id": f.err.ChallengeID})
+			return
+		}
+		_, _ = io.WriteString(w, f.body)
+	}))
+	t.Cleanup(srv.Close)
+	c, err := mwallet.NewClient(srv.URL, mwallet.Credentials{ClientID: "c", APIKey: "k", SigningKey: "s"},
+		mwallet.WithDefaultMaxAttempts(1), mwallet.WithHTTPClient(srv.Client()))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if f.err != nil {
-		return resp, f.err
-	}
-	return resp, json.Unmarshal([]byte(f.body), out)
+	return qrpay.New(c)
 }
 
 func TestStatusAndFundingSource(t *testing.T) {
@@ -57,7 +96,7 @@ func TestStatusAndFundingSource(t *testing.T) {
 			t.Errorf("%q: Known %v IsFinal %v", tc.s, tc.s.Known(), tc.s.IsFinal())
 		}
 	}
-	for fs, known := range map[qrpay.FundingSource]bool{qrpay.FundingMember: true, qrpay.FundingMerchant: true, "wallet": false, "": false} {
+	for fs, known := range map[mwallet.FundingSource]bool{mwallet.FundingMember: true, mwallet.FundingMerchant: true, "wallet": false, "": false} {
 		if fs.Known() != known {
 			t.Errorf("%q.Known() = %v", fs, fs.Known())
 		}
@@ -78,60 +117,37 @@ func TestOrderID(t *testing.T) {
 	}
 }
 
-func TestAsStepUp(t *testing.T) {
-	t.Parallel()
-	if _, ok := qrpay.AsStepUp(errors.New("boom")); ok {
-		t.Error("plain error read as step-up")
-	}
-	if _, ok := qrpay.AsStepUp(&api.Error{Code: api.CodeAPIError}); ok {
-		t.Error("api_error read as step-up")
-	}
-	err := &api.Error{Code: api.CodeStepUpRequired, ChallengeID: "ch1", HostedURL: "https://verify.example/ch1", ExpiresAt: 1767225900, IdempotencyKey: "k1"}
-	su, ok := qrpay.AsStepUp(errors.Join(errors.New("wrapped"), err))
-	if !ok {
-		t.Fatal("wrapped step_up_required not found")
-	}
-	want := qrpay.StepUp{ChallengeID: "ch1", HostedURL: "https://verify.example/ch1", ExpiresAt: time.Unix(1767225900, 0).UTC(), IdempotencyKey: "k1"}
-	if diff := cmp.Diff(want, *su); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
-	}
-	o := api.Apply(su.Options())
-	if o.IdempotencyKey != "k1" || o.StepUp != "ch1" {
-		t.Errorf("options %+v", o)
-	}
-}
-
 func TestPayFillsIdempotencyKeyOfErrors(t *testing.T) {
 	t.Parallel()
-	f := &fakeCaller{err: &api.Error{Code: api.CodeStepUpRequired, ChallengeID: "ch"}}
-	c := qrpay.New(f)
+	f := &fakeService{err: &mwallet.Error{HTTPStatus: 400, Code: mwallet.CodeStepUpRequired, ChallengeID: "ch"}}
+	c := f.client(t)
 	_, err := c.Pay(context.Background(), "m", qrpay.PayParams{CodeValue: "x"})
-	su, ok := qrpay.AsStepUp(err)
-	if !ok || su.IdempotencyKey != "0d9f5b1e-4f4a-4c53-9a53-3f1c2b7d8e90" {
-		t.Fatalf("%+v %v", su, err)
+	su, ok := mwallet.AsStepUp(err)
+	r := f.requests()[0]
+	if !ok || su.IdempotencyKey == "" || su.IdempotencyKey != r.IdempotencyKey {
+		t.Fatalf("%+v %v; sent key %q", su, err, r.IdempotencyKey)
 	}
-	r := f.reqs[0]
-	if !r.Idempotent || !r.MemberScoped || r.Member != "m" || r.Path != "/v1/qrpay/payments" {
+	if r.Method != http.MethodPost || r.Member != "m" || r.Path != "/v1/qrpay/payments" {
 		t.Errorf("request %+v", r)
 	}
 }
 
 func TestRequestBodySendsExactlyWhatWasSet(t *testing.T) {
 	t.Parallel()
-	f := &fakeCaller{body: `{"chosen":{"asset":"USDT","ledger_scale":6,"customer_total":"1.000000","fee":"0.000000"}}`}
-	c := qrpay.New(f)
+	f := &fakeService{body: `{"chosen":{"asset":"USDT","ledger_scale":6,"customer_total":"1.000000","fee":"0.000000"}}`}
+	c := f.client(t)
 	ctx := context.Background()
 	if _, err := c.Quote(ctx, "m", qrpay.QuoteParams{CodeValue: " raw text "}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.Quote(ctx, "m", qrpay.QuoteParams{
-		CodeValue: "c", FundingSource: qrpay.FundingMerchant, Currency: "THB", Amount: "10.50", PreferredAsset: "usdt",
+		CodeValue: "c", FundingSource: mwallet.FundingMerchant, Currency: "THB", Amount: "10.50", PreferredAsset: "usdt",
 		Payer: &qrpay.Payer{CustName: "A", LegalID: "X1"},
 	}); err != nil {
 		t.Fatal(err)
 	}
-	enc := func(v any) string { b, _ := json.Marshal(v); return string(b) }
-	got := []string{enc(f.reqs[0].Body), enc(f.reqs[1].Body)}
+	reqs := f.requests()
+	got := []string{reqs[0].Body, reqs[1].Body}
 	want := []string{
 		`{"code_value":" raw text "}`,
 		`{"amount":"10.50","code_value":"c","currency":"THB","funding_source":"merchant","payer":{"custName":"A","legalId":"X1"},"preferred_asset":"usdt"}`,
@@ -139,7 +155,7 @@ func TestRequestBodySendsExactlyWhatWasSet(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("bodies (-want +got):\n%s", diff)
 	}
-	if f.reqs[0].Idempotent {
+	if reqs[0].IdempotencyKey != "" {
 		t.Error("quotes sent with an idempotency key")
 	}
 }
@@ -148,7 +164,7 @@ func TestResponseAmountsUseTheirOwnScale(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	quote := func(body string) (*qrpay.Quote, error) {
-		return qrpay.New(&fakeCaller{body: body}).Quote(ctx, "m", qrpay.QuoteParams{CodeValue: "c"})
+		return (&fakeService{body: body}).client(t).Quote(ctx, "m", qrpay.QuoteParams{CodeValue: "c"})
 	}
 	q, err := quote(`{"payee":"P","acquirer_currency":"THB","acquirer_amount":"250.00","expires_at":"",
 		"chosen":{"asset":"BTC","ledger_scale":8,"display_scale":6,"customer_total":"0.00007309","fee":"0.00000037","sufficient":true,
@@ -178,7 +194,7 @@ func TestResponseAmountsUseTheirOwnScale(t *testing.T) {
 	}
 	// Orders: an unknown status is kept verbatim; without ledger_scale the
 	// printed scale is kept.
-	o, err := qrpay.New(&fakeCaller{body: `{"id":"qrp_1","status":"on_hold","asset":"USDT","customer_total":"7.308109","fee":"0.036359"}`}).Order(ctx, "m", "1")
+	o, err := (&fakeService{body: `{"id":"qrp_1","status":"on_hold","asset":"USDT","customer_total":"7.308109","fee":"0.036359"}`}).client(t).Order(ctx, "m", "1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,20 +205,20 @@ func TestResponseAmountsUseTheirOwnScale(t *testing.T) {
 
 func TestWaitForOutcomeStopsOnPermanentErrors(t *testing.T) {
 	t.Parallel()
-	f := &fakeCaller{err: &api.Error{Code: api.CodeNotFound, HTTPStatus: 404}}
-	_, err := qrpay.New(f).WaitForOutcome(context.Background(), "m", "qrp_1", qrpay.WithSleep(func(context.Context, time.Duration) error {
+	f := &fakeService{err: &mwallet.Error{Code: mwallet.CodeNotFound, HTTPStatus: 404}}
+	_, err := f.client(t).WaitForOutcome(context.Background(), "m", "qrp_1", qrpay.WithSleep(func(context.Context, time.Duration) error {
 		t.Fatal("slept after a permanent error")
 		return nil
 	}))
-	if mwallet.CodeOf(err) != mwallet.CodeNotFound || len(f.reqs) != 1 {
-		t.Fatalf("%v after %d reads", err, len(f.reqs))
+	if mwallet.CodeOf(err) != mwallet.CodeNotFound || len(f.requests()) != 1 {
+		t.Fatalf("%v after %d reads", err, len(f.requests()))
 	}
 	// Retryable errors keep polling, with a growing interval.
-	f = &fakeCaller{err: &api.Error{Code: api.CodeUpstreamError, HTTPStatus: 502}}
+	f = &fakeService{err: &mwallet.Error{Code: mwallet.CodeUpstreamError, HTTPStatus: 502}}
 	var waits []time.Duration
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	_, err = qrpay.New(f).WaitForOutcome(ctx, "m", "qrp_1", qrpay.WithPollInterval(time.Second, 3*time.Second),
+	_, err = f.client(t).WaitForOutcome(ctx, "m", "qrp_1", qrpay.WithPollInterval(time.Second, 3*time.Second),
 		qrpay.WithSleep(func(ctx context.Context, d time.Duration) error {
 			if waits = append(waits, d); len(waits) == 5 {
 				cancel()

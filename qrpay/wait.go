@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mwallet/mwallet-go/internal/api"
+	mwallet "github.com/mwallet/mwallet-go"
 )
 
 // WaitOption configures WaitForOutcome.
@@ -16,7 +16,7 @@ type waitConfig struct {
 	interval, max time.Duration
 	factor        float64
 	sleep         func(context.Context, time.Duration) error
-	call          []api.CallOption
+	call          []mwallet.CallOption
 }
 
 // WithPollInterval sets the first wait between two reads (default 2s) and
@@ -44,7 +44,7 @@ func WithSleep(sleep func(ctx context.Context, d time.Duration) error) WaitOptio
 }
 
 // WithCallOptions passes per-call options to every read of the order.
-func WithCallOptions(opts ...api.CallOption) WaitOption {
+func WithCallOptions(opts ...mwallet.CallOption) WaitOption {
 	return func(c *waitConfig) { c.call = append(c.call, opts...) }
 }
 
@@ -65,7 +65,7 @@ func WithCallOptions(opts ...api.CallOption) WaitOption {
 // wait. An unknown status is not final: it is returned on ctx end like
 // processing, verbatim, for the caller to alert on.
 func (c *Client) WaitForOutcome(ctx context.Context, member, orderID string, opts ...WaitOption) (*Order, error) {
-	cfg := waitConfig{interval: 2 * time.Second, max: 30 * time.Second, factor: 1.5, sleep: api.Sleep}
+	cfg := waitConfig{interval: 2 * time.Second, max: 30 * time.Second, factor: 1.5, sleep: sleep}
 	for _, o := range opts {
 		if o != nil {
 			o(&cfg)
@@ -113,14 +113,26 @@ func statusOf(o *Order) Status {
 }
 
 func retryable(err error) bool {
-	var ae *api.Error
+	var ae *mwallet.Error
 	if errors.As(err, &ae) {
 		switch ae.Code.Retry() {
-		case api.RetrySameKey, api.RetryAfterWait:
+		case mwallet.RetrySameKey, mwallet.RetryAfterWait:
 			return true
 		}
 		return false
 	}
-	var pe *api.ParamError
+	var pe *mwallet.ParamError
 	return !errors.As(err, &pe)
+}
+
+// sleep waits d, or until ctx ends and then returns ctx.Err().
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }

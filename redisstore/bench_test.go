@@ -14,6 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	mwallet "github.com/mwallet/mwallet-go"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/redisstore"
 )
 
@@ -63,7 +64,7 @@ func BenchmarkIdempotentPOST(b *testing.B) {
 			if p := s.store(b); p != nil {
 				opts = append(opts, mwallet.WithPendingStore(p))
 			}
-			c, err := mwallet.NewClient(srv.URL, mwallet.Credentials{ClientID: "bench", APIKey: "k", SigningKey: "s"}, opts...)
+			c, err := mwclient.New(srv.URL, mwallet.Credentials{ClientID: "bench", APIKey: "k", SigningKey: "s"}, opts...)
 			if err != nil {
 				b.Fatal(err)
 			}

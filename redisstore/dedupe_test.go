@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/redisstore"
 	"github.com/mwallet/mwallet-go/webhooks"
 )
@@ -67,7 +68,7 @@ type instance struct {
 
 func newInstance(secret string, d webhooks.Deduper, now func() time.Time) *instance {
 	in := &instance{}
-	in.h = webhooks.Handler(webhooks.Secret(secret), func(ctx context.Context, ev webhooks.Event) error {
+	in.h = webhooks.Handler(mwallet.Secret(secret), func(ctx context.Context, ev webhooks.Event) error {
 		in.processed.Add(1)
 		return nil
 	}, webhooks.WithDeduper(d), webhooks.WithClock(now))

@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	mwallet "github.com/mwallet/mwallet-go"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/redisstore"
 	"github.com/mwallet/mwallet-go/webhooks"
 )
@@ -35,7 +36,7 @@ func Example() {
 	defer rdb.Close()
 	store := redisstore.New(rdb, redisstore.Options{Prefix: "mwallet:" + clientID + ":"})
 
-	client, err := mwallet.NewClient(os.Getenv("MWALLET_BASE_URL"), mwallet.Credentials{
+	client, err := mwclient.New(os.Getenv("MWALLET_BASE_URL"), mwallet.Credentials{
 		ClientID:   clientID,
 		APIKey:     mwallet.Secret(os.Getenv("MWALLET_API_KEY")),
 		SigningKey: mwallet.Secret(os.Getenv("MWALLET_SIGNING_KEY")),
@@ -69,7 +70,7 @@ func Example() {
 	}
 
 	// Webhooks: any instance may receive any delivery.
-	http.Handle("/webhooks", webhooks.Handler(webhooks.Secret(os.Getenv("MWALLET_WEBHOOK_SECRET")),
+	http.Handle("/webhooks", webhooks.Handler(mwallet.Secret(os.Getenv("MWALLET_WEBHOOK_SECRET")),
 		func(ctx context.Context, ev webhooks.Event) error {
 			log.Printf("event %s %s", ev.EventType, ev.EventID)
 			return nil

@@ -15,6 +15,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	mwallet "github.com/mwallet/mwallet-go"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/redisstore"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/simtest"
@@ -122,7 +123,7 @@ func requestsTo(sim *simulator.Simulator, method, path string) []simulator.Reque
 }
 
 // getAssets is one cheap authenticated call.
-func getAssets(ctx context.Context, c *mwallet.Client) error {
+func getAssets(ctx context.Context, c *mwclient.Client) error {
 	var out map[string]any
 	_, err := c.Do(ctx, &mwallet.Request{Method: "GET", Path: "/v1/assets"}, &out)
 	return err

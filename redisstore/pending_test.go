@@ -13,6 +13,7 @@ import (
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/deposits"
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/redisstore"
 	"github.com/mwallet/mwallet-go/simulator"
@@ -105,7 +106,7 @@ func TestCrashAfterPaymentResumesWithReplay(t *testing.T) {
 	p := qrpay.PayParams{CodeValue: thaiCode(t, "250.00")}
 
 	_, err := crashed.QRPay.Pay(ctx, member1, p, mwallet.WithMaxAttempts(1))
-	su, ok := qrpay.AsStepUp(err)
+	su, ok := mwallet.AsStepUp(err)
 	if !ok {
 		t.Fatalf("first Pay: %v, want step_up_required", err)
 	}
@@ -250,7 +251,7 @@ func TestConcurrentResumesExecuteOnce(t *testing.T) {
 		err  error
 	}
 	done := make(chan outcome, 2)
-	for _, c := range []*mwallet.Client{a, b} {
+	for _, c := range []*mwclient.Client{a, b} {
 		go func() {
 			resp, err := c.Resume(ctx, list[0], nil)
 			done <- outcome{resp, err}

@@ -7,7 +7,7 @@
 //		DialTimeout: time.Second, ReadTimeout: time.Second, WriteTimeout: time.Second,
 //		ContextTimeoutEnabled: true})
 //	store := redisstore.New(rdb, redisstore.Options{Prefix: "mwallet:" + clientID + ":"})
-//	client, err := mwallet.NewClient(baseURL, creds,
+//	client, err := mwclient.New(baseURL, creds,
 //		mwallet.WithTokenStore(store.Tokens()),
 //		mwallet.WithPendingStore(store.Pending()))
 //	http.Handle("/webhooks", webhooks.Handler(secret, handle,

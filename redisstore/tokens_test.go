@@ -10,6 +10,7 @@ import (
 	"time"
 
 	mwallet "github.com/mwallet/mwallet-go"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/redisstore"
 )
 
@@ -107,7 +108,7 @@ func TestFleetCausesOneTokenExchange(t *testing.T) {
 			t.Parallel()
 			sim := newSim(t)
 			store, _ := newStore(t, redisstore.Options{})
-			clients := make([]*mwallet.Client, n)
+			clients := make([]*mwclient.Client, n)
 			for i := range clients {
 				clients[i] = sim.Client(mwallet.WithTokenStore(store.Tokens()))
 			}
@@ -139,7 +140,7 @@ func TestWithoutSharedStoreTheFleetIsRateLimited(t *testing.T) {
 	t.Parallel()
 	sim := newSim(t)
 	const n = 50
-	clients := make([]*mwallet.Client, n)
+	clients := make([]*mwclient.Client, n)
 	for i := range clients {
 		clients[i] = sim.Client(mwallet.WithMaxRetryAfter(0))
 	}
@@ -158,7 +159,7 @@ func TestWithoutSharedStoreTheFleetIsRateLimited(t *testing.T) {
 
 // startTogether releases one call per client at the same moment and
 // returns the errors.
-func startTogether(clients []*mwallet.Client) []error {
+func startTogether(clients []*mwclient.Client) []error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	start := make(chan struct{})
@@ -188,7 +189,7 @@ func TestCrashedLockHolderDoesNotBlockTheFleet(t *testing.T) {
 	t.Parallel()
 	sim := newSim(t)
 	store, rdb := newStore(t, redisstore.Options{})
-	clients := make([]*mwallet.Client, 5)
+	clients := make([]*mwclient.Client, 5)
 	for i := range clients {
 		clients[i] = sim.Client(mwallet.WithTokenStore(store.Tokens()))
 	}

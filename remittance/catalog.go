@@ -2,6 +2,7 @@ package remittance
 
 import (
 	"context"
+	"encoding/json"
 	"iter"
 	"net/http"
 	"net/url"
@@ -9,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mwallet/mwallet-go/internal/api"
+	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/money"
 )
 
@@ -34,6 +35,8 @@ type QuoteParams struct {
 // The shape is inferred: the specification names GET /v1/remit/quotes without
 // showing its fields.
 type RemitQuote struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
+	mwallet.Meta
 	// PayeeID is the priced payee (pye_ prefix).
 	PayeeID string `json:"payee_id"`
 	// Line is the line priced (express when none was given).
@@ -54,8 +57,6 @@ type RemitQuote struct {
 	// PayoutCurrency and PayoutAmount echo what the payee would receive.
 	PayoutCurrency string `json:"payout_currency"`
 	PayoutAmount   string `json:"payout_amount"`
-	// Response is the HTTP metadata of the call.
-	Response *api.Response `json:"-"`
 }
 
 // Quote prices a remittance for member without holding anything
@@ -63,7 +64,7 @@ type RemitQuote struct {
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields.
-func (c *Client) Quote(ctx context.Context, member string, p QuoteParams, opts ...api.CallOption) (*RemitQuote, error) {
+func (c *Client) Quote(ctx context.Context, member string, p QuoteParams, opts ...mwallet.CallOption) (*RemitQuote, error) {
 	payee, err := payeePathID("PayeeID", p.PayeeID)
 	if err != nil {
 		return nil, err
@@ -72,10 +73,10 @@ func (c *Client) Quote(ctx context.Context, member string, p QuoteParams, opts .
 		return nil, err
 	}
 	if p.Line != "" && !p.Line.Known() {
-		return nil, api.Param("Line", "neither express nor pobo", api.CodeInvalidRequest)
+		return nil, &mwallet.ParamError{Param: "Line", Reason: "neither express nor pobo", Code: mwallet.CodeInvalidRequest}
 	}
 	if p.SlippageBps != 0 && (p.SlippageBps < MinSlippageBps || p.SlippageBps > MaxSlippageBps) {
-		return nil, api.Param("SlippageBps", "outside 50..1000", api.CodeInvalidFields)
+		return nil, &mwallet.ParamError{Param: "SlippageBps", Reason: "outside 50..1000", Code: mwallet.CodeInvalidFields}
 	}
 	q := url.Values{}
 	q.Set("payee_id", payee)
@@ -89,20 +90,26 @@ func (c *Client) Quote(ctx context.Context, member string, p QuoteParams, opts .
 	if p.SlippageBps != 0 {
 		q.Set("slippage_bps", strconv.Itoa(p.SlippageBps))
 	}
-	var out RemitQuote
-	resp, err := c.caller.Do(ctx, &api.Request{
+	return mwallet.Call[RemitQuote](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodGet, Path: "/v1/remit/quotes", Query: q, MemberScoped: true, Member: member,
-	}, &out, opts...)
-	if err != nil {
-		return nil, err
+	}, opts...)
+}
+
+// UnmarshalJSON reads a quote and carries its amounts at LedgerScale where
+// they fit it.
+func (q *RemitQuote) UnmarshalJSON(b []byte) error {
+	type plain RemitQuote
+	var v plain
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
 	}
-	for _, a := range []*money.Amount{&out.CustomerTotal, &out.Fee, &out.LockedAmount} {
-		if v, err := a.Rescale(out.LedgerScale); err == nil {
-			*a = v
+	*q = RemitQuote(v)
+	for _, a := range []*money.Amount{&q.CustomerTotal, &q.Fee, &q.LockedAmount} {
+		if r, err := a.Rescale(q.LedgerScale); err == nil {
+			*a = r
 		}
 	}
-	out.Response = resp
-	return &out, nil
+	return nil
 }
 
 // Product is a remittance line offered for a corridor, with its rules.
@@ -134,13 +141,15 @@ type Product struct {
 	Queues bool `json:"queues"`
 }
 
-// Products walks the remittance products of the merchant
-// (GET /v1/remit/products; merchant-scoped).
+// Products iterates over the remittance products of the merchant
+// (GET /v1/remit/products; merchant-scoped). It is a bounded catalogue
+// list, answered in one page, so it takes no paging parameters; the
+// iterator still follows has_more should the service ever page it.
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields; it is taken to be a bounded list envelope.
-func (c *Client) Products(ctx context.Context, opts ...api.CallOption) iter.Seq2[Product, error] {
-	return api.Iterate[Product](ctx, c.caller, api.Request{Method: http.MethodGet, Path: "/v1/remit/products"}, api.ListParams{}, opts...)
+func (c *Client) Products(ctx context.Context, opts ...mwallet.CallOption) iter.Seq2[Product, error] {
+	return mwallet.Iterate[Product](ctx, c.caller, mwallet.Request{Method: http.MethodGet, Path: "/v1/remit/products"}, mwallet.ListParams{}, opts...)
 }
 
 // ConversionDate is a date on which a payout currency converts.
@@ -156,18 +165,20 @@ type ConversionDate struct {
 	CutoffAt time.Time `json:"cutoff_at"`
 }
 
-// ConversionDates walks the next conversion dates of a payout currency
-// (GET /v1/remit/conversion-dates?payout_currency=...; merchant-scoped).
+// ConversionDates iterates over the next conversion dates of a payout
+// currency (GET /v1/remit/conversion-dates?payout_currency=...;
+// merchant-scoped). It is a bounded catalogue list, answered in one page,
+// so it takes no paging parameters.
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields; it is taken to be a bounded list envelope.
-func (c *Client) ConversionDates(ctx context.Context, payoutCurrency string, opts ...api.CallOption) iter.Seq2[ConversionDate, error] {
+func (c *Client) ConversionDates(ctx context.Context, payoutCurrency string, opts ...mwallet.CallOption) iter.Seq2[ConversionDate, error] {
 	cur := strings.ToUpper(strings.TrimSpace(payoutCurrency))
 	if _, ok := MinorUnits(cur); !ok {
-		err := api.Param("payoutCurrency", "not an ISO 4217 currency code", api.CodeInvalidRequest)
+		err := &mwallet.ParamError{Param: "payoutCurrency", Reason: "not an ISO 4217 currency code", Code: mwallet.CodeInvalidRequest}
 		return func(yield func(ConversionDate, error) bool) { yield(ConversionDate{}, err) }
 	}
-	return api.Iterate[ConversionDate](ctx, c.caller, api.Request{
+	return mwallet.Iterate[ConversionDate](ctx, c.caller, mwallet.Request{
 		Method: http.MethodGet, Path: "/v1/remit/conversion-dates", Query: url.Values{"payout_currency": {cur}},
-	}, api.ListParams{}, opts...)
+	}, mwallet.ListParams{}, opts...)
 }

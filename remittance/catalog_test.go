@@ -9,7 +9,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	mwallet "github.com/mwallet/mwallet-go"
-	"github.com/mwallet/mwallet-go/internal/api"
 	"github.com/mwallet/mwallet-go/remittance"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/simtest"
@@ -20,7 +19,7 @@ func TestPayees(t *testing.T) {
 	_, c := simtest.New(t)
 	ctx := context.Background()
 	var currencies []string
-	for p, err := range c.Remittances.Payees(ctx, member1, api.ListParams{}) {
+	for p, err := range c.Remittances.Payees(ctx, member1, mwallet.ListParams{}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,14 +36,14 @@ func TestPayees(t *testing.T) {
 		t.Fatal(err)
 	}
 	if created.Corridor != "GB-GBP" || created.Summary != "GBP ****5555" || created.Response.StatusCode != 201 {
-		t.Fatalf("created %+v", created.Payee)
+		t.Fatalf("created %+v", *created)
 	}
 	_, err = c.Remittances.CreatePayee(ctx, member1, remittance.PayeeParams{Country: "GB", Currency: "GBP", HolderName: "Bob Jones", AccountNumber: "GB33BUKB20201555555555"})
-	simtest.WantCode(t, err, api.CodeDuplicateResource)
+	simtest.WantCode(t, err, mwallet.CodeDuplicateResource)
 
 	_, err = c.Remittances.CreatePayee(ctx, member1, remittance.PayeeParams{Country: "GBR", Currency: "ZZZ", HolderName: "Bob", AccountNumber: "12-34"})
-	e := simtest.WantCode(t, err, api.CodeInvalidFields)
-	want := []api.FieldError{
+	e := simtest.WantCode(t, err, mwallet.CodeInvalidFields)
+	want := []mwallet.FieldError{
 		{Key: "country", Reason: "must be an ISO 3166 alpha-2 code"},
 		{Key: "currency", Reason: "currency not offered for payees"},
 		{Key: "account_number", Reason: "4 to 34 letters and digits"},
@@ -53,7 +52,7 @@ func TestPayees(t *testing.T) {
 		t.Fatalf("fields (-want +got):\n%s", diff)
 	}
 	_, err = c.Remittances.CreatePayee(ctx, member1, remittance.PayeeParams{Country: "GB", Currency: "GBP", AccountNumber: "12345678"})
-	var pe *api.ParamError
+	var pe *mwallet.ParamError
 	if !errors.As(err, &pe) || pe.Param != "HolderName" {
 		t.Fatalf("missing holder: %v", err)
 	}
@@ -76,7 +75,7 @@ func TestQueryVPApplications(t *testing.T) {
 			}
 		}
 		_, err := c.Remittances.QueryVPApplications(ctx, members)
-		if !errors.Is(err, mwallet.ErrInvalidParam) || mwallet.CodeOf(err) != api.CodeInvalidRequest {
+		if !errors.Is(err, mwallet.ErrInvalidParam) || mwallet.CodeOf(err) != mwallet.CodeInvalidRequest {
 			t.Fatalf("%d members: %v", len(members), err)
 		}
 	}
@@ -95,7 +94,7 @@ func TestQueryVPApplications(t *testing.T) {
 		}
 	}
 	for _, i := range []int{0, 4, 5} {
-		if it := res.Items[i]; it.Error != api.CodeMemberNotFound || it.Application != nil {
+		if it := res.Items[i]; it.Error != mwallet.CodeMemberNotFound || it.Application != nil {
 			t.Fatalf("item %d %+v", i, it)
 		}
 	}
@@ -158,7 +157,7 @@ func TestQuoteProductsConversionDates(t *testing.T) {
 		t.Fatalf("dates (-want +got):\n%s", diff)
 	}
 	for _, err := range c.Remittances.ConversionDates(ctx, "NGN") {
-		simtest.WantCode(t, err, api.CodeCorridorNotSupported)
+		simtest.WantCode(t, err, mwallet.CodeCorridorNotSupported)
 	}
 }
 
@@ -217,12 +216,12 @@ func TestVPQueryServiceRules(t *testing.T) {
 	tests := []struct {
 		name    string
 		members []string
-		code    api.Code // "" when answered
-		missing []int    // items answered member_not_found
+		code    mwallet.Code // "" when answered
+		missing []int        // items answered member_not_found
 	}{
-		{name: "none", members: []string{}, code: api.CodeInvalidRequest},
-		{name: "101", members: append(append([]string{}, hundred...), member1), code: api.CodeInvalidRequest},
-		{name: "blank item", members: []string{member1, ""}, code: api.CodeInvalidRequest},
+		{name: "none", members: []string{}, code: mwallet.CodeInvalidRequest},
+		{name: "101", members: append(append([]string{}, hundred...), member1), code: mwallet.CodeInvalidRequest},
+		{name: "blank item", members: []string{member1, ""}, code: mwallet.CodeInvalidRequest},
 		{name: "100", members: hundred},
 		{name: "foreign member by external id", members: []string{member1, "foreign-1"}, missing: []int{1}},
 		{name: "foreign member by mem_ id", members: []string{foreignID, member1}, missing: []int{0}},
@@ -236,7 +235,7 @@ func TestVPQueryServiceRules(t *testing.T) {
 					MemberID string `json:"member_id"`
 				} `json:"items"`
 			}
-			_, err := c.Do(ctx, &api.Request{Method: "POST", Path: "/v1/remit/vp/applications/query", Body: map[string]any{"members": tt.members}}, &out)
+			_, err := c.Do(ctx, &mwallet.Request{Method: "POST", Path: "/v1/remit/vp/applications/query", Body: map[string]any{"members": tt.members}}, &out)
 			if tt.code != "" {
 				simtest.WantCode(t, err, tt.code)
 				return
@@ -255,7 +254,7 @@ func TestVPQueryServiceRules(t *testing.T) {
 				if it.Query != tt.members[i] {
 					t.Errorf("item %d answers %q, want %q", i, it.Query, tt.members[i])
 				}
-				if missing[i] != (it.Error == string(api.CodeMemberNotFound)) || missing[i] != (it.MemberID == "") {
+				if missing[i] != (it.Error == string(mwallet.CodeMemberNotFound)) || missing[i] != (it.MemberID == "") {
 					t.Errorf("item %d (%s): error %q member_id %q", i, it.Query, it.Error, it.MemberID)
 				}
 			}

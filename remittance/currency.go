@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mwallet/mwallet-go/internal/api"
+	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/money"
 )
 
@@ -105,17 +105,17 @@ func checkPayout(s string, units int) error {
 // validatePayout is the client-side check of payout_amount for Create and Quote.
 func validatePayout(currency, amount string) error {
 	if strings.TrimSpace(currency) == "" {
-		return api.Param("PayoutCurrency", "the payee's currency is required to check payout_amount (take it from Payee.Currency); it is not sent", api.CodeInvalidRequest)
+		return &mwallet.ParamError{Param: "PayoutCurrency", Reason: "the payee's currency is required to check payout_amount (take it from Payee.Currency); it is not sent", Code: mwallet.CodeInvalidRequest}
 	}
 	units, ok := MinorUnits(currency)
 	if !ok {
-		return api.Param("PayoutCurrency", fmt.Sprintf("%q is not an ISO 4217 currency code", currency), api.CodeInvalidRequest)
+		return &mwallet.ParamError{Param: "PayoutCurrency", Reason: fmt.Sprintf("%q is not an ISO 4217 currency code", currency), Code: mwallet.CodeInvalidRequest}
 	}
 	if amount == "" {
-		return api.Param("PayoutAmount", "required", api.CodeInvalidRequest)
+		return &mwallet.ParamError{Param: "PayoutAmount", Reason: "required", Code: mwallet.CodeInvalidRequest}
 	}
 	if err := checkPayout(amount, units); err != nil {
-		return api.Param("PayoutAmount", err.Error(), api.CodeInvalidRequest)
+		return &mwallet.ParamError{Param: "PayoutAmount", Reason: err.Error(), Code: mwallet.CodeInvalidRequest}
 	}
 	return nil
 }

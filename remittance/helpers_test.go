@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	mwallet "github.com/mwallet/mwallet-go"
-	"github.com/mwallet/mwallet-go/internal/api"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/remittance"
 	"github.com/mwallet/mwallet-go/simulator"
 )
@@ -14,9 +14,9 @@ import (
 const member1 = simulator.DefaultMemberExternalID
 
 // payeeOf returns the member's first payee in currency.
-func payeeOf(t *testing.T, c *mwallet.Client, member, currency string) remittance.Payee {
+func payeeOf(t *testing.T, c *mwclient.Client, member, currency string) remittance.Payee {
 	t.Helper()
-	for p, err := range c.Remittances.Payees(context.Background(), member, api.ListParams{}) {
+	for p, err := range c.Remittances.Payees(context.Background(), member, mwallet.ListParams{}) {
 		if err != nil {
 			t.Fatalf("Payees: %v", err)
 		}
@@ -28,10 +28,10 @@ func payeeOf(t *testing.T, c *mwallet.Client, member, currency string) remittanc
 	return remittance.Payee{}
 }
 
-func listOrders(t *testing.T, c *mwallet.Client, member string) []remittance.Order {
+func listOrders(t *testing.T, c *mwclient.Client, member string) []remittance.Order {
 	t.Helper()
 	var out []remittance.Order
-	for o, err := range c.Remittances.List(context.Background(), member, api.ListParams{}) {
+	for o, err := range c.Remittances.List(context.Background(), member, mwallet.ListParams{}) {
 		if err != nil {
 			t.Fatalf("List: %v", err)
 		}
@@ -40,7 +40,7 @@ func listOrders(t *testing.T, c *mwallet.Client, member string) []remittance.Ord
 	return out
 }
 
-func fieldKeys(e *api.Error) string {
+func fieldKeys(e *mwallet.Error) string {
 	var keys []string
 	for _, f := range e.Fields {
 		keys = append(keys, f.Key)

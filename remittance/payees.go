@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mwallet/mwallet-go/internal/api"
+	mwallet "github.com/mwallet/mwallet-go"
 )
 
 // Payee is a saved recipient of a member. Its corridor decides the payout
@@ -17,6 +17,9 @@ import (
 // The shape is inferred: the specification names the payee endpoints without
 // showing their fields.
 type Payee struct {
+	// Meta holds Response, the HTTP exchange that returned the value (nil
+	// for list items).
+	mwallet.Meta
 	// ID carries the pye_ prefix followed by digits.
 	ID string `json:"id"`
 	// Corridor names the destination, for example "GB-GBP".
@@ -34,13 +37,6 @@ type Payee struct {
 	Status string `json:"status"`
 	// CreatedAt is when the payee was saved.
 	CreatedAt time.Time `json:"created_at"`
-}
-
-// PayeeResult is a Payee with the metadata of the call that created it.
-type PayeeResult struct {
-	Payee
-	// Response is the HTTP metadata of the call.
-	Response *api.Response `json:"-"`
 }
 
 // PayeeParams are the parameters of CreatePayee.
@@ -76,38 +72,40 @@ func maskAccount(s string) string {
 
 // CreatePayee saves a payee for member (POST /v1/remit/payees). Required
 // fields are checked locally; the service answers invalid_fields with a key
-// and a reason for each field it refuses (api.Error.Fields).
+// and a reason for each field it refuses (mwallet.Error.Fields).
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields.
-func (c *Client) CreatePayee(ctx context.Context, member string, p PayeeParams, opts ...api.CallOption) (*PayeeResult, error) {
+func (c *Client) CreatePayee(ctx context.Context, member string, p PayeeParams, opts ...mwallet.CallOption) (*Payee, error) {
 	p.Country = strings.ToUpper(strings.TrimSpace(p.Country))
 	p.Currency = strings.ToUpper(strings.TrimSpace(p.Currency))
 	for _, f := range []struct{ name, v string }{
 		{"Country", p.Country}, {"Currency", p.Currency}, {"HolderName", strings.TrimSpace(p.HolderName)}, {"AccountNumber", strings.TrimSpace(p.AccountNumber)},
 	} {
 		if f.v == "" {
-			return nil, api.Param(f.name, "required", api.CodeInvalidFields)
+			return nil, &mwallet.ParamError{Param: f.name, Reason: "required", Code: mwallet.CodeInvalidFields}
 		}
 	}
-	var out PayeeResult
-	resp, err := c.caller.Do(ctx, &api.Request{
+	return mwallet.Call[Payee](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodPost, Path: "/v1/remit/payees", MemberScoped: true, Member: member,
 		Body: p, Idempotent: true, AcceptedStatus: []int{http.StatusCreated},
-	}, &out.Payee, opts...)
-	if err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	}, opts...)
 }
 
 // Payees walks member's saved payees, newest first (GET /v1/remit/payees).
+// To stop and resume later, walk PayeePages instead.
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields; it is taken to be the list envelope of Payee.
-func (c *Client) Payees(ctx context.Context, member string, p api.ListParams, opts ...api.CallOption) iter.Seq2[Payee, error] {
-	return api.Iterate[Payee](ctx, c.caller, api.Request{
+func (c *Client) Payees(ctx context.Context, member string, p mwallet.ListParams, opts ...mwallet.CallOption) iter.Seq2[Payee, error] {
+	return mwallet.Items(c.PayeePages(ctx, member, p, opts...))
+}
+
+// PayeePages walks the pages of Payees: each page carries its payees, the
+// cursor of the next page and the Response. Keep a page's NextCursor and
+// pass it as p.Cursor to resume after that page (see mwallet.Pages).
+func (c *Client) PayeePages(ctx context.Context, member string, p mwallet.ListParams, opts ...mwallet.CallOption) iter.Seq2[*mwallet.Page[Payee], error] {
+	return mwallet.Pages[Payee](ctx, c.caller, mwallet.Request{
 		Method: http.MethodGet, Path: "/v1/remit/payees", MemberScoped: true, Member: member,
 	}, p, opts...)
 }

@@ -8,7 +8,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/mwallet/mwallet-go/internal/api"
+	mwallet "github.com/mwallet/mwallet-go"
 )
 
 // Slippage bounds of CreateParams.SlippageBps.
@@ -38,8 +38,8 @@ type CreateParams struct {
 	// PurposeCode is required and must be permitted for the line.
 	PurposeCode PurposeCode
 	// FundingSource is optional on platform_hosted accounts (member);
-	// merchant_hosted accounts must send FundingMerchant.
-	FundingSource FundingSource
+	// merchant_hosted accounts must send mwallet.FundingMerchant.
+	FundingSource mwallet.FundingSource
 	// Reference is the message to the recipient (optional; the service
 	// truncates it beyond 200 characters).
 	Reference string
@@ -50,14 +50,14 @@ type CreateParams struct {
 }
 
 type createBody struct {
-	PayeeID       string        `json:"payee_id"`
-	PayoutAmount  string        `json:"payout_amount"`
-	SlippageBps   int           `json:"slippage_bps"`
-	PurposeCode   PurposeCode   `json:"purpose_code"`
-	FundingSource FundingSource `json:"funding_source,omitempty"`
-	Reference     string        `json:"reference,omitempty"`
-	Line          Line          `json:"line,omitempty"`
-	Asset         string        `json:"asset,omitempty"`
+	PayeeID       string                `json:"payee_id"`
+	PayoutAmount  string                `json:"payout_amount"`
+	SlippageBps   int                   `json:"slippage_bps"`
+	PurposeCode   PurposeCode           `json:"purpose_code"`
+	FundingSource mwallet.FundingSource `json:"funding_source,omitempty"`
+	Reference     string                `json:"reference,omitempty"`
+	Line          Line                  `json:"line,omitempty"`
+	Asset         string                `json:"asset,omitempty"`
 }
 
 // payeePathID validates a payee id given with or without pye_ and returns
@@ -65,11 +65,11 @@ type createBody struct {
 func payeePathID(param, id string) (string, error) {
 	rest := strings.TrimPrefix(strings.TrimSpace(id), "pye_")
 	if rest == "" {
-		return "", api.Param(param, "required", api.CodeInvalidRequest)
+		return "", &mwallet.ParamError{Param: param, Reason: "required", Code: mwallet.CodeInvalidRequest}
 	}
 	for i := 0; i < len(rest); i++ {
 		if rest[i] < '0' || rest[i] > '9' {
-			return "", api.Param(param, fmt.Sprintf("%q: after the optional pye_ prefix only digits are allowed", id), api.CodeInvalidRequest)
+			return "", &mwallet.ParamError{Param: param, Reason: fmt.Sprintf("%q: after the optional pye_ prefix only digits are allowed", id), Code: mwallet.CodeInvalidRequest}
 		}
 	}
 	return "pye_" + rest, nil
@@ -84,19 +84,19 @@ func (p CreateParams) body() (createBody, error) {
 		return createBody{}, err
 	}
 	if p.SlippageBps < MinSlippageBps || p.SlippageBps > MaxSlippageBps {
-		return createBody{}, api.Param("SlippageBps", fmt.Sprintf("%d is outside %d..%d", p.SlippageBps, MinSlippageBps, MaxSlippageBps), api.CodeInvalidFields)
+		return createBody{}, &mwallet.ParamError{Param: "SlippageBps", Reason: fmt.Sprintf("%d is outside %d..%d", p.SlippageBps, MinSlippageBps, MaxSlippageBps), Code: mwallet.CodeInvalidFields}
 	}
 	if p.PurposeCode == "" {
-		return createBody{}, api.Param("PurposeCode", "required", api.CodeInvalidRequest)
+		return createBody{}, &mwallet.ParamError{Param: "PurposeCode", Reason: "required", Code: mwallet.CodeInvalidRequest}
 	}
 	if !p.PurposeCode.validShape() {
-		return createBody{}, api.Param("PurposeCode", fmt.Sprintf("%q is not a purpose code (upper-case letters, digits and underscores)", p.PurposeCode), api.CodeInvalidRequest)
+		return createBody{}, &mwallet.ParamError{Param: "PurposeCode", Reason: fmt.Sprintf("%q is not a purpose code (upper-case letters, digits and underscores)", p.PurposeCode), Code: mwallet.CodeInvalidRequest}
 	}
 	if p.FundingSource != "" && !p.FundingSource.Known() {
-		return createBody{}, api.Param("FundingSource", fmt.Sprintf("%q is neither member nor merchant", p.FundingSource), api.CodeInvalidFields)
+		return createBody{}, &mwallet.ParamError{Param: "FundingSource", Reason: fmt.Sprintf("%q is neither member nor merchant", p.FundingSource), Code: mwallet.CodeInvalidFields}
 	}
 	if p.Line != "" && !p.Line.Known() {
-		return createBody{}, api.Param("Line", fmt.Sprintf("%q is neither express nor pobo (the service would silently use express)", p.Line), api.CodeInvalidRequest)
+		return createBody{}, &mwallet.ParamError{Param: "Line", Reason: fmt.Sprintf("%q is neither express nor pobo (the service would silently use express)", p.Line), Code: mwallet.CodeInvalidRequest}
 	}
 	return createBody{
 		PayeeID:       payee,
@@ -114,32 +114,30 @@ func (p CreateParams) body() (createBody, error) {
 // funds: the member's balance (or, merchant-funded, the merchant prepaid
 // account) is held by locked_amount. Use one idempotency key per payment; the
 // client generates one per call and reuses it on its retries, and
-// api.WithIdempotencyKey resends a payment after a timeout.
+// mwallet.WithIdempotencyKey resends a payment after a timeout.
 //
 // A replay of the same key and parameters returns Duplicated true, Quote nil
 // and the order's current status, with Response.Replayed true. A 201 with
 // status pending means the order waits (merchant funds); it advances by
 // itself.
 //
-// Invalid parameters give a *api.ParamError and nothing is sent.
-func (c *Client) Create(ctx context.Context, member string, p CreateParams, opts ...api.CallOption) (*CreateResult, error) {
+// Invalid parameters give a *mwallet.ParamError and nothing is sent.
+func (c *Client) Create(ctx context.Context, member string, p CreateParams, opts ...mwallet.CallOption) (*CreateResult, error) {
 	body, err := p.body()
 	if err != nil {
 		return nil, err
 	}
-	var out CreateResult
-	resp, err := c.caller.Do(ctx, &api.Request{
+	out, err := mwallet.Call[CreateResult](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodPost, Path: "/v1/remittances", MemberScoped: true, Member: member,
 		Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated},
-	}, &out, opts...)
+	}, opts...)
 	if err != nil {
 		return nil, err
 	}
-	out.Response = resp
 	if out.Duplicated {
 		out.Quote = nil
 	}
-	return &out, nil
+	return out, nil
 }
 
 // orderPathID returns an order id with its rmt_ prefix, validating that the
@@ -148,59 +146,42 @@ func orderPathID(id string) (string, error) {
 	id = strings.TrimSpace(id)
 	rest := strings.TrimPrefix(id, "rmt_")
 	if rest == "" {
-		return "", api.Param("id", "order id is required", api.CodeInvalidRequest)
+		return "", &mwallet.ParamError{Param: "id", Reason: "order id is required", Code: mwallet.CodeInvalidRequest}
 	}
 	if strings.ContainsAny(rest, "/?#") {
-		return "", api.Param("id", fmt.Sprintf("%q is not an order id", id), api.CodeInvalidRequest)
+		return "", &mwallet.ParamError{Param: "id", Reason: fmt.Sprintf("%q is not an order id", id), Code: mwallet.CodeInvalidRequest}
 	}
 	return "rmt_" + rest, nil
-}
-
-// OrderResult is an Order with the metadata of the call that read it.
-type OrderResult struct {
-	Order
-	// Response is the HTTP metadata of the call.
-	Response *api.Response `json:"-"`
 }
 
 // Get reads one order of member (GET /v1/remittances/{id}); id with or
 // without rmt_, for example the bare uuid of an event's data.id.
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields; it is taken to be the list item.
-func (c *Client) Get(ctx context.Context, member, id string, opts ...api.CallOption) (*OrderResult, error) {
+func (c *Client) Get(ctx context.Context, member, id string, opts ...mwallet.CallOption) (*Order, error) {
 	pid, err := orderPathID(id)
 	if err != nil {
 		return nil, err
 	}
-	var out OrderResult
-	resp, err := c.caller.Do(ctx, &api.Request{
+	return mwallet.Call[Order](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodGet, Path: "/v1/remittances/" + url.PathEscape(pid), MemberScoped: true, Member: member,
-	}, &out.Order, opts...)
-	if err != nil {
-		return nil, err
-	}
-	if err := out.Order.normalize(); err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	}, opts...)
 }
 
 // List walks member's orders, newest first (GET /v1/remittances). It stops
 // when the service says has_more is false. An order pending for merchant
 // funds is listed as pending; unknown statuses are kept verbatim.
-func (c *Client) List(ctx context.Context, member string, p api.ListParams, opts ...api.CallOption) iter.Seq2[Order, error] {
-	inner := api.Iterate[Order](ctx, c.caller, api.Request{
+//
+// To stop and resume later, walk ListPages instead.
+func (c *Client) List(ctx context.Context, member string, p mwallet.ListParams, opts ...mwallet.CallOption) iter.Seq2[Order, error] {
+	return mwallet.Items(c.ListPages(ctx, member, p, opts...))
+}
+
+// ListPages walks the pages of List: each page carries its orders, the
+// cursor of the next page and the Response. Keep a page's NextCursor and
+// pass it as p.Cursor to resume after that page (see mwallet.Pages).
+func (c *Client) ListPages(ctx context.Context, member string, p mwallet.ListParams, opts ...mwallet.CallOption) iter.Seq2[*mwallet.Page[Order], error] {
+	return mwallet.Pages[Order](ctx, c.caller, mwallet.Request{
 		Method: http.MethodGet, Path: "/v1/remittances", MemberScoped: true, Member: member,
 	}, p, opts...)
-	return func(yield func(Order, error) bool) {
-		for o, err := range inner {
-			if err == nil {
-				err = o.normalize()
-			}
-			if !yield(o, err) || err != nil {
-				return
-			}
-		}
-	}
 }

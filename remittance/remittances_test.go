@@ -11,9 +11,10 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	mwallet "github.com/mwallet/mwallet-go"
-	"github.com/mwallet/mwallet-go/internal/api"
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/remittance"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/simtest"
@@ -37,39 +38,39 @@ func TestCreateRejectedLocally(t *testing.T) {
 		name  string
 		edit  func(p *remittance.CreateParams)
 		param string
-		code  api.Code
+		code  mwallet.Code
 	}{
-		{"payee empty", func(p *remittance.CreateParams) { p.PayeeID = "" }, "PayeeID", api.CodeInvalidRequest},
-		{"payee letters", func(p *remittance.CreateParams) { p.PayeeID = "pye_12a" }, "PayeeID", api.CodeInvalidRequest},
-		{"payee prefix only", func(p *remittance.CreateParams) { p.PayeeID = "pye_" }, "PayeeID", api.CodeInvalidRequest},
-		{"payout empty", func(p *remittance.CreateParams) { p.PayoutAmount = "" }, "PayoutAmount", api.CodeInvalidRequest},
-		{"payout one decimal for GBP", func(p *remittance.CreateParams) { p.PayoutAmount = "10.5" }, "PayoutAmount", api.CodeInvalidRequest},
-		{"payout no decimals for GBP", func(p *remittance.CreateParams) { p.PayoutAmount = "10" }, "PayoutAmount", api.CodeInvalidRequest},
-		{"payout three decimals for GBP", func(p *remittance.CreateParams) { p.PayoutAmount = "10.500" }, "PayoutAmount", api.CodeInvalidRequest},
-		{"payout decimals for JPY", func(p *remittance.CreateParams) { p.PayoutAmount, p.PayoutCurrency = "1000.00", "JPY" }, "PayoutAmount", api.CodeInvalidRequest},
-		{"payout two decimals for BHD", func(p *remittance.CreateParams) { p.PayoutAmount, p.PayoutCurrency = "1.25", "BHD" }, "PayoutAmount", api.CodeInvalidRequest},
-		{"payout zero", func(p *remittance.CreateParams) { p.PayoutAmount = "0.00" }, "PayoutAmount", api.CodeInvalidRequest},
-		{"payout negative", func(p *remittance.CreateParams) { p.PayoutAmount = "-1.00" }, "PayoutAmount", api.CodeInvalidRequest},
-		{"payout exponent", func(p *remittance.CreateParams) { p.PayoutAmount = "1e2" }, "PayoutAmount", api.CodeInvalidRequest},
-		{"payout over 32 chars", func(p *remittance.CreateParams) { p.PayoutAmount = strings.Repeat("1", 30) + ".00" }, "PayoutAmount", api.CodeInvalidRequest},
-		{"currency missing", func(p *remittance.CreateParams) { p.PayoutCurrency = "" }, "PayoutCurrency", api.CodeInvalidRequest},
-		{"currency unknown", func(p *remittance.CreateParams) { p.PayoutCurrency = "XYZ" }, "PayoutCurrency", api.CodeInvalidRequest},
-		{"slippage missing", func(p *remittance.CreateParams) { p.SlippageBps = 0 }, "SlippageBps", api.CodeInvalidFields},
-		{"slippage 49", func(p *remittance.CreateParams) { p.SlippageBps = 49 }, "SlippageBps", api.CodeInvalidFields},
-		{"slippage 1001", func(p *remittance.CreateParams) { p.SlippageBps = 1001 }, "SlippageBps", api.CodeInvalidFields},
-		{"purpose missing", func(p *remittance.CreateParams) { p.PurposeCode = "" }, "PurposeCode", api.CodeInvalidRequest},
-		{"purpose lower case", func(p *remittance.CreateParams) { p.PurposeCode = "family_support" }, "PurposeCode", api.CodeInvalidRequest},
-		{"funding source unknown", func(p *remittance.CreateParams) { p.FundingSource = "bank" }, "FundingSource", api.CodeInvalidFields},
-		{"line unknown", func(p *remittance.CreateParams) { p.Line = "POBO" }, "Line", api.CodeInvalidRequest},
+		{"payee empty", func(p *remittance.CreateParams) { p.PayeeID = "" }, "PayeeID", mwallet.CodeInvalidRequest},
+		{"payee letters", func(p *remittance.CreateParams) { p.PayeeID = "pye_12a" }, "PayeeID", mwallet.CodeInvalidRequest},
+		{"payee prefix only", func(p *remittance.CreateParams) { p.PayeeID = "pye_" }, "PayeeID", mwallet.CodeInvalidRequest},
+		{"payout empty", func(p *remittance.CreateParams) { p.PayoutAmount = "" }, "PayoutAmount", mwallet.CodeInvalidRequest},
+		{"payout one decimal for GBP", func(p *remittance.CreateParams) { p.PayoutAmount = "10.5" }, "PayoutAmount", mwallet.CodeInvalidRequest},
+		{"payout no decimals for GBP", func(p *remittance.CreateParams) { p.PayoutAmount = "10" }, "PayoutAmount", mwallet.CodeInvalidRequest},
+		{"payout three decimals for GBP", func(p *remittance.CreateParams) { p.PayoutAmount = "10.500" }, "PayoutAmount", mwallet.CodeInvalidRequest},
+		{"payout decimals for JPY", func(p *remittance.CreateParams) { p.PayoutAmount, p.PayoutCurrency = "1000.00", "JPY" }, "PayoutAmount", mwallet.CodeInvalidRequest},
+		{"payout two decimals for BHD", func(p *remittance.CreateParams) { p.PayoutAmount, p.PayoutCurrency = "1.25", "BHD" }, "PayoutAmount", mwallet.CodeInvalidRequest},
+		{"payout zero", func(p *remittance.CreateParams) { p.PayoutAmount = "0.00" }, "PayoutAmount", mwallet.CodeInvalidRequest},
+		{"payout negative", func(p *remittance.CreateParams) { p.PayoutAmount = "-1.00" }, "PayoutAmount", mwallet.CodeInvalidRequest},
+		{"payout exponent", func(p *remittance.CreateParams) { p.PayoutAmount = "1e2" }, "PayoutAmount", mwallet.CodeInvalidRequest},
+		{"payout over 32 chars", func(p *remittance.CreateParams) { p.PayoutAmount = strings.Repeat("1", 30) + ".00" }, "PayoutAmount", mwallet.CodeInvalidRequest},
+		{"currency missing", func(p *remittance.CreateParams) { p.PayoutCurrency = "" }, "PayoutCurrency", mwallet.CodeInvalidRequest},
+		{"currency unknown", func(p *remittance.CreateParams) { p.PayoutCurrency = "XYZ" }, "PayoutCurrency", mwallet.CodeInvalidRequest},
+		{"slippage missing", func(p *remittance.CreateParams) { p.SlippageBps = 0 }, "SlippageBps", mwallet.CodeInvalidFields},
+		{"slippage 49", func(p *remittance.CreateParams) { p.SlippageBps = 49 }, "SlippageBps", mwallet.CodeInvalidFields},
+		{"slippage 1001", func(p *remittance.CreateParams) { p.SlippageBps = 1001 }, "SlippageBps", mwallet.CodeInvalidFields},
+		{"purpose missing", func(p *remittance.CreateParams) { p.PurposeCode = "" }, "PurposeCode", mwallet.CodeInvalidRequest},
+		{"purpose lower case", func(p *remittance.CreateParams) { p.PurposeCode = "family_support" }, "PurposeCode", mwallet.CodeInvalidRequest},
+		{"funding source unknown", func(p *remittance.CreateParams) { p.FundingSource = "bank" }, "FundingSource", mwallet.CodeInvalidFields},
+		{"line unknown", func(p *remittance.CreateParams) { p.Line = "POBO" }, "Line", mwallet.CodeInvalidRequest},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := validParams(gbp)
 			tt.edit(&p)
 			_, err := c.Remittances.Create(ctx, member1, p)
-			var pe *api.ParamError
+			var pe *mwallet.ParamError
 			if !errors.As(err, &pe) {
-				t.Fatalf("err = %v, want *api.ParamError", err)
+				t.Fatalf("err = %v, want *mwallet.ParamError", err)
 			}
 			if pe.Param != tt.param || pe.Code != tt.code {
 				t.Fatalf("ParamError{%s %s}, want {%s %s}: %v", pe.Param, pe.Code, tt.param, tt.code, err)
@@ -88,8 +89,8 @@ func TestCreateRejectedLocally(t *testing.T) {
 }
 
 // rawCreate sends a body the SDK would refuse, to check the server side.
-func rawCreate(ctx context.Context, c *mwallet.Client, member string, body any) error {
-	_, err := c.Do(ctx, &api.Request{Method: http.MethodPost, Path: "/v1/remittances", MemberScoped: true, Member: member, Body: body, Idempotent: true}, nil)
+func rawCreate(ctx context.Context, c *mwclient.Client, member string, body any) error {
+	_, err := c.Do(ctx, &mwallet.Request{Method: http.MethodPost, Path: "/v1/remittances", MemberScoped: true, Member: member, Body: body, Idempotent: true}, nil)
 	return err
 }
 
@@ -122,15 +123,15 @@ func TestCreateRejectedByService(t *testing.T) {
 		name   string
 		member string
 		send   func() error
-		code   api.Code
+		code   mwallet.Code
 		field  string
 		limitT string
 		limitS string
 	}
-	raw := func(name string, edit func(m map[string]any), code api.Code, field string) tc {
+	raw := func(name string, edit func(m map[string]any), code mwallet.Code, field string) tc {
 		return tc{name: name, member: member1, send: func() error { return rawCreate(ctx, c, member1, body(edit)) }, code: code, field: field}
 	}
-	sdk := func(name, member string, p remittance.CreateParams, code api.Code, field string) tc {
+	sdk := func(name, member string, p remittance.CreateParams, code mwallet.Code, field string) tc {
 		return tc{name: name, member: member, send: func() error { _, err := c.Remittances.Create(ctx, member, p); return err }, code: code, field: field}
 	}
 	with := func(p remittance.CreateParams, edit func(p *remittance.CreateParams)) remittance.CreateParams {
@@ -138,38 +139,38 @@ func TestCreateRejectedByService(t *testing.T) {
 		return p
 	}
 	tests := []tc{
-		{name: "body not an object", member: member1, send: func() error { return rawCreate(ctx, c, member1, "not an object") }, code: api.CodeInvalidRequest},
-		raw("payee_id missing", func(m map[string]any) { delete(m, "payee_id") }, api.CodeInvalidRequest, ""),
-		raw("payee_id not numeric", func(m map[string]any) { m["payee_id"] = "pye_abc" }, api.CodeInvalidRequest, ""),
-		raw("payout_amount missing", func(m map[string]any) { delete(m, "payout_amount") }, api.CodeInvalidRequest, ""),
-		raw("payout_amount over 32 chars", func(m map[string]any) { m["payout_amount"] = strings.Repeat("1", 31) + ".00" }, api.CodeInvalidRequest, ""),
-		raw("payout_amount one decimal for GBP", func(m map[string]any) { m["payout_amount"] = "100.5" }, api.CodeInvalidRequest, ""),
-		raw("slippage missing", func(m map[string]any) { delete(m, "slippage_bps") }, api.CodeInvalidFields, "slippage_bps"),
-		raw("slippage string", func(m map[string]any) { m["slippage_bps"] = "200" }, api.CodeInvalidFields, "slippage_bps"),
-		raw("slippage below 50", func(m map[string]any) { m["slippage_bps"] = 49 }, api.CodeInvalidFields, "slippage_bps"),
-		raw("slippage above 1000", func(m map[string]any) { m["slippage_bps"] = 1001 }, api.CodeInvalidFields, "slippage_bps"),
-		raw("slippage fraction", func(m map[string]any) { m["slippage_bps"] = 100.5 }, api.CodeInvalidFields, "slippage_bps"),
-		raw("purpose unknown", func(m map[string]any) { m["purpose_code"] = "LOTTERY" }, api.CodeInvalidRequest, ""),
-		sdk("purpose not permitted for express", member1, with(validParams(gbp), func(p *remittance.CreateParams) { p.PurposeCode = remittance.PurposeRoyaltiesLicenseFees }), api.CodeInvalidFields, "purpose_code"),
-		sdk("purpose not permitted for pobo", "rich", with(validParams(richGBP), func(p *remittance.CreateParams) { p.Line = remittance.LinePOBO }), api.CodeInvalidFields, "purpose_code"),
-		sdk("funding merchant on platform_hosted", member1, with(validParams(gbp), func(p *remittance.CreateParams) { p.FundingSource = remittance.FundingMerchant }), api.CodeInvalidFields, "funding_source"),
-		sdk("debit asset not offered", member1, with(validParams(gbp), func(p *remittance.CreateParams) { p.Asset = "BTC" }), api.CodeProductNotAvailable, ""),
-		sdk("payee of another member", member1, validParams(otherGBP), api.CodeResourceNotFound, ""),
-		sdk("payee unknown", member1, with(validParams(gbp), func(p *remittance.CreateParams) { p.PayeeID = "999999999" }), api.CodeResourceNotFound, ""),
-		sdk("corridor not served", member1, validParams(ngn), api.CodeCorridorNotSupported, ""),
-		sdk("currency given wrong, payee's wins", member1, with(validParams(gbp), func(p *remittance.CreateParams) { p.PayoutAmount, p.PayoutCurrency = "1000", "JPY" }), api.CodeInvalidRequest, ""),
-		sdk("express needs KYC 1", "nokyc", validParams(payeeOf(t, c, "nokyc", "GBP")), api.CodeKYCRequired, ""),
+		{name: "body not an object", member: member1, send: func() error { return rawCreate(ctx, c, member1, "not an object") }, code: mwallet.CodeInvalidRequest},
+		raw("payee_id missing", func(m map[string]any) { delete(m, "payee_id") }, mwallet.CodeInvalidRequest, ""),
+		raw("payee_id not numeric", func(m map[string]any) { m["payee_id"] = "pye_abc" }, mwallet.CodeInvalidRequest, ""),
+		raw("payout_amount missing", func(m map[string]any) { delete(m, "payout_amount") }, mwallet.CodeInvalidRequest, ""),
+		raw("payout_amount over 32 chars", func(m map[string]any) { m["payout_amount"] = strings.Repeat("1", 31) + ".00" }, mwallet.CodeInvalidRequest, ""),
+		raw("payout_amount one decimal for GBP", func(m map[string]any) { m["payout_amount"] = "100.5" }, mwallet.CodeInvalidRequest, ""),
+		raw("slippage missing", func(m map[string]any) { delete(m, "slippage_bps") }, mwallet.CodeInvalidFields, "slippage_bps"),
+		raw("slippage string", func(m map[string]any) { m["slippage_bps"] = "200" }, mwallet.CodeInvalidFields, "slippage_bps"),
+		raw("slippage below 50", func(m map[string]any) { m["slippage_bps"] = 49 }, mwallet.CodeInvalidFields, "slippage_bps"),
+		raw("slippage above 1000", func(m map[string]any) { m["slippage_bps"] = 1001 }, mwallet.CodeInvalidFields, "slippage_bps"),
+		raw("slippage fraction", func(m map[string]any) { m["slippage_bps"] = 100.5 }, mwallet.CodeInvalidFields, "slippage_bps"),
+		raw("purpose unknown", func(m map[string]any) { m["purpose_code"] = "LOTTERY" }, mwallet.CodeInvalidRequest, ""),
+		sdk("purpose not permitted for express", member1, with(validParams(gbp), func(p *remittance.CreateParams) { p.PurposeCode = remittance.PurposeRoyaltiesLicenseFees }), mwallet.CodeInvalidFields, "purpose_code"),
+		sdk("purpose not permitted for pobo", "rich", with(validParams(richGBP), func(p *remittance.CreateParams) { p.Line = remittance.LinePOBO }), mwallet.CodeInvalidFields, "purpose_code"),
+		sdk("funding merchant on platform_hosted", member1, with(validParams(gbp), func(p *remittance.CreateParams) { p.FundingSource = mwallet.FundingMerchant }), mwallet.CodeInvalidFields, "funding_source"),
+		sdk("debit asset not offered", member1, with(validParams(gbp), func(p *remittance.CreateParams) { p.Asset = "BTC" }), mwallet.CodeProductNotAvailable, ""),
+		sdk("payee of another member", member1, validParams(otherGBP), mwallet.CodeResourceNotFound, ""),
+		sdk("payee unknown", member1, with(validParams(gbp), func(p *remittance.CreateParams) { p.PayeeID = "999999999" }), mwallet.CodeResourceNotFound, ""),
+		sdk("corridor not served", member1, validParams(ngn), mwallet.CodeCorridorNotSupported, ""),
+		sdk("currency given wrong, payee's wins", member1, with(validParams(gbp), func(p *remittance.CreateParams) { p.PayoutAmount, p.PayoutCurrency = "1000", "JPY" }), mwallet.CodeInvalidRequest, ""),
+		sdk("express needs KYC 1", "nokyc", validParams(payeeOf(t, c, "nokyc", "GBP")), mwallet.CodeKYCRequired, ""),
 		sdk("pobo needs KYC 2", member1, with(validParams(gbp), func(p *remittance.CreateParams) {
 			p.Line, p.PurposeCode = remittance.LinePOBO, remittance.PurposeGoodsPurchased
-		}), api.CodeKYCRequired, ""),
-		sdk("banned member", "banned", validParams(payeeOf(t, c, "banned", "GBP")), api.CodeRequestRejected, ""),
-		sdk("risk-listed payee", member1, validParams(remittance.Payee{ID: blocked.ID, Currency: "GBP"}), api.CodeRequestRejected, ""),
-		sdk("below line minimum", member1, with(validParams(gbp), func(p *remittance.CreateParams) { p.PayoutAmount = "5.00" }), api.CodeAmountOutOfRange, ""),
+		}), mwallet.CodeKYCRequired, ""),
+		sdk("banned member", "banned", validParams(payeeOf(t, c, "banned", "GBP")), mwallet.CodeRequestRejected, ""),
+		sdk("risk-listed payee", member1, validParams(remittance.Payee{ID: blocked.ID, Currency: "GBP"}), mwallet.CodeRequestRejected, ""),
+		sdk("below line minimum", member1, with(validParams(gbp), func(p *remittance.CreateParams) { p.PayoutAmount = "5.00" }), mwallet.CodeAmountOutOfRange, ""),
 		{name: "over per-order maximum", member: "rich", send: func() error {
 			_, err := c.Remittances.Create(ctx, "rich", with(validParams(richGBP), func(p *remittance.CreateParams) { p.PayoutAmount = "4000.00" }))
 			return err
-		}, code: api.CodeLimitExceeded, limitT: "single", limitS: "member"},
-		sdk("insufficient balance", member1, with(validParams(gbp), func(p *remittance.CreateParams) { p.PayoutAmount = "900.00" }), api.CodeInsufficientBalance, ""),
+		}, code: mwallet.CodeLimitExceeded, limitT: "single", limitS: "member"},
+		sdk("insufficient balance", member1, with(validParams(gbp), func(p *remittance.CreateParams) { p.PayoutAmount = "900.00" }), mwallet.CodeInsufficientBalance, ""),
 	}
 	before := map[string]string{}
 	for _, m := range []string{member1, "rich", "nokyc", "banned"} {
@@ -211,7 +212,7 @@ func TestDailyLimitPerMember(t *testing.T) {
 		}
 	}
 	_, err := c.Remittances.Create(ctx, "rich", p)
-	e := simtest.WantCode(t, err, api.CodeLimitExceeded)
+	e := simtest.WantCode(t, err, mwallet.CodeLimitExceeded)
 	if e.LimitType != "daily" || e.LimitScope != "member" {
 		t.Fatalf("limit = %s/%s, want daily/member", e.LimitType, e.LimitScope)
 	}
@@ -261,7 +262,7 @@ func TestSlippageHoldAndSettlement(t *testing.T) {
 		t.Fatal(err)
 	}
 	if o.PayoutDate != "" || o.RateIsDealt || o.StatusVersion != 1 || !o.SettledAmount.IsZero() || o.SettledAmount.Scale() != 6 {
-		t.Fatalf("before dispatch: %+v", o.Order)
+		t.Fatalf("before dispatch: %+v", *o)
 	}
 	if err := sim.Remittances.Dispatch(res.ID); err != nil {
 		t.Fatal(err)
@@ -272,7 +273,7 @@ func TestSlippageHoldAndSettlement(t *testing.T) {
 	}
 	// payout_date is set at dispatch, long before the payee is paid.
 	if o.PayoutDate != "2026-01-01" || !o.RateIsDealt || o.Status != remittance.StatusProcessing || o.IsCompleted() || o.IsFinal() {
-		t.Fatalf("after dispatch: %+v", o.Order)
+		t.Fatalf("after dispatch: %+v", *o)
 	}
 	if err := sim.Remittances.Complete(res.ID, ""); err != nil {
 		t.Fatal(err)
@@ -290,7 +291,7 @@ func TestSlippageHoldAndSettlement(t *testing.T) {
 		Payee:     remittance.PayeeRef{Summary: "GBP ****6819", Holder: "Alice Smith"},
 		CreatedAt: simulator.DefaultStart, UpdatedAt: simulator.DefaultStart,
 	}
-	if diff := cmp.Diff(want, o.Order, amountCmp); diff != "" {
+	if diff := cmp.Diff(want, *o, amountCmp, cmpopts.IgnoreTypes(mwallet.Meta{})); diff != "" {
 		t.Fatalf("completed order (-want +got):\n%s", diff)
 	}
 	payout, err := o.Payout()
@@ -369,7 +370,7 @@ func TestFailureReturnsEverything(t *testing.T) {
 		t.Fatal(err)
 	}
 	if o.Status != remittance.StatusFailed || o.FailureCode != "beneficiary_account_closed" || len(o.Reference) != 200 || !o.SettledAmount.IsZero() {
-		t.Fatalf("failed order: %+v", o.Order)
+		t.Fatalf("failed order: %+v", *o)
 	}
 	if a, l := simtest.Available(t, sim, member1, "USDT"), simtest.Locked(t, sim, member1, "USDT"); a != "1000.000000" || l != "0.000000" {
 		t.Fatalf("available %s locked %s", a, l)
@@ -410,7 +411,7 @@ func TestReplayReportsCurrentStatus(t *testing.T) {
 	}
 	p.PayoutAmount = "101.00"
 	_, err = c.Remittances.Create(ctx, member1, p, mwallet.WithIdempotencyKey(key))
-	simtest.WantCode(t, err, api.CodeIdempotencyKeyReused)
+	simtest.WantCode(t, err, mwallet.CodeIdempotencyKeyReused)
 	if a := simtest.Available(t, sim, member1, "USDT"); a != "868.023693" {
 		t.Fatalf("available %s: held more than once", a)
 	}
@@ -428,20 +429,20 @@ func TestMerchantFundedPendingAdvancesOnTopUp(t *testing.T) {
 	p := validParams(gbp)
 
 	// funding_source must be merchant on merchant_hosted accounts.
-	for _, fs := range []remittance.FundingSource{"", remittance.FundingMember} {
+	for _, fs := range []mwallet.FundingSource{"", mwallet.FundingMember} {
 		p.FundingSource = fs
 		_, err := c.Remittances.Create(ctx, member1, p)
-		if e := simtest.WantCode(t, err, api.CodeInvalidFields); fieldKeys(e) != "funding_source" {
+		if e := simtest.WantCode(t, err, mwallet.CodeInvalidFields); fieldKeys(e) != "funding_source" {
 			t.Fatalf("fields %q", fieldKeys(e))
 		}
 	}
-	p.FundingSource = remittance.FundingMerchant
+	p.FundingSource = mwallet.FundingMerchant
 
 	// pobo does not queue.
 	pobo := validParams(payeeOf(t, c, "biz", "GBP"))
-	pobo.Line, pobo.PurposeCode, pobo.FundingSource = remittance.LinePOBO, remittance.PurposeGoodsPurchased, remittance.FundingMerchant
+	pobo.Line, pobo.PurposeCode, pobo.FundingSource = remittance.LinePOBO, remittance.PurposeGoodsPurchased, mwallet.FundingMerchant
 	_, err := c.Remittances.Create(ctx, "biz", pobo)
-	simtest.WantCode(t, err, api.CodeServiceUnavailable)
+	simtest.WantCode(t, err, mwallet.CodeServiceUnavailable)
 
 	// express queues: 201 pending, nothing moved.
 	res, err := c.Remittances.Create(ctx, member1, p)
@@ -519,7 +520,7 @@ func TestMergeByStatusVersionOutOfOrder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		snaps = append(snaps, o.Order)
+		snaps = append(snaps, *o)
 	}
 	snap()
 	for _, step := range []func(string) error{sim.Remittances.Dispatch, func(id string) error { return sim.Remittances.Complete(id, "") }, sim.Remittances.Refund} {
@@ -650,7 +651,7 @@ func TestKYCUpdateStopsRemittances(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := c.Remittances.Create(ctx, member1, p)
-	simtest.WantCode(t, err, api.CodeKYCRequired)
+	simtest.WantCode(t, err, mwallet.CodeKYCRequired)
 	if err := sim.KYC.Approve(member1, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -675,7 +676,7 @@ func TestListNewestFirst(t *testing.T) {
 		sim.Clock.Advance(time.Second)
 	}
 	var got []string
-	for o, err := range c.Remittances.List(ctx, member1, api.ListParams{Limit: 5}) {
+	for o, err := range c.Remittances.List(ctx, member1, mwallet.ListParams{Limit: 5}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -685,8 +686,8 @@ func TestListNewestFirst(t *testing.T) {
 		t.Fatalf("list order (-want +got):\n%s", diff)
 	}
 	// An invalid limit falls back to 20.
-	var page api.Page[json.RawMessage]
-	if _, err := c.Do(ctx, &api.Request{Method: http.MethodGet, Path: "/v1/remittances", Query: url.Values{"limit": {"many"}}, MemberScoped: true, Member: member1}, &page); err != nil {
+	var page mwallet.Page[json.RawMessage]
+	if _, err := c.Do(ctx, &mwallet.Request{Method: http.MethodGet, Path: "/v1/remittances", Query: url.Values{"limit": {"many"}}, MemberScoped: true, Member: member1}, &page); err != nil {
 		t.Fatal(err)
 	}
 	if len(page.Data) != 20 || !page.HasMore {
@@ -694,9 +695,9 @@ func TestListNewestFirst(t *testing.T) {
 	}
 	// Get of another member's order is not found.
 	_, err := c.Remittances.Get(ctx, "nobody-else", ids[0])
-	simtest.WantCode(t, err, api.CodeMemberNotFound)
+	simtest.WantCode(t, err, mwallet.CodeMemberNotFound)
 	_, err = c.Remittances.Get(ctx, member1, "rmt_00000000-0000-4000-8000-000000000000")
-	simtest.WantCode(t, err, api.CodeNotFound)
+	simtest.WantCode(t, err, mwallet.CodeNotFound)
 	if _, err := c.Remittances.Get(ctx, member1, ""); !errors.Is(err, mwallet.ErrInvalidParam) {
 		t.Fatalf("empty id: %v", err)
 	}
@@ -710,7 +711,7 @@ func TestPOBONeedsSubaccount(t *testing.T) {
 	p.Line, p.PurposeCode = remittance.LinePOBO, remittance.PurposeServicesPurchased
 	sim.Merchant.SetPOBOSubaccount(false)
 	_, err := c.Remittances.Create(ctx, "biz", p)
-	simtest.WantCode(t, err, api.CodeProductNotAvailable)
+	simtest.WantCode(t, err, mwallet.CodeProductNotAvailable)
 	sim.Merchant.SetPOBOSubaccount(true)
 	res, err := c.Remittances.Create(ctx, "biz", p)
 	if err != nil {
@@ -769,7 +770,7 @@ func TestSetMerchantPrepaidAdvancesQueue(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := validParams(payeeOf(t, c, member1, "GBP"))
-	p.FundingSource = remittance.FundingMerchant
+	p.FundingSource = mwallet.FundingMerchant
 	var ids []string
 	for i := 0; i < 2; i++ {
 		res, err := c.Remittances.Create(ctx, member1, p)
@@ -807,15 +808,15 @@ func TestListNeedsRemittancesRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := 0
-	for _, err := range c.Remittances.List(context.Background(), member1, api.ListParams{}) {
-		simtest.WantCode(t, err, api.CodeInsufficientScope)
+	for _, err := range c.Remittances.List(context.Background(), member1, mwallet.ListParams{}) {
+		simtest.WantCode(t, err, mwallet.CodeInsufficientScope)
 		n++
 	}
 	if n != 1 {
 		t.Fatalf("List yielded %d times, want the error once", n)
 	}
 	_, err := c.Remittances.QueryVPApplications(context.Background(), []string{member1})
-	simtest.WantCode(t, err, api.CodeInsufficientScope)
+	simtest.WantCode(t, err, mwallet.CodeInsufficientScope)
 }
 
 // The service side of the body rules the SDK cannot express: an

@@ -1,11 +1,12 @@
 package remittance
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
 
-	"github.com/mwallet/mwallet-go/internal/api"
+	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/money"
 )
 
@@ -71,20 +72,6 @@ const (
 
 // Known reports whether l is express or pobo.
 func (l Line) Known() bool { return l == LineExpress || l == LinePOBO }
-
-// FundingSource says who funds an operation.
-type FundingSource string
-
-// Funding sources. merchant_hosted accounts must send FundingMerchant;
-// FundingMember is available only to platform_hosted accounts (the default
-// there).
-const (
-	FundingMember   FundingSource = "member"
-	FundingMerchant FundingSource = "merchant"
-)
-
-// Known reports whether f is member or merchant.
-func (f FundingSource) Known() bool { return f == FundingMember || f == FundingMerchant }
 
 // PurposeCode is the purpose of a remittance. The service fixes 23 codes and
 // permits a subset per line (see Product.PurposeCodes). The specification
@@ -165,8 +152,12 @@ type PayeeRef struct {
 	Holder string `json:"holder"`
 }
 
-// Order is a remittance order (list item of GET /v1/remittances).
+// Order is a remittance order (list item of GET /v1/remittances, answer of
+// GET /v1/remittances/{id}).
 type Order struct {
+	// Meta holds Response, the HTTP exchange that returned the value (nil
+	// for list items).
+	mwallet.Meta
 	// ID carries the rmt_ prefix.
 	ID string `json:"id"`
 	// Line is express or pobo (open enumeration).
@@ -235,6 +226,18 @@ func (o *Order) ApplyEvent(status Status, statusVersion int64) bool {
 	return true
 }
 
+// UnmarshalJSON reads an order and carries its amounts at LedgerScale; an
+// amount that does not fit the scale is an error, never rounded.
+func (o *Order) UnmarshalJSON(b []byte) error {
+	type plain Order
+	var v plain
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*o = Order(v)
+	return o.normalize()
+}
+
 // normalize checks the amounts against LedgerScale and carries them at it.
 func (o *Order) normalize() error {
 	for _, f := range []struct {
@@ -292,6 +295,8 @@ type Quote struct {
 
 // CreateResult is the answer of Create.
 type CreateResult struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
+	mwallet.Meta
 	// ID carries the rmt_ prefix.
 	ID string `json:"id"`
 	// Status is the order's status; on a replay it is the order's current
@@ -302,6 +307,4 @@ type CreateResult struct {
 	// Duplicated is true when the idempotency key had already created this
 	// order (Response.Replayed is then true too).
 	Duplicated bool `json:"duplicated"`
-	// Response is the HTTP metadata of the call.
-	Response *api.Response `json:"-"`
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mwallet/mwallet-go/internal/api"
+	mwallet "github.com/mwallet/mwallet-go"
 )
 
 // MaxVPQueryMembers is the largest batch of QueryVPApplications.
@@ -38,15 +38,15 @@ type VPQueryItem struct {
 	Stage string `json:"stage,omitempty"`
 	// Error is set (member_not_found) when the member is unknown or foreign;
 	// the other items of the batch are unaffected.
-	Error api.Code `json:"error,omitempty"`
+	Error mwallet.Code `json:"error,omitempty"`
 }
 
 // VPQueryResult is the answer of QueryVPApplications.
 type VPQueryResult struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
+	mwallet.Meta
 	// Items answer the request identifiers one for one, in order.
 	Items []VPQueryItem `json:"items"`
-	// Response is the HTTP metadata of the call.
-	Response *api.Response `json:"-"`
 }
 
 // QueryVPApplications reads the VP applications of 1 to 100 members of the
@@ -56,23 +56,17 @@ type VPQueryResult struct {
 // item with Error member_not_found and no application.
 //
 // It is a read: no idempotency key is sent.
-func (c *Client) QueryVPApplications(ctx context.Context, members []string, opts ...api.CallOption) (*VPQueryResult, error) {
+func (c *Client) QueryVPApplications(ctx context.Context, members []string, opts ...mwallet.CallOption) (*VPQueryResult, error) {
 	if len(members) == 0 || len(members) > MaxVPQueryMembers {
-		return nil, api.Param("members", fmt.Sprintf("%d members given; send 1 to %d", len(members), MaxVPQueryMembers), api.CodeInvalidRequest)
+		return nil, &mwallet.ParamError{Param: "members", Reason: fmt.Sprintf("%d members given; send 1 to %d", len(members), MaxVPQueryMembers), Code: mwallet.CodeInvalidRequest}
 	}
 	for i, m := range members {
 		if strings.TrimSpace(m) == "" {
-			return nil, api.Param(fmt.Sprintf("members[%d]", i), "empty member identifier", api.CodeInvalidRequest)
+			return nil, &mwallet.ParamError{Param: fmt.Sprintf("members[%d]", i), Reason: "empty member identifier", Code: mwallet.CodeInvalidRequest}
 		}
 	}
-	var out VPQueryResult
-	resp, err := c.caller.Do(ctx, &api.Request{
+	return mwallet.Call[VPQueryResult](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodPost, Path: "/v1/remit/vp/applications/query",
 		Body: map[string][]string{"members": members},
-	}, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	}, opts...)
 }

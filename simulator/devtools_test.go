@@ -15,6 +15,7 @@ import (
 	"github.com/mwallet/mwallet-go/cards"
 	"github.com/mwallet/mwallet-go/deposits"
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/remittance"
 	"github.com/mwallet/mwallet-go/simulator"
@@ -44,7 +45,7 @@ func controlJSON(t *testing.T, sim *simulator.Simulator, method, path string, ou
 }
 
 // devtoolsQROrder pays a 250 THB code for member-1 and returns the order id.
-func devtoolsQROrder(t *testing.T, ctx context.Context, sim *simulator.Simulator, client *mwallet.Client) string {
+func devtoolsQROrder(t *testing.T, ctx context.Context, sim *simulator.Simulator, client *mwclient.Client) string {
 	t.Helper()
 	code := emvqr.MustBuild(emvqr.Payload{
 		PointOfInitiation: "12",
@@ -55,7 +56,7 @@ func devtoolsQROrder(t *testing.T, ctx context.Context, sim *simulator.Simulator
 	})
 	p := qrpay.PayParams{CodeValue: code, PreferredAsset: "USDT"}
 	_, err := client.QRPay.Pay(ctx, "member-1", p)
-	su, ok := qrpay.AsStepUp(err)
+	su, ok := mwallet.AsStepUp(err)
 	if !ok {
 		t.Fatalf("pay: %v", err)
 	}

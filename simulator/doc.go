@@ -9,7 +9,7 @@
 // Each Simulator is isolated (its own state, ledger, clock, faults and
 // request journal; no globals), so parallel tests each get their own:
 //
-//	sim, client := simtest.New(t) // client: a ready *mwallet.Client (URL, credentials, clock)
+//	sim, client := simtest.New(t) // client: a ready *mwclient.Client (URL, credentials, clock)
 //	...                            // drive client; decide outcomes with sim.QRPay, sim.Cards, ...
 //	// when t ends: sim.CheckLedger() and sim.CheckInvariants() must pass, then sim.Close()
 //

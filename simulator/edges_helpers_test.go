@@ -11,8 +11,8 @@ import (
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/cards"
-	"github.com/mwallet/mwallet-go/internal/api"
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/remittance"
 	"github.com/mwallet/mwallet-go/simulator"
@@ -27,7 +27,7 @@ import (
 type edge struct {
 	t   *testing.T
 	sim *simulator.Simulator
-	c   *mwallet.Client
+	c   *mwclient.Client
 	raw *raw
 	ctx context.Context
 }
@@ -224,7 +224,7 @@ func (e *edge) cardTx(card, direction, cents string) result {
 // payee returns the member's payee in currency.
 func (e *edge) payee(member, currency string) string {
 	e.t.Helper()
-	for p, err := range e.c.Remittances.Payees(e.ctx, member, api.ListParams{}) {
+	for p, err := range e.c.Remittances.Payees(e.ctx, member, mwallet.ListParams{}) {
 		if err != nil {
 			e.t.Fatal(err)
 		}
@@ -241,7 +241,7 @@ func (e *edge) remitParams(member, gbp string, merchant bool) remittance.CreateP
 	p := remittance.CreateParams{PayeeID: e.payee(member, "GBP"), PayoutAmount: gbp, PayoutCurrency: "GBP", SlippageBps: 100,
 		PurposeCode: remittance.PurposeFamilySupport}
 	if merchant {
-		p.FundingSource = remittance.FundingMerchant
+		p.FundingSource = mwallet.FundingMerchant
 	}
 	return p
 }
@@ -252,7 +252,7 @@ func (e *edge) remit(member, gbp string, merchant bool, opts ...mwallet.CallOpti
 }
 
 // remitOrder reads an order.
-func (e *edge) remitOrder(member, id string) *remittance.OrderResult {
+func (e *edge) remitOrder(member, id string) *remittance.Order {
 	e.t.Helper()
 	o, err := e.c.Remittances.Get(e.ctx, member, id)
 	if err != nil {
@@ -282,7 +282,7 @@ func (e *edge) qrPay(member, code string) (*qrpay.Order, string, error) {
 	key := uuid.NewString()
 	p := qrpay.PayParams{CodeValue: code}
 	_, err := e.c.QRPay.Pay(e.ctx, member, p, mwallet.WithIdempotencyKey(key))
-	su, ok := qrpay.AsStepUp(err)
+	su, ok := mwallet.AsStepUp(err)
 	if !ok {
 		e.t.Fatalf("first payment call: %v, want step_up_required", err)
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	mwallet "github.com/mwallet/mwallet-go"
 )
 
 // FaultKind is what an injected fault does to a matching request.
@@ -97,7 +99,7 @@ func (f *faultRule) apiError() *apiError {
 	case status == 0 && code == "":
 		status, code = 500, "api_error"
 	case status == 0:
-		status = statusByCode[code]
+		status = mwallet.Code(code).HTTPStatus()
 		if status == 0 {
 			status = 500
 		}
@@ -107,7 +109,9 @@ func (f *faultRule) apiError() *apiError {
 			code = "api_error"
 		}
 	}
-	typ := typeByStatus[status]
+	// The type follows the status, as the specification's table does: it is
+	// the type of the status's default code.
+	typ := mwallet.Code(defaultCodeByStatus[status]).Type()
 	if typ == "" {
 		typ = "api_error"
 	}

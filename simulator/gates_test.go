@@ -339,7 +339,7 @@ func TestGatesQR(t *testing.T) {
 			key := uuid.NewString()
 			p := qrpay.PayParams{CodeValue: thaiQR(rg.thb, "1")}
 			_, err := e.c.QRPay.Pay(e.ctx, rg.member, p, mwallet.WithIdempotencyKey(key))
-			su, ok := qrpay.AsStepUp(err)
+			su, ok := mwallet.AsStepUp(err)
 			if !ok {
 				e.t.Fatalf("first call: %v", err)
 			}

@@ -5,7 +5,6 @@ import (
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/cards"
-	"github.com/mwallet/mwallet-go/internal/api"
 	"github.com/mwallet/mwallet-go/simulator"
 )
 
@@ -396,7 +395,7 @@ func TestInflightCards(t *testing.T) {
 		e.t.Helper()
 		app = e.mustApply("nokyc", cards.ApplyParams{ProductID: "cpd_virtual_std", FirstTopUp: usdtAmt("10"), QuickKYCEmail: "nokyc@example.com"})
 		e.wantFunds("nokyc", "75.000000", "10.000000") // quick KYC 10, fee 5, first top-up 10 held
-		for b, err := range e.c.KYC.QuickBindings(e.ctx, "nokyc", api.ListParams{}) {
+		for b, err := range e.c.KYC.QuickBindings(e.ctx, "nokyc", mwallet.ListParams{}) {
 			if err != nil {
 				e.t.Fatal(err)
 			}

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	mwallet "github.com/mwallet/mwallet-go"
 )
 
 // endpoint declares one business endpoint of the contract. The gateway applies
@@ -100,43 +102,15 @@ func (e *apiError) with(key string, value any) *apiError {
 	return e
 }
 
-var typeByStatus = map[int]string{
-	400: "invalid_request_error",
-	401: "authentication_error",
-	403: "permission_error",
-	404: "not_found",
-	409: "idempotency_error",
-	429: "rate_limit_error",
-	500: "api_error",
-	502: "upstream_error",
-	504: "upstream_timeout",
-}
-
-// statusByCode is the documented HTTP status of each error code.
-var statusByCode = map[string]int{
-	"invalid_credentials": 401, "invalid_token": 401, "invalid_signature": 401, "signature_required": 401,
-	"timestamp_out_of_range": 401, "nonce_reused": 401, "environment_mismatch": 400, "insufficient_scope": 403,
-	"ip_not_allowed": 403, "merchant_disabled": 403, "idempotency_key_required": 400, "idempotency_key_invalid": 400,
-	"quote_lock_unsupported": 400, "idempotency_key_reused": 409, "idempotency_in_progress": 409,
-	"member_not_found": 404, "member_context_required": 400, "member_suspended": 400, "quick_kyc_disabled": 400,
-	"quick_kyc_limit": 400, "quick_kyc_exhausted": 400, "quick_kyc_unpaid": 400, "kyc_required": 400,
-	"insufficient_balance": 400, "merchant_insufficient_funds": 400, "merchant_custody_shortfall": 400,
-	"product_not_available": 400, "card_operation_not_supported": 400, "limit_exceeded": 400,
-	"amount_out_of_range": 400, "request_rejected": 400, "step_up_required": 400, "order_not_cancellable": 400,
-	"asset_not_allowed": 400, "invalid_request": 400, "kyc_upload_invalid": 400, "kyc_upload_too_large": 400,
-	"invalid_fields": 400, "card_pin_invalid": 400, "card_pin_rejected": 400, "card_activate_failed": 400,
-	"corridor_not_supported": 400, "resource_not_found": 404, "state_invalid": 400, "duplicate_resource": 409,
-	"address_not_allowed": 400, "qr_code_invalid": 400, "not_found": 404, "rate_limited": 429,
-	"api_error": 500, "upstream_error": 502, "upstream_timeout": 504, "service_unavailable": 400,
-}
-
-// newErr builds an error envelope for code with its documented status and type.
+// newErr builds an error envelope for code with the status and type of the
+// code table (codes.tsv, shared with the SDK); an unknown code answers as
+// api_error does.
 func newErr(code, message string) *apiError {
-	st, ok := statusByCode[code]
-	if !ok {
-		st = 500
+	c := mwallet.Code(code)
+	if !c.Known() {
+		c = mwallet.CodeAPIError
 	}
-	return &apiError{status: st, Type: typeByStatus[st], Code: code, Message: message}
+	return &apiError{status: c.HTTPStatus(), Type: c.Type(), Code: code, Message: message}
 }
 
 func errInvalidRequest(msg string) *apiError { return newErr("invalid_request", msg) }

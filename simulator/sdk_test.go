@@ -10,12 +10,13 @@ import (
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/deposits"
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 // newSDK starts a simulator and an SDK client for it with short retry waits.
-func newSDK(t *testing.T, opts ...simulator.Option) (*simulator.Simulator, *mwallet.Client) {
+func newSDK(t *testing.T, opts ...simulator.Option) (*simulator.Simulator, *mwclient.Client) {
 	t.Helper()
 	sim := simtest.Start(t, opts...)
 	return sim, sim.Client(mwallet.WithRetryBackoff(time.Millisecond, 5*time.Millisecond))

@@ -17,7 +17,6 @@ import (
 	"time"
 
 	mwallet "github.com/mwallet/mwallet-go"
-	"github.com/mwallet/mwallet-go/internal/api"
 )
 
 // wireTransport carries the SDK's requests to the simulator without a
@@ -107,12 +106,12 @@ func FuzzSignatureAgreement(f *testing.F) {
 		if !json.Valid(body) {
 			raw, _ = json.Marshal(string(body))
 		}
-		req := &api.Request{Method: method, Path: "/v1/" + path, Body: raw}
+		req := &mwallet.Request{Method: method, Path: "/v1/" + path, Body: raw}
 		if qk != "" || qv != "" {
 			req.Query = url.Values{qk: {qv}}
 		}
 		type outcome struct {
-			resp *api.Response
+			resp *mwallet.Response
 			err  error
 		}
 		done := make(chan outcome, 1)
@@ -120,7 +119,7 @@ func FuzzSignatureAgreement(f *testing.F) {
 			resp, err := c.Do(context.Background(), req, nil)
 			done <- outcome{resp, err}
 		}()
-		var resp *api.Response
+		var resp *mwallet.Response
 		var err error
 		select {
 		case o := <-done:
@@ -130,14 +129,14 @@ func FuzzSignatureAgreement(f *testing.F) {
 			n := runtime.Stack(buf, true)
 			t.Fatalf("%q %q %q=%q: no answer within 10 s\n%s", method, path, qk, qv, buf[:n])
 		}
-		var pe *api.ParamError
+		var pe *mwallet.ParamError
 		if errors.As(err, &pe) || resp == nil {
 			return // refused before sending (a method or path that cannot be sent)
 		}
-		var apiErr *api.Error
+		var apiErr *mwallet.Error
 		if errors.As(err, &apiErr) {
 			switch apiErr.Code {
-			case api.CodeInvalidSignature, api.CodeTimestampOutOfRange, api.CodeNonceReused:
+			case mwallet.CodeInvalidSignature, mwallet.CodeTimestampOutOfRange, mwallet.CodeNonceReused:
 				t.Fatalf("%s %s: the simulator refused the SDK's signature: %v", method, path, apiErr)
 			}
 		}
@@ -185,7 +184,7 @@ func TestSignatureRefusesTamperedRequests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _ = c.Do(context.Background(), &api.Request{Method: "POST", Path: "/v1/webhooks/deliveries/whd_1/redeliver",
+	_, _ = c.Do(context.Background(), &mwallet.Request{Method: "POST", Path: "/v1/webhooks/deliveries/whd_1/redeliver",
 		Query: url.Values{"a": {"1"}}, Body: json.RawMessage(`{"x":"y"}`)}, nil)
 	if captured == nil {
 		t.Fatal("no signed request was sent")

@@ -10,6 +10,7 @@ import (
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/mwclient"
 )
 
 // Model is the custody model of the merchant.
@@ -327,15 +328,15 @@ func (s *Simulator) SetBaseURL(u string) { s.opts.baseURL = u }
 // Credentials returns the merchant's credentials.
 func (s *Simulator) Credentials() Credentials { return s.creds }
 
-// Client returns an SDK client configured for this simulator: its URL, its
-// credentials, its HTTP client and its clock (so signatures stay within the
-// tolerance when the simulator clock is advanced). Extra options are applied
-// after those.
+// Client returns an SDK client (an *mwclient.Client, every product line
+// wired) configured for this simulator: its URL, its credentials, its HTTP
+// client and its clock (so signatures stay within the tolerance when the
+// simulator clock is advanced). Extra options are applied after those.
 //
 // Client is the Must form of NewClient: it panics when the client cannot be
 // built, which for a simulator from New happens only if an extra option is
 // invalid. A simulator from NewHandler needs SetBaseURL first.
-func (s *Simulator) Client(opts ...mwallet.Option) *mwallet.Client {
+func (s *Simulator) Client(opts ...mwallet.Option) *mwclient.Client {
 	c, err := s.NewClient(opts...)
 	if err != nil {
 		panic(fmt.Sprintf("simulator: client: %v", err))
@@ -344,7 +345,7 @@ func (s *Simulator) Client(opts ...mwallet.Option) *mwallet.Client {
 }
 
 // NewClient is Client returning the error instead of panicking.
-func (s *Simulator) NewClient(opts ...mwallet.Option) (*mwallet.Client, error) {
+func (s *Simulator) NewClient(opts ...mwallet.Option) (*mwclient.Client, error) {
 	base := []mwallet.Option{mwallet.WithClock(s.clock.Now)}
 	if s.server != nil {
 		base = append(base, mwallet.WithHTTPClient(s.server.Client()))
@@ -352,7 +353,7 @@ func (s *Simulator) NewClient(opts ...mwallet.Option) (*mwallet.Client, error) {
 	if s.URL() == "" {
 		return nil, fmt.Errorf("simulator: no base URL: call SetBaseURL after NewHandler")
 	}
-	return mwallet.NewClient(s.URL(), mwallet.Credentials{
+	return mwclient.New(s.URL(), mwallet.Credentials{
 		ClientID:   s.creds.ClientID,
 		APIKey:     mwallet.Secret(s.creds.APIKey),
 		SigningKey: mwallet.Secret(s.creds.SigningKey),

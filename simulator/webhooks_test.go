@@ -19,7 +19,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	mwallet "github.com/mwallet/mwallet-go"
-	"github.com/mwallet/mwallet-go/internal/api"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/simtest"
 	"github.com/mwallet/mwallet-go/webhooks"
@@ -164,11 +164,11 @@ func TestWebhookSignatureAndBody(t *testing.T) {
 			}
 			// The SDK verifies it too, on the simulator clock.
 			clock := webhooks.WithClock(sim.Clock.Now)
-			if err := webhooks.Verify(d.body, sig, webhooks.Secret(wantSecret), clock); err != nil {
+			if err := webhooks.Verify(d.body, sig, mwallet.Secret(wantSecret), clock); err != nil {
 				t.Errorf("SDK Verify: %v", err)
 			}
 			if tc.secret != "" {
-				err := webhooks.Verify(d.body, sig, webhooks.Secret(sim.Credentials().WebhookSecret), clock)
+				err := webhooks.Verify(d.body, sig, mwallet.Secret(sim.Credentials().WebhookSecret), clock)
 				if !errors.Is(err, webhooks.ErrSignatureMismatch) {
 					t.Errorf("the merchant secret verified an endpoint-secret delivery: %v", err)
 				}
@@ -186,7 +186,7 @@ func TestWebhookSignatureAndBody(t *testing.T) {
 			if diff := cmp.Diff(want, body); diff != "" {
 				t.Errorf("body mismatch (-want +got):\n%s", diff)
 			}
-			ev, err := webhooks.ConstructEvent(d.body, sig, webhooks.Secret(wantSecret), clock)
+			ev, err := webhooks.ConstructEvent(d.body, sig, mwallet.Secret(wantSecret), clock)
 			if err != nil || ev.EventID != evID || ev.Livemode != tc.wantLivemode || ev.Data.StatusVersion != 2 {
 				t.Errorf("ConstructEvent = %+v, %v", ev, err)
 			}
@@ -364,7 +364,7 @@ func TestWebhookRedeliveryDeduplicatedBySDKHandler(t *testing.T) {
 	}
 }
 
-func wantAPICode(t *testing.T, err error, code api.Code) {
+func wantAPICode(t *testing.T, err error, code mwallet.Code) {
 	t.Helper()
 	var apiErr *mwallet.Error
 	if !errors.As(err, &apiErr) || apiErr.Code != code {
@@ -627,7 +627,7 @@ func TestWebhookReceiverCallsBack(t *testing.T) {
 			}
 			resp.Body.Close()
 			n := 0
-			for _, err := range client.Webhooks.List(r.Context(), api.ListParams{}) {
+			for _, err := range client.Webhooks.List(r.Context(), mwallet.ListParams{}) {
 				if err != nil {
 					t.Errorf("List during delivery: %v", err)
 				}
@@ -706,7 +706,7 @@ func TestWebhookDeliveriesList(t *testing.T) {
 	flush(t, sim) // the first fails (pending, retry in 1 min), three are sent
 	flushedAt := sim.Clock.Now()
 	var got []webhooks.Delivery
-	for d, err := range sim.Client().Webhooks.List(context.Background(), api.ListParams{Limit: 2}) {
+	for d, err := range sim.Client().Webhooks.List(context.Background(), mwallet.ListParams{Limit: 2}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -854,7 +854,7 @@ func TestWebhookDeliveriesNeedMerchantRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client, err := mwallet.NewClient(sim.URL(), mwallet.Credentials{
+	client, err := mwclient.New(sim.URL(), mwallet.Credentials{
 		ClientID: creds.ClientID, APIKey: mwallet.Secret(creds.APIKey), SigningKey: mwallet.Secret(creds.SigningKey),
 	}, mwallet.WithClock(sim.Clock.Now))
 	if err != nil {
@@ -863,7 +863,7 @@ func TestWebhookDeliveriesNeedMerchantRead(t *testing.T) {
 	row := sim.Webhooks.Deliveries()[0] // the fixture's no_subscriber row
 	_, err = client.Webhooks.Redeliver(context.Background(), row.ID)
 	wantAPICode(t, err, mwallet.CodeInsufficientScope)
-	for _, err := range client.Webhooks.List(context.Background(), api.ListParams{}) {
+	for _, err := range client.Webhooks.List(context.Background(), mwallet.ListParams{}) {
 		wantAPICode(t, err, mwallet.CodeInsufficientScope)
 	}
 	if got := sim.Webhooks.Deliveries()[0]; got.Status != "no_subscriber" || len(got.Attempts) != 0 {

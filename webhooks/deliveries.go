@@ -8,20 +8,20 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mwallet/mwallet-go/internal/api"
+	mwallet "github.com/mwallet/mwallet-go"
 )
 
-// Deliveries is the webhook deliveries sub-client (redeliver, list). Get it
-// from mwallet.Client as client.Webhooks; it shares the root client's
+// Deliveries is the webhook deliveries client (redeliver, list). Get it
+// from mwclient.Client as client.Webhooks; it shares the root client's
 // tokens, signing, idempotency keys and retries. Both endpoints are
 // merchant-scoped (no x-on-behalf-of) and need the merchant:read scope.
 type Deliveries struct {
-	caller api.Caller
+	caller *mwallet.Client
 }
 
-// NewDeliveries returns a deliveries client that sends its calls through c.
-// Integrators use the Webhooks field of mwallet.Client instead.
-func NewDeliveries(c api.Caller) *Deliveries { return &Deliveries{caller: c} }
+// NewDeliveries returns a deliveries client that sends its calls through c,
+// the root client. mwclient.New builds one for its Webhooks field.
+func NewDeliveries(c *mwallet.Client) *Deliveries { return &Deliveries{caller: c} }
 
 // DeliveryStatus is the state of one delivery row (open enumeration).
 type DeliveryStatus string
@@ -86,12 +86,12 @@ type Delivery struct {
 
 // RedeliverResult is the answer of Redeliver.
 type RedeliverResult struct {
+	// Meta holds Response, the HTTP exchange that returned the value.
+	mwallet.Meta
 	// ID is the delivery id (whd_ prefix).
 	ID string `json:"id"`
 	// Queued is true: the delivery is queued again, not yet delivered.
 	Queued bool `json:"queued"`
-	// Response is the HTTP metadata of the call.
-	Response *api.Response `json:"-"`
 }
 
 // Redeliver queues a delivery again (POST
@@ -102,43 +102,45 @@ type RedeliverResult struct {
 // same event_id, so receivers deduplicate it like any retry.
 //
 // The call carries an idempotency key, generated once and reused on retries
-// (or the one given with api.WithIdempotencyKey). It sends no body.
-func (d *Deliveries) Redeliver(ctx context.Context, id string, opts ...api.CallOption) (*RedeliverResult, error) {
+// (or the one given with mwallet.WithIdempotencyKey). It sends no body.
+func (d *Deliveries) Redeliver(ctx context.Context, id string, opts ...mwallet.CallOption) (*RedeliverResult, error) {
 	pid, err := deliveryID(id)
 	if err != nil {
 		return nil, err
 	}
-	var out RedeliverResult
-	resp, err := d.caller.Do(ctx, &api.Request{
+	return mwallet.Call[RedeliverResult](ctx, d.caller, &mwallet.Request{
 		Method:     http.MethodPost,
 		Path:       "/v1/webhooks/deliveries/" + url.PathEscape(pid) + "/redeliver",
 		Idempotent: true,
-	}, &out, opts...)
-	if err != nil {
-		return nil, err
-	}
-	out.Response = resp
-	return &out, nil
+	}, opts...)
 }
 
 // List walks the merchant's delivery rows, newest first (GET
 // /v1/webhooks/deliveries), following next_cursor until has_more is false.
-// Stop early by breaking out of the loop.
+// Stop early by breaking out of the loop; to stop and resume later, walk
+// ListPages instead.
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields.
-func (d *Deliveries) List(ctx context.Context, p api.ListParams, opts ...api.CallOption) iter.Seq2[Delivery, error] {
-	return api.Iterate[Delivery](ctx, d.caller, api.Request{Method: http.MethodGet, Path: "/v1/webhooks/deliveries"}, p, opts...)
+func (d *Deliveries) List(ctx context.Context, p mwallet.ListParams, opts ...mwallet.CallOption) iter.Seq2[Delivery, error] {
+	return mwallet.Items(d.ListPages(ctx, p, opts...))
+}
+
+// ListPages walks the pages of List: each page carries its delivery rows,
+// the cursor of the next page and the Response. Keep a page's NextCursor and
+// pass it as p.Cursor to resume after that page (see mwallet.Pages).
+func (d *Deliveries) ListPages(ctx context.Context, p mwallet.ListParams, opts ...mwallet.CallOption) iter.Seq2[*mwallet.Page[Delivery], error] {
+	return mwallet.Pages[Delivery](ctx, d.caller, mwallet.Request{Method: http.MethodGet, Path: "/v1/webhooks/deliveries"}, p, opts...)
 }
 
 // deliveryID checks a delivery id and adds the whd_ prefix when missing.
 func deliveryID(id string) (string, error) {
 	id = strings.TrimSpace(id)
 	if id == "" || id == "whd_" {
-		return "", api.Param("id", "is required", api.CodeInvalidRequest)
+		return "", &mwallet.ParamError{Param: "id", Reason: "is required", Code: mwallet.CodeInvalidRequest}
 	}
 	if strings.ContainsAny(id, "/?#%") || strings.IndexFunc(id, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
-		return "", api.Param("id", "contains characters that are not valid in an identifier", api.CodeInvalidRequest)
+		return "", &mwallet.ParamError{Param: "id", Reason: "contains characters that are not valid in an identifier", Code: mwallet.CodeInvalidRequest}
 	}
 	return withPrefix("whd_", id), nil
 }

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	mwallet "github.com/mwallet/mwallet-go"
-	"github.com/mwallet/mwallet-go/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/simtest"
 	"github.com/mwallet/mwallet-go/webhooks"
 )
@@ -43,7 +42,7 @@ func TestRedeliverNoSubscriberRow(t *testing.T) {
 	client := sim.Client()
 	ctx := context.Background()
 	var rows []webhooks.Delivery
-	for d, err := range client.Webhooks.List(ctx, api.ListParams{}) {
+	for d, err := range client.Webhooks.List(ctx, mwallet.ListParams{}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,7 +53,7 @@ func TestRedeliverNoSubscriberRow(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var got []webhooks.Event
-	recv := httptest.NewServer(webhooks.Handler(webhooks.Secret(sim.Credentials().WebhookSecret), func(_ context.Context, ev webhooks.Event) error {
+	recv := httptest.NewServer(webhooks.Handler(mwallet.Secret(sim.Credentials().WebhookSecret), func(_ context.Context, ev webhooks.Event) error {
 		mu.Lock()
 		defer mu.Unlock()
 		got = append(got, ev)
@@ -109,7 +108,7 @@ func TestListPagesAndStops(t *testing.T) {
 	}
 	count := func(limit, stopAfter int) int {
 		n := 0
-		for _, err := range client.Webhooks.List(context.Background(), api.ListParams{Limit: limit}) {
+		for _, err := range client.Webhooks.List(context.Background(), mwallet.ListParams{Limit: limit}) {
 			if err != nil {
 				t.Fatal(err)
 			}

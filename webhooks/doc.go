@@ -27,13 +27,13 @@
 //     decode, deduplicate, call your function) that answers 2xx only when
 //     your function succeeded, so the service retries otherwise.
 //   - Deliveries: the REST client for delivery records (redeliver, list),
-//     reached as mwallet.Client.Webhooks.
+//     reached as mwclient.Client.Webhooks.
 //
 // The service retries a failed delivery after 1, 5, 30, 120 and 360 minutes
 // (at most 6 attempts, about 8.6 hours in all); the sixth failure marks the
 // delivery dead, from where Deliveries.Redeliver queues it again with the
 // same event_id.
 //
-// Secrets are held in the Secret type, which prints as [redacted] through
+// The webhook secret is an mwallet.Secret, which prints as [redacted] through
 // fmt, slog and JSON. Nothing in this package logs a secret or a body.
 package webhooks

@@ -8,6 +8,8 @@ import (
 	"io"
 	"net/http"
 	"time"
+
+	mwallet "github.com/mwallet/mwallet-go"
 )
 
 // EventType is the event_type of an event (open enumeration: an unknown type
@@ -370,7 +372,7 @@ func DecodeEvent(payload []byte) (Event, error) {
 // ConstructEvent verifies header (the z-signature value) over payload (the
 // raw body as received) and decodes the event. Verification errors are
 // *VerifyError (see Verify); decoding errors wrap ErrMalformedEvent.
-func ConstructEvent(payload []byte, header string, secret Secret, opts ...Option) (Event, error) {
+func ConstructEvent(payload []byte, header string, secret mwallet.Secret, opts ...Option) (Event, error) {
 	if err := Verify(payload, header, secret, opts...); err != nil {
 		return Event{}, err
 	}
@@ -385,7 +387,7 @@ var ErrBodyTooLarge = errors.New("webhooks: request body too large")
 // default), verifies its z-signature header and decodes the event. It
 // returns ErrBodyTooLarge beyond the limit, a *VerifyError for a bad
 // signature and an error wrapping ErrMalformedEvent for a bad body.
-func ParseEvent(r *http.Request, secret Secret, opts ...Option) (Event, error) {
+func ParseEvent(r *http.Request, secret mwallet.Secret, opts ...Option) (Event, error) {
 	c := newConfig(opts)
 	body, err := readBody(r.Body, c.maxBody)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"time"
 
+	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/webhooks"
 )
@@ -20,7 +21,7 @@ func Example_receiver() {
 	defer sim.Close()
 	client := sim.Client()
 
-	handler := webhooks.Handler(webhooks.Secret(sim.Credentials().WebhookSecret),
+	handler := webhooks.Handler(mwallet.Secret(sim.Credentials().WebhookSecret),
 		func(ctx context.Context, ev webhooks.Event) error {
 			fmt.Println("received", ev.EventType, "livemode:", ev.Livemode)
 			if ev.Data.Object != webhooks.ObjectMember {
@@ -54,7 +55,7 @@ func Example_receiver() {
 
 // Verify checks a z-signature header over the raw body; its errors say why.
 func ExampleVerify() {
-	secret := webhooks.Secret("whsec_example")
+	secret := mwallet.Secret("whsec_example")
 	body := []byte(`{"event_id":"evt_1","event_type":"card.status.updated","data":{"object":"card","id":"c1"}}`)
 	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	header := "t=1767268800,v1=" + sign("whsec_example", 1767268800, body)

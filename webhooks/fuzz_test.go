@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/webhooks"
 )
 
@@ -90,8 +91,8 @@ func FuzzVerifyHeader(f *testing.F) {
 	f.Add("t=1,v1=x", []byte("\xff\xfe"), "s")
 	f.Fuzz(func(t *testing.T, h string, payload []byte, secret string) {
 		clock := webhooks.WithClock(func() time.Time { return testNow })
-		err := webhooks.Verify(payload, h, webhooks.Secret(secret), clock)
-		verr := webhooks.NewVerifier(webhooks.Secret(secret), clock).Verify(payload, h)
+		err := webhooks.Verify(payload, h, mwallet.Secret(secret), clock)
+		verr := webhooks.NewVerifier(mwallet.Secret(secret), clock).Verify(payload, h)
 		if (err == nil) != (verr == nil) || (err != nil && !errors.Is(verr, errors.Unwrap(err))) {
 			t.Fatalf("Verify %v, Verifier.Verify %v", err, verr)
 		}
@@ -166,17 +167,17 @@ func FuzzSignVerify(f *testing.F) {
 		}
 		h := strings.Join(items, ",")
 		clock := webhooks.WithClock(func() time.Time { return testNow })
-		if err := webhooks.Verify(payload, h, webhooks.Secret(secret), clock); err != nil {
+		if err := webhooks.Verify(payload, h, mwallet.Secret(secret), clock); err != nil {
 			t.Fatalf("genuine header %q refused: %v", h, err)
 		}
-		if err := webhooks.Verify(append(payload[:len(payload):len(payload)], 'x'), h, webhooks.Secret(secret), clock); !errors.Is(err, webhooks.ErrSignatureMismatch) {
+		if err := webhooks.Verify(append(payload[:len(payload):len(payload)], 'x'), h, mwallet.Secret(secret), clock); !errors.Is(err, webhooks.ErrSignatureMismatch) {
 			t.Fatalf("changed body: %v, want mismatch", err)
 		}
 		shifted := strings.Replace(h, "t="+strconv.FormatInt(ts, 10), "t="+strconv.FormatInt(ts+1, 10), 1)
-		if err := webhooks.Verify(payload, shifted, webhooks.Secret(secret), clock); !errors.Is(err, webhooks.ErrSignatureMismatch) {
+		if err := webhooks.Verify(payload, shifted, mwallet.Secret(secret), clock); !errors.Is(err, webhooks.ErrSignatureMismatch) {
 			t.Fatalf("changed timestamp: %v, want mismatch", err)
 		}
-		if err := webhooks.Verify(payload, "t="+strconv.FormatInt(ts, 10)+",v1="+other, webhooks.Secret(secret), clock); !errors.Is(err, webhooks.ErrSignatureMismatch) {
+		if err := webhooks.Verify(payload, "t="+strconv.FormatInt(ts, 10)+",v1="+other, mwallet.Secret(secret), clock); !errors.Is(err, webhooks.ErrSignatureMismatch) {
 			t.Fatalf("other secret: %v, want mismatch", err)
 		}
 	})

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+
+	mwallet "github.com/mwallet/mwallet-go"
 )
 
 // DefaultMaxBodyBytes is the default body limit of Handler and ParseEvent.
@@ -66,7 +68,7 @@ type HandlerFunc func(ctx context.Context, ev Event) error
 // A nil fn acknowledges every verified first-seen event. Use a Tracker
 // inside fn to drop out-of-order events. Handler writes no
 // secret, signature or body to its answers or logs.
-func Handler(secret Secret, fn HandlerFunc, opts ...Option) http.Handler {
+func Handler(secret mwallet.Secret, fn HandlerFunc, opts ...Option) http.Handler {
 	c := newConfig(opts)
 	if c.deduper == nil && !c.noDedupe {
 		c.deduper = NewMemoryDeduper(MemoryDeduperConfig{})

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	mwallet "github.com/mwallet/mwallet-go"
 )
 
 // Header names of a webhook delivery.
@@ -27,34 +29,6 @@ const (
 // DefaultTolerance is the largest accepted distance, in either direction,
 // between the signature timestamp and the receiver's clock.
 const DefaultTolerance = 300 * time.Second
-
-const redacted = "[redacted]"
-
-// Secret is a webhook signing secret (the merchant's webhook_secret). It
-// never reveals itself through String, GoString, any fmt verb, slog or
-// JSON/text marshalling. Convert a string with Secret(value).
-type Secret string
-
-// String returns "[redacted]".
-func (Secret) String() string { return redacted }
-
-// GoString returns "[redacted]".
-func (Secret) GoString() string { return redacted }
-
-// Format writes "[redacted]" for every verb.
-func (Secret) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(redacted)) }
-
-// MarshalText returns "[redacted]".
-func (Secret) MarshalText() ([]byte, error) { return []byte(redacted), nil }
-
-// MarshalJSON returns "[redacted]" as a JSON string.
-func (Secret) MarshalJSON() ([]byte, error) { return []byte(`"` + redacted + `"`), nil }
-
-// LogValue keeps the secret out of slog output.
-func (Secret) LogValue() slog.Value { return slog.StringValue(redacted) }
-
-// Reveal returns the secret itself.
-func (s Secret) Reveal() string { return string(s) }
 
 // Sentinel errors of Verify. Every error Verify returns is a *VerifyError
 // wrapping exactly one of them, so test with errors.Is.
@@ -114,7 +88,7 @@ func (f optionFunc) apply(c *config) { f(c) }
 type (
 	toleranceOption time.Duration
 	clockOption     func() time.Time
-	secretsOption   []Secret
+	secretsOption   []mwallet.Secret
 )
 
 func (o toleranceOption) apply(c *config) {
@@ -134,7 +108,7 @@ func (o secretsOption) apply(c *config) { c.secrets = append(c.secrets, o...) }
 type config struct {
 	tolerance time.Duration
 	now       func() time.Time
-	secrets   []Secret
+	secrets   []mwallet.Secret
 	maxBody   int64
 	deduper   Deduper
 	noDedupe  bool
@@ -156,8 +130,8 @@ func newConfig(opts []Option) config {
 type verifyConfig struct {
 	tolerance time.Duration
 	now       func() time.Time
-	secrets   []Secret // extra secrets besides the main one
-	nsecrets  int      // number of WithSecrets options seen
+	secrets   []mwallet.Secret // extra secrets besides the main one
+	nsecrets  int              // number of WithSecrets options seen
 }
 
 func newVerifyConfig(opts []Option) verifyConfig {
@@ -176,7 +150,7 @@ func newVerifyConfig(opts []Option) verifyConfig {
 			if c.nsecrets == 0 {
 				c.secrets = o
 			} else {
-				c.secrets = append(append([]Secret(nil), c.secrets...), o...)
+				c.secrets = append(append([]mwallet.Secret(nil), c.secrets...), o...)
 			}
 			c.nsecrets++
 		}
@@ -196,7 +170,7 @@ func WithClock(now func() time.Time) Option { return clockOption(now) }
 // WithSecrets adds secrets that are also accepted, for example the new
 // secret while you roll your configuration over to it. A signature that
 // matches any of them verifies.
-func WithSecrets(more ...Secret) Option { return secretsOption(more) }
+func WithSecrets(more ...mwallet.Secret) Option { return secretsOption(more) }
 
 // maxSignatureLen bounds one v1 value copied to the stack; a valid value is
 // 44 characters (base64 of 32 bytes with padding).
@@ -220,7 +194,7 @@ const maxSignatureLen = 64
 // already holds), so repeated verifications skip the key setup and
 // allocate nothing on success; further secrets are keyed on each call. A
 // Verifier gives the same speed with explicit ownership of that state.
-func Verify(payload []byte, header string, secret Secret, opts ...Option) error {
+func Verify(payload []byte, header string, secret mwallet.Secret, opts ...Option) error {
 	c := newVerifyConfig(opts)
 	var h parsedHeader
 	if err := h.parse(header); err != nil {
@@ -253,14 +227,14 @@ func Verify(payload []byte, header string, secret Secret, opts ...Option) error 
 const maxCachedSecrets = 16
 
 var (
-	macCache   sync.Map // Secret -> *sync.Pool of *macState
+	macCache   sync.Map // mwallet.Secret -> *sync.Pool of *macState
 	macCacheMu sync.Mutex
 	macCacheN  int
 )
 
 // cachedPool returns the pool of keyed HMAC states of sec, creating it while
 // fewer than maxCachedSecrets exist; nil beyond.
-func cachedPool(sec Secret) *sync.Pool {
+func cachedPool(sec mwallet.Secret) *sync.Pool {
 	if p, ok := macCache.Load(sec); ok {
 		return p.(*sync.Pool)
 	}
@@ -278,7 +252,7 @@ func cachedPool(sec Secret) *sync.Pool {
 	return p
 }
 
-func newMACPool(sec Secret) *sync.Pool {
+func newMACPool(sec mwallet.Secret) *sync.Pool {
 	key := []byte(sec)
 	return &sync.Pool{New: func() any { return &macState{mac: hmac.New(sha256.New, key)} }}
 }
@@ -288,7 +262,7 @@ func newMACPool(sec Secret) *sync.Pool {
 // one hash of the body and allocates nothing on success. It is safe for
 // concurrent use.
 type Verifier struct {
-	secrets   []Secret
+	secrets   []mwallet.Secret
 	pools     []*sync.Pool // of *macState, one per secret
 	tolerance time.Duration
 	now       func() time.Time
@@ -301,10 +275,10 @@ type macState struct {
 
 // NewVerifier returns a Verifier for secret and the WithSecrets secrets,
 // with the WithTolerance and WithClock options. Empty secrets are ignored.
-func NewVerifier(secret Secret, opts ...Option) *Verifier {
+func NewVerifier(secret mwallet.Secret, opts ...Option) *Verifier {
 	c := newConfig(opts)
 	v := &Verifier{tolerance: c.tolerance, now: c.now}
-	for _, s := range append([]Secret{secret}, c.secrets...) {
+	for _, s := range append([]mwallet.Secret{secret}, c.secrets...) {
 		if s != "" {
 			v.secrets = append(v.secrets, s)
 		}

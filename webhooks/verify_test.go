@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/webhooks"
 )
 
@@ -50,7 +51,7 @@ func TestVerify(t *testing.T) {
 		name    string
 		body    []byte
 		header  string
-		secret  webhooks.Secret
+		secret  mwallet.Secret
 		opts    []webhooks.Option
 		wantErr error
 	}{
@@ -142,8 +143,8 @@ func TestVerifyTimestampErrorDetail(t *testing.T) {
 
 func TestSecretRedacted(t *testing.T) {
 	t.Parallel()
-	s := webhooks.Secret(testSecret)
-	type holder struct{ S webhooks.Secret }
+	s := mwallet.Secret(testSecret)
+	type holder struct{ S mwallet.Secret }
 	var logged bytes.Buffer
 	slog.New(slog.NewTextHandler(&logged, nil)).Info("x", "secret", s)
 	js, err := json.Marshal(holder{s})
@@ -251,10 +252,10 @@ func TestVerifyManySecrets(t *testing.T) {
 	for i := 0; i < 40; i++ {
 		sec := fmt.Sprintf("whsec_many_%02d", i)
 		h := header(sec, testNow.Unix(), body)
-		if err := webhooks.Verify(body, h, webhooks.Secret(sec), clock); err != nil {
+		if err := webhooks.Verify(body, h, mwallet.Secret(sec), clock); err != nil {
 			t.Fatalf("secret %d: %v", i, err)
 		}
-		if err := webhooks.Verify(body, h, webhooks.Secret(sec+"x"), clock); !errors.Is(err, webhooks.ErrSignatureMismatch) {
+		if err := webhooks.Verify(body, h, mwallet.Secret(sec+"x"), clock); !errors.Is(err, webhooks.ErrSignatureMismatch) {
 			t.Fatalf("secret %d: wrong secret gave %v", i, err)
 		}
 	}

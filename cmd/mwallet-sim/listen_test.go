@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/webhooks"
 )
@@ -29,7 +30,7 @@ type received struct {
 func target(t *testing.T, sim *simulator.Simulator, status int) (*httptest.Server, <-chan received) {
 	t.Helper()
 	ch := make(chan received, 16)
-	secret := webhooks.Secret(sim.Credentials().WebhookSecret)
+	secret := mwallet.Secret(sim.Credentials().WebhookSecret)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		rec := received{eventID: r.Header.Get("z-event-id"), eventType: r.Header.Get("z-event-type")}

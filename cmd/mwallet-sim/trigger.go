@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/uuid"
 	mwallet "github.com/mwallet/mwallet-go"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/simulator"
 )
 
@@ -187,7 +188,7 @@ type triggerRun struct {
 	out       io.Writer
 	base      string
 	hc        *http.Client
-	client    *mwallet.Client
+	client    *mwclient.Client
 	creds     simulator.Credentials
 	steps     int
 	memberArg string
@@ -211,7 +212,7 @@ func connect(ctx context.Context, base string, out io.Writer) (*triggerRun, erro
 		return nil, fmt.Errorf("reading the simulator's clock: %w", err)
 	}
 	offset := time.Until(time.Unix(clock.Unix, 0))
-	c, err := mwallet.NewClient(t.base, mwallet.Credentials{
+	c, err := mwclient.New(t.base, mwallet.Credentials{
 		ClientID:   t.creds.ClientID,
 		APIKey:     mwallet.Secret(t.creds.APIKey),
 		SigningKey: mwallet.Secret(t.creds.SigningKey),

@@ -104,7 +104,7 @@ func remit(actions ...string) func(t *triggerRun) (string, error) {
 			PurposeCode: "FAMILY_SUPPORT", Reference: "trigger",
 		}
 		if t.merchantFunded() {
-			p.FundingSource = remittance.FundingSource("merchant")
+			p.FundingSource = mwallet.FundingSource("merchant")
 		}
 		r, err := t.client.Remittances.Create(t.ctx, t.member, p)
 		if err != nil {
@@ -157,7 +157,7 @@ func (t *triggerRun) payQR() (string, error) {
 	t.step("decoded QR code: %s to %s  (POST /v1/qrpay/decode)", dec.Amount, dec.Payee)
 	qp := qrpay.QuoteParams{CodeValue: triggerQRCode}
 	if t.merchantFunded() {
-		qp.FundingSource = qrpay.FundingMerchant
+		qp.FundingSource = mwallet.FundingMerchant
 	}
 	q, err := t.client.QRPay.Quote(t.ctx, t.member, qp)
 	if err != nil {
@@ -166,7 +166,7 @@ func (t *triggerRun) payQR() (string, error) {
 	t.step("quoted: %s %s  (POST /v1/qrpay/quotes)", q.Chosen.CustomerTotal, q.Chosen.Asset)
 	pp := qrpay.PayParams{CodeValue: triggerQRCode, PreferredAsset: q.Chosen.Asset, FundingSource: qp.FundingSource}
 	_, err = t.client.QRPay.Pay(t.ctx, t.member, pp)
-	su, ok := qrpay.AsStepUp(err)
+	su, ok := mwallet.AsStepUp(err)
 	if !ok {
 		if err == nil {
 			err = errors.New("the payment did not ask for step-up")
@@ -201,7 +201,7 @@ func (t *triggerRun) apply(product string, firstTopUp string) (*cards.Applicatio
 		p.FirstTopUp = amt
 	}
 	if t.merchantFunded() {
-		p.FundingSource = cards.FundingSource("merchant")
+		p.FundingSource = mwallet.FundingSource("merchant")
 	}
 	a, err := t.client.Cards.Apply(t.ctx, t.member, p)
 	if err != nil {
@@ -295,7 +295,7 @@ func (t *triggerRun) cardTopUpCredited() (string, error) {
 	}
 	p := cards.TopUpParams{Amount: amt, SourceAsset: "USDT"}
 	if t.merchantFunded() {
-		p.FundingSource = cards.FundingSource("merchant")
+		p.FundingSource = mwallet.FundingSource("merchant")
 	}
 	tu, err := t.client.Cards.TopUp(t.ctx, t.member, id, p)
 	if err != nil {

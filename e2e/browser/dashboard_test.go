@@ -120,7 +120,7 @@ func payQR(t *testing.T, ctx context.Context, sim *simulator.Simulator) string {
 	}
 	p := qrpay.PayParams{CodeValue: code, PreferredAsset: q.Chosen.Asset}
 	_, err = client.QRPay.Pay(ctx, member, p)
-	su, ok := qrpay.AsStepUp(err)
+	su, ok := mwallet.AsStepUp(err)
 	if !ok {
 		t.Fatalf("pay without step-up: %v", err)
 	}

@@ -26,9 +26,9 @@ import (
 	"os/signal"
 	"time"
 
-	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/cards"
 	"github.com/mwallet/mwallet-go/examples/internal/exenv"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/simulator"
 )
 
@@ -60,11 +60,10 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 
 	// 1. Choose a product and read its invoice for this member.
 	if product == "" {
-		products, err := client.Cards.Products(ctx)
-		if err != nil {
-			return fmt.Errorf("products: %w", err)
-		}
-		for _, p := range products {
+		for p, err := range client.Cards.Products(ctx) {
+			if err != nil {
+				return fmt.Errorf("products: %w", err)
+			}
 			if p.FormFactor.Physical() {
 				continue
 			}
@@ -168,7 +167,7 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 
 // waitIssued reads the application until it is no longer in progress or
 // wait has passed (against the simulator the issuer has already answered).
-func waitIssued(ctx context.Context, client *mwallet.Client, member, id string, wait time.Duration, simulated bool) (*cards.Application, error) {
+func waitIssued(ctx context.Context, client *mwclient.Client, member, id string, wait time.Duration, simulated bool) (*cards.Application, error) {
 	deadline := time.Now().Add(wait)
 	for {
 		app, err := client.Cards.GetApplication(ctx, member, id)
@@ -188,8 +187,8 @@ func waitIssued(ctx context.Context, client *mwallet.Client, member, id string, 
 
 // listTransactions prints the card's transactions, newest first. The amount
 // is never meaningful without its direction: Signed applies it.
-func listTransactions(ctx context.Context, stdout io.Writer, client *mwallet.Client, member, cardID string) error {
-	for tx, err := range client.Cards.Transactions(ctx, member, cardID, cards.TransactionFilter{}) {
+func listTransactions(ctx context.Context, stdout io.Writer, client *mwclient.Client, member, cardID string) error {
+	for tx, err := range client.Cards.Transactions(ctx, member, cardID, cards.TransactionListParams{}) {
 		if err != nil {
 			return fmt.Errorf("transactions: %w", err)
 		}

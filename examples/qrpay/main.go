@@ -115,7 +115,7 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 		opts = []mwallet.CallOption{mwallet.WithIdempotencyKey(o.key), mwallet.WithStepUp(o.challenge)}
 	}
 	order, err := client.QRPay.Pay(ctx, member, p, opts...)
-	if su, ok := qrpay.AsStepUp(err); ok {
+	if su, ok := mwallet.AsStepUp(err); ok {
 		fmt.Fprintf(stdout, "pay:     step-up required, challenge %s valid until %s\n", su.ChallengeID, su.ExpiresAt.Format(time.RFC3339))
 		if !env.Simulated() {
 			fmt.Fprintf(stdout, "next:    the end user completes %s; then resend the same payment with the same key:\n", su.HostedURL)

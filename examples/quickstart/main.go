@@ -67,7 +67,7 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 	// A webhook receiver: the Handler verifies each signature over the raw
 	// body, decodes the event and drops duplicates; the function records it.
 	recv := &received{}
-	receiver := httptest.NewServer(webhooks.Handler(webhooks.Secret(sim.Credentials().WebhookSecret), recv.handle,
+	receiver := httptest.NewServer(webhooks.Handler(mwallet.Secret(sim.Credentials().WebhookSecret), recv.handle,
 		webhooks.WithClock(sim.Clock.Now))) // the simulator signs with its own clock; omit in production
 	defer receiver.Close()
 	if _, _, err := sim.Webhooks.AddEndpoint(receiver.URL); err != nil {
@@ -110,7 +110,7 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 	code := promptPayCode()
 	p := qrpay.PayParams{CodeValue: code}
 	_, err = client.QRPay.Pay(ctx, member, p)
-	su, ok := qrpay.AsStepUp(err)
+	su, ok := mwallet.AsStepUp(err)
 	if !ok {
 		return fmt.Errorf("qr payment: want step_up_required on the first call, got %v", err)
 	}

@@ -39,6 +39,7 @@ import (
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/deposits"
 	"github.com/mwallet/mwallet-go/examples/internal/exenv"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/remittance"
 	"github.com/mwallet/mwallet-go/webhooks"
 )
@@ -51,7 +52,7 @@ func main() {
 
 // Receiver processes verified, first-seen events. Mount it with Handler.
 type Receiver struct {
-	client  *mwallet.Client
+	client  *mwclient.Client
 	out     io.Writer
 	mu      sync.Mutex // serialises the tracker and the output
 	tracker *webhooks.Tracker
@@ -59,14 +60,14 @@ type Receiver struct {
 
 // NewReceiver returns a receiver that re-reads objects with client and
 // reports what it did to out.
-func NewReceiver(client *mwallet.Client, out io.Writer) *Receiver {
+func NewReceiver(client *mwclient.Client, out io.Writer) *Receiver {
 	return &Receiver{client: client, out: out, tracker: webhooks.NewTracker()}
 }
 
 // Handler returns the http.Handler to mount at the webhook URL. The
 // webhooks.Handler verifies, decodes and deduplicates; it answers 2xx only
 // when Handle returned nil, so the service retries everything else.
-func (r *Receiver) Handler(secret webhooks.Secret, opts ...webhooks.Option) http.Handler {
+func (r *Receiver) Handler(secret mwallet.Secret, opts ...webhooks.Option) http.Handler {
 	return webhooks.Handler(secret, r.Handle, opts...)
 }
 

@@ -12,6 +12,7 @@ import (
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/simulator"
 )
 
@@ -125,8 +126,8 @@ func (s stats) String() string {
 // newClients returns n clients of w's simulator. Each exchanges its token
 // once; they are reused across workloads, since the simulator's token
 // quota (20 exchanges a minute) follows its clock, which stands still here.
-func newClients(w *world, n int, opts ...mwallet.Option) []*mwallet.Client {
-	out := make([]*mwallet.Client, n)
+func newClients(w *world, n int, opts ...mwallet.Option) []*mwclient.Client {
+	out := make([]*mwclient.Client, n)
 	for i := range out {
 		out[i] = w.sim.Client(clientOpts(opts...)...)
 	}
@@ -135,7 +136,7 @@ func newClients(w *world, n int, opts ...mwallet.Option) []*mwallet.Client {
 
 // workload runs ops operations of a random mix on w from the clients
 // concurrently, each with its own generator seeded from seed.
-func workload(t testing.TB, w *world, seed uint64, clients []*mwallet.Client, ops int) ([]outcome, stats) {
+func workload(t testing.TB, w *world, seed uint64, clients []*mwclient.Client, ops int) ([]outcome, stats) {
 	t.Helper()
 	st := stats{ops: map[opKind]int{}, failed: map[string]int{}, faults: map[string]int{}}
 	var (

@@ -19,8 +19,8 @@ import (
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/cards"
 	"github.com/mwallet/mwallet-go/deposits"
-	"github.com/mwallet/mwallet-go/internal/api"
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/remittance"
 	"github.com/mwallet/mwallet-go/simulator"
@@ -98,7 +98,7 @@ func newWorld(t testing.TB, seed int64, nMembers int, balance string) *world {
 			t.Fatalf("member %s missing", m)
 		}
 		w.memID[m] = info.ID
-		for p, err := range c.Remittances.Payees(ctx, m, api.ListParams{}) {
+		for p, err := range c.Remittances.Payees(ctx, m, mwallet.ListParams{}) {
 			if err != nil {
 				t.Fatalf("payees: %v", err)
 			}
@@ -176,7 +176,7 @@ type outcome struct {
 	charge money.Amount // taken at once (fees)
 	total  money.Amount // remittance customer_total, the cost once completed (zero when answered by a replay)
 	status string       // status when created
-	resp   *api.Response
+	resp   *mwallet.Response
 }
 
 // runner performs operations for one client, resending a call whose
@@ -184,7 +184,7 @@ type outcome struct {
 // as the SDK documentation tells users to.
 type runner struct {
 	w       *world
-	c       *mwallet.Client
+	c       *mwclient.Client
 	resends int
 	stepUps int
 }
@@ -242,7 +242,7 @@ func (r *runner) qrPay(ctx context.Context, member, thb string) (outcome, error)
 	p := qrpay.PayParams{CodeValue: thaiCode(thb)}
 	pay := func(opts ...mwallet.CallOption) (*qrpay.Order, error) { return r.c.QRPay.Pay(ctx, member, p, opts...) }
 	_, err := settle(r, key, pay)
-	su, ok := qrpay.AsStepUp(err)
+	su, ok := mwallet.AsStepUp(err)
 	if !ok {
 		return outcome{}, fmt.Errorf("first payment call: %v, want step_up_required", err)
 	}
@@ -295,7 +295,7 @@ func (r *runner) remit(ctx context.Context, member, gbp string) (outcome, error)
 		return out, nil
 	}
 	// A replay carries no quote: read the order.
-	o, err := settle(r, newKey(), func(opts ...mwallet.CallOption) (*remittance.OrderResult, error) {
+	o, err := settle(r, newKey(), func(opts ...mwallet.CallOption) (*remittance.Order, error) {
 		return r.c.Remittances.Get(ctx, member, res.ID)
 	})
 	if err != nil {

@@ -21,7 +21,7 @@ import (
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/deposits"
-	"github.com/mwallet/mwallet-go/internal/api"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/webhooks"
 )
@@ -193,7 +193,7 @@ func TestResponsesAreBoundedReads(t *testing.T) {
 	}
 	for _, tt := range tests {
 		srv := bigServer(t, tt.tokenSize, tt.status, body, tt.declare)
-		c, err := mwallet.NewClient(srv.URL, mwallet.Credentials{ClientID: "c", APIKey: "k", SigningKey: "s"},
+		c, err := mwclient.New(srv.URL, mwallet.Credentials{ClientID: "c", APIKey: "k", SigningKey: "s"},
 			mwallet.WithDefaultMaxAttempts(2), mwallet.WithRetryBackoff(time.Millisecond, time.Millisecond))
 		if err != nil {
 			t.Fatal(err)
@@ -202,7 +202,7 @@ func TestResponsesAreBoundedReads(t *testing.T) {
 		var m0, m1 runtime.MemStats
 		runtime.ReadMemStats(&m0)
 		var out map[string]any
-		_, err = c.Do(context.Background(), &api.Request{Method: http.MethodGet, Path: "/v1/x"}, &out)
+		_, err = c.Do(context.Background(), &mwallet.Request{Method: http.MethodGet, Path: "/v1/x"}, &out)
 		runtime.ReadMemStats(&m1)
 		alloc := m1.TotalAlloc - m0.TotalAlloc
 		if err == nil {
@@ -287,7 +287,7 @@ func TestPlainHTTPOutsideLoopbackWarns(t *testing.T) {
 	}
 	for _, tt := range tests {
 		logs := &syncBuffer{}
-		_, err := mwallet.NewClient(tt.url, creds, mwallet.WithLogger(slogText(logs)))
+		_, err := mwclient.New(tt.url, creds, mwallet.WithLogger(slogText(logs)))
 		if (err != nil) != tt.refused {
 			t.Errorf("%s: error %v, refused want %v", tt.url, err, tt.refused)
 		}

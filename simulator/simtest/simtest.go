@@ -30,6 +30,7 @@ import (
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/simulator"
 )
 
@@ -81,7 +82,7 @@ func Start(t TB, opts ...simulator.Option) *simulator.Simulator {
 // New is Start followed by sim.Client(): a simulator checked at the end of t
 // and an SDK client wired to it (its URL, credentials, HTTP client and
 // clock). It returns nils when Start fails t and t.Fatalf returns.
-func New(t TB, opts ...simulator.Option) (*simulator.Simulator, *mwallet.Client) {
+func New(t TB, opts ...simulator.Option) (*simulator.Simulator, *mwclient.Client) {
 	t.Helper()
 	sim := Start(t, opts...)
 	if sim == nil {

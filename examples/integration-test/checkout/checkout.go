@@ -26,6 +26,7 @@ import (
 	"sync"
 
 	mwallet "github.com/mwallet/mwallet-go"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/webhooks"
 )
@@ -183,12 +184,12 @@ func (s *Store) apply(paymentID string, status Status, version int64) (Order, bo
 // StepUpFunc sends the end user through strong authentication and returns
 // once they completed the hosted screen at su.HostedURL (or with an error
 // when they gave up or the challenge expired).
-type StepUpFunc func(ctx context.Context, member string, su *qrpay.StepUp) error
+type StepUpFunc func(ctx context.Context, member string, su *mwallet.StepUp) error
 
 // Service pays QR codes for members.
 type Service struct {
 	// Client is the SDK client.
-	Client *mwallet.Client
+	Client *mwclient.Client
 	// Store keeps the orders.
 	Store *Store
 	// StepUp runs the end user's strong authentication.
@@ -212,7 +213,7 @@ func (s *Service) PayQR(ctx context.Context, member, code string) (Order, error)
 	key := mwallet.WithIdempotencyKey(o.IdempotencyKey)
 
 	payment, err := s.Client.QRPay.Pay(ctx, member, p, key)
-	if su, ok := qrpay.AsStepUp(err); ok {
+	if su, ok := mwallet.AsStepUp(err); ok {
 		if err := s.StepUp(ctx, member, su); err != nil {
 			return s.reject(o.ID, "", fmt.Errorf("%w: %w", ErrStepUpAbandoned, err))
 		}
@@ -256,7 +257,7 @@ func (s *Service) reject(id string, code mwallet.Code, err error) (Order, error)
 // moves the order of each qrpay_order event forward by status_version.
 // Events for payments this service does not know are acknowledged and
 // ignored.
-func (s *Service) WebhookHandler(secret webhooks.Secret, opts ...webhooks.Option) http.Handler {
+func (s *Service) WebhookHandler(secret mwallet.Secret, opts ...webhooks.Option) http.Handler {
 	return webhooks.Handler(secret, func(_ context.Context, ev webhooks.Event) error {
 		if ev.Data.Object != webhooks.ObjectQRPayOrder {
 			return nil

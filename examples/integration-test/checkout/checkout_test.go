@@ -42,7 +42,7 @@ func newHarness(t *testing.T, maxWait time.Duration, opts ...simulator.Option) *
 	svc := &checkout.Service{
 		Client: sim.Client(mwallet.WithRetryBackoff(time.Millisecond, 5*time.Millisecond)),
 		Store:  checkout.NewStore(),
-		StepUp: func(_ context.Context, _ string, su *qrpay.StepUp) error {
+		StepUp: func(_ context.Context, _ string, su *mwallet.StepUp) error {
 			return sim.StepUp.Complete(su.ChallengeID) // the end user finishes the hosted screen
 		},
 		Wait: []qrpay.WaitOption{qrpay.WithSleep(func(ctx context.Context, d time.Duration) error {
@@ -60,7 +60,7 @@ func newHarness(t *testing.T, maxWait time.Duration, opts ...simulator.Option) *
 // simulator.
 func (h *harness) receiver(t *testing.T) {
 	t.Helper()
-	srv := httptest.NewServer(h.svc.WebhookHandler(webhooks.Secret(h.sim.Credentials().WebhookSecret),
+	srv := httptest.NewServer(h.svc.WebhookHandler(mwallet.Secret(h.sim.Credentials().WebhookSecret),
 		webhooks.WithClock(h.sim.Clock.Now))) // the simulator signs with its clock
 	t.Cleanup(srv.Close)
 	if _, _, err := h.sim.Webhooks.AddEndpoint(srv.URL, "qrpay.order.completed", "qrpay.order.failed", "qrpay.order.refunded"); err != nil {
@@ -177,7 +177,7 @@ func TestPayQRDroppedAnswerIsReplayed(t *testing.T) {
 	h := newHarness(t, time.Minute)
 	h.sim.Outcomes.Set(simulator.CollectionQROrders, simulator.Immediate())
 	stepUp := h.svc.StepUp
-	h.svc.StepUp = func(ctx context.Context, m string, su *qrpay.StepUp) error {
+	h.svc.StepUp = func(ctx context.Context, m string, su *mwallet.StepUp) error {
 		// The resend after step-up is the call that executes: drop its answer.
 		if err := h.sim.Faults.Inject(simulator.Fault{Method: "POST", Path: "/v1/qrpay/payments", Kind: simulator.FaultDropAfter}); err != nil {
 			return err
@@ -273,7 +273,7 @@ func TestWebhookRetriedAfterReceiverOutage(t *testing.T) {
 	}
 	// The receiver answers 503 while it is down.
 	var up atomic.Bool
-	handler := h.svc.WebhookHandler(webhooks.Secret(h.sim.Credentials().WebhookSecret), webhooks.WithClock(h.sim.Clock.Now))
+	handler := h.svc.WebhookHandler(mwallet.Secret(h.sim.Credentials().WebhookSecret), webhooks.WithClock(h.sim.Clock.Now))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !up.Load() {
 			http.Error(w, "down for maintenance", http.StatusServiceUnavailable)
@@ -318,7 +318,7 @@ func TestPayQRRejected(t *testing.T) {
 		{
 			name:    "end user abandons step-up",
 			member:  member,
-			stepUp:  func(context.Context, string, *qrpay.StepUp) error { return errors.New("closed the screen") },
+			stepUp:  func(context.Context, string, *mwallet.StepUp) error { return errors.New("closed the screen") },
 			wantErr: checkout.ErrStepUpAbandoned,
 		},
 		{

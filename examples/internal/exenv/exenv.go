@@ -24,8 +24,8 @@ import (
 	"strings"
 
 	mwallet "github.com/mwallet/mwallet-go"
+	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/simulator"
-	"github.com/mwallet/mwallet-go/webhooks"
 )
 
 // Environment variable names.
@@ -40,7 +40,7 @@ const (
 // Env is what an example works against.
 type Env struct {
 	// Client is ready to call the service.
-	Client *mwallet.Client
+	Client *mwclient.Client
 	// Sim is the embedded simulator, or nil against a real environment.
 	// Examples drive upstream outcomes only when it is set.
 	Sim *simulator.Simulator
@@ -48,7 +48,7 @@ type Env struct {
 	Member string
 	// WebhookSecret signs webhook deliveries (empty against a real
 	// environment unless MWALLET_WEBHOOK_SECRET is set).
-	WebhookSecret webhooks.Secret
+	WebhookSecret mwallet.Secret
 }
 
 // Simulated reports whether the example runs against the embedded simulator.
@@ -87,7 +87,7 @@ func (f *Flags) Open(opts ...mwallet.Option) (*Env, error) {
 			Client:        sim.Client(opts...),
 			Sim:           sim,
 			Member:        simulator.DefaultMemberExternalID,
-			WebhookSecret: webhooks.Secret(sim.Credentials().WebhookSecret),
+			WebhookSecret: mwallet.Secret(sim.Credentials().WebhookSecret),
 		}, nil
 	}
 	var missing []string
@@ -107,14 +107,14 @@ func (f *Flags) Open(opts ...mwallet.Option) (*Env, error) {
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("-base-url is set: export %s (secrets are never taken as flags)", strings.Join(missing, ", "))
 	}
-	client, err := mwallet.NewClient(f.baseURL, creds, opts...)
+	client, err := mwclient.New(f.baseURL, creds, opts...)
 	if err != nil {
 		return nil, err
 	}
 	return &Env{
 		Client:        client,
 		Member:        member,
-		WebhookSecret: webhooks.Secret(strings.TrimSpace(os.Getenv(EnvWebhookSecret))),
+		WebhookSecret: mwallet.Secret(strings.TrimSpace(os.Getenv(EnvWebhookSecret))),
 	}, nil
 }
 

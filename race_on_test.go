@@ -1,0 +1,6 @@
+//go:build race
+
+package mwallet
+
+// raceEnabled reports a -race build, where allocation counts differ.
+const raceEnabled = true

@@ -1,0 +1,55 @@
+package mwallet
+
+import (
+	"errors"
+	"time"
+)
+
+// StepUp is the strong-authentication challenge of a call that the service
+// answered with step_up_required (every QR payment, every PIN change, every
+// lost-card report). Send the end user to HostedURL; once they completed
+// it, resend the same parameters with Options: the same idempotency key and
+// x-step-up set to ChallengeID.
+//
+//	order, err := client.QRPay.Pay(ctx, member, params)
+//	if su, ok := mwallet.AsStepUp(err); ok {
+//		redirect(su.HostedURL) // and wait until the user is done
+//		order, err = client.QRPay.Pay(ctx, member, params, su.Options()...)
+//	}
+type StepUp struct {
+	// ChallengeID goes into x-step-up on the resend.
+	ChallengeID string
+	// HostedURL is the screen the end user completes.
+	HostedURL string
+	// ExpiresAt is when the challenge lapses (five minutes); zero when the
+	// answer did not say.
+	ExpiresAt time.Time
+	// IdempotencyKey is the key of the refused call; the resend must reuse
+	// it, or it is a new operation.
+	IdempotencyKey string
+}
+
+// AsStepUp reports whether err (or an error it wraps) is a step_up_required
+// *Error that carries a challenge, and returns the challenge.
+func AsStepUp(err error) (*StepUp, bool) {
+	var e *Error
+	if !errors.As(err, &e) || e.Code != CodeStepUpRequired || e.ChallengeID == "" {
+		return nil, false
+	}
+	su := &StepUp{ChallengeID: e.ChallengeID, HostedURL: e.HostedURL, IdempotencyKey: e.IdempotencyKey}
+	if e.ExpiresAt > 0 {
+		su.ExpiresAt = time.Unix(e.ExpiresAt, 0).UTC()
+	}
+	return su, true
+}
+
+// Options returns the call options of the resend, once the end user has
+// completed HostedURL: the same idempotency key and x-step-up set to the
+// challenge id. Pass them to the same method with the same parameters.
+func (s *StepUp) Options() []CallOption {
+	var out []CallOption
+	if s.IdempotencyKey != "" {
+		out = append(out, WithIdempotencyKey(s.IdempotencyKey))
+	}
+	return append(out, WithStepUp(s.ChallengeID))
+}
