@@ -172,7 +172,8 @@ func (a *Application) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Apply creates a card application for member (POST /v1/cards/applications).
+// Apply creates a card application for member (POST /v1/cards/applications,
+// scope cards:write).
 // It moves funds at once: the issuance fee (plus shipping for physical cards)
 // is debited and any first top-up is held; the call returns without waiting
 // for the issuer. Issuance is asynchronous: watch card.application.* events
@@ -206,7 +207,7 @@ func (c *Client) Apply(ctx context.Context, member string, p ApplyParams, opts .
 
 // GetApplication reads an application of member by id (with or without its
 // cap_ prefix; card_application events carry it prefixed)
-// (GET /v1/cards/applications/{id}).
+// (GET /v1/cards/applications/{id}, scope cards:read).
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields. The SDK reads id, status, form_factor,

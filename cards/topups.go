@@ -58,7 +58,7 @@ type TopUp struct {
 }
 
 // TopUp tops up a card that is active, frozen or pending
-// (POST /v1/cards/{id}/topups). The member's funds (or the merchant prepaid)
+// (POST /v1/cards/{id}/topups, scope cards:write). The member's funds (or the merchant prepaid)
 // are held at once. On 504 upstream_timeout resend with the same idempotency
 // key. Insufficient balance, amounts below the minimum or over the
 // per-transaction limit, and upstream rejection are currently answered as
@@ -144,7 +144,8 @@ func (e *Estimate) UnmarshalJSON(b []byte) error {
 }
 
 // EstimateTopUp prices a top-up without placing it
-// (GET /v1/cards/{id}/topups/estimate?amount=&source_asset=).
+// (GET /v1/cards/{id}/topups/estimate?amount=&source_asset=, scope
+// cards:read).
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields.

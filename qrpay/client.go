@@ -87,7 +87,8 @@ type DecodeParams struct {
 	CodeValue string
 }
 
-// Decode decodes a scanned QR code for member (POST /v1/qrpay/decode). It
+// Decode decodes a scanned QR code for member (POST /v1/qrpay/decode, scope
+// qrpay:write). It
 // creates no order and holds nothing, so it takes no idempotency key.
 // Undecodable codes, unsupported standards and codes the upstream rejects all
 // give qr_code_invalid.
@@ -124,7 +125,7 @@ type QuoteParams struct {
 	Payer *Payer
 }
 
-// Quote prices a code for member (POST /v1/qrpay/quotes). It creates a
+// Quote prices a code for member (POST /v1/qrpay/quotes, scope qrpay:write). It creates a
 // pending-payment order at the upstream and holds no funds; it takes no
 // idempotency key. The result is indicative: Pay re-quotes.
 func (c *Client) Quote(ctx context.Context, member string, p QuoteParams, opts ...api.CallOption) (*Quote, error) {
@@ -165,7 +166,7 @@ type PayParams struct {
 	Payer *Payer
 }
 
-// Pay pays a code for member (POST /v1/qrpay/payments): the service
+// Pay pays a code for member (POST /v1/qrpay/payments, scope qrpay:write): the service
 // re-quotes, holds the funds, then notifies the upstream. It is an
 // idempotent write: the idempotency key is generated once and reused on
 // retries, or taken from api.WithIdempotencyKey.
@@ -205,7 +206,8 @@ func (c *Client) Pay(ctx context.Context, member string, p PayParams, opts ...ap
 	return o, nil
 }
 
-// Order reads a QR payment order of member (GET /v1/qrpay/orders/{id}). id
+// Order reads a QR payment order of member (GET /v1/qrpay/orders/{id}, scope
+// qrpay:write). id
 // is accepted with or without its qrp_ prefix, so the data.id of a
 // qrpay_order event can be passed as is.
 //
@@ -232,7 +234,8 @@ func (c *Client) Order(ctx context.Context, member, id string, opts ...api.CallO
 	return o, nil
 }
 
-// Schemes lists the QR schemes the service accepts (GET /v1/qrpay/schemes).
+// Schemes lists the QR schemes the service accepts (GET /v1/qrpay/schemes,
+// scope qrpay:write).
 // It is a bounded constant list: the service answers it in one page
 // (next_cursor null, has_more false), so it takes no paging parameters; the
 // iterator still follows has_more should the service ever page it.

@@ -59,7 +59,7 @@ type RemitQuote struct {
 }
 
 // Quote prices a remittance for member without holding anything
-// (GET /v1/remit/quotes).
+// (GET /v1/remit/quotes, scope remittances:read).
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields.
@@ -135,7 +135,7 @@ type Product struct {
 }
 
 // Products walks the remittance products of the merchant
-// (GET /v1/remit/products; merchant-scoped).
+// (GET /v1/remit/products, scope remittances:read; merchant-scoped).
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields; it is taken to be a bounded list envelope.
@@ -157,7 +157,8 @@ type ConversionDate struct {
 }
 
 // ConversionDates walks the next conversion dates of a payout currency
-// (GET /v1/remit/conversion-dates?payout_currency=...; merchant-scoped).
+// (GET /v1/remit/conversion-dates?payout_currency=..., scope
+// remittances:read; merchant-scoped).
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields; it is taken to be a bounded list envelope.

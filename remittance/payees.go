@@ -74,7 +74,8 @@ func maskAccount(s string) string {
 	return strings.Repeat("*", len(s)-4) + s[len(s)-4:]
 }
 
-// CreatePayee saves a payee for member (POST /v1/remit/payees). Required
+// CreatePayee saves a payee for member (POST /v1/remit/payees, scope
+// remittances:write). Required
 // fields are checked locally; the service answers invalid_fields with a key
 // and a reason for each field it refuses (api.Error.Fields).
 //
@@ -102,7 +103,8 @@ func (c *Client) CreatePayee(ctx context.Context, member string, p PayeeParams, 
 	return &out, nil
 }
 
-// Payees walks member's saved payees, newest first (GET /v1/remit/payees).
+// Payees walks member's saved payees, newest first (GET /v1/remit/payees,
+// scope remittances:read).
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields; it is taken to be the list envelope of Payee.
