@@ -34,9 +34,13 @@ type ApplyParams struct {
 	// ProductID, leave it empty (the product decides); a conflicting value
 	// gives product_not_available.
 	FormFactor FormFactor
-	// FirstTopUp is an amount in SourceAsset credited to the card after
-	// issuance (card.topup.credited). Zero means no first top-up. It must be
-	// at least the invoice's MinFirstTopUp, else amount_out_of_range.
+	// FirstTopUp is an amount in SourceAsset, at that asset's ledger_scale
+	// (not the card currency's), credited to the card after issuance
+	// (card.topup.credited). Zero means no first top-up. It must be at least
+	// the invoice's MinFirstTopUp, else amount_out_of_range. The card holds
+	// whole units of its currency's scale: the contract does not say how a
+	// finer amount is rounded (the simulator credits it cut to whole cents
+	// and returns the remainder to the funding account).
 	FirstTopUp money.Amount
 	// FundingSource is required as FundingMerchant for merchant_hosted
 	// merchants; platform_hosted merchants leave it empty (member).

@@ -13,7 +13,9 @@ import (
 
 // TopUpParams are the parameters of TopUp.
 type TopUpParams struct {
-	// Amount is the base amount in the source asset; required and positive.
+	// Amount is the base amount in the source asset, at that asset's
+	// ledger_scale (not the card currency's); required and positive. The card
+	// receives it in its own currency (see Estimate.CardAmount).
 	Amount money.Amount
 	// SourceAsset is a preference; when empty or unavailable the service
 	// chooses by the member's payment priority.
@@ -102,7 +104,10 @@ type Estimate struct {
 	Amount        money.Amount
 	Fee           money.Amount
 	CustomerTotal money.Amount
-	// Currency, Scale and CardAmount are what the card would receive.
+	// Currency, Scale and CardAmount are what the card would receive: the
+	// simulator gives Amount cut to whole units of Scale, the remainder
+	// returning to the funding account when the card is credited (the
+	// contract does not show this endpoint or the rounding).
 	Currency   string
 	Scale      int
 	CardAmount money.Amount

@@ -55,8 +55,8 @@ func ServiceScopes() []string { return append([]string(nil), serviceScopes...) }
 
 // InternalCounts counts the objects a business request may create that the
 // StateSnapshot does not show (payees, KYC tickets and bindings, secure
-// sessions, PIN calls, VP applications, stored remittance keys, nonces and
-// idempotency records).
+// sessions, PIN calls, VP applications, stored remittance keys, card
+// transactions).
 func InternalCounts(s *Simulator) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -64,7 +64,7 @@ func InternalCounts(s *Simulator) string {
 	for _, calls := range s.cards.pinCalls {
 		pins += len(calls)
 	}
-	return fmt.Sprintf("payees=%d kyc_sessions=%d bindings=%d profiles=%d card_sessions=%d pin_calls=%d vp=%d remit_keys=%d nonces=%d idem=%d txs=%d",
+	return fmt.Sprintf("payees=%d kyc_sessions=%d bindings=%d profiles=%d card_sessions=%d pin_calls=%d vp=%d remit_keys=%d txs=%d",
 		len(s.remit.payeeByID), len(s.kyc.sessions), len(s.kyc.bindings), len(s.kyc.profiles), len(s.cards.sessions), pins,
-		len(s.remit.vpApps), len(s.remit.byIdem), len(s.gw.nonces), len(s.gw.idem), len(s.cards.transactions))
+		len(s.remit.vpApps), len(s.remit.byIdem), len(s.cards.transactions))
 }

@@ -377,10 +377,19 @@ func grants(scope string, catalogue []string) []string {
 	return out
 }
 
-// stateOf is everything a refused request must leave unchanged: the
-// snapshot without the request journal and the clock, the ledger, the
-// windows and the objects the snapshot does not show.
+// stateOf is everything a request refused by the gateway must leave
+// unchanged: businessStateOf and the windows (nonces, idempotency records).
 func stateOf(t *testing.T, sim *simulator.Simulator) string {
+	t.Helper()
+	stats := sim.Stats()
+	return fmt.Sprintf("%s\nidem=%d nonces=%d", businessStateOf(t, sim), stats.IdempotencyRecords, stats.Nonces)
+}
+
+// businessStateOf is everything a refused business request must leave
+// unchanged (it may consume its nonce and store its definite failure under
+// its idempotency key): the snapshot without the request journal, the
+// ledger, the events and the objects the snapshot does not show.
+func businessStateOf(t *testing.T, sim *simulator.Simulator) string {
 	t.Helper()
 	st := sim.State()
 	st.Requests = nil
@@ -388,9 +397,7 @@ func stateOf(t *testing.T, sim *simulator.Simulator) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stats := sim.Stats()
-	return fmt.Sprintf("%s\nledger entries=%d events=%d idem=%d nonces=%d\n%s",
-		b, len(sim.LedgerEntries()), stats.Events, stats.IdempotencyRecords, stats.Nonces, simulator.InternalCounts(sim))
+	return fmt.Sprintf("%s\nledger entries=%d events=%d\n%s", b, len(sim.LedgerEntries()), sim.Stats().Events, simulator.InternalCounts(sim))
 }
 
 // TestEveryEndpointNeedsItsScope takes every business endpoint from the
