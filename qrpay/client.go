@@ -20,9 +20,11 @@
 // # Money
 //
 // Asset amounts are money.Amount values parsed with the ledger_scale sent in
-// the same item (fee_amount with fee_ledger_scale); a response amount with
-// more non-zero decimals than its scale is reported as an error, never
-// rounded. Fiat amounts of the acquiring side (acquirer_amount, the decoded
+// the same item (fee_amount with fee_ledger_scale); the payment order carries
+// no ledger_scale, so its amounts are parsed at the asset's ledger_scale from
+// the client's cached asset catalogue (see Order.LedgerScale). A response
+// amount with more non-zero decimals than its scale is reported as an error,
+// never rounded. Fiat amounts of the acquiring side (acquirer_amount, the decoded
 // amount and range) stay decimal strings next to their ISO 4217 alphabetic
 // currency in a Fiat: they are texts of the upstream, never computed with.
 //
@@ -198,7 +200,7 @@ func (c *Client) Pay(ctx context.Context, member string, p PayParams, opts ...ap
 		}
 		return nil, err
 	}
-	o, err := w.order()
+	o, err := w.order(ctx, c.caller)
 	if err != nil {
 		return nil, fmt.Errorf("qrpay: payment response: %w", err)
 	}
@@ -226,7 +228,7 @@ func (c *Client) Order(ctx context.Context, member, id string, opts ...api.CallO
 	if err != nil {
 		return nil, err
 	}
-	o, err := w.order()
+	o, err := w.order(ctx, c.caller)
 	if err != nil {
 		return nil, fmt.Errorf("qrpay: order response: %w", err)
 	}

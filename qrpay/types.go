@@ -1,6 +1,7 @@
 package qrpay
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -218,9 +219,13 @@ type Order struct {
 	ID string
 	// Status is the order status; see Status.IsFinal.
 	Status Status
-	// Asset is the debit asset and LedgerScale its scale. When the response
-	// carries no ledger_scale, amounts keep the scale they were printed with
-	// and LedgerScale is -1.
+	// Asset is the debit asset and LedgerScale its ledger_scale. The order
+	// resource does not carry the scale: it comes from the asset catalogue
+	// (GET /v1/assets, scope merchant:read, read once and cached by the
+	// client), and CustomerTotal and Fee are parsed at it. When the
+	// catalogue cannot be read (for example a Key without merchant:read)
+	// the amounts keep the scale they were printed with and LedgerScale is
+	// -1; the order itself is never lost to a catalogue failure.
 	Asset       string
 	LedgerScale int
 	// CustomerTotal is the total debit in Asset; Fee its fee part.
@@ -399,7 +404,6 @@ type wireOrder struct {
 	ID               string `json:"id"`
 	Status           Status `json:"status"`
 	Asset            string `json:"asset"`
-	LedgerScale      *int   `json:"ledger_scale"`
 	CustomerTotal    string `json:"customer_total"`
 	Fee              string `json:"fee"`
 	Payee            string `json:"payee"`
@@ -408,16 +412,44 @@ type wireOrder struct {
 	wireFee
 }
 
-func (w wireOrder) order() (*Order, error) {
+// catalogue is the part of the root client that parses an amount at the
+// ledger_scale of its asset from the cached asset catalogue.
+type catalogue interface {
+	ParseAmount(ctx context.Context, assetCode, s string) (money.Amount, error)
+}
+
+// order builds the Order, parsing its amounts at the asset's ledger_scale
+// from the catalogue when caller offers one (see Order.LedgerScale).
+func (w wireOrder) order(ctx context.Context, caller api.Caller) (*Order, error) {
 	o := &Order{
 		ID: w.ID, Status: w.Status, Asset: w.Asset, LedgerScale: -1, Payee: w.Payee,
 		Acquirer: Fiat{Amount: w.AcquirerAmount, Currency: w.AcquirerCurrency},
 	}
-	parse := func(s string) (money.Amount, error) {
-		if w.LedgerScale != nil {
-			return money.ParseNonNegative(s, *w.LedgerScale)
+	var err error
+	if o.MerchantFee, err = w.fee(); err != nil {
+		return nil, err
+	}
+	if cat, ok := caller.(catalogue); ok && w.Asset != "" {
+		total, err := cat.ParseAmount(ctx, w.Asset, w.CustomerTotal)
+		var pe *money.ParseError
+		switch {
+		case err == nil:
+			fee, err := cat.ParseAmount(ctx, w.Asset, w.Fee)
+			if err != nil {
+				return nil, fmt.Errorf("fee: %w", err)
+			}
+			if total.IsNegative() || fee.IsNegative() {
+				return nil, fmt.Errorf("customer_total %s, fee %s: %w", total, fee, money.ErrNegative)
+			}
+			o.CustomerTotal, o.Fee, o.LedgerScale = total, fee, total.Scale()
+			return o, nil
+		case errors.As(err, &pe):
+			// The catalogue was read: the amount does not fit its scale.
+			return nil, fmt.Errorf("customer_total: %w", err)
 		}
-		// No ledger_scale in the response: keep the printed scale.
+		// The catalogue could not be read: keep the printed scales.
+	}
+	printed := func(s string) (money.Amount, error) {
 		var a money.Amount
 		if err := a.UnmarshalJSON([]byte(strconv.Quote(s))); err != nil {
 			return money.Amount{}, err
@@ -427,18 +459,11 @@ func (w wireOrder) order() (*Order, error) {
 		}
 		return a, nil
 	}
-	if w.LedgerScale != nil {
-		o.LedgerScale = *w.LedgerScale
-	}
-	var err error
-	if o.CustomerTotal, err = parse(w.CustomerTotal); err != nil {
+	if o.CustomerTotal, err = printed(w.CustomerTotal); err != nil {
 		return nil, fmt.Errorf("customer_total: %w", err)
 	}
-	if o.Fee, err = parse(w.Fee); err != nil {
+	if o.Fee, err = printed(w.Fee); err != nil {
 		return nil, fmt.Errorf("fee: %w", err)
-	}
-	if o.MerchantFee, err = w.fee(); err != nil {
-		return nil, err
 	}
 	return o, nil
 }

@@ -216,3 +216,42 @@ func TestWaitForOutcomeStopsOnPermanentErrors(t *testing.T) {
 		t.Errorf("waits %v, want %v", waits, want)
 	}
 }
+
+// fakeCatalogue is a caller that also parses amounts at fixed ledger scales,
+// as the root client does from the asset catalogue.
+type fakeCatalogue struct {
+	fakeCaller
+	scales map[string]int
+}
+
+func (f *fakeCatalogue) ParseAmount(_ context.Context, asset, s string) (money.Amount, error) {
+	sc, ok := f.scales[asset]
+	if !ok {
+		return money.Amount{}, errors.New("asset not in the catalogue")
+	}
+	return money.Parse(s, sc)
+}
+
+func TestOrderAmountsAtTheCatalogueScale(t *testing.T) {
+	t.Parallel()
+	order := func(body string) (*qrpay.Order, error) {
+		f := &fakeCatalogue{fakeCaller: fakeCaller{body: body}, scales: map[string]int{"USDT": 6, "BTC": 8}}
+		return qrpay.New(f).Order(context.Background(), "m", "1")
+	}
+	o, err := order(`{"id":"qrp_1","status":"processing","asset":"BTC","customer_total":"0.0001","fee":"0"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.LedgerScale != 8 || !o.CustomerTotal.Equal(money.MustParse("0.0001", 8)) || o.Fee.Scale() != 8 {
+		t.Errorf("order %+v", o)
+	}
+	// An amount finer than the catalogue's scale is an error, never rounded.
+	if _, err := order(`{"id":"qrp_1","status":"processing","asset":"USDT","customer_total":"1.0000001","fee":"0"}`); !errors.Is(err, money.ErrPrecision) {
+		t.Errorf("finer than the scale: %v", err)
+	}
+	// An asset the catalogue does not know keeps the printed scale.
+	o, err = order(`{"id":"qrp_1","status":"processing","asset":"XYZ","customer_total":"1.50","fee":"0.01"}`)
+	if err != nil || o.LedgerScale != -1 || o.CustomerTotal.Scale() != 2 {
+		t.Errorf("unknown asset: %+v %v", o, err)
+	}
+}

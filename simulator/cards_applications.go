@@ -21,6 +21,17 @@ type cardApplyBody struct {
 	ClientKey         string `json:"client_key"`
 }
 
+// appCreatedJSON is the Card application resource of the contract (the
+// answer of POST /v1/cards/applications): id, status, form_factor and no
+// more.
+func appCreatedJSON(a *cardApplication) map[string]any {
+	return map[string]any{"id": a.ID, "status": a.Status, "form_factor": a.FormFactor}
+}
+
+// appJSON is the card application detail (GET /v1/cards/applications/{id}),
+// whose fields the contract does not show: the resource's fields plus
+// product_id, card_id (once issued), client_key, status_version and the
+// timestamps.
 func appJSON(a *cardApplication) map[string]any {
 	return map[string]any{
 		"id": a.ID, "status": a.Status, "form_factor": a.FormFactor, "product_id": a.ProductID, "card_id": a.CardID,
@@ -99,7 +110,7 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 		// The business key is permanent: the same key is the same
 		// application, however late the resend.
 		if a := s.cards.appByKey[m.ID+"\x00"+b.ClientKey]; a != nil {
-			return 200, appJSON(a), nil
+			return 200, appCreatedJSON(a), nil
 		}
 	}
 	funding, err := s.cardFunding(strings.TrimSpace(b.FundingSource))
@@ -256,7 +267,7 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 	s.cards.appByKey[m.ID+"\x00"+a.ClientKey] = a
 	s.emit("card.application.submitted", "card_application", a.ID, m, a.Status, a.StatusVersion, nil)
 	s.inFlight(CollectionCardApplications, a.ID, func() { _ = s.approveCardApplicationLocked(a) })
-	return 201, map[string]any{"id": a.ID, "status": a.Status, "form_factor": a.FormFactor}, nil
+	return 201, appCreatedJSON(a), nil
 }
 
 func (s *Simulator) handleCardApplicationGet(c *rc, id string) (int, any, error) {

@@ -491,6 +491,11 @@ func (s *Simulator) createQuickBinding(c *rc) (int, any, error) {
 	}
 	b, err := s.allocateQuickBinding(c.member, in.Email)
 	if err != nil {
+		// The envelope's fields carry a reason only on POST
+		// /v1/remit/payees: here the keys alone.
+		if ae := asAPIError(err); ae.Code == "invalid_fields" {
+			return 0, nil, errInvalidFields(ae.Message, "email")
+		}
 		return 0, nil, err
 	}
 	return http.StatusCreated, quickBindingJSON(b), nil
