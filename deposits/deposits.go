@@ -7,12 +7,15 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mwallet/mwallet-go/internal/api"
 	"github.com/mwallet/mwallet-go/money"
 )
 
-// Field length limits of a deposit.
+// Field length limits of a deposit, in characters (a multi-byte character
+// counts once). The contract gives the reference "at most 120 characters" and
+// the others as bare numbers; they are counted the same way.
 const (
 	MaxReferenceLen = 120
 	MaxNetworkLen   = 32
@@ -108,7 +111,7 @@ func (p CreateParams) body() (createBody, error) {
 	if p.Reference == "" {
 		return createBody{}, api.Param("Reference", "required: a stable business reference", api.CodeInvalidRequest)
 	}
-	if n := len([]rune(p.Reference)); n > MaxReferenceLen {
+	if n := utf8.RuneCountInString(p.Reference); n > MaxReferenceLen {
 		return createBody{}, api.Param("Reference", fmt.Sprintf("%d characters; at most %d", n, MaxReferenceLen), api.CodeInvalidRequest)
 	}
 	network := strings.ToUpper(strings.TrimSpace(p.Network))
@@ -121,7 +124,7 @@ func (p CreateParams) body() (createBody, error) {
 		{"FromAddress", "from_address", p.FromAddress, MaxAddressLen},
 		{"ToAddress", "to_address", p.ToAddress, MaxAddressLen},
 	} {
-		if n := len([]rune(f.v)); n > f.max {
+		if n := utf8.RuneCountInString(f.v); n > f.max {
 			return createBody{}, api.Param(f.name, fmt.Sprintf("%d characters; at most %d (%s)", n, f.max, f.key), api.CodeInvalidFields)
 		}
 	}

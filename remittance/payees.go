@@ -67,11 +67,14 @@ func (p PayeeParams) String() string {
 // GoString masks the account number.
 func (p PayeeParams) GoString() string { return "remittance.PayeeParams" + p.String() }
 
+// maskAccount keeps the last four characters of an account number and
+// masks the others, one * per character (never splitting a multi-byte one).
 func maskAccount(s string) string {
-	if len(s) <= 4 {
-		return strings.Repeat("*", len(s))
+	r := []rune(s)
+	if len(r) <= 4 {
+		return strings.Repeat("*", len(r))
 	}
-	return strings.Repeat("*", len(s)-4) + s[len(s)-4:]
+	return strings.Repeat("*", len(r)-4) + string(r[len(r)-4:])
 }
 
 // CreatePayee saves a payee for member (POST /v1/remit/payees, scope

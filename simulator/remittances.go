@@ -170,7 +170,7 @@ func checkPayoutSyntax(v string) *apiError {
 	if v == "" {
 		return errInvalidRequest("payout_amount is required")
 	}
-	if len(v) > 32 {
+	if utf8.RuneCountInString(v) > 32 { // "at most 32 chars": characters, not bytes
 		return errInvalidRequest("payout_amount is longer than 32 characters")
 	}
 	dec := 0
