@@ -19,6 +19,7 @@ import (
 
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/emvqr"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 // scopeReq is one business request of the scope table.
@@ -201,20 +202,7 @@ func (e *scopeEnv) redeliverable() string {
 
 func (e *scopeEnv) memberID() string {
 	e.t.Helper()
-	id, err := simtestMemberID(e.sim, member1)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return id
-}
-
-func simtestMemberID(sim *simulator.Simulator, ext string) (string, error) {
-	for _, m := range sim.State().Members {
-		if m.ExternalMemberID == ext {
-			return m.ID, nil
-		}
-	}
-	return "", fmt.Errorf("no member %s", ext)
+	return simtest.MemberID(e.t, e.sim, member1)
 }
 
 // scopeCase is one request of an endpoint and what it answers once the
@@ -362,9 +350,6 @@ var scopeTable = map[string]scopeCase{
 
 // nonceBase spaces the nonces of the extra Keys' clients apart.
 var nonceBase atomic.Int64
-
-// restricted scopes count only once the operator approved them.
-var restrictedScopes = map[string]bool{"deposits:write": true, "cards:secure": true}
 
 // grants lists the scopes that let a Key call an endpoint needing scope:
 // the scope itself and, for a read, the write of the same resource when the
