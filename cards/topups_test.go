@@ -201,3 +201,31 @@ func TestSubCentFirstTopUp(t *testing.T) {
 	wantFunds(t, sim, member, "USDT", "974.550000", "0")
 	checkBooks(t, sim)
 }
+
+// TestSubCentRemainderReturnsToThePrepaid: merchant-funded, the remainder
+// goes back to the merchant prepaid account, which paid; the member's wallet
+// is untouched.
+func TestSubCentRemainderReturnsToThePrepaid(t *testing.T) {
+	t.Parallel()
+	sim, cl := simtest.New(t, simulator.WithModel(simulator.MerchantHosted))
+	id := issue(t, sim, cl, cards.ApplyParams{ProductID: "cpd_virtual_std", FundingSource: cards.FundingMerchant})
+	before, _ := funds(t, sim, "", "USDT")
+	tp, err := cl.Cards.TopUp(ctx, member, id, cards.TopUpParams{Amount: usdt("10.123456"), FundingSource: cards.FundingMerchant})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.Cards.CreditTopUp(tp.ID); err != nil {
+		t.Fatal(err)
+	}
+	after, locked := funds(t, sim, "", "USDT")
+	spent, _ := before.Sub(after)
+	// 10.123456 + 0.101235 fee held; 10.12 to the card, 0.003456 back.
+	if !spent.Equal(usdt("10.221235")) || !locked.IsZero() {
+		t.Fatalf("prepaid spent %s (locked %s), want 10.221235 and 0", spent, locked)
+	}
+	if b := getCard(t, cl, id).Balance; !b.Equal(money.MustParse("10.12", 2)) {
+		t.Fatalf("card balance %s, want 10.12", b)
+	}
+	wantFunds(t, sim, member, "USDT", "1000", "0")
+	checkBooks(t, sim)
+}
