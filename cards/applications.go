@@ -34,9 +34,13 @@ type ApplyParams struct {
 	// ProductID, leave it empty (the product decides); a conflicting value
 	// gives product_not_available.
 	FormFactor FormFactor
-	// FirstTopUp is an amount in SourceAsset credited to the card after
-	// issuance (card.topup.credited). Zero means no first top-up. It must be
-	// at least the invoice's MinFirstTopUp, else amount_out_of_range.
+	// FirstTopUp is an amount in SourceAsset, at that asset's ledger_scale
+	// (not the card currency's), credited to the card after issuance
+	// (card.topup.credited). Zero means no first top-up. It must be at least
+	// the invoice's MinFirstTopUp, else amount_out_of_range. The card holds
+	// whole units of its currency's scale: the contract does not say how a
+	// finer amount is rounded (the simulator credits it cut to whole cents
+	// and returns the remainder to the funding account).
 	FirstTopUp money.Amount
 	// FundingSource is required as mwallet.FundingMerchant for merchant_hosted
 	// merchants; platform_hosted merchants leave it empty (member).
@@ -172,7 +176,8 @@ func (a *Application) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Apply creates a card application for member (POST /v1/cards/applications).
+// Apply creates a card application for member (POST /v1/cards/applications,
+// scope cards:write).
 // It moves funds at once: the issuance fee (plus shipping for physical cards)
 // is debited and any first top-up is held; the call returns without waiting
 // for the issuer. Issuance is asynchronous: watch card.application.* events
@@ -204,7 +209,7 @@ func (c *Client) Apply(ctx context.Context, member string, p ApplyParams, opts .
 
 // GetApplication reads an application of member by id (with or without its
 // cap_ prefix; card_application events carry it prefixed)
-// (GET /v1/cards/applications/{id}).
+// (GET /v1/cards/applications/{id}, scope cards:read).
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields. The SDK reads id, status, form_factor,

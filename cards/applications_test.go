@@ -172,7 +172,6 @@ func TestApplyErrorsChangeNothing(t *testing.T) {
 		{name: "first top-up below min_first_topup", p: cards.ApplyParams{ProductID: "cpd_virtual_review", FirstTopUp: usdt("19.99")}, code: mwallet.CodeAmountOutOfRange},
 		{name: "no first top-up where one is required", p: cards.ApplyParams{ProductID: "cpd_virtual_review"}, code: mwallet.CodeAmountOutOfRange},
 		{name: "first top-up below the top-up minimum", p: cards.ApplyParams{ProductID: "cpd_virtual_std", FirstTopUp: usdt("5")}, code: mwallet.CodeAPIError},
-		{name: "first top-up finer than cents", p: cards.ApplyParams{ProductID: "cpd_virtual_std", FirstTopUp: usdt("10.001")}, code: mwallet.CodeInvalidRequest},
 		{name: "KYC not passed", p: cards.ApplyParams{ProductID: "cpd_virtual_premium", FirstTopUp: usdt("100")}, code: mwallet.CodeAPIError},
 		{name: "card limit reached", p: cards.ApplyParams{ProductID: "cpd_virtual_std"}, code: mwallet.CodeAPIError,
 			setup: func(t *testing.T, sim *simulator.Simulator) string { sim.Cards.SetLimit("virtual", 0); return member }},

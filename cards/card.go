@@ -85,7 +85,8 @@ func (c *Card) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// List iterates over member's cards, newest first (GET /v1/cards). To stop
+// List iterates over member's cards, newest first (GET /v1/cards, scope
+// cards:read). To stop
 // and resume later, walk ListPages instead.
 //
 // The response shape is inferred: the specification names this endpoint
@@ -102,7 +103,7 @@ func (c *Client) ListPages(ctx context.Context, member string, p mwallet.ListPar
 	return mwallet.Pages[Card](ctx, c.caller, req, p, opts...)
 }
 
-// Get reads one card of member (GET /v1/cards/{id}); the id is accepted with
+// Get reads one card of member (GET /v1/cards/{id}, scope cards:read); the id is accepted with
 // or without crd_ (card events carry it bare).
 //
 // The response shape is inferred: the specification names this endpoint
@@ -141,7 +142,7 @@ type activateBody struct {
 }
 
 // Activate activates a physical card that has left stock
-// (POST /v1/cards/{id}/activate). card_pin_rejected and card_activate_failed
+// (POST /v1/cards/{id}/activate, scope cards:write). card_pin_rejected and card_activate_failed
 // are counted failures: three lock the card for 24 hours, after which calls
 // answer state_invalid with LockedUntil set on the *mwallet.Error.
 // card_pin_invalid (wrong length) is not counted. A repeat call on a card
@@ -165,7 +166,8 @@ func (c *Client) statusCall(ctx context.Context, member, path string, body any, 
 	return mwallet.Call[StatusResult](ctx, c.caller, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, Sensitive: sensitive}, opts...)
 }
 
-// Freeze freezes an active card (POST /v1/cards/{id}/freeze). Freezing is
+// Freeze freezes an active card (POST /v1/cards/{id}/freeze, scope
+// cards:write). Freezing is
 // reversible with Unfreeze; a frozen card still accepts top-ups.
 //
 // The response shape is inferred: the specification names this endpoint
@@ -178,7 +180,8 @@ func (c *Client) Freeze(ctx context.Context, member, cardID string, opts ...mwal
 	return c.statusCall(ctx, member, path, struct{}{}, opts)
 }
 
-// Unfreeze makes a frozen card active again (POST /v1/cards/{id}/unfreeze).
+// Unfreeze makes a frozen card active again (POST /v1/cards/{id}/unfreeze,
+// scope cards:write).
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields. The SDK reads {id, status}.
@@ -199,7 +202,8 @@ type LostResult struct {
 	Kind   LostKind   `json:"kind"`
 }
 
-// ReportLost reports a physical card lost or stolen (POST /v1/cards/{id}/lost).
+// ReportLost reports a physical card lost or stolen (POST /v1/cards/{id}/lost,
+// scope cards:write).
 // The move is irreversible (a lost card is recoverable only through Replace)
 // and sends no webhook: update your own state from the result or re-read the
 // card. Step-up is required: see the package documentation. An empty kind
@@ -230,7 +234,8 @@ type CloseCheck struct {
 	Reasons  []CloseBlocker `json:"reasons"`
 }
 
-// CheckClose asks whether a card can be closed (GET /v1/cards/{id}/close-check).
+// CheckClose asks whether a card can be closed (GET /v1/cards/{id}/close-check,
+// scope cards:read).
 // Call it before Close: Close currently answers 500 api_error when a balance
 // remains, authorizations are unsettled, a top-up is still in flight or the
 // upstream balance is unreadable.
@@ -252,7 +257,7 @@ type CloseParams struct {
 	Reason string
 }
 
-// Close asks to close a card (POST /v1/cards/{id}/close). It needs a zero
+// Close asks to close a card (POST /v1/cards/{id}/close, scope cards:write). It needs a zero
 // balance, no top-up in flight, no unsettled authorizations and a readable
 // upstream balance. The
 // answer is {id, status closing}, also for cards that have already ended;
@@ -293,7 +298,7 @@ type Replacement struct {
 }
 
 // Replace orders a replacement of a card, the only way to recover from a lost
-// card (POST /v1/cards/{id}/replacements). The old card becomes replaced and
+// card (POST /v1/cards/{id}/replacements, scope cards:write). The old card becomes replaced and
 // its balance moves to the new card.
 //
 // The response shape is inferred: the specification names this endpoint

@@ -35,7 +35,7 @@ type PINResult struct {
 }
 
 // SetPIN changes (with CurrentPIN) or resets (with CVV) the PIN of a card
-// (POST /v1/cards/{id}/pin). Step-up is required on every call: the first
+// (POST /v1/cards/{id}/pin, scope cards:write). Step-up is required on every call: the first
 // call answers step_up_required; resend with the same idempotency key and
 // the challenge (mwallet.AsStepUp, StepUp.Options; see the package
 // documentation). The service allows 5 calls per hour per member across all

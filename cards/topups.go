@@ -13,7 +13,9 @@ import (
 
 // TopUpParams are the parameters of TopUp.
 type TopUpParams struct {
-	// Amount is the base amount in the source asset; required and positive.
+	// Amount is the base amount in the source asset, at that asset's
+	// ledger_scale (not the card currency's); required and positive. The card
+	// receives it in its own currency (see Estimate.CardAmount).
 	Amount money.Amount
 	// SourceAsset is a preference; when empty or unavailable the service
 	// chooses by the member's payment priority.
@@ -58,7 +60,7 @@ type TopUp struct {
 }
 
 // TopUp tops up a card that is active, frozen or pending
-// (POST /v1/cards/{id}/topups). The member's funds (or the merchant prepaid)
+// (POST /v1/cards/{id}/topups, scope cards:write). The member's funds (or the merchant prepaid)
 // are held at once. On 504 upstream_timeout resend with the same idempotency
 // key. Insufficient balance, amounts below the minimum or over the
 // per-transaction limit, and upstream rejection are currently answered as
@@ -98,7 +100,10 @@ type Estimate struct {
 	Amount        money.Amount
 	Fee           money.Amount
 	CustomerTotal money.Amount
-	// Currency, Scale and CardAmount are what the card would receive.
+	// Currency, Scale and CardAmount are what the card would receive: the
+	// simulator gives Amount cut to whole units of Scale, the remainder
+	// returning to the funding account when the card is credited (the
+	// contract does not show this endpoint or the rounding).
 	Currency   string
 	Scale      int
 	CardAmount money.Amount
@@ -138,7 +143,8 @@ func (e *Estimate) UnmarshalJSON(b []byte) error {
 }
 
 // EstimateTopUp prices a top-up without placing it
-// (GET /v1/cards/{id}/topups/estimate?amount=&source_asset=).
+// (GET /v1/cards/{id}/topups/estimate?amount=&source_asset=, scope
+// cards:read).
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields.

@@ -119,7 +119,6 @@ func TestTopUpErrors(t *testing.T) {
 		{"below minimum", "9.99", mwallet.CodeAPIError},
 		{"over the per-transaction limit", "10000.01", mwallet.CodeAPIError},
 		{"insufficient balance", "1000", mwallet.CodeAPIError},
-		{"finer than the card currency", "10.005", mwallet.CodeInvalidRequest},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -135,4 +134,98 @@ func TestTopUpErrors(t *testing.T) {
 			checkBooks(t, sim)
 		})
 	}
+}
+
+// TestSubCentAmountsInTheSourceAsset: first_topup and a top-up's amount are
+// amounts in the source asset, at its ledger scale (6 for USDT and USDC),
+// not in the card currency. The card receives the amount cut to whole
+// cents; the remainder returns to the funding account when the card is
+// credited, so the member is charged amount + fee and gets back what the
+// card cannot hold.
+func TestSubCentAmountsInTheSourceAsset(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, asset, amount string
+		card                string // card balance after the credit
+		left                string // available balance of asset after the credit
+	}{
+		// 1000 USDT - 5 issue fee - 10.123456 - 0.101235 fee (1%, rounded up) + 0.003456 remainder.
+		{"USDT six decimals", "USDT", "10.123456", "10.12", "984.778765"},
+		// 500 USDC - 25.999999 - 0.260000 fee + 0.009999 remainder.
+		{"USDC through the issuer", "USDC", "25.999999", "25.99", "473.750000"},
+		{"whole cents leave nothing", "USDT", "10.120000", "10.12", "984.778800"},
+		{"fewer decimals", "USDT", "10.5", "10.50", "984.395000"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			sim, cl := simtest.New(t)
+			id := issueVirtual(t, sim, cl, "")
+			amt, err := money.Parse(tt.amount, 6)
+			if err != nil {
+				t.Fatal(err)
+			}
+			est, err := cl.Cards.EstimateTopUp(ctx, member, id, cards.EstimateParams{Amount: amt, SourceAsset: tt.asset})
+			if err != nil {
+				t.Fatalf("estimate: %v", err)
+			}
+			if !est.CardAmount.Equal(money.MustParse(tt.card, 2)) {
+				t.Errorf("estimate card_amount %s, want %s", est.CardAmount, tt.card)
+			}
+			top, err := cl.Cards.TopUp(ctx, member, id, cards.TopUpParams{Amount: amt, SourceAsset: tt.asset})
+			if err != nil {
+				t.Fatalf("top-up: %v", err)
+			}
+			if err := sim.Cards.CreditTopUp(top.ID); err != nil {
+				t.Fatal(err)
+			}
+			if b := getCard(t, cl, id).Balance; !b.Equal(money.MustParse(tt.card, 2)) {
+				t.Errorf("card balance %s, want %s", b, tt.card)
+			}
+			wantFunds(t, sim, member, tt.asset, tt.left, "0")
+			checkBooks(t, sim)
+		})
+	}
+}
+
+// TestSubCentFirstTopUp: the first top-up follows the same rule when the
+// card is issued.
+func TestSubCentFirstTopUp(t *testing.T) {
+	t.Parallel()
+	sim, cl := simtest.New(t)
+	id := issueVirtual(t, sim, cl, "20.456789")
+	if b := getCard(t, cl, id).Balance; !b.Equal(money.MustParse("20.45", 2)) {
+		t.Errorf("card balance %s, want 20.45", b)
+	}
+	// 1000 - 5 issue fee - 20.456789 + 0.006789 remainder.
+	wantFunds(t, sim, member, "USDT", "974.550000", "0")
+	checkBooks(t, sim)
+}
+
+// TestSubCentRemainderReturnsToThePrepaid: merchant-funded, the remainder
+// goes back to the merchant prepaid account, which paid; the member's wallet
+// is untouched.
+func TestSubCentRemainderReturnsToThePrepaid(t *testing.T) {
+	t.Parallel()
+	sim, cl := simtest.New(t, simulator.WithModel(simulator.MerchantHosted))
+	id := issue(t, sim, cl, cards.ApplyParams{ProductID: "cpd_virtual_std", FundingSource: mwallet.FundingMerchant})
+	before, _ := funds(t, sim, "", "USDT")
+	tp, err := cl.Cards.TopUp(ctx, member, id, cards.TopUpParams{Amount: usdt("10.123456"), FundingSource: mwallet.FundingMerchant})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.Cards.CreditTopUp(tp.ID); err != nil {
+		t.Fatal(err)
+	}
+	after, locked := funds(t, sim, "", "USDT")
+	spent, _ := before.Sub(after)
+	// 10.123456 + 0.101235 fee held; 10.12 to the card, 0.003456 back.
+	if !spent.Equal(usdt("10.221235")) || !locked.IsZero() {
+		t.Fatalf("prepaid spent %s (locked %s), want 10.221235 and 0", spent, locked)
+	}
+	if b := getCard(t, cl, id).Balance; !b.Equal(money.MustParse("10.12", 2)) {
+		t.Fatalf("card balance %s, want 10.12", b)
+	}
+	wantFunds(t, sim, member, "USDT", "1000", "0")
+	checkBooks(t, sim)
 }

@@ -10,13 +10,15 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/money"
 )
 
-// MaxFilterLength is the longest auth_code, kind or status filter accepted.
+// MaxFilterLength is the longest auth_code, kind or status filter accepted,
+// in characters (a multi-byte character counts once).
 const MaxFilterLength = 64
 
 // ErrUnknownDirection is returned by Transaction.Signed when the direction is
@@ -173,7 +175,7 @@ func (f TransactionListParams) query() (url.Values, error) {
 		q.Set("id", prefixTransaction+bare)
 	}
 	for _, s := range []struct{ key, v string }{{"auth_code", f.AuthCode}, {"kind", string(f.Kind)}, {"status", string(f.Status)}} {
-		if len(s.v) > MaxFilterLength {
+		if utf8.RuneCountInString(s.v) > MaxFilterLength { // characters, not bytes
 			return nil, &mwallet.ParamError{Param: s.key, Reason: fmt.Sprintf("must be at most %d characters", MaxFilterLength), Code: mwallet.CodeInvalidFields}
 		}
 		if s.v != "" {

@@ -13,7 +13,9 @@ import (
 	"github.com/mwallet/mwallet-go/money"
 )
 
-// Field length limits of a deposit.
+// Field length limits of a deposit, in characters (a multi-byte character
+// counts once). The contract gives the reference "at most 120 characters" and
+// the others as bare numbers; they are counted the same way.
 const (
 	MaxReferenceLen = 120
 	MaxNetworkLen   = 32
@@ -148,7 +150,8 @@ func (p CreateParams) body() (createBody, error) {
 }
 
 // Create declares a deposit credited to member's available balance
-// (POST /v1/deposits). The first posting of a reference answers 201 with
+// (POST /v1/deposits, scope deposits:write; the operator must approve the
+// scope). The first posting of a reference answers 201 with
 // Replayed false; a reference already posted answers 200 with Replayed true and
 // the first posting's values, whatever the idempotency key. Invalid parameters
 // give a *mwallet.ParamError and nothing is sent.
@@ -168,10 +171,12 @@ func (c *Client) Create(ctx context.Context, member string, p CreateParams, opts
 func ID(reference string) string { return "dep_" + reference }
 
 // Get reads the deposit with the given reference (not its dep_ id: a
-// reference may itself start with "dep_"). It uses GET /v1/deposits/dep_<reference>,
-// or, for references containing a slash (which cannot be a path segment),
-// GET /v1/deposits?reference=<reference>; a miss on that list is reported as
-// the same 404 not_found *mwallet.Error the single read answers.
+// reference may itself start with "dep_"). It reads
+// (GET /v1/deposits/dep_<reference>, scope deposits:write), or, for references
+// containing a slash (which cannot be a path segment), the list
+// (GET /v1/deposits?reference=<reference>, scope deposits:write); a miss on
+// that list is reported as the same 404 not_found *mwallet.Error the single
+// read answers.
 //
 // The response shape is inferred: the specification names these endpoints
 // without showing their fields; they are taken to answer the Deposit resource.
@@ -208,7 +213,8 @@ type ListParams struct {
 	Reference string
 }
 
-// List walks the merchant's deposits, newest first (GET /v1/deposits). To
+// List walks the merchant's deposits, newest first (GET /v1/deposits, scope
+// deposits:write). To
 // stop and resume later, walk ListPages instead.
 //
 // The response shape is inferred: the specification names this endpoint

@@ -37,7 +37,7 @@ func (t *Ticket) String() string {
 func (t *Ticket) GoString() string { return t.String() }
 
 // ProfileSession issues a hosted KYC screen for member, prefilled with the
-// existing profile (POST /v1/kyc/profile-sessions). The member must already
+// existing profile (POST /v1/kyc/profile-sessions, scope kyc:write). The member must already
 // have a profile, otherwise the service answers 404 not_found. The screen is
 // one-time and valid 24 hours. No body is sent; an idempotency key is.
 func (c *Client) ProfileSession(ctx context.Context, member string, opts ...mwallet.CallOption) (*Ticket, error) {
@@ -93,7 +93,7 @@ type State struct {
 	UpdatedAt time.Time `json:"updated_at"`
 }
 
-// Get reads member's KYC state (GET /v1/kyc), for example after a
+// Get reads member's KYC state (GET /v1/kyc, scope kyc:read), for example after a
 // kyc.result.updated event.
 //
 // The response shape is inferred: the specification names this endpoint
@@ -139,7 +139,8 @@ type QuickBinding struct {
 	CreatedAt time.Time `json:"created_at"`
 }
 
-// QuickBindings walks member's active quick KYC bindings (GET /v1/kyc/quick).
+// QuickBindings walks member's active quick KYC bindings (GET /v1/kyc/quick,
+// scope kyc:read).
 // A compensated binding no longer appears.
 //
 // The response shape is inferred: the specification names this endpoint
@@ -172,7 +173,7 @@ type QuickBindingParams struct {
 // merchant_hosted ones (quick_kyc_unpaid when not covered). At most 5 per
 // member (quick_kyc_limit).
 //
-// The endpoint (POST /v1/kyc/quick) and its shape are inferred: the
+// The endpoint (POST /v1/kyc/quick, scope kyc:write) and its shape are inferred: the
 // specification describes bindings and their error codes without showing how
 // one is created outside a card application.
 func (c *Client) CreateQuickBinding(ctx context.Context, member string, p QuickBindingParams, opts ...mwallet.CallOption) (*QuickBinding, error) {

@@ -68,7 +68,7 @@ func ID(id string) string {
 	return "mem_" + id
 }
 
-// Get reads a member (GET /v1/members/{id}) by its service id, mem_<uuid> or
+// Get reads a member (GET /v1/members/{id}, scope members:read) by its service id, mem_<uuid> or
 // the bare uuid. An external_member_id is not a member id: it is refused
 // locally with a *mwallet.ParamError.
 //

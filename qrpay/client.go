@@ -20,9 +20,11 @@
 // # Money
 //
 // Asset amounts are money.Amount values parsed with the ledger_scale sent in
-// the same item (fee_amount with fee_ledger_scale); a response amount with
-// more non-zero decimals than its scale is reported as an error, never
-// rounded. Fiat amounts of the acquiring side (acquirer_amount, the decoded
+// the same item (fee_amount with fee_ledger_scale); the payment order carries
+// no ledger_scale, so its amounts are parsed at the asset's ledger_scale from
+// the client's cached asset catalogue (see Order.LedgerScale). A response
+// amount with more non-zero decimals than its scale is reported as an error,
+// never rounded. Fiat amounts of the acquiring side (acquirer_amount, the decoded
 // amount and range) stay decimal strings next to their ISO 4217 alphabetic
 // currency in a Fiat: they are texts of the upstream, never computed with.
 //
@@ -87,7 +89,8 @@ type DecodeParams struct {
 	CodeValue string
 }
 
-// Decode decodes a scanned QR code for member (POST /v1/qrpay/decode). It
+// Decode decodes a scanned QR code for member (POST /v1/qrpay/decode, scope
+// qrpay:write). It
 // creates no order and holds nothing, so it takes no idempotency key.
 // Undecodable codes, unsupported standards and codes the upstream rejects all
 // give qr_code_invalid.
@@ -119,7 +122,7 @@ type QuoteParams struct {
 	Payer *Payer
 }
 
-// Quote prices a code for member (POST /v1/qrpay/quotes). It creates a
+// Quote prices a code for member (POST /v1/qrpay/quotes, scope qrpay:write). It creates a
 // pending-payment order at the upstream and holds no funds; it takes no
 // idempotency key. The result is indicative: Pay re-quotes.
 func (c *Client) Quote(ctx context.Context, member string, p QuoteParams, opts ...mwallet.CallOption) (*Quote, error) {
@@ -150,7 +153,7 @@ type PayParams struct {
 	Payer *Payer
 }
 
-// Pay pays a code for member (POST /v1/qrpay/payments): the service
+// Pay pays a code for member (POST /v1/qrpay/payments, scope qrpay:write): the service
 // re-quotes, holds the funds, then notifies the upstream. It is an
 // idempotent write: the idempotency key is generated once and reused on
 // retries, or taken from mwallet.WithIdempotencyKey.
@@ -171,13 +174,21 @@ func (c *Client) Pay(ctx context.Context, member string, p PayParams, opts ...mw
 	if err != nil {
 		return nil, err
 	}
-	return mwallet.Call[Order](ctx, c.caller, &mwallet.Request{
+	o, err := mwallet.Call[Order](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodPost, Path: "/v1/qrpay/payments", MemberScoped: true, Member: member,
 		Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated},
 	}, opts...)
+	if err != nil {
+		return nil, err
+	}
+	if err := o.atLedgerScale(ctx, c.caller); err != nil {
+		return nil, fmt.Errorf("order %s: %w", o.ID, err)
+	}
+	return o, nil
 }
 
-// Order reads a QR payment order of member (GET /v1/qrpay/orders/{id}). id
+// Order reads a QR payment order of member (GET /v1/qrpay/orders/{id}, scope
+// qrpay:write). id
 // is accepted with or without its qrp_ prefix, so the data.id of a
 // qrpay_order event can be passed as is.
 //
@@ -189,14 +200,21 @@ func (c *Client) Order(ctx context.Context, member, id string, opts ...mwallet.C
 	if err != nil {
 		return nil, err
 	}
-	return mwallet.Call[Order](ctx, c.caller, &mwallet.Request{
+	o, err := mwallet.Call[Order](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodGet, Path: "/v1/qrpay/orders/" + url.PathEscape(rid), MemberScoped: true, Member: member,
 	}, opts...)
+	if err != nil {
+		return nil, err
+	}
+	if err := o.atLedgerScale(ctx, c.caller); err != nil {
+		return nil, fmt.Errorf("order %s: %w", o.ID, err)
+	}
+	return o, nil
 }
 
 // Schemes iterates over the QR schemes the service accepts
-// (GET /v1/qrpay/schemes). It is a bounded catalogue list: the service
-// answers it in one page (next_cursor null, has_more false), so it takes no
+// (GET /v1/qrpay/schemes, scope qrpay:write). It is a bounded catalogue
+// list: the service answers it in one page (next_cursor null, has_more false), so it takes no
 // paging parameters; the iterator still follows has_more should the service
 // ever page it.
 //

@@ -434,3 +434,38 @@ func TestPayCustomAmount(t *testing.T) {
 		t.Errorf("upstream calls %+v: every payment re-quotes", got)
 	}
 }
+
+// TestOrderScaleFromTheCatalogue: the QR payment order carries no
+// ledger_scale (the contract lists none); the SDK takes it from the asset
+// catalogue. A Key without merchant:read cannot read the catalogue: the
+// order still comes back, with its printed scale and LedgerScale -1.
+func TestOrderScaleFromTheCatalogue(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		scopes    []string
+		wantScale int
+	}{
+		{"catalogue readable", []string{"qrpay:write", "merchant:read"}, 6},
+		{"no merchant:read", []string{"qrpay:write"}, -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			sim, c := simtest.New(t)
+			if err := sim.Keys.Set(sim.Credentials().ClientID, simulator.KeySettings{Scopes: tt.scopes}); err != nil {
+				t.Fatal(err)
+			}
+			o := payWithStepUp(t, sim, c, member1, qrpay.PayParams{CodeValue: thaiMerchantCode(t, "250.00")})
+			got, err := c.QRPay.Order(context.Background(), member1, o.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, x := range []*qrpay.Order{o, got} {
+				if x.LedgerScale != tt.wantScale || x.CustomerTotal.Scale() != 6 || x.CustomerTotal.Sign() <= 0 {
+					t.Errorf("order scale %d, customer_total %s at %d; want LedgerScale %d", x.LedgerScale, x.CustomerTotal, x.CustomerTotal.Scale(), tt.wantScale)
+				}
+			}
+		})
+	}
+}

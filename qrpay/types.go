@@ -1,6 +1,7 @@
 package qrpay
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -204,9 +205,13 @@ type Order struct {
 	ID string
 	// Status is the order status; see Status.IsFinal.
 	Status Status
-	// Asset is the debit asset and LedgerScale its scale. When the response
-	// carries no ledger_scale, amounts keep the scale they were printed with
-	// and LedgerScale is -1.
+	// Asset is the debit asset and LedgerScale its ledger_scale. The order
+	// resource does not carry the scale: it comes from the asset catalogue
+	// (GET /v1/assets, scope merchant:read, read once and cached by the
+	// client), and CustomerTotal and Fee are parsed at it. When the
+	// catalogue cannot be read (for example a Key without merchant:read)
+	// the amounts keep the scale they were printed with and LedgerScale is
+	// -1; the order itself is never lost to a catalogue failure.
 	Asset       string
 	LedgerScale int
 	// CustomerTotal is the total debit in Asset; Fee its fee part.
@@ -367,7 +372,6 @@ type wireOrder struct {
 	ID               string `json:"id"`
 	Status           Status `json:"status"`
 	Asset            string `json:"asset"`
-	LedgerScale      *int   `json:"ledger_scale"`
 	CustomerTotal    string `json:"customer_total"`
 	Fee              string `json:"fee"`
 	Payee            string `json:"payee"`
@@ -391,16 +395,18 @@ func (o *Order) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// order builds the Order with its amounts at the scale they are printed
+// with; atLedgerScale then re-reads them at the asset's ledger_scale.
 func (w wireOrder) order() (*Order, error) {
 	o := &Order{
 		ID: w.ID, Status: w.Status, Asset: w.Asset, LedgerScale: -1, Payee: w.Payee,
 		Acquirer: Fiat{Amount: w.AcquirerAmount, Currency: w.AcquirerCurrency},
 	}
-	parse := func(s string) (money.Amount, error) {
-		if w.LedgerScale != nil {
-			return money.ParseNonNegative(s, *w.LedgerScale)
-		}
-		// No ledger_scale in the response: keep the printed scale.
+	var err error
+	if o.MerchantFee, err = w.fee(); err != nil {
+		return nil, err
+	}
+	printed := func(s string) (money.Amount, error) {
 		var a money.Amount
 		if err := a.UnmarshalJSON([]byte(strconv.Quote(s))); err != nil {
 			return money.Amount{}, err
@@ -410,18 +416,37 @@ func (w wireOrder) order() (*Order, error) {
 		}
 		return a, nil
 	}
-	if w.LedgerScale != nil {
-		o.LedgerScale = *w.LedgerScale
-	}
-	var err error
-	if o.CustomerTotal, err = parse(w.CustomerTotal); err != nil {
+	if o.CustomerTotal, err = printed(w.CustomerTotal); err != nil {
 		return nil, fmt.Errorf("customer_total: %w", err)
 	}
-	if o.Fee, err = parse(w.Fee); err != nil {
+	if o.Fee, err = printed(w.Fee); err != nil {
 		return nil, fmt.Errorf("fee: %w", err)
 	}
-	if o.MerchantFee, err = w.fee(); err != nil {
-		return nil, err
-	}
 	return o, nil
+}
+
+// atLedgerScale re-reads the order's customer_total and fee at the
+// ledger_scale of its asset, from c's cached asset catalogue (the order
+// resource carries no scale of its own). When the catalogue cannot be read
+// (a Key without merchant:read), the amounts keep their printed scale and
+// LedgerScale stays -1; an amount that does not fit the catalogue's scale
+// is an error.
+func (o *Order) atLedgerScale(ctx context.Context, c *mwallet.Client) error {
+	if o.Asset == "" {
+		return nil
+	}
+	total, err := c.ParseAmount(ctx, o.Asset, o.CustomerTotal.String())
+	var pe *money.ParseError
+	switch {
+	case err == nil:
+		fee, err := c.ParseAmount(ctx, o.Asset, o.Fee.String())
+		if err != nil {
+			return fmt.Errorf("qrpay: order fee: %w", err)
+		}
+		o.CustomerTotal, o.Fee, o.LedgerScale = total, fee, total.Scale()
+	case errors.As(err, &pe):
+		// The catalogue was read: the amount does not fit its scale.
+		return fmt.Errorf("qrpay: order customer_total: %w", err)
+	}
+	return nil
 }

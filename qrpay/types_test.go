@@ -26,6 +26,8 @@ import (
 type fakeService struct {
 	body string
 	err  *mwallet.Error
+	// assets, when set, answers GET /v1/assets (the asset catalogue).
+	assets string
 
 	mu   sync.Mutex
 	reqs []fakeRequest
@@ -51,6 +53,10 @@ func (f *fakeService) client(t *testing.T) *qrpay.Client {
 		w.Header().Set("Content-Type", "application/json")
 		if r.URL.Path == "/v1/connect/token" {
 			fmt.Fprintf(w, `{"auth_token":"tok","token_type":"Bearer","expired_at":%d}`, time.Now().Add(time.Hour).Unix())
+			return
+		}
+		if r.URL.Path == "/v1/assets" && f.assets != "" {
+			_, _ = io.WriteString(w, f.assets)
 			return
 		}
 		b, _ := io.ReadAll(r.Body)
@@ -230,5 +236,31 @@ func TestWaitForOutcomeStopsOnPermanentErrors(t *testing.T) {
 	}
 	if want := []time.Duration{time.Second, 1500 * time.Millisecond, 2250 * time.Millisecond, 3 * time.Second, 3 * time.Second}; !cmp.Equal(waits, want) {
 		t.Errorf("waits %v, want %v", waits, want)
+	}
+}
+
+func TestOrderAmountsAtTheCatalogueScale(t *testing.T) {
+	t.Parallel()
+	order := func(body string) (*qrpay.Order, error) {
+		f := &fakeService{body: body, assets: `{"assets":[` +
+			`{"code":"USDT","name":"Tether","ledger_scale":6,"display_scale":2,"networks":[]},` +
+			`{"code":"BTC","name":"Bitcoin","ledger_scale":8,"display_scale":6,"networks":[]}]}`}
+		return f.client(t).Order(context.Background(), "m", "1")
+	}
+	o, err := order(`{"id":"qrp_1","status":"processing","asset":"BTC","customer_total":"0.0001","fee":"0"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.LedgerScale != 8 || !o.CustomerTotal.Equal(money.MustParse("0.0001", 8)) || o.Fee.Scale() != 8 {
+		t.Errorf("order %+v", o)
+	}
+	// An amount finer than the catalogue's scale is an error, never rounded.
+	if _, err := order(`{"id":"qrp_1","status":"processing","asset":"USDT","customer_total":"1.0000001","fee":"0"}`); !errors.Is(err, money.ErrPrecision) {
+		t.Errorf("finer than the scale: %v", err)
+	}
+	// An asset the catalogue does not know keeps the printed scale.
+	o, err = order(`{"id":"qrp_1","status":"processing","asset":"XYZ","customer_total":"1.50","fee":"0.01"}`)
+	if err != nil || o.LedgerScale != -1 || o.CustomerTotal.Scale() != 2 {
+		t.Errorf("unknown asset: %+v %v", o, err)
 	}
 }

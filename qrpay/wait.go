@@ -48,7 +48,7 @@ func WithCallOptions(opts ...mwallet.CallOption) WaitOption {
 	return func(c *waitConfig) { c.call = append(c.call, opts...) }
 }
 
-// WaitForOutcome polls the order (GET /v1/qrpay/orders/{id}) with a growing
+// WaitForOutcome polls the order (GET /v1/qrpay/orders/{id}, scope qrpay:write) with a growing
 // interval until its status is final (Status.IsFinal: completed, failed,
 // refunded, expired or canceled) and returns it. It is a fallback for the
 // qrpay.order.* webhooks, which are the primary signal.

@@ -60,7 +60,7 @@ type RemitQuote struct {
 }
 
 // Quote prices a remittance for member without holding anything
-// (GET /v1/remit/quotes).
+// (GET /v1/remit/quotes, scope remittances:read).
 //
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields.
@@ -142,7 +142,7 @@ type Product struct {
 }
 
 // Products iterates over the remittance products of the merchant
-// (GET /v1/remit/products; merchant-scoped). It is a bounded catalogue
+// (GET /v1/remit/products, scope remittances:read; merchant-scoped). It is a bounded catalogue
 // list, answered in one page, so it takes no paging parameters; the
 // iterator still follows has_more should the service ever page it.
 //
@@ -166,8 +166,8 @@ type ConversionDate struct {
 }
 
 // ConversionDates iterates over the next conversion dates of a payout
-// currency (GET /v1/remit/conversion-dates?payout_currency=...;
-// merchant-scoped). It is a bounded catalogue list, answered in one page,
+// currency (GET /v1/remit/conversion-dates?payout_currency=..., scope
+// remittances:read; merchant-scoped). It is a bounded catalogue list, answered in one page,
 // so it takes no paging parameters.
 //
 // The response shape is inferred: the specification names this endpoint

@@ -4,12 +4,16 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/money"
 )
 
-// MaxPayoutAmountLen is the longest payout_amount the service accepts.
+// MaxPayoutAmountLen is the longest payout_amount the service accepts, in
+// characters ("at most 32 chars"). A valid amount is ASCII, so characters and
+// bytes agree on it; counting characters keeps the length message for
+// amounts that are too long, and the syntax message for any other.
 const MaxPayoutAmountLen = 32
 
 // minorUnits is the ISO 4217 number of minor units of active currencies.
@@ -82,7 +86,7 @@ func NormalizePayout(currency, amount string) (string, error) {
 // checkPayout verifies that s is a plain positive decimal with exactly units
 // decimals.
 func checkPayout(s string, units int) error {
-	if len(s) > MaxPayoutAmountLen {
+	if utf8.RuneCountInString(s) > MaxPayoutAmountLen {
 		return fmt.Errorf("remittance: payout amount longer than %d characters", MaxPayoutAmountLen)
 	}
 	a, err := money.ParseNonNegative(s, units)

@@ -63,14 +63,18 @@ func (p PayeeParams) String() string {
 // GoString masks the account number.
 func (p PayeeParams) GoString() string { return "remittance.PayeeParams" + p.String() }
 
+// maskAccount keeps the last four characters of an account number and
+// masks the others, one * per character (never splitting a multi-byte one).
 func maskAccount(s string) string {
-	if len(s) <= 4 {
-		return strings.Repeat("*", len(s))
+	r := []rune(s)
+	if len(r) <= 4 {
+		return strings.Repeat("*", len(r))
 	}
-	return strings.Repeat("*", len(s)-4) + s[len(s)-4:]
+	return strings.Repeat("*", len(r)-4) + string(r[len(r)-4:])
 }
 
-// CreatePayee saves a payee for member (POST /v1/remit/payees). Required
+// CreatePayee saves a payee for member (POST /v1/remit/payees, scope
+// remittances:write). Required
 // fields are checked locally; the service answers invalid_fields with a key
 // and a reason for each field it refuses (mwallet.Error.Fields).
 //
@@ -92,7 +96,8 @@ func (c *Client) CreatePayee(ctx context.Context, member string, p PayeeParams, 
 	}, opts...)
 }
 
-// Payees walks member's saved payees, newest first (GET /v1/remit/payees).
+// Payees walks member's saved payees, newest first (GET /v1/remit/payees,
+// scope remittances:read).
 // To stop and resume later, walk PayeePages instead.
 //
 // The response shape is inferred: the specification names this endpoint

@@ -110,7 +110,8 @@ func (p CreateParams) body() (createBody, error) {
 	}, nil
 }
 
-// Create orders a remittance for member (POST /v1/remittances). It moves
+// Create orders a remittance for member (POST /v1/remittances, scope
+// remittances:write). It moves
 // funds: the member's balance (or, merchant-funded, the merchant prepaid
 // account) is held by locked_amount. Use one idempotency key per payment; the
 // client generates one per call and reuses it on its retries, and
@@ -154,7 +155,8 @@ func orderPathID(id string) (string, error) {
 	return "rmt_" + rest, nil
 }
 
-// Get reads one order of member (GET /v1/remittances/{id}); id with or
+// Get reads one order of member (GET /v1/remittances/{id}, scope
+// remittances:read); id with or
 // without rmt_, for example the bare uuid of an event's data.id.
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields; it is taken to be the list item.
@@ -168,7 +170,8 @@ func (c *Client) Get(ctx context.Context, member, id string, opts ...mwallet.Cal
 	}, opts...)
 }
 
-// List walks member's orders, newest first (GET /v1/remittances). It stops
+// List walks member's orders, newest first (GET /v1/remittances, scope
+// remittances:read). It stops
 // when the service says has_more is false. An order pending for merchant
 // funds is listed as pending; unknown statuses are kept verbatim.
 //

@@ -50,7 +50,8 @@ type VPQueryResult struct {
 }
 
 // QueryVPApplications reads the VP applications of 1 to 100 members of the
-// merchant (POST /v1/remit/vp/applications/query; merchant-scoped, no
+// merchant (POST /v1/remit/vp/applications/query, scope remittances:read;
+// merchant-scoped, no
 // x-on-behalf-of). Identifiers may mix external_member_id and mem_<uuid>.
 // Items come back in request order; an unknown or foreign member yields an
 // item with Error member_not_found and no application.

@@ -22,6 +22,17 @@ type cardApplyBody struct {
 	ClientKey         string `json:"client_key"`
 }
 
+// appCreatedJSON is the Card application resource of the contract (the
+// answer of POST /v1/cards/applications): id, status, form_factor and no
+// more.
+func appCreatedJSON(a *cardApplication) map[string]any {
+	return map[string]any{"id": a.ID, "status": a.Status, "form_factor": a.FormFactor}
+}
+
+// appJSON is the card application detail (GET /v1/cards/applications/{id}),
+// whose fields the contract does not show: the resource's fields plus
+// product_id, card_id (once issued), client_key, status_version and the
+// timestamps.
 func appJSON(a *cardApplication) map[string]any {
 	return map[string]any{
 		"id": a.ID, "status": a.Status, "form_factor": a.FormFactor, "product_id": a.ProductID, "card_id": a.CardID,
@@ -30,18 +41,47 @@ func appJSON(a *cardApplication) map[string]any {
 	}
 }
 
-// parseCardAmount parses a top-up amount in a source asset: a plain
-// non-negative decimal at the asset's ledger scale whose value the card
-// currency can hold (at most two significant decimals).
+// parseCardAmount parses a top-up amount of the card line (first_topup, a
+// top-up's amount): a plain non-negative decimal in the source asset, at the
+// asset's ledger scale. Extra decimals are accepted only when they are all
+// zero; nothing is rounded. A malformed amount is invalid_fields with the
+// field's key: the card line's validation code (the applications list it;
+// the top-up's list shows none).
 func (s *Simulator) parseCardAmount(field, asset, v string) (money.Amount, error) {
-	a, err := s.amount(asset, strings.TrimSpace(v))
-	if err != nil || a.IsNegative() {
-		return money.Amount{}, errInvalidRequest(field + " must be a non-negative decimal string in " + asset)
+	sc, ok := s.assetScale(asset)
+	if !ok {
+		return money.Amount{}, newErr("product_not_available", "source asset "+asset+" is not available")
 	}
-	if _, err := a.Rescale(cardScale); err != nil {
-		return money.Amount{}, errInvalidRequest(fmt.Sprintf("%s has more decimals than the card currency (%d)", field, cardScale))
+	a, err := money.ParseNonNegative(v, sc)
+	if err != nil {
+		return money.Amount{}, errInvalidFields(fmt.Sprintf("%s must be a non-negative decimal string in %s with at most %d decimals", field, asset, sc), field)
 	}
 	return a, nil
+}
+
+// cardCredit splits a source-asset amount into what the card receives and
+// the rounding remainder. A card holds whole cents of its currency, so the
+// credit is the amount cut down to the card currency's scale (never more
+// than was paid); the remainder, under one cent, goes back to the funding
+// account in the crediting entry. The member loses nothing to rounding and
+// the service keeps nothing of it.
+func cardCredit(amount money.Amount) (credit, remainder money.Amount, err error) {
+	if amount.Scale() <= cardScale {
+		return amount, money.Zero(amount.Scale()), nil
+	}
+	f := int64(1)
+	for i := cardScale; i < amount.Scale(); i++ {
+		f *= 10
+	}
+	q, err := amount.MulRatio(1, f, money.RoundDown)
+	if err != nil {
+		return money.Amount{}, money.Amount{}, err
+	}
+	if credit, err = q.MulRatio(f, 1, money.RoundDown); err != nil {
+		return money.Amount{}, money.Amount{}, err
+	}
+	remainder, err = amount.Sub(credit)
+	return credit, remainder, err
 }
 
 // atScaleOf re-expresses a fee-asset amount in another asset at par (the
@@ -71,7 +111,7 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 		// The business key is permanent: the same key is the same
 		// application, however late the resend.
 		if a := s.cards.appByKey[m.ID+"\x00"+b.ClientKey]; a != nil {
-			return 200, appJSON(a), nil
+			return 200, appCreatedJSON(a), nil
 		}
 	}
 	funding, err := s.cardFunding(strings.TrimSpace(b.FundingSource))
@@ -109,7 +149,7 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 	}
 	// First top-up.
 	first := s.cardAmt(src, "0")
-	if strings.TrimSpace(b.FirstTopUp) != "" {
+	if b.FirstTopUp != "" { // "0" is no first top-up, as omitting it
 		if first, err = s.parseCardAmount("first_topup", src, b.FirstTopUp); err != nil {
 			return 0, nil, err
 		}
@@ -230,7 +270,7 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 	s.cards.appByKey[m.ID+"\x00"+a.ClientKey] = a
 	s.emit("card.application.submitted", "card_application", a.ID, m, a.Status, a.StatusVersion, nil)
 	s.inFlight(CollectionCardApplications, a.ID, func() { _ = s.approveCardApplicationLocked(a) })
-	return 201, map[string]any{"id": a.ID, "status": a.Status, "form_factor": a.FormFactor}, nil
+	return 201, appCreatedJSON(a), nil
 }
 
 func (s *Simulator) handleCardApplicationGet(c *rc, id string) (int, any, error) {
@@ -268,10 +308,10 @@ func (s *Simulator) approveCardApplicationLocked(a *cardApplication) error {
 	m := s.members[a.MemberID]
 	card := s.newCardLocked(m, a.ProductID, a.ID, a.FormFactor)
 	if !a.FirstTopUp.IsZero() {
-		_, locked := fundingAccounts(a.Funding, a.MemberID)
+		avail, locked := fundingAccounts(a.Funding, a.MemberID)
 		t := &cardTopUp{seq: s.nextSeq(), ID: "ctp_" + s.newUUID(), CardID: card.ID, MemberID: a.MemberID, Asset: a.SourceAsset, Funding: a.Funding,
 			Amount: a.FirstTopUp, Fee: s.cardAmt(a.SourceAsset, "0"), Status: "processing", StatusVersion: 1, CreatedAt: now}
-		if err := s.creditCardLocked("first top-up "+t.ID+" of "+a.ID, a.SourceAsset, a.FirstTopUp, locked, card.ID); err != nil {
+		if err := s.creditCardLocked("first top-up "+t.ID+" of "+a.ID, a.SourceAsset, a.FirstTopUp, locked, avail, card.ID); err != nil {
 			return err
 		}
 		s.cards.topups[t.ID] = t
@@ -340,23 +380,34 @@ func (s *Simulator) newCardLocked(m *member, productID, applicationID, formFacto
 	return c
 }
 
-// creditCardLocked moves amount of asset from an account to a card. Card
-// balances are booked in cardLedgerAsset; another stablecoin passes through
-// the issuer's account at par.
-func (s *Simulator) creditCardLocked(memo, asset string, amount money.Amount, from, cardID string) error {
-	if asset == cardLedgerAsset {
-		return s.ledger.Transfer(s.clock.Now(), memo, asset, amount, from, CardAccount(cardID))
-	}
-	conv, err := s.atScaleOf(cardLedgerAsset, amount)
+// creditCardLocked credits a card with amount of asset taken from an
+// account: the card receives the amount cut to whole cents (cardCredit) and
+// the remainder returns to refund, all in one entry. Card balances are
+// booked in cardLedgerAsset; another stablecoin passes through the issuer's
+// account at par.
+func (s *Simulator) creditCardLocked(memo, asset string, amount money.Amount, from, refund, cardID string) error {
+	credit, rem, err := cardCredit(amount)
 	if err != nil {
 		return err
 	}
-	return s.ledger.Post(s.clock.Now(), memo,
-		Posting{Account: from, Asset: asset, Amount: amount.Neg()},
-		Posting{Account: UpstreamAccount("card_issuer"), Asset: asset, Amount: amount},
+	postings := []Posting{{Account: from, Asset: asset, Amount: amount.Neg()}}
+	if !rem.IsZero() {
+		postings = append(postings, Posting{Account: refund, Asset: asset, Amount: rem})
+	}
+	if asset == cardLedgerAsset {
+		postings = append(postings, Posting{Account: CardAccount(cardID), Asset: asset, Amount: credit})
+		return s.ledger.Post(s.clock.Now(), memo, postings...)
+	}
+	conv, err := s.atScaleOf(cardLedgerAsset, credit)
+	if err != nil {
+		return err
+	}
+	postings = append(postings,
+		Posting{Account: UpstreamAccount("card_issuer"), Asset: asset, Amount: credit},
 		Posting{Account: UpstreamAccount("card_issuer"), Asset: cardLedgerAsset, Amount: conv.Neg()},
 		Posting{Account: CardAccount(cardID), Asset: cardLedgerAsset, Amount: conv},
 	)
+	return s.ledger.Post(s.clock.Now(), memo, postings...)
 }
 
 // appsOnBinding returns the applications under review that rely on quick

@@ -26,7 +26,8 @@ func (s *Simulator) registerCardEndpoints() {
 	// /v1/cards/{id}/transactions overlap as ServeMux patterns; one pattern
 	// serves the three.
 	s.register(endpoint{method: http.MethodGet, pattern: "/v1/cards/{id}/{sub}", scope: "cards:read", member: true,
-		handle: s.handleCardSubGet, serves: cardSubPath})
+		handle: s.handleCardSubGet, serves: cardSubPath,
+		routes: []string{"/v1/cards/applications/{id}", "/v1/cards/{id}/close-check", "/v1/cards/{id}/transactions"}})
 	post("/v1/cards/{id}/activate", "cards:write", true, s.handleCardActivate)
 	post("/v1/cards/{id}/pin", "cards:write", true, s.handleCardPIN)
 	post("/v1/cards/{id}/lost", "cards:write", true, s.handleCardLost)

@@ -54,8 +54,8 @@ func (s *Simulator) handleCardTopUp(c *rc) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	if strings.TrimSpace(b.Amount) == "" {
-		return 0, nil, errInvalidRequest("amount is required")
+	if b.Amount == "" {
+		return 0, nil, errInvalidFields("amount is required", "amount")
 	}
 	if !card.allowed("topup") {
 		return 0, nil, errCardState(card, "top up")
@@ -74,6 +74,9 @@ func (s *Simulator) handleCardTopUp(c *rc) (int, any, error) {
 		a, err := s.parseCardAmount("amount", asset, b.Amount)
 		if err != nil {
 			return 0, nil, err
+		}
+		if a.IsZero() {
+			return 0, nil, errInvalidFields("amount must be greater than zero", "amount")
 		}
 		if a.Cmp(s.cardAmt(p.FeeAsset, p.MinTopUp)) < 0 {
 			return 0, nil, errBusiness500("top-up below minimum")
@@ -114,7 +117,7 @@ func (s *Simulator) handleCardTopUpEstimate(c *rc) (int, any, error) {
 		return 0, nil, err
 	}
 	q := c.r.URL.Query()
-	if strings.TrimSpace(q.Get("amount")) == "" {
+	if q.Get("amount") == "" {
 		return 0, nil, errInvalidFields("amount is required", "amount")
 	}
 	p := s.cards.productByID[card.ProductID]
@@ -130,8 +133,18 @@ func (s *Simulator) handleCardTopUpEstimate(c *rc) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
+	if a.IsZero() {
+		return 0, nil, errInvalidFields("amount must be greater than zero", "amount")
+	}
 	fee, total := topUpPrice(p, a)
-	cardAmt, _ := a.Rescale(cardScale)
+	credit, _, err := cardCredit(a)
+	if err != nil {
+		return 0, nil, err
+	}
+	cardAmt, err := credit.Rescale(cardScale)
+	if err != nil {
+		return 0, nil, err
+	}
 	return 200, map[string]any{
 		"source_asset": asset, "ledger_scale": a.Scale(), "amount": a.String(), "fee": fee.String(),
 		"customer_total": total.String(), "currency": cardCurrency, "scale": cardScale, "card_amount": cardAmt.String(),
@@ -157,13 +170,13 @@ func (s *Simulator) creditCardTopUpLocked(t *cardTopUp) error {
 	if t.Status != "processing" {
 		return newErr("state_invalid", fmt.Sprintf("card top-up %s is %s, not processing", t.ID, t.Status))
 	}
-	_, locked := fundingAccounts(t.Funding, t.MemberID)
+	avail, locked := fundingAccounts(t.Funding, t.MemberID)
 	if !t.Fee.IsZero() {
 		if err := s.ledger.Transfer(s.clock.Now(), "card top-up "+t.ID+" fee", t.Asset, t.Fee, locked, AccountRevenueFees); err != nil {
 			return err
 		}
 	}
-	if err := s.creditCardLocked("card top-up "+t.ID+" credited", t.Asset, t.Amount, locked, t.CardID); err != nil {
+	if err := s.creditCardLocked("card top-up "+t.ID+" credited", t.Asset, t.Amount, locked, avail, t.CardID); err != nil {
 		return err
 	}
 	t.Status = "completed"

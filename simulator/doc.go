@@ -51,7 +51,11 @@
 //     everything, with merchant_disabled;
 //  7. scope: the endpoint's scope, write including read of the same
 //     resource, restricted scopes (deposits:write, cards:secure) counting only
-//     once approved; otherwise insufficient_scope;
+//     once approved; otherwise insufficient_scope. Every endpoint needs one;
+//     where the contract names none the simulator requires the line's write
+//     scope for writes and its read scope for reads, adding
+//     remittances:write, kyc:read and kyc:write to the catalogue (the scope
+//     table is in README.md);
 //  8. body: over 1 MiB gives invalid_request (malformed JSON is reported by
 //     the handler, also as invalid_request);
 //  9. signature, on every write (any method but GET and HEAD) when the Key

@@ -6,14 +6,29 @@ import (
 	"strings"
 )
 
-// contractScopes are the scopes the contract names. Together with every
-// scope an endpoint requires they form the scope catalogue; the fixture Key
-// is granted the whole catalogue, with the restricted scopes (deposits:write,
-// cards:secure) approved.
+// contractScopes are the scopes the contract names.
 var contractScopes = []string{
 	"members:read", "qrpay:write", "deposits:write", "cards:read", "cards:write",
 	"cards:secure", "remittances:read", "merchant:read",
 }
+
+// serviceScopes are the scopes the simulator adds where the contract names
+// an endpoint but no scope for it: every endpoint needs one, and a line's
+// writes need its write scope, which includes its read.
+//
+//   - remittances:write: POST /v1/remittances (holds the member's funds) and
+//     POST /v1/remit/payees (where the funds go). The contract shows
+//     remittances:read for the line's reads; its write is the natural pair.
+//   - kyc:write: POST /v1/kyc/profile-sessions and POST /v1/kyc/quick (a
+//     quick binding costs a usage fee); kyc:read: GET /v1/kyc and GET
+//     /v1/kyc/quick. The contract shows no KYC scope at all.
+//
+// Lines whose contract scopes cover every endpoint keep them: the QR line
+// shows only qrpay:write (even decode, which moves nothing, needs it), so its
+// unshown reads need qrpay:write too; deposit reads need deposits:write.
+// Inventing a read scope there would let a Key pass here with a scope the
+// service may drop as unknown.
+var serviceScopes = []string{"remittances:write", "kyc:read", "kyc:write"}
 
 // loadFixture loads the default fixture and the WithMember seeds; a seed that
 // cannot be created is an error.
@@ -63,16 +78,20 @@ func (s *Simulator) loadFixture() error {
 	return nil
 }
 
-// grantFixtureScopes builds the scope catalogue (contract scopes plus every
-// endpoint's scope) and grants all of it to the fixture Key, restricted
-// scopes approved. It runs once every endpoint is registered.
+// grantFixtureScopes builds the scope catalogue (contract scopes plus the
+// simulator's own) and grants all of it to the fixture Key, restricted
+// scopes approved. It runs once every endpoint is registered; an endpoint
+// whose scope is outside the catalogue is a programming error.
 func (s *Simulator) grantFixtureScopes() {
 	for _, sc := range contractScopes {
 		s.gw.scopeCatalog[sc] = true
 	}
+	for _, sc := range serviceScopes {
+		s.gw.scopeCatalog[sc] = true
+	}
 	for _, e := range s.endpoints {
-		if e.scope != "" {
-			s.gw.scopeCatalog[e.scope] = true
+		if !s.gw.scopeCatalog[e.scope] {
+			panic(fmt.Sprintf("simulator: %s %s needs scope %q, which is not in the scope catalogue", e.method, e.pattern, e.scope))
 		}
 	}
 	k := s.keys[s.creds.ClientID]

@@ -68,10 +68,12 @@ func (s *Simulator) registerKYC() {
 		quickPool:       1000,
 		quickUsedEmails: map[string]bool{},
 	}
-	s.register(endpoint{method: http.MethodPost, pattern: "/v1/kyc/profile-sessions", member: true, idempotent: true, handle: s.createProfileSession})
-	s.register(endpoint{method: http.MethodGet, pattern: "/v1/kyc", member: true, handle: s.getKYC})
-	s.register(endpoint{method: http.MethodGet, pattern: "/v1/kyc/quick", member: true, handle: s.listQuickBindings})
-	s.register(endpoint{method: http.MethodPost, pattern: "/v1/kyc/quick", member: true, idempotent: true, handle: s.createQuickBinding})
+	// The contract names no KYC scope: KYC writes need kyc:write (a quick
+	// binding costs a usage fee), reads kyc:read (see serviceScopes).
+	s.register(endpoint{method: http.MethodPost, pattern: "/v1/kyc/profile-sessions", scope: "kyc:write", member: true, idempotent: true, handle: s.createProfileSession})
+	s.register(endpoint{method: http.MethodGet, pattern: "/v1/kyc", scope: "kyc:read", member: true, handle: s.getKYC})
+	s.register(endpoint{method: http.MethodGet, pattern: "/v1/kyc/quick", scope: "kyc:read", member: true, handle: s.listQuickBindings})
+	s.register(endpoint{method: http.MethodPost, pattern: "/v1/kyc/quick", scope: "kyc:write", member: true, idempotent: true, handle: s.createQuickBinding})
 
 	memberAction := func(f func(m *member, body []byte) error) actionFunc {
 		return func(id string, body []byte) (any, error) {
@@ -500,6 +502,11 @@ func (s *Simulator) createQuickBinding(c *rc) (int, any, error) {
 	}
 	b, err := s.allocateQuickBinding(c.member, in.Email)
 	if err != nil {
+		// The envelope's fields carry a reason only on POST
+		// /v1/remit/payees: here the keys alone.
+		if ae := asAPIError(err); ae.Code == "invalid_fields" {
+			return 0, nil, errInvalidFields(ae.Message, "email")
+		}
 		return 0, nil, err
 	}
 	return http.StatusCreated, quickBindingJSON(b), nil

@@ -54,10 +54,13 @@ var qrTransitions = []struct {
 	{"refund", "completed", "refunded", "qrpay.order.refunded"},
 }
 
+// json is the QR payment order with exactly the fields the contract lists
+// (merchant-funded orders add the fee_* trio); no ledger_scale, which the
+// contract does not list: clients take it from the asset catalogue.
 func (o *qrOrder) json() map[string]any {
 	p := o.Plan
 	m := map[string]any{
-		"id": o.ID, "status": o.Status, "asset": p.Asset, "ledger_scale": p.Scale,
+		"id": o.ID, "status": o.Status, "asset": p.Asset,
 		"customer_total": p.CustomerTotal.String(), "fee": p.Fee.String(),
 		"payee": o.Payee, "acquirer_currency": o.Currency, "acquirer_amount": o.Amount,
 	}

@@ -127,10 +127,10 @@ func (s *Simulator) createPayee(c *rc) (int, any, error) {
 	switch {
 	case account == "":
 		bad = append(bad, fieldReason{"account_number", "required"})
-	case len(account) < 4 || len(account) > 34 || !isAlnum(account):
+	case utf8.RuneCountInString(account) < 4 || utf8.RuneCountInString(account) > 34 || !isAlnum(account):
 		bad = append(bad, fieldReason{"account_number", "4 to 34 letters and digits"})
 	}
-	if len(in.BankCode) > 20 {
+	if utf8.RuneCountInString(in.BankCode) > 20 {
 		bad = append(bad, fieldReason{"bank_code", "at most 20 characters"})
 	}
 	if len(bad) > 0 {

@@ -98,11 +98,14 @@ func (s *Simulator) registerRemittances() {
 		payeesOf: map[string][]*payee{}, payeeByID: map[string]*payee{}, nextPayee: 100000,
 		byID: map[string]*remitOrder{}, byIdem: map[string]*remitIdem{}, vpApps: map[string]*vpApplication{},
 	}
-	s.register(endpoint{method: http.MethodPost, pattern: "/v1/remittances", member: true, idempotent: true, ownReplay: true, handle: s.createRemittance})
+	// The contract names remittances:read only: the writes (an order holds
+	// the member's funds, a payee is where they go) need remittances:write,
+	// which includes the read (see serviceScopes).
+	s.register(endpoint{method: http.MethodPost, pattern: "/v1/remittances", scope: "remittances:write", member: true, idempotent: true, ownReplay: true, handle: s.createRemittance})
 	s.register(endpoint{method: http.MethodGet, pattern: "/v1/remittances", scope: "remittances:read", member: true, handle: s.listRemittances})
 	s.register(endpoint{method: http.MethodGet, pattern: "/v1/remittances/{id}", scope: "remittances:read", member: true, handle: s.getRemittance})
 	s.register(endpoint{method: http.MethodGet, pattern: "/v1/remit/payees", scope: "remittances:read", member: true, handle: s.listPayees})
-	s.register(endpoint{method: http.MethodPost, pattern: "/v1/remit/payees", member: true, idempotent: true, handle: s.createPayee})
+	s.register(endpoint{method: http.MethodPost, pattern: "/v1/remit/payees", scope: "remittances:write", member: true, idempotent: true, handle: s.createPayee})
 	s.register(endpoint{method: http.MethodGet, pattern: "/v1/remit/quotes", scope: "remittances:read", member: true, handle: s.remitQuote})
 	s.register(endpoint{method: http.MethodGet, pattern: "/v1/remit/products", scope: "remittances:read", handle: s.remitProducts})
 	s.register(endpoint{method: http.MethodGet, pattern: "/v1/remit/conversion-dates", scope: "remittances:read", handle: s.remitConversionDates})
@@ -168,7 +171,7 @@ func checkPayoutSyntax(v string) *apiError {
 	if v == "" {
 		return errInvalidRequest("payout_amount is required")
 	}
-	if len(v) > 32 {
+	if utf8.RuneCountInString(v) > 32 { // "at most 32 chars": characters, not bytes
 		return errInvalidRequest("payout_amount is longer than 32 characters")
 	}
 	dec := 0

@@ -17,7 +17,11 @@ import (
 type endpoint struct {
 	method  string // http.MethodGet, http.MethodPost, ...
 	pattern string // ServeMux path pattern, for example "/v1/cards/{id}/activate"
-	scope   string // required scope ("" for none); write implies read
+	scope   string // required scope; write implies read
+	// routes lists the contract paths a catch-all pattern serves (for
+	// example "/v1/cards/{id}/{sub}" serves close-check and transactions),
+	// so the scope table names each; empty means the pattern itself.
+	routes []string
 	// member requires x-on-behalf-of and resolves it into rc.member.
 	member bool
 	// idempotent requires x-idempotency-key and replays stored results.

@@ -95,7 +95,7 @@ type RedeliverResult struct {
 }
 
 // Redeliver queues a delivery again (POST
-// /v1/webhooks/deliveries/{id}/redeliver). id is whd_<id> or the bare id.
+// /v1/webhooks/deliveries/{id}/redeliver, scope merchant:read). id is whd_<id> or the bare id.
 // The delivery must be dead, failed or no_subscriber and an endpoint must
 // subscribe now, otherwise the service answers 400 state_invalid (not to be
 // retried); an unknown id gives 404 not_found. The redelivery keeps the
@@ -116,7 +116,8 @@ func (d *Deliveries) Redeliver(ctx context.Context, id string, opts ...mwallet.C
 }
 
 // List walks the merchant's delivery rows, newest first (GET
-// /v1/webhooks/deliveries), following next_cursor until has_more is false.
+// /v1/webhooks/deliveries, scope merchant:read), following next_cursor until
+// has_more is false.
 // Stop early by breaking out of the loop; to stop and resume later, walk
 // ListPages instead.
 //
