@@ -209,7 +209,7 @@ type Event struct {
 // when done (t.Cleanup(sim.Close)).
 func New(opts ...Option) *Simulator {
 	s := NewHandler(opts...)
-	s.server = httptest.NewServer(s)
+	s.server = httptest.NewServer(LogExchanges(s))
 	return s
 }
 

@@ -186,7 +186,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 	}
 	base := "http://" + ln.Addr().String()
 	sim.SetBaseURL(base)
-	srv := &http.Server{Handler: sim, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: simulator.LogExchanges(sim), ReadHeaderTimeout: 10 * time.Second}
 
 	printBanner(stdout, base, sim.Credentials(), cfg.clock)
 
