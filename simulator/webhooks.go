@@ -257,9 +257,13 @@ func (s *Simulator) registerWebhooks() {
 	// receiver may call back into the simulator): it is not a s.control
 	// endpoint.
 	s.mux.HandleFunc("POST /_sim/webhooks/flush", func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		id := s.nextRequestID()
+		s.mu.Unlock()
+		w.Header().Set("X-Request-Id", id)
 		res, err := s.FlushWebhooks(r.Context())
 		if err != nil {
-			writeJSON(w, http.StatusInternalServerError, errBusiness500("flush interrupted: "+err.Error()).envelope(""))
+			writeJSON(w, http.StatusInternalServerError, errBusiness500("flush interrupted: "+err.Error()).envelope(id))
 			return
 		}
 		writeJSON(w, http.StatusOK, res)
