@@ -444,4 +444,5 @@ func (s *Simulator) registerAll() {
 	s.registerKYC()
 	s.registerWebhooks()
 	s.registerDevTools()
+	s.registerOpenAPI()
 }
