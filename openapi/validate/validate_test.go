@@ -1,12 +1,18 @@
 package validate
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/mwallet/mwallet-go/openapi/validate/tour"
 	"github.com/mwallet/mwallet-go/simulator"
 )
 
@@ -160,4 +166,56 @@ func TestKnownList(t *testing.T) {
 	if _, err := ParseKnown(strings.NewReader("GET /v1/x 200 lacks\n")); err == nil {
 		t.Error("an entry without ' | ' parsed")
 	}
+}
+
+// TestTourOverTheSimulator runs the tour against a simulator whose exchange
+// log is on, then validates the log: every business operation and every
+// webhook event type of mwallet.yaml is exercised, and nothing disagrees
+// with the documents.
+func TestTourOverTheSimulator(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(simulator.EnvExchangeLog, dir)
+	sim := simulator.New()
+	t.Cleanup(sim.Close)
+	res, err := tour.Run(context.Background(), tour.Config{API: sim.URL(), Control: sim.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Events) != len(tour.EventTypes) {
+		t.Errorf("%d event types delivered, want %d", len(res.Events), len(tour.EventTypes))
+	}
+	if err := sim.CheckLedger(); err != nil {
+		t.Error(err)
+	}
+
+	c := newChecker(t)
+	files, _ := filepath.Glob(filepath.Join(dir, "*.ndjson"))
+	if len(files) == 0 {
+		t.Fatal("no exchange log")
+	}
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 16<<20)
+		for n := 1; sc.Scan(); n++ {
+			var x simulator.Exchange
+			if err := json.Unmarshal(sc.Bytes(), &x); err != nil {
+				t.Fatal(err)
+			}
+			c.Check(context.Background(), &x, filepath.Base(name)+":"+strconv.Itoa(n))
+		}
+		f.Close()
+	}
+	for _, v := range c.Violations() {
+		t.Error(v)
+	}
+	for _, op := range c.BusinessOperations() {
+		if c.Counts.PerOperation[op] == 0 {
+			t.Errorf("%s: never exercised by the tour", op)
+		}
+	}
+	t.Logf("tour: %d exchanges, %d requests, %d responses, %d webhooks validated", c.Counts.Exchanges, c.Counts.Requests, c.Counts.Responses, c.Counts.Webhooks)
 }
