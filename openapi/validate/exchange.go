@@ -389,6 +389,9 @@ func firstComplaint(err error) string {
 
 func oneLine(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
+	// unevaluatedProperties: false reports a field the document lacks as
+	// a "false schema".
+	s = strings.ReplaceAll(s, "false schema Schema: null Value:", "a field the document does not list (closed world); value:")
 	if len(s) > 600 {
 		s = s[:600] + "…"
 	}

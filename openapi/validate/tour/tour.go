@@ -285,8 +285,8 @@ func (t *tour) assetsAndMembers() {
 	t.api("GET /v1/members/{id}", call{method: "GET", path: "/v1/members/mem_" + newUUID()}, 404, "not_found")
 }
 
-// tourQRCode is a dynamic PromptPay code of 250.00 THB.
-var tourQRCode = emvqr.MustBuild(emvqr.Payload{
+// QRCode is the tour's QR code: a dynamic PromptPay bill of 250.00 THB.
+var QRCode = emvqr.MustBuild(emvqr.Payload{
 	PointOfInitiation: "12",
 	MerchantAccounts: []emvqr.MerchantAccount{{Tag: "30", GUI: "A000000677010112",
 		Fields: []emvqr.Field{{Tag: "01", Value: "010554412345601"}, {Tag: "02", Value: "TOUR"}}}},
@@ -294,9 +294,9 @@ var tourQRCode = emvqr.MustBuild(emvqr.Payload{
 	MerchantName: "BAAN THAI KITCHEN", MerchantCity: "BANGKOK",
 })
 
-// pay pays tourQRCode with step-up and returns the order id.
+// pay pays QRCode with step-up and returns the order id.
 func (t *tour) pay(preferred string) string {
-	body := map[string]any{"code_value": tourQRCode, "preferred_asset": preferred}
+	body := map[string]any{"code_value": QRCode, "preferred_asset": preferred}
 	key := newUUID()
 	a := t.api("POST /v1/qrpay/payments", call{method: "POST", path: "/v1/qrpay/payments", member: t.member, body: body, keyed: true, key: key}, 400, "step_up_required")
 	ch := a.str("challenge_id")
@@ -313,16 +313,16 @@ func (t *tour) pay(preferred string) string {
 	}
 	// The key of a stored payment with another body (step_up_required is
 	// not stored: the resend above had to execute).
-	other := map[string]any{"code_value": tourQRCode, "preferred_asset": preferred, "amount": "250.00"}
+	other := map[string]any{"code_value": QRCode, "preferred_asset": preferred, "amount": "250.00"}
 	t.api("POST /v1/qrpay/payments", call{method: "POST", path: "/v1/qrpay/payments", member: t.member, body: other, keyed: true, key: key, stepUp: ch}, 409, "idempotency_key_reused")
 	return id
 }
 
 func (t *tour) qrPayments() {
 	t.api("GET /v1/qrpay/schemes", call{method: "GET", path: "/v1/qrpay/schemes"}, 200, "")
-	t.api("POST /v1/qrpay/decode", call{method: "POST", path: "/v1/qrpay/decode", member: t.member, body: map[string]any{"code_value": tourQRCode}}, 200, "")
+	t.api("POST /v1/qrpay/decode", call{method: "POST", path: "/v1/qrpay/decode", member: t.member, body: map[string]any{"code_value": QRCode}}, 200, "")
 	t.api("POST /v1/qrpay/decode", call{method: "POST", path: "/v1/qrpay/decode", member: t.member, body: map[string]any{"code_value": "not a QR code"}}, 400, "qr_code_invalid")
-	q := t.api("POST /v1/qrpay/quotes", call{method: "POST", path: "/v1/qrpay/quotes", member: t.member, body: map[string]any{"code_value": tourQRCode}}, 200, "")
+	q := t.api("POST /v1/qrpay/quotes", call{method: "POST", path: "/v1/qrpay/quotes", member: t.member, body: map[string]any{"code_value": QRCode}}, 200, "")
 	t.api("POST /v1/qrpay/quotes", call{method: "POST", path: "/v1/qrpay/quotes", member: t.member, body: map[string]any{"code_value": "not a QR code"}}, 400, "qr_code_invalid")
 	asset := "USDT"
 	if ch, ok := q.json["chosen"].(map[string]any); ok {

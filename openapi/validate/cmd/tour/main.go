@@ -6,6 +6,7 @@
 // Usage:
 //
 //	tour -api http://127.0.0.1:4010 -control http://127.0.0.1:8080 [-v]
+//	tour -print-qr
 package main
 
 import (
@@ -24,7 +25,12 @@ func main() {
 	api := flag.String("api", "http://127.0.0.1:4010", "base URL of the business API (the proxy)")
 	control := flag.String("control", "http://127.0.0.1:8080", "base URL of the simulator (control API)")
 	verbose := flag.Bool("v", false, "print every step")
+	printQR := flag.Bool("print-qr", false, "print the tour's QR code (a 250.00 THB PromptPay bill) and exit")
 	flag.Parse()
+	if *printQR {
+		fmt.Println(tour.QRCode)
+		return
+	}
 	var log io.Writer
 	if *verbose {
 		log = os.Stdout
