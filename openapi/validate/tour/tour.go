@@ -156,6 +156,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	t.cards()
 	t.remittances()
 	t.kyc()
+	t.moreErrors()
 	t.syntheticEvents()
 	t.webhookDeliveries()
 
@@ -495,6 +496,59 @@ func (t *tour) kyc() {
 	t.api("POST /v1/kyc/profile-sessions", call{method: "POST", path: "/v1/kyc/profile-sessions", member: other, keyed: true}, 404, "not_found")
 	t.ctlOK("POST", "/_sim/members/"+other+"/status", map[string]any{"status": "suspended"})
 	t.api("GET /v1/kyc", call{method: "GET", path: "/v1/kyc", member: other}, 404, "member_not_found")
+}
+
+// moreErrors gives the operations whose other steps only succeed an error
+// answer too: member-scoped ones for a member the merchant does not have,
+// card ones for a card that does not exist, merchant-level reads through an
+// injected upstream failure.
+func (t *tour) moreErrors() {
+	nobody := "nobody-" + newUUID()[:8]
+	for _, k := range []struct {
+		op string
+		c  call
+	}{
+		{"GET /v1/cards", call{method: "GET", path: "/v1/cards"}},
+		{"GET /v1/kyc/quick", call{method: "GET", path: "/v1/kyc/quick"}},
+		{"POST /v1/kyc/quick", call{method: "POST", path: "/v1/kyc/quick", keyed: true, body: map[string]any{}}},
+		{"GET /v1/remit/payees", call{method: "GET", path: "/v1/remit/payees"}},
+		{"GET /v1/remittances", call{method: "GET", path: "/v1/remittances"}},
+		{"GET /v1/remit/quotes", call{method: "GET", path: "/v1/remit/quotes", query: url.Values{"payee_id": {"pye_100001"}, "payout_amount": {"10.00"}}}},
+	} {
+		k.c.member = nobody
+		t.api(k.op, k.c, 404, "member_not_found")
+	}
+	card := "/v1/cards/crd_" + newUUID()
+	for _, k := range []struct {
+		op string
+		c  call
+	}{
+		{"GET /v1/cards/{id}/close-check", call{method: "GET", path: card + "/close-check"}},
+		{"GET /v1/cards/{id}/topups/estimate", call{method: "GET", path: card + "/topups/estimate", query: url.Values{"amount": {"10"}}}},
+		{"POST /v1/cards/{id}/close", call{method: "POST", path: card + "/close", keyed: true, body: map[string]any{}}},
+		{"POST /v1/cards/{id}/replacements", call{method: "POST", path: card + "/replacements", keyed: true, body: map[string]any{}}},
+		{"POST /v1/cards/{id}/secure-session", call{method: "POST", path: card + "/secure-session", body: map[string]any{}}},
+		{"POST /v1/cards/{id}/unfreeze", call{method: "POST", path: card + "/unfreeze", body: map[string]any{}}},
+		{"POST /v1/cards/{id}/pin", call{method: "POST", path: card + "/pin", keyed: true, body: map[string]any{"new_pin": "246809", "current_pin": "135790"}}},
+	} {
+		k.c.member = t.member
+		t.api(k.op, k.c, 404, "")
+	}
+	for _, k := range []struct {
+		op, path string
+		c        call
+	}{
+		{"GET /v1/qrpay/schemes", "/v1/qrpay/schemes", call{method: "GET", path: "/v1/qrpay/schemes"}},
+		{"GET /v1/cards/products", "/v1/cards/products", call{method: "GET", path: "/v1/cards/products"}},
+		{"GET /v1/deposits", "/v1/deposits", call{method: "GET", path: "/v1/deposits"}},
+		{"GET /v1/remit/products", "/v1/remit/products", call{method: "GET", path: "/v1/remit/products"}},
+		{"GET /v1/remit/conversion-dates", "/v1/remit/conversion-dates", call{method: "GET", path: "/v1/remit/conversion-dates", query: url.Values{"payout_currency": {"GBP"}}}},
+		{"GET /v1/webhooks/deliveries", "/v1/webhooks/deliveries", call{method: "GET", path: "/v1/webhooks/deliveries"}},
+		{"POST /v1/remit/vp/applications/query", "/v1/remit/vp/applications/query", call{method: "POST", path: "/v1/remit/vp/applications/query", body: map[string]any{"members": []string{t.member}}}},
+	} {
+		t.fault(k.c.method, k.path, 502, "upstream_error")
+		t.api(k.op, k.c, 502, "upstream_error")
+	}
 }
 
 // syntheticEvents records the events the simulator has no product flow for.
