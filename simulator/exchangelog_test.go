@@ -14,7 +14,7 @@ import (
 
 // TestExchangeLog turns the exchange log on and checks that every kind of
 // exchange lands in it as one JSON line: an answered business request with
-// its body and headers, a control call, and a dropped connection.
+// its body and headers, control calls, and a dropped connection.
 func TestExchangeLog(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "log")
 	t.Setenv(simulator.EnvExchangeLog, dir)
@@ -32,9 +32,11 @@ func TestExchangeLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if err := sim.InjectFault(simulator.Fault{Method: "GET", Path: "/v1/assets", Kind: simulator.FaultDropBefore}); err != nil {
-		t.Fatal(err)
+	fault := strings.NewReader(`{"method":"GET","path":"/v1/assets","kind":"drop_before"}`)
+	if resp, err = http.Post(sim.URL()+"/_sim/faults", "application/json", fault); err != nil || resp.StatusCode != http.StatusCreated {
+		t.Fatalf("POST /_sim/faults: %v %v", resp, err)
 	}
+	resp.Body.Close()
 	if resp, err := http.Get(sim.URL() + "/v1/assets"); err == nil {
 		resp.Body.Close()
 		t.Fatal("the dropped request got an answer")
@@ -65,10 +67,10 @@ func TestExchangeLog(t *testing.T) {
 		}
 		got = append(got, x)
 	}
-	if len(got) != 3 {
-		t.Fatalf("%d exchanges logged, want 3: %+v", len(got), got)
+	if len(got) != 4 {
+		t.Fatalf("%d exchanges logged, want 4: %+v", len(got), got)
 	}
-	decode, clock, dropped := got[0], got[1], got[2]
+	decode, clock, dropped := got[0], got[1], got[3]
 	if decode.Kind != "serve" || decode.Request.Method != "POST" || decode.Request.Target != "/v1/qrpay/decode?x=1" ||
 		decode.Request.Body != `{"code_value":"abc"}` || decode.Request.Header.Get("X-On-Behalf-Of") != "member-1" {
 		t.Errorf("request not logged as sent: %+v", decode.Request)
@@ -83,7 +85,7 @@ func TestExchangeLog(t *testing.T) {
 	if !dropped.Dropped || dropped.Response != nil || dropped.Request.Target != "/v1/assets" {
 		t.Errorf("dropped connection not logged as dropped: %+v", dropped)
 	}
-	if decode.Instance != clock.Instance || decode.Seq != 1 || clock.Seq != 2 || dropped.Seq != 3 {
+	if decode.Instance != clock.Instance || decode.Seq != 1 || clock.Seq != 2 || dropped.Seq != 4 {
 		t.Errorf("instance and sequence numbers: %d/%d %d/%d %d/%d", decode.Instance, decode.Seq, clock.Instance, clock.Seq, dropped.Instance, dropped.Seq)
 	}
 }

@@ -69,26 +69,25 @@ type Checker struct {
 	docs                *Documents
 	business, control   *router
 	businessC, controlC *router
-	notFoundSchema      *openapi3.SchemaRef
+	notFoundSchema      *openapi3.SchemaRef // 404 of an undocumented route
+	envelopeSchema      *openapi3.SchemaRef // 405 of an undocumented method
 	Counts              Counts
 	// Refused groups the refused invalid requests by operation, status and
 	// the first line of the validator's complaint (for -v).
-	Refused                map[string]int
-	violations             []Violation
-	requestOpts, respOpts  *openapi3filter.Options
-	webhookOpts            *openapi3filter.Options
-	seenBusinessOperations map[string]bool
+	Refused               map[string]int
+	violations            []Violation
+	requestOpts, respOpts *openapi3filter.Options
+	webhookOpts           *openapi3filter.Options
 }
 
 // NewChecker returns a Checker of docs.
 func NewChecker(docs *Documents) (*Checker, error) {
 	c := &Checker{
-		docs:                   docs,
-		business:               newRouter(docs.Business),
-		control:                newRouter(docs.Control),
-		businessC:              newRouter(docs.BusinessClosed),
-		controlC:               newRouter(docs.ControlClosed),
-		seenBusinessOperations: map[string]bool{},
+		docs:      docs,
+		business:  newRouter(docs.Business),
+		control:   newRouter(docs.Control),
+		businessC: newRouter(docs.BusinessClosed),
+		controlC:  newRouter(docs.ControlClosed),
 	}
 	c.Counts.PerOperation = map[string]int{}
 	c.Refused = map[string]int{}
@@ -96,11 +95,21 @@ func NewChecker(docs *Documents) (*Checker, error) {
 	c.respOpts = &openapi3filter.Options{MultiError: true, IncludeResponseStatus: true, AuthenticationFunc: authenticate}
 	c.webhookOpts = &openapi3filter.Options{MultiError: true, AuthenticationFunc: authenticate, SkipSettingDefaults: true}
 	s := docs.BusinessClosed.Components.Schemas["Error404"]
-	if s == nil {
-		return nil, errors.New("mwallet.yaml: components.schemas.Error404 missing")
+	env := docs.BusinessClosed.Components.Schemas["ErrorEnvelope"]
+	if s == nil || env == nil {
+		return nil, errors.New("mwallet.yaml: components.schemas.Error404 or ErrorEnvelope missing")
 	}
-	c.notFoundSchema = s
+	c.notFoundSchema = closedRef(s)
+	c.envelopeSchema = closedRef(env)
 	return c, nil
+}
+
+// closedRef wraps a schema so that no property beyond those it evaluates
+// is allowed.
+func closedRef(s *openapi3.SchemaRef) *openapi3.SchemaRef {
+	w := &openapi3.Schema{AllOf: openapi3.SchemaRefs{s}}
+	w.UnevaluatedProperties = openapi3.BoolSchema{Has: &falseValue}
+	return openapi3.NewSchemaRef("", w)
 }
 
 // Violations returns every violation found so far.
@@ -280,8 +289,9 @@ func onlyLenient(err error) bool {
 }
 
 // checkNoRoute checks the answer to a request that no document describes:
-// the service answers an unknown path with 404 not_found (or 405 for a known
-// path and another method), in the error envelope, with X-Request-Id.
+// the service answers an unknown path with 404 not_found in the error
+// envelope (a 405 for a known path and another method may carry another
+// documented code), with X-Request-Id.
 func (c *Checker) checkNoRoute(x *simulator.Exchange, req *http.Request, where string) {
 	c.Counts.NoRoute++
 	key := "no route " + req.Method + " " + req.URL.EscapedPath()
@@ -303,8 +313,12 @@ func (c *Checker) checkNoRoute(x *simulator.Exchange, req *http.Request, where s
 		c.add(Violation{Key: key, Kind: "response", Where: where, Detail: fmt.Sprintf("body is not the JSON error envelope (Content-Type %q): %.60q", r.Header.Get("Content-Type"), r.Body)})
 		return
 	}
-	if err := c.notFoundSchema.Value.VisitJSON(v, openapi3.EnableJSONSchema2020(), openapi3.MultiErrors()); err != nil {
-		c.add(Violation{Key: key, Kind: "response", Where: where, Detail: "not a not_found envelope: " + oneLine(err.Error())})
+	schema, what := c.notFoundSchema, "a not_found envelope"
+	if r.Status == http.StatusMethodNotAllowed {
+		schema, what = c.envelopeSchema, "an error envelope"
+	}
+	if err := schema.Value.VisitJSON(v, openapi3.EnableJSONSchema2020(), openapi3.MultiErrors()); err != nil {
+		c.add(Violation{Key: key, Kind: "response", Where: where, Detail: "not " + what + ": " + oneLine(err.Error())})
 	}
 }
 

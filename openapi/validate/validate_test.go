@@ -115,6 +115,10 @@ func TestCheckerFindsPlantedViolations(t *testing.T) {
 			Response: answer(200, memberBody)}, "security"},
 		{"undocumented route answered 404 envelope", simulator.Exchange{Request: msg("GET", "/v1/nope", nil, ""),
 			Response: answer(404, `{"type":"not_found","code":"not_found","message":"x","request_id":"req_1"}`)}, ""},
+		{"undocumented method answered 405 envelope", simulator.Exchange{Request: msg("DELETE", "/v1/assets", nil, ""),
+			Response: answer(405, `{"type":"invalid_request_error","code":"invalid_request","message":"x","request_id":"req_1"}`)}, ""},
+		{"undocumented route answered 404 with an extra field", simulator.Exchange{Request: msg("GET", "/v1/nope", nil, ""),
+			Response: answer(404, `{"type":"not_found","code":"not_found","message":"x","request_id":"req_1","path":"/v1/nope"}`)}, "path"},
 		{"undocumented route answered 200", simulator.Exchange{Request: msg("GET", "/v1/nope", nil, ""),
 			Response: answer(200, `{}`)}, "undocumented route"},
 		{"undocumented route answered in HTML", simulator.Exchange{Request: msg("GET", "//v1/assets", nil, ""),
@@ -184,8 +188,18 @@ func TestTourOverTheSimulator(t *testing.T) {
 	if len(res.Events) != len(tour.EventTypes) {
 		t.Errorf("%d event types delivered, want %d", len(res.Events), len(tour.EventTypes))
 	}
-	if err := sim.CheckLedger(); err != nil {
-		t.Error(err)
+	resp, err := http.Get(sim.URL() + "/_sim/ledger")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ledger struct {
+		Balanced bool   `json:"balanced"`
+		Error    string `json:"error"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&ledger)
+	resp.Body.Close()
+	if err != nil || !ledger.Balanced {
+		t.Errorf("ledger after the tour: balanced %v %s %v", ledger.Balanced, ledger.Error, err)
 	}
 
 	c := newChecker(t)
