@@ -1,6 +1,7 @@
 package mwallet
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -102,6 +103,11 @@ func (c *Client) spec(r *Request, o callOptions) (*callSpec, error) {
 
 // encodeBody encodes the request body once per logical call. A
 // json.RawMessage is sent byte for byte.
+//
+// The encoding is compact and does not escape <, > and & (json.Marshal
+// would write \u003c ...), so the bytes are those JSON.stringify writes: a
+// gateway or validating proxy that parses and re-serialises the body keeps
+// the signed bytes. (U+2028 and U+2029 are still escaped by encoding/json.)
 func encodeBody(v any) ([]byte, error) {
 	if raw, ok := v.(json.RawMessage); ok {
 		if !json.Valid(raw) {
@@ -109,11 +115,13 @@ func encodeBody(v any) ([]byte, error) {
 		}
 		return raw, nil
 	}
-	b, err := json.Marshal(v)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return nil, &ParamError{Param: "body", Reason: "cannot be encoded as JSON: " + err.Error(), Code: CodeInvalidRequest}
 	}
-	return b, nil
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // callSpec is one logical call, fixed across its attempts.

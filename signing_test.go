@@ -125,3 +125,30 @@ func BenchmarkBareHMAC1KiB(b *testing.B) {
 		benchSink = base64.StdEncoding.EncodeToString(m.Sum(nil))
 	}
 }
+
+// TestEncodeBodyIsJSONStringifyForm checks that request bodies are encoded
+// compactly without HTML escaping, as JSON.stringify writes them, so a proxy
+// that re-serialises the body keeps the signed bytes.
+func TestEncodeBodyIsJSONStringifyForm(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in   any
+		want string
+	}{
+		{map[string]string{"reference": "a<b>&c"}, `{"reference":"a<b>&c"}`},
+		{struct {
+			Name string `json:"name"`
+			N    int    `json:"n"`
+		}{"Café & Bar", 1}, `{"name":"Café & Bar","n":1}`},
+		{[]string{"x"}, `["x"]`},
+	}
+	for _, tt := range tests {
+		got, err := encodeBody(tt.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != tt.want {
+			t.Errorf("encodeBody(%v) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}

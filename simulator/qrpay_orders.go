@@ -260,7 +260,12 @@ func (s *Simulator) qrPay(c *rc) (int, any, error) {
 	o.Status = "processing"
 	o.Version++
 	s.inFlight(CollectionQROrders, o.ID, func() { _ = s.qrTransitionLocked(o, "complete") })
-	return http.StatusCreated, o.json(), nil
+	// The payment answer carries exactly the fields the specification lists
+	// for the QR payment order; ledger_scale is an addition of the inferred
+	// GET /v1/qrpay/orders/{id} only.
+	out := o.json()
+	delete(out, "ledger_scale")
+	return http.StatusCreated, out, nil
 }
 
 func (s *Simulator) qrGetOrder(c *rc) (int, any, error) {

@@ -252,7 +252,7 @@ func New(opts ...Option) (*Simulator, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.server = httptest.NewUnstartedServer(s)
+	s.server = httptest.NewUnstartedServer(LogExchanges(s))
 	// OPTIONS * reaches the simulator, which answers it with its envelope.
 	s.server.Config.DisableGeneralOptionsHandler = true
 	s.server.Start()
@@ -491,4 +491,5 @@ func (s *Simulator) registerAll() {
 	s.registerKYC()
 	s.registerWebhooks()
 	s.registerDevTools()
+	s.registerOpenAPI()
 }

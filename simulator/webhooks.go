@@ -92,7 +92,8 @@ func (s *Simulator) webhookStateLocked() *webhookState {
 			deliveryByID: map[string]*whDelivery{},
 			bodies:       map[string][]byte{},
 			client: &http.Client{
-				Timeout: webhookTimeout,
+				Transport: deliveryTransport(),
+				Timeout:   webhookTimeout,
 				// A redirect is not a 2xx: the attempt fails.
 				CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 			},

@@ -190,7 +190,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 	base := "http://" + ln.Addr().String()
 	sim.SetBaseURL(base)
 	// OPTIONS * reaches the simulator, which answers it with its envelope.
-	srv := &http.Server{Handler: sim, ReadHeaderTimeout: 10 * time.Second, DisableGeneralOptionsHandler: true}
+	srv := &http.Server{Handler: simulator.LogExchanges(sim), ReadHeaderTimeout: 10 * time.Second, DisableGeneralOptionsHandler: true}
 
 	printBanner(stdout, base, sim.Credentials(), cfg.clock)
 

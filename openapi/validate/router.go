@@ -1,0 +1,92 @@
+package validate
+
+import (
+	"net/url"
+	"sort"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/routers"
+)
+
+// router finds the operation of a request in one document. Of the path
+// templates that match, the one with the most literal segments wins, as
+// OpenAPI 3.1 orders concrete paths before templated ones
+// (/v1/cards/applications/{id} before /v1/cards/{id}/close-check).
+type router struct {
+	doc    *openapi3.T
+	routes []route
+}
+
+type route struct {
+	template string
+	segs     []string // literal segments, or "" for a parameter
+	params   []string // parameter name per segment ("" for a literal)
+	literals int
+	item     *openapi3.PathItem
+}
+
+func newRouter(doc *openapi3.T) *router {
+	r := &router{doc: doc}
+	for template, item := range doc.Paths.Map() {
+		rt := route{template: template, item: item}
+		for _, seg := range strings.Split(strings.TrimPrefix(template, "/"), "/") {
+			if strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") {
+				rt.segs = append(rt.segs, "")
+				rt.params = append(rt.params, seg[1:len(seg)-1])
+				continue
+			}
+			rt.segs = append(rt.segs, seg)
+			rt.params = append(rt.params, "")
+			rt.literals++
+		}
+		r.routes = append(r.routes, rt)
+	}
+	// A stable order, most literal segments first.
+	sort.Slice(r.routes, func(i, j int) bool {
+		if r.routes[i].literals != r.routes[j].literals {
+			return r.routes[i].literals > r.routes[j].literals
+		}
+		return r.routes[i].template < r.routes[j].template
+	})
+	return r
+}
+
+// match returns the route of method and the escaped path, with the
+// unescaped path parameters. pathFound reports a path template that matched
+// even when the method did not.
+func (r *router) match(method, escapedPath string) (rt *routers.Route, params map[string]string, pathFound bool) {
+	segs := strings.Split(strings.TrimPrefix(escapedPath, "/"), "/")
+	for i := range r.routes {
+		c := &r.routes[i]
+		if len(c.segs) != len(segs) {
+			continue
+		}
+		p, ok := map[string]string{}, true
+		for k, lit := range c.segs {
+			if c.params[k] == "" {
+				if segs[k] != lit {
+					ok = false
+					break
+				}
+				continue
+			}
+			v, err := url.PathUnescape(segs[k])
+			if err != nil || v == "" {
+				ok = false
+				break
+			}
+			p[c.params[k]] = v
+		}
+		if !ok {
+			continue
+		}
+		pathFound = true
+		op := c.item.GetOperation(method)
+		if op == nil {
+			continue
+		}
+		return &routers.Route{Spec: r.doc, Path: c.template, PathItem: c.item, Method: method, Operation: op}, p, true
+	}
+	return nil, nil, pathFound
+}
