@@ -36,7 +36,9 @@ type ApplyParams struct {
 	FormFactor FormFactor
 	// FirstTopUp is an amount in SourceAsset credited to the card after
 	// issuance (card.topup.credited). Zero means no first top-up. It must be
-	// at least the invoice's MinFirstTopUp, else amount_out_of_range.
+	// at least the invoice's MinFirstTopUp, else amount_out_of_range. When
+	// the cached catalogue knows SourceAsset, it must carry exactly that
+	// asset's ledger_scale (see mwallet.AssetAmount).
 	FirstTopUp money.Amount
 	// FundingSource is required as mwallet.FundingMerchant for merchant_hosted
 	// merchants; platform_hosted merchants leave it empty (member).
@@ -191,6 +193,9 @@ func (c *Client) Apply(ctx context.Context, member string, p ApplyParams, opts .
 	}
 	req := &mwallet.Request{Method: http.MethodPost, Path: "/v1/cards/applications", MemberScoped: true, Member: member,
 		Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated}}
+	if !p.FirstTopUp.IsZero() {
+		req.Amounts = []mwallet.AssetAmount{{Param: "FirstTopUp", Asset: body.SourceAsset, Amount: p.FirstTopUp}}
+	}
 	out, err := mwallet.Call[Application](ctx, c.caller, req, opts...)
 	if err != nil {
 		return nil, err
