@@ -16,10 +16,10 @@ type callOptions struct {
 	// idempotencyKeySet is true once WithIdempotencyKey was given, so that
 	// an empty key is refused rather than silently replaced.
 	idempotencyKeySet bool
-	stepUp         string
-	maxAttempts    int
-	attemptTimeout time.Duration
-	header         http.Header
+	stepUp            string
+	maxAttempts       int
+	attemptTimeout    time.Duration
+	header            http.Header
 	// onResponse, when set, receives the Response of the call (also on error).
 	onResponse func(*Response)
 }
