@@ -7,12 +7,15 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Webhook delivery rules of the contract.
@@ -25,6 +28,9 @@ const (
 	// maxFlushRounds bounds how often one flush looks again for deliveries
 	// that became due while it ran (events emitted by receivers calling back).
 	maxFlushRounds = 100
+	// maxAnswerKept is how many bytes of a receiver's answer an attempt
+	// keeps (WebhookAttempt.Response).
+	maxAnswerKept = 512
 )
 
 // webhookBackoff is the wait after each failed attempt, on the simulator
@@ -139,7 +145,13 @@ type WebhookAttempt struct {
 	At time.Time `json:"at"`
 	// StatusCode is the receiver's HTTP status; 0 when no answer came.
 	StatusCode int `json:"status_code"`
-	// Error describes a failure (empty on success).
+	// Response is the beginning of the receiver's answer body (at most 512
+	// bytes, invalid UTF-8 replaced), on success and on failure: what a
+	// receiver says about a refusal, such as webhooks.Handler's "invalid
+	// signature: ... timestamp out of range".
+	Response string `json:"response,omitempty"`
+	// Error describes a failure (empty on success): the receiver's status
+	// and the beginning of its answer, or why no answer came.
 	Error string `json:"error,omitempty"`
 }
 
@@ -157,11 +169,67 @@ type WebhookDelivery struct {
 	ExternalMemberID string           `json:"external_member_id"`
 }
 
-// FlushResult counts the attempts one flush made.
+// FlushResult counts the attempts one flush made and lists the failed ones.
 type FlushResult struct {
 	Attempted int `json:"attempted"`
 	Succeeded int `json:"succeeded"`
 	Failed    int `json:"failed"`
+	// Failures lists the failed attempts in the order they were made.
+	Failures []DeliveryFailure `json:"failures,omitempty"`
+	// Hint explains the likely cause of the failures when the receivers'
+	// answers show one (a receiver that checks signature timestamps on its
+	// own clock, or verifies with another secret); empty otherwise.
+	Hint string `json:"hint,omitempty"`
+}
+
+// DeliveryFailure is one failed delivery attempt of a flush.
+type DeliveryFailure struct {
+	DeliveryID string `json:"delivery_id"`
+	EventID    string `json:"event_id"`
+	EventType  string `json:"event_type"`
+	EndpointID string `json:"endpoint_id"`
+	URL        string `json:"url"`
+	// At is the simulator time of the attempt: the signature's timestamp.
+	At time.Time `json:"at"`
+	// StatusCode is the receiver's status, 0 when no answer came.
+	StatusCode int `json:"status_code"`
+	// Response is the beginning of the receiver's answer body.
+	Response string `json:"response,omitempty"`
+	// Error says why the attempt failed.
+	Error string `json:"error"`
+	// Status is the delivery row's status after the attempt: pending (a
+	// retry falls due at NextAttemptAt), dead, failed or no_subscriber.
+	Status        string     `json:"status"`
+	NextAttemptAt *time.Time `json:"next_attempt_at,omitempty"`
+}
+
+// FlushError is the error of a flush in which at least one delivery attempt
+// failed: the receiver answered other than 2xx, or did not answer. The
+// flush itself went through (every due delivery was attempted and
+// recorded, retries are scheduled); the error exists so that a test cannot
+// take a refusing receiver for a working one. Result is the flush's
+// result, its Failures included. Test for it with errors.As; a test that
+// wants a receiver to fail (an outage, a retry schedule) checks
+// Result.Failures instead of treating the error as fatal.
+type FlushError struct {
+	Result FlushResult
+}
+
+// Error lists the failed attempts, at most five of them.
+func (e *FlushError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "simulator: %d of %d webhook delivery attempts failed", e.Result.Failed, e.Result.Attempted)
+	for i, f := range e.Result.Failures {
+		if i == 5 {
+			fmt.Fprintf(&b, "; and %d more (sim.Webhooks.Deliveries lists them)", len(e.Result.Failures)-i)
+			break
+		}
+		fmt.Fprintf(&b, "; %s %s to %s: %s", f.EventType, f.EventID, f.URL, f.Error)
+	}
+	if e.Result.Hint != "" {
+		b.WriteString(" (" + e.Result.Hint + ")")
+	}
+	return b.String()
 }
 
 func (s *Simulator) registerWebhooks() {
@@ -263,8 +331,11 @@ func (s *Simulator) registerWebhooks() {
 			writeJSON(w, ae.status, ae.envelope(id))
 			return
 		}
+		// Failed attempts are part of the answer (failures, hint), not an
+		// error of the flush.
 		res, err := s.flushWebhooks(r.Context())
-		if err != nil {
+		var fe *FlushError
+		if err != nil && !errors.As(err, &fe) {
 			writeJSON(w, http.StatusInternalServerError, errBusiness500("flush interrupted: "+err.Error()).envelope(id))
 			return
 		}
@@ -424,7 +495,8 @@ type deliveryJob struct {
 // those calls) are attempted too. Retries fall due as the clock advances
 // (Advance), 1, 5, 30, 120 and 360 minutes after each failure; flush again
 // to attempt them. A cancelled ctx stops the flush; an attempt cut short by
-// the cancellation is not recorded and stays due.
+// the cancellation is not recorded and stays due. When an attempt failed the
+// error is a *FlushError carrying the result.
 func (s *Simulator) flushWebhooks(ctx context.Context) (FlushResult, error) {
 	var res FlushResult
 	for round := 0; round < maxFlushRounds; round++ {
@@ -432,7 +504,7 @@ func (s *Simulator) flushWebhooks(ctx context.Context) (FlushResult, error) {
 		jobs := s.dueDeliveriesLocked()
 		s.mu.Unlock()
 		if len(jobs) == 0 {
-			return res, nil
+			break
 		}
 		for i, j := range jobs {
 			if err := ctx.Err(); err != nil {
@@ -443,7 +515,7 @@ func (s *Simulator) flushWebhooks(ctx context.Context) (FlushResult, error) {
 				s.mu.Unlock()
 				return res, err
 			}
-			code, aerr := s.attemptDelivery(ctx, j)
+			code, answer, aerr := s.attemptDelivery(ctx, j)
 			if aerr != nil && ctx.Err() != nil {
 				// Cancelled by the caller, not refused by the receiver: the
 				// attempt does not count.
@@ -455,17 +527,57 @@ func (s *Simulator) flushWebhooks(ctx context.Context) (FlushResult, error) {
 				return res, ctx.Err()
 			}
 			s.mu.Lock()
-			ok := s.recordAttemptLocked(j, code, aerr)
+			ok := s.recordAttemptLocked(j, code, answer, aerr)
+			var failure DeliveryFailure
+			if !ok {
+				failure = j.d.failure(j)
+			}
 			s.mu.Unlock()
 			res.Attempted++
 			if ok {
 				res.Succeeded++
 			} else {
 				res.Failed++
+				res.Failures = append(res.Failures, failure)
 			}
 		}
 	}
-	return res, nil
+	if res.Failed == 0 {
+		return res, nil
+	}
+	res.Hint = s.flushHint(res.Failures)
+	return res, &FlushError{Result: res}
+}
+
+// flushHint recognises the usual causes of a refusing receiver in the
+// answers of the failed attempts.
+func (s *Simulator) flushHint(fs []DeliveryFailure) string {
+	for _, f := range fs {
+		r := strings.ToLower(f.Response)
+		switch {
+		case strings.Contains(r, "timestamp") || strings.Contains(r, "stale"):
+			return fmt.Sprintf("the receiver checks the signature timestamp against its own clock, but the simulator signs with its clock, now %s: "+
+				"build the receiver with sim.Webhooks.Handler, or pass webhooks.WithClock(sim.Clock.Now) to webhooks.Handler",
+				s.clock.Now().UTC().Format(time.RFC3339))
+		case strings.Contains(r, "signature"):
+			return "the receiver refused the signature: it must verify with the simulator's webhook secret (sim.Credentials().WebhookSecret, or the secret AddEndpoint returned)"
+		}
+	}
+	return ""
+}
+
+// failure describes the attempt j just recorded on d.
+func (d *whDelivery) failure(j deliveryJob) DeliveryFailure {
+	a := d.Attempts[len(d.Attempts)-1]
+	f := DeliveryFailure{
+		DeliveryID: d.ID, EventID: j.eventID, EventType: j.eventType, EndpointID: d.EndpointID, URL: j.url,
+		At: a.At, StatusCode: a.StatusCode, Response: a.Response, Error: a.Error, Status: d.Status,
+	}
+	if !d.NextAttemptAt.IsZero() {
+		t := d.NextAttemptAt
+		f.NextAttemptAt = &t
+	}
+	return f
 }
 
 // dueDeliveriesLocked marks the due pending rows in flight and returns
@@ -500,11 +612,12 @@ func (s *Simulator) dueDeliveriesLocked() []deliveryJob {
 	return jobs
 }
 
-// attemptDelivery POSTs one delivery; it runs without s.mu.
-func (s *Simulator) attemptDelivery(ctx context.Context, j deliveryJob) (int, error) {
+// attemptDelivery POSTs one delivery and returns the receiver's status and
+// the beginning of its answer; it runs without s.mu.
+func (s *Simulator) attemptDelivery(ctx context.Context, j deliveryJob) (int, string, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, j.url, bytes.NewReader(j.body))
 	if err != nil {
-		return 0, err
+		return 0, "", err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "mwallet-simulator-webhooks")
@@ -516,14 +629,42 @@ func (s *Simulator) attemptDelivery(ctx context.Context, j deliveryJob) (int, er
 	s.mu.Unlock()
 	resp, err := client.Do(req)
 	if err != nil {
-		return 0, err
+		return 0, "", err
 	}
 	defer resp.Body.Close()
+	head, _ := io.ReadAll(io.LimitReader(resp.Body, maxAnswerKept))
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	answer := answerText(head)
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return resp.StatusCode, fmt.Errorf("receiver answered %d", resp.StatusCode)
+		if answer == "" {
+			return resp.StatusCode, "", fmt.Errorf("receiver answered %d with an empty body", resp.StatusCode)
+		}
+		return resp.StatusCode, answer, fmt.Errorf("receiver answered %d: %s", resp.StatusCode, answer)
 	}
-	return resp.StatusCode, nil
+	return resp.StatusCode, answer, nil
+}
+
+// answerText is the kept beginning of a receiver's answer: valid UTF-8
+// (a multi-byte character cut by the limit is dropped), control
+// characters but tab replaced by spaces, surrounding space trimmed.
+func answerText(b []byte) string {
+	if n := len(b); n > 0 && !utf8.Valid(b) {
+		for i := n - 1; i >= 0 && i > n-utf8.UTFMax; i-- {
+			if utf8.RuneStart(b[i]) {
+				if !utf8.FullRune(b[i:]) {
+					b = b[:i]
+				}
+				break
+			}
+		}
+	}
+	s := strings.Map(func(r rune) rune {
+		if r < 0x20 && r != '\t' || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, strings.ToValidUTF8(string(b), "\uFFFD"))
+	return strings.TrimSpace(s)
 }
 
 // recordAttemptLocked stores the outcome of one attempt and moves the row:
@@ -531,10 +672,10 @@ func (s *Simulator) attemptDelivery(ctx context.Context, j deliveryJob) (int, er
 // remain, dead after the sixth failure of a run, failed when a redelivery's
 // single attempt fails, and no_subscriber when the endpoint went away
 // meanwhile.
-func (s *Simulator) recordAttemptLocked(j deliveryJob, code int, aerr error) bool {
+func (s *Simulator) recordAttemptLocked(j deliveryJob, code int, answer string, aerr error) bool {
 	d := j.d
 	d.inFlight = false
-	a := WebhookAttempt{At: j.at, StatusCode: code}
+	a := WebhookAttempt{At: j.at, StatusCode: code, Response: answer}
 	if aerr != nil {
 		a.Error = aerr.Error()
 	}
