@@ -3,3 +3,8 @@
 .PHONY: bench
 bench:
 	./bench/run.sh
+
+# make test-all runs every module's tests, nested modules included (see README).
+.PHONY: test-all
+test-all:
+	go run ./internal/tools/testall

@@ -2,6 +2,7 @@ package mwallet
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -90,13 +91,59 @@ type Network struct {
 
 // ParseAmount parses s, a plain decimal string, at the asset's ledger scale.
 // It never rounds: more non-zero decimals than the scale give a *ParamError
-// wrapping money.ErrPrecision.
+// wrapping money.ErrPrecision whose reason says so, for example
+// `"1.0000001" has more decimals than the ledger scale (6) of USDT`.
 func (a Asset) ParseAmount(s string) (money.Amount, error) {
 	v, err := money.Parse(s, a.LedgerScale)
 	if err != nil {
-		return money.Amount{}, &ParamError{Param: "amount", Reason: fmt.Sprintf("%q is not an amount of %s at ledger scale %d", clip(s, 64), a.Code, a.LedgerScale), Code: CodeInvalidRequest, Err: err}
+		return money.Amount{}, &ParamError{Param: "amount", Reason: a.parseReason(s, err), Code: CodeInvalidRequest, Err: err}
 	}
 	return v, nil
+}
+
+// parseReason says in words why s is not an amount of a.
+func (a Asset) parseReason(s string, err error) string {
+	q := fmt.Sprintf("%q", clip(s, 64))
+	switch {
+	case errors.Is(err, money.ErrPrecision):
+		return fmt.Sprintf("%s has more decimals than the ledger scale (%d) of %s; amounts are never rounded", q, a.LedgerScale, a.Code)
+	case errors.Is(err, money.ErrSyntax):
+		return fmt.Sprintf("%s is not a plain decimal string (digits, one optional point, an optional leading minus; no exponent, no spaces, no thousands separators)", q)
+	case errors.Is(err, money.ErrRange):
+		return fmt.Sprintf("%s is out of range for an amount of %s", q, a.Code)
+	case errors.Is(err, money.ErrScale):
+		return fmt.Sprintf("%s cannot be parsed: the ledger scale (%d) of %s is out of range", q, a.LedgerScale, a.Code)
+	}
+	return fmt.Sprintf("%s is not an amount of %s at ledger scale %d", q, a.Code, a.LedgerScale)
+}
+
+// checkAssetAmount applies the AssetAmount rule: when the cached catalogue
+// knows x.Asset, x.Amount must carry exactly its ledger scale.
+func (c *Client) checkAssetAmount(x AssetAmount) error {
+	code := strings.ToUpper(strings.TrimSpace(x.Asset))
+	if code == "" {
+		return nil
+	}
+	a, ok, _, _ := c.assets.get(code)
+	if !ok || x.Amount.Scale() == a.LedgerScale {
+		return nil
+	}
+	param := x.Param
+	if param == "" {
+		param = "amount"
+	}
+	how := "parse it with Client.ParseAmount(ctx, %q, s), or Rescale it when that is lossless"
+	if x.Amount.Scale() > a.LedgerScale {
+		if _, err := x.Amount.Rescale(a.LedgerScale); err != nil {
+			how = "it cannot be sent without rounding; parse it with Client.ParseAmount(ctx, %q, s)"
+		}
+	}
+	return &ParamError{
+		Param: param,
+		Reason: fmt.Sprintf("%s has %d decimals; the ledger scale of %s is %d: "+how,
+			x.Amount, x.Amount.Scale(), a.Code, a.LedgerScale, a.Code),
+		Code: CodeInvalidRequest, Err: money.ErrScale,
+	}
 }
 
 // Display formats x for people: truncated (never rounded) to the asset's

@@ -75,9 +75,13 @@ func (c *Client) spec(r *Request, o callOptions) (*callSpec, error) {
 			return nil, &ParamError{Param: "member", Reason: "contains control characters", Code: CodeMemberContextRequired}
 		}
 	}
-	if o.idempotencyKey != "" {
+	if o.idempotencyKeySet || o.idempotencyKey != "" {
 		if !ValidIdempotencyKey(o.idempotencyKey) {
-			return nil, &ParamError{Param: "idempotency key", Reason: "must be UUID-shaped (8-4-4-4-12 hex digits)", Code: CodeIdempotencyKeyInvalid}
+			reason := "must be UUID-shaped (8-4-4-4-12 hex digits)"
+			if o.idempotencyKey == "" {
+				reason = "is empty; it " + reason + ": pass the key stored with your record, or leave the option out to have one generated"
+			}
+			return nil, &ParamError{Param: "idempotency key", Reason: reason, Code: CodeIdempotencyKeyInvalid}
 		}
 		sp.idemKey = o.idempotencyKey
 	} else if r.Idempotent {
@@ -86,6 +90,11 @@ func (c *Client) spec(r *Request, o callOptions) (*callSpec, error) {
 	sp.keyed = sp.idemKey != ""
 	if hasCtl(sp.stepUp) {
 		return nil, &ParamError{Param: "step-up challenge id", Reason: "contains control characters", Code: ""}
+	}
+	for _, x := range r.Amounts {
+		if err := c.checkAssetAmount(x); err != nil {
+			return nil, err
+		}
 	}
 	if r.Body != nil {
 		b, err := encodeBody(r.Body)

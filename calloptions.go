@@ -13,10 +13,13 @@ type CallOption func(*callOptions)
 // callOptions are the per-call settings gathered from CallOption values.
 type callOptions struct {
 	idempotencyKey string
-	stepUp         string
-	maxAttempts    int
-	attemptTimeout time.Duration
-	header         http.Header
+	// idempotencyKeySet is true once WithIdempotencyKey was given, so that
+	// an empty key is refused rather than silently replaced.
+	idempotencyKeySet bool
+	stepUp            string
+	maxAttempts       int
+	attemptTimeout    time.Duration
+	header            http.Header
 	// onResponse, when set, receives the Response of the call (also on error).
 	onResponse func(*Response)
 }
@@ -48,10 +51,12 @@ func (o *callOptions) deliver(out any, resp *Response, err error) {
 
 // WithIdempotencyKey sets the x-idempotency-key of a creating write instead of
 // a generated one. It must be UUID-shaped (8-4-4-4-12 hex); the shape is
-// checked before anything is sent. Reuse the key of a failed call to resend it
-// after a timeout or network error.
+// checked before anything is sent, and an empty key (a key your records lost)
+// is refused like any other malformed one: a *ParamError with code
+// idempotency_key_invalid, never a silently generated key. Reuse the key of a
+// failed call to resend it after a timeout or network error.
 func WithIdempotencyKey(key string) CallOption {
-	return func(o *callOptions) { o.idempotencyKey = key }
+	return func(o *callOptions) { o.idempotencyKey, o.idempotencyKeySet = key, true }
 }
 
 // WithStepUp sets x-step-up to the challenge_id that the end user completed at

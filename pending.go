@@ -240,7 +240,7 @@ func (c *Client) Resume(ctx context.Context, p PendingRequest, out any, opts ...
 		r.Body = json.RawMessage(p.Body)
 	}
 	o := applyCallOptions(opts)
-	o.idempotencyKey = p.Key
+	o.idempotencyKey, o.idempotencyKeySet = p.Key, true
 	if o.stepUp == "" {
 		o.stepUp = p.StepUp
 	}

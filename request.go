@@ -3,6 +3,8 @@ package mwallet
 import (
 	"net/http"
 	"net/url"
+
+	"github.com/mwallet/mwallet-go/money"
 )
 
 // Request describes one endpoint call: method, escaped path, query, member
@@ -41,9 +43,39 @@ type Request struct {
 	// client never copies such a body out of the call (no pending-request
 	// record).
 	Sensitive bool
+	// Amounts names the asset amounts of Body, so that the client checks
+	// each against its asset's ledger_scale before sending (see
+	// AssetAmount). The product packages fill it; it is not sent.
+	Amounts []AssetAmount
 	// AcceptedStatus lists extra 2xx statuses the endpoint documents; any 2xx
 	// is a success anyway. It exists for documentation only.
 	AcceptedStatus []int
+}
+
+// AssetAmount is one amount of a request body in an asset of the catalogue,
+// for Request.Amounts.
+//
+// The rule: when the client's cached asset catalogue knows Asset, Amount
+// must carry exactly the asset's ledger_scale, or the call is refused before
+// anything is sent with a *ParamError (code invalid_request) that names the
+// two scales. A money.Amount carries the scale it was parsed at, so a
+// different scale means it was parsed for another asset or hard-coded: sent
+// anyway, it would be refused by the service when its extra decimals are not
+// zero ("1.00000001" at scale 8 for a 6-decimal asset) and accepted by luck
+// when they are ("1.50000000"). The client never rescales it for you; parse
+// with Client.ParseAmount (or Asset.ParseAmount), or call Amount.Rescale,
+// which fails instead of rounding. When the catalogue is not cached yet (no
+// call to Assets, Asset, ParseAmount or DisplayAmount so far), or Asset is
+// empty, the amount is sent as given and the service checks it: load the
+// catalogue once at start-up to have every amount checked locally.
+type AssetAmount struct {
+	// Param names the amount in errors, for example "Amount" or "FirstTopUp".
+	Param string
+	// Asset is the asset code the amount is in; empty when the service
+	// chooses the asset.
+	Asset string
+	// Amount is the amount as it will be sent.
+	Amount money.Amount
 }
 
 // Response is the metadata of the HTTP exchange behind a result: status,

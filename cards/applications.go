@@ -37,10 +37,12 @@ type ApplyParams struct {
 	// FirstTopUp is an amount in SourceAsset, at that asset's ledger_scale
 	// (not the card currency's), credited to the card after issuance
 	// (card.topup.credited). Zero means no first top-up. It must be at least
-	// the invoice's MinFirstTopUp, else amount_out_of_range. The card holds
-	// whole units of its currency's scale: the contract does not say how a
-	// finer amount is rounded (the simulator credits it cut to whole cents
-	// and returns the remainder to the funding account).
+	// the invoice's MinFirstTopUp, else amount_out_of_range. When the cached
+	// catalogue knows SourceAsset, it must carry exactly that asset's
+	// ledger_scale (see mwallet.AssetAmount). The card holds whole units of
+	// its currency's scale: the contract does not say how a finer amount is
+	// rounded (the simulator credits it cut to whole cents and returns the
+	// remainder to the funding account).
 	FirstTopUp money.Amount
 	// FundingSource is required as mwallet.FundingMerchant for merchant_hosted
 	// merchants; platform_hosted merchants leave it empty (member).
@@ -196,6 +198,9 @@ func (c *Client) Apply(ctx context.Context, member string, p ApplyParams, opts .
 	}
 	req := &mwallet.Request{Method: http.MethodPost, Path: "/v1/cards/applications", MemberScoped: true, Member: member,
 		Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated}}
+	if !p.FirstTopUp.IsZero() {
+		req.Amounts = []mwallet.AssetAmount{{Param: "FirstTopUp", Asset: body.SourceAsset, Amount: p.FirstTopUp}}
+	}
 	out, err := mwallet.Call[Application](ctx, c.caller, req, opts...)
 	if err != nil {
 		return nil, err

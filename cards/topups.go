@@ -14,8 +14,10 @@ import (
 // TopUpParams are the parameters of TopUp.
 type TopUpParams struct {
 	// Amount is the base amount in the source asset, at that asset's
-	// ledger_scale (not the card currency's); required and positive. The card
-	// receives it in its own currency (see Estimate.CardAmount).
+	// ledger_scale (not the card currency's); required and positive. With a
+	// SourceAsset the cached catalogue knows, it must carry exactly that
+	// asset's ledger_scale (see mwallet.AssetAmount). The card receives it in
+	// its own currency (see Estimate.CardAmount).
 	Amount money.Amount
 	// SourceAsset is a preference; when empty or unavailable the service
 	// chooses by the member's payment priority.
@@ -74,12 +76,14 @@ func (c *Client) TopUp(ctx context.Context, member, cardID string, p TopUpParams
 	if err != nil {
 		return nil, err
 	}
-	return mwallet.Call[TopUp](ctx, c.caller, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated}}, opts...)
+	return mwallet.Call[TopUp](ctx, c.caller, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated},
+		Amounts: []mwallet.AssetAmount{{Param: "Amount", Asset: body.SourceAsset, Amount: p.Amount}}}, opts...)
 }
 
 // EstimateParams are the parameters of EstimateTopUp.
 type EstimateParams struct {
-	// Amount is the base amount in the source asset; required and positive.
+	// Amount is the base amount in the source asset; required and positive,
+	// at the SourceAsset's ledger_scale as for TopUp.
 	Amount money.Amount
 	// SourceAsset is a preference, as for TopUp.
 	SourceAsset string
@@ -160,5 +164,6 @@ func (c *Client) EstimateTopUp(ctx context.Context, member, cardID string, p Est
 	if s := strings.TrimSpace(p.SourceAsset); s != "" {
 		q.Set("source_asset", s)
 	}
-	return mwallet.Call[Estimate](ctx, c.caller, &mwallet.Request{Method: http.MethodGet, Path: path, Query: q, MemberScoped: true, Member: member}, opts...)
+	return mwallet.Call[Estimate](ctx, c.caller, &mwallet.Request{Method: http.MethodGet, Path: path, Query: q, MemberScoped: true, Member: member,
+		Amounts: []mwallet.AssetAmount{{Param: "Amount", Asset: q.Get("source_asset"), Amount: p.Amount}}}, opts...)
 }

@@ -88,7 +88,9 @@ type CreateParams struct {
 	// Asset is the asset code (upper-cased before sending).
 	Asset string
 	// Amount must be greater than zero, parsed at the asset's ledger_scale
-	// (money.Parse(s, scale)); it is sent with exactly that many decimals.
+	// (client.ParseAmount(ctx, asset, s)); it is sent as it is. When the
+	// cached catalogue knows Asset, any other scale is refused before
+	// sending (see mwallet.AssetAmount).
 	Amount money.Amount
 	// Reference is required, at most 120 characters, stable across retries.
 	Reference string
@@ -163,6 +165,7 @@ func (c *Client) Create(ctx context.Context, member string, p CreateParams, opts
 	return mwallet.Call[Deposit](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodPost, Path: "/v1/deposits", MemberScoped: true, Member: member,
 		Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated, http.StatusOK},
+		Amounts: []mwallet.AssetAmount{{Param: "Amount", Asset: body.Asset, Amount: p.Amount}},
 	}, opts...)
 }
 

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"sync"
 	"testing"
@@ -22,7 +23,7 @@ import (
 	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/simulator"
-	"github.com/mwallet/mwallet-go/simulator/emvqr"
+	"github.com/mwallet/mwallet-go/simulator/sampleqr"
 	"github.com/mwallet/mwallet-go/simulator/simtest"
 	"github.com/mwallet/mwallet-go/webhooks"
 )
@@ -137,7 +138,7 @@ func Example_stepUp() {
 	defer sim.Close()
 	client := sim.Client()
 	ctx := context.Background()
-	code := samplePromptPay() // the scanned text, unmodified
+	code := sampleqr.PromptPay // the scanned text, unmodified: a 250.00 THB bill
 
 	p := qrpay.PayParams{CodeValue: code}
 	order, err := client.QRPay.Pay(ctx, "member-1", p)
@@ -160,12 +161,26 @@ func Example_processing() {
 	sim := simulator.MustNew()
 	defer sim.Close()
 	client := sim.Client()
-	order := payQR(sim, client) // 201 processing: the outcome is unknown
+	ctx := context.Background()
+	p := qrpay.PayParams{CodeValue: sampleqr.PromptPay}
+	_, err := client.QRPay.Pay(ctx, "member-1", p)
+	su, ok := mwallet.AsStepUp(err) // as in the step-up example above
+	if !ok {
+		log.Fatal(err)
+	}
+	_ = sim.StepUp.Complete(su.ChallengeID)
+	order, err := client.QRPay.Pay(ctx, "member-1", p, su.Options()...)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(order.Status) // 201 processing: the outcome is unknown
 
 	// Wait for the qrpay.order.* webhook; polling is the fallback, bounded by
-	// the context (in production) or, in this test, by two minutes of the
-	// simulator clock, during which the upstream stays silent.
-	last, err := client.QRPay.WaitForOutcome(context.Background(), "member-1", order.ID, onSimulatorClock(sim, 2*time.Minute))
+	// the context in production. Here sim.Clock.SleepFunc makes each wait
+	// advance the simulator clock instead of sleeping, and ends the polling
+	// like a deadline after two simulated minutes, during which the upstream
+	// stays silent.
+	last, err := client.QRPay.WaitForOutcome(ctx, "member-1", order.ID, qrpay.WithSleep(sim.Clock.SleepFunc(2*time.Minute)))
 	if errors.Is(err, context.DeadlineExceeded) {
 		// Not a failure: the funds stay held. Do not unlock, do not declare
 		// failure, do not pay again. The outcome will come.
@@ -174,29 +189,65 @@ func Example_processing() {
 	_, locked := sim.Balance("member-1", "USDT")
 	fmt.Println("held:", locked)
 	// Output:
+	// processing
 	// still processing
 	// held: 7.308109
 }
 
-func Example_webhookReceiver() {
-	secret := mwallet.Secret(os.Getenv("MWALLET_WEBHOOK_SECRET"))
+// webhookReceiver is the webhook endpoint of a merchant backend: mount it
+// with http.Handle("POST /webhooks", webhookReceiver(client, secret)).
+// client re-reads the objects events are about; opts reach
+// webhooks.Handler (a test passes webhooks.WithClock(sim.Clock.Now)).
+func webhookReceiver(client *mwclient.Client, secret mwallet.Secret, opts ...webhooks.Option) http.Handler {
 	var mu sync.Mutex
 	tracker := webhooks.NewTracker() // merges forward by status_version
 
 	// Handler verifies z-signature over the raw body, decodes the event and
 	// drops duplicate event_ids; it answers 2xx only when the function
 	// returns nil, so the service retries everything else.
-	http.Handle("POST /webhooks", webhooks.Handler(secret, func(ctx context.Context, ev webhooks.Event) error {
+	return webhooks.Handler(secret, func(ctx context.Context, ev webhooks.Event) error {
 		mu.Lock()
 		defer mu.Unlock()
 		if !tracker.Apply(ev) {
 			return nil // older than what we already have: drop it
 		}
-		// The body holds ids and statuses only: re-read the object with
-		// x-on-behalf-of = ev.Data.ExternalMemberID (see Data.RESTID).
-		return updateOrder(ctx, ev.Data.ExternalMemberID, ev.Data)
-	}))
-	log.Fatal(http.ListenAndServe("127.0.0.1:8081", nil))
+		// The body holds ids and statuses only: re-read the object, acting
+		// for the member the event names.
+		path, ok := ev.Data.RetrievalPath()
+		if !ok {
+			return nil // no GET for it: ev.Data.RetrievalNote() says what to read instead
+		}
+		var object map[string]any
+		_, err := client.Do(ctx, &mwallet.Request{Method: http.MethodGet, Path: path,
+			MemberScoped: true, Member: ev.Data.ExternalMemberID}, &object)
+		// Store the object's new status in your database here. An error
+		// answers 500 and the service delivers the event again.
+		return err
+	}, opts...)
+}
+
+func TestWebhookReceiver(t *testing.T) {
+	t.Parallel()
+	sim, client := simtest.New(t)
+	// The simulator signs deliveries with its own clock, which starts at
+	// 2026-01-01: the receiver must check timestamps against that clock.
+	secret := mwallet.Secret(sim.Credentials().WebhookSecret)
+	srv := httptest.NewServer(webhookReceiver(client, secret, webhooks.WithClock(sim.Clock.Now)))
+	defer srv.Close()
+	if _, _, err := sim.Webhooks.AddEndpoint(srv.URL); err != nil {
+		t.Fatal(err)
+	}
+
+	_, err := client.Deposits.Create(context.Background(), "member-1",
+		deposits.CreateParams{Asset: "USDT", Amount: money.MustParse("5", 6), Reference: "wh-test-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Flush attempts every due delivery. A refused one makes it return a
+	// *simulator.FlushError with the receiver's status and answer.
+	if res, err := sim.Webhooks.Flush(context.Background()); err != nil || res.Succeeded != 1 {
+		t.Fatalf("flush: %+v, %v", res, err)
+	}
 }
 
 func Example_resumeListing() {
@@ -259,50 +310,4 @@ func Example_errors() {
 	}
 	// Output:
 	// asset_not_allowed - fix the input, then send with a new key; request true
-}
-
-// onSimulatorClock makes WaitForOutcome sleep on the simulator clock and
-// give up, as a context deadline would, after limit of simulated time.
-func onSimulatorClock(sim *simulator.Simulator, limit time.Duration) qrpay.WaitOption {
-	var waited time.Duration
-	return qrpay.WithSleep(func(ctx context.Context, d time.Duration) error {
-		if waited += d; waited > limit {
-			return context.DeadlineExceeded
-		}
-		sim.Clock.Advance(d)
-		return ctx.Err()
-	})
-}
-
-// updateOrder stands for the integrator's own code.
-func updateOrder(context.Context, string, webhooks.Data) error { return nil }
-
-// samplePromptPay is a 250.00 THB PromptPay bill.
-func samplePromptPay() string {
-	return emvqr.MustBuild(emvqr.Payload{
-		PointOfInitiation: "12",
-		MerchantAccounts: []emvqr.MerchantAccount{{Tag: "30", GUI: "A000000677010112",
-			Fields: []emvqr.Field{{Tag: "01", Value: "010554412345601"}, {Tag: "02", Value: "README1"}}}},
-		MerchantCategoryCode: "5812", Currency: "764", Amount: "250.00", Country: "TH",
-		MerchantName: "BAAN THAI KITCHEN", MerchantCity: "BANGKOK",
-	})
-}
-
-// payQR pays samplePromptPay for member-1 through step-up and returns the
-// processing order.
-func payQR(sim *simulator.Simulator, client *mwclient.Client) *qrpay.Order {
-	p := qrpay.PayParams{CodeValue: samplePromptPay()}
-	_, err := client.QRPay.Pay(context.Background(), "member-1", p)
-	su, ok := mwallet.AsStepUp(err)
-	if !ok {
-		log.Fatal(err)
-	}
-	if err := sim.StepUp.Complete(su.ChallengeID); err != nil {
-		log.Fatal(err)
-	}
-	order, err := client.QRPay.Pay(context.Background(), "member-1", p, su.Options()...)
-	if err != nil {
-		log.Fatal(err)
-	}
-	return order
 }

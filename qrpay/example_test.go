@@ -9,7 +9,7 @@ import (
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/simulator"
-	"github.com/mwallet/mwallet-go/simulator/emvqr"
+	"github.com/mwallet/mwallet-go/simulator/sampleqr"
 )
 
 // The whole flow against the embedded simulator: decode a scanned PromptPay
@@ -23,13 +23,7 @@ func Example() {
 	const member = "member-1"
 
 	// What the camera read: a dynamic PromptPay bill-payment code of 250 THB.
-	code := emvqr.MustBuild(emvqr.Payload{
-		PointOfInitiation: "12",
-		MerchantAccounts: []emvqr.MerchantAccount{{Tag: "30", GUI: "A000000677010112",
-			Fields: []emvqr.Field{{Tag: "01", Value: "010554412345601"}, {Tag: "02", Value: "ORDER1"}}}},
-		MerchantCategoryCode: "5812", Currency: "764", Amount: "250.00", Country: "TH",
-		MerchantName: "BAAN THAI KITCHEN", MerchantCity: "BANGKOK",
-	})
+	code := sampleqr.PromptPay
 
 	dec, err := client.QRPay.Decode(ctx, member, qrpay.DecodeParams{CodeValue: code})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -17,6 +18,7 @@ import (
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/redisstore"
+	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/webhooks"
 )
 
@@ -117,8 +119,11 @@ func TestWebhookRedeliveredToAnotherInstanceIsHandledOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if _, err := sim.Webhooks.Flush(ctx); err != nil {
-		t.Fatal(err)
+	// The first attempt fails on purpose (A answers 502 after processing):
+	// Flush reports it as a *simulator.FlushError.
+	var fe *simulator.FlushError
+	if res, err := sim.Webhooks.Flush(ctx); !errors.As(err, &fe) || res.Failed != 1 {
+		t.Fatalf("first flush: %+v, %v; want the one planted failure", res, err)
 	}
 	sim.Clock.Advance(time.Minute) // the service's first retry falls due
 	if _, err := sim.Webhooks.Flush(ctx); err != nil {

@@ -1,6 +1,8 @@
 package simulator
 
 import (
+	"context"
+	"sync"
 	"time"
 )
 
@@ -9,4 +11,32 @@ import (
 // order.
 func (c *Clock) Advance(d time.Duration) {
 	c.owner.advance(d)
+}
+
+// SleepFunc returns a sleep function for polling helpers such as
+// qrpay.WithSleep: instead of waiting d, each call advances the simulator
+// clock by d (running whatever falls due, an upstream outcome for
+// instance), and once the calls together have advanced it by more than
+// limit it returns context.DeadlineExceeded without advancing, as a
+// context deadline would. It returns ctx.Err() when ctx has ended. A
+// non-positive limit ends the wait at the first call. Use one per wait:
+//
+//	last, err := client.QRPay.WaitForOutcome(ctx, member, orderID, qrpay.WithSleep(sim.Clock.SleepFunc(2*time.Minute)))
+func (c *Clock) SleepFunc(limit time.Duration) func(ctx context.Context, d time.Duration) error {
+	var mu sync.Mutex
+	var waited time.Duration
+	return func(ctx context.Context, d time.Duration) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		mu.Lock()
+		if waited+d > limit || limit <= 0 {
+			mu.Unlock()
+			return context.DeadlineExceeded
+		}
+		waited += d
+		mu.Unlock()
+		c.Advance(d)
+		return ctx.Err()
+	}
 }

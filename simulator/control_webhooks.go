@@ -2,6 +2,10 @@ package simulator
 
 import (
 	"context"
+	"net/http"
+
+	mwallet "github.com/mwallet/mwallet-go"
+	"github.com/mwallet/mwallet-go/webhooks"
 )
 
 // WebhooksControl manages webhook endpoints and deliveries (sim.Webhooks):
@@ -17,8 +21,39 @@ type WebhooksControl struct{ s *Simulator }
 // (Clock.Advance), 1, 5, 30, 120 and 360 minutes after each failure; flush again
 // to attempt them. A cancelled ctx stops the flush; an attempt cut short by
 // the cancellation is not recorded and stays due.
+//
+// When any attempt failed (a receiver answered other than 2xx, or did not
+// answer), Flush returns the result and a *FlushError listing each failed
+// attempt with the receiver's status and the beginning of its answer, and a
+// hint when the answers show a likely cause: a test that flushes and checks
+// the error cannot miss a receiver that refuses every delivery. A test that
+// makes a receiver fail on purpose (an outage, the retry schedule) reads
+// FlushResult.Failures, or the *FlushError, instead. POST
+// /_sim/webhooks/flush answers 200 with the same result (failures and hint
+// included).
 func (w *WebhooksControl) Flush(ctx context.Context) (FlushResult, error) {
 	return w.s.flushWebhooks(ctx)
+}
+
+// Handler returns a webhook receiver for this simulator: webhooks.Handler
+// verifying z-signature with the simulator's webhook secret (the
+// webhook_secret credential, which signs the deliveries of every endpoint
+// added without a secret of its own) and on the simulator's clock, then
+// opts. Deliveries are signed with the simulator's time, which starts at
+// 2026-01-01 in the embedded simulator and moves only when told to; a
+// receiver that checks the timestamp against the wall clock refuses every
+// one of them as stale. fn and opts are as for webhooks.Handler (WithLogger
+// logs each refusal with its reason). Serve it, register its URL with
+// AddEndpoint and Flush:
+//
+//	srv := httptest.NewServer(sim.Webhooks.Handler(handle))
+//	defer srv.Close()
+//	_, _, _ = sim.Webhooks.AddEndpoint(srv.URL)
+//
+// In production build the same receiver with webhooks.Handler(secret, fn).
+func (w *WebhooksControl) Handler(fn webhooks.HandlerFunc, opts ...webhooks.Option) http.Handler {
+	all := append([]webhooks.Option{webhooks.WithClock(w.s.clock.Now)}, opts...)
+	return webhooks.Handler(mwallet.Secret(w.s.Credentials().WebhookSecret), fn, all...)
 }
 
 // AddEndpoint registers an endpoint of the simulator's environment

@@ -314,7 +314,6 @@ func TestGatesQR(t *testing.T) {
 		member string
 		thb    string
 		code   mwallet.Code
-		before func(e *edge) // runs between the challenge and the resend
 	}
 	gates := []resendGate{
 		{g: gateKYCUpdate, member: member1, thb: "250.00", code: mwallet.CodeAPIError},

@@ -66,8 +66,10 @@ func isControlPath(p string) bool {
 func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	raw := rawRequestPath(r)
 	if raw == "/_sim" {
-		// ServeMux would redirect it to the /_sim/ subtree.
-		s.controlNotFound(w, r, "")
+		// ServeMux would redirect it to the /_sim/ subtree; its Handler
+		// lookup (allowedMethods) names that redirect on some Go releases
+		// (1.24), so the answer is given here, with no Allow.
+		s.controlNotFound(w, r, "no control endpoint "+r.Method+" /_sim")
 		return
 	}
 	if !canonicalPath(raw) || !canonicalPath(r.URL.Path) {

@@ -7,7 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
+	"errors"
 	"io"
 	"net/http"
 	"sort"
@@ -25,6 +25,9 @@ const (
 	// maxFlushRounds bounds how often one flush looks again for deliveries
 	// that became due while it ran (events emitted by receivers calling back).
 	maxFlushRounds = 100
+	// maxAnswerKept is how many bytes of a receiver's answer an attempt
+	// keeps (WebhookAttempt.Response).
+	maxAnswerKept = 512
 )
 
 // webhookBackoff is the wait after each failed attempt, on the simulator
@@ -140,7 +143,13 @@ type WebhookAttempt struct {
 	At time.Time `json:"at"`
 	// StatusCode is the receiver's HTTP status; 0 when no answer came.
 	StatusCode int `json:"status_code"`
-	// Error describes a failure (empty on success).
+	// Response is the beginning of the receiver's answer body (at most 512
+	// bytes, invalid UTF-8 replaced), on success and on failure: what a
+	// receiver says about a refusal, such as webhooks.Handler's "invalid
+	// signature: ... timestamp out of range".
+	Response string `json:"response,omitempty"`
+	// Error describes a failure (empty on success): the receiver's status
+	// and the beginning of its answer, or why no answer came.
 	Error string `json:"error,omitempty"`
 }
 
@@ -156,13 +165,6 @@ type WebhookDelivery struct {
 	CreatedAt        time.Time        `json:"created_at"`
 	ObjectID         string           `json:"object_id"`
 	ExternalMemberID string           `json:"external_member_id"`
-}
-
-// FlushResult counts the attempts one flush made.
-type FlushResult struct {
-	Attempted int `json:"attempted"`
-	Succeeded int `json:"succeeded"`
-	Failed    int `json:"failed"`
 }
 
 func (s *Simulator) registerWebhooks() {
@@ -264,8 +266,11 @@ func (s *Simulator) registerWebhooks() {
 			writeJSON(w, ae.status, ae.envelope(id))
 			return
 		}
+		// Failed attempts are part of the answer (failures, hint), not an
+		// error of the flush.
 		res, err := s.flushWebhooks(r.Context())
-		if err != nil {
+		var fe *FlushError
+		if err != nil && !errors.As(err, &fe) {
 			writeJSON(w, http.StatusInternalServerError, errBusiness500("flush interrupted: "+err.Error()).envelope(id))
 			return
 		}
@@ -405,161 +410,4 @@ func webhookSignature(secret string, t time.Time, body []byte) string {
 	mac.Write([]byte{'.'})
 	mac.Write(body)
 	return "t=" + ts + ",v1=" + base64.StdEncoding.EncodeToString(mac.Sum(nil))
-}
-
-// deliveryJob is what one attempt needs, copied out under the lock.
-type deliveryJob struct {
-	d         *whDelivery
-	url       string
-	secret    string
-	body      []byte
-	eventID   string
-	eventType string
-	at        time.Time
-}
-
-// flushWebhooks attempts every delivery that is due now on the simulator
-// clock and returns when all attempts are done. Attempts are HTTP POSTs
-// made without the simulator's lock, so receivers may call back into the
-// simulator; deliveries that fall due during the flush (events emitted by
-// those calls) are attempted too. Retries fall due as the clock advances
-// (Advance), 1, 5, 30, 120 and 360 minutes after each failure; flush again
-// to attempt them. A cancelled ctx stops the flush; an attempt cut short by
-// the cancellation is not recorded and stays due.
-func (s *Simulator) flushWebhooks(ctx context.Context) (FlushResult, error) {
-	var res FlushResult
-	for round := 0; round < maxFlushRounds; round++ {
-		s.mu.Lock()
-		jobs := s.dueDeliveriesLocked()
-		s.mu.Unlock()
-		if len(jobs) == 0 {
-			return res, nil
-		}
-		for i, j := range jobs {
-			if err := ctx.Err(); err != nil {
-				s.mu.Lock()
-				for _, rest := range jobs[i:] {
-					rest.d.inFlight = false
-				}
-				s.mu.Unlock()
-				return res, err
-			}
-			code, aerr := s.attemptDelivery(ctx, j)
-			if aerr != nil && ctx.Err() != nil {
-				// Cancelled by the caller, not refused by the receiver: the
-				// attempt does not count.
-				s.mu.Lock()
-				for _, rest := range jobs[i:] {
-					rest.d.inFlight = false
-				}
-				s.mu.Unlock()
-				return res, ctx.Err()
-			}
-			s.mu.Lock()
-			ok := s.recordAttemptLocked(j, code, aerr)
-			s.mu.Unlock()
-			res.Attempted++
-			if ok {
-				res.Succeeded++
-			} else {
-				res.Failed++
-			}
-		}
-	}
-	return res, nil
-}
-
-// dueDeliveriesLocked marks the due pending rows in flight and returns
-// their jobs, oldest due first.
-func (s *Simulator) dueDeliveriesLocked() []deliveryJob {
-	st := s.webhookStateLocked()
-	now := s.clock.Now()
-	var due []*whDelivery
-	for _, d := range st.created {
-		if d.Status == deliveryPending && !d.inFlight && !d.NextAttemptAt.After(now) {
-			due = append(due, d)
-		}
-	}
-	sort.SliceStable(due, func(i, j int) bool { return due[i].NextAttemptAt.Before(due[j].NextAttemptAt) })
-	jobs := make([]deliveryJob, 0, len(due))
-	for _, d := range due {
-		e := st.endpointByID[d.EndpointID]
-		if e == nil || e.Disabled {
-			d.Status, d.NextAttemptAt = deliveryNoSubscriber, time.Time{}
-			continue
-		}
-		secret := e.Secret
-		if secret == "" {
-			secret = s.creds.WebhookSecret
-		}
-		d.inFlight = true
-		jobs = append(jobs, deliveryJob{
-			d: d, url: e.URL, secret: secret, body: st.bodies[d.Event.ID],
-			eventID: d.Event.ID, eventType: d.Event.Type, at: now,
-		})
-	}
-	return jobs
-}
-
-// attemptDelivery POSTs one delivery; it runs without s.mu.
-func (s *Simulator) attemptDelivery(ctx context.Context, j deliveryJob) (int, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, j.url, bytes.NewReader(j.body))
-	if err != nil {
-		return 0, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("User-Agent", "mwallet-simulator-webhooks")
-	req.Header.Set("z-signature", webhookSignature(j.secret, j.at, j.body))
-	req.Header.Set("z-event-id", j.eventID)
-	req.Header.Set("z-event-type", j.eventType)
-	s.mu.Lock()
-	client := s.webhookStateLocked().client
-	s.mu.Unlock()
-	resp, err := client.Do(req)
-	if err != nil {
-		return 0, err
-	}
-	defer resp.Body.Close()
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return resp.StatusCode, fmt.Errorf("receiver answered %d", resp.StatusCode)
-	}
-	return resp.StatusCode, nil
-}
-
-// recordAttemptLocked stores the outcome of one attempt and moves the row:
-// sent on 2xx; otherwise pending with the next backoff while attempts
-// remain, dead after the sixth failure of a run, failed when a redelivery's
-// single attempt fails, and no_subscriber when the endpoint went away
-// meanwhile.
-func (s *Simulator) recordAttemptLocked(j deliveryJob, code int, aerr error) bool {
-	d := j.d
-	d.inFlight = false
-	a := WebhookAttempt{At: j.at, StatusCode: code}
-	if aerr != nil {
-		a.Error = aerr.Error()
-	}
-	d.Attempts = append(d.Attempts, a)
-	d.runLeft--
-	d.NextAttemptAt = time.Time{}
-	if aerr == nil {
-		d.Status = deliverySent
-		return true
-	}
-	st := s.webhookStateLocked()
-	if e := st.endpointByID[d.EndpointID]; e == nil || e.Disabled {
-		d.Status = deliveryNoSubscriber
-		return false
-	}
-	switch {
-	case d.redelivery:
-		d.Status = deliveryFailed
-	case d.runLeft > 0:
-		n := webhookMaxAttempts - d.runLeft // failures so far in this run
-		d.Status = deliveryPending
-		d.NextAttemptAt = j.at.Add(webhookBackoff[n-1])
-	default:
-		d.Status = deliveryDead
-	}
-	return false
 }

@@ -57,7 +57,10 @@ type HandlerFunc func(ctx context.Context, ev Event) error
 //  2. reads the body up to the limit (WithMaxBodyBytes, default 1 MiB;
 //     413 beyond);
 //  3. verifies z-signature over the raw body with secret (and WithSecrets;
-//     400 on any failure: missing, malformed, mismatch, out of range);
+//     400 on any failure: missing, malformed, mismatch, out of range, with
+//     the reason in the answer body, for example "invalid signature:
+//     webhooks: signature timestamp out of range: timestamp stale by
+//     7844h0m0s (tolerance 5m0s)");
 //  4. decodes the event (400 when malformed);
 //  5. deduplicates by event_id (a duplicate is answered 200 without calling
 //     fn; a Deduper error is answered 500);
@@ -67,7 +70,12 @@ type HandlerFunc func(ctx context.Context, ev Event) error
 //
 // A nil fn acknowledges every verified first-seen event. Use a Tracker
 // inside fn to drop out-of-order events. Handler writes no
-// secret, signature or body to its answers or logs.
+// secret, signature or body to its answers or logs. With WithLogger it logs
+// every refusal and failure with its reason; without it, it logs nothing,
+// and the answer body is the only place the reason appears.
+//
+// Against the simulator, build the receiver with sim.Webhooks.Handler (or
+// pass WithClock(sim.Clock.Now)): the simulator signs with its own clock.
 func Handler(secret mwallet.Secret, fn HandlerFunc, opts ...Option) http.Handler {
 	c := newConfig(opts)
 	if c.deduper == nil && !c.noDedupe {
@@ -101,7 +109,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if err := h.v.Verify(body, r.Header.Get(SignatureHeader)); err != nil {
 		h.log(r.Context(), slog.LevelWarn, "webhook signature rejected", r.Header.Get(EventIDHeader), r.Header.Get(EventTypeHeader), err)
-		reply(w, http.StatusBadRequest, "invalid signature")
+		// The reason is safe to show (a *VerifyError never holds a secret,
+		// a signature or the body) and tells the sender what to fix, for
+		// example a clock that is off.
+		reply(w, http.StatusBadRequest, "invalid signature: "+err.Error())
 		return
 	}
 	ev, err := DecodeEvent(body)

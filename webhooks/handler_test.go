@@ -205,3 +205,50 @@ func TestParseEvent(t *testing.T) {
 		t.Errorf("ParseEvent(over limit) = %v, want ErrBodyTooLarge", err)
 	}
 }
+
+// TestHandlerSaysWhyItRefused: every refusal is logged with its reason when
+// a logger is given, and the answer body carries the verification reason,
+// so the sender (the simulator's delivery rows) shows it too.
+func TestHandlerSaysWhyItRefused(t *testing.T) {
+	t.Parallel()
+	body := eventBody("evt_why")
+	tests := []struct {
+		name   string
+		req    *http.Request
+		status int
+		answer string // in the answer body
+		logged string // in the log line
+	}{
+		{"stale timestamp", signedRequest(body, testSecret, testNow.Add(-7844*time.Hour)), http.StatusBadRequest,
+			"invalid signature: webhooks: signature timestamp out of range: timestamp stale by 7844h0m0s (tolerance 5m0s)", "timestamp stale by 7844h0m0s"},
+		{"future timestamp", signedRequest(body, testSecret, testNow.Add(time.Hour)), http.StatusBadRequest,
+			"timestamp in the future by 1h0m0s", "timestamp in the future by 1h0m0s"},
+		{"wrong secret", signedRequest(body, "another-secret", testNow), http.StatusBadRequest,
+			"invalid signature: webhooks: signature mismatch", "signature mismatch"},
+		{"no signature", func() *http.Request {
+			r := signedRequest(body, testSecret, testNow)
+			r.Header.Del("z-signature")
+			return r
+		}(), http.StatusBadRequest, "invalid signature: webhooks: missing z-signature header", "missing z-signature header"},
+		{"not JSON", signedRequest([]byte("not json"), testSecret, testNow), http.StatusBadRequest, "malformed event", "webhook body malformed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var logged bytes.Buffer
+			h := webhooks.Handler(testSecret, nil, webhooks.WithClock(func() time.Time { return testNow }),
+				webhooks.WithLogger(slog.New(slog.NewTextHandler(&logged, nil))))
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, tt.req)
+			if rec.Code != tt.status || !strings.Contains(rec.Body.String(), tt.answer) {
+				t.Errorf("answer %d %q, want %d containing %q", rec.Code, rec.Body.String(), tt.status, tt.answer)
+			}
+			if !strings.Contains(logged.String(), tt.logged) || !strings.Contains(logged.String(), "level=WARN") {
+				t.Errorf("log %q lacks %q at WARN", logged.String(), tt.logged)
+			}
+			if strings.Contains(rec.Body.String()+logged.String(), testSecret) {
+				t.Error("the secret leaked")
+			}
+		})
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -17,7 +16,8 @@ import (
 )
 
 func init() {
-	commands["listen"] = command{summary: "forward the simulator's webhook deliveries to a local URL", run: listen}
+	commands["listen"] = command{summary: "forward a running simulator's webhook deliveries to a local URL",
+		synopsis: "mwallet-sim listen -forward-to URL [flags]", run: listen}
 }
 
 // listenConfig is what the listen flags set.
@@ -29,14 +29,10 @@ type listenConfig struct {
 	flush     time.Duration
 }
 
-func parseListen(args []string, stderr io.Writer) (listenConfig, error) {
-	fs := flag.NewFlagSet("listen", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mwallet-sim listen -forward-to URL [flags]")
-		fs.PrintDefaults()
-	}
-	var c listenConfig
+func parseListen(args []string, stderr io.Writer) (c listenConfig, err error) {
+	defer func() { err = usageErr(err) }()
+	fs := newFlagSet("listen", commands["listen"].synopsis,
+		"Registers a webhook endpoint with the running simulator at -base-url and forwards every\ndelivery, signed and unchanged, to -forward-to until interrupted.", stderr)
 	var events string
 	fs.StringVar(&c.forwardTo, "forward-to", "", "URL every delivery is forwarded to (required), for example http://localhost:4242/webhooks")
 	fs.StringVar(&c.baseURL, "base-url", "http://127.0.0.1:8080", "base URL of the running simulator")

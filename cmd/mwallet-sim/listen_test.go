@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/webhooks"
@@ -128,10 +130,11 @@ func TestListenForwardsDeliveriesUnchanged(t *testing.T) {
 				t.Fatal(err)
 			}
 			res, err := sim.Webhooks.Flush(context.Background())
-			if err != nil {
+			var fe *simulator.FlushError
+			if err != nil && (res.Failed == 0 || !errors.As(err, &fe)) {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(tc.want, res); diff != "" {
+			if diff := cmp.Diff(tc.want, res, cmpopts.IgnoreFields(simulator.FlushResult{}, "Failures", "Hint")); diff != "" {
 				t.Errorf("flush (-want +got):\n%s", diff)
 			}
 			rec := <-got // the flush returned, so the target has answered

@@ -1,15 +1,32 @@
 // Command mwallet-sim runs the contract simulator of the Merchant Wallet,
 // Card, Remittance and QR-Payment service as a standalone HTTP server, for
-// integrators who test from another language or process.
+// integrators who test from another language or process, and drives a
+// running one.
+//
+// Install it once, then run the binary (a `go run` killed from outside can
+// leave the server it started running on its own):
+//
+//	go install ./cmd/mwallet-sim
+//	mwallet-sim                  # serve on 127.0.0.1:8080
+//	mwallet-sim help             # the commands
+//	mwallet-sim help serve       # the flags of one command (or: mwallet-sim serve -h)
 //
 // Usage:
 //
-//	mwallet-sim [serve] [flags]
+//	mwallet-sim [command] [flags]
 //
-// serve (the default command) listens on 127.0.0.1:8080, prints the base
-// URL and the credentials, and serves the business API (/v1/...) and the
-// control API (/_sim/...) until interrupted (SIGINT or SIGTERM), then stops
-// gracefully. Run "mwallet-sim help" for the flags.
+// The commands:
+//
+//	serve     serve the simulator over HTTP (the default command)
+//	listen    forward a running simulator's webhook deliveries to a local URL
+//	trigger   drive a running simulator until it emits an event
+//	help      list the commands, or show one command's usage
+//
+// serve listens on 127.0.0.1:8080, prints the base URL, the dashboard URL and
+// the credentials, and serves the business API (/v1/...) and the control API
+// (/_sim/...) until interrupted. SIGINT or SIGTERM stops it gracefully:
+// requests in flight finish (10 s at most), a line says so, and the exit
+// status is 0; a second signal ends it at once.
 //
 // Secrets may come from the environment instead of flags:
 // MWALLET_SIM_API_KEY, MWALLET_SIM_SIGNING_KEY and MWALLET_SIM_WEBHOOK_SECRET.
@@ -18,6 +35,9 @@
 // clients that sign with their own clock stay within the signature
 // tolerance; POST /_sim/clock still moves it ahead. With -clock manual it
 // starts at -start and only moves through the control API.
+//
+// Exit status: 0 on success and after help; 2 for a usage error (an unknown
+// command or flag, a missing or invalid argument); 1 for any other error.
 package main
 
 import (
@@ -39,49 +59,186 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr, nil); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "mwallet-sim:", err)
+	os.Exit(mainExit(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// shutdownTimeout bounds how long serve waits for requests in flight once
+// told to stop.
+const shutdownTimeout = 10 * time.Second
+
+// mainExit runs the command line with SIGINT and SIGTERM cancelling its
+// context, and returns the exit status.
+func mainExit(args []string, stdout, stderr io.Writer) int {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	go func() {
+		select {
+		case sig := <-sigs:
+			// A second signal takes the default action: the process ends.
+			signal.Stop(sigs)
+			fmt.Fprintf(stdout, "mwallet-sim: %s received, stopping gracefully (requests in flight finish; a second signal stops at once)\n", signalName(sig))
+			cancel()
+		case <-ctx.Done():
 		}
-		os.Exit(2)
+	}()
+	return exitStatus(run(ctx, args, stdout, stderr, nil), stderr)
+}
+
+func signalName(sig os.Signal) string {
+	if sig == syscall.SIGTERM {
+		return "SIGTERM"
+	}
+	if sig == os.Interrupt {
+		return "SIGINT"
+	}
+	return sig.String()
+}
+
+// exitStatus prints err and maps it to the exit status: 0 for none (and
+// for a help request), 2 for a usage error, 1 for the rest.
+func exitStatus(err error, stderr io.Writer) int {
+	var ue *usageError
+	switch {
+	case err == nil || errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintln(stderr, "mwallet-sim:", err)
+		return 2
+	default:
+		fmt.Fprintln(stderr, "mwallet-sim:", err)
+		return 1
 	}
 }
 
-// command is one subcommand. ready, when not nil, receives the base URL once
-// a server listens (tests use it).
+// usageError is a mistake in the command line: exit status 2.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+// usageErr marks err (from parsing a command's flags and arguments) as a
+// usage error; nil and flag.ErrHelp pass unchanged.
+func usageErr(err error) error {
+	var ue *usageError
+	if err == nil || errors.Is(err, flag.ErrHelp) || errors.As(err, &ue) {
+		return err
+	}
+	return &usageError{err}
+}
+
+// command is one subcommand. A command registers itself in its file's init:
+//
+//	func init() {
+//		commands["recipes"] = command{
+//			summary:  "list the documented error recipes of a running simulator",
+//			synopsis: "mwallet-sim recipes [flags]",
+//			run:      recipes,
+//		}
+//	}
+//
+// run parses its flags from args with a flag.FlagSet writing to stderr (see
+// newFlagSet) and returns usageErr(err) for what it refuses in its flags
+// and arguments (exit status 2), flag.ErrHelp for -h (exit status 0), and
+// any other error for a failure (exit status 1). "mwallet-sim help NAME" and
+// "mwallet-sim NAME -h" both run it with -h and stderr set to stdout, so
+// its usage goes to stdout. ready, when not nil, receives the base URL
+// once a server listens (tests use it).
 type command struct {
+	// summary is the command's line in "mwallet-sim help".
 	summary string
-	run     func(ctx context.Context, args []string, stdout, stderr io.Writer, ready func(baseURL string)) error
+	// synopsis is the first line of the command's usage, for example
+	// "mwallet-sim listen -forward-to URL [flags]" (newFlagSet prints it).
+	synopsis string
+	run      func(ctx context.Context, args []string, stdout, stderr io.Writer, ready func(baseURL string)) error
 }
 
 // commands lists the subcommands; serve is the default.
-var commands = map[string]command{
-	"serve": {summary: "serve the simulator over HTTP (default)", run: serve},
+var commands = map[string]command{}
+
+func init() {
+	commands["serve"] = command{summary: "serve the simulator over HTTP (the default command)", synopsis: serveSynopsis, run: serve}
+}
+
+const serveSynopsis = "mwallet-sim [serve] [flags]"
+
+// newFlagSet returns the flag set of a command: errors and, on -h, the
+// usage (synopsis, description, flags) go to stderr, which help requests
+// point at stdout.
+func newFlagSet(name, synopsis, description string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage:", synopsis)
+		if description != "" {
+			fmt.Fprintln(stderr)
+			fmt.Fprintln(stderr, description)
+		}
+		fmt.Fprintln(stderr)
+		fmt.Fprintln(stderr, "flags:")
+		fs.PrintDefaults()
+	}
+	return fs
 }
 
 // run dispatches to a subcommand: the first argument when it names one,
 // otherwise serve with all the arguments as its flags.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready func(string)) error {
-	name := "serve"
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		name, args = args[0], args[1:]
+	if len(args) == 0 {
+		return commands["serve"].run(ctx, nil, stdout, stderr, ready)
 	}
-	if name == "help" {
-		usage(stdout)
-		return nil
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		if args[0] != "help" || len(args) == 1 {
+			usage(stdout)
+			return nil
+		}
+		cmd, ok := commands[args[1]]
+		if !ok {
+			return usageErr(fmt.Errorf(`help: unknown command %q; "mwallet-sim help" lists the commands`, args[1]))
+		}
+		if len(args) > 2 {
+			return usageErr(errors.New("help takes one command name"))
+		}
+		return cmd.run(ctx, []string{"-h"}, stdout, stdout, nil)
+	}
+	name := "serve"
+	if !strings.HasPrefix(args[0], "-") {
+		name, args = args[0], args[1:]
 	}
 	cmd, ok := commands[name]
 	if !ok {
-		usage(stderr)
-		return fmt.Errorf("unknown command %q", name)
+		return usageErr(fmt.Errorf(`unknown command %q; "mwallet-sim help" lists the commands`, name))
+	}
+	if wantsHelp(args) {
+		stderr = stdout // the usage asked for goes to stdout
 	}
 	return cmd.run(ctx, args, stdout, stderr, ready)
 }
 
+// wantsHelp reports whether args ask for help (-h, -help, --help) before
+// the end of the flags.
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--h", "--help":
+			return true
+		}
+	}
+	return false
+}
+
+// usage lists the commands, one line each.
 func usage(w io.Writer) {
+	fmt.Fprintln(w, "mwallet-sim runs the contract simulator of the Merchant Wallet, Card, Remittance")
+	fmt.Fprintln(w, "and QR-Payment service over HTTP, and drives a running one.")
+	fmt.Fprintln(w)
 	fmt.Fprintln(w, "usage: mwallet-sim [command] [flags]")
+	fmt.Fprintln(w)
 	fmt.Fprintln(w, "commands:")
 	names := make([]string, 0, len(commands))
 	for n := range commands {
@@ -89,9 +246,12 @@ func usage(w io.Writer) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
+		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintln(w, "run \"mwallet-sim <command> -h\" for the flags of a command")
+	fmt.Fprintf(w, "  %-9s %s\n", "help", "list the commands, or show one command's usage")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, `Run "mwallet-sim help COMMAND" or "mwallet-sim COMMAND -h" for a command's flags.`)
+	fmt.Fprintln(w, `Without a command it serves: "mwallet-sim -addr 127.0.0.1:9090" is "mwallet-sim serve -addr 127.0.0.1:9090".`)
 }
 
 // serveConfig is what the serve flags set.
@@ -105,10 +265,18 @@ type serveConfig struct {
 	start string
 }
 
-func parseServe(args []string, stderr io.Writer) (serveConfig, error) {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var c serveConfig
+// serveDescription is the paragraph of "mwallet-sim help serve".
+const serveDescription = `Serves the business API (/v1/...), the control API (/_sim/...) and the
+dashboard (/_sim/ui/) until SIGINT or SIGTERM, then stops gracefully:
+requests in flight finish (10 s at most) and the exit status is 0.`
+
+// parseServe parses the serve flags. A new serve flag is one line here (its
+// help text shows in "mwallet-sim help serve"), a field of serveConfig and,
+// when its value can be wrong, a check below returning an error (a usage
+// error, exit status 2).
+func parseServe(args []string, stderr io.Writer) (c serveConfig, err error) {
+	defer func() { err = usageErr(err) }()
+	fs := newFlagSet("serve", serveSynopsis, serveDescription, stderr)
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "listen address")
 	fs.StringVar(&c.creds.ClientID, "client-id", simulator.DefaultClientID, "client id of the fixture Key")
 	fs.StringVar(&c.creds.APIKey, "api-key", envOr("MWALLET_SIM_API_KEY", simulator.DefaultAPIKey), "API key of the fixture Key (env MWALLET_SIM_API_KEY)")
@@ -174,7 +342,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 	case cfg.start != "":
 		t, err := time.Parse(time.RFC3339, cfg.start)
 		if err != nil {
-			return fmt.Errorf("-start: %w", err)
+			return usageErr(fmt.Errorf("-start: %w", err))
 		}
 		opts = append(opts, simulator.WithStart(t))
 	}
@@ -185,6 +353,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return fmt.Errorf("%w (another mwallet-sim may still be running there; -addr 127.0.0.1:0 picks a free port)", err)
+		}
 		return err
 	}
 	base := "http://" + ln.Addr().String()
@@ -207,10 +378,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 		return err
 	case <-ctx.Done():
 	}
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	// Stop accepting, let the requests in flight finish, then return.
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
+		_ = srv.Close()
+		return fmt.Errorf("requests still running after %s were cut: %w", shutdownTimeout, err)
 	}
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
@@ -248,5 +421,7 @@ func printBanner(w io.Writer, base string, c simulator.Credentials, clock string
 	fmt.Fprintf(w, "  signing_key     %s\n", c.SigningKey)
 	fmt.Fprintf(w, "  webhook_secret  %s\n", c.WebhookSecret)
 	fmt.Fprintf(w, "  clock           %s\n", clock)
+	fmt.Fprintf(w, "dashboard:   %s/_sim/ui/\n", base)
 	fmt.Fprintf(w, "control API: %s/_sim/credentials, /_sim/clock, /_sim/members, /_sim/faults, /_sim/requests, ...\n", base)
+	fmt.Fprintln(w, "stop with Ctrl-C (SIGINT) or SIGTERM: requests in flight finish first")
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -21,7 +20,8 @@ import (
 )
 
 func init() {
-	commands["trigger"] = command{summary: "drive a running simulator until it emits an event (trigger -list for the types)", run: trigger}
+	commands["trigger"] = command{summary: "drive a running simulator until it emits an event (trigger -list for the types)",
+		synopsis: "mwallet-sim trigger EVENT_TYPE [flags]   or   mwallet-sim trigger -list", run: trigger}
 }
 
 // recipe drives the simulator until it emits one event type.
@@ -83,15 +83,10 @@ type triggerConfig struct {
 	list    bool
 }
 
-func parseTrigger(args []string, stderr io.Writer) (triggerConfig, error) {
-	fs := flag.NewFlagSet("trigger", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mwallet-sim trigger EVENT_TYPE [flags]")
-		fmt.Fprintln(stderr, "       mwallet-sim trigger -list")
-		fs.PrintDefaults()
-	}
-	var c triggerConfig
+func parseTrigger(args []string, stderr io.Writer) (c triggerConfig, err error) {
+	defer func() { err = usageErr(err) }()
+	fs := newFlagSet("trigger", commands["trigger"].synopsis,
+		"Drives the running simulator at -base-url through the product flow that emits the event\n(or records it, for the event types no flow produces) and prints the event.", stderr)
 	fs.StringVar(&c.baseURL, "base-url", "http://127.0.0.1:8080", "base URL of the running simulator")
 	fs.StringVar(&c.member, "member", "", "external_member_id or mem_ id of an existing member to act for (default: a new member per trigger)")
 	fs.BoolVar(&c.list, "list", false, "list the event types and how each is produced")

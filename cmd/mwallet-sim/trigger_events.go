@@ -15,7 +15,7 @@ import (
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/remittance"
 	"github.com/mwallet/mwallet-go/simulator"
-	"github.com/mwallet/mwallet-go/simulator/emvqr"
+	"github.com/mwallet/mwallet-go/simulator/sampleqr"
 )
 
 func (t *triggerRun) memberCreated() (string, error) {
@@ -121,13 +121,7 @@ func remit(actions ...string) func(t *triggerRun) (string, error) {
 }
 
 // triggerQRCode is a dynamic PromptPay bill-payment code of 250.00 THB.
-var triggerQRCode = emvqr.MustBuild(emvqr.Payload{
-	PointOfInitiation: "12",
-	MerchantAccounts: []emvqr.MerchantAccount{{Tag: "30", GUI: "A000000677010112",
-		Fields: []emvqr.Field{{Tag: "01", Value: "010554412345601"}, {Tag: "02", Value: "TRIGGER"}}}},
-	MerchantCategoryCode: "5812", Currency: "764", Amount: "250.00", Country: "TH",
-	MerchantName: "BAAN THAI KITCHEN", MerchantCity: "BANGKOK",
-})
+var triggerQRCode = sampleqr.PromptPay
 
 // qr pays a QR code (decode, quote, pay, step-up, pay again) and runs the
 // control actions in order.

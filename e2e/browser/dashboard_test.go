@@ -8,6 +8,7 @@ package browser
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -169,8 +170,11 @@ func populate(t *testing.T, ctx context.Context, sim *simulator.Simulator) {
 	if _, err := sim.Events.Emit("card.status.updated", "card", "0b6f6a52-1111-4222-8333-944455556666", "member-2", "active", 2); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := sim.Webhooks.Flush(ctx); err != nil {
-		t.Fatal(err)
+	// The endpoint is unreachable on purpose (a failed row to show): Flush
+	// reports it as a *simulator.FlushError.
+	var fe *simulator.FlushError
+	if res, err := sim.Webhooks.Flush(ctx); !errors.As(err, &fe) || res.Failed != 1 {
+		t.Fatalf("flush: %+v, %v; want the one planted failure", res, err)
 	}
 }
 

@@ -34,7 +34,7 @@ import (
 	"github.com/mwallet/mwallet-go/examples/internal/exenv"
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/simulator"
-	"github.com/mwallet/mwallet-go/simulator/emvqr"
+	"github.com/mwallet/mwallet-go/simulator/sampleqr"
 )
 
 func main() {
@@ -77,7 +77,7 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 		if !env.Simulated() {
 			return errors.New("give the scanned QR text with -code")
 		}
-		o.code = sampleCode()
+		o.code = sampleqr.PromptPay
 	}
 	client, member := env.Client, env.Member
 
@@ -193,15 +193,4 @@ func driveOutcome(sim *simulator.Simulator, orderID, outcome string) error {
 		return sim.QRPay.Timeout(orderID)
 	}
 	return fmt.Errorf("-outcome must be complete, fail or timeout, not %q", outcome)
-}
-
-// sampleCode is a dynamic PromptPay bill-payment code of 250.00 THB.
-func sampleCode() string {
-	return emvqr.MustBuild(emvqr.Payload{
-		PointOfInitiation: "12",
-		MerchantAccounts: []emvqr.MerchantAccount{{Tag: "30", GUI: "A000000677010112",
-			Fields: []emvqr.Field{{Tag: "01", Value: "010554412345601"}, {Tag: "02", Value: "INV20260101"}}}},
-		MerchantCategoryCode: "5812", Currency: "764", Amount: "250.00", Country: "TH",
-		MerchantName: "BAAN THAI KITCHEN", MerchantCity: "BANGKOK",
-	})
 }

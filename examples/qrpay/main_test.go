@@ -8,6 +8,7 @@ import (
 
 	"github.com/mwallet/mwallet-go/examples/internal/extest"
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/sampleqr"
 )
 
 func TestQRPayWithSimulator(t *testing.T) {
@@ -48,7 +49,7 @@ func TestQRPayRejectsBadFlags(t *testing.T) {
 // It never touches a simulator control.
 func TestQRPayRealEnvironment(t *testing.T) {
 	sim, base := extest.RealEnv(t)
-	code := sampleCode()
+	code := sampleqr.PromptPay
 
 	out := extest.Run(t, run, append(base, "-code", code)...)
 	extest.Contains(t, out, "step-up required", "next:    the end user completes", "-challenge ")

@@ -35,7 +35,7 @@ import (
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/remittance"
 	"github.com/mwallet/mwallet-go/simulator"
-	"github.com/mwallet/mwallet-go/simulator/emvqr"
+	"github.com/mwallet/mwallet-go/simulator/sampleqr"
 	"github.com/mwallet/mwallet-go/webhooks"
 )
 
@@ -67,8 +67,9 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 	// A webhook receiver: the Handler verifies each signature over the raw
 	// body, decodes the event and drops duplicates; the function records it.
 	recv := &received{}
-	receiver := httptest.NewServer(webhooks.Handler(mwallet.Secret(sim.Credentials().WebhookSecret), recv.handle,
-		webhooks.WithClock(sim.Clock.Now))) // the simulator signs with its own clock; omit in production
+	// sim.Webhooks.Handler is webhooks.Handler with the simulator's secret
+	// and clock; in production: webhooks.Handler(secret, recv.handle).
+	receiver := httptest.NewServer(sim.Webhooks.Handler(recv.handle))
 	defer receiver.Close()
 	if _, _, err := sim.Webhooks.AddEndpoint(receiver.URL); err != nil {
 		return err
@@ -107,7 +108,7 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 	step("deposit", fmt.Sprintf("%s %s %s %s; available now %s %s", dep.ID, dep.Status, dep.Amount, dep.Asset, avail, dep.Asset))
 
 	// 4-5. A QR payment: the first call always answers step_up_required.
-	code := promptPayCode()
+	code := sampleqr.PromptPay // what a phone camera reads from a Thai PromptPay bill of 250.00 THB
 	p := qrpay.PayParams{CodeValue: code}
 	_, err = client.QRPay.Pay(ctx, member, p)
 	su, ok := mwallet.AsStepUp(err)
@@ -289,16 +290,4 @@ func countPath(sim *simulator.Simulator, path string) int {
 		}
 	}
 	return n
-}
-
-// promptPayCode is what a phone camera reads from a Thai PromptPay bill of
-// 250.00 THB.
-func promptPayCode() string {
-	return emvqr.MustBuild(emvqr.Payload{
-		PointOfInitiation: "12",
-		MerchantAccounts: []emvqr.MerchantAccount{{Tag: "30", GUI: "A000000677010112",
-			Fields: []emvqr.Field{{Tag: "01", Value: "010554412345601"}, {Tag: "02", Value: "QUICKSTART1"}}}},
-		MerchantCategoryCode: "5812", Currency: "764", Amount: "250.00", Country: "TH",
-		MerchantName: "BAAN THAI KITCHEN", MerchantCity: "BANGKOK",
-	})
 }

@@ -239,6 +239,12 @@
       ? eps.length + (eps.length === 1 ? " endpoint: " : " endpoints: ") +
         eps.map((e) => e.id + " → " + e.url + (e.disabled ? " (disabled)" : "")).join(", ")
       : "no endpoints: every event gets a no_subscriber row";
+    // The last attempt's error (status and the beginning of the
+    // receiver's answer), shown under the attempts of a failing row.
+    const lastFailure = (d) => {
+      const a = (d.attempts || [])[(d.attempts || []).length - 1];
+      return a && a.error ? h("div", { class: "attempt-error muted", text: a.error }) : null;
+    };
     const rows = s.webhook_deliveries.slice(0, LIST_ROWS).map((d) => h("tr", {},
       h("td", { class: "mono id", text: d.id }),
       h("td", {}, h("code", { text: d.event_type }), h("div", { class: "muted mono", text: d.event_id })),
@@ -248,9 +254,10 @@
       h("td", {}, h("div", { class: "attempts" }, (d.attempts || []).length ? d.attempts.map((a) =>
         h("span", {
           class: "attempt " + (a.status_code >= 200 && a.status_code < 300 ? "ok" : "fail"),
-          title: fmtTime(a.at) + (a.error ? " " + a.error : ""),
+          title: fmtTime(a.at) + (a.error ? " " + a.error : a.response ? " " + a.response : ""),
           text: a.status_code ? String(a.status_code) : "no answer",
-        })) : h("span", { class: "muted", text: "none" }))),
+        })) : h("span", { class: "muted", text: "none" })),
+        lastFailure(d)),
       h("td", {}, h("time", { text: d.next_attempt_at ? fmtTime(d.next_attempt_at) : "" })),
       h("td", {}, h("div", { class: "actions" }, h("button", {
         type: "button",
@@ -361,7 +368,10 @@
   document.getElementById("flush").addEventListener("click", () =>
     run("flush", async () => {
       const r = await post("/_sim/webhooks/flush");
-      return r.attempted + " attempted, " + r.succeeded + " succeeded, " + r.failed + " failed";
+      let msg = r.attempted + " attempted, " + r.succeeded + " succeeded, " + r.failed + " failed";
+      if (r.failures && r.failures.length) msg += ": " + r.failures[0].error;
+      if (r.hint) msg += " (" + r.hint + ")";
+      return msg;
     }));
 
   refresh();

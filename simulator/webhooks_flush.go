@@ -1,0 +1,306 @@
+package simulator
+
+// Delivery of due webhook attempts: flushing, one attempt, and what each
+// attempt keeps of the receiver's answer.
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// FlushResult counts the attempts one flush made and lists the failed ones.
+type FlushResult struct {
+	Attempted int `json:"attempted"`
+	Succeeded int `json:"succeeded"`
+	Failed    int `json:"failed"`
+	// Failures lists the failed attempts in the order they were made.
+	Failures []DeliveryFailure `json:"failures,omitempty"`
+	// Hint explains the likely cause of the failures when the receivers'
+	// answers show one (a receiver that checks signature timestamps on its
+	// own clock, or verifies with another secret); empty otherwise.
+	Hint string `json:"hint,omitempty"`
+}
+
+// DeliveryFailure is one failed delivery attempt of a flush.
+type DeliveryFailure struct {
+	DeliveryID string `json:"delivery_id"`
+	EventID    string `json:"event_id"`
+	EventType  string `json:"event_type"`
+	EndpointID string `json:"endpoint_id"`
+	URL        string `json:"url"`
+	// At is the simulator time of the attempt: the signature's timestamp.
+	At time.Time `json:"at"`
+	// StatusCode is the receiver's status, 0 when no answer came.
+	StatusCode int `json:"status_code"`
+	// Response is the beginning of the receiver's answer body.
+	Response string `json:"response,omitempty"`
+	// Error says why the attempt failed.
+	Error string `json:"error"`
+	// Status is the delivery row's status after the attempt: pending (a
+	// retry falls due at NextAttemptAt), dead, failed or no_subscriber.
+	Status        string     `json:"status"`
+	NextAttemptAt *time.Time `json:"next_attempt_at,omitempty"`
+}
+
+// FlushError is the error of a flush in which at least one delivery attempt
+// failed: the receiver answered other than 2xx, or did not answer. The
+// flush itself went through (every due delivery was attempted and
+// recorded, retries are scheduled); the error exists so that a test cannot
+// take a refusing receiver for a working one. Result is the flush's
+// result, its Failures included. Test for it with errors.As; a test that
+// wants a receiver to fail (an outage, a retry schedule) checks
+// Result.Failures instead of treating the error as fatal.
+type FlushError struct {
+	Result FlushResult
+}
+
+// Error lists the failed attempts, at most five of them.
+func (e *FlushError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "simulator: %d of %d webhook delivery attempts failed", e.Result.Failed, e.Result.Attempted)
+	for i, f := range e.Result.Failures {
+		if i == 5 {
+			fmt.Fprintf(&b, "; and %d more (sim.Webhooks.Deliveries lists them)", len(e.Result.Failures)-i)
+			break
+		}
+		fmt.Fprintf(&b, "; %s %s to %s: %s", f.EventType, f.EventID, f.URL, f.Error)
+	}
+	if e.Result.Hint != "" {
+		b.WriteString(" (" + e.Result.Hint + ")")
+	}
+	return b.String()
+}
+
+// deliveryJob is what one attempt needs, copied out under the lock.
+type deliveryJob struct {
+	d         *whDelivery
+	url       string
+	secret    string
+	body      []byte
+	eventID   string
+	eventType string
+	at        time.Time
+}
+
+// flushWebhooks attempts every delivery that is due now on the simulator
+// clock and returns when all attempts are done. Attempts are HTTP POSTs
+// made without the simulator's lock, so receivers may call back into the
+// simulator; deliveries that fall due during the flush (events emitted by
+// those calls) are attempted too. Retries fall due as the clock advances
+// (Advance), 1, 5, 30, 120 and 360 minutes after each failure; flush again
+// to attempt them. A cancelled ctx stops the flush; an attempt cut short by
+// the cancellation is not recorded and stays due. When an attempt failed the
+// error is a *FlushError carrying the result.
+func (s *Simulator) flushWebhooks(ctx context.Context) (FlushResult, error) {
+	var res FlushResult
+	for round := 0; round < maxFlushRounds; round++ {
+		s.mu.Lock()
+		jobs := s.dueDeliveriesLocked()
+		s.mu.Unlock()
+		if len(jobs) == 0 {
+			break
+		}
+		for i, j := range jobs {
+			if err := ctx.Err(); err != nil {
+				s.mu.Lock()
+				for _, rest := range jobs[i:] {
+					rest.d.inFlight = false
+				}
+				s.mu.Unlock()
+				return res, err
+			}
+			code, answer, aerr := s.attemptDelivery(ctx, j)
+			if aerr != nil && ctx.Err() != nil {
+				// Cancelled by the caller, not refused by the receiver: the
+				// attempt does not count.
+				s.mu.Lock()
+				for _, rest := range jobs[i:] {
+					rest.d.inFlight = false
+				}
+				s.mu.Unlock()
+				return res, ctx.Err()
+			}
+			s.mu.Lock()
+			ok := s.recordAttemptLocked(j, code, answer, aerr)
+			var failure DeliveryFailure
+			if !ok {
+				failure = j.d.failure(j)
+			}
+			s.mu.Unlock()
+			res.Attempted++
+			if ok {
+				res.Succeeded++
+			} else {
+				res.Failed++
+				res.Failures = append(res.Failures, failure)
+			}
+		}
+	}
+	if res.Failed == 0 {
+		return res, nil
+	}
+	res.Hint = s.flushHint(res.Failures)
+	return res, &FlushError{Result: res}
+}
+
+// flushHint recognises the usual causes of a refusing receiver in the
+// answers of the failed attempts.
+func (s *Simulator) flushHint(fs []DeliveryFailure) string {
+	for _, f := range fs {
+		r := strings.ToLower(f.Response)
+		switch {
+		case strings.Contains(r, "timestamp") || strings.Contains(r, "stale"):
+			return fmt.Sprintf("the receiver checks the signature timestamp against its own clock, but the simulator signs with its clock, now %s: "+
+				"build the receiver with sim.Webhooks.Handler, or pass webhooks.WithClock(sim.Clock.Now) to webhooks.Handler",
+				s.clock.Now().UTC().Format(time.RFC3339))
+		case strings.Contains(r, "signature"):
+			return "the receiver refused the signature: it must verify with the simulator's webhook secret (sim.Credentials().WebhookSecret, or the secret AddEndpoint returned)"
+		}
+	}
+	return ""
+}
+
+// failure describes the attempt j just recorded on d.
+func (d *whDelivery) failure(j deliveryJob) DeliveryFailure {
+	a := d.Attempts[len(d.Attempts)-1]
+	f := DeliveryFailure{
+		DeliveryID: d.ID, EventID: j.eventID, EventType: j.eventType, EndpointID: d.EndpointID, URL: j.url,
+		At: a.At, StatusCode: a.StatusCode, Response: a.Response, Error: a.Error, Status: d.Status,
+	}
+	if !d.NextAttemptAt.IsZero() {
+		t := d.NextAttemptAt
+		f.NextAttemptAt = &t
+	}
+	return f
+}
+
+// dueDeliveriesLocked marks the due pending rows in flight and returns
+// their jobs, oldest due first.
+func (s *Simulator) dueDeliveriesLocked() []deliveryJob {
+	st := s.webhookStateLocked()
+	now := s.clock.Now()
+	var due []*whDelivery
+	for _, d := range st.created {
+		if d.Status == deliveryPending && !d.inFlight && !d.NextAttemptAt.After(now) {
+			due = append(due, d)
+		}
+	}
+	sort.SliceStable(due, func(i, j int) bool { return due[i].NextAttemptAt.Before(due[j].NextAttemptAt) })
+	jobs := make([]deliveryJob, 0, len(due))
+	for _, d := range due {
+		e := st.endpointByID[d.EndpointID]
+		if e == nil || e.Disabled {
+			d.Status, d.NextAttemptAt = deliveryNoSubscriber, time.Time{}
+			continue
+		}
+		secret := e.Secret
+		if secret == "" {
+			secret = s.creds.WebhookSecret
+		}
+		d.inFlight = true
+		jobs = append(jobs, deliveryJob{
+			d: d, url: e.URL, secret: secret, body: st.bodies[d.Event.ID],
+			eventID: d.Event.ID, eventType: d.Event.Type, at: now,
+		})
+	}
+	return jobs
+}
+
+// attemptDelivery POSTs one delivery and returns the receiver's status and
+// the beginning of its answer; it runs without s.mu.
+func (s *Simulator) attemptDelivery(ctx context.Context, j deliveryJob) (int, string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, j.url, bytes.NewReader(j.body))
+	if err != nil {
+		return 0, "", err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "mwallet-simulator-webhooks")
+	req.Header.Set("z-signature", webhookSignature(j.secret, j.at, j.body))
+	req.Header.Set("z-event-id", j.eventID)
+	req.Header.Set("z-event-type", j.eventType)
+	s.mu.Lock()
+	client := s.webhookStateLocked().client
+	s.mu.Unlock()
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	head, _ := io.ReadAll(io.LimitReader(resp.Body, maxAnswerKept))
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	answer := answerText(head)
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		if answer == "" {
+			return resp.StatusCode, "", fmt.Errorf("receiver answered %d with an empty body", resp.StatusCode)
+		}
+		return resp.StatusCode, answer, fmt.Errorf("receiver answered %d: %s", resp.StatusCode, answer)
+	}
+	return resp.StatusCode, answer, nil
+}
+
+// answerText is the kept beginning of a receiver's answer: valid UTF-8
+// (a multi-byte character cut by the limit is dropped), control
+// characters but tab replaced by spaces, surrounding space trimmed.
+func answerText(b []byte) string {
+	if n := len(b); n > 0 && !utf8.Valid(b) {
+		for i := n - 1; i >= 0 && i > n-utf8.UTFMax; i-- {
+			if utf8.RuneStart(b[i]) {
+				if !utf8.FullRune(b[i:]) {
+					b = b[:i]
+				}
+				break
+			}
+		}
+	}
+	s := strings.Map(func(r rune) rune {
+		if r < 0x20 && r != '\t' || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, strings.ToValidUTF8(string(b), "\uFFFD"))
+	return strings.TrimSpace(s)
+}
+
+// recordAttemptLocked stores the outcome of one attempt and moves the row:
+// sent on 2xx; otherwise pending with the next backoff while attempts
+// remain, dead after the sixth failure of a run, failed when a redelivery's
+// single attempt fails, and no_subscriber when the endpoint went away
+// meanwhile.
+func (s *Simulator) recordAttemptLocked(j deliveryJob, code int, answer string, aerr error) bool {
+	d := j.d
+	d.inFlight = false
+	a := WebhookAttempt{At: j.at, StatusCode: code, Response: answer}
+	if aerr != nil {
+		a.Error = aerr.Error()
+	}
+	d.Attempts = append(d.Attempts, a)
+	d.runLeft--
+	d.NextAttemptAt = time.Time{}
+	if aerr == nil {
+		d.Status = deliverySent
+		return true
+	}
+	st := s.webhookStateLocked()
+	if e := st.endpointByID[d.EndpointID]; e == nil || e.Disabled {
+		d.Status = deliveryNoSubscriber
+		return false
+	}
+	switch {
+	case d.redelivery:
+		d.Status = deliveryFailed
+	case d.runLeft > 0:
+		n := webhookMaxAttempts - d.runLeft // failures so far in this run
+		d.Status = deliveryPending
+		d.NextAttemptAt = j.at.Add(webhookBackoff[n-1])
+	default:
+		d.Status = deliveryDead
+	}
+	return false
+}
