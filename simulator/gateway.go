@@ -117,6 +117,10 @@ type response struct {
 	body   []byte
 	code   string // error code, for the journal
 	replay bool
+	// instead, when set, is answered in place of this response once it has
+	// been stored under the idempotency key (a handler's "executed, but the
+	// answer is lost upstream": see rc.answerInstead).
+	instead *apiError
 }
 
 func errorResponse(ae *apiError, requestID string) response {
@@ -271,7 +275,7 @@ func (s *Simulator) serveNotFound(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	x.delay()
-	x.finish(errorResponse(errNotFound("path "+r.URL.Path), x.id))
+	x.finish(x.afterFault(errorResponse(errNotFound("path "+r.URL.Path), x.id)))
 }
 
 // serveEndpoint runs the gateway rules for e, then its handler. The order of
@@ -290,7 +294,7 @@ func (s *Simulator) serveEndpoint(w http.ResponseWriter, r *http.Request, e *end
 	}
 	resp := s.runEndpoint(x, e, body, rerr != nil || len(body) > maxBodyBytes)
 	s.runDueLocked()
-	x.finish(resp)
+	x.finish(x.afterFault(resp))
 }
 
 func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLarge bool) response {
@@ -407,6 +411,7 @@ func (s *Simulator) callHandler(c *rc, e *endpoint) (resp response) {
 		resp = errorResponse(asAPIError(err), c.requestID)
 	} else {
 		resp = jsonResponse(status, out)
+		resp.instead = c.answerInstead
 	}
 	if len(c.header) > 0 {
 		if resp.header == nil {
