@@ -49,6 +49,9 @@ type cardState struct {
 	transactions map[string]*cardTx          // by ctx_ id
 	ledgerScale  int                         // scale of cardLedgerAsset
 	addrSeq      int
+	// topUpTimeouts counts the next top-ups whose upstream call times out
+	// after the hold (CardsControl.TimeoutNextTopUps).
+	topUpTimeouts int
 }
 
 // cardProduct is a card product of the fixture.

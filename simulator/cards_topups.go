@@ -102,6 +102,15 @@ func (s *Simulator) handleCardTopUp(c *rc) (int, any, error) {
 		Status: "processing", StatusVersion: 1, CreatedAt: c.now}
 	s.cards.topups[t.ID] = t
 	s.inFlight(CollectionCardTopups, t.ID, func() { _ = s.creditCardTopUpLocked(t) })
+	if s.cards.topUpTimeouts > 0 {
+		// The upstream call timed out after the hold: the order exists and
+		// stays processing with its funds held (no outcome runs by itself),
+		// the caller is answered 504, and the order is what the idempotency
+		// key stores, so the retry with the same key replays it.
+		s.cards.topUpTimeouts--
+		_ = s.timeoutCardTopUpLocked(t)
+		c.answerInstead = newErr("upstream_timeout", "the card issuer did not answer in time; the top-up may have been accepted: retry with the same idempotency key")
+	}
 	return 201, map[string]any{"id": t.ID, "status": t.Status}, nil
 }
 
