@@ -148,6 +148,10 @@ type simCard struct {
 	CreatedAt          time.Time
 	UpdatedAt          time.Time
 	txs                []*cardTx // ascending by occurred_at
+
+	// UpstreamRefusesClose makes the issuer refuse close requests
+	// (state_invalid; CardsControl.SetCloseRefused).
+	UpstreamRefusesClose bool
 }
 
 // cardTopUp is a top-up order.

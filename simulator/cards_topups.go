@@ -64,6 +64,11 @@ func (s *Simulator) handleCardTopUp(c *rc) (int, any, error) {
 	if p == nil || !s.productVisible(p) {
 		return 0, nil, newErr("product_not_available", "card product not available")
 	}
+	if c.member.FundsProtected {
+		// A prerequisite of top-ups; the contract lists no code of its own
+		// for it, so it is product_not_available ("prerequisites unmet").
+		return 0, nil, newErr("product_not_available", "the member is in funds-protection mode")
+	}
 	avail, locked := fundingAccounts(funding, c.member.ID)
 	var chosen string
 	var amount, fee, total money.Amount

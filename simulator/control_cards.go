@@ -141,6 +141,14 @@ func (c *CardsControl) Funds(memberID, asset string) (available, locked money.Am
 	return c.s.cardFunds(memberID, asset)
 }
 
+// SetCloseRefused makes the card issuer refuse (or accept again) the close
+// requests of a card: a close that passes every other check then answers
+// 400 state_invalid ("upstream refuses") and the card keeps its status.
+// Control action cards/{id}/refuse_close with {"refuse": true|false}.
+func (c *CardsControl) SetCloseRefused(cardID string, refused bool) error {
+	return c.s.withCard(cardID, func(card *simCard) error { card.UpstreamRefusesClose = refused; return nil })
+}
+
 // TimeoutNextTopUps makes the issuer's call time out after the hold for
 // the next n card top-ups (0 clears it): each is answered 504
 // upstream_timeout while its order exists and stays processing with its

@@ -54,6 +54,12 @@ type gatewayState struct {
 	faults  []*faultRule
 	journal *journal
 
+	// writeQuota is the merchant-level write quota per minute (0: none;
+	// MerchantControl.SetWriteQuota) and writes the times of the writes
+	// counted in the last minute.
+	writeQuota int
+	writes     []time.Time
+
 	// scopeCatalog holds every scope the service knows: the scopes the
 	// contract names and every scope an endpoint requires.
 	scopeCatalog map[string]bool
@@ -335,6 +341,9 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 		if ae := s.verifySignature(r, key, body, now); ae != nil {
 			return fail(ae)
 		}
+	}
+	if ae := s.takeWriteQuota(r, now); ae != nil {
+		return fail(ae)
 	}
 	c := &rc{s: s, r: r, now: now, requestID: x.id, key: key, body: body, header: http.Header{}}
 	c.stepUp = strings.TrimSpace(r.Header.Get("X-Step-Up"))

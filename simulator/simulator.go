@@ -158,6 +158,7 @@ type member struct {
 	PaymentPriority []string // asset codes in the member's payment order
 	HasKYCProfile   bool
 	PlatformDirect  bool   // served by the platform with no merchant between: no events
+	FundsProtected  bool   // funds-protection mode: card top-ups and QR payments refused
 	MerchantID      string // owning merchant when not this one: a foreign member
 	CreatedAt       time.Time
 }
