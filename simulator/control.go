@@ -26,6 +26,7 @@ type controlFunc func(r *http.Request, body []byte) (int, any, error)
 // control registers a control endpoint on pattern ("METHOD /_sim/...").
 // Product files may use it for control endpoints that are not object actions.
 func (s *Simulator) control(pattern string, fn controlFunc) {
+	s.controlRoutes = append(s.controlRoutes, pattern)
 	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		s.serveControl(w, r, fn)
 	})
@@ -334,6 +335,7 @@ func (s *Simulator) registerControl() {
 	s.control("/_sim/{rest...}", func(r *http.Request, _ []byte) (int, any, error) {
 		return 0, nil, errNotFound("control endpoint " + r.Method + " " + r.URL.Path)
 	})
+	s.registerKnobs()
 }
 
 // lookupAction resolves "a/b/<id>/<action>" to s.actions["a/b/<action>"]

@@ -1,6 +1,10 @@
 package simulator
 
-import "sort"
+import (
+	"net/http/httptest"
+	"sort"
+	"strings"
+)
 
 // DocumentedStatus exposes to the package's external tests the documented
 // HTTP status of every public error code (the contract's 53).
@@ -23,4 +27,23 @@ func KeyedEndpoints(s *Simulator) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// ControlRoutes lists the patterns of s's control routes (explicit routes,
+// not the object actions), as registered.
+func ControlRoutes(s *Simulator) []string { return append([]string(nil), s.controlRoutes...) }
+
+// ControlRouteServed reports whether a control request with method and path
+// reaches a route of s: an explicit control route, or an object action
+// through POST /_sim/{rest...}; not the catch-all not_found.
+func ControlRouteServed(s *Simulator, method, path string) bool {
+	_, pattern := s.mux.Handler(httptest.NewRequest(method, path, nil))
+	switch pattern {
+	case "", "/", "/_sim/{rest...}":
+		return false
+	case "POST /_sim/{rest...}":
+		_, _, ok := s.lookupAction(strings.TrimPrefix(path, "/_sim/"))
+		return ok
+	}
+	return true
 }

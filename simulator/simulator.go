@@ -142,6 +142,9 @@ type Simulator struct {
 	mux       *http.ServeMux
 	server    *httptest.Server
 	opts      options
+
+	// controlRoutes are the patterns of the control routes, as registered.
+	controlRoutes []string
 }
 
 // actionFunc drives an upstream outcome from the control API. id is the
