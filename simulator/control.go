@@ -336,6 +336,7 @@ func (s *Simulator) registerControl() {
 		return 0, nil, errNotFound("control endpoint " + r.Method + " " + r.URL.Path)
 	})
 	s.registerKnobs()
+	s.registerRecipes()
 }
 
 // lookupAction resolves "a/b/<id>/<action>" to s.actions["a/b/<action>"]
