@@ -144,7 +144,7 @@ func (c *CardsControl) Funds(memberID, asset string) (available, locked money.Am
 // SetCloseRefused makes the card issuer refuse (or accept again) the close
 // requests of a card: a close that passes every other check then answers
 // 400 state_invalid ("upstream refuses") and the card keeps its status.
-// Control action cards/{id}/refuse_close with {"refuse": true|false}.
+// Control API: POST /_sim/cards/{id}/refuse_close with {"refuse": true|false}.
 func (c *CardsControl) SetCloseRefused(cardID string, refused bool) error {
 	return c.s.withCard(cardID, func(card *simCard) error { card.UpstreamRefusesClose = refused; return nil })
 }

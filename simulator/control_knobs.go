@@ -46,9 +46,9 @@ func (s *Simulator) controlGo(pattern string, fn goControlFunc) {
 	})
 }
 
-// decodeStrict decodes a control body into v; an empty body is {}. Unknown
+// decodeKnobBody decodes a control body into v; an empty body is {}. Unknown
 // fields are refused, so a misspelt setting is not silently ignored.
-func decodeStrict(body []byte, v any) error {
+func decodeKnobBody(body []byte, v any) error {
 	if len(strings.TrimSpace(string(body))) == 0 {
 		return nil
 	}
@@ -96,7 +96,7 @@ func (s *Simulator) registerCardKnobs() {
 			FormFactor string `json:"form_factor"`
 			Limit      *int   `json:"limit"`
 		}
-		if err := decodeStrict(body, &in); err != nil {
+		if err := decodeKnobBody(body, &in); err != nil {
 			return 0, nil, err
 		}
 		if in.FormFactor != "virtual" && in.FormFactor != "physical" {
@@ -112,7 +112,7 @@ func (s *Simulator) registerCardKnobs() {
 		var in struct {
 			BINs []string `json:"bins"`
 		}
-		if err := decodeStrict(body, &in); err != nil {
+		if err := decodeKnobBody(body, &in); err != nil {
 			return 0, nil, err
 		}
 		s.Cards.SetBINAuthorizations(in.BINs...)
@@ -125,7 +125,7 @@ func (s *Simulator) registerCardKnobs() {
 		var in struct {
 			Enabled *bool `json:"enabled"`
 		}
-		if err := decodeStrict(body, &in); err != nil {
+		if err := decodeKnobBody(body, &in); err != nil {
 			return 0, nil, err
 		}
 		on, err := requireBool(in.Enabled, "enabled")
@@ -141,7 +141,7 @@ func (s *Simulator) registerCardKnobs() {
 		var in struct {
 			Outstanding *bool `json:"outstanding"`
 		}
-		if err := decodeStrict(body, &in); err != nil {
+		if err := decodeKnobBody(body, &in); err != nil {
 			return 0, nil, err
 		}
 		on, err := requireBool(in.Outstanding, "outstanding")
@@ -157,7 +157,7 @@ func (s *Simulator) registerCardKnobs() {
 		var in struct {
 			Country string `json:"country"`
 		}
-		if err := decodeStrict(body, &in); err != nil {
+		if err := decodeKnobBody(body, &in); err != nil {
 			return 0, nil, err
 		}
 		c := strings.ToUpper(strings.TrimSpace(in.Country))
@@ -174,7 +174,7 @@ func (s *Simulator) registerCardKnobs() {
 			Country string `json:"country"`
 			Default bool   `json:"default"`
 		}
-		if err := decodeStrict(body, &in); err != nil {
+		if err := decodeKnobBody(body, &in); err != nil {
 			return 0, nil, err
 		}
 		c := strings.ToUpper(strings.TrimSpace(in.Country))
@@ -187,29 +187,27 @@ func (s *Simulator) registerCardKnobs() {
 		}
 		return http.StatusCreated, map[string]any{"id": id, "country": c, "is_default": in.Default}, nil
 	})
-	s.actions["cards/refuse_close"] = func(id string, body []byte) (any, error) {
+	s.controlGo("POST /_sim/cards/{id}/refuse_close", func(r *http.Request, body []byte) (int, any, error) {
 		var in struct {
 			Refuse *bool `json:"refuse"`
 		}
-		if err := decodeStrict(body, &in); err != nil {
-			return nil, err
+		if err := decodeKnobBody(body, &in); err != nil {
+			return 0, nil, err
 		}
 		on, err := requireBool(in.Refuse, "refuse")
 		if err != nil {
-			return nil, err
+			return 0, nil, err
 		}
-		c, err := s.cardOf(nil, id)
-		if err != nil {
-			return nil, notFoundIf(err)
+		if err := s.Cards.SetCloseRefused(r.PathValue("id"), on); err != nil {
+			return 0, nil, notFoundIf(err)
 		}
-		c.UpstreamRefusesClose = on
-		return map[string]any{"id": c.ID, "refuse": on}, nil
-	}
+		return http.StatusOK, map[string]any{"id": withIDPrefix("crd_", r.PathValue("id")), "refuse": on}, nil
+	})
 	s.controlGo("POST /_sim/cards/topups/upstream_timeout", func(_ *http.Request, body []byte) (int, any, error) {
 		var in struct {
 			Count *int `json:"count"`
 		}
-		if err := decodeStrict(body, &in); err != nil {
+		if err := decodeKnobBody(body, &in); err != nil {
 			return 0, nil, err
 		}
 		n := 1
@@ -249,7 +247,7 @@ func (s *Simulator) registerLineKnobs() {
 			Enabled *bool `json:"enabled"`
 			Pool    *int  `json:"pool"`
 		}
-		if err := decodeStrict(body, &in); err != nil {
+		if err := decodeKnobBody(body, &in); err != nil {
 			return 0, nil, err
 		}
 		s.mu.Lock()
@@ -271,7 +269,7 @@ func (s *Simulator) registerLineKnobs() {
 		var in struct {
 			Enabled *bool `json:"enabled"`
 		}
-		if err := decodeStrict(body, &in); err != nil {
+		if err := decodeKnobBody(body, &in); err != nil {
 			return 0, nil, err
 		}
 		on, err := requireBool(in.Enabled, "enabled")
@@ -288,7 +286,7 @@ func (s *Simulator) registerLineKnobs() {
 			Asset  string `json:"asset"`
 			Amount string `json:"amount"`
 		}
-		if err := decodeStrict(body, &in); err != nil {
+		if err := decodeKnobBody(body, &in); err != nil {
 			return 0, nil, err
 		}
 		if err := s.Merchant.WithdrawPrepaid(in.Asset, in.Amount); err != nil {
@@ -301,7 +299,7 @@ func (s *Simulator) registerLineKnobs() {
 		var in struct {
 			Active *bool `json:"active"`
 		}
-		if err := decodeStrict(body, &in); err != nil {
+		if err := decodeKnobBody(body, &in); err != nil {
 			return 0, nil, err
 		}
 		on, err := requireBool(in.Active, "active")
@@ -315,7 +313,7 @@ func (s *Simulator) registerLineKnobs() {
 		var in struct {
 			Enabled *bool `json:"enabled"`
 		}
-		if err := decodeStrict(body, &in); err != nil {
+		if err := decodeKnobBody(body, &in); err != nil {
 			return 0, nil, err
 		}
 		on, err := requireBool(in.Enabled, "enabled")
@@ -330,7 +328,7 @@ func (s *Simulator) registerLineKnobs() {
 			CodeValue string   `json:"code_value"`
 			Scenarios []string `json:"scenarios"`
 		}
-		if err := decodeStrict(body, &in); err != nil {
+		if err := decodeKnobBody(body, &in); err != nil {
 			return 0, nil, err
 		}
 		if in.CodeValue == "" {
@@ -349,7 +347,7 @@ func (s *Simulator) registerLineKnobs() {
 			Currency   string `json:"currency"`
 			USDPerUnit string `json:"usd_per_unit"`
 		}
-		if err := decodeStrict(body, &in); err != nil {
+		if err := decodeKnobBody(body, &in); err != nil {
 			return 0, nil, err
 		}
 		cur := strings.ToUpper(strings.TrimSpace(in.Currency))
@@ -379,7 +377,7 @@ func (s *Simulator) registerGatewayKnobs() {
 		var in struct {
 			PerMinute *int `json:"per_minute"`
 		}
-		if err := decodeStrict(body, &in); err != nil {
+		if err := decodeKnobBody(body, &in); err != nil {
 			return 0, nil, err
 		}
 		if in.PerMinute == nil {
@@ -397,7 +395,7 @@ func (s *Simulator) registerGatewayKnobs() {
 			Body   string `json:"body"`
 			Nonce  string `json:"nonce"`
 		}
-		if err := decodeStrict(body, &in); err != nil {
+		if err := decodeKnobBody(body, &in); err != nil {
 			return 0, nil, err
 		}
 		sig, err := s.Keys.Sign(r.PathValue("client_id"), in.Method, in.Path, in.Nonce, []byte(in.Body))
@@ -414,7 +412,7 @@ func (s *Simulator) registerGatewayKnobs() {
 			Body           string   `json:"body"`
 			Seconds        *float64 `json:"seconds"`
 		}
-		if err := decodeStrict(body, &in); err != nil {
+		if err := decodeKnobBody(body, &in); err != nil {
 			return 0, nil, err
 		}
 		d := defaultInProgress
