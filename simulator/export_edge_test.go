@@ -32,8 +32,16 @@ func ControlRouteServed(s *Simulator, method, path string) bool {
 	case "", "/", "/_sim/{rest...}":
 		return false
 	case "POST /_sim/{rest...}":
-		_, _, ok := s.lookupAction(strings.TrimPrefix(path, "/_sim/"))
-		return ok
+		// An object action: "a/b/<id>/<action>" is s.actions["a/b/<action>"],
+		// otherwise the whole path names an action without an id.
+		segs := strings.Split(strings.Trim(strings.TrimPrefix(path, "/_sim/"), "/"), "/")
+		if n := len(segs); n >= 3 {
+			if _, ok := s.actions[strings.Join(segs[:n-2], "/")+"/"+segs[n-1]]; ok {
+				return true
+			}
+		}
+		_, ok := s.actions[strings.Join(segs, "/")]
+		return ok && len(segs) >= 2
 	}
 	return true
 }
