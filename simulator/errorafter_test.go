@@ -29,19 +29,22 @@ import (
 // endpoint creates (nil when it creates none the test can count).
 type keyedCall struct {
 	endpoint string // the endpoint's pattern, as the simulator registers it
-	setup    func(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client) (faultPath string, ids map[string]string)
-	call     func(cl *mwallet.Client, ids map[string]string, opts ...mwallet.CallOption) error
+	setup    func(t *testing.T, sim *simulator.Simulator, cl *sdkClient) (faultPath string, ids map[string]string)
+	call     func(cl *sdkClient, ids map[string]string, opts ...mwallet.CallOption) error
 	stepUp   bool
 	moves    int
-	objects  func(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client, ids map[string]string) int
+	objects  func(t *testing.T, sim *simulator.Simulator, cl *sdkClient, ids map[string]string) int
 	// status, when set, is the card status the one execution leaves.
 	status cards.CardStatus
 }
 
 var eaCtx = context.Background()
 
+// sdkClient is the SDK client type sim.Client returns.
+type sdkClient = mwallet.Client
+
 // eaIssue issues a card of product to member-1 and returns its id.
-func eaIssue(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client, product string) string {
+func eaIssue(t *testing.T, sim *simulator.Simulator, cl *sdkClient, product string) string {
 	t.Helper()
 	if product == "cpd_physical_std" {
 		sim.Cards.SetLimit("physical", 10)
@@ -60,12 +63,12 @@ func eaIssue(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client, product
 	return got.CardID
 }
 
-func cardIDs(path string) func(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client) (string, map[string]string) {
+func cardIDs(path string) func(t *testing.T, sim *simulator.Simulator, cl *sdkClient) (string, map[string]string) {
 	product := "cpd_virtual_std"
 	if strings.HasPrefix(path, "physical:") {
 		product, path = "cpd_physical_std", strings.TrimPrefix(path, "physical:")
 	}
-	return func(t *testing.T, sim *simulator.Simulator, cl *mwallet.Client) (string, map[string]string) {
+	return func(t *testing.T, sim *simulator.Simulator, cl *sdkClient) (string, map[string]string) {
 		id := eaIssue(t, sim, cl, product)
 		if path == "/activate" {
 			if err := sim.Cards.Ship(id); err != nil {
@@ -76,8 +79,8 @@ func cardIDs(path string) func(t *testing.T, sim *simulator.Simulator, cl *mwall
 	}
 }
 
-func countOf(f func(simulator.StateSnapshot) int) func(*testing.T, *simulator.Simulator, *mwallet.Client, map[string]string) int {
-	return func(_ *testing.T, sim *simulator.Simulator, _ *mwallet.Client, _ map[string]string) int {
+func countOf(f func(simulator.StateSnapshot) int) func(*testing.T, *simulator.Simulator, *sdkClient, map[string]string) int {
+	return func(_ *testing.T, sim *simulator.Simulator, _ *sdkClient, _ map[string]string) int {
 		return f(sim.State())
 	}
 }
@@ -85,69 +88,69 @@ func countOf(f func(simulator.StateSnapshot) int) func(*testing.T, *simulator.Si
 // keyedCalls covers every endpoint that takes an idempotency key.
 var keyedCalls = []keyedCall{
 	{endpoint: "POST /v1/deposits", moves: 1,
-		setup: func(*testing.T, *simulator.Simulator, *mwallet.Client) (string, map[string]string) {
+		setup: func(*testing.T, *simulator.Simulator, *sdkClient) (string, map[string]string) {
 			return "/v1/deposits", nil
 		},
-		call: func(cl *mwallet.Client, _ map[string]string, o ...mwallet.CallOption) error {
+		call: func(cl *sdkClient, _ map[string]string, o ...mwallet.CallOption) error {
 			_, err := cl.Deposits.Create(eaCtx, member1, deposits.CreateParams{Asset: "USDT", Amount: money.MustParse("12.5", 6), Reference: "error-after-1"}, o...)
 			return err
 		},
 		objects: countOf(func(s simulator.StateSnapshot) int { return len(s.Deposits) })},
 	{endpoint: "POST /v1/qrpay/payments", stepUp: true, moves: 1,
-		setup: func(*testing.T, *simulator.Simulator, *mwallet.Client) (string, map[string]string) {
+		setup: func(*testing.T, *simulator.Simulator, *sdkClient) (string, map[string]string) {
 			return "/v1/qrpay/payments", nil
 		},
-		call: func(cl *mwallet.Client, _ map[string]string, o ...mwallet.CallOption) error {
+		call: func(cl *sdkClient, _ map[string]string, o ...mwallet.CallOption) error {
 			_, err := cl.QRPay.Pay(eaCtx, member1, qrpay.PayParams{CodeValue: thbCode()}, o...)
 			return err
 		},
 		objects: countOf(func(s simulator.StateSnapshot) int { return len(s.QROrders) })},
 	{endpoint: "POST /v1/cards/applications", moves: 1,
-		setup: func(*testing.T, *simulator.Simulator, *mwallet.Client) (string, map[string]string) {
+		setup: func(*testing.T, *simulator.Simulator, *sdkClient) (string, map[string]string) {
 			return "/v1/cards/applications", map[string]string{"client_key": cards.NewClientKey()}
 		},
-		call: func(cl *mwallet.Client, ids map[string]string, o ...mwallet.CallOption) error {
+		call: func(cl *sdkClient, ids map[string]string, o ...mwallet.CallOption) error {
 			_, err := cl.Cards.Apply(eaCtx, member1, cards.ApplyParams{ProductID: "cpd_virtual_std", SourceAsset: "USDT", ClientKey: ids["client_key"]}, o...)
 			return err
 		},
 		objects: countOf(func(s simulator.StateSnapshot) int { return len(s.CardApplications) })},
 	{endpoint: "POST /v1/cards/{id}/topups", moves: 1, setup: cardIDs("/topups"),
-		call: func(cl *mwallet.Client, ids map[string]string, o ...mwallet.CallOption) error {
+		call: func(cl *sdkClient, ids map[string]string, o ...mwallet.CallOption) error {
 			_, err := cl.Cards.TopUp(eaCtx, member1, ids["card"], cards.TopUpParams{Amount: money.MustParse("20", 6)}, o...)
 			return err
 		},
 		objects: countOf(func(s simulator.StateSnapshot) int { return len(s.CardTopUps) })},
 	{endpoint: "POST /v1/remittances", moves: 1,
-		setup: func(t *testing.T, _ *simulator.Simulator, cl *mwallet.Client) (string, map[string]string) {
+		setup: func(t *testing.T, _ *simulator.Simulator, cl *sdkClient) (string, map[string]string) {
 			return "/v1/remittances", map[string]string{"payee": eaPayee(t, cl, "GB")}
 		},
-		call: func(cl *mwallet.Client, ids map[string]string, o ...mwallet.CallOption) error {
+		call: func(cl *sdkClient, ids map[string]string, o ...mwallet.CallOption) error {
 			_, err := cl.Remittances.Create(eaCtx, member1, remittance.CreateParams{PayeeID: ids["payee"], PayoutAmount: "100.00",
 				PayoutCurrency: "GBP", SlippageBps: 100, PurposeCode: "FAMILY_SUPPORT"}, o...)
 			return err
 		},
 		objects: countOf(func(s simulator.StateSnapshot) int { return len(s.Remittances) })},
 	{endpoint: "POST /v1/cards/{id}/pin", stepUp: true, setup: cardIDs("/pin"),
-		call: func(cl *mwallet.Client, ids map[string]string, o ...mwallet.CallOption) error {
+		call: func(cl *sdkClient, ids map[string]string, o ...mwallet.CallOption) error {
 			_, err := cl.Cards.SetPIN(eaCtx, member1, ids["card"], cards.SetPINParams{NewPIN: "135790", CVV: cards.CVV(ids["cvv"])}, o...)
 			return err
 		}},
 	{endpoint: "POST /v1/cards/{id}/lost", stepUp: true, setup: cardIDs("physical:/lost"),
-		call: func(cl *mwallet.Client, ids map[string]string, o ...mwallet.CallOption) error {
+		call: func(cl *sdkClient, ids map[string]string, o ...mwallet.CallOption) error {
 			_, err := cl.Cards.ReportLost(eaCtx, member1, ids["card"], cards.LostKindStolen, o...)
 			return err
 		}, status: cards.CardLost},
 	{endpoint: "POST /v1/cards/{id}/activate", setup: cardIDs("physical:/activate"),
-		call: func(cl *mwallet.Client, ids map[string]string, o ...mwallet.CallOption) error {
+		call: func(cl *sdkClient, ids map[string]string, o ...mwallet.CallOption) error {
 			_, err := cl.Cards.Activate(eaCtx, member1, ids["card"], cards.ActivateParams{Expiry: ids["expiry"], PIN: "135790"}, o...)
 			return err
 		}, status: cards.CardActive},
 	{endpoint: "POST /v1/cards/{id}/close", setup: cardIDs("/close"),
-		call: func(cl *mwallet.Client, ids map[string]string, o ...mwallet.CallOption) error {
+		call: func(cl *sdkClient, ids map[string]string, o ...mwallet.CallOption) error {
 			_, err := cl.Cards.Close(eaCtx, member1, ids["card"], cards.CloseParams{Reason: "error_after"}, o...)
 			return err
 		}, status: cards.CardClosing,
-		objects: func(t *testing.T, sim *simulator.Simulator, _ *mwallet.Client, ids map[string]string) int {
+		objects: func(t *testing.T, sim *simulator.Simulator, _ *sdkClient, ids map[string]string) int {
 			n, err := sim.Cards.UpstreamCloseRequests(ids["card"])
 			if err != nil {
 				t.Fatal(err)
@@ -155,28 +158,28 @@ var keyedCalls = []keyedCall{
 			return n
 		}},
 	{endpoint: "POST /v1/cards/{id}/replacements", setup: cardIDs("/replacements"),
-		call: func(cl *mwallet.Client, ids map[string]string, o ...mwallet.CallOption) error {
+		call: func(cl *sdkClient, ids map[string]string, o ...mwallet.CallOption) error {
 			_, err := cl.Cards.Replace(eaCtx, member1, ids["card"], cards.ReplaceParams{Reason: "damaged"}, o...)
 			return err
 		},
 		objects: countOf(func(s simulator.StateSnapshot) int { return len(s.Cards) })},
 	{endpoint: "POST /v1/kyc/profile-sessions",
-		setup: func(*testing.T, *simulator.Simulator, *mwallet.Client) (string, map[string]string) {
+		setup: func(*testing.T, *simulator.Simulator, *sdkClient) (string, map[string]string) {
 			return "/v1/kyc/profile-sessions", nil
 		},
-		call: func(cl *mwallet.Client, _ map[string]string, o ...mwallet.CallOption) error {
+		call: func(cl *sdkClient, _ map[string]string, o ...mwallet.CallOption) error {
 			_, err := cl.KYC.ProfileSession(eaCtx, member1, o...)
 			return err
 		}},
 	{endpoint: "POST /v1/kyc/quick", moves: 1,
-		setup: func(*testing.T, *simulator.Simulator, *mwallet.Client) (string, map[string]string) {
+		setup: func(*testing.T, *simulator.Simulator, *sdkClient) (string, map[string]string) {
 			return "/v1/kyc/quick", nil
 		},
-		call: func(cl *mwallet.Client, _ map[string]string, o ...mwallet.CallOption) error {
+		call: func(cl *sdkClient, _ map[string]string, o ...mwallet.CallOption) error {
 			_, err := cl.KYC.CreateQuickBinding(eaCtx, member1, kyc.QuickBindingParams{}, o...)
 			return err
 		},
-		objects: func(t *testing.T, _ *simulator.Simulator, cl *mwallet.Client, _ map[string]string) int {
+		objects: func(t *testing.T, _ *simulator.Simulator, cl *sdkClient, _ map[string]string) int {
 			n := 0
 			for _, err := range cl.KYC.QuickBindings(eaCtx, member1, mwallet.ListParams{}) {
 				if err != nil {
@@ -187,15 +190,15 @@ var keyedCalls = []keyedCall{
 			return n
 		}},
 	{endpoint: "POST /v1/remit/payees",
-		setup: func(*testing.T, *simulator.Simulator, *mwallet.Client) (string, map[string]string) {
+		setup: func(*testing.T, *simulator.Simulator, *sdkClient) (string, map[string]string) {
 			return "/v1/remit/payees", nil
 		},
-		call: func(cl *mwallet.Client, _ map[string]string, o ...mwallet.CallOption) error {
+		call: func(cl *sdkClient, _ map[string]string, o ...mwallet.CallOption) error {
 			_, err := cl.Remittances.CreatePayee(eaCtx, member1, remittance.PayeeParams{Country: "DE", Currency: "EUR",
 				HolderName: "Error After", AccountNumber: "DE02120300000000202051"}, o...)
 			return err
 		},
-		objects: func(t *testing.T, _ *simulator.Simulator, cl *mwallet.Client, _ map[string]string) int {
+		objects: func(t *testing.T, _ *simulator.Simulator, cl *sdkClient, _ map[string]string) int {
 			n := 0
 			for _, err := range cl.Remittances.Payees(eaCtx, member1, mwallet.ListParams{}) {
 				if err != nil {
@@ -206,7 +209,7 @@ var keyedCalls = []keyedCall{
 			return n
 		}},
 	{endpoint: "POST /v1/webhooks/deliveries/{id}/redeliver",
-		setup: func(t *testing.T, sim *simulator.Simulator, _ *mwallet.Client) (string, map[string]string) {
+		setup: func(t *testing.T, sim *simulator.Simulator, _ *sdkClient) (string, map[string]string) {
 			// The fixture's member.created row has no subscriber; an endpoint
 			// subscribes now, so it can be queued again.
 			rows := sim.Webhooks.Deliveries()
@@ -218,7 +221,7 @@ var keyedCalls = []keyedCall{
 			}
 			return "/v1/webhooks/deliveries/" + rows[0].ID + "/redeliver", map[string]string{"delivery": rows[0].ID}
 		},
-		call: func(cl *mwallet.Client, ids map[string]string, o ...mwallet.CallOption) error {
+		call: func(cl *sdkClient, ids map[string]string, o ...mwallet.CallOption) error {
 			_, err := cl.Webhooks.Redeliver(eaCtx, ids["delivery"], o...)
 			return err
 		},
@@ -235,7 +238,7 @@ var keyedCalls = []keyedCall{
 }
 
 // eaPayee saves a payee of member-1 in country and returns its id.
-func eaPayee(t *testing.T, cl *mwallet.Client, country string) string {
+func eaPayee(t *testing.T, cl *sdkClient, country string) string {
 	t.Helper()
 	for p, err := range cl.Remittances.Payees(eaCtx, member1, mwallet.ListParams{}) {
 		if err != nil {
