@@ -49,6 +49,9 @@ type cardState struct {
 	transactions map[string]*cardTx          // by ctx_ id
 	ledgerScale  int                         // scale of cardLedgerAsset
 	addrSeq      int
+	// topUpTimeouts counts the next top-ups whose upstream call times out
+	// after the hold (CardsControl.TimeoutNextTopUps).
+	topUpTimeouts int
 }
 
 // cardProduct is a card product of the fixture.
@@ -151,6 +154,10 @@ type simCard struct {
 	CreatedAt          time.Time
 	UpdatedAt          time.Time
 	txs                []*cardTx // ascending by occurred_at
+
+	// UpstreamRefusesClose makes the issuer refuse close requests
+	// (state_invalid; CardsControl.SetCloseRefused).
+	UpstreamRefusesClose bool
 }
 
 // cardTopUp is a top-up order.

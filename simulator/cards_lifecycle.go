@@ -390,6 +390,10 @@ func (s *Simulator) handleCardClose(c *rc) (int, any, error) {
 	default:
 		return 0, nil, errCardState(card, "close")
 	}
+	if card.UpstreamRefusesClose {
+		card.UpstreamCloseCalls++
+		return 0, nil, newErr("state_invalid", "the card issuer refused to close the card")
+	}
 	if utf8.RuneCountInString(b.Reason) > 200 {
 		b.Reason = string([]rune(b.Reason)[:200])
 	}

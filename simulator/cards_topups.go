@@ -67,6 +67,11 @@ func (s *Simulator) handleCardTopUp(c *rc) (int, any, error) {
 	if p == nil || !s.productVisible(p) {
 		return 0, nil, newErr("product_not_available", "card product not available")
 	}
+	if c.member.FundsProtected {
+		// A prerequisite of top-ups; the contract lists no code of its own
+		// for it, so it is product_not_available ("prerequisites unmet").
+		return 0, nil, newErr("product_not_available", "the member is in funds-protection mode")
+	}
 	avail, locked := fundingAccounts(funding, c.member.ID)
 	var chosen string
 	var amount, fee, total money.Amount
@@ -108,6 +113,15 @@ func (s *Simulator) handleCardTopUp(c *rc) (int, any, error) {
 		Status: "processing", StatusVersion: 1, CreatedAt: c.now}
 	s.cards.topups[t.ID] = t
 	s.inFlight(CollectionCardTopups, t.ID, func() { _ = s.creditCardTopUpLocked(t) })
+	if s.cards.topUpTimeouts > 0 {
+		// The upstream call timed out after the hold: the order exists and
+		// stays processing with its funds held (no outcome runs by itself),
+		// the caller is answered 504, and the order is what the idempotency
+		// key stores, so the retry with the same key replays it.
+		s.cards.topUpTimeouts--
+		_ = s.timeoutCardTopUpLocked(t)
+		c.answerInstead = newErr("upstream_timeout", "the card issuer did not answer in time; the top-up may have been accepted: retry with the same idempotency key")
+	}
 	return 201, map[string]any{"id": t.ID, "status": t.Status}, nil
 }
 

@@ -39,6 +39,7 @@ func (s *Simulator) control(pattern string, fn controlFunc) {
 			return inner(r, body)
 		}
 	}
+	s.controlRoutes = append(s.controlRoutes, pattern)
 	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		s.serveControl(w, r, fn)
 	})
@@ -385,6 +386,8 @@ func (s *Simulator) registerControl() {
 	s.mux.HandleFunc("/_sim/{rest...}", func(w http.ResponseWriter, r *http.Request) {
 		s.controlNotFound(w, r, "")
 	})
+	s.registerKnobs()
+	s.registerRecipes()
 }
 
 // lookupAction resolves "a/b/<id>/<action>" to s.actions["a/b/<action>"]

@@ -144,3 +144,28 @@ func (c *CardsControl) SetProductEnabled(productID string, enabled bool) error {
 func (c *CardsControl) Funds(memberID, asset string) (available, locked money.Amount, err error) {
 	return c.s.cardFunds(memberID, asset)
 }
+
+// SetCloseRefused makes the card issuer refuse (or accept again) the close
+// requests of a card: a close that passes every other check then answers
+// 400 state_invalid ("upstream refuses") and the card keeps its status.
+// Control API: POST /_sim/cards/{id}/refuse_close with {"refuse": true|false}.
+func (c *CardsControl) SetCloseRefused(cardID string, refused bool) error {
+	return c.s.withCard(cardID, func(card *simCard) error { card.UpstreamRefusesClose = refused; return nil })
+}
+
+// TimeoutNextTopUps makes the issuer's call time out after the hold for
+// the next n card top-ups (0 clears it): each is answered 504
+// upstream_timeout while its order exists and stays processing with its
+// funds held (no outcome runs by itself: credit or reject it), and its
+// idempotency key stores the order, so the retry with the same key replays
+// it. Control API: POST /_sim/cards/topups/upstream_timeout with
+// {"count": n}.
+func (c *CardsControl) TimeoutNextTopUps(n int) error {
+	if n < 0 {
+		return errInvalidRequest("count must be 0 or more")
+	}
+	c.s.mu.Lock()
+	defer c.s.mu.Unlock()
+	c.s.cards.topUpTimeouts = n
+	return nil
+}

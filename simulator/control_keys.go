@@ -17,3 +17,16 @@ func (k *KeysControl) Add(clientID, apiKeyValue, signingKey string, ks KeySettin
 func (k *KeysControl) Set(clientID string, ks KeySettings) error {
 	return k.s.setKey(clientID, ks)
 }
+
+// Sign computes the signing headers (x-timestamp, x-nonce, x-signature) of
+// a request as the holder of Key clientID would, at the simulator clock:
+// method, target (path with its query exactly as it will be sent) and the
+// exact body bytes. An empty nonce gets a fresh one. A test (or a recipe)
+// can then send the same signed request twice to meet nonce_reused. Control
+// API: POST /_sim/keys/{client_id}/sign with {"method", "path", "body",
+// "nonce"}.
+func (k *KeysControl) Sign(clientID, method, target, nonce string, body []byte) (SignedRequest, error) {
+	k.s.mu.Lock()
+	defer k.s.mu.Unlock()
+	return k.s.signLocked(clientID, method, target, nonce, body)
+}

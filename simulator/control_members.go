@@ -21,3 +21,20 @@ func (m *MembersControl) Get(id string) (MemberInfo, bool) {
 func (m *MembersControl) SetStatus(id, status string) error {
 	return m.s.setMemberStatus(id, status)
 }
+
+// SetFundsProtection puts a member (mem_ id, bare uuid or
+// external_member_id) in funds-protection mode or takes it out: card
+// top-ups answer product_not_available (a top-up prerequisite), QR quotes
+// carry blocked_reason funds_protected and QR payments answer 500 api_error
+// ("card funds protected"). Control API: POST
+// /_sim/members/{id}/funds_protection with {"enabled": true|false}.
+func (m *MembersControl) SetFundsProtection(id string, on bool) error {
+	m.s.mu.Lock()
+	defer m.s.mu.Unlock()
+	mem := m.s.memberByAnyID(id)
+	if mem == nil {
+		return errNotFound("member")
+	}
+	mem.FundsProtected = on
+	return nil
+}

@@ -41,3 +41,14 @@ func (m *MerchantControl) PrepaidBalance(asset string) (available, locked money.
 func (m *MerchantControl) SetPOBOSubaccount(active bool) {
 	m.s.setPOBOSubaccount(active)
 }
+
+// SetWriteQuota sets the merchant-level write quota: at most perMinute
+// business writes per minute of simulator clock, counted over every Key and
+// member, after which a write answers 429 rate_limited with retry_after and
+// Retry-After; 0 (the default: the contract shows no number) removes it.
+// Control API: POST /_sim/merchant/write_quota with {"per_minute": n}.
+func (m *MerchantControl) SetWriteQuota(perMinute int) error {
+	m.s.mu.Lock()
+	defer m.s.mu.Unlock()
+	return m.s.setWriteQuotaLocked(perMinute)
+}

@@ -1,5 +1,7 @@
 package simulator
 
+import "time"
+
 // RequestsControl reads and empties the request journal (sim.Requests): the
 // business-API requests the simulator received, without secrets. Control
 // API: GET and DELETE /_sim/requests.
@@ -14,4 +16,18 @@ func (r *RequestsControl) List() []RequestRecord {
 // Reset empties the request journal.
 func (r *RequestsControl) Reset() {
 	r.s.resetRequests()
+}
+
+// StartInProgress plays a first request that is still running with
+// idempotency key key on method and target with body: for d of simulator
+// clock, a request with the same key, endpoint and body answers 409
+// idempotency_in_progress (another body or endpoint answers
+// idempotency_key_reused); then it ends without a stored result and the
+// next request with the key executes. Control API: POST
+// /_sim/requests/in_progress with {"method", "path", "idempotency_key",
+// "body", "seconds"} (seconds defaults to 60).
+func (r *RequestsControl) StartInProgress(method, target, key string, body []byte, d time.Duration) error {
+	r.s.mu.Lock()
+	defer r.s.mu.Unlock()
+	return r.s.startInProgressLocked(method, target, key, body, d)
 }

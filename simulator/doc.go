@@ -35,7 +35,9 @@
 //  1. request id: every answer, errors and replays included, carries
 //     X-Request-Id (and error envelopes carry it as request_id);
 //  2. faults: an injected fault for the method and path applies (error,
-//     drop_before, drop_after, delay);
+//     drop_before, drop_after, delay; error_after lets the request execute
+//     and store its outcome, then answers the error: "504, may have
+//     executed");
 //  3. token: x-auth-token or authorization, "Bearer <token>"; missing,
 //     malformed, unknown or expired (30 minutes of the simulator clock) gives
 //     invalid_token, as does a token whose Key is disabled or past its
@@ -67,7 +69,10 @@
 //     sent\ntimestamp\nnonce\nhex(SHA-256(body)))) (else invalid_signature;
 //     a hex HMAC never matches), then the nonce unused within 5 minutes in
 //     the merchant and environment namespace (else nonce_reused); the nonce
-//     is consumed only after the signature has been verified;
+//     is consumed only after the signature has been verified; then, when
+//     set (sim.Merchant.SetWriteQuota, off by default), the merchant-level
+//     write quota: over it, a write answers rate_limited with retry_after
+//     and Retry-After;
 //  10. member, on member-scoped endpoints: x-on-behalf-of trimmed; blank or
 //     missing gives member_context_required; an external_member_id or a
 //     mem_<uuid> of an active, banned or frozen member of this merchant is
@@ -129,7 +134,15 @@
 // sim.Events, sim.Faults and sim.Requests. Action runs any object action by
 // its control-API name; Balance, State, LedgerEntries and CheckLedger
 // inspect. The package README maps every control endpoint and action to its
-// Go method.
+// Go method; every method of the grouped fields has a control route.
+//
+// # Error recipes
+//
+// ErrorRecipes (GET /_sim/recipes) is a runnable recipe for each documented
+// error code: the steps that produce it over HTTP on a fresh default
+// simulator, through the condition the simulator models, or through an
+// injected fault for the few codes whose endpoint the contract does not
+// show. RecipeRunner runs them with the fixture credentials.
 //
 // Package simtest starts a simulator for one test and runs the end-of-test
 // checks when the test ends.

@@ -16,6 +16,14 @@ const (
 	// FaultError answers Status with the Code envelope without executing
 	// anything.
 	FaultError FaultKind = "error"
+	// FaultErrorAfter executes the request fully and stores its real
+	// outcome under its idempotency key, as a normal execution would, then
+	// answers Status with the Code envelope instead (with X-Request-Id): the
+	// contract's "504 upstream_timeout, may have executed". A retry with the
+	// same idempotency key gets the replay of the real outcome. A request
+	// without a key (a read, an unkeyed write, the token exchange) is
+	// executed too, and answered the error; its retry executes again.
+	FaultErrorAfter FaultKind = "error_after"
 	// FaultDropBefore closes the connection without executing anything and
 	// without an answer.
 	FaultDropBefore FaultKind = "drop_before"
@@ -33,7 +41,7 @@ const (
 // Known reports whether k is one of the fault kinds above.
 func (k FaultKind) Known() bool {
 	switch k {
-	case FaultError, FaultDropBefore, FaultDropAfter, FaultDelay:
+	case FaultError, FaultErrorAfter, FaultDropBefore, FaultDropAfter, FaultDelay:
 		return true
 	}
 	return false
@@ -57,7 +65,8 @@ type Fault struct {
 	Count int `json:"count"`
 	// Kind is what the fault does.
 	Kind FaultKind `json:"kind"`
-	// Status and Code are the answer of an error fault. With only Code the
+	// Status and Code are the answer of an error or error_after fault.
+	// With only Code the
 	// status is the code's documented one; with only Status the code is the
 	// usual one for it (500 api_error, 502 upstream_error, 504
 	// upstream_timeout, 429 rate_limited, ...).
@@ -125,7 +134,7 @@ func (f *faultRule) apiError() *apiError {
 
 func (f *Fault) validate() error {
 	if !f.Kind.Known() {
-		return fmt.Errorf("fault kind %q: want error, drop_before, drop_after or delay", f.Kind)
+		return fmt.Errorf("fault kind %q: want error, error_after, drop_before, drop_after or delay", f.Kind)
 	}
 	if !strings.HasPrefix(f.Path, "/") {
 		return fmt.Errorf("fault path %q must start with /", f.Path)
@@ -229,4 +238,19 @@ func (s *Simulator) takeFault(r *http.Request) *faultRule {
 		return f
 	}
 	return nil
+}
+
+// afterFault applies what acts once the request has executed: an
+// error_after fault answers its envelope instead of resp (whose outcome is
+// already stored under the idempotency key), and a handler that asked to
+// answer an error instead of its stored result (resp.instead) gets that
+// error. The journal records what was answered.
+func (x *exchange) afterFault(resp response) response {
+	if x.fault != nil && x.fault.Kind == FaultErrorAfter {
+		return errorResponse(x.fault.apiError(), x.id)
+	}
+	if resp.instead != nil {
+		return errorResponse(resp.instead, x.id)
+	}
+	return resp
 }

@@ -59,6 +59,12 @@ type gatewayState struct {
 	faults  []*faultRule
 	journal *journal
 
+	// writeQuota is the merchant-level write quota per minute (0: none;
+	// MerchantControl.SetWriteQuota) and writes the times of the writes
+	// counted in the last minute.
+	writeQuota int
+	writes     []time.Time
+
 	// scopeCatalog holds every scope the service knows: the scopes the
 	// contract names and every scope an endpoint requires.
 	scopeCatalog map[string]bool
@@ -121,6 +127,10 @@ type response struct {
 	// transient marks a refusal not kept under an idempotency key although
 	// the handler gave it (a full store): see storedUnderKey.
 	transient bool
+	// instead, when set, is answered in place of this response once it has
+	// been stored under the idempotency key (a handler's "executed, but the
+	// answer is lost upstream": see rc.answerInstead).
+	instead *apiError
 }
 
 func errorResponse(ae *apiError, requestID string) response {
@@ -285,7 +295,7 @@ func (s *Simulator) serveEndpoint(w http.ResponseWriter, r *http.Request, e *end
 	}
 	resp := s.runEndpoint(x, e, body, rerr != nil || len(body) > maxBodyBytes)
 	s.runDueLocked()
-	x.finish(resp)
+	x.finish(x.afterFault(resp))
 }
 
 func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLarge bool) response {
@@ -326,6 +336,9 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 		if ae := s.verifySignature(r, key, body, now); ae != nil {
 			return fail(ae)
 		}
+	}
+	if ae := s.takeWriteQuota(r, now); ae != nil {
+		return fail(ae)
 	}
 	c := &rc{s: s, r: r, now: now, requestID: x.id, key: key, body: body, header: http.Header{}}
 	c.stepUp = strings.TrimSpace(r.Header.Get("X-Step-Up"))
@@ -409,6 +422,7 @@ func (s *Simulator) callHandler(c *rc, e *endpoint) (resp response) {
 		resp = errorResponse(asAPIError(err), c.requestID)
 	} else {
 		resp = jsonResponse(status, out)
+		resp.instead = c.answerInstead
 	}
 	if len(c.header) > 0 {
 		if resp.header == nil {

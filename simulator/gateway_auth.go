@@ -31,7 +31,7 @@ func (s *Simulator) serveToken(w http.ResponseWriter, r *http.Request) {
 		x.rec.ClientID = clientID
 	}
 	resp := s.issueToken(r, clientID, x.id)
-	x.finish(resp)
+	x.finish(x.afterFault(resp))
 }
 
 func (s *Simulator) issueToken(r *http.Request, clientID, requestID string) response {

@@ -141,7 +141,7 @@ func (s *Simulator) serveNotFoundMessage(w http.ResponseWriter, r *http.Request,
 		return
 	}
 	x.delay()
-	x.finish(errorResponse(ae, x.id))
+	x.finish(x.afterFault(errorResponse(ae, x.id)))
 }
 
 // controlNotFound answers a control path no control endpoint serves.

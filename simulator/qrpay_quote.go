@@ -97,6 +97,8 @@ func (s *Simulator) qrBlockedReason(m *member, in *qrInput, p qrPlan, now time.T
 	switch {
 	case m.Status == "frozen":
 		return "account_frozen"
+	case m.FundsProtected:
+		return "funds_protected"
 	case memberRestriction(m) != "" || in.code.has(QRScenarioBlocked):
 		return "member_blocked"
 	case usd.Cmp(l.min) < 0:
@@ -127,12 +129,13 @@ func (s *Simulator) qrBlockedReason(m *member, in *qrInput, p qrPlan, now time.T
 // qrBlockedMessages are the 500 api_error messages of payments refused for a
 // blocked reason.
 var qrBlockedMessages = map[string]string{
-	"account_frozen": "member account frozen",
-	"member_blocked": "member blocklisted",
-	"below_minimum":  "amount below the line minimum",
-	"limit_single":   "per-transaction maximum exceeded",
-	"limit_daily":    "daily amount exceeded",
-	"kyc_threshold":  "KYC threshold: the amount needs a higher KYC level",
+	"account_frozen":  "member account frozen",
+	"funds_protected": "card funds protected",
+	"member_blocked":  "member blocklisted",
+	"below_minimum":   "amount below the line minimum",
+	"limit_single":    "per-transaction maximum exceeded",
+	"limit_daily":     "daily amount exceeded",
+	"kyc_threshold":   "KYC threshold: the amount needs a higher KYC level",
 }
 
 func (s *Simulator) qrDecode(c *rc) (int, any, error) {

@@ -59,6 +59,12 @@ type rc struct {
 	replayBody []byte
 	// header lets a handler add response headers (for example Retry-After).
 	header http.Header
+	// answerInstead, set by a successful handler, is answered in place of
+	// its result, which is still stored under the idempotency key: the
+	// request executed, but its answer was lost upstream (a card top-up
+	// whose upstream call timed out after the hold answers 504
+	// upstream_timeout, and the retry with the same key replays the order).
+	answerInstead *apiError
 }
 
 // decode decodes the JSON body into v through the one strict decoder of

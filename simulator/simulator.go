@@ -144,6 +144,9 @@ type Simulator struct {
 	server    *httptest.Server
 	opts      options
 	listSeq   int64 // creation sequence of listed objects (nextSeq, paginate.go)
+
+	// controlRoutes are the patterns of the control routes, as registered.
+	controlRoutes []string
 }
 
 // actionFunc drives an upstream outcome from the control API. id is the
@@ -160,6 +163,7 @@ type member struct {
 	PaymentPriority []string // asset codes in the member's payment order
 	HasKYCProfile   bool
 	PlatformDirect  bool   // served by the platform with no merchant between: no events
+	FundsProtected  bool   // funds-protection mode: card top-ups and QR payments refused
 	MerchantID      string // owning merchant when not this one: a foreign member
 	CreatedAt       time.Time
 }

@@ -1,0 +1,433 @@
+package simulator
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// The control routes of this file reach, over HTTP, the conditions that the
+// documented errors need: a line switched off, a product hidden, a card
+// limit, a penalty, a KYC or shipping country, a missing subaccount, an
+// issuer refusing a close, funds protection, the merchant-level write
+// quota, a request still in progress, a signature to replay. Each calls the
+// Go method it mirrors, so the two cannot drift apart.
+
+// goControlFunc serves one control route by calling Go methods of the
+// simulator, which take the state lock themselves. It returns the status and
+// the JSON body, or an error (answered as controlError maps it).
+type goControlFunc func(r *http.Request, body []byte) (int, any, error)
+
+// controlGo registers a control route on pattern that runs fn without the
+// state lock held (fn calls the public Go methods), with the same request
+// id, body limit, JSON and error envelope as the other control routes.
+func (s *Simulator) controlGo(pattern string, fn goControlFunc) {
+	s.controlRoutes = append(s.controlRoutes, pattern)
+	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		body, rerr := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
+		s.mu.Lock()
+		id := s.nextRequestID()
+		s.mu.Unlock()
+		w.Header().Set("X-Request-Id", id)
+		if rerr != nil || len(body) > maxBodyBytes {
+			writeJSON(w, http.StatusBadRequest, errInvalidRequest("request body unreadable or larger than 1 MiB").envelope(id))
+			return
+		}
+		status, out, err := fn(r, body)
+		if err != nil {
+			ae := controlError(err)
+			writeJSON(w, ae.status, ae.envelope(id))
+			return
+		}
+		writeJSON(w, status, out)
+	})
+}
+
+// decodeKnobBody decodes a control body into v; an empty body is {}. Unknown
+// fields are refused, so a misspelt setting is not silently ignored.
+func decodeKnobBody(body []byte, v any) error {
+	if len(strings.TrimSpace(string(body))) == 0 {
+		return nil
+	}
+	dec := json.NewDecoder(strings.NewReader(string(body)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return errInvalidRequest("malformed control body: " + err.Error())
+	}
+	return nil
+}
+
+// requireBool returns *b, or an invalid_request naming field when it is
+// missing.
+func requireBool(b *bool, field string) (bool, error) {
+	if b == nil {
+		return false, errInvalidRequest(field + " (true or false) is required")
+	}
+	return *b, nil
+}
+
+// notFoundIf turns a Go-method error about a missing object into not_found.
+func notFoundIf(err error) error {
+	if err == nil {
+		return nil
+	}
+	var ae *apiError
+	if errors.As(err, &ae) {
+		return ae
+	}
+	if strings.Contains(err.Error(), "not found") || strings.Contains(err.Error(), "member_not_found") {
+		return newErr("not_found", err.Error())
+	}
+	return errInvalidRequest(err.Error())
+}
+
+func (s *Simulator) registerKnobs() {
+	s.registerCardKnobs()
+	s.registerLineKnobs()
+	s.registerGatewayKnobs()
+}
+
+func (s *Simulator) registerCardKnobs() {
+	s.controlGo("POST /_sim/cards/limits", func(_ *http.Request, body []byte) (int, any, error) {
+		var in struct {
+			FormFactor string `json:"form_factor"`
+			Limit      *int   `json:"limit"`
+		}
+		if err := decodeKnobBody(body, &in); err != nil {
+			return 0, nil, err
+		}
+		if in.FormFactor != "virtual" && in.FormFactor != "physical" {
+			return 0, nil, errInvalidRequest("form_factor must be virtual or physical")
+		}
+		if in.Limit == nil || *in.Limit < 0 {
+			return 0, nil, errInvalidRequest("limit must be 0 or more")
+		}
+		s.Cards.SetLimit(in.FormFactor, *in.Limit)
+		return http.StatusOK, map[string]any{"form_factor": in.FormFactor, "limit": *in.Limit}, nil
+	})
+	s.controlGo("POST /_sim/cards/bin_authorizations", func(_ *http.Request, body []byte) (int, any, error) {
+		var in struct {
+			BINs []string `json:"bins"`
+		}
+		if err := decodeKnobBody(body, &in); err != nil {
+			return 0, nil, err
+		}
+		s.Cards.SetBINAuthorizations(in.BINs...)
+		if in.BINs == nil {
+			in.BINs = []string{}
+		}
+		return http.StatusOK, map[string]any{"bins": in.BINs}, nil
+	})
+	s.controlGo("POST /_sim/cards/products/{id}/enabled", func(r *http.Request, body []byte) (int, any, error) {
+		var in struct {
+			Enabled *bool `json:"enabled"`
+		}
+		if err := decodeKnobBody(body, &in); err != nil {
+			return 0, nil, err
+		}
+		on, err := requireBool(in.Enabled, "enabled")
+		if err != nil {
+			return 0, nil, err
+		}
+		if err := s.Cards.SetProductEnabled(r.PathValue("id"), on); err != nil {
+			return 0, nil, notFoundIf(err)
+		}
+		return http.StatusOK, map[string]any{"product_id": withIDPrefix("cpd_", r.PathValue("id")), "enabled": on}, nil
+	})
+	s.controlGo("POST /_sim/members/{id}/card_penalty", func(r *http.Request, body []byte) (int, any, error) {
+		var in struct {
+			Outstanding *bool `json:"outstanding"`
+		}
+		if err := decodeKnobBody(body, &in); err != nil {
+			return 0, nil, err
+		}
+		on, err := requireBool(in.Outstanding, "outstanding")
+		if err != nil {
+			return 0, nil, err
+		}
+		if err := s.Cards.SetPenalty(r.PathValue("id"), on); err != nil {
+			return 0, nil, notFoundIf(err)
+		}
+		return http.StatusOK, map[string]any{"member": r.PathValue("id"), "outstanding": on}, nil
+	})
+	s.controlGo("POST /_sim/members/{id}/kyc_country", func(r *http.Request, body []byte) (int, any, error) {
+		var in struct {
+			Country string `json:"country"`
+		}
+		if err := decodeKnobBody(body, &in); err != nil {
+			return 0, nil, err
+		}
+		c := strings.ToUpper(strings.TrimSpace(in.Country))
+		if !isAlpha(c, 2) {
+			return 0, nil, errInvalidRequest("country must be an ISO 3166 alpha-2 code")
+		}
+		if err := s.Cards.SetKYCCountry(r.PathValue("id"), c); err != nil {
+			return 0, nil, notFoundIf(err)
+		}
+		return http.StatusOK, map[string]any{"member": r.PathValue("id"), "country": c}, nil
+	})
+	s.controlGo("POST /_sim/members/{id}/shipping_addresses", func(r *http.Request, body []byte) (int, any, error) {
+		var in struct {
+			Country string `json:"country"`
+			Default bool   `json:"default"`
+		}
+		if err := decodeKnobBody(body, &in); err != nil {
+			return 0, nil, err
+		}
+		c := strings.ToUpper(strings.TrimSpace(in.Country))
+		if !isAlpha(c, 2) {
+			return 0, nil, errInvalidRequest("country must be an ISO 3166 alpha-2 code")
+		}
+		id, err := s.Cards.AddShippingAddress(r.PathValue("id"), c, in.Default)
+		if err != nil {
+			return 0, nil, notFoundIf(err)
+		}
+		return http.StatusCreated, map[string]any{"id": id, "country": c, "is_default": in.Default}, nil
+	})
+	s.controlGo("POST /_sim/cards/{id}/refuse_close", func(r *http.Request, body []byte) (int, any, error) {
+		var in struct {
+			Refuse *bool `json:"refuse"`
+		}
+		if err := decodeKnobBody(body, &in); err != nil {
+			return 0, nil, err
+		}
+		on, err := requireBool(in.Refuse, "refuse")
+		if err != nil {
+			return 0, nil, err
+		}
+		if err := s.Cards.SetCloseRefused(r.PathValue("id"), on); err != nil {
+			return 0, nil, notFoundIf(err)
+		}
+		return http.StatusOK, map[string]any{"id": withIDPrefix("crd_", r.PathValue("id")), "refuse": on}, nil
+	})
+	s.controlGo("POST /_sim/cards/topups/upstream_timeout", func(_ *http.Request, body []byte) (int, any, error) {
+		var in struct {
+			Count *int `json:"count"`
+		}
+		if err := decodeKnobBody(body, &in); err != nil {
+			return 0, nil, err
+		}
+		n := 1
+		if in.Count != nil {
+			n = *in.Count
+		}
+		if err := s.Cards.TimeoutNextTopUps(n); err != nil {
+			return 0, nil, err
+		}
+		return http.StatusOK, map[string]any{"count": n}, nil
+	})
+	s.control("GET /_sim/cards/{id}", func(r *http.Request, _ []byte) (int, any, error) {
+		c, err := s.cardOf(nil, r.PathValue("id"))
+		if err != nil {
+			return 0, nil, notFoundIf(err)
+		}
+		out := s.cardJSON(c)
+		out["member_id"] = c.MemberID
+		out["upstream_close_requests"] = c.UpstreamCloseCalls
+		out["upstream_balance_readable"] = !c.UpstreamUnreadable
+		out["upstream_refuses_close"] = c.UpstreamRefusesClose
+		out["activation_failures"] = c.Failures
+		return http.StatusOK, out, nil
+	})
+	s.control("GET /_sim/cards/topups/{id}", func(r *http.Request, _ []byte) (int, any, error) {
+		t, err := s.findTopUp(r.PathValue("id"))
+		if err != nil {
+			return 0, nil, notFoundIf(err)
+		}
+		return http.StatusOK, topUpJSON(t), nil
+	})
+}
+
+func (s *Simulator) registerLineKnobs() {
+	s.controlGo("POST /_sim/kyc/quick", func(_ *http.Request, body []byte) (int, any, error) {
+		var in struct {
+			Enabled *bool `json:"enabled"`
+			Pool    *int  `json:"pool"`
+		}
+		if err := decodeKnobBody(body, &in); err != nil {
+			return 0, nil, err
+		}
+		s.mu.Lock()
+		enabled, pool := !s.kyc.quickDisabled, s.kyc.quickPool
+		s.mu.Unlock()
+		if in.Enabled != nil {
+			enabled = *in.Enabled
+		}
+		if in.Pool != nil {
+			if *in.Pool < 0 {
+				return 0, nil, errInvalidRequest("pool must be 0 or more")
+			}
+			pool = *in.Pool
+		}
+		s.KYC.SetQuick(enabled, pool)
+		return http.StatusOK, map[string]any{"enabled": enabled, "pool": pool}, nil
+	})
+	s.controlGo("POST /_sim/members/{id}/funds_protection", func(r *http.Request, body []byte) (int, any, error) {
+		var in struct {
+			Enabled *bool `json:"enabled"`
+		}
+		if err := decodeKnobBody(body, &in); err != nil {
+			return 0, nil, err
+		}
+		on, err := requireBool(in.Enabled, "enabled")
+		if err != nil {
+			return 0, nil, err
+		}
+		if err := s.Members.SetFundsProtection(r.PathValue("id"), on); err != nil {
+			return 0, nil, notFoundIf(err)
+		}
+		return http.StatusOK, map[string]any{"member": r.PathValue("id"), "funds_protection": on}, nil
+	})
+	s.controlGo("POST /_sim/merchant/prepaid/withdraw", func(_ *http.Request, body []byte) (int, any, error) {
+		var in struct {
+			Asset  string `json:"asset"`
+			Amount string `json:"amount"`
+		}
+		if err := decodeKnobBody(body, &in); err != nil {
+			return 0, nil, err
+		}
+		if err := s.Merchant.WithdrawPrepaid(in.Asset, in.Amount); err != nil {
+			return 0, nil, err
+		}
+		avail, locked := s.Merchant.PrepaidBalance(strings.ToUpper(strings.TrimSpace(in.Asset)))
+		return http.StatusOK, map[string]any{"asset": strings.ToUpper(strings.TrimSpace(in.Asset)), "available": avail.String(), "locked": locked.String()}, nil
+	})
+	s.controlGo("POST /_sim/merchant/pobo_subaccount", func(_ *http.Request, body []byte) (int, any, error) {
+		var in struct {
+			Active *bool `json:"active"`
+		}
+		if err := decodeKnobBody(body, &in); err != nil {
+			return 0, nil, err
+		}
+		on, err := requireBool(in.Active, "active")
+		if err != nil {
+			return 0, nil, err
+		}
+		s.Merchant.SetPOBOSubaccount(on)
+		return http.StatusOK, map[string]any{"active": on}, nil
+	})
+	s.controlGo("POST /_sim/qrpay/line", func(_ *http.Request, body []byte) (int, any, error) {
+		var in struct {
+			Enabled *bool `json:"enabled"`
+		}
+		if err := decodeKnobBody(body, &in); err != nil {
+			return 0, nil, err
+		}
+		on, err := requireBool(in.Enabled, "enabled")
+		if err != nil {
+			return 0, nil, err
+		}
+		s.QRPay.SetEnabled(on)
+		return http.StatusOK, map[string]any{"enabled": on}, nil
+	})
+	s.controlGo("POST /_sim/qrpay/scenarios", func(_ *http.Request, body []byte) (int, any, error) {
+		var in struct {
+			CodeValue string   `json:"code_value"`
+			Scenarios []string `json:"scenarios"`
+		}
+		if err := decodeKnobBody(body, &in); err != nil {
+			return 0, nil, err
+		}
+		if in.CodeValue == "" {
+			return 0, nil, errInvalidRequest("code_value is required")
+		}
+		if err := s.QRPay.SetScenario(in.CodeValue, in.Scenarios...); err != nil {
+			return 0, nil, err
+		}
+		if in.Scenarios == nil {
+			in.Scenarios = []string{}
+		}
+		return http.StatusOK, map[string]any{"scenarios": in.Scenarios}, nil
+	})
+	s.controlGo("POST /_sim/qrpay/fiat_rates", func(_ *http.Request, body []byte) (int, any, error) {
+		var in struct {
+			Currency   string `json:"currency"`
+			USDPerUnit string `json:"usd_per_unit"`
+		}
+		if err := decodeKnobBody(body, &in); err != nil {
+			return 0, nil, err
+		}
+		cur := strings.ToUpper(strings.TrimSpace(in.Currency))
+		if !isAlpha(cur, 3) {
+			return 0, nil, errInvalidRequest("currency must be an ISO 4217 alphabetic code")
+		}
+		if err := s.QRPay.SetFiatRate(cur, in.USDPerUnit); err != nil {
+			return 0, nil, err
+		}
+		return http.StatusOK, map[string]any{"currency": cur, "usd_per_unit": in.USDPerUnit}, nil
+	})
+	s.controlGo("GET /_sim/qrpay/upstream", func(*http.Request, []byte) (int, any, error) {
+		st := s.QRPay.UpstreamCalls()
+		return http.StatusOK, map[string]any{"quotes": st.Quotes, "notices": st.Notices}, nil
+	})
+	s.controlGo("GET /_sim/qrpay/orders/{id}/trace", func(r *http.Request, _ []byte) (int, any, error) {
+		steps := s.QRPay.Trace(r.PathValue("id"))
+		if steps == nil {
+			return 0, nil, errNotFound("QR payment order")
+		}
+		return http.StatusOK, map[string]any{"id": qrOrderID(r.PathValue("id")), "steps": steps}, nil
+	})
+}
+
+func (s *Simulator) registerGatewayKnobs() {
+	s.controlGo("POST /_sim/merchant/write_quota", func(_ *http.Request, body []byte) (int, any, error) {
+		var in struct {
+			PerMinute *int `json:"per_minute"`
+		}
+		if err := decodeKnobBody(body, &in); err != nil {
+			return 0, nil, err
+		}
+		if in.PerMinute == nil {
+			return 0, nil, errInvalidRequest("per_minute is required (0 removes the quota)")
+		}
+		if err := s.Merchant.SetWriteQuota(*in.PerMinute); err != nil {
+			return 0, nil, err
+		}
+		return http.StatusOK, map[string]any{"per_minute": *in.PerMinute}, nil
+	})
+	s.controlGo("POST /_sim/keys/{client_id}/sign", func(r *http.Request, body []byte) (int, any, error) {
+		var in struct {
+			Method string `json:"method"`
+			Path   string `json:"path"`
+			Body   string `json:"body"`
+			Nonce  string `json:"nonce"`
+		}
+		if err := decodeKnobBody(body, &in); err != nil {
+			return 0, nil, err
+		}
+		sig, err := s.Keys.Sign(r.PathValue("client_id"), in.Method, in.Path, in.Nonce, []byte(in.Body))
+		if err != nil {
+			return 0, nil, err
+		}
+		return http.StatusOK, sig, nil
+	})
+	s.controlGo("POST /_sim/requests/in_progress", func(_ *http.Request, body []byte) (int, any, error) {
+		var in struct {
+			Method         string   `json:"method"`
+			Path           string   `json:"path"`
+			IdempotencyKey string   `json:"idempotency_key"`
+			Body           string   `json:"body"`
+			Seconds        *float64 `json:"seconds"`
+		}
+		if err := decodeKnobBody(body, &in); err != nil {
+			return 0, nil, err
+		}
+		d := defaultInProgress
+		if in.Seconds != nil {
+			if *in.Seconds <= 0 || *in.Seconds > idempotencyWindow.Seconds() {
+				return 0, nil, errInvalidRequest("seconds must be above 0 and at most 86400")
+			}
+			d = time.Duration(*in.Seconds * float64(time.Second))
+		}
+		if err := s.Requests.StartInProgress(in.Method, in.Path, in.IdempotencyKey, []byte(in.Body), d); err != nil {
+			return 0, nil, err
+		}
+		return http.StatusCreated, map[string]any{
+			"method": strings.ToUpper(in.Method), "path": in.Path, "idempotency_key": in.IdempotencyKey,
+			"until": s.Clock.Now().Add(d).UTC().Format(time.RFC3339),
+		}, nil
+	})
+}

@@ -1,0 +1,47 @@
+package simulator
+
+import (
+	"net/http/httptest"
+	"sort"
+	"strings"
+)
+
+// KeyedEndpoints lists the endpoints of s that take an idempotency key, as
+// "METHOD pattern", sorted.
+func KeyedEndpoints(s *Simulator) []string {
+	var out []string
+	for _, e := range s.endpoints {
+		if e.idempotent {
+			out = append(out, e.method+" "+e.pattern)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ControlRoutes lists the patterns of s's control routes (explicit routes,
+// not the object actions), as registered.
+func ControlRoutes(s *Simulator) []string { return append([]string(nil), s.controlRoutes...) }
+
+// ControlRouteServed reports whether a control request with method and path
+// reaches a route of s: an explicit control route, or an object action
+// through POST /_sim/{rest...}; not the catch-all not_found.
+func ControlRouteServed(s *Simulator, method, path string) bool {
+	_, pattern := s.mux.Handler(httptest.NewRequest(method, path, nil))
+	switch pattern {
+	case "", "/", "/_sim/{rest...}":
+		return false
+	case "POST /_sim/{rest...}":
+		// An object action: "a/b/<id>/<action>" is s.actions["a/b/<action>"],
+		// otherwise the whole path names an action without an id.
+		segs := strings.Split(strings.Trim(strings.TrimPrefix(path, "/_sim/"), "/"), "/")
+		if n := len(segs); n >= 3 {
+			if _, ok := s.actions[strings.Join(segs[:n-2], "/")+"/"+segs[n-1]]; ok {
+				return true
+			}
+		}
+		_, ok := s.actions[strings.Join(segs, "/")]
+		return ok && len(segs) >= 2
+	}
+	return true
+}

@@ -1,0 +1,52 @@
+package simulator
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// writeQuotaWindow is the window of the merchant-level write quota.
+const writeQuotaWindow = time.Minute
+
+// takeWriteQuota applies the merchant-level write quota to a business write
+// that passed authentication and its signature: with a quota of n per
+// minute, the n+1th write within a minute of the simulator clock answers 429
+// rate_limited with retry_after and Retry-After (seconds until the oldest
+// counted write leaves the window). Refused writes are not counted, reads
+// never are, and the contract shows no number: the quota is off (0) until
+// set.
+func (s *Simulator) takeWriteQuota(r *http.Request, now time.Time) *apiError {
+	g := s.gw
+	if g.writeQuota <= 0 || !isWrite(r.Method) {
+		return nil
+	}
+	for len(g.writes) > 0 && !now.Before(g.writes[0].Add(writeQuotaWindow)) {
+		g.writes = g.writes[1:]
+	}
+	if len(g.writes) >= g.writeQuota {
+		wait := int64((g.writes[0].Add(writeQuotaWindow).Sub(now) + time.Second - 1) / time.Second)
+		if wait < 1 {
+			wait = 1
+		}
+		ae := newErr("rate_limited", "the merchant-level write quota is exhausted").with("retry_after", wait)
+		ae.header = map[string]string{"Retry-After": strconv.FormatInt(wait, 10)}
+		return ae
+	}
+	g.writes = append(g.writes, now)
+	return nil
+}
+
+// setWriteQuotaLocked sets the merchant-level write quota per minute; 0 removes it.
+func (s *Simulator) setWriteQuotaLocked(perMinute int) error {
+	if perMinute < 0 {
+		return errInvalidRequest("per_minute must be 0 (no quota) or more")
+	}
+	s.gw.writeQuota = perMinute
+	if perMinute == 0 {
+		s.gw.writes = nil
+	} else if len(s.gw.writes) > perMinute {
+		s.gw.writes = s.gw.writes[len(s.gw.writes)-perMinute:]
+	}
+	return nil
+}

@@ -1,0 +1,71 @@
+package simulator
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// defaultInProgress is how long a request started with StartInProgress runs
+// when no duration is given.
+const defaultInProgress = time.Minute
+
+// SignedRequest is what KeysControl.Sign computes: the three signing
+// headers of one request (x-timestamp, x-nonce, x-signature).
+type SignedRequest struct {
+	Timestamp string `json:"timestamp"`
+	Nonce     string `json:"nonce"`
+	Signature string `json:"signature"`
+}
+
+// signLocked signs a request as the holder of Key clientID would, at the
+// simulator clock. An empty nonce gets a fresh one.
+func (s *Simulator) signLocked(clientID, method, target, nonce string, body []byte) (SignedRequest, error) {
+	k := s.keys[clientID]
+	if k == nil {
+		return SignedRequest{}, errNotFound("key " + clientID)
+	}
+	method = strings.ToUpper(strings.TrimSpace(method))
+	if method == "" || !strings.HasPrefix(target, "/") {
+		return SignedRequest{}, errInvalidRequest("method and a path starting with / are required")
+	}
+	if nonce == "" {
+		nonce = fmt.Sprintf("%016x%016x", s.gw.rng.Uint64(), s.gw.rng.Uint64())
+	}
+	ts := fmt.Sprint(s.clock.Now().Unix())
+	return SignedRequest{Timestamp: ts, Nonce: nonce, Signature: signRequest(k.SigningKey, method, target, ts, nonce, body)}, nil
+}
+
+// startInProgressLocked records an idempotency key as taken by a first
+// request that is still running: until d of simulator clock has passed, a
+// request with the same key, endpoint and body answers 409
+// idempotency_in_progress (another body or endpoint 409
+// idempotency_key_reused). Then the first request ends without a stored
+// result, so the next request with the key executes.
+func (s *Simulator) startInProgressLocked(method, target, key string, body []byte, d time.Duration) error {
+	method = strings.ToUpper(strings.TrimSpace(method))
+	path, _, _ := strings.Cut(target, "?")
+	switch {
+	case method == "" || !isWrite(method):
+		return errInvalidRequest("method must be a write method (POST, PUT, PATCH or DELETE)")
+	case !strings.HasPrefix(path, "/v1/"):
+		return errInvalidRequest("path must be a business API path (/v1/...)")
+	case !uuidShaped(key):
+		return errInvalidRequest("idempotency_key must be UUID-shaped (8-4-4-4-12 hex)")
+	case d <= 0:
+		return errInvalidRequest("the duration must be positive")
+	}
+	now := s.clock.Now()
+	recKey := s.merchant.ID + "|" + key
+	if rec, ok := s.gw.idem[recKey]; ok && (rec.inProgress || now.Before(rec.expiresAt)) {
+		return newErr("state_invalid", "the idempotency key is already in use")
+	}
+	rec := &idemRecord{endpoint: method + " " + path, bodyHash: s.gw.bodyDigest(body), expiresAt: now.Add(idempotencyWindow), inProgress: true}
+	s.gw.idem[recKey] = rec
+	s.after(d, func() {
+		if s.gw.idem[recKey] == rec && rec.inProgress {
+			delete(s.gw.idem, recKey)
+		}
+	})
+	return nil
+}
