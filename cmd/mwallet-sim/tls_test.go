@@ -28,7 +28,9 @@ func startServe(t *testing.T, args ...string) (string, *bytes.Buffer, func() err
 	var stdout, stderr bytes.Buffer
 	urls := make(chan string, 1)
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, append([]string{"serve", "-addr", "127.0.0.1:0"}, args...), &stdout, &stderr, func(u string) { urls <- u }) }()
+	go func() {
+		done <- run(ctx, append([]string{"serve", "-addr", "127.0.0.1:0"}, args...), &stdout, &stderr, func(u string) { urls <- u })
+	}()
 	select {
 	case u := <-urls:
 		stop := func() error { cancel(); return <-done }
