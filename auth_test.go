@@ -143,8 +143,8 @@ func TestInvalidTokenReexchangesOnce(t *testing.T) {
 func TestInvalidCredentialsIsFinal(t *testing.T) {
 	t.Parallel()
 	f := newFakeAPI(t)
-	c, err := NewClient(f.srv.URL, Credentials{ClientID: testClientID, APIKey: "wrong-key", SigningKey: Secret(testSigningKey)},
-		WithHTTPClient(f.srv.Client()), WithRetryBackoff(time.Millisecond, time.Millisecond))
+	c, err := NewClient(f.url, Credentials{ClientID: testClientID, APIKey: "wrong-key", SigningKey: Secret(testSigningKey)},
+		WithHTTPClient(f.hc), WithRetryBackoff(time.Millisecond, time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}

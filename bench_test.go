@@ -35,11 +35,28 @@ type benchOrder struct {
 var benchOrderJSON = []byte(`{"id":"qrp_0f5c2f7e-1111-4a53-9b0e-8a6c2b3d4e5f","status":"pending","amount":"12.500000"}`)
 
 // benchServer answers token exchanges and payments the same way for both
-// benchmarks.
+// benchmarks, over plain HTTP/1.1.
 func benchServer(b *testing.B) *httptest.Server {
 	b.Helper()
+	srv := httptest.NewServer(benchHandler())
+	b.Cleanup(srv.Close)
+	return srv
+}
+
+// benchServerHTTP2 is benchServer over TLS with HTTP/2 (httptest's
+// EnableHTTP2); its Client speaks HTTP/2.
+func benchServerHTTP2(b *testing.B) *httptest.Server {
+	b.Helper()
+	srv := httptest.NewUnstartedServer(benchHandler())
+	srv.EnableHTTP2 = true
+	srv.StartTLS()
+	b.Cleanup(srv.Close)
+	return srv
+}
+
+func benchHandler() http.Handler {
 	exp := []byte(`{"auth_token":"tok_bench","expired_at":` + strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10) + `,"token_type":"Bearer","scopes":[]}`)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("X-Request-Id", "req_bench")
@@ -49,9 +66,7 @@ func benchServer(b *testing.B) *httptest.Server {
 		}
 		w.WriteHeader(http.StatusCreated)
 		_, _ = w.Write(benchOrderJSON)
-	}))
-	b.Cleanup(srv.Close)
-	return srv
+	})
 }
 
 var benchBodyParams = benchParams{CodeValue: "00020101021226300014A000000677010111011300660000000005204000053037645406100.005802TH6304ABCD", PreferredAsset: "USDT", Amount: "12.5"}
@@ -59,8 +74,15 @@ var benchBodyParams = benchParams{CodeValue: "00020101021226300014A0000006770101
 // BenchmarkSignedPOST is one signed, idempotent, member-scoped POST through
 // Client.Do: body encoding, idempotency key, nonce, signature, response
 // decoding (the token is cached after the first iteration).
-func BenchmarkSignedPOST(b *testing.B) {
-	srv := benchServer(b)
+func BenchmarkSignedPOST(b *testing.B) { benchSignedPOST(b, benchServer(b)) }
+
+// BenchmarkSignedPOSTHTTP2 is BenchmarkSignedPOST over TLS and HTTP/2.
+func BenchmarkSignedPOSTHTTP2(b *testing.B) { benchSignedPOST(b, benchServerHTTP2(b)) }
+
+func benchSignedPOST(b *testing.B, srv *httptest.Server) {
+	if srv.TLS != nil && srv.EnableHTTP2 {
+		benchWantHTTP2(b, srv)
+	}
 	c, err := NewClient(srv.URL, testCreds(), WithHTTPClient(srv.Client()), WithLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		b.Fatal(err)
@@ -80,8 +102,29 @@ func BenchmarkSignedPOST(b *testing.B) {
 // BenchmarkBareNetHTTPSignedPOST sends the same request by hand with
 // net/http and crypto/hmac, as an integration without the SDK would: the
 // baseline of BenchmarkSignedPOST.
-func BenchmarkBareNetHTTPSignedPOST(b *testing.B) {
-	srv := benchServer(b)
+func BenchmarkBareNetHTTPSignedPOST(b *testing.B) { benchBareSignedPOST(b, benchServer(b)) }
+
+// BenchmarkBareNetHTTPSignedPOSTHTTP2 is BenchmarkBareNetHTTPSignedPOST
+// over TLS and HTTP/2: the baseline of BenchmarkSignedPOSTHTTP2.
+func BenchmarkBareNetHTTPSignedPOSTHTTP2(b *testing.B) { benchBareSignedPOST(b, benchServerHTTP2(b)) }
+
+// benchWantHTTP2 fails the benchmark unless srv's client speaks HTTP/2.
+func benchWantHTTP2(b *testing.B, srv *httptest.Server) {
+	b.Helper()
+	resp, err := srv.Client().Get(srv.URL + "/v1/probe")
+	if err != nil {
+		b.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	if resp.ProtoMajor != 2 {
+		b.Fatalf("the benchmark client speaks %s, want HTTP/2", resp.Proto)
+	}
+}
+
+func benchBareSignedPOST(b *testing.B, srv *httptest.Server) {
+	if srv.TLS != nil && srv.EnableHTTP2 {
+		benchWantHTTP2(b, srv)
+	}
 	hc := srv.Client()
 	key := []byte(testSigningKey)
 	ctx := context.Background()

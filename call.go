@@ -6,9 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
+	"net/http/httptrace"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/google/uuid"
 	"github.com/hashicorp/go-retryablehttp"
@@ -166,11 +169,13 @@ func (s *callSpec) safeToResend() bool {
 // attempt is the state of one logical call across its HTTP attempts.
 type attempt struct {
 	c           *Client
+	ctx         context.Context // the call's
 	spec        *callSpec
 	requestURI  string
 	maxAttempts int
 
 	attempts        int
+	sends           atomic.Int64 // net/http's sends of the current attempt (counted only for the debug log of unsigned calls)
 	retries         int
 	spent           int // retry budget taken
 	reauthed        bool
@@ -195,7 +200,9 @@ type attempt struct {
 func (a *attempt) prepare(req *http.Request) error {
 	h := req.Header
 	if !a.spec.exchange {
-		tok, err := a.c.auth.token(req.Context())
+		// The call's context, not the request's, which may carry the
+		// trace of this call's sends.
+		tok, err := a.c.auth.token(a.ctx)
 		if err != nil {
 			a.prepareErr = err
 			return err
@@ -226,18 +233,31 @@ func (c *Client) run(ctx context.Context, sp *callSpec, out any, o callOptions) 
 	} else if sp.signed() {
 		rawBody = []byte{}
 	}
-	req, err := retryablehttp.NewRequestWithContext(ctx, sp.method, target, rawBody)
+	a := &attempt{c: c, ctx: ctx, spec: sp, maxAttempts: c.cfg.maxAttempts}
+	reqCtx := ctx
+	if !sp.signed() && c.logger().Enabled(ctx, slog.LevelDebug) {
+		// net/http may send a request without a body again by itself (see
+		// below); count the sends of each attempt for the log.
+		reqCtx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{WroteHeaders: func() { a.sends.Add(1) }})
+	}
+	req, err := retryablehttp.NewRequestWithContext(reqCtx, sp.method, target, rawBody)
 	if err != nil {
 		return nil, &ParamError{Param: "request", Reason: "cannot build the HTTP request: " + err.Error()}
 	}
+	a.requestURI = req.URL.RequestURI()
 	if sp.signed() {
-		// net/http replays a request with an idempotency key by itself when a
-		// kept-alive connection fails, with the same headers: the nonce would
-		// be reused. Without GetBody (and with a non-nil body) it never
-		// replays; the retry loop resends with a fresh nonce instead.
+		// net/http sends a request again by itself, with the same headers
+		// and so the same nonce, when it can rewind the body (GetBody set,
+		// or no body): over HTTP/1.1 when a kept-alive connection fails and
+		// the request is idempotent, which a request carrying
+		// X-Idempotency-Key is to net/http; over HTTP/2 on a refused stream,
+		// a GOAWAY or a PROTOCOL_ERROR reset. A signed request always has a
+		// body (empty when there is none), and without GetBody net/http
+		// never sends it again, except on an HTTP/2 connection found
+		// unusable before anything was written. The retry loop resends it
+		// instead, with a new nonce, counted in Attempts.
 		req.GetBody = nil
 	}
-	a := &attempt{c: c, spec: sp, requestURI: req.URL.RequestURI(), maxAttempts: c.cfg.maxAttempts}
 	if o.maxAttempts > 0 {
 		a.maxAttempts = o.maxAttempts
 	}

@@ -58,7 +58,12 @@
 //   - Retries: api_error and unknown codes once, upstream_error and
 //     upstream_timeout while attempts last, idempotency_in_progress after 1-2
 //     s, rate_limited after Retry-After, network errors for reads and keyed
-//     writes; never the do-not-retry codes, a 404 or step_up_required.
+//     writes, and for any call when the request surely was not processed
+//     (connection refused; over HTTP/2 a refused stream or a GOAWAY below
+//     its stream); never the do-not-retry codes, a 404 or step_up_required.
+//     The rules are the same over HTTP/1.1, HTTPS and HTTP/2, and every
+//     resend of a write is the client's own, with a new nonce: net/http is
+//     never given a body it could rewind to resend a write by itself.
 //     Backoff is exponential with jitter, bounded by WithDefaultMaxAttempts,
 //     WithRetryBackoff, a retry budget shared by the client
 //     (WithRetryBudget) and the context: a wait ends the moment the context

@@ -196,8 +196,9 @@ type TransportError struct {
 	Attempts int
 	// IdempotencyKey is the key the call carried ("" when none).
 	IdempotencyKey string
-	// NotSent is true when the last attempt surely never reached the service
-	// (the connection could not be made).
+	// NotSent is true when the last attempt was surely not processed: the
+	// connection could not be made, or an HTTP/2 server refused the stream
+	// (REFUSED_STREAM) or sent GOAWAY below its stream id.
 	NotSent bool
 	// Err is the cause.
 	Err error

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -18,6 +19,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/mwallet/mwallet-go/internal/h2serve"
 )
 
 const (
@@ -64,6 +67,10 @@ type recorded struct {
 type fakeAPI struct {
 	t     *testing.T
 	srv   *httptest.Server
+	url   string       // base URL (https over TLS)
+	hc    *http.Client // trusts the server's certificate
+	proto protocol
+	conns atomic.Int64 // connections accepted
 	clock *testClock
 
 	exchanges atomic.Int64
@@ -80,16 +87,75 @@ type fakeAPI struct {
 
 func newFakeAPI(t *testing.T) *fakeAPI {
 	t.Helper()
-	f := &fakeAPI{t: t, clock: newTestClock(), tokenTTL: 30 * time.Minute, valid: map[string]bool{}}
+	return newFakeAPIOver(t, protoHTTP1)
+}
+
+// protocol is how a test server is reached.
+type protocol struct {
+	name  string
+	tls   bool // HTTPS
+	http2 bool // HTTP/2 offered by ALPN (implies tls)
+}
+
+var (
+	protoHTTP1    = protocol{name: "http1"}
+	protoHTTP1TLS = protocol{name: "http1-tls", tls: true}
+	protoHTTP2    = protocol{name: "h2", tls: true, http2: true}
+	// protocols are the columns of the transport matrix.
+	protocols = []protocol{protoHTTP1, protoHTTP1TLS, protoHTTP2}
+)
+
+// newFakeAPIOver starts the fake service over p. Over TLS it is served the
+// way the simulator serves WithTLS and WithHTTP2 (package h2serve), so a
+// handler can drop a request with drop.
+func newFakeAPIOver(t *testing.T, p protocol) *fakeAPI {
+	t.Helper()
+	f := &fakeAPI{t: t, clock: newTestClock(), tokenTTL: 30 * time.Minute, valid: map[string]bool{}, proto: p}
 	f.handler = func(w http.ResponseWriter, r *http.Request, body []byte, n int) {
 		writeTestJSON(w, 200, map[string]any{"ok": true})
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/connect/token", f.serveToken)
 	mux.HandleFunc("/", f.serveBusiness)
-	f.srv = httptest.NewServer(mux)
-	t.Cleanup(f.srv.Close)
+	f.srv = httptest.NewUnstartedServer(mux)
+	f.srv.Config.ConnState = func(_ net.Conn, st http.ConnState) {
+		if st == http.StateNew {
+			f.conns.Add(1)
+		}
+	}
+	if p.tls {
+		cert, err := h2serve.LocalCertificate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.srv.Listener = h2serve.Listen(f.srv.Listener, h2serve.TLSConfig(cert, p.http2))
+		h2serve.Configure(f.srv.Config, p.http2)
+		f.hc = h2serve.Client(cert)
+	}
+	f.srv.Start()
+	f.url = f.srv.URL
+	if !p.tls {
+		f.hc = f.srv.Client()
+	} else {
+		f.url = "https://" + f.srv.Listener.Addr().String()
+	}
+	t.Cleanup(func() {
+		f.hc.CloseIdleConnections()
+		f.srv.Close()
+	})
 	return f
+}
+
+// drop ends the request without an answer, the way the simulator's faults
+// do: over HTTP/1.x the connection is closed; over HTTP/2 the stream is
+// reset, with REFUSED_STREAM when refused (not processed) and
+// INTERNAL_ERROR otherwise. Over HTTP/2 it does not return.
+func drop(w http.ResponseWriter, r *http.Request, refused bool) {
+	how := h2serve.Internal
+	if refused {
+		how = h2serve.Refused
+	}
+	h2serve.Abort(w, r, how)
 }
 
 func (f *fakeAPI) serveToken(w http.ResponseWriter, r *http.Request) {
@@ -152,17 +218,26 @@ func (f *fakeAPI) recorded() []recorded {
 func (f *fakeAPI) client(opts ...Option) *Client {
 	f.t.Helper()
 	base := []Option{
-		WithHTTPClient(f.srv.Client()),
+		WithHTTPClient(f.hc),
 		WithClock(f.clock.Now),
 		WithRetryBackoff(time.Millisecond, 5*time.Millisecond),
 		WithLogger(slog.New(slog.DiscardHandler)),
 	}
-	c, err := NewClient(f.srv.URL, testCreds(), append(base, opts...)...)
+	c, err := NewClient(f.url, testCreds(), append(base, opts...)...)
 	if err != nil {
 		f.t.Fatalf("NewClient: %v", err)
 	}
 	return c
 }
+
+// unkeyedWrite is a signed write without an idempotency key.
+func unkeyedWrite() *Request {
+	return &Request{Method: http.MethodPost, Path: "/v1/cards/crd_1/freeze", MemberScoped: true, Member: "member-1",
+		Body: map[string]string{"reason": "lost"}}
+}
+
+// readReq is a read.
+func readReq() *Request { return &Request{Method: http.MethodGet, Path: "/v1/x"} }
 
 // refSign is the reference signature, written with crypto/hmac.
 func refSign(key, method, pathQuery, ts, nonce string, body []byte) string {

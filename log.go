@@ -41,6 +41,12 @@ func (a *attempt) log(ctx context.Context) {
 	if a.header != nil && isReplay(a.header) {
 		attrs = append(attrs, slog.Bool("replayed", true))
 	}
+	if n := a.sends.Swap(0); n > 1 {
+		// net/http sent this attempt more than once by itself (a read
+		// whose HTTP/2 stream was refused, or whose kept-alive connection
+		// failed); the service may have seen each send.
+		attrs = append(attrs, slog.Int64("sends", n))
+	}
 	switch {
 	case a.netErr != nil:
 		attrs = append(attrs, slog.String("error", a.netErr.Error()))

@@ -14,13 +14,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// drop closes the connection without an answer.
-func drop(w http.ResponseWriter) {
-	if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
-		_ = conn.Close()
-	}
-}
-
 func payReq() *Request {
 	return &Request{Method: http.MethodPost, Path: "/v1/qrpay/payments", MemberScoped: true, Member: "member-1",
 		Body: map[string]string{"code_value": "000201", "amount": "12.50"}, Idempotent: true}
@@ -29,9 +22,9 @@ func payReq() *Request {
 func TestPendingOutcomes(t *testing.T) {
 	t.Parallel()
 	// answer scripts the n-th business request.
-	type answer func(w http.ResponseWriter, n int)
+	type answer func(w http.ResponseWriter, r *http.Request, n int)
 	status := func(code int, body map[string]any, replay bool) answer {
-		return func(w http.ResponseWriter, _ int) {
+		return func(w http.ResponseWriter, _ *http.Request, _ int) {
 			if replay {
 				w.Header().Set("X-Idempotent-Replay", "true")
 			}
@@ -52,10 +45,10 @@ func TestPendingOutcomes(t *testing.T) {
 		{"500 after retries", status(500, errBody("api_error"), false), 3, true},
 		{"upstream_timeout", status(504, errBody("upstream_timeout"), false), 1, true},
 		{"in progress", status(409, errBody("idempotency_in_progress"), false), 1, true},
-		{"dropped", func(w http.ResponseWriter, _ int) { drop(w) }, 2, true},
-		{"dropped then rate limited", func(w http.ResponseWriter, n int) {
+		{"dropped", func(w http.ResponseWriter, r *http.Request, _ int) { drop(w, r, false) }, 2, true},
+		{"dropped then rate limited", func(w http.ResponseWriter, r *http.Request, n int) {
 			if n == 1 {
-				drop(w)
+				drop(w, r, false)
 				return
 			}
 			w.Header().Set("Retry-After", "3600")
@@ -66,7 +59,7 @@ func TestPendingOutcomes(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			f := newFakeAPI(t)
-			f.handler = func(w http.ResponseWriter, r *http.Request, body []byte, n int) { tt.answer(w, n) }
+			f.handler = func(w http.ResponseWriter, r *http.Request, body []byte, n int) { tt.answer(w, r, n) }
 			store := NewMemoryPendingStore()
 			c := f.client(WithPendingStore(store))
 			_, callErr := c.Do(context.Background(), payReq(), nil, WithMaxAttempts(tt.attempts))
@@ -106,7 +99,7 @@ func TestResumeReplaysWithTheSameKeyAndBytes(t *testing.T) {
 		if n == 1 {
 			executed++
 			firstKey = key
-			drop(w) // executed, then the answer is lost
+			drop(w, r, false) // executed, then the answer is lost
 			return
 		}
 		if key == firstKey {
@@ -223,7 +216,7 @@ func TestPendingStoreFailureSendsNothing(t *testing.T) {
 func TestSensitiveRequestsAreNotRecorded(t *testing.T) {
 	t.Parallel()
 	f := newFakeAPI(t)
-	f.handler = func(w http.ResponseWriter, r *http.Request, body []byte, n int) { drop(w) }
+	f.handler = func(w http.ResponseWriter, r *http.Request, body []byte, n int) { drop(w, r, false) }
 	store := NewMemoryPendingStore()
 	c := f.client(WithPendingStore(store))
 	r := &Request{Method: http.MethodPost, Path: "/v1/cards/crd_1/pin", MemberScoped: true, Member: "m",

@@ -10,6 +10,8 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -29,9 +31,12 @@ import (
 //     the call is sent once more (not counted as an attempt).
 //   - every 404, step_up_required, the do-not-retry codes and every other
 //     code: returned at once.
-//   - network errors (connection refused or reset, EOF, timeouts): reads and
-//     keyed writes are retried; a write without an idempotency key only when
-//     the request surely never left (the connection was never made).
+//   - network errors (connection refused or reset, EOF, timeouts, HTTP/2
+//     stream resets and GOAWAY): reads and keyed writes are retried; a write
+//     without an idempotency key only when the request surely was not
+//     processed: the connection was never made, or an HTTP/2 server refused
+//     the stream (REFUSED_STREAM) or sent GOAWAY below its stream id
+//     (classifyHTTP2).
 //
 // Each retry takes from the client's retry budget; waits end when the
 // context ends.
@@ -120,9 +125,20 @@ type netClass int
 
 const (
 	netFatal     netClass = iota // not a transient network failure
-	netNotSent                   // the connection was never made: nothing reached the service
+	netNotSent                   // nothing was processed: the connection was never made, or HTTP/2 says so
 	netMaybeSent                 // the request may have reached the service
 )
+
+// String names the class in logs and tests.
+func (c netClass) String() string {
+	switch c {
+	case netNotSent:
+		return "not sent"
+	case netMaybeSent:
+		return "maybe sent"
+	}
+	return "fatal"
+}
 
 func classifyNetErr(err error) netClass {
 	if err == nil || errors.Is(err, context.Canceled) {
@@ -137,6 +153,9 @@ func classifyNetErr(err error) netClass {
 		errors.As(err, &invalidCert) || errors.As(err, &recErr) {
 		return netFatal
 	}
+	if class, ok := classifyHTTP2(err); ok {
+		return class
+	}
 	var dnsErr *net.DNSError
 	var opErr *net.OpError
 	if errors.As(err, &dnsErr) || errors.Is(err, syscall.ECONNREFUSED) ||
@@ -150,6 +169,90 @@ func classifyNetErr(err error) netClass {
 		return netMaybeSent
 	}
 	return netFatal
+}
+
+// h2RefusedStream is the HTTP/2 error code REFUSED_STREAM (RFC 9113
+// section 7).
+const h2RefusedStream = 0x7
+
+// h2StreamError has the shape of the StreamError of net/http's bundled
+// HTTP/2 client (and of golang.org/x/net/http2's). That type is unexported,
+// but it has an As method that copies its fields into any struct with the
+// same field names and convertible types, so errors.As fills this one.
+type h2StreamError struct {
+	StreamID uint32
+	Code     uint32
+	Cause    error
+}
+
+func (e h2StreamError) Error() string {
+	return "http2 stream " + strconv.FormatUint(uint64(e.StreamID), 10) + " reset, code " + strconv.FormatUint(uint64(e.Code), 10)
+}
+
+// h2CannotRetry starts the text of net/http's error for a request it would
+// have sent again itself (refused stream, GOAWAY) had it been allowed to
+// rewind the body: the client never lets it for a signed request, so that
+// every resend gets a new nonce and is counted. The cause is kept as text
+// only, between the brackets.
+const h2CannotRetry = "http2: Transport: cannot retry err ["
+
+// h2NotProcessed are the texts of net/http's HTTP/2 errors that guarantee
+// the request was not processed. The first four are causes net/http itself
+// resends on: a refused stream (RFC 9113 section 8.7), a GOAWAY whose last
+// stream id is below the request's (section 6.8; the second form is the
+// first request of a connection), and a connection that was not usable
+// before the request was written.
+var h2NotProcessed = []string{
+	"; REFUSED_STREAM",
+	"http2: Transport received Server's graceful shutdown GOAWAY",
+	"http2: Transport received GOAWAY from server ErrCode:",
+	"http2: client conn not usable",
+	"http2: client conn could not be established",
+}
+
+// classifyHTTP2 classifies the errors of an HTTP/2 client by what they
+// guarantee; ok is false for an error that is not one of them.
+//
+//   - A stream reset with REFUSED_STREAM, a GOAWAY below the stream's id,
+//     a connection unusable before the request was written: not processed,
+//     safe to send again even without an idempotency key (netNotSent).
+//   - A stream reset with any other code (INTERNAL_ERROR, CANCEL,
+//     PROTOCOL_ERROR, ...), a GOAWAY at or above the stream's id followed by
+//     the connection's end, a connection error, any other HTTP/2 transport
+//     error: the request was sent and may have been processed; send it
+//     again only with the same key (netMaybeSent).
+//
+// The stream error is read with errors.As (h2StreamError); the others are
+// only text in net/http (Go 1.24 to 1.26), matched on its innermost error.
+func classifyHTTP2(err error) (netClass, bool) {
+	var se h2StreamError
+	if errors.As(err, &se) {
+		if se.Code == h2RefusedStream {
+			return netNotSent, true
+		}
+		return netMaybeSent, true
+	}
+	inner := err
+	for {
+		next := errors.Unwrap(inner)
+		if next == nil {
+			break
+		}
+		inner = next
+	}
+	msg := inner.Error()
+	if !strings.HasPrefix(msg, "http2: ") && !strings.HasPrefix(msg, "connection error: ") {
+		return 0, false
+	}
+	if rest, ok := strings.CutPrefix(msg, h2CannotRetry); ok {
+		msg, _, _ = strings.Cut(rest, "] after Request.Body was written")
+	}
+	for _, s := range h2NotProcessed {
+		if strings.Contains(msg, s) {
+			return netNotSent, true
+		}
+	}
+	return netMaybeSent, true
 }
 
 // retryDecision is the outcome of checkRetry, recorded for the backoff hook.

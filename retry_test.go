@@ -301,10 +301,7 @@ func TestNetworkErrors(t *testing.T) {
 	dropping := func(f *fakeAPI, times int) {
 		f.handler = func(w http.ResponseWriter, r *http.Request, body []byte, n int) {
 			if n <= times {
-				conn, _, err := w.(http.Hijacker).Hijack()
-				if err == nil {
-					_ = conn.Close()
-				}
+				drop(w, r, false)
 				return
 			}
 			writeTestJSON(w, 200, map[string]any{})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -12,7 +13,9 @@ import (
 	"github.com/mwallet/mwallet-go/deposits"
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/mwclient"
+	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/emvqr"
 	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
@@ -175,5 +178,122 @@ func TestSimulatorIterateUntypedList(t *testing.T) {
 	}
 	if n := countPath(sim, "/v1/deposits"); n != 3 {
 		t.Errorf("pages = %d, want 3", n)
+	}
+}
+
+// simProtocols are the ways the simulator serves the SDK.
+var simProtocols = []struct {
+	name  string
+	opts  []simulator.Option
+	http2 bool
+}{
+	{"http1", nil, false},
+	{"http1-tls", []simulator.Option{simulator.WithTLS()}, false},
+	{"h2", []simulator.Option{simulator.WithHTTP2()}, true},
+}
+
+// TestSimulatorDropsOverEachProtocol: 20 concurrent deposits, two dropped
+// after executing and two before, over each protocol: every deposit
+// succeeds, the dropped-after ones by replay, and each is credited once.
+func TestSimulatorDropsOverEachProtocol(t *testing.T) {
+	t.Parallel()
+	for _, p := range simProtocols {
+		t.Run(p.name, func(t *testing.T) {
+			t.Parallel()
+			sim := simtest.Start(t, p.opts...)
+			// Five attempts: a fault takes the next matching request, so
+			// one deposit's retries can meet several of the four faults.
+			client := sim.Client(mwallet.WithRetryBackoff(time.Millisecond, 5*time.Millisecond), mwallet.WithDefaultMaxAttempts(5))
+			for _, f := range []simulator.Fault{
+				{Method: "POST", Path: "/v1/deposits", Kind: simulator.FaultDropAfter, Count: 2},
+				{Method: "POST", Path: "/v1/deposits", Kind: simulator.FaultDropBefore, Count: 2},
+			} {
+				if err := sim.Faults.Inject(f); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ctx := context.Background()
+			var wg sync.WaitGroup
+			attempts := make([]int, 20)
+			errs := make([]error, 20)
+			for i := range 20 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					var resp *mwallet.Response
+					_, errs[i] = client.Deposits.Create(ctx, simulator.DefaultMemberExternalID,
+						deposits.CreateParams{Asset: "USDT", Amount: money.MustParse("1", 6), Reference: "conc-" + strconv.Itoa(i)}, mwallet.WithResponse(&resp))
+					if resp != nil {
+						attempts[i] = resp.Attempts
+					}
+				}()
+			}
+			wg.Wait()
+			retries, replays, dropped := 0, 0, 0
+			for i, err := range errs {
+				if err != nil {
+					t.Errorf("deposit %d: %v", i, err)
+				}
+				retries += attempts[i] - 1
+			}
+			for _, r := range sim.Requests.List() {
+				if r.Dropped {
+					dropped++
+				}
+				if r.Replay && !r.Dropped { // a replay can itself be dropped and replayed again
+					replays++
+				}
+			}
+			if retries != 4 || dropped != 4 || replays != 2 {
+				t.Errorf("retries %d, dropped %d, replays %d; want 4, 4 and 2", retries, dropped, replays)
+			}
+			available, _ := sim.Balance(simulator.DefaultMemberExternalID, "USDT")
+			if want := money.MustParse("1020", 6); !available.Equal(want) {
+				t.Errorf("balance %s, want %s: each deposit once", available, want)
+			}
+		})
+	}
+}
+
+// TestSimulatorRefusedWriteWithoutKey: a write that takes no idempotency
+// key (QR decode) dropped before it ran is sent again only when the
+// protocol says it was not processed, which HTTP/2 does with REFUSED_STREAM
+// and HTTP/1.1 cannot.
+func TestSimulatorRefusedWriteWithoutKey(t *testing.T) {
+	t.Parallel()
+	code := emvqr.MustBuild(emvqr.Payload{
+		PointOfInitiation: "12",
+		MerchantAccounts: []emvqr.MerchantAccount{{Tag: "30", GUI: "A000000677010112", Fields: []emvqr.Field{
+			{Tag: "01", Value: "010554412345601"}, {Tag: "02", Value: "ORDER1"},
+		}}},
+		MerchantCategoryCode: "5812", Currency: "764", Amount: "100.00", Country: "TH",
+		MerchantName: "BAAN THAI KITCHEN", MerchantCity: "BANGKOK",
+	})
+	for _, p := range simProtocols {
+		t.Run(p.name, func(t *testing.T) {
+			t.Parallel()
+			sim := simtest.Start(t, p.opts...)
+			// Five attempts: a fault takes the next matching request, so
+			// one deposit's retries can meet several of the four faults.
+			client := sim.Client(mwallet.WithRetryBackoff(time.Millisecond, 5*time.Millisecond), mwallet.WithDefaultMaxAttempts(5))
+			if err := sim.Faults.Inject(simulator.Fault{Method: "POST", Path: "/v1/qrpay/decode", Kind: simulator.FaultDropBefore}); err != nil {
+				t.Fatal(err)
+			}
+			var resp *mwallet.Response
+			_, err := client.QRPay.Decode(context.Background(), simulator.DefaultMemberExternalID, qrpay.DecodeParams{CodeValue: code}, mwallet.WithResponse(&resp))
+			if p.http2 {
+				if err != nil || resp.Attempts != 2 {
+					t.Fatalf("err = %v, resp = %+v; want the refused stream sent again", err, resp)
+				}
+				return
+			}
+			var te *mwallet.TransportError
+			if !errors.As(err, &te) || te.Attempts != 1 || te.NotSent || te.IdempotencyKey != "" {
+				t.Fatalf("err = %v; want one attempt, outcome unknown", err)
+			}
+			if n := countPath(sim, "/v1/qrpay/decode"); n != 1 {
+				t.Errorf("sent %d times", n)
+			}
+		})
 	}
 }

@@ -30,7 +30,7 @@ raw="$OUT/bench.txt"
 
 # package and benchmark pattern, in pairs
 suites=(
-	.           '^Benchmark(SignedPOST|BareNetHTTPSignedPOST|Sign1KiB|BareHMAC1KiB)$'
+	.           '^Benchmark(SignedPOST|BareNetHTTPSignedPOST|SignedPOSTHTTP2|BareNetHTTPSignedPOSTHTTP2|Sign1KiB|BareHMAC1KiB)$'
 	./money     '^Benchmark(Parse|ParseStrconvBaseline|Parse18Digits|ParseStrconvBaseline18Digits|Append|AppendBig)$'
 	./webhooks  '^Benchmark(Verify|BareHMAC)(1|64)KiB$'
 	./simulator '^Benchmark(Assets|SignedWrite|NewClose|CardTransactionsPage|RemittancesPage)$'

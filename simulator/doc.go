@@ -14,7 +14,11 @@
 //	// when t ends: sim.CheckLedger() and sim.CheckInvariants() must pass, then sim.Close()
 //
 // New serves the simulator on a loopback httptest server; it returns an
-// error when an option is invalid, and MustNew panics instead. A Simulator
+// error when an option is invalid, and MustNew panics instead. WithTLS
+// serves it over HTTPS and WithHTTP2 over HTTPS with HTTP/2, on a
+// self-signed certificate that Client and HTTPClient trust; over HTTP/2 a
+// dropped request resets only its stream, drop_before with REFUSED_STREAM
+// (not processed) and drop_after with INTERNAL_ERROR. A Simulator
 // is also a plain http.Handler (NewHandler, then SetBaseURL); the command
 // cmd/mwallet-sim serves it standalone.
 //

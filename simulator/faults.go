@@ -24,12 +24,17 @@ const (
 	// without a key (a read, an unkeyed write, the token exchange) is
 	// executed too, and answered the error; its retry executes again.
 	FaultErrorAfter FaultKind = "error_after"
-	// FaultDropBefore closes the connection without executing anything and
-	// without an answer.
+	// FaultDropBefore ends the request without executing anything and
+	// without an answer: over HTTP/1.1 the connection is closed; over
+	// HTTP/2 (WithHTTP2, mwallet-sim -tls) only the request's stream is
+	// reset, with REFUSED_STREAM, the code that tells the client the
+	// request was not processed.
 	FaultDropBefore FaultKind = "drop_before"
 	// FaultDropAfter executes the request fully (including its idempotency
-	// record) and then closes the connection without an answer, so a retry
-	// with the same idempotency key gets the replay.
+	// record) and then ends it without an answer, so a retry with the same
+	// idempotency key gets the replay: over HTTP/1.1 the connection is
+	// closed; over HTTP/2 the request's stream is reset with
+	// INTERNAL_ERROR, after which the outcome is unknown to the client.
 	FaultDropAfter FaultKind = "drop_after"
 	// FaultDelay adds latency: the request waits DelayMS milliseconds of real
 	// time (or until Hold is closed) just before its handler runs, with the

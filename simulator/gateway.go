@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mwallet/mwallet-go/internal/h2serve"
 )
 
 // Contract windows and gateway bounds.
@@ -218,7 +220,11 @@ func (x *exchange) finish(resp response) {
 	x.s.gw.journal.add(x.rec)
 	x.s.mu.Unlock()
 	if x.rec.Dropped {
-		dropConnection(x.w)
+		how := h2serve.Internal
+		if x.fault.Kind == FaultDropBefore {
+			how = h2serve.Refused
+		}
+		h2serve.Abort(x.w, x.r, how)
 		return
 	}
 	resp.write(x.w, x.id)
@@ -266,17 +272,6 @@ func (x *exchange) delay() {
 	case <-x.r.Context().Done():
 	}
 	x.s.mu.Lock()
-}
-
-// dropConnection closes the client connection without an answer.
-func dropConnection(w http.ResponseWriter) {
-	if hj, ok := w.(http.Hijacker); ok {
-		if conn, _, err := hj.Hijack(); err == nil {
-			_ = conn.Close()
-			return
-		}
-	}
-	panic(http.ErrAbortHandler)
 }
 
 // serveEndpoint runs the gateway rules for e, then its handler. The order of

@@ -18,6 +18,8 @@ type options struct {
 	baseURL  string
 	members  []MemberSeed
 	noMember bool
+	tls      bool // serve HTTPS (New only)
+	http2    bool // offer HTTP/2 by ALPN (New only; implies tls)
 }
 
 func defaultOptions() options {
@@ -94,6 +96,21 @@ func WithMember(m MemberSeed) Option { return func(o *options) { o.members = app
 
 // WithoutFixtureMember leaves out the fixture member "member-1".
 func WithoutFixtureMember() Option { return func(o *options) { o.noMember = true } }
+
+// WithTLS makes New serve HTTPS with HTTP/1.1 only, on a self-signed
+// certificate for localhost, 127.0.0.1 and ::1 (made once per process).
+// Client and HTTPClient trust it; Certificate returns it for other clients.
+// WithHTTP2 serves HTTP/2 as well. Without either option New serves plain
+// HTTP/1.1. NewHandler ignores both: the caller serves the handler.
+func WithTLS() Option { return func(o *options) { o.tls = true } }
+
+// WithHTTP2 makes New serve HTTPS (as WithTLS) offering HTTP/2 and HTTP/1.1
+// by ALPN, as a real HTTPS front end does; Client and any Go client with
+// HTTP/2 enabled then speak HTTP/2. Faults over HTTP/2 reset the request's
+// stream instead of closing the connection: drop_before with
+// REFUSED_STREAM (not processed), drop_after with INTERNAL_ERROR (may have
+// been processed); the connection's other streams go on.
+func WithHTTP2() Option { return func(o *options) { o.tls, o.http2 = true, true } }
 
 // validate reports the first option New cannot honour. Member seeds are
 // checked when they are created.

@@ -142,6 +142,7 @@ type Simulator struct {
 	endpoints []endpoint
 	mux       *http.ServeMux
 	server    *httptest.Server
+	tls       *tlsServer // instead of server with WithTLS or WithHTTP2
 	opts      options
 	listSeq   int64 // creation sequence of listed objects (nextSeq, paginate.go)
 
@@ -256,6 +257,12 @@ func New(opts ...Option) (*Simulator, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s.opts.tls {
+		if err := s.startTLS(s.opts.http2); err != nil {
+			return nil, fmt.Errorf("simulator: serve HTTPS: %w", err)
+		}
+		return s, nil
+	}
 	s.server = httptest.NewUnstartedServer(LogExchanges(s))
 	// OPTIONS * reaches the simulator, which answers it with its envelope.
 	s.server.Config.DisableGeneralOptionsHandler = true
@@ -311,17 +318,24 @@ func NewHandler(opts ...Option) (*Simulator, error) {
 	return s, nil
 }
 
-// Close stops the httptest server, if any.
+// Close stops the server New started, if any.
 func (s *Simulator) Close() {
 	if s.server != nil {
 		s.server.Close()
 	}
+	if s.tls != nil {
+		s.tls.close()
+	}
 }
 
-// URL returns the base URL of the simulator (no trailing slash).
+// URL returns the base URL of the simulator (no trailing slash): https for
+// a simulator started with WithTLS or WithHTTP2.
 func (s *Simulator) URL() string {
 	if s.server != nil {
 		return s.server.URL
+	}
+	if s.tls != nil {
+		return s.tls.url
 	}
 	return s.opts.baseURL
 }
@@ -351,8 +365,8 @@ func (s *Simulator) Client(opts ...mwallet.Option) *mwclient.Client {
 // NewClient is Client returning the error instead of panicking.
 func (s *Simulator) NewClient(opts ...mwallet.Option) (*mwclient.Client, error) {
 	base := []mwallet.Option{mwallet.WithClock(s.clock.Now)}
-	if s.server != nil {
-		base = append(base, mwallet.WithHTTPClient(s.server.Client()))
+	if hc := s.HTTPClient(); hc != nil {
+		base = append(base, mwallet.WithHTTPClient(hc))
 	}
 	if s.URL() == "" {
 		return nil, fmt.Errorf("simulator: no base URL: call SetBaseURL after NewHandler")

@@ -62,6 +62,8 @@ type target struct {
 var targets = []target{
 	{"Signed idempotent POST via Client vs bare net/http: time", "root/BenchmarkSignedPOST", "root/BenchmarkBareNetHTTPSignedPOST", timeRatioMax, 1.3},
 	{"Signed idempotent POST via Client vs bare net/http: allocs", "root/BenchmarkSignedPOST", "root/BenchmarkBareNetHTTPSignedPOST", allocRatioMax, 2},
+	{"Signed idempotent POST over HTTP/2 (TLS) via Client vs bare net/http: time", "root/BenchmarkSignedPOSTHTTP2", "root/BenchmarkBareNetHTTPSignedPOSTHTTP2", timeRatioMax, 1.3},
+	{"Signed idempotent POST over HTTP/2 (TLS) via Client vs bare net/http: allocs", "root/BenchmarkSignedPOSTHTTP2", "root/BenchmarkBareNetHTTPSignedPOSTHTTP2", allocRatioMax, 2},
 	{"Sign 1 KiB body vs bare SHA-256 + HMAC-SHA-256: time", "root/BenchmarkSign1KiB", "root/BenchmarkBareHMAC1KiB", timeRatioMax, 1.2},
 	{"Sign 1 KiB body: allocs (the output string only)", "root/BenchmarkSign1KiB", "", allocsMax, 1},
 	{"webhooks.Verify 1 KiB vs bare HMAC-SHA-256: time", "webhooks/BenchmarkVerify1KiB", "webhooks/BenchmarkBareHMAC1KiB", timeRatioMax, 1.2},

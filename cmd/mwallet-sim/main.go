@@ -31,6 +31,12 @@
 // Secrets may come from the environment instead of flags:
 // MWALLET_SIM_API_KEY, MWALLET_SIM_SIGNING_KEY and MWALLET_SIM_WEBHOOK_SECRET.
 //
+// With -tls it serves HTTPS, offering HTTP/2 and HTTP/1.1 (-http2=false for
+// HTTP/1.1 only), on a self-signed certificate made at start for
+// localhost, 127.0.0.1, ::1 and the -addr host; the banner prints the file
+// holding it (removed at exit) and its SHA-256 fingerprint. -cert and -key
+// serve a certificate of your own instead.
+//
 // By default the simulator clock follows the wall clock (-clock wall), so
 // clients that sign with their own clock stay within the signature
 // tolerance; POST /_sim/clock still moves it ahead. With -clock manual it
@@ -263,6 +269,11 @@ type serveConfig struct {
 	seed  int64
 	clock string
 	start string
+	// HTTPS (tls.go)
+	tls      bool
+	http2    bool
+	certFile string
+	keyFile  string
 }
 
 // serveDescription is the paragraph of "mwallet-sim help serve".
@@ -288,7 +299,16 @@ func parseServe(args []string, stderr io.Writer) (c serveConfig, err error) {
 	fs.Int64Var(&c.seed, "seed", 1, "seed of the id generator")
 	fs.StringVar(&c.clock, "clock", "wall", "clock: wall (follows real time) or manual (moves only through POST /_sim/clock)")
 	fs.StringVar(&c.start, "start", "", "start time of a manual clock, RFC 3339 (default 2026-01-01T00:00:00Z)")
+	fs.BoolVar(&c.tls, "tls", false, "serve HTTPS with a self-signed certificate made at start (its file and SHA-256 are printed), or -cert/-key")
+	fs.BoolVar(&c.http2, "http2", true, "with -tls, offer HTTP/2 as well as HTTP/1.1")
+	fs.StringVar(&c.certFile, "cert", "", "with -tls, PEM certificate file to serve instead of a self-signed one")
+	fs.StringVar(&c.keyFile, "key", "", "with -tls, PEM private key file of -cert")
 	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	http2Set := false
+	fs.Visit(func(f *flag.Flag) { http2Set = http2Set || f.Name == "http2" })
+	if err := checkTLSFlags(c, http2Set); err != nil {
 		return c, err
 	}
 	if fs.NArg() > 0 {
@@ -351,6 +371,13 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 		return err
 	}
 
+	var tlsSet *tlsSetup
+	if cfg.tls {
+		if tlsSet, err = loadTLS(cfg); err != nil {
+			return err
+		}
+		defer tlsSet.close()
+	}
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		if errors.Is(err, syscall.EADDRINUSE) {
@@ -359,11 +386,18 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 		return err
 	}
 	base := "http://" + ln.Addr().String()
-	sim.SetBaseURL(base)
 	// OPTIONS * reaches the simulator, which answers it with its envelope.
 	srv := &http.Server{Handler: simulator.LogExchanges(sim), ReadHeaderTimeout: 10 * time.Second, DisableGeneralOptionsHandler: true}
+	if tlsSet != nil {
+		base = "https://" + ln.Addr().String()
+		ln = tlsSet.serve(srv, ln)
+	}
+	sim.SetBaseURL(base)
 
 	printBanner(stdout, base, sim.Credentials(), cfg.clock)
+	if tlsSet != nil {
+		tlsSet.print(stdout)
+	}
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

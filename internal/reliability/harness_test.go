@@ -58,9 +58,9 @@ func clientOpts(extra ...mwallet.Option) []mwallet.Option {
 	}, extra...)
 }
 
-func newWorld(t testing.TB, seed int64, nMembers int, balance string) *world {
+func newWorld(t testing.TB, seed int64, nMembers int, balance string, extra ...simulator.Option) *world {
 	t.Helper()
-	opts := []simulator.Option{simulator.WithSeed(seed), simulator.WithoutFixtureMember()}
+	opts := append([]simulator.Option{simulator.WithSeed(seed), simulator.WithoutFixtureMember()}, extra...)
 	w := &world{memID: map[string]string{}, payee: map[string]string{}, card: map[string]string{}, seeded: map[string]money.Amount{}, setupIDs: map[string]bool{}}
 	for i := 1; i <= nMembers; i++ {
 		ext := "rel-member-" + strconv.Itoa(i)
