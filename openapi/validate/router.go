@@ -11,8 +11,10 @@ import (
 
 // router finds the operation of a request in one document. Of the path
 // templates that match, the one with the most literal segments wins, as
-// OpenAPI 3.1 orders concrete paths before templated ones
-// (/v1/cards/applications/{id} before /v1/cards/{id}/close-check).
+// OpenAPI 3.1 matches concrete paths before templated ones
+// (/v1/cards/applications/{id} before /v1/cards/{id}/close-check, and
+// /v1/cards/applications before /v1/cards/{id}): the path is that
+// template's, whatever the method.
 type router struct {
 	doc    *openapi3.T
 	routes []route
@@ -81,12 +83,26 @@ func (r *router) match(method, escapedPath string) (rt *routers.Route, params ma
 		if !ok {
 			continue
 		}
-		pathFound = true
 		op := c.item.GetOperation(method)
 		if op == nil {
-			continue
+			return nil, nil, true
 		}
 		return &routers.Route{Spec: r.doc, Path: c.template, PathItem: c.item, Method: method, Operation: op}, p, true
 	}
-	return nil, nil, pathFound
+	return nil, nil, false
+}
+
+// methods lists the methods (upper case) the document gives the template
+// that the escaped path matches, sorted; nil when none matches.
+func (r *router) methods(escapedPath string) []string {
+	var out []string
+	for _, m := range []string{"DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE"} {
+		if _, _, found := r.match(m, escapedPath); !found {
+			return nil
+		}
+		if rt, _, _ := r.match(m, escapedPath); rt != nil {
+			out = append(out, m)
+		}
+	}
+	return out
 }
