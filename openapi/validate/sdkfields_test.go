@@ -126,7 +126,7 @@ func sdkPackages(t *testing.T) map[string]*packages.Package {
 	loadOnce.Do(func() {
 		cfg := &packages.Config{Mode: packages.NeedName | packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedImports | packages.NeedDeps}
 		pkgs, err := packages.Load(cfg, sdk, sdk+"/members", sdk+"/qrpay", sdk+"/cards", sdk+"/remittance",
-			sdk+"/deposits", sdk+"/kyc", sdk+"/webhooks")
+			sdk+"/deposits", sdk+"/kyc", sdk+"/webhooks", sdk+"/simulator")
 		if err != nil {
 			loadErr = err
 			return
