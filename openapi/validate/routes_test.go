@@ -149,6 +149,28 @@ func TestControlRoutesMatchTheSimulator(t *testing.T) {
 	}
 	t.Logf("%d route patterns and %d actions of the simulator documented; %d documented requests served", len(patterns), len(actions), served)
 
+	// Every other method on every documented path: 404 not_found with the
+	// Allow of the documented methods (the document's router conventions).
+	ctl := newRouter(docs.Control)
+	wrong := 0
+	for _, template := range docs.Control.Paths.InMatchingOrder() {
+		for _, path := range expand(docs, "", template) {
+			documented := ctl.methods(path)
+			for _, m := range []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"} {
+				if strings.Contains(","+allowOf(documented)+",", ","+m+",") {
+					continue
+				}
+				wrong++
+				w := httptest.NewRecorder()
+				sim.ServeHTTP(w, httptest.NewRequest(m, path, nil))
+				if got := allowSet(w.Header().Get("Allow")); w.Code != http.StatusNotFound || got != allowOf(documented) {
+					t.Errorf("%s %s: %d with Allow %q, want 404 with %s", m, path, w.Code, w.Header().Get("Allow"), allowOf(documented))
+				}
+			}
+		}
+	}
+	t.Logf("%d requests with a method the path does not serve answered 404 with Allow", wrong)
+
 	kinds := faultKinds(t)
 	var documented []string
 	for _, v := range docs.Control.Components.Schemas["Fault"].Value.Properties["kind"].Value.Enum {
@@ -160,15 +182,19 @@ func TestControlRoutesMatchTheSimulator(t *testing.T) {
 	}
 }
 
-// expand lists the request paths of a documented operation: every value of
-// an enumerated path parameter, "x" for the others.
+// expand lists the request paths of a documented operation (of every
+// operation of the path when method is ""): every value of an enumerated
+// path parameter, "x" for the others.
 func expand(docs *Documents, method, template string) []string {
 	item := docs.Control.Paths.Value(template)
-	op := item.GetOperation(method)
 	paths := []string{template}
 	var all openapi3.Parameters
 	all = append(all, item.Parameters...)
-	all = append(all, op.Parameters...)
+	for m, op := range item.Operations() {
+		if method == "" || m == method {
+			all = append(all, op.Parameters...)
+		}
+	}
 	for _, ref := range all {
 		p := ref.Value
 		if p == nil || p.In != openapi3.ParameterInPath || p.Schema == nil || p.Schema.Value == nil || len(p.Schema.Value.Enum) == 0 {
