@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"fmt"
 	"net/url"
 	"sort"
 	"strings"
@@ -93,16 +94,38 @@ func (r *router) match(method, escapedPath string) (rt *routers.Route, params ma
 }
 
 // methods lists the methods (upper case) the document gives the template
-// that the escaped path matches, sorted; nil when none matches.
+// that the escaped path matches, sorted, counting an operation only when
+// the path's values meet its path parameters' schemas (a value outside an
+// {action} enumeration is no documented path); nil when no template
+// matches.
 func (r *router) methods(escapedPath string) []string {
 	var out []string
 	for _, m := range []string{"DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE"} {
-		if _, _, found := r.match(m, escapedPath); !found {
+		rt, params, found := r.match(m, escapedPath)
+		if !found {
 			return nil
 		}
-		if rt, _, _ := r.match(m, escapedPath); rt != nil {
+		if rt != nil && pathParamsAccept(rt, params) == nil {
 			out = append(out, m)
 		}
 	}
 	return out
+}
+
+// pathParamsAccept checks the path parameters' values against their
+// schemas.
+func pathParamsAccept(rt *routers.Route, params map[string]string) error {
+	var all openapi3.Parameters
+	all = append(all, rt.PathItem.Parameters...)
+	all = append(all, rt.Operation.Parameters...)
+	for _, ref := range all {
+		p := ref.Value
+		if p == nil || p.In != openapi3.ParameterInPath || p.Schema == nil || p.Schema.Value == nil {
+			continue
+		}
+		if err := p.Schema.Value.VisitJSON(params[p.Name], openapi3.EnableJSONSchema2020()); err != nil {
+			return fmt.Errorf("path parameter %s=%q: %w", p.Name, params[p.Name], err)
+		}
+	}
+	return nil
 }

@@ -82,17 +82,8 @@ func documentedControl(docs *Documents, method, path string) error {
 		}
 		return fmt.Errorf("%s %s: no path of mwallet-sim.yaml", method, path)
 	}
-	var all openapi3.Parameters
-	all = append(all, rt.PathItem.Parameters...)
-	all = append(all, rt.Operation.Parameters...)
-	for _, ref := range all {
-		p := ref.Value
-		if p == nil || p.In != openapi3.ParameterInPath || p.Schema == nil || p.Schema.Value == nil {
-			continue
-		}
-		if err := p.Schema.Value.VisitJSON(params[p.Name], openapi3.EnableJSONSchema2020()); err != nil {
-			return fmt.Errorf("%s %s (%s): path parameter %s=%q: %v", method, path, rt.Path, p.Name, params[p.Name], oneLine(err.Error()))
-		}
+	if err := pathParamsAccept(rt, params); err != nil {
+		return fmt.Errorf("%s %s (%s): %v", method, path, rt.Path, oneLine(err.Error()))
 	}
 	return nil
 }
