@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"go/ast"
@@ -128,12 +129,15 @@ func TestControlRoutesMatchTheSimulator(t *testing.T) {
 		}
 	}
 
+	// The answers are validated too, as the exchange log's are.
+	check := newChecker(t)
 	served := 0
-	for _, op := range newChecker(t).ControlOperations() {
+	for _, op := range check.ControlOperations() {
 		method, template, _ := strings.Cut(op, " ")
 		for _, path := range expand(docs, method, template) {
 			served++
-			if why := routerNotFound(sim, method, path); why != "" {
+			w := send(sim, check, method, path)
+			if why := routerNotFound(w); why != "" {
 				t.Errorf("%s is documented, but the simulator does not serve %s %s: %s", op, method, path, why)
 			}
 		}
@@ -152,8 +156,7 @@ func TestControlRoutesMatchTheSimulator(t *testing.T) {
 					continue
 				}
 				wrong++
-				w := httptest.NewRecorder()
-				sim.ServeHTTP(w, httptest.NewRequest(m, path, nil))
+				w := send(sim, check, m, path)
 				if got := allowSet(w.Header().Get("Allow")); w.Code != http.StatusNotFound || got != allowOf(documented) {
 					t.Errorf("%s %s: %d with Allow %q, want 404 with %s", m, path, w.Code, w.Header().Get("Allow"), allowOf(documented))
 				}
@@ -161,6 +164,9 @@ func TestControlRoutesMatchTheSimulator(t *testing.T) {
 		}
 	}
 	t.Logf("%d requests with a method the path does not serve answered 404 with Allow", wrong)
+	for _, v := range check.Violations() {
+		t.Error(v)
+	}
 
 	kinds := faultKinds(t)
 	var documented []string
@@ -205,12 +211,20 @@ func expand(docs *Documents, method, template string) []string {
 	return paths
 }
 
-// routerNotFound sends method and path to sim without a body and returns
-// why the answer is the router's own not_found (no route, or no action of
-// that name), or "" when a handler answered.
-func routerNotFound(sim *simulator.Simulator, method, path string) string {
+// send sends method and path to sim without a body and validates the
+// exchange with check.
+func send(sim *simulator.Simulator, check *Checker, method, path string) *httptest.ResponseRecorder {
 	w := httptest.NewRecorder()
 	sim.ServeHTTP(w, httptest.NewRequest(method, path, nil))
+	x := simulator.Exchange{Kind: "serve", Request: simulator.LoggedMessage{Method: method, Target: path, Header: http.Header{}},
+		Response: &simulator.LoggedMessage{Status: w.Code, Header: w.Header(), Body: w.Body.String()}}
+	check.Check(context.Background(), &x, method+" "+path)
+	return w
+}
+
+// routerNotFound returns why an answer is the router's own not_found (no
+// route, or no action of that name), or "" when a handler answered.
+func routerNotFound(w *httptest.ResponseRecorder) string {
 	if w.Code != http.StatusNotFound {
 		return ""
 	}
