@@ -96,6 +96,9 @@ func (s *Simulator) serveControl(w http.ResponseWriter, r *http.Request, fn cont
 	status, out, err := fn(r, body)
 	if err != nil {
 		ae := controlError(err)
+		for k, v := range ae.header {
+			w.Header().Set(k, v)
+		}
 		writeJSON(w, ae.status, ae.envelope(id))
 		return
 	}
@@ -372,6 +375,11 @@ func (s *Simulator) registerControl() {
 	s.control("POST /_sim/{rest...}", func(r *http.Request, body []byte) (int, any, error) {
 		key, fn, id, ok := s.lookupAction(r.PathValue("rest"))
 		if !ok {
+			// A path served with other methods (POST /_sim/stats) answers
+			// as the router does, with Allow.
+			if ae := s.notFoundAnswer(r, ""); ae.header != nil {
+				return 0, nil, ae
+			}
 			return 0, nil, errNotFound("control action " + r.URL.Path)
 		}
 		out, err := s.runAction(key, fn, id, body)

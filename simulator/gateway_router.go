@@ -28,7 +28,7 @@ import (
 var routeMethods = []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodOptions}
 
 // catchAllPatterns are the patterns that answer "no such endpoint".
-var catchAllPatterns = map[string]bool{"/": true, "/_sim/{rest...}": true, "POST /_sim/{rest...}": true}
+var catchAllPatterns = map[string]bool{"/": true, "/_sim/{rest...}": true, actionPattern: true}
 
 // rawRequestPath is the path as the client sent it: the request target up
 // to the query, or the escaped path for an absolute-form target.
@@ -84,18 +84,29 @@ func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // allowedMethods lists the methods r's path is served with, other than by
-// the catch-all patterns.
+// the catch-all patterns; POST for the path of a registered object action
+// (served by the catch-all POST /_sim/{rest...}).
 func (s *Simulator) allowedMethods(r *http.Request) []string {
 	var out []string
 	for _, m := range routeMethods {
 		r2 := r.Clone(r.Context())
 		r2.Method = m
-		if _, pattern := s.mux.Handler(r2); pattern != "" && !catchAllPatterns[pattern] && s.endpointServes(pattern, r.URL.Path) {
+		_, pattern := s.mux.Handler(r2)
+		switch {
+		case pattern == actionPattern:
+			// s.actions is filled before the simulator serves and only read after.
+			if _, _, _, ok := s.lookupAction(strings.TrimPrefix(r.URL.Path, "/_sim/")); ok {
+				out = append(out, m)
+			}
+		case pattern != "" && !catchAllPatterns[pattern] && s.endpointServes(pattern, r.URL.Path):
 			out = append(out, m)
 		}
 	}
 	return out
 }
+
+// actionPattern is the catch-all pattern that serves the object actions.
+const actionPattern = "POST /_sim/{rest...}"
 
 // endpointServes applies the serves narrowing of the endpoint registered as
 // pattern ("METHOD path"), if any.

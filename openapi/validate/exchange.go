@@ -59,6 +59,8 @@ type Counts struct {
 	// Oversized counts requests whose body was cut in the log (over 1 MiB):
 	// only their answer is validated.
 	Oversized int
+	// Head counts HEAD requests validated as the GET of their path.
+	Head int
 	// PerOperation counts requests per "METHOD /template" (business and
 	// control) and per "webhook EVENT".
 	PerOperation map[string]int
@@ -70,13 +72,13 @@ type Checker struct {
 	business, control   *router
 	businessC, controlC *router
 	notFoundSchema      *openapi3.SchemaRef // 404 of an undocumented route
-	envelopeSchema      *openapi3.SchemaRef // 405 of an undocumented method
 	Counts              Counts
 	// Refused groups the refused invalid requests by operation, status and
 	// the first line of the validator's complaint (for -v).
 	Refused               map[string]int
 	violations            []Violation
 	requestOpts, respOpts *openapi3filter.Options
+	headOpts              *openapi3filter.Options // responses to HEAD: no body
 	webhookOpts           *openapi3filter.Options
 }
 
@@ -93,14 +95,13 @@ func NewChecker(docs *Documents) (*Checker, error) {
 	c.Refused = map[string]int{}
 	c.requestOpts = &openapi3filter.Options{MultiError: true, AuthenticationFunc: authenticate, SkipSettingDefaults: true}
 	c.respOpts = &openapi3filter.Options{MultiError: true, IncludeResponseStatus: true, AuthenticationFunc: authenticate}
+	c.headOpts = &openapi3filter.Options{MultiError: true, IncludeResponseStatus: true, AuthenticationFunc: authenticate, ExcludeResponseBody: true}
 	c.webhookOpts = &openapi3filter.Options{MultiError: true, AuthenticationFunc: authenticate, SkipSettingDefaults: true}
 	s := docs.BusinessClosed.Components.Schemas["Error404"]
-	env := docs.BusinessClosed.Components.Schemas["ErrorEnvelope"]
-	if s == nil || env == nil {
-		return nil, errors.New("mwallet.yaml: components.schemas.Error404 or ErrorEnvelope missing")
+	if s == nil {
+		return nil, errors.New("mwallet.yaml: components.schemas.Error404 missing")
 	}
 	c.notFoundSchema = closedRef(s)
-	c.envelopeSchema = closedRef(env)
 	return c, nil
 }
 
@@ -191,9 +192,18 @@ func (c *Checker) checkServed(ctx context.Context, x *simulator.Exchange, where 
 	if strings.HasPrefix(path, "/_sim/") || path == "/_sim" {
 		plain, closed = c.control, c.controlC
 	}
-	route, params, _ := plain.match(req.Method, path)
+	// HEAD on a path whose GET is documented is that GET without its body
+	// (RFC 9110, 9.3.2; both documents say so in their descriptions): the
+	// request and the answer are validated as the GET's.
+	method := req.Method
+	if method == http.MethodHead {
+		if r, _, _ := plain.match(http.MethodHead, path); r == nil {
+			method = http.MethodGet
+		}
+	}
+	route, params, _ := plain.match(method, path)
 	if route == nil {
-		c.checkNoRoute(x, req, where)
+		c.checkNoRoute(x, req, where, plain.methods(path))
 		return
 	}
 	opKey := req.Method + " " + route.Path
@@ -242,7 +252,7 @@ func (c *Checker) checkServed(ctx context.Context, x *simulator.Exchange, where 
 	}
 
 	// The response, against the closed-world document.
-	croute, cparams, _ := closed.match(req.Method, path)
+	croute, cparams, _ := closed.match(method, path)
 	req2, _, _ := httpRequest(&x.Request, "http://simulator")
 	respBody, err := messageBody(x.Response)
 	if err != nil {
@@ -250,15 +260,42 @@ func (c *Checker) checkServed(ctx context.Context, x *simulator.Exchange, where 
 		return
 	}
 	c.Counts.Responses++
+	opts := c.respOpts
+	if req.Method != method { // HEAD as GET
+		// kin-openapi does not validate answers to HEAD at all. The log
+		// holds what the handler wrote, the GET's answer, which net/http
+		// does not send: validate it as the GET's; without a body, the
+		// status and headers.
+		req2.Method = method
+		c.Counts.Head++
+		if len(respBody) == 0 {
+			opts = c.headOpts
+			c.checkHeadContentType(croute, x.Response, key, where)
+		}
+	}
 	rin := &openapi3filter.ResponseValidationInput{
-		RequestValidationInput: &openapi3filter.RequestValidationInput{Request: req2, PathParams: cparams, Route: croute, Options: c.respOpts},
+		RequestValidationInput: &openapi3filter.RequestValidationInput{Request: req2, PathParams: cparams, Route: croute, Options: opts},
 		Status:                 status,
 		Header:                 x.Response.Header,
 		Body:                   io.NopCloser(bytes.NewReader(respBody)),
-		Options:                c.respOpts,
+		Options:                opts,
 	}
 	if err := openapi3filter.ValidateResponse(ctx, rin); err != nil {
 		c.add(Violation{Key: key, Kind: "response", Detail: oneLine(err.Error()), Where: where})
+	}
+}
+
+// checkHeadContentType checks what ValidateResponse leaves out for a HEAD
+// answered as its GET without a body: a documented status that has content
+// answers with one of its media types.
+func (c *Checker) checkHeadContentType(route *routers.Route, r *simulator.LoggedMessage, key, where string) {
+	ref := route.Operation.Responses.Status(r.Status)
+	if ref == nil || ref.Value == nil || len(ref.Value.Content) == 0 {
+		return // an undocumented status is reported by ValidateResponse
+	}
+	ct := r.Header.Get("Content-Type")
+	if ref.Value.Content.Get(ct) == nil {
+		c.add(Violation{Key: key, Kind: "response", Where: where, Detail: fmt.Sprintf("the answer to HEAD has Content-Type %q, which the GET's %d answer does not list", ct, r.Status)})
 	}
 }
 
@@ -289,10 +326,11 @@ func onlyLenient(err error) bool {
 }
 
 // checkNoRoute checks the answer to a request that no document describes:
-// the service answers an unknown path with 404 not_found in the error
-// envelope (a 405 for a known path and another method may carry another
-// documented code), with X-Request-Id.
-func (c *Checker) checkNoRoute(x *simulator.Exchange, req *http.Request, where string) {
+// 404 not_found in the error envelope with X-Request-Id (the specification
+// keeps not_found on 404 and gives 405 no code). When the path is documented
+// with other methods (documented lists them), the answer carries an Allow
+// header naming exactly those methods, and HEAD where GET is one of them.
+func (c *Checker) checkNoRoute(x *simulator.Exchange, req *http.Request, where string, documented []string) {
 	c.Counts.NoRoute++
 	key := "no route " + req.Method + " " + req.URL.EscapedPath()
 	if x.Response == nil {
@@ -300,26 +338,55 @@ func (c *Checker) checkNoRoute(x *simulator.Exchange, req *http.Request, where s
 		return
 	}
 	r := x.Response
-	if r.Status != http.StatusNotFound && r.Status != http.StatusMethodNotAllowed {
+	if r.Status != http.StatusNotFound {
 		c.add(Violation{Key: key, Kind: "response", Where: where,
-			Detail: fmt.Sprintf("status %d; an undocumented route is answered 404 (or 405) not_found", r.Status)})
+			Detail: fmt.Sprintf("status %d; an undocumented route is answered 404 not_found", r.Status)})
 		return
 	}
 	if r.Header.Get("X-Request-Id") == "" {
 		c.add(Violation{Key: key, Kind: "response", Where: where, Detail: "no X-Request-Id header"})
+	}
+	if len(documented) > 0 {
+		if got, want := allowSet(r.Header.Get("Allow")), allowOf(documented); got != want {
+			c.add(Violation{Key: key, Kind: "response", Where: where,
+				Detail: fmt.Sprintf("Allow %q; the documents serve this path with %s", r.Header.Get("Allow"), want)})
+		}
 	}
 	var v any
 	if err := json.Unmarshal([]byte(r.Body), &v); err != nil {
 		c.add(Violation{Key: key, Kind: "response", Where: where, Detail: fmt.Sprintf("body is not the JSON error envelope (Content-Type %q): %.60q", r.Header.Get("Content-Type"), r.Body)})
 		return
 	}
-	schema, what := c.notFoundSchema, "a not_found envelope"
-	if r.Status == http.StatusMethodNotAllowed {
-		schema, what = c.envelopeSchema, "an error envelope"
+	if err := c.notFoundSchema.Value.VisitJSON(v, openapi3.EnableJSONSchema2020(), openapi3.MultiErrors()); err != nil {
+		c.add(Violation{Key: key, Kind: "response", Where: where, Detail: "not a not_found envelope: " + oneLine(err.Error())})
 	}
-	if err := schema.Value.VisitJSON(v, openapi3.EnableJSONSchema2020(), openapi3.MultiErrors()); err != nil {
-		c.add(Violation{Key: key, Kind: "response", Where: where, Detail: "not " + what + ": " + oneLine(err.Error())})
+}
+
+// allowOf is the Allow header a path documented with methods carries, in
+// canonical form: the methods and HEAD where GET is one of them.
+func allowOf(methods []string) string {
+	set := append([]string(nil), methods...)
+	for _, m := range methods {
+		if m == http.MethodGet {
+			set = append(set, http.MethodHead)
+		}
 	}
+	return allowSet(strings.Join(set, ","))
+}
+
+// allowSet is an Allow header in canonical form: sorted, deduplicated,
+// comma-separated.
+func allowSet(h string) string {
+	seen := map[string]bool{}
+	var out []string
+	for _, m := range strings.Split(h, ",") {
+		if m = strings.ToUpper(strings.TrimSpace(m)); m != "" && !seen[m] {
+			seen[m] = true
+			out = append(out, m)
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, ",")
 }
 
 func (c *Checker) checkWebhook(ctx context.Context, x *simulator.Exchange, where string) {

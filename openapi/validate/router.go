@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"fmt"
 	"net/url"
 	"sort"
 	"strings"
@@ -11,8 +12,10 @@ import (
 
 // router finds the operation of a request in one document. Of the path
 // templates that match, the one with the most literal segments wins, as
-// OpenAPI 3.1 orders concrete paths before templated ones
-// (/v1/cards/applications/{id} before /v1/cards/{id}/close-check).
+// OpenAPI 3.1 matches concrete paths before templated ones
+// (/v1/cards/applications/{id} before /v1/cards/{id}/close-check, and
+// /v1/cards/applications before /v1/cards/{id}): the path is that
+// template's, whatever the method.
 type router struct {
 	doc    *openapi3.T
 	routes []route
@@ -81,12 +84,48 @@ func (r *router) match(method, escapedPath string) (rt *routers.Route, params ma
 		if !ok {
 			continue
 		}
-		pathFound = true
 		op := c.item.GetOperation(method)
 		if op == nil {
-			continue
+			return nil, nil, true
 		}
 		return &routers.Route{Spec: r.doc, Path: c.template, PathItem: c.item, Method: method, Operation: op}, p, true
 	}
-	return nil, nil, pathFound
+	return nil, nil, false
+}
+
+// methods lists the methods (upper case) the document gives the template
+// that the escaped path matches, sorted, counting an operation only when
+// the path's values meet its path parameters' schemas (a value outside an
+// {action} enumeration is no documented path); nil when no template
+// matches.
+func (r *router) methods(escapedPath string) []string {
+	var out []string
+	for _, m := range []string{"DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE"} {
+		rt, params, found := r.match(m, escapedPath)
+		if !found {
+			return nil
+		}
+		if rt != nil && pathParamsAccept(rt, params) == nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// pathParamsAccept checks the path parameters' values against their
+// schemas.
+func pathParamsAccept(rt *routers.Route, params map[string]string) error {
+	var all openapi3.Parameters
+	all = append(all, rt.PathItem.Parameters...)
+	all = append(all, rt.Operation.Parameters...)
+	for _, ref := range all {
+		p := ref.Value
+		if p == nil || p.In != openapi3.ParameterInPath || p.Schema == nil || p.Schema.Value == nil {
+			continue
+		}
+		if err := p.Schema.Value.VisitJSON(params[p.Name], openapi3.EnableJSONSchema2020()); err != nil {
+			return fmt.Errorf("path parameter %s=%q: %w", p.Name, params[p.Name], err)
+		}
+	}
+	return nil
 }

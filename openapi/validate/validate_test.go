@@ -63,6 +63,8 @@ func authed(extra ...string) http.Header {
 	return h
 }
 
+const notFound = `{"type":"not_found","code":"not_found","message":"x","request_id":"req_1"}`
+
 const memberBody = `{"id":"mem_3f782963-1da0-4787-a4b5-77a4d41bdf07","external_member_id":"member-1","status":"active","kyc_level":1,"created_at":"2026-01-01T00:00:00Z"}`
 
 // TestCheckerFindsPlantedViolations plants one violation of each kind the
@@ -115,8 +117,38 @@ func TestCheckerFindsPlantedViolations(t *testing.T) {
 			Response: answer(200, memberBody)}, "security"},
 		{"undocumented route answered 404 envelope", simulator.Exchange{Request: msg("GET", "/v1/nope", nil, ""),
 			Response: answer(404, `{"type":"not_found","code":"not_found","message":"x","request_id":"req_1"}`)}, ""},
-		{"undocumented method answered 405 envelope", simulator.Exchange{Request: msg("DELETE", "/v1/assets", nil, ""),
-			Response: answer(405, `{"type":"invalid_request_error","code":"invalid_request","message":"x","request_id":"req_1"}`)}, ""},
+		{"undocumented method answered 404 with Allow", simulator.Exchange{Request: msg("DELETE", "/v1/assets", nil, ""),
+			Response: answer(404, notFound, "Allow", "GET, HEAD")}, ""},
+		{"undocumented method answered 405", simulator.Exchange{Request: msg("DELETE", "/v1/assets", nil, ""),
+			Response: answer(405, `{"type":"invalid_request_error","code":"invalid_request","message":"x","request_id":"req_1"}`, "Allow", "GET, HEAD")}, "status 405"},
+		{"undocumented method answered without Allow", simulator.Exchange{Request: msg("DELETE", "/v1/assets", nil, ""),
+			Response: answer(404, notFound)}, "Allow"},
+		{"Allow naming a method the document lacks", simulator.Exchange{Request: msg("GET", "/v1/cards/crd_1/pin", nil, ""),
+			Response: answer(404, notFound, "Allow", "POST, PUT")}, "Allow"},
+		{"action outside the documented enumeration answered without Allow", simulator.Exchange{Request: msg("GET", "/_sim/qrpay/orders/x/nope", nil, ""),
+			Response: answer(404, notFound)}, ""},
+		{"documented action answered without Allow", simulator.Exchange{Request: msg("GET", "/_sim/qrpay/orders/x/complete", nil, ""),
+			Response: answer(404, notFound)}, "Allow"},
+		{"HEAD answered as the GET", simulator.Exchange{Request: msg("HEAD", memberGet.Target, authed(), ""),
+			Response: answer(200, memberBody)}, ""},
+		{"HEAD answered as the GET, without the body", simulator.Exchange{Request: msg("HEAD", memberGet.Target, authed(), ""),
+			Response: answer(200, "")}, ""},
+		{"HEAD with a GET answer missing a field", simulator.Exchange{Request: msg("HEAD", memberGet.Target, authed(), ""),
+			Response: answer(200, strings.Replace(memberBody, `,"kyc_level":1`, "", 1))}, "kyc_level"},
+		{"HEAD with a status the GET does not document", simulator.Exchange{Request: msg("HEAD", memberGet.Target, authed(), ""),
+			Response: answer(409, "")}, "status is not supported"},
+		{"HEAD with a media type the GET does not document", simulator.Exchange{Request: msg("HEAD", memberGet.Target, authed(), ""),
+			Response: answer(200, "", "Content-Type", "text/html")}, "Content-Type"},
+		{"HEAD on a path without GET", simulator.Exchange{Request: msg("HEAD", "/v1/cards/crd_1/pin", nil, ""),
+			Response: answer(404, notFound, "Allow", "POST")}, ""},
+		{"invalid_fields with a reason", simulator.Exchange{
+			Request:  msg("POST", "/v1/kyc/quick", authed("X-On-Behalf-Of", "member-1", "X-Idempotency-Key", "00000000-0000-4000-8000-000000000001", "Content-Type", "application/json"), `{}`),
+			Response: answer(400, `{"type":"invalid_request_error","code":"invalid_fields","message":"x","request_id":"req_1","fields":[{"key":"email","reason":"x"}]}`)}, "reason"},
+		{"invalid_fields with a reason on payees", simulator.Exchange{
+			Request:  msg("POST", "/v1/remit/payees", authed("X-On-Behalf-Of", "member-1", "X-Idempotency-Key", "00000000-0000-4000-8000-000000000001", "Content-Type", "application/json"), `{}`),
+			Response: answer(400, `{"type":"invalid_request_error","code":"invalid_fields","message":"x","request_id":"req_1","fields":[{"key":"iban","reason":"x"}]}`)}, ""},
+		{"scope outside the catalogue", simulator.Exchange{Request: msg("POST", "/v1/connect/token", http.Header{"X-Client-Id": {"c"}, "X-Api-Key": {"k"}}, ""),
+			Response: answer(200, `{"auth_token":"t","expired_at":1767225600,"token_type":"Bearer","scopes":["kyc:read","cards:admin"]}`)}, "/scopes/1"},
 		{"undocumented route answered 404 with an extra field", simulator.Exchange{Request: msg("GET", "/v1/nope", nil, ""),
 			Response: answer(404, `{"type":"not_found","code":"not_found","message":"x","request_id":"req_1","path":"/v1/nope"}`)}, "path"},
 		{"undocumented route answered 200", simulator.Exchange{Request: msg("GET", "/v1/nope", nil, ""),

@@ -2,6 +2,10 @@
 // plain HTTP, with success and error answers, and every webhook event type,
 // so that a validator sitting between the tour and the simulator (Prism's
 // validation proxy, or the simulator's exchange log) sees the whole API.
+// Every operation is also called with a Key lacking the scope mwallet.yaml
+// names for it (403 insufficient_scope), every read with a Key holding only
+// that scope; at the end the simulator's ledger must balance and its
+// invariants hold (GET /_sim/ledger, GET /_sim/invariants).
 //
 // It speaks the wire protocol itself (token exchange, x-auth-token, request
 // signatures, idempotency keys, step-up), as a client in another language
@@ -136,13 +140,18 @@ func (c *client) ctl(method, path string, body any) (*answer, error) {
 	return a, nil
 }
 
-// exchange takes an access token.
+// exchange takes an access token of the fixture Key's client id.
 func (c *client) exchange(apiKey string) (*answer, error) {
+	return c.exchangeFor(c.clientID, apiKey)
+}
+
+// exchangeFor takes an access token of the Key clientID.
+func (c *client) exchangeFor(clientID, apiKey string) (*answer, error) {
 	req, err := http.NewRequestWithContext(c.ctx, http.MethodPost, c.api+"/v1/connect/token", nil)
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("x-client-id", c.clientID)
+	req.Header.Set("x-client-id", clientID)
 	req.Header.Set("x-api-key", apiKey)
 	return c.do(req)
 }

@@ -58,6 +58,13 @@ type tour struct {
 	mu       sync.Mutex
 	received map[string]int
 	badSig   []string
+
+	// The scope pass: the first successful call of each operation and its
+	// status, the fixture Key's scopes, tokens of Keys per scope set.
+	firstOK     map[string]*call
+	firstStatus map[string]int
+	catalogue   []string
+	tokens      map[string]string
 }
 
 func (t *tour) logf(format string, args ...any) {
@@ -84,6 +91,7 @@ func (t *tour) api(op string, k call, status int, code string) *answer {
 		t.res.Calls[op] = map[int]int{}
 	}
 	t.res.Calls[op][a.status]++
+	t.record(op, k, a.status)
 	if a.status != status || (code != "" && a.code() != code) {
 		t.fail("%s: answered %d %s, want %d %s: %.300s", op, a.status, a.code(), status, code, a.body)
 	} else {
@@ -110,7 +118,8 @@ func (t *tour) ctlOK(method, path string, body any) *answer {
 // signature.
 func Run(ctx context.Context, cfg Config) (*Result, error) {
 	c := &client{ctx: ctx, hc: &http.Client{Timeout: 30 * time.Second}, api: strings.TrimSuffix(cfg.API, "/"), control: strings.TrimSuffix(cfg.Control, "/")}
-	t := &tour{client: c, cfg: cfg, res: &Result{Calls: map[string]map[int]int{}, Events: map[string]int{}}, received: map[string]int{}}
+	t := &tour{client: c, cfg: cfg, res: &Result{Calls: map[string]map[int]int{}, Events: map[string]int{}}, received: map[string]int{},
+		firstOK: map[string]*call{}, firstStatus: map[string]int{}, tokens: map[string]string{}}
 
 	creds, err := c.ctl(http.MethodGet, "/_sim/credentials", nil)
 	if err != nil {
@@ -157,11 +166,13 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	t.moreErrors()
 	t.syntheticEvents()
 	t.webhookDeliveries()
+	t.scopes(ctx)
 
 	// Deliver everything due and check every event type arrived.
 	if _, err := c.ctl(http.MethodPost, "/_sim/webhooks/flush", nil); err != nil {
 		t.fail("flush: %v", err)
 	}
+	t.books()
 	t.mu.Lock()
 	for k, v := range t.received {
 		t.res.Events[k] = v
@@ -250,7 +261,28 @@ func (t *tour) authentication() {
 		return
 	}
 	t.token = a.str("auth_token")
+	if scopes, ok := a.json["scopes"].([]any); ok {
+		for _, s := range scopes {
+			if s, ok := s.(string); ok {
+				t.catalogue = append(t.catalogue, s)
+			}
+		}
+	}
 	t.logf("%-48s %d", "POST /v1/connect/token", a.status)
+}
+
+// books checks, once everything is done, that the simulator's ledger
+// balances (GET /_sim/ledger) and that its invariants hold (GET
+// /_sim/invariants): no money on an ended card, every hold owned by a live
+// object.
+func (t *tour) books() {
+	if l := t.ctlOK(http.MethodGet, "/_sim/ledger", nil); l.json["balanced"] != true {
+		t.fail("ledger after the tour: %.300s", l.body)
+	}
+	inv := t.ctlOK(http.MethodGet, "/_sim/invariants", nil)
+	if v, _ := inv.json["violations"].([]any); inv.json["hold"] != true || len(v) != 0 {
+		t.fail("invariants after the tour: %.600s", inv.body)
+	}
 }
 
 func (t *tour) count(op string, a *answer) {

@@ -99,6 +99,7 @@ func run(dir, knownFile string, coverage, verbose bool) error {
 	fmt.Printf("  of which accepted with a lenient parameter's invalid value (x-lenient): %d\n", n.LenientAccepted)
 	fmt.Printf("  JSON bodies without Content-Type, read as application/json: %d\n", n.NoContentType)
 	fmt.Printf("  bodies over 1 MiB, only their answer validated: %d\n", n.Oversized)
+	fmt.Printf("  HEAD requests, validated as the GET of their path: %d\n", n.Head)
 	fmt.Printf("responses validated: %d (closed world)\n", n.Responses)
 	fmt.Printf("webhook deliveries validated: %d\n", n.Webhooks)
 	fmt.Printf("dropped connections (request only): %d\n", n.Dropped)
