@@ -229,7 +229,7 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 	s.cards.apps[a.ID] = a
 	s.cards.appByKey[m.ID+"\x00"+a.ClientKey] = a
 	s.emit("card.application.submitted", "card_application", a.ID, m, a.Status, a.StatusVersion, nil)
-	s.inFlight(CollectionCardApplications, a.ID, func() { _ = s.approveCardApplicationLocked(a) })
+	s.inFlight(CollectionCardApplications, a.ID)
 	return 201, map[string]any{"id": a.ID, "status": a.Status, "form_factor": a.FormFactor}, nil
 }
 

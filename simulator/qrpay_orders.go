@@ -256,7 +256,7 @@ func (s *Simulator) qrPay(c *rc) (int, any, error) {
 	o.Trace = trace
 	o.Status = "processing"
 	o.Version++
-	s.inFlight(CollectionQROrders, o.ID, func() { _ = s.qrTransitionLocked(o, "complete") })
+	s.inFlight(CollectionQROrders, o.ID)
 	return http.StatusCreated, o.json(), nil
 }
 

@@ -98,6 +98,7 @@ func (s *Simulator) registerRemittances() {
 		payeesOf: map[string][]*payee{}, payeeByID: map[string]*payee{}, nextPayee: 100000,
 		byID: map[string]*remitOrder{}, byIdem: map[string]*remitIdem{}, vpApps: map[string]*vpApplication{},
 	}
+	s.onOutcome(CollectionRemittances, s.remitSucceed)
 	s.register(endpoint{method: http.MethodPost, pattern: "/v1/remittances", member: true, idempotent: true, ownReplay: true, handle: s.createRemittance})
 	s.register(endpoint{method: http.MethodGet, pattern: "/v1/remittances", scope: "remittances:read", member: true, handle: s.listRemittances})
 	s.register(endpoint{method: http.MethodGet, pattern: "/v1/remittances/{id}", scope: "remittances:read", member: true, handle: s.getRemittance})

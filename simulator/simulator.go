@@ -138,12 +138,13 @@ type Simulator struct {
 
 	challenges map[string]*challenge // step-up challenges by id
 
-	actions   map[string]actionFunc // "collection/action" -> handler
-	endpoints []endpoint
-	mux       *http.ServeMux
-	server    *httptest.Server
-	opts      options
-	listSeq   int64 // creation sequence of listed objects (nextSeq, paginate.go)
+	actions    map[string]actionFunc // "collection/action" -> handler
+	endpoints  []endpoint
+	outcomeRun map[string]func(id string) // collection -> upstream success path (outcome.go)
+	mux        *http.ServeMux
+	server     *httptest.Server
+	opts       options
+	listSeq    int64 // creation sequence of listed objects (nextSeq, paginate.go)
 }
 
 // actionFunc drives an upstream outcome from the control API. id is the
@@ -380,7 +381,7 @@ func (s *Simulator) advanceLocked(d time.Duration) {
 			break
 		}
 		s.clock.set(t.at)
-		t.fn()
+		s.runOutcome(t.id)
 	}
 	s.clock.set(target)
 }
@@ -389,9 +390,10 @@ func (s *Simulator) advanceLocked(d time.Duration) {
 // happen "immediately" after a request).
 func (s *Simulator) runDueLocked() { s.advanceLocked(0) }
 
-// after schedules fn (run with s.mu held) d after now on the simulator clock.
-func (s *Simulator) after(d time.Duration, fn func()) {
-	s.clock.at(s.clock.Now().Add(d), fn)
+// after schedules the outcome of object id (runOutcome, with s.mu held) d
+// after now on the simulator clock.
+func (s *Simulator) after(d time.Duration, id string) {
+	s.clock.at(s.clock.Now().Add(d), id)
 }
 
 // CheckLedger verifies that the books balance: every asset sums to zero over
