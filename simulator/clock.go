@@ -66,6 +66,13 @@ func (c *Clock) at(t time.Time, id string) {
 	heap.Push(&c.timers, &timer{at: t, seq: c.seq, id: id})
 }
 
+// hasDue reports whether a timer falls due at or before limit.
+func (c *Clock) hasDue(limit time.Time) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.timers) > 0 && !c.timers[0].at.After(limit)
+}
+
 // popDue removes and returns the next timer due at or before limit.
 func (c *Clock) popDue(limit time.Time) (*timer, bool) {
 	c.mu.Lock()

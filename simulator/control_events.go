@@ -20,12 +20,16 @@ func (e *EventsControl) List() []Event {
 // Use it to test receivers with events whose product flow the simulator
 // does not drive. Control API: POST /_sim/webhooks/events.
 func (e *EventsControl) Emit(typ, object, id, externalMemberID, status string, version int64) (string, error) {
-	return e.s.emitEvent(typ, object, id, externalMemberID, status, version)
+	return call2(e.s, "Events.Emit", func() (string, error) {
+		return e.s.emitEvent(typ, object, id, externalMemberID, status, version)
+	}, typ, object, id, externalMemberID, status, version)
 }
 
 // EmitExtra is Emit with extra data fields (for example
 // compensation_source and application_id of kyc.quick.compensated). Extras
 // must be identifiers or statuses, like every field of an event body.
 func (e *EventsControl) EmitExtra(typ, object, id, externalMemberID, status string, version int64, extra map[string]any) (string, error) {
-	return e.s.emitEventExtra(typ, object, id, externalMemberID, status, version, extra)
+	return call2(e.s, "Events.EmitExtra", func() (string, error) {
+		return e.s.emitEventExtra(typ, object, id, externalMemberID, status, version, extra)
+	}, typ, object, id, externalMemberID, status, version, extra)
 }

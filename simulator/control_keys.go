@@ -10,10 +10,10 @@ type KeysControl struct{ s *Simulator }
 // settings ks (SignatureRequired defaults to true, Environment to the current
 // one; restricted scopes need ApproveRestricted).
 func (k *KeysControl) Add(clientID, apiKeyValue, signingKey string, ks KeySettings) (Credentials, error) {
-	return k.s.addKey(clientID, apiKeyValue, signingKey, ks)
+	return call2(k.s, "Keys.Add", func() (Credentials, error) { return k.s.addKey(clientID, apiKeyValue, signingKey, ks) }, clientID, apiKeyValue, signingKey, ks)
 }
 
 // Set changes the Key of clientID.
 func (k *KeysControl) Set(clientID string, ks KeySettings) error {
-	return k.s.setKey(clientID, ks)
+	return call1(k.s, "Keys.Set", func() error { return k.s.setKey(clientID, ks) }, clientID, ks)
 }

@@ -13,5 +13,5 @@ func (r *RequestsControl) List() []RequestRecord {
 
 // Reset empties the request journal.
 func (r *RequestsControl) Reset() {
-	r.s.resetRequests()
+	call0(r.s, "Requests.Reset", r.s.resetRequests)
 }

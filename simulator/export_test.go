@@ -1,5 +1,10 @@
 package simulator
 
+import (
+	"fmt"
+	"time"
+)
+
 // Test hooks for the external test package (compiled only with the tests).
 
 // Routes lists the business endpoints as "METHOD pattern", plus the token
@@ -39,3 +44,25 @@ func SetJournalCapacity(s *Simulator, n int) {
 	s.gw.journal = newJournal(n)
 	s.gw.journal.seq = seq
 }
+
+// RecordingPrefix returns the first n inputs of r (ending at the clock of
+// the last of them).
+func RecordingPrefix(r *Recording, n int) *Recording {
+	p := &Recording{header: r.header, inputs: r.inputs[:n]}
+	if n > 0 {
+		p.end = r.inputs[n-1].Clock
+	}
+	return p
+}
+
+// RecordingInputs describes the inputs of r, one line each.
+func RecordingInputs(r *Recording) []string {
+	var out []string
+	for _, in := range r.inputs {
+		out = append(out, fmt.Sprintf("%d %s %s", in.Seq, in.Clock.Format(time.RFC3339Nano), describeInput(in)))
+	}
+	return out
+}
+
+// StateDump is the whole state as "path = value" lines (the image as text).
+func StateDump(s *Simulator) ([]string, error) { return s.stateDump() }

@@ -42,6 +42,19 @@ func (m OutcomeMode) String() string {
 	return m.kind
 }
 
+// MarshalText writes the mode as String does.
+func (m OutcomeMode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+// UnmarshalText reads a mode as ParseOutcomeMode does.
+func (m *OutcomeMode) UnmarshalText(b []byte) error {
+	v, err := ParseOutcomeMode(string(b))
+	if err != nil {
+		return err
+	}
+	*m = v
+	return nil
+}
+
 // ParseOutcomeMode reads "manual", "immediate" or "after:<duration>".
 func ParseOutcomeMode(s string) (OutcomeMode, error) {
 	switch {
