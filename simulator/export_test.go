@@ -66,3 +66,40 @@ func RecordingInputs(r *Recording) []string {
 
 // StateDump is the whole state as "path = value" lines (the image as text).
 func StateDump(s *Simulator) ([]string, error) { return s.stateDump() }
+
+// FailingLog makes the data directory of s fail its writes with writeErr
+// and its fsyncs with syncErr (nil: as the disk does), until the returned
+// function is called.
+func FailingLog(s *Simulator, writeErr, syncErr error) (restore func()) {
+	st := s.rec.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	inner := st.f
+	st.f = &failingLog{logFile: inner, write: writeErr, sync: syncErr}
+	return func() {
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		st.f = inner
+	}
+}
+
+type failingLog struct {
+	logFile
+	write, sync error
+}
+
+func (f *failingLog) Write(p []byte) (int, error) {
+	if f.write != nil {
+		// Half the frame reaches the file, as a full disk may leave it.
+		n, _ := f.logFile.Write(p[:len(p)/2])
+		return n, f.write
+	}
+	return f.logFile.Write(p)
+}
+
+func (f *failingLog) Sync() error {
+	if f.sync != nil {
+		return f.sync
+	}
+	return f.logFile.Sync()
+}

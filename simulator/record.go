@@ -225,6 +225,9 @@ type recorder struct {
 	mu  sync.Mutex // guards the fields below; loggers also hold s.inputs
 	cfg recordingConfig
 	seq int64 // the last input logged
+	// clock is the latest clock reading the log holds (an input's clock, or
+	// an advance's target).
+	clock time.Time
 
 	mem      []*recordedInput // the in-memory recording (no store)
 	memOff   bool             // not kept in memory (a store keeps it)
@@ -273,6 +276,10 @@ func (r *recorder) log(in *recordedInput) (int64, error) {
 		}
 	}
 	r.seq = in.Seq
+	r.clock = in.Clock
+	if in.To.After(r.clock) {
+		r.clock = in.To
+	}
 	if !r.memOff {
 		if sz := in.size(); r.dropped == 0 && r.memBytes+sz <= r.memLimit {
 			r.mem = append(r.mem, in)

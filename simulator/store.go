@@ -580,9 +580,28 @@ func (s *Simulator) closeStore() {
 	s.rec.mu.Lock()
 	st := s.rec.store
 	s.rec.mu.Unlock()
-	if st != nil {
-		st.close()
+	if st == nil {
+		return
 	}
+	// Advances that ran nothing are not logged; the last clock reading is,
+	// so a restart continues from it.
+	s.inputs.Lock()
+	s.mu.Lock()
+	now := s.clock.Now()
+	s.rec.mu.Lock()
+	moved := now.After(s.rec.clock)
+	s.rec.mu.Unlock()
+	var end int64
+	var err error
+	if moved {
+		end, err = s.rec.log(&recordedInput{Op: opAdvance, Clock: now, To: now})
+	}
+	s.mu.Unlock()
+	s.inputs.Unlock()
+	if moved && err == nil {
+		_ = s.rec.durable(end)
+	}
+	st.close()
 }
 
 // openDataDir builds the simulator of a data directory: a new one, or the
