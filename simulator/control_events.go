@@ -1,5 +1,7 @@
 package simulator
 
+import "fmt"
+
 // EventsControl reads the events the simulator recorded for webhook
 // delivery and emits events of its own (sim.Events). Control API:
 // GET /_sim/events, POST /_sim/webhooks/events.
@@ -29,6 +31,12 @@ func (e *EventsControl) Emit(typ, object, id, externalMemberID, status string, v
 // compensation_source and application_id of kyc.quick.compensated). Extras
 // must be identifiers or statuses, like every field of an event body.
 func (e *EventsControl) EmitExtra(typ, object, id, externalMemberID, status string, version int64, extra map[string]any) (string, error) {
+	// The extras as JSON gives them (numbers as float64), so that a replay
+	// of the call, which reads them from JSON, records the same event.
+	extra, err := viaJSON(extra)
+	if err != nil {
+		return "", fmt.Errorf("simulator: EmitExtra: extra: %w", err)
+	}
 	return call2(e.s, "Events.EmitExtra", func() (string, error) {
 		return e.s.emitEventExtra(typ, object, id, externalMemberID, status, version, extra)
 	}, typ, object, id, externalMemberID, status, version, extra)

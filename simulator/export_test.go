@@ -103,3 +103,20 @@ func (f *failingLog) Sync() error {
 	}
 	return f.logFile.Sync()
 }
+
+// RecordedInputs returns how many inputs s has logged and a description of
+// the last n.
+func RecordedInputs(s *Simulator, n int) (int64, []string) {
+	s.rec.mu.Lock()
+	defer s.rec.mu.Unlock()
+	var out []string
+	for i := max(0, len(s.rec.mem)-n); i < len(s.rec.mem); i++ {
+		in := s.rec.mem[i]
+		d := in.Op + " " + describeInput(in)
+		if in.Op == opHTTP {
+			d = "http " + in.Method + " " + in.Target
+		}
+		out = append(out, d)
+	}
+	return s.rec.seq, out
+}

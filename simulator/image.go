@@ -54,6 +54,7 @@ var imageSkip = map[string]bool{
 	"Simulator.outcomeRun": true,
 	"Simulator.mux":        true,
 	"Simulator.server":     true,
+	"Simulator.stepper":    true,
 	"Clock.owner":          true,
 	"webhookState.client":  true,
 }
@@ -758,6 +759,11 @@ func (s *Simulator) Digest() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return digestOf(img), nil
+}
+
+// digestOf is the digest of an image.
+func digestOf(img []byte) string {
 	sum := sha256.Sum256(img)
-	return "sha256:" + hex.EncodeToString(sum[:]), nil
+	return "sha256:" + hex.EncodeToString(sum[:])
 }

@@ -42,11 +42,22 @@ func (m OutcomeMode) String() string {
 	return m.kind
 }
 
-// MarshalText writes the mode as String does.
-func (m OutcomeMode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+// MarshalText writes the mode as String does (the zero OutcomeMode, which
+// behaves as Manual, as the empty string).
+func (m OutcomeMode) MarshalText() ([]byte, error) {
+	if m == (OutcomeMode{}) {
+		return []byte{}, nil
+	}
+	return []byte(m.String()), nil
+}
 
-// UnmarshalText reads a mode as ParseOutcomeMode does.
+// UnmarshalText reads a mode as ParseOutcomeMode does (the empty string as
+// the zero OutcomeMode).
 func (m *OutcomeMode) UnmarshalText(b []byte) error {
+	if len(b) == 0 {
+		*m = OutcomeMode{}
+		return nil
+	}
 	v, err := ParseOutcomeMode(string(b))
 	if err != nil {
 		return err

@@ -150,8 +150,10 @@ type Simulator struct {
 	opts       options
 	listSeq    int64 // creation sequence of listed objects (nextSeq, paginate.go)
 
-	// rec is the input log (record.go); it is not part of the state.
-	rec *recorder
+	// rec is the input log (record.go), stepper the dashboard's replay of
+	// it (control_recording.go); neither is part of the state.
+	rec     *recorder
+	stepper *stepper
 }
 
 // actionFunc drives an upstream outcome from the control API. id is the
@@ -340,6 +342,7 @@ func build(o options) (*Simulator, error) {
 	cfg := configOf(o)
 	cfg.BodyKey = hex.EncodeToString(s.gw.bodyKey[:])
 	s.rec = newRecorder(cfg, o.seed)
+	s.stepper = &stepper{}
 	return s, nil
 }
 
@@ -349,6 +352,7 @@ func (s *Simulator) Close() {
 	if s.server != nil {
 		s.server.Close()
 	}
+	s.stepper.close()
 	s.closeStore()
 }
 
@@ -562,4 +566,5 @@ func (s *Simulator) registerAll() {
 	s.registerKYC()
 	s.registerWebhooks()
 	s.registerDevTools()
+	s.registerRecording()
 }

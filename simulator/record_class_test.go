@@ -1,0 +1,417 @@
+package simulator_test
+
+import (
+	"context"
+	"encoding"
+	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"net/http"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mwallet/mwallet-go/simulator"
+)
+
+// routePatterns reads every route pattern the package registers, from its
+// source: the string given to s.mux.HandleFunc, s.mux.Handle and
+// s.control. A pattern that is not a string literal fails the test, so
+// none escapes the list. Business endpoints (s.register) come from Routes.
+func routePatterns(t *testing.T) []string {
+	t.Helper()
+	paths, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	var out []string
+	for _, p := range paths {
+		if strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, p, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if fd, ok := n.(*ast.FuncDecl); ok && fd.Recv != nil && (fd.Name.Name == "control" || fd.Name.Name == "register") {
+				return false // the registration helpers themselves
+			}
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok || len(call.Args) == 0 {
+				return true
+			}
+			name := sel.Sel.Name
+			recv := ""
+			switch x := sel.X.(type) {
+			case *ast.Ident:
+				recv = x.Name
+			case *ast.SelectorExpr:
+				recv = x.Sel.Name
+			}
+			if !(recv == "mux" && (name == "HandleFunc" || name == "Handle") || recv == "s" && name == "control") {
+				return true
+			}
+			lit, ok := call.Args[0].(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				t.Errorf("%s: %s.%s with a pattern that is not a string literal: list every route literally", fset.Position(call.Pos()), recv, name)
+				return true
+			}
+			pat, _ := strconv.Unquote(lit.Value)
+			out = append(out, pat)
+			return true
+		})
+	}
+	sort.Strings(out)
+	return out
+}
+
+// concrete turns a pattern into a path: {x} becomes x-1, {rest...} a
+// path of three segments.
+var wildcard = regexp.MustCompile(`\{([a-z_]+)(\.\.\.)?\}`)
+
+func concrete(path string) string {
+	return wildcard.ReplaceAllStringFunc(path, func(w string) string {
+		if strings.HasSuffix(w, "...}") {
+			return "no/such/thing"
+		}
+		return strings.Trim(w, "{}") + "-1"
+	})
+}
+
+// notRecordedRoutes are the control routes that are inputs of their own
+// kind rather than one http input: a flush logs each of its parts (when a
+// delivery is due), and is checked by TestFlushIsRecorded.
+var notRecordedRoutes = map[string]string{
+	"POST /_sim/webhooks/flush": "a flush logs flush_due and attempt inputs",
+}
+
+// TestEveryRouteRecordedOrRead enumerates every route: each business
+// endpoint and each control write must be logged as exactly one http input
+// (whatever its answer); each control read must change neither the log nor
+// the state. The recording of all of it must replay to the same state.
+func TestEveryRouteRecordedOrRead(t *testing.T) {
+	t.Parallel()
+	sim, rc := newRaw(t)
+	tok := rc.token()
+	type route struct{ method, path, pattern string }
+	var routes []route
+	for _, r := range simulator.Routes(sim) {
+		m, p, _ := strings.Cut(r, " ")
+		routes = append(routes, route{m, concrete(p), r})
+	}
+	patterns := routePatterns(t)
+	if len(patterns) < 30 {
+		t.Fatalf("found %d route patterns in the source", len(patterns))
+	}
+	for _, pat := range patterns {
+		m, p, ok := strings.Cut(pat, " ")
+		if !ok { // a pattern for every method: try the ones a client sends
+			methods := []string{"GET", "POST", "DELETE"}
+			if strings.HasPrefix(pat, "/_sim") {
+				// POST has a pattern of its own; the others answer
+				// not_found and change nothing.
+				methods = []string{"GET", "DELETE"}
+			}
+			for _, mm := range methods {
+				routes = append(routes, route{mm, concrete(pat), pat})
+			}
+			continue
+		}
+		routes = append(routes, route{m, concrete(p), pat})
+	}
+	recorded, read := 0, 0
+	for _, r := range routes {
+		if why, ok := notRecordedRoutes[r.pattern]; ok {
+			t.Logf("%s: %s", r.pattern, why)
+			continue
+		}
+		n0, _ := simulator.RecordedInputs(sim, 0)
+		d0 := mustDigest(t, sim)
+		var res result
+		h := authed(tok)
+		h.Set("X-On-Behalf-Of", member1)
+		h.Set("X-Idempotency-Key", uuidN(int(n0)+1000))
+		h.Set("Content-Type", "application/json")
+		body := []byte("{}")
+		if r.method == "GET" || r.method == "HEAD" || r.method == "DELETE" {
+			body = nil
+		}
+		res = rc.send(r.method, r.path, body, h)
+		if res.err != nil {
+			t.Errorf("%s %s: %v", r.method, r.path, res.err)
+			continue
+		}
+		n1, last := simulator.RecordedInputs(sim, 1)
+		business := !strings.HasPrefix(r.path, "/_sim")
+		catchAll := !strings.Contains(r.pattern, " ")
+		if business || !catchAll && r.method != "GET" && r.method != "HEAD" {
+			recorded++
+			want := "http " + r.method + " " + r.path
+			if n1 != n0+1 || len(last) != 1 || last[0] != want {
+				t.Errorf("%s (%s): logged %d inputs %v, want one: %s", r.pattern, r.path, n1-n0, last, want)
+			}
+			continue
+		}
+		read++
+		if n1 != n0 {
+			t.Errorf("control read %s (%s) logged %d inputs %v", r.pattern, r.path, n1-n0, last)
+		}
+		if d1 := mustDigest(t, sim); d1 != d0 {
+			t.Errorf("control read %s (%s) changed the state", r.pattern, r.path)
+			d0 = d1
+		}
+	}
+	t.Logf("%d routes logged, %d control reads", recorded, read)
+	sameState(t, sim, replayOf(t, sim))
+}
+
+// TestFlushIsRecorded checks the route left out above: a flush with a
+// delivery due logs its parts; one with nothing due logs nothing.
+func TestFlushIsRecorded(t *testing.T) {
+	t.Parallel()
+	sim, rc := newRaw(t)
+	rcv := newFlakyReceiver(t, 1)
+	if _, _, err := sim.Webhooks.AddEndpoint(rcv.srv.URL); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sim.Events.Emit("member.created", "member", "x", member1, "created", 0); err != nil {
+		t.Fatal(err)
+	}
+	n0, _ := simulator.RecordedInputs(sim, 0)
+	rc.mustControl("POST", "/_sim/webhooks/flush", nil)
+	n1, last := simulator.RecordedInputs(sim, 2)
+	if n1 != n0+2 || !strings.HasPrefix(last[0], "flush_due") || !strings.HasPrefix(last[1], "attempt") {
+		t.Errorf("flush logged %v", last)
+	}
+	rc.mustControl("POST", "/_sim/webhooks/flush", nil) // the retry is not due yet
+	if n2, _ := simulator.RecordedInputs(sim, 0); n2 != n1 {
+		t.Errorf("a flush with nothing due logged %d inputs", n2-n1)
+	}
+	sameState(t, sim, replayOf(t, sim))
+}
+
+// Go control methods that change nothing, or that are not control calls.
+var (
+	readMethods = map[string]bool{
+		"Cards.Plastic": true, "Cards.UpstreamCloseRequests": true, "Cards.TopUpStatus": true, "Cards.Funds": true,
+		"Clock.Now": true, "Events.List": true, "Faults.List": true, "Members.Get": true,
+		"Merchant.PrepaidBalance": true, "QRPay.UpstreamCalls": true, "QRPay.Trace": true, "Requests.List": true,
+		"Webhooks.Endpoints": true, "Webhooks.Deliveries": true,
+		"Actions": true, "Balance": true, "CheckInvariants": true, "CheckLedger": true, "Credentials": true,
+		"Digest": true, "LedgerEntries": true, "Recording": true, "State": true, "Stats": true,
+	}
+	// infraMethods serve, configure the serving of, or build clients for
+	// the simulator.
+	infraMethods = map[string]bool{
+		"Client": true, "NewClient": true, "Close": true, "ServeHTTP": true, "SetBaseURL": true, "URL": true,
+	}
+	// sectionedMethods are logged as inputs of their own kinds:
+	// Clock.Advance as advance (when a timer falls due), Webhooks.Flush as
+	// flush_due and attempt (when a delivery is due).
+	sectionedMethods = map[string]bool{"Clock.Advance": true, "Webhooks.Flush": true}
+	// normalizedAny are the methods whose arguments hold interface values
+	// that the method puts through JSON before it runs, so the live call
+	// and its replay see the same types.
+	normalizedAny = map[string]bool{"Events.EmitExtra": true}
+)
+
+// controlMethods lists the Go control API: "Field.Method" for the methods
+// of every exported field of Simulator, "Method" for Simulator's own.
+func controlMethods(sim *simulator.Simulator) map[string]reflect.Value {
+	out := map[string]reflect.Value{}
+	v := reflect.ValueOf(sim)
+	for i := 0; i < v.NumMethod(); i++ {
+		out[v.Type().Method(i).Name] = v.Method(i)
+	}
+	st := v.Elem().Type()
+	for i := 0; i < st.NumField(); i++ {
+		f := st.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		fv := v.Elem().Field(i)
+		for j := 0; j < fv.NumMethod(); j++ {
+			out[f.Name+"."+fv.Type().Method(j).Name] = fv.Method(j)
+		}
+	}
+	return out
+}
+
+// TestControlMethodsRecorded enumerates every method of the Go control
+// API: each one that is not declared a read (or serving) must be logged as
+// one call input under its own name, with arguments that survive the
+// recording's JSON; each read must change neither the log nor the state.
+// The recording must replay to the same state.
+func TestControlMethodsRecorded(t *testing.T) {
+	t.Parallel()
+	sim, _ := newRaw(t)
+	methods := controlMethods(sim)
+	names := make([]string, 0, len(methods))
+	for n := range methods {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for n := range readMethods {
+		if _, ok := methods[n]; !ok {
+			t.Errorf("readMethods names %s, which does not exist", n)
+		}
+	}
+	recorded := 0
+	for _, name := range names {
+		if infraMethods[name] || sectionedMethods[name] {
+			continue
+		}
+		fn := methods[name]
+		args := make([]reflect.Value, fn.Type().NumIn())
+		for i := range args {
+			pt := fn.Type().In(i)
+			if pt == reflect.TypeFor[context.Context]() {
+				args[i] = reflect.ValueOf(context.Background())
+			} else {
+				args[i] = reflect.Zero(pt)
+			}
+			if !readMethods[name] {
+				seen := map[reflect.Type]bool{}
+				if normalizedAny[name] {
+					seen[reflect.TypeFor[any]()] = true
+				}
+				if p := jsonHole(pt, seen); p != "" {
+					t.Errorf("%s: argument %d (%s) does not survive JSON: %s", name, i, pt, p)
+				}
+			}
+		}
+		n0, _ := simulator.RecordedInputs(sim, 0)
+		d0 := mustDigest(t, sim)
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Errorf("%s with zero arguments panicked: %v", name, p)
+				}
+			}()
+			if fn.Type().IsVariadic() {
+				fn.CallSlice(args)
+			} else {
+				fn.Call(args)
+			}
+		}()
+		n1, last := simulator.RecordedInputs(sim, 1)
+		if readMethods[name] {
+			if n1 != n0 || mustDigest(t, sim) != d0 {
+				t.Errorf("%s is declared a read but logged %d inputs or changed the state", name, n1-n0)
+			}
+			continue
+		}
+		recorded++
+		if want := "call call " + name; n1 != n0+1 || len(last) != 1 || last[0] != want {
+			t.Errorf("%s: logged %d inputs %v, want one: %s (wrap it in call0..call3, or declare it a read)", name, n1-n0, last, want)
+		}
+	}
+	t.Logf("%d Go control methods logged, %d reads", recorded, len(readMethods))
+	// Advance with nothing due logs nothing; with a timer due it logs
+	// advance.
+	sim.Clock.Advance(time.Second)
+	sim.Outcomes.Set(simulator.CollectionQROrders, simulator.Immediate())
+	sameState(t, sim, replayOf(t, sim))
+}
+
+// jsonHole reports where a value of t would not survive a JSON round trip:
+// a struct with unexported fields and no marshaler, a function, an
+// interface. Channels tagged json:"-" (Fault.Hold) are left out on
+// purpose.
+func jsonHole(t reflect.Type, seen map[reflect.Type]bool) string {
+	if seen[t] {
+		return ""
+	}
+	seen[t] = true
+	if t.Implements(reflect.TypeFor[json.Marshaler]()) || t.Implements(reflect.TypeFor[encoding.TextMarshaler]()) {
+		return ""
+	}
+	switch t.Kind() {
+	case reflect.Func, reflect.Chan, reflect.Interface, reflect.Complex64, reflect.Complex128, reflect.UnsafePointer:
+		return t.String()
+	case reflect.Pointer, reflect.Slice, reflect.Array:
+		return jsonHole(t.Elem(), seen)
+	case reflect.Map:
+		if p := jsonHole(t.Key(), seen); p != "" {
+			return p
+		}
+		return jsonHole(t.Elem(), seen)
+	case reflect.Struct:
+		if t == reflect.TypeFor[time.Time]() {
+			return ""
+		}
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			if f.Tag.Get("json") == "-" {
+				continue
+			}
+			if !f.IsExported() {
+				return t.String() + "." + f.Name + " is unexported"
+			}
+			if p := jsonHole(f.Type, seen); p != "" {
+				return t.String() + "." + f.Name + ": " + p
+			}
+		}
+	}
+	return ""
+}
+
+// TestRecordingFileFormat pins the file format's header and end line.
+func TestRecordingFileFormat(t *testing.T) {
+	t.Parallel()
+	sim, rc := newRaw(t)
+	rc.token()
+	sim.Clock.Advance(time.Minute)
+	r := rc.send("GET", "/_sim/recording", nil, nil)
+	wantStatus(t, r, http.StatusOK)
+	if ct := r.header.Get("Content-Type"); ct != "application/x-ndjson" {
+		t.Errorf("Content-Type %q", ct)
+	}
+	lines := strings.Split(strings.TrimSpace(string(r.raw)), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("recording:\n%s", r.raw)
+	}
+	var head struct {
+		Format  string         `json:"format"`
+		Version int            `json:"version"`
+		Config  map[string]any `json:"config"`
+	}
+	if err := json.Unmarshal([]byte(lines[0]), &head); err != nil || head.Format != "mwallet-sim-recording" || head.Version != 1 || head.Config["seed"] != float64(1) {
+		t.Errorf("header %s: %v", lines[0], err)
+	}
+	var in, end map[string]any
+	_ = json.Unmarshal([]byte(lines[1]), &in)
+	_ = json.Unmarshal([]byte(lines[2]), &end)
+	if in["op"] != "http" || in["method"] != "POST" || in["target"] != "/v1/connect/token" || in["seq"] != float64(1) {
+		t.Errorf("input line %s", lines[1])
+	}
+	if end["op"] != "end" || end["clock"] != "2026-01-01T00:01:00Z" {
+		t.Errorf("end line %s", lines[2])
+	}
+	rec, err := simulator.ReadRecording(strings.NewReader(string(r.raw)))
+	if err != nil || rec.Len() != 1 {
+		t.Fatalf("ReadRecording: %v", err)
+	}
+	if _, err := simulator.ReadRecording(strings.NewReader(`{"format":"other","version":1}`)); err == nil {
+		t.Error("a file of another format was read")
+	}
+	if _, err := simulator.ReadRecording(strings.NewReader(`{"format":"mwallet-sim-recording","version":2}`)); err == nil {
+		t.Error("a recording of a later version was read")
+	}
+	dig := rc.send("GET", "/_sim/digest", nil, nil)
+	if d, _ := dig.body["digest"].(string); d != mustDigest(t, sim) {
+		t.Errorf("GET /_sim/digest = %s, Digest() = %s", dig.raw, mustDigest(t, sim))
+	}
+}
