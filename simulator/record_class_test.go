@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/mwallet/mwallet-go/simulator"
 )
 
@@ -414,4 +416,69 @@ func TestRecordingFileFormat(t *testing.T) {
 	if d, _ := dig.body["digest"].(string); d != mustDigest(t, sim) {
 		t.Errorf("GET /_sim/digest = %s, Digest() = %s", dig.raw, mustDigest(t, sim))
 	}
+}
+
+// TestRecordingStepper steps through a recording over HTTP, forward and
+// back: each step shows its input (credentials redacted), the answer it
+// got and the state after it, which at the last step is the live state.
+func TestRecordingStepper(t *testing.T) {
+	t.Parallel()
+	sim, rc := newRaw(t)
+	tok := rc.token()
+	wantStatus(t, rc.write(tok, "POST", "/v1/deposits", member1, uuidN(1), depositBody("step-1", "5")), http.StatusCreated)
+	rc.mustControl("POST", "/_sim/members", map[string]any{"external_member_id": "stepper-2"})
+	wantCode(t, rc.write(tok, "POST", "/v1/deposits", member1, uuidN(2), []byte(`{"asset":"USDT"}`)), http.StatusBadRequest, "invalid_request")
+	steps := rc.mustControl("GET", "/_sim/recording/steps", nil)
+	list, _ := steps.body["steps"].([]any)
+	if steps.body["total"] != float64(4) || len(list) != 4 {
+		t.Fatalf("steps: %s", steps.raw)
+	}
+	if s := list[1].(map[string]any)["summary"]; s != "POST /v1/deposits (member-1)" {
+		t.Errorf("summary of step 2: %v", s)
+	}
+	type detail struct {
+		Step   map[string]any          `json:"step"`
+		Input  map[string]any          `json:"input"`
+		Answer *struct{ Status int }   `json:"answer"`
+		State  simulator.StateSnapshot `json:"state"`
+	}
+	get := func(seq int) detail {
+		t.Helper()
+		r := rc.mustControl("GET", "/_sim/recording/steps/"+strconv.Itoa(seq), nil)
+		var d detail
+		if err := json.Unmarshal(r.raw, &d); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	last := get(4)
+	if last.Answer == nil || last.Answer.Status != http.StatusBadRequest {
+		t.Errorf("step 4 answer %+v", last.Answer)
+	}
+	live := sim.State()
+	live.Requests, last.State.Requests = nil, nil
+	if diff := cmp.Diff(live.Members, last.State.Members); diff != "" {
+		t.Errorf("members after the last step (-live +stepper):\n%s", diff)
+	}
+	back := get(2)
+	if back.Answer == nil || back.Answer.Status != http.StatusCreated || len(back.State.Members) != 1 {
+		t.Errorf("step 2: answer %+v, %d members", back.Answer, len(back.State.Members))
+	}
+	h, _ := back.Input["header"].(map[string]any)
+	for _, k := range []string{"X-Auth-Token", "X-Signature", "X-Nonce"} {
+		if v, _ := h[k].([]any); len(v) != 1 || v[0] != "[redacted]" {
+			t.Errorf("step 2 shows %s: %v", k, h[k])
+		}
+	}
+	if !strings.Contains(jsonOf(back.Input), "step-1") {
+		t.Errorf("step 2 input: %s", jsonOf(back.Input))
+	}
+	if d := get(3); len(d.State.Members) != 2 || d.Answer == nil || d.Answer.Status != http.StatusCreated {
+		t.Errorf("step 3: %d members, answer %+v", len(d.State.Members), d.Answer)
+	}
+	if d := get(0); d.Answer != nil || len(d.State.Members) != 1 {
+		t.Errorf("step 0: %+v", d.Answer)
+	}
+	wantCode(t, rc.control("GET", "/_sim/recording/steps/9", nil), http.StatusNotFound, "not_found")
+	wantCode(t, rc.control("GET", "/_sim/recording/steps/x", nil), http.StatusBadRequest, "invalid_request")
 }
