@@ -18,6 +18,13 @@
 // clients that sign with their own clock stay within the signature
 // tolerance; POST /_sim/clock still moves it ahead. With -clock manual it
 // starts at -start and only moves through the control API.
+//
+// With -data DIR the simulator keeps its state in DIR: every input is
+// logged and synced before it is answered, so a restart on DIR, after a
+// stop or a kill -9, continues with everything that was answered. With
+// -replay FILE it starts from a recording (GET /_sim/recording, or the file
+// a failed simtest test leaves) and reaches the state the recording ended
+// in; its clock then stays there unless -clock wall is given.
 package main
 
 import (
@@ -103,6 +110,10 @@ type serveConfig struct {
 	seed  int64
 	clock string
 	start string
+
+	data          string
+	replay        string
+	snapshotEvery int
 }
 
 func parseServe(args []string, stderr io.Writer) (serveConfig, error) {
@@ -120,8 +131,19 @@ func parseServe(args []string, stderr io.Writer) (serveConfig, error) {
 	fs.Int64Var(&c.seed, "seed", 1, "seed of the id generator")
 	fs.StringVar(&c.clock, "clock", "wall", "clock: wall (follows real time) or manual (moves only through POST /_sim/clock)")
 	fs.StringVar(&c.start, "start", "", "start time of a manual clock, RFC 3339 (default 2026-01-01T00:00:00Z)")
+	fs.StringVar(&c.data, "data", "", "keep the state in this directory: a restart continues from it (default: in memory)")
+	fs.StringVar(&c.replay, "replay", "", "start from this recording file (GET /_sim/recording); the clock stays where it ends unless -clock wall is given")
+	fs.IntVar(&c.snapshotEvery, "snapshot-every", simulator.DefaultSnapshotEvery, "with -data, inputs between snapshots of the state (0: none, a restart replays the whole log)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
+	}
+	clockSet := false
+	fs.Visit(func(f *flag.Flag) { clockSet = clockSet || f.Name == "clock" })
+	if c.replay != "" && !clockSet {
+		c.clock = "manual"
+	}
+	if c.snapshotEvery < 0 {
+		return c, errors.New("-snapshot-every must not be negative")
 	}
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
@@ -178,10 +200,22 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 		}
 		opts = append(opts, simulator.WithStart(t))
 	}
+	if cfg.replay != "" {
+		rec, err := simulator.ReadRecordingFile(cfg.replay)
+		if err != nil {
+			return fmt.Errorf("-replay: %w", err)
+		}
+		opts = append(opts, simulator.WithRecording(rec))
+	}
+	if cfg.data != "" {
+		opts = append(opts, simulator.WithDataDir(cfg.data), simulator.WithSnapshotEvery(cfg.snapshotEvery), simulator.WithDiagnostics(stderr))
+	}
 	sim, err := simulator.NewHandler(opts...)
 	if err != nil {
 		return err
 	}
+	// Close releases the data directory (after a last snapshot).
+	defer sim.Close()
 
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
@@ -193,6 +227,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 	srv := &http.Server{Handler: sim, ReadHeaderTimeout: 10 * time.Second, DisableGeneralOptionsHandler: true}
 
 	printBanner(stdout, base, sim.Credentials(), cfg.clock)
+	if cfg.data != "" {
+		fmt.Fprintf(stdout, "  data            %s\n", cfg.data)
+	}
+	if cfg.replay != "" {
+		fmt.Fprintf(stdout, "  replayed        %s\n", cfg.replay)
+	}
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
