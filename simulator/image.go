@@ -11,7 +11,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -101,7 +103,8 @@ const (
 // field is one field of a struct type as the image sees it.
 type field struct {
 	index int
-	name  string // "Type.field"
+	name  string        // "Type.field"
+	step  func() string // ".field", for paths
 	typ   reflect.Type
 	off   uintptr
 	skip  bool
@@ -126,7 +129,8 @@ func infoOf(t reflect.Type) *typeInfo {
 		for i := 0; i < t.NumField(); i++ {
 			sf := t.Field(i)
 			name := t.Name() + "." + sf.Name
-			f := field{index: i, name: name, typ: sf.Type, off: sf.Offset}
+			step := "." + sf.Name
+			f := field{index: i, name: name, typ: sf.Type, off: sf.Offset, step: func() string { return step }}
 			switch {
 			case imageSkip[name], t == reflect.TypeOf(Simulator{}) && sf.IsExported():
 				f.skip = true
@@ -198,6 +202,7 @@ type imgEnc struct {
 	// lines, when set, receives one "path = value" line per value written
 	// (stateDump).
 	lines *[]string
+	types map[reflect.Type]*typeInfo
 }
 
 func (e *imgEnc) line(format string, args ...any) {
@@ -210,16 +215,72 @@ func (e *imgEnc) uvarint(x uint64) { e.b = binary.AppendUvarint(e.b, x) }
 func (e *imgEnc) varint(x int64)   { e.b = binary.AppendVarint(e.b, x) }
 func (e *imgEnc) bytes(p []byte)   { e.uvarint(uint64(len(p))); e.b = append(e.b, p...) }
 
+// imageError is a value the image cannot keep; at is where, built on the
+// way out of the walk.
+type imageError struct {
+	at  []string
+	msg string
+}
+
+func (e *imageError) Error() string {
+	var b strings.Builder
+	b.WriteString("Simulator")
+	for i := len(e.at) - 1; i >= 0; i-- {
+		b.WriteString(e.at[i])
+	}
+	return "simulator: state image: " + b.String() + ": " + e.msg
+}
+
+// at adds a step of the path to an imageError.
+func at(err error, step func() string) error {
+	if ie, ok := err.(*imageError); ok {
+		ie.at = append(ie.at, step())
+	}
+	return err
+}
+
 func (e *imgEnc) fail(format string, args ...any) error {
-	return fmt.Errorf("simulator: state image: %s: %s", strings.Join(e.path, ""), fmt.Sprintf(format, args...))
+	return &imageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// push and pop keep the path of the value being written, for the lines
+// of a dump only.
+func (e *imgEnc) push(step func() string) {
+	if e.lines != nil {
+		e.path = append(e.path, step())
+	}
+}
+
+func (e *imgEnc) pop() {
+	if e.lines != nil {
+		e.path = e.path[:len(e.path)-1]
+	}
+}
+
+// info returns the typeInfo of t from the encoder's own cache.
+func (e *imgEnc) info(t reflect.Type) *typeInfo {
+	if ti, ok := e.types[t]; ok {
+		return ti
+	}
+	ti := infoOf(t)
+	if e.types == nil {
+		e.types = map[reflect.Type]*typeInfo{}
+	}
+	e.types[t] = ti
+	return ti
 }
 
 func (e *imgEnc) value(v reflect.Value) error {
 	t := v.Type()
-	ti := infoOf(t)
+	ti := e.info(t)
 	switch ti.codec {
 	case codecTime:
-		tm := v.Interface().(time.Time)
+		var tm time.Time
+		if v.CanAddr() {
+			tm = *(*time.Time)(unsafe.Pointer(v.UnsafeAddr()))
+		} else {
+			tm = v.Interface().(time.Time)
+		}
 		e.line("%s", tm.UTC().Format(time.RFC3339Nano))
 		if tm.IsZero() {
 			e.uvarint(0)
@@ -296,11 +357,11 @@ func (e *imgEnc) value(v reflect.Value) error {
 		}
 		e.line("len %d", v.Len())
 		for i := 0; i < v.Len(); i++ {
-			e.path = append(e.path, fmt.Sprintf("[%d]", i))
+			e.push(func() string { return "[" + strconv.Itoa(i) + "]" })
 			err := e.value(v.Index(i))
-			e.path = e.path[:len(e.path)-1]
+			e.pop()
 			if err != nil {
-				return err
+				return at(err, func() string { return "[" + strconv.Itoa(i) + "]" })
 			}
 		}
 	case reflect.Map:
@@ -346,15 +407,15 @@ func (e *imgEnc) value(v reflect.Value) error {
 		for _, f := range ti.fields {
 			if f.skip {
 				if f.mustBeNil && !fieldOf(a, f).IsNil() {
-					return e.fail("%s holds a %s, which cannot be kept (make it data, or list it in imageSkip or imageBuilt)", f.name, f.typ)
+					return at(e.fail("%s holds a %s, which cannot be kept (make it data, or list it in imageSkip or imageBuilt)", f.name, f.typ), f.step)
 				}
 				continue
 			}
-			e.path = append(e.path, "."+f.name[strings.IndexByte(f.name, '.')+1:])
+			e.push(f.step)
 			err := e.value(fieldOf(a, f))
-			e.path = e.path[:len(e.path)-1]
+			e.pop()
 			if err != nil {
-				return err
+				return at(err, f.step)
 			}
 		}
 	default:
@@ -377,12 +438,12 @@ func (e *imgEnc) mapValue(v reflect.Value) error {
 		val  reflect.Value
 	}
 	entries := make([]entry, 0, v.Len())
-	ke := &imgEnc{noPt: true, path: e.path}
+	ke := &imgEnc{noPt: true, types: e.types}
 	it := v.MapRange()
 	for it.Next() {
 		ke.b = ke.b[:0]
 		if err := ke.value(it.Key()); err != nil {
-			return err
+			return at(err, func() string { return "[key]" })
 		}
 		name := "[key]"
 		if e.lines != nil {
@@ -390,15 +451,16 @@ func (e *imgEnc) mapValue(v reflect.Value) error {
 		}
 		entries = append(entries, entry{append([]byte(nil), ke.b...), name, it.Value()})
 	}
-	sort.Slice(entries, func(i, j int) bool { return bytes.Compare(entries[i].key, entries[j].key) < 0 })
+	slices.SortFunc(entries, func(a, b entry) int { return bytes.Compare(a.key, b.key) })
 	e.uvarint(uint64(len(entries)) + 1)
 	for _, en := range entries {
 		e.b = append(e.b, en.key...)
-		e.path = append(e.path, en.name)
+		name := en.name
+		e.push(func() string { return name })
 		err := e.value(en.val)
-		e.path = e.path[:len(e.path)-1]
+		e.pop()
 		if err != nil {
-			return err
+			return at(err, func() string { return name })
 		}
 	}
 	return nil
@@ -406,7 +468,9 @@ func (e *imgEnc) mapValue(v reflect.Value) error {
 
 // encodeImage writes the image of s. s.mu must be held.
 func (s *Simulator) encodeImage() ([]byte, error) {
-	e := &imgEnc{ptrs: map[ptrKey]uint64{}, path: []string{"Simulator"}}
+	// The image is about as large as the last one: start there.
+	e := &imgEnc{ptrs: make(map[ptrKey]uint64, s.rec.lastPtrs), b: make([]byte, 0, s.rec.lastImage+s.rec.lastImage/8)}
+	defer func() { s.rec.lastImage, s.rec.lastPtrs = len(e.b), len(e.ptrs) }()
 	root := reflect.ValueOf(s)
 	e.ptrs[ptrKey{root.Pointer(), root.Type()}] = 0
 	e.next = 1

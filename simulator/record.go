@@ -245,6 +245,9 @@ type recorder struct {
 
 	ctlSeq atomic.Uint64 // control request ids (controlID)
 	ctlMix uint64
+
+	// lastImage and lastPtrs size the next state image (guarded by s.mu).
+	lastImage, lastPtrs int
 }
 
 func newRecorder(cfg recordingConfig, seed int64) *recorder {

@@ -15,6 +15,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -315,10 +316,57 @@ type replayer struct {
 	// onStep, when set, is told each input run with the answer of an http
 	// input (nil for the others).
 	onStep func(in *recordedInput, w *replayWriter)
+	// idle are the goroutines that run replayed requests, waiting for the
+	// next one. A request runs on a goroutine of its own, since a delay
+	// fault parks it while the inputs after it run; goroutines are reused,
+	// so their stacks are grown once.
+	idle   []chan func()
+	idleMu sync.Mutex
 }
 
 func newReplayer(s *Simulator) *replayer {
 	return &replayer{s: s, waiting: map[int64]*replayHooks{}}
+}
+
+// goRun runs fn on an idle replay goroutine, or on a new one, then gives
+// the goroutine back and runs then.
+func (p *replayer) goRun(fn, then func()) {
+	var jobs chan func()
+	p.idleMu.Lock()
+	if n := len(p.idle); n > 0 {
+		jobs, p.idle = p.idle[n-1], p.idle[:n-1]
+	}
+	p.idleMu.Unlock()
+	if jobs == nil {
+		jobs = make(chan func())
+		go func() {
+			for job := range jobs {
+				job()
+			}
+		}()
+	}
+	jobs <- func() {
+		fn()
+		p.release(jobs)
+		then()
+	}
+}
+
+// release returns a goroutine to the idle list once its request is done.
+func (p *replayer) release(jobs chan func()) {
+	p.idleMu.Lock()
+	p.idle = append(p.idle, jobs)
+	p.idleMu.Unlock()
+}
+
+// stop ends the idle goroutines.
+func (p *replayer) stop() {
+	p.idleMu.Lock()
+	defer p.idleMu.Unlock()
+	for _, jobs := range p.idle {
+		close(jobs)
+	}
+	p.idle = nil
 }
 
 // run runs inputs in order. It returns at the first input that fails or
@@ -414,15 +462,14 @@ func (p *replayer) http(in *recordedInput) (*replayWriter, error) {
 		body = io.MultiReader(body, errReader{})
 	}
 	req.Body = &captureBody{src: io.NopCloser(body), replay: h}
-	go func() {
-		defer close(h.done)
+	p.goRun(func() {
 		defer func() {
 			if v := recover(); v != nil && v != http.ErrAbortHandler {
 				h.panic = v
 			}
 		}()
 		p.s.ServeHTTP(h.w, req)
-	}()
+	}, func() { close(h.done) })
 	select {
 	case <-h.done:
 		if h.panic != nil {
@@ -548,6 +595,7 @@ func (p *replayer) finish() {
 		<-h.done
 	}
 	p.waiting = map[int64]*replayHooks{}
+	p.stop()
 	s.inputs.Lock()
 	s.mu.Lock()
 	var ids []string
@@ -594,4 +642,5 @@ func (p *replayer) abandon() {
 		<-h.done
 	}
 	p.waiting = nil
+	p.stop()
 }

@@ -461,7 +461,7 @@ func (st *store) snapshot() bool {
 	clock := s.clock.Now()
 	st.mu.Lock()
 	meta := snapshotMeta{Format: snapshotFormat, Version: snapshotVersion, Seq: st.seq, Offset: st.written,
-		LastFrame: st.lastFrame, Schema: imageSchema(), Clock: clock, Size: len(img), CRC: crc32.Checksum(img, crcTable)}
+		LastFrame: st.lastFrame, Schema: imageSchema(), Clock: clock, Size: len(img), CRC: crcOf(img)}
 	st.sinceSnap = 0
 	failed := st.failed
 	st.mu.Unlock()
@@ -738,3 +738,5 @@ func (c recordingConfig) sameFixture(o recordingConfig) error {
 	}
 	return nil
 }
+
+func crcOf(b []byte) uint32 { return crc32.Checksum(b, crcTable) }
