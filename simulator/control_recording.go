@@ -76,7 +76,7 @@ func summarize(in *recordedInput) stepSummary {
 		}
 	case opCall:
 		args := make([]string, 0, len(in.Args))
-		for _, a := range in.Args {
+		for _, a := range redactArgs(in) {
 			v := string(a)
 			if len(v) > 60 {
 				v = v[:57] + "..."
@@ -121,12 +121,76 @@ func (s *Simulator) serveSteps(w http.ResponseWriter, r *http.Request) {
 	jsonResponse(http.StatusOK, map[string]any{"steps": out, "total": len(rec.inputs)}).write(w, id)
 }
 
-// redactedHeaders are the request headers the stepper does not show: the
-// recording keeps them, since a replay needs them.
-var redactedHeaders = []string{"X-Api-Key", "X-Auth-Token", "Authorization", "X-Signature", "X-Nonce"}
+// What the stepper does not show: the recording keeps all of it, since a
+// replay needs it, but the dashboard shows inputs and answers to whoever
+// opens it.
+var (
+	// redactedHeaders are request headers.
+	redactedHeaders = []string{"X-Api-Key", "X-Auth-Token", "Authorization", "X-Signature", "X-Nonce"}
+	// redactedFields are JSON fields, at any depth of a body, an answer or
+	// a call's arguments (matched without case and underscores).
+	redactedFields = map[string]bool{
+		"pin": true, "newpin": true, "oldpin": true, "currentpin": true, "cvv": true, "cardnumber": true, "pan": true,
+		"secret": true, "webhooksecret": true, "apikey": true, "signingkey": true, "authtoken": true, "token": true,
+		"accesstoken": true, "sessiontoken": true, "password": true,
+	}
+	// secretArgs are the positions of the Go control calls' arguments
+	// that are credentials.
+	secretArgs = map[string][]int{"Keys.Add": {1, 2}}
+)
 
-// redactedFields are the body fields the stepper does not show.
-var redactedFields = map[string]bool{"pin": true, "new_pin": true, "old_pin": true, "cvv": true, "card_number": true, "pan": true}
+// redactJSON returns b with the values of redactedFields replaced, or b
+// when it is not JSON.
+func redactJSON(b []byte) []byte {
+	var v any
+	if len(b) == 0 || json.Unmarshal(b, &v) != nil {
+		return b
+	}
+	if !redactValue(v) {
+		return b
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return b
+	}
+	return out
+}
+
+func redactValue(v any) bool {
+	changed := false
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if redactedFields[strings.ReplaceAll(strings.ToLower(k), "_", "")] {
+				if e != nil && e != "" {
+					x[k] = "[redacted]"
+					changed = true
+				}
+				continue
+			}
+			changed = redactValue(e) || changed
+		}
+	case []any:
+		for _, e := range x {
+			changed = redactValue(e) || changed
+		}
+	}
+	return changed
+}
+
+// redactArgs returns the arguments of a call without credentials.
+func redactArgs(in *recordedInput) []json.RawMessage {
+	out := make([]json.RawMessage, len(in.Args))
+	for i, a := range in.Args {
+		out[i] = redactJSON(a)
+	}
+	for _, i := range secretArgs[in.Call] {
+		if i < len(out) && string(out[i]) != `""` {
+			out[i] = json.RawMessage(`"[redacted]"`)
+		}
+	}
+	return out
+}
 
 // stepDetail is one input with the answer it got on replay and the state
 // after it.
@@ -228,7 +292,7 @@ func (st *stepper) show(rec *Recording, seq int64) (*stepDetail, error) {
 			if st.ans != nil {
 				d.Answer.Status = st.ans.status
 				if b := st.ans.body.Bytes(); json.Valid(b) {
-					d.Answer.Body = append(json.RawMessage(nil), b...)
+					d.Answer.Body = append(json.RawMessage(nil), redactJSON(b)...)
 				}
 			}
 		}
@@ -248,18 +312,9 @@ func redactInput(in *recordedInput) json.RawMessage {
 			}
 		}
 	}
-	var body map[string]any
-	if len(c.Body) > 0 && json.Unmarshal(c.Body, &body) == nil {
-		redacted := false
-		for k := range body {
-			if redactedFields[strings.ToLower(k)] {
-				body[k] = "[redacted]"
-				redacted = true
-			}
-		}
-		if redacted {
-			c.Body, _ = json.Marshal(body)
-		}
+	c.Body = redactJSON(c.Body)
+	if c.Op == opCall {
+		c.Args = redactArgs(in)
 	}
 	b, _ := json.Marshal(&c)
 	return b

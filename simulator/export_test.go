@@ -105,18 +105,21 @@ func (f *failingLog) Sync() error {
 }
 
 // RecordedInputs returns how many inputs s has logged and a description of
-// the last n.
+// the last n, leaving out the base_url inputs (the address, logged before
+// the first input that follows a change).
 func RecordedInputs(s *Simulator, n int) (int64, []string) {
 	s.rec.mu.Lock()
 	defer s.rec.mu.Unlock()
-	var out []string
-	for i := max(0, len(s.rec.mem)-n); i < len(s.rec.mem); i++ {
-		in := s.rec.mem[i]
+	var all []string
+	for _, in := range s.rec.mem {
+		if in.Op == opBase {
+			continue
+		}
 		d := in.Op + " " + describeInput(in)
 		if in.Op == opHTTP {
 			d = "http " + in.Method + " " + in.Target
 		}
-		out = append(out, d)
+		all = append(all, d)
 	}
-	return s.rec.seq, out
+	return int64(len(all)), all[max(0, len(all)-n):]
 }

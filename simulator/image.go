@@ -57,6 +57,7 @@ var imageSkip = map[string]bool{
 	"Simulator.mux":        true,
 	"Simulator.server":     true,
 	"Simulator.stepper":    true,
+	"Simulator.replayBase": true,
 	"Clock.owner":          true,
 	"webhookState.client":  true,
 }

@@ -58,7 +58,8 @@ const (
 	opFlushDue   = "flush_due"
 	opAttempt    = "attempt"
 	opFlushAbort = "flush_abort"
-	opEnd        = "end" // the last line of an exported recording: the clock then
+	opBase       = "base_url" // the simulator's address changed (see recorder.base)
+	opEnd        = "end"      // the last line of an exported recording: the clock then
 )
 
 // recordingFormat and recordingVersion head every recording and data
@@ -108,6 +109,9 @@ type recordedInput struct {
 
 	// flush_abort: the deliveries a cancelled flush did not attempt.
 	Deliveries []string `json:"deliveries,omitempty"`
+
+	// base_url: the address the simulator serves at, from this input on.
+	URL string `json:"url,omitempty"`
 }
 
 // recordedInputJSON adds the body, as text when it is UTF-8 and in base64
@@ -243,6 +247,14 @@ type recorder struct {
 	// snapshot is taken while one waits.
 	parked int
 
+	// base returns the simulator's address (Simulator.URL); lastBase is
+	// the one the log last recorded. Answers that carry a link
+	// (hosted_url) are built from the address and some are kept under
+	// idempotency keys, so a change of address is logged (base_url) before
+	// the next input, and a replay answers with the recorded address.
+	base     func() string
+	lastBase string
+
 	ctlSeq atomic.Uint64 // control request ids (controlID)
 	ctlMix uint64
 
@@ -265,6 +277,17 @@ var errRecordingLimit = errors.New("simulator: the in-memory recording reached i
 func (r *recorder) log(in *recordedInput) (int64, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if in.Op != opBase && r.base != nil {
+		if u := r.base(); u != r.lastBase {
+			if _, err := r.logLocked(&recordedInput{Op: opBase, Clock: in.Clock, URL: u}); err != nil {
+				return 0, err
+			}
+		}
+	}
+	return r.logLocked(in)
+}
+
+func (r *recorder) logLocked(in *recordedInput) (int64, error) {
 	in.Seq = r.seq + 1
 	if r.replay != nil {
 		if err := r.replay.check(in); err != nil {
@@ -280,6 +303,9 @@ func (r *recorder) log(in *recordedInput) (int64, error) {
 	}
 	r.seq = in.Seq
 	r.clock = in.Clock
+	if in.Op == opBase {
+		r.lastBase = in.URL
+	}
 	if in.To.After(r.clock) {
 		r.clock = in.To
 	}

@@ -382,9 +382,15 @@ func TestRecordingFileFormat(t *testing.T) {
 		t.Errorf("Content-Type %q", ct)
 	}
 	lines := strings.Split(strings.TrimSpace(string(r.raw)), "\n")
-	if len(lines) != 3 {
+	if len(lines) != 4 {
 		t.Fatalf("recording:\n%s", r.raw)
 	}
+	var base map[string]any
+	_ = json.Unmarshal([]byte(lines[1]), &base)
+	if base["op"] != "base_url" || base["url"] != sim.URL() || base["seq"] != float64(1) {
+		t.Errorf("first input %s, want the simulator's address", lines[1])
+	}
+	lines = append(lines[:1], lines[2:]...)
 	var head struct {
 		Format  string         `json:"format"`
 		Version int            `json:"version"`
@@ -396,14 +402,14 @@ func TestRecordingFileFormat(t *testing.T) {
 	var in, end map[string]any
 	_ = json.Unmarshal([]byte(lines[1]), &in)
 	_ = json.Unmarshal([]byte(lines[2]), &end)
-	if in["op"] != "http" || in["method"] != "POST" || in["target"] != "/v1/connect/token" || in["seq"] != float64(1) {
+	if in["op"] != "http" || in["method"] != "POST" || in["target"] != "/v1/connect/token" || in["seq"] != float64(2) {
 		t.Errorf("input line %s", lines[1])
 	}
 	if end["op"] != "end" || end["clock"] != "2026-01-01T00:01:00Z" {
 		t.Errorf("end line %s", lines[2])
 	}
 	rec, err := simulator.ReadRecording(strings.NewReader(string(r.raw)))
-	if err != nil || rec.Len() != 1 {
+	if err != nil || rec.Len() != 2 {
 		t.Fatalf("ReadRecording: %v", err)
 	}
 	if _, err := simulator.ReadRecording(strings.NewReader(`{"format":"other","version":1}`)); err == nil {
@@ -430,11 +436,16 @@ func TestRecordingStepper(t *testing.T) {
 	wantCode(t, rc.write(tok, "POST", "/v1/deposits", member1, uuidN(2), []byte(`{"asset":"USDT"}`)), http.StatusBadRequest, "invalid_request")
 	steps := rc.mustControl("GET", "/_sim/recording/steps", nil)
 	list, _ := steps.body["steps"].([]any)
-	if steps.body["total"] != float64(4) || len(list) != 4 {
+	// Step 1 is the simulator's address (base_url), then the token
+	// exchange, the deposit, the member, the refused deposit.
+	if steps.body["total"] != float64(5) || len(list) != 5 {
 		t.Fatalf("steps: %s", steps.raw)
 	}
-	if s := list[1].(map[string]any)["summary"]; s != "POST /v1/deposits (member-1)" {
-		t.Errorf("summary of step 2: %v", s)
+	if s := list[0].(map[string]any)["summary"]; s != "served at "+sim.URL() {
+		t.Errorf("summary of step 1: %v", s)
+	}
+	if s := list[2].(map[string]any)["summary"]; s != "POST /v1/deposits (member-1)" {
+		t.Errorf("summary of step 3: %v", s)
 	}
 	type detail struct {
 		Step   map[string]any          `json:"step"`
@@ -451,7 +462,7 @@ func TestRecordingStepper(t *testing.T) {
 		}
 		return d
 	}
-	last := get(4)
+	last := get(5)
 	if last.Answer == nil || last.Answer.Status != http.StatusBadRequest {
 		t.Errorf("step 4 answer %+v", last.Answer)
 	}
@@ -460,25 +471,26 @@ func TestRecordingStepper(t *testing.T) {
 	if diff := cmp.Diff(live.Members, last.State.Members); diff != "" {
 		t.Errorf("members after the last step (-live +stepper):\n%s", diff)
 	}
-	back := get(2)
+	back := get(3)
 	if back.Answer == nil || back.Answer.Status != http.StatusCreated || len(back.State.Members) != 1 {
-		t.Errorf("step 2: answer %+v, %d members", back.Answer, len(back.State.Members))
+		t.Errorf("step 3: answer %+v, %d members", back.Answer, len(back.State.Members))
 	}
 	h, _ := back.Input["header"].(map[string]any)
 	for _, k := range []string{"X-Auth-Token", "X-Signature", "X-Nonce"} {
 		if v, _ := h[k].([]any); len(v) != 1 || v[0] != "[redacted]" {
-			t.Errorf("step 2 shows %s: %v", k, h[k])
+			t.Errorf("step 3 shows %s: %v", k, h[k])
 		}
 	}
 	if !strings.Contains(jsonOf(back.Input), "step-1") {
-		t.Errorf("step 2 input: %s", jsonOf(back.Input))
+		t.Errorf("step 3 input: %s", jsonOf(back.Input))
 	}
-	if d := get(3); len(d.State.Members) != 2 || d.Answer == nil || d.Answer.Status != http.StatusCreated {
-		t.Errorf("step 3: %d members, answer %+v", len(d.State.Members), d.Answer)
+	if d := get(4); len(d.State.Members) != 2 || d.Answer == nil || d.Answer.Status != http.StatusCreated {
+		t.Errorf("step 4: %d members, answer %+v", len(d.State.Members), d.Answer)
 	}
 	if d := get(0); d.Answer != nil || len(d.State.Members) != 1 {
 		t.Errorf("step 0: %+v", d.Answer)
 	}
 	wantCode(t, rc.control("GET", "/_sim/recording/steps/9", nil), http.StatusNotFound, "not_found")
+	_ = last
 	wantCode(t, rc.control("GET", "/_sim/recording/steps/x", nil), http.StatusBadRequest, "invalid_request")
 }

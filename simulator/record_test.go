@@ -147,7 +147,11 @@ func scenario(t *testing.T, e *edge) {
 		t.Fatal(err)
 	}
 	e.mustAct("remittances/"+rm.ID+"/complete", map[string]any{})
-	// KYC and keys.
+	// KYC and keys. The hosted screen's answer, kept under its key, holds a
+	// link built from the simulator's address.
+	if _, err := e.c.KYC.ProfileSession(ctx, "member-1"); err != nil {
+		t.Fatal(err)
+	}
 	if err := sim.KYC.Update("member-3"); err != nil {
 		t.Fatal(err)
 	}

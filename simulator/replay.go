@@ -282,6 +282,8 @@ func (c *replayCheck) check(got *recordedInput) error {
 			same = got.To.Equal(w.To)
 		case opAttempt:
 			same = got.Delivery == w.Delivery
+		case opBase:
+			same = got.URL == w.URL
 		}
 	}
 	if !same {
@@ -305,6 +307,8 @@ func describeInput(in *recordedInput) string {
 		return "advance to " + in.To.UTC().Format(time.RFC3339Nano)
 	case opAttempt:
 		return "webhook attempt of " + in.Delivery
+	case opBase:
+		return "served at " + in.URL
 	}
 	return in.Op
 }
@@ -430,6 +434,14 @@ func (p *replayer) step(in *recordedInput) error {
 		err = s.attemptInput(in.Delivery, in.At, in.StatusCode, in.Error)
 	case opFlushAbort:
 		err = s.flushAbortInput(in.Deliveries)
+	case opBase:
+		// The recorded simulator's address: answers built from it (links)
+		// are the same in the replay.
+		s.replayBase = in.URL
+		_, err = s.lockInput(&recordedInput{Op: opBase, URL: in.URL})
+		if err == nil {
+			s.mu.Unlock()
+		}
 	default:
 		err = fmt.Errorf("simulator: replay: input %d: unknown op %q", in.Seq, in.Op)
 	}
@@ -584,6 +596,7 @@ func (p *replayer) finish() {
 	s.rec.mu.Lock()
 	s.rec.replay = nil
 	s.rec.mu.Unlock()
+	s.replayBase = ""
 	seqs := make([]int64, 0, len(p.waiting))
 	for seq := range p.waiting {
 		seqs = append(seqs, seq)
@@ -618,7 +631,8 @@ func (p *replayer) finish() {
 // configuration) and brings the clock to where the recording ended.
 func (s *Simulator) replayRecording(r *Recording) error {
 	p := newReplayer(s)
-	if err := p.run(r.inputs); err != nil {
+	err := p.run(r.inputs)
+	if err != nil {
 		p.abandon()
 		return err
 	}
@@ -643,4 +657,5 @@ func (p *replayer) abandon() {
 	}
 	p.waiting = nil
 	p.stop()
+	p.s.replayBase = ""
 }

@@ -154,6 +154,9 @@ type Simulator struct {
 	// it (control_recording.go); neither is part of the state.
 	rec     *recorder
 	stepper *stepper
+	// replayBase, set while a recording is replayed, is the address the
+	// recorded simulator served at (URL answers it).
+	replayBase string
 }
 
 // actionFunc drives an upstream outcome from the control API. id is the
@@ -342,6 +345,7 @@ func build(o options) (*Simulator, error) {
 	cfg := configOf(o)
 	cfg.BodyKey = hex.EncodeToString(s.gw.bodyKey[:])
 	s.rec = newRecorder(cfg, o.seed)
+	s.rec.base = s.URL
 	s.stepper = &stepper{}
 	return s, nil
 }
@@ -358,6 +362,9 @@ func (s *Simulator) Close() {
 
 // URL returns the base URL of the simulator (no trailing slash).
 func (s *Simulator) URL() string {
+	if s.replayBase != "" {
+		return s.replayBase
+	}
 	if s.server != nil {
 		return s.server.URL
 	}

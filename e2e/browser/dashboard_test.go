@@ -283,10 +283,11 @@ func TestDashboardStepsThroughRecording(t *testing.T) {
 	if _, err := sim.Client().Deposits.Create(ctx, "member-1", deposits.CreateParams{Asset: "USDT", Amount: money.MustParse("25", 6), Reference: "stepper-1"}); err != nil {
 		t.Fatal(err)
 	}
-	// The recording holds Members.Create, the token exchange and the
-	// deposit, then whatever the browser asks of the business paths (its
-	// request for /favicon.ico is a business request, answered not_found
-	// and journaled): n is read from the page.
+	// The recording holds the simulator's address (base_url, logged before
+	// the first input), Members.Create, the token exchange and the deposit,
+	// then whatever the browser asks of the business paths (its request for
+	// /favicon.ico is a business request, answered not_found and
+	// journaled): n is read from the page.
 	var n int
 	pos := func(k int) chromedp.Action {
 		return chromedp.ActionFunc(func(ctx context.Context) error {
@@ -304,7 +305,7 @@ func TestDashboardStepsThroughRecording(t *testing.T) {
 		chromedp.Navigate(sim.URL()+"/_sim/ui/"),
 		chromedp.WaitVisible(`#members-table tbody tr`, chromedp.ByQuery),
 		chromedp.Click(`#step-open`, chromedp.ByQuery),
-		chromedp.Poll(`document.querySelectorAll("#step-list li").length >= 3`, nil, chromedp.WithPollingTimeout(15*time.Second)),
+		chromedp.Poll(`document.querySelectorAll("#step-list li").length >= 4`, nil, chromedp.WithPollingTimeout(15*time.Second)),
 		chromedp.Evaluate(`document.querySelectorAll("#step-list li").length`, &n),
 		pos(-1),
 		chromedp.Text(m1, &last, chromedp.ByQuery),
@@ -314,11 +315,13 @@ func TestDashboardStepsThroughRecording(t *testing.T) {
 		chromedp.Evaluate(`document.querySelectorAll("#members-table tbody tr").length`, &members0),
 		chromedp.Click(`#step-next`, chromedp.ByQuery),
 		pos(1),
+		chromedp.Click(`#step-next`, chromedp.ByQuery),
+		pos(2),
 		chromedp.Evaluate(`document.querySelectorAll("#members-table tbody tr").length`, &members1),
 		chromedp.Text(`#step-title`, &title, chromedp.ByQuery),
 		chromedp.Text(m1, &afterMember, chromedp.ByQuery),
-		chromedp.Click(`#step-list li[data-step="3"]`, chromedp.ByQuery),
-		pos(3),
+		chromedp.Click(`#step-list li[data-step="4"]`, chromedp.ByQuery),
+		pos(4),
 		chromedp.Text(m1, &afterDeposit, chromedp.ByQuery),
 		chromedp.Text(`#step-input`, &input, chromedp.ByQuery),
 		chromedp.Text(`#step-answer`, &answer, chromedp.ByQuery),
@@ -330,17 +333,17 @@ func TestDashboardStepsThroughRecording(t *testing.T) {
 		t.Fatalf("dashboard: %v", err)
 	}
 	if first != "1000.000000" || afterMember != "1000.000000" || afterDeposit != "1025.000000" || last != "1025.000000" {
-		t.Errorf("member-1 USDT at steps 0, 1, 3 and the last: %q %q %q %q", first, afterMember, afterDeposit, last)
+		t.Errorf("member-1 USDT at steps 0, 2, 4 and the last: %q %q %q %q", first, afterMember, afterDeposit, last)
 	}
 	if members0 != 1 || members1 != 2 || !strings.Contains(title, "Members.Create") {
-		t.Errorf("members at step 0: %d, at step 1: %d (%q)", members0, members1, title)
+		t.Errorf("members at step 0: %d, at step 2: %d (%q)", members0, members1, title)
 	}
 	if !strings.Contains(input, `"/v1/deposits"`) || !strings.Contains(input, "stepper-1") || !strings.Contains(input, "[redacted]") ||
 		strings.Contains(input, simulator.DefaultSigningKey) {
-		t.Errorf("input of step 3:\n%s", input)
+		t.Errorf("input of step 4:\n%s", input)
 	}
 	if !strings.HasPrefix(answer, "201") || !strings.Contains(answer, "dep_stepper-1") {
-		t.Errorf("answer of step 3:\n%s", answer)
+		t.Errorf("answer of step 4:\n%s", answer)
 	}
 	if !strings.HasPrefix(liveText, "live") {
 		t.Errorf("after back to live: %q", liveText)
