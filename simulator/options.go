@@ -22,11 +22,12 @@ type options struct {
 	noMember bool
 
 	// Persistence and replay (record.go, replay.go, store.go).
-	dataDir       string
-	snapshotEvery int
-	diag          io.Writer
-	recording     *Recording
-	bodyKey       *[32]byte // set from a recording's configuration
+	dataDir        string
+	snapshotEvery  int
+	diag           io.Writer
+	recording      *Recording
+	recordingLimit int64
+	bodyKey        *[32]byte // set from a recording's configuration
 }
 
 func defaultOptions() options {
@@ -40,10 +41,11 @@ func defaultOptions() options {
 			WebhookSecret: DefaultWebhookSecret,
 			MerchantID:    DefaultMerchantID,
 		},
-		start:         DefaultStart,
-		seed:          1,
-		snapshotEvery: DefaultSnapshotEvery,
-		diag:          os.Stderr,
+		start:          DefaultStart,
+		seed:           1,
+		snapshotEvery:  DefaultSnapshotEvery,
+		recordingLimit: DefaultRecordingLimit,
+		diag:           os.Stderr,
 	}
 }
 
@@ -120,6 +122,13 @@ func WithoutFixtureMember() Option { return func(o *options) { o.noMember = true
 // clock continues from the log). Close the simulator to release dir.
 func WithDataDir(dir string) Option { return func(o *options) { o.dataDir = dir } }
 
+// WithRecordingLimit bounds the recording a simulator without a data
+// directory keeps in memory, in bytes of the requests kept (default
+// DefaultRecordingLimit). Past it the recording stops and Recording returns
+// an error; 0 keeps none. A simulator with a data directory records in its
+// log, without a limit.
+func WithRecordingLimit(bytes int64) Option { return func(o *options) { o.recordingLimit = bytes } }
+
 // DefaultSnapshotEvery is how many inputs a data directory logs between
 // snapshots of the state.
 const DefaultSnapshotEvery = 10_000
@@ -148,6 +157,9 @@ func (o *options) validate() error {
 	}
 	if o.start.IsZero() {
 		return errors.New("simulator: WithStart: zero time")
+	}
+	if o.recordingLimit < 0 {
+		return fmt.Errorf("simulator: WithRecordingLimit(%d): want 0 or more", o.recordingLimit)
 	}
 	if o.snapshotEvery < 0 {
 		return fmt.Errorf("simulator: WithSnapshotEvery(%d): want 0 or more", o.snapshotEvery)

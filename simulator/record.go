@@ -69,9 +69,10 @@ const (
 	recordingVersion = 1
 )
 
-// defaultRecordingLimit bounds the in-memory recording of a simulator
-// without a data directory (the bytes of the bodies and headers kept).
-const defaultRecordingLimit = 256 << 20
+// DefaultRecordingLimit bounds the in-memory recording of a simulator
+// without a data directory: about the bytes of the requests kept (bodies,
+// headers, arguments). See WithRecordingLimit.
+const DefaultRecordingLimit = 128 << 20
 
 // recordedInput is one input of the log. Only the fields of its op are set.
 type recordedInput struct {
@@ -262,13 +263,13 @@ type recorder struct {
 	lastImage, lastPtrs int
 }
 
-func newRecorder(cfg recordingConfig, seed int64) *recorder {
-	return &recorder{cfg: cfg, memLimit: defaultRecordingLimit, ctlMix: uint64(seed)*0x9e3779b97f4a7c15 + 0x632be59bd9b4e019}
+func newRecorder(cfg recordingConfig, seed int64, limit int64) *recorder {
+	return &recorder{cfg: cfg, memLimit: limit, ctlMix: uint64(seed)*0x9e3779b97f4a7c15 + 0x632be59bd9b4e019}
 }
 
 // errRecordingLimit is the error of Recording once the in-memory recording
 // has dropped inputs.
-var errRecordingLimit = errors.New("simulator: the in-memory recording reached its limit and stopped; use a data directory (WithDataDir, mwallet-sim -data) to record without one")
+var errRecordingLimit = errors.New("simulator: the in-memory recording reached its limit (WithRecordingLimit) and stopped; use a data directory (WithDataDir, mwallet-sim -data) to record without one")
 
 // log appends in to the log and numbers it. With a store it is written to
 // the data directory (not yet synced: see durable) and its end offset
@@ -314,7 +315,9 @@ func (r *recorder) logLocked(in *recordedInput) (int64, error) {
 			r.mem = append(r.mem, in)
 			r.memBytes += sz
 		} else {
+			// The recording is incomplete from here on: let it go.
 			r.dropped++
+			r.mem, r.memBytes = nil, 0
 		}
 	}
 	return end, nil

@@ -494,3 +494,28 @@ func TestRecordingStepper(t *testing.T) {
 	_ = last
 	wantCode(t, rc.control("GET", "/_sim/recording/steps/x", nil), http.StatusBadRequest, "invalid_request")
 }
+
+// TestRecordingLimit stops the in-memory recording at its limit: Recording
+// and GET /_sim/recording then say so, and the simulator serves on.
+func TestRecordingLimit(t *testing.T) {
+	t.Parallel()
+	sim, rc := newRaw(t, simulator.WithRecordingLimit(2000))
+	tok := rc.token()
+	if _, err := sim.Recording(); err != nil {
+		t.Fatalf("within the limit: %v", err)
+	}
+	for i := 1; i <= 5; i++ {
+		wantStatus(t, rc.write(tok, "POST", "/v1/deposits", member1, uuidN(i), depositBody("lim-"+strconv.Itoa(i), "1")), http.StatusCreated)
+	}
+	if _, err := sim.Recording(); err == nil || !strings.Contains(err.Error(), "WithRecordingLimit") {
+		t.Errorf("past the limit: %v", err)
+	}
+	wantCode(t, rc.control("GET", "/_sim/recording", nil), http.StatusBadRequest, "service_unavailable")
+	none, _ := newRaw(t, simulator.WithRecordingLimit(0))
+	if _, err := none.Recording(); err != nil {
+		t.Errorf("an empty recording: %v", err)
+	}
+	if _, err := simulator.New(simulator.WithRecordingLimit(-1)); err == nil {
+		t.Error("WithRecordingLimit(-1) accepted")
+	}
+}

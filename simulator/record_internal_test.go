@@ -16,11 +16,12 @@ func TestRecordingConfigCoversOptions(t *testing.T) {
 		"start": "Start", "seed": "Seed", "members": "Members", "noMember": "NoFixtureMember", "bodyKey": "BodyKey",
 	}
 	notState := map[string]string{
-		"baseURL":       "the address is logged as a base_url input when it changes",
-		"dataDir":       "where the log is kept, not what it holds",
-		"snapshotEvery": "when snapshots are taken",
-		"diag":          "where diagnostics go",
-		"recording":     "the recording replayed",
+		"baseURL":        "the address is logged as a base_url input when it changes",
+		"dataDir":        "where the log is kept, not what it holds",
+		"snapshotEvery":  "when snapshots are taken",
+		"diag":           "where diagnostics go",
+		"recording":      "the recording replayed",
+		"recordingLimit": "how much of the recording is kept in memory",
 	}
 	cfg := reflect.TypeOf(recordingConfig{})
 	ot := reflect.TypeOf(options{})

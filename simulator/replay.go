@@ -165,9 +165,9 @@ func (h recordingHeader) check() error {
 // Recording returns the simulator's input log since it started (with a
 // data directory: since the directory was created, across restarts).
 // Started from it (WithRecording), a simulator reaches the same state.
-// Without a data directory the log is kept in memory, up to 256 MiB of
-// request bodies and headers; past that Recording returns an error. Control
-// API: GET /_sim/recording.
+// Without a data directory the log is kept in memory, up to
+// WithRecordingLimit (128 MiB of requests by default); past that Recording
+// returns an error. Control API: GET /_sim/recording.
 func (s *Simulator) Recording() (*Recording, error) {
 	s.mu.Lock()
 	end := s.clock.Now()

@@ -344,7 +344,7 @@ func build(o options) (*Simulator, error) {
 	s.grantFixtureScopes()
 	cfg := configOf(o)
 	cfg.BodyKey = hex.EncodeToString(s.gw.bodyKey[:])
-	s.rec = newRecorder(cfg, o.seed)
+	s.rec = newRecorder(cfg, o.seed, o.recordingLimit)
 	s.rec.base = s.URL
 	s.stepper = &stepper{}
 	return s, nil
