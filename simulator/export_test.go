@@ -111,7 +111,11 @@ func RecordedInputs(s *Simulator, n int) (int64, []string) {
 	s.rec.mu.Lock()
 	defer s.rec.mu.Unlock()
 	var all []string
-	for _, in := range s.rec.mem {
+	mem, err := s.rec.mem.inputs()
+	if err != nil {
+		panic(err)
+	}
+	for _, in := range mem {
 		if in.Op == opBase {
 			continue
 		}

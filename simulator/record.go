@@ -155,21 +155,6 @@ func (in *recordedInput) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// size estimates the bytes the in-memory recording keeps for in.
-func (in *recordedInput) size() int64 {
-	n := int64(len(in.Body) + len(in.Target) + len(in.Call) + 160)
-	for k, vs := range in.Header {
-		n += int64(len(k))
-		for _, v := range vs {
-			n += int64(len(v))
-		}
-	}
-	for _, a := range in.Args {
-		n += int64(len(a))
-	}
-	return n
-}
-
 // recordingConfig is what a simulator was built with: replaying a log on a
 // simulator built with the same configuration reaches the same state.
 // TestRecordingConfigCoversOptions fails when an option that shapes the
@@ -234,9 +219,8 @@ type recorder struct {
 	// an advance's target).
 	clock time.Time
 
-	mem      []*recordedInput // the in-memory recording (no store)
-	memOff   bool             // not kept in memory (a store keeps it)
-	memBytes int64
+	mem      memLog // the in-memory recording (no store)
+	memOff   bool   // not kept in memory (a store keeps it)
 	memLimit int64
 	dropped  int64 // inputs not kept because of memLimit
 
@@ -311,13 +295,10 @@ func (r *recorder) logLocked(in *recordedInput) (int64, error) {
 		r.clock = in.To
 	}
 	if !r.memOff {
-		if sz := in.size(); r.dropped == 0 && r.memBytes+sz <= r.memLimit {
-			r.mem = append(r.mem, in)
-			r.memBytes += sz
-		} else {
+		if r.dropped > 0 || !r.mem.add(in, r.memLimit) {
 			// The recording is incomplete from here on: let it go.
 			r.dropped++
-			r.mem, r.memBytes = nil, 0
+			r.mem = memLog{}
 		}
 	}
 	return end, nil

@@ -176,7 +176,7 @@ func (s *Simulator) Recording() (*Recording, error) {
 	r.mu.Lock()
 	hdr := recordingHeader{Format: recordingFormat, Version: recordingVersion, Config: r.cfg}
 	st, dropped := r.store, r.dropped
-	mem := r.mem[:len(r.mem):len(r.mem)]
+	chunks, n := r.mem.view()
 	r.mu.Unlock()
 	if st != nil {
 		inputs, err := st.readInputs()
@@ -187,6 +187,10 @@ func (s *Simulator) Recording() (*Recording, error) {
 	}
 	if dropped > 0 {
 		return nil, errRecordingLimit
+	}
+	mem, err := decodeChunks(chunks, n)
+	if err != nil {
+		return nil, err
 	}
 	return &Recording{header: hdr, inputs: mem, end: end}, nil
 }

@@ -708,7 +708,7 @@ func (s *Simulator) attachStore(st *store) {
 	s.rec.mu.Lock()
 	s.rec.store = st
 	s.rec.memOff = true
-	s.rec.mem = nil
+	s.rec.mem = memLog{}
 	s.rec.mu.Unlock()
 }
 
