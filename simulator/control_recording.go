@@ -3,6 +3,7 @@ package simulator
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -107,7 +108,7 @@ func (s *Simulator) serveSteps(w http.ResponseWriter, r *http.Request) {
 	if err != nil || limit <= 0 || limit > 1000 {
 		limit = 1000
 	}
-	rec, err := s.Recording()
+	rec, err := s.stepRecording(math.MaxInt64)
 	if err != nil {
 		errorResponse(newErr("service_unavailable", err.Error()), id).write(w, id)
 		return
@@ -215,7 +216,7 @@ func (s *Simulator) serveStep(w http.ResponseWriter, r *http.Request) {
 		errorResponse(errInvalidRequest("seq must be a non-negative integer"), id).write(w, id)
 		return
 	}
-	rec, err := s.Recording()
+	rec, err := s.stepRecording(seq)
 	if err != nil {
 		errorResponse(newErr("service_unavailable", err.Error()), id).write(w, id)
 		return
@@ -241,6 +242,35 @@ type stepper struct {
 	p   *replayer
 	at  int64
 	ans *replayWriter
+	// rec is the recording last read: inputs never change once logged, so
+	// it serves every step it holds (a data directory's log is read again
+	// only when a later input is asked for).
+	rec *Recording
+}
+
+// recording returns the simulator's recording, holding at least seq
+// inputs when the simulator has logged them.
+func (s *Simulator) stepRecording(seq int64) (*Recording, error) {
+	st := s.stepper
+	st.mu.Lock()
+	rec := st.rec
+	st.mu.Unlock()
+	s.rec.mu.Lock()
+	logged := s.rec.seq
+	s.rec.mu.Unlock()
+	if rec != nil && int64(len(rec.inputs)) >= min(seq, logged) {
+		return rec, nil
+	}
+	rec, err := s.Recording()
+	if err != nil {
+		return nil, err
+	}
+	st.mu.Lock()
+	if st.rec == nil || len(rec.inputs) > len(st.rec.inputs) {
+		st.rec = rec
+	}
+	st.mu.Unlock()
+	return rec, nil
 }
 
 func (s *Simulator) steps() *stepper { return s.stepper }

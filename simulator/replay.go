@@ -646,6 +646,16 @@ func (s *Simulator) replayRecording(r *Recording) error {
 	}
 	s.mu.Unlock()
 	p.finish()
+	s.rec.mu.Lock()
+	st := s.rec.store
+	s.rec.mu.Unlock()
+	if st != nil {
+		// Replayed into a data directory: one sync for all of it.
+		st.mu.Lock()
+		end := st.written
+		st.mu.Unlock()
+		return st.durable(end)
+	}
 	return nil
 }
 

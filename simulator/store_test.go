@@ -293,3 +293,23 @@ func TestDataDirRefusesWhatItCannotRecord(t *testing.T) {
 		t.Error("the restarted state differs from the answered one")
 	}
 }
+
+// TestReplayIntoDataDir replays a recording into an empty data directory:
+// the directory then holds the same state across a restart.
+func TestReplayIntoDataDir(t *testing.T) {
+	t.Parallel()
+	e := newEdge(t)
+	scenario(t, e)
+	rec, err := e.sim.Recording()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var diag bytes.Buffer
+	sim := openDir(t, dir, &diag, simulator.WithRecording(rec))
+	sameState(t, e.sim, sim)
+	sim.Close()
+	again := openDir(t, dir, &diag)
+	t.Cleanup(again.Close)
+	sameState(t, e.sim, again)
+}
