@@ -152,9 +152,10 @@
 // timers, and webhook flushes with each receiver's answer. Control reads
 // change nothing and are not logged. Running the same inputs on a simulator
 // built with the same configuration reaches the same state: ids come from
-// seeded generators, every input carries the clock reading it ran at, fault
-// draws follow the input order, webhook answers come from the log, and a
-// request that waited in a delay fault resumes where the log says.
+// seeded generators, every input carries the clock reading it ran at,
+// random fault draws are recorded with their request and made again,
+// webhook answers come from the log, and a request that waited in a delay
+// fault resumes where the log says.
 //
 // Recording returns the log (GET /_sim/recording), a versioned JSON Lines
 // file (Recording.WriteFile, ReadRecordingFile); WithRecording starts a

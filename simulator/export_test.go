@@ -127,3 +127,21 @@ func RecordedInputs(s *Simulator, n int) (int64, []string) {
 	}
 	return int64(len(all)), all[max(0, len(all)-n):]
 }
+
+// RecordedDraws returns the seq and draws of every input of r that drew.
+func RecordedDraws(r *Recording) map[int64][]bool {
+	out := map[int64][]bool{}
+	for _, in := range r.inputs {
+		if len(in.Draws) > 0 {
+			out[in.Seq] = in.Draws
+		}
+	}
+	return out
+}
+
+// FlipDraws inverts the draws of input seq of r.
+func FlipDraws(r *Recording, seq int64) {
+	for i, d := range r.inputs[seq-1].Draws {
+		r.inputs[seq-1].Draws[i] = !d
+	}
+}

@@ -42,7 +42,8 @@ const (
 // token-exchange rate, request journal and faults.
 type gatewayState struct {
 	requestSeq int64
-	rng        *rand.Rand // request ids and token values; apart from s.rng so object ids do not depend on traffic
+	rng        *rand.Rand // request ids, token values, fault draws; apart from s.rng so object ids do not depend on traffic
+	pcg        *rand.PCG  // rng's source, copied to know a request's fault draws before it is logged (faultDraws)
 
 	nonces map[string]time.Time // environment|nonce -> expiry
 	nonceQ expiryQueue
@@ -73,8 +74,10 @@ type gatewayState struct {
 }
 
 func newGatewayState(seed int64, bodyKey *[32]byte) *gatewayState {
+	pcg := rand.NewPCG(uint64(seed)^0x5bd1e995, uint64(seed)+0x27d4eb2f)
 	g := &gatewayState{
-		rng:           rand.New(rand.NewPCG(uint64(seed)^0x5bd1e995, uint64(seed)+0x27d4eb2f)),
+		rng:           rand.New(pcg),
+		pcg:           pcg,
 		nonces:        map[string]time.Time{},
 		idem:          map[string]*idemRecord{},
 		exchanges:     map[string][]time.Time{},

@@ -90,6 +90,9 @@ type recordedInput struct {
 	Header  http.Header `json:"header,omitempty"`
 	Body    []byte      `json:"-"` // the bytes read, at most maxBodyBytes+1
 	BodyErr bool        `json:"body_error,omitempty"`
+	// Draws are the request's random choices: one per fault with one_in
+	// that matched it, in order, true when the fault was taken.
+	Draws []bool `json:"draws,omitempty"`
 
 	// resume: the seq of the http input that waited.
 	Of int64 `json:"of,omitempty"`
@@ -414,6 +417,12 @@ func (s *Simulator) logRequest(r *http.Request) (*recordedInput, int64, error) {
 		c.readAhead()
 		in.Body, in.BodyErr = c.buf, c.err
 		c.in = in
+		if c.replay != nil && c.replay.want != nil {
+			in.Draws = c.replay.want.Draws
+		}
+	}
+	if in.Draws == nil && !isControlPath(rawRequestPath(r)) {
+		in.Draws = s.faultDraws(r)
 	}
 	end, err := s.rec.log(in)
 	if err != nil {

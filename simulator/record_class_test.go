@@ -20,6 +20,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 // routePatterns reads every route pattern the package registers, from its
@@ -517,5 +518,53 @@ func TestRecordingLimit(t *testing.T) {
 	}
 	if _, err := simulator.New(simulator.WithRecordingLimit(-1)); err == nil {
 		t.Error("WithRecordingLimit(-1) accepted")
+	}
+}
+
+// TestReplayFollowsRecordedDraws: a request's random fault draws are kept
+// with its input and a replay makes the recorded ones, as it uses the
+// recorded answers of webhook receivers: inverting a recorded draw inverts
+// that request's fault in the replay.
+func TestReplayFollowsRecordedDraws(t *testing.T) {
+	t.Parallel()
+	sim, rc := newRaw(t)
+	tok := rc.token()
+	if err := sim.Faults.Inject(simulator.Fault{Path: "/v1/assets", Kind: simulator.FaultError, Status: 502, OneIn: 3}); err != nil {
+		t.Fatal(err)
+	}
+	for range 12 {
+		rc.get(tok, "/v1/assets", "")
+	}
+	rec, err := sim.Recording()
+	if err != nil {
+		t.Fatal(err)
+	}
+	draws := simulator.RecordedDraws(rec)
+	if len(draws) != 12 {
+		t.Fatalf("draws of %d inputs, want 12: %v", len(draws), draws)
+	}
+	live := sim.Requests.List()
+	hits := 0
+	for _, r := range live {
+		if r.Status == http.StatusBadGateway {
+			hits++
+		}
+	}
+	if hits == 0 || hits == 12 {
+		t.Fatalf("%d of 12 requests met the fault: the draws should differ", hits)
+	}
+	sameState(t, sim, replayOf(t, sim))
+
+	// The last GET: invert its draw.
+	var last int64
+	for seq := range draws {
+		last = max(last, seq)
+	}
+	simulator.FlipDraws(rec, last)
+	again := simtest.Start(t, simulator.WithRecording(rec))
+	got := again.Requests.List()
+	want := live[len(live)-1].Status == http.StatusBadGateway
+	if is := got[len(got)-1].Status == http.StatusBadGateway; is == want {
+		t.Errorf("the replay did not follow the inverted draw: status %d live, %d replayed", live[len(live)-1].Status, got[len(got)-1].Status)
 	}
 }

@@ -116,6 +116,10 @@ func appendInput(b []byte, in *recordedInput) []byte {
 	b = binary.AppendUvarint(b, uint64(len(in.Body)))
 	b = append(b, in.Body...)
 	b = appendBool(b, in.BodyErr)
+	b = binary.AppendUvarint(b, uint64(len(in.Draws)))
+	for _, d := range in.Draws {
+		b = appendBool(b, d)
+	}
 	b = binary.AppendVarint(b, in.Of)
 	b = appendString(b, in.Call)
 	b = binary.AppendUvarint(b, uint64(len(in.Args)))
@@ -216,6 +220,11 @@ func readInput(b []byte) (*recordedInput, error) {
 		in.Body = append([]byte(nil), body...)
 	}
 	in.BodyErr = r.bool()
+	if n := r.uvarint(); n > 0 && n <= uint64(len(b)) {
+		for range n {
+			in.Draws = append(in.Draws, r.bool())
+		}
+	}
 	in.Of = r.varint()
 	in.Call = r.str()
 	if n := r.uvarint(); n > 0 && n <= uint64(len(b)) {

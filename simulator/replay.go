@@ -213,9 +213,10 @@ func WithRecording(r *Recording) Option { return func(o *options) { o.recording 
 // replayHooks connect a replayed request to the replay: a delay fault
 // parks it until the recording says it resumed.
 type replayHooks struct {
-	parked  chan struct{} // the request waits in a delay
-	release chan struct{} // closed to let it take the lock again
-	done    chan struct{} // closed when its handler has returned
+	want    *recordedInput // the recorded input (its random draws are made again)
+	parked  chan struct{}  // the request waits in a delay
+	release chan struct{}  // closed to let it take the lock again
+	done    chan struct{}  // closed when its handler has returned
 	w       *replayWriter
 	panic   any
 }
@@ -472,7 +473,7 @@ func (p *replayer) http(in *recordedInput) (*replayWriter, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := &replayHooks{parked: make(chan struct{}, 1), release: make(chan struct{}), done: make(chan struct{}), w: &replayWriter{header: http.Header{}}}
+	h := &replayHooks{want: in, parked: make(chan struct{}, 1), release: make(chan struct{}), done: make(chan struct{}), w: &replayWriter{header: http.Header{}}}
 	var body io.Reader = bytes.NewReader(in.Body)
 	if in.BodyErr {
 		body = io.MultiReader(body, errReader{})
