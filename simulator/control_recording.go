@@ -38,16 +38,18 @@ func (s *Simulator) registerRecording() {
 // it is, or from memory.
 func (s *Simulator) serveRecording(w http.ResponseWriter, r *http.Request) {
 	id := s.controlRequestID(w)
-	s.mu.Lock()
-	end := s.clock.Now()
-	s.mu.Unlock()
 	s.rec.mu.Lock()
 	st := s.rec.store
 	s.rec.mu.Unlock()
 	if st != nil {
+		p, err := s.point(true)
+		if err != nil {
+			errorResponse(errBusiness500(err.Error()), id).write(w, id)
+			return
+		}
 		w.Header().Set("Content-Type", "application/x-ndjson")
 		w.Header().Set("Content-Disposition", `attachment; filename="mwallet-sim-recording.jsonl"`)
-		_ = st.writeRecording(w, end)
+		_ = st.writeRecording(w, p)
 		return
 	}
 	rec, err := s.Recording()
@@ -261,7 +263,7 @@ func (s *Simulator) stepRecording(seq int64) (*Recording, error) {
 	if rec != nil && int64(len(rec.inputs)) >= min(seq, logged) {
 		return rec, nil
 	}
-	rec, err := s.Recording()
+	rec, err := s.recording(false)
 	if err != nil {
 		return nil, err
 	}

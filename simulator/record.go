@@ -116,6 +116,9 @@ type recordedInput struct {
 
 	// base_url: the address the simulator serves at, from this input on.
 	URL string `json:"url,omitempty"`
+
+	// end (the last line of a recording file): the state digest then.
+	Digest string `json:"digest,omitempty"`
 }
 
 // recordedInputJSON adds the body, as text when it is UTF-8 and in base64

@@ -406,8 +406,8 @@ func TestRecordingFileFormat(t *testing.T) {
 	if in["op"] != "http" || in["method"] != "POST" || in["target"] != "/v1/connect/token" || in["seq"] != float64(2) {
 		t.Errorf("input line %s", lines[1])
 	}
-	if end["op"] != "end" || end["clock"] != "2026-01-01T00:01:00Z" {
-		t.Errorf("end line %s", lines[2])
+	if end["op"] != "end" || end["clock"] != "2026-01-01T00:01:00Z" || end["digest"] != mustDigest(t, sim) {
+		t.Errorf("end line %s, want the clock and the digest %s", lines[2], mustDigest(t, sim))
 	}
 	rec, err := simulator.ReadRecording(strings.NewReader(string(r.raw)))
 	if err != nil || rec.Len() != 2 {
@@ -561,6 +561,15 @@ func TestReplayFollowsRecordedDraws(t *testing.T) {
 		last = max(last, seq)
 	}
 	simulator.FlipDraws(rec, last)
+	// The recording's end carries the digest of the state it was taken in:
+	// the edited recording reaches another state, and the replay says so.
+	if s, err := simulator.New(simulator.WithRecording(rec)); err == nil || !strings.Contains(err.Error(), "reached another state") {
+		if s != nil {
+			s.Close()
+		}
+		t.Fatalf("replay of an edited recording: %v, want the digest refused", err)
+	}
+	simulator.ForgetDigest(rec)
 	again := simtest.Start(t, simulator.WithRecording(rec))
 	got := again.Requests.List()
 	want := live[len(live)-1].Status == http.StatusBadGateway

@@ -28,7 +28,8 @@ import (
 // Its file format is JSON Lines, version 1: a header line
 // {"format":"mwallet-sim-recording","version":1,"config":{...}}, one line
 // per input ({"seq","clock","op",...}), and a last line {"op":"end",
-// "clock"} with the clock when the recording was taken. The simulator's
+// "clock","digest"} with the clock and the state digest when the recording
+// was taken. The simulator's
 // README describes every field. A recording holds every request as it was
 // received, credentials, tokens, signatures and bodies included: it is as
 // sensitive as the test data sent to the simulator.
@@ -36,6 +37,7 @@ type Recording struct {
 	header recordingHeader
 	inputs []*recordedInput
 	end    time.Time // the clock when the recording was taken
+	digest string    // the state digest then ("" when not known)
 }
 
 // Len returns the number of inputs in the recording.
@@ -54,7 +56,7 @@ func (r *Recording) WriteTo(w io.Writer) (int64, error) {
 			return cw.n, err
 		}
 	}
-	last := recordedInput{Op: opEnd, Clock: r.end}
+	last := recordedInput{Op: opEnd, Clock: r.end, Digest: r.digest}
 	if n := len(r.inputs); n > 0 {
 		last.Seq = r.inputs[n-1].Seq
 	}
@@ -116,7 +118,7 @@ func ReadRecording(rd io.Reader) (*Recording, error) {
 			return nil, fmt.Errorf("simulator: recording: line %d: %w", n, err)
 		}
 		if in.Op == opEnd {
-			rec.end = in.Clock
+			rec.end, rec.digest = in.Clock, in.Digest
 			continue
 		}
 		if want := int64(len(rec.inputs) + 1); in.Seq != want {
@@ -168,31 +170,70 @@ func (h recordingHeader) check() error {
 // Without a data directory the log is kept in memory, up to
 // WithRecordingLimit (128 MiB of requests by default); past that Recording
 // returns an error. Control API: GET /_sim/recording.
-func (s *Simulator) Recording() (*Recording, error) {
+func (s *Simulator) Recording() (*Recording, error) { return s.recording(true) }
+
+// recordingPoint is where the log stands at one instant, with the state
+// then.
+type recordingPoint struct {
+	hdr     recordingHeader
+	end     time.Time
+	digest  string // "" when not asked for
+	chunks  [][]byte
+	n       int
+	dropped int64
+	st      *store
+	limit   int64 // the store's log size then
+	seq     int64
+}
+
+// point takes the recording's point: with digest, the state is hashed at
+// that same instant (no input runs meanwhile).
+func (s *Simulator) point(digest bool) (recordingPoint, error) {
+	var p recordingPoint
+	s.inputs.Lock()
 	s.mu.Lock()
-	end := s.clock.Now()
-	s.mu.Unlock()
+	defer s.inputs.Unlock()
+	defer s.mu.Unlock()
+	p.end = s.clock.Now()
+	if digest {
+		img, err := s.encodeImage()
+		if err != nil {
+			return p, err
+		}
+		p.digest = digestOf(img)
+	}
 	r := s.rec
 	r.mu.Lock()
-	hdr := recordingHeader{Format: recordingFormat, Version: recordingVersion, Config: r.cfg}
-	st, dropped := r.store, r.dropped
-	chunks, n := r.mem.view()
+	p.hdr = recordingHeader{Format: recordingFormat, Version: recordingVersion, Config: r.cfg}
+	p.st, p.dropped, p.seq = r.store, r.dropped, r.seq
+	p.chunks, p.n = r.mem.view()
 	r.mu.Unlock()
-	if st != nil {
-		inputs, err := st.readInputs()
-		if err != nil {
-			return nil, err
-		}
-		return &Recording{header: hdr, inputs: inputs, end: end}, nil
+	if p.st != nil {
+		p.st.mu.Lock()
+		p.limit = p.st.written
+		p.st.mu.Unlock()
 	}
-	if dropped > 0 {
-		return nil, errRecordingLimit
-	}
-	mem, err := decodeChunks(chunks, n)
+	return p, nil
+}
+
+func (s *Simulator) recording(digest bool) (*Recording, error) {
+	p, err := s.point(digest)
 	if err != nil {
 		return nil, err
 	}
-	return &Recording{header: hdr, inputs: mem, end: end}, nil
+	var inputs []*recordedInput
+	switch {
+	case p.st != nil:
+		inputs, err = p.st.readInputs(p.limit)
+	case p.dropped > 0:
+		err = errRecordingLimit
+	default:
+		inputs, err = decodeChunks(p.chunks, p.n)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Recording{header: p.hdr, inputs: inputs, end: p.end, digest: p.digest}, nil
 }
 
 // WithRecording starts the simulator from a recording: it is built with the
@@ -200,9 +241,9 @@ func (s *Simulator) Recording() (*Recording, error) {
 // members; the options that set these are ignored) and every input of the
 // recording is run again in order, without network calls (webhook attempts
 // get the receiver answers recorded). New returns an error when the replay
-// does not log the same inputs as the recording (the recording comes from
-// a simulator that behaves differently). The simulator then records on
-// from there.
+// does not log the same inputs as the recording, or ends in a state whose
+// digest is not the recording's (the recording comes from a simulator that
+// behaves differently). The simulator then records on from there.
 //
 // What was in progress when the recording was taken is then completed: a
 // request waiting in a delay fault runs its handler (its answer goes
@@ -645,7 +686,21 @@ func (s *Simulator) replayRecording(r *Recording) error {
 	if now := s.clock.Now(); r.end.After(now) {
 		s.advanceLocked(r.end.Sub(now))
 	}
+	var got string
+	if r.digest != "" {
+		img, err := s.encodeImage()
+		if err != nil {
+			s.mu.Unlock()
+			p.abandon()
+			return err
+		}
+		got = digestOf(img)
+	}
 	s.mu.Unlock()
+	if got != r.digest {
+		p.abandon()
+		return fmt.Errorf("simulator: the replay logged the recorded inputs but reached another state (digest %s, the recording's %s): the recording comes from a simulator that behaves differently", got, r.digest)
+	}
 	p.finish()
 	s.rec.mu.Lock()
 	st := s.rec.store

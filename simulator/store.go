@@ -206,11 +206,11 @@ func (st *store) logHeader() (*recordingHeader, int64, error) {
 	return &hdr, int64(8 + len(p)), nil
 }
 
-// scan reads the inputs of the log from offset from, calling fn for each,
-// and stops at the end or at the first frame that is cut short or corrupt.
-// It returns the offset after the last whole frame and that frame's
-// offset.
-func (st *store) scan(from int64, fn func(in *recordedInput) error) (end, last int64, n int, err error) {
+// scan reads the inputs of the log from offset from, calling fn for each
+// with its frame's offset, and stops at the end or at the first frame that
+// is cut short or corrupt. It returns the offset after the last whole frame
+// and that frame's offset.
+func (st *store) scan(from int64, fn func(in *recordedInput, off int64) error) (end, last int64, n int, err error) {
 	f, err := os.Open(st.path)
 	if err != nil {
 		return 0, 0, 0, err
@@ -235,7 +235,7 @@ func (st *store) scan(from int64, fn func(in *recordedInput) error) (end, last i
 			return end, last, n, nil
 		}
 		if fn != nil {
-			if err := fn(in); err != nil {
+			if err := fn(in, end); err != nil {
 				return end, last, n, err
 			}
 		}
@@ -245,27 +245,34 @@ func (st *store) scan(from int64, fn func(in *recordedInput) error) (end, last i
 	}
 }
 
-// readInputs returns every input of the log (for Recording).
-func (st *store) readInputs() ([]*recordedInput, error) {
+// readInputs returns the inputs of the log up to offset limit (for
+// Recording).
+func (st *store) readInputs(limit int64) ([]*recordedInput, error) {
 	_, hlen, err := st.logHeader()
 	if err != nil {
 		return nil, err
 	}
 	var out []*recordedInput
-	_, _, _, err = st.scan(hlen, func(in *recordedInput) error {
+	_, _, _, err = st.scan(hlen, func(in *recordedInput, off int64) error {
+		if off >= limit {
+			return errStop
+		}
 		out = append(out, in)
 		return nil
 	})
+	if err == errStop {
+		err = nil
+	}
 	return out, err
 }
 
+var errStop = errors.New("stop")
+
 // writeRecording writes the log as a recording (GET /_sim/recording)
-// without decoding it: the header, every input up to now, and the end
-// line.
-func (st *store) writeRecording(w io.Writer, end time.Time) error {
-	st.mu.Lock()
-	limit, seq := st.written, st.seq
-	st.mu.Unlock()
+// without decoding it: the header, every input up to the point p, and the
+// end line.
+func (st *store) writeRecording(w io.Writer, p recordingPoint) error {
+	limit, seq := p.limit, p.seq
 	f, err := os.Open(st.path)
 	if err != nil {
 		return err
@@ -281,7 +288,7 @@ func (st *store) writeRecording(w io.Writer, end time.Time) error {
 		bw.Write(p)
 		bw.WriteByte('\n')
 	}
-	last, _ := json.Marshal(&recordedInput{Seq: seq, Op: opEnd, Clock: end})
+	last, _ := json.Marshal(&recordedInput{Seq: seq, Op: opEnd, Clock: p.end, Digest: p.digest})
 	bw.Write(last)
 	bw.WriteByte('\n')
 	return bw.Flush()
@@ -675,7 +682,7 @@ func openDataDir(o options) (s *Simulator, err error) {
 	tSnap := time.Since(t0)
 	s.rec.memOff = true // the log is the recording
 	p = newReplayer(s)
-	end, last, n, err := st.scan(from, p.step)
+	end, last, n, err := st.scan(from, func(in *recordedInput, _ int64) error { return p.step(in) })
 	if err != nil {
 		p.abandon()
 		return nil, fmt.Errorf("simulator: data directory %s: the log does not replay: %w", o.dataDir, err)
