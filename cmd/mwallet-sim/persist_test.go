@@ -14,7 +14,7 @@ import (
 
 // serveFor runs serve with args until the test ends and returns its base
 // URL and a function that stops it and returns its error and output.
-func serveFor(t *testing.T, args ...string) (string, func() (error, string)) {
+func serveFor(t *testing.T, args ...string) (string, func() (string, error)) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	var stdout, stderr bytes.Buffer
@@ -26,14 +26,14 @@ func serveFor(t *testing.T, args ...string) (string, func() (error, string)) {
 	select {
 	case base := <-urls:
 		stopped := false
-		stop := func() (error, string) {
+		stop := func() (string, error) {
 			if stopped {
-				return nil, ""
+				return "", nil
 			}
 			stopped = true
 			cancel()
 			err := <-done
-			return err, stdout.String() + stderr.String()
+			return stdout.String() + stderr.String(), err
 		}
 		t.Cleanup(func() { stop() })
 		return base, stop
@@ -82,7 +82,7 @@ func TestServeDataAndReplay(t *testing.T) {
 	controlCall(t, "POST", base+"/_sim/members", `{"external_member_id":"kept","kyc_level":1,"balances":{"USDT":"12.5"}}`)
 	controlCall(t, "POST", base+"/_sim/clock", `{"advance_seconds":90}`)
 	before := digestAt(t, base)
-	if err, out := stop(); err != nil || !strings.Contains(out, "data            "+dir) {
+	if out, err := stop(); err != nil || !strings.Contains(out, "data            "+dir) {
 		t.Fatalf("serve: %v\n%s", err, out)
 	}
 
