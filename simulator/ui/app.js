@@ -434,6 +434,11 @@
     document.querySelector(".stepper-nav").hidden = !on;
     document.getElementById("step-open").hidden = on;
     document.body.classList.toggle("stepping", on);
+    // The clock and flush buttons act on the live simulator: not while a
+    // step of the recording is on screen.
+    for (const b of document.querySelectorAll("[data-advance], #advance-form button, #flush")) {
+      b.disabled = on;
+    }
   }
 
   document.getElementById("step-open").addEventListener("click", async () => {
