@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -39,7 +40,7 @@ const (
 // requests (so the nonce and idempotency windows turn over as they would).
 //
 // MWALLET_RESTART_BENCH_DIR, when set, keeps the directory there and reuses
-// it in later runs.
+// it in later runs; otherwise TestMain removes it when the run ends.
 var restartDir = sync.OnceValues(func() (string, error) {
 	dir := os.Getenv("MWALLET_RESTART_BENCH_DIR")
 	if dir != "" {
@@ -54,6 +55,7 @@ var restartDir = sync.OnceValues(func() (string, error) {
 		if dir, err = os.MkdirTemp("", "mwallet-restart-bench-"); err != nil {
 			return "", err
 		}
+		restartTemp.Store(&dir)
 	}
 	s, err := NewHandler()
 	if err != nil {
@@ -128,6 +130,17 @@ var restartDir = sync.OnceValues(func() (string, error) {
 	}
 	return dir, nil
 })
+
+// restartTemp is the directory restartDir made, to remove at the end.
+var restartTemp atomic.Pointer[string]
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if dir := restartTemp.Load(); dir != nil {
+		_ = os.RemoveAll(*dir)
+	}
+	os.Exit(code)
+}
 
 func BenchmarkRestart(b *testing.B) {
 	dir, err := restartDir()
