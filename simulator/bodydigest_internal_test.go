@@ -11,7 +11,7 @@ import (
 func TestIdempotencyBodyDigestIsKeyed(t *testing.T) {
 	t.Parallel()
 	body := []byte(`{"new_pin":"123456","current_pin":"654321"}`)
-	a, b := newGatewayState(1), newGatewayState(1)
+	a, b := newGatewayState(1, nil), newGatewayState(1, nil)
 	da, db := a.bodyDigest(body), b.bodyDigest(body)
 	if da == sha256.Sum256(body) {
 		t.Fatal("the body digest is a plain SHA-256 of the body")

@@ -245,6 +245,22 @@ func (s *Simulator) registerCards() {
 		cs.productByID[p.ID] = p
 	}
 	s.cards = cs
+	// The issuer's success paths of what is in flight (outcome.go).
+	s.onOutcome(CollectionCardApplications, func(id string) {
+		if a := s.cards.apps[id]; a != nil {
+			_ = s.approveCardApplicationLocked(a)
+		}
+	})
+	s.onOutcome(CollectionCardClosures, func(id string) {
+		if c := s.cards.cards[id]; c != nil {
+			_ = s.completeCardCloseLocked(c)
+		}
+	})
+	s.onOutcome(CollectionCardTopups, func(id string) {
+		if t := s.cards.topups[id]; t != nil {
+			_ = s.creditCardTopUpLocked(t)
+		}
+	})
 	s.registerCardEndpoints()
 	s.registerCardActions()
 }

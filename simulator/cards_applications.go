@@ -269,7 +269,7 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 	s.cards.apps[a.ID] = a
 	s.cards.appByKey[m.ID+"\x00"+a.ClientKey] = a
 	s.emit("card.application.submitted", "card_application", a.ID, m, a.Status, a.StatusVersion, nil)
-	s.inFlight(CollectionCardApplications, a.ID, func() { _ = s.approveCardApplicationLocked(a) })
+	s.inFlight(CollectionCardApplications, a.ID)
 	return 201, appCreatedJSON(a), nil
 }
 

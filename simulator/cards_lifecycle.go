@@ -400,7 +400,7 @@ func (s *Simulator) handleCardClose(c *rc) (int, any, error) {
 	card.CloseReason = b.Reason
 	card.UpstreamCloseCalls++
 	s.moveCardLocked(card, cardMoves["close"].to, false)
-	s.inFlight(CollectionCardClosures, card.ID, func() { _ = s.completeCardCloseLocked(card) })
+	s.inFlight(CollectionCardClosures, card.ID)
 	return 200, answer, nil
 }
 

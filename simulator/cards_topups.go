@@ -112,7 +112,7 @@ func (s *Simulator) handleCardTopUp(c *rc) (int, any, error) {
 	t := &cardTopUp{seq: s.nextSeq(), ID: id, CardID: card.ID, MemberID: c.member.ID, Asset: chosen, Funding: funding, Amount: amount, Fee: fee,
 		Status: "processing", StatusVersion: 1, CreatedAt: c.now}
 	s.cards.topups[t.ID] = t
-	s.inFlight(CollectionCardTopups, t.ID, func() { _ = s.creditCardTopUpLocked(t) })
+	s.inFlight(CollectionCardTopups, t.ID)
 	if s.cards.topUpTimeouts > 0 {
 		// The upstream call timed out after the hold: the order exists and
 		// stays processing with its funds held (no outcome runs by itself),

@@ -19,10 +19,12 @@ type Clock struct {
 	seq    int64
 }
 
+// timer is an upstream outcome falling due: the success path of the object
+// id (runOutcome). It is data, not a closure, so the clock can be persisted.
 type timer struct {
 	at  time.Time
 	seq int64
-	fn  func()
+	id  string
 }
 
 type timerHeap []*timer
@@ -54,14 +56,21 @@ func (c *Clock) Now() time.Time {
 	return c.now
 }
 
-// at schedules fn to run when the clock reaches t. fn runs from Advance (or
-// from runDue) without the clock's lock held; the simulator runs it under its
-// state lock.
-func (c *Clock) at(t time.Time, fn func()) {
+// at schedules the outcome of object id for when the clock reaches t. It
+// runs from Advance (or from runDue) without the clock's lock held; the
+// simulator runs it under its state lock.
+func (c *Clock) at(t time.Time, id string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.seq++
-	heap.Push(&c.timers, &timer{at: t, seq: c.seq, fn: fn})
+	heap.Push(&c.timers, &timer{at: t, seq: c.seq, id: id})
+}
+
+// hasDue reports whether a timer falls due at or before limit.
+func (c *Clock) hasDue(limit time.Time) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.timers) > 0 && !c.timers[0].at.After(limit)
 }
 
 // popDue removes and returns the next timer due at or before limit.

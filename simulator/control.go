@@ -83,31 +83,58 @@ func (s *Simulator) runAction(key string, fn actionFunc, id string, body []byte)
 	return fn(id, body)
 }
 
+// serveControl serves a control endpoint. A write (any method but GET and
+// HEAD) is an input of the log (record.go), answered once it is durable; a
+// read changes nothing and is not logged.
 func (s *Simulator) serveControl(w http.ResponseWriter, r *http.Request, fn controlFunc) {
 	body, rerr := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	id := s.nextRequestID()
+	id := s.controlID()
 	w.Header().Set("X-Request-Id", id)
-	if rerr != nil || len(body) > maxBodyBytes {
-		writeJSON(w, http.StatusBadRequest, errInvalidRequest("request body unreadable or larger than 1 MiB").envelope(id))
+	write := isWrite(r.Method)
+	var end int64
+	if write {
+		s.inputs.Lock()
+		s.mu.Lock()
+		_, e, err := s.logRequest(r)
+		s.inputs.Unlock()
+		if err != nil {
+			s.mu.Unlock()
+			errorResponse(notPersisted(err), id).write(w, id)
+			return
+		}
+		end = e
+	} else {
+		s.mu.Lock()
+	}
+	resp := s.controlAnswer(r, fn, body, rerr, id)
+	s.mu.Unlock()
+	if write {
+		if err := s.rec.durable(end); err != nil {
+			resp = errorResponse(notDurable(err), id)
+		}
+	}
+	if resp.body == nil {
+		w.WriteHeader(resp.status)
 		return
+	}
+	resp.write(w, id)
+}
+
+// controlAnswer runs a control endpoint with s.mu held and encodes its
+// answer (under the lock, as the answer may show live state).
+func (s *Simulator) controlAnswer(r *http.Request, fn controlFunc, body []byte, rerr error, id string) response {
+	if rerr != nil || len(body) > maxBodyBytes {
+		return errorResponse(errInvalidRequest("request body unreadable or larger than 1 MiB"), id)
 	}
 	status, out, err := fn(r, body)
 	if err != nil {
-		ae := controlError(err)
-		for k, v := range ae.header {
-			w.Header().Set(k, v)
-		}
-		writeJSON(w, ae.status, ae.envelope(id))
-		return
+		return errorResponse(controlError(err), id)
 	}
 	s.runDueLocked()
 	if out == nil {
-		w.WriteHeader(status)
-		return
+		return response{status: status}
 	}
-	writeJSON(w, status, out)
+	return jsonResponse(status, out)
 }
 
 // controlError maps an action's error to an envelope: an *apiError as is, a
@@ -433,6 +460,10 @@ func (s *Simulator) Actions() []string {
 // with a JSON body (nil for none), as POST /_sim/<collection>/<id>/<action>
 // would, and returns its JSON answer.
 func (s *Simulator) Action(key, id string, body []byte) (json.RawMessage, error) {
+	return call2(s, "Action", func() (json.RawMessage, error) { return s.action(key, id, body) }, key, id, body)
+}
+
+func (s *Simulator) action(key, id string, body []byte) (json.RawMessage, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	fn, ok := s.actions[key]

@@ -20,51 +20,51 @@ type CardsControl struct{ s *Simulator }
 // quick KYC binding, a product gone) is rejected instead, with everything it
 // held returned, as the upstream would.
 func (c *CardsControl) ApproveApplication(id string) error {
-	return c.s.approveCardApplication(id)
+	return call1(c.s, "Cards.ApproveApplication", func() error { return c.s.approveCardApplication(id) }, id)
 }
 
 // RejectApplication fails an application under review (action
 // cards/applications/{id}/reject): the issuance fee and shipping are
 // refunded, the first top-up hold released, card.application.rejected sent.
 func (c *CardsControl) RejectApplication(id string) error {
-	return c.s.rejectCardApplication(id)
+	return call1(c.s, "Cards.RejectApplication", func() error { return c.s.rejectCardApplication(id) }, id)
 }
 
 // Ship makes a physical card leave stock (action cards/{id}/ship); it
 // can then be activated.
 func (c *CardsControl) Ship(cardID string) error {
-	return c.s.shipCard(cardID)
+	return call1(c.s, "Cards.Ship", func() error { return c.s.shipCard(cardID) }, cardID)
 }
 
 // AddTransaction adds (or, with an existing ID, updates) a transaction
 // of a card (action cards/{id}/transactions) and returns its ctx_ id.
 func (c *CardsControl) AddTransaction(cardID string, t CardTransaction) (string, error) {
-	return c.s.addCardTransaction(cardID, t)
+	return call2(c.s, "Cards.AddTransaction", func() (string, error) { return c.s.addCardTransaction(cardID, t) }, cardID, t)
 }
 
 // CompleteClose is the issuer's callback ending a closure (action
 // cards/{id}/close_complete): closing becomes closed.
 func (c *CardsControl) CompleteClose(cardID string) error {
-	return c.s.completeCardClose(cardID)
+	return call1(c.s, "Cards.CompleteClose", func() error { return c.s.completeCardClose(cardID) }, cardID)
 }
 
 // SetStatus overrides a card's status as an operator would (action
 // cards/{id}/set_status), for reaching pending or expired in tests.
 func (c *CardsControl) SetStatus(cardID, status string) error {
-	return c.s.setCardStatus(cardID, status)
+	return call1(c.s, "Cards.SetStatus", func() error { return c.s.setCardStatus(cardID, status) }, cardID, status)
 }
 
 // SetUpstreamBalanceReadable makes the issuer's balance of a card
 // readable or not (action cards/{id}/upstream_balance); close needs it
 // readable.
 func (c *CardsControl) SetUpstreamBalanceReadable(cardID string, readable bool) error {
-	return c.s.setCardUpstreamBalanceReadable(cardID, readable)
+	return call1(c.s, "Cards.SetUpstreamBalanceReadable", func() error { return c.s.setCardUpstreamBalanceReadable(cardID, readable) }, cardID, readable)
 }
 
 // UnlockActivation lifts an activation lock as an operator would
 // (action cards/{id}/unlock).
 func (c *CardsControl) UnlockActivation(cardID string) error {
-	return c.s.unlockCardActivation(cardID)
+	return call1(c.s, "Cards.UnlockActivation", func() error { return c.s.unlockCardActivation(cardID) }, cardID)
 }
 
 // Plastic returns what is printed on a card (last four digits, expiry
@@ -82,19 +82,19 @@ func (c *CardsControl) UpstreamCloseRequests(cardID string) (int, error) {
 // CreditTopUp confirms a top-up upstream (action cards/topups/{id}/credit):
 // the card is credited and card.topup.credited sent.
 func (c *CardsControl) CreditTopUp(id string) error {
-	return c.s.creditCardTopUp(id)
+	return call1(c.s, "Cards.CreditTopUp", func() error { return c.s.creditCardTopUp(id) }, id)
 }
 
 // RejectTopUp is an explicit upstream rejection (action
 // cards/topups/{id}/reject): the hold is released at once.
 func (c *CardsControl) RejectTopUp(id string) error {
-	return c.s.rejectCardTopUp(id)
+	return call1(c.s, "Cards.RejectTopUp", func() error { return c.s.rejectCardTopUp(id) }, id)
 }
 
 // TimeoutTopUp is an upstream timeout (action cards/topups/{id}/timeout):
 // the top-up stays processing and its funds stay held.
 func (c *CardsControl) TimeoutTopUp(id string) error {
-	return c.s.timeoutCardTopUp(id)
+	return call1(c.s, "Cards.TimeoutTopUp", func() error { return c.s.timeoutCardTopUp(id) }, id)
 }
 
 // TopUpStatus returns the status of a top-up order (processing,
@@ -106,36 +106,36 @@ func (c *CardsControl) TopUpStatus(id string) (string, error) {
 // SetLimit sets how many cards of a form factor (virtual or physical)
 // each member may hold, applications in progress included.
 func (c *CardsControl) SetLimit(formFactor string, n int) {
-	c.s.setCardLimit(formFactor, n)
+	call0(c.s, "Cards.SetLimit", func() { c.s.setCardLimit(formFactor, n) }, formFactor, n)
 }
 
 // SetPenalty marks a member as having outstanding penalties (card
 // applications then fail) or clears it.
 func (c *CardsControl) SetPenalty(memberID string, outstanding bool) error {
-	return c.s.setCardPenalty(memberID, outstanding)
+	return call1(c.s, "Cards.SetPenalty", func() error { return c.s.setCardPenalty(memberID, outstanding) }, memberID, outstanding)
 }
 
 // SetKYCCountry sets the country of the KYC a member used (default SG),
 // which product country restrictions check.
 func (c *CardsControl) SetKYCCountry(memberID, country string) error {
-	return c.s.setCardKYCCountry(memberID, country)
+	return call1(c.s, "Cards.SetKYCCountry", func() error { return c.s.setCardKYCCountry(memberID, country) }, memberID, country)
 }
 
 // AddShippingAddress adds a shipping address to a member and returns its
 // id. Every member starts with adr_ addresses in SG (default) and HK.
 func (c *CardsControl) AddShippingAddress(memberID, country string, isDefault bool) (string, error) {
-	return c.s.addCardShippingAddress(memberID, country, isDefault)
+	return call2(c.s, "Cards.AddShippingAddress", func() (string, error) { return c.s.addCardShippingAddress(memberID, country, isDefault) }, memberID, country, isDefault)
 }
 
 // SetBINAuthorizations restricts the products the merchant sees to these
 // BINs; no BINs means unrestricted.
 func (c *CardsControl) SetBINAuthorizations(bins ...string) {
-	c.s.setCardBINAuthorizations(bins...)
+	call0(c.s, "Cards.SetBINAuthorizations", func() { c.s.setCardBINAuthorizations(bins...) }, bins)
 }
 
 // SetProductEnabled enables or disables a card product.
 func (c *CardsControl) SetProductEnabled(productID string, enabled bool) error {
-	return c.s.setCardProductEnabled(productID, enabled)
+	return call1(c.s, "Cards.SetProductEnabled", func() error { return c.s.setCardProductEnabled(productID, enabled) }, productID, enabled)
 }
 
 // Funds returns the available and locked balances of asset that card
@@ -150,7 +150,9 @@ func (c *CardsControl) Funds(memberID, asset string) (available, locked money.Am
 // 400 state_invalid ("upstream refuses") and the card keeps its status.
 // Control API: POST /_sim/cards/{id}/refuse_close with {"refuse": true|false}.
 func (c *CardsControl) SetCloseRefused(cardID string, refused bool) error {
-	return c.s.withCard(cardID, func(card *simCard) error { card.UpstreamRefusesClose = refused; return nil })
+	return call1(c.s, "Cards.SetCloseRefused", func() error {
+		return c.s.withCard(cardID, func(card *simCard) error { card.UpstreamRefusesClose = refused; return nil })
+	}, cardID, refused)
 }
 
 // TimeoutNextTopUps makes the issuer's call time out after the hold for
@@ -161,11 +163,13 @@ func (c *CardsControl) SetCloseRefused(cardID string, refused bool) error {
 // it. Control API: POST /_sim/cards/topups/upstream_timeout with
 // {"count": n}.
 func (c *CardsControl) TimeoutNextTopUps(n int) error {
-	if n < 0 {
-		return errInvalidRequest("count must be 0 or more")
-	}
-	c.s.mu.Lock()
-	defer c.s.mu.Unlock()
-	c.s.cards.topUpTimeouts = n
-	return nil
+	return call1(c.s, "Cards.TimeoutNextTopUps", func() error {
+		if n < 0 {
+			return errInvalidRequest("count must be 0 or more")
+		}
+		c.s.mu.Lock()
+		defer c.s.mu.Unlock()
+		c.s.cards.topUpTimeouts = n
+		return nil
+	}, n)
 }

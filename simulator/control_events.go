@@ -1,5 +1,7 @@
 package simulator
 
+import "fmt"
+
 // EventsControl reads the events the simulator recorded for webhook
 // delivery and emits events of its own (sim.Events). Control API:
 // GET /_sim/events, POST /_sim/webhooks/events.
@@ -20,12 +22,22 @@ func (e *EventsControl) List() []Event {
 // Use it to test receivers with events whose product flow the simulator
 // does not drive. Control API: POST /_sim/webhooks/events.
 func (e *EventsControl) Emit(typ, object, id, externalMemberID, status string, version int64) (string, error) {
-	return e.s.emitEvent(typ, object, id, externalMemberID, status, version)
+	return call2(e.s, "Events.Emit", func() (string, error) {
+		return e.s.emitEvent(typ, object, id, externalMemberID, status, version)
+	}, typ, object, id, externalMemberID, status, version)
 }
 
 // EmitExtra is Emit with extra data fields (for example
 // compensation_source and application_id of kyc.quick.compensated). Extras
 // must be identifiers or statuses, like every field of an event body.
 func (e *EventsControl) EmitExtra(typ, object, id, externalMemberID, status string, version int64, extra map[string]any) (string, error) {
-	return e.s.emitEventExtra(typ, object, id, externalMemberID, status, version, extra)
+	// The extras as JSON gives them (numbers as float64), so that a replay
+	// of the call, which reads them from JSON, records the same event.
+	extra, err := viaJSON(extra)
+	if err != nil {
+		return "", fmt.Errorf("simulator: EmitExtra: extra: %w", err)
+	}
+	return call2(e.s, "Events.EmitExtra", func() (string, error) {
+		return e.s.emitEventExtra(typ, object, id, externalMemberID, status, version, extra)
+	}, typ, object, id, externalMemberID, status, version, extra)
 }

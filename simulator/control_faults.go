@@ -10,12 +10,12 @@ type FaultsControl struct{ s *Simulator }
 // and path. Faults are tried in the order they were added; one request takes
 // at most one fault.
 func (fc *FaultsControl) Inject(f Fault) error {
-	return fc.s.injectFault(f)
+	return call1(fc.s, "Faults.Inject", func() error { return fc.s.injectFault(f) }, f)
 }
 
 // Clear removes every fault.
 func (fc *FaultsControl) Clear() {
-	fc.s.clearFaults()
+	call0(fc.s, "Faults.Clear", fc.s.clearFaults)
 }
 
 // List returns the faults still armed, Count being what remains.

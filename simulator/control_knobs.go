@@ -28,18 +28,17 @@ func (s *Simulator) controlGo(pattern string, fn goControlFunc) {
 	s.controlRoutes = append(s.controlRoutes, pattern)
 	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		body, rerr := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
-		s.mu.Lock()
-		id := s.nextRequestID()
-		s.mu.Unlock()
+		// Not an input of the log itself: the Go methods fn calls are
+		// (call0..call3 in record.go), so a replay runs them.
+		id := s.controlID()
 		w.Header().Set("X-Request-Id", id)
 		if rerr != nil || len(body) > maxBodyBytes {
-			writeJSON(w, http.StatusBadRequest, errInvalidRequest("request body unreadable or larger than 1 MiB").envelope(id))
+			errorResponse(errInvalidRequest("request body unreadable or larger than 1 MiB"), id).write(w, id)
 			return
 		}
 		status, out, err := fn(r, body)
 		if err != nil {
-			ae := controlError(err)
-			writeJSON(w, ae.status, ae.envelope(id))
+			errorResponse(controlError(err), id).write(w, id)
 			return
 		}
 		writeJSON(w, status, out)

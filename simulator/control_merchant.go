@@ -13,21 +13,21 @@ type MerchantControl struct{ s *Simulator }
 // Set changes the merchant as ms says. It changes nothing when any
 // setting is invalid.
 func (m *MerchantControl) Set(ms MerchantSettings) error {
-	return m.s.setMerchant(ms)
+	return call1(m.s, "Merchant.Set", func() error { return m.s.setMerchant(ms) }, ms)
 }
 
 // TopUpPrepaid credits the merchant prepaid account with amount of
 // asset and advances the remittances waiting for merchant funds. Control
 // action merchant/prepaid/topup, body {"asset", "amount"}.
 func (m *MerchantControl) TopUpPrepaid(asset, amount string) error {
-	return m.s.topUpMerchantPrepaid(asset, amount)
+	return call1(m.s, "Merchant.TopUpPrepaid", func() error { return m.s.topUpMerchantPrepaid(asset, amount) }, asset, amount)
 }
 
 // WithdrawPrepaid takes amount of asset out of the merchant prepaid
 // account ("" takes the whole available prepaid balance), for example to
 // play a merchant whose prepaid cannot fund a remittance.
 func (m *MerchantControl) WithdrawPrepaid(asset, amount string) error {
-	return m.s.withdrawMerchantPrepaid(asset, amount)
+	return call1(m.s, "Merchant.WithdrawPrepaid", func() error { return m.s.withdrawMerchantPrepaid(asset, amount) }, asset, amount)
 }
 
 // PrepaidBalance returns the merchant prepaid available and locked balance in
@@ -39,7 +39,7 @@ func (m *MerchantControl) PrepaidBalance(asset string) (available, locked money.
 // SetPOBOSubaccount sets whether the merchant has an active upstream
 // subaccount, which the pobo line needs.
 func (m *MerchantControl) SetPOBOSubaccount(active bool) {
-	m.s.setPOBOSubaccount(active)
+	call0(m.s, "Merchant.SetPOBOSubaccount", func() { m.s.setPOBOSubaccount(active) }, active)
 }
 
 // SetWriteQuota sets the merchant-level write quota: at most perMinute
@@ -48,7 +48,9 @@ func (m *MerchantControl) SetPOBOSubaccount(active bool) {
 // Retry-After; 0 (the default: the contract shows no number) removes it.
 // Control API: POST /_sim/merchant/write_quota with {"per_minute": n}.
 func (m *MerchantControl) SetWriteQuota(perMinute int) error {
-	m.s.mu.Lock()
-	defer m.s.mu.Unlock()
-	return m.s.setWriteQuotaLocked(perMinute)
+	return call1(m.s, "Merchant.SetWriteQuota", func() error {
+		m.s.mu.Lock()
+		defer m.s.mu.Unlock()
+		return m.s.setWriteQuotaLocked(perMinute)
+	}, perMinute)
 }

@@ -8,11 +8,11 @@ type OutcomesControl struct{ s *Simulator }
 // Set sets the outcome mode of a whole collection (for example
 // CollectionQROrders) for objects put in flight from now on.
 func (o *OutcomesControl) Set(collection string, m OutcomeMode) {
-	o.s.setOutcome(collection, m)
+	call0(o.s, "Outcomes.Set", func() { o.s.setOutcome(collection, m) }, collection, m)
 }
 
 // SetObject sets the mode of one object already in flight (id with its
 // REST prefix). Immediate runs its success path now; After schedules it.
 func (o *OutcomesControl) SetObject(id string, m OutcomeMode) {
-	o.s.setObjectOutcome(id, m)
+	call0(o.s, "Outcomes.SetObject", func() { o.s.setObjectOutcome(id, m) }, id, m)
 }

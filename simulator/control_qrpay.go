@@ -12,21 +12,21 @@ type QRPayControl struct{ s *Simulator }
 // qrpay.order.completed is emitted. Control action
 // qrpay/orders/{id}/complete.
 func (q *QRPayControl) Complete(id string) error {
-	return q.s.completeQROrder(id)
+	return call1(q.s, "QRPay.Complete", func() error { return q.s.completeQROrder(id) }, id)
 }
 
 // Fail is the upstream reporting failure for a processing order: the
 // full debit is returned to where it was held from, and qrpay.order.failed is
 // emitted. Control action qrpay/orders/{id}/fail.
 func (q *QRPayControl) Fail(id string) error {
-	return q.s.failQROrder(id)
+	return call1(q.s, "QRPay.Fail", func() error { return q.s.failQROrder(id) }, id)
 }
 
 // Refund is the upstream refunding a completed order: the full debit
 // (principal and fee) returns to the available balance it came from, and
 // qrpay.order.refunded is emitted. Control action qrpay/orders/{id}/refund.
 func (q *QRPayControl) Refund(id string) error {
-	return q.s.refundQROrder(id)
+	return call1(q.s, "QRPay.Refund", func() error { return q.s.refundQROrder(id) }, id)
 }
 
 // Timeout records that the upstream notice of a processing order timed
@@ -34,7 +34,7 @@ func (q *QRPayControl) Refund(id string) error {
 // reconciliation) until an outcome arrives. Control action
 // qrpay/orders/{id}/timeout.
 func (q *QRPayControl) Timeout(id string) error {
-	return q.s.timeoutQROrder(id)
+	return call1(q.s, "QRPay.Timeout", func() error { return q.s.timeoutQROrder(id) }, id)
 }
 
 // SetScenario makes the simulated upstream behave as scenarios for the code
@@ -42,26 +42,26 @@ func (q *QRPayControl) Timeout(id string) error {
 // written into the payload itself ("SIM:<scenario>" in template 62) apply
 // too.
 func (q *QRPayControl) SetScenario(codeValue string, scenarios ...string) error {
-	return q.s.setQRScenario(codeValue, scenarios...)
+	return call1(q.s, "QRPay.SetScenario", func() error { return q.s.setQRScenario(codeValue, scenarios...) }, codeValue, scenarios)
 }
 
 // SetEnabled switches the QR line on or off. Off, decode, quotes and payments
 // answer service_unavailable (no upstream, line not enabled).
 func (q *QRPayControl) SetEnabled(enabled bool) {
-	q.s.setQRLine(enabled)
+	call0(q.s, "QRPay.SetEnabled", func() { q.s.setQRLine(enabled) }, enabled)
 }
 
 // SetMerchantFeeRate sets the merchant fee rate of merchant-funded QR
 // payments in basis points (0 charges no fee).
 func (q *QRPayControl) SetMerchantFeeRate(bps int64) error {
-	return q.s.setQRMerchantFeeRate(bps)
+	return call1(q.s, "QRPay.SetMerchantFeeRate", func() error { return q.s.setQRMerchantFeeRate(bps) }, bps)
 }
 
 // SetFiatRate changes the upstream's USD value of one unit of an acquiring
 // currency ("THB", "0.0291"). Upstream orders already memoised keep their
 // prices; payments re-quote at the new rate.
 func (q *QRPayControl) SetFiatRate(currency, usdPerUnit string) error {
-	return q.s.setQRFiatRate(currency, usdPerUnit)
+	return call1(q.s, "QRPay.SetFiatRate", func() error { return q.s.setQRFiatRate(currency, usdPerUnit) }, currency, usdPerUnit)
 }
 
 // UpstreamCalls returns how many calls the simulated upstream received.

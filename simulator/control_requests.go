@@ -15,7 +15,7 @@ func (r *RequestsControl) List() []RequestRecord {
 
 // Reset empties the request journal.
 func (r *RequestsControl) Reset() {
-	r.s.resetRequests()
+	call0(r.s, "Requests.Reset", r.s.resetRequests)
 }
 
 // StartInProgress plays a first request that is still running with
@@ -27,7 +27,9 @@ func (r *RequestsControl) Reset() {
 // /_sim/requests/in_progress with {"method", "path", "idempotency_key",
 // "body", "seconds"} (seconds defaults to 60).
 func (r *RequestsControl) StartInProgress(method, target, key string, body []byte, d time.Duration) error {
-	r.s.mu.Lock()
-	defer r.s.mu.Unlock()
-	return r.s.startInProgressLocked(method, target, key, body, d)
+	return call1(r.s, "Requests.StartInProgress", func() error {
+		r.s.mu.Lock()
+		defer r.s.mu.Unlock()
+		return r.s.startInProgressLocked(method, target, key, body, d)
+	}, method, target, key, body, d)
 }

@@ -164,4 +164,31 @@
 // ledger cannot show: no money on an ended card, every held amount owned by
 // a live order and every live order holding its amount. Tests end with
 // both.
+//
+// # Recording, replay and persistence
+//
+// Every simulator logs its inputs, everything that can change its state, in
+// the order they ran and before they run: business requests (reads
+// included), control writes, Go control calls, clock advances that run
+// timers, and webhook flushes with each receiver's answer. Control reads
+// change nothing and are not logged. Running the same inputs on a simulator
+// built with the same configuration reaches the same state: ids come from
+// seeded generators, every input carries the clock reading it ran at,
+// random fault draws are recorded with their request and made again,
+// webhook answers come from the log, and a request that waited in a delay
+// fault resumes where the log says.
+//
+// Recording returns the log (GET /_sim/recording), a versioned JSON Lines
+// file (Recording.WriteFile, ReadRecordingFile); WithRecording starts a
+// simulator from one and stops with an error at the first input whose
+// replay differs. Digest (GET /_sim/digest) hashes the whole state, so
+// equal states are checkable. A test that fails under simtest leaves its
+// recording and the command that replays it.
+//
+// WithDataDir keeps the log in a directory, each input synced before it is
+// answered, with snapshots of the whole state every WithSnapshotEvery inputs
+// so a restart reads the last one and replays the rest; the directory is
+// locked, a torn tail is cut off and reported, and an input the disk cannot
+// take is refused with service_unavailable without running. The package
+// README describes the file format and the determinism rules.
 package simulator

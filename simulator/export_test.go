@@ -3,6 +3,7 @@ package simulator
 import (
 	"fmt"
 	"sort"
+	"time"
 )
 
 // Test hooks for the external test package (compiled only with the tests).
@@ -76,6 +77,100 @@ func Endpoints(s *Simulator) []EndpointInfo {
 	return out
 }
 
+// RecordingPrefix returns the first n inputs of r (ending at the clock of
+// the last of them).
+func RecordingPrefix(r *Recording, n int) *Recording {
+	p := &Recording{header: r.header, inputs: r.inputs[:n]}
+	if n > 0 {
+		p.end = r.inputs[n-1].Clock
+	}
+	return p
+}
+
+// RecordingInputs describes the inputs of r, one line each.
+func RecordingInputs(r *Recording) []string {
+	var out []string
+	for _, in := range r.inputs {
+		out = append(out, fmt.Sprintf("%d %s %s", in.Seq, in.Clock.Format(time.RFC3339Nano), describeInput(in)))
+	}
+	return out
+}
+
+// StateDump is the whole state as "path = value" lines (the image as text).
+func StateDump(s *Simulator) ([]string, error) { return s.stateDump() }
+
+// FailingLog makes the data directory of s fail its writes with writeErr
+// and its fsyncs with syncErr (nil: as the disk does), until the returned
+// function is called.
+func FailingLog(s *Simulator, writeErr, syncErr error) (restore func()) {
+	st := s.rec.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	inner := st.f
+	st.f = &failingLog{logFile: inner, write: writeErr, sync: syncErr}
+	return func() {
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		st.f = inner
+	}
+}
+
+type failingLog struct {
+	logFile
+	write, sync error
+}
+
+func (f *failingLog) Write(p []byte) (int, error) {
+	if f.write != nil {
+		// Half the frame reaches the file, as a full disk may leave it.
+		n, _ := f.logFile.Write(p[:len(p)/2])
+		return n, f.write
+	}
+	return f.logFile.Write(p)
+}
+
+func (f *failingLog) Sync() error {
+	if f.sync != nil {
+		return f.sync
+	}
+	return f.logFile.Sync()
+}
+
+// RecordedInputs returns how many inputs s has logged and a description of
+// the last n, leaving out the base_url inputs (the address, logged before
+// the first input that follows a change).
+func RecordedInputs(s *Simulator, n int) (int64, []string) {
+	s.rec.mu.Lock()
+	defer s.rec.mu.Unlock()
+	var all []string
+	mem, err := s.rec.mem.inputs()
+	if err != nil {
+		panic(err)
+	}
+	for _, in := range mem {
+		if in.Op == opBase {
+			continue
+		}
+		d := in.Op + " " + describeInput(in)
+		if in.Op == opHTTP {
+			d = "http " + in.Method + " " + in.Target
+		}
+		all = append(all, d)
+	}
+	return int64(len(all)), all[max(0, len(all)-n):]
+}
+
+// RecordedDraws returns the seq and draws of every input of r that drew.
+func RecordedDraws(r *Recording) map[int64][]bool {
+	out := map[int64][]bool{}
+	for _, in := range r.inputs {
+		if len(in.Draws) > 0 {
+			out[in.Seq] = in.Draws
+		}
+	}
+	return out
+}
+
 // ScopeCatalogue lists the scopes the simulator knows, sorted.
 func ScopeCatalogue(s *Simulator) []string {
 	out := make([]string, 0, len(s.gw.scopeCatalog))
@@ -108,3 +203,14 @@ func InternalCounts(s *Simulator) string {
 		len(s.remit.payeeByID), len(s.kyc.sessions), len(s.kyc.bindings), len(s.kyc.profiles), len(s.cards.sessions), pins,
 		len(s.remit.vpApps), len(s.remit.byIdem), len(s.cards.transactions))
 }
+
+// FlipDraws inverts the draws of input seq of r.
+func FlipDraws(r *Recording, seq int64) {
+	for i, d := range r.inputs[seq-1].Draws {
+		r.inputs[seq-1].Draws[i] = !d
+	}
+}
+
+// ForgetDigest drops the state digest r was taken with, so a replay of an
+// edited r is not checked against it.
+func ForgetDigest(r *Recording) { r.digest = "" }

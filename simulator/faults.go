@@ -2,6 +2,7 @@ package simulator
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"strings"
 
@@ -209,6 +210,34 @@ func (s *Simulator) armedFaults() []Fault {
 	return s.faultsLocked()
 }
 
+// faultDraws returns the draws takeFault will make for r, one per OneIn
+// fault that matches it, in order, up to the fault it takes, without
+// drawing: on a copy of the generator, after the draw of the request id
+// (begin takes the request id first). s.mu must be held.
+func (s *Simulator) faultDraws(r *http.Request) []bool {
+	var draws []bool
+	var rng *rand.Rand
+	for _, f := range s.gw.faults {
+		if !f.matches(r) {
+			continue
+		}
+		if f.OneIn <= 1 {
+			break
+		}
+		if rng == nil {
+			pcg := *s.gw.pcg
+			rng = rand.New(&pcg)
+			rng.Uint64() // nextRequestID
+		}
+		hit := rng.IntN(f.OneIn) == 0
+		draws = append(draws, hit)
+		if hit {
+			break
+		}
+	}
+	return draws
+}
+
 func (s *Simulator) faultsLocked() []Fault {
 	out := make([]Fault, 0, len(s.gw.faults))
 	for _, f := range s.gw.faults {
@@ -224,14 +253,27 @@ func (s *Simulator) faultsLocked() []Fault {
 }
 
 // takeFault returns the first armed fault matching r (and, for a OneIn
-// fault, drawn) and counts it down.
+// fault, drawn) and counts it down. The draws are random choices kept with
+// the request's input (faultDraws); a replay makes the recorded ones.
 func (s *Simulator) takeFault(r *http.Request) *faultRule {
+	var recorded []bool
+	if c := captureOf(r); c != nil && c.replay != nil && c.replay.want != nil {
+		recorded = c.replay.want.Draws
+	}
+	n := 0
 	for i, f := range s.gw.faults {
 		if !f.matches(r) {
 			continue
 		}
-		if f.OneIn > 1 && s.gw.rng.IntN(f.OneIn) != 0 {
-			continue
+		if f.OneIn > 1 {
+			hit := s.gw.rng.IntN(f.OneIn) == 0
+			if n < len(recorded) {
+				hit = recorded[n]
+			}
+			n++
+			if !hit {
+				continue
+			}
 		}
 		if f.unlimited {
 			return f

@@ -44,7 +44,8 @@ const (
 // token-exchange rate, request journal and faults.
 type gatewayState struct {
 	requestSeq int64
-	rng        *rand.Rand // request ids and token values; apart from s.rng so object ids do not depend on traffic
+	rng        *rand.Rand // request ids, token values, fault draws; apart from s.rng so object ids do not depend on traffic
+	pcg        *rand.PCG  // rng's source, copied to know a request's fault draws before it is logged (faultDraws)
 
 	nonces map[string]time.Time // environment|nonce -> expiry
 	nonceQ expiryQueue
@@ -80,9 +81,11 @@ type gatewayState struct {
 	bodyKey [32]byte
 }
 
-func newGatewayState(seed int64) *gatewayState {
+func newGatewayState(seed int64, bodyKey *[32]byte) *gatewayState {
+	pcg := rand.NewPCG(uint64(seed)^0x5bd1e995, uint64(seed)+0x27d4eb2f)
 	g := &gatewayState{
-		rng:           rand.New(rand.NewPCG(uint64(seed)^0x5bd1e995, uint64(seed)+0x27d4eb2f)),
+		rng:           rand.New(pcg),
+		pcg:           pcg,
 		nonces:        map[string]time.Time{},
 		idem:          map[string]*idemRecord{},
 		exchanges:     map[string][]time.Time{},
@@ -92,9 +95,15 @@ func newGatewayState(seed int64) *gatewayState {
 		maxIdem:       maxIdempotencyRecords,
 		maxChallenges: maxStepUpChallenges,
 	}
-	// The key never leaves the process and nothing observable depends on
-	// it, so it comes from crypto/rand rather than the seeded generator.
-	_, _ = crand.Read(g.bodyKey[:])
+	// Nothing observable depends on the key, so it comes from crypto/rand
+	// rather than the seeded generator. It is kept with the simulator's
+	// recording (which holds the bodies themselves), so that a replay
+	// stores the same digests; a replay passes it in.
+	if bodyKey != nil {
+		g.bodyKey = *bodyKey
+	} else {
+		_, _ = crand.Read(g.bodyKey[:])
+	}
 	return g
 }
 
@@ -186,15 +195,29 @@ type exchange struct {
 	id    string
 	fault *faultRule
 	rec   RequestRecord
+	// in is the request's input in the log, end its end offset in the data
+	// directory; refused is set when the log could not take it (nothing
+	// runs: preFault answers service_unavailable).
+	in      *recordedInput
+	end     int64
+	refused error
 }
 
-// begin takes the lock, assigns the request id, sweeps the windows and takes
-// the first matching fault. The caller must call finish.
+// begin takes the lock, logs the request as an input, assigns the request
+// id, sweeps the windows and takes the first matching fault. The caller
+// must call preFault, and finish unless preFault finished the request.
 func (s *Simulator) begin(w http.ResponseWriter, r *http.Request) *exchange {
+	s.inputs.Lock()
 	s.mu.Lock()
+	in, end, err := s.logRequest(r)
+	s.inputs.Unlock()
+	if err != nil {
+		s.mu.Unlock()
+		return &exchange{s: s, w: w, r: r, refused: err}
+	}
 	now := s.clock.Now()
 	s.sweepLocked(now)
-	x := &exchange{s: s, w: w, r: r, id: s.nextRequestID()}
+	x := &exchange{s: s, w: w, r: r, id: s.nextRequestID(), in: in, end: end}
 	x.rec = RequestRecord{
 		RequestID: x.id, Time: now, Method: r.Method, Path: rawRequestPath(r), Query: r.URL.RawQuery,
 		Member:         strings.TrimSpace(r.Header.Get("X-On-Behalf-Of")),
@@ -219,6 +242,13 @@ func (x *exchange) finish(resp response) {
 	}
 	x.s.gw.journal.add(x.rec)
 	x.s.mu.Unlock()
+	// A write is answered once its input is on stable storage (with a data
+	// directory; at once otherwise).
+	if isWrite(x.r.Method) {
+		if err := x.s.rec.durable(x.end); err != nil && !x.rec.Dropped {
+			resp = errorResponse(notDurable(err), x.id)
+		}
+	}
 	if x.rec.Dropped {
 		how := h2serve.Internal
 		if x.fault.Kind == FaultDropBefore {
@@ -232,8 +262,14 @@ func (x *exchange) finish(resp response) {
 
 // preFault applies the faults that act before anything runs: error answers
 // the fault's envelope, drop_before drops the connection. It reports whether
-// the request is finished.
+// the request is finished. A request the log refused is answered
+// service_unavailable here, without having changed anything.
 func (x *exchange) preFault() bool {
+	if x.refused != nil {
+		id := x.s.controlID()
+		errorResponse(notPersisted(x.refused), id).write(x.w, id)
+		return true
+	}
 	if x.fault == nil {
 		return false
 	}
@@ -256,7 +292,31 @@ func (x *exchange) delay() {
 		return
 	}
 	f := x.fault.Fault
-	x.s.mu.Unlock()
+	s := x.s
+	s.rec.parked++
+	s.mu.Unlock()
+	if c := captureOf(x.r); c != nil && c.replay != nil {
+		// A replay: the recording says when the request took the lock again.
+		c.replay.park()
+	} else {
+		x.wait(f)
+	}
+	// Taking the lock again is an input of its own (resume), so that the log
+	// keeps what ran meanwhile before it.
+	s.inputs.Lock()
+	s.mu.Lock()
+	s.rec.parked--
+	if _, err := s.rec.log(&recordedInput{Op: opResume, Clock: s.clock.Now(), Of: x.in.Seq}); err != nil {
+		// The first part already ran: the request completes, and the log
+		// refuses everything from now on, so its answer is
+		// service_unavailable (finish) and a restart resumes it.
+		s.rec.fail(err)
+	}
+	s.inputs.Unlock()
+}
+
+// wait waits out a delay fault.
+func (x *exchange) wait(f Fault) {
 	if f.Held != nil {
 		f.Held <- x.id
 	}
@@ -271,7 +331,6 @@ func (x *exchange) delay() {
 	case <-timeout:
 	case <-x.r.Context().Done():
 	}
-	x.s.mu.Lock()
 }
 
 // serveEndpoint runs the gateway rules for e, then its handler. The order of
@@ -365,7 +424,7 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 	recKey := s.merchant.ID + "|" + c.idemKey
 	endpointID := r.Method + " " + r.URL.EscapedPath()
 	hash := s.gw.bodyDigest(body)
-	rec, ok := s.gw.idem[recKey]
+	rec, ok := s.idemRecordLocked(recKey, now)
 	live := ok && (rec.inProgress || now.Before(rec.expiresAt))
 	if !ok && len(s.gw.idem) >= s.gw.maxIdem {
 		return fail(storeFull("idempotency record", &s.gw.idemQ, now))

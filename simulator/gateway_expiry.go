@@ -14,10 +14,14 @@ type idemRecord struct {
 	bodyHash   [sha256.Size]byte // keyed digest (bodyDigest), never a plain hash
 	expiresAt  time.Time
 	inProgress bool
-	status     int
-	header     http.Header
-	body       []byte
-	code       string
+	// stagedUntil, set on a record StartInProgress made, is when its
+	// request ends without a stored result (the record is then dropped on
+	// its next lookup, idemRecordLocked).
+	stagedUntil time.Time
+	status      int
+	header      http.Header
+	body        []byte
+	code        string
 }
 
 // expiryQueue is a FIFO of keys in expiry order. The clock never goes back

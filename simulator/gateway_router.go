@@ -64,6 +64,15 @@ func isControlPath(p string) bool {
 
 // ServeHTTP serves the business API and the control API.
 func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// Every request's body is captured as it is read, so that the request
+	// can be logged as an input with it (record.go).
+	if _, ok := r.Body.(*captureBody); !ok {
+		src := r.Body
+		if src == nil {
+			src = http.NoBody
+		}
+		r.Body = &captureBody{src: src}
+	}
 	raw := rawRequestPath(r)
 	if raw == "/_sim" {
 		// ServeMux would redirect it to the /_sim/ subtree; its Handler
@@ -161,9 +170,7 @@ func (s *Simulator) controlNotFound(w http.ResponseWriter, r *http.Request, mess
 	if message == "" && ae.header == nil {
 		ae.Message = "no control endpoint " + r.Method + " " + rawRequestPath(r)
 	}
-	s.mu.Lock()
-	id := s.nextRequestID()
-	s.mu.Unlock()
+	id := s.controlID()
 	h := w.Header()
 	h.Set("X-Request-Id", id)
 	for k, v := range ae.header {
@@ -175,9 +182,7 @@ func (s *Simulator) controlNotFound(w http.ResponseWriter, r *http.Request, mess
 // controlRequestID assigns a request id to a control answer that is not
 // served by serveControl (the webhook flush, the dashboard's files).
 func (s *Simulator) controlRequestID(w http.ResponseWriter) string {
-	s.mu.Lock()
-	id := s.nextRequestID()
-	s.mu.Unlock()
+	id := s.controlID()
 	w.Header().Set("X-Request-Id", id)
 	return id
 }

@@ -10,18 +10,16 @@ import (
 // business API at GET /_sim/openapi.yaml and the control API at
 // GET /_sim/openapi-sim.yaml.
 func (s *Simulator) registerOpenAPI() {
-	for pattern, doc := range map[string][]byte{
-		"GET /_sim/openapi.yaml":     openapi.Business(),
-		"GET /_sim/openapi-sim.yaml": openapi.Control(),
-	} {
-		s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
-			s.mu.Lock()
-			id := s.nextRequestID()
-			s.mu.Unlock()
-			w.Header().Set("X-Request-Id", id)
-			w.Header().Set("Content-Type", "application/yaml")
-			w.Header().Set("Cache-Control", "no-cache")
-			_, _ = w.Write(doc)
-		})
+	s.mux.HandleFunc("GET /_sim/openapi.yaml", s.serveDocument(openapi.Business()))
+	s.mux.HandleFunc("GET /_sim/openapi-sim.yaml", s.serveDocument(openapi.Control()))
+}
+
+// serveDocument answers one embedded document (a read: nothing is logged).
+func (s *Simulator) serveDocument(doc []byte) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Request-Id", s.controlID())
+		w.Header().Set("Content-Type", "application/yaml")
+		w.Header().Set("Cache-Control", "no-cache")
+		_, _ = w.Write(doc)
 	}
 }

@@ -3,6 +3,8 @@ package simulator
 import (
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"time"
 )
 
@@ -20,6 +22,14 @@ type options struct {
 	noMember bool
 	tls      bool // serve HTTPS (New only)
 	http2    bool // offer HTTP/2 by ALPN (New only; implies tls)
+
+	// Persistence and replay (record.go, replay.go, store.go).
+	dataDir        string
+	snapshotEvery  int
+	diag           io.Writer
+	recording      *Recording
+	recordingLimit int64
+	bodyKey        *[32]byte // set from a recording's configuration
 }
 
 func defaultOptions() options {
@@ -33,8 +43,11 @@ func defaultOptions() options {
 			WebhookSecret: DefaultWebhookSecret,
 			MerchantID:    DefaultMerchantID,
 		},
-		start: DefaultStart,
-		seed:  1,
+		start:          DefaultStart,
+		seed:           1,
+		snapshotEvery:  DefaultSnapshotEvery,
+		recordingLimit: DefaultRecordingLimit,
+		diag:           os.Stderr,
 	}
 }
 
@@ -112,6 +125,40 @@ func WithTLS() Option { return func(o *options) { o.tls = true } }
 // been processed); the connection's other streams go on.
 func WithHTTP2() Option { return func(o *options) { o.tls, o.http2 = true, true } }
 
+// WithDataDir keeps the simulator's state in dir (created if missing): every
+// input is appended to dir/log and synced before its answer, and a snapshot
+// of the whole state is written every so many inputs (WithSnapshotEvery),
+// so that a simulator started again on dir, after Close or after the
+// process was killed, continues from everything that was answered. A
+// directory in use by another simulator is refused (a lock); a log whose
+// tail is cut or corrupt continues from its last whole input, and says so
+// on the diagnostics writer (WithDiagnostics). When dir already holds a log,
+// the simulator continues it with the configuration it records: the
+// options that shape the fixture (model, environment, credentials, seed,
+// members) must be the same or New refuses, and WithStart is ignored (the
+// clock continues from the log). Close the simulator to release dir.
+func WithDataDir(dir string) Option { return func(o *options) { o.dataDir = dir } }
+
+// WithRecordingLimit bounds the recording a simulator without a data
+// directory keeps in memory, in bytes of the requests kept (default
+// DefaultRecordingLimit). Past it the recording stops and Recording returns
+// an error; 0 keeps none. A simulator with a data directory records in its
+// log, without a limit.
+func WithRecordingLimit(bytes int64) Option { return func(o *options) { o.recordingLimit = bytes } }
+
+// DefaultSnapshotEvery is how many inputs a data directory logs between
+// snapshots of the state.
+const DefaultSnapshotEvery = 10_000
+
+// WithSnapshotEvery sets how many inputs a data directory (WithDataDir)
+// logs between snapshots (default DefaultSnapshotEvery; 0 takes none, so a
+// restart replays the whole log).
+func WithSnapshotEvery(n int) Option { return func(o *options) { o.snapshotEvery = n } }
+
+// WithDiagnostics sets where a data directory reports what a restart
+// recovered and what it could not write (default os.Stderr).
+func WithDiagnostics(w io.Writer) Option { return func(o *options) { o.diag = w } }
+
 // validate reports the first option New cannot honour. Member seeds are
 // checked when they are created.
 func (o *options) validate() error {
@@ -127,6 +174,15 @@ func (o *options) validate() error {
 	}
 	if o.start.IsZero() {
 		return errors.New("simulator: WithStart: zero time")
+	}
+	if o.recordingLimit < 0 {
+		return fmt.Errorf("simulator: WithRecordingLimit(%d): want 0 or more", o.recordingLimit)
+	}
+	if o.snapshotEvery < 0 {
+		return fmt.Errorf("simulator: WithSnapshotEvery(%d): want 0 or more", o.snapshotEvery)
+	}
+	if o.diag == nil {
+		o.diag = io.Discard
 	}
 	return nil
 }

@@ -42,6 +42,30 @@ func (m OutcomeMode) String() string {
 	return m.kind
 }
 
+// MarshalText writes the mode as String does (the zero OutcomeMode, which
+// behaves as Manual, as the empty string).
+func (m OutcomeMode) MarshalText() ([]byte, error) {
+	if m == (OutcomeMode{}) {
+		return []byte{}, nil
+	}
+	return []byte(m.String()), nil
+}
+
+// UnmarshalText reads a mode as ParseOutcomeMode does (the empty string as
+// the zero OutcomeMode).
+func (m *OutcomeMode) UnmarshalText(b []byte) error {
+	if len(b) == 0 {
+		*m = OutcomeMode{}
+		return nil
+	}
+	v, err := ParseOutcomeMode(string(b))
+	if err != nil {
+		return err
+	}
+	*m = v
+	return nil
+}
+
 // ParseOutcomeMode reads "manual", "immediate" or "after:<duration>".
 func ParseOutcomeMode(s string) (OutcomeMode, error) {
 	switch {
@@ -67,17 +91,31 @@ const (
 	CollectionRemittances      = "remittances"
 )
 
+// outcomeState is data only (no closures), so that it can be persisted: an
+// object in flight is its id and collection, and its success path is the
+// collection's, registered with onOutcome.
 type outcomeState struct {
 	byCollection map[string]OutcomeMode
 	byObject     map[string]OutcomeMode
-	pending      map[string]func() // object id -> success path, while in flight
+	pending      map[string]string // object id -> its collection, while in flight
 }
 
 func (s *Simulator) outcomes() *outcomeState {
 	if s.outcome == nil {
-		s.outcome = &outcomeState{byCollection: map[string]OutcomeMode{}, byObject: map[string]OutcomeMode{}, pending: map[string]func(){}}
+		s.outcome = &outcomeState{byCollection: map[string]OutcomeMode{}, byObject: map[string]OutcomeMode{}, pending: map[string]string{}}
 	}
 	return s.outcome
+}
+
+// onOutcome registers the upstream's success path of a collection: success
+// runs, with s.mu held, for the id of an object of the collection whose
+// outcome falls due. It looks the object up by id and does nothing when it
+// is gone. Product lines register theirs when they are registered.
+func (s *Simulator) onOutcome(collection string, success func(id string)) {
+	if s.outcomeRun == nil {
+		s.outcomeRun = map[string]func(string){}
+	}
+	s.outcomeRun[collection] = success
 }
 
 // setOutcome sets the outcome mode of a whole collection (for example
@@ -99,37 +137,44 @@ func (s *Simulator) setObjectOutcome(id string, m OutcomeMode) {
 func (s *Simulator) setObjectOutcomeLocked(id string, m OutcomeMode) {
 	o := s.outcomes()
 	o.byObject[id] = m
-	if fn, ok := o.pending[id]; ok {
-		s.applyOutcomeLocked(id, m, fn)
+	if _, ok := o.pending[id]; ok {
+		s.applyOutcomeLocked(id, m)
 	}
 }
 
-// inFlight registers success as the upstream's success path for object id of
-// collection, and applies the mode that governs it. The product code calls
-// settled(id) when the object reaches a final state by any path, so a later
-// timer does nothing. s.mu must be held.
-func (s *Simulator) inFlight(collection, id string, success func()) {
+// inFlight puts object id of collection in flight: the collection's success
+// path (onOutcome) runs when the mode that governs the object says. The
+// product code calls settled(id) when the object reaches a final state by
+// any path, so a later timer does nothing. s.mu must be held.
+func (s *Simulator) inFlight(collection, id string) {
 	o := s.outcomes()
-	o.pending[id] = success
+	o.pending[id] = collection
 	m, ok := o.byObject[id]
 	if !ok {
 		m = o.byCollection[collection]
 	}
-	s.applyOutcomeLocked(id, m, success)
+	s.applyOutcomeLocked(id, m)
 }
 
-func (s *Simulator) applyOutcomeLocked(id string, m OutcomeMode, fn func()) {
-	run := func() {
-		if _, still := s.outcomes().pending[id]; still {
-			delete(s.outcomes().pending, id)
-			fn()
-		}
-	}
+func (s *Simulator) applyOutcomeLocked(id string, m OutcomeMode) {
 	switch m.kind {
 	case "immediate":
-		s.after(0, run)
+		s.after(0, id)
 	case "after":
-		s.after(m.after, run)
+		s.after(m.after, id)
+	}
+}
+
+// runOutcome is a timer falling due: the success path of object id, if it
+// is still in flight. s.mu must be held.
+func (s *Simulator) runOutcome(id string) {
+	collection, still := s.outcomes().pending[id]
+	if !still {
+		return
+	}
+	delete(s.outcomes().pending, id)
+	if run := s.outcomeRun[collection]; run != nil {
+		run(id)
 	}
 }
 

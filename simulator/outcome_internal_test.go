@@ -11,7 +11,7 @@ import (
 // many times the success path ran at each checkpoint of simulator time.
 func TestOutcomeModes(t *testing.T) {
 	t.Parallel()
-	const coll, id = CollectionRemittances, "rmt_test"
+	const coll, id = "test/objects", "obj_test"
 	tests := []struct {
 		name       string
 		collection OutcomeMode
@@ -41,8 +41,13 @@ func TestOutcomeModes(t *testing.T) {
 				s.Outcomes.SetObject(id, *tt.before)
 			}
 			runs := 0
+			s.onOutcome(coll, func(got string) {
+				if got == id {
+					runs++
+				}
+			})
 			s.mu.Lock()
-			s.inFlight(coll, id, func() { runs++ })
+			s.inFlight(coll, id)
 			if tt.settle {
 				s.settled(id)
 			}

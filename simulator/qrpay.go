@@ -172,6 +172,12 @@ func (s *Simulator) registerQRPay() {
 	for k, v := range qrAssetUSD {
 		s.qr.assetUSD[k] = decimal(v)
 	}
+	// The acquirer's success path of an order in flight (outcome.go).
+	s.onOutcome(CollectionQROrders, func(id string) {
+		if o := s.qr.orders[id]; o != nil {
+			_ = s.qrTransitionLocked(o, "complete")
+		}
+	})
 	s.register(endpoint{method: http.MethodPost, pattern: "/v1/qrpay/decode", scope: "qrpay:write", member: true, handle: s.qrDecode})
 	s.register(endpoint{method: http.MethodPost, pattern: "/v1/qrpay/quotes", scope: "qrpay:write", member: true, handle: s.qrQuote})
 	s.register(endpoint{method: http.MethodPost, pattern: "/v1/qrpay/payments", scope: "qrpay:write", member: true, idempotent: true, handle: s.qrPay})

@@ -259,7 +259,7 @@ func (s *Simulator) qrPay(c *rc) (int, any, error) {
 	o.Trace = trace
 	o.Status = "processing"
 	o.Version++
-	s.inFlight(CollectionQROrders, o.ID, func() { _ = s.qrTransitionLocked(o, "complete") })
+	s.inFlight(CollectionQROrders, o.ID)
 	// The payment answer carries exactly the fields the specification lists
 	// for the QR payment order; ledger_scale is an addition of the inferred
 	// GET /v1/qrpay/orders/{id} only.

@@ -7,16 +7,23 @@ import (
 	"time"
 )
 
-// remitInFlight registers the upstream's success path (all the way to
-// completed) under the remittances outcome mode.
+// remitInFlight puts an order in flight under the remittances outcome mode.
 func (s *Simulator) remitInFlight(o *remitOrder) {
-	s.inFlight(CollectionRemittances, o.ID, func() {
-		for !isRemitFinal(o.Status) && o.Status != "needs_reconfirm" {
-			if _, err := s.remitMoveLocked(o, "advance", nil); err != nil {
-				return
-			}
+	s.inFlight(CollectionRemittances, o.ID)
+}
+
+// remitSucceed is the upstream's success path of an order: all the way to
+// completed.
+func (s *Simulator) remitSucceed(id string) {
+	o := s.remit.byID[id]
+	if o == nil {
+		return
+	}
+	for !isRemitFinal(o.Status) && o.Status != "needs_reconfirm" {
+		if _, err := s.remitMoveLocked(o, "advance", nil); err != nil {
+			return
 		}
-	})
+	}
 }
 
 func isRemitFinal(st string) bool { return st == "completed" || st == "failed" || st == "refunded" }

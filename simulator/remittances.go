@@ -98,6 +98,7 @@ func (s *Simulator) registerRemittances() {
 		payeesOf: map[string][]*payee{}, payeeByID: map[string]*payee{}, nextPayee: 100000,
 		byID: map[string]*remitOrder{}, byIdem: map[string]*remitIdem{}, vpApps: map[string]*vpApplication{},
 	}
+	s.onOutcome(CollectionRemittances, s.remitSucceed)
 	// The contract names remittances:read only: the writes (an order holds
 	// the member's funds, a payee is where they go) need remittances:write,
 	// which includes the read (see serviceScopes).

@@ -1,6 +1,7 @@
 package simulator
 
 import (
+	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -104,7 +105,10 @@ type Simulator struct {
 	// Requests reads the request journal.
 	Requests *RequestsControl
 
-	mu sync.Mutex // guards all state below; handlers run with it held
+	// inputs orders the inputs that change state: each takes it, then mu,
+	// and is logged while holding both (record.go). Reads take mu only.
+	inputs sync.Mutex
+	mu     sync.Mutex // guards all state below; handlers run with it held
 
 	clock  *Clock
 	ledger *Ledger
@@ -138,16 +142,25 @@ type Simulator struct {
 
 	challenges map[string]*challenge // step-up challenges by id
 
-	actions   map[string]actionFunc // "collection/action" -> handler
-	endpoints []endpoint
-	mux       *http.ServeMux
-	server    *httptest.Server
-	tls       *tlsServer // instead of server with WithTLS or WithHTTP2
-	opts      options
-	listSeq   int64 // creation sequence of listed objects (nextSeq, paginate.go)
+	actions    map[string]actionFunc // "collection/action" -> handler
+	endpoints  []endpoint
+	outcomeRun map[string]func(id string) // collection -> upstream success path (outcome.go)
+	mux        *http.ServeMux
+	server     *httptest.Server
+	tls        *tlsServer // instead of server with WithTLS or WithHTTP2
+	opts       options
+	listSeq    int64 // creation sequence of listed objects (nextSeq, paginate.go)
 
 	// controlRoutes are the patterns of the control routes, as registered.
 	controlRoutes []string
+
+	// rec is the input log (record.go), stepper the dashboard's replay of
+	// it (control_recording.go); neither is part of the state.
+	rec     *recorder
+	stepper *stepper
+	// replayBase, set while a recording is replayed, is the address the
+	// recorded simulator served at (URL answers it).
+	replayBase string
 }
 
 // actionFunc drives an upstream outcome from the control API. id is the
@@ -249,9 +262,10 @@ type Event struct {
 
 // New starts an isolated simulator on a loopback httptest server. Close it
 // when done (t.Cleanup(sim.Close)). It returns an error, and starts nothing,
-// when an option is invalid: an unknown model or environment, or a
-// WithMember seed that cannot be created. In tests, simtest.New does this
-// and fails the test on the error.
+// when an option is invalid: an unknown model or environment, a WithMember
+// seed that cannot be created, a data directory that cannot be used
+// (WithDataDir) or a recording that does not replay (WithRecording). In
+// tests, simtest.New does this and fails the test on the error.
 func New(opts ...Option) (*Simulator, error) {
 	s, err := NewHandler(opts...)
 	if err != nil {
@@ -288,9 +302,32 @@ func NewHandler(opts ...Option) (*Simulator, error) {
 	for _, f := range opts {
 		f(&o)
 	}
+	if o.recording != nil {
+		if err := o.recording.header.Config.apply(&o); err != nil {
+			return nil, err
+		}
+	}
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
+	if o.dataDir != "" {
+		return openDataDir(o)
+	}
+	s, err := build(o)
+	if err != nil {
+		return nil, err
+	}
+	if o.recording != nil {
+		if err := s.replayRecording(o.recording); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// build builds a simulator from its options: the fixture, the product
+// lines and the control API, with an empty input log.
+func build(o options) (*Simulator, error) {
 	s := &Simulator{
 		opts:         o,
 		start:        o.start,
@@ -304,9 +341,10 @@ func NewHandler(opts ...Option) (*Simulator, error) {
 		assetByCode:  map[string]*asset{},
 		actions:      map[string]actionFunc{},
 		mux:          http.NewServeMux(),
-		gw:           newGatewayState(o.seed),
+		gw:           newGatewayState(o.seed, o.bodyKey),
 	}
 	s.initControls()
+	s.outcomes()
 	s.creds.Model = o.model
 	s.creds.Environment = o.env
 	s.ledger = newLedger(s.assetScale)
@@ -315,10 +353,16 @@ func NewHandler(opts ...Option) (*Simulator, error) {
 	}
 	s.registerAll()
 	s.grantFixtureScopes()
+	cfg := configOf(o)
+	cfg.BodyKey = hex.EncodeToString(s.gw.bodyKey[:])
+	s.rec = newRecorder(cfg, o.seed, o.recordingLimit)
+	s.rec.base = s.URL
+	s.stepper = &stepper{}
 	return s, nil
 }
 
-// Close stops the server New started, if any.
+// Close stops the server New started, if any, and closes the data
+// directory (after a last snapshot), releasing its lock.
 func (s *Simulator) Close() {
 	if s.server != nil {
 		s.server.Close()
@@ -326,11 +370,16 @@ func (s *Simulator) Close() {
 	if s.tls != nil {
 		s.tls.close()
 	}
+	s.stepper.close()
+	s.closeStore()
 }
 
 // URL returns the base URL of the simulator (no trailing slash): https for
 // a simulator started with WithTLS or WithHTTP2.
 func (s *Simulator) URL() string {
+	if s.replayBase != "" {
+		return s.replayBase
+	}
 	if s.server != nil {
 		return s.server.URL
 	}
@@ -381,13 +430,45 @@ func (s *Simulator) NewClient(opts ...mwallet.Option) (*mwclient.Client, error) 
 // advance moves the simulator clock forward by d and runs everything that
 // falls due on the way (upstream outcomes, webhook retries, expiries), in time
 // order.
+//
+// An advance that runs a timer is a logged input (advance); one that runs
+// nothing is not: the clock reading of the next input carries it.
 func (s *Simulator) advance(d time.Duration) {
 	if d < 0 {
 		return
 	}
+	s.inputs.Lock()
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.advanceLocked(d)
+	target := s.clock.Now().Add(d)
+	if !s.clock.hasDue(target) {
+		s.inputs.Unlock()
+		s.advanceLocked(d)
+		s.mu.Unlock()
+		return
+	}
+	end, err := s.rec.log(&recordedInput{Op: opAdvance, Clock: s.clock.Now(), To: target})
+	s.inputs.Unlock()
+	if err == nil {
+		s.advanceLocked(d)
+	}
+	s.mu.Unlock()
+	if err == nil {
+		_ = s.rec.durable(end)
+	}
+}
+
+// advanceTo is the logged advance to target (a replay's): it runs every
+// timer falling due on the way.
+func (s *Simulator) advanceTo(target time.Time) error {
+	end, err := s.lockInput(&recordedInput{Op: opAdvance, To: target})
+	if err != nil {
+		return err
+	}
+	if now := s.clock.Now(); target.After(now) {
+		s.advanceLocked(target.Sub(now))
+	}
+	s.mu.Unlock()
+	return s.rec.durable(end)
 }
 
 func (s *Simulator) advanceLocked(d time.Duration) {
@@ -398,7 +479,7 @@ func (s *Simulator) advanceLocked(d time.Duration) {
 			break
 		}
 		s.clock.set(t.at)
-		t.fn()
+		s.runOutcome(t.id)
 	}
 	s.clock.set(target)
 }
@@ -407,9 +488,10 @@ func (s *Simulator) advanceLocked(d time.Duration) {
 // happen "immediately" after a request).
 func (s *Simulator) runDueLocked() { s.advanceLocked(0) }
 
-// after schedules fn (run with s.mu held) d after now on the simulator clock.
-func (s *Simulator) after(d time.Duration, fn func()) {
-	s.clock.at(s.clock.Now().Add(d), fn)
+// after schedules the outcome of object id (runOutcome, with s.mu held) d
+// after now on the simulator clock.
+func (s *Simulator) after(d time.Duration, id string) {
+	s.clock.at(s.clock.Now().Add(d), id)
 }
 
 // CheckLedger verifies that the books balance: every asset sums to zero over
@@ -510,4 +592,5 @@ func (s *Simulator) registerAll() {
 	s.registerWebhooks()
 	s.registerDevTools()
 	s.registerOpenAPI()
+	s.registerRecording()
 }

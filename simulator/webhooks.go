@@ -345,7 +345,8 @@ func (s *Simulator) subscribesLocked(e *whEndpoint, typ string) bool {
 // kickAutoDeliveryLocked starts a background flush when automatic delivery
 // is on. The goroutine waits for s.mu, so it runs after the current request.
 func (s *Simulator) kickAutoDeliveryLocked() {
-	if !s.webhookStateLocked().auto {
+	if !s.webhookStateLocked().auto || s.rec.replaying() {
+		// A replay runs the flushes the recording holds instead.
 		return
 	}
 	go func() { _, _ = s.flushWebhooks(context.Background()) }()

@@ -6,6 +6,7 @@ package simulator
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -98,42 +99,43 @@ type deliveryJob struct {
 // to attempt them. A cancelled ctx stops the flush; an attempt cut short by
 // the cancellation is not recorded and stays due. When an attempt failed the
 // error is a *FlushError carrying the result.
+//
+// Each part of a flush that takes the state lock is an input of the log
+// (record.go): picking the due deliveries (flush_due), each attempt with the
+// receiver's answer (attempt), and giving the rest back when the flush is
+// cancelled (flush_abort). A replay runs these inputs and never calls a
+// receiver.
 func (s *Simulator) flushWebhooks(ctx context.Context) (FlushResult, error) {
 	var res FlushResult
 	for round := 0; round < maxFlushRounds; round++ {
-		s.mu.Lock()
-		jobs := s.dueDeliveriesLocked()
-		s.mu.Unlock()
+		jobs, err := s.flushDue()
+		if err != nil {
+			return res, err
+		}
 		if len(jobs) == 0 {
 			break
 		}
 		for i, j := range jobs {
 			if err := ctx.Err(); err != nil {
-				s.mu.Lock()
-				for _, rest := range jobs[i:] {
-					rest.d.inFlight = false
-				}
-				s.mu.Unlock()
+				_ = s.giveBack(jobs[i:])
 				return res, err
 			}
 			code, answer, aerr := s.attemptDelivery(ctx, j)
 			if aerr != nil && ctx.Err() != nil {
 				// Cancelled by the caller, not refused by the receiver: the
 				// attempt does not count.
-				s.mu.Lock()
-				for _, rest := range jobs[i:] {
-					rest.d.inFlight = false
-				}
-				s.mu.Unlock()
+				_ = s.giveBack(jobs[i:])
 				return res, ctx.Err()
 			}
-			s.mu.Lock()
-			ok := s.recordAttemptLocked(j, code, answer, aerr)
-			var failure DeliveryFailure
-			if !ok {
-				failure = j.d.failure(j)
+			errText := ""
+			if aerr != nil {
+				errText = aerr.Error()
 			}
-			s.mu.Unlock()
+			ok, failure, err := s.attemptResult(j.d.ID, j.at, code, answer, errText)
+			if err != nil {
+				_ = s.giveBack(jobs[i:])
+				return res, err
+			}
 			res.Attempted++
 			if ok {
 				res.Succeeded++
@@ -148,6 +150,126 @@ func (s *Simulator) flushWebhooks(ctx context.Context) (FlushResult, error) {
 	}
 	res.Hint = s.flushHint(res.Failures)
 	return res, &FlushError{Result: res}
+}
+
+// flushDue picks the due deliveries, an input of the log when any is due.
+func (s *Simulator) flushDue() ([]deliveryJob, error) {
+	s.inputs.Lock()
+	s.mu.Lock()
+	if !s.anyDeliveryDueLocked() {
+		s.mu.Unlock()
+		s.inputs.Unlock()
+		return nil, nil
+	}
+	end, err := s.rec.log(&recordedInput{Op: opFlushDue, Clock: s.clock.Now()})
+	s.inputs.Unlock()
+	if err != nil {
+		s.mu.Unlock()
+		return nil, err
+	}
+	jobs := s.dueDeliveriesLocked()
+	s.mu.Unlock()
+	return jobs, s.rec.durable(end)
+}
+
+// flushDueInput is the flush_due input of a replay.
+func (s *Simulator) flushDueInput() error {
+	if _, err := s.lockInput(&recordedInput{Op: opFlushDue}); err != nil {
+		return err
+	}
+	s.dueDeliveriesLocked()
+	s.mu.Unlock()
+	return nil
+}
+
+// anyDeliveryDueLocked reports whether dueDeliveriesLocked has anything to
+// do.
+func (s *Simulator) anyDeliveryDueLocked() bool {
+	now := s.clock.Now()
+	for _, d := range s.webhookStateLocked().created {
+		if d.Status == deliveryPending && !d.inFlight && !d.NextAttemptAt.After(now) {
+			return true
+		}
+	}
+	return false
+}
+
+// attemptResult records the receiver's answer to one attempt (an attempt
+// input of the log) and reports whether it succeeded, with the failure
+// when it did not.
+func (s *Simulator) attemptResult(deliveryID string, at time.Time, code int, answer, errText string) (bool, DeliveryFailure, error) {
+	end, err := s.lockInput(&recordedInput{Op: opAttempt, Delivery: deliveryID, At: at, StatusCode: code, Response: answer, Error: errText})
+	if err != nil {
+		return false, DeliveryFailure{}, err
+	}
+	ok, failure, err := s.applyAttemptLocked(deliveryID, at, code, answer, errText)
+	s.mu.Unlock()
+	if err != nil {
+		return false, failure, err
+	}
+	return ok, failure, s.rec.durable(end)
+}
+
+// attemptInput is the attempt input of a replay.
+func (s *Simulator) attemptInput(deliveryID string, at time.Time, code int, answer, errText string) error {
+	_, _, err := s.attemptResult(deliveryID, at, code, answer, errText)
+	return err
+}
+
+func (s *Simulator) applyAttemptLocked(deliveryID string, at time.Time, code int, answer, errText string) (bool, DeliveryFailure, error) {
+	st := s.webhookStateLocked()
+	d := st.deliveryByID[deliveryID]
+	if d == nil {
+		return false, DeliveryFailure{}, fmt.Errorf("simulator: webhook attempt of unknown delivery %s", deliveryID)
+	}
+	var aerr error
+	if errText != "" {
+		aerr = errors.New(errText)
+	}
+	j := deliveryJob{d: d, at: at, eventID: d.Event.ID, eventType: d.Event.Type}
+	if e := st.endpointByID[d.EndpointID]; e != nil {
+		j.url = e.URL
+	}
+	if s.recordAttemptLocked(j, code, answer, aerr) {
+		return true, DeliveryFailure{}, nil
+	}
+	return false, d.failure(j), nil
+}
+
+// giveBack returns deliveries a flush will not attempt to pending (a
+// flush_abort input of the log).
+func (s *Simulator) giveBack(jobs []deliveryJob) error {
+	ids := make([]string, len(jobs))
+	for i, j := range jobs {
+		ids[i] = j.d.ID
+	}
+	err := s.flushAbortInput(ids)
+	if err != nil {
+		// The log refuses everything now; the deliveries still go back
+		// (a restart gives back whatever its log leaves in flight).
+		s.mu.Lock()
+		for _, j := range jobs {
+			j.d.inFlight = false
+		}
+		s.mu.Unlock()
+	}
+	return err
+}
+
+// flushAbortInput takes deliveries out of flight (flush_abort).
+func (s *Simulator) flushAbortInput(ids []string) error {
+	end, err := s.lockInput(&recordedInput{Op: opFlushAbort, Deliveries: ids})
+	if err != nil {
+		return err
+	}
+	st := s.webhookStateLocked()
+	for _, id := range ids {
+		if d := st.deliveryByID[id]; d != nil {
+			d.inFlight = false
+		}
+	}
+	s.mu.Unlock()
+	return s.rec.durable(end)
 }
 
 // flushHint recognises the usual causes of a refusing receiver in the

@@ -42,6 +42,13 @@
 // tolerance; POST /_sim/clock still moves it ahead. With -clock manual it
 // starts at -start and only moves through the control API.
 //
+// With -data DIR the simulator keeps its state in DIR: every input is
+// logged and synced before it is answered, so a restart on DIR, after a
+// stop or a kill -9, continues with everything that was answered. With
+// -replay FILE it starts from a recording (GET /_sim/recording, or the file
+// a failed simtest test leaves) and reaches the state the recording ended
+// in; its clock then stays there unless -clock wall is given.
+//
 // Exit status: 0 on success and after help; 2 for a usage error (an unknown
 // command or flag, a missing or invalid argument); 1 for any other error.
 package main
@@ -274,6 +281,10 @@ type serveConfig struct {
 	http2    bool
 	certFile string
 	keyFile  string
+
+	data          string
+	replay        string
+	snapshotEvery int
 }
 
 // serveDescription is the paragraph of "mwallet-sim help serve".
@@ -303,13 +314,25 @@ func parseServe(args []string, stderr io.Writer) (c serveConfig, err error) {
 	fs.BoolVar(&c.http2, "http2", true, "with -tls, offer HTTP/2 as well as HTTP/1.1")
 	fs.StringVar(&c.certFile, "cert", "", "with -tls, PEM certificate file to serve instead of a self-signed one")
 	fs.StringVar(&c.keyFile, "key", "", "with -tls, PEM private key file of -cert")
+	fs.StringVar(&c.data, "data", "", "keep the state in this directory: a restart continues from it (default: in memory)")
+	fs.StringVar(&c.replay, "replay", "", "start from this recording file (GET /_sim/recording); the clock stays where it ends unless -clock wall is given")
+	fs.IntVar(&c.snapshotEvery, "snapshot-every", simulator.DefaultSnapshotEvery, "with -data, inputs between snapshots of the state (0: none, a restart replays the whole log)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
-	http2Set := false
-	fs.Visit(func(f *flag.Flag) { http2Set = http2Set || f.Name == "http2" })
+	http2Set, clockSet := false, false
+	fs.Visit(func(f *flag.Flag) {
+		http2Set = http2Set || f.Name == "http2"
+		clockSet = clockSet || f.Name == "clock"
+	})
 	if err := checkTLSFlags(c, http2Set); err != nil {
 		return c, err
+	}
+	if c.replay != "" && !clockSet {
+		c.clock = "manual"
+	}
+	if c.snapshotEvery < 0 {
+		return c, errors.New("-snapshot-every must not be negative")
 	}
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
@@ -366,10 +389,22 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 		}
 		opts = append(opts, simulator.WithStart(t))
 	}
+	if cfg.replay != "" {
+		rec, err := simulator.ReadRecordingFile(cfg.replay)
+		if err != nil {
+			return fmt.Errorf("-replay: %w", err)
+		}
+		opts = append(opts, simulator.WithRecording(rec))
+	}
+	if cfg.data != "" {
+		opts = append(opts, simulator.WithDataDir(cfg.data), simulator.WithSnapshotEvery(cfg.snapshotEvery), simulator.WithDiagnostics(stderr))
+	}
 	sim, err := simulator.NewHandler(opts...)
 	if err != nil {
 		return err
 	}
+	// Close releases the data directory (after a last snapshot).
+	defer sim.Close()
 
 	var tlsSet *tlsSetup
 	if cfg.tls {
@@ -397,6 +432,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 	printBanner(stdout, base, sim.Credentials(), cfg.clock)
 	if tlsSet != nil {
 		tlsSet.print(stdout)
+	}
+	if cfg.data != "" {
+		fmt.Fprintf(stdout, "  data            %s\n", cfg.data)
+	}
+	if cfg.replay != "" {
+		fmt.Fprintf(stdout, "  replayed        %s\n", cfg.replay)
 	}
 
 	errc := make(chan error, 1)

@@ -21,6 +21,7 @@ import (
 	"github.com/chromedp/chromedp"
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/cards"
+	"github.com/mwallet/mwallet-go/deposits"
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/remittance"
@@ -266,5 +267,93 @@ func TestDashboardAdvancesTheClock(t *testing.T) {
 	}
 	if got, want := sim.Clock.Now(), simulator.DefaultStart.Add(time.Hour); !got.Equal(want) {
 		t.Errorf("simulator clock %s, want %s", got, want)
+	}
+}
+
+// TestDashboardStepsThroughRecording opens the recording's stepper and
+// walks it: the first step shows the simulator as it started, each next
+// step the state after one more input (a member created by the Go API, a
+// token, a deposit), with the input (credentials redacted) and its answer;
+// "back to live" returns to the live state.
+func TestDashboardStepsThroughRecording(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	bctx := browser(t, ctx)
+	sim := simulator.MustNew()
+	t.Cleanup(sim.Close)
+	if _, err := sim.Members.Create(simulator.MemberSeed{ExternalID: "member-2", KYCLevel: 1, Balances: map[string]string{"USDT": "7"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sim.Client().Deposits.Create(ctx, "member-1", deposits.CreateParams{Asset: "USDT", Amount: money.MustParse("25", 6), Reference: "stepper-1"}); err != nil {
+		t.Fatal(err)
+	}
+	// The recording holds the simulator's address (base_url, logged before
+	// the first input), Members.Create, the token exchange and the deposit,
+	// then whatever the browser asks of the business paths (its request for
+	// /favicon.ico is a business request, answered not_found and
+	// journaled): n is read from the page.
+	var n int
+	pos := func(k int) chromedp.Action {
+		return chromedp.ActionFunc(func(ctx context.Context) error {
+			if k < 0 {
+				k = n
+			}
+			return chromedp.Poll(fmt.Sprintf(`document.querySelector("#step-pos").textContent === "step %d of %d"`, k, n), nil,
+				chromedp.WithPollingTimeout(15*time.Second)).Do(ctx)
+		})
+	}
+	const m1 = `#members-table [data-balance-of="member-1/USDT"] div`
+	var last, first, afterMember, afterDeposit, input, answer, title, liveText string
+	var members0, members1 int
+	err := chromedp.Run(bctx,
+		chromedp.Navigate(sim.URL()+"/_sim/ui/"),
+		chromedp.WaitVisible(`#members-table tbody tr`, chromedp.ByQuery),
+		chromedp.Click(`#step-open`, chromedp.ByQuery),
+		chromedp.Poll(`document.querySelectorAll("#step-list li").length >= 4`, nil, chromedp.WithPollingTimeout(15*time.Second)),
+		chromedp.Evaluate(`document.querySelectorAll("#step-list li").length`, &n),
+		pos(-1),
+		chromedp.Text(m1, &last, chromedp.ByQuery),
+		chromedp.Click(`#step-first`, chromedp.ByQuery),
+		pos(0),
+		chromedp.Text(m1, &first, chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelectorAll("#members-table tbody tr").length`, &members0),
+		chromedp.Click(`#step-next`, chromedp.ByQuery),
+		pos(1),
+		chromedp.Click(`#step-next`, chromedp.ByQuery),
+		pos(2),
+		chromedp.Evaluate(`document.querySelectorAll("#members-table tbody tr").length`, &members1),
+		chromedp.Text(`#step-title`, &title, chromedp.ByQuery),
+		chromedp.Text(m1, &afterMember, chromedp.ByQuery),
+		chromedp.Click(`#step-list li[data-step="4"]`, chromedp.ByQuery),
+		pos(4),
+		chromedp.Text(m1, &afterDeposit, chromedp.ByQuery),
+		chromedp.Text(`#step-input`, &input, chromedp.ByQuery),
+		chromedp.Text(`#step-answer`, &answer, chromedp.ByQuery),
+		chromedp.Click(`#step-live`, chromedp.ByQuery),
+		chromedp.Poll(`document.querySelector("#live-text").textContent.startsWith("live")`, nil, chromedp.WithPollingTimeout(15*time.Second)),
+		chromedp.Text(`#live-text`, &liveText, chromedp.ByQuery),
+	)
+	if err != nil {
+		t.Fatalf("dashboard: %v", err)
+	}
+	if first != "1000.000000" || afterMember != "1000.000000" || afterDeposit != "1025.000000" || last != "1025.000000" {
+		t.Errorf("member-1 USDT at steps 0, 2, 4 and the last: %q %q %q %q", first, afterMember, afterDeposit, last)
+	}
+	if members0 != 1 || members1 != 2 || !strings.Contains(title, "Members.Create") {
+		t.Errorf("members at step 0: %d, at step 2: %d (%q)", members0, members1, title)
+	}
+	if !strings.Contains(input, `"/v1/deposits"`) || !strings.Contains(input, "stepper-1") || !strings.Contains(input, "[redacted]") ||
+		strings.Contains(input, simulator.DefaultSigningKey) {
+		t.Errorf("input of step 4:\n%s", input)
+	}
+	if !strings.HasPrefix(answer, "201") || !strings.Contains(answer, "dep_stepper-1") {
+		t.Errorf("answer of step 4:\n%s", answer)
+	}
+	if !strings.HasPrefix(liveText, "live") {
+		t.Errorf("after back to live: %q", liveText)
+	}
+	// Stepping reads: it adds nothing to the recording.
+	if got, _ := sim.Recording(); got.Len() != n {
+		t.Errorf("the recording has %d inputs, the stepper showed %d", got.Len(), n)
 	}
 }

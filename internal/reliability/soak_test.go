@@ -15,7 +15,8 @@ var soak = flag.Duration("soak", 0, "run TestSoak for this long (for example 60s
 // has passed, checking after every batch that every accepted operation
 // executed exactly once, the balances match the clients' outcomes and the
 // books balance. The simulator clock moves a day between batches, so daily
-// limits start afresh. Run it with
+// limits start afresh. At the end the run's recording is replayed into a
+// new simulator, which must reach the same state (checkReplay). Run it with
 //
 //	go test ./internal/reliability -run Soak -soak=60s -v
 func TestSoak(t *testing.T) {
@@ -70,4 +71,5 @@ func TestSoak(t *testing.T) {
 	elapsed := time.Since(start)
 	t.Logf("soak %s (asked %s): %d batches of %d operations, invariants held after every batch (%.0f requests/s)\n%v",
 		elapsed.Truncate(time.Millisecond), *soak, batches, batchN, float64(total.requests)/elapsed.Seconds(), total)
+	checkReplay(t, w.sim)
 }

@@ -17,6 +17,19 @@
 // show: no balance on an ended card, every locked amount owned by a live
 // order, every live order holding its amount).
 //
+// When the test has failed by then, the cleanup also writes the
+// simulator's recording (every input it received, see
+// simulator.Simulator.Recording) to a file and logs its path with the
+// command that replays it locally:
+//
+//	go run github.com/mwallet/mwallet-go/cmd/mwallet-sim serve -replay PATH
+//
+// or, in Go, simulator.ReadRecordingFile(PATH) and
+// simulator.New(simulator.WithRecording(rec)). The file goes to the
+// directory named by MWALLET_SIMTEST_ARTIFACTS (a CI job uploads it), or to
+// os.TempDir() when that is unset. It holds the simulator's test
+// credentials and everything the test sent.
+//
 // The helpers assert service errors (WantCode, AsError), find members and
 // events (MemberID, EventsOf), and sum the ledger journal independently of
 // the simulator's running balances (Journal, Available, Locked).
@@ -27,6 +40,9 @@ package simtest
 
 import (
 	"errors"
+	"fmt"
+	"os"
+	"regexp"
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/money"
@@ -73,6 +89,9 @@ func Start(t TB, opts ...simulator.Option) *simulator.Simulator {
 			if err := c.run(); err != nil {
 				t.Errorf("simtest: %s: %v", c.name, err)
 			}
+		}
+		if f, ok := t.(interface{ Failed() bool }); ok && f.Failed() {
+			leaveRecording(t, sim)
 		}
 		sim.Close()
 	})
@@ -187,4 +206,57 @@ func Available(t TB, sim *simulator.Simulator, ext, asset string) string {
 func Locked(t TB, sim *simulator.Simulator, ext, asset string) string {
 	t.Helper()
 	return Journal(t, sim, simulator.MemberLocked(MemberID(t, sim, ext)), asset)
+}
+
+// ArtifactsEnv names the environment variable holding the directory where
+// a failed test's recording is written (default os.TempDir()).
+const ArtifactsEnv = "MWALLET_SIMTEST_ARTIFACTS"
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// leaveRecording writes the recording of sim for a failed test and logs
+// where it is and how to replay it.
+func leaveRecording(t TB, sim *simulator.Simulator) {
+	t.Helper()
+	logf := t.Errorf
+	if l, ok := t.(interface{ Logf(string, ...any) }); ok {
+		logf = l.Logf
+	}
+	rec, err := sim.Recording()
+	if err != nil {
+		logf("simtest: no recording of this test: %v", err)
+		return
+	}
+	dir := os.Getenv(ArtifactsEnv)
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	name := "test"
+	if n, ok := t.(interface{ Name() string }); ok {
+		name = unsafeName.ReplaceAllString(n.Name(), "_")
+	}
+	path, err := writeRecording(dir, name, rec)
+	if err != nil {
+		logf("simtest: no recording of this test: %v", err)
+		return
+	}
+	logf("simtest: the simulator's recording of this test (%d inputs) is %s\n"+
+		"\treplay it: go run github.com/mwallet/mwallet-go/cmd/mwallet-sim serve -replay %s\n"+
+		"\tor in Go:  rec, _ := simulator.ReadRecordingFile(%q); sim, _ := simulator.New(simulator.WithRecording(rec))",
+		rec.Len(), path, path, path)
+}
+
+func writeRecording(dir, name string, rec *simulator.Recording) (string, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	f, err := os.CreateTemp(dir, "mwallet-sim-"+name+"-*.jsonl")
+	if err != nil {
+		return "", err
+	}
+	if _, err := rec.WriteTo(f); err != nil {
+		_ = f.Close()
+		return "", fmt.Errorf("writing %s: %w", f.Name(), err)
+	}
+	return f.Name(), f.Close()
 }

@@ -3,7 +3,9 @@ package simtest_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -77,5 +79,62 @@ func TestWantCode(t *testing.T) {
 		if strings.Join(r.msgs, ",") != strings.Join(tc.want, ",") {
 			t.Errorf("%s: messages = %v, want %v", tc.name, r.msgs, tc.want)
 		}
+	}
+}
+
+// failing is a test that has failed, with a name and a log.
+type failing struct {
+	quiet
+	logs []string
+}
+
+func (f *failing) Name() string { return "TestCheckout/card top-up" }
+func (f *failing) Failed() bool { return true }
+func (f *failing) Logf(format string, args ...any) {
+	f.logs = append(f.logs, fmt.Sprintf(format, args...))
+}
+
+// TestFailedTestLeavesRecording: when the test has failed, the cleanup
+// writes the recording to the artifacts directory and logs its path and
+// the commands that replay it; the file replays to the test's last state.
+func TestFailedTestLeavesRecording(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(simtest.ArtifactsEnv, dir)
+	f := new(failing)
+	sim, client := simtest.New(f)
+	if _, err := client.Assets(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sim.Members.Create(simulator.MemberSeed{ExternalID: "m2", KYCLevel: 1}); err != nil {
+		t.Fatal(err)
+	}
+	want, err := sim.Digest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.end()
+	files, _ := filepath.Glob(filepath.Join(dir, "mwallet-sim-TestCheckout_card_top-up-*.jsonl"))
+	if len(files) != 1 || len(f.logs) != 1 {
+		t.Fatalf("files %v, logs %q", files, f.logs)
+	}
+	for _, w := range []string{files[0], "go run github.com/mwallet/mwallet-go/cmd/mwallet-sim serve -replay " + files[0], "simulator.WithRecording(rec)"} {
+		if !strings.Contains(f.logs[0], w) {
+			t.Errorf("log lacks %q:\n%s", w, f.logs[0])
+		}
+	}
+	rec, err := simulator.ReadRecordingFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := simtest.Start(t, simulator.WithRecording(rec))
+	if got, _ := again.Digest(); got != want {
+		t.Errorf("the replay's digest %s, the test's %s", got, want)
+	}
+	// A passing test leaves nothing.
+	r := new(quiet)
+	simtest.Start(r)
+	r.end()
+	if files, _ := filepath.Glob(filepath.Join(dir, "*")); len(files) != 1 {
+		t.Errorf("artifacts after a passing test: %v", files)
 	}
 }

@@ -9,6 +9,9 @@
   let lastText = "";
   let state = null;
   const openDetails = new Set(); // ids whose history is expanded
+  // stepping is set while the page shows a step of the recording instead
+  // of the live state: {seq, total}.
+  let stepping = null;
 
   // --- DOM helpers: every value goes in as text, never as markup. ---
 
@@ -130,7 +133,7 @@
         type: "button",
         "data-action": collection + "/" + n,
         "data-id": id,
-        disabled: !allowed(n),
+        disabled: stepping !== null || !allowed(n),
         title: "POST /_sim/" + collection + "/" + id + "/" + n,
         onclick: () => run(n + " " + id, () => post("/_sim/" + collection + "/" + encodeURIComponent(id) + "/" + n)),
         text: n.replace("_", " "),
@@ -330,6 +333,12 @@
     if (inFlight) return;
     inFlight = true;
     clearTimeout(timer);
+    if (stepping) {
+      // A step of the recording is on screen: the live state waits.
+      inFlight = false;
+      timer = setTimeout(refresh, POLL_MS);
+      return;
+    }
     try {
       const res = await fetch("/_sim/state", { cache: "no-store" });
       if (!res.ok) throw new Error("HTTP " + res.status);
@@ -373,6 +382,94 @@
       if (r.hint) msg += " (" + r.hint + ")";
       return msg;
     }));
+
+  // --- the recording's stepper ---
+
+  let steps = []; // summaries of the recording's inputs, in order
+
+  async function getJSON(path) {
+    const res = await fetch(path, { cache: "no-store" });
+    let out = null;
+    try { out = await res.json(); } catch (_) { /* not JSON */ }
+    if (!res.ok) throw new Error(out && out.code ? out.code + ": " + out.message : "HTTP " + res.status);
+    return out;
+  }
+
+  async function loadSteps() {
+    steps = [];
+    let total = 0;
+    for (;;) {
+      const after = steps.length ? steps[steps.length - 1].seq : 0;
+      const page = await getJSON("/_sim/recording/steps?limit=1000&after=" + after);
+      total = page.total;
+      steps.push(...page.steps);
+      if (!page.steps.length || steps.length >= total) break;
+    }
+    document.getElementById("step-list").replaceChildren(...steps.map((s) =>
+      h("li", { "data-step": s.seq, class: "step op-" + s.op, onclick: () => showStep(s.seq) },
+        h("span", { class: "num", text: String(s.seq) }), " ",
+        h("time", { text: fmtTime(s.clock) }), " ",
+        h("span", { text: s.summary }))));
+    return total;
+  }
+
+  async function showStep(seq) {
+    const total = steps.length;
+    seq = Math.max(0, Math.min(seq, total));
+    try {
+      const d = await getJSON("/_sim/recording/steps/" + seq);
+      stepping = { seq: seq, total: total };
+      render(d.state);
+      document.getElementById("step-pos").textContent = "step " + seq + " of " + total;
+      document.getElementById("step-title").textContent = seq === 0
+        ? "Before the first input: the simulator as it started"
+        : "Input " + seq + ": " + d.step.summary;
+      document.getElementById("step-input").textContent = d.input ? JSON.stringify(d.input, null, 2) : "—";
+      const a = d.answer;
+      document.getElementById("step-answer").textContent = !a ? "—"
+        : (a.status ? String(a.status) : "no answer (dropped, or waiting in a delay)") + (a.body ? "\n" + JSON.stringify(a.body, null, 2) : "");
+      for (const li of document.querySelectorAll("#step-list li")) {
+        li.classList.toggle("current", Number(li.getAttribute("data-step")) === seq);
+      }
+      const cur = document.querySelector("#step-list li.current");
+      if (cur) cur.scrollIntoView({ block: "nearest" });
+      live(true, "recording · step " + seq + " of " + total + " (not live)");
+    } catch (err) {
+      banner("step " + seq + ": " + err.message, false);
+    }
+  }
+
+  function setStepping(on) {
+    document.getElementById("stepper").hidden = !on;
+    document.querySelector(".stepper-nav").hidden = !on;
+    document.getElementById("step-open").hidden = on;
+    document.body.classList.toggle("stepping", on);
+    // The clock and flush buttons act on the live simulator: not while a
+    // step of the recording is on screen.
+    for (const b of document.querySelectorAll("[data-advance], #advance-form button, #flush")) {
+      b.disabled = on;
+    }
+  }
+
+  document.getElementById("step-open").addEventListener("click", async () => {
+    try {
+      const total = await loadSteps();
+      setStepping(true);
+      await showStep(total);
+    } catch (err) {
+      banner("recording: " + err.message, false);
+    }
+  });
+  document.getElementById("step-first").addEventListener("click", () => showStep(0));
+  document.getElementById("step-prev").addEventListener("click", () => showStep((stepping ? stepping.seq : 0) - 1));
+  document.getElementById("step-next").addEventListener("click", () => showStep((stepping ? stepping.seq : 0) + 1));
+  document.getElementById("step-last").addEventListener("click", () => showStep(steps.length));
+  document.getElementById("step-live").addEventListener("click", () => {
+    stepping = null;
+    lastText = "";
+    setStepping(false);
+    refresh();
+  });
 
   refresh();
 })();

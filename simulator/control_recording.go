@@ -1,0 +1,353 @@
+package simulator
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// The recording over HTTP: GET /_sim/recording (the input log, in the
+// recording file format), GET /_sim/digest (the state digest) and the
+// dashboard's stepper, GET /_sim/recording/steps and
+// GET /_sim/recording/steps/{seq}, which replays the recording into a
+// scratch simulator to show the state after each input. All of them read:
+// none changes the simulator.
+
+func (s *Simulator) registerRecording() {
+	s.mux.HandleFunc("GET /_sim/recording", s.serveRecording)
+	s.control("GET /_sim/digest", func(*http.Request, []byte) (int, any, error) {
+		img, err := s.encodeImage()
+		if err != nil {
+			return 0, nil, errBusiness500(err.Error())
+		}
+		s.rec.mu.Lock()
+		seq := s.rec.seq
+		s.rec.mu.Unlock()
+		return http.StatusOK, map[string]any{"digest": digestOf(img), "inputs": seq, "now": s.clock.Now().UTC()}, nil
+	})
+	s.mux.HandleFunc("GET /_sim/recording/steps", s.serveSteps)
+	s.mux.HandleFunc("GET /_sim/recording/steps/{seq}", s.serveStep)
+}
+
+// serveRecording streams the recording: from the data directory's log as
+// it is, or from memory.
+func (s *Simulator) serveRecording(w http.ResponseWriter, r *http.Request) {
+	id := s.controlRequestID(w)
+	s.rec.mu.Lock()
+	st := s.rec.store
+	s.rec.mu.Unlock()
+	if st != nil {
+		p, err := s.point(true)
+		if err != nil {
+			errorResponse(errBusiness500(err.Error()), id).write(w, id)
+			return
+		}
+		w.Header().Set("Content-Type", "application/x-ndjson")
+		w.Header().Set("Content-Disposition", `attachment; filename="mwallet-sim-recording.jsonl"`)
+		_ = st.writeRecording(w, p)
+		return
+	}
+	rec, err := s.Recording()
+	if err != nil {
+		errorResponse(newErr("service_unavailable", err.Error()), id).write(w, id)
+		return
+	}
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	w.Header().Set("Content-Disposition", `attachment; filename="mwallet-sim-recording.jsonl"`)
+	_, _ = rec.WriteTo(w)
+}
+
+// stepSummary is one input as the stepper lists it.
+type stepSummary struct {
+	Seq     int64     `json:"seq"`
+	Clock   time.Time `json:"clock"`
+	Op      string    `json:"op"`
+	Summary string    `json:"summary"`
+}
+
+func summarize(in *recordedInput) stepSummary {
+	sum := describeInput(in)
+	switch in.Op {
+	case opHTTP:
+		if m := in.Header.Get("X-On-Behalf-Of"); m != "" {
+			sum += " (" + m + ")"
+		}
+	case opCall:
+		args := make([]string, 0, len(in.Args))
+		for _, a := range redactArgs(in) {
+			v := string(a)
+			if len(v) > 60 {
+				v = v[:57] + "..."
+			}
+			args = append(args, v)
+		}
+		sum = in.Call + "(" + strings.Join(args, ", ") + ")"
+	case opAttempt:
+		res := strconv.Itoa(in.StatusCode)
+		if in.Error != "" && in.StatusCode == 0 {
+			res = "no answer"
+		}
+		sum += " → " + res
+	case opFlushDue:
+		sum = "webhook flush: pick the due deliveries"
+	case opFlushAbort:
+		sum = fmt.Sprintf("webhook flush cancelled: %d deliveries back to pending", len(in.Deliveries))
+	}
+	return stepSummary{Seq: in.Seq, Clock: in.Clock.UTC(), Op: in.Op, Summary: sum}
+}
+
+// serveSteps lists the inputs of the recording: ?after=N (default 0) and
+// ?limit=M (default and at most 1000).
+func (s *Simulator) serveSteps(w http.ResponseWriter, r *http.Request) {
+	id := s.controlRequestID(w)
+	after, _ := strconv.ParseInt(r.URL.Query().Get("after"), 10, 64)
+	limit, err := strconv.Atoi(r.URL.Query().Get("limit"))
+	if err != nil || limit <= 0 || limit > 1000 {
+		limit = 1000
+	}
+	rec, err := s.stepRecording(math.MaxInt64)
+	if err != nil {
+		errorResponse(newErr("service_unavailable", err.Error()), id).write(w, id)
+		return
+	}
+	out := []stepSummary{}
+	for _, in := range rec.inputs {
+		if in.Seq > after && len(out) < limit {
+			out = append(out, summarize(in))
+		}
+	}
+	jsonResponse(http.StatusOK, map[string]any{"steps": out, "total": len(rec.inputs)}).write(w, id)
+}
+
+// What the stepper does not show: the recording keeps all of it, since a
+// replay needs it, but the dashboard shows inputs and answers to whoever
+// opens it.
+var (
+	// redactedHeaders are request headers.
+	redactedHeaders = []string{"X-Api-Key", "X-Auth-Token", "Authorization", "X-Signature", "X-Nonce"}
+	// redactedFields are JSON fields, at any depth of a body, an answer or
+	// a call's arguments (matched without case and underscores).
+	redactedFields = map[string]bool{
+		"pin": true, "newpin": true, "oldpin": true, "currentpin": true, "cvv": true, "cardnumber": true, "pan": true,
+		"secret": true, "webhooksecret": true, "apikey": true, "signingkey": true, "authtoken": true, "token": true,
+		"accesstoken": true, "sessiontoken": true, "password": true,
+	}
+	// secretArgs are the positions of the Go control calls' arguments
+	// that are credentials.
+	secretArgs = map[string][]int{"Keys.Add": {1, 2}}
+)
+
+// redactJSON returns b with the values of redactedFields replaced, or b
+// when it is not JSON.
+func redactJSON(b []byte) []byte {
+	var v any
+	if len(b) == 0 || json.Unmarshal(b, &v) != nil {
+		return b
+	}
+	if !redactValue(v) {
+		return b
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return b
+	}
+	return out
+}
+
+func redactValue(v any) bool {
+	changed := false
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if redactedFields[strings.ReplaceAll(strings.ToLower(k), "_", "")] {
+				if e != nil && e != "" {
+					x[k] = "[redacted]"
+					changed = true
+				}
+				continue
+			}
+			changed = redactValue(e) || changed
+		}
+	case []any:
+		for _, e := range x {
+			changed = redactValue(e) || changed
+		}
+	}
+	return changed
+}
+
+// redactArgs returns the arguments of a call without credentials.
+func redactArgs(in *recordedInput) []json.RawMessage {
+	out := make([]json.RawMessage, len(in.Args))
+	for i, a := range in.Args {
+		out[i] = redactJSON(a)
+	}
+	for _, i := range secretArgs[in.Call] {
+		if i < len(out) && string(out[i]) != `""` {
+			out[i] = json.RawMessage(`"[redacted]"`)
+		}
+	}
+	return out
+}
+
+// stepDetail is one input with the answer it got on replay and the state
+// after it.
+type stepDetail struct {
+	Step   stepSummary     `json:"step"`
+	Input  json.RawMessage `json:"input"`
+	Answer *stepAnswer     `json:"answer,omitempty"`
+	State  StateSnapshot   `json:"state"`
+}
+
+type stepAnswer struct {
+	Status int             `json:"status"` // 0: no answer (dropped, or waiting in a delay)
+	Body   json.RawMessage `json:"body,omitempty"`
+}
+
+// serveStep replays the recording up to input seq in a scratch simulator
+// and shows that input, its answer and the state after it.
+func (s *Simulator) serveStep(w http.ResponseWriter, r *http.Request) {
+	id := s.controlRequestID(w)
+	seq, err := strconv.ParseInt(r.PathValue("seq"), 10, 64)
+	if err != nil || seq < 0 {
+		errorResponse(errInvalidRequest("seq must be a non-negative integer"), id).write(w, id)
+		return
+	}
+	rec, err := s.stepRecording(seq)
+	if err != nil {
+		errorResponse(newErr("service_unavailable", err.Error()), id).write(w, id)
+		return
+	}
+	if seq > int64(len(rec.inputs)) {
+		errorResponse(errNotFound(fmt.Sprintf("input %d (the recording has %d)", seq, len(rec.inputs))), id).write(w, id)
+		return
+	}
+	d, err := s.steps().show(rec, seq)
+	if err != nil {
+		errorResponse(errBusiness500(err.Error()), id).write(w, id)
+		return
+	}
+	jsonResponse(http.StatusOK, d).write(w, id)
+}
+
+// stepper is a scratch replay of the recording, kept between steps so
+// that stepping forward runs one input; stepping back replays from the
+// start.
+type stepper struct {
+	mu  sync.Mutex
+	sim *Simulator
+	p   *replayer
+	at  int64
+	ans *replayWriter
+	// rec is the recording last read: inputs never change once logged, so
+	// it serves every step it holds (a data directory's log is read again
+	// only when a later input is asked for).
+	rec *Recording
+}
+
+// recording returns the simulator's recording, holding at least seq
+// inputs when the simulator has logged them.
+func (s *Simulator) stepRecording(seq int64) (*Recording, error) {
+	st := s.stepper
+	st.mu.Lock()
+	rec := st.rec
+	st.mu.Unlock()
+	s.rec.mu.Lock()
+	logged := s.rec.seq
+	s.rec.mu.Unlock()
+	if rec != nil && int64(len(rec.inputs)) >= min(seq, logged) {
+		return rec, nil
+	}
+	rec, err := s.recording(false)
+	if err != nil {
+		return nil, err
+	}
+	st.mu.Lock()
+	if st.rec == nil || len(rec.inputs) > len(st.rec.inputs) {
+		st.rec = rec
+	}
+	st.mu.Unlock()
+	return rec, nil
+}
+
+func (s *Simulator) steps() *stepper { return s.stepper }
+
+// close lets the scratch replay's waiting requests finish.
+func (st *stepper) close() {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.p != nil {
+		st.p.abandon()
+	}
+	st.sim, st.p = nil, nil
+}
+
+func (st *stepper) show(rec *Recording, seq int64) (*stepDetail, error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.sim == nil || seq < st.at {
+		if st.p != nil {
+			st.p.abandon()
+		}
+		o := defaultOptions()
+		if err := rec.header.Config.apply(&o); err != nil {
+			return nil, err
+		}
+		sim, err := build(o)
+		if err != nil {
+			return nil, err
+		}
+		sim.rec.memOff = true
+		st.sim, st.p, st.at = sim, newReplayer(sim), 0
+		st.p.onStep = func(_ *recordedInput, w *replayWriter) { st.ans = w }
+	}
+	for st.at < seq {
+		st.ans = nil
+		if err := st.p.step(rec.inputs[st.at]); err != nil {
+			st.sim = nil
+			return nil, err
+		}
+		st.at++
+	}
+	d := &stepDetail{State: st.sim.State()}
+	if seq > 0 {
+		in := rec.inputs[seq-1]
+		d.Step = summarize(in)
+		d.Input = redactInput(in)
+		if in.Op == opHTTP || in.Op == opResume {
+			d.Answer = &stepAnswer{}
+			if st.ans != nil {
+				d.Answer.Status = st.ans.status
+				if b := st.ans.body.Bytes(); json.Valid(b) {
+					d.Answer.Body = append(json.RawMessage(nil), redactJSON(b)...)
+				}
+			}
+		}
+	}
+	return d, nil
+}
+
+// redactInput renders an input for the dashboard without credentials,
+// signatures or card secrets.
+func redactInput(in *recordedInput) json.RawMessage {
+	c := *in
+	if c.Header != nil {
+		c.Header = c.Header.Clone()
+		for _, h := range redactedHeaders {
+			if c.Header.Get(h) != "" {
+				c.Header.Set(h, "[redacted]")
+			}
+		}
+	}
+	c.Body = redactJSON(c.Body)
+	if c.Op == opCall {
+		c.Args = redactArgs(in)
+	}
+	b, _ := json.Marshal(&c)
+	return b
+}

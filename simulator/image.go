@@ -1,0 +1,834 @@
+package simulator
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unsafe"
+)
+
+// The state image: the whole state of a simulator as bytes, for the
+// snapshots of a data directory and for the state digest. It is written by
+// walking the Simulator value with reflection, every field of every object
+// reached, so state that a product line adds is in the image without more
+// work; what is not state is left out by rule:
+//
+//   - the exported fields of Simulator (the control types), the options,
+//     the input log, the router and its handlers, the HTTP server and
+//     client, the success paths of outcomes (built again by New);
+//   - locks (package sync);
+//   - functions and channels: a field of one that is set and not known to
+//     be built by New makes the image fail, so that state held in a closure
+//     is found by the tests instead of lost.
+//
+// Pointers keep their identity (an object reached twice is written once),
+// maps are written in the order of their encoded keys and times as UTC
+// instants, so two simulators in the same state have the same image: the
+// digest is its SHA-256. Values of other packages are written by their
+// binary or text marshalers when they have them (money.Amount,
+// apd.Decimal, rand.PCG), by their fields otherwise.
+//
+// A snapshot is read only by a simulator whose types have the same shape:
+// imageSchema is a hash of the types the image walks, kept with it.
+
+// simPkg is this package's import path.
+var simPkg = reflect.TypeOf(Simulator{}).PkgPath()
+
+// imageSkip names the fields that are not state ("Type.field").
+var imageSkip = map[string]bool{
+	"Simulator.opts":       true,
+	"Simulator.rec":        true,
+	"Simulator.actions":    true,
+	"Simulator.endpoints":  true,
+	"Simulator.outcomeRun": true,
+	"Simulator.mux":        true,
+	"Simulator.server":     true,
+	"Simulator.stepper":    true,
+	"Simulator.replayBase": true,
+	"Clock.owner":          true,
+	"webhookState.client":  true,
+}
+
+// imageBuilt names the function and channel fields that New sets or that
+// only the Go API sets (Fault.Hold, Fault.Held): left out of the image
+// without complaint.
+var imageBuilt = map[string]bool{
+	"Ledger.scales": true,
+	"Fault.Hold":    true,
+	"Fault.Held":    true,
+}
+
+// imageTypes are the types an interface value of the state may hold.
+var imageTypes = func() map[string]reflect.Type {
+	m := map[string]reflect.Type{}
+	for _, v := range []any{
+		"", false, int(0), int64(0), float64(0), json.Number(""), []any{}, []string{}, map[string]any{},
+		map[string]string{}, []map[string]string{}, []map[string]any{}, &rand.PCG{}, &rand.ChaCha8{},
+	} {
+		t := reflect.TypeOf(v)
+		m[t.String()] = t
+	}
+	return m
+}()
+
+var (
+	timeType              = reflect.TypeOf(time.Time{})
+	binaryMarshalerType   = reflect.TypeOf((*encoding.BinaryMarshaler)(nil)).Elem()
+	binaryUnmarshalerType = reflect.TypeOf((*encoding.BinaryUnmarshaler)(nil)).Elem()
+	textMarshalerType     = reflect.TypeOf((*encoding.TextMarshaler)(nil)).Elem()
+)
+
+// codec is how values of a type are written.
+type codec int
+
+const (
+	codecFields codec = iota // by kind: the fields of a struct, the elements of a slice, ...
+	codecTime                // time.Time as a UTC instant
+	codecBinary              // MarshalBinary / UnmarshalBinary
+	codecText                // MarshalText / UnmarshalText
+)
+
+// field is one field of a struct type as the image sees it.
+type field struct {
+	index int
+	name  string        // "Type.field"
+	step  func() string // ".field", for paths
+	typ   reflect.Type
+	off   uintptr
+	skip  bool
+	// must be nil: a function or channel field that New does not set
+	// (imageBuilt): the image fails when it holds one.
+	mustBeNil bool
+}
+
+type typeInfo struct {
+	codec  codec
+	fields []field
+}
+
+var typeInfos sync.Map // reflect.Type -> *typeInfo
+
+func infoOf(t reflect.Type) *typeInfo {
+	if ti, ok := typeInfos.Load(t); ok {
+		return ti.(*typeInfo)
+	}
+	ti := &typeInfo{codec: codecOf(t)}
+	if ti.codec == codecFields && t.Kind() == reflect.Struct {
+		for i := 0; i < t.NumField(); i++ {
+			sf := t.Field(i)
+			name := t.Name() + "." + sf.Name
+			step := "." + sf.Name
+			f := field{index: i, name: name, typ: sf.Type, off: sf.Offset, step: func() string { return step }}
+			switch {
+			case imageSkip[name], t == reflect.TypeOf(Simulator{}) && sf.IsExported():
+				f.skip = true
+			case isSyncType(sf.Type):
+				f.skip = true
+			case sf.Type.Kind() == reflect.Func || sf.Type.Kind() == reflect.Chan:
+				f.skip, f.mustBeNil = true, !imageBuilt[name]
+			}
+			ti.fields = append(ti.fields, f)
+		}
+	}
+	v, _ := typeInfos.LoadOrStore(t, ti)
+	return v.(*typeInfo)
+}
+
+func isSyncType(t reflect.Type) bool {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	p := t.PkgPath()
+	return p == "sync" || p == "sync/atomic"
+}
+
+func codecOf(t reflect.Type) codec {
+	if t == timeType {
+		return codecTime
+	}
+	if t.PkgPath() == simPkg || t.PkgPath() == "" || t.Kind() == reflect.Pointer || t.Kind() == reflect.Interface {
+		return codecFields
+	}
+	pt := reflect.PointerTo(t)
+	if pt.Implements(binaryMarshalerType) && pt.Implements(binaryUnmarshalerType) {
+		return codecBinary
+	}
+	if pt.Implements(textMarshalerType) && pt.Implements(textUnmarshalerType) {
+		return codecText
+	}
+	return codecFields
+}
+
+// fieldOf returns the field f of the addressable struct v, readable and
+// settable whether exported or not.
+func fieldOf(v reflect.Value, f field) reflect.Value {
+	return reflect.NewAt(f.typ, unsafe.Add(unsafe.Pointer(v.UnsafeAddr()), f.off)).Elem()
+}
+
+// addressable returns v, or an addressable copy of it.
+func addressable(v reflect.Value) reflect.Value {
+	if v.CanAddr() {
+		return v
+	}
+	c := reflect.New(v.Type()).Elem()
+	c.Set(v)
+	return c
+}
+
+type ptrKey struct {
+	p uintptr
+	t reflect.Type
+}
+
+// imgEnc writes an image.
+type imgEnc struct {
+	b    []byte
+	ptrs map[ptrKey]uint64
+	next uint64
+	path []string
+	noPt bool // map keys: pointers are refused
+	// lines, when set, receives one "path = value" line per value written
+	// (stateDump).
+	lines *[]string
+	types map[reflect.Type]*typeInfo
+}
+
+func (e *imgEnc) line(format string, args ...any) {
+	if e.lines != nil {
+		*e.lines = append(*e.lines, strings.Join(e.path, "")+" = "+fmt.Sprintf(format, args...))
+	}
+}
+
+func (e *imgEnc) uvarint(x uint64) { e.b = binary.AppendUvarint(e.b, x) }
+func (e *imgEnc) varint(x int64)   { e.b = binary.AppendVarint(e.b, x) }
+func (e *imgEnc) bytes(p []byte)   { e.uvarint(uint64(len(p))); e.b = append(e.b, p...) }
+
+// imageError is a value the image cannot keep; at is where, built on the
+// way out of the walk.
+type imageError struct {
+	at  []string
+	msg string
+}
+
+func (e *imageError) Error() string {
+	var b strings.Builder
+	b.WriteString("Simulator")
+	for i := len(e.at) - 1; i >= 0; i-- {
+		b.WriteString(e.at[i])
+	}
+	return "simulator: state image: " + b.String() + ": " + e.msg
+}
+
+// at adds a step of the path to an imageError.
+func at(err error, step func() string) error {
+	if ie, ok := err.(*imageError); ok {
+		ie.at = append(ie.at, step())
+	}
+	return err
+}
+
+func (e *imgEnc) fail(format string, args ...any) error {
+	return &imageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// push and pop keep the path of the value being written, for the lines
+// of a dump only.
+func (e *imgEnc) push(step func() string) {
+	if e.lines != nil {
+		e.path = append(e.path, step())
+	}
+}
+
+func (e *imgEnc) pop() {
+	if e.lines != nil {
+		e.path = e.path[:len(e.path)-1]
+	}
+}
+
+// info returns the typeInfo of t from the encoder's own cache.
+func (e *imgEnc) info(t reflect.Type) *typeInfo {
+	if ti, ok := e.types[t]; ok {
+		return ti
+	}
+	ti := infoOf(t)
+	if e.types == nil {
+		e.types = map[reflect.Type]*typeInfo{}
+	}
+	e.types[t] = ti
+	return ti
+}
+
+func (e *imgEnc) value(v reflect.Value) error {
+	t := v.Type()
+	ti := e.info(t)
+	switch ti.codec {
+	case codecTime:
+		var tm time.Time
+		if v.CanAddr() {
+			tm = *(*time.Time)(unsafe.Pointer(v.UnsafeAddr()))
+		} else {
+			tm = v.Interface().(time.Time)
+		}
+		e.line("%s", tm.UTC().Format(time.RFC3339Nano))
+		if tm.IsZero() {
+			e.uvarint(0)
+			return nil
+		}
+		e.uvarint(1)
+		e.varint(tm.Unix())
+		e.uvarint(uint64(tm.Nanosecond()))
+		return nil
+	case codecBinary, codecText:
+		p := reflect.New(t)
+		p.Elem().Set(v)
+		var b []byte
+		var err error
+		if ti.codec == codecBinary {
+			b, err = p.Interface().(encoding.BinaryMarshaler).MarshalBinary()
+		} else {
+			b, err = p.Interface().(encoding.TextMarshaler).MarshalText()
+		}
+		if err != nil {
+			return e.fail("%v", err)
+		}
+		e.line("%q", b)
+		e.bytes(b)
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64:
+		e.line("%v", v)
+	case reflect.String:
+		e.line("%q", v.String())
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		if v.Bool() {
+			e.b = append(e.b, 1)
+		} else {
+			e.b = append(e.b, 0)
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		e.varint(v.Int())
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		e.uvarint(v.Uint())
+	case reflect.Float32, reflect.Float64:
+		e.uvarint(math.Float64bits(v.Float()))
+	case reflect.String:
+		e.uvarint(uint64(v.Len()))
+		e.b = append(e.b, v.String()...)
+	case reflect.Array:
+		if t.Elem().Kind() == reflect.Uint8 {
+			a := addressable(v)
+			e.line("%x", a.Slice(0, a.Len()).Bytes())
+			e.b = append(e.b, a.Slice(0, a.Len()).Bytes()...)
+			return nil
+		}
+		for i := 0; i < v.Len(); i++ {
+			if err := e.value(v.Index(i)); err != nil {
+				return err
+			}
+		}
+	case reflect.Slice:
+		if v.IsNil() {
+			e.line("nil")
+			e.uvarint(0)
+			return nil
+		}
+		e.uvarint(uint64(v.Len()) + 1)
+		if t.Elem().Kind() == reflect.Uint8 {
+			e.line("%q", v.Bytes())
+			e.b = append(e.b, v.Bytes()...)
+			return nil
+		}
+		e.line("len %d", v.Len())
+		for i := 0; i < v.Len(); i++ {
+			e.push(func() string { return "[" + strconv.Itoa(i) + "]" })
+			err := e.value(v.Index(i))
+			e.pop()
+			if err != nil {
+				return at(err, func() string { return "[" + strconv.Itoa(i) + "]" })
+			}
+		}
+	case reflect.Map:
+		return e.mapValue(v)
+	case reflect.Pointer:
+		if v.IsNil() {
+			e.line("nil")
+			e.uvarint(0)
+			return nil
+		}
+		if e.noPt {
+			return e.fail("a map key holds a pointer")
+		}
+		k := ptrKey{v.Pointer(), t}
+		if id, ok := e.ptrs[k]; ok {
+			e.line("ref #%d", id)
+			e.uvarint(1)
+			e.uvarint(id)
+			return nil
+		}
+		e.line("#%d", e.next)
+		e.ptrs[k] = e.next
+		e.next++
+		e.uvarint(2)
+		return e.value(v.Elem())
+	case reflect.Interface:
+		if v.IsNil() {
+			e.line("nil")
+			e.uvarint(0)
+			return nil
+		}
+		c := v.Elem()
+		name := c.Type().String()
+		if imageTypes[name] != c.Type() {
+			return e.fail("an interface holds a %s, which the image does not know (add it to imageTypes)", name)
+		}
+		e.uvarint(1)
+		e.uvarint(uint64(len(name)))
+		e.b = append(e.b, name...)
+		return e.value(c)
+	case reflect.Struct:
+		a := addressable(v)
+		for _, f := range ti.fields {
+			if f.skip {
+				if f.mustBeNil && !fieldOf(a, f).IsNil() {
+					return at(e.fail("%s holds a %s, which cannot be kept (make it data, or list it in imageSkip or imageBuilt)", f.name, f.typ), f.step)
+				}
+				continue
+			}
+			e.push(f.step)
+			err := e.value(fieldOf(a, f))
+			e.pop()
+			if err != nil {
+				return at(err, f.step)
+			}
+		}
+	default:
+		return e.fail("cannot keep a %s", t)
+	}
+	return nil
+}
+
+// mapValue writes a map in the order of its encoded keys.
+func (e *imgEnc) mapValue(v reflect.Value) error {
+	if v.IsNil() {
+		e.line("nil")
+		e.uvarint(0)
+		return nil
+	}
+	e.line("len %d", v.Len())
+	type entry struct {
+		key  []byte
+		name string
+		val  reflect.Value
+	}
+	entries := make([]entry, 0, v.Len())
+	ke := &imgEnc{noPt: true, types: e.types}
+	it := v.MapRange()
+	for it.Next() {
+		ke.b = ke.b[:0]
+		if err := ke.value(it.Key()); err != nil {
+			return at(err, func() string { return "[key]" })
+		}
+		name := "[key]"
+		if e.lines != nil {
+			name = fmt.Sprintf("[%q]", fmt.Sprint(it.Key()))
+		}
+		entries = append(entries, entry{append([]byte(nil), ke.b...), name, it.Value()})
+	}
+	slices.SortFunc(entries, func(a, b entry) int { return bytes.Compare(a.key, b.key) })
+	e.uvarint(uint64(len(entries)) + 1)
+	for _, en := range entries {
+		e.b = append(e.b, en.key...)
+		name := en.name
+		e.push(func() string { return name })
+		err := e.value(en.val)
+		e.pop()
+		if err != nil {
+			return at(err, func() string { return name })
+		}
+	}
+	return nil
+}
+
+// encodeImage writes the image of s. s.mu must be held.
+func (s *Simulator) encodeImage() ([]byte, error) {
+	// The image is about as large as the last one: start there.
+	e := &imgEnc{ptrs: make(map[ptrKey]uint64, s.rec.lastPtrs), b: make([]byte, 0, s.rec.lastImage+s.rec.lastImage/8)}
+	defer func() { s.rec.lastImage, s.rec.lastPtrs = len(e.b), len(e.ptrs) }()
+	root := reflect.ValueOf(s)
+	e.ptrs[ptrKey{root.Pointer(), root.Type()}] = 0
+	e.next = 1
+	if err := e.value(root.Elem()); err != nil {
+		return nil, err
+	}
+	return e.b, nil
+}
+
+// stateDump returns the image of s as text, one "path = value" line per
+// value, for finding where two states differ.
+func (s *Simulator) stateDump() ([]string, error) {
+	var lines []string
+	e := &imgEnc{ptrs: map[ptrKey]uint64{}, path: []string{"Simulator"}, lines: &lines}
+	root := reflect.ValueOf(s)
+	e.ptrs[ptrKey{root.Pointer(), root.Type()}] = 0
+	e.next = 1
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := e.value(root.Elem()); err != nil {
+		return nil, err
+	}
+	return lines, nil
+}
+
+// imgDec reads an image into a simulator.
+type imgDec struct {
+	b    []byte
+	ptrs []reflect.Value
+}
+
+var errImageShort = fmt.Errorf("simulator: state image: truncated")
+
+func (d *imgDec) uvarint() (uint64, error) {
+	x, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		return 0, errImageShort
+	}
+	d.b = d.b[n:]
+	return x, nil
+}
+
+func (d *imgDec) varint() (int64, error) {
+	x, n := binary.Varint(d.b)
+	if n <= 0 {
+		return 0, errImageShort
+	}
+	d.b = d.b[n:]
+	return x, nil
+}
+
+func (d *imgDec) take(n uint64) ([]byte, error) {
+	if n > uint64(len(d.b)) {
+		return nil, errImageShort
+	}
+	p := d.b[:n]
+	d.b = d.b[n:]
+	return p, nil
+}
+
+func (d *imgDec) bytes() ([]byte, error) {
+	n, err := d.uvarint()
+	if err != nil {
+		return nil, err
+	}
+	return d.take(n)
+}
+
+// value reads into v, which is addressable and settable. A pointer that
+// v already holds is read into in place, so that what New built and the
+// image leaves out (the clock's owner, the ledger's scales) stays.
+func (d *imgDec) value(v reflect.Value) error {
+	t := v.Type()
+	ti := infoOf(t)
+	switch ti.codec {
+	case codecTime:
+		tag, err := d.uvarint()
+		if err != nil {
+			return err
+		}
+		if tag == 0 {
+			v.Set(reflect.ValueOf(time.Time{}))
+			return nil
+		}
+		sec, err := d.varint()
+		if err != nil {
+			return err
+		}
+		nsec, err := d.uvarint()
+		if err != nil {
+			return err
+		}
+		v.Set(reflect.ValueOf(time.Unix(sec, int64(nsec)).UTC()))
+		return nil
+	case codecBinary, codecText:
+		b, err := d.bytes()
+		if err != nil {
+			return err
+		}
+		p := reflect.New(t)
+		if ti.codec == codecBinary {
+			err = p.Interface().(encoding.BinaryUnmarshaler).UnmarshalBinary(b)
+		} else {
+			err = p.Interface().(encoding.TextUnmarshaler).UnmarshalText(b)
+		}
+		if err != nil {
+			return fmt.Errorf("simulator: state image: %s: %w", t, err)
+		}
+		v.Set(p.Elem())
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		p, err := d.take(1)
+		if err != nil {
+			return err
+		}
+		v.SetBool(p[0] == 1)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		x, err := d.varint()
+		if err != nil {
+			return err
+		}
+		v.SetInt(x)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		x, err := d.uvarint()
+		if err != nil {
+			return err
+		}
+		v.SetUint(x)
+	case reflect.Float32, reflect.Float64:
+		x, err := d.uvarint()
+		if err != nil {
+			return err
+		}
+		v.SetFloat(math.Float64frombits(x))
+	case reflect.String:
+		p, err := d.bytes()
+		if err != nil {
+			return err
+		}
+		v.SetString(string(p))
+	case reflect.Array:
+		if t.Elem().Kind() == reflect.Uint8 {
+			p, err := d.take(uint64(v.Len()))
+			if err != nil {
+				return err
+			}
+			reflect.Copy(v, reflect.ValueOf(p))
+			return nil
+		}
+		for i := 0; i < v.Len(); i++ {
+			if err := d.value(v.Index(i)); err != nil {
+				return err
+			}
+		}
+	case reflect.Slice:
+		n, err := d.uvarint()
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			v.Set(reflect.Zero(t))
+			return nil
+		}
+		n--
+		if n > uint64(len(d.b)) {
+			return errImageShort
+		}
+		if t.Elem().Kind() == reflect.Uint8 {
+			p, err := d.take(n)
+			if err != nil {
+				return err
+			}
+			s := reflect.MakeSlice(t, int(n), int(n))
+			reflect.Copy(s, reflect.ValueOf(p))
+			v.Set(s)
+			return nil
+		}
+		s := reflect.MakeSlice(t, int(n), int(n))
+		for i := 0; i < int(n); i++ {
+			if err := d.value(s.Index(i)); err != nil {
+				return err
+			}
+		}
+		v.Set(s)
+	case reflect.Map:
+		n, err := d.uvarint()
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			v.Set(reflect.Zero(t))
+			return nil
+		}
+		n--
+		if n > uint64(len(d.b)) {
+			return errImageShort
+		}
+		m := reflect.MakeMapWithSize(t, int(n))
+		for i := 0; i < int(n); i++ {
+			k := reflect.New(t.Key()).Elem()
+			if err := d.value(k); err != nil {
+				return err
+			}
+			e := reflect.New(t.Elem()).Elem()
+			if err := d.value(e); err != nil {
+				return err
+			}
+			m.SetMapIndex(k, e)
+		}
+		v.Set(m)
+	case reflect.Pointer:
+		tag, err := d.uvarint()
+		if err != nil {
+			return err
+		}
+		switch tag {
+		case 0:
+			v.Set(reflect.Zero(t))
+		case 1:
+			id, err := d.uvarint()
+			if err != nil {
+				return err
+			}
+			if id >= uint64(len(d.ptrs)) || d.ptrs[id].Type() != t {
+				return fmt.Errorf("simulator: state image: bad reference %d to a %s", id, t)
+			}
+			v.Set(d.ptrs[id])
+		case 2:
+			p := v
+			if v.IsNil() {
+				p = reflect.New(t.Elem())
+			}
+			d.ptrs = append(d.ptrs, p)
+			if err := d.value(p.Elem()); err != nil {
+				return err
+			}
+			v.Set(p)
+		default:
+			return fmt.Errorf("simulator: state image: bad pointer tag %d", tag)
+		}
+	case reflect.Interface:
+		tag, err := d.uvarint()
+		if err != nil {
+			return err
+		}
+		if tag == 0 {
+			v.Set(reflect.Zero(t))
+			return nil
+		}
+		name, err := d.bytes()
+		if err != nil {
+			return err
+		}
+		ct := imageTypes[string(name)]
+		if ct == nil {
+			return fmt.Errorf("simulator: state image: unknown type %q", name)
+		}
+		c := reflect.New(ct).Elem()
+		if err := d.value(c); err != nil {
+			return err
+		}
+		v.Set(c)
+	case reflect.Struct:
+		for _, f := range ti.fields {
+			if f.skip {
+				continue
+			}
+			if err := d.value(fieldOf(v, f)); err != nil {
+				return err
+			}
+		}
+	default:
+		return fmt.Errorf("simulator: state image: cannot read a %s", t)
+	}
+	return nil
+}
+
+// decodeImage replaces the state of s, just built with the configuration
+// the image was taken with, by the image's.
+func (s *Simulator) decodeImage(b []byte) error {
+	root := reflect.ValueOf(s)
+	d := &imgDec{b: b, ptrs: []reflect.Value{root}}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := d.value(root.Elem()); err != nil {
+		return err
+	}
+	if len(d.b) != 0 {
+		return fmt.Errorf("simulator: state image: %d bytes after the end", len(d.b))
+	}
+	return nil
+}
+
+// imageSchema is a hash of the shape of the types the image walks: an image
+// is read only by a simulator whose schema is the same.
+var imageSchema = sync.OnceValue(func() string {
+	h := sha256.New()
+	seen := map[reflect.Type]bool{}
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		fmt.Fprintf(h, "%s|%d|", t, t.Kind())
+		if seen[t] {
+			return
+		}
+		seen[t] = true
+		ti := infoOf(t)
+		fmt.Fprintf(h, "codec%d|", ti.codec)
+		if ti.codec != codecFields {
+			return
+		}
+		switch t.Kind() {
+		case reflect.Struct:
+			for _, f := range ti.fields {
+				fmt.Fprintf(h, "{%s:%v}", f.name, f.skip)
+				if !f.skip {
+					walk(f.typ)
+				}
+			}
+		case reflect.Pointer, reflect.Slice, reflect.Array:
+			walk(t.Elem())
+		case reflect.Map:
+			walk(t.Key())
+			walk(t.Elem())
+		}
+	}
+	walk(reflect.TypeOf(Simulator{}))
+	names := make([]string, 0, len(imageTypes))
+	for n := range imageTypes {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		walk(imageTypes[n])
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
+})
+
+// Digest returns a hash of the simulator's whole state ("sha256:" and 64
+// hex digits): two simulators in the same state (a recording and its
+// replay, a data directory before and after a restart) have the same
+// digest, and any difference in ids, balances, objects, events, deliveries,
+// windows, the request journal, the random generators or the clock changes
+// it. Control API: GET /_sim/digest.
+func (s *Simulator) Digest() (string, error) {
+	s.mu.Lock()
+	img, err := s.encodeImage()
+	s.mu.Unlock()
+	if err != nil {
+		return "", err
+	}
+	return digestOf(img), nil
+}
+
+// digestOf is the digest of an image.
+func digestOf(img []byte) string {
+	sum := sha256.Sum256(img)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}

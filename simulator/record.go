@@ -1,0 +1,564 @@
+package simulator
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode/utf8"
+)
+
+// The input log. Everything that can change a simulator's state is one
+// input, logged in the order it ran, before it runs (write-ahead), so that
+// running the same inputs in the same order on a simulator built with the
+// same configuration reaches the same state: same ids (the generators are
+// seeded), same clock (every input carries the clock reading it ran at),
+// same random choices (fault draws come from the seeded generators, in the
+// same order), same webhook outcomes (attempts are logged with the
+// receiver's answer and never repeated by a replay).
+//
+// The inputs, by where they enter (each point every input of its kind passes
+// through, so routes and methods added later are logged without more work):
+//
+//   - http: a business request (every /v1 path, known or not), logged by the
+//     gateway when it takes the state lock (begin); a control request that
+//     is not a GET or HEAD, logged by serveControl. Control reads change
+//     nothing and are not logged (their request ids come from a generator
+//     of their own, controlID).
+//   - resume: a request that waited in a delay fault (with the state lock
+//     released, so other inputs ran meanwhile) taking the lock again; the
+//     log keeps the interleaving.
+//   - call: a method of the Go control API (the wrappers in control_*.go go
+//     through call0 to call3).
+//   - advance: a clock advance that runs timers (Clock.Advance, the
+//     standalone server's wall clock). An advance that runs nothing is not
+//     logged: the next input's clock reading carries it.
+//   - flush_due, attempt, flush_abort: a webhook flush, in the pieces that
+//     take the state lock: picking the due deliveries, the receiver's answer
+//     to one attempt, giving up on the rest when the flush is cancelled.
+//
+// Ordering: every input that changes state takes s.inputs, then s.mu, and is
+// logged while holding both; reads take s.mu only. The log order is
+// therefore the order in which inputs took the state lock, even for a Go
+// call (which holds s.inputs for its whole run, so that nothing that changes
+// state runs between its log record and its execution).
+
+// Input kinds of the log.
+const (
+	opHTTP       = "http"
+	opResume     = "resume"
+	opCall       = "call"
+	opAdvance    = "advance"
+	opFlushDue   = "flush_due"
+	opAttempt    = "attempt"
+	opFlushAbort = "flush_abort"
+	opBase       = "base_url" // the simulator's address changed (see recorder.base)
+	opEnd        = "end"      // the last line of an exported recording: the clock then
+)
+
+// recordingFormat and recordingVersion head every recording and data
+// directory log.
+const (
+	recordingFormat  = "mwallet-sim-recording"
+	recordingVersion = 1
+)
+
+// DefaultRecordingLimit bounds the in-memory recording of a simulator
+// without a data directory: about the bytes of the requests kept (bodies,
+// headers, arguments). See WithRecordingLimit.
+const DefaultRecordingLimit = 128 << 20
+
+// recordedInput is one input of the log. Only the fields of its op are set.
+type recordedInput struct {
+	Seq   int64     `json:"seq"`
+	Clock time.Time `json:"clock"`
+	Op    string    `json:"op"`
+
+	// http: the request as received.
+	Method  string      `json:"method,omitempty"`
+	Target  string      `json:"target,omitempty"` // the request target (path and query) as sent
+	Proto   string      `json:"proto,omitempty"`
+	Host    string      `json:"host,omitempty"`
+	Remote  string      `json:"remote,omitempty"` // the peer's address (the IP allowlist reads it)
+	TLS     bool        `json:"tls,omitempty"`
+	Header  http.Header `json:"header,omitempty"`
+	Body    []byte      `json:"-"` // the bytes read, at most maxBodyBytes+1
+	BodyErr bool        `json:"body_error,omitempty"`
+	// Draws are the request's random choices: one per fault with one_in
+	// that matched it, in order, true when the fault was taken.
+	Draws []bool `json:"draws,omitempty"`
+
+	// resume: the seq of the http input that waited.
+	Of int64 `json:"of,omitempty"`
+
+	// call: "Cards.Ship" (field and method) or "Action" (a method of
+	// *Simulator), with the arguments as JSON.
+	Call string            `json:"call,omitempty"`
+	Args []json.RawMessage `json:"args,omitempty"`
+
+	// advance: the clock reading reached.
+	To time.Time `json:"to,omitzero"`
+
+	// attempt: one delivery attempt and the receiver's answer.
+	Delivery   string    `json:"delivery,omitempty"`
+	At         time.Time `json:"at,omitzero"`
+	StatusCode int       `json:"status_code,omitempty"`
+	Response   string    `json:"response,omitempty"` // the beginning of the receiver's answer
+	Error      string    `json:"error,omitempty"`
+
+	// flush_abort: the deliveries a cancelled flush did not attempt.
+	Deliveries []string `json:"deliveries,omitempty"`
+
+	// base_url: the address the simulator serves at, from this input on.
+	URL string `json:"url,omitempty"`
+
+	// end (the last line of a recording file): the state digest then.
+	Digest string `json:"digest,omitempty"`
+}
+
+// recordedInputJSON adds the body, as text when it is UTF-8 and in base64
+// otherwise.
+type recordedInputJSON struct {
+	recordedInputAlias
+	BodyText   *string `json:"body,omitempty"`
+	BodyBase64 []byte  `json:"body_base64,omitempty"`
+}
+
+type recordedInputAlias recordedInput
+
+// MarshalJSON writes the input as one JSON object.
+func (in *recordedInput) MarshalJSON() ([]byte, error) {
+	j := recordedInputJSON{recordedInputAlias: recordedInputAlias(*in)}
+	if len(in.Body) > 0 {
+		if utf8.Valid(in.Body) {
+			t := string(in.Body)
+			j.BodyText = &t
+		} else {
+			j.BodyBase64 = in.Body
+		}
+	}
+	return json.Marshal(j)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (in *recordedInput) UnmarshalJSON(b []byte) error {
+	var j recordedInputJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*in = recordedInput(j.recordedInputAlias)
+	switch {
+	case j.BodyText != nil:
+		in.Body = []byte(*j.BodyText)
+	case j.BodyBase64 != nil:
+		in.Body = j.BodyBase64
+	}
+	return nil
+}
+
+// recordingConfig is what a simulator was built with: replaying a log on a
+// simulator built with the same configuration reaches the same state.
+// TestRecordingConfigCoversOptions fails when an option that shapes the
+// state is missing here.
+type recordingConfig struct {
+	Model           Model        `json:"model"`
+	Environment     Environment  `json:"environment"`
+	ClientID        string       `json:"client_id"`
+	APIKey          string       `json:"api_key"`
+	SigningKey      string       `json:"signing_key"`
+	WebhookSecret   string       `json:"webhook_secret"`
+	MerchantID      string       `json:"merchant_id"`
+	Start           time.Time    `json:"start"`
+	Seed            int64        `json:"seed"`
+	Members         []MemberSeed `json:"members,omitempty"`
+	NoFixtureMember bool         `json:"no_fixture_member,omitempty"`
+	// BodyKey keys the idempotency body digests (gatewayState.bodyKey). It
+	// is drawn at random when a recording starts and kept with it, so a
+	// replay stores the same digests.
+	BodyKey string `json:"body_key"`
+}
+
+func configOf(o options) recordingConfig {
+	return recordingConfig{
+		Model: o.model, Environment: o.env,
+		ClientID: o.creds.ClientID, APIKey: o.creds.APIKey, SigningKey: o.creds.SigningKey,
+		WebhookSecret: o.creds.WebhookSecret, MerchantID: o.creds.MerchantID,
+		Start: o.start.UTC().Truncate(time.Second), Seed: o.seed,
+		Members: o.members, NoFixtureMember: o.noMember,
+	}
+}
+
+// apply sets the options a replay of c is built with.
+func (c recordingConfig) apply(o *options) error {
+	o.model, o.env = c.Model, c.Environment
+	o.creds = Credentials{ClientID: c.ClientID, APIKey: c.APIKey, SigningKey: c.SigningKey, WebhookSecret: c.WebhookSecret, MerchantID: c.MerchantID}
+	o.start, o.seed = c.Start, c.Seed
+	o.members, o.noMember = c.Members, c.NoFixtureMember
+	key, err := hex.DecodeString(c.BodyKey)
+	if err != nil || len(key) != 32 {
+		return fmt.Errorf("recording: body_key: want 64 hex digits")
+	}
+	o.bodyKey = (*[32]byte)(key)
+	return nil
+}
+
+// recordingHeader is the first line of a recording and the first record of
+// a data directory's log.
+type recordingHeader struct {
+	Format  string          `json:"format"`
+	Version int             `json:"version"`
+	Config  recordingConfig `json:"config"`
+}
+
+// recorder keeps the input log of one simulator: in memory, or in a data
+// directory's store.
+type recorder struct {
+	mu  sync.Mutex // guards the fields below; loggers also hold s.inputs
+	cfg recordingConfig
+	seq int64 // the last input logged
+	// clock is the latest clock reading the log holds (an input's clock, or
+	// an advance's target).
+	clock time.Time
+
+	mem      memLog // the in-memory recording (no store)
+	memOff   bool   // not kept in memory (a store keeps it)
+	memLimit int64
+	dropped  int64 // inputs not kept because of memLimit
+
+	store  *store       // the data directory, when there is one
+	replay *replayCheck // while a recording is replayed: what the next input must be
+
+	// parked counts the requests waiting in a delay fault (guarded by s.mu,
+	// not r.mu): their continuation lives on their goroutine, so no
+	// snapshot is taken while one waits.
+	parked int
+
+	// base returns the simulator's address (Simulator.URL); lastBase is
+	// the one the log last recorded. Answers that carry a link
+	// (hosted_url) are built from the address and some are kept under
+	// idempotency keys, so a change of address is logged (base_url) before
+	// the next input, and a replay answers with the recorded address.
+	base     func() string
+	lastBase string
+
+	ctlSeq atomic.Uint64 // control request ids (controlID)
+	ctlMix uint64
+
+	// lastImage and lastPtrs size the next state image (guarded by s.mu).
+	lastImage, lastPtrs int
+}
+
+func newRecorder(cfg recordingConfig, seed int64, limit int64) *recorder {
+	return &recorder{cfg: cfg, memLimit: limit, ctlMix: uint64(seed)*0x9e3779b97f4a7c15 + 0x632be59bd9b4e019}
+}
+
+// errRecordingLimit is the error of Recording once the in-memory recording
+// has dropped inputs.
+var errRecordingLimit = errors.New("simulator: the in-memory recording reached its limit (WithRecordingLimit) and stopped; use a data directory (WithDataDir, mwallet-sim -data) to record without one")
+
+// log appends in to the log and numbers it. With a store it is written to
+// the data directory (not yet synced: see durable) and its end offset
+// returned; an error means it was not logged, and the input must not run.
+// The caller holds s.inputs.
+func (r *recorder) log(in *recordedInput) (int64, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if in.Op != opBase && r.base != nil {
+		if u := r.base(); u != r.lastBase {
+			if _, err := r.logLocked(&recordedInput{Op: opBase, Clock: in.Clock, URL: u}); err != nil {
+				return 0, err
+			}
+		}
+	}
+	return r.logLocked(in)
+}
+
+func (r *recorder) logLocked(in *recordedInput) (int64, error) {
+	in.Seq = r.seq + 1
+	if r.replay != nil {
+		if err := r.replay.check(in); err != nil {
+			return 0, err
+		}
+	}
+	var end int64
+	if r.store != nil {
+		var err error
+		if end, err = r.store.append(in); err != nil {
+			return 0, err
+		}
+	}
+	r.seq = in.Seq
+	r.clock = in.Clock
+	if in.Op == opBase {
+		r.lastBase = in.URL
+	}
+	if in.To.After(r.clock) {
+		r.clock = in.To
+	}
+	if !r.memOff {
+		if r.dropped > 0 || !r.mem.add(in, r.memLimit) {
+			// The recording is incomplete from here on: let it go.
+			r.dropped++
+			r.mem = memLog{}
+		}
+	}
+	return end, nil
+}
+
+// durable waits until the input logged up to end is on stable storage. A
+// replay into a data directory does not wait input by input: it syncs
+// once when it is done (replayRecording).
+func (r *recorder) durable(end int64) error {
+	r.mu.Lock()
+	st, replaying := r.store, r.replay != nil
+	r.mu.Unlock()
+	if st == nil || replaying {
+		return nil
+	}
+	return st.durable(end)
+}
+
+// controlID returns the request id of a control answer. Control ids come
+// from a counter of their own, not from the gateway's seeded generator, so
+// control reads change nothing a replay reproduces.
+func (s *Simulator) controlID() string {
+	n := s.rec.ctlSeq.Add(1)
+	x := n ^ s.rec.ctlMix
+	x ^= x >> 31
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 29
+	return "req_c" + strconv.FormatUint(n, 10) + "_" + strconv.FormatUint(x&0xffffffffff, 36)
+}
+
+// captureBody keeps what a handler reads of a request body, so that the
+// request can be logged with it. ServeHTTP puts one on every request.
+type captureBody struct {
+	src  io.ReadCloser
+	buf  []byte
+	pos  int  // read position in buf once filled (fill)
+	fill bool // buf holds what was read ahead; Read serves it first
+	eof  bool // src reached its end
+	err  bool // src failed (a read error other than EOF)
+
+	replay *replayHooks // set on the requests of a replay
+	in     *recordedInput
+}
+
+// maxCapture is what is kept of a body: one byte more than any handler
+// accepts, so an oversized body is refused on replay as it was live.
+const maxCapture = maxBodyBytes + 1
+
+func (c *captureBody) Read(p []byte) (int, error) {
+	if c.fill && c.pos < len(c.buf) {
+		n := copy(p, c.buf[c.pos:])
+		c.pos += n
+		return n, nil
+	}
+	if c.eof {
+		return 0, io.EOF
+	}
+	n, err := c.src.Read(p)
+	if n > 0 && !c.fill && len(c.buf) < maxCapture {
+		c.buf = append(c.buf, p[:min(n, maxCapture-len(c.buf))]...)
+	}
+	switch {
+	case err == io.EOF:
+		c.eof = true
+	case err != nil:
+		c.err = true
+	}
+	return n, err
+}
+
+func (c *captureBody) Close() error { return c.src.Close() }
+
+// readAhead reads what the handler has not read yet (up to maxCapture in
+// all), so that the log holds the whole body; the handler still reads it
+// from the start of what it had not read.
+func (c *captureBody) readAhead() {
+	if c.eof || c.err || c.fill || len(c.buf) >= maxCapture {
+		return
+	}
+	start := len(c.buf)
+	var tmp [4096]byte
+	for len(c.buf) < maxCapture {
+		n, err := c.src.Read(tmp[:min(len(tmp), maxCapture-len(c.buf))])
+		c.buf = append(c.buf, tmp[:n]...)
+		if err == io.EOF {
+			c.eof = true
+			break
+		}
+		if err != nil {
+			c.err = true
+			break
+		}
+	}
+	c.fill, c.pos = true, start
+}
+
+// captureOf returns the capture ServeHTTP put on r, if any.
+func captureOf(r *http.Request) *captureBody {
+	c, _ := r.Body.(*captureBody)
+	return c
+}
+
+// logRequest logs r as an http input. The caller holds s.inputs and s.mu.
+func (s *Simulator) logRequest(r *http.Request) (*recordedInput, int64, error) {
+	in := &recordedInput{
+		Clock: s.clock.Now(), Op: opHTTP, Method: r.Method, Target: r.RequestURI, Proto: r.Proto,
+		Host: r.Host, Remote: r.RemoteAddr, TLS: r.TLS != nil, Header: r.Header,
+	}
+	if in.Target == "" {
+		in.Target = r.URL.RequestURI()
+	}
+	if c := captureOf(r); c != nil {
+		c.readAhead()
+		in.Body, in.BodyErr = c.buf, c.err
+		c.in = in
+		if c.replay != nil && c.replay.want != nil {
+			in.Draws = c.replay.want.Draws
+		}
+	}
+	if in.Draws == nil && !isControlPath(rawRequestPath(r)) {
+		in.Draws = s.faultDraws(r)
+	}
+	end, err := s.rec.log(in)
+	if err != nil {
+		return nil, 0, err
+	}
+	return in, end, nil
+}
+
+// lockInput takes the locks of an input that changes state and logs it; on
+// error neither lock is held and the input must not run. Otherwise s.mu is
+// held and s.inputs released.
+func (s *Simulator) lockInput(in *recordedInput) (int64, error) {
+	s.inputs.Lock()
+	s.mu.Lock()
+	in.Clock = s.clock.Now()
+	end, err := s.rec.log(in)
+	s.inputs.Unlock()
+	if err != nil {
+		s.mu.Unlock()
+		return 0, err
+	}
+	return end, nil
+}
+
+// notPersisted is the refusal of an input the data directory could not
+// take: nothing was executed.
+func notPersisted(err error) *apiError {
+	ae := newErr("service_unavailable", "the simulator could not record the request in its data directory; nothing was executed: retry later ("+err.Error()+")")
+	ae.header = map[string]string{"Retry-After": "5"}
+	ae.transient = true
+	return ae
+}
+
+// notDurable is the answer of a request that ran but whose log record did
+// not reach stable storage: it may not survive a restart.
+func notDurable(err error) *apiError {
+	ae := newErr("service_unavailable", "the simulator could not make the request durable in its data directory and refuses writes until it restarts; resend with the same idempotency key once it has ("+err.Error()+")")
+	ae.header = map[string]string{"Retry-After": "5"}
+	ae.transient = true
+	return ae
+}
+
+// The Go control API: each state-changing method of the control types is
+// one logged input. call0 to call3 take the method's name ("Cards.Ship"),
+// the function that does the work and the arguments to log (JSON values;
+// each must survive a JSON round trip, which TestControlMethodsRecorded
+// checks for every method). When the data directory cannot take the input
+// it does not run: the methods that return an error return it, the others
+// do nothing.
+
+func call0(s *Simulator, name string, fn func(), args ...any) {
+	_ = s.goCall(name, args, func() error { fn(); return nil })
+}
+
+func call1(s *Simulator, name string, fn func() error, args ...any) error {
+	return s.goCall(name, args, fn)
+}
+
+func call2[T any](s *Simulator, name string, fn func() (T, error), args ...any) (T, error) {
+	var out T
+	err := s.goCall(name, args, func() error {
+		var err error
+		out, err = fn()
+		return err
+	})
+	return out, err
+}
+
+func call3[T, U any](s *Simulator, name string, fn func() (T, U, error), args ...any) (T, U, error) {
+	var a T
+	var b U
+	err := s.goCall(name, args, func() error {
+		var err error
+		a, b, err = fn()
+		return err
+	})
+	return a, b, err
+}
+
+// goCall logs a Go control call and runs it, holding s.inputs throughout
+// (fn takes s.mu itself).
+func (s *Simulator) goCall(name string, args []any, fn func() error) error {
+	in := &recordedInput{Op: opCall, Call: name}
+	for i, a := range args {
+		b, err := json.Marshal(a)
+		if err != nil {
+			return fmt.Errorf("simulator: %s: argument %d: %w", name, i, err)
+		}
+		in.Args = append(in.Args, b)
+	}
+	s.inputs.Lock()
+	s.mu.Lock()
+	in.Clock = s.clock.Now()
+	end, err := s.rec.log(in)
+	s.mu.Unlock()
+	if err != nil {
+		s.inputs.Unlock()
+		return fmt.Errorf("simulator: %s not executed: %w", name, err)
+	}
+	ferr := fn()
+	s.inputs.Unlock()
+	if err := s.rec.durable(end); err != nil {
+		return fmt.Errorf("simulator: %s ran but is not durable: %w", name, err)
+	}
+	return ferr
+}
+
+// replaying reports whether a recording is being replayed.
+func (r *recorder) replaying() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.replay != nil
+}
+
+// fail makes the data directory refuse every input from now on: a part of
+// an input that already ran could not be logged.
+func (r *recorder) fail(err error) {
+	r.mu.Lock()
+	st := r.store
+	r.mu.Unlock()
+	if st != nil {
+		st.fail(err)
+	}
+}
+
+// viaJSON returns v as a JSON round trip gives it back.
+func viaJSON[T any](v T) (T, error) {
+	var out T
+	b, err := json.Marshal(v)
+	if err != nil {
+		return out, err
+	}
+	err = json.Unmarshal(b, &out)
+	return out, err
+}

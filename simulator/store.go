@@ -1,0 +1,749 @@
+package simulator
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// A data directory (WithDataDir, mwallet-sim serve -data DIR) holds:
+//
+//	DIR/lock      held (flock) by the one simulator using DIR
+//	DIR/log       the input log: an append-only file of frames, each
+//	              [4-byte length][4-byte CRC-32C of the payload][payload];
+//	              the first payload is the recording header, each next one
+//	              an input, both in the JSON of a recording's lines
+//	DIR/snapshot  the state image after input N (a JSON line with N, the
+//	              log offset after it and the image's schema and CRC, then
+//	              the image), written every WithSnapshotEvery inputs and at
+//	              Close; it is replaced atomically (write, fsync, rename)
+//
+// Durability: an input is written to the log (write(2)) before it runs,
+// and its answer waits until an fsync covers it; concurrent answers share
+// one fsync (group commit). A crash after the write but before the answer
+// runs the input again at restart; its client had no answer and resends
+// with the same idempotency key, which replays it. An input the log cannot
+// take (disk full, I/O error) does not run and is answered
+// service_unavailable; an fsync that fails makes the directory refuse every
+// input until the simulator restarts, since what reached the disk is then
+// unknown.
+//
+// Restart: the snapshot, when there is a valid one for this log and this
+// version of the simulator, is read, then the inputs after it are replayed;
+// without one the whole log is replayed. A frame that is cut short or
+// whose CRC does not match ends the log: what follows is discarded, and a
+// line on the diagnostics writer says how much.
+
+const (
+	logName      = "log"
+	snapshotName = "snapshot"
+	lockName     = "lock"
+
+	snapshotFormat  = "mwallet-sim-snapshot"
+	snapshotVersion = 1
+
+	maxFrame = 64 << 20 // a frame longer than this is corrupt
+)
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+// logFile is what the store needs of its log file (tests put a failing one
+// in its place).
+type logFile interface {
+	io.Writer
+	Sync() error
+	Truncate(size int64) error
+	Close() error
+}
+
+// store is an open data directory.
+type store struct {
+	dir  string
+	diag io.Writer
+	lock io.Closer
+	path string // DIR/log
+
+	mu        sync.Mutex // guards the appends and the fields below
+	f         logFile
+	written   int64 // the log's size
+	lastFrame int64 // offset of the last frame
+	seq       int64 // the seq of the last input written
+	sinceSnap int
+	failed    error // set once an fsync failed: everything is refused
+	refusing  int   // appends refused in a row (reported once)
+
+	syncMu sync.Mutex
+	synced int64
+
+	sim       *Simulator
+	snapEvery int
+	kick      chan struct{}
+	quit      chan struct{}
+	done      chan struct{}
+	lastSnap  int64 // seq of the last snapshot
+}
+
+// openStore creates dir if needed and takes its lock.
+func openStore(dir string, diag io.Writer, snapEvery int) (*store, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("simulator: data directory: %w", err)
+	}
+	lk, err := lockDir(filepath.Join(dir, lockName))
+	if err != nil {
+		return nil, fmt.Errorf("simulator: data directory %s: %w", dir, err)
+	}
+	return &store{dir: dir, diag: diag, lock: lk, path: filepath.Join(dir, logName), snapEvery: snapEvery}, nil
+}
+
+func (st *store) report(format string, args ...any) {
+	fmt.Fprintf(st.diag, "mwallet-sim: data %s: "+format+"\n", append([]any{st.dir}, args...)...)
+}
+
+// frame returns the frame of payload.
+func frame(payload []byte) []byte {
+	b := make([]byte, 8+len(payload))
+	binary.LittleEndian.PutUint32(b, uint32(len(payload)))
+	binary.LittleEndian.PutUint32(b[4:], crc32.Checksum(payload, crcTable))
+	copy(b[8:], payload)
+	return b
+}
+
+// readFrame reads the frame at the reader's position; io.EOF at a clean
+// end, errTorn when the frame is cut short or corrupt.
+func readFrame(r *bufio.Reader) ([]byte, error) {
+	var h [8]byte
+	n, err := io.ReadFull(r, h[:])
+	if n == 0 && err == io.EOF {
+		return nil, io.EOF
+	}
+	if err != nil {
+		return nil, errTorn
+	}
+	size := binary.LittleEndian.Uint32(h[:])
+	if size > maxFrame {
+		return nil, errTorn
+	}
+	p := make([]byte, size)
+	if _, err := io.ReadFull(r, p); err != nil {
+		return nil, errTorn
+	}
+	if crc32.Checksum(p, crcTable) != binary.LittleEndian.Uint32(h[4:]) {
+		return nil, errTorn
+	}
+	return p, nil
+}
+
+var errTorn = errors.New("frame cut short or corrupt")
+
+// create starts a new log with its header, synced.
+func (st *store) create(hdr recordingHeader) error {
+	f, err := os.OpenFile(st.path, os.O_RDWR|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("simulator: data directory: %w", err)
+	}
+	p, err := json.Marshal(hdr)
+	if err != nil {
+		_ = f.Close()
+		return err
+	}
+	fr := frame(p)
+	if _, err := f.Write(fr); err != nil {
+		_ = f.Close()
+		return fmt.Errorf("simulator: data directory: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		_ = f.Close()
+		return fmt.Errorf("simulator: data directory: %w", err)
+	}
+	syncDir(st.dir)
+	st.f, st.written, st.synced = f, int64(len(fr)), int64(len(fr))
+	return nil
+}
+
+// syncDir makes a created or renamed file's name durable (best effort:
+// not every platform can sync a directory).
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		_ = d.Close()
+	}
+}
+
+// logHeader reads the header of an existing log; nil when there is no log
+// (or only an empty or torn first frame, which a crash during create
+// leaves).
+func (st *store) logHeader() (*recordingHeader, int64, error) {
+	f, err := os.Open(st.path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, 0, nil
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("simulator: data directory: %w", err)
+	}
+	defer f.Close()
+	br := bufio.NewReader(f)
+	p, err := readFrame(br)
+	if err != nil {
+		return nil, 0, nil
+	}
+	var hdr recordingHeader
+	if err := json.Unmarshal(p, &hdr); err != nil {
+		return nil, 0, fmt.Errorf("simulator: data directory: %s: header: %w", st.path, err)
+	}
+	if err := hdr.check(); err != nil {
+		return nil, 0, fmt.Errorf("simulator: data directory: %s: %w", st.path, err)
+	}
+	return &hdr, int64(8 + len(p)), nil
+}
+
+// scan reads the inputs of the log from offset from, calling fn for each
+// with its frame's offset, and stops at the end or at the first frame that
+// is cut short or corrupt. It returns the offset after the last whole frame
+// and that frame's offset.
+func (st *store) scan(from int64, fn func(in *recordedInput, off int64) error) (end, last int64, n int, err error) {
+	f, err := os.Open(st.path)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	defer f.Close()
+	if _, err := f.Seek(from, io.SeekStart); err != nil {
+		return 0, 0, 0, err
+	}
+	br := bufio.NewReaderSize(f, 256<<10)
+	end, last = from, -1
+	for {
+		p, err := readFrame(br)
+		if err == io.EOF || err == errTorn {
+			return end, last, n, nil
+		}
+		if err != nil {
+			return end, last, n, err
+		}
+		in := &recordedInput{}
+		if err := json.Unmarshal(p, in); err != nil {
+			// A whole frame that is not an input: as corrupt as a bad CRC.
+			return end, last, n, nil
+		}
+		if fn != nil {
+			if err := fn(in, end); err != nil {
+				return end, last, n, err
+			}
+		}
+		last = end
+		end += int64(8 + len(p))
+		n++
+	}
+}
+
+// readInputs returns the inputs of the log up to offset limit (for
+// Recording).
+func (st *store) readInputs(limit int64) ([]*recordedInput, error) {
+	_, hlen, err := st.logHeader()
+	if err != nil {
+		return nil, err
+	}
+	var out []*recordedInput
+	_, _, _, err = st.scan(hlen, func(in *recordedInput, off int64) error {
+		if off >= limit {
+			return errStop
+		}
+		out = append(out, in)
+		return nil
+	})
+	if err == errStop {
+		err = nil
+	}
+	return out, err
+}
+
+var errStop = errors.New("stop")
+
+// writeRecording writes the log as a recording (GET /_sim/recording)
+// without decoding it: the header, every input up to the point p, and the
+// end line.
+func (st *store) writeRecording(w io.Writer, p recordingPoint) error {
+	limit, seq := p.limit, p.seq
+	f, err := os.Open(st.path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(io.LimitReader(f, limit), 256<<10)
+	bw := bufio.NewWriterSize(w, 64<<10)
+	for {
+		p, err := readFrame(br)
+		if err != nil {
+			break
+		}
+		bw.Write(p)
+		bw.WriteByte('\n')
+	}
+	last, _ := json.Marshal(&recordedInput{Seq: seq, Op: opEnd, Clock: p.end, Digest: p.digest})
+	bw.Write(last)
+	bw.WriteByte('\n')
+	return bw.Flush()
+}
+
+// openLog opens the log for appending after its last whole frame,
+// truncating what follows it.
+func (st *store) openLog(end, last, seq int64) error {
+	f, err := os.OpenFile(st.path, os.O_RDWR|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("simulator: data directory: %w", err)
+	}
+	info, err := f.Stat()
+	if err != nil {
+		_ = f.Close()
+		return err
+	}
+	if info.Size() > end {
+		if err := f.Truncate(end); err != nil {
+			_ = f.Close()
+			return fmt.Errorf("simulator: data directory: truncating the torn tail: %w", err)
+		}
+		if err := f.Sync(); err != nil {
+			_ = f.Close()
+			return fmt.Errorf("simulator: data directory: %w", err)
+		}
+	}
+	st.f, st.written, st.synced, st.lastFrame, st.seq = f, end, end, last, seq
+	return nil
+}
+
+// append writes one input to the log. The caller holds the recorder's
+// lock (so inputs are written in seq order).
+func (st *store) append(in *recordedInput) (int64, error) {
+	p, err := json.Marshal(in)
+	if err != nil {
+		return 0, err
+	}
+	fr := frame(p)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.failed != nil {
+		return 0, st.failed
+	}
+	n, err := st.f.Write(fr)
+	if err != nil {
+		if n > 0 {
+			// Take the partial frame back, so the next input follows the
+			// last whole one.
+			if terr := st.f.Truncate(st.written); terr != nil {
+				st.failLocked(fmt.Errorf("cannot take back a partial write: %w", terr))
+			}
+		}
+		if st.refusing == 0 {
+			st.report("cannot append to %s: %v; refusing requests (service_unavailable) until it can", st.path, err)
+		}
+		st.refusing++
+		return 0, fmt.Errorf("data directory: %w", err)
+	}
+	if st.refusing > 0 {
+		st.report("appending to %s again after refusing %d requests", st.path, st.refusing)
+		st.refusing = 0
+	}
+	st.lastFrame = st.written
+	st.written += int64(n)
+	st.seq = in.Seq
+	st.sinceSnap++
+	if st.snapEvery > 0 && st.sinceSnap >= st.snapEvery && st.kick != nil {
+		select {
+		case st.kick <- struct{}{}:
+		default:
+		}
+	}
+	return st.written, nil
+}
+
+// durable waits until the log is on stable storage up to end. Concurrent
+// callers share one fsync.
+func (st *store) durable(end int64) error {
+	st.syncMu.Lock()
+	defer st.syncMu.Unlock()
+	st.mu.Lock()
+	failed, target := st.failed, st.written
+	st.mu.Unlock()
+	if failed != nil {
+		return failed
+	}
+	if st.synced >= end {
+		return nil
+	}
+	if err := st.f.Sync(); err != nil {
+		st.fail(fmt.Errorf("fsync %s: %w", st.path, err))
+		return st.failure()
+	}
+	st.synced = target
+	return nil
+}
+
+func (st *store) failure() error {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.failed
+}
+
+// fail makes the store refuse every input until the simulator restarts.
+func (st *store) fail(err error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.failLocked(err)
+}
+
+func (st *store) failLocked(err error) {
+	if st.failed == nil {
+		st.failed = fmt.Errorf("data directory: %w", err)
+		st.report("%v; refusing every request until the simulator restarts", err)
+	}
+}
+
+// snapshotMeta heads the snapshot file.
+type snapshotMeta struct {
+	Format    string    `json:"format"`
+	Version   int       `json:"version"`
+	Seq       int64     `json:"seq"`        // the last input the image includes
+	Offset    int64     `json:"offset"`     // the log offset after that input
+	LastFrame int64     `json:"last_frame"` // the offset of that input's frame
+	Schema    string    `json:"schema"`
+	Clock     time.Time `json:"clock"`
+	Size      int       `json:"size"`
+	CRC       uint32    `json:"crc"`
+}
+
+// startSnapshots starts the goroutine that writes snapshots.
+func (st *store) startSnapshots(s *Simulator) {
+	st.sim = s
+	st.mu.Lock()
+	st.lastSnap = st.seq
+	st.mu.Unlock()
+	if st.snapEvery <= 0 {
+		return
+	}
+	st.kick, st.quit, st.done = make(chan struct{}, 1), make(chan struct{}), make(chan struct{})
+	go st.snapshotLoop()
+}
+
+func (st *store) snapshotLoop() {
+	defer close(st.done)
+	for {
+		select {
+		case <-st.quit:
+			return
+		case <-st.kick:
+		}
+		for !st.snapshot() {
+			// A request waits in a delay fault: try again shortly.
+			select {
+			case <-st.quit:
+				return
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}
+}
+
+// snapshot writes a snapshot of the state; it reports false when it must
+// be tried again later (a request waits in a delay fault, its
+// continuation on its goroutine).
+func (st *store) snapshot() bool {
+	s := st.sim
+	s.inputs.Lock()
+	s.mu.Lock()
+	if s.rec.parked > 0 {
+		s.mu.Unlock()
+		s.inputs.Unlock()
+		return false
+	}
+	img, err := s.encodeImage()
+	clock := s.clock.Now()
+	st.mu.Lock()
+	meta := snapshotMeta{Format: snapshotFormat, Version: snapshotVersion, Seq: st.seq, Offset: st.written,
+		LastFrame: st.lastFrame, Schema: imageSchema(), Clock: clock, Size: len(img), CRC: crcOf(img)}
+	st.sinceSnap = 0
+	failed := st.failed
+	st.mu.Unlock()
+	s.mu.Unlock()
+	s.inputs.Unlock()
+	if err != nil {
+		st.report("no snapshot: %v", err)
+		return true
+	}
+	if failed != nil || meta.Seq == st.lastSnap {
+		return true
+	}
+	if err := st.durable(meta.Offset); err != nil {
+		return true
+	}
+	if err := st.writeSnapshot(meta, img); err != nil {
+		st.report("no snapshot: %v", err)
+		return true
+	}
+	st.lastSnap = meta.Seq
+	return true
+}
+
+func (st *store) writeSnapshot(meta snapshotMeta, img []byte) error {
+	tmp := filepath.Join(st.dir, snapshotName+".tmp")
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	head, _ := json.Marshal(meta)
+	bw := bufio.NewWriterSize(f, 1<<20)
+	bw.Write(head)
+	bw.WriteByte('\n')
+	bw.Write(img)
+	if err := bw.Flush(); err != nil {
+		_ = f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		_ = f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, filepath.Join(st.dir, snapshotName)); err != nil {
+		return err
+	}
+	syncDir(st.dir)
+	return nil
+}
+
+// readSnapshot returns the snapshot of DIR when it is whole, of this
+// schema, and within a log of size logSize; otherwise nil and why.
+func (st *store) readSnapshot(logSize int64) (*snapshotMeta, []byte, string) {
+	b, err := os.ReadFile(filepath.Join(st.dir, snapshotName))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil, ""
+	}
+	if err != nil {
+		return nil, nil, err.Error()
+	}
+	i := bytes.IndexByte(b, '\n')
+	if i < 0 {
+		return nil, nil, "no header"
+	}
+	var meta snapshotMeta
+	if err := json.Unmarshal(b[:i], &meta); err != nil || meta.Format != snapshotFormat || meta.Version != snapshotVersion {
+		return nil, nil, "not a snapshot of this version"
+	}
+	img := b[i+1:]
+	switch {
+	case meta.Schema != imageSchema():
+		return nil, nil, "written by another version of the simulator"
+	case len(img) != meta.Size || crc32.Checksum(img, crcTable) != meta.CRC:
+		return nil, nil, "cut short or corrupt"
+	case meta.Offset > logSize:
+		return nil, nil, "ahead of the log"
+	}
+	return &meta, img, ""
+}
+
+// close stops the snapshots (writing a last one when inputs came since
+// the last) and releases the directory.
+func (st *store) close() {
+	if st.quit != nil {
+		close(st.quit)
+		<-st.done
+		st.quit = nil
+		st.mu.Lock()
+		pending := st.seq != st.lastSnap && st.failed == nil
+		st.mu.Unlock()
+		if pending {
+			st.snapshot()
+		}
+	}
+	st.mu.Lock()
+	if st.f != nil {
+		_ = st.f.Sync()
+		_ = st.f.Close()
+		st.f = nil
+		st.failed = errors.New("data directory closed")
+	}
+	st.mu.Unlock()
+	if st.lock != nil {
+		_ = st.lock.Close()
+		st.lock = nil
+	}
+}
+
+// closeStore closes the data directory of s, if any.
+func (s *Simulator) closeStore() {
+	if s.rec == nil {
+		return
+	}
+	s.rec.mu.Lock()
+	st := s.rec.store
+	s.rec.mu.Unlock()
+	if st == nil {
+		return
+	}
+	// Advances that ran nothing are not logged; the last clock reading is,
+	// so a restart continues from it.
+	s.inputs.Lock()
+	s.mu.Lock()
+	now := s.clock.Now()
+	s.rec.mu.Lock()
+	moved := now.After(s.rec.clock)
+	s.rec.mu.Unlock()
+	var end int64
+	var err error
+	if moved {
+		end, err = s.rec.log(&recordedInput{Op: opAdvance, Clock: now, To: now})
+	}
+	s.mu.Unlock()
+	s.inputs.Unlock()
+	if moved && err == nil {
+		_ = s.rec.durable(end)
+	}
+	st.close()
+}
+
+// openDataDir builds the simulator of a data directory: a new one, or the
+// one its log and snapshot describe.
+func openDataDir(o options) (s *Simulator, err error) {
+	st, err := openStore(o.dataDir, o.diag, o.snapshotEvery)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			st.close()
+		}
+	}()
+	hdr, hlen, err := st.logHeader()
+	if err != nil {
+		return nil, err
+	}
+	if hdr == nil {
+		// A new directory (or one whose creation never finished).
+		if s, err = build(o); err != nil {
+			return nil, err
+		}
+		if err = st.create(recordingHeader{Format: recordingFormat, Version: recordingVersion, Config: s.rec.cfg}); err != nil {
+			return nil, err
+		}
+		s.attachStore(st)
+		if o.recording != nil {
+			if err = s.replayRecording(o.recording); err != nil {
+				return nil, err
+			}
+		}
+		st.startSnapshots(s)
+		return s, nil
+	}
+	if o.recording != nil {
+		return nil, fmt.Errorf("simulator: data directory %s already holds a log: replay a recording into an empty directory", o.dataDir)
+	}
+	if err := hdr.Config.sameFixture(configOf(o)); err != nil {
+		return nil, fmt.Errorf("simulator: data directory %s: %w", o.dataDir, err)
+	}
+	if err := hdr.Config.apply(&o); err != nil {
+		return nil, err
+	}
+	info, err := os.Stat(st.path)
+	if err != nil {
+		return nil, err
+	}
+	t0 := time.Now()
+	var from, snapSeq int64 = hlen, 0
+	var p *replayer
+	if meta, img, why := st.readSnapshot(info.Size()); meta != nil {
+		if s, err = build(o); err != nil {
+			return nil, err
+		}
+		if derr := s.decodeImage(img); derr != nil {
+			st.report("snapshot not used (%v): replaying the whole log", derr)
+			s = nil
+		} else {
+			from, snapSeq = meta.Offset, meta.Seq
+			s.rec.seq = meta.Seq
+		}
+	} else if why != "" {
+		st.report("snapshot not used (%s): replaying the whole log", why)
+	}
+	if s == nil {
+		if s, err = build(o); err != nil {
+			return nil, err
+		}
+	}
+	tSnap := time.Since(t0)
+	s.rec.memOff = true // the log is the recording
+	p = newReplayer(s)
+	end, last, n, err := st.scan(from, func(in *recordedInput, _ int64) error { return p.step(in) })
+	if err != nil {
+		p.abandon()
+		return nil, fmt.Errorf("simulator: data directory %s: the log does not replay: %w", o.dataDir, err)
+	}
+	if last < 0 {
+		last = -1
+	}
+	if info.Size() > end {
+		st.report("%s: kept %d whole inputs up to offset %d; discarded %d bytes of a cut-short or corrupt tail",
+			st.path, s.rec.seq, end, info.Size()-end)
+	}
+	if err = st.openLog(end, last, s.rec.seq); err != nil {
+		p.abandon()
+		return nil, err
+	}
+	s.attachStore(st)
+	p.finish()
+	if snapSeq > 0 {
+		st.report("restarted at input %d: snapshot of input %d read in %s, %d inputs replayed in %s",
+			s.rec.seq, snapSeq, tSnap.Round(time.Millisecond), n, (time.Since(t0) - tSnap).Round(time.Millisecond))
+	} else {
+		st.report("restarted at input %d: %d inputs replayed in %s", s.rec.seq, n, time.Since(t0).Round(time.Millisecond))
+	}
+	st.startSnapshots(s)
+	return s, nil
+}
+
+// attachStore makes st the sink of the input log of s.
+func (s *Simulator) attachStore(st *store) {
+	s.rec.mu.Lock()
+	s.rec.store = st
+	s.rec.memOff = true
+	s.rec.mem = memLog{}
+	s.rec.mu.Unlock()
+}
+
+// sameFixture reports how a data directory's configuration differs from
+// the options given now, in what shapes the fixture (naming the settings,
+// never showing a credential).
+func (c recordingConfig) sameFixture(o recordingConfig) error {
+	var diff []string
+	add := func(name string, same bool) {
+		if !same {
+			diff = append(diff, name)
+		}
+	}
+	add("model", c.Model == o.Model)
+	add("environment", c.Environment == o.Environment)
+	add("client id", c.ClientID == o.ClientID)
+	add("API key", c.APIKey == o.APIKey)
+	add("signing key", c.SigningKey == o.SigningKey)
+	add("webhook secret", c.WebhookSecret == o.WebhookSecret)
+	add("merchant id", c.MerchantID == o.MerchantID)
+	add("seed", c.Seed == o.Seed)
+	ma, _ := json.Marshal(c.Members)
+	mb, _ := json.Marshal(o.Members)
+	add("members", bytes.Equal(ma, mb) && c.NoFixtureMember == o.NoFixtureMember)
+	if len(diff) > 0 {
+		return fmt.Errorf("its log was started with another %s; start with the options it was started with, or use another directory", strings.Join(diff, ", "))
+	}
+	return nil
+}
+
+func crcOf(b []byte) uint32 { return crc32.Checksum(b, crcTable) }
