@@ -1,0 +1,282 @@
+package simulator
+
+// Reading a state image (image.go) back into a simulator.
+
+import (
+	"encoding"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"reflect"
+	"time"
+)
+
+// imgDec reads an image into a simulator.
+type imgDec struct {
+	b    []byte
+	ptrs []reflect.Value
+}
+
+var errImageShort = fmt.Errorf("simulator: state image: truncated")
+
+func (d *imgDec) uvarint() (uint64, error) {
+	x, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		return 0, errImageShort
+	}
+	d.b = d.b[n:]
+	return x, nil
+}
+
+func (d *imgDec) varint() (int64, error) {
+	x, n := binary.Varint(d.b)
+	if n <= 0 {
+		return 0, errImageShort
+	}
+	d.b = d.b[n:]
+	return x, nil
+}
+
+func (d *imgDec) take(n uint64) ([]byte, error) {
+	if n > uint64(len(d.b)) {
+		return nil, errImageShort
+	}
+	p := d.b[:n]
+	d.b = d.b[n:]
+	return p, nil
+}
+
+func (d *imgDec) bytes() ([]byte, error) {
+	n, err := d.uvarint()
+	if err != nil {
+		return nil, err
+	}
+	return d.take(n)
+}
+
+// value reads into v, which is addressable and settable. A pointer that
+// v already holds is read into in place, so that what New built and the
+// image leaves out (the clock's owner, the ledger's scales) stays.
+func (d *imgDec) value(v reflect.Value) error {
+	t := v.Type()
+	ti := infoOf(t)
+	switch ti.codec {
+	case codecTime:
+		tag, err := d.uvarint()
+		if err != nil {
+			return err
+		}
+		if tag == 0 {
+			v.Set(reflect.ValueOf(time.Time{}))
+			return nil
+		}
+		sec, err := d.varint()
+		if err != nil {
+			return err
+		}
+		nsec, err := d.uvarint()
+		if err != nil {
+			return err
+		}
+		v.Set(reflect.ValueOf(time.Unix(sec, int64(nsec)).UTC()))
+		return nil
+	case codecBinary, codecText:
+		b, err := d.bytes()
+		if err != nil {
+			return err
+		}
+		p := reflect.New(t)
+		if ti.codec == codecBinary {
+			err = p.Interface().(encoding.BinaryUnmarshaler).UnmarshalBinary(b)
+		} else {
+			err = p.Interface().(encoding.TextUnmarshaler).UnmarshalText(b)
+		}
+		if err != nil {
+			return fmt.Errorf("simulator: state image: %s: %w", t, err)
+		}
+		v.Set(p.Elem())
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		p, err := d.take(1)
+		if err != nil {
+			return err
+		}
+		v.SetBool(p[0] == 1)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		x, err := d.varint()
+		if err != nil {
+			return err
+		}
+		v.SetInt(x)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		x, err := d.uvarint()
+		if err != nil {
+			return err
+		}
+		v.SetUint(x)
+	case reflect.Float32, reflect.Float64:
+		x, err := d.uvarint()
+		if err != nil {
+			return err
+		}
+		v.SetFloat(math.Float64frombits(x))
+	case reflect.String:
+		p, err := d.bytes()
+		if err != nil {
+			return err
+		}
+		v.SetString(string(p))
+	case reflect.Array:
+		if t.Elem().Kind() == reflect.Uint8 {
+			p, err := d.take(uint64(v.Len()))
+			if err != nil {
+				return err
+			}
+			reflect.Copy(v, reflect.ValueOf(p))
+			return nil
+		}
+		for i := 0; i < v.Len(); i++ {
+			if err := d.value(v.Index(i)); err != nil {
+				return err
+			}
+		}
+	case reflect.Slice:
+		n, err := d.uvarint()
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			v.Set(reflect.Zero(t))
+			return nil
+		}
+		n--
+		if n > uint64(len(d.b)) {
+			return errImageShort
+		}
+		if t.Elem().Kind() == reflect.Uint8 {
+			p, err := d.take(n)
+			if err != nil {
+				return err
+			}
+			s := reflect.MakeSlice(t, int(n), int(n))
+			reflect.Copy(s, reflect.ValueOf(p))
+			v.Set(s)
+			return nil
+		}
+		s := reflect.MakeSlice(t, int(n), int(n))
+		for i := 0; i < int(n); i++ {
+			if err := d.value(s.Index(i)); err != nil {
+				return err
+			}
+		}
+		v.Set(s)
+	case reflect.Map:
+		n, err := d.uvarint()
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			v.Set(reflect.Zero(t))
+			return nil
+		}
+		n--
+		if n > uint64(len(d.b)) {
+			return errImageShort
+		}
+		m := reflect.MakeMapWithSize(t, int(n))
+		for i := 0; i < int(n); i++ {
+			k := reflect.New(t.Key()).Elem()
+			if err := d.value(k); err != nil {
+				return err
+			}
+			e := reflect.New(t.Elem()).Elem()
+			if err := d.value(e); err != nil {
+				return err
+			}
+			m.SetMapIndex(k, e)
+		}
+		v.Set(m)
+	case reflect.Pointer:
+		tag, err := d.uvarint()
+		if err != nil {
+			return err
+		}
+		switch tag {
+		case 0:
+			v.Set(reflect.Zero(t))
+		case 1:
+			id, err := d.uvarint()
+			if err != nil {
+				return err
+			}
+			if id >= uint64(len(d.ptrs)) || d.ptrs[id].Type() != t {
+				return fmt.Errorf("simulator: state image: bad reference %d to a %s", id, t)
+			}
+			v.Set(d.ptrs[id])
+		case 2:
+			p := v
+			if v.IsNil() {
+				p = reflect.New(t.Elem())
+			}
+			d.ptrs = append(d.ptrs, p)
+			if err := d.value(p.Elem()); err != nil {
+				return err
+			}
+			v.Set(p)
+		default:
+			return fmt.Errorf("simulator: state image: bad pointer tag %d", tag)
+		}
+	case reflect.Interface:
+		tag, err := d.uvarint()
+		if err != nil {
+			return err
+		}
+		if tag == 0 {
+			v.Set(reflect.Zero(t))
+			return nil
+		}
+		name, err := d.bytes()
+		if err != nil {
+			return err
+		}
+		ct := imageTypes[string(name)]
+		if ct == nil {
+			return fmt.Errorf("simulator: state image: unknown type %q", name)
+		}
+		c := reflect.New(ct).Elem()
+		if err := d.value(c); err != nil {
+			return err
+		}
+		v.Set(c)
+	case reflect.Struct:
+		for _, f := range ti.fields {
+			if f.skip {
+				continue
+			}
+			if err := d.value(fieldOf(v, f)); err != nil {
+				return err
+			}
+		}
+	default:
+		return fmt.Errorf("simulator: state image: cannot read a %s", t)
+	}
+	return nil
+}
+
+// decodeImage replaces the state of s, just built with the configuration
+// the image was taken with, by the image's.
+func (s *Simulator) decodeImage(b []byte) error {
+	root := reflect.ValueOf(s)
+	d := &imgDec{b: b, ptrs: []reflect.Value{root}}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := d.value(root.Elem()); err != nil {
+		return err
+	}
+	if len(d.b) != 0 {
+		return fmt.Errorf("simulator: state image: %d bytes after the end", len(d.b))
+	}
+	return nil
+}

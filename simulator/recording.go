@@ -1,0 +1,245 @@
+package simulator
+
+// The Recording type and its file format (JSON Lines); replay.go runs one.
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"time"
+)
+
+// Recording is the input log of a simulator: its configuration, then every
+// input that changed its state, in the order the inputs ran (see
+// Simulator.Recording). A simulator started from it (WithRecording, or
+// mwallet-sim serve -replay FILE) reaches the same state: the same ids,
+// balances, objects, events, deliveries and clock.
+//
+// Its file format is JSON Lines, version 1: a header line
+// {"format":"mwallet-sim-recording","version":1,"config":{...}}, one line
+// per input ({"seq","clock","op",...}), and a last line {"op":"end",
+// "clock","digest"} with the clock and the state digest when the recording
+// was taken. The simulator's
+// README describes every field. A recording holds every request as it was
+// received, credentials, tokens, signatures and bodies included: it is as
+// sensitive as the test data sent to the simulator.
+type Recording struct {
+	header recordingHeader
+	inputs []*recordedInput
+	end    time.Time // the clock when the recording was taken
+	digest string    // the state digest then ("" when not known)
+}
+
+// Len returns the number of inputs in the recording.
+func (r *Recording) Len() int { return len(r.inputs) }
+
+// WriteTo writes the recording in its file format.
+func (r *Recording) WriteTo(w io.Writer) (int64, error) {
+	cw := &countWriter{w: bufio.NewWriterSize(w, 64<<10)}
+	enc := json.NewEncoder(cw)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r.header); err != nil {
+		return cw.n, err
+	}
+	for _, in := range r.inputs {
+		if err := enc.Encode(in); err != nil {
+			return cw.n, err
+		}
+	}
+	last := recordedInput{Op: opEnd, Clock: r.end, Digest: r.digest}
+	if n := len(r.inputs); n > 0 {
+		last.Seq = r.inputs[n-1].Seq
+	}
+	if err := enc.Encode(&last); err != nil {
+		return cw.n, err
+	}
+	return cw.n, cw.w.(*bufio.Writer).Flush()
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// WriteFile writes the recording to a file (mode 0600: it holds the
+// simulator's credentials and everything sent to it).
+func (r *Recording) WriteFile(path string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := r.WriteTo(f); err != nil {
+		_ = f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// ReadRecording reads a recording in its file format.
+func ReadRecording(rd io.Reader) (*Recording, error) {
+	br := bufio.NewReaderSize(rd, 64<<10)
+	line, err := readLine(br)
+	if err != nil {
+		return nil, fmt.Errorf("simulator: recording: header: %w", err)
+	}
+	var rec Recording
+	if err := json.Unmarshal(line, &rec.header); err != nil {
+		return nil, fmt.Errorf("simulator: recording: header: %w", err)
+	}
+	if err := rec.header.check(); err != nil {
+		return nil, err
+	}
+	for n := 2; ; n++ {
+		line, err := readLine(br)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("simulator: recording: line %d: %w", n, err)
+		}
+		in := &recordedInput{}
+		if err := json.Unmarshal(line, in); err != nil {
+			return nil, fmt.Errorf("simulator: recording: line %d: %w", n, err)
+		}
+		if in.Op == opEnd {
+			rec.end, rec.digest = in.Clock, in.Digest
+			continue
+		}
+		if want := int64(len(rec.inputs) + 1); in.Seq != want {
+			return nil, fmt.Errorf("simulator: recording: line %d: seq %d, want %d", n, in.Seq, want)
+		}
+		rec.inputs = append(rec.inputs, in)
+	}
+	return &rec, nil
+}
+
+// readLine returns the next non-empty line (without its end), or io.EOF.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	for {
+		line, err := br.ReadBytes('\n')
+		line = bytes.TrimSpace(line)
+		if len(line) > 0 {
+			return line, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// ReadRecordingFile reads a recording file (as Recording.WriteFile, GET
+// /_sim/recording or a failed simtest test writes it).
+func ReadRecordingFile(path string) (*Recording, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadRecording(f)
+}
+
+func (h recordingHeader) check() error {
+	if h.Format != recordingFormat {
+		return fmt.Errorf("simulator: not a recording (format %q, want %q)", h.Format, recordingFormat)
+	}
+	if h.Version < 1 || h.Version > recordingVersion {
+		return fmt.Errorf("simulator: recording version %d: this simulator reads version %d", h.Version, recordingVersion)
+	}
+	return nil
+}
+
+// Recording returns the simulator's input log since it started (with a
+// data directory: since the directory was created, across restarts).
+// Started from it (WithRecording), a simulator reaches the same state.
+// Without a data directory the log is kept in memory, up to
+// WithRecordingLimit (128 MiB of requests by default); past that Recording
+// returns an error. Control API: GET /_sim/recording.
+func (s *Simulator) Recording() (*Recording, error) { return s.recording(true) }
+
+// recordingPoint is where the log stands at one instant, with the state
+// then.
+type recordingPoint struct {
+	hdr     recordingHeader
+	end     time.Time
+	digest  string // "" when not asked for
+	chunks  [][]byte
+	n       int
+	dropped int64
+	st      *store
+	limit   int64 // the store's log size then
+	seq     int64
+}
+
+// point takes the recording's point: with digest, the state is hashed at
+// that same instant (no input runs meanwhile).
+func (s *Simulator) point(digest bool) (recordingPoint, error) {
+	var p recordingPoint
+	s.inputs.Lock()
+	s.mu.Lock()
+	defer s.inputs.Unlock()
+	defer s.mu.Unlock()
+	p.end = s.clock.Now()
+	if digest {
+		img, err := s.encodeImage()
+		if err != nil {
+			return p, err
+		}
+		p.digest = digestOf(img)
+	}
+	r := s.rec
+	r.mu.Lock()
+	p.hdr = recordingHeader{Format: recordingFormat, Version: recordingVersion, Config: r.cfg}
+	p.st, p.dropped, p.seq = r.store, r.dropped, r.seq
+	p.chunks, p.n = r.mem.view()
+	r.mu.Unlock()
+	if p.st != nil {
+		p.st.mu.Lock()
+		p.limit = p.st.written
+		p.st.mu.Unlock()
+	}
+	return p, nil
+}
+
+func (s *Simulator) recording(digest bool) (*Recording, error) {
+	p, err := s.point(digest)
+	if err != nil {
+		return nil, err
+	}
+	var inputs []*recordedInput
+	switch {
+	case p.st != nil:
+		inputs, err = p.st.readInputs(p.limit)
+	case p.dropped > 0:
+		err = errRecordingLimit
+	default:
+		inputs, err = decodeChunks(p.chunks, p.n)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Recording{header: p.hdr, inputs: inputs, end: p.end, digest: p.digest}, nil
+}
+
+// WithRecording starts the simulator from a recording: it is built with the
+// recording's configuration (model, environment, credentials, start, seed,
+// members; the options that set these are ignored) and every input of the
+// recording is run again in order, without network calls (webhook attempts
+// get the receiver answers recorded). New returns an error when the replay
+// does not log the same inputs as the recording, or ends in a state whose
+// digest is not the recording's (the recording comes from a simulator that
+// behaves differently). The simulator then records on from there.
+//
+// What was in progress when the recording was taken is then completed: a
+// request waiting in a delay fault runs its handler (its answer goes
+// nowhere), and a webhook flush that had not recorded every attempt gives
+// the rest back to the next flush.
+func WithRecording(r *Recording) Option { return func(o *options) { o.recording = r } }
