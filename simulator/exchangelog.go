@@ -3,6 +3,7 @@ package simulator
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -56,6 +57,24 @@ type Exchange struct {
 	Response *LoggedMessage `json:"response,omitempty"`
 	// Dropped marks an exchange that ended without a response.
 	Dropped bool `json:"dropped,omitempty"`
+	// Fault is the kind of the injected fault the simulator applied to
+	// the request (error, error_after, drop_before, drop_after, delay),
+	// empty when none: its answer is what the test asked for, not what the
+	// contract describes for the route.
+	Fault string `json:"fault,omitempty"`
+}
+
+// faultMark carries the kind of the fault applied to a logged request from
+// the gateway back to the exchange logger (through the request context).
+type faultMark struct{ kind string }
+
+type faultMarkKey struct{}
+
+// markFault notes on r's exchange, if it is logged, the fault applied to it.
+func markFault(r *http.Request, kind FaultKind) {
+	if m, ok := r.Context().Value(faultMarkKey{}).(*faultMark); ok {
+		m.kind = string(kind)
+	}
 }
 
 // LoggedMessage is a request or a response of the exchange log.
@@ -169,7 +188,10 @@ func (l *exchangeLogger) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.Body = readCloser{io.MultiReader(bytes.NewReader(head), rest), r.Body}
 	}
 	rw := &recordingWriter{ResponseWriter: w, status: http.StatusOK}
+	mark := &faultMark{}
+	r = r.WithContext(context.WithValue(r.Context(), faultMarkKey{}, mark))
 	defer func() {
+		x.Fault = mark.kind
 		p := recover()
 		switch {
 		case rw.hijacked || p != nil:

@@ -85,6 +85,16 @@ func TestExchangeLog(t *testing.T) {
 	if !dropped.Dropped || dropped.Response != nil || dropped.Request.Target != "/v1/assets" {
 		t.Errorf("dropped connection not logged as dropped: %+v", dropped)
 	}
+	// Only the faulted exchange names its fault.
+	for i, x := range got {
+		want := ""
+		if i == 3 {
+			want = "drop_before"
+		}
+		if x.Fault != want {
+			t.Errorf("exchange %d (%s %s) logged fault %q, want %q", i+1, x.Request.Method, x.Request.Target, x.Fault, want)
+		}
+	}
 	if decode.Instance != clock.Instance || decode.Seq != 1 || clock.Seq != 2 || dropped.Seq != 4 {
 		t.Errorf("instance and sequence numbers: %d/%d %d/%d %d/%d", decode.Instance, decode.Seq, clock.Instance, clock.Seq, dropped.Instance, dropped.Seq)
 	}

@@ -226,6 +226,7 @@ func (s *Simulator) begin(w http.ResponseWriter, r *http.Request) *exchange {
 	x.fault = s.takeFault(r)
 	if x.fault != nil {
 		x.rec.Fault = string(x.fault.Kind)
+		markFault(r, x.fault.Kind)
 	}
 	return x
 }

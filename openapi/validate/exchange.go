@@ -61,6 +61,10 @@ type Counts struct {
 	Oversized int
 	// Head counts HEAD requests validated as the GET of their path.
 	Head int
+	// FaultNoRoute counts requests no document describes that a test
+	// answered with an injected fault (error or error_after): the answer is
+	// the fault's, checked as an error envelope with X-Request-Id.
+	FaultNoRoute int
 	// PerOperation counts requests per "METHOD /template" (business and
 	// control) and per "webhook EVENT".
 	PerOperation map[string]int
@@ -338,6 +342,11 @@ func (c *Checker) checkNoRoute(x *simulator.Exchange, req *http.Request, where s
 		return
 	}
 	r := x.Response
+	if (x.Fault == string(simulator.FaultError) || x.Fault == string(simulator.FaultErrorAfter)) && r.Status != http.StatusNotFound {
+		c.Counts.FaultNoRoute++
+		c.checkFaultAnswer(r, key, where)
+		return
+	}
 	if r.Status != http.StatusNotFound {
 		c.add(Violation{Key: key, Kind: "response", Where: where,
 			Detail: fmt.Sprintf("status %d; an undocumented route is answered 404 not_found", r.Status)})
@@ -477,4 +486,25 @@ func oneLine(s string) string {
 		s = s[:600] + "…"
 	}
 	return s
+}
+
+// checkFaultAnswer checks the answer an injected fault gave on a route no
+// document describes: the status the test asked for (400 to 599), the error
+// envelope, X-Request-Id.
+func (c *Checker) checkFaultAnswer(r *simulator.LoggedMessage, key, where string) {
+	if r.Status < 400 || r.Status > 599 {
+		c.add(Violation{Key: key, Kind: "response", Where: where, Detail: fmt.Sprintf("an injected fault answered %d; faults answer 400 to 599", r.Status)})
+	}
+	if r.Header.Get("X-Request-Id") == "" {
+		c.add(Violation{Key: key, Kind: "response", Where: where, Detail: "an injected fault's answer has no X-Request-Id header"})
+	}
+	var env struct {
+		Type      string `json:"type"`
+		Code      string `json:"code"`
+		Message   string `json:"message"`
+		RequestID string `json:"request_id"`
+	}
+	if err := json.Unmarshal([]byte(r.Body), &env); err != nil || env.Type == "" || env.Code == "" || env.RequestID != r.Header.Get("X-Request-Id") {
+		c.add(Violation{Key: key, Kind: "response", Where: where, Detail: fmt.Sprintf("an injected fault's answer is not the error envelope: %.80q", r.Body)})
+	}
 }

@@ -104,6 +104,7 @@ func run(dir, knownFile string, coverage, verbose bool) error {
 	fmt.Printf("webhook deliveries validated: %d\n", n.Webhooks)
 	fmt.Printf("dropped connections (request only): %d\n", n.Dropped)
 	fmt.Printf("requests outside both documents (answers checked as not_found envelopes): %d\n", n.NoRoute)
+	fmt.Printf("  of which answered by an injected fault (checked as error envelopes): %d\n", n.FaultNoRoute)
 	if verbose {
 		fmt.Println("refused invalid requests, grouped:")
 		keys := make([]string, 0, len(c.Refused))
