@@ -3,6 +3,7 @@ package simulator
 import (
 	"net/http"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -89,13 +90,58 @@ func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveNotFoundMessage(w, r, "no endpoint at the non-canonical path "+raw+" (paths are never cleaned or redirected)")
 		return
 	}
+	if methods, ok := s.literalPaths[raw]; ok && !slices.Contains(methods, r.Method) {
+		// A path registered as written belongs to its own methods: a
+		// pattern with a wildcard in its place (GET /_sim/cards/{id} for
+		// POST /_sim/cards/limits) does not serve it with another.
+		s.serveNotFound(w, r)
+		return
+	}
 	s.mux.ServeHTTP(w, r)
+}
+
+// indexLiteralPaths records the methods of every path registered without
+// wildcards (business endpoints and control routes), so that the path
+// template with the most literal segments decides which methods a path
+// serves, as OpenAPI matches concrete paths before templated ones.
+func (s *Simulator) indexLiteralPaths() {
+	s.literalPaths = map[string][]string{}
+	var paths []string
+	for _, p := range s.controlRoutes {
+		if _, path, ok := strings.Cut(p, " "); ok && !strings.Contains(path, "{") {
+			paths = append(paths, path)
+		}
+	}
+	for _, e := range s.endpoints {
+		if !strings.Contains(e.pattern, "{") {
+			paths = append(paths, e.pattern)
+		}
+	}
+	for _, p := range paths {
+		r, err := http.NewRequest(http.MethodGet, p, nil)
+		if err != nil {
+			continue
+		}
+		var methods []string
+		for _, m := range routeMethods {
+			r.Method = m
+			if _, pattern := s.mux.Handler(r); strings.HasSuffix(pattern, " "+p) {
+				methods = append(methods, m)
+			}
+		}
+		if len(methods) > 0 {
+			s.literalPaths[p] = methods
+		}
+	}
 }
 
 // allowedMethods lists the methods r's path is served with, other than by
 // the catch-all patterns; POST for the path of a registered object action
 // (served by the catch-all POST /_sim/{rest...}).
 func (s *Simulator) allowedMethods(r *http.Request) []string {
+	if methods, ok := s.literalPaths[rawRequestPath(r)]; ok {
+		return methods
+	}
 	var out []string
 	for _, m := range routeMethods {
 		r2 := r.Clone(r.Context())

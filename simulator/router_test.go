@@ -120,6 +120,9 @@ func TestRouterOddities(t *testing.T) {
 		{"HEAD", "/v1/assets", 200, "", ""},
 		{"OPTIONS", "/v1/assets", 404, "not_found", "GET, HEAD"},
 		{"PUT", "/v1/remittances", 404, "not_found", "GET, HEAD, POST"},
+		// A path registered as written serves only its own methods, also
+		// where a pattern with a wildcard would match it with another.
+		{"GET", "/v1/cards/applications", 404, "not_found", "POST"},
 		// Control API: the same answers, its own envelope.
 		{"GET", "//_sim/clock", 404, "not_found", ""},
 		{"GET", "/_sim//clock", 404, "not_found", ""},
@@ -134,6 +137,11 @@ func TestRouterOddities(t *testing.T) {
 		{"OPTIONS", "/_sim/clock", 404, "not_found", "GET, HEAD, POST"},
 		{"DELETE", "/_sim/members", 404, "not_found", "GET, HEAD, POST"},
 		{"GET", "/_sim/qrpay/orders/x/complete", 404, "not_found", "POST"},
+		{"GET", "/_sim/cards/limits", 404, "not_found", "POST"},
+		{"HEAD", "/_sim/cards/bin_authorizations", 404, "", "POST"},
+		{"PUT", "/_sim/cards/limits", 404, "not_found", "POST"},
+		{"GET", "/_sim/cards/topups/upstream_timeout", 404, "not_found", "POST"},
+		{"GET", "/_sim/cards/crd_x", 404, "not_found", ""},
 		{"PUT", "/_sim/merchant/prepaid/topup", 404, "not_found", "POST"},
 		{"GET", "/_sim/qrpay/orders/x/nope", 404, "not_found", ""},
 		{"POST", "/_sim/stats", 404, "not_found", "GET, HEAD"},

@@ -153,6 +153,9 @@ type Simulator struct {
 
 	// controlRoutes are the patterns of the control routes, as registered.
 	controlRoutes []string
+	// literalPaths maps each path registered without wildcards to the
+	// methods it serves (gateway_router.go).
+	literalPaths map[string][]string
 
 	// rec is the input log (record.go), stepper the dashboard's replay of
 	// it (control_recording.go); neither is part of the state.
@@ -352,6 +355,7 @@ func build(o options) (*Simulator, error) {
 		return nil, err
 	}
 	s.registerAll()
+	s.indexLiteralPaths()
 	s.grantFixtureScopes()
 	cfg := configOf(o)
 	cfg.BodyKey = hex.EncodeToString(s.gw.bodyKey[:])
