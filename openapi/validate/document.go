@@ -22,7 +22,9 @@
 package validate
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -38,6 +40,22 @@ func init() {
 	for _, ct := range []string{"text/html", "text/javascript", "text/css", "application/yaml"} {
 		openapi3filter.RegisterBodyDecoder(ct, textDecoder)
 	}
+	// A recording (GET /_sim/recording) is JSON Lines: a string whose
+	// every line is one JSON value.
+	openapi3filter.RegisterBodyDecoder("application/x-ndjson", ndjsonDecoder)
+}
+
+func ndjsonDecoder(body io.Reader, _ http.Header, _ *openapi3.SchemaRef, _ openapi3filter.EncodingFn) (any, error) {
+	b, err := io.ReadAll(body)
+	if err != nil {
+		return nil, err
+	}
+	for i, line := range bytes.Split(bytes.TrimRight(b, "\n"), []byte("\n")) {
+		if !json.Valid(line) {
+			return nil, fmt.Errorf("JSON Lines: line %d is not one JSON value", i+1)
+		}
+	}
+	return string(b), nil
 }
 
 func textDecoder(body io.Reader, _ http.Header, _ *openapi3.SchemaRef, _ openapi3filter.EncodingFn) (any, error) {
