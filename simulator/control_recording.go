@@ -199,7 +199,7 @@ func redactArgs(in *recordedInput) []json.RawMessage {
 // after it.
 type stepDetail struct {
 	Step   stepSummary     `json:"step"`
-	Input  json.RawMessage `json:"input"`
+	Input  json.RawMessage `json:"input,omitempty"` // none at step 0
 	Answer *stepAnswer     `json:"answer,omitempty"`
 	State  StateSnapshot   `json:"state"`
 }
@@ -315,6 +315,9 @@ func (st *stepper) show(rec *Recording, seq int64) (*stepDetail, error) {
 		st.at++
 	}
 	d := &stepDetail{State: st.sim.State()}
+	if seq == 0 {
+		d.Step = stepSummary{Clock: st.sim.clock.Now().UTC(), Op: "start", Summary: "the simulator as its configuration builds it, before the first input"}
+	}
 	if seq > 0 {
 		in := rec.inputs[seq-1]
 		d.Step = summarize(in)

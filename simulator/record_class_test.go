@@ -513,8 +513,18 @@ func TestRecordingStepper(t *testing.T) {
 	if d := get(4); len(d.State.Members) != 2 || d.Answer == nil || d.Answer.Status != http.StatusCreated {
 		t.Errorf("step 4: %d members, answer %+v", len(d.State.Members), d.Answer)
 	}
-	if d := get(0); d.Answer != nil || len(d.State.Members) != 1 {
-		t.Errorf("step 0: %+v", d.Answer)
+	if d := get(0); d.Answer != nil || d.Input != nil || len(d.State.Members) != 1 {
+		t.Errorf("step 0: answer %+v, input %v", d.Answer, d.Input)
+	}
+	var zero struct {
+		Step struct {
+			Seq   int64
+			Op    string
+			Clock time.Time
+		} `json:"step"`
+	}
+	if err := json.Unmarshal(rc.mustControl("GET", "/_sim/recording/steps/0", nil).raw, &zero); err != nil || zero.Step.Op != "start" || zero.Step.Clock.IsZero() {
+		t.Errorf("step 0 describes %+v (%v), want op start at the start clock", zero.Step, err)
 	}
 	wantCode(t, rc.control("GET", "/_sim/recording/steps/9", nil), http.StatusNotFound, "not_found")
 	_ = last

@@ -162,7 +162,7 @@ func scenario(t *testing.T, e *edge) {
 	if _, err := sim.Keys.Add("key-2", "", "", simulator.KeySettings{Scopes: []string{"qrpay:read"}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := sim.Events.EmitExtra("kyc.quick.compensated", "kyc_quick", "x1", "member-3", "compensated", 2, map[string]any{"compensation_source": "admin"}); err != nil {
+	if _, err := sim.Events.EmitExtra("kyc.quick.compensated", "quick_kyc_binding", "x1", "member-3", "compensated", 2, map[string]any{"compensation_source": "admin"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := sim.Action("members/status", "member-3", []byte(`{"status":"frozen"}`)); err != nil {
