@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // lockDir takes the lock of a data directory: an exclusive flock on
@@ -20,7 +21,17 @@ func lockDir(path string) (io.Closer, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+	// A lock released a moment ago may still be held for a few
+	// milliseconds by a child process forked meanwhile (by any goroutine
+	// of the releasing process) that has not yet reached exec, where its
+	// copy of the descriptor closes: try again for up to half a second
+	// before refusing.
+	for i := 0; i < 20 && errors.Is(err, syscall.EWOULDBLOCK); i++ {
+		time.Sleep(25 * time.Millisecond)
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+	}
+	if err != nil {
 		b, _ := os.ReadFile(path)
 		_ = f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
