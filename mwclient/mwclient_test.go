@@ -9,7 +9,7 @@ import (
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/mwclient"
-	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 func TestNewRefusesBadArgumentsAndSendsNothing(t *testing.T) {
@@ -35,8 +35,7 @@ func TestNewRefusesBadArgumentsAndSendsNothing(t *testing.T) {
 // reaches the same simulator with the same token.
 func TestEveryProductLineSharesTheRootClient(t *testing.T) {
 	t.Parallel()
-	sim := simulator.MustNew()
-	t.Cleanup(sim.Close)
+	sim := simtest.Start(t)
 	client := sim.Client()
 	ctx := context.Background()
 	if client.QRPay == nil || client.Cards == nil || client.Remittances == nil || client.Deposits == nil ||

@@ -17,6 +17,7 @@ import (
 	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/remittance"
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 	"github.com/mwallet/mwallet-go/webhooks"
 )
 
@@ -233,8 +234,7 @@ func TestEveryResumableListResumesFromItsCursor(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			sim := simulator.MustNew()
-			t.Cleanup(sim.Close)
+			sim := simtest.Start(t)
 			c := sim.Client()
 			var state any
 			if tc.setup != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 // controlTable reads the Control API table of README.md: for each row, the
@@ -85,8 +86,7 @@ var goOnly = map[string]string{
 func TestControlRoutes(t *testing.T) {
 	t.Parallel()
 	routes, methods := controlTable(t)
-	sim := simulator.MustNew()
-	t.Cleanup(sim.Close)
+	sim := simtest.Start(t)
 
 	// Go methods to routes.
 	st := reflect.TypeOf(sim).Elem()

@@ -178,8 +178,7 @@ func TestStateSnapshot(t *testing.T) {
 
 func TestRedeliverControl(t *testing.T) {
 	t.Parallel()
-	sim := simulator.MustNew()
-	t.Cleanup(sim.Close)
+	sim := simtest.Start(t)
 	hits := make(chan string, 4)
 	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits <- r.Header.Get("z-event-id")
@@ -254,8 +253,7 @@ func TestRedeliverControl(t *testing.T) {
 
 func TestDashboardIsServedOffline(t *testing.T) {
 	t.Parallel()
-	sim := simulator.MustNew()
-	t.Cleanup(sim.Close)
+	sim := simtest.Start(t)
 	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	external := regexp.MustCompile(`(?i)(https?:)?//[a-z0-9.-]+\.[a-z]{2,}`)
 	tests := []struct {

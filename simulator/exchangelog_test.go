@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 // TestExchangeLog turns the exchange log on and checks that every kind of
@@ -18,8 +19,7 @@ import (
 func TestExchangeLog(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "log")
 	t.Setenv(simulator.EnvExchangeLog, dir)
-	sim := simulator.MustNew()
-	t.Cleanup(sim.Close)
+	sim := simtest.Start(t)
 
 	req, _ := http.NewRequest(http.MethodPost, sim.URL()+"/v1/qrpay/decode?x=1", strings.NewReader(`{"code_value":"abc"}`))
 	req.Header.Set("X-On-Behalf-Of", "member-1")

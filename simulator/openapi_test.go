@@ -7,15 +7,14 @@ import (
 	"testing"
 
 	"github.com/mwallet/mwallet-go/openapi"
-	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 // TestServesOpenAPIDocuments checks that both documents are served byte for
 // byte from the binary, as YAML, with a request id.
 func TestServesOpenAPIDocuments(t *testing.T) {
 	t.Parallel()
-	sim := simulator.MustNew()
-	t.Cleanup(sim.Close)
+	sim := simtest.Start(t)
 	tests := []struct {
 		path string
 		want []byte

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 // TestReadmeListsEveryAction keeps README.md honest: every registered control
@@ -18,8 +18,7 @@ func TestReadmeListsEveryAction(t *testing.T) {
 		t.Fatal(err)
 	}
 	readme := string(b)
-	sim := simulator.MustNew()
-	t.Cleanup(sim.Close)
+	sim := simtest.Start(t)
 	for _, key := range sim.Actions() {
 		i := strings.LastIndex(key, "/")
 		collection, action := key[:i], key[i+1:]

@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 	"github.com/mwallet/mwallet-go/webhooks"
 )
 
@@ -109,8 +110,7 @@ func TestListenForwardsDeliveriesUnchanged(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			sim := simulator.MustNew()
-			t.Cleanup(sim.Close)
+			sim := simtest.Start(t)
 			fwd, got := target(t, sim, tc.status)
 			// The test flushes itself (-flush-interval 0), so every attempt
 			// is complete and recorded when sim.Webhooks.Flush returns.
@@ -188,8 +188,7 @@ func TestListenForwardsDeliveriesUnchanged(t *testing.T) {
 
 func TestListenFlushesAndForwardsTriggeredEvents(t *testing.T) {
 	t.Parallel()
-	sim := simulator.MustNew()
-	t.Cleanup(sim.Close)
+	sim := simtest.Start(t)
 	fwd, got := target(t, sim, http.StatusOK)
 	stop, out := startListen(t, "-forward-to", fwd.URL, "-base-url", sim.URL(), "-flush-interval", "20ms")
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 	"github.com/mwallet/mwallet-go/webhooks"
 )
 
@@ -66,8 +67,7 @@ func TestTriggerEmitsEveryEventType(t *testing.T) {
 		typ := string(typ)
 		t.Run(typ, func(t *testing.T) {
 			t.Parallel()
-			sim := simulator.MustNew()
-			t.Cleanup(sim.Close)
+			sim := simtest.Start(t)
 			ev, out := runTrigger(t, sim, typ)
 			if ev.Type != typ {
 				t.Errorf("event type %s, want %s", ev.Type, typ)
@@ -103,8 +103,7 @@ func TestTriggerFlowsUseTheBusinessAPI(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.event, func(t *testing.T) {
 			t.Parallel()
-			sim := simulator.MustNew()
-			t.Cleanup(sim.Close)
+			sim := simtest.Start(t)
 			ev, _ := runTrigger(t, sim, tc.event)
 			var paths []string
 			for _, r := range sim.Requests.List() {
@@ -134,8 +133,7 @@ func TestTriggerFlowsUseTheBusinessAPI(t *testing.T) {
 
 func TestTriggerForAnExistingMember(t *testing.T) {
 	t.Parallel()
-	sim := simulator.MustNew()
-	t.Cleanup(sim.Close)
+	sim := simtest.Start(t)
 	ev, out := runTrigger(t, sim, "qrpay.order.completed", "-member", simulator.DefaultMemberExternalID)
 	if ev.ExternalMemberID != simulator.DefaultMemberExternalID || ev.Status != "completed" {
 		t.Errorf("event %+v", ev)
@@ -158,8 +156,7 @@ func TestTriggerForAnExistingMember(t *testing.T) {
 
 func TestTriggerMerchantHosted(t *testing.T) {
 	t.Parallel()
-	sim := simulator.MustNew(simulator.WithModel(simulator.MerchantHosted))
-	t.Cleanup(sim.Close)
+	sim := simtest.Start(t, simulator.WithModel(simulator.MerchantHosted))
 	for _, typ := range []string{"qrpay.order.completed", "card.topup.credited", "remittance.order.completed"} {
 		if ev, _ := runTrigger(t, sim, typ); ev.Type != typ {
 			t.Errorf("%s: got %s", typ, ev.Type)
@@ -179,8 +176,7 @@ func TestTriggerMerchantHosted(t *testing.T) {
 
 func TestTriggerArguments(t *testing.T) {
 	t.Parallel()
-	sim := simulator.MustNew()
-	t.Cleanup(sim.Close)
+	sim := simtest.Start(t)
 	tests := []struct {
 		name string
 		args []string

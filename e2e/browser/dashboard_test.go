@@ -27,6 +27,7 @@ import (
 	"github.com/mwallet/mwallet-go/remittance"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/emvqr"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/dashboard.png with the screenshot")
@@ -184,8 +185,7 @@ func TestDashboardCompletesAQROrder(t *testing.T) {
 	defer cancel()
 	bctx := browser(t, ctx)
 
-	sim := simulator.MustNew()
-	t.Cleanup(sim.Close)
+	sim := simtest.Start(t)
 	id := payQR(t, ctx, sim)
 	populate(t, ctx, sim)
 
@@ -252,8 +252,7 @@ func TestDashboardAdvancesTheClock(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	bctx := browser(t, ctx)
-	sim := simulator.MustNew()
-	t.Cleanup(sim.Close)
+	sim := simtest.Start(t)
 
 	err := chromedp.Run(bctx,
 		chromedp.Navigate(sim.URL()+"/_sim/ui/"),
@@ -279,8 +278,7 @@ func TestDashboardStepsThroughRecording(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	bctx := browser(t, ctx)
-	sim := simulator.MustNew()
-	t.Cleanup(sim.Close)
+	sim := simtest.Start(t)
 	if _, err := sim.Members.Create(simulator.MemberSeed{ExternalID: "member-2", KYCLevel: 1, Balances: map[string]string{"USDT": "7"}}); err != nil {
 		t.Fatal(err)
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/mwallet/mwallet-go/deposits"
 	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 	"github.com/mwallet/mwallet-go/webhooks"
 )
 
@@ -90,8 +91,7 @@ func (c *rawCaller) post(t *testing.T, path, member string, body []byte) (int, s
 // and the simulator keeps serving (a normal deposit succeeds afterwards).
 func TestSimulatorRefusesHostileBodies(t *testing.T) {
 	t.Parallel()
-	sim := simulator.MustNew()
-	t.Cleanup(sim.Close)
+	sim := simtest.Start(t)
 	c := newRawCaller(t, sim)
 	const member = simulator.DefaultMemberExternalID
 	before := sim.LedgerEntries()

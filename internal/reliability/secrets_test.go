@@ -20,6 +20,7 @@ import (
 	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 	"github.com/mwallet/mwallet-go/webhooks"
 )
 
@@ -102,8 +103,7 @@ func TestNoSecretInLogsErrorsOrJournal(t *testing.T) {
 			}
 			return a
 		}}))
-	sim := simulator.MustNew()
-	t.Cleanup(sim.Close)
+	sim := simtest.Start(t)
 	creds := sim.Credentials()
 	if err := sim.Keys.Set(creds.ClientID, simulator.KeySettings{ApproveRestricted: simulator.Bool(true), SignatureRequired: simulator.Bool(true)}); err != nil {
 		t.Fatal(err)

@@ -19,6 +19,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 // controlPattern is a route pattern of the control API as the simulator
@@ -118,8 +119,7 @@ func TestControlRoutesMatchTheSimulator(t *testing.T) {
 		}
 	}
 
-	sim := simulator.MustNew()
-	t.Cleanup(sim.Close)
+	sim := simtest.Start(t)
 	actions := sim.Actions()
 	for _, key := range actions {
 		i := strings.LastIndex(key, "/")

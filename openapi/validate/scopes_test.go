@@ -11,8 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 // readmeScopes reads the scope table of the repository's README: "METHOD
@@ -101,8 +100,7 @@ func TestScopesFollowTheREADME(t *testing.T) {
 // the simulator's scope catalogue.
 func catalogue(t *testing.T) []string {
 	t.Helper()
-	sim := simulator.MustNew()
-	t.Cleanup(sim.Close)
+	sim := simtest.Start(t)
 	w := httptest.NewRecorder()
 	sim.ServeHTTP(w, httptest.NewRequest("GET", "/_sim/keys/"+sim.Credentials().ClientID, nil))
 	var key struct {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mwallet/mwallet-go/openapi/validate/tour"
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 var (
@@ -221,8 +222,7 @@ func TestKnownList(t *testing.T) {
 func TestTourOverTheSimulator(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv(simulator.EnvExchangeLog, dir)
-	sim := simulator.MustNew()
-	t.Cleanup(sim.Close)
+	sim := simtest.Start(t)
 	res, err := tour.Run(context.Background(), tour.Config{API: sim.URL(), Control: sim.URL()})
 	if err != nil {
 		t.Fatal(err)
