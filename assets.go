@@ -293,12 +293,42 @@ func (c *Client) Assets(ctx context.Context, opts ...CallOption) (*AssetList, er
 
 // assetCache keeps the catalogue by code. Ledger scales never change once
 // listed, so entries live as long as the client; an unknown code reloads
-// the catalogue at most once per assetReloadEvery.
+// the catalogue at most once per assetReloadEvery. A load the service
+// refused (401 or 403: a Key without merchant:read, a disabled Key) is
+// remembered for assetReloadEvery too, so that reads which only consult
+// the catalogue do not send a refused GET /v1/assets each time; an
+// explicit Client.Assets call always asks.
 type assetCache struct {
-	mu       sync.RWMutex
-	byCode   map[string]Asset
-	loadedAt time.Time // real time of the last load
-	group    singleflight.Group
+	mu        sync.RWMutex
+	byCode    map[string]Asset
+	loadedAt  time.Time // real time of the last load
+	refused   error     // the last load's refusal, until refusedAt+assetReloadEvery
+	refusedAt time.Time
+	group     singleflight.Group
+}
+
+// refuse remembers a refused load.
+func (ac *assetCache) refuse(err error) {
+	ac.mu.Lock()
+	ac.refused, ac.refusedAt = err, time.Now()
+	ac.mu.Unlock()
+}
+
+// refusal returns the remembered refusal of the last load, if recent.
+func (ac *assetCache) refusal() error {
+	ac.mu.RLock()
+	defer ac.mu.RUnlock()
+	if ac.refused != nil && time.Since(ac.refusedAt) < assetReloadEvery {
+		return ac.refused
+	}
+	return nil
+}
+
+// isRefusal reports an answer that the same request would get again:
+// 401 or 403.
+func isRefusal(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && (e.HTTPStatus == http.StatusUnauthorized || e.HTTPStatus == http.StatusForbidden)
 }
 
 const assetReloadEvery = time.Minute
@@ -309,7 +339,7 @@ func (ac *assetCache) put(list []Asset) {
 		m[a.Code] = a
 	}
 	ac.mu.Lock()
-	ac.byCode, ac.loadedAt = m, time.Now()
+	ac.byCode, ac.loadedAt, ac.refused = m, time.Now(), nil
 	ac.mu.Unlock()
 }
 
@@ -338,13 +368,20 @@ func (c *Client) Asset(ctx context.Context, code string) (Asset, error) {
 		return cloneAsset(a), nil
 	}
 	if !loaded || time.Since(at) >= assetReloadEvery {
+		if err := c.assets.refusal(); err != nil {
+			return Asset{}, err
+		}
 		ch := c.assets.group.DoChan("assets", func() (any, error) {
 			if _, _, reloaded, at2 := c.assets.get(code); reloaded && at2.After(at) {
 				return nil, nil // another caller loaded it since we looked
 			}
 			lctx, cancel := detached(ctx, exchangeTimeout)
 			defer cancel()
-			return c.Assets(lctx)
+			list, err := c.Assets(lctx)
+			if isRefusal(err) {
+				c.assets.refuse(err)
+			}
+			return list, err
 		})
 		select {
 		case <-ctx.Done():

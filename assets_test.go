@@ -158,3 +158,50 @@ func TestAssetsRejectsBadCatalogue(t *testing.T) {
 		t.Fatalf("err = %v, want the precision error of min_deposit", err)
 	}
 }
+
+// TestAssetRefusalRemembered: a catalogue load the service refuses (403,
+// 401) is remembered, so reads that only consult the catalogue do not send
+// it again; a failure that may pass on retry (500) is not; an explicit
+// Assets call always asks.
+func TestAssetRefusalRemembered(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		status    int
+		code      string
+		wantLoads int64
+	}{
+		{"insufficient scope", 403, "insufficient_scope", 1},
+		{"invalid credentials", 401, "invalid_credentials", 1},
+		{"server error", 500, "api_error", 2 * 2}, // api_error is retried once per call
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f := newFakeAPI(t)
+			var loads atomic.Int64
+			f.handler = func(w http.ResponseWriter, r *http.Request, body []byte, n int) {
+				loads.Add(1)
+				writeTestJSON(w, tt.status, errBody(tt.code))
+			}
+			c := f.client()
+			for i := 0; i < 2; i++ {
+				_, err := c.ParseAmount(context.Background(), "USDT", "1.25")
+				var e *Error
+				if !errors.As(err, &e) || string(e.Code) != tt.code {
+					t.Fatalf("call %d: %v, want %s", i+1, err, tt.code)
+				}
+			}
+			if n := loads.Load(); n != tt.wantLoads {
+				t.Errorf("catalogue requests = %d, want %d", n, tt.wantLoads)
+			}
+			before := loads.Load()
+			if _, err := c.Assets(context.Background()); err == nil {
+				t.Fatal("Assets succeeded against a refusing service")
+			}
+			if loads.Load() == before {
+				t.Error("an explicit Assets call was answered from the remembered refusal")
+			}
+		})
+	}
+}

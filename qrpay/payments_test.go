@@ -472,6 +472,20 @@ func TestOrderScaleFromTheCatalogue(t *testing.T) {
 					t.Errorf("order scale %d, customer_total %s at %d; want LedgerScale %d", x.LedgerScale, x.CustomerTotal, x.CustomerTotal.Scale(), tt.wantScale)
 				}
 			}
+			// The catalogue is asked once: loaded and kept, or refused and
+			// the refusal remembered.
+			if _, err := c.QRPay.Order(context.Background(), member1, o.ID); err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for _, r := range sim.Requests.List() {
+				if r.Method == "GET" && r.Path == "/v1/assets" {
+					n++
+				}
+			}
+			if n != 1 {
+				t.Errorf("GET /v1/assets sent %d times for a payment and two order reads, want 1", n)
+			}
 		})
 	}
 }
