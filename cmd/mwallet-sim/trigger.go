@@ -64,12 +64,12 @@ var recipes = map[string]recipe{
 	"card.status.updated":            {flow: true, how: "issue a virtual card, freeze it", run: (*triggerRun).cardStatusUpdated},
 	"card.topup.credited":            {flow: true, how: "issue a virtual card, top it up, credit the top-up", run: (*triggerRun).cardTopUpCredited},
 	"card.transaction.updated":       {flow: true, how: "issue a virtual card, add a card transaction", run: (*triggerRun).cardTransactionUpdated},
+	"card.withdraw.completed":        {flow: true, how: "issue a virtual card, top it up, close it by the operator: the balance returns to the wallet", run: (*triggerRun).cardWithdrawCompleted},
 
 	"withdrawal.order.locked":    synthetic("withdrawal.order.locked", "withdrawal", "locked", 1, true),
 	"withdrawal.order.completed": synthetic("withdrawal.order.completed", "withdrawal", "completed", 2, true),
 	"withdrawal.order.failed":    synthetic("withdrawal.order.failed", "withdrawal", "failed", 2, true),
 	"card.3ds.received":          synthetic("card.3ds.received", "card", "received", 1, true),
-	"card.withdraw.completed":    synthetic("card.withdraw.completed", "card_withdrawal", "completed", 1, true),
 	"merchant.balance.waterline": synthetic("merchant.balance.waterline", "merchant_balance", "updated", 1, false),
 	"earn.order.settled":         synthetic("earn.order.settled", "earn_order", "settled", 0, true),
 	"exchange.order.executed":    synthetic("exchange.order.executed", "exchange_order", "executed", 0, true),

@@ -299,6 +299,24 @@ func (t *triggerRun) cardTopUpCredited() (string, error) {
 	return tu.ID, t.action("cards/topups", tu.ID, "credit", nil)
 }
 
+func (t *triggerRun) cardWithdrawCompleted() (string, error) {
+	topUp, err := t.cardTopUpCredited()
+	if err != nil {
+		return "", err
+	}
+	var tu struct {
+		CardID string `json:"card_id"`
+	}
+	if err := t.control(http.MethodGet, "/_sim/cards/topups/"+url.PathEscape(topUp), nil, &tu); err != nil {
+		return "", err
+	}
+	if err := t.action("cards", tu.CardID, "set_status", map[string]string{"status": "closed"}); err != nil {
+		return "", err
+	}
+	t.step("the operator closed card %s: its balance went back to the member's wallet", tu.CardID)
+	return "", nil // the event names a withdrawal id of its own; found by member
+}
+
 func (t *triggerRun) cardTransactionUpdated() (string, error) {
 	id, err := t.issue("")
 	if err != nil {
