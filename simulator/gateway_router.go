@@ -5,6 +5,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // The router's own answers. http.ServeMux alone answers a path that is not
@@ -103,20 +104,36 @@ func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // indexLiteralPaths records the methods of every path registered without
 // wildcards (business endpoints and control routes), so that the path
 // template with the most literal segments decides which methods a path
-// serves, as OpenAPI matches concrete paths before templated ones.
+// serves, as OpenAPI matches concrete paths before templated ones. The
+// index depends only on the registrations, the same for every simulator
+// built from the same code, so it is computed once per process for each
+// set of registered patterns.
 func (s *Simulator) indexLiteralPaths() {
-	s.literalPaths = map[string][]string{}
+	var key strings.Builder
 	var paths []string
 	for _, p := range s.controlRoutes {
+		key.WriteString(p)
+		key.WriteByte('\n')
 		if _, path, ok := strings.Cut(p, " "); ok && !strings.Contains(path, "{") {
 			paths = append(paths, path)
 		}
 	}
 	for _, e := range s.endpoints {
+		key.WriteString(e.method)
+		key.WriteByte(' ')
+		key.WriteString(e.pattern)
+		key.WriteByte('\n')
 		if !strings.Contains(e.pattern, "{") {
 			paths = append(paths, e.pattern)
 		}
 	}
+	literalIndex.mu.Lock()
+	defer literalIndex.mu.Unlock()
+	if idx, ok := literalIndex.byKey[key.String()]; ok {
+		s.literalPaths = idx
+		return
+	}
+	idx := map[string][]string{}
 	for _, p := range paths {
 		r, err := http.NewRequest(http.MethodGet, p, nil)
 		if err != nil {
@@ -130,9 +147,20 @@ func (s *Simulator) indexLiteralPaths() {
 			}
 		}
 		if len(methods) > 0 {
-			s.literalPaths[p] = methods
+			idx[p] = methods
 		}
 	}
+	if literalIndex.byKey == nil {
+		literalIndex.byKey = map[string]map[string][]string{}
+	}
+	literalIndex.byKey[key.String()] = idx
+	s.literalPaths = idx // shared and never written after this point
+}
+
+// literalIndex caches indexLiteralPaths by the registered patterns.
+var literalIndex struct {
+	mu    sync.Mutex
+	byKey map[string]map[string][]string
 }
 
 // allowedMethods lists the methods r's path is served with, other than by
