@@ -292,20 +292,22 @@ func (w *recordingWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 func (w *recordingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // deliveryTransport is the transport of the webhook delivery client: the
-// default one, wrapped to log each delivery when EnvExchangeLog is set.
-func deliveryTransport() http.RoundTripper {
+// simulator's own pool tr, wrapped to log each delivery when
+// EnvExchangeLog is set.
+func deliveryTransport(tr *http.Transport) http.RoundTripper {
 	dir := exchangeLogDir()
 	if dir == "" {
-		return nil
+		return tr
 	}
 	sink, err := openExchangeSink(dir)
 	if err != nil {
-		return nil
+		return tr
 	}
-	return &deliveryLogger{sink: sink, instance: exchangeSinks.instances.Add(1)}
+	return &deliveryLogger{next: tr, sink: sink, instance: exchangeSinks.instances.Add(1)}
 }
 
 type deliveryLogger struct {
+	next     http.RoundTripper
 	sink     *exchangeSink
 	instance int64
 	seq      atomic.Int64
@@ -321,7 +323,7 @@ func (l *deliveryLogger) RoundTrip(r *http.Request) (*http.Response, error) {
 			x.Request.setBody(b)
 		}
 	}
-	resp, err := http.DefaultTransport.RoundTrip(r)
+	resp, err := l.next.RoundTrip(r)
 	if err != nil {
 		x.Dropped = true
 	} else {

@@ -376,6 +376,12 @@ func (s *Simulator) Close() {
 	}
 	s.stepper.close()
 	s.closeStore()
+	s.mu.Lock()
+	wh := s.webhooks
+	s.mu.Unlock()
+	if wh != nil {
+		wh.transport.CloseIdleConnections()
+	}
 }
 
 // URL returns the base URL of the simulator (no trailing slash): https for

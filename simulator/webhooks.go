@@ -55,6 +55,11 @@ type webhookState struct {
 	bodies       map[string][]byte // event id -> the exact JSON body sent
 	auto         bool
 	client       *http.Client
+	// transport is the simulator's own connection pool for deliveries:
+	// never http.DefaultTransport, whose idle connections any code in the
+	// process may close (httptest.Server.Close does) under an attempt in
+	// flight. Close lets go of its connections.
+	transport *http.Transport
 }
 
 // whEndpoint is one configured webhook endpoint.
@@ -90,12 +95,14 @@ type whDelivery struct {
 
 func (s *Simulator) webhookStateLocked() *webhookState {
 	if s.webhooks == nil {
+		tr := http.DefaultTransport.(*http.Transport).Clone()
 		s.webhooks = &webhookState{
+			transport:    tr,
 			endpointByID: map[string]*whEndpoint{},
 			deliveryByID: map[string]*whDelivery{},
 			bodies:       map[string][]byte{},
 			client: &http.Client{
-				Transport: deliveryTransport(),
+				Transport: deliveryTransport(tr),
 				Timeout:   webhookTimeout,
 				// A redirect is not a 2xx: the attempt fails.
 				CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },

@@ -1,6 +1,7 @@
 package simulator
 
 import (
+	"net/http"
 	"testing"
 	"time"
 )
@@ -27,5 +28,37 @@ func TestWebhookAttemptTimeout(t *testing.T) {
 	}
 	if err := s.CheckInvariants(); err != nil {
 		t.Errorf("CheckInvariants: %v", err)
+	}
+}
+
+// TestDeliveryPoolIsPrivate pins that each simulator delivers through its
+// own connection pool, never http.DefaultTransport: every
+// httptest.Server.Close in the process closes the default pool's idle
+// connections, and net/http puts a connection back in the idle pool just
+// before handing a bodyless answer to the request, so a close in that gap
+// failed an attempt the receiver had accepted ("http: CloseIdleConnections
+// called").
+func TestDeliveryPoolIsPrivate(t *testing.T) {
+	t.Parallel()
+	pool := func() (*http.Transport, http.RoundTripper) {
+		s := MustNew()
+		t.Cleanup(s.Close)
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		st := s.webhookStateLocked()
+		return st.transport, st.client.Transport
+	}
+	a, rtA := pool()
+	b, _ := pool()
+	if a == nil || a == http.DefaultTransport || a == b {
+		t.Fatalf("delivery pools %p and %p (default %p): want one private pool per simulator", a, b, http.DefaultTransport)
+	}
+	if rtA == nil || rtA == http.DefaultTransport {
+		t.Fatalf("the delivery client sends through %v, want the simulator's pool", rtA)
+	}
+	if l, ok := rtA.(*deliveryLogger); ok && l.next != a {
+		t.Fatalf("the exchange logger sends through %v, want the simulator's pool", l.next)
+	} else if !ok && rtA != a {
+		t.Fatalf("the delivery client sends through %v, want the simulator's pool %p", rtA, a)
 	}
 }

@@ -908,3 +908,41 @@ func TestWebhookFlushCancelled(t *testing.T) {
 		t.Errorf("row after a cancelled flush = %+v, want pending, no attempt, still due", row)
 	}
 }
+
+// TestDeliveriesOwnTheirConnections delivers while other code in the
+// process keeps closing http.DefaultTransport's idle connections (as every
+// httptest.Server.Close does): the simulator's deliveries use their own
+// pool, so no attempt fails for it. Not parallel: the closing loop would
+// disturb other tests that use the default transport.
+func TestDeliveriesOwnTheirConnections(t *testing.T) {
+	sim := simtest.Start(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {}))
+	t.Cleanup(srv.Close)
+	if _, _, err := sim.Webhooks.AddEndpoint(srv.URL); err != nil {
+		t.Fatal(err)
+	}
+	const n = 300
+	for i := range n {
+		mustEmit(t, sim, "card.status.updated", "card", "c"+strconv.Itoa(i), "active", 1)
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				http.DefaultTransport.(*http.Transport).CloseIdleConnections()
+			}
+		}
+	}()
+	res, err := sim.Webhooks.Flush(context.Background())
+	close(stop)
+	wg.Wait()
+	if err != nil || res.Attempted != n || res.Succeeded != n {
+		t.Fatalf("Flush = %+v, %v; want %d deliveries, every one answered", res, err, n)
+	}
+}

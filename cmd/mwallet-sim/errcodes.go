@@ -72,7 +72,7 @@ func errorRecipesCmd(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	hc := &http.Client{Timeout: 30 * time.Second}
+	hc := newHTTPClient(30 * time.Second)
 	all := simulator.ErrorRecipes()
 	if cfg.baseURL != "" {
 		if all, err = fetchErrorRecipes(ctx, hc, cfg.baseURL); err != nil {

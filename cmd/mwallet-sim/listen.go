@@ -77,19 +77,18 @@ func listen(ctx context.Context, args []string, stdout, stderr io.Writer, ready 
 	if err != nil {
 		return err
 	}
-	t := &triggerRun{ctx: ctx, out: stdout, base: strings.TrimRight(cfg.baseURL, "/"), hc: &http.Client{Timeout: 30 * time.Second}}
+	t := &triggerRun{ctx: ctx, out: stdout, base: strings.TrimRight(cfg.baseURL, "/"), hc: newHTTPClient(30 * time.Second)}
 
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return err
 	}
 	local := "http://" + ln.Addr().String() + "/"
-	fw := &forwarder{target: cfg.forwardTo, out: stdout, client: &http.Client{
-		Timeout: 10 * time.Second, // the simulator's own per-attempt limit
-		CheckRedirect: func(*http.Request, []*http.Request) error {
-			return http.ErrUseLastResponse
-		},
-	}}
+	fwc := newHTTPClient(10 * time.Second) // the simulator's own per-attempt limit
+	fwc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	defer fwc.CloseIdleConnections()
+	defer t.hc.CloseIdleConnections()
+	fw := &forwarder{target: cfg.forwardTo, out: stdout, client: fwc}
 	srv := &http.Server{Handler: fw, ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

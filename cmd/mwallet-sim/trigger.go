@@ -191,12 +191,20 @@ type triggerRun struct {
 	memberID  string // its mem_ id
 }
 
+// newHTTPClient returns a client with its own connection pool: the
+// subcommands also run inside other programs (the tests run them in
+// process), where http.DefaultTransport is shared and any code may close
+// its idle connections under a request in flight.
+func newHTTPClient(timeout time.Duration) *http.Client {
+	return &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone(), Timeout: timeout}
+}
+
 // connect reads the simulator's credentials and clock and builds an SDK
 // client that signs with the simulator's time (a simulator whose clock was
 // moved ahead, or that runs a manual clock, would refuse wall-clock
 // signatures).
 func connect(ctx context.Context, base string, out io.Writer) (*triggerRun, error) {
-	t := &triggerRun{ctx: ctx, out: out, base: strings.TrimRight(base, "/"), hc: &http.Client{Timeout: 30 * time.Second}}
+	t := &triggerRun{ctx: ctx, out: out, base: strings.TrimRight(base, "/"), hc: newHTTPClient(30 * time.Second)}
 	if err := t.control(http.MethodGet, "/_sim/credentials", nil, &t.creds); err != nil {
 		return nil, fmt.Errorf("reading the simulator's credentials at %s: %w", t.base, err)
 	}
