@@ -2,6 +2,7 @@ package simulator_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -290,5 +291,51 @@ func sameDump(t *testing.T, a, b *simulator.Simulator) {
 	}
 	if diff := cmp.Diff(da, db); diff != "" {
 		t.Errorf("state dump (-live +replay):\n%s", diff)
+	}
+}
+
+// TestRecordingOverEveryServer takes the digest and the recording of a
+// simulator served each way it can be (its own httptest server, HTTPS,
+// HTTP/2, and a handler the caller serves), with webhook deliveries made
+// so every lazily built part exists, and replays the recording to the same
+// state: how a simulator is served is not state.
+func TestRecordingOverEveryServer(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		start func(t *testing.T) *simulator.Simulator
+	}{
+		{"http", func(t *testing.T) *simulator.Simulator { return simtest.Start(t) }},
+		{"https", func(t *testing.T) *simulator.Simulator { return simtest.Start(t, simulator.WithTLS()) }},
+		{"h2", func(t *testing.T) *simulator.Simulator { return simtest.Start(t, simulator.WithHTTP2()) }},
+		{"handler", func(t *testing.T) *simulator.Simulator {
+			sim, err := simulator.NewHandler()
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv := httptest.NewServer(sim)
+			t.Cleanup(func() { srv.Close(); sim.Close() })
+			sim.SetBaseURL(srv.URL)
+			return sim
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			sim := tc.start(t)
+			rc := newFlakyReceiver(t, 0)
+			if _, _, err := sim.Webhooks.AddEndpoint(rc.srv.URL); err != nil {
+				t.Fatal(err)
+			}
+			_, err := sim.Client().Deposits.Create(context.Background(), simulator.DefaultMemberExternalID,
+				deposits.CreateParams{Asset: "USDT", Amount: money.MustParse("5", 6), Reference: "over-" + tc.name})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res := flush(t, sim); res.Succeeded == 0 || res.Failed != 0 {
+				t.Fatalf("flush = %+v, want deliveries answered", res)
+			}
+			sameState(t, sim, replayOf(t, sim))
+		})
 	}
 }
