@@ -229,23 +229,45 @@ func TestSimulatorDropsOverEachProtocol(t *testing.T) {
 				}()
 			}
 			wg.Wait()
-			retries, replays, dropped := 0, 0, 0
+			retries := 0
 			for i, err := range errs {
 				if err != nil {
 					t.Errorf("deposit %d: %v", i, err)
 				}
 				retries += attempts[i] - 1
 			}
+			// Per key, in arrival order: every attempt but the last was
+			// dropped, and the last is answered as a replay exactly when
+			// an earlier attempt ran (a drop after running). A retry can
+			// itself take the second drop-after fault, so the number of
+			// replays is not fixed; what each key saw is.
+			byKey := map[string][]simulator.RequestRecord{}
+			kinds := map[string]int{}
 			for _, r := range sim.Requests.List() {
-				if r.Dropped {
-					dropped++
+				if r.Path != "/v1/deposits" {
+					continue // the token exchange
 				}
-				if r.Replay && !r.Dropped { // a replay can itself be dropped and replayed again
-					replays++
+				byKey[r.IdempotencyKey] = append(byKey[r.IdempotencyKey], r)
+				kinds[r.Fault]++
+			}
+			if len(byKey) != 20 {
+				t.Errorf("%d idempotency keys, want one per deposit (20)", len(byKey))
+			}
+			for key, rs := range byKey {
+				ran := false
+				for _, r := range rs[:len(rs)-1] {
+					if !r.Dropped {
+						t.Errorf("key %s: attempt %d answered %d before its last attempt", key, r.Seq, r.Status)
+					}
+					ran = ran || (r.Fault == string(simulator.FaultDropAfter) && !r.Replay)
+				}
+				last := rs[len(rs)-1]
+				if last.Dropped || last.Status != http.StatusCreated || last.Replay != ran {
+					t.Errorf("key %s: last attempt %+v; want 201, a replay exactly when an earlier attempt ran (%v)", key, last, ran)
 				}
 			}
-			if retries != 4 || dropped != 4 || replays != 2 {
-				t.Errorf("retries %d, dropped %d, replays %d; want 4, 4 and 2", retries, dropped, replays)
+			if retries != 4 || kinds[string(simulator.FaultDropAfter)] != 2 || kinds[string(simulator.FaultDropBefore)] != 2 {
+				t.Errorf("retries %d, faults taken %v; want 4 retries, 2 drops after and 2 before", retries, kinds)
 			}
 			available, _ := sim.Balance(simulator.DefaultMemberExternalID, "USDT")
 			if want := money.MustParse("1020", 6); !available.Equal(want) {
