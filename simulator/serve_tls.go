@@ -47,6 +47,16 @@ func (s *Simulator) startTLS(http2 bool) error {
 	return nil
 }
 
+// closeServers stops the server New started: httptest's or the HTTPS one.
+func (s *Simulator) closeServers() {
+	if s.server != nil {
+		s.server.Close()
+	}
+	if s.tls != nil {
+		s.tls.close()
+	}
+}
+
 // close stops the server: the simulator's own client lets go of its
 // connections, requests in flight get up to two seconds, then every
 // connection is closed.

@@ -365,23 +365,14 @@ func build(o options) (*Simulator, error) {
 	return s, nil
 }
 
-// Close stops the server New started, if any, and closes the data
-// directory (after a last snapshot), releasing its lock.
+// Close stops the server New started, if any, closes the data directory
+// (after a last snapshot), releasing its lock, and the connections of its
+// webhook deliveries.
 func (s *Simulator) Close() {
-	if s.server != nil {
-		s.server.Close()
-	}
-	if s.tls != nil {
-		s.tls.close()
-	}
+	s.closeServers()
 	s.stepper.close()
 	s.closeStore()
-	s.mu.Lock()
-	wh := s.webhooks
-	s.mu.Unlock()
-	if wh != nil {
-		wh.transport.CloseIdleConnections()
-	}
+	s.closeDeliveries()
 }
 
 // URL returns the base URL of the simulator (no trailing slash): https for

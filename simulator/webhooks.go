@@ -112,6 +112,16 @@ func (s *Simulator) webhookStateLocked() *webhookState {
 	return s.webhooks
 }
 
+// closeDeliveries lets go of the delivery pool's idle connections.
+func (s *Simulator) closeDeliveries() {
+	s.mu.Lock()
+	wh := s.webhooks
+	s.mu.Unlock()
+	if wh != nil {
+		wh.transport.CloseIdleConnections()
+	}
+}
+
 func deliveryKey(d *whDelivery) pageKey { return pageKey{At: d.CreatedAt, Seq: d.seq} }
 
 // WebhookEndpoint describes a configured endpoint (its secret is not shown).
