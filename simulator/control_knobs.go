@@ -1,7 +1,6 @@
 package simulator
 
 import (
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -45,20 +44,6 @@ func (s *Simulator) controlGo(pattern string, fn goControlFunc) {
 	})
 }
 
-// decodeKnobBody decodes a control body into v; an empty body is {}. Unknown
-// fields are refused, so a misspelt setting is not silently ignored.
-func decodeKnobBody(body []byte, v any) error {
-	if len(strings.TrimSpace(string(body))) == 0 {
-		return nil
-	}
-	dec := json.NewDecoder(strings.NewReader(string(body)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return errInvalidRequest("malformed control body: " + err.Error())
-	}
-	return nil
-}
-
 // requireBool returns *b, or an invalid_request naming field when it is
 // missing.
 func requireBool(b *bool, field string) (bool, error) {
@@ -95,7 +80,7 @@ func (s *Simulator) registerCardKnobs() {
 			FormFactor string `json:"form_factor"`
 			Limit      *int   `json:"limit"`
 		}
-		if err := decodeKnobBody(body, &in); err != nil {
+		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
 		}
 		if in.FormFactor != "virtual" && in.FormFactor != "physical" {
@@ -111,7 +96,7 @@ func (s *Simulator) registerCardKnobs() {
 		var in struct {
 			BINs []string `json:"bins"`
 		}
-		if err := decodeKnobBody(body, &in); err != nil {
+		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
 		}
 		s.Cards.SetBINAuthorizations(in.BINs...)
@@ -124,7 +109,7 @@ func (s *Simulator) registerCardKnobs() {
 		var in struct {
 			Enabled *bool `json:"enabled"`
 		}
-		if err := decodeKnobBody(body, &in); err != nil {
+		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
 		}
 		on, err := requireBool(in.Enabled, "enabled")
@@ -140,7 +125,7 @@ func (s *Simulator) registerCardKnobs() {
 		var in struct {
 			Outstanding *bool `json:"outstanding"`
 		}
-		if err := decodeKnobBody(body, &in); err != nil {
+		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
 		}
 		on, err := requireBool(in.Outstanding, "outstanding")
@@ -156,7 +141,7 @@ func (s *Simulator) registerCardKnobs() {
 		var in struct {
 			Country string `json:"country"`
 		}
-		if err := decodeKnobBody(body, &in); err != nil {
+		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
 		}
 		c := strings.ToUpper(strings.TrimSpace(in.Country))
@@ -173,7 +158,7 @@ func (s *Simulator) registerCardKnobs() {
 			Country string `json:"country"`
 			Default bool   `json:"default"`
 		}
-		if err := decodeKnobBody(body, &in); err != nil {
+		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
 		}
 		c := strings.ToUpper(strings.TrimSpace(in.Country))
@@ -190,7 +175,7 @@ func (s *Simulator) registerCardKnobs() {
 		var in struct {
 			Refuse *bool `json:"refuse"`
 		}
-		if err := decodeKnobBody(body, &in); err != nil {
+		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
 		}
 		on, err := requireBool(in.Refuse, "refuse")
@@ -206,7 +191,7 @@ func (s *Simulator) registerCardKnobs() {
 		var in struct {
 			Count *int `json:"count"`
 		}
-		if err := decodeKnobBody(body, &in); err != nil {
+		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
 		}
 		n := 1
@@ -246,7 +231,7 @@ func (s *Simulator) registerLineKnobs() {
 			Enabled *bool `json:"enabled"`
 			Pool    *int  `json:"pool"`
 		}
-		if err := decodeKnobBody(body, &in); err != nil {
+		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
 		}
 		s.mu.Lock()
@@ -268,7 +253,7 @@ func (s *Simulator) registerLineKnobs() {
 		var in struct {
 			Enabled *bool `json:"enabled"`
 		}
-		if err := decodeKnobBody(body, &in); err != nil {
+		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
 		}
 		on, err := requireBool(in.Enabled, "enabled")
@@ -285,7 +270,7 @@ func (s *Simulator) registerLineKnobs() {
 			Asset  string `json:"asset"`
 			Amount string `json:"amount"`
 		}
-		if err := decodeKnobBody(body, &in); err != nil {
+		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
 		}
 		if err := s.Merchant.WithdrawPrepaid(in.Asset, in.Amount); err != nil {
@@ -298,7 +283,7 @@ func (s *Simulator) registerLineKnobs() {
 		var in struct {
 			Active *bool `json:"active"`
 		}
-		if err := decodeKnobBody(body, &in); err != nil {
+		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
 		}
 		on, err := requireBool(in.Active, "active")
@@ -312,7 +297,7 @@ func (s *Simulator) registerLineKnobs() {
 		var in struct {
 			Enabled *bool `json:"enabled"`
 		}
-		if err := decodeKnobBody(body, &in); err != nil {
+		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
 		}
 		on, err := requireBool(in.Enabled, "enabled")
@@ -327,7 +312,7 @@ func (s *Simulator) registerLineKnobs() {
 			CodeValue string   `json:"code_value"`
 			Scenarios []string `json:"scenarios"`
 		}
-		if err := decodeKnobBody(body, &in); err != nil {
+		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
 		}
 		if in.CodeValue == "" {
@@ -346,7 +331,7 @@ func (s *Simulator) registerLineKnobs() {
 			Currency   string `json:"currency"`
 			USDPerUnit string `json:"usd_per_unit"`
 		}
-		if err := decodeKnobBody(body, &in); err != nil {
+		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
 		}
 		cur := strings.ToUpper(strings.TrimSpace(in.Currency))
@@ -376,7 +361,7 @@ func (s *Simulator) registerGatewayKnobs() {
 		var in struct {
 			PerMinute *int `json:"per_minute"`
 		}
-		if err := decodeKnobBody(body, &in); err != nil {
+		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
 		}
 		if in.PerMinute == nil {
@@ -394,7 +379,7 @@ func (s *Simulator) registerGatewayKnobs() {
 			Body   string `json:"body"`
 			Nonce  string `json:"nonce"`
 		}
-		if err := decodeKnobBody(body, &in); err != nil {
+		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
 		}
 		sig, err := s.Keys.Sign(r.PathValue("client_id"), in.Method, in.Path, in.Nonce, []byte(in.Body))
@@ -411,7 +396,7 @@ func (s *Simulator) registerGatewayKnobs() {
 			Body           string   `json:"body"`
 			Seconds        *float64 `json:"seconds"`
 		}
-		if err := decodeKnobBody(body, &in); err != nil {
+		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
 		}
 		d := defaultInProgress

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/mwallet/mwallet-go/simulator"
 )
 
 // controlBody is one control endpoint that takes a body (or none).
@@ -47,6 +49,7 @@ func TestControlWireFormat(t *testing.T) {
 		{"DELETE", "/_sim/requests", `{}`, ""},
 		{"DELETE", "/_sim/webhooks/endpoints/whe_none", `{}`, ""},
 	}
+	eps = append(eps, knobBodies(member1, w.cardID)...)
 	// Every object action, on a real object where the action reads a body.
 	actionBodies := map[string][2]string{
 		"cards/transactions":     {`{"kind":"auth","status":"succeed","direction":"none","amount":"0","currency":"USD"}`, "kind"},
@@ -116,6 +119,63 @@ func TestControlWireFormat(t *testing.T) {
 		before = controlFingerprint(t, w)
 	}
 	t.Logf("%d malformed control requests over %d control endpoints and actions", n, len(eps))
+
+	// The table is the class: every control route that takes a body is in it.
+	// The flush has its own handler (it answers while deliveries run).
+	for _, route := range append(simulator.ControlRoutes(w.sim), "POST /_sim/webhooks/flush") {
+		method, pattern, _ := strings.Cut(route, " ")
+		if method == "GET" {
+			continue
+		}
+		covered := false
+		for _, ep := range eps {
+			covered = covered || ep.method == method && routeMatches(pattern, ep.path)
+		}
+		if !covered {
+			t.Errorf("control route %s is not in the wire-format table", route)
+		}
+	}
+}
+
+// knobBodies are the control routes that call the Go control API
+// (controlGo), each with a valid body and the field the type-error
+// malformations replace, for member and card.
+func knobBodies(member, card string) []controlBody {
+	return []controlBody{
+		{"POST", "/_sim/cards/limits", `{"form_factor":"virtual","limit":3}`, "form_factor"},
+		{"POST", "/_sim/cards/bin_authorizations", `{"bins":["411111"]}`, "bins"},
+		{"POST", "/_sim/cards/products/none/enabled", `{"enabled":true}`, "enabled"},
+		{"POST", "/_sim/members/" + member + "/card_penalty", `{"outstanding":false}`, "outstanding"},
+		{"POST", "/_sim/members/" + member + "/kyc_country", `{"country":"TH"}`, "country"},
+		{"POST", "/_sim/members/" + member + "/shipping_addresses", `{"country":"TH","default":false}`, "country"},
+		{"POST", "/_sim/cards/" + card + "/refuse_close", `{"refuse":false}`, "refuse"},
+		{"POST", "/_sim/cards/topups/upstream_timeout", `{"count":0}`, "count"},
+		{"POST", "/_sim/kyc/quick", `{"enabled":true}`, "enabled"},
+		{"POST", "/_sim/members/" + member + "/funds_protection", `{"enabled":false}`, "enabled"},
+		{"POST", "/_sim/merchant/prepaid/withdraw", `{"asset":"USDT","amount":"0.000001"}`, "asset"},
+		{"POST", "/_sim/merchant/pobo_subaccount", `{"active":true}`, "active"},
+		{"POST", "/_sim/qrpay/line", `{"enabled":true}`, "enabled"},
+		{"POST", "/_sim/qrpay/scenarios", `{"code_value":"none","scenarios":[]}`, "code_value"},
+		{"POST", "/_sim/qrpay/fiat_rates", `{"currency":"THB","usd_per_unit":"0.028"}`, "currency"},
+		{"POST", "/_sim/merchant/write_quota", `{"per_minute":1000}`, "per_minute"},
+		{"POST", "/_sim/keys/sim_client_1/sign", `{"method":"GET","path":"/v1/assets"}`, "method"},
+		{"POST", "/_sim/requests/in_progress", `{"method":"POST","path":"/v1/deposits","idempotency_key":"00000000-0000-4000-8000-0000000000aa","body":"{}","seconds":1}`, "method"},
+	}
+}
+
+// routeMatches reports whether path fits the ServeMux pattern ("{x}" is
+// one segment, "{x...}" the rest).
+func routeMatches(pattern, path string) bool {
+	ps, xs := strings.Split(pattern, "/"), strings.Split(path, "/")
+	for i, p := range ps {
+		if strings.HasSuffix(p, "...}") {
+			return len(xs) >= i
+		}
+		if i >= len(xs) || !strings.HasPrefix(p, "{") && p != xs[i] {
+			return false
+		}
+	}
+	return len(ps) == len(xs)
 }
 
 // controlFingerprint is fingerprint plus the Keys, which only the control
