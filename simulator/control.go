@@ -144,6 +144,10 @@ func controlError(err error) *apiError {
 	if errors.As(err, &ae) {
 		return ae
 	}
+	var pe *persistError
+	if errors.As(err, &pe) {
+		return pe.answer()
+	}
 	var ins *InsufficientFundsError
 	if errors.As(err, &ins) {
 		return newErr("insufficient_balance", err.Error())

@@ -105,8 +105,8 @@ func (c *CardsControl) TopUpStatus(id string) (string, error) {
 
 // SetLimit sets how many cards of a form factor (virtual or physical)
 // each member may hold, applications in progress included.
-func (c *CardsControl) SetLimit(formFactor string, n int) {
-	call0(c.s, "Cards.SetLimit", func() { c.s.setCardLimit(formFactor, n) }, formFactor, n)
+func (c *CardsControl) SetLimit(formFactor string, n int) error {
+	return call0(c.s, "Cards.SetLimit", func() { c.s.setCardLimit(formFactor, n) }, formFactor, n)
 }
 
 // SetPenalty marks a member as having outstanding penalties (card
@@ -129,8 +129,8 @@ func (c *CardsControl) AddShippingAddress(memberID, country string, isDefault bo
 
 // SetBINAuthorizations restricts the products the merchant sees to these
 // BINs; no BINs means unrestricted.
-func (c *CardsControl) SetBINAuthorizations(bins ...string) {
-	call0(c.s, "Cards.SetBINAuthorizations", func() { c.s.setCardBINAuthorizations(bins...) }, bins)
+func (c *CardsControl) SetBINAuthorizations(bins ...string) error {
+	return call0(c.s, "Cards.SetBINAuthorizations", func() { c.s.setCardBINAuthorizations(bins...) }, bins)
 }
 
 // SetProductEnabled enables or disables a card product.

@@ -14,8 +14,8 @@ func (fc *FaultsControl) Inject(f Fault) error {
 }
 
 // Clear removes every fault.
-func (fc *FaultsControl) Clear() {
-	call0(fc.s, "Faults.Clear", fc.s.clearFaults)
+func (fc *FaultsControl) Clear() error {
+	return call0(fc.s, "Faults.Clear", fc.s.clearFaults)
 }
 
 // List returns the faults still armed, Count being what remains.

@@ -59,8 +59,9 @@ func notFoundIf(err error) error {
 		return nil
 	}
 	var ae *apiError
-	if errors.As(err, &ae) {
-		return ae
+	var pe *persistError
+	if errors.As(err, &ae) || errors.As(err, &pe) || errors.Is(err, errControlNotFound) {
+		return controlError(err)
 	}
 	if strings.Contains(err.Error(), "not found") || strings.Contains(err.Error(), "member_not_found") {
 		return newErr("not_found", err.Error())
@@ -89,7 +90,9 @@ func (s *Simulator) registerCardKnobs() {
 		if in.Limit == nil || *in.Limit < 0 {
 			return 0, nil, errInvalidRequest("limit must be 0 or more")
 		}
-		s.Cards.SetLimit(in.FormFactor, *in.Limit)
+		if err := s.Cards.SetLimit(in.FormFactor, *in.Limit); err != nil {
+			return 0, nil, err
+		}
 		return http.StatusOK, map[string]any{"form_factor": in.FormFactor, "limit": *in.Limit}, nil
 	})
 	s.controlGo("POST /_sim/cards/bin_authorizations", func(_ *http.Request, body []byte) (int, any, error) {
@@ -99,7 +102,9 @@ func (s *Simulator) registerCardKnobs() {
 		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
 		}
-		s.Cards.SetBINAuthorizations(in.BINs...)
+		if err := s.Cards.SetBINAuthorizations(in.BINs...); err != nil {
+			return 0, nil, err
+		}
 		if in.BINs == nil {
 			in.BINs = []string{}
 		}
@@ -246,7 +251,9 @@ func (s *Simulator) registerLineKnobs() {
 			}
 			pool = *in.Pool
 		}
-		s.KYC.SetQuick(enabled, pool)
+		if err := s.KYC.SetQuick(enabled, pool); err != nil {
+			return 0, nil, err
+		}
 		return http.StatusOK, map[string]any{"enabled": enabled, "pool": pool}, nil
 	})
 	s.controlGo("POST /_sim/members/{id}/funds_protection", func(r *http.Request, body []byte) (int, any, error) {
@@ -290,7 +297,9 @@ func (s *Simulator) registerLineKnobs() {
 		if err != nil {
 			return 0, nil, err
 		}
-		s.Merchant.SetPOBOSubaccount(on)
+		if err := s.Merchant.SetPOBOSubaccount(on); err != nil {
+			return 0, nil, err
+		}
 		return http.StatusOK, map[string]any{"active": on}, nil
 	})
 	s.controlGo("POST /_sim/qrpay/line", func(_ *http.Request, body []byte) (int, any, error) {
@@ -304,7 +313,9 @@ func (s *Simulator) registerLineKnobs() {
 		if err != nil {
 			return 0, nil, err
 		}
-		s.QRPay.SetEnabled(on)
+		if err := s.QRPay.SetEnabled(on); err != nil {
+			return 0, nil, err
+		}
 		return http.StatusOK, map[string]any{"enabled": on}, nil
 	})
 	s.controlGo("POST /_sim/qrpay/scenarios", func(_ *http.Request, body []byte) (int, any, error) {

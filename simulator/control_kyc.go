@@ -43,6 +43,6 @@ func (k *KYCControl) CompensateQuickBinding(id, source, applicationID string) er
 
 // SetQuick enables or disables quick KYC for the merchant and sets the
 // number of unassigned quick profiles left (negative keeps it).
-func (k *KYCControl) SetQuick(enabled bool, pool int) {
-	call0(k.s, "KYC.SetQuick", func() { k.s.setQuickKYC(enabled, pool) }, enabled, pool)
+func (k *KYCControl) SetQuick(enabled bool, pool int) error {
+	return call0(k.s, "KYC.SetQuick", func() { k.s.setQuickKYC(enabled, pool) }, enabled, pool)
 }

@@ -38,8 +38,8 @@ func (m *MerchantControl) PrepaidBalance(asset string) (available, locked money.
 
 // SetPOBOSubaccount sets whether the merchant has an active upstream
 // subaccount, which the pobo line needs.
-func (m *MerchantControl) SetPOBOSubaccount(active bool) {
-	call0(m.s, "Merchant.SetPOBOSubaccount", func() { m.s.setPOBOSubaccount(active) }, active)
+func (m *MerchantControl) SetPOBOSubaccount(active bool) error {
+	return call0(m.s, "Merchant.SetPOBOSubaccount", func() { m.s.setPOBOSubaccount(active) }, active)
 }
 
 // SetWriteQuota sets the merchant-level write quota: at most perMinute

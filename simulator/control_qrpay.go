@@ -47,8 +47,8 @@ func (q *QRPayControl) SetScenario(codeValue string, scenarios ...string) error 
 
 // SetEnabled switches the QR line on or off. Off, decode, quotes and payments
 // answer service_unavailable (no upstream, line not enabled).
-func (q *QRPayControl) SetEnabled(enabled bool) {
-	call0(q.s, "QRPay.SetEnabled", func() { q.s.setQRLine(enabled) }, enabled)
+func (q *QRPayControl) SetEnabled(enabled bool) error {
+	return call0(q.s, "QRPay.SetEnabled", func() { q.s.setQRLine(enabled) }, enabled)
 }
 
 // SetMerchantFeeRate sets the merchant fee rate of merchant-funded QR

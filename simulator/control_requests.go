@@ -14,8 +14,8 @@ func (r *RequestsControl) List() []RequestRecord {
 }
 
 // Reset empties the request journal.
-func (r *RequestsControl) Reset() {
-	call0(r.s, "Requests.Reset", r.s.resetRequests)
+func (r *RequestsControl) Reset() error {
+	return call0(r.s, "Requests.Reset", r.s.resetRequests)
 }
 
 // StartInProgress plays a first request that is still running with

@@ -109,8 +109,8 @@ func (w *WebhooksControl) Deliveries() []WebhookDelivery {
 // advance and a flush. Off keeps tests deterministic: deliveries happen
 // exactly when Flush is called. Control API: POST /_sim/webhooks/auto
 // with {"enabled": true}.
-func (w *WebhooksControl) SetAutoDeliver(on bool) {
-	call0(w.s, "Webhooks.SetAutoDeliver", func() { w.s.setWebhookAutoDeliver(on) }, on)
+func (w *WebhooksControl) SetAutoDeliver(on bool) error {
+	return call0(w.s, "Webhooks.SetAutoDeliver", func() { w.s.setWebhookAutoDeliver(on) }, on)
 }
 
 // Redeliver queues a dead, failed or no_subscriber delivery row for

@@ -474,11 +474,12 @@ func notDurable(err error) *apiError {
 // the function that does the work and the arguments to log (JSON values;
 // each must survive a JSON round trip, which TestControlMethodsRecorded
 // checks for every method). When the data directory cannot take the input
-// it does not run: the methods that return an error return it, the others
-// do nothing.
+// it does not run, and every method returns the error (a *persistError,
+// which the control API answers service_unavailable): none is refused in
+// silence.
 
-func call0(s *Simulator, name string, fn func(), args ...any) {
-	_ = s.goCall(name, args, func() error { fn(); return nil })
+func call0(s *Simulator, name string, fn func(), args ...any) error {
+	return s.goCall(name, args, func() error { fn(); return nil })
 }
 
 func call1(s *Simulator, name string, fn func() error, args ...any) error {
@@ -524,14 +525,40 @@ func (s *Simulator) goCall(name string, args []any, fn func() error) error {
 	s.mu.Unlock()
 	if err != nil {
 		s.inputs.Unlock()
-		return fmt.Errorf("simulator: %s not executed: %w", name, err)
+		return &persistError{call: name, err: err}
 	}
 	ferr := fn()
 	s.inputs.Unlock()
 	if err := s.rec.durable(end); err != nil {
-		return fmt.Errorf("simulator: %s ran but is not durable: %w", name, err)
+		return &persistError{call: name, ran: true, err: err}
 	}
 	return ferr
+}
+
+// persistError is a Go control call the data directory could not take
+// (ran false: nothing was executed) or could not make durable (ran true).
+// Over HTTP it is service_unavailable, as for every other input.
+type persistError struct {
+	call string
+	ran  bool
+	err  error
+}
+
+func (e *persistError) Error() string {
+	if e.ran {
+		return "simulator: " + e.call + " ran but is not durable: " + e.err.Error()
+	}
+	return "simulator: " + e.call + " not executed: " + e.err.Error()
+}
+
+func (e *persistError) Unwrap() error { return e.err }
+
+// answer is the HTTP refusal of the call.
+func (e *persistError) answer() *apiError {
+	if e.ran {
+		return notDurable(e.err)
+	}
+	return notPersisted(e.err)
 }
 
 // replaying reports whether a recording is being replayed.

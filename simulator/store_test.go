@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"os"
@@ -248,6 +249,37 @@ func TestDataDirRefusesWhatItCannotRecord(t *testing.T) {
 	}
 	if err := sim.Merchant.TopUpPrepaid("USDT", "1"); err == nil {
 		t.Error("a Go call ran although the log refused it")
+	}
+	// The setters that return nothing else return the refusal too.
+	for name, call := range map[string]func() error{
+		"Cards.SetLimit":             func() error { return sim.Cards.SetLimit("virtual", 9) },
+		"Cards.SetBINAuthorizations": func() error { return sim.Cards.SetBINAuthorizations("411111") },
+		"Faults.Clear":               sim.Faults.Clear,
+		"KYC.SetQuick":               func() error { return sim.KYC.SetQuick(true, 3) },
+		"Merchant.SetPOBOSubaccount": func() error { return sim.Merchant.SetPOBOSubaccount(false) },
+		"Outcomes.Set":               func() error { return sim.Outcomes.Set(simulator.CollectionQROrders, simulator.Immediate()) },
+		"Outcomes.SetObject":         func() error { return sim.Outcomes.SetObject("qr_none", simulator.Immediate()) },
+		"QRPay.SetEnabled":           func() error { return sim.QRPay.SetEnabled(false) },
+		"Requests.Reset":             sim.Requests.Reset,
+		"Webhooks.SetAutoDeliver":    func() error { return sim.Webhooks.SetAutoDeliver(true) },
+	} {
+		if err := call(); err == nil || !strings.Contains(err.Error(), "no space left on device") {
+			t.Errorf("%s under a full disk: %v, want the refusal", name, err)
+		}
+	}
+	// Every knob that calls the Go control API is refused the same way
+	// over HTTP (not answered invalid_request, nor 200 for a setter that
+	// did not run).
+	for _, k := range knobBodies(member1, "none") {
+		var body map[string]any
+		if err := json.Unmarshal([]byte(k.base), &body); err != nil {
+			t.Fatal(err)
+		}
+		r := rc.control(k.method, k.path, body)
+		wantCode(t, r, http.StatusBadRequest, "service_unavailable")
+		if r.header.Get("Retry-After") == "" {
+			t.Errorf("%s %s refused without Retry-After", k.method, k.path)
+		}
 	}
 	unchanged(t, sim, before)
 	if d := mustDigest(t, sim); d != digest {

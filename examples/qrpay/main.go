@@ -185,8 +185,7 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 func driveOutcome(sim *simulator.Simulator, orderID, outcome string) error {
 	switch outcome {
 	case "complete":
-		sim.Outcomes.SetObject(orderID, simulator.After(10*time.Second))
-		return nil
+		return sim.Outcomes.SetObject(orderID, simulator.After(10*time.Second))
 	case "fail":
 		return sim.QRPay.Fail(orderID)
 	case "timeout":
