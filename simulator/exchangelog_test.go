@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
@@ -110,5 +112,59 @@ func TestExchangeLogOffByDefault(t *testing.T) {
 	}
 	if got, ok := simulator.LogExchanges(sim).(*simulator.Simulator); !ok || got != sim {
 		t.Errorf("LogExchanges wrapped the handler with the log off: %T", got)
+	}
+}
+
+// TestExchangeLogMarksFaults checks that every fault kind is named on the
+// exchange it was applied to, on a documented path and on a path no
+// endpoint serves, answered or dropped, and that an exchange without a
+// fault and a control call carry no mark.
+func TestExchangeLogMarksFaults(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "log")
+	t.Setenv(simulator.EnvExchangeLog, dir)
+	sim := simtest.Start(t)
+
+	type sent struct{ target, want string }
+	var all []sent
+	for _, target := range []string{"/v1/assets", "/v1/nothing-here?x=1"} {
+		for _, kind := range []simulator.FaultKind{"", simulator.FaultError, simulator.FaultErrorAfter, simulator.FaultDropBefore, simulator.FaultDropAfter, simulator.FaultDelay} {
+			if kind != "" {
+				path, _, _ := strings.Cut(target, "?")
+				if err := sim.Faults.Inject(simulator.Fault{Method: "GET", Path: path, Kind: kind, Status: 504, DelayMS: 1}); err != nil {
+					t.Fatal(kind, err)
+				}
+			}
+			if resp, err := http.Get(sim.URL() + target); err == nil {
+				resp.Body.Close()
+			}
+			all = append(all, sent{target, string(kind)})
+		}
+	}
+	if resp, err := http.Get(sim.URL() + "/_sim/clock"); err == nil {
+		resp.Body.Close()
+	}
+	all = append(all, sent{"/_sim/clock", ""})
+
+	files, err := filepath.Glob(filepath.Join(dir, "exchanges-*.ndjson"))
+	if err != nil || len(files) != 1 {
+		t.Fatalf("log files %v, %v; want one", files, err)
+	}
+	b, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []sent
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var x simulator.Exchange
+		if err := json.Unmarshal([]byte(line), &x); err != nil {
+			t.Fatalf("line %q: %v", line, err)
+		}
+		got = append(got, sent{x.Request.Target, x.Fault})
+		if dropped := x.Fault == "drop_before" || x.Fault == "drop_after"; dropped != x.Dropped {
+			t.Errorf("%s with fault %q: dropped %v", x.Request.Target, x.Fault, x.Dropped)
+		}
+	}
+	if diff := cmp.Diff(all, got, cmp.AllowUnexported(sent{})); diff != "" {
+		t.Errorf("fault marks of the exchange log (-sent +logged):\n%s", diff)
 	}
 }
