@@ -112,8 +112,8 @@ func decodeError(status int, h http.Header, body []byte, now time.Time) *Error {
 		e.ChallengeID = clip(w.ChallengeID, 256)
 		e.HostedURL = clip(w.HostedURL, 2048)
 		e.ExpiresAt, _ = lenientInt(w.ExpiresAt)
-		if ra, ok := lenientInt(w.RetryAfter); ok && ra > 0 && ra <= math.MaxInt32 {
-			e.RetryAfter = int(ra)
+		if ra, ok := lenientInt(w.RetryAfter); ok && ra > 0 {
+			e.RetryAfter = int(min(ra, maxRetryAfterSeconds))
 		}
 		if len(w.Fields) > 100 {
 			w.Fields = w.Fields[:100]
@@ -207,24 +207,30 @@ func lenientString(raw json.RawMessage) string {
 	return ""
 }
 
+// maxRetryAfterSeconds bounds a server's wait (about 68 years): a longer
+// one, in the body, in seconds or as a far HTTP date, is kept as this much,
+// so it still exceeds any WithMaxRetryAfter and is never read as "no wait"
+// (nor overflows time.Duration).
+const maxRetryAfterSeconds = math.MaxInt32
+
 // parseRetryAfter reads a Retry-After header: delay-seconds or an HTTP date.
 func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return 0, false
 	}
-	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
-		if n < 0 || n > math.MaxInt32 {
-			return 0, false
-		}
-		return time.Duration(n) * time.Second, true
+	n, err := strconv.ParseInt(v, 10, 64)
+	switch {
+	case err == nil && n < 0:
+		return 0, false
+	case err == nil:
+		return time.Duration(min(n, maxRetryAfterSeconds)) * time.Second, true
+	case errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(v, "-"):
+		return maxRetryAfterSeconds * time.Second, true
 	}
 	if t, err := http.ParseTime(v); err == nil {
-		d := t.Sub(now)
-		if d < 0 {
-			d = 0
-		}
-		return d, true
+		d := t.Sub(now) // saturates at the largest Duration
+		return min(max(d, 0), maxRetryAfterSeconds*time.Second), true
 	}
 	return 0, false
 }

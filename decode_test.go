@@ -3,6 +3,7 @@ package mwallet
 import (
 	"context"
 	"errors"
+	"math"
 	"net/http"
 	"strings"
 	"testing"
@@ -66,6 +67,39 @@ func TestDecodeError(t *testing.T) {
 			name: "Retry-After as an HTTP date", status: 429, header: hdr("Retry-After", now.Add(90*time.Second).UTC().Format(http.TimeFormat)),
 			body: `{"code":"rate_limited"}`,
 			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RetryAfter: 90},
+		},
+		// A wait beyond about 68 years is kept as the bound (math.MaxInt32
+		// seconds): it still exceeds any WithMaxRetryAfter, never reads as
+		// "no wait", and a far HTTP date no longer overflows to a negative.
+		{
+			name: "Retry-After as a date 673 years ahead", status: 429, header: hdr("Retry-After", "Wed, 01 Oct 2700 00:00:00 GMT"),
+			body: `{"code":"rate_limited"}`,
+			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RetryAfter: math.MaxInt32},
+		},
+		{
+			name: "Retry-After in seconds beyond the bound", status: 429, header: hdr("Retry-After", "9999999999"),
+			body: `{"code":"rate_limited"}`,
+			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RetryAfter: math.MaxInt32},
+		},
+		{
+			name: "Retry-After in seconds beyond int64", status: 429, header: hdr("Retry-After", "99999999999999999999999"),
+			body: `{"code":"rate_limited"}`,
+			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RetryAfter: math.MaxInt32},
+		},
+		{
+			name: "retry_after in the body beyond the bound", status: 429, header: hdr("Retry-After", "5"),
+			body: `{"code":"rate_limited","retry_after":9999999999}`,
+			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RetryAfter: math.MaxInt32},
+		},
+		{
+			name: "Retry-After in the past is no wait", status: 429, header: hdr("Retry-After", "Wed, 01 Oct 1980 00:00:00 GMT"),
+			body: `{"code":"rate_limited"}`,
+			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited"},
+		},
+		{
+			name: "negative Retry-After is ignored", status: 429, header: hdr("Retry-After", "-99999999999999999999999"),
+			body: `{"code":"rate_limited"}`,
+			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited"},
 		},
 		{
 			name: "unknown code kept verbatim", status: 400, header: hdr("X-Request-Id", "req_h", "X-Idempotent-Replay", "true"),
