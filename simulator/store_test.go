@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -344,4 +345,43 @@ func TestReplayIntoDataDir(t *testing.T) {
 	again := openDir(t, dir, &diag)
 	t.Cleanup(again.Close)
 	sameState(t, e.sim, again)
+}
+
+// TestDataDirGoCallNotDurable: a Go control call whose log record ran but
+// did not reach stable storage is not answered as done, in Go or over the
+// control API (service_unavailable with Retry-After, saying it may not
+// survive a restart), and nothing after it runs.
+func TestDataDirGoCallNotDurable(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		call func(sim *simulator.Simulator, rc *raw) error
+	}{
+		{"Go", func(sim *simulator.Simulator, _ *raw) error { return sim.Cards.SetLimit("virtual", 4) }},
+		{"control API", func(_ *simulator.Simulator, rc *raw) error {
+			r := rc.control("POST", "/_sim/cards/limits", map[string]any{"form_factor": "virtual", "limit": 4})
+			if r.status != http.StatusBadRequest || r.code() != "service_unavailable" || r.header.Get("Retry-After") == "" {
+				return fmt.Errorf("answered %v", r)
+			}
+			checkEnvelope(t, r)
+			return errors.New(r.body["message"].(string))
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var diag bytes.Buffer
+			sim := openDir(t, t.TempDir(), &diag)
+			t.Cleanup(sim.Close)
+			rc := rawFor(t, sim)
+			simulator.FailingLog(sim, nil, errors.New("input/output error"))
+			err := tc.call(sim, rc)
+			if err == nil || !strings.Contains(err.Error(), "durable") || !strings.Contains(err.Error(), "input/output error") {
+				t.Fatalf("a call that is not durable: %v, want a refusal saying so", err)
+			}
+			if err := sim.Cards.SetLimit("physical", 2); err == nil {
+				t.Error("a call after the failed fsync ran")
+			}
+		})
+	}
 }
