@@ -19,6 +19,7 @@ const promptpayQR = require('promptpay-qr')
 const PaynowQR = require('paynowqr')
 const { QRPay, BanksObject, VietQRService } = require('vietnam-qr-pay')
 const { BakongKHQR, khqrData, IndividualInfo, MerchantInfo } = require('bakong-khqr')
+const { Merchant } = require('emv-qrcps')
 
 function version (name) {
   return require(path.join(__dirname, 'node_modules', name, 'package.json')).version
@@ -153,6 +154,53 @@ const openTHB = (payee, sent) => ({ payee, currency: 'THB', amount: '', editable
   add(g, 'khqr', 'merchant, USD', qr(khqr.generateMerchant(new MerchantInfo('coffee_klang@aclb', 'Coffee Klang', 'Siem Reap', '1234567', 'ACLEDA Bank',
     { currency: khqrData.currency.usd, amount: 10.25, expirationTimestamp: expiry }))),
   { payee: 'Coffee Klang', currency: 'USD', amount: '10.25', editable: false, paid: '10.25' }, { pay: true })
+}
+
+// emv-qrcps: a generic EMVCo merchant-presented encoder (its own TLV and
+// CRC). No scheme generator of QRIS, DuitNow, FPS or QR Ph is on the npm
+// registry, so their codes are written with it, the templates laid out by
+// each scheme's standard (the QR Ph one is the example of emv-qrcps's own
+// documentation).
+{
+  const g = 'emv-qrcps'
+  const emv = ({ templates, currency, country, amount, name, city }) => {
+    const q = Merchant.buildEMVQR()
+    q.setPayloadFormatIndicator('01')
+    q.setPointOfInitiationMethod(amount ? '12' : '11')
+    for (const [id, gui, subs] of templates) {
+      const m = Merchant.buildMerchantAccountInformation()
+      m.setGloballyUniqueIdentifier(gui)
+      for (const [sid, v] of subs) m.addPaymentNetworkSpecific(sid, v)
+      q.addMerchantAccountInformation(id, m)
+    }
+    q.setMerchantCategoryCode('5999')
+    q.setTransactionCurrency(currency)
+    if (amount) q.setTransactionAmount(amount)
+    q.setCountryCode(country)
+    if (name) q.setMerchantName(name)
+    if (city) q.setMerchantCity(city)
+    return q.generatePayload()
+  }
+  const fixed = (payee, currency, amount, paid) => ({ payee, currency, amount, editable: false, paid: paid || amount })
+  add(g, 'qrph', 'P2P account and mobile', emv({ templates: [['27', 'com.p2pqrpay', [['01', 'PAPHPHM1XXX'], ['02', '99964403'], ['04', '09985903943'], ['05', '+639985903943']]]], currency: '608', country: 'PH', amount: '500.00' }),
+    fixed('account 09985903943, bank PAPHPHM1XXX', 'PHP', '500.00'), { pay: true })
+  add(g, 'qrph', 'P2P mobile', emv({ templates: [['27', 'com.p2pqrpay', [['01', 'GXCHPHM2XXX'], ['02', '99964403'], ['05', '+639171234567']]]], currency: '608', country: 'PH', amount: '750.00' }),
+    fixed('mobile +639171234567, bank GXCHPHM2XXX', 'PHP', '750.00'))
+  add(g, 'qrph', 'P2M merchant', emv({ templates: [['28', 'ph.ppmi.p2m', [['01', 'BOPIPHMMXXX'], ['03', 'MID0000012345']]]], currency: '608', country: 'PH', amount: '500.00' }),
+    fixed('merchant MID0000012345, bank BOPIPHMMXXX', 'PHP', '500.00'))
+  const qris = [['26', 'ID.CO.BANKMANDIRI.WWW', [['01', '936000080000000012'], ['02', '000195112345'], ['03', 'UMI']]], ['51', 'ID.CO.QRIS.WWW', [['02', 'ID1020021181745'], ['03', 'UMI']]]]
+  add(g, 'qris', 'national merchant id', emv({ templates: qris, currency: '360', country: 'ID', amount: '150000' }),
+    fixed('merchant ID1020021181745, bank ID.CO.BANKMANDIRI.WWW', 'IDR', '150000', '150000.00'), { pay: true })
+  add(g, 'qris', 'named, open amount', emv({ templates: qris, currency: '360', country: 'ID', name: 'WARUNG SARI RASA', city: 'JAKARTA' }),
+    { payee: 'WARUNG SARI RASA', currency: 'IDR', amount: '', editable: true, paid: '150000.00' }, { send: '150000' })
+  add(g, 'duitnow', 'merchant', emv({ templates: [['26', 'A0000006150001', [['01', '890053'], ['02', 'MBB0000123456'], ['03', '0000']]]], currency: '458', country: 'MY', amount: '45.00' }),
+    fixed('merchant MBB0000123456, bank 890053', 'MYR', '45.00'), { pay: true })
+  add(g, 'fps', 'FPS id', emv({ templates: [['26', 'hk.com.hkicl', [['01', '004'], ['02', '1234567']]]], currency: '344', country: 'HK', amount: '80.00' }),
+    fixed('FPS ID 1234567, bank 004', 'HKD', '80.00'), { pay: true })
+  add(g, 'fps', 'e-mail', emv({ templates: [['26', 'hk.com.hkicl', [['04', 'pay@example.hk']]]], currency: '344', country: 'HK', amount: '80.00' }),
+    fixed('email pay@example.hk', 'HKD', '80.00'))
+  add(g, 'fps', 'mobile', emv({ templates: [['26', 'hk.com.hkicl', [['03', '+852-91234567']]]], currency: '344', country: 'HK', amount: '80.00' }),
+    fixed('mobile +852-91234567', 'HKD', '80.00'))
 }
 
 const generators = {}
