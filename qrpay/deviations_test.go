@@ -75,13 +75,13 @@ func walkCode(t *testing.T, sim *simulator.Simulator, c *mwclient.Client, code, 
 // TestQRDeviationsAnswerAlike runs the deviations real generators print
 // through decode, quote and payment; each is decided once and all three
 // answer alike (simulator/README.md, "QR payments", readings):
-//   - ID 54 of zero is an open amount: decode says editable with amount "",
+//   - ID 54 of zero, or empty, is an open amount: decode says editable with amount "",
 //     quotes and payments need the amount like any custom-amount code;
 //   - more decimals than the currency has are read exactly when they are
 //     zeros ("350.000" THB is 350.00) and refused with qr_code_invalid when
 //     not (350.005 THB cannot be paid without rounding);
-//   - an empty name field (5900), city (6000) or category (5200) is absent:
-//     the payee comes from the account template;
+//   - an empty optional field (5900 name, 6000 city, 5200 category, ...) is
+//     absent: the payee comes from the account template;
 //   - a template whose variant the scheme's layout does not define gives
 //     the scheme's name, never the raw sub-object.
 func TestQRDeviationsAnswerAlike(t *testing.T) {
@@ -117,6 +117,7 @@ func TestQRDeviationsAnswerAlike(t *testing.T) {
 		{"no amount", th(""), "100.00", open("100.00")},
 		{"amount 0", th("0"), "100.00", open("100.00")},
 		{"amount 0.00", th("0.00"), "100.00", open("100.00")},
+		{"empty amount 5400", sealed(tl("00", "01"), tl("01", "11"), mobile, tl("53", "764"), tl("54", ""), tl("58", "TH")), "100.00", open("100.00")},
 		{"amount 0, no amount sent", th("0"), "", qrOutcome{payee + " |  THB | editable=true", "error invalid_request", "error invalid_request"}},
 		{"two decimals", th("350.00"), "", fixed("350.00", "350.00")},
 		{"no decimals", th("350"), "", fixed("350", "350.00")},

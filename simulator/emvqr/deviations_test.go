@@ -13,8 +13,8 @@ import (
 const vietQRTransfer = "00020101021138530010A0000007270123000697041601092576788590208QRIBFTTA53037045802VN6304AE9F"
 
 // TestDecodeDeviations: how Decode reads what real generators print off
-// the EMVCo text. An empty tolerated field (52, 59, 60) is absent; an amount
-// of zero is an open amount; other amounts stay as printed.
+// the EMVCo text. An empty optional object (52, 54 to 57, 59 to 61) is
+// absent; an amount of zero is an open amount; other amounts stay as printed.
 func TestDecodeDeviations(t *testing.T) {
 	t.Parallel()
 	type read struct {
@@ -37,6 +37,8 @@ func TestDecodeDeviations(t *testing.T) {
 		{"amount 0.00", "000201010211" + mobile + "54040.00", read{Missing: []string{"52", "59", "60"}, Amount: "0.00", Editable: true}},
 		{"amount 010", "000201010212" + mobile + "5403010", read{Missing: []string{"52", "59", "60"}, Amount: "010", Fixed: "010"}},
 		{"no amount", "000201010211" + mobile, read{Missing: []string{"52", "59", "60"}, Editable: true}},
+		{"empty amount 5400", "000201010211" + mobile + "5400", read{Missing: []string{"52", "59", "60"}, Editable: true}},
+		{"empty tip, fees, postal code", "000201010212" + mobile + "540512.50550056005700" + "6100", read{Missing: []string{"52", "59", "60"}, Amount: "12.50", Fixed: "12.50"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

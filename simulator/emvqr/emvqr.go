@@ -20,9 +20,10 @@
 // CRC. Merchant category code, merchant name and merchant city are mandatory in
 // the EMVCo text but absent from real person-to-person codes of some national
 // schemes (a PromptPay code for a mobile number carries none of them), so
-// Decode accepts their absence, and reads an empty one (a name field printed
-// 5900) as absent; Payload.MissingEMVCoFields reports it. An amount of zero
-// (ID 54 "0") is read as an open amount: Payload.AmountEditable.
+// Decode accepts their absence; Payload.MissingEMVCoFields reports it. An
+// empty optional object (a name field printed 5900, an amount 5400) is read
+// as absent, and an amount of zero (ID 54 "0") as an open amount:
+// Payload.AmountEditable.
 //
 // Payload.Account reads the payee account from the merchant account template
 // of the payload's scheme, by the layout the scheme publishes.
@@ -210,6 +211,11 @@ func (p *Payload) MissingEMVCoFields() []string {
 	return out
 }
 
+// emptyIsAbsent are the optional primitive objects whose empty value Decode
+// reads as absent: 52 merchant category code, 54 amount, 55 to 57 tip and
+// convenience fee, 59 merchant name, 60 merchant city, 61 postal code.
+var emptyIsAbsent = [100]bool{52: true, 54: true, 55: true, 56: true, 57: true, 59: true, 60: true, 61: true}
+
 // Decode parses and checks a merchant-presented payload, exactly as scanned
 // (no trimming). The error is a *DecodeError wrapping one of the Err*
 // sentinels.
@@ -276,9 +282,10 @@ func Decode(s string) (*Payload, error) {
 				return nil, err
 			}
 			p.MerchantAccounts = append(p.MerchantAccounts, ma)
-		case (t == "52" || t == "59" || t == "60") && o.value == "":
-			// An empty tolerated field (5900, as some generators print a
-			// code without a name) is read as absent.
+		case o.value == "" && emptyIsAbsent[tagNumber(t)]:
+			// An empty optional object (5900, as some generators print a
+			// code without a name; 5400 for an open amount) is read as
+			// absent.
 		case t == "52":
 			if len(o.value) != 4 || !digits(o.value) {
 				return nil, bad("merchant category code is four digits")
