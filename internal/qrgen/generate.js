@@ -69,7 +69,7 @@ const openTHB = (payee, sent) => ({ payee, currency: 'THB', amount: '', editable
   add(g, 'promptpay', 'bill payment, open amount', ppgen.billPayment({ billerId: '099400016550100', ref1: 'INV12346' }),
     openTHB('biller 099400016550100 ref INV12346', '250.00'), { send: '250.00' })
   add(g, 'promptpay', 'TrueMoney e-wallet with message (tag 81)', ppgen.trueMoney({ mobileNo: '0801111111', amount: 50, message: 'Hello' }),
-    fixedTHB('e-wallet 140000801111111', '50.00'))
+    fixedTHB('e-wallet 140000801111111', '50.00'), { deviation: 'unreserved tag 81 (message) is kept and not read' })
 
   // Layouts promptparse has no generator for, written with its TLV encoder.
   const { tag, encode, withCrcTag } = promptparse
@@ -95,7 +95,7 @@ const openTHB = (payee, sent) => ({ payee, currency: 'THB', amount: '', editable
 {
   const g = 'promptpay-qr'
   add(g, 'promptpay', 'mobile, open amount', promptpayQR('081-234-5678', {}),
-    openTHB('mobile +66812345678', '100.00'), { send: '100.00', pay: true })
+    openTHB('mobile +66812345678', '100.00'), { send: '100.00', pay: true, deviation: 'country 58 before currency 53: the EMVCo text fixes no order, accepted' })
   add(g, 'promptpay', 'mobile', promptpayQR('0812345678', { amount: 350 }), fixedTHB('mobile +66812345678', '350.00'))
   add(g, 'promptpay', 'national id', promptpayQR('3-1012-34567-89-1', { amount: 120.5 }), fixedTHB('national ID 3101234567891', '120.50'), { pay: true })
   add(g, 'promptpay', 'e-wallet', promptpayQR('140000812345678', { amount: 99.99 }), fixedTHB('e-wallet 140000812345678', '99.99'))
@@ -148,7 +148,7 @@ const openTHB = (payee, sent) => ({ payee, currency: 'THB', amount: '', editable
   }
   add(g, 'khqr', 'individual, KHR', qr(khqr.generateIndividual(new IndividualInfo('sokha@abaa', 'Sokha Cafe', 'Phnom Penh',
     { currency: khqrData.currency.khr, amount: 40000, expirationTimestamp: expiry }))),
-  { payee: 'Sokha Cafe', currency: 'KHR', amount: '40000', editable: false, paid: '40000.00' }, { pay: true })
+  { payee: 'Sokha Cafe', currency: 'KHR', amount: '40000', editable: false, paid: '40000.00' }, { pay: true, deviation: 'tag 99 (KHQR creation and expiry timestamps) is not read' })
   add(g, 'khqr', 'individual, open amount', qr(khqr.generateIndividual(new IndividualInfo('sokha@abaa', 'Sokha Cafe', 'Phnom Penh', {}))),
     { payee: 'Sokha Cafe', currency: 'KHR', amount: '', editable: true, paid: '40000.00' }, { send: '40000' })
   add(g, 'khqr', 'merchant, USD', qr(khqr.generateMerchant(new MerchantInfo('coffee_klang@aclb', 'Coffee Klang', 'Siem Reap', '1234567', 'ACLEDA Bank',
