@@ -429,7 +429,7 @@ func TestPayCustomAmount(t *testing.T) {
 	code := thaiP2PCode(t)
 	// Currency may be left out; the amount is required.
 	o := payWithStepUp(t, sim, c, member1, qrpay.PayParams{CodeValue: code, Amount: "100"})
-	if o.Acquirer != (qrpay.Fiat{Amount: "100.00", Currency: "THB"}) || o.CustomerTotal.String() != "2.923244" || o.Payee != "0066801234567" {
+	if o.Acquirer != (qrpay.Fiat{Amount: "100.00", Currency: "THB"}) || o.CustomerTotal.String() != "2.923244" || o.Payee != "mobile +66801234567" {
 		t.Fatalf("order %+v", o)
 	}
 	o2 := payWithStepUp(t, sim, c, member1, qrpay.PayParams{CodeValue: code, Currency: "THB", Amount: "100.00"})

@@ -30,13 +30,13 @@ func TestDecode(t *testing.T) {
 			Payee: "BAAN THAI KITCHEN", Amount: qrpay.Fiat{Amount: "250.00", Currency: "THB"}, RequiredPayerFields: []string{},
 		}},
 		{"custom amount PromptPay P2P", thaiP2PCode(t), qrpay.Decoded{
-			Payee: "0066801234567", Amount: qrpay.Fiat{Currency: "THB"}, AmountEditable: true, RequiredPayerFields: []string{},
+			Payee: "mobile +66801234567", Amount: qrpay.Fiat{Currency: "THB"}, AmountEditable: true, RequiredPayerFields: []string{},
 		}},
 		{"published PromptPay reference", "00020101021129370016A000000677010111011300668012345675802TH530376463046197", qrpay.Decoded{
-			Payee: "0066801234567", Amount: qrpay.Fiat{Currency: "THB"}, AmountEditable: true, RequiredPayerFields: []string{},
+			Payee: "mobile +66801234567", Amount: qrpay.Fiat{Currency: "THB"}, AmountEditable: true, RequiredPayerFields: []string{},
 		}},
 		{"custom amount with range", thaiP2PCode(t, simulator.QRScenarioRange), qrpay.Decoded{
-			Payee: "0066801234567", Amount: qrpay.Fiat{Currency: "THB"}, AmountEditable: true,
+			Payee: "mobile +66801234567", Amount: qrpay.Fiat{Currency: "THB"}, AmountEditable: true,
 			MinAmount: "10.00", MaxAmount: "500.00", RequiredPayerFields: []string{},
 		}},
 		{"payer fields", thaiMerchantCode(t, "99.00", simulator.QRScenarioPayerFields), qrpay.Decoded{

@@ -99,7 +99,10 @@ type Payer struct {
 type Decoded struct {
 	// Meta holds Response, the HTTP exchange that returned the value.
 	mwallet.Meta
-	// Payee is the name of the acquiring merchant.
+	// Payee is what the member reads before paying: the merchant name the
+	// code carries or, for a code without one, the account the service read
+	// from the scheme's template ("account 257678859, bank 970416",
+	// "mobile +66812345678"). It is text for people, not an identifier.
 	Payee string
 	// Amount is the code's amount in its currency; Amount.Amount is empty for
 	// custom-amount codes.

@@ -206,18 +206,16 @@ type qrCode struct {
 
 func (q *qrCode) has(scenario string) bool { return q.scenarios[scenario] }
 
-// payee is the merchant name, or the account identifier of the scheme
-// template for person-to-person codes that carry no name.
+// payee is the merchant name, or, for codes that carry none (person-to-person
+// codes, an empty name field), the account the scheme's template names, read
+// by the scheme's published layout (emvqr.Payload.Account): never a raw
+// sub-object. A template this package cannot read gives the scheme's name.
 func (q *qrCode) payee() string {
 	if q.payload.MerchantName != "" {
 		return q.payload.MerchantName
 	}
-	for _, ma := range q.payload.MerchantAccounts {
-		for _, tag := range []string{"01", "02", "03"} {
-			if v, ok := ma.Field(tag); ok && v != "" {
-				return v
-			}
-		}
+	if a, ok := q.payload.Account(); ok {
+		return a.String()
 	}
 	return q.scheme.Name
 }
@@ -246,6 +244,15 @@ func (s *Simulator) parseCode(value string) (*qrCode, error) {
 	cur, ok := emvqr.CurrencyByNumeric(p.Currency)
 	if !ok {
 		return nil, newErr("qr_code_invalid", "the QR code cannot be used")
+	}
+	// A fixed amount must be payable exactly in the currency: more decimals
+	// than its minor units are refused unless they are zeros ("12.500" THB is
+	// 12.50; "12.505" cannot be paid). The same check serves decode, quotes and
+	// payments, so all three answer alike.
+	if !p.AmountEditable() {
+		if _, _, ok := fiatAmount(p.Amount, cur.MinorUnits); !ok {
+			return nil, newErr("qr_code_invalid", "the QR code cannot be used")
+		}
 	}
 	q := &qrCode{value: value, payload: p, scheme: sch, currency: cur, scenarios: map[string]bool{}}
 	for _, f := range p.AdditionalData {

@@ -164,7 +164,7 @@ func (s *Simulator) qrDecode(c *rc) (int, any, error) {
 	out := map[string]any{
 		"payee":                 q.payee(),
 		"currency":              q.currency.Alpha,
-		"amount":                q.payload.Amount,
+		"amount":                q.payload.FixedAmount(),
 		"amount_editable":       q.payload.AmountEditable(),
 		"min_amount":            "",
 		"max_amount":            "",

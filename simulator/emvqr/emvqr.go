@@ -20,7 +20,13 @@
 // CRC. Merchant category code, merchant name and merchant city are mandatory in
 // the EMVCo text but absent from real person-to-person codes of some national
 // schemes (a PromptPay code for a mobile number carries none of them), so
-// Decode accepts their absence; Payload.MissingEMVCoFields reports it.
+// Decode accepts their absence; Payload.MissingEMVCoFields reports it. An
+// empty optional object (a name field printed 5900, an amount 5400) is read
+// as absent, and an amount of zero (ID 54 "0") as an open amount:
+// Payload.AmountEditable.
+//
+// Payload.Account reads the payee account from the merchant account template
+// of the payload's scheme, by the layout the scheme publishes.
 //
 // Build does the reverse and computes the CRC, which makes valid test payloads
 // easy to write.
@@ -163,9 +169,19 @@ type Payload struct {
 // Dynamic reports a one-payment code (point of initiation "12").
 func (p *Payload) Dynamic() bool { return p.PointOfInitiation == "12" }
 
-// AmountEditable reports a custom-amount code: one without ID 54, where the
-// payer enters the amount.
-func (p *Payload) AmountEditable() bool { return p.Amount == "" }
+// AmountEditable reports a custom-amount code, where the payer enters the
+// amount: one without ID 54, or whose ID 54 is zero ("0", "0.00"), as some
+// generators print an open amount.
+func (p *Payload) AmountEditable() bool { return p.Amount == "" || zeroAmount(p.Amount) }
+
+// FixedAmount returns ID 54 as printed for a fixed-amount code, or "" for a
+// custom-amount code (AmountEditable).
+func (p *Payload) FixedAmount() string {
+	if p.AmountEditable() {
+		return ""
+	}
+	return p.Amount
+}
 
 // CurrencyAlpha returns the ISO 4217 alphabetic code of the transaction
 // currency ("THB" for "764"), or false when the numeric code is not in the
@@ -194,6 +210,11 @@ func (p *Payload) MissingEMVCoFields() []string {
 	}
 	return out
 }
+
+// emptyIsAbsent are the optional primitive objects whose empty value Decode
+// reads as absent: 52 merchant category code, 54 amount, 55 to 57 tip and
+// convenience fee, 59 merchant name, 60 merchant city, 61 postal code.
+var emptyIsAbsent = [100]bool{52: true, 54: true, 55: true, 56: true, 57: true, 59: true, 60: true, 61: true}
 
 // Decode parses and checks a merchant-presented payload, exactly as scanned
 // (no trimming). The error is a *DecodeError wrapping one of the Err*
@@ -261,6 +282,10 @@ func Decode(s string) (*Payload, error) {
 				return nil, err
 			}
 			p.MerchantAccounts = append(p.MerchantAccounts, ma)
+		case o.value == "" && emptyIsAbsent[tagNumber(t)]:
+			// An empty optional object (5900, as some generators print a
+			// code without a name; 5400 for an open amount) is read as
+			// absent.
 		case t == "52":
 			if len(o.value) != 4 || !digits(o.value) {
 				return nil, bad("merchant category code is four digits")
@@ -297,14 +322,8 @@ func Decode(s string) (*Payload, error) {
 			}
 			p.Country = o.value
 		case t == "59":
-			if o.value == "" {
-				return nil, bad("empty merchant name")
-			}
 			p.MerchantName = o.value
 		case t == "60":
-			if o.value == "" {
-				return nil, bad("empty merchant city")
-			}
 			p.MerchantCity = o.value
 		case t == "61":
 			p.PostalCode = o.value

@@ -393,6 +393,7 @@ func FuzzDecode(f *testing.F) {
 		f.Add(v.payload)
 	}
 	f.Add("000201010211")
+	f.Add(vietQRTransfer)
 	f.Fuzz(func(t *testing.T, s string) {
 		p, err := emvqr.Decode(s)
 		if err != nil {
@@ -401,6 +402,11 @@ func FuzzDecode(f *testing.F) {
 				t.Fatalf("error %T is not a *DecodeError", err)
 			}
 			return
+		}
+		// The payee account of whatever decodes is read without a panic and
+		// is never empty when found.
+		if a, ok := p.Account(); ok && (a.ID == "" || a.String() == "") {
+			t.Fatalf("Account of %q = %+v", s, a)
 		}
 		// Whatever decodes re-encodes to a payload with the same content.
 		out, err := emvqr.Build(*p)
@@ -424,12 +430,16 @@ func FuzzDecodeStructure(f *testing.F) {
 		f.Add(v.payload[:len(v.payload)-8])
 	}
 	f.Add("00020101021129140016A000000677")
+	f.Add(vietQRTransfer[:len(vietQRTransfer)-8])
 	f.Fuzz(func(t *testing.T, body string) {
 		s := body + "6304"
 		s += fmt.Sprintf("%04X", emvqr.CRC16([]byte(s)))
 		p, err := emvqr.Decode(s)
 		if err != nil {
 			return
+		}
+		if a, ok := p.Account(); ok && (a.ID == "" || a.String() == "") {
+			t.Fatalf("Account of %q = %+v", s, a)
 		}
 		out, err := emvqr.Build(*p)
 		if err != nil {

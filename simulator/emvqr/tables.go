@@ -77,8 +77,13 @@ type Scheme struct {
 	GUIs []string `json:"identifiers"`
 }
 
+// promptPayCrossBorderBill is the Thai QR standard's identifier of a
+// cross-border merchant-presented bill payment (template 30), the code a
+// Thai merchant shows to wallets of other countries.
+const promptPayCrossBorderBill = "A000000677012006"
+
 var schemes = []Scheme{
-	{ID: "promptpay", Name: "PromptPay", Country: "TH", Currency: "THB", GUIs: []string{"A000000677010111", "A000000677010112", "A000000677010113", "A000000677010114"}},
+	{ID: "promptpay", Name: "PromptPay", Country: "TH", Currency: "THB", GUIs: []string{"A000000677010111", "A000000677010112", "A000000677010113", "A000000677010114", promptPayCrossBorderBill}},
 	{ID: "paynow", Name: "PayNow", Country: "SG", Currency: "SGD", GUIs: []string{"SG.PAYNOW"}},
 	{ID: "qris", Name: "QRIS", Country: "ID", Currency: "IDR", GUIs: []string{"ID.CO.QRIS.WWW"}},
 	{ID: "khqr", Name: "KHQR (Bakong)", Country: "KH", Currency: "KHR"},

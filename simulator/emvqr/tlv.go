@@ -103,6 +103,11 @@ func isAmount(s string) bool {
 	return !hasDot || digits(frac)
 }
 
+// zeroAmount reports a plain decimal whose value is zero ("0", "0.00").
+func zeroAmount(s string) bool {
+	return isAmount(s) && strings.Trim(s, "0.") == ""
+}
+
 func letters(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < 'A' || s[i] > 'Z' {
