@@ -159,6 +159,8 @@ type Client struct {
 	http      *http.Client
 	signer    *signer
 	auth      *auth
+	clock     Clock     // the client's own clock, uncorrected
+	skew      skewState // the measured offset of the service's clock
 	budget    *retryBudget
 	userAgent string
 	assets    assetCache
@@ -175,7 +177,11 @@ func NewClient(baseURL string, creds Credentials, opts ...Option) (*Client, erro
 			o(&cfg)
 		}
 	}
-	c := &Client{cfg: cfg, creds: creds}
+	c := &Client{cfg: cfg, creds: creds, clock: cfg.clock}
+	if cfg.clockOffset != 0 {
+		c.clock = offsetClock{base: cfg.clock, offset: cfg.clockOffset}
+	}
+	c.skew.off = cfg.skewOff
 	u, warn, err := checkBaseURL(baseURL)
 	if err != nil {
 		return nil, err

@@ -266,6 +266,10 @@ type retryDecision struct {
 func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	a.attempts++
 	a.status, a.header, a.body, a.apiErr, a.netErr, a.readErr = 0, nil, nil, nil, nil, nil
+	a.decision = retryDecision{}
+	if resp != nil {
+		a.c.skew.measure(resp.Header, a.sentAt, a.c.clock.Now())
+	}
 	if err != nil {
 		a.netErr = err
 		if classifyNetErr(err) != netNotSent {
@@ -304,7 +308,7 @@ func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error
 		}
 		return false, nil
 	}
-	e := decodeError(resp.StatusCode, resp.Header, body, a.c.cfg.now())
+	e := decodeError(resp.StatusCode, resp.Header, body, a.c.Now())
 	e.IdempotencyKey = a.spec.idemKey
 	a.apiErr = e
 	if !e.Replayed && (resp.StatusCode >= 500 || e.Code == CodeIdempotencyInProgress) {
@@ -318,6 +322,14 @@ func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error
 		a.reauthed = true
 		a.c.auth.invalidate(ctx, a.tokenValue)
 		a.decision = retryDecision{reason: "invalid_token: new access token"}
+		a.logRetry(ctx)
+		return true, nil
+	}
+	if e.Code == CodeTimestampOutOfRange && !a.skewRetried && a.spec.signed() && a.c.skew.get() != a.sentSkew {
+		// This answer corrected the clock: send once more at once, with
+		// the corrected time and a new nonce (not counted as an attempt).
+		a.skewRetried = true
+		a.decision = retryDecision{reason: "timestamp_out_of_range: clock corrected by " + a.c.skew.get().String()}
 		a.logRetry(ctx)
 		return true, nil
 	}
@@ -373,21 +385,34 @@ func (a *attempt) allow(ctx context.Context, wait time.Duration, cost int, reaso
 	return true, nil
 }
 
+// reauthAttempts counts the attempts not charged to the maximum: the
+// resend after invalid_token and the one after a corrected clock.
 func (a *attempt) reauthAttempts() int {
+	n := 0
 	if a.reauthed {
-		return 1
+		n++
 	}
+	if a.skewRetried {
+		n++
+	}
+	return n
+}
+
+// backoffHook is the retryablehttp Backoff hook. retryablehttp would wait on
+// a real timer; the client waits in prepareRetry on its own clock instead,
+// so the hook asks for no wait.
+func (a *attempt) backoffHook(_, _ time.Duration, _ int, _ *http.Response) time.Duration {
 	return 0
 }
 
-// backoffHook is the retryablehttp Backoff hook: the wait checkRetry chose.
-func (a *attempt) backoffHook(_, _ time.Duration, _ int, _ *http.Response) time.Duration {
-	return a.decision.wait
-}
-
-// prepareRetry is the retryablehttp PrepareRetry hook: a fresh token when
-// needed, a new timestamp, nonce and signature, the same idempotency key.
+// prepareRetry is the retryablehttp PrepareRetry hook: the wait checkRetry
+// chose, on the client's clock (ended by the context), then a fresh token
+// when needed, a new timestamp, nonce and signature, the same idempotency
+// key.
 func (a *attempt) prepareRetry(req *http.Request) error {
+	if err := a.c.Sleep(a.ctx, a.decision.wait); err != nil {
+		return err
+	}
 	req.Header = req.Header.Clone()
 	return a.prepare(req)
 }
