@@ -21,7 +21,10 @@ import (
 // attempt.checkRetry after every attempt:
 //
 //   - api_error and unknown codes: one retry with the same idempotency key,
-//     then the error is returned.
+//     then the error is returned; none when the answer is already a replay
+//     of a stored failure (Error.Retry says new key).
+//   - timestamp_out_of_range whose answer corrected the clock (skew): one
+//     resend at once with the corrected time (not counted as an attempt).
 //   - upstream_error, upstream_timeout: retried with the same key while
 //     attempts last.
 //   - idempotency_in_progress: wait 1 to 2 seconds, then back off.
@@ -338,7 +341,7 @@ func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error
 	}
 	n := a.retries + 1
 	cost := a.c.cfg.budgetCost
-	switch e.Code.Retry() {
+	switch e.Retry() {
 	case RetrySameKey:
 		switch {
 		case e.Code == CodeIdempotencyInProgress:

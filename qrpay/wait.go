@@ -115,7 +115,7 @@ func statusOf(o *Order) Status {
 func retryable(err error) bool {
 	var ae *mwallet.Error
 	if errors.As(err, &ae) {
-		switch ae.Code.Retry() {
+		switch ae.Retry() {
 		case mwallet.RetrySameKey, mwallet.RetryAfterWait:
 			return true
 		}
