@@ -316,8 +316,9 @@ const (
 	// internal error.
 	//
 	// Already retried once with the same key. Several endpoints report business
-	// failures this way (insufficient balance, limits, KYC): treat a repeat as a
-	// failure, fix the cause, send with a new key; quote request_id.
+	// failures this way (insufficient balance, limits, KYC): the retry then gets
+	// the stored failure replayed (Replayed), which Error.Retry() classes new-key:
+	// fix the cause, send with a new key; quote request_id.
 	CodeAPIError Code = "api_error"
 	// CodeUpstreamError is upstream_error (HTTP 502, upstream_error; retry class
 	// same-key): upstream unavailable.
