@@ -122,12 +122,10 @@ func (s *skewState) measure(h http.Header, sent, recv time.Time) bool {
 		return false
 	}
 	mid := sent.Add(recv.Sub(sent) / 2)
-	// Date is truncated to the second: its middle is half a second later.
-	d := date.Add(500 * time.Millisecond).Sub(mid)
+	// Date counts whole seconds: the offset is kept in whole seconds.
+	d := date.Sub(mid).Round(time.Second)
 	if d > -SkewResolution && d < SkewResolution {
 		d = 0
-	} else {
-		d = d.Round(time.Second)
 	}
 	return s.nano.Swap(int64(d)) != int64(d)
 }
