@@ -44,7 +44,9 @@
 //     invalid_token answer drops the token, exchanges once more and resends
 //     the call once.
 //   - Signing: every write (any method but GET and HEAD) carries x-timestamp
-//     (Unix seconds from the client's clock), x-nonce (new for every attempt)
+//     (Unix seconds from the client's clock, corrected for the skew measured
+//     from the service's Date header: WithSkewCorrection), x-nonce (new for
+//     every attempt)
 //     and x-signature, the base64 HMAC-SHA-256 with the signing key over
 //     METHOD, path and query exactly as sent, timestamp, nonce and the hex
 //     SHA-256 of the exact body bytes sent. The body is encoded once per call.
