@@ -2,6 +2,7 @@ package mwallet
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"sync/atomic"
 	"time"
@@ -128,6 +129,18 @@ func (s *skewState) measure(h http.Header, sent, recv time.Time) bool {
 		d = 0
 	}
 	return s.nano.Swap(int64(d)) != int64(d)
+}
+
+// logSkew reports a new offset: at warn level while the host's clock is
+// off, at info level once it agrees with the service's again.
+func (a *attempt) logSkew(ctx context.Context) {
+	d := a.c.skew.get()
+	if d == 0 {
+		a.c.logger().LogAttrs(ctx, slog.LevelInfo, "mwallet: the clock agrees with the service's again; no correction")
+		return
+	}
+	a.c.logger().LogAttrs(ctx, slog.LevelWarn, "mwallet: the clock differs from the service's Date; signing and token expiry use the corrected time",
+		slog.Duration("service_ahead_by", d))
 }
 
 // ClockSkew returns the current correction of the client's clock: how far

@@ -6,8 +6,10 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
+	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -143,13 +145,17 @@ func TestSkewCorrectionOptions(t *testing.T) {
 	t.Run("offset measured", func(t *testing.T) {
 		t.Parallel()
 		sim := simtest.Start(t)
-		c := sim.Client(mwallet.WithClockOffset(-time.Hour))
+		var logs strings.Builder
+		c := sim.Client(mwallet.WithClockOffset(-time.Hour), mwallet.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
 		d, err := deposit(ctx, c, "offset-1")
 		if err != nil {
 			t.Fatal(err)
 		}
 		if d.Response.Attempts != 1 || c.ClockSkew() != time.Hour || !c.Now().Equal(sim.Clock.Now()) {
 			t.Fatalf("attempts %d, ClockSkew %s, Now %s (simulator %s)", d.Response.Attempts, c.ClockSkew(), c.Now(), sim.Clock.Now())
+		}
+		if n := strings.Count(logs.String(), "level=WARN msg=\"mwallet: the clock differs from the service's Date"); n != 1 || !strings.Contains(logs.String(), "service_ahead_by=1h0m0s") {
+			t.Fatalf("want one warning with the offset, got %d in:\n%s", n, logs.String())
 		}
 	})
 	t.Run("correction off", func(t *testing.T) {

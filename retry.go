@@ -270,8 +270,8 @@ func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error
 	a.attempts++
 	a.status, a.header, a.body, a.apiErr, a.netErr, a.readErr = 0, nil, nil, nil, nil, nil
 	a.decision = retryDecision{}
-	if resp != nil {
-		a.c.skew.measure(resp.Header, a.sentAt, a.c.clock.Now())
+	if resp != nil && a.c.skew.measure(resp.Header, a.sentAt, a.c.clock.Now()) {
+		a.logSkew(ctx)
 	}
 	if err != nil {
 		a.netErr = err
