@@ -57,7 +57,9 @@
 //   - Member context: member-scoped endpoints send x-on-behalf-of; a blank
 //     member is rejected with a *ParamError (member_context_required) and
 //     nothing is sent. No default member is ever assumed.
-//   - Retries: api_error and unknown codes once, upstream_error and
+//   - Retries: api_error and unknown codes once (not when the answer is
+//     already a replay of a stored failure), timestamp_out_of_range once at
+//     once when its answer corrected the clock's skew, upstream_error and
 //     upstream_timeout while attempts last, idempotency_in_progress after 1-2
 //     s, rate_limited after Retry-After, network errors for reads and keyed
 //     writes, and for any call when the request surely was not processed
@@ -87,7 +89,8 @@
 // unknown: resend the same parameters with the same key, which the error
 // carries (IdempotencyKeyOf). After a definite business failure the same key
 // replays that failure; correct the cause and send with a new key (the
-// default when no key is given).
+// default when no key is given). Error.Retry says which: a replayed failure
+// (Error.Replayed) is always new-key, also a 500 api_error.
 //
 // # Running many instances
 //
