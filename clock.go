@@ -103,6 +103,14 @@ const SkewResolution = 2 * time.Second
 type skewState struct {
 	off  bool
 	nano atomic.Int64
+	// last is the latest Date header parsed: answers within one second
+	// carry the same text, which is then not parsed again.
+	last atomic.Pointer[parsedDate]
+}
+
+type parsedDate struct {
+	raw string
+	t   time.Time
 }
 
 func (s *skewState) get() time.Duration { return time.Duration(s.nano.Load()) }
@@ -118,9 +126,16 @@ func (s *skewState) measure(h http.Header, sent, recv time.Time) bool {
 	if v == "" {
 		return false
 	}
-	date, err := http.ParseTime(v)
-	if err != nil {
-		return false
+	var date time.Time
+	if p := s.last.Load(); p != nil && p.raw == v {
+		date = p.t
+	} else {
+		t, err := http.ParseTime(v)
+		if err != nil {
+			return false
+		}
+		date = t
+		s.last.Store(&parsedDate{raw: v, t: t})
 	}
 	mid := sent.Add(recv.Sub(sent) / 2)
 	// Date counts whole seconds: the offset is kept in whole seconds.
