@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -38,9 +39,19 @@ type agedTransport struct {
 	base  http.RoundTripper
 	now   func() time.Time
 	armed atomic.Bool
+	mu    sync.Mutex
+	sent  []signedHeaders // of every signed write
 }
 
+// signedHeaders are the headers of one attempt of a signed write.
+type signedHeaders struct{ Key, Nonce, Timestamp string }
+
 func (a *agedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if ts := r.Header.Get("X-Timestamp"); ts != "" {
+		a.mu.Lock()
+		a.sent = append(a.sent, signedHeaders{r.Header.Get("X-Idempotency-Key"), r.Header.Get("X-Nonce"), ts})
+		a.mu.Unlock()
+	}
 	resp, err := a.base.RoundTrip(r)
 	if err == nil && a.armed.CompareAndSwap(true, false) {
 		resp.Header.Set("Age", "86400")
@@ -71,7 +82,7 @@ func TestSkewTable(t *testing.T) {
 	sim := simtest.Start(t)
 	clk := &skewedClock{sim: sim.Clock}
 	aged := &agedTransport{base: simTransport(sim), now: sim.Clock.Now}
-	c := sim.Client(mwallet.WithClockSource(clk), mwallet.WithHTTPClient(&http.Client{Transport: aged}))
+	c := sim.Client(mwallet.WithClockSource(clk), mwallet.WithHTTPClient(&http.Client{Transport: aged}), mwallet.WithLogger(slog.New(slog.DiscardHandler)))
 	ctx := context.Background()
 
 	type result struct {
@@ -110,11 +121,23 @@ func TestSkewTable(t *testing.T) {
 		}
 		var got result
 		for j := range got.Attempts {
+			aged.mu.Lock()
+			from := len(aged.sent)
+			aged.mu.Unlock()
 			d, err := deposit(ctx, c, "skew-"+strconv.Itoa(i)+"-"+strconv.Itoa(j))
 			if err != nil {
 				t.Fatalf("%s: write %d: %v", r.name, j+1, err)
 			}
 			got.Attempts[j] = d.Response.Attempts
+			aged.mu.Lock()
+			sent := append([]signedHeaders(nil), aged.sent[from:]...)
+			aged.mu.Unlock()
+			if len(sent) == 2 && (sent[0].Key != sent[1].Key || sent[0].Nonce == sent[1].Nonce || sent[0].Timestamp == sent[1].Timestamp) {
+				t.Errorf("%s: the resend after timestamp_out_of_range sent %+v then %+v; want the same key, a new nonce, the corrected time", r.name, sent[0], sent[1])
+			}
+			if len(sent) != d.Response.Attempts {
+				t.Errorf("%s: %d signed sends for %d attempts", r.name, len(sent), d.Response.Attempts)
+			}
 		}
 		got.Skew = c.ClockSkew()
 		got.Exchanges = exchangesOf(sim) - exchanges
