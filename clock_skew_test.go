@@ -194,7 +194,7 @@ func TestSkewCorrectionOptions(t *testing.T) {
 	t.Run("webhook verification on the corrected clock", func(t *testing.T) {
 		t.Parallel()
 		sim := simtest.Start(t)
-		c := sim.Client(mwallet.WithClockOffset(-time.Hour))
+		c := sim.Client(mwallet.WithClockOffset(-time.Hour), mwallet.WithLogger(slog.New(slog.DiscardHandler)))
 		if _, err := c.Assets(ctx); err != nil {
 			t.Fatal(err)
 		}
