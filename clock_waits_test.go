@@ -206,7 +206,7 @@ func TestEveryWaitFollowsTheClientClock(t *testing.T) {
 			simStart, wallStart := sim.Clock.Now(), time.Now()
 			what := r.run(t, ctx, sim, c)
 			advanced, wall := sim.Clock.Now().Sub(simStart), time.Since(wallStart)
-			t.Logf("%s: %s; simulator clock +%s, wall time %s", r.name, what, advanced, wall.Round(time.Millisecond))
+			t.Logf("%s: %s; simulator clock +%s, wall time %s", r.name, what, advanced, wall.Round(time.Microsecond))
 			if advanced < r.minAdvance {
 				t.Fatalf("the simulator clock moved %s, want at least %s: the wait did not follow the client's clock", advanced, r.minAdvance)
 			}
@@ -243,5 +243,5 @@ func TestThirtyFirstQuoteWaitsOnSimulatorClock(t *testing.T) {
 	if advanced < 60*time.Second {
 		t.Fatalf("simulator clock moved %s, want the 60 s of Retry-After", advanced)
 	}
-	t.Logf("31st quote: rate_limited then served; %d attempts; simulator clock +%s; wall time %s", q.Response.Attempts, advanced, wall.Round(time.Millisecond))
+	t.Logf("31st quote: rate_limited then served; %d attempts; simulator clock +%s; wall time %s", q.Response.Attempts, advanced, wall.Round(time.Microsecond))
 }
