@@ -50,7 +50,9 @@
 // in; its clock then stays there unless -clock wall is given.
 //
 // Exit status: 0 on success and after help; 2 for a usage error (an unknown
-// command or flag, a missing or invalid argument); 1 for any other error.
+// command or flag, a missing or invalid argument), which prints one line
+// naming the mistake and one line pointing at "mwallet-sim help COMMAND";
+// 1 for any other error.
 package main
 
 import (
