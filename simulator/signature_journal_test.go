@@ -1,6 +1,7 @@
 package simulator_test
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -182,6 +183,49 @@ func TestRefusedSignatureIsExplainedInTheJournal(t *testing.T) {
 					}
 				}
 			}
+		})
+	}
+}
+
+// The explanation of a refused signature is part of the state: a restart on
+// the data directory (from a snapshot and from the log alone) and a replay
+// of the recording give the same journal rows, explanation included.
+func TestRefusedSignatureSurvivesRestartAndReplay(t *testing.T) {
+	t.Parallel()
+	for _, every := range []int{0, 1} {
+		t.Run(fmt.Sprintf("snapshot every %d", every), func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			var diag bytes.Buffer
+			sim := openDir(t, dir, &diag, simulator.WithSnapshotEvery(every))
+			c := rawFor(t, sim)
+			tok := c.token()
+			body := depositBody("restart", "1")
+			for i, ts := range []string{"", "1767225000", strconv.FormatInt(sim.Clock.Now().Unix(), 10)} {
+				h := authed(tok)
+				h.Set("X-On-Behalf-Of", member1)
+				h.Set("X-Idempotency-Key", uuidN(i))
+				c.signed(h, "POST", "/v1/deposits", body)
+				h.Set("X-Timestamp", ts)
+				if ts == "" {
+					h.Del("X-Timestamp")
+				}
+				h.Set("X-Signature", "AAAA")
+				if r := c.send("POST", "/v1/deposits", body, h); r.status != http.StatusUnauthorized {
+					t.Fatalf("request %d: %v", i, r)
+				}
+			}
+			before := sim.Requests.List()
+			if n := len(before); n != 4 || before[1].Signature == nil || before[2].Signature.SkewSeconds == nil {
+				t.Fatalf("journal before the restart: %+v", before)
+			}
+			sim.Close()
+			again := openDir(t, dir, &diag)
+			t.Cleanup(again.Close)
+			if diff := cmp.Diff(before, again.Requests.List(), cmpopts.EquateApproxTime(0)); diff != "" {
+				t.Errorf("journal after the restart (-before +after):\n%s", diff)
+			}
+			sameState(t, again, replayOf(t, again))
 		})
 	}
 }
