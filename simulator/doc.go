@@ -153,8 +153,11 @@
 //
 // The request journal (sim.Requests, GET /_sim/requests) keeps the newest 10 000
 // business requests with method, path, member, idempotency key, status, code,
-// replay flag and request id; it never holds a token, key, signature, nonce
-// or body.
+// replay flag and request id; it never holds a token, key, signature or
+// body. A row refused for its signature (invalid_signature,
+// timestamp_out_of_range) carries a SignatureCheck: the canonical string and
+// body hash the simulator computed and the clock it checked the timestamp
+// against.
 //
 // # Ledger
 //

@@ -393,6 +393,7 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 	}
 	if isWrite(r.Method) && (key.SignatureRequired || alwaysSigned(e)) {
 		if ae := s.verifySignature(r, key, body, now); ae != nil {
+			x.rec.Signature = ae.signature
 			return fail(ae)
 		}
 	}

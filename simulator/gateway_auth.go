@@ -90,19 +90,26 @@ func alwaysSigned(e *endpoint) bool {
 // signature does not burn it.
 func (s *Simulator) verifySignature(r *http.Request, key *apiKey, body []byte, now time.Time) *apiError {
 	ts, nonce, sig := r.Header.Get("X-Timestamp"), r.Header.Get("X-Nonce"), r.Header.Get("X-Signature")
+	// A refusal carries its explanation for the request journal; the
+	// answer itself is the contract's.
+	refuse := func(code, message, problem string) *apiError {
+		ae := newErr(code, message)
+		ae.signature = explainSignature(r, ts, nonce, body, now, problem)
+		return ae
+	}
 	if ts == "" || nonce == "" || sig == "" {
-		return newErr("invalid_signature", "x-timestamp, x-nonce and x-signature are required on signed requests")
+		return refuse("invalid_signature", "x-timestamp, x-nonce and x-signature are required on signed requests", missingSigningHeaders(ts, nonce, sig))
 	}
 	if !allDigits(ts) {
-		return newErr("invalid_signature", "x-timestamp must be Unix seconds")
+		return refuse("invalid_signature", "x-timestamp must be Unix seconds", "x-timestamp is not Unix seconds (digits only)")
 	}
 	sec, err := strconv.ParseInt(ts, 10, 64)
 	if err != nil || sec > now.Unix()+int64(signatureTolerance/time.Second) || sec < now.Unix()-int64(signatureTolerance/time.Second) {
-		return newErr("timestamp_out_of_range", "x-timestamp is more than 300 seconds from the server clock")
+		return refuse("timestamp_out_of_range", "x-timestamp is more than 300 seconds from the server clock", skewProblem(ts, now))
 	}
 	want := signRequest(key.SigningKey, r.Method, requestTarget(r), ts, nonce, body)
 	if !hmac.Equal([]byte(want), []byte(sig)) {
-		return newErr("invalid_signature", "signature mismatch")
+		return refuse("invalid_signature", "signature mismatch", mismatchProblem(sig))
 	}
 	nk := string(s.merchant.Env) + "|" + nonce
 	if exp, used := s.gw.nonces[nk]; used && now.Before(exp) {

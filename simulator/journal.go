@@ -6,7 +6,9 @@ import "time"
 const journalCapacity = 10_000
 
 // RequestRecord is one business-API request as the simulator saw it. It never
-// holds a secret: no token, API key, signature, nonce or body.
+// holds a secret: no token, API key, signing key, signature or body. The
+// nonce appears only in the canonical string of a refused signature (a
+// nonce such a request does not consume).
 type RequestRecord struct {
 	// Seq numbers requests from 1 in arrival order.
 	Seq int64 `json:"seq"`
@@ -37,6 +39,11 @@ type RequestRecord struct {
 	Fault string `json:"fault,omitempty"`
 	// Dropped is true when the connection was closed without an answer.
 	Dropped bool `json:"dropped,omitempty"`
+	// Signature explains a refused signature (Code invalid_signature or
+	// timestamp_out_of_range): the canonical string and body hash the
+	// simulator computed and the clock it checked the timestamp against.
+	// Nil for every other request.
+	Signature *SignatureCheck `json:"signature,omitempty"`
 }
 
 // journal is a ring buffer of the newest requests.

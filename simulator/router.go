@@ -99,6 +99,8 @@ type apiError struct {
 	// transient marks a refusal that is not kept under an idempotency key
 	// although a handler gave it (a full store): see storedUnderKey.
 	transient bool
+	// signature explains a refused signature for the request journal.
+	signature *SignatureCheck
 }
 
 func (e *apiError) Error() string { return e.Code + ": " + e.Message }

@@ -46,8 +46,7 @@ func parseListen(args []string, stderr io.Writer) (c listenConfig, err error) {
 		return c, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
 	if c.forwardTo == "" {
-		fs.Usage()
-		return c, errors.New("listen needs -forward-to")
+		return c, errors.New("-forward-to is required: the URL every delivery is forwarded to")
 	}
 	if u, err := url.Parse(c.forwardTo); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return c, fmt.Errorf("-forward-to %q: want an absolute http or https URL", c.forwardTo)

@@ -228,7 +228,7 @@ func TestListenArguments(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"no target", []string{"listen"}, "needs -forward-to"},
+		{"no target", []string{"listen"}, "-forward-to is required"},
 		{"relative target", []string{"listen", "-forward-to", "/hooks"}, "absolute http"},
 		{"negative flush", []string{"listen", "-forward-to", "http://127.0.0.1:1/", "-flush-interval", "-1s"}, "negative"},
 		{"extra argument", []string{"listen", "-forward-to", "http://127.0.0.1:1/", "now"}, "unexpected arguments"},

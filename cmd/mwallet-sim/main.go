@@ -50,7 +50,9 @@
 // in; its clock then stays there unless -clock wall is given.
 //
 // Exit status: 0 on success and after help; 2 for a usage error (an unknown
-// command or flag, a missing or invalid argument); 1 for any other error.
+// command or flag, a missing or invalid argument), which prints one line
+// naming the mistake and one line pointing at "mwallet-sim help COMMAND";
+// 1 for any other error.
 package main
 
 import (
@@ -118,7 +120,14 @@ func exitStatus(err error, stderr io.Writer) int {
 	case err == nil || errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.As(err, &ue):
-		fmt.Fprintln(stderr, "mwallet-sim:", err)
+		// One line for the mistake, one for where the usage is.
+		prefix, hint := "mwallet-sim:", `Run "mwallet-sim help" for the commands.`
+		if ue.command != "" {
+			prefix = "mwallet-sim " + ue.command + ":"
+			hint = `Run "mwallet-sim help ` + ue.command + `" for its usage and flags.`
+		}
+		fmt.Fprintln(stderr, prefix, strings.ReplaceAll(ue.Error(), "\n", " "))
+		fmt.Fprintln(stderr, hint)
 		return 2
 	default:
 		fmt.Fprintln(stderr, "mwallet-sim:", err)
@@ -126,8 +135,14 @@ func exitStatus(err error, stderr io.Writer) int {
 	}
 }
 
-// usageError is a mistake in the command line: exit status 2.
-type usageError struct{ err error }
+// usageError is a mistake in the command line: exit status 2. command
+// names the subcommand whose flags or arguments are wrong (empty for a
+// mistake in the command name itself); the hint printed with the error
+// points at that command's usage.
+type usageError struct {
+	err     error
+	command string
+}
 
 func (e *usageError) Error() string { return e.err.Error() }
 func (e *usageError) Unwrap() error { return e.err }
@@ -139,7 +154,7 @@ func usageErr(err error) error {
 	if err == nil || errors.Is(err, flag.ErrHelp) || errors.As(err, &ue) {
 		return err
 	}
-	return &usageError{err}
+	return &usageError{err: err}
 }
 
 // command is one subcommand. A command registers itself in its file's init:
@@ -177,13 +192,23 @@ func init() {
 
 const serveSynopsis = "mwallet-sim [serve] [flags]"
 
-// newFlagSet returns the flag set of a command: errors and, on -h, the
-// usage (synopsis, description, flags) go to stderr, which help requests
-// point at stdout.
+// newFlagSet returns the flag set of a command. On -h the usage (synopsis,
+// description, flags) goes to stderr, which help requests point at stdout.
+// A parse error is only returned, not printed with the usage: exitStatus
+// prints it as one line with a hint line.
 func newFlagSet(name, synopsis, description string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	failed := &parseFailure{}
+	fs.SetOutput(failed)
 	fs.Usage = func() {
+		if failed.seen {
+			// The flag package prints a parse error before calling Usage;
+			// that error is returned by Parse and reported once, briefly.
+			failed.seen = false
+			return
+		}
+		fs.SetOutput(stderr)
+		defer fs.SetOutput(failed)
 		fmt.Fprintln(stderr, "usage:", synopsis)
 		if description != "" {
 			fmt.Fprintln(stderr)
@@ -194,6 +219,16 @@ func newFlagSet(name, synopsis, description string, stderr io.Writer) *flag.Flag
 		fs.PrintDefaults()
 	}
 	return fs
+}
+
+// parseFailure is a flag set's output outside of help: the flag package
+// writes a parse error there before calling Usage, and parseFailure only
+// notes it so that Usage stays quiet.
+type parseFailure struct{ seen bool }
+
+func (p *parseFailure) Write(b []byte) (int, error) {
+	p.seen = true
+	return len(b), nil
 }
 
 // run dispatches to a subcommand: the first argument when it names one,
@@ -210,7 +245,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready fun
 		}
 		cmd, ok := commands[args[1]]
 		if !ok {
-			return usageErr(fmt.Errorf(`help: unknown command %q; "mwallet-sim help" lists the commands`, args[1]))
+			return usageErr(fmt.Errorf(`help: unknown command %q`, args[1]))
 		}
 		if len(args) > 2 {
 			return usageErr(errors.New("help takes one command name"))
@@ -223,12 +258,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready fun
 	}
 	cmd, ok := commands[name]
 	if !ok {
-		return usageErr(fmt.Errorf(`unknown command %q; "mwallet-sim help" lists the commands`, name))
+		return usageErr(fmt.Errorf(`unknown command %q`, name))
 	}
 	if wantsHelp(args) {
 		stderr = stdout // the usage asked for goes to stdout
 	}
-	return cmd.run(ctx, args, stdout, stderr, ready)
+	err := cmd.run(ctx, args, stdout, stderr, ready)
+	var ue *usageError
+	if errors.As(err, &ue) && ue.command == "" {
+		ue.command = name
+	}
+	return err
 }
 
 // wantsHelp reports whether args ask for help (-h, -help, --help) before

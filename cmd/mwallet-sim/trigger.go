@@ -112,8 +112,7 @@ func parseTrigger(args []string, stderr io.Writer) (c triggerConfig, err error) 
 		return c, nil
 	}
 	if c.event == "" {
-		fs.Usage()
-		return c, errors.New("trigger needs an event type (mwallet-sim trigger -list shows them)")
+		return c, errors.New("an event type is required (mwallet-sim trigger -list shows them)")
 	}
 	if _, ok := recipes[c.event]; !ok {
 		return c, fmt.Errorf("unknown event type %q (mwallet-sim trigger -list shows the 27 types)", c.event)

@@ -183,7 +183,7 @@ func TestTriggerArguments(t *testing.T) {
 		args []string
 		want string // part of the error
 	}{
-		{"no event", []string{"trigger"}, "needs an event type"},
+		{"no event", []string{"trigger"}, "an event type is required"},
 		{"unknown event", []string{"trigger", "charge.succeeded"}, "unknown event type"},
 		{"extra argument", []string{"trigger", "member.created", "again"}, "unexpected arguments"},
 		{"no simulator", []string{"trigger", "member.created", "-base-url", "http://127.0.0.1:1"}, "credentials"},

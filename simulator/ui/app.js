@@ -277,6 +277,26 @@
     table("deliveries-table", ["delivery", "event", "member", "endpoint", "status", "attempts", "next attempt", ""], rows, "no deliveries");
   }
 
+  // signatureCheck shows what the simulator computed for a refused
+  // signature: the problem, the canonical string (one component a line),
+  // the body hash and the clock the timestamp was checked against.
+  function signatureCheck(r) {
+    const c = r.signature;
+    const clock = fmtTime(c.clock) + " (" + c.clock_unix + ")" +
+      (c.skew_seconds !== undefined ? ", x-timestamp skew " + c.skew_seconds + " s of ±" + c.tolerance_seconds : "");
+    const d = h("details", { "data-signature-of": r.request_id },
+      h("summary", { text: r.code }),
+      h("div", { text: c.problem }),
+      h("div", { class: "muted", text: "canonical string" + (c.truncated ? " (cut at 4 KiB)" : "") + ":" }),
+      h("pre", { class: "mono", text: c.canonical_string }),
+      h("div", { class: "muted", text: "body sha256 (" + c.body_bytes + " bytes): " + c.body_sha256 }),
+      h("div", { class: "muted", text: "simulator clock: " + clock }));
+    // Stays open across refreshes, like an object's history.
+    if (openDetails.has(r.request_id)) d.open = true;
+    d.addEventListener("toggle", () => { d.open ? openDetails.add(r.request_id) : openDetails.delete(r.request_id); });
+    return d;
+  }
+
   function renderRequests(s) {
     const rows = s.requests.slice(0, LIST_ROWS).map((r) => h("tr", {},
       h("td", { class: "num", text: String(r.seq) }),
@@ -288,7 +308,7 @@
         class: "badge " + (r.status >= 200 && r.status < 300 ? "good" : r.status >= 500 || r.status === 0 ? "bad" : "wait"),
         text: r.dropped ? "dropped" : String(r.status),
       })),
-      h("td", { class: "mono", text: r.code || "" }),
+      h("td", { class: "mono" }, r.signature ? signatureCheck(r) : r.code || ""),
       h("td", { text: r.replay ? (r.replay_of ? "replay of " + r.replay_of : "replay") : "" }),
       h("td", { class: "mono muted", text: r.fault || "" }),
       h("td", { class: "mono muted", text: r.request_id })));
