@@ -152,7 +152,7 @@ func (h recordingHeader) check() error {
 		return fmt.Errorf("simulator: not a recording (format %q, want %q)", h.Format, recordingFormat)
 	}
 	if h.Version < 1 || h.Version > recordingVersion {
-		return fmt.Errorf("simulator: recording version %d: this simulator reads version %d", h.Version, recordingVersion)
+		return fmt.Errorf("simulator: recording version %d: this simulator reads versions 1 to %d", h.Version, recordingVersion)
 	}
 	return nil
 }
@@ -189,11 +189,11 @@ func (s *Simulator) point(digest bool) (recordingPoint, error) {
 	defer s.mu.Unlock()
 	p.end = s.clock.Now()
 	if digest {
-		img, err := s.encodeImage()
+		d, err := s.stateDigest()
 		if err != nil {
 			return p, err
 		}
-		p.digest = digestOf(img)
+		p.digest = d
 	}
 	r := s.rec
 	r.mu.Lock()

@@ -266,8 +266,9 @@ func (st *store) readInputs(limit int64) ([]*recordedInput, error) {
 var errStop = errors.New("stop")
 
 // writeRecording writes the log as a recording (GET /_sim/recording)
-// without decoding it: the header, every input up to the point p, and the
-// end line.
+// without decoding its inputs: the header of this version (the log's own
+// may be of an earlier one), every input up to the point p, and the end
+// line.
 func (st *store) writeRecording(w io.Writer, p recordingPoint) error {
 	limit, seq := p.limit, p.seq
 	f, err := os.Open(st.path)
@@ -277,6 +278,15 @@ func (st *store) writeRecording(w io.Writer, p recordingPoint) error {
 	defer f.Close()
 	br := bufio.NewReaderSize(io.LimitReader(f, limit), 256<<10)
 	bw := bufio.NewWriterSize(w, 64<<10)
+	if _, err := readFrame(br); err != nil {
+		return fmt.Errorf("simulator: data directory: %s: header: %w", st.path, err)
+	}
+	head, err := json.Marshal(p.hdr)
+	if err != nil {
+		return err
+	}
+	bw.Write(head)
+	bw.WriteByte('\n')
 	for {
 		p, err := readFrame(br)
 		if err != nil {
