@@ -549,4 +549,3 @@ var imageSchema = sync.OnceValue(func() string {
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16])
 })
-
