@@ -2,11 +2,18 @@ package simulator_test
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/simtest"
@@ -65,5 +72,93 @@ func TestReplayVersion1Recording(t *testing.T) {
 	}
 	if _, err := simulator.New(simulator.WithRecording(rec)); err == nil || !strings.Contains(err.Error(), "another state") {
 		t.Errorf("an edited version 1 recording: %v", err)
+	}
+}
+
+// TestPartialRecording cuts a recording short: without its end line (or in
+// the middle of its last line) ReadRecording refuses it with
+// ErrPartialRecording and a message naming the way to replay it anyway;
+// ReadPartialRecording reads it, and a simulator started from it reaches
+// the state after the inputs it holds and says so in its state (GET
+// /_sim/state partial_replay, which the dashboard shows). A whole recording
+// is not partial either way; a line after the end line is refused.
+func TestPartialRecording(t *testing.T) {
+	t.Parallel()
+	whole, err := os.ReadFile(filepath.Join("testdata", "recording-v1.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(bytes.TrimSpace(whole), []byte("\n"))
+	n := len(lines) - 2 // inputs: the header and the end line are not
+	noEnd := bytes.Join(lines[:len(lines)-1], nil)
+	midLine := append(append([]byte(nil), noEnd...), lines[len(lines)-1][:20]...)
+	midInput := bytes.Join(lines[:len(lines)-2], nil)
+	midInput = append(midInput, lines[len(lines)-2][:30]...)
+	for _, tc := range []struct {
+		name   string
+		file   []byte
+		inputs int
+	}{
+		{"no end line", noEnd, n},
+		{"cut inside the end line", midLine, n},
+		{"cut inside the last input", midInput, n - 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := simulator.ReadRecording(bytes.NewReader(tc.file))
+			if err == nil || (tc.name == "no end line" && (!errors.Is(err, simulator.ErrPartialRecording) || !strings.Contains(err.Error(), "-replay-partial"))) {
+				t.Errorf("ReadRecording: %v, want ErrPartialRecording naming -replay-partial", err)
+			}
+			rec, err := simulator.ReadPartialRecording(bytes.NewReader(tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !rec.Partial() || rec.Len() != tc.inputs {
+				t.Errorf("partial %v, %d inputs; want partial, %d", rec.Partial(), rec.Len(), tc.inputs)
+			}
+			sim := simtest.Start(t, simulator.WithRecording(rec))
+			want := &simulator.PartialReplay{Inputs: tc.inputs, Note: fmt.Sprintf("started from a recording cut short (no end line): the state after its %d inputs, not checked against the recorded state", tc.inputs)}
+			if diff := cmp.Diff(want, sim.State().PartialReplay); diff != "" {
+				t.Errorf("State().PartialReplay (-want +got):\n%s", diff)
+			}
+			resp, err := http.Get(sim.URL() + "/_sim/state")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			var st struct {
+				PartialReplay *simulator.PartialReplay `json:"partial_replay"`
+			}
+			if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, st.PartialReplay); diff != "" {
+				t.Errorf("GET /_sim/state partial_replay (-want +got):\n%s", diff)
+			}
+		})
+	}
+	rec, err := simulator.ReadPartialRecording(bytes.NewReader(whole))
+	if err != nil || rec.Partial() {
+		t.Errorf("a whole recording read by ReadPartialRecording: partial %v, %v", rec != nil && rec.Partial(), err)
+	}
+	if sim := simtest.Start(t, simulator.WithRecording(rec)); sim.State().PartialReplay != nil {
+		t.Error("a whole recording's replay reports itself partial")
+	}
+	after := append(append([]byte(nil), whole...), lines[1]...)
+	if _, err := simulator.ReadRecording(bytes.NewReader(after)); err == nil || !strings.Contains(err.Error(), "follows the end line") {
+		t.Errorf("a line after the end line: %v", err)
+	}
+	// The dashboard shows it.
+	sim := simtest.Start(t)
+	for path, want := range map[string]string{"/_sim/ui/app.js": "s.partial_replay", "/_sim/ui/": `id="partial-replay"`} {
+		resp, err := http.Get(sim.URL() + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if !bytes.Contains(b, []byte(want)) {
+			t.Errorf("%s does not show the partial replay (%q)", path, want)
+		}
 	}
 }

@@ -291,6 +291,7 @@ type serveConfig struct {
 	data          string
 	dataRepair    bool
 	replay        string
+	replayPartial bool
 	snapshotEvery int
 }
 
@@ -324,6 +325,7 @@ func parseServe(args []string, stderr io.Writer) (c serveConfig, err error) {
 	fs.StringVar(&c.data, "data", "", "keep the state in this directory: a restart continues from it (default: in memory)")
 	fs.BoolVar(&c.dataRepair, "data-repair", false, "with -data, repair a damaged directory before starting (as mwallet-sim repair DIR: the damaged log is saved aside, then cut)")
 	fs.StringVar(&c.replay, "replay", "", "start from this recording file (GET /_sim/recording); the clock stays where it ends unless -clock wall is given")
+	fs.BoolVar(&c.replayPartial, "replay-partial", false, "with -replay, replay a recording cut short (no end line): the state after its inputs, unchecked, and the dashboard says so")
 	fs.IntVar(&c.snapshotEvery, "snapshot-every", simulator.DefaultSnapshotEvery, "with -data, inputs between snapshots of the state (0: none, a restart replays the whole log)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -338,6 +340,9 @@ func parseServe(args []string, stderr io.Writer) (c serveConfig, err error) {
 	}
 	if c.replay != "" && !clockSet {
 		c.clock = "manual"
+	}
+	if c.replayPartial && c.replay == "" {
+		return c, errors.New("-replay-partial needs -replay")
 	}
 	if c.dataRepair && c.data == "" {
 		return c, errors.New("-data-repair needs -data")
@@ -400,9 +405,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 		}
 		opts = append(opts, simulator.WithStart(t))
 	}
+	var rec *simulator.Recording
 	if cfg.replay != "" {
-		rec, err := simulator.ReadRecordingFile(cfg.replay)
-		if err != nil {
+		if rec, err = readReplay(cfg.replay, cfg.replayPartial); err != nil {
 			return fmt.Errorf("-replay: %w", err)
 		}
 		opts = append(opts, simulator.WithRecording(rec))
@@ -452,6 +457,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 	}
 	if cfg.replay != "" {
 		fmt.Fprintf(stdout, "  replayed        %s\n", cfg.replay)
+		if rec.Partial() {
+			fmt.Fprintf(stdout, "  PARTIAL REPLAY  the recording has no end line: the state after its %d inputs, not checked against the recorded state\n", rec.Len())
+		}
 	}
 
 	errc := make(chan error, 1)
@@ -479,6 +487,20 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 	}
 	fmt.Fprintln(stdout, "mwallet-sim stopped")
 	return nil
+}
+
+// readReplay reads the -replay file; with partial, a recording cut short
+// (no end line) is read too.
+func readReplay(path string, partial bool) (*simulator.Recording, error) {
+	if !partial {
+		return simulator.ReadRecordingFile(path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return simulator.ReadPartialRecording(f)
 }
 
 // followWallClock moves the simulator clock up to the wall clock every half

@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -86,5 +88,49 @@ func TestReplayEveryClockMode(t *testing.T) {
 				t.Errorf("replay: %v\n%s", err, out)
 			}
 		})
+	}
+}
+
+// TestServeReplayPartial serves a recording cut short (its end line
+// missing): refused by default, with the flag to use named; served with
+// -replay-partial, whose banner and GET /_sim/state (the dashboard) say
+// the state is partial.
+func TestServeReplayPartial(t *testing.T) {
+	t.Parallel()
+	base, stop := serveFor(t, "-clock", "manual")
+	controlCall(t, "POST", base+"/_sim/members", `{"external_member_id":"p-1","kyc_level":1,"balances":{"USDT":"1"}}`)
+	rec := controlCall(t, "GET", base+"/_sim/recording", "")
+	stop()
+	cut := rec[:bytes.LastIndex(bytes.TrimSpace(rec), []byte("\n"))+1]
+	file := filepath.Join(t.TempDir(), "cut.jsonl")
+	if err := os.WriteFile(file, cut, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	err := run(context.Background(), []string{"serve", "-addr", "127.0.0.1:0", "-replay", file}, io.Discard, &stderr, nil)
+	if err == nil || !strings.Contains(err.Error(), "no end line") || !strings.Contains(err.Error(), "-replay-partial") || exitStatus(err, io.Discard) != 1 {
+		t.Errorf("serve -replay of a cut recording: %v", err)
+	}
+	base, stop = serveFor(t, "-replay", file, "-replay-partial")
+	var st struct {
+		PartialReplay *struct{ Inputs int } `json:"partial_replay"`
+		Members       []struct {
+			ExternalMemberID string `json:"external_member_id"`
+		}
+	}
+	if err := json.Unmarshal(controlCall(t, "GET", base+"/_sim/state", ""), &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.PartialReplay == nil || st.PartialReplay.Inputs != 2 {
+		t.Errorf("partial_replay %+v, want 2 inputs", st.PartialReplay)
+	}
+	if out, err := stop(); err != nil || !strings.Contains(out, "PARTIAL REPLAY") {
+		t.Errorf("banner of a partial replay:\n%s (%v)", out, err)
+	}
+	if _, err := parseServe([]string{"-replay-partial"}, io.Discard); err == nil {
+		t.Error("-replay-partial without -replay accepted")
+	}
+	if _, err := parseServe([]string{"-data-repair"}, io.Discard); err == nil {
+		t.Error("-data-repair without -data accepted")
 	}
 }
