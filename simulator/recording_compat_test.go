@@ -162,3 +162,50 @@ func TestPartialRecording(t *testing.T) {
 		}
 	}
 }
+
+// TestDataDirOfAnEarlierBuild starts on a data directory an earlier build
+// wrote on the wall clock and left with kill -9 (testdata/datadir-v1: a
+// version 1 log whose header keeps the start cut to the second, and a
+// snapshot of input 4 keeping it whole, two inputs after it): it
+// continues with every member, and its recording (now of version 2)
+// replays to the same digest.
+func TestDataDirOfAnEarlierBuild(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, name := range []string{"log", "snapshot"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "datadir-v1", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var diag bytes.Buffer
+	sim := openDir(t, dir, &diag)
+	defer sim.Close()
+	for i := 1; i <= 5; i++ {
+		if _, ok := sim.Members.Get(fmt.Sprintf("o-%d", i)); !ok {
+			t.Errorf("member o-%d missing after the restart (%s)", i, diag.String())
+		}
+	}
+	rec, err := sim.Recording()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := rec.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(buf.Bytes(), []byte(`{"format":"mwallet-sim-recording","version":2,`)) {
+		t.Errorf("recording header %.80s", buf.String())
+	}
+	back, err := simulator.ReadRecording(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp := simtest.Start(t, simulator.WithRecording(back))
+	if a, b := mustDigest(t, sim), mustDigest(t, rp); a != b {
+		t.Errorf("digest of the restarted directory %s, of its recording's replay %s", a, b)
+	}
+}
