@@ -169,6 +169,7 @@ func (st *store) checkLog(decode bool, marks ...int64) (*logCheck, error) {
 	}
 	ours := headerLooksOurs(f, c.size)
 	br := bufio.NewReaderSize(f, 256<<10)
+	var buf []byte // one frame's payload, reused
 	for {
 		off := c.end
 		if want[off] {
@@ -196,7 +197,10 @@ func (st *store) checkLog(decode bool, marks ...int64) (*logCheck, error) {
 			c.damage = st.damaged(c, f, off, fmt.Sprintf("a frame length of %d bytes, more than any frame", size))
 			return c, nil
 		}
-		p := make([]byte, size)
+		if cap(buf) < int(size) {
+			buf = make([]byte, size)
+		}
+		p := buf[:size]
 		if _, err := io.ReadFull(br, p); err != nil {
 			return c, st.cutShort(c, f, off, "a frame cut short")
 		}
