@@ -118,7 +118,7 @@ func openDataDir(o options) (s *Simulator, err error) {
 	tSnap := time.Since(t0)
 	s.rec.memOff = true // the log is the recording
 	p := newReplayer(s)
-	end, last, n, err := st.scan(from, c.end, func(in *recordedInput, off int64) error {
+	end, _, n, err := st.scan(from, c.end, func(in *recordedInput, off int64) error {
 		if want := s.rec.seq + 1; in.Seq != want {
 			return &DataDirError{Dir: st.dir, File: logName, Offset: off, Reason: fmt.Sprintf("input %d where input %d should be", in.Seq, want)}
 		}
@@ -149,7 +149,6 @@ func openDataDir(o options) (s *Simulator, err error) {
 		p.abandon()
 		return nil, err
 	}
-	_ = last
 	s.attachStore(st)
 	p.finish()
 	if snapSeq > 0 {
