@@ -21,14 +21,14 @@ import (
 func (s *Simulator) registerRecording() {
 	s.mux.HandleFunc("GET /_sim/recording", s.serveRecording)
 	s.control("GET /_sim/digest", func(*http.Request, []byte) (int, any, error) {
-		img, err := s.encodeImage()
+		d, err := s.stateDigest()
 		if err != nil {
 			return 0, nil, errBusiness500(err.Error())
 		}
 		s.rec.mu.Lock()
 		seq := s.rec.seq
 		s.rec.mu.Unlock()
-		return http.StatusOK, map[string]any{"digest": digestOf(img), "inputs": seq, "now": s.clock.Now().UTC()}, nil
+		return http.StatusOK, map[string]any{"digest": d, "inputs": seq, "now": s.clock.Now().UTC()}, nil
 	})
 	s.mux.HandleFunc("GET /_sim/recording/steps", s.serveSteps)
 	s.mux.HandleFunc("GET /_sim/recording/steps/{seq}", s.serveStep)

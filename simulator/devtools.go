@@ -44,6 +44,19 @@ type StateSnapshot struct {
 	Requests []RequestRecord `json:"requests"`
 	// Actions lists the registered control actions ("qrpay/orders/complete").
 	Actions []string `json:"actions"`
+	// PartialReplay is set when the simulator started from a recording
+	// without its end line (ReadPartialRecording, mwallet-sim serve -replay
+	// FILE -replay-partial): the state is that after the inputs the file
+	// held, not checked against the recorded state.
+	PartialReplay *PartialReplay `json:"partial_replay,omitempty"`
+}
+
+// PartialReplay describes a start from a recording without its end line.
+type PartialReplay struct {
+	// Inputs is the number of inputs the partial recording held.
+	Inputs int `json:"inputs"`
+	// Note says what the state is, for the dashboard.
+	Note string `json:"note"`
 }
 
 // MerchantSnapshot is the merchant part of a StateSnapshot.
@@ -159,6 +172,7 @@ func (s *Simulator) stateLocked() StateSnapshot {
 	st := StateSnapshot{
 		Now:           s.clock.Now().UTC(),
 		PendingTimers: s.clock.pending(),
+		PartialReplay: s.partialReplay(),
 		Merchant: MerchantSnapshot{
 			ID: s.merchant.ID, Model: s.merchant.Model, Status: s.merchant.Status, Environment: s.merchant.Env,
 		},

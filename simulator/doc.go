@@ -184,14 +184,17 @@
 // Recording returns the log (GET /_sim/recording), a versioned JSON Lines
 // file (Recording.WriteFile, ReadRecordingFile); WithRecording starts a
 // simulator from one and stops with an error at the first input whose
-// replay differs. Digest (GET /_sim/digest) hashes the whole state, so
-// equal states are checkable. A test that fails under simtest leaves its
-// recording and the command that replays it.
+// replay differs. Digest (GET /_sim/digest) hashes the whole state but the
+// clock reading (reported beside it), so equal states are checkable across
+// restarts and replays whatever the wall clock did. A test that fails under
+// simtest leaves its recording and the command that replays it.
 //
 // WithDataDir keeps the log in a directory, each input synced before it is
 // answered, with snapshots of the whole state every WithSnapshotEvery inputs
 // so a restart reads the last one and replays the rest; the directory is
-// locked, a torn tail is cut off and reported, and an input the disk cannot
-// take is refused with service_unavailable without running. The package
-// README describes the file format and the determinism rules.
+// locked, a last frame a crash cut short is cut off and reported, any other
+// damage stops the start with a *DataDirError that changes nothing
+// (RepairDataDir repairs it), and an input the disk cannot take is refused
+// with service_unavailable without running. The package README describes
+// the file format and the determinism rules.
 package simulator

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -43,7 +42,7 @@ func lockDir(path string) (io.Closer, error) {
 		}
 		return nil, err
 	}
-	_ = f.Truncate(0)
-	_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	// The holder's process id is written once the directory is accepted
+	// (store.claim): a refused start changes no byte.
 	return f, nil
 }

@@ -25,6 +25,7 @@ type options struct {
 
 	// Persistence and replay (record.go, replay.go, store.go).
 	dataDir        string
+	dataRepair     bool
 	snapshotEvery  int
 	diag           io.Writer
 	recording      *Recording
@@ -131,8 +132,11 @@ func WithHTTP2() Option { return func(o *options) { o.tls, o.http2 = true, true 
 // so that a simulator started again on dir, after Close or after the
 // process was killed, continues from everything that was answered. A
 // directory in use by another simulator is refused (a lock); a log whose
-// tail is cut or corrupt continues from its last whole input, and says so
-// on the diagnostics writer (WithDiagnostics). When dir already holds a log,
+// last frame a crash cut short continues from its last whole input, and
+// says so on the diagnostics writer (WithDiagnostics); any other damage,
+// and a directory that is not a simulator's, is refused with a
+// *DataDirError that changes nothing in dir (see RepairDataDir and
+// WithDataRepair). When dir already holds a log,
 // the simulator continues it with the configuration it records: the
 // options that shape the fixture (model, environment, credentials, seed,
 // members) must be the same or New refuses, and WithStart is ignored (the

@@ -66,7 +66,7 @@ const (
 // directory log.
 const (
 	recordingFormat  = "mwallet-sim-recording"
-	recordingVersion = 1
+	recordingVersion = 2
 )
 
 // DefaultRecordingLimit bounds the in-memory recording of a simulator
@@ -189,7 +189,7 @@ func configOf(o options) recordingConfig {
 		Model: o.model, Environment: o.env,
 		ClientID: o.creds.ClientID, APIKey: o.creds.APIKey, SigningKey: o.creds.SigningKey,
 		WebhookSecret: o.creds.WebhookSecret, MerchantID: o.creds.MerchantID,
-		Start: o.start.UTC().Truncate(time.Second), Seed: o.seed,
+		Start: o.start.UTC(), Seed: o.seed,
 		Members: o.members, NoFixtureMember: o.noMember,
 	}
 }

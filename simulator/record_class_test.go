@@ -422,7 +422,7 @@ func TestRecordingFileFormat(t *testing.T) {
 		Version int            `json:"version"`
 		Config  map[string]any `json:"config"`
 	}
-	if err := json.Unmarshal([]byte(lines[0]), &head); err != nil || head.Format != "mwallet-sim-recording" || head.Version != 1 || head.Config["seed"] != float64(1) {
+	if err := json.Unmarshal([]byte(lines[0]), &head); err != nil || head.Format != "mwallet-sim-recording" || head.Version != 2 || head.Config["seed"] != float64(1) {
 		t.Errorf("header %s: %v", lines[0], err)
 	}
 	var in, end map[string]any
@@ -441,7 +441,7 @@ func TestRecordingFileFormat(t *testing.T) {
 	if _, err := simulator.ReadRecording(strings.NewReader(`{"format":"other","version":1}`)); err == nil {
 		t.Error("a file of another format was read")
 	}
-	if _, err := simulator.ReadRecording(strings.NewReader(`{"format":"mwallet-sim-recording","version":2}`)); err == nil {
+	if _, err := simulator.ReadRecording(strings.NewReader(`{"format":"mwallet-sim-recording","version":3}`)); err == nil {
 		t.Error("a recording of a later version was read")
 	}
 	dig := rc.send("GET", "/_sim/digest", nil, nil)

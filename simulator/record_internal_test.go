@@ -18,6 +18,7 @@ func TestRecordingConfigCoversOptions(t *testing.T) {
 	notState := map[string]string{
 		"baseURL":        "the address is logged as a base_url input when it changes",
 		"dataDir":        "where the log is kept, not what it holds",
+		"dataRepair":     "what a start does to a damaged directory before it opens it",
 		"snapshotEvery":  "when snapshots are taken",
 		"diag":           "where diagnostics go",
 		"recording":      "the recording replayed",

@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -31,7 +32,23 @@ type Recording struct {
 	inputs []*recordedInput
 	end    time.Time // the clock when the recording was taken
 	digest string    // the state digest then ("" when not known)
+	// partial is set on a recording without its end line, read by
+	// ReadPartialRecording.
+	partial bool
 }
+
+// ErrPartialRecording is the error of ReadRecording (inspect it with
+// errors.Is) for a recording without its end line: a file cut short (a
+// partial download, a copy that stopped), whose replay could not be
+// checked against the state it was taken in. ReadPartialRecording reads
+// it anyway.
+var ErrPartialRecording = errors.New("the recording has no end line: it is cut short")
+
+// Partial reports whether the recording lacks its end line (it was read by
+// ReadPartialRecording): a simulator started from it reaches the state
+// after the inputs it holds, unchecked, and says so (StateSnapshot's
+// PartialReplay, the dashboard).
+func (r *Recording) Partial() bool { return r.partial }
 
 // Len returns the number of inputs in the recording.
 func (r *Recording) Len() int { return len(r.inputs) }
@@ -84,8 +101,20 @@ func (r *Recording) WriteFile(path string) error {
 	return f.Close()
 }
 
-// ReadRecording reads a recording in its file format.
-func ReadRecording(rd io.Reader) (*Recording, error) {
+// ReadRecording reads a recording in its file format. A recording without
+// its end line (the last line, which carries the state digest a replay is
+// checked against) is refused with an error wrapping ErrPartialRecording.
+func ReadRecording(rd io.Reader) (*Recording, error) { return readRecording(rd, false) }
+
+// ReadPartialRecording reads a recording that may lack its end line (a file
+// cut short), and drops a last line cut short in the middle. A simulator
+// started from such a recording reaches the state after the inputs it
+// holds, without the check a whole recording gets, and reports it
+// (StateSnapshot.PartialReplay, the dashboard). A whole recording reads as
+// with ReadRecording. mwallet-sim serve -replay FILE -replay-partial.
+func ReadPartialRecording(rd io.Reader) (*Recording, error) { return readRecording(rd, true) }
+
+func readRecording(rd io.Reader, partial bool) (*Recording, error) {
 	br := bufio.NewReaderSize(rd, 64<<10)
 	line, err := readLine(br)
 	if err != nil {
@@ -98,6 +127,7 @@ func ReadRecording(rd io.Reader) (*Recording, error) {
 	if err := rec.header.check(); err != nil {
 		return nil, err
 	}
+	ended := false
 	for n := 2; ; n++ {
 		line, err := readLine(br)
 		if err == io.EOF {
@@ -106,18 +136,30 @@ func ReadRecording(rd io.Reader) (*Recording, error) {
 		if err != nil {
 			return nil, fmt.Errorf("simulator: recording: line %d: %w", n, err)
 		}
+		if ended {
+			return nil, fmt.Errorf("simulator: recording: line %d follows the end line", n)
+		}
 		in := &recordedInput{}
 		if err := json.Unmarshal(line, in); err != nil {
+			if _, perr := br.Peek(1); partial && perr == io.EOF {
+				break // the last line, cut short
+			}
 			return nil, fmt.Errorf("simulator: recording: line %d: %w", n, err)
 		}
 		if in.Op == opEnd {
-			rec.end, rec.digest = in.Clock, in.Digest
+			rec.end, rec.digest, ended = in.Clock, in.Digest, true
 			continue
 		}
 		if want := int64(len(rec.inputs) + 1); in.Seq != want {
 			return nil, fmt.Errorf("simulator: recording: line %d: seq %d, want %d", n, in.Seq, want)
 		}
 		rec.inputs = append(rec.inputs, in)
+	}
+	if !ended {
+		if !partial {
+			return nil, fmt.Errorf("simulator: recording: %w after %d inputs (a partial download?); get the whole file, or replay what it holds knowingly with ReadPartialRecording (mwallet-sim serve -replay FILE -replay-partial): the state is then unchecked", ErrPartialRecording, len(rec.inputs))
+		}
+		rec.partial = true
 	}
 	return &rec, nil
 }
@@ -152,7 +194,7 @@ func (h recordingHeader) check() error {
 		return fmt.Errorf("simulator: not a recording (format %q, want %q)", h.Format, recordingFormat)
 	}
 	if h.Version < 1 || h.Version > recordingVersion {
-		return fmt.Errorf("simulator: recording version %d: this simulator reads version %d", h.Version, recordingVersion)
+		return fmt.Errorf("simulator: recording version %d: this simulator reads versions 1 to %d", h.Version, recordingVersion)
 	}
 	return nil
 }
@@ -189,11 +231,11 @@ func (s *Simulator) point(digest bool) (recordingPoint, error) {
 	defer s.mu.Unlock()
 	p.end = s.clock.Now()
 	if digest {
-		img, err := s.encodeImage()
+		d, err := s.stateDigest()
 		if err != nil {
 			return p, err
 		}
-		p.digest = digestOf(img)
+		p.digest = d
 	}
 	r := s.rec
 	r.mu.Lock()
@@ -243,3 +285,12 @@ func (s *Simulator) recording(digest bool) (*Recording, error) {
 // nowhere), and a webhook flush that had not recorded every attempt gives
 // the rest back to the next flush.
 func WithRecording(r *Recording) Option { return func(o *options) { o.recording = r } }
+
+// partialReplay describes the partial recording s started from, if any.
+func (s *Simulator) partialReplay() *PartialReplay {
+	r := s.opts.recording
+	if r == nil || !r.partial {
+		return nil
+	}
+	return &PartialReplay{Inputs: len(r.inputs), Note: fmt.Sprintf("started from a recording cut short (no end line): the state after its %d inputs, not checked against the recorded state", len(r.inputs))}
+}

@@ -448,18 +448,27 @@ func (s *Simulator) replayRecording(r *Recording) error {
 	}
 	var got string
 	if r.digest != "" {
-		img, err := s.encodeImage()
+		var err error
+		if r.header.Version < 2 {
+			got, err = s.legacyDigest()
+		} else {
+			got, err = s.stateDigest()
+		}
 		if err != nil {
 			s.mu.Unlock()
 			p.abandon()
 			return err
 		}
-		got = digestOf(img)
 	}
+	now := s.clock.Now()
 	s.mu.Unlock()
 	if got != r.digest {
 		p.abandon()
 		return fmt.Errorf("simulator: the replay logged the recorded inputs but reached another state (digest %s, the recording's %s): the recording comes from a simulator that behaves differently", got, r.digest)
+	}
+	if !r.end.IsZero() && !now.Equal(r.end) {
+		p.abandon()
+		return fmt.Errorf("simulator: the replay reached the recorded state but its clock reads %s, the recording's end %s", now.UTC().Format(time.RFC3339Nano), r.end.UTC().Format(time.RFC3339Nano))
 	}
 	p.finish()
 	s.rec.mu.Lock()

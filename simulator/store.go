@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 )
 
@@ -35,11 +36,17 @@ import (
 // input until the simulator restarts, since what reached the disk is then
 // unknown.
 //
-// Restart: the snapshot, when there is a valid one for this log and this
-// version of the simulator, is read, then the inputs after it are replayed;
-// without one the whole log is replayed. A frame that is cut short or
-// whose CRC does not match ends the log: what follows is discarded, and a
-// line on the diagnostics writer says how much.
+// Restart: every frame of the log is verified first (store_check.go), then
+// the snapshot, when there is one for this log and this version of the
+// simulator, is read and the inputs after it are replayed; without one the
+// whole log is replayed. What a crash leaves at the end of the log (a last
+// frame cut short, a tail of zero bytes) is cut, and a line on the
+// diagnostics writer says how much; any other damage, in the log or the
+// snapshot, stops the start with a *DataDirError and changes nothing
+// (RepairDataDir repairs it, store_repair.go). A directory that holds
+// anything but a simulator's files, or a log that does not start with a
+// simulator header, is refused the same way: only a directory without a
+// log (or with an empty one) is new.
 
 const (
 	logName      = "log"
@@ -69,6 +76,11 @@ type store struct {
 	diag io.Writer
 	lock io.Closer
 	path string // DIR/log
+	// newLock is set when opening created DIR/lock; it is removed again
+	// when the directory is refused (claim not called), so a refused start
+	// leaves the directory as it was.
+	newLock bool
+	claimed bool
 
 	mu        sync.Mutex // guards the appends and the fields below
 	f         logFile
@@ -95,11 +107,22 @@ func openStore(dir string, diag io.Writer, snapEvery int) (*store, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("simulator: data directory: %w", err)
 	}
+	_, statErr := os.Stat(filepath.Join(dir, lockName))
 	lk, err := lockDir(filepath.Join(dir, lockName))
 	if err != nil {
 		return nil, fmt.Errorf("simulator: data directory %s: %w", dir, err)
 	}
-	return &store{dir: dir, diag: diag, lock: lk, path: filepath.Join(dir, logName), snapEvery: snapEvery}, nil
+	return &store{dir: dir, diag: diag, lock: lk, path: filepath.Join(dir, logName), snapEvery: snapEvery, newLock: errors.Is(statErr, os.ErrNotExist)}, nil
+}
+
+// claim records in DIR/lock that this process holds the directory, once
+// the directory is accepted.
+func (st *store) claim() {
+	st.claimed = true
+	if f, ok := st.lock.(*os.File); ok {
+		_ = f.Truncate(0)
+		_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	}
 }
 
 func (st *store) report(format string, args ...any) {
@@ -142,29 +165,46 @@ func readFrame(r *bufio.Reader) ([]byte, error) {
 
 var errTorn = errors.New("frame cut short or corrupt")
 
-// create starts a new log with its header, synced.
+// create starts a new log with its header, synced. The header is written
+// to DIR/log.tmp and renamed, so a log exists only whole: a crash during
+// create leaves no log, and a log whose header does not verify is damage.
 func (st *store) create(hdr recordingHeader) error {
-	f, err := os.OpenFile(st.path, os.O_RDWR|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o600)
-	if err != nil {
-		return fmt.Errorf("simulator: data directory: %w", err)
-	}
 	p, err := json.Marshal(hdr)
 	if err != nil {
-		_ = f.Close()
 		return err
 	}
 	fr := frame(p)
-	if _, err := f.Write(fr); err != nil {
-		_ = f.Close()
+	tmp := st.path + ".tmp"
+	if err := writeSynced(tmp, fr); err != nil {
 		return fmt.Errorf("simulator: data directory: %w", err)
 	}
-	if err := f.Sync(); err != nil {
-		_ = f.Close()
+	if err := os.Rename(tmp, st.path); err != nil {
 		return fmt.Errorf("simulator: data directory: %w", err)
 	}
 	syncDir(st.dir)
+	f, err := os.OpenFile(st.path, os.O_RDWR|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("simulator: data directory: %w", err)
+	}
 	st.f, st.written, st.synced = f, int64(len(fr)), int64(len(fr))
 	return nil
+}
+
+// writeSynced writes b to a new file at path and syncs it.
+func writeSynced(path string, b []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		_ = f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		_ = f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // syncDir makes a created or renamed file's name durable (best effort:
@@ -203,11 +243,11 @@ func (st *store) logHeader() (*recordingHeader, int64, error) {
 	return &hdr, int64(8 + len(p)), nil
 }
 
-// scan reads the inputs of the log from offset from, calling fn for each
-// with its frame's offset, and stops at the end or at the first frame that
-// is cut short or corrupt. It returns the offset after the last whole frame
-// and that frame's offset.
-func (st *store) scan(from int64, fn func(in *recordedInput, off int64) error) (end, last int64, n int, err error) {
+// scan reads the inputs of the log from offset from up to offset limit
+// (the end of the frames checkLog verified), calling fn for each with its
+// frame's offset. A whole frame that is not an input is a *DataDirError.
+// It returns the offset after the last frame read and that frame's offset.
+func (st *store) scan(from, limit int64, fn func(in *recordedInput, off int64) error) (end, last int64, n int, err error) {
 	f, err := os.Open(st.path)
 	if err != nil {
 		return 0, 0, 0, err
@@ -216,20 +256,19 @@ func (st *store) scan(from int64, fn func(in *recordedInput, off int64) error) (
 	if _, err := f.Seek(from, io.SeekStart); err != nil {
 		return 0, 0, 0, err
 	}
-	br := bufio.NewReaderSize(f, 256<<10)
+	br := bufio.NewReaderSize(io.LimitReader(f, limit-from), 256<<10)
 	end, last = from, -1
 	for {
 		p, err := readFrame(br)
-		if err == io.EOF || err == errTorn {
+		if err == io.EOF {
 			return end, last, n, nil
 		}
 		if err != nil {
-			return end, last, n, err
+			return end, last, n, fmt.Errorf("simulator: data directory %s: %s at offset %d: %w", st.dir, st.path, end, err)
 		}
 		in := &recordedInput{}
 		if err := json.Unmarshal(p, in); err != nil {
-			// A whole frame that is not an input: as corrupt as a bad CRC.
-			return end, last, n, nil
+			return end, last, n, &DataDirError{Dir: st.dir, File: logName, Offset: end, Inputs: int64(n), Reason: "a whole frame that is not an input"}
 		}
 		if fn != nil {
 			if err := fn(in, end); err != nil {
@@ -250,7 +289,7 @@ func (st *store) readInputs(limit int64) ([]*recordedInput, error) {
 		return nil, err
 	}
 	var out []*recordedInput
-	_, _, _, err = st.scan(hlen, func(in *recordedInput, off int64) error {
+	_, _, _, err = st.scan(hlen, limit, func(in *recordedInput, off int64) error {
 		if off >= limit {
 			return errStop
 		}
@@ -266,8 +305,9 @@ func (st *store) readInputs(limit int64) ([]*recordedInput, error) {
 var errStop = errors.New("stop")
 
 // writeRecording writes the log as a recording (GET /_sim/recording)
-// without decoding it: the header, every input up to the point p, and the
-// end line.
+// without decoding its inputs: the header of this version (the log's own
+// may be of an earlier one), every input up to the point p, and the end
+// line.
 func (st *store) writeRecording(w io.Writer, p recordingPoint) error {
 	limit, seq := p.limit, p.seq
 	f, err := os.Open(st.path)
@@ -277,6 +317,15 @@ func (st *store) writeRecording(w io.Writer, p recordingPoint) error {
 	defer f.Close()
 	br := bufio.NewReaderSize(io.LimitReader(f, limit), 256<<10)
 	bw := bufio.NewWriterSize(w, 64<<10)
+	if _, err := readFrame(br); err != nil {
+		return fmt.Errorf("simulator: data directory: %s: header: %w", st.path, err)
+	}
+	head, err := json.Marshal(p.hdr)
+	if err != nil {
+		return err
+	}
+	bw.Write(head)
+	bw.WriteByte('\n')
 	for {
 		p, err := readFrame(br)
 		if err != nil {
@@ -427,6 +476,9 @@ func (st *store) close() {
 	}
 	st.mu.Unlock()
 	if st.lock != nil {
+		if st.newLock && !st.claimed {
+			_ = os.Remove(filepath.Join(st.dir, lockName))
+		}
 		_ = st.lock.Close()
 		st.lock = nil
 	}

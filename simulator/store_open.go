@@ -6,15 +6,21 @@ package simulator
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 )
 
 // openDataDir builds the simulator of a data directory: a new one, or the
-// one its log and snapshot describe.
+// one its log and snapshot describe. A directory that is not a
+// simulator's, or whose log or snapshot is damaged in a way a crash does
+// not leave, is refused with a *DataDirError before any byte in it
+// changes (store_check.go).
 func openDataDir(o options) (s *Simulator, err error) {
+	if _, err := checkLayout(o.dataDir); err != nil {
+		return nil, err
+	}
 	st, err := openStore(o.dataDir, o.diag, o.snapshotEvery)
 	if err != nil {
 		return nil, err
@@ -24,12 +30,39 @@ func openDataDir(o options) (s *Simulator, err error) {
 			st.close()
 		}
 	}()
-	hdr, hlen, err := st.logHeader()
+	if o.dataRepair {
+		if _, err := st.repair(); err != nil {
+			return nil, err
+		}
+	}
+	// Again under the lock: what was checked may have changed meanwhile.
+	hasLog, err := checkLayout(o.dataDir)
 	if err != nil {
 		return nil, err
 	}
-	if hdr == nil {
-		// A new directory (or one whose creation never finished).
+	var c *logCheck
+	var sf *snapshotFile
+	if hasLog {
+		if sf, err = st.loadSnapshot(); err != nil {
+			return nil, err
+		}
+		var marks []int64
+		if sf != nil {
+			marks = append(marks, sf.meta.Offset)
+		}
+		if c, err = st.checkLog(false, marks...); err != nil {
+			return nil, err
+		}
+		if c.damage != nil {
+			return nil, c.damage
+		}
+	}
+	if c == nil || c.hdr == nil {
+		// A new directory: no log, or an empty one.
+		if sf != nil {
+			return nil, &DataDirError{Dir: st.dir, File: snapshotName, Offset: -1, Reason: "a snapshot beside an empty log"}
+		}
+		st.claim()
 		if s, err = build(o); err != nil {
 			return nil, err
 		}
@@ -45,6 +78,7 @@ func openDataDir(o options) (s *Simulator, err error) {
 		st.startSnapshots(s)
 		return s, nil
 	}
+	hdr, hlen := c.hdr, c.hlen
 	if o.recording != nil {
 		return nil, fmt.Errorf("simulator: data directory %s already holds a log: replay a recording into an empty directory", o.dataDir)
 	}
@@ -54,26 +88,27 @@ func openDataDir(o options) (s *Simulator, err error) {
 	if err := hdr.Config.apply(&o); err != nil {
 		return nil, err
 	}
-	info, err := os.Stat(st.path)
-	if err != nil {
-		return nil, err
-	}
 	t0 := time.Now()
 	var from, snapSeq int64 = hlen, 0
-	var p *replayer
-	if meta, img, why := st.readSnapshot(info.Size()); meta != nil {
-		if s, err = build(o); err != nil {
-			return nil, err
+	if sf != nil {
+		ok, why, damage := sf.verify(st, c)
+		switch {
+		case damage != nil:
+			return nil, damage
+		case ok:
+			if s, err = build(o); err != nil {
+				return nil, err
+			}
+			if derr := s.decodeImage(sf.img); derr != nil {
+				st.report("snapshot not used (%v): replaying the whole log", derr)
+				s = nil
+			} else {
+				from, snapSeq = sf.meta.Offset, sf.meta.Seq
+				s.rec.seq = sf.meta.Seq
+			}
+		default:
+			st.report("snapshot not used (%s): replaying the whole log", why)
 		}
-		if derr := s.decodeImage(img); derr != nil {
-			st.report("snapshot not used (%v): replaying the whole log", derr)
-			s = nil
-		} else {
-			from, snapSeq = meta.Offset, meta.Seq
-			s.rec.seq = meta.Seq
-		}
-	} else if why != "" {
-		st.report("snapshot not used (%s): replaying the whole log", why)
 	}
 	if s == nil {
 		if s, err = build(o); err != nil {
@@ -82,20 +117,35 @@ func openDataDir(o options) (s *Simulator, err error) {
 	}
 	tSnap := time.Since(t0)
 	s.rec.memOff = true // the log is the recording
-	p = newReplayer(s)
-	end, last, n, err := st.scan(from, func(in *recordedInput, _ int64) error { return p.step(in) })
+	p := newReplayer(s)
+	end, _, n, err := st.scan(from, c.end, func(in *recordedInput, off int64) error {
+		if want := s.rec.seq + 1; in.Seq != want {
+			return &DataDirError{Dir: st.dir, File: logName, Offset: off, Reason: fmt.Sprintf("input %d where input %d should be", in.Seq, want)}
+		}
+		return p.step(in)
+	})
 	if err != nil {
 		p.abandon()
+		var de *DataDirError
+		if errors.As(err, &de) {
+			// Described in full (what follows it, what a repair keeps).
+			if full, cerr := st.checkLog(true); cerr == nil && full.damage != nil {
+				return nil, full.damage
+			}
+			return nil, de
+		}
 		return nil, fmt.Errorf("simulator: data directory %s: the log does not replay: %w", o.dataDir, err)
 	}
-	if last < 0 {
-		last = -1
+	if end != c.end {
+		p.abandon()
+		return nil, fmt.Errorf("simulator: data directory %s: the log changed while it was read", o.dataDir)
 	}
-	if info.Size() > end {
-		st.report("%s: kept %d whole inputs up to offset %d; discarded %d bytes of a cut-short or corrupt tail",
-			st.path, s.rec.seq, end, info.Size()-end)
+	st.claim()
+	if c.size > end {
+		st.report("%s: kept %d whole inputs up to offset %d; discarded %d bytes a crash left at its end (%s)",
+			st.path, s.rec.seq, end, c.size-end, c.torn)
 	}
-	if err = st.openLog(end, last, s.rec.seq); err != nil {
+	if err = st.openLog(end, c.last, s.rec.seq); err != nil {
 		p.abandon()
 		return nil, err
 	}

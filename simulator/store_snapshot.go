@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"os"
 	"path/filepath"
@@ -128,32 +129,67 @@ func (st *store) writeSnapshot(meta snapshotMeta, img []byte) error {
 	return nil
 }
 
-// readSnapshot returns the snapshot of DIR when it is whole, of this
-// schema, and within a log of size logSize; otherwise nil and why.
-func (st *store) readSnapshot(logSize int64) (*snapshotMeta, []byte, string) {
+// snapshotFile is DIR/snapshot as read.
+type snapshotFile struct {
+	meta snapshotMeta
+	img  []byte
+	// damage says why it does not verify ("" when it does), at offset
+	// damageAt of the file.
+	damage   string
+	damageAt int64
+	// other says why a snapshot that verifies is of another version.
+	other string
+}
+
+// loadSnapshot reads DIR/snapshot; nil when there is none.
+func (st *store) loadSnapshot() (*snapshotFile, error) {
 	b, err := os.ReadFile(filepath.Join(st.dir, snapshotName))
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil, ""
+		return nil, nil
 	}
 	if err != nil {
-		return nil, nil, err.Error()
+		return nil, fmt.Errorf("simulator: data directory: %w", err)
 	}
+	sf := &snapshotFile{}
 	i := bytes.IndexByte(b, '\n')
 	if i < 0 {
-		return nil, nil, "no header"
+		sf.damage = "no header line"
+		return sf, nil
 	}
-	var meta snapshotMeta
-	if err := json.Unmarshal(b[:i], &meta); err != nil || meta.Format != snapshotFormat || meta.Version != snapshotVersion {
-		return nil, nil, "not a snapshot of this version"
+	if err := json.Unmarshal(b[:i], &sf.meta); err != nil || sf.meta.Format != snapshotFormat {
+		sf.damage = "its header line is not a snapshot's"
+		return sf, nil
 	}
-	img := b[i+1:]
+	sf.img = b[i+1:]
 	switch {
-	case meta.Schema != imageSchema():
-		return nil, nil, "written by another version of the simulator"
-	case len(img) != meta.Size || crc32.Checksum(img, crcTable) != meta.CRC:
-		return nil, nil, "cut short or corrupt"
-	case meta.Offset > logSize:
-		return nil, nil, "ahead of the log"
+	case sf.meta.Version != snapshotVersion:
+		sf.other = fmt.Sprintf("of format version %d", sf.meta.Version)
+	case len(sf.img) != sf.meta.Size || crc32.Checksum(sf.img, crcTable) != sf.meta.CRC:
+		sf.damage, sf.damageAt = fmt.Sprintf("the image (%d bytes, %d in its header) does not match its checksum", len(sf.img), sf.meta.Size), int64(i+1)
+	case sf.meta.Schema != imageSchema():
+		sf.other = "written by another version of the simulator"
 	}
-	return &meta, img, ""
+	return sf, nil
+}
+
+// verify checks a snapshot against the checked log: it must end at a
+// frame of the log, after as many inputs as it says. It returns the damage,
+// or whether the snapshot can be used (and why not).
+func (sf *snapshotFile) verify(st *store, c *logCheck) (ok bool, why string, damage *DataDirError) {
+	bad := func(off int64, reason string) *DataDirError {
+		return &DataDirError{Dir: st.dir, File: snapshotName, Offset: off, Reason: reason}
+	}
+	if sf.damage != "" {
+		return false, "", bad(sf.damageAt, sf.damage)
+	}
+	if sf.other != "" {
+		return false, sf.other, nil
+	}
+	if sf.meta.Offset > c.end {
+		return false, "", bad(-1, fmt.Sprintf("it holds the state after offset %d of the log, which has %d whole bytes: the log lost inputs the snapshot holds", sf.meta.Offset, c.end))
+	}
+	if n, at := c.marks[sf.meta.Offset]; !at || n != sf.meta.Seq {
+		return false, "", bad(-1, fmt.Sprintf("it holds the state after input %d at log offset %d, which is not where that input ends in the log", sf.meta.Seq, sf.meta.Offset))
+	}
+	return true, "", nil
 }

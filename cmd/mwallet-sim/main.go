@@ -20,6 +20,7 @@
 //	serve     serve the simulator over HTTP (the default command)
 //	listen    forward a running simulator's webhook deliveries to a local URL
 //	trigger   drive a running simulator until it emits an event
+//	repair    repair a damaged -data directory: set the damaged log aside and cut it
 //	help      list the commands, or show one command's usage
 //
 // serve listens on 127.0.0.1:8080, prints the base URL, the dashboard URL and
@@ -44,7 +45,12 @@
 //
 // With -data DIR the simulator keeps its state in DIR: every input is
 // logged and synced before it is answered, so a restart on DIR, after a
-// stop or a kill -9, continues with everything that was answered. With
+// stop or a kill -9, continues with everything that was answered. A
+// restart cuts only what a crash leaves (a last frame cut short); other
+// damage, or a directory that is not a simulator's, stops it with exit
+// status 1, a message naming the file and offset, and no byte changed;
+// "mwallet-sim repair DIR" (or -data-repair) saves the damaged log aside
+// and cuts it. With
 // -replay FILE it starts from a recording (GET /_sim/recording, or the file
 // a failed simtest test leaves) and reaches the state the recording ended
 // in; its clock then stays there unless -clock wall is given.
@@ -323,7 +329,9 @@ type serveConfig struct {
 	keyFile  string
 
 	data          string
+	dataRepair    bool
 	replay        string
+	replayPartial bool
 	snapshotEvery int
 }
 
@@ -355,7 +363,9 @@ func parseServe(args []string, stderr io.Writer) (c serveConfig, err error) {
 	fs.StringVar(&c.certFile, "cert", "", "with -tls, PEM certificate file to serve instead of a self-signed one")
 	fs.StringVar(&c.keyFile, "key", "", "with -tls, PEM private key file of -cert")
 	fs.StringVar(&c.data, "data", "", "keep the state in this directory: a restart continues from it (default: in memory)")
+	fs.BoolVar(&c.dataRepair, "data-repair", false, "with -data, repair a damaged directory before starting (as mwallet-sim repair DIR: the damaged log is saved aside, then cut)")
 	fs.StringVar(&c.replay, "replay", "", "start from this recording file (GET /_sim/recording); the clock stays where it ends unless -clock wall is given")
+	fs.BoolVar(&c.replayPartial, "replay-partial", false, "with -replay, replay a recording cut short (no end line): the state after its inputs, unchecked, and the dashboard says so")
 	fs.IntVar(&c.snapshotEvery, "snapshot-every", simulator.DefaultSnapshotEvery, "with -data, inputs between snapshots of the state (0: none, a restart replays the whole log)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -370,6 +380,12 @@ func parseServe(args []string, stderr io.Writer) (c serveConfig, err error) {
 	}
 	if c.replay != "" && !clockSet {
 		c.clock = "manual"
+	}
+	if c.replayPartial && c.replay == "" {
+		return c, errors.New("-replay-partial needs -replay")
+	}
+	if c.dataRepair && c.data == "" {
+		return c, errors.New("-data-repair needs -data")
 	}
 	if c.snapshotEvery < 0 {
 		return c, errors.New("-snapshot-every must not be negative")
@@ -429,15 +445,18 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 		}
 		opts = append(opts, simulator.WithStart(t))
 	}
+	var rec *simulator.Recording
 	if cfg.replay != "" {
-		rec, err := simulator.ReadRecordingFile(cfg.replay)
-		if err != nil {
+		if rec, err = readReplay(cfg.replay, cfg.replayPartial); err != nil {
 			return fmt.Errorf("-replay: %w", err)
 		}
 		opts = append(opts, simulator.WithRecording(rec))
 	}
 	if cfg.data != "" {
 		opts = append(opts, simulator.WithDataDir(cfg.data), simulator.WithSnapshotEvery(cfg.snapshotEvery), simulator.WithDiagnostics(stderr))
+		if cfg.dataRepair {
+			opts = append(opts, simulator.WithDataRepair())
+		}
 	}
 	sim, err := simulator.NewHandler(opts...)
 	if err != nil {
@@ -478,6 +497,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 	}
 	if cfg.replay != "" {
 		fmt.Fprintf(stdout, "  replayed        %s\n", cfg.replay)
+		if rec.Partial() {
+			fmt.Fprintf(stdout, "  PARTIAL REPLAY  the recording has no end line: the state after its %d inputs, not checked against the recorded state\n", rec.Len())
+		}
 	}
 
 	errc := make(chan error, 1)
@@ -505,6 +527,20 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 	}
 	fmt.Fprintln(stdout, "mwallet-sim stopped")
 	return nil
+}
+
+// readReplay reads the -replay file; with partial, a recording cut short
+// (no end line) is read too.
+func readReplay(path string, partial bool) (*simulator.Recording, error) {
+	if !partial {
+		return simulator.ReadRecordingFile(path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return simulator.ReadPartialRecording(f)
 }
 
 // followWallClock moves the simulator clock up to the wall clock every half

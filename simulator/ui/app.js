@@ -147,6 +147,10 @@
     document.getElementById("clock-timers").textContent = s.pending_timers + " timers pending";
     const m = s.merchant;
     document.getElementById("merchant").textContent = m.id + " · " + m.model + " · " + m.environment + " · " + m.status;
+    // A start from a recording cut short: say so for as long as it runs.
+    const partial = document.getElementById("partial-replay");
+    partial.textContent = s.partial_replay ? "Partial replay: " + s.partial_replay.note : "";
+    partial.hidden = !s.partial_replay;
   }
 
   function renderNav(s) {

@@ -1,0 +1,67 @@
+package simulator
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+)
+
+// The state digest (Digest, GET /_sim/digest, the end line of a recording)
+// is the SHA-256 of the state image (image.go) without the clock reading:
+// every id, balance, ledger entry, object, event, webhook delivery and its
+// attempts, idempotency and nonce window, token, rate-limit window, fault,
+// outcome setting, pending timer (with the instant it falls due), the
+// request journal, the random generators and the configuration the
+// simulator was built with. Two simulators built with the same options and
+// fed the same inputs have the same digest whatever the wall clock did
+// meanwhile: a recording and its replay, a data directory before and after
+// a restart or a kill -9, a manual and a wall clock. The clock reading is
+// reported beside it (GET /_sim/digest "now", the end line's "clock"); a
+// replay checks both.
+//
+// Recordings of version 1 (written before the digest left the clock out)
+// carry the digest of the whole image, clock included; a replay of one
+// checks that one (legacyDigest).
+
+// digestLeaves are the fields the state digest leaves out of the image:
+// the clock reading, and the start option as given (never read: the clock
+// starts at it cut to the second, and a data directory or recording of an
+// earlier build kept it cut while its snapshots kept it whole).
+var digestLeaves = map[string]bool{"Clock.now": true, "Simulator.start": true}
+
+// Digest returns the state digest ("sha256:" and 64 hex digits): two
+// simulators in the same state (a recording and its replay, a data
+// directory before and after a restart) have the same digest, and any
+// difference in ids, balances, objects, events, deliveries, windows,
+// pending timers, the request journal or the random generators changes it.
+// The clock reading is not part of it: read it beside the digest (Clock.Now,
+// or "now" in GET /_sim/digest). Control API: GET /_sim/digest.
+func (s *Simulator) Digest() (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stateDigest()
+}
+
+// stateDigest is the digest of the state of s. s.mu must be held.
+func (s *Simulator) stateDigest() (string, error) {
+	img, err := s.encodeImageLeaving(digestLeaves)
+	if err != nil {
+		return "", err
+	}
+	return digestOf(img), nil
+}
+
+// legacyDigest is the digest recordings of version 1 carry: the whole
+// image, the clock reading included. s.mu must be held.
+func (s *Simulator) legacyDigest() (string, error) {
+	img, err := s.encodeImage()
+	if err != nil {
+		return "", err
+	}
+	return digestOf(img), nil
+}
+
+// digestOf is the digest of an image.
+func digestOf(img []byte) string {
+	sum := sha256.Sum256(img)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}

@@ -1,0 +1,360 @@
+package simulator
+
+// Checking a data directory before it is used (store.go): what it is (new,
+// a simulator's, or something else) and whether its log and snapshot
+// verify. Only what a crash can leave is cut at a start: a last frame cut
+// short at the end of the log (its header or payload runs past the end,
+// and nothing after it verifies), or a tail of zero bytes (a file that
+// grew before its data reached the disk). Anything else (a checksum
+// mismatch, a length no frame has, a whole frame that is not an input,
+// frames that still verify after a bad one, a snapshot that does not
+// verify or does not match the log) is damage: the start stops, names the
+// offset and changes nothing; RepairDataDir (mwallet-sim repair DIR,
+// -data-repair) sets the damaged files aside and cuts.
+
+import (
+	"bufio"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// DataDirError is a data directory a simulator does not start on: a log or
+// snapshot damaged in a way a crash does not leave, or a directory (or
+// log) that is not a simulator's. Nothing in the directory was changed.
+// Damage can be repaired (RepairDataDir, mwallet-sim repair DIR, serve
+// -data-repair); a foreign directory cannot.
+type DataDirError struct {
+	Dir string
+	// File is the damaged or foreign file ("log", "snapshot"), "" for the
+	// directory itself.
+	File string
+	// Offset is where the damage starts in File (the start of the frame
+	// that does not verify), -1 when the error is not about a position.
+	Offset int64
+	// Reason says what is wrong, for example "checksum mismatch".
+	Reason string
+	// Foreign is set when the directory or its log is not a simulator's.
+	Foreign bool
+	// Inputs is the number of whole inputs before Offset (what a repair
+	// keeps).
+	Inputs int64
+	// Rest is the number of bytes from Offset to the end of File.
+	Rest int64
+	// Following is the number of frames that still verify after the
+	// damage, one after another from offset FollowingAt (a repair drops
+	// them with it: an input cannot run without the ones before it).
+	Following   int
+	FollowingAt int64
+}
+
+func (e *DataDirError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "simulator: data directory %s: ", e.Dir)
+	if e.Foreign {
+		if e.File != "" {
+			fmt.Fprintf(&b, "%s is not a simulator's %s (%s); nothing was changed: give -data (WithDataDir) an empty or new directory, or move the file away", filepath.Join(e.Dir, e.File), e.File, e.Reason)
+		} else {
+			fmt.Fprintf(&b, "%s; nothing was changed: give -data (WithDataDir) an empty or new directory", e.Reason)
+		}
+		return b.String()
+	}
+	if e.Offset >= 0 {
+		fmt.Fprintf(&b, "%s is damaged at offset %d: %s", filepath.Join(e.Dir, e.File), e.Offset, e.Reason)
+		if e.Rest > 0 {
+			fmt.Fprintf(&b, " (%d bytes from there to its end", e.Rest)
+			if e.Following > 0 {
+				fmt.Fprintf(&b, ", with %d frames that still verify from offset %d", e.Following, e.FollowingAt)
+			}
+			b.WriteString(")")
+		}
+		b.WriteString("; ")
+	} else {
+		fmt.Fprintf(&b, "%s is damaged: %s; ", filepath.Join(e.Dir, e.File), e.Reason)
+	}
+	b.WriteString("this is not what a crash leaves, so nothing was changed. ")
+	if e.File == logName {
+		fmt.Fprintf(&b, "To keep the %d whole inputs before offset %d and set the damaged log aside: ", e.Inputs, e.Offset)
+	} else {
+		b.WriteString("To set the snapshot aside and replay the log: ")
+	}
+	fmt.Fprintf(&b, "mwallet-sim repair %s, or serve with -data-repair (in Go: simulator.RepairDataDir)", e.Dir)
+	return b.String()
+}
+
+// ourNames are the files a data directory may hold.
+func ourName(name string) bool {
+	switch name {
+	case lockName, logName, logName + ".tmp", snapshotName, snapshotName + ".tmp":
+		return true
+	}
+	return strings.HasPrefix(name, logName+".damaged-") || strings.HasPrefix(name, snapshotName+".damaged-")
+}
+
+// checkLayout refuses a directory that holds files a simulator does not
+// write. It reports whether dir holds a log. It reads only.
+func checkLayout(dir string) (hasLog bool, err error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("simulator: data directory: %w", err)
+	}
+	var foreign []string
+	hasSnap := false
+	for _, en := range entries {
+		switch {
+		case !ourName(en.Name()) || (en.IsDir() && en.Name() != ""):
+			foreign = append(foreign, en.Name())
+		case en.Name() == logName:
+			hasLog = true
+		case en.Name() == snapshotName:
+			hasSnap = true
+		}
+	}
+	if len(foreign) > 0 {
+		sort.Strings(foreign)
+		if len(foreign) > 5 {
+			foreign = append(foreign[:5], fmt.Sprintf("and %d more", len(foreign)-5))
+		}
+		return false, &DataDirError{Dir: dir, Offset: -1, Foreign: true,
+			Reason: "it holds files a simulator does not write (" + strings.Join(foreign, ", ") + "): it is not a simulator's data directory"}
+	}
+	if hasSnap && !hasLog {
+		return false, &DataDirError{Dir: dir, File: snapshotName, Offset: -1, Reason: "a snapshot without its log"}
+	}
+	return hasLog, nil
+}
+
+// logCheck is what verifying a log found.
+type logCheck struct {
+	size   int64
+	hdr    *recordingHeader // nil for an empty log
+	hlen   int64            // the header frame's length
+	end    int64            // the offset after the last whole frame
+	last   int64            // the offset of the last whole input frame, -1 for none
+	inputs int64            // whole input frames
+	torn   string           // what a crash left after end ("" when nothing)
+	damage *DataDirError
+	// marks maps an offset the caller asked about (a snapshot's) to the
+	// number of inputs before it, when a frame starts there.
+	marks map[int64]int64
+}
+
+// checkLog verifies every frame of the log: its length and checksum, the
+// header, and with decode that every next frame is an input. It reads
+// only.
+func (st *store) checkLog(decode bool, marks ...int64) (*logCheck, error) {
+	c := &logCheck{last: -1, marks: map[int64]int64{}}
+	f, err := os.Open(st.path)
+	if err != nil {
+		return nil, fmt.Errorf("simulator: data directory: %w", err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	c.size = info.Size()
+	want := map[int64]bool{}
+	for _, m := range marks {
+		want[m] = true
+	}
+	ours := headerLooksOurs(f, c.size)
+	br := bufio.NewReaderSize(f, 256<<10)
+	var buf []byte // one frame's payload, reused
+	for {
+		off := c.end
+		if want[off] {
+			c.marks[off] = c.inputs
+		}
+		var h [8]byte
+		n, err := io.ReadFull(br, h[:])
+		if n == 0 && err == io.EOF {
+			return c, nil
+		}
+		if off == 0 && !ours {
+			c.damage = &DataDirError{Dir: st.dir, File: logName, Offset: 0, Foreign: true, Reason: "it does not start with a simulator header"}
+			return c, nil
+		}
+		if err != nil {
+			return c, st.cutShort(c, f, off, "a frame header cut short")
+		}
+		size := binary.LittleEndian.Uint32(h[:])
+		if size == 0 {
+			// No frame is empty: zero bytes are a file that grew before its
+			// data reached the disk, when nothing else follows.
+			return c, st.cutShort(c, f, off, "an empty frame")
+		}
+		if size > maxFrame {
+			c.damage = st.damaged(c, f, off, fmt.Sprintf("a frame length of %d bytes, more than any frame", size))
+			return c, nil
+		}
+		if cap(buf) < int(size) {
+			buf = make([]byte, size)
+		}
+		p := buf[:size]
+		if _, err := io.ReadFull(br, p); err != nil {
+			return c, st.cutShort(c, f, off, "a frame cut short")
+		}
+		if crcOf(p) != binary.LittleEndian.Uint32(h[4:]) {
+			c.damage = st.damaged(c, f, off, "checksum mismatch")
+			return c, nil
+		}
+		if off == 0 {
+			var hdr recordingHeader
+			if err := json.Unmarshal(p, &hdr); err != nil || hdr.Format != recordingFormat {
+				c.damage = &DataDirError{Dir: st.dir, File: logName, Offset: 0, Foreign: true, Reason: "its first frame is not a simulator header"}
+				return c, nil
+			}
+			if err := hdr.check(); err != nil {
+				return c, fmt.Errorf("simulator: data directory: %s: %w", st.path, err)
+			}
+			c.hdr, c.hlen = &hdr, int64(8+len(p))
+		} else {
+			if decode {
+				var in recordedInput
+				if err := json.Unmarshal(p, &in); err != nil {
+					c.damage = st.damaged(c, f, off, "a whole frame that is not an input")
+					return c, nil
+				}
+				if in.Seq != c.inputs+1 {
+					c.damage = st.damaged(c, f, off, fmt.Sprintf("input %d where input %d should be", in.Seq, c.inputs+1))
+					return c, nil
+				}
+			}
+			c.last = off
+			c.inputs++
+		}
+		c.end = off + int64(8+len(p))
+	}
+}
+
+// headerPrefix is how every log's first payload starts.
+var headerPrefix = []byte(`{"format":"` + recordingFormat + `"`)
+
+// headerLooksOurs reports whether a log of size bytes starts as a
+// simulator's does (a frame header, then headerPrefix), or is too short to
+// tell.
+func headerLooksOurs(f *os.File, size int64) bool {
+	head := make([]byte, min(size, int64(8+len(headerPrefix))))
+	if _, err := f.ReadAt(head, 0); err != nil && err != io.EOF {
+		return true
+	}
+	if len(head) <= 8 {
+		return true
+	}
+	// A byte or two of the prefix may be what is damaged.
+	diff := 0
+	for i, x := range head[8:] {
+		if x != headerPrefix[i] {
+			diff++
+		}
+	}
+	if diff <= 2 {
+		return true
+	}
+	// Or frames that verify follow: no other file is framed that way.
+	rest, err := readRest(f, 1, min(size, 1<<20))
+	if err != nil {
+		return true
+	}
+	_, n := resync(rest, 1)
+	return n > 0
+}
+
+// cutShort decides what a frame cut short at off is: what a crash leaves
+// when nothing after it verifies and it is not the header, damage
+// otherwise.
+func (st *store) cutShort(c *logCheck, f *os.File, off int64, what string) error {
+	rest, err := readRest(f, off, c.size)
+	if err != nil {
+		return err
+	}
+	if allZero(rest) {
+		c.torn = fmt.Sprintf("%d zero bytes", len(rest))
+		return nil
+	}
+	if at, n := resync(rest[1:], off+1); n > 0 {
+		c.damage = &DataDirError{Dir: st.dir, File: logName, Offset: off, Inputs: c.inputs, Rest: int64(len(rest)),
+			Following: n, FollowingAt: at, Reason: what + ", followed by frames that verify"}
+		return nil
+	}
+	if off == 0 {
+		// A log is created whole (written aside, then renamed): a header
+		// cut short is not a crash's.
+		c.damage = &DataDirError{Dir: st.dir, File: logName, Offset: 0, Rest: c.size, Reason: "the header frame: " + what}
+		return nil
+	}
+	c.torn = fmt.Sprintf("%d bytes of %s", len(rest), what[2:])
+	return nil
+}
+
+// damaged is the damage of the frame at off, with what follows it.
+func (st *store) damaged(c *logCheck, f *os.File, off int64, reason string) *DataDirError {
+	e := &DataDirError{Dir: st.dir, File: logName, Offset: off, Inputs: c.inputs, Reason: reason}
+	if off == 0 {
+		e.Reason = "the header frame: " + reason
+	}
+	e.Rest = c.size - off
+	if rest, err := readRest(f, off, c.size); err == nil && len(rest) > 1 {
+		e.FollowingAt, e.Following = resync(rest[1:], off+1)
+	}
+	return e
+}
+
+// maxResync bounds what is read after a bad frame to look for frames that
+// still verify.
+const maxResync = 256 << 20
+
+func readRest(f *os.File, off, size int64) ([]byte, error) {
+	n := min(size-off, maxResync)
+	b := make([]byte, n)
+	if _, err := f.ReadAt(b, off); err != nil && err != io.EOF {
+		return nil, err
+	}
+	return b, nil
+}
+
+func allZero(b []byte) bool {
+	for _, x := range b {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// resync finds the first offset in b where a non-empty frame verifies, and
+// how many frames verify from there one after another.
+func resync(b []byte, base int64) (int64, int) {
+	for i := 0; i+8 <= len(b); i++ {
+		if n := chain(b[i:]); n > 0 {
+			return base + int64(i), n
+		}
+	}
+	return 0, 0
+}
+
+func chain(b []byte) int {
+	n := 0
+	for len(b) >= 8 {
+		size := binary.LittleEndian.Uint32(b)
+		if size == 0 || size > maxFrame || int64(size) > int64(len(b)-8) {
+			break
+		}
+		if crcOf(b[8:8+size]) != binary.LittleEndian.Uint32(b[4:]) {
+			break
+		}
+		n++
+		b = b[8+size:]
+	}
+	return n
+}

@@ -1,0 +1,213 @@
+package simulator
+
+// Repairing a data directory (store_check.go says what is damage): the
+// damaged log is copied aside before it is cut, a snapshot that does not
+// verify (or holds inputs the cut dropped) is moved aside, and what was
+// dropped is reported.
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// DataDirRepair is what RepairDataDir did.
+type DataDirRepair struct {
+	// Damage is what was found in the log or the snapshot; nil when both
+	// verified (a cut-short tail, which a start cuts itself, is not
+	// damage).
+	Damage *DataDirError
+	// KeptInputs and KeptBytes are what the log holds after the repair.
+	KeptInputs int64
+	KeptBytes  int64
+	// DroppedBytes were cut from the end of the log; DroppedFrames of
+	// them were frames that still verified after the damage.
+	DroppedBytes  int64
+	DroppedFrames int
+	// SavedLog is the copy of the log as it was before the cut ("" when
+	// nothing was cut); SavedSnapshot is where a snapshot that did not
+	// verify or held dropped inputs was moved ("" when none was).
+	SavedLog      string
+	SavedSnapshot string
+}
+
+// String reports the repair in a few lines.
+func (r *DataDirRepair) String() string {
+	var b strings.Builder
+	if r.Damage != nil {
+		fmt.Fprintf(&b, "found: %s is damaged", filepath.Join(r.Damage.Dir, r.Damage.File))
+		if r.Damage.Offset >= 0 {
+			fmt.Fprintf(&b, " at offset %d", r.Damage.Offset)
+		}
+		fmt.Fprintf(&b, " (%s)\n", r.Damage.Reason)
+	}
+	if r.SavedLog != "" {
+		fmt.Fprintf(&b, "the log as it was is saved as %s\n", r.SavedLog)
+		fmt.Fprintf(&b, "dropped %d bytes at the end of the log", r.DroppedBytes)
+		if r.DroppedFrames > 0 {
+			fmt.Fprintf(&b, ", among them %d frames that still verified after the damage", r.DroppedFrames)
+		}
+		b.WriteString("\n")
+	}
+	if r.SavedSnapshot != "" {
+		fmt.Fprintf(&b, "the snapshot is moved to %s: the start replays the log\n", r.SavedSnapshot)
+	}
+	fmt.Fprintf(&b, "kept %d whole inputs (%d bytes of log)", r.KeptInputs, r.KeptBytes)
+	if r.SavedLog == "" && r.SavedSnapshot == "" {
+		b.WriteString("; nothing to repair")
+	}
+	return b.String()
+}
+
+// RepairDataDir repairs the data directory dir, which no simulator may be
+// using (it takes its lock): a log damaged in a way a crash does not leave
+// (see DataDirError) is copied aside (DIR/log.damaged-TIME) and cut before
+// the frame that does not verify, so the inputs before it are kept and
+// every byte from it on is dropped (an input cannot run without the ones
+// before it); a cut-short tail is cut the same way; a snapshot that does
+// not verify, or holds inputs the cut dropped, is moved aside
+// (DIR/snapshot.damaged-TIME). A directory that is not a simulator's is
+// refused and left alone. mwallet-sim repair DIR runs it; WithDataRepair
+// runs it before a start.
+func RepairDataDir(dir string) (*DataDirRepair, error) {
+	if _, err := os.Stat(dir); err != nil {
+		return nil, fmt.Errorf("simulator: data directory: %w", err)
+	}
+	if _, err := checkLayout(dir); err != nil {
+		return nil, err
+	}
+	st, err := openStore(dir, io.Discard, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer st.close()
+	return st.repair()
+}
+
+// WithDataRepair repairs the data directory (RepairDataDir) before the
+// simulator starts on it, and reports what it did on the diagnostics
+// writer. mwallet-sim serve -data-repair.
+func WithDataRepair() Option { return func(o *options) { o.dataRepair = true } }
+
+// repair repairs the directory of st, whose lock it holds.
+func (st *store) repair() (*DataDirRepair, error) {
+	rep := &DataDirRepair{}
+	if _, err := os.Stat(st.path); errors.Is(err, os.ErrNotExist) {
+		return rep, st.setSnapshotAside(rep, "a snapshot without its log")
+	}
+	sf, err := st.loadSnapshot()
+	if err != nil {
+		return nil, err
+	}
+	c, err := st.checkLog(true)
+	if err != nil {
+		return nil, err
+	}
+	cut := int64(-1)
+	switch {
+	case c.damage != nil && c.damage.Foreign:
+		return nil, c.damage
+	case c.damage != nil:
+		rep.Damage, cut, rep.KeptInputs, rep.DroppedFrames = c.damage, c.damage.Offset, c.damage.Inputs, c.damage.Following
+	case c.size > c.end:
+		cut, rep.KeptInputs = c.end, c.inputs
+	default:
+		rep.KeptInputs = c.inputs
+	}
+	rep.KeptBytes = c.size
+	if cut >= 0 {
+		saved := st.path + ".damaged-" + time.Now().UTC().Format("20060102T150405.000000000Z")
+		if err := copyFile(st.path, saved); err != nil {
+			return nil, fmt.Errorf("simulator: data directory: saving the damaged log: %w", err)
+		}
+		rep.SavedLog, rep.DroppedBytes, rep.KeptBytes = saved, c.size-cut, cut
+		if cut == 0 {
+			// The header is damaged: nothing is kept, the directory is new.
+			err = os.Remove(st.path)
+		} else {
+			err = truncateSynced(st.path, cut)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("simulator: data directory: cutting the log: %w", err)
+		}
+	}
+	if sf != nil {
+		reason := ""
+		if cut == 0 {
+			reason = "its log's header was damaged"
+		} else if c, err = st.checkLog(false, sf.meta.Offset); err != nil {
+			return nil, err
+		} else if _, _, damage := sf.verify(st, c); damage != nil {
+			reason = damage.Reason
+			if rep.Damage == nil {
+				rep.Damage = damage
+			}
+		}
+		if reason != "" {
+			if err := st.setSnapshotAside(rep, reason); err != nil {
+				return nil, err
+			}
+		}
+	}
+	syncDir(st.dir)
+	st.report("repair: %s", strings.ReplaceAll(rep.String(), "\n", "; "))
+	return rep, nil
+}
+
+// setSnapshotAside moves DIR/snapshot aside, if there is one.
+func (st *store) setSnapshotAside(rep *DataDirRepair, reason string) error {
+	path := filepath.Join(st.dir, snapshotName)
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	saved := path + ".damaged-" + time.Now().UTC().Format("20060102T150405.000000000Z")
+	if err := os.Rename(path, saved); err != nil {
+		return fmt.Errorf("simulator: data directory: moving the snapshot aside: %w", err)
+	}
+	if rep.Damage == nil {
+		rep.Damage = &DataDirError{Dir: st.dir, File: snapshotName, Offset: -1, Reason: reason}
+	}
+	rep.SavedSnapshot = saved
+	return nil
+}
+
+func copyFile(from, to string) error {
+	src, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(dst, src); err != nil {
+		_ = dst.Close()
+		return err
+	}
+	if err := dst.Sync(); err != nil {
+		_ = dst.Close()
+		return err
+	}
+	return dst.Close()
+}
+
+func truncateSynced(path string, size int64) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	if err := f.Truncate(size); err != nil {
+		_ = f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		_ = f.Close()
+		return err
+	}
+	return f.Close()
+}
