@@ -48,6 +48,11 @@ func (c *Client) do(ctx context.Context, r *Request, out any, o callOptions) (*R
 	if err != nil {
 		return nil, err
 	}
+	for _, x := range r.Amounts {
+		if err := c.checkAssetAmount(ctx, x); err != nil {
+			return nil, err
+		}
+	}
 	if c.cfg.pending != nil && r.Idempotent && !r.Sensitive && sp.idemKey != "" {
 		p := c.pendingOf(sp)
 		sp.pending = &p
@@ -93,11 +98,6 @@ func (c *Client) spec(r *Request, o callOptions) (*callSpec, error) {
 	sp.keyed = sp.idemKey != ""
 	if hasCtl(sp.stepUp) {
 		return nil, &ParamError{Param: "step-up challenge id", Reason: "contains control characters", Code: ""}
-	}
-	for _, x := range r.Amounts {
-		if err := c.checkAssetAmount(x); err != nil {
-			return nil, err
-		}
 	}
 	if r.Body != nil {
 		b, err := encodeBody(r.Body)

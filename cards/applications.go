@@ -107,7 +107,7 @@ func (p ApplyParams) body() (*applyBody, error) {
 		return nil, &mwallet.ParamError{Param: "form_factor", Reason: "must be empty, virtual or physical", Code: mwallet.CodeInvalidRequest}
 	}
 	if p.FirstTopUp.IsNegative() {
-		return nil, &mwallet.ParamError{Param: "first_topup", Reason: "must not be negative", Code: mwallet.CodeInvalidRequest}
+		return nil, &mwallet.ParamError{Param: "first_topup", Reason: "must not be negative", Code: mwallet.CodeInvalidFields}
 	}
 	if !p.FirstTopUp.IsZero() {
 		b.FirstTopUp = p.FirstTopUp.String()
@@ -199,7 +199,7 @@ func (c *Client) Apply(ctx context.Context, member string, p ApplyParams, opts .
 	req := &mwallet.Request{Method: http.MethodPost, Path: "/v1/cards/applications", MemberScoped: true, Member: member,
 		Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated}}
 	if !p.FirstTopUp.IsZero() {
-		req.Amounts = []mwallet.AssetAmount{{Param: "FirstTopUp", Asset: body.SourceAsset, Amount: p.FirstTopUp}}
+		req.Amounts = []mwallet.AssetAmount{{Param: "FirstTopUp", Asset: body.SourceAsset, Amount: p.FirstTopUp, Code: mwallet.CodeInvalidFields}}
 	}
 	out, err := mwallet.Call[Application](ctx, c.caller, req, opts...)
 	if err != nil {

@@ -152,6 +152,13 @@ func (c *Client) Activate(ctx context.Context, member, cardID string, p Activate
 	if err != nil {
 		return nil, err
 	}
+	if p.Expiry == "" || p.PIN == "" {
+		param := "expiry"
+		if p.Expiry != "" {
+			param = "pin"
+		}
+		return nil, &mwallet.ParamError{Param: param, Reason: "expiry and pin are required", Code: mwallet.CodeInvalidRequest}
+	}
 	if !expiryRE.MatchString(p.Expiry) {
 		return nil, &mwallet.ParamError{Param: "expiry", Reason: "must be MM/YY with a month from 01 to 12", Code: mwallet.CodeInvalidFields}
 	}

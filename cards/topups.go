@@ -35,7 +35,7 @@ type topUpBody struct {
 
 func (p TopUpParams) body() (*topUpBody, error) {
 	if p.Amount.Sign() <= 0 {
-		return nil, &mwallet.ParamError{Param: "amount", Reason: "must be positive", Code: mwallet.CodeInvalidRequest}
+		return nil, &mwallet.ParamError{Param: "amount", Reason: "must be greater than zero", Code: mwallet.CodeInvalidFields}
 	}
 	b := &topUpBody{Amount: p.Amount.String(), SourceAsset: strings.TrimSpace(p.SourceAsset)}
 	if p.FundingSource != "" {
@@ -77,7 +77,7 @@ func (c *Client) TopUp(ctx context.Context, member, cardID string, p TopUpParams
 		return nil, err
 	}
 	return mwallet.Call[TopUp](ctx, c.caller, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated},
-		Amounts: []mwallet.AssetAmount{{Param: "Amount", Asset: body.SourceAsset, Amount: p.Amount}}}, opts...)
+		Amounts: []mwallet.AssetAmount{{Param: "Amount", Asset: body.SourceAsset, Amount: p.Amount, Code: mwallet.CodeInvalidFields}}}, opts...)
 }
 
 // EstimateParams are the parameters of EstimateTopUp.
@@ -158,12 +158,12 @@ func (c *Client) EstimateTopUp(ctx context.Context, member, cardID string, p Est
 		return nil, err
 	}
 	if p.Amount.Sign() <= 0 {
-		return nil, &mwallet.ParamError{Param: "amount", Reason: "must be positive", Code: mwallet.CodeInvalidRequest}
+		return nil, &mwallet.ParamError{Param: "amount", Reason: "must be greater than zero", Code: mwallet.CodeInvalidFields}
 	}
 	q := url.Values{"amount": {p.Amount.String()}}
 	if s := strings.TrimSpace(p.SourceAsset); s != "" {
 		q.Set("source_asset", s)
 	}
 	return mwallet.Call[Estimate](ctx, c.caller, &mwallet.Request{Method: http.MethodGet, Path: path, Query: q, MemberScoped: true, Member: member,
-		Amounts: []mwallet.AssetAmount{{Param: "Amount", Asset: q.Get("source_asset"), Amount: p.Amount}}}, opts...)
+		Amounts: []mwallet.AssetAmount{{Param: "Amount", Asset: q.Get("source_asset"), Amount: p.Amount, Code: mwallet.CodeInvalidFields}}}, opts...)
 }
