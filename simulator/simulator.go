@@ -270,7 +270,7 @@ type Event struct {
 // (WithDataDir) or a recording that does not replay (WithRecording). In
 // tests, simtest.New does this and fails the test on the error.
 func New(opts ...Option) (*Simulator, error) {
-	s, err := NewHandler(opts...)
+	s, err := newSimulator(true, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -287,8 +287,7 @@ func New(opts ...Option) (*Simulator, error) {
 	return s, nil
 }
 
-// MustNew is New for examples and programs whose options are fixed: it
-// panics when an option is invalid.
+// MustNew is New that panics when an option is invalid, for programs.
 func MustNew(opts ...Option) *Simulator {
 	s, err := New(opts...)
 	if err != nil {
@@ -299,8 +298,11 @@ func MustNew(opts ...Option) *Simulator {
 
 // NewHandler builds a simulator without starting a server: serve it yourself
 // (it is an http.Handler). URL and Client need SetBaseURL first. Invalid
-// options are reported as by New.
-func NewHandler(opts ...Option) (*Simulator, error) {
+// options are reported as by New; WithTLS and WithHTTP2, which shape the
+// server New starts, are refused (ErrServerOption).
+func NewHandler(opts ...Option) (*Simulator, error) { return newSimulator(false, opts) }
+
+func newSimulator(served bool, opts []Option) (*Simulator, error) {
 	o := defaultOptions()
 	for _, f := range opts {
 		f(&o)
@@ -310,7 +312,7 @@ func NewHandler(opts ...Option) (*Simulator, error) {
 			return nil, err
 		}
 	}
-	if err := o.validate(); err != nil {
+	if err := o.validate(served); err != nil {
 		return nil, err
 	}
 	if o.dataDir != "" {
