@@ -66,6 +66,9 @@ func (c *Client) spec(r *Request, o callOptions) (*callSpec, error) {
 	if r == nil {
 		return nil, &ParamError{Param: "request", Reason: "a request is required", Code: ""}
 	}
+	if o.refuse != nil {
+		return nil, o.refuse
+	}
 	method := strings.ToUpper(strings.TrimSpace(r.Method))
 	if method == "" || strings.ContainsAny(method, " \t\r\n") {
 		return nil, &ParamError{Param: "Method", Reason: "an HTTP method is required", Code: ""}
