@@ -514,13 +514,13 @@ func TestMergeByStatusVersionOutOfOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var snaps []remittance.Order
+	var snaps []*remittance.Order
 	snap := func() {
 		o, err := c.Remittances.Get(ctx, member1, res.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		snaps = append(snaps, *o)
+		snaps = append(snaps, o)
 	}
 	snap()
 	for _, step := range []func(string) error{sim.Remittances.Dispatch, func(id string) error { return sim.Remittances.Complete(id, "") }, sim.Remittances.Refund} {
@@ -531,7 +531,7 @@ func TestMergeByStatusVersionOutOfOrder(t *testing.T) {
 	}
 	// Snapshots fed newest first, or shuffled, still end at the newest.
 	for _, order := range [][]int{{3, 2, 1, 0}, {1, 3, 0, 2}, {0, 1, 2, 3}} {
-		var cur remittance.Order
+		var cur *remittance.Order
 		for _, i := range order {
 			cur = remittance.Merge(cur, snaps[i])
 		}
@@ -546,7 +546,7 @@ func TestMergeByStatusVersionOutOfOrder(t *testing.T) {
 			evs = append(evs, e)
 		}
 	}
-	local := snaps[1] // processing, v2
+	local := *snaps[1] // processing, v2
 	var applied []string
 	for i := len(evs) - 1; i >= 0; i-- {
 		e := evs[i]
@@ -563,13 +563,19 @@ func TestMergeByStatusVersionOutOfOrder(t *testing.T) {
 	if local.Status != remittance.StatusRefunded || local.StatusVersion != 4 {
 		t.Fatalf("local %s v%d", local.Status, local.StatusVersion)
 	}
-	if got := remittance.Merge(local, snaps[0]); got.StatusVersion != 4 {
+	if got := remittance.Merge(&local, snaps[0]); got.StatusVersion != 4 {
 		t.Fatal("an older snapshot moved the order backward")
 	}
-	other := snaps[0]
+	other := *snaps[0]
 	other.ID, other.StatusVersion = "rmt_other", 99
-	if got := remittance.Merge(local, other); got.ID != local.ID {
+	if got := remittance.Merge(&local, &other); got.ID != local.ID {
 		t.Fatal("merged a different order")
+	}
+	if got := remittance.Merge(nil, &local); got != &local {
+		t.Fatal("Merge(nil, u) is not u")
+	}
+	if got := remittance.Merge(&local, nil); got != &local {
+		t.Fatal("Merge(c, nil) is not c")
 	}
 }
 
