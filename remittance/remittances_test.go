@@ -613,7 +613,9 @@ func TestNeedsReconfirm(t *testing.T) {
 func TestImmediateOutcomeCompletes(t *testing.T) {
 	t.Parallel()
 	sim, c := simtest.New(t)
-	sim.Outcomes.Set(simulator.CollectionRemittances, simulator.Immediate())
+	if err := sim.Outcomes.Set(simulator.CollectionRemittances, simulator.Immediate()); err != nil {
+		t.Fatal(err)
+	}
 	ctx := context.Background()
 	p := validParams(payeeOf(t, c, member1, "PHP"))
 	p.PayoutAmount = "1000.00"
@@ -715,10 +717,14 @@ func TestPOBONeedsSubaccount(t *testing.T) {
 	ctx := context.Background()
 	p := validParams(payeeOf(t, c, "biz", "EUR"))
 	p.Line, p.PurposeCode = remittance.LinePOBO, remittance.PurposeServicesPurchased
-	sim.Merchant.SetPOBOSubaccount(false)
+	if err := sim.Merchant.SetPOBOSubaccount(false); err != nil {
+		t.Fatal(err)
+	}
 	_, err := c.Remittances.Create(ctx, "biz", p)
 	simtest.WantCode(t, err, mwallet.CodeProductNotAvailable)
-	sim.Merchant.SetPOBOSubaccount(true)
+	if err := sim.Merchant.SetPOBOSubaccount(true); err != nil {
+		t.Fatal(err)
+	}
 	res, err := c.Remittances.Create(ctx, "biz", p)
 	if err != nil {
 		t.Fatal(err)

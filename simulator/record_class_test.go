@@ -351,7 +351,9 @@ func TestControlMethodsRecorded(t *testing.T) {
 	// Advance with nothing due logs nothing; with a timer due it logs
 	// advance.
 	sim.Clock.Advance(time.Second)
-	sim.Outcomes.Set(simulator.CollectionQROrders, simulator.Immediate())
+	if err := sim.Outcomes.Set(simulator.CollectionQROrders, simulator.Immediate()); err != nil {
+		t.Fatal(err)
+	}
 	sameState(t, sim, replayOf(t, sim))
 }
 
