@@ -3,6 +3,7 @@ package cards
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/url"
 	"strings"
@@ -90,8 +91,9 @@ func (p ApplyParams) body() (*applyBody, error) {
 	}
 	if strings.TrimSpace(p.ProductID) != "" {
 		id, err := withPrefix("product_id", prefixProduct, p.ProductID)
-		if err != nil {
-			return nil, err
+		if pe := (*mwallet.ParamError)(nil); errors.As(err, &pe) {
+			pe.Code = mwallet.CodeProductNotAvailable // an unknown product, in a body
+			return nil, pe
 		}
 		b.ProductID = id
 	} else if b.BIN == "" {

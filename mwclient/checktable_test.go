@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -333,6 +334,9 @@ var localChecks = []localCheck{
 		cards.ApplyParams{ClientKey: cards.NewClientKey(), SourceAsset: "USDT", ProductID: "cpd_virtual_std", FormFactor: "Physical"},
 		map[string]any{"client_key": "chk-5", "source_asset": "USDT", "product_id": "cpd_virtual_std", "form_factor": "Physical"},
 		"the service issues a virtual card for a mistyped physical; the SDK refuses the typo"),
+	applyRow("product_id with a slash", "product_id from the products list, else product_not_available",
+		cards.ApplyParams{ClientKey: "chk-6", SourceAsset: "USDT", ProductID: "cpd_a/b"},
+		map[string]any{"client_key": "chk-6", "source_asset": "USDT", "product_id": "cpd_a/b"}, ""),
 	applyRow("client_key missing", "client_key optional; a random one is generated if omitted",
 		cards.ApplyParams{SourceAsset: "USDT", ProductID: "cpd_virtual_std"},
 		map[string]any{"source_asset": "USDT", "product_id": "cpd_virtual_std"},
@@ -400,7 +404,7 @@ var localChecks = []localCheck{
 			_, err := e.c.Cards.ReportLost(ctx, checkMember, e.physicalCard(), "misplaced")
 			return err
 		}, map[string]any{"kind": "misplaced"},
-		"the service reports a mistyped kind as lost; the SDK refuses the typo", mwallet.CodeStepUpRequired),
+		"the service reports a mistyped kind as lost; the SDK refuses the typo", ""),
 
 	// QR payments.
 	qrRow("code_value missing", "code_value required (invalid_request)", "/v1/qrpay/decode",
@@ -464,6 +468,70 @@ var localChecks = []localCheck{
 		remitParams(func(p *remittance.CreateParams) { p.PayoutAmount = "10.251" }), remitWire(func(_ *checkEnv, b map[string]any) { b["payout_amount"] = "10.251" }), ""),
 	remitRow("payout_amount GBP 10.5", "payout_amount precision exactly that of the currency (invalid_request)",
 		remitParams(func(p *remittance.CreateParams) { p.PayoutAmount = "10.5" }), remitWire(func(_ *checkEnv, b map[string]any) { b["payout_amount"] = "10.5" }), ""),
+	{name: "GET /v1/remit/quotes slippage_bps 1001", rule: "slippage_bps 50 to 1000, else invalid_fields",
+		sdk: func(ctx context.Context, e *checkEnv) error {
+			_, err := e.c.Remittances.Quote(ctx, checkMember, remittance.QuoteParams{PayeeID: e.payeeID(), PayoutAmount: "10.25", PayoutCurrency: "GBP", SlippageBps: 1001})
+			return err
+		},
+		raw: func(e *checkEnv) *mwallet.Request {
+			return &mwallet.Request{Method: http.MethodGet, Path: "/v1/remit/quotes", MemberScoped: true, Member: checkMember,
+				Query: url.Values{"payee_id": {e.payeeID()}, "payout_amount": {"10.25"}, "slippage_bps": {"1001"}}}
+		}},
+	{name: "GET /v1/remit/quotes payout_amount GBP 10.251", rule: "payout_amount precision exactly that of the currency (invalid_request)",
+		sdk: func(ctx context.Context, e *checkEnv) error {
+			_, err := e.c.Remittances.Quote(ctx, checkMember, remittance.QuoteParams{PayeeID: e.payeeID(), PayoutAmount: "10.251", PayoutCurrency: "GBP"})
+			return err
+		},
+		raw: func(e *checkEnv) *mwallet.Request {
+			return &mwallet.Request{Method: http.MethodGet, Path: "/v1/remit/quotes", MemberScoped: true, Member: checkMember,
+				Query: url.Values{"payee_id": {e.payeeID()}, "payout_amount": {"10.251"}}}
+		}},
+	{name: "POST /v1/remit/payees holder_name missing", rule: "payee fields required (invalid_fields)",
+		sdk: func(ctx context.Context, e *checkEnv) error {
+			_, err := e.c.Remittances.CreatePayee(ctx, checkMember, remittance.PayeeParams{Country: "GB", Currency: "GBP", AccountNumber: "12345678", BankCode: "400000"})
+			return err
+		},
+		raw: func(e *checkEnv) *mwallet.Request {
+			return &mwallet.Request{Method: http.MethodPost, Path: "/v1/remit/payees", MemberScoped: true, Member: checkMember, Idempotent: true,
+				Body: map[string]any{"country": "GB", "currency": "GBP", "account_number": "12345678", "bank_code": "400000"}}
+		}},
+	{name: "POST /v1/remit/vp/applications/query no member", rule: "VP batch query: 1 to 100 members",
+		sdk: func(ctx context.Context, e *checkEnv) error {
+			_, err := e.c.Remittances.QueryVPApplications(ctx, nil)
+			return err
+		},
+		raw: func(e *checkEnv) *mwallet.Request {
+			return &mwallet.Request{Method: http.MethodPost, Path: "/v1/remit/vp/applications/query", Body: map[string][]string{"members": {}}}
+		}},
+	{name: "POST /v1/remit/vp/applications/query 101 members", rule: "VP batch query: 1 to 100 members",
+		sdk: func(ctx context.Context, e *checkEnv) error {
+			_, err := e.c.Remittances.QueryVPApplications(ctx, slices.Repeat([]string{checkMember}, 101))
+			return err
+		},
+		raw: func(e *checkEnv) *mwallet.Request {
+			return &mwallet.Request{Method: http.MethodPost, Path: "/v1/remit/vp/applications/query", Body: map[string][]string{"members": slices.Repeat([]string{checkMember}, 101)}}
+		}},
+	{name: "GET /v1/remittances/{id} id with a slash", rule: "order id rmt_<uuid>",
+		sdk: func(ctx context.Context, e *checkEnv) error {
+			_, err := e.c.Remittances.Get(ctx, checkMember, "rmt_a/b")
+			return err
+		},
+		raw: func(e *checkEnv) *mwallet.Request {
+			return &mwallet.Request{Method: http.MethodGet, Path: "/v1/remittances/rmt_a%2Fb", MemberScoped: true, Member: checkMember}
+		}},
+	{name: "GET /v1/cards/{id} id with a slash", rule: "card id crd_<id>",
+		sdk: func(ctx context.Context, e *checkEnv) error {
+			_, err := e.c.Cards.Get(ctx, checkMember, "crd_a/b")
+			return err
+		},
+		raw: func(e *checkEnv) *mwallet.Request {
+			return &mwallet.Request{Method: http.MethodGet, Path: "/v1/cards/crd_a%2Fb", MemberScoped: true, Member: checkMember}
+		}},
+	cardPostRow("current_pin not digits", "current_pin digits (invalid_fields)", "pin",
+		func(ctx context.Context, e *checkEnv) error {
+			_, err := e.c.Cards.SetPIN(ctx, checkMember, e.cardID(), cards.SetPINParams{NewPIN: "135790", CurrentPIN: "12a4"})
+			return err
+		}, map[string]any{"new_pin": "135790", "current_pin": "12a4"}, "", ""),
 	remitRow("line Express (wrong case)", "line express or pobo; unrecognised falls back to express",
 		remitParams(func(p *remittance.CreateParams) { p.Line = "Express" }), remitWire(func(_ *checkEnv, b map[string]any) { b["line"] = "Express" }),
 		"the service silently uses express for an unrecognised line; the SDK refuses the typo"),
@@ -540,7 +608,16 @@ func TestLocalChecksMatchTheService(t *testing.T) {
 			if diff := cmp.Diff(got[0], got[1]); diff != "" {
 				t.Fatalf("the SDK's decision depends on the cached catalogue (-not cached +cached):\n%s", diff)
 			}
-			_, err := e.c.Do(ctx, row.raw(e), nil)
+			req := row.raw(e)
+			_, err := e.c.Do(ctx, req, nil)
+			if su, ok := mwallet.AsStepUp(err); ok {
+				// The service decides on this input after the step-up:
+				// complete it and resend.
+				if err := sim.StepUp.Complete(su.ChallengeID); err != nil {
+					t.Fatal(err)
+				}
+				_, err = e.c.Do(ctx, req, nil, mwallet.StepUpResend(err)...)
+			}
 			service := decide(t, err)
 			if row.guard != "" {
 				if !got[0].Local || service.Code != row.serviceCode {

@@ -147,10 +147,10 @@ func orderPathID(id string) (string, error) {
 	id = strings.TrimSpace(id)
 	rest := strings.TrimPrefix(id, "rmt_")
 	if rest == "" {
-		return "", &mwallet.ParamError{Param: "id", Reason: "order id is required", Code: mwallet.CodeInvalidRequest}
+		return "", &mwallet.ParamError{Param: "id", Reason: "order id is required", Code: mwallet.CodeNotFound}
 	}
 	if strings.ContainsAny(rest, "/?#") {
-		return "", &mwallet.ParamError{Param: "id", Reason: fmt.Sprintf("%q is not an order id", id), Code: mwallet.CodeInvalidRequest}
+		return "", &mwallet.ParamError{Param: "id", Reason: fmt.Sprintf("%q is not an order id", id), Code: mwallet.CodeNotFound}
 	}
 	return "rmt_" + rest, nil
 }
