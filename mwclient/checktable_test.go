@@ -532,6 +532,8 @@ var localChecks = []localCheck{
 			_, err := e.c.Cards.SetPIN(ctx, checkMember, e.cardID(), cards.SetPINParams{NewPIN: "135790", CurrentPIN: "12a4"})
 			return err
 		}, map[string]any{"new_pin": "135790", "current_pin": "12a4"}, "", ""),
+	remitRow("payout_amount GBP 10.5 without PayoutCurrency", "payout_amount precision exactly that of the payee's currency (invalid_request); checked by the service when the SDK is not told the currency",
+		remitParams(func(p *remittance.CreateParams) { p.PayoutAmount, p.PayoutCurrency = "10.5", "" }), remitWire(func(_ *checkEnv, b map[string]any) { b["payout_amount"] = "10.5" }), ""),
 	remitRow("line Express (wrong case)", "line express or pobo; unrecognised falls back to express",
 		remitParams(func(p *remittance.CreateParams) { p.Line = "Express" }), remitWire(func(_ *checkEnv, b map[string]any) { b["line"] = "Express" }),
 		"the service silently uses express for an unrecognised line; the SDK refuses the typo"),

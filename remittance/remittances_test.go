@@ -53,7 +53,6 @@ func TestCreateRejectedLocally(t *testing.T) {
 		{"payout negative", func(p *remittance.CreateParams) { p.PayoutAmount = "-1.00" }, "PayoutAmount", mwallet.CodeInvalidRequest},
 		{"payout exponent", func(p *remittance.CreateParams) { p.PayoutAmount = "1e2" }, "PayoutAmount", mwallet.CodeInvalidRequest},
 		{"payout over 32 chars", func(p *remittance.CreateParams) { p.PayoutAmount = strings.Repeat("1", 30) + ".00" }, "PayoutAmount", mwallet.CodeInvalidRequest},
-		{"currency missing", func(p *remittance.CreateParams) { p.PayoutCurrency = "" }, "PayoutCurrency", mwallet.CodeInvalidRequest},
 		{"currency unknown", func(p *remittance.CreateParams) { p.PayoutCurrency = "XYZ" }, "PayoutCurrency", mwallet.CodeInvalidRequest},
 		{"slippage missing", func(p *remittance.CreateParams) { p.SlippageBps = 0 }, "SlippageBps", mwallet.CodeInvalidFields},
 		{"slippage 49", func(p *remittance.CreateParams) { p.SlippageBps = 49 }, "SlippageBps", mwallet.CodeInvalidFields},
