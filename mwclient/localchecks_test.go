@@ -286,3 +286,38 @@ func TestParseAmountSaysWhy(t *testing.T) {
 		t.Error("the catalogue was not read")
 	}
 }
+
+// TestAssetAmountWithoutReadableCatalogue: a Key without merchant:read
+// cannot load the asset catalogue, so an amount with a non-zero decimal
+// beyond the ledger scale is sent and the service refuses it with the same
+// code the local check gives; an amount with extra zero decimals is
+// credited.
+func TestAssetAmountWithoutReadableCatalogue(t *testing.T) {
+	t.Parallel()
+	sim, c := simtest.New(t)
+	if err := sim.Keys.Set(simulator.DefaultClientID, simulator.KeySettings{Scopes: []string{"deposits:write", "members:read"}}); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	_, err := c.Deposits.Create(ctx, "member-1", deposits.CreateParams{Asset: "USDT", Amount: money.MustParse("2.50000001", 8), Reference: "no-catalogue-1"})
+	var pe *mwallet.ParamError
+	if errors.As(err, &pe) || mwallet.CodeOf(err) != mwallet.CodeInvalidRequest {
+		t.Fatalf("err = %v, want the service's invalid_request", err)
+	}
+	d, err := c.Deposits.Create(ctx, "member-1", deposits.CreateParams{Asset: "USDT", Amount: money.MustParse("2.50000000", 8), Reference: "no-catalogue-2"})
+	if err != nil || d.Amount.String() != "2.500000" {
+		t.Fatalf("deposit = %+v, %v; want 2.500000 credited", d, err)
+	}
+	loads := 0
+	for _, r := range sim.Requests.List() {
+		if r.Path == "/v1/assets" {
+			loads++
+			if r.Code != string(mwallet.CodeInsufficientScope) {
+				t.Errorf("catalogue load answered %q, want insufficient_scope", r.Code)
+			}
+		}
+	}
+	if loads != 1 {
+		t.Errorf("%d catalogue loads, want 1 (a refused load is remembered)", loads)
+	}
+}
