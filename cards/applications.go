@@ -38,9 +38,9 @@ type ApplyParams struct {
 	// FirstTopUp is an amount in SourceAsset, at that asset's ledger_scale
 	// (not the card currency's), credited to the card after issuance
 	// (card.topup.credited). Zero means no first top-up. It must be at least
-	// the invoice's MinFirstTopUp, else amount_out_of_range. When the cached
-	// catalogue knows SourceAsset, it must carry exactly that asset's
-	// ledger_scale (see mwallet.AssetAmount). The card holds whole units of
+	// the invoice's MinFirstTopUp, else amount_out_of_range. A non-zero
+	// decimal beyond SourceAsset's ledger_scale is refused before sending
+	// (invalid_fields, see mwallet.AssetAmount). The card holds whole units of
 	// its currency's scale: the contract does not say how a finer amount is
 	// rounded (the simulator credits it cut to whole cents and returns the
 	// remainder to the funding account).

@@ -15,9 +15,9 @@ import (
 type TopUpParams struct {
 	// Amount is the base amount in the source asset, at that asset's
 	// ledger_scale (not the card currency's); required and positive. With a
-	// SourceAsset the cached catalogue knows, it must carry exactly that
-	// asset's ledger_scale (see mwallet.AssetAmount). The card receives it in
-	// its own currency (see Estimate.CardAmount).
+	// SourceAsset, a non-zero decimal beyond that asset's ledger_scale is
+	// refused before sending (invalid_fields, see mwallet.AssetAmount). The
+	// card receives it in its own currency (see Estimate.CardAmount).
 	Amount money.Amount
 	// SourceAsset is a preference; when empty or unavailable the service
 	// chooses by the member's payment priority.

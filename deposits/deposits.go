@@ -87,9 +87,10 @@ func (d *Deposit) normalize() error {
 type CreateParams struct {
 	// Asset is the asset code (upper-cased before sending).
 	Asset string
-	// Amount must be greater than zero, parsed at the asset's ledger_scale
-	// (client.ParseAmount(ctx, asset, s)); it is sent as it is. When the
-	// cached catalogue knows Asset, any other scale is refused before
+	// Amount must be greater than zero, at the asset's ledger_scale
+	// (client.ParseAmount(ctx, asset, s)); it is sent as it is. Extra
+	// decimals that are all zero are accepted ("2.50000000" USDT is credited
+	// 2.5); a non-zero decimal beyond the ledger scale is refused before
 	// sending (see mwallet.AssetAmount).
 	Amount money.Amount
 	// Reference is required, at most 120 characters, stable across retries.
