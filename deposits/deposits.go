@@ -186,7 +186,7 @@ func ID(reference string) string { return "dep_" + reference }
 // without showing their fields; they are taken to answer the Deposit resource.
 func (c *Client) Get(ctx context.Context, reference string, opts ...mwallet.CallOption) (*Deposit, error) {
 	if reference == "" {
-		return nil, &mwallet.ParamError{Param: "reference", Reason: "required", Code: mwallet.CodeInvalidRequest}
+		return nil, &mwallet.ParamError{Param: "reference", Reason: "required", Code: mwallet.CodeNotFound}
 	}
 	if strings.Contains(reference, "/") {
 		page, err := mwallet.Call[mwallet.Page[Deposit]](ctx, c.caller, &mwallet.Request{

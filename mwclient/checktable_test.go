@@ -317,6 +317,23 @@ var localChecks = []localCheck{
 			return &mwallet.Request{Method: http.MethodPost, Path: "/v1/deposits", Body: map[string]any{"asset": "USDT", "amount": "1.000000", "reference": "chk-" + uuid.NewString()}, Idempotent: true}
 		}},
 
+	{name: "GET /v1/deposits/{id} reference empty", rule: "the reference is the path id of the single-item read",
+		sdk: func(ctx context.Context, e *checkEnv) error {
+			_, err := e.c.Deposits.Get(ctx, "")
+			return err
+		},
+		raw: func(e *checkEnv) *mwallet.Request {
+			return &mwallet.Request{Method: http.MethodGet, Path: "/v1/deposits/dep_"}
+		}},
+	{name: "POST /v1/webhooks/deliveries/{id}/redeliver id with a slash", rule: "delivery id whd_<id>",
+		sdk: func(ctx context.Context, e *checkEnv) error {
+			_, err := e.c.Webhooks.Redeliver(ctx, "whd_a/b")
+			return err
+		},
+		raw: func(e *checkEnv) *mwallet.Request {
+			return &mwallet.Request{Method: http.MethodPost, Path: "/v1/webhooks/deliveries/whd_a%2Fb/redeliver", Idempotent: true}
+		}},
+
 	// Card applications.
 	applyRow("first_topup USDT 10.12345600 (extra zero decimals)", "first_topup is a decimal in the source asset (ledger_scale; extra zero decimals accepted)",
 		cards.ApplyParams{ClientKey: "chk-1", SourceAsset: "USDT", ProductID: "cpd_virtual_std", FirstTopUp: usdtAmt("10.123456", 8)},
