@@ -16,6 +16,8 @@ import (
 //		redirect(su.HostedURL) // and wait until the user is done
 //		order, err = client.QRPay.Pay(ctx, member, params, su.Options()...)
 //	}
+//
+// StepUpResend(err) gives the same options in one call.
 type StepUp struct {
 	// ChallengeID goes into x-step-up on the resend.
 	ChallengeID string
