@@ -27,7 +27,8 @@ type ApplyParams struct {
 	// product_not_available.
 	SourceAsset string
 	// ProductID (with or without cpd_) fixes the form factor, BIN and issuing
-	// arrangement. Recommended; either ProductID or BIN is required.
+	// arrangement. Recommended: with neither ProductID nor BIN the service
+	// picks a product of the form factor itself.
 	ProductID string
 	// BIN selects the product when ProductID is empty.
 	BIN string
@@ -96,8 +97,6 @@ func (p ApplyParams) body() (*applyBody, error) {
 			return nil, pe
 		}
 		b.ProductID = id
-	} else if b.BIN == "" {
-		return nil, &mwallet.ParamError{Param: "product_id", Reason: "a product_id (recommended) or a bin is required", Code: mwallet.CodeInvalidRequest}
 	}
 	switch p.FormFactor {
 	case "":

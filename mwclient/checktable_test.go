@@ -351,6 +351,12 @@ var localChecks = []localCheck{
 		cards.ApplyParams{ClientKey: cards.NewClientKey(), SourceAsset: "USDT", ProductID: "cpd_virtual_std", FormFactor: "Physical"},
 		map[string]any{"client_key": "chk-5", "source_asset": "USDT", "product_id": "cpd_virtual_std", "form_factor": "Physical"},
 		"the service issues a virtual card for a mistyped physical; the SDK refuses the typo"),
+	applyRow("source_asset missing", "source_asset required (invalid_request)",
+		cards.ApplyParams{ClientKey: "chk-7", ProductID: "cpd_virtual_std"},
+		map[string]any{"client_key": "chk-7", "product_id": "cpd_virtual_std"}, ""),
+	applyRow("neither product_id nor bin", "product_id, or bin when product_id is omitted",
+		cards.ApplyParams{ClientKey: "chk-8", SourceAsset: "USDT"},
+		map[string]any{"client_key": "chk-8", "source_asset": "USDT"}, ""),
 	applyRow("product_id with a slash", "product_id from the products list, else product_not_available",
 		cards.ApplyParams{ClientKey: "chk-6", SourceAsset: "USDT", ProductID: "cpd_a/b"},
 		map[string]any{"client_key": "chk-6", "source_asset": "USDT", "product_id": "cpd_a/b"}, ""),
@@ -410,6 +416,11 @@ var localChecks = []localCheck{
 			_, err := e.c.Cards.Activate(ctx, checkMember, e.physicalCard(), cards.ActivateParams{Expiry: "12/30"})
 			return err
 		}, map[string]any{"expiry": "12/30"}, "", ""),
+	cardPostRow("pin not digits", "pin digits", "activate",
+		func(ctx context.Context, e *checkEnv) error {
+			_, err := e.c.Cards.Activate(ctx, checkMember, e.physicalCard(), cards.ActivateParams{Expiry: "12/30", PIN: "13a790"})
+			return err
+		}, map[string]any{"expiry": "12/30", "pin": "13a790"}, "", ""),
 	cardPostRow("expiry 13/30", "expiry MM/YY", "activate",
 		func(ctx context.Context, e *checkEnv) error {
 			_, err := e.c.Cards.Activate(ctx, checkMember, e.physicalCard(), cards.ActivateParams{Expiry: "13/30", PIN: "135790"})
@@ -502,6 +513,14 @@ var localChecks = []localCheck{
 		raw: func(e *checkEnv) *mwallet.Request {
 			return &mwallet.Request{Method: http.MethodGet, Path: "/v1/remit/quotes", MemberScoped: true, Member: checkMember,
 				Query: url.Values{"payee_id": {e.payeeID()}, "payout_amount": {"10.251"}}}
+		}},
+	{name: "GET /v1/remit/conversion-dates payout_currency GBPX", rule: "payout_currency an ISO 4217 code",
+		sdk: func(ctx context.Context, e *checkEnv) error {
+			_, err := mwallet.Collect(e.c.Remittances.ConversionDates(ctx, "GBPX"))
+			return err
+		},
+		raw: func(e *checkEnv) *mwallet.Request {
+			return &mwallet.Request{Method: http.MethodGet, Path: "/v1/remit/conversion-dates", Query: url.Values{"payout_currency": {"GBPX"}}}
 		}},
 	{name: "POST /v1/remit/payees holder_name missing", rule: "payee fields required (invalid_fields)",
 		sdk: func(ctx context.Context, e *checkEnv) error {
