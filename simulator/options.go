@@ -198,3 +198,33 @@ func (o *options) validate(served bool) error {
 	}
 	return nil
 }
+
+// newSimulator builds a simulator from opts: New with served true (it
+// starts the server next), NewHandler with served false.
+func newSimulator(served bool, opts []Option) (*Simulator, error) {
+	o := defaultOptions()
+	for _, f := range opts {
+		f(&o)
+	}
+	if o.recording != nil {
+		if err := o.recording.header.Config.apply(&o); err != nil {
+			return nil, err
+		}
+	}
+	if err := o.validate(served); err != nil {
+		return nil, err
+	}
+	if o.dataDir != "" {
+		return openDataDir(o)
+	}
+	s, err := build(o)
+	if err != nil {
+		return nil, err
+	}
+	if o.recording != nil {
+		if err := s.replayRecording(o.recording); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}

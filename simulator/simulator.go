@@ -287,7 +287,8 @@ func New(opts ...Option) (*Simulator, error) {
 	return s, nil
 }
 
-// MustNew is New that panics when an option is invalid, for programs.
+// MustNew is New for examples and programs whose options are fixed: it
+// panics when an option is invalid.
 func MustNew(opts ...Option) *Simulator {
 	s, err := New(opts...)
 	if err != nil {
@@ -301,34 +302,6 @@ func MustNew(opts ...Option) *Simulator {
 // options are reported as by New; WithTLS and WithHTTP2, which shape the
 // server New starts, are refused (ErrServerOption).
 func NewHandler(opts ...Option) (*Simulator, error) { return newSimulator(false, opts) }
-
-func newSimulator(served bool, opts []Option) (*Simulator, error) {
-	o := defaultOptions()
-	for _, f := range opts {
-		f(&o)
-	}
-	if o.recording != nil {
-		if err := o.recording.header.Config.apply(&o); err != nil {
-			return nil, err
-		}
-	}
-	if err := o.validate(served); err != nil {
-		return nil, err
-	}
-	if o.dataDir != "" {
-		return openDataDir(o)
-	}
-	s, err := build(o)
-	if err != nil {
-		return nil, err
-	}
-	if o.recording != nil {
-		if err := s.replayRecording(o.recording); err != nil {
-			return nil, err
-		}
-	}
-	return s, nil
-}
 
 // build builds a simulator from its options: the fixture, the product
 // lines and the control API, with an empty input log.
