@@ -117,32 +117,46 @@ func (a Asset) parseReason(s string, err error) string {
 	return fmt.Sprintf("%s is not an amount of %s at ledger scale %d", q, a.Code, a.LedgerScale)
 }
 
-// checkAssetAmount applies the AssetAmount rule: when the cached catalogue
-// knows x.Asset, x.Amount must carry exactly its ledger scale.
-func (c *Client) checkAssetAmount(x AssetAmount) error {
+// checkAssetAmount applies the AssetAmount rule: x.Amount is refused only
+// when it has a non-zero decimal beyond the ledger scale of x.Asset, the
+// one case the service refuses. An amount whose decimals are all zero fits
+// every scale and is not looked up; otherwise the scale comes from the
+// catalogue, loaded now when it is not cached, so the answer never depends
+// on which calls came before. When the catalogue cannot be read, or does
+// not list x.Asset, the amount is sent and the service decides.
+func (c *Client) checkAssetAmount(ctx context.Context, x AssetAmount) error {
 	code := strings.ToUpper(strings.TrimSpace(x.Asset))
 	if code == "" {
 		return nil
 	}
+	if _, err := x.Amount.Rescale(0); err == nil {
+		return nil // a whole number: no decimals to check
+	}
 	a, ok, _, _ := c.assets.get(code)
-	if !ok || x.Amount.Scale() == a.LedgerScale {
+	if !ok {
+		var err error
+		if a, err = c.Asset(ctx, code); err != nil {
+			if ctx.Err() != nil {
+				return err
+			}
+			return nil
+		}
+	}
+	if _, err := x.Amount.Rescale(a.LedgerScale); err == nil {
 		return nil
 	}
-	param := x.Param
+	param, codeOut := x.Param, x.Code
 	if param == "" {
 		param = "amount"
 	}
-	how := "parse it with Client.ParseAmount(ctx, %q, s), or Rescale it when that is lossless"
-	if x.Amount.Scale() > a.LedgerScale {
-		if _, err := x.Amount.Rescale(a.LedgerScale); err != nil {
-			how = "it cannot be sent without rounding; parse it with Client.ParseAmount(ctx, %q, s)"
-		}
+	if codeOut == "" {
+		codeOut = CodeInvalidRequest
 	}
 	return &ParamError{
 		Param: param,
-		Reason: fmt.Sprintf("%s has %d decimals; the ledger scale of %s is %d: "+how,
-			x.Amount, x.Amount.Scale(), a.Code, a.LedgerScale, a.Code),
-		Code: CodeInvalidRequest, Err: money.ErrScale,
+		Reason: fmt.Sprintf("%s has a non-zero decimal beyond the ledger scale of %s (%d); the service accepts extra decimals only when they are zero and never rounds",
+			x.Amount, a.Code, a.LedgerScale),
+		Code: codeOut, Err: money.ErrPrecision,
 	}
 }
 

@@ -49,6 +49,11 @@ func (c *Client) do(ctx context.Context, r *Request, out any, o callOptions) (*R
 	if err != nil {
 		return nil, err
 	}
+	for _, x := range r.Amounts {
+		if err := c.checkAssetAmount(ctx, x); err != nil {
+			return nil, err
+		}
+	}
 	if c.cfg.pending != nil && r.Idempotent && !r.Sensitive && sp.idemKey != "" {
 		p := c.pendingOf(sp)
 		sp.pending = &p
@@ -61,6 +66,9 @@ func (c *Client) do(ctx context.Context, r *Request, out any, o callOptions) (*R
 func (c *Client) spec(r *Request, o callOptions) (*callSpec, error) {
 	if r == nil {
 		return nil, &ParamError{Param: "request", Reason: "a request is required", Code: ""}
+	}
+	if o.refuse != nil {
+		return nil, o.refuse
 	}
 	method := strings.ToUpper(strings.TrimSpace(r.Method))
 	if method == "" || strings.ContainsAny(method, " \t\r\n") {
@@ -94,11 +102,6 @@ func (c *Client) spec(r *Request, o callOptions) (*callSpec, error) {
 	sp.keyed = sp.idemKey != ""
 	if hasCtl(sp.stepUp) {
 		return nil, &ParamError{Param: "step-up challenge id", Reason: "contains control characters", Code: ""}
-	}
-	for _, x := range r.Amounts {
-		if err := c.checkAssetAmount(x); err != nil {
-			return nil, err
-		}
 	}
 	if r.Body != nil {
 		b, err := encodeBody(r.Body)

@@ -22,6 +22,9 @@ type callOptions struct {
 	header            http.Header
 	// onResponse, when set, receives the Response of the call (also on error).
 	onResponse func(*Response)
+	// refuse, when set, is returned before anything is sent (StepUpResend
+	// given an error that is not a step-up challenge).
+	refuse error
 }
 
 // applyCallOptions gathers opts into a callOptions.

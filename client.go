@@ -155,8 +155,9 @@ const Version = "0.1.0"
 
 // Client is the root client: the transport that every product line's client
 // calls through. It is safe for concurrent use; create one per set of
-// credentials and share it. mwclient.Client embeds it next to the product
-// lines.
+// credentials and share it. It has no product lines: client.QRPay and the
+// others are fields of mwclient.Client, which embeds it next to them
+// (mwclient.New).
 type Client struct {
 	base      string // scheme://host[/prefix], no trailing slash
 	creds     Credentials
@@ -171,11 +172,25 @@ type Client struct {
 	assets    assetCache
 }
 
-// NewClient returns a Client for baseURL (the environment is chosen by the
-// address) with the given credentials. It checks the address and the
-// credentials and sends nothing; the first call obtains the access token.
-// Invalid arguments give a *ParamError.
+// NewClient returns the root client alone, as New does.
+//
+// Deprecated: NewClient returns no product lines: client.QRPay, Cards,
+// Remittances, Deposits, KYC, Members and Webhooks are fields of
+// mwclient.Client, so build the client with mwclient.New(baseURL, creds,
+// opts...) and keep the type *mwclient.Client in your helpers. For the root
+// client alone (to build one product line with qrpay.New and the like) call
+// New.
 func NewClient(baseURL string, creds Credentials, opts ...Option) (*Client, error) {
+	return New(baseURL, creds, opts...)
+}
+
+// New returns the root client for baseURL (the environment is chosen by the
+// address) with the given credentials: the transport of every product line,
+// without the lines themselves (mwclient.New builds them all; qrpay.New(c)
+// and the like build one). It checks the address and the credentials and
+// sends nothing; the first call obtains the access token. Invalid arguments
+// give a *ParamError.
+func New(baseURL string, creds Credentials, opts ...Option) (*Client, error) {
 	cfg := defaultConfig()
 	for _, o := range opts {
 		if o != nil {

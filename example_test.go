@@ -36,17 +36,17 @@ func Example() {
 	// ETH ledger_scale=18 display_scale=6
 }
 
-// NewClient takes the base URL of the environment and the Key's three
+// New takes the base URL of the environment and the Key's three
 // values; secrets print as [redacted]. It returns the shared transport; a
 // product line's client is built on it (qrpay.New(client)), or
 // mwclient.New builds them all.
-func ExampleNewClient() {
+func ExampleNew() {
 	creds := mwallet.Credentials{
 		ClientID:   "client-1",
 		APIKey:     mwallet.Secret("api-key-value"),
 		SigningKey: mwallet.Secret("signing-key-value"),
 	}
-	client, err := mwallet.NewClient("https://api.example.com", creds,
+	client, err := mwallet.New("https://api.example.com", creds,
 		mwallet.WithUserAgent("shop-backend/2.1"),
 		mwallet.WithDefaultMaxAttempts(4),
 		mwallet.WithDefaultAttemptTimeout(10*time.Second))

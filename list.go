@@ -138,3 +138,23 @@ func Items[T any](pages iter.Seq2[*Page[T], error]) iter.Seq2[T, error] {
 func Iterate[T any](ctx context.Context, c *Client, req Request, p ListParams, opts ...CallOption) iter.Seq2[T, error] {
 	return Items(Pages[T](ctx, c, req, p, opts...))
 }
+
+// Collect gathers the items of a list into a slice: every item, or the
+// first error and no items. It is meant for the bounded lists, which the
+// service answers in one page (cards.Client.Products, qrpay.Client.Schemes,
+// remittance.Client.Products, remittance.Client.ConversionDates):
+//
+//	products, err := mwallet.Collect(client.Cards.Products(ctx))
+//
+// On a paged list it walks every page before returning; walk the iterator
+// (or its Pages companion) instead when the list can be long.
+func Collect[T any](seq iter.Seq2[T, error]) ([]T, error) {
+	var out []T
+	for item, err := range seq {
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, item)
+	}
+	return out, nil
+}

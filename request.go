@@ -55,19 +55,22 @@ type Request struct {
 // AssetAmount is one amount of a request body in an asset of the catalogue,
 // for Request.Amounts.
 //
-// The rule: when the client's cached asset catalogue knows Asset, Amount
-// must carry exactly the asset's ledger_scale, or the call is refused before
-// anything is sent with a *ParamError (code invalid_request) that names the
-// two scales. A money.Amount carries the scale it was parsed at, so a
-// different scale means it was parsed for another asset or hard-coded: sent
-// anyway, it would be refused by the service when its extra decimals are not
-// zero ("1.00000001" at scale 8 for a 6-decimal asset) and accepted by luck
-// when they are ("1.50000000"). The client never rescales it for you; parse
-// with Client.ParseAmount (or Asset.ParseAmount), or call Amount.Rescale,
-// which fails instead of rounding. When the catalogue is not cached yet (no
-// call to Assets, Asset, ParseAmount or DisplayAmount so far), or Asset is
-// empty, the amount is sent as given and the service checks it: load the
-// catalogue once at start-up to have every amount checked locally.
+// The rule is the service's: an amount is fixed-point at the asset's
+// ledger_scale; fewer decimals, and extra decimals that are all zero, are
+// accepted ("2.50000000" for USDT, ledger_scale 6, is credited 2.5); an
+// extra non-zero decimal ("1.0000001") is refused, never rounded. The
+// client refuses that last case before sending, with a *ParamError whose
+// Code is the one the service would answer (Code, or invalid_request) and
+// which wraps money.ErrPrecision. The amount is sent as given, never
+// rescaled.
+//
+// The decision does not depend on earlier calls: an amount with a non-zero
+// decimal needs the asset's ledger_scale, so the client loads the asset
+// catalogue (GET /v1/assets, once per client; concurrent callers share the
+// load) when it is not cached yet. A whole amount needs no look-up. When
+// the catalogue cannot be read (a Key without merchant:read) or does not
+// list Asset, or Asset is empty, the amount is sent and the service
+// decides, with the same answer.
 type AssetAmount struct {
 	// Param names the amount in errors, for example "Amount" or "FirstTopUp".
 	Param string
@@ -76,6 +79,9 @@ type AssetAmount struct {
 	Asset string
 	// Amount is the amount as it will be sent.
 	Amount money.Amount
+	// Code is the code the endpoint answers for an amount with too many
+	// decimals; invalid_request when empty.
+	Code Code
 }
 
 // Response is the metadata of the HTTP exchange behind a result: status,

@@ -164,7 +164,9 @@ func TestSimulatorIterateUntypedList(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	sim.Requests.Reset()
+	if err := sim.Requests.Reset(); err != nil {
+		t.Fatal(err)
+	}
 	seen := map[string]bool{}
 	for item, err := range mwallet.Iterate[map[string]any](ctx, client.Client, mwallet.Request{Method: http.MethodGet, Path: "/v1/deposits"}, mwallet.ListParams{Limit: 2}) {
 		if err != nil {

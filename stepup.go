@@ -16,6 +16,8 @@ import (
 //		redirect(su.HostedURL) // and wait until the user is done
 //		order, err = client.QRPay.Pay(ctx, member, params, su.Options()...)
 //	}
+//
+// StepUpResend(err) gives the same options in one call.
 type StepUp struct {
 	// ChallengeID goes into x-step-up on the resend.
 	ChallengeID string
@@ -52,4 +54,27 @@ func (s *StepUp) Options() []CallOption {
 		out = append(out, WithIdempotencyKey(s.IdempotencyKey))
 	}
 	return append(out, WithStepUp(s.ChallengeID))
+}
+
+// StepUpResend returns, in one call, the options that resend a call the
+// service answered with step_up_required, once the end user completed the
+// hosted screen: su.Options() of AsStepUp(err). Pass them to the same method
+// with the same parameters:
+//
+//	order, err = client.QRPay.Pay(ctx, member, params, mwallet.StepUpResend(err)...)
+//
+// When err is not a step_up_required *Error with a challenge (nil, another
+// code, a transport error), the options make the call fail before anything
+// is sent, with a *ParamError wrapping err: a resend never goes out as a
+// new operation under a fresh idempotency key.
+func StepUpResend(err error) []CallOption {
+	if su, ok := AsStepUp(err); ok {
+		return su.Options()
+	}
+	reason := "the error is nil, not a step_up_required answer"
+	if err != nil {
+		reason = "the error is not a step_up_required answer with a challenge: " + clip(err.Error(), 200)
+	}
+	refusal := &ParamError{Param: "StepUpResend", Reason: reason, Err: err}
+	return []CallOption{func(o *callOptions) { o.refuse = refusal }}
 }

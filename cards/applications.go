@@ -3,6 +3,7 @@ package cards
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/url"
 	"strings"
@@ -26,7 +27,8 @@ type ApplyParams struct {
 	// product_not_available.
 	SourceAsset string
 	// ProductID (with or without cpd_) fixes the form factor, BIN and issuing
-	// arrangement. Recommended; either ProductID or BIN is required.
+	// arrangement. Recommended: with neither ProductID nor BIN the service
+	// picks a product of the form factor itself.
 	ProductID string
 	// BIN selects the product when ProductID is empty.
 	BIN string
@@ -37,9 +39,9 @@ type ApplyParams struct {
 	// FirstTopUp is an amount in SourceAsset, at that asset's ledger_scale
 	// (not the card currency's), credited to the card after issuance
 	// (card.topup.credited). Zero means no first top-up. It must be at least
-	// the invoice's MinFirstTopUp, else amount_out_of_range. When the cached
-	// catalogue knows SourceAsset, it must carry exactly that asset's
-	// ledger_scale (see mwallet.AssetAmount). The card holds whole units of
+	// the invoice's MinFirstTopUp, else amount_out_of_range. A non-zero
+	// decimal beyond SourceAsset's ledger_scale is refused before sending
+	// (invalid_fields, see mwallet.AssetAmount). The card holds whole units of
 	// its currency's scale: the contract does not say how a finer amount is
 	// rounded (the simulator credits it cut to whole cents and returns the
 	// remainder to the funding account).
@@ -90,12 +92,11 @@ func (p ApplyParams) body() (*applyBody, error) {
 	}
 	if strings.TrimSpace(p.ProductID) != "" {
 		id, err := withPrefix("product_id", prefixProduct, p.ProductID)
-		if err != nil {
-			return nil, err
+		if pe := (*mwallet.ParamError)(nil); errors.As(err, &pe) {
+			pe.Code = mwallet.CodeProductNotAvailable // an unknown product, in a body
+			return nil, pe
 		}
 		b.ProductID = id
-	} else if b.BIN == "" {
-		return nil, &mwallet.ParamError{Param: "product_id", Reason: "a product_id (recommended) or a bin is required", Code: mwallet.CodeInvalidRequest}
 	}
 	switch p.FormFactor {
 	case "":
@@ -107,7 +108,7 @@ func (p ApplyParams) body() (*applyBody, error) {
 		return nil, &mwallet.ParamError{Param: "form_factor", Reason: "must be empty, virtual or physical", Code: mwallet.CodeInvalidRequest}
 	}
 	if p.FirstTopUp.IsNegative() {
-		return nil, &mwallet.ParamError{Param: "first_topup", Reason: "must not be negative", Code: mwallet.CodeInvalidRequest}
+		return nil, &mwallet.ParamError{Param: "first_topup", Reason: "must not be negative", Code: mwallet.CodeInvalidFields}
 	}
 	if !p.FirstTopUp.IsZero() {
 		b.FirstTopUp = p.FirstTopUp.String()
@@ -199,7 +200,7 @@ func (c *Client) Apply(ctx context.Context, member string, p ApplyParams, opts .
 	req := &mwallet.Request{Method: http.MethodPost, Path: "/v1/cards/applications", MemberScoped: true, Member: member,
 		Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated}}
 	if !p.FirstTopUp.IsZero() {
-		req.Amounts = []mwallet.AssetAmount{{Param: "FirstTopUp", Asset: body.SourceAsset, Amount: p.FirstTopUp}}
+		req.Amounts = []mwallet.AssetAmount{{Param: "FirstTopUp", Asset: body.SourceAsset, Amount: p.FirstTopUp, Code: mwallet.CodeInvalidFields}}
 	}
 	out, err := mwallet.Call[Application](ctx, c.caller, req, opts...)
 	if err != nil {

@@ -133,7 +133,9 @@ func TestApplyClientKeyIsPermanent(t *testing.T) {
 func TestApplyOutcomeModes(t *testing.T) {
 	t.Parallel()
 	sim, cl := simtest.New(t)
-	sim.Outcomes.Set(simulator.CollectionCardApplications, simulator.Immediate())
+	if err := sim.Outcomes.Set(simulator.CollectionCardApplications, simulator.Immediate()); err != nil {
+		t.Fatal(err)
+	}
 	app := apply(t, cl, cards.ApplyParams{ProductID: "cpd_virtual_std"})
 	got, err := cl.Cards.GetApplication(ctx, member, app.ID)
 	if err != nil {
@@ -142,7 +144,9 @@ func TestApplyOutcomeModes(t *testing.T) {
 	if got.Status != cards.ApplicationIssued {
 		t.Fatalf("immediate outcome: status %s, want issued", got.Status)
 	}
-	sim.Outcomes.Set(simulator.CollectionCardApplications, simulator.After(time.Hour))
+	if err := sim.Outcomes.Set(simulator.CollectionCardApplications, simulator.After(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
 	app = apply(t, cl, cards.ApplyParams{ProductID: "cpd_virtual_std"})
 	sim.Clock.Advance(59 * time.Minute)
 	if got, _ = cl.Cards.GetApplication(ctx, member, app.ID); got.Status != cards.ApplicationSubmitted {
@@ -174,7 +178,12 @@ func TestApplyErrorsChangeNothing(t *testing.T) {
 		{name: "first top-up below the top-up minimum", p: cards.ApplyParams{ProductID: "cpd_virtual_std", FirstTopUp: usdt("5")}, code: mwallet.CodeAPIError},
 		{name: "KYC not passed", p: cards.ApplyParams{ProductID: "cpd_virtual_premium", FirstTopUp: usdt("100")}, code: mwallet.CodeAPIError},
 		{name: "card limit reached", p: cards.ApplyParams{ProductID: "cpd_virtual_std"}, code: mwallet.CodeAPIError,
-			setup: func(t *testing.T, sim *simulator.Simulator) string { sim.Cards.SetLimit("virtual", 0); return member }},
+			setup: func(t *testing.T, sim *simulator.Simulator) string {
+				if err := sim.Cards.SetLimit("virtual", 0); err != nil {
+					t.Fatal(err)
+				}
+				return member
+			}},
 		{name: "outstanding penalties", p: cards.ApplyParams{ProductID: "cpd_virtual_std"}, code: mwallet.CodeAPIError,
 			setup: func(t *testing.T, sim *simulator.Simulator) string {
 				if err := sim.Cards.SetPenalty(member, true); err != nil {

@@ -152,11 +152,18 @@ func (c *Client) Activate(ctx context.Context, member, cardID string, p Activate
 	if err != nil {
 		return nil, err
 	}
+	if p.Expiry == "" || p.PIN == "" {
+		param := "expiry"
+		if p.Expiry != "" {
+			param = "pin"
+		}
+		return nil, &mwallet.ParamError{Param: param, Reason: "expiry and pin are required", Code: mwallet.CodeInvalidRequest}
+	}
 	if !expiryRE.MatchString(p.Expiry) {
 		return nil, &mwallet.ParamError{Param: "expiry", Reason: "must be MM/YY with a month from 01 to 12", Code: mwallet.CodeInvalidFields}
 	}
 	if !isDigits(string(p.PIN)) {
-		return nil, &mwallet.ParamError{Param: "pin", Reason: "must be digits only and not empty", Code: mwallet.CodeInvalidFields}
+		return nil, &mwallet.ParamError{Param: "pin", Reason: "must be digits only (card_pin_invalid, not a counted failure)", Code: mwallet.CodeCardPinInvalid}
 	}
 	return c.statusCall(ctx, member, path, activateBody{Expiry: p.Expiry, PIN: string(p.PIN)}, opts)
 }

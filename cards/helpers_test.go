@@ -113,7 +113,9 @@ func issueVirtual(t *testing.T, sim *simulator.Simulator, cl *mwclient.Client, f
 // goodPIN.
 func activePhysical(t *testing.T, sim *simulator.Simulator, cl *mwclient.Client) string {
 	t.Helper()
-	sim.Cards.SetLimit("physical", 50)
+	if err := sim.Cards.SetLimit("physical", 50); err != nil {
+		t.Fatal(err)
+	}
 	id := issue(t, sim, cl, cards.ApplyParams{ProductID: "cpd_physical_std"})
 	if err := sim.Cards.Ship(id); err != nil {
 		t.Fatal(err)

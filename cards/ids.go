@@ -31,13 +31,15 @@ func CardPathID(id string) string {
 }
 
 // withPrefix checks a path or body identifier and adds prefix when missing.
+// A refused one has the code of a path the service does not know
+// (not_found).
 func withPrefix(param, prefix, id string) (string, error) {
 	id = strings.TrimSpace(id)
 	if id == "" || id == prefix {
-		return "", &mwallet.ParamError{Param: param, Reason: "is required", Code: ""}
+		return "", &mwallet.ParamError{Param: param, Reason: "is required", Code: mwallet.CodeNotFound}
 	}
 	if strings.ContainsAny(id, "/?#%") || strings.IndexFunc(id, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
-		return "", &mwallet.ParamError{Param: param, Reason: "contains characters that are not valid in an identifier", Code: ""}
+		return "", &mwallet.ParamError{Param: param, Reason: "contains characters that are not valid in an identifier", Code: mwallet.CodeNotFound}
 	}
 	if !strings.HasPrefix(id, prefix) {
 		id = prefix + id

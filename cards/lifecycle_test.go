@@ -23,7 +23,9 @@ var allStatuses = []cards.CardStatus{cards.CardUnactivated, cards.CardActive, ca
 func physicalIn(t *testing.T, sim *simulator.Simulator, cl *mwclient.Client, st cards.CardStatus) string {
 	t.Helper()
 	if st == cards.CardUnactivated {
-		sim.Cards.SetLimit("physical", 50)
+		if err := sim.Cards.SetLimit("physical", 50); err != nil {
+			t.Fatal(err)
+		}
 		id := issue(t, sim, cl, cards.ApplyParams{ProductID: "cpd_physical_std"})
 		if err := sim.Cards.Ship(id); err != nil {
 			t.Fatal(err)

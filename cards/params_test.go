@@ -41,10 +41,6 @@ func TestClientSideValidation(t *testing.T) {
 			_, err := cl.Cards.Apply(ctx, member, with(func(p *cards.ApplyParams) { p.SourceAsset = "" }))
 			return err
 		}, "source_asset"},
-		{"apply without product or BIN", func() error {
-			_, err := cl.Cards.Apply(ctx, member, with(func(p *cards.ApplyParams) { p.ProductID = "" }))
-			return err
-		}, "product_id"},
 		{"apply with a miscased form factor", func() error {
 			_, err := cl.Cards.Apply(ctx, member, with(func(p *cards.ApplyParams) { p.FormFactor = "Physical" }))
 			return err

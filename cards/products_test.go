@@ -29,7 +29,9 @@ func TestProducts(t *testing.T) {
 	}
 
 	// Only enabled products whose BIN is authorized are listed.
-	sim.Cards.SetBINAuthorizations("489012", "531994")
+	if err := sim.Cards.SetBINAuthorizations("489012", "531994"); err != nil {
+		t.Fatal(err)
+	}
 	if err := sim.Cards.SetProductEnabled("cpd_physical_std", false); err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +84,11 @@ func TestQuote(t *testing.T) {
 			want: cards.Invoice{ProductID: "cpd_virtual_review", FormFactor: cards.ProductFormFactorVirtual, FeeAsset: "USDT", LedgerScale: 6, DisplayScale: 2,
 				IssueFee: amt("10"), MinFirstTopUp: amt("20"), ShippingFee: amt("0"), CanApply: false, Reason: "kyc_country_restricted"}},
 		{name: "card limit reached", product: "cpd_virtual_std",
-			setup: func(t *testing.T, sim *simulator.Simulator) { sim.Cards.SetLimit("virtual", 0) },
+			setup: func(t *testing.T, sim *simulator.Simulator) {
+				if err := sim.Cards.SetLimit("virtual", 0); err != nil {
+					t.Fatal(err)
+				}
+			},
 			want: cards.Invoice{ProductID: "cpd_virtual_std", FormFactor: cards.ProductFormFactorVirtual, FeeAsset: "USDT", LedgerScale: 6, DisplayScale: 2,
 				IssueFee: amt("5"), MinFirstTopUp: amt("0"), ShippingFee: amt("0"), CanApply: false, Reason: "card_limit_reached"}},
 		{name: "physical, shipping per address", product: "cpd_physical_std",

@@ -15,9 +15,9 @@ import (
 type TopUpParams struct {
 	// Amount is the base amount in the source asset, at that asset's
 	// ledger_scale (not the card currency's); required and positive. With a
-	// SourceAsset the cached catalogue knows, it must carry exactly that
-	// asset's ledger_scale (see mwallet.AssetAmount). The card receives it in
-	// its own currency (see Estimate.CardAmount).
+	// SourceAsset, a non-zero decimal beyond that asset's ledger_scale is
+	// refused before sending (invalid_fields, see mwallet.AssetAmount). The
+	// card receives it in its own currency (see Estimate.CardAmount).
 	Amount money.Amount
 	// SourceAsset is a preference; when empty or unavailable the service
 	// chooses by the member's payment priority.
@@ -35,7 +35,7 @@ type topUpBody struct {
 
 func (p TopUpParams) body() (*topUpBody, error) {
 	if p.Amount.Sign() <= 0 {
-		return nil, &mwallet.ParamError{Param: "amount", Reason: "must be positive", Code: mwallet.CodeInvalidRequest}
+		return nil, &mwallet.ParamError{Param: "amount", Reason: "must be greater than zero", Code: mwallet.CodeInvalidFields}
 	}
 	b := &topUpBody{Amount: p.Amount.String(), SourceAsset: strings.TrimSpace(p.SourceAsset)}
 	if p.FundingSource != "" {
@@ -77,7 +77,7 @@ func (c *Client) TopUp(ctx context.Context, member, cardID string, p TopUpParams
 		return nil, err
 	}
 	return mwallet.Call[TopUp](ctx, c.caller, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated},
-		Amounts: []mwallet.AssetAmount{{Param: "Amount", Asset: body.SourceAsset, Amount: p.Amount}}}, opts...)
+		Amounts: []mwallet.AssetAmount{{Param: "Amount", Asset: body.SourceAsset, Amount: p.Amount, Code: mwallet.CodeInvalidFields}}}, opts...)
 }
 
 // EstimateParams are the parameters of EstimateTopUp.
@@ -158,12 +158,12 @@ func (c *Client) EstimateTopUp(ctx context.Context, member, cardID string, p Est
 		return nil, err
 	}
 	if p.Amount.Sign() <= 0 {
-		return nil, &mwallet.ParamError{Param: "amount", Reason: "must be positive", Code: mwallet.CodeInvalidRequest}
+		return nil, &mwallet.ParamError{Param: "amount", Reason: "must be greater than zero", Code: mwallet.CodeInvalidFields}
 	}
 	q := url.Values{"amount": {p.Amount.String()}}
 	if s := strings.TrimSpace(p.SourceAsset); s != "" {
 		q.Set("source_asset", s)
 	}
 	return mwallet.Call[Estimate](ctx, c.caller, &mwallet.Request{Method: http.MethodGet, Path: path, Query: q, MemberScoped: true, Member: member,
-		Amounts: []mwallet.AssetAmount{{Param: "Amount", Asset: q.Get("source_asset"), Amount: p.Amount}}}, opts...)
+		Amounts: []mwallet.AssetAmount{{Param: "Amount", Asset: q.Get("source_asset"), Amount: p.Amount, Code: mwallet.CodeInvalidFields}}}, opts...)
 }

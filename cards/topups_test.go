@@ -94,7 +94,9 @@ func TestTopUpTimeoutThenReconciled(t *testing.T) {
 func TestTopUpImmediateAndSourceAsset(t *testing.T) {
 	t.Parallel()
 	sim, cl := simtest.New(t)
-	sim.Outcomes.Set(simulator.CollectionCardTopups, simulator.Immediate())
+	if err := sim.Outcomes.Set(simulator.CollectionCardTopups, simulator.Immediate()); err != nil {
+		t.Fatal(err)
+	}
 	id := issueVirtual(t, sim, cl, "")
 	if _, err := cl.Cards.TopUp(ctx, member, id, cards.TopUpParams{Amount: usdt("50"), SourceAsset: "USDC"}); err != nil {
 		t.Fatal(err)

@@ -87,9 +87,10 @@ func (d *Deposit) normalize() error {
 type CreateParams struct {
 	// Asset is the asset code (upper-cased before sending).
 	Asset string
-	// Amount must be greater than zero, parsed at the asset's ledger_scale
-	// (client.ParseAmount(ctx, asset, s)); it is sent as it is. When the
-	// cached catalogue knows Asset, any other scale is refused before
+	// Amount must be greater than zero, at the asset's ledger_scale
+	// (client.ParseAmount(ctx, asset, s)); it is sent as it is. Extra
+	// decimals that are all zero are accepted ("2.50000000" USDT is credited
+	// 2.5); a non-zero decimal beyond the ledger scale is refused before
 	// sending (see mwallet.AssetAmount).
 	Amount money.Amount
 	// Reference is required, at most 120 characters, stable across retries.
@@ -185,7 +186,7 @@ func ID(reference string) string { return "dep_" + reference }
 // without showing their fields; they are taken to answer the Deposit resource.
 func (c *Client) Get(ctx context.Context, reference string, opts ...mwallet.CallOption) (*Deposit, error) {
 	if reference == "" {
-		return nil, &mwallet.ParamError{Param: "reference", Reason: "required", Code: mwallet.CodeInvalidRequest}
+		return nil, &mwallet.ParamError{Param: "reference", Reason: "required", Code: mwallet.CodeNotFound}
 	}
 	if strings.Contains(reference, "/") {
 		page, err := mwallet.Call[mwallet.Page[Deposit]](ctx, c.caller, &mwallet.Request{

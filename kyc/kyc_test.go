@@ -179,10 +179,14 @@ func TestQuickBindings(t *testing.T) {
 		t.Fatalf("display-name e-mail: %v", err)
 	}
 
-	sim.KYC.SetQuick(true, 0)
+	if err := sim.KYC.SetQuick(true, 0); err != nil {
+		t.Fatal(err)
+	}
 	_, err = c.KYC.CreateQuickBinding(ctx, "nokyc", kyc.QuickBindingParams{Email: "b@example.com"})
 	simtest.WantCode(t, err, mwallet.CodeQuickKYCExhausted)
-	sim.KYC.SetQuick(false, -1)
+	if err := sim.KYC.SetQuick(false, -1); err != nil {
+		t.Fatal(err)
+	}
 	_, err = c.KYC.CreateQuickBinding(ctx, "nokyc", kyc.QuickBindingParams{Email: "b@example.com"})
 	simtest.WantCode(t, err, mwallet.CodeQuickKYCDisabled)
 }

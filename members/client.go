@@ -77,7 +77,7 @@ func ID(id string) string {
 func (c *Client) Get(ctx context.Context, id string, opts ...mwallet.CallOption) (*Member, error) {
 	pid := ID(id)
 	if _, err := uuid.Parse(strings.TrimPrefix(pid, "mem_")); err != nil || len(pid) != len("mem_")+36 {
-		return nil, &mwallet.ParamError{Param: "id", Reason: "a member id is mem_<uuid> or the bare uuid; external_member_id is not accepted here", Code: mwallet.CodeInvalidRequest}
+		return nil, &mwallet.ParamError{Param: "id", Reason: "a member id is mem_<uuid> or the bare uuid; external_member_id is not accepted here", Code: mwallet.CodeNotFound}
 	}
 	return mwallet.Call[Member](ctx, c.caller, &mwallet.Request{Method: http.MethodGet, Path: "/v1/members/" + url.PathEscape(pid)}, opts...)
 }

@@ -31,5 +31,5 @@ func ExampleClient_Get() {
 	fmt.Println(err)
 	// Output:
 	// member-1 active kyc level 1
-	// mwallet: invalid id: a member id is mem_<uuid> or the bare uuid; external_member_id is not accepted here (invalid_request; nothing was sent)
+	// mwallet: invalid id: a member id is mem_<uuid> or the bare uuid; external_member_id is not accepted here (not_found; nothing was sent)
 }

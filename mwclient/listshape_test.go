@@ -9,6 +9,13 @@ import (
 	"github.com/mwallet/mwallet-go/mwclient"
 )
 
+// boundedLists are the lists without ListParams: catalogues the service
+// answers in one page (TestBoundedListsCollect collects each).
+var boundedLists = map[string]bool{
+	"*qrpay.Client.Schemes": true, "*cards.Client.Products": true,
+	"*remittance.Client.Products": true, "*remittance.Client.ConversionDates": true,
+}
+
 // The rule for lists, checked on every exported method of every product
 // line: a list is an iter.Seq2[T, error], never a slice; a list that takes
 // ListParams (directly or embedded in its own params) has a Pages companion
@@ -20,10 +27,7 @@ func TestEveryListFollowsTheListRule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	catalogues := map[string]bool{
-		"*qrpay.Client.Schemes": true, "*cards.Client.Products": true,
-		"*remittance.Client.Products": true, "*remittance.Client.ConversionDates": true,
-	}
+	catalogues := boundedLists
 	resumable := map[string]bool{}
 	listParams := reflect.TypeOf(mwallet.ListParams{})
 	takesListParams := func(m reflect.Type) bool {

@@ -1,8 +1,12 @@
 package mwclient_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"reflect"
 	"slices"
@@ -96,81 +100,117 @@ func TestEveryAssetAmountIsListed(t *testing.T) {
 }
 
 // TestAssetAmountScaleIsCheckedBeforeSending proves the rule of
-// mwallet.AssetAmount on every method that sends an asset amount: once the
-// catalogue is cached, an amount at another scale than the asset's
-// ledger_scale is a *mwallet.ParamError saying both scales, and nothing is
-// sent; before the catalogue is known the amount goes to the service, which
-// decides.
+// mwallet.AssetAmount on every method that sends an asset amount, on a
+// client that has cached the catalogue and on one that has not: an extra
+// non-zero decimal is a *mwallet.ParamError wrapping money.ErrPrecision and
+// nothing but the catalogue is read; extra zero decimals and fewer decimals
+// reach the service.
 func TestAssetAmountScaleIsCheckedBeforeSending(t *testing.T) {
 	t.Parallel()
 	amounts := []struct {
-		name   string
-		amount money.Amount
-		reason string
+		name    string
+		amount  money.Amount
+		refused bool
 	}{
-		{"more decimals, not zero", money.MustParse("1.00000001", 8), "1.00000001 has 8 decimals; the ledger scale of USDT is 6: it cannot be sent without rounding"},
-		{"more decimals, all zero", money.MustParse("1.5", 8), "1.50000000 has 8 decimals; the ledger scale of USDT is 6: parse it with"},
-		{"fewer decimals", money.MustParse("1.5", 2), "1.50 has 2 decimals; the ledger scale of USDT is 6: parse it with"},
+		{"more decimals, not zero", money.MustParse("1.00000001", 8), true},
+		{"more decimals, all zero", money.MustParse("1.5", 8), false},
+		{"fewer decimals", money.MustParse("1.5", 2), false},
+		{"exact scale", money.MustParse("25", 6), false},
+		{"whole, scale 0", money.MustParse("25", 0), false},
 	}
 	for _, call := range assetAmountCalls {
 		for _, a := range amounts {
-			t.Run(call.name+"/"+a.name, func(t *testing.T) {
-				t.Parallel()
-				sim, c := simtest.New(t)
-				ctx := context.Background()
-				if _, err := c.Asset(ctx, "USDT"); err != nil { // the catalogue is now cached
+			for _, cached := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s/%s/cached=%v", call.name, a.name, cached), func(t *testing.T) {
+					t.Parallel()
+					sim, c := simtest.New(t)
+					ctx := context.Background()
+					if cached {
+						if _, err := c.Asset(ctx, "USDT"); err != nil {
+							t.Fatal(err)
+						}
+					}
+					before := businessRequests(sim)
+					err := call.call(ctx, c, a.amount)
+					var pe *mwallet.ParamError
+					if !a.refused {
+						if errors.As(err, &pe) {
+							t.Fatalf("refused locally: %v", err)
+						}
+						if businessRequests(sim) == before {
+							t.Error("nothing reached the service")
+						}
+						return
+					}
+					if !errors.As(err, &pe) {
+						t.Fatalf("err = %v, want a *mwallet.ParamError", err)
+					}
+					want := "1.00000001 has a non-zero decimal beyond the ledger scale of USDT (6)"
+					if !errors.Is(err, money.ErrPrecision) || !strings.Contains(pe.Reason, want) {
+						t.Errorf("err = %v, want one wrapping money.ErrPrecision saying %q", err, want)
+					}
+					if n := businessRequests(sim) - before; n != 0 {
+						t.Errorf("%d requests sent, want none", n)
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestDepositWithExtraZeroDecimalsIsCredited is the USDT 2.50000000 case:
+// the service accepts extra decimals that are all zero, so the deposit is
+// sent as given and credited 2.5, whether or not the client has cached the
+// asset catalogue before.
+func TestDepositWithExtraZeroDecimalsIsCredited(t *testing.T) {
+	t.Parallel()
+	for _, cached := range []bool{false, true} {
+		t.Run(fmt.Sprintf("cached=%v", cached), func(t *testing.T) {
+			t.Parallel()
+			sim := simtest.Start(t)
+			var sent map[string]any
+			c := sim.Client(mwallet.WithHTTPClient(&http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+				if r.URL.Path == "/v1/deposits" {
+					b, err := io.ReadAll(r.Body)
+					if err != nil {
+						return nil, err
+					}
+					if err := json.Unmarshal(b, &sent); err != nil {
+						return nil, err
+					}
+					r.Body = io.NopCloser(bytes.NewReader(b))
+				}
+				return sim.HTTPClient().Transport.RoundTrip(r)
+			})}))
+			ctx := context.Background()
+			if cached {
+				if _, err := c.Assets(ctx); err != nil {
 					t.Fatal(err)
 				}
-				before := len(sim.Requests.List())
-				err := call.call(ctx, c, a.amount)
-				var pe *mwallet.ParamError
-				if !errors.As(err, &pe) {
-					t.Fatalf("err = %v, want a *mwallet.ParamError", err)
-				}
-				if pe.Code != mwallet.CodeInvalidRequest || !errors.Is(err, money.ErrScale) || !strings.Contains(pe.Reason, a.reason) {
-					t.Errorf("err = %v (code %s), want invalid_request wrapping money.ErrScale with %q", err, pe.Code, a.reason)
-				}
-				if n := len(sim.Requests.List()) - before; n != 0 {
-					t.Errorf("%d requests sent, want none", n)
-				}
-			})
-		}
-		t.Run(call.name+"/catalogue not cached", func(t *testing.T) {
-			t.Parallel()
-			sim, c := simtest.New(t)
-			err := call.call(context.Background(), c, money.MustParse("1.00000001", 8))
-			var pe *mwallet.ParamError
-			if errors.As(err, &pe) {
-				t.Fatalf("refused locally without a catalogue: %v", err)
 			}
-			sent := 0
-			for _, r := range sim.Requests.List() {
-				if r.Path != "/v1/connect/token" {
-					sent++
-				}
-			}
-			if sent == 0 {
-				t.Error("nothing reached the service")
-			}
-		})
-		t.Run(call.name+"/exact scale", func(t *testing.T) {
-			t.Parallel()
-			sim, c := simtest.New(t)
-			if _, err := c.Assets(context.Background()); err != nil {
+			before := simtest.Available(t, sim, "member-1", "USDT")
+			d, err := c.Deposits.Create(ctx, "member-1", deposits.CreateParams{Asset: "USDT", Amount: money.MustParse("2.50000000", 8), Reference: "zero-decimals"})
+			if err != nil {
 				t.Fatal(err)
 			}
-			before := len(sim.Requests.List())
-			err := call.call(context.Background(), c, money.MustParse("25", 6))
-			var pe *mwallet.ParamError
-			if errors.As(err, &pe) {
-				t.Fatalf("an amount at the ledger scale was refused locally: %v", err)
+			if diff := cmp.Diff("2.500000", d.Amount.String()); diff != "" {
+				t.Errorf("deposit amount (-want +got):\n%s", diff)
 			}
-			if len(sim.Requests.List()) == before {
-				t.Error("nothing reached the service")
+			if sent["amount"] != "2.50000000" {
+				t.Errorf("sent amount %v, want 2.50000000 as given", sent["amount"])
+			}
+			after := simtest.Available(t, sim, "member-1", "USDT")
+			b, a := money.MustParse(before, 6), money.MustParse(after, 6)
+			if got, err := a.Sub(b); err != nil || got.String() != "2.500000" {
+				t.Errorf("available %s -> %s: credited %v (%v), want 2.500000", before, after, got, err)
 			}
 		})
 	}
 }
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 // TestEmptyIdempotencyKeyIsRefused: WithIdempotencyKey("") is a malformed
 // key like any other, refused before sending on every kind of call (keyed
@@ -244,5 +284,40 @@ func TestParseAmountSaysWhy(t *testing.T) {
 	}
 	if !slices.ContainsFunc(sim.Requests.List(), func(r simulator.RequestRecord) bool { return r.Path == "/v1/assets" }) {
 		t.Error("the catalogue was not read")
+	}
+}
+
+// TestAssetAmountWithoutReadableCatalogue: a Key without merchant:read
+// cannot load the asset catalogue, so an amount with a non-zero decimal
+// beyond the ledger scale is sent and the service refuses it with the same
+// code the local check gives; an amount with extra zero decimals is
+// credited.
+func TestAssetAmountWithoutReadableCatalogue(t *testing.T) {
+	t.Parallel()
+	sim, c := simtest.New(t)
+	if err := sim.Keys.Set(simulator.DefaultClientID, simulator.KeySettings{Scopes: []string{"deposits:write", "members:read"}}); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	_, err := c.Deposits.Create(ctx, "member-1", deposits.CreateParams{Asset: "USDT", Amount: money.MustParse("2.50000001", 8), Reference: "no-catalogue-1"})
+	var pe *mwallet.ParamError
+	if errors.As(err, &pe) || mwallet.CodeOf(err) != mwallet.CodeInvalidRequest {
+		t.Fatalf("err = %v, want the service's invalid_request", err)
+	}
+	d, err := c.Deposits.Create(ctx, "member-1", deposits.CreateParams{Asset: "USDT", Amount: money.MustParse("2.50000000", 8), Reference: "no-catalogue-2"})
+	if err != nil || d.Amount.String() != "2.500000" {
+		t.Fatalf("deposit = %+v, %v; want 2.500000 credited", d, err)
+	}
+	loads := 0
+	for _, r := range sim.Requests.List() {
+		if r.Path == "/v1/assets" {
+			loads++
+			if r.Code != string(mwallet.CodeInsufficientScope) {
+				t.Errorf("catalogue load answered %q, want insufficient_scope", r.Code)
+			}
+		}
+	}
+	if loads != 1 {
+		t.Errorf("%d catalogue loads, want 1 (a refused load is remembered)", loads)
 	}
 }

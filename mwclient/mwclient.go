@@ -23,7 +23,7 @@
 //
 // A program that uses one product line only can skip this package and build
 // that line's client from a root client: qrpay.New(c) with c from
-// mwallet.NewClient.
+// mwallet.New.
 package mwclient
 
 import (
@@ -62,12 +62,12 @@ type Client struct {
 }
 
 // New returns a Client for baseURL (the environment is chosen by the
-// address) with the given credentials and options; see mwallet.NewClient,
-// which it calls. It checks the address and the credentials and sends
+// address) with the given credentials and options; see mwallet.New, which
+// it calls. It checks the address and the credentials and sends
 // nothing; the first call obtains the access token. Invalid arguments give a
 // *mwallet.ParamError.
 func New(baseURL string, creds mwallet.Credentials, opts ...mwallet.Option) (*Client, error) {
-	c, err := mwallet.NewClient(baseURL, creds, opts...)
+	c, err := mwallet.New(baseURL, creds, opts...)
 	if err != nil {
 		return nil, err
 	}

@@ -182,7 +182,9 @@ func TestEveryResumableListResumesFromItsCursor(t *testing.T) {
 			name: "cards.List", n: 45, limit: 10, stopAfter: 2,
 			setup: func(t *testing.T, sim *simulator.Simulator, c *mwclient.Client) any {
 				fund(t, c)
-				sim.Cards.SetLimit("virtual", 100)
+				if err := sim.Cards.SetLimit("virtual", 100); err != nil {
+					t.Fatal(err)
+				}
 				return nil
 			},
 			create: func(t *testing.T, sim *simulator.Simulator, c *mwclient.Client, _ any, _ int) { issueCard(t, sim, c) },

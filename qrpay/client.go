@@ -229,10 +229,10 @@ func (c *Client) Schemes(ctx context.Context, opts ...mwallet.CallOption) iter.S
 // without its prefix, such as the data.id of a qrpay_order event.
 func OrderID(id string) (string, error) {
 	if strings.TrimSpace(id) != id || id == "" || id == "qrp_" {
-		return "", &mwallet.ParamError{Param: "id", Reason: "an order id (qrp_<id> or the bare id) without spaces is required", Code: mwallet.CodeInvalidRequest}
+		return "", &mwallet.ParamError{Param: "id", Reason: "an order id (qrp_<id> or the bare id) without spaces is required", Code: mwallet.CodeNotFound}
 	}
 	if strings.ContainsAny(id, "/?#") {
-		return "", &mwallet.ParamError{Param: "id", Reason: "an order id may not contain '/', '?' or '#'", Code: mwallet.CodeInvalidRequest}
+		return "", &mwallet.ParamError{Param: "id", Reason: "an order id may not contain '/', '?' or '#'", Code: mwallet.CodeNotFound}
 	}
 	if strings.HasPrefix(id, "qrp_") {
 		return id, nil
@@ -252,7 +252,7 @@ func requestBody(code string, fs mwallet.FundingSource, currency, amount, prefer
 	}
 	if currency != "" {
 		if !isCurrencyCode(currency) {
-			return nil, &mwallet.ParamError{Param: "currency", Reason: fmt.Sprintf("%q is not an ISO 4217 alphabetic code such as THB", currency), Code: mwallet.CodeInvalidRequest}
+			return nil, &mwallet.ParamError{Param: "currency", Reason: fmt.Sprintf("%q is not an ISO 4217 alphabetic code such as THB", currency), Code: mwallet.CodeInvalidFields}
 		}
 		body["currency"] = currency
 	}
@@ -264,7 +264,7 @@ func requestBody(code string, fs mwallet.FundingSource, currency, amount, prefer
 	}
 	if preferred != "" {
 		if strings.TrimSpace(preferred) != preferred {
-			return nil, &mwallet.ParamError{Param: "preferred_asset", Reason: "asset code with surrounding spaces", Code: mwallet.CodeInvalidRequest}
+			return nil, &mwallet.ParamError{Param: "preferred_asset", Reason: "asset code with surrounding spaces", Code: mwallet.CodeInvalidFields}
 		}
 		body["preferred_asset"] = preferred
 	}

@@ -57,7 +57,9 @@ func Example() {
 
 	// The upstream answers 30 seconds later. Polling sleeps on the
 	// simulator clock here; in production omit WithSleep.
-	sim.Outcomes.SetObject(order.ID, simulator.After(30*time.Second))
+	if err := sim.Outcomes.SetObject(order.ID, simulator.After(30*time.Second)); err != nil {
+		log.Fatal(err)
+	}
 	final, err := client.QRPay.WaitForOutcome(ctx, member, order.ID,
 		qrpay.WithSleep(func(ctx context.Context, d time.Duration) error {
 			sim.Clock.Advance(d)

@@ -145,7 +145,9 @@ func TestTimeoutStaysProcessingUntilUpstreamCompletes(t *testing.T) {
 		t.Fatalf("cancelled wait: %+v, %v", last, err)
 	}
 	// The upstream answers 45 s later on the simulator clock.
-	sim.Outcomes.SetObject(o.ID, simulator.After(45*time.Second))
+	if err := sim.Outcomes.SetObject(o.ID, simulator.After(45*time.Second)); err != nil {
+		t.Fatal(err)
+	}
 	final, err := c.QRPay.WaitForOutcome(ctx, member1, o.ID, advancing(sim), qrpay.WithPollInterval(10*time.Second, 20*time.Second))
 	if err != nil {
 		t.Fatal(err)
@@ -186,7 +188,9 @@ func TestNoticeTimeoutScenario(t *testing.T) {
 		t.Errorf("upstream calls %+v", got)
 	}
 	// Immediate outcome: completes right after the next request.
-	sim.Outcomes.SetObject(o.ID, simulator.Immediate())
+	if err := sim.Outcomes.SetObject(o.ID, simulator.Immediate()); err != nil {
+		t.Fatal(err)
+	}
 	final, err := c.QRPay.WaitForOutcome(context.Background(), member1, o.ID, advancing(sim))
 	if err != nil || final.Status != qrpay.StatusCompleted {
 		t.Fatalf("%+v %v", final, err)
@@ -319,7 +323,11 @@ func TestBusinessFailuresChangeNothing(t *testing.T) {
 			return thaiMerchantCode(t, "250.00", simulator.QRScenarioUpstreamError)
 		}, quote: mwallet.CodeUpstreamError, wantCode: mwallet.CodeServiceUnavailable},
 		{name: "line switched off", member: member1, code: func(t *testing.T) string { return thaiMerchantCode(t, "250.00") },
-			setup: func(_ *testing.T, sim *simulator.Simulator, _ *mwclient.Client) { sim.QRPay.SetEnabled(false) },
+			setup: func(t *testing.T, sim *simulator.Simulator, _ *mwclient.Client) {
+				if err := sim.QRPay.SetEnabled(false); err != nil {
+					t.Fatal(err)
+				}
+			},
 			quote: mwallet.CodeServiceUnavailable, wantCode: mwallet.CodeServiceUnavailable},
 	}
 	for _, tc := range cases {

@@ -73,7 +73,7 @@ func (f *fakeService) client(t *testing.T) *qrpay.Client {
 		_, _ = io.WriteString(w, f.body)
 	}))
 	t.Cleanup(srv.Close)
-	c, err := mwallet.NewClient(srv.URL, mwallet.Credentials{ClientID: "c", APIKey: "k", SigningKey: "s"},
+	c, err := mwallet.New(srv.URL, mwallet.Credentials{ClientID: "c", APIKey: "k", SigningKey: "s"},
 		mwallet.WithDefaultMaxAttempts(1), mwallet.WithHTTPClient(srv.Client()))
 	if err != nil {
 		t.Fatal(err)

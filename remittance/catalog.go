@@ -175,7 +175,7 @@ type ConversionDate struct {
 func (c *Client) ConversionDates(ctx context.Context, payoutCurrency string, opts ...mwallet.CallOption) iter.Seq2[ConversionDate, error] {
 	cur := strings.ToUpper(strings.TrimSpace(payoutCurrency))
 	if _, ok := MinorUnits(cur); !ok {
-		err := &mwallet.ParamError{Param: "payoutCurrency", Reason: "not an ISO 4217 currency code", Code: mwallet.CodeInvalidRequest}
+		err := &mwallet.ParamError{Param: "payoutCurrency", Reason: "not an ISO 4217 currency code, so no corridor serves it", Code: mwallet.CodeCorridorNotSupported}
 		return func(yield func(ConversionDate, error) bool) { yield(ConversionDate{}, err) }
 	}
 	return mwallet.Iterate[ConversionDate](ctx, c.caller, mwallet.Request{

@@ -106,10 +106,15 @@ func checkPayout(s string, units int) error {
 	return nil
 }
 
-// validatePayout is the client-side check of payout_amount for Create and Quote.
+// validatePayout is the client-side check of payout_amount for Create and
+// Quote. Without the payee's currency the precision cannot be known: the
+// amount is then sent as given and the service checks it.
 func validatePayout(currency, amount string) error {
+	if amount == "" {
+		return &mwallet.ParamError{Param: "PayoutAmount", Reason: "required", Code: mwallet.CodeInvalidRequest}
+	}
 	if strings.TrimSpace(currency) == "" {
-		return &mwallet.ParamError{Param: "PayoutCurrency", Reason: "the payee's currency is required to check payout_amount (take it from Payee.Currency); it is not sent", Code: mwallet.CodeInvalidRequest}
+		return nil
 	}
 	units, ok := MinorUnits(currency)
 	if !ok {

@@ -29,8 +29,9 @@ type CreateParams struct {
 	// exactly that currency's decimals ("10.00" GBP, "1000" JPY); at most 32
 	// characters. NormalizePayout formats a looser input.
 	PayoutAmount string
-	// PayoutCurrency is the payee's currency (Payee.Currency). It is required
-	// and used only to check PayoutAmount before sending; it is not sent.
+	// PayoutCurrency is the payee's currency (Payee.Currency), used only to
+	// check PayoutAmount's precision before sending; it is not sent. When it
+	// is empty, PayoutAmount is sent as given and the service checks it.
 	PayoutCurrency string
 	// SlippageBps is the price protection in basis points, 50 to 1000
 	// (required): locked_amount = customer_total × (1 + SlippageBps/10000).
@@ -147,10 +148,10 @@ func orderPathID(id string) (string, error) {
 	id = strings.TrimSpace(id)
 	rest := strings.TrimPrefix(id, "rmt_")
 	if rest == "" {
-		return "", &mwallet.ParamError{Param: "id", Reason: "order id is required", Code: mwallet.CodeInvalidRequest}
+		return "", &mwallet.ParamError{Param: "id", Reason: "order id is required", Code: mwallet.CodeNotFound}
 	}
 	if strings.ContainsAny(rest, "/?#") {
-		return "", &mwallet.ParamError{Param: "id", Reason: fmt.Sprintf("%q is not an order id", id), Code: mwallet.CodeInvalidRequest}
+		return "", &mwallet.ParamError{Param: "id", Reason: fmt.Sprintf("%q is not an order id", id), Code: mwallet.CodeNotFound}
 	}
 	return "rmt_" + rest, nil
 }

@@ -53,7 +53,6 @@ func TestCreateRejectedLocally(t *testing.T) {
 		{"payout negative", func(p *remittance.CreateParams) { p.PayoutAmount = "-1.00" }, "PayoutAmount", mwallet.CodeInvalidRequest},
 		{"payout exponent", func(p *remittance.CreateParams) { p.PayoutAmount = "1e2" }, "PayoutAmount", mwallet.CodeInvalidRequest},
 		{"payout over 32 chars", func(p *remittance.CreateParams) { p.PayoutAmount = strings.Repeat("1", 30) + ".00" }, "PayoutAmount", mwallet.CodeInvalidRequest},
-		{"currency missing", func(p *remittance.CreateParams) { p.PayoutCurrency = "" }, "PayoutCurrency", mwallet.CodeInvalidRequest},
 		{"currency unknown", func(p *remittance.CreateParams) { p.PayoutCurrency = "XYZ" }, "PayoutCurrency", mwallet.CodeInvalidRequest},
 		{"slippage missing", func(p *remittance.CreateParams) { p.SlippageBps = 0 }, "SlippageBps", mwallet.CodeInvalidFields},
 		{"slippage 49", func(p *remittance.CreateParams) { p.SlippageBps = 49 }, "SlippageBps", mwallet.CodeInvalidFields},
@@ -514,13 +513,13 @@ func TestMergeByStatusVersionOutOfOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var snaps []remittance.Order
+	var snaps []*remittance.Order
 	snap := func() {
 		o, err := c.Remittances.Get(ctx, member1, res.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		snaps = append(snaps, *o)
+		snaps = append(snaps, o)
 	}
 	snap()
 	for _, step := range []func(string) error{sim.Remittances.Dispatch, func(id string) error { return sim.Remittances.Complete(id, "") }, sim.Remittances.Refund} {
@@ -531,7 +530,7 @@ func TestMergeByStatusVersionOutOfOrder(t *testing.T) {
 	}
 	// Snapshots fed newest first, or shuffled, still end at the newest.
 	for _, order := range [][]int{{3, 2, 1, 0}, {1, 3, 0, 2}, {0, 1, 2, 3}} {
-		var cur remittance.Order
+		var cur *remittance.Order
 		for _, i := range order {
 			cur = remittance.Merge(cur, snaps[i])
 		}
@@ -546,7 +545,7 @@ func TestMergeByStatusVersionOutOfOrder(t *testing.T) {
 			evs = append(evs, e)
 		}
 	}
-	local := snaps[1] // processing, v2
+	local := *snaps[1] // processing, v2
 	var applied []string
 	for i := len(evs) - 1; i >= 0; i-- {
 		e := evs[i]
@@ -563,13 +562,19 @@ func TestMergeByStatusVersionOutOfOrder(t *testing.T) {
 	if local.Status != remittance.StatusRefunded || local.StatusVersion != 4 {
 		t.Fatalf("local %s v%d", local.Status, local.StatusVersion)
 	}
-	if got := remittance.Merge(local, snaps[0]); got.StatusVersion != 4 {
+	if got := remittance.Merge(&local, snaps[0]); got.StatusVersion != 4 {
 		t.Fatal("an older snapshot moved the order backward")
 	}
-	other := snaps[0]
+	other := *snaps[0]
 	other.ID, other.StatusVersion = "rmt_other", 99
-	if got := remittance.Merge(local, other); got.ID != local.ID {
+	if got := remittance.Merge(&local, &other); got.ID != local.ID {
 		t.Fatal("merged a different order")
+	}
+	if got := remittance.Merge(nil, &local); got != &local {
+		t.Fatal("Merge(nil, u) is not u")
+	}
+	if got := remittance.Merge(&local, nil); got != &local {
+		t.Fatal("Merge(c, nil) is not c")
 	}
 }
 
@@ -607,7 +612,9 @@ func TestNeedsReconfirm(t *testing.T) {
 func TestImmediateOutcomeCompletes(t *testing.T) {
 	t.Parallel()
 	sim, c := simtest.New(t)
-	sim.Outcomes.Set(simulator.CollectionRemittances, simulator.Immediate())
+	if err := sim.Outcomes.Set(simulator.CollectionRemittances, simulator.Immediate()); err != nil {
+		t.Fatal(err)
+	}
 	ctx := context.Background()
 	p := validParams(payeeOf(t, c, member1, "PHP"))
 	p.PayoutAmount = "1000.00"
@@ -709,10 +716,14 @@ func TestPOBONeedsSubaccount(t *testing.T) {
 	ctx := context.Background()
 	p := validParams(payeeOf(t, c, "biz", "EUR"))
 	p.Line, p.PurposeCode = remittance.LinePOBO, remittance.PurposeServicesPurchased
-	sim.Merchant.SetPOBOSubaccount(false)
+	if err := sim.Merchant.SetPOBOSubaccount(false); err != nil {
+		t.Fatal(err)
+	}
 	_, err := c.Remittances.Create(ctx, "biz", p)
 	simtest.WantCode(t, err, mwallet.CodeProductNotAvailable)
-	sim.Merchant.SetPOBOSubaccount(true)
+	if err := sim.Merchant.SetPOBOSubaccount(true); err != nil {
+		t.Fatal(err)
+	}
 	res, err := c.Remittances.Create(ctx, "biz", p)
 	if err != nil {
 		t.Fatal(err)

@@ -253,15 +253,28 @@ func (o *Order) normalize() error {
 	return nil
 }
 
-// Merge returns the snapshot of an order to keep: update when its
-// status_version is newer than current's, otherwise current. It never moves
-// backward, so results of Get, List, Create and event-driven reads can be fed
-// in any order. Snapshots of different orders are not merged: current wins.
-func Merge(current, update Order) Order {
-	if current.ID != "" && update.ID != "" && OrderID(current.ID) != OrderID(update.ID) {
+// Merge returns the snapshot of an order to keep, current or update itself
+// (never a copy): update when its status_version is newer than current's,
+// otherwise current. It never moves backward, so results of Get, List and
+// event-driven reads can be fed in any order. Snapshots of different orders
+// are not merged: current wins. A nil snapshot is no snapshot: Merge(nil, u)
+// is u and Merge(c, nil) is c.
+//
+// An order is handed around as *Order, as Get returns it; a list yields
+// values, so pass an item as &o:
+//
+//	order, err := client.Remittances.Get(ctx, member, id)
+//	...
+//	order = remittance.Merge(order, latest)
+func Merge(current, update *Order) *Order {
+	switch {
+	case update == nil:
 		return current
-	}
-	if current.ID == "" || update.StatusVersion > current.StatusVersion {
+	case current == nil || current.ID == "":
+		return update
+	case update.ID != "" && OrderID(current.ID) != OrderID(update.ID):
+		return current
+	case update.StatusVersion > current.StatusVersion:
 		return update
 	}
 	return current

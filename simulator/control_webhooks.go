@@ -2,6 +2,7 @@ package simulator
 
 import (
 	"context"
+	"errors"
 	"net/http"
 
 	mwallet "github.com/mwallet/mwallet-go"
@@ -33,6 +34,22 @@ type WebhooksControl struct{ s *Simulator }
 // included).
 func (w *WebhooksControl) Flush(ctx context.Context) (FlushResult, error) {
 	return w.s.flushWebhooks(ctx)
+}
+
+// FlushExpectingFailures is Flush for a test in which receivers fail on
+// purpose (an outage, the retry schedule, a dead delivery): the failed
+// attempts are in the result (Failed, Failures, Hint) and are not an
+// error. The error is that of the flush itself only: a cancelled ctx, or a
+// simulator that cannot record the flush.
+//
+//	res, err := sim.Webhooks.FlushExpectingFailures(ctx)
+//	if err != nil || res.Failed != 1 { ... }
+func (w *WebhooksControl) FlushExpectingFailures(ctx context.Context) (FlushResult, error) {
+	res, err := w.s.flushWebhooks(ctx)
+	if fe := (*FlushError)(nil); errors.As(err, &fe) {
+		return res, nil
+	}
+	return res, err
 }
 
 // Handler returns a webhook receiver for this simulator: webhooks.Handler

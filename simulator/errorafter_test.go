@@ -48,7 +48,9 @@ type sdkClient = mwclient.Client
 func eaIssue(t *testing.T, sim *simulator.Simulator, cl *sdkClient, product string) string {
 	t.Helper()
 	if product == "cpd_physical_std" {
-		sim.Cards.SetLimit("physical", 10)
+		if err := sim.Cards.SetLimit("physical", 10); err != nil {
+			t.Fatal(err)
+		}
 	}
 	app, err := cl.Cards.Apply(eaCtx, member1, cards.ApplyParams{ProductID: product, SourceAsset: "USDT", ClientKey: cards.NewClientKey()})
 	if err != nil {

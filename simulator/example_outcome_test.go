@@ -21,8 +21,12 @@ func ExampleOutcomesControl_Set() {
 	ctx := context.Background()
 	const member = simulator.DefaultMemberExternalID
 
-	sim.Outcomes.Set(simulator.CollectionCardApplications, simulator.Immediate())
-	sim.Outcomes.Set(simulator.CollectionCardTopups, simulator.After(5*time.Minute))
+	if err := sim.Outcomes.Set(simulator.CollectionCardApplications, simulator.Immediate()); err != nil {
+		log.Fatal(err)
+	}
+	if err := sim.Outcomes.Set(simulator.CollectionCardTopups, simulator.After(5*time.Minute)); err != nil {
+		log.Fatal(err)
+	}
 
 	app, err := client.Cards.Apply(ctx, member, cards.ApplyParams{ClientKey: cards.NewClientKey(), SourceAsset: "USDT", ProductID: "cpd_virtual_std"})
 	if err != nil {

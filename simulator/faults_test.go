@@ -98,7 +98,9 @@ func TestFaultCountAndClear(t *testing.T) {
 	// Faults never touch the control API.
 	c.mustControl("POST", "/_sim/faults", map[string]any{"path": "/*", "kind": "drop_before"})
 	c.mustControl("GET", "/_sim/clock", nil)
-	sim.Faults.Clear()
+	if err := sim.Faults.Clear(); err != nil {
+		t.Fatal(err)
+	}
 
 	for _, bad := range []map[string]any{
 		{"path": "/v1/assets", "kind": "explode"},

@@ -252,7 +252,9 @@ func TestGatesRemittances(t *testing.T) {
 		rows = append(rows,
 			gateRow{pair: "held remittance: " + p.name + " × pobo subaccount inactive", opts: []simulator.Option{biz}, run: func(e *edge) {
 				id, _ := heldIn(e, "biz", remittance.LinePOBO, p.state)
-				e.sim.Merchant.SetPOBOSubaccount(false)
+				if err := e.sim.Merchant.SetPOBOSubaccount(false); err != nil {
+					e.t.Fatal(err)
+				}
 				p.run(e, id)
 				wantRemitFailed(e, "biz", id, "product_not_available")
 				e.wantFunds("biz", "5000.000000", "0.000000")
@@ -329,7 +331,11 @@ func TestGatesQR(t *testing.T) {
 				e.t.Fatalf("other payment: %+v, %v", o, err)
 			}
 		}}, member: "big", thb: "60000.00", code: mwallet.CodeAPIError},
-		{g: gate{name: "QR line switched off", apply: func(e *edge, _ string) { e.sim.QRPay.SetEnabled(false) }}, member: member1, thb: "250.00", code: mwallet.CodeServiceUnavailable},
+		{g: gate{name: "QR line switched off", apply: func(e *edge, _ string) {
+			if err := e.sim.QRPay.SetEnabled(false); err != nil {
+				e.t.Fatal(err)
+			}
+		}}, member: member1, thb: "250.00", code: mwallet.CodeServiceUnavailable},
 		{g: gateMerchant, member: member1, thb: "250.00", code: mwallet.CodeMerchantDisabled},
 	}
 	var rows []gateRow
@@ -421,7 +427,11 @@ func TestGatesCards(t *testing.T) {
 			e.t.Fatal(err)
 		}
 	}}
-	limit := gate{name: "card limit lowered to 0", apply: func(e *edge, _ string) { e.sim.Cards.SetLimit("virtual", 0) }}
+	limit := gate{name: "card limit lowered to 0", apply: func(e *edge, _ string) {
+		if err := e.sim.Cards.SetLimit("virtual", 0); err != nil {
+			e.t.Fatal(err)
+		}
+	}}
 	approvals := []approvalGate{
 		{g: gateKYCUpdate, product: "cpd_virtual_std", first: "10", reason: "kyc_required"},
 		{g: country, product: "cpd_virtual_review", first: "20", reason: "kyc_country_restricted"},

@@ -340,9 +340,13 @@ func storeCases() []storeCase {
 		{code: "service_unavailable", status: 400, stored: true, endpoint: "POST /v1/qrpay/payments",
 			run: func(t *testing.T, w *world, key string) (result, result) {
 				body := `{"code_value":"` + w.qr + `"}`
-				w.sim.QRPay.SetEnabled(false)
+				if err := w.sim.QRPay.SetEnabled(false); err != nil {
+					t.Fatal(err)
+				}
 				first := w.postKey("/v1/qrpay/payments", member1, key, body)
-				w.sim.QRPay.SetEnabled(true)
+				if err := w.sim.QRPay.SetEnabled(true); err != nil {
+					t.Fatal(err)
+				}
 				return first, w.postKey("/v1/qrpay/payments", member1, key, body)
 			}},
 		{code: "qr_code_invalid", status: 400, stored: true, endpoint: "POST /v1/qrpay/payments",
@@ -357,9 +361,19 @@ func storeCases() []storeCase {
 				return w.postKey("/v1/remit/payees", member1, key, body), w.postKey("/v1/remit/payees", member1, key, body)
 			}},
 		{code: "quick_kyc_disabled", status: 400, stored: true, endpoint: "POST /v1/kyc/quick",
-			run: quick(func(w *world) string { w.sim.KYC.SetQuick(false, -1); return member1 })},
+			run: quick(func(w *world) string {
+				if err := w.sim.KYC.SetQuick(false, -1); err != nil {
+					w.t.Fatal(err)
+				}
+				return member1
+			})},
 		{code: "quick_kyc_exhausted", status: 400, stored: true, endpoint: "POST /v1/kyc/quick",
-			run: quick(func(w *world) string { w.sim.KYC.SetQuick(true, 0); return member1 })},
+			run: quick(func(w *world) string {
+				if err := w.sim.KYC.SetQuick(true, 0); err != nil {
+					w.t.Fatal(err)
+				}
+				return member1
+			})},
 		{code: "quick_kyc_unpaid", status: 400, stored: true, endpoint: "POST /v1/kyc/quick",
 			run: quick(func(w *world) string { return w.member("poor-3", 1, "1") })},
 		{code: "quick_kyc_limit", status: 400, stored: true, endpoint: "POST /v1/kyc/quick",

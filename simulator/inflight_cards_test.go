@@ -379,7 +379,9 @@ func TestInflightCards(t *testing.T) {
 			e.wantFunds(m, "1000.000000", "0.000000")
 		}},
 		inflightRow{pair: "application in flight × card limit", run: func(e *edge) {
-			e.sim.Cards.SetLimit("virtual", 1)
+			if err := e.sim.Cards.SetLimit("virtual", 1); err != nil {
+				e.t.Fatal(err)
+			}
 			first := e.mustApply(m, cards.ApplyParams{ProductID: "cpd_virtual_std", FirstTopUp: usdtAmt("10")})
 			_, err := e.apply(m, cards.ApplyParams{ProductID: "cpd_virtual_std", FirstTopUp: usdtAmt("10")})
 			e.wantErr(err, mwallet.CodeAPIError) // card limit reached: the application in flight holds the slot

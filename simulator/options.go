@@ -165,7 +165,19 @@ func WithDiagnostics(w io.Writer) Option { return func(o *options) { o.diag = w 
 
 // validate reports the first option New cannot honour. Member seeds are
 // checked when they are created.
-func (o *options) validate() error {
+// ErrServerOption is wrapped by the error of NewHandler given an option
+// that only a server started by New can honour (WithTLS, WithHTTP2).
+var ErrServerOption = errors.New("the option configures the server New starts; a handler is served by its caller (serve it with TLS yourself, or use New)")
+
+// validate checks the options; served is false for NewHandler, which
+// cannot honour the options of the server New starts.
+func (o *options) validate(served bool) error {
+	switch {
+	case !served && o.http2:
+		return fmt.Errorf("simulator: NewHandler cannot honour WithHTTP2: %w", ErrServerOption)
+	case !served && o.tls:
+		return fmt.Errorf("simulator: NewHandler cannot honour WithTLS: %w", ErrServerOption)
+	}
 	switch o.model {
 	case PlatformHosted, MerchantHosted:
 	default:
@@ -189,4 +201,34 @@ func (o *options) validate() error {
 		o.diag = io.Discard
 	}
 	return nil
+}
+
+// newSimulator builds a simulator from opts: New with served true (it
+// starts the server next), NewHandler with served false.
+func newSimulator(served bool, opts []Option) (*Simulator, error) {
+	o := defaultOptions()
+	for _, f := range opts {
+		f(&o)
+	}
+	if o.recording != nil {
+		if err := o.recording.header.Config.apply(&o); err != nil {
+			return nil, err
+		}
+	}
+	if err := o.validate(served); err != nil {
+		return nil, err
+	}
+	if o.dataDir != "" {
+		return openDataDir(o)
+	}
+	s, err := build(o)
+	if err != nil {
+		return nil, err
+	}
+	if o.recording != nil {
+		if err := s.replayRecording(o.recording); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
 }

@@ -36,9 +36,13 @@ func TestOutcomeModes(t *testing.T) {
 			t.Parallel()
 			s := MustNew()
 			t.Cleanup(s.Close)
-			s.Outcomes.Set(coll, tt.collection)
+			if err := s.Outcomes.Set(coll, tt.collection); err != nil {
+				t.Fatal(err)
+			}
 			if tt.before != nil {
-				s.Outcomes.SetObject(id, *tt.before)
+				if err := s.Outcomes.SetObject(id, *tt.before); err != nil {
+					t.Fatal(err)
+				}
 			}
 			runs := 0
 			s.onOutcome(coll, func(got string) {
@@ -54,7 +58,9 @@ func TestOutcomeModes(t *testing.T) {
 			s.runDueLocked()
 			s.mu.Unlock()
 			if tt.during != nil {
-				s.Outcomes.SetObject(id, *tt.during)
+				if err := s.Outcomes.SetObject(id, *tt.during); err != nil {
+					t.Error(err)
+				}
 				s.Clock.Advance(0)
 			}
 			var got []int

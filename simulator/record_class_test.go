@@ -247,8 +247,9 @@ var (
 	}
 	// sectionedMethods are logged as inputs of their own kinds:
 	// Clock.Advance as advance (when a timer falls due), Webhooks.Flush as
-	// flush_due and attempt (when a delivery is due).
-	sectionedMethods = map[string]bool{"Clock.Advance": true, "Webhooks.Flush": true}
+	// flush_due and attempt (when a delivery is due), as is
+	// Webhooks.FlushExpectingFailures, the same flush.
+	sectionedMethods = map[string]bool{"Clock.Advance": true, "Webhooks.Flush": true, "Webhooks.FlushExpectingFailures": true}
 	// normalizedAny are the methods whose arguments hold interface values
 	// that the method puts through JSON before it runs, so the live call
 	// and its replay see the same types.
@@ -350,7 +351,9 @@ func TestControlMethodsRecorded(t *testing.T) {
 	// Advance with nothing due logs nothing; with a timer due it logs
 	// advance.
 	sim.Clock.Advance(time.Second)
-	sim.Outcomes.Set(simulator.CollectionQROrders, simulator.Immediate())
+	if err := sim.Outcomes.Set(simulator.CollectionQROrders, simulator.Immediate()); err != nil {
+		t.Fatal(err)
+	}
 	sameState(t, sim, replayOf(t, sim))
 }
 

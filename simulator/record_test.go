@@ -84,7 +84,9 @@ func scenario(t *testing.T, e *edge) {
 	for range 6 {
 		_, _ = e.c.Assets(ctx)
 	}
-	sim.Faults.Clear()
+	if err := sim.Faults.Clear(); err != nil {
+		t.Fatal(err)
+	}
 	// A delayed request interleaved with others: a deposit waits (the lock
 	// released) while another deposit, its own resend and a Go call run.
 	hold, held := make(chan struct{}), make(chan string, 1)
@@ -125,7 +127,9 @@ func scenario(t *testing.T, e *edge) {
 		t.Fatal(err)
 	}
 	e.mustAct("qrpay/orders/"+o2.ID+"/fail", nil)
-	sim.Outcomes.Set(simulator.CollectionQROrders, simulator.After(30*time.Second))
+	if err := sim.Outcomes.Set(simulator.CollectionQROrders, simulator.After(30*time.Second)); err != nil {
+		t.Fatal(err)
+	}
 	if _, _, err := e.qrPay("member-2", thaiQR("300.00", "R3")); err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +143,9 @@ func scenario(t *testing.T, e *edge) {
 		t.Fatal(err)
 	}
 	e.cardTx(card, "credit", "125")
-	sim.Cards.SetLimit("virtual", 7)
+	if err := sim.Cards.SetLimit("virtual", 7); err != nil {
+		t.Fatal(err)
+	}
 	// A remittance dispatched and completed.
 	rm, err := e.remit("member-2", "100.00", false)
 	if err != nil {

@@ -270,7 +270,7 @@ type Event struct {
 // (WithDataDir) or a recording that does not replay (WithRecording). In
 // tests, simtest.New does this and fails the test on the error.
 func New(opts ...Option) (*Simulator, error) {
-	s, err := NewHandler(opts...)
+	s, err := newSimulator(true, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -299,34 +299,9 @@ func MustNew(opts ...Option) *Simulator {
 
 // NewHandler builds a simulator without starting a server: serve it yourself
 // (it is an http.Handler). URL and Client need SetBaseURL first. Invalid
-// options are reported as by New.
-func NewHandler(opts ...Option) (*Simulator, error) {
-	o := defaultOptions()
-	for _, f := range opts {
-		f(&o)
-	}
-	if o.recording != nil {
-		if err := o.recording.header.Config.apply(&o); err != nil {
-			return nil, err
-		}
-	}
-	if err := o.validate(); err != nil {
-		return nil, err
-	}
-	if o.dataDir != "" {
-		return openDataDir(o)
-	}
-	s, err := build(o)
-	if err != nil {
-		return nil, err
-	}
-	if o.recording != nil {
-		if err := s.replayRecording(o.recording); err != nil {
-			return nil, err
-		}
-	}
-	return s, nil
-}
+// options are reported as by New; WithTLS and WithHTTP2, which shape the
+// server New starts, are refused (ErrServerOption).
+func NewHandler(opts ...Option) (*Simulator, error) { return newSimulator(false, opts) }
 
 // build builds a simulator from its options: the fixture, the product
 // lines and the control API, with an empty input log.

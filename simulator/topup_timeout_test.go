@@ -25,7 +25,9 @@ func TestCardTopUpUpstreamTimeout(t *testing.T) {
 			card := eaIssue(t, sim, cl, "cpd_virtual_std")
 			// Outcomes run at once for this collection: a timed-out order
 			// must not reach one by itself.
-			sim.Outcomes.Set(simulator.CollectionCardTopups, simulator.Immediate())
+			if err := sim.Outcomes.Set(simulator.CollectionCardTopups, simulator.Immediate()); err != nil {
+				t.Fatal(err)
+			}
 			if err := sim.Cards.TimeoutNextTopUps(1); err != nil {
 				t.Fatal(err)
 			}

@@ -849,7 +849,9 @@ func TestWebhookAutoDeliver(t *testing.T) {
 	if _, _, err := sim.Webhooks.AddEndpoint(srv.URL); err != nil {
 		t.Fatal(err)
 	}
-	sim.Webhooks.SetAutoDeliver(true)
+	if err := sim.Webhooks.SetAutoDeliver(true); err != nil {
+		t.Fatal(err)
+	}
 	evID := mustEmit(t, sim, "card.withdraw.completed", "card_withdrawal", "w1", "completed", 2)
 	select {
 	case got := <-arrived:

@@ -138,10 +138,10 @@ func (d *Deliveries) ListPages(ctx context.Context, p mwallet.ListParams, opts .
 func deliveryID(id string) (string, error) {
 	id = strings.TrimSpace(id)
 	if id == "" || id == "whd_" {
-		return "", &mwallet.ParamError{Param: "id", Reason: "is required", Code: mwallet.CodeInvalidRequest}
+		return "", &mwallet.ParamError{Param: "id", Reason: "is required", Code: mwallet.CodeNotFound}
 	}
 	if strings.ContainsAny(id, "/?#%") || strings.IndexFunc(id, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
-		return "", &mwallet.ParamError{Param: "id", Reason: "contains characters that are not valid in an identifier", Code: mwallet.CodeInvalidRequest}
+		return "", &mwallet.ParamError{Param: "id", Reason: "contains characters that are not valid in an identifier", Code: mwallet.CodeNotFound}
 	}
 	return withPrefix("whd_", id), nil
 }

@@ -61,7 +61,9 @@ func TestQRPayRealEnvironment(t *testing.T) {
 	if err := sim.StepUp.Complete(m[1]); err != nil { // the end user, not the example
 		t.Fatal(err)
 	}
-	sim.Outcomes.Set(simulator.CollectionQROrders, simulator.Immediate()) // the upstream answers at once
+	if err := sim.Outcomes.Set(simulator.CollectionQROrders, simulator.Immediate()); err != nil { // the upstream answers at once
+		t.Fatal(err)
+	}
 	out2 := extest.Run(t, run, append(base, "-code", code, "-challenge", m[1], "-idempotency-key", m[2], "-wait", time.Minute.String())...)
 	extest.Contains(t, out2, "pay:     order qrp_", "outcome: ", "completed")
 	extest.NoSecrets(t, sim, out+out2)

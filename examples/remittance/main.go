@@ -99,7 +99,7 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 	if err != nil {
 		return fmt.Errorf("read: %w", err)
 	}
-	order := *current
+	order := current
 	if env.Simulated() {
 		sim := env.Sim
 		if err := sim.Remittances.Dispatch(res.ID); err != nil { // the upstream takes the order
@@ -108,7 +108,7 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 		if current, err = client.Remittances.Get(ctx, member, res.ID); err != nil {
 			return fmt.Errorf("read: %w", err)
 		}
-		order = remittance.Merge(order, *current)
+		order = remittance.Merge(order, current)
 		fmt.Fprintf(stdout, "dispatch: %s, payout_date %s, rate %s dealt=%v: a value date, not completion\n",
 			order.Status, order.PayoutDate, order.Rate, order.RateIsDealt)
 		if err := sim.Remittances.Complete(res.ID, ""); err != nil { // the payee is paid
@@ -120,7 +120,7 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 		if current, err = client.Remittances.Get(ctx, member, res.ID); err != nil {
 			return fmt.Errorf("read: %w", err)
 		}
-		order = remittance.Merge(order, *current)
+		order = remittance.Merge(order, current)
 		if order.IsFinal() || env.Simulated() || !time.Now().Before(deadline) {
 			break
 		}

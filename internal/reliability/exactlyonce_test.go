@@ -203,7 +203,9 @@ func workload(t testing.TB, w *world, seed uint64, clients []*mwclient.Client, o
 		}(i, n)
 	}
 	wg.Wait()
-	w.sim.Faults.Clear()
+	if err := w.sim.Faults.Clear(); err != nil {
+		t.Fatal(err)
+	}
 	for _, e := range errs {
 		t.Error(e)
 	}
@@ -383,7 +385,9 @@ func TestExactlyOnceUnderFaults(t *testing.T) {
 	if err := faultPlan(w.sim); err != nil {
 		t.Fatal(err)
 	}
-	w.sim.Requests.Reset()
+	if err := w.sim.Requests.Reset(); err != nil {
+		t.Fatal(err)
+	}
 	outs, st := workload(t, w, seed, newClients(w, workers), ops)
 	checkExactlyOnce(t, w, outs, outs, true)
 	if len(outs) != ops {

@@ -78,7 +78,9 @@ func newWorld(t testing.TB, seed int64, nMembers int, balance string, extra ...s
 			t.Errorf("CheckInvariants at cleanup: %v", err)
 		}
 	})
-	w.sim.Cards.SetLimit("virtual", 10_000)
+	if err := w.sim.Cards.SetLimit("virtual", 10_000); err != nil {
+		t.Fatal(err)
+	}
 	ctx := context.Background()
 	c := w.sim.Client(clientOpts()...)
 	inv, err := c.Cards.Quote(ctx, w.members[0], "cpd_virtual_std", cards.QuoteParams{})

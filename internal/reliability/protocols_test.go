@@ -72,7 +72,9 @@ func TestExactlyOnceMatrix(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				w.sim.Requests.Reset()
+				if err := w.sim.Requests.Reset(); err != nil {
+					t.Fatal(err)
+				}
 				outs, st := workload(t, w, seed, newClients(w, workers), ops)
 				checkExactlyOnce(t, w, outs, outs, true)
 				if len(outs) != ops {

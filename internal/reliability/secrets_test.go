@@ -150,7 +150,9 @@ func TestNoSecretInLogsErrorsOrJournal(t *testing.T) {
 	// A physical card activated with a PIN, a PIN reset with the CVV, a
 	// secure session.
 	const pin, newPIN = cards.PIN("135790"), cards.PIN("246809")
-	sim.Cards.SetLimit("physical", 50)
+	if err := sim.Cards.SetLimit("physical", 50); err != nil {
+		t.Fatal(err)
+	}
 	app, err := c.Cards.Apply(ctx, member, cards.ApplyParams{ClientKey: cards.NewClientKey(), SourceAsset: "USDT", ProductID: "cpd_physical_std"})
 	record("apply", app, err)
 	if err != nil {
@@ -205,13 +207,17 @@ func TestNoSecretInLogsErrorsOrJournal(t *testing.T) {
 	}
 	dep, err = c.Deposits.Create(ctx, member, deposits.CreateParams{Asset: "USDT", Amount: usdt("1"), Reference: "sec-2"}, mwallet.WithMaxAttempts(2))
 	record("dropped deposit", dep, err)
-	sim.Faults.Clear()
+	if err := sim.Faults.Clear(); err != nil {
+		t.Fatal(err)
+	}
 	if err := sim.Faults.Inject(simulator.Fault{Path: "/v1/qrpay/*", Kind: simulator.FaultError, Status: 502, Count: 10}); err != nil {
 		t.Fatal(err)
 	}
 	o2, err := c.QRPay.Pay(ctx, member, qrpay.PayParams{CodeValue: thaiCode("90.00")}, mwallet.WithMaxAttempts(2))
 	record("502 payment", o2, err)
-	sim.Faults.Clear()
+	if err := sim.Faults.Clear(); err != nil {
+		t.Fatal(err)
+	}
 	const wrongSigning, wrongAPIKey = "wrong_signing_key_5f2c9d1e7a", "wrong_api_key_8b3e6f0a4c"
 	bad, err := mwclient.New(sim.URL(), mwallet.Credentials{ClientID: creds.ClientID, APIKey: mwallet.Secret(creds.APIKey), SigningKey: mwallet.Secret(wrongSigning)},
 		mwallet.WithLogger(logger), mwallet.WithClock(sim.Clock.Now), mwallet.WithHTTPClient(hc))

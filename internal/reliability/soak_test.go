@@ -42,7 +42,9 @@ func TestSoak(t *testing.T) {
 	start := time.Now()
 	batches := 0
 	for time.Since(start) < *soak && !t.Failed() {
-		w.sim.Requests.Reset()
+		if err := w.sim.Requests.Reset(); err != nil {
+			t.Fatal(err)
+		}
 		batch, st := workload(t, w, uint64(seed+batches), clients, batchN)
 		if err := faultPlan(w.sim); err != nil { // workload clears the faults when done
 			t.Fatal(err)

@@ -125,7 +125,9 @@ func TestPayQROutcomes(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t, tt.maxWait)
-			h.sim.Outcomes.Set(simulator.CollectionQROrders, tt.outcome)
+			if err := h.sim.Outcomes.Set(simulator.CollectionQROrders, tt.outcome); err != nil {
+				t.Fatal(err)
+			}
 
 			o, err := h.svc.PayQR(context.Background(), member, code("T1"))
 			if err != nil {
@@ -175,7 +177,9 @@ func TestPayQRUpstreamFailure(t *testing.T) {
 func TestPayQRDroppedAnswerIsReplayed(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, time.Minute)
-	h.sim.Outcomes.Set(simulator.CollectionQROrders, simulator.Immediate())
+	if err := h.sim.Outcomes.Set(simulator.CollectionQROrders, simulator.Immediate()); err != nil {
+		t.Fatal(err)
+	}
 	stepUp := h.svc.StepUp
 	h.svc.StepUp = func(ctx context.Context, m string, su *mwallet.StepUp) error {
 		// The resend after step-up is the call that executes: drop its answer.
