@@ -1,0 +1,432 @@
+// Command walk runs the seeded random walk of package walk against
+// mwallet-sim builds and reports what differs and what breaks the OpenAPI
+// documents.
+//
+// Usage (from the repository root or any directory inside it):
+//
+//	go run ./openapi/validate/cmd/walk [flags]
+//
+// By default it builds mwallet-sim twice, at the pinned commit (-base,
+// extracted with git archive into a temporary directory) and from the
+// working tree, and for each seed starts both with the same -seed, -start
+// and a manual clock, sends the same walk to both and compares every
+// answer byte for byte (status, headers but Date, body; each simulator's
+// own base URL read as {base}). Every exchange with the working tree's
+// build and every webhook delivery is validated against openapi/mwallet.yaml
+// and openapi/mwallet-sim.yaml (kin-openapi). It exits 1 on a difference
+// not in the -allow list, on a violation not in -known, on a stale -allow
+// entry, or when a simulator's ledger or invariants fail at the end.
+//
+// -base "" walks the working tree's build alone (validation only).
+// -record DIR writes, per seed, the recording of the base build (GET
+// /_sim/recording) and its digest; -base-data runs the base build with a
+// data directory (-data) so that recording is read from it.
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mwallet/mwallet-go/openapi/validate"
+	"github.com/mwallet/mwallet-go/openapi/validate/walk"
+)
+
+func main() {
+	var o options
+	flag.StringVar(&o.seeds, "seeds", "1,2,3,4", "comma-separated seeds; a range a-b is allowed")
+	flag.IntVar(&o.steps, "steps", 5000, "steps per seed")
+	flag.StringVar(&o.base, "base", "0906f14", "commit whose build the working tree is compared with (empty: no comparison)")
+	flag.StringVar(&o.baseBin, "base-bin", "", "use this mwallet-sim binary as the base instead of building -base")
+	flag.StringVar(&o.allow, "allow", "", "allowlist of deliberate differences (OPERATION | SUBSTRING | FIX | TEST)")
+	flag.StringVar(&o.known, "known", "", "known OpenAPI violations (KEY | SUBSTRING), as validate-exchanges")
+	flag.StringVar(&o.start, "start", "2026-01-01T00:00:00Z", "start of both simulators' manual clock")
+	flag.StringVar(&o.record, "record", "", "write the base build's recording and digest per seed into this directory")
+	flag.BoolVar(&o.baseData, "base-data", false, "run the base build with -data (a temporary directory)")
+	flag.IntVar(&o.show, "show", 3, "differences printed in full per group")
+	flag.BoolVar(&o.verbose, "v", false, "print every request")
+	flag.Parse()
+	if err := run(o); err != nil {
+		fmt.Fprintln(os.Stderr, "walk:", err)
+		os.Exit(1)
+	}
+}
+
+type options struct {
+	seeds, base, baseBin, allow, known, start, record string
+	steps, show                                       int
+	baseData, verbose                                 bool
+}
+
+func parseSeeds(s string) ([]uint64, error) {
+	var out []uint64
+	for _, f := range strings.Split(s, ",") {
+		lo, hi, isRange := strings.Cut(strings.TrimSpace(f), "-")
+		a, err := strconv.ParseUint(lo, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("-seeds: %w", err)
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.ParseUint(hi, 10, 64); err != nil || b < a {
+				return nil, fmt.Errorf("-seeds: bad range %q", f)
+			}
+		}
+		for x := a; x <= b; x++ {
+			out = append(out, x)
+		}
+	}
+	return out, nil
+}
+
+func run(o options) error {
+	began := time.Now()
+	ctx := context.Background()
+	seeds, err := parseSeeds(o.seeds)
+	if err != nil {
+		return err
+	}
+	root, err := output("git", "rev-parse", "--show-toplevel")
+	if err != nil {
+		return fmt.Errorf("not inside the repository: %w", err)
+	}
+	tmp, err := os.MkdirTemp("", "mwallet-walk-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+
+	cur := filepath.Join(tmp, "mwallet-sim-work")
+	fmt.Printf("building mwallet-sim from the working tree %s\n", root)
+	if err := build(root, cur); err != nil {
+		return err
+	}
+	bins := []string{cur}
+	names := []string{"working tree"}
+	switch {
+	case o.baseBin != "":
+		bins, names = append(bins, o.baseBin), append(names, o.baseBin)
+	case o.base != "":
+		bin, err := buildCommit(root, o.base, tmp)
+		if err != nil {
+			return err
+		}
+		bins, names = append(bins, bin), append(names, "commit "+o.base)
+	}
+	fmt.Printf("built in %s\n", time.Since(began).Round(time.Millisecond))
+
+	docs, err := validate.Load(ctx)
+	if err != nil {
+		return err
+	}
+	checker, err := validate.NewChecker(docs)
+	if err != nil {
+		return err
+	}
+	var allow *walk.Allowlist
+	if o.allow != "" {
+		f, err := os.Open(o.allow)
+		if err != nil {
+			return err
+		}
+		allow, err = walk.ParseAllowlist(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", o.allow, err)
+		}
+	}
+	var known *validate.Known
+	if o.known != "" {
+		f, err := os.Open(o.known)
+		if err != nil {
+			return err
+		}
+		known, err = validate.ParseKnown(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", o.known, err)
+		}
+	}
+
+	var results []*walk.Result
+	failed := false
+	for _, seed := range seeds {
+		res, err := walkSeed(ctx, o, seed, bins, tmp, checker)
+		if err != nil {
+			return fmt.Errorf("seed %d: %w", seed, err)
+		}
+		results = append(results, res)
+	}
+	failed = report(o, names, results, checker, known, allow) || failed
+	fmt.Printf("time: %s\n", time.Since(began).Round(time.Millisecond))
+	if failed {
+		return fmt.Errorf("the walk found differences, violations or broken books (above)")
+	}
+	return nil
+}
+
+func walkSeed(ctx context.Context, o options, seed uint64, bins []string, tmp string, checker *validate.Checker) (*walk.Result, error) {
+	var sims []*sim
+	defer func() {
+		for _, s := range sims {
+			s.stop()
+		}
+	}()
+	for i, bin := range bins {
+		args := []string{"serve", "-addr", "127.0.0.1:0", "-clock", "manual", "-start", o.start, "-seed", strconv.FormatUint(seed, 10)}
+		if i == 1 && o.baseData {
+			dir := filepath.Join(tmp, fmt.Sprintf("data-%d", seed))
+			args = append(args, "-data", dir)
+		}
+		s, err := startSim(bin, args)
+		if err != nil {
+			return nil, err
+		}
+		sims = append(sims, s)
+	}
+	cfg := walk.Config{Seed: seed, Steps: o.steps, Checker: checker}
+	for _, s := range sims {
+		cfg.Targets = append(cfg.Targets, s.url)
+	}
+	if o.verbose {
+		cfg.Log = os.Stdout
+	}
+	t0 := time.Now()
+	res, err := walk.Run(ctx, cfg)
+	if err != nil {
+		return res, err
+	}
+	fmt.Printf("seed %d: %d steps, %d requests per build, %d webhook deliveries, %d differences, %s\n",
+		seed, res.Steps, res.Requests, res.Webhooks, res.DiffCount, time.Since(t0).Round(time.Millisecond))
+	if o.record != "" && len(sims) > 1 {
+		if err := saveRecording(o.record, seed, sims[1].url, o.baseData); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+// report prints the summary and says whether the walk failed.
+func report(o options, names []string, results []*walk.Result, checker *validate.Checker, known *validate.Known, allow *walk.Allowlist) bool {
+	failed := false
+	steps, requests, webhooks, diffs := 0, 0, 0, 0
+	ops := map[string]int{}
+	type group struct {
+		n        int
+		fix      string
+		examples []walk.Diff
+	}
+	groups := map[string]*group{}
+	fmt.Println()
+	fmt.Printf("builds: %s\n", strings.Join(names, " vs "))
+	for _, r := range results {
+		steps += r.Steps
+		requests += r.Requests
+		webhooks += r.Webhooks
+		diffs += r.DiffCount
+		for k, v := range r.PerOperation {
+			ops[k] += v
+		}
+		fmt.Printf("seed %d: requests digest %s, state digests %s\n", r.Seed, r.RequestDigest[:16], strings.Join(r.Digests, " "))
+		for i, b := range r.Books {
+			if b != "" {
+				failed = true
+				fmt.Printf("  BOOKS of %s: %s\n", names[i], b)
+			}
+		}
+		for _, d := range r.Diffs {
+			g := groups[d.Key()]
+			if g == nil {
+				g = &group{}
+				groups[d.Key()] = g
+			}
+			g.n++
+			if fix, test, ok := allow.Match(d); ok {
+				g.fix = fix + " (" + test + ")"
+			}
+			if len(g.examples) < o.show {
+				g.examples = append(g.examples, d)
+			}
+		}
+		if r.DiffCount > len(r.Diffs) {
+			fmt.Printf("  seed %d: %d differences beyond the %d kept\n", r.Seed, r.DiffCount-len(r.Diffs), len(r.Diffs))
+			failed = true
+		}
+	}
+	fmt.Printf("seeds: %d, steps: %d, requests per build: %d, webhook deliveries received: %d\n", len(results), steps, requests, webhooks)
+	var opNames []string
+	for k := range ops {
+		opNames = append(opNames, k)
+	}
+	sort.Strings(opNames)
+	fmt.Printf("operations walked: %d\n", len(opNames))
+	for _, k := range opNames {
+		fmt.Printf("  %7d  %s\n", ops[k], k)
+	}
+	var keys []string
+	for k := range groups {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	fmt.Printf("differences: %d in %d groups (operation, part, statuses)\n", diffs, len(keys))
+	for _, k := range keys {
+		g := groups[k]
+		if g.fix != "" {
+			fmt.Printf("  %5d  %s\n         allowed: %s\n", g.n, k, g.fix)
+			continue
+		}
+		failed = true
+		fmt.Printf("  %5d  %s\n", g.n, k)
+		for _, d := range g.examples {
+			fmt.Println(indent(d.String(), "         "))
+		}
+	}
+	for _, u := range allow.Unused() {
+		if o.base != "" || o.baseBin != "" {
+			fmt.Printf("  allowlist entry matched nothing (stale?): %s\n", u)
+		}
+	}
+	n := checker.Counts
+	fmt.Printf("OpenAPI: %d exchanges validated (%d requests, %d responses, %d webhooks, %d refused as invalid, %d outside both documents)\n",
+		n.Requests+n.NoRoute+n.Webhooks, n.Requests, n.Responses, n.Webhooks, n.RefusedInvalid, n.NoRoute)
+	var unknown []validate.Violation
+	for _, v := range checker.Violations() {
+		if !known.Match(v) {
+			unknown = append(unknown, v)
+		}
+	}
+	fmt.Printf("OpenAPI violations: %d (%d known)\n", len(unknown), len(checker.Violations())-len(unknown))
+	seen := map[string]int{}
+	for _, v := range unknown {
+		seen[v.Key+" ["+v.Kind+"] "+v.Detail]++
+		if seen[v.Key+" ["+v.Kind+"] "+v.Detail] == 1 {
+			fmt.Printf("  %s\n", v)
+		}
+	}
+	return failed || len(unknown) > 0
+}
+
+func indent(s, pre string) string {
+	return pre + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+pre)
+}
+
+func output(name string, args ...string) (string, error) {
+	out, err := exec.Command(name, args...).Output()
+	return strings.TrimSpace(string(out)), err
+}
+
+func build(dir, out string) error {
+	cmd := exec.Command("go", "build", "-o", out, "./cmd/mwallet-sim")
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("go build in %s: %w", dir, err)
+	}
+	return nil
+}
+
+// buildCommit extracts commit with git archive and builds its mwallet-sim.
+func buildCommit(root, commit, tmp string) (string, error) {
+	full, err := output("git", "-C", root, "rev-parse", "--verify", commit+"^{commit}")
+	if err != nil {
+		return "", fmt.Errorf("commit %s is not in this repository's history (a shallow clone? fetch it): %w", commit, err)
+	}
+	src := filepath.Join(tmp, "base-src")
+	if err := os.MkdirAll(src, 0o700); err != nil {
+		return "", err
+	}
+	fmt.Printf("building mwallet-sim at %s (%s)\n", commit, full[:12])
+	cmd := exec.Command("bash", "-c", `git -C "$1" archive --format=tar "$2" | tar -x -C "$3"`, "archive", root, full, src)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("git archive %s: %w", commit, err)
+	}
+	bin := filepath.Join(tmp, "mwallet-sim-base")
+	return bin, build(src, bin)
+}
+
+// sim is one running mwallet-sim.
+type sim struct {
+	cmd *exec.Cmd
+	url string
+}
+
+func startSim(bin string, args []string) (*sim, error) {
+	cmd := exec.Command(bin, args...)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	s := &sim{cmd: cmd}
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		if u, ok := strings.CutPrefix(sc.Text(), "mwallet-sim listening on "); ok {
+			s.url = strings.TrimSpace(u)
+			break
+		}
+	}
+	if s.url == "" {
+		s.stop()
+		return nil, fmt.Errorf("%s printed no address", bin)
+	}
+	go func() {
+		for sc.Scan() {
+		}
+	}()
+	return s, nil
+}
+
+func (s *sim) stop() {
+	if s.cmd.Process != nil {
+		_ = s.cmd.Process.Signal(os.Interrupt)
+		done := make(chan struct{})
+		go func() { _ = s.cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			_ = s.cmd.Process.Kill()
+			<-done
+		}
+	}
+}
+
+// saveRecording writes the recording of the simulator at base (GET
+// /_sim/recording; its end line carries the state digest) to
+// DIR/walk-seed-N.jsonl, or walk-seed-N-data.jsonl when it ran with -data.
+func saveRecording(dir string, seed uint64, base string, data bool) error {
+	resp, err := http.Get(base + "/_sim/recording")
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != 200 {
+		return fmt.Errorf("GET /_sim/recording: %d %.300s", resp.StatusCode, b)
+	}
+	name := fmt.Sprintf("walk-seed-%d.jsonl", seed)
+	if data {
+		name = fmt.Sprintf("walk-seed-%d-data.jsonl", seed)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	fmt.Printf("recording of seed %d: %s (%d bytes)\n", seed, filepath.Join(dir, name), len(b))
+	return os.WriteFile(filepath.Join(dir, name), b, 0o600)
+}
