@@ -33,6 +33,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
@@ -55,8 +56,21 @@ func main() {
 	flag.BoolVar(&o.baseData, "base-data", false, "run the base build with -data (a temporary directory)")
 	flag.IntVar(&o.show, "show", 3, "differences printed in full per group")
 	flag.BoolVar(&o.verbose, "v", false, "print every request")
+	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write the walk's CPU profile to this file")
 	flag.Parse()
+	if o.cpuProfile != "" {
+		f, err := os.Create(o.cpuProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "walk:", err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	if err := run(o); err != nil {
+		pprof.StopCPUProfile()
 		fmt.Fprintln(os.Stderr, "walk:", err)
 		os.Exit(1)
 	}
@@ -64,6 +78,7 @@ func main() {
 
 type options struct {
 	seeds, base, baseBin, allow, known, start, record string
+	cpuProfile                                        string
 	steps, show                                       int
 	baseData, verbose                                 bool
 }
