@@ -82,6 +82,8 @@ type Result struct {
 	Books []string
 	// Digests holds each target's state digest at the end (GET /_sim/digest).
 	Digests []string
+	// Slow lists the requests that took more than 2 seconds to answer.
+	Slow []string
 }
 
 // Diff is one request the targets answered differently.
@@ -280,6 +282,7 @@ func (w *walker) send(r *request) *answer {
 	answers := make([]*answer, len(w.cfg.Targets))
 	norm := make([]string, len(w.cfg.Targets))
 	var wg sync.WaitGroup
+	began := time.Now()
 	for i, base := range w.cfg.Targets {
 		wg.Add(1)
 		go func() {
@@ -289,6 +292,9 @@ func (w *walker) send(r *request) *answer {
 		}()
 	}
 	wg.Wait()
+	if took := time.Since(began); took > 2*time.Second {
+		w.res.Slow = append(w.res.Slow, fmt.Sprintf("step %d request %d %s took %s: %.200s", w.step, w.res.Requests, r.op, took.Round(time.Millisecond), txt))
+	}
 	for i := 1; i < len(norm); i++ {
 		if norm[i] != norm[0] {
 			w.res.DiffCount++

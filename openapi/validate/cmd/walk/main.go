@@ -253,6 +253,9 @@ func report(o options, names []string, results []*walk.Result, checker *validate
 			ops[k] += v
 		}
 		fmt.Printf("seed %d: requests digest %s, state digests %s\n", r.Seed, r.RequestDigest[:16], strings.Join(r.Digests, " "))
+		for _, s := range r.Slow {
+			fmt.Printf("  slow: %s\n", s)
+		}
 		for i, b := range r.Books {
 			if b != "" {
 				failed = true
