@@ -2,6 +2,7 @@ package simulator_test
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -23,6 +24,7 @@ func TestRecordingsOfEarlierBuildsReplay(t *testing.T) {
 	}{
 		{"walk-0906f14-seed-11.jsonl", 358},
 		{"walk-0906f14-seed-12-data.jsonl", 403},
+		{"calls-0906f14.jsonl", 137},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			t.Parallel()
@@ -82,4 +84,28 @@ func endDigest(t *testing.T, path string) string {
 		t.Fatalf("%s: last line is not an end line with a digest: %.200s", path, last)
 	}
 	return end.Digest
+}
+
+// TestRecordingOfEarlierBuildWithARenamedCallFails: the check above has
+// teeth: the same recording with one Go control method renamed (as a build
+// that renamed Cards.Ship would need) is refused.
+func TestRecordingOfEarlierBuildWithARenamedCallFails(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile(filepath.Join("testdata", "recordings", "calls-0906f14.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	renamed := bytes.ReplaceAll(b, []byte(`"call":"Cards.Ship"`), []byte(`"call":"Cards.ShipCard"`))
+	if bytes.Equal(renamed, b) {
+		t.Fatal("the recording has no Cards.Ship call")
+	}
+	rec, err := simulator.ReadRecording(bytes.NewReader(renamed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim, err := simulator.New(simulator.WithRecording(rec))
+	if err == nil {
+		sim.Close()
+		t.Fatal("a recording naming an unknown call replayed")
+	}
 }
