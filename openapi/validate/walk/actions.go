@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/mwallet/mwallet-go/openapi/validate/tour"
 )
@@ -21,7 +22,7 @@ var actions = []action{
 	{4, (*walker).cardApplyStep}, {6, (*walker).cardStep}, {3, (*walker).remitStep}, {2, (*walker).kycStep},
 	{2, (*walker).deliveriesStep}, {3, (*walker).stepUpStep},
 	{3, (*walker).clockStep}, {2, (*walker).memberStep}, {5, (*walker).outcomeStep}, {2, (*walker).webhookStep},
-	{2, (*walker).knobStep}, {1, (*walker).inspectStep},
+	{2, (*walker).knobStep}, {1, (*walker).inspectStep}, {2, (*walker).rareStep},
 }
 
 var totalWeight = func() int {
@@ -84,6 +85,12 @@ func (w *walker) learnMember(ext string) {
 // target, compared like any answer).
 func (w *walker) finish() {
 	w.ctl("POST /_sim/webhooks/flush", "/_sim/webhooks/flush", nil)
+	for _, p := range reads {
+		// Every control read once more, compared and validated like
+		// every answer.
+		op, _, _ := strings.Cut(p, "?")
+		w.ctl("GET "+op, p, nil)
+	}
 	for i, base := range w.cfg.Targets {
 		var problems []string
 		l := w.do(base, &request{method: "GET", target: "/_sim/ledger"})
@@ -302,7 +309,10 @@ func (w *walker) cardStep() {
 			keep(&w.m.cards, id)
 		}
 	case "POST /v1/cards/{id}/secure-session":
-		keep(&w.m.secure, a.str("id"))
+		// The hosted page's id is the last segment of hosted_url.
+		if u := a.str("hosted_url"); strings.Contains(u, "/secure-sessions/") {
+			keep(&w.m.secure, u[strings.LastIndex(u, "/")+1:])
+		}
 	}
 }
 

@@ -189,9 +189,7 @@ func (w *walker) inspectStep() {
 			p = "/_sim/cards/" + url.PathEscape(id)
 		}
 	case 1:
-		if id, ok := pick(w, w.m.topups); ok {
-			p = "/_sim/cards/topups/" + url.PathEscape(id)
-		}
+		p = "/_sim/cards/topups/" + url.PathEscape(w.someID(w.m.topups, "ctp_"))
 	case 2:
 		if id, ok := pick(w, w.m.qr); ok {
 			p = "/_sim/qrpay/orders/" + url.PathEscape(id) + "/trace"

@@ -111,6 +111,9 @@ func (d Diff) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "step %d request %d %s: %s differs\n  sent:\n    %s\n", d.Step, d.Request, d.Op, d.Kind, indent(d.Sent))
 	for i, a := range d.Answers {
+		if len(a) > 3000 {
+			a = a[:3000] + fmt.Sprintf("... (%d bytes in all)", len(a))
+		}
 		fmt.Fprintf(&b, "  target %d:\n    %s\n", i, indent(a))
 	}
 	return b.String()
@@ -161,8 +164,13 @@ func (a *answer) str(k string) string {
 
 func (a *answer) code() string { return a.str("code") }
 
-// stateDigest matches a state digest in an answer (GET /_sim/digest).
-var stateDigest = regexp.MustCompile(`"digest":"sha256:[0-9a-f]{64}"`)
+// stateDigest matches a state digest in an answer (GET /_sim/digest);
+// peer matches the client's address in a recorded input (GET
+// /_sim/recording/steps/{seq}).
+var (
+	stateDigest = regexp.MustCompile(`"digest":"sha256:[0-9a-f]{64}"`)
+	peer        = regexp.MustCompile(`"remote":"[^"]*"`)
+)
 
 // normalise is the text an answer is compared by: the status, every header
 // but Date, and the body, with the target's own base URL replaced by
@@ -170,7 +178,9 @@ var stateDigest = regexp.MustCompile(`"digest":"sha256:[0-9a-f]{64}"`)
 // clock in builds before the simulator clock stamped it, and two processes
 // never answer in the same second for sure; the base URL differs because
 // two simulators cannot share a port, and answers carry links built from it
-// (hosted step-up and KYC screens); the state digest covers the
+// (hosted step-up and KYC screens), and recorded inputs show it as the
+// Host header; the client's own address (the walk's ephemeral port) shows
+// in recorded inputs as {peer}; the state digest covers the
 // idempotency records' body digests, keyed by a key each process draws
 // from crypto/rand (gateway.go, bodyKey: kept in the recording, so a
 // replay reaches the same digest, but two fresh processes never do).
@@ -192,6 +202,10 @@ func normalise(a *answer, base string) string {
 	}
 	b.WriteString("\n")
 	body := bytes.ReplaceAll(a.body, []byte(base), []byte("{base}"))
+	if host, ok := strings.CutPrefix(base, "http://"); ok {
+		body = bytes.ReplaceAll(body, []byte(`"`+host+`"`), []byte(`"{host}"`))
+	}
+	body = peer.ReplaceAll(body, []byte(`"remote":"{peer}"`))
 	b.Write(stateDigest.ReplaceAll(body, []byte(`"digest":"sha256:{process}"`)))
 	return b.String()
 }

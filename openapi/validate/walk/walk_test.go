@@ -2,6 +2,7 @@ package walk
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -102,6 +103,20 @@ func TestWalkTwoSimulatorsAgree(t *testing.T) {
 	if len(missing) > 0 {
 		t.Errorf("business operations the walk never sent: %s", strings.Join(missing, ", "))
 	}
+	// Every control operation but those NotWalked names (with its reason).
+	missing = nil
+	for _, op := range check.ControlOperations() {
+		if check.Counts.PerOperation[op] == 0 && !slices.Contains(NotWalked, op) {
+			missing = append(missing, op)
+		}
+		if check.Counts.PerOperation[op] > 0 && slices.Contains(NotWalked, op) {
+			t.Errorf("%s is walked but listed in NotWalked", op)
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		t.Errorf("control operations the walk never sent: %s", strings.Join(missing, ", "))
+	}
 	if res.Webhooks == 0 {
 		t.Error("no webhook delivery received")
 	}
@@ -149,6 +164,7 @@ func TestNormalise(t *testing.T) {
 		{"Date follows the wall clock in older builds", &answer{status: 200, header: hdr("Date", "Mon, 01 Jan 2026 00:00:00 GMT")}, &answer{status: 200, header: hdr("Date", "Thu, 26 Nov 2026 23:00:00 GMT")}, true},
 		{"each simulator's own base URL", &answer{status: 201, body: []byte(`{"hosted_url":"` + a + `/_sim/step-up/x"}`)}, &answer{status: 201, body: []byte(`{"hosted_url":"` + b + `/_sim/step-up/x"}`)}, true},
 		{"state digests are keyed per process", &answer{status: 200, body: []byte(`{"digest":"sha256:` + strings.Repeat("a", 64) + `"}`)}, &answer{status: 200, body: []byte(`{"digest":"sha256:` + strings.Repeat("b", 64) + `"}`)}, true},
+		{"the host and the client's address in a recorded input", &answer{status: 200, body: []byte(`{"host":"127.0.0.1:1000","remote":"127.0.0.1:5000"}`)}, &answer{status: 200, body: []byte(`{"host":"127.0.0.1:2000","remote":"127.0.0.1:6000"}`)}, true},
 		{"another status", &answer{status: 200}, &answer{status: 201}, false},
 		{"another request id", &answer{status: 200, header: hdr("X-Request-Id", "req_1_a")}, &answer{status: 200, header: hdr("X-Request-Id", "req_1_b")}, false},
 		{"another body", &answer{status: 200, body: []byte(`{"id":"a"}`)}, &answer{status: 200, body: []byte(`{"id":"b"}`)}, false},
