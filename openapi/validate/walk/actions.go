@@ -383,19 +383,48 @@ func (w *walker) kycStep() {
 func (w *walker) deliveriesStep() {
 	if w.one(2) {
 		q := url.Values{"limit": {strconv.Itoa(1 + w.rng.IntN(50))}}
-		a := w.biz("GET /v1/webhooks/deliveries", q, nil, bizOpt{})
-		if data, ok := a.json["data"].([]any); ok {
-			for _, d := range data {
-				if row, ok := d.(map[string]any); ok {
-					if id, _ := row["id"].(string); id != "" && !contains(w.m.deliveries, id) {
-						keep(&w.m.deliveries, id)
-					}
-				}
-			}
+		if w.m.cursor != "" && w.one(2) {
+			q.Set("cursor", w.m.cursor)
 		}
+		a := w.biz("GET /v1/webhooks/deliveries", q, nil, bizOpt{})
+		w.m.cursor = ""
+		if more, _ := a.json["has_more"].(bool); more {
+			w.m.cursor = a.str("next_cursor")
+		}
+		w.learnDeliveries(a)
 		return
 	}
-	w.bizAt("POST /v1/webhooks/deliveries/{id}/redeliver", path("POST /v1/webhooks/deliveries/{id}/redeliver", w.someID(w.m.deliveries, "whd_")), nil, nil, bizOpt{keyed: true})
+	// Mostly rows that can be redelivered (dead, failed, no_subscriber).
+	list := w.m.deliveries
+	if len(w.m.redeliverable) > 0 && !w.one(3) {
+		list = w.m.redeliverable
+	}
+	w.bizAt("POST /v1/webhooks/deliveries/{id}/redeliver", path("POST /v1/webhooks/deliveries/{id}/redeliver", w.someID(list, "whd_")), nil, nil, bizOpt{keyed: true})
+}
+
+// learnDeliveries keeps the ids of a deliveries list (business or
+// control), and apart those that can be redelivered.
+func (w *walker) learnDeliveries(a *answer) {
+	data, _ := a.json["data"].([]any) // GET /v1/webhooks/deliveries
+	if rows, ok := a.json["deliveries"].([]any); ok {
+		data = rows // GET /_sim/webhooks/deliveries
+	}
+	for _, d := range data {
+		row, _ := d.(map[string]any)
+		id, _ := row["id"].(string)
+		if id == "" {
+			continue
+		}
+		if !contains(w.m.deliveries, id) {
+			keep(&w.m.deliveries, id)
+		}
+		switch row["status"] {
+		case "dead", "failed", "no_subscriber":
+			if !contains(w.m.redeliverable, id) {
+				keep(&w.m.redeliverable, id)
+			}
+		}
+	}
 }
 
 // stepUpStep completes a pending challenge (or leaves it) and resends its

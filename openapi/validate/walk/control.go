@@ -99,16 +99,7 @@ func (w *walker) webhookStep() {
 		id := w.someID(w.m.deliveries, "whd_")
 		w.ctl("POST /_sim/webhooks/deliveries/{id}/redeliver", "/_sim/webhooks/deliveries/"+url.PathEscape(id)+"/redeliver", nil)
 	case 4:
-		a := w.ctl("GET /_sim/webhooks/deliveries", "/_sim/webhooks/deliveries", nil)
-		if data, ok := a.json["data"].([]any); ok {
-			for _, d := range data {
-				if row, ok := d.(map[string]any); ok {
-					if id, _ := row["id"].(string); id != "" && !contains(w.m.deliveries, id) && w.one(4) {
-						keep(&w.m.deliveries, id)
-					}
-				}
-			}
-		}
+		w.learnDeliveries(w.ctl("GET /_sim/webhooks/deliveries", "/_sim/webhooks/deliveries", nil))
 	case 5:
 		id := w.someID(w.m.eps, "whe_")
 		verb := []string{"disable", "enable", "enable"}[w.rng.IntN(3)]

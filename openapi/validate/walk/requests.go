@@ -32,6 +32,8 @@ type model struct {
 	qr, apps, cards, phys        []string
 	topups, remits, quick        []string
 	sessions, deliveries, eps    []string
+	redeliverable                []string // dead, failed or no_subscriber rows
+	cursor                       string   // the next page of GET /v1/webhooks/deliveries
 	secure, steps                []string
 	pending                      []stepCall // keyed requests answered step_up_required
 	refs                         int
