@@ -37,6 +37,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mwallet/mwallet-go/openapi/validate"
@@ -54,6 +55,7 @@ func main() {
 	flag.StringVar(&o.start, "start", "2026-01-01T00:00:00Z", "start of both simulators' manual clock")
 	flag.StringVar(&o.record, "record", "", "write the base build's recording and digest per seed into this directory")
 	flag.BoolVar(&o.baseData, "base-data", false, "run the base build with -data (a temporary directory)")
+	flag.IntVar(&o.parallel, "parallel", 2, "seeds walked at the same time")
 	flag.IntVar(&o.show, "show", 3, "differences printed in full per group")
 	flag.BoolVar(&o.verbose, "v", false, "print every request")
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write the walk's CPU profile to this file")
@@ -79,7 +81,7 @@ func main() {
 type options struct {
 	seeds, base, baseBin, allow, known, start, record string
 	cpuProfile                                        string
-	steps, show                                       int
+	steps, show, parallel                             int
 	baseData, verbose                                 bool
 }
 
@@ -144,10 +146,6 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
-	checker, err := validate.NewChecker(docs)
-	if err != nil {
-		return err
-	}
 	var allow *walk.Allowlist
 	if o.allow != "" {
 		f, err := os.Open(o.allow)
@@ -173,16 +171,32 @@ func run(o options) error {
 		}
 	}
 
-	var results []*walk.Result
-	failed := false
-	for _, seed := range seeds {
-		res, err := walkSeed(ctx, o, seed, bins, tmp, checker)
-		if err != nil {
-			return fmt.Errorf("seed %d: %w", seed, err)
+	// Seeds run o.parallel at a time, each with its own checker (a
+	// Checker is not safe for concurrent use); results keep seed order.
+	results := make([]*walk.Result, len(seeds))
+	checkers := make([]*validate.Checker, len(seeds))
+	errs := make([]error, len(seeds))
+	sem := make(chan struct{}, max(1, o.parallel))
+	var wg sync.WaitGroup
+	for i, seed := range seeds {
+		if checkers[i], err = validate.NewChecker(docs); err != nil {
+			return err
 		}
-		results = append(results, res)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			results[i], errs[i] = walkSeed(ctx, o, seed, bins, tmp, checkers[i])
+		}()
 	}
-	failed = report(o, names, results, checker, known, allow) || failed
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return fmt.Errorf("seed %d: %w", seeds[i], err)
+		}
+	}
+	failed := report(o, names, results, checkers, known, allow)
 	fmt.Printf("time: %s\n", time.Since(began).Round(time.Millisecond))
 	if failed {
 		return fmt.Errorf("the walk found differences, violations or broken books (above)")
@@ -232,7 +246,7 @@ func walkSeed(ctx context.Context, o options, seed uint64, bins []string, tmp st
 }
 
 // report prints the summary and says whether the walk failed.
-func report(o options, names []string, results []*walk.Result, checker *validate.Checker, known *validate.Known, allow *walk.Allowlist) bool {
+func report(o options, names []string, results []*walk.Result, checkers []*validate.Checker, known *validate.Known, allow *walk.Allowlist) bool {
 	failed := false
 	steps, requests, webhooks, diffs := 0, 0, 0, 0
 	ops := map[string]int{}
@@ -314,16 +328,25 @@ func report(o options, names []string, results []*walk.Result, checker *validate
 			fmt.Printf("  allowlist entry matched nothing (stale?): %s\n", u)
 		}
 	}
-	n := checker.Counts
+	var n validate.Counts
+	var all []validate.Violation
+	for _, c := range checkers {
+		n.Requests += c.Counts.Requests
+		n.Responses += c.Counts.Responses
+		n.Webhooks += c.Counts.Webhooks
+		n.RefusedInvalid += c.Counts.RefusedInvalid
+		n.NoRoute += c.Counts.NoRoute
+		all = append(all, c.Violations()...)
+	}
 	fmt.Printf("OpenAPI: %d exchanges validated (%d requests, %d responses, %d webhooks, %d refused as invalid, %d outside both documents)\n",
 		n.Requests+n.NoRoute+n.Webhooks, n.Requests, n.Responses, n.Webhooks, n.RefusedInvalid, n.NoRoute)
 	var unknown []validate.Violation
-	for _, v := range checker.Violations() {
+	for _, v := range all {
 		if !known.Match(v) {
 			unknown = append(unknown, v)
 		}
 	}
-	fmt.Printf("OpenAPI violations: %d (%d known)\n", len(unknown), len(checker.Violations())-len(unknown))
+	fmt.Printf("OpenAPI violations: %d (%d known)\n", len(unknown), len(all)-len(unknown))
 	seen := map[string]int{}
 	for _, v := range unknown {
 		seen[v.Key+" ["+v.Kind+"] "+v.Detail]++
