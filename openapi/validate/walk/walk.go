@@ -56,6 +56,10 @@ type Config struct {
 	Checker *validate.Checker
 	// Log, when set, receives one line per request.
 	Log io.Writer
+	// CompareDate compares the Date header too: for builds that both stamp
+	// it with the simulator clock (by default it is left out, see
+	// normalise).
+	CompareDate bool
 	// KeepDiffs caps the differences kept in Result.Diffs (default 200);
 	// Result.DiffCount counts them all.
 	KeepDiffs int
@@ -184,7 +188,7 @@ var (
 // idempotency records' body digests, keyed by a key each process draws
 // from crypto/rand (gateway.go, bodyKey: kept in the recording, so a
 // replay reaches the same digest, but two fresh processes never do).
-func normalise(a *answer, base string) string {
+func normalise(a *answer, base string, compareDate bool) string {
 	if a.dropped {
 		return "dropped: " + a.err
 	}
@@ -192,7 +196,7 @@ func normalise(a *answer, base string) string {
 	fmt.Fprintf(&b, "%d\n", a.status)
 	keys := make([]string, 0, len(a.header))
 	for k := range a.header {
-		if k != "Date" {
+		if k != "Date" || compareDate {
 			keys = append(keys, k)
 		}
 	}
@@ -302,7 +306,7 @@ func (w *walker) send(r *request) *answer {
 		go func() {
 			defer wg.Done()
 			answers[i] = w.do(base, r)
-			norm[i] = normalise(answers[i], base)
+			norm[i] = normalise(answers[i], base, w.cfg.CompareDate)
 		}()
 	}
 	wg.Wait()

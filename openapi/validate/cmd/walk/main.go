@@ -56,6 +56,7 @@ func main() {
 	flag.StringVar(&o.record, "record", "", "write the base build's recording and digest per seed into this directory")
 	flag.BoolVar(&o.baseData, "base-data", false, "run the base build with -data (a temporary directory)")
 	flag.IntVar(&o.parallel, "parallel", 2, "seeds walked at the same time")
+	flag.BoolVar(&o.compareDate, "compare-date", false, "compare the Date header too (when both builds stamp it with the simulator clock)")
 	flag.IntVar(&o.show, "show", 3, "differences printed in full per group")
 	flag.BoolVar(&o.verbose, "v", false, "print every request")
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write the walk's CPU profile to this file")
@@ -82,7 +83,7 @@ type options struct {
 	seeds, base, baseBin, allow, known, start, record string
 	cpuProfile                                        string
 	steps, show, parallel                             int
-	baseData, verbose                                 bool
+	baseData, verbose, compareDate                    bool
 }
 
 func parseSeeds(s string) ([]uint64, error) {
@@ -223,7 +224,7 @@ func walkSeed(ctx context.Context, o options, seed uint64, bins []string, tmp st
 		}
 		sims = append(sims, s)
 	}
-	cfg := walk.Config{Seed: seed, Steps: o.steps, Checker: checker}
+	cfg := walk.Config{Seed: seed, Steps: o.steps, Checker: checker, CompareDate: o.compareDate}
 	for _, s := range sims {
 		cfg.Targets = append(cfg.Targets, s.url)
 	}
