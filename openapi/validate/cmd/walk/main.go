@@ -25,7 +25,9 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -54,6 +56,7 @@ func main() {
 	flag.StringVar(&o.known, "known", "", "known OpenAPI violations (KEY | SUBSTRING), as validate-exchanges")
 	flag.StringVar(&o.start, "start", "2026-01-01T00:00:00Z", "start of both simulators' manual clock")
 	flag.StringVar(&o.record, "record", "", "write the base build's recording and digest per seed into this directory")
+	flag.BoolVar(&o.replay, "replay", true, "replay the base build's recording of each seed on the working tree's build and compare the state digests")
 	flag.BoolVar(&o.baseData, "base-data", false, "run the base build with -data (a temporary directory)")
 	flag.IntVar(&o.parallel, "parallel", 2, "seeds walked at the same time")
 	flag.BoolVar(&o.compareDate, "compare-date", false, "compare the Date header too (when both builds stamp it with the simulator clock)")
@@ -83,7 +86,7 @@ type options struct {
 	seeds, base, baseBin, allow, known, start, record string
 	cpuProfile                                        string
 	steps, show, parallel                             int
-	baseData, verbose, compareDate                    bool
+	baseData, verbose, compareDate, replay            bool
 }
 
 func parseSeeds(s string) ([]uint64, error) {
@@ -238,12 +241,59 @@ func walkSeed(ctx context.Context, o options, seed uint64, bins []string, tmp st
 	}
 	fmt.Printf("seed %d: %d steps, %d requests per build, %d webhook deliveries, %d differences, %s\n",
 		seed, res.Steps, res.Requests, res.Webhooks, res.DiffCount, time.Since(t0).Round(time.Millisecond))
-	if o.record != "" && len(sims) > 1 {
-		if err := saveRecording(o.record, seed, sims[1].url, o.baseData); err != nil {
+	if len(sims) > 1 && (o.record != "" || o.replay) {
+		rec, err := fetchRecording(sims[1].url)
+		if err != nil {
 			return res, err
+		}
+		if o.record != "" {
+			if err := saveRecording(o.record, seed, rec, o.baseData); err != nil {
+				return res, err
+			}
+		}
+		if o.replay {
+			problem := replayOn(bins[0], rec, filepath.Join(tmp, fmt.Sprintf("replay-%d.jsonl", seed)))
+			res.Books = append(res.Books, problem)
+			if problem == "" {
+				fmt.Printf("seed %d: the base build's recording (%d bytes) replays on the working tree's build to the digest of its end line\n", seed, len(rec))
+			}
 		}
 	}
 	return res, nil
+}
+
+// replayOn starts bin from the recording rec (written to file) and
+// compares its state digest with the one the recording's end line
+// carries: "" when they are equal, else what went wrong.
+func replayOn(bin string, rec []byte, file string) string {
+	lines := bytes.Split(bytes.TrimSpace(rec), []byte("\n"))
+	var end struct {
+		Op, Digest string
+	}
+	if err := json.Unmarshal(lines[len(lines)-1], &end); err != nil || end.Op != "end" || end.Digest == "" {
+		return "replay: the base build's recording has no end line with a digest"
+	}
+	if err := os.WriteFile(file, rec, 0o600); err != nil {
+		return "replay: " + err.Error()
+	}
+	s, err := startSim(bin, []string{"serve", "-addr", "127.0.0.1:0", "-replay", file})
+	if err != nil {
+		return "replay of the base build's recording refused by the working tree's build: " + err.Error()
+	}
+	defer s.stop()
+	resp, err := http.Get(s.url + "/_sim/digest")
+	if err != nil {
+		return "replay: " + err.Error()
+	}
+	defer resp.Body.Close()
+	var got struct{ Digest string }
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil {
+		return "replay: GET /_sim/digest: " + err.Error()
+	}
+	if got.Digest != end.Digest {
+		return fmt.Sprintf("replay of the base build's recording: digest %s, the recording's end line %s", got.Digest, end.Digest)
+	}
+	return ""
 }
 
 // report prints the summary and says whether the walk failed.
@@ -274,7 +324,11 @@ func report(o options, names []string, results []*walk.Result, checkers []*valid
 		for i, b := range r.Books {
 			if b != "" {
 				failed = true
-				fmt.Printf("  BOOKS of %s: %s\n", names[i], b)
+				if i < len(names) {
+					fmt.Printf("  BOOKS of %s: %s\n", names[i], b)
+				} else {
+					fmt.Printf("  %s\n", b) // the replay check (-replay)
+				}
 			}
 		}
 		for _, d := range r.Diffs {
@@ -446,22 +500,27 @@ func (s *sim) stop() {
 	}
 }
 
-// saveRecording writes the recording of the simulator at base (GET
-// /_sim/recording; its end line carries the state digest) to
-// DIR/walk-seed-N.jsonl, or walk-seed-N-data.jsonl when it ran with -data.
-func saveRecording(dir string, seed uint64, base string, data bool) error {
+// fetchRecording reads the recording of the simulator at base (GET
+// /_sim/recording; its end line carries the state digest).
+func fetchRecording(base string) ([]byte, error) {
 	resp, err := http.Get(base + "/_sim/recording")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if resp.StatusCode != 200 {
-		return fmt.Errorf("GET /_sim/recording: %d %.300s", resp.StatusCode, b)
+		return nil, fmt.Errorf("GET /_sim/recording: %d %.300s", resp.StatusCode, b)
 	}
+	return b, nil
+}
+
+// saveRecording writes a recording of the base build to
+// DIR/walk-seed-N.jsonl, or walk-seed-N-data.jsonl when it ran with -data.
+func saveRecording(dir string, seed uint64, rec []byte, data bool) error {
 	name := fmt.Sprintf("walk-seed-%d.jsonl", seed)
 	if data {
 		name = fmt.Sprintf("walk-seed-%d-data.jsonl", seed)
@@ -469,6 +528,6 @@ func saveRecording(dir string, seed uint64, base string, data bool) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	fmt.Printf("recording of seed %d: %s (%d bytes)\n", seed, filepath.Join(dir, name), len(b))
-	return os.WriteFile(filepath.Join(dir, name), b, 0o600)
+	fmt.Printf("recording of seed %d: %s (%d bytes)\n", seed, filepath.Join(dir, name), len(rec))
+	return os.WriteFile(filepath.Join(dir, name), rec, 0o600)
 }
