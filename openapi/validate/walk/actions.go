@@ -34,6 +34,7 @@ var totalWeight = func() int {
 }()
 
 func (w *walker) walkStep() {
+	w.runRestores()
 	n := w.rng.IntN(totalWeight)
 	for _, a := range actions {
 		if n < a.weight {
@@ -112,7 +113,12 @@ func (w *walker) finish() {
 	}
 }
 
+// member is the fixture's member half the time (funded, KYC level 1),
+// otherwise any member the walk created.
 func (w *walker) member() string {
+	if w.one(2) {
+		return "member-1"
+	}
 	m, _ := pick(w, w.m.members)
 	return m
 }
@@ -233,7 +239,16 @@ func (w *walker) cardApplyStep() {
 	case 0, 1:
 		prod, _ := pick(w, products)
 		a := w.biz("POST /v1/cards/applications", nil, map[string]any{"source_asset": "USDT", "product_id": prod, "client_key": w.uuid()}, bizOpt{member: m, keyed: true})
-		keep(&w.m.apps, a.str("id"))
+		id := a.str("id")
+		keep(&w.m.apps, id)
+		if id != "" && !w.one(3) {
+			// The issuer's review, then the card's id.
+			w.ctl("POST /_sim/cards/applications/{id}/{action}", "/_sim/cards/applications/"+url.PathEscape(id)+"/approve", nil)
+			g := w.bizAt("GET /v1/cards/applications/{id}", path("GET /v1/cards/applications/{id}", id), nil, nil, bizOpt{member: m})
+			if c := g.str("card_id"); c != "" && !contains(w.m.cards, c) {
+				keep(&w.m.cards, c)
+			}
+		}
 	case 2:
 		a := w.bizAt("GET /v1/cards/applications/{id}", path("GET /v1/cards/applications/{id}", w.someID(w.m.apps, "cap_")), nil, nil, bizOpt{member: m})
 		if id := a.str("card_id"); id != "" && !contains(w.m.cards, id) {
@@ -319,12 +334,16 @@ func (w *walker) cardStep() {
 func (w *walker) remitStep() {
 	m := w.member()
 	payee := ""
-	if list := w.m.payees[m]; len(list) > 0 {
+	if list := w.m.payees[m]; len(list) > 0 && !w.one(10) {
 		payee, _ = pick(w, list)
 	} else {
 		payee = fmt.Sprintf("pye_%d", 100000+w.rng.IntN(10))
 	}
-	switch w.rng.IntN(8) {
+	op := w.rng.IntN(8)
+	if len(w.m.payees[m]) == 0 {
+		op = 0 // learn the member's payees first
+	}
+	switch op {
 	case 0:
 		a := w.biz("GET /v1/remit/payees", nil, nil, bizOpt{member: m})
 		if data, ok := a.json["data"].([]any); ok {
@@ -344,7 +363,7 @@ func (w *walker) remitStep() {
 	case 2:
 		w.biz("GET /v1/remit/quotes", url.Values{"payee_id": {payee}, "payout_amount": {w.amount()}, "slippage_bps": {"100"}}, nil, bizOpt{member: m})
 	case 3, 4:
-		body := map[string]any{"payee_id": payee, "payout_amount": []string{"10.00", "5", "100000", "0.01"}[w.rng.IntN(4)], "slippage_bps": 100,
+		body := map[string]any{"payee_id": payee, "payout_amount": []string{"10.00", "10.00", "25.50", "5", "100000.00", "0.01"}[w.rng.IntN(6)], "slippage_bps": 100,
 			"purpose_code": "FAMILY_SUPPORT", "reference": w.ref()}
 		a := w.biz("POST /v1/remittances", nil, body, bizOpt{member: m, keyed: true})
 		keep(&w.m.remits, a.str("id"))

@@ -3,6 +3,7 @@ package walk
 import (
 	"fmt"
 	"net/url"
+	"strings"
 )
 
 // The control side of the walk: the clock, members, the upstreams'
@@ -45,7 +46,11 @@ func (w *walker) memberStep() {
 		}
 	default:
 		st, _ := pick(w, statuses)
-		w.ctl("POST /_sim/members/{id}/status", "/_sim/members/"+url.PathEscape(w.member())+"/status", map[string]any{"status": st})
+		p := "/_sim/members/" + url.PathEscape(w.member()) + "/status"
+		w.ctl("POST /_sim/members/{id}/status", p, map[string]any{"status": st})
+		if st != "active" && !w.one(4) {
+			w.restoreLater("POST /_sim/members/{id}/status", p, map[string]any{"status": "active"})
+		}
 	}
 }
 
@@ -78,6 +83,9 @@ func (w *walker) outcomeStep() {
 		body = map[string]any{"level": 1 + w.rng.IntN(2)}
 	}
 	ans := w.ctl("POST /_sim/"+a.coll+"/{id}/{action}", "/_sim/"+a.coll+"/"+url.PathEscape(id)+"/"+verb, body)
+	if a.coll == "kyc" && verb != "approve" && !w.one(4) {
+		w.restoreLater("POST /_sim/kyc/{id}/{action}", "/_sim/kyc/"+url.PathEscape(id)+"/approve", map[string]any{"level": 1})
+	}
 	if a.coll == "cards/applications" && verb == "approve" {
 		if c := ans.str("card_id"); c != "" && !contains(w.m.cards, c) {
 			keep(&w.m.cards, c)
@@ -125,44 +133,91 @@ func (w *walker) webhookStep() {
 	}
 }
 
-// knobStep turns one of the operator's knobs, mostly back to normal.
+// knobStep turns one of the operator's knobs. A knob that shuts a line
+// down is turned back a few steps later (restoreLater), so the walk spends
+// most of its steps where requests can succeed.
 func (w *walker) knobStep() {
-	on := !w.one(3)
+	off := w.one(3)
 	m := url.PathEscape(w.member())
 	switch w.rng.IntN(10) {
 	case 0:
-		st := "active"
-		if !on {
-			st = []string{"suspended", "frozen"}[w.rng.IntN(2)]
+		if off {
+			w.ctl("POST /_sim/merchant", "/_sim/merchant", map[string]any{"status": []string{"suspended", "frozen"}[w.rng.IntN(2)]})
+			w.restoreLater("POST /_sim/merchant", "/_sim/merchant", map[string]any{"status": "active"})
+		} else {
+			w.ctl("POST /_sim/merchant", "/_sim/merchant", map[string]any{"fee_rate_bps": w.rng.IntN(100)})
 		}
-		w.ctl("POST /_sim/merchant", "/_sim/merchant", map[string]any{"status": st})
 	case 1:
 		w.ctl("POST /_sim/merchant/prepaid/topup", "/_sim/merchant/prepaid/topup", map[string]any{"asset": "USDT", "amount": w.amount()})
 	case 2:
-		w.ctl("POST /_sim/qrpay/line", "/_sim/qrpay/line", map[string]any{"enabled": on})
+		w.toggle("POST /_sim/qrpay/line", "/_sim/qrpay/line", "enabled", off)
 	case 3:
-		body := map[string]any{"enabled": on}
+		body := map[string]any{"enabled": !off}
 		if w.one(2) {
 			body["pool"] = w.rng.IntN(4)
 		}
 		w.ctl("POST /_sim/kyc/quick", "/_sim/kyc/quick", body)
+		if off {
+			w.restoreLater("POST /_sim/kyc/quick", "/_sim/kyc/quick", map[string]any{"enabled": true, "pool": 10})
+		}
 	case 4:
-		w.ctl("POST /_sim/members/{id}/funds_protection", "/_sim/members/"+m+"/funds_protection", map[string]any{"enabled": !on})
+		w.toggle("POST /_sim/members/{id}/funds_protection", "/_sim/members/"+m+"/funds_protection", "enabled", !off)
 	case 5:
-		w.ctl("POST /_sim/members/{id}/card_penalty", "/_sim/members/"+m+"/card_penalty", map[string]any{"outstanding": !on})
+		w.toggle("POST /_sim/members/{id}/card_penalty", "/_sim/members/"+m+"/card_penalty", "outstanding", !off)
 	case 6:
 		w.ctl("POST /_sim/cards/topups/upstream_timeout", "/_sim/cards/topups/upstream_timeout", map[string]any{"count": w.rng.IntN(2)})
 	case 7:
 		w.ctl("POST /_sim/cards/limits", "/_sim/cards/limits", map[string]any{"form_factor": "virtual", "limit": 1 + w.rng.IntN(8)})
+		w.restoreLater("POST /_sim/cards/limits", "/_sim/cards/limits", map[string]any{"form_factor": "virtual", "limit": 50})
 	case 8:
-		n := 0
-		if !on {
-			n = 1 + w.rng.IntN(3)
+		if off {
+			w.ctl("POST /_sim/merchant/write_quota", "/_sim/merchant/write_quota", map[string]any{"per_minute": 1 + w.rng.IntN(3)})
 		}
-		w.ctl("POST /_sim/merchant/write_quota", "/_sim/merchant/write_quota", map[string]any{"per_minute": n})
+		w.restoreLater("POST /_sim/merchant/write_quota", "/_sim/merchant/write_quota", map[string]any{"per_minute": 0})
 	default:
 		w.ctl("DELETE /_sim/faults", "/_sim/faults", nil)
 	}
+}
+
+// toggle sets a boolean knob; when it sets the disruptive value (field
+// true for funds protection and penalties, false for a line's enabled) it
+// turns it back later.
+func (w *walker) toggle(op, path, field string, value bool) {
+	w.ctl(op, path, map[string]any{field: value})
+	disruptive := value
+	if field == "enabled" && op == "POST /_sim/qrpay/line" {
+		disruptive = !value
+	}
+	if field == "enabled" && strings.HasPrefix(op, "POST /_sim/cards/products/") {
+		disruptive = !value
+	}
+	if disruptive {
+		w.restoreLater(op, path, map[string]any{field: !value})
+	}
+}
+
+// restore is a control call the walk sends at a later step.
+type restore struct {
+	at       int
+	op, path string
+	body     any
+}
+
+func (w *walker) restoreLater(op, path string, body any) {
+	w.m.restores = append(w.m.restores, restore{at: w.step + 1 + w.rng.IntN(8), op: op, path: path, body: body})
+}
+
+// runRestores sends the restores due at this step, in the order scheduled.
+func (w *walker) runRestores() {
+	keep := w.m.restores[:0]
+	for _, r := range w.m.restores {
+		if r.at <= w.step {
+			w.ctl(r.op, r.path, r.body)
+		} else {
+			keep = append(keep, r)
+		}
+	}
+	w.m.restores = keep
 }
 
 var reads = []string{

@@ -71,11 +71,13 @@ func (w *walker) rareStep() {
 			bins = []string{"411111"}
 		}
 		w.ctl("POST /_sim/cards/bin_authorizations", "/_sim/cards/bin_authorizations", map[string]any{"bins": bins})
+		w.restoreLater("POST /_sim/cards/bin_authorizations", "/_sim/cards/bin_authorizations", map[string]any{"bins": []string{}})
 	case 10:
 		p, _ := pick(w, products)
-		w.ctl("POST /_sim/cards/products/{id}/enabled", "/_sim/cards/products/"+p+"/enabled", map[string]any{"enabled": on})
+		w.toggle("POST /_sim/cards/products/{id}/enabled", "/_sim/cards/products/"+p+"/enabled", "enabled", on)
 	case 11:
 		w.ctl("POST /_sim/members/{id}/kyc_country", "/_sim/members/"+m+"/kyc_country", map[string]any{"country": []string{"SG", "SG", "US", "KP"}[w.rng.IntN(4)]})
+		w.restoreLater("POST /_sim/members/{id}/kyc_country", "/_sim/members/"+m+"/kyc_country", map[string]any{"country": "SG"})
 	case 12:
 		w.ctl("POST /_sim/members/{id}/shipping_addresses", "/_sim/members/"+m+"/shipping_addresses", map[string]any{"country": []string{"SG", "GB", "KP"}[w.rng.IntN(3)], "default": w.one(2)})
 	case 13:
@@ -88,6 +90,7 @@ func (w *walker) rareStep() {
 			sc = []string{[]string{"payer_fields", "blocked", "corridor", "range", "upstream_error", "reject", "timeout"}[w.rng.IntN(7)]}
 		}
 		w.ctl("POST /_sim/qrpay/scenarios", "/_sim/qrpay/scenarios", map[string]any{"code_value": tour.QRCode, "scenarios": sc})
+		w.restoreLater("POST /_sim/qrpay/scenarios", "/_sim/qrpay/scenarios", map[string]any{"code_value": tour.QRCode, "scenarios": []string{}})
 	case 16:
 		w.ctl("POST /_sim/qrpay/fiat_rates", "/_sim/qrpay/fiat_rates", map[string]any{"currency": "THB", "usd_per_unit": []string{"0.028", "0.03", "0"}[w.rng.IntN(3)]})
 	case 17:

@@ -37,6 +37,7 @@ type model struct {
 	secure, steps                []string
 	pending                      []stepCall // keyed requests answered step_up_required
 	refs                         int
+	restores                     []restore // control calls due at a later step
 }
 
 // stepCall is a keyed request answered step_up_required, to be resent

@@ -74,8 +74,10 @@ type Result struct {
 	// (method, target, headers, body): the same seed gives the same digest
 	// while the reference answers the same.
 	RequestDigest string
-	// PerOperation counts requests per "METHOD /template".
+	// PerOperation counts requests per "METHOD /template", and OK those
+	// the reference answered 2xx.
 	PerOperation map[string]int
+	OK           map[string]int
 	// Webhooks counts the webhook deliveries received (all targets).
 	Webhooks int
 	// Diffs are the first differences between the targets' answers.
@@ -261,7 +263,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			Transport: &http.Transport{DisableCompression: true, MaxIdleConnsPerHost: 4}},
 		raw: &http.Client{Timeout: 60 * time.Second, CheckRedirect: noRedirect,
 			Transport: &http.Transport{DisableCompression: true, DisableKeepAlives: true}},
-		res: &Result{Seed: cfg.Seed, PerOperation: map[string]int{}},
+		res: &Result{Seed: cfg.Seed, PerOperation: map[string]int{}, OK: map[string]int{}},
 		sum: sha256.New(),
 	}
 	defer w.hc.CloseIdleConnections()
@@ -324,8 +326,11 @@ func (w *walker) send(r *request) *answer {
 		}
 	}
 	a := answers[0]
+	if a.status >= 200 && a.status < 300 {
+		w.res.OK[r.op]++
+	}
 	if w.cfg.Log != nil {
-		fmt.Fprintf(w.cfg.Log, "%6d %6d %-52s %d %s\n", w.step, w.res.Requests, r.op, a.status, a.code())
+		fmt.Fprintf(w.cfg.Log, "%6d %6d %-52s %d %s %.80s\n", w.step, w.res.Requests, r.op, a.status, a.code(), a.str("message"))
 	}
 	if w.cfg.Checker != nil {
 		w.recv.mu.Lock()
