@@ -300,7 +300,7 @@ func replayOn(bin string, rec []byte, file string) string {
 func report(o options, names []string, results []*walk.Result, checkers []*validate.Checker, known *validate.Known, allow *walk.Allowlist) bool {
 	failed := false
 	steps, requests, webhooks, diffs := 0, 0, 0, 0
-	ops := map[string]int{}
+	ops, ok := map[string]int{}, map[string]int{}
 	type group struct {
 		n        int
 		fix      string
@@ -316,6 +316,7 @@ func report(o options, names []string, results []*walk.Result, checkers []*valid
 		diffs += r.DiffCount
 		for k, v := range r.PerOperation {
 			ops[k] += v
+			ok[k] += r.OK[k]
 		}
 		fmt.Printf("seed %d: requests digest %s, state digests %s\n", r.Seed, r.RequestDigest[:16], strings.Join(r.Digests, " "))
 		for _, s := range r.Slow {
@@ -356,9 +357,9 @@ func report(o options, names []string, results []*walk.Result, checkers []*valid
 		opNames = append(opNames, k)
 	}
 	sort.Strings(opNames)
-	fmt.Printf("operations walked: %d\n", len(opNames))
+	fmt.Printf("operations walked: %d (requests, of which answered 2xx by the working tree's build)\n", len(opNames))
 	for _, k := range opNames {
-		fmt.Printf("  %7d  %s\n", ops[k], k)
+		fmt.Printf("  %7d %7d  %s\n", ops[k], ok[k], k)
 	}
 	var keys []string
 	for k := range groups {
