@@ -319,6 +319,12 @@ func report(o options, names []string, results []*walk.Result, checkers []*valid
 			ok[k] += r.OK[k]
 		}
 		fmt.Printf("seed %d: requests digest %s, state digests %s\n", r.Seed, r.RequestDigest[:16], strings.Join(r.Digests, " "))
+		if len(r.Diffs) > 0 {
+			// Later differences may only follow from the first one (the
+			// two states diverged there): start reading from it.
+			d := r.Diffs[0]
+			fmt.Printf("  first difference: step %d request %d, %s\n", d.Step, d.Request, d.Key())
+		}
 		for _, s := range r.Slow {
 			fmt.Printf("  slow: %s\n", s)
 		}
