@@ -92,7 +92,7 @@ func (w *walker) finish() {
 		op, _, _ := strings.Cut(p, "?")
 		w.ctl("GET "+op, p, nil)
 	}
-	for i, base := range w.cfg.Targets {
+	for _, base := range w.cfg.Targets {
 		var problems []string
 		l := w.do(base, &request{method: "GET", target: "/_sim/ledger"})
 		if l.json["balanced"] != true {
@@ -109,7 +109,6 @@ func (w *walker) finish() {
 		w.res.Books = append(w.res.Books, s)
 		d := w.do(base, &request{method: "GET", target: "/_sim/digest"})
 		w.res.Digests = append(w.res.Digests, d.str("digest"))
-		_ = i
 	}
 }
 

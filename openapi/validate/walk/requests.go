@@ -159,9 +159,6 @@ func (w *walker) bizAt(op, p string, query url.Values, body any, o bizOpt) *answ
 
 func (w *walker) bizSend(r *request, query url.Values, body any, o bizOpt) *answer {
 	p := r.target
-	if r.target == "" {
-		r.target = path(r.op)
-	}
 	if len(query) > 0 {
 		r.target += "?" + query.Encode()
 	}

@@ -7,8 +7,9 @@
 // default and deliberately broken sometimes.
 //
 // The walk sends every request to one or more simulators (targets) and
-// compares their answers byte for byte after normalisation (see
-// Normalise): the differential mode runs a build of a pinned commit and the
+// compares their answers byte for byte after normalisation (status, every
+// header but Date, body; each simulator's own address and the per-process
+// state digest read as placeholders): the differential mode runs a build of a pinned commit and the
 // working tree's build side by side. The same seed gives the same sequence
 // of requests, byte for byte, as long as the first target answers the same
 // (the walk learns ids from its answers); Result.RequestDigest shows it.
