@@ -75,7 +75,8 @@ type Delivery struct {
 	EndpointID string `json:"endpoint_id"`
 	// Status is the row's state.
 	Status DeliveryStatus `json:"status"`
-	// Attempts is the number of attempts made so far.
+	// Attempts is the number of attempts made so far, redeliveries
+	// included: above 6 for a dead row that was redelivered.
 	Attempts int `json:"attempts"`
 	// NextAttemptAt is when the next attempt is due; nil when none is
 	// scheduled.
