@@ -157,6 +157,13 @@ func fetchErrorRecipes(ctx context.Context, hc *http.Client, base, token string)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
+		var env struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+		}
+		if json.NewDecoder(io.LimitReader(resp.Body, 1<<16)).Decode(&env) == nil && env.Code != "" {
+			return nil, fmt.Errorf("GET /_sim/recipes answered %d %s: %s", resp.StatusCode, env.Code, env.Message)
+		}
 		return nil, fmt.Errorf("GET /_sim/recipes answered %d", resp.StatusCode)
 	}
 	var out struct {
