@@ -23,7 +23,7 @@
     const m = /(?:^#|&)token=([^&]*)/.exec(location.hash);
     if (!m) return;
     try { sessionStorage.setItem(TOKEN_KEY, decodeURIComponent(m[1])); } catch (_) { /* storage off */ }
-    history.replaceState(null, "", location.pathname + location.search);
+    try { window.history.replaceState(null, "", location.pathname + location.search); } catch (_) { /* keep the address */ }
   })();
 
   function controlHeaders(extra) {
