@@ -110,6 +110,12 @@ func TestCheckerFindsPlantedViolations(t *testing.T) {
 			Response: answer(400, `{"type":"invalid_request_error","code":"step_up_required","message":"x","request_id":"req_1"}`)}, "challenge_id"},
 		{"429 without Retry-After", simulator.Exchange{Request: memberGet,
 			Response: answer(429, `{"type":"rate_limit_error","code":"rate_limited","message":"x","request_id":"req_1","retry_after":1}`)}, "Retry-After"},
+		{"JSON body without Content-Type accepted", simulator.Exchange{
+			Request:  msg("POST", "/v1/cards/crd_1/lost", authed("X-On-Behalf-Of", "member-1", "X-Idempotency-Key", "00000000-0000-4000-8000-000000000001"), `{}`),
+			Response: answer(400, `{"type":"invalid_request_error","code":"invalid_request","message":"x","request_id":"req_1"}`)}, ""},
+		{"JSON body without Content-Type executed", simulator.Exchange{
+			Request:  msg("POST", "/v1/cards/crd_1/lost", authed("X-On-Behalf-Of", "member-1", "X-Idempotency-Key", "00000000-0000-4000-8000-000000000001"), `{}`),
+			Response: answer(200, `{"id":"crd_1","status":"lost","kind":"lost"}`)}, "without Content-Type was accepted"},
 		{"invalid request refused", simulator.Exchange{Request: msg("GET", "/v1/members/mem_nope", authed(), ""),
 			Response: answer(404, `{"type":"not_found","code":"not_found","message":"x","request_id":"req_1"}`)}, ""},
 		{"invalid request accepted", simulator.Exchange{Request: msg("GET", "/v1/members/mem_nope", authed(), ""),
