@@ -188,6 +188,26 @@ func TestControlToken(t *testing.T) {
 	}
 	// The business API keeps its own authentication only.
 	wantStatus(t, c.get(c.token(), "/v1/assets", ""), 200)
+	// The recording keeps the control write, never the token.
+	rec := c.send("GET", "/_sim/recording", nil, tokenH(secret))
+	wantStatus(t, rec, 200)
+	if !strings.Contains(string(rec.raw), `"/_sim/clock"`) || strings.Contains(string(rec.raw), secret) {
+		t.Errorf("recording: the clock write missing or the token kept:\n%s", rec.raw)
+	}
+	// It replays to the same state without the token.
+	recording, err := simulator.ReadRecording(bytes.NewReader(rec.raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	replayed, err := simulator.New(simulator.WithRecording(recording))
+	if err != nil {
+		t.Fatalf("replay: %v", err)
+	}
+	t.Cleanup(replayed.Close)
+	want, _ := sim.Digest()
+	if got, _ := replayed.Digest(); got != want {
+		t.Errorf("replayed digest %s, want %s", got, want)
+	}
 }
 
 // TestRecipeRunnerSendsTheControlToken runs a recipe whose steps use the
