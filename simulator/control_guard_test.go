@@ -239,3 +239,46 @@ func TestRecipeRunnerSendsTheControlToken(t *testing.T) {
 		t.Errorf("answer (-want +got):\n%s", diff)
 	}
 }
+
+// TestControlGuardOverHTTP2 checks the guard on a simulator serving HTTPS
+// with HTTP/2 (its own server, not httptest's): the rebinding Host and the
+// text/plain write are refused there too, and a JSON write is served.
+func TestControlGuardOverHTTP2(t *testing.T) {
+	t.Parallel()
+	sim, _ := newRaw(t, simulator.WithHTTP2())
+	hc := sim.HTTPClient()
+	send := func(method, path, host, ct, body string) (int, string, string) {
+		req, err := http.NewRequest(method, sim.URL()+path, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if host != "" {
+			req.Host = host
+		}
+		if ct != "" {
+			req.Header.Set("Content-Type", ct)
+		}
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var env struct {
+			Code string `json:"code"`
+		}
+		_ = json.NewDecoder(resp.Body).Decode(&env)
+		return resp.StatusCode, env.Code, resp.Proto
+	}
+	if st, code, proto := send("GET", "/_sim/credentials", "attacker.example", "", ""); st != 400 || code != "invalid_request" || proto != "HTTP/2.0" {
+		t.Errorf("rebinding read over %s: %d %s, want 400 invalid_request over HTTP/2.0", proto, st, code)
+	}
+	if st, code, _ := send("POST", "/_sim/clock", "", "text/plain", `{"advance_seconds":60}`); st != 400 || code != "invalid_request" {
+		t.Errorf("text/plain write: %d %s, want 400 invalid_request", st, code)
+	}
+	if st, _, _ := send("POST", "/_sim/clock", "", "application/json", `{"advance_seconds":60}`); st != 200 {
+		t.Errorf("JSON write: %d, want 200", st)
+	}
+	if got := sim.Clock.Now(); !got.Equal(simulator.DefaultStart.Add(60e9)) {
+		t.Errorf("clock %s, want one minute after the start", got)
+	}
+}
