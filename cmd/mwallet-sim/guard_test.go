@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 // nonLoopbackAddrs lists listen addresses beyond loopback on this machine:
@@ -222,5 +223,28 @@ func TestServeAllowedHosts(t *testing.T) {
 		if resp.StatusCode != tc.status {
 			t.Errorf("Host %s: %d, want %d", tc.host, resp.StatusCode, tc.status)
 		}
+	}
+}
+
+// TestListenSendsTheControlToken: listen against a simulator that requires
+// a control token registers its endpoint with -control-token, removes it when
+// stopped, and is refused without the token.
+func TestListenSendsTheControlToken(t *testing.T) {
+	t.Parallel()
+	const tok = "ctl-listen-42"
+	sim := simtest.Start(t, simulator.WithControlToken(tok))
+	err := run(context.Background(), []string{"listen", "-forward-to", "http://127.0.0.1:1/", "-base-url", sim.URL()}, io.Discard, io.Discard, nil)
+	if err == nil || !strings.Contains(err.Error(), "invalid_token") {
+		t.Errorf("listen without the token: %v, want invalid_token", err)
+	}
+	stop, out := startListen(t, "-forward-to", "http://127.0.0.1:1/", "-base-url", sim.URL(), "-control-token", tok, "-flush-interval", "0")
+	if n := len(sim.Webhooks.Endpoints()); n != 1 {
+		t.Errorf("%d webhook endpoints while listening, want 1\n%s", n, out.String())
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(sim.Webhooks.Endpoints()); n != 0 {
+		t.Errorf("%d webhook endpoints after listen stopped, want 0 (removed with the token)\n%s", n, out.String())
 	}
 }
