@@ -12,8 +12,9 @@ import (
 	"time"
 )
 
-// The control API lives under /_sim. It has no authentication (only the
-// simulator has it), takes and answers JSON, and answers errors with the same
+// The control API lives under /_sim. It answers only callers that pass
+// control_guard.go (Host, optional token, JSON writes from no other site),
+// takes and answers JSON, and answers errors with the same
 // envelope as the business API. Every control endpoint mirrors a Go method on
 // *Simulator. The control API is not recorded in the request journal, so the
 // journal shows exactly the traffic of the client under test.

@@ -30,6 +30,7 @@ func controlJSON(t *testing.T, sim *simulator.Simulator, method, path string, ou
 	if err != nil {
 		t.Fatal(err)
 	}
+	req.Header.Set("Content-Type", "application/json") // control writes are JSON
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

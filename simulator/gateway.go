@@ -361,6 +361,9 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 	r := x.r
 	now := s.clock.Now()
 	fail := func(ae *apiError) response { return errorResponse(ae, x.id) }
+	if ae := headerAmbiguity(r.Header); ae != nil {
+		return fail(ae)
+	}
 	tok := s.tokens[bearer(r)]
 	if tok == nil || !now.Before(tok.ExpiresAt) {
 		return fail(newErr("invalid_token", "access token missing, malformed or expired"))
@@ -390,6 +393,9 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 	}
 	if bodyTooLarge {
 		return fail(errInvalidRequest("request body unreadable or larger than 1 MiB"))
+	}
+	if ae := contentTypeRule(r, body); ae != nil {
+		return fail(ae)
 	}
 	if isWrite(r.Method) && (key.SignatureRequired || alwaysSigned(e)) {
 		if ae := s.verifySignature(r, key, body, now); ae != nil {

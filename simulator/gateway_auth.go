@@ -35,6 +35,9 @@ func (s *Simulator) serveToken(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Simulator) issueToken(r *http.Request, clientID, requestID string) response {
+	if ae := headerAmbiguity(r.Header); ae != nil {
+		return errorResponse(ae, requestID)
+	}
 	now := s.clock.Now()
 	key := s.keys[clientID]
 	given := r.Header.Get("X-Api-Key")

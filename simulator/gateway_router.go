@@ -79,6 +79,10 @@ func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.Body = &captureBody{src: src}
 	}
 	raw := rawRequestPath(r)
+	guarded := isControlPath(raw) && fromNetwork(r) && captureOf(r).replay == nil
+	if guarded && !s.guardControl(w, r, s.controlAccess(r, raw)) {
+		return
+	}
 	if raw == "/_sim" {
 		// ServeMux would redirect it to the /_sim/ subtree; its Handler
 		// lookup (allowedMethods) names that redirect on some Go releases
@@ -99,6 +103,9 @@ func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// pattern with a wildcard in its place (GET /_sim/cards/{id} for
 		// POST /_sim/cards/limits) does not serve it with another.
 		s.serveNotFound(w, r)
+		return
+	}
+	if guarded && isWrite(r.Method) && s.servesControl(r) && !s.guardControl(w, r, controlWriteRefusal(r)) {
 		return
 	}
 	s.mux.ServeHTTP(w, r)

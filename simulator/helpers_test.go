@@ -64,7 +64,8 @@ func (r result) String() string {
 	return fmt.Sprintf("%d %s", r.status, r.raw)
 }
 
-// send sends exactly the given request.
+// send sends the given request, with Content-Type application/json on a
+// write with a body unless h names Content-Type (an empty list sends none).
 func (c *raw) send(method, target string, body []byte, h http.Header) result {
 	c.t.Helper()
 	req, err := http.NewRequest(method, c.sim.URL()+target, bytes.NewReader(body))
@@ -73,6 +74,9 @@ func (c *raw) send(method, target string, body []byte, h http.Header) result {
 	}
 	for k, v := range h {
 		req.Header[k] = v
+	}
+	if _, named := h["Content-Type"]; !named && len(body) > 0 && method != http.MethodGet && method != http.MethodHead {
+		req.Header.Set("Content-Type", "application/json")
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
@@ -142,7 +146,7 @@ func (c *raw) signed(h http.Header, method, target string, body []byte) http.Hea
 }
 
 // write sends a signed write with a token, member and idempotency key (empty
-// values are left out).
+// values are left out), and Content-Type application/json with a body.
 func (c *raw) write(tok, method, target, member, idemKey string, body []byte) result {
 	c.t.Helper()
 	h := authed(tok)
@@ -151,6 +155,9 @@ func (c *raw) write(tok, method, target, member, idemKey string, body []byte) re
 	}
 	if idemKey != "" {
 		h.Set("X-Idempotency-Key", idemKey)
+	}
+	if len(body) > 0 {
+		h.Set("Content-Type", "application/json")
 	}
 	return c.send(method, target, body, c.signed(h, method, target, body))
 }

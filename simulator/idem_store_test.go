@@ -21,6 +21,9 @@ func (w *world) keyedSend(target, member, key, body string, mod func(h http.Head
 		h.Set("X-On-Behalf-Of", member)
 	}
 	h.Set("X-Idempotency-Key", key)
+	if body != "" {
+		h.Set("Content-Type", "application/json")
+	}
 	w.c.signed(h, http.MethodPost, target, []byte(body))
 	if mod != nil {
 		mod(h)

@@ -31,6 +31,10 @@ type options struct {
 	recording      *Recording
 	recordingLimit int64
 	bodyKey        *[32]byte // set from a recording's configuration
+
+	// The control API's guard (control_guard.go).
+	controlToken string
+	allowedHosts []string
 }
 
 func defaultOptions() options {

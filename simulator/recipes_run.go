@@ -23,8 +23,10 @@ import (
 //     signing key (x-timestamp from GET /_sim/clock, so a simulator whose
 //     clock stands still accepts it, a fresh x-nonce, x-signature), then
 //     applies the step's Headers, which may override any of these;
-//   - a control step is sent exactly as written, with its Headers and
-//     nothing else;
+//   - a control step is sent as written, with its Headers and nothing
+//     else but the control token (ControlToken) and, on a write without
+//     one, Content-Type application/json (the control API refuses writes
+//     of any other type);
 //   - a body is sent as compact JSON (Content-Type application/json);
 //   - strings take {{VAR}} (saved by an earlier step) and
 //     {{new_uuid:NAME}} (a fresh UUID bound to NAME at its first use);
@@ -37,6 +39,9 @@ type RecipeRunner struct {
 	BaseURL string
 	// HTTPClient sends the requests; nil means http.DefaultClient.
 	HTTPClient *http.Client
+	// ControlToken, when set, is sent in ControlTokenHeader on every
+	// control call (a simulator started with WithControlToken).
+	ControlToken string
 	// Trace, when set, receives every step as it is answered.
 	Trace func(RecipeTrace)
 
@@ -139,6 +144,14 @@ func (rr *RecipeRunner) send(ctx context.Context, method, target string, body []
 	}
 	for k, vs := range h {
 		req.Header[http.CanonicalHeaderKey(k)] = vs
+	}
+	if isControlPath(target) {
+		if rr.ControlToken != "" && req.Header.Get(ControlTokenHeader) == "" {
+			req.Header.Set(ControlTokenHeader, rr.ControlToken)
+		}
+		if isWrite(method) && req.Header.Get("Content-Type") == "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
 	}
 	resp, err := rr.client().Do(req)
 	if err != nil {

@@ -414,6 +414,12 @@ func (s *Simulator) logRequest(r *http.Request) (*recordedInput, int64, error) {
 		Clock: s.clock.Now(), Op: opHTTP, Method: r.Method, Target: r.RequestURI, Proto: r.Proto,
 		Host: r.Host, Remote: r.RemoteAddr, TLS: r.TLS != nil, Header: r.Header,
 	}
+	if _, ok := r.Header[ControlTokenHeader]; ok {
+		// The control token guards the network, not the state: it is
+		// never written to the recording.
+		in.Header = r.Header.Clone()
+		in.Header.Del(ControlTokenHeader)
+	}
 	if in.Target == "" {
 		in.Target = r.URL.RequestURI()
 	}

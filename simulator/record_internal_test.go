@@ -25,6 +25,8 @@ func TestRecordingConfigCoversOptions(t *testing.T) {
 		"recordingLimit": "how much of the recording is kept in memory",
 		"tls":            "how New serves the simulator (the https address is a base_url input)",
 		"http2":          "how New serves the simulator",
+		"controlToken":   "who may call the control API (a secret, never recorded)",
+		"allowedHosts":   "which Host values the control API answers",
 	}
 	cfg := reflect.TypeOf(recordingConfig{})
 	ot := reflect.TypeOf(options{})

@@ -176,14 +176,9 @@ func asAPIError(err error) *apiError {
 // bearer extracts the token from x-auth-token or authorization.
 func bearer(r *http.Request) string {
 	for _, h := range []string{"X-Auth-Token", "Authorization"} {
-		v := strings.TrimSpace(r.Header.Get(h))
-		if v == "" {
-			continue
+		if v := strings.TrimSpace(r.Header.Get(h)); v != "" {
+			return bearerToken(v)
 		}
-		if len(v) > 7 && strings.EqualFold(v[:7], "bearer ") {
-			return strings.TrimSpace(v[7:])
-		}
-		return ""
 	}
 	return ""
 }

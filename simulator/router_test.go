@@ -22,7 +22,7 @@ func rawLine(t *testing.T, sim *simulator.Simulator, method, target string, h ht
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	req := method + " " + target + " HTTP/1.1\r\nHost: sim\r\nConnection: close\r\n"
+	req := method + " " + target + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
 	for k, vs := range h {
 		for _, v := range vs {
 			req += k + ": " + v + "\r\n"

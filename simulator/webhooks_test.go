@@ -760,6 +760,7 @@ func TestWebhookControlAPI(t *testing.T) {
 			body = bytes.NewReader(b)
 		}
 		req, _ := http.NewRequest(method, sim.URL()+path, body)
+		req.Header.Set("Content-Type", "application/json")
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)

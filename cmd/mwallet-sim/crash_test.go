@@ -396,6 +396,7 @@ func (w *crashWorker) answered(wr *write, id, amount string, resp *mwallet.Respo
 
 func (w *crashWorker) completeStepUp(ctx context.Context, id string) error {
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, w.base+"/_sim/step-up/"+id+"/complete", nil)
+	req.Header.Set("Content-Type", "application/json") // control writes are JSON
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return &mwallet.TransportError{Err: err}

@@ -31,6 +31,7 @@ type errorRecipesConfig struct {
 	run     []string
 	list    bool
 	verbose bool
+	token   string
 }
 
 func parseErrorRecipes(args []string, stderr io.Writer) (c errorRecipesConfig, err error) {
@@ -43,6 +44,7 @@ func parseErrorRecipes(args []string, stderr io.Writer) (c errorRecipesConfig, e
 	fs.StringVar(&c.baseURL, "url", "", "base URL of a running simulator (freshly started); default: a fresh in-process simulator per recipe")
 	fs.StringVar(&run, "run", "", "comma-separated error codes to run (default: all)")
 	fs.BoolVar(&c.list, "list", false, "list the recipes (code, HTTP status, injected, how it is produced) and exit")
+	controlTokenFlag(fs, &c.token)
 	fs.BoolVar(&c.verbose, "v", false, "print every step: call, method, path, status, code, request id")
 	if err = fs.Parse(args); err != nil {
 		return c, err
@@ -75,7 +77,7 @@ func errorRecipesCmd(ctx context.Context, args []string, stdout, stderr io.Write
 	hc := newHTTPClient(30 * time.Second)
 	all := simulator.ErrorRecipes()
 	if cfg.baseURL != "" {
-		if all, err = fetchErrorRecipes(ctx, hc, cfg.baseURL); err != nil {
+		if all, err = fetchErrorRecipes(ctx, hc, cfg.baseURL, cfg.token); err != nil {
 			return err
 		}
 	}
@@ -98,6 +100,9 @@ func errorRecipesCmd(ctx context.Context, args []string, stdout, stderr io.Write
 			base = sim.URL()
 		}
 		runner := &simulator.RecipeRunner{BaseURL: base, HTTPClient: hc}
+		if sim == nil {
+			runner.ControlToken = cfg.token
+		}
 		if cfg.verbose {
 			fmt.Fprintf(stdout, "%s: %s\n", r.Code, r.Title)
 			runner.Trace = func(tr simulator.RecipeTrace) {
@@ -140,17 +145,25 @@ func errorRecipesCmd(ctx context.Context, args []string, stdout, stderr io.Write
 }
 
 // fetchErrorRecipes reads GET /_sim/recipes of the simulator at base.
-func fetchErrorRecipes(ctx context.Context, hc *http.Client, base string) ([]simulator.ErrorRecipe, error) {
+func fetchErrorRecipes(ctx context.Context, hc *http.Client, base, token string) ([]simulator.ErrorRecipe, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(base, "/")+"/_sim/recipes", nil)
 	if err != nil {
 		return nil, err
 	}
+	setControlToken(req, token)
 	resp, err := hc.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("GET /_sim/recipes: %w", err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
+		var env struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+		}
+		if json.NewDecoder(io.LimitReader(resp.Body, 1<<16)).Decode(&env) == nil && env.Code != "" {
+			return nil, fmt.Errorf("GET /_sim/recipes answered %d %s: %s", resp.StatusCode, env.Code, env.Message)
+		}
 		return nil, fmt.Errorf("GET /_sim/recipes answered %d", resp.StatusCode)
 	}
 	var out struct {

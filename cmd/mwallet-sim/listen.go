@@ -27,6 +27,7 @@ type listenConfig struct {
 	events    []string
 	addr      string
 	flush     time.Duration
+	token     string
 }
 
 func parseListen(args []string, stderr io.Writer) (c listenConfig, err error) {
@@ -36,6 +37,7 @@ func parseListen(args []string, stderr io.Writer) (c listenConfig, err error) {
 	var events string
 	fs.StringVar(&c.forwardTo, "forward-to", "", "URL every delivery is forwarded to (required), for example http://localhost:4242/webhooks")
 	fs.StringVar(&c.baseURL, "base-url", "http://127.0.0.1:8080", "base URL of the running simulator")
+	controlTokenFlag(fs, &c.token)
 	fs.StringVar(&events, "events", "", "comma-separated event types to receive (default: every event)")
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:0", "address of the local listener the simulator delivers to (it must reach it)")
 	fs.DurationVar(&c.flush, "flush-interval", 500*time.Millisecond, "how often to ask the simulator to attempt due deliveries (POST /_sim/webhooks/flush); 0 leaves delivery to its automatic mode")
@@ -76,7 +78,7 @@ func listen(ctx context.Context, args []string, stdout, stderr io.Writer, ready 
 	if err != nil {
 		return err
 	}
-	t := &triggerRun{ctx: ctx, out: stdout, base: strings.TrimRight(cfg.baseURL, "/"), hc: newHTTPClient(30 * time.Second)}
+	t := &triggerRun{ctx: ctx, out: stdout, base: strings.TrimRight(cfg.baseURL, "/"), hc: newHTTPClient(30 * time.Second), token: cfg.token}
 
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {

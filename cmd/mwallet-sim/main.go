@@ -333,6 +333,8 @@ type serveConfig struct {
 	replay        string
 	replayPartial bool
 	snapshotEvery int
+
+	guard guardConfig // the control API's exposure (guard.go)
 }
 
 // serveDescription is the paragraph of "mwallet-sim help serve".
@@ -367,6 +369,7 @@ func parseServe(args []string, stderr io.Writer) (c serveConfig, err error) {
 	fs.StringVar(&c.replay, "replay", "", "start from this recording file (GET /_sim/recording); the clock stays where it ends unless -clock wall is given")
 	fs.BoolVar(&c.replayPartial, "replay-partial", false, "with -replay, replay a recording cut short (no end line): the state after its inputs, unchecked, and the dashboard says so")
 	fs.IntVar(&c.snapshotEvery, "snapshot-every", simulator.DefaultSnapshotEvery, "with -data, inputs between snapshots of the state (0: none, a restart replays the whole log)")
+	addGuardFlags(fs, &c.guard)
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -435,6 +438,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 		simulator.WithEnvironment(simulator.Environment(cfg.env)),
 		simulator.WithSeed(cfg.seed),
 	}
+	opts = append(opts, cfg.guard.options(cfg.addr)...)
 	switch {
 	case cfg.clock == "wall":
 		opts = append(opts, simulator.WithStart(time.Now()))
@@ -479,6 +483,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 		}
 		return err
 	}
+	if err := cfg.guard.checkExposure(ln, cfg.addr); err != nil {
+		_ = ln.Close()
+		return err
+	}
+	plain := ln
 	base := "http://" + ln.Addr().String()
 	// OPTIONS * reaches the simulator, which answers it with its envelope.
 	srv := &http.Server{Handler: simulator.LogExchanges(sim), ReadHeaderTimeout: 10 * time.Second, DisableGeneralOptionsHandler: true}
@@ -488,7 +497,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 	}
 	sim.SetBaseURL(base)
 
-	printBanner(stdout, base, sim.Credentials(), cfg.clock)
+	printBanner(stdout, base, sim.Credentials(), cfg.clock, cfg.guard.exposure(plain))
 	if tlsSet != nil {
 		tlsSet.print(stdout)
 	}
@@ -562,7 +571,7 @@ func followWallClock(ctx context.Context, sim *simulator.Simulator) {
 
 // printBanner prints the base URL and the credentials. They are the
 // simulator's own test values; printing them is the point.
-func printBanner(w io.Writer, base string, c simulator.Credentials, clock string) {
+func printBanner(w io.Writer, base string, c simulator.Credentials, clock, exposure string) {
 	fmt.Fprintf(w, "mwallet-sim listening on %s\n", base)
 	fmt.Fprintf(w, "  environment     %s\n", c.Environment)
 	fmt.Fprintf(w, "  model           %s\n", c.Model)
@@ -572,6 +581,7 @@ func printBanner(w io.Writer, base string, c simulator.Credentials, clock string
 	fmt.Fprintf(w, "  signing_key     %s\n", c.SigningKey)
 	fmt.Fprintf(w, "  webhook_secret  %s\n", c.WebhookSecret)
 	fmt.Fprintf(w, "  clock           %s\n", clock)
+	fmt.Fprintf(w, "  control API     %s\n", exposure)
 	fmt.Fprintf(w, "dashboard:   %s/_sim/ui/\n", base)
 	fmt.Fprintf(w, "control API: %s/_sim/credentials, /_sim/clock, /_sim/members, /_sim/faults, /_sim/requests, ...\n", base)
 	fmt.Fprintln(w, "stop with Ctrl-C (SIGINT) or SIGTERM: requests in flight finish first")

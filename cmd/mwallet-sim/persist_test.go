@@ -50,6 +50,7 @@ func controlCall(t *testing.T, method, url string, body string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
+	req.Header.Set("Content-Type", "application/json") // control writes are JSON
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

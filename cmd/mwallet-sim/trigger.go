@@ -79,6 +79,7 @@ var recipes = map[string]recipe{
 type triggerConfig struct {
 	event   string
 	baseURL string
+	token   string
 	member  string
 	list    bool
 }
@@ -88,6 +89,7 @@ func parseTrigger(args []string, stderr io.Writer) (c triggerConfig, err error) 
 	fs := newFlagSet("trigger", commands["trigger"].synopsis,
 		"Drives the running simulator at -base-url through the product flow that emits the event\n(or records it, for the event types no flow produces) and prints the event.", stderr)
 	fs.StringVar(&c.baseURL, "base-url", "http://127.0.0.1:8080", "base URL of the running simulator")
+	controlTokenFlag(fs, &c.token)
 	fs.StringVar(&c.member, "member", "", "external_member_id or mem_ id of an existing member to act for (default: a new member per trigger)")
 	fs.BoolVar(&c.list, "list", false, "list the event types and how each is produced")
 	// The event type may come before, between or after the flags.
@@ -133,7 +135,7 @@ func trigger(ctx context.Context, args []string, stdout, stderr io.Writer, _ fun
 		listRecipes(stdout)
 		return nil
 	}
-	t, err := connect(ctx, cfg.baseURL, stdout)
+	t, err := connect(ctx, cfg.baseURL, cfg.token, stdout)
 	if err != nil {
 		return err
 	}
@@ -185,6 +187,7 @@ type triggerRun struct {
 	client    *mwclient.Client
 	creds     simulator.Credentials
 	steps     int
+	token     string // the control token (-control-token), if any
 	memberArg string
 	member    string // external_member_id acted for
 	memberID  string // its mem_ id
@@ -202,8 +205,8 @@ func newHTTPClient(timeout time.Duration) *http.Client {
 // client that signs with the simulator's time (a simulator whose clock was
 // moved ahead, or that runs a manual clock, would refuse wall-clock
 // signatures).
-func connect(ctx context.Context, base string, out io.Writer) (*triggerRun, error) {
-	t := &triggerRun{ctx: ctx, out: out, base: strings.TrimRight(base, "/"), hc: newHTTPClient(30 * time.Second)}
+func connect(ctx context.Context, base, token string, out io.Writer) (*triggerRun, error) {
+	t := &triggerRun{ctx: ctx, out: out, base: strings.TrimRight(base, "/"), hc: newHTTPClient(30 * time.Second), token: token}
 	if err := t.control(http.MethodGet, "/_sim/credentials", nil, &t.creds); err != nil {
 		return nil, fmt.Errorf("reading the simulator's credentials at %s: %w", t.base, err)
 	}
@@ -246,9 +249,11 @@ func (t *triggerRun) control(method, path string, body, out any) error {
 	if err != nil {
 		return err
 	}
-	if body != nil {
+	if body != nil || isWrite(method) {
+		// The control API refuses writes of any other type.
 		req.Header.Set("Content-Type", "application/json")
 	}
+	setControlToken(req, t.token)
 	resp, err := t.hc.Do(req)
 	if err != nil {
 		return err

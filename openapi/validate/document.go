@@ -193,4 +193,31 @@ func (c *closer) visit(ref *openapi3.SchemaRef, closable bool) {
 	for _, m := range s.AnyOf {
 		c.visit(m, true)
 	}
+	// if/then/else narrow the object that holds them (a webhook event's
+	// per-type rules): their known values close, their objects stay as
+	// they are (closing one would refuse the fields its siblings describe).
+	for _, m := range []*openapi3.SchemaRef{s.If, s.Then, s.Else} {
+		closeEnums(m, c.seen)
+	}
+}
+
+// closeEnums turns every x-extensible-enum under ref into an enum, and
+// nothing else.
+func closeEnums(ref *openapi3.SchemaRef, seen map[*openapi3.Schema]bool) {
+	if ref == nil || ref.Value == nil || seen[ref.Value] {
+		return
+	}
+	s := ref.Value
+	seen[s] = true
+	if vals, ok := s.Extensions["x-extensible-enum"].([]any); ok && len(s.Enum) == 0 {
+		s.Enum = append([]any(nil), vals...)
+	}
+	for _, p := range s.Properties {
+		closeEnums(p, seen)
+	}
+	for _, list := range [][]*openapi3.SchemaRef{s.AllOf, s.OneOf, s.AnyOf, {s.Items, s.If, s.Then, s.Else}} {
+		for _, m := range list {
+			closeEnums(m, seen)
+		}
+	}
 }

@@ -52,15 +52,21 @@ type Counts struct {
 	// document marks x-lenient (an invalid value falls back to its default)
 	// broke its schema.
 	LenientAccepted int
-	// NoContentType counts JSON bodies sent without Content-Type, read as
-	// application/json (the wire format is JSON; the specification names no
-	// Content-Type rule).
+	// NoContentType counts JSON bodies sent without Content-Type. The
+	// simulator refuses them (a write with a body says application/json:
+	// the README's reading of what the specification leaves open), so one
+	// answered 2xx is a violation; the body is still validated as JSON.
 	NoContentType int
 	// Oversized counts requests whose body was cut in the log (over 1 MiB):
 	// only their answer is validated.
 	Oversized int
 	// Head counts HEAD requests validated as the GET of their path.
 	Head int
+	// GuardRefused counts requests to a /_sim path no document describes
+	// that the control API's guard refused before routing (400
+	// invalid_request for a Host that does not name the simulator, 401
+	// invalid_token without the control token).
+	GuardRefused int
 	// FaultNoRoute counts requests no document describes that a test
 	// answered with an injected fault (error or error_after): the answer is
 	// the fault's, checked as an error envelope with X-Request-Id.
@@ -230,6 +236,11 @@ func (c *Checker) checkServed(ctx context.Context, x *simulator.Exchange, where 
 	default:
 		if len(body) > 0 && req.Header.Get("Content-Type") == "" && json.Valid(body) {
 			c.Counts.NoContentType++
+			if status >= 200 && status < 300 {
+				c.add(Violation{Key: key, Kind: "request", Where: where,
+					Detail: "a JSON body without Content-Type was accepted; a write with a body must say application/json (400 invalid_request)"})
+			}
+			// Its body is still checked against the document.
 			req.Header.Set("Content-Type", "application/json")
 		}
 		in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route, Options: c.requestOpts}
@@ -347,6 +358,16 @@ func (c *Checker) checkNoRoute(x *simulator.Exchange, req *http.Request, where s
 		c.checkFaultAnswer(r, key, where)
 		return
 	}
+	if guardRefusal(req.URL.Path, r) {
+		// The control API's guard answers before routing: a Host that
+		// does not name the simulator (400 invalid_request) or a missing
+		// control token (401 invalid_token), on any /_sim path.
+		c.Counts.GuardRefused++
+		if r.Header.Get("X-Request-Id") == "" {
+			c.add(Violation{Key: key, Kind: "response", Where: where, Detail: "no X-Request-Id header"})
+		}
+		return
+	}
 	if r.Status != http.StatusNotFound {
 		c.add(Violation{Key: key, Kind: "response", Where: where,
 			Detail: fmt.Sprintf("status %d; an undocumented route is answered 404 not_found", r.Status)})
@@ -369,6 +390,22 @@ func (c *Checker) checkNoRoute(x *simulator.Exchange, req *http.Request, where s
 	if err := c.notFoundSchema.Value.VisitJSON(v, openapi3.EnableJSONSchema2020(), openapi3.MultiErrors()); err != nil {
 		c.add(Violation{Key: key, Kind: "response", Where: where, Detail: "not a not_found envelope: " + oneLine(err.Error())})
 	}
+}
+
+// guardRefusal reports the control guard's answer on a /_sim path: 401
+// invalid_token or 400 invalid_request in the error envelope.
+func guardRefusal(path string, r *simulator.LoggedMessage) bool {
+	if path != "/_sim" && !strings.HasPrefix(path, "/_sim/") {
+		return false
+	}
+	var env struct {
+		Code string `json:"code"`
+	}
+	if json.Unmarshal([]byte(r.Body), &env) != nil {
+		return false
+	}
+	return (r.Status == http.StatusUnauthorized && env.Code == "invalid_token") ||
+		(r.Status == http.StatusBadRequest && env.Code == "invalid_request")
 }
 
 // allowOf is the Allow header a path documented with methods carries, in

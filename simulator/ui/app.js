@@ -13,6 +13,43 @@
   // of the live state: {seq, total}.
   let stepping = null;
 
+  // --- the control token: a simulator that requires one (mwallet-sim
+  // -control-token) is opened as /_sim/ui/#token=TOKEN; the token is kept
+  // for this tab only, removed from the address bar, and sent in
+  // X-Sim-Control-Token on every control call. ---
+
+  const TOKEN_KEY = "mwallet-sim-control-token";
+  (function takeToken() {
+    const m = /(?:^#|&)token=([^&]*)/.exec(location.hash);
+    if (!m) return;
+    try { sessionStorage.setItem(TOKEN_KEY, decodeURIComponent(m[1])); } catch (_) { /* storage off */ }
+    try { window.history.replaceState(null, "", location.pathname + location.search); } catch (_) { /* keep the address */ }
+  })();
+
+  function controlHeaders(extra) {
+    const out = Object.assign({}, extra || {});
+    let tok = null;
+    try { tok = sessionStorage.getItem(TOKEN_KEY); } catch (_) { /* storage off */ }
+    if (tok) out["X-Sim-Control-Token"] = tok;
+    return out;
+  }
+
+  // A link to a control route cannot carry the token: with one, the
+  // recording is fetched with it and saved from memory.
+  document.addEventListener("click", async (ev) => {
+    const a = ev.target instanceof Element ? ev.target.closest('a[href="/_sim/recording"]') : null;
+    if (!a || !controlHeaders()["X-Sim-Control-Token"]) return;
+    ev.preventDefault();
+    const res = await fetch(a.getAttribute("href"), { cache: "no-store", headers: controlHeaders() });
+    if (!res.ok) return;
+    const url = URL.createObjectURL(await res.blob());
+    const tmp = document.createElement("a");
+    tmp.href = url;
+    tmp.download = a.getAttribute("download") || "recording.jsonl";
+    tmp.click();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  });
+
   // --- DOM helpers: every value goes in as text, never as markup. ---
 
   function h(tag, attrs, ...children) {
@@ -100,7 +137,7 @@
   async function post(path, body) {
     const res = await fetch(path, {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      headers: controlHeaders({ "Content-Type": "application/json" }),
       body: JSON.stringify(body || {}),
     });
     let out = null;
@@ -364,7 +401,7 @@
       return;
     }
     try {
-      const res = await fetch("/_sim/state", { cache: "no-store" });
+      const res = await fetch("/_sim/state", { cache: "no-store", headers: controlHeaders() });
       if (!res.ok) throw new Error("HTTP " + res.status);
       const text = await res.text();
       if (text !== lastText) {
@@ -412,7 +449,7 @@
   let steps = []; // summaries of the recording's inputs, in order
 
   async function getJSON(path) {
-    const res = await fetch(path, { cache: "no-store" });
+    const res = await fetch(path, { cache: "no-store", headers: controlHeaders() });
     let out = null;
     try { out = await res.json(); } catch (_) { /* not JSON */ }
     if (!res.ok) throw new Error(out && out.code ? out.code + ": " + out.message : "HTTP " + res.status);

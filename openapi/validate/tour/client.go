@@ -127,7 +127,8 @@ func (c *client) ctl(method, path string, body any) (*answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	if body != nil {
+	if body != nil || (method != http.MethodGet && method != http.MethodHead) {
+		// The control API refuses writes of any other type.
 		req.Header.Set("Content-Type", "application/json")
 	}
 	a, err := c.do(req)

@@ -97,7 +97,7 @@ func run(dir, knownFile string, coverage, verbose bool) error {
 	fmt.Printf("exchange log: %d files, %d exchanges\n", len(files), n.Exchanges)
 	fmt.Printf("requests validated: %d (refused as the document requires, being invalid: %d)\n", n.Requests, n.RefusedInvalid)
 	fmt.Printf("  of which accepted with a lenient parameter's invalid value (x-lenient): %d\n", n.LenientAccepted)
-	fmt.Printf("  JSON bodies without Content-Type, read as application/json: %d\n", n.NoContentType)
+	fmt.Printf("  JSON bodies without Content-Type (refused by the simulator; bodies validated as JSON): %d\n", n.NoContentType)
 	fmt.Printf("  bodies over 1 MiB, only their answer validated: %d\n", n.Oversized)
 	fmt.Printf("  HEAD requests, validated as the GET of their path: %d\n", n.Head)
 	fmt.Printf("responses validated: %d (closed world)\n", n.Responses)
@@ -105,6 +105,7 @@ func run(dir, knownFile string, coverage, verbose bool) error {
 	fmt.Printf("dropped connections (request only): %d\n", n.Dropped)
 	fmt.Printf("requests outside both documents (answers checked as not_found envelopes): %d\n", n.NoRoute)
 	fmt.Printf("  of which answered by an injected fault (checked as error envelopes): %d\n", n.FaultNoRoute)
+	fmt.Printf("  of which refused by the control API's guard (Host, control token): %d\n", n.GuardRefused)
 	if verbose {
 		fmt.Println("refused invalid requests, grouped:")
 		keys := make([]string, 0, len(c.Refused))

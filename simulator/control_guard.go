@@ -1,0 +1,173 @@
+package simulator
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strings"
+)
+
+// The control API (/_sim) hands out the credentials and drives the whole
+// state, so it answers only requests a local developer, a test or an
+// operator who holds its token can make; a web page the developer happens
+// to visit cannot drive it (guardControl, checked before anything else of a
+// control route):
+//
+//  1. Host names the simulator: an IP address literal, localhost or a name
+//     under .localhost, the host of the simulator's own URL, or a name
+//     allowed with WithAllowedHosts. Anything else (a DNS-rebinding page's
+//     own name) answers 400 invalid_request, reads included.
+//  2. With WithControlToken, every control route but the dashboard's own
+//     files needs the token in ControlTokenHeader: 401 invalid_token
+//     without it or with another one.
+//  3. A control write (any method but GET and HEAD) says Content-Type:
+//     application/json, with a body or without one: a cross-site form or
+//     text/plain POST, which a browser sends without asking, is refused
+//     with 400 invalid_request.
+//  4. A control write that carries an Origin comes from a page of the
+//     simulator itself (the dashboard): any other Origin, "null" included,
+//     answers 400 invalid_request.
+//
+// The business API keeps the contract's rules (token, signature, scopes);
+// none of these apply to it.
+
+// ControlTokenHeader is the request header that carries the control token
+// (WithControlToken).
+const ControlTokenHeader = "X-Sim-Control-Token"
+
+// WithControlToken makes every control route (/_sim/...) but the
+// dashboard's files answer 401 invalid_token unless the request carries
+// token in ControlTokenHeader. mwallet-sim requires one (or -trust-network)
+// to listen beyond loopback. An empty token requires none (the default).
+func WithControlToken(token string) Option { return func(o *options) { o.controlToken = token } }
+
+// WithAllowedHosts adds host names (without port) the control API answers
+// requests for, besides IP address literals, localhost, names under
+// .localhost and the host of the simulator's URL; "*" allows any Host. The
+// business API answers any Host.
+func WithAllowedHosts(hosts ...string) Option {
+	return func(o *options) {
+		for _, h := range hosts {
+			if h = normalHost(h); h != "" {
+				o.allowedHosts = append(o.allowedHosts, h)
+			}
+		}
+	}
+}
+
+// guardControl answers a refusal and returns false, or returns true when
+// there is none.
+func (s *Simulator) guardControl(w http.ResponseWriter, r *http.Request, ae *apiError) bool {
+	if ae == nil {
+		return true
+	}
+	id := s.controlRequestID(w)
+	writeJSON(w, ae.status, ae.envelope(id))
+	return false
+}
+
+// fromNetwork reports a request that came through an HTTP server (New's,
+// mwallet-sim's, or the caller's around NewHandler). A request Go code
+// hands to ServeHTTP itself, and a replayed one, comes from a holder of the
+// *Simulator, which drives it through its methods anyway.
+func fromNetwork(r *http.Request) bool {
+	return r.Context().Value(http.LocalAddrContextKey) != nil
+}
+
+// servesControl reports whether a control endpoint would serve r (not the
+// router's not_found, which changes nothing and answers as before).
+func (s *Simulator) servesControl(r *http.Request) bool {
+	_, pattern := s.mux.Handler(r)
+	if pattern == actionPattern {
+		// s.actions is filled before the simulator serves and only read after.
+		_, _, _, ok := s.lookupAction(strings.TrimPrefix(r.URL.Path, "/_sim/"))
+		return ok
+	}
+	return pattern != "" && !catchAllPatterns[pattern]
+}
+
+// controlAccess applies rules 1 and 2 to any control request.
+func (s *Simulator) controlAccess(r *http.Request, raw string) *apiError {
+	if !s.hostAllowed(r.Host) {
+		return errInvalidRequest("the control API does not answer for Host " + quoteHeader(r.Host) +
+			": it answers an IP address, localhost or the simulator's own address (WithAllowedHosts, mwallet-sim -allowed-hosts, adds names)")
+	}
+	if tok := s.opts.controlToken; tok != "" && !dashboardFile(r.Method, raw) {
+		got := r.Header.Values(ControlTokenHeader)
+		if len(got) != 1 || !tokenEqual(got[0], tok) {
+			return newErr("invalid_token", "the control API needs its token in "+ControlTokenHeader)
+		}
+	}
+	return nil
+}
+
+// controlWriteRefusal applies rules 3 and 4 to a control write.
+func controlWriteRefusal(r *http.Request) *apiError {
+	if cts := r.Header.Values("Content-Type"); len(cts) != 1 || !jsonContentType(cts[0]) {
+		return errInvalidRequest("a control write needs Content-Type: application/json (also without a body)")
+	}
+	if origins := r.Header.Values("Origin"); len(origins) > 0 && (len(origins) > 1 || !sameOrigin(origins[0], r.Host)) {
+		return errInvalidRequest("a control write from another site is refused: Origin " + quoteHeader(strings.Join(origins, ", ")) + " is not this simulator")
+	}
+	return nil
+}
+
+// dashboardFile reports a read of the dashboard's static files (no state,
+// no secret), which a browser loads before the page can send the token.
+func dashboardFile(method, raw string) bool {
+	return (method == http.MethodGet || method == http.MethodHead) && (raw == "/_sim/ui" || strings.HasPrefix(raw, "/_sim/ui/"))
+}
+
+// tokenEqual compares in constant time (of the digests, so the length of
+// the token is not revealed either).
+func tokenEqual(got, want string) bool {
+	a, b := sha256.Sum256([]byte(got)), sha256.Sum256([]byte(want))
+	return subtle.ConstantTimeCompare(a[:], b[:]) == 1
+}
+
+// hostAllowed applies rule 1 to a Host value.
+func (s *Simulator) hostAllowed(hostport string) bool {
+	h := normalHost(hostport)
+	if h == "" {
+		return false
+	}
+	if _, err := netip.ParseAddr(strings.Trim(h, "[]")); err == nil {
+		return true
+	}
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return true
+	}
+	if u, err := url.Parse(s.URL()); err == nil && u.Host != "" && normalHost(u.Host) == h {
+		return true
+	}
+	for _, a := range s.opts.allowedHosts {
+		if a == "*" || a == h {
+			return true
+		}
+	}
+	return false
+}
+
+// normalHost is the host of a Host value or name, lower case, without port
+// and trailing dot.
+func normalHost(hostport string) string {
+	h := strings.TrimSpace(hostport)
+	if host, _, err := net.SplitHostPort(h); err == nil {
+		h = host
+	}
+	h = strings.TrimSuffix(strings.ToLower(strings.Trim(h, "[]")), ".")
+	return h
+}
+
+// sameOrigin reports whether an Origin value names host (the request's
+// Host, with its port) over http or https.
+func sameOrigin(origin, host string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path != "" {
+		return false
+	}
+	return strings.EqualFold(u.Host, host)
+}
