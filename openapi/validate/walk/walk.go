@@ -117,13 +117,44 @@ func (d Diff) Key() string {
 func (d Diff) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "step %d request %d %s: %s differs\n  sent:\n    %s\n", d.Step, d.Request, d.Op, d.Kind, indent(d.Sent))
+	at := firstDifference(d.Answers)
 	for i, a := range d.Answers {
 		if len(a) > 3000 {
-			a = a[:3000] + fmt.Sprintf("... (%d bytes in all)", len(a))
+			a = window(a, at)
 		}
 		fmt.Fprintf(&b, "  target %d:\n    %s\n", i, indent(a))
 	}
 	return b.String()
+}
+
+// firstDifference is the byte offset at which the answers first differ
+// (the length of the shortest when one is a prefix of the others).
+func firstDifference(answers []string) int {
+	if len(answers) == 0 {
+		return 0
+	}
+	n := len(answers[0])
+	for _, a := range answers[1:] {
+		n = min(n, len(a))
+	}
+	for i := 0; i < n; i++ {
+		for _, a := range answers[1:] {
+			if a[i] != answers[0][i] {
+				return i
+			}
+		}
+	}
+	return n
+}
+
+// window cuts a long answer to its head and the part around offset at, so
+// a difference deep inside a large body is shown.
+func window(a string, at int) string {
+	if at < 2500 {
+		return a[:3000] + fmt.Sprintf("... (%d bytes in all)", len(a))
+	}
+	from, to := at-300, min(len(a), at+700)
+	return a[:1500] + fmt.Sprintf(" ... [%d bytes left out; the answers differ from byte %d] ... ", from-1500, at) + a[from:to] + fmt.Sprintf("... (%d bytes in all)", len(a))
 }
 
 func indent(s string) string { return strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ") }
