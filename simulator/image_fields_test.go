@@ -12,7 +12,8 @@ import (
 )
 
 // imageFields lists every field the state image encodes, as "Type.field
-// type", sorted.
+// type", sorted; the fields inside a field listed in imageFieldsSince come
+// with it and are not listed.
 func imageFields() []string {
 	seen := map[reflect.Type]bool{}
 	var out []string
@@ -33,7 +34,9 @@ func imageFields() []string {
 				continue
 			}
 			out = append(out, fmt.Sprintf("%s %s", f.name, f.typ))
-			walk(f.typ)
+			if imageFieldsSince[f.name] == 0 {
+				walk(f.typ)
+			}
 		}
 	}
 	walk(reflect.TypeOf(Simulator{}))
