@@ -219,9 +219,11 @@ var (
 // (hosted step-up and KYC screens), and recorded inputs show it as the
 // Host header; the client's own address (the walk's ephemeral port) shows
 // in recorded inputs as {peer}; the state digest covers the
-// idempotency records' body digests, keyed by a key each process draws
-// from crypto/rand (gateway.go, bodyKey: kept in the recording, so a
-// replay reaches the same digest, but two fresh processes never do).
+// idempotency records' body digests, keyed by a key that builds before
+// 2026-11-27 drew from crypto/rand in each process (gateway.go, bodyKey:
+// kept in the recording, so a replay reaches the same digest, but two
+// fresh processes of those builds never do; later builds derive it from
+// the seed).
 func normalise(a *answer, base string, compareDate bool) string {
 	if a.dropped {
 		return "dropped: " + a.err
