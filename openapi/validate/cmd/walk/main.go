@@ -50,7 +50,7 @@ func main() {
 	var o options
 	flag.StringVar(&o.seeds, "seeds", "1,2,3,4", "comma-separated seeds; a range a-b is allowed")
 	flag.IntVar(&o.steps, "steps", 5000, "steps per seed")
-	flag.StringVar(&o.base, "base", "0906f14", "commit whose build the working tree is compared with (empty: no comparison)")
+	flag.StringVar(&o.base, "base", "86da9d7", "commit whose build the working tree is compared with (empty: no comparison)")
 	flag.StringVar(&o.baseBin, "base-bin", "", "use this mwallet-sim binary as the base instead of building -base")
 	flag.StringVar(&o.allow, "allow", "", "allowlist of deliberate differences (OPERATION | SUBSTRING | FIX | TEST)")
 	flag.StringVar(&o.known, "known", "", "known OpenAPI violations (KEY | SUBSTRING), as validate-exchanges")
