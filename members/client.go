@@ -30,14 +30,24 @@ func New(c *mwallet.Client) *Client { return &Client{caller: c} }
 // Status is a member's status (open enumeration).
 type Status string
 
-// Known member statuses.
+// Known member statuses: the spec names active and suspended, and the
+// states that refuse deposits (banned, blocklisted, frozen).
 const (
-	StatusActive    Status = "active"
-	StatusSuspended Status = "suspended"
+	StatusActive      Status = "active"
+	StatusSuspended   Status = "suspended"
+	StatusBlocklisted Status = "blocklisted"
+	StatusBanned      Status = "banned"
+	StatusFrozen      Status = "frozen"
 )
 
 // Known reports whether s is a known status.
-func (s Status) Known() bool { return s == StatusActive || s == StatusSuspended }
+func (s Status) Known() bool {
+	switch s {
+	case StatusActive, StatusSuspended, StatusBlocklisted, StatusBanned, StatusFrozen:
+		return true
+	}
+	return false
+}
 
 // Member is a member of the merchant.
 //
@@ -50,7 +60,8 @@ type Member struct {
 	ID string `json:"id"`
 	// ExternalMemberID is the merchant's own identifier of the member.
 	ExternalMemberID string `json:"external_member_id"`
-	// Status is active or suspended (open enumeration).
+	// Status is active, suspended, blocklisted, banned or frozen (open
+	// enumeration).
 	Status Status `json:"status"`
 	// KYCLevel is the verified KYC level in force.
 	KYCLevel int `json:"kyc_level"`

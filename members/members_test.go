@@ -61,6 +61,16 @@ func TestGet(t *testing.T) {
 	if members.Status("closed").Known() {
 		t.Fatal("unknown status reported known")
 	}
+	// Every status the service answers for a member is a known one.
+	for _, st := range []members.Status{members.StatusBlocklisted, members.StatusBanned, members.StatusFrozen, members.StatusActive} {
+		if err := sim.Members.SetStatus("m2", string(st)); err != nil {
+			t.Fatal(err)
+		}
+		got, err := c.Members.Get(ctx, bare)
+		if err != nil || got.Status != st || !got.Status.Known() {
+			t.Fatalf("member set %s: %+v %v", st, got, err)
+		}
+	}
 	if err := sim.CheckLedger(); err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ var openFields = map[string]string{
 	"mwallet.yaml components.schemas.CardTransaction.status":                     "",
 	"mwallet.yaml components.schemas.Deposit.status":                             "credited",
 	"mwallet.yaml components.schemas.KYCState.status":                            "none pending_review approved rejected supplement_required",
-	"mwallet.yaml components.schemas.Member.status":                              "active suspended",
+	"mwallet.yaml components.schemas.Member.status":                              "active suspended blocklisted banned frozen",
 	"mwallet.yaml components.schemas.Payee.status":                               "active",
 	"mwallet.yaml components.schemas.QRPaymentOrder.status":                      "pending processing completed failed expired canceled refunded",
 	"mwallet.yaml components.schemas.QuickBinding.status":                        "active compensated",

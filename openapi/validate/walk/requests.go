@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -99,9 +100,13 @@ func jsonBody(v any) []byte {
 func (w *walker) ctl(op, path string, body any) *answer {
 	method, _, _ := strings.Cut(op, " ")
 	r := &request{op: op, method: method, target: path}
+	if method != http.MethodGet && method != http.MethodHead {
+		// Control writes are JSON, with a body or without one (the
+		// simulator refuses any other type: a cross-site page's request).
+		r.set("Content-Type", "application/json")
+	}
 	if body != nil {
 		r.body, r.hasBody = jsonBody(body), true
-		r.set("Content-Type", "application/json")
 		if w.one(40) {
 			w.malform(r)
 		}
