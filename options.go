@@ -51,6 +51,7 @@ type config struct {
 	budgetCost     int
 	store          TokenStore
 	pending        PendingStore
+	observer       Observer
 }
 
 func defaultConfig() config {
