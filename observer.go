@@ -9,8 +9,8 @@ import (
 
 // Observer receives the telemetry of a Client: every logical call and each
 // of its HTTP attempts, token exchanges and clock-skew measurements. Install
-// one with WithObserver; package otel of the module
-// github.com/mwallet/mwallet-go/otel adapts it to OpenTelemetry spans and
+// one with WithObserver; package mwotel (module
+// github.com/mwallet/mwallet-go/otel) adapts it to OpenTelemetry spans and
 // metrics.
 //
 // The client calls the methods synchronously on the calling goroutine, so
@@ -104,6 +104,10 @@ type CallInfo struct {
 	// the SDK does not know, segments that look like identifiers (holding
 	// a digit, '_', '%', '.', ':' or '@') are replaced.
 	Route string
+	// URL is the address called: the base URL, the escaped path with its
+	// identifiers, and the query. It never carries credentials (the base
+	// URL may not hold user information).
+	URL string
 	// IdempotencyKey is the x-idempotency-key sent on every attempt; empty
 	// when the call carries none.
 	IdempotencyKey string
@@ -204,6 +208,10 @@ func (c *Client) runObserved(ctx context.Context, sp *callSpec, out any, o callO
 		TokenExchange: sp.exchange, Start: time.Now(),
 	}
 	oc.info.Route, oc.info.Operation = routeOf(sp.method, sp.path)
+	oc.info.URL = c.base + sp.path
+	if sp.query != "" {
+		oc.info.URL += "?" + sp.query
+	}
 	ctx = oc.obs.CallStart(ctx, &oc.info)
 	resp, err := c.send(ctx, sp, out, o, oc)
 	oc.info.Duration = time.Since(oc.info.Start)

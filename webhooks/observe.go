@@ -7,8 +7,8 @@ import (
 
 // Observer receives the result of every webhook verification made with the
 // WithObserver option: by Verify, a Verifier, Handler, ParseEvent and
-// ConstructEvent. Package otel of the module
-// github.com/mwallet/mwallet-go/otel implements it (a counter of
+// ConstructEvent. Package mwotel (module
+// github.com/mwallet/mwallet-go/otel) implements it (a counter of
 // verifications by result). It is called synchronously, so it must be safe
 // for concurrent use and quick. It never receives the body, the signature
 // or a secret.
