@@ -316,16 +316,18 @@ func (o *Observer) CallEnd(ctx context.Context, c *mwallet.CallInfo) {
 	} else if c.Err != nil {
 		set = append(set, AttrErrorCode.String(errorType(c.StatusCode, c.Err)))
 	}
-	o.calls.Add(ctx, 1, metric.WithAttributes(set...))
-	o.callDur.Record(ctx, c.Duration.Seconds(), metric.WithAttributes(set...))
+	m := metric.WithAttributeSet(attribute.NewSet(set...))
+	o.calls.Add(ctx, 1, m)
+	o.callDur.Record(ctx, c.Duration.Seconds(), m)
 }
 
 // TokenExchange records the exchange's metrics and an event on the span of
 // the call that needed the token.
 func (o *Observer) TokenExchange(ctx context.Context, x *mwallet.TokenExchangeInfo) {
 	res := AttrExchangeResult.String(x.Result)
-	o.exchanges.Add(ctx, 1, metric.WithAttributes(res))
-	o.exchangeDur.Record(ctx, x.Duration.Seconds(), metric.WithAttributes(res))
+	m := metric.WithAttributeSet(attribute.NewSet(res))
+	o.exchanges.Add(ctx, 1, m)
+	o.exchangeDur.Record(ctx, x.Duration.Seconds(), m)
 	trace.SpanFromContext(ctx).AddEvent("mwallet.token_exchange", trace.WithTimestamp(x.Start.Add(x.Duration)),
 		trace.WithAttributes(res, attribute.Float64("mwallet.token_exchange.duration", x.Duration.Seconds())))
 }
