@@ -117,3 +117,24 @@ func benchObserver(b *testing.B) *mwotel.Observer {
 	}
 	return obs
 }
+
+// BenchmarkObserverCall is the Observer's own work for one logical call of
+// one attempt (CallStart, AttemptStart, AttemptEnd, CallEnd) with the same
+// providers, without the client: its cost per call in isolation.
+func BenchmarkObserverCall(b *testing.B) {
+	obs := benchObserver(b)
+	ctx := context.Background()
+	call := &mwallet.CallInfo{Operation: "qrpay.Pay", Method: "POST", Route: "/v1/qrpay/payments",
+		URL: "https://api.example.com/v1/qrpay/payments", IdempotencyKey: "3f0e1f0c-7d0c-4a53-9b0e-8a6c2b3d4e5f"}
+	b.ReportAllocs()
+	for b.Loop() {
+		call.Start = time.Now()
+		cctx := obs.CallStart(ctx, call)
+		at := &mwallet.AttemptInfo{Number: 1, Start: call.Start}
+		actx := obs.AttemptStart(cctx, call, at)
+		at.StatusCode, at.RequestID, at.Duration = 201, "req_bench", time.Millisecond
+		obs.AttemptEnd(actx, call, at)
+		call.Attempts, call.StatusCode, call.RequestID, call.Duration = 1, 201, "req_bench", time.Millisecond
+		obs.CallEnd(cctx, call)
+	}
+}
