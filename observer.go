@@ -128,6 +128,8 @@ type CallInfo struct {
 	// Attempts is the number of HTTP attempts sent (0 when none was).
 	Attempts int
 	// StatusCode is the HTTP status of the last answer; 0 when none came.
+	// A call that failed obtaining its access token (Attempts 0) has the
+	// status and code of the token exchange's refusal.
 	StatusCode int
 	// Code is the service's error code of the last answer; empty on success.
 	Code Code

@@ -138,12 +138,12 @@ func TestObserverSeesCallsAttemptsAndExchanges(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name string
-		run  func(t *testing.T, sim *simulator.Simulator, c *mwallet.Client)
+		run  func(t *testing.T, sim *simulator.Simulator, c *mwallet.Client, obs mwallet.Observer)
 		want []observed
 	}{
 		{
 			name: "retried write",
-			run: func(t *testing.T, sim *simulator.Simulator, c *mwallet.Client) {
+			run: func(t *testing.T, sim *simulator.Simulator, c *mwallet.Client, obs mwallet.Observer) {
 				if err := sim.Faults.Inject(simulator.Fault{Method: http.MethodPost, Path: "/v1/deposits", Kind: simulator.FaultDropAfter}); err != nil {
 					t.Fatal(err)
 				}
@@ -164,7 +164,7 @@ func TestObserverSeesCallsAttemptsAndExchanges(t *testing.T) {
 		},
 		{
 			name: "step-up QR payment",
-			run: func(t *testing.T, sim *simulator.Simulator, c *mwallet.Client) {
+			run: func(t *testing.T, sim *simulator.Simulator, c *mwallet.Client, obs mwallet.Observer) {
 				ctx := context.Background()
 				p := qrpay.PayParams{CodeValue: sampleqr.PromptPay, PreferredAsset: "USDT"}
 				_, err := qrpay.New(c).Pay(ctx, simulator.DefaultMemberExternalID, p)
@@ -193,8 +193,27 @@ func TestObserverSeesCallsAttemptsAndExchanges(t *testing.T) {
 			},
 		},
 		{
+			name: "refused token exchange",
+			run: func(t *testing.T, sim *simulator.Simulator, c *mwallet.Client, obs mwallet.Observer) {
+				creds := sim.Credentials()
+				bad, err := mwallet.NewClient(sim.URL(), mwallet.Credentials{ClientID: creds.ClientID, APIKey: "wrong-key", SigningKey: mwallet.Secret(creds.SigningKey)},
+					mwallet.WithObserver(obs))
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, err = bad.Assets(context.Background())
+				simtest.WantCode(t, err, mwallet.CodeInvalidCredentials)
+			},
+			want: []observed{
+				{Event: "attempt", Operation: "connect.Token", Method: "POST", Route: "/v1/connect/token", Number: 1, Status: 401, Code: mwallet.CodeInvalidCredentials, Failed: true},
+				{Event: "call", Operation: "connect.Token", Method: "POST", Route: "/v1/connect/token", Number: 1, Status: 401, Code: mwallet.CodeInvalidCredentials, Failed: true},
+				{Event: "exchange", Retry: "invalid_credentials", Failed: true},
+				{Event: "call", Operation: "mwallet.Assets", Method: "GET", Route: "/v1/assets", Number: 0, Status: 401, Code: mwallet.CodeInvalidCredentials, Failed: true},
+			},
+		},
+		{
 			name: "read of an order by id: the route keeps no id",
-			run: func(t *testing.T, sim *simulator.Simulator, c *mwallet.Client) {
+			run: func(t *testing.T, sim *simulator.Simulator, c *mwallet.Client, obs mwallet.Observer) {
 				_, err := qrpay.New(c).Order(context.Background(), simulator.DefaultMemberExternalID, "qrp_0f5c2f7e-1111-4a53-9b0e-8a6c2b3d4e5f")
 				simtest.WantCode(t, err, mwallet.CodeNotFound)
 			},
@@ -213,7 +232,7 @@ func TestObserverSeesCallsAttemptsAndExchanges(t *testing.T) {
 			sim := simtest.Start(t)
 			rec := newRecorder()
 			c := sim.Client(mwallet.WithObserver(rec), mwallet.WithRetryBackoff(time.Millisecond, 5*time.Millisecond)).Client
-			tt.run(t, sim, c)
+			tt.run(t, sim, c, rec)
 			rec.check(t, sim)
 			if diff := cmp.Diff(tt.want, rec.events); diff != "" {
 				t.Errorf("events (-want +got):\n%s", diff)
