@@ -315,7 +315,7 @@ func (a *auth) exchange(ctx context.Context) (cachedToken, error) {
 // exchangeToken is exchange without the Observer.
 func (a *auth) exchangeToken(ctx context.Context) (cachedToken, error) {
 	if err := a.limiter.Wait(ctx); err != nil {
-		return cachedToken{}, fmt.Errorf("mwallet: token exchange limit (%d per minute): %w", a.c.cfg.exchangeLimit, limitWaitError{err})
+		return cachedToken{}, fmt.Errorf("mwallet: token exchange limit (%d per minute): %w", a.c.cfg.exchangeLimit, err)
 	}
 	a.exchanges.Add(1)
 	var tr tokenResponse

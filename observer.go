@@ -182,9 +182,9 @@ type TokenExchangeInfo struct {
 	// Duration is the exchange's time.
 	Duration time.Duration
 	// Result is "ok", the service's error code of a refusal (for example
-	// "invalid_credentials"), "limit_wait" when the context ended while
-	// waiting for the client-side limit, "transport_error" when no answer
-	// came, or "invalid_response".
+	// "invalid_credentials"), "transport_error" when no answer came, or
+	// "error" for the rest: the context ended while waiting for the
+	// client-side exchange limit, or the answer was not a usable token.
 	Result string
 	// Err is the exchange's error; nil when Result is "ok".
 	Err error
@@ -297,15 +297,6 @@ func exchangeResult(err error) string {
 		return string(e.Code)
 	case errors.As(err, &te):
 		return "transport_error"
-	case errors.As(err, new(limitWaitError)):
-		return "limit_wait"
 	}
-	return "invalid_response"
+	return "error"
 }
-
-// limitWaitError marks the error of the wait for the client-side token
-// exchange limit; it reads as the error it wraps.
-type limitWaitError struct{ err error }
-
-func (e limitWaitError) Error() string { return e.err.Error() }
-func (e limitWaitError) Unwrap() error { return e.err }
