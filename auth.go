@@ -244,14 +244,14 @@ func (a *auth) exchangeLocked(ctx context.Context, unlock func(context.Context) 
 			return t, nil
 		}
 	}
-	return a.exchange(ctx)
+	return a.observedExchange(ctx)
 }
 
 // storeFailed carries on without the store: a store outage must not stop
 // calls, so the client exchanges on its own (still rate limited).
 func (a *auth) storeFailed(ctx context.Context, op string, err error) (cachedToken, error) {
 	a.storeWarn(ctx, op, err)
-	return a.exchange(ctx)
+	return a.observedExchange(ctx)
 }
 
 func (a *auth) storeWarn(ctx context.Context, op string, err error) {
@@ -301,19 +301,6 @@ type tokenResponse struct {
 // exchange runs POST /v1/connect/token (headers x-client-id and x-api-key,
 // no body) through the retry loop, then caches the token.
 func (a *auth) exchange(ctx context.Context) (cachedToken, error) {
-	o := a.c.cfg.observer
-	if o == nil {
-		return a.exchangeToken(ctx)
-	}
-	x := TokenExchangeInfo{Start: time.Now()}
-	t, err := a.exchangeToken(ctx)
-	x.Duration, x.Result, x.Err = time.Since(x.Start), exchangeResult(err), err
-	o.TokenExchange(ctx, &x)
-	return t, err
-}
-
-// exchangeToken is exchange without the Observer.
-func (a *auth) exchangeToken(ctx context.Context) (cachedToken, error) {
 	if err := a.limiter.Wait(ctx); err != nil {
 		return cachedToken{}, fmt.Errorf("mwallet: token exchange limit (%d per minute): %w", a.c.cfg.exchangeLimit, err)
 	}

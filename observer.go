@@ -285,6 +285,20 @@ func (a *attempt) checkObserved(ctx context.Context, resp *http.Response, err er
 	return retry, cerr
 }
 
+// observedExchange is auth.exchange, reported to the Observer when one is
+// installed.
+func (a *auth) observedExchange(ctx context.Context) (cachedToken, error) {
+	o := a.c.cfg.observer
+	if o == nil {
+		return a.exchange(ctx)
+	}
+	x := TokenExchangeInfo{Start: time.Now()}
+	t, err := a.exchange(ctx)
+	x.Duration, x.Result, x.Err = time.Since(x.Start), exchangeResult(err), err
+	o.TokenExchange(ctx, &x)
+	return t, err
+}
+
 // exchangeResult names the outcome of a token exchange for
 // TokenExchangeInfo.Result.
 func exchangeResult(err error) string {
