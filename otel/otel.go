@@ -42,7 +42,7 @@
 //
 //	mwallet.client.calls                   {call}     mwallet.operation, mwallet.error.code
 //	mwallet.client.call.duration           s          mwallet.operation, mwallet.error.code
-//	mwallet.client.attempts                {attempt}  mwallet.operation, http.response.status_code, mwallet.error.code
+//	mwallet.client.attempts                {attempt}  mwallet.operation, http.response.status_code (error.type without an answer), mwallet.error.code
 //	http.client.request.duration           s          http.request.method, url.template, server.address, http.response.status_code, error.type
 //	mwallet.client.retries                 {retry}    mwallet.operation, mwallet.retry.reason
 //	mwallet.client.token_exchanges         {exchange} mwallet.token_exchange.result
@@ -273,7 +273,12 @@ func (o *Observer) AttemptEnd(ctx context.Context, c *mwallet.CallInfo, a *mwall
 	span.End(trace.WithTimestamp(a.Start.Add(a.Duration)))
 
 	op := AttrOperation.String(c.Operation)
-	set := []attribute.KeyValue{op, keyStatus.Int(a.StatusCode)}
+	set := []attribute.KeyValue{op}
+	if a.StatusCode != 0 {
+		set = append(set, keyStatus.Int(a.StatusCode))
+	} else if errType != "" {
+		set = append(set, keyErrorType.String(errType))
+	}
 	if a.Code != "" {
 		set = append(set, AttrErrorCode.String(string(a.Code)))
 	}
