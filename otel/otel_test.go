@@ -346,7 +346,7 @@ func TestRetriedWriteTraced(t *testing.T) {
 	got := h.metrics(t)
 	for k, v := range map[string]float64{
 		"mwallet.client.calls{mwallet.operation=deposits.Create}":                                                   1,
-		"mwallet.client.attempts{error.type=network_error,mwallet.operation=deposits.Create}":                    1,
+		"mwallet.client.attempts{error.type=network_error,mwallet.operation=deposits.Create}":                       1,
 		"mwallet.client.attempts{http.response.status_code=201,mwallet.operation=deposits.Create}":                  1,
 		"mwallet.client.retries{mwallet.operation=deposits.Create,mwallet.retry.reason=network error}":              1,
 		"http.client.request.duration{error.type=network_error,http.request.method=POST,url.template=/v1/deposits}": 1,
