@@ -369,3 +369,30 @@ func TestClockSkewGauge(t *testing.T) {
 		}
 	}
 }
+
+// A path the SDK has no method for (Client.Do) is named by its method and
+// a template without its identifiers, on the call span, the attempt span
+// and the latency metric.
+func TestUnknownPathNamedByTemplate(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	_, err := h.client.Do(context.Background(), &mwallet.Request{Method: http.MethodGet, Path: "/v1/future/things/thg_0f5c2f7e-1111"}, nil)
+	if err == nil {
+		t.Fatal("the simulator answered an unknown path")
+	}
+	want := `GET /v1/future/things/{id} [internal] http.response.status_code=404 mwallet.error.code=not_found mwallet.attempts=1 error.type=404 status=Error event=mwallet.token_exchange(ok)
+  connect.Token [internal] http.response.status_code=200 mwallet.attempts=1
+    POST /v1/connect/token [client] http.response.status_code=200
+  GET /v1/future/things/{id} [client] http.response.status_code=404 mwallet.error.code=not_found error.type=404 status=Error
+`
+	if diff := cmp.Diff(want, h.tree()); diff != "" {
+		t.Errorf("trace tree (-want +got):\n%s", diff)
+	}
+	if v, _ := h.attr("GET /v1/future/things/{id}", "url.full"); !strings.HasSuffix(v.AsString(), "/v1/future/things/thg_0f5c2f7e-1111") {
+		t.Errorf("url.full = %q, want the path as sent", v.AsString())
+	}
+	got := h.metrics(t)
+	if k := "http.client.request.duration{error.type=404,http.request.method=GET,http.response.status_code=404,url.template=/v1/future/things/{id}}"; got[k] != 1 {
+		t.Errorf("%s = %v (all: %v)", k, got[k], got)
+	}
+}
