@@ -62,6 +62,7 @@ import (
 	"net"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -143,6 +144,9 @@ type Observer struct {
 	skew                                               metric.Float64Gauge
 
 	challenges challenges
+
+	serversMu sync.Mutex
+	servers   map[string]server
 }
 
 var (
@@ -161,7 +165,7 @@ func New(opts ...Option) (*Observer, error) {
 		}
 	}
 	m := c.mp.Meter(ScopeName)
-	o := &Observer{tracer: c.tp.Tracer(ScopeName), challenges: challenges{m: map[string]challenge{}}}
+	o := &Observer{tracer: c.tp.Tracer(ScopeName), challenges: challenges{m: map[string]challenge{}}, servers: map[string]server{}}
 	var errs []error
 	counter := func(name, unit, desc string) metric.Int64Counter {
 		x, err := m.Int64Counter(name, metric.WithUnit(unit), metric.WithDescription(desc))
@@ -236,7 +240,7 @@ func callName(c *mwallet.CallInfo) string {
 func (o *Observer) AttemptStart(ctx context.Context, c *mwallet.CallInfo, a *mwallet.AttemptInfo) context.Context {
 	attrs := make([]attribute.KeyValue, 0, 8)
 	attrs = append(attrs, keyMethod.String(c.Method), keyTemplate.String(c.Route), keyURL.String(c.URL))
-	if host, port := serverOf(c.URL); host != "" {
+	if host, port := o.serverOf(c.URL); host != "" {
 		attrs = append(attrs, keyServer.String(host))
 		if port > 0 {
 			attrs = append(attrs, keyPort.Int(port))
@@ -284,7 +288,7 @@ func (o *Observer) AttemptEnd(ctx context.Context, c *mwallet.CallInfo, a *mwall
 	}
 	o.attempts.Add(ctx, 1, metric.WithAttributes(set...))
 	dur := []attribute.KeyValue{keyMethod.String(c.Method), keyTemplate.String(c.Route)}
-	if host, _ := serverOf(c.URL); host != "" {
+	if host, _ := o.serverOf(c.URL); host != "" {
 		dur = append(dur, keyServer.String(host))
 	}
 	if a.StatusCode != 0 {
@@ -394,24 +398,48 @@ func errorType(status int, err error) string {
 	return "_OTHER"
 }
 
-// serverOf returns the host and port of an absolute URL; the port is the
-// scheme's default when the URL names none.
-func serverOf(raw string) (string, int) {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "", 0
-	}
-	port, _ := strconv.Atoi(u.Port())
-	if port == 0 {
-		switch u.Scheme {
-		case "https":
-			port = 443
-		case "http":
-			port = 80
+// serverOf returns the host and port of an absolute URL (the port is the
+// scheme's default when the URL names none), parsed once per origin.
+func (o *Observer) serverOf(raw string) (string, int) {
+	origin := raw
+	if i := strings.Index(raw, "://"); i >= 0 {
+		if j := strings.IndexByte(raw[i+3:], '/'); j >= 0 {
+			origin = raw[:i+3+j]
 		}
 	}
-	return u.Hostname(), port
+	o.serversMu.Lock()
+	defer o.serversMu.Unlock()
+	if s, ok := o.servers[origin]; ok {
+		return s.host, s.port
+	}
+	var s server
+	if u, err := url.Parse(origin); err == nil {
+		s.host = u.Hostname()
+		s.port, _ = strconv.Atoi(u.Port())
+		if s.port == 0 {
+			switch u.Scheme {
+			case "https":
+				s.port = 443
+			case "http":
+				s.port = 80
+			}
+		}
+	}
+	if len(o.servers) < maxServers {
+		o.servers[origin] = s
+	}
+	return s.host, s.port
 }
+
+// server is the server.address and server.port of an origin.
+type server struct {
+	host string
+	port int
+}
+
+// maxServers bounds the origins whose address is kept parsed (a client
+// calls one).
+const maxServers = 64
 
 // challenge is a step_up_required answer waiting for its resend.
 type challenge struct {

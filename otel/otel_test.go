@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -390,6 +391,11 @@ func TestUnknownPathNamedByTemplate(t *testing.T) {
 	}
 	if v, _ := h.attr("GET /v1/future/things/{id}", "url.full"); !strings.HasSuffix(v.AsString(), "/v1/future/things/thg_0f5c2f7e-1111") {
 		t.Errorf("url.full = %q, want the path as sent", v.AsString())
+	}
+	host, _ := h.attr("GET /v1/future/things/{id}", "server.address")
+	port, _ := h.attr("GET /v1/future/things/{id}", "server.port")
+	if wantHost, wantPort, _ := strings.Cut(strings.TrimPrefix(h.sim.URL(), "http://"), ":"); host.AsString() != wantHost || strconv.FormatInt(port.AsInt64(), 10) != wantPort {
+		t.Errorf("server.address %q, server.port %d; want those of %s", host.AsString(), port.AsInt64(), h.sim.URL())
 	}
 	got := h.metrics(t)
 	if k := "http.client.request.duration{error.type=404,http.request.method=GET,http.response.status_code=404,url.template=/v1/future/things/{id}}"; got[k] != 1 {
