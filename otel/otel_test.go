@@ -255,6 +255,9 @@ mwallet.Assets [internal] http.response.status_code=200 mwallet.attempts=1
 			resend = s
 		}
 	}
+	if i := slices.IndexFunc(resend.Attributes, func(kv attribute.KeyValue) bool { return kv.Key == mwotel.AttrStepUpWait }); i < 0 {
+		t.Errorf("the resend has no %s attribute", mwotel.AttrStepUpWait)
+	}
 	if resend.Links[0].SpanContext.SpanID() != refused.SpanContext.SpanID() {
 		t.Errorf("the resend links to %v, want the refused call %v", resend.Links[0].SpanContext.SpanID(), refused.SpanContext.SpanID())
 	}
