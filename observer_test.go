@@ -240,3 +240,53 @@ func TestObserverSeesCallsAttemptsAndExchanges(t *testing.T) {
 		})
 	}
 }
+
+// TestObserverRetryReasons: every reason the client retries for reaches
+// the Observer on the attempt that is retried, and the next attempt
+// succeeds (one fault each, on a deposit through the simulator).
+func TestObserverRetryReasons(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		fault  simulator.Fault
+		reason string
+	}{
+		{simulator.Fault{Kind: simulator.FaultDropAfter}, "network error"},
+		{simulator.Fault{Kind: simulator.FaultDropBefore}, "network error"},
+		{simulator.Fault{Kind: simulator.FaultError, Code: string(mwallet.CodeAPIError)}, "api_error"},
+		{simulator.Fault{Kind: simulator.FaultError, Code: string(mwallet.CodeUpstreamError)}, "upstream_error"},
+		{simulator.Fault{Kind: simulator.FaultError, Code: string(mwallet.CodeUpstreamTimeout)}, "upstream_timeout"},
+		{simulator.Fault{Kind: simulator.FaultError, Code: string(mwallet.CodeIdempotencyInProgress)}, "idempotency_in_progress"},
+		{simulator.Fault{Kind: simulator.FaultError, Code: string(mwallet.CodeRateLimited)}, "rate_limited"},
+		{simulator.Fault{Kind: simulator.FaultError, Code: string(mwallet.CodeInvalidToken)}, "invalid_token: new access token"},
+		{simulator.Fault{Kind: simulator.FaultErrorAfter, Status: 504, Code: string(mwallet.CodeUpstreamTimeout)}, "upstream_timeout"},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.fault.Kind)+" "+tt.fault.Code, func(t *testing.T) {
+			t.Parallel()
+			sim := simtest.Start(t)
+			rec := newRecorder()
+			c := sim.Client(mwallet.WithObserver(rec), mwallet.WithRetryBackoff(time.Millisecond, 5*time.Millisecond)).Client
+			f := tt.fault
+			f.Method, f.Path = http.MethodPost, "/v1/deposits"
+			if err := sim.Faults.Inject(f); err != nil {
+				t.Fatal(err)
+			}
+			_, err := deposits.New(c).Create(context.Background(), simulator.DefaultMemberExternalID,
+				deposits.CreateParams{Asset: "USDT", Amount: money.MustParse("2", 6), Reference: "reason-1"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec.check(t, sim)
+			var got []string
+			for _, e := range rec.events {
+				if e.Event == "attempt" && e.Operation == "deposits.Create" {
+					got = append(got, fmt.Sprintf("%d %q", e.Number, e.Retry))
+				}
+			}
+			want := []string{fmt.Sprintf("1 %q", tt.reason), `2 ""`}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("attempts (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
