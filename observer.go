@@ -35,10 +35,11 @@ import (
 type Observer interface {
 	// CallStart begins a logical call. The returned context is the one the
 	// attempts and CallEnd receive (for example carrying a span); return ctx
-	// when there is nothing to add.
+	// when there is nothing to add (nil is taken as ctx).
 	CallStart(ctx context.Context, call *CallInfo) context.Context
 	// AttemptStart begins one HTTP attempt, after the token is obtained
-	// and the request signed. The returned context is the HTTP request's.
+	// and the request signed. The returned context is the HTTP request's
+	// (nil is taken as ctx).
 	AttemptStart(ctx context.Context, call *CallInfo, attempt *AttemptInfo) context.Context
 	// AttemptEnd ends the attempt once its answer (or error) is read and
 	// the retry decision is made; ctx is the one AttemptStart returned.
@@ -214,7 +215,9 @@ func (c *Client) runObserved(ctx context.Context, sp *callSpec, out any, o callO
 	if sp.query != "" {
 		oc.info.URL += "?" + sp.query
 	}
-	ctx = oc.obs.CallStart(ctx, &oc.info)
+	if cctx := oc.obs.CallStart(ctx, &oc.info); cctx != nil {
+		ctx = cctx
+	}
 	resp, err := c.send(ctx, sp, out, o, oc)
 	oc.info.Duration = time.Since(oc.info.Start)
 	oc.info.Err = err
@@ -239,10 +242,11 @@ func (a *attempt) startAttempt(req *http.Request) {
 	oc.at = AttemptInfo{Number: a.attempts + 1, Start: time.Now()}
 	oc.info.Attempts = oc.at.Number
 	oc.atCtx = oc.obs.AttemptStart(oc.ctx, &oc.info, &oc.at)
-	oc.started = true
-	if oc.atCtx != req.Context() {
-		*req = *req.WithContext(oc.atCtx)
+	if oc.atCtx == nil {
+		oc.atCtx = oc.ctx
 	}
+	oc.started = true
+	*req = *req.WithContext(oc.atCtx)
 }
 
 // checkObserved is checkRetry followed by AttemptEnd.

@@ -290,3 +290,23 @@ func TestObserverRetryReasons(t *testing.T) {
 		})
 	}
 }
+
+// nilContexts is an Observer whose CallStart and AttemptStart return nil.
+type nilContexts struct{ mwallet.NopObserver }
+
+func (nilContexts) CallStart(context.Context, *mwallet.CallInfo) context.Context { return nil }
+
+func (nilContexts) AttemptStart(context.Context, *mwallet.CallInfo, *mwallet.AttemptInfo) context.Context {
+	return nil
+}
+
+// An Observer that returns nil contexts does not break calls: nil is taken
+// as the context it was given.
+func TestObserverNilContexts(t *testing.T) {
+	t.Parallel()
+	sim := simtest.Start(t)
+	c := sim.Client(mwallet.WithObserver(nilContexts{}))
+	if _, err := c.Assets(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
