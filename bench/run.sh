@@ -61,7 +61,10 @@ for ((round = 1; round <= ROUNDS; round++)); do
 		if [[ $pkg != . && -f $pkg/go.mod ]]; then
 			# A nested module (otel/) runs from its own directory.
 			dir=$pkg pkg=.
-			[[ ${#prof[@]} -gt 0 ]] && prof=(-cpuprofile "$PWD/$OUT/$name.cpu.pprof" -memprofile "$PWD/$OUT/$name.mem.pprof" -o "$PWD/$OUT/$name.test")
+			if [[ ${#prof[@]} -gt 0 ]]; then
+				outabs=$(cd "$OUT" && pwd)
+				prof=(-cpuprofile "$outabs/$name.cpu.pprof" -memprofile "$outabs/$name.mem.pprof" -o "$outabs/$name.test")
+			fi
 		fi
 		(cd "$dir" && go test -run '^$' -bench "$pattern" -benchmem -count 1 -benchtime "$BENCHTIME" ${prof[@]+"${prof[@]}"} "$pkg") | tee -a "$raw" >&2
 	done
