@@ -166,11 +166,11 @@ func tokenStoreKey(clientID, base string) string {
 // exchanging credentials when needed. The wait for a shared exchange ends
 // when ctx ends.
 func (a *auth) token(ctx context.Context) (cachedToken, error) {
-	if t := a.local.Load(); t != nil && a.c.cfg.now().Before(t.refreshAt) {
+	if t := a.local.Load(); t != nil && a.c.Now().Before(t.refreshAt) {
 		return *t, nil
 	}
 	ch := a.group.DoChan("token", func() (any, error) {
-		if t := a.local.Load(); t != nil && a.c.cfg.now().Before(t.refreshAt) {
+		if t := a.local.Load(); t != nil && a.c.Now().Before(t.refreshAt) {
 			return *t, nil
 		}
 		xctx, cancel := detached(ctx, exchangeTimeout)
@@ -194,7 +194,7 @@ func (a *auth) token(ctx context.Context) (cachedToken, error) {
 // the holder stored a new token or its lock expired.
 func (a *auth) obtain(ctx context.Context) (cachedToken, error) {
 	for round := 1; ; round++ {
-		now := a.c.cfg.now()
+		now := a.c.Now()
 		stored, ok, err := a.store.Load(ctx, a.key)
 		if err != nil {
 			return a.storeFailed(ctx, "load", err)
@@ -222,7 +222,7 @@ func (a *auth) obtain(ctx context.Context) (cachedToken, error) {
 			a.local.Store(usable)
 			return *usable, nil
 		}
-		if err := sleep(ctx, backoff(tokenPollMin, tokenPollMax, round)); err != nil {
+		if err := a.c.Sleep(ctx, backoff(tokenPollMin, tokenPollMax, round)); err != nil {
 			return cachedToken{}, fmt.Errorf("mwallet: waiting for another client's token exchange: %w", err)
 		}
 	}
@@ -239,7 +239,7 @@ func (a *auth) exchangeLocked(ctx context.Context, unlock func(context.Context) 
 		}
 	}()
 	if stored, ok, err := a.store.Load(ctx, a.key); err == nil && ok && stored.Value != "" {
-		if t := fromAccessToken(stored); a.c.cfg.now().Before(t.refreshAt) {
+		if t := fromAccessToken(stored); a.c.Now().Before(t.refreshAt) {
 			a.local.Store(&t)
 			return t, nil
 		}
@@ -301,7 +301,7 @@ type tokenResponse struct {
 // exchange runs POST /v1/connect/token (headers x-client-id and x-api-key,
 // no body) through the retry loop, then caches the token.
 func (a *auth) exchange(ctx context.Context) (cachedToken, error) {
-	if err := a.limiter.Wait(ctx); err != nil {
+	if err := a.waitTurn(ctx); err != nil {
 		return cachedToken{}, fmt.Errorf("mwallet: token exchange limit (%d per minute): %w", a.c.cfg.exchangeLimit, err)
 	}
 	a.exchanges.Add(1)
@@ -327,7 +327,7 @@ func (a *auth) exchange(ctx context.Context) (cachedToken, error) {
 	if tt := strings.TrimSpace(tr.TokenType); tt != "" && !strings.EqualFold(tt, "Bearer") {
 		return cachedToken{}, fmt.Errorf("mwallet: token exchange: unsupported token_type %q", tt)
 	}
-	now := a.c.cfg.now()
+	now := a.c.Now()
 	exp := time.Unix(tr.ExpiredAt, 0)
 	life := exp.Sub(now)
 	t := cachedToken{value: tr.AuthToken, header: "Bearer " + tr.AuthToken, expiresAt: exp}
@@ -352,6 +352,29 @@ func (a *auth) exchange(ctx context.Context) (cachedToken, error) {
 }
 
 const tokenPath = "/v1/connect/token"
+
+// waitTurn waits for the limiter's next exchange on the client's clock (its
+// own, uncorrected: the limiter counts intervals), or until ctx ends; a
+// turn given up is handed back to the limiter.
+func (a *auth) waitTurn(ctx context.Context) error {
+	now := a.c.clock.Now()
+	r := a.limiter.ReserveN(now, 1)
+	if !r.OK() {
+		return errors.New("the limiter refused the exchange")
+	}
+	if d := r.DelayFrom(now); d > 0 {
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < d {
+			// As rate.Limiter.Wait: a turn after the deadline is refused now.
+			r.CancelAt(now)
+			return fmt.Errorf("the next exchange is %s away, after the context's deadline: %w", d.Round(time.Millisecond), context.DeadlineExceeded)
+		}
+		if err := a.c.Sleep(ctx, d); err != nil {
+			r.CancelAt(a.c.clock.Now())
+			return err
+		}
+	}
+	return nil
+}
 
 // sleep waits d, or until ctx ends and then returns ctx.Err().
 func sleep(ctx context.Context, d time.Duration) error {

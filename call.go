@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/hashicorp/go-retryablehttp"
@@ -180,6 +181,9 @@ type attempt struct {
 	spent           int // retry budget taken
 	reauthed        bool
 	apiErrorRetried bool
+	skewRetried     bool          // timestamp_out_of_range sent again with the corrected clock
+	sentAt          time.Time     // when the current attempt left, on the client's own clock
+	sentSkew        time.Duration // the clock correction the current attempt was signed with
 	tokenValue      string
 	decision        retryDecision
 	prepareErr      error
@@ -213,8 +217,10 @@ func (a *attempt) prepare(req *http.Request) error {
 		a.tokenValue = tok.value
 		h.Set("X-Auth-Token", tok.header)
 	}
+	a.sentSkew = a.c.skew.get()
+	a.sentAt = a.c.clock.Now()
 	if a.spec.signed() {
-		ts := strconv.FormatInt(a.c.cfg.now().Unix(), 10)
+		ts := strconv.FormatInt(a.sentAt.Add(a.sentSkew).Unix(), 10)
 		nonce := uuid.NewString()
 		h.Set("X-Timestamp", ts)
 		h.Set("X-Nonce", nonce)
@@ -356,7 +362,7 @@ func (a *attempt) outcome(ctx context.Context, err error, out any) (*Response, e
 		return meta, a.apiErr
 	}
 	if a.status < 200 || a.status > 299 {
-		return meta, decodeError(a.status, a.header, a.body, a.c.cfg.now())
+		return meta, decodeError(a.status, a.header, a.body, a.c.Now())
 	}
 	if out != nil && len(a.body) > 0 {
 		if err := json.Unmarshal(a.body, out); err != nil {

@@ -44,7 +44,9 @@
 //     invalid_token answer drops the token, exchanges once more and resends
 //     the call once.
 //   - Signing: every write (any method but GET and HEAD) carries x-timestamp
-//     (Unix seconds from the client's clock), x-nonce (new for every attempt)
+//     (Unix seconds from the client's clock, corrected for the skew measured
+//     from the service's Date header: WithSkewCorrection), x-nonce (new for
+//     every attempt)
 //     and x-signature, the base64 HMAC-SHA-256 with the signing key over
 //     METHOD, path and query exactly as sent, timestamp, nonce and the hex
 //     SHA-256 of the exact body bytes sent. The body is encoded once per call.
@@ -55,7 +57,9 @@
 //   - Member context: member-scoped endpoints send x-on-behalf-of; a blank
 //     member is rejected with a *ParamError (member_context_required) and
 //     nothing is sent. No default member is ever assumed.
-//   - Retries: api_error and unknown codes once, upstream_error and
+//   - Retries: api_error and unknown codes once (not when the answer is
+//     already a replay of a stored failure), timestamp_out_of_range once at
+//     once when its answer corrected the clock's skew, upstream_error and
 //     upstream_timeout while attempts last, idempotency_in_progress after 1-2
 //     s, rate_limited after Retry-After, network errors for reads and keyed
 //     writes, and for any call when the request surely was not processed
@@ -91,7 +95,8 @@
 // unknown: resend the same parameters with the same key, which the error
 // carries (IdempotencyKeyOf). After a definite business failure the same key
 // replays that failure; correct the cause and send with a new key (the
-// default when no key is given).
+// default when no key is given). Error.Retry says which: a replayed failure
+// (Error.Replayed) is always new-key, also a 500 api_error.
 //
 // # Running many instances
 //
@@ -165,6 +170,8 @@ type Client struct {
 	http      *http.Client
 	signer    *signer
 	auth      *auth
+	clock     Clock     // the client's own clock, uncorrected
+	skew      skewState // the measured offset of the service's clock
 	budget    *retryBudget
 	userAgent string
 	assets    assetCache
@@ -181,7 +188,11 @@ func NewClient(baseURL string, creds Credentials, opts ...Option) (*Client, erro
 			o(&cfg)
 		}
 	}
-	c := &Client{cfg: cfg, creds: creds}
+	c := &Client{cfg: cfg, creds: creds, clock: cfg.clock}
+	if cfg.clockOffset != 0 {
+		c.clock = offsetClock{base: cfg.clock, offset: cfg.clockOffset}
+	}
+	c.skew.off = cfg.skewOff
 	u, warn, err := checkBaseURL(baseURL)
 	if err != nil {
 		return nil, err

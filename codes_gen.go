@@ -38,7 +38,9 @@ const (
 	// authentication_error; retry class new-key): timestamp more than 300 seconds
 	// from server clock (milliseconds land here).
 	//
-	// The machine's clock is more than 300 s off: fix NTP.
+	// The machine's clock is more than 300 s off. The client measures the
+	// service's clock from Date and resends once at once with the corrected time
+	// (WithSkewCorrection, Client.ClockSkew); if it persists, fix NTP.
 	CodeTimestampOutOfRange Code = "timestamp_out_of_range"
 	// CodeNonceReused is nonce_reused (HTTP 401, authentication_error; retry class
 	// new-key): nonce already used within 5 minutes.
@@ -316,8 +318,9 @@ const (
 	// internal error.
 	//
 	// Already retried once with the same key. Several endpoints report business
-	// failures this way (insufficient balance, limits, KYC): treat a repeat as a
-	// failure, fix the cause, send with a new key; quote request_id.
+	// failures this way (insufficient balance, limits, KYC): the retry then gets
+	// the stored failure replayed (Replayed), which Error.Retry() classes new-key:
+	// fix the cause, send with a new key; quote request_id.
 	CodeAPIError Code = "api_error"
 	// CodeUpstreamError is upstream_error (HTTP 502, upstream_error; retry class
 	// same-key): upstream unavailable.

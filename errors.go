@@ -19,7 +19,8 @@ const (
 	// upstream_error, upstream_timeout, idempotency_in_progress, unknown codes).
 	RetrySameKey
 	// RetryNewKey: fix the input or the funds, then retry with a new key; the
-	// same key replays the failure.
+	// same key replays the failure. Error.Retry also gives it for a replayed
+	// failure (Replayed) whose code would say same-key.
 	RetryNewKey
 	// RetryAfterWait: wait retry_after seconds (rate_limited), then retry.
 	RetryAfterWait
@@ -128,8 +129,18 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// Retry returns the retry rule of the error's code.
-func (e *Error) Retry() RetryClass { return e.Code.Retry() }
+// Retry returns the retry rule of the error: its code's (Code.Retry), except
+// for a replayed failure (Replayed, X-Idempotent-Replay: true) whose code
+// says same-key, such as a 500 api_error that stands for insufficient
+// balance: the same key can only replay that stored answer again, so the
+// rule is RetryNewKey: fix the cause, then send with a new key.
+func (e *Error) Retry() RetryClass {
+	c := e.Code.Retry()
+	if e.Replayed && c == RetrySameKey {
+		return RetryNewKey
+	}
+	return c
+}
 
 // Is makes errors.Is(err, &Error{Code: c}) match any *Error with code c.
 func (e *Error) Is(target error) bool {

@@ -117,7 +117,12 @@ func newFakeAPIOver(t *testing.T, p protocol) *fakeAPI {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/connect/token", f.serveToken)
 	mux.HandleFunc("/", f.serveBusiness)
-	f.srv = httptest.NewUnstartedServer(mux)
+	// Date on the service's (test) clock, as a real service's Date agrees
+	// with the clock that checks x-timestamp.
+	f.srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Date", f.clock.Now().UTC().Format(http.TimeFormat))
+		mux.ServeHTTP(w, r)
+	}))
 	f.srv.Config.ConnState = func(_ net.Conn, st http.ConnState) {
 		if st == http.StateNew {
 			f.conns.Add(1)

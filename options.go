@@ -38,7 +38,9 @@ type Option func(*config)
 
 type config struct {
 	httpClient     *http.Client
-	now            func() time.Time
+	clock          Clock
+	clockOffset    time.Duration
+	skewOff        bool
 	logger         *slog.Logger
 	userAgent      string
 	maxAttempts    int
@@ -57,7 +59,7 @@ type config struct {
 func defaultConfig() config {
 	return config{
 		httpClient:     http.DefaultClient,
-		now:            time.Now,
+		clock:          wallClock{},
 		maxAttempts:    DefaultMaxAttempts,
 		minBackoff:     DefaultMinBackoff,
 		maxBackoff:     DefaultMaxBackoff,
@@ -82,13 +84,13 @@ func WithHTTPClient(h *http.Client) Option {
 	}
 }
 
-// WithClock sets the clock used for signing timestamps and token expiry.
-// Tests use the simulator's clock; waits between attempts always use real
-// time.
+// WithClock sets the clock used for signing timestamps and token expiry;
+// waits stay in real time. WithClockSource sets both the time and the waits
+// (a simulator's clock), and replaces this.
 func WithClock(now func() time.Time) Option {
 	return func(c *config) {
 		if now != nil {
-			c.now = now
+			c.clock = nowClock{now: now}
 		}
 	}
 }

@@ -226,7 +226,7 @@ func (c *Client) Resume(ctx context.Context, p PendingRequest, out any, opts ...
 	if p.CreatedAt.IsZero() {
 		return nil, &ParamError{Param: "pending.CreatedAt", Reason: "required", Code: ""}
 	}
-	if age := c.cfg.now().Sub(p.CreatedAt); age > PendingResumeWindow {
+	if age := c.Now().Sub(p.CreatedAt); age > PendingResumeWindow {
 		return nil, fmt.Errorf("%w (key %s, %s %s, recorded %s ago)", ErrPendingExpired, p.Key, p.Method, p.Path, age.Round(time.Second))
 	}
 	if p.Body != nil && !json.Valid(p.Body) {
@@ -264,7 +264,7 @@ func (c *Client) Resume(ctx context.Context, p PendingRequest, out any, opts ...
 func (c *Client) pendingOf(sp *callSpec) PendingRequest {
 	p := PendingRequest{
 		Key: sp.idemKey, ClientID: c.creds.ClientID, Method: sp.method, Path: sp.path, Query: sp.query,
-		Member: sp.member, StepUp: sp.stepUp, CreatedAt: c.cfg.now(),
+		Member: sp.member, StepUp: sp.stepUp, CreatedAt: c.Now(),
 	}
 	if sp.hasBody {
 		p.Body = sp.body

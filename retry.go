@@ -21,7 +21,10 @@ import (
 // attempt.checkRetry after every attempt:
 //
 //   - api_error and unknown codes: one retry with the same idempotency key,
-//     then the error is returned.
+//     then the error is returned; none when the answer is already a replay
+//     of a stored failure (Error.Retry says new key).
+//   - timestamp_out_of_range whose answer corrected the clock (skew): one
+//     resend at once with the corrected time (not counted as an attempt).
 //   - upstream_error, upstream_timeout: retried with the same key while
 //     attempts last.
 //   - idempotency_in_progress: wait 1 to 2 seconds, then back off.
@@ -266,6 +269,10 @@ type retryDecision struct {
 func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	a.attempts++
 	a.status, a.header, a.body, a.apiErr, a.netErr, a.readErr = 0, nil, nil, nil, nil, nil
+	a.decision = retryDecision{}
+	if resp != nil && a.c.skew.measure(resp.Header, a.sentAt, a.c.clock.Now()) {
+		a.logSkew(ctx)
+	}
 	if err != nil {
 		a.netErr = err
 		if classifyNetErr(err) != netNotSent {
@@ -304,7 +311,7 @@ func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error
 		}
 		return false, nil
 	}
-	e := decodeError(resp.StatusCode, resp.Header, body, a.c.cfg.now())
+	e := decodeError(resp.StatusCode, resp.Header, body, a.c.Now())
 	e.IdempotencyKey = a.spec.idemKey
 	a.apiErr = e
 	if !e.Replayed && (resp.StatusCode >= 500 || e.Code == CodeIdempotencyInProgress) {
@@ -321,12 +328,20 @@ func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error
 		a.logRetry(ctx)
 		return true, nil
 	}
+	if e.Code == CodeTimestampOutOfRange && !a.skewRetried && a.spec.signed() && a.c.skew.get() != a.sentSkew {
+		// This answer corrected the clock: send once more at once, with
+		// the corrected time and a new nonce (not counted as an attempt).
+		a.skewRetried = true
+		a.decision = retryDecision{reason: "timestamp_out_of_range: clock corrected by " + a.c.skew.get().String()}
+		a.logRetry(ctx)
+		return true, nil
+	}
 	if resp.StatusCode == http.StatusNotFound {
 		return false, nil
 	}
 	n := a.retries + 1
 	cost := a.c.cfg.budgetCost
-	switch e.Code.Retry() {
+	switch e.Retry() {
 	case RetrySameKey:
 		switch {
 		case e.Code == CodeIdempotencyInProgress:
@@ -373,21 +388,34 @@ func (a *attempt) allow(ctx context.Context, wait time.Duration, cost int, reaso
 	return true, nil
 }
 
+// reauthAttempts counts the attempts not charged to the maximum: the
+// resend after invalid_token and the one after a corrected clock.
 func (a *attempt) reauthAttempts() int {
+	n := 0
 	if a.reauthed {
-		return 1
+		n++
 	}
+	if a.skewRetried {
+		n++
+	}
+	return n
+}
+
+// backoffHook is the retryablehttp Backoff hook. retryablehttp would wait on
+// a real timer; the client waits in prepareRetry on its own clock instead,
+// so the hook asks for no wait.
+func (a *attempt) backoffHook(_, _ time.Duration, _ int, _ *http.Response) time.Duration {
 	return 0
 }
 
-// backoffHook is the retryablehttp Backoff hook: the wait checkRetry chose.
-func (a *attempt) backoffHook(_, _ time.Duration, _ int, _ *http.Response) time.Duration {
-	return a.decision.wait
-}
-
-// prepareRetry is the retryablehttp PrepareRetry hook: a fresh token when
-// needed, a new timestamp, nonce and signature, the same idempotency key.
+// prepareRetry is the retryablehttp PrepareRetry hook: the wait checkRetry
+// chose, on the client's clock (ended by the context), then a fresh token
+// when needed, a new timestamp, nonce and signature, the same idempotency
+// key.
 func (a *attempt) prepareRetry(req *http.Request) error {
+	if err := a.c.Sleep(a.ctx, a.decision.wait); err != nil {
+		return err
+	}
 	req.Header = req.Header.Clone()
 	return a.prepare(req)
 }

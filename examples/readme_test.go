@@ -18,6 +18,7 @@ import (
 	"time"
 
 	mwallet "github.com/mwallet/mwallet-go"
+	"github.com/mwallet/mwallet-go/cards"
 	"github.com/mwallet/mwallet-go/deposits"
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/mwclient"
@@ -290,24 +291,37 @@ func Example_resumeListing() {
 }
 
 func Example_errors() {
-	sim := simulator.MustNew()
+	sim := simulator.MustNew(simulator.WithMember(simulator.MemberSeed{
+		ExternalID: "member-2", KYCLevel: 1, Balances: map[string]string{"USDT": "1"}}))
 	defer sim.Close()
 	client := sim.Client()
+	ctx := context.Background()
 
-	_, err := client.Deposits.Create(context.Background(), "member-1",
-		deposits.CreateParams{Asset: "DOGE", Amount: money.MustParse("1", 6), Reference: "r-1"})
-	var apiErr *mwallet.Error
-	if errors.As(err, &apiErr) {
-		// Branch on Code, never on Message or HTTP status.
+	advise := func(err error) {
+		var apiErr *mwallet.Error
+		if !errors.As(err, &apiErr) {
+			return
+		}
+		// Branch on Retry (or Code), never on Message or HTTP status.
 		switch apiErr.Retry() {
 		case mwallet.RetryNewKey:
-			fmt.Println(apiErr.Code, "- fix the input, then send with a new key; request", apiErr.RequestID != "")
+			fmt.Println(apiErr.Code, "- fix the cause, then send with a new key; replayed:", apiErr.Replayed)
 		case mwallet.RetrySameKey:
 			fmt.Println(apiErr.Code, "- the client already retried; resend later with", mwallet.IdempotencyKeyOf(err) != "")
 		default:
 			fmt.Println(apiErr.Code, apiErr.Retry())
 		}
 	}
+	_, err := client.Deposits.Create(ctx, "member-1",
+		deposits.CreateParams{Asset: "DOGE", Amount: money.MustParse("1", 6), Reference: "r-1"})
+	advise(err)
+	// Insufficient balance comes back as 500 api_error: the client retried it
+	// once with the same key and got the stored failure replayed, which no
+	// retry with that key can change.
+	_, err = client.Cards.Apply(ctx, "member-2",
+		cards.ApplyParams{ProductID: "cpd_virtual_std", SourceAsset: "USDT", ClientKey: cards.NewClientKey()})
+	advise(err)
 	// Output:
-	// asset_not_allowed - fix the input, then send with a new key; request true
+	// asset_not_allowed - fix the cause, then send with a new key; replayed: false
+	// api_error - fix the cause, then send with a new key; replayed: true
 }

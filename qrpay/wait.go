@@ -32,9 +32,9 @@ func WithPollInterval(first, longest time.Duration) WaitOption {
 	}
 }
 
-// WithSleep replaces the wait between two reads. sleep must return early
-// with ctx.Err() when ctx ends. Tests use it to move a simulated clock
-// instead of sleeping.
+// WithSleep replaces the wait between two reads, which is by default the
+// root client's (mwallet.Client.Sleep: its clock, a simulator's in tests).
+// sleep must return early with ctx.Err() when ctx ends.
 func WithSleep(sleep func(ctx context.Context, d time.Duration) error) WaitOption {
 	return func(c *waitConfig) {
 		if sleep != nil {
@@ -65,7 +65,7 @@ func WithCallOptions(opts ...mwallet.CallOption) WaitOption {
 // wait. An unknown status is not final: it is returned on ctx end like
 // processing, verbatim, for the caller to alert on.
 func (c *Client) WaitForOutcome(ctx context.Context, member, orderID string, opts ...WaitOption) (*Order, error) {
-	cfg := waitConfig{interval: 2 * time.Second, max: 30 * time.Second, factor: 1.5, sleep: sleep}
+	cfg := waitConfig{interval: 2 * time.Second, max: 30 * time.Second, factor: 1.5, sleep: c.caller.Sleep}
 	for _, o := range opts {
 		if o != nil {
 			o(&cfg)
@@ -115,7 +115,7 @@ func statusOf(o *Order) Status {
 func retryable(err error) bool {
 	var ae *mwallet.Error
 	if errors.As(err, &ae) {
-		switch ae.Code.Retry() {
+		switch ae.Retry() {
 		case mwallet.RetrySameKey, mwallet.RetryAfterWait:
 			return true
 		}
@@ -123,16 +123,4 @@ func retryable(err error) bool {
 	}
 	var pe *mwallet.ParamError
 	return !errors.As(err, &pe)
-}
-
-// sleep waits d, or until ctx ends and then returns ctx.Err().
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }

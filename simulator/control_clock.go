@@ -13,6 +13,22 @@ func (c *Clock) Advance(d time.Duration) {
 	c.owner.advance(d)
 }
 
+// Sleep advances the clock by d instead of waiting, and returns ctx.Err()
+// (without advancing when ctx has already ended). It makes the Clock an
+// mwallet.Clock: Simulator.Client passes it with mwallet.WithClockSource, so
+// every wait of the SDK (retry backoff, Retry-After, the token-exchange
+// limiter, qrpay.Client.WaitForOutcome) moves simulated time and returns at
+// once. Waits of concurrent callers add up.
+func (c *Clock) Sleep(ctx context.Context, d time.Duration) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if d > 0 {
+		c.Advance(d)
+	}
+	return ctx.Err()
+}
+
 // SleepFunc returns a sleep function for polling helpers such as
 // qrpay.WithSleep: instead of waiting d, each call advances the simulator
 // clock by d (running whatever falls due, an upstream outcome for

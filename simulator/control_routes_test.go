@@ -75,6 +75,7 @@ func normalize(route string) string {
 // no route, and each says why.
 var goOnly = map[string]string{
 	"Clock.SleepFunc":  "returns a sleep function for Go waits that moves the simulator clock instead of sleeping",
+	"Clock.Sleep":      "the SDK client's wait (mwallet.Clock): moves the simulator clock instead of sleeping, through Advance",
 	"Webhooks.Handler": "returns an http.Handler that verifies deliveries on the simulator's clock, for a receiver inside the test process",
 }
 

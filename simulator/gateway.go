@@ -135,6 +135,9 @@ type response struct {
 	body   []byte
 	code   string // error code, for the journal
 	replay bool
+	// replayOf is the request id of the request whose stored answer a
+	// replay repeats, for the journal.
+	replayOf string
 	// transient marks a refusal not kept under an idempotency key although
 	// the handler gave it (a full store): see storedUnderKey.
 	transient bool
@@ -237,6 +240,7 @@ func (x *exchange) finish(resp response) {
 	x.rec.Status = resp.status
 	x.rec.Code = resp.code
 	x.rec.Replay = resp.replay
+	x.rec.ReplayOf = resp.replayOf
 	if x.fault != nil && (x.fault.Kind == FaultDropBefore || x.fault.Kind == FaultDropAfter) {
 		x.rec.Status = 0
 		x.rec.Dropped = true
@@ -441,10 +445,10 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 			c.replay = true
 			c.replayBody = rec.body
 			resp := s.callHandler(c, e)
-			resp.replay = true
+			resp.replay, resp.replayOf = true, rec.requestID
 			return resp
 		}
-		return response{status: rec.status, header: rec.header.Clone(), body: rec.body, code: rec.code, replay: true}
+		return response{status: rec.status, header: rec.header.Clone(), body: rec.body, code: rec.code, replay: true, replayOf: rec.requestID}
 	}
 	rec = &idemRecord{endpoint: endpointID, bodyHash: hash, expiresAt: now.Add(idempotencyWindow), inProgress: true}
 	s.gw.idem[recKey] = rec
@@ -458,6 +462,7 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 	}
 	rec.inProgress = false
 	rec.status, rec.header, rec.body, rec.code = resp.status, resp.header.Clone(), resp.body, resp.code
+	rec.requestID = x.id
 	// Queued for expiry only once kept, so a record removed above leaves
 	// nothing behind in the queue.
 	s.gw.idemQ.push(recKey, rec.expiresAt)

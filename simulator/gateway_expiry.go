@@ -22,6 +22,7 @@ type idemRecord struct {
 	header      http.Header
 	body        []byte
 	code        string
+	requestID   string // the request whose answer is kept
 }
 
 // expiryQueue is a FIFO of keys in expiry order. The clock never goes back

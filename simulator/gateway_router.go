@@ -66,6 +66,9 @@ func isControlPath(p string) bool {
 
 // ServeHTTP serves the business API and the control API.
 func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// Date is the simulator's time, manual clock included, so a client can
+	// measure its clock's skew against the clock that checks x-timestamp.
+	w.Header().Set("Date", s.clock.Now().UTC().Format(http.TimeFormat))
 	// Every request's body is captured as it is read, so that the request
 	// can be logged as an input with it (record.go).
 	if _, ok := r.Body.(*captureBody); !ok {

@@ -30,6 +30,9 @@ type RequestRecord struct {
 	Code string `json:"code,omitempty"`
 	// Replay is true when the answer was an idempotent replay.
 	Replay bool `json:"replay"`
+	// ReplayOf is, on a replay, the request id of the earlier request whose
+	// stored answer (a success or a definite failure) was replayed.
+	ReplayOf string `json:"replay_of,omitempty"`
 	// Fault is the kind of the injected fault the request took, if any.
 	Fault string `json:"fault,omitempty"`
 	// Dropped is true when the connection was closed without an answer.

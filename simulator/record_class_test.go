@@ -243,7 +243,7 @@ var (
 		// Builders for the test's side: a receiver handler checking
 		// signatures on the simulator clock, a sleep that advances it
 		// (each Advance it makes is logged as such).
-		"Webhooks.Handler": true, "Clock.SleepFunc": true,
+		"Webhooks.Handler": true, "Clock.SleepFunc": true, "Clock.Sleep": true,
 	}
 	// sectionedMethods are logged as inputs of their own kinds:
 	// Clock.Advance as advance (when a timer falls due), Webhooks.Flush as

@@ -398,8 +398,10 @@ func (s *Simulator) Credentials() Credentials { return s.creds }
 
 // Client returns an SDK client (an *mwclient.Client, every product line
 // wired) configured for this simulator: its URL, its credentials, its HTTP
-// client and its clock (so signatures stay within the tolerance when the
-// simulator clock is advanced). Extra options are applied after those.
+// client and its clock (mwallet.WithClockSource(sim.Clock): signatures
+// stay within the tolerance when the simulator clock is advanced, and every
+// wait of the client advances the simulator clock instead of sleeping).
+// Extra options are applied after those.
 //
 // Client is the Must form of NewClient: it panics when the client cannot be
 // built, which for a simulator from New happens only if an extra option is
@@ -414,7 +416,7 @@ func (s *Simulator) Client(opts ...mwallet.Option) *mwclient.Client {
 
 // NewClient is Client returning the error instead of panicking.
 func (s *Simulator) NewClient(opts ...mwallet.Option) (*mwclient.Client, error) {
-	base := []mwallet.Option{mwallet.WithClock(s.clock.Now)}
+	base := []mwallet.Option{mwallet.WithClockSource(s.clock)}
 	if hc := s.HTTPClient(); hc != nil {
 		base = append(base, mwallet.WithHTTPClient(hc))
 	}

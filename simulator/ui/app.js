@@ -289,7 +289,7 @@
         text: r.dropped ? "dropped" : String(r.status),
       })),
       h("td", { class: "mono", text: r.code || "" }),
-      h("td", { text: r.replay ? "replay" : "" }),
+      h("td", { text: r.replay ? (r.replay_of ? "replay of " + r.replay_of : "replay") : "" }),
       h("td", { class: "mono muted", text: r.fault || "" }),
       h("td", { class: "mono muted", text: r.request_id })));
     table("requests-table", ["#", "time", "method", "path", "member", "status", "code", "replay", "fault", "request id"], rows, "no business requests yet");
