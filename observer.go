@@ -49,11 +49,12 @@ type Observer interface {
 	// TokenExchange reports one token exchange (POST /v1/connect/token),
 	// also the ones that failed.
 	TokenExchange(ctx context.Context, exchange *TokenExchangeInfo)
-	// ClockSkew reports a measurement of the offset between the service's
-	// clock and the client's: positive when the service is ahead. The
-	// client calls it each time it measures the offset from the Date header
-	// of an answer (clock-skew correction), including when the offset comes
-	// back to zero; ctx is the call's.
+	// ClockSkew reports the offset of the service's clock from the
+	// client's, positive when the service is ahead (Client.ClockSkew): the
+	// client calls it each time the offset measured from the Date header of
+	// an answer changes, including when it comes back to zero; ctx is the
+	// attempt's. Nothing is reported before the first change (the offset
+	// starts at zero) or with WithSkewCorrection(false).
 	ClockSkew(ctx context.Context, offset time.Duration)
 }
 

@@ -3,6 +3,7 @@ package mwallet_test
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
@@ -103,7 +104,9 @@ func (r *recorder) TokenExchange(_ context.Context, x *mwallet.TokenExchangeInfo
 	r.add(observed{Event: "exchange", Retry: x.Result, Failed: x.Err != nil}, *x)
 }
 
-func (r *recorder) ClockSkew(context.Context, time.Duration) {}
+func (r *recorder) ClockSkew(_ context.Context, d time.Duration) {
+	r.add(observed{Event: "skew", Retry: d.String()})
+}
 
 func (r *recorder) problem(format string, args ...any) {
 	r.mu.Lock()
@@ -197,7 +200,7 @@ func TestObserverSeesCallsAttemptsAndExchanges(t *testing.T) {
 			run: func(t *testing.T, sim *simulator.Simulator, c *mwallet.Client, obs mwallet.Observer) {
 				creds := sim.Credentials()
 				bad, err := mwallet.NewClient(sim.URL(), mwallet.Credentials{ClientID: creds.ClientID, APIKey: "wrong-key", SigningKey: mwallet.Secret(creds.SigningKey)},
-					mwallet.WithObserver(obs))
+					mwallet.WithObserver(obs), mwallet.WithClock(sim.Clock.Now))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -308,5 +311,42 @@ func TestObserverNilContexts(t *testing.T) {
 	c := sim.Client(mwallet.WithObserver(nilContexts{}))
 	if _, err := c.Assets(context.Background()); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestObserverSeesClockSkew: a client whose clock is an hour behind the
+// service's reports the measured offset once, from its first answer, and
+// its write succeeds at the first attempt; a client in step reports none.
+func TestObserverSeesClockSkew(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		offset time.Duration
+		want   []string
+	}{
+		{-time.Hour, []string{"1h0m0s"}},
+		{0, nil},
+	} {
+		t.Run(tt.offset.String(), func(t *testing.T) {
+			t.Parallel()
+			sim := simtest.Start(t)
+			rec := newRecorder()
+			c := sim.Client(mwallet.WithObserver(rec), mwallet.WithClockOffset(tt.offset), mwallet.WithLogger(slog.New(slog.DiscardHandler))).Client
+			for i := range 2 {
+				_, err := deposits.New(c).Create(context.Background(), simulator.DefaultMemberExternalID,
+					deposits.CreateParams{Asset: "USDT", Amount: money.MustParse("2", 6), Reference: fmt.Sprintf("skew-%d", i)})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			var got []string
+			for _, e := range rec.events {
+				if e.Event == "skew" {
+					got = append(got, e.Retry)
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("ClockSkew reports (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -52,8 +52,10 @@
 //	mwallet.webhooks.verifications         {verification} mwallet.webhook.result
 //
 // mwallet.error.code is absent on success. The clock-skew gauge is fed by
-// mwallet.Observer.ClockSkew, which the client calls at each measurement of
-// the offset between its clock and the service's Date header.
+// mwallet.Observer.ClockSkew, which the client calls each time the offset
+// it measures between its clock and the service's Date header changes
+// (the same value as mwallet.Client.ClockSkew); no point is recorded
+// before the first change from zero.
 package mwotel
 
 import (

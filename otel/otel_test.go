@@ -3,6 +3,7 @@ package mwotel_test
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -361,12 +362,23 @@ func TestRetriedWriteTraced(t *testing.T) {
 	}
 }
 
-// The clock-skew gauge holds the last offset reported.
+// The clock-skew gauge holds the offset a client measured: a client whose
+// clock is 301 seconds behind the simulator's reports 301 s after its first
+// answer (and its signed write succeeds at once); then the last offset
+// reported directly.
 func TestClockSkewGauge(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	ctx := context.Background()
-	for _, d := range []time.Duration{-time.Hour, 301 * time.Second, 0} {
+	c := h.sim.Client(mwallet.WithObserver(h.obs), mwallet.WithClockOffset(-301*time.Second), mwallet.WithLogger(slog.New(slog.DiscardHandler)))
+	dep, err := c.Deposits.Create(ctx, simulator.DefaultMemberExternalID, deposits.CreateParams{Asset: "USDT", Amount: money.MustParse("1", 6), Reference: "skew-1"})
+	if err != nil || dep.Response.Attempts != 1 {
+		t.Fatalf("deposit: %v, %+v", err, dep)
+	}
+	if got := h.metrics(t)["mwallet.client.clock.skew{}"]; got != 301 {
+		t.Errorf("gauge %v after a client 301 s behind, want 301", got)
+	}
+	for _, d := range []time.Duration{-time.Hour, 0} {
 		h.obs.ClockSkew(ctx, d)
 		if got := h.metrics(t)["mwallet.client.clock.skew{}"]; got != d.Seconds() {
 			t.Errorf("gauge %v after ClockSkew(%v)", got, d)
