@@ -244,14 +244,14 @@ func (a *auth) exchangeLocked(ctx context.Context, unlock func(context.Context) 
 			return t, nil
 		}
 	}
-	return a.exchange(ctx)
+	return a.observedExchange(ctx)
 }
 
 // storeFailed carries on without the store: a store outage must not stop
 // calls, so the client exchanges on its own (still rate limited).
 func (a *auth) storeFailed(ctx context.Context, op string, err error) (cachedToken, error) {
 	a.storeWarn(ctx, op, err)
-	return a.exchange(ctx)
+	return a.observedExchange(ctx)
 }
 
 func (a *auth) storeWarn(ctx context.Context, op string, err error) {

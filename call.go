@@ -201,6 +201,9 @@ type attempt struct {
 	apiErr  *Error
 	netErr  error
 	readErr error
+
+	// obs is the call's Observer state; nil without an Observer.
+	obs *observedCall
 }
 
 // prepare sets the per-attempt headers: token, timestamp, nonce, signature.
@@ -226,12 +229,23 @@ func (a *attempt) prepare(req *http.Request) error {
 		h.Set("X-Nonce", nonce)
 		h.Set("X-Signature", a.c.signer.sign(a.spec.method, a.requestURI, ts, nonce, a.spec.body))
 	}
+	if a.obs != nil {
+		a.startAttempt(req)
+	}
 	return nil
 }
 
 // run sends the attempts of one call through retryablehttp and turns the
 // outcome into a Response and an error.
 func (c *Client) run(ctx context.Context, sp *callSpec, out any, o callOptions) (*Response, error) {
+	if c.cfg.observer != nil {
+		return c.runObserved(ctx, sp, out, o)
+	}
+	return c.send(ctx, sp, out, o, nil)
+}
+
+// send is run; oc is the call's Observer state, nil without an Observer.
+func (c *Client) send(ctx context.Context, sp *callSpec, out any, o callOptions, oc *observedCall) (*Response, error) {
 	target := c.base + sp.path
 	if sp.query != "" {
 		target += "?" + sp.query
@@ -242,12 +256,15 @@ func (c *Client) run(ctx context.Context, sp *callSpec, out any, o callOptions) 
 	} else if sp.signed() {
 		rawBody = []byte{}
 	}
-	a := &attempt{c: c, ctx: ctx, spec: sp, maxAttempts: c.cfg.maxAttempts}
+	a := &attempt{c: c, ctx: ctx, spec: sp, maxAttempts: c.cfg.maxAttempts, obs: oc}
 	reqCtx := ctx
 	if !sp.signed() && c.logger().Enabled(ctx, slog.LevelDebug) {
 		// net/http may send a request without a body again by itself (see
 		// below); count the sends of each attempt for the log.
 		reqCtx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{WroteHeaders: func() { a.sends.Add(1) }})
+	}
+	if oc != nil {
+		oc.ctx = reqCtx
 	}
 	req, err := retryablehttp.NewRequestWithContext(reqCtx, sp.method, target, rawBody)
 	if err != nil {
@@ -321,6 +338,9 @@ func (c *Client) run(ctx context.Context, sp *callSpec, out any, o callOptions) 
 		Backoff:      a.backoffHook,
 		PrepareRetry: a.prepareRetry,
 		ErrorHandler: a.errorHandler,
+	}
+	if oc != nil {
+		rc.CheckRetry = a.checkObserved
 	}
 	resp, err := rc.Do(req)
 	if resp != nil && resp.Body != nil {

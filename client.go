@@ -82,6 +82,12 @@
 //     (method, path, status, code, attempt, request id, idempotency key).
 //     Tokens, keys, signatures and bodies are never logged; Secret and
 //     Credentials print as [redacted].
+//   - Telemetry: with WithObserver, an Observer sees every call, each of its
+//     attempts (operation, route template, status, code, request id,
+//     idempotency key, replay, retry reason, durations) and every token
+//     exchange, never a secret; the module github.com/mwallet/mwallet-go/otel
+//     turns them into OpenTelemetry spans and metrics. Without one, nothing
+//     more is done or allocated.
 //
 // # Retrying a call yourself
 //

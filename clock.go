@@ -147,9 +147,13 @@ func (s *skewState) measure(h http.Header, sent, recv time.Time) bool {
 }
 
 // logSkew reports a new offset: at warn level while the host's clock is
-// off, at info level once it agrees with the service's again.
+// off, at info level once it agrees with the service's again; and to the
+// Observer.
 func (a *attempt) logSkew(ctx context.Context) {
 	d := a.c.skew.get()
+	if o := a.c.cfg.observer; o != nil {
+		o.ClockSkew(ctx, d)
+	}
 	if d == 0 {
 		a.c.logger().LogAttrs(ctx, slog.LevelInfo, "mwallet: the clock agrees with the service's again; no correction")
 		return

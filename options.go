@@ -53,6 +53,7 @@ type config struct {
 	budgetCost     int
 	store          TokenStore
 	pending        PendingStore
+	observer       Observer
 }
 
 func defaultConfig() config {

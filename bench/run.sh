@@ -2,7 +2,8 @@
 # bench/run.sh runs the performance benchmarks of the SDK and the simulator
 # and prints every target of BENCHMARKS.md with its measured ratio.
 #
-# Each package runs in its own `go test` invocation that holds both sides of
+# Each package runs in its own `go test` invocation (a nested module, such
+# as otel/, from its own directory) that holds both sides of
 # every ratio (ours and the bare baseline), so a ratio never compares two
 # runs. The invocations are repeated ROUNDS times, one package after the
 # other, each with -count 1: the rounds interleave, and a burst of load from
@@ -34,6 +35,7 @@ suites=(
 	./money     '^Benchmark(Parse|ParseStrconvBaseline|Parse18Digits|ParseStrconvBaseline18Digits|Append|AppendBig)$'
 	./webhooks  '^Benchmark(Verify|BareHMAC)(1|64)KiB$'
 	./simulator '^Benchmark(Assets|SignedWrite|NewClose|CardTransactionsPage|RemittancesPage)$'
+	./otel      '^BenchmarkSignedPOST(InMemory)?(NoObserver|OTelObserver)$'
 )
 
 {
@@ -55,7 +57,16 @@ for ((round = 1; round <= ROUNDS; round++)); do
 			[[ $name == . ]] && name=root
 			prof=(-cpuprofile "$OUT/$name.cpu.pprof" -memprofile "$OUT/$name.mem.pprof" -o "$OUT/$name.test")
 		fi
-		go test -run '^$' -bench "$pattern" -benchmem -count 1 -benchtime "$BENCHTIME" ${prof[@]+"${prof[@]}"} "$pkg" | tee -a "$raw" >&2
+		dir=.
+		if [[ $pkg != . && -f $pkg/go.mod ]]; then
+			# A nested module (otel/) runs from its own directory.
+			dir=$pkg pkg=.
+			if [[ ${#prof[@]} -gt 0 ]]; then
+				outabs=$(cd "$OUT" && pwd)
+				prof=(-cpuprofile "$outabs/$name.cpu.pprof" -memprofile "$outabs/$name.mem.pprof" -o "$outabs/$name.test")
+			fi
+		fi
+		(cd "$dir" && go test -run '^$' -bench "$pattern" -benchmem -count 1 -benchtime "$BENCHTIME" ${prof[@]+"${prof[@]}"} "$pkg") | tee -a "$raw" >&2
 	done
 done
 

@@ -28,6 +28,10 @@
 //     your function succeeded, so the service retries otherwise.
 //   - Deliveries: the REST client for delivery records (redeliver, list),
 //     reached as mwclient.Client.Webhooks.
+//   - WithObserver: reports every verification by Result (verified,
+//     signature_mismatch, timestamp_out_of_range, ...) to an Observer, for
+//     telemetry; the module github.com/mwallet/mwallet-go/otel counts them
+//     as an OpenTelemetry metric.
 //
 // The service retries a failed delivery after 1, 5, 30, 120 and 360 minutes
 // (at most 6 attempts, about 8.6 hours in all); the sixth failure marks the

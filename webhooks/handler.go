@@ -107,7 +107,11 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		reply(w, http.StatusBadRequest, "body unreadable")
 		return
 	}
-	if err := h.v.Verify(body, r.Header.Get(SignatureHeader)); err != nil {
+	err = h.v.verify(body, r.Header.Get(SignatureHeader))
+	if h.v.observer != nil {
+		h.v.observer.WebhookVerification(r.Context(), ResultOf(err))
+	}
+	if err != nil {
 		h.log(r.Context(), slog.LevelWarn, "webhook signature rejected", r.Header.Get(EventIDHeader), r.Header.Get(EventTypeHeader), err)
 		// The reason is safe to show (a *VerifyError never holds a secret,
 		// a signature or the body) and tells the sender what to fix, for

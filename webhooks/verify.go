@@ -1,6 +1,7 @@
 package webhooks
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
@@ -89,7 +90,10 @@ type (
 	toleranceOption time.Duration
 	clockOption     func() time.Time
 	secretsOption   []mwallet.Secret
+	observerOption  struct{ o Observer }
 )
+
+func (o observerOption) apply(c *config) { c.observer = o.o }
 
 func (o toleranceOption) apply(c *config) {
 	if o > 0 {
@@ -113,6 +117,7 @@ type config struct {
 	deduper   Deduper
 	noDedupe  bool
 	logger    *slog.Logger
+	observer  Observer
 }
 
 func newConfig(opts []Option) config {
@@ -132,6 +137,7 @@ type verifyConfig struct {
 	now       func() time.Time
 	secrets   []mwallet.Secret // extra secrets besides the main one
 	nsecrets  int              // number of WithSecrets options seen
+	observer  Observer
 }
 
 func newVerifyConfig(opts []Option) verifyConfig {
@@ -153,6 +159,8 @@ func newVerifyConfig(opts []Option) verifyConfig {
 				c.secrets = append(append([]mwallet.Secret(nil), c.secrets...), o...)
 			}
 			c.nsecrets++
+		case observerOption:
+			c.observer = o.o
 		}
 	}
 	return c
@@ -196,6 +204,15 @@ const maxSignatureLen = 64
 // Verifier gives the same speed with explicit ownership of that state.
 func Verify(payload []byte, header string, secret mwallet.Secret, opts ...Option) error {
 	c := newVerifyConfig(opts)
+	err := verify(&c, payload, header, secret)
+	if c.observer != nil {
+		c.observer.WebhookVerification(context.Background(), ResultOf(err))
+	}
+	return err
+}
+
+// verify is Verify without the Observer.
+func verify(c *verifyConfig, payload []byte, header string, secret mwallet.Secret) error {
 	var h parsedHeader
 	if err := h.parse(header); err != nil {
 		return err
@@ -266,6 +283,7 @@ type Verifier struct {
 	pools     []*sync.Pool // of *macState, one per secret
 	tolerance time.Duration
 	now       func() time.Time
+	observer  Observer
 }
 
 type macState struct {
@@ -277,7 +295,7 @@ type macState struct {
 // with the WithTolerance and WithClock options. Empty secrets are ignored.
 func NewVerifier(secret mwallet.Secret, opts ...Option) *Verifier {
 	c := newConfig(opts)
-	v := &Verifier{tolerance: c.tolerance, now: c.now}
+	v := &Verifier{tolerance: c.tolerance, now: c.now, observer: c.observer}
 	for _, s := range append([]mwallet.Secret{secret}, c.secrets...) {
 		if s != "" {
 			v.secrets = append(v.secrets, s)
@@ -299,6 +317,14 @@ func (v *Verifier) GoString() string { return v.String() }
 
 // Verify checks header over payload like the package-level Verify.
 func (v *Verifier) Verify(payload []byte, header string) error {
+	err := v.verify(payload, header)
+	if v.observer != nil {
+		v.observer.WebhookVerification(context.Background(), ResultOf(err))
+	}
+	return err
+}
+
+func (v *Verifier) verify(payload []byte, header string) error {
 	var h parsedHeader
 	if err := h.parse(header); err != nil {
 		return err
