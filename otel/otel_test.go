@@ -93,7 +93,7 @@ func (h *harness) tree() string {
 			for _, k := range shownAttrs {
 				for _, kv := range s.Attributes {
 					if kv.Key == k {
-						fmt.Fprintf(&b, " %s=%s", k, kv.Value.String())
+						fmt.Fprintf(&b, " %s=%s", k, kv.Value.Emit())
 					}
 				}
 			}
@@ -104,7 +104,7 @@ func (h *harness) tree() string {
 				fmt.Fprintf(&b, " event=%s", e.Name)
 				for _, kv := range e.Attributes {
 					if kv.Key == mwotel.AttrExchangeResult {
-						fmt.Fprintf(&b, "(%s)", kv.Value.String())
+						fmt.Fprintf(&b, "(%s)", kv.Value.Emit())
 					}
 				}
 			}
@@ -149,7 +149,7 @@ func (h *harness) metrics(t *testing.T) map[string]float64 {
 			if a.Key == "server.address" || a.Key == "url.template" && !strings.HasPrefix(name, "http.") {
 				continue
 			}
-			kv = append(kv, string(a.Key)+"="+a.Value.String())
+			kv = append(kv, string(a.Key)+"="+a.Value.Emit())
 		}
 		return name + "{" + strings.Join(kv, ",") + "}"
 	}
@@ -269,7 +269,7 @@ mwallet.Assets [internal] http.response.status_code=200 mwallet.attempts=1
 				keys[kv.Value.AsString()] = true
 			}
 			if kv.Key == mwotel.AttrStepUpWait && (s.Name != "qrpay.Pay" || kv.Value.AsFloat64() < 0) {
-				t.Errorf("%s: step-up wait %v", s.Name, kv.Value.String())
+				t.Errorf("%s: step-up wait %v", s.Name, kv.Value.Emit())
 			}
 		}
 	}
@@ -280,7 +280,7 @@ mwallet.Assets [internal] http.response.status_code=200 mwallet.attempts=1
 		t.Errorf("the attempt span has no request id")
 	}
 	if v, ok := h.attr("POST /v1/qrpay/payments", "url.template"); !ok || v.AsString() != "/v1/qrpay/payments" {
-		t.Errorf("url.template = %v", v.String())
+		t.Errorf("url.template = %v", v.Emit())
 	}
 	h.noSecrets(t, su.ChallengeID)
 
