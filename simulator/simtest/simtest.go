@@ -22,7 +22,7 @@
 // simulator.Simulator.Recording) to a file and logs its path with the
 // command that replays it locally:
 //
-//	go run github.com/mwallet/mwallet-go/cmd/mwallet-sim serve -replay PATH
+//	mwallet-sim serve -replay PATH
 //
 // or, in Go, simulator.ReadRecordingFile(PATH) and
 // simulator.New(simulator.WithRecording(rec)). The file goes to the
@@ -241,7 +241,7 @@ func leaveRecording(t TB, sim *simulator.Simulator) {
 		return
 	}
 	logf("simtest: the simulator's recording of this test (%d inputs) is %s\n"+
-		"\treplay it: go run github.com/mwallet/mwallet-go/cmd/mwallet-sim serve -replay %s\n"+
+		"\treplay it: mwallet-sim serve -replay %s   (go install github.com/mwallet/mwallet-go/cmd/mwallet-sim@latest)\n"+
 		"\tor in Go:  rec, _ := simulator.ReadRecordingFile(%q); sim, _ := simulator.New(simulator.WithRecording(rec))",
 		rec.Len(), path, path, path)
 }

@@ -117,7 +117,7 @@ func TestFailedTestLeavesRecording(t *testing.T) {
 	if len(files) != 1 || len(f.logs) != 1 {
 		t.Fatalf("files %v, logs %q", files, f.logs)
 	}
-	for _, w := range []string{files[0], "go run github.com/mwallet/mwallet-go/cmd/mwallet-sim serve -replay " + files[0], "simulator.WithRecording(rec)"} {
+	for _, w := range []string{files[0], "mwallet-sim serve -replay " + files[0], "simulator.WithRecording(rec)"} {
 		if !strings.Contains(f.logs[0], w) {
 			t.Errorf("log lacks %q:\n%s", w, f.logs[0])
 		}
