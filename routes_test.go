@@ -9,14 +9,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestRouteOfEveryEndpoint: every endpoint of the README's scope table (and
+// TestRouteOfEveryEndpoint: every endpoint of the scope table of docs/concepts.md (and
 // the token exchange) is listed with an operation, a concrete path of it
 // (identifiers in place of {id}) maps back to its template, and the list
 // holds nothing the table does not. Paths the SDK does not list keep their
 // literal segments and lose their identifiers.
 func TestRouteOfEveryEndpoint(t *testing.T) {
 	t.Parallel()
-	b, err := os.ReadFile("README.md")
+	b, err := os.ReadFile("docs/concepts.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +26,7 @@ func TestRouteOfEveryEndpoint(t *testing.T) {
 		endpoints = append(endpoints, m[1])
 	}
 	if len(endpoints) < 40 {
-		t.Fatalf("found %d endpoints in the README's scope table", len(endpoints))
+		t.Fatalf("found %d endpoints in the scope table of docs/concepts.md", len(endpoints))
 	}
 	ids := []string{"crd_0f5c2f7e-1111-4a53-9b0e-8a6c2b3d4e5f", "qrp_1", "42", "member-1"}
 	listed := map[string]bool{}
@@ -48,7 +48,7 @@ func TestRouteOfEveryEndpoint(t *testing.T) {
 		delete(listed, ep)
 	}
 	for ep := range listed {
-		t.Errorf("routes lists %s, which the README's scope table does not", ep)
+		t.Errorf("routes lists %s, which the scope table of docs/concepts.md does not", ep)
 	}
 
 	unknown := []struct{ method, path, template string }{

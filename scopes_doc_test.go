@@ -15,12 +15,12 @@ import (
 // sdkPackages are the directories whose methods call the service.
 var sdkPackages = []string{".", "cards", "deposits", "kyc", "members", "qrpay", "remittance", "webhooks"}
 
-// readmeScopes reads the scope table of README.md (checked against the
+// readmeScopes reads the scope table of docs/concepts.md (checked against the
 // simulator's endpoint registry by the simulator's tests): "METHOD /path"
 // to scope.
 func readmeScopes(t *testing.T) map[string]string {
 	t.Helper()
-	b, err := os.ReadFile("README.md")
+	b, err := os.ReadFile("docs/concepts.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func readmeScopes(t *testing.T) map[string]string {
 		}
 	}
 	if len(out) == 0 {
-		t.Fatal("README.md has no scope table")
+		t.Fatal("docs/concepts.md has no scope table")
 	}
 	return out
 }

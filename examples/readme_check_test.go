@@ -23,11 +23,24 @@ import (
 // of readme_test.go, its error table must be the code's, its commands and
 // links must exist.
 
+// readmeGuides are the guides of docs/ that hold what the README held
+// before it was cut to a newcomer's page: their Go blocks are functions of
+// readme_test.go too, and the error table is in errors.md.
+var readmeGuides = []string{"concepts.md", "errors.md", "simulator.md", "openapi.md", "design.md", "operations.md", "contributing.md"}
+
+// readme is the README followed by readmeGuides.
 func readme(t *testing.T) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, g := range readmeGuides {
+		gb, err := os.ReadFile(filepath.Join("..", "docs", g))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b = append(append(b, '\n'), gb...)
 	}
 	return string(b)
 }
@@ -165,37 +178,64 @@ func TestREADMEErrorTable(t *testing.T) {
 	}
 }
 
-// Every command and relative link in the README points at something that
-// exists.
+// Every command and relative link in the README and the guides cut from
+// it points at something that exists: a file relative to the page that
+// links it, and an anchor that is a heading of the page it names.
 func TestREADMECommandsAndLinks(t *testing.T) {
 	t.Parallel()
-	md := readme(t)
 	root := ".."
-	for _, m := range regexp.MustCompile(`go (?:run|test) \./((?:examples|cmd)/[a-z0-9-]+)`).FindAllStringSubmatch(md, -1) {
-		if _, err := os.Stat(filepath.Join(root, m[1])); err != nil {
-			t.Errorf("README runs ./%s, which does not exist", m[1])
+	pages := append([]string{"README.md"}, func() []string {
+		var out []string
+		for _, g := range readmeGuides {
+			out = append(out, filepath.Join("docs", g))
 		}
+		return out
+	}()...)
+	headings := func(page string) string {
+		b, err := os.ReadFile(filepath.Join(root, page))
+		if err != nil {
+			return ""
+		}
+		var anchors bytes.Buffer
+		for _, h := range regexp.MustCompile(`(?m)^#{1,4} (.+)$`).FindAllStringSubmatch(string(b), -1) {
+			anchors.WriteString("#" + anchor(h[1]) + "\n")
+		}
+		return anchors.String()
 	}
 	// Files other parts of the project produce: a missing one is reported,
 	// not failed, while they are being written.
 	produced := []string{"BENCHMARKS.md", "docs/dashboard.png"}
-	for _, m := range regexp.MustCompile(`\]\(([^)#:]+)(?:#[^)]*)?\)`).FindAllStringSubmatch(md, -1) {
-		if _, err := os.Stat(filepath.Join(root, m[1])); err != nil {
-			if slices.Contains(produced, m[1]) {
-				t.Logf("README links %s, not written yet", m[1])
+	for _, page := range pages {
+		b, err := os.ReadFile(filepath.Join(root, page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		md := string(b)
+		for _, m := range regexp.MustCompile(`go (?:run|test) \./((?:examples|cmd)/[a-z0-9-]+)`).FindAllStringSubmatch(md, -1) {
+			if _, err := os.Stat(filepath.Join(root, m[1])); err != nil {
+				t.Errorf("%s runs ./%s, which does not exist", page, m[1])
+			}
+		}
+		dir := filepath.Dir(page)
+		for _, m := range regexp.MustCompile(`\]\(([^)#:]+)(#[^)]*)?\)`).FindAllStringSubmatch(md, -1) {
+			target := filepath.Join(dir, m[1])
+			if _, err := os.Stat(filepath.Join(root, target)); err != nil {
+				if slices.Contains(produced, filepath.ToSlash(target)) {
+					t.Logf("%s links %s, not written yet", page, m[1])
+					continue
+				}
+				t.Errorf("%s links %s, which does not exist", page, m[1])
 				continue
 			}
-			t.Errorf("README links %s, which does not exist", m[1])
+			if m[2] != "" && strings.HasSuffix(target, ".md") && !strings.Contains(headings(target), m[2]+"\n") {
+				t.Errorf("%s links %s%s, which is no heading there", page, m[1], m[2])
+			}
 		}
-	}
-	// Section anchors of the contents list exist.
-	var anchors bytes.Buffer
-	for _, h := range regexp.MustCompile(`(?m)^#{2,3} (.+)$`).FindAllStringSubmatch(md, -1) {
-		anchors.WriteString("#" + anchor(h[1]) + "\n")
-	}
-	for _, m := range regexp.MustCompile(`\]\((#[^)]+)\)`).FindAllStringSubmatch(md, -1) {
-		if !strings.Contains(anchors.String(), m[1]+"\n") {
-			t.Errorf("README links %s, which is no heading", m[1])
+		own := headings(page)
+		for _, m := range regexp.MustCompile(`\]\((#[^)]+)\)`).FindAllStringSubmatch(md, -1) {
+			if !strings.Contains(own, m[1]+"\n") {
+				t.Errorf("%s links %s, which is no heading", page, m[1])
+			}
 		}
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/qrpay"
+	"github.com/mwallet/mwallet-go/remittance"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/sampleqr"
 	"github.com/mwallet/mwallet-go/simulator/simtest"
@@ -324,4 +325,86 @@ func Example_errors() {
 	// Output:
 	// asset_not_allowed - fix the cause, then send with a new key; replayed: false
 	// api_error - fix the cause, then send with a new key; replayed: true
+}
+
+func TestQRPayment(t *testing.T) {
+	t.Parallel()
+	sim, client := simtest.New(t)
+	ctx := context.Background()
+
+	p := qrpay.PayParams{CodeValue: sampleqr.PromptPay} // the text a camera read
+	_, err := client.QRPay.Pay(ctx, "member-1", p)      // always step_up_required first
+	su, ok := mwallet.AsStepUp(err)
+	if !ok {
+		t.Fatalf("want step_up_required, got %v", err)
+	}
+	if err := sim.StepUp.Complete(su.ChallengeID); err != nil { // the end user at su.HostedURL
+		t.Fatal(err)
+	}
+	order, err := client.QRPay.Pay(ctx, "member-1", p, su.Options()...) // same key, x-step-up
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.QRPay.Complete(order.ID); err != nil { // the acquirer confirms
+		t.Fatal(err)
+	}
+	if order, err = client.QRPay.Order(ctx, "member-1", order.ID); err != nil || order.Status != qrpay.StatusCompleted {
+		t.Fatalf("order %+v, %v", order, err)
+	}
+}
+
+func TestCardApplication(t *testing.T) {
+	t.Parallel()
+	sim, client := simtest.New(t)
+	ctx := context.Background()
+
+	app, err := client.Cards.Apply(ctx, "member-1", cards.ApplyParams{
+		ClientKey: cards.NewClientKey(), SourceAsset: "USDT", ProductID: "cpd_virtual_std",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.Cards.ApproveApplication(app.ID); err != nil { // the issuer approves
+		t.Fatal(err)
+	}
+	if app, err = client.Cards.GetApplication(ctx, "member-1", app.ID); err != nil || app.CardID == "" {
+		t.Fatalf("application %+v, %v", app, err)
+	}
+	card, err := client.Cards.Get(ctx, "member-1", app.CardID)
+	if err != nil || card.Status != cards.CardActive {
+		t.Fatalf("card %+v, %v", card, err)
+	}
+}
+
+func TestRemittance(t *testing.T) {
+	t.Parallel()
+	sim, client := simtest.New(t)
+	ctx := context.Background()
+
+	var payee remittance.Payee
+	for py, err := range client.Remittances.Payees(ctx, "member-1", mwallet.ListParams{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if py.Currency == "GBP" {
+			payee = py
+		}
+	}
+	rem, err := client.Remittances.Create(ctx, "member-1", remittance.CreateParams{
+		PayeeID: payee.ID, PayoutAmount: "100.00", PayoutCurrency: "GBP",
+		SlippageBps: 100, PurposeCode: remittance.PurposeFamilySupport,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.Remittances.Dispatch(rem.ID); err != nil { // the payout partner takes it
+		t.Fatal(err)
+	}
+	if err := sim.Remittances.Complete(rem.ID, ""); err != nil { // the payee is paid
+		t.Fatal(err)
+	}
+	got, err := client.Remittances.Get(ctx, "member-1", rem.ID)
+	if err != nil || !got.IsCompleted() {
+		t.Fatalf("remittance %+v, %v", got, err)
+	}
 }

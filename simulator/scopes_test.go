@@ -494,7 +494,7 @@ func TestScopeCatalogueIsContractPlusService(t *testing.T) {
 }
 
 // contractNamed are the endpoints whose scope the contract names; the
-// simulator chose every other one (see the README's scope table).
+// simulator chose every other one (see the scope table of docs/concepts.md).
 var contractNamed = map[string]bool{
 	"GET /v1/assets": true, "GET /v1/cards/products": true, "GET /v1/cards/products/{id}/quote": true,
 	"POST /v1/cards/{id}/pin": true, "POST /v1/cards/{id}/activate": true, "POST /v1/cards/{id}/lost": true,
@@ -506,7 +506,7 @@ var contractNamed = map[string]bool{
 
 var scopeRow = regexp.MustCompile("^\\| `((?:GET|POST|DELETE) /v1/[^`]*)` \\| `([a-z]+:[a-z]+)` \\| ([^|]+) \\|$")
 
-// TestReadmeScopeTables keeps the scope tables of README.md and
+// TestReadmeScopeTables keeps the scope tables of docs/concepts.md and
 // simulator/README.md equal to the registry: one row per endpoint, its
 // scope, and whether the contract names it.
 func TestReadmeScopeTables(t *testing.T) {
@@ -521,7 +521,7 @@ func TestReadmeScopeTables(t *testing.T) {
 		}
 		want = append(want, fmt.Sprintf("| `%s` | `%s` | %s |", ep.Key(), ep.Scope, basis))
 	}
-	for _, path := range []string{"README.md", "../README.md"} {
+	for _, path := range []string{"README.md", "../docs/concepts.md"} {
 		b, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)

@@ -14,11 +14,11 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
-// readmeScopes reads the scope table of the repository's README: "METHOD
+// readmeScopes reads the scope table of docs/concepts.md: "METHOD
 // /path" to scope.
 func readmeScopes(t *testing.T) map[string]string {
 	t.Helper()
-	b, err := os.ReadFile("../../README.md")
+	b, err := os.ReadFile("../../docs/concepts.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +28,7 @@ func readmeScopes(t *testing.T) map[string]string {
 		out[m[1]] = m[2]
 	}
 	if len(out) < 40 {
-		t.Fatalf("the README's scope table has %d rows; is its format still | `METHOD /path` | `scope` | basis |?", len(out))
+		t.Fatalf("the scope table of docs/concepts.md has %d rows; is its format still | `METHOD /path` | `scope` | basis |?", len(out))
 	}
 	return out
 }
@@ -52,7 +52,7 @@ func TestScopesFollowTheREADME(t *testing.T) {
 			}
 			want, ok := table[key]
 			if !ok {
-				t.Errorf("%s: no row in the README's scope table", key)
+				t.Errorf("%s: no row in the scope table of docs/concepts.md", key)
 				continue
 			}
 			if op.Security == nil || len(*op.Security) == 0 {
@@ -76,7 +76,7 @@ func TestScopesFollowTheREADME(t *testing.T) {
 	}
 	for key := range table {
 		if !ops[key] {
-			t.Errorf("the README's scope table names %s, which mwallet.yaml does not describe", key)
+			t.Errorf("the scope table of docs/concepts.md names %s, which mwallet.yaml does not describe", key)
 		}
 	}
 
