@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // MerchantStatus is the merchant's standing with the service.
@@ -52,15 +53,15 @@ type MerchantSettings struct {
 	Prepaid map[string]string
 }
 
-// setMerchant changes the merchant as s says. It changes nothing when any
+// runSetMerchant changes the merchant as s says. It changes nothing when any
 // setting is invalid.
-func (s *Simulator) setMerchant(ms MerchantSettings) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.setMerchantLocked(ms)
+func (s *Simulator) runSetMerchant(ms MerchantSettings) error {
+	tx := s.k.Begin()
+	defer tx.End()
+	return s.setMerchant(tx, ms)
 }
 
-func (s *Simulator) setMerchantLocked(ms MerchantSettings) error {
+func (s *Simulator) setMerchant(tx *kernel.Tx, ms MerchantSettings) error {
 	switch ms.Model {
 	case "", PlatformHosted, MerchantHosted:
 	default:
@@ -143,7 +144,7 @@ func (s *Simulator) setMerchantLocked(ms MerchantSettings) error {
 		s.merchant.AssetAllowlist = allow
 	}
 	if len(moves) > 0 || ms.Status == MerchantActive {
-		s.onPrepaidTopUp() // remittances waiting for merchant funds advance
+		s.onPrepaidTopUp(tx) // remittances waiting for merchant funds advance
 	}
 	return nil
 }
@@ -208,21 +209,21 @@ type KeySettings struct {
 // Bool returns a pointer to v, for the optional fields of KeySettings.
 func Bool(v bool) *bool { return &v }
 
-// setKey changes the Key of clientID.
-func (s *Simulator) setKey(clientID string, ks KeySettings) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.setKeyLocked(clientID, ks)
+// runSetKey changes the Key of clientID.
+func (s *Simulator) runSetKey(clientID string, ks KeySettings) error {
+	tx := s.k.Begin()
+	defer tx.End()
+	return s.setKey(tx, clientID, ks)
 }
 
-// addKey creates another Key of the merchant and returns its credentials.
+// runAddKey creates another Key of the merchant and returns its credentials.
 // Empty clientID, apiKeyValue or signingKey are generated. The Key starts with the
 // settings ks (SignatureRequired defaults to true, Environment to the current
 // one; restricted scopes need ApproveRestricted).
-func (s *Simulator) addKey(clientID, apiKeyValue, signingKey string, ks KeySettings) (Credentials, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	k, err := s.addKeyLocked(clientID, apiKeyValue, signingKey, ks)
+func (s *Simulator) runAddKey(clientID, apiKeyValue, signingKey string, ks KeySettings) (Credentials, error) {
+	tx := s.k.Begin()
+	defer tx.End()
+	k, err := s.addKey(tx, clientID, apiKeyValue, signingKey, ks)
 	if err != nil {
 		return Credentials{}, err
 	}
@@ -231,7 +232,7 @@ func (s *Simulator) addKey(clientID, apiKeyValue, signingKey string, ks KeySetti
 	return c, nil
 }
 
-func (s *Simulator) addKeyLocked(clientID, apiKeyValue, signingKey string, ks KeySettings) (*apiKey, error) {
+func (s *Simulator) addKey(tx *kernel.Tx, clientID, apiKeyValue, signingKey string, ks KeySettings) (*apiKey, error) {
 	clientID = strings.TrimSpace(clientID)
 	if clientID == "" {
 		clientID = "sim_client_" + s.newUUID()[:8]
@@ -256,7 +257,7 @@ func (s *Simulator) addKeyLocked(clientID, apiKeyValue, signingKey string, ks Ke
 	return k, nil
 }
 
-func (s *Simulator) setKeyLocked(clientID string, ks KeySettings) error {
+func (s *Simulator) setKey(tx *kernel.Tx, clientID string, ks KeySettings) error {
 	k := s.keys[clientID]
 	if k == nil {
 		return errNotFound("key")
@@ -350,19 +351,19 @@ func (s *Simulator) keyJSON(k *apiKey, withSecrets bool) map[string]any {
 	return out
 }
 
-// createMember creates a member of the merchant and returns its mem_ id.
-func (s *Simulator) createMember(seed MemberSeed) (string, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	m, err := s.createMemberControlLocked(seed)
+// runCreateMember creates a member of the merchant and returns its mem_ id.
+func (s *Simulator) runCreateMember(seed MemberSeed) (string, error) {
+	tx := s.k.Begin()
+	defer tx.End()
+	m, err := s.createMemberControl(tx, seed)
 	if err != nil {
 		return "", err
 	}
 	return m.ID, nil
 }
 
-func (s *Simulator) createMemberControlLocked(seed MemberSeed) (*member, error) {
-	m, err := s.createMemberLocked(seed)
+func (s *Simulator) createMemberControl(tx *kernel.Tx, seed MemberSeed) (*member, error) {
+	m, err := s.createMember(tx, seed)
 	if err != nil {
 		var ae *apiError
 		if errors.As(err, &ae) {
@@ -383,9 +384,9 @@ type MemberInfo struct {
 
 // memberInfo finds a member by mem_ id, bare uuid or external_member_id.
 func (s *Simulator) memberInfo(id string) (MemberInfo, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	m := s.lookupMemberLocked(id)
+	tx := s.k.Begin()
+	defer tx.End()
+	m := s.lookupMember(tx, id)
 	if m == nil {
 		return MemberInfo{}, false
 	}
@@ -396,10 +397,10 @@ func (s *Simulator) memberInfo(id string) (MemberInfo, bool) {
 // mem_ id, bare uuid or external_member_id). An unknown member or asset has
 // zero balances.
 func (s *Simulator) Balance(memberID, asset string) (available, locked money.Amount) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	asset = strings.ToUpper(asset)
-	m := s.lookupMemberLocked(memberID)
+	m := s.lookupMember(tx, memberID)
 	if m == nil {
 		sc, _ := s.assetScale(asset)
 		return money.Zero(sc), money.Zero(sc)
@@ -410,15 +411,15 @@ func (s *Simulator) Balance(memberID, asset string) (available, locked money.Amo
 // prepaidBalance returns the merchant prepaid available and locked balance in
 // asset.
 func (s *Simulator) prepaidBalance(asset string) (available, locked money.Amount) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	asset = strings.ToUpper(asset)
 	return s.ledger.Balance(AccountMerchantPrepaid, asset), s.ledger.Balance(AccountMerchantPrepaidLocked, asset)
 }
 
-// lookupMemberLocked finds a member by mem_<uuid>, bare uuid or
+// lookupMember finds a member by mem_<uuid>, bare uuid or
 // external_member_id (control API forms).
-func (s *Simulator) lookupMemberLocked(id string) *member {
+func (s *Simulator) lookupMember(tx *kernel.Tx, id string) *member {
 	id = strings.TrimSpace(id)
 	if id == "" {
 		return nil

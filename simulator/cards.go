@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // CollectionCardClosures is the outcome collection of card closures: a card
@@ -246,19 +247,19 @@ func (s *Simulator) registerCards() {
 	}
 	s.cards = cs
 	// The issuer's success paths of what is in flight (outcome.go).
-	s.onOutcome(CollectionCardApplications, func(id string) {
+	s.onOutcome(CollectionCardApplications, func(tx *kernel.Tx, id string) {
 		if a := s.cards.apps[id]; a != nil {
-			_ = s.approveCardApplicationLocked(a)
+			_ = s.approveCardApplication(tx, a)
 		}
 	})
-	s.onOutcome(CollectionCardClosures, func(id string) {
+	s.onOutcome(CollectionCardClosures, func(tx *kernel.Tx, id string) {
 		if c := s.cards.cards[id]; c != nil {
-			_ = s.completeCardCloseLocked(c)
+			_ = s.completeCardClose(tx, c)
 		}
 	})
-	s.onOutcome(CollectionCardTopups, func(id string) {
+	s.onOutcome(CollectionCardTopups, func(tx *kernel.Tx, id string) {
 		if t := s.cards.topups[id]; t != nil {
-			_ = s.creditCardTopUpLocked(t)
+			_ = s.creditCardTopUp(tx, t)
 		}
 	})
 	s.registerCardEndpoints()

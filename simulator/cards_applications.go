@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 type cardApplyBody struct {
@@ -236,7 +237,7 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 		return 0, nil, errBusiness500("insufficient member balance")
 	}
 	if allocate {
-		qb, err := s.allocateQuickBinding(m, b.QuickKYCEmail)
+		qb, err := s.allocateQuickBinding(c.tx, m, b.QuickKYCEmail)
 		if err != nil {
 			if ae := asAPIError(err); ae.Code == "invalid_fields" {
 				return 0, nil, errInvalidFields(ae.Message, "quick_kyc_email")
@@ -263,13 +264,13 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 	if p.ManualReview {
 		status = "pending_review"
 	}
-	a := &cardApplication{seq: s.nextSeq(), ID: appID, MemberID: m.ID, ProductID: p.ID, FormFactor: p.formFactor(), Status: status, StatusVersion: 1,
+	a := &cardApplication{seq: s.nextSeq(c.tx), ID: appID, MemberID: m.ID, ProductID: p.ID, FormFactor: p.formFactor(), Status: status, StatusVersion: 1,
 		ClientKey: b.ClientKey, SourceAsset: src, Funding: funding, Fee: fee, Shipping: shipping, FirstTopUp: first,
 		Address: addr, QuickBindingID: binding, CreatedAt: c.now, UpdatedAt: c.now}
 	s.cards.apps[a.ID] = a
 	s.cards.appByKey[m.ID+"\x00"+a.ClientKey] = a
-	s.emit("card.application.submitted", "card_application", a.ID, m, a.Status, a.StatusVersion, nil)
-	s.inFlight(CollectionCardApplications, a.ID)
+	s.emit(c.tx, "card.application.submitted", "card_application", a.ID, m, a.Status, a.StatusVersion, nil)
+	s.inFlight(c.tx, CollectionCardApplications, a.ID)
 	return 201, appCreatedJSON(a), nil
 }
 
@@ -289,53 +290,53 @@ func (s *Simulator) findApplication(id string) (*cardApplication, error) {
 	return a, nil
 }
 
-// approveCardApplicationLocked issues the card of an application under
+// approveCardApplication issues the card of an application under
 // review: the card exists (virtual active, physical unactivated in
 // manufacturing), the first top-up held at application is credited to it.
 // An application whose member no longer passes the product's gates
 // (cardIssuanceBlocker: KYC sent back to review, restricted member, KYC
 // country, penalties, compensated binding, product gone) is rejected
-// instead, as rejectCardApplicationLocked does, and RejectReason says why.
-func (s *Simulator) approveCardApplicationLocked(a *cardApplication) error {
+// instead, as rejectCardApplication does, and RejectReason says why.
+func (s *Simulator) approveCardApplication(tx *kernel.Tx, a *cardApplication) error {
 	if a.Status != "pending_review" && a.Status != "submitted" {
 		return newErr("state_invalid", fmt.Sprintf("card application %s is %s, not under review", a.ID, a.Status))
 	}
 	if reason := s.cardIssuanceBlocker(a); reason != "" {
 		a.RejectReason = reason
-		return s.rejectCardApplicationLocked(a)
+		return s.rejectCardApplication(tx, a)
 	}
 	now := s.clock.Now()
 	m := s.members[a.MemberID]
-	card := s.newCardLocked(m, a.ProductID, a.ID, a.FormFactor)
+	card := s.newCard(tx, m, a.ProductID, a.ID, a.FormFactor)
 	if !a.FirstTopUp.IsZero() {
 		avail, locked := fundingAccounts(a.Funding, a.MemberID)
-		t := &cardTopUp{seq: s.nextSeq(), ID: "ctp_" + s.newUUID(), CardID: card.ID, MemberID: a.MemberID, Asset: a.SourceAsset, Funding: a.Funding,
+		t := &cardTopUp{seq: s.nextSeq(tx), ID: "ctp_" + s.newUUID(), CardID: card.ID, MemberID: a.MemberID, Asset: a.SourceAsset, Funding: a.Funding,
 			Amount: a.FirstTopUp, Fee: s.cardAmt(a.SourceAsset, "0"), Status: "processing", StatusVersion: 1, CreatedAt: now}
-		if err := s.creditCardLocked("first top-up "+t.ID+" of "+a.ID, a.SourceAsset, a.FirstTopUp, locked, avail, card.ID); err != nil {
+		if err := s.creditCard(tx, "first top-up "+t.ID+" of "+a.ID, a.SourceAsset, a.FirstTopUp, locked, avail, card.ID); err != nil {
 			return err
 		}
 		s.cards.topups[t.ID] = t
 		t.Status, t.StatusVersion = "completed", 2
-		defer s.emit("card.topup.credited", "card_topup", strings.TrimPrefix(t.ID, "ctp_"), m, t.Status, t.StatusVersion, nil)
+		defer s.emit(tx, "card.topup.credited", "card_topup", strings.TrimPrefix(t.ID, "ctp_"), m, t.Status, t.StatusVersion, nil)
 	}
 	a.Status, a.CardID, a.UpdatedAt = "issued", card.ID, now
 	a.StatusVersion++
-	s.settled(a.ID)
-	s.emit("card.application.approved", "card_application", a.ID, m, a.Status, a.StatusVersion, nil)
+	s.settled(tx, a.ID)
+	s.emit(tx, "card.application.approved", "card_application", a.ID, m, a.Status, a.StatusVersion, nil)
 	return nil
 }
 
-// rejectCardApplicationLocked fails an application under review: the fee
+// rejectCardApplication fails an application under review: the fee
 // and shipping are refunded, the first top-up hold is released and the
 // quick KYC binding it used is compensated.
-func (s *Simulator) rejectCardApplicationLocked(a *cardApplication) error {
-	return s.failCardApplicationLocked(a, true)
+func (s *Simulator) rejectCardApplication(tx *kernel.Tx, a *cardApplication) error {
+	return s.failCardApplication(tx, a, true)
 }
 
-// failCardApplicationLocked rejects a; compensate says whether the quick KYC
+// failCardApplication rejects a; compensate says whether the quick KYC
 // binding it used is compensated automatically (false when the binding's
 // compensation is what fails the application).
-func (s *Simulator) failCardApplicationLocked(a *cardApplication, compensate bool) error {
+func (s *Simulator) failCardApplication(tx *kernel.Tx, a *cardApplication, compensate bool) error {
 	if a.Status != "pending_review" && a.Status != "submitted" {
 		return newErr("state_invalid", fmt.Sprintf("card application %s is %s, not under review", a.ID, a.Status))
 	}
@@ -355,20 +356,20 @@ func (s *Simulator) failCardApplicationLocked(a *cardApplication, compensate boo
 	}
 	a.Status, a.UpdatedAt = "rejected", s.clock.Now()
 	a.StatusVersion++
-	s.settled(a.ID)
-	s.emit("card.application.rejected", "card_application", a.ID, s.members[a.MemberID], a.Status, a.StatusVersion, nil)
+	s.settled(tx, a.ID)
+	s.emit(tx, "card.application.rejected", "card_application", a.ID, s.members[a.MemberID], a.Status, a.StatusVersion, nil)
 	if compensate && a.QuickBindingID != "" && s.quickBindingActive(s.members[a.MemberID], a.QuickBindingID) {
 		// The first upstream terminal failure compensates the binding.
-		_, _ = s.compensateQuickBindingLocked(a.QuickBindingID, "auto", a.ID)
+		_, _ = s.compensateQuickBinding(tx, a.QuickBindingID, "auto", a.ID)
 	}
 	return nil
 }
 
-// newCardLocked creates an issued card for m.
-func (s *Simulator) newCardLocked(m *member, productID, applicationID, formFactor string) *simCard {
+// newCard creates an issued card for m.
+func (s *Simulator) newCard(tx *kernel.Tx, m *member, productID, applicationID, formFactor string) *simCard {
 	now := s.clock.Now()
 	exp := now.AddDate(3, 0, 0)
-	c := &simCard{seq: s.nextSeq(), ID: "crd_" + s.newUUID(), MemberID: m.ID, ProductID: productID, ApplicationID: applicationID,
+	c := &simCard{seq: s.nextSeq(tx), ID: "crd_" + s.newUUID(), MemberID: m.ID, ProductID: productID, ApplicationID: applicationID,
 		FormFactor: formFactor, Status: "active", StatusVersion: 1,
 		Last4: fmt.Sprintf("%04d", s.rng.IntN(10000)), ExpMonth: int(exp.Month()), ExpYear: exp.Year() % 100,
 		CreatedAt: now, UpdatedAt: now}
@@ -380,12 +381,12 @@ func (s *Simulator) newCardLocked(m *member, productID, applicationID, formFacto
 	return c
 }
 
-// creditCardLocked credits a card with amount of asset taken from an
+// creditCard credits a card with amount of asset taken from an
 // account: the card receives the amount cut to whole cents (cardCredit) and
 // the remainder returns to refund, all in one entry. Card balances are
 // booked in cardLedgerAsset; another stablecoin passes through the issuer's
 // account at par.
-func (s *Simulator) creditCardLocked(memo, asset string, amount money.Amount, from, refund, cardID string) error {
+func (s *Simulator) creditCard(tx *kernel.Tx, memo, asset string, amount money.Amount, from, refund, cardID string) error {
 	credit, rem, err := cardCredit(amount)
 	if err != nil {
 		return err

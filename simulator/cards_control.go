@@ -4,18 +4,19 @@ import (
 	"fmt"
 
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // registerCardActions registers the card line's control actions. Each has a
 // Go method on *Simulator of the same meaning.
 func (s *Simulator) registerCardActions() {
 	decode := decodeControl
-	s.actions["cards/applications/approve"] = func(id string, _ []byte) (any, error) {
+	s.actions["cards/applications/approve"] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {
 		a, err := s.findApplication(id)
 		if err != nil {
 			return nil, err
 		}
-		if err := s.approveCardApplicationLocked(a); err != nil {
+		if err := s.approveCardApplication(tx, a); err != nil {
 			return nil, err
 		}
 		out := appJSON(a)
@@ -24,24 +25,24 @@ func (s *Simulator) registerCardActions() {
 		}
 		return out, nil
 	}
-	s.actions["cards/applications/reject"] = func(id string, _ []byte) (any, error) {
+	s.actions["cards/applications/reject"] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {
 		a, err := s.findApplication(id)
 		if err != nil {
 			return nil, err
 		}
-		if err := s.rejectCardApplicationLocked(a); err != nil {
+		if err := s.rejectCardApplication(tx, a); err != nil {
 			return nil, err
 		}
 		return appJSON(a), nil
 	}
-	s.actions["cards/ship"] = func(id string, _ []byte) (any, error) {
-		c, err := s.shipCardLocked(id)
+	s.actions["cards/ship"] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {
+		c, err := s.shipCard(tx, id)
 		if err != nil {
 			return nil, err
 		}
 		return s.cardJSON(c), nil
 	}
-	s.actions["cards/transactions"] = func(id string, body []byte) (any, error) {
+	s.actions["cards/transactions"] = func(tx *kernel.Tx, id string, body []byte) (any, error) {
 		var in CardTransaction
 		if err := decode(body, &in); err != nil {
 			return nil, err
@@ -50,36 +51,36 @@ func (s *Simulator) registerCardActions() {
 		if err != nil {
 			return nil, err
 		}
-		t, err := s.addCardTransactionLocked(c, in)
+		t, err := s.addCardTransaction(tx, c, in)
 		if err != nil {
 			return nil, err
 		}
 		return txJSON(t), nil
 	}
-	s.actions["cards/close_complete"] = func(id string, _ []byte) (any, error) {
+	s.actions["cards/close_complete"] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {
 		c, err := s.cardOf(nil, id)
 		if err != nil {
 			return nil, err
 		}
-		if err := s.completeCardCloseLocked(c); err != nil {
+		if err := s.completeCardClose(tx, c); err != nil {
 			return nil, err
 		}
 		return s.cardJSON(c), nil
 	}
-	s.actions["cards/set_status"] = func(id string, body []byte) (any, error) {
+	s.actions["cards/set_status"] = func(tx *kernel.Tx, id string, body []byte) (any, error) {
 		var in struct {
 			Status string `json:"status"`
 		}
 		if err := decode(body, &in); err != nil {
 			return nil, err
 		}
-		c, err := s.setCardStatusLocked(id, in.Status)
+		c, err := s.setCardStatus(tx, id, in.Status)
 		if err != nil {
 			return nil, err
 		}
 		return s.cardJSON(c), nil
 	}
-	s.actions["cards/upstream_balance"] = func(id string, body []byte) (any, error) {
+	s.actions["cards/upstream_balance"] = func(tx *kernel.Tx, id string, body []byte) (any, error) {
 		in := struct {
 			Readable *bool `json:"readable"`
 		}{}
@@ -96,7 +97,7 @@ func (s *Simulator) registerCardActions() {
 		c.UpstreamUnreadable = !*in.Readable
 		return map[string]any{"id": c.ID, "readable": *in.Readable}, nil
 	}
-	s.actions["cards/unlock"] = func(id string, _ []byte) (any, error) {
+	s.actions["cards/unlock"] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {
 		c, err := s.cardOf(nil, id)
 		if err != nil {
 			return nil, err
@@ -104,35 +105,35 @@ func (s *Simulator) registerCardActions() {
 		c.LockedUntil, c.Failures = timeZero, 0
 		return s.cardJSON(c), nil
 	}
-	s.actions["cards/plastic"] = func(id string, _ []byte) (any, error) {
-		p, err := s.cardPlasticLocked(id)
+	s.actions["cards/plastic"] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {
+		p, err := s.cardPlastic(tx, id)
 		if err != nil {
 			return nil, err
 		}
 		return p, nil
 	}
 	s.control("GET /_sim/cards/secure-sessions/{id}", s.serveSecureSessionPage)
-	s.actions["cards/topups/credit"] = s.topUpAction(s.creditCardTopUpLocked)
-	s.actions["cards/topups/reject"] = s.topUpAction(s.rejectCardTopUpLocked)
-	s.actions["cards/topups/timeout"] = s.topUpAction(s.timeoutCardTopUpLocked)
+	s.actions["cards/topups/credit"] = s.topUpAction(s.creditCardTopUp)
+	s.actions["cards/topups/reject"] = s.topUpAction(s.rejectCardTopUp)
+	s.actions["cards/topups/timeout"] = s.topUpAction(s.timeoutCardTopUp)
 }
 
-func (s *Simulator) topUpAction(fn func(*cardTopUp) error) actionFunc {
-	return func(id string, _ []byte) (any, error) {
+func (s *Simulator) topUpAction(fn func(*kernel.Tx, *cardTopUp) error) actionFunc {
+	return func(tx *kernel.Tx, id string, _ []byte) (any, error) {
 		t, err := s.findTopUp(id)
 		if err != nil {
 			return nil, err
 		}
-		if err := fn(t); err != nil {
+		if err := fn(tx, t); err != nil {
 			return nil, err
 		}
 		return topUpJSON(t), nil
 	}
 }
 
-// shipCardLocked moves a physical card's inventory row to shipped: the card
+// shipCard moves a physical card's inventory row to shipped: the card
 // can be activated, and the application reports awaiting_bind.
-func (s *Simulator) shipCardLocked(id string) (*simCard, error) {
+func (s *Simulator) shipCard(tx *kernel.Tx, id string) (*simCard, error) {
 	c, err := s.cardOf(nil, id)
 	if err != nil {
 		return nil, err
@@ -141,18 +142,18 @@ func (s *Simulator) shipCardLocked(id string) (*simCard, error) {
 		return nil, fmt.Errorf("card %s is not a physical card in manufacturing", c.ID)
 	}
 	c.Inventory = "shipped"
-	s.moveCardLocked(c, c.Status, false) // shipping progress is a status update
+	s.moveCard(tx, c, c.Status, false) // shipping progress is a status update
 	if a := s.cards.apps[c.ApplicationID]; a != nil {
 		a.StatusVersion++
 		a.UpdatedAt = s.clock.Now()
-		s.emit("card.application.awaiting_bind", "card_application", a.ID, s.memberOfCard(c), a.Status, a.StatusVersion, nil)
+		s.emit(tx, "card.application.awaiting_bind", "card_application", a.ID, s.memberOfCard(c), a.Status, a.StatusVersion, nil)
 	}
 	return c, nil
 }
 
-// setCardStatusLocked is an operator override of a card's status, for
+// setCardStatus is an operator override of a card's status, for
 // reaching states the API cannot (pending, expired).
-func (s *Simulator) setCardStatusLocked(id, status string) (*simCard, error) {
+func (s *Simulator) setCardStatus(tx *kernel.Tx, id, status string) (*simCard, error) {
 	c, err := s.cardOf(nil, id)
 	if err != nil {
 		return nil, err
@@ -163,14 +164,14 @@ func (s *Simulator) setCardStatusLocked(id, status string) (*simCard, error) {
 	if cardEnded(status) && !cardEnded(c.Status) {
 		// An ended card keeps no money: top-ups in flight are rejected and
 		// the balance returns to the member's wallet.
-		if err := s.endCardLocked(c); err != nil {
+		if err := s.endCard(tx, c); err != nil {
 			return nil, err
 		}
 	}
 	if c.Status == "closing" && status != "closing" {
-		s.settled(c.ID)
+		s.settled(tx, c.ID)
 	}
-	s.moveCardLocked(c, status, false)
+	s.moveCard(tx, c, status, false)
 	return c, nil
 }
 
@@ -183,7 +184,7 @@ type CardPlastic struct {
 	CVV    string `json:"cvv"`
 }
 
-func (s *Simulator) cardPlasticLocked(id string) (CardPlastic, error) {
+func (s *Simulator) cardPlastic(tx *kernel.Tx, id string) (CardPlastic, error) {
 	c, err := s.cardOf(nil, id)
 	if err != nil {
 		return CardPlastic{}, err
@@ -193,89 +194,89 @@ func (s *Simulator) cardPlasticLocked(id string) (CardPlastic, error) {
 
 // --- Go methods mirroring the actions and fixture knobs ---------------------
 
-func (s *Simulator) withApp(id string, fn func(*cardApplication) error) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (s *Simulator) withApp(id string, fn func(*kernel.Tx, *cardApplication) error) error {
+	tx := s.k.Begin()
+	defer tx.End()
 	a, err := s.findApplication(id)
 	if err != nil {
 		return err
 	}
-	return fn(a)
+	return fn(tx, a)
 }
 
-func (s *Simulator) withTopUp(id string, fn func(*cardTopUp) error) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (s *Simulator) withTopUp(id string, fn func(*kernel.Tx, *cardTopUp) error) error {
+	tx := s.k.Begin()
+	defer tx.End()
 	t, err := s.findTopUp(id)
 	if err != nil {
 		return err
 	}
-	return fn(t)
+	return fn(tx, t)
 }
 
-func (s *Simulator) withCard(id string, fn func(*simCard) error) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (s *Simulator) withCard(id string, fn func(*kernel.Tx, *simCard) error) error {
+	tx := s.k.Begin()
+	defer tx.End()
 	c, err := s.cardOf(nil, id)
 	if err != nil {
 		return err
 	}
-	return fn(c)
+	return fn(tx, c)
 }
 
-// approveCardApplication issues the card of an application under review
+// runApproveCardApplication issues the card of an application under review
 // (action cards/applications/{id}/approve): the card exists, any first
 // top-up is credited to it, and card.application.approved is sent. An
 // application whose member no longer passes the product's gates (KYC sent
 // back to review, a restricted member, KYC country, penalties, a compensated
 // quick KYC binding, a product gone) is rejected instead, with everything it
 // held returned, as the upstream would.
-func (s *Simulator) approveCardApplication(id string) error {
-	return s.withApp(id, s.approveCardApplicationLocked)
+func (s *Simulator) runApproveCardApplication(id string) error {
+	return s.withApp(id, s.approveCardApplication)
 }
 
-// rejectCardApplication fails an application under review (action
+// runRejectCardApplication fails an application under review (action
 // cards/applications/{id}/reject): the issuance fee and shipping are
 // refunded, the first top-up hold released, card.application.rejected sent.
-func (s *Simulator) rejectCardApplication(id string) error {
-	return s.withApp(id, s.rejectCardApplicationLocked)
+func (s *Simulator) runRejectCardApplication(id string) error {
+	return s.withApp(id, s.rejectCardApplication)
 }
 
-// shipCard makes a physical card leave stock (action cards/{id}/ship); it
+// runShipCard makes a physical card leave stock (action cards/{id}/ship); it
 // can then be activated.
-func (s *Simulator) shipCard(cardID string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, err := s.shipCardLocked(cardID)
+func (s *Simulator) runShipCard(cardID string) error {
+	tx := s.k.Begin()
+	defer tx.End()
+	_, err := s.shipCard(tx, cardID)
 	return err
 }
 
-// addCardTransaction adds (or, with an existing ID, updates) a transaction
+// runAddCardTransaction adds (or, with an existing ID, updates) a transaction
 // of a card (action cards/{id}/transactions) and returns its ctx_ id.
-func (s *Simulator) addCardTransaction(cardID string, t CardTransaction) (string, error) {
+func (s *Simulator) runAddCardTransaction(cardID string, t CardTransaction) (string, error) {
 	var id string
-	err := s.withCard(cardID, func(c *simCard) error {
-		tx, err := s.addCardTransactionLocked(c, t)
-		if tx != nil {
-			id = tx.ID
+	err := s.withCard(cardID, func(tx *kernel.Tx, c *simCard) error {
+		ct, err := s.addCardTransaction(tx, c, t)
+		if ct != nil {
+			id = ct.ID
 		}
 		return err
 	})
 	return id, err
 }
 
-// completeCardClose is the issuer's callback ending a closure (action
+// runCompleteCardClose is the issuer's callback ending a closure (action
 // cards/{id}/close_complete): closing becomes closed.
-func (s *Simulator) completeCardClose(cardID string) error {
-	return s.withCard(cardID, s.completeCardCloseLocked)
+func (s *Simulator) runCompleteCardClose(cardID string) error {
+	return s.withCard(cardID, s.completeCardClose)
 }
 
-// setCardStatus overrides a card's status as an operator would (action
+// runSetCardStatus overrides a card's status as an operator would (action
 // cards/{id}/set_status), for reaching pending or expired in tests.
-func (s *Simulator) setCardStatus(cardID, status string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, err := s.setCardStatusLocked(cardID, status)
+func (s *Simulator) runSetCardStatus(cardID, status string) error {
+	tx := s.k.Begin()
+	defer tx.End()
+	_, err := s.setCardStatus(tx, cardID, status)
 	return err
 }
 
@@ -283,68 +284,68 @@ func (s *Simulator) setCardStatus(cardID, status string) error {
 // readable or not (action cards/{id}/upstream_balance); close needs it
 // readable.
 func (s *Simulator) setCardUpstreamBalanceReadable(cardID string, readable bool) error {
-	return s.withCard(cardID, func(c *simCard) error { c.UpstreamUnreadable = !readable; return nil })
+	return s.withCard(cardID, func(_ *kernel.Tx, c *simCard) error { c.UpstreamUnreadable = !readable; return nil })
 }
 
 // unlockCardActivation lifts an activation lock as an operator would
 // (action cards/{id}/unlock).
 func (s *Simulator) unlockCardActivation(cardID string) error {
-	return s.withCard(cardID, func(c *simCard) error { c.LockedUntil, c.Failures = timeZero, 0; return nil })
+	return s.withCard(cardID, func(_ *kernel.Tx, c *simCard) error { c.LockedUntil, c.Failures = timeZero, 0; return nil })
 }
 
-// cardPlastic returns what is printed on a card (last four digits, expiry
+// runCardPlastic returns what is printed on a card (last four digits, expiry
 // MM/YY, CVV), as the end user would read it (action cards/{id}/plastic).
-func (s *Simulator) cardPlastic(cardID string) (CardPlastic, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.cardPlasticLocked(cardID)
+func (s *Simulator) runCardPlastic(cardID string) (CardPlastic, error) {
+	tx := s.k.Begin()
+	defer tx.End()
+	return s.cardPlastic(tx, cardID)
 }
 
 // cardUpstreamCloseRequests returns how many close requests were sent to the
 // issuer for a card (repeat closes of a closing or ended card send none).
 func (s *Simulator) cardUpstreamCloseRequests(cardID string) (int, error) {
 	var n int
-	err := s.withCard(cardID, func(c *simCard) error { n = c.UpstreamCloseCalls; return nil })
+	err := s.withCard(cardID, func(_ *kernel.Tx, c *simCard) error { n = c.UpstreamCloseCalls; return nil })
 	return n, err
 }
 
-// creditCardTopUp confirms a top-up upstream (action cards/topups/{id}/credit):
+// runCreditCardTopUp confirms a top-up upstream (action cards/topups/{id}/credit):
 // the card is credited and card.topup.credited sent.
-func (s *Simulator) creditCardTopUp(id string) error {
-	return s.withTopUp(id, s.creditCardTopUpLocked)
+func (s *Simulator) runCreditCardTopUp(id string) error {
+	return s.withTopUp(id, s.creditCardTopUp)
 }
 
-// rejectCardTopUp is an explicit upstream rejection (action
+// runRejectCardTopUp is an explicit upstream rejection (action
 // cards/topups/{id}/reject): the hold is released at once.
-func (s *Simulator) rejectCardTopUp(id string) error {
-	return s.withTopUp(id, s.rejectCardTopUpLocked)
+func (s *Simulator) runRejectCardTopUp(id string) error {
+	return s.withTopUp(id, s.rejectCardTopUp)
 }
 
-// timeoutCardTopUp is an upstream timeout (action cards/topups/{id}/timeout):
+// runTimeoutCardTopUp is an upstream timeout (action cards/topups/{id}/timeout):
 // the top-up stays processing and its funds stay held.
-func (s *Simulator) timeoutCardTopUp(id string) error {
-	return s.withTopUp(id, s.timeoutCardTopUpLocked)
+func (s *Simulator) runTimeoutCardTopUp(id string) error {
+	return s.withTopUp(id, s.timeoutCardTopUp)
 }
 
 // cardTopUpStatus returns the status of a top-up order (processing,
 // completed or failed); the business API has no top-up retrieval.
 func (s *Simulator) cardTopUpStatus(id string) (string, error) {
 	var st string
-	err := s.withTopUp(id, func(t *cardTopUp) error { st = t.Status; return nil })
+	err := s.withTopUp(id, func(_ *kernel.Tx, t *cardTopUp) error { st = t.Status; return nil })
 	return st, err
 }
 
 // setCardLimit sets how many cards of a form factor (virtual or physical)
 // each member may hold, applications in progress included.
 func (s *Simulator) setCardLimit(formFactor string, n int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	s.cards.limits[formFactor] = n
 }
 
 func (s *Simulator) withMember(id string, fn func(*member)) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	m, ae := s.resolveMember(id)
 	if ae != nil {
 		return fmt.Errorf("member %q: %s", id, ae.Code)
@@ -386,15 +387,15 @@ func (s *Simulator) addCardShippingAddress(memberID, country string, isDefault b
 // setCardBINAuthorizations restricts the products the merchant sees to these
 // BINs; no BINs means unrestricted.
 func (s *Simulator) setCardBINAuthorizations(bins ...string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	s.cards.binAuth = statusSet(bins...)
 }
 
 // setCardProductEnabled enables or disables a card product.
 func (s *Simulator) setCardProductEnabled(productID string, enabled bool) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	p := s.cards.productByID[withIDPrefix("cpd_", productID)]
 	if p == nil {
 		return fmt.Errorf("card product %q not found", productID)
@@ -408,8 +409,8 @@ func (s *Simulator) setCardProductEnabled(productID string, enabled bool) error 
 // or the merchant prepaid account when memberID is empty.
 func (s *Simulator) cardFunds(memberID, asset string) (available, locked money.Amount, err error) {
 	if memberID == "" {
-		s.mu.Lock()
-		defer s.mu.Unlock()
+		tx := s.k.Begin()
+		defer tx.End()
 		return s.ledger.Balance(AccountMerchantPrepaid, asset), s.ledger.Balance(AccountMerchantPrepaidLocked, asset), nil
 	}
 	err = s.withMember(memberID, func(m *member) {

@@ -3,6 +3,8 @@ package simulator
 import (
 	"fmt"
 	"sort"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // Money and ended cards. A card that has ended (closed, expired, replaced)
@@ -37,23 +39,23 @@ func (s *Simulator) topUpsInFlight(c *simCard) []*cardTopUp {
 	return out
 }
 
-// endCardLocked clears a card that is about to end by any path other than
+// endCard clears a card that is about to end by any path other than
 // replacement: its top-ups in flight are rejected (their holds released)
 // and its balance goes back to the member's wallet.
-func (s *Simulator) endCardLocked(c *simCard) error {
+func (s *Simulator) endCard(tx *kernel.Tx, c *simCard) error {
 	for _, t := range s.topUpsInFlight(c) {
-		if err := s.rejectCardTopUpLocked(t); err != nil {
+		if err := s.rejectCardTopUp(tx, t); err != nil {
 			return err
 		}
 	}
-	return s.withdrawCardLocked(c, "card "+c.ID+" ended")
+	return s.withdrawCard(tx, c, "card "+c.ID+" ended")
 }
 
-// withdrawCardLocked returns c's whole balance to its member's available
+// withdrawCard returns c's whole balance to its member's available
 // balance and sends card.withdraw.completed (data.object card_withdrawal,
 // data.id the bare uuid of the withdrawal, REST cwd_<id>). Nothing happens
 // when the balance is zero.
-func (s *Simulator) withdrawCardLocked(c *simCard, why string) error {
+func (s *Simulator) withdrawCard(tx *kernel.Tx, c *simCard, why string) error {
 	bal := s.ledger.Balance(CardAccount(c.ID), cardLedgerAsset)
 	if bal.IsZero() {
 		return nil
@@ -63,7 +65,7 @@ func (s *Simulator) withdrawCardLocked(c *simCard, why string) error {
 		cardLedgerAsset, bal, CardAccount(c.ID), MemberAvailable(c.MemberID)); err != nil {
 		return err
 	}
-	s.emit("card.withdraw.completed", "card_withdrawal", id, s.memberOfCard(c), "completed", 1, nil)
+	s.emit(tx, "card.withdraw.completed", "card_withdrawal", id, s.memberOfCard(c), "completed", 1, nil)
 	return nil
 }
 

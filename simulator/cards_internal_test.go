@@ -35,9 +35,9 @@ func TestAtScaleOfReportsInexactAmounts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s.mu.Lock()
+			tx := s.k.Begin()
 			got, err := s.atScaleOf(tt.asset, a)
-			s.mu.Unlock()
+			tx.End()
 			if tt.wantErr {
 				if err == nil {
 					t.Fatalf("atScaleOf(%s, %s) = %s, want an error", tt.asset, a, got)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // cardStatuses are the card statuses named by the contract.
@@ -62,14 +64,14 @@ func cardEnded(status string) bool {
 // allowed reports whether trigger applies to c's status.
 func (c *simCard) allowed(trigger string) bool { return cardMoves[trigger].from[c.Status] }
 
-// moveCardLocked changes c's status, bumps its status_version and, unless
+// moveCard changes c's status, bumps its status_version and, unless
 // silent, emits card.status.updated.
-func (s *Simulator) moveCardLocked(c *simCard, to string, silent bool) {
+func (s *Simulator) moveCard(tx *kernel.Tx, c *simCard, to string, silent bool) {
 	c.Status = to
 	c.StatusVersion++
 	c.UpdatedAt = s.clock.Now()
 	if !silent {
-		s.emit("card.status.updated", "card", strings.TrimPrefix(c.ID, "crd_"), s.memberOfCard(c), c.Status, c.StatusVersion, nil)
+		s.emit(tx, "card.status.updated", "card", strings.TrimPrefix(c.ID, "crd_"), s.memberOfCard(c), c.Status, c.StatusVersion, nil)
 	}
 }
 
@@ -122,9 +124,9 @@ func pinBreaksRules(pin string) bool {
 	return same || up || down
 }
 
-// activationLocked returns the lock of c, lifting a lock whose 24 hours
+// activation returns the lock of c, lifting a lock whose 24 hours
 // have passed (the counter starts again).
-func (s *Simulator) activationLocked(c *simCard, now time.Time) bool {
+func (s *Simulator) activation(tx *kernel.Tx, c *simCard, now time.Time) bool {
 	if c.LockedUntil.IsZero() {
 		return false
 	}
@@ -174,7 +176,7 @@ func (s *Simulator) handleCardActivate(c *rc) (int, any, error) {
 	if !card.allowed("activate") {
 		return 0, nil, errCardState(card, "activate")
 	}
-	if s.activationLocked(card, c.now) {
+	if s.activation(c.tx, card, c.now) {
 		return 0, nil, newErr("state_invalid", "activation locked after three failures").with("locked_until", isoTime(card.LockedUntil))
 	}
 	if card.Inventory != "shipped" {
@@ -192,7 +194,7 @@ func (s *Simulator) handleCardActivate(c *rc) (int, any, error) {
 		return 0, nil, newErr("card_pin_rejected", "the PIN breaks the card's rules; choose another")
 	}
 	card.PINDigest, card.PINSetBy, card.Failures = s.cards.digest(card.ID, "pin", b.PIN), "activation", 0
-	s.moveCardLocked(card, cardMoves["activate"].to, false)
+	s.moveCard(c.tx, card, cardMoves["activate"].to, false)
 	return 200, map[string]any{"id": card.ID, "status": card.Status}, nil
 }
 
@@ -295,7 +297,7 @@ func (s *Simulator) handleCardLost(c *rc) (int, any, error) {
 		return 0, nil, err
 	}
 	card.LostKind = kind
-	s.moveCardLocked(card, cardMoves["lost"].to, true) // irreversible; no webhook
+	s.moveCard(c.tx, card, cardMoves["lost"].to, true) // irreversible; no webhook
 	return 200, map[string]any{"id": card.ID, "status": card.Status, "kind": kind}, nil
 }
 
@@ -319,7 +321,7 @@ func (s *Simulator) toggleFreeze(c *rc, trigger, target string) (int, any, error
 		if !card.allowed(trigger) {
 			return 0, nil, errCardState(card, trigger)
 		}
-		s.moveCardLocked(card, cardMoves[trigger].to, false)
+		s.moveCard(c.tx, card, cardMoves[trigger].to, false)
 	}
 	return 200, map[string]any{"id": card.ID, "status": card.Status}, nil
 }
@@ -399,23 +401,23 @@ func (s *Simulator) handleCardClose(c *rc) (int, any, error) {
 	}
 	card.CloseReason = b.Reason
 	card.UpstreamCloseCalls++
-	s.moveCardLocked(card, cardMoves["close"].to, false)
-	s.inFlight(CollectionCardClosures, card.ID)
+	s.moveCard(c.tx, card, cardMoves["close"].to, false)
+	s.inFlight(c.tx, CollectionCardClosures, card.ID)
 	return 200, answer, nil
 }
 
-// completeCardCloseLocked is the upstream callback that ends a closure. A
+// completeCardClose is the upstream callback that ends a closure. A
 // credit that reached the card while it was closing is returned to the
-// member's wallet first (endCardLocked).
-func (s *Simulator) completeCardCloseLocked(card *simCard) error {
+// member's wallet first (endCard).
+func (s *Simulator) completeCardClose(tx *kernel.Tx, card *simCard) error {
 	if !card.allowed("close_complete") {
 		return newErr("state_invalid", fmt.Sprintf("card %s is %s, not closing", card.ID, card.Status))
 	}
-	if err := s.endCardLocked(card); err != nil {
+	if err := s.endCard(tx, card); err != nil {
 		return err
 	}
-	s.settled(card.ID)
-	s.moveCardLocked(card, cardMoves["close_complete"].to, false)
+	s.settled(tx, card.ID)
+	s.moveCard(tx, card, cardMoves["close_complete"].to, false)
 	return nil
 }
 
@@ -453,7 +455,7 @@ func (s *Simulator) handleCardReplace(c *rc) (int, any, error) {
 		}
 	}
 	bal := s.ledger.Balance(CardAccount(card.ID), cardLedgerAsset)
-	nc := s.newCardLocked(c.member, card.ProductID, card.ApplicationID, card.FormFactor)
+	nc := s.newCard(c.tx, c.member, card.ProductID, card.ApplicationID, card.FormFactor)
 	if !bal.IsZero() {
 		if err := s.ledger.Transfer(c.now, "card "+card.ID+" replaced by "+nc.ID, cardLedgerAsset, bal, CardAccount(card.ID), CardAccount(nc.ID)); err != nil {
 			return 0, nil, err
@@ -465,7 +467,7 @@ func (s *Simulator) handleCardReplace(c *rc) (int, any, error) {
 		t.CardID = nc.ID
 	}
 	card.ReplacedBy = nc.ID
-	s.moveCardLocked(card, cardMoves["replace"].to, false)
+	s.moveCard(c.tx, card, cardMoves["replace"].to, false)
 	return 201, map[string]any{"card_id": nc.ID, "status": nc.Status, "replaced_card_id": card.ID}, nil
 }
 
@@ -492,7 +494,7 @@ func (s *Simulator) handleCardSecureSession(c *rc) (int, any, error) {
 
 // serveSecureSessionPage stands in for the hosted page of a secure session.
 // It shows what the page is about, never the card data.
-func (s *Simulator) serveSecureSessionPage(r *http.Request, _ []byte) (int, any, error) {
+func (s *Simulator) serveSecureSessionPage(_ *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
 	ss := s.cards.sessions[r.PathValue("id")]
 	if ss == nil {
 		return 0, nil, errNotFound("secure session")

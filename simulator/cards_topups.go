@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // topUpCandidates lists the assets a top-up may be paid with, in order: the
@@ -109,17 +110,17 @@ func (s *Simulator) handleCardTopUp(c *rc) (int, any, error) {
 		}
 		return 0, nil, err
 	}
-	t := &cardTopUp{seq: s.nextSeq(), ID: id, CardID: card.ID, MemberID: c.member.ID, Asset: chosen, Funding: funding, Amount: amount, Fee: fee,
+	t := &cardTopUp{seq: s.nextSeq(c.tx), ID: id, CardID: card.ID, MemberID: c.member.ID, Asset: chosen, Funding: funding, Amount: amount, Fee: fee,
 		Status: "processing", StatusVersion: 1, CreatedAt: c.now}
 	s.cards.topups[t.ID] = t
-	s.inFlight(CollectionCardTopups, t.ID)
+	s.inFlight(c.tx, CollectionCardTopups, t.ID)
 	if s.cards.topUpTimeouts > 0 {
 		// The upstream call timed out after the hold: the order exists and
 		// stays processing with its funds held (no outcome runs by itself),
 		// the caller is answered 504, and the order is what the idempotency
 		// key stores, so the retry with the same key replays it.
 		s.cards.topUpTimeouts--
-		_ = s.timeoutCardTopUpLocked(t)
+		_ = s.timeoutCardTopUp(c.tx, t)
 		c.answerInstead = newErr("upstream_timeout", "the card issuer did not answer in time; the top-up may have been accepted: retry with the same idempotency key")
 	}
 	return 201, map[string]any{"id": t.ID, "status": t.Status}, nil
@@ -178,9 +179,9 @@ func topUpJSON(t *cardTopUp) map[string]any {
 		"asset": t.Asset, "amount": t.Amount.String(), "fee": t.Fee.String(), "timed_out": t.TimedOut}
 }
 
-// creditCardTopUpLocked is the upstream's confirmation: the base amount
+// creditCardTopUp is the upstream's confirmation: the base amount
 // reaches the card, the fee is earned, card.topup.credited is sent.
-func (s *Simulator) creditCardTopUpLocked(t *cardTopUp) error {
+func (s *Simulator) creditCardTopUp(tx *kernel.Tx, t *cardTopUp) error {
 	if t.Status != "processing" {
 		return newErr("state_invalid", fmt.Sprintf("card top-up %s is %s, not processing", t.ID, t.Status))
 	}
@@ -190,19 +191,19 @@ func (s *Simulator) creditCardTopUpLocked(t *cardTopUp) error {
 			return err
 		}
 	}
-	if err := s.creditCardLocked("card top-up "+t.ID+" credited", t.Asset, t.Amount, locked, avail, t.CardID); err != nil {
+	if err := s.creditCard(tx, "card top-up "+t.ID+" credited", t.Asset, t.Amount, locked, avail, t.CardID); err != nil {
 		return err
 	}
 	t.Status = "completed"
 	t.StatusVersion++
-	s.settled(t.ID)
-	s.emit("card.topup.credited", "card_topup", strings.TrimPrefix(t.ID, "ctp_"), s.members[t.MemberID], t.Status, t.StatusVersion, nil)
+	s.settled(tx, t.ID)
+	s.emit(tx, "card.topup.credited", "card_topup", strings.TrimPrefix(t.ID, "ctp_"), s.members[t.MemberID], t.Status, t.StatusVersion, nil)
 	return nil
 }
 
-// rejectCardTopUpLocked is an explicit upstream rejection: the hold is
+// rejectCardTopUp is an explicit upstream rejection: the hold is
 // released at once.
-func (s *Simulator) rejectCardTopUpLocked(t *cardTopUp) error {
+func (s *Simulator) rejectCardTopUp(tx *kernel.Tx, t *cardTopUp) error {
 	if t.Status != "processing" {
 		return newErr("state_invalid", fmt.Sprintf("card top-up %s is %s, not processing", t.ID, t.Status))
 	}
@@ -213,18 +214,18 @@ func (s *Simulator) rejectCardTopUpLocked(t *cardTopUp) error {
 	}
 	t.Status = "failed"
 	t.StatusVersion++
-	s.settled(t.ID)
+	s.settled(tx, t.ID)
 	return nil
 }
 
-// timeoutCardTopUpLocked records an upstream timeout: the order stays
+// timeoutCardTopUp records an upstream timeout: the order stays
 // processing and the funds stay held until reconciliation credits or
 // rejects it; no automatic outcome runs any more.
-func (s *Simulator) timeoutCardTopUpLocked(t *cardTopUp) error {
+func (s *Simulator) timeoutCardTopUp(tx *kernel.Tx, t *cardTopUp) error {
 	if t.Status != "processing" {
 		return newErr("state_invalid", fmt.Sprintf("card top-up %s is %s, not processing", t.ID, t.Status))
 	}
 	t.TimedOut = true
-	s.settled(t.ID)
+	s.settled(tx, t.ID)
 	return nil
 }

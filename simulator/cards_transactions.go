@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // CardTransaction is one card transaction to add with
@@ -47,9 +48,9 @@ var txDirections = statusSet("debit", "credit", "none", "unknown")
 
 func isMinor(s string) bool { return allDigits(s) && len(s) <= 30 }
 
-// addCardTransactionLocked validates and stores t on card c and books its
+// addCardTransaction validates and stores t on card c and books its
 // balance effect; on error nothing changes.
-func (s *Simulator) addCardTransactionLocked(c *simCard, in CardTransaction) (*cardTx, error) {
+func (s *Simulator) addCardTransaction(tx *kernel.Tx, c *simCard, in CardTransaction) (*cardTx, error) {
 	switch {
 	case !txDirections[in.Direction]:
 		return nil, fmt.Errorf("direction %q must be debit, credit, none or unknown", in.Direction)
@@ -99,7 +100,7 @@ func (s *Simulator) addCardTransactionLocked(c *simCard, in CardTransaction) (*c
 	if prev != nil {
 		t.ID, t.Booked, t.Version, t.seq = prev.ID, prev.Booked, prev.Version+1, prev.seq
 	} else {
-		t.ID, t.seq = "ctx_"+s.newUUID(), s.nextSeq()
+		t.ID, t.seq = "ctx_"+s.newUUID(), s.nextSeq(tx)
 	}
 	if !t.Booked && t.Status == "succeed" && (t.Direction == "debit" || t.Direction == "credit") && !amount.IsZero() {
 		conv, err := s.atScaleOf(cardLedgerAsset, amount)
@@ -129,7 +130,7 @@ func (s *Simulator) addCardTransactionLocked(c *simCard, in CardTransaction) (*c
 		}
 		t.Booked = true
 		if withdrawal {
-			defer s.emit("card.withdraw.completed", "card_withdrawal", wid, s.memberOfCard(c), "completed", 1, nil)
+			defer s.emit(tx, "card.withdraw.completed", "card_withdrawal", wid, s.memberOfCard(c), "completed", 1, nil)
 		}
 	}
 	if prev != nil {
@@ -142,7 +143,7 @@ func (s *Simulator) addCardTransactionLocked(c *simCard, in CardTransaction) (*c
 	}
 	c.txs = insertByKey(c.txs, t, (*cardTx).key)
 	s.cards.transactions[t.ID] = t
-	s.emit("card.transaction.updated", "card_transaction", strings.TrimPrefix(t.ID, "ctx_"), s.memberOfCard(c), t.Status, t.Version, nil)
+	s.emit(tx, "card.transaction.updated", "card_transaction", strings.TrimPrefix(t.ID, "ctx_"), s.memberOfCard(c), t.Status, t.Version, nil)
 	return t, nil
 }
 

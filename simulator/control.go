@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // The control API lives under /_sim. It answers only callers that pass
@@ -19,10 +21,10 @@ import (
 // *Simulator. The control API is not recorded in the request journal, so the
 // journal shows exactly the traffic of the client under test.
 
-// controlFunc serves one control endpoint. It runs with s.mu held and returns
+// controlFunc serves one control endpoint. It runs in a transaction and returns
 // the status and the JSON body, or an error (an *apiError is answered as is;
 // any other error is a 400 invalid_request carrying its text).
-type controlFunc func(r *http.Request, body []byte) (int, any, error)
+type controlFunc func(tx *kernel.Tx, r *http.Request, body []byte) (int, any, error)
 
 // control registers a control endpoint on pattern ("METHOD /_sim/...").
 // Product files may use it for control endpoints that are not object actions.
@@ -33,11 +35,11 @@ func (s *Simulator) control(pattern string, fn controlFunc) {
 	method, _, _ := strings.Cut(pattern, " ")
 	if method == http.MethodDelete || controlWithoutBody[pattern] {
 		inner := fn
-		fn = func(r *http.Request, body []byte) (int, any, error) {
+		fn = func(tx *kernel.Tx, r *http.Request, body []byte) (int, any, error) {
 			if err := decodeControl(body, &struct{}{}); err != nil {
 				return 0, nil, err
 			}
-			return inner(r, body)
+			return inner(tx, r, body)
 		}
 	}
 	s.controlRoutes = append(s.controlRoutes, pattern)
@@ -75,13 +77,13 @@ var actionsWithBody = map[string]bool{
 
 // runAction runs the action key on id with body, refusing a body for an
 // action that takes none.
-func (s *Simulator) runAction(key string, fn actionFunc, id string, body []byte) (any, error) {
+func (s *Simulator) runAction(tx *kernel.Tx, key string, fn actionFunc, id string, body []byte) (any, error) {
 	if !actionsWithBody[key] {
 		if err := decodeControl(body, &struct{}{}); err != nil {
 			return nil, err
 		}
 	}
-	return fn(id, body)
+	return fn(tx, id, body)
 }
 
 // serveControl serves a control endpoint. A write (any method but GET and
@@ -93,22 +95,22 @@ func (s *Simulator) serveControl(w http.ResponseWriter, r *http.Request, fn cont
 	w.Header().Set("X-Request-Id", id)
 	write := isWrite(r.Method)
 	var end int64
+	var tx *kernel.Tx
 	if write {
-		s.inputs.Lock()
-		s.mu.Lock()
-		_, e, err := s.logRequest(r)
-		s.inputs.Unlock()
+		tx = s.k.BeginInput()
+		_, e, err := s.logRequest(tx, r)
+		tx.Ordered()
 		if err != nil {
-			s.mu.Unlock()
+			tx.End()
 			errorResponse(notPersisted(err), id).write(w, id)
 			return
 		}
 		end = e
 	} else {
-		s.mu.Lock()
+		tx = s.k.Begin()
 	}
-	resp := s.controlAnswer(r, fn, body, rerr, id)
-	s.mu.Unlock()
+	resp := s.controlAnswer(tx, r, fn, body, rerr, id)
+	tx.End()
 	if write {
 		if err := s.rec.durable(end); err != nil {
 			resp = errorResponse(notDurable(err), id)
@@ -121,17 +123,17 @@ func (s *Simulator) serveControl(w http.ResponseWriter, r *http.Request, fn cont
 	resp.write(w, id)
 }
 
-// controlAnswer runs a control endpoint with s.mu held and encodes its
+// controlAnswer runs a control endpoint in a transaction and encodes its
 // answer (under the lock, as the answer may show live state).
-func (s *Simulator) controlAnswer(r *http.Request, fn controlFunc, body []byte, rerr error, id string) response {
+func (s *Simulator) controlAnswer(tx *kernel.Tx, r *http.Request, fn controlFunc, body []byte, rerr error, id string) response {
 	if rerr != nil || len(body) > maxBodyBytes {
 		return errorResponse(errInvalidRequest("request body unreadable or larger than 1 MiB"), id)
 	}
-	status, out, err := fn(r, body)
+	status, out, err := fn(tx, r, body)
 	if err != nil {
 		return errorResponse(controlError(err), id)
 	}
-	s.runDueLocked()
+	s.runDue(tx)
 	if out == nil {
 		return response{status: status}
 	}
@@ -174,18 +176,18 @@ func decodeControl(body []byte, v any) error {
 }
 
 func (s *Simulator) registerControl() {
-	s.control("GET /_sim/credentials", func(*http.Request, []byte) (int, any, error) {
+	s.control("GET /_sim/credentials", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		return http.StatusOK, s.creds, nil
 	})
 
 	// Clock.
-	s.control("GET /_sim/stats", func(*http.Request, []byte) (int, any, error) {
-		return http.StatusOK, s.statsLocked(), nil
+	s.control("GET /_sim/stats", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+		return http.StatusOK, s.stats(tx), nil
 	})
-	s.control("GET /_sim/clock", func(*http.Request, []byte) (int, any, error) {
+	s.control("GET /_sim/clock", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		return http.StatusOK, s.clockJSON(), nil
 	})
-	s.control("POST /_sim/clock", func(_ *http.Request, body []byte) (int, any, error) {
+	s.control("POST /_sim/clock", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
 		var in struct {
 			AdvanceSeconds *float64 `json:"advance_seconds"`
 			Advance        string   `json:"advance"`
@@ -206,12 +208,12 @@ func (s *Simulator) registerControl() {
 				return 0, nil, errInvalidRequest("advance must be a non-negative Go duration such as 90s or 24h")
 			}
 		}
-		s.advanceLocked(d)
+		s.advance(tx, d)
 		return http.StatusOK, s.clockJSON(), nil
 	})
 
 	// Members.
-	s.control("POST /_sim/members", func(_ *http.Request, body []byte) (int, any, error) {
+	s.control("POST /_sim/members", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
 		var in struct {
 			ExternalMemberID string            `json:"external_member_id"`
 			KYCLevel         int               `json:"kyc_level"`
@@ -223,7 +225,7 @@ func (s *Simulator) registerControl() {
 		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
 		}
-		m, err := s.createMemberControlLocked(MemberSeed{
+		m, err := s.createMemberControl(tx, MemberSeed{
 			ExternalID: in.ExternalMemberID, KYCLevel: in.KYCLevel, Balances: in.Balances,
 			Status: in.Status, PlatformDirect: in.PlatformDirect, MerchantID: in.MerchantID,
 		})
@@ -232,15 +234,15 @@ func (s *Simulator) registerControl() {
 		}
 		return http.StatusCreated, s.memberControlJSON(m), nil
 	})
-	s.control("GET /_sim/members", func(*http.Request, []byte) (int, any, error) {
+	s.control("GET /_sim/members", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		out := make([]map[string]any, 0, len(s.memberOrder))
 		for _, m := range s.memberOrder {
 			out = append(out, s.memberControlJSON(m))
 		}
 		return http.StatusOK, map[string]any{"data": out}, nil
 	})
-	s.control("GET /_sim/members/{id}", func(r *http.Request, _ []byte) (int, any, error) {
-		m := s.lookupMemberLocked(r.PathValue("id"))
+	s.control("GET /_sim/members/{id}", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
+		m := s.lookupMember(tx, r.PathValue("id"))
 		if m == nil {
 			return 0, nil, errNotFound("member")
 		}
@@ -248,20 +250,20 @@ func (s *Simulator) registerControl() {
 	})
 
 	// Merchant and Keys.
-	s.control("GET /_sim/merchant", func(*http.Request, []byte) (int, any, error) {
+	s.control("GET /_sim/merchant", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		return http.StatusOK, s.merchantJSON(), nil
 	})
-	s.control("POST /_sim/merchant", func(_ *http.Request, body []byte) (int, any, error) {
+	s.control("POST /_sim/merchant", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
 		var in merchantJSONIn
 		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
 		}
-		if err := s.setMerchantLocked(in.settings()); err != nil {
+		if err := s.setMerchant(tx, in.settings()); err != nil {
 			return 0, nil, err
 		}
 		return http.StatusOK, s.merchantJSON(), nil
 	})
-	s.control("GET /_sim/keys", func(*http.Request, []byte) (int, any, error) {
+	s.control("GET /_sim/keys", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		ids := make([]string, 0, len(s.keys))
 		for id := range s.keys {
 			ids = append(ids, id)
@@ -273,56 +275,56 @@ func (s *Simulator) registerControl() {
 		}
 		return http.StatusOK, map[string]any{"data": out}, nil
 	})
-	s.control("POST /_sim/keys", func(_ *http.Request, body []byte) (int, any, error) {
+	s.control("POST /_sim/keys", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
 		var in keyJSONIn
 		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
 		}
-		k, err := s.addKeyLocked(in.ClientID, in.APIKey, in.SigningKey, in.settings())
+		k, err := s.addKey(tx, in.ClientID, in.APIKey, in.SigningKey, in.settings())
 		if err != nil {
 			return 0, nil, err
 		}
 		return http.StatusCreated, s.keyJSON(k, true), nil
 	})
-	s.control("GET /_sim/keys/{client_id}", func(r *http.Request, _ []byte) (int, any, error) {
+	s.control("GET /_sim/keys/{client_id}", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
 		k := s.keys[r.PathValue("client_id")]
 		if k == nil {
 			return 0, nil, errNotFound("key")
 		}
 		return http.StatusOK, s.keyJSON(k, false), nil
 	})
-	s.control("POST /_sim/keys/{client_id}", func(r *http.Request, body []byte) (int, any, error) {
+	s.control("POST /_sim/keys/{client_id}", func(tx *kernel.Tx, r *http.Request, body []byte) (int, any, error) {
 		var in keyJSONIn
 		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
 		}
-		if err := s.setKeyLocked(r.PathValue("client_id"), in.settings()); err != nil {
+		if err := s.setKey(tx, r.PathValue("client_id"), in.settings()); err != nil {
 			return 0, nil, err
 		}
 		return http.StatusOK, s.keyJSON(s.keys[r.PathValue("client_id")], false), nil
 	})
 
 	// Faults.
-	s.control("GET /_sim/faults", func(*http.Request, []byte) (int, any, error) {
-		return http.StatusOK, map[string]any{"data": s.faultsLocked()}, nil
+	s.control("GET /_sim/faults", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+		return http.StatusOK, map[string]any{"data": s.faults(tx)}, nil
 	})
-	s.control("POST /_sim/faults", func(_ *http.Request, body []byte) (int, any, error) {
+	s.control("POST /_sim/faults", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
 		var f Fault
 		if err := decodeControl(body, &f); err != nil {
 			return 0, nil, err
 		}
-		if err := s.injectFaultLocked(f); err != nil {
+		if err := s.injectFault(tx, f); err != nil {
 			return 0, nil, err
 		}
-		return http.StatusCreated, map[string]any{"data": s.faultsLocked()}, nil
+		return http.StatusCreated, map[string]any{"data": s.faults(tx)}, nil
 	})
-	s.control("DELETE /_sim/faults", func(*http.Request, []byte) (int, any, error) {
+	s.control("DELETE /_sim/faults", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		s.gw.faults = nil
 		return http.StatusOK, map[string]any{"data": []Fault{}}, nil
 	})
 
 	// Request journal.
-	s.control("GET /_sim/requests", func(r *http.Request, _ []byte) (int, any, error) {
+	s.control("GET /_sim/requests", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
 		out := s.gw.journal.list()
 		if v := r.URL.Query().Get("limit"); v != "" {
 			if n, err := strconv.Atoi(v); err == nil && n >= 0 && n < len(out) {
@@ -331,20 +333,20 @@ func (s *Simulator) registerControl() {
 		}
 		return http.StatusOK, map[string]any{"data": out}, nil
 	})
-	s.control("DELETE /_sim/requests", func(*http.Request, []byte) (int, any, error) {
+	s.control("DELETE /_sim/requests", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		s.gw.journal.reset()
 		return http.StatusOK, map[string]any{"data": []RequestRecord{}}, nil
 	})
 
 	// Events and ledger, for inspection.
-	s.control("GET /_sim/events", func(*http.Request, []byte) (int, any, error) {
+	s.control("GET /_sim/events", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		out := make([]Event, len(s.events))
 		for i, e := range s.events {
 			out[i] = *e
 		}
 		return http.StatusOK, map[string]any{"data": out}, nil
 	})
-	s.control("GET /_sim/ledger", func(*http.Request, []byte) (int, any, error) {
+	s.control("GET /_sim/ledger", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		out := map[string]any{"balanced": true, "entries": s.ledger.Entries()}
 		if err := s.ledger.Check(); err != nil {
 			out["balanced"] = false
@@ -354,7 +356,7 @@ func (s *Simulator) registerControl() {
 	})
 
 	// Upstream outcome modes.
-	s.control("POST /_sim/outcomes", func(_ *http.Request, body []byte) (int, any, error) {
+	s.control("POST /_sim/outcomes", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
 		var in struct {
 			Collection string `json:"collection"`
 			ObjectID   string `json:"object_id"`
@@ -373,7 +375,7 @@ func (s *Simulator) registerControl() {
 		case in.Collection != "":
 			s.outcomes().byCollection[strings.Trim(in.Collection, "/")] = m
 		case in.ObjectID != "":
-			s.setObjectOutcomeLocked(in.ObjectID, m)
+			s.setObjectOutcome(tx, in.ObjectID, m)
 		default:
 			return 0, nil, errInvalidRequest("collection or object_id is required")
 		}
@@ -381,7 +383,7 @@ func (s *Simulator) registerControl() {
 	})
 
 	// Step-up: the hosted screen and its completion.
-	s.control("GET /_sim/step-up/{challenge_id}", func(r *http.Request, _ []byte) (int, any, error) {
+	s.control("GET /_sim/step-up/{challenge_id}", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
 		ch := s.challenges[r.PathValue("challenge_id")]
 		if ch == nil {
 			return 0, nil, errNotFound("step-up challenge")
@@ -392,19 +394,19 @@ func (s *Simulator) registerControl() {
 			"complete":   "POST /_sim/step-up/" + ch.ID + "/complete",
 		}, nil
 	})
-	s.control("POST /_sim/step-up/{challenge_id}/complete", func(r *http.Request, _ []byte) (int, any, error) {
+	s.control("POST /_sim/step-up/{challenge_id}/complete", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
 		id := r.PathValue("challenge_id")
 		if s.challenges[id] == nil {
 			return 0, nil, errNotFound("step-up challenge")
 		}
-		if err := s.completeStepUpLocked(id); err != nil {
+		if err := s.completeStepUp(tx, id); err != nil {
 			return 0, nil, newErr("state_invalid", err.Error())
 		}
 		return http.StatusOK, map[string]any{"challenge_id": id, "completed": true}, nil
 	})
 
 	// Object actions: POST /_sim/{collection...}/{id}/{action}.
-	s.control("POST /_sim/{rest...}", func(r *http.Request, body []byte) (int, any, error) {
+	s.control("POST /_sim/{rest...}", func(tx *kernel.Tx, r *http.Request, body []byte) (int, any, error) {
 		key, fn, id, ok := s.lookupAction(r.PathValue("rest"))
 		if !ok {
 			// A path served with other methods (POST /_sim/stats) answers
@@ -414,7 +416,7 @@ func (s *Simulator) registerControl() {
 			}
 			return 0, nil, errNotFound("control action " + r.URL.Path)
 		}
-		out, err := s.runAction(key, fn, id, body)
+		out, err := s.runAction(tx, key, fn, id, body)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -451,8 +453,8 @@ func (s *Simulator) lookupAction(rest string) (string, actionFunc, string, bool)
 // Actions lists the registered control actions ("qrpay/orders/complete",
 // ...), sorted. Each is reachable at POST /_sim/<collection>/<id>/<action>.
 func (s *Simulator) Actions() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	out := make([]string, 0, len(s.actions))
 	for k := range s.actions {
 		out = append(out, k)
@@ -469,17 +471,17 @@ func (s *Simulator) Action(key, id string, body []byte) (json.RawMessage, error)
 }
 
 func (s *Simulator) action(key, id string, body []byte) (json.RawMessage, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	fn, ok := s.actions[key]
 	if !ok {
 		return nil, fmt.Errorf("simulator: unknown action %q", key)
 	}
-	out, err := s.runAction(key, fn, id, body)
+	out, err := s.runAction(tx, key, fn, id, body)
 	if err != nil {
 		return nil, err
 	}
-	s.runDueLocked()
+	s.runDue(tx)
 	if out == nil {
 		out = map[string]any{"ok": true}
 	}

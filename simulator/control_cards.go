@@ -2,6 +2,7 @@ package simulator
 
 import (
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // CardsControl plays the card issuer and the operator of the card line
@@ -20,38 +21,38 @@ type CardsControl struct{ s *Simulator }
 // quick KYC binding, a product gone) is rejected instead, with everything it
 // held returned, as the upstream would.
 func (c *CardsControl) ApproveApplication(id string) error {
-	return call1(c.s, "Cards.ApproveApplication", func() error { return c.s.approveCardApplication(id) }, id)
+	return call1(c.s, "Cards.ApproveApplication", func() error { return c.s.runApproveCardApplication(id) }, id)
 }
 
 // RejectApplication fails an application under review (action
 // cards/applications/{id}/reject): the issuance fee and shipping are
 // refunded, the first top-up hold released, card.application.rejected sent.
 func (c *CardsControl) RejectApplication(id string) error {
-	return call1(c.s, "Cards.RejectApplication", func() error { return c.s.rejectCardApplication(id) }, id)
+	return call1(c.s, "Cards.RejectApplication", func() error { return c.s.runRejectCardApplication(id) }, id)
 }
 
 // Ship makes a physical card leave stock (action cards/{id}/ship); it
 // can then be activated.
 func (c *CardsControl) Ship(cardID string) error {
-	return call1(c.s, "Cards.Ship", func() error { return c.s.shipCard(cardID) }, cardID)
+	return call1(c.s, "Cards.Ship", func() error { return c.s.runShipCard(cardID) }, cardID)
 }
 
 // AddTransaction adds (or, with an existing ID, updates) a transaction
 // of a card (action cards/{id}/transactions) and returns its ctx_ id.
 func (c *CardsControl) AddTransaction(cardID string, t CardTransaction) (string, error) {
-	return call2(c.s, "Cards.AddTransaction", func() (string, error) { return c.s.addCardTransaction(cardID, t) }, cardID, t)
+	return call2(c.s, "Cards.AddTransaction", func() (string, error) { return c.s.runAddCardTransaction(cardID, t) }, cardID, t)
 }
 
 // CompleteClose is the issuer's callback ending a closure (action
 // cards/{id}/close_complete): closing becomes closed.
 func (c *CardsControl) CompleteClose(cardID string) error {
-	return call1(c.s, "Cards.CompleteClose", func() error { return c.s.completeCardClose(cardID) }, cardID)
+	return call1(c.s, "Cards.CompleteClose", func() error { return c.s.runCompleteCardClose(cardID) }, cardID)
 }
 
 // SetStatus overrides a card's status as an operator would (action
 // cards/{id}/set_status), for reaching pending or expired in tests.
 func (c *CardsControl) SetStatus(cardID, status string) error {
-	return call1(c.s, "Cards.SetStatus", func() error { return c.s.setCardStatus(cardID, status) }, cardID, status)
+	return call1(c.s, "Cards.SetStatus", func() error { return c.s.runSetCardStatus(cardID, status) }, cardID, status)
 }
 
 // SetUpstreamBalanceReadable makes the issuer's balance of a card
@@ -70,7 +71,7 @@ func (c *CardsControl) UnlockActivation(cardID string) error {
 // Plastic returns what is printed on a card (last four digits, expiry
 // MM/YY, CVV), as the end user would read it (action cards/{id}/plastic).
 func (c *CardsControl) Plastic(cardID string) (CardPlastic, error) {
-	return c.s.cardPlastic(cardID)
+	return c.s.runCardPlastic(cardID)
 }
 
 // UpstreamCloseRequests returns how many close requests were sent to the
@@ -82,19 +83,19 @@ func (c *CardsControl) UpstreamCloseRequests(cardID string) (int, error) {
 // CreditTopUp confirms a top-up upstream (action cards/topups/{id}/credit):
 // the card is credited and card.topup.credited sent.
 func (c *CardsControl) CreditTopUp(id string) error {
-	return call1(c.s, "Cards.CreditTopUp", func() error { return c.s.creditCardTopUp(id) }, id)
+	return call1(c.s, "Cards.CreditTopUp", func() error { return c.s.runCreditCardTopUp(id) }, id)
 }
 
 // RejectTopUp is an explicit upstream rejection (action
 // cards/topups/{id}/reject): the hold is released at once.
 func (c *CardsControl) RejectTopUp(id string) error {
-	return call1(c.s, "Cards.RejectTopUp", func() error { return c.s.rejectCardTopUp(id) }, id)
+	return call1(c.s, "Cards.RejectTopUp", func() error { return c.s.runRejectCardTopUp(id) }, id)
 }
 
 // TimeoutTopUp is an upstream timeout (action cards/topups/{id}/timeout):
 // the top-up stays processing and its funds stay held.
 func (c *CardsControl) TimeoutTopUp(id string) error {
-	return call1(c.s, "Cards.TimeoutTopUp", func() error { return c.s.timeoutCardTopUp(id) }, id)
+	return call1(c.s, "Cards.TimeoutTopUp", func() error { return c.s.runTimeoutCardTopUp(id) }, id)
 }
 
 // TopUpStatus returns the status of a top-up order (processing,
@@ -151,7 +152,7 @@ func (c *CardsControl) Funds(memberID, asset string) (available, locked money.Am
 // Control API: POST /_sim/cards/{id}/refuse_close with {"refuse": true|false}.
 func (c *CardsControl) SetCloseRefused(cardID string, refused bool) error {
 	return call1(c.s, "Cards.SetCloseRefused", func() error {
-		return c.s.withCard(cardID, func(card *simCard) error { card.UpstreamRefusesClose = refused; return nil })
+		return c.s.withCard(cardID, func(_ *kernel.Tx, card *simCard) error { card.UpstreamRefusesClose = refused; return nil })
 	}, cardID, refused)
 }
 
@@ -167,8 +168,8 @@ func (c *CardsControl) TimeoutNextTopUps(n int) error {
 		if n < 0 {
 			return errInvalidRequest("count must be 0 or more")
 		}
-		c.s.mu.Lock()
-		defer c.s.mu.Unlock()
+		tx := c.s.k.Begin()
+		defer tx.End()
 		c.s.cards.topUpTimeouts = n
 		return nil
 	}, n)

@@ -23,7 +23,7 @@ func (e *EventsControl) List() []Event {
 // does not drive. Control API: POST /_sim/webhooks/events.
 func (e *EventsControl) Emit(typ, object, id, externalMemberID, status string, version int64) (string, error) {
 	return call2(e.s, "Events.Emit", func() (string, error) {
-		return e.s.emitEvent(typ, object, id, externalMemberID, status, version)
+		return e.s.runEmitEvent(typ, object, id, externalMemberID, status, version)
 	}, typ, object, id, externalMemberID, status, version)
 }
 

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // The control routes of this file reach, over HTTP, the conditions that the
@@ -208,7 +210,7 @@ func (s *Simulator) registerCardKnobs() {
 		}
 		return http.StatusOK, map[string]any{"count": n}, nil
 	})
-	s.control("GET /_sim/cards/{id}", func(r *http.Request, _ []byte) (int, any, error) {
+	s.control("GET /_sim/cards/{id}", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
 		c, err := s.cardOf(nil, r.PathValue("id"))
 		if err != nil {
 			return 0, nil, notFoundIf(err)
@@ -221,7 +223,7 @@ func (s *Simulator) registerCardKnobs() {
 		out["activation_failures"] = c.Failures
 		return http.StatusOK, out, nil
 	})
-	s.control("GET /_sim/cards/topups/{id}", func(r *http.Request, _ []byte) (int, any, error) {
+	s.control("GET /_sim/cards/topups/{id}", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
 		t, err := s.findTopUp(r.PathValue("id"))
 		if err != nil {
 			return 0, nil, notFoundIf(err)
@@ -239,9 +241,9 @@ func (s *Simulator) registerLineKnobs() {
 		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
 		}
-		s.mu.Lock()
+		tx := s.k.Begin()
 		enabled, pool := !s.kyc.quickDisabled, s.kyc.quickPool
-		s.mu.Unlock()
+		tx.End()
 		if in.Enabled != nil {
 			enabled = *in.Enabled
 		}

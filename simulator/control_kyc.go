@@ -29,7 +29,7 @@ func (k *KYCControl) Reject(memberID string) error {
 // id with or without kyc_): the link is used up and the profile goes back to
 // review. Control action kyc/sessions/{id}/complete.
 func (k *KYCControl) CompleteSession(ticketID string) error {
-	return call1(k.s, "KYC.CompleteSession", func() error { return k.s.completeKYCSession(ticketID) }, ticketID)
+	return call1(k.s, "KYC.CompleteSession", func() error { return k.s.runCompleteKYCSession(ticketID) }, ticketID)
 }
 
 // CompensateQuickBinding compensates an active quick KYC binding: it stops
@@ -38,7 +38,7 @@ func (k *KYCControl) CompleteSession(ticketID string) error {
 // applicationID is optional. Control action kyc/quick/{id}/compensate with
 // body {"compensation_source": ..., "application_id": ...}.
 func (k *KYCControl) CompensateQuickBinding(id, source, applicationID string) error {
-	return call1(k.s, "KYC.CompensateQuickBinding", func() error { return k.s.compensateQuickBinding(id, source, applicationID) }, id, source, applicationID)
+	return call1(k.s, "KYC.CompensateQuickBinding", func() error { return k.s.runCompensateQuickBinding(id, source, applicationID) }, id, source, applicationID)
 }
 
 // SetQuick enables or disables quick KYC for the merchant and sets the

@@ -13,7 +13,7 @@ type MerchantControl struct{ s *Simulator }
 // Set changes the merchant as ms says. It changes nothing when any
 // setting is invalid.
 func (m *MerchantControl) Set(ms MerchantSettings) error {
-	return call1(m.s, "Merchant.Set", func() error { return m.s.setMerchant(ms) }, ms)
+	return call1(m.s, "Merchant.Set", func() error { return m.s.runSetMerchant(ms) }, ms)
 }
 
 // TopUpPrepaid credits the merchant prepaid account with amount of
@@ -49,8 +49,8 @@ func (m *MerchantControl) SetPOBOSubaccount(active bool) error {
 // Control API: POST /_sim/merchant/write_quota with {"per_minute": n}.
 func (m *MerchantControl) SetWriteQuota(perMinute int) error {
 	return call1(m.s, "Merchant.SetWriteQuota", func() error {
-		m.s.mu.Lock()
-		defer m.s.mu.Unlock()
-		return m.s.setWriteQuotaLocked(perMinute)
+		tx := m.s.k.Begin()
+		defer tx.End()
+		return m.s.setWriteQuota(tx, perMinute)
 	}, perMinute)
 }

@@ -14,5 +14,5 @@ func (o *OutcomesControl) Set(collection string, m OutcomeMode) error {
 // SetObject sets the mode of one object already in flight (id with its
 // REST prefix). Immediate runs its success path now; After schedules it.
 func (o *OutcomesControl) SetObject(id string, m OutcomeMode) error {
-	return call0(o.s, "Outcomes.SetObject", func() { o.s.setObjectOutcome(id, m) }, id, m)
+	return call0(o.s, "Outcomes.SetObject", func() { o.s.runSetObjectOutcome(id, m) }, id, m)
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // The recording over HTTP: GET /_sim/recording (the input log, in the
@@ -20,8 +22,8 @@ import (
 
 func (s *Simulator) registerRecording() {
 	s.mux.HandleFunc("GET /_sim/recording", s.serveRecording)
-	s.control("GET /_sim/digest", func(*http.Request, []byte) (int, any, error) {
-		d, err := s.stateDigest()
+	s.control("GET /_sim/digest", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+		d, err := s.stateDigest(tx)
 		if err != nil {
 			return 0, nil, errBusiness500(err.Error())
 		}

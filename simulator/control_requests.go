@@ -28,8 +28,8 @@ func (r *RequestsControl) Reset() error {
 // "body", "seconds"} (seconds defaults to 60).
 func (r *RequestsControl) StartInProgress(method, target, key string, body []byte, d time.Duration) error {
 	return call1(r.s, "Requests.StartInProgress", func() error {
-		r.s.mu.Lock()
-		defer r.s.mu.Unlock()
-		return r.s.startInProgressLocked(method, target, key, body, d)
+		tx := r.s.k.Begin()
+		defer tx.End()
+		return r.s.startInProgress(tx, method, target, key, body, d)
 	}, method, target, key, body, d)
 }

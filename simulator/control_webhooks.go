@@ -78,7 +78,7 @@ func (w *WebhooksControl) Handler(fn webhooks.HandlerFunc, opts ...webhooks.Opti
 // signed with the merchant's webhook_secret credential. It returns the
 // endpoint id and its secret. Control API: POST /_sim/webhooks/endpoints.
 func (w *WebhooksControl) AddEndpoint(rawURL string, events ...string) (id, secret string, err error) {
-	return call3(w.s, "Webhooks.AddEndpoint", func() (string, string, error) { return w.s.addWebhookEndpoint(rawURL, events...) }, rawURL, events)
+	return call3(w.s, "Webhooks.AddEndpoint", func() (string, string, error) { return w.s.runAddWebhookEndpoint(rawURL, events...) }, rawURL, events)
 }
 
 // AddEndpointConfig registers an endpoint with its own environment or
@@ -90,7 +90,7 @@ func (w *WebhooksControl) AddEndpointConfig(cfg WebhookEndpointConfig) (id, secr
 // RemoveEndpoint deletes an endpoint; its pending deliveries become
 // no_subscriber. Control API: DELETE /_sim/webhooks/endpoints/{id}.
 func (w *WebhooksControl) RemoveEndpoint(id string) error {
-	return call1(w.s, "Webhooks.RemoveEndpoint", func() error { return w.s.removeWebhookEndpoint(id) }, id)
+	return call1(w.s, "Webhooks.RemoveEndpoint", func() error { return w.s.runRemoveWebhookEndpoint(id) }, id)
 }
 
 // DisableEndpoint stops deliveries to an endpoint; its pending
@@ -110,13 +110,13 @@ func (w *WebhooksControl) EnableEndpoint(id string) error {
 // Endpoints returns the configured endpoints in creation order.
 // Control API: GET /_sim/webhooks/endpoints.
 func (w *WebhooksControl) Endpoints() []WebhookEndpoint {
-	return w.s.webhookEndpoints()
+	return w.s.runWebhookEndpoints()
 }
 
 // Deliveries returns every delivery row with its attempts, in the
 // order the rows were created. Control API: GET /_sim/webhooks/deliveries.
 func (w *WebhooksControl) Deliveries() []WebhookDelivery {
-	return w.s.webhookDeliveries()
+	return w.s.runWebhookDeliveries()
 }
 
 // SetAutoDeliver switches automatic delivery on or off (default

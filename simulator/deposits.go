@@ -208,7 +208,7 @@ func (s *Simulator) createDeposit(c *rc) (int, any, error) {
 		sum, _ = prev.Add(amt)
 	}
 	s.deposits.daily[day] = sum
-	s.emit("deposit.credited", "deposit", strconv.FormatInt(d.Seq, 10), c.member, "credited", 0, nil)
+	s.emit(c.tx, "deposit.credited", "deposit", strconv.FormatInt(d.Seq, 10), c.member, "credited", 0, nil)
 	return http.StatusCreated, s.depositJSON(d, false), nil
 }
 

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // Developer tools: a read-only snapshot of the whole simulator (GET
@@ -126,9 +128,9 @@ type HistoryEntry struct {
 // State returns a snapshot of the simulator for inspection. Control API:
 // GET /_sim/state.
 func (s *Simulator) State() StateSnapshot {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.stateLocked()
+	tx := s.k.Begin()
+	defer tx.End()
+	return s.state(tx)
 }
 
 // redeliverWebhook queues a dead, failed or no_subscriber delivery row for
@@ -136,30 +138,30 @@ func (s *Simulator) State() StateSnapshot {
 // /v1/webhooks/deliveries/{id}/redeliver does for the merchant (id with or
 // without whd_). Control API: POST /_sim/webhooks/deliveries/{id}/redeliver.
 func (s *Simulator) redeliverWebhook(id string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, err := s.redeliverLocked(id)
+	tx := s.k.Begin()
+	defer tx.End()
+	_, err := s.redeliver(tx, id)
 	return err
 }
 
-func (s *Simulator) redeliverLocked(id string) (any, error) {
+func (s *Simulator) redeliver(tx *kernel.Tx, id string) (any, error) {
 	r, err := http.NewRequest(http.MethodPost, "/_sim/webhooks/deliveries/redeliver", nil)
 	if err != nil {
 		return nil, err
 	}
 	r.SetPathValue("id", id)
-	_, out, err := s.handleRedeliver(&rc{s: s, r: r, now: s.clock.Now(), header: http.Header{}})
+	_, out, err := s.handleRedeliver(&rc{s: s, tx: tx, r: r, now: s.clock.Now(), header: http.Header{}})
 	return out, err
 }
 
 // registerDevTools serves the snapshot, the operator's redelivery and the
 // dashboard.
 func (s *Simulator) registerDevTools() {
-	s.control("GET /_sim/state", func(*http.Request, []byte) (int, any, error) {
-		return http.StatusOK, s.stateLocked(), nil
+	s.control("GET /_sim/state", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+		return http.StatusOK, s.state(tx), nil
 	})
-	s.control("POST /_sim/webhooks/deliveries/{id}/redeliver", func(r *http.Request, _ []byte) (int, any, error) {
-		out, err := s.redeliverLocked(r.PathValue("id"))
+	s.control("POST /_sim/webhooks/deliveries/{id}/redeliver", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
+		out, err := s.redeliver(tx, r.PathValue("id"))
 		if err != nil {
 			return 0, nil, err
 		}
@@ -168,7 +170,7 @@ func (s *Simulator) registerDevTools() {
 	s.registerUI()
 }
 
-func (s *Simulator) stateLocked() StateSnapshot {
+func (s *Simulator) state(tx *kernel.Tx) StateSnapshot {
 	st := StateSnapshot{
 		Now:           s.clock.Now().UTC(),
 		PendingTimers: s.clock.pending(),
@@ -199,14 +201,14 @@ func (s *Simulator) stateLocked() StateSnapshot {
 		st.Members = append(st.Members, ms)
 	}
 
-	hist := s.historyIndexLocked()
-	st.QROrders = s.qrSnapshotsLocked(hist)
-	st.CardApplications, st.Cards, st.CardTopUps = s.cardSnapshotsLocked(hist)
-	st.Remittances = s.remitSnapshotsLocked(hist)
-	st.Deposits = s.depositSnapshotsLocked(hist)
+	hist := s.historyIndex(tx)
+	st.QROrders = s.qrSnapshots(tx, hist)
+	st.CardApplications, st.Cards, st.CardTopUps = s.cardSnapshots(tx, hist)
+	st.Remittances = s.remitSnapshots(tx, hist)
+	st.Deposits = s.depositSnapshots(tx, hist)
 
-	st.WebhookEndpoints = s.webhookEndpointsLocked()
-	st.WebhookDeliveries = newestFirst(s.webhookDeliveriesLocked())
+	st.WebhookEndpoints = s.webhookEndpoints(tx)
+	st.WebhookDeliveries = newestFirst(s.webhookDeliveries(tx))
 	events := make([]Event, len(s.events))
 	for i, e := range s.events {
 		events[i] = *e
@@ -238,7 +240,7 @@ type historyIndex map[string][]HistoryEntry
 
 func historyKey(object, id string) string { return object + "/" + id }
 
-func (s *Simulator) historyIndexLocked() historyIndex {
+func (s *Simulator) historyIndex(tx *kernel.Tx) historyIndex {
 	idx := historyIndex{}
 	for _, e := range s.events {
 		k := historyKey(e.Object, e.ObjectID)
@@ -292,7 +294,7 @@ func sortNewest(in []seqSnapshot) []ObjectSnapshot {
 	return out
 }
 
-func (s *Simulator) qrSnapshotsLocked(h historyIndex) []ObjectSnapshot {
+func (s *Simulator) qrSnapshots(tx *kernel.Tx, h historyIndex) []ObjectSnapshot {
 	if s.qr == nil {
 		return []ObjectSnapshot{}
 	}
@@ -323,7 +325,7 @@ func (s *Simulator) qrSnapshotsLocked(h historyIndex) []ObjectSnapshot {
 	return sortNewest(out)
 }
 
-func (s *Simulator) cardSnapshotsLocked(h historyIndex) (apps, cards, topups []ObjectSnapshot) {
+func (s *Simulator) cardSnapshots(tx *kernel.Tx, h historyIndex) (apps, cards, topups []ObjectSnapshot) {
 	if s.cards == nil {
 		return []ObjectSnapshot{}, []ObjectSnapshot{}, []ObjectSnapshot{}
 	}
@@ -371,7 +373,7 @@ func (s *Simulator) cardSnapshotsLocked(h historyIndex) (apps, cards, topups []O
 	return sortNewest(appList), sortNewest(cardList), sortNewest(topupList)
 }
 
-func (s *Simulator) remitSnapshotsLocked(h historyIndex) []ObjectSnapshot {
+func (s *Simulator) remitSnapshots(tx *kernel.Tx, h historyIndex) []ObjectSnapshot {
 	if s.remit == nil {
 		return []ObjectSnapshot{}
 	}
@@ -402,7 +404,7 @@ func (s *Simulator) remitSnapshotsLocked(h historyIndex) []ObjectSnapshot {
 	return sortNewest(out)
 }
 
-func (s *Simulator) depositSnapshotsLocked(h historyIndex) []ObjectSnapshot {
+func (s *Simulator) depositSnapshots(tx *kernel.Tx, h historyIndex) []ObjectSnapshot {
 	if s.deposits == nil {
 		return []ObjectSnapshot{}
 	}

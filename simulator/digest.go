@@ -3,6 +3,8 @@ package simulator
 import (
 	"crypto/sha256"
 	"encoding/hex"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // The state digest (Digest, GET /_sim/digest, the end line of a recording)
@@ -36,14 +38,14 @@ var digestLeaves = map[string]bool{"Clock.now": true, "Simulator.start": true}
 // The clock reading is not part of it: read it beside the digest (Clock.Now,
 // or "now" in GET /_sim/digest). Control API: GET /_sim/digest.
 func (s *Simulator) Digest() (string, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.stateDigest()
+	tx := s.k.Begin()
+	defer tx.End()
+	return s.stateDigest(tx)
 }
 
-// stateDigest is the digest of the state of s. s.mu must be held.
-func (s *Simulator) stateDigest() (string, error) {
-	img, err := s.encodeImageLeaving(digestLeaves)
+// stateDigest is the digest of the state of s.
+func (s *Simulator) stateDigest(tx *kernel.Tx) (string, error) {
+	img, err := s.encodeImageLeaving(tx, digestLeaves)
 	if err != nil {
 		return "", err
 	}
@@ -52,9 +54,9 @@ func (s *Simulator) stateDigest() (string, error) {
 
 // legacyDigest is the digest recordings of version 1 carry: the whole
 // image, the clock reading included, as a version 1 build encoded it (the
-// fields added since, imageFieldsSince, left out). s.mu must be held.
-func (s *Simulator) legacyDigest() (string, error) {
-	img, err := s.encodeImageLeaving(fieldsAddedAfter(1))
+// fields added since, imageFieldsSince, left out).
+func (s *Simulator) legacyDigest(tx *kernel.Tx) (string, error) {
+	img, err := s.encodeImageLeaving(tx, fieldsAddedAfter(1))
 	if err != nil {
 		return "", err
 	}

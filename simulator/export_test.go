@@ -11,8 +11,8 @@ import (
 // Routes lists the business endpoints as "METHOD pattern", plus the token
 // exchange, in registration order.
 func Routes(s *Simulator) []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	out := []string{"POST /v1/connect/token"}
 	for _, e := range s.endpoints {
 		out = append(out, e.method+" "+e.pattern)
@@ -23,8 +23,8 @@ func Routes(s *Simulator) []string {
 // SetStoreCaps lowers the bounds of the nonce, idempotency record and
 // step-up challenge stores (0 leaves one as it is).
 func SetStoreCaps(s *Simulator, nonces, idem, challenges int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	if nonces > 0 {
 		s.gw.maxNonces = nonces
 	}
@@ -39,8 +39,8 @@ func SetStoreCaps(s *Simulator, nonces, idem, challenges int) {
 // SetJournalCapacity replaces the request journal with an empty one keeping
 // the newest n requests.
 func SetJournalCapacity(s *Simulator, n int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	seq := s.gw.journal.seq
 	s.gw.journal = newJournal(n)
 	s.gw.journal.seq = seq
@@ -193,8 +193,8 @@ func ServiceScopes() []string { return append([]string(nil), serviceScopes...) }
 // sessions, PIN calls, VP applications, stored remittance keys, card
 // transactions).
 func InternalCounts(s *Simulator) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	pins := 0
 	for _, calls := range s.cards.pinCalls {
 		pins += len(calls)

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+
 	mwallet "github.com/mwallet/mwallet-go"
 )
 
@@ -175,16 +177,16 @@ func (f *Fault) matches(r *http.Request) bool {
 	return r.URL.Path == f.Path
 }
 
-// injectFault adds a fault for the next Count requests matching its method
+// runInjectFault adds a fault for the next Count requests matching its method
 // and path. Faults are tried in the order they were added; one request takes
 // at most one fault.
-func (s *Simulator) injectFault(f Fault) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.injectFaultLocked(f)
+func (s *Simulator) runInjectFault(f Fault) error {
+	tx := s.k.Begin()
+	defer tx.End()
+	return s.injectFault(tx, f)
 }
 
-func (s *Simulator) injectFaultLocked(f Fault) error {
+func (s *Simulator) injectFault(tx *kernel.Tx, f Fault) error {
 	if err := f.validate(); err != nil {
 		return errInvalidRequest(err.Error())
 	}
@@ -198,23 +200,23 @@ func (s *Simulator) injectFaultLocked(f Fault) error {
 
 // clearFaults removes every fault.
 func (s *Simulator) clearFaults() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	s.gw.faults = nil
 }
 
 // armedFaults lists the faults still armed, Count being what remains.
 func (s *Simulator) armedFaults() []Fault {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.faultsLocked()
+	tx := s.k.Begin()
+	defer tx.End()
+	return s.faults(tx)
 }
 
 // faultDraws returns the draws takeFault will make for r, one per OneIn
 // fault that matches it, in order, up to the fault it takes, without
 // drawing: on a copy of the generator, after the draw of the request id
-// (begin takes the request id first). s.mu must be held.
-func (s *Simulator) faultDraws(r *http.Request) []bool {
+// (begin takes the request id first).
+func (s *Simulator) faultDraws(tx *kernel.Tx, r *http.Request) []bool {
 	var draws []bool
 	var rng *rand.Rand
 	for _, f := range s.gw.faults {
@@ -238,7 +240,7 @@ func (s *Simulator) faultDraws(r *http.Request) []bool {
 	return draws
 }
 
-func (s *Simulator) faultsLocked() []Fault {
+func (s *Simulator) faults(tx *kernel.Tx) []Fault {
 	out := make([]Fault, 0, len(s.gw.faults))
 	for _, f := range s.gw.faults {
 		c := f.Fault

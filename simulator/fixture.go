@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // contractScopes are the scopes the contract names.
@@ -32,7 +34,7 @@ var serviceScopes = []string{"remittances:write", "kyc:read", "kyc:write"}
 
 // loadFixture loads the default fixture and the WithMember seeds; a seed that
 // cannot be created is an error.
-func (s *Simulator) loadFixture() error {
+func (s *Simulator) loadFixture(tx *kernel.Tx) error {
 	s.merchant = &merchantState{
 		ID:     s.creds.MerchantID,
 		Model:  s.creds.Model,
@@ -59,14 +61,14 @@ func (s *Simulator) loadFixture() error {
 		s.assetByCode[a.Code] = a
 	}
 	if !s.opts.noMember {
-		_, _ = s.createMemberLocked(MemberSeed{
+		_, _ = s.createMember(tx, MemberSeed{
 			ExternalID: DefaultMemberExternalID,
 			KYCLevel:   1,
 			Balances:   map[string]string{"USDT": "1000.000000", "USDC": "500.000000"},
 		})
 	}
 	for _, m := range s.opts.members {
-		if _, err := s.createMemberLocked(m); err != nil {
+		if _, err := s.createMember(tx, m); err != nil {
 			return fmt.Errorf("simulator: WithMember %q: %w", m.ExternalID, err)
 		}
 	}
@@ -128,9 +130,9 @@ func fixtureAssets() []*asset {
 	}
 }
 
-// createMemberLocked creates a member and credits its seed balances from the
-// world account. s.mu must be held (or the simulator not yet shared).
-func (s *Simulator) createMemberLocked(seed MemberSeed) (*member, error) {
+// createMember creates a member and credits its seed balances from the
+// world account.
+func (s *Simulator) createMember(tx *kernel.Tx, seed MemberSeed) (*member, error) {
 	ext := strings.TrimSpace(seed.ExternalID)
 	if ext == "" {
 		return nil, errInvalidRequest("external_member_id is required")
@@ -194,6 +196,6 @@ func (s *Simulator) createMemberLocked(seed MemberSeed) (*member, error) {
 	s.members[m.ID] = m
 	s.membersByExt[ext] = m
 	s.memberOrder = append(s.memberOrder, m)
-	s.emit("member.created", "member", strings.TrimPrefix(m.ID, "mem_"), m, "active", 0, nil)
+	s.emit(tx, "member.created", "member", strings.TrimPrefix(m.ID, "mem_"), m, "active", 0, nil)
 	return m, nil
 }

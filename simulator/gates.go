@@ -3,6 +3,8 @@ package simulator
 import (
 	"fmt"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // Limits and gates hold on every path. Each product line checks its gates
@@ -111,7 +113,7 @@ func remitBeforeUpstream(status string) bool {
 	return false
 }
 
-// remitGateLocked decides whether o may make the move to status to. Moves
+// remitGate decides whether o may make the move to status to. Moves
 // that take an order towards the upstream from before it (a queued order
 // advancing, a reviewed or reconfirmed order dispatching) re-check the
 // member and line gates; a queued order, which reserved no limit, also
@@ -120,7 +122,7 @@ func remitBeforeUpstream(status string) bool {
 // go on), or an error that leaves the order where it is: a queued order
 // waits, judged by no gate, while the merchant is not active or its prepaid
 // does not cover the order.
-func (s *Simulator) remitGateLocked(o *remitOrder, to string, now time.Time) (string, error) {
+func (s *Simulator) remitGate(tx *kernel.Tx, o *remitOrder, to string, now time.Time) (string, error) {
 	if !remitBeforeUpstream(o.Status) || (to != "platform_reviewing" && to != "dispatching" && to != "processing") {
 		return "", nil
 	}

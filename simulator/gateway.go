@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mwallet/mwallet-go/internal/h2serve"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // Contract windows and gateway bounds.
@@ -196,6 +197,7 @@ func (resp response) write(w http.ResponseWriter, requestID string) {
 // exchange is the gateway's view of one request from arrival to answer.
 type exchange struct {
 	s     *Simulator
+	tx    *kernel.Tx // held from begin to finish, released while a delay fault waits
 	w     http.ResponseWriter
 	r     *http.Request
 	id    string
@@ -213,17 +215,16 @@ type exchange struct {
 // id, sweeps the windows and takes the first matching fault. The caller
 // must call preFault, and finish unless preFault finished the request.
 func (s *Simulator) begin(w http.ResponseWriter, r *http.Request) *exchange {
-	s.inputs.Lock()
-	s.mu.Lock()
-	in, end, err := s.logRequest(r)
-	s.inputs.Unlock()
+	tx := s.k.BeginInput()
+	in, end, err := s.logRequest(tx, r)
+	tx.Ordered()
 	if err != nil {
-		s.mu.Unlock()
+		tx.End()
 		return &exchange{s: s, w: w, r: r, refused: err}
 	}
 	now := s.clock.Now()
-	s.sweepLocked(now)
-	x := &exchange{s: s, w: w, r: r, id: s.nextRequestID(), in: in, end: end}
+	s.sweep(tx, now)
+	x := &exchange{s: s, tx: tx, w: w, r: r, id: s.nextRequestID(), in: in, end: end}
 	x.rec = RequestRecord{
 		RequestID: x.id, Time: now, Method: r.Method, Path: rawRequestPath(r), Query: r.URL.RawQuery,
 		Member:         strings.TrimSpace(r.Header.Get("X-On-Behalf-Of")),
@@ -249,7 +250,7 @@ func (x *exchange) finish(resp response) {
 		x.rec.Dropped = true
 	}
 	x.s.gw.journal.add(x.rec)
-	x.s.mu.Unlock()
+	x.tx.End()
 	// A write is answered once its input is on stable storage (with a data
 	// directory; at once otherwise).
 	if isWrite(x.r.Method) {
@@ -302,7 +303,7 @@ func (x *exchange) delay() {
 	f := x.fault.Fault
 	s := x.s
 	s.rec.parked++
-	s.mu.Unlock()
+	x.tx.Suspend()
 	if c := captureOf(x.r); c != nil && c.replay != nil {
 		// A replay: the recording says when the request took the lock again.
 		c.replay.park()
@@ -311,8 +312,7 @@ func (x *exchange) delay() {
 	}
 	// Taking the lock again is an input of its own (resume), so that the log
 	// keeps what ran meanwhile before it.
-	s.inputs.Lock()
-	s.mu.Lock()
+	x.tx.Resume()
 	s.rec.parked--
 	if _, err := s.rec.log(&recordedInput{Op: opResume, Clock: s.clock.Now(), Of: x.in.Seq}); err != nil {
 		// The first part already ran: the request completes, and the log
@@ -320,7 +320,7 @@ func (x *exchange) delay() {
 		// service_unavailable (finish) and a restart resumes it.
 		s.rec.fail(err)
 	}
-	s.inputs.Unlock()
+	x.tx.Ordered()
 }
 
 // wait waits out a delay fault.
@@ -356,7 +356,7 @@ func (s *Simulator) serveEndpoint(w http.ResponseWriter, r *http.Request, e *end
 		return
 	}
 	resp := s.runEndpoint(x, e, body, rerr != nil || len(body) > maxBodyBytes)
-	s.runDueLocked()
+	s.runDue(x.tx)
 	x.finish(x.afterFault(resp))
 }
 
@@ -409,7 +409,7 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 	if ae := s.takeWriteQuota(r, now); ae != nil {
 		return fail(ae)
 	}
-	c := &rc{s: s, r: r, now: now, requestID: x.id, key: key, body: body, header: http.Header{}}
+	c := &rc{s: s, tx: x.tx, r: r, now: now, requestID: x.id, key: key, body: body, header: http.Header{}}
 	c.stepUp = strings.TrimSpace(r.Header.Get("X-Step-Up"))
 	if e.member {
 		m, ae := s.resolveMember(x.rec.Member)
@@ -439,7 +439,7 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 	recKey := s.merchant.ID + "|" + c.idemKey
 	endpointID := r.Method + " " + r.URL.EscapedPath()
 	hash := s.gw.bodyDigest(body)
-	rec, ok := s.idemRecordLocked(recKey, now)
+	rec, ok := s.idemRecord(x.tx, recKey, now)
 	live := ok && (rec.inProgress || now.Before(rec.expiresAt))
 	if !ok && len(s.gw.idem) >= s.gw.maxIdem {
 		return fail(storeFull("idempotency record", &s.gw.idemQ, now))

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // idemRecord is the stored result of an idempotent request.
@@ -16,7 +18,7 @@ type idemRecord struct {
 	inProgress bool
 	// stagedUntil, set on a record StartInProgress made, is when its
 	// request ends without a stored result (the record is then dropped on
-	// its next lookup, idemRecordLocked).
+	// its next lookup, idemRecord).
 	stagedUntil time.Time
 	status      int
 	header      http.Header
@@ -70,12 +72,12 @@ func (q *expiryQueue) pop(now time.Time) (expiring, bool) {
 	return it, true
 }
 
-// sweepLocked deletes the nonces, idempotency records, tokens, step-up
+// sweep deletes the nonces, idempotency records, tokens, step-up
 // challenges and QR quote memo entries whose window has passed. Nothing is
 // deleted inside its window: the memory bounds are kept by refusing new
 // entries when a store is full (storeFull). It runs on every business
 // request; each call costs only what it removes.
-func (s *Simulator) sweepLocked(now time.Time) {
+func (s *Simulator) sweep(tx *kernel.Tx, now time.Time) {
 	g := s.gw
 	for {
 		it, ok := g.nonceQ.pop(now)

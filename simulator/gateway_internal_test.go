@@ -115,8 +115,8 @@ func TestWindowsStayBounded(t *testing.T) {
 	t.Parallel()
 	s := mustNewHandler()
 	now := s.clock.Now()
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	s.gw.maxNonces, s.gw.maxIdem = 100, 100 // the sweep ignores the caps
 	for i := 0; i < 5000; i++ {
 		k := fmt.Sprint(i)
@@ -124,23 +124,23 @@ func TestWindowsStayBounded(t *testing.T) {
 		s.gw.nonceQ.push(k, now.Add(nonceWindow))
 		s.gw.idem[k] = &idemRecord{expiresAt: now.Add(idempotencyWindow)}
 		s.gw.idemQ.push(k, now.Add(idempotencyWindow))
-		s.sweepLocked(now)
+		s.sweep(tx, now)
 	}
 	if len(s.gw.nonces) != 5000 || len(s.gw.idem) != 5000 {
 		t.Fatalf("live entries swept: %d nonces, %d records", len(s.gw.nonces), len(s.gw.idem))
 	}
-	s.advanceLocked(nonceWindow - time.Nanosecond)
-	s.sweepLocked(s.clock.Now())
+	s.advance(tx, nonceWindow-time.Nanosecond)
+	s.sweep(tx, s.clock.Now())
 	if len(s.gw.nonces) != 5000 {
 		t.Fatalf("a nonce was forgotten inside its window: %d left", len(s.gw.nonces))
 	}
-	s.advanceLocked(time.Nanosecond)
-	s.sweepLocked(s.clock.Now())
+	s.advance(tx, time.Nanosecond)
+	s.sweep(tx, s.clock.Now())
 	if len(s.gw.nonces) != 0 || s.gw.nonceQ.len() != 0 || len(s.gw.idem) != 5000 {
 		t.Fatalf("after 5 minutes: %d nonces (%d queued), %d records", len(s.gw.nonces), s.gw.nonceQ.len(), len(s.gw.idem))
 	}
-	s.advanceLocked(idempotencyWindow)
-	s.sweepLocked(s.clock.Now())
+	s.advance(tx, idempotencyWindow)
+	s.sweep(tx, s.clock.Now())
 	if len(s.gw.idem) != 0 || s.gw.idemQ.len() != 0 {
 		t.Fatalf("after 24 hours: %d records (%d queued)", len(s.gw.idem), s.gw.idemQ.len())
 	}

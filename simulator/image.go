@@ -18,6 +18,8 @@ import (
 	"sync"
 	"time"
 	"unsafe"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // The state image: the whole state of a simulator as bytes, for the
@@ -50,6 +52,7 @@ var simPkg = reflect.TypeOf(Simulator{}).PkgPath()
 // imageSkip names the fields that are not state ("Type.field").
 var imageSkip = map[string]bool{
 	"Simulator.opts":         true,
+	"Simulator.k":            true,
 	"Simulator.rec":          true,
 	"Simulator.actions":      true,
 	"Simulator.endpoints":    true,
@@ -472,12 +475,11 @@ func (e *imgEnc) mapValue(v reflect.Value) error {
 	return nil
 }
 
-// encodeImage writes the image of s. s.mu must be held.
-func (s *Simulator) encodeImage() ([]byte, error) { return s.encodeImageLeaving(nil) }
+// encodeImage writes the image of s.
+func (s *Simulator) encodeImage(tx *kernel.Tx) ([]byte, error) { return s.encodeImageLeaving(tx, nil) }
 
 // encodeImageLeaving writes the image of s without the fields of leave.
-// s.mu must be held.
-func (s *Simulator) encodeImageLeaving(leave map[string]bool) ([]byte, error) {
+func (s *Simulator) encodeImageLeaving(tx *kernel.Tx, leave map[string]bool) ([]byte, error) {
 	// The image is about as large as the last one: start there.
 	e := &imgEnc{ptrs: make(map[ptrKey]uint64, s.rec.lastPtrs), b: make([]byte, 0, s.rec.lastImage+s.rec.lastImage/8), leave: leave}
 	defer func() { s.rec.lastImage, s.rec.lastPtrs = len(e.b), len(e.ptrs) }()
@@ -498,8 +500,8 @@ func (s *Simulator) stateDump() ([]string, error) {
 	root := reflect.ValueOf(s)
 	e.ptrs[ptrKey{root.Pointer(), root.Type()}] = 0
 	e.next = 1
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	if err := e.value(root.Elem()); err != nil {
 		return nil, err
 	}

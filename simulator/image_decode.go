@@ -270,8 +270,8 @@ func (d *imgDec) value(v reflect.Value) error {
 func (s *Simulator) decodeImage(b []byte) error {
 	root := reflect.ValueOf(s)
 	d := &imgDec{b: b, ptrs: []reflect.Value{root}}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	if err := d.value(root.Elem()); err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // CheckInvariants verifies what a balanced ledger cannot show: that money
@@ -32,9 +33,9 @@ import (
 //
 // Use it beside CheckLedger at the end of a test.
 func (s *Simulator) CheckInvariants() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	v := s.invariantViolationsLocked()
+	tx := s.k.Begin()
+	defer tx.End()
+	v := s.invariantViolations(tx)
 	if len(v) == 0 {
 		return nil
 	}
@@ -45,8 +46,8 @@ func (s *Simulator) CheckInvariants() error {
 // "violations": [...]}, what CheckInvariants reports, for clients outside
 // Go.
 func (s *Simulator) registerInvariants() {
-	s.control("GET /_sim/invariants", func(*http.Request, []byte) (int, any, error) {
-		v := s.invariantViolationsLocked()
+	s.control("GET /_sim/invariants", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+		v := s.invariantViolations(tx)
 		if v == nil {
 			v = []string{}
 		}
@@ -101,8 +102,8 @@ func (h *holdBook) add(account, asset string, amt money.Amount, owner string) {
 	h.owners[k] = append(h.owners[k], owner)
 }
 
-// liveHolds returns what every live object holds. s.mu must be held.
-func (s *Simulator) liveHolds() *holdBook {
+// liveHolds returns what every live object holds.
+func (s *Simulator) liveHolds(tx *kernel.Tx) *holdBook {
 	h := &holdBook{amounts: map[string]map[string]money.Amount{}, owners: map[string][]string{}}
 	for _, o := range s.qr.list {
 		if o.Status != "pending" && o.Status != "processing" {
@@ -150,12 +151,12 @@ func holdAccount(account string) bool {
 	return account == AccountMerchantPrepaidLocked || (strings.HasPrefix(account, "member:") && strings.HasSuffix(account, ":locked"))
 }
 
-// invariantViolationsLocked lists every violation, sorted. s.mu must be held.
-func (s *Simulator) invariantViolationsLocked() []string {
+// invariantViolations lists every violation, sorted.
+func (s *Simulator) invariantViolations(tx *kernel.Tx) []string {
 	var out []string
 
 	// Holds: every locked account equals the holds of its live objects.
-	h := s.liveHolds()
+	h := s.liveHolds(tx)
 	out = append(out, h.errs...)
 	accounts := map[string]bool{}
 	for acct := range s.ledger.balances {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // TestCheckInvariantsDetects breaks each invariant directly in the
@@ -17,9 +18,9 @@ func TestCheckInvariantsDetects(t *testing.T) {
 	t.Parallel()
 	usdt := func(v string) money.Amount { return money.MustParse(v, 6) }
 	// fixture returns the fixture member and an active virtual card of it.
-	fixture := func(s *Simulator) (*member, *simCard) {
+	fixture := func(tx *kernel.Tx, s *Simulator) (*member, *simCard) {
 		m := s.membersByExt[DefaultMemberExternalID]
-		return m, s.newCardLocked(m, "cpd_virtual_std", "", "virtual")
+		return m, s.newCard(tx, m, "cpd_virtual_std", "", "virtual")
 	}
 	mustPost := func(t *testing.T, s *Simulator, asset string, amt money.Amount, from, to string) {
 		t.Helper()
@@ -29,72 +30,72 @@ func TestCheckInvariantsDetects(t *testing.T) {
 	}
 	tests := []struct {
 		name    string
-		corrupt func(t *testing.T, s *Simulator)
+		corrupt func(t *testing.T, tx *kernel.Tx, s *Simulator)
 		want    []string
 	}{
-		{name: "hold without a live order", corrupt: func(t *testing.T, s *Simulator) {
-			m, _ := fixture(s)
+		{name: "hold without a live order", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
+			m, _ := fixture(tx, s)
 			mustPost(t, s, "USDT", usdt("7"), MemberAvailable(m.ID), MemberLocked(m.ID))
 		}, want: []string{":locked holds 7.000000 USDT but no live object holds anything there"}},
-		{name: "prepaid hold without a live order", corrupt: func(t *testing.T, s *Simulator) {
+		{name: "prepaid hold without a live order", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
 			mustPost(t, s, "USDT", usdt("3"), AccountWorld, AccountMerchantPrepaidLocked)
 		}, want: []string{"merchant:prepaid_locked holds 3.000000 USDT but no live object"}},
-		{name: "live order without its hold", corrupt: func(t *testing.T, s *Simulator) {
-			m, c := fixture(s)
+		{name: "live order without its hold", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
+			m, c := fixture(tx, s)
 			s.cards.topups["ctp_x"] = &cardTopUp{ID: "ctp_x", CardID: c.ID, MemberID: m.ID, Asset: "USDT", Funding: "member",
 				Amount: usdt("10"), Fee: usdt("0.1"), Status: "processing"}
 		}, want: []string{"holds 0.000000 USDT but its live objects hold 10.100000 (ctp_x (processing))"}},
-		{name: "final order still holding", corrupt: func(t *testing.T, s *Simulator) {
-			m, c := fixture(s)
+		{name: "final order still holding", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
+			m, c := fixture(tx, s)
 			mustPost(t, s, "USDT", usdt("10.1"), MemberAvailable(m.ID), MemberLocked(m.ID))
 			s.cards.topups["ctp_y"] = &cardTopUp{ID: "ctp_y", CardID: c.ID, MemberID: m.ID, Asset: "USDT", Funding: "member",
 				Amount: usdt("10"), Fee: usdt("0.1"), Status: "failed"}
 		}, want: []string{"holds 10.100000 USDT but no live object holds anything there"}},
-		{name: "balance on a closed card", corrupt: func(t *testing.T, s *Simulator) {
-			_, c := fixture(s)
+		{name: "balance on a closed card", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
+			_, c := fixture(tx, s)
 			mustPost(t, s, "USDT", usdt("10.1"), AccountWorld, CardAccount(c.ID))
 			c.Status = "closed"
 		}, want: []string{"is closed but holds 10.100000 USDT"}},
-		{name: "balance on a replaced card", corrupt: func(t *testing.T, s *Simulator) {
-			_, c := fixture(s)
+		{name: "balance on a replaced card", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
+			_, c := fixture(tx, s)
 			mustPost(t, s, "USDT", usdt("1"), AccountWorld, CardAccount(c.ID))
 			c.Status = "replaced"
 		}, want: []string{"is replaced but holds 1.000000 USDT"}},
-		{name: "balance on an expired card", corrupt: func(t *testing.T, s *Simulator) {
-			_, c := fixture(s)
+		{name: "balance on an expired card", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
+			_, c := fixture(tx, s)
 			mustPost(t, s, "USDT", usdt("1"), AccountWorld, CardAccount(c.ID))
 			c.Status = "expired"
 		}, want: []string{"is expired but holds 1.000000 USDT"}},
-		{name: "balance on an unknown card", corrupt: func(t *testing.T, s *Simulator) {
+		{name: "balance on an unknown card", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
 			mustPost(t, s, "USDT", usdt("1"), AccountWorld, CardAccount("crd_nothing"))
 		}, want: []string{"card:crd_nothing holds 1.000000 USDT but no such card exists"}},
-		{name: "top-up in flight towards an ended card", corrupt: func(t *testing.T, s *Simulator) {
-			m, c := fixture(s)
+		{name: "top-up in flight towards an ended card", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
+			m, c := fixture(tx, s)
 			mustPost(t, s, "USDT", usdt("10.1"), MemberAvailable(m.ID), MemberLocked(m.ID))
 			s.cards.topups["ctp_z"] = &cardTopUp{ID: "ctp_z", CardID: c.ID, MemberID: m.ID, Asset: "USDT", Funding: "member",
 				Amount: usdt("10"), Fee: usdt("0.1"), Status: "processing"}
 			c.Status = "closed"
 		}, want: []string{"top-up ctp_z is in flight towards card ", ", which is closed"}},
-		{name: "queued remittance holding funds", corrupt: func(t *testing.T, s *Simulator) {
-			m, _ := fixture(s)
+		{name: "queued remittance holding funds", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
+			m, _ := fixture(tx, s)
 			mustPost(t, s, "USDT", usdt("5"), MemberAvailable(m.ID), MemberLocked(m.ID))
 			o := &remitOrder{ID: "rmt_q", Member: m, Status: "pending_merchant_funds", Funding: "member", Asset: "USDT", Locked: usdt("5"), Held: true}
 			s.remit.orders = append(s.remit.orders, o)
 		}, want: []string{"remittance rmt_q waits for merchant funds but holds 5.000000 USDT"}},
-		{name: "QR order left pending", corrupt: func(t *testing.T, s *Simulator) {
-			m, _ := fixture(s)
+		{name: "QR order left pending", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
+			m, _ := fixture(tx, s)
 			o := &qrOrder{ID: "qrp_p", MemberID: m.ID, member: m, Status: "pending", Plan: qrPlan{Asset: "USDT", CustomerTotal: usdt("2")},
 				from: MemberAvailable(m.ID), locked: MemberLocked(m.ID)}
 			s.qr.list = append(s.qr.list, o)
 			mustPost(t, s, "USDT", usdt("2"), MemberAvailable(m.ID), MemberLocked(m.ID))
 		}, want: []string{"QR order qrp_p is left pending"}},
-		{name: "application on a compensated binding", corrupt: func(t *testing.T, s *Simulator) {
-			m, _ := fixture(s)
+		{name: "application on a compensated binding", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
+			m, _ := fixture(tx, s)
 			s.kyc.bindings["qkb_c"] = &quickBinding{ID: "qkb_c", MemberID: m.ID, Status: "compensated"}
 			s.cards.apps["cap_b"] = &cardApplication{ID: "cap_b", MemberID: m.ID, Status: "submitted", QuickBindingID: "qkb_c", FirstTopUp: usdt("0")}
 		}, want: []string{"card application cap_b is submitted on quick KYC binding qkb_c, which is no longer active"}},
-		{name: "issued application without its card", corrupt: func(t *testing.T, s *Simulator) {
-			m, _ := fixture(s)
+		{name: "issued application without its card", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
+			m, _ := fixture(tx, s)
 			s.cards.apps["cap_i"] = &cardApplication{ID: "cap_i", MemberID: m.ID, Status: "issued", CardID: "crd_gone", FirstTopUp: usdt("0")}
 		}, want: []string{"card application cap_i is issued but its card \"crd_gone\" does not exist"}},
 	}
@@ -109,9 +110,9 @@ func TestCheckInvariantsDetects(t *testing.T) {
 			if hold, v := invariantsOverHTTP(t, s); !hold || len(v) != 0 {
 				t.Fatalf("GET /_sim/invariants on a fresh simulator: hold %v, %v", hold, v)
 			}
-			s.mu.Lock()
-			tt.corrupt(t, s)
-			s.mu.Unlock()
+			tx := s.k.Begin()
+			tt.corrupt(t, tx, s)
+			tx.End()
 			if err := s.CheckLedger(); err != nil {
 				t.Fatalf("the broken state must still balance: %v", err)
 			}

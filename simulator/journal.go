@@ -87,14 +87,14 @@ func (j *journal) reset() {
 // journalRequests returns the request journal, oldest first: the newest 10 000
 // business-API requests (control API calls are not recorded).
 func (s *Simulator) journalRequests() []RequestRecord {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	return s.gw.journal.list()
 }
 
 // resetRequests empties the request journal.
 func (s *Simulator) resetRequests() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	s.gw.journal.reset()
 }

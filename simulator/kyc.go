@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // Quick KYC and hosted KYC rules.
@@ -75,38 +76,38 @@ func (s *Simulator) registerKYC() {
 	s.register(endpoint{method: http.MethodGet, pattern: "/v1/kyc/quick", scope: "kyc:read", member: true, handle: s.listQuickBindings})
 	s.register(endpoint{method: http.MethodPost, pattern: "/v1/kyc/quick", scope: "kyc:write", member: true, idempotent: true, handle: s.createQuickBinding})
 
-	memberAction := func(f func(m *member, body []byte) error) actionFunc {
-		return func(id string, body []byte) (any, error) {
+	memberAction := func(f func(tx *kernel.Tx, m *member, body []byte) error) actionFunc {
+		return func(tx *kernel.Tx, id string, body []byte) (any, error) {
 			m := s.memberByAnyID(id)
 			if m == nil {
 				return nil, errNotFound("member")
 			}
-			if err := f(m, body); err != nil {
+			if err := f(tx, m, body); err != nil {
 				return nil, err
 			}
 			return s.kycJSON(m), nil
 		}
 	}
-	s.actions["kyc/update"] = memberAction(func(m *member, _ []byte) error { return s.kycUpdateLocked(m) })
-	s.actions["kyc/approve"] = memberAction(func(m *member, body []byte) error {
+	s.actions["kyc/update"] = memberAction(func(tx *kernel.Tx, m *member, _ []byte) error { return s.kycUpdate(tx, m) })
+	s.actions["kyc/approve"] = memberAction(func(tx *kernel.Tx, m *member, body []byte) error {
 		var in struct {
 			Level *int `json:"level"`
 		}
 		if err := decodeControl(body, &in); err != nil {
 			return err
 		}
-		return s.kycApproveLocked(m, in.Level)
+		return s.kycApprove(tx, m, in.Level)
 	})
-	s.actions["kyc/reject"] = memberAction(func(m *member, _ []byte) error { return s.kycReviewLocked(m, "rejected") })
-	s.actions["kyc/supplement"] = memberAction(func(m *member, _ []byte) error { return s.kycReviewLocked(m, "supplement_required") })
-	s.actions["kyc/sessions/complete"] = func(id string, _ []byte) (any, error) {
-		m, err := s.completeKYCSessionLocked(id)
+	s.actions["kyc/reject"] = memberAction(func(tx *kernel.Tx, m *member, _ []byte) error { return s.kycReview(tx, m, "rejected") })
+	s.actions["kyc/supplement"] = memberAction(func(tx *kernel.Tx, m *member, _ []byte) error { return s.kycReview(tx, m, "supplement_required") })
+	s.actions["kyc/sessions/complete"] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {
+		m, err := s.completeKYCSession(tx, id)
 		if err != nil {
 			return nil, err
 		}
 		return s.kycJSON(m), nil
 	}
-	s.actions["kyc/quick/compensate"] = func(id string, body []byte) (any, error) {
+	s.actions["kyc/quick/compensate"] = func(tx *kernel.Tx, id string, body []byte) (any, error) {
 		var in struct {
 			Source        string `json:"compensation_source"`
 			ApplicationID string `json:"application_id"`
@@ -114,7 +115,7 @@ func (s *Simulator) registerKYC() {
 		if err := decodeControl(body, &in); err != nil {
 			return nil, err
 		}
-		b, err := s.compensateQuickBindingLocked(id, in.Source, in.ApplicationID)
+		b, err := s.compensateQuickBinding(tx, id, in.Source, in.ApplicationID)
 		if err != nil {
 			return nil, err
 		}
@@ -181,13 +182,13 @@ func (s *Simulator) createProfileSession(c *rc) (int, any, error) {
 
 // kycResultUpdated emits kyc.result.updated (data.id is the bare member uuid,
 // status_version the constant 0).
-func (s *Simulator) kycResultUpdated(m *member, status string) {
-	s.emit("kyc.result.updated", "kyc", strings.TrimPrefix(m.ID, "mem_"), m, status, 0, nil)
+func (s *Simulator) kycResultUpdated(tx *kernel.Tx, m *member, status string) {
+	s.emit(tx, "kyc.result.updated", "kyc", strings.TrimPrefix(m.ID, "mem_"), m, status, 0, nil)
 }
 
-// kycUpdateLocked sends m's profile back to review: the level drops to 0
+// kycUpdate sends m's profile back to review: the level drops to 0
 // until re-approval, which stops card issuing and remittances.
-func (s *Simulator) kycUpdateLocked(m *member) error {
+func (s *Simulator) kycUpdate(tx *kernel.Tx, m *member) error {
 	p := s.profileOf(m)
 	if p == nil {
 		return errNotFound("KYC profile")
@@ -201,13 +202,13 @@ func (s *Simulator) kycUpdateLocked(m *member) error {
 	m.KYCLevel = 0
 	p.Status = "pending_review"
 	p.UpdatedAt = s.clock.Now()
-	s.kycResultUpdated(m, "updated")
+	s.kycResultUpdated(tx, m, "updated")
 	return nil
 }
 
-// kycApproveLocked approves m's profile at level (default: the level held
+// kycApprove approves m's profile at level (default: the level held
 // before the last update, at least 1).
-func (s *Simulator) kycApproveLocked(m *member, level *int) error {
+func (s *Simulator) kycApprove(tx *kernel.Tx, m *member, level *int) error {
 	p := s.profileOf(m)
 	if p == nil {
 		m.HasKYCProfile = true
@@ -228,13 +229,13 @@ func (s *Simulator) kycApproveLocked(m *member, level *int) error {
 	p.ApprovedLevel = lv
 	p.Status = "approved"
 	p.UpdatedAt = s.clock.Now()
-	s.kycResultUpdated(m, "updated")
+	s.kycResultUpdated(tx, m, "updated")
 	return nil
 }
 
-// kycReviewLocked records a rejection or a request for supplementary
+// kycReview records a rejection or a request for supplementary
 // documents; the level stays 0.
-func (s *Simulator) kycReviewLocked(m *member, status string) error {
+func (s *Simulator) kycReview(tx *kernel.Tx, m *member, status string) error {
 	p := s.profileOf(m)
 	if p == nil {
 		return errNotFound("KYC profile")
@@ -249,11 +250,11 @@ func (s *Simulator) kycReviewLocked(m *member, status string) error {
 	if status == "supplement_required" {
 		ev = "supplement_required"
 	}
-	s.kycResultUpdated(m, ev)
+	s.kycResultUpdated(tx, m, ev)
 	return nil
 }
 
-func (s *Simulator) completeKYCSessionLocked(id string) (*member, error) {
+func (s *Simulator) completeKYCSession(tx *kernel.Tx, id string) (*member, error) {
 	id = strings.TrimSpace(id)
 	if !strings.HasPrefix(id, "kyc_") {
 		id = "kyc_" + id
@@ -269,7 +270,7 @@ func (s *Simulator) completeKYCSessionLocked(id string) (*member, error) {
 		return nil, newErr("state_invalid", "the hosted KYC link expired")
 	}
 	m := s.members[ss.MemberID]
-	if err := s.kycUpdateLocked(m); err != nil {
+	if err := s.kycUpdate(tx, m); err != nil {
 		return nil, err
 	}
 	ss.Used = true
@@ -280,21 +281,21 @@ func (s *Simulator) completeKYCSessionLocked(id string) (*member, error) {
 // external_member_id): the profile goes back to review and the level drops
 // to 0 (event kyc.result.updated). Control action kyc/{member}/update.
 func (s *Simulator) updateKYC(memberID string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	m := s.memberByAnyID(memberID)
 	if m == nil {
 		return errNotFound("member")
 	}
-	return s.kycUpdateLocked(m)
+	return s.kycUpdate(tx, m)
 }
 
 // approveKYC approves a member's profile at level (0 keeps the level held
 // before the last update). Control action kyc/{member}/approve, body
 // {"level": n}.
 func (s *Simulator) approveKYC(memberID string, level int) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	m := s.memberByAnyID(memberID)
 	if m == nil {
 		return errNotFound("member")
@@ -303,28 +304,28 @@ func (s *Simulator) approveKYC(memberID string, level int) error {
 	if level != 0 {
 		lv = &level
 	}
-	return s.kycApproveLocked(m, lv)
+	return s.kycApprove(tx, m, lv)
 }
 
 // rejectKYC rejects a member's profile under review. Control action
 // kyc/{member}/reject.
 func (s *Simulator) rejectKYC(memberID string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	m := s.memberByAnyID(memberID)
 	if m == nil {
 		return errNotFound("member")
 	}
-	return s.kycReviewLocked(m, "rejected")
+	return s.kycReview(tx, m, "rejected")
 }
 
-// completeKYCSession plays the member finishing a hosted KYC screen (ticket
+// runCompleteKYCSession plays the member finishing a hosted KYC screen (ticket
 // id with or without kyc_): the link is used up and the profile goes back to
 // review. Control action kyc/sessions/{id}/complete.
-func (s *Simulator) completeKYCSession(ticketID string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, err := s.completeKYCSessionLocked(ticketID)
+func (s *Simulator) runCompleteKYCSession(ticketID string) error {
+	tx := s.k.Begin()
+	defer tx.End()
+	_, err := s.completeKYCSession(tx, ticketID)
 	return err
 }
 
@@ -352,7 +353,7 @@ func (s *Simulator) quickBindingActive(m *member, bindingID string) bool {
 // or the merchant prepaid account (merchant_hosted). email is required when
 // m has no genuine level-1 KYC and must never have been used. On error
 // nothing changes. Card applications call it to allocate automatically.
-func (s *Simulator) allocateQuickBinding(m *member, email string) (*quickBinding, error) {
+func (s *Simulator) allocateQuickBinding(tx *kernel.Tx, m *member, email string) (*quickBinding, error) {
 	if s.kyc.quickDisabled {
 		return nil, newErr("quick_kyc_disabled", "quick KYC is not enabled for the merchant")
 	}
@@ -388,7 +389,7 @@ func (s *Simulator) allocateQuickBinding(m *member, email string) (*quickBinding
 	if err := s.ledger.Transfer(now, "quick KYC usage fee", quickKYCFeeAsset, fee, from, AccountRevenueFees); err != nil {
 		return nil, newErr("quick_kyc_unpaid", "the quick KYC usage fee (10 USDT) is not covered")
 	}
-	b := &quickBinding{seq: s.nextSeq(), ID: "qkb_" + s.newUUID(), MemberID: m.ID, Status: "active", FeeAccount: from, Fee: fee, Email: email, CreatedAt: now}
+	b := &quickBinding{seq: s.nextSeq(tx), ID: "qkb_" + s.newUUID(), MemberID: m.ID, Status: "active", FeeAccount: from, Fee: fee, Email: email, CreatedAt: now}
 	s.kyc.quickPool--
 	if email != "" {
 		s.kyc.quickUsedEmails[strings.ToLower(email)] = true
@@ -398,11 +399,11 @@ func (s *Simulator) allocateQuickBinding(m *member, email string) (*quickBinding
 	return b, nil
 }
 
-// compensateQuickBindingLocked marks a binding compensated (source admin or
+// compensateQuickBinding marks a binding compensated (source admin or
 // auto; auto when empty), refunds its usage fee to where it came from, and
 // emits kyc.quick.compensated. applicationID (cap_...) is included when the
 // failure was a card application's.
-func (s *Simulator) compensateQuickBindingLocked(id, source, applicationID string) (*quickBinding, error) {
+func (s *Simulator) compensateQuickBinding(tx *kernel.Tx, id, source, applicationID string) (*quickBinding, error) {
 	b := s.kyc.bindings[strings.TrimSpace(id)]
 	if b == nil && !strings.HasPrefix(id, "qkb_") {
 		b = s.kyc.bindings["qkb_"+strings.TrimSpace(id)]
@@ -428,7 +429,7 @@ func (s *Simulator) compensateQuickBindingLocked(id, source, applicationID strin
 	// released, card.application.rejected), so no card is issued on a
 	// compensated binding.
 	for _, a := range s.appsOnBinding(b.ID) {
-		if err := s.failCardApplicationLocked(a, false); err != nil {
+		if err := s.failCardApplication(tx, a, false); err != nil {
 			return nil, err
 		}
 		if applicationID == "" {
@@ -445,27 +446,27 @@ func (s *Simulator) compensateQuickBindingLocked(id, source, applicationID strin
 	if applicationID != "" {
 		extra["application_id"] = applicationID
 	}
-	s.emit("kyc.quick.compensated", "quick_kyc_binding", b.ID, s.members[b.MemberID], "compensated", b.Version, extra)
+	s.emit(tx, "kyc.quick.compensated", "quick_kyc_binding", b.ID, s.members[b.MemberID], "compensated", b.Version, extra)
 	return b, nil
 }
 
-// compensateQuickBinding compensates an active quick KYC binding: it stops
+// runCompensateQuickBinding compensates an active quick KYC binding: it stops
 // being active, leaves GET /v1/kyc/quick, its fee is refunded and
 // kyc.quick.compensated is emitted. source is admin or auto (empty: auto);
 // applicationID is optional. Control action kyc/quick/{id}/compensate with
 // body {"compensation_source": ..., "application_id": ...}.
-func (s *Simulator) compensateQuickBinding(id, source, applicationID string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, err := s.compensateQuickBindingLocked(id, source, applicationID)
+func (s *Simulator) runCompensateQuickBinding(id, source, applicationID string) error {
+	tx := s.k.Begin()
+	defer tx.End()
+	_, err := s.compensateQuickBinding(tx, id, source, applicationID)
 	return err
 }
 
 // setQuickKYC enables or disables quick KYC for the merchant and sets the
 // number of unassigned quick profiles left (negative keeps it).
 func (s *Simulator) setQuickKYC(enabled bool, pool int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	s.kyc.quickDisabled = !enabled
 	if pool >= 0 {
 		s.kyc.quickPool = pool
@@ -500,7 +501,7 @@ func (s *Simulator) createQuickBinding(c *rc) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	b, err := s.allocateQuickBinding(c.member, in.Email)
+	b, err := s.allocateQuickBinding(c.tx, c.member, in.Email)
 	if err != nil {
 		// The envelope's fields carry a reason only on POST
 		// /v1/remit/payees: here the keys alone.

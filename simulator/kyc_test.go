@@ -5,10 +5,10 @@ import "testing"
 func TestQuickBindingActive(t *testing.T) {
 	t.Parallel()
 	s := mustNewHandler(WithMember(MemberSeed{ExternalID: "other", KYCLevel: 1, Balances: map[string]string{"USDT": "20"}}))
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	m, other := s.membersByExt[DefaultMemberExternalID], s.membersByExt["other"]
-	b, err := s.allocateQuickBinding(m, "")
+	b, err := s.allocateQuickBinding(tx, m, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +28,7 @@ func TestQuickBindingActive(t *testing.T) {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
 	}
-	if _, err := s.compensateQuickBindingLocked(b.ID, "auto", ""); err != nil {
+	if _, err := s.compensateQuickBinding(tx, b.ID, "auto", ""); err != nil {
 		t.Fatal(err)
 	}
 	if s.quickBindingActive(m, b.ID) {

@@ -5,20 +5,22 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // registerMembers serves GET /v1/members/{id} and the member control actions.
 // It is called from registerKYC, the member-facing product line.
 func (s *Simulator) registerMembers() {
 	s.register(endpoint{method: http.MethodGet, pattern: "/v1/members/{id}", scope: "members:read", handle: s.getMember})
-	s.actions["members/status"] = func(id string, body []byte) (any, error) {
+	s.actions["members/status"] = func(tx *kernel.Tx, id string, body []byte) (any, error) {
 		var in struct {
 			Status string `json:"status"`
 		}
 		if err := decodeControl(body, &in); err != nil {
 			return nil, err
 		}
-		m, err := s.setMemberStatusLocked(id, in.Status)
+		m, err := s.setMemberStatus(tx, id, in.Status)
 		if err != nil {
 			return nil, err
 		}
@@ -76,17 +78,17 @@ func (s *Simulator) getMember(c *rc) (int, any, error) {
 	return http.StatusOK, memberJSON(m), nil
 }
 
-// setMemberStatus sets a member's status (active, suspended, blocklisted,
+// runSetMemberStatus sets a member's status (active, suspended, blocklisted,
 // banned or frozen); id is mem_<uuid>, the bare uuid or the
 // external_member_id. Moving into or out of suspended emits member.suspended.
-func (s *Simulator) setMemberStatus(id, status string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, err := s.setMemberStatusLocked(id, status)
+func (s *Simulator) runSetMemberStatus(id, status string) error {
+	tx := s.k.Begin()
+	defer tx.End()
+	_, err := s.setMemberStatus(tx, id, status)
 	return err
 }
 
-func (s *Simulator) setMemberStatusLocked(id, status string) (*member, error) {
+func (s *Simulator) setMemberStatus(tx *kernel.Tx, id, status string) (*member, error) {
 	m := s.memberByAnyID(id)
 	if m == nil {
 		return nil, errNotFound("member")
@@ -97,7 +99,7 @@ func (s *Simulator) setMemberStatusLocked(id, status string) (*member, error) {
 	prev := m.Status
 	m.Status = status
 	if (prev == "suspended") != (status == "suspended") {
-		s.emit("member.suspended", "member", strings.TrimPrefix(m.ID, "mem_"), m, status, 0, nil)
+		s.emit(tx, "member.suspended", "member", strings.TrimPrefix(m.ID, "mem_"), m, status, 0, nil)
 	}
 	return m, nil
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // OutcomeMode says how an upstream reaches its outcome for an object in
@@ -108,12 +110,12 @@ func (s *Simulator) outcomes() *outcomeState {
 }
 
 // onOutcome registers the upstream's success path of a collection: success
-// runs, with s.mu held, for the id of an object of the collection whose
+// runs, in a transaction, for the id of an object of the collection whose
 // outcome falls due. It looks the object up by id and does nothing when it
 // is gone. Product lines register theirs when they are registered.
-func (s *Simulator) onOutcome(collection string, success func(id string)) {
+func (s *Simulator) onOutcome(collection string, success func(tx *kernel.Tx, id string)) {
 	if s.outcomeRun == nil {
-		s.outcomeRun = map[string]func(string){}
+		s.outcomeRun = map[string]func(*kernel.Tx, string){}
 	}
 	s.outcomeRun[collection] = success
 }
@@ -121,42 +123,42 @@ func (s *Simulator) onOutcome(collection string, success func(id string)) {
 // setOutcome sets the outcome mode of a whole collection (for example
 // CollectionQROrders) for objects put in flight from now on.
 func (s *Simulator) setOutcome(collection string, m OutcomeMode) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	s.outcomes().byCollection[collection] = m
 }
 
-// setObjectOutcome sets the mode of one object already in flight (id with its
+// runSetObjectOutcome sets the mode of one object already in flight (id with its
 // REST prefix). Immediate runs its success path now; After schedules it.
-func (s *Simulator) setObjectOutcome(id string, m OutcomeMode) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.setObjectOutcomeLocked(id, m)
+func (s *Simulator) runSetObjectOutcome(id string, m OutcomeMode) {
+	tx := s.k.Begin()
+	defer tx.End()
+	s.setObjectOutcome(tx, id, m)
 }
 
-func (s *Simulator) setObjectOutcomeLocked(id string, m OutcomeMode) {
+func (s *Simulator) setObjectOutcome(tx *kernel.Tx, id string, m OutcomeMode) {
 	o := s.outcomes()
 	o.byObject[id] = m
 	if _, ok := o.pending[id]; ok {
-		s.applyOutcomeLocked(id, m)
+		s.applyOutcome(tx, id, m)
 	}
 }
 
 // inFlight puts object id of collection in flight: the collection's success
 // path (onOutcome) runs when the mode that governs the object says. The
 // product code calls settled(id) when the object reaches a final state by
-// any path, so a later timer does nothing. s.mu must be held.
-func (s *Simulator) inFlight(collection, id string) {
+// any path, so a later timer does nothing.
+func (s *Simulator) inFlight(tx *kernel.Tx, collection, id string) {
 	o := s.outcomes()
 	o.pending[id] = collection
 	m, ok := o.byObject[id]
 	if !ok {
 		m = o.byCollection[collection]
 	}
-	s.applyOutcomeLocked(id, m)
+	s.applyOutcome(tx, id, m)
 }
 
-func (s *Simulator) applyOutcomeLocked(id string, m OutcomeMode) {
+func (s *Simulator) applyOutcome(tx *kernel.Tx, id string, m OutcomeMode) {
 	switch m.kind {
 	case "immediate":
 		s.after(0, id)
@@ -166,17 +168,17 @@ func (s *Simulator) applyOutcomeLocked(id string, m OutcomeMode) {
 }
 
 // runOutcome is a timer falling due: the success path of object id, if it
-// is still in flight. s.mu must be held.
-func (s *Simulator) runOutcome(id string) {
+// is still in flight.
+func (s *Simulator) runOutcome(tx *kernel.Tx, id string) {
 	collection, still := s.outcomes().pending[id]
 	if !still {
 		return
 	}
 	delete(s.outcomes().pending, id)
 	if run := s.outcomeRun[collection]; run != nil {
-		run(id)
+		run(tx, id)
 	}
 }
 
-// settled marks object id as no longer in flight. s.mu must be held.
-func (s *Simulator) settled(id string) { delete(s.outcomes().pending, id) }
+// settled marks object id as no longer in flight.
+func (s *Simulator) settled(tx *kernel.Tx, id string) { delete(s.outcomes().pending, id) }

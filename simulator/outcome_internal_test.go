@@ -3,6 +3,8 @@ package simulator
 import (
 	"testing"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // TestOutcomeModes drives the one outcome mechanism every product line uses:
@@ -45,18 +47,18 @@ func TestOutcomeModes(t *testing.T) {
 				}
 			}
 			runs := 0
-			s.onOutcome(coll, func(got string) {
+			s.onOutcome(coll, func(_ *kernel.Tx, got string) {
 				if got == id {
 					runs++
 				}
 			})
-			s.mu.Lock()
-			s.inFlight(coll, id)
+			tx := s.k.Begin()
+			s.inFlight(tx, coll, id)
 			if tt.settle {
-				s.settled(id)
+				s.settled(tx, id)
 			}
-			s.runDueLocked()
-			s.mu.Unlock()
+			s.runDue(tx)
+			tx.End()
 			if tt.during != nil {
 				if err := s.Outcomes.SetObject(id, *tt.during); err != nil {
 					t.Error(err)

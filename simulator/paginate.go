@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // Lists are newest first, deterministically: by the list's time field
@@ -28,8 +30,8 @@ func (k pageKey) before(o pageKey) bool {
 	return k.Seq < o.Seq
 }
 
-// nextSeq returns the next creation sequence number (s.mu held).
-func (s *Simulator) nextSeq() int64 {
+// nextSeq returns the next creation sequence number.
+func (s *Simulator) nextSeq(tx *kernel.Tx) int64 {
 	s.listSeq++
 	return s.listSeq
 }

@@ -113,10 +113,10 @@ var restartDir = sync.OnceValues(func() (string, error) {
 		return "", err
 	}
 	defer at.Close()
-	at.mu.Lock()
-	img, err := at.encodeImage()
+	tx := at.k.Begin()
+	img, err := at.encodeImage(tx)
 	clock := at.clock.Now()
-	at.mu.Unlock()
+	tx.End()
 	if err != nil {
 		return "", err
 	}
@@ -209,9 +209,9 @@ func BenchmarkSnapshot(b *testing.B) {
 	b.Run("encode", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
-			s.mu.Lock()
-			_, err := s.encodeImage()
-			s.mu.Unlock()
+			tx := s.k.Begin()
+			_, err := s.encodeImage(tx)
+			tx.End()
 			if err != nil {
 				b.Fatal(err)
 			}

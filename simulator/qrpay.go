@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+
 	"github.com/cockroachdb/apd/v3"
 
 	"github.com/mwallet/mwallet-go/money"
@@ -173,9 +175,9 @@ func (s *Simulator) registerQRPay() {
 		s.qr.assetUSD[k] = decimal(v)
 	}
 	// The acquirer's success path of an order in flight (outcome.go).
-	s.onOutcome(CollectionQROrders, func(id string) {
+	s.onOutcome(CollectionQROrders, func(tx *kernel.Tx, id string) {
 		if o := s.qr.orders[id]; o != nil {
-			_ = s.qrTransitionLocked(o, "complete")
+			_ = s.qrTransition(tx, o, "complete")
 		}
 	})
 	s.register(endpoint{method: http.MethodPost, pattern: "/v1/qrpay/decode", scope: "qrpay:write", member: true, handle: s.qrDecode})
@@ -185,8 +187,8 @@ func (s *Simulator) registerQRPay() {
 	s.register(endpoint{method: http.MethodGet, pattern: "/v1/qrpay/schemes", scope: "qrpay:write", handle: s.qrSchemes})
 	for _, a := range []string{"complete", "fail", "refund", "timeout"} {
 		action := a
-		s.actions[CollectionQROrders+"/"+action] = func(id string, _ []byte) (any, error) {
-			o, err := s.qrActionLocked(id, action)
+		s.actions[CollectionQROrders+"/"+action] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {
+			o, err := s.qrAction(tx, id, action)
 			if err != nil {
 				return nil, err
 			}
@@ -276,8 +278,8 @@ func (s *Simulator) setQRScenario(codeValue string, scenarios ...string) error {
 			return fmt.Errorf("unknown QR scenario %q", sc)
 		}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	k := actionDigest("qrcode", codeValue)
 	if len(scenarios) == 0 {
 		delete(s.qr.scenarios, k)
@@ -290,8 +292,8 @@ func (s *Simulator) setQRScenario(codeValue string, scenarios ...string) error {
 // setQRLine switches the QR line on or off. Off, decode, quotes and payments
 // answer service_unavailable (no upstream, line not enabled).
 func (s *Simulator) setQRLine(enabled bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	s.qr.disabled = !enabled
 }
 
@@ -301,8 +303,8 @@ func (s *Simulator) setQRMerchantFeeRate(bps int64) error {
 	if bps < 0 || bps > 10000 {
 		return fmt.Errorf("fee rate %d bps out of 0..10000", bps)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	s.merchant.FeeRateBps = bps
 	return nil
 }
@@ -315,16 +317,16 @@ func (s *Simulator) setQRFiatRate(currency, usdPerUnit string) error {
 	if err != nil || d.Sign() <= 0 || d.Form != apd.Finite {
 		return fmt.Errorf("rate %q: want a positive decimal", usdPerUnit)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	s.qr.fiatUSD[currency] = d
 	return nil
 }
 
 // qrUpstreamCalls returns how many calls the simulated upstream received.
 func (s *Simulator) qrUpstreamCalls() QRUpstreamStats {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	return s.qr.stats
 }
 
@@ -332,8 +334,8 @@ func (s *Simulator) qrUpstreamCalls() QRUpstreamStats {
 // quote, hold, notice (or notice_timeout), then its outcomes (complete,
 // fail, refund, timeout). id is accepted with or without qrp_.
 func (s *Simulator) qrOrderTrace(id string) []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	o := s.qr.orders[qrOrderID(id)]
 	if o == nil {
 		return nil
@@ -354,27 +356,27 @@ func qrOrderID(id string) string {
 // completeQROrder is the upstream reporting success for a processing order:
 // the held funds go to the upstream (and the fee to revenue), and
 // qrpay.order.completed is emitted.
-func (s *Simulator) completeQROrder(id string) error { return s.qrAction(id, "complete") }
+func (s *Simulator) completeQROrder(id string) error { return s.runQrAction(id, "complete") }
 
 // failQROrder is the upstream reporting failure for a processing order: the
 // full debit is returned to where it was held from, and qrpay.order.failed is
 // emitted.
-func (s *Simulator) failQROrder(id string) error { return s.qrAction(id, "fail") }
+func (s *Simulator) failQROrder(id string) error { return s.runQrAction(id, "fail") }
 
 // refundQROrder is the upstream refunding a completed order: the full debit
 // (principal and fee) returns to the available balance it came from, and
 // qrpay.order.refunded is emitted.
-func (s *Simulator) refundQROrder(id string) error { return s.qrAction(id, "refund") }
+func (s *Simulator) refundQROrder(id string) error { return s.runQrAction(id, "refund") }
 
 // timeoutQROrder records that the upstream notice of a processing order timed
 // out: the order stays processing with its funds held (recorded for
 // reconciliation) until an outcome arrives.
-func (s *Simulator) timeoutQROrder(id string) error { return s.qrAction(id, "timeout") }
+func (s *Simulator) timeoutQROrder(id string) error { return s.runQrAction(id, "timeout") }
 
-func (s *Simulator) qrAction(id, action string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, err := s.qrActionLocked(id, action)
+func (s *Simulator) runQrAction(id, action string) error {
+	tx := s.k.Begin()
+	defer tx.End()
+	_, err := s.qrAction(tx, id, action)
 	return err
 }
 

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+
 	"github.com/cockroachdb/apd/v3"
 
 	"github.com/mwallet/mwallet-go/money"
@@ -133,16 +135,16 @@ func (o *qrOrder) refundPostings() []Posting {
 	return out
 }
 
-// qrActionLocked applies an upstream action to an order. s.mu must be held.
-func (s *Simulator) qrActionLocked(id, action string) (*qrOrder, error) {
+// qrAction applies an upstream action to an order.
+func (s *Simulator) qrAction(tx *kernel.Tx, id, action string) (*qrOrder, error) {
 	o := s.qr.orders[qrOrderID(id)]
 	if o == nil {
 		return nil, errNotFound("qrpay order")
 	}
-	return o, s.qrTransitionLocked(o, action)
+	return o, s.qrTransition(tx, o, action)
 }
 
-func (s *Simulator) qrTransitionLocked(o *qrOrder, action string) error {
+func (s *Simulator) qrTransition(tx *kernel.Tx, o *qrOrder, action string) error {
 	for _, t := range qrTransitions {
 		if t.action != action || t.from != o.Status {
 			continue
@@ -168,10 +170,10 @@ func (s *Simulator) qrTransitionLocked(o *qrOrder, action string) error {
 			o.Version++
 		}
 		if t.to != "processing" {
-			s.settled(o.ID)
+			s.settled(tx, o.ID)
 		}
 		if t.event != "" {
-			s.emit(t.event, "qrpay_order", strings.TrimPrefix(o.ID, "qrp_"), o.member, o.Status, o.Version, nil)
+			s.emit(tx, t.event, "qrpay_order", strings.TrimPrefix(o.ID, "qrp_"), o.member, o.Status, o.Version, nil)
 		}
 		return nil
 	}
@@ -203,7 +205,7 @@ func (s *Simulator) qrPay(c *rc) (int, any, error) {
 			return 0, nil, errInvalidFields("the upstream requires payer data for this code", missing...)
 		}
 	}
-	uq, err := s.qrUpstreamQuoteLocked(in, c.now)
+	uq, err := s.qrUpstreamQuote(c.tx, in, c.now)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -226,7 +228,7 @@ func (s *Simulator) qrPay(c *rc) (int, any, error) {
 	}
 	// 3. Hold the funds.
 	o := &qrOrder{
-		seq: s.nextSeq(), ID: "qrp_" + s.newUUID(), MemberID: c.member.ID, member: c.member, Status: "pending", Version: 1,
+		seq: s.nextSeq(c.tx), ID: "qrp_" + s.newUUID(), MemberID: c.member.ID, member: c.member, Status: "pending", Version: 1,
 		CreatedAt: c.now, Plan: plan, Payee: uq.Payee, Currency: uq.Currency, Amount: uq.Amount,
 		PrincipalUSD: plan.PrincipalUSD, UpstreamQuoteID: uq.ID, Payer: in.payer,
 		from: MemberAvailable(c.member.ID), locked: MemberLocked(c.member.ID),
@@ -259,7 +261,7 @@ func (s *Simulator) qrPay(c *rc) (int, any, error) {
 	o.Trace = trace
 	o.Status = "processing"
 	o.Version++
-	s.inFlight(CollectionQROrders, o.ID)
+	s.inFlight(c.tx, CollectionQROrders, o.ID)
 	// The payment answer carries exactly the fields the specification lists
 	// for the QR payment order; ledger_scale is an addition of the inferred
 	// GET /v1/qrpay/orders/{id} only.

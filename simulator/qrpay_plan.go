@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cockroachdb/apd/v3"
+
 	"github.com/mwallet/mwallet-go/money"
 )
 

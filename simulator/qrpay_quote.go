@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+
 	"github.com/cockroachdb/apd/v3"
 
 	"github.com/mwallet/mwallet-go/money"
@@ -58,8 +60,8 @@ func (s *Simulator) qrUpstreamChecks(m *member, in *qrInput) *qrRefusal {
 // parallel simulators share nothing.
 func qrCtx() *apd.Context { return apd.BaseContext.WithPrecision(60) }
 
-// qrUpstreamQuoteLocked asks the upstream to price in (one outbound call).
-func (s *Simulator) qrUpstreamQuoteLocked(in *qrInput, now time.Time) (*qrUpstreamQuote, error) {
+// qrUpstreamQuote asks the upstream to price in (one outbound call).
+func (s *Simulator) qrUpstreamQuote(tx *kernel.Tx, in *qrInput, now time.Time) (*qrUpstreamQuote, error) {
 	fiat := s.qr.fiatUSD[in.currency]
 	uq := &qrUpstreamQuote{
 		ID: "uq_" + s.newUUID(), CreatedAt: now, ExpiresAt: now.Add(qrUpstreamQuoteTTL),
@@ -218,7 +220,7 @@ func (s *Simulator) qrQuote(c *rc) (int, any, error) {
 	key := strings.Join([]string{c.member.ID, in.code.value, in.sentCurrency, in.sentAmount}, "\x00")
 	uq := s.qr.memo[key]
 	if uq == nil || !c.now.Before(uq.CreatedAt.Add(qrQuoteMemo)) {
-		if uq, err = s.qrUpstreamQuoteLocked(in, c.now); err != nil {
+		if uq, err = s.qrUpstreamQuote(c.tx, in, c.now); err != nil {
 			return 0, nil, err
 		}
 		s.qr.memo[key] = uq

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // writeQuotaWindow is the window of the merchant-level write quota.
@@ -37,8 +39,8 @@ func (s *Simulator) takeWriteQuota(r *http.Request, now time.Time) *apiError {
 	return nil
 }
 
-// setWriteQuotaLocked sets the merchant-level write quota per minute; 0 removes it.
-func (s *Simulator) setWriteQuotaLocked(perMinute int) error {
+// setWriteQuota sets the merchant-level write quota per minute; 0 removes it.
+func (s *Simulator) setWriteQuota(tx *kernel.Tx, perMinute int) error {
 	if perMinute < 0 {
 		return errInvalidRequest("per_minute must be 0 (no quota) or more")
 	}

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // The input log. Everything that can change a simulator's state is one
@@ -43,11 +45,13 @@ import (
 //     take the state lock: picking the due deliveries, the receiver's answer
 //     to one attempt, giving up on the rest when the flush is cancelled.
 //
-// Ordering: every input that changes state takes s.inputs, then s.mu, and is
-// logged while holding both; reads take s.mu only. The log order is
-// therefore the order in which inputs took the state lock, even for a Go
-// call (which holds s.inputs for its whole run, so that nothing that changes
-// state runs between its log record and its execution).
+// Ordering: every input that changes state begins with the kernel's
+// BeginInput (the input order, then the state lock) and is logged before
+// the order is released (Tx.Ordered); reads begin with Begin (the state
+// lock only). The log order is therefore the order in which inputs took
+// the state lock, even for a Go call (which holds the input order for its
+// whole run, BeginOrdered, so that nothing that changes state runs between
+// its log record and its execution).
 
 // Input kinds of the log.
 const (
@@ -219,7 +223,7 @@ type recordingHeader struct {
 // recorder keeps the input log of one simulator: in memory, or in a data
 // directory's store.
 type recorder struct {
-	mu  sync.Mutex // guards the fields below; loggers also hold s.inputs
+	mu  sync.Mutex // guards the fields below; loggers also hold the input order
 	cfg recordingConfig
 	seq int64 // the last input logged
 	// clock is the latest clock reading the log holds (an input's clock, or
@@ -234,7 +238,7 @@ type recorder struct {
 	store  *store       // the data directory, when there is one
 	replay *replayCheck // while a recording is replayed: what the next input must be
 
-	// parked counts the requests waiting in a delay fault (guarded by s.mu,
+	// parked counts the requests waiting in a delay fault (guarded by the state lock,
 	// not r.mu): their continuation lives on their goroutine, so no
 	// snapshot is taken while one waits.
 	parked int
@@ -250,7 +254,7 @@ type recorder struct {
 	ctlSeq atomic.Uint64 // control request ids (controlID)
 	ctlMix uint64
 
-	// lastImage and lastPtrs size the next state image (guarded by s.mu).
+	// lastImage and lastPtrs size the next state image (guarded by the state lock).
 	lastImage, lastPtrs int
 }
 
@@ -265,21 +269,22 @@ var errRecordingLimit = errors.New("simulator: the in-memory recording reached i
 // log appends in to the log and numbers it. With a store it is written to
 // the data directory (not yet synced: see durable) and its end offset
 // returned; an error means it was not logged, and the input must not run.
-// The caller holds s.inputs.
+// The caller holds the input order.
 func (r *recorder) log(in *recordedInput) (int64, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if in.Op != opBase && r.base != nil {
 		if u := r.base(); u != r.lastBase {
-			if _, err := r.logLocked(&recordedInput{Op: opBase, Clock: in.Clock, URL: u}); err != nil {
+			if _, err := r.appendInput(&recordedInput{Op: opBase, Clock: in.Clock, URL: u}); err != nil {
 				return 0, err
 			}
 		}
 	}
-	return r.logLocked(in)
+	return r.appendInput(in)
 }
 
-func (r *recorder) logLocked(in *recordedInput) (int64, error) {
+// appendInput numbers in and appends it to the log; r.mu is held.
+func (r *recorder) appendInput(in *recordedInput) (int64, error) {
 	in.Seq = r.seq + 1
 	if r.replay != nil {
 		if err := r.replay.check(in); err != nil {
@@ -408,8 +413,8 @@ func captureOf(r *http.Request) *captureBody {
 	return c
 }
 
-// logRequest logs r as an http input. The caller holds s.inputs and s.mu.
-func (s *Simulator) logRequest(r *http.Request) (*recordedInput, int64, error) {
+// logRequest logs r as an http input. The caller holds the input order and the state lock.
+func (s *Simulator) logRequest(tx *kernel.Tx, r *http.Request) (*recordedInput, int64, error) {
 	in := &recordedInput{
 		Clock: s.clock.Now(), Op: opHTTP, Method: r.Method, Target: r.RequestURI, Proto: r.Proto,
 		Host: r.Host, Remote: r.RemoteAddr, TLS: r.TLS != nil, Header: r.Header,
@@ -432,7 +437,7 @@ func (s *Simulator) logRequest(r *http.Request) (*recordedInput, int64, error) {
 		}
 	}
 	if in.Draws == nil && !isControlPath(rawRequestPath(r)) {
-		in.Draws = s.faultDraws(r)
+		in.Draws = s.faultDraws(tx, r)
 	}
 	end, err := s.rec.log(in)
 	if err != nil {
@@ -441,20 +446,18 @@ func (s *Simulator) logRequest(r *http.Request) (*recordedInput, int64, error) {
 	return in, end, nil
 }
 
-// lockInput takes the locks of an input that changes state and logs it; on
-// error neither lock is held and the input must not run. Otherwise s.mu is
-// held and s.inputs released.
-func (s *Simulator) lockInput(in *recordedInput) (int64, error) {
-	s.inputs.Lock()
-	s.mu.Lock()
+// lockInput begins an input's transaction and logs the input; on error no
+// lock is held and the input must not run (the order is released anyway).
+func (s *Simulator) lockInput(in *recordedInput) (*kernel.Tx, int64, error) {
+	tx := s.k.BeginInput()
 	in.Clock = s.clock.Now()
 	end, err := s.rec.log(in)
-	s.inputs.Unlock()
+	tx.Ordered()
 	if err != nil {
-		s.mu.Unlock()
-		return 0, err
+		tx.End()
+		return nil, 0, err
 	}
-	return end, nil
+	return tx, end, nil
 }
 
 // notPersisted is the refusal of an input the data directory could not
@@ -513,8 +516,8 @@ func call3[T, U any](s *Simulator, name string, fn func() (T, U, error), args ..
 	return a, b, err
 }
 
-// goCall logs a Go control call and runs it, holding s.inputs throughout
-// (fn takes s.mu itself).
+// goCall logs a Go control call and runs it, holding the input order throughout
+// (fn begins its own transaction).
 func (s *Simulator) goCall(name string, args []any, fn func() error) error {
 	in := &recordedInput{Op: opCall, Call: name}
 	for i, a := range args {
@@ -524,17 +527,17 @@ func (s *Simulator) goCall(name string, args []any, fn func() error) error {
 		}
 		in.Args = append(in.Args, b)
 	}
-	s.inputs.Lock()
-	s.mu.Lock()
+	release := s.k.BeginOrdered()
+	tx := s.k.Begin()
 	in.Clock = s.clock.Now()
 	end, err := s.rec.log(in)
-	s.mu.Unlock()
+	tx.End()
 	if err != nil {
-		s.inputs.Unlock()
+		release()
 		return &persistError{call: name, err: err}
 	}
 	ferr := fn()
-	s.inputs.Unlock()
+	release()
 	if err := s.rec.durable(end); err != nil {
 		return &persistError{call: name, ran: true, err: err}
 	}

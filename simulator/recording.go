@@ -225,13 +225,11 @@ type recordingPoint struct {
 // that same instant (no input runs meanwhile).
 func (s *Simulator) point(digest bool) (recordingPoint, error) {
 	var p recordingPoint
-	s.inputs.Lock()
-	s.mu.Lock()
-	defer s.inputs.Unlock()
-	defer s.mu.Unlock()
+	tx := s.k.BeginInput()
+	defer tx.End()
 	p.end = s.clock.Now()
 	if digest {
-		d, err := s.stateDigest()
+		d, err := s.stateDigest(tx)
 		if err != nil {
 			return p, err
 		}

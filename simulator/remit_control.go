@@ -5,7 +5,7 @@ import "strings"
 // dispatchRemittance sends an order upstream (status processing, payout_date
 // set, rate dealt). Control action remittances/{id}/dispatch.
 func (s *Simulator) dispatchRemittance(id string) error {
-	_, err := s.remitAction(id, "dispatch", nil)
+	_, err := s.runRemitAction(id, "dispatch", nil)
 	return err
 }
 
@@ -15,7 +15,7 @@ func (s *Simulator) dispatchRemittance(id string) error {
 // locked_amount). Control action remittances/{id}/complete, body
 // {"settled_amount": ...}.
 func (s *Simulator) completeRemittance(id, settledAmount string) error {
-	_, err := s.remitAction(id, "complete", &remitActionBody{SettledAmount: settledAmount})
+	_, err := s.runRemitAction(id, "complete", &remitActionBody{SettledAmount: settledAmount})
 	return err
 }
 
@@ -23,14 +23,14 @@ func (s *Simulator) completeRemittance(id, settledAmount string) error {
 // failureCode defaults to payout_rejected. Control action
 // remittances/{id}/fail, body {"failure_code": ...}.
 func (s *Simulator) failRemittance(id, failureCode string) error {
-	_, err := s.remitAction(id, "fail", &remitActionBody{FailureCode: failureCode})
+	_, err := s.runRemitAction(id, "fail", &remitActionBody{FailureCode: failureCode})
 	return err
 }
 
 // refundRemittance plays the receiving bank returning a completed order's
 // funds. Control action remittances/{id}/refund.
 func (s *Simulator) refundRemittance(id string) error {
-	_, err := s.remitAction(id, "refund", nil)
+	_, err := s.runRemitAction(id, "refund", nil)
 	return err
 }
 
@@ -38,7 +38,7 @@ func (s *Simulator) refundRemittance(id string) error {
 // ceiling (status needs_reconfirm, event remittance.order.action_required).
 // Control action remittances/{id}/needs_reconfirm.
 func (s *Simulator) remittanceNeedsReconfirm(id string) error {
-	_, err := s.remitAction(id, "needs_reconfirm", nil)
+	_, err := s.runRemitAction(id, "needs_reconfirm", nil)
 	return err
 }
 
@@ -47,23 +47,23 @@ func (s *Simulator) remittanceNeedsReconfirm(id string) error {
 // dispatching to processing, processing to completed) and returns the new
 // public status. Control action remittances/{id}/advance.
 func (s *Simulator) advanceRemittance(id string) (string, error) {
-	return s.remitAction(id, "advance", nil)
+	return s.runRemitAction(id, "advance", nil)
 }
 
 // topUpMerchantPrepaid credits the merchant prepaid account with amount of
 // asset and advances the remittances waiting for merchant funds. Control
 // action merchant/prepaid/topup, body {"asset", "amount"}.
 func (s *Simulator) topUpMerchantPrepaid(asset, amount string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.topUpPrepaidLocked(asset, amount)
+	tx := s.k.Begin()
+	defer tx.End()
+	return s.topUpPrepaid(tx, asset, amount)
 }
 
 // setPOBOSubaccount sets whether the merchant has an active upstream
 // subaccount, which the pobo line needs.
 func (s *Simulator) setPOBOSubaccount(active bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	s.remit.poboInactive = !active
 }
 
@@ -71,8 +71,8 @@ func (s *Simulator) setPOBOSubaccount(active bool) {
 // account ("" takes the whole available prepaid balance), for example to
 // play a merchant whose prepaid cannot fund a remittance.
 func (s *Simulator) withdrawMerchantPrepaid(asset, amount string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	asset = strings.ToUpper(strings.TrimSpace(asset))
 	if _, ok := s.assetScale(asset); !ok {
 		return errInvalidRequest("unknown asset " + asset)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 type payee struct {
@@ -31,15 +33,15 @@ func (p *payee) summary() string {
 
 func payeeKey(p *payee) pageKey { return pageKey{At: p.CreatedAt, Seq: p.seq} }
 
-// payeesOfLocked returns m's payees, creating the fixture payees (one per
+// payeesOf returns m's payees, creating the fixture payees (one per
 // corridor) on first use, so members created at any time have them.
-func (s *Simulator) payeesOfLocked(m *member) []*payee {
+func (s *Simulator) payeesOf(tx *kernel.Tx, m *member) []*payee {
 	if _, ok := s.remit.payeesOf[m.ID]; !ok {
 		list := make([]*payee, 0, len(remitCorridors))
 		for _, c := range remitCorridors {
 			s.remit.nextPayee++
 			p := &payee{
-				seq: s.nextSeq(), ID: "pye_" + strconv.FormatInt(s.remit.nextPayee, 10), MemberID: m.ID, Country: c.Country, Currency: c.Currency,
+				seq: s.nextSeq(tx), ID: "pye_" + strconv.FormatInt(s.remit.nextPayee, 10), MemberID: m.ID, Country: c.Country, Currency: c.Currency,
 				Holder: c.Holder, Account: c.Account, Status: "active", CreatedAt: m.CreatedAt,
 			}
 			list = append(list, p)
@@ -50,10 +52,10 @@ func (s *Simulator) payeesOfLocked(m *member) []*payee {
 	return s.remit.payeesOf[m.ID]
 }
 
-// payeeOfLocked finds payee id (pye_<digits>) of m; nil when it does not
+// payeeOf finds payee id (pye_<digits>) of m; nil when it does not
 // exist or belongs to someone else.
-func (s *Simulator) payeeOfLocked(m *member, id string) *payee {
-	s.payeesOfLocked(m)
+func (s *Simulator) payeeOf(tx *kernel.Tx, m *member, id string) *payee {
+	s.payeesOf(tx, m)
 	p := s.remit.payeeByID[id]
 	if p == nil || p.MemberID != m.ID {
 		return nil
@@ -72,7 +74,7 @@ func payeeJSON(p *payee) map[string]any {
 // is inferred: the specification names this endpoint without showing its
 // fields.
 func (s *Simulator) listPayees(c *rc) (int, any, error) {
-	items := s.payeesOfLocked(c.member)
+	items := s.payeesOf(c.tx, c.member)
 	env := paginate(items, payeeKey, c.r.URL.Query())
 	page := env.Data.([]*payee)
 	out := make([]map[string]any, 0, len(page))
@@ -136,14 +138,14 @@ func (s *Simulator) createPayee(c *rc) (int, any, error) {
 	if len(bad) > 0 {
 		return 0, nil, errInvalidFieldReasons("invalid payee fields", bad...)
 	}
-	for _, p := range s.payeesOfLocked(c.member) {
+	for _, p := range s.payeesOf(c.tx, c.member) {
 		if p.Currency == currency && strings.EqualFold(p.Account, account) {
 			return 0, nil, newErr("duplicate_resource", "an identical payee exists")
 		}
 	}
 	s.remit.nextPayee++
 	p := &payee{
-		seq: s.nextSeq(), ID: "pye_" + strconv.FormatInt(s.remit.nextPayee, 10), MemberID: c.member.ID, Country: country, Currency: currency,
+		seq: s.nextSeq(c.tx), ID: "pye_" + strconv.FormatInt(s.remit.nextPayee, 10), MemberID: c.member.ID, Country: country, Currency: currency,
 		Holder: holder, Account: account, BankCode: in.BankCode, Status: "active", CreatedAt: c.now,
 	}
 	s.remit.payeeByID[p.ID] = p

@@ -90,7 +90,7 @@ func (s *Simulator) remitQuote(c *rc) (int, any, error) {
 		}
 		bps = n
 	}
-	req, aerr := s.resolveRemit(c.member, payeeID, payout, q.Get("line"), q.Get("asset"))
+	req, aerr := s.resolveRemit(c.tx, c.member, payeeID, payout, q.Get("line"), q.Get("asset"))
 	if aerr != nil {
 		return 0, nil, aerr
 	}

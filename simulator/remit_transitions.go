@@ -5,22 +5,24 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // remitInFlight puts an order in flight under the remittances outcome mode.
-func (s *Simulator) remitInFlight(o *remitOrder) {
-	s.inFlight(CollectionRemittances, o.ID)
+func (s *Simulator) remitInFlight(tx *kernel.Tx, o *remitOrder) {
+	s.inFlight(tx, CollectionRemittances, o.ID)
 }
 
 // remitSucceed is the upstream's success path of an order: all the way to
 // completed.
-func (s *Simulator) remitSucceed(id string) {
+func (s *Simulator) remitSucceed(tx *kernel.Tx, id string) {
 	o := s.remit.byID[id]
 	if o == nil {
 		return
 	}
 	for !isRemitFinal(o.Status) && o.Status != "needs_reconfirm" {
-		if _, err := s.remitMoveLocked(o, "advance", nil); err != nil {
+		if _, err := s.remitMove(tx, o, "advance", nil); err != nil {
 			return
 		}
 	}
@@ -71,7 +73,7 @@ type remitActionBody struct {
 	SettledAmount string `json:"settled_amount"`
 }
 
-func (s *Simulator) remitActionLocked(id, action string, body []byte) (*remitOrder, error) {
+func (s *Simulator) remitAction(tx *kernel.Tx, id, action string, body []byte) (*remitOrder, error) {
 	id = strings.TrimSpace(id)
 	if !strings.HasPrefix(id, "rmt_") {
 		id = "rmt_" + id
@@ -84,12 +86,12 @@ func (s *Simulator) remitActionLocked(id, action string, body []byte) (*remitOrd
 	if err := decodeControl(body, &in); err != nil {
 		return nil, err
 	}
-	return s.remitMoveLocked(o, action, &in)
+	return s.remitMove(tx, o, action, &in)
 }
 
-// remitMoveLocked applies action to o: money first (one balanced entry, or
+// remitMove applies action to o: money first (one balanced entry, or
 // nothing), then status, status_version, event and outcome bookkeeping.
-func (s *Simulator) remitMoveLocked(o *remitOrder, action string, in *remitActionBody) (*remitOrder, error) {
+func (s *Simulator) remitMove(tx *kernel.Tx, o *remitOrder, action string, in *remitActionBody) (*remitOrder, error) {
 	if in == nil {
 		in = &remitActionBody{}
 	}
@@ -103,12 +105,12 @@ func (s *Simulator) remitMoveLocked(o *remitOrder, action string, in *remitActio
 	now := s.clock.Now()
 	// A move towards the upstream re-checks the gates: an order that no
 	// longer passes fails with the gate's code instead.
-	code, err := s.remitGateLocked(o, to, now)
+	code, err := s.remitGate(tx, o, to, now)
 	if err != nil {
 		return nil, err
 	}
 	if code != "" {
-		return s.remitMoveLocked(o, "fail", &remitActionBody{FailureCode: code})
+		return s.remitMove(tx, o, "fail", &remitActionBody{FailureCode: code})
 	}
 	from, held := o.accounts()
 	switch to {
@@ -170,13 +172,13 @@ func (s *Simulator) remitMoveLocked(o *remitOrder, action string, in *remitActio
 	o.Version++
 	o.UpdatedAt = now
 	if ev, ok := remitEvents[to]; ok {
-		s.emit(ev, "remittance", strings.TrimPrefix(o.ID, "rmt_"), o.Member, o.publicStatus(), o.Version, nil)
+		s.emit(tx, ev, "remittance", strings.TrimPrefix(o.ID, "rmt_"), o.Member, o.publicStatus(), o.Version, nil)
 	}
 	switch {
 	case isRemitFinal(to) || to == "needs_reconfirm":
-		s.settled(o.ID)
+		s.settled(tx, o.ID)
 	case prev == "pending_merchant_funds" || prev == "needs_reconfirm":
-		s.remitInFlight(o)
+		s.remitInFlight(tx, o)
 	}
 	return o, nil
 }
@@ -184,11 +186,11 @@ func (s *Simulator) remitMoveLocked(o *remitOrder, action string, in *remitActio
 // onPrepaidTopUp advances orders waiting for merchant funds, oldest first,
 // while the prepaid account covers them. The merchant control calls it after
 // every prepaid top-up and when the merchant becomes active again. Each
-// order passes the gates as of now (remitGateLocked): one that no longer
+// order passes the gates as of now (remitGate): one that no longer
 // does fails with the gate's code and the next is tried; the first one the
 // prepaid cannot cover stops the queue (first in, first out), and nothing
 // advances while the merchant is not active.
-func (s *Simulator) onPrepaidTopUp() {
+func (s *Simulator) onPrepaidTopUp(tx *kernel.Tx) {
 	if s.merchant.Status != MerchantActive {
 		return
 	}
@@ -196,15 +198,15 @@ func (s *Simulator) onPrepaidTopUp() {
 		if o.Status != "pending_merchant_funds" {
 			continue
 		}
-		if _, err := s.remitMoveLocked(o, "advance", nil); err != nil {
+		if _, err := s.remitMove(tx, o, "advance", nil); err != nil {
 			return
 		}
 	}
 }
 
-// topUpPrepaidLocked credits the merchant prepaid account from outside money
+// topUpPrepaid credits the merchant prepaid account from outside money
 // and advances the orders waiting for it.
-func (s *Simulator) topUpPrepaidLocked(asset, amount string) error {
+func (s *Simulator) topUpPrepaid(tx *kernel.Tx, asset, amount string) error {
 	asset = strings.ToUpper(strings.TrimSpace(asset))
 	amt, err := s.amount(asset, amount)
 	if err != nil || amt.Sign() <= 0 {
@@ -213,20 +215,20 @@ func (s *Simulator) topUpPrepaidLocked(asset, amount string) error {
 	if err := s.ledger.Transfer(s.clock.Now(), "merchant prepaid top-up", asset, amt, AccountWorld, AccountMerchantPrepaid); err != nil {
 		return err
 	}
-	s.onPrepaidTopUp()
+	s.onPrepaidTopUp(tx)
 	return nil
 }
 
-// remitAction runs a control action on a remittance (id with or without
+// runRemitAction runs a control action on a remittance (id with or without
 // rmt_) and returns its public status.
-func (s *Simulator) remitAction(id, action string, in *remitActionBody) (string, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (s *Simulator) runRemitAction(id, action string, in *remitActionBody) (string, error) {
+	tx := s.k.Begin()
+	defer tx.End()
 	var body []byte
 	if in != nil {
 		body, _ = json.Marshal(in)
 	}
-	o, err := s.remitActionLocked(id, action, body)
+	o, err := s.remitAction(tx, id, action, body)
 	if err != nil {
 		return "", err
 	}

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // remitIdemWindow is the idempotency window of POST /v1/remittances.
@@ -113,15 +114,15 @@ func (s *Simulator) registerRemittances() {
 	s.register(endpoint{method: http.MethodPost, pattern: "/v1/remit/vp/applications/query", scope: "remittances:read", handle: s.queryVPApplications})
 	for _, a := range []string{"dispatch", "complete", "fail", "refund", "needs_reconfirm", "advance"} {
 		action := a
-		s.actions["remittances/"+action] = func(id string, body []byte) (any, error) {
-			o, err := s.remitActionLocked(id, action, body)
+		s.actions["remittances/"+action] = func(tx *kernel.Tx, id string, body []byte) (any, error) {
+			o, err := s.remitAction(tx, id, action, body)
 			if err != nil {
 				return nil, err
 			}
 			return s.remitOrderJSON(o), nil
 		}
 	}
-	s.actions["merchant/prepaid/topup"] = func(_ string, body []byte) (any, error) {
+	s.actions["merchant/prepaid/topup"] = func(tx *kernel.Tx, _ string, body []byte) (any, error) {
 		var in struct {
 			Asset  string `json:"asset"`
 			Amount string `json:"amount"`
@@ -129,7 +130,7 @@ func (s *Simulator) registerRemittances() {
 		if err := decodeControl(body, &in); err != nil {
 			return nil, err
 		}
-		if err := s.topUpPrepaidLocked(in.Asset, in.Amount); err != nil {
+		if err := s.topUpPrepaid(tx, in.Asset, in.Amount); err != nil {
 			return nil, err
 		}
 		asset := strings.ToUpper(in.Asset)
@@ -188,7 +189,7 @@ func checkPayoutSyntax(v string) *apiError {
 
 // resolveRemit runs the checks that need the payee: ownership, corridor, then
 // payout precision (exactly the currency's minor units).
-func (s *Simulator) resolveRemit(m *member, payeeID, payout, lineName, asset string) (remitRequest, *apiError) {
+func (s *Simulator) resolveRemit(tx *kernel.Tx, m *member, payeeID, payout, lineName, asset string) (remitRequest, *apiError) {
 	line, ok := remitLines[lineName]
 	if !ok {
 		line = remitLines["express"] // unrecognised falls back to express
@@ -204,7 +205,7 @@ func (s *Simulator) resolveRemit(m *member, payeeID, payout, lineName, asset str
 	if !supported || !s.assetAllowed(asset) {
 		return remitRequest{}, newErr("product_not_available", "the debit asset is not available for remittances")
 	}
-	p := s.payeeOfLocked(m, payeeID)
+	p := s.payeeOf(tx, m, payeeID)
 	if p == nil {
 		return remitRequest{}, newErr("resource_not_found", "payee not found")
 	}
@@ -308,7 +309,7 @@ func (s *Simulator) createRemittance(c *rc) (int, any, error) {
 	if aerr != nil {
 		return 0, nil, aerr
 	}
-	req, aerr := s.resolveRemit(c.member, payeeID, *in.PayoutAmount, in.Line, in.Asset)
+	req, aerr := s.resolveRemit(c.tx, c.member, payeeID, *in.PayoutAmount, in.Line, in.Asset)
 	if aerr != nil {
 		return 0, nil, aerr
 	}
@@ -331,7 +332,7 @@ func (s *Simulator) createRemittance(c *rc) (int, any, error) {
 		ref = string([]rune(ref)[:200])
 	}
 	o := &remitOrder{
-		seq: s.nextSeq(), ID: "rmt_" + s.newUUID(), Member: c.member, Payee: req.Payee, Line: line.Name, Funding: funding,
+		seq: s.nextSeq(c.tx), ID: "rmt_" + s.newUUID(), Member: c.member, Payee: req.Payee, Line: line.Name, Funding: funding,
 		Asset: pr.Asset, Scale: pr.Scale, Slippage: bps,
 		Principal: pr.Principal, Fee: pr.Fee, CustomerTotal: pr.CustomerTotal, Locked: pr.Locked, Settled: money.Zero(pr.Scale),
 		PayoutCurrency: req.Corridor.Currency, PayoutAmount: *in.PayoutAmount, Rate: pr.Rate,
@@ -357,7 +358,7 @@ func (s *Simulator) createRemittance(c *rc) (int, any, error) {
 	s.remit.orders = insertByKey(s.remit.orders, o, remitKey)
 	s.remit.byIdem[c.idemKey] = &remitIdem{hash: hash, orderID: o.ID, at: c.now}
 	if o.Held {
-		s.remitInFlight(o)
+		s.remitInFlight(c.tx, o)
 	}
 	return http.StatusCreated, map[string]any{
 		"id":     o.ID,

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // replayHooks connect a replayed request to the replay: a delay fault
@@ -213,11 +215,11 @@ func (p *replayer) step(in *recordedInput) error {
 
 	// An advance that ran nothing was not logged: the input's clock
 	// reading brings the clock there.
-	s.mu.Lock()
+	tx := s.k.Begin()
 	if now := s.clock.Now(); in.Clock.After(now) {
-		s.advanceLocked(in.Clock.Sub(now))
+		s.advance(tx, in.Clock.Sub(now))
 	}
-	s.mu.Unlock()
+	tx.End()
 
 	var w *replayWriter
 	var err error
@@ -251,9 +253,9 @@ func (p *replayer) step(in *recordedInput) error {
 		// The recorded simulator's address: answers built from it (links)
 		// are the same in the replay.
 		s.replayBase = in.URL
-		_, err = s.lockInput(&recordedInput{Op: opBase, URL: in.URL})
-		if err == nil {
-			s.mu.Unlock()
+		var tx *kernel.Tx
+		if tx, _, err = s.lockInput(&recordedInput{Op: opBase, URL: in.URL}); err == nil {
+			tx.End()
 		}
 	default:
 		err = fmt.Errorf("simulator: replay: input %d: unknown op %q", in.Seq, in.Op)
@@ -415,22 +417,20 @@ func (p *replayer) finish() {
 	}
 	p.waiting = map[int64]*replayHooks{}
 	p.stop()
-	s.inputs.Lock()
-	s.mu.Lock()
+	tx := s.k.BeginInput()
 	var ids []string
-	for _, d := range s.webhookStateLocked().created {
+	for _, d := range s.webhookState(tx).created {
 		if d.inFlight {
 			ids = append(ids, d.ID)
 		}
 	}
-	s.mu.Unlock()
-	s.inputs.Unlock()
+	tx.End()
 	if len(ids) > 0 {
 		_ = s.flushAbortInput(ids)
 	}
-	s.mu.Lock()
-	s.kickAutoDeliveryLocked()
-	s.mu.Unlock()
+	tx = s.k.Begin()
+	s.kickAutoDelivery(tx)
+	tx.End()
 }
 
 // replayRecording runs a recording on s (just built from its
@@ -442,26 +442,26 @@ func (s *Simulator) replayRecording(r *Recording) error {
 		p.abandon()
 		return err
 	}
-	s.mu.Lock()
+	tx := s.k.Begin()
 	if now := s.clock.Now(); r.end.After(now) {
-		s.advanceLocked(r.end.Sub(now))
+		s.advance(tx, r.end.Sub(now))
 	}
 	var got string
 	if r.digest != "" {
 		var err error
 		if r.header.Version < 2 {
-			got, err = s.legacyDigest()
+			got, err = s.legacyDigest(tx)
 		} else {
-			got, err = s.stateDigest()
+			got, err = s.stateDigest(tx)
 		}
 		if err != nil {
-			s.mu.Unlock()
+			tx.End()
 			p.abandon()
 			return err
 		}
 	}
 	now := s.clock.Now()
-	s.mu.Unlock()
+	tx.End()
 	if got != r.digest {
 		p.abandon()
 		return fmt.Errorf("simulator: the replay logged the recorded inputs but reached another state (digest %s, the recording's %s): the recording comes from a simulator that behaves differently", got, r.digest)

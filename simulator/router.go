@@ -8,6 +8,7 @@ import (
 	"time"
 
 	mwallet "github.com/mwallet/mwallet-go"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // endpoint declares one business endpoint of the contract. The gateway applies
@@ -37,7 +38,7 @@ type endpoint struct {
 	// (unescaped) path is one the endpoint serves. Other paths get the
 	// router's not_found, as a path no pattern matches.
 	serves func(path string) bool
-	// handle runs with s.mu held. It returns the status and the JSON body, or
+	// handle runs in a transaction. It returns the status and the JSON body, or
 	// an error: an *apiError is answered as is; anything else is a 500 api_error.
 	handle func(rc *rc) (int, any, error)
 }
@@ -45,6 +46,7 @@ type endpoint struct {
 // rc is the context of one business request inside the simulator.
 type rc struct {
 	s         *Simulator
+	tx        *kernel.Tx // the transaction the handler runs in
 	r         *http.Request
 	now       time.Time
 	requestID string

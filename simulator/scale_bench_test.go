@@ -105,17 +105,17 @@ func benchPage(b *testing.B, s *Simulator, tok, target string, last bool) {
 }
 
 // seedCardTransactions issues a virtual card to the fixture member and adds
-// n card transactions to it through addCardTransactionLocked, one second
+// n card transactions to it through addCardTransaction, one second
 // apart and all in the past.
 func seedCardTransactions(tb testing.TB, s *Simulator, n int) *simCard {
 	tb.Helper()
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	m := s.membersByExt[DefaultMemberExternalID]
-	card := s.newCardLocked(m, s.cards.products[0].ID, "", "virtual")
+	card := s.newCard(tx, m, s.cards.products[0].ID, "", "virtual")
 	start := s.clock.Now().Add(-time.Duration(n) * time.Second)
 	for i := 0; i < n; i++ {
-		_, err := s.addCardTransactionLocked(card, CardTransaction{
+		_, err := s.addCardTransaction(tx, card, CardTransaction{
 			Kind: "purchase", Status: "succeed", Direction: "none", Amount: "1250",
 			MerchantName: "Coffee " + strconv.Itoa(i), MCC: "5814", AuthCode: "A" + strconv.Itoa(i),
 			OccurredAt: start.Add(time.Duration(i) * time.Second),
@@ -146,8 +146,8 @@ func BenchmarkCardTransactionsPage(b *testing.B) {
 // them (the ledger is not involved: they are history).
 func seedRemittances(tb testing.TB, s *Simulator, n int) {
 	tb.Helper()
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	m := s.membersByExt[DefaultMemberExternalID]
 	p := &payee{ID: "pye_" + s.newUUID(), MemberID: m.ID, Country: "TH", Currency: "THB", Holder: "Somchai",
 		Account: "1234567890", BankCode: "KBANK", Status: "active", CreatedAt: s.clock.Now()}

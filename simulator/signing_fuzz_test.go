@@ -50,13 +50,13 @@ func (tr *wireTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	sr.RemoteAddr = "127.0.0.1:1"
 	if sig := sr.Header.Get("X-Signature"); sig != "" {
-		tr.s.mu.Lock()
+		tx := tr.s.k.Begin()
 		key := tr.s.keys[DefaultClientID]
 		now := tr.s.clock.Now()
 		ae := tr.s.verifySignature(sr, key, body, now)
 		// Let the served request consume the nonce again.
 		delete(tr.s.gw.nonces, string(tr.s.merchant.Env)+"|"+sr.Header.Get("X-Nonce"))
-		tr.s.mu.Unlock()
+		tx.End()
 		tr.mu.Lock()
 		tr.signed++
 		if ae == nil {
@@ -216,8 +216,8 @@ func TestSignatureRefusesTamperedRequests(t *testing.T) {
 			return r2, b
 		}},
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	key := s.keys[DefaultClientID]
 	for _, tt := range tests {
 		r, b := tt.change(captured, capturedBody)

@@ -6,8 +6,9 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
-	"sync"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/money"
@@ -105,10 +106,10 @@ type Simulator struct {
 	// Requests reads the request journal.
 	Requests *RequestsControl
 
-	// inputs orders the inputs that change state: each takes it, then mu,
-	// and is logged while holding both (record.go). Reads take mu only.
-	inputs sync.Mutex
-	mu     sync.Mutex // guards all state below; handlers run with it held
+	// k holds the state lock and the order of inputs: every change of the
+	// state below runs in a kernel.Tx, and an input is logged in its
+	// place in the input order (record.go).
+	k kernel.Kernel
 
 	clock  *Clock
 	ledger *Ledger
@@ -144,7 +145,7 @@ type Simulator struct {
 
 	actions    map[string]actionFunc // "collection/action" -> handler
 	endpoints  []endpoint
-	outcomeRun map[string]func(id string) // collection -> upstream success path (outcome.go)
+	outcomeRun map[string]func(tx *kernel.Tx, id string) // collection -> upstream success path (outcome.go)
 	mux        *http.ServeMux
 	server     *httptest.Server
 	tls        *tlsServer // instead of server with WithTLS or WithHTTP2
@@ -168,8 +169,8 @@ type Simulator struct {
 
 // actionFunc drives an upstream outcome from the control API. id is the
 // object id as given (with or without its prefix); body is the raw JSON body.
-// It runs with s.mu held and returns the JSON answer.
-type actionFunc func(id string, body []byte) (any, error)
+// It runs in a transaction and returns the JSON answer.
+type actionFunc func(tx *kernel.Tx, id string, body []byte) (any, error)
 
 // member is a member of the merchant.
 type member struct {
@@ -301,7 +302,9 @@ func MustNew(opts ...Option) *Simulator {
 // (it is an http.Handler). URL and Client need SetBaseURL first. Invalid
 // options are reported as by New; WithTLS and WithHTTP2, which shape the
 // server New starts, are refused (ErrServerOption).
-func NewHandler(opts ...Option) (*Simulator, error) { return newSimulator(false, opts) }
+func NewHandler(opts ...Option) (*Simulator, error) {
+	return newSimulator(false, opts)
+}
 
 // build builds a simulator from its options: the fixture, the product
 // lines and the control API, with an empty input log.
@@ -326,10 +329,14 @@ func build(o options) (*Simulator, error) {
 	s.creds.Model = o.model
 	s.creds.Environment = o.env
 	s.ledger = newLedger(s.assetScale)
-	if err := s.loadFixture(); err != nil {
+	// The fixture is the state's first transaction; nothing else can see
+	// s before New returns.
+	tx := s.k.Begin()
+	defer tx.End()
+	if err := s.loadFixture(tx); err != nil {
 		return nil, err
 	}
-	s.registerAll()
+	s.registerAll(tx)
 	s.indexLiteralPaths()
 	s.grantFixtureScopes()
 	cfg := configOf(o)
@@ -405,31 +412,30 @@ func (s *Simulator) NewClient(opts ...mwallet.Option) (*mwclient.Client, error) 
 	}, append(base, opts...)...)
 }
 
-// advance moves the simulator clock forward by d and runs everything that
+// runAdvance moves the simulator clock forward by d and runs everything that
 // falls due on the way (upstream outcomes, webhook retries, expiries), in time
 // order.
 //
 // An advance that runs a timer is a logged input (advance); one that runs
 // nothing is not: the clock reading of the next input carries it.
-func (s *Simulator) advance(d time.Duration) {
+func (s *Simulator) runAdvance(d time.Duration) {
 	if d < 0 {
 		return
 	}
-	s.inputs.Lock()
-	s.mu.Lock()
+	tx := s.k.BeginInput()
 	target := s.clock.Now().Add(d)
 	if !s.clock.hasDue(target) {
-		s.inputs.Unlock()
-		s.advanceLocked(d)
-		s.mu.Unlock()
+		tx.Ordered()
+		s.advance(tx, d)
+		tx.End()
 		return
 	}
 	end, err := s.rec.log(&recordedInput{Op: opAdvance, Clock: s.clock.Now(), To: target})
-	s.inputs.Unlock()
+	tx.Ordered()
 	if err == nil {
-		s.advanceLocked(d)
+		s.advance(tx, d)
 	}
-	s.mu.Unlock()
+	tx.End()
 	if err == nil {
 		_ = s.rec.durable(end)
 	}
@@ -438,18 +444,18 @@ func (s *Simulator) advance(d time.Duration) {
 // advanceTo is the logged advance to target (a replay's): it runs every
 // timer falling due on the way.
 func (s *Simulator) advanceTo(target time.Time) error {
-	end, err := s.lockInput(&recordedInput{Op: opAdvance, To: target})
+	tx, end, err := s.lockInput(&recordedInput{Op: opAdvance, To: target})
 	if err != nil {
 		return err
 	}
 	if now := s.clock.Now(); target.After(now) {
-		s.advanceLocked(target.Sub(now))
+		s.advance(tx, target.Sub(now))
 	}
-	s.mu.Unlock()
+	tx.End()
 	return s.rec.durable(end)
 }
 
-func (s *Simulator) advanceLocked(d time.Duration) {
+func (s *Simulator) advance(tx *kernel.Tx, d time.Duration) {
 	target := s.clock.Now().Add(d)
 	for {
 		t, ok := s.clock.popDue(target)
@@ -457,16 +463,16 @@ func (s *Simulator) advanceLocked(d time.Duration) {
 			break
 		}
 		s.clock.set(t.at)
-		s.runOutcome(t.id)
+		s.runOutcome(tx, t.id)
 	}
 	s.clock.set(target)
 }
 
-// runDueLocked runs timers already due at the current time (for outcomes that
+// runDue runs timers already due at the current time (for outcomes that
 // happen "immediately" after a request).
-func (s *Simulator) runDueLocked() { s.advanceLocked(0) }
+func (s *Simulator) runDue(tx *kernel.Tx) { s.advance(tx, 0) }
 
-// after schedules the outcome of object id (runOutcome, with s.mu held) d
+// after schedules the outcome of object id (runOutcome, in a transaction) d
 // after now on the simulator clock.
 func (s *Simulator) after(d time.Duration, id string) {
 	s.clock.at(s.clock.Now().Add(d), id)
@@ -475,22 +481,22 @@ func (s *Simulator) after(d time.Duration, id string) {
 // CheckLedger verifies that the books balance: every asset sums to zero over
 // all accounts and no member, card or prepaid account is negative.
 func (s *Simulator) CheckLedger() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	return s.ledger.Check()
 }
 
 // LedgerEntries returns a copy of the journal entries.
 func (s *Simulator) LedgerEntries() []Entry {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	return s.ledger.Entries()
 }
 
 // recordedEvents returns a copy of the events recorded so far, oldest first.
 func (s *Simulator) recordedEvents() []Event {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	tx := s.k.Begin()
+	defer tx.End()
 	out := make([]Event, len(s.events))
 	for i, e := range s.events {
 		out[i] = *e
@@ -533,7 +539,7 @@ func (s *Simulator) amount(asset, v string) (money.Amount, error) {
 // emit records an event for delivery. Events of platform-direct members are
 // not recorded (the contract sends none). statusVersion 0 marks the events
 // whose version is the constant 0.
-func (s *Simulator) emit(typ, object, objectID string, m *member, status string, statusVersion int64, extra map[string]any) {
+func (s *Simulator) emit(tx *kernel.Tx, typ, object, objectID string, m *member, status string, statusVersion int64, extra map[string]any) {
 	ext := ""
 	if m != nil {
 		if m.PlatformDirect {
@@ -553,11 +559,11 @@ func (s *Simulator) emit(typ, object, objectID string, m *member, status string,
 		Extra:            extra,
 	}
 	s.events = append(s.events, ev)
-	s.queueDeliveries(ev)
+	s.queueDeliveries(tx, ev)
 }
 
 // registerAll registers the gateway, the control API and every product line.
-func (s *Simulator) registerAll() {
+func (s *Simulator) registerAll(tx *kernel.Tx) {
 	s.registerGateway()
 	s.registerControl()
 	s.registerInvariants()
@@ -567,7 +573,7 @@ func (s *Simulator) registerAll() {
 	s.registerRemittances()
 	s.registerDeposits()
 	s.registerKYC()
-	s.registerWebhooks()
+	s.registerWebhooks(tx)
 	s.registerDevTools()
 	s.registerOpenAPI()
 	s.registerRecording()

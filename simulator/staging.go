@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // defaultInProgress is how long a request started with StartInProgress runs
@@ -18,9 +20,9 @@ type SignedRequest struct {
 	Signature string `json:"signature"`
 }
 
-// signLocked signs a request as the holder of Key clientID would, at the
+// sign signs a request as the holder of Key clientID would, at the
 // simulator clock. An empty nonce gets a fresh one.
-func (s *Simulator) signLocked(clientID, method, target, nonce string, body []byte) (SignedRequest, error) {
+func (s *Simulator) sign(tx *kernel.Tx, clientID, method, target, nonce string, body []byte) (SignedRequest, error) {
 	k := s.keys[clientID]
 	if k == nil {
 		return SignedRequest{}, errNotFound("key " + clientID)
@@ -36,13 +38,13 @@ func (s *Simulator) signLocked(clientID, method, target, nonce string, body []by
 	return SignedRequest{Timestamp: ts, Nonce: nonce, Signature: signRequest(k.SigningKey, method, target, ts, nonce, body)}, nil
 }
 
-// startInProgressLocked records an idempotency key as taken by a first
+// startInProgress records an idempotency key as taken by a first
 // request that is still running: until d of simulator clock has passed, a
 // request with the same key, endpoint and body answers 409
 // idempotency_in_progress (another body or endpoint 409
 // idempotency_key_reused). Then the first request ends without a stored
 // result, so the next request with the key executes.
-func (s *Simulator) startInProgressLocked(method, target, key string, body []byte, d time.Duration) error {
+func (s *Simulator) startInProgress(tx *kernel.Tx, method, target, key string, body []byte, d time.Duration) error {
 	method = strings.ToUpper(strings.TrimSpace(method))
 	path, _, _ := strings.Cut(target, "?")
 	switch {
@@ -57,7 +59,7 @@ func (s *Simulator) startInProgressLocked(method, target, key string, body []byt
 	}
 	now := s.clock.Now()
 	recKey := s.merchant.ID + "|" + key
-	if rec, ok := s.idemRecordLocked(recKey, now); ok && (rec.inProgress || now.Before(rec.expiresAt)) {
+	if rec, ok := s.idemRecord(tx, recKey, now); ok && (rec.inProgress || now.Before(rec.expiresAt)) {
 		return newErr("state_invalid", "the idempotency key is already in use")
 	}
 	rec := &idemRecord{endpoint: method + " " + path, bodyHash: s.gw.bodyDigest(body), expiresAt: now.Add(idempotencyWindow), inProgress: true, stagedUntil: now.Add(d)}
@@ -65,11 +67,11 @@ func (s *Simulator) startInProgressLocked(method, target, key string, body []byt
 	return nil
 }
 
-// idemRecordLocked returns the record stored under recKey. A record
+// idemRecord returns the record stored under recKey. A record
 // StartInProgress made whose time has run out is dropped instead: its
 // request ended without a stored result. (Data, not a timer, so that the
 // state stays an image: store.go.)
-func (s *Simulator) idemRecordLocked(recKey string, now time.Time) (*idemRecord, bool) {
+func (s *Simulator) idemRecord(tx *kernel.Tx, recKey string, now time.Time) (*idemRecord, bool) {
 	rec, ok := s.gw.idem[recKey]
 	if ok && !rec.stagedUntil.IsZero() && !now.Before(rec.stagedUntil) {
 		delete(s.gw.idem, recKey)

@@ -1,5 +1,7 @@
 package simulator
 
+import "github.com/mwallet/mwallet-go/simulator/internal/kernel"
+
 // Stats counts what a simulator holds in its bounded windows, so a test can
 // check that memory stays bounded however long the simulator runs: nonces,
 // idempotency records, step-up challenges and the QR quote memo expire by the
@@ -30,13 +32,13 @@ type Stats struct {
 
 // Stats returns the current sizes of the simulator's windows.
 func (s *Simulator) Stats() Stats {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.statsLocked()
+	tx := s.k.Begin()
+	defer tx.End()
+	return s.stats(tx)
 }
 
-// statsLocked is Stats with s.mu held (GET /_sim/stats).
-func (s *Simulator) statsLocked() Stats {
+// stats is Stats in a transaction (GET /_sim/stats).
+func (s *Simulator) stats(tx *kernel.Tx) Stats {
 	return Stats{
 		Nonces:             len(s.gw.nonces),
 		IdempotencyRecords: len(s.gw.idem),

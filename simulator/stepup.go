@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // stepUpTTL is how long a step-up challenge stays valid.
@@ -65,15 +67,15 @@ func (s *Simulator) requireStepUp(c *rc, action string) error {
 		with("expires_at", ch.ExpiresAt.Unix())
 }
 
-// completeStepUp marks a challenge as completed by the end user, as the
+// runCompleteStepUp marks a challenge as completed by the end user, as the
 // hosted screen would. It fails for an unknown or expired challenge.
-func (s *Simulator) completeStepUp(challengeID string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.completeStepUpLocked(challengeID)
+func (s *Simulator) runCompleteStepUp(challengeID string) error {
+	tx := s.k.Begin()
+	defer tx.End()
+	return s.completeStepUp(tx, challengeID)
 }
 
-func (s *Simulator) completeStepUpLocked(challengeID string) error {
+func (s *Simulator) completeStepUp(tx *kernel.Tx, challengeID string) error {
 	ch := s.challenges[challengeID]
 	if ch == nil {
 		return fmt.Errorf("step-up challenge %q not found", challengeID)

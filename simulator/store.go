@@ -385,7 +385,7 @@ func (st *store) append(in *recordedInput) (int64, error) {
 			// Take the partial frame back, so the next input follows the
 			// last whole one.
 			if terr := st.f.Truncate(st.written); terr != nil {
-				st.failLocked(fmt.Errorf("cannot take back a partial write: %w", terr))
+				st.setFailed(fmt.Errorf("cannot take back a partial write: %w", terr))
 			}
 		}
 		if st.refusing == 0 {
@@ -443,10 +443,11 @@ func (st *store) failure() error {
 func (st *store) fail(err error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	st.failLocked(err)
+	st.setFailed(err)
 }
 
-func (st *store) failLocked(err error) {
+// setFailed records the first failure of the store; st.mu is held.
+func (st *store) setFailed(err error) {
 	if st.failed == nil {
 		st.failed = fmt.Errorf("data directory: %w", err)
 		st.report("%v; refusing every request until the simulator restarts", err)
@@ -497,8 +498,7 @@ func (s *Simulator) closeStore() {
 	}
 	// Advances that ran nothing are not logged; the last clock reading is,
 	// so a restart continues from it.
-	s.inputs.Lock()
-	s.mu.Lock()
+	tx := s.k.BeginInput()
 	now := s.clock.Now()
 	s.rec.mu.Lock()
 	moved := now.After(s.rec.clock)
@@ -508,8 +508,7 @@ func (s *Simulator) closeStore() {
 	if moved {
 		end, err = s.rec.log(&recordedInput{Op: opAdvance, Clock: now, To: now})
 	}
-	s.mu.Unlock()
-	s.inputs.Unlock()
+	tx.End()
 	if moved && err == nil {
 		_ = s.rec.durable(end)
 	}

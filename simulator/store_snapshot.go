@@ -65,14 +65,12 @@ func (st *store) snapshotLoop() {
 // continuation on its goroutine).
 func (st *store) snapshot() bool {
 	s := st.sim
-	s.inputs.Lock()
-	s.mu.Lock()
+	tx := s.k.BeginInput()
 	if s.rec.parked > 0 {
-		s.mu.Unlock()
-		s.inputs.Unlock()
+		tx.End()
 		return false
 	}
-	img, err := s.encodeImage()
+	img, err := s.encodeImage(tx)
 	clock := s.clock.Now()
 	st.mu.Lock()
 	meta := snapshotMeta{Format: snapshotFormat, Version: snapshotVersion, Seq: st.seq, Offset: st.written,
@@ -80,8 +78,7 @@ func (st *store) snapshot() bool {
 	st.sinceSnap = 0
 	failed := st.failed
 	st.mu.Unlock()
-	s.mu.Unlock()
-	s.inputs.Unlock()
+	tx.End()
 	if err != nil {
 		st.report("no snapshot: %v", err)
 		return true

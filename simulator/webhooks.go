@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strconv"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // Webhook delivery rules of the contract.
@@ -93,7 +95,7 @@ type whDelivery struct {
 	inFlight   bool
 }
 
-func (s *Simulator) webhookStateLocked() *webhookState {
+func (s *Simulator) webhookState(tx *kernel.Tx) *webhookState {
 	if s.webhooks == nil {
 		tr := http.DefaultTransport.(*http.Transport).Clone()
 		s.webhooks = &webhookState{
@@ -114,9 +116,9 @@ func (s *Simulator) webhookStateLocked() *webhookState {
 
 // closeDeliveries lets go of the delivery pool's idle connections.
 func (s *Simulator) closeDeliveries() {
-	s.mu.Lock()
+	tx := s.k.Begin()
 	wh := s.webhooks
-	s.mu.Unlock()
+	tx.End()
 	if wh != nil {
 		wh.transport.CloseIdleConnections()
 	}
@@ -184,8 +186,8 @@ type WebhookDelivery struct {
 	ExternalMemberID string           `json:"external_member_id"`
 }
 
-func (s *Simulator) registerWebhooks() {
-	s.webhookStateLocked()
+func (s *Simulator) registerWebhooks(tx *kernel.Tx) {
+	s.webhookState(tx)
 	s.register(endpoint{
 		method: http.MethodPost, pattern: "/v1/webhooks/deliveries/{id}/redeliver",
 		scope: "merchant:read", idempotent: true, handle: s.handleRedeliver,
@@ -195,12 +197,12 @@ func (s *Simulator) registerWebhooks() {
 		scope: "merchant:read", handle: s.handleListDeliveries,
 	})
 
-	s.control("POST /_sim/webhooks/endpoints", func(_ *http.Request, body []byte) (int, any, error) {
+	s.control("POST /_sim/webhooks/endpoints", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
 		var in WebhookEndpointConfig
 		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
 		}
-		e, err := s.addWebhookEndpointLocked(in)
+		e, err := s.addWebhookEndpoint(tx, in)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -210,33 +212,33 @@ func (s *Simulator) registerWebhooks() {
 			"environment": out.Environment, "created_at": out.CreatedAt,
 		}, nil
 	})
-	s.control("GET /_sim/webhooks/endpoints", func(*http.Request, []byte) (int, any, error) {
-		return http.StatusOK, map[string]any{"endpoints": s.webhookEndpointsLocked()}, nil
+	s.control("GET /_sim/webhooks/endpoints", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+		return http.StatusOK, map[string]any{"endpoints": s.webhookEndpoints(tx)}, nil
 	})
-	s.control("DELETE /_sim/webhooks/endpoints/{id}", func(r *http.Request, _ []byte) (int, any, error) {
-		if err := s.removeWebhookEndpointLocked(r.PathValue("id")); err != nil {
+	s.control("DELETE /_sim/webhooks/endpoints/{id}", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
+		if err := s.removeWebhookEndpoint(tx, r.PathValue("id")); err != nil {
 			return 0, nil, err
 		}
 		return http.StatusOK, map[string]any{"id": r.PathValue("id"), "deleted": true}, nil
 	})
-	s.control("POST /_sim/webhooks/endpoints/{id}/disable", func(r *http.Request, _ []byte) (int, any, error) {
-		e, err := s.setWebhookEndpointDisabledLocked(r.PathValue("id"), true)
+	s.control("POST /_sim/webhooks/endpoints/{id}/disable", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
+		e, err := s.setWebhookEndpointDisabled(tx, r.PathValue("id"), true)
 		if err != nil {
 			return 0, nil, err
 		}
 		return http.StatusOK, e.view(), nil
 	})
-	s.control("POST /_sim/webhooks/endpoints/{id}/enable", func(r *http.Request, _ []byte) (int, any, error) {
-		e, err := s.setWebhookEndpointDisabledLocked(r.PathValue("id"), false)
+	s.control("POST /_sim/webhooks/endpoints/{id}/enable", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
+		e, err := s.setWebhookEndpointDisabled(tx, r.PathValue("id"), false)
 		if err != nil {
 			return 0, nil, err
 		}
 		return http.StatusOK, e.view(), nil
 	})
-	s.control("GET /_sim/webhooks/deliveries", func(*http.Request, []byte) (int, any, error) {
-		return http.StatusOK, map[string]any{"deliveries": s.webhookDeliveriesLocked()}, nil
+	s.control("GET /_sim/webhooks/deliveries", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+		return http.StatusOK, map[string]any{"deliveries": s.webhookDeliveries(tx)}, nil
 	})
-	s.control("POST /_sim/webhooks/events", func(_ *http.Request, body []byte) (int, any, error) {
+	s.control("POST /_sim/webhooks/events", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
 		var in struct {
 			EventType        string         `json:"event_type"`
 			Object           string         `json:"object"`
@@ -257,20 +259,20 @@ func (s *Simulator) registerWebhooks() {
 			}
 			version = v
 		}
-		id, err := s.emitEventLocked(in.EventType, in.Object, in.ID, in.ExternalMemberID, in.Status, version, in.Extra)
+		id, err := s.emitEvent(tx, in.EventType, in.Object, in.ID, in.ExternalMemberID, in.Status, version, in.Extra)
 		if err != nil {
 			return 0, nil, err
 		}
 		return http.StatusCreated, map[string]any{"event_id": id}, nil
 	})
-	s.control("POST /_sim/webhooks/auto", func(_ *http.Request, body []byte) (int, any, error) {
+	s.control("POST /_sim/webhooks/auto", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
 		var in struct {
 			Enabled bool `json:"enabled"`
 		}
 		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
 		}
-		s.webhookStateLocked().auto = in.Enabled
+		s.webhookState(tx).auto = in.Enabled
 		return http.StatusOK, map[string]any{"enabled": in.Enabled}, nil
 	})
 	// Flush delivers over HTTP, so it must not run under the state lock (a
@@ -297,26 +299,26 @@ func (s *Simulator) registerWebhooks() {
 
 // queueDeliveries creates the delivery rows of ev: one pending row per
 // subscribing endpoint (fan-out at queue time), or one no_subscriber row
-// when none subscribes. It runs with s.mu held.
-func (s *Simulator) queueDeliveries(ev *Event) {
-	st := s.webhookStateLocked()
+// when none subscribes. It runs in a transaction.
+func (s *Simulator) queueDeliveries(tx *kernel.Tx, ev *Event) {
+	st := s.webhookState(tx)
 	st.bodies[ev.ID] = s.eventBody(ev)
-	subs := s.subscribersLocked(ev.Type)
+	subs := s.subscribers(tx, ev.Type)
 	if len(subs) == 0 {
-		s.newDeliveryLocked(ev, "", deliveryNoSubscriber, 0)
+		s.newDelivery(tx, ev, "", deliveryNoSubscriber, 0)
 		return
 	}
 	for _, e := range subs {
-		s.newDeliveryLocked(ev, e.ID, deliveryPending, webhookMaxAttempts)
+		s.newDelivery(tx, ev, e.ID, deliveryPending, webhookMaxAttempts)
 	}
-	s.kickAutoDeliveryLocked()
+	s.kickAutoDelivery(tx)
 }
 
-func (s *Simulator) newDeliveryLocked(ev *Event, endpointID, status string, runLeft int) *whDelivery {
-	st := s.webhookStateLocked()
+func (s *Simulator) newDelivery(tx *kernel.Tx, ev *Event, endpointID, status string, runLeft int) *whDelivery {
+	st := s.webhookState(tx)
 	now := s.clock.Now()
 	d := &whDelivery{
-		seq: s.nextSeq(), ID: "whd_" + s.newUUID(), Event: ev, EndpointID: endpointID, Status: status,
+		seq: s.nextSeq(tx), ID: "whd_" + s.newUUID(), Event: ev, EndpointID: endpointID, Status: status,
 		CreatedAt: now, runLeft: runLeft,
 	}
 	if status == deliveryPending {
@@ -328,11 +330,11 @@ func (s *Simulator) newDeliveryLocked(ev *Event, endpointID, status string, runL
 	return d
 }
 
-// subscribersLocked returns the active endpoints an event of type typ goes
+// subscribers returns the active endpoints an event of type typ goes
 // to: in sandbox the matching sandbox endpoints, else the matching
 // production ones; in production only production endpoints.
-func (s *Simulator) subscribersLocked(typ string) []*whEndpoint {
-	st := s.webhookStateLocked()
+func (s *Simulator) subscribers(tx *kernel.Tx, typ string) []*whEndpoint {
+	st := s.webhookState(tx)
 	match := func(env Environment) []*whEndpoint {
 		var out []*whEndpoint
 		for _, e := range st.endpoints {
@@ -350,8 +352,8 @@ func (s *Simulator) subscribersLocked(typ string) []*whEndpoint {
 }
 
 // subscribes reports whether e receives events of type typ now.
-func (s *Simulator) subscribesLocked(e *whEndpoint, typ string) bool {
-	for _, x := range s.subscribersLocked(typ) {
+func (s *Simulator) subscribes(tx *kernel.Tx, e *whEndpoint, typ string) bool {
+	for _, x := range s.subscribers(tx, typ) {
 		if x == e {
 			return true
 		}
@@ -359,10 +361,10 @@ func (s *Simulator) subscribesLocked(e *whEndpoint, typ string) bool {
 	return false
 }
 
-// kickAutoDeliveryLocked starts a background flush when automatic delivery
-// is on. The goroutine waits for s.mu, so it runs after the current request.
-func (s *Simulator) kickAutoDeliveryLocked() {
-	if !s.webhookStateLocked().auto || s.rec.replaying() {
+// kickAutoDelivery starts a background flush when automatic delivery
+// is on. The goroutine waits for the state lock, so it runs after the current request.
+func (s *Simulator) kickAutoDelivery(tx *kernel.Tx) {
+	if !s.webhookState(tx).auto || s.rec.replaying() {
 		// A replay runs the flushes the recording holds instead.
 		return
 	}

@@ -6,43 +6,45 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
-// addWebhookEndpoint registers an endpoint of the simulator's environment
+// runAddWebhookEndpoint registers an endpoint of the simulator's environment
 // that receives the given event types (every event when none is given),
 // signed with the merchant's webhook_secret credential. It returns the
 // endpoint id and its secret. Control API: POST /_sim/webhooks/endpoints.
-func (s *Simulator) addWebhookEndpoint(rawURL string, events ...string) (id, secret string, err error) {
+func (s *Simulator) runAddWebhookEndpoint(rawURL string, events ...string) (id, secret string, err error) {
 	return s.addWebhookEndpointConfig(WebhookEndpointConfig{URL: rawURL, Events: events})
 }
 
 // addWebhookEndpointConfig registers an endpoint with its own environment or
 // secret (see WebhookEndpointConfig) and returns its id and secret.
 func (s *Simulator) addWebhookEndpointConfig(cfg WebhookEndpointConfig) (id, secret string, err error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	e, err := s.addWebhookEndpointLocked(cfg)
+	tx := s.k.Begin()
+	defer tx.End()
+	e, err := s.addWebhookEndpoint(tx, cfg)
 	if err != nil {
 		return "", "", err
 	}
 	return e.ID, e.Secret, nil
 }
 
-// removeWebhookEndpoint deletes an endpoint; its pending deliveries become
+// runRemoveWebhookEndpoint deletes an endpoint; its pending deliveries become
 // no_subscriber. Control API: DELETE /_sim/webhooks/endpoints/{id}.
-func (s *Simulator) removeWebhookEndpoint(id string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.removeWebhookEndpointLocked(id)
+func (s *Simulator) runRemoveWebhookEndpoint(id string) error {
+	tx := s.k.Begin()
+	defer tx.End()
+	return s.removeWebhookEndpoint(tx, id)
 }
 
 // disableWebhookEndpoint stops deliveries to an endpoint; its pending
 // deliveries become no_subscriber. Control API: POST
 // /_sim/webhooks/endpoints/{id}/disable.
 func (s *Simulator) disableWebhookEndpoint(id string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, err := s.setWebhookEndpointDisabledLocked(id, true)
+	tx := s.k.Begin()
+	defer tx.End()
+	_, err := s.setWebhookEndpointDisabled(tx, id, true)
 	return err
 }
 
@@ -50,26 +52,26 @@ func (s *Simulator) disableWebhookEndpoint(id string) error {
 // now on (rows already turned no_subscriber stay so until redelivered).
 // Control API: POST /_sim/webhooks/endpoints/{id}/enable.
 func (s *Simulator) enableWebhookEndpoint(id string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, err := s.setWebhookEndpointDisabledLocked(id, false)
+	tx := s.k.Begin()
+	defer tx.End()
+	_, err := s.setWebhookEndpointDisabled(tx, id, false)
 	return err
 }
 
-// webhookEndpoints returns the configured endpoints in creation order.
+// runWebhookEndpoints returns the configured endpoints in creation order.
 // Control API: GET /_sim/webhooks/endpoints.
-func (s *Simulator) webhookEndpoints() []WebhookEndpoint {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.webhookEndpointsLocked()
+func (s *Simulator) runWebhookEndpoints() []WebhookEndpoint {
+	tx := s.k.Begin()
+	defer tx.End()
+	return s.webhookEndpoints(tx)
 }
 
-// webhookDeliveries returns every delivery row with its attempts, in the
+// runWebhookDeliveries returns every delivery row with its attempts, in the
 // order the rows were created. Control API: GET /_sim/webhooks/deliveries.
-func (s *Simulator) webhookDeliveries() []WebhookDelivery {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.webhookDeliveriesLocked()
+func (s *Simulator) runWebhookDeliveries() []WebhookDelivery {
+	tx := s.k.Begin()
+	defer tx.End()
+	return s.webhookDeliveries(tx)
 }
 
 // setWebhookAutoDeliver switches automatic delivery on or off (default
@@ -80,12 +82,12 @@ func (s *Simulator) webhookDeliveries() []WebhookDelivery {
 // exactly when FlushWebhooks is called. Control API: POST /_sim/webhooks/auto
 // with {"enabled": true}.
 func (s *Simulator) setWebhookAutoDeliver(on bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.webhookStateLocked().auto = on
+	tx := s.k.Begin()
+	defer tx.End()
+	s.webhookState(tx).auto = on
 }
 
-// emitEvent records an event as the service would and queues its
+// runEmitEvent records an event as the service would and queues its
 // deliveries: typ is an event type (for example "card.status.updated"),
 // object the data.object kind, id the data.id, externalMemberID the member
 // (an external_member_id or mem_ id of a simulator member, or any value for
@@ -94,7 +96,7 @@ func (s *Simulator) setWebhookAutoDeliver(on bool) {
 // members are not recorded (the contract sends none): the id is then empty.
 // Use it to test receivers with events whose product flow the simulator
 // does not drive. Control API: POST /_sim/webhooks/events.
-func (s *Simulator) emitEvent(typ, object, id, externalMemberID, status string, version int64) (string, error) {
+func (s *Simulator) runEmitEvent(typ, object, id, externalMemberID, status string, version int64) (string, error) {
 	return s.emitEventExtra(typ, object, id, externalMemberID, status, version, nil)
 }
 
@@ -102,12 +104,12 @@ func (s *Simulator) emitEvent(typ, object, id, externalMemberID, status string, 
 // compensation_source and application_id of kyc.quick.compensated). Extras
 // must be identifiers or statuses, like every field of an event body.
 func (s *Simulator) emitEventExtra(typ, object, id, externalMemberID, status string, version int64, extra map[string]any) (string, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.emitEventLocked(typ, object, id, externalMemberID, status, version, extra)
+	tx := s.k.Begin()
+	defer tx.End()
+	return s.emitEvent(tx, typ, object, id, externalMemberID, status, version, extra)
 }
 
-func (s *Simulator) emitEventLocked(typ, object, id, ext, status string, version int64, extra map[string]any) (string, error) {
+func (s *Simulator) emitEvent(tx *kernel.Tx, typ, object, id, ext, status string, version int64, extra map[string]any) (string, error) {
 	typ, object, id, ext = strings.TrimSpace(typ), strings.TrimSpace(object), strings.TrimSpace(id), strings.TrimSpace(ext)
 	var missing []string
 	for _, f := range []struct{ k, v string }{{"event_type", typ}, {"object", object}, {"id", id}} {
@@ -129,15 +131,15 @@ func (s *Simulator) emitEventLocked(typ, object, id, ext, status string, version
 		m = &member{ExternalID: ext}
 	}
 	n := len(s.events)
-	s.emit(typ, object, id, m, status, version, extra)
+	s.emit(tx, typ, object, id, m, status, version, extra)
 	if len(s.events) == n {
 		return "", nil
 	}
 	return s.events[len(s.events)-1].ID, nil
 }
 
-func (s *Simulator) addWebhookEndpointLocked(cfg WebhookEndpointConfig) (*whEndpoint, error) {
-	st := s.webhookStateLocked()
+func (s *Simulator) addWebhookEndpoint(tx *kernel.Tx, cfg WebhookEndpointConfig) (*whEndpoint, error) {
+	st := s.webhookState(tx)
 	raw := strings.TrimSpace(cfg.URL)
 	u, err := url.Parse(raw)
 	if raw == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -171,9 +173,9 @@ func (s *Simulator) addWebhookEndpointLocked(cfg WebhookEndpointConfig) (*whEndp
 	return e, nil
 }
 
-func (s *Simulator) webhookEndpointLocked(id string) (*whEndpoint, error) {
+func (s *Simulator) webhookEndpoint(tx *kernel.Tx, id string) (*whEndpoint, error) {
 	id = strings.TrimSpace(id)
-	st := s.webhookStateLocked()
+	st := s.webhookState(tx)
 	e := st.endpointByID[id]
 	if e == nil && !strings.HasPrefix(id, "whe_") {
 		e = st.endpointByID["whe_"+id]
@@ -184,12 +186,12 @@ func (s *Simulator) webhookEndpointLocked(id string) (*whEndpoint, error) {
 	return e, nil
 }
 
-func (s *Simulator) removeWebhookEndpointLocked(id string) error {
-	e, err := s.webhookEndpointLocked(id)
+func (s *Simulator) removeWebhookEndpoint(tx *kernel.Tx, id string) error {
+	e, err := s.webhookEndpoint(tx, id)
 	if err != nil {
 		return err
 	}
-	st := s.webhookStateLocked()
+	st := s.webhookState(tx)
 	delete(st.endpointByID, e.ID)
 	for i, x := range st.endpoints {
 		if x == e {
@@ -197,27 +199,27 @@ func (s *Simulator) removeWebhookEndpointLocked(id string) error {
 			break
 		}
 	}
-	s.orphanPendingLocked(e.ID)
+	s.orphanPending(tx, e.ID)
 	return nil
 }
 
-func (s *Simulator) setWebhookEndpointDisabledLocked(id string, disabled bool) (*whEndpoint, error) {
-	e, err := s.webhookEndpointLocked(id)
+func (s *Simulator) setWebhookEndpointDisabled(tx *kernel.Tx, id string, disabled bool) (*whEndpoint, error) {
+	e, err := s.webhookEndpoint(tx, id)
 	if err != nil {
 		return nil, err
 	}
 	e.Disabled = disabled
 	if disabled {
-		s.orphanPendingLocked(e.ID)
+		s.orphanPending(tx, e.ID)
 	}
 	return e, nil
 }
 
-// orphanPendingLocked turns the pending rows of an endpoint that was
+// orphanPending turns the pending rows of an endpoint that was
 // disabled or deleted into no_subscriber. A row whose attempt is in flight
 // is settled when the attempt returns.
-func (s *Simulator) orphanPendingLocked(endpointID string) {
-	for _, d := range s.webhookStateLocked().created {
+func (s *Simulator) orphanPending(tx *kernel.Tx, endpointID string) {
+	for _, d := range s.webhookState(tx).created {
 		if d.EndpointID == endpointID && d.Status == deliveryPending && !d.inFlight {
 			d.Status, d.NextAttemptAt = deliveryNoSubscriber, time.Time{}
 		}
@@ -233,8 +235,8 @@ func (e *whEndpoint) view() WebhookEndpoint {
 	return v
 }
 
-func (s *Simulator) webhookEndpointsLocked() []WebhookEndpoint {
-	st := s.webhookStateLocked()
+func (s *Simulator) webhookEndpoints(tx *kernel.Tx) []WebhookEndpoint {
+	st := s.webhookState(tx)
 	out := make([]WebhookEndpoint, 0, len(st.endpoints))
 	for _, e := range st.endpoints {
 		out = append(out, e.view())
@@ -255,8 +257,8 @@ func (d *whDelivery) view() WebhookDelivery {
 	return v
 }
 
-func (s *Simulator) webhookDeliveriesLocked() []WebhookDelivery {
-	st := s.webhookStateLocked()
+func (s *Simulator) webhookDeliveries(tx *kernel.Tx) []WebhookDelivery {
+	st := s.webhookState(tx)
 	out := make([]WebhookDelivery, 0, len(st.created))
 	for _, d := range st.created {
 		out = append(out, d.view())
@@ -274,7 +276,7 @@ func (s *Simulator) handleRedeliver(c *rc) (int, any, error) {
 	if err := c.noBody(); err != nil {
 		return 0, nil, err
 	}
-	st := s.webhookStateLocked()
+	st := s.webhookState(c.tx)
 	id := strings.TrimSpace(c.pathID())
 	if !strings.HasPrefix(id, "whd_") {
 		id = "whd_" + id
@@ -289,10 +291,10 @@ func (s *Simulator) handleRedeliver(c *rc) (int, any, error) {
 		return 0, nil, newErr("state_invalid", "a "+d.Status+" delivery cannot be redelivered")
 	}
 	var targets []*whEndpoint
-	if e := st.endpointByID[d.EndpointID]; e != nil && s.subscribesLocked(e, d.Event.Type) {
+	if e := st.endpointByID[d.EndpointID]; e != nil && s.subscribes(c.tx, e, d.Event.Type) {
 		targets = []*whEndpoint{e}
 	} else {
-		targets = s.subscribersLocked(d.Event.Type)
+		targets = s.subscribers(c.tx, d.Event.Type)
 	}
 	if len(targets) == 0 {
 		return 0, nil, newErr("state_invalid", "no endpoint currently subscribes to "+d.Event.Type)
@@ -303,9 +305,9 @@ func (s *Simulator) handleRedeliver(c *rc) (int, any, error) {
 	}
 	requeue(d, targets[0])
 	for _, e := range targets[1:] {
-		requeue(s.newDeliveryLocked(d.Event, e.ID, deliveryPending, 1), e)
+		requeue(s.newDelivery(c.tx, d.Event, e.ID, deliveryPending, 1), e)
 	}
-	s.kickAutoDeliveryLocked()
+	s.kickAutoDelivery(c.tx)
 	return 200, map[string]any{"id": d.ID, "queued": true}, nil
 }
 
@@ -324,7 +326,7 @@ type deliveryListItem struct {
 
 // handleListDeliveries serves GET /v1/webhooks/deliveries, newest first.
 func (s *Simulator) handleListDeliveries(c *rc) (int, any, error) {
-	st := s.webhookStateLocked()
+	st := s.webhookState(c.tx)
 	env := paginate(st.deliveries, deliveryKey, c.r.URL.Query())
 	rows, _ := env.Data.([]*whDelivery)
 	items := make([]deliveryListItem, 0, len(rows))

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // FlushResult counts the attempts one flush made and lists the failed ones.
@@ -154,39 +156,38 @@ func (s *Simulator) flushWebhooks(ctx context.Context) (FlushResult, error) {
 
 // flushDue picks the due deliveries, an input of the log when any is due.
 func (s *Simulator) flushDue() ([]deliveryJob, error) {
-	s.inputs.Lock()
-	s.mu.Lock()
-	if !s.anyDeliveryDueLocked() {
-		s.mu.Unlock()
-		s.inputs.Unlock()
+	tx := s.k.BeginInput()
+	if !s.anyDeliveryDue(tx) {
+		tx.End()
 		return nil, nil
 	}
 	end, err := s.rec.log(&recordedInput{Op: opFlushDue, Clock: s.clock.Now()})
-	s.inputs.Unlock()
+	tx.Ordered()
 	if err != nil {
-		s.mu.Unlock()
+		tx.End()
 		return nil, err
 	}
-	jobs := s.dueDeliveriesLocked()
-	s.mu.Unlock()
+	jobs := s.dueDeliveries(tx)
+	tx.End()
 	return jobs, s.rec.durable(end)
 }
 
 // flushDueInput is the flush_due input of a replay.
 func (s *Simulator) flushDueInput() error {
-	if _, err := s.lockInput(&recordedInput{Op: opFlushDue}); err != nil {
+	tx, _, err := s.lockInput(&recordedInput{Op: opFlushDue})
+	if err != nil {
 		return err
 	}
-	s.dueDeliveriesLocked()
-	s.mu.Unlock()
+	s.dueDeliveries(tx)
+	tx.End()
 	return nil
 }
 
-// anyDeliveryDueLocked reports whether dueDeliveriesLocked has anything to
+// anyDeliveryDue reports whether dueDeliveries has anything to
 // do.
-func (s *Simulator) anyDeliveryDueLocked() bool {
+func (s *Simulator) anyDeliveryDue(tx *kernel.Tx) bool {
 	now := s.clock.Now()
-	for _, d := range s.webhookStateLocked().created {
+	for _, d := range s.webhookState(tx).created {
 		if d.Status == deliveryPending && !d.inFlight && !d.NextAttemptAt.After(now) {
 			return true
 		}
@@ -198,12 +199,12 @@ func (s *Simulator) anyDeliveryDueLocked() bool {
 // input of the log) and reports whether it succeeded, with the failure
 // when it did not.
 func (s *Simulator) attemptResult(deliveryID string, at time.Time, code int, answer, errText string) (bool, DeliveryFailure, error) {
-	end, err := s.lockInput(&recordedInput{Op: opAttempt, Delivery: deliveryID, At: at, StatusCode: code, Response: answer, Error: errText})
+	tx, end, err := s.lockInput(&recordedInput{Op: opAttempt, Delivery: deliveryID, At: at, StatusCode: code, Response: answer, Error: errText})
 	if err != nil {
 		return false, DeliveryFailure{}, err
 	}
-	ok, failure, err := s.applyAttemptLocked(deliveryID, at, code, answer, errText)
-	s.mu.Unlock()
+	ok, failure, err := s.applyAttempt(tx, deliveryID, at, code, answer, errText)
+	tx.End()
 	if err != nil {
 		return false, failure, err
 	}
@@ -216,8 +217,8 @@ func (s *Simulator) attemptInput(deliveryID string, at time.Time, code int, answ
 	return err
 }
 
-func (s *Simulator) applyAttemptLocked(deliveryID string, at time.Time, code int, answer, errText string) (bool, DeliveryFailure, error) {
-	st := s.webhookStateLocked()
+func (s *Simulator) applyAttempt(tx *kernel.Tx, deliveryID string, at time.Time, code int, answer, errText string) (bool, DeliveryFailure, error) {
+	st := s.webhookState(tx)
 	d := st.deliveryByID[deliveryID]
 	if d == nil {
 		return false, DeliveryFailure{}, fmt.Errorf("simulator: webhook attempt of unknown delivery %s", deliveryID)
@@ -230,7 +231,7 @@ func (s *Simulator) applyAttemptLocked(deliveryID string, at time.Time, code int
 	if e := st.endpointByID[d.EndpointID]; e != nil {
 		j.url = e.URL
 	}
-	if s.recordAttemptLocked(j, code, answer, aerr) {
+	if s.recordAttempt(tx, j, code, answer, aerr) {
 		return true, DeliveryFailure{}, nil
 	}
 	return false, d.failure(j), nil
@@ -247,28 +248,28 @@ func (s *Simulator) giveBack(jobs []deliveryJob) error {
 	if err != nil {
 		// The log refuses everything now; the deliveries still go back
 		// (a restart gives back whatever its log leaves in flight).
-		s.mu.Lock()
+		tx := s.k.Begin()
 		for _, j := range jobs {
 			j.d.inFlight = false
 		}
-		s.mu.Unlock()
+		tx.End()
 	}
 	return err
 }
 
 // flushAbortInput takes deliveries out of flight (flush_abort).
 func (s *Simulator) flushAbortInput(ids []string) error {
-	end, err := s.lockInput(&recordedInput{Op: opFlushAbort, Deliveries: ids})
+	tx, end, err := s.lockInput(&recordedInput{Op: opFlushAbort, Deliveries: ids})
 	if err != nil {
 		return err
 	}
-	st := s.webhookStateLocked()
+	st := s.webhookState(tx)
 	for _, id := range ids {
 		if d := st.deliveryByID[id]; d != nil {
 			d.inFlight = false
 		}
 	}
-	s.mu.Unlock()
+	tx.End()
 	return s.rec.durable(end)
 }
 
@@ -303,10 +304,10 @@ func (d *whDelivery) failure(j deliveryJob) DeliveryFailure {
 	return f
 }
 
-// dueDeliveriesLocked marks the due pending rows in flight and returns
+// dueDeliveries marks the due pending rows in flight and returns
 // their jobs, oldest due first.
-func (s *Simulator) dueDeliveriesLocked() []deliveryJob {
-	st := s.webhookStateLocked()
+func (s *Simulator) dueDeliveries(tx *kernel.Tx) []deliveryJob {
+	st := s.webhookState(tx)
 	now := s.clock.Now()
 	var due []*whDelivery
 	for _, d := range st.created {
@@ -336,7 +337,7 @@ func (s *Simulator) dueDeliveriesLocked() []deliveryJob {
 }
 
 // attemptDelivery POSTs one delivery and returns the receiver's status and
-// the beginning of its answer; it runs without s.mu.
+// the beginning of its answer; it runs outside any transaction.
 func (s *Simulator) attemptDelivery(ctx context.Context, j deliveryJob) (int, string, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, j.url, bytes.NewReader(j.body))
 	if err != nil {
@@ -347,9 +348,9 @@ func (s *Simulator) attemptDelivery(ctx context.Context, j deliveryJob) (int, st
 	req.Header.Set("z-signature", webhookSignature(j.secret, j.at, j.body))
 	req.Header.Set("z-event-id", j.eventID)
 	req.Header.Set("z-event-type", j.eventType)
-	s.mu.Lock()
-	client := s.webhookStateLocked().client
-	s.mu.Unlock()
+	tx := s.k.Begin()
+	client := s.webhookState(tx).client
+	tx.End()
 	resp, err := client.Do(req)
 	if err != nil {
 		return 0, "", err
@@ -390,12 +391,12 @@ func answerText(b []byte) string {
 	return strings.TrimSpace(s)
 }
 
-// recordAttemptLocked stores the outcome of one attempt and moves the row:
+// recordAttempt stores the outcome of one attempt and moves the row:
 // sent on 2xx; otherwise pending with the next backoff while attempts
 // remain, dead after the sixth failure of a run, failed when a redelivery's
 // single attempt fails, and no_subscriber when the endpoint went away
 // meanwhile.
-func (s *Simulator) recordAttemptLocked(j deliveryJob, code int, answer string, aerr error) bool {
+func (s *Simulator) recordAttempt(tx *kernel.Tx, j deliveryJob, code int, answer string, aerr error) bool {
 	d := j.d
 	d.inFlight = false
 	a := WebhookAttempt{At: j.at, StatusCode: code, Response: answer}
@@ -409,7 +410,7 @@ func (s *Simulator) recordAttemptLocked(j deliveryJob, code int, answer string, 
 		d.Status = deliverySent
 		return true
 	}
-	st := s.webhookStateLocked()
+	st := s.webhookState(tx)
 	if e := st.endpointByID[d.EndpointID]; e == nil || e.Disabled {
 		d.Status = deliveryNoSubscriber
 		return false

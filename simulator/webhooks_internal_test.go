@@ -14,9 +14,9 @@ func TestWebhookAttemptTimeout(t *testing.T) {
 	t.Parallel()
 	s := MustNew()
 	t.Cleanup(s.Close)
-	s.mu.Lock()
-	hc := s.webhookStateLocked().client
-	s.mu.Unlock()
+	tx := s.k.Begin()
+	hc := s.webhookState(tx).client
+	tx.End()
 	if hc.Timeout != 10*time.Second {
 		t.Errorf("delivery attempt timeout = %s, want 10s", hc.Timeout)
 	}
@@ -43,9 +43,9 @@ func TestDeliveryPoolIsPrivate(t *testing.T) {
 	pool := func() (*http.Transport, http.RoundTripper) {
 		s := MustNew()
 		t.Cleanup(s.Close)
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		st := s.webhookStateLocked()
+		tx := s.k.Begin()
+		defer tx.End()
+		st := s.webhookState(tx)
 		return st.transport, st.client.Transport
 	}
 	a, rtA := pool()

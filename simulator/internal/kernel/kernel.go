@@ -1,0 +1,121 @@
+// Package kernel owns what every product line of the simulator shares and
+// none may take for itself: the state lock and the order of inputs.
+//
+// A transition never locks. It takes a *Tx, and holding one is the proof
+// that the state lock is held: only this package makes a Tx, and only
+// while its lock is held. Code that needs the lock asks the kernel for a
+// transaction:
+//
+//	tx := k.Begin()      // a read, or a change that is not an input
+//	defer tx.End()
+//
+//	tx := k.BeginInput() // an input: its place in the input order is taken
+//	... log the input ...
+//	tx.Ordered()         // the next input may now take its place
+//	... run it ...
+//	tx.End()
+//
+// The order of inputs is a lock taken before the state lock and released
+// once the input is logged, so that the log's order is the order in which
+// inputs took the state: a recording replays to the same state.
+package kernel
+
+import "sync"
+
+// Kernel is the lock and the input order of one simulator. The zero value
+// is ready to use; it must not be copied after first use.
+type Kernel struct {
+	inputs sync.Mutex // the order of inputs; taken before mu
+	mu     sync.Mutex // the state lock
+}
+
+// Tx is a transaction: the state lock is held from Begin or BeginInput
+// until End or Suspend. A transition takes a *Tx as its first argument.
+type Tx struct {
+	k       *Kernel
+	ordered bool // the input order is still held
+	done    bool // ended or suspended
+}
+
+// Begin takes the state lock.
+func (k *Kernel) Begin() *Tx {
+	k.mu.Lock()
+	return &Tx{k: k}
+}
+
+// BeginInput takes the input order, then the state lock. Ordered releases
+// the input order once the input is logged.
+func (k *Kernel) BeginInput() *Tx {
+	k.inputs.Lock()
+	k.mu.Lock()
+	return &Tx{k: k, ordered: true}
+}
+
+// BeginOrdered takes the input order and nothing else: for the stores of
+// the input log, which must see inputs in order without holding the state.
+// The returned func releases it.
+func (k *Kernel) BeginOrdered() (release func()) {
+	k.inputs.Lock()
+	return k.inputs.Unlock
+}
+
+// Ordered releases the input order of a transaction begun with
+// BeginInput; the state lock stays held. It is a no-op when the input
+// order is not held.
+func (tx *Tx) Ordered() {
+	tx.check()
+	if tx.ordered {
+		tx.ordered = false
+		tx.k.inputs.Unlock()
+	}
+}
+
+// End releases the state lock (and the input order, if still held). The
+// Tx must not be used after.
+func (tx *Tx) End() {
+	tx.check()
+	tx.done = true
+	if tx.ordered {
+		tx.ordered = false
+		tx.k.inputs.Unlock()
+	}
+	tx.k.mu.Unlock()
+}
+
+// Suspend releases the state lock while the caller waits (a delay fault
+// holds a request without holding the state); Resume takes it back, as a
+// new input in the input order.
+func (tx *Tx) Suspend() {
+	tx.check()
+	if tx.ordered {
+		panic("kernel: Suspend while the input order is held")
+	}
+	tx.done = true
+	tx.k.mu.Unlock()
+}
+
+// Resume takes the input order and the state lock again for a suspended
+// transaction.
+func (tx *Tx) Resume() {
+	if tx == nil || tx.k == nil || !tx.done {
+		panic("kernel: Resume of a transaction that is not suspended")
+	}
+	tx.k.inputs.Lock()
+	tx.k.mu.Lock()
+	tx.done, tx.ordered = false, true
+}
+
+// check panics when the Tx is not a live transaction of a kernel: a zero
+// Tx, or one used after End.
+func (tx *Tx) check() {
+	if tx == nil || tx.k == nil {
+		panic("kernel: a Tx not made by Begin or BeginInput")
+	}
+	if tx.done {
+		panic("kernel: a Tx used after End or Suspend")
+	}
+}
+
+// Live panics unless tx is a live transaction; transitions that want the
+// proof checked at run time (tests, the invariants) call it.
+func (tx *Tx) Live() { tx.check() }
