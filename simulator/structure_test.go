@@ -1,0 +1,310 @@
+package simulator
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	gotoken "go/token"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// The structure of the simulator, held by tests (simulator/README.md, The
+// map): a kernel that alone owns the state lock and the input order, and
+// product lines that reach each other only through interfaces they declare
+// or through events. These tests read the code, not the behaviour.
+
+const simImport = "github.com/mwallet/mwallet-go/simulator"
+
+// linePackages are the product lines' packages under internal/: none may
+// import another, nor the simulator package.
+var linePackages = []string{"cards", "deposits", "kyc", "members", "merchant", "qrpay", "remittances", "webhooks"}
+
+// kernelPackages are the packages below the lines: the lines and the
+// simulator import them, they import no line.
+var kernelPackages = []string{"kernel"}
+
+// TestPackageImports holds the import rules with `go list`: a line package
+// imports no other line package and not the simulator; the kernel imports
+// no line and not the simulator; every package under internal/ is either a
+// line or part of the kernel.
+func TestPackageImports(t *testing.T) {
+	t.Parallel()
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, simImport+"/internal/...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	kind := map[string]string{}
+	for _, p := range linePackages {
+		kind[simImport+"/internal/"+p] = "line"
+	}
+	for _, p := range kernelPackages {
+		kind[simImport+"/internal/"+p] = "kernel"
+	}
+	var bad []string
+	seen := 0
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(l)
+		pkg, imports := f[0], f[1:]
+		k := kind[pkg]
+		if k == "" {
+			// A package's own sub-packages (emvqr-like helpers) belong to it.
+			for p, pk := range kind {
+				if strings.HasPrefix(pkg, p+"/") {
+					k = pk
+				}
+			}
+		}
+		if k == "" {
+			bad = append(bad, pkg+": neither a line nor the kernel (add it to linePackages or kernelPackages)")
+			continue
+		}
+		seen++
+		for _, imp := range imports {
+			switch {
+			case imp == simImport:
+				bad = append(bad, pkg+" imports the simulator package")
+			case kind[imp] == "line" && k == "kernel":
+				bad = append(bad, pkg+" (kernel) imports the line "+imp)
+			case kind[imp] == "line" && imp != pkg:
+				bad = append(bad, pkg+" imports the line "+imp+": declare an interface, or publish an event")
+			}
+		}
+	}
+	if seen == 0 {
+		t.Fatal("go list found no package under internal/")
+	}
+	if diff := cmp.Diff([]string(nil), bad); diff != "" {
+		t.Errorf("import rules broken:\n%s", diff)
+	}
+}
+
+// simulatorFiles parses the simulator package's own files (tests too).
+func simulatorFiles(t *testing.T) (*gotoken.FileSet, map[string]*ast.File) {
+	t.Helper()
+	fset := gotoken.NewFileSet()
+	names, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]*ast.File{}
+	for _, n := range names {
+		f, err := parser.ParseFile(fset, n, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[n] = f
+	}
+	return fset, files
+}
+
+// ownMutexes are the mutexes the simulator package still declares, each
+// guarding something that is not the state: the state lock is the
+// kernel's alone. The list only shrinks as these move into the kernel.
+var ownMutexes = map[string]string{
+	"Clock.mu":         "the clock is read by any goroutine (Now)",
+	"SleepFunc.mu":     "the waited total of one SleepFunc",
+	"stepper.mu":       "the dashboard's scratch replay",
+	"exchangeSink.mu":  "a sink of the exchange log",
+	"exchangeSinks.mu": "the process's exchange sinks",
+	"literalIndex.mu":  "the process-wide index of literal paths",
+	"recorder.mu":      "the input log's buffer",
+	"replayer.idleMu":  "a replay's idle requests",
+	"store.mu":         "the data directory's appends",
+	"store.syncMu":     "the data directory's fsync",
+}
+
+// TestLockDiscipline: no method is named ...Locked (a Tx argument says a
+// function runs under the state lock), and no mutex is declared here but
+// those of ownMutexes.
+func TestLockDiscipline(t *testing.T) {
+	t.Parallel()
+	_, files := simulatorFiles(t)
+	var locked, mutexes []string
+	isMutex := func(e ast.Expr) bool {
+		s, ok := e.(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		x, ok := s.X.(*ast.Ident)
+		return ok && x.Name == "sync" && (s.Sel.Name == "Mutex" || s.Sel.Name == "RWMutex")
+	}
+	for name, f := range files {
+		test := strings.HasSuffix(name, "_test.go") // test doubles may lock their own fields
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncDecl:
+				if test {
+					if n.Recv != nil && strings.HasSuffix(n.Name.Name, "Locked") {
+						locked = append(locked, name+": "+n.Name.Name)
+					}
+					return false
+				}
+				if n.Recv != nil && strings.HasSuffix(n.Name.Name, "Locked") {
+					locked = append(locked, name+": "+n.Name.Name)
+				}
+				if n.Body != nil {
+					// a mutex local to a function (SleepFunc's)
+					ast.Inspect(n.Body, func(m ast.Node) bool {
+						if vs, ok := m.(*ast.ValueSpec); ok && isMutex(vs.Type) {
+							for _, id := range vs.Names {
+								mutexes = append(mutexes, n.Name.Name+"."+id.Name)
+							}
+						}
+						return true
+					})
+				}
+			case *ast.TypeSpec:
+				st, ok := n.Type.(*ast.StructType)
+				if !ok || test {
+					return true
+				}
+				for _, fl := range st.Fields.List {
+					if isMutex(fl.Type) {
+						for _, id := range fl.Names {
+							mutexes = append(mutexes, n.Name.Name+"."+id.Name)
+						}
+					}
+				}
+			case *ast.GenDecl:
+				// package-level var blocks holding a struct with a mutex
+				if test {
+					return true
+				}
+				for _, sp := range n.Specs {
+					vs, ok := sp.(*ast.ValueSpec)
+					if !ok {
+						continue
+					}
+					if st, ok := vs.Type.(*ast.StructType); ok {
+						for _, fl := range st.Fields.List {
+							if isMutex(fl.Type) {
+								for _, id := range vs.Names {
+									mutexes = append(mutexes, id.Name+"."+fl.Names[0].Name)
+								}
+							}
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	sort.Strings(locked)
+	if diff := cmp.Diff([]string(nil), locked); diff != "" {
+		t.Errorf("methods named ...Locked (take a *kernel.Tx instead):\n%s", diff)
+	}
+	var unknown []string
+	for _, m := range mutexes {
+		if _, ok := ownMutexes[m]; !ok && !strings.HasPrefix(m, "Test") {
+			unknown = append(unknown, m)
+		}
+	}
+	sort.Strings(unknown)
+	if diff := cmp.Diff([]string(nil), unknown); diff != "" {
+		t.Errorf("mutexes outside the kernel (the state lock is the kernel's: take a *kernel.Tx):\n%s", diff)
+	}
+}
+
+// simulatorShape is what *Simulator still carries while the product lines
+// move into their packages: the counts only go down (the aim is at most 30
+// methods and 20 fields).
+var simulatorShape = struct{ methods, fields int }{methods: 393, fields: 52}
+
+// TestSimulatorShape counts the methods and fields of *Simulator.
+func TestSimulatorShape(t *testing.T) {
+	t.Parallel()
+	_, files := simulatorFiles(t)
+	methods, fields := 0, 0
+	for name, f := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil || len(d.Recv.List) != 1 {
+					continue
+				}
+				if se, ok := d.Recv.List[0].Type.(*ast.StarExpr); ok {
+					if id, ok := se.X.(*ast.Ident); ok && id.Name == "Simulator" {
+						methods++
+					}
+				}
+			case *ast.GenDecl:
+				for _, sp := range d.Specs {
+					ts, ok := sp.(*ast.TypeSpec)
+					if !ok || ts.Name.Name != "Simulator" {
+						continue
+					}
+					for _, fl := range ts.Type.(*ast.StructType).Fields.List {
+						fields += max(len(fl.Names), 1)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("*Simulator: %d methods, %d fields", methods, fields)
+	if methods > simulatorShape.methods || fields > simulatorShape.fields {
+		t.Errorf("*Simulator has %d methods and %d fields, more than %d and %d: a new transition belongs to its line's package",
+			methods, fields, simulatorShape.methods, simulatorShape.fields)
+	}
+}
+
+// beginners are the files outside the kernel that begin transactions, with
+// how many calls each makes: the gateway, the control endpoints and the
+// input log are the entry points; the product files' counts are Go control
+// methods that lock for themselves, and go to zero as each control method
+// is declared once and run by the kernel. The counts only go down.
+var beginners = map[string]int{
+	"admin.go": 7, "cards_control.go": 11, "control.go": 4, "control_cards.go": 1, "control_keys.go": 1,
+	"control_knobs.go": 1, "control_members.go": 1, "control_merchant.go": 1, "control_requests.go": 1,
+	"devtools.go": 2, "digest.go": 1, "faults.go": 3, "gateway.go": 1, "image.go": 1, "image_decode.go": 1,
+	"invariants.go": 1, "journal.go": 2, "kyc.go": 6, "members.go": 1, "outcome.go": 2, "qrpay.go": 7,
+	"record.go": 3, "recording.go": 1, "remit_control.go": 3, "remit_transitions.go": 1, "replay.go": 4,
+	"simulator.go": 5, "stats.go": 1, "stepup.go": 1, "store.go": 1, "store_snapshot.go": 1,
+	"webhooks.go": 1, "webhooks_control.go": 8, "webhooks_flush.go": 3,
+}
+
+// TestWhoBeginsTransactions counts the calls of the kernel's Begin,
+// BeginInput and BeginOrdered outside the kernel, per file, against
+// beginners.
+func TestWhoBeginsTransactions(t *testing.T) {
+	t.Parallel()
+	_, files := simulatorFiles(t)
+	got := map[string]int{}
+	for name, f := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			ce, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			se, ok := ce.Fun.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if k, ok := se.X.(*ast.SelectorExpr); ok && k.Sel.Name == "k" && strings.HasPrefix(se.Sel.Name, "Begin") {
+				got[name]++
+			}
+			return true
+		})
+	}
+	var over []string
+	for name, n := range got {
+		if n > beginners[name] {
+			over = append(over, fmt.Sprintf("%s: %d transactions begun, at most %d", name, n, beginners[name]))
+		}
+	}
+	sort.Strings(over)
+	if diff := cmp.Diff([]string(nil), over); diff != "" {
+		t.Errorf("transactions begun outside the entry points (take a *kernel.Tx from the caller):\n%s", diff)
+	}
+}
