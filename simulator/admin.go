@@ -82,7 +82,7 @@ func (s *Simulator) setMerchantLocked(ms MerchantSettings) error {
 		allow = map[string]bool{}
 		for _, a := range ms.AssetAllowlist {
 			code := strings.ToUpper(strings.TrimSpace(a))
-			if s.assetByCode[code] == nil {
+			if s.cat.lookup(code) == nil {
 				return errInvalidRequest(fmt.Sprintf("asset_allowlist: unknown asset %q", a))
 			}
 			allow[code] = true
@@ -169,7 +169,7 @@ func (s *Simulator) merchantJSON() map[string]any {
 	}
 	sort.Strings(allow)
 	prepaid := map[string]any{}
-	for _, a := range s.assets {
+	for _, a := range s.cat.all() {
 		prepaid[a.Code] = map[string]string{
 			"available": s.ledger.Balance(AccountMerchantPrepaid, a.Code).String(),
 			"locked":    s.ledger.Balance(AccountMerchantPrepaidLocked, a.Code).String(),
@@ -401,7 +401,7 @@ func (s *Simulator) Balance(memberID, asset string) (available, locked money.Amo
 	asset = strings.ToUpper(asset)
 	m := s.lookupMemberLocked(memberID)
 	if m == nil {
-		sc, _ := s.assetScale(asset)
+		sc, _ := s.cat.scale(asset)
 		return money.Zero(sc), money.Zero(sc)
 	}
 	return s.ledger.Balance(MemberAvailable(m.ID), asset), s.ledger.Balance(MemberLocked(m.ID), asset)
@@ -434,7 +434,7 @@ func (s *Simulator) lookupMemberLocked(id string) *member {
 
 func (s *Simulator) memberControlJSON(m *member) map[string]any {
 	balances := map[string]any{}
-	for _, a := range s.assets {
+	for _, a := range s.cat.all() {
 		balances[a.Code] = map[string]string{
 			"available": s.ledger.Balance(MemberAvailable(m.ID), a.Code).String(),
 			"locked":    s.ledger.Balance(MemberLocked(m.ID), a.Code).String(),

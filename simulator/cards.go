@@ -239,7 +239,7 @@ func (s *Simulator) registerCards() {
 		binary.LittleEndian.PutUint64(key[i:], s.rng.Uint64())
 	}
 	cs.secret = key[:]
-	cs.ledgerScale, _ = s.assetScale(cardLedgerAsset)
+	cs.ledgerScale, _ = s.cat.scale(cardLedgerAsset)
 	for _, p := range fixtureCardProducts() {
 		cs.products = append(cs.products, p)
 		cs.productByID[p.ID] = p

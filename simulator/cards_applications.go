@@ -48,7 +48,7 @@ func appJSON(a *cardApplication) map[string]any {
 // field's key: the card line's validation code (the applications list it;
 // the top-up's list shows none).
 func (s *Simulator) parseCardAmount(field, asset, v string) (money.Amount, error) {
-	sc, ok := s.assetScale(asset)
+	sc, ok := s.cat.scale(asset)
 	if !ok {
 		return money.Amount{}, newErr("product_not_available", "source asset "+asset+" is not available")
 	}
@@ -89,7 +89,7 @@ func cardCredit(amount money.Amount) (credit, remainder money.Amount, err error)
 // amount the asset's ledger scale cannot hold exactly is an error, never a
 // rounding.
 func (s *Simulator) atScaleOf(asset string, a money.Amount) (money.Amount, error) {
-	sc, ok := s.assetScale(asset)
+	sc, ok := s.cat.scale(asset)
 	if !ok {
 		return money.Amount{}, fmt.Errorf("simulator: unknown asset %s", asset)
 	}

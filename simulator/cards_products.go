@@ -142,7 +142,7 @@ func (s *Simulator) handleCardQuote(c *rc) (int, any, error) {
 	shipping := s.cardAmt(p.FeeAsset, "0")
 	out := map[string]any{
 		"product_id": p.ID, "form_factor": p.FormFactor, "fee_asset": p.FeeAsset,
-		"ledger_scale": fee.Scale(), "display_scale": s.assetByCode[p.FeeAsset].DisplayScale,
+		"ledger_scale": fee.Scale(), "display_scale": s.cat.lookup(p.FeeAsset).DisplayScale,
 		"issue_fee": fee.String(), "min_first_topup": s.cardAmt(p.FeeAsset, p.MinFirstTopUp).String(),
 	}
 	if p.physical() {

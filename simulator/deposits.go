@@ -77,7 +77,7 @@ func (s *Simulator) depositsPlatformOnly(c *rc) error {
 }
 
 func (s *Simulator) depositJSON(d *deposit, replayed bool) map[string]any {
-	sc, _ := s.assetScale(d.Asset)
+	sc, _ := s.cat.scale(d.Asset)
 	return map[string]any{
 		"id":                 "dep_" + d.Reference,
 		"reference":          d.Reference,
@@ -92,19 +92,6 @@ func (s *Simulator) depositJSON(d *deposit, replayed bool) map[string]any {
 		"to_address":         d.To,
 		"replayed":           replayed,
 	}
-}
-
-// assetAllowed reports whether code is in the catalogue, enabled, and (when
-// the merchant has an allowlist) explicitly enabled there.
-func (s *Simulator) assetAllowed(code string) bool {
-	a := s.assetByCode[code]
-	if a == nil || !a.Enabled {
-		return false
-	}
-	if len(s.merchant.AssetAllowlist) > 0 && !s.merchant.AssetAllowlist[code] {
-		return false
-	}
-	return true
 }
 
 // createDeposit answers POST /v1/deposits.
@@ -138,7 +125,7 @@ func (s *Simulator) createDeposit(c *rc) (int, any, error) {
 		return 0, nil, errInvalidRequest("reference is longer than 120 characters")
 	}
 	asset := strings.ToUpper(strings.TrimSpace(*in.Asset))
-	if !s.assetAllowed(asset) {
+	if !s.cat.allowed(asset, s.merchant.AssetAllowlist) {
 		return 0, nil, newErr("asset_not_allowed", "asset is not allowed for this merchant")
 	}
 	amt, err := s.amount(asset, *in.Amount)

@@ -55,8 +55,7 @@ func (s *Simulator) loadFixture() error {
 	}
 	s.keys[s.creds.ClientID] = k
 	for _, a := range fixtureAssets() {
-		s.assets = append(s.assets, a)
-		s.assetByCode[a.Code] = a
+		s.cat.add(a)
 	}
 	if !s.opts.noMember {
 		_, _ = s.createMemberLocked(MemberSeed{

@@ -74,7 +74,7 @@ func (s *Simulator) withdrawMerchantPrepaid(asset, amount string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	asset = strings.ToUpper(strings.TrimSpace(asset))
-	if _, ok := s.assetScale(asset); !ok {
+	if _, ok := s.cat.scale(asset); !ok {
 		return errInvalidRequest("unknown asset " + asset)
 	}
 	amt := s.ledger.Balance(AccountMerchantPrepaid, asset)

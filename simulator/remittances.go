@@ -201,7 +201,7 @@ func (s *Simulator) resolveRemit(m *member, payeeID, payout, lineName, asset str
 	for _, a := range remitSourceAssets {
 		supported = supported || a == asset
 	}
-	if !supported || !s.assetAllowed(asset) {
+	if !supported || !s.cat.allowed(asset, s.merchant.AssetAllowlist) {
 		return remitRequest{}, newErr("product_not_available", "the debit asset is not available for remittances")
 	}
 	p := s.payeeOfLocked(m, payeeID)
