@@ -95,7 +95,7 @@ func (s *Simulator) setMerchantLocked(ms MerchantSettings) error {
 	var moves []move
 	for code, v := range ms.Prepaid {
 		code = strings.ToUpper(strings.TrimSpace(code))
-		want, err := s.amount(code, v)
+		want, err := s.cat.amount(code, v, decimalSigned)
 		if err != nil {
 			return errInvalidRequest(fmt.Sprintf("prepaid %s: %v", code, err))
 		}

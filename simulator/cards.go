@@ -292,15 +292,6 @@ func fixtureCardProducts() []*cardProduct {
 
 // --- helpers shared by the card files ---------------------------------------
 
-// cardAmt parses a fixture or request amount of a card product's fee asset.
-func (s *Simulator) cardAmt(asset, v string) money.Amount {
-	a, err := s.amount(asset, v)
-	if err != nil {
-		panic(fmt.Sprintf("simulator: card fixture amount %s %q: %v", asset, v, err))
-	}
-	return a
-}
-
 // memberAddresses returns m's shipping addresses, creating the fixture pair
 // (SG default, HK) on first use.
 func (s *Simulator) memberAddresses(m *member) []*cardAddress {
@@ -389,7 +380,7 @@ func (s *Simulator) cardBalance(c *simCard) money.Amount {
 	if r, err := b.Rescale(cardScale); err == nil {
 		return r
 	}
-	r, _ := money.Parse(b.Display(cardScale), cardScale)
+	r, _ := parseAmount(b.Display(cardScale), cardScale, decimalSigned)
 	return r
 }
 

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
-
-	"github.com/mwallet/mwallet-go/money"
 )
 
 // CardTransaction is one card transaction to add with
@@ -66,9 +64,9 @@ func (s *Simulator) addCardTransactionLocked(c *simCard, in CardTransaction) (*c
 	case in.BankFee != "" && !isMinor(in.BankFee), in.ZinfraFee != "" && !isMinor(in.ZinfraFee):
 		return nil, fmt.Errorf("bank_fee and zinfra_fee must be non-negative integer strings")
 	}
-	amount, _ := money.ParseMinor(in.Amount, cardScale)
+	amount, _ := parseAmount(in.Amount, cardScale, minorUnits)
 	if in.BillAmount != "" {
-		bill, _ := money.ParseMinor(in.BillAmount, cardScale)
+		bill, _ := parseAmount(in.BillAmount, cardScale, minorUnits)
 		if bill.IsZero() && !amount.IsZero() {
 			return nil, fmt.Errorf("bill_amount may be 0 only when amount is 0")
 		}

@@ -128,7 +128,7 @@ func (s *Simulator) createDeposit(c *rc) (int, any, error) {
 	if !s.cat.allowed(asset, s.merchant.AssetAllowlist) {
 		return 0, nil, newErr("asset_not_allowed", "asset is not allowed for this merchant")
 	}
-	amt, err := s.amount(asset, *in.Amount)
+	amt, err := s.cat.amount(asset, *in.Amount, decimalSigned)
 	if err != nil {
 		return 0, nil, errInvalidRequest("amount must be a plain decimal at the asset's ledger_scale (extra decimals only if zero)")
 	}
@@ -164,11 +164,11 @@ func (s *Simulator) createDeposit(c *rc) (int, any, error) {
 		return 0, nil, newErr("request_rejected", "request rejected")
 	}
 	if lim, ok := depositLimits[asset]; ok {
-		single, _ := s.amount(asset, lim.single)
+		single, _ := s.cat.amount(asset, lim.single, decimalSigned)
 		if amt.Cmp(single) > 0 {
 			return 0, nil, newErr("limit_exceeded", "single deposit limit exceeded").with("limit_type", "single").with("limit_scope", "merchant")
 		}
-		daily, _ := s.amount(asset, lim.daily)
+		daily, _ := s.cat.amount(asset, lim.daily, decimalSigned)
 		used := amt
 		if sum, ok := s.deposits.daily[dailyKey(asset, c.now)]; ok {
 			used, _ = used.Add(sum)

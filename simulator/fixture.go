@@ -71,7 +71,7 @@ func (s *Simulator) loadFixture() error {
 	}
 	// Merchant prepaid starts funded so merchant_hosted flows work out of the box.
 	for _, code := range []string{"USDT", "USDC"} {
-		amt, _ := s.amount(code, "100000")
+		amt, _ := s.cat.amount(code, "100000", decimalSigned)
 		_ = s.ledger.Transfer(s.clock.Now(), "fixture: merchant prepaid", code, amt, AccountWorld, AccountMerchantPrepaid)
 	}
 	return nil
@@ -174,7 +174,7 @@ func (s *Simulator) createMemberLocked(seed MemberSeed) (*member, error) {
 	var postings []Posting
 	for _, code := range codes {
 		asset := strings.ToUpper(strings.TrimSpace(code))
-		amt, err := s.amount(asset, seed.Balances[code])
+		amt, err := s.cat.amount(asset, seed.Balances[code], decimalSigned)
 		if err != nil {
 			return nil, errInvalidRequest(fmt.Sprintf("balance %s: %v", code, err))
 		}

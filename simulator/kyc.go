@@ -379,7 +379,7 @@ func (s *Simulator) allocateQuickBinding(m *member, email string) (*quickBinding
 	if s.kyc.quickPool <= 0 {
 		return nil, newErr("quick_kyc_exhausted", "no matching unassigned quick profile")
 	}
-	fee, _ := s.amount(quickKYCFeeAsset, quickKYCFee)
+	fee, _ := s.cat.amount(quickKYCFeeAsset, quickKYCFee, decimalSigned)
 	from := MemberAvailable(m.ID)
 	if s.merchant.Model == MerchantHosted {
 		from = AccountMerchantPrepaid

@@ -15,7 +15,7 @@ func ceilAmount(d *apd.Decimal, scale int) (money.Amount, error) {
 	if _, err := c.Quantize(&q, d, -int32(scale)); err != nil {
 		return money.Amount{}, err
 	}
-	return money.Parse(q.Text('f'), scale)
+	return parseAmount(q.Text('f'), scale, decimalSigned)
 }
 
 // qrPlan is the debit plan of one asset: what the member (or the merchant
@@ -94,7 +94,7 @@ func (s *Simulator) qrPlanFor(m *member, merchantFunded bool, uq *qrUpstreamQuot
 		if err != nil {
 			return money.Amount{}, err
 		}
-		minFee, err := money.Parse("0.01", fa.LedgerScale)
+		minFee, err := parseAmount("0.01", fa.LedgerScale, decimalSigned)
 		if err != nil {
 			return money.Amount{}, err
 		}

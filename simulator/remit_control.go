@@ -79,7 +79,7 @@ func (s *Simulator) withdrawMerchantPrepaid(asset, amount string) error {
 	}
 	amt := s.ledger.Balance(AccountMerchantPrepaid, asset)
 	if amount != "" {
-		v, err := s.amount(asset, amount)
+		v, err := s.cat.amount(asset, amount, decimalSigned)
 		if err != nil || v.Sign() <= 0 {
 			return errInvalidRequest("a positive amount at the asset's ledger scale is required")
 		}

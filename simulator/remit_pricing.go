@@ -54,7 +54,7 @@ func (s *Simulator) price(cor corridor, payout money.Amount, line remitLine, ass
 	if err != nil {
 		return remitPrice{}, err
 	}
-	fee, err := s.amount(asset, line.Fee)
+	fee, err := s.cat.amount(asset, line.Fee, decimalSigned)
 	if err != nil {
 		return remitPrice{}, err
 	}
@@ -120,7 +120,7 @@ func (s *Simulator) remitProducts(c *rc) (int, any, error) {
 				continue
 			}
 			sc, _ := s.cat.scale("USDT")
-			amt := func(v string) string { a, _ := money.Parse(v, sc); return a.String() }
+			amt := func(v string) string { a, _ := parseAmount(v, sc, decimalSigned); return a.String() }
 			out = append(out, map[string]any{
 				"line": l.Name, "corridor": cor.Country + "-" + cor.Currency, "country": cor.Country, "payout_currency": cor.Currency,
 				"required_kyc_level": l.KYC, "source_assets": remitSourceAssets, "purpose_codes": l.Purposes,

@@ -125,7 +125,7 @@ func (s *Simulator) remitMoveLocked(o *remitOrder, action string, in *remitActio
 	case "completed":
 		cost := o.CustomerTotal
 		if in.SettledAmount != "" {
-			v, err := s.amount(o.Asset, in.SettledAmount)
+			v, err := s.cat.amount(o.Asset, in.SettledAmount, decimalSigned)
 			if err != nil || v.Cmp(o.Fee) < 0 || v.Cmp(o.Locked) > 0 {
 				return nil, errInvalidRequest("settled_amount must be between the fee and locked_amount")
 			}
@@ -206,7 +206,7 @@ func (s *Simulator) onPrepaidTopUp() {
 // and advances the orders waiting for it.
 func (s *Simulator) topUpPrepaidLocked(asset, amount string) error {
 	asset = strings.ToUpper(strings.TrimSpace(asset))
-	amt, err := s.amount(asset, amount)
+	amt, err := s.cat.amount(asset, amount, decimalSigned)
 	if err != nil || amt.Sign() <= 0 {
 		return errInvalidRequest("asset and a positive amount at its ledger scale are required")
 	}

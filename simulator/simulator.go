@@ -10,7 +10,6 @@ import (
 	"time"
 
 	mwallet "github.com/mwallet/mwallet-go"
-	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/mwclient"
 )
 
@@ -478,15 +477,6 @@ func (s *Simulator) newUUID() string {
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
-}
-
-// amount parses v in asset's ledger scale.
-func (s *Simulator) amount(asset, v string) (money.Amount, error) {
-	sc, ok := s.cat.scale(asset)
-	if !ok {
-		return money.Amount{}, fmt.Errorf("unknown asset %q", asset)
-	}
-	return money.Parse(v, sc)
 }
 
 // emit records an event for delivery. Events of platform-direct members are
