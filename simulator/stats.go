@@ -39,7 +39,7 @@ func (s *Simulator) Stats() Stats {
 func (s *Simulator) statsLocked() Stats {
 	return Stats{
 		Nonces:             len(s.gw.nonces),
-		IdempotencyRecords: len(s.gw.idem),
+		IdempotencyRecords: s.gw.idem.len(),
 		Tokens:             len(s.tokens),
 		JournalEntries:     len(s.gw.journal.buf),
 		Requests:           s.gw.journal.seq,
