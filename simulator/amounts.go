@@ -40,6 +40,8 @@ import (
 //   - control API prepaid top-up, withdrawal, settled_amount, merchant
 //     prepaid and member seed balances (ledger scale): invalid_request;
 //   - fixture and table constants (ledger scale): valid by construction.
+
+// amountForm is how an amount string is written.
 type amountForm uint8
 
 const (
