@@ -83,7 +83,7 @@ func (s *Simulator) setMerchant(tx *kernel.Tx, ms MerchantSettings) error {
 		allow = map[string]bool{}
 		for _, a := range ms.AssetAllowlist {
 			code := strings.ToUpper(strings.TrimSpace(a))
-			if s.assetByCode[code] == nil {
+			if s.cat.lookup(code) == nil {
 				return errInvalidRequest(fmt.Sprintf("asset_allowlist: unknown asset %q", a))
 			}
 			allow[code] = true
@@ -96,7 +96,7 @@ func (s *Simulator) setMerchant(tx *kernel.Tx, ms MerchantSettings) error {
 	var moves []move
 	for code, v := range ms.Prepaid {
 		code = strings.ToUpper(strings.TrimSpace(code))
-		want, err := s.amount(code, v)
+		want, err := s.cat.amount(code, v, decimalSigned)
 		if err != nil {
 			return errInvalidRequest(fmt.Sprintf("prepaid %s: %v", code, err))
 		}
@@ -170,7 +170,7 @@ func (s *Simulator) merchantJSON() map[string]any {
 	}
 	sort.Strings(allow)
 	prepaid := map[string]any{}
-	for _, a := range s.assets {
+	for _, a := range s.cat.all() {
 		prepaid[a.Code] = map[string]string{
 			"available": s.ledger.Balance(AccountMerchantPrepaid, a.Code).String(),
 			"locked":    s.ledger.Balance(AccountMerchantPrepaidLocked, a.Code).String(),
@@ -402,7 +402,7 @@ func (s *Simulator) Balance(memberID, asset string) (available, locked money.Amo
 	asset = strings.ToUpper(asset)
 	m := s.lookupMember(tx, memberID)
 	if m == nil {
-		sc, _ := s.assetScale(asset)
+		sc, _ := s.cat.scale(asset)
 		return money.Zero(sc), money.Zero(sc)
 	}
 	return s.ledger.Balance(MemberAvailable(m.ID), asset), s.ledger.Balance(MemberLocked(m.ID), asset)
@@ -435,7 +435,7 @@ func (s *Simulator) lookupMember(tx *kernel.Tx, id string) *member {
 
 func (s *Simulator) memberControlJSON(m *member) map[string]any {
 	balances := map[string]any{}
-	for _, a := range s.assets {
+	for _, a := range s.cat.all() {
 		balances[a.Code] = map[string]string{
 			"available": s.ledger.Balance(MemberAvailable(m.ID), a.Code).String(),
 			"locked":    s.ledger.Balance(MemberLocked(m.ID), a.Code).String(),

@@ -1,11 +1,6 @@
 package simulator
 
-import (
-	"encoding/json"
-	"net/http"
-	"sort"
-	"strings"
-)
+import "net/http"
 
 func (s *Simulator) registerAssets() {
 	s.register(endpoint{method: http.MethodGet, pattern: "/v1/assets", scope: "merchant:read", handle: s.listAssets})
@@ -42,70 +37,12 @@ type networkJSON struct {
 	WithdrawRequireKYCLevel *int   `json:"withdraw_require_kyc_level,omitempty"`
 }
 
-// assetsCache holds the encoded catalogue for one allowlist.
-type assetsCache struct {
-	key  string
-	body json.RawMessage
-}
-
 // listAssets answers GET /v1/assets: every enabled asset, narrowed by the
-// merchant's allowlist when it has one. The catalogue is fixed after listing,
-// so the encoded answer is kept until the allowlist changes.
+// merchant's allowlist when it has one (catalogue.listing).
 func (s *Simulator) listAssets(*rc) (int, any, error) {
-	key := allowlistKey(s.merchant.AssetAllowlist)
-	if s.assetsCache == nil || s.assetsCache.key != key {
-		b, err := json.Marshal(map[string]any{"assets": s.catalogue()})
-		if err != nil {
-			return 0, nil, err
-		}
-		s.assetsCache = &assetsCache{key: key, body: b}
+	b, err := s.cat.listing(s.merchant.AssetAllowlist)
+	if err != nil {
+		return 0, nil, err
 	}
-	return http.StatusOK, s.assetsCache.body, nil
-}
-
-func allowlistKey(allow map[string]bool) string {
-	codes := make([]string, 0, len(allow))
-	for c, ok := range allow {
-		if ok {
-			codes = append(codes, c)
-		}
-	}
-	sort.Strings(codes)
-	return strings.Join(codes, ",")
-}
-
-func (s *Simulator) catalogue() []assetJSON {
-	out := make([]assetJSON, 0, len(s.assets))
-	for _, a := range s.assets {
-		if !a.Enabled {
-			continue
-		}
-		if len(s.merchant.AssetAllowlist) > 0 && !s.merchant.AssetAllowlist[a.Code] {
-			continue
-		}
-		nets := make([]networkJSON, 0, len(a.Networks))
-		for _, n := range a.Networks {
-			item := networkJSON{
-				Network: n.Network, NetworkName: n.NetworkName,
-				DepositEnabled: n.DepositEnabled, DepositUnavailableReason: n.DepositUnavailableReason,
-				MinDeposit: n.MinDeposit, ConfirmationsRequired: n.ConfirmationsRequired,
-				MemoRequired: n.MemoRequired, DepositETAMinutes: n.DepositETAMinutes,
-				WithdrawEnabled: n.WithdrawEnabled, WithdrawUnavailableReason: n.WithdrawUnavailableReason,
-			}
-			if n.WithdrawEnabled {
-				n := n
-				item.MinWithdraw = n.MinWithdraw
-				item.MaxWithdraw = n.MaxWithdraw
-				item.WithdrawFeeMode = "fixed"
-				item.WithdrawFeeFixed = n.WithdrawFeeFixed
-				item.WithdrawFeeBps = &n.WithdrawFeeBps
-				item.WithdrawCoolingHours = &n.WithdrawCoolingHours
-				item.WithdrawETAMinutes = &n.WithdrawETAMinutes
-				item.WithdrawRequireKYCLevel = &n.WithdrawRequireKYCLevel
-			}
-			nets = append(nets, item)
-		}
-		out = append(out, assetJSON{Code: a.Code, Name: a.Name, LedgerScale: a.LedgerScale, DisplayScale: a.DisplayScale, Networks: nets})
-	}
-	return out
+	return http.StatusOK, b, nil
 }

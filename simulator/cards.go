@@ -240,7 +240,7 @@ func (s *Simulator) registerCards() {
 		binary.LittleEndian.PutUint64(key[i:], s.rng.Uint64())
 	}
 	cs.secret = key[:]
-	cs.ledgerScale, _ = s.assetScale(cardLedgerAsset)
+	cs.ledgerScale, _ = s.cat.scale(cardLedgerAsset)
 	for _, p := range fixtureCardProducts() {
 		cs.products = append(cs.products, p)
 		cs.productByID[p.ID] = p
@@ -292,15 +292,6 @@ func fixtureCardProducts() []*cardProduct {
 }
 
 // --- helpers shared by the card files ---------------------------------------
-
-// cardAmt parses a fixture or request amount of a card product's fee asset.
-func (s *Simulator) cardAmt(asset, v string) money.Amount {
-	a, err := s.amount(asset, v)
-	if err != nil {
-		panic(fmt.Sprintf("simulator: card fixture amount %s %q: %v", asset, v, err))
-	}
-	return a
-}
 
 // memberAddresses returns m's shipping addresses, creating the fixture pair
 // (SG default, HK) on first use.
@@ -390,7 +381,7 @@ func (s *Simulator) cardBalance(c *simCard) money.Amount {
 	if r, err := b.Rescale(cardScale); err == nil {
 		return r
 	}
-	r, _ := money.Parse(b.Display(cardScale), cardScale)
+	r, _ := parseAmount(b.Display(cardScale), cardScale, decimalSigned)
 	return r
 }
 

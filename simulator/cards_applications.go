@@ -42,22 +42,18 @@ func appJSON(a *cardApplication) map[string]any {
 	}
 }
 
-// parseCardAmount parses a top-up amount of the card line (first_topup, a
-// top-up's amount): a plain non-negative decimal in the source asset, at the
-// asset's ledger scale. Extra decimals are accepted only when they are all
-// zero; nothing is rounded. A malformed amount is invalid_fields with the
-// field's key: the card line's validation code (the applications list it;
-// the top-up's list shows none).
-func (s *Simulator) parseCardAmount(field, asset, v string) (money.Amount, error) {
-	sc, ok := s.assetScale(asset)
-	if !ok {
-		return money.Amount{}, newErr("product_not_available", "source asset "+asset+" is not available")
+// cardAmountError is the card line's answer to a top-up amount (first_topup,
+// a top-up's amount) the parser refused (amounts.go: a plain non-negative
+// decimal at the source asset's ledger scale, decimalNonNegative): a source
+// asset outside the catalogue is product_not_available; a malformed amount
+// is invalid_fields with the field's key, the card line's validation code
+// (the applications list it; the top-up's list shows none).
+func cardAmountError(field, asset string, err error) error {
+	var pe *money.ParseError
+	if !errors.As(err, &pe) {
+		return newErr("product_not_available", "source asset "+asset+" is not available")
 	}
-	a, err := money.ParseNonNegative(v, sc)
-	if err != nil {
-		return money.Amount{}, errInvalidFields(fmt.Sprintf("%s must be a non-negative decimal string in %s with at most %d decimals", field, asset, sc), field)
-	}
-	return a, nil
+	return errInvalidFields(fmt.Sprintf("%s must be a non-negative decimal string in %s with at most %d decimals", field, asset, pe.Scale), field)
 }
 
 // cardCredit splits a source-asset amount into what the card receives and
@@ -90,7 +86,7 @@ func cardCredit(amount money.Amount) (credit, remainder money.Amount, err error)
 // amount the asset's ledger scale cannot hold exactly is an error, never a
 // rounding.
 func (s *Simulator) atScaleOf(asset string, a money.Amount) (money.Amount, error) {
-	sc, ok := s.assetScale(asset)
+	sc, ok := s.cat.scale(asset)
 	if !ok {
 		return money.Amount{}, fmt.Errorf("simulator: unknown asset %s", asset)
 	}
@@ -149,19 +145,19 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 		return 0, nil, newErr("product_not_available", "source_asset is not allowed for this product")
 	}
 	// First top-up.
-	first := s.cardAmt(src, "0")
+	first := s.cat.mustAmount(src, "0")
 	if b.FirstTopUp != "" { // "0" is no first top-up, as omitting it
-		if first, err = s.parseCardAmount("first_topup", src, b.FirstTopUp); err != nil {
-			return 0, nil, err
+		if first, err = s.cat.amount(src, b.FirstTopUp, decimalNonNegative); err != nil {
+			return 0, nil, cardAmountError("first_topup", src, err)
 		}
 	}
-	if first.Cmp(s.cardAmt(p.FeeAsset, p.MinFirstTopUp)) < 0 {
-		return 0, nil, newErr("amount_out_of_range", "first_topup is below the product's min_first_topup "+s.cardAmt(p.FeeAsset, p.MinFirstTopUp).String())
+	if first.Cmp(s.cat.mustAmount(p.FeeAsset, p.MinFirstTopUp)) < 0 {
+		return 0, nil, newErr("amount_out_of_range", "first_topup is below the product's min_first_topup "+s.cat.mustAmount(p.FeeAsset, p.MinFirstTopUp).String())
 	}
-	if !first.IsZero() && first.Cmp(s.cardAmt(p.FeeAsset, p.MinTopUp)) < 0 {
+	if !first.IsZero() && first.Cmp(s.cat.mustAmount(p.FeeAsset, p.MinTopUp)) < 0 {
 		return 0, nil, errBusiness500("top-up below minimum")
 	}
-	if first.Cmp(s.cardAmt(p.FeeAsset, p.MaxTopUp)) > 0 {
+	if first.Cmp(s.cat.mustAmount(p.FeeAsset, p.MaxTopUp)) > 0 {
 		return 0, nil, errBusiness500("top-up over the per-transaction limit")
 	}
 	binding := strings.TrimSpace(b.QuickKYCBindingID)
@@ -185,11 +181,11 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 	default:
 		return 0, nil, errBusiness500("cannot apply")
 	}
-	fee, err := s.atScaleOf(src, s.cardAmt(p.FeeAsset, p.IssueFee))
+	fee, err := s.atScaleOf(src, s.cat.mustAmount(p.FeeAsset, p.IssueFee))
 	if err != nil {
 		return 0, nil, errBusiness500("the issue fee cannot be charged in " + src)
 	}
-	shipping := s.cardAmt(src, "0")
+	shipping := s.cat.mustAmount(src, "0")
 	var addr *cardAddress
 	if p.physical() {
 		want := strings.TrimSpace(b.AddressID)
@@ -228,7 +224,7 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 	}
 	need, _ := charge.Add(first)
 	if allocate && src == quickKYCFeeAsset {
-		need, _ = need.Add(s.cardAmt(quickKYCFeeAsset, quickKYCFee))
+		need, _ = need.Add(s.cat.mustAmount(quickKYCFeeAsset, quickKYCFee))
 	}
 	if s.ledger.Balance(avail, src).Cmp(need) < 0 {
 		if funding == "merchant" {
@@ -311,7 +307,7 @@ func (s *Simulator) approveCardApplication(tx *kernel.Tx, a *cardApplication) er
 	if !a.FirstTopUp.IsZero() {
 		avail, locked := fundingAccounts(a.Funding, a.MemberID)
 		t := &cardTopUp{seq: s.nextSeq(tx), ID: "ctp_" + s.newUUID(), CardID: card.ID, MemberID: a.MemberID, Asset: a.SourceAsset, Funding: a.Funding,
-			Amount: a.FirstTopUp, Fee: s.cardAmt(a.SourceAsset, "0"), Status: "processing", StatusVersion: 1, CreatedAt: now}
+			Amount: a.FirstTopUp, Fee: s.cat.mustAmount(a.SourceAsset, "0"), Status: "processing", StatusVersion: 1, CreatedAt: now}
 		if err := s.creditCard(tx, "first top-up "+t.ID+" of "+a.ID, a.SourceAsset, a.FirstTopUp, locked, avail, card.ID); err != nil {
 			return err
 		}

@@ -123,13 +123,13 @@ func (s *Simulator) deliverableAddresses(m *member, p *cardProduct) []*cardAddre
 // false for a country the product does not ship to.
 func (s *Simulator) shippingFee(p *cardProduct, a *cardAddress) (money.Amount, bool) {
 	if !p.physical() {
-		return s.cardAmt(p.FeeAsset, "0"), true
+		return s.cat.mustAmount(p.FeeAsset, "0"), true
 	}
 	v, ok := p.ShippingFees[a.Country]
 	if !ok {
 		return money.Amount{}, false
 	}
-	return s.cardAmt(p.FeeAsset, v), true
+	return s.cat.mustAmount(p.FeeAsset, v), true
 }
 
 func (s *Simulator) handleCardQuote(c *rc) (int, any, error) {
@@ -138,12 +138,12 @@ func (s *Simulator) handleCardQuote(c *rc) (int, any, error) {
 		return 0, nil, errNotFound("card product")
 	}
 	binding := c.r.URL.Query().Get("quick_kyc_binding_id")
-	fee := s.cardAmt(p.FeeAsset, p.IssueFee)
-	shipping := s.cardAmt(p.FeeAsset, "0")
+	fee := s.cat.mustAmount(p.FeeAsset, p.IssueFee)
+	shipping := s.cat.mustAmount(p.FeeAsset, "0")
 	out := map[string]any{
 		"product_id": p.ID, "form_factor": p.FormFactor, "fee_asset": p.FeeAsset,
-		"ledger_scale": fee.Scale(), "display_scale": s.assetByCode[p.FeeAsset].DisplayScale,
-		"issue_fee": fee.String(), "min_first_topup": s.cardAmt(p.FeeAsset, p.MinFirstTopUp).String(),
+		"ledger_scale": fee.Scale(), "display_scale": s.cat.lookup(p.FeeAsset).DisplayScale,
+		"issue_fee": fee.String(), "min_first_topup": s.cat.mustAmount(p.FeeAsset, p.MinFirstTopUp).String(),
 	}
 	if p.physical() {
 		rows := []map[string]any{}

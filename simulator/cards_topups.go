@@ -77,17 +77,17 @@ func (s *Simulator) handleCardTopUp(c *rc) (int, any, error) {
 	var chosen string
 	var amount, fee, total money.Amount
 	for _, asset := range s.topUpCandidates(c.member, p, b.SourceAsset) {
-		a, err := s.parseCardAmount("amount", asset, b.Amount)
+		a, err := s.cat.amount(asset, b.Amount, decimalNonNegative)
 		if err != nil {
-			return 0, nil, err
+			return 0, nil, cardAmountError("amount", asset, err)
 		}
 		if a.IsZero() {
 			return 0, nil, errInvalidFields("amount must be greater than zero", "amount")
 		}
-		if a.Cmp(s.cardAmt(p.FeeAsset, p.MinTopUp)) < 0 {
+		if a.Cmp(s.cat.mustAmount(p.FeeAsset, p.MinTopUp)) < 0 {
 			return 0, nil, errBusiness500("top-up below minimum")
 		}
-		if a.Cmp(s.cardAmt(p.FeeAsset, p.MaxTopUp)) > 0 {
+		if a.Cmp(s.cat.mustAmount(p.FeeAsset, p.MaxTopUp)) > 0 {
 			return 0, nil, errBusiness500("top-up over the per-transaction limit")
 		}
 		f, t := topUpPrice(p, a)
@@ -144,9 +144,9 @@ func (s *Simulator) handleCardTopUpEstimate(c *rc) (int, any, error) {
 		return 0, nil, newErr("product_not_available", "no source asset available for this card")
 	}
 	asset := cands[0]
-	a, err := s.parseCardAmount("amount", asset, q.Get("amount"))
+	a, err := s.cat.amount(asset, q.Get("amount"), decimalNonNegative)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, cardAmountError("amount", asset, err)
 	}
 	if a.IsZero() {
 		return 0, nil, errInvalidFields("amount must be greater than zero", "amount")

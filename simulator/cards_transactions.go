@@ -6,7 +6,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
@@ -67,9 +66,9 @@ func (s *Simulator) addCardTransaction(tx *kernel.Tx, c *simCard, in CardTransac
 	case in.BankFee != "" && !isMinor(in.BankFee), in.ZinfraFee != "" && !isMinor(in.ZinfraFee):
 		return nil, fmt.Errorf("bank_fee and zinfra_fee must be non-negative integer strings")
 	}
-	amount, _ := money.ParseMinor(in.Amount, cardScale)
+	amount, _ := parseAmount(in.Amount, cardScale, minorUnits)
 	if in.BillAmount != "" {
-		bill, _ := money.ParseMinor(in.BillAmount, cardScale)
+		bill, _ := parseAmount(in.BillAmount, cardScale, minorUnits)
 		if bill.IsZero() && !amount.IsZero() {
 			return nil, fmt.Errorf("bill_amount may be 0 only when amount is 0")
 		}

@@ -77,7 +77,7 @@ func (s *Simulator) depositsPlatformOnly(c *rc) error {
 }
 
 func (s *Simulator) depositJSON(d *deposit, replayed bool) map[string]any {
-	sc, _ := s.assetScale(d.Asset)
+	sc, _ := s.cat.scale(d.Asset)
 	return map[string]any{
 		"id":                 "dep_" + d.Reference,
 		"reference":          d.Reference,
@@ -92,19 +92,6 @@ func (s *Simulator) depositJSON(d *deposit, replayed bool) map[string]any {
 		"to_address":         d.To,
 		"replayed":           replayed,
 	}
-}
-
-// assetAllowed reports whether code is in the catalogue, enabled, and (when
-// the merchant has an allowlist) explicitly enabled there.
-func (s *Simulator) assetAllowed(code string) bool {
-	a := s.assetByCode[code]
-	if a == nil || !a.Enabled {
-		return false
-	}
-	if len(s.merchant.AssetAllowlist) > 0 && !s.merchant.AssetAllowlist[code] {
-		return false
-	}
-	return true
 }
 
 // createDeposit answers POST /v1/deposits.
@@ -138,10 +125,10 @@ func (s *Simulator) createDeposit(c *rc) (int, any, error) {
 		return 0, nil, errInvalidRequest("reference is longer than 120 characters")
 	}
 	asset := strings.ToUpper(strings.TrimSpace(*in.Asset))
-	if !s.assetAllowed(asset) {
+	if !s.cat.allowed(asset, s.merchant.AssetAllowlist) {
 		return 0, nil, newErr("asset_not_allowed", "asset is not allowed for this merchant")
 	}
-	amt, err := s.amount(asset, *in.Amount)
+	amt, err := s.cat.amount(asset, *in.Amount, decimalSigned)
 	if err != nil {
 		return 0, nil, errInvalidRequest("amount must be a plain decimal at the asset's ledger_scale (extra decimals only if zero)")
 	}
@@ -177,11 +164,11 @@ func (s *Simulator) createDeposit(c *rc) (int, any, error) {
 		return 0, nil, newErr("request_rejected", "request rejected")
 	}
 	if lim, ok := depositLimits[asset]; ok {
-		single, _ := s.amount(asset, lim.single)
+		single, _ := s.cat.amount(asset, lim.single, decimalSigned)
 		if amt.Cmp(single) > 0 {
 			return 0, nil, newErr("limit_exceeded", "single deposit limit exceeded").with("limit_type", "single").with("limit_scope", "merchant")
 		}
-		daily, _ := s.amount(asset, lim.daily)
+		daily, _ := s.cat.amount(asset, lim.daily, decimalSigned)
 		used := amt
 		if sum, ok := s.deposits.daily[dailyKey(asset, c.now)]; ok {
 			used, _ = used.Add(sum)

@@ -179,7 +179,7 @@ func (s *Simulator) state(tx *kernel.Tx) StateSnapshot {
 			ID: s.merchant.ID, Model: s.merchant.Model, Status: s.merchant.Status, Environment: s.merchant.Env,
 		},
 	}
-	for _, a := range s.assets {
+	for _, a := range s.cat.all() {
 		st.Merchant.Prepaid = append(st.Merchant.Prepaid, BalanceSnapshot{
 			Asset:     a.Code,
 			Available: s.ledger.Balance(AccountMerchantPrepaid, a.Code).String(),
@@ -191,7 +191,7 @@ func (s *Simulator) state(tx *kernel.Tx) StateSnapshot {
 			ID: m.ID, ExternalMemberID: m.ExternalID, KYCLevel: m.KYCLevel, Status: m.Status,
 			PlatformDirect: m.PlatformDirect, CreatedAt: m.CreatedAt.UTC(),
 		}
-		for _, a := range s.assets {
+		for _, a := range s.cat.all() {
 			ms.Balances = append(ms.Balances, BalanceSnapshot{
 				Asset:     a.Code,
 				Available: s.ledger.Balance(MemberAvailable(m.ID), a.Code).String(),

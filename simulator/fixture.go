@@ -57,8 +57,7 @@ func (s *Simulator) loadFixture(tx *kernel.Tx) error {
 	}
 	s.keys[s.creds.ClientID] = k
 	for _, a := range fixtureAssets() {
-		s.assets = append(s.assets, a)
-		s.assetByCode[a.Code] = a
+		s.cat.add(a)
 	}
 	if !s.opts.noMember {
 		_, _ = s.createMember(tx, MemberSeed{
@@ -74,7 +73,7 @@ func (s *Simulator) loadFixture(tx *kernel.Tx) error {
 	}
 	// Merchant prepaid starts funded so merchant_hosted flows work out of the box.
 	for _, code := range []string{"USDT", "USDC"} {
-		amt, _ := s.amount(code, "100000")
+		amt, _ := s.cat.amount(code, "100000", decimalSigned)
 		_ = s.ledger.Transfer(s.clock.Now(), "fixture: merchant prepaid", code, amt, AccountWorld, AccountMerchantPrepaid)
 	}
 	return nil
@@ -177,7 +176,7 @@ func (s *Simulator) createMember(tx *kernel.Tx, seed MemberSeed) (*member, error
 	var postings []Posting
 	for _, code := range codes {
 		asset := strings.ToUpper(strings.TrimSpace(code))
-		amt, err := s.amount(asset, seed.Balances[code])
+		amt, err := s.cat.amount(asset, seed.Balances[code], decimalSigned)
 		if err != nil {
 			return nil, errInvalidRequest(fmt.Sprintf("balance %s: %v", code, err))
 		}

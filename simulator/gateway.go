@@ -29,8 +29,6 @@ const (
 	signatureTolerance = 300 * time.Second
 	// nonceWindow is how long a consumed nonce stays refused.
 	nonceWindow = 5 * time.Minute
-	// idempotencyWindow is how long an idempotency record lives.
-	idempotencyWindow = 24 * time.Hour
 	// maxNonces, maxIdempotencyRecords and maxStepUpChallenges bound the
 	// windows' memory when the clock stands still under heavy traffic. A
 	// window never forgets an entry inside its window: a full store refuses
@@ -51,8 +49,7 @@ type gatewayState struct {
 	nonces map[string]time.Time // environment|nonce -> expiry
 	nonceQ expiryQueue
 
-	idem  map[string]*idemRecord // merchant|key -> record
-	idemQ expiryQueue
+	idem idemStore // idempotency records (idem_store.go)
 
 	tokenQ    expiryQueue            // token values by expiry
 	exchanges map[string][]time.Time // client id -> recent token exchanges (at most the quota)
@@ -88,7 +85,7 @@ func newGatewayState(seed int64, bodyKey *[32]byte) *gatewayState {
 		rng:           rand.New(pcg),
 		pcg:           pcg,
 		nonces:        map[string]time.Time{},
-		idem:          map[string]*idemRecord{},
+		idem:          newIdemStore(),
 		exchanges:     map[string][]time.Time{},
 		journal:       newJournal(journalCapacity),
 		scopeCatalog:  map[string]bool{},
@@ -436,21 +433,14 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 	if !uuidShaped(c.idemKey) {
 		return fail(newErr("idempotency_key_invalid", "x-idempotency-key must be UUID-shaped (8-4-4-4-12 hex)"))
 	}
-	recKey := s.merchant.ID + "|" + c.idemKey
+	recKey := idemKey(s.merchant.ID, c.idemKey)
 	endpointID := r.Method + " " + r.URL.EscapedPath()
 	hash := s.gw.bodyDigest(body)
-	rec, ok := s.idemRecord(x.tx, recKey, now)
-	live := ok && (rec.inProgress || now.Before(rec.expiresAt))
-	if !ok && len(s.gw.idem) >= s.gw.maxIdem {
-		return fail(storeFull("idempotency record", &s.gw.idemQ, now))
+	rec, ae := s.gw.idem.check(recKey, endpointID, hash, now, s.gw.maxIdem)
+	if ae != nil {
+		return fail(ae)
 	}
-	if live {
-		if rec.endpoint != endpointID || rec.bodyHash != hash {
-			return fail(newErr("idempotency_key_reused", "the idempotency key was used with a different body or endpoint"))
-		}
-		if rec.inProgress {
-			return fail(newErr("idempotency_in_progress", "the first request with this idempotency key is still running"))
-		}
+	if rec != nil {
 		if e.ownReplay && rec.status < 300 {
 			c.replay = true
 			c.replayBody = rec.body
@@ -460,22 +450,11 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 		}
 		return response{status: rec.status, header: rec.header.Clone(), body: rec.body, code: rec.code, replay: true, replayOf: rec.requestID}
 	}
-	rec = &idemRecord{endpoint: endpointID, bodyHash: hash, expiresAt: now.Add(idempotencyWindow), inProgress: true}
-	s.gw.idem[recKey] = rec
+	rec = s.gw.idem.start(recKey, endpointID, hash, now)
 	x.delay()
 	c.now = s.clock.Now()
 	resp := s.callHandler(c, e)
-	if !storedUnderKey(resp) {
-		// The resend with the same key executes afresh (gateway_idem.go).
-		delete(s.gw.idem, recKey)
-		return resp
-	}
-	rec.inProgress = false
-	rec.status, rec.header, rec.body, rec.code = resp.status, resp.header.Clone(), resp.body, resp.code
-	rec.requestID = x.id
-	// Queued for expiry only once kept, so a record removed above leaves
-	// nothing behind in the queue.
-	s.gw.idemQ.push(recKey, rec.expiresAt)
+	s.gw.idem.end(recKey, rec, resp, x.id)
 	return resp
 }
 

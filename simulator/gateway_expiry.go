@@ -1,31 +1,12 @@
 package simulator
 
 import (
-	"crypto/sha256"
 	"fmt"
-	"net/http"
 	"strconv"
 	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
-
-// idemRecord is the stored result of an idempotent request.
-type idemRecord struct {
-	endpoint   string            // METHOD and escaped path
-	bodyHash   [sha256.Size]byte // keyed digest (bodyDigest), never a plain hash
-	expiresAt  time.Time
-	inProgress bool
-	// stagedUntil, set on a record StartInProgress made, is when its
-	// request ends without a stored result (the record is then dropped on
-	// its next lookup, idemRecord).
-	stagedUntil time.Time
-	status      int
-	header      http.Header
-	body        []byte
-	code        string
-	requestID   string // the request whose answer is kept
-}
 
 // expiryQueue is a FIFO of keys in expiry order. The clock never goes back
 // and every window has a fixed length, so insertion order is expiry order and
@@ -88,23 +69,7 @@ func (s *Simulator) sweep(tx *kernel.Tx, now time.Time) {
 			delete(g.nonces, it.key)
 		}
 	}
-	for {
-		it, ok := g.idemQ.pop(now)
-		if !ok {
-			break
-		}
-		rec, ok := g.idem[it.key]
-		if !ok || now.Before(rec.expiresAt) {
-			continue // removed, or replaced by a newer record with its own entry
-		}
-		if rec.inProgress {
-			// Still running after its window (a held request): look again
-			// in a minute.
-			g.idemQ.push(it.key, now.Add(time.Minute))
-			continue
-		}
-		delete(g.idem, it.key)
-	}
+	g.idem.sweep(now)
 	for {
 		it, ok := g.tokenQ.pop(now)
 		if !ok {

@@ -122,12 +122,12 @@ func TestWindowsStayBounded(t *testing.T) {
 		k := fmt.Sprint(i)
 		s.gw.nonces[k] = now.Add(nonceWindow)
 		s.gw.nonceQ.push(k, now.Add(nonceWindow))
-		s.gw.idem[k] = &idemRecord{expiresAt: now.Add(idempotencyWindow)}
-		s.gw.idemQ.push(k, now.Add(idempotencyWindow))
+		s.gw.idem.records[k] = &idemRecord{expiresAt: now.Add(idempotencyWindow)}
+		s.gw.idem.queue.push(k, now.Add(idempotencyWindow))
 		s.sweep(tx, now)
 	}
-	if len(s.gw.nonces) != 5000 || len(s.gw.idem) != 5000 {
-		t.Fatalf("live entries swept: %d nonces, %d records", len(s.gw.nonces), len(s.gw.idem))
+	if len(s.gw.nonces) != 5000 || s.gw.idem.len() != 5000 {
+		t.Fatalf("live entries swept: %d nonces, %d records", len(s.gw.nonces), s.gw.idem.len())
 	}
 	s.advance(tx, nonceWindow-time.Nanosecond)
 	s.sweep(tx, s.clock.Now())
@@ -136,12 +136,12 @@ func TestWindowsStayBounded(t *testing.T) {
 	}
 	s.advance(tx, time.Nanosecond)
 	s.sweep(tx, s.clock.Now())
-	if len(s.gw.nonces) != 0 || s.gw.nonceQ.len() != 0 || len(s.gw.idem) != 5000 {
-		t.Fatalf("after 5 minutes: %d nonces (%d queued), %d records", len(s.gw.nonces), s.gw.nonceQ.len(), len(s.gw.idem))
+	if len(s.gw.nonces) != 0 || s.gw.nonceQ.len() != 0 || s.gw.idem.len() != 5000 {
+		t.Fatalf("after 5 minutes: %d nonces (%d queued), %d records", len(s.gw.nonces), s.gw.nonceQ.len(), s.gw.idem.len())
 	}
 	s.advance(tx, idempotencyWindow)
 	s.sweep(tx, s.clock.Now())
-	if len(s.gw.idem) != 0 || s.gw.idemQ.len() != 0 {
-		t.Fatalf("after 24 hours: %d records (%d queued)", len(s.gw.idem), s.gw.idemQ.len())
+	if s.gw.idem.len() != 0 || s.gw.idem.queue.len() != 0 {
+		t.Fatalf("after 24 hours: %d records (%d queued)", s.gw.idem.len(), s.gw.idem.queue.len())
 	}
 }

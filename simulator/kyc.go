@@ -380,7 +380,7 @@ func (s *Simulator) allocateQuickBinding(tx *kernel.Tx, m *member, email string)
 	if s.kyc.quickPool <= 0 {
 		return nil, newErr("quick_kyc_exhausted", "no matching unassigned quick profile")
 	}
-	fee, _ := s.amount(quickKYCFeeAsset, quickKYCFee)
+	fee, _ := s.cat.amount(quickKYCFeeAsset, quickKYCFee, decimalSigned)
 	from := MemberAvailable(m.ID)
 	if s.merchant.Model == MerchantHosted {
 		from = AccountMerchantPrepaid

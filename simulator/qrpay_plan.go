@@ -16,7 +16,7 @@ func ceilAmount(d *apd.Decimal, scale int) (money.Amount, error) {
 	if _, err := c.Quantize(&q, d, -int32(scale)); err != nil {
 		return money.Amount{}, err
 	}
-	return money.Parse(q.Text('f'), scale)
+	return parseAmount(q.Text('f'), scale, decimalSigned)
 }
 
 // qrPlan is the debit plan of one asset: what the member (or the merchant
@@ -50,7 +50,7 @@ func qrPrincipal(u money.Amount) (money.Amount, error) {
 // prepaid account (merchant-funded). Balances decide only Sufficient and
 // the fee asset; they are never returned.
 func (s *Simulator) qrPlanFor(m *member, merchantFunded bool, uq *qrUpstreamQuote, asset string) (qrPlan, error) {
-	a := s.assetByCode[asset]
+	a := s.cat.lookup(asset)
 	p := qrPlan{Asset: asset, Scale: a.LedgerScale, DisplayScale: a.DisplayScale, MerchantFunded: merchantFunded}
 	var err error
 	if p.Principal, err = qrPrincipal(uq.Upstream[asset]); err != nil {
@@ -76,7 +76,7 @@ func (s *Simulator) qrPlanFor(m *member, merchantFunded bool, uq *qrUpstreamQuot
 	// left after any USDT principal cannot cover it, then wholly in USDC.
 	bal := func(code string) money.Amount { return s.ledger.Balance(AccountMerchantPrepaid, code) }
 	feeIn := func(code string) (money.Amount, error) {
-		fa := s.assetByCode[code]
+		fa := s.cat.lookup(code)
 		if fa == nil {
 			return money.Amount{}, fmt.Errorf("fee asset %s is not in the catalogue", code)
 		}
@@ -95,7 +95,7 @@ func (s *Simulator) qrPlanFor(m *member, merchantFunded bool, uq *qrUpstreamQuot
 		if err != nil {
 			return money.Amount{}, err
 		}
-		minFee, err := money.Parse("0.01", fa.LedgerScale)
+		minFee, err := parseAmount("0.01", fa.LedgerScale, decimalSigned)
 		if err != nil {
 			return money.Amount{}, err
 		}
@@ -124,7 +124,7 @@ func (s *Simulator) qrPlanFor(m *member, merchantFunded bool, uq *qrUpstreamQuot
 			p.FeeAsset, p.FeeAmount = "USDC", usdc
 		}
 	}
-	p.FeeScale = s.assetByCode[p.FeeAsset].LedgerScale
+	p.FeeScale = s.cat.lookup(p.FeeAsset).LedgerScale
 	if p.FeeAsset == asset {
 		p.Fee = p.FeeAmount
 	} else {
@@ -157,11 +157,8 @@ func (p qrPlan) json() map[string]any {
 // in catalogue order.
 func (s *Simulator) qrOptions(m *member, in *qrInput, uq *qrUpstreamQuote) ([]qrPlan, error) {
 	var out []qrPlan
-	for _, a := range s.assets {
-		if _, quoted := uq.Upstream[a.Code]; !quoted || !a.Enabled {
-			continue
-		}
-		if len(s.merchant.AssetAllowlist) > 0 && !s.merchant.AssetAllowlist[a.Code] {
+	for _, a := range s.cat.all() {
+		if _, quoted := uq.Upstream[a.Code]; !quoted || !s.cat.allowed(a.Code, s.merchant.AssetAllowlist) {
 			continue
 		}
 		p, err := s.qrPlanFor(m, in.merchantFunded, uq, a.Code)

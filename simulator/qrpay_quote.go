@@ -72,7 +72,7 @@ func (s *Simulator) qrUpstreamQuote(tx *kernel.Tx, in *qrInput, now time.Time) (
 	if _, err := qrCtx().Mul(&usd, in.amountValue, fiat); err != nil {
 		return nil, err
 	}
-	for _, a := range s.assets {
+	for _, a := range s.cat.all() {
 		price := s.qr.assetUSD[a.Code]
 		if price == nil || (a.Code == "ETH" && qrNoETH[in.currency]) {
 			continue

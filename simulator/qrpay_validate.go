@@ -3,7 +3,6 @@ package simulator
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/cockroachdb/apd/v3"
 )
@@ -139,38 +138,17 @@ func qrPayer(raw json.RawMessage) (map[string]string, error) {
 	return out, nil
 }
 
-// fiatAmount parses a positive plain decimal with at most minor decimals and
-// prints it with exactly minor decimals.
+// fiatAmount parses a QR payment amount in a currency with minor decimals:
+// at most 16 characters, a plain non-negative decimal at scale minor
+// (amounts.go, decimalNonNegative), above zero. It returns the value and
+// its text with exactly minor decimals.
 func fiatAmount(s string, minor int) (*apd.Decimal, string, bool) {
 	if len(s) == 0 || len(s) > 16 {
 		return nil, "", false
 	}
-	ip, fp, dot := strings.Cut(s, ".")
-	if ip == "" || !qrDigits(ip) || (dot && (fp == "" || !qrDigits(fp))) {
+	a, err := parseAmount(s, minor, decimalNonNegative)
+	if err != nil || a.Sign() <= 0 {
 		return nil, "", false
 	}
-	if len(fp) > minor {
-		if strings.Trim(fp[minor:], "0") != "" {
-			return nil, "", false
-		}
-		fp = fp[:minor]
-	}
-	d, _, err := apd.NewFromString(ip + "." + fp + "0")
-	if err != nil || d.Sign() <= 0 {
-		return nil, "", false
-	}
-	var q apd.Decimal
-	if _, err := apd.BaseContext.WithPrecision(40).Quantize(&q, d, -int32(minor)); err != nil {
-		return nil, "", false
-	}
-	return &q, q.Text('f'), true
-}
-
-func qrDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
+	return a.Decimal(), a.String(), true
 }

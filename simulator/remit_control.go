@@ -74,12 +74,12 @@ func (s *Simulator) withdrawMerchantPrepaid(asset, amount string) error {
 	tx := s.k.Begin()
 	defer tx.End()
 	asset = strings.ToUpper(strings.TrimSpace(asset))
-	if _, ok := s.assetScale(asset); !ok {
+	if _, ok := s.cat.scale(asset); !ok {
 		return errInvalidRequest("unknown asset " + asset)
 	}
 	amt := s.ledger.Balance(AccountMerchantPrepaid, asset)
 	if amount != "" {
-		v, err := s.amount(asset, amount)
+		v, err := s.cat.amount(asset, amount, decimalSigned)
 		if err != nil || v.Sign() <= 0 {
 			return errInvalidRequest("a positive amount at the asset's ledger scale is required")
 		}

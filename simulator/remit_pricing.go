@@ -41,7 +41,7 @@ func rateRatio(rate string) (num, den int64, err error) {
 // principal up to the asset's ledger scale, and locked_amount =
 // customer_total × (1 + bps/10000), rounded up at the ledger scale.
 func (s *Simulator) price(cor corridor, payout money.Amount, line remitLine, asset string, bps int) (remitPrice, error) {
-	sc, _ := s.assetScale(asset)
+	sc, _ := s.cat.scale(asset)
 	p, err := payout.Rescale(sc)
 	if err != nil {
 		return remitPrice{}, err
@@ -54,7 +54,7 @@ func (s *Simulator) price(cor corridor, payout money.Amount, line remitLine, ass
 	if err != nil {
 		return remitPrice{}, err
 	}
-	fee, err := s.amount(asset, line.Fee)
+	fee, err := s.cat.amount(asset, line.Fee, decimalSigned)
 	if err != nil {
 		return remitPrice{}, err
 	}
@@ -119,8 +119,8 @@ func (s *Simulator) remitProducts(c *rc) (int, any, error) {
 			if name == "pobo" && s.remit.poboInactive {
 				continue
 			}
-			sc, _ := s.assetScale("USDT")
-			amt := func(v string) string { a, _ := money.Parse(v, sc); return a.String() }
+			sc, _ := s.cat.scale("USDT")
+			amt := func(v string) string { a, _ := parseAmount(v, sc, decimalSigned); return a.String() }
 			out = append(out, map[string]any{
 				"line": l.Name, "corridor": cor.Country + "-" + cor.Currency, "country": cor.Country, "payout_currency": cor.Currency,
 				"required_kyc_level": l.KYC, "source_assets": remitSourceAssets, "purpose_codes": l.Purposes,

@@ -127,7 +127,7 @@ func (s *Simulator) remitMove(tx *kernel.Tx, o *remitOrder, action string, in *r
 	case "completed":
 		cost := o.CustomerTotal
 		if in.SettledAmount != "" {
-			v, err := s.amount(o.Asset, in.SettledAmount)
+			v, err := s.cat.amount(o.Asset, in.SettledAmount, decimalSigned)
 			if err != nil || v.Cmp(o.Fee) < 0 || v.Cmp(o.Locked) > 0 {
 				return nil, errInvalidRequest("settled_amount must be between the fee and locked_amount")
 			}
@@ -208,7 +208,7 @@ func (s *Simulator) onPrepaidTopUp(tx *kernel.Tx) {
 // and advances the orders waiting for it.
 func (s *Simulator) topUpPrepaid(tx *kernel.Tx, asset, amount string) error {
 	asset = strings.ToUpper(strings.TrimSpace(asset))
-	amt, err := s.amount(asset, amount)
+	amt, err := s.cat.amount(asset, amount, decimalSigned)
 	if err != nil || amt.Sign() <= 0 {
 		return errInvalidRequest("asset and a positive amount at its ledger scale are required")
 	}

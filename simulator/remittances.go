@@ -180,7 +180,7 @@ func checkPayoutSyntax(v string) *apiError {
 	if i := strings.IndexByte(v, '.'); i >= 0 {
 		dec = len(v) - i - 1
 	}
-	a, err := money.ParseNonNegative(v, dec)
+	a, err := parseAmount(v, dec, decimalNonNegative)
 	if err != nil || a.IsZero() {
 		return errInvalidRequest("payout_amount must be a positive plain decimal")
 	}
@@ -202,7 +202,7 @@ func (s *Simulator) resolveRemit(tx *kernel.Tx, m *member, payeeID, payout, line
 	for _, a := range remitSourceAssets {
 		supported = supported || a == asset
 	}
-	if !supported || !s.assetAllowed(asset) {
+	if !supported || !s.cat.allowed(asset, s.merchant.AssetAllowlist) {
 		return remitRequest{}, newErr("product_not_available", "the debit asset is not available for remittances")
 	}
 	p := s.payeeOf(tx, m, payeeID)
@@ -220,7 +220,7 @@ func (s *Simulator) resolveRemit(tx *kernel.Tx, m *member, payeeID, payout, line
 	if dec != cor.Units {
 		return remitRequest{}, errInvalidRequest(fmt.Sprintf("payout_amount must have exactly %d decimals for %s", cor.Units, cor.Currency))
 	}
-	amt, err := money.ParseNonNegative(payout, cor.Units)
+	amt, err := parseAmount(payout, cor.Units, decimalNonNegative)
 	if err != nil {
 		return remitRequest{}, errInvalidRequest("payout_amount is not a valid amount")
 	}
@@ -415,7 +415,7 @@ func (s *Simulator) remitFirstStatus(o *remitOrder) string {
 	if o.Funding == "merchant" {
 		return "platform_reviewing"
 	}
-	th, _ := s.amount(o.Asset, remitReviewThreshold)
+	th, _ := s.cat.amount(o.Asset, remitReviewThreshold, decimalSigned)
 	if o.CustomerTotal.Cmp(th) >= 0 {
 		return "reviewing"
 	}
@@ -426,9 +426,9 @@ func (s *Simulator) remitFirstStatus(o *remitOrder) string {
 // daily line limit against customer_total. Orders waiting for merchant funds
 // and failed orders reserve nothing.
 func (s *Simulator) remitLimits(m *member, line remitLine, pr remitPrice, now time.Time) *apiError {
-	minA, _ := s.amount(pr.Asset, line.Min)
-	maxA, _ := s.amount(pr.Asset, line.Max)
-	daily, _ := s.amount(pr.Asset, line.Daily)
+	minA, _ := s.cat.amount(pr.Asset, line.Min, decimalSigned)
+	maxA, _ := s.cat.amount(pr.Asset, line.Max, decimalSigned)
+	daily, _ := s.cat.amount(pr.Asset, line.Daily, decimalSigned)
 	if pr.CustomerTotal.Cmp(minA) < 0 {
 		return newErr("amount_out_of_range", "amount below the line minimum")
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 
 	mwallet "github.com/mwallet/mwallet-go"
-	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/mwclient"
 )
 
@@ -125,9 +124,7 @@ type Simulator struct {
 	membersByExt map[string]*member // by external_member_id
 	memberOrder  []*member
 
-	assets      []*asset
-	assetByCode map[string]*asset
-	assetsCache *assetsCache // encoded GET /v1/assets answer
+	cat catalogue // the asset catalogue (catalogue.go)
 
 	events []*Event
 
@@ -220,37 +217,6 @@ type token struct {
 	ExpiresAt time.Time
 }
 
-// asset is a catalogue entry.
-type asset struct {
-	Code         string
-	Name         string
-	LedgerScale  int
-	DisplayScale int
-	Enabled      bool
-	Networks     []network
-}
-
-// network is a catalogue network item.
-type network struct {
-	Network                   string
-	NetworkName               string
-	DepositEnabled            bool
-	DepositUnavailableReason  string
-	MinDeposit                string
-	ConfirmationsRequired     int
-	MemoRequired              bool
-	DepositETAMinutes         int
-	WithdrawEnabled           bool
-	WithdrawUnavailableReason string
-	MinWithdraw               string
-	MaxWithdraw               string
-	WithdrawFeeFixed          string
-	WithdrawFeeBps            int
-	WithdrawCoolingHours      int
-	WithdrawETAMinutes        int
-	WithdrawRequireKYCLevel   int
-}
-
 // Event is a service event recorded for webhook delivery.
 type Event struct {
 	ID               string         `json:"event_id"`
@@ -319,7 +285,7 @@ func build(o options) (*Simulator, error) {
 		tokens:       map[string]*token{},
 		members:      map[string]*member{},
 		membersByExt: map[string]*member{},
-		assetByCode:  map[string]*asset{},
+		cat:          newCatalogue(),
 		actions:      map[string]actionFunc{},
 		mux:          http.NewServeMux(),
 		gw:           newGatewayState(o.seed, o.bodyKey),
@@ -328,7 +294,7 @@ func build(o options) (*Simulator, error) {
 	s.outcomes()
 	s.creds.Model = o.model
 	s.creds.Environment = o.env
-	s.ledger = newLedger(s.assetScale)
+	s.ledger = newLedger(s.cat.scale)
 	// The fixture is the state's first transaction; nothing else can see
 	// s before New returns.
 	tx := s.k.Begin()
@@ -517,23 +483,6 @@ func (s *Simulator) newUUID() string {
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
-}
-
-func (s *Simulator) assetScale(code string) (int, bool) {
-	a, ok := s.assetByCode[code]
-	if !ok {
-		return 0, false
-	}
-	return a.LedgerScale, true
-}
-
-// amount parses v in asset's ledger scale.
-func (s *Simulator) amount(asset, v string) (money.Amount, error) {
-	sc, ok := s.assetScale(asset)
-	if !ok {
-		return money.Amount{}, fmt.Errorf("unknown asset %q", asset)
-	}
-	return money.Parse(v, sc)
 }
 
 // emit records an event for delivery. Events of platform-direct members are

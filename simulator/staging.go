@@ -58,24 +58,5 @@ func (s *Simulator) startInProgress(tx *kernel.Tx, method, target, key string, b
 		return errInvalidRequest("the duration must be positive")
 	}
 	now := s.clock.Now()
-	recKey := s.merchant.ID + "|" + key
-	if rec, ok := s.idemRecord(tx, recKey, now); ok && (rec.inProgress || now.Before(rec.expiresAt)) {
-		return newErr("state_invalid", "the idempotency key is already in use")
-	}
-	rec := &idemRecord{endpoint: method + " " + path, bodyHash: s.gw.bodyDigest(body), expiresAt: now.Add(idempotencyWindow), inProgress: true, stagedUntil: now.Add(d)}
-	s.gw.idem[recKey] = rec
-	return nil
-}
-
-// idemRecord returns the record stored under recKey. A record
-// StartInProgress made whose time has run out is dropped instead: its
-// request ended without a stored result. (Data, not a timer, so that the
-// state stays an image: store.go.)
-func (s *Simulator) idemRecord(tx *kernel.Tx, recKey string, now time.Time) (*idemRecord, bool) {
-	rec, ok := s.gw.idem[recKey]
-	if ok && !rec.stagedUntil.IsZero() && !now.Before(rec.stagedUntil) {
-		delete(s.gw.idem, recKey)
-		return nil, false
-	}
-	return rec, ok
+	return s.gw.idem.stage(idemKey(s.merchant.ID, key), method+" "+path, s.gw.bodyDigest(body), now, now.Add(d))
 }

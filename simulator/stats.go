@@ -41,7 +41,7 @@ func (s *Simulator) Stats() Stats {
 func (s *Simulator) stats(tx *kernel.Tx) Stats {
 	return Stats{
 		Nonces:             len(s.gw.nonces),
-		IdempotencyRecords: len(s.gw.idem),
+		IdempotencyRecords: s.gw.idem.len(),
 		Tokens:             len(s.tokens),
 		JournalEntries:     len(s.gw.journal.buf),
 		Requests:           s.gw.journal.seq,

@@ -1,0 +1,201 @@
+package simulator
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mwallet/mwallet-go/money"
+)
+
+// TestParseAmount holds the one amount parser (amounts.go) to its contract
+// in every form: the grammar, the scale (fewer decimals padded, extra zero
+// decimals dropped, extra non-zero decimals refused, never rounded), signs,
+// exponents and the sentinel of each refusal.
+func TestParseAmount(t *testing.T) {
+	t.Parallel()
+	const (
+		S = decimalSigned
+		N = decimalNonNegative
+		M = minorUnits
+	)
+	for _, tc := range []struct {
+		in    string
+		scale int
+		form  amountForm
+		want  string // the amount's text; "" when refused
+		err   error  // the sentinel of a refusal
+	}{
+		// Scale: exact, fewer, extra zero, extra non-zero decimals.
+		{"12.345678", 6, S, "12.345678", nil},
+		{"12.5", 6, S, "12.500000", nil},
+		{"12", 6, S, "12.000000", nil},
+		{"12.34567800", 6, S, "12.345678", nil},
+		{"12.3456789", 6, S, "", money.ErrPrecision},
+		{"0.0000001", 6, N, "", money.ErrPrecision},
+		{"1.50", 0, S, "", money.ErrPrecision},
+		{"1.00", 0, S, "1", nil},
+		{"0.000000000000000001", 18, S, "0.000000000000000001", nil},
+		{"007.10", 2, N, "7.10", nil},
+		// Signs.
+		{"-12.5", 2, S, "-12.50", nil},
+		{"-0", 2, S, "0.00", nil},
+		{"-12.5", 2, N, "", money.ErrNegative},
+		{"-0", 2, N, "", money.ErrNegative},
+		{"-0.001", 2, N, "", money.ErrNegative}, // the sign before the precision
+		{"+12.5", 2, S, "", money.ErrSyntax},
+		{"+12.5", 2, N, "", money.ErrSyntax},
+		// Grammar: no exponent, spaces, separators, bare points, empties.
+		{"1e3", 2, S, "", money.ErrSyntax},
+		{"1E3", 2, N, "", money.ErrSyntax},
+		{"1.5e-2", 6, S, "", money.ErrSyntax},
+		{" 12", 2, S, "", money.ErrSyntax},
+		{"12 ", 2, S, "", money.ErrSyntax},
+		{"1,000.00", 2, S, "", money.ErrSyntax},
+		{"1_000", 2, S, "", money.ErrSyntax},
+		{".5", 2, S, "", money.ErrSyntax},
+		{"5.", 2, S, "", money.ErrSyntax},
+		{"1.2.3", 2, S, "", money.ErrSyntax},
+		{"", 2, S, "", money.ErrSyntax},
+		{"-", 2, S, "", money.ErrSyntax},
+		{"NaN", 2, S, "", money.ErrSyntax},
+		{"Infinity", 2, N, "", money.ErrSyntax},
+		{"0x10", 2, S, "", money.ErrSyntax},
+		{"١٢", 2, S, "", money.ErrSyntax}, // non-ASCII digits
+		// Range and scale.
+		{strings.Repeat("9", 81), 0, S, "", money.ErrRange},
+		{"1", money.MaxScale + 1, S, "", money.ErrScale},
+		{"1", -1, N, "", money.ErrScale},
+		// Minor units: an integer count of the smallest unit.
+		{"1234", 2, M, "12.34", nil},
+		{"-1234", 2, M, "-12.34", nil},
+		{"0", 2, M, "0.00", nil},
+		{"12.34", 2, M, "", money.ErrSyntax},
+		{"1e3", 2, M, "", money.ErrSyntax},
+		{"", 2, M, "", money.ErrSyntax},
+	} {
+		a, err := parseAmount(tc.in, tc.scale, tc.form)
+		if tc.err != nil {
+			var pe *money.ParseError
+			if !errors.Is(err, tc.err) || !errors.As(err, &pe) || pe.Input != tc.in {
+				t.Errorf("parseAmount(%q, %d, %d) = %v, %v; want a *money.ParseError of %v", tc.in, tc.scale, tc.form, a, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || a.String() != tc.want || a.Scale() != tc.scale {
+			t.Errorf("parseAmount(%q, %d, %d) = %v (scale %d), %v; want %s", tc.in, tc.scale, tc.form, a, a.Scale(), err, tc.want)
+		}
+	}
+}
+
+// TestCatalogueAmount: an amount of a catalogue asset is read at the
+// asset's ledger scale; an asset outside the catalogue is its own error,
+// whose text the control API answers inside invalid_request.
+func TestCatalogueAmount(t *testing.T) {
+	t.Parallel()
+	c := testCatalogue()
+	for _, tc := range []struct {
+		asset, in string
+		form      amountForm
+		want      string
+		errText   string
+	}{
+		{"USDT", "10", decimalSigned, "10.000000", ""},
+		{"BTC", "0.1", decimalSigned, "0.10000000", ""},
+		{"ETH", "1", decimalNonNegative, "1.000000000000000000", ""},
+		{"OFF", "1.5", decimalSigned, "1.50", ""}, // a disabled asset still has a scale
+		{"USDT", "1.0000001", decimalSigned, "", `money: cannot parse "1.0000001" at scale 6: more decimals than the ledger scale`},
+		{"USDT", "-1", decimalNonNegative, "", `money: cannot parse "-1" at scale 6: negative amount`},
+		{"XRP", "1", decimalSigned, "", `unknown asset "XRP"`},
+		{"usdt", "1", decimalSigned, "", `unknown asset "usdt"`},
+	} {
+		a, err := c.amount(tc.asset, tc.in, tc.form)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tc.errText || (err == nil && a.String() != tc.want) {
+			t.Errorf("amount(%s, %q) = %v, %q; want %s, %q", tc.asset, tc.in, a, got, tc.want, tc.errText)
+		}
+	}
+	if got := c.mustAmount("USDC", "25"); got.String() != "25.000000" {
+		t.Errorf("mustAmount(USDC, 25) = %v", got)
+	}
+	func() {
+		defer func() {
+			if p := recover(); p == nil || !strings.Contains(p.(string), `fixture amount XRP "25"`) {
+				t.Errorf("mustAmount of an unknown asset: recovered %v", p)
+			}
+		}()
+		c.mustAmount("XRP", "25")
+	}()
+}
+
+// TestCardAmountError: the card line's answers to a refused top-up amount.
+func TestCardAmountError(t *testing.T) {
+	t.Parallel()
+	c := testCatalogue()
+	type answer struct {
+		Code, Message string
+		Fields        any
+	}
+	for _, tc := range []struct {
+		field, asset, in string
+		want             answer
+	}{
+		{"first_topup", "USDT", "1.0000001", answer{"invalid_fields", "first_topup must be a non-negative decimal string in USDT with at most 6 decimals", []map[string]string{{"key": "first_topup"}}}},
+		{"amount", "BTC", "-1", answer{"invalid_fields", "amount must be a non-negative decimal string in BTC with at most 8 decimals", []map[string]string{{"key": "amount"}}}},
+		{"amount", "USDC", "1e2", answer{"invalid_fields", "amount must be a non-negative decimal string in USDC with at most 6 decimals", []map[string]string{{"key": "amount"}}}},
+		{"amount", "XRP", "1", answer{"product_not_available", "source asset XRP is not available", nil}},
+	} {
+		_, err := c.amount(tc.asset, tc.in, decimalNonNegative)
+		if err == nil {
+			t.Fatalf("%s %q accepted", tc.asset, tc.in)
+		}
+		var ae *apiError
+		if !errors.As(cardAmountError(tc.field, tc.asset, err), &ae) {
+			t.Fatalf("cardAmountError is not an apiError")
+		}
+		got := answer{ae.Code, ae.Message, ae.extra["fields"]}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%s %s %q (-want +got):\n%s", tc.field, tc.asset, tc.in, diff)
+		}
+	}
+}
+
+// TestFiatAmount: the QR line's amount in a currency's minor units, on the
+// one parser: above zero, at most 16 characters, no sign.
+func TestFiatAmount(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		in    string
+		minor int
+		want  string // "" when refused
+	}{
+		{"12.5", 2, "12.50"},
+		{"12.500", 2, "12.50"},
+		{"12.505", 2, ""},
+		{"100", 0, "100"},
+		{"100.0", 0, "100"},
+		{"0.01", 2, "0.01"},
+		{"0.00", 2, ""},
+		{"0", 0, ""},
+		{"-1", 2, ""},
+		{"-0", 2, ""},
+		{"+1", 2, ""},
+		{"1e2", 2, ""},
+		{".5", 2, ""},
+		{"5.", 2, ""},
+		{"", 2, ""},
+		{"1234567890123.50", 2, "1234567890123.50"}, // 16 characters
+		{"12345678901234.50", 2, ""},                // 17
+		{"1.234", 3, "1.234"},
+	} {
+		d, text, ok := fiatAmount(tc.in, tc.minor)
+		if ok != (tc.want != "") || text != tc.want || (ok && d.Text('f') != tc.want) {
+			t.Errorf("fiatAmount(%q, %d) = %v, %q, %v; want %q", tc.in, tc.minor, d, text, ok, tc.want)
+		}
+	}
+}
