@@ -158,7 +158,7 @@ func TestCardAmountError(t *testing.T) {
 		if !errors.As(cardAmountError(tc.field, tc.asset, err), &ae) {
 			t.Fatalf("cardAmountError is not an apiError")
 		}
-		got := answer{ae.Code, ae.Message, ae.extra["fields"]}
+		got := answer{ae.Code, ae.Message, ae.Extra["fields"]}
 		if diff := cmp.Diff(tc.want, got); diff != "" {
 			t.Errorf("%s %s %q (-want +got):\n%s", tc.field, tc.asset, tc.in, diff)
 		}

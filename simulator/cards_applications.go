@@ -99,10 +99,10 @@ func (s *Simulator) atScaleOf(asset string, a money.Amount) (money.Amount, error
 
 func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 	var b cardApplyBody
-	if err := c.decode(&b); err != nil {
+	if err := c.Decode(&b); err != nil {
 		return 0, nil, err
 	}
-	m := c.member
+	m := c.Member
 	b.ClientKey = strings.TrimSpace(b.ClientKey)
 	if b.ClientKey != "" {
 		// The business key is permanent: the same key is the same
@@ -233,7 +233,7 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 		return 0, nil, errBusiness500("insufficient member balance")
 	}
 	if allocate {
-		qb, err := s.allocateQuickBinding(c.tx, m, b.QuickKYCEmail)
+		qb, err := s.allocateQuickBinding(c.Tx, m, b.QuickKYCEmail)
 		if err != nil {
 			if ae := asAPIError(err); ae.Code == "invalid_fields" {
 				return 0, nil, errInvalidFields(ae.Message, "quick_kyc_email")
@@ -243,7 +243,7 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 		binding = qb.ID
 	}
 	appID := "cap_" + s.newUUID()
-	if err := s.ledger.Post(c.now, "card application "+appID+": fee, shipping, first top-up hold", postings...); err != nil {
+	if err := s.ledger.Post(c.Now, "card application "+appID+": fee, shipping, first top-up hold", postings...); err != nil {
 		var insuf *InsufficientFundsError
 		if errors.As(err, &insuf) {
 			if funding == "merchant" {
@@ -260,19 +260,19 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 	if p.ManualReview {
 		status = "pending_review"
 	}
-	a := &cardApplication{seq: s.nextSeq(c.tx), ID: appID, MemberID: m.ID, ProductID: p.ID, FormFactor: p.formFactor(), Status: status, StatusVersion: 1,
+	a := &cardApplication{seq: s.nextSeq(c.Tx), ID: appID, MemberID: m.ID, ProductID: p.ID, FormFactor: p.formFactor(), Status: status, StatusVersion: 1,
 		ClientKey: b.ClientKey, SourceAsset: src, Funding: funding, Fee: fee, Shipping: shipping, FirstTopUp: first,
-		Address: addr, QuickBindingID: binding, CreatedAt: c.now, UpdatedAt: c.now}
+		Address: addr, QuickBindingID: binding, CreatedAt: c.Now, UpdatedAt: c.Now}
 	s.cards.apps[a.ID] = a
 	s.cards.appByKey[m.ID+"\x00"+a.ClientKey] = a
-	s.emit(c.tx, "card.application.submitted", "card_application", a.ID, m, a.Status, a.StatusVersion, nil)
-	s.inFlight(c.tx, CollectionCardApplications, a.ID)
+	s.emit(c.Tx, "card.application.submitted", "card_application", a.ID, m, a.Status, a.StatusVersion, nil)
+	s.inFlight(c.Tx, CollectionCardApplications, a.ID)
 	return 201, appCreatedJSON(a), nil
 }
 
 func (s *Simulator) handleCardApplicationGet(c *rc, id string) (int, any, error) {
 	a := s.cards.apps[withIDPrefix("cap_", id)]
-	if a == nil || a.MemberID != c.member.ID {
+	if a == nil || a.MemberID != c.Member.ID {
 		return 0, nil, errNotFound("card application")
 	}
 	return 200, appJSON(a), nil

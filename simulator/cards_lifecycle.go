@@ -93,7 +93,7 @@ func (s *Simulator) cardJSON(c *simCard) map[string]any {
 }
 
 func (s *Simulator) handleCardList(c *rc) (int, any, error) {
-	env := paginate(s.cards.cardsByMem[c.member.ID], (*simCard).key, c.r.URL.Query())
+	env := paginate(s.cards.cardsByMem[c.Member.ID], (*simCard).key, c.Req.URL.Query())
 	page := env.Data.([]*simCard)
 	items := make([]map[string]any, 0, len(page))
 	for _, card := range page {
@@ -104,7 +104,7 @@ func (s *Simulator) handleCardList(c *rc) (int, any, error) {
 }
 
 func (s *Simulator) handleCardGet(c *rc) (int, any, error) {
-	card, err := s.cardOf(c.member, c.pathID())
+	card, err := s.cardOf(c.Member, c.PathID())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -147,7 +147,7 @@ func (s *Simulator) countActivationFailure(c *simCard, now time.Time) {
 }
 
 func (s *Simulator) handleCardActivate(c *rc) (int, any, error) {
-	card, err := s.cardOf(c.member, c.pathID())
+	card, err := s.cardOf(c.Member, c.PathID())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -155,7 +155,7 @@ func (s *Simulator) handleCardActivate(c *rc) (int, any, error) {
 		Expiry string `json:"expiry"`
 		PIN    string `json:"pin"`
 	}
-	if err := c.decode(&b); err != nil {
+	if err := c.Decode(&b); err != nil {
 		return 0, nil, err
 	}
 	if b.Expiry == "" || b.PIN == "" {
@@ -176,8 +176,8 @@ func (s *Simulator) handleCardActivate(c *rc) (int, any, error) {
 	if !card.allowed("activate") {
 		return 0, nil, errCardState(card, "activate")
 	}
-	if s.activation(c.tx, card, c.now) {
-		return 0, nil, newErr("state_invalid", "activation locked after three failures").with("locked_until", isoTime(card.LockedUntil))
+	if s.activation(c.Tx, card, c.Now) {
+		return 0, nil, newErr("state_invalid", "activation locked after three failures").With("locked_until", isoTime(card.LockedUntil))
 	}
 	if card.Inventory != "shipped" {
 		return 0, nil, newErr("state_invalid", "the card has not left stock yet")
@@ -186,20 +186,20 @@ func (s *Simulator) handleCardActivate(c *rc) (int, any, error) {
 		return 0, nil, newErr("card_pin_invalid", fmt.Sprintf("the PIN must be %d digits", cardPINLength))
 	}
 	if b.Expiry != fmt.Sprintf("%02d/%02d", card.ExpMonth, card.ExpYear) {
-		s.countActivationFailure(card, c.now)
+		s.countActivationFailure(card, c.Now)
 		return 0, nil, newErr("card_activate_failed", "activation not accepted")
 	}
 	if pinBreaksRules(b.PIN) {
-		s.countActivationFailure(card, c.now)
+		s.countActivationFailure(card, c.Now)
 		return 0, nil, newErr("card_pin_rejected", "the PIN breaks the card's rules; choose another")
 	}
 	card.PINDigest, card.PINSetBy, card.Failures = s.cards.digest(card.ID, "pin", b.PIN), "activation", 0
-	s.moveCard(c.tx, card, cardMoves["activate"].to, false)
+	s.moveCard(c.Tx, card, cardMoves["activate"].to, false)
 	return 200, map[string]any{"id": card.ID, "status": card.Status}, nil
 }
 
 func (s *Simulator) handleCardPIN(c *rc) (int, any, error) {
-	card, err := s.cardOf(c.member, c.pathID())
+	card, err := s.cardOf(c.Member, c.PathID())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -208,10 +208,10 @@ func (s *Simulator) handleCardPIN(c *rc) (int, any, error) {
 		CurrentPIN string `json:"current_pin"`
 		CVV        string `json:"cvv"`
 	}
-	if err := c.decode(&b); err != nil {
+	if err := c.Decode(&b); err != nil {
 		// The PIN endpoint answers field problems with invalid_fields.
-		if ae, ok := err.(*apiError); ok && ae.field != "" {
-			return 0, nil, errInvalidFields(ae.Message, ae.field)
+		if ae, ok := err.(*apiError); ok && ae.Field != "" {
+			return 0, nil, errInvalidFields(ae.Message, ae.Field)
 		}
 		return 0, nil, err
 	}
@@ -237,21 +237,21 @@ func (s *Simulator) handleCardPIN(c *rc) (int, any, error) {
 		return 0, nil, newErr("card_pin_rejected", "the PIN breaks the card's rules; choose another")
 	}
 	// Quota: 5 PIN operations per member per hour, across all cards.
-	calls := s.cards.pinCalls[c.member.ID]
-	for len(calls) > 0 && !c.now.Before(calls[0].Add(cardPINWindow)) {
+	calls := s.cards.pinCalls[c.Member.ID]
+	for len(calls) > 0 && !c.Now.Before(calls[0].Add(cardPINWindow)) {
 		calls = calls[1:]
 	}
-	s.cards.pinCalls[c.member.ID] = calls
+	s.cards.pinCalls[c.Member.ID] = calls
 	if len(calls) >= cardPINQuota {
-		wait := int(calls[0].Add(cardPINWindow).Sub(c.now).Seconds() + 0.999)
-		e := newErr("rate_limited", "PIN changes are limited to 5 per hour per member").with("retry_after", wait)
-		e.header = map[string]string{"Retry-After": fmt.Sprint(wait)}
+		wait := int(calls[0].Add(cardPINWindow).Sub(c.Now).Seconds() + 0.999)
+		e := newErr("rate_limited", "PIN changes are limited to 5 per hour per member").With("retry_after", wait)
+		e.Header = map[string]string{"Retry-After": fmt.Sprint(wait)}
 		return 0, nil, e
 	}
 	if err := s.requireStepUp(c, actionDigest("card.pin", card.ID)); err != nil {
 		return 0, nil, err
 	}
-	s.cards.pinCalls[c.member.ID] = append(calls, c.now)
+	s.cards.pinCalls[c.Member.ID] = append(calls, c.Now)
 	if b.CurrentPIN != "" {
 		if card.PINDigest == nil || !equalDigest(card.PINDigest, s.cards.digest(card.ID, "pin", b.CurrentPIN)) {
 			return 0, nil, newErr("invalid_fields", "current PIN or CVV not accepted")
@@ -260,7 +260,7 @@ func (s *Simulator) handleCardPIN(c *rc) (int, any, error) {
 		return 0, nil, newErr("invalid_fields", "current PIN or CVV not accepted")
 	}
 	card.PINDigest, card.PINSetBy = s.cards.digest(card.ID, "pin", b.NewPIN), "pin"
-	card.UpdatedAt = c.now
+	card.UpdatedAt = c.Now
 	return 200, map[string]any{"id": card.ID, "updated": true}, nil
 }
 
@@ -276,14 +276,14 @@ func equalDigest(a, b []byte) bool {
 }
 
 func (s *Simulator) handleCardLost(c *rc) (int, any, error) {
-	card, err := s.cardOf(c.member, c.pathID())
+	card, err := s.cardOf(c.Member, c.PathID())
 	if err != nil {
 		return 0, nil, err
 	}
 	var b struct {
 		Kind string `json:"kind"`
 	}
-	if err := c.decode(&b); err != nil {
+	if err := c.Decode(&b); err != nil {
 		return 0, nil, err
 	}
 	kind := "lost"
@@ -297,7 +297,7 @@ func (s *Simulator) handleCardLost(c *rc) (int, any, error) {
 		return 0, nil, err
 	}
 	card.LostKind = kind
-	s.moveCard(c.tx, card, cardMoves["lost"].to, true) // irreversible; no webhook
+	s.moveCard(c.Tx, card, cardMoves["lost"].to, true) // irreversible; no webhook
 	return 200, map[string]any{"id": card.ID, "status": card.Status, "kind": kind}, nil
 }
 
@@ -310,10 +310,10 @@ func (s *Simulator) handleCardUnfreeze(c *rc) (int, any, error) {
 }
 
 func (s *Simulator) toggleFreeze(c *rc, trigger, target string) (int, any, error) {
-	if err := c.noBody(); err != nil {
+	if err := c.NoBody(); err != nil {
 		return 0, nil, err
 	}
-	card, err := s.cardOf(c.member, c.pathID())
+	card, err := s.cardOf(c.Member, c.PathID())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -321,7 +321,7 @@ func (s *Simulator) toggleFreeze(c *rc, trigger, target string) (int, any, error
 		if !card.allowed(trigger) {
 			return 0, nil, errCardState(card, trigger)
 		}
-		s.moveCard(c.tx, card, cardMoves[trigger].to, false)
+		s.moveCard(c.Tx, card, cardMoves[trigger].to, false)
 	}
 	return 200, map[string]any{"id": card.ID, "status": card.Status}, nil
 }
@@ -353,7 +353,7 @@ func (s *Simulator) closeBlockers(c *simCard) []string {
 }
 
 func (s *Simulator) handleCardCloseCheck(c *rc) (int, any, error) {
-	card, err := s.cardOf(c.member, c.pathID())
+	card, err := s.cardOf(c.Member, c.PathID())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -365,14 +365,14 @@ func (s *Simulator) handleCardCloseCheck(c *rc) (int, any, error) {
 }
 
 func (s *Simulator) handleCardClose(c *rc) (int, any, error) {
-	card, err := s.cardOf(c.member, c.pathID())
+	card, err := s.cardOf(c.Member, c.PathID())
 	if err != nil {
 		return 0, nil, err
 	}
 	var b struct {
 		Reason string `json:"reason"`
 	}
-	if err := c.decode(&b); err != nil {
+	if err := c.Decode(&b); err != nil {
 		return 0, nil, err
 	}
 	answer := map[string]any{"id": card.ID, "status": "closing"}
@@ -401,8 +401,8 @@ func (s *Simulator) handleCardClose(c *rc) (int, any, error) {
 	}
 	card.CloseReason = b.Reason
 	card.UpstreamCloseCalls++
-	s.moveCard(c.tx, card, cardMoves["close"].to, false)
-	s.inFlight(c.tx, CollectionCardClosures, card.ID)
+	s.moveCard(c.Tx, card, cardMoves["close"].to, false)
+	s.inFlight(c.Tx, CollectionCardClosures, card.ID)
 	return 200, answer, nil
 }
 
@@ -422,7 +422,7 @@ func (s *Simulator) completeCardClose(tx *kernel.Tx, card *simCard) error {
 }
 
 func (s *Simulator) handleCardReplace(c *rc) (int, any, error) {
-	card, err := s.cardOf(c.member, c.pathID())
+	card, err := s.cardOf(c.Member, c.PathID())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -430,7 +430,7 @@ func (s *Simulator) handleCardReplace(c *rc) (int, any, error) {
 		AddressID string `json:"address_id"`
 		Reason    string `json:"reason"`
 	}
-	if err := c.decode(&b); err != nil {
+	if err := c.Decode(&b); err != nil {
 		return 0, nil, err
 	}
 	if !card.allowed("replace") {
@@ -442,7 +442,7 @@ func (s *Simulator) handleCardReplace(c *rc) (int, any, error) {
 	}
 	if p.physical() {
 		var addr *cardAddress
-		for _, a := range s.memberAddresses(c.member) {
+		for _, a := range s.memberAddresses(c.Member) {
 			if (b.AddressID == "" && a.IsDefault) || (b.AddressID != "" && a.ID == b.AddressID) {
 				addr = a
 			}
@@ -455,9 +455,9 @@ func (s *Simulator) handleCardReplace(c *rc) (int, any, error) {
 		}
 	}
 	bal := s.ledger.Balance(CardAccount(card.ID), cardLedgerAsset)
-	nc := s.newCard(c.tx, c.member, card.ProductID, card.ApplicationID, card.FormFactor)
+	nc := s.newCard(c.Tx, c.Member, card.ProductID, card.ApplicationID, card.FormFactor)
 	if !bal.IsZero() {
-		if err := s.ledger.Transfer(c.now, "card "+card.ID+" replaced by "+nc.ID, cardLedgerAsset, bal, CardAccount(card.ID), CardAccount(nc.ID)); err != nil {
+		if err := s.ledger.Transfer(c.Now, "card "+card.ID+" replaced by "+nc.ID, cardLedgerAsset, bal, CardAccount(card.ID), CardAccount(nc.ID)); err != nil {
 			return 0, nil, err
 		}
 	}
@@ -467,22 +467,22 @@ func (s *Simulator) handleCardReplace(c *rc) (int, any, error) {
 		t.CardID = nc.ID
 	}
 	card.ReplacedBy = nc.ID
-	s.moveCard(c.tx, card, cardMoves["replace"].to, false)
+	s.moveCard(c.Tx, card, cardMoves["replace"].to, false)
 	return 201, map[string]any{"card_id": nc.ID, "status": nc.Status, "replaced_card_id": card.ID}, nil
 }
 
 func (s *Simulator) handleCardSecureSession(c *rc) (int, any, error) {
-	if err := c.noBody(); err != nil {
+	if err := c.NoBody(); err != nil {
 		return 0, nil, err
 	}
-	card, err := s.cardOf(c.member, c.pathID())
+	card, err := s.cardOf(c.Member, c.PathID())
 	if err != nil {
 		return 0, nil, err
 	}
 	if card.Status != "active" && card.Status != "frozen" {
 		return 0, nil, errCardState(card, "open a secure session on")
 	}
-	ss := &cardSession{ID: s.newUUID(), CardID: card.ID, ExpiresAt: c.now.Add(secureSessionTTL)}
+	ss := &cardSession{ID: s.newUUID(), CardID: card.ID, ExpiresAt: c.Now.Add(secureSessionTTL)}
 	s.cards.sessions[ss.ID] = ss
 	token := "sst_" + strings.ReplaceAll(s.newUUID(), "-", "")
 	return 201, map[string]any{

@@ -11,23 +11,23 @@ import (
 // registerCardEndpoints declares every /v1/cards endpoint.
 func (s *Simulator) registerCardEndpoints() {
 	get := func(pattern, scope string, member bool, h func(*rc) (int, any, error)) {
-		s.register(endpoint{method: http.MethodGet, pattern: pattern, scope: scope, member: member, handle: h})
+		s.register(endpoint{Method: http.MethodGet, Pattern: pattern, Scope: scope, Member: member, Handle: h})
 	}
 	post := func(pattern, scope string, idem bool, h func(*rc) (int, any, error)) {
-		s.register(endpoint{method: http.MethodPost, pattern: pattern, scope: scope, member: true, idempotent: idem, handle: h})
+		s.register(endpoint{Method: http.MethodPost, Pattern: pattern, Scope: scope, Member: true, Idempotent: idem, Handle: h})
 	}
 	get("/v1/cards/products", "cards:read", false, s.handleCardProducts)
 	get("/v1/cards/products/{id}/quote", "cards:read", true, s.handleCardQuote)
 	post("/v1/cards/applications", "cards:write", true, s.handleCardApply)
 	get("/v1/cards", "cards:read", true, s.handleCardList)
-	s.register(endpoint{method: http.MethodGet, pattern: "/v1/cards/{id}", scope: "cards:read", member: true,
-		handle: s.handleCardGet, serves: func(path string) bool { return path != "/v1/cards/applications" }})
+	s.register(endpoint{Method: http.MethodGet, Pattern: "/v1/cards/{id}", Scope: "cards:read", Member: true,
+		Handle: s.handleCardGet, Serves: func(path string) bool { return path != "/v1/cards/applications" }})
 	// GET /v1/cards/applications/{id}, /v1/cards/{id}/close-check and
 	// /v1/cards/{id}/transactions overlap as ServeMux patterns; one pattern
 	// serves the three.
-	s.register(endpoint{method: http.MethodGet, pattern: "/v1/cards/{id}/{sub}", scope: "cards:read", member: true,
-		handle: s.handleCardSubGet, serves: cardSubPath,
-		routes: []string{"/v1/cards/applications/{id}", "/v1/cards/{id}/close-check", "/v1/cards/{id}/transactions"}})
+	s.register(endpoint{Method: http.MethodGet, Pattern: "/v1/cards/{id}/{sub}", Scope: "cards:read", Member: true,
+		Handle: s.handleCardSubGet, Serves: cardSubPath,
+		Routes: []string{"/v1/cards/applications/{id}", "/v1/cards/{id}/close-check", "/v1/cards/{id}/transactions"}})
 	post("/v1/cards/{id}/activate", "cards:write", true, s.handleCardActivate)
 	post("/v1/cards/{id}/pin", "cards:write", true, s.handleCardPIN)
 	post("/v1/cards/{id}/lost", "cards:write", true, s.handleCardLost)
@@ -133,11 +133,11 @@ func (s *Simulator) shippingFee(p *cardProduct, a *cardAddress) (money.Amount, b
 }
 
 func (s *Simulator) handleCardQuote(c *rc) (int, any, error) {
-	p := s.lookupProduct(c.pathID())
+	p := s.lookupProduct(c.PathID())
 	if p == nil {
 		return 0, nil, errNotFound("card product")
 	}
-	binding := c.r.URL.Query().Get("quick_kyc_binding_id")
+	binding := c.Req.URL.Query().Get("quick_kyc_binding_id")
 	fee := s.cat.mustAmount(p.FeeAsset, p.IssueFee)
 	shipping := s.cat.mustAmount(p.FeeAsset, "0")
 	out := map[string]any{
@@ -147,7 +147,7 @@ func (s *Simulator) handleCardQuote(c *rc) (int, any, error) {
 	}
 	if p.physical() {
 		rows := []map[string]any{}
-		addrs := s.deliverableAddresses(c.member, p)
+		addrs := s.deliverableAddresses(c.Member, p)
 		sort.SliceStable(addrs, func(i, j int) bool { return addrs[i].IsDefault && !addrs[j].IsDefault })
 		for i, a := range addrs {
 			sf, _ := s.shippingFee(p, a)
@@ -161,7 +161,7 @@ func (s *Simulator) handleCardQuote(c *rc) (int, any, error) {
 		out["shipping_by_address"] = rows
 	}
 	out["shipping_fee"] = shipping.String()
-	reason := s.cardIneligibility(c.member, p, binding, false)
+	reason := s.cardIneligibility(c.Member, p, binding, false)
 	out["can_apply"] = reason == ""
 	out["reason"] = reason
 	return 200, out, nil
@@ -177,14 +177,14 @@ func cardSubPath(path string) bool {
 }
 
 func (s *Simulator) handleCardSubGet(c *rc) (int, any, error) {
-	sub := c.r.PathValue("sub")
+	sub := c.Req.PathValue("sub")
 	switch {
-	case c.pathID() == "applications":
+	case c.PathID() == "applications":
 		return s.handleCardApplicationGet(c, sub)
 	case sub == "close-check":
 		return s.handleCardCloseCheck(c)
 	case sub == "transactions":
 		return s.handleCardTransactions(c)
 	}
-	return 0, nil, errNotFound("path " + c.r.URL.Path)
+	return 0, nil, errNotFound("path " + c.Req.URL.Path)
 }

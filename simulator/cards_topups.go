@@ -39,7 +39,7 @@ func topUpPrice(p *cardProduct, amount money.Amount) (fee, total money.Amount) {
 }
 
 func (s *Simulator) handleCardTopUp(c *rc) (int, any, error) {
-	card, err := s.cardOf(c.member, c.pathID())
+	card, err := s.cardOf(c.Member, c.PathID())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -48,7 +48,7 @@ func (s *Simulator) handleCardTopUp(c *rc) (int, any, error) {
 		SourceAsset   string `json:"source_asset"`
 		FundingSource string `json:"funding_source"`
 	}
-	if err := c.decode(&b); err != nil {
+	if err := c.Decode(&b); err != nil {
 		return 0, nil, err
 	}
 	funding, err := s.cardFunding(strings.TrimSpace(b.FundingSource))
@@ -61,22 +61,22 @@ func (s *Simulator) handleCardTopUp(c *rc) (int, any, error) {
 	if !card.allowed("topup") {
 		return 0, nil, errCardState(card, "top up")
 	}
-	if memberRestriction(c.member) != "" {
+	if memberRestriction(c.Member) != "" {
 		return 0, nil, errBusiness500("member account restricted")
 	}
 	p := s.cards.productByID[card.ProductID]
 	if p == nil || !s.productVisible(p) {
 		return 0, nil, newErr("product_not_available", "card product not available")
 	}
-	if c.member.FundsProtected {
+	if c.Member.FundsProtected {
 		// A prerequisite of top-ups; the contract lists no code of its own
 		// for it, so it is product_not_available ("prerequisites unmet").
 		return 0, nil, newErr("product_not_available", "the member is in funds-protection mode")
 	}
-	avail, locked := fundingAccounts(funding, c.member.ID)
+	avail, locked := fundingAccounts(funding, c.Member.ID)
 	var chosen string
 	var amount, fee, total money.Amount
-	for _, asset := range s.topUpCandidates(c.member, p, b.SourceAsset) {
+	for _, asset := range s.topUpCandidates(c.Member, p, b.SourceAsset) {
 		a, err := s.cat.amount(asset, b.Amount, decimalNonNegative)
 		if err != nil {
 			return 0, nil, cardAmountError("amount", asset, err)
@@ -103,35 +103,35 @@ func (s *Simulator) handleCardTopUp(c *rc) (int, any, error) {
 		return 0, nil, errBusiness500("insufficient member balance")
 	}
 	id := "ctp_" + s.newUUID()
-	if err := s.ledger.Transfer(c.now, "card top-up "+id+" hold", chosen, total, avail, locked); err != nil {
+	if err := s.ledger.Transfer(c.Now, "card top-up "+id+" hold", chosen, total, avail, locked); err != nil {
 		var insuf *InsufficientFundsError
 		if errors.As(err, &insuf) {
 			return 0, nil, errBusiness500("insufficient balance")
 		}
 		return 0, nil, err
 	}
-	t := &cardTopUp{seq: s.nextSeq(c.tx), ID: id, CardID: card.ID, MemberID: c.member.ID, Asset: chosen, Funding: funding, Amount: amount, Fee: fee,
-		Status: "processing", StatusVersion: 1, CreatedAt: c.now}
+	t := &cardTopUp{seq: s.nextSeq(c.Tx), ID: id, CardID: card.ID, MemberID: c.Member.ID, Asset: chosen, Funding: funding, Amount: amount, Fee: fee,
+		Status: "processing", StatusVersion: 1, CreatedAt: c.Now}
 	s.cards.topups[t.ID] = t
-	s.inFlight(c.tx, CollectionCardTopups, t.ID)
+	s.inFlight(c.Tx, CollectionCardTopups, t.ID)
 	if s.cards.topUpTimeouts > 0 {
 		// The upstream call timed out after the hold: the order exists and
 		// stays processing with its funds held (no outcome runs by itself),
 		// the caller is answered 504, and the order is what the idempotency
 		// key stores, so the retry with the same key replays it.
 		s.cards.topUpTimeouts--
-		_ = s.timeoutCardTopUp(c.tx, t)
-		c.answerInstead = newErr("upstream_timeout", "the card issuer did not answer in time; the top-up may have been accepted: retry with the same idempotency key")
+		_ = s.timeoutCardTopUp(c.Tx, t)
+		c.AnswerInstead = newErr("upstream_timeout", "the card issuer did not answer in time; the top-up may have been accepted: retry with the same idempotency key")
 	}
 	return 201, map[string]any{"id": t.ID, "status": t.Status}, nil
 }
 
 func (s *Simulator) handleCardTopUpEstimate(c *rc) (int, any, error) {
-	card, err := s.cardOf(c.member, c.pathID())
+	card, err := s.cardOf(c.Member, c.PathID())
 	if err != nil {
 		return 0, nil, err
 	}
-	q := c.r.URL.Query()
+	q := c.Req.URL.Query()
 	if q.Get("amount") == "" {
 		return 0, nil, errInvalidFields("amount is required", "amount")
 	}
@@ -139,7 +139,7 @@ func (s *Simulator) handleCardTopUpEstimate(c *rc) (int, any, error) {
 	if p == nil || !s.productVisible(p) {
 		return 0, nil, newErr("product_not_available", "card product not available")
 	}
-	cands := s.topUpCandidates(c.member, p, q.Get("source_asset"))
+	cands := s.topUpCandidates(c.Member, p, q.Get("source_asset"))
 	if len(cands) == 0 {
 		return 0, nil, newErr("product_not_available", "no source asset available for this card")
 	}

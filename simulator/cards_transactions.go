@@ -167,11 +167,11 @@ func txJSON(t *cardTx) map[string]any {
 }
 
 func (s *Simulator) handleCardTransactions(c *rc) (int, any, error) {
-	card, err := s.cardOf(c.member, c.pathID())
+	card, err := s.cardOf(c.Member, c.PathID())
 	if err != nil {
 		return 0, nil, err
 	}
-	q := c.r.URL.Query()
+	q := c.Req.URL.Query()
 	id := q.Get("id")
 	if id != "" {
 		if !uuidShaped(strings.TrimPrefix(id, "ctx_")) {

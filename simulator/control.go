@@ -411,7 +411,7 @@ func (s *Simulator) registerControl() {
 		if !ok {
 			// A path served with other methods (POST /_sim/stats) answers
 			// as the router does, with Allow.
-			if ae := s.notFoundAnswer(r, ""); ae.header != nil {
+			if ae := s.notFoundAnswer(r, ""); ae.Header != nil {
 				return 0, nil, ae
 			}
 			return 0, nil, errNotFound("control action " + r.URL.Path)

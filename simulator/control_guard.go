@@ -65,7 +65,7 @@ func (s *Simulator) guardControl(w http.ResponseWriter, r *http.Request, ae *api
 		return true
 	}
 	id := s.controlRequestID(w)
-	writeJSON(w, ae.status, ae.envelope(id))
+	writeJSON(w, ae.Status, ae.Envelope(id))
 	return false
 }
 

@@ -59,11 +59,11 @@ func depositKey(d *deposit) pageKey { return d.key() }
 func (s *Simulator) registerDeposits() {
 	s.deposits = &depositState{byRef: map[string]*deposit{}, daily: map[string]money.Amount{}}
 	s.register(endpoint{
-		method: http.MethodPost, pattern: "/v1/deposits", scope: "deposits:write", member: true, idempotent: true,
-		precheck: s.depositsPlatformOnly, handle: s.createDeposit,
+		Method: http.MethodPost, Pattern: "/v1/deposits", Scope: "deposits:write", Member: true, Idempotent: true,
+		Precheck: s.depositsPlatformOnly, Handle: s.createDeposit,
 	})
-	s.register(endpoint{method: http.MethodGet, pattern: "/v1/deposits", scope: "deposits:write", handle: s.listDeposits})
-	s.register(endpoint{method: http.MethodGet, pattern: "/v1/deposits/{id}", scope: "deposits:write", handle: s.getDeposit})
+	s.register(endpoint{Method: http.MethodGet, Pattern: "/v1/deposits", Scope: "deposits:write", Handle: s.listDeposits})
+	s.register(endpoint{Method: http.MethodGet, Pattern: "/v1/deposits/{id}", Scope: "deposits:write", Handle: s.getDeposit})
 }
 
 // depositsPlatformOnly refuses merchant_hosted merchants with
@@ -108,7 +108,7 @@ func (s *Simulator) createDeposit(c *rc) (int, any, error) {
 		FromAddress string  `json:"from_address"`
 		ToAddress   string  `json:"to_address"`
 	}
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return 0, nil, err
 	}
 	if in.Asset == nil || strings.TrimSpace(*in.Asset) == "" {
@@ -160,42 +160,42 @@ func (s *Simulator) createDeposit(c *rc) (int, any, error) {
 	if d := s.deposits.byRef[ref]; d != nil {
 		return http.StatusOK, s.depositJSON(d, true), nil
 	}
-	if c.member.Status == "banned" || c.member.Status == "frozen" {
+	if c.Member.Status == "banned" || c.Member.Status == "frozen" {
 		return 0, nil, newErr("request_rejected", "request rejected")
 	}
 	if lim, ok := depositLimits[asset]; ok {
 		single, _ := s.cat.amount(asset, lim.single, decimalSigned)
 		if amt.Cmp(single) > 0 {
-			return 0, nil, newErr("limit_exceeded", "single deposit limit exceeded").with("limit_type", "single").with("limit_scope", "merchant")
+			return 0, nil, newErr("limit_exceeded", "single deposit limit exceeded").With("limit_type", "single").With("limit_scope", "merchant")
 		}
 		daily, _ := s.cat.amount(asset, lim.daily, decimalSigned)
 		used := amt
-		if sum, ok := s.deposits.daily[dailyKey(asset, c.now)]; ok {
+		if sum, ok := s.deposits.daily[dailyKey(asset, c.Now)]; ok {
 			used, _ = used.Add(sum)
 		}
 		if used.Cmp(daily) > 0 {
-			return 0, nil, newErr("limit_exceeded", "daily deposit limit exceeded").with("limit_type", "daily").with("limit_scope", "merchant")
+			return 0, nil, newErr("limit_exceeded", "daily deposit limit exceeded").With("limit_type", "daily").With("limit_scope", "merchant")
 		}
 	}
 	s.deposits.seq++
 	d := &deposit{
-		Seq: s.deposits.seq, Reference: ref, MemberID: c.member.ID, ExternalID: c.member.ExternalID,
-		Asset: asset, Amount: amt, Network: network, TxID: in.TxID, From: in.FromAddress, To: in.ToAddress, CreatedAt: c.now,
+		Seq: s.deposits.seq, Reference: ref, MemberID: c.Member.ID, ExternalID: c.Member.ExternalID,
+		Asset: asset, Amount: amt, Network: network, TxID: in.TxID, From: in.FromAddress, To: in.ToAddress, CreatedAt: c.Now,
 	}
 	// One balanced entry: member available up, merchant custody declaration
 	// down; the prepaid account is untouched.
-	if err := s.ledger.Transfer(c.now, "deposit mdep:"+s.merchant.ID+":"+ref, asset, amt, AccountMerchantCustody, MemberAvailable(c.member.ID)); err != nil {
+	if err := s.ledger.Transfer(c.Now, "deposit mdep:"+s.merchant.ID+":"+ref, asset, amt, AccountMerchantCustody, MemberAvailable(c.Member.ID)); err != nil {
 		return 0, nil, newErr("insufficient_balance", "balance constraint failed during posting")
 	}
 	s.deposits.byRef[ref] = d
 	s.deposits.list = insertByKey(s.deposits.list, d, depositKey)
-	day := dailyKey(asset, c.now)
+	day := dailyKey(asset, c.Now)
 	sum := amt
 	if prev, ok := s.deposits.daily[day]; ok {
 		sum, _ = prev.Add(amt)
 	}
 	s.deposits.daily[day] = sum
-	s.emit(c.tx, "deposit.credited", "deposit", strconv.FormatInt(d.Seq, 10), c.member, "credited", 0, nil)
+	s.emit(c.Tx, "deposit.credited", "deposit", strconv.FormatInt(d.Seq, 10), c.Member, "credited", 0, nil)
 	return http.StatusCreated, s.depositJSON(d, false), nil
 }
 
@@ -208,7 +208,7 @@ func dailyKey(asset string, at time.Time) string {
 // shape is inferred: the specification names this endpoint without showing
 // its fields; it answers the Deposit resource.
 func (s *Simulator) getDeposit(c *rc) (int, any, error) {
-	id := c.pathID()
+	id := c.PathID()
 	ref, ok := strings.CutPrefix(id, "dep_")
 	d := s.deposits.byRef[ref]
 	if !ok || d == nil {
@@ -220,7 +220,7 @@ func (s *Simulator) getDeposit(c *rc) (int, any, error) {
 // listDeposits answers GET /v1/deposits (optionally ?reference=), newest
 // first. The response shape is inferred: the list envelope of Deposit.
 func (s *Simulator) listDeposits(c *rc) (int, any, error) {
-	q := c.r.URL.Query()
+	q := c.Req.URL.Query()
 	items := s.deposits.list
 	if q.Has("reference") {
 		items = nil

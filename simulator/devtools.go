@@ -150,7 +150,7 @@ func (s *Simulator) redeliver(tx *kernel.Tx, id string) (any, error) {
 		return nil, err
 	}
 	r.SetPathValue("id", id)
-	_, out, err := s.handleRedeliver(&rc{s: s, tx: tx, r: r, now: s.clock.Now(), header: http.Header{}})
+	_, out, err := s.handleRedeliver(&rc{Tx: tx, Req: r, Now: s.clock.Now(), Header: http.Header{}})
 	return out, err
 }
 

@@ -11,8 +11,8 @@ import (
 func KeyedEndpoints(s *Simulator) []string {
 	var out []string
 	for _, e := range s.endpoints {
-		if e.idempotent {
-			out = append(out, e.method+" "+e.pattern)
+		if e.Idempotent {
+			out = append(out, e.Method+" "+e.Pattern)
 		}
 	}
 	sort.Strings(out)

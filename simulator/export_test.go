@@ -15,7 +15,7 @@ func Routes(s *Simulator) []string {
 	defer tx.End()
 	out := []string{"POST /v1/connect/token"}
 	for _, e := range s.endpoints {
-		out = append(out, e.method+" "+e.pattern)
+		out = append(out, e.Method+" "+e.Pattern)
 	}
 	return out
 }
@@ -66,12 +66,12 @@ func (e EndpointInfo) Key() string { return e.Method + " " + e.Path }
 func Endpoints(s *Simulator) []EndpointInfo {
 	var out []EndpointInfo
 	for _, e := range s.endpoints {
-		paths := e.routes
+		paths := e.Routes
 		if len(paths) == 0 {
-			paths = []string{e.pattern}
+			paths = []string{e.Pattern}
 		}
 		for _, p := range paths {
-			out = append(out, EndpointInfo{Method: e.method, Path: p, Pattern: e.pattern, Scope: e.scope, Member: e.member, Idempotent: e.idempotent})
+			out = append(out, EndpointInfo{Method: e.Method, Path: p, Pattern: e.Pattern, Scope: e.Scope, Member: e.Member, Idempotent: e.Idempotent})
 		}
 	}
 	return out

@@ -132,10 +132,10 @@ func (f *faultRule) apiError() *apiError {
 	if typ == "" {
 		typ = "api_error"
 	}
-	ae := &apiError{status: status, Type: typ, Code: code, Message: "injected fault"}
+	ae := &apiError{Status: status, Type: typ, Code: code, Message: "injected fault"}
 	if code == "rate_limited" {
-		ae.with("retry_after", 1)
-		ae.header = map[string]string{"Retry-After": "1"}
+		ae.With("retry_after", 1)
+		ae.Header = map[string]string{"Retry-After": "1"}
 	}
 	return ae
 }

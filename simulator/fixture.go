@@ -91,8 +91,8 @@ func (s *Simulator) grantFixtureScopes() {
 		s.gw.scopeCatalog[sc] = true
 	}
 	for _, e := range s.endpoints {
-		if !s.gw.scopeCatalog[e.scope] {
-			panic(fmt.Sprintf("simulator: %s %s needs scope %q, which is not in the scope catalogue", e.method, e.pattern, e.scope))
+		if !s.gw.scopeCatalog[e.Scope] {
+			panic(fmt.Sprintf("simulator: %s %s needs scope %q, which is not in the scope catalogue", e.Method, e.Pattern, e.Scope))
 		}
 	}
 	k := s.keys[s.creds.ClientID]

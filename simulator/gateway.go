@@ -149,11 +149,11 @@ type response struct {
 }
 
 func errorResponse(ae *apiError, requestID string) response {
-	b, _ := json.Marshal(ae.envelope(requestID))
-	resp := response{status: ae.status, body: b, code: ae.Code, transient: ae.transient}
-	if len(ae.header) > 0 {
+	b, _ := json.Marshal(ae.Envelope(requestID))
+	resp := response{status: ae.Status, body: b, code: ae.Code, transient: ae.Transient}
+	if len(ae.Header) > 0 {
 		resp.header = http.Header{}
-		for k, v := range ae.header {
+		for k, v := range ae.Header {
 			resp.header.Set(k, v)
 		}
 	}
@@ -388,8 +388,8 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 	default:
 		return fail(newErr("merchant_disabled", "the merchant is disabled"))
 	}
-	if e.scope != "" && !key.allows(e.scope) {
-		return fail(newErr("insufficient_scope", "the key lacks the scope "+e.scope))
+	if e.Scope != "" && !key.allows(e.Scope) {
+		return fail(newErr("insufficient_scope", "the key lacks the scope "+e.Scope))
 	}
 	if bodyTooLarge {
 		return fail(errInvalidRequest("request body unreadable or larger than 1 MiB"))
@@ -399,41 +399,41 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 	}
 	if isWrite(r.Method) && (key.SignatureRequired || alwaysSigned(e)) {
 		if ae := s.verifySignature(r, key, body, now); ae != nil {
-			x.rec.Signature = ae.signature
+			x.rec.Signature, _ = ae.Signature.(*SignatureCheck)
 			return fail(ae)
 		}
 	}
 	if ae := s.takeWriteQuota(r, now); ae != nil {
 		return fail(ae)
 	}
-	c := &rc{s: s, tx: x.tx, r: r, now: now, requestID: x.id, key: key, body: body, header: http.Header{}}
-	c.stepUp = strings.TrimSpace(r.Header.Get("X-Step-Up"))
-	if e.member {
+	c := &rc{Tx: x.tx, Req: r, Now: now, RequestID: x.id, Body: body, Header: http.Header{}}
+	c.StepUp = strings.TrimSpace(r.Header.Get("X-Step-Up"))
+	if e.Member {
 		m, ae := s.resolveMember(x.rec.Member)
 		if ae != nil {
 			return fail(ae)
 		}
-		c.member = m
+		c.Member = m
 	}
-	if e.precheck != nil {
-		if err := e.precheck(c); err != nil {
+	if e.Precheck != nil {
+		if err := e.Precheck(c); err != nil {
 			return fail(asAPIError(err))
 		}
 	}
-	if !e.idempotent {
+	if !e.Idempotent {
 		x.delay()
-		c.now = s.clock.Now()
+		c.Now = s.clock.Now()
 		return s.callHandler(c, e)
 	}
 
-	c.idemKey = x.rec.IdempotencyKey
-	if c.idemKey == "" {
+	c.IdemKey = x.rec.IdempotencyKey
+	if c.IdemKey == "" {
 		return fail(newErr("idempotency_key_required", "x-idempotency-key is required"))
 	}
-	if !uuidShaped(c.idemKey) {
+	if !uuidShaped(c.IdemKey) {
 		return fail(newErr("idempotency_key_invalid", "x-idempotency-key must be UUID-shaped (8-4-4-4-12 hex)"))
 	}
-	recKey := idemKey(s.merchant.ID, c.idemKey)
+	recKey := idemKey(s.merchant.ID, c.IdemKey)
 	endpointID := r.Method + " " + r.URL.EscapedPath()
 	hash := s.gw.bodyDigest(body)
 	rec, ae := s.gw.idem.check(recKey, endpointID, hash, now, s.gw.maxIdem)
@@ -441,9 +441,9 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 		return fail(ae)
 	}
 	if rec != nil {
-		if e.ownReplay && rec.status < 300 {
-			c.replay = true
-			c.replayBody = rec.body
+		if e.OwnReplay && rec.status < 300 {
+			c.Replay = true
+			c.ReplayBody = rec.body
 			resp := s.callHandler(c, e)
 			resp.replay, resp.replayOf = true, rec.requestID
 			return resp
@@ -452,7 +452,7 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 	}
 	rec = s.gw.idem.start(recKey, endpointID, hash, now)
 	x.delay()
-	c.now = s.clock.Now()
+	c.Now = s.clock.Now()
 	resp := s.callHandler(c, e)
 	s.gw.idem.end(recKey, rec, resp, x.id)
 	return resp
@@ -463,21 +463,21 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 func (s *Simulator) callHandler(c *rc, e *endpoint) (resp response) {
 	defer func() {
 		if p := recover(); p != nil {
-			resp = errorResponse(newErr("api_error", fmt.Sprintf("simulator fault in %s %s: %v", e.method, e.pattern, p)), c.requestID)
+			resp = errorResponse(newErr("api_error", fmt.Sprintf("simulator fault in %s %s: %v", e.Method, e.Pattern, p)), c.RequestID)
 		}
 	}()
-	status, out, err := e.handle(c)
+	status, out, err := e.Handle(c)
 	if err != nil {
-		resp = errorResponse(asAPIError(err), c.requestID)
+		resp = errorResponse(asAPIError(err), c.RequestID)
 	} else {
 		resp = jsonResponse(status, out)
-		resp.instead = c.answerInstead
+		resp.instead = c.AnswerInstead
 	}
-	if len(c.header) > 0 {
+	if len(c.Header) > 0 {
 		if resp.header == nil {
 			resp.header = http.Header{}
 		}
-		for k, v := range c.header {
+		for k, v := range c.Header {
 			resp.header[k] = v
 		}
 	}

@@ -61,8 +61,8 @@ func (s *Simulator) issueToken(r *http.Request, clientID, requestID string) resp
 		if secs < 1 {
 			secs = 1
 		}
-		ae := newErr("rate_limited", "token exchange quota exceeded (20 per minute)").with("retry_after", secs)
-		ae.header = map[string]string{"Retry-After": strconv.FormatInt(secs, 10)}
+		ae := newErr("rate_limited", "token exchange quota exceeded (20 per minute)").With("retry_after", secs)
+		ae.Header = map[string]string{"Retry-After": strconv.FormatInt(secs, 10)}
 		s.gw.exchanges[clientID] = recent
 		return errorResponse(ae, requestID)
 	}
@@ -85,7 +85,7 @@ func (s *Simulator) issueToken(r *http.Request, clientID, requestID string) resp
 // alwaysSigned reports endpoints signed whatever the Key's setting: the
 // contract makes POST /v1/deposits always signed.
 func alwaysSigned(e *endpoint) bool {
-	return e.method == http.MethodPost && e.pattern == "/v1/deposits"
+	return e.Method == http.MethodPost && e.Pattern == "/v1/deposits"
 }
 
 // verifySignature checks x-timestamp, x-nonce and x-signature. The nonce is
@@ -97,7 +97,7 @@ func (s *Simulator) verifySignature(r *http.Request, key *apiKey, body []byte, n
 	// answer itself is the contract's.
 	refuse := func(code, message, problem string) *apiError {
 		ae := newErr(code, message)
-		ae.signature = explainSignature(r, ts, nonce, body, now, problem)
+		ae.Signature = explainSignature(r, ts, nonce, body, now, problem)
 		return ae
 	}
 	if ts == "" || nonce == "" || sig == "" {

@@ -109,7 +109,7 @@ func storeFull(what string, q *expiryQueue, now time.Time) *apiError {
 		}
 	}
 	ae := newErr("service_unavailable", fmt.Sprintf("the simulator's %s store is full; nothing was executed: retry after %d seconds", what, secs))
-	ae.header = map[string]string{"Retry-After": strconv.FormatInt(secs, 10)}
-	ae.transient = true
+	ae.Header = map[string]string{"Retry-After": strconv.FormatInt(secs, 10)}
+	ae.Transient = true
 	return ae
 }

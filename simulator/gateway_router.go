@@ -129,12 +129,12 @@ func (s *Simulator) indexLiteralPaths() {
 		}
 	}
 	for _, e := range s.endpoints {
-		key.WriteString(e.method)
+		key.WriteString(e.Method)
 		key.WriteByte(' ')
-		key.WriteString(e.pattern)
+		key.WriteString(e.Pattern)
 		key.WriteByte('\n')
-		if !strings.Contains(e.pattern, "{") {
-			paths = append(paths, e.pattern)
+		if !strings.Contains(e.Pattern, "{") {
+			paths = append(paths, e.Pattern)
 		}
 	}
 	literalIndex.mu.Lock()
@@ -205,8 +205,8 @@ const actionPattern = "POST /_sim/{rest...}"
 // pattern ("METHOD path"), if any.
 func (s *Simulator) endpointServes(pattern, path string) bool {
 	for i := range s.endpoints {
-		if e := &s.endpoints[i]; e.serves != nil && e.method+" "+e.pattern == pattern {
-			return e.serves(path)
+		if e := &s.endpoints[i]; e.Serves != nil && e.Method+" "+e.Pattern == pattern {
+			return e.Serves(path)
 		}
 	}
 	return true
@@ -224,7 +224,7 @@ func (s *Simulator) notFoundAnswer(r *http.Request, message string) *apiError {
 	if allow := s.allowedMethods(r); len(allow) > 0 {
 		list := strings.Join(allow, ", ")
 		ae.Message = r.Method + " " + rawRequestPath(r) + ": no such endpoint; the path serves " + list
-		ae.header = map[string]string{"Allow": list}
+		ae.Header = map[string]string{"Allow": list}
 	}
 	return ae
 }
@@ -251,16 +251,16 @@ func (s *Simulator) serveNotFoundMessage(w http.ResponseWriter, r *http.Request,
 // controlNotFound answers a control path no control endpoint serves.
 func (s *Simulator) controlNotFound(w http.ResponseWriter, r *http.Request, message string) {
 	ae := s.notFoundAnswer(r, message)
-	if message == "" && ae.header == nil {
+	if message == "" && ae.Header == nil {
 		ae.Message = "no control endpoint " + r.Method + " " + rawRequestPath(r)
 	}
 	id := s.controlID()
 	h := w.Header()
 	h.Set("X-Request-Id", id)
-	for k, v := range ae.header {
+	for k, v := range ae.Header {
 		h.Set(k, v)
 	}
-	writeJSON(w, ae.status, ae.envelope(id))
+	writeJSON(w, ae.Status, ae.Envelope(id))
 }
 
 // controlRequestID assigns a request id to a control answer that is not

@@ -24,7 +24,7 @@ func checkIdem(st *idemStore, recKey, endpoint string, hash [sha256.Size]byte, n
 	rec, ae := st.check(recKey, endpoint, hash, now, capacity)
 	a := idemAnswer{Records: st.len(), Queued: st.queue.len()}
 	if ae != nil {
-		a.Code, a.RetryAfter = ae.Code, ae.header["Retry-After"]
+		a.Code, a.RetryAfter = ae.Code, ae.Header["Retry-After"]
 	}
 	if rec != nil {
 		a.Replay, a.Status, a.RequestID = true, rec.status, rec.requestID
@@ -149,7 +149,7 @@ func TestIdemStoreCapacity(t *testing.T) {
 			t.Errorf("at +%v, capacity %d (-want +got):\n%s", tc.at, tc.capacity, diff)
 		}
 	}
-	if _, ae := st.check(idemKey("mch_1", "new"), "POST /v1/x", [sha256.Size]byte{}, t0, 2); ae == nil || !ae.transient || ae.status != 400 {
+	if _, ae := st.check(idemKey("mch_1", "new"), "POST /v1/x", [sha256.Size]byte{}, t0, 2); ae == nil || !ae.Transient || ae.Status != 400 {
 		t.Errorf("full store refusal %+v: want a transient 400", ae)
 	}
 }

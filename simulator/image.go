@@ -93,6 +93,7 @@ var (
 	timeType              = reflect.TypeOf(time.Time{})
 	binaryMarshalerType   = reflect.TypeOf((*encoding.BinaryMarshaler)(nil)).Elem()
 	binaryUnmarshalerType = reflect.TypeOf((*encoding.BinaryUnmarshaler)(nil)).Elem()
+	textUnmarshalerType   = reflect.TypeFor[encoding.TextUnmarshaler]()
 	textMarshalerType     = reflect.TypeOf((*encoding.TextMarshaler)(nil)).Elem()
 )
 

@@ -71,10 +71,10 @@ func (s *Simulator) registerKYC() {
 	}
 	// The contract names no KYC scope: KYC writes need kyc:write (a quick
 	// binding costs a usage fee), reads kyc:read (see serviceScopes).
-	s.register(endpoint{method: http.MethodPost, pattern: "/v1/kyc/profile-sessions", scope: "kyc:write", member: true, idempotent: true, handle: s.createProfileSession})
-	s.register(endpoint{method: http.MethodGet, pattern: "/v1/kyc", scope: "kyc:read", member: true, handle: s.getKYC})
-	s.register(endpoint{method: http.MethodGet, pattern: "/v1/kyc/quick", scope: "kyc:read", member: true, handle: s.listQuickBindings})
-	s.register(endpoint{method: http.MethodPost, pattern: "/v1/kyc/quick", scope: "kyc:write", member: true, idempotent: true, handle: s.createQuickBinding})
+	s.register(endpoint{Method: http.MethodPost, Pattern: "/v1/kyc/profile-sessions", Scope: "kyc:write", Member: true, Idempotent: true, Handle: s.createProfileSession})
+	s.register(endpoint{Method: http.MethodGet, Pattern: "/v1/kyc", Scope: "kyc:read", Member: true, Handle: s.getKYC})
+	s.register(endpoint{Method: http.MethodGet, Pattern: "/v1/kyc/quick", Scope: "kyc:read", Member: true, Handle: s.listQuickBindings})
+	s.register(endpoint{Method: http.MethodPost, Pattern: "/v1/kyc/quick", Scope: "kyc:write", Member: true, Idempotent: true, Handle: s.createQuickBinding})
 
 	memberAction := func(f func(tx *kernel.Tx, m *member, body []byte) error) actionFunc {
 		return func(tx *kernel.Tx, id string, body []byte) (any, error) {
@@ -159,19 +159,19 @@ func (s *Simulator) kycJSON(m *member) map[string]any {
 // getKYC answers GET /v1/kyc. The response shape is inferred: the
 // specification names this endpoint without showing its fields.
 func (s *Simulator) getKYC(c *rc) (int, any, error) {
-	return http.StatusOK, s.kycJSON(c.member), nil
+	return http.StatusOK, s.kycJSON(c.Member), nil
 }
 
 // createProfileSession answers POST /v1/kyc/profile-sessions: a one-time
 // hosted screen, bound to the member, valid 24 hours.
 func (s *Simulator) createProfileSession(c *rc) (int, any, error) {
-	if err := c.noBody(); err != nil {
+	if err := c.NoBody(); err != nil {
 		return 0, nil, err
 	}
-	if s.profileOf(c.member) == nil {
+	if s.profileOf(c.Member) == nil {
 		return 0, nil, errNotFound("KYC profile")
 	}
-	ss := &kycSession{ID: "kyc_" + s.newUUID(), MemberID: c.member.ID, ExpiresAt: c.now.Add(kycTicketTTL)}
+	ss := &kycSession{ID: "kyc_" + s.newUUID(), MemberID: c.Member.ID, ExpiresAt: c.Now.Add(kycTicketTTL)}
 	s.kyc.sessions[ss.ID] = ss
 	return http.StatusCreated, map[string]any{
 		"id":         ss.ID,
@@ -478,12 +478,12 @@ func (s *Simulator) setQuickKYC(enabled bool, pool int) {
 // endpoint without showing its fields.
 func (s *Simulator) listQuickBindings(c *rc) (int, any, error) {
 	var items []*quickBinding
-	for _, b := range s.kyc.bindingsOf[c.member.ID] {
+	for _, b := range s.kyc.bindingsOf[c.Member.ID] {
 		if b.Status == "active" {
 			items = append(items, b)
 		}
 	}
-	env := paginate(items, func(b *quickBinding) pageKey { return pageKey{At: b.CreatedAt, Seq: b.seq} }, c.r.URL.Query())
+	env := paginate(items, func(b *quickBinding) pageKey { return pageKey{At: b.CreatedAt, Seq: b.seq} }, c.Req.URL.Query())
 	out := make([]map[string]any, 0, len(items))
 	for _, b := range env.Data.([]*quickBinding) {
 		out = append(out, quickBindingJSON(b))
@@ -498,10 +498,10 @@ func (s *Simulator) createQuickBinding(c *rc) (int, any, error) {
 	var in struct {
 		Email string `json:"email"`
 	}
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return 0, nil, err
 	}
-	b, err := s.allocateQuickBinding(c.tx, c.member, in.Email)
+	b, err := s.allocateQuickBinding(c.Tx, c.Member, in.Email)
 	if err != nil {
 		// The envelope's fields carry a reason only on POST
 		// /v1/remit/payees: here the keys alone.
@@ -523,5 +523,5 @@ func errInvalidFieldReasons(msg string, fields ...fieldReason) *apiError {
 	for _, f := range fields {
 		out = append(out, map[string]string{"key": f.key, "reason": f.reason})
 	}
-	return newErr("invalid_fields", msg).with("fields", out)
+	return newErr("invalid_fields", msg).With("fields", out)
 }

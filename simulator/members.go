@@ -12,7 +12,7 @@ import (
 // registerMembers serves GET /v1/members/{id} and the member control actions.
 // It is called from registerKYC, the member-facing product line.
 func (s *Simulator) registerMembers() {
-	s.register(endpoint{method: http.MethodGet, pattern: "/v1/members/{id}", scope: "members:read", handle: s.getMember})
+	s.register(endpoint{Method: http.MethodGet, Pattern: "/v1/members/{id}", Scope: "members:read", Handle: s.getMember})
 	s.actions["members/status"] = func(tx *kernel.Tx, id string, body []byte) (any, error) {
 		var in struct {
 			Status string `json:"status"`
@@ -70,7 +70,7 @@ func memberJSON(m *member) map[string]any {
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields.
 func (s *Simulator) getMember(c *rc) (int, any, error) {
-	m := s.memberByID(c.pathID())
+	m := s.memberByID(c.PathID())
 	if m == nil || (m.MerchantID != "" && m.MerchantID != s.merchant.ID) {
 		// A member of another merchant is answered like an unknown id.
 		return 0, nil, errNotFound("member")

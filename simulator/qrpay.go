@@ -180,11 +180,11 @@ func (s *Simulator) registerQRPay() {
 			_ = s.qrTransition(tx, o, "complete")
 		}
 	})
-	s.register(endpoint{method: http.MethodPost, pattern: "/v1/qrpay/decode", scope: "qrpay:write", member: true, handle: s.qrDecode})
-	s.register(endpoint{method: http.MethodPost, pattern: "/v1/qrpay/quotes", scope: "qrpay:write", member: true, handle: s.qrQuote})
-	s.register(endpoint{method: http.MethodPost, pattern: "/v1/qrpay/payments", scope: "qrpay:write", member: true, idempotent: true, handle: s.qrPay})
-	s.register(endpoint{method: http.MethodGet, pattern: "/v1/qrpay/orders/{id}", scope: "qrpay:write", member: true, handle: s.qrGetOrder})
-	s.register(endpoint{method: http.MethodGet, pattern: "/v1/qrpay/schemes", scope: "qrpay:write", handle: s.qrSchemes})
+	s.register(endpoint{Method: http.MethodPost, Pattern: "/v1/qrpay/decode", Scope: "qrpay:write", Member: true, Handle: s.qrDecode})
+	s.register(endpoint{Method: http.MethodPost, Pattern: "/v1/qrpay/quotes", Scope: "qrpay:write", Member: true, Handle: s.qrQuote})
+	s.register(endpoint{Method: http.MethodPost, Pattern: "/v1/qrpay/payments", Scope: "qrpay:write", Member: true, Idempotent: true, Handle: s.qrPay})
+	s.register(endpoint{Method: http.MethodGet, Pattern: "/v1/qrpay/orders/{id}", Scope: "qrpay:write", Member: true, Handle: s.qrGetOrder})
+	s.register(endpoint{Method: http.MethodGet, Pattern: "/v1/qrpay/schemes", Scope: "qrpay:write", Handle: s.qrSchemes})
 	for _, a := range []string{"complete", "fail", "refund", "timeout"} {
 		action := a
 		s.actions[CollectionQROrders+"/"+action] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {

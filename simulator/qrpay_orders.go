@@ -186,12 +186,12 @@ func (s *Simulator) qrPay(c *rc) (int, any, error) {
 		return 0, nil, err
 	}
 	// 1. Strong authentication, bound to the member and the code.
-	if err := s.requireStepUp(c, actionDigest("qrpay", c.member.ID, in.code.value)); err != nil {
+	if err := s.requireStepUp(c, actionDigest("qrpay", c.Member.ID, in.code.value)); err != nil {
 		return 0, nil, err
 	}
 	trace := []string{"step_up"}
 	// 2. A fresh upstream quote (never the quotes memo).
-	if r := s.qrUpstreamChecks(c.member, in); r != nil {
+	if r := s.qrUpstreamChecks(c.Member, in); r != nil {
 		return 0, nil, r.pay
 	}
 	if in.code.has(QRScenarioPayerFields) {
@@ -205,16 +205,16 @@ func (s *Simulator) qrPay(c *rc) (int, any, error) {
 			return 0, nil, errInvalidFields("the upstream requires payer data for this code", missing...)
 		}
 	}
-	uq, err := s.qrUpstreamQuote(c.tx, in, c.now)
+	uq, err := s.qrUpstreamQuote(c.Tx, in, c.Now)
 	if err != nil {
 		return 0, nil, err
 	}
 	trace = append(trace, "quote")
-	opts, err := s.qrOptions(c.member, in, uq)
+	opts, err := s.qrOptions(c.Member, in, uq)
 	if err != nil {
 		return 0, nil, err
 	}
-	plan, ok := qrChoose(c.member, in, opts)
+	plan, ok := qrChoose(c.Member, in, opts)
 	switch {
 	case !ok && in.preferred != "":
 		return 0, nil, errBusiness500(fmt.Sprintf("no quote for preferred_asset %s", in.preferred))
@@ -223,20 +223,20 @@ func (s *Simulator) qrPay(c *rc) (int, any, error) {
 	case !ok || !plan.Sufficient:
 		return 0, nil, errBusiness500("insufficient member balance")
 	}
-	if reason := s.qrBlockedReason(c.member, in, plan, c.now); reason != "" {
+	if reason := s.qrBlockedReason(c.Member, in, plan, c.Now); reason != "" {
 		return 0, nil, errBusiness500(qrBlockedMessages[reason])
 	}
 	// 3. Hold the funds.
 	o := &qrOrder{
-		seq: s.nextSeq(c.tx), ID: "qrp_" + s.newUUID(), MemberID: c.member.ID, member: c.member, Status: "pending", Version: 1,
-		CreatedAt: c.now, Plan: plan, Payee: uq.Payee, Currency: uq.Currency, Amount: uq.Amount,
+		seq: s.nextSeq(c.Tx), ID: "qrp_" + s.newUUID(), MemberID: c.Member.ID, member: c.Member, Status: "pending", Version: 1,
+		CreatedAt: c.Now, Plan: plan, Payee: uq.Payee, Currency: uq.Currency, Amount: uq.Amount,
 		PrincipalUSD: plan.PrincipalUSD, UpstreamQuoteID: uq.ID, Payer: in.payer,
-		from: MemberAvailable(c.member.ID), locked: MemberLocked(c.member.ID),
+		from: MemberAvailable(c.Member.ID), locked: MemberLocked(c.Member.ID),
 	}
 	if plan.MerchantFunded {
 		o.from, o.locked = AccountMerchantPrepaid, AccountMerchantPrepaidLocked
 	}
-	if err := s.ledger.Post(c.now, "qrpay hold "+o.ID, o.holdPostings(+1)...); err != nil {
+	if err := s.ledger.Post(c.Now, "qrpay hold "+o.ID, o.holdPostings(+1)...); err != nil {
 		var inf *InsufficientFundsError
 		if errors.As(err, &inf) {
 			if plan.MerchantFunded {
@@ -261,7 +261,7 @@ func (s *Simulator) qrPay(c *rc) (int, any, error) {
 	o.Trace = trace
 	o.Status = "processing"
 	o.Version++
-	s.inFlight(c.tx, CollectionQROrders, o.ID)
+	s.inFlight(c.Tx, CollectionQROrders, o.ID)
 	// The payment answer carries exactly the fields the specification lists
 	// for the QR payment order; ledger_scale is an addition of the inferred
 	// GET /v1/qrpay/orders/{id} only.
@@ -271,8 +271,8 @@ func (s *Simulator) qrPay(c *rc) (int, any, error) {
 }
 
 func (s *Simulator) qrGetOrder(c *rc) (int, any, error) {
-	o := s.qr.orders[qrOrderID(c.pathID())]
-	if o == nil || o.MemberID != c.member.ID {
+	o := s.qr.orders[qrOrderID(c.PathID())]
+	if o == nil || o.MemberID != c.Member.ID {
 		return 0, nil, errNotFound("qrpay order")
 	}
 	return http.StatusOK, o.json(), nil

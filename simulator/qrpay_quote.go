@@ -144,7 +144,7 @@ func (s *Simulator) qrDecode(c *rc) (int, any, error) {
 	var req struct {
 		CodeValue *string `json:"code_value"`
 	}
-	if err := c.decode(&req); err != nil {
+	if err := c.Decode(&req); err != nil {
 		return 0, nil, err
 	}
 	if req.CodeValue == nil || *req.CodeValue == "" {
@@ -184,58 +184,58 @@ func (s *Simulator) qrDecode(c *rc) (int, any, error) {
 
 func (s *Simulator) qrQuote(c *rc) (int, any, error) {
 	// A body off the wire format is refused before the quota counts it.
-	if err := c.decode(&qrRequest{}); err != nil {
+	if err := c.Decode(&qrRequest{}); err != nil {
 		return 0, nil, err
 	}
 	// Rate limit first: every quote request that reaches it counts.
-	win := s.qr.window[c.member.ID]
+	win := s.qr.window[c.Member.ID]
 	cut := 0
-	for cut < len(win) && !win[cut].After(c.now.Add(-qrQuoteWindow)) {
+	for cut < len(win) && !win[cut].After(c.Now.Add(-qrQuoteWindow)) {
 		cut++
 	}
 	win = win[cut:]
 	if len(win) >= qrQuotesPerWindow {
-		s.qr.window[c.member.ID] = win
-		wait := win[0].Add(qrQuoteWindow).Sub(c.now)
+		s.qr.window[c.Member.ID] = win
+		wait := win[0].Add(qrQuoteWindow).Sub(c.Now)
 		secs := int((wait + time.Second - 1) / time.Second)
 		if secs < 1 {
 			secs = 1
 		}
-		c.header.Set("Retry-After", strconv.Itoa(secs))
+		c.Header.Set("Retry-After", strconv.Itoa(secs))
 		return 0, nil, newErr("rate_limited", fmt.Sprintf("at most %d quotes per member per %d seconds", qrQuotesPerWindow, int(qrQuoteWindow/time.Second))).
-			with("retry_after", secs)
+			With("retry_after", secs)
 	}
-	s.qr.window[c.member.ID] = append(win, c.now)
+	s.qr.window[c.Member.ID] = append(win, c.Now)
 
 	in, err := s.qrValidate(c)
 	if err != nil {
 		return 0, nil, err
 	}
-	if r := s.qrUpstreamChecks(c.member, in); r != nil {
+	if r := s.qrUpstreamChecks(c.Member, in); r != nil {
 		return 0, nil, r.quote
 	}
 	if in.code.has(QRScenarioPayerFields) {
 		return 0, nil, newErr("product_not_available", "this code needs payer data (required_payer_fields) and cannot be quoted; pay it with a payer object")
 	}
-	key := strings.Join([]string{c.member.ID, in.code.value, in.sentCurrency, in.sentAmount}, "\x00")
+	key := strings.Join([]string{c.Member.ID, in.code.value, in.sentCurrency, in.sentAmount}, "\x00")
 	uq := s.qr.memo[key]
-	if uq == nil || !c.now.Before(uq.CreatedAt.Add(qrQuoteMemo)) {
-		if uq, err = s.qrUpstreamQuote(c.tx, in, c.now); err != nil {
+	if uq == nil || !c.Now.Before(uq.CreatedAt.Add(qrQuoteMemo)) {
+		if uq, err = s.qrUpstreamQuote(c.Tx, in, c.Now); err != nil {
 			return 0, nil, err
 		}
 		s.qr.memo[key] = uq
 		s.gw.qrMemoQ.push(key, uq.CreatedAt.Add(qrQuoteMemo))
 	}
-	opts, err := s.qrOptions(c.member, in, uq)
+	opts, err := s.qrOptions(c.Member, in, uq)
 	if err != nil {
 		return 0, nil, err
 	}
 	if in.preferred != "" {
-		if _, ok := qrChoose(c.member, in, opts); !ok {
+		if _, ok := qrChoose(c.Member, in, opts); !ok {
 			return 0, nil, errInvalidFields(fmt.Sprintf("preferred_asset %q has no upstream quote; options lists the valid assets", in.preferred), "preferred_asset")
 		}
 	}
-	chosen, ok := qrChoose(c.member, in, opts)
+	chosen, ok := qrChoose(c.Member, in, opts)
 	if !ok {
 		if in.merchantFunded {
 			return 0, nil, newErr("service_unavailable", "the QR payment line is temporarily unavailable")
@@ -253,7 +253,7 @@ func (s *Simulator) qrQuote(c *rc) (int, any, error) {
 		"expires_at":        uq.ExpiresAt.UTC().Format(time.RFC3339),
 		"chosen":            chosen.json(),
 		"options":           items,
-		"blocked_reason":    s.qrBlockedReason(c.member, in, chosen, c.now),
+		"blocked_reason":    s.qrBlockedReason(c.Member, in, chosen, c.Now),
 	}
 	if in.merchantFunded {
 		out["fee_asset"] = chosen.FeeAsset

@@ -35,7 +35,7 @@ type qrInput struct {
 // upstream and changes nothing. The errors are the 400s of the contract.
 func (s *Simulator) qrValidate(c *rc) (*qrInput, error) {
 	var req qrRequest
-	if err := c.decode(&req); err != nil {
+	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
 	if req.CodeValue == nil || *req.CodeValue == "" {

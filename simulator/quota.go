@@ -31,8 +31,8 @@ func (s *Simulator) takeWriteQuota(r *http.Request, now time.Time) *apiError {
 		if wait < 1 {
 			wait = 1
 		}
-		ae := newErr("rate_limited", "the merchant-level write quota is exhausted").with("retry_after", wait)
-		ae.header = map[string]string{"Retry-After": strconv.FormatInt(wait, 10)}
+		ae := newErr("rate_limited", "the merchant-level write quota is exhausted").With("retry_after", wait)
+		ae.Header = map[string]string{"Retry-After": strconv.FormatInt(wait, 10)}
 		return ae
 	}
 	g.writes = append(g.writes, now)

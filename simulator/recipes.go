@@ -357,7 +357,7 @@ func ErrorRecipes() []ErrorRecipe {
 			"POST", "/v1/cards/*", "/v1/cards/crd_{{new_uuid:CARD}}/limits", jsonObj{"daily_limit": "100.00"}),
 	}
 	for i := range rs {
-		rs[i].Expect = RecipeExpect{Status: newErr(rs[i].Code, "").status, Code: rs[i].Code}
+		rs[i].Expect = RecipeExpect{Status: newErr(rs[i].Code, "").Status, Code: rs[i].Code}
 	}
 	sort.Slice(rs, func(i, j int) bool { return rs[i].Code < rs[j].Code })
 	return rs

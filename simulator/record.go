@@ -464,8 +464,8 @@ func (s *Simulator) lockInput(in *recordedInput) (*kernel.Tx, int64, error) {
 // take: nothing was executed.
 func notPersisted(err error) *apiError {
 	ae := newErr("service_unavailable", "the simulator could not record the request in its data directory; nothing was executed: retry later ("+err.Error()+")")
-	ae.header = map[string]string{"Retry-After": "5"}
-	ae.transient = true
+	ae.Header = map[string]string{"Retry-After": "5"}
+	ae.Transient = true
 	return ae
 }
 
@@ -473,8 +473,8 @@ func notPersisted(err error) *apiError {
 // not reach stable storage: it may not survive a restart.
 func notDurable(err error) *apiError {
 	ae := newErr("service_unavailable", "the simulator could not make the request durable in its data directory and refuses writes until it restarts; resend with the same idempotency key once it has ("+err.Error()+")")
-	ae.header = map[string]string{"Retry-After": "5"}
-	ae.transient = true
+	ae.Header = map[string]string{"Retry-After": "5"}
+	ae.Transient = true
 	return ae
 }
 

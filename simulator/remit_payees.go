@@ -74,8 +74,8 @@ func payeeJSON(p *payee) map[string]any {
 // is inferred: the specification names this endpoint without showing its
 // fields.
 func (s *Simulator) listPayees(c *rc) (int, any, error) {
-	items := s.payeesOf(c.tx, c.member)
-	env := paginate(items, payeeKey, c.r.URL.Query())
+	items := s.payeesOf(c.Tx, c.Member)
+	env := paginate(items, payeeKey, c.Req.URL.Query())
 	page := env.Data.([]*payee)
 	out := make([]map[string]any, 0, len(page))
 	for _, p := range page {
@@ -96,7 +96,7 @@ func (s *Simulator) createPayee(c *rc) (int, any, error) {
 		AccountNumber string `json:"account_number"`
 		BankCode      string `json:"bank_code"`
 	}
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return 0, nil, err
 	}
 	country := strings.ToUpper(strings.TrimSpace(in.Country))
@@ -138,18 +138,18 @@ func (s *Simulator) createPayee(c *rc) (int, any, error) {
 	if len(bad) > 0 {
 		return 0, nil, errInvalidFieldReasons("invalid payee fields", bad...)
 	}
-	for _, p := range s.payeesOf(c.tx, c.member) {
+	for _, p := range s.payeesOf(c.Tx, c.Member) {
 		if p.Currency == currency && strings.EqualFold(p.Account, account) {
 			return 0, nil, newErr("duplicate_resource", "an identical payee exists")
 		}
 	}
 	s.remit.nextPayee++
 	p := &payee{
-		seq: s.nextSeq(c.tx), ID: "pye_" + strconv.FormatInt(s.remit.nextPayee, 10), MemberID: c.member.ID, Country: country, Currency: currency,
-		Holder: holder, Account: account, BankCode: in.BankCode, Status: "active", CreatedAt: c.now,
+		seq: s.nextSeq(c.Tx), ID: "pye_" + strconv.FormatInt(s.remit.nextPayee, 10), MemberID: c.Member.ID, Country: country, Currency: currency,
+		Holder: holder, Account: account, BankCode: in.BankCode, Status: "active", CreatedAt: c.Now,
 	}
 	s.remit.payeeByID[p.ID] = p
-	s.remit.payeesOf[c.member.ID] = insertByKey(s.remit.payeesOf[c.member.ID], p, payeeKey)
+	s.remit.payeesOf[c.Member.ID] = insertByKey(s.remit.payeesOf[c.Member.ID], p, payeeKey)
 	return http.StatusCreated, payeeJSON(p), nil
 }
 

@@ -73,7 +73,7 @@ func (s *Simulator) price(cor corridor, payout money.Amount, line remitLine, ass
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields. Nothing is held.
 func (s *Simulator) remitQuote(c *rc) (int, any, error) {
-	q := c.r.URL.Query()
+	q := c.Req.URL.Query()
 	payeeID, aerr := checkPayeeID(q.Get("payee_id"))
 	if aerr != nil {
 		return 0, nil, aerr
@@ -90,7 +90,7 @@ func (s *Simulator) remitQuote(c *rc) (int, any, error) {
 		}
 		bps = n
 	}
-	req, aerr := s.resolveRemit(c.tx, c.member, payeeID, payout, q.Get("line"), q.Get("asset"))
+	req, aerr := s.resolveRemit(c.Tx, c.Member, payeeID, payout, q.Get("line"), q.Get("asset"))
 	if aerr != nil {
 		return 0, nil, aerr
 	}
@@ -135,7 +135,7 @@ func (s *Simulator) remitProducts(c *rc) (int, any, error) {
 // the next five weekdays with a 14:00 UTC cut-off. The response shape is
 // inferred: the specification names this endpoint without showing its fields.
 func (s *Simulator) remitConversionDates(c *rc) (int, any, error) {
-	cur := strings.ToUpper(strings.TrimSpace(c.r.URL.Query().Get("payout_currency")))
+	cur := strings.ToUpper(strings.TrimSpace(c.Req.URL.Query().Get("payout_currency")))
 	if cur == "" {
 		return 0, nil, errInvalidRequest("payout_currency is required")
 	}
@@ -147,8 +147,8 @@ func (s *Simulator) remitConversionDates(c *rc) (int, any, error) {
 		return 0, nil, newErr("corridor_not_supported", "no corridor pays out in "+cur)
 	}
 	var out []map[string]any
-	d := c.now.UTC().Truncate(24 * time.Hour)
-	if c.now.UTC().Hour() >= 14 {
+	d := c.Now.UTC().Truncate(24 * time.Hour)
+	if c.Now.UTC().Hour() >= 14 {
 		d = d.AddDate(0, 0, 1)
 	}
 	for len(out) < 5 {

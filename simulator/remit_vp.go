@@ -19,7 +19,7 @@ func (s *Simulator) queryVPApplications(c *rc) (int, any, error) {
 	var in struct {
 		Members []string `json:"members"`
 	}
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return 0, nil, err
 	}
 	if len(in.Members) < 1 || len(in.Members) > 100 {

@@ -103,15 +103,15 @@ func (s *Simulator) registerRemittances() {
 	// The contract names remittances:read only: the writes (an order holds
 	// the member's funds, a payee is where they go) need remittances:write,
 	// which includes the read (see serviceScopes).
-	s.register(endpoint{method: http.MethodPost, pattern: "/v1/remittances", scope: "remittances:write", member: true, idempotent: true, ownReplay: true, handle: s.createRemittance})
-	s.register(endpoint{method: http.MethodGet, pattern: "/v1/remittances", scope: "remittances:read", member: true, handle: s.listRemittances})
-	s.register(endpoint{method: http.MethodGet, pattern: "/v1/remittances/{id}", scope: "remittances:read", member: true, handle: s.getRemittance})
-	s.register(endpoint{method: http.MethodGet, pattern: "/v1/remit/payees", scope: "remittances:read", member: true, handle: s.listPayees})
-	s.register(endpoint{method: http.MethodPost, pattern: "/v1/remit/payees", scope: "remittances:write", member: true, idempotent: true, handle: s.createPayee})
-	s.register(endpoint{method: http.MethodGet, pattern: "/v1/remit/quotes", scope: "remittances:read", member: true, handle: s.remitQuote})
-	s.register(endpoint{method: http.MethodGet, pattern: "/v1/remit/products", scope: "remittances:read", handle: s.remitProducts})
-	s.register(endpoint{method: http.MethodGet, pattern: "/v1/remit/conversion-dates", scope: "remittances:read", handle: s.remitConversionDates})
-	s.register(endpoint{method: http.MethodPost, pattern: "/v1/remit/vp/applications/query", scope: "remittances:read", handle: s.queryVPApplications})
+	s.register(endpoint{Method: http.MethodPost, Pattern: "/v1/remittances", Scope: "remittances:write", Member: true, Idempotent: true, OwnReplay: true, Handle: s.createRemittance})
+	s.register(endpoint{Method: http.MethodGet, Pattern: "/v1/remittances", Scope: "remittances:read", Member: true, Handle: s.listRemittances})
+	s.register(endpoint{Method: http.MethodGet, Pattern: "/v1/remittances/{id}", Scope: "remittances:read", Member: true, Handle: s.getRemittance})
+	s.register(endpoint{Method: http.MethodGet, Pattern: "/v1/remit/payees", Scope: "remittances:read", Member: true, Handle: s.listPayees})
+	s.register(endpoint{Method: http.MethodPost, Pattern: "/v1/remit/payees", Scope: "remittances:write", Member: true, Idempotent: true, Handle: s.createPayee})
+	s.register(endpoint{Method: http.MethodGet, Pattern: "/v1/remit/quotes", Scope: "remittances:read", Member: true, Handle: s.remitQuote})
+	s.register(endpoint{Method: http.MethodGet, Pattern: "/v1/remit/products", Scope: "remittances:read", Handle: s.remitProducts})
+	s.register(endpoint{Method: http.MethodGet, Pattern: "/v1/remit/conversion-dates", Scope: "remittances:read", Handle: s.remitConversionDates})
+	s.register(endpoint{Method: http.MethodPost, Pattern: "/v1/remit/vp/applications/query", Scope: "remittances:read", Handle: s.queryVPApplications})
 	for _, a := range []string{"dispatch", "complete", "fail", "refund", "needs_reconfirm", "advance"} {
 		action := a
 		s.actions["remittances/"+action] = func(tx *kernel.Tx, id string, body []byte) (any, error) {
@@ -253,13 +253,13 @@ func (s *Simulator) resolveRemit(tx *kernel.Tx, m *member, payeeID, payout, line
 //     merchant-funded: prepaid covers it, else express queues (201 pending,
 //     nothing moved) and pobo answers service_unavailable.
 func (s *Simulator) createRemittance(c *rc) (int, any, error) {
-	hash := sha256.Sum256(c.body)
-	if rec := s.remit.byIdem[c.idemKey]; rec != nil && c.now.Sub(rec.at) < remitIdemWindow {
+	hash := sha256.Sum256(c.Body)
+	if rec := s.remit.byIdem[c.IdemKey]; rec != nil && c.Now.Sub(rec.at) < remitIdemWindow {
 		if rec.hash != hash {
 			return 0, nil, newErr("idempotency_key_reused", "idempotency key reused with a different body")
 		}
 		o := s.remit.byID[rec.orderID]
-		c.header.Set("X-Idempotent-Replay", "true")
+		c.Header.Set("X-Idempotent-Replay", "true")
 		return http.StatusCreated, map[string]any{"id": o.ID, "status": o.publicStatus(), "quote": nil, "duplicated": true}, nil
 	}
 	var in struct {
@@ -275,7 +275,7 @@ func (s *Simulator) createRemittance(c *rc) (int, any, error) {
 		// does not accept (only the recipient amount is supported).
 		SourceAmount json.RawMessage `json:"source_amount"`
 	}
-	if err := c.decode(&in); err != nil {
+	if err := c.Decode(&in); err != nil {
 		return 0, nil, err
 	}
 	if in.SourceAmount != nil {
@@ -309,7 +309,7 @@ func (s *Simulator) createRemittance(c *rc) (int, any, error) {
 	if aerr != nil {
 		return 0, nil, aerr
 	}
-	req, aerr := s.resolveRemit(c.tx, c.member, payeeID, *in.PayoutAmount, in.Line, in.Asset)
+	req, aerr := s.resolveRemit(c.Tx, c.Member, payeeID, *in.PayoutAmount, in.Line, in.Asset)
 	if aerr != nil {
 		return 0, nil, aerr
 	}
@@ -317,14 +317,14 @@ func (s *Simulator) createRemittance(c *rc) (int, any, error) {
 	if !line.permits(purpose) {
 		return 0, nil, errInvalidFields("purpose_code is not permitted for the "+line.Name+" line", "purpose_code")
 	}
-	if aerr := s.remitEligibility(c.member, line, req.Payee); aerr != nil {
+	if aerr := s.remitEligibility(c.Member, line, req.Payee); aerr != nil {
 		return 0, nil, aerr
 	}
 	pr, err := s.price(req.Corridor, req.Payout, line, req.Asset, bps)
 	if err != nil {
 		return 0, nil, err
 	}
-	if aerr := s.remitLimits(c.member, line, pr, c.now); aerr != nil {
+	if aerr := s.remitLimits(c.Member, line, pr, c.Now); aerr != nil {
 		return 0, nil, aerr
 	}
 	ref := in.Reference
@@ -332,11 +332,11 @@ func (s *Simulator) createRemittance(c *rc) (int, any, error) {
 		ref = string([]rune(ref)[:200])
 	}
 	o := &remitOrder{
-		seq: s.nextSeq(c.tx), ID: "rmt_" + s.newUUID(), Member: c.member, Payee: req.Payee, Line: line.Name, Funding: funding,
+		seq: s.nextSeq(c.Tx), ID: "rmt_" + s.newUUID(), Member: c.Member, Payee: req.Payee, Line: line.Name, Funding: funding,
 		Asset: pr.Asset, Scale: pr.Scale, Slippage: bps,
 		Principal: pr.Principal, Fee: pr.Fee, CustomerTotal: pr.CustomerTotal, Locked: pr.Locked, Settled: money.Zero(pr.Scale),
 		PayoutCurrency: req.Corridor.Currency, PayoutAmount: *in.PayoutAmount, Rate: pr.Rate,
-		Purpose: purpose, Reference: ref, CreatedAt: c.now, UpdatedAt: c.now, Version: 1,
+		Purpose: purpose, Reference: ref, CreatedAt: c.Now, UpdatedAt: c.Now, Version: 1,
 	}
 	from, held := o.accounts()
 	if s.ledger.Balance(from, o.Asset).Cmp(o.Locked) < 0 {
@@ -348,17 +348,17 @@ func (s *Simulator) createRemittance(c *rc) (int, any, error) {
 		}
 		o.Status = "pending_merchant_funds" // no funds moved, no limits reserved, no upstream order
 	} else {
-		if err := s.ledger.Transfer(c.now, "remittance hold "+o.ID, o.Asset, o.Locked, from, held); err != nil {
+		if err := s.ledger.Transfer(c.Now, "remittance hold "+o.ID, o.Asset, o.Locked, from, held); err != nil {
 			return 0, nil, newErr("insufficient_balance", "balance insufficient")
 		}
-		o.Held, o.HeldAt = true, c.now
+		o.Held, o.HeldAt = true, c.Now
 		o.Status = s.remitFirstStatus(o)
 	}
 	s.remit.byID[o.ID] = o
 	s.remit.orders = insertByKey(s.remit.orders, o, remitKey)
-	s.remit.byIdem[c.idemKey] = &remitIdem{hash: hash, orderID: o.ID, at: c.now}
+	s.remit.byIdem[c.IdemKey] = &remitIdem{hash: hash, orderID: o.ID, at: c.Now}
 	if o.Held {
-		s.remitInFlight(c.tx, o)
+		s.remitInFlight(c.Tx, o)
 	}
 	return http.StatusCreated, map[string]any{
 		"id":     o.ID,
@@ -433,7 +433,7 @@ func (s *Simulator) remitLimits(m *member, line remitLine, pr remitPrice, now ti
 		return newErr("amount_out_of_range", "amount below the line minimum")
 	}
 	if pr.CustomerTotal.Cmp(maxA) > 0 {
-		return newErr("limit_exceeded", "per-transaction limit exceeded").with("limit_type", "single").with("limit_scope", "member")
+		return newErr("limit_exceeded", "per-transaction limit exceeded").With("limit_type", "single").With("limit_scope", "member")
 	}
 	used := pr.CustomerTotal
 	day := now.UTC().Format(time.DateOnly)
@@ -445,7 +445,7 @@ func (s *Simulator) remitLimits(m *member, line remitLine, pr remitPrice, now ti
 		}
 	}
 	if used.Cmp(daily) > 0 {
-		return newErr("limit_exceeded", "daily limit exceeded").with("limit_type", "daily").with("limit_scope", "member")
+		return newErr("limit_exceeded", "daily limit exceeded").With("limit_type", "daily").With("limit_scope", "member")
 	}
 	return nil
 }
@@ -470,8 +470,8 @@ func (s *Simulator) remitOrderJSON(o *remitOrder) map[string]any {
 // listRemittances answers GET /v1/remittances: the member's orders, newest
 // first (limit invalid falls back to 20).
 func (s *Simulator) listRemittances(c *rc) (int, any, error) {
-	mine := func(o *remitOrder) bool { return o.Member == c.member }
-	env := paginateMatching(s.remit.orders, remitKey, c.r.URL.Query(), mine)
+	mine := func(o *remitOrder) bool { return o.Member == c.Member }
+	env := paginateMatching(s.remit.orders, remitKey, c.Req.URL.Query(), mine)
 	page := env.Data.([]*remitOrder)
 	out := make([]map[string]any, 0, len(page))
 	for _, o := range page {
@@ -485,12 +485,12 @@ func (s *Simulator) listRemittances(c *rc) (int, any, error) {
 // list item. The response shape is inferred: the specification names this
 // endpoint without showing its fields.
 func (s *Simulator) getRemittance(c *rc) (int, any, error) {
-	id := c.pathID()
+	id := c.PathID()
 	if !strings.HasPrefix(id, "rmt_") {
 		id = "rmt_" + id
 	}
 	o := s.remit.byID[id]
-	if o == nil || o.Member != c.member {
+	if o == nil || o.Member != c.Member {
 		return 0, nil, errNotFound("remittance")
 	}
 	return http.StatusOK, s.remitOrderJSON(o), nil

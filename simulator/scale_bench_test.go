@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
 )
 
 // The scale benchmarks seed a list of N items straight into the simulator's
@@ -72,7 +73,7 @@ func getPage(s *Simulator, tok, target string) *httptest.ResponseRecorder {
 func pageTarget[T any](path string, items []T, key func(T) pageKey, last bool) string {
 	target := path + "?limit=" + strconv.Itoa(scaleLimit)
 	if last {
-		target += "&cursor=" + encodeCursor(key(items[scaleLimit]))
+		target += "&cursor=" + api.EncodeCursor(key(items[scaleLimit]))
 	}
 	return target
 }

@@ -169,20 +169,6 @@ type Simulator struct {
 // It runs in a transaction and returns the JSON answer.
 type actionFunc func(tx *kernel.Tx, id string, body []byte) (any, error)
 
-// member is a member of the merchant.
-type member struct {
-	ID              string // mem_<uuid>
-	ExternalID      string
-	KYCLevel        int
-	Status          string   // active, suspended, blocklisted, frozen
-	PaymentPriority []string // asset codes in the member's payment order
-	HasKYCProfile   bool
-	PlatformDirect  bool   // served by the platform with no merchant between: no events
-	FundsProtected  bool   // funds-protection mode: card top-ups and QR payments refused
-	MerchantID      string // owning merchant when not this one: a foreign member
-	CreatedAt       time.Time
-}
-
 // merchantState is the one merchant of the simulator.
 type merchantState struct {
 	ID     string

@@ -42,29 +42,29 @@ func (s *Simulator) requireStepUp(c *rc, action string) error {
 	if s.challenges == nil {
 		s.challenges = map[string]*challenge{}
 	}
-	if id := c.stepUp; id != "" {
+	if id := c.StepUp; id != "" {
 		ch := s.challenges[id]
-		if ch != nil && ch.Completed && !ch.Used && ch.MemberID == c.member.ID && ch.Action == action && c.now.Before(ch.ExpiresAt) {
+		if ch != nil && ch.Completed && !ch.Used && ch.MemberID == c.Member.ID && ch.Action == action && c.Now.Before(ch.ExpiresAt) {
 			ch.Used = true
 			return nil
 		}
 	}
 	if len(s.challenges) >= s.gw.maxChallenges {
-		return storeFull("step-up challenge", &s.gw.challengeQ, c.now)
+		return storeFull("step-up challenge", &s.gw.challengeQ, c.Now)
 	}
 	ch := &challenge{
 		ID:        s.newUUID(),
-		MemberID:  c.member.ID,
+		MemberID:  c.Member.ID,
 		Action:    action,
-		CreatedAt: c.now,
-		ExpiresAt: c.now.Add(stepUpTTL),
+		CreatedAt: c.Now,
+		ExpiresAt: c.Now.Add(stepUpTTL),
 	}
 	s.challenges[ch.ID] = ch
 	s.gw.challengeQ.push(ch.ID, ch.ExpiresAt)
 	return newErr("step_up_required", "strong authentication required").
-		with("challenge_id", ch.ID).
-		with("hosted_url", fmt.Sprintf("%s/_sim/step-up/%s", s.URL(), ch.ID)).
-		with("expires_at", ch.ExpiresAt.Unix())
+		With("challenge_id", ch.ID).
+		With("hosted_url", fmt.Sprintf("%s/_sim/step-up/%s", s.URL(), ch.ID)).
+		With("expires_at", ch.ExpiresAt.Unix())
 }
 
 // runCompleteStepUp marks a challenge as completed by the end user, as the

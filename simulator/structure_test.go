@@ -27,7 +27,7 @@ var linePackages = []string{"cards", "deposits", "kyc", "members", "merchant", "
 
 // kernelPackages are the packages below the lines: the lines and the
 // simulator import them, they import no line.
-var kernelPackages = []string{"kernel"}
+var kernelPackages = []string{"api", "kernel"}
 
 // TestPackageImports holds the import rules with `go list`: a line package
 // imports no other line package and not the simulator; the kernel imports

@@ -189,12 +189,12 @@ type WebhookDelivery struct {
 func (s *Simulator) registerWebhooks(tx *kernel.Tx) {
 	s.webhookState(tx)
 	s.register(endpoint{
-		method: http.MethodPost, pattern: "/v1/webhooks/deliveries/{id}/redeliver",
-		scope: "merchant:read", idempotent: true, handle: s.handleRedeliver,
+		Method: http.MethodPost, Pattern: "/v1/webhooks/deliveries/{id}/redeliver",
+		Scope: "merchant:read", Idempotent: true, Handle: s.handleRedeliver,
 	})
 	s.register(endpoint{
-		method: http.MethodGet, pattern: "/v1/webhooks/deliveries",
-		scope: "merchant:read", handle: s.handleListDeliveries,
+		Method: http.MethodGet, Pattern: "/v1/webhooks/deliveries",
+		Scope: "merchant:read", Handle: s.handleListDeliveries,
 	})
 
 	s.control("POST /_sim/webhooks/endpoints", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
@@ -282,7 +282,7 @@ func (s *Simulator) registerWebhooks(tx *kernel.Tx) {
 		id := s.controlRequestID(w)
 		body, _ := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
 		if ae := decodeStrict(body, &struct{}{}, refuseUnknown); ae != nil {
-			writeJSON(w, ae.status, ae.envelope(id))
+			writeJSON(w, ae.Status, ae.Envelope(id))
 			return
 		}
 		// Failed attempts are part of the answer (failures, hint), not an
@@ -290,7 +290,7 @@ func (s *Simulator) registerWebhooks(tx *kernel.Tx) {
 		res, err := s.flushWebhooks(r.Context())
 		var fe *FlushError
 		if err != nil && !errors.As(err, &fe) {
-			writeJSON(w, http.StatusInternalServerError, errBusiness500("flush interrupted: "+err.Error()).envelope(id))
+			writeJSON(w, http.StatusInternalServerError, errBusiness500("flush interrupted: "+err.Error()).Envelope(id))
 			return
 		}
 		writeJSON(w, http.StatusOK, res)

@@ -273,11 +273,11 @@ func (s *Simulator) webhookDeliveries(tx *kernel.Tx) []WebhookDelivery {
 // it is pointed at the first current subscriber, and further current
 // subscribers get rows of their own.
 func (s *Simulator) handleRedeliver(c *rc) (int, any, error) {
-	if err := c.noBody(); err != nil {
+	if err := c.NoBody(); err != nil {
 		return 0, nil, err
 	}
-	st := s.webhookState(c.tx)
-	id := strings.TrimSpace(c.pathID())
+	st := s.webhookState(c.Tx)
+	id := strings.TrimSpace(c.PathID())
 	if !strings.HasPrefix(id, "whd_") {
 		id = "whd_" + id
 	}
@@ -291,23 +291,23 @@ func (s *Simulator) handleRedeliver(c *rc) (int, any, error) {
 		return 0, nil, newErr("state_invalid", "a "+d.Status+" delivery cannot be redelivered")
 	}
 	var targets []*whEndpoint
-	if e := st.endpointByID[d.EndpointID]; e != nil && s.subscribes(c.tx, e, d.Event.Type) {
+	if e := st.endpointByID[d.EndpointID]; e != nil && s.subscribes(c.Tx, e, d.Event.Type) {
 		targets = []*whEndpoint{e}
 	} else {
-		targets = s.subscribers(c.tx, d.Event.Type)
+		targets = s.subscribers(c.Tx, d.Event.Type)
 	}
 	if len(targets) == 0 {
 		return 0, nil, newErr("state_invalid", "no endpoint currently subscribes to "+d.Event.Type)
 	}
 	requeue := func(x *whDelivery, e *whEndpoint) {
-		x.EndpointID, x.Status, x.NextAttemptAt = e.ID, deliveryPending, c.now
+		x.EndpointID, x.Status, x.NextAttemptAt = e.ID, deliveryPending, c.Now
 		x.runLeft, x.redelivery = 1, true
 	}
 	requeue(d, targets[0])
 	for _, e := range targets[1:] {
-		requeue(s.newDelivery(c.tx, d.Event, e.ID, deliveryPending, 1), e)
+		requeue(s.newDelivery(c.Tx, d.Event, e.ID, deliveryPending, 1), e)
 	}
-	s.kickAutoDelivery(c.tx)
+	s.kickAutoDelivery(c.Tx)
 	return 200, map[string]any{"id": d.ID, "queued": true}, nil
 }
 
@@ -326,8 +326,8 @@ type deliveryListItem struct {
 
 // handleListDeliveries serves GET /v1/webhooks/deliveries, newest first.
 func (s *Simulator) handleListDeliveries(c *rc) (int, any, error) {
-	st := s.webhookState(c.tx)
-	env := paginate(st.deliveries, deliveryKey, c.r.URL.Query())
+	st := s.webhookState(c.Tx)
+	env := paginate(st.deliveries, deliveryKey, c.Req.URL.Query())
 	rows, _ := env.Data.([]*whDelivery)
 	items := make([]deliveryListItem, 0, len(rows))
 	for _, d := range rows {

@@ -1,4 +1,4 @@
-package simulator
+package api
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 
 // The wire format of request bodies, business API and control API alike
 // (Common conventions 1 of the specification: JSON, lower snake case field
-// names). Every body goes through decodeStrict, which accepts exactly:
+// names). Every body goes through DecodeStrict, which accepts exactly:
 //
 //   - an empty body (or only whitespace), read as {};
 //   - otherwise one JSON object (RFC 8259 grammar), in valid UTF-8, with no
@@ -25,7 +25,7 @@ import (
 //     names in lower snake case ([a-z][a-z0-9_]*): "AMOUNT" or "Amount" is
 //     refused, never matched to amount (encoding/json alone would match it,
 //     case-insensitively);
-//   - whose keys name fields the endpoint knows, or, on the business API
+//   - whose keys name fields the Endpoint knows, or, on the business API
 //     only, are ignored: the specification ignores what it does not use (a
 //     corridor sent to POST /v1/remittances, unknown payer keys, unknown
 //     scope keys), so an extra field behaves as the service treats it. The
@@ -44,36 +44,36 @@ const bodyErrPrefix = "request body: "
 // maxBodyDepth bounds the nesting of a request body.
 const maxBodyDepth = 32
 
-// Unknown-field policies of decodeStrict.
+// Unknown-field policies of DecodeStrict.
 const (
-	ignoreUnknown = true  // business API
-	refuseUnknown = false // control API
+	IgnoreUnknown = true  // business API
+	RefuseUnknown = false // control API
 )
 
-// decodeStrict decodes body into v under the rules above; allowUnknown
-// ignores well-named fields v does not have (ignoreUnknown) instead of
-// refusing them (refuseUnknown). v must be a pointer. The error is an
-// *apiError (invalid_request); for a value of the wrong JSON type its field
+// DecodeStrict decodes body into v under the rules above; allowUnknown
+// ignores well-named fields v does not have (IgnoreUnknown) instead of
+// refusing them (RefuseUnknown). v must be a pointer. The error is an
+// *Error (invalid_request); for a value of the wrong JSON type its field
 // is set to the field's name.
-func decodeStrict(body []byte, v any, allowUnknown bool) *apiError {
+func DecodeStrict(body []byte, v any, allowUnknown bool) *Error {
 	b := bytes.TrimLeft(body, " \t\r\n")
 	if len(b) == 0 {
 		b = []byte("{}")
 	}
 	if !utf8.Valid(b) {
-		return errInvalidRequest(bodyErrPrefix + "not valid UTF-8")
+		return InvalidRequest(bodyErrPrefix + "not valid UTF-8")
 	}
 	p := &wireScanner{b: b, allowUnknown: allowUnknown}
 	p.skipSpace()
 	if p.i >= len(p.b) || p.b[p.i] != '{' {
-		return errInvalidRequest(bodyErrPrefix + "must be one JSON object")
+		return InvalidRequest(bodyErrPrefix + "must be one JSON object")
 	}
 	if err := p.value(reflect.TypeOf(v), 0, ""); err != nil {
-		return errInvalidRequest(bodyErrPrefix + err.Error())
+		return InvalidRequest(bodyErrPrefix + err.Error())
 	}
 	p.skipSpace()
 	if p.i != len(p.b) {
-		return errInvalidRequest(fmt.Sprintf(bodyErrPrefix+"data after the JSON object at byte %d", p.i))
+		return InvalidRequest(fmt.Sprintf(bodyErrPrefix+"data after the JSON object at byte %d", p.i))
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
@@ -83,11 +83,11 @@ func decodeStrict(body []byte, v any, allowUnknown bool) *apiError {
 	if err := dec.Decode(v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			ae := errInvalidRequest(fmt.Sprintf(bodyErrPrefix+"field %s: JSON %s where %s is required", te.Field, te.Value, jsonKind(te.Type)))
-			ae.field = te.Field
+			ae := InvalidRequest(fmt.Sprintf(bodyErrPrefix+"field %s: JSON %s where %s is required", te.Field, te.Value, jsonKind(te.Type)))
+			ae.Field = te.Field
 			return ae
 		}
-		return errInvalidRequest(bodyErrPrefix + err.Error())
+		return InvalidRequest(bodyErrPrefix + err.Error())
 	}
 	return nil
 }

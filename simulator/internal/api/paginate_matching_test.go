@@ -1,4 +1,4 @@
-package simulator
+package api
 
 import (
 	"net/url"
@@ -13,29 +13,29 @@ import (
 // items, has_more and next_cursor, for every cursor, limit and filter.
 func TestPaginateMatchingEqualsPaginateOfFiltered(t *testing.T) {
 	t.Parallel()
-	ident := func(k pageKey) pageKey { return k }
+	ident := func(k PageKey) PageKey { return k }
 	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	var items []pageKey
+	var items []PageKey
 	for i := 0; i < 60; i++ {
 		// Three items per second, so ties are broken by creation sequence.
-		items = insertByKey(items, pageKey{At: base.Add(time.Duration(i/3) * time.Second), Seq: int64(100 + i)}, ident)
+		items = InsertByKey(items, PageKey{At: base.Add(time.Duration(i/3) * time.Second), Seq: int64(100 + i)}, ident)
 	}
 	filters := []struct {
 		name  string
-		match func(pageKey) bool
+		match func(PageKey) bool
 	}{
-		{"all", func(pageKey) bool { return true }},
-		{"none", func(pageKey) bool { return false }},
-		{"every third", func(k pageKey) bool { return k.Seq%3 == 0 }},
-		{"oldest ten", func(k pageKey) bool { return k.Seq < 110 }},
-		{"newest five", func(k pageKey) bool { return k.Seq >= 155 }},
+		{"all", func(PageKey) bool { return true }},
+		{"none", func(PageKey) bool { return false }},
+		{"every third", func(k PageKey) bool { return k.Seq%3 == 0 }},
+		{"oldest ten", func(k PageKey) bool { return k.Seq < 110 }},
+		{"newest five", func(k PageKey) bool { return k.Seq >= 155 }},
 	}
-	cursors := []string{"", "not-a-cursor", encodeCursor(pageKey{At: base.Add(time.Hour), Seq: 1 << 40}), encodeCursor(pageKey{At: base.Add(-time.Hour), Seq: -1})}
+	cursors := []string{"", "not-a-cursor", EncodeCursor(PageKey{At: base.Add(time.Hour), Seq: 1 << 40}), EncodeCursor(PageKey{At: base.Add(-time.Hour), Seq: -1})}
 	for _, it := range items {
-		cursors = append(cursors, encodeCursor(it))
+		cursors = append(cursors, EncodeCursor(it))
 	}
 	for _, f := range filters {
-		var filtered []pageKey
+		var filtered []PageKey
 		for _, it := range items {
 			if f.match(it) {
 				filtered = append(filtered, it)
@@ -44,10 +44,10 @@ func TestPaginateMatchingEqualsPaginateOfFiltered(t *testing.T) {
 		for _, limit := range []string{"", "1", "2", "7", "20", "100", "0", "x"} {
 			for _, c := range cursors {
 				q := url.Values{"limit": {limit}, "cursor": {c}}
-				want := paginate(filtered, ident, q)
-				got := paginateMatching(items, ident, q, f.match)
+				want := Paginate(filtered, ident, q)
+				got := PaginateMatching(items, ident, q, f.match)
 				if diff := cmp.Diff(want, got); diff != "" {
-					t.Fatalf("%s, limit %q, cursor %q: (-paginate of filtered +paginateMatching):\n%s", f.name, limit, c, diff)
+					t.Fatalf("%s, limit %q, cursor %q: (-paginate of filtered +PaginateMatching):\n%s", f.name, limit, c, diff)
 				}
 			}
 		}

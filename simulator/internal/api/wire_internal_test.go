@@ -1,4 +1,4 @@
-package simulator
+package api
 
 import (
 	"encoding/json"
@@ -68,7 +68,7 @@ func TestDecodeStrict(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got wireBody
-			ae := decodeStrict([]byte(tt.body), &got, tt.unknownOK)
+			ae := DecodeStrict([]byte(tt.body), &got, tt.unknownOK)
 			if tt.want == nil {
 				if ae == nil || ae.Code != "invalid_request" || !strings.HasPrefix(ae.Message, bodyErrPrefix) {
 					t.Fatalf("%q: accepted as %+v (err %v)", tt.body, got, ae)
@@ -85,7 +85,7 @@ func TestDecodeStrict(t *testing.T) {
 	}
 	// A field of the wrong type names it.
 	var b wireBody
-	if ae := decodeStrict([]byte(`{"amount":12}`), &b, true); ae == nil || ae.field != "amount" {
+	if ae := DecodeStrict([]byte(`{"amount":12}`), &b, true); ae == nil || ae.Field != "amount" {
 		t.Errorf("wrong type: %v", ae)
 	}
 }
