@@ -408,8 +408,9 @@ func (s *Simulator) depositSnapshots(tx *kernel.Tx, h historyIndex) []ObjectSnap
 	if s.deposits == nil {
 		return []ObjectSnapshot{}
 	}
-	out := make([]seqSnapshot, 0, len(s.deposits.list))
-	for _, d := range s.deposits.list {
+	list := s.deposits.Deposits(tx)
+	out := make([]seqSnapshot, 0, len(list))
+	for _, d := range list {
 		seq := strconv.FormatInt(d.Seq, 10)
 		det := map[string]string{"reference": d.Reference, "asset": d.Asset, "amount": d.Amount.String(), "internal_id": seq}
 		if d.Network != "" {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"path"
 	"reflect"
 	"slices"
 	"sort"
@@ -31,7 +32,7 @@ import (
 //   - the exported fields of Simulator (the control types), the options,
 //     the input log, the router and its handlers, the HTTP server and
 //     client, the success paths of outcomes (built again by New);
-//   - locks (package sync);
+//   - locks (package sync), and fields tagged image:"-" (a line's host);
 //   - functions and channels: a field of one that is set and not known to
 //     be built by New makes the image fail, so that state held in a closure
 //     is found by the tests instead of lost.
@@ -42,6 +43,9 @@ import (
 // digest is its SHA-256. Values of other packages are written by their
 // binary or text marshalers when they have them (money.Amount,
 // apd.Decimal, rand.PCG), by their fields otherwise.
+//
+// Types of the packages under internal/ (the kernel, the product lines)
+// are walked like this package's; their fields are named package.Type.field.
 //
 // A snapshot is read only by a simulator whose types have the same shape:
 // imageSchema is a hash of the types the image walks, kept with it.
@@ -135,11 +139,11 @@ func infoOf(t reflect.Type) *typeInfo {
 	if ti.codec == codecFields && t.Kind() == reflect.Struct {
 		for i := 0; i < t.NumField(); i++ {
 			sf := t.Field(i)
-			name := t.Name() + "." + sf.Name
+			name := imageTypeName(t) + "." + sf.Name
 			step := "." + sf.Name
 			f := field{index: i, name: name, typ: sf.Type, off: sf.Offset, step: func() string { return step }}
 			switch {
-			case imageSkip[name], t == reflect.TypeOf(Simulator{}) && sf.IsExported():
+			case imageSkip[name], t == reflect.TypeOf(Simulator{}) && sf.IsExported(), sf.Tag.Get("image") == "-":
 				f.skip = true
 			case isSyncType(sf.Type):
 				f.skip = true
@@ -151,6 +155,23 @@ func infoOf(t reflect.Type) *typeInfo {
 	}
 	v, _ := typeInfos.LoadOrStore(t, ti)
 	return v.(*typeInfo)
+}
+
+// ownType reports whether t is the simulator's: of this package or of a
+// package under its internal/ (the kernel, the product lines), walked by
+// its fields whatever methods it has.
+func ownType(t reflect.Type) bool {
+	return t.PkgPath() == simPkg || strings.HasPrefix(t.PkgPath(), simPkg+"/internal/")
+}
+
+// imageTypeName names a struct type in the image's field names: its name
+// in this package, package.Name in a package under internal/ (a line's
+// state types).
+func imageTypeName(t reflect.Type) string {
+	if t.PkgPath() == simPkg || !ownType(t) {
+		return t.Name()
+	}
+	return path.Base(t.PkgPath()) + "." + t.Name()
 }
 
 func isSyncType(t reflect.Type) bool {
@@ -165,7 +186,7 @@ func codecOf(t reflect.Type) codec {
 	if t == timeType {
 		return codecTime
 	}
-	if t.PkgPath() == simPkg || t.PkgPath() == "" || t.Kind() == reflect.Pointer || t.Kind() == reflect.Interface {
+	if ownType(t) || t.PkgPath() == "" || t.Kind() == reflect.Pointer || t.Kind() == reflect.Interface {
 		return codecFields
 	}
 	pt := reflect.PointerTo(t)

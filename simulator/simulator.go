@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"time"
 
+	"github.com/mwallet/mwallet-go/simulator/internal/deposits"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 
 	mwallet "github.com/mwallet/mwallet-go"
@@ -132,7 +133,7 @@ type Simulator struct {
 	qr       *qrState
 	cards    *cardState
 	remit    *remitState
-	deposits *depositState
+	deposits *deposits.Line
 	kyc      *kycState
 	webhooks *webhookState
 	gw       *gatewayState
