@@ -244,9 +244,8 @@ func TestActivationLockWindow(t *testing.T) {
 		apiErr := simtest.WantCode(t, err, s.code)
 		if i == len(steps)-1 {
 			want := sim.Clock.Now().Add(24 * time.Hour)
-			got, perr := time.Parse(time.RFC3339, apiErr.LockedUntil)
-			if perr != nil || !got.Equal(want) {
-				t.Fatalf("locked_until = %q, want %s", apiErr.LockedUntil, want.Format(time.RFC3339))
+			if !apiErr.LockedUntil.Equal(want) {
+				t.Fatalf("locked_until = %s, want %s", apiErr.LockedUntil, want.Format(time.RFC3339))
 			}
 		}
 	}

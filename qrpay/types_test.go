@@ -183,8 +183,22 @@ func TestResponseAmountsUseTheirOwnScale(t *testing.T) {
 		q.Options[0].CustomerTotal.Scale() != 18 || q.Options[0].Fee.Scale() != 18 {
 		t.Errorf("scales: %+v", q)
 	}
-	if _, ok := q.Expiry(); ok {
+	if !q.ExpiresAt.IsZero() || q.ExpiresAtText != "" {
 		t.Error("empty expires_at parsed")
+	}
+	// expires_at in each encoding the upstream may send.
+	for raw, want := range map[string]time.Time{
+		"2026-01-02T03:04:05Z": time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
+		"1767323045":           time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
+		"soon":                 {},
+	} {
+		q, err := quote(`{"expires_at":"` + raw + `","chosen":{"asset":"USDT","ledger_scale":6,"customer_total":"1","fee":"0"}}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !q.ExpiresAt.Equal(want) || q.ExpiresAtText != raw {
+			t.Errorf("expires_at %q: ExpiresAt %s, ExpiresAtText %q; want %s", raw, q.ExpiresAt, q.ExpiresAtText, want)
+		}
 	}
 	for name, body := range map[string]string{
 		"more decimals than ledger_scale": `{"chosen":{"asset":"USDT","ledger_scale":2,"customer_total":"1.005","fee":"0"}}`,
