@@ -446,8 +446,8 @@ func TestFreezeIsReversible(t *testing.T) {
 	if len(evs) != 3 || evs[2].StatusVersion != v0+3 || evs[2].ObjectID != strings.TrimPrefix(id, "crd_") {
 		t.Fatalf("events = %+v", evs)
 	}
-	if cards.CardPathID(evs[2].ObjectID) != id {
-		t.Fatalf("CardPathID(%q) = %q, want %q", evs[2].ObjectID, cards.CardPathID(evs[2].ObjectID), id)
+	if cards.CardID(evs[2].ObjectID) != id {
+		t.Fatalf("CardID(%q) = %q, want %q", evs[2].ObjectID, cards.CardID(evs[2].ObjectID), id)
 	}
 	checkBooks(t, sim)
 }

@@ -18,6 +18,8 @@ import (
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/qrpay"
+	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 // fakeService is a scripted service on a loopback server: it issues tokens
@@ -111,15 +113,25 @@ func TestStatusAndFundingSource(t *testing.T) {
 
 func TestOrderID(t *testing.T) {
 	t.Parallel()
-	for in, want := range map[string]string{"qrp_abc": "qrp_abc", "abc": "qrp_abc", "8c1f0e5e-1d2b-4c6a-9a51-2b8e0c7d1f33": "qrp_8c1f0e5e-1d2b-4c6a-9a51-2b8e0c7d1f33"} {
-		if got, err := qrpay.OrderID(in); err != nil || got != want {
-			t.Errorf("OrderID(%q) = %q, %v", in, got, err)
+	for in, want := range map[string]string{"qrp_abc": "qrp_abc", "abc": "qrp_abc", " abc ": "qrp_abc", "": "", "8c1f0e5e-1d2b-4c6a-9a51-2b8e0c7d1f33": "qrp_8c1f0e5e-1d2b-4c6a-9a51-2b8e0c7d1f33"} {
+		if got := qrpay.OrderID(in); got != want {
+			t.Errorf("OrderID(%q) = %q, want %q", in, got, want)
 		}
 	}
+	// The methods that take an order id refuse a malformed one before
+	// sending anything.
+	sim, c := simtest.New(t)
+	before := len(sim.Requests.List())
 	for _, in := range []string{"", "qrp_", " abc", "a/b", "a?b"} {
-		if _, err := qrpay.OrderID(in); !errors.Is(err, mwallet.ErrInvalidParam) {
-			t.Errorf("OrderID(%q): %v", in, err)
+		if _, err := c.QRPay.Order(context.Background(), simulator.DefaultMemberExternalID, in); !errors.Is(err, mwallet.ErrInvalidParam) || mwallet.CodeOf(err) != mwallet.CodeNotFound {
+			t.Errorf("Order(%q): %v", in, err)
 		}
+		if _, err := c.QRPay.WaitForOutcome(context.Background(), simulator.DefaultMemberExternalID, in); !errors.Is(err, mwallet.ErrInvalidParam) {
+			t.Errorf("WaitForOutcome(%q): %v", in, err)
+		}
+	}
+	if n := len(sim.Requests.List()) - before; n != 0 {
+		t.Errorf("%d requests sent for malformed ids", n)
 	}
 }
 
