@@ -6,6 +6,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mwallet/mwallet-go/cards"
+	"github.com/mwallet/mwallet-go/deposits"
+	"github.com/mwallet/mwallet-go/members"
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/remittance"
 	"github.com/mwallet/mwallet-go/webhooks"
@@ -27,6 +29,16 @@ func TestIDHelpersHaveOneShape(t *testing.T) {
 		{"qrpay.OrderID", qrpay.OrderID, "qrp_", webhooks.ObjectQRPayOrder},
 		{"remittance.OrderID", remittance.OrderID, "rmt_", webhooks.ObjectRemittance},
 		{"cards.CardID", cards.CardID, "crd_", webhooks.ObjectCard},
+		{"members.ID", members.ID, "mem_", webhooks.ObjectMember},
+	}
+	// deposits.ID has the shape too but another job: it builds the id from a
+	// business reference, which may itself start with dep_, so it always
+	// prefixes and keeps the reference exactly.
+	if got := reflect.TypeOf(deposits.ID).String(); got != "func(string) string" {
+		t.Errorf("deposits.ID is %s", got)
+	}
+	if got := deposits.ID("dep_1"); got != "dep_dep_1" {
+		t.Errorf("deposits.ID(dep_1) = %q", got)
 	}
 	for _, h := range helpers {
 		if got := reflect.TypeOf(h.fn).String(); got != "func(string) string" {

@@ -233,7 +233,7 @@ func TestWebhookReceiver(t *testing.T) {
 	sim, client := simtest.New(t)
 	// The simulator signs deliveries with its own clock, which starts at
 	// 2026-01-01: the receiver must check timestamps against that clock.
-	secret := mwallet.Secret(sim.Credentials().WebhookSecret)
+	secret := sim.Credentials().WebhookSecretValue()
 	srv := httptest.NewServer(webhookReceiver(client, secret, webhooks.WithClock(sim.Clock.Now)))
 	defer srv.Close()
 	if _, _, err := sim.Webhooks.AddEndpoint(srv.URL); err != nil {

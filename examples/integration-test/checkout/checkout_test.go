@@ -60,7 +60,7 @@ func newHarness(t *testing.T, maxWait time.Duration, opts ...simulator.Option) *
 // simulator.
 func (h *harness) receiver(t *testing.T) {
 	t.Helper()
-	srv := httptest.NewServer(h.svc.WebhookHandler(mwallet.Secret(h.sim.Credentials().WebhookSecret),
+	srv := httptest.NewServer(h.svc.WebhookHandler(h.sim.Credentials().WebhookSecretValue(),
 		webhooks.WithClock(h.sim.Clock.Now))) // the simulator signs with its clock
 	t.Cleanup(srv.Close)
 	if _, _, err := h.sim.Webhooks.AddEndpoint(srv.URL, "qrpay.order.completed", "qrpay.order.failed", "qrpay.order.refunded"); err != nil {
@@ -277,7 +277,7 @@ func TestWebhookRetriedAfterReceiverOutage(t *testing.T) {
 	}
 	// The receiver answers 503 while it is down.
 	var up atomic.Bool
-	handler := h.svc.WebhookHandler(mwallet.Secret(h.sim.Credentials().WebhookSecret), webhooks.WithClock(h.sim.Clock.Now))
+	handler := h.svc.WebhookHandler(h.sim.Credentials().WebhookSecretValue(), webhooks.WithClock(h.sim.Clock.Now))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !up.Load() {
 			http.Error(w, "down for maintenance", http.StatusServiceUnavailable)
