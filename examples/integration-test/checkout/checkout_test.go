@@ -27,6 +27,7 @@ const member = simulator.DefaultMemberExternalID
 // store and webhook receiver. Every test gets its own, so all run in
 // parallel.
 type harness struct {
+	t   *testing.T
 	sim *simulator.Simulator
 	svc *checkout.Service
 }
@@ -53,7 +54,7 @@ func newHarness(t *testing.T, maxWait time.Duration, opts ...simulator.Option) *
 			return ctx.Err()
 		})},
 	}
-	return &harness{sim: sim, svc: svc}
+	return &harness{t: t, sim: sim, svc: svc}
 }
 
 // receiver serves the service's webhook handler and registers it with the
@@ -77,7 +78,12 @@ func (h *harness) flush(t *testing.T) {
 }
 
 func (h *harness) balances(member string) (available, locked money.Amount) {
-	return h.sim.Balance(member, "USDT")
+	h.t.Helper()
+	available, locked, err := h.sim.Members.Balance(member, "USDT")
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return available, locked
 }
 
 // code is a 250.00 THB PromptPay bill; the upstream prices it at 7.308109
