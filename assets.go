@@ -64,8 +64,9 @@ type Network struct {
 	ConfirmationsRequired int `json:"confirmations_required"`
 	// MemoRequired tells whether deposits need a memo.
 	MemoRequired bool `json:"memo_required"`
-	// DepositETAMinutes is the expected deposit time.
-	DepositETAMinutes int `json:"deposit_eta_minutes"`
+	// DepositETA is the expected deposit time (deposit_eta_minutes on the
+	// wire, and in JSON: Network marshals as the service sends it).
+	DepositETA time.Duration `json:"-"`
 	// WithdrawEnabled tells whether withdrawals are open on this network.
 	WithdrawEnabled bool `json:"withdraw_enabled"`
 	// WithdrawUnavailableReason explains a closed withdrawal (for example a
@@ -81,10 +82,12 @@ type Network struct {
 	WithdrawFeeFixed *money.Amount `json:"withdraw_fee_fixed,omitempty"`
 	// WithdrawFeeBps is the proportional fee in basis points.
 	WithdrawFeeBps *int `json:"withdraw_fee_bps,omitempty"`
-	// WithdrawCoolingHours is the cooling period after which funds can leave.
-	WithdrawCoolingHours *int `json:"withdraw_cooling_hours,omitempty"`
-	// WithdrawETAMinutes is the expected withdrawal time.
-	WithdrawETAMinutes *int `json:"withdraw_eta_minutes,omitempty"`
+	// WithdrawCooling is the cooling period after which funds can leave
+	// (withdraw_cooling_hours on the wire).
+	WithdrawCooling *time.Duration `json:"-"`
+	// WithdrawETA is the expected withdrawal time (withdraw_eta_minutes on
+	// the wire).
+	WithdrawETA *time.Duration `json:"-"`
 	// WithdrawRequireKYCLevel is the KYC level a member needs to withdraw.
 	WithdrawRequireKYCLevel *int `json:"withdraw_require_kyc_level,omitempty"`
 }
@@ -259,10 +262,10 @@ func (w wireAsset) asset() (Asset, error) {
 			Network: n.Network, NetworkName: n.NetworkName,
 			DepositEnabled: n.DepositEnabled, DepositUnavailableReason: n.DepositUnavailableReason,
 			ConfirmationsRequired: n.ConfirmationsRequired, MemoRequired: n.MemoRequired,
-			DepositETAMinutes: n.DepositETAMinutes, WithdrawEnabled: n.WithdrawEnabled,
+			DepositETA: time.Duration(n.DepositETAMinutes) * time.Minute, WithdrawEnabled: n.WithdrawEnabled,
 			WithdrawUnavailableReason: n.WithdrawUnavailableReason, WithdrawFeeMode: FeeMode(n.WithdrawFeeMode),
-			WithdrawFeeBps: n.WithdrawFeeBps, WithdrawCoolingHours: n.WithdrawCoolingHours,
-			WithdrawETAMinutes: n.WithdrawETAMinutes, WithdrawRequireKYCLevel: n.WithdrawRequireKYCLevel,
+			WithdrawFeeBps: n.WithdrawFeeBps, WithdrawCooling: durationOf(n.WithdrawCoolingHours, time.Hour),
+			WithdrawETA: durationOf(n.WithdrawETAMinutes, time.Minute), WithdrawRequireKYCLevel: n.WithdrawRequireKYCLevel,
 		}
 		var err error
 		if out.MinDeposit, err = amount(n.Network+" min_deposit", n.MinDeposit); err != nil {

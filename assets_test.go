@@ -2,11 +2,14 @@ package mwallet
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -45,13 +48,14 @@ func TestAssetsTyped(t *testing.T) {
 		t.Fatal(err)
 	}
 	ptr := func(i int) *int { return &i }
+	dur := func(d time.Duration) *time.Duration { return &d }
 	amt := func(s string) *money.Amount { a := money.MustParse(s, 6); return &a }
 	want := []Asset{
 		{Code: "USDT", Name: "Tether", LedgerScale: 6, DisplayScale: 2, Networks: []Network{
-			{Network: "TRON", NetworkName: "Tron (TRC20)", DepositEnabled: true, MinDeposit: money.MustParse("1.5", 6), ConfirmationsRequired: 20, DepositETAMinutes: 3,
+			{Network: "TRON", NetworkName: "Tron (TRC20)", DepositEnabled: true, MinDeposit: money.MustParse("1.5", 6), ConfirmationsRequired: 20, DepositETA: 3 * time.Minute,
 				WithdrawEnabled: true, MinWithdraw: amt("10"), MaxWithdraw: amt("50000"), WithdrawFeeMode: FeeModeFixed, WithdrawFeeFixed: amt("1"),
-				WithdrawFeeBps: ptr(0), WithdrawCoolingHours: ptr(24), WithdrawETAMinutes: ptr(30), WithdrawRequireKYCLevel: ptr(1)},
-			{Network: "ETH", NetworkName: "Ethereum (ERC20)", DepositUnavailableReason: "maintenance", MinDeposit: money.MustParse("10", 6), ConfirmationsRequired: 12, DepositETAMinutes: 15,
+				WithdrawFeeBps: ptr(0), WithdrawCooling: dur(24 * time.Hour), WithdrawETA: dur(30 * time.Minute), WithdrawRequireKYCLevel: ptr(1)},
+			{Network: "ETH", NetworkName: "Ethereum (ERC20)", DepositUnavailableReason: "maintenance", MinDeposit: money.MustParse("10", 6), ConfirmationsRequired: 12, DepositETA: 15 * time.Minute,
 				WithdrawUnavailableReason: "not_open"},
 		}},
 		{Code: "BTC", Name: "Bitcoin", LedgerScale: 8, DisplayScale: 6, Networks: []Network{}},
@@ -63,6 +67,24 @@ func TestAssetsTyped(t *testing.T) {
 		t.Errorf("no Response: %+v", list.Response)
 	}
 	usdt, _ := list.Find("USDT")
+	// A Network marshals as the service sends it, durations in its units,
+	// and reads back unchanged.
+	raw, err := json.Marshal(usdt.Networks[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, field := range []string{`"deposit_eta_minutes":3`, `"withdraw_cooling_hours":24`, `"withdraw_eta_minutes":30`, `"network":"TRON"`} {
+		if !strings.Contains(string(raw), field) {
+			t.Errorf("marshalled network %s lacks %s", raw, field)
+		}
+	}
+	var back Network
+	if err := json.Unmarshal(raw, &back); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(usdt.Networks[0], back, cmp.Comparer(money.Amount.Equal)); diff != "" {
+		t.Errorf("network after a JSON round trip (-want +got):\n%s", diff)
+	}
 	if got := usdt.Networks[0].MinDeposit.Scale(); got != 6 {
 		t.Errorf("min_deposit scale %d, want the ledger scale 6", got)
 	}

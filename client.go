@@ -1,5 +1,29 @@
 // Package mwallet is the Go SDK of the Merchant Wallet, Card, Remittance and
-// QR-Payment service.
+// QR-Payment service. Build one client per set of credentials with
+// mwclient.New and call the product lines through its fields:
+//
+//	client, err := mwclient.New("https://api.example.com", mwallet.Credentials{
+//		ClientID:   os.Getenv("MWALLET_CLIENT_ID"),
+//		APIKey:     mwallet.Secret(os.Getenv("MWALLET_API_KEY")),
+//		SigningKey: mwallet.Secret(os.Getenv("MWALLET_SIGNING_KEY")),
+//	}, mwallet.WithLogger(logger))
+//	if err != nil {
+//		return err
+//	}
+//	dep, err := client.Deposits.Create(ctx, "member-1", deposits.CreateParams{
+//		Asset: "USDT", Amount: money.MustParse("25", 6), Reference: "bank-transfer-42"})
+//	var apiErr *mwallet.Error
+//	switch {
+//	case errors.As(err, &apiErr): // the service answered: branch on apiErr.Code
+//		return fmt.Errorf("deposit refused: %s (request %s)", apiErr.Code, apiErr.RequestID)
+//	case err != nil: // no answer: resend with the same key, mwallet.IdempotencyKeyOf(err)
+//		return err
+//	}
+//	fmt.Println(dep.ID, dep.Status)
+//
+// In tests, sim, client := simtest.New(t) (package simulator/simtest) gives
+// a simulator of the whole service and a client wired to it. Webhooks are
+// received with webhooks.Handler.
 //
 // # Client
 //
@@ -8,14 +32,8 @@
 // error decoding), Request and Response, the With* call options, Error and
 // its 53 Code constants, ParamError, ListParams, Page and the iterators. The
 // product lines are packages of their own (qrpay, cards, remittance,
-// deposits, kyc, members, webhooks) whose clients take a *Client; package
-// mwclient wires them all into one value:
-//
-//	client, err := mwclient.New("https://api.example.com", mwallet.Credentials{
-//		ClientID:   os.Getenv("MWALLET_CLIENT_ID"),
-//		APIKey:     mwallet.Secret(os.Getenv("MWALLET_API_KEY")),
-//		SigningKey: mwallet.Secret(os.Getenv("MWALLET_SIGNING_KEY")),
-//	}, mwallet.WithLogger(logger))
+// deposits, kyc, members, webhooks) whose clients take a *Client; the
+// mwclient.Client that mwclient.New returns wires them all into one value:
 //
 //	client.QRPay        // pay fiat QR codes in digital assets   (package qrpay)
 //	client.Cards        // card products, applications, cards    (package cards)
@@ -27,12 +45,14 @@
 //	client.Assets(ctx)  // and every method of Client, promoted
 //
 // One Client, safe for concurrent use, serves every product line; create one
-// per set of credentials and share it.
+// per set of credentials and share it. New builds the root Client alone, for
+// a program that uses one product line (qrpay.New(c) and the like);
+// NewClient is deprecated.
 //
 // The base URL chooses the environment (sandbox and production have
 // different addresses). It must be https; plain http is accepted for
 // loopback addresses (a local simulator) and logged as a warning elsewhere.
-// Package simulator serves the whole contract offline; simulator.New().Client()
+// Package simulator serves the whole contract offline; its Client method
 // returns an mwclient.Client wired to it.
 //
 // # What the client does on every call

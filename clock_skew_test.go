@@ -198,7 +198,7 @@ func TestSkewCorrectionOptions(t *testing.T) {
 		if _, err := c.Assets(ctx); err != nil {
 			t.Fatal(err)
 		}
-		secret := mwallet.Secret(sim.Credentials().WebhookSecret)
+		secret := sim.Credentials().WebhookSecretValue()
 		body := []byte(`{"event_id":"evt_1","event_type":"member.created","data":{"object":"member","id":"mem_1"}}`)
 		ts := strconv.FormatInt(sim.Clock.Now().Unix(), 10)
 		mac := hmac.New(sha256.New, []byte(secret.Reveal()))

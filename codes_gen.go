@@ -311,8 +311,8 @@ const (
 	// after-wait): quota exceeded.
 	//
 	// The client waited RetryAfter and retried within its limits; otherwise wait
-	// RetryAfter seconds yourself. QR quotes: 30 per member per minute; PIN: 5 per
-	// member per hour.
+	// RetryAfter (a time.Duration) yourself. QR quotes: 30 per member per minute;
+	// PIN: 5 per member per hour.
 	CodeRateLimited Code = "rate_limited"
 	// CodeAPIError is api_error (HTTP 500, api_error; retry class same-key):
 	// internal error.

@@ -90,6 +90,42 @@ type wireError struct {
 	LockedUntil json.RawMessage `json:"locked_until"`
 }
 
+// fromWireExtras sets the code-specific extras of an envelope: the wait in
+// seconds and the instants as Unix seconds or RFC 3339, read leniently.
+func (e *Error) fromWireExtras(w *wireError) {
+	if n, ok := lenientInt(w.ExpiresAt); ok && n > 0 {
+		e.ExpiresAt = time.Unix(min(n, maxUnixSeconds), 0).UTC()
+	}
+	if ra, ok := lenientInt(w.RetryAfter); ok && ra > 0 {
+		e.RetryAfter = time.Duration(min(ra, maxRetryAfterSeconds)) * time.Second
+	}
+	if len(w.Fields) > 100 {
+		w.Fields = w.Fields[:100]
+	}
+	e.Fields = w.Fields
+	e.LockedUntil = lenientTime(w.LockedUntil)
+}
+
+// maxUnixSeconds bounds an instant read from a server (the year 9999), so a
+// hostile value cannot make a time that does not format.
+const maxUnixSeconds = 253402300799
+
+// lenientTime reads an RFC 3339 string, or Unix seconds as a number or a
+// string holding one; anything else is the zero time.
+func lenientTime(raw json.RawMessage) time.Time {
+	s := clip(lenientString(raw), 64)
+	if s == "" {
+		return time.Time{}
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t
+	}
+	if n, ok := lenientInt(raw); ok && n > 0 {
+		return time.Unix(min(n, maxUnixSeconds), 0).UTC()
+	}
+	return time.Time{}
+}
+
 // maxMessage bounds the message kept from the server.
 const maxMessage = 1024
 
@@ -111,15 +147,7 @@ func decodeError(status int, h http.Header, body []byte, now time.Time) *Error {
 		e.LimitScope = clip(w.LimitScope, 64)
 		e.ChallengeID = clip(w.ChallengeID, 256)
 		e.HostedURL = clip(w.HostedURL, 2048)
-		e.ExpiresAt, _ = lenientInt(w.ExpiresAt)
-		if ra, ok := lenientInt(w.RetryAfter); ok && ra > 0 {
-			e.RetryAfter = int(min(ra, maxRetryAfterSeconds))
-		}
-		if len(w.Fields) > 100 {
-			w.Fields = w.Fields[:100]
-		}
-		e.Fields = w.Fields
-		e.LockedUntil = clip(lenientString(w.LockedUntil), 64)
+		e.fromWireExtras(&w)
 	} else {
 		e.Code = codeForStatus(status)
 		e.Message = nonEnvelopeMessage(status, h, body)
@@ -136,7 +164,7 @@ func decodeError(status int, h http.Header, body []byte, now time.Time) *Error {
 	}
 	if e.RetryAfter == 0 {
 		if d, ok := parseRetryAfter(h.Get("Retry-After"), now); ok {
-			e.RetryAfter = int((d + time.Second - 1) / time.Second)
+			e.RetryAfter = (d + time.Second - 1) / time.Second * time.Second
 		}
 	}
 	e.Replayed = isReplay(h)

@@ -2,6 +2,7 @@ package mwallet
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"math"
 	"net/http"
@@ -37,7 +38,7 @@ func TestDecodeError(t *testing.T) {
 		{
 			name: "step_up_required extras", status: 400,
 			body: `{"type":"invalid_request_error","code":"step_up_required","message":"m","request_id":"r","challenge_id":"chl_1","hosted_url":"https://h/x","expires_at":1800000300}`,
-			want: &Error{HTTPStatus: 400, Type: "invalid_request_error", Code: "step_up_required", Message: "m", RequestID: "r", ChallengeID: "chl_1", HostedURL: "https://h/x", ExpiresAt: 1800000300},
+			want: &Error{HTTPStatus: 400, Type: "invalid_request_error", Code: "step_up_required", Message: "m", RequestID: "r", ChallengeID: "chl_1", HostedURL: "https://h/x", ExpiresAt: time.Unix(1800000300, 0).UTC()},
 		},
 		{
 			name: "invalid_fields", status: 400,
@@ -47,26 +48,36 @@ func TestDecodeError(t *testing.T) {
 		{
 			name: "state_invalid with locked_until", status: 400,
 			body: `{"type":"invalid_request_error","code":"state_invalid","message":"locked","request_id":"r","locked_until":"2026-01-02T00:00:00Z"}`,
-			want: &Error{HTTPStatus: 400, Type: "invalid_request_error", Code: "state_invalid", Message: "locked", RequestID: "r", LockedUntil: "2026-01-02T00:00:00Z"},
+			want: &Error{HTTPStatus: 400, Type: "invalid_request_error", Code: "state_invalid", Message: "locked", RequestID: "r", LockedUntil: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)},
+		},
+		{
+			name: "locked_until and expires_at in the other encoding", status: 400,
+			body: `{"code":"state_invalid","locked_until":1767312000,"expires_at":"1800000300"}`,
+			want: &Error{HTTPStatus: 400, Type: "invalid_request_error", Code: "state_invalid", LockedUntil: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC), ExpiresAt: time.Unix(1800000300, 0).UTC()},
+		},
+		{
+			name: "locked_until that is not a time", status: 400,
+			body: `{"code":"state_invalid","locked_until":"tomorrow"}`,
+			want: &Error{HTTPStatus: 400, Type: "invalid_request_error", Code: "state_invalid"},
 		},
 		{
 			name: "rate_limited body and header", status: 429, header: hdr("Retry-After", "7"),
 			body: `{"type":"rate_limit_error","code":"rate_limited","message":"slow","request_id":"r","retry_after":3}`,
-			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", Message: "slow", RequestID: "r", RetryAfter: 3},
+			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", Message: "slow", RequestID: "r", RetryAfter: 3 * time.Second},
 		},
 		{
 			name: "retry_after as a string", status: 429,
 			body: `{"code":"rate_limited","retry_after":"2.5"}`,
-			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RetryAfter: 3},
+			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RetryAfter: 3 * time.Second},
 		},
 		{
 			name: "rate_limited without body uses Retry-After", status: 429, header: hdr("Retry-After", "12", "X-Request-Id", "req_x"),
-			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RequestID: "req_x", RetryAfter: 12, Message: "HTTP 429 Too Many Requests with an empty body"},
+			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RequestID: "req_x", RetryAfter: 12 * time.Second, Message: "HTTP 429 Too Many Requests with an empty body"},
 		},
 		{
 			name: "Retry-After as an HTTP date", status: 429, header: hdr("Retry-After", now.Add(90*time.Second).UTC().Format(http.TimeFormat)),
 			body: `{"code":"rate_limited"}`,
-			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RetryAfter: 90},
+			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RetryAfter: 90 * time.Second},
 		},
 		// A wait beyond about 68 years is kept as the bound (math.MaxInt32
 		// seconds): it still exceeds any WithMaxRetryAfter, never reads as
@@ -74,22 +85,22 @@ func TestDecodeError(t *testing.T) {
 		{
 			name: "Retry-After as a date 673 years ahead", status: 429, header: hdr("Retry-After", "Wed, 01 Oct 2700 00:00:00 GMT"),
 			body: `{"code":"rate_limited"}`,
-			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RetryAfter: math.MaxInt32},
+			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RetryAfter: math.MaxInt32 * time.Second},
 		},
 		{
 			name: "Retry-After in seconds beyond the bound", status: 429, header: hdr("Retry-After", "9999999999"),
 			body: `{"code":"rate_limited"}`,
-			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RetryAfter: math.MaxInt32},
+			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RetryAfter: math.MaxInt32 * time.Second},
 		},
 		{
 			name: "Retry-After in seconds beyond int64", status: 429, header: hdr("Retry-After", "99999999999999999999999"),
 			body: `{"code":"rate_limited"}`,
-			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RetryAfter: math.MaxInt32},
+			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RetryAfter: math.MaxInt32 * time.Second},
 		},
 		{
 			name: "retry_after in the body beyond the bound", status: 429, header: hdr("Retry-After", "5"),
 			body: `{"code":"rate_limited","retry_after":9999999999}`,
-			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RetryAfter: math.MaxInt32},
+			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RetryAfter: math.MaxInt32 * time.Second},
 		},
 		{
 			name: "Retry-After in the past is no wait", status: 429, header: hdr("Retry-After", "Wed, 01 Oct 1980 00:00:00 GMT"),
@@ -193,5 +204,36 @@ func TestNonJSON502ThroughDo(t *testing.T) {
 	}
 	if e.IdempotencyKey == "" || resp.Attempts != DefaultMaxAttempts {
 		t.Errorf("key %q, attempts %d", e.IdempotencyKey, resp.Attempts)
+	}
+}
+
+// An *Error marshals as the envelope the service sends (the wait in
+// seconds, instants as Unix seconds and RFC 3339) and reads back equal.
+func TestErrorJSONIsTheEnvelope(t *testing.T) {
+	t.Parallel()
+	e := &Error{
+		Type: "rate_limit_error", Code: CodeRateLimited, Message: "slow", RequestID: "r",
+		ChallengeID: "chl_1", HostedURL: "https://h/x", ExpiresAt: time.Unix(1800000300, 0).UTC(),
+		RetryAfter: 2500 * time.Millisecond, LockedUntil: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC),
+		Fields: []FieldError{{Key: "k"}},
+	}
+	raw, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `{"type":"rate_limit_error","code":"rate_limited","message":"slow","request_id":"r","challenge_id":"chl_1","hosted_url":"https://h/x","expires_at":1800000300,"retry_after":3,"fields":[{"key":"k"}],"locked_until":"2026-01-02T00:00:00Z"}`
+	if string(raw) != want {
+		t.Errorf("marshalled\n%s\nwant\n%s", raw, want)
+	}
+	var back Error
+	if err := json.Unmarshal(raw, &back); err != nil {
+		t.Fatal(err)
+	}
+	e.RetryAfter = 3 * time.Second // whole seconds on the wire
+	if diff := cmp.Diff(e, &back); diff != "" {
+		t.Errorf("round trip (-want +got):\n%s", diff)
+	}
+	if got := decodeError(429, http.Header{}, raw, time.Unix(0, 0)); !cmp.Equal(got, &Error{HTTPStatus: 429, Type: e.Type, Code: e.Code, Message: e.Message, RequestID: e.RequestID, ChallengeID: e.ChallengeID, HostedURL: e.HostedURL, ExpiresAt: e.ExpiresAt, RetryAfter: e.RetryAfter, LockedUntil: e.LockedUntil, Fields: e.Fields}) {
+		t.Errorf("decodeError of the marshalled envelope = %+v", got)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // RetryClass is the retry rule that applies to an error code.
@@ -80,16 +81,21 @@ type Error struct {
 	LimitType string `json:"limit_type,omitempty"`
 	// LimitScope is "merchant" or "member" on limit_exceeded (may be empty).
 	LimitScope string `json:"limit_scope,omitempty"`
-	// ChallengeID, HostedURL and ExpiresAt (Unix seconds) come with step_up_required.
-	ChallengeID string `json:"challenge_id,omitempty"`
-	HostedURL   string `json:"hosted_url,omitempty"`
-	ExpiresAt   int64  `json:"expires_at,omitempty"`
-	// RetryAfter is the wait in seconds on rate_limited (also from the Retry-After header).
-	RetryAfter int `json:"retry_after,omitempty"`
+	// ChallengeID, HostedURL and ExpiresAt come with step_up_required
+	// (AsStepUp reads them as a *StepUp). ExpiresAt is zero when the answer
+	// did not say; on the wire it is Unix seconds.
+	ChallengeID string    `json:"challenge_id,omitempty"`
+	HostedURL   string    `json:"hosted_url,omitempty"`
+	ExpiresAt   time.Time `json:"expires_at,omitzero"`
+	// RetryAfter is the wait on rate_limited, from retry_after (seconds on
+	// the wire) or the Retry-After header, rounded up to whole seconds; zero
+	// when the answer gave none. Use it as it is: time.Sleep(e.RetryAfter).
+	RetryAfter time.Duration `json:"retry_after,omitempty"`
 	// Fields lists per-field failures on invalid_fields.
 	Fields []FieldError `json:"fields,omitempty"`
-	// LockedUntil is the ISO-8601 end of a card activation lock (state_invalid).
-	LockedUntil string `json:"locked_until,omitempty"`
+	// LockedUntil is the end of a card activation lock (state_invalid); zero
+	// when the answer gave none, or a value that is not an RFC 3339 time.
+	LockedUntil time.Time `json:"locked_until,omitzero"`
 
 	// IdempotencyKey is the key the failed call carried, so the caller can
 	// decide between resending with it and starting over with a new one.

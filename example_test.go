@@ -105,7 +105,11 @@ func ExampleClient_Do_retry() {
 			keys = append(keys, r.IdempotencyKey)
 		}
 	}
-	available, _ := sim.Balance(simulator.DefaultMemberExternalID, "USDT")
+	available, _, err := sim.Members.Balance(simulator.DefaultMemberExternalID, "USDT")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	fmt.Println("attempts:", dep.Response.Attempts, "replayed:", dep.Response.Replayed)
 	fmt.Println("one key for both attempts:", len(keys) == 2 && keys[0] == keys[1] && keys[0] == dep.Response.IdempotencyKey)
 	fmt.Println("balance:", available, "ledger balanced:", sim.CheckLedger() == nil && sim.CheckInvariants() == nil)

@@ -278,9 +278,7 @@ func (a *attempt) checkObserved(ctx context.Context, resp *http.Response, err er
 		}
 		if a.apiErr.Code == CodeStepUpRequired {
 			at.ChallengeID = a.apiErr.ChallengeID
-			if a.apiErr.ExpiresAt > 0 {
-				at.ChallengeExpiresAt = time.Unix(a.apiErr.ExpiresAt, 0).UTC()
-			}
+			at.ChallengeExpiresAt = a.apiErr.ExpiresAt
 		}
 	}
 	if retry {

@@ -48,7 +48,11 @@ func ExampleClient_Resume() {
 		fmt.Println("replayed:", resp.Replayed)
 	}
 	left, _ := client.PendingRequests(ctx)
-	available, _ := sim.Balance(simulator.DefaultMemberExternalID, "USDC")
+	available, _, err := sim.Members.Balance(simulator.DefaultMemberExternalID, "USDC")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	fmt.Println("pending now:", len(left), "USDC available:", available)
 	// Output:
 	// outcome unknown: true

@@ -356,8 +356,8 @@ func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error
 			return a.allow(ctx, backoff(a.c.cfg.minBackoff, a.c.cfg.maxBackoff, n), cost, string(e.Code))
 		}
 	case RetryAfterWait:
-		wait := time.Duration(e.RetryAfter) * time.Second
-		if e.RetryAfter <= 0 {
+		wait := e.RetryAfter
+		if wait <= 0 {
 			wait = backoff(a.c.cfg.minBackoff, a.c.cfg.maxBackoff, n)
 		}
 		if wait > a.c.cfg.maxRetryAfter {

@@ -184,7 +184,7 @@ func TestRateLimitedWaitBoundedByContextAndMax(t *testing.T) {
 	defer cancel()
 	_, err := c.Do(ctx, postReq(), nil)
 	var e *Error
-	if !errors.As(err, &e) || e.Code != CodeRateLimited || e.RetryAfter != 30 {
+	if !errors.As(err, &e) || e.Code != CodeRateLimited || e.RetryAfter != 30*time.Second {
 		t.Fatalf("err = %v, want rate_limited with RetryAfter 30", err)
 	}
 	if ctx.Err() != nil || len(f.recorded()) != 1 {
@@ -447,7 +447,7 @@ func TestStepUpResend(t *testing.T) {
 	c := f.client()
 	_, err := c.Do(context.Background(), postReq(), nil)
 	var e *Error
-	if !errors.As(err, &e) || e.Code != CodeStepUpRequired || e.ChallengeID != "chl_9" || e.HostedURL == "" || e.ExpiresAt != 1800000300 {
+	if !errors.As(err, &e) || e.Code != CodeStepUpRequired || e.ChallengeID != "chl_9" || e.HostedURL == "" || !e.ExpiresAt.Equal(time.Unix(1800000300, 0)) {
 		t.Fatalf("err = %v", err)
 	}
 	if len(f.recorded()) != 1 {

@@ -106,9 +106,9 @@ func TestSimulatorSignedWritesAcrossClock(t *testing.T) {
 			t.Errorf("response %+v", dep.Response)
 		}
 	}
-	available, _ := sim.Balance(simulator.DefaultMemberExternalID, "USDT")
-	if want := money.MustParse("1004.5", 6); !available.Equal(want) {
-		t.Errorf("balance %s, want %s", available, want)
+	available, _, err := sim.Members.Balance(simulator.DefaultMemberExternalID, "USDT")
+	if want := money.MustParse("1004.5", 6); err != nil || !available.Equal(want) {
+		t.Errorf("balance %s (%v), want %s", available, err, want)
 	}
 }
 
@@ -271,9 +271,9 @@ func TestSimulatorDropsOverEachProtocol(t *testing.T) {
 			if retries != 4 || kinds[string(simulator.FaultDropAfter)] != 2 || kinds[string(simulator.FaultDropBefore)] != 2 {
 				t.Errorf("retries %d, faults taken %v; want 4 retries, 2 drops after and 2 before", retries, kinds)
 			}
-			available, _ := sim.Balance(simulator.DefaultMemberExternalID, "USDT")
-			if want := money.MustParse("1020", 6); !available.Equal(want) {
-				t.Errorf("balance %s, want %s: each deposit once", available, want)
+			available, _, err := sim.Members.Balance(simulator.DefaultMemberExternalID, "USDT")
+			if want := money.MustParse("1020", 6); err != nil || !available.Equal(want) {
+				t.Errorf("balance %s (%v), want %s: each deposit once", available, err, want)
 			}
 		})
 	}

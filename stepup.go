@@ -38,11 +38,7 @@ func AsStepUp(err error) (*StepUp, bool) {
 	if !errors.As(err, &e) || e.Code != CodeStepUpRequired || e.ChallengeID == "" {
 		return nil, false
 	}
-	su := &StepUp{ChallengeID: e.ChallengeID, HostedURL: e.HostedURL, IdempotencyKey: e.IdempotencyKey}
-	if e.ExpiresAt > 0 {
-		su.ExpiresAt = time.Unix(e.ExpiresAt, 0).UTC()
-	}
-	return su, true
+	return &StepUp{ChallengeID: e.ChallengeID, HostedURL: e.HostedURL, ExpiresAt: e.ExpiresAt, IdempotencyKey: e.IdempotencyKey}, true
 }
 
 // Options returns the call options of the resend, once the end user has

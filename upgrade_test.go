@@ -22,7 +22,7 @@ func TestNewClientIsADeprecationThatStillWorks(t *testing.T) {
 	t.Parallel()
 	sim := simtest.Start(t)
 	creds := sim.Credentials()
-	old, err := mwallet.NewClient(sim.URL(), mwallet.Credentials{ClientID: creds.ClientID, APIKey: mwallet.Secret(creds.APIKey), SigningKey: mwallet.Secret(creds.SigningKey)},
+	old, err := mwallet.NewClient(sim.URL(), creds.ClientCredentials(),
 		mwallet.WithHTTPClient(sim.HTTPClient()))
 	if err != nil {
 		t.Fatal(err)

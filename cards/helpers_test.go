@@ -148,7 +148,7 @@ func withStepUp[T any](t *testing.T, sim *simulator.Simulator, call func(opts ..
 	key := uuid.NewString()
 	_, err := call(mwallet.WithIdempotencyKey(key))
 	apiErr := simtest.WantCode(t, err, mwallet.CodeStepUpRequired)
-	if apiErr.ChallengeID == "" || apiErr.HostedURL == "" || apiErr.ExpiresAt == 0 {
+	if apiErr.ChallengeID == "" || apiErr.HostedURL == "" || apiErr.ExpiresAt.IsZero() {
 		t.Fatalf("step_up_required without challenge fields: %+v", apiErr)
 	}
 	if err := sim.StepUp.Complete(apiErr.ChallengeID); err != nil {

@@ -20,15 +20,25 @@ const (
 	prefixTransaction = "ctx_"
 )
 
-// CardPathID returns the REST form of a card id (crd_ prefix), accepting the
-// bare id that card events carry in data.id.
-func CardPathID(id string) string {
+// CardID returns the REST id (crd_<id>) of a card id given with or without
+// its prefix, such as the bare id that card events carry in data.id;
+// surrounding spaces are dropped and an empty id stays empty. It only
+// converts: the methods that take a card id check it and refuse a malformed
+// one with a *mwallet.ParamError before anything is sent. qrpay.OrderID and
+// remittance.OrderID have the same shape.
+func CardID(id string) string {
 	id = strings.TrimSpace(id)
 	if id == "" || strings.HasPrefix(id, prefixCard) {
 		return id
 	}
 	return prefixCard + id
 }
+
+// CardPathID returns CardID(id).
+//
+// Deprecated: use CardID, the same conversion under the name the other
+// packages' id helpers have (qrpay.OrderID, remittance.OrderID).
+func CardPathID(id string) string { return CardID(id) }
 
 // withPrefix checks a path or body identifier and adds prefix when missing.
 // A refused one has the code of a path the service does not know

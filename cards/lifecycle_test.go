@@ -244,9 +244,8 @@ func TestActivationLockWindow(t *testing.T) {
 		apiErr := simtest.WantCode(t, err, s.code)
 		if i == len(steps)-1 {
 			want := sim.Clock.Now().Add(24 * time.Hour)
-			got, perr := time.Parse(time.RFC3339, apiErr.LockedUntil)
-			if perr != nil || !got.Equal(want) {
-				t.Fatalf("locked_until = %q, want %s", apiErr.LockedUntil, want.Format(time.RFC3339))
+			if !apiErr.LockedUntil.Equal(want) {
+				t.Fatalf("locked_until = %s, want %s", apiErr.LockedUntil, want.Format(time.RFC3339))
 			}
 		}
 	}
@@ -447,8 +446,8 @@ func TestFreezeIsReversible(t *testing.T) {
 	if len(evs) != 3 || evs[2].StatusVersion != v0+3 || evs[2].ObjectID != strings.TrimPrefix(id, "crd_") {
 		t.Fatalf("events = %+v", evs)
 	}
-	if cards.CardPathID(evs[2].ObjectID) != id {
-		t.Fatalf("CardPathID(%q) = %q, want %q", evs[2].ObjectID, cards.CardPathID(evs[2].ObjectID), id)
+	if cards.CardID(evs[2].ObjectID) != id {
+		t.Fatalf("CardID(%q) = %q, want %q", evs[2].ObjectID, cards.CardID(evs[2].ObjectID), id)
 	}
 	checkBooks(t, sim)
 }

@@ -43,8 +43,9 @@ func TestDepositIsCredited(t *testing.T) {
 	if dep.Status != deposits.StatusCredited {
 		t.Errorf("status = %s, want credited", dep.Status)
 	}
-	if available, _ := sim.Balance("member-1", "USDT"); !available.Equal(money.MustParse("1025", 6)) {
-		t.Errorf("available = %s, want 1025", available)
+	available, _, err := sim.Members.Balance("member-1", "USDT")
+	if err != nil || !available.Equal(money.MustParse("1025", 6)) {
+		t.Errorf("available = %s (%v), want 1025", available, err)
 	}
 	// When the test ends, simtest checks that the books balance (nothing
 	// created or lost) and closes the simulator.
@@ -128,7 +129,10 @@ func Example_idempotency() {
 		log.Fatal(err)
 	}
 	fmt.Println("attempts:", dep.Response.Attempts, "replayed:", dep.Response.Replayed, "same key:", dep.Response.IdempotencyKey == key)
-	available, _ := sim.Balance("member-1", "USDT")
+	available, _, err := sim.Members.Balance("member-1", "USDT")
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Println("credited once:", available)
 	// Output:
 	// attempts: 2 replayed: true same key: true
@@ -188,7 +192,10 @@ func Example_processing() {
 		// failure, do not pay again. The outcome will come.
 		fmt.Println("still", last.Status)
 	}
-	_, locked := sim.Balance("member-1", "USDT")
+	_, locked, err := sim.Members.Balance("member-1", "USDT")
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Println("held:", locked)
 	// Output:
 	// processing
@@ -233,7 +240,7 @@ func TestWebhookReceiver(t *testing.T) {
 	sim, client := simtest.New(t)
 	// The simulator signs deliveries with its own clock, which starts at
 	// 2026-01-01: the receiver must check timestamps against that clock.
-	secret := mwallet.Secret(sim.Credentials().WebhookSecret)
+	secret := sim.Credentials().WebhookSecretValue()
 	srv := httptest.NewServer(webhookReceiver(client, secret, webhooks.WithClock(sim.Clock.Now)))
 	defer srv.Close()
 	if _, _, err := sim.Webhooks.AddEndpoint(srv.URL); err != nil {

@@ -25,7 +25,7 @@ func Example() {
 	}
 	// Give ticket.HostedURL to the member only: it is a one-time link, and
 	// the ticket prints without it.
-	fmt.Println("link valid for", ticket.Expires().Sub(sim.Clock.Now()))
+	fmt.Println("link valid for", ticket.ExpiresAt.Sub(sim.Clock.Now()))
 	fmt.Println("link shown when printed:", strings.Contains(fmt.Sprint(ticket), ticket.HostedURL))
 
 	// The member completes the screen; kyc.result.updated follows.

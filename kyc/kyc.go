@@ -2,6 +2,7 @@ package kyc
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"iter"
 	"net/http"
@@ -21,16 +22,36 @@ type Ticket struct {
 	// HostedURL is the one-time link to give to the member. It is sensitive:
 	// String and GoString hide it.
 	HostedURL string `json:"hosted_url"`
-	// ExpiresAt is the link's expiry in Unix seconds (24 hours after issue).
-	ExpiresAt int64 `json:"expires_at"`
+	// ExpiresAt is when the link lapses (24 hours after issue); expires_at
+	// in Unix seconds on the wire.
+	ExpiresAt time.Time `json:"-"`
 }
 
-// Expires returns ExpiresAt as a time.
-func (t *Ticket) Expires() time.Time { return time.Unix(t.ExpiresAt, 0).UTC() }
+// UnmarshalJSON reads the ticket, expires_at from Unix seconds.
+func (t *Ticket) UnmarshalJSON(b []byte) error {
+	type plain Ticket
+	w := struct {
+		*plain
+		ExpiresAt int64 `json:"expires_at"`
+	}{plain: (*plain)(t)}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	t.ExpiresAt = time.Time{}
+	if w.ExpiresAt > 0 {
+		t.ExpiresAt = time.Unix(w.ExpiresAt, 0).UTC()
+	}
+	return nil
+}
+
+// Expires returns ExpiresAt.
+//
+// Deprecated: read ExpiresAt, a time.Time.
+func (t *Ticket) Expires() time.Time { return t.ExpiresAt }
 
 // String hides the hosted URL.
 func (t *Ticket) String() string {
-	return fmt.Sprintf("kyc.Ticket{ID:%s HostedURL:[redacted] ExpiresAt:%d}", t.ID, t.ExpiresAt)
+	return fmt.Sprintf("kyc.Ticket{ID:%s HostedURL:[redacted] ExpiresAt:%s}", t.ID, t.ExpiresAt.Format(time.RFC3339))
 }
 
 // GoString hides the hosted URL.

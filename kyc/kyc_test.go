@@ -27,8 +27,8 @@ func TestProfileSessionThenReview(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(tk.ID, "kyc_") || tk.HostedURL == "" || tk.Response.StatusCode != 201 ||
-		!tk.Expires().Equal(simulator.DefaultStart.Add(24*time.Hour)) {
-		t.Fatalf("ticket %s expires %s status %d", tk.ID, tk.Expires(), tk.Response.StatusCode)
+		!tk.ExpiresAt.Equal(simulator.DefaultStart.Add(24*time.Hour)) {
+		t.Fatalf("ticket %s expires %s status %d", tk.ID, tk.ExpiresAt, tk.Response.StatusCode)
 	}
 	for _, s := range []string{tk.String(), tk.GoString(), fmt.Sprintf("%v|%+v|%#v|%s", tk, tk, tk, tk)} {
 		if strings.Contains(s, tk.HostedURL) || strings.Contains(s, "/_sim/") {

@@ -196,7 +196,7 @@ func (c *Client) Pay(ctx context.Context, member string, p PayParams, opts ...mw
 // without showing its fields. It is read as the payment order of
 // POST /v1/qrpay/payments.
 func (c *Client) Order(ctx context.Context, member, id string, opts ...mwallet.CallOption) (*Order, error) {
-	rid, err := OrderID(id)
+	rid, err := orderPathID(id)
 	if err != nil {
 		return nil, err
 	}
@@ -226,18 +226,29 @@ func (c *Client) Schemes(ctx context.Context, opts ...mwallet.CallOption) iter.S
 }
 
 // OrderID returns the REST id (qrp_<id>) of an order id given with or
-// without its prefix, such as the data.id of a qrpay_order event.
-func OrderID(id string) (string, error) {
+// without its prefix, such as the data.id of a qrpay_order event; surrounding
+// spaces are dropped and an empty id stays empty. It only converts: Order
+// and WaitForOutcome check the id and refuse a malformed one with a
+// *mwallet.ParamError before anything is sent. remittance.OrderID and
+// cards.CardID have the same shape.
+func OrderID(id string) string {
+	id = strings.TrimSpace(id)
+	if id == "" || strings.HasPrefix(id, "qrp_") {
+		return id
+	}
+	return "qrp_" + id
+}
+
+// orderPathID checks an order id given to a method and returns it with its
+// qrp_ prefix.
+func orderPathID(id string) (string, error) {
 	if strings.TrimSpace(id) != id || id == "" || id == "qrp_" {
 		return "", &mwallet.ParamError{Param: "id", Reason: "an order id (qrp_<id> or the bare id) without spaces is required", Code: mwallet.CodeNotFound}
 	}
 	if strings.ContainsAny(id, "/?#") {
 		return "", &mwallet.ParamError{Param: "id", Reason: "an order id may not contain '/', '?' or '#'", Code: mwallet.CodeNotFound}
 	}
-	if strings.HasPrefix(id, "qrp_") {
-		return id, nil
-	}
-	return "qrp_" + id, nil
+	return OrderID(id), nil
 }
 
 // requestBody validates and builds the body shared by quotes and payments.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	mwallet "github.com/mwallet/mwallet-go"
@@ -157,10 +158,13 @@ type Quote struct {
 	// Acquirer is the fiat the acquiring merchant receives; a different
 	// number, in a different currency, from any CustomerTotal.
 	Acquirer Fiat
-	// ExpiresAt is the upstream expiry as sent (empty when the upstream gave
-	// none); a quote reused within 60 seconds may be near or past it. See
-	// Expiry.
-	ExpiresAt string
+	// ExpiresAt is the upstream expiry; a quote reused within 60 seconds may
+	// be near or past it. It is zero when the upstream gave none, or a value
+	// that is neither RFC 3339 nor Unix seconds (ExpiresAtText keeps it).
+	ExpiresAt time.Time
+	// ExpiresAtText is expires_at exactly as sent, for a value ExpiresAt
+	// could not read.
+	ExpiresAtText string
 	// Chosen is the option the member's payment priority (or PreferredAsset)
 	// selects.
 	Chosen QuoteOption
@@ -185,19 +189,24 @@ func (q *Quote) Option(asset string) (QuoteOption, bool) {
 	return QuoteOption{}, false
 }
 
-// Expiry parses ExpiresAt (RFC 3339, or Unix seconds). ok is false when it
-// is empty or unreadable.
-func (q *Quote) Expiry() (t time.Time, ok bool) {
-	if q.ExpiresAt == "" {
-		return time.Time{}, false
+// Expiry returns ExpiresAt, and whether it is set.
+//
+// Deprecated: read ExpiresAt, a time.Time (zero when not given).
+func (q *Quote) Expiry() (t time.Time, ok bool) { return q.ExpiresAt, !q.ExpiresAt.IsZero() }
+
+// parseExpiry reads an upstream expiry: RFC 3339, or Unix seconds.
+func parseExpiry(s string) time.Time {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return time.Time{}
 	}
-	if t, err := time.Parse(time.RFC3339, q.ExpiresAt); err == nil {
-		return t, true
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t
 	}
-	if n, err := strconv.ParseInt(q.ExpiresAt, 10, 64); err == nil {
-		return time.Unix(n, 0).UTC(), true
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil && n > 0 && n < 253402300800 {
+		return time.Unix(n, 0).UTC()
 	}
-	return time.Time{}, false
+	return time.Time{}
 }
 
 // Order is a QR payment order.
@@ -345,7 +354,7 @@ func (q *Quote) UnmarshalJSON(b []byte) error {
 func (w wireQuote) quote() (*Quote, error) {
 	q := &Quote{
 		Payee: w.Payee, Acquirer: Fiat{Amount: w.AcquirerAmount, Currency: w.AcquirerCurrency},
-		ExpiresAt: w.ExpiresAt, BlockedReason: w.BlockedReason,
+		ExpiresAt: parseExpiry(w.ExpiresAt), ExpiresAtText: w.ExpiresAt, BlockedReason: w.BlockedReason,
 	}
 	if w.Chosen == nil {
 		return nil, errors.New("chosen missing")

@@ -18,6 +18,8 @@ import (
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/qrpay"
+	"github.com/mwallet/mwallet-go/simulator"
+	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
 // fakeService is a scripted service on a loopback server: it issues tokens
@@ -111,15 +113,25 @@ func TestStatusAndFundingSource(t *testing.T) {
 
 func TestOrderID(t *testing.T) {
 	t.Parallel()
-	for in, want := range map[string]string{"qrp_abc": "qrp_abc", "abc": "qrp_abc", "8c1f0e5e-1d2b-4c6a-9a51-2b8e0c7d1f33": "qrp_8c1f0e5e-1d2b-4c6a-9a51-2b8e0c7d1f33"} {
-		if got, err := qrpay.OrderID(in); err != nil || got != want {
-			t.Errorf("OrderID(%q) = %q, %v", in, got, err)
+	for in, want := range map[string]string{"qrp_abc": "qrp_abc", "abc": "qrp_abc", " abc ": "qrp_abc", "": "", "8c1f0e5e-1d2b-4c6a-9a51-2b8e0c7d1f33": "qrp_8c1f0e5e-1d2b-4c6a-9a51-2b8e0c7d1f33"} {
+		if got := qrpay.OrderID(in); got != want {
+			t.Errorf("OrderID(%q) = %q, want %q", in, got, want)
 		}
 	}
+	// The methods that take an order id refuse a malformed one before
+	// sending anything.
+	sim, c := simtest.New(t)
+	before := len(sim.Requests.List())
 	for _, in := range []string{"", "qrp_", " abc", "a/b", "a?b"} {
-		if _, err := qrpay.OrderID(in); !errors.Is(err, mwallet.ErrInvalidParam) {
-			t.Errorf("OrderID(%q): %v", in, err)
+		if _, err := c.QRPay.Order(context.Background(), simulator.DefaultMemberExternalID, in); !errors.Is(err, mwallet.ErrInvalidParam) || mwallet.CodeOf(err) != mwallet.CodeNotFound {
+			t.Errorf("Order(%q): %v", in, err)
 		}
+		if _, err := c.QRPay.WaitForOutcome(context.Background(), simulator.DefaultMemberExternalID, in); !errors.Is(err, mwallet.ErrInvalidParam) {
+			t.Errorf("WaitForOutcome(%q): %v", in, err)
+		}
+	}
+	if n := len(sim.Requests.List()) - before; n != 0 {
+		t.Errorf("%d requests sent for malformed ids", n)
 	}
 }
 
@@ -183,8 +195,22 @@ func TestResponseAmountsUseTheirOwnScale(t *testing.T) {
 		q.Options[0].CustomerTotal.Scale() != 18 || q.Options[0].Fee.Scale() != 18 {
 		t.Errorf("scales: %+v", q)
 	}
-	if _, ok := q.Expiry(); ok {
+	if !q.ExpiresAt.IsZero() || q.ExpiresAtText != "" {
 		t.Error("empty expires_at parsed")
+	}
+	// expires_at in each encoding the upstream may send.
+	for raw, want := range map[string]time.Time{
+		"2026-01-02T03:04:05Z": time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
+		"1767323045":           time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
+		"soon":                 {},
+	} {
+		q, err := quote(`{"expires_at":"` + raw + `","chosen":{"asset":"USDT","ledger_scale":6,"customer_total":"1","fee":"0"}}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !q.ExpiresAt.Equal(want) || q.ExpiresAtText != raw {
+			t.Errorf("expires_at %q: ExpiresAt %s, ExpiresAtText %q; want %s", raw, q.ExpiresAt, q.ExpiresAtText, want)
+		}
 	}
 	for name, body := range map[string]string{
 		"more decimals than ledger_scale": `{"chosen":{"asset":"USDT","ledger_scale":2,"customer_total":"1.005","fee":"0"}}`,

@@ -74,7 +74,7 @@ func (c *Client) WaitForOutcome(ctx context.Context, member, orderID string, opt
 	if cfg.max < cfg.interval {
 		cfg.max = cfg.interval
 	}
-	if _, err := OrderID(orderID); err != nil {
+	if _, err := orderPathID(orderID); err != nil {
 		return nil, err
 	}
 	var last *Order

@@ -113,7 +113,10 @@ func TestCrashAfterPaymentResumesWithReplay(t *testing.T) {
 	if err := sim.StepUp.Complete(su.ChallengeID); err != nil {
 		t.Fatal(err)
 	}
-	availBefore, lockedBefore := sim.Balance(member1, "USDT")
+	availBefore, lockedBefore, err := sim.Members.Balance(member1, "USDT")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := sim.Faults.Inject(simulator.Fault{Method: http.MethodPost, Path: "/v1/qrpay/payments", Kind: simulator.FaultDropAfter}); err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +159,10 @@ func TestCrashAfterPaymentResumesWithReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	availAfter, lockedAfter := sim.Balance(member1, "USDT")
+	availAfter, lockedAfter, err := sim.Members.Balance(member1, "USDT")
+	if err != nil {
+		t.Fatal(err)
+	}
 	debited, _ := availBefore.Sub(availAfter)
 	held, _ := lockedAfter.Sub(lockedBefore)
 	if !debited.Equal(order.CustomerTotal) || !held.Equal(order.CustomerTotal) || order.CustomerTotal.Sign() <= 0 {
@@ -187,7 +193,10 @@ func TestCrashAfterDepositResumesWithReplay(t *testing.T) {
 	ctx := context.Background()
 	fleet := []mwallet.Option{mwallet.WithPendingStore(store.Pending())}
 	crashed := sim.Client(fleet...)
-	before, _ := sim.Balance(member1, "USDC")
+	before, _, err := sim.Members.Balance(member1, "USDC")
+	if err != nil {
+		t.Fatal(err)
+	}
 	amount, err := money.Parse("25.5", 6)
 	if err != nil {
 		t.Fatal(err)
@@ -212,7 +221,10 @@ func TestCrashAfterDepositResumesWithReplay(t *testing.T) {
 	if !resp.Replayed || resp.StatusCode != http.StatusCreated {
 		t.Fatalf("Resume answered %+v, want the replayed 201 of the first posting", resp)
 	}
-	after, _ := sim.Balance(member1, "USDC")
+	after, _, err := sim.Members.Balance(member1, "USDC")
+	if err != nil {
+		t.Fatal(err)
+	}
 	credited, _ := after.Sub(before)
 	if !credited.Equal(amount) {
 		t.Fatalf("credited %s, want %s once", credited, amount)
@@ -230,14 +242,17 @@ func TestConcurrentResumesExecuteOnce(t *testing.T) {
 	store, _ := newStore(t, redisstore.Options{})
 	ctx := context.Background()
 	fleet := []mwallet.Option{mwallet.WithTokenStore(store.Tokens()), mwallet.WithPendingStore(store.Pending())}
-	before, _ := sim.Balance(member1, "USDT")
+	before, _, err := sim.Members.Balance(member1, "USDT")
+	if err != nil {
+		t.Fatal(err)
+	}
 	amount, _ := money.Parse("3", 6)
 	if err := sim.Faults.Inject(simulator.Fault{Method: http.MethodPost, Path: "/v1/deposits", Kind: simulator.FaultDropBefore}); err != nil {
 		t.Fatal(err)
 	}
 	// Dropped before executing: the outcome is unknown to the client all
 	// the same.
-	_, err := sim.Client(fleet...).Deposits.Create(ctx, member1, deposits.CreateParams{Asset: "USDT", Amount: amount, Reference: "order-42"}, mwallet.WithMaxAttempts(1))
+	_, err = sim.Client(fleet...).Deposits.Create(ctx, member1, deposits.CreateParams{Asset: "USDT", Amount: amount, Reference: "order-42"}, mwallet.WithMaxAttempts(1))
 	if !errors.As(err, new(*mwallet.TransportError)) {
 		t.Fatalf("Create: %v", err)
 	}
@@ -267,7 +282,10 @@ func TestConcurrentResumesExecuteOnce(t *testing.T) {
 			replays++
 		}
 	}
-	after, _ := sim.Balance(member1, "USDT")
+	after, _, err := sim.Members.Balance(member1, "USDT")
+	if err != nil {
+		t.Fatal(err)
+	}
 	credited, _ := after.Sub(before)
 	if !credited.Equal(amount) || replays != 1 {
 		t.Fatalf("credited %s with %d replays, want %s once and 1 replay", credited, replays, amount)

@@ -281,7 +281,11 @@ func Merge(current, update *Order) *Order {
 }
 
 // OrderID returns the REST id (rmt_<uuid>) of an order id given with or
-// without its prefix, such as the bare uuid in a remittance event's data.id.
+// without its prefix, such as the bare uuid in a remittance event's data.id;
+// surrounding spaces are dropped and an empty id stays empty. It only
+// converts: Get and the other methods that take an order id check it and
+// refuse a malformed one with a *mwallet.ParamError before anything is
+// sent. qrpay.OrderID and cards.CardID have the same shape.
 func OrderID(id string) string {
 	id = strings.TrimSpace(id)
 	if id == "" || strings.HasPrefix(id, "rmt_") {

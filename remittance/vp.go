@@ -2,6 +2,7 @@ package remittance
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -19,10 +20,34 @@ type VPApplication struct {
 	ID string `json:"id"`
 	// Status is the application status (open enumeration, for example approved).
 	Status string `json:"status"`
-	// ReviewedAt is an ISO-8601 time, empty when not reviewed yet.
-	ReviewedAt string `json:"reviewed_at"`
+	// ReviewedAt is when the application was reviewed; zero when not
+	// reviewed yet (reviewed_at, RFC 3339 or empty, on the wire).
+	ReviewedAt time.Time `json:"-"`
 	// CreatedAt is when the application was made.
 	CreatedAt time.Time `json:"created_at"`
+}
+
+// UnmarshalJSON reads the application; an empty or null reviewed_at is a
+// zero ReviewedAt.
+func (a *VPApplication) UnmarshalJSON(b []byte) error {
+	type plain VPApplication
+	w := struct {
+		*plain
+		ReviewedAt *string `json:"reviewed_at"`
+	}{plain: (*plain)(a)}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	a.ReviewedAt = time.Time{}
+	if w.ReviewedAt == nil || strings.TrimSpace(*w.ReviewedAt) == "" {
+		return nil
+	}
+	t, err := time.Parse(time.RFC3339, strings.TrimSpace(*w.ReviewedAt))
+	if err != nil {
+		return fmt.Errorf("remittance: reviewed_at %q is not an RFC 3339 time", *w.ReviewedAt)
+	}
+	a.ReviewedAt = t
+	return nil
 }
 
 // VPQueryItem is one answer of QueryVPApplications, in request order.

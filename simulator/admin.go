@@ -396,6 +396,9 @@ func (s *Simulator) memberInfo(id string) (MemberInfo, bool) {
 // Balance returns a member's available and locked balance in asset (member by
 // mem_ id, bare uuid or external_member_id). An unknown member or asset has
 // zero balances.
+//
+// Deprecated: use sim.Members.Balance, which refuses a member the simulator
+// does not have (ErrUnknownMember) where Balance answers zero.
 func (s *Simulator) Balance(memberID, asset string) (available, locked money.Amount) {
 	tx := s.k.Begin()
 	defer tx.End()

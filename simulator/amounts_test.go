@@ -157,8 +157,8 @@ func cardField(name string, ok int, zeroOK bool, req func(e *scopeEnv, card, v s
 				fee, _ := a.MulRatio(1, 100, money.RoundUp)
 				want, _ = a.Add(fee)
 			}
-			if _, locked := e.sim.Balance(member1, "USDT"); !locked.Equal(want) {
-				t.Errorf("held %s, want %s", locked, want)
+			if _, locked, err := e.sim.Members.Balance(member1, "USDT"); err != nil || !locked.Equal(want) {
+				t.Errorf("held %s (%v), want %s", locked, err, want)
 			}
 		},
 	}

@@ -67,9 +67,9 @@ func TestControlMembers(t *testing.T) {
 			t.Errorf("member via %s: %s", ref, got.raw)
 		}
 	}
-	avail, locked := sim.Balance("alice", "usdt")
-	if !avail.Equal(money.MustParse("12.5", 6)) || !locked.IsZero() {
-		t.Errorf("Balance = %s/%s", avail, locked)
+	avail, locked, err := sim.Members.Balance("alice", "usdt")
+	if err != nil || !avail.Equal(money.MustParse("12.5", 6)) || !locked.IsZero() {
+		t.Errorf("Balance = %s/%s, %v", avail, locked, err)
 	}
 	wantCode(t, c.control("GET", "/_sim/members/nobody", nil), 404, "not_found")
 

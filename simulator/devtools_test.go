@@ -117,7 +117,10 @@ func TestStateSnapshot(t *testing.T) {
 		t.Errorf("GET /_sim/state differs from State() (-Go +HTTP):\n%s", diff)
 	}
 
-	avail, locked := sim.Balance("member-1", "USDT")
+	avail, locked, err := sim.Members.Balance("member-1", "USDT")
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := simulator.BalanceSnapshot{Asset: "USDT", Available: avail.String(), Locked: locked.String()}
 	if len(got.Members) != 1 || got.Members[0].ExternalMemberID != "member-1" || !cmp.Equal(got.Members[0].Balances[0], want) {
 		t.Errorf("members %+v, want member-1 with %+v", got.Members, want)

@@ -1,26 +1,56 @@
-// Package simulator is an offline, stateful contract simulator of the Merchant
-// Wallet, Card, Remittance and QR-Payment service: every rule of the interface
-// specification that the SDK handles on the client side, the simulator
-// enforces on the server side, so a test can reach every documented state,
-// error and retry without the real service.
+// Package simulator is an offline, stateful contract simulator of the
+// Merchant Wallet, Card, Remittance and QR-Payment service. A test starts its
+// own and drives it through the real SDK over HTTP:
+//
+//	func TestDepositIsCredited(t *testing.T) {
+//		t.Parallel()
+//		sim, client := simtest.New(t) // its own simulator and a *mwclient.Client wired to it
+//		_, err := client.Deposits.Create(context.Background(), "member-1",
+//			deposits.CreateParams{Asset: "USDT", Amount: money.MustParse("25", 6), Reference: "ref-1"})
+//		if err != nil {
+//			t.Fatal(err)
+//		}
+//		available, _, err := sim.Members.Balance("member-1", "USDT")
+//		if err != nil || available.String() != "1025.000000" {
+//			t.Errorf("available = %s (%v)", available, err)
+//		}
+//		// when t ends, simtest checks the ledger and the invariants and closes sim
+//	}
+//
+// What the real service decides alone (the end user, an upstream partner, an
+// operator, time) the test decides through the simulator's fields:
+//
+//	sim.StepUp.Complete(challengeID) // the end user finishes the hosted screen
+//	sim.QRPay.Complete(orderID)      // the acquirer confirms a payment
+//	sim.Clock.Advance(time.Hour)     // everything that falls due runs, in order
+//
+// Every rule of the interface specification that the SDK handles on the
+// client side, the simulator enforces on the server side (the gateway's
+// order of checks is at the end of this page), so a test can reach every
+// documented state, error and retry without the real service.
+//
+// # Which constructor
+//
+//   - simtest.New(t): the way to start one in a test, with a client.
+//   - simtest.Start(t, opts...), then sim.Client(opts...): when the simulator
+//     or the client needs options, or the test needs several clients.
+//   - New (an invalid option is an error) or MustNew (it panics, for Example
+//     functions): a program outside the testing package; Close it when done.
+//   - NewHandler, then SetBaseURL: serve it on a server or mux of your own.
+//   - sim.Client panics on an error, sim.NewClient returns it.
+//   - The command cmd/mwallet-sim (mwallet-sim): tests in other languages
+//     and processes.
 //
 // # Use
 //
 // Each Simulator is isolated (its own state, ledger, clock, faults and
-// request journal; no globals), so parallel tests each get their own:
+// request journal; no globals), so parallel tests each get their own.
 //
-//	sim, client := simtest.New(t) // client: a ready *mwclient.Client (URL, credentials, clock)
-//	...                            // drive client; decide outcomes with sim.QRPay, sim.Cards, ...
-//	// when t ends: sim.CheckLedger() and sim.CheckInvariants() must pass, then sim.Close()
-//
-// New serves the simulator on a loopback httptest server; it returns an
-// error when an option is invalid, and MustNew panics instead. WithTLS
-// serves it over HTTPS and WithHTTP2 over HTTPS with HTTP/2, on a
-// self-signed certificate that Client and HTTPClient trust; over HTTP/2 a
-// dropped request resets only its stream, drop_before with REFUSED_STREAM
-// (not processed) and drop_after with INTERNAL_ERROR. A Simulator
-// is also a plain http.Handler (NewHandler, then SetBaseURL); the command
-// cmd/mwallet-sim serves it standalone.
+// New serves the simulator on a loopback httptest server. WithTLS serves it
+// over HTTPS and WithHTTP2 over HTTPS with HTTP/2, on a self-signed
+// certificate that Client and HTTPClient trust; over HTTP/2 a dropped
+// request resets only its stream, drop_before with REFUSED_STREAM (not
+// processed) and drop_after with INTERNAL_ERROR.
 //
 // The default fixture is a sandbox, platform_hosted merchant with fixed
 // credentials (DefaultClientID and the other Default constants), the asset
@@ -31,7 +61,76 @@
 // approved. With WithEnvironment(Production) its IP allowlist is 127.0.0.1,
 // because production Keys need a non-empty allowlist.
 //
-// # Gateway
+// # Control API and Go API
+//
+// The control API under /_sim (no authentication, JSON in and out) and the
+// matching Go API drive everything the real service decides alone. The Go
+// API is grouped like the SDK client, one field of *Simulator per product
+// line or concern: sim.Clock (Now, Advance), sim.Members, sim.Merchant,
+// sim.Keys, sim.StepUp (the end user on the hosted screen), sim.QRPay,
+// sim.Cards, sim.Remittances and sim.KYC (the upstream partners and
+// operators: sim.QRPay.Complete, sim.Cards.Ship, sim.Remittances.Dispatch,
+// ...), sim.Outcomes (when outcomes happen by themselves), sim.Webhooks,
+// sim.Events, sim.Faults and sim.Requests. Action runs any object action by
+// its control-API name; sim.Members.Balance, State, LedgerEntries and
+// CheckLedger inspect. The package README maps every control endpoint and action to its
+// Go method; every method of the grouped fields has a control route.
+//
+// # Error recipes
+//
+// ErrorRecipes (GET /_sim/recipes) is a runnable recipe for each documented
+// error code: the steps that produce it over HTTP on a fresh default
+// simulator, through the condition the simulator models, or through an
+// injected fault for the few codes whose endpoint the contract does not
+// show. RecipeRunner runs them with the fixture credentials.
+//
+// The request journal (sim.Requests, GET /_sim/requests) keeps the newest 10 000
+// business requests with method, path, member, idempotency key, status, code,
+// replay flag and request id; it never holds a token, key, signature or
+// body. A row refused for its signature (invalid_signature,
+// timestamp_out_of_range) carries a SignatureCheck: the canonical string and
+// body hash the simulator computed and the clock it checked the timestamp
+// against.
+//
+// # Ledger
+//
+// Every money movement is one balanced journal entry of the Ledger; member,
+// card and prepaid accounts never go negative. CheckLedger verifies that
+// nothing was created or lost. CheckInvariants verifies what a balanced
+// ledger cannot show: no money on an ended card, every held amount owned by
+// a live order and every live order holding its amount. Tests end with
+// both.
+//
+// # Recording, replay and persistence
+//
+// Every simulator logs its inputs, everything that can change its state, in
+// the order they ran and before they run: business requests (reads
+// included), control writes, Go control calls, clock advances that run
+// timers, and webhook flushes with each receiver's answer. Control reads
+// change nothing and are not logged. Running the same inputs on a simulator
+// built with the same configuration reaches the same state: ids come from
+// seeded generators, every input carries the clock reading it ran at,
+// random fault draws are recorded with their request and made again,
+// webhook answers come from the log, and a request that waited in a delay
+// fault resumes where the log says.
+//
+// Recording returns the log (GET /_sim/recording), a versioned JSON Lines
+// file (Recording.WriteFile, ReadRecordingFile); WithRecording starts a
+// simulator from one and stops with an error at the first input whose
+// replay differs. Digest (GET /_sim/digest) hashes the whole state but the
+// clock reading (reported beside it), so equal states are checkable across
+// restarts and replays whatever the wall clock did. A test that fails under
+// simtest leaves its recording and the command that replays it.
+//
+// WithDataDir keeps the log in a directory, each input synced before it is
+// answered, with snapshots of the whole state every WithSnapshotEvery inputs
+// so a restart reads the last one and replays the rest; the directory is
+// locked, a last frame a crash cut short is cut off and reported, any other
+// damage stops the start with a *DataDirError that changes nothing
+// (RepairDataDir repairs it), and an input the disk cannot take is refused
+// with service_unavailable without running. The package README describes
+// the file format and the determinism rules.
+// # Gateway: the order of checks
 //
 // Every business request passes the gateway before its handler, in this
 // order; the first rule broken answers:
@@ -124,77 +223,4 @@
 // segments), unknown paths and unserved methods answer 404 not_found with
 // the error envelope and X-Request-Id (unserved methods with an Allow
 // header).
-//
-// # Control API and Go API
-//
-// The control API under /_sim (no authentication, JSON in and out) and the
-// matching Go API drive everything the real service decides alone. The Go
-// API is grouped like the SDK client, one field of *Simulator per product
-// line or concern: sim.Clock (Now, Advance), sim.Members, sim.Merchant,
-// sim.Keys, sim.StepUp (the end user on the hosted screen), sim.QRPay,
-// sim.Cards, sim.Remittances and sim.KYC (the upstream partners and
-// operators: sim.QRPay.Complete, sim.Cards.Ship, sim.Remittances.Dispatch,
-// ...), sim.Outcomes (when outcomes happen by themselves), sim.Webhooks,
-// sim.Events, sim.Faults and sim.Requests. Action runs any object action by
-// its control-API name; Balance, State, LedgerEntries and CheckLedger
-// inspect. The package README maps every control endpoint and action to its
-// Go method; every method of the grouped fields has a control route.
-//
-// # Error recipes
-//
-// ErrorRecipes (GET /_sim/recipes) is a runnable recipe for each documented
-// error code: the steps that produce it over HTTP on a fresh default
-// simulator, through the condition the simulator models, or through an
-// injected fault for the few codes whose endpoint the contract does not
-// show. RecipeRunner runs them with the fixture credentials.
-//
-// Package simtest starts a simulator for one test and runs the end-of-test
-// checks when the test ends.
-//
-// The request journal (sim.Requests, GET /_sim/requests) keeps the newest 10 000
-// business requests with method, path, member, idempotency key, status, code,
-// replay flag and request id; it never holds a token, key, signature or
-// body. A row refused for its signature (invalid_signature,
-// timestamp_out_of_range) carries a SignatureCheck: the canonical string and
-// body hash the simulator computed and the clock it checked the timestamp
-// against.
-//
-// # Ledger
-//
-// Every money movement is one balanced journal entry of the Ledger; member,
-// card and prepaid accounts never go negative. CheckLedger verifies that
-// nothing was created or lost. CheckInvariants verifies what a balanced
-// ledger cannot show: no money on an ended card, every held amount owned by
-// a live order and every live order holding its amount. Tests end with
-// both.
-//
-// # Recording, replay and persistence
-//
-// Every simulator logs its inputs, everything that can change its state, in
-// the order they ran and before they run: business requests (reads
-// included), control writes, Go control calls, clock advances that run
-// timers, and webhook flushes with each receiver's answer. Control reads
-// change nothing and are not logged. Running the same inputs on a simulator
-// built with the same configuration reaches the same state: ids come from
-// seeded generators, every input carries the clock reading it ran at,
-// random fault draws are recorded with their request and made again,
-// webhook answers come from the log, and a request that waited in a delay
-// fault resumes where the log says.
-//
-// Recording returns the log (GET /_sim/recording), a versioned JSON Lines
-// file (Recording.WriteFile, ReadRecordingFile); WithRecording starts a
-// simulator from one and stops with an error at the first input whose
-// replay differs. Digest (GET /_sim/digest) hashes the whole state but the
-// clock reading (reported beside it), so equal states are checkable across
-// restarts and replays whatever the wall clock did. A test that fails under
-// simtest leaves its recording and the command that replays it.
-//
-// WithDataDir keeps the log in a directory, each input synced before it is
-// answered, with snapshots of the whole state every WithSnapshotEvery inputs
-// so a restart reads the last one and replays the rest; the directory is
-// locked, a last frame a crash cut short is cut off and reported, any other
-// damage stops the start with a *DataDirError that changes nothing
-// (RepairDataDir repairs it), and an input the disk cannot take is refused
-// with service_unavailable without running. The package README describes
-// the file format and the determinism rules.
 package simulator

@@ -81,7 +81,10 @@ func (e *edge) wantErr(err error, code mwallet.Code) {
 
 // funds returns the member's (external id) available and locked balance.
 func (e *edge) funds(member, asset string) (string, string) {
-	a, l := e.sim.Balance(member, asset)
+	a, l, err := e.sim.Members.Balance(member, asset)
+	if err != nil {
+		return err.Error(), err.Error()
+	}
 	return a.String(), l.String()
 }
 

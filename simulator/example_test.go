@@ -30,7 +30,11 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	available, locked := sim.Balance("member-1", "USDT")
+	available, locked, err := sim.Members.Balance("member-1", "USDT")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	fmt.Println(dep.ID, dep.Response.StatusCode)
 	fmt.Println("available", available, "locked", locked)
 	fmt.Println("ledger:", sim.CheckLedger())
@@ -58,7 +62,11 @@ func ExampleFaultsControl_Inject() {
 		fmt.Println(err)
 		return
 	}
-	available, _ := sim.Balance("member-1", "USDT")
+	available, _, err := sim.Members.Balance("member-1", "USDT")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	fmt.Println("replayed:", dep.Response.Replayed)
 	fmt.Println("available:", available)
 	// Output:

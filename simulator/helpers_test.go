@@ -203,9 +203,13 @@ func depositBody(ref, amount string) []byte {
 	return []byte(`{"asset":"USDT","amount":"` + amount + `","reference":"` + ref + `"}`)
 }
 
-// balance returns the member's available balance in asset as a string.
+// balance returns the member's available balance in asset as a string, or
+// the error for a member the simulator does not have.
 func balance(sim *simulator.Simulator, member, asset string) string {
-	a, _ := sim.Balance(member, asset)
+	a, _, err := sim.Members.Balance(member, asset)
+	if err != nil {
+		return err.Error()
+	}
 	return a.String()
 }
 

@@ -229,7 +229,7 @@ func TestFlushIsRecorded(t *testing.T) {
 var (
 	readMethods = map[string]bool{
 		"Cards.Plastic": true, "Cards.UpstreamCloseRequests": true, "Cards.TopUpStatus": true, "Cards.Funds": true,
-		"Clock.Now": true, "Events.List": true, "Faults.List": true, "Members.Get": true,
+		"Clock.Now": true, "Events.List": true, "Faults.List": true, "Members.Get": true, "Members.Balance": true,
 		"Merchant.PrepaidBalance": true, "QRPay.UpstreamCalls": true, "QRPay.Trace": true, "Requests.List": true,
 		"Webhooks.Endpoints": true, "Webhooks.Deliveries": true,
 		"Actions": true, "Balance": true, "CheckInvariants": true, "CheckLedger": true, "Credentials": true,

@@ -53,7 +53,7 @@ func TestRedeliverNoSubscriberRow(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var got []webhooks.Event
-	recv := httptest.NewServer(webhooks.Handler(mwallet.Secret(sim.Credentials().WebhookSecret), func(_ context.Context, ev webhooks.Event) error {
+	recv := httptest.NewServer(webhooks.Handler(sim.Credentials().WebhookSecretValue(), func(_ context.Context, ev webhooks.Event) error {
 		mu.Lock()
 		defer mu.Unlock()
 		got = append(got, ev)

@@ -1,5 +1,29 @@
 // Package webhooks receives and manages the service's webhook events.
 //
+// Receive them with Handler, mounted on the URL you registered: it verifies
+// the signature over the raw body, decodes the event, deduplicates it by
+// event_id and calls your function, answering 2xx only when the function
+// succeeded so the service retries otherwise:
+//
+//	http.Handle("POST /webhooks", webhooks.Handler(secret, func(ctx context.Context, ev webhooks.Event) error {
+//		id, _ := ev.Data.RESTID() // bodies carry ids and statuses: re-read the object
+//		return process(ctx, ev.EventType, id, ev.Data.ExternalMemberID)
+//	}))
+//
+// In a test against the simulator, sim.Webhooks.Handler(fn) is the same
+// Handler with the simulator's secret and clock. The other entry points serve
+// needs Handler does not:
+//
+//   - ConstructEvent: the raw body and the z-signature header reach you
+//     outside an http.Handler (a serverless function, a message queue); it
+//     verifies and decodes.
+//   - Verify: verification alone, for code that keeps the raw bytes (to
+//     forward or store them) and decodes them later.
+//   - DecodeEvent: a body verified earlier; it verifies nothing.
+//
+// ParseEvent (use Handler, or ConstructEvent on the body you read) and
+// NewVerifier (use Verify, which keeps the same keyed state) are deprecated.
+//
 // The service POSTs every event to each configured endpoint with the headers
 // z-signature (t=<unix seconds>,v1=<base64>), z-event-id and z-event-type. The
 // signature is base64(HMAC-SHA-256(webhook_secret, t + "." + raw body)); it
@@ -11,8 +35,8 @@
 //   - Verify: checks a signature header against the raw body (constant time,
 //     several v1 values and several secrets accepted for rotation, typed
 //     errors usable with errors.Is).
-//   - ParseEvent and ConstructEvent: verify, then decode into a typed Event
-//     with open enumerations for event types (27 known) and data.object kinds.
+//   - ConstructEvent: verify, then decode into a typed Event with open
+//     enumerations for event types (27 known) and data.object kinds.
 //   - Data.RESTID and Data.RetrievalPath: turn data.id into the REST id and
 //     the GET path that reads the object's current state. Bodies carry only
 //     identifiers and statuses, so retrieve details, and always send

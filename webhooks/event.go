@@ -347,8 +347,8 @@ var ErrMalformedEvent = errors.New("webhooks: malformed event body")
 
 // DecodeEvent decodes an event body WITHOUT verifying it. Use it only for
 // bodies already verified (for example taken from your own queue after
-// ConstructEvent); for bodies received over HTTP use ConstructEvent,
-// ParseEvent or Handler.
+// Verify); for bodies received over HTTP use Handler, or ConstructEvent
+// outside an http.Handler.
 func DecodeEvent(payload []byte) (Event, error) {
 	var ev Event
 	dec := json.NewDecoder(bytes.NewReader(payload))
@@ -379,7 +379,7 @@ func ConstructEvent(payload []byte, header string, secret mwallet.Secret, opts .
 	return DecodeEvent(payload)
 }
 
-// ErrBodyTooLarge is returned by ParseEvent (and answered 413 by Handler)
+// ErrBodyTooLarge is answered 413 by Handler (and returned by ParseEvent)
 // when the body is larger than the limit (WithMaxBodyBytes).
 var ErrBodyTooLarge = errors.New("webhooks: request body too large")
 
@@ -387,6 +387,11 @@ var ErrBodyTooLarge = errors.New("webhooks: request body too large")
 // default), verifies its z-signature header and decodes the event. It
 // returns ErrBodyTooLarge beyond the limit, a *VerifyError for a bad
 // signature and an error wrapping ErrMalformedEvent for a bad body.
+//
+// Deprecated: mount Handler, which also deduplicates and answers the service
+// as it expects. Where an http.Handler does not fit, read the body yourself
+// (http.MaxBytesReader) and call ConstructEvent with it and the z-signature
+// header.
 func ParseEvent(r *http.Request, secret mwallet.Secret, opts ...Option) (Event, error) {
 	c := newConfig(opts)
 	body, err := readBody(r.Body, c.maxBody)

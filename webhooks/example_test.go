@@ -21,7 +21,7 @@ func Example_receiver() {
 	defer sim.Close()
 	client := sim.Client()
 
-	handler := webhooks.Handler(mwallet.Secret(sim.Credentials().WebhookSecret),
+	handler := webhooks.Handler(sim.Credentials().WebhookSecretValue(),
 		func(ctx context.Context, ev webhooks.Event) error {
 			fmt.Println("received", ev.EventType, "livemode:", ev.Livemode)
 			if ev.Data.Object != webhooks.ObjectMember {

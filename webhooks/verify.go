@@ -200,8 +200,7 @@ const maxSignatureLen = 64
 // Verify neither copies nor retains payload. It keeps the keyed HMAC state
 // of up to 16 distinct secrets in process memory (the secrets your process
 // already holds), so repeated verifications skip the key setup and
-// allocate nothing on success; further secrets are keyed on each call. A
-// Verifier gives the same speed with explicit ownership of that state.
+// allocate nothing on success; further secrets are keyed on each call.
 func Verify(payload []byte, header string, secret mwallet.Secret, opts ...Option) error {
 	c := newVerifyConfig(opts)
 	err := verify(&c, payload, header, secret)
@@ -293,6 +292,9 @@ type macState struct {
 
 // NewVerifier returns a Verifier for secret and the WithSecrets secrets,
 // with the WithTolerance and WithClock options. Empty secrets are ignored.
+//
+// Deprecated: call Verify, which keeps the same keyed state for the secrets
+// it sees (up to 16) and is as fast; to receive deliveries mount Handler.
 func NewVerifier(secret mwallet.Secret, opts ...Option) *Verifier {
 	c := newConfig(opts)
 	v := &Verifier{tolerance: c.tolerance, now: c.now, observer: c.observer}

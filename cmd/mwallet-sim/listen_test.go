@@ -15,7 +15,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
-	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/simtest"
 	"github.com/mwallet/mwallet-go/webhooks"
@@ -33,7 +32,7 @@ type received struct {
 func target(t *testing.T, sim *simulator.Simulator, status int) (*httptest.Server, <-chan received) {
 	t.Helper()
 	ch := make(chan received, 16)
-	secret := mwallet.Secret(sim.Credentials().WebhookSecret)
+	secret := sim.Credentials().WebhookSecretValue()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		rec := received{eventID: r.Header.Get("z-event-id"), eventType: r.Header.Get("z-event-type")}

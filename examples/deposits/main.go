@@ -88,7 +88,10 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 	fmt.Fprintf(stdout, "read:     %s %s %s for member %s on %s\n", got.ID, got.Amount, got.Asset, got.ExternalMemberID, got.Network)
 
 	if env.Simulated() {
-		available, _ := env.Sim.Balance(member, asset)
+		available, _, err := env.Sim.Members.Balance(member, asset)
+		if err != nil {
+			return fmt.Errorf("balance: %w", err)
+		}
 		if err := env.Sim.CheckLedger(); err != nil {
 			return fmt.Errorf("ledger: %w", err)
 		}

@@ -104,7 +104,10 @@ func run(ctx context.Context, stdout io.Writer, args []string) error {
 	if dep.Status != deposits.StatusCredited || dep.Replayed {
 		return fmt.Errorf("deposit: want a first credit, got status %s replayed %v", dep.Status, dep.Replayed)
 	}
-	avail, _ := sim.Balance(member, "USDT")
+	avail, _, err := sim.Members.Balance(member, "USDT")
+	if err != nil {
+		return fmt.Errorf("balance: %w", err)
+	}
 	step("deposit", fmt.Sprintf("%s %s %s %s; available now %s %s", dep.ID, dep.Status, dep.Amount, dep.Asset, avail, dep.Asset))
 
 	// 4-5. A QR payment: the first call always answers step_up_required.

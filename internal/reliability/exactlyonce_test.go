@@ -349,10 +349,10 @@ func checkExactlyOnce(t testing.TB, w *world, outs, batch []outcome, withState b
 	// 4. Balances: what the clients were told, nothing more, nothing less.
 	// Every outcome is still unknown upstream, so every hold is still held.
 	for m, e := range expect(w, outs) {
-		avail, locked := sim.Balance(m, asset)
+		avail, locked, err := sim.Members.Balance(m, asset)
 		wantAvail := mustSub(e.total, e.locked)
-		if !avail.Equal(wantAvail) || !locked.Equal(e.locked) {
-			t.Errorf("%s: available %s locked %s, want %s and %s", m, avail, locked, wantAvail, e.locked)
+		if err != nil || !avail.Equal(wantAvail) || !locked.Equal(e.locked) {
+			t.Errorf("%s: available %s locked %s (%v), want %s and %s", m, avail, locked, err, wantAvail, e.locked)
 		}
 	}
 	for _, o := range state.QROrders {

@@ -145,9 +145,9 @@ func (m *model) check(t *testing.T, step string) bool {
 	ok := true
 	for _, mem := range m.w.members {
 		wantAvail, wantLocked := m.expected(mem)
-		avail, locked := sim.Balance(mem, asset)
-		if !avail.Equal(wantAvail) || !locked.Equal(wantLocked) {
-			t.Errorf("%s: %s available %s locked %s, want %s and %s", step, mem, avail, locked, wantAvail, wantLocked)
+		avail, locked, err := sim.Members.Balance(mem, asset)
+		if err != nil || !avail.Equal(wantAvail) || !locked.Equal(wantLocked) {
+			t.Errorf("%s: %s available %s locked %s (%v), want %s and %s", step, mem, avail, locked, err, wantAvail, wantLocked)
 			ok = false
 		}
 		if avail.IsNegative() || locked.IsNegative() {

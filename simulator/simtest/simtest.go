@@ -2,13 +2,23 @@
 // when the test ends, so every integration test gets the same guarantees in
 // one line:
 //
-//	func TestCheckout(t *testing.T) {
+//	func TestDepositIsCredited(t *testing.T) {
 //		t.Parallel()
-//		sim, client := simtest.New(t) // its own state, ledger and clock
-//		// ... drive client; decide outcomes with sim.QRPay, sim.Cards, ...
+//		sim, client := simtest.New(t) // its own state, ledger and clock, and a client wired to it
+//		_, err := client.Deposits.Create(context.Background(), "member-1",
+//			deposits.CreateParams{Asset: "USDT", Amount: money.MustParse("25", 6), Reference: "ref-1"})
+//		if err != nil {
+//			t.Fatal(err)
+//		}
+//		available, _, err := sim.Members.Balance("member-1", "USDT")
+//		if err != nil || available.String() != "1025.000000" {
+//			t.Errorf("available = %s (%v)", available, err)
+//		}
 //	}
 //
-// New (and Start, for a test that needs no SDK client) fails the test at
+// New is the way to start one. Start returns the simulator alone, for a
+// test that passes options to its client (sim.Client(opts...)) or needs
+// several. Both fail the test at
 // once when an option is invalid, for example a WithMember seed that cannot
 // be created. When the test ends, its cleanup runs the simulator's
 // end-of-test checks, reporting each failure with Errorf, and then closes the

@@ -27,6 +27,7 @@ const member = simulator.DefaultMemberExternalID
 // store and webhook receiver. Every test gets its own, so all run in
 // parallel.
 type harness struct {
+	t   *testing.T
 	sim *simulator.Simulator
 	svc *checkout.Service
 }
@@ -53,14 +54,14 @@ func newHarness(t *testing.T, maxWait time.Duration, opts ...simulator.Option) *
 			return ctx.Err()
 		})},
 	}
-	return &harness{sim: sim, svc: svc}
+	return &harness{t: t, sim: sim, svc: svc}
 }
 
 // receiver serves the service's webhook handler and registers it with the
 // simulator.
 func (h *harness) receiver(t *testing.T) {
 	t.Helper()
-	srv := httptest.NewServer(h.svc.WebhookHandler(mwallet.Secret(h.sim.Credentials().WebhookSecret),
+	srv := httptest.NewServer(h.svc.WebhookHandler(h.sim.Credentials().WebhookSecretValue(),
 		webhooks.WithClock(h.sim.Clock.Now))) // the simulator signs with its clock
 	t.Cleanup(srv.Close)
 	if _, _, err := h.sim.Webhooks.AddEndpoint(srv.URL, "qrpay.order.completed", "qrpay.order.failed", "qrpay.order.refunded"); err != nil {
@@ -77,7 +78,12 @@ func (h *harness) flush(t *testing.T) {
 }
 
 func (h *harness) balances(member string) (available, locked money.Amount) {
-	return h.sim.Balance(member, "USDT")
+	h.t.Helper()
+	available, locked, err := h.sim.Members.Balance(member, "USDT")
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return available, locked
 }
 
 // code is a 250.00 THB PromptPay bill; the upstream prices it at 7.308109
@@ -277,7 +283,7 @@ func TestWebhookRetriedAfterReceiverOutage(t *testing.T) {
 	}
 	// The receiver answers 503 while it is down.
 	var up atomic.Bool
-	handler := h.svc.WebhookHandler(mwallet.Secret(h.sim.Credentials().WebhookSecret), webhooks.WithClock(h.sim.Clock.Now))
+	handler := h.svc.WebhookHandler(h.sim.Credentials().WebhookSecretValue(), webhooks.WithClock(h.sim.Clock.Now))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !up.Load() {
 			http.Error(w, "down for maintenance", http.StatusServiceUnavailable)

@@ -87,7 +87,7 @@ func (f *Flags) Open(opts ...mwallet.Option) (*Env, error) {
 			Client:        sim.Client(opts...),
 			Sim:           sim,
 			Member:        simulator.DefaultMemberExternalID,
-			WebhookSecret: mwallet.Secret(sim.Credentials().WebhookSecret),
+			WebhookSecret: sim.Credentials().WebhookSecretValue(),
 		}, nil
 	}
 	var missing []string
