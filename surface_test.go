@@ -105,6 +105,17 @@ func internalMentions(t *testing.T) []string {
 			}
 		}
 	}
+	// A name that a public package of the module also has (the simulator's
+	// internal/deposits beside the SDK's deposits) cannot be told apart in
+	// prose: the import check below still catches a declaration using it.
+	for _, dir := range dirs {
+		if isInternal(dir) {
+			continue
+		}
+		for _, f := range parsePackage(t, fset, dir) {
+			delete(internalNames, f.Name.Name)
+		}
+	}
 	var names []string
 	for n := range internalNames {
 		names = append(names, regexp.QuoteMeta(n))
