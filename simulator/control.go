@@ -3,7 +3,6 @@ package simulator
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"sort"
@@ -148,6 +147,10 @@ func controlError(err error) *apiError {
 	var pe *persistError
 	if errors.As(err, &pe) {
 		return pe.answer()
+	}
+	var ne *NameError
+	if errors.As(err, &ne) {
+		return ne.answer()
 	}
 	var ins *InsufficientFundsError
 	if errors.As(err, &ins) {
@@ -371,8 +374,15 @@ func (s *Simulator) registerControl() {
 		case in.Collection != "" && in.ObjectID != "":
 			return 0, nil, errInvalidRequest("send collection or object_id, not both")
 		case in.Collection != "":
-			s.outcomes().byCollection[strings.Trim(in.Collection, "/")] = m
+			c := strings.Trim(in.Collection, "/")
+			if err := s.checkCollection(OutcomeCollection(c)); err != nil {
+				return 0, nil, err
+			}
+			s.outcomes().byCollection[c] = m
 		case in.ObjectID != "":
+			if err := s.checkOutcomeObject(in.ObjectID); err != nil {
+				return 0, nil, err
+			}
 			s.setObjectOutcomeLocked(in.ObjectID, m)
 		default:
 			return 0, nil, errInvalidRequest("collection or object_id is required")
@@ -473,11 +483,11 @@ func (s *Simulator) action(key, id string, body []byte) (json.RawMessage, error)
 	defer s.mu.Unlock()
 	fn, ok := s.actions[key]
 	if !ok {
-		return nil, fmt.Errorf("simulator: unknown action %q", key)
+		return nil, s.unknownAction(key)
 	}
 	out, err := s.runAction(key, fn, id, body)
 	if err != nil {
-		return nil, err
+		return nil, unknownID("object", id, err)
 	}
 	s.runDueLocked()
 	if out == nil {

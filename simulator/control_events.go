@@ -23,6 +23,9 @@ func (e *EventsControl) List() []Event {
 // does not drive. Control API: POST /_sim/webhooks/events.
 func (e *EventsControl) Emit(typ, object, id, externalMemberID, status string, version int64) (string, error) {
 	return call2(e.s, "Events.Emit", func() (string, error) {
+		if err := checkEventType(typ); err != nil {
+			return "", err
+		}
 		return e.s.emitEvent(typ, object, id, externalMemberID, status, version)
 	}, typ, object, id, externalMemberID, status, version)
 }
@@ -38,6 +41,9 @@ func (e *EventsControl) EmitExtra(typ, object, id, externalMemberID, status stri
 		return "", fmt.Errorf("simulator: EmitExtra: extra: %w", err)
 	}
 	return call2(e.s, "Events.EmitExtra", func() (string, error) {
+		if err := checkEventType(typ); err != nil {
+			return "", err
+		}
 		return e.s.emitEventExtra(typ, object, id, externalMemberID, status, version, extra)
 	}, typ, object, id, externalMemberID, status, version, extra)
 }

@@ -10,7 +10,9 @@ type FaultsControl struct{ s *Simulator }
 // and path. Faults are tried in the order they were added; one request takes
 // at most one fault.
 func (fc *FaultsControl) Inject(f Fault) error {
-	return call1(fc.s, "Faults.Inject", func() error { return fc.s.injectFault(f) }, f)
+	return call1(fc.s, "Faults.Inject", func() error {
+		return badName("fault kind", string(f.Kind), faultKindNames, fc.s.injectFault(f))
+	}, f)
 }
 
 // Clear removes every fault.

@@ -15,7 +15,7 @@ func (k *KeysControl) Add(clientID, apiKeyValue, signingKey string, ks KeySettin
 
 // Set changes the Key of clientID.
 func (k *KeysControl) Set(clientID string, ks KeySettings) error {
-	return call1(k.s, "Keys.Set", func() error { return k.s.setKey(clientID, ks) }, clientID, ks)
+	return call1(k.s, "Keys.Set", func() error { return unknownID("key", clientID, k.s.setKey(clientID, ks)) }, clientID, ks)
 }
 
 // Sign computes the signing headers (x-timestamp, x-nonce, x-signature) of
@@ -31,6 +31,6 @@ func (k *KeysControl) Sign(clientID, method, target, nonce string, body []byte) 
 	return call2(k.s, "Keys.Sign", func() (SignedRequest, error) {
 		k.s.mu.Lock()
 		defer k.s.mu.Unlock()
-		return k.s.signLocked(clientID, method, target, nonce, body)
+		return unknownID2[SignedRequest]("key", clientID)(k.s.signLocked(clientID, method, target, nonce, body))
 	}, clientID, method, target, nonce, body)
 }

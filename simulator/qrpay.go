@@ -185,7 +185,7 @@ func (s *Simulator) registerQRPay() {
 	s.register(endpoint{method: http.MethodGet, pattern: "/v1/qrpay/schemes", scope: "qrpay:write", handle: s.qrSchemes})
 	for _, a := range []string{"complete", "fail", "refund", "timeout"} {
 		action := a
-		s.actions[CollectionQROrders+"/"+action] = func(id string, _ []byte) (any, error) {
+		s.actions[string(CollectionQROrders)+"/"+action] = func(id string, _ []byte) (any, error) {
 			o, err := s.qrActionLocked(id, action)
 			if err != nil {
 				return nil, err

@@ -200,6 +200,9 @@ func (s *Simulator) registerWebhooks() {
 		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
 		}
+		if err := checkEventTypes(in.Events); err != nil {
+			return 0, nil, err
+		}
 		e, err := s.addWebhookEndpointLocked(in)
 		if err != nil {
 			return 0, nil, err
@@ -256,6 +259,9 @@ func (s *Simulator) registerWebhooks() {
 				return 0, nil, errInvalidRequest("status_version must be an integer")
 			}
 			version = v
+		}
+		if err := checkEventType(in.EventType); err != nil {
+			return 0, nil, err
 		}
 		id, err := s.emitEventLocked(in.EventType, in.Object, in.ID, in.ExternalMemberID, in.Status, version, in.Extra)
 		if err != nil {
