@@ -131,7 +131,9 @@ func (c *CardsControl) SetKYCCountry(memberID, country string) error {
 // AddShippingAddress adds a shipping address to a member and returns its
 // id. Every member starts with adr_ addresses in SG (default) and HK.
 func (c *CardsControl) AddShippingAddress(memberID, country string, isDefault bool) (string, error) {
-	return call2(c.s, "Cards.AddShippingAddress", func() (string, error) { return unknownID2[string]("member", memberID)(c.s.addCardShippingAddress(memberID, country, isDefault)) }, memberID, country, isDefault)
+	return call2(c.s, "Cards.AddShippingAddress", func() (string, error) {
+		return unknownID2[string]("member", memberID)(c.s.addCardShippingAddress(memberID, country, isDefault))
+	}, memberID, country, isDefault)
 }
 
 // SetBINAuthorizations restricts the products the merchant sees to these
@@ -142,7 +144,9 @@ func (c *CardsControl) SetBINAuthorizations(bins ...string) error {
 
 // SetProductEnabled enables or disables a card product.
 func (c *CardsControl) SetProductEnabled(productID string, enabled bool) error {
-	return call1(c.s, "Cards.SetProductEnabled", func() error { return unknownID("card product", productID, c.s.setCardProductEnabled(productID, enabled)) }, productID, enabled)
+	return call1(c.s, "Cards.SetProductEnabled", func() error {
+		return unknownID("card product", productID, c.s.setCardProductEnabled(productID, enabled))
+	}, productID, enabled)
 }
 
 // Funds returns the available and locked balances of asset that card

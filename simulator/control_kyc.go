@@ -38,7 +38,9 @@ func (k *KYCControl) CompleteSession(ticketID string) error {
 // applicationID is optional. Control action kyc/quick/{id}/compensate with
 // body {"compensation_source": ..., "application_id": ...}.
 func (k *KYCControl) CompensateQuickBinding(id, source, applicationID string) error {
-	return call1(k.s, "KYC.CompensateQuickBinding", func() error { return unknownID("quick KYC binding", id, k.s.compensateQuickBinding(id, source, applicationID)) }, id, source, applicationID)
+	return call1(k.s, "KYC.CompensateQuickBinding", func() error {
+		return unknownID("quick KYC binding", id, k.s.compensateQuickBinding(id, source, applicationID))
+	}, id, source, applicationID)
 }
 
 // SetQuick enables or disables quick KYC for the merchant and sets the

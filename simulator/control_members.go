@@ -19,7 +19,9 @@ func (m *MembersControl) Get(id string) (MemberInfo, bool) {
 // banned or frozen); id is mem_<uuid>, the bare uuid or the
 // external_member_id. Moving into or out of suspended emits member.suspended.
 func (m *MembersControl) SetStatus(id, status string) error {
-	return call1(m.s, "Members.SetStatus", func() error { return badName("member status", status, memberStatusNames, unknownID("member", id, m.s.setMemberStatus(id, status))) }, id, status)
+	return call1(m.s, "Members.SetStatus", func() error {
+		return badName("member status", status, memberStatusNames, unknownID("member", id, m.s.setMemberStatus(id, status)))
+	}, id, status)
 }
 
 // SetFundsProtection puts a member (mem_ id, bare uuid or
