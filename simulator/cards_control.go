@@ -13,7 +13,7 @@ func (s *Simulator) registerCardActions() {
 	s.actions["cards/applications/approve"] = func(id string, _ []byte) (any, error) {
 		a, err := s.findApplication(id)
 		if err != nil {
-			return nil, err
+			return nil, unknownID("card application", id, err)
 		}
 		if err := s.approveCardApplicationLocked(a); err != nil {
 			return nil, err
@@ -27,7 +27,7 @@ func (s *Simulator) registerCardActions() {
 	s.actions["cards/applications/reject"] = func(id string, _ []byte) (any, error) {
 		a, err := s.findApplication(id)
 		if err != nil {
-			return nil, err
+			return nil, unknownID("card application", id, err)
 		}
 		if err := s.rejectCardApplicationLocked(a); err != nil {
 			return nil, err
@@ -121,7 +121,7 @@ func (s *Simulator) topUpAction(fn func(*cardTopUp) error) actionFunc {
 	return func(id string, _ []byte) (any, error) {
 		t, err := s.findTopUp(id)
 		if err != nil {
-			return nil, err
+			return nil, unknownID("card top-up", id, err)
 		}
 		if err := fn(t); err != nil {
 			return nil, err

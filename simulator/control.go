@@ -281,6 +281,9 @@ func (s *Simulator) registerControl() {
 		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
 		}
+		if err := checkEnvironment(in.Environment); err != nil {
+			return 0, nil, err
+		}
 		k, err := s.addKeyLocked(in.ClientID, in.APIKey, in.SigningKey, in.settings())
 		if err != nil {
 			return 0, nil, err

@@ -10,12 +10,22 @@ type KeysControl struct{ s *Simulator }
 // settings ks (SignatureRequired defaults to true, Environment to the current
 // one; restricted scopes need ApproveRestricted).
 func (k *KeysControl) Add(clientID, apiKeyValue, signingKey string, ks KeySettings) (Credentials, error) {
-	return call2(k.s, "Keys.Add", func() (Credentials, error) { return k.s.addKey(clientID, apiKeyValue, signingKey, ks) }, clientID, apiKeyValue, signingKey, ks)
+	return call2(k.s, "Keys.Add", func() (Credentials, error) {
+		if err := checkEnvironment(ks.Environment); err != nil {
+			return Credentials{}, err
+		}
+		return k.s.addKey(clientID, apiKeyValue, signingKey, ks)
+	}, clientID, apiKeyValue, signingKey, ks)
 }
 
 // Set changes the Key of clientID.
 func (k *KeysControl) Set(clientID string, ks KeySettings) error {
-	return call1(k.s, "Keys.Set", func() error { return unknownID("key", clientID, k.s.setKey(clientID, ks)) }, clientID, ks)
+	return call1(k.s, "Keys.Set", func() error {
+		if err := checkEnvironment(ks.Environment); err != nil {
+			return err
+		}
+		return unknownID("key", clientID, k.s.setKey(clientID, ks))
+	}, clientID, ks)
 }
 
 // Sign computes the signing headers (x-timestamp, x-nonce, x-signature) of

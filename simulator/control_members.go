@@ -7,7 +7,13 @@ type MembersControl struct{ s *Simulator }
 
 // Create creates a member of the merchant and returns its mem_ id.
 func (m *MembersControl) Create(seed MemberSeed) (string, error) {
-	return call2(m.s, "Members.Create", func() (string, error) { return m.s.createMember(seed) }, seed)
+	return call2(m.s, "Members.Create", func() (string, error) {
+		id, err := m.s.createMember(seed)
+		if seed.Status != "" {
+			err = badName("member status", seed.Status, memberStatusNames, err)
+		}
+		return id, err
+	}, seed)
 }
 
 // Get finds a member by mem_ id, bare uuid or external_member_id.

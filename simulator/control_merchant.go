@@ -13,7 +13,7 @@ type MerchantControl struct{ s *Simulator }
 // Set changes the merchant as ms says. It changes nothing when any
 // setting is invalid.
 func (m *MerchantControl) Set(ms MerchantSettings) error {
-	return call1(m.s, "Merchant.Set", func() error { return m.s.setMerchant(ms) }, ms)
+	return call1(m.s, "Merchant.Set", func() error { return merchantNameError(ms, m.s.setMerchant(ms)) }, ms)
 }
 
 // TopUpPrepaid credits the merchant prepaid account with amount of

@@ -42,7 +42,10 @@ type NameError struct {
 // Error says what was not known and, for a fixed set, the valid choices.
 func (e *NameError) Error() string {
 	if e.err != nil {
-		return e.err.Error()
+		if old := e.err.Error(); strings.Contains(old, e.Name) {
+			return old
+		}
+		return "simulator: " + e.message() + " (" + e.err.Error() + ")"
 	}
 	return "simulator: " + e.message()
 }
@@ -70,8 +73,15 @@ func (e *NameError) Is(target error) bool {
 // otherwise 404 not_found for an unknown id and 400 invalid_request for a
 // bad name.
 func (e *NameError) answer() *apiError {
-	if e.err != nil {
+	var ae *apiError
+	var pe *persistError
+	switch {
+	case e.err != nil && (errors.As(e.err, &ae) || errors.As(e.err, &pe)):
 		return controlError(e.err)
+	case e.err != nil && e.NotFound:
+		return newErr("not_found", e.err.Error())
+	case e.err != nil:
+		return errInvalidRequest(e.err.Error())
 	}
 	if e.NotFound {
 		return newErr("not_found", e.message())
@@ -254,4 +264,53 @@ func (s *Simulator) badAsset(asset string, err error) error {
 	}
 	sort.Strings(valid)
 	return &NameError{Kind: "asset", Name: asset, Valid: valid, err: err}
+}
+
+// writeMethods are the methods of the business API's writes.
+var writeMethods = []string{"DELETE", "PATCH", "POST", "PUT"}
+
+// checkWriteMethod refuses a method that is not a write method of the
+// business API (with the refusal StartInProgress gave before it was
+// typed).
+func checkWriteMethod(method string) error {
+	m := strings.ToUpper(strings.TrimSpace(method))
+	if m == "" || slices.Contains(writeMethods, m) {
+		return nil
+	}
+	return &NameError{Kind: "method", Name: method, Valid: writeMethods,
+		err: errInvalidRequest("method must be a write method (POST, PUT, PATCH or DELETE)")}
+}
+
+// environmentNames are the environments of a Key, an endpoint or the
+// merchant.
+var environmentNames = []string{string(Production), string(Sandbox)}
+
+// checkEnvironment refuses an environment other than sandbox or production
+// (empty keeps the current one), with the refusal the Key settings gave
+// before it was typed, before anything is drawn from the random source.
+func checkEnvironment(env Environment) error {
+	switch env {
+	case "", Sandbox, Production:
+		return nil
+	}
+	return &NameError{Kind: "environment", Name: string(env), Valid: environmentNames,
+		err: errInvalidRequest(fmt.Sprintf("environment %q: want sandbox or production", env))}
+}
+
+// merchantNameError types err, the refusal of merchant settings ms, as a
+// *NameError when ms names an unknown model, status or environment.
+func merchantNameError(ms MerchantSettings, err error) error {
+	if err == nil {
+		return nil
+	}
+	if ms.Model != "" {
+		err = badName("merchant model", string(ms.Model), []string{string(MerchantHosted), string(PlatformHosted)}, err)
+	}
+	if ms.Status != "" {
+		err = badName("merchant status", string(ms.Status), []string{"active", "closed", "frozen", "suspended"}, err)
+	}
+	if ms.Environment != "" {
+		err = badName("environment", string(ms.Environment), environmentNames, err)
+	}
+	return err
 }

@@ -28,6 +28,9 @@ func (r *RequestsControl) Reset() error {
 // "body", "seconds"} (seconds defaults to 60).
 func (r *RequestsControl) StartInProgress(method, target, key string, body []byte, d time.Duration) error {
 	return call1(r.s, "Requests.StartInProgress", func() error {
+		if err := checkWriteMethod(method); err != nil {
+			return err
+		}
 		r.s.mu.Lock()
 		defer r.s.mu.Unlock()
 		return r.s.startInProgressLocked(method, target, key, body, d)
