@@ -15,6 +15,7 @@ import (
 	"github.com/mwallet/mwallet-go/openapi"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/simtest"
+	"github.com/mwallet/mwallet-go/webhooks"
 )
 
 // The control-name table: every control Go method and every control route
@@ -547,4 +548,47 @@ func documentedControlOperations(t *testing.T) []string {
 		t.Fatalf("found %d operations in the control OpenAPI document", len(out))
 	}
 	return out
+}
+
+// TestControlDocumentListsTheNames holds the names the control OpenAPI
+// document lists to the ones the simulator accepts: the event types of
+// SimEventType, and the outcome collections of OutcomeRequest.
+func TestControlDocumentListsTheNames(t *testing.T) {
+	t.Parallel()
+	doc := string(openapi.Control())
+	start := strings.Index(doc, "\n    SimEventType:\n")
+	end := strings.Index(doc, "\n    EmitEventRequest:\n")
+	if start < 0 || end < start {
+		t.Fatal("no SimEventType schema before EmitEventRequest in the control document")
+	}
+	var documented []string
+	for _, line := range strings.Split(doc[start:end], "\n") {
+		if v, ok := strings.CutPrefix(line, "        - "); ok {
+			documented = append(documented, v)
+		}
+	}
+	var want []string
+	for _, e := range webhooks.EventTypes() {
+		want = append(want, string(e))
+	}
+	sort.Strings(documented)
+	sort.Strings(want)
+	if diff := cmp.Diff(want, documented); diff != "" {
+		t.Errorf("SimEventType enum (-event types +documented):\n%s", diff)
+	}
+
+	m := regexp.MustCompile(`pattern: \^/\*\(([a-z/|]+)\)/\*\$`).FindStringSubmatch(doc)
+	if m == nil {
+		t.Fatal("no collection pattern in the control document")
+	}
+	got := strings.Split(m[1], "|")
+	sort.Strings(got)
+	err := simtest.Start(t).Outcomes.Set("", simulator.Manual())
+	var ne *simulator.NameError
+	if !errors.As(err, &ne) {
+		t.Fatalf("Outcomes.Set(\"\"): %v", err)
+	}
+	if diff := cmp.Diff(ne.Valid, got); diff != "" {
+		t.Errorf("collections (-simulator +document):\n%s", diff)
+	}
 }
