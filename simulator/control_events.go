@@ -13,10 +13,12 @@ func (e *EventsControl) List() []Event {
 }
 
 // Emit records an event as the service would and queues its
-// deliveries: typ is an event type (for example "card.status.updated"),
-// object the data.object kind, id the data.id, externalMemberID the member
-// (an external_member_id or mem_ id of a simulator member, or any value for
-// a member the simulator does not know), status and version data.status and
+// deliveries: typ is an event type of the contract (for example
+// "card.status.updated"; another is refused with a *NameError listing
+// them, webhooks.EventTypes), object the data.object kind, id the
+// data.id, externalMemberID the member (an external_member_id or mem_ id of
+// a simulator member, or any value for a member the simulator does not
+// know), status and version data.status and
 // data.status_version. It returns the event_id. Events of platform-direct
 // members are not recorded (the contract sends none): the id is then empty.
 // Use it to test receivers with events whose product flow the simulator

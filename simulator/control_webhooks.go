@@ -74,7 +74,8 @@ func (w *WebhooksControl) Handler(fn webhooks.HandlerFunc, opts ...webhooks.Opti
 }
 
 // AddEndpoint registers an endpoint of the simulator's environment
-// that receives the given event types (every event when none is given),
+// that receives the given event types (every event when none is given; a
+// type the contract does not document is refused with a *NameError),
 // signed with the merchant's webhook_secret credential. It returns the
 // endpoint id and its secret. Control API: POST /_sim/webhooks/endpoints.
 func (w *WebhooksControl) AddEndpoint(rawURL string, events ...string) (id, secret string, err error) {
