@@ -317,6 +317,9 @@ func (s *Simulator) registerControl() {
 		if err := decodeControl(body, &f); err != nil {
 			return 0, nil, err
 		}
+		if err := checkFaultMethod(f.Method); err != nil {
+			return 0, nil, err
+		}
 		if err := s.injectFaultLocked(f); err != nil {
 			return 0, nil, err
 		}

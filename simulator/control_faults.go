@@ -11,6 +11,9 @@ type FaultsControl struct{ s *Simulator }
 // at most one fault.
 func (fc *FaultsControl) Inject(f Fault) error {
 	return call1(fc.s, "Faults.Inject", func() error {
+		if err := checkFaultMethod(f.Method); err != nil {
+			return err
+		}
 		return badName("fault kind", string(f.Kind), faultKindNames, fc.s.injectFault(f))
 	}, f)
 }

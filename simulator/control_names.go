@@ -3,6 +3,7 @@ package simulator
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"sort"
 	"strings"
@@ -313,4 +314,47 @@ func merchantNameError(ms MerchantSettings, err error) error {
 		err = badName("environment", string(ms.Environment), environmentNames, err)
 	}
 	return err
+}
+
+// faultMethods are the methods a fault matches ("*" or empty: every one).
+var faultMethods = []string{"*", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT"}
+
+// checkFaultMethod refuses a fault method no request can have (a fault
+// that would never be taken).
+func checkFaultMethod(method string) error {
+	if method == "" || slices.Contains(faultMethods, strings.ToUpper(method)) {
+		return nil
+	}
+	return unknownName("fault method", method, faultMethods)
+}
+
+// checkBusinessEndpoint refuses a write method and path that no business
+// endpoint serves: a request in progress there would never be met. Other
+// refusals (a method that is not a write, a path outside /v1/) are
+// StartInProgress's own.
+func (s *Simulator) checkBusinessEndpoint(method, target string) error {
+	m := strings.ToUpper(strings.TrimSpace(method))
+	path, _, _ := strings.Cut(target, "?")
+	if !strings.HasPrefix(path, "/v1/") || !slices.Contains(writeMethods, m) {
+		return nil
+	}
+	r, err := http.NewRequest(m, path, nil)
+	if err != nil || slices.Contains(s.allowedMethods(r), m) {
+		return nil
+	}
+	var valid []string
+	for _, e := range s.endpoints {
+		if !isWrite(e.method) {
+			continue
+		}
+		paths := e.routes
+		if len(paths) == 0 {
+			paths = []string{e.pattern}
+		}
+		for _, p := range paths {
+			valid = append(valid, e.method+" "+p)
+		}
+	}
+	sort.Strings(valid)
+	return unknownName("business endpoint", m+" "+path, slices.Compact(valid))
 }

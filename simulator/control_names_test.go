@@ -2,6 +2,7 @@ package simulator_test
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"reflect"
 	"regexp"
@@ -75,6 +76,9 @@ func goNameRows() []goNameRow {
 		}},
 		{"Faults.Inject", "fault kind", false, func(s *simulator.Simulator) error {
 			return s.Faults.Inject(simulator.Fault{Kind: "drop", Path: "/v1/members"})
+		}},
+		{"Faults.Inject", "fault method", false, func(s *simulator.Simulator) error {
+			return s.Faults.Inject(simulator.Fault{Kind: simulator.FaultError, Method: "PSOT", Path: "/v1/members"})
 		}},
 		{"Members.Create", "member status", false, func(s *simulator.Simulator) error {
 			_, err := s.Members.Create(simulator.MemberSeed{ExternalID: "names-new", Status: "activ"})
@@ -179,6 +183,9 @@ func goNameRows() []goNameRow {
 		{"Requests.StartInProgress", "method", false, func(s *simulator.Simulator) error {
 			return s.Requests.StartInProgress("FETCH", "/v1/members", "00000000-0000-4000-8000-000000000001", nil, time.Minute)
 		}},
+		{"Requests.StartInProgress", "business endpoint", false, func(s *simulator.Simulator) error {
+			return s.Requests.StartInProgress("POST", "/v1/depostis", "00000000-0000-4000-8000-000000000001", nil, time.Minute)
+		}},
 		{"Action", "control action", false, func(s *simulator.Simulator) error {
 			_, err := s.Action("cards/shipp", "crd_1", nil)
 			return err
@@ -239,6 +246,7 @@ func httpNameRows() []httpNameRow {
 		{"POST /_sim/keys/{client_id}", post, "/_sim/keys/" + unknownID, map[string]any{}, 404, "not_found"},
 		{"POST /_sim/keys/{client_id}/sign", post, "/_sim/keys/" + unknownID + "/sign", map[string]any{"method": "POST", "path": "/v1/members"}, 404, "not_found"},
 		{"POST /_sim/faults", post, "/_sim/faults", map[string]any{"kind": "drop", "path": "/v1/members"}, 400, "invalid_request"},
+		{"POST /_sim/faults", post, "/_sim/faults", map[string]any{"kind": "error", "method": "PSOT", "path": "/v1/members"}, 400, "invalid_request"},
 		{"POST /_sim/outcomes", post, "/_sim/outcomes", map[string]any{"collection": "nonsense/things", "mode": "immediate"}, 400, "invalid_request"},
 		{"POST /_sim/outcomes", post, "/_sim/outcomes", map[string]any{"collection": "remittance", "mode": "immediate"}, 400, "invalid_request"},
 		{"POST /_sim/outcomes", post, "/_sim/outcomes", map[string]any{"object_id": "qrp_" + unknownID, "mode": "immediate"}, 404, "not_found"},
@@ -258,6 +266,7 @@ func httpNameRows() []httpNameRow {
 		{"POST /_sim/qrpay/scenarios", post, "/_sim/qrpay/scenarios", map[string]any{"code_value": "code-1", "scenarios": []string{"timeout_"}}, 400, "invalid_request"},
 		{"GET /_sim/qrpay/orders/{id}/trace", "GET", "/_sim/qrpay/orders/qrp_" + unknownID + "/trace", nil, 404, "not_found"},
 		{"POST /_sim/requests/in_progress", post, "/_sim/requests/in_progress", map[string]any{"method": "FETCH", "path": "/v1/members", "idempotency_key": "00000000-0000-4000-8000-000000000001"}, 400, "invalid_request"},
+		{"POST /_sim/requests/in_progress", post, "/_sim/requests/in_progress", map[string]any{"method": "POST", "path": "/v1/depostis", "idempotency_key": "00000000-0000-4000-8000-000000000001"}, 400, "invalid_request"},
 		{"POST /_sim/webhooks/endpoints", post, "/_sim/webhooks/endpoints", map[string]any{"url": "http://127.0.0.1:9/hook", "events": []string{"card.created"}}, 400, "invalid_request"},
 		{"DELETE /_sim/webhooks/endpoints/{id}", "DELETE", "/_sim/webhooks/endpoints/whe_" + unknownID, nil, 404, "not_found"},
 		{"POST /_sim/webhooks/endpoints/{id}/disable", post, "/_sim/webhooks/endpoints/whe_" + unknownID + "/disable", nil, 404, "not_found"},
@@ -591,4 +600,30 @@ func TestControlDocumentListsTheNames(t *testing.T) {
 	if diff := cmp.Diff(ne.Valid, got); diff != "" {
 		t.Errorf("collections (-simulator +document):\n%s", diff)
 	}
+}
+
+// TestInProgressTakesEveryWriteEndpoint: the endpoint check of
+// StartInProgress refuses only paths no endpoint serves: every write
+// endpoint of the simulator (path parameters filled in) is accepted.
+func TestInProgressTakesEveryWriteEndpoint(t *testing.T) {
+	t.Parallel()
+	sim := simtest.Start(t)
+	param := regexp.MustCompile(`\{[^}]*\}`)
+	n := 0
+	for i, e := range simulator.Endpoints(sim) {
+		method, path := e.Method, e.Path
+		if method == http.MethodGet || method == http.MethodHead {
+			continue
+		}
+		path = strings.TrimSuffix(param.ReplaceAllString(path, "x1"), "x1...")
+		key := fmt.Sprintf("00000000-0000-4000-8000-%012d", i)
+		if err := sim.Requests.StartInProgress(method, path, key, nil, time.Minute); err != nil {
+			t.Errorf("StartInProgress(%s %s): %v", method, path, err)
+		}
+		n++
+	}
+	if n < 20 {
+		t.Fatalf("only %d write endpoints", n)
+	}
+	t.Logf("%d write endpoints accepted", n)
 }

@@ -31,6 +31,9 @@ func (r *RequestsControl) StartInProgress(method, target, key string, body []byt
 		if err := checkWriteMethod(method); err != nil {
 			return err
 		}
+		if err := r.s.checkBusinessEndpoint(method, target); err != nil {
+			return err
+		}
 		r.s.mu.Lock()
 		defer r.s.mu.Unlock()
 		return r.s.startInProgressLocked(method, target, key, body, d)
