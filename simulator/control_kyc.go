@@ -39,7 +39,11 @@ func (k *KYCControl) CompleteSession(ticketID string) error {
 // body {"compensation_source": ..., "application_id": ...}.
 func (k *KYCControl) CompensateQuickBinding(id, source, applicationID string) error {
 	return call1(k.s, "KYC.CompensateQuickBinding", func() error {
-		return unknownID("quick KYC binding", id, k.s.compensateQuickBinding(id, source, applicationID))
+		err := unknownID("quick KYC binding", id, k.s.compensateQuickBinding(id, source, applicationID))
+		if source != "" {
+			err = badName("compensation source", source, []string{"admin", "auto"}, err)
+		}
+		return err
 	}, id, source, applicationID)
 }
 

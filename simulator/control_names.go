@@ -358,3 +358,10 @@ func (s *Simulator) checkBusinessEndpoint(method, target string) error {
 	sort.Strings(valid)
 	return unknownName("business endpoint", m+" "+path, slices.Compact(valid))
 }
+
+// sortedNames returns names sorted, in a new slice.
+func sortedNames(names []string) []string {
+	out := slices.Clone(names)
+	sort.Strings(out)
+	return out
+}

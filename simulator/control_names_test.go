@@ -627,3 +627,37 @@ func TestInProgressTakesEveryWriteEndpoint(t *testing.T) {
 	}
 	t.Logf("%d write endpoints accepted", n)
 }
+
+// TestControlNamesOnExistingObjects: a bad name given with an object that
+// exists (a card status for a card, a compensation source for a quick KYC
+// binding) is a *NameError of the name, over HTTP 400 invalid_request, and
+// changes nothing.
+func TestControlNamesOnExistingObjects(t *testing.T) {
+	t.Parallel()
+	sim, c := newRaw(t)
+	e := &knobEnv{t: t, sim: sim, c: c, tok: c.token()}
+	card := e.card()
+	r := e.post("/v1/kyc/quick", member1, map[string]any{})
+	wantStatus(t, r, 201)
+	binding := r.body["id"].(string)
+	before := mustDigest(t, sim)
+
+	for _, row := range []struct {
+		kind string
+		call func() error
+	}{
+		{"card status", func() error { return sim.Cards.SetStatus(card, "activated") }},
+		{"compensation source", func() error { return sim.KYC.CompensateQuickBinding(binding, "operator", "") }},
+	} {
+		err := row.call()
+		var ne *simulator.NameError
+		if !errors.As(err, &ne) || ne.Kind != row.kind || ne.NotFound || len(ne.Valid) == 0 {
+			t.Errorf("%s: %T %v, want a *NameError of kind %q with the valid choices", row.kind, err, err, row.kind)
+		}
+	}
+	wantCode(t, c.control("POST", "/_sim/cards/"+card+"/set_status", map[string]any{"status": "activated"}), 400, "invalid_request")
+	wantCode(t, c.control("POST", "/_sim/kyc/quick/"+binding+"/compensate", map[string]any{"compensation_source": "operator"}), 400, "invalid_request")
+	if after := mustDigest(t, sim); after != before {
+		t.Errorf("refused names changed the state (digest %s -> %s)", before, after)
+	}
+}
