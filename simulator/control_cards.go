@@ -51,7 +51,9 @@ func (c *CardsControl) CompleteClose(cardID string) error {
 // SetStatus overrides a card's status as an operator would (action
 // cards/{id}/set_status), for reaching pending or expired in tests.
 func (c *CardsControl) SetStatus(cardID, status string) error {
-	return call1(c.s, "Cards.SetStatus", func() error { return badName("card status", status, sortedNames(cardStatuses), unknownID("card", cardID, c.s.setCardStatus(cardID, status))) }, cardID, status)
+	return call1(c.s, "Cards.SetStatus", func() error {
+		return badName("card status", status, sortedNames(cardStatuses), unknownID("card", cardID, c.s.setCardStatus(cardID, status)))
+	}, cardID, status)
 }
 
 // SetUpstreamBalanceReadable makes the issuer's balance of a card
