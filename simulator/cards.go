@@ -14,7 +14,7 @@ import (
 
 // CollectionCardClosures is the outcome collection of card closures: a card
 // in closing converges to closed when its closure succeeds upstream.
-const CollectionCardClosures = "cards/closures"
+const CollectionCardClosures OutcomeCollection = "cards/closures"
 
 // Card-line constants of the simulator.
 const (

@@ -14,7 +14,7 @@ func (s *Simulator) registerCardActions() {
 	s.actions["cards/applications/approve"] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {
 		a, err := s.findApplication(id)
 		if err != nil {
-			return nil, err
+			return nil, unknownID("card application", id, err)
 		}
 		if err := s.approveCardApplication(tx, a); err != nil {
 			return nil, err
@@ -28,7 +28,7 @@ func (s *Simulator) registerCardActions() {
 	s.actions["cards/applications/reject"] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {
 		a, err := s.findApplication(id)
 		if err != nil {
-			return nil, err
+			return nil, unknownID("card application", id, err)
 		}
 		if err := s.rejectCardApplication(tx, a); err != nil {
 			return nil, err
@@ -122,7 +122,7 @@ func (s *Simulator) topUpAction(fn func(*kernel.Tx, *cardTopUp) error) actionFun
 	return func(tx *kernel.Tx, id string, _ []byte) (any, error) {
 		t, err := s.findTopUp(id)
 		if err != nil {
-			return nil, err
+			return nil, unknownID("card top-up", id, err)
 		}
 		if err := fn(tx, t); err != nil {
 			return nil, err

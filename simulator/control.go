@@ -3,7 +3,6 @@ package simulator
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"sort"
@@ -151,6 +150,10 @@ func controlError(err error) *apiError {
 	if errors.As(err, &pe) {
 		return pe.answer()
 	}
+	var ne *NameError
+	if errors.As(err, &ne) {
+		return ne.answer()
+	}
 	var ins *InsufficientFundsError
 	if errors.As(err, &ins) {
 		return newErr("insufficient_balance", err.Error())
@@ -280,6 +283,9 @@ func (s *Simulator) registerControl() {
 		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
 		}
+		if err := checkEnvironment(in.Environment); err != nil {
+			return 0, nil, err
+		}
 		k, err := s.addKey(tx, in.ClientID, in.APIKey, in.SigningKey, in.settings())
 		if err != nil {
 			return 0, nil, err
@@ -311,6 +317,9 @@ func (s *Simulator) registerControl() {
 	s.control("POST /_sim/faults", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
 		var f Fault
 		if err := decodeControl(body, &f); err != nil {
+			return 0, nil, err
+		}
+		if err := checkFaultMethod(f.Method); err != nil {
 			return 0, nil, err
 		}
 		if err := s.injectFault(tx, f); err != nil {
@@ -373,8 +382,15 @@ func (s *Simulator) registerControl() {
 		case in.Collection != "" && in.ObjectID != "":
 			return 0, nil, errInvalidRequest("send collection or object_id, not both")
 		case in.Collection != "":
-			s.outcomes().byCollection[strings.Trim(in.Collection, "/")] = m
+			c := strings.Trim(in.Collection, "/")
+			if err := s.checkCollection(OutcomeCollection(c)); err != nil {
+				return 0, nil, err
+			}
+			s.outcomes().byCollection[c] = m
 		case in.ObjectID != "":
+			if err := s.checkOutcomeObject(in.ObjectID); err != nil {
+				return 0, nil, err
+			}
 			s.setObjectOutcome(tx, in.ObjectID, m)
 		default:
 			return 0, nil, errInvalidRequest("collection or object_id is required")
@@ -475,11 +491,11 @@ func (s *Simulator) action(key, id string, body []byte) (json.RawMessage, error)
 	defer tx.End()
 	fn, ok := s.actions[key]
 	if !ok {
-		return nil, fmt.Errorf("simulator: unknown action %q", key)
+		return nil, s.unknownAction(key)
 	}
 	out, err := s.runAction(tx, key, fn, id, body)
 	if err != nil {
-		return nil, err
+		return nil, unknownID("object", id, err)
 	}
 	s.runDue(tx)
 	if out == nil {

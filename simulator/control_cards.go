@@ -21,111 +21,124 @@ type CardsControl struct{ s *Simulator }
 // quick KYC binding, a product gone) is rejected instead, with everything it
 // held returned, as the upstream would.
 func (c *CardsControl) ApproveApplication(id string) error {
-	return call1(c.s, "Cards.ApproveApplication", func() error { return c.s.runApproveCardApplication(id) }, id)
+	return call1(c.s, "Cards.ApproveApplication", func() error { return unknownID("card application", id, c.s.runApproveCardApplication(id)) }, id)
 }
 
 // RejectApplication fails an application under review (action
 // cards/applications/{id}/reject): the issuance fee and shipping are
 // refunded, the first top-up hold released, card.application.rejected sent.
 func (c *CardsControl) RejectApplication(id string) error {
-	return call1(c.s, "Cards.RejectApplication", func() error { return c.s.runRejectCardApplication(id) }, id)
+	return call1(c.s, "Cards.RejectApplication", func() error { return unknownID("card application", id, c.s.runRejectCardApplication(id)) }, id)
 }
 
 // Ship makes a physical card leave stock (action cards/{id}/ship); it
 // can then be activated.
 func (c *CardsControl) Ship(cardID string) error {
-	return call1(c.s, "Cards.Ship", func() error { return c.s.runShipCard(cardID) }, cardID)
+	return call1(c.s, "Cards.Ship", func() error { return unknownID("card", cardID, c.s.runShipCard(cardID)) }, cardID)
 }
 
 // AddTransaction adds (or, with an existing ID, updates) a transaction
 // of a card (action cards/{id}/transactions) and returns its ctx_ id.
 func (c *CardsControl) AddTransaction(cardID string, t CardTransaction) (string, error) {
-	return call2(c.s, "Cards.AddTransaction", func() (string, error) { return c.s.runAddCardTransaction(cardID, t) }, cardID, t)
+	return call2(c.s, "Cards.AddTransaction", func() (string, error) {
+		return unknownID2[string]("card", cardID)(c.s.runAddCardTransaction(cardID, t))
+	}, cardID, t)
 }
 
 // CompleteClose is the issuer's callback ending a closure (action
 // cards/{id}/close_complete): closing becomes closed.
 func (c *CardsControl) CompleteClose(cardID string) error {
-	return call1(c.s, "Cards.CompleteClose", func() error { return c.s.runCompleteCardClose(cardID) }, cardID)
+	return call1(c.s, "Cards.CompleteClose", func() error { return unknownID("card", cardID, c.s.runCompleteCardClose(cardID)) }, cardID)
 }
 
 // SetStatus overrides a card's status as an operator would (action
 // cards/{id}/set_status), for reaching pending or expired in tests.
 func (c *CardsControl) SetStatus(cardID, status string) error {
-	return call1(c.s, "Cards.SetStatus", func() error { return c.s.runSetCardStatus(cardID, status) }, cardID, status)
+	return call1(c.s, "Cards.SetStatus", func() error {
+		return badName("card status", status, sortedNames(cardStatuses), unknownID("card", cardID, c.s.runSetCardStatus(cardID, status)))
+	}, cardID, status)
 }
 
 // SetUpstreamBalanceReadable makes the issuer's balance of a card
 // readable or not (action cards/{id}/upstream_balance); close needs it
 // readable.
 func (c *CardsControl) SetUpstreamBalanceReadable(cardID string, readable bool) error {
-	return call1(c.s, "Cards.SetUpstreamBalanceReadable", func() error { return c.s.setCardUpstreamBalanceReadable(cardID, readable) }, cardID, readable)
+	return call1(c.s, "Cards.SetUpstreamBalanceReadable", func() error { return unknownID("card", cardID, c.s.setCardUpstreamBalanceReadable(cardID, readable)) }, cardID, readable)
 }
 
 // UnlockActivation lifts an activation lock as an operator would
 // (action cards/{id}/unlock).
 func (c *CardsControl) UnlockActivation(cardID string) error {
-	return call1(c.s, "Cards.UnlockActivation", func() error { return c.s.unlockCardActivation(cardID) }, cardID)
+	return call1(c.s, "Cards.UnlockActivation", func() error { return unknownID("card", cardID, c.s.unlockCardActivation(cardID)) }, cardID)
 }
 
 // Plastic returns what is printed on a card (last four digits, expiry
 // MM/YY, CVV), as the end user would read it (action cards/{id}/plastic).
 func (c *CardsControl) Plastic(cardID string) (CardPlastic, error) {
-	return c.s.runCardPlastic(cardID)
+	return unknownID2[CardPlastic]("card", cardID)(c.s.runCardPlastic(cardID))
 }
 
 // UpstreamCloseRequests returns how many close requests were sent to the
 // issuer for a card (repeat closes of a closing or ended card send none).
 func (c *CardsControl) UpstreamCloseRequests(cardID string) (int, error) {
-	return c.s.cardUpstreamCloseRequests(cardID)
+	return unknownID2[int]("card", cardID)(c.s.cardUpstreamCloseRequests(cardID))
 }
 
 // CreditTopUp confirms a top-up upstream (action cards/topups/{id}/credit):
 // the card is credited and card.topup.credited sent.
 func (c *CardsControl) CreditTopUp(id string) error {
-	return call1(c.s, "Cards.CreditTopUp", func() error { return c.s.runCreditCardTopUp(id) }, id)
+	return call1(c.s, "Cards.CreditTopUp", func() error { return unknownID("card top-up", id, c.s.runCreditCardTopUp(id)) }, id)
 }
 
 // RejectTopUp is an explicit upstream rejection (action
 // cards/topups/{id}/reject): the hold is released at once.
 func (c *CardsControl) RejectTopUp(id string) error {
-	return call1(c.s, "Cards.RejectTopUp", func() error { return c.s.runRejectCardTopUp(id) }, id)
+	return call1(c.s, "Cards.RejectTopUp", func() error { return unknownID("card top-up", id, c.s.runRejectCardTopUp(id)) }, id)
 }
 
 // TimeoutTopUp is an upstream timeout (action cards/topups/{id}/timeout):
 // the top-up stays processing and its funds stay held.
 func (c *CardsControl) TimeoutTopUp(id string) error {
-	return call1(c.s, "Cards.TimeoutTopUp", func() error { return c.s.runTimeoutCardTopUp(id) }, id)
+	return call1(c.s, "Cards.TimeoutTopUp", func() error { return unknownID("card top-up", id, c.s.runTimeoutCardTopUp(id)) }, id)
 }
 
 // TopUpStatus returns the status of a top-up order (processing,
 // completed or failed); the business API has no top-up retrieval.
 func (c *CardsControl) TopUpStatus(id string) (string, error) {
-	return c.s.cardTopUpStatus(id)
+	return unknownID2[string]("card top-up", id)(c.s.cardTopUpStatus(id))
 }
 
 // SetLimit sets how many cards of a form factor (virtual or physical)
-// each member may hold, applications in progress included.
+// each member may hold, applications in progress included. Another form
+// factor is refused with a *NameError, and nothing changes.
 func (c *CardsControl) SetLimit(formFactor string, n int) error {
-	return call0(c.s, "Cards.SetLimit", func() { c.s.setCardLimit(formFactor, n) }, formFactor, n)
+	return call1(c.s, "Cards.SetLimit", func() error {
+		if err := checkFormFactor(formFactor); err != nil {
+			return err
+		}
+		c.s.setCardLimit(formFactor, n)
+		return nil
+	}, formFactor, n)
 }
 
 // SetPenalty marks a member as having outstanding penalties (card
 // applications then fail) or clears it.
 func (c *CardsControl) SetPenalty(memberID string, outstanding bool) error {
-	return call1(c.s, "Cards.SetPenalty", func() error { return c.s.setCardPenalty(memberID, outstanding) }, memberID, outstanding)
+	return call1(c.s, "Cards.SetPenalty", func() error { return unknownID("member", memberID, c.s.setCardPenalty(memberID, outstanding)) }, memberID, outstanding)
 }
 
 // SetKYCCountry sets the country of the KYC a member used (default SG),
 // which product country restrictions check.
 func (c *CardsControl) SetKYCCountry(memberID, country string) error {
-	return call1(c.s, "Cards.SetKYCCountry", func() error { return c.s.setCardKYCCountry(memberID, country) }, memberID, country)
+	return call1(c.s, "Cards.SetKYCCountry", func() error { return unknownID("member", memberID, c.s.setCardKYCCountry(memberID, country)) }, memberID, country)
 }
 
 // AddShippingAddress adds a shipping address to a member and returns its
 // id. Every member starts with adr_ addresses in SG (default) and HK.
 func (c *CardsControl) AddShippingAddress(memberID, country string, isDefault bool) (string, error) {
-	return call2(c.s, "Cards.AddShippingAddress", func() (string, error) { return c.s.addCardShippingAddress(memberID, country, isDefault) }, memberID, country, isDefault)
+	return call2(c.s, "Cards.AddShippingAddress", func() (string, error) {
+		return unknownID2[string]("member", memberID)(c.s.addCardShippingAddress(memberID, country, isDefault))
+	}, memberID, country, isDefault)
 }
 
 // SetBINAuthorizations restricts the products the merchant sees to these
@@ -136,14 +149,17 @@ func (c *CardsControl) SetBINAuthorizations(bins ...string) error {
 
 // SetProductEnabled enables or disables a card product.
 func (c *CardsControl) SetProductEnabled(productID string, enabled bool) error {
-	return call1(c.s, "Cards.SetProductEnabled", func() error { return c.s.setCardProductEnabled(productID, enabled) }, productID, enabled)
+	return call1(c.s, "Cards.SetProductEnabled", func() error {
+		return unknownID("card product", productID, c.s.setCardProductEnabled(productID, enabled))
+	}, productID, enabled)
 }
 
 // Funds returns the available and locked balances of asset that card
 // operations draw on: the member's wallet (external_member_id or mem_ id),
 // or the merchant prepaid account when memberID is empty.
 func (c *CardsControl) Funds(memberID, asset string) (available, locked money.Amount, err error) {
-	return c.s.cardFunds(memberID, asset)
+	available, locked, err = c.s.cardFunds(memberID, asset)
+	return available, locked, unknownID("member", memberID, err)
 }
 
 // SetCloseRefused makes the card issuer refuse (or accept again) the close
@@ -152,7 +168,7 @@ func (c *CardsControl) Funds(memberID, asset string) (available, locked money.Am
 // Control API: POST /_sim/cards/{id}/refuse_close with {"refuse": true|false}.
 func (c *CardsControl) SetCloseRefused(cardID string, refused bool) error {
 	return call1(c.s, "Cards.SetCloseRefused", func() error {
-		return c.s.withCard(cardID, func(_ *kernel.Tx, card *simCard) error { card.UpstreamRefusesClose = refused; return nil })
+		return unknownID("card", cardID, c.s.withCard(cardID, func(_ *kernel.Tx, card *simCard) error { card.UpstreamRefusesClose = refused; return nil }))
 	}, cardID, refused)
 }
 

@@ -13,16 +13,21 @@ func (e *EventsControl) List() []Event {
 }
 
 // Emit records an event as the service would and queues its
-// deliveries: typ is an event type (for example "card.status.updated"),
-// object the data.object kind, id the data.id, externalMemberID the member
-// (an external_member_id or mem_ id of a simulator member, or any value for
-// a member the simulator does not know), status and version data.status and
+// deliveries: typ is an event type of the contract (for example
+// "card.status.updated"; another is refused with a *NameError listing
+// them, webhooks.EventTypes), object the data.object kind, id the
+// data.id, externalMemberID the member (an external_member_id or mem_ id of
+// a simulator member, or any value for a member the simulator does not
+// know), status and version data.status and
 // data.status_version. It returns the event_id. Events of platform-direct
 // members are not recorded (the contract sends none): the id is then empty.
 // Use it to test receivers with events whose product flow the simulator
 // does not drive. Control API: POST /_sim/webhooks/events.
 func (e *EventsControl) Emit(typ, object, id, externalMemberID, status string, version int64) (string, error) {
 	return call2(e.s, "Events.Emit", func() (string, error) {
+		if err := checkEventType(typ); err != nil {
+			return "", err
+		}
 		return e.s.runEmitEvent(typ, object, id, externalMemberID, status, version)
 	}, typ, object, id, externalMemberID, status, version)
 }
@@ -38,6 +43,9 @@ func (e *EventsControl) EmitExtra(typ, object, id, externalMemberID, status stri
 		return "", fmt.Errorf("simulator: EmitExtra: extra: %w", err)
 	}
 	return call2(e.s, "Events.EmitExtra", func() (string, error) {
+		if err := checkEventType(typ); err != nil {
+			return "", err
+		}
 		return e.s.emitEventExtra(typ, object, id, externalMemberID, status, version, extra)
 	}, typ, object, id, externalMemberID, status, version, extra)
 }

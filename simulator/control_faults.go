@@ -10,7 +10,12 @@ type FaultsControl struct{ s *Simulator }
 // and path. Faults are tried in the order they were added; one request takes
 // at most one fault.
 func (fc *FaultsControl) Inject(f Fault) error {
-	return call1(fc.s, "Faults.Inject", func() error { return fc.s.runInjectFault(f) }, f)
+	return call1(fc.s, "Faults.Inject", func() error {
+		if err := checkFaultMethod(f.Method); err != nil {
+			return err
+		}
+		return badName("fault kind", string(f.Kind), faultKindNames, fc.s.runInjectFault(f))
+	}, f)
 }
 
 // Clear removes every fault.

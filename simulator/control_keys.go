@@ -10,12 +10,22 @@ type KeysControl struct{ s *Simulator }
 // settings ks (SignatureRequired defaults to true, Environment to the current
 // one; restricted scopes need ApproveRestricted).
 func (k *KeysControl) Add(clientID, apiKeyValue, signingKey string, ks KeySettings) (Credentials, error) {
-	return call2(k.s, "Keys.Add", func() (Credentials, error) { return k.s.runAddKey(clientID, apiKeyValue, signingKey, ks) }, clientID, apiKeyValue, signingKey, ks)
+	return call2(k.s, "Keys.Add", func() (Credentials, error) {
+		if err := checkEnvironment(ks.Environment); err != nil {
+			return Credentials{}, err
+		}
+		return k.s.runAddKey(clientID, apiKeyValue, signingKey, ks)
+	}, clientID, apiKeyValue, signingKey, ks)
 }
 
 // Set changes the Key of clientID.
 func (k *KeysControl) Set(clientID string, ks KeySettings) error {
-	return call1(k.s, "Keys.Set", func() error { return k.s.runSetKey(clientID, ks) }, clientID, ks)
+	return call1(k.s, "Keys.Set", func() error {
+		if err := checkEnvironment(ks.Environment); err != nil {
+			return err
+		}
+		return unknownID("key", clientID, k.s.runSetKey(clientID, ks))
+	}, clientID, ks)
 }
 
 // Sign computes the signing headers (x-timestamp, x-nonce, x-signature) of
@@ -31,6 +41,6 @@ func (k *KeysControl) Sign(clientID, method, target, nonce string, body []byte) 
 	return call2(k.s, "Keys.Sign", func() (SignedRequest, error) {
 		tx := k.s.k.Begin()
 		defer tx.End()
-		return k.s.sign(tx, clientID, method, target, nonce, body)
+		return unknownID2[SignedRequest]("key", clientID)(k.s.sign(tx, clientID, method, target, nonce, body))
 	}, clientID, method, target, nonce, body)
 }

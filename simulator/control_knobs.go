@@ -60,6 +60,9 @@ func notFoundIf(err error) error {
 	if err == nil {
 		return nil
 	}
+	if ne := (*NameError)(nil); errors.As(err, &ne) && ne.err != nil {
+		return notFoundIf(ne.err)
+	}
 	var ae *apiError
 	var pe *persistError
 	if errors.As(err, &ae) || errors.As(err, &pe) || errors.Is(err, errControlNotFound) {

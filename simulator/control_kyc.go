@@ -9,27 +9,27 @@ type KYCControl struct{ s *Simulator }
 // external_member_id): the profile goes back to review and the level drops
 // to 0 (event kyc.result.updated). Control action kyc/{member}/update.
 func (k *KYCControl) Update(memberID string) error {
-	return call1(k.s, "KYC.Update", func() error { return k.s.updateKYC(memberID) }, memberID)
+	return call1(k.s, "KYC.Update", func() error { return unknownID("member", memberID, k.s.updateKYC(memberID)) }, memberID)
 }
 
 // Approve approves a member's profile at level (0 keeps the level held
 // before the last update). Control action kyc/{member}/approve, body
 // {"level": n}.
 func (k *KYCControl) Approve(memberID string, level int) error {
-	return call1(k.s, "KYC.Approve", func() error { return k.s.approveKYC(memberID, level) }, memberID, level)
+	return call1(k.s, "KYC.Approve", func() error { return unknownID("member", memberID, k.s.approveKYC(memberID, level)) }, memberID, level)
 }
 
 // Reject rejects a member's profile under review. Control action
 // kyc/{member}/reject.
 func (k *KYCControl) Reject(memberID string) error {
-	return call1(k.s, "KYC.Reject", func() error { return k.s.rejectKYC(memberID) }, memberID)
+	return call1(k.s, "KYC.Reject", func() error { return unknownID("member", memberID, k.s.rejectKYC(memberID)) }, memberID)
 }
 
 // CompleteSession plays the member finishing a hosted KYC screen (ticket
 // id with or without kyc_): the link is used up and the profile goes back to
 // review. Control action kyc/sessions/{id}/complete.
 func (k *KYCControl) CompleteSession(ticketID string) error {
-	return call1(k.s, "KYC.CompleteSession", func() error { return k.s.runCompleteKYCSession(ticketID) }, ticketID)
+	return call1(k.s, "KYC.CompleteSession", func() error { return unknownID("KYC session", ticketID, k.s.runCompleteKYCSession(ticketID)) }, ticketID)
 }
 
 // CompensateQuickBinding compensates an active quick KYC binding: it stops
@@ -38,7 +38,13 @@ func (k *KYCControl) CompleteSession(ticketID string) error {
 // applicationID is optional. Control action kyc/quick/{id}/compensate with
 // body {"compensation_source": ..., "application_id": ...}.
 func (k *KYCControl) CompensateQuickBinding(id, source, applicationID string) error {
-	return call1(k.s, "KYC.CompensateQuickBinding", func() error { return k.s.runCompensateQuickBinding(id, source, applicationID) }, id, source, applicationID)
+	return call1(k.s, "KYC.CompensateQuickBinding", func() error {
+		err := unknownID("quick KYC binding", id, k.s.runCompensateQuickBinding(id, source, applicationID))
+		if source != "" {
+			err = badName("compensation source", source, []string{"admin", "auto"}, err)
+		}
+		return err
+	}, id, source, applicationID)
 }
 
 // SetQuick enables or disables quick KYC for the merchant and sets the

@@ -7,7 +7,13 @@ type MembersControl struct{ s *Simulator }
 
 // Create creates a member of the merchant and returns its mem_ id.
 func (m *MembersControl) Create(seed MemberSeed) (string, error) {
-	return call2(m.s, "Members.Create", func() (string, error) { return m.s.runCreateMember(seed) }, seed)
+	return call2(m.s, "Members.Create", func() (string, error) {
+		id, err := m.s.runCreateMember(seed)
+		if seed.Status != "" {
+			err = badName("member status", seed.Status, memberStatusNames, err)
+		}
+		return id, err
+	}, seed)
 }
 
 // Get finds a member by mem_ id, bare uuid or external_member_id.
@@ -19,7 +25,9 @@ func (m *MembersControl) Get(id string) (MemberInfo, bool) {
 // banned or frozen); id is mem_<uuid>, the bare uuid or the
 // external_member_id. Moving into or out of suspended emits member.suspended.
 func (m *MembersControl) SetStatus(id, status string) error {
-	return call1(m.s, "Members.SetStatus", func() error { return m.s.runSetMemberStatus(id, status) }, id, status)
+	return call1(m.s, "Members.SetStatus", func() error {
+		return badName("member status", status, memberStatusNames, unknownID("member", id, m.s.runSetMemberStatus(id, status)))
+	}, id, status)
 }
 
 // SetFundsProtection puts a member (mem_ id, bare uuid or
@@ -34,7 +42,7 @@ func (m *MembersControl) SetFundsProtection(id string, on bool) error {
 		defer tx.End()
 		mem := m.s.memberByAnyID(id)
 		if mem == nil {
-			return errNotFound("member")
+			return unknownID("member", id, errNotFound("member"))
 		}
 		mem.FundsProtected = on
 		return nil

@@ -6,13 +6,31 @@ package simulator
 type OutcomesControl struct{ s *Simulator }
 
 // Set sets the outcome mode of a whole collection (for example
-// CollectionQROrders) for objects put in flight from now on.
-func (o *OutcomesControl) Set(collection string, m OutcomeMode) error {
-	return call0(o.s, "Outcomes.Set", func() { o.s.setOutcome(collection, m) }, collection, m)
+// CollectionQROrders) for objects put in flight from now on. A collection
+// that is not one of the Collection constants is refused with a
+// *NameError listing them, and nothing changes.
+func (o *OutcomesControl) Set(collection OutcomeCollection, m OutcomeMode) error {
+	return call1(o.s, "Outcomes.Set", func() error {
+		if err := o.s.checkCollection(collection); err != nil {
+			return err
+		}
+		o.s.setOutcome(string(collection), m)
+		return nil
+	}, collection, m)
 }
 
 // SetObject sets the mode of one object already in flight (id with its
 // REST prefix). Immediate runs its success path now; After schedules it.
+// An id that names no QR order, card application, card, card top-up or
+// remittance is refused with a *NameError (NotFound), and nothing changes.
 func (o *OutcomesControl) SetObject(id string, m OutcomeMode) error {
-	return call0(o.s, "Outcomes.SetObject", func() { o.s.runSetObjectOutcome(id, m) }, id, m)
+	return call1(o.s, "Outcomes.SetObject", func() error {
+		tx := o.s.k.Begin()
+		defer tx.End()
+		if err := o.s.checkOutcomeObject(id); err != nil {
+			return err
+		}
+		o.s.setObjectOutcome(tx, id, m)
+		return nil
+	}, id, m)
 }

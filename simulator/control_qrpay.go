@@ -12,21 +12,21 @@ type QRPayControl struct{ s *Simulator }
 // qrpay.order.completed is emitted. Control action
 // qrpay/orders/{id}/complete.
 func (q *QRPayControl) Complete(id string) error {
-	return call1(q.s, "QRPay.Complete", func() error { return q.s.completeQROrder(id) }, id)
+	return call1(q.s, "QRPay.Complete", func() error { return unknownID("QR payment order", id, q.s.completeQROrder(id)) }, id)
 }
 
 // Fail is the upstream reporting failure for a processing order: the
 // full debit is returned to where it was held from, and qrpay.order.failed is
 // emitted. Control action qrpay/orders/{id}/fail.
 func (q *QRPayControl) Fail(id string) error {
-	return call1(q.s, "QRPay.Fail", func() error { return q.s.failQROrder(id) }, id)
+	return call1(q.s, "QRPay.Fail", func() error { return unknownID("QR payment order", id, q.s.failQROrder(id)) }, id)
 }
 
 // Refund is the upstream refunding a completed order: the full debit
 // (principal and fee) returns to the available balance it came from, and
 // qrpay.order.refunded is emitted. Control action qrpay/orders/{id}/refund.
 func (q *QRPayControl) Refund(id string) error {
-	return call1(q.s, "QRPay.Refund", func() error { return q.s.refundQROrder(id) }, id)
+	return call1(q.s, "QRPay.Refund", func() error { return unknownID("QR payment order", id, q.s.refundQROrder(id)) }, id)
 }
 
 // Timeout records that the upstream notice of a processing order timed
@@ -34,7 +34,7 @@ func (q *QRPayControl) Refund(id string) error {
 // reconciliation) until an outcome arrives. Control action
 // qrpay/orders/{id}/timeout.
 func (q *QRPayControl) Timeout(id string) error {
-	return call1(q.s, "QRPay.Timeout", func() error { return q.s.timeoutQROrder(id) }, id)
+	return call1(q.s, "QRPay.Timeout", func() error { return unknownID("QR payment order", id, q.s.timeoutQROrder(id)) }, id)
 }
 
 // SetScenario makes the simulated upstream behave as scenarios for the code
@@ -42,7 +42,13 @@ func (q *QRPayControl) Timeout(id string) error {
 // written into the payload itself ("SIM:<scenario>" in template 62) apply
 // too.
 func (q *QRPayControl) SetScenario(codeValue string, scenarios ...string) error {
-	return call1(q.s, "QRPay.SetScenario", func() error { return q.s.setQRScenario(codeValue, scenarios...) }, codeValue, scenarios)
+	return call1(q.s, "QRPay.SetScenario", func() error {
+		err := q.s.setQRScenario(codeValue, scenarios...)
+		if sc, bad := firstUnknownScenario(scenarios); bad {
+			return badName("QR scenario", sc, qrScenarioNames(), err)
+		}
+		return err
+	}, codeValue, scenarios)
 }
 
 // SetEnabled switches the QR line on or off. Off, decode, quotes and payments

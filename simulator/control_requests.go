@@ -28,6 +28,12 @@ func (r *RequestsControl) Reset() error {
 // "body", "seconds"} (seconds defaults to 60).
 func (r *RequestsControl) StartInProgress(method, target, key string, body []byte, d time.Duration) error {
 	return call1(r.s, "Requests.StartInProgress", func() error {
+		if err := checkWriteMethod(method); err != nil {
+			return err
+		}
+		if err := r.s.checkBusinessEndpoint(method, target); err != nil {
+			return err
+		}
 		tx := r.s.k.Begin()
 		defer tx.End()
 		return r.s.startInProgress(tx, method, target, key, body, d)

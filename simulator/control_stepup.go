@@ -7,5 +7,5 @@ type StepUpControl struct{ s *Simulator }
 // Complete marks a challenge as completed by the end user, as the
 // hosted screen would. It fails for an unknown or expired challenge.
 func (su *StepUpControl) Complete(challengeID string) error {
-	return call1(su.s, "StepUp.Complete", func() error { return su.s.runCompleteStepUp(challengeID) }, challengeID)
+	return call1(su.s, "StepUp.Complete", func() error { return unknownID("step-up challenge", challengeID, su.s.runCompleteStepUp(challengeID)) }, challengeID)
 }

@@ -234,7 +234,10 @@ func TestControlStepUpAndOutcomes(t *testing.T) {
 	if r.body["mode"] != "after:30s" {
 		t.Errorf("outcome = %s", r.raw)
 	}
-	c.mustControl("POST", "/_sim/outcomes", map[string]any{"object_id": "qrp_1", "mode": "immediate"})
+	// An object or collection the simulator does not know is refused (the
+	// control-name table, control_names_test.go, covers every route).
+	wantCode(t, c.control("POST", "/_sim/outcomes", map[string]any{"object_id": "qrp_1", "mode": "immediate"}), 404, "not_found")
+	wantCode(t, c.control("POST", "/_sim/outcomes", map[string]any{"collection": "remittance", "mode": "immediate"}), 400, "invalid_request")
 	for _, bad := range []map[string]any{
 		{"collection": "qrpay/orders", "mode": "later"},
 		{"collection": "qrpay/orders", "mode": "after:-1s"},

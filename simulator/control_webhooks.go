@@ -74,37 +74,48 @@ func (w *WebhooksControl) Handler(fn webhooks.HandlerFunc, opts ...webhooks.Opti
 }
 
 // AddEndpoint registers an endpoint of the simulator's environment
-// that receives the given event types (every event when none is given),
+// that receives the given event types (every event when none is given; a
+// type the contract does not document is refused with a *NameError),
 // signed with the merchant's webhook_secret credential. It returns the
 // endpoint id and its secret. Control API: POST /_sim/webhooks/endpoints.
 func (w *WebhooksControl) AddEndpoint(rawURL string, events ...string) (id, secret string, err error) {
-	return call3(w.s, "Webhooks.AddEndpoint", func() (string, string, error) { return w.s.runAddWebhookEndpoint(rawURL, events...) }, rawURL, events)
+	return call3(w.s, "Webhooks.AddEndpoint", func() (string, string, error) {
+		if err := checkEventTypes(events); err != nil {
+			return "", "", err
+		}
+		return w.s.runAddWebhookEndpoint(rawURL, events...)
+	}, rawURL, events)
 }
 
 // AddEndpointConfig registers an endpoint with its own environment or
 // secret (see WebhookEndpointConfig) and returns its id and secret.
 func (w *WebhooksControl) AddEndpointConfig(cfg WebhookEndpointConfig) (id, secret string, err error) {
-	return call3(w.s, "Webhooks.AddEndpointConfig", func() (string, string, error) { return w.s.addWebhookEndpointConfig(cfg) }, cfg)
+	return call3(w.s, "Webhooks.AddEndpointConfig", func() (string, string, error) {
+		if err := checkEventTypes(cfg.Events); err != nil {
+			return "", "", err
+		}
+		return w.s.addWebhookEndpointConfig(cfg)
+	}, cfg)
 }
 
 // RemoveEndpoint deletes an endpoint; its pending deliveries become
 // no_subscriber. Control API: DELETE /_sim/webhooks/endpoints/{id}.
 func (w *WebhooksControl) RemoveEndpoint(id string) error {
-	return call1(w.s, "Webhooks.RemoveEndpoint", func() error { return w.s.runRemoveWebhookEndpoint(id) }, id)
+	return call1(w.s, "Webhooks.RemoveEndpoint", func() error { return unknownID("webhook endpoint", id, w.s.runRemoveWebhookEndpoint(id)) }, id)
 }
 
 // DisableEndpoint stops deliveries to an endpoint; its pending
 // deliveries become no_subscriber. Control API: POST
 // /_sim/webhooks/endpoints/{id}/disable.
 func (w *WebhooksControl) DisableEndpoint(id string) error {
-	return call1(w.s, "Webhooks.DisableEndpoint", func() error { return w.s.disableWebhookEndpoint(id) }, id)
+	return call1(w.s, "Webhooks.DisableEndpoint", func() error { return unknownID("webhook endpoint", id, w.s.disableWebhookEndpoint(id)) }, id)
 }
 
 // EnableEndpoint re-enables a disabled endpoint for events queued from
 // now on (rows already turned no_subscriber stay so until redelivered).
 // Control API: POST /_sim/webhooks/endpoints/{id}/enable.
 func (w *WebhooksControl) EnableEndpoint(id string) error {
-	return call1(w.s, "Webhooks.EnableEndpoint", func() error { return w.s.enableWebhookEndpoint(id) }, id)
+	return call1(w.s, "Webhooks.EnableEndpoint", func() error { return unknownID("webhook endpoint", id, w.s.enableWebhookEndpoint(id)) }, id)
 }
 
 // Endpoints returns the configured endpoints in creation order.
@@ -135,5 +146,5 @@ func (w *WebhooksControl) SetAutoDeliver(on bool) error {
 // /v1/webhooks/deliveries/{id}/redeliver does for the merchant (id with or
 // without whd_). Control API: POST /_sim/webhooks/deliveries/{id}/redeliver.
 func (w *WebhooksControl) Redeliver(id string) error {
-	return call1(w.s, "Webhooks.Redeliver", func() error { return w.s.redeliverWebhook(id) }, id)
+	return call1(w.s, "Webhooks.Redeliver", func() error { return unknownID("webhook delivery", id, w.s.redeliverWebhook(id)) }, id)
 }

@@ -363,7 +363,7 @@ func TestGatesQR(t *testing.T) {
 	}
 	for _, g := range []gate{gateFrozen, gateKYCUpdate, gateBanned} {
 		rows = append(rows, gateRow{pair: "QR outcome after 1 minute × " + g.name, run: func(e *edge) {
-			e.mustAct("outcomes", map[string]string{"collection": simulator.CollectionQROrders, "mode": "after:1m"})
+			e.mustAct("outcomes", map[string]string{"collection": string(simulator.CollectionQROrders), "mode": "after:1m"})
 			o, _, err := e.qrPay(member1, thaiQR("250.00", "1"))
 			if err != nil {
 				e.t.Fatal(err)
@@ -448,7 +448,7 @@ func TestGatesCards(t *testing.T) {
 		for _, path := range []string{"approve action", "outcome mode after 1h"} {
 			rows = append(rows, gateRow{pair: "card application " + path + " × " + ag.g.name, run: func(e *edge) {
 				if path != "approve action" {
-					e.mustAct("outcomes", map[string]string{"collection": simulator.CollectionCardApplications, "mode": "after:1h"})
+					e.mustAct("outcomes", map[string]string{"collection": string(simulator.CollectionCardApplications), "mode": "after:1h"})
 				}
 				app := e.mustApply(m, cards.ApplyParams{ProductID: ag.product, FirstTopUp: usdtAmt(ag.first)})
 				ag.g.apply(e, m)
@@ -525,7 +525,7 @@ func TestGatesCards(t *testing.T) {
 		}},
 		gateRow{pair: "card top-up credited after 1 minute × member frozen", run: func(e *edge) {
 			card := e.issue(m, "cpd_virtual_std", "")
-			e.mustAct("outcomes", map[string]string{"collection": simulator.CollectionCardTopups, "mode": "after:1m"})
+			e.mustAct("outcomes", map[string]string{"collection": string(simulator.CollectionCardTopups), "mode": "after:1m"})
 			e.topUp(m, card, "10")
 			gateFrozen.apply(e, m)
 			e.mustAct("clock", map[string]int{"advance_seconds": 60})

@@ -85,12 +85,18 @@ func ParseOutcomeMode(s string) (OutcomeMode, error) {
 	return OutcomeMode{}, fmt.Errorf("unknown outcome mode %q (manual, immediate, after:<duration>)", s)
 }
 
+// OutcomeCollection names a collection of objects whose upstream outcome a
+// mode governs (OutcomesControl.Set, POST /_sim/outcomes "collection"). A
+// name that is not one of the Collection constants is refused with a
+// *NameError listing them.
+type OutcomeCollection string
+
 // Outcome collections: the objects whose upstream outcome a mode governs.
 const (
-	CollectionQROrders         = "qrpay/orders"
-	CollectionCardApplications = "cards/applications"
-	CollectionCardTopups       = "cards/topups"
-	CollectionRemittances      = "remittances"
+	CollectionQROrders         OutcomeCollection = "qrpay/orders"
+	CollectionCardApplications OutcomeCollection = "cards/applications"
+	CollectionCardTopups       OutcomeCollection = "cards/topups"
+	CollectionRemittances      OutcomeCollection = "remittances"
 )
 
 // outcomeState is data only (no closures), so that it can be persisted: an
@@ -113,11 +119,11 @@ func (s *Simulator) outcomes() *outcomeState {
 // runs, in a transaction, for the id of an object of the collection whose
 // outcome falls due. It looks the object up by id and does nothing when it
 // is gone. Product lines register theirs when they are registered.
-func (s *Simulator) onOutcome(collection string, success func(tx *kernel.Tx, id string)) {
+func (s *Simulator) onOutcome(collection OutcomeCollection, success func(tx *kernel.Tx, id string)) {
 	if s.outcomeRun == nil {
 		s.outcomeRun = map[string]func(*kernel.Tx, string){}
 	}
-	s.outcomeRun[collection] = success
+	s.outcomeRun[string(collection)] = success
 }
 
 // setOutcome sets the outcome mode of a whole collection (for example
@@ -148,12 +154,12 @@ func (s *Simulator) setObjectOutcome(tx *kernel.Tx, id string, m OutcomeMode) {
 // path (onOutcome) runs when the mode that governs the object says. The
 // product code calls settled(id) when the object reaches a final state by
 // any path, so a later timer does nothing.
-func (s *Simulator) inFlight(tx *kernel.Tx, collection, id string) {
+func (s *Simulator) inFlight(tx *kernel.Tx, collection OutcomeCollection, id string) {
 	o := s.outcomes()
-	o.pending[id] = collection
+	o.pending[id] = string(collection)
 	m, ok := o.byObject[id]
 	if !ok {
-		m = o.byCollection[collection]
+		m = o.byCollection[string(collection)]
 	}
 	s.applyOutcome(tx, id, m)
 }

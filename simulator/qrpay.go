@@ -187,7 +187,7 @@ func (s *Simulator) registerQRPay() {
 	s.register(endpoint{Method: http.MethodGet, Pattern: "/v1/qrpay/schemes", Scope: "qrpay:write", Handle: s.qrSchemes})
 	for _, a := range []string{"complete", "fail", "refund", "timeout"} {
 		action := a
-		s.actions[CollectionQROrders+"/"+action] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {
+		s.actions[string(CollectionQROrders)+"/"+action] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {
 			o, err := s.qrAction(tx, id, action)
 			if err != nil {
 				return nil, err

@@ -202,6 +202,9 @@ func (s *Simulator) registerWebhooks(tx *kernel.Tx) {
 		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
 		}
+		if err := checkEventTypes(in.Events); err != nil {
+			return 0, nil, err
+		}
 		e, err := s.addWebhookEndpoint(tx, in)
 		if err != nil {
 			return 0, nil, err
@@ -258,6 +261,9 @@ func (s *Simulator) registerWebhooks(tx *kernel.Tx) {
 				return 0, nil, errInvalidRequest("status_version must be an integer")
 			}
 			version = v
+		}
+		if err := checkEventType(in.EventType); err != nil {
+			return 0, nil, err
 		}
 		id, err := s.emitEvent(tx, in.EventType, in.Object, in.ID, in.ExternalMemberID, in.Status, version, in.Extra)
 		if err != nil {

@@ -93,19 +93,21 @@ var bindings = []binding{
 // decodes itself and is neither here nor in leaves fails the test: it would
 // otherwise hide its fields from the comparison.
 var wireOf = map[string]string{
-	sdk + "/cards.Card":            sdk + "/cards.cardWire",
-	sdk + "/cards.Invoice":         sdk + "/cards.invoiceWire",
-	sdk + "/cards.Application":     sdk + "/cards.applicationWire",
-	sdk + "/cards.Transaction":     sdk + "/cards.transactionWire",
-	sdk + "/cards.Estimate":        sdk + "/cards.Estimate.UnmarshalJSON.w",
-	sdk + "/cards.SecureSession":   sdk + "/cards.SecureSession.UnmarshalJSON.w",
-	sdk + "/qrpay.Decoded":         sdk + "/qrpay.wireDecoded",
-	sdk + "/qrpay.Quote":           sdk + "/qrpay.wireQuote",
-	sdk + "/qrpay.Order":           sdk + "/qrpay.wireOrder",
-	sdk + "/deposits.Deposit":      sdk + "/deposits.Deposit.UnmarshalJSON.v",
-	sdk + "/remittance.Order":      sdk + "/remittance.Order.UnmarshalJSON.v",
-	sdk + "/remittance.RemitQuote": sdk + "/remittance.RemitQuote.UnmarshalJSON.v",
-	sdk + "/webhooks.Data":         sdk + "/webhooks.Data.UnmarshalJSON.p",
+	sdk + "/cards.Card":               sdk + "/cards.cardWire",
+	sdk + "/cards.Invoice":            sdk + "/cards.invoiceWire",
+	sdk + "/cards.Application":        sdk + "/cards.applicationWire",
+	sdk + "/cards.Transaction":        sdk + "/cards.transactionWire",
+	sdk + "/cards.Estimate":           sdk + "/cards.Estimate.UnmarshalJSON.w",
+	sdk + "/cards.SecureSession":      sdk + "/cards.SecureSession.UnmarshalJSON.w",
+	sdk + "/qrpay.Decoded":            sdk + "/qrpay.wireDecoded",
+	sdk + "/qrpay.Quote":              sdk + "/qrpay.wireQuote",
+	sdk + "/qrpay.Order":              sdk + "/qrpay.wireOrder",
+	sdk + "/deposits.Deposit":         sdk + "/deposits.Deposit.UnmarshalJSON.v",
+	sdk + "/remittance.Order":         sdk + "/remittance.Order.UnmarshalJSON.v",
+	sdk + "/remittance.RemitQuote":    sdk + "/remittance.RemitQuote.UnmarshalJSON.v",
+	sdk + "/remittance.VPApplication": sdk + "/remittance.VPApplication.UnmarshalJSON.w",
+	sdk + "/kyc.Ticket":               sdk + "/kyc.Ticket.UnmarshalJSON.w",
+	sdk + "/webhooks.Data":            sdk + "/webhooks.Data.UnmarshalJSON.p",
 }
 
 // leaves are the struct types with UnmarshalJSON that decode one JSON
