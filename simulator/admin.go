@@ -386,7 +386,7 @@ type MemberInfo struct {
 func (s *Simulator) memberInfo(id string) (MemberInfo, bool) {
 	tx := s.k.Begin()
 	defer tx.End()
-	m := s.lookupMember(tx, id)
+	m := s.members.ByAny(id)
 	if m == nil {
 		return MemberInfo{}, false
 	}
@@ -403,7 +403,7 @@ func (s *Simulator) Balance(memberID, asset string) (available, locked money.Amo
 	tx := s.k.Begin()
 	defer tx.End()
 	asset = strings.ToUpper(asset)
-	m := s.lookupMember(tx, memberID)
+	m := s.members.ByAny(memberID)
 	if m == nil {
 		sc, _ := s.cat.scale(asset)
 		return money.Zero(sc), money.Zero(sc)
@@ -418,22 +418,6 @@ func (s *Simulator) prepaidBalance(asset string) (available, locked money.Amount
 	defer tx.End()
 	asset = strings.ToUpper(asset)
 	return s.ledger.Balance(AccountMerchantPrepaid, asset), s.ledger.Balance(AccountMerchantPrepaidLocked, asset)
-}
-
-// lookupMember finds a member by mem_<uuid>, bare uuid or
-// external_member_id (control API forms).
-func (s *Simulator) lookupMember(tx *kernel.Tx, id string) *member {
-	id = strings.TrimSpace(id)
-	if id == "" {
-		return nil
-	}
-	if m := s.members[id]; m != nil {
-		return m
-	}
-	if m := s.members["mem_"+id]; m != nil {
-		return m
-	}
-	return s.membersByExt[id]
 }
 
 func (s *Simulator) memberControlJSON(m *member) map[string]any {

@@ -386,7 +386,7 @@ func (s *Simulator) cardBalance(c *simCard) money.Amount {
 }
 
 // memberOfCard returns the member owning c.
-func (s *Simulator) memberOfCard(c *simCard) *member { return s.members[c.MemberID] }
+func (s *Simulator) memberOfCard(c *simCard) *member { return s.members.Get(c.MemberID) }
 
 // cardFunding applies the funding_source rule for the merchant's model:
 // merchant_hosted must send merchant; platform_hosted may send member or

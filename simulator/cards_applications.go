@@ -302,7 +302,7 @@ func (s *Simulator) approveCardApplication(tx *kernel.Tx, a *cardApplication) er
 		return s.rejectCardApplication(tx, a)
 	}
 	now := s.clock.Now()
-	m := s.members[a.MemberID]
+	m := s.members.Get(a.MemberID)
 	card := s.newCard(tx, m, a.ProductID, a.ID, a.FormFactor)
 	if !a.FirstTopUp.IsZero() {
 		avail, locked := fundingAccounts(a.Funding, a.MemberID)
@@ -353,8 +353,8 @@ func (s *Simulator) failCardApplication(tx *kernel.Tx, a *cardApplication, compe
 	a.Status, a.UpdatedAt = "rejected", s.clock.Now()
 	a.StatusVersion++
 	s.settled(tx, a.ID)
-	s.emit(tx, "card.application.rejected", "card_application", a.ID, s.members[a.MemberID], a.Status, a.StatusVersion, nil)
-	if compensate && a.QuickBindingID != "" && s.quickBindingActive(s.members[a.MemberID], a.QuickBindingID) {
+	s.emit(tx, "card.application.rejected", "card_application", a.ID, s.members.Get(a.MemberID), a.Status, a.StatusVersion, nil)
+	if compensate && a.QuickBindingID != "" && s.quickBindingActive(s.members.Get(a.MemberID), a.QuickBindingID) {
 		// The first upstream terminal failure compensates the binding.
 		_, _ = s.compensateQuickBinding(tx, a.QuickBindingID, "auto", a.ID)
 	}

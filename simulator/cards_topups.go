@@ -197,7 +197,7 @@ func (s *Simulator) creditCardTopUp(tx *kernel.Tx, t *cardTopUp) error {
 	t.Status = "completed"
 	t.StatusVersion++
 	s.settled(tx, t.ID)
-	s.emit(tx, "card.topup.credited", "card_topup", strings.TrimPrefix(t.ID, "ctp_"), s.members[t.MemberID], t.Status, t.StatusVersion, nil)
+	s.emit(tx, "card.topup.credited", "card_topup", strings.TrimPrefix(t.ID, "ctp_"), s.members.Get(t.MemberID), t.Status, t.StatusVersion, nil)
 	return nil
 }
 

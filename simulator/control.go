@@ -238,14 +238,14 @@ func (s *Simulator) registerControl() {
 		return http.StatusCreated, s.memberControlJSON(m), nil
 	})
 	s.control("GET /_sim/members", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		out := make([]map[string]any, 0, len(s.memberOrder))
-		for _, m := range s.memberOrder {
+		out := make([]map[string]any, 0, len(s.members.All()))
+		for _, m := range s.members.All() {
 			out = append(out, s.memberControlJSON(m))
 		}
 		return http.StatusOK, map[string]any{"data": out}, nil
 	})
 	s.control("GET /_sim/members/{id}", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
-		m := s.lookupMember(tx, r.PathValue("id"))
+		m := s.members.ByAny(r.PathValue("id"))
 		if m == nil {
 			return 0, nil, errNotFound("member")
 		}

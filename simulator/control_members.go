@@ -40,7 +40,7 @@ func (m *MembersControl) SetFundsProtection(id string, on bool) error {
 	return call1(m.s, "Members.SetFundsProtection", func() error {
 		tx := m.s.k.Begin()
 		defer tx.End()
-		mem := m.s.memberByAnyID(id)
+		mem := m.s.members.ByAny(id)
 		if mem == nil {
 			return unknownID("member", id, errNotFound("member"))
 		}

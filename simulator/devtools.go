@@ -186,7 +186,7 @@ func (s *Simulator) state(tx *kernel.Tx) StateSnapshot {
 			Locked:    s.ledger.Balance(AccountMerchantPrepaidLocked, a.Code).String(),
 		})
 	}
-	for _, m := range s.memberOrder {
+	for _, m := range s.members.All() {
 		ms := MemberSnapshot{
 			ID: m.ID, ExternalMemberID: m.ExternalID, KYCLevel: m.KYCLevel, Status: m.Status,
 			PlatformDirect: m.PlatformDirect, CreatedAt: m.CreatedAt.UTC(),
@@ -264,7 +264,7 @@ func (h historyIndex) of(object, id, prefix string) []HistoryEntry {
 }
 
 func (s *Simulator) externalIDOf(memberID string) string {
-	if m := s.members[memberID]; m != nil {
+	if m := s.members.Get(memberID); m != nil {
 		return m.ExternalID
 	}
 	return ""

@@ -2,10 +2,9 @@ package simulator
 
 import (
 	"fmt"
-	"sort"
-	"strings"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/members"
 )
 
 // contractScopes are the scopes the contract names.
@@ -129,72 +128,9 @@ func fixtureAssets() []*asset {
 	}
 }
 
-// createMember creates a member and credits its seed balances from the
-// world account.
+// createMember creates a member (the members line) and credits its seed
+// balances from the world account.
 func (s *Simulator) createMember(tx *kernel.Tx, seed MemberSeed) (*member, error) {
-	ext := strings.TrimSpace(seed.ExternalID)
-	if ext == "" {
-		return nil, errInvalidRequest("external_member_id is required")
-	}
-	if strings.HasPrefix(ext, "mem_") {
-		return nil, errInvalidRequest("external_member_id may not start with mem_")
-	}
-	if _, dup := s.membersByExt[ext]; dup {
-		return nil, newErr("duplicate_resource", fmt.Sprintf("external_member_id %q already exists", ext))
-	}
-	if seed.KYCLevel < 0 || seed.KYCLevel > 2 {
-		return nil, errInvalidRequest(fmt.Sprintf("kyc_level %d: want 0, 1 or 2", seed.KYCLevel))
-	}
-	status := seed.Status
-	switch status {
-	case "":
-		status = "active"
-	case "active", "suspended", "blocklisted", "banned", "frozen":
-	default:
-		return nil, errInvalidRequest(fmt.Sprintf("status %q: want active, suspended, blocklisted, banned or frozen", status))
-	}
-	merchantID := strings.TrimSpace(seed.MerchantID)
-	if merchantID == s.merchant.ID {
-		merchantID = ""
-	}
-	m := &member{
-		ID:              "mem_" + s.newUUID(),
-		ExternalID:      ext,
-		KYCLevel:        seed.KYCLevel,
-		Status:          status,
-		PaymentPriority: []string{"USDT", "USDC", "BTC", "ETH"},
-		HasKYCProfile:   seed.KYCLevel > 0,
-		PlatformDirect:  seed.PlatformDirect,
-		MerchantID:      merchantID,
-		CreatedAt:       s.clock.Now(),
-	}
-	codes := make([]string, 0, len(seed.Balances))
-	for code := range seed.Balances {
-		codes = append(codes, code)
-	}
-	sort.Strings(codes)
-	var postings []Posting
-	for _, code := range codes {
-		asset := strings.ToUpper(strings.TrimSpace(code))
-		amt, err := s.cat.amount(asset, seed.Balances[code], decimalSigned)
-		if err != nil {
-			return nil, errInvalidRequest(fmt.Sprintf("balance %s: %v", code, err))
-		}
-		if amt.IsNegative() {
-			return nil, errInvalidRequest(fmt.Sprintf("balance %s: negative", code))
-		}
-		postings = append(postings,
-			Posting{Account: AccountWorld, Asset: asset, Amount: amt.Neg()},
-			Posting{Account: MemberAvailable(m.ID), Asset: asset, Amount: amt})
-	}
-	if len(postings) > 0 {
-		if err := s.ledger.Post(s.clock.Now(), "seed member balance", postings...); err != nil {
-			return nil, err
-		}
-	}
-	s.members[m.ID] = m
-	s.membersByExt[ext] = m
-	s.memberOrder = append(s.memberOrder, m)
-	s.emit(tx, "member.created", "member", strings.TrimPrefix(m.ID, "mem_"), m, "active", 0, nil)
-	return m, nil
+	return s.members.Create(tx, members.Seed{ExternalID: seed.ExternalID, KYCLevel: seed.KYCLevel, Balances: seed.Balances,
+		Status: seed.Status, PlatformDirect: seed.PlatformDirect, MerchantID: seed.MerchantID})
 }

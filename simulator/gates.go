@@ -77,7 +77,7 @@ func (s *Simulator) cardIssuanceBlocker(a *cardApplication) string {
 	if p == nil || !s.productVisible(p) {
 		return reasonProductGone
 	}
-	m := s.members[a.MemberID]
+	m := s.members.Get(a.MemberID)
 	bound := a.QuickBindingID != ""
 	if bound && !s.quickBindingActive(m, a.QuickBindingID) {
 		return reasonBindingNotActive

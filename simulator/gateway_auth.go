@@ -232,9 +232,9 @@ func (s *Simulator) resolveMember(v string) (*member, *apiError) {
 	}
 	var m *member
 	if strings.HasPrefix(v, "mem_") {
-		m = s.members[v]
+		m = s.members.Get(v)
 	} else {
-		m = s.membersByExt[v]
+		m = s.members.ByExternal(v)
 	}
 	if m == nil || (m.MerchantID != "" && m.MerchantID != s.merchant.ID) || m.Status == "suspended" || m.Status == "blocklisted" {
 		return nil, newErr("member_not_found", "member not found")

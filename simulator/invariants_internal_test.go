@@ -19,7 +19,7 @@ func TestCheckInvariantsDetects(t *testing.T) {
 	usdt := func(v string) money.Amount { return money.MustParse(v, 6) }
 	// fixture returns the fixture member and an active virtual card of it.
 	fixture := func(tx *kernel.Tx, s *Simulator) (*member, *simCard) {
-		m := s.membersByExt[DefaultMemberExternalID]
+		m := s.members.ByExternal(DefaultMemberExternalID)
 		return m, s.newCard(tx, m, "cpd_virtual_std", "", "virtual")
 	}
 	mustPost := func(t *testing.T, s *Simulator, asset string, amt money.Amount, from, to string) {

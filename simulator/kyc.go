@@ -78,7 +78,7 @@ func (s *Simulator) registerKYC() {
 
 	memberAction := func(f func(tx *kernel.Tx, m *member, body []byte) error) actionFunc {
 		return func(tx *kernel.Tx, id string, body []byte) (any, error) {
-			m := s.memberByAnyID(id)
+			m := s.members.ByAny(id)
 			if m == nil {
 				return nil, errNotFound("member")
 			}
@@ -269,7 +269,7 @@ func (s *Simulator) completeKYCSession(tx *kernel.Tx, id string) (*member, error
 	if !s.clock.Now().Before(ss.ExpiresAt) {
 		return nil, newErr("state_invalid", "the hosted KYC link expired")
 	}
-	m := s.members[ss.MemberID]
+	m := s.members.Get(ss.MemberID)
 	if err := s.kycUpdate(tx, m); err != nil {
 		return nil, err
 	}
@@ -283,7 +283,7 @@ func (s *Simulator) completeKYCSession(tx *kernel.Tx, id string) (*member, error
 func (s *Simulator) updateKYC(memberID string) error {
 	tx := s.k.Begin()
 	defer tx.End()
-	m := s.memberByAnyID(memberID)
+	m := s.members.ByAny(memberID)
 	if m == nil {
 		return errNotFound("member")
 	}
@@ -296,7 +296,7 @@ func (s *Simulator) updateKYC(memberID string) error {
 func (s *Simulator) approveKYC(memberID string, level int) error {
 	tx := s.k.Begin()
 	defer tx.End()
-	m := s.memberByAnyID(memberID)
+	m := s.members.ByAny(memberID)
 	if m == nil {
 		return errNotFound("member")
 	}
@@ -312,7 +312,7 @@ func (s *Simulator) approveKYC(memberID string, level int) error {
 func (s *Simulator) rejectKYC(memberID string) error {
 	tx := s.k.Begin()
 	defer tx.End()
-	m := s.memberByAnyID(memberID)
+	m := s.members.ByAny(memberID)
 	if m == nil {
 		return errNotFound("member")
 	}
@@ -446,7 +446,7 @@ func (s *Simulator) compensateQuickBinding(tx *kernel.Tx, id, source, applicatio
 	if applicationID != "" {
 		extra["application_id"] = applicationID
 	}
-	s.emit(tx, "kyc.quick.compensated", "quick_kyc_binding", b.ID, s.members[b.MemberID], "compensated", b.Version, extra)
+	s.emit(tx, "kyc.quick.compensated", "quick_kyc_binding", b.ID, s.members.Get(b.MemberID), "compensated", b.Version, extra)
 	return b, nil
 }
 

@@ -7,7 +7,7 @@ func TestQuickBindingActive(t *testing.T) {
 	s := mustNewHandler(WithMember(MemberSeed{ExternalID: "other", KYCLevel: 1, Balances: map[string]string{"USDT": "20"}}))
 	tx := s.k.Begin()
 	defer tx.End()
-	m, other := s.membersByExt[DefaultMemberExternalID], s.membersByExt["other"]
+	m, other := s.members.ByExternal(DefaultMemberExternalID), s.members.ByExternal("other")
 	b, err := s.allocateQuickBinding(tx, m, "")
 	if err != nil {
 		t.Fatal(err)

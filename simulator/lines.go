@@ -1,6 +1,9 @@
 package simulator
 
 import (
+	"fmt"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/mwallet/mwallet-go/money"
@@ -43,5 +46,46 @@ func (h depositsHost) Credit(_ *kernel.Tx, at time.Time, memo, asset string, amt
 }
 
 func (h depositsHost) Emit(tx *kernel.Tx, typ, object, id string, m *member, status string) {
+	h.s.emit(tx, typ, object, id, m, status, 0, nil)
+}
+
+// membersHost is the members line's members.Host.
+type membersHost struct{ s *Simulator }
+
+func (h membersHost) MerchantID() string { return h.s.merchant.ID }
+
+func (h membersHost) NewUUID() string { return h.s.newUUID() }
+
+func (h membersHost) Now() time.Time { return h.s.clock.Now() }
+
+// Seed parses every seed balance, then posts them in one entry.
+func (h membersHost) Seed(_ *kernel.Tx, memberID string, balances map[string]string) error {
+	s := h.s
+	codes := make([]string, 0, len(balances))
+	for code := range balances {
+		codes = append(codes, code)
+	}
+	sort.Strings(codes)
+	var postings []Posting
+	for _, code := range codes {
+		asset := strings.ToUpper(strings.TrimSpace(code))
+		amt, err := s.cat.amount(asset, balances[code], decimalSigned)
+		if err != nil {
+			return errInvalidRequest(fmt.Sprintf("balance %s: %v", code, err))
+		}
+		if amt.IsNegative() {
+			return errInvalidRequest(fmt.Sprintf("balance %s: negative", code))
+		}
+		postings = append(postings,
+			Posting{Account: AccountWorld, Asset: asset, Amount: amt.Neg()},
+			Posting{Account: MemberAvailable(memberID), Asset: asset, Amount: amt})
+	}
+	if len(postings) > 0 {
+		return s.ledger.Post(s.clock.Now(), "seed member balance", postings...)
+	}
+	return nil
+}
+
+func (h membersHost) Emit(tx *kernel.Tx, typ, object, id string, m *member, status string) {
 	h.s.emit(tx, typ, object, id, m, status, 0, nil)
 }

@@ -35,9 +35,9 @@ func (s *Simulator) queryVPApplications(c *rc) (int, any, error) {
 		v := strings.TrimSpace(q)
 		var m *member
 		if strings.HasPrefix(v, "mem_") {
-			m = s.members[v]
+			m = s.members.Get(v)
 		} else {
-			m = s.membersByExt[v]
+			m = s.members.ByExternal(v)
 		}
 		if m == nil || (m.MerchantID != "" && m.MerchantID != s.merchant.ID) {
 			// Unknown and foreign members get the same answer.

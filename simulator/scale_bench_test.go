@@ -112,7 +112,7 @@ func seedCardTransactions(tb testing.TB, s *Simulator, n int) *simCard {
 	tb.Helper()
 	tx := s.k.Begin()
 	defer tx.End()
-	m := s.membersByExt[DefaultMemberExternalID]
+	m := s.members.ByExternal(DefaultMemberExternalID)
 	card := s.newCard(tx, m, s.cards.products[0].ID, "", "virtual")
 	start := s.clock.Now().Add(-time.Duration(n) * time.Second)
 	for i := 0; i < n; i++ {
@@ -149,7 +149,7 @@ func seedRemittances(tb testing.TB, s *Simulator, n int) {
 	tb.Helper()
 	tx := s.k.Begin()
 	defer tx.End()
-	m := s.membersByExt[DefaultMemberExternalID]
+	m := s.members.ByExternal(DefaultMemberExternalID)
 	p := &payee{ID: "pye_" + s.newUUID(), MemberID: m.ID, Country: "TH", Currency: "THB", Holder: "Somchai",
 		Account: "1234567890", BankCode: "KBANK", Status: "active", CreatedAt: s.clock.Now()}
 	amt := func(v string) money.Amount { return money.MustParse(v, 6) }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mwallet/mwallet-go/simulator/internal/deposits"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/members"
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/mwclient"
@@ -121,9 +122,7 @@ type Simulator struct {
 	keys     map[string]*apiKey // by client id
 	tokens   map[string]*token  // by token value
 
-	members      map[string]*member // by mem_ id
-	membersByExt map[string]*member // by external_member_id
-	memberOrder  []*member
+	members members.Line // the members line (internal/members)
 
 	cat catalogue // the asset catalogue (catalogue.go)
 
@@ -263,20 +262,19 @@ func NewHandler(opts ...Option) (*Simulator, error) {
 // lines and the control API, with an empty input log.
 func build(o options) (*Simulator, error) {
 	s := &Simulator{
-		opts:         o,
-		start:        o.start,
-		clock:        newClock(o.start),
-		rng:          rand.New(rand.NewPCG(uint64(o.seed), uint64(o.seed)^0x9e3779b97f4a7c15)),
-		creds:        o.creds,
-		keys:         map[string]*apiKey{},
-		tokens:       map[string]*token{},
-		members:      map[string]*member{},
-		membersByExt: map[string]*member{},
-		cat:          newCatalogue(),
-		actions:      map[string]actionFunc{},
-		mux:          http.NewServeMux(),
-		gw:           newGatewayState(o.seed, o.bodyKey),
+		opts:    o,
+		start:   o.start,
+		clock:   newClock(o.start),
+		rng:     rand.New(rand.NewPCG(uint64(o.seed), uint64(o.seed)^0x9e3779b97f4a7c15)),
+		creds:   o.creds,
+		keys:    map[string]*apiKey{},
+		tokens:  map[string]*token{},
+		cat:     newCatalogue(),
+		actions: map[string]actionFunc{},
+		mux:     http.NewServeMux(),
+		gw:      newGatewayState(o.seed, o.bodyKey),
 	}
+	s.members.Init(membersHost{s})
 	s.initControls()
 	s.outcomes()
 	s.creds.Model = o.model

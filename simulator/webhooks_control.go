@@ -123,9 +123,9 @@ func (s *Simulator) emitEvent(tx *kernel.Tx, typ, object, id, ext, status string
 	if version < 0 {
 		return "", errInvalidFields("status_version must not be negative", "status_version")
 	}
-	m := s.members[ext]
+	m := s.members.Get(ext)
 	if m == nil {
-		m = s.membersByExt[ext]
+		m = s.members.ByExternal(ext)
 	}
 	if m == nil {
 		m = &member{ExternalID: ext}

@@ -1,0 +1,201 @@
+// Package members is the members line of the simulator: the merchant's
+// members, their status, and GET /v1/members/{id}. Every line reads
+// members (api.Member) through the Line's lookups; only this package adds
+// one or changes its status. What it needs from the rest of the simulator
+// (ids, the clock, the ledger for seed balances, events) it reaches through
+// Host.
+package members
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+)
+
+// Host is what the members line needs from the rest of the simulator.
+type Host interface {
+	// MerchantID is the simulator's merchant.
+	MerchantID() string
+	// NewUUID draws the next seeded uuid.
+	NewUUID() string
+	// Now reads the simulator clock.
+	Now() time.Time
+	// Seed credits the seed balances of a new member from the world
+	// account; it refuses a balance that is not an amount of a catalogue
+	// asset, and changes nothing then.
+	Seed(tx *kernel.Tx, memberID string, balances map[string]string) error
+	// Emit records an event for delivery.
+	Emit(tx *kernel.Tx, typ, object, id string, m *api.Member, status string)
+}
+
+// state holds the members: by mem_ id, by external_member_id, and in the
+// order they were created.
+type state struct {
+	byID  map[string]*api.Member
+	byExt map[string]*api.Member
+	order []*api.Member
+}
+
+// Line is the members line: its state, and its host. The state is part of
+// the simulator's state image; the host is not. The zero Line is set up by
+// Init.
+type Line struct {
+	st   state
+	host Host `image:"-"`
+}
+
+// Init sets up a line with no members.
+func (l *Line) Init(h Host) {
+	l.st = state{byID: map[string]*api.Member{}, byExt: map[string]*api.Member{}}
+	l.host = h
+}
+
+// Statuses are the statuses a member may be given. suspended and
+// blocklisted members are answered as member_not_found on every
+// member-scoped call; banned and frozen members are found but refused by the
+// operations that check them (request_rejected).
+var Statuses = map[string]bool{"active": true, "suspended": true, "blocklisted": true, "banned": true, "frozen": true}
+
+// Get returns the member of the exact mem_ id, or nil.
+func (l *Line) Get(id string) *api.Member { return l.st.byID[id] }
+
+// ByExternal returns the member of the exact external_member_id, or nil.
+func (l *Line) ByExternal(ext string) *api.Member { return l.st.byExt[ext] }
+
+// ByID finds a member by mem_<uuid> or bare uuid (REST ids); external ids
+// are not member ids here.
+func (l *Line) ByID(id string) *api.Member {
+	id = strings.TrimSpace(id)
+	if id == "" {
+		return nil
+	}
+	if !strings.HasPrefix(id, "mem_") {
+		id = "mem_" + id
+	}
+	return l.st.byID[id]
+}
+
+// ByAny finds a member by mem_<uuid>, bare uuid or external_member_id;
+// control calls accept all three.
+func (l *Line) ByAny(id string) *api.Member {
+	if m := l.ByID(id); m != nil {
+		return m
+	}
+	return l.st.byExt[strings.TrimSpace(id)]
+}
+
+// All returns the members in the order they were created. The slice is the
+// line's: callers read it and do not keep it.
+func (l *Line) All() []*api.Member { return l.st.order }
+
+// Seed is a member to create.
+type Seed struct {
+	ExternalID     string
+	KYCLevel       int
+	Balances       map[string]string
+	Status         string
+	PlatformDirect bool
+	MerchantID     string
+}
+
+// Create creates a member and credits its seed balances. A refused seed
+// changes nothing.
+func (l *Line) Create(tx *kernel.Tx, seed Seed) (*api.Member, error) {
+	tx.Live()
+	ext := strings.TrimSpace(seed.ExternalID)
+	if ext == "" {
+		return nil, api.InvalidRequest("external_member_id is required")
+	}
+	if strings.HasPrefix(ext, "mem_") {
+		return nil, api.InvalidRequest("external_member_id may not start with mem_")
+	}
+	if _, dup := l.st.byExt[ext]; dup {
+		return nil, api.NewErr("duplicate_resource", fmt.Sprintf("external_member_id %q already exists", ext))
+	}
+	if seed.KYCLevel < 0 || seed.KYCLevel > 2 {
+		return nil, api.InvalidRequest(fmt.Sprintf("kyc_level %d: want 0, 1 or 2", seed.KYCLevel))
+	}
+	status := seed.Status
+	switch status {
+	case "":
+		status = "active"
+	case "active", "suspended", "blocklisted", "banned", "frozen":
+	default:
+		return nil, api.InvalidRequest(fmt.Sprintf("status %q: want active, suspended, blocklisted, banned or frozen", status))
+	}
+	merchantID := strings.TrimSpace(seed.MerchantID)
+	if merchantID == l.host.MerchantID() {
+		merchantID = ""
+	}
+	m := &api.Member{
+		ID:              "mem_" + l.host.NewUUID(),
+		ExternalID:      ext,
+		KYCLevel:        seed.KYCLevel,
+		Status:          status,
+		PaymentPriority: []string{"USDT", "USDC", "BTC", "ETH"},
+		HasKYCProfile:   seed.KYCLevel > 0,
+		PlatformDirect:  seed.PlatformDirect,
+		MerchantID:      merchantID,
+		CreatedAt:       l.host.Now(),
+	}
+	if err := l.host.Seed(tx, m.ID, seed.Balances); err != nil {
+		return nil, err
+	}
+	l.st.byID[m.ID] = m
+	l.st.byExt[ext] = m
+	l.st.order = append(l.st.order, m)
+	l.host.Emit(tx, "member.created", "member", strings.TrimPrefix(m.ID, "mem_"), m, "active")
+	return m, nil
+}
+
+// SetStatus sets a member's status (active, suspended, blocklisted, banned
+// or frozen); id is mem_<uuid>, the bare uuid or the external_member_id.
+// Moving into or out of suspended emits member.suspended.
+func (l *Line) SetStatus(tx *kernel.Tx, id, status string) (*api.Member, error) {
+	tx.Live()
+	m := l.ByAny(id)
+	if m == nil {
+		return nil, api.NotFound("member")
+	}
+	if !Statuses[status] {
+		return nil, api.InvalidRequest(fmt.Sprintf("status %q: want active, suspended, blocklisted, banned or frozen", status))
+	}
+	prev := m.Status
+	m.Status = status
+	if (prev == "suspended") != (status == "suspended") {
+		l.host.Emit(tx, "member.suspended", "member", strings.TrimPrefix(m.ID, "mem_"), m, status)
+	}
+	return m, nil
+}
+
+// JSON is the member as GET /v1/members/{id} answers it.
+func JSON(m *api.Member) map[string]any {
+	return map[string]any{
+		"id":                 m.ID,
+		"external_member_id": m.ExternalID,
+		"status":             m.Status,
+		"kyc_level":          m.KYCLevel,
+		"created_at":         m.CreatedAt.UTC().Format(time.RFC3339),
+	}
+}
+
+// Endpoints are the line's business endpoints, for the gateway.
+func (l *Line) Endpoints() []api.Endpoint {
+	return []api.Endpoint{{Method: http.MethodGet, Pattern: "/v1/members/{id}", Scope: "members:read", Handle: l.get}}
+}
+
+// get answers GET /v1/members/{id}: mem_<uuid> (or the bare uuid). The
+// response shape is inferred: the specification names this endpoint without
+// showing its fields.
+func (l *Line) get(c *api.Request) (int, any, error) {
+	m := l.ByID(c.PathID())
+	if m == nil || (m.MerchantID != "" && m.MerchantID != l.host.MerchantID()) {
+		// A member of another merchant is answered like an unknown id.
+		return 0, nil, api.NotFound("member")
+	}
+	return http.StatusOK, JSON(m), nil
+}

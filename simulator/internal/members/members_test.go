@@ -1,0 +1,105 @@
+package members
+
+import (
+	"errors"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+)
+
+type fakeHost struct {
+	n      int
+	seeds  []string
+	events []string
+}
+
+func (h *fakeHost) MerchantID() string { return "mch_1" }
+func (h *fakeHost) NewUUID() string    { h.n++; return "u" + strconv.Itoa(h.n) }
+func (h *fakeHost) Now() time.Time     { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }
+func (h *fakeHost) Seed(_ *kernel.Tx, id string, b map[string]string) error {
+	if b["USDT"] == "bad" {
+		return api.InvalidRequest("balance USDT: not an amount")
+	}
+	if len(b) > 0 {
+		h.seeds = append(h.seeds, id)
+	}
+	return nil
+}
+func (h *fakeHost) Emit(_ *kernel.Tx, typ, _, id string, _ *api.Member, status string) {
+	h.events = append(h.events, typ+" "+id+" "+status)
+}
+
+// TestLineOnItsOwn: the members line against a fake host; a refused seed
+// or status changes nothing.
+func TestLineOnItsOwn(t *testing.T) {
+	t.Parallel()
+	var k kernel.Kernel
+	tx := k.Begin()
+	defer tx.End()
+	h := &fakeHost{}
+	var l Line
+	l.Init(h)
+	code := func(err error) string {
+		var ae *api.Error
+		if errors.As(err, &ae) {
+			return ae.Code
+		}
+		return ""
+	}
+	tests := []struct {
+		name string
+		seed Seed
+		code string
+	}{
+		{"created", Seed{ExternalID: " m-1 ", KYCLevel: 1, Balances: map[string]string{"USDT": "5"}}, ""},
+		{"duplicate external id", Seed{ExternalID: "m-1"}, "duplicate_resource"},
+		{"missing external id", Seed{}, "invalid_request"},
+		{"mem_ prefix", Seed{ExternalID: "mem_x"}, "invalid_request"},
+		{"kyc level", Seed{ExternalID: "m-2", KYCLevel: 3}, "invalid_request"},
+		{"status", Seed{ExternalID: "m-2", Status: "gone"}, "invalid_request"},
+		{"bad balance", Seed{ExternalID: "m-2", Balances: map[string]string{"USDT": "bad"}}, "invalid_request"},
+		{"own merchant id is not foreign", Seed{ExternalID: "m-3", MerchantID: "mch_1"}, ""},
+	}
+	for _, tt := range tests {
+		_, err := l.Create(tx, tt.seed)
+		if code(err) != tt.code {
+			t.Errorf("%s: %v, want %q", tt.name, err, tt.code)
+		}
+	}
+	if got := len(l.All()); got != 2 {
+		t.Fatalf("%d members, want 2", got)
+	}
+	m := l.ByExternal("m-1")
+	if m == nil || l.Get(m.ID) != m || l.ByID("u1") != m || l.ByAny("m-1") != m || l.ByAny(" mem_u1 ") != m {
+		t.Fatalf("lookups of m-1 disagree: %+v", m)
+	}
+	if l.ByID("m-1") != nil {
+		t.Error("ByID found a member by its external id")
+	}
+	if l.ByExternal("m-3").MerchantID != "" {
+		t.Error("the merchant's own id made a member foreign")
+	}
+	if _, err := l.SetStatus(tx, "m-1", "sleeping"); code(err) != "invalid_request" || m.Status != "active" {
+		t.Errorf("bad status: %v, status %s", err, m.Status)
+	}
+	if _, err := l.SetStatus(tx, "nobody", "active"); code(err) != "not_found" {
+		t.Errorf("unknown member: %v", err)
+	}
+	for _, st := range []string{"suspended", "frozen", "active"} {
+		if _, err := l.SetStatus(tx, m.ID, st); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{"member.created u1 active", "member.created u3 active", "member.suspended u1 suspended", "member.suspended u1 frozen"}
+	if diff := cmp.Diff(want, h.events); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"mem_u1"}, h.seeds); diff != "" {
+		t.Errorf("seeds (-want +got):\n%s", diff)
+	}
+}
