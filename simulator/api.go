@@ -48,3 +48,16 @@ func insertByKey[T any](items []T, item T, key func(T) pageKey) []T {
 func paginateMatching[T any](items []T, key func(T) pageKey, q url.Values, match func(T) bool) listEnvelope {
 	return api.PaginateMatching(items, key, q, match)
 }
+
+// fieldReason is one invalid_fields item with a reason.
+type fieldReason struct{ key, reason string }
+
+// errInvalidFieldReasons answers invalid_fields with a key and a reason per
+// field.
+func errInvalidFieldReasons(msg string, fields ...fieldReason) *apiError {
+	out := make([]api.FieldReason, 0, len(fields))
+	for _, f := range fields {
+		out = append(out, api.FieldReason{Key: f.key, Reason: f.reason})
+	}
+	return api.InvalidFieldReasons(msg, out...)
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/kyc"
 )
 
 type cardApplyBody struct {
@@ -223,8 +224,8 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 			Posting{Account: locked, Asset: src, Amount: first})
 	}
 	need, _ := charge.Add(first)
-	if allocate && src == quickKYCFeeAsset {
-		need, _ = need.Add(s.cat.mustAmount(quickKYCFeeAsset, quickKYCFee))
+	if allocate && src == kyc.QuickFeeAsset {
+		need, _ = need.Add(s.cat.mustAmount(kyc.QuickFeeAsset, kyc.QuickFee))
 	}
 	if s.ledger.Balance(avail, src).Cmp(need) < 0 {
 		if funding == "merchant" {
@@ -233,7 +234,7 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 		return 0, nil, errBusiness500("insufficient member balance")
 	}
 	if allocate {
-		qb, err := s.allocateQuickBinding(c.Tx, m, b.QuickKYCEmail)
+		qb, err := s.kyc.Allocate(c.Tx, m, b.QuickKYCEmail)
 		if err != nil {
 			if ae := asAPIError(err); ae.Code == "invalid_fields" {
 				return 0, nil, errInvalidFields(ae.Message, "quick_kyc_email")
@@ -354,9 +355,9 @@ func (s *Simulator) failCardApplication(tx *kernel.Tx, a *cardApplication, compe
 	a.StatusVersion++
 	s.settled(tx, a.ID)
 	s.emit(tx, "card.application.rejected", "card_application", a.ID, s.members.Get(a.MemberID), a.Status, a.StatusVersion, nil)
-	if compensate && a.QuickBindingID != "" && s.quickBindingActive(s.members.Get(a.MemberID), a.QuickBindingID) {
+	if compensate && a.QuickBindingID != "" && s.kyc.BindingActive(s.members.Get(a.MemberID), a.QuickBindingID) {
 		// The first upstream terminal failure compensates the binding.
-		_, _ = s.compensateQuickBinding(tx, a.QuickBindingID, "auto", a.ID)
+		_, _ = s.kyc.Compensate(tx, a.QuickBindingID, "auto", a.ID)
 	}
 	return nil
 }

@@ -87,7 +87,7 @@ const (
 func (s *Simulator) cardIneligibility(m *member, p *cardProduct, bindingID string, allocating bool) string {
 	bound := allocating
 	if bindingID != "" {
-		if !s.quickBindingActive(m, bindingID) {
+		if !s.kyc.BindingActive(m, bindingID) {
 			return reasonBindingNotActive
 		}
 		bound = true

@@ -245,7 +245,7 @@ func (s *Simulator) registerLineKnobs() {
 			return 0, nil, err
 		}
 		tx := s.k.Begin()
-		enabled, pool := !s.kyc.quickDisabled, s.kyc.quickPool
+		enabled, pool := s.kyc.Quick(tx)
 		tx.End()
 		if in.Enabled != nil {
 			enabled = *in.Enabled

@@ -199,8 +199,9 @@ func InternalCounts(s *Simulator) string {
 	for _, calls := range s.cards.pinCalls {
 		pins += len(calls)
 	}
+	kycSessions, bindings, profiles := s.kyc.Sizes()
 	return fmt.Sprintf("payees=%d kyc_sessions=%d bindings=%d profiles=%d card_sessions=%d pin_calls=%d vp=%d remit_keys=%d txs=%d",
-		len(s.remit.payeeByID), len(s.kyc.sessions), len(s.kyc.bindings), len(s.kyc.profiles), len(s.cards.sessions), pins,
+		len(s.remit.payeeByID), kycSessions, bindings, profiles, len(s.cards.sessions), pins,
 		len(s.remit.vpApps), len(s.remit.byIdem), len(s.cards.transactions))
 }
 

@@ -33,7 +33,7 @@ func memberRestriction(m *member) string {
 // Card issuing and remittances stop meanwhile, whatever level the member
 // held and whatever quick KYC binding it has.
 func (s *Simulator) kycInReview(m *member) bool {
-	p := s.profileOf(m)
+	p := s.kyc.Profile(m)
 	return p != nil && p.Status != "approved"
 }
 
@@ -79,7 +79,7 @@ func (s *Simulator) cardIssuanceBlocker(a *cardApplication) string {
 	}
 	m := s.members.Get(a.MemberID)
 	bound := a.QuickBindingID != ""
-	if bound && !s.quickBindingActive(m, a.QuickBindingID) {
+	if bound && !s.kyc.BindingActive(m, a.QuickBindingID) {
 		return reasonBindingNotActive
 	}
 	return s.cardMemberGate(m, p, bound)

@@ -239,7 +239,7 @@ func (s *Simulator) invariantViolations(tx *kernel.Tx) []string {
 		}
 	}
 	for _, a := range s.cards.apps {
-		if cardAppUnderReview(a) && a.QuickBindingID != "" && !s.quickBindingActive(s.members.Get(a.MemberID), a.QuickBindingID) {
+		if cardAppUnderReview(a) && a.QuickBindingID != "" && !s.kyc.BindingActive(s.members.Get(a.MemberID), a.QuickBindingID) {
 			out = append(out, fmt.Sprintf("card application %s is %s on quick KYC binding %s, which is no longer active", a.ID, a.Status, a.QuickBindingID))
 		}
 		if a.Status == "issued" && s.cards.cards[a.CardID] == nil {

@@ -91,9 +91,15 @@ func TestCheckInvariantsDetects(t *testing.T) {
 		}, want: []string{"QR order qrp_p is left pending"}},
 		{name: "application on a compensated binding", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
 			m, _ := fixture(tx, s)
-			s.kyc.bindings["qkb_c"] = &quickBinding{ID: "qkb_c", MemberID: m.ID, Status: "compensated"}
-			s.cards.apps["cap_b"] = &cardApplication{ID: "cap_b", MemberID: m.ID, Status: "submitted", QuickBindingID: "qkb_c", FirstTopUp: usdt("0")}
-		}, want: []string{"card application cap_b is submitted on quick KYC binding qkb_c, which is no longer active"}},
+			b, err := s.kyc.Allocate(tx, m, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.kyc.Compensate(tx, b.ID, "admin", ""); err != nil {
+				t.Fatal(err)
+			}
+			s.cards.apps["cap_b"] = &cardApplication{ID: "cap_b", MemberID: m.ID, Status: "submitted", QuickBindingID: b.ID, FirstTopUp: usdt("0")}
+		}, want: []string{"card application cap_b is submitted on quick KYC binding qkb_", ", which is no longer active"}},
 		{name: "issued application without its card", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
 			m, _ := fixture(tx, s)
 			s.cards.apps["cap_i"] = &cardApplication{ID: "cap_i", MemberID: m.ID, Status: "issued", CardID: "crd_gone", FirstTopUp: usdt("0")}

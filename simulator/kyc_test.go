@@ -8,7 +8,7 @@ func TestQuickBindingActive(t *testing.T) {
 	tx := s.k.Begin()
 	defer tx.End()
 	m, other := s.members.ByExternal(DefaultMemberExternalID), s.members.ByExternal("other")
-	b, err := s.allocateQuickBinding(tx, m, "")
+	b, err := s.kyc.Allocate(tx, m, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,14 +24,14 @@ func TestQuickBindingActive(t *testing.T) {
 		{"nil member", nil, b.ID, false},
 	}
 	for _, tt := range tests {
-		if got := s.quickBindingActive(tt.m, tt.id); got != tt.want {
+		if got := s.kyc.BindingActive(tt.m, tt.id); got != tt.want {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
 	}
-	if _, err := s.compensateQuickBinding(tx, b.ID, "auto", ""); err != nil {
+	if _, err := s.kyc.Compensate(tx, b.ID, "auto", ""); err != nil {
 		t.Fatal(err)
 	}
-	if s.quickBindingActive(m, b.ID) {
+	if s.kyc.BindingActive(m, b.ID) {
 		t.Fatal("a compensated binding is still active")
 	}
 	if err := s.ledger.Check(); err != nil {

@@ -45,7 +45,7 @@ func (s *Simulator) queryVPApplications(c *rc) (int, any, error) {
 			continue
 		}
 		item := map[string]any{"query": q, "member_id": m.ID, "external_member_id": m.ExternalID, "application": nil, "stage": "not_applied"}
-		if s.profileOf(m) != nil {
+		if s.kyc.Profile(m) != nil {
 			app := s.remit.vpApps[m.ID]
 			if app == nil {
 				app = &vpApplication{ID: "vpa_" + s.newUUID(), CreatedAt: m.CreatedAt}

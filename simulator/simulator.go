@@ -10,6 +10,7 @@ import (
 
 	"github.com/mwallet/mwallet-go/simulator/internal/deposits"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/kyc"
 	"github.com/mwallet/mwallet-go/simulator/internal/members"
 
 	mwallet "github.com/mwallet/mwallet-go"
@@ -133,7 +134,7 @@ type Simulator struct {
 	cards    *cardState
 	remit    *remitState
 	deposits *deposits.Line
-	kyc      *kycState
+	kyc      *kyc.Line
 	webhooks *webhookState
 	gw       *gatewayState
 	outcome  *outcomeState

@@ -81,3 +81,16 @@ func AsError(err error) *Error {
 	}
 	return NewErr("api_error", "internal error")
 }
+
+// FieldReason is one invalid_fields item with a reason.
+type FieldReason struct{ Key, Reason string }
+
+// InvalidFieldReasons answers invalid_fields with a key and a reason per
+// field.
+func InvalidFieldReasons(msg string, fields ...FieldReason) *Error {
+	out := make([]map[string]string, 0, len(fields))
+	for _, f := range fields {
+		out = append(out, map[string]string{"key": f.Key, "reason": f.Reason})
+	}
+	return NewErr("invalid_fields", msg).With("fields", out)
+}

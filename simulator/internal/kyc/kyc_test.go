@@ -1,0 +1,201 @@
+package kyc
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+)
+
+// fakeHost keeps balances per account and records what the line asks.
+type fakeHost struct {
+	n         int
+	balances  map[string]money.Amount
+	events    []string
+	withdrawn []string
+	apps      map[string][]string // binding -> card applications resting on it
+	members   map[string]*api.Member
+}
+
+func newFakeHost() *fakeHost {
+	return &fakeHost{balances: map[string]money.Amount{}, apps: map[string][]string{}, members: map[string]*api.Member{}}
+}
+
+func (h *fakeHost) Now() time.Time                                { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }
+func (h *fakeHost) NewUUID() string                               { h.n++; return "u" + strconv.Itoa(h.n) }
+func (h *fakeHost) NextSeq(*kernel.Tx) int64                      { h.n++; return int64(h.n) }
+func (h *fakeHost) URL() string                                   { return "http://sim" }
+func (h *fakeHost) Member(id string) *api.Member                  { return h.members[id] }
+func (h *fakeHost) RevenueAccount() string                        { return "revenue" }
+func (h *fakeHost) Amount(_, v string) (money.Amount, error)      { return money.Parse(v, 6) }
+func (h *fakeHost) FeeAccount(_ *kernel.Tx, m *api.Member) string { return m.ID }
+func (h *fakeHost) Transfer(_ *kernel.Tx, _ time.Time, _, _ string, amt money.Amount, from, to string) error {
+	have, ok := h.balances[from]
+	if !ok {
+		have = money.Zero(6)
+	}
+	if from != "revenue" && have.Cmp(amt) < 0 {
+		return errors.New("insufficient")
+	}
+	h.balances[from], _ = have.Sub(amt)
+	to0, ok := h.balances[to]
+	if !ok {
+		to0 = money.Zero(6)
+	}
+	h.balances[to], _ = to0.Add(amt)
+	return nil
+}
+func (h *fakeHost) Emit(_ *kernel.Tx, typ, _, id string, _ *api.Member, status string, _ int64, extra map[string]any) {
+	h.events = append(h.events, fmt.Sprintf("%s %s %s %v", typ, id, status, extra))
+}
+func (h *fakeHost) BindingWithdrawn(_ *kernel.Tx, id string) ([]string, error) {
+	h.withdrawn = append(h.withdrawn, id)
+	return h.apps[id], nil
+}
+
+func code(err error) string {
+	var ae *api.Error
+	if errors.As(err, &ae) {
+		return ae.Code
+	}
+	return ""
+}
+
+// TestQuickBindingsOnTheirOwn runs the quick KYC rules of the line against
+// a fake host: a refused allocation changes nothing, and a compensation
+// tells the host first and names the first application it rejected.
+func TestQuickBindingsOnTheirOwn(t *testing.T) {
+	t.Parallel()
+	var k kernel.Kernel
+	tx := k.Begin()
+	defer tx.End()
+	h := newFakeHost()
+	rich := &api.Member{ID: "mem_rich", KYCLevel: 1}
+	poor := &api.Member{ID: "mem_poor", KYCLevel: 1}
+	none := &api.Member{ID: "mem_none"}
+	h.members[rich.ID], h.members[poor.ID], h.members[none.ID] = rich, poor, none
+	h.balances[rich.ID] = money.MustParse("100", 6)
+	l := New(h)
+
+	tests := []struct {
+		name  string
+		m     *api.Member
+		email string
+		code  string
+	}{
+		{"no e-mail without level-1 KYC", none, "", "invalid_fields"},
+		{"not a plain e-mail", rich, "Ann <ann@example.com>", "invalid_fields"},
+		{"fee not covered", poor, "", "quick_kyc_unpaid"},
+		{"bound", rich, "ann@example.com", ""},
+		{"e-mail used before", rich, "ANN@example.com", "invalid_fields"},
+	}
+	for _, tt := range tests {
+		if _, err := l.Allocate(tx, tt.m, tt.email); code(err) != tt.code {
+			t.Errorf("%s: %v, want %q", tt.name, err, tt.code)
+		}
+	}
+	for i := 0; i < 4; i++ {
+		if _, err := l.Allocate(tx, rich, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := l.Allocate(tx, rich, ""); code(err) != "quick_kyc_limit" {
+		t.Errorf("sixth binding: %v", err)
+	}
+	if got := h.balances[rich.ID].String(); got != "50.000000" {
+		t.Errorf("after 5 fees the member has %s, want 50.000000", got)
+	}
+	l.SetQuick(tx, false, -1)
+	if _, err := l.Allocate(tx, poor, ""); code(err) != "quick_kyc_disabled" {
+		t.Errorf("disabled: %v", err)
+	}
+	l.SetQuick(tx, true, 0)
+	if _, err := l.Allocate(tx, poor, ""); code(err) != "quick_kyc_exhausted" {
+		t.Errorf("empty pool: %v", err)
+	}
+	if on, pool := l.Quick(tx); !on || pool != 0 {
+		t.Errorf("Quick = %v, %d", on, pool)
+	}
+
+	// Compensation: the host is told first, the fee goes back.
+	var first string
+	for _, b := range l.st.bindingsOf[rich.ID] {
+		first = b.ID
+		break
+	}
+	h.apps[first] = []string{"cap_1", "cap_2"}
+	for _, tt := range []struct{ id, source, code string }{
+		{"qkb_nope", "", "not_found"},
+		{first, "robot", "invalid_request"},
+		{strings.TrimPrefix(first, "qkb_"), "", ""},
+		{first, "admin", "state_invalid"},
+	} {
+		if _, err := l.Compensate(tx, tt.id, tt.source, ""); code(err) != tt.code {
+			t.Errorf("Compensate(%q, %q): %v, want %q", tt.id, tt.source, err, tt.code)
+		}
+	}
+	if l.BindingActive(rich, first) {
+		t.Error("a compensated binding is active")
+	}
+	if diff := cmp.Diff([]string{first}, h.withdrawn); diff != "" {
+		t.Errorf("withdrawn (-want +got):\n%s", diff)
+	}
+	want := []string{"kyc.quick.compensated " + first + " compensated map[application_id:cap_1 compensation_source:auto]"}
+	if diff := cmp.Diff(want, h.events); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+	if got := h.balances[rich.ID].String(); got != "60.000000" {
+		t.Errorf("after the refund the member has %s, want 60.000000", got)
+	}
+}
+
+// TestProfileReview: update, approve and review move a profile and the
+// member's level as the contract says.
+func TestProfileReview(t *testing.T) {
+	t.Parallel()
+	var k kernel.Kernel
+	tx := k.Begin()
+	defer tx.End()
+	h := newFakeHost()
+	l := New(h)
+	m := &api.Member{ID: "mem_1", KYCLevel: 2, HasKYCProfile: true}
+	if l.Profile(&api.Member{ID: "mem_0"}) != nil {
+		t.Error("a member without a profile has one")
+	}
+	two := 2
+	steps := []struct {
+		name   string
+		do     func() error
+		level  int
+		status string
+	}{
+		{"seeded", func() error { return nil }, 2, "approved"},
+		{"update", func() error { return l.Update(tx, m) }, 0, "pending_review"},
+		{"approve back", func() error { return l.Approve(tx, m, nil) }, 2, "approved"},
+		{"supplement", func() error { return l.Review(tx, m, "supplement_required") }, 0, "supplement_required"},
+		{"approve at 2", func() error { return l.Approve(tx, m, &two) }, 2, "approved"},
+	}
+	for _, st := range steps {
+		if err := st.do(); err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		if p := l.Profile(m); m.KYCLevel != st.level || p.Status != st.status {
+			t.Errorf("%s: level %d, status %s; want %d, %s", st.name, m.KYCLevel, p.Status, st.level, st.status)
+		}
+	}
+	bad := 3
+	if err := l.Approve(tx, m, &bad); code(err) != "invalid_request" || m.KYCLevel != 2 {
+		t.Errorf("approve at 3: %v, level %d", err, m.KYCLevel)
+	}
+	if _, err := l.CompleteSession(tx, "nope"); code(err) != "not_found" {
+		t.Errorf("unknown session: %v", err)
+	}
+}
