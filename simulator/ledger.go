@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // Account names of the ledger. Member and card accounts carry the id.
@@ -24,18 +25,18 @@ import (
 // Accounts whose names start with "member:", "merchant:prepaid" or "card:"
 // may never go below zero; the others are contra accounts and may.
 const (
-	AccountMerchantPrepaid       = "merchant:prepaid"
-	AccountMerchantPrepaidLocked = "merchant:prepaid_locked"
-	AccountMerchantCustody       = "merchant:custody"
-	AccountRevenueFees           = "revenue:fees"
-	AccountWorld                 = "world"
+	AccountMerchantPrepaid       = kernel.AccountMerchantPrepaid
+	AccountMerchantPrepaidLocked = kernel.AccountMerchantPrepaidLocked
+	AccountMerchantCustody       = kernel.AccountMerchantCustody
+	AccountRevenueFees           = kernel.AccountRevenueFees
+	AccountWorld                 = kernel.AccountWorld
 )
 
 // MemberAvailable names a member's available balance account.
-func MemberAvailable(memberID string) string { return "member:" + memberID + ":available" }
+func MemberAvailable(memberID string) string { return kernel.MemberAvailable(memberID) }
 
 // MemberLocked names a member's locked balance account.
-func MemberLocked(memberID string) string { return "member:" + memberID + ":locked" }
+func MemberLocked(memberID string) string { return kernel.MemberLocked(memberID) }
 
 // CardAccount names the balance account of a card.
 func CardAccount(cardID string) string { return "card:" + cardID }

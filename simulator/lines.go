@@ -13,8 +13,37 @@ import (
 
 // The product lines that have their own package under internal/, and the
 // hosts through which each reaches the rest of the simulator: a line
-// declares what it needs (its Host interface) and the simulator answers
-// it here, so that no line touches another's state.
+// declares what it needs of other lines (its Host interface) and the
+// simulator answers it here, so that no line touches another's state. What
+// every line uses (the clock, ids, the ledger, events, the catalogue) the
+// kernel gives through the transaction: kernelServices.
+
+// kernelServices are the kernel's services (kernel.Services), given to every
+// transaction.
+type kernelServices struct{ s *Simulator }
+
+func (k kernelServices) Now() time.Time  { return k.s.clock.Now() }
+func (k kernelServices) NewUUID() string { return k.s.newUUID() }
+func (k kernelServices) NextSeq() int64  { k.s.listSeq++; return k.s.listSeq }
+
+func (k kernelServices) Transfer(at time.Time, memo, asset string, amt money.Amount, from, to string) error {
+	return k.s.ledger.Transfer(at, memo, asset, amt, from, to)
+}
+
+// Emit emits e for the member of e.MemberID (none when empty or unknown).
+func (k kernelServices) Emit(tx *kernel.Tx, e kernel.Event) {
+	var m *member
+	if e.MemberID != "" {
+		m = k.s.members.Get(e.MemberID)
+	}
+	k.s.emit(tx, e.Type, e.Object, e.ObjectID, m, e.Status, e.Version, e.Extra)
+}
+
+func (k kernelServices) Amount(asset, v string) (money.Amount, error) {
+	return k.s.cat.amount(asset, v, decimalSigned)
+}
+
+func (k kernelServices) AssetScale(code string) (int, bool) { return k.s.cat.scale(code) }
 
 // registerDeposits builds the deposits line and registers its endpoints.
 func (s *Simulator) registerDeposits() {
@@ -35,31 +64,13 @@ func (h depositsHost) AssetAllowed(_ *kernel.Tx, code string) bool {
 	return h.s.cat.allowed(code, h.s.merchant.AssetAllowlist)
 }
 
-func (h depositsHost) AssetScale(code string) (int, bool) { return h.s.cat.scale(code) }
-
-func (h depositsHost) Amount(asset, v string) (money.Amount, error) {
-	return h.s.cat.amount(asset, v, decimalSigned)
-}
-
-func (h depositsHost) Credit(_ *kernel.Tx, at time.Time, memo, asset string, amt money.Amount, memberID string) error {
-	return h.s.ledger.Transfer(at, memo, asset, amt, AccountMerchantCustody, MemberAvailable(memberID))
-}
-
-func (h depositsHost) Emit(tx *kernel.Tx, typ, object, id string, m *member, status string) {
-	h.s.emit(tx, typ, object, id, m, status, 0, nil)
-}
-
 // membersHost is the members line's members.Host.
 type membersHost struct{ s *Simulator }
 
 func (h membersHost) MerchantID() string { return h.s.merchant.ID }
 
-func (h membersHost) NewUUID() string { return h.s.newUUID() }
-
-func (h membersHost) Now() time.Time { return h.s.clock.Now() }
-
 // Seed parses every seed balance, then posts them in one entry.
-func (h membersHost) Seed(_ *kernel.Tx, memberID string, balances map[string]string) error {
+func (h membersHost) Seed(tx *kernel.Tx, memberID string, balances map[string]string) error {
 	s := h.s
 	codes := make([]string, 0, len(balances))
 	for code := range balances {
@@ -69,7 +80,7 @@ func (h membersHost) Seed(_ *kernel.Tx, memberID string, balances map[string]str
 	var postings []Posting
 	for _, code := range codes {
 		asset := strings.ToUpper(strings.TrimSpace(code))
-		amt, err := s.cat.amount(asset, balances[code], decimalSigned)
+		amt, err := tx.Amount(asset, balances[code])
 		if err != nil {
 			return errInvalidRequest(fmt.Sprintf("balance %s: %v", code, err))
 		}
@@ -81,11 +92,7 @@ func (h membersHost) Seed(_ *kernel.Tx, memberID string, balances map[string]str
 			Posting{Account: MemberAvailable(memberID), Asset: asset, Amount: amt})
 	}
 	if len(postings) > 0 {
-		return s.ledger.Post(s.clock.Now(), "seed member balance", postings...)
+		return s.ledger.Post(tx.Now(), "seed member balance", postings...)
 	}
 	return nil
-}
-
-func (h membersHost) Emit(tx *kernel.Tx, typ, object, id string, m *member, status string) {
-	h.s.emit(tx, typ, object, id, m, status, 0, nil)
 }

@@ -1,9 +1,6 @@
 package simulator
 
 import (
-	"time"
-
-	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/kyc"
 )
@@ -140,35 +137,15 @@ func (s *Simulator) setQuickKYC(enabled bool, pool int) {
 // kycHost is the KYC line's kyc.Host.
 type kycHost struct{ s *Simulator }
 
-func (h kycHost) Now() time.Time { return h.s.clock.Now() }
-
-func (h kycHost) NewUUID() string { return h.s.newUUID() }
-
-func (h kycHost) NextSeq(tx *kernel.Tx) int64 { return h.s.nextSeq(tx) }
-
 func (h kycHost) URL() string { return h.s.URL() }
 
 func (h kycHost) Member(id string) *member { return h.s.members.Get(id) }
-
-func (h kycHost) Amount(asset, v string) (money.Amount, error) {
-	return h.s.cat.amount(asset, v, decimalSigned)
-}
 
 func (h kycHost) FeeAccount(_ *kernel.Tx, m *member) string {
 	if h.s.merchant.Model == MerchantHosted {
 		return AccountMerchantPrepaid
 	}
 	return MemberAvailable(m.ID)
-}
-
-func (h kycHost) RevenueAccount() string { return AccountRevenueFees }
-
-func (h kycHost) Transfer(_ *kernel.Tx, at time.Time, memo, asset string, amt money.Amount, from, to string) error {
-	return h.s.ledger.Transfer(at, memo, asset, amt, from, to)
-}
-
-func (h kycHost) Emit(tx *kernel.Tx, typ, object, id string, m *member, status string, version int64, extra map[string]any) {
-	h.s.emit(tx, typ, object, id, m, status, version, extra)
 }
 
 // BindingWithdrawn: a card application still under review on the binding

@@ -283,6 +283,7 @@ func build(o options) (*Simulator, error) {
 	s.ledger = newLedger(s.cat.scale)
 	// The fixture is the state's first transaction; nothing else can see
 	// s before New returns.
+	s.k.Provide(kernelServices{s})
 	tx := s.k.Begin()
 	defer tx.End()
 	if err := s.loadFixture(tx); err != nil {

@@ -63,8 +63,9 @@ func (d *deposit) key() api.PageKey { return api.PageKey{At: d.CreatedAt, Seq: d
 
 func depositKey(d *deposit) api.PageKey { return d.key() }
 
-// Host is what the deposits line needs from the rest of the simulator.
-// Every method runs in the caller's transaction.
+// Host is what the deposits line needs from the rest of the simulator,
+// beyond what every transaction gives (kernel.Tx: the clock, the ledger,
+// events, the catalogue). Every method runs in the caller's transaction.
 type Host interface {
 	// MerchantID is the merchant's id (the ledger key of a deposit).
 	MerchantID(tx *kernel.Tx) string
@@ -74,16 +75,6 @@ type Host interface {
 	// AssetAllowed reports whether code is in the catalogue, enabled, and
 	// allowed to the merchant.
 	AssetAllowed(tx *kernel.Tx, code string) bool
-	// AssetScale is the ledger scale of a catalogue asset.
-	AssetScale(code string) (int, bool)
-	// Amount parses v as an amount of asset at its ledger scale (the one
-	// amount parser).
-	Amount(asset, v string) (money.Amount, error)
-	// Credit moves amt of asset from the merchant's custody declaration to
-	// the member's available balance, one balanced ledger entry.
-	Credit(tx *kernel.Tx, at time.Time, memo, asset string, amt money.Amount, memberID string) error
-	// Emit records an event for delivery.
-	Emit(tx *kernel.Tx, typ, object, id string, m *api.Member, status string)
 }
 
 // Line is the deposits line: its state, and its host. The state is part of
@@ -142,8 +133,8 @@ func (l *Line) platformOnly(c *api.Request) error {
 	return nil
 }
 
-func (l *Line) json(d *deposit, replayed bool) map[string]any {
-	sc, _ := l.host.AssetScale(d.Asset)
+func (l *Line) json(tx *kernel.Tx, d *deposit, replayed bool) map[string]any {
+	sc, _ := tx.AssetScale(d.Asset)
 	return map[string]any{
 		"id":                 "dep_" + d.Reference,
 		"reference":          d.Reference,
@@ -194,7 +185,7 @@ func (l *Line) create(c *api.Request) (int, any, error) {
 	if !l.host.AssetAllowed(c.Tx, asset) {
 		return 0, nil, api.NewErr("asset_not_allowed", "asset is not allowed for this merchant")
 	}
-	amt, err := l.host.Amount(asset, *in.Amount)
+	amt, err := c.Tx.Amount(asset, *in.Amount)
 	if err != nil {
 		return 0, nil, api.InvalidRequest("amount must be a plain decimal at the asset's ledger_scale (extra decimals only if zero)")
 	}
@@ -224,17 +215,17 @@ func (l *Line) create(c *api.Request) (int, any, error) {
 	// Permanent duplicate protection by reference (ledger key
 	// mdep:<merchant>:<reference>): the first stored values, 200.
 	if d := l.st.byRef[ref]; d != nil {
-		return http.StatusOK, l.json(d, true), nil
+		return http.StatusOK, l.json(c.Tx, d, true), nil
 	}
 	if c.Member.Status == "banned" || c.Member.Status == "frozen" {
 		return 0, nil, api.NewErr("request_rejected", "request rejected")
 	}
 	if lim, ok := depositLimits[asset]; ok {
-		single, _ := l.host.Amount(asset, lim.single)
+		single, _ := c.Tx.Amount(asset, lim.single)
 		if amt.Cmp(single) > 0 {
 			return 0, nil, api.NewErr("limit_exceeded", "single deposit limit exceeded").With("limit_type", "single").With("limit_scope", "merchant")
 		}
-		daily, _ := l.host.Amount(asset, lim.daily)
+		daily, _ := c.Tx.Amount(asset, lim.daily)
 		used := amt
 		if sum, ok := l.st.daily[dailyKey(asset, c.Now)]; ok {
 			used, _ = used.Add(sum)
@@ -250,7 +241,7 @@ func (l *Line) create(c *api.Request) (int, any, error) {
 	}
 	// One balanced entry: member available up, merchant custody declaration
 	// down; the prepaid account is untouched.
-	if err := l.host.Credit(c.Tx, c.Now, "deposit mdep:"+l.host.MerchantID(c.Tx)+":"+ref, asset, amt, c.Member.ID); err != nil {
+	if err := c.Tx.Transfer(c.Now, "deposit mdep:"+l.host.MerchantID(c.Tx)+":"+ref, asset, amt, kernel.AccountMerchantCustody, kernel.MemberAvailable(c.Member.ID)); err != nil {
 		return 0, nil, api.NewErr("insufficient_balance", "balance constraint failed during posting")
 	}
 	l.st.byRef[ref] = d
@@ -261,8 +252,8 @@ func (l *Line) create(c *api.Request) (int, any, error) {
 		sum, _ = prev.Add(amt)
 	}
 	l.st.daily[day] = sum
-	l.host.Emit(c.Tx, "deposit.credited", "deposit", strconv.FormatInt(d.Seq, 10), c.Member, "credited")
-	return http.StatusCreated, l.json(d, false), nil
+	c.Tx.Emit(kernel.Event{Type: "deposit.credited", Object: "deposit", ObjectID: strconv.FormatInt(d.Seq, 10), MemberID: c.Member.ID, Status: "credited"})
+	return http.StatusCreated, l.json(c.Tx, d, false), nil
 }
 
 // dailyKey names the daily deposit sum of asset on the UTC day of at.
@@ -280,7 +271,7 @@ func (l *Line) get(c *api.Request) (int, any, error) {
 	if !ok || d == nil {
 		return 0, nil, api.NotFound("deposit")
 	}
-	return http.StatusOK, l.json(d, false), nil
+	return http.StatusOK, l.json(c.Tx, d, false), nil
 }
 
 // list answers GET /v1/deposits (optionally ?reference=), newest
@@ -298,7 +289,7 @@ func (l *Line) list(c *api.Request) (int, any, error) {
 	page := env.Data.([]*deposit)
 	out := make([]map[string]any, 0, len(page))
 	for _, d := range page {
-		out = append(out, l.json(d, false))
+		out = append(out, l.json(c.Tx, d, false))
 	}
 	env.Data = out
 	return http.StatusOK, env, nil

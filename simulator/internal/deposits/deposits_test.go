@@ -13,32 +13,15 @@ import (
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel/kerneltest"
 )
 
-// fakeHost is a Host with one asset (USDT, scale 6) and a ledger that
-// records the credits it is asked for.
-type fakeHost struct {
-	platform bool
-	credits  []string
-	events   []string
-	failNext bool
-}
+// fakeHost is a Host of a platform-hosted merchant that allows USDT.
+type fakeHost struct{ platform bool }
 
 func (h *fakeHost) MerchantID(*kernel.Tx) string                { return "mch_1" }
 func (h *fakeHost) PlatformHosted(*kernel.Tx) bool              { return h.platform }
 func (h *fakeHost) AssetAllowed(_ *kernel.Tx, code string) bool { return code == "USDT" }
-func (h *fakeHost) AssetScale(code string) (int, bool)          { return 6, code == "USDT" }
-func (h *fakeHost) Amount(_, v string) (money.Amount, error)    { return money.Parse(v, 6) }
-func (h *fakeHost) Credit(_ *kernel.Tx, _ time.Time, memo, asset string, amt money.Amount, memberID string) error {
-	if h.failNext {
-		return errors.New("ledger refused")
-	}
-	h.credits = append(h.credits, memo+" "+amt.String()+" "+asset+" to "+memberID)
-	return nil
-}
-func (h *fakeHost) Emit(_ *kernel.Tx, typ, _, id string, _ *api.Member, status string) {
-	h.events = append(h.events, typ+" "+id+" "+status)
-}
 
 // call runs the endpoint of method and pattern on the line with body.
 func call(t *testing.T, l *Line, tx *kernel.Tx, method, target, body string) (int, any, error) {
@@ -70,8 +53,9 @@ func call(t *testing.T, l *Line, tx *kernel.Tx, method, target, body string) (in
 // needs nothing of the simulator but its Host.
 func TestLineOnItsOwn(t *testing.T) {
 	t.Parallel()
-	var k kernel.Kernel
-	tx := k.Begin()
+	svc := kerneltest.New()
+	svc.Balances[kernel.AccountMerchantCustody] = money.MustParse("0", 6)
+	tx := svc.Begin()
 	defer tx.End()
 	h := &fakeHost{platform: true}
 	l := New(h)
@@ -100,10 +84,14 @@ func TestLineOnItsOwn(t *testing.T) {
 			t.Errorf("%s: status %d, code %q (%v); want %d, %q", tt.name, status, codeOf(err), err, tt.status, tt.code)
 		}
 	}
-	if diff := cmp.Diff([]string{"deposit mdep:mch_1:r1 12.500000 USDT to mem_1"}, h.credits); diff != "" {
-		t.Errorf("credits (-want +got):\n%s", diff)
+	if got := svc.Balance(kernel.MemberAvailable("mem_1")).String(); got != "12.500000" {
+		t.Errorf("the member holds %s, want 12.500000", got)
 	}
-	if diff := cmp.Diff([]string{"deposit.credited 1 credited"}, h.events); diff != "" {
+	if got := svc.Balance(kernel.AccountMerchantCustody).String(); got != "-12.500000" {
+		t.Errorf("the custody declaration is %s, want -12.500000", got)
+	}
+	want := []kernel.Event{{Type: "deposit.credited", Object: "deposit", ObjectID: "1", MemberID: "mem_1", Status: "credited"}}
+	if diff := cmp.Diff(want, svc.Events); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}
 	got := l.Deposits(tx)
@@ -117,13 +105,15 @@ func TestLineOnItsOwn(t *testing.T) {
 		t.Errorf("get dep_nope: %v, want not_found", err)
 	}
 
-	// A ledger refusal leaves the line unchanged.
-	h.failNext = true
-	if _, _, err := call(t, l, tx, http.MethodPost, "/v1/deposits", `{"asset":"USDT","amount":"1","reference":"r6"}`); codeOf(err) != "insufficient_balance" {
-		t.Errorf("refused credit: %v", err)
+	// An amount of an asset the catalogue lacks is refused before
+	// anything changes.
+	delete(svc.Scales, "USDT")
+	if _, _, err := call(t, l, tx, http.MethodPost, "/v1/deposits", `{"asset":"USDT","amount":"1","reference":"r6"}`); codeOf(err) != "invalid_request" {
+		t.Errorf("unknown scale: %v", err)
 	}
+	svc.Scales["USDT"] = 6
 	if n := len(l.Deposits(tx)); n != 1 {
-		t.Errorf("after a refused credit: %d deposits, want 1", n)
+		t.Errorf("after a refused deposit: %d deposits, want 1", n)
 	}
 
 	// A merchant_hosted merchant is refused before anything else.

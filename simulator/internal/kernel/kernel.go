@@ -18,6 +18,12 @@
 // The order of inputs is a lock taken before the state lock and released
 // once the input is logged, so that the log's order is the order in which
 // inputs took the state: a recording replays to the same state.
+//
+// A transaction also gives what every line uses (services.go): the clock
+// (tx.Now), seeded ids (tx.NewUUID, tx.NextSeq), the ledger (tx.Transfer,
+// and the account names), events (tx.Emit) and the asset catalogue
+// (tx.Amount, tx.AssetScale). A line declares in its own Host only what it
+// needs of other lines.
 package kernel
 
 import "sync"
@@ -27,6 +33,7 @@ import "sync"
 type Kernel struct {
 	inputs sync.Mutex // the order of inputs; taken before mu
 	mu     sync.Mutex // the state lock
+	svc    Services   // the clock, ids, ledger, events and catalogue (services.go)
 }
 
 // Tx is a transaction: the state lock is held from Begin or BeginInput

@@ -68,30 +68,18 @@ type Binding struct {
 	Version    int64
 }
 
-// Host is what the KYC line needs from the rest of the simulator.
+// Host is what the KYC line needs from the rest of the simulator, beyond
+// what every transaction gives (kernel.Tx: the clock, ids, the ledger,
+// events, the catalogue).
 type Host interface {
-	// Now reads the simulator clock.
-	Now() time.Time
-	// NewUUID draws the next seeded uuid.
-	NewUUID() string
-	// NextSeq is the next creation sequence of listed objects.
-	NextSeq(tx *kernel.Tx) int64
 	// URL is the simulator's base URL (hosted links).
 	URL() string
 	// Member is the member of the exact mem_ id (the members line).
 	Member(id string) *api.Member
-	// Amount parses v as an amount of asset at its ledger scale.
-	Amount(asset, v string) (money.Amount, error)
 	// FeeAccount is where a usage fee of m is paid from: the member's
 	// available balance (platform_hosted) or the merchant prepaid account
 	// (merchant_hosted).
 	FeeAccount(tx *kernel.Tx, m *api.Member) string
-	// RevenueAccount is the platform's fee revenue account.
-	RevenueAccount() string
-	// Transfer moves amt of asset from one ledger account to another.
-	Transfer(tx *kernel.Tx, at time.Time, memo, asset string, amt money.Amount, from, to string) error
-	// Emit records an event for delivery.
-	Emit(tx *kernel.Tx, typ, object, id string, m *api.Member, status string, version int64, extra map[string]any)
 	// BindingWithdrawn is told before a quick binding is compensated: what
 	// rests on it loses its KYC basis (a card application under review is
 	// rejected, its fee and shipping refunded). It returns the ids of what
@@ -200,7 +188,7 @@ func (l *Line) createSession(c *api.Request) (int, any, error) {
 	if l.Profile(c.Member) == nil {
 		return 0, nil, api.NotFound("KYC profile")
 	}
-	ss := &session{ID: "kyc_" + l.host.NewUUID(), MemberID: c.Member.ID, ExpiresAt: c.Now.Add(kycTicketTTL)}
+	ss := &session{ID: "kyc_" + c.Tx.NewUUID(), MemberID: c.Member.ID, ExpiresAt: c.Now.Add(kycTicketTTL)}
 	l.st.sessions[ss.ID] = ss
 	return http.StatusCreated, map[string]any{
 		"id":         ss.ID,
@@ -212,7 +200,7 @@ func (l *Line) createSession(c *api.Request) (int, any, error) {
 // resultUpdated emits kyc.result.updated (data.id is the bare member uuid,
 // status_version the constant 0).
 func (l *Line) resultUpdated(tx *kernel.Tx, m *api.Member, status string) {
-	l.host.Emit(tx, "kyc.result.updated", "kyc", strings.TrimPrefix(m.ID, "mem_"), m, status, 0, nil)
+	tx.Emit(kernel.Event{Type: "kyc.result.updated", Object: "kyc", ObjectID: strings.TrimPrefix(m.ID, "mem_"), MemberID: m.ID, Status: status})
 }
 
 // Update sends m's profile back to review: the level drops to 0
@@ -230,7 +218,7 @@ func (l *Line) Update(tx *kernel.Tx, m *api.Member) error {
 	}
 	m.KYCLevel = 0
 	p.Status = "pending_review"
-	p.UpdatedAt = l.host.Now()
+	p.UpdatedAt = tx.Now()
 	l.resultUpdated(tx, m, "updated")
 	return nil
 }
@@ -257,7 +245,7 @@ func (l *Line) Approve(tx *kernel.Tx, m *api.Member, level *int) error {
 	m.KYCLevel = lv
 	p.ApprovedLevel = lv
 	p.Status = "approved"
-	p.UpdatedAt = l.host.Now()
+	p.UpdatedAt = tx.Now()
 	l.resultUpdated(tx, m, "updated")
 	return nil
 }
@@ -274,7 +262,7 @@ func (l *Line) Review(tx *kernel.Tx, m *api.Member, status string) error {
 	}
 	m.KYCLevel = 0
 	p.Status = status
-	p.UpdatedAt = l.host.Now()
+	p.UpdatedAt = tx.Now()
 	ev := "updated"
 	if status == "supplement_required" {
 		ev = "supplement_required"
@@ -298,7 +286,7 @@ func (l *Line) CompleteSession(tx *kernel.Tx, id string) (*api.Member, error) {
 	if ss.Used {
 		return nil, api.NewErr("state_invalid", "the hosted KYC link was already used")
 	}
-	if !l.host.Now().Before(ss.ExpiresAt) {
+	if !tx.Now().Before(ss.ExpiresAt) {
 		return nil, api.NewErr("state_invalid", "the hosted KYC link expired")
 	}
 	m := l.host.Member(ss.MemberID)
@@ -360,13 +348,13 @@ func (l *Line) Allocate(tx *kernel.Tx, m *api.Member, email string) (*Binding, e
 	if l.st.quickPool <= 0 {
 		return nil, api.NewErr("quick_kyc_exhausted", "no matching unassigned quick profile")
 	}
-	fee, _ := l.host.Amount(QuickFeeAsset, QuickFee)
+	fee, _ := tx.Amount(QuickFeeAsset, QuickFee)
 	from := l.host.FeeAccount(tx, m)
-	now := l.host.Now()
-	if err := l.host.Transfer(tx, now, "quick KYC usage fee", QuickFeeAsset, fee, from, l.host.RevenueAccount()); err != nil {
+	now := tx.Now()
+	if err := tx.Transfer(now, "quick KYC usage fee", QuickFeeAsset, fee, from, kernel.AccountRevenueFees); err != nil {
 		return nil, api.NewErr("quick_kyc_unpaid", "the quick KYC usage fee (10 USDT) is not covered")
 	}
-	b := &Binding{seq: l.host.NextSeq(tx), ID: "qkb_" + l.host.NewUUID(), MemberID: m.ID, Status: "active", FeeAccount: from, Fee: fee, Email: email, CreatedAt: now}
+	b := &Binding{seq: tx.NextSeq(), ID: "qkb_" + tx.NewUUID(), MemberID: m.ID, Status: "active", FeeAccount: from, Fee: fee, Email: email, CreatedAt: now}
 	l.st.quickPool--
 	if email != "" {
 		l.st.quickUsedEmails[strings.ToLower(email)] = true
@@ -412,8 +400,8 @@ func (l *Line) Compensate(tx *kernel.Tx, id, source, applicationID string) (*Bin
 	if applicationID == "" && len(rejected) > 0 {
 		applicationID = rejected[0]
 	}
-	now := l.host.Now()
-	if err := l.host.Transfer(tx, now, "quick KYC compensation", QuickFeeAsset, b.Fee, l.host.RevenueAccount(), b.FeeAccount); err != nil {
+	now := tx.Now()
+	if err := tx.Transfer(now, "quick KYC compensation", QuickFeeAsset, b.Fee, kernel.AccountRevenueFees, b.FeeAccount); err != nil {
 		return nil, err
 	}
 	b.Status = "compensated"
@@ -422,7 +410,7 @@ func (l *Line) Compensate(tx *kernel.Tx, id, source, applicationID string) (*Bin
 	if applicationID != "" {
 		extra["application_id"] = applicationID
 	}
-	l.host.Emit(tx, "kyc.quick.compensated", "quick_kyc_binding", b.ID, l.host.Member(b.MemberID), "compensated", b.Version, extra)
+	tx.Emit(kernel.Event{Type: "kyc.quick.compensated", Object: "quick_kyc_binding", ObjectID: b.ID, MemberID: b.MemberID, Status: "compensated", Version: b.Version, Extra: extra})
 	return b, nil
 }
 

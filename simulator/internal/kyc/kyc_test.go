@@ -2,59 +2,33 @@ package kyc
 
 import (
 	"errors"
-	"fmt"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel/kerneltest"
 )
 
-// fakeHost keeps balances per account and records what the line asks.
+// fakeHost records the bindings withdrawn; balances and events are the
+// kernel's (kerneltest).
 type fakeHost struct {
-	n         int
-	balances  map[string]money.Amount
-	events    []string
 	withdrawn []string
 	apps      map[string][]string // binding -> card applications resting on it
 	members   map[string]*api.Member
 }
 
 func newFakeHost() *fakeHost {
-	return &fakeHost{balances: map[string]money.Amount{}, apps: map[string][]string{}, members: map[string]*api.Member{}}
+	return &fakeHost{apps: map[string][]string{}, members: map[string]*api.Member{}}
 }
 
-func (h *fakeHost) Now() time.Time                                { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }
-func (h *fakeHost) NewUUID() string                               { h.n++; return "u" + strconv.Itoa(h.n) }
-func (h *fakeHost) NextSeq(*kernel.Tx) int64                      { h.n++; return int64(h.n) }
-func (h *fakeHost) URL() string                                   { return "http://sim" }
-func (h *fakeHost) Member(id string) *api.Member                  { return h.members[id] }
-func (h *fakeHost) RevenueAccount() string                        { return "revenue" }
-func (h *fakeHost) Amount(_, v string) (money.Amount, error)      { return money.Parse(v, 6) }
-func (h *fakeHost) FeeAccount(_ *kernel.Tx, m *api.Member) string { return m.ID }
-func (h *fakeHost) Transfer(_ *kernel.Tx, _ time.Time, _, _ string, amt money.Amount, from, to string) error {
-	have, ok := h.balances[from]
-	if !ok {
-		have = money.Zero(6)
-	}
-	if from != "revenue" && have.Cmp(amt) < 0 {
-		return errors.New("insufficient")
-	}
-	h.balances[from], _ = have.Sub(amt)
-	to0, ok := h.balances[to]
-	if !ok {
-		to0 = money.Zero(6)
-	}
-	h.balances[to], _ = to0.Add(amt)
-	return nil
-}
-func (h *fakeHost) Emit(_ *kernel.Tx, typ, _, id string, _ *api.Member, status string, _ int64, extra map[string]any) {
-	h.events = append(h.events, fmt.Sprintf("%s %s %s %v", typ, id, status, extra))
+func (h *fakeHost) URL() string                  { return "http://sim" }
+func (h *fakeHost) Member(id string) *api.Member { return h.members[id] }
+func (h *fakeHost) FeeAccount(_ *kernel.Tx, m *api.Member) string {
+	return kernel.MemberAvailable(m.ID)
 }
 func (h *fakeHost) BindingWithdrawn(_ *kernel.Tx, id string) ([]string, error) {
 	h.withdrawn = append(h.withdrawn, id)
@@ -74,15 +48,15 @@ func code(err error) string {
 // tells the host first and names the first application it rejected.
 func TestQuickBindingsOnTheirOwn(t *testing.T) {
 	t.Parallel()
-	var k kernel.Kernel
-	tx := k.Begin()
+	svc := kerneltest.New()
+	tx := svc.Begin()
 	defer tx.End()
 	h := newFakeHost()
 	rich := &api.Member{ID: "mem_rich", KYCLevel: 1}
 	poor := &api.Member{ID: "mem_poor", KYCLevel: 1}
 	none := &api.Member{ID: "mem_none"}
 	h.members[rich.ID], h.members[poor.ID], h.members[none.ID] = rich, poor, none
-	h.balances[rich.ID] = money.MustParse("100", 6)
+	svc.Balances[kernel.MemberAvailable(rich.ID)] = money.MustParse("100", 6)
 	l := New(h)
 
 	tests := []struct {
@@ -110,7 +84,7 @@ func TestQuickBindingsOnTheirOwn(t *testing.T) {
 	if _, err := l.Allocate(tx, rich, ""); code(err) != "quick_kyc_limit" {
 		t.Errorf("sixth binding: %v", err)
 	}
-	if got := h.balances[rich.ID].String(); got != "50.000000" {
+	if got := svc.Balance(kernel.MemberAvailable(rich.ID)).String(); got != "50.000000" {
 		t.Errorf("after 5 fees the member has %s, want 50.000000", got)
 	}
 	l.SetQuick(tx, false, -1)
@@ -148,11 +122,12 @@ func TestQuickBindingsOnTheirOwn(t *testing.T) {
 	if diff := cmp.Diff([]string{first}, h.withdrawn); diff != "" {
 		t.Errorf("withdrawn (-want +got):\n%s", diff)
 	}
-	want := []string{"kyc.quick.compensated " + first + " compensated map[application_id:cap_1 compensation_source:auto]"}
-	if diff := cmp.Diff(want, h.events); diff != "" {
+	want := []kernel.Event{{Type: "kyc.quick.compensated", Object: "quick_kyc_binding", ObjectID: first, MemberID: rich.ID,
+		Status: "compensated", Version: svc.Clock.UnixNano(), Extra: map[string]any{"application_id": "cap_1", "compensation_source": "auto"}}}
+	if diff := cmp.Diff(want, svc.Events); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}
-	if got := h.balances[rich.ID].String(); got != "60.000000" {
+	if got := svc.Balance(kernel.MemberAvailable(rich.ID)).String(); got != "60.000000" {
 		t.Errorf("after the refund the member has %s, want 60.000000", got)
 	}
 }
@@ -161,11 +136,10 @@ func TestQuickBindingsOnTheirOwn(t *testing.T) {
 // member's level as the contract says.
 func TestProfileReview(t *testing.T) {
 	t.Parallel()
-	var k kernel.Kernel
-	tx := k.Begin()
+	svc := kerneltest.New()
+	tx := svc.Begin()
 	defer tx.End()
-	h := newFakeHost()
-	l := New(h)
+	l := New(newFakeHost())
 	m := &api.Member{ID: "mem_1", KYCLevel: 2, HasKYCProfile: true}
 	if l.Profile(&api.Member{ID: "mem_0"}) != nil {
 		t.Error("a member without a profile has one")

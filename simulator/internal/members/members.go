@@ -2,8 +2,8 @@
 // members, their status, and GET /v1/members/{id}. Every line reads
 // members (api.Member) through the Line's lookups; only this package adds
 // one or changes its status. What it needs from the rest of the simulator
-// (ids, the clock, the ledger for seed balances, events) it reaches through
-// Host.
+// beyond the kernel's services (seed balances, the merchant) it reaches
+// through Host.
 package members
 
 import (
@@ -16,20 +16,15 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
-// Host is what the members line needs from the rest of the simulator.
+// Host is what the members line needs from the rest of the simulator,
+// beyond what every transaction gives (kernel.Tx: the clock, ids, events).
 type Host interface {
 	// MerchantID is the simulator's merchant.
 	MerchantID() string
-	// NewUUID draws the next seeded uuid.
-	NewUUID() string
-	// Now reads the simulator clock.
-	Now() time.Time
 	// Seed credits the seed balances of a new member from the world
 	// account; it refuses a balance that is not an amount of a catalogue
 	// asset, and changes nothing then.
 	Seed(tx *kernel.Tx, memberID string, balances map[string]string) error
-	// Emit records an event for delivery.
-	Emit(tx *kernel.Tx, typ, object, id string, m *api.Member, status string)
 }
 
 // state holds the members: by mem_ id, by external_member_id, and in the
@@ -132,7 +127,7 @@ func (l *Line) Create(tx *kernel.Tx, seed Seed) (*api.Member, error) {
 		merchantID = ""
 	}
 	m := &api.Member{
-		ID:              "mem_" + l.host.NewUUID(),
+		ID:              "mem_" + tx.NewUUID(),
 		ExternalID:      ext,
 		KYCLevel:        seed.KYCLevel,
 		Status:          status,
@@ -140,7 +135,7 @@ func (l *Line) Create(tx *kernel.Tx, seed Seed) (*api.Member, error) {
 		HasKYCProfile:   seed.KYCLevel > 0,
 		PlatformDirect:  seed.PlatformDirect,
 		MerchantID:      merchantID,
-		CreatedAt:       l.host.Now(),
+		CreatedAt:       tx.Now(),
 	}
 	if err := l.host.Seed(tx, m.ID, seed.Balances); err != nil {
 		return nil, err
@@ -148,7 +143,7 @@ func (l *Line) Create(tx *kernel.Tx, seed Seed) (*api.Member, error) {
 	l.st.byID[m.ID] = m
 	l.st.byExt[ext] = m
 	l.st.order = append(l.st.order, m)
-	l.host.Emit(tx, "member.created", "member", strings.TrimPrefix(m.ID, "mem_"), m, "active")
+	tx.Emit(kernel.Event{Type: "member.created", Object: "member", ObjectID: strings.TrimPrefix(m.ID, "mem_"), MemberID: m.ID, Status: "active"})
 	return m, nil
 }
 
@@ -167,7 +162,7 @@ func (l *Line) SetStatus(tx *kernel.Tx, id, status string) (*api.Member, error) 
 	prev := m.Status
 	m.Status = status
 	if (prev == "suspended") != (status == "suspended") {
-		l.host.Emit(tx, "member.suspended", "member", strings.TrimPrefix(m.ID, "mem_"), m, status)
+		tx.Emit(kernel.Event{Type: "member.suspended", Object: "member", ObjectID: strings.TrimPrefix(m.ID, "mem_"), MemberID: m.ID, Status: status})
 	}
 	return m, nil
 }

@@ -2,25 +2,18 @@ package members
 
 import (
 	"errors"
-	"strconv"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel/kerneltest"
 )
 
-type fakeHost struct {
-	n      int
-	seeds  []string
-	events []string
-}
+type fakeHost struct{ seeds []string }
 
 func (h *fakeHost) MerchantID() string { return "mch_1" }
-func (h *fakeHost) NewUUID() string    { h.n++; return "u" + strconv.Itoa(h.n) }
-func (h *fakeHost) Now() time.Time     { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }
 func (h *fakeHost) Seed(_ *kernel.Tx, id string, b map[string]string) error {
 	if b["USDT"] == "bad" {
 		return api.InvalidRequest("balance USDT: not an amount")
@@ -30,16 +23,13 @@ func (h *fakeHost) Seed(_ *kernel.Tx, id string, b map[string]string) error {
 	}
 	return nil
 }
-func (h *fakeHost) Emit(_ *kernel.Tx, typ, _, id string, _ *api.Member, status string) {
-	h.events = append(h.events, typ+" "+id+" "+status)
-}
 
 // TestLineOnItsOwn: the members line against a fake host; a refused seed
 // or status changes nothing.
 func TestLineOnItsOwn(t *testing.T) {
 	t.Parallel()
-	var k kernel.Kernel
-	tx := k.Begin()
+	svc := kerneltest.New()
+	tx := svc.Begin()
 	defer tx.End()
 	h := &fakeHost{}
 	var l Line
@@ -95,8 +85,12 @@ func TestLineOnItsOwn(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	var got []string
+	for _, e := range svc.Events {
+		got = append(got, e.Type+" "+e.ObjectID+" "+e.Status)
+	}
 	want := []string{"member.created u1 active", "member.created u3 active", "member.suspended u1 suspended", "member.suspended u1 frozen"}
-	if diff := cmp.Diff(want, h.events); diff != "" {
+	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]string{"mem_u1"}, h.seeds); diff != "" {
