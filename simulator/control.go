@@ -400,8 +400,8 @@ func (s *Simulator) registerControl() {
 
 	// Step-up: the hosted screen and its completion.
 	s.control("GET /_sim/step-up/{challenge_id}", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
-		ch := s.challenges[r.PathValue("challenge_id")]
-		if ch == nil {
+		ch, ok := s.stepUp.Get(r.PathValue("challenge_id"))
+		if !ok {
 			return 0, nil, errNotFound("step-up challenge")
 		}
 		return http.StatusOK, map[string]any{
@@ -412,10 +412,10 @@ func (s *Simulator) registerControl() {
 	})
 	s.control("POST /_sim/step-up/{challenge_id}/complete", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
 		id := r.PathValue("challenge_id")
-		if s.challenges[id] == nil {
+		if _, ok := s.stepUp.Get(id); !ok {
 			return 0, nil, errNotFound("step-up challenge")
 		}
-		if err := s.completeStepUp(tx, id); err != nil {
+		if err := s.stepUp.Complete(tx, id); err != nil {
 			return 0, nil, newErr("state_invalid", err.Error())
 		}
 		return http.StatusOK, map[string]any{"challenge_id": id, "completed": true}, nil

@@ -54,7 +54,7 @@ type gatewayState struct {
 	tokenQ    expiryQueue            // token values by expiry
 	exchanges map[string][]time.Time // client id -> recent token exchanges (at most the quota)
 
-	challengeQ expiryQueue // step-up challenge ids by expiry (s.challenges)
+	challengeQ expiryQueue // step-up challenge ids by expiry (the step-up line)
 	qrMemoQ    expiryQueue // QR quote memo keys by expiry (s.qr.memo)
 
 	faults  []*faultRule

@@ -82,9 +82,7 @@ func (s *Simulator) sweep(tx *kernel.Tx, now time.Time) {
 		if !ok {
 			break
 		}
-		if ch := s.challenges[it.key]; ch != nil && !now.Before(ch.ExpiresAt) {
-			delete(s.challenges, it.key)
-		}
+		s.stepUp.Sweep(tx, it.key, now)
 	}
 	for {
 		it, ok := g.qrMemoQ.pop(now)

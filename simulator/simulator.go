@@ -12,6 +12,7 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/kyc"
 	"github.com/mwallet/mwallet-go/simulator/internal/members"
+	"github.com/mwallet/mwallet-go/simulator/internal/stepup"
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/mwclient"
@@ -139,7 +140,7 @@ type Simulator struct {
 	gw       *gatewayState
 	outcome  *outcomeState
 
-	challenges map[string]*challenge // step-up challenges by id
+	stepUp stepup.Line // the step-up line (internal/stepup)
 
 	actions    map[string]actionFunc // "collection/action" -> handler
 	endpoints  []endpoint
@@ -276,6 +277,7 @@ func build(o options) (*Simulator, error) {
 		gw:      newGatewayState(o.seed, o.bodyKey),
 	}
 	s.members.Init(membersHost{s})
+	s.stepUp.Init(stepUpHost{s})
 	s.initControls()
 	s.outcomes()
 	s.creds.Model = o.model

@@ -46,7 +46,7 @@ func (s *Simulator) stats(tx *kernel.Tx) Stats {
 		JournalEntries:     len(s.gw.journal.buf),
 		Requests:           s.gw.journal.seq,
 		Events:             len(s.events),
-		StepUpChallenges:   len(s.challenges),
+		StepUpChallenges:   s.stepUp.Len(),
 		QRQuoteMemo:        len(s.qr.memo),
 	}
 }

@@ -23,7 +23,7 @@ const simImport = "github.com/mwallet/mwallet-go/simulator"
 
 // linePackages are the product lines' packages under internal/: none may
 // import another, nor the simulator package.
-var linePackages = []string{"cards", "deposits", "kyc", "members", "merchant", "qrpay", "remittances", "webhooks"}
+var linePackages = []string{"cards", "deposits", "kyc", "members", "merchant", "qrpay", "remittances", "stepup", "webhooks"}
 
 // kernelPackages are the packages below the lines: the lines and the
 // simulator import them, they import no line.
@@ -214,7 +214,7 @@ func TestLockDiscipline(t *testing.T) {
 // simulatorShape is what *Simulator still carries while the product lines
 // move into their packages: the counts only go down (the aim is at most 30
 // methods and 20 fields).
-var simulatorShape = struct{ methods, fields int }{methods: 368, fields: 48}
+var simulatorShape = struct{ methods, fields int }{methods: 367, fields: 48}
 
 // TestSimulatorShape counts the methods and fields of *Simulator.
 func TestSimulatorShape(t *testing.T) {

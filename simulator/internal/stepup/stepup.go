@@ -1,0 +1,141 @@
+// Package stepup is the step-up line of the simulator: strong-authentication
+// challenges bound to a member and to an action, completed by the end user on
+// the hosted screen and used once. The QR payment and card lines require one
+// through the simulator (Require); the gateway sweeps the expired ones.
+package stepup
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+)
+
+// TTL is how long a step-up challenge stays valid.
+const TTL = 5 * time.Minute
+
+// Host is what the step-up line needs from the rest of the simulator,
+// beyond what every transaction gives.
+type Host interface {
+	// URL is the simulator's base URL (hosted links).
+	URL() string
+	// Room refuses a new challenge when the bounded store already holds
+	// held of them (nil when there is room).
+	Room(tx *kernel.Tx, held int, now time.Time) error
+	// Expires schedules the sweep of challenge id at at.
+	Expires(tx *kernel.Tx, id string, at time.Time)
+}
+
+// challenge is one strong-authentication challenge: bound to a member and to
+// an action digest (for QR payments, a digest of the QR payload), single use.
+type challenge struct {
+	ID        string
+	MemberID  string
+	Action    string // digest of the action the challenge authorises
+	CreatedAt time.Time
+	ExpiresAt time.Time
+	Completed bool // the end user finished the hosted screen
+	Used      bool
+}
+
+// state holds the challenges by id (nil until the first one).
+type state struct {
+	challenges map[string]*challenge
+}
+
+// Line is the step-up line: its state, and its host.
+type Line struct {
+	st   state
+	host Host `image:"-"`
+}
+
+// Init sets up a line with no challenges.
+func (l *Line) Init(h Host) { l.host = h }
+
+// ActionDigest returns a stable digest naming an action, for example
+// ActionDigest("qrpay", codeValue) or ActionDigest("card.pin", cardID).
+func ActionDigest(parts ...string) string {
+	h := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
+	return hex.EncodeToString(h[:16])
+}
+
+// Require enforces strong authentication for an action. With a valid,
+// completed, unexpired, unused challenge for this member and action in
+// x-step-up, it consumes the challenge and returns nil. Otherwise it issues a
+// new challenge and returns step_up_required with challenge_id, hosted_url and
+// expires_at. The gateway never stores step_up_required as an idempotent
+// result, so the resend with the same key and x-step-up goes through.
+func (l *Line) Require(c *api.Request, action string) error {
+	if l.st.challenges == nil {
+		l.st.challenges = map[string]*challenge{}
+	}
+	if id := c.StepUp; id != "" {
+		ch := l.st.challenges[id]
+		if ch != nil && ch.Completed && !ch.Used && ch.MemberID == c.Member.ID && ch.Action == action && c.Now.Before(ch.ExpiresAt) {
+			ch.Used = true
+			return nil
+		}
+	}
+	if err := l.host.Room(c.Tx, len(l.st.challenges), c.Now); err != nil {
+		return err
+	}
+	ch := &challenge{
+		ID:        c.Tx.NewUUID(),
+		MemberID:  c.Member.ID,
+		Action:    action,
+		CreatedAt: c.Now,
+		ExpiresAt: c.Now.Add(TTL),
+	}
+	l.st.challenges[ch.ID] = ch
+	l.host.Expires(c.Tx, ch.ID, ch.ExpiresAt)
+	return api.NewErr("step_up_required", "strong authentication required").
+		With("challenge_id", ch.ID).
+		With("hosted_url", fmt.Sprintf("%s/_sim/step-up/%s", l.host.URL(), ch.ID)).
+		With("expires_at", ch.ExpiresAt.Unix())
+}
+
+// Complete marks a challenge as completed by the end user, as the hosted
+// screen would. It fails for an unknown or expired challenge.
+func (l *Line) Complete(tx *kernel.Tx, challengeID string) error {
+	ch := l.st.challenges[challengeID]
+	if ch == nil {
+		return fmt.Errorf("step-up challenge %q not found", challengeID)
+	}
+	if !tx.Now().Before(ch.ExpiresAt) {
+		return fmt.Errorf("step-up challenge %q expired at %s", challengeID, ch.ExpiresAt.Format(time.RFC3339))
+	}
+	ch.Completed = true
+	return nil
+}
+
+// Challenge is what the hosted screen shows of a challenge.
+type Challenge struct {
+	ID        string
+	Completed bool
+	Used      bool
+	ExpiresAt time.Time
+}
+
+// Get returns the challenge of id.
+func (l *Line) Get(id string) (Challenge, bool) {
+	ch := l.st.challenges[id]
+	if ch == nil {
+		return Challenge{}, false
+	}
+	return Challenge{ID: ch.ID, Completed: ch.Completed, Used: ch.Used, ExpiresAt: ch.ExpiresAt}, true
+}
+
+// Sweep drops challenge id when it has expired by now.
+func (l *Line) Sweep(tx *kernel.Tx, id string, now time.Time) {
+	tx.Live()
+	if ch := l.st.challenges[id]; ch != nil && !now.Before(ch.ExpiresAt) {
+		delete(l.st.challenges, id)
+	}
+}
+
+// Len is the number of challenges held.
+func (l *Line) Len() int { return len(l.st.challenges) }
