@@ -308,3 +308,47 @@ func TestWhoBeginsTransactions(t *testing.T) {
 		t.Errorf("transactions begun outside the entry points (take a *kernel.Tx from the caller):\n%s", diff)
 	}
 }
+
+// TestLinesNeverLock: a line package imports neither sync nor sync/atomic
+// and never begins a transaction (Begin, BeginInput, BeginOrdered): it is
+// handed one.
+func TestLinesNeverLock(t *testing.T) {
+	t.Parallel()
+	var bad []string
+	seen := 0
+	for _, line := range linePackages {
+		dir := filepath.Join("internal", line)
+		names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range names {
+			if strings.HasSuffix(n, "_test.go") {
+				continue
+			}
+			seen++
+			f, err := parser.ParseFile(gotoken.NewFileSet(), n, nil, parser.SkipObjectResolution)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, imp := range f.Imports {
+				if p := strings.Trim(imp.Path.Value, `"`); p == "sync" || p == "sync/atomic" {
+					bad = append(bad, n+" imports "+p)
+				}
+			}
+			ast.Inspect(f, func(nd ast.Node) bool {
+				if se, ok := nd.(*ast.SelectorExpr); ok && strings.HasPrefix(se.Sel.Name, "Begin") {
+					bad = append(bad, n+" calls "+se.Sel.Name)
+				}
+				return true
+			})
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no line package found")
+	}
+	sort.Strings(bad)
+	if diff := cmp.Diff([]string(nil), bad); diff != "" {
+		t.Errorf("line packages that lock (a transition takes the *kernel.Tx it is handed):\n%s", diff)
+	}
+}
