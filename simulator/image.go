@@ -75,9 +75,9 @@ var imageSkip = map[string]bool{
 // only the Go API sets (Fault.Hold, Fault.Held): left out of the image
 // without complaint.
 var imageBuilt = map[string]bool{
-	"Ledger.scales": true,
-	"Fault.Hold":    true,
-	"Fault.Held":    true,
+	"books.scales": true,
+	"Fault.Hold":   true,
+	"Fault.Held":   true,
 }
 
 // imageTypes are the types an interface value of the state may hold.

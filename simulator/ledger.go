@@ -63,17 +63,17 @@ type Entry struct {
 	Postings []Posting `json:"postings"`
 }
 
-// Ledger is the simulator's double-entry book. Every money movement is one
+// books is the simulator's double-entry ledger. Every money movement is one
 // balanced Entry; balances are derived from entries, so nothing is created or
 // lost unless an entry says so.
-type Ledger struct {
+type books struct {
 	balances map[string]map[string]money.Amount // account -> asset -> balance
 	entries  []Entry
 	scales   func(asset string) (int, bool)
 }
 
-func newLedger(scales func(string) (int, bool)) *Ledger {
-	return &Ledger{balances: map[string]map[string]money.Amount{}, scales: scales}
+func newLedger(scales func(string) (int, bool)) *books {
+	return &books{balances: map[string]map[string]money.Amount{}, scales: scales}
 }
 
 // InsufficientFundsError reports a posting that would make a non-negative
@@ -89,7 +89,7 @@ func (e *InsufficientFundsError) Error() string {
 }
 
 // Balance returns the balance of account in asset (zero at the asset's scale).
-func (l *Ledger) Balance(account, asset string) money.Amount {
+func (l *books) Balance(account, asset string) money.Amount {
 	if b, ok := l.balances[account][asset]; ok {
 		return b
 	}
@@ -100,7 +100,7 @@ func (l *Ledger) Balance(account, asset string) money.Amount {
 // Post applies a balanced entry atomically: either every posting is applied or
 // none. It refuses an unbalanced entry, an unknown asset, a scale mismatch, and
 // any posting that would take a non-negative account below zero.
-func (l *Ledger) Post(at time.Time, memo string, postings ...Posting) error {
+func (l *books) Post(at time.Time, memo string, postings ...Posting) error {
 	sums := map[string]money.Amount{}
 	next := map[string]map[string]money.Amount{}
 	for _, p := range postings {
@@ -155,7 +155,7 @@ func (l *Ledger) Post(at time.Time, memo string, postings ...Posting) error {
 }
 
 // Transfer posts one amount from one account to another.
-func (l *Ledger) Transfer(at time.Time, memo, asset string, amount money.Amount, from, to string) error {
+func (l *books) Transfer(at time.Time, memo, asset string, amount money.Amount, from, to string) error {
 	if amount.IsNegative() {
 		return fmt.Errorf("ledger: negative transfer %s", amount)
 	}
@@ -167,7 +167,7 @@ func (l *Ledger) Transfer(at time.Time, memo, asset string, amount money.Amount,
 
 // Check verifies the books: every asset sums to zero over all accounts and no
 // non-negative account is below zero. It returns nil when the books balance.
-func (l *Ledger) Check() error {
+func (l *books) Check() error {
 	sums := map[string]money.Amount{}
 	for acct, m := range l.balances {
 		for asset, b := range m {
@@ -198,4 +198,4 @@ func (l *Ledger) Check() error {
 }
 
 // Entries returns a copy of the journal.
-func (l *Ledger) Entries() []Entry { return append([]Entry(nil), l.entries...) }
+func (l *books) Entries() []Entry { return append([]Entry(nil), l.entries...) }

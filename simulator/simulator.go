@@ -115,7 +115,7 @@ type Simulator struct {
 	k kernel.Kernel
 
 	clock  *Clock
-	ledger *Ledger
+	ledger *books
 	rng    *rand.Rand
 	creds  Credentials
 	start  time.Time
