@@ -11,6 +11,7 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/deposits"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/members"
+	"github.com/mwallet/mwallet-go/simulator/internal/qrpay"
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/mwclient"
@@ -129,7 +130,7 @@ type Simulator struct {
 	events []*Event
 
 	// Product-line state, each owned by its own file.
-	qr       *qrState
+	qr       *qrpay.Line
 	cards    *cardState
 	remit    *remitState
 	deposits *deposits.Line

@@ -47,6 +47,6 @@ func (s *Simulator) stats(tx *kernel.Tx) Stats {
 		Requests:           s.gw.journal.seq,
 		Events:             len(s.events),
 		StepUpChallenges:   len(s.challenges),
-		QRQuoteMemo:        len(s.qr.memo),
+		QRQuoteMemo:        s.qr.MemoLen(tx),
 	}
 }
