@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
@@ -368,7 +369,7 @@ func (s *Simulator) registerLineKnobs() {
 		if steps == nil {
 			return 0, nil, errNotFound("QR payment order")
 		}
-		return http.StatusOK, map[string]any{"id": qrOrderID(r.PathValue("id")), "steps": steps}, nil
+		return http.StatusOK, map[string]any{"id": qrpay.OrderID(r.PathValue("id")), "steps": steps}, nil
 	})
 }
 

@@ -1,5 +1,11 @@
 package simulator
 
+import (
+	"fmt"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+)
+
 // QRPayControl plays the QR acquirer upstream of the QR-payment line
 // (sim.QRPay): it completes, fails, refunds or times out payment orders,
 // sets per-code scenarios, rates and the merchant fee, switches the line,
@@ -12,21 +18,21 @@ type QRPayControl struct{ s *Simulator }
 // qrpay.order.completed is emitted. Control action
 // qrpay/orders/{id}/complete.
 func (q *QRPayControl) Complete(id string) error {
-	return call1(q.s, "QRPay.Complete", func() error { return unknownID("QR payment order", id, q.s.completeQROrder(id)) }, id)
+	return call1(q.s, "QRPay.Complete", func() error { return unknownID("QR payment order", id, q.action(id, "complete")) }, id)
 }
 
 // Fail is the upstream reporting failure for a processing order: the
 // full debit is returned to where it was held from, and qrpay.order.failed is
 // emitted. Control action qrpay/orders/{id}/fail.
 func (q *QRPayControl) Fail(id string) error {
-	return call1(q.s, "QRPay.Fail", func() error { return unknownID("QR payment order", id, q.s.failQROrder(id)) }, id)
+	return call1(q.s, "QRPay.Fail", func() error { return unknownID("QR payment order", id, q.action(id, "fail")) }, id)
 }
 
 // Refund is the upstream refunding a completed order: the full debit
 // (principal and fee) returns to the available balance it came from, and
 // qrpay.order.refunded is emitted. Control action qrpay/orders/{id}/refund.
 func (q *QRPayControl) Refund(id string) error {
-	return call1(q.s, "QRPay.Refund", func() error { return unknownID("QR payment order", id, q.s.refundQROrder(id)) }, id)
+	return call1(q.s, "QRPay.Refund", func() error { return unknownID("QR payment order", id, q.action(id, "refund")) }, id)
 }
 
 // Timeout records that the upstream notice of a processing order timed
@@ -34,7 +40,7 @@ func (q *QRPayControl) Refund(id string) error {
 // reconciliation) until an outcome arrives. Control action
 // qrpay/orders/{id}/timeout.
 func (q *QRPayControl) Timeout(id string) error {
-	return call1(q.s, "QRPay.Timeout", func() error { return unknownID("QR payment order", id, q.s.timeoutQROrder(id)) }, id)
+	return call1(q.s, "QRPay.Timeout", func() error { return unknownID("QR payment order", id, q.action(id, "timeout")) }, id)
 }
 
 // SetScenario makes the simulated upstream behave as scenarios for the code
@@ -43,7 +49,7 @@ func (q *QRPayControl) Timeout(id string) error {
 // too.
 func (q *QRPayControl) SetScenario(codeValue string, scenarios ...string) error {
 	return call1(q.s, "QRPay.SetScenario", func() error {
-		err := q.s.setQRScenario(codeValue, scenarios...)
+		err := q.tx(func(tx *kernel.Tx) error { return q.s.qr.SetScenario(tx, codeValue, scenarios...) })
 		if sc, bad := firstUnknownScenario(scenarios); bad {
 			return badName("QR scenario", sc, qrScenarioNames(), err)
 		}
@@ -54,30 +60,104 @@ func (q *QRPayControl) SetScenario(codeValue string, scenarios ...string) error 
 // SetEnabled switches the QR line on or off. Off, decode, quotes and payments
 // answer service_unavailable (no upstream, line not enabled).
 func (q *QRPayControl) SetEnabled(enabled bool) error {
-	return call0(q.s, "QRPay.SetEnabled", func() { q.s.setQRLine(enabled) }, enabled)
+	return call0(q.s, "QRPay.SetEnabled", func() {
+		_ = q.tx(func(tx *kernel.Tx) error { q.s.qr.SetEnabled(tx, enabled); return nil })
+	}, enabled)
 }
 
 // SetMerchantFeeRate sets the merchant fee rate of merchant-funded QR
 // payments in basis points (0 charges no fee).
 func (q *QRPayControl) SetMerchantFeeRate(bps int64) error {
-	return call1(q.s, "QRPay.SetMerchantFeeRate", func() error { return q.s.setQRMerchantFeeRate(bps) }, bps)
+	return call1(q.s, "QRPay.SetMerchantFeeRate", func() error {
+		if bps < 0 || bps > 10000 {
+			return fmt.Errorf("fee rate %d bps out of 0..10000", bps)
+		}
+		return q.tx(func(*kernel.Tx) error { q.s.merchant.FeeRateBps = bps; return nil })
+	}, bps)
 }
 
 // SetFiatRate changes the upstream's USD value of one unit of an acquiring
 // currency ("THB", "0.0291"). Upstream orders already memoised keep their
 // prices; payments re-quote at the new rate.
 func (q *QRPayControl) SetFiatRate(currency, usdPerUnit string) error {
-	return call1(q.s, "QRPay.SetFiatRate", func() error { return q.s.setQRFiatRate(currency, usdPerUnit) }, currency, usdPerUnit)
+	return call1(q.s, "QRPay.SetFiatRate", func() error {
+		return q.tx(func(tx *kernel.Tx) error { return q.s.qr.SetFiatRate(tx, currency, usdPerUnit) })
+	}, currency, usdPerUnit)
 }
 
 // UpstreamCalls returns how many calls the simulated upstream received.
 func (q *QRPayControl) UpstreamCalls() QRUpstreamStats {
-	return q.s.qrUpstreamCalls()
+	var st QRUpstreamStats
+	_ = q.tx(func(tx *kernel.Tx) error {
+		u := q.s.qr.UpstreamCalls(tx)
+		st = QRUpstreamStats{Quotes: u.Quotes, Notices: u.Notices}
+		return nil
+	})
+	return st
+}
+
+// QRUpstreamStats counts the simulated upstream's outbound calls.
+type QRUpstreamStats struct {
+	// Quotes counts upstream quote calls: one per quote not served from the
+	// 60-second memo, and one per payment (payments always re-quote).
+	Quotes int
+	// Notices counts payment notices sent upstream (timed-out ones included).
+	Notices int
 }
 
 // Trace returns the steps a payment went through, in order: step_up,
 // quote, hold, notice (or notice_timeout), then its outcomes (complete,
 // fail, refund, timeout). id is accepted with or without qrp_.
 func (q *QRPayControl) Trace(id string) []string {
-	return q.s.qrOrderTrace(id)
+	var steps []string
+	_ = q.tx(func(tx *kernel.Tx) error { steps = q.s.qr.Trace(tx, id); return nil })
+	return steps
 }
+
+// tx runs fn in a transaction of the simulator's kernel.
+func (q *QRPayControl) tx(fn func(tx *kernel.Tx) error) error {
+	tx := q.s.k.Begin()
+	defer tx.End()
+	return fn(tx)
+}
+
+// action applies an upstream action to an order.
+func (q *QRPayControl) action(id, action string) error {
+	return q.tx(func(tx *kernel.Tx) error {
+		_, err := q.s.qr.Action(tx, id, action)
+		return err
+	})
+}
+
+// QR scenarios: an upstream behaviour selected by a value "SIM:<scenario>" in
+// any sub-object of the payload's additional data template (ID 62), or set
+// with QRPayControl.SetScenario.
+const (
+	// QRScenarioPayerFields makes the upstream ask for payer data: decode
+	// lists custName, custNationCode and mobile in required_payer_fields;
+	// quotes refuse the code (product_not_available); payments need a payer
+	// with those keys (invalid_fields payer.<key> otherwise).
+	QRScenarioPayerFields = "payer_fields"
+	// QRScenarioBlocked makes the upstream's risk check block the member for
+	// this code: quotes carry blocked_reason member_blocked, payments fail
+	// with 500 api_error.
+	QRScenarioBlocked = "blocked"
+	// QRScenarioCorridor makes the corridor unavailable: quotes answer
+	// corridor_not_supported, payments 500 api_error.
+	QRScenarioCorridor = "corridor"
+	// QRScenarioRange gives a custom-amount code the range 10.00 to 500.00:
+	// decode shows it, quotes outside it answer amount_out_of_range, payments
+	// 500 api_error.
+	QRScenarioRange = "range"
+	// QRScenarioUpstreamError makes the upstream unreachable for this code:
+	// decode answers service_unavailable, quotes 502 upstream_error,
+	// payments service_unavailable (nothing held).
+	QRScenarioUpstreamError = "upstream_error"
+	// QRScenarioReject makes the upstream reject the code: qr_code_invalid
+	// on decode, quotes and payments.
+	QRScenarioReject = "reject"
+	// QRScenarioTimeout makes the payment's upstream notice time out: the
+	// order is answered processing with funds held, and stays so until an
+	// outcome arrives.
+	QRScenarioTimeout = "timeout"
+)

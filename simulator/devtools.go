@@ -298,28 +298,24 @@ func (s *Simulator) qrSnapshots(tx *kernel.Tx, h historyIndex) []ObjectSnapshot 
 	if s.qr == nil {
 		return []ObjectSnapshot{}
 	}
-	out := make([]seqSnapshot, 0, len(s.qr.list))
-	for _, o := range s.qr.list {
-		ext := ""
-		if o.member != nil {
-			ext = o.member.ExternalID
-		}
-		p := o.Plan
+	orders := s.qr.Orders(tx)
+	out := make([]seqSnapshot, 0, len(orders))
+	for _, o := range orders {
 		d := map[string]string{
-			"asset": p.Asset, "customer_total": p.CustomerTotal.String(), "fee": p.Fee.String(),
+			"asset": o.Asset, "customer_total": o.CustomerTotal.String(), "fee": o.Fee.String(),
 			"payee": o.Payee, "acquirer": strings.TrimSpace(o.Amount + " " + o.Currency),
 		}
-		if p.MerchantFunded {
+		if o.MerchantFunded {
 			d["funding"] = "merchant"
-			d["fee_asset"], d["fee_amount"] = p.FeeAsset, p.FeeAmount.String()
+			d["fee_asset"], d["fee_amount"] = o.FeeAsset, o.FeeAmount.String()
 		}
 		if o.NoticeTimedOut {
 			d["notice"] = "timed out"
 		}
-		out = append(out, seqSnapshot{o.seq, ObjectSnapshot{
-			ID: o.ID, ExternalMemberID: ext, Status: o.Status, StatusVersion: o.Version, CreatedAt: o.CreatedAt.UTC(),
-			Summary: p.CustomerTotal.String() + " " + p.Asset + " to " + o.Payee + " (" + d["acquirer"] + ")",
-			Details: d, History: h.of("qrpay_order", o.ID, "qrp_"), Trace: append([]string{}, o.Trace...),
+		out = append(out, seqSnapshot{o.Seq, ObjectSnapshot{
+			ID: o.ID, ExternalMemberID: o.ExternalMemberID, Status: o.Status, StatusVersion: o.Version, CreatedAt: o.CreatedAt.UTC(),
+			Summary: o.CustomerTotal.String() + " " + o.Asset + " to " + o.Payee + " (" + d["acquirer"] + ")",
+			Details: d, History: h.of("qrpay_order", o.ID, "qrp_"), Trace: o.Trace,
 		}})
 	}
 	return sortNewest(out)

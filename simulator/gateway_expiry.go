@@ -89,9 +89,7 @@ func (s *Simulator) sweep(tx *kernel.Tx, now time.Time) {
 		if !ok {
 			break
 		}
-		if uq := s.qr.memo[it.key]; uq != nil && !now.Before(uq.CreatedAt.Add(qrQuoteMemo)) {
-			delete(s.qr.memo, it.key)
-		}
+		s.qr.ExpireMemo(tx, it.key, now)
 	}
 }
 

@@ -105,15 +105,8 @@ func (h *holdBook) add(account, asset string, amt money.Amount, owner string) {
 // liveHolds returns what every live object holds.
 func (s *Simulator) liveHolds(tx *kernel.Tx) *holdBook {
 	h := &holdBook{amounts: map[string]map[string]money.Amount{}, owners: map[string][]string{}}
-	for _, o := range s.qr.list {
-		if o.Status != "pending" && o.Status != "processing" {
-			continue
-		}
-		for _, p := range o.holdPostings(+1) {
-			if p.Account == o.locked {
-				h.add(p.Account, p.Asset, p.Amount, o.ID+" ("+o.Status+")")
-			}
-		}
+	for _, q := range s.qr.Holds(tx) {
+		h.add(q.Account, q.Asset, q.Amount, q.Owner)
 	}
 	for _, o := range s.remit.orders {
 		if o.Held && !isRemitFinal(o.Status) {
@@ -233,11 +226,7 @@ func (s *Simulator) invariantViolations(tx *kernel.Tx) []string {
 			out = append(out, fmt.Sprintf("remittance %s waits for merchant funds but holds %s %s", o.ID, o.Locked, o.Asset))
 		}
 	}
-	for _, o := range s.qr.list {
-		if o.Status == "pending" {
-			out = append(out, fmt.Sprintf("QR order %s is left pending outside its payment request", o.ID))
-		}
-	}
+	out = append(out, s.qr.Violations(tx)...)
 	for _, a := range s.cards.apps {
 		if cardAppUnderReview(a) && a.QuickBindingID != "" && !s.kyc.BindingActive(s.members.Get(a.MemberID), a.QuickBindingID) {
 			out = append(out, fmt.Sprintf("card application %s is %s on quick KYC binding %s, which is no longer active", a.ID, a.Status, a.QuickBindingID))

@@ -82,13 +82,6 @@ func TestCheckInvariantsDetects(t *testing.T) {
 			o := &remitOrder{ID: "rmt_q", Member: m, Status: "pending_merchant_funds", Funding: "member", Asset: "USDT", Locked: usdt("5"), Held: true}
 			s.remit.orders = append(s.remit.orders, o)
 		}, want: []string{"remittance rmt_q waits for merchant funds but holds 5.000000 USDT"}},
-		{name: "QR order left pending", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
-			m, _ := fixture(tx, s)
-			o := &qrOrder{ID: "qrp_p", MemberID: m.ID, member: m, Status: "pending", Plan: qrPlan{Asset: "USDT", CustomerTotal: usdt("2")},
-				from: MemberAvailable(m.ID), locked: MemberLocked(m.ID)}
-			s.qr.list = append(s.qr.list, o)
-			mustPost(t, s, "USDT", usdt("2"), MemberAvailable(m.ID), MemberLocked(m.ID))
-		}, want: []string{"QR order qrp_p is left pending"}},
 		{name: "application on a compensated binding", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
 			m, _ := fixture(tx, s)
 			b, err := s.kyc.Allocate(tx, m, "")

@@ -12,6 +12,7 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/kyc"
 	"github.com/mwallet/mwallet-go/simulator/internal/members"
+	"github.com/mwallet/mwallet-go/simulator/internal/qrpay"
 	"github.com/mwallet/mwallet-go/simulator/internal/stepup"
 
 	mwallet "github.com/mwallet/mwallet-go"
@@ -131,7 +132,7 @@ type Simulator struct {
 	events []*Event
 
 	// Product-line state, each owned by its own file.
-	qr       *qrState
+	qr       *qrpay.Line
 	cards    *cardState
 	remit    *remitState
 	deposits *deposits.Line

@@ -47,6 +47,6 @@ func (s *Simulator) stats(tx *kernel.Tx) Stats {
 		Requests:           s.gw.journal.seq,
 		Events:             len(s.events),
 		StepUpChallenges:   s.stepUp.Len(),
-		QRQuoteMemo:        len(s.qr.memo),
+		QRQuoteMemo:        s.qr.MemoLen(tx),
 	}
 }

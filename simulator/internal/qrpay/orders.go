@@ -1,29 +1,28 @@
-package simulator
+package qrpay
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 	"time"
 
-	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
-
 	"github.com/cockroachdb/apd/v3"
 
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
-// qrOrder is a QR payment order.
-type qrOrder struct {
+// order is a QR payment order.
+type order struct {
 	seq             int64  // creation sequence, the tie-break of lists (paginate.go)
 	ID              string // qrp_<uuid>
 	MemberID        string
-	member          *member
+	member          *api.Member
 	Status          string
 	Version         int64 // status_version: 1 pending, then +1 per transition
 	CreatedAt       time.Time
-	Plan            qrPlan
+	Plan            plan
 	Payee           string
 	Currency        string
 	Amount          string
@@ -36,7 +35,7 @@ type qrOrder struct {
 	from, locked string
 }
 
-// qrTransitions is the QR payment order state machine of the contract
+// transitions is the QR payment order state machine of the contract
 // (States and transitions, QR payment order), one row per trigger:
 //
 //	pending     payments accepted (funds held, upstream notified)  -> processing
@@ -47,7 +46,7 @@ type qrOrder struct {
 //
 // The first row happens inside POST /v1/qrpay/payments; the others are the
 // actions complete, timeout, fail and refund.
-var qrTransitions = []struct {
+var transitions = []struct {
 	action, from, to, event string
 }{
 	{"timeout", "processing", "processing", ""},
@@ -59,7 +58,7 @@ var qrTransitions = []struct {
 // json is the QR payment order with exactly the fields the contract lists
 // (merchant-funded orders add the fee_* trio); no ledger_scale, which the
 // contract does not list: clients take it from the asset catalogue.
-func (o *qrOrder) json() map[string]any {
+func (o *order) json() map[string]any {
 	p := o.Plan
 	m := map[string]any{
 		"id": o.ID, "status": o.Status, "asset": p.Asset,
@@ -76,13 +75,13 @@ func (o *qrOrder) json() map[string]any {
 
 // separateFee reports a merchant-funded fee charged in another asset than
 // the principal.
-func (p qrPlan) separateFee() bool {
+func (p plan) separateFee() bool {
 	return p.MerchantFunded && p.FeeAsset != p.Asset && !p.FeeAmount.IsZero()
 }
 
 // holdPostings move the whole debit from o.from to o.locked (sign +1) or
 // back (sign -1).
-func (o *qrOrder) holdPostings(sign int) []Posting {
+func (o *order) holdPostings(sign int) []Posting {
 	p := o.Plan
 	mv := func(asset string, amt money.Amount) []Posting {
 		if sign < 0 {
@@ -99,65 +98,66 @@ func (o *qrOrder) holdPostings(sign int) []Posting {
 
 // settlePostings release the held debit: the principal to the upstream and
 // the fee to revenue.
-func (o *qrOrder) settlePostings() []Posting {
+func (o *order) settlePostings(upstream, fees string) []Posting {
 	p := o.Plan
 	out := []Posting{
 		{Account: o.locked, Asset: p.Asset, Amount: p.CustomerTotal.Neg()},
-		{Account: UpstreamAccount(qrUpstreamLine), Asset: p.Asset, Amount: p.Principal},
+		{Account: upstream, Asset: p.Asset, Amount: p.Principal},
 	}
 	if !p.Fee.IsZero() {
-		out = append(out, Posting{Account: AccountRevenueFees, Asset: p.Asset, Amount: p.Fee})
+		out = append(out, Posting{Account: fees, Asset: p.Asset, Amount: p.Fee})
 	}
 	if p.separateFee() {
 		out = append(out,
 			Posting{Account: o.locked, Asset: p.FeeAsset, Amount: p.FeeAmount.Neg()},
-			Posting{Account: AccountRevenueFees, Asset: p.FeeAsset, Amount: p.FeeAmount})
+			Posting{Account: fees, Asset: p.FeeAsset, Amount: p.FeeAmount})
 	}
 	return out
 }
 
 // refundPostings return a completed order's whole debit, principal from the
 // upstream and fee from revenue, to the available balance it came from.
-func (o *qrOrder) refundPostings() []Posting {
+func (o *order) refundPostings(upstream, fees string) []Posting {
 	p := o.Plan
 	out := []Posting{
-		{Account: UpstreamAccount(qrUpstreamLine), Asset: p.Asset, Amount: p.Principal.Neg()},
+		{Account: upstream, Asset: p.Asset, Amount: p.Principal.Neg()},
 		{Account: o.from, Asset: p.Asset, Amount: p.CustomerTotal},
 	}
 	if !p.Fee.IsZero() {
-		out = append(out, Posting{Account: AccountRevenueFees, Asset: p.Asset, Amount: p.Fee.Neg()})
+		out = append(out, Posting{Account: fees, Asset: p.Asset, Amount: p.Fee.Neg()})
 	}
 	if p.separateFee() {
 		out = append(out,
-			Posting{Account: AccountRevenueFees, Asset: p.FeeAsset, Amount: p.FeeAmount.Neg()},
+			Posting{Account: fees, Asset: p.FeeAsset, Amount: p.FeeAmount.Neg()},
 			Posting{Account: o.from, Asset: p.FeeAsset, Amount: p.FeeAmount})
 	}
 	return out
 }
 
-// qrAction applies an upstream action to an order.
-func (s *Simulator) qrAction(tx *kernel.Tx, id, action string) (*qrOrder, error) {
-	o := s.qr.orders[qrOrderID(id)]
+// action applies an upstream action to an order.
+func (l *Line) action(tx *kernel.Tx, id, action string) (*order, error) {
+	o := l.st.orders[OrderID(id)]
 	if o == nil {
-		return nil, errNotFound("qrpay order")
+		return nil, api.NotFound("qrpay order")
 	}
-	return o, s.qrTransition(tx, o, action)
+	return o, l.transition(tx, o, action)
 }
 
-func (s *Simulator) qrTransition(tx *kernel.Tx, o *qrOrder, action string) error {
-	for _, t := range qrTransitions {
+func (l *Line) transition(tx *kernel.Tx, o *order, action string) error {
+	for _, t := range transitions {
 		if t.action != action || t.from != o.Status {
 			continue
 		}
-		now := s.clock.Now()
+		now := l.host.Now()
+		upstream, fees := l.host.SettlementAccounts()
 		var err error
 		switch action {
 		case "complete":
-			err = s.ledger.Post(now, "qrpay complete "+o.ID, o.settlePostings()...)
+			err = l.host.Post(tx, now, "qrpay complete "+o.ID, o.settlePostings(upstream, fees)...)
 		case "fail":
-			err = s.ledger.Post(now, "qrpay fail "+o.ID, o.holdPostings(-1)...)
+			err = l.host.Post(tx, now, "qrpay fail "+o.ID, o.holdPostings(-1)...)
 		case "refund":
-			err = s.ledger.Post(now, "qrpay refund "+o.ID, o.refundPostings()...)
+			err = l.host.Post(tx, now, "qrpay refund "+o.ID, o.refundPostings(upstream, fees)...)
 		case "timeout":
 			o.NoticeTimedOut = true
 		}
@@ -170,31 +170,31 @@ func (s *Simulator) qrTransition(tx *kernel.Tx, o *qrOrder, action string) error
 			o.Version++
 		}
 		if t.to != "processing" {
-			s.settled(tx, o.ID)
+			l.host.Settled(tx, o.ID)
 		}
 		if t.event != "" {
-			s.emit(tx, t.event, "qrpay_order", strings.TrimPrefix(o.ID, "qrp_"), o.member, o.Status, o.Version, nil)
+			l.host.Emit(tx, t.event, "qrpay_order", strings.TrimPrefix(o.ID, "qrp_"), o.member, o.Status, o.Version)
 		}
 		return nil
 	}
-	return newErr("state_invalid", fmt.Sprintf("qrpay order %s is %s; %s is not possible", o.ID, o.Status, action))
+	return api.NewErr("state_invalid", fmt.Sprintf("qrpay order %s is %s; %s is not possible", o.ID, o.Status, action))
 }
 
-func (s *Simulator) qrPay(c *rc) (int, any, error) {
-	in, err := s.qrValidate(c)
+func (l *Line) pay(c *api.Request) (int, any, error) {
+	in, err := l.validate(c)
 	if err != nil {
 		return 0, nil, err
 	}
 	// 1. Strong authentication, bound to the member and the code.
-	if err := s.requireStepUp(c, actionDigest("qrpay", c.Member.ID, in.code.value)); err != nil {
+	if err := l.host.RequireStepUp(c, l.host.Digest("qrpay", c.Member.ID, in.code.value)); err != nil {
 		return 0, nil, err
 	}
 	trace := []string{"step_up"}
 	// 2. A fresh upstream quote (never the quotes memo).
-	if r := s.qrUpstreamChecks(c.Member, in); r != nil {
+	if r := l.upstreamChecks(c.Member, in); r != nil {
 		return 0, nil, r.pay
 	}
-	if in.code.has(QRScenarioPayerFields) {
+	if in.code.has(ScenarioPayerFields) {
 		var missing []string
 		for _, k := range qrPayerFields {
 			if strings.TrimSpace(in.payer[k]) == "" {
@@ -202,57 +202,56 @@ func (s *Simulator) qrPay(c *rc) (int, any, error) {
 			}
 		}
 		if len(missing) > 0 {
-			return 0, nil, errInvalidFields("the upstream requires payer data for this code", missing...)
+			return 0, nil, api.InvalidFields("the upstream requires payer data for this code", missing...)
 		}
 	}
-	uq, err := s.qrUpstreamQuote(c.Tx, in, c.Now)
+	uq, err := l.quoteUpstream(c.Tx, in, c.Now)
 	if err != nil {
 		return 0, nil, err
 	}
 	trace = append(trace, "quote")
-	opts, err := s.qrOptions(c.Member, in, uq)
+	opts, err := l.options(c.Member, in, uq)
 	if err != nil {
 		return 0, nil, err
 	}
-	plan, ok := qrChoose(c.Member, in, opts)
+	plan, ok := choose(c.Member, in, opts)
 	switch {
 	case !ok && in.preferred != "":
-		return 0, nil, errBusiness500(fmt.Sprintf("no quote for preferred_asset %s", in.preferred))
+		return 0, nil, api.Business500(fmt.Sprintf("no quote for preferred_asset %s", in.preferred))
 	case (!ok || !plan.Sufficient) && in.merchantFunded:
-		return 0, nil, newErr("service_unavailable", "the QR payment line is temporarily unavailable")
+		return 0, nil, api.NewErr("service_unavailable", "the QR payment line is temporarily unavailable")
 	case !ok || !plan.Sufficient:
-		return 0, nil, errBusiness500("insufficient member balance")
+		return 0, nil, api.Business500("insufficient member balance")
 	}
-	if reason := s.qrBlockedReason(c.Member, in, plan, c.Now); reason != "" {
-		return 0, nil, errBusiness500(qrBlockedMessages[reason])
+	if reason := l.blockedReason(c.Member, in, plan, c.Now); reason != "" {
+		return 0, nil, api.Business500(blockedMessages[reason])
 	}
 	// 3. Hold the funds.
-	o := &qrOrder{
-		seq: s.nextSeq(c.Tx), ID: "qrp_" + s.newUUID(), MemberID: c.Member.ID, member: c.Member, Status: "pending", Version: 1,
+	o := &order{
+		seq: l.host.NextSeq(c.Tx), ID: "qrp_" + l.host.NewUUID(), MemberID: c.Member.ID, member: c.Member, Status: "pending", Version: 1,
 		CreatedAt: c.Now, Plan: plan, Payee: uq.Payee, Currency: uq.Currency, Amount: uq.Amount,
 		PrincipalUSD: plan.PrincipalUSD, UpstreamQuoteID: uq.ID, Payer: in.payer,
-		from: MemberAvailable(c.Member.ID), locked: MemberLocked(c.Member.ID),
 	}
+	o.from, o.locked = l.host.MemberAccounts(c.Member.ID)
 	if plan.MerchantFunded {
-		o.from, o.locked = AccountMerchantPrepaid, AccountMerchantPrepaidLocked
+		o.from, o.locked = l.host.PrepaidAccounts()
 	}
-	if err := s.ledger.Post(c.Now, "qrpay hold "+o.ID, o.holdPostings(+1)...); err != nil {
-		var inf *InsufficientFundsError
-		if errors.As(err, &inf) {
+	if err := l.host.Post(c.Tx, c.Now, "qrpay hold "+o.ID, o.holdPostings(+1)...); err != nil {
+		if l.host.InsufficientFunds(err) {
 			if plan.MerchantFunded {
-				return 0, nil, newErr("service_unavailable", "the QR payment line is temporarily unavailable")
+				return 0, nil, api.NewErr("service_unavailable", "the QR payment line is temporarily unavailable")
 			}
-			return 0, nil, errBusiness500("insufficient member balance")
+			return 0, nil, api.Business500("insufficient member balance")
 		}
 		return 0, nil, err
 	}
 	trace = append(trace, "hold")
-	s.qr.orders[o.ID] = o
-	s.qr.list = insertByKey(s.qr.list, o, func(x *qrOrder) pageKey { return pageKey{At: x.CreatedAt, Seq: x.seq} })
+	l.st.orders[o.ID] = o
+	l.st.list = api.InsertByKey(l.st.list, o, func(x *order) api.PageKey { return api.PageKey{At: x.CreatedAt, Seq: x.seq} })
 	// 4. Notify the upstream. A timed-out notice leaves the outcome unknown:
 	// the order is processing and the funds stay held.
-	s.qr.stats.Notices++
-	if in.code.has(QRScenarioTimeout) {
+	l.st.stats.Notices++
+	if in.code.has(ScenarioTimeout) {
 		o.NoticeTimedOut = true
 		trace = append(trace, "notice_timeout")
 	} else {
@@ -261,7 +260,7 @@ func (s *Simulator) qrPay(c *rc) (int, any, error) {
 	o.Trace = trace
 	o.Status = "processing"
 	o.Version++
-	s.inFlight(c.Tx, CollectionQROrders, o.ID)
+	l.host.InFlight(c.Tx, o.ID)
 	// The payment answer carries exactly the fields the specification lists
 	// for the QR payment order; ledger_scale is an addition of the inferred
 	// GET /v1/qrpay/orders/{id} only.
@@ -270,10 +269,10 @@ func (s *Simulator) qrPay(c *rc) (int, any, error) {
 	return http.StatusCreated, out, nil
 }
 
-func (s *Simulator) qrGetOrder(c *rc) (int, any, error) {
-	o := s.qr.orders[qrOrderID(c.PathID())]
+func (l *Line) getOrder(c *api.Request) (int, any, error) {
+	o := l.st.orders[OrderID(c.PathID())]
 	if o == nil || o.MemberID != c.Member.ID {
-		return 0, nil, errNotFound("qrpay order")
+		return 0, nil, api.NotFound("qrpay order")
 	}
 	return http.StatusOK, o.json(), nil
 }

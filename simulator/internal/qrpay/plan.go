@@ -1,4 +1,4 @@
-package simulator
+package qrpay
 
 import (
 	"fmt"
@@ -6,22 +6,23 @@ import (
 	"github.com/cockroachdb/apd/v3"
 
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
 )
 
 // ceilAmount rounds a non-negative decimal up to scale decimals.
-func ceilAmount(d *apd.Decimal, scale int) (money.Amount, error) {
+func (l *Line) ceilAmount(d *apd.Decimal, scale int) (money.Amount, error) {
 	var q apd.Decimal
-	c := qrCtx()
+	c := rateCtx()
 	c.Rounding = apd.RoundCeiling
 	if _, err := c.Quantize(&q, d, -int32(scale)); err != nil {
 		return money.Amount{}, err
 	}
-	return parseAmount(q.Text('f'), scale, decimalSigned)
+	return l.host.Amount(q.Text('f'), scale)
 }
 
-// qrPlan is the debit plan of one asset: what the member (or the merchant
+// plan is the debit plan of one asset: what the member (or the merchant
 // prepaid account) pays in it.
-type qrPlan struct {
+type plan struct {
 	Asset         string
 	Scale         int
 	DisplayScale  int
@@ -38,7 +39,7 @@ type qrPlan struct {
 }
 
 // principal is the upstream amount plus cost protection, rounded up.
-func qrPrincipal(u money.Amount) (money.Amount, error) {
+func principal(u money.Amount) (money.Amount, error) {
 	prem, err := u.MulRatio(qrPremiumBps, 10000, money.RoundUp)
 	if err != nil {
 		return money.Amount{}, err
@@ -46,18 +47,18 @@ func qrPrincipal(u money.Amount) (money.Amount, error) {
 	return u.Add(prem)
 }
 
-// qrPlanFor prices asset for the member (member-funded) or for the merchant
+// planFor prices asset for the member (member-funded) or for the merchant
 // prepaid account (merchant-funded). Balances decide only Sufficient and
 // the fee asset; they are never returned.
-func (s *Simulator) qrPlanFor(m *member, merchantFunded bool, uq *qrUpstreamQuote, asset string) (qrPlan, error) {
-	a := s.cat.lookup(asset)
-	p := qrPlan{Asset: asset, Scale: a.LedgerScale, DisplayScale: a.DisplayScale, MerchantFunded: merchantFunded}
+func (l *Line) planFor(m *api.Member, merchantFunded bool, uq *upstreamQuote, asset string) (plan, error) {
+	a, _ := l.host.Asset(asset)
+	p := plan{Asset: asset, Scale: a.LedgerScale, DisplayScale: a.DisplayScale, MerchantFunded: merchantFunded}
 	var err error
-	if p.Principal, err = qrPrincipal(uq.Upstream[asset]); err != nil {
+	if p.Principal, err = principal(uq.Upstream[asset]); err != nil {
 		return p, err
 	}
 	var usd apd.Decimal
-	if _, err := qrCtx().Mul(&usd, p.Principal.Decimal(), s.qr.assetUSD[asset]); err != nil {
+	if _, err := rateCtx().Mul(&usd, p.Principal.Decimal(), l.st.assetUSD[asset]); err != nil {
 		return p, err
 	}
 	p.PrincipalUSD = &usd
@@ -68,34 +69,37 @@ func (s *Simulator) qrPlanFor(m *member, merchantFunded bool, uq *qrUpstreamQuot
 		if p.CustomerTotal, err = p.Principal.Add(p.Fee); err != nil {
 			return p, err
 		}
-		p.Sufficient = s.ledger.Balance(MemberAvailable(m.ID), asset).Cmp(p.CustomerTotal) >= 0
+		available, _ := l.host.MemberAccounts(m.ID)
+		p.Sufficient = l.host.Balance(available, asset).Cmp(p.CustomerTotal) >= 0
 		return p, nil
 	}
 	// Merchant funded: the fee is the principal times the merchant fee rate,
 	// at least 0.01 when the rate is not zero, charged in USDT unless the USDT
 	// left after any USDT principal cannot cover it, then wholly in USDC.
-	bal := func(code string) money.Amount { return s.ledger.Balance(AccountMerchantPrepaid, code) }
+	prepaid, _ := l.host.PrepaidAccounts()
+	feeRate := l.host.MerchantFeeRateBps()
+	bal := func(code string) money.Amount { return l.host.Balance(prepaid, code) }
 	feeIn := func(code string) (money.Amount, error) {
-		fa := s.cat.lookup(code)
-		if fa == nil {
+		fa, ok := l.host.Asset(code)
+		if !ok {
 			return money.Amount{}, fmt.Errorf("fee asset %s is not in the catalogue", code)
 		}
-		if s.merchant.FeeRateBps == 0 {
+		if feeRate == 0 {
 			return money.Zero(fa.LedgerScale), nil
 		}
 		base, ok := uq.Upstream[code]
 		if !ok {
 			return money.Amount{}, fmt.Errorf("no %s price for the fee", code)
 		}
-		pr, err := qrPrincipal(base)
+		pr, err := principal(base)
 		if err != nil {
 			return money.Amount{}, err
 		}
-		f, err := pr.MulRatio(s.merchant.FeeRateBps, 10000, money.RoundUp)
+		f, err := pr.MulRatio(feeRate, 10000, money.RoundUp)
 		if err != nil {
 			return money.Amount{}, err
 		}
-		minFee, err := parseAmount("0.01", fa.LedgerScale, decimalSigned)
+		minFee, err := l.host.Amount("0.01", fa.LedgerScale)
 		if err != nil {
 			return money.Amount{}, err
 		}
@@ -124,7 +128,8 @@ func (s *Simulator) qrPlanFor(m *member, merchantFunded bool, uq *qrUpstreamQuot
 			p.FeeAsset, p.FeeAmount = "USDC", usdc
 		}
 	}
-	p.FeeScale = s.cat.lookup(p.FeeAsset).LedgerScale
+	fa, _ := l.host.Asset(p.FeeAsset)
+	p.FeeScale = fa.LedgerScale
 	if p.FeeAsset == asset {
 		p.Fee = p.FeeAmount
 	} else {
@@ -140,7 +145,7 @@ func (s *Simulator) qrPlanFor(m *member, merchantFunded bool, uq *qrUpstreamQuot
 	return p, nil
 }
 
-func (p qrPlan) json() map[string]any {
+func (p plan) json() map[string]any {
 	m := map[string]any{
 		"asset": p.Asset, "ledger_scale": p.Scale, "display_scale": p.DisplayScale,
 		"customer_total": p.CustomerTotal.String(), "fee": p.Fee.String(), "sufficient": p.Sufficient,
@@ -153,15 +158,15 @@ func (p qrPlan) json() map[string]any {
 	return m
 }
 
-// qrOptions prices every asset the upstream quoted that is enabled here,
+// options prices every asset the upstream quoted that is enabled here,
 // in catalogue order.
-func (s *Simulator) qrOptions(m *member, in *qrInput, uq *qrUpstreamQuote) ([]qrPlan, error) {
-	var out []qrPlan
-	for _, a := range s.cat.all() {
-		if _, quoted := uq.Upstream[a.Code]; !quoted || !s.cat.allowed(a.Code, s.merchant.AssetAllowlist) {
+func (l *Line) options(m *api.Member, in *input, uq *upstreamQuote) ([]plan, error) {
+	var out []plan
+	for _, a := range l.host.Assets() {
+		if _, quoted := uq.Upstream[a.Code]; !quoted || !l.host.AssetAllowed(a.Code) {
 			continue
 		}
-		p, err := s.qrPlanFor(m, in.merchantFunded, uq, a.Code)
+		p, err := l.planFor(m, in.merchantFunded, uq, a.Code)
 		if err != nil {
 			return nil, err
 		}
@@ -170,17 +175,17 @@ func (s *Simulator) qrOptions(m *member, in *qrInput, uq *qrUpstreamQuote) ([]qr
 	return out, nil
 }
 
-// qrChoose picks the plan to debit: the preferred asset when given (ok false
+// choose picks the plan to debit: the preferred asset when given (ok false
 // when it was not quoted), the merchant-funded default USDT, or the first
 // sufficient asset of the member's payment priority (ok false when none).
-func qrChoose(m *member, in *qrInput, opts []qrPlan) (qrPlan, bool) {
-	find := func(code string) (qrPlan, bool) {
+func choose(m *api.Member, in *input, opts []plan) (plan, bool) {
+	find := func(code string) (plan, bool) {
 		for _, p := range opts {
 			if p.Asset == code {
 				return p, true
 			}
 		}
-		return qrPlan{}, false
+		return plan{}, false
 	}
 	if in.preferred != "" {
 		return find(in.preferred)
@@ -193,5 +198,5 @@ func qrChoose(m *member, in *qrInput, opts []qrPlan) (qrPlan, bool) {
 			return p, true
 		}
 	}
-	return qrPlan{}, false
+	return plan{}, false
 }

@@ -1,0 +1,128 @@
+package simulator
+
+import (
+	"errors"
+	"time"
+
+	"github.com/cockroachdb/apd/v3"
+
+	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/qrpay"
+)
+
+// qrUpstreamLine names the QR upstream's settlement account
+// (UpstreamAccount(qrUpstreamLine)).
+const qrUpstreamLine = "qrpay"
+
+// registerQRPay builds the QR payment line, registers its endpoints, its
+// outcome success path and its control actions qrpay/orders/{id}/complete,
+// fail, refund and timeout.
+func (s *Simulator) registerQRPay() {
+	s.qr = qrpay.New(qrpayHost{s})
+	// The acquirer's success path of an order in flight (outcome.go).
+	s.onOutcome(CollectionQROrders, s.qr.OutcomeSuccess)
+	for _, e := range s.qr.Endpoints() {
+		s.register(e)
+	}
+	for _, a := range qrpay.Actions {
+		action := a
+		s.actions[string(CollectionQROrders)+"/"+action] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {
+			o, err := s.qr.Action(tx, id, action)
+			if err != nil {
+				return nil, err
+			}
+			return o, nil
+		}
+	}
+}
+
+// qrpayHost is the QR payment line's qrpay.Host.
+type qrpayHost struct{ s *Simulator }
+
+func (h qrpayHost) Now() time.Time { return h.s.clock.Now() }
+
+func (h qrpayHost) NewUUID() string { return h.s.newUUID() }
+
+func (h qrpayHost) NextSeq(tx *kernel.Tx) int64 { return h.s.nextSeq(tx) }
+
+func (h qrpayHost) Digest(parts ...string) string { return actionDigest(parts...) }
+
+func (h qrpayHost) RequireStepUp(c *api.Request, action string) error {
+	return h.s.requireStepUp(c, action)
+}
+
+func (h qrpayHost) MerchantHosted() bool { return h.s.merchant.Model == MerchantHosted }
+
+func (h qrpayHost) MerchantFeeRateBps() int64 { return h.s.merchant.FeeRateBps }
+
+func (h qrpayHost) Restriction(m *api.Member) string { return memberRestriction(m) }
+
+func (h qrpayHost) Assets() []qrpay.Asset {
+	all := h.s.cat.all()
+	out := make([]qrpay.Asset, 0, len(all))
+	for _, a := range all {
+		out = append(out, qrpay.Asset{Code: a.Code, LedgerScale: a.LedgerScale, DisplayScale: a.DisplayScale})
+	}
+	return out
+}
+
+func (h qrpayHost) Asset(code string) (qrpay.Asset, bool) {
+	a := h.s.cat.lookup(code)
+	if a == nil {
+		return qrpay.Asset{}, false
+	}
+	return qrpay.Asset{Code: a.Code, LedgerScale: a.LedgerScale, DisplayScale: a.DisplayScale}, true
+}
+
+func (h qrpayHost) AssetAllowed(code string) bool {
+	return h.s.cat.allowed(code, h.s.merchant.AssetAllowlist)
+}
+
+func (h qrpayHost) Amount(v string, scale int) (money.Amount, error) {
+	return parseAmount(v, scale, decimalSigned)
+}
+
+func (h qrpayHost) FiatAmount(v string, minor int) (*apd.Decimal, string, bool) {
+	return fiatAmount(v, minor)
+}
+
+func (h qrpayHost) MemberAccounts(memberID string) (available, locked string) {
+	return MemberAvailable(memberID), MemberLocked(memberID)
+}
+
+func (h qrpayHost) PrepaidAccounts() (available, locked string) {
+	return AccountMerchantPrepaid, AccountMerchantPrepaidLocked
+}
+
+func (h qrpayHost) SettlementAccounts() (upstream, fees string) {
+	return UpstreamAccount(qrUpstreamLine), AccountRevenueFees
+}
+
+func (h qrpayHost) Balance(account, asset string) money.Amount {
+	return h.s.ledger.Balance(account, asset)
+}
+
+func (h qrpayHost) Post(_ *kernel.Tx, at time.Time, memo string, legs ...qrpay.Posting) error {
+	postings := make([]Posting, 0, len(legs))
+	for _, p := range legs {
+		postings = append(postings, Posting{Account: p.Account, Asset: p.Asset, Amount: p.Amount})
+	}
+	return h.s.ledger.Post(at, memo, postings...)
+}
+
+func (h qrpayHost) InsufficientFunds(err error) bool {
+	var inf *InsufficientFundsError
+	return errors.As(err, &inf)
+}
+
+func (h qrpayHost) InFlight(tx *kernel.Tx, id string) { h.s.inFlight(tx, CollectionQROrders, id) }
+
+func (h qrpayHost) Settled(tx *kernel.Tx, id string) { h.s.settled(tx, id) }
+
+func (h qrpayHost) ExpireMemoAt(key string, at time.Time) { h.s.gw.qrMemoQ.push(key, at) }
+
+func (h qrpayHost) Emit(tx *kernel.Tx, typ, object, id string, m *api.Member, status string, version int64) {
+	h.s.emit(tx, typ, object, id, m, status, version, nil)
+}
