@@ -388,7 +388,7 @@ func (s *Simulator) registerControl() {
 			}
 			s.outcomes().byCollection[c] = m
 		case in.ObjectID != "":
-			if err := s.checkOutcomeObject(in.ObjectID); err != nil {
+			if err := s.checkOutcomeObject(tx, in.ObjectID); err != nil {
 				return 0, nil, err
 			}
 			s.setObjectOutcome(tx, in.ObjectID, m)

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/webhooks"
 )
 
@@ -152,12 +153,12 @@ func (s *Simulator) checkCollection(c OutcomeCollection) error {
 
 // checkOutcomeObject refuses an id that names no object of an outcome
 // collection: one in flight, or a QR order, card application, card, card
-// top-up or remittance. s.mu must be held.
-func (s *Simulator) checkOutcomeObject(id string) error {
+// top-up or remittance.
+func (s *Simulator) checkOutcomeObject(tx *kernel.Tx, id string) error {
 	if _, ok := s.outcomes().pending[id]; ok {
 		return nil
 	}
-	if s.qr.orders[id] != nil || s.cards.apps[id] != nil || s.cards.cards[id] != nil || s.cards.topups[id] != nil || s.remit.byID[id] != nil {
+	if s.qr.orders[id] != nil || s.cards.apps[id] != nil || s.cards.cards[id] != nil || s.cards.topups[id] != nil || s.remit.HasOrder(tx, id) {
 		return nil
 	}
 	return &NameError{Kind: "object of an outcome collection", Name: id, NotFound: true}

@@ -27,7 +27,7 @@ func (o *OutcomesControl) SetObject(id string, m OutcomeMode) error {
 	return call1(o.s, "Outcomes.SetObject", func() error {
 		tx := o.s.k.Begin()
 		defer tx.End()
-		if err := o.s.checkOutcomeObject(id); err != nil {
+		if err := o.s.checkOutcomeObject(tx, id); err != nil {
 			return err
 		}
 		o.s.setObjectOutcome(tx, id, m)

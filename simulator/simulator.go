@@ -11,6 +11,7 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/deposits"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/members"
+	"github.com/mwallet/mwallet-go/simulator/internal/remittances"
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/mwclient"
@@ -131,7 +132,7 @@ type Simulator struct {
 	// Product-line state, each owned by its own file.
 	qr       *qrState
 	cards    *cardState
-	remit    *remitState
+	remit    *remittances.Line
 	deposits *deposits.Line
 	kyc      *kycState
 	webhooks *webhookState
