@@ -185,7 +185,7 @@ func New(h Host) *Line {
 func (l *Line) Endpoints() []api.Endpoint {
 	// The contract names remittances:read only: the writes (an order holds
 	// the member's funds, a payee is where they go) need remittances:write,
-	// which includes the read (see serviceScopes).
+	// which includes the read (the gateway's scope table).
 	return []api.Endpoint{
 		{Method: http.MethodPost, Pattern: "/v1/remittances", Scope: "remittances:write", Member: true, Idempotent: true, OwnReplay: true, Handle: l.createRemittance},
 		{Method: http.MethodGet, Pattern: "/v1/remittances", Scope: "remittances:read", Member: true, Handle: l.listRemittances},
