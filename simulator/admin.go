@@ -144,7 +144,7 @@ func (s *Simulator) setMerchant(tx *kernel.Tx, ms MerchantSettings) error {
 		s.merchant.AssetAllowlist = allow
 	}
 	if len(moves) > 0 || ms.Status == MerchantActive {
-		s.onPrepaidTopUp(tx) // remittances waiting for merchant funds advance
+		s.remit.AdvanceQueued(tx) // remittances waiting for merchant funds advance
 	}
 	return nil
 }

@@ -432,3 +432,16 @@ func (s *Simulator) registerGatewayKnobs() {
 		}, nil
 	})
 }
+
+// isAlpha reports whether s is n upper-case ASCII letters (an ISO code).
+func isAlpha(s string, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'A' || s[i] > 'Z' {
+			return false
+		}
+	}
+	return true
+}

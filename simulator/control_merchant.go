@@ -39,7 +39,11 @@ func (m *MerchantControl) PrepaidBalance(asset string) (available, locked money.
 // SetPOBOSubaccount sets whether the merchant has an active upstream
 // subaccount, which the pobo line needs.
 func (m *MerchantControl) SetPOBOSubaccount(active bool) error {
-	return call0(m.s, "Merchant.SetPOBOSubaccount", func() { m.s.setPOBOSubaccount(active) }, active)
+	return call0(m.s, "Merchant.SetPOBOSubaccount", func() {
+		tx := m.s.k.Begin()
+		defer tx.End()
+		m.s.remit.SetPOBOSubaccount(tx, active)
+	}, active)
 }
 
 // SetWriteQuota sets the merchant-level write quota: at most perMinute

@@ -373,26 +373,20 @@ func (s *Simulator) remitSnapshots(tx *kernel.Tx, h historyIndex) []ObjectSnapsh
 	if s.remit == nil {
 		return []ObjectSnapshot{}
 	}
-	out := make([]seqSnapshot, 0, len(s.remit.orders))
-	for _, o := range s.remit.orders {
-		ext, corridor := "", ""
-		if o.Member != nil {
-			ext = o.Member.ExternalID
-		}
-		if o.Payee != nil {
-			corridor = o.Payee.Country + "-" + o.Payee.Currency
-		}
+	orders := s.remit.Orders(tx)
+	out := make([]seqSnapshot, 0, len(orders))
+	for _, o := range orders {
 		d := map[string]string{"line": o.Line, "asset": o.Asset, "customer_total": o.CustomerTotal.String(),
 			"locked_amount": o.Locked.String(), "settled_amount": o.Settled.String(), "fee": o.Fee.String(),
-			"payout": o.PayoutAmount + " " + o.PayoutCurrency, "corridor": corridor, "funding": o.Funding}
+			"payout": o.PayoutAmount + " " + o.PayoutCurrency, "corridor": o.Corridor, "funding": o.Funding}
 		if o.FailureCode != "" {
 			d["failure_code"] = o.FailureCode
 		}
-		if o.Status != o.publicStatus() {
+		if o.Status != o.PublicStatus {
 			d["internal_status"] = o.Status
 		}
-		out = append(out, seqSnapshot{o.seq, ObjectSnapshot{
-			ID: o.ID, ExternalMemberID: ext, Status: o.publicStatus(), StatusVersion: o.Version, CreatedAt: o.CreatedAt.UTC(),
+		out = append(out, seqSnapshot{o.Seq, ObjectSnapshot{
+			ID: o.ID, ExternalMemberID: o.ExternalMemberID, Status: o.PublicStatus, StatusVersion: o.Version, CreatedAt: o.CreatedAt.UTC(),
 			Summary: o.PayoutAmount + " " + o.PayoutCurrency + " for " + o.CustomerTotal.String() + " " + o.Asset,
 			Details: d, History: h.of("remittance", o.ID, "rmt_"),
 		}})

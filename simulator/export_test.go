@@ -200,9 +200,10 @@ func InternalCounts(s *Simulator) string {
 		pins += len(calls)
 	}
 	kycSessions, bindings, profiles := s.kyc.Sizes()
+	rc := s.remit.Counts(tx)
 	return fmt.Sprintf("payees=%d kyc_sessions=%d bindings=%d profiles=%d card_sessions=%d pin_calls=%d vp=%d remit_keys=%d txs=%d",
-		len(s.remit.payeeByID), kycSessions, bindings, profiles, len(s.cards.sessions), pins,
-		len(s.remit.vpApps), len(s.remit.byIdem), len(s.cards.transactions))
+		rc.Payees, kycSessions, bindings, profiles, len(s.cards.sessions), pins,
+		rc.VPApplications, rc.IdempotencyKeys, len(s.cards.transactions))
 }
 
 // FlipDraws inverts the draws of input seq of r.

@@ -1,12 +1,5 @@
 package simulator
 
-import (
-	"fmt"
-	"time"
-
-	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
-)
-
 // Limits and gates hold on every path. Each product line checks its gates
 // where a request executes, and again wherever an object it accepted moves
 // on later without a new request (a queue advancing, an approval, a
@@ -83,73 +76,4 @@ func (s *Simulator) cardIssuanceBlocker(a *cardApplication) string {
 		return reasonBindingNotActive
 	}
 	return s.cardMemberGate(m, p, bound)
-}
-
-// remitEligibility checks the member and line gates of a remittance, in the
-// order of POST /v1/remittances: pobo needs an active upstream subaccount
-// (product_not_available), the member must meet the line's KYC with an
-// approved profile (kyc_required), and must not be restricted nor pay a
-// risk-listed payee (request_rejected).
-func (s *Simulator) remitEligibility(m *member, line remitLine, p *payee) *apiError {
-	if line.Name == "pobo" && s.remit.poboInactive {
-		return newErr("product_not_available", "the pobo line needs an active upstream subaccount")
-	}
-	if m.KYCLevel < line.KYC || s.kycInReview(m) {
-		return newErr("kyc_required", fmt.Sprintf("the %s line needs KYC level %d", line.Name, line.KYC))
-	}
-	if memberRestriction(m) != "" || riskListed(p.Holder) {
-		return newErr("request_rejected", "request rejected")
-	}
-	return nil
-}
-
-// remitBeforeUpstream reports the statuses in which no upstream order exists
-// yet: the order is queued, in review or about to be sent.
-func remitBeforeUpstream(status string) bool {
-	switch status {
-	case "pending_merchant_funds", "reviewing", "platform_reviewing", "dispatching", "needs_reconfirm":
-		return true
-	}
-	return false
-}
-
-// remitGate decides whether o may make the move to status to. Moves
-// that take an order towards the upstream from before it (a queued order
-// advancing, a reviewed or reconfirmed order dispatching) re-check the
-// member and line gates; a queued order, which reserved no limit, also
-// re-checks the minimum, per-order and daily limits as of now. It returns
-// the failure code the order fails with when a gate no longer passes ("" to
-// go on), or an error that leaves the order where it is: a queued order
-// waits, judged by no gate, while the merchant is not active or its prepaid
-// does not cover the order.
-func (s *Simulator) remitGate(tx *kernel.Tx, o *remitOrder, to string, now time.Time) (string, error) {
-	if !remitBeforeUpstream(o.Status) || (to != "platform_reviewing" && to != "dispatching" && to != "processing") {
-		return "", nil
-	}
-	queued := o.Status == "pending_merchant_funds"
-	if queued {
-		// A queued order is judged only when it would advance: with the
-		// merchant active and its prepaid covering the order.
-		if s.merchant.Status != MerchantActive {
-			return "", newErr("state_invalid", "the merchant is "+string(s.merchant.Status)+": queued remittances wait")
-		}
-		from, _ := o.accounts()
-		if s.ledger.Balance(from, o.Asset).Cmp(o.Locked) < 0 {
-			return "", newErr("state_invalid", "merchant funds still insufficient")
-		}
-	}
-	line, ok := remitLines[o.Line]
-	if !ok {
-		line = remitLines["express"]
-	}
-	if ae := s.remitEligibility(o.Member, line, o.Payee); ae != nil {
-		return ae.Code, nil
-	}
-	if queued {
-		pr := remitPrice{Asset: o.Asset, Scale: o.Scale, Principal: o.Principal, Fee: o.Fee, CustomerTotal: o.CustomerTotal, Locked: o.Locked, Rate: o.Rate}
-		if ae := s.remitLimits(o.Member, line, pr, now); ae != nil {
-			return ae.Code, nil
-		}
-	}
-	return "", nil
 }

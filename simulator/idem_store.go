@@ -19,7 +19,7 @@ import (
 // (gatewayState.bodyKey, bodyDigest) stay where the image has them: the
 // gateway passes them in.
 //
-// The remittance line's byIdem (remittances.go) is not part of it: it maps
+// The remittance line's byIdem (internal/remittances) is not part of it: it maps
 // a key to the order its first request created, so that the replay of a
 // kept success (POST /v1/remittances replays through its handler,
 // ownReplay) answers the order's current status; the answers themselves

@@ -108,11 +108,8 @@ func (s *Simulator) liveHolds(tx *kernel.Tx) *holdBook {
 	for _, q := range s.qr.Holds(tx) {
 		h.add(q.Account, q.Asset, q.Amount, q.Owner)
 	}
-	for _, o := range s.remit.orders {
-		if o.Held && !isRemitFinal(o.Status) {
-			_, held := o.accounts()
-			h.add(held, o.Asset, o.Locked, o.ID+" ("+o.publicStatus()+")")
-		}
+	for _, r := range s.remit.Holds(tx) {
+		h.add(r.Account, r.Asset, r.Amount, r.Owner)
 	}
 	for _, t := range s.cards.topups {
 		if t.Status == "processing" {
@@ -221,11 +218,7 @@ func (s *Simulator) invariantViolations(tx *kernel.Tx) []string {
 	}
 
 	// Orders: structural rules the sums cannot show.
-	for _, o := range s.remit.orders {
-		if o.Status == "pending_merchant_funds" && o.Held {
-			out = append(out, fmt.Sprintf("remittance %s waits for merchant funds but holds %s %s", o.ID, o.Locked, o.Asset))
-		}
-	}
+	out = append(out, s.remit.Invariants(tx)...)
 	out = append(out, s.qr.Violations(tx)...)
 	for _, a := range s.cards.apps {
 		if cardAppUnderReview(a) && a.QuickBindingID != "" && !s.kyc.BindingActive(s.members.Get(a.MemberID), a.QuickBindingID) {

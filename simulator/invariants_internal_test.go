@@ -76,12 +76,6 @@ func TestCheckInvariantsDetects(t *testing.T) {
 				Amount: usdt("10"), Fee: usdt("0.1"), Status: "processing"}
 			c.Status = "closed"
 		}, want: []string{"top-up ctp_z is in flight towards card ", ", which is closed"}},
-		{name: "queued remittance holding funds", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
-			m, _ := fixture(tx, s)
-			mustPost(t, s, "USDT", usdt("5"), MemberAvailable(m.ID), MemberLocked(m.ID))
-			o := &remitOrder{ID: "rmt_q", Member: m, Status: "pending_merchant_funds", Funding: "member", Asset: "USDT", Locked: usdt("5"), Held: true}
-			s.remit.orders = append(s.remit.orders, o)
-		}, want: []string{"remittance rmt_q waits for merchant funds but holds 5.000000 USDT"}},
 		{name: "application on a compensated binding", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
 			m, _ := fixture(tx, s)
 			b, err := s.kyc.Allocate(tx, m, "")

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
+	"github.com/mwallet/mwallet-go/simulator/internal/remittances"
 )
 
 // The scale benchmarks seed a list of N items straight into the simulator's
@@ -143,29 +143,20 @@ func BenchmarkCardTransactionsPage(b *testing.B) {
 }
 
 // seedRemittances stores n settled remittance orders of the fixture member,
-// one second apart and all in the past, the way createRemittance stores
-// them (the ledger is not involved: they are history).
+// one second apart and all in the past (the ledger is not involved: they
+// are history).
 func seedRemittances(tb testing.TB, s *Simulator, n int) {
 	tb.Helper()
 	tx := s.k.Begin()
 	defer tx.End()
-	m := s.members.ByExternal(DefaultMemberExternalID)
-	p := &payee{ID: "pye_" + s.newUUID(), MemberID: m.ID, Country: "TH", Currency: "THB", Holder: "Somchai",
-		Account: "1234567890", BankCode: "KBANK", Status: "active", CreatedAt: s.clock.Now()}
-	amt := func(v string) money.Amount { return money.MustParse(v, 6) }
-	start := s.clock.Now().Add(-time.Duration(n) * time.Second)
-	for i := 0; i < n; i++ {
-		at := start.Add(time.Duration(i) * time.Second)
-		o := &remitOrder{
-			ID: "rmt_" + s.newUUID(), Member: m, Payee: p, Line: "bank", Status: "completed", Version: 3,
-			Funding: "member", Asset: "USDT", Scale: 6,
-			Principal: amt("100"), Fee: amt("1.5"), CustomerTotal: amt("101.5"), Locked: amt("101.5"), Settled: amt("101.5"),
-			PayoutCurrency: "THB", PayoutAmount: "3500.00", Rate: "35.00", Purpose: "family_support",
-			Reference: "seed " + strconv.Itoa(i), CreatedAt: at, UpdatedAt: at,
-		}
-		s.remit.byID[o.ID] = o
-		s.remit.orders = insertByKey(s.remit.orders, o, remitKey)
-	}
+	s.remit.SeedHistory(tx, s.members.ByExternal(DefaultMemberExternalID), n)
+}
+
+// remitOrders is a copy of the remittance orders, oldest first.
+func remitOrders(s *Simulator) []remittances.Order {
+	tx := s.k.Begin()
+	defer tx.End()
+	return s.remit.Orders(tx)
 }
 
 // BenchmarkRemittancesPage is GET /v1/remittances?limit=20 for a member with
@@ -176,7 +167,7 @@ func BenchmarkRemittancesPage(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			s, tok := scaleSim(b)
 			seedRemittances(b, s, bc.n)
-			target := pageTarget("/v1/remittances", s.remit.orders, remitKey, bc.last)
+			target := pageTarget("/v1/remittances", remitOrders(s), remittances.Order.Key, bc.last)
 			benchPage(b, s, tok, target, bc.last)
 		})
 	}
@@ -199,8 +190,8 @@ func TestScalePagesWalk(t *testing.T) {
 	}{
 		{"card transactions", "/v1/cards/" + card.ID + "/transactions", idsOf(card.txs, func(t *cardTx) string { return t.ID }),
 			pageTarget("/v1/cards/"+card.ID+"/transactions", card.txs, (*cardTx).key, true)},
-		{"remittances", "/v1/remittances", idsOf(s.remit.orders, func(o *remitOrder) string { return o.ID }),
-			pageTarget("/v1/remittances", s.remit.orders, remitKey, true)},
+		{"remittances", "/v1/remittances", idsOf(remitOrders(s), func(o remittances.Order) string { return o.ID }),
+			pageTarget("/v1/remittances", remitOrders(s), remittances.Order.Key, true)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string

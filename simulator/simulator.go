@@ -13,6 +13,7 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/kyc"
 	"github.com/mwallet/mwallet-go/simulator/internal/members"
 	"github.com/mwallet/mwallet-go/simulator/internal/qrpay"
+	"github.com/mwallet/mwallet-go/simulator/internal/remittances"
 	"github.com/mwallet/mwallet-go/simulator/internal/stepup"
 
 	mwallet "github.com/mwallet/mwallet-go"
@@ -134,7 +135,7 @@ type Simulator struct {
 	// Product-line state, each owned by its own file.
 	qr       *qrpay.Line
 	cards    *cardState
-	remit    *remitState
+	remit    *remittances.Line
 	deposits *deposits.Line
 	kyc      *kyc.Line
 	webhooks *webhookState

@@ -1,4 +1,4 @@
-package simulator
+package remittances
 
 import (
 	"net/http"
@@ -7,11 +7,12 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 type payee struct {
-	seq       int64 // creation sequence, the tie-break of lists (paginate.go)
+	seq       int64 // creation sequence, the tie-break of lists (api.PageKey)
 	ID        string
 	MemberID  string
 	Country   string
@@ -31,32 +32,32 @@ func (p *payee) summary() string {
 	return p.Currency + " ****" + a
 }
 
-func payeeKey(p *payee) pageKey { return pageKey{At: p.CreatedAt, Seq: p.seq} }
+func payeeKey(p *payee) api.PageKey { return api.PageKey{At: p.CreatedAt, Seq: p.seq} }
 
 // payeesOf returns m's payees, creating the fixture payees (one per
 // corridor) on first use, so members created at any time have them.
-func (s *Simulator) payeesOf(tx *kernel.Tx, m *member) []*payee {
-	if _, ok := s.remit.payeesOf[m.ID]; !ok {
+func (l *Line) payeesOf(tx *kernel.Tx, m *api.Member) []*payee {
+	if _, ok := l.st.payeesOf[m.ID]; !ok {
 		list := make([]*payee, 0, len(remitCorridors))
 		for _, c := range remitCorridors {
-			s.remit.nextPayee++
+			l.st.nextPayee++
 			p := &payee{
-				seq: s.nextSeq(tx), ID: "pye_" + strconv.FormatInt(s.remit.nextPayee, 10), MemberID: m.ID, Country: c.Country, Currency: c.Currency,
+				seq: l.host.NextSeq(tx), ID: "pye_" + strconv.FormatInt(l.st.nextPayee, 10), MemberID: m.ID, Country: c.Country, Currency: c.Currency,
 				Holder: c.Holder, Account: c.Account, Status: "active", CreatedAt: m.CreatedAt,
 			}
 			list = append(list, p)
-			s.remit.payeeByID[p.ID] = p
+			l.st.payeeByID[p.ID] = p
 		}
-		s.remit.payeesOf[m.ID] = list
+		l.st.payeesOf[m.ID] = list
 	}
-	return s.remit.payeesOf[m.ID]
+	return l.st.payeesOf[m.ID]
 }
 
 // payeeOf finds payee id (pye_<digits>) of m; nil when it does not
 // exist or belongs to someone else.
-func (s *Simulator) payeeOf(tx *kernel.Tx, m *member, id string) *payee {
-	s.payeesOf(tx, m)
-	p := s.remit.payeeByID[id]
+func (l *Line) payeeOf(tx *kernel.Tx, m *api.Member, id string) *payee {
+	l.payeesOf(tx, m)
+	p := l.st.payeeByID[id]
 	if p == nil || p.MemberID != m.ID {
 		return nil
 	}
@@ -73,9 +74,9 @@ func payeeJSON(p *payee) map[string]any {
 // listPayees answers GET /v1/remit/payees, newest first. The response shape
 // is inferred: the specification names this endpoint without showing its
 // fields.
-func (s *Simulator) listPayees(c *rc) (int, any, error) {
-	items := s.payeesOf(c.Tx, c.Member)
-	env := paginate(items, payeeKey, c.Req.URL.Query())
+func (l *Line) listPayees(c *api.Request) (int, any, error) {
+	items := l.payeesOf(c.Tx, c.Member)
+	env := api.Paginate(items, payeeKey, c.Req.URL.Query())
 	page := env.Data.([]*payee)
 	out := make([]map[string]any, 0, len(page))
 	for _, p := range page {
@@ -88,7 +89,7 @@ func (s *Simulator) listPayees(c *rc) (int, any, error) {
 // createPayee answers POST /v1/remit/payees with 201 and the payee, or
 // invalid_fields with a key and a reason per refused field. The shapes are
 // inferred: the specification names this endpoint without showing its fields.
-func (s *Simulator) createPayee(c *rc) (int, any, error) {
+func (l *Line) createPayee(c *api.Request) (int, any, error) {
 	var in struct {
 		Country       string `json:"country"`
 		Currency      string `json:"currency"`
@@ -103,53 +104,53 @@ func (s *Simulator) createPayee(c *rc) (int, any, error) {
 	currency := strings.ToUpper(strings.TrimSpace(in.Currency))
 	holder := strings.TrimSpace(in.HolderName)
 	account := strings.ReplaceAll(strings.TrimSpace(in.AccountNumber), " ", "")
-	var bad []fieldReason
+	var bad []api.FieldReason
 	switch {
 	case country == "":
-		bad = append(bad, fieldReason{"country", "required"})
+		bad = append(bad, api.FieldReason{Key: "country", Reason: "required"})
 	case !isAlpha(country, 2):
-		bad = append(bad, fieldReason{"country", "must be an ISO 3166 alpha-2 code"})
+		bad = append(bad, api.FieldReason{Key: "country", Reason: "must be an ISO 3166 alpha-2 code"})
 	}
 	switch {
 	case currency == "":
-		bad = append(bad, fieldReason{"currency", "required"})
+		bad = append(bad, api.FieldReason{Key: "currency", Reason: "required"})
 	case !isAlpha(currency, 3):
-		bad = append(bad, fieldReason{"currency", "must be an ISO 4217 alphabetic code"})
+		bad = append(bad, api.FieldReason{Key: "currency", Reason: "must be an ISO 4217 alphabetic code"})
 	default:
 		if _, ok := isoMinorUnits[currency]; !ok {
-			bad = append(bad, fieldReason{"currency", "currency not offered for payees"})
+			bad = append(bad, api.FieldReason{Key: "currency", Reason: "currency not offered for payees"})
 		}
 	}
 	switch {
 	case holder == "":
-		bad = append(bad, fieldReason{"holder_name", "required"})
+		bad = append(bad, api.FieldReason{Key: "holder_name", Reason: "required"})
 	case utf8.RuneCountInString(holder) > 140:
-		bad = append(bad, fieldReason{"holder_name", "at most 140 characters"})
+		bad = append(bad, api.FieldReason{Key: "holder_name", Reason: "at most 140 characters"})
 	}
 	switch {
 	case account == "":
-		bad = append(bad, fieldReason{"account_number", "required"})
+		bad = append(bad, api.FieldReason{Key: "account_number", Reason: "required"})
 	case utf8.RuneCountInString(account) < 4 || utf8.RuneCountInString(account) > 34 || !isAlnum(account):
-		bad = append(bad, fieldReason{"account_number", "4 to 34 letters and digits"})
+		bad = append(bad, api.FieldReason{Key: "account_number", Reason: "4 to 34 letters and digits"})
 	}
 	if utf8.RuneCountInString(in.BankCode) > 20 {
-		bad = append(bad, fieldReason{"bank_code", "at most 20 characters"})
+		bad = append(bad, api.FieldReason{Key: "bank_code", Reason: "at most 20 characters"})
 	}
 	if len(bad) > 0 {
-		return 0, nil, errInvalidFieldReasons("invalid payee fields", bad...)
+		return 0, nil, api.InvalidFieldReasons("invalid payee fields", bad...)
 	}
-	for _, p := range s.payeesOf(c.Tx, c.Member) {
+	for _, p := range l.payeesOf(c.Tx, c.Member) {
 		if p.Currency == currency && strings.EqualFold(p.Account, account) {
-			return 0, nil, newErr("duplicate_resource", "an identical payee exists")
+			return 0, nil, api.NewErr("duplicate_resource", "an identical payee exists")
 		}
 	}
-	s.remit.nextPayee++
+	l.st.nextPayee++
 	p := &payee{
-		seq: s.nextSeq(c.Tx), ID: "pye_" + strconv.FormatInt(s.remit.nextPayee, 10), MemberID: c.Member.ID, Country: country, Currency: currency,
+		seq: l.host.NextSeq(c.Tx), ID: "pye_" + strconv.FormatInt(l.st.nextPayee, 10), MemberID: c.Member.ID, Country: country, Currency: currency,
 		Holder: holder, Account: account, BankCode: in.BankCode, Status: "active", CreatedAt: c.Now,
 	}
-	s.remit.payeeByID[p.ID] = p
-	s.remit.payeesOf[c.Member.ID] = insertByKey(s.remit.payeesOf[c.Member.ID], p, payeeKey)
+	l.st.payeeByID[p.ID] = p
+	l.st.payeesOf[c.Member.ID] = api.InsertByKey(l.st.payeesOf[c.Member.ID], p, payeeKey)
 	return http.StatusCreated, payeeJSON(p), nil
 }
 

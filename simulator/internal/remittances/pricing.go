@@ -1,4 +1,4 @@
-package simulator
+package remittances
 
 import (
 	"encoding/json"
@@ -9,10 +9,11 @@ import (
 	"time"
 
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
 )
 
-// remitPrice is the price of a remittance.
-type remitPrice struct {
+// pricing is the price of a remittance.
+type pricing struct {
 	Asset         string
 	Scale         int
 	Principal     money.Amount // payout / rate, rounded up at the asset scale
@@ -40,39 +41,39 @@ func rateRatio(rate string) (num, den int64, err error) {
 // price computes customer_total = payout / rate + fee, rounding the
 // principal up to the asset's ledger scale, and locked_amount =
 // customer_total × (1 + bps/10000), rounded up at the ledger scale.
-func (s *Simulator) price(cor corridor, payout money.Amount, line remitLine, asset string, bps int) (remitPrice, error) {
-	sc, _ := s.cat.scale(asset)
+func (l *Line) price(cor corridor, payout money.Amount, line lineSpec, asset string, bps int) (pricing, error) {
+	sc, _ := l.host.AssetScale(asset)
 	p, err := payout.Rescale(sc)
 	if err != nil {
-		return remitPrice{}, err
+		return pricing{}, err
 	}
 	num, den, err := rateRatio(cor.Rate)
 	if err != nil {
-		return remitPrice{}, err
+		return pricing{}, err
 	}
 	principal, err := p.MulRatio(num, den, money.RoundUp)
 	if err != nil {
-		return remitPrice{}, err
+		return pricing{}, err
 	}
-	fee, err := s.cat.amount(asset, line.Fee, decimalSigned)
+	fee, err := l.host.Amount(asset, line.Fee)
 	if err != nil {
-		return remitPrice{}, err
+		return pricing{}, err
 	}
 	total, err := principal.Add(fee)
 	if err != nil {
-		return remitPrice{}, err
+		return pricing{}, err
 	}
 	locked, err := total.MulRatio(int64(10000+bps), 10000, money.RoundUp)
 	if err != nil {
-		return remitPrice{}, err
+		return pricing{}, err
 	}
-	return remitPrice{Asset: asset, Scale: sc, Principal: principal, Fee: fee, CustomerTotal: total, Locked: locked, Rate: cor.Rate}, nil
+	return pricing{Asset: asset, Scale: sc, Principal: principal, Fee: fee, CustomerTotal: total, Locked: locked, Rate: cor.Rate}, nil
 }
 
 // remitQuote answers GET /v1/remit/quotes?payee_id&payout_amount[&line&asset&slippage_bps].
 // The response shape is inferred: the specification names this endpoint
 // without showing its fields. Nothing is held.
-func (s *Simulator) remitQuote(c *rc) (int, any, error) {
+func (l *Line) remitQuote(c *api.Request) (int, any, error) {
 	q := c.Req.URL.Query()
 	payeeID, aerr := checkPayeeID(q.Get("payee_id"))
 	if aerr != nil {
@@ -86,15 +87,15 @@ func (s *Simulator) remitQuote(c *rc) (int, any, error) {
 	if v := q.Get("slippage_bps"); v != "" {
 		n, ok := slippageOf(json.RawMessage(v))
 		if !ok {
-			return 0, nil, errInvalidFields("slippage_bps must be an integer from 50 to 1000", "slippage_bps")
+			return 0, nil, api.InvalidFields("slippage_bps must be an integer from 50 to 1000", "slippage_bps")
 		}
 		bps = n
 	}
-	req, aerr := s.resolveRemit(c.Tx, c.Member, payeeID, payout, q.Get("line"), q.Get("asset"))
+	req, aerr := l.resolveRemit(c.Tx, c.Member, payeeID, payout, q.Get("line"), q.Get("asset"))
 	if aerr != nil {
 		return 0, nil, aerr
 	}
-	pr, err := s.price(req.Corridor, req.Payout, req.Line, req.Asset, bps)
+	pr, err := l.price(req.Corridor, req.Payout, req.Line, req.Asset, bps)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -108,43 +109,43 @@ func (s *Simulator) remitQuote(c *rc) (int, any, error) {
 // remitProducts answers GET /v1/remit/products: one item per served corridor
 // and line. The response shape is inferred: the specification names this
 // endpoint without showing its fields.
-func (s *Simulator) remitProducts(c *rc) (int, any, error) {
+func (l *Line) remitProducts(c *api.Request) (int, any, error) {
 	var out []map[string]any
 	for _, cor := range remitCorridors {
 		if !cor.Supported {
 			continue
 		}
 		for _, name := range []string{"express", "pobo"} {
-			l := remitLines[name]
-			if name == "pobo" && s.remit.poboInactive {
+			spec := lineSpecs[name]
+			if name == "pobo" && l.st.poboInactive {
 				continue
 			}
-			sc, _ := s.cat.scale("USDT")
-			amt := func(v string) string { a, _ := parseAmount(v, sc, decimalSigned); return a.String() }
+			sc, _ := l.host.AssetScale("USDT")
+			amt := func(v string) string { a, _ := money.Parse(v, sc); return a.String() }
 			out = append(out, map[string]any{
-				"line": l.Name, "corridor": cor.Country + "-" + cor.Currency, "country": cor.Country, "payout_currency": cor.Currency,
-				"required_kyc_level": l.KYC, "source_assets": remitSourceAssets, "purpose_codes": l.Purposes,
-				"min_amount": amt(l.Min), "max_amount": amt(l.Max), "daily_limit": amt(l.Daily), "queues": l.Queues,
+				"line": spec.Name, "corridor": cor.Country + "-" + cor.Currency, "country": cor.Country, "payout_currency": cor.Currency,
+				"required_kyc_level": spec.KYC, "source_assets": remitSourceAssets, "purpose_codes": spec.Purposes,
+				"min_amount": amt(spec.Min), "max_amount": amt(spec.Max), "daily_limit": amt(spec.Daily), "queues": spec.Queues,
 			})
 		}
 	}
-	return http.StatusOK, listEnvelope{Data: out}, nil
+	return http.StatusOK, api.ListEnvelope{Data: out}, nil
 }
 
 // remitConversionDates answers GET /v1/remit/conversion-dates?payout_currency=:
 // the next five weekdays with a 14:00 UTC cut-off. The response shape is
 // inferred: the specification names this endpoint without showing its fields.
-func (s *Simulator) remitConversionDates(c *rc) (int, any, error) {
+func (l *Line) remitConversionDates(c *api.Request) (int, any, error) {
 	cur := strings.ToUpper(strings.TrimSpace(c.Req.URL.Query().Get("payout_currency")))
 	if cur == "" {
-		return 0, nil, errInvalidRequest("payout_currency is required")
+		return 0, nil, api.InvalidRequest("payout_currency is required")
 	}
 	served := false
 	for _, cor := range remitCorridors {
 		served = served || (cor.Currency == cur && cor.Supported)
 	}
 	if !served {
-		return 0, nil, newErr("corridor_not_supported", "no corridor pays out in "+cur)
+		return 0, nil, api.NewErr("corridor_not_supported", "no corridor pays out in "+cur)
 	}
 	var out []map[string]any
 	d := c.Now.UTC().Truncate(24 * time.Hour)
@@ -159,5 +160,5 @@ func (s *Simulator) remitConversionDates(c *rc) (int, any, error) {
 		}
 		d = d.AddDate(0, 0, 1)
 	}
-	return http.StatusOK, listEnvelope{Data: out}, nil
+	return http.StatusOK, api.ListEnvelope{Data: out}, nil
 }

@@ -1,4 +1,4 @@
-package simulator
+package remittances
 
 import (
 	"encoding/json"
@@ -6,23 +6,24 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // remitInFlight puts an order in flight under the remittances outcome mode.
-func (s *Simulator) remitInFlight(tx *kernel.Tx, o *remitOrder) {
-	s.inFlight(tx, CollectionRemittances, o.ID)
+func (l *Line) remitInFlight(tx *kernel.Tx, o *order) {
+	l.host.InFlight(tx, o.ID)
 }
 
-// remitSucceed is the upstream's success path of an order: all the way to
-// completed.
-func (s *Simulator) remitSucceed(tx *kernel.Tx, id string) {
-	o := s.remit.byID[id]
+// Succeed is the upstream's success path of an order (the outcome of the
+// remittances collection): all the way to completed.
+func (l *Line) Succeed(tx *kernel.Tx, id string) {
+	o := l.st.byID[id]
 	if o == nil {
 		return
 	}
 	for !isRemitFinal(o.Status) && o.Status != "needs_reconfirm" {
-		if _, err := s.remitMove(tx, o, "advance", nil); err != nil {
+		if _, err := l.remitMove(tx, o, "advance", nil); err != nil {
 			return
 		}
 	}
@@ -64,8 +65,8 @@ var remitEvents = map[string]string{
 	"needs_reconfirm": "remittance.order.action_required",
 }
 
-// remitActionBody is the optional body of the control actions.
-type remitActionBody struct {
+// ActionBody is the optional body of the control actions.
+type ActionBody struct {
 	// FailureCode (fail): the stable public failure code (default payout_rejected).
 	FailureCode string `json:"failure_code"`
 	// SettledAmount (complete): the real cost in the source asset, between the
@@ -73,51 +74,51 @@ type remitActionBody struct {
 	SettledAmount string `json:"settled_amount"`
 }
 
-func (s *Simulator) remitAction(tx *kernel.Tx, id, action string, body []byte) (*remitOrder, error) {
+func (l *Line) remitAction(tx *kernel.Tx, id, action string, body []byte) (*order, error) {
 	id = strings.TrimSpace(id)
 	if !strings.HasPrefix(id, "rmt_") {
 		id = "rmt_" + id
 	}
-	o := s.remit.byID[id]
+	o := l.st.byID[id]
 	if o == nil {
-		return nil, errNotFound("remittance")
+		return nil, api.NotFound("remittance")
 	}
-	var in remitActionBody
-	if err := decodeControl(body, &in); err != nil {
-		return nil, err
+	var in ActionBody
+	if ae := api.DecodeStrict(body, &in, api.RefuseUnknown); ae != nil {
+		return nil, ae
 	}
-	return s.remitMove(tx, o, action, &in)
+	return l.remitMove(tx, o, action, &in)
 }
 
 // remitMove applies action to o: money first (one balanced entry, or
 // nothing), then status, status_version, event and outcome bookkeeping.
-func (s *Simulator) remitMove(tx *kernel.Tx, o *remitOrder, action string, in *remitActionBody) (*remitOrder, error) {
+func (l *Line) remitMove(tx *kernel.Tx, o *order, action string, in *ActionBody) (*order, error) {
 	if in == nil {
-		in = &remitActionBody{}
+		in = &ActionBody{}
 	}
 	to, ok := remitTransitions[action][o.Status]
 	if !ok {
 		if _, known := remitTransitions[action]; !known {
-			return nil, errInvalidRequest("unknown remittance action " + action)
+			return nil, api.InvalidRequest("unknown remittance action " + action)
 		}
-		return nil, newErr("state_invalid", fmt.Sprintf("cannot %s a remittance in status %s", action, o.publicStatus()))
+		return nil, api.NewErr("state_invalid", fmt.Sprintf("cannot %s a remittance in status %s", action, o.publicStatus()))
 	}
-	now := s.clock.Now()
+	now := l.host.Now()
 	// A move towards the upstream re-checks the gates: an order that no
 	// longer passes fails with the gate's code instead.
-	code, err := s.remitGate(tx, o, to, now)
+	code, err := l.remitGate(tx, o, to, now)
 	if err != nil {
 		return nil, err
 	}
 	if code != "" {
-		return s.remitMove(tx, o, "fail", &remitActionBody{FailureCode: code})
+		return l.remitMove(tx, o, "fail", &ActionBody{FailureCode: code})
 	}
-	from, held := o.accounts()
+	from, held := l.accounts(o)
 	switch to {
 	case "platform_reviewing":
 		if !o.Held {
-			if err := s.ledger.Transfer(now, "remittance hold "+o.ID, o.Asset, o.Locked, from, held); err != nil {
-				return nil, newErr("state_invalid", "merchant funds still insufficient")
+			if err := l.host.Transfer(tx, now, "remittance hold "+o.ID, o.Asset, o.Locked, from, held); err != nil {
+				return nil, api.NewErr("state_invalid", "merchant funds still insufficient")
 			}
 			o.Held, o.HeldAt = true, now
 		}
@@ -127,29 +128,30 @@ func (s *Simulator) remitMove(tx *kernel.Tx, o *remitOrder, action string, in *r
 	case "completed":
 		cost := o.CustomerTotal
 		if in.SettledAmount != "" {
-			v, err := s.cat.amount(o.Asset, in.SettledAmount, decimalSigned)
+			v, err := l.host.Amount(o.Asset, in.SettledAmount)
 			if err != nil || v.Cmp(o.Fee) < 0 || v.Cmp(o.Locked) > 0 {
-				return nil, errInvalidRequest("settled_amount must be between the fee and locked_amount")
+				return nil, api.InvalidRequest("settled_amount must be between the fee and locked_amount")
 			}
 			cost = v
 		}
 		principal, _ := cost.Sub(o.Fee)
 		excess, _ := o.Locked.Sub(cost)
+		upstream, fees := l.host.SettlementAccounts()
 		posts := []Posting{
 			{Account: held, Asset: o.Asset, Amount: o.Locked.Neg()},
-			{Account: UpstreamAccount("remit"), Asset: o.Asset, Amount: principal},
-			{Account: AccountRevenueFees, Asset: o.Asset, Amount: o.Fee},
+			{Account: upstream, Asset: o.Asset, Amount: principal},
+			{Account: fees, Asset: o.Asset, Amount: o.Fee},
 		}
 		if !excess.IsZero() {
 			posts = append(posts, Posting{Account: from, Asset: o.Asset, Amount: excess})
 		}
-		if err := s.ledger.Post(now, "remittance settled "+o.ID, posts...); err != nil {
+		if err := l.host.Post(tx, now, "remittance settled "+o.ID, posts...); err != nil {
 			return nil, err
 		}
 		o.Settled = cost
 	case "failed":
 		if o.Held {
-			if err := s.ledger.Transfer(now, "remittance failed "+o.ID, o.Asset, o.Locked, held, from); err != nil {
+			if err := l.host.Transfer(tx, now, "remittance failed "+o.ID, o.Asset, o.Locked, held, from); err != nil {
 				return nil, err
 			}
 		}
@@ -159,9 +161,10 @@ func (s *Simulator) remitMove(tx *kernel.Tx, o *remitOrder, action string, in *r
 		}
 	case "refunded":
 		principal, _ := o.Settled.Sub(o.Fee)
-		if err := s.ledger.Post(now, "remittance returned "+o.ID,
-			Posting{Account: UpstreamAccount("remit"), Asset: o.Asset, Amount: principal.Neg()},
-			Posting{Account: AccountRevenueFees, Asset: o.Asset, Amount: o.Fee.Neg()},
+		upstream, fees := l.host.SettlementAccounts()
+		if err := l.host.Post(tx, now, "remittance returned "+o.ID,
+			Posting{Account: upstream, Asset: o.Asset, Amount: principal.Neg()},
+			Posting{Account: fees, Asset: o.Asset, Amount: o.Fee.Neg()},
 			Posting{Account: from, Asset: o.Asset, Amount: o.Settled},
 		); err != nil {
 			return nil, err
@@ -172,63 +175,56 @@ func (s *Simulator) remitMove(tx *kernel.Tx, o *remitOrder, action string, in *r
 	o.Version++
 	o.UpdatedAt = now
 	if ev, ok := remitEvents[to]; ok {
-		s.emit(tx, ev, "remittance", strings.TrimPrefix(o.ID, "rmt_"), o.Member, o.publicStatus(), o.Version, nil)
+		l.host.Emit(tx, ev, "remittance", strings.TrimPrefix(o.ID, "rmt_"), o.Member, o.publicStatus(), o.Version)
 	}
 	switch {
 	case isRemitFinal(to) || to == "needs_reconfirm":
-		s.settled(tx, o.ID)
+		l.host.Settled(tx, o.ID)
 	case prev == "pending_merchant_funds" || prev == "needs_reconfirm":
-		s.remitInFlight(tx, o)
+		l.remitInFlight(tx, o)
 	}
 	return o, nil
 }
 
-// onPrepaidTopUp advances orders waiting for merchant funds, oldest first,
+// AdvanceQueued advances orders waiting for merchant funds, oldest first,
 // while the prepaid account covers them. The merchant control calls it after
 // every prepaid top-up and when the merchant becomes active again. Each
 // order passes the gates as of now (remitGate): one that no longer
 // does fails with the gate's code and the next is tried; the first one the
 // prepaid cannot cover stops the queue (first in, first out), and nothing
 // advances while the merchant is not active.
-func (s *Simulator) onPrepaidTopUp(tx *kernel.Tx) {
-	if s.merchant.Status != MerchantActive {
+func (l *Line) AdvanceQueued(tx *kernel.Tx) {
+	if _, active := l.host.MerchantStatus(); !active {
 		return
 	}
-	for _, o := range s.remit.orders {
+	for _, o := range l.st.orders {
 		if o.Status != "pending_merchant_funds" {
 			continue
 		}
-		if _, err := s.remitMove(tx, o, "advance", nil); err != nil {
+		if _, err := l.remitMove(tx, o, "advance", nil); err != nil {
 			return
 		}
 	}
 }
 
-// topUpPrepaid credits the merchant prepaid account from outside money
-// and advances the orders waiting for it.
-func (s *Simulator) topUpPrepaid(tx *kernel.Tx, asset, amount string) error {
-	asset = strings.ToUpper(strings.TrimSpace(asset))
-	amt, err := s.cat.amount(asset, amount, decimalSigned)
-	if err != nil || amt.Sign() <= 0 {
-		return errInvalidRequest("asset and a positive amount at its ledger scale are required")
+// Act runs control action remittances/{id}/{action} (id with or without
+// rmt_) with its raw JSON body and answers the order.
+func (l *Line) Act(tx *kernel.Tx, id, action string, body []byte) (map[string]any, error) {
+	o, err := l.remitAction(tx, id, action, body)
+	if err != nil {
+		return nil, err
 	}
-	if err := s.ledger.Transfer(s.clock.Now(), "merchant prepaid top-up", asset, amt, AccountWorld, AccountMerchantPrepaid); err != nil {
-		return err
-	}
-	s.onPrepaidTopUp(tx)
-	return nil
+	return l.remitOrderJSON(o), nil
 }
 
-// runRemitAction runs a control action on a remittance (id with or without
-// rmt_) and returns its public status.
-func (s *Simulator) runRemitAction(id, action string, in *remitActionBody) (string, error) {
-	tx := s.k.Begin()
-	defer tx.End()
+// Control runs a control action on a remittance (id with or without
+// rmt_) from the Go API and returns its public status.
+func (l *Line) Control(tx *kernel.Tx, id, action string, in *ActionBody) (string, error) {
 	var body []byte
 	if in != nil {
 		body, _ = json.Marshal(in)
 	}
-	o, err := s.remitAction(tx, id, action, body)
+	o, err := l.remitAction(tx, id, action, body)
 	if err != nil {
 		return "", err
 	}

@@ -1,9 +1,11 @@
-package simulator
+package remittances
 
 import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
 )
 
 // vpApplication is a member's VP application. The simulator derives it from
@@ -15,7 +17,7 @@ type vpApplication struct {
 }
 
 // queryVPApplications answers POST /v1/remit/vp/applications/query.
-func (s *Simulator) queryVPApplications(c *rc) (int, any, error) {
+func (l *Line) queryVPApplications(c *api.Request) (int, any, error) {
 	var in struct {
 		Members []string `json:"members"`
 	}
@@ -23,33 +25,33 @@ func (s *Simulator) queryVPApplications(c *rc) (int, any, error) {
 		return 0, nil, err
 	}
 	if len(in.Members) < 1 || len(in.Members) > 100 {
-		return 0, nil, errInvalidRequest("members must hold 1 to 100 identifiers")
+		return 0, nil, api.InvalidRequest("members must hold 1 to 100 identifiers")
 	}
 	for _, q := range in.Members {
 		if strings.TrimSpace(q) == "" {
-			return 0, nil, errInvalidRequest("members must be non-empty strings")
+			return 0, nil, api.InvalidRequest("members must be non-empty strings")
 		}
 	}
 	items := make([]map[string]any, 0, len(in.Members))
 	for _, q := range in.Members {
 		v := strings.TrimSpace(q)
-		var m *member
+		var m *api.Member
 		if strings.HasPrefix(v, "mem_") {
-			m = s.members.Get(v)
+			m = l.host.Member(v)
 		} else {
-			m = s.members.ByExternal(v)
+			m = l.host.MemberByExternal(v)
 		}
-		if m == nil || (m.MerchantID != "" && m.MerchantID != s.merchant.ID) {
+		if m == nil || (m.MerchantID != "" && m.MerchantID != l.host.MerchantID()) {
 			// Unknown and foreign members get the same answer.
 			items = append(items, map[string]any{"query": q, "error": "member_not_found", "application": nil})
 			continue
 		}
 		item := map[string]any{"query": q, "member_id": m.ID, "external_member_id": m.ExternalID, "application": nil, "stage": "not_applied"}
-		if s.kyc.Profile(m) != nil {
-			app := s.remit.vpApps[m.ID]
+		if l.host.HasKYCProfile(c.Tx, m) {
+			app := l.st.vpApps[m.ID]
 			if app == nil {
-				app = &vpApplication{ID: "vpa_" + s.newUUID(), CreatedAt: m.CreatedAt}
-				s.remit.vpApps[m.ID] = app
+				app = &vpApplication{ID: "vpa_" + l.host.NewUUID(), CreatedAt: m.CreatedAt}
+				l.st.vpApps[m.ID] = app
 			}
 			status, stage, reviewed := "pending_review", "review", ""
 			if m.KYCLevel >= 1 {

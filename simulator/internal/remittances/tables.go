@@ -1,4 +1,4 @@
-package simulator
+package remittances
 
 import "strings"
 
@@ -47,11 +47,11 @@ var isoMinorUnits = map[string]int{
 	"USD": 2, "VND": 0, "ZAR": 2,
 }
 
-// remitLine is the configuration of a remittance line. Amount limits bound
+// lineSpec is the configuration of a remittance line. Amount limits bound
 // customer_total in the source asset: Min per order (amount_out_of_range),
 // Max per order (limit_exceeded single/member) and Daily per member per UTC
 // day (limit_exceeded daily/member). The contract does not show the values.
-type remitLine struct {
+type lineSpec struct {
 	Name     string
 	KYC      int
 	Fee      string
@@ -90,9 +90,9 @@ func without(all []string, drop ...string) []string {
 	return out
 }
 
-// remitLines: express is the personal line (KYC 1, queues), pobo the business
+// lineSpecs: express is the personal line (KYC 1, queues), pobo the business
 // line (KYC 2, an upstream subaccount, does not queue).
-var remitLines = map[string]remitLine{
+var lineSpecs = map[string]lineSpec{
 	"express": {
 		Name: "express", KYC: 1, Fee: "2", Min: "10", Max: "5000", Daily: "10000", Queues: true,
 		Purposes: without(remitPurposeCodes, "SALARY_PAYMENT", "ROYALTIES_LICENSE_FEES", "TRANSPORT_FREIGHT", "CONSTRUCTION_SERVICES"),
@@ -107,7 +107,7 @@ var remitLines = map[string]remitLine{
 	},
 }
 
-func (l remitLine) permits(code string) bool {
+func (l lineSpec) permits(code string) bool {
 	for _, c := range l.Purposes {
 		if c == code {
 			return true

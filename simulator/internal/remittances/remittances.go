@@ -1,0 +1,558 @@
+// Package remittances is the remittance line of the simulator: payees,
+// quotes, products, conversion dates, orders and their state machine
+// (POST /v1/remittances and the /v1/remit/... endpoints), and the VP
+// applications query. It owns its state and its handlers; what it needs
+// from the merchant, the members, KYC, the asset catalogue, the ledger,
+// outcomes and events it reaches through Host, which it declares.
+package remittances
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+)
+
+// remitIdemWindow is the idempotency window of POST /v1/remittances.
+const remitIdemWindow = 24 * time.Hour
+
+// state is the remittance line's state: payees, orders and the handler's
+// own replay records.
+type state struct {
+	payeesOf  map[string][]*payee // by member id, oldest first
+	payeeByID map[string]*payee   // by pye_ id
+	nextPayee int64
+
+	orders []*order // ascending by api.PageKey
+	byID   map[string]*order
+	byIdem map[string]*idem // x-idempotency-key -> first success
+
+	vpApps map[string]*vpApplication // by member id
+
+	poboInactive bool // no active upstream subaccount for pobo
+}
+
+type idem struct {
+	hash    [32]byte
+	orderID string
+	at      time.Time
+}
+
+// order is one remittance order. Status is internal: the public form of
+// pending_merchant_funds is pending.
+type order struct {
+	seq      int64  // creation sequence, the tie-break of lists (api.PageKey)
+	ID       string // rmt_<uuid>
+	Member   *api.Member
+	Payee    *payee
+	Line     string
+	Status   string
+	Version  int64
+	Funding  string // member or merchant
+	Asset    string
+	Scale    int
+	Slippage int
+
+	Principal     money.Amount
+	Fee           money.Amount
+	CustomerTotal money.Amount
+	Locked        money.Amount
+	Settled       money.Amount
+
+	PayoutCurrency string
+	PayoutAmount   string
+	Rate           string
+	RateDealt      bool
+	Purpose        string
+	Reference      string
+	FailureCode    string
+	PayoutDate     string
+
+	Held      bool
+	HeldAt    time.Time
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+func remitKey(o *order) api.PageKey { return api.PageKey{At: o.CreatedAt, Seq: o.seq} }
+
+func (o *order) publicStatus() string {
+	if o.Status == "pending_merchant_funds" {
+		return "pending"
+	}
+	return o.Status
+}
+
+// accounts returns the account funds come from and the account they are held
+// in while the order is in flight.
+func (l *Line) accounts(o *order) (from, held string) {
+	return l.host.FundingAccounts(o.Funding, o.Member.ID)
+}
+
+// Posting is one leg of a ledger entry.
+type Posting struct {
+	Account string
+	Asset   string
+	Amount  money.Amount
+}
+
+// Host is what the remittance line needs from the rest of the simulator.
+// Methods that take a *kernel.Tx run in the caller's transaction; the
+// others are reads the caller's transaction covers.
+type Host interface {
+	// MerchantHosted reports whether the merchant's custody model is
+	// merchant_hosted (funding_source merchant is then required).
+	MerchantHosted() bool
+	// MerchantStatus is the merchant's status, and whether it is active:
+	// queued orders advance only while it is.
+	MerchantStatus() (status string, active bool)
+	// MerchantID is the merchant's id (a member of another merchant is
+	// foreign).
+	MerchantID() string
+	// AssetAllowed reports whether code is in the catalogue, enabled, and
+	// allowed to the merchant.
+	AssetAllowed(code string) bool
+	// AssetScale is the ledger scale of a catalogue asset.
+	AssetScale(code string) (int, bool)
+	// Amount parses v as a signed plain decimal amount of asset at its
+	// ledger scale (the one amount parser).
+	Amount(asset, v string) (money.Amount, error)
+	// Now is the simulator's clock.
+	Now() time.Time
+	// NewUUID draws the next seeded id.
+	NewUUID() string
+	// NextSeq is the next creation sequence of listed objects.
+	NextSeq(tx *kernel.Tx) int64
+	// Member finds a member by id (mem_...), nil when unknown.
+	Member(id string) *api.Member
+	// MemberByExternal finds a member by external id, nil when unknown.
+	MemberByExternal(externalID string) *api.Member
+	// Restricted reports a member that may not move money out of its
+	// wallet (suspended, blocklisted, banned, frozen).
+	Restricted(m *api.Member) bool
+	// HasKYCProfile reports whether m has a KYC profile (derived from its
+	// seed on first use).
+	HasKYCProfile(tx *kernel.Tx, m *api.Member) bool
+	// KYCInReview reports a member whose KYC profile is not approved.
+	KYCInReview(tx *kernel.Tx, m *api.Member) bool
+	// FundingAccounts are the ledger accounts an order's funds come from
+	// and are held in: the member's (funding member) or the merchant
+	// prepaid (funding merchant).
+	FundingAccounts(funding, memberID string) (from, held string)
+	// SettlementAccounts are the accounts a completed order pays: the
+	// remittance upstream (the principal) and the fee revenue.
+	SettlementAccounts() (upstream, fees string)
+	// Balance is the balance of account in asset.
+	Balance(account, asset string) money.Amount
+	// Transfer moves amt of asset from one account to another, one
+	// balanced ledger entry.
+	Transfer(tx *kernel.Tx, at time.Time, memo, asset string, amt money.Amount, from, to string) error
+	// Post posts one balanced ledger entry.
+	Post(tx *kernel.Tx, at time.Time, memo string, postings ...Posting) error
+	// InFlight puts order id in flight under the remittances outcome mode.
+	InFlight(tx *kernel.Tx, id string)
+	// Settled takes order id out of flight.
+	Settled(tx *kernel.Tx, id string)
+	// Emit records an event for delivery.
+	Emit(tx *kernel.Tx, typ, object, id string, m *api.Member, status string, version int64)
+}
+
+// Line is the remittance line: its state, and its host. The state is part
+// of the simulator's state image; the host is not.
+type Line struct {
+	st   state
+	host Host `image:"-"`
+}
+
+// New returns the line with no payees and no orders.
+func New(h Host) *Line {
+	return &Line{st: state{
+		payeesOf: map[string][]*payee{}, payeeByID: map[string]*payee{}, nextPayee: 100000,
+		byID: map[string]*order{}, byIdem: map[string]*idem{}, vpApps: map[string]*vpApplication{},
+	}, host: h}
+}
+
+// Endpoints are the line's business endpoints, for the gateway.
+func (l *Line) Endpoints() []api.Endpoint {
+	// The contract names remittances:read only: the writes (an order holds
+	// the member's funds, a payee is where they go) need remittances:write,
+	// which includes the read (the gateway's scope table).
+	return []api.Endpoint{
+		{Method: http.MethodPost, Pattern: "/v1/remittances", Scope: "remittances:write", Member: true, Idempotent: true, OwnReplay: true, Handle: l.createRemittance},
+		{Method: http.MethodGet, Pattern: "/v1/remittances", Scope: "remittances:read", Member: true, Handle: l.listRemittances},
+		{Method: http.MethodGet, Pattern: "/v1/remittances/{id}", Scope: "remittances:read", Member: true, Handle: l.getRemittance},
+		{Method: http.MethodGet, Pattern: "/v1/remit/payees", Scope: "remittances:read", Member: true, Handle: l.listPayees},
+		{Method: http.MethodPost, Pattern: "/v1/remit/payees", Scope: "remittances:write", Member: true, Idempotent: true, Handle: l.createPayee},
+		{Method: http.MethodGet, Pattern: "/v1/remit/quotes", Scope: "remittances:read", Member: true, Handle: l.remitQuote},
+		{Method: http.MethodGet, Pattern: "/v1/remit/products", Scope: "remittances:read", Handle: l.remitProducts},
+		{Method: http.MethodGet, Pattern: "/v1/remit/conversion-dates", Scope: "remittances:read", Handle: l.remitConversionDates},
+		{Method: http.MethodPost, Pattern: "/v1/remit/vp/applications/query", Scope: "remittances:read", Handle: l.queryVPApplications},
+	}
+}
+
+// remitRequest is a remittance request after the checks shared by create
+// and quote.
+type remitRequest struct {
+	Payee    *payee
+	Corridor corridor
+	Payout   money.Amount
+	Line     lineSpec
+	Asset    string
+}
+
+// checkPayeeID validates payee_id: optional pye_ prefix, then digits only.
+func checkPayeeID(v string) (string, *api.Error) {
+	rest := strings.TrimPrefix(v, "pye_")
+	if rest == "" {
+		return "", api.InvalidRequest("payee_id is required")
+	}
+	for i := 0; i < len(rest); i++ {
+		if rest[i] < '0' || rest[i] > '9' {
+			return "", api.InvalidRequest("payee_id must be digits after the optional pye_ prefix")
+		}
+	}
+	return "pye_" + rest, nil
+}
+
+// checkPayoutSyntax validates payout_amount as a positive plain decimal of at
+// most 32 characters (its precision is checked once the payee's currency is
+// known).
+func checkPayoutSyntax(v string) *api.Error {
+	if v == "" {
+		return api.InvalidRequest("payout_amount is required")
+	}
+	if utf8.RuneCountInString(v) > 32 { // "at most 32 chars": characters, not bytes
+		return api.InvalidRequest("payout_amount is longer than 32 characters")
+	}
+	dec := 0
+	if i := strings.IndexByte(v, '.'); i >= 0 {
+		dec = len(v) - i - 1
+	}
+	a, err := money.ParseNonNegative(v, dec)
+	if err != nil || a.IsZero() {
+		return api.InvalidRequest("payout_amount must be a positive plain decimal")
+	}
+	return nil
+}
+
+// resolveRemit runs the checks that need the payee: ownership, corridor, then
+// payout precision (exactly the currency's minor units).
+func (l *Line) resolveRemit(tx *kernel.Tx, m *api.Member, payeeID, payout, lineName, asset string) (remitRequest, *api.Error) {
+	line, ok := lineSpecs[lineName]
+	if !ok {
+		line = lineSpecs["express"] // unrecognised falls back to express
+	}
+	asset = strings.ToUpper(strings.TrimSpace(asset))
+	if asset == "" {
+		asset = "USDT"
+	}
+	supported := false
+	for _, a := range remitSourceAssets {
+		supported = supported || a == asset
+	}
+	if !supported || !l.host.AssetAllowed(asset) {
+		return remitRequest{}, api.NewErr("product_not_available", "the debit asset is not available for remittances")
+	}
+	p := l.payeeOf(tx, m, payeeID)
+	if p == nil {
+		return remitRequest{}, api.NewErr("resource_not_found", "payee not found")
+	}
+	cor, ok := corridorOf(p.Country, p.Currency)
+	if !ok || !cor.Supported {
+		return remitRequest{}, api.NewErr("corridor_not_supported", "the payee's corridor cannot be served")
+	}
+	dec := 0
+	if i := strings.IndexByte(payout, '.'); i >= 0 {
+		dec = len(payout) - i - 1
+	}
+	if dec != cor.Units {
+		return remitRequest{}, api.InvalidRequest(fmt.Sprintf("payout_amount must have exactly %d decimals for %s", cor.Units, cor.Currency))
+	}
+	amt, err := money.ParseNonNegative(payout, cor.Units)
+	if err != nil {
+		return remitRequest{}, api.InvalidRequest("payout_amount is not a valid amount")
+	}
+	return remitRequest{Payee: p, Corridor: cor, Payout: amt, Line: line, Asset: asset}, nil
+}
+
+// --- create ---
+
+// createRemittance answers POST /v1/remittances. The checks run in this
+// order, and any failure changes nothing:
+//
+//  1. JSON body on the wire format; source_amount refused (invalid_request)
+//  2. payee_id present, digits after an optional pye_ (invalid_request)
+//  3. payout_amount present, at most 32 characters, positive plain decimal (invalid_request)
+//  4. slippage_bps a JSON integer 50..1000 (invalid_fields, key slippage_bps)
+//  5. purpose_code one of the 23 codes (invalid_request)
+//  6. funding_source per custody model (invalid_fields, key funding_source)
+//  7. debit asset USDT or USDC (product_not_available)
+//  8. payee belongs to the member (404 resource_not_found)
+//  9. corridor served (corridor_not_supported)
+//  10. payout_amount has exactly the currency's decimals (invalid_request)
+//  11. purpose_code permitted for the line (invalid_fields, key purpose_code)
+//  12. pobo has an active upstream subaccount (product_not_available)
+//  13. member KYC level: express 1, pobo 2, with an approved profile (kyc_required)
+//  14. member banned or frozen, or payee risk-listed (request_rejected)
+//  15. customer_total at least the line minimum (amount_out_of_range), at most
+//     the per-order maximum (limit_exceeded single/member) and within the
+//     member's daily line limit (limit_exceeded daily/member)
+//  16. funds: member available covers locked_amount (insufficient_balance);
+//     merchant-funded: prepaid covers it, else express queues (201 pending,
+//     nothing moved) and pobo answers service_unavailable.
+func (l *Line) createRemittance(c *api.Request) (int, any, error) {
+	hash := sha256.Sum256(c.Body)
+	if rec := l.st.byIdem[c.IdemKey]; rec != nil && c.Now.Sub(rec.at) < remitIdemWindow {
+		if rec.hash != hash {
+			return 0, nil, api.NewErr("idempotency_key_reused", "idempotency key reused with a different body")
+		}
+		o := l.st.byID[rec.orderID]
+		c.Header.Set("X-Idempotent-Replay", "true")
+		return http.StatusCreated, map[string]any{"id": o.ID, "status": o.publicStatus(), "quote": nil, "duplicated": true}, nil
+	}
+	var in struct {
+		PayeeID       *string         `json:"payee_id"`
+		PayoutAmount  *string         `json:"payout_amount"`
+		SlippageBps   json.RawMessage `json:"slippage_bps"`
+		PurposeCode   *string         `json:"purpose_code"`
+		FundingSource *string         `json:"funding_source"`
+		Reference     string          `json:"reference"`
+		Line          string          `json:"line"`
+		Asset         string          `json:"asset"`
+		// SourceAmount is the other pricing direction, which the service
+		// does not accept (only the recipient amount is supported).
+		SourceAmount json.RawMessage `json:"source_amount"`
+	}
+	if err := c.Decode(&in); err != nil {
+		return 0, nil, err
+	}
+	if in.SourceAmount != nil {
+		return 0, nil, api.InvalidRequest("source_amount is not accepted: only the recipient-amount direction is supported (send payout_amount)")
+	}
+	if in.PayeeID == nil {
+		return 0, nil, api.InvalidRequest("payee_id is required")
+	}
+	payeeID, aerr := checkPayeeID(*in.PayeeID)
+	if aerr != nil {
+		return 0, nil, aerr
+	}
+	if in.PayoutAmount == nil {
+		return 0, nil, api.InvalidRequest("payout_amount is required")
+	}
+	if aerr := checkPayoutSyntax(*in.PayoutAmount); aerr != nil {
+		return 0, nil, aerr
+	}
+	bps, ok := slippageOf(in.SlippageBps)
+	if !ok {
+		return 0, nil, api.InvalidFields("slippage_bps must be an integer from 50 to 1000", "slippage_bps")
+	}
+	if in.PurposeCode == nil || *in.PurposeCode == "" {
+		return 0, nil, api.InvalidRequest("purpose_code is required")
+	}
+	purpose := *in.PurposeCode
+	if !knownPurpose(purpose) {
+		return 0, nil, api.InvalidRequest("purpose_code is not one of the service's purpose codes")
+	}
+	funding, aerr := l.fundingSource(in.FundingSource)
+	if aerr != nil {
+		return 0, nil, aerr
+	}
+	req, aerr := l.resolveRemit(c.Tx, c.Member, payeeID, *in.PayoutAmount, in.Line, in.Asset)
+	if aerr != nil {
+		return 0, nil, aerr
+	}
+	line := req.Line
+	if !line.permits(purpose) {
+		return 0, nil, api.InvalidFields("purpose_code is not permitted for the "+line.Name+" line", "purpose_code")
+	}
+	if aerr := l.remitEligibility(c.Tx, c.Member, line, req.Payee); aerr != nil {
+		return 0, nil, aerr
+	}
+	pr, err := l.price(req.Corridor, req.Payout, line, req.Asset, bps)
+	if err != nil {
+		return 0, nil, err
+	}
+	if aerr := l.remitLimits(c.Member, line, pr, c.Now); aerr != nil {
+		return 0, nil, aerr
+	}
+	ref := in.Reference
+	if utf8.RuneCountInString(ref) > 200 {
+		ref = string([]rune(ref)[:200])
+	}
+	o := &order{
+		seq: l.host.NextSeq(c.Tx), ID: "rmt_" + l.host.NewUUID(), Member: c.Member, Payee: req.Payee, Line: line.Name, Funding: funding,
+		Asset: pr.Asset, Scale: pr.Scale, Slippage: bps,
+		Principal: pr.Principal, Fee: pr.Fee, CustomerTotal: pr.CustomerTotal, Locked: pr.Locked, Settled: money.Zero(pr.Scale),
+		PayoutCurrency: req.Corridor.Currency, PayoutAmount: *in.PayoutAmount, Rate: pr.Rate,
+		Purpose: purpose, Reference: ref, CreatedAt: c.Now, UpdatedAt: c.Now, Version: 1,
+	}
+	from, held := l.accounts(o)
+	if l.host.Balance(from, o.Asset).Cmp(o.Locked) < 0 {
+		switch {
+		case funding == "member":
+			return 0, nil, api.NewErr("insufficient_balance", "member available balance insufficient")
+		case !line.Queues:
+			return 0, nil, api.NewErr("service_unavailable", "line temporarily unavailable")
+		}
+		o.Status = "pending_merchant_funds" // no funds moved, no limits reserved, no upstream order
+	} else {
+		if err := l.host.Transfer(c.Tx, c.Now, "remittance hold "+o.ID, o.Asset, o.Locked, from, held); err != nil {
+			return 0, nil, api.NewErr("insufficient_balance", "balance insufficient")
+		}
+		o.Held, o.HeldAt = true, c.Now
+		o.Status = l.remitFirstStatus(o)
+	}
+	l.st.byID[o.ID] = o
+	l.st.orders = api.InsertByKey(l.st.orders, o, remitKey)
+	l.st.byIdem[c.IdemKey] = &idem{hash: hash, orderID: o.ID, at: c.Now}
+	if o.Held {
+		l.remitInFlight(c.Tx, o)
+	}
+	return http.StatusCreated, map[string]any{
+		"id":     o.ID,
+		"status": o.publicStatus(),
+		"quote": map[string]any{
+			"source_asset":    o.Asset,
+			"customer_total":  o.CustomerTotal.String(),
+			"fee":             o.Fee.String(),
+			"locked_amount":   o.Locked.String(),
+			"indicative_rate": o.Rate,
+			"applied_rate":    o.Rate,
+		},
+		"duplicated": false,
+	}, nil
+}
+
+// slippageOf reads slippage_bps: a JSON integer from 50 to 1000. Missing,
+// strings, fractions and out-of-range values are refused.
+func slippageOf(raw json.RawMessage) (int, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] == '"' || bytes.ContainsAny(raw, ".eE") {
+		return 0, false
+	}
+	n, err := strconv.Atoi(string(raw))
+	if err != nil || n < 50 || n > 1000 {
+		return 0, false
+	}
+	return n, true
+}
+
+// fundingSource applies the common funding_source rule: merchant_hosted must
+// send merchant; member (or nothing) only on platform_hosted.
+func (l *Line) fundingSource(v *string) (string, *api.Error) {
+	fs := ""
+	if v != nil {
+		fs = *v
+	}
+	if l.host.MerchantHosted() {
+		if fs != "merchant" {
+			return "", api.InvalidFields("merchant_hosted accounts must send funding_source merchant", "funding_source")
+		}
+		return "merchant", nil
+	}
+	if fs != "" && fs != "member" {
+		return "", api.InvalidFields("funding_source must be member on platform_hosted accounts", "funding_source")
+	}
+	return "member", nil
+}
+
+// remitFirstStatus is the status of a newly held order: merchant-funded
+// orders always pass platform review; member-funded ones at or above the
+// review threshold go to review; others dispatch.
+func (l *Line) remitFirstStatus(o *order) string {
+	if o.Funding == "merchant" {
+		return "platform_reviewing"
+	}
+	th, _ := l.host.Amount(o.Asset, remitReviewThreshold)
+	if o.CustomerTotal.Cmp(th) >= 0 {
+		return "reviewing"
+	}
+	return "dispatching"
+}
+
+// remitLimits checks the line minimum, the per-order maximum and the member's
+// daily line limit against customer_total. Orders waiting for merchant funds
+// and failed orders reserve nothing.
+func (l *Line) remitLimits(m *api.Member, line lineSpec, pr pricing, now time.Time) *api.Error {
+	minA, _ := l.host.Amount(pr.Asset, line.Min)
+	maxA, _ := l.host.Amount(pr.Asset, line.Max)
+	daily, _ := l.host.Amount(pr.Asset, line.Daily)
+	if pr.CustomerTotal.Cmp(minA) < 0 {
+		return api.NewErr("amount_out_of_range", "amount below the line minimum")
+	}
+	if pr.CustomerTotal.Cmp(maxA) > 0 {
+		return api.NewErr("limit_exceeded", "per-transaction limit exceeded").With("limit_type", "single").With("limit_scope", "member")
+	}
+	used := pr.CustomerTotal
+	day := now.UTC().Format(time.DateOnly)
+	for _, o := range l.st.orders {
+		if o.Member == m && o.Line == line.Name && o.Held && o.Status != "failed" && o.HeldAt.UTC().Format(time.DateOnly) == day {
+			if v, err := o.CustomerTotal.Rescale(pr.Scale); err == nil {
+				used, _ = used.Add(v)
+			}
+		}
+	}
+	if used.Cmp(daily) > 0 {
+		return api.NewErr("limit_exceeded", "daily limit exceeded").With("limit_type", "daily").With("limit_scope", "member")
+	}
+	return nil
+}
+
+// --- state machine ---
+
+// --- reads ---
+
+func (l *Line) remitOrderJSON(o *order) map[string]any {
+	return map[string]any{
+		"id": o.ID, "line": o.Line, "status": o.publicStatus(), "status_version": o.Version,
+		"source_asset": o.Asset, "ledger_scale": o.Scale,
+		"locked_amount": o.Locked.String(), "settled_amount": o.Settled.String(), "fee": o.Fee.String(),
+		"payout_currency": o.PayoutCurrency, "payout_amount": o.PayoutAmount,
+		"rate": o.Rate, "rate_is_dealt": o.RateDealt, "purpose_code": o.Purpose, "reference": o.Reference,
+		"failure_code": o.FailureCode, "payout_date": o.PayoutDate,
+		"payee":      map[string]any{"summary": o.Payee.summary(), "holder": o.Payee.Holder},
+		"created_at": o.CreatedAt.UTC().Format(time.RFC3339), "updated_at": o.UpdatedAt.UTC().Format(time.RFC3339),
+	}
+}
+
+// listRemittances answers GET /v1/remittances: the member's orders, newest
+// first (limit invalid falls back to 20).
+func (l *Line) listRemittances(c *api.Request) (int, any, error) {
+	mine := func(o *order) bool { return o.Member == c.Member }
+	env := api.PaginateMatching(l.st.orders, remitKey, c.Req.URL.Query(), mine)
+	page := env.Data.([]*order)
+	out := make([]map[string]any, 0, len(page))
+	for _, o := range page {
+		out = append(out, l.remitOrderJSON(o))
+	}
+	env.Data = out
+	return http.StatusOK, env, nil
+}
+
+// getRemittance answers GET /v1/remittances/{id} (rmt_ optional) with the
+// list item. The response shape is inferred: the specification names this
+// endpoint without showing its fields.
+func (l *Line) getRemittance(c *api.Request) (int, any, error) {
+	id := c.PathID()
+	if !strings.HasPrefix(id, "rmt_") {
+		id = "rmt_" + id
+	}
+	o := l.st.byID[id]
+	if o == nil || o.Member != c.Member {
+		return 0, nil, api.NotFound("remittance")
+	}
+	return http.StatusOK, l.remitOrderJSON(o), nil
+}
+
+// --- VP applications ---
+
+// --- Go methods mirroring the control actions ---

@@ -1,0 +1,116 @@
+package simulator
+
+import (
+	"strings"
+	"time"
+
+	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/remittances"
+)
+
+// registerRemittances builds the remittance line, registers its endpoints,
+// its outcome success path and its control actions, and the merchant
+// prepaid top-up, which advances the remittances waiting for it.
+func (s *Simulator) registerRemittances() {
+	s.remit = remittances.New(remitHost{s})
+	s.onOutcome(CollectionRemittances, s.remit.Succeed)
+	for _, e := range s.remit.Endpoints() {
+		s.register(e)
+	}
+	for _, a := range []string{"dispatch", "complete", "fail", "refund", "needs_reconfirm", "advance"} {
+		action := a
+		s.actions["remittances/"+action] = func(tx *kernel.Tx, id string, body []byte) (any, error) {
+			return s.remit.Act(tx, id, action, body)
+		}
+	}
+	s.actions["merchant/prepaid/topup"] = func(tx *kernel.Tx, _ string, body []byte) (any, error) {
+		var in struct {
+			Asset  string `json:"asset"`
+			Amount string `json:"amount"`
+		}
+		if err := decodeControl(body, &in); err != nil {
+			return nil, err
+		}
+		if err := s.topUpPrepaid(tx, in.Asset, in.Amount); err != nil {
+			return nil, err
+		}
+		asset := strings.ToUpper(in.Asset)
+		return map[string]any{"asset": asset, "prepaid": s.ledger.Balance(AccountMerchantPrepaid, asset).String()}, nil
+	}
+}
+
+// remitHost is the remittance line's remittances.Host.
+type remitHost struct{ s *Simulator }
+
+func (h remitHost) MerchantHosted() bool { return h.s.merchant.Model == MerchantHosted }
+
+func (h remitHost) MerchantStatus() (string, bool) {
+	return string(h.s.merchant.Status), h.s.merchant.Status == MerchantActive
+}
+
+func (h remitHost) MerchantID() string { return h.s.merchant.ID }
+
+func (h remitHost) AssetAllowed(code string) bool {
+	return h.s.cat.allowed(code, h.s.merchant.AssetAllowlist)
+}
+
+func (h remitHost) AssetScale(code string) (int, bool) { return h.s.cat.scale(code) }
+
+func (h remitHost) Amount(asset, v string) (money.Amount, error) {
+	return h.s.cat.amount(asset, v, decimalSigned)
+}
+
+func (h remitHost) Now() time.Time { return h.s.clock.Now() }
+
+func (h remitHost) NewUUID() string { return h.s.newUUID() }
+
+func (h remitHost) NextSeq(tx *kernel.Tx) int64 { return h.s.nextSeq(tx) }
+
+func (h remitHost) Member(id string) *api.Member { return h.s.members.Get(id) }
+
+func (h remitHost) MemberByExternal(externalID string) *api.Member {
+	return h.s.members.ByExternal(externalID)
+}
+
+func (h remitHost) Restricted(m *api.Member) bool { return memberRestriction(m) != "" }
+
+func (h remitHost) HasKYCProfile(_ *kernel.Tx, m *api.Member) bool { return h.s.kyc.Profile(m) != nil }
+
+func (h remitHost) KYCInReview(_ *kernel.Tx, m *api.Member) bool { return h.s.kycInReview(m) }
+
+func (h remitHost) FundingAccounts(funding, memberID string) (from, held string) {
+	if funding == "merchant" {
+		return AccountMerchantPrepaid, AccountMerchantPrepaidLocked
+	}
+	return MemberAvailable(memberID), MemberLocked(memberID)
+}
+
+func (h remitHost) SettlementAccounts() (upstream, fees string) {
+	return UpstreamAccount("remit"), AccountRevenueFees
+}
+
+func (h remitHost) Balance(account, asset string) money.Amount {
+	return h.s.ledger.Balance(account, asset)
+}
+
+func (h remitHost) Transfer(_ *kernel.Tx, at time.Time, memo, asset string, amt money.Amount, from, to string) error {
+	return h.s.ledger.Transfer(at, memo, asset, amt, from, to)
+}
+
+func (h remitHost) Post(_ *kernel.Tx, at time.Time, memo string, postings ...remittances.Posting) error {
+	ps := make([]Posting, 0, len(postings))
+	for _, p := range postings {
+		ps = append(ps, Posting{Account: p.Account, Asset: p.Asset, Amount: p.Amount})
+	}
+	return h.s.ledger.Post(at, memo, ps...)
+}
+
+func (h remitHost) InFlight(tx *kernel.Tx, id string) { h.s.inFlight(tx, CollectionRemittances, id) }
+
+func (h remitHost) Settled(tx *kernel.Tx, id string) { h.s.settled(tx, id) }
+
+func (h remitHost) Emit(tx *kernel.Tx, typ, object, id string, m *api.Member, status string, version int64) {
+	h.s.emit(tx, typ, object, id, m, status, version, nil)
+}
