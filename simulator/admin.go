@@ -351,17 +351,6 @@ func (s *Simulator) keyJSON(k *apiKey, withSecrets bool) map[string]any {
 	return out
 }
 
-// runCreateMember creates a member of the merchant and returns its mem_ id.
-func (s *Simulator) runCreateMember(seed MemberSeed) (string, error) {
-	tx := s.k.Begin()
-	defer tx.End()
-	m, err := s.createMemberControl(tx, seed)
-	if err != nil {
-		return "", err
-	}
-	return m.ID, nil
-}
-
 func (s *Simulator) createMemberControl(tx *kernel.Tx, seed MemberSeed) (*member, error) {
 	m, err := s.createMember(tx, seed)
 	if err != nil {

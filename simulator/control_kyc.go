@@ -1,5 +1,7 @@
 package simulator
 
+import "github.com/mwallet/mwallet-go/simulator/internal/kernel"
+
 // KYCControl plays the KYC provider and the operator of the KYC line
 // (sim.KYC): profile updates and reviews, hosted sessions, quick KYC.
 // Its methods mirror the control actions under POST /_sim/kyc/....
@@ -9,27 +11,57 @@ type KYCControl struct{ s *Simulator }
 // external_member_id): the profile goes back to review and the level drops
 // to 0 (event kyc.result.updated). Control action kyc/{member}/update.
 func (k *KYCControl) Update(memberID string) error {
-	return call1(k.s, "KYC.Update", func() error { return unknownID("member", memberID, k.s.updateKYC(memberID)) }, memberID)
+	return call1(k.s, "KYC.Update", func() error {
+		return unknownID("member", memberID, inTx(k.s, func(tx *kernel.Tx) error {
+			m, err := k.s.memberOf(memberID)
+			if err != nil {
+				return err
+			}
+			return k.s.kyc.Update(tx, m)
+		}))
+	}, memberID)
 }
 
 // Approve approves a member's profile at level (0 keeps the level held
 // before the last update). Control action kyc/{member}/approve, body
 // {"level": n}.
 func (k *KYCControl) Approve(memberID string, level int) error {
-	return call1(k.s, "KYC.Approve", func() error { return unknownID("member", memberID, k.s.approveKYC(memberID, level)) }, memberID, level)
+	return call1(k.s, "KYC.Approve", func() error {
+		return unknownID("member", memberID, inTx(k.s, func(tx *kernel.Tx) error {
+			m, err := k.s.memberOf(memberID)
+			if err != nil {
+				return err
+			}
+			var lv *int
+			if level != 0 {
+				lv = &level
+			}
+			return k.s.kyc.Approve(tx, m, lv)
+		}))
+	}, memberID, level)
 }
 
 // Reject rejects a member's profile under review. Control action
 // kyc/{member}/reject.
 func (k *KYCControl) Reject(memberID string) error {
-	return call1(k.s, "KYC.Reject", func() error { return unknownID("member", memberID, k.s.rejectKYC(memberID)) }, memberID)
+	return call1(k.s, "KYC.Reject", func() error {
+		return unknownID("member", memberID, inTx(k.s, func(tx *kernel.Tx) error {
+			m, err := k.s.memberOf(memberID)
+			if err != nil {
+				return err
+			}
+			return k.s.kyc.Review(tx, m, "rejected")
+		}))
+	}, memberID)
 }
 
 // CompleteSession plays the member finishing a hosted KYC screen (ticket
 // id with or without kyc_): the link is used up and the profile goes back to
 // review. Control action kyc/sessions/{id}/complete.
 func (k *KYCControl) CompleteSession(ticketID string) error {
-	return call1(k.s, "KYC.CompleteSession", func() error { return unknownID("KYC session", ticketID, k.s.runCompleteKYCSession(ticketID)) }, ticketID)
+	return call1(k.s, "KYC.CompleteSession", func() error {
+		return unknownID("KYC session", ticketID, inTx(k.s, func(tx *kernel.Tx) error { _, err := k.s.kyc.CompleteSession(tx, ticketID); return err }))
+	}, ticketID)
 }
 
 // CompensateQuickBinding compensates an active quick KYC binding: it stops
@@ -39,7 +71,7 @@ func (k *KYCControl) CompleteSession(ticketID string) error {
 // body {"compensation_source": ..., "application_id": ...}.
 func (k *KYCControl) CompensateQuickBinding(id, source, applicationID string) error {
 	return call1(k.s, "KYC.CompensateQuickBinding", func() error {
-		err := unknownID("quick KYC binding", id, k.s.runCompensateQuickBinding(id, source, applicationID))
+		err := unknownID("quick KYC binding", id, inTx(k.s, func(tx *kernel.Tx) error { _, err := k.s.kyc.Compensate(tx, id, source, applicationID); return err }))
 		if source != "" {
 			err = badName("compensation source", source, []string{"admin", "auto"}, err)
 		}
@@ -50,5 +82,5 @@ func (k *KYCControl) CompensateQuickBinding(id, source, applicationID string) er
 // SetQuick enables or disables quick KYC for the merchant and sets the
 // number of unassigned quick profiles left (negative keeps it).
 func (k *KYCControl) SetQuick(enabled bool, pool int) error {
-	return call0(k.s, "KYC.SetQuick", func() { k.s.setQuickKYC(enabled, pool) }, enabled, pool)
+	return call0(k.s, "KYC.SetQuick", func() { _ = inTx(k.s, func(tx *kernel.Tx) error { k.s.kyc.SetQuick(tx, enabled, pool); return nil }) }, enabled, pool)
 }

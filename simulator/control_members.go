@@ -1,5 +1,7 @@
 package simulator
 
+import "github.com/mwallet/mwallet-go/simulator/internal/kernel"
+
 // MembersControl creates members and changes their status (sim.Members).
 // Control API: POST /_sim/members, GET /_sim/members/{id} and the member
 // actions.
@@ -8,7 +10,13 @@ type MembersControl struct{ s *Simulator }
 // Create creates a member of the merchant and returns its mem_ id.
 func (m *MembersControl) Create(seed MemberSeed) (string, error) {
 	return call2(m.s, "Members.Create", func() (string, error) {
-		id, err := m.s.runCreateMember(seed)
+		id, err := inTx1(m.s, func(tx *kernel.Tx) (string, error) {
+			mem, err := m.s.createMemberControl(tx, seed)
+			if err != nil {
+				return "", err
+			}
+			return mem.ID, nil
+		})
 		if seed.Status != "" {
 			err = badName("member status", seed.Status, memberStatusNames, err)
 		}
@@ -26,7 +34,7 @@ func (m *MembersControl) Get(id string) (MemberInfo, bool) {
 // external_member_id. Moving into or out of suspended emits member.suspended.
 func (m *MembersControl) SetStatus(id, status string) error {
 	return call1(m.s, "Members.SetStatus", func() error {
-		return badName("member status", status, memberStatusNames, unknownID("member", id, m.s.runSetMemberStatus(id, status)))
+		return badName("member status", status, memberStatusNames, unknownID("member", id, inTx(m.s, func(tx *kernel.Tx) error { _, err := m.s.members.SetStatus(tx, id, status); return err })))
 	}, id, status)
 }
 
@@ -38,13 +46,13 @@ func (m *MembersControl) SetStatus(id, status string) error {
 // /_sim/members/{id}/funds_protection with {"enabled": true|false}.
 func (m *MembersControl) SetFundsProtection(id string, on bool) error {
 	return call1(m.s, "Members.SetFundsProtection", func() error {
-		tx := m.s.k.Begin()
-		defer tx.End()
-		mem := m.s.members.ByAny(id)
-		if mem == nil {
-			return unknownID("member", id, errNotFound("member"))
-		}
-		mem.FundsProtected = on
-		return nil
+		return unknownID("member", id, inTx(m.s, func(*kernel.Tx) error {
+			mem, err := m.s.memberOf(id)
+			if err != nil {
+				return err
+			}
+			mem.FundsProtected = on
+			return nil
+		}))
 	}, id, on)
 }

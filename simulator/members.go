@@ -25,13 +25,3 @@ func (s *Simulator) registerMembers() {
 		return members.JSON(m), nil
 	}
 }
-
-// runSetMemberStatus sets a member's status (active, suspended, blocklisted,
-// banned or frozen); id is mem_<uuid>, the bare uuid or the
-// external_member_id. Moving into or out of suspended emits member.suspended.
-func (s *Simulator) runSetMemberStatus(id, status string) error {
-	tx := s.k.Begin()
-	defer tx.End()
-	_, err := s.members.SetStatus(tx, id, status)
-	return err
-}

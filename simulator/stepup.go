@@ -16,14 +16,6 @@ func actionDigest(parts ...string) string { return stepup.ActionDigest(parts...)
 // request (stepup.Line.Require).
 func (s *Simulator) requireStepUp(c *rc, action string) error { return s.stepUp.Require(c, action) }
 
-// runCompleteStepUp marks a challenge as completed by the end user, as the
-// hosted screen would. It fails for an unknown or expired challenge.
-func (s *Simulator) runCompleteStepUp(challengeID string) error {
-	tx := s.k.Begin()
-	defer tx.End()
-	return s.stepUp.Complete(tx, challengeID)
-}
-
 // stepUpHost is the step-up line's stepup.Host: the bounded store of
 // challenges is the gateway's (its limit and expiry queue).
 type stepUpHost struct{ s *Simulator }
