@@ -53,14 +53,6 @@ type MerchantSettings struct {
 	Prepaid map[string]string
 }
 
-// runSetMerchant changes the merchant as s says. It changes nothing when any
-// setting is invalid.
-func (s *Simulator) runSetMerchant(ms MerchantSettings) error {
-	tx := s.k.Begin()
-	defer tx.End()
-	return s.setMerchant(tx, ms)
-}
-
 func (s *Simulator) setMerchant(tx *kernel.Tx, ms MerchantSettings) error {
 	switch ms.Model {
 	case "", PlatformHosted, MerchantHosted:
@@ -208,29 +200,6 @@ type KeySettings struct {
 
 // Bool returns a pointer to v, for the optional fields of KeySettings.
 func Bool(v bool) *bool { return &v }
-
-// runSetKey changes the Key of clientID.
-func (s *Simulator) runSetKey(clientID string, ks KeySettings) error {
-	tx := s.k.Begin()
-	defer tx.End()
-	return s.setKey(tx, clientID, ks)
-}
-
-// runAddKey creates another Key of the merchant and returns its credentials.
-// Empty clientID, apiKeyValue or signingKey are generated. The Key starts with the
-// settings ks (SignatureRequired defaults to true, Environment to the current
-// one; restricted scopes need ApproveRestricted).
-func (s *Simulator) runAddKey(clientID, apiKeyValue, signingKey string, ks KeySettings) (Credentials, error) {
-	tx := s.k.Begin()
-	defer tx.End()
-	k, err := s.addKey(tx, clientID, apiKeyValue, signingKey, ks)
-	if err != nil {
-		return Credentials{}, err
-	}
-	c := s.creds
-	c.ClientID, c.APIKey, c.SigningKey, c.Environment = k.ClientID, k.APIKey, k.SigningKey, k.Env
-	return c, nil
-}
 
 func (s *Simulator) addKey(tx *kernel.Tx, clientID, apiKeyValue, signingKey string, ks KeySettings) (*apiKey, error) {
 	clientID = strings.TrimSpace(clientID)

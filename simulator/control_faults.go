@@ -1,5 +1,7 @@
 package simulator
 
+import "github.com/mwallet/mwallet-go/simulator/internal/kernel"
+
 // FaultsControl arms and clears faults on the business API (sim.Faults):
 // error answers, dropped connections before or after execution, added
 // latency, for the next N matching requests or at random. Control API:
@@ -14,7 +16,7 @@ func (fc *FaultsControl) Inject(f Fault) error {
 		if err := checkFaultMethod(f.Method); err != nil {
 			return err
 		}
-		return badName("fault kind", string(f.Kind), faultKindNames, fc.s.runInjectFault(f))
+		return badName("fault kind", string(f.Kind), faultKindNames, inTx(fc.s, func(tx *kernel.Tx) error { return fc.s.injectFault(tx, f) }))
 	}, f)
 }
 

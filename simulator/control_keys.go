@@ -1,5 +1,7 @@
 package simulator
 
+import "github.com/mwallet/mwallet-go/simulator/internal/kernel"
+
 // KeysControl creates and changes the merchant's API Keys (sim.Keys): scopes
 // and their approval, signing, IP allowlist, environment, expiry. Control
 // API: POST /_sim/keys and POST /_sim/keys/{client_id}.
@@ -14,7 +16,15 @@ func (k *KeysControl) Add(clientID, apiKeyValue, signingKey string, ks KeySettin
 		if err := checkEnvironment(ks.Environment); err != nil {
 			return Credentials{}, err
 		}
-		return k.s.runAddKey(clientID, apiKeyValue, signingKey, ks)
+		return inTx1(k.s, func(tx *kernel.Tx) (Credentials, error) {
+			key, err := k.s.addKey(tx, clientID, apiKeyValue, signingKey, ks)
+			if err != nil {
+				return Credentials{}, err
+			}
+			c := k.s.creds
+			c.ClientID, c.APIKey, c.SigningKey, c.Environment = key.ClientID, key.APIKey, key.SigningKey, key.Env
+			return c, nil
+		})
 	}, clientID, apiKeyValue, signingKey, ks)
 }
 
@@ -24,7 +34,7 @@ func (k *KeysControl) Set(clientID string, ks KeySettings) error {
 		if err := checkEnvironment(ks.Environment); err != nil {
 			return err
 		}
-		return unknownID("key", clientID, k.s.runSetKey(clientID, ks))
+		return unknownID("key", clientID, inTx(k.s, func(tx *kernel.Tx) error { return k.s.setKey(tx, clientID, ks) }))
 	}, clientID, ks)
 }
 

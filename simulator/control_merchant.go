@@ -2,6 +2,7 @@ package simulator
 
 import (
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // MerchantControl changes the simulated merchant (sim.Merchant): custody
@@ -13,7 +14,9 @@ type MerchantControl struct{ s *Simulator }
 // Set changes the merchant as ms says. It changes nothing when any
 // setting is invalid.
 func (m *MerchantControl) Set(ms MerchantSettings) error {
-	return call1(m.s, "Merchant.Set", func() error { return merchantNameError(ms, m.s.runSetMerchant(ms)) }, ms)
+	return call1(m.s, "Merchant.Set", func() error {
+		return merchantNameError(ms, inTx(m.s, func(tx *kernel.Tx) error { return m.s.setMerchant(tx, ms) }))
+	}, ms)
 }
 
 // TopUpPrepaid credits the merchant prepaid account with amount of

@@ -177,15 +177,6 @@ func (f *Fault) matches(r *http.Request) bool {
 	return r.URL.Path == f.Path
 }
 
-// runInjectFault adds a fault for the next Count requests matching its method
-// and path. Faults are tried in the order they were added; one request takes
-// at most one fault.
-func (s *Simulator) runInjectFault(f Fault) error {
-	tx := s.k.Begin()
-	defer tx.End()
-	return s.injectFault(tx, f)
-}
-
 func (s *Simulator) injectFault(tx *kernel.Tx, f Fault) error {
 	if err := f.validate(); err != nil {
 		return errInvalidRequest(err.Error())

@@ -134,14 +134,6 @@ func (s *Simulator) setOutcome(collection string, m OutcomeMode) {
 	s.outcomes().byCollection[collection] = m
 }
 
-// runSetObjectOutcome sets the mode of one object already in flight (id with its
-// REST prefix). Immediate runs its success path now; After schedules it.
-func (s *Simulator) runSetObjectOutcome(id string, m OutcomeMode) {
-	tx := s.k.Begin()
-	defer tx.End()
-	s.setObjectOutcome(tx, id, m)
-}
-
 func (s *Simulator) setObjectOutcome(tx *kernel.Tx, id string, m OutcomeMode) {
 	o := s.outcomes()
 	o.byObject[id] = m

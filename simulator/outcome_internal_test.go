@@ -42,7 +42,7 @@ func TestOutcomeModes(t *testing.T) {
 			// methods refuse names the product lines do not register.
 			s.setOutcome(coll, tt.collection)
 			if tt.before != nil {
-				s.runSetObjectOutcome(id, *tt.before)
+				_ = inTx(s, func(tx *kernel.Tx) error { s.setObjectOutcome(tx, id, *tt.before); return nil })
 			}
 			runs := 0
 			s.onOutcome(coll, func(_ *kernel.Tx, got string) {
@@ -58,7 +58,7 @@ func TestOutcomeModes(t *testing.T) {
 			s.runDue(tx)
 			tx.End()
 			if tt.during != nil {
-				s.runSetObjectOutcome(id, *tt.during)
+				_ = inTx(s, func(tx *kernel.Tx) error { s.setObjectOutcome(tx, id, *tt.during); return nil })
 				s.Clock.Advance(0)
 			}
 			var got []int
