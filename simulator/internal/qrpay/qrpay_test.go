@@ -130,6 +130,7 @@ func (h *fakeHost) Settled(_ *kernel.Tx, id string)  { h.settled = append(h.sett
 func (h *fakeHost) ExpireMemoAt(key string, _ time.Time) {
 	h.memo = append(h.memo, key)
 }
+
 var (
 	member1  = &api.Member{ID: "mem_1", ExternalID: "m-1", Status: "active", KYCLevel: 1, PaymentPriority: []string{"USDT", "USDC"}}
 	noKYC    = &api.Member{ID: "mem_2", ExternalID: "m-2", Status: "active", PaymentPriority: []string{"USDT"}}
