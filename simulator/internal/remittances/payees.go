@@ -42,7 +42,7 @@ func (l *Line) payeesOf(tx *kernel.Tx, m *api.Member) []*payee {
 		for _, c := range remitCorridors {
 			l.st.nextPayee++
 			p := &payee{
-				seq: l.host.NextSeq(tx), ID: "pye_" + strconv.FormatInt(l.st.nextPayee, 10), MemberID: m.ID, Country: c.Country, Currency: c.Currency,
+				seq: tx.NextSeq(), ID: "pye_" + strconv.FormatInt(l.st.nextPayee, 10), MemberID: m.ID, Country: c.Country, Currency: c.Currency,
 				Holder: c.Holder, Account: c.Account, Status: "active", CreatedAt: m.CreatedAt,
 			}
 			list = append(list, p)
@@ -146,7 +146,7 @@ func (l *Line) createPayee(c *api.Request) (int, any, error) {
 	}
 	l.st.nextPayee++
 	p := &payee{
-		seq: l.host.NextSeq(c.Tx), ID: "pye_" + strconv.FormatInt(l.st.nextPayee, 10), MemberID: c.Member.ID, Country: country, Currency: currency,
+		seq: c.Tx.NextSeq(), ID: "pye_" + strconv.FormatInt(l.st.nextPayee, 10), MemberID: c.Member.ID, Country: country, Currency: currency,
 		Holder: holder, Account: account, BankCode: in.BankCode, Status: "active", CreatedAt: c.Now,
 	}
 	l.st.payeeByID[p.ID] = p
