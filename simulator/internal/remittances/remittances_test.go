@@ -51,11 +51,11 @@ func (h *fakeHost) member(id string, kyc int, usdt string) *api.Member {
 	return m
 }
 
-func (h *fakeHost) MerchantHosted() bool                     { return h.hosted }
-func (h *fakeHost) MerchantStatus() (string, bool)           { return h.status, h.status == "active" }
-func (h *fakeHost) MerchantID() string                       { return "mch_1" }
-func (h *fakeHost) AssetAllowed(code string) bool            { return code == "USDT" || code == "USDC" }
-func (h *fakeHost) Member(id string) *api.Member             { return h.members[id] }
+func (h *fakeHost) MerchantHosted() bool           { return h.hosted }
+func (h *fakeHost) MerchantStatus() (string, bool) { return h.status, h.status == "active" }
+func (h *fakeHost) MerchantID() string             { return "mch_1" }
+func (h *fakeHost) AssetAllowed(code string) bool  { return code == "USDT" || code == "USDC" }
+func (h *fakeHost) Member(id string) *api.Member   { return h.members[id] }
 func (h *fakeHost) MemberByExternal(ext string) *api.Member {
 	for _, m := range h.members {
 		if m.ExternalID == ext {
@@ -69,7 +69,7 @@ func (h *fakeHost) HasKYCProfile(_ *kernel.Tx, m *api.Member) bool {
 	return m.HasKYCProfile
 }
 func (h *fakeHost) KYCInReview(_ *kernel.Tx, m *api.Member) bool { return h.inReview[m.ID] }
-func (h *fakeHost) UpstreamAccount() string { return "upstream:remit" }
+func (h *fakeHost) UpstreamAccount() string                      { return "upstream:remit" }
 func (h *fakeHost) Balance(account, asset string) money.Amount {
 	if b, ok := h.balances[account+"|"+asset]; ok {
 		return b
