@@ -111,8 +111,9 @@ type Posting struct {
 
 // Host is what the remittance line needs of other lines and of the
 // simulator; the clock, ids, amounts, transfers and events are the
-// transaction's (kernel.Tx). Methods that take a *kernel.Tx run in the caller's transaction; the
-// others are reads the caller's transaction covers.
+// transaction's (kernel.Tx). Methods that take a *kernel.Tx run in the
+// caller's transaction; the others are reads the caller's transaction
+// covers.
 type Host interface {
 	// MerchantHosted reports whether the merchant's custody model is
 	// merchant_hosted (funding_source merchant is then required).
