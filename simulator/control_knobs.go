@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mwallet/mwallet-go/qrpay"
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
@@ -156,7 +157,7 @@ func (s *Simulator) registerCardKnobs() {
 			return 0, nil, err
 		}
 		c := strings.ToUpper(strings.TrimSpace(in.Country))
-		if !isAlpha(c, 2) {
+		if !api.IsAlpha(c, 2) {
 			return 0, nil, errInvalidRequest("country must be an ISO 3166 alpha-2 code")
 		}
 		if err := s.Cards.SetKYCCountry(r.PathValue("id"), c); err != nil {
@@ -173,7 +174,7 @@ func (s *Simulator) registerCardKnobs() {
 			return 0, nil, err
 		}
 		c := strings.ToUpper(strings.TrimSpace(in.Country))
-		if !isAlpha(c, 2) {
+		if !api.IsAlpha(c, 2) {
 			return 0, nil, errInvalidRequest("country must be an ISO 3166 alpha-2 code")
 		}
 		id, err := s.Cards.AddShippingAddress(r.PathValue("id"), c, in.Default)
@@ -352,7 +353,7 @@ func (s *Simulator) registerLineKnobs() {
 			return 0, nil, err
 		}
 		cur := strings.ToUpper(strings.TrimSpace(in.Currency))
-		if !isAlpha(cur, 3) {
+		if !api.IsAlpha(cur, 3) {
 			return 0, nil, errInvalidRequest("currency must be an ISO 4217 alphabetic code")
 		}
 		if err := s.QRPay.SetFiatRate(cur, in.USDPerUnit); err != nil {
@@ -431,17 +432,4 @@ func (s *Simulator) registerGatewayKnobs() {
 			"until": s.Clock.Now().Add(d).UTC().Format(time.RFC3339),
 		}, nil
 	})
-}
-
-// isAlpha reports whether s is n upper-case ASCII letters (an ISO code).
-func isAlpha(s string, n int) bool {
-	if len(s) != n {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < 'A' || s[i] > 'Z' {
-			return false
-		}
-	}
-	return true
 }

@@ -41,12 +41,6 @@ func (s *Simulator) registerQRPay() {
 // qrpayHost is the QR payment line's qrpay.Host.
 type qrpayHost struct{ s *Simulator }
 
-func (h qrpayHost) Now() time.Time { return h.s.clock.Now() }
-
-func (h qrpayHost) NewUUID() string { return h.s.newUUID() }
-
-func (h qrpayHost) NextSeq(tx *kernel.Tx) int64 { return h.s.nextSeq(tx) }
-
 func (h qrpayHost) Digest(parts ...string) string { return actionDigest(parts...) }
 
 func (h qrpayHost) RequireStepUp(c *api.Request, action string) error {
@@ -80,25 +74,11 @@ func (h qrpayHost) AssetAllowed(code string) bool {
 	return h.s.cat.allowed(code, h.s.merchant.AssetAllowlist)
 }
 
-func (h qrpayHost) Amount(v string, scale int) (money.Amount, error) {
-	return parseAmount(v, scale, decimalSigned)
-}
-
 func (h qrpayHost) FiatAmount(v string, minor int) (*apd.Decimal, string, bool) {
 	return fiatAmount(v, minor)
 }
 
-func (h qrpayHost) MemberAccounts(memberID string) (available, locked string) {
-	return MemberAvailable(memberID), MemberLocked(memberID)
-}
-
-func (h qrpayHost) PrepaidAccounts() (available, locked string) {
-	return AccountMerchantPrepaid, AccountMerchantPrepaidLocked
-}
-
-func (h qrpayHost) SettlementAccounts() (upstream, fees string) {
-	return UpstreamAccount(qrUpstreamLine), AccountRevenueFees
-}
+func (h qrpayHost) UpstreamAccount() string { return UpstreamAccount(qrUpstreamLine) }
 
 func (h qrpayHost) Balance(account, asset string) money.Amount {
 	return h.s.ledger.Balance(account, asset)
@@ -122,7 +102,3 @@ func (h qrpayHost) InFlight(tx *kernel.Tx, id string) { h.s.inFlight(tx, Collect
 func (h qrpayHost) Settled(tx *kernel.Tx, id string) { h.s.settled(tx, id) }
 
 func (h qrpayHost) ExpireMemoAt(key string, at time.Time) { h.s.gw.qrMemoQ.push(key, at) }
-
-func (h qrpayHost) Emit(tx *kernel.Tx, typ, object, id string, m *api.Member, status string, version int64) {
-	h.s.emit(tx, typ, object, id, m, status, version, nil)
-}

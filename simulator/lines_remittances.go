@@ -56,18 +56,6 @@ func (h remitHost) AssetAllowed(code string) bool {
 	return h.s.cat.allowed(code, h.s.merchant.AssetAllowlist)
 }
 
-func (h remitHost) AssetScale(code string) (int, bool) { return h.s.cat.scale(code) }
-
-func (h remitHost) Amount(asset, v string) (money.Amount, error) {
-	return h.s.cat.amount(asset, v, decimalSigned)
-}
-
-func (h remitHost) Now() time.Time { return h.s.clock.Now() }
-
-func (h remitHost) NewUUID() string { return h.s.newUUID() }
-
-func (h remitHost) NextSeq(tx *kernel.Tx) int64 { return h.s.nextSeq(tx) }
-
 func (h remitHost) Member(id string) *api.Member { return h.s.members.Get(id) }
 
 func (h remitHost) MemberByExternal(externalID string) *api.Member {
@@ -80,23 +68,10 @@ func (h remitHost) HasKYCProfile(_ *kernel.Tx, m *api.Member) bool { return h.s.
 
 func (h remitHost) KYCInReview(_ *kernel.Tx, m *api.Member) bool { return h.s.kycInReview(m) }
 
-func (h remitHost) FundingAccounts(funding, memberID string) (from, held string) {
-	if funding == "merchant" {
-		return AccountMerchantPrepaid, AccountMerchantPrepaidLocked
-	}
-	return MemberAvailable(memberID), MemberLocked(memberID)
-}
-
-func (h remitHost) SettlementAccounts() (upstream, fees string) {
-	return UpstreamAccount("remit"), AccountRevenueFees
-}
+func (h remitHost) UpstreamAccount() string { return UpstreamAccount("remit") }
 
 func (h remitHost) Balance(account, asset string) money.Amount {
 	return h.s.ledger.Balance(account, asset)
-}
-
-func (h remitHost) Transfer(_ *kernel.Tx, at time.Time, memo, asset string, amt money.Amount, from, to string) error {
-	return h.s.ledger.Transfer(at, memo, asset, amt, from, to)
 }
 
 func (h remitHost) Post(_ *kernel.Tx, at time.Time, memo string, postings ...remittances.Posting) error {
@@ -110,7 +85,3 @@ func (h remitHost) Post(_ *kernel.Tx, at time.Time, memo string, postings ...rem
 func (h remitHost) InFlight(tx *kernel.Tx, id string) { h.s.inFlight(tx, CollectionRemittances, id) }
 
 func (h remitHost) Settled(tx *kernel.Tx, id string) { h.s.settled(tx, id) }
-
-func (h remitHost) Emit(tx *kernel.Tx, typ, object, id string, m *api.Member, status string, version int64) {
-	h.s.emit(tx, typ, object, id, m, status, version, nil)
-}

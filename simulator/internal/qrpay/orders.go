@@ -148,8 +148,8 @@ func (l *Line) transition(tx *kernel.Tx, o *order, action string) error {
 		if t.action != action || t.from != o.Status {
 			continue
 		}
-		now := l.host.Now()
-		upstream, fees := l.host.SettlementAccounts()
+		now := tx.Now()
+		upstream, fees := l.host.UpstreamAccount(), kernel.AccountRevenueFees
 		var err error
 		switch action {
 		case "complete":
@@ -173,7 +173,12 @@ func (l *Line) transition(tx *kernel.Tx, o *order, action string) error {
 			l.host.Settled(tx, o.ID)
 		}
 		if t.event != "" {
-			l.host.Emit(tx, t.event, "qrpay_order", strings.TrimPrefix(o.ID, "qrp_"), o.member, o.Status, o.Version)
+			memberID := ""
+			if o.member != nil {
+				memberID = o.member.ID
+			}
+			tx.Emit(kernel.Event{Type: t.event, Object: "qrpay_order", ObjectID: strings.TrimPrefix(o.ID, "qrp_"),
+				MemberID: memberID, Status: o.Status, Version: o.Version})
 		}
 		return nil
 	}
@@ -210,7 +215,7 @@ func (l *Line) pay(c *api.Request) (int, any, error) {
 		return 0, nil, err
 	}
 	trace = append(trace, "quote")
-	opts, err := l.options(c.Member, in, uq)
+	opts, err := l.options(c.Tx, c.Member, in, uq)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -228,13 +233,13 @@ func (l *Line) pay(c *api.Request) (int, any, error) {
 	}
 	// 3. Hold the funds.
 	o := &order{
-		seq: l.host.NextSeq(c.Tx), ID: "qrp_" + l.host.NewUUID(), MemberID: c.Member.ID, member: c.Member, Status: "pending", Version: 1,
+		seq: c.Tx.NextSeq(), ID: "qrp_" + c.Tx.NewUUID(), MemberID: c.Member.ID, member: c.Member, Status: "pending", Version: 1,
 		CreatedAt: c.Now, Plan: plan, Payee: uq.Payee, Currency: uq.Currency, Amount: uq.Amount,
 		PrincipalUSD: plan.PrincipalUSD, UpstreamQuoteID: uq.ID, Payer: in.payer,
 	}
-	o.from, o.locked = l.host.MemberAccounts(c.Member.ID)
+	o.from, o.locked = kernel.MemberAvailable(c.Member.ID), kernel.MemberLocked(c.Member.ID)
 	if plan.MerchantFunded {
-		o.from, o.locked = l.host.PrepaidAccounts()
+		o.from, o.locked = kernel.AccountMerchantPrepaid, kernel.AccountMerchantPrepaidLocked
 	}
 	if err := l.host.Post(c.Tx, c.Now, "qrpay hold "+o.ID, o.holdPostings(+1)...); err != nil {
 		if l.host.InsufficientFunds(err) {

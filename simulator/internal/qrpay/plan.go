@@ -7,17 +7,19 @@ import (
 
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
-// ceilAmount rounds a non-negative decimal up to scale decimals.
-func (l *Line) ceilAmount(d *apd.Decimal, scale int) (money.Amount, error) {
+// ceilAmount rounds a non-negative decimal up to scale decimals (the
+// ledger scale of asset), an amount of asset.
+func (l *Line) ceilAmount(tx *kernel.Tx, d *apd.Decimal, asset string, scale int) (money.Amount, error) {
 	var q apd.Decimal
 	c := rateCtx()
 	c.Rounding = apd.RoundCeiling
 	if _, err := c.Quantize(&q, d, -int32(scale)); err != nil {
 		return money.Amount{}, err
 	}
-	return l.host.Amount(q.Text('f'), scale)
+	return tx.Amount(asset, q.Text('f'))
 }
 
 // plan is the debit plan of one asset: what the member (or the merchant
@@ -50,7 +52,7 @@ func principal(u money.Amount) (money.Amount, error) {
 // planFor prices asset for the member (member-funded) or for the merchant
 // prepaid account (merchant-funded). Balances decide only Sufficient and
 // the fee asset; they are never returned.
-func (l *Line) planFor(m *api.Member, merchantFunded bool, uq *upstreamQuote, asset string) (plan, error) {
+func (l *Line) planFor(tx *kernel.Tx, m *api.Member, merchantFunded bool, uq *upstreamQuote, asset string) (plan, error) {
 	a, _ := l.host.Asset(asset)
 	p := plan{Asset: asset, Scale: a.LedgerScale, DisplayScale: a.DisplayScale, MerchantFunded: merchantFunded}
 	var err error
@@ -69,16 +71,14 @@ func (l *Line) planFor(m *api.Member, merchantFunded bool, uq *upstreamQuote, as
 		if p.CustomerTotal, err = p.Principal.Add(p.Fee); err != nil {
 			return p, err
 		}
-		available, _ := l.host.MemberAccounts(m.ID)
-		p.Sufficient = l.host.Balance(available, asset).Cmp(p.CustomerTotal) >= 0
+		p.Sufficient = l.host.Balance(kernel.MemberAvailable(m.ID), asset).Cmp(p.CustomerTotal) >= 0
 		return p, nil
 	}
 	// Merchant funded: the fee is the principal times the merchant fee rate,
 	// at least 0.01 when the rate is not zero, charged in USDT unless the USDT
 	// left after any USDT principal cannot cover it, then wholly in USDC.
-	prepaid, _ := l.host.PrepaidAccounts()
 	feeRate := l.host.MerchantFeeRateBps()
-	bal := func(code string) money.Amount { return l.host.Balance(prepaid, code) }
+	bal := func(code string) money.Amount { return l.host.Balance(kernel.AccountMerchantPrepaid, code) }
 	feeIn := func(code string) (money.Amount, error) {
 		fa, ok := l.host.Asset(code)
 		if !ok {
@@ -99,7 +99,7 @@ func (l *Line) planFor(m *api.Member, merchantFunded bool, uq *upstreamQuote, as
 		if err != nil {
 			return money.Amount{}, err
 		}
-		minFee, err := l.host.Amount("0.01", fa.LedgerScale)
+		minFee, err := tx.Amount(code, "0.01")
 		if err != nil {
 			return money.Amount{}, err
 		}
@@ -160,13 +160,13 @@ func (p plan) json() map[string]any {
 
 // options prices every asset the upstream quoted that is enabled here,
 // in catalogue order.
-func (l *Line) options(m *api.Member, in *input, uq *upstreamQuote) ([]plan, error) {
+func (l *Line) options(tx *kernel.Tx, m *api.Member, in *input, uq *upstreamQuote) ([]plan, error) {
 	var out []plan
 	for _, a := range l.host.Assets() {
 		if _, quoted := uq.Upstream[a.Code]; !quoted || !l.host.AssetAllowed(a.Code) {
 			continue
 		}
-		p, err := l.planFor(m, in.merchantFunded, uq, a.Code)
+		p, err := l.planFor(tx, m, in.merchantFunded, uq, a.Code)
 		if err != nil {
 			return nil, err
 		}

@@ -168,16 +168,11 @@ type Posting struct {
 	Amount  money.Amount
 }
 
-// Host is what the QR line needs from the rest of the simulator. Methods
-// taking a *kernel.Tx run in the caller's transaction; the others are read
-// in it too (the line is only entered with the state lock held).
+// Host is what the QR line needs of other lines and of the simulator; the
+// clock, ids, amounts and events are the transaction's (kernel.Tx).
+// Methods taking a *kernel.Tx run in the caller's transaction; the others
+// are read in it too (the line is only entered with the state lock held).
 type Host interface {
-	// Now reads the simulator clock.
-	Now() time.Time
-	// NewUUID draws the next seeded uuid.
-	NewUUID() string
-	// NextSeq is the next creation sequence of listed objects.
-	NextSeq(tx *kernel.Tx) int64
 	// Digest names an action by its parts (the step-up action digest).
 	Digest(parts ...string) string
 	// RequireStepUp consumes a completed step-up challenge for action or
@@ -198,21 +193,12 @@ type Host interface {
 	// AssetAllowed reports whether code is enabled and allowed to the
 	// merchant.
 	AssetAllowed(code string) bool
-	// Amount parses a plain (signed) decimal at scale: the one amount
-	// parser.
-	Amount(v string, scale int) (money.Amount, error)
 	// FiatAmount parses a QR payment amount in a currency with minor
 	// decimals (the amount parser's QR form): its value and its text with
 	// exactly minor decimals, or false.
 	FiatAmount(v string, minor int) (*apd.Decimal, string, bool)
-	// MemberAccounts names a member's available and locked accounts.
-	MemberAccounts(memberID string) (available, locked string)
-	// PrepaidAccounts names the merchant prepaid account and its locked
-	// counterpart.
-	PrepaidAccounts() (available, locked string)
-	// SettlementAccounts names the QR upstream's settlement account and
-	// the fee revenue account.
-	SettlementAccounts() (upstream, fees string)
+	// UpstreamAccount names the QR upstream's settlement account.
+	UpstreamAccount() string
 	// Balance is the balance of account in asset.
 	Balance(account, asset string) money.Amount
 	// Post applies one balanced ledger entry, or nothing.
@@ -228,8 +214,6 @@ type Host interface {
 	// ExpireMemoAt schedules the quotes memo entry key to be dropped at at
 	// (ExpireMemo).
 	ExpireMemoAt(key string, at time.Time)
-	// Emit records an event for delivery.
-	Emit(tx *kernel.Tx, typ, object, id string, m *api.Member, status string, version int64)
 }
 
 // Line is the QR payment line: its state, and its host. The state is part

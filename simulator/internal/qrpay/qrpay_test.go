@@ -15,6 +15,7 @@ import (
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel/kerneltest"
 	"github.com/mwallet/mwallet-go/simulator/sampleqr"
 )
 
@@ -22,15 +23,13 @@ var errShort = errors.New("account would go negative")
 
 // fakeHost is a Host with two assets (USDT and USDC, scale 6), a ledger
 // of balances that refuses to take a member or prepaid account below zero,
-// and a step-up that passes for x-step-up "ok".
+// and a step-up that passes for x-step-up "ok". The clock, ids, amounts
+// and events are the transaction's (newServices).
 type fakeHost struct {
-	n        int
-	seq      int64
 	merchant bool
 	feeBps   int64
 	bal      map[string]money.Amount // account|asset
 	entries  []string
-	events   []string
 	inFlight []string
 	settled  []string
 	memo     []string
@@ -43,9 +42,24 @@ func newFakeHost() *fakeHost {
 	return h
 }
 
-func (h *fakeHost) Now() time.Time                { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
-func (h *fakeHost) NewUUID() string               { h.n++; return fmt.Sprintf("u%d", h.n) }
-func (h *fakeHost) NextSeq(*kernel.Tx) int64      { h.seq++; return h.seq }
+// newServices are the kernel's services for the line's tests: the test
+// clock and the fake host's two assets.
+func newServices() *kerneltest.Services {
+	svc := kerneltest.New()
+	svc.Clock = testTime
+	svc.Scales["USDC"] = 6
+	return svc
+}
+
+// events names the events emitted, in order.
+func events(svc *kerneltest.Services) []string {
+	var out []string
+	for _, e := range svc.Events {
+		out = append(out, fmt.Sprintf("%s %s %s %s v%d", e.Type, e.ObjectID, e.MemberID, e.Status, e.Version))
+	}
+	return out
+}
+
 func (h *fakeHost) Digest(parts ...string) string { return strings.Join(parts, "|") }
 func (h *fakeHost) RequireStepUp(c *api.Request, _ string) error {
 	if c.StepUp == "ok" {
@@ -73,9 +87,6 @@ func (h *fakeHost) Asset(code string) (Asset, bool) {
 	return Asset{}, false
 }
 func (h *fakeHost) AssetAllowed(code string) bool { _, ok := h.Asset(code); return ok }
-func (h *fakeHost) Amount(v string, scale int) (money.Amount, error) {
-	return money.Parse(v, scale)
-}
 func (h *fakeHost) FiatAmount(v string, minor int) (*apd.Decimal, string, bool) {
 	a, err := money.ParseNonNegative(v, minor)
 	if err != nil || a.Sign() <= 0 || len(v) > 16 {
@@ -83,13 +94,7 @@ func (h *fakeHost) FiatAmount(v string, minor int) (*apd.Decimal, string, bool) 
 	}
 	return a.Decimal(), a.String(), true
 }
-func (h *fakeHost) MemberAccounts(id string) (string, string) {
-	return "member:" + id + ":available", "member:" + id + ":locked"
-}
-func (h *fakeHost) PrepaidAccounts() (string, string) {
-	return "merchant:prepaid", "merchant:prepaid_locked"
-}
-func (h *fakeHost) SettlementAccounts() (string, string) { return "upstream:qrpay", "revenue:fees" }
+func (h *fakeHost) UpstreamAccount() string { return "upstream:qrpay" }
 func (h *fakeHost) Balance(account, asset string) money.Amount {
 	if b, ok := h.bal[account+"|"+asset]; ok {
 		return b
@@ -124,9 +129,6 @@ func (h *fakeHost) InFlight(_ *kernel.Tx, id string) { h.inFlight = append(h.inF
 func (h *fakeHost) Settled(_ *kernel.Tx, id string)  { h.settled = append(h.settled, id) }
 func (h *fakeHost) ExpireMemoAt(key string, _ time.Time) {
 	h.memo = append(h.memo, key)
-}
-func (h *fakeHost) Emit(_ *kernel.Tx, typ, _, id string, _ *api.Member, status string, version int64) {
-	h.events = append(h.events, fmt.Sprintf("%s %s %s v%d", typ, id, status, version))
 }
 
 var (
@@ -178,8 +180,8 @@ func field(body any, key string) any {
 // the line needs nothing of the simulator but its Host.
 func TestLineOnItsOwn(t *testing.T) {
 	t.Parallel()
-	var k kernel.Kernel
-	tx := k.Begin()
+	svc := newServices()
+	tx := svc.Begin()
 	defer tx.End()
 	h := newFakeHost()
 	l := New(h)
@@ -208,8 +210,8 @@ func TestLineOnItsOwn(t *testing.T) {
 		{"pay: frozen member", "POST", "/v1/qrpay/payments", pp, "ok", frozen, 0, "api_error", "", nil},
 		{"pay", "POST", "/v1/qrpay/payments", pp, "ok", member1, 201, "", "customer_total", "7.308109"},
 		{"pay: custom amount too large for the balance", "POST", "/v1/qrpay/payments", custom(`,"amount":"60000"`), "ok", member1, 0, "api_error", "", nil},
-		{"get order", "GET", "/v1/qrpay/orders/qrp_u4", "", "", member1, 200, "", "status", "processing"},
-		{"get order of another member", "GET", "/v1/qrpay/orders/qrp_u4", "", "", noKYC, 0, "not_found", "", nil},
+		{"get order", "GET", "/v1/qrpay/orders/qrp_u5", "", "", member1, 200, "", "status", "processing"},
+		{"get order of another member", "GET", "/v1/qrpay/orders/qrp_u5", "", "", noKYC, 0, "not_found", "", nil},
 	}
 	for _, s := range steps {
 		status, body, err := call(t, l, tx, s.m, s.method, s.target, s.body, s.stepUp)
@@ -224,17 +226,17 @@ func TestLineOnItsOwn(t *testing.T) {
 		}
 	}
 	// One payment held its full debit, and is in flight.
-	if diff := cmp.Diff([]string{"qrpay hold qrp_u4"}, h.entries); diff != "" {
+	if diff := cmp.Diff([]string{"qrpay hold qrp_u5"}, h.entries); diff != "" {
 		t.Errorf("ledger entries (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"qrp_u4"}, h.inFlight); diff != "" {
+	if diff := cmp.Diff([]string{"qrp_u5"}, h.inFlight); diff != "" {
 		t.Errorf("in flight (-want +got):\n%s", diff)
 	}
-	wantHolds := []Hold{{Owner: "qrp_u4 (processing)", Account: "member:mem_1:locked", Asset: "USDT", Amount: money.MustParse("7.308109", 6)}}
+	wantHolds := []Hold{{Owner: "qrp_u5 (processing)", Account: "member:mem_1:locked", Asset: "USDT", Amount: money.MustParse("7.308109", 6)}}
 	if diff := cmp.Diff(wantHolds, l.Holds(tx)); diff != "" {
 		t.Errorf("Holds (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"step_up", "quote", "hold", "notice"}, l.Trace(tx, "u4")); diff != "" {
+	if diff := cmp.Diff([]string{"step_up", "quote", "hold", "notice"}, l.Trace(tx, "u5")); diff != "" {
 		t.Errorf("Trace (-want +got):\n%s", diff)
 	}
 	if got := l.UpstreamCalls(tx); got != (UpstreamStats{Quotes: 4, Notices: 1}) {
@@ -268,22 +270,22 @@ func TestTransitions(t *testing.T) {
 		entries []string
 	}{
 		{"complete", []string{"complete"}, "", "completed",
-			[]string{"qrpay.order.completed u2 completed v3"}, []string{"qrpay hold qrp_u2", "qrpay complete qrp_u2"}},
+			[]string{"qrpay.order.completed u3 mem_1 completed v3"}, []string{"qrpay hold qrp_u3", "qrpay complete qrp_u3"}},
 		{"fail", []string{"fail"}, "", "failed",
-			[]string{"qrpay.order.failed u2 failed v3"}, []string{"qrpay hold qrp_u2", "qrpay fail qrp_u2"}},
-		{"timeout keeps processing", []string{"timeout"}, "", "processing", nil, []string{"qrpay hold qrp_u2"}},
+			[]string{"qrpay.order.failed u3 mem_1 failed v3"}, []string{"qrpay hold qrp_u3", "qrpay fail qrp_u3"}},
+		{"timeout keeps processing", []string{"timeout"}, "", "processing", nil, []string{"qrpay hold qrp_u3"}},
 		{"refund after complete", []string{"complete", "refund"}, "", "refunded",
-			[]string{"qrpay.order.completed u2 completed v3", "qrpay.order.refunded u2 refunded v4"},
-			[]string{"qrpay hold qrp_u2", "qrpay complete qrp_u2", "qrpay refund qrp_u2"}},
-		{"refund while processing", []string{"refund"}, "state_invalid", "processing", nil, []string{"qrpay hold qrp_u2"}},
+			[]string{"qrpay.order.completed u3 mem_1 completed v3", "qrpay.order.refunded u3 mem_1 refunded v4"},
+			[]string{"qrpay hold qrp_u3", "qrpay complete qrp_u3", "qrpay refund qrp_u3"}},
+		{"refund while processing", []string{"refund"}, "state_invalid", "processing", nil, []string{"qrpay hold qrp_u3"}},
 		{"fail after complete", []string{"complete", "fail"}, "state_invalid", "completed",
-			[]string{"qrpay.order.completed u2 completed v3"}, []string{"qrpay hold qrp_u2", "qrpay complete qrp_u2"}},
+			[]string{"qrpay.order.completed u3 mem_1 completed v3"}, []string{"qrpay hold qrp_u3", "qrpay complete qrp_u3"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			var k kernel.Kernel
-			tx := k.Begin()
+			svc := newServices()
+			tx := svc.Begin()
 			defer tx.End()
 			h := newFakeHost()
 			l := New(h)
@@ -293,7 +295,7 @@ func TestTransitions(t *testing.T) {
 			var out map[string]any
 			var err error
 			for _, a := range tt.actions {
-				out, err = l.Action(tx, "qrp_u2", a)
+				out, err = l.Action(tx, "qrp_u3", a)
 			}
 			if codeOf(err) != tt.code {
 				t.Fatalf("last action: %v, want %q", err, tt.code)
@@ -304,7 +306,7 @@ func TestTransitions(t *testing.T) {
 			if got := l.Orders(tx)[0].Status; got != tt.status {
 				t.Errorf("status %s, want %s", got, tt.status)
 			}
-			if diff := cmp.Diff(tt.events, h.events); diff != "" {
+			if diff := cmp.Diff(tt.events, events(svc)); diff != "" {
 				t.Errorf("events (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff(tt.entries, h.entries); diff != "" {
@@ -320,8 +322,8 @@ func TestTransitions(t *testing.T) {
 // TestControls: the line's control methods; a refused one changes nothing.
 func TestControls(t *testing.T) {
 	t.Parallel()
-	var k kernel.Kernel
-	tx := k.Begin()
+	svc := newServices()
+	tx := svc.Begin()
 	defer tx.End()
 	h := newFakeHost()
 	l := New(h)
@@ -371,8 +373,7 @@ func TestControls(t *testing.T) {
 // violation, and its hold still counts.
 func TestViolations(t *testing.T) {
 	t.Parallel()
-	var k kernel.Kernel
-	tx := k.Begin()
+	tx := newServices().Begin()
 	defer tx.End()
 	l := New(newFakeHost())
 	if v := l.Violations(tx); len(v) != 0 {

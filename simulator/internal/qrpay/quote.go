@@ -64,7 +64,7 @@ func rateCtx() *apd.Context { return apd.BaseContext.WithPrecision(60) }
 func (l *Line) quoteUpstream(tx *kernel.Tx, in *input, now time.Time) (*upstreamQuote, error) {
 	fiat := l.st.fiatUSD[in.currency]
 	uq := &upstreamQuote{
-		ID: "uq_" + l.host.NewUUID(), CreatedAt: now, ExpiresAt: now.Add(qrUpstreamQuoteTTL),
+		ID: "uq_" + tx.NewUUID(), CreatedAt: now, ExpiresAt: now.Add(qrUpstreamQuoteTTL),
 		Payee: in.code.payee(), Currency: in.currency, Amount: in.amount, AmountValue: in.amountValue,
 		Upstream: map[string]money.Amount{},
 	}
@@ -81,7 +81,7 @@ func (l *Line) quoteUpstream(tx *kernel.Tx, in *input, now time.Time) (*upstream
 		if _, err := rateCtx().Quo(&x, &usd, price); err != nil {
 			return nil, err
 		}
-		amt, err := l.ceilAmount(&x, a.LedgerScale)
+		amt, err := l.ceilAmount(tx, &x, a.Code, a.LedgerScale)
 		if err != nil {
 			return nil, err
 		}
@@ -226,7 +226,7 @@ func (l *Line) quote(c *api.Request) (int, any, error) {
 		l.st.memo[key] = uq
 		l.host.ExpireMemoAt(key, uq.CreatedAt.Add(qrQuoteMemo))
 	}
-	opts, err := l.options(c.Member, in, uq)
+	opts, err := l.options(c.Tx, c.Member, in, uq)
 	if err != nil {
 		return 0, nil, err
 	}

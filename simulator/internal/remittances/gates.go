@@ -74,7 +74,7 @@ func (l *Line) remitGate(tx *kernel.Tx, o *order, to string, now time.Time) (str
 	}
 	if queued {
 		pr := pricing{Asset: o.Asset, Scale: o.Scale, Principal: o.Principal, Fee: o.Fee, CustomerTotal: o.CustomerTotal, Locked: o.Locked, Rate: o.Rate}
-		if ae := l.remitLimits(o.Member, line, pr, now); ae != nil {
+		if ae := l.remitLimits(tx, o.Member, line, pr, now); ae != nil {
 			return ae.Code, nil
 		}
 	}

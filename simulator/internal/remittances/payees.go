@@ -42,7 +42,7 @@ func (l *Line) payeesOf(tx *kernel.Tx, m *api.Member) []*payee {
 		for _, c := range remitCorridors {
 			l.st.nextPayee++
 			p := &payee{
-				seq: l.host.NextSeq(tx), ID: "pye_" + strconv.FormatInt(l.st.nextPayee, 10), MemberID: m.ID, Country: c.Country, Currency: c.Currency,
+				seq: tx.NextSeq(), ID: "pye_" + strconv.FormatInt(l.st.nextPayee, 10), MemberID: m.ID, Country: c.Country, Currency: c.Currency,
 				Holder: c.Holder, Account: c.Account, Status: "active", CreatedAt: m.CreatedAt,
 			}
 			list = append(list, p)
@@ -108,13 +108,13 @@ func (l *Line) createPayee(c *api.Request) (int, any, error) {
 	switch {
 	case country == "":
 		bad = append(bad, api.FieldReason{Key: "country", Reason: "required"})
-	case !isAlpha(country, 2):
+	case !api.IsAlpha(country, 2):
 		bad = append(bad, api.FieldReason{Key: "country", Reason: "must be an ISO 3166 alpha-2 code"})
 	}
 	switch {
 	case currency == "":
 		bad = append(bad, api.FieldReason{Key: "currency", Reason: "required"})
-	case !isAlpha(currency, 3):
+	case !api.IsAlpha(currency, 3):
 		bad = append(bad, api.FieldReason{Key: "currency", Reason: "must be an ISO 4217 alphabetic code"})
 	default:
 		if _, ok := isoMinorUnits[currency]; !ok {
@@ -146,24 +146,12 @@ func (l *Line) createPayee(c *api.Request) (int, any, error) {
 	}
 	l.st.nextPayee++
 	p := &payee{
-		seq: l.host.NextSeq(c.Tx), ID: "pye_" + strconv.FormatInt(l.st.nextPayee, 10), MemberID: c.Member.ID, Country: country, Currency: currency,
+		seq: c.Tx.NextSeq(), ID: "pye_" + strconv.FormatInt(l.st.nextPayee, 10), MemberID: c.Member.ID, Country: country, Currency: currency,
 		Holder: holder, Account: account, BankCode: in.BankCode, Status: "active", CreatedAt: c.Now,
 	}
 	l.st.payeeByID[p.ID] = p
 	l.st.payeesOf[c.Member.ID] = api.InsertByKey(l.st.payeesOf[c.Member.ID], p, payeeKey)
 	return http.StatusCreated, payeeJSON(p), nil
-}
-
-func isAlpha(s string, n int) bool {
-	if len(s) != n {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < 'A' || s[i] > 'Z' {
-			return false
-		}
-	}
-	return true
 }
 
 func isAlnum(s string) bool {

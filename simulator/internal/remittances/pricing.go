@@ -10,6 +10,7 @@ import (
 
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // pricing is the price of a remittance.
@@ -41,8 +42,8 @@ func rateRatio(rate string) (num, den int64, err error) {
 // price computes customer_total = payout / rate + fee, rounding the
 // principal up to the asset's ledger scale, and locked_amount =
 // customer_total × (1 + bps/10000), rounded up at the ledger scale.
-func (l *Line) price(cor corridor, payout money.Amount, line lineSpec, asset string, bps int) (pricing, error) {
-	sc, _ := l.host.AssetScale(asset)
+func (l *Line) price(tx *kernel.Tx, cor corridor, payout money.Amount, line lineSpec, asset string, bps int) (pricing, error) {
+	sc, _ := tx.AssetScale(asset)
 	p, err := payout.Rescale(sc)
 	if err != nil {
 		return pricing{}, err
@@ -55,7 +56,7 @@ func (l *Line) price(cor corridor, payout money.Amount, line lineSpec, asset str
 	if err != nil {
 		return pricing{}, err
 	}
-	fee, err := l.host.Amount(asset, line.Fee)
+	fee, err := tx.Amount(asset, line.Fee)
 	if err != nil {
 		return pricing{}, err
 	}
@@ -95,7 +96,7 @@ func (l *Line) remitQuote(c *api.Request) (int, any, error) {
 	if aerr != nil {
 		return 0, nil, aerr
 	}
-	pr, err := l.price(req.Corridor, req.Payout, req.Line, req.Asset, bps)
+	pr, err := l.price(c.Tx, req.Corridor, req.Payout, req.Line, req.Asset, bps)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -120,7 +121,7 @@ func (l *Line) remitProducts(c *api.Request) (int, any, error) {
 			if name == "pobo" && l.st.poboInactive {
 				continue
 			}
-			sc, _ := l.host.AssetScale("USDT")
+			sc, _ := c.Tx.AssetScale("USDT")
 			amt := func(v string) string { a, _ := money.Parse(v, sc); return a.String() }
 			out = append(out, map[string]any{
 				"line": spec.Name, "corridor": cor.Country + "-" + cor.Currency, "country": cor.Country, "payout_currency": cor.Currency,

@@ -93,9 +93,13 @@ func (o *order) publicStatus() string {
 }
 
 // accounts returns the account funds come from and the account they are held
-// in while the order is in flight.
+// in while the order is in flight: the member's (funding member) or the
+// merchant prepaid (funding merchant).
 func (l *Line) accounts(o *order) (from, held string) {
-	return l.host.FundingAccounts(o.Funding, o.Member.ID)
+	if o.Funding == "merchant" {
+		return kernel.AccountMerchantPrepaid, kernel.AccountMerchantPrepaidLocked
+	}
+	return kernel.MemberAvailable(o.Member.ID), kernel.MemberLocked(o.Member.ID)
 }
 
 // Posting is one leg of a ledger entry.
@@ -105,9 +109,11 @@ type Posting struct {
 	Amount  money.Amount
 }
 
-// Host is what the remittance line needs from the rest of the simulator.
-// Methods that take a *kernel.Tx run in the caller's transaction; the
-// others are reads the caller's transaction covers.
+// Host is what the remittance line needs of other lines and of the
+// simulator; the clock, ids, amounts, transfers and events are the
+// transaction's (kernel.Tx). Methods that take a *kernel.Tx run in the
+// caller's transaction; the others are reads the caller's transaction
+// covers.
 type Host interface {
 	// MerchantHosted reports whether the merchant's custody model is
 	// merchant_hosted (funding_source merchant is then required).
@@ -121,17 +127,6 @@ type Host interface {
 	// AssetAllowed reports whether code is in the catalogue, enabled, and
 	// allowed to the merchant.
 	AssetAllowed(code string) bool
-	// AssetScale is the ledger scale of a catalogue asset.
-	AssetScale(code string) (int, bool)
-	// Amount parses v as a signed plain decimal amount of asset at its
-	// ledger scale (the one amount parser).
-	Amount(asset, v string) (money.Amount, error)
-	// Now is the simulator's clock.
-	Now() time.Time
-	// NewUUID draws the next seeded id.
-	NewUUID() string
-	// NextSeq is the next creation sequence of listed objects.
-	NextSeq(tx *kernel.Tx) int64
 	// Member finds a member by id (mem_...), nil when unknown.
 	Member(id string) *api.Member
 	// MemberByExternal finds a member by external id, nil when unknown.
@@ -144,26 +139,17 @@ type Host interface {
 	HasKYCProfile(tx *kernel.Tx, m *api.Member) bool
 	// KYCInReview reports a member whose KYC profile is not approved.
 	KYCInReview(tx *kernel.Tx, m *api.Member) bool
-	// FundingAccounts are the ledger accounts an order's funds come from
-	// and are held in: the member's (funding member) or the merchant
-	// prepaid (funding merchant).
-	FundingAccounts(funding, memberID string) (from, held string)
-	// SettlementAccounts are the accounts a completed order pays: the
-	// remittance upstream (the principal) and the fee revenue.
-	SettlementAccounts() (upstream, fees string)
+	// UpstreamAccount is the remittance upstream's account, which a
+	// completed order pays the principal to.
+	UpstreamAccount() string
 	// Balance is the balance of account in asset.
 	Balance(account, asset string) money.Amount
-	// Transfer moves amt of asset from one account to another, one
-	// balanced ledger entry.
-	Transfer(tx *kernel.Tx, at time.Time, memo, asset string, amt money.Amount, from, to string) error
 	// Post posts one balanced ledger entry.
 	Post(tx *kernel.Tx, at time.Time, memo string, postings ...Posting) error
 	// InFlight puts order id in flight under the remittances outcome mode.
 	InFlight(tx *kernel.Tx, id string)
 	// Settled takes order id out of flight.
 	Settled(tx *kernel.Tx, id string)
-	// Emit records an event for delivery.
-	Emit(tx *kernel.Tx, typ, object, id string, m *api.Member, status string, version int64)
 }
 
 // Line is the remittance line: its state, and its host. The state is part
@@ -377,11 +363,11 @@ func (l *Line) createRemittance(c *api.Request) (int, any, error) {
 	if aerr := l.remitEligibility(c.Tx, c.Member, line, req.Payee); aerr != nil {
 		return 0, nil, aerr
 	}
-	pr, err := l.price(req.Corridor, req.Payout, line, req.Asset, bps)
+	pr, err := l.price(c.Tx, req.Corridor, req.Payout, line, req.Asset, bps)
 	if err != nil {
 		return 0, nil, err
 	}
-	if aerr := l.remitLimits(c.Member, line, pr, c.Now); aerr != nil {
+	if aerr := l.remitLimits(c.Tx, c.Member, line, pr, c.Now); aerr != nil {
 		return 0, nil, aerr
 	}
 	ref := in.Reference
@@ -389,7 +375,7 @@ func (l *Line) createRemittance(c *api.Request) (int, any, error) {
 		ref = string([]rune(ref)[:200])
 	}
 	o := &order{
-		seq: l.host.NextSeq(c.Tx), ID: "rmt_" + l.host.NewUUID(), Member: c.Member, Payee: req.Payee, Line: line.Name, Funding: funding,
+		seq: c.Tx.NextSeq(), ID: "rmt_" + c.Tx.NewUUID(), Member: c.Member, Payee: req.Payee, Line: line.Name, Funding: funding,
 		Asset: pr.Asset, Scale: pr.Scale, Slippage: bps,
 		Principal: pr.Principal, Fee: pr.Fee, CustomerTotal: pr.CustomerTotal, Locked: pr.Locked, Settled: money.Zero(pr.Scale),
 		PayoutCurrency: req.Corridor.Currency, PayoutAmount: *in.PayoutAmount, Rate: pr.Rate,
@@ -405,11 +391,11 @@ func (l *Line) createRemittance(c *api.Request) (int, any, error) {
 		}
 		o.Status = "pending_merchant_funds" // no funds moved, no limits reserved, no upstream order
 	} else {
-		if err := l.host.Transfer(c.Tx, c.Now, "remittance hold "+o.ID, o.Asset, o.Locked, from, held); err != nil {
+		if err := c.Tx.Transfer(c.Now, "remittance hold "+o.ID, o.Asset, o.Locked, from, held); err != nil {
 			return 0, nil, api.NewErr("insufficient_balance", "balance insufficient")
 		}
 		o.Held, o.HeldAt = true, c.Now
-		o.Status = l.remitFirstStatus(o)
+		o.Status = l.remitFirstStatus(c.Tx, o)
 	}
 	l.st.byID[o.ID] = o
 	l.st.orders = api.InsertByKey(l.st.orders, o, remitKey)
@@ -468,11 +454,11 @@ func (l *Line) fundingSource(v *string) (string, *api.Error) {
 // remitFirstStatus is the status of a newly held order: merchant-funded
 // orders always pass platform review; member-funded ones at or above the
 // review threshold go to review; others dispatch.
-func (l *Line) remitFirstStatus(o *order) string {
+func (l *Line) remitFirstStatus(tx *kernel.Tx, o *order) string {
 	if o.Funding == "merchant" {
 		return "platform_reviewing"
 	}
-	th, _ := l.host.Amount(o.Asset, remitReviewThreshold)
+	th, _ := tx.Amount(o.Asset, remitReviewThreshold)
 	if o.CustomerTotal.Cmp(th) >= 0 {
 		return "reviewing"
 	}
@@ -482,10 +468,10 @@ func (l *Line) remitFirstStatus(o *order) string {
 // remitLimits checks the line minimum, the per-order maximum and the member's
 // daily line limit against customer_total. Orders waiting for merchant funds
 // and failed orders reserve nothing.
-func (l *Line) remitLimits(m *api.Member, line lineSpec, pr pricing, now time.Time) *api.Error {
-	minA, _ := l.host.Amount(pr.Asset, line.Min)
-	maxA, _ := l.host.Amount(pr.Asset, line.Max)
-	daily, _ := l.host.Amount(pr.Asset, line.Daily)
+func (l *Line) remitLimits(tx *kernel.Tx, m *api.Member, line lineSpec, pr pricing, now time.Time) *api.Error {
+	minA, _ := tx.Amount(pr.Asset, line.Min)
+	maxA, _ := tx.Amount(pr.Asset, line.Max)
+	daily, _ := tx.Amount(pr.Asset, line.Daily)
 	if pr.CustomerTotal.Cmp(minA) < 0 {
 		return api.NewErr("amount_out_of_range", "amount below the line minimum")
 	}

@@ -16,22 +16,21 @@ import (
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel/kerneltest"
 )
 
 // fakeHost is a Host with two assets (USDT and USDC, scale 6), a small
 // ledger that refuses to take a member or prepaid account below zero, and
-// records of what the line asked for: entries, events, outcomes.
+// records of what the line asked for: entries, outcomes. The clock, ids,
+// amounts and events are the transaction's (begin).
 type fakeHost struct {
 	now       time.Time
-	uuids     int
-	seq       int64
 	hosted    bool   // merchant_hosted
 	status    string // merchant status
 	members   map[string]*api.Member
 	inReview  map[string]bool
 	balances  map[string]money.Amount // account|asset
 	entries   []string
-	events    []string
 	inFlight  map[string]bool
 	settledID []string
 }
@@ -52,16 +51,11 @@ func (h *fakeHost) member(id string, kyc int, usdt string) *api.Member {
 	return m
 }
 
-func (h *fakeHost) MerchantHosted() bool                     { return h.hosted }
-func (h *fakeHost) MerchantStatus() (string, bool)           { return h.status, h.status == "active" }
-func (h *fakeHost) MerchantID() string                       { return "mch_1" }
-func (h *fakeHost) AssetAllowed(code string) bool            { return code == "USDT" || code == "USDC" }
-func (h *fakeHost) AssetScale(code string) (int, bool)       { return 6, h.AssetAllowed(code) }
-func (h *fakeHost) Amount(_, v string) (money.Amount, error) { return money.Parse(v, 6) }
-func (h *fakeHost) Now() time.Time                           { return h.now }
-func (h *fakeHost) NewUUID() string                          { h.uuids++; return fmt.Sprintf("u%d", h.uuids) }
-func (h *fakeHost) NextSeq(*kernel.Tx) int64                 { h.seq++; return h.seq }
-func (h *fakeHost) Member(id string) *api.Member             { return h.members[id] }
+func (h *fakeHost) MerchantHosted() bool           { return h.hosted }
+func (h *fakeHost) MerchantStatus() (string, bool) { return h.status, h.status == "active" }
+func (h *fakeHost) MerchantID() string             { return "mch_1" }
+func (h *fakeHost) AssetAllowed(code string) bool  { return code == "USDT" || code == "USDC" }
+func (h *fakeHost) Member(id string) *api.Member   { return h.members[id] }
 func (h *fakeHost) MemberByExternal(ext string) *api.Member {
 	for _, m := range h.members {
 		if m.ExternalID == ext {
@@ -75,21 +69,12 @@ func (h *fakeHost) HasKYCProfile(_ *kernel.Tx, m *api.Member) bool {
 	return m.HasKYCProfile
 }
 func (h *fakeHost) KYCInReview(_ *kernel.Tx, m *api.Member) bool { return h.inReview[m.ID] }
-func (h *fakeHost) FundingAccounts(funding, memberID string) (string, string) {
-	if funding == "merchant" {
-		return "merchant:prepaid", "merchant:prepaid_locked"
-	}
-	return "member:" + memberID + ":available", "member:" + memberID + ":locked"
-}
-func (h *fakeHost) SettlementAccounts() (string, string) { return "upstream:remit", "revenue:fees" }
+func (h *fakeHost) UpstreamAccount() string                      { return "upstream:remit" }
 func (h *fakeHost) Balance(account, asset string) money.Amount {
 	if b, ok := h.balances[account+"|"+asset]; ok {
 		return b
 	}
 	return money.Zero(6)
-}
-func (h *fakeHost) Transfer(tx *kernel.Tx, at time.Time, memo, asset string, amt money.Amount, from, to string) error {
-	return h.Post(tx, at, memo, Posting{Account: from, Asset: asset, Amount: amt.Neg()}, Posting{Account: to, Asset: asset, Amount: amt})
 }
 
 // Post applies the entry, or nothing when it is unbalanced or takes a
@@ -126,8 +111,38 @@ func (h *fakeHost) Settled(_ *kernel.Tx, id string) {
 	delete(h.inFlight, id)
 	h.settledID = append(h.settledID, id)
 }
-func (h *fakeHost) Emit(_ *kernel.Tx, typ, object, id string, _ *api.Member, status string, version int64) {
-	h.events = append(h.events, fmt.Sprintf("%s %s %s %s v%d", typ, object, id, status, version))
+
+// services are the kernel's services of the line's tests: kerneltest's
+// clock, ids, amounts and events, with transfers posted to the fake host's
+// ledger, so that a Transfer and a Post move the same balances.
+type services struct {
+	*kerneltest.Services
+	h *fakeHost
+}
+
+// Transfer posts a two-leg entry to the fake host's ledger.
+func (s services) Transfer(at time.Time, memo, asset string, amt money.Amount, from, to string) error {
+	return s.h.Post(nil, at, memo, Posting{Account: from, Asset: asset, Amount: amt.Neg()}, Posting{Account: to, Asset: asset, Amount: amt})
+}
+
+// begin begins a transaction with kerneltest's services on h's clock and
+// ledger, and the fake host's two assets.
+func begin(h *fakeHost) (*kerneltest.Services, *kernel.Tx) {
+	svc := kerneltest.New()
+	svc.Clock = h.now
+	svc.Scales["USDC"] = 6
+	var k kernel.Kernel
+	k.Provide(services{svc, h})
+	return svc, k.Begin()
+}
+
+// events names the events emitted, in order.
+func events(svc *kerneltest.Services) []string {
+	var out []string
+	for _, e := range svc.Events {
+		out = append(out, fmt.Sprintf("%s %s %s %s %s v%d", e.Type, e.Object, e.ObjectID, e.MemberID, e.Status, e.Version))
+	}
+	return out
 }
 
 // call runs the endpoint of method and pattern on the line for member m.
@@ -232,10 +247,9 @@ func TestCreateRules(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			var k kernel.Kernel
-			tx := k.Begin()
-			defer tx.End()
 			h := newFakeHost()
+			svc, tx := begin(h)
+			defer tx.End()
 			m := h.member("mem_1", 1, "2000")
 			l := New(h)
 			if tt.setup != nil {
@@ -247,8 +261,8 @@ func TestCreateRules(t *testing.T) {
 				t.Fatalf("status %d, code %q (%v); want %d, %q", status, codeOf(err), err, tt.status, tt.code)
 			}
 			if tt.code != "" {
-				if got := fmt.Sprint(h.balances); got != before || len(l.Orders(tx)) != 0 || len(h.events) != 0 {
-					t.Errorf("a refusal changed something: balances %s (were %s), %d orders, events %v", got, before, len(l.Orders(tx)), h.events)
+				if got := fmt.Sprint(h.balances); got != before || len(l.Orders(tx)) != 0 || len(svc.Events) != 0 {
+					t.Errorf("a refusal changed something: balances %s (were %s), %d orders, events %v", got, before, len(l.Orders(tx)), svc.Events)
 				}
 				return
 			}
@@ -267,10 +281,9 @@ func TestCreateRules(t *testing.T) {
 // up at the ledger scale, plus the line fee, times the slippage.
 func TestQuote(t *testing.T) {
 	t.Parallel()
-	var k kernel.Kernel
-	tx := k.Begin()
-	defer tx.End()
 	h := newFakeHost()
+	_, tx := begin(h)
+	defer tx.End()
 	m := h.member("mem_1", 1, "2000")
 	l := New(h)
 	_, got, err := call(t, l, tx, h, m, http.MethodGet, "/v1/remit/quotes?payee_id="+payeeGB+"&payout_amount=100.00&slippage_bps=100", "", "")
@@ -302,25 +315,24 @@ func TestStateMachine(t *testing.T) {
 		events  []string
 	}{
 		{"advance to completed", []string{"advance", "advance", "advance"}, []string{"processing", "completed", ""},
-			[]string{"remittance.order.completed remittance u1 completed v3"}},
+			[]string{"remittance.order.completed remittance u9 mem_1 completed v3"}},
 		{"dispatch then complete", []string{"dispatch", "complete"}, []string{"processing", "completed"},
-			[]string{"remittance.order.completed remittance u1 completed v3"}},
+			[]string{"remittance.order.completed remittance u9 mem_1 completed v3"}},
 		{"fail returns the hold", []string{"fail"}, []string{"failed"},
-			[]string{"remittance.order.failed remittance u1 failed v2"}},
+			[]string{"remittance.order.failed remittance u9 mem_1 failed v2"}},
 		{"refund after completion", []string{"dispatch", "complete", "refund"}, []string{"processing", "completed", "refunded"},
-			[]string{"remittance.order.completed remittance u1 completed v3", "remittance.order.refunded remittance u1 refunded v4"}},
+			[]string{"remittance.order.completed remittance u9 mem_1 completed v3", "remittance.order.refunded remittance u9 mem_1 refunded v4"}},
 		{"reconfirm, then dispatch again", []string{"needs_reconfirm", "dispatch", "complete"}, []string{"needs_reconfirm", "processing", "completed"},
-			[]string{"remittance.order.action_required remittance u1 needs_reconfirm v2", "remittance.order.completed remittance u1 completed v4"}},
+			[]string{"remittance.order.action_required remittance u9 mem_1 needs_reconfirm v2", "remittance.order.completed remittance u9 mem_1 completed v4"}},
 		{"refund before completion refused", []string{"refund", "complete"}, []string{"", ""}, nil},
 		{"unknown action refused", []string{"explode"}, []string{""}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			var k kernel.Kernel
-			tx := k.Begin()
-			defer tx.End()
 			h := newFakeHost()
+			svc, tx := begin(h)
+			defer tx.End()
 			m := h.member("mem_1", 1, "2000")
 			l := New(h)
 			_, body, err := call(t, l, tx, h, m, http.MethodPost, "/v1/remittances", remit(payeeGB, "100.00"), "k1")
@@ -339,7 +351,7 @@ func TestStateMachine(t *testing.T) {
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("statuses (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(tt.events, h.events); diff != "" {
+			if diff := cmp.Diff(tt.events, events(svc)); diff != "" {
 				t.Errorf("events (-want +got):\n%s", diff)
 			}
 			final := got[len(got)-1]
@@ -363,10 +375,9 @@ func TestStateMachine(t *testing.T) {
 // is active, and the queue stays put while the merchant is not.
 func TestMerchantQueue(t *testing.T) {
 	t.Parallel()
-	var k kernel.Kernel
-	tx := k.Begin()
-	defer tx.End()
 	h := newFakeHost()
+	_, tx := begin(h)
+	defer tx.End()
 	h.hosted = true
 	m := h.member("mem_1", 1, "0")
 	l := New(h)
@@ -398,10 +409,9 @@ func TestMerchantQueue(t *testing.T) {
 // rule the ledger's sums cannot show.
 func TestInvariants(t *testing.T) {
 	t.Parallel()
-	var k kernel.Kernel
-	tx := k.Begin()
-	defer tx.End()
 	h := newFakeHost()
+	_, tx := begin(h)
+	defer tx.End()
 	m := h.member("mem_1", 1, "0")
 	l := New(h)
 	l.st.orders = append(l.st.orders, &order{ID: "rmt_q", Member: m, Status: "pending_merchant_funds", Funding: "member",
@@ -417,10 +427,9 @@ func TestInvariants(t *testing.T) {
 // member.
 func TestPayeesAndVP(t *testing.T) {
 	t.Parallel()
-	var k kernel.Kernel
-	tx := k.Begin()
-	defer tx.End()
 	h := newFakeHost()
+	_, tx := begin(h)
+	defer tx.End()
 	m := h.member("mem_1", 1, "0")
 	h.members["mem_x"] = &api.Member{ID: "mem_x", ExternalID: "ext-x", MerchantID: "mch_other", HasKYCProfile: true}
 	l := New(h)

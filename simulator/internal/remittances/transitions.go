@@ -103,7 +103,7 @@ func (l *Line) remitMove(tx *kernel.Tx, o *order, action string, in *ActionBody)
 		}
 		return nil, api.NewErr("state_invalid", fmt.Sprintf("cannot %s a remittance in status %s", action, o.publicStatus()))
 	}
-	now := l.host.Now()
+	now := tx.Now()
 	// A move towards the upstream re-checks the gates: an order that no
 	// longer passes fails with the gate's code instead.
 	code, err := l.remitGate(tx, o, to, now)
@@ -117,7 +117,7 @@ func (l *Line) remitMove(tx *kernel.Tx, o *order, action string, in *ActionBody)
 	switch to {
 	case "platform_reviewing":
 		if !o.Held {
-			if err := l.host.Transfer(tx, now, "remittance hold "+o.ID, o.Asset, o.Locked, from, held); err != nil {
+			if err := tx.Transfer(now, "remittance hold "+o.ID, o.Asset, o.Locked, from, held); err != nil {
 				return nil, api.NewErr("state_invalid", "merchant funds still insufficient")
 			}
 			o.Held, o.HeldAt = true, now
@@ -128,7 +128,7 @@ func (l *Line) remitMove(tx *kernel.Tx, o *order, action string, in *ActionBody)
 	case "completed":
 		cost := o.CustomerTotal
 		if in.SettledAmount != "" {
-			v, err := l.host.Amount(o.Asset, in.SettledAmount)
+			v, err := tx.Amount(o.Asset, in.SettledAmount)
 			if err != nil || v.Cmp(o.Fee) < 0 || v.Cmp(o.Locked) > 0 {
 				return nil, api.InvalidRequest("settled_amount must be between the fee and locked_amount")
 			}
@@ -136,7 +136,7 @@ func (l *Line) remitMove(tx *kernel.Tx, o *order, action string, in *ActionBody)
 		}
 		principal, _ := cost.Sub(o.Fee)
 		excess, _ := o.Locked.Sub(cost)
-		upstream, fees := l.host.SettlementAccounts()
+		upstream, fees := l.host.UpstreamAccount(), kernel.AccountRevenueFees
 		posts := []Posting{
 			{Account: held, Asset: o.Asset, Amount: o.Locked.Neg()},
 			{Account: upstream, Asset: o.Asset, Amount: principal},
@@ -151,7 +151,7 @@ func (l *Line) remitMove(tx *kernel.Tx, o *order, action string, in *ActionBody)
 		o.Settled = cost
 	case "failed":
 		if o.Held {
-			if err := l.host.Transfer(tx, now, "remittance failed "+o.ID, o.Asset, o.Locked, held, from); err != nil {
+			if err := tx.Transfer(now, "remittance failed "+o.ID, o.Asset, o.Locked, held, from); err != nil {
 				return nil, err
 			}
 		}
@@ -161,7 +161,7 @@ func (l *Line) remitMove(tx *kernel.Tx, o *order, action string, in *ActionBody)
 		}
 	case "refunded":
 		principal, _ := o.Settled.Sub(o.Fee)
-		upstream, fees := l.host.SettlementAccounts()
+		upstream, fees := l.host.UpstreamAccount(), kernel.AccountRevenueFees
 		if err := l.host.Post(tx, now, "remittance returned "+o.ID,
 			Posting{Account: upstream, Asset: o.Asset, Amount: principal.Neg()},
 			Posting{Account: fees, Asset: o.Asset, Amount: o.Fee.Neg()},
@@ -175,7 +175,8 @@ func (l *Line) remitMove(tx *kernel.Tx, o *order, action string, in *ActionBody)
 	o.Version++
 	o.UpdatedAt = now
 	if ev, ok := remitEvents[to]; ok {
-		l.host.Emit(tx, ev, "remittance", strings.TrimPrefix(o.ID, "rmt_"), o.Member, o.publicStatus(), o.Version)
+		tx.Emit(kernel.Event{Type: ev, Object: "remittance", ObjectID: strings.TrimPrefix(o.ID, "rmt_"),
+			MemberID: o.Member.ID, Status: o.publicStatus(), Version: o.Version})
 	}
 	switch {
 	case isRemitFinal(to) || to == "needs_reconfirm":

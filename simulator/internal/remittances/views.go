@@ -127,15 +127,15 @@ func (l *Line) SetPOBOSubaccount(tx *kernel.Tx, active bool) {
 // can be measured at scale. Ids are drawn as for real orders.
 func (l *Line) SeedHistory(tx *kernel.Tx, m *api.Member, n int) {
 	tx.Live()
-	now := l.host.Now()
-	p := &payee{ID: "pye_" + l.host.NewUUID(), MemberID: m.ID, Country: "TH", Currency: "THB", Holder: "Somchai",
+	now := tx.Now()
+	p := &payee{ID: "pye_" + tx.NewUUID(), MemberID: m.ID, Country: "TH", Currency: "THB", Holder: "Somchai",
 		Account: "1234567890", BankCode: "KBANK", Status: "active", CreatedAt: now}
 	amt := func(v string) money.Amount { return money.MustParse(v, 6) }
 	start := now.Add(-time.Duration(n) * time.Second)
 	for i := 0; i < n; i++ {
 		at := start.Add(time.Duration(i) * time.Second)
 		o := &order{
-			ID: "rmt_" + l.host.NewUUID(), Member: m, Payee: p, Line: "bank", Status: "completed", Version: 3,
+			ID: "rmt_" + tx.NewUUID(), Member: m, Payee: p, Line: "bank", Status: "completed", Version: 3,
 			Funding: "member", Asset: "USDT", Scale: 6,
 			Principal: amt("100"), Fee: amt("1.5"), CustomerTotal: amt("101.5"), Locked: amt("101.5"), Settled: amt("101.5"),
 			PayoutCurrency: "THB", PayoutAmount: "3500.00", Rate: "35.00", Purpose: "family_support",

@@ -50,7 +50,7 @@ func (l *Line) queryVPApplications(c *api.Request) (int, any, error) {
 		if l.host.HasKYCProfile(c.Tx, m) {
 			app := l.st.vpApps[m.ID]
 			if app == nil {
-				app = &vpApplication{ID: "vpa_" + l.host.NewUUID(), CreatedAt: m.CreatedAt}
+				app = &vpApplication{ID: "vpa_" + c.Tx.NewUUID(), CreatedAt: m.CreatedAt}
 				l.st.vpApps[m.ID] = app
 			}
 			status, stage, reviewed := "pending_review", "review", ""
