@@ -54,7 +54,7 @@ func call(t *testing.T, l *Line, tx *kernel.Tx, method, target, body string) (in
 func TestLineOnItsOwn(t *testing.T) {
 	t.Parallel()
 	svc := kerneltest.New()
-	svc.Balances[kernel.AccountMerchantCustody] = money.MustParse("0", 6)
+	svc.Set(kernel.AccountMerchantCustody, "USDT", money.MustParse("0", 6))
 	tx := svc.Begin()
 	defer tx.End()
 	h := &fakeHost{platform: true}
@@ -84,10 +84,10 @@ func TestLineOnItsOwn(t *testing.T) {
 			t.Errorf("%s: status %d, code %q (%v); want %d, %q", tt.name, status, codeOf(err), err, tt.status, tt.code)
 		}
 	}
-	if got := svc.Balance(kernel.MemberAvailable("mem_1")).String(); got != "12.500000" {
+	if got := svc.Balance(kernel.MemberAvailable("mem_1"), "USDT").String(); got != "12.500000" {
 		t.Errorf("the member holds %s, want 12.500000", got)
 	}
-	if got := svc.Balance(kernel.AccountMerchantCustody).String(); got != "-12.500000" {
+	if got := svc.Balance(kernel.AccountMerchantCustody, "USDT").String(); got != "-12.500000" {
 		t.Errorf("the custody declaration is %s, want -12.500000", got)
 	}
 	want := []kernel.Event{{Type: "deposit.credited", Object: "deposit", ObjectID: "1", MemberID: "mem_1", Status: "credited"}}

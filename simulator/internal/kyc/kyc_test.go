@@ -56,7 +56,7 @@ func TestQuickBindingsOnTheirOwn(t *testing.T) {
 	poor := &api.Member{ID: "mem_poor", KYCLevel: 1}
 	none := &api.Member{ID: "mem_none"}
 	h.members[rich.ID], h.members[poor.ID], h.members[none.ID] = rich, poor, none
-	svc.Balances[kernel.MemberAvailable(rich.ID)] = money.MustParse("100", 6)
+	svc.Set(kernel.MemberAvailable(rich.ID), "USDT", money.MustParse("100", 6))
 	l := New(h)
 
 	tests := []struct {
@@ -84,7 +84,7 @@ func TestQuickBindingsOnTheirOwn(t *testing.T) {
 	if _, err := l.Allocate(tx, rich, ""); code(err) != "quick_kyc_limit" {
 		t.Errorf("sixth binding: %v", err)
 	}
-	if got := svc.Balance(kernel.MemberAvailable(rich.ID)).String(); got != "50.000000" {
+	if got := svc.Balance(kernel.MemberAvailable(rich.ID), "USDT").String(); got != "50.000000" {
 		t.Errorf("after 5 fees the member has %s, want 50.000000", got)
 	}
 	l.SetQuick(tx, false, -1)
@@ -127,7 +127,7 @@ func TestQuickBindingsOnTheirOwn(t *testing.T) {
 	if diff := cmp.Diff(want, svc.Events); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}
-	if got := svc.Balance(kernel.MemberAvailable(rich.ID)).String(); got != "60.000000" {
+	if got := svc.Balance(kernel.MemberAvailable(rich.ID), "USDT").String(); got != "60.000000" {
 		t.Errorf("after the refund the member has %s, want 60.000000", got)
 	}
 }

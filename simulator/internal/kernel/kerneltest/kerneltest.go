@@ -20,8 +20,8 @@ type Services struct {
 	Clock time.Time
 	// Scales are the catalogue: asset code to ledger scale.
 	Scales map[string]int
-	// Balances are the ledger's accounts.
-	Balances map[string]money.Amount
+	// Balances are the ledger's accounts: account, then asset.
+	Balances map[string]map[string]money.Amount
 	// Events are the events emitted, in order.
 	Events []kernel.Event
 	n      int
@@ -30,7 +30,7 @@ type Services struct {
 
 // New returns services with USDT at scale 6 and an empty ledger.
 func New() *Services {
-	s := &Services{Clock: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Scales: map[string]int{"USDT": 6}, Balances: map[string]money.Amount{}}
+	s := &Services{Clock: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Scales: map[string]int{"USDT": 6}, Balances: map[string]map[string]money.Amount{}}
 	s.k.Provide(s)
 	return s
 }
@@ -51,23 +51,41 @@ func (s *Services) NextSeq() int64 { s.n++; return int64(s.n) }
 // merchant's account below zero.
 var ErrInsufficient = errors.New("kerneltest: insufficient balance")
 
-// Transfer moves amt; member and merchant accounts may not go below zero.
-func (s *Services) Transfer(_ time.Time, _, _ string, amt money.Amount, from, to string) error {
-	have := s.Balance(from)
+// Transfer moves amt of asset; member and merchant accounts may not go
+// below zero.
+func (s *Services) Transfer(_ time.Time, _, asset string, amt money.Amount, from, to string) error {
+	have := s.Balance(from, asset)
 	if (strings.HasPrefix(from, "member:") || strings.HasPrefix(from, "merchant:prepaid")) && have.Cmp(amt) < 0 {
 		return ErrInsufficient
 	}
-	s.Balances[from], _ = have.Sub(amt)
-	s.Balances[to], _ = s.Balance(to).Add(amt)
+	left, err := have.Sub(amt)
+	if err != nil {
+		return err
+	}
+	got, err := s.Balance(to, asset).Add(amt)
+	if err != nil {
+		return err
+	}
+	s.Set(from, asset, left)
+	s.Set(to, asset, got)
 	return nil
 }
 
-// Balance reads an account (zero at scale 6 when it never moved).
-func (s *Services) Balance(account string) money.Amount {
-	if b, ok := s.Balances[account]; ok {
+// Balance reads an account's balance in asset (zero at the asset's scale
+// when it never moved).
+func (s *Services) Balance(account, asset string) money.Amount {
+	if b, ok := s.Balances[account][asset]; ok {
 		return b
 	}
-	return money.Zero(6)
+	return money.Zero(s.Scales[asset])
+}
+
+// Set sets an account's balance in asset (a test's starting point).
+func (s *Services) Set(account, asset string, amt money.Amount) {
+	if s.Balances[account] == nil {
+		s.Balances[account] = map[string]money.Amount{}
+	}
+	s.Balances[account][asset] = amt
 }
 
 // Emit records e.
