@@ -75,7 +75,7 @@ func (s *Simulator) setMerchant(tx *kernel.Tx, ms MerchantSettings) error {
 		allow = map[string]bool{}
 		for _, a := range ms.AssetAllowlist {
 			code := strings.ToUpper(strings.TrimSpace(a))
-			if s.cat.lookup(code) == nil {
+			if s.st.cat.lookup(code) == nil {
 				return errInvalidRequest(fmt.Sprintf("asset_allowlist: unknown asset %q", a))
 			}
 			allow[code] = true
@@ -88,14 +88,14 @@ func (s *Simulator) setMerchant(tx *kernel.Tx, ms MerchantSettings) error {
 	var moves []move
 	for code, v := range ms.Prepaid {
 		code = strings.ToUpper(strings.TrimSpace(code))
-		want, err := s.cat.amount(code, v, decimalSigned)
+		want, err := s.st.cat.amount(code, v, decimalSigned)
 		if err != nil {
 			return errInvalidRequest(fmt.Sprintf("prepaid %s: %v", code, err))
 		}
 		if want.IsNegative() {
 			return errInvalidRequest(fmt.Sprintf("prepaid %s: negative", code))
 		}
-		diff, err := want.Sub(s.ledger.Balance(AccountMerchantPrepaid, code))
+		diff, err := want.Sub(s.st.ledger.Balance(AccountMerchantPrepaid, code))
 		if err != nil {
 			return errInvalidRequest(fmt.Sprintf("prepaid %s: %v", code, err))
 		}
@@ -113,30 +113,30 @@ func (s *Simulator) setMerchant(tx *kernel.Tx, ms MerchantSettings) error {
 				Posting{Account: AccountWorld, Asset: m.asset, Amount: m.diff.Neg()})
 		}
 		if len(postings) > 0 {
-			if err := s.ledger.Post(s.clock.Now(), "operator: set merchant prepaid", postings...); err != nil {
+			if err := s.st.ledger.Post(s.st.clock.Now(), "operator: set merchant prepaid", postings...); err != nil {
 				return err
 			}
 		}
 	}
 	if ms.Model != "" {
-		s.merchant.Model = ms.Model
-		s.creds.Model = ms.Model
+		s.st.merchant.Model = ms.Model
+		s.st.creds.Model = ms.Model
 	}
 	if ms.Status != "" {
-		s.merchant.Status = ms.Status
+		s.st.merchant.Status = ms.Status
 	}
 	if ms.Environment != "" {
-		s.merchant.Env = ms.Environment
-		s.creds.Environment = ms.Environment
+		s.st.merchant.Env = ms.Environment
+		s.st.creds.Environment = ms.Environment
 	}
 	if ms.FeeRateBps != nil {
-		s.merchant.FeeRateBps = *ms.FeeRateBps
+		s.st.merchant.FeeRateBps = *ms.FeeRateBps
 	}
 	if ms.AssetAllowlist != nil {
-		s.merchant.AssetAllowlist = allow
+		s.st.merchant.AssetAllowlist = allow
 	}
 	if len(moves) > 0 || ms.Status == MerchantActive {
-		s.remit.AdvanceQueued(tx) // remittances waiting for merchant funds advance
+		s.st.remit.AdvanceQueued(tx) // remittances waiting for merchant funds advance
 	}
 	return nil
 }
@@ -156,21 +156,21 @@ func (in merchantJSONIn) settings() MerchantSettings {
 }
 
 func (s *Simulator) merchantJSON() map[string]any {
-	allow := make([]string, 0, len(s.merchant.AssetAllowlist))
-	for a := range s.merchant.AssetAllowlist {
+	allow := make([]string, 0, len(s.st.merchant.AssetAllowlist))
+	for a := range s.st.merchant.AssetAllowlist {
 		allow = append(allow, a)
 	}
 	sort.Strings(allow)
 	prepaid := map[string]any{}
-	for _, a := range s.cat.all() {
+	for _, a := range s.st.cat.all() {
 		prepaid[a.Code] = map[string]string{
-			"available": s.ledger.Balance(AccountMerchantPrepaid, a.Code).String(),
-			"locked":    s.ledger.Balance(AccountMerchantPrepaidLocked, a.Code).String(),
+			"available": s.st.ledger.Balance(AccountMerchantPrepaid, a.Code).String(),
+			"locked":    s.st.ledger.Balance(AccountMerchantPrepaidLocked, a.Code).String(),
 		}
 	}
 	return map[string]any{
-		"id": s.merchant.ID, "model": s.merchant.Model, "status": s.merchant.Status, "environment": s.merchant.Env,
-		"fee_rate_bps": s.merchant.FeeRateBps, "asset_allowlist": allow, "prepaid": prepaid,
+		"id": s.st.merchant.ID, "model": s.st.merchant.Model, "status": s.st.merchant.Status, "environment": s.st.merchant.Env,
+		"fee_rate_bps": s.st.merchant.FeeRateBps, "asset_allowlist": allow, "prepaid": prepaid,
 	}
 }
 
@@ -206,7 +206,7 @@ func (s *Simulator) addKey(tx *kernel.Tx, clientID, apiKeyValue, signingKey stri
 	if clientID == "" {
 		clientID = "sim_client_" + s.newUUID()[:8]
 	}
-	if s.keys[clientID] != nil {
+	if s.st.keys[clientID] != nil {
 		return nil, newErr("duplicate_resource", fmt.Sprintf("key %q already exists", clientID))
 	}
 	if apiKeyValue == "" {
@@ -217,17 +217,17 @@ func (s *Simulator) addKey(tx *kernel.Tx, clientID, apiKeyValue, signingKey stri
 	}
 	k := &apiKey{
 		ClientID: clientID, APIKey: apiKeyValue, SigningKey: signingKey,
-		Scopes: map[string]bool{}, Approved: map[string]bool{}, SignatureRequired: true, Env: s.merchant.Env,
+		Scopes: map[string]bool{}, Approved: map[string]bool{}, SignatureRequired: true, Env: s.st.merchant.Env,
 	}
 	if err := s.applyKeySettings(k, ks); err != nil {
 		return nil, err
 	}
-	s.keys[clientID] = k
+	s.st.keys[clientID] = k
 	return k, nil
 }
 
 func (s *Simulator) setKey(tx *kernel.Tx, clientID string, ks KeySettings) error {
-	k := s.keys[clientID]
+	k := s.st.keys[clientID]
 	if k == nil {
 		return errNotFound("key")
 	}
@@ -244,7 +244,7 @@ func (s *Simulator) applyKeySettings(k *apiKey, ks KeySettings) error {
 		k.Scopes = map[string]bool{}
 		for _, sc := range ks.Scopes {
 			sc = strings.TrimSpace(sc)
-			if s.gw.scopeCatalog[sc] {
+			if s.st.gw.scopeCatalog[sc] {
 				k.Scopes[sc] = true
 			}
 		}
@@ -344,7 +344,7 @@ type MemberInfo struct {
 func (s *Simulator) memberInfo(id string) (MemberInfo, bool) {
 	tx := s.k.Begin()
 	defer tx.End()
-	m := s.members.ByAny(id)
+	m := s.st.members.ByAny(id)
 	if m == nil {
 		return MemberInfo{}, false
 	}
@@ -361,12 +361,12 @@ func (s *Simulator) Balance(memberID, asset string) (available, locked money.Amo
 	tx := s.k.Begin()
 	defer tx.End()
 	asset = strings.ToUpper(asset)
-	m := s.members.ByAny(memberID)
+	m := s.st.members.ByAny(memberID)
 	if m == nil {
-		sc, _ := s.cat.scale(asset)
+		sc, _ := s.st.cat.scale(asset)
 		return money.Zero(sc), money.Zero(sc)
 	}
-	return s.ledger.Balance(MemberAvailable(m.ID), asset), s.ledger.Balance(MemberLocked(m.ID), asset)
+	return s.st.ledger.Balance(MemberAvailable(m.ID), asset), s.st.ledger.Balance(MemberLocked(m.ID), asset)
 }
 
 // prepaidBalance returns the merchant prepaid available and locked balance in
@@ -375,20 +375,20 @@ func (s *Simulator) prepaidBalance(asset string) (available, locked money.Amount
 	tx := s.k.Begin()
 	defer tx.End()
 	asset = strings.ToUpper(asset)
-	return s.ledger.Balance(AccountMerchantPrepaid, asset), s.ledger.Balance(AccountMerchantPrepaidLocked, asset)
+	return s.st.ledger.Balance(AccountMerchantPrepaid, asset), s.st.ledger.Balance(AccountMerchantPrepaidLocked, asset)
 }
 
 func (s *Simulator) memberControlJSON(m *member) map[string]any {
 	balances := map[string]any{}
-	for _, a := range s.cat.all() {
+	for _, a := range s.st.cat.all() {
 		balances[a.Code] = map[string]string{
-			"available": s.ledger.Balance(MemberAvailable(m.ID), a.Code).String(),
-			"locked":    s.ledger.Balance(MemberLocked(m.ID), a.Code).String(),
+			"available": s.st.ledger.Balance(MemberAvailable(m.ID), a.Code).String(),
+			"locked":    s.st.ledger.Balance(MemberLocked(m.ID), a.Code).String(),
 		}
 	}
 	merchantID := m.MerchantID
 	if merchantID == "" {
-		merchantID = s.merchant.ID
+		merchantID = s.st.merchant.ID
 	}
 	return map[string]any{
 		"id": m.ID, "external_member_id": m.ExternalID, "kyc_level": m.KYCLevel, "status": m.Status,

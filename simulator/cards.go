@@ -237,28 +237,28 @@ func (s *Simulator) registerCards() {
 	}
 	var key [32]byte
 	for i := 0; i < len(key); i += 8 {
-		binary.LittleEndian.PutUint64(key[i:], s.rng.Uint64())
+		binary.LittleEndian.PutUint64(key[i:], s.st.rng.Uint64())
 	}
 	cs.secret = key[:]
-	cs.ledgerScale, _ = s.cat.scale(cardLedgerAsset)
+	cs.ledgerScale, _ = s.st.cat.scale(cardLedgerAsset)
 	for _, p := range fixtureCardProducts() {
 		cs.products = append(cs.products, p)
 		cs.productByID[p.ID] = p
 	}
-	s.cards = cs
+	s.st.cards = cs
 	// The issuer's success paths of what is in flight (outcome.go).
 	s.onOutcome(CollectionCardApplications, func(tx *kernel.Tx, id string) {
-		if a := s.cards.apps[id]; a != nil {
+		if a := s.st.cards.apps[id]; a != nil {
 			_ = s.approveCardApplication(tx, a)
 		}
 	})
 	s.onOutcome(CollectionCardClosures, func(tx *kernel.Tx, id string) {
-		if c := s.cards.cards[id]; c != nil {
+		if c := s.st.cards.cards[id]; c != nil {
 			_ = s.completeCardClose(tx, c)
 		}
 	})
 	s.onOutcome(CollectionCardTopups, func(tx *kernel.Tx, id string) {
-		if t := s.cards.topups[id]; t != nil {
+		if t := s.st.cards.topups[id]; t != nil {
 			_ = s.creditCardTopUp(tx, t)
 		}
 	})
@@ -296,7 +296,7 @@ func fixtureCardProducts() []*cardProduct {
 // memberAddresses returns m's shipping addresses, creating the fixture pair
 // (SG default, HK) on first use.
 func (s *Simulator) memberAddresses(m *member) []*cardAddress {
-	cs := s.cards
+	cs := s.st.cards
 	if a, ok := cs.addresses[m.ID]; ok {
 		return a
 	}
@@ -306,13 +306,13 @@ func (s *Simulator) memberAddresses(m *member) []*cardAddress {
 }
 
 func (s *Simulator) newAddress(country string, def bool) *cardAddress {
-	s.cards.addrSeq++
-	return &cardAddress{ID: fmt.Sprintf("adr_%04d", s.cards.addrSeq), Country: country, IsDefault: def}
+	s.st.cards.addrSeq++
+	return &cardAddress{ID: fmt.Sprintf("adr_%04d", s.st.cards.addrSeq), Country: country, IsDefault: def}
 }
 
 // kycCountryOf is the country of the KYC the member used (default SG).
 func (s *Simulator) kycCountryOf(m *member) string {
-	if c, ok := s.cards.kycCountry[m.ID]; ok {
+	if c, ok := s.st.cards.kycCountry[m.ID]; ok {
 		return c
 	}
 	return "SG"
@@ -324,7 +324,7 @@ func (s *Simulator) productVisible(p *cardProduct) bool {
 	if !p.Enabled {
 		return false
 	}
-	return len(s.cards.binAuth) == 0 || s.cards.binAuth[p.BIN]
+	return len(s.st.cards.binAuth) == 0 || s.st.cards.binAuth[p.BIN]
 }
 
 // lookupProduct finds a visible product by id with or without cpd_.
@@ -336,7 +336,7 @@ func (s *Simulator) lookupProduct(id string) *cardProduct {
 	if !strings.HasPrefix(id, "cpd_") {
 		id = "cpd_" + id
 	}
-	p := s.cards.productByID[id]
+	p := s.st.cards.productByID[id]
 	if p == nil || !s.productVisible(p) {
 		return nil
 	}
@@ -346,7 +346,7 @@ func (s *Simulator) lookupProduct(id string) *cardProduct {
 // cardOf finds member m's card by id with or without crd_; a card of another
 // member is not found.
 func (s *Simulator) cardOf(m *member, id string) (*simCard, error) {
-	c := s.cards.cards[withIDPrefix("crd_", id)]
+	c := s.st.cards.cards[withIDPrefix("crd_", id)]
 	if c == nil || (m != nil && c.MemberID != m.ID) {
 		return nil, errNotFound("card")
 	}
@@ -377,7 +377,7 @@ func (cs *cardState) cvv(cardID string) string {
 
 // cardBalance is the card's balance in the card currency (scale 2).
 func (s *Simulator) cardBalance(c *simCard) money.Amount {
-	b := s.ledger.Balance(CardAccount(c.ID), cardLedgerAsset)
+	b := s.st.ledger.Balance(CardAccount(c.ID), cardLedgerAsset)
 	if r, err := b.Rescale(cardScale); err == nil {
 		return r
 	}
@@ -386,13 +386,13 @@ func (s *Simulator) cardBalance(c *simCard) money.Amount {
 }
 
 // memberOfCard returns the member owning c.
-func (s *Simulator) memberOfCard(c *simCard) *member { return s.members.Get(c.MemberID) }
+func (s *Simulator) memberOfCard(c *simCard) *member { return s.st.members.Get(c.MemberID) }
 
 // cardFunding applies the funding_source rule for the merchant's model:
 // merchant_hosted must send merchant; platform_hosted may send member or
 // nothing. It returns "member" or "merchant".
 func (s *Simulator) cardFunding(v string) (string, error) {
-	if s.merchant.Model == MerchantHosted {
+	if s.st.merchant.Model == MerchantHosted {
 		if v != "merchant" {
 			return "", errInvalidFields("funding_source must be merchant for merchant_hosted accounts", "funding_source")
 		}

@@ -87,7 +87,7 @@ func cardCredit(amount money.Amount) (credit, remainder money.Amount, err error)
 // amount the asset's ledger scale cannot hold exactly is an error, never a
 // rounding.
 func (s *Simulator) atScaleOf(asset string, a money.Amount) (money.Amount, error) {
-	sc, ok := s.cat.scale(asset)
+	sc, ok := s.st.cat.scale(asset)
 	if !ok {
 		return money.Amount{}, fmt.Errorf("simulator: unknown asset %s", asset)
 	}
@@ -108,7 +108,7 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 	if b.ClientKey != "" {
 		// The business key is permanent: the same key is the same
 		// application, however late the resend.
-		if a := s.cards.appByKey[m.ID+"\x00"+b.ClientKey]; a != nil {
+		if a := s.st.cards.appByKey[m.ID+"\x00"+b.ClientKey]; a != nil {
 			return 200, appCreatedJSON(a), nil
 		}
 	}
@@ -132,7 +132,7 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 		}
 	default:
 		bin := strings.TrimSpace(b.BIN)
-		for _, q := range s.cards.products {
+		for _, q := range s.st.cards.products {
 			if s.productVisible(q) && q.physical() == wantPhysical && (bin == "" || q.BIN == bin) {
 				p = q
 				break
@@ -146,19 +146,19 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 		return 0, nil, newErr("product_not_available", "source_asset is not allowed for this product")
 	}
 	// First top-up.
-	first := s.cat.mustAmount(src, "0")
+	first := s.st.cat.mustAmount(src, "0")
 	if b.FirstTopUp != "" { // "0" is no first top-up, as omitting it
-		if first, err = s.cat.amount(src, b.FirstTopUp, decimalNonNegative); err != nil {
+		if first, err = s.st.cat.amount(src, b.FirstTopUp, decimalNonNegative); err != nil {
 			return 0, nil, cardAmountError("first_topup", src, err)
 		}
 	}
-	if first.Cmp(s.cat.mustAmount(p.FeeAsset, p.MinFirstTopUp)) < 0 {
-		return 0, nil, newErr("amount_out_of_range", "first_topup is below the product's min_first_topup "+s.cat.mustAmount(p.FeeAsset, p.MinFirstTopUp).String())
+	if first.Cmp(s.st.cat.mustAmount(p.FeeAsset, p.MinFirstTopUp)) < 0 {
+		return 0, nil, newErr("amount_out_of_range", "first_topup is below the product's min_first_topup "+s.st.cat.mustAmount(p.FeeAsset, p.MinFirstTopUp).String())
 	}
-	if !first.IsZero() && first.Cmp(s.cat.mustAmount(p.FeeAsset, p.MinTopUp)) < 0 {
+	if !first.IsZero() && first.Cmp(s.st.cat.mustAmount(p.FeeAsset, p.MinTopUp)) < 0 {
 		return 0, nil, errBusiness500("top-up below minimum")
 	}
-	if first.Cmp(s.cat.mustAmount(p.FeeAsset, p.MaxTopUp)) > 0 {
+	if first.Cmp(s.st.cat.mustAmount(p.FeeAsset, p.MaxTopUp)) > 0 {
 		return 0, nil, errBusiness500("top-up over the per-transaction limit")
 	}
 	binding := strings.TrimSpace(b.QuickKYCBindingID)
@@ -182,11 +182,11 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 	default:
 		return 0, nil, errBusiness500("cannot apply")
 	}
-	fee, err := s.atScaleOf(src, s.cat.mustAmount(p.FeeAsset, p.IssueFee))
+	fee, err := s.atScaleOf(src, s.st.cat.mustAmount(p.FeeAsset, p.IssueFee))
 	if err != nil {
 		return 0, nil, errBusiness500("the issue fee cannot be charged in " + src)
 	}
-	shipping := s.cat.mustAmount(src, "0")
+	shipping := s.st.cat.mustAmount(src, "0")
 	var addr *cardAddress
 	if p.physical() {
 		want := strings.TrimSpace(b.AddressID)
@@ -225,16 +225,16 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 	}
 	need, _ := charge.Add(first)
 	if allocate && src == kyc.QuickFeeAsset {
-		need, _ = need.Add(s.cat.mustAmount(kyc.QuickFeeAsset, kyc.QuickFee))
+		need, _ = need.Add(s.st.cat.mustAmount(kyc.QuickFeeAsset, kyc.QuickFee))
 	}
-	if s.ledger.Balance(avail, src).Cmp(need) < 0 {
+	if s.st.ledger.Balance(avail, src).Cmp(need) < 0 {
 		if funding == "merchant" {
 			return 0, nil, newErr("service_unavailable", "card line temporarily unavailable")
 		}
 		return 0, nil, errBusiness500("insufficient member balance")
 	}
 	if allocate {
-		qb, err := s.kyc.Allocate(c.Tx, m, b.QuickKYCEmail)
+		qb, err := s.st.kyc.Allocate(c.Tx, m, b.QuickKYCEmail)
 		if err != nil {
 			if ae := asAPIError(err); ae.Code == "invalid_fields" {
 				return 0, nil, errInvalidFields(ae.Message, "quick_kyc_email")
@@ -244,7 +244,7 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 		binding = qb.ID
 	}
 	appID := "cap_" + s.newUUID()
-	if err := s.ledger.Post(c.Now, "card application "+appID+": fee, shipping, first top-up hold", postings...); err != nil {
+	if err := s.st.ledger.Post(c.Now, "card application "+appID+": fee, shipping, first top-up hold", postings...); err != nil {
 		var insuf *InsufficientFundsError
 		if errors.As(err, &insuf) {
 			if funding == "merchant" {
@@ -264,15 +264,15 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 	a := &cardApplication{seq: s.nextSeq(c.Tx), ID: appID, MemberID: m.ID, ProductID: p.ID, FormFactor: p.formFactor(), Status: status, StatusVersion: 1,
 		ClientKey: b.ClientKey, SourceAsset: src, Funding: funding, Fee: fee, Shipping: shipping, FirstTopUp: first,
 		Address: addr, QuickBindingID: binding, CreatedAt: c.Now, UpdatedAt: c.Now}
-	s.cards.apps[a.ID] = a
-	s.cards.appByKey[m.ID+"\x00"+a.ClientKey] = a
+	s.st.cards.apps[a.ID] = a
+	s.st.cards.appByKey[m.ID+"\x00"+a.ClientKey] = a
 	s.emit(c.Tx, "card.application.submitted", "card_application", a.ID, m, a.Status, a.StatusVersion, nil)
 	s.inFlight(c.Tx, CollectionCardApplications, a.ID)
 	return 201, appCreatedJSON(a), nil
 }
 
 func (s *Simulator) handleCardApplicationGet(c *rc, id string) (int, any, error) {
-	a := s.cards.apps[withIDPrefix("cap_", id)]
+	a := s.st.cards.apps[withIDPrefix("cap_", id)]
 	if a == nil || a.MemberID != c.Member.ID {
 		return 0, nil, errNotFound("card application")
 	}
@@ -280,7 +280,7 @@ func (s *Simulator) handleCardApplicationGet(c *rc, id string) (int, any, error)
 }
 
 func (s *Simulator) findApplication(id string) (*cardApplication, error) {
-	a := s.cards.apps[withIDPrefix("cap_", id)]
+	a := s.st.cards.apps[withIDPrefix("cap_", id)]
 	if a == nil {
 		return nil, fmt.Errorf("card application %q not found", id)
 	}
@@ -302,17 +302,17 @@ func (s *Simulator) approveCardApplication(tx *kernel.Tx, a *cardApplication) er
 		a.RejectReason = reason
 		return s.rejectCardApplication(tx, a)
 	}
-	now := s.clock.Now()
-	m := s.members.Get(a.MemberID)
+	now := s.st.clock.Now()
+	m := s.st.members.Get(a.MemberID)
 	card := s.newCard(tx, m, a.ProductID, a.ID, a.FormFactor)
 	if !a.FirstTopUp.IsZero() {
 		avail, locked := fundingAccounts(a.Funding, a.MemberID)
 		t := &cardTopUp{seq: s.nextSeq(tx), ID: "ctp_" + s.newUUID(), CardID: card.ID, MemberID: a.MemberID, Asset: a.SourceAsset, Funding: a.Funding,
-			Amount: a.FirstTopUp, Fee: s.cat.mustAmount(a.SourceAsset, "0"), Status: "processing", StatusVersion: 1, CreatedAt: now}
+			Amount: a.FirstTopUp, Fee: s.st.cat.mustAmount(a.SourceAsset, "0"), Status: "processing", StatusVersion: 1, CreatedAt: now}
 		if err := s.creditCard(tx, "first top-up "+t.ID+" of "+a.ID, a.SourceAsset, a.FirstTopUp, locked, avail, card.ID); err != nil {
 			return err
 		}
-		s.cards.topups[t.ID] = t
+		s.st.cards.topups[t.ID] = t
 		t.Status, t.StatusVersion = "completed", 2
 		defer s.emit(tx, "card.topup.credited", "card_topup", strings.TrimPrefix(t.ID, "ctp_"), m, t.Status, t.StatusVersion, nil)
 	}
@@ -348,33 +348,33 @@ func (s *Simulator) failCardApplication(tx *kernel.Tx, a *cardApplication, compe
 			Posting{Account: locked, Asset: a.SourceAsset, Amount: a.FirstTopUp.Neg()},
 			Posting{Account: avail, Asset: a.SourceAsset, Amount: a.FirstTopUp})
 	}
-	if err := s.ledger.Post(s.clock.Now(), "card application "+a.ID+" rejected: refund and release", postings...); err != nil {
+	if err := s.st.ledger.Post(s.st.clock.Now(), "card application "+a.ID+" rejected: refund and release", postings...); err != nil {
 		return err
 	}
-	a.Status, a.UpdatedAt = "rejected", s.clock.Now()
+	a.Status, a.UpdatedAt = "rejected", s.st.clock.Now()
 	a.StatusVersion++
 	s.settled(tx, a.ID)
-	s.emit(tx, "card.application.rejected", "card_application", a.ID, s.members.Get(a.MemberID), a.Status, a.StatusVersion, nil)
-	if compensate && a.QuickBindingID != "" && s.kyc.BindingActive(s.members.Get(a.MemberID), a.QuickBindingID) {
+	s.emit(tx, "card.application.rejected", "card_application", a.ID, s.st.members.Get(a.MemberID), a.Status, a.StatusVersion, nil)
+	if compensate && a.QuickBindingID != "" && s.st.kyc.BindingActive(s.st.members.Get(a.MemberID), a.QuickBindingID) {
 		// The first upstream terminal failure compensates the binding.
-		_, _ = s.kyc.Compensate(tx, a.QuickBindingID, "auto", a.ID)
+		_, _ = s.st.kyc.Compensate(tx, a.QuickBindingID, "auto", a.ID)
 	}
 	return nil
 }
 
 // newCard creates an issued card for m.
 func (s *Simulator) newCard(tx *kernel.Tx, m *member, productID, applicationID, formFactor string) *simCard {
-	now := s.clock.Now()
+	now := s.st.clock.Now()
 	exp := now.AddDate(3, 0, 0)
 	c := &simCard{seq: s.nextSeq(tx), ID: "crd_" + s.newUUID(), MemberID: m.ID, ProductID: productID, ApplicationID: applicationID,
 		FormFactor: formFactor, Status: "active", StatusVersion: 1,
-		Last4: fmt.Sprintf("%04d", s.rng.IntN(10000)), ExpMonth: int(exp.Month()), ExpYear: exp.Year() % 100,
+		Last4: fmt.Sprintf("%04d", s.st.rng.IntN(10000)), ExpMonth: int(exp.Month()), ExpYear: exp.Year() % 100,
 		CreatedAt: now, UpdatedAt: now}
 	if formFactor == "physical" {
 		c.Status, c.Inventory = "unactivated", "manufacturing"
 	}
-	s.cards.cards[c.ID] = c
-	s.cards.cardsByMem[m.ID] = insertByKey(s.cards.cardsByMem[m.ID], c, (*simCard).key)
+	s.st.cards.cards[c.ID] = c
+	s.st.cards.cardsByMem[m.ID] = insertByKey(s.st.cards.cardsByMem[m.ID], c, (*simCard).key)
 	return c
 }
 
@@ -394,7 +394,7 @@ func (s *Simulator) creditCard(tx *kernel.Tx, memo, asset string, amount money.A
 	}
 	if asset == cardLedgerAsset {
 		postings = append(postings, Posting{Account: CardAccount(cardID), Asset: asset, Amount: credit})
-		return s.ledger.Post(s.clock.Now(), memo, postings...)
+		return s.st.ledger.Post(s.st.clock.Now(), memo, postings...)
 	}
 	conv, err := s.atScaleOf(cardLedgerAsset, credit)
 	if err != nil {
@@ -405,14 +405,14 @@ func (s *Simulator) creditCard(tx *kernel.Tx, memo, asset string, amount money.A
 		Posting{Account: UpstreamAccount("card_issuer"), Asset: cardLedgerAsset, Amount: conv.Neg()},
 		Posting{Account: CardAccount(cardID), Asset: cardLedgerAsset, Amount: conv},
 	)
-	return s.ledger.Post(s.clock.Now(), memo, postings...)
+	return s.st.ledger.Post(s.st.clock.Now(), memo, postings...)
 }
 
 // appsOnBinding returns the applications under review that rely on quick
 // KYC binding id, oldest first.
 func (s *Simulator) appsOnBinding(id string) []*cardApplication {
 	var out []*cardApplication
-	for _, a := range s.cards.apps {
+	for _, a := range s.st.cards.apps {
 		if a.QuickBindingID == id && cardAppUnderReview(a) {
 			out = append(out, a)
 		}

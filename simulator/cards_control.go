@@ -11,7 +11,7 @@ import (
 // Go method on *Simulator of the same meaning.
 func (s *Simulator) registerCardActions() {
 	decode := decodeControl
-	s.actions["cards/applications/approve"] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {
+	s.wiring.actions["cards/applications/approve"] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {
 		a, err := s.findApplication(id)
 		if err != nil {
 			return nil, unknownID("card application", id, err)
@@ -25,7 +25,7 @@ func (s *Simulator) registerCardActions() {
 		}
 		return out, nil
 	}
-	s.actions["cards/applications/reject"] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {
+	s.wiring.actions["cards/applications/reject"] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {
 		a, err := s.findApplication(id)
 		if err != nil {
 			return nil, unknownID("card application", id, err)
@@ -35,14 +35,14 @@ func (s *Simulator) registerCardActions() {
 		}
 		return appJSON(a), nil
 	}
-	s.actions["cards/ship"] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {
+	s.wiring.actions["cards/ship"] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {
 		c, err := s.shipCard(tx, id)
 		if err != nil {
 			return nil, err
 		}
 		return s.cardJSON(c), nil
 	}
-	s.actions["cards/transactions"] = func(tx *kernel.Tx, id string, body []byte) (any, error) {
+	s.wiring.actions["cards/transactions"] = func(tx *kernel.Tx, id string, body []byte) (any, error) {
 		var in CardTransaction
 		if err := decode(body, &in); err != nil {
 			return nil, err
@@ -57,7 +57,7 @@ func (s *Simulator) registerCardActions() {
 		}
 		return txJSON(t), nil
 	}
-	s.actions["cards/close_complete"] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {
+	s.wiring.actions["cards/close_complete"] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {
 		c, err := s.cardOf(nil, id)
 		if err != nil {
 			return nil, err
@@ -67,7 +67,7 @@ func (s *Simulator) registerCardActions() {
 		}
 		return s.cardJSON(c), nil
 	}
-	s.actions["cards/set_status"] = func(tx *kernel.Tx, id string, body []byte) (any, error) {
+	s.wiring.actions["cards/set_status"] = func(tx *kernel.Tx, id string, body []byte) (any, error) {
 		var in struct {
 			Status string `json:"status"`
 		}
@@ -80,7 +80,7 @@ func (s *Simulator) registerCardActions() {
 		}
 		return s.cardJSON(c), nil
 	}
-	s.actions["cards/upstream_balance"] = func(tx *kernel.Tx, id string, body []byte) (any, error) {
+	s.wiring.actions["cards/upstream_balance"] = func(tx *kernel.Tx, id string, body []byte) (any, error) {
 		in := struct {
 			Readable *bool `json:"readable"`
 		}{}
@@ -97,7 +97,7 @@ func (s *Simulator) registerCardActions() {
 		c.UpstreamUnreadable = !*in.Readable
 		return map[string]any{"id": c.ID, "readable": *in.Readable}, nil
 	}
-	s.actions["cards/unlock"] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {
+	s.wiring.actions["cards/unlock"] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {
 		c, err := s.cardOf(nil, id)
 		if err != nil {
 			return nil, err
@@ -105,7 +105,7 @@ func (s *Simulator) registerCardActions() {
 		c.LockedUntil, c.Failures = timeZero, 0
 		return s.cardJSON(c), nil
 	}
-	s.actions["cards/plastic"] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {
+	s.wiring.actions["cards/plastic"] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {
 		p, err := s.cardPlastic(tx, id)
 		if err != nil {
 			return nil, err
@@ -113,9 +113,9 @@ func (s *Simulator) registerCardActions() {
 		return p, nil
 	}
 	s.control("GET /_sim/cards/secure-sessions/{id}", s.serveSecureSessionPage)
-	s.actions["cards/topups/credit"] = s.topUpAction(s.creditCardTopUp)
-	s.actions["cards/topups/reject"] = s.topUpAction(s.rejectCardTopUp)
-	s.actions["cards/topups/timeout"] = s.topUpAction(s.timeoutCardTopUp)
+	s.wiring.actions["cards/topups/credit"] = s.topUpAction(s.creditCardTopUp)
+	s.wiring.actions["cards/topups/reject"] = s.topUpAction(s.rejectCardTopUp)
+	s.wiring.actions["cards/topups/timeout"] = s.topUpAction(s.timeoutCardTopUp)
 }
 
 func (s *Simulator) topUpAction(fn func(*kernel.Tx, *cardTopUp) error) actionFunc {
@@ -143,9 +143,9 @@ func (s *Simulator) shipCard(tx *kernel.Tx, id string) (*simCard, error) {
 	}
 	c.Inventory = "shipped"
 	s.moveCard(tx, c, c.Status, false) // shipping progress is a status update
-	if a := s.cards.apps[c.ApplicationID]; a != nil {
+	if a := s.st.cards.apps[c.ApplicationID]; a != nil {
 		a.StatusVersion++
-		a.UpdatedAt = s.clock.Now()
+		a.UpdatedAt = s.st.clock.Now()
 		s.emit(tx, "card.application.awaiting_bind", "card_application", a.ID, s.memberOfCard(c), a.Status, a.StatusVersion, nil)
 	}
 	return c, nil
@@ -189,7 +189,7 @@ func (s *Simulator) cardPlastic(tx *kernel.Tx, id string) (CardPlastic, error) {
 	if err != nil {
 		return CardPlastic{}, err
 	}
-	return CardPlastic{CardID: c.ID, Last4: c.Last4, Expiry: fmt.Sprintf("%02d/%02d", c.ExpMonth, c.ExpYear), CVV: s.cards.cvv(c.ID)}, nil
+	return CardPlastic{CardID: c.ID, Last4: c.Last4, Expiry: fmt.Sprintf("%02d/%02d", c.ExpMonth, c.ExpYear), CVV: s.st.cards.cvv(c.ID)}, nil
 }
 
 // --- Go methods mirroring the actions and fixture knobs ---------------------
@@ -340,7 +340,7 @@ func (s *Simulator) cardTopUpStatus(id string) (string, error) {
 func (s *Simulator) setCardLimit(formFactor string, n int) {
 	tx := s.k.Begin()
 	defer tx.End()
-	s.cards.limits[formFactor] = n
+	s.st.cards.limits[formFactor] = n
 }
 
 func (s *Simulator) withMember(id string, fn func(*member)) error {
@@ -357,13 +357,13 @@ func (s *Simulator) withMember(id string, fn func(*member)) error {
 // setCardPenalty marks a member as having outstanding penalties (card
 // applications then fail) or clears it.
 func (s *Simulator) setCardPenalty(memberID string, outstanding bool) error {
-	return s.withMember(memberID, func(m *member) { s.cards.penalties[m.ID] = outstanding })
+	return s.withMember(memberID, func(m *member) { s.st.cards.penalties[m.ID] = outstanding })
 }
 
 // setCardKYCCountry sets the country of the KYC a member used (default SG),
 // which product country restrictions check.
 func (s *Simulator) setCardKYCCountry(memberID, country string) error {
-	return s.withMember(memberID, func(m *member) { s.cards.kycCountry[m.ID] = country })
+	return s.withMember(memberID, func(m *member) { s.st.cards.kycCountry[m.ID] = country })
 }
 
 // addCardShippingAddress adds a shipping address to a member and returns its
@@ -378,7 +378,7 @@ func (s *Simulator) addCardShippingAddress(memberID, country string, isDefault b
 			}
 		}
 		a := s.newAddress(country, isDefault)
-		s.cards.addresses[m.ID] = append(list, a)
+		s.st.cards.addresses[m.ID] = append(list, a)
 		id = a.ID
 	})
 	return id, err
@@ -389,14 +389,14 @@ func (s *Simulator) addCardShippingAddress(memberID, country string, isDefault b
 func (s *Simulator) setCardBINAuthorizations(bins ...string) {
 	tx := s.k.Begin()
 	defer tx.End()
-	s.cards.binAuth = statusSet(bins...)
+	s.st.cards.binAuth = statusSet(bins...)
 }
 
 // setCardProductEnabled enables or disables a card product.
 func (s *Simulator) setCardProductEnabled(productID string, enabled bool) error {
 	tx := s.k.Begin()
 	defer tx.End()
-	p := s.cards.productByID[withIDPrefix("cpd_", productID)]
+	p := s.st.cards.productByID[withIDPrefix("cpd_", productID)]
 	if p == nil {
 		return fmt.Errorf("card product %q not found", productID)
 	}
@@ -411,10 +411,10 @@ func (s *Simulator) cardFunds(memberID, asset string) (available, locked money.A
 	if memberID == "" {
 		tx := s.k.Begin()
 		defer tx.End()
-		return s.ledger.Balance(AccountMerchantPrepaid, asset), s.ledger.Balance(AccountMerchantPrepaidLocked, asset), nil
+		return s.st.ledger.Balance(AccountMerchantPrepaid, asset), s.st.ledger.Balance(AccountMerchantPrepaidLocked, asset), nil
 	}
 	err = s.withMember(memberID, func(m *member) {
-		available, locked = s.ledger.Balance(MemberAvailable(m.ID), asset), s.ledger.Balance(MemberLocked(m.ID), asset)
+		available, locked = s.st.ledger.Balance(MemberAvailable(m.ID), asset), s.st.ledger.Balance(MemberLocked(m.ID), asset)
 	})
 	return available, locked, err
 }

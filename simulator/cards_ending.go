@@ -25,7 +25,7 @@ import (
 // topUpsInFlight returns the processing top-ups towards c, oldest first.
 func (s *Simulator) topUpsInFlight(c *simCard) []*cardTopUp {
 	var out []*cardTopUp
-	for _, t := range s.cards.topups {
+	for _, t := range s.st.cards.topups {
 		if t.CardID == c.ID && t.Status == "processing" {
 			out = append(out, t)
 		}
@@ -56,12 +56,12 @@ func (s *Simulator) endCard(tx *kernel.Tx, c *simCard) error {
 // data.id the bare uuid of the withdrawal, REST cwd_<id>). Nothing happens
 // when the balance is zero.
 func (s *Simulator) withdrawCard(tx *kernel.Tx, c *simCard, why string) error {
-	bal := s.ledger.Balance(CardAccount(c.ID), cardLedgerAsset)
+	bal := s.st.ledger.Balance(CardAccount(c.ID), cardLedgerAsset)
 	if bal.IsZero() {
 		return nil
 	}
 	id := s.newUUID()
-	if err := s.ledger.Transfer(s.clock.Now(), fmt.Sprintf("card withdrawal cwd_%s: %s, balance returned to the member wallet", id, why),
+	if err := s.st.ledger.Transfer(s.st.clock.Now(), fmt.Sprintf("card withdrawal cwd_%s: %s, balance returned to the member wallet", id, why),
 		cardLedgerAsset, bal, CardAccount(c.ID), MemberAvailable(c.MemberID)); err != nil {
 		return err
 	}
@@ -75,7 +75,7 @@ func (s *Simulator) liveReplacement(c *simCard) *simCard {
 	seen := map[string]bool{}
 	for c != nil && cardEnded(c.Status) && !seen[c.ID] {
 		seen[c.ID] = true
-		c = s.cards.cards[c.ReplacedBy]
+		c = s.st.cards.cards[c.ReplacedBy]
 	}
 	if c == nil || cardEnded(c.Status) {
 		return nil

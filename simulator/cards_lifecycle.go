@@ -69,7 +69,7 @@ func (c *simCard) allowed(trigger string) bool { return cardMoves[trigger].from[
 func (s *Simulator) moveCard(tx *kernel.Tx, c *simCard, to string, silent bool) {
 	c.Status = to
 	c.StatusVersion++
-	c.UpdatedAt = s.clock.Now()
+	c.UpdatedAt = s.st.clock.Now()
 	if !silent {
 		s.emit(tx, "card.status.updated", "card", strings.TrimPrefix(c.ID, "crd_"), s.memberOfCard(c), c.Status, c.StatusVersion, nil)
 	}
@@ -86,14 +86,14 @@ func (s *Simulator) cardJSON(c *simCard) map[string]any {
 		"balance": s.cardBalance(c).String(), "last4": c.Last4,
 		"created_at": isoTime(c.CreatedAt), "updated_at": isoTime(c.UpdatedAt),
 	}
-	if s.clock.Now().Before(c.LockedUntil) {
+	if s.st.clock.Now().Before(c.LockedUntil) {
 		out["locked_until"] = isoTime(c.LockedUntil)
 	}
 	return out
 }
 
 func (s *Simulator) handleCardList(c *rc) (int, any, error) {
-	env := paginate(s.cards.cardsByMem[c.Member.ID], (*simCard).key, c.Req.URL.Query())
+	env := paginate(s.st.cards.cardsByMem[c.Member.ID], (*simCard).key, c.Req.URL.Query())
 	page := env.Data.([]*simCard)
 	items := make([]map[string]any, 0, len(page))
 	for _, card := range page {
@@ -193,7 +193,7 @@ func (s *Simulator) handleCardActivate(c *rc) (int, any, error) {
 		s.countActivationFailure(card, c.Now)
 		return 0, nil, newErr("card_pin_rejected", "the PIN breaks the card's rules; choose another")
 	}
-	card.PINDigest, card.PINSetBy, card.Failures = s.cards.digest(card.ID, "pin", b.PIN), "activation", 0
+	card.PINDigest, card.PINSetBy, card.Failures = s.st.cards.digest(card.ID, "pin", b.PIN), "activation", 0
 	s.moveCard(c.Tx, card, cardMoves["activate"].to, false)
 	return 200, map[string]any{"id": card.ID, "status": card.Status}, nil
 }
@@ -237,11 +237,11 @@ func (s *Simulator) handleCardPIN(c *rc) (int, any, error) {
 		return 0, nil, newErr("card_pin_rejected", "the PIN breaks the card's rules; choose another")
 	}
 	// Quota: 5 PIN operations per member per hour, across all cards.
-	calls := s.cards.pinCalls[c.Member.ID]
+	calls := s.st.cards.pinCalls[c.Member.ID]
 	for len(calls) > 0 && !c.Now.Before(calls[0].Add(cardPINWindow)) {
 		calls = calls[1:]
 	}
-	s.cards.pinCalls[c.Member.ID] = calls
+	s.st.cards.pinCalls[c.Member.ID] = calls
 	if len(calls) >= cardPINQuota {
 		wait := int(calls[0].Add(cardPINWindow).Sub(c.Now).Seconds() + 0.999)
 		e := newErr("rate_limited", "PIN changes are limited to 5 per hour per member").With("retry_after", wait)
@@ -251,15 +251,15 @@ func (s *Simulator) handleCardPIN(c *rc) (int, any, error) {
 	if err := s.requireStepUp(c, actionDigest("card.pin", card.ID)); err != nil {
 		return 0, nil, err
 	}
-	s.cards.pinCalls[c.Member.ID] = append(calls, c.Now)
+	s.st.cards.pinCalls[c.Member.ID] = append(calls, c.Now)
 	if b.CurrentPIN != "" {
-		if card.PINDigest == nil || !equalDigest(card.PINDigest, s.cards.digest(card.ID, "pin", b.CurrentPIN)) {
+		if card.PINDigest == nil || !equalDigest(card.PINDigest, s.st.cards.digest(card.ID, "pin", b.CurrentPIN)) {
 			return 0, nil, newErr("invalid_fields", "current PIN or CVV not accepted")
 		}
-	} else if b.CVV != s.cards.cvv(card.ID) {
+	} else if b.CVV != s.st.cards.cvv(card.ID) {
 		return 0, nil, newErr("invalid_fields", "current PIN or CVV not accepted")
 	}
-	card.PINDigest, card.PINSetBy = s.cards.digest(card.ID, "pin", b.NewPIN), "pin"
+	card.PINDigest, card.PINSetBy = s.st.cards.digest(card.ID, "pin", b.NewPIN), "pin"
 	card.UpdatedAt = c.Now
 	return 200, map[string]any{"id": card.ID, "updated": true}, nil
 }
@@ -335,7 +335,7 @@ func (s *Simulator) closeBlockers(c *simCard) []string {
 	if c.UpstreamUnreadable {
 		out = append(out, "upstream_balance_unreadable")
 	}
-	if !s.ledger.Balance(CardAccount(c.ID), cardLedgerAsset).IsZero() {
+	if !s.st.ledger.Balance(CardAccount(c.ID), cardLedgerAsset).IsZero() {
 		out = append(out, "balance_remaining")
 	}
 	if len(s.topUpsInFlight(c)) > 0 {
@@ -436,7 +436,7 @@ func (s *Simulator) handleCardReplace(c *rc) (int, any, error) {
 	if !card.allowed("replace") {
 		return 0, nil, errCardState(card, "replace")
 	}
-	p := s.cards.productByID[card.ProductID]
+	p := s.st.cards.productByID[card.ProductID]
 	if p == nil || !s.productVisible(p) {
 		return 0, nil, newErr("product_not_available", "card product no longer available")
 	}
@@ -454,10 +454,10 @@ func (s *Simulator) handleCardReplace(c *rc) (int, any, error) {
 			return 0, nil, errBusiness500("unsupported shipping country")
 		}
 	}
-	bal := s.ledger.Balance(CardAccount(card.ID), cardLedgerAsset)
+	bal := s.st.ledger.Balance(CardAccount(card.ID), cardLedgerAsset)
 	nc := s.newCard(c.Tx, c.Member, card.ProductID, card.ApplicationID, card.FormFactor)
 	if !bal.IsZero() {
-		if err := s.ledger.Transfer(c.Now, "card "+card.ID+" replaced by "+nc.ID, cardLedgerAsset, bal, CardAccount(card.ID), CardAccount(nc.ID)); err != nil {
+		if err := s.st.ledger.Transfer(c.Now, "card "+card.ID+" replaced by "+nc.ID, cardLedgerAsset, bal, CardAccount(card.ID), CardAccount(nc.ID)); err != nil {
 			return 0, nil, err
 		}
 	}
@@ -483,7 +483,7 @@ func (s *Simulator) handleCardSecureSession(c *rc) (int, any, error) {
 		return 0, nil, errCardState(card, "open a secure session on")
 	}
 	ss := &cardSession{ID: s.newUUID(), CardID: card.ID, ExpiresAt: c.Now.Add(secureSessionTTL)}
-	s.cards.sessions[ss.ID] = ss
+	s.st.cards.sessions[ss.ID] = ss
 	token := "sst_" + strings.ReplaceAll(s.newUUID(), "-", "")
 	return 201, map[string]any{
 		"token":      token,
@@ -495,12 +495,12 @@ func (s *Simulator) handleCardSecureSession(c *rc) (int, any, error) {
 // serveSecureSessionPage stands in for the hosted page of a secure session.
 // It shows what the page is about, never the card data.
 func (s *Simulator) serveSecureSessionPage(_ *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
-	ss := s.cards.sessions[r.PathValue("id")]
+	ss := s.st.cards.sessions[r.PathValue("id")]
 	if ss == nil {
 		return 0, nil, errNotFound("secure session")
 	}
 	state := "open"
-	if !s.clock.Now().Before(ss.ExpiresAt) {
+	if !s.st.clock.Now().Before(ss.ExpiresAt) {
 		state = "expired"
 	}
 	return 200, map[string]any{"card_id": ss.CardID, "state": state, "expires_at": isoTime(ss.ExpiresAt)}, nil

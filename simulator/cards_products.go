@@ -43,7 +43,7 @@ func (s *Simulator) registerCardEndpoints() {
 
 func (s *Simulator) handleCardProducts(c *rc) (int, any, error) {
 	items := []map[string]any{}
-	for _, p := range s.cards.products {
+	for _, p := range s.st.cards.products {
 		if !s.productVisible(p) {
 			continue
 		}
@@ -59,12 +59,12 @@ func (s *Simulator) handleCardProducts(c *rc) (int, any, error) {
 // in progress and cards that have not ended.
 func (s *Simulator) cardSlotsUsed(m *member, formFactor string) int {
 	n := 0
-	for _, a := range s.cards.apps {
+	for _, a := range s.st.cards.apps {
 		if a.MemberID == m.ID && a.FormFactor == formFactor && (a.Status == "pending_review" || a.Status == "submitted") {
 			n++
 		}
 	}
-	for _, c := range s.cards.cardsByMem[m.ID] {
+	for _, c := range s.st.cards.cardsByMem[m.ID] {
 		if c.FormFactor == formFactor && !cardEnded(c.Status) {
 			n++
 		}
@@ -87,7 +87,7 @@ const (
 func (s *Simulator) cardIneligibility(m *member, p *cardProduct, bindingID string, allocating bool) string {
 	bound := allocating
 	if bindingID != "" {
-		if !s.kyc.BindingActive(m, bindingID) {
+		if !s.st.kyc.BindingActive(m, bindingID) {
 			return reasonBindingNotActive
 		}
 		bound = true
@@ -99,7 +99,7 @@ func (s *Simulator) cardIneligibility(m *member, p *cardProduct, bindingID strin
 	if r := s.cardMemberGate(m, p, bound); r != "" {
 		return r
 	}
-	if s.cardSlotsUsed(m, p.formFactor()) >= s.cards.limits[p.formFactor()] {
+	if s.cardSlotsUsed(m, p.formFactor()) >= s.st.cards.limits[p.formFactor()] {
 		return reasonCardLimit
 	}
 	if p.physical() && len(s.deliverableAddresses(m, p)) == 0 {
@@ -123,13 +123,13 @@ func (s *Simulator) deliverableAddresses(m *member, p *cardProduct) []*cardAddre
 // false for a country the product does not ship to.
 func (s *Simulator) shippingFee(p *cardProduct, a *cardAddress) (money.Amount, bool) {
 	if !p.physical() {
-		return s.cat.mustAmount(p.FeeAsset, "0"), true
+		return s.st.cat.mustAmount(p.FeeAsset, "0"), true
 	}
 	v, ok := p.ShippingFees[a.Country]
 	if !ok {
 		return money.Amount{}, false
 	}
-	return s.cat.mustAmount(p.FeeAsset, v), true
+	return s.st.cat.mustAmount(p.FeeAsset, v), true
 }
 
 func (s *Simulator) handleCardQuote(c *rc) (int, any, error) {
@@ -138,12 +138,12 @@ func (s *Simulator) handleCardQuote(c *rc) (int, any, error) {
 		return 0, nil, errNotFound("card product")
 	}
 	binding := c.Req.URL.Query().Get("quick_kyc_binding_id")
-	fee := s.cat.mustAmount(p.FeeAsset, p.IssueFee)
-	shipping := s.cat.mustAmount(p.FeeAsset, "0")
+	fee := s.st.cat.mustAmount(p.FeeAsset, p.IssueFee)
+	shipping := s.st.cat.mustAmount(p.FeeAsset, "0")
 	out := map[string]any{
 		"product_id": p.ID, "form_factor": p.FormFactor, "fee_asset": p.FeeAsset,
-		"ledger_scale": fee.Scale(), "display_scale": s.cat.lookup(p.FeeAsset).DisplayScale,
-		"issue_fee": fee.String(), "min_first_topup": s.cat.mustAmount(p.FeeAsset, p.MinFirstTopUp).String(),
+		"ledger_scale": fee.Scale(), "display_scale": s.st.cat.lookup(p.FeeAsset).DisplayScale,
+		"issue_fee": fee.String(), "min_first_topup": s.st.cat.mustAmount(p.FeeAsset, p.MinFirstTopUp).String(),
 	}
 	if p.physical() {
 		rows := []map[string]any{}

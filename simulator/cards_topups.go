@@ -64,7 +64,7 @@ func (s *Simulator) handleCardTopUp(c *rc) (int, any, error) {
 	if memberRestriction(c.Member) != "" {
 		return 0, nil, errBusiness500("member account restricted")
 	}
-	p := s.cards.productByID[card.ProductID]
+	p := s.st.cards.productByID[card.ProductID]
 	if p == nil || !s.productVisible(p) {
 		return 0, nil, newErr("product_not_available", "card product not available")
 	}
@@ -77,21 +77,21 @@ func (s *Simulator) handleCardTopUp(c *rc) (int, any, error) {
 	var chosen string
 	var amount, fee, total money.Amount
 	for _, asset := range s.topUpCandidates(c.Member, p, b.SourceAsset) {
-		a, err := s.cat.amount(asset, b.Amount, decimalNonNegative)
+		a, err := s.st.cat.amount(asset, b.Amount, decimalNonNegative)
 		if err != nil {
 			return 0, nil, cardAmountError("amount", asset, err)
 		}
 		if a.IsZero() {
 			return 0, nil, errInvalidFields("amount must be greater than zero", "amount")
 		}
-		if a.Cmp(s.cat.mustAmount(p.FeeAsset, p.MinTopUp)) < 0 {
+		if a.Cmp(s.st.cat.mustAmount(p.FeeAsset, p.MinTopUp)) < 0 {
 			return 0, nil, errBusiness500("top-up below minimum")
 		}
-		if a.Cmp(s.cat.mustAmount(p.FeeAsset, p.MaxTopUp)) > 0 {
+		if a.Cmp(s.st.cat.mustAmount(p.FeeAsset, p.MaxTopUp)) > 0 {
 			return 0, nil, errBusiness500("top-up over the per-transaction limit")
 		}
 		f, t := topUpPrice(p, a)
-		if s.ledger.Balance(avail, asset).Cmp(t) >= 0 {
+		if s.st.ledger.Balance(avail, asset).Cmp(t) >= 0 {
 			chosen, amount, fee, total = asset, a, f, t
 			break
 		}
@@ -103,7 +103,7 @@ func (s *Simulator) handleCardTopUp(c *rc) (int, any, error) {
 		return 0, nil, errBusiness500("insufficient member balance")
 	}
 	id := "ctp_" + s.newUUID()
-	if err := s.ledger.Transfer(c.Now, "card top-up "+id+" hold", chosen, total, avail, locked); err != nil {
+	if err := s.st.ledger.Transfer(c.Now, "card top-up "+id+" hold", chosen, total, avail, locked); err != nil {
 		var insuf *InsufficientFundsError
 		if errors.As(err, &insuf) {
 			return 0, nil, errBusiness500("insufficient balance")
@@ -112,14 +112,14 @@ func (s *Simulator) handleCardTopUp(c *rc) (int, any, error) {
 	}
 	t := &cardTopUp{seq: s.nextSeq(c.Tx), ID: id, CardID: card.ID, MemberID: c.Member.ID, Asset: chosen, Funding: funding, Amount: amount, Fee: fee,
 		Status: "processing", StatusVersion: 1, CreatedAt: c.Now}
-	s.cards.topups[t.ID] = t
+	s.st.cards.topups[t.ID] = t
 	s.inFlight(c.Tx, CollectionCardTopups, t.ID)
-	if s.cards.topUpTimeouts > 0 {
+	if s.st.cards.topUpTimeouts > 0 {
 		// The upstream call timed out after the hold: the order exists and
 		// stays processing with its funds held (no outcome runs by itself),
 		// the caller is answered 504, and the order is what the idempotency
 		// key stores, so the retry with the same key replays it.
-		s.cards.topUpTimeouts--
+		s.st.cards.topUpTimeouts--
 		_ = s.timeoutCardTopUp(c.Tx, t)
 		c.AnswerInstead = newErr("upstream_timeout", "the card issuer did not answer in time; the top-up may have been accepted: retry with the same idempotency key")
 	}
@@ -135,7 +135,7 @@ func (s *Simulator) handleCardTopUpEstimate(c *rc) (int, any, error) {
 	if q.Get("amount") == "" {
 		return 0, nil, errInvalidFields("amount is required", "amount")
 	}
-	p := s.cards.productByID[card.ProductID]
+	p := s.st.cards.productByID[card.ProductID]
 	if p == nil || !s.productVisible(p) {
 		return 0, nil, newErr("product_not_available", "card product not available")
 	}
@@ -144,7 +144,7 @@ func (s *Simulator) handleCardTopUpEstimate(c *rc) (int, any, error) {
 		return 0, nil, newErr("product_not_available", "no source asset available for this card")
 	}
 	asset := cands[0]
-	a, err := s.cat.amount(asset, q.Get("amount"), decimalNonNegative)
+	a, err := s.st.cat.amount(asset, q.Get("amount"), decimalNonNegative)
 	if err != nil {
 		return 0, nil, cardAmountError("amount", asset, err)
 	}
@@ -167,7 +167,7 @@ func (s *Simulator) handleCardTopUpEstimate(c *rc) (int, any, error) {
 }
 
 func (s *Simulator) findTopUp(id string) (*cardTopUp, error) {
-	t := s.cards.topups[withIDPrefix("ctp_", id)]
+	t := s.st.cards.topups[withIDPrefix("ctp_", id)]
 	if t == nil {
 		return nil, fmt.Errorf("card top-up %q not found", id)
 	}
@@ -187,7 +187,7 @@ func (s *Simulator) creditCardTopUp(tx *kernel.Tx, t *cardTopUp) error {
 	}
 	avail, locked := fundingAccounts(t.Funding, t.MemberID)
 	if !t.Fee.IsZero() {
-		if err := s.ledger.Transfer(s.clock.Now(), "card top-up "+t.ID+" fee", t.Asset, t.Fee, locked, AccountRevenueFees); err != nil {
+		if err := s.st.ledger.Transfer(s.st.clock.Now(), "card top-up "+t.ID+" fee", t.Asset, t.Fee, locked, AccountRevenueFees); err != nil {
 			return err
 		}
 	}
@@ -197,7 +197,7 @@ func (s *Simulator) creditCardTopUp(tx *kernel.Tx, t *cardTopUp) error {
 	t.Status = "completed"
 	t.StatusVersion++
 	s.settled(tx, t.ID)
-	s.emit(tx, "card.topup.credited", "card_topup", strings.TrimPrefix(t.ID, "ctp_"), s.members.Get(t.MemberID), t.Status, t.StatusVersion, nil)
+	s.emit(tx, "card.topup.credited", "card_topup", strings.TrimPrefix(t.ID, "ctp_"), s.st.members.Get(t.MemberID), t.Status, t.StatusVersion, nil)
 	return nil
 }
 
@@ -209,7 +209,7 @@ func (s *Simulator) rejectCardTopUp(tx *kernel.Tx, t *cardTopUp) error {
 	}
 	avail, locked := fundingAccounts(t.Funding, t.MemberID)
 	total, _ := t.Amount.Add(t.Fee)
-	if err := s.ledger.Transfer(s.clock.Now(), "card top-up "+t.ID+" rejected: hold released", t.Asset, total, locked, avail); err != nil {
+	if err := s.st.ledger.Transfer(s.st.clock.Now(), "card top-up "+t.ID+" rejected: hold released", t.Asset, total, locked, avail); err != nil {
 		return err
 	}
 	t.Status = "failed"

@@ -75,7 +75,7 @@ func (s *Simulator) addCardTransaction(tx *kernel.Tx, c *simCard, in CardTransac
 	}
 	var prev *cardTx
 	if in.ID != "" {
-		prev = s.cards.transactions[withIDPrefix("ctx_", in.ID)]
+		prev = s.st.cards.transactions[withIDPrefix("ctx_", in.ID)]
 		if prev == nil || prev.CardID != c.ID {
 			return nil, fmt.Errorf("card transaction %q not found on card %s", in.ID, c.ID)
 		}
@@ -94,7 +94,7 @@ func (s *Simulator) addCardTransaction(tx *kernel.Tx, c *simCard, in CardTransac
 		t.OriginalAmount, t.OriginalCurrency = t.Amount, cardCurrency
 	}
 	if t.OccurredAt.IsZero() {
-		t.OccurredAt = s.clock.Now()
+		t.OccurredAt = s.st.clock.Now()
 	}
 	if prev != nil {
 		t.ID, t.Booked, t.Version, t.seq = prev.ID, prev.Booked, prev.Version+1, prev.seq
@@ -124,7 +124,7 @@ func (s *Simulator) addCardTransaction(tx *kernel.Tx, c *simCard, in CardTransac
 		} else if cardAcct != CardAccount(c.ID) {
 			memo += fmt.Sprintf(" on %s card %s: forwarded to the replacement %s", c.Status, c.ID, cardAcct)
 		}
-		if err := s.ledger.Transfer(s.clock.Now(), memo, cardLedgerAsset, conv, from, to); err != nil {
+		if err := s.st.ledger.Transfer(s.st.clock.Now(), memo, cardLedgerAsset, conv, from, to); err != nil {
 			return nil, fmt.Errorf("card %s: %w", c.ID, err)
 		}
 		t.Booked = true
@@ -141,7 +141,7 @@ func (s *Simulator) addCardTransaction(tx *kernel.Tx, c *simCard, in CardTransac
 		}
 	}
 	c.txs = insertByKey(c.txs, t, (*cardTx).key)
-	s.cards.transactions[t.ID] = t
+	s.st.cards.transactions[t.ID] = t
 	s.emit(tx, "card.transaction.updated", "card_transaction", strings.TrimPrefix(t.ID, "ctx_"), s.memberOfCard(c), t.Status, t.Version, nil)
 	return t, nil
 }

@@ -41,8 +41,8 @@ func (s *Simulator) control(pattern string, fn controlFunc) {
 			return inner(tx, r, body)
 		}
 	}
-	s.controlRoutes = append(s.controlRoutes, pattern)
-	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+	s.st.controlRoutes = append(s.st.controlRoutes, pattern)
+	s.wiring.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		s.serveControl(w, r, fn)
 	})
 }
@@ -111,7 +111,7 @@ func (s *Simulator) serveControl(w http.ResponseWriter, r *http.Request, fn cont
 	resp := s.controlAnswer(tx, r, fn, body, rerr, id)
 	tx.End()
 	if write {
-		if err := s.rec.durable(end); err != nil {
+		if err := s.wiring.rec.durable(end); err != nil {
 			resp = errorResponse(notDurable(err), id)
 		}
 	}
@@ -180,7 +180,7 @@ func decodeControl(body []byte, v any) error {
 
 func (s *Simulator) registerControl() {
 	s.control("GET /_sim/credentials", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		return http.StatusOK, s.creds, nil
+		return http.StatusOK, s.st.creds, nil
 	})
 
 	// Clock.
@@ -238,14 +238,14 @@ func (s *Simulator) registerControl() {
 		return http.StatusCreated, s.memberControlJSON(m), nil
 	})
 	s.control("GET /_sim/members", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		out := make([]map[string]any, 0, len(s.members.All()))
-		for _, m := range s.members.All() {
+		out := make([]map[string]any, 0, len(s.st.members.All()))
+		for _, m := range s.st.members.All() {
 			out = append(out, s.memberControlJSON(m))
 		}
 		return http.StatusOK, map[string]any{"data": out}, nil
 	})
 	s.control("GET /_sim/members/{id}", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
-		m := s.members.ByAny(r.PathValue("id"))
+		m := s.st.members.ByAny(r.PathValue("id"))
 		if m == nil {
 			return 0, nil, errNotFound("member")
 		}
@@ -267,14 +267,14 @@ func (s *Simulator) registerControl() {
 		return http.StatusOK, s.merchantJSON(), nil
 	})
 	s.control("GET /_sim/keys", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		ids := make([]string, 0, len(s.keys))
-		for id := range s.keys {
+		ids := make([]string, 0, len(s.st.keys))
+		for id := range s.st.keys {
 			ids = append(ids, id)
 		}
 		sort.Strings(ids)
 		out := make([]any, 0, len(ids))
 		for _, id := range ids {
-			out = append(out, s.keyJSON(s.keys[id], false))
+			out = append(out, s.keyJSON(s.st.keys[id], false))
 		}
 		return http.StatusOK, map[string]any{"data": out}, nil
 	})
@@ -293,7 +293,7 @@ func (s *Simulator) registerControl() {
 		return http.StatusCreated, s.keyJSON(k, true), nil
 	})
 	s.control("GET /_sim/keys/{client_id}", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
-		k := s.keys[r.PathValue("client_id")]
+		k := s.st.keys[r.PathValue("client_id")]
 		if k == nil {
 			return 0, nil, errNotFound("key")
 		}
@@ -307,7 +307,7 @@ func (s *Simulator) registerControl() {
 		if err := s.setKey(tx, r.PathValue("client_id"), in.settings()); err != nil {
 			return 0, nil, err
 		}
-		return http.StatusOK, s.keyJSON(s.keys[r.PathValue("client_id")], false), nil
+		return http.StatusOK, s.keyJSON(s.st.keys[r.PathValue("client_id")], false), nil
 	})
 
 	// Faults.
@@ -328,13 +328,13 @@ func (s *Simulator) registerControl() {
 		return http.StatusCreated, map[string]any{"data": s.faults(tx)}, nil
 	})
 	s.control("DELETE /_sim/faults", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		s.gw.faults = nil
+		s.st.gw.faults = nil
 		return http.StatusOK, map[string]any{"data": []Fault{}}, nil
 	})
 
 	// Request journal.
 	s.control("GET /_sim/requests", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
-		out := s.gw.journal.list()
+		out := s.st.gw.journal.list()
 		if v := r.URL.Query().Get("limit"); v != "" {
 			if n, err := strconv.Atoi(v); err == nil && n >= 0 && n < len(out) {
 				out = out[len(out)-n:]
@@ -343,21 +343,21 @@ func (s *Simulator) registerControl() {
 		return http.StatusOK, map[string]any{"data": out}, nil
 	})
 	s.control("DELETE /_sim/requests", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		s.gw.journal.reset()
+		s.st.gw.journal.reset()
 		return http.StatusOK, map[string]any{"data": []RequestRecord{}}, nil
 	})
 
 	// Events and ledger, for inspection.
 	s.control("GET /_sim/events", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		out := make([]Event, len(s.events))
-		for i, e := range s.events {
+		out := make([]Event, len(s.st.events))
+		for i, e := range s.st.events {
 			out[i] = *e
 		}
 		return http.StatusOK, map[string]any{"data": out}, nil
 	})
 	s.control("GET /_sim/ledger", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		out := map[string]any{"balanced": true, "entries": s.ledger.Entries()}
-		if err := s.ledger.Check(); err != nil {
+		out := map[string]any{"balanced": true, "entries": s.st.ledger.Entries()}
+		if err := s.st.ledger.Check(); err != nil {
 			out["balanced"] = false
 			out["error"] = err.Error()
 		}
@@ -400,7 +400,7 @@ func (s *Simulator) registerControl() {
 
 	// Step-up: the hosted screen and its completion.
 	s.control("GET /_sim/step-up/{challenge_id}", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
-		ch, ok := s.stepUp.Get(r.PathValue("challenge_id"))
+		ch, ok := s.st.stepUp.Get(r.PathValue("challenge_id"))
 		if !ok {
 			return 0, nil, errNotFound("step-up challenge")
 		}
@@ -412,10 +412,10 @@ func (s *Simulator) registerControl() {
 	})
 	s.control("POST /_sim/step-up/{challenge_id}/complete", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
 		id := r.PathValue("challenge_id")
-		if _, ok := s.stepUp.Get(id); !ok {
+		if _, ok := s.st.stepUp.Get(id); !ok {
 			return 0, nil, errNotFound("step-up challenge")
 		}
-		if err := s.stepUp.Complete(tx, id); err != nil {
+		if err := s.st.stepUp.Complete(tx, id); err != nil {
 			return 0, nil, newErr("state_invalid", err.Error())
 		}
 		return http.StatusOK, map[string]any{"challenge_id": id, "completed": true}, nil
@@ -441,7 +441,7 @@ func (s *Simulator) registerControl() {
 		}
 		return http.StatusOK, out, nil
 	})
-	s.mux.HandleFunc("/_sim/{rest...}", func(w http.ResponseWriter, r *http.Request) {
+	s.wiring.mux.HandleFunc("/_sim/{rest...}", func(w http.ResponseWriter, r *http.Request) {
 		s.controlNotFound(w, r, "")
 	})
 	s.registerKnobs()
@@ -455,12 +455,12 @@ func (s *Simulator) lookupAction(rest string) (string, actionFunc, string, bool)
 	segs := strings.Split(strings.Trim(rest, "/"), "/")
 	if n := len(segs); n >= 3 {
 		key := strings.Join(segs[:n-2], "/") + "/" + segs[n-1]
-		if fn, ok := s.actions[key]; ok {
+		if fn, ok := s.wiring.actions[key]; ok {
 			return key, fn, segs[n-2], true
 		}
 	}
 	key := strings.Join(segs, "/")
-	if fn, ok := s.actions[key]; ok && len(segs) >= 2 {
+	if fn, ok := s.wiring.actions[key]; ok && len(segs) >= 2 {
 		return key, fn, "", true
 	}
 	return "", nil, "", false
@@ -471,8 +471,8 @@ func (s *Simulator) lookupAction(rest string) (string, actionFunc, string, bool)
 func (s *Simulator) Actions() []string {
 	tx := s.k.Begin()
 	defer tx.End()
-	out := make([]string, 0, len(s.actions))
-	for k := range s.actions {
+	out := make([]string, 0, len(s.wiring.actions))
+	for k := range s.wiring.actions {
 		out = append(out, k)
 	}
 	sort.Strings(out)
@@ -489,7 +489,7 @@ func (s *Simulator) Action(key, id string, body []byte) (json.RawMessage, error)
 func (s *Simulator) action(key, id string, body []byte) (json.RawMessage, error) {
 	tx := s.k.Begin()
 	defer tx.End()
-	fn, ok := s.actions[key]
+	fn, ok := s.wiring.actions[key]
 	if !ok {
 		return nil, s.unknownAction(key)
 	}
@@ -505,6 +505,6 @@ func (s *Simulator) action(key, id string, body []byte) (json.RawMessage, error)
 }
 
 func (s *Simulator) clockJSON() map[string]any {
-	now := s.clock.Now()
-	return map[string]any{"now": now.UTC().Format(time.RFC3339), "unix": now.Unix(), "pending_timers": s.clock.pending()}
+	now := s.st.clock.Now()
+	return map[string]any{"now": now.UTC().Format(time.RFC3339), "unix": now.Unix(), "pending_timers": s.st.clock.pending()}
 }

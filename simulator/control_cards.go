@@ -186,7 +186,7 @@ func (c *CardsControl) TimeoutNextTopUps(n int) error {
 		}
 		tx := c.s.k.Begin()
 		defer tx.End()
-		c.s.cards.topUpTimeouts = n
+		c.s.st.cards.topUpTimeouts = n
 		return nil
 	}, n)
 }

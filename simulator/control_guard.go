@@ -80,7 +80,7 @@ func fromNetwork(r *http.Request) bool {
 // servesControl reports whether a control endpoint would serve r (not the
 // router's not_found, which changes nothing and answers as before).
 func (s *Simulator) servesControl(r *http.Request) bool {
-	_, pattern := s.mux.Handler(r)
+	_, pattern := s.wiring.mux.Handler(r)
 	if pattern == actionPattern {
 		// s.actions is filled before the simulator serves and only read after.
 		_, _, _, ok := s.lookupAction(strings.TrimPrefix(r.URL.Path, "/_sim/"))
@@ -95,7 +95,7 @@ func (s *Simulator) controlAccess(r *http.Request, raw string) *apiError {
 		return errInvalidRequest("the control API does not answer for Host " + quoteHeader(r.Host) +
 			": it answers an IP address, localhost or the simulator's own address (WithAllowedHosts, mwallet-sim -allowed-hosts, adds names)")
 	}
-	if tok := s.opts.controlToken; tok != "" && !dashboardFile(r.Method, raw) {
+	if tok := s.wiring.opts.controlToken; tok != "" && !dashboardFile(r.Method, raw) {
 		got := r.Header.Values(ControlTokenHeader)
 		if len(got) != 1 || !tokenEqual(got[0], tok) {
 			return newErr("invalid_token", "the control API needs its token in "+ControlTokenHeader)
@@ -143,7 +143,7 @@ func (s *Simulator) hostAllowed(hostport string) bool {
 	if u, err := url.Parse(s.URL()); err == nil && u.Host != "" && normalHost(u.Host) == h {
 		return true
 	}
-	for _, a := range s.opts.allowedHosts {
+	for _, a := range s.wiring.opts.allowedHosts {
 		if a == "*" || a == h {
 			return true
 		}

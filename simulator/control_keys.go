@@ -21,7 +21,7 @@ func (k *KeysControl) Add(clientID, apiKeyValue, signingKey string, ks KeySettin
 			if err != nil {
 				return Credentials{}, err
 			}
-			c := k.s.creds
+			c := k.s.st.creds
 			c.ClientID, c.APIKey, c.SigningKey, c.Environment = key.ClientID, key.APIKey, key.SigningKey, key.Env
 			return c, nil
 		})

@@ -28,8 +28,8 @@ type goControlFunc func(r *http.Request, body []byte) (int, any, error)
 // state lock held (fn calls the public Go methods), with the same request
 // id, body limit, JSON and error envelope as the other control routes.
 func (s *Simulator) controlGo(pattern string, fn goControlFunc) {
-	s.controlRoutes = append(s.controlRoutes, pattern)
-	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+	s.st.controlRoutes = append(s.st.controlRoutes, pattern)
+	s.wiring.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		body, rerr := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
 		// Not an input of the log itself: the Go methods fn calls are
 		// (call0..call3 in record.go), so a replay runs them.
@@ -247,7 +247,7 @@ func (s *Simulator) registerLineKnobs() {
 			return 0, nil, err
 		}
 		tx := s.k.Begin()
-		enabled, pool := s.kyc.Quick(tx)
+		enabled, pool := s.st.kyc.Quick(tx)
 		tx.End()
 		if in.Enabled != nil {
 			enabled = *in.Enabled

@@ -17,7 +17,7 @@ func (k *KYCControl) Update(memberID string) error {
 			if err != nil {
 				return err
 			}
-			return k.s.kyc.Update(tx, m)
+			return k.s.st.kyc.Update(tx, m)
 		}))
 	}, memberID)
 }
@@ -36,7 +36,7 @@ func (k *KYCControl) Approve(memberID string, level int) error {
 			if level != 0 {
 				lv = &level
 			}
-			return k.s.kyc.Approve(tx, m, lv)
+			return k.s.st.kyc.Approve(tx, m, lv)
 		}))
 	}, memberID, level)
 }
@@ -50,7 +50,7 @@ func (k *KYCControl) Reject(memberID string) error {
 			if err != nil {
 				return err
 			}
-			return k.s.kyc.Review(tx, m, "rejected")
+			return k.s.st.kyc.Review(tx, m, "rejected")
 		}))
 	}, memberID)
 }
@@ -60,7 +60,7 @@ func (k *KYCControl) Reject(memberID string) error {
 // review. Control action kyc/sessions/{id}/complete.
 func (k *KYCControl) CompleteSession(ticketID string) error {
 	return call1(k.s, "KYC.CompleteSession", func() error {
-		return unknownID("KYC session", ticketID, inTx(k.s, func(tx *kernel.Tx) error { _, err := k.s.kyc.CompleteSession(tx, ticketID); return err }))
+		return unknownID("KYC session", ticketID, inTx(k.s, func(tx *kernel.Tx) error { _, err := k.s.st.kyc.CompleteSession(tx, ticketID); return err }))
 	}, ticketID)
 }
 
@@ -71,7 +71,7 @@ func (k *KYCControl) CompleteSession(ticketID string) error {
 // body {"compensation_source": ..., "application_id": ...}.
 func (k *KYCControl) CompensateQuickBinding(id, source, applicationID string) error {
 	return call1(k.s, "KYC.CompensateQuickBinding", func() error {
-		err := unknownID("quick KYC binding", id, inTx(k.s, func(tx *kernel.Tx) error { _, err := k.s.kyc.Compensate(tx, id, source, applicationID); return err }))
+		err := unknownID("quick KYC binding", id, inTx(k.s, func(tx *kernel.Tx) error { _, err := k.s.st.kyc.Compensate(tx, id, source, applicationID); return err }))
 		if source != "" {
 			err = badName("compensation source", source, []string{"admin", "auto"}, err)
 		}
@@ -82,5 +82,7 @@ func (k *KYCControl) CompensateQuickBinding(id, source, applicationID string) er
 // SetQuick enables or disables quick KYC for the merchant and sets the
 // number of unassigned quick profiles left (negative keeps it).
 func (k *KYCControl) SetQuick(enabled bool, pool int) error {
-	return call0(k.s, "KYC.SetQuick", func() { _ = inTx(k.s, func(tx *kernel.Tx) error { k.s.kyc.SetQuick(tx, enabled, pool); return nil }) }, enabled, pool)
+	return call0(k.s, "KYC.SetQuick", func() {
+		_ = inTx(k.s, func(tx *kernel.Tx) error { k.s.st.kyc.SetQuick(tx, enabled, pool); return nil })
+	}, enabled, pool)
 }

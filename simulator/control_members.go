@@ -34,7 +34,7 @@ func (m *MembersControl) Get(id string) (MemberInfo, bool) {
 // external_member_id. Moving into or out of suspended emits member.suspended.
 func (m *MembersControl) SetStatus(id, status string) error {
 	return call1(m.s, "Members.SetStatus", func() error {
-		return badName("member status", status, memberStatusNames, unknownID("member", id, inTx(m.s, func(tx *kernel.Tx) error { _, err := m.s.members.SetStatus(tx, id, status); return err })))
+		return badName("member status", status, memberStatusNames, unknownID("member", id, inTx(m.s, func(tx *kernel.Tx) error { _, err := m.s.st.members.SetStatus(tx, id, status); return err })))
 	}, id, status)
 }
 

@@ -45,7 +45,7 @@ func (m *MerchantControl) SetPOBOSubaccount(active bool) error {
 	return call0(m.s, "Merchant.SetPOBOSubaccount", func() {
 		tx := m.s.k.Begin()
 		defer tx.End()
-		m.s.remit.SetPOBOSubaccount(tx, active)
+		m.s.st.remit.SetPOBOSubaccount(tx, active)
 	}, active)
 }
 

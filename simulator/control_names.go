@@ -134,8 +134,8 @@ func isNotFound(err error) bool {
 
 // outcomeCollections lists the outcome collections, sorted.
 func (s *Simulator) outcomeCollections() []string {
-	out := make([]string, 0, len(s.outcomeRun))
-	for c := range s.outcomeRun {
+	out := make([]string, 0, len(s.wiring.outcomeRun))
+	for c := range s.wiring.outcomeRun {
 		out = append(out, c)
 	}
 	sort.Strings(out)
@@ -146,7 +146,7 @@ func (s *Simulator) outcomeCollections() []string {
 // lines register theirs before the simulator serves, and only read them
 // after).
 func (s *Simulator) checkCollection(c OutcomeCollection) error {
-	if _, ok := s.outcomeRun[string(c)]; !ok {
+	if _, ok := s.wiring.outcomeRun[string(c)]; !ok {
 		return unknownName("outcome collection", string(c), s.outcomeCollections())
 	}
 	return nil
@@ -159,7 +159,7 @@ func (s *Simulator) checkOutcomeObject(tx *kernel.Tx, id string) error {
 	if _, ok := s.outcomes().pending[id]; ok {
 		return nil
 	}
-	if s.qr.Has(tx, id) || s.cards.apps[id] != nil || s.cards.cards[id] != nil || s.cards.topups[id] != nil || s.remit.HasOrder(tx, id) {
+	if s.st.qr.Has(tx, id) || s.st.cards.apps[id] != nil || s.st.cards.cards[id] != nil || s.st.cards.topups[id] != nil || s.st.remit.HasOrder(tx, id) {
 		return nil
 	}
 	return &NameError{Kind: "object of an outcome collection", Name: id, NotFound: true}
@@ -227,8 +227,8 @@ var faultKindNames = []string{string(FaultDelay), string(FaultDropAfter), string
 // unknownAction is the refusal of an action key that is not registered.
 // s.mu must be held.
 func (s *Simulator) unknownAction(key string) *NameError {
-	valid := make([]string, 0, len(s.actions))
-	for k := range s.actions {
+	valid := make([]string, 0, len(s.wiring.actions))
+	for k := range s.wiring.actions {
 		valid = append(valid, k)
 	}
 	sort.Strings(valid)
@@ -251,10 +251,10 @@ func (s *Simulator) badAsset(asset string, err error) error {
 	}
 	tx := s.k.Begin()
 	defer tx.End()
-	if s.cat.lookup(strings.ToUpper(strings.TrimSpace(asset))) != nil {
+	if s.st.cat.lookup(strings.ToUpper(strings.TrimSpace(asset))) != nil {
 		return err
 	}
-	all := s.cat.all()
+	all := s.st.cat.all()
 	valid := make([]string, 0, len(all))
 	for _, a := range all {
 		valid = append(valid, a.Code)
@@ -339,7 +339,7 @@ func (s *Simulator) checkBusinessEndpoint(method, target string) error {
 		return nil
 	}
 	var valid []string
-	for _, e := range s.endpoints {
+	for _, e := range s.wiring.endpoints {
 		if !isWrite(e.Method) {
 			continue
 		}

@@ -49,7 +49,7 @@ func (q *QRPayControl) Timeout(id string) error {
 // too.
 func (q *QRPayControl) SetScenario(codeValue string, scenarios ...string) error {
 	return call1(q.s, "QRPay.SetScenario", func() error {
-		err := q.tx(func(tx *kernel.Tx) error { return q.s.qr.SetScenario(tx, codeValue, scenarios...) })
+		err := q.tx(func(tx *kernel.Tx) error { return q.s.st.qr.SetScenario(tx, codeValue, scenarios...) })
 		if sc, bad := firstUnknownScenario(scenarios); bad {
 			return badName("QR scenario", sc, qrScenarioNames(), err)
 		}
@@ -61,7 +61,7 @@ func (q *QRPayControl) SetScenario(codeValue string, scenarios ...string) error 
 // answer service_unavailable (no upstream, line not enabled).
 func (q *QRPayControl) SetEnabled(enabled bool) error {
 	return call0(q.s, "QRPay.SetEnabled", func() {
-		_ = q.tx(func(tx *kernel.Tx) error { q.s.qr.SetEnabled(tx, enabled); return nil })
+		_ = q.tx(func(tx *kernel.Tx) error { q.s.st.qr.SetEnabled(tx, enabled); return nil })
 	}, enabled)
 }
 
@@ -72,7 +72,7 @@ func (q *QRPayControl) SetMerchantFeeRate(bps int64) error {
 		if bps < 0 || bps > 10000 {
 			return fmt.Errorf("fee rate %d bps out of 0..10000", bps)
 		}
-		return q.tx(func(*kernel.Tx) error { q.s.merchant.FeeRateBps = bps; return nil })
+		return q.tx(func(*kernel.Tx) error { q.s.st.merchant.FeeRateBps = bps; return nil })
 	}, bps)
 }
 
@@ -81,7 +81,7 @@ func (q *QRPayControl) SetMerchantFeeRate(bps int64) error {
 // prices; payments re-quote at the new rate.
 func (q *QRPayControl) SetFiatRate(currency, usdPerUnit string) error {
 	return call1(q.s, "QRPay.SetFiatRate", func() error {
-		return q.tx(func(tx *kernel.Tx) error { return q.s.qr.SetFiatRate(tx, currency, usdPerUnit) })
+		return q.tx(func(tx *kernel.Tx) error { return q.s.st.qr.SetFiatRate(tx, currency, usdPerUnit) })
 	}, currency, usdPerUnit)
 }
 
@@ -89,7 +89,7 @@ func (q *QRPayControl) SetFiatRate(currency, usdPerUnit string) error {
 func (q *QRPayControl) UpstreamCalls() QRUpstreamStats {
 	var st QRUpstreamStats
 	_ = q.tx(func(tx *kernel.Tx) error {
-		u := q.s.qr.UpstreamCalls(tx)
+		u := q.s.st.qr.UpstreamCalls(tx)
 		st = QRUpstreamStats{Quotes: u.Quotes, Notices: u.Notices}
 		return nil
 	})
@@ -110,7 +110,7 @@ type QRUpstreamStats struct {
 // fail, refund, timeout). id is accepted with or without qrp_.
 func (q *QRPayControl) Trace(id string) []string {
 	var steps []string
-	_ = q.tx(func(tx *kernel.Tx) error { steps = q.s.qr.Trace(tx, id); return nil })
+	_ = q.tx(func(tx *kernel.Tx) error { steps = q.s.st.qr.Trace(tx, id); return nil })
 	return steps
 }
 
@@ -124,7 +124,7 @@ func (q *QRPayControl) tx(fn func(tx *kernel.Tx) error) error {
 // action applies an upstream action to an order.
 func (q *QRPayControl) action(id, action string) error {
 	return q.tx(func(tx *kernel.Tx) error {
-		_, err := q.s.qr.Action(tx, id, action)
+		_, err := q.s.st.qr.Action(tx, id, action)
 		return err
 	})
 }

@@ -21,28 +21,28 @@ import (
 // none changes the simulator.
 
 func (s *Simulator) registerRecording() {
-	s.mux.HandleFunc("GET /_sim/recording", s.serveRecording)
+	s.wiring.mux.HandleFunc("GET /_sim/recording", s.serveRecording)
 	s.control("GET /_sim/digest", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		d, err := s.stateDigest(tx)
 		if err != nil {
 			return 0, nil, errBusiness500(err.Error())
 		}
-		s.rec.mu.Lock()
-		seq := s.rec.seq
-		s.rec.mu.Unlock()
-		return http.StatusOK, map[string]any{"digest": d, "inputs": seq, "now": s.clock.Now().UTC()}, nil
+		s.wiring.rec.mu.Lock()
+		seq := s.wiring.rec.seq
+		s.wiring.rec.mu.Unlock()
+		return http.StatusOK, map[string]any{"digest": d, "inputs": seq, "now": s.st.clock.Now().UTC()}, nil
 	})
-	s.mux.HandleFunc("GET /_sim/recording/steps", s.serveSteps)
-	s.mux.HandleFunc("GET /_sim/recording/steps/{seq}", s.serveStep)
+	s.wiring.mux.HandleFunc("GET /_sim/recording/steps", s.serveSteps)
+	s.wiring.mux.HandleFunc("GET /_sim/recording/steps/{seq}", s.serveStep)
 }
 
 // serveRecording streams the recording: from the data directory's log as
 // it is, or from memory.
 func (s *Simulator) serveRecording(w http.ResponseWriter, r *http.Request) {
 	id := s.controlRequestID(w)
-	s.rec.mu.Lock()
-	st := s.rec.store
-	s.rec.mu.Unlock()
+	s.wiring.rec.mu.Lock()
+	st := s.wiring.rec.store
+	s.wiring.rec.mu.Unlock()
 	if st != nil {
 		p, err := s.point(true)
 		if err != nil {
@@ -255,13 +255,13 @@ type stepper struct {
 // recording returns the simulator's recording, holding at least seq
 // inputs when the simulator has logged them.
 func (s *Simulator) stepRecording(seq int64) (*Recording, error) {
-	st := s.stepper
+	st := s.wiring.stepper
 	st.mu.Lock()
 	rec := st.rec
 	st.mu.Unlock()
-	s.rec.mu.Lock()
-	logged := s.rec.seq
-	s.rec.mu.Unlock()
+	s.wiring.rec.mu.Lock()
+	logged := s.wiring.rec.seq
+	s.wiring.rec.mu.Unlock()
 	if rec != nil && int64(len(rec.inputs)) >= min(seq, logged) {
 		return rec, nil
 	}
@@ -277,7 +277,7 @@ func (s *Simulator) stepRecording(seq int64) (*Recording, error) {
 	return rec, nil
 }
 
-func (s *Simulator) steps() *stepper { return s.stepper }
+func (s *Simulator) steps() *stepper { return s.wiring.stepper }
 
 // close lets the scratch replay's waiting requests finish.
 func (st *stepper) close() {
@@ -304,7 +304,7 @@ func (st *stepper) show(rec *Recording, seq int64) (*stepDetail, error) {
 		if err != nil {
 			return nil, err
 		}
-		sim.rec.memOff = true
+		sim.wiring.rec.memOff = true
 		st.sim, st.p, st.at = sim, newReplayer(sim), 0
 		st.p.onStep = func(_ *recordedInput, w *replayWriter) { st.ans = w }
 	}
@@ -318,7 +318,7 @@ func (st *stepper) show(rec *Recording, seq int64) (*stepDetail, error) {
 	}
 	d := &stepDetail{State: st.sim.State()}
 	if seq == 0 {
-		d.Step = stepSummary{Clock: st.sim.clock.Now().UTC(), Op: "start", Summary: "the simulator as its configuration builds it, before the first input"}
+		d.Step = stepSummary{Clock: st.sim.st.clock.Now().UTC(), Op: "start", Summary: "the simulator as its configuration builds it, before the first input"}
 	}
 	if seq > 0 {
 		in := rec.inputs[seq-1]

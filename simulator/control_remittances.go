@@ -60,7 +60,7 @@ func (r *RemittancesControl) Advance(id string) (string, error) {
 func (r *RemittancesControl) run(id, action string, in *remittances.ActionBody) (string, error) {
 	tx := r.s.k.Begin()
 	defer tx.End()
-	return r.s.remit.Control(tx, id, action, in)
+	return r.s.st.remit.Control(tx, id, action, in)
 }
 
 // errOnly drops the status of a control action's answer.

@@ -10,6 +10,6 @@ type StepUpControl struct{ s *Simulator }
 // hosted screen would. It fails for an unknown or expired challenge.
 func (su *StepUpControl) Complete(challengeID string) error {
 	return call1(su.s, "StepUp.Complete", func() error {
-		return unknownID("step-up challenge", challengeID, inTx(su.s, func(tx *kernel.Tx) error { return su.s.stepUp.Complete(tx, challengeID) }))
+		return unknownID("step-up challenge", challengeID, inTx(su.s, func(tx *kernel.Tx) error { return su.s.st.stepUp.Complete(tx, challengeID) }))
 	}, challengeID)
 }

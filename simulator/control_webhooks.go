@@ -69,7 +69,7 @@ func (w *WebhooksControl) FlushExpectingFailures(ctx context.Context) (FlushResu
 //
 // In production build the same receiver with webhooks.Handler(secret, fn).
 func (w *WebhooksControl) Handler(fn webhooks.HandlerFunc, opts ...webhooks.Option) http.Handler {
-	all := append([]webhooks.Option{webhooks.WithClock(w.s.clock.Now)}, opts...)
+	all := append([]webhooks.Option{webhooks.WithClock(w.s.st.clock.Now)}, opts...)
 	return webhooks.Handler(mwallet.Secret(w.s.Credentials().WebhookSecret), fn, all...)
 }
 

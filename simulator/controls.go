@@ -2,8 +2,8 @@ package simulator
 
 // initControls wires the grouped control fields of s.
 func (s *Simulator) initControls() {
-	s.clock.owner = s
-	s.Clock = s.clock
+	s.st.clock.owner = s
+	s.Clock = s.st.clock
 	s.Members = &MembersControl{s}
 	s.Merchant = &MerchantControl{s}
 	s.Keys = &KeysControl{s}

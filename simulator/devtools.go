@@ -150,7 +150,7 @@ func (s *Simulator) redeliver(tx *kernel.Tx, id string) (any, error) {
 		return nil, err
 	}
 	r.SetPathValue("id", id)
-	_, out, err := s.handleRedeliver(&rc{Tx: tx, Req: r, Now: s.clock.Now(), Header: http.Header{}})
+	_, out, err := s.handleRedeliver(&rc{Tx: tx, Req: r, Now: s.st.clock.Now(), Header: http.Header{}})
 	return out, err
 }
 
@@ -172,30 +172,30 @@ func (s *Simulator) registerDevTools() {
 
 func (s *Simulator) state(tx *kernel.Tx) StateSnapshot {
 	st := StateSnapshot{
-		Now:           s.clock.Now().UTC(),
-		PendingTimers: s.clock.pending(),
+		Now:           s.st.clock.Now().UTC(),
+		PendingTimers: s.st.clock.pending(),
 		PartialReplay: s.partialReplay(),
 		Merchant: MerchantSnapshot{
-			ID: s.merchant.ID, Model: s.merchant.Model, Status: s.merchant.Status, Environment: s.merchant.Env,
+			ID: s.st.merchant.ID, Model: s.st.merchant.Model, Status: s.st.merchant.Status, Environment: s.st.merchant.Env,
 		},
 	}
-	for _, a := range s.cat.all() {
+	for _, a := range s.st.cat.all() {
 		st.Merchant.Prepaid = append(st.Merchant.Prepaid, BalanceSnapshot{
 			Asset:     a.Code,
-			Available: s.ledger.Balance(AccountMerchantPrepaid, a.Code).String(),
-			Locked:    s.ledger.Balance(AccountMerchantPrepaidLocked, a.Code).String(),
+			Available: s.st.ledger.Balance(AccountMerchantPrepaid, a.Code).String(),
+			Locked:    s.st.ledger.Balance(AccountMerchantPrepaidLocked, a.Code).String(),
 		})
 	}
-	for _, m := range s.members.All() {
+	for _, m := range s.st.members.All() {
 		ms := MemberSnapshot{
 			ID: m.ID, ExternalMemberID: m.ExternalID, KYCLevel: m.KYCLevel, Status: m.Status,
 			PlatformDirect: m.PlatformDirect, CreatedAt: m.CreatedAt.UTC(),
 		}
-		for _, a := range s.cat.all() {
+		for _, a := range s.st.cat.all() {
 			ms.Balances = append(ms.Balances, BalanceSnapshot{
 				Asset:     a.Code,
-				Available: s.ledger.Balance(MemberAvailable(m.ID), a.Code).String(),
-				Locked:    s.ledger.Balance(MemberLocked(m.ID), a.Code).String(),
+				Available: s.st.ledger.Balance(MemberAvailable(m.ID), a.Code).String(),
+				Locked:    s.st.ledger.Balance(MemberLocked(m.ID), a.Code).String(),
 			})
 		}
 		st.Members = append(st.Members, ms)
@@ -209,14 +209,14 @@ func (s *Simulator) state(tx *kernel.Tx) StateSnapshot {
 
 	st.WebhookEndpoints = s.webhookEndpoints(tx)
 	st.WebhookDeliveries = newestFirst(s.webhookDeliveries(tx))
-	events := make([]Event, len(s.events))
-	for i, e := range s.events {
+	events := make([]Event, len(s.st.events))
+	for i, e := range s.st.events {
 		events[i] = *e
 	}
 	st.Events = newestFirst(events)
-	st.Requests = newestFirst(s.gw.journal.list())
-	st.Actions = make([]string, 0, len(s.actions))
-	for k := range s.actions {
+	st.Requests = newestFirst(s.st.gw.journal.list())
+	st.Actions = make([]string, 0, len(s.wiring.actions))
+	for k := range s.wiring.actions {
 		st.Actions = append(st.Actions, k)
 	}
 	sort.Strings(st.Actions)
@@ -242,7 +242,7 @@ func historyKey(object, id string) string { return object + "/" + id }
 
 func (s *Simulator) historyIndex(tx *kernel.Tx) historyIndex {
 	idx := historyIndex{}
-	for _, e := range s.events {
+	for _, e := range s.st.events {
 		k := historyKey(e.Object, e.ObjectID)
 		idx[k] = append(idx[k], HistoryEntry{
 			At: e.CreatedAt.UTC(), EventID: e.ID, EventType: e.Type, Status: e.Status, StatusVersion: e.StatusVersion,
@@ -264,7 +264,7 @@ func (h historyIndex) of(object, id, prefix string) []HistoryEntry {
 }
 
 func (s *Simulator) externalIDOf(memberID string) string {
-	if m := s.members.Get(memberID); m != nil {
+	if m := s.st.members.Get(memberID); m != nil {
 		return m.ExternalID
 	}
 	return ""
@@ -295,10 +295,10 @@ func sortNewest(in []seqSnapshot) []ObjectSnapshot {
 }
 
 func (s *Simulator) qrSnapshots(tx *kernel.Tx, h historyIndex) []ObjectSnapshot {
-	if s.qr == nil {
+	if s.st.qr == nil {
 		return []ObjectSnapshot{}
 	}
-	orders := s.qr.Orders(tx)
+	orders := s.st.qr.Orders(tx)
 	out := make([]seqSnapshot, 0, len(orders))
 	for _, o := range orders {
 		d := map[string]string{
@@ -322,11 +322,11 @@ func (s *Simulator) qrSnapshots(tx *kernel.Tx, h historyIndex) []ObjectSnapshot 
 }
 
 func (s *Simulator) cardSnapshots(tx *kernel.Tx, h historyIndex) (apps, cards, topups []ObjectSnapshot) {
-	if s.cards == nil {
+	if s.st.cards == nil {
 		return []ObjectSnapshot{}, []ObjectSnapshot{}, []ObjectSnapshot{}
 	}
 	var appList, cardList, topupList []seqSnapshot
-	for _, a := range s.cards.apps {
+	for _, a := range s.st.cards.apps {
 		d := map[string]string{"product_id": a.ProductID, "form_factor": a.FormFactor, "source_asset": a.SourceAsset,
 			"fee": a.Fee.String(), "first_topup": a.FirstTopUp.String()}
 		if a.CardID != "" {
@@ -338,14 +338,14 @@ func (s *Simulator) cardSnapshots(tx *kernel.Tx, h historyIndex) (apps, cards, t
 			Details: d, History: h.of("card_application", a.ID, "cap_"),
 		}})
 	}
-	for _, c := range s.cards.cards {
+	for _, c := range s.st.cards.cards {
 		bal := s.cardBalance(c).String()
 		d := map[string]string{"product_id": c.ProductID, "form_factor": c.FormFactor, "balance": bal + " " + cardCurrency,
 			"application_id": c.ApplicationID, "last4": c.Last4}
 		if c.Inventory != "" {
 			d["inventory"] = c.Inventory
 		}
-		if !c.LockedUntil.IsZero() && c.LockedUntil.After(s.clock.Now()) {
+		if !c.LockedUntil.IsZero() && c.LockedUntil.After(s.st.clock.Now()) {
 			d["activation_locked_until"] = c.LockedUntil.UTC().Format(time.RFC3339)
 		}
 		d["transactions"] = strconv.Itoa(len(c.txs))
@@ -355,7 +355,7 @@ func (s *Simulator) cardSnapshots(tx *kernel.Tx, h historyIndex) (apps, cards, t
 			Details: d, History: h.of("card", c.ID, "crd_"),
 		}})
 	}
-	for _, t := range s.cards.topups {
+	for _, t := range s.st.cards.topups {
 		d := map[string]string{"card_id": t.CardID, "asset": t.Asset, "amount": t.Amount.String(), "fee": t.Fee.String()}
 		if t.TimedOut {
 			d["upstream"] = "timed out"
@@ -370,10 +370,10 @@ func (s *Simulator) cardSnapshots(tx *kernel.Tx, h historyIndex) (apps, cards, t
 }
 
 func (s *Simulator) remitSnapshots(tx *kernel.Tx, h historyIndex) []ObjectSnapshot {
-	if s.remit == nil {
+	if s.st.remit == nil {
 		return []ObjectSnapshot{}
 	}
-	orders := s.remit.Orders(tx)
+	orders := s.st.remit.Orders(tx)
 	out := make([]seqSnapshot, 0, len(orders))
 	for _, o := range orders {
 		d := map[string]string{"line": o.Line, "asset": o.Asset, "customer_total": o.CustomerTotal.String(),
@@ -395,10 +395,10 @@ func (s *Simulator) remitSnapshots(tx *kernel.Tx, h historyIndex) []ObjectSnapsh
 }
 
 func (s *Simulator) depositSnapshots(tx *kernel.Tx, h historyIndex) []ObjectSnapshot {
-	if s.deposits == nil {
+	if s.st.deposits == nil {
 		return []ObjectSnapshot{}
 	}
-	list := s.deposits.Deposits(tx)
+	list := s.st.deposits.Deposits(tx)
 	out := make([]seqSnapshot, 0, len(list))
 	for _, d := range list {
 		seq := strconv.FormatInt(d.Seq, 10)

@@ -28,7 +28,7 @@ import (
 // the clock reading, and the start option as given (never read: the clock
 // starts at it cut to the second, and a data directory or recording of an
 // earlier build kept it cut while its snapshots kept it whole).
-var digestLeaves = map[string]bool{"Clock.now": true, "Simulator.start": true}
+var digestLeaves = map[string]bool{"Clock.now": true, "simState.start": true}
 
 // Digest returns the state digest ("sha256:" and 64 hex digits): two
 // simulators in the same state (a recording and its replay, a data

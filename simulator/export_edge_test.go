@@ -10,7 +10,7 @@ import (
 // "METHOD pattern", sorted.
 func KeyedEndpoints(s *Simulator) []string {
 	var out []string
-	for _, e := range s.endpoints {
+	for _, e := range s.wiring.endpoints {
 		if e.Idempotent {
 			out = append(out, e.Method+" "+e.Pattern)
 		}
@@ -21,13 +21,13 @@ func KeyedEndpoints(s *Simulator) []string {
 
 // ControlRoutes lists the patterns of s's control routes (explicit routes,
 // not the object actions), as registered.
-func ControlRoutes(s *Simulator) []string { return append([]string(nil), s.controlRoutes...) }
+func ControlRoutes(s *Simulator) []string { return append([]string(nil), s.st.controlRoutes...) }
 
 // ControlRouteServed reports whether a control request with method and path
 // reaches a route of s: an explicit control route, or an object action
 // through POST /_sim/{rest...}; not the catch-all not_found.
 func ControlRouteServed(s *Simulator, method, path string) bool {
-	_, pattern := s.mux.Handler(httptest.NewRequest(method, path, nil))
+	_, pattern := s.wiring.mux.Handler(httptest.NewRequest(method, path, nil))
 	switch pattern {
 	case "", "/", "/_sim/{rest...}":
 		return false
@@ -36,11 +36,11 @@ func ControlRouteServed(s *Simulator, method, path string) bool {
 		// otherwise the whole path names an action without an id.
 		segs := strings.Split(strings.Trim(strings.TrimPrefix(path, "/_sim/"), "/"), "/")
 		if n := len(segs); n >= 3 {
-			if _, ok := s.actions[strings.Join(segs[:n-2], "/")+"/"+segs[n-1]]; ok {
+			if _, ok := s.wiring.actions[strings.Join(segs[:n-2], "/")+"/"+segs[n-1]]; ok {
 				return true
 			}
 		}
-		_, ok := s.actions[strings.Join(segs, "/")]
+		_, ok := s.wiring.actions[strings.Join(segs, "/")]
 		return ok && len(segs) >= 2
 	}
 	return true

@@ -14,7 +14,7 @@ func Routes(s *Simulator) []string {
 	tx := s.k.Begin()
 	defer tx.End()
 	out := []string{"POST /v1/connect/token"}
-	for _, e := range s.endpoints {
+	for _, e := range s.wiring.endpoints {
 		out = append(out, e.Method+" "+e.Pattern)
 	}
 	return out
@@ -26,13 +26,13 @@ func SetStoreCaps(s *Simulator, nonces, idem, challenges int) {
 	tx := s.k.Begin()
 	defer tx.End()
 	if nonces > 0 {
-		s.gw.maxNonces = nonces
+		s.st.gw.maxNonces = nonces
 	}
 	if idem > 0 {
-		s.gw.maxIdem = idem
+		s.st.gw.maxIdem = idem
 	}
 	if challenges > 0 {
-		s.gw.maxChallenges = challenges
+		s.st.gw.maxChallenges = challenges
 	}
 }
 
@@ -41,9 +41,9 @@ func SetStoreCaps(s *Simulator, nonces, idem, challenges int) {
 func SetJournalCapacity(s *Simulator, n int) {
 	tx := s.k.Begin()
 	defer tx.End()
-	seq := s.gw.journal.seq
-	s.gw.journal = newJournal(n)
-	s.gw.journal.seq = seq
+	seq := s.st.gw.journal.seq
+	s.st.gw.journal = newJournal(n)
+	s.st.gw.journal.seq = seq
 }
 
 // Test-only views of the simulator's internals, for the external tests.
@@ -65,7 +65,7 @@ func (e EndpointInfo) Key() string { return e.Method + " " + e.Path }
 // Endpoints lists the registered business endpoints in registration order.
 func Endpoints(s *Simulator) []EndpointInfo {
 	var out []EndpointInfo
-	for _, e := range s.endpoints {
+	for _, e := range s.wiring.endpoints {
 		paths := e.Routes
 		if len(paths) == 0 {
 			paths = []string{e.Pattern}
@@ -103,7 +103,7 @@ func StateDump(s *Simulator) ([]string, error) { return s.stateDump() }
 // and its fsyncs with syncErr (nil: as the disk does), until the returned
 // function is called.
 func FailingLog(s *Simulator, writeErr, syncErr error) (restore func()) {
-	st := s.rec.store
+	st := s.wiring.rec.store
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	inner := st.f
@@ -140,10 +140,10 @@ func (f *failingLog) Sync() error {
 // the last n, leaving out the base_url inputs (the address, logged before
 // the first input that follows a change).
 func RecordedInputs(s *Simulator, n int) (int64, []string) {
-	s.rec.mu.Lock()
-	defer s.rec.mu.Unlock()
+	s.wiring.rec.mu.Lock()
+	defer s.wiring.rec.mu.Unlock()
 	var all []string
-	mem, err := s.rec.mem.inputs()
+	mem, err := s.wiring.rec.mem.inputs()
 	if err != nil {
 		panic(err)
 	}
@@ -173,8 +173,8 @@ func RecordedDraws(r *Recording) map[int64][]bool {
 
 // ScopeCatalogue lists the scopes the simulator knows, sorted.
 func ScopeCatalogue(s *Simulator) []string {
-	out := make([]string, 0, len(s.gw.scopeCatalog))
-	for sc := range s.gw.scopeCatalog {
+	out := make([]string, 0, len(s.st.gw.scopeCatalog))
+	for sc := range s.st.gw.scopeCatalog {
 		out = append(out, sc)
 	}
 	sort.Strings(out)
@@ -196,14 +196,14 @@ func InternalCounts(s *Simulator) string {
 	tx := s.k.Begin()
 	defer tx.End()
 	pins := 0
-	for _, calls := range s.cards.pinCalls {
+	for _, calls := range s.st.cards.pinCalls {
 		pins += len(calls)
 	}
-	kycSessions, bindings, profiles := s.kyc.Sizes()
-	rc := s.remit.Counts(tx)
+	kycSessions, bindings, profiles := s.st.kyc.Sizes()
+	rc := s.st.remit.Counts(tx)
 	return fmt.Sprintf("payees=%d kyc_sessions=%d bindings=%d profiles=%d card_sessions=%d pin_calls=%d vp=%d remit_keys=%d txs=%d",
-		rc.Payees, kycSessions, bindings, profiles, len(s.cards.sessions), pins,
-		rc.VPApplications, rc.IdempotencyKeys, len(s.cards.transactions))
+		rc.Payees, kycSessions, bindings, profiles, len(s.st.cards.sessions), pins,
+		rc.VPApplications, rc.IdempotencyKeys, len(s.st.cards.transactions))
 }
 
 // FlipDraws inverts the draws of input seq of r.

@@ -185,7 +185,7 @@ func (s *Simulator) injectFault(tx *kernel.Tx, f Fault) error {
 	if f.Count == 0 && !unlimited {
 		f.Count = 1
 	}
-	s.gw.faults = append(s.gw.faults, &faultRule{Fault: f, remaining: f.Count, unlimited: unlimited})
+	s.st.gw.faults = append(s.st.gw.faults, &faultRule{Fault: f, remaining: f.Count, unlimited: unlimited})
 	return nil
 }
 
@@ -193,7 +193,7 @@ func (s *Simulator) injectFault(tx *kernel.Tx, f Fault) error {
 func (s *Simulator) clearFaults() {
 	tx := s.k.Begin()
 	defer tx.End()
-	s.gw.faults = nil
+	s.st.gw.faults = nil
 }
 
 // armedFaults lists the faults still armed, Count being what remains.
@@ -210,7 +210,7 @@ func (s *Simulator) armedFaults() []Fault {
 func (s *Simulator) faultDraws(tx *kernel.Tx, r *http.Request) []bool {
 	var draws []bool
 	var rng *rand.Rand
-	for _, f := range s.gw.faults {
+	for _, f := range s.st.gw.faults {
 		if !f.matches(r) {
 			continue
 		}
@@ -218,7 +218,7 @@ func (s *Simulator) faultDraws(tx *kernel.Tx, r *http.Request) []bool {
 			break
 		}
 		if rng == nil {
-			pcg := *s.gw.pcg
+			pcg := *s.st.gw.pcg
 			rng = rand.New(&pcg)
 			rng.Uint64() // nextRequestID
 		}
@@ -232,8 +232,8 @@ func (s *Simulator) faultDraws(tx *kernel.Tx, r *http.Request) []bool {
 }
 
 func (s *Simulator) faults(tx *kernel.Tx) []Fault {
-	out := make([]Fault, 0, len(s.gw.faults))
-	for _, f := range s.gw.faults {
+	out := make([]Fault, 0, len(s.st.gw.faults))
+	for _, f := range s.st.gw.faults {
 		c := f.Fault
 		c.Count = f.remaining
 		if f.unlimited {
@@ -254,12 +254,12 @@ func (s *Simulator) takeFault(r *http.Request) *faultRule {
 		recorded = c.replay.want.Draws
 	}
 	n := 0
-	for i, f := range s.gw.faults {
+	for i, f := range s.st.gw.faults {
 		if !f.matches(r) {
 			continue
 		}
 		if f.OneIn > 1 {
-			hit := s.gw.rng.IntN(f.OneIn) == 0
+			hit := s.st.gw.rng.IntN(f.OneIn) == 0
 			if n < len(recorded) {
 				hit = recorded[n]
 			}
@@ -273,7 +273,7 @@ func (s *Simulator) takeFault(r *http.Request) *faultRule {
 		}
 		f.remaining--
 		if f.remaining <= 0 {
-			s.gw.faults = append(s.gw.faults[:i:i], s.gw.faults[i+1:]...)
+			s.st.gw.faults = append(s.st.gw.faults[:i:i], s.st.gw.faults[i+1:]...)
 		}
 		return f
 	}

@@ -34,46 +34,46 @@ var serviceScopes = []string{"remittances:write", "kyc:read", "kyc:write"}
 // loadFixture loads the default fixture and the WithMember seeds; a seed that
 // cannot be created is an error.
 func (s *Simulator) loadFixture(tx *kernel.Tx) error {
-	s.merchant = &merchantState{
-		ID:     s.creds.MerchantID,
-		Model:  s.creds.Model,
+	s.st.merchant = &merchantState{
+		ID:     s.st.creds.MerchantID,
+		Model:  s.st.creds.Model,
 		Status: MerchantActive,
-		Env:    s.creds.Environment,
+		Env:    s.st.creds.Environment,
 	}
 	k := &apiKey{
-		ClientID:          s.creds.ClientID,
-		APIKey:            s.creds.APIKey,
-		SigningKey:        s.creds.SigningKey,
+		ClientID:          s.st.creds.ClientID,
+		APIKey:            s.st.creds.APIKey,
+		SigningKey:        s.st.creds.SigningKey,
 		Scopes:            map[string]bool{},
 		Approved:          map[string]bool{},
 		SignatureRequired: true,
-		Env:               s.creds.Environment,
+		Env:               s.st.creds.Environment,
 	}
 	if k.Env == Production {
 		// Production Keys need a non-empty allowlist; the embedded server
 		// listens on loopback.
 		k.IPAllowlist = []string{"127.0.0.1"}
 	}
-	s.keys[s.creds.ClientID] = k
+	s.st.keys[s.st.creds.ClientID] = k
 	for _, a := range fixtureAssets() {
-		s.cat.add(a)
+		s.st.cat.add(a)
 	}
-	if !s.opts.noMember {
+	if !s.wiring.opts.noMember {
 		_, _ = s.createMember(tx, MemberSeed{
 			ExternalID: DefaultMemberExternalID,
 			KYCLevel:   1,
 			Balances:   map[string]string{"USDT": "1000.000000", "USDC": "500.000000"},
 		})
 	}
-	for _, m := range s.opts.members {
+	for _, m := range s.wiring.opts.members {
 		if _, err := s.createMember(tx, m); err != nil {
 			return fmt.Errorf("simulator: WithMember %q: %w", m.ExternalID, err)
 		}
 	}
 	// Merchant prepaid starts funded so merchant_hosted flows work out of the box.
 	for _, code := range []string{"USDT", "USDC"} {
-		amt, _ := s.cat.amount(code, "100000", decimalSigned)
-		_ = s.ledger.Transfer(s.clock.Now(), "fixture: merchant prepaid", code, amt, AccountWorld, AccountMerchantPrepaid)
+		amt, _ := s.st.cat.amount(code, "100000", decimalSigned)
+		_ = s.st.ledger.Transfer(s.st.clock.Now(), "fixture: merchant prepaid", code, amt, AccountWorld, AccountMerchantPrepaid)
 	}
 	return nil
 }
@@ -84,18 +84,18 @@ func (s *Simulator) loadFixture(tx *kernel.Tx) error {
 // whose scope is outside the catalogue is a programming error.
 func (s *Simulator) grantFixtureScopes() {
 	for _, sc := range contractScopes {
-		s.gw.scopeCatalog[sc] = true
+		s.st.gw.scopeCatalog[sc] = true
 	}
 	for _, sc := range serviceScopes {
-		s.gw.scopeCatalog[sc] = true
+		s.st.gw.scopeCatalog[sc] = true
 	}
-	for _, e := range s.endpoints {
-		if !s.gw.scopeCatalog[e.Scope] {
+	for _, e := range s.wiring.endpoints {
+		if !s.st.gw.scopeCatalog[e.Scope] {
 			panic(fmt.Sprintf("simulator: %s %s needs scope %q, which is not in the scope catalogue", e.Method, e.Pattern, e.Scope))
 		}
 	}
-	k := s.keys[s.creds.ClientID]
-	for sc := range s.gw.scopeCatalog {
+	k := s.st.keys[s.st.creds.ClientID]
+	for sc := range s.st.gw.scopeCatalog {
 		k.Scopes[sc] = true
 	}
 	for sc := range restrictedScopes {
@@ -131,6 +131,6 @@ func fixtureAssets() []*asset {
 // createMember creates a member (the members line) and credits its seed
 // balances from the world account.
 func (s *Simulator) createMember(tx *kernel.Tx, seed MemberSeed) (*member, error) {
-	return s.members.Create(tx, members.Seed{ExternalID: seed.ExternalID, KYCLevel: seed.KYCLevel, Balances: seed.Balances,
+	return s.st.members.Create(tx, members.Seed{ExternalID: seed.ExternalID, KYCLevel: seed.KYCLevel, Balances: seed.Balances,
 		Status: seed.Status, PlatformDirect: seed.PlatformDirect, MerchantID: seed.MerchantID})
 }

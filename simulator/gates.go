@@ -26,7 +26,7 @@ func memberRestriction(m *member) string {
 // Card issuing and remittances stop meanwhile, whatever level the member
 // held and whatever quick KYC binding it has.
 func (s *Simulator) kycInReview(m *member) bool {
-	p := s.kyc.Profile(m)
+	p := s.st.kyc.Profile(m)
 	return p != nil && p.Status != "approved"
 }
 
@@ -54,7 +54,7 @@ func (s *Simulator) cardMemberGate(m *member, p *cardProduct, bound bool) string
 	if p.BlockedKYC[s.kycCountryOf(m)] {
 		return reasonKYCCountry
 	}
-	if s.cards.penalties[m.ID] {
+	if s.st.cards.penalties[m.ID] {
 		return reasonPenalties
 	}
 	return ""
@@ -66,13 +66,13 @@ func (s *Simulator) cardMemberGate(m *member, p *cardProduct, bound bool) string
 // not checked again: the application has held its slot since it was
 // accepted.
 func (s *Simulator) cardIssuanceBlocker(a *cardApplication) string {
-	p := s.cards.productByID[a.ProductID]
+	p := s.st.cards.productByID[a.ProductID]
 	if p == nil || !s.productVisible(p) {
 		return reasonProductGone
 	}
-	m := s.members.Get(a.MemberID)
+	m := s.st.members.Get(a.MemberID)
 	bound := a.QuickBindingID != ""
-	if bound && !s.kyc.BindingActive(m, a.QuickBindingID) {
+	if bound && !s.st.kyc.BindingActive(m, a.QuickBindingID) {
 		return reasonBindingNotActive
 	}
 	return s.cardMemberGate(m, p, bound)

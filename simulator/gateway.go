@@ -119,13 +119,13 @@ func (g *gatewayState) bodyDigest(body []byte) [sha256.Size]byte {
 }
 
 func (s *Simulator) registerGateway() {
-	s.mux.HandleFunc("POST /v1/connect/token", s.serveToken)
-	s.mux.HandleFunc("/", s.serveNotFound)
+	s.wiring.mux.HandleFunc("POST /v1/connect/token", s.serveToken)
+	s.wiring.mux.HandleFunc("/", s.serveNotFound)
 }
 
 func (s *Simulator) nextRequestID() string {
-	s.gw.requestSeq++
-	return "req_" + strconv.FormatInt(s.gw.requestSeq, 10) + "_" + strconv.FormatUint(s.gw.rng.Uint64()&0xffffffffff, 36)
+	s.st.gw.requestSeq++
+	return "req_" + strconv.FormatInt(s.st.gw.requestSeq, 10) + "_" + strconv.FormatUint(s.st.gw.rng.Uint64()&0xffffffffff, 36)
 }
 
 // response is one answer of the gateway, built under the lock and written
@@ -219,7 +219,7 @@ func (s *Simulator) begin(w http.ResponseWriter, r *http.Request) *exchange {
 		tx.End()
 		return &exchange{s: s, w: w, r: r, refused: err}
 	}
-	now := s.clock.Now()
+	now := s.st.clock.Now()
 	s.sweep(tx, now)
 	x := &exchange{s: s, tx: tx, w: w, r: r, id: s.nextRequestID(), in: in, end: end}
 	x.rec = RequestRecord{
@@ -246,12 +246,12 @@ func (x *exchange) finish(resp response) {
 		x.rec.Status = 0
 		x.rec.Dropped = true
 	}
-	x.s.gw.journal.add(x.rec)
+	x.s.st.gw.journal.add(x.rec)
 	x.tx.End()
 	// A write is answered once its input is on stable storage (with a data
 	// directory; at once otherwise).
 	if isWrite(x.r.Method) {
-		if err := x.s.rec.durable(x.end); err != nil && !x.rec.Dropped {
+		if err := x.s.wiring.rec.durable(x.end); err != nil && !x.rec.Dropped {
 			resp = errorResponse(notDurable(err), x.id)
 		}
 	}
@@ -299,7 +299,7 @@ func (x *exchange) delay() {
 	}
 	f := x.fault.Fault
 	s := x.s
-	s.rec.parked++
+	s.wiring.rec.parked++
 	x.tx.Suspend()
 	if c := captureOf(x.r); c != nil && c.replay != nil {
 		// A replay: the recording says when the request took the lock again.
@@ -310,12 +310,12 @@ func (x *exchange) delay() {
 	// Taking the lock again is an input of its own (resume), so that the log
 	// keeps what ran meanwhile before it.
 	x.tx.Resume()
-	s.rec.parked--
-	if _, err := s.rec.log(&recordedInput{Op: opResume, Clock: s.clock.Now(), Of: x.in.Seq}); err != nil {
+	s.wiring.rec.parked--
+	if _, err := s.wiring.rec.log(&recordedInput{Op: opResume, Clock: s.st.clock.Now(), Of: x.in.Seq}); err != nil {
 		// The first part already ran: the request completes, and the log
 		// refuses everything from now on, so its answer is
 		// service_unavailable (finish) and a restart resumes it.
-		s.rec.fail(err)
+		s.wiring.rec.fail(err)
 	}
 	x.tx.Ordered()
 }
@@ -359,16 +359,16 @@ func (s *Simulator) serveEndpoint(w http.ResponseWriter, r *http.Request, e *end
 
 func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLarge bool) response {
 	r := x.r
-	now := s.clock.Now()
+	now := s.st.clock.Now()
 	fail := func(ae *apiError) response { return errorResponse(ae, x.id) }
 	if ae := headerAmbiguity(r.Header); ae != nil {
 		return fail(ae)
 	}
-	tok := s.tokens[bearer(r)]
+	tok := s.st.tokens[bearer(r)]
 	if tok == nil || !now.Before(tok.ExpiresAt) {
 		return fail(newErr("invalid_token", "access token missing, malformed or expired"))
 	}
-	key := s.keys[tok.ClientID]
+	key := s.st.keys[tok.ClientID]
 	if key == nil || !key.usable(now) {
 		return fail(newErr("invalid_token", "access token missing, malformed or expired"))
 	}
@@ -376,10 +376,10 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 	if !key.ipAllowed(remoteIP(r)) {
 		return fail(newErr("ip_not_allowed", "the caller address is not allowed for this key"))
 	}
-	if tok.Env != s.merchant.Env || key.Env != s.merchant.Env {
+	if tok.Env != s.st.merchant.Env || key.Env != s.st.merchant.Env {
 		return fail(newErr("environment_mismatch", "the access token belongs to another environment"))
 	}
-	switch s.merchant.Status {
+	switch s.st.merchant.Status {
 	case MerchantActive:
 	case MerchantSuspended:
 		if isWrite(r.Method) {
@@ -422,7 +422,7 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 	}
 	if !e.Idempotent {
 		x.delay()
-		c.Now = s.clock.Now()
+		c.Now = s.st.clock.Now()
 		return s.callHandler(c, e)
 	}
 
@@ -433,10 +433,10 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 	if !uuidShaped(c.IdemKey) {
 		return fail(newErr("idempotency_key_invalid", "x-idempotency-key must be UUID-shaped (8-4-4-4-12 hex)"))
 	}
-	recKey := idemKey(s.merchant.ID, c.IdemKey)
+	recKey := idemKey(s.st.merchant.ID, c.IdemKey)
 	endpointID := r.Method + " " + r.URL.EscapedPath()
-	hash := s.gw.bodyDigest(body)
-	rec, ae := s.gw.idem.check(recKey, endpointID, hash, now, s.gw.maxIdem)
+	hash := s.st.gw.bodyDigest(body)
+	rec, ae := s.st.gw.idem.check(recKey, endpointID, hash, now, s.st.gw.maxIdem)
 	if ae != nil {
 		return fail(ae)
 	}
@@ -450,11 +450,11 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 		}
 		return response{status: rec.status, header: rec.header.Clone(), body: rec.body, code: rec.code, replay: true, replayOf: rec.requestID}
 	}
-	rec = s.gw.idem.start(recKey, endpointID, hash, now)
+	rec = s.st.gw.idem.start(recKey, endpointID, hash, now)
 	x.delay()
-	c.Now = s.clock.Now()
+	c.Now = s.st.clock.Now()
 	resp := s.callHandler(c, e)
-	s.gw.idem.end(recKey, rec, resp, x.id)
+	s.st.gw.idem.end(recKey, rec, resp, x.id)
 	return resp
 }
 

@@ -25,7 +25,7 @@ func (s *Simulator) serveToken(w http.ResponseWriter, r *http.Request) {
 	}
 	x.delay()
 	clientID := r.Header.Get("X-Client-Id")
-	if s.keys[clientID] != nil {
+	if s.st.keys[clientID] != nil {
 		// Only known client ids: a secret pasted into the wrong header is
 		// never journaled.
 		x.rec.ClientID = clientID
@@ -38,8 +38,8 @@ func (s *Simulator) issueToken(r *http.Request, clientID, requestID string) resp
 	if ae := headerAmbiguity(r.Header); ae != nil {
 		return errorResponse(ae, requestID)
 	}
-	now := s.clock.Now()
-	key := s.keys[clientID]
+	now := s.st.clock.Now()
+	key := s.st.keys[clientID]
 	given := r.Header.Get("X-Api-Key")
 	// Unknown client, wrong secret, disabled or expired Key: one answer.
 	if key == nil || subtle.ConstantTimeCompare([]byte(key.APIKey), []byte(given)) != 1 || !key.usable(now) {
@@ -48,10 +48,10 @@ func (s *Simulator) issueToken(r *http.Request, clientID, requestID string) resp
 	if !key.ipAllowed(remoteIP(r)) {
 		return errorResponse(newErr("ip_not_allowed", "the caller address is not allowed for this key"), requestID)
 	}
-	if key.Env != s.merchant.Env {
+	if key.Env != s.st.merchant.Env {
 		return errorResponse(newErr("environment_mismatch", "the credentials belong to another environment"), requestID)
 	}
-	recent := s.gw.exchanges[clientID]
+	recent := s.st.gw.exchanges[clientID]
 	for len(recent) > 0 && !now.Before(recent[0].Add(time.Minute)) {
 		recent = recent[1:]
 	}
@@ -63,20 +63,20 @@ func (s *Simulator) issueToken(r *http.Request, clientID, requestID string) resp
 		}
 		ae := newErr("rate_limited", "token exchange quota exceeded (20 per minute)").With("retry_after", secs)
 		ae.Header = map[string]string{"Retry-After": strconv.FormatInt(secs, 10)}
-		s.gw.exchanges[clientID] = recent
+		s.st.gw.exchanges[clientID] = recent
 		return errorResponse(ae, requestID)
 	}
-	s.gw.exchanges[clientID] = append(append(make([]time.Time, 0, tokenExchangesPerMinute), recent...), now)
+	s.st.gw.exchanges[clientID] = append(append(make([]time.Time, 0, tokenExchangesPerMinute), recent...), now)
 	var raw [24]byte
 	for i := 0; i < len(raw); i += 8 {
-		v := s.gw.rng.Uint64()
+		v := s.st.gw.rng.Uint64()
 		for j := 0; j < 8; j++ {
 			raw[i+j] = byte(v >> (8 * j))
 		}
 	}
-	t := &token{Value: "tok_" + base64.RawURLEncoding.EncodeToString(raw[:]), ClientID: key.ClientID, Env: s.merchant.Env, ExpiresAt: now.Add(tokenTTL)}
-	s.tokens[t.Value] = t
-	s.gw.tokenQ.push(t.Value, t.ExpiresAt)
+	t := &token{Value: "tok_" + base64.RawURLEncoding.EncodeToString(raw[:]), ClientID: key.ClientID, Env: s.st.merchant.Env, ExpiresAt: now.Add(tokenTTL)}
+	s.st.tokens[t.Value] = t
+	s.st.gw.tokenQ.push(t.Value, t.ExpiresAt)
 	return jsonResponse(http.StatusOK, map[string]any{
 		"auth_token": t.Value, "expired_at": t.ExpiresAt.Unix(), "token_type": "Bearer", "scopes": key.effectiveScopes(),
 	})
@@ -114,15 +114,15 @@ func (s *Simulator) verifySignature(r *http.Request, key *apiKey, body []byte, n
 	if !hmac.Equal([]byte(want), []byte(sig)) {
 		return refuse("invalid_signature", "signature mismatch", mismatchProblem(sig))
 	}
-	nk := string(s.merchant.Env) + "|" + nonce
-	if exp, used := s.gw.nonces[nk]; used && now.Before(exp) {
+	nk := string(s.st.merchant.Env) + "|" + nonce
+	if exp, used := s.st.gw.nonces[nk]; used && now.Before(exp) {
 		return newErr("nonce_reused", "x-nonce was already used within 5 minutes")
 	}
-	if len(s.gw.nonces) >= s.gw.maxNonces {
-		return storeFull("nonce", &s.gw.nonceQ, now)
+	if len(s.st.gw.nonces) >= s.st.gw.maxNonces {
+		return storeFull("nonce", &s.st.gw.nonceQ, now)
 	}
-	s.gw.nonces[nk] = now.Add(nonceWindow)
-	s.gw.nonceQ.push(nk, now.Add(nonceWindow))
+	s.st.gw.nonces[nk] = now.Add(nonceWindow)
+	s.st.gw.nonceQ.push(nk, now.Add(nonceWindow))
 	return nil
 }
 
@@ -232,11 +232,11 @@ func (s *Simulator) resolveMember(v string) (*member, *apiError) {
 	}
 	var m *member
 	if strings.HasPrefix(v, "mem_") {
-		m = s.members.Get(v)
+		m = s.st.members.Get(v)
 	} else {
-		m = s.members.ByExternal(v)
+		m = s.st.members.ByExternal(v)
 	}
-	if m == nil || (m.MerchantID != "" && m.MerchantID != s.merchant.ID) || m.Status == "suspended" || m.Status == "blocklisted" {
+	if m == nil || (m.MerchantID != "" && m.MerchantID != s.st.merchant.ID) || m.Status == "suspended" || m.Status == "blocklisted" {
 		return nil, newErr("member_not_found", "member not found")
 	}
 	return m, nil

@@ -59,7 +59,7 @@ func (q *expiryQueue) pop(now time.Time) (expiring, bool) {
 // entries when a store is full (storeFull). It runs on every business
 // request; each call costs only what it removes.
 func (s *Simulator) sweep(tx *kernel.Tx, now time.Time) {
-	g := s.gw
+	g := s.st.gw
 	for {
 		it, ok := g.nonceQ.pop(now)
 		if !ok {
@@ -75,21 +75,21 @@ func (s *Simulator) sweep(tx *kernel.Tx, now time.Time) {
 		if !ok {
 			break
 		}
-		delete(s.tokens, it.key)
+		delete(s.st.tokens, it.key)
 	}
 	for {
 		it, ok := g.challengeQ.pop(now)
 		if !ok {
 			break
 		}
-		s.stepUp.Sweep(tx, it.key, now)
+		s.st.stepUp.Sweep(tx, it.key, now)
 	}
 	for {
 		it, ok := g.qrMemoQ.pop(now)
 		if !ok {
 			break
 		}
-		s.qr.ExpireMemo(tx, it.key, now)
+		s.st.qr.ExpireMemo(tx, it.key, now)
 	}
 }
 

@@ -114,34 +114,34 @@ func TestJournalRing(t *testing.T) {
 func TestWindowsStayBounded(t *testing.T) {
 	t.Parallel()
 	s := mustNewHandler()
-	now := s.clock.Now()
+	now := s.st.clock.Now()
 	tx := s.k.Begin()
 	defer tx.End()
-	s.gw.maxNonces, s.gw.maxIdem = 100, 100 // the sweep ignores the caps
+	s.st.gw.maxNonces, s.st.gw.maxIdem = 100, 100 // the sweep ignores the caps
 	for i := 0; i < 5000; i++ {
 		k := fmt.Sprint(i)
-		s.gw.nonces[k] = now.Add(nonceWindow)
-		s.gw.nonceQ.push(k, now.Add(nonceWindow))
-		s.gw.idem.records[k] = &idemRecord{expiresAt: now.Add(idempotencyWindow)}
-		s.gw.idem.queue.push(k, now.Add(idempotencyWindow))
+		s.st.gw.nonces[k] = now.Add(nonceWindow)
+		s.st.gw.nonceQ.push(k, now.Add(nonceWindow))
+		s.st.gw.idem.records[k] = &idemRecord{expiresAt: now.Add(idempotencyWindow)}
+		s.st.gw.idem.queue.push(k, now.Add(idempotencyWindow))
 		s.sweep(tx, now)
 	}
-	if len(s.gw.nonces) != 5000 || s.gw.idem.len() != 5000 {
-		t.Fatalf("live entries swept: %d nonces, %d records", len(s.gw.nonces), s.gw.idem.len())
+	if len(s.st.gw.nonces) != 5000 || s.st.gw.idem.len() != 5000 {
+		t.Fatalf("live entries swept: %d nonces, %d records", len(s.st.gw.nonces), s.st.gw.idem.len())
 	}
 	s.advance(tx, nonceWindow-time.Nanosecond)
-	s.sweep(tx, s.clock.Now())
-	if len(s.gw.nonces) != 5000 {
-		t.Fatalf("a nonce was forgotten inside its window: %d left", len(s.gw.nonces))
+	s.sweep(tx, s.st.clock.Now())
+	if len(s.st.gw.nonces) != 5000 {
+		t.Fatalf("a nonce was forgotten inside its window: %d left", len(s.st.gw.nonces))
 	}
 	s.advance(tx, time.Nanosecond)
-	s.sweep(tx, s.clock.Now())
-	if len(s.gw.nonces) != 0 || s.gw.nonceQ.len() != 0 || s.gw.idem.len() != 5000 {
-		t.Fatalf("after 5 minutes: %d nonces (%d queued), %d records", len(s.gw.nonces), s.gw.nonceQ.len(), s.gw.idem.len())
+	s.sweep(tx, s.st.clock.Now())
+	if len(s.st.gw.nonces) != 0 || s.st.gw.nonceQ.len() != 0 || s.st.gw.idem.len() != 5000 {
+		t.Fatalf("after 5 minutes: %d nonces (%d queued), %d records", len(s.st.gw.nonces), s.st.gw.nonceQ.len(), s.st.gw.idem.len())
 	}
 	s.advance(tx, idempotencyWindow)
-	s.sweep(tx, s.clock.Now())
-	if s.gw.idem.len() != 0 || s.gw.idem.queue.len() != 0 {
-		t.Fatalf("after 24 hours: %d records (%d queued)", s.gw.idem.len(), s.gw.idem.queue.len())
+	s.sweep(tx, s.st.clock.Now())
+	if s.st.gw.idem.len() != 0 || s.st.gw.idem.queue.len() != 0 {
+		t.Fatalf("after 24 hours: %d records (%d queued)", s.st.gw.idem.len(), s.st.gw.idem.queue.len())
 	}
 }

@@ -68,7 +68,7 @@ func isControlPath(p string) bool {
 func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// Date is the simulator's time, manual clock included, so a client can
 	// measure its clock's skew against the clock that checks x-timestamp.
-	w.Header().Set("Date", s.clock.Now().UTC().Format(http.TimeFormat))
+	w.Header().Set("Date", s.st.clock.Now().UTC().Format(http.TimeFormat))
 	// Every request's body is captured as it is read, so that the request
 	// can be logged as an input with it (record.go).
 	if _, ok := r.Body.(*captureBody); !ok {
@@ -98,7 +98,7 @@ func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveNotFoundMessage(w, r, "no endpoint at the non-canonical path "+raw+" (paths are never cleaned or redirected)")
 		return
 	}
-	if methods, ok := s.literalPaths[raw]; ok && !slices.Contains(methods, r.Method) {
+	if methods, ok := s.st.literalPaths[raw]; ok && !slices.Contains(methods, r.Method) {
 		// A path registered as written belongs to its own methods: a
 		// pattern with a wildcard in its place (GET /_sim/cards/{id} for
 		// POST /_sim/cards/limits) does not serve it with another.
@@ -108,7 +108,7 @@ func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if guarded && isWrite(r.Method) && s.servesControl(r) && !s.guardControl(w, r, controlWriteRefusal(r)) {
 		return
 	}
-	s.mux.ServeHTTP(w, r)
+	s.wiring.mux.ServeHTTP(w, r)
 }
 
 // indexLiteralPaths records the methods of every path registered without
@@ -121,14 +121,14 @@ func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *Simulator) indexLiteralPaths() {
 	var key strings.Builder
 	var paths []string
-	for _, p := range s.controlRoutes {
+	for _, p := range s.st.controlRoutes {
 		key.WriteString(p)
 		key.WriteByte('\n')
 		if _, path, ok := strings.Cut(p, " "); ok && !strings.Contains(path, "{") {
 			paths = append(paths, path)
 		}
 	}
-	for _, e := range s.endpoints {
+	for _, e := range s.wiring.endpoints {
 		key.WriteString(e.Method)
 		key.WriteByte(' ')
 		key.WriteString(e.Pattern)
@@ -140,7 +140,7 @@ func (s *Simulator) indexLiteralPaths() {
 	literalIndex.mu.Lock()
 	defer literalIndex.mu.Unlock()
 	if idx, ok := literalIndex.byKey[key.String()]; ok {
-		s.literalPaths = idx
+		s.st.literalPaths = idx
 		return
 	}
 	idx := map[string][]string{}
@@ -152,7 +152,7 @@ func (s *Simulator) indexLiteralPaths() {
 		var methods []string
 		for _, m := range routeMethods {
 			r.Method = m
-			if _, pattern := s.mux.Handler(r); strings.HasSuffix(pattern, " "+p) {
+			if _, pattern := s.wiring.mux.Handler(r); strings.HasSuffix(pattern, " "+p) {
 				methods = append(methods, m)
 			}
 		}
@@ -164,7 +164,7 @@ func (s *Simulator) indexLiteralPaths() {
 		literalIndex.byKey = map[string]map[string][]string{}
 	}
 	literalIndex.byKey[key.String()] = idx
-	s.literalPaths = idx // shared and never written after this point
+	s.st.literalPaths = idx // shared and never written after this point
 }
 
 // literalIndex caches indexLiteralPaths by the registered patterns.
@@ -177,14 +177,14 @@ var literalIndex struct {
 // the catch-all patterns; POST for the path of a registered object action
 // (served by the catch-all POST /_sim/{rest...}).
 func (s *Simulator) allowedMethods(r *http.Request) []string {
-	if methods, ok := s.literalPaths[rawRequestPath(r)]; ok {
+	if methods, ok := s.st.literalPaths[rawRequestPath(r)]; ok {
 		return methods
 	}
 	var out []string
 	for _, m := range routeMethods {
 		r2 := r.Clone(r.Context())
 		r2.Method = m
-		_, pattern := s.mux.Handler(r2)
+		_, pattern := s.wiring.mux.Handler(r2)
 		switch {
 		case pattern == actionPattern:
 			// s.actions is filled before the simulator serves and only read after.
@@ -204,8 +204,8 @@ const actionPattern = "POST /_sim/{rest...}"
 // endpointServes applies the serves narrowing of the endpoint registered as
 // pattern ("METHOD path"), if any.
 func (s *Simulator) endpointServes(pattern, path string) bool {
-	for i := range s.endpoints {
-		if e := &s.endpoints[i]; e.Serves != nil && e.Method+" "+e.Pattern == pattern {
+	for i := range s.wiring.endpoints {
+		if e := &s.wiring.endpoints[i]; e.Serves != nil && e.Method+" "+e.Pattern == pattern {
 			return e.Serves(path)
 		}
 	}

@@ -29,9 +29,10 @@ import (
 // reached, so state that a product line adds is in the image without more
 // work; what is not state is left out by rule:
 //
-//   - the exported fields of Simulator (the control types), the options,
-//     the input log, the router and its handlers, the HTTP server and
-//     client, the success paths of outcomes (built again by New);
+//   - the exported fields of Simulator (the control types), the kernel,
+//     and its wiring: the options, the input log, the router and its
+//     handlers, the HTTP server and client, the success paths of outcomes
+//     (built again by New);
 //   - locks (package sync), and fields tagged image:"-" (a line's host);
 //   - functions and channels: a field of one that is set and not known to
 //     be built by New makes the image fail, so that state held in a closure
@@ -55,17 +56,8 @@ var simPkg = reflect.TypeOf(Simulator{}).PkgPath()
 
 // imageSkip names the fields that are not state ("Type.field").
 var imageSkip = map[string]bool{
-	"Simulator.opts":         true,
 	"Simulator.k":            true,
-	"Simulator.rec":          true,
-	"Simulator.actions":      true,
-	"Simulator.endpoints":    true,
-	"Simulator.outcomeRun":   true,
-	"Simulator.mux":          true,
-	"Simulator.server":       true,
-	"Simulator.stepper":      true,
-	"Simulator.replayBase":   true,
-	"Simulator.tls":          true,
+	"Simulator.wiring":       true,
 	"Clock.owner":            true,
 	"webhookState.client":    true,
 	"webhookState.transport": true,
@@ -503,8 +495,8 @@ func (s *Simulator) encodeImage(tx *kernel.Tx) ([]byte, error) { return s.encode
 // encodeImageLeaving writes the image of s without the fields of leave.
 func (s *Simulator) encodeImageLeaving(tx *kernel.Tx, leave map[string]bool) ([]byte, error) {
 	// The image is about as large as the last one: start there.
-	e := &imgEnc{ptrs: make(map[ptrKey]uint64, s.rec.lastPtrs), b: make([]byte, 0, s.rec.lastImage+s.rec.lastImage/8), leave: leave}
-	defer func() { s.rec.lastImage, s.rec.lastPtrs = len(e.b), len(e.ptrs) }()
+	e := &imgEnc{ptrs: make(map[ptrKey]uint64, s.wiring.rec.lastPtrs), b: make([]byte, 0, s.wiring.rec.lastImage+s.wiring.rec.lastImage/8), leave: leave}
+	defer func() { s.wiring.rec.lastImage, s.wiring.rec.lastPtrs = len(e.b), len(e.ptrs) }()
 	root := reflect.ValueOf(s)
 	e.ptrs[ptrKey{root.Pointer(), root.Type()}] = 0
 	e.next = 1

@@ -94,3 +94,53 @@ func TestImageFieldsAreListed(t *testing.T) {
 		}
 	}
 }
+
+// TestImageRulesNameFields: every field an image rule names (imageSkip,
+// imageBuilt, digestLeaves, imageFieldsSince) is a field of a type the
+// image walks, so that moving or renaming state cannot silently drop a rule
+// (a rule naming no field would leave the field it meant in the image).
+func TestImageRulesNameFields(t *testing.T) {
+	t.Parallel()
+	known := map[string]bool{}
+	seen := map[reflect.Type]bool{}
+	var walk func(reflect.Type)
+	walk = func(t reflect.Type) {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
+			if t.Kind() == reflect.Map {
+				walk(t.Key())
+			}
+			t = t.Elem()
+		}
+		if seen[t] || t.Kind() != reflect.Struct {
+			return
+		}
+		seen[t] = true
+		for _, f := range infoOf(t).fields {
+			known[f.name] = true
+			if !f.skip {
+				walk(f.typ)
+			}
+		}
+	}
+	walk(reflect.TypeOf(Simulator{}))
+	// The skipped wiring's types are walked too: the rules may name them.
+	walk(reflect.TypeOf(wiring{}))
+	walk(reflect.TypeOf(webhookState{}))
+	var missing []string
+	for _, rules := range []map[string]bool{imageSkip, imageBuilt, digestLeaves} {
+		for name := range rules {
+			if !known[name] {
+				missing = append(missing, name)
+			}
+		}
+	}
+	for name := range imageFieldsSince {
+		if !known[name] {
+			missing = append(missing, name)
+		}
+	}
+	sort.Strings(missing)
+	if diff := cmp.Diff([]string(nil), missing); diff != "" {
+		t.Errorf("image rules naming no field (renamed or moved?):\n%s", diff)
+	}
+}

@@ -105,13 +105,13 @@ func (h *holdBook) add(account, asset string, amt money.Amount, owner string) {
 // liveHolds returns what every live object holds.
 func (s *Simulator) liveHolds(tx *kernel.Tx) *holdBook {
 	h := &holdBook{amounts: map[string]map[string]money.Amount{}, owners: map[string][]string{}}
-	for _, q := range s.qr.Holds(tx) {
+	for _, q := range s.st.qr.Holds(tx) {
 		h.add(q.Account, q.Asset, q.Amount, q.Owner)
 	}
-	for _, r := range s.remit.Holds(tx) {
+	for _, r := range s.st.remit.Holds(tx) {
 		h.add(r.Account, r.Asset, r.Amount, r.Owner)
 	}
-	for _, t := range s.cards.topups {
+	for _, t := range s.st.cards.topups {
 		if t.Status == "processing" {
 			total, err := t.Amount.Add(t.Fee)
 			if err != nil {
@@ -122,7 +122,7 @@ func (s *Simulator) liveHolds(tx *kernel.Tx) *holdBook {
 			h.add(locked, t.Asset, total, t.ID+" (processing)")
 		}
 	}
-	for _, a := range s.cards.apps {
+	for _, a := range s.st.cards.apps {
 		if cardAppUnderReview(a) && !a.FirstTopUp.IsZero() {
 			_, locked := fundingAccounts(a.Funding, a.MemberID)
 			h.add(locked, a.SourceAsset, a.FirstTopUp, a.ID+" ("+a.Status+", first top-up)")
@@ -149,7 +149,7 @@ func (s *Simulator) invariantViolations(tx *kernel.Tx) []string {
 	h := s.liveHolds(tx)
 	out = append(out, h.errs...)
 	accounts := map[string]bool{}
-	for acct := range s.ledger.balances {
+	for acct := range s.st.ledger.balances {
 		if holdAccount(acct) {
 			accounts[acct] = true
 		}
@@ -159,14 +159,14 @@ func (s *Simulator) invariantViolations(tx *kernel.Tx) []string {
 	}
 	for acct := range accounts {
 		assets := map[string]bool{}
-		for a := range s.ledger.balances[acct] {
+		for a := range s.st.ledger.balances[acct] {
 			assets[a] = true
 		}
 		for a := range h.amounts[acct] {
 			assets[a] = true
 		}
 		for asset := range assets {
-			got := s.ledger.Balance(acct, asset)
+			got := s.st.ledger.Balance(acct, asset)
 			want, ok := h.amounts[acct][asset]
 			if !ok {
 				want = money.Zero(got.Scale())
@@ -185,17 +185,17 @@ func (s *Simulator) invariantViolations(tx *kernel.Tx) []string {
 	}
 
 	// Cards: no balance on an ended card, nothing in flight towards one.
-	for _, c := range s.cards.cards {
+	for _, c := range s.st.cards.cards {
 		if !cardEnded(c.Status) {
 			continue
 		}
-		if b := s.ledger.Balance(CardAccount(c.ID), cardLedgerAsset); !b.IsZero() {
+		if b := s.st.ledger.Balance(CardAccount(c.ID), cardLedgerAsset); !b.IsZero() {
 			out = append(out, fmt.Sprintf("card %s is %s but holds %s %s", c.ID, c.Status, b, cardLedgerAsset))
 		}
 	}
-	for acct, m := range s.ledger.balances {
+	for acct, m := range s.st.ledger.balances {
 		id, ok := strings.CutPrefix(acct, "card:")
-		if !ok || s.cards.cards[id] != nil {
+		if !ok || s.st.cards.cards[id] != nil {
 			continue
 		}
 		for asset, b := range m {
@@ -204,11 +204,11 @@ func (s *Simulator) invariantViolations(tx *kernel.Tx) []string {
 			}
 		}
 	}
-	for _, t := range s.cards.topups {
+	for _, t := range s.st.cards.topups {
 		if t.Status != "processing" {
 			continue
 		}
-		if c := s.cards.cards[t.CardID]; c == nil || cardEnded(c.Status) {
+		if c := s.st.cards.cards[t.CardID]; c == nil || cardEnded(c.Status) {
 			st := "missing"
 			if c != nil {
 				st = c.Status
@@ -218,13 +218,13 @@ func (s *Simulator) invariantViolations(tx *kernel.Tx) []string {
 	}
 
 	// Orders: structural rules the sums cannot show.
-	out = append(out, s.remit.Invariants(tx)...)
-	out = append(out, s.qr.Violations(tx)...)
-	for _, a := range s.cards.apps {
-		if cardAppUnderReview(a) && a.QuickBindingID != "" && !s.kyc.BindingActive(s.members.Get(a.MemberID), a.QuickBindingID) {
+	out = append(out, s.st.remit.Invariants(tx)...)
+	out = append(out, s.st.qr.Violations(tx)...)
+	for _, a := range s.st.cards.apps {
+		if cardAppUnderReview(a) && a.QuickBindingID != "" && !s.st.kyc.BindingActive(s.st.members.Get(a.MemberID), a.QuickBindingID) {
 			out = append(out, fmt.Sprintf("card application %s is %s on quick KYC binding %s, which is no longer active", a.ID, a.Status, a.QuickBindingID))
 		}
-		if a.Status == "issued" && s.cards.cards[a.CardID] == nil {
+		if a.Status == "issued" && s.st.cards.cards[a.CardID] == nil {
 			out = append(out, fmt.Sprintf("card application %s is issued but its card %q does not exist", a.ID, a.CardID))
 		}
 	}

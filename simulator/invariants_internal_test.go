@@ -19,12 +19,12 @@ func TestCheckInvariantsDetects(t *testing.T) {
 	usdt := func(v string) money.Amount { return money.MustParse(v, 6) }
 	// fixture returns the fixture member and an active virtual card of it.
 	fixture := func(tx *kernel.Tx, s *Simulator) (*member, *simCard) {
-		m := s.members.ByExternal(DefaultMemberExternalID)
+		m := s.st.members.ByExternal(DefaultMemberExternalID)
 		return m, s.newCard(tx, m, "cpd_virtual_std", "", "virtual")
 	}
 	mustPost := func(t *testing.T, s *Simulator, asset string, amt money.Amount, from, to string) {
 		t.Helper()
-		if err := s.ledger.Transfer(s.clock.Now(), "test", asset, amt, from, to); err != nil {
+		if err := s.st.ledger.Transfer(s.st.clock.Now(), "test", asset, amt, from, to); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -42,13 +42,13 @@ func TestCheckInvariantsDetects(t *testing.T) {
 		}, want: []string{"merchant:prepaid_locked holds 3.000000 USDT but no live object"}},
 		{name: "live order without its hold", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
 			m, c := fixture(tx, s)
-			s.cards.topups["ctp_x"] = &cardTopUp{ID: "ctp_x", CardID: c.ID, MemberID: m.ID, Asset: "USDT", Funding: "member",
+			s.st.cards.topups["ctp_x"] = &cardTopUp{ID: "ctp_x", CardID: c.ID, MemberID: m.ID, Asset: "USDT", Funding: "member",
 				Amount: usdt("10"), Fee: usdt("0.1"), Status: "processing"}
 		}, want: []string{"holds 0.000000 USDT but its live objects hold 10.100000 (ctp_x (processing))"}},
 		{name: "final order still holding", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
 			m, c := fixture(tx, s)
 			mustPost(t, s, "USDT", usdt("10.1"), MemberAvailable(m.ID), MemberLocked(m.ID))
-			s.cards.topups["ctp_y"] = &cardTopUp{ID: "ctp_y", CardID: c.ID, MemberID: m.ID, Asset: "USDT", Funding: "member",
+			s.st.cards.topups["ctp_y"] = &cardTopUp{ID: "ctp_y", CardID: c.ID, MemberID: m.ID, Asset: "USDT", Funding: "member",
 				Amount: usdt("10"), Fee: usdt("0.1"), Status: "failed"}
 		}, want: []string{"holds 10.100000 USDT but no live object holds anything there"}},
 		{name: "balance on a closed card", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
@@ -72,24 +72,24 @@ func TestCheckInvariantsDetects(t *testing.T) {
 		{name: "top-up in flight towards an ended card", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
 			m, c := fixture(tx, s)
 			mustPost(t, s, "USDT", usdt("10.1"), MemberAvailable(m.ID), MemberLocked(m.ID))
-			s.cards.topups["ctp_z"] = &cardTopUp{ID: "ctp_z", CardID: c.ID, MemberID: m.ID, Asset: "USDT", Funding: "member",
+			s.st.cards.topups["ctp_z"] = &cardTopUp{ID: "ctp_z", CardID: c.ID, MemberID: m.ID, Asset: "USDT", Funding: "member",
 				Amount: usdt("10"), Fee: usdt("0.1"), Status: "processing"}
 			c.Status = "closed"
 		}, want: []string{"top-up ctp_z is in flight towards card ", ", which is closed"}},
 		{name: "application on a compensated binding", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
 			m, _ := fixture(tx, s)
-			b, err := s.kyc.Allocate(tx, m, "")
+			b, err := s.st.kyc.Allocate(tx, m, "")
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := s.kyc.Compensate(tx, b.ID, "admin", ""); err != nil {
+			if _, err := s.st.kyc.Compensate(tx, b.ID, "admin", ""); err != nil {
 				t.Fatal(err)
 			}
-			s.cards.apps["cap_b"] = &cardApplication{ID: "cap_b", MemberID: m.ID, Status: "submitted", QuickBindingID: b.ID, FirstTopUp: usdt("0")}
+			s.st.cards.apps["cap_b"] = &cardApplication{ID: "cap_b", MemberID: m.ID, Status: "submitted", QuickBindingID: b.ID, FirstTopUp: usdt("0")}
 		}, want: []string{"card application cap_b is submitted on quick KYC binding qkb_", ", which is no longer active"}},
 		{name: "issued application without its card", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
 			m, _ := fixture(tx, s)
-			s.cards.apps["cap_i"] = &cardApplication{ID: "cap_i", MemberID: m.ID, Status: "issued", CardID: "crd_gone", FirstTopUp: usdt("0")}
+			s.st.cards.apps["cap_i"] = &cardApplication{ID: "cap_i", MemberID: m.ID, Status: "issued", CardID: "crd_gone", FirstTopUp: usdt("0")}
 		}, want: []string{"card application cap_i is issued but its card \"crd_gone\" does not exist"}},
 	}
 	for _, tt := range tests {

@@ -89,12 +89,12 @@ func (j *journal) reset() {
 func (s *Simulator) journalRequests() []RequestRecord {
 	tx := s.k.Begin()
 	defer tx.End()
-	return s.gw.journal.list()
+	return s.st.gw.journal.list()
 }
 
 // resetRequests empties the request journal.
 func (s *Simulator) resetRequests() {
 	tx := s.k.Begin()
 	defer tx.End()
-	s.gw.journal.reset()
+	s.st.gw.journal.reset()
 }

@@ -24,12 +24,15 @@ import (
 //
 // Accounts whose names start with "member:", "merchant:prepaid" or "card:"
 // may never go below zero; the others are contra accounts and may.
+//
+// The kernel names the same accounts for the product lines
+// (TestAccountNamesAreTheKernels).
 const (
-	AccountMerchantPrepaid       = kernel.AccountMerchantPrepaid
-	AccountMerchantPrepaidLocked = kernel.AccountMerchantPrepaidLocked
-	AccountMerchantCustody       = kernel.AccountMerchantCustody
-	AccountRevenueFees           = kernel.AccountRevenueFees
-	AccountWorld                 = kernel.AccountWorld
+	AccountMerchantPrepaid       = "merchant:prepaid"
+	AccountMerchantPrepaidLocked = "merchant:prepaid_locked"
+	AccountMerchantCustody       = "merchant:custody"
+	AccountRevenueFees           = "revenue:fees"
+	AccountWorld                 = "world"
 )
 
 // MemberAvailable names a member's available balance account.

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // TestLedgerPostRefusals checks the ledger's own guards, independently of
@@ -145,5 +146,24 @@ func TestLedgerCheckDetects(t *testing.T) {
 				t.Errorf("Check = %v, want error %v", err, tt.wantErr)
 			}
 		})
+	}
+}
+
+// TestAccountNamesAreTheKernels: the public account names and the
+// kernel's, which the product lines post to, are the same accounts.
+func TestAccountNamesAreTheKernels(t *testing.T) {
+	t.Parallel()
+	for _, tt := range [][2]string{
+		{AccountMerchantPrepaid, kernel.AccountMerchantPrepaid},
+		{AccountMerchantPrepaidLocked, kernel.AccountMerchantPrepaidLocked},
+		{AccountMerchantCustody, kernel.AccountMerchantCustody},
+		{AccountRevenueFees, kernel.AccountRevenueFees},
+		{AccountWorld, kernel.AccountWorld},
+		{MemberAvailable("mem_x"), kernel.MemberAvailable("mem_x")},
+		{MemberLocked("mem_x"), kernel.MemberLocked("mem_x")},
+	} {
+		if tt[0] != tt[1] {
+			t.Errorf("%q != kernel's %q", tt[0], tt[1])
+		}
 	}
 }

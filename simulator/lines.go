@@ -22,33 +22,33 @@ import (
 // transaction.
 type kernelServices struct{ s *Simulator }
 
-func (k kernelServices) Now() time.Time  { return k.s.clock.Now() }
+func (k kernelServices) Now() time.Time  { return k.s.st.clock.Now() }
 func (k kernelServices) NewUUID() string { return k.s.newUUID() }
-func (k kernelServices) NextSeq() int64  { k.s.listSeq++; return k.s.listSeq }
+func (k kernelServices) NextSeq() int64  { k.s.st.listSeq++; return k.s.st.listSeq }
 
 func (k kernelServices) Transfer(at time.Time, memo, asset string, amt money.Amount, from, to string) error {
-	return k.s.ledger.Transfer(at, memo, asset, amt, from, to)
+	return k.s.st.ledger.Transfer(at, memo, asset, amt, from, to)
 }
 
 // Emit emits e for the member of e.MemberID (none when empty or unknown).
 func (k kernelServices) Emit(tx *kernel.Tx, e kernel.Event) {
 	var m *member
 	if e.MemberID != "" {
-		m = k.s.members.Get(e.MemberID)
+		m = k.s.st.members.Get(e.MemberID)
 	}
 	k.s.emit(tx, e.Type, e.Object, e.ObjectID, m, e.Status, e.Version, e.Extra)
 }
 
 func (k kernelServices) Amount(asset, v string) (money.Amount, error) {
-	return k.s.cat.amount(asset, v, decimalSigned)
+	return k.s.st.cat.amount(asset, v, decimalSigned)
 }
 
-func (k kernelServices) AssetScale(code string) (int, bool) { return k.s.cat.scale(code) }
+func (k kernelServices) AssetScale(code string) (int, bool) { return k.s.st.cat.scale(code) }
 
 // registerDeposits builds the deposits line and registers its endpoints.
 func (s *Simulator) registerDeposits() {
-	s.deposits = deposits.New(depositsHost{s})
-	for _, e := range s.deposits.Endpoints() {
+	s.st.deposits = deposits.New(depositsHost{s})
+	for _, e := range s.st.deposits.Endpoints() {
 		s.register(e)
 	}
 }
@@ -56,18 +56,18 @@ func (s *Simulator) registerDeposits() {
 // depositsHost is the deposits line's deposits.Host.
 type depositsHost struct{ s *Simulator }
 
-func (h depositsHost) MerchantID(*kernel.Tx) string { return h.s.merchant.ID }
+func (h depositsHost) MerchantID(*kernel.Tx) string { return h.s.st.merchant.ID }
 
-func (h depositsHost) PlatformHosted(*kernel.Tx) bool { return h.s.merchant.Model == PlatformHosted }
+func (h depositsHost) PlatformHosted(*kernel.Tx) bool { return h.s.st.merchant.Model == PlatformHosted }
 
 func (h depositsHost) AssetAllowed(_ *kernel.Tx, code string) bool {
-	return h.s.cat.allowed(code, h.s.merchant.AssetAllowlist)
+	return h.s.st.cat.allowed(code, h.s.st.merchant.AssetAllowlist)
 }
 
 // membersHost is the members line's members.Host.
 type membersHost struct{ s *Simulator }
 
-func (h membersHost) MerchantID() string { return h.s.merchant.ID }
+func (h membersHost) MerchantID() string { return h.s.st.merchant.ID }
 
 // Seed parses every seed balance, then posts them in one entry.
 func (h membersHost) Seed(tx *kernel.Tx, memberID string, balances map[string]string) error {
@@ -92,7 +92,7 @@ func (h membersHost) Seed(tx *kernel.Tx, memberID string, balances map[string]st
 			Posting{Account: MemberAvailable(memberID), Asset: asset, Amount: amt})
 	}
 	if len(postings) > 0 {
-		return s.ledger.Post(tx.Now(), "seed member balance", postings...)
+		return s.st.ledger.Post(tx.Now(), "seed member balance", postings...)
 	}
 	return nil
 }

@@ -9,43 +9,43 @@ import (
 // Go control calls, and its host.
 
 func (s *Simulator) registerKYC() {
-	s.kyc = kyc.New(kycHost{s})
-	for _, e := range s.kyc.Endpoints() {
+	s.st.kyc = kyc.New(kycHost{s})
+	for _, e := range s.st.kyc.Endpoints() {
 		s.register(e)
 	}
 
 	memberAction := func(f func(tx *kernel.Tx, m *member, body []byte) error) actionFunc {
 		return func(tx *kernel.Tx, id string, body []byte) (any, error) {
-			m := s.members.ByAny(id)
+			m := s.st.members.ByAny(id)
 			if m == nil {
 				return nil, errNotFound("member")
 			}
 			if err := f(tx, m, body); err != nil {
 				return nil, err
 			}
-			return s.kyc.JSON(m), nil
+			return s.st.kyc.JSON(m), nil
 		}
 	}
-	s.actions["kyc/update"] = memberAction(func(tx *kernel.Tx, m *member, _ []byte) error { return s.kyc.Update(tx, m) })
-	s.actions["kyc/approve"] = memberAction(func(tx *kernel.Tx, m *member, body []byte) error {
+	s.wiring.actions["kyc/update"] = memberAction(func(tx *kernel.Tx, m *member, _ []byte) error { return s.st.kyc.Update(tx, m) })
+	s.wiring.actions["kyc/approve"] = memberAction(func(tx *kernel.Tx, m *member, body []byte) error {
 		var in struct {
 			Level *int `json:"level"`
 		}
 		if err := decodeControl(body, &in); err != nil {
 			return err
 		}
-		return s.kyc.Approve(tx, m, in.Level)
+		return s.st.kyc.Approve(tx, m, in.Level)
 	})
-	s.actions["kyc/reject"] = memberAction(func(tx *kernel.Tx, m *member, _ []byte) error { return s.kyc.Review(tx, m, "rejected") })
-	s.actions["kyc/supplement"] = memberAction(func(tx *kernel.Tx, m *member, _ []byte) error { return s.kyc.Review(tx, m, "supplement_required") })
-	s.actions["kyc/sessions/complete"] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {
-		m, err := s.kyc.CompleteSession(tx, id)
+	s.wiring.actions["kyc/reject"] = memberAction(func(tx *kernel.Tx, m *member, _ []byte) error { return s.st.kyc.Review(tx, m, "rejected") })
+	s.wiring.actions["kyc/supplement"] = memberAction(func(tx *kernel.Tx, m *member, _ []byte) error { return s.st.kyc.Review(tx, m, "supplement_required") })
+	s.wiring.actions["kyc/sessions/complete"] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {
+		m, err := s.st.kyc.CompleteSession(tx, id)
 		if err != nil {
 			return nil, err
 		}
-		return s.kyc.JSON(m), nil
+		return s.st.kyc.JSON(m), nil
 	}
-	s.actions["kyc/quick/compensate"] = func(tx *kernel.Tx, id string, body []byte) (any, error) {
+	s.wiring.actions["kyc/quick/compensate"] = func(tx *kernel.Tx, id string, body []byte) (any, error) {
 		var in struct {
 			Source        string `json:"compensation_source"`
 			ApplicationID string `json:"application_id"`
@@ -53,7 +53,7 @@ func (s *Simulator) registerKYC() {
 		if err := decodeControl(body, &in); err != nil {
 			return nil, err
 		}
-		b, err := s.kyc.Compensate(tx, id, in.Source, in.ApplicationID)
+		b, err := s.st.kyc.Compensate(tx, id, in.Source, in.ApplicationID)
 		if err != nil {
 			return nil, err
 		}
@@ -67,10 +67,10 @@ type kycHost struct{ s *Simulator }
 
 func (h kycHost) URL() string { return h.s.URL() }
 
-func (h kycHost) Member(id string) *member { return h.s.members.Get(id) }
+func (h kycHost) Member(id string) *member { return h.s.st.members.Get(id) }
 
 func (h kycHost) FeeAccount(_ *kernel.Tx, m *member) string {
-	if h.s.merchant.Model == MerchantHosted {
+	if h.s.st.merchant.Model == MerchantHosted {
 		return AccountMerchantPrepaid
 	}
 	return MemberAvailable(m.ID)

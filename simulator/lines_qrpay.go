@@ -20,16 +20,16 @@ const qrUpstreamLine = "qrpay"
 // outcome success path and its control actions qrpay/orders/{id}/complete,
 // fail, refund and timeout.
 func (s *Simulator) registerQRPay() {
-	s.qr = qrpay.New(qrpayHost{s})
+	s.st.qr = qrpay.New(qrpayHost{s})
 	// The acquirer's success path of an order in flight (outcome.go).
-	s.onOutcome(CollectionQROrders, s.qr.OutcomeSuccess)
-	for _, e := range s.qr.Endpoints() {
+	s.onOutcome(CollectionQROrders, s.st.qr.OutcomeSuccess)
+	for _, e := range s.st.qr.Endpoints() {
 		s.register(e)
 	}
 	for _, a := range qrpay.Actions {
 		action := a
-		s.actions[string(CollectionQROrders)+"/"+action] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {
-			o, err := s.qr.Action(tx, id, action)
+		s.wiring.actions[string(CollectionQROrders)+"/"+action] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {
+			o, err := s.st.qr.Action(tx, id, action)
 			if err != nil {
 				return nil, err
 			}
@@ -47,14 +47,14 @@ func (h qrpayHost) RequireStepUp(c *api.Request, action string) error {
 	return h.s.requireStepUp(c, action)
 }
 
-func (h qrpayHost) MerchantHosted() bool { return h.s.merchant.Model == MerchantHosted }
+func (h qrpayHost) MerchantHosted() bool { return h.s.st.merchant.Model == MerchantHosted }
 
-func (h qrpayHost) MerchantFeeRateBps() int64 { return h.s.merchant.FeeRateBps }
+func (h qrpayHost) MerchantFeeRateBps() int64 { return h.s.st.merchant.FeeRateBps }
 
 func (h qrpayHost) Restriction(m *api.Member) string { return memberRestriction(m) }
 
 func (h qrpayHost) Assets() []qrpay.Asset {
-	all := h.s.cat.all()
+	all := h.s.st.cat.all()
 	out := make([]qrpay.Asset, 0, len(all))
 	for _, a := range all {
 		out = append(out, qrpay.Asset{Code: a.Code, LedgerScale: a.LedgerScale, DisplayScale: a.DisplayScale})
@@ -63,7 +63,7 @@ func (h qrpayHost) Assets() []qrpay.Asset {
 }
 
 func (h qrpayHost) Asset(code string) (qrpay.Asset, bool) {
-	a := h.s.cat.lookup(code)
+	a := h.s.st.cat.lookup(code)
 	if a == nil {
 		return qrpay.Asset{}, false
 	}
@@ -71,7 +71,7 @@ func (h qrpayHost) Asset(code string) (qrpay.Asset, bool) {
 }
 
 func (h qrpayHost) AssetAllowed(code string) bool {
-	return h.s.cat.allowed(code, h.s.merchant.AssetAllowlist)
+	return h.s.st.cat.allowed(code, h.s.st.merchant.AssetAllowlist)
 }
 
 func (h qrpayHost) FiatAmount(v string, minor int) (*apd.Decimal, string, bool) {
@@ -81,7 +81,7 @@ func (h qrpayHost) FiatAmount(v string, minor int) (*apd.Decimal, string, bool) 
 func (h qrpayHost) UpstreamAccount() string { return UpstreamAccount(qrUpstreamLine) }
 
 func (h qrpayHost) Balance(account, asset string) money.Amount {
-	return h.s.ledger.Balance(account, asset)
+	return h.s.st.ledger.Balance(account, asset)
 }
 
 func (h qrpayHost) Post(_ *kernel.Tx, at time.Time, memo string, legs ...qrpay.Posting) error {
@@ -89,7 +89,7 @@ func (h qrpayHost) Post(_ *kernel.Tx, at time.Time, memo string, legs ...qrpay.P
 	for _, p := range legs {
 		postings = append(postings, Posting{Account: p.Account, Asset: p.Asset, Amount: p.Amount})
 	}
-	return h.s.ledger.Post(at, memo, postings...)
+	return h.s.st.ledger.Post(at, memo, postings...)
 }
 
 func (h qrpayHost) InsufficientFunds(err error) bool {
@@ -101,4 +101,4 @@ func (h qrpayHost) InFlight(tx *kernel.Tx, id string) { h.s.inFlight(tx, Collect
 
 func (h qrpayHost) Settled(tx *kernel.Tx, id string) { h.s.settled(tx, id) }
 
-func (h qrpayHost) ExpireMemoAt(key string, at time.Time) { h.s.gw.qrMemoQ.push(key, at) }
+func (h qrpayHost) ExpireMemoAt(key string, at time.Time) { h.s.st.gw.qrMemoQ.push(key, at) }

@@ -14,18 +14,18 @@ import (
 // its outcome success path and its control actions, and the merchant
 // prepaid top-up, which advances the remittances waiting for it.
 func (s *Simulator) registerRemittances() {
-	s.remit = remittances.New(remitHost{s})
-	s.onOutcome(CollectionRemittances, s.remit.Succeed)
-	for _, e := range s.remit.Endpoints() {
+	s.st.remit = remittances.New(remitHost{s})
+	s.onOutcome(CollectionRemittances, s.st.remit.Succeed)
+	for _, e := range s.st.remit.Endpoints() {
 		s.register(e)
 	}
 	for _, a := range []string{"dispatch", "complete", "fail", "refund", "needs_reconfirm", "advance"} {
 		action := a
-		s.actions["remittances/"+action] = func(tx *kernel.Tx, id string, body []byte) (any, error) {
-			return s.remit.Act(tx, id, action, body)
+		s.wiring.actions["remittances/"+action] = func(tx *kernel.Tx, id string, body []byte) (any, error) {
+			return s.st.remit.Act(tx, id, action, body)
 		}
 	}
-	s.actions["merchant/prepaid/topup"] = func(tx *kernel.Tx, _ string, body []byte) (any, error) {
+	s.wiring.actions["merchant/prepaid/topup"] = func(tx *kernel.Tx, _ string, body []byte) (any, error) {
 		var in struct {
 			Asset  string `json:"asset"`
 			Amount string `json:"amount"`
@@ -37,41 +37,43 @@ func (s *Simulator) registerRemittances() {
 			return nil, err
 		}
 		asset := strings.ToUpper(in.Asset)
-		return map[string]any{"asset": asset, "prepaid": s.ledger.Balance(AccountMerchantPrepaid, asset).String()}, nil
+		return map[string]any{"asset": asset, "prepaid": s.st.ledger.Balance(AccountMerchantPrepaid, asset).String()}, nil
 	}
 }
 
 // remitHost is the remittance line's remittances.Host.
 type remitHost struct{ s *Simulator }
 
-func (h remitHost) MerchantHosted() bool { return h.s.merchant.Model == MerchantHosted }
+func (h remitHost) MerchantHosted() bool { return h.s.st.merchant.Model == MerchantHosted }
 
 func (h remitHost) MerchantStatus() (string, bool) {
-	return string(h.s.merchant.Status), h.s.merchant.Status == MerchantActive
+	return string(h.s.st.merchant.Status), h.s.st.merchant.Status == MerchantActive
 }
 
-func (h remitHost) MerchantID() string { return h.s.merchant.ID }
+func (h remitHost) MerchantID() string { return h.s.st.merchant.ID }
 
 func (h remitHost) AssetAllowed(code string) bool {
-	return h.s.cat.allowed(code, h.s.merchant.AssetAllowlist)
+	return h.s.st.cat.allowed(code, h.s.st.merchant.AssetAllowlist)
 }
 
-func (h remitHost) Member(id string) *api.Member { return h.s.members.Get(id) }
+func (h remitHost) Member(id string) *api.Member { return h.s.st.members.Get(id) }
 
 func (h remitHost) MemberByExternal(externalID string) *api.Member {
-	return h.s.members.ByExternal(externalID)
+	return h.s.st.members.ByExternal(externalID)
 }
 
 func (h remitHost) Restricted(m *api.Member) bool { return memberRestriction(m) != "" }
 
-func (h remitHost) HasKYCProfile(_ *kernel.Tx, m *api.Member) bool { return h.s.kyc.Profile(m) != nil }
+func (h remitHost) HasKYCProfile(_ *kernel.Tx, m *api.Member) bool {
+	return h.s.st.kyc.Profile(m) != nil
+}
 
 func (h remitHost) KYCInReview(_ *kernel.Tx, m *api.Member) bool { return h.s.kycInReview(m) }
 
 func (h remitHost) UpstreamAccount() string { return UpstreamAccount("remit") }
 
 func (h remitHost) Balance(account, asset string) money.Amount {
-	return h.s.ledger.Balance(account, asset)
+	return h.s.st.ledger.Balance(account, asset)
 }
 
 func (h remitHost) Post(_ *kernel.Tx, at time.Time, memo string, postings ...remittances.Posting) error {
@@ -79,7 +81,7 @@ func (h remitHost) Post(_ *kernel.Tx, at time.Time, memo string, postings ...rem
 	for _, p := range postings {
 		ps = append(ps, Posting{Account: p.Account, Asset: p.Asset, Amount: p.Amount})
 	}
-	return h.s.ledger.Post(at, memo, ps...)
+	return h.s.st.ledger.Post(at, memo, ps...)
 }
 
 func (h remitHost) InFlight(tx *kernel.Tx, id string) { h.s.inFlight(tx, CollectionRemittances, id) }

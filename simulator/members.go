@@ -8,17 +8,17 @@ import (
 // registerMembers serves GET /v1/members/{id} and the member control actions.
 // It is called from registerKYC, the member-facing product line.
 func (s *Simulator) registerMembers() {
-	for _, e := range s.members.Endpoints() {
+	for _, e := range s.st.members.Endpoints() {
 		s.register(e)
 	}
-	s.actions["members/status"] = func(tx *kernel.Tx, id string, body []byte) (any, error) {
+	s.wiring.actions["members/status"] = func(tx *kernel.Tx, id string, body []byte) (any, error) {
 		var in struct {
 			Status string `json:"status"`
 		}
 		if err := decodeControl(body, &in); err != nil {
 			return nil, err
 		}
-		m, err := s.members.SetStatus(tx, id, in.Status)
+		m, err := s.st.members.SetStatus(tx, id, in.Status)
 		if err != nil {
 			return nil, err
 		}

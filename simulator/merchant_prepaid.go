@@ -21,14 +21,14 @@ func (s *Simulator) topUpMerchantPrepaid(asset, amount string) error {
 // and advances the orders waiting for it.
 func (s *Simulator) topUpPrepaid(tx *kernel.Tx, asset, amount string) error {
 	asset = strings.ToUpper(strings.TrimSpace(asset))
-	amt, err := s.cat.amount(asset, amount, decimalSigned)
+	amt, err := s.st.cat.amount(asset, amount, decimalSigned)
 	if err != nil || amt.Sign() <= 0 {
 		return errInvalidRequest("asset and a positive amount at its ledger scale are required")
 	}
-	if err := s.ledger.Transfer(s.clock.Now(), "merchant prepaid top-up", asset, amt, AccountWorld, AccountMerchantPrepaid); err != nil {
+	if err := s.st.ledger.Transfer(s.st.clock.Now(), "merchant prepaid top-up", asset, amt, AccountWorld, AccountMerchantPrepaid); err != nil {
 		return err
 	}
-	s.remit.AdvanceQueued(tx)
+	s.st.remit.AdvanceQueued(tx)
 	return nil
 }
 
@@ -39,16 +39,16 @@ func (s *Simulator) withdrawMerchantPrepaid(asset, amount string) error {
 	tx := s.k.Begin()
 	defer tx.End()
 	asset = strings.ToUpper(strings.TrimSpace(asset))
-	if _, ok := s.cat.scale(asset); !ok {
+	if _, ok := s.st.cat.scale(asset); !ok {
 		return errInvalidRequest("unknown asset " + asset)
 	}
-	amt := s.ledger.Balance(AccountMerchantPrepaid, asset)
+	amt := s.st.ledger.Balance(AccountMerchantPrepaid, asset)
 	if amount != "" {
-		v, err := s.cat.amount(asset, amount, decimalSigned)
+		v, err := s.st.cat.amount(asset, amount, decimalSigned)
 		if err != nil || v.Sign() <= 0 {
 			return errInvalidRequest("a positive amount at the asset's ledger scale is required")
 		}
 		amt = v
 	}
-	return s.ledger.Transfer(s.clock.Now(), "merchant prepaid withdrawal", asset, amt, AccountMerchantPrepaid, AccountWorld)
+	return s.st.ledger.Transfer(s.st.clock.Now(), "merchant prepaid withdrawal", asset, amt, AccountMerchantPrepaid, AccountWorld)
 }

@@ -10,8 +10,8 @@ import (
 // business API at GET /_sim/openapi.yaml and the control API at
 // GET /_sim/openapi-sim.yaml.
 func (s *Simulator) registerOpenAPI() {
-	s.mux.HandleFunc("GET /_sim/openapi.yaml", s.serveDocument(openapi.Business()))
-	s.mux.HandleFunc("GET /_sim/openapi-sim.yaml", s.serveDocument(openapi.Control()))
+	s.wiring.mux.HandleFunc("GET /_sim/openapi.yaml", s.serveDocument(openapi.Business()))
+	s.wiring.mux.HandleFunc("GET /_sim/openapi-sim.yaml", s.serveDocument(openapi.Control()))
 }
 
 // serveDocument answers one embedded document (a read: nothing is logged).

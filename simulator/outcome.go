@@ -109,10 +109,10 @@ type outcomeState struct {
 }
 
 func (s *Simulator) outcomes() *outcomeState {
-	if s.outcome == nil {
-		s.outcome = &outcomeState{byCollection: map[string]OutcomeMode{}, byObject: map[string]OutcomeMode{}, pending: map[string]string{}}
+	if s.st.outcome == nil {
+		s.st.outcome = &outcomeState{byCollection: map[string]OutcomeMode{}, byObject: map[string]OutcomeMode{}, pending: map[string]string{}}
 	}
-	return s.outcome
+	return s.st.outcome
 }
 
 // onOutcome registers the upstream's success path of a collection: success
@@ -120,10 +120,10 @@ func (s *Simulator) outcomes() *outcomeState {
 // outcome falls due. It looks the object up by id and does nothing when it
 // is gone. Product lines register theirs when they are registered.
 func (s *Simulator) onOutcome(collection OutcomeCollection, success func(tx *kernel.Tx, id string)) {
-	if s.outcomeRun == nil {
-		s.outcomeRun = map[string]func(*kernel.Tx, string){}
+	if s.wiring.outcomeRun == nil {
+		s.wiring.outcomeRun = map[string]func(*kernel.Tx, string){}
 	}
-	s.outcomeRun[string(collection)] = success
+	s.wiring.outcomeRun[string(collection)] = success
 }
 
 // setOutcome sets the outcome mode of a whole collection (for example
@@ -173,7 +173,7 @@ func (s *Simulator) runOutcome(tx *kernel.Tx, id string) {
 		return
 	}
 	delete(s.outcomes().pending, id)
-	if run := s.outcomeRun[collection]; run != nil {
+	if run := s.wiring.outcomeRun[collection]; run != nil {
 		run(tx, id)
 	}
 }

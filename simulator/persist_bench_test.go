@@ -65,7 +65,7 @@ var restartDir = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	for i := 1; s.rec.seq < restartInputs; i++ {
+	for i := 1; s.wiring.rec.seq < restartInputs; i++ {
 		var w *httptest.ResponseRecorder
 		switch i % 4 {
 		case 0:
@@ -115,7 +115,7 @@ var restartDir = sync.OnceValues(func() (string, error) {
 	defer at.Close()
 	tx := at.k.Begin()
 	img, err := at.encodeImage(tx)
-	clock := at.clock.Now()
+	clock := at.st.clock.Now()
 	tx.End()
 	if err != nil {
 		return "", err
@@ -178,8 +178,8 @@ func BenchmarkRestart(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.StopTimer()
-				if s.rec.seq != restartInputs {
-					b.Fatalf("restarted at input %d", s.rec.seq)
+				if s.wiring.rec.seq != restartInputs {
+					b.Fatalf("restarted at input %d", s.wiring.rec.seq)
 				}
 				s.Close()
 				b.StartTimer()
@@ -230,8 +230,8 @@ func BenchmarkSnapshot(b *testing.B) {
 
 func inProcessToken(s *Simulator) (string, error) {
 	req := httptest.NewRequest(http.MethodPost, "/v1/connect/token", nil)
-	req.Header.Set("X-Client-Id", s.creds.ClientID)
-	req.Header.Set("X-Api-Key", s.creds.APIKey)
+	req.Header.Set("X-Client-Id", s.st.creds.ClientID)
+	req.Header.Set("X-Api-Key", s.st.creds.APIKey)
 	w := httptest.NewRecorder()
 	s.ServeHTTP(w, req)
 	var out struct {
@@ -259,7 +259,7 @@ func inProcessSigned(s *Simulator, tok, target, member, key string, body []byte)
 	ts := strconv.FormatInt(s.Clock.Now().Unix(), 10)
 	nonce := "n-" + key
 	sum := sha256.Sum256(body)
-	m := hmac.New(sha256.New, []byte(s.creds.SigningKey))
+	m := hmac.New(sha256.New, []byte(s.st.creds.SigningKey))
 	m.Write([]byte("POST\n" + target + "\n" + ts + "\n" + nonce + "\n" + hex.EncodeToString(sum[:])))
 	req.Header.Set("X-Auth-Token", "Bearer "+tok)
 	req.Header.Set("X-On-Behalf-Of", member)

@@ -19,7 +19,7 @@ const writeQuotaWindow = time.Minute
 // never are, and the contract shows no number: the quota is off (0) until
 // set.
 func (s *Simulator) takeWriteQuota(r *http.Request, now time.Time) *apiError {
-	g := s.gw
+	g := s.st.gw
 	if g.writeQuota <= 0 || !isWrite(r.Method) {
 		return nil
 	}
@@ -44,11 +44,11 @@ func (s *Simulator) setWriteQuota(tx *kernel.Tx, perMinute int) error {
 	if perMinute < 0 {
 		return errInvalidRequest("per_minute must be 0 (no quota) or more")
 	}
-	s.gw.writeQuota = perMinute
+	s.st.gw.writeQuota = perMinute
 	if perMinute == 0 {
-		s.gw.writes = nil
-	} else if len(s.gw.writes) > perMinute {
-		s.gw.writes = s.gw.writes[len(s.gw.writes)-perMinute:]
+		s.st.gw.writes = nil
+	} else if len(s.st.gw.writes) > perMinute {
+		s.st.gw.writes = s.st.gw.writes[len(s.st.gw.writes)-perMinute:]
 	}
 	return nil
 }

@@ -333,8 +333,8 @@ func (r *recorder) durable(end int64) error {
 // from a counter of their own, not from the gateway's seeded generator, so
 // control reads change nothing a replay reproduces.
 func (s *Simulator) controlID() string {
-	n := s.rec.ctlSeq.Add(1)
-	x := n ^ s.rec.ctlMix
+	n := s.wiring.rec.ctlSeq.Add(1)
+	x := n ^ s.wiring.rec.ctlMix
 	x ^= x >> 31
 	x *= 0xbf58476d1ce4e5b9
 	x ^= x >> 29
@@ -416,7 +416,7 @@ func captureOf(r *http.Request) *captureBody {
 // logRequest logs r as an http input. The caller holds the input order and the state lock.
 func (s *Simulator) logRequest(tx *kernel.Tx, r *http.Request) (*recordedInput, int64, error) {
 	in := &recordedInput{
-		Clock: s.clock.Now(), Op: opHTTP, Method: r.Method, Target: r.RequestURI, Proto: r.Proto,
+		Clock: s.st.clock.Now(), Op: opHTTP, Method: r.Method, Target: r.RequestURI, Proto: r.Proto,
 		Host: r.Host, Remote: r.RemoteAddr, TLS: r.TLS != nil, Header: r.Header,
 	}
 	if _, ok := r.Header[ControlTokenHeader]; ok {
@@ -439,7 +439,7 @@ func (s *Simulator) logRequest(tx *kernel.Tx, r *http.Request) (*recordedInput, 
 	if in.Draws == nil && !isControlPath(rawRequestPath(r)) {
 		in.Draws = s.faultDraws(tx, r)
 	}
-	end, err := s.rec.log(in)
+	end, err := s.wiring.rec.log(in)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -450,8 +450,8 @@ func (s *Simulator) logRequest(tx *kernel.Tx, r *http.Request) (*recordedInput, 
 // lock is held and the input must not run (the order is released anyway).
 func (s *Simulator) lockInput(in *recordedInput) (*kernel.Tx, int64, error) {
 	tx := s.k.BeginInput()
-	in.Clock = s.clock.Now()
-	end, err := s.rec.log(in)
+	in.Clock = s.st.clock.Now()
+	end, err := s.wiring.rec.log(in)
 	tx.Ordered()
 	if err != nil {
 		tx.End()
@@ -529,8 +529,8 @@ func (s *Simulator) goCall(name string, args []any, fn func() error) error {
 	}
 	release := s.k.BeginOrdered()
 	tx := s.k.Begin()
-	in.Clock = s.clock.Now()
-	end, err := s.rec.log(in)
+	in.Clock = s.st.clock.Now()
+	end, err := s.wiring.rec.log(in)
 	tx.End()
 	if err != nil {
 		release()
@@ -538,7 +538,7 @@ func (s *Simulator) goCall(name string, args []any, fn func() error) error {
 	}
 	ferr := fn()
 	release()
-	if err := s.rec.durable(end); err != nil {
+	if err := s.wiring.rec.durable(end); err != nil {
 		return &persistError{call: name, ran: true, err: err}
 	}
 	return ferr

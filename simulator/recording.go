@@ -227,7 +227,7 @@ func (s *Simulator) point(digest bool) (recordingPoint, error) {
 	var p recordingPoint
 	tx := s.k.BeginInput()
 	defer tx.End()
-	p.end = s.clock.Now()
+	p.end = s.st.clock.Now()
 	if digest {
 		d, err := s.stateDigest(tx)
 		if err != nil {
@@ -235,7 +235,7 @@ func (s *Simulator) point(digest bool) (recordingPoint, error) {
 		}
 		p.digest = d
 	}
-	r := s.rec
+	r := s.wiring.rec
 	r.mu.Lock()
 	p.hdr = recordingHeader{Format: recordingFormat, Version: recordingVersion, Config: r.cfg}
 	p.st, p.dropped, p.seq = r.store, r.dropped, r.seq
@@ -286,7 +286,7 @@ func WithRecording(r *Recording) Option { return func(o *options) { o.recording 
 
 // partialReplay describes the partial recording s started from, if any.
 func (s *Simulator) partialReplay() *PartialReplay {
-	r := s.opts.recording
+	r := s.wiring.opts.recording
 	if r == nil || !r.partial {
 		return nil
 	}

@@ -201,22 +201,22 @@ func (p *replayer) run(inputs []*recordedInput) error {
 
 func (p *replayer) step(in *recordedInput) error {
 	s := p.s
-	s.rec.mu.Lock()
-	if s.rec.replay == nil {
-		s.rec.replay = &replayCheck{}
+	s.wiring.rec.mu.Lock()
+	if s.wiring.rec.replay == nil {
+		s.wiring.rec.replay = &replayCheck{}
 	}
-	chk := s.rec.replay
+	chk := s.wiring.rec.replay
 	if chk.err != nil {
-		s.rec.mu.Unlock()
+		s.wiring.rec.mu.Unlock()
 		return chk.err
 	}
 	chk.want = in
-	s.rec.mu.Unlock()
+	s.wiring.rec.mu.Unlock()
 
 	// An advance that ran nothing was not logged: the input's clock
 	// reading brings the clock there.
 	tx := s.k.Begin()
-	if now := s.clock.Now(); in.Clock.After(now) {
+	if now := s.st.clock.Now(); in.Clock.After(now) {
 		s.advance(tx, in.Clock.Sub(now))
 	}
 	tx.End()
@@ -252,7 +252,7 @@ func (p *replayer) step(in *recordedInput) error {
 	case opBase:
 		// The recorded simulator's address: answers built from it (links)
 		// are the same in the replay.
-		s.replayBase = in.URL
+		s.wiring.replayBase = in.URL
 		var tx *kernel.Tx
 		if tx, _, err = s.lockInput(&recordedInput{Op: opBase, URL: in.URL}); err == nil {
 			tx.End()
@@ -261,7 +261,7 @@ func (p *replayer) step(in *recordedInput) error {
 		err = fmt.Errorf("simulator: replay: input %d: unknown op %q", in.Seq, in.Op)
 	}
 
-	s.rec.mu.Lock()
+	s.wiring.rec.mu.Lock()
 	if chk.err != nil {
 		err = chk.err
 	} else if err == nil && chk.want != nil {
@@ -269,7 +269,7 @@ func (p *replayer) step(in *recordedInput) error {
 		err = chk.err
 	}
 	chk.want = nil
-	s.rec.mu.Unlock()
+	s.wiring.rec.mu.Unlock()
 	if err == nil && p.onStep != nil {
 		p.onStep(in, w)
 	}
@@ -401,10 +401,10 @@ func (s *Simulator) controlMethod(name string) (reflect.Value, error) {
 // pending). Both are logged as inputs.
 func (p *replayer) finish() {
 	s := p.s
-	s.rec.mu.Lock()
-	s.rec.replay = nil
-	s.rec.mu.Unlock()
-	s.replayBase = ""
+	s.wiring.rec.mu.Lock()
+	s.wiring.rec.replay = nil
+	s.wiring.rec.mu.Unlock()
+	s.wiring.replayBase = ""
 	seqs := make([]int64, 0, len(p.waiting))
 	for seq := range p.waiting {
 		seqs = append(seqs, seq)
@@ -443,7 +443,7 @@ func (s *Simulator) replayRecording(r *Recording) error {
 		return err
 	}
 	tx := s.k.Begin()
-	if now := s.clock.Now(); r.end.After(now) {
+	if now := s.st.clock.Now(); r.end.After(now) {
 		s.advance(tx, r.end.Sub(now))
 	}
 	var got string
@@ -460,7 +460,7 @@ func (s *Simulator) replayRecording(r *Recording) error {
 			return err
 		}
 	}
-	now := s.clock.Now()
+	now := s.st.clock.Now()
 	tx.End()
 	if got != r.digest {
 		p.abandon()
@@ -471,9 +471,9 @@ func (s *Simulator) replayRecording(r *Recording) error {
 		return fmt.Errorf("simulator: the replay reached the recorded state but its clock reads %s, the recording's end %s", now.UTC().Format(time.RFC3339Nano), r.end.UTC().Format(time.RFC3339Nano))
 	}
 	p.finish()
-	s.rec.mu.Lock()
-	st := s.rec.store
-	s.rec.mu.Unlock()
+	s.wiring.rec.mu.Lock()
+	st := s.wiring.rec.store
+	s.wiring.rec.mu.Unlock()
 	if st != nil {
 		// Replayed into a data directory: one sync for all of it.
 		st.mu.Lock()
@@ -487,14 +487,14 @@ func (s *Simulator) replayRecording(r *Recording) error {
 // abandon lets the requests parked by a failed replay finish, so no
 // goroutine is left waiting.
 func (p *replayer) abandon() {
-	p.s.rec.mu.Lock()
-	p.s.rec.replay = nil
-	p.s.rec.mu.Unlock()
+	p.s.wiring.rec.mu.Lock()
+	p.s.wiring.rec.replay = nil
+	p.s.wiring.rec.mu.Unlock()
 	for _, h := range p.waiting {
 		close(h.release)
 		<-h.done
 	}
 	p.waiting = nil
 	p.stop()
-	p.s.replayBase = ""
+	p.s.wiring.replayBase = ""
 }

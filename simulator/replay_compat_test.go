@@ -25,6 +25,7 @@ func TestRecordingsOfEarlierBuildsReplay(t *testing.T) {
 		{"walk-0906f14-seed-11.jsonl", 358},
 		{"walk-0906f14-seed-12-data.jsonl", 403},
 		{"calls-0906f14.jsonl", 137},
+		{"walk-86da9d7-seed-13-v2.jsonl", 548},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			t.Parallel()

@@ -33,12 +33,12 @@ func isWrite(method string) bool { return method != http.MethodGet && method != 
 // register adds an endpoint to the simulator's router.
 func (s *Simulator) register(e endpoint) {
 	e2 := e
-	s.mux.HandleFunc(e.Method+" "+e.Pattern, func(w http.ResponseWriter, r *http.Request) {
+	s.wiring.mux.HandleFunc(e.Method+" "+e.Pattern, func(w http.ResponseWriter, r *http.Request) {
 		if e2.Serves != nil && !e2.Serves(r.URL.Path) {
 			s.serveNotFound(w, r)
 			return
 		}
 		s.serveEndpoint(w, r, &e2)
 	})
-	s.endpoints = append(s.endpoints, e2)
+	s.wiring.endpoints = append(s.wiring.endpoints, e2)
 }

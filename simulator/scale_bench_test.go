@@ -45,8 +45,8 @@ func scaleSim(tb testing.TB) (*Simulator, string) {
 	tb.Helper()
 	s := mustNewHandler()
 	req := httptest.NewRequest(http.MethodPost, "/v1/connect/token", nil)
-	req.Header.Set("X-Client-Id", s.creds.ClientID)
-	req.Header.Set("X-Api-Key", s.creds.APIKey)
+	req.Header.Set("X-Client-Id", s.st.creds.ClientID)
+	req.Header.Set("X-Api-Key", s.st.creds.APIKey)
 	w := httptest.NewRecorder()
 	s.ServeHTTP(w, req)
 	var out struct {
@@ -112,9 +112,9 @@ func seedCardTransactions(tb testing.TB, s *Simulator, n int) *simCard {
 	tb.Helper()
 	tx := s.k.Begin()
 	defer tx.End()
-	m := s.members.ByExternal(DefaultMemberExternalID)
-	card := s.newCard(tx, m, s.cards.products[0].ID, "", "virtual")
-	start := s.clock.Now().Add(-time.Duration(n) * time.Second)
+	m := s.st.members.ByExternal(DefaultMemberExternalID)
+	card := s.newCard(tx, m, s.st.cards.products[0].ID, "", "virtual")
+	start := s.st.clock.Now().Add(-time.Duration(n) * time.Second)
 	for i := 0; i < n; i++ {
 		_, err := s.addCardTransaction(tx, card, CardTransaction{
 			Kind: "purchase", Status: "succeed", Direction: "none", Amount: "1250",
@@ -149,14 +149,14 @@ func seedRemittances(tb testing.TB, s *Simulator, n int) {
 	tb.Helper()
 	tx := s.k.Begin()
 	defer tx.End()
-	s.remit.SeedHistory(tx, s.members.ByExternal(DefaultMemberExternalID), n)
+	s.st.remit.SeedHistory(tx, s.st.members.ByExternal(DefaultMemberExternalID), n)
 }
 
 // remitOrders is a copy of the remittance orders, oldest first.
 func remitOrders(s *Simulator) []remittances.Order {
 	tx := s.k.Begin()
 	defer tx.End()
-	return s.remit.Orders(tx)
+	return s.st.remit.Orders(tx)
 }
 
 // BenchmarkRemittancesPage is GET /v1/remittances?limit=20 for a member with

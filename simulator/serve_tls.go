@@ -43,17 +43,17 @@ func (s *Simulator) startTLS(http2 bool) error {
 		defer close(t.done)
 		_ = srv.Serve(h2serve.Listen(ln, h2serve.TLSConfig(cert, http2)))
 	}()
-	s.tls = t
+	s.wiring.tls = t
 	return nil
 }
 
 // closeServers stops the server New started: httptest's or the HTTPS one.
 func (s *Simulator) closeServers() {
-	if s.server != nil {
-		s.server.Close()
+	if s.wiring.server != nil {
+		s.wiring.server.Close()
 	}
-	if s.tls != nil {
-		s.tls.close()
+	if s.wiring.tls != nil {
+		s.wiring.tls.close()
 	}
 }
 
@@ -76,10 +76,10 @@ func (t *tlsServer) close() {
 // simulator from NewHandler.
 func (s *Simulator) HTTPClient() *http.Client {
 	switch {
-	case s.tls != nil:
-		return s.tls.client
-	case s.server != nil:
-		return s.server.Client()
+	case s.wiring.tls != nil:
+		return s.wiring.tls.client
+	case s.wiring.server != nil:
+		return s.wiring.server.Client()
 	}
 	return nil
 }
@@ -88,8 +88,8 @@ func (s *Simulator) HTTPClient() *http.Client {
 // or WithHTTP2 (self-signed, for localhost, 127.0.0.1 and ::1), so other
 // clients can trust it; nil otherwise.
 func (s *Simulator) Certificate() *x509.Certificate {
-	if s.tls == nil {
+	if s.wiring.tls == nil {
 		return nil
 	}
-	return s.tls.cert.Leaf
+	return s.wiring.tls.cert.Leaf
 }

@@ -51,11 +51,11 @@ func (tr *wireTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	sr.RemoteAddr = "127.0.0.1:1"
 	if sig := sr.Header.Get("X-Signature"); sig != "" {
 		tx := tr.s.k.Begin()
-		key := tr.s.keys[DefaultClientID]
-		now := tr.s.clock.Now()
+		key := tr.s.st.keys[DefaultClientID]
+		now := tr.s.st.clock.Now()
 		ae := tr.s.verifySignature(sr, key, body, now)
 		// Let the served request consume the nonce again.
-		delete(tr.s.gw.nonces, string(tr.s.merchant.Env)+"|"+sr.Header.Get("X-Nonce"))
+		delete(tr.s.st.gw.nonces, string(tr.s.st.merchant.Env)+"|"+sr.Header.Get("X-Nonce"))
 		tx.End()
 		tr.mu.Lock()
 		tr.signed++
@@ -218,10 +218,10 @@ func TestSignatureRefusesTamperedRequests(t *testing.T) {
 	}
 	tx := s.k.Begin()
 	defer tx.End()
-	key := s.keys[DefaultClientID]
+	key := s.st.keys[DefaultClientID]
 	for _, tt := range tests {
 		r, b := tt.change(captured, capturedBody)
-		if ae := s.verifySignature(r, key, b, s.clock.Now()); ae == nil || ae.Code != "invalid_signature" {
+		if ae := s.verifySignature(r, key, b, s.st.clock.Now()); ae == nil || ae.Code != "invalid_signature" {
 			t.Errorf("%s changed: verifier answered %v, want invalid_signature", tt.name, ae)
 		}
 	}

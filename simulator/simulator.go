@@ -112,26 +112,32 @@ type Simulator struct {
 	Requests *RequestsControl
 
 	// k holds the state lock and the order of inputs: every change of the
-	// state below runs in a kernel.Tx, and an input is logged in its
-	// place in the input order (record.go).
+	// state runs in a kernel.Tx, and an input is logged in its place in
+	// the input order (record.go).
 	k kernel.Kernel
+	// st is the state: everything the state image holds, in the order it
+	// holds it (image.go).
+	st simState
+	// wiring is what serves and records the state and is not part of it:
+	// the router, the server, the input log, the options.
+	wiring wiring
+}
 
-	clock  *Clock
-	ledger *books
-	rng    *rand.Rand
-	creds  Credentials
-	start  time.Time
-
+// simState is the state of a simulator: the fields the state image walks,
+// in its order (image.go). Each product line that has its own package holds
+// its part in its Line.
+type simState struct {
+	clock    *Clock
+	ledger   *books
+	rng      *rand.Rand
+	creds    Credentials
+	start    time.Time
 	merchant *merchantState
 	keys     map[string]*apiKey // by client id
 	tokens   map[string]*token  // by token value
-
-	members members.Line // the members line (internal/members)
-
-	cat catalogue // the asset catalogue (catalogue.go)
-
-	events []*Event
-
+	members  members.Line       // the members line (internal/members)
+	cat      catalogue          // the asset catalogue (catalogue.go)
+	events   []*Event
 	// Product-line state, each owned by its own file.
 	qr       *qrpay.Line
 	cards    *cardState
@@ -141,9 +147,18 @@ type Simulator struct {
 	webhooks *webhookState
 	gw       *gatewayState
 	outcome  *outcomeState
+	stepUp   stepup.Line // the step-up line (internal/stepup)
+	listSeq  int64       // creation sequence of listed objects (nextSeq, paginate.go)
+	// controlRoutes are the patterns of the control routes, as registered.
+	controlRoutes []string
+	// literalPaths maps each path registered without wildcards to the
+	// methods it serves (gateway_router.go).
+	literalPaths map[string][]string
+}
 
-	stepUp stepup.Line // the step-up line (internal/stepup)
-
+// wiring is what serves, routes and records a simulator: built by New, never
+// part of the state image.
+type wiring struct {
 	actions    map[string]actionFunc // "collection/action" -> handler
 	endpoints  []endpoint
 	outcomeRun map[string]func(tx *kernel.Tx, id string) // collection -> upstream success path (outcome.go)
@@ -151,14 +166,6 @@ type Simulator struct {
 	server     *httptest.Server
 	tls        *tlsServer // instead of server with WithTLS or WithHTTP2
 	opts       options
-	listSeq    int64 // creation sequence of listed objects (nextSeq, paginate.go)
-
-	// controlRoutes are the patterns of the control routes, as registered.
-	controlRoutes []string
-	// literalPaths maps each path registered without wildcards to the
-	// methods it serves (gateway_router.go).
-	literalPaths map[string][]string
-
 	// rec is the input log (record.go), stepper the dashboard's replay of
 	// it (control_recording.go); neither is part of the state.
 	rec     *recorder
@@ -231,16 +238,16 @@ func New(opts ...Option) (*Simulator, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.opts.tls {
-		if err := s.startTLS(s.opts.http2); err != nil {
+	if s.wiring.opts.tls {
+		if err := s.startTLS(s.wiring.opts.http2); err != nil {
 			return nil, fmt.Errorf("simulator: serve HTTPS: %w", err)
 		}
 		return s, nil
 	}
-	s.server = httptest.NewUnstartedServer(LogExchanges(s))
+	s.wiring.server = httptest.NewUnstartedServer(LogExchanges(s))
 	// OPTIONS * reaches the simulator, which answers it with its envelope.
-	s.server.Config.DisableGeneralOptionsHandler = true
-	s.server.Start()
+	s.wiring.server.Config.DisableGeneralOptionsHandler = true
+	s.wiring.server.Start()
 	return s, nil
 }
 
@@ -266,25 +273,29 @@ func NewHandler(opts ...Option) (*Simulator, error) {
 // lines and the control API, with an empty input log.
 func build(o options) (*Simulator, error) {
 	s := &Simulator{
-		opts:    o,
-		start:   o.start,
-		clock:   newClock(o.start),
-		rng:     rand.New(rand.NewPCG(uint64(o.seed), uint64(o.seed)^0x9e3779b97f4a7c15)),
-		creds:   o.creds,
-		keys:    map[string]*apiKey{},
-		tokens:  map[string]*token{},
-		cat:     newCatalogue(),
-		actions: map[string]actionFunc{},
-		mux:     http.NewServeMux(),
-		gw:      newGatewayState(o.seed, o.bodyKey),
+		st: simState{
+			start:  o.start,
+			clock:  newClock(o.start),
+			rng:    rand.New(rand.NewPCG(uint64(o.seed), uint64(o.seed)^0x9e3779b97f4a7c15)),
+			creds:  o.creds,
+			keys:   map[string]*apiKey{},
+			tokens: map[string]*token{},
+			cat:    newCatalogue(),
+			gw:     newGatewayState(o.seed, o.bodyKey),
+		},
+		wiring: wiring{
+			opts:    o,
+			actions: map[string]actionFunc{},
+			mux:     http.NewServeMux(),
+		},
 	}
-	s.members.Init(membersHost{s})
-	s.stepUp.Init(stepUpHost{s})
+	s.st.members.Init(membersHost{s})
+	s.st.stepUp.Init(stepUpHost{s})
 	s.initControls()
 	s.outcomes()
-	s.creds.Model = o.model
-	s.creds.Environment = o.env
-	s.ledger = newLedger(s.cat.scale)
+	s.st.creds.Model = o.model
+	s.st.creds.Environment = o.env
+	s.st.ledger = newLedger(s.st.cat.scale)
 	// The fixture is the state's first transaction; nothing else can see
 	// s before New returns.
 	s.k.Provide(kernelServices{s})
@@ -297,10 +308,10 @@ func build(o options) (*Simulator, error) {
 	s.indexLiteralPaths()
 	s.grantFixtureScopes()
 	cfg := configOf(o)
-	cfg.BodyKey = hex.EncodeToString(s.gw.bodyKey[:])
-	s.rec = newRecorder(cfg, o.seed, o.recordingLimit)
-	s.rec.base = s.URL
-	s.stepper = &stepper{}
+	cfg.BodyKey = hex.EncodeToString(s.st.gw.bodyKey[:])
+	s.wiring.rec = newRecorder(cfg, o.seed, o.recordingLimit)
+	s.wiring.rec.base = s.URL
+	s.wiring.stepper = &stepper{}
 	return s, nil
 }
 
@@ -309,7 +320,7 @@ func build(o options) (*Simulator, error) {
 // webhook deliveries.
 func (s *Simulator) Close() {
 	s.closeServers()
-	s.stepper.close()
+	s.wiring.stepper.close()
 	s.closeStore()
 	s.closeDeliveries()
 }
@@ -317,23 +328,23 @@ func (s *Simulator) Close() {
 // URL returns the base URL of the simulator (no trailing slash): https for
 // a simulator started with WithTLS or WithHTTP2.
 func (s *Simulator) URL() string {
-	if s.replayBase != "" {
-		return s.replayBase
+	if s.wiring.replayBase != "" {
+		return s.wiring.replayBase
 	}
-	if s.server != nil {
-		return s.server.URL
+	if s.wiring.server != nil {
+		return s.wiring.server.URL
 	}
-	if s.tls != nil {
-		return s.tls.url
+	if s.wiring.tls != nil {
+		return s.wiring.tls.url
 	}
-	return s.opts.baseURL
+	return s.wiring.opts.baseURL
 }
 
 // SetBaseURL records the address a self-served simulator is reachable at.
-func (s *Simulator) SetBaseURL(u string) { s.opts.baseURL = u }
+func (s *Simulator) SetBaseURL(u string) { s.wiring.opts.baseURL = u }
 
 // Credentials returns the merchant's credentials.
-func (s *Simulator) Credentials() Credentials { return s.creds }
+func (s *Simulator) Credentials() Credentials { return s.st.creds }
 
 // Client returns an SDK client (an *mwclient.Client, every product line
 // wired) configured for this simulator: its URL, its credentials, its HTTP
@@ -355,7 +366,7 @@ func (s *Simulator) Client(opts ...mwallet.Option) *mwclient.Client {
 
 // NewClient is Client returning the error instead of panicking.
 func (s *Simulator) NewClient(opts ...mwallet.Option) (*mwclient.Client, error) {
-	base := []mwallet.Option{mwallet.WithClockSource(s.clock)}
+	base := []mwallet.Option{mwallet.WithClockSource(s.st.clock)}
 	if hc := s.HTTPClient(); hc != nil {
 		base = append(base, mwallet.WithHTTPClient(hc))
 	}
@@ -363,9 +374,9 @@ func (s *Simulator) NewClient(opts ...mwallet.Option) (*mwclient.Client, error) 
 		return nil, fmt.Errorf("simulator: no base URL: call SetBaseURL after NewHandler")
 	}
 	return mwclient.New(s.URL(), mwallet.Credentials{
-		ClientID:   s.creds.ClientID,
-		APIKey:     mwallet.Secret(s.creds.APIKey),
-		SigningKey: mwallet.Secret(s.creds.SigningKey),
+		ClientID:   s.st.creds.ClientID,
+		APIKey:     mwallet.Secret(s.st.creds.APIKey),
+		SigningKey: mwallet.Secret(s.st.creds.SigningKey),
 	}, append(base, opts...)...)
 }
 
@@ -380,21 +391,21 @@ func (s *Simulator) runAdvance(d time.Duration) {
 		return
 	}
 	tx := s.k.BeginInput()
-	target := s.clock.Now().Add(d)
-	if !s.clock.hasDue(target) {
+	target := s.st.clock.Now().Add(d)
+	if !s.st.clock.hasDue(target) {
 		tx.Ordered()
 		s.advance(tx, d)
 		tx.End()
 		return
 	}
-	end, err := s.rec.log(&recordedInput{Op: opAdvance, Clock: s.clock.Now(), To: target})
+	end, err := s.wiring.rec.log(&recordedInput{Op: opAdvance, Clock: s.st.clock.Now(), To: target})
 	tx.Ordered()
 	if err == nil {
 		s.advance(tx, d)
 	}
 	tx.End()
 	if err == nil {
-		_ = s.rec.durable(end)
+		_ = s.wiring.rec.durable(end)
 	}
 }
 
@@ -405,24 +416,24 @@ func (s *Simulator) advanceTo(target time.Time) error {
 	if err != nil {
 		return err
 	}
-	if now := s.clock.Now(); target.After(now) {
+	if now := s.st.clock.Now(); target.After(now) {
 		s.advance(tx, target.Sub(now))
 	}
 	tx.End()
-	return s.rec.durable(end)
+	return s.wiring.rec.durable(end)
 }
 
 func (s *Simulator) advance(tx *kernel.Tx, d time.Duration) {
-	target := s.clock.Now().Add(d)
+	target := s.st.clock.Now().Add(d)
 	for {
-		t, ok := s.clock.popDue(target)
+		t, ok := s.st.clock.popDue(target)
 		if !ok {
 			break
 		}
-		s.clock.set(t.at)
+		s.st.clock.set(t.at)
 		s.runOutcome(tx, t.id)
 	}
-	s.clock.set(target)
+	s.st.clock.set(target)
 }
 
 // runDue runs timers already due at the current time (for outcomes that
@@ -432,7 +443,7 @@ func (s *Simulator) runDue(tx *kernel.Tx) { s.advance(tx, 0) }
 // after schedules the outcome of object id (runOutcome, in a transaction) d
 // after now on the simulator clock.
 func (s *Simulator) after(d time.Duration, id string) {
-	s.clock.at(s.clock.Now().Add(d), id)
+	s.st.clock.at(s.st.clock.Now().Add(d), id)
 }
 
 // CheckLedger verifies that the books balance: every asset sums to zero over
@@ -440,22 +451,22 @@ func (s *Simulator) after(d time.Duration, id string) {
 func (s *Simulator) CheckLedger() error {
 	tx := s.k.Begin()
 	defer tx.End()
-	return s.ledger.Check()
+	return s.st.ledger.Check()
 }
 
 // LedgerEntries returns a copy of the journal entries.
 func (s *Simulator) LedgerEntries() []Entry {
 	tx := s.k.Begin()
 	defer tx.End()
-	return s.ledger.Entries()
+	return s.st.ledger.Entries()
 }
 
 // recordedEvents returns a copy of the events recorded so far, oldest first.
 func (s *Simulator) recordedEvents() []Event {
 	tx := s.k.Begin()
 	defer tx.End()
-	out := make([]Event, len(s.events))
-	for i, e := range s.events {
+	out := make([]Event, len(s.st.events))
+	for i, e := range s.st.events {
 		out[i] = *e
 	}
 	return out
@@ -466,7 +477,7 @@ func (s *Simulator) recordedEvents() []Event {
 func (s *Simulator) newUUID() string {
 	var b [16]byte
 	for i := 0; i < 16; i += 8 {
-		v := s.rng.Uint64()
+		v := s.st.rng.Uint64()
 		for j := 0; j < 8; j++ {
 			b[i+j] = byte(v >> (8 * j))
 		}
@@ -490,7 +501,7 @@ func (s *Simulator) emit(tx *kernel.Tx, typ, object, objectID string, m *member,
 	ev := &Event{
 		ID:               "evt_" + s.newUUID(),
 		Type:             typ,
-		CreatedAt:        s.clock.Now(),
+		CreatedAt:        s.st.clock.Now(),
 		Object:           object,
 		ObjectID:         objectID,
 		ExternalMemberID: ext,
@@ -498,7 +509,7 @@ func (s *Simulator) emit(tx *kernel.Tx, typ, object, objectID string, m *member,
 		StatusVersion:    statusVersion,
 		Extra:            extra,
 	}
-	s.events = append(s.events, ev)
+	s.st.events = append(s.st.events, ev)
 	s.queueDeliveries(tx, ev)
 }
 

@@ -23,7 +23,7 @@ type SignedRequest struct {
 // sign signs a request as the holder of Key clientID would, at the
 // simulator clock. An empty nonce gets a fresh one.
 func (s *Simulator) sign(tx *kernel.Tx, clientID, method, target, nonce string, body []byte) (SignedRequest, error) {
-	k := s.keys[clientID]
+	k := s.st.keys[clientID]
 	if k == nil {
 		return SignedRequest{}, errNotFound("key " + clientID)
 	}
@@ -32,9 +32,9 @@ func (s *Simulator) sign(tx *kernel.Tx, clientID, method, target, nonce string, 
 		return SignedRequest{}, errInvalidRequest("method and a path starting with / are required")
 	}
 	if nonce == "" {
-		nonce = fmt.Sprintf("%016x%016x", s.gw.rng.Uint64(), s.gw.rng.Uint64())
+		nonce = fmt.Sprintf("%016x%016x", s.st.gw.rng.Uint64(), s.st.gw.rng.Uint64())
 	}
-	ts := fmt.Sprint(s.clock.Now().Unix())
+	ts := fmt.Sprint(s.st.clock.Now().Unix())
 	return SignedRequest{Timestamp: ts, Nonce: nonce, Signature: signRequest(k.SigningKey, method, target, ts, nonce, body)}, nil
 }
 
@@ -57,6 +57,6 @@ func (s *Simulator) startInProgress(tx *kernel.Tx, method, target, key string, b
 	case d <= 0:
 		return errInvalidRequest("the duration must be positive")
 	}
-	now := s.clock.Now()
-	return s.gw.idem.stage(idemKey(s.merchant.ID, key), method+" "+path, s.gw.bodyDigest(body), now, now.Add(d))
+	now := s.st.clock.Now()
+	return s.st.gw.idem.stage(idemKey(s.st.merchant.ID, key), method+" "+path, s.st.gw.bodyDigest(body), now, now.Add(d))
 }

@@ -40,13 +40,13 @@ func (s *Simulator) Stats() Stats {
 // stats is Stats in a transaction (GET /_sim/stats).
 func (s *Simulator) stats(tx *kernel.Tx) Stats {
 	return Stats{
-		Nonces:             len(s.gw.nonces),
-		IdempotencyRecords: s.gw.idem.len(),
-		Tokens:             len(s.tokens),
-		JournalEntries:     len(s.gw.journal.buf),
-		Requests:           s.gw.journal.seq,
-		Events:             len(s.events),
-		StepUpChallenges:   s.stepUp.Len(),
-		QRQuoteMemo:        s.qr.MemoLen(tx),
+		Nonces:             len(s.st.gw.nonces),
+		IdempotencyRecords: s.st.gw.idem.len(),
+		Tokens:             len(s.st.tokens),
+		JournalEntries:     len(s.st.gw.journal.buf),
+		Requests:           s.st.gw.journal.seq,
+		Events:             len(s.st.events),
+		StepUpChallenges:   s.st.stepUp.Len(),
+		QRQuoteMemo:        s.st.qr.MemoLen(tx),
 	}
 }

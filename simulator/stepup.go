@@ -14,7 +14,7 @@ func actionDigest(parts ...string) string { return stepup.ActionDigest(parts...)
 
 // requireStepUp enforces strong authentication for an action of a business
 // request (stepup.Line.Require).
-func (s *Simulator) requireStepUp(c *rc, action string) error { return s.stepUp.Require(c, action) }
+func (s *Simulator) requireStepUp(c *rc, action string) error { return s.st.stepUp.Require(c, action) }
 
 // stepUpHost is the step-up line's stepup.Host: the bounded store of
 // challenges is the gateway's (its limit and expiry queue).
@@ -23,10 +23,10 @@ type stepUpHost struct{ s *Simulator }
 func (h stepUpHost) URL() string { return h.s.URL() }
 
 func (h stepUpHost) Room(_ *kernel.Tx, held int, now time.Time) error {
-	if held >= h.s.gw.maxChallenges {
-		return storeFull("step-up challenge", &h.s.gw.challengeQ, now)
+	if held >= h.s.st.gw.maxChallenges {
+		return storeFull("step-up challenge", &h.s.st.gw.challengeQ, now)
 	}
 	return nil
 }
 
-func (h stepUpHost) Expires(_ *kernel.Tx, id string, at time.Time) { h.s.gw.challengeQ.push(id, at) }
+func (h stepUpHost) Expires(_ *kernel.Tx, id string, at time.Time) { h.s.st.gw.challengeQ.push(id, at) }

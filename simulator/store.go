@@ -487,30 +487,30 @@ func (st *store) close() {
 
 // closeStore closes the data directory of s, if any.
 func (s *Simulator) closeStore() {
-	if s.rec == nil {
+	if s.wiring.rec == nil {
 		return
 	}
-	s.rec.mu.Lock()
-	st := s.rec.store
-	s.rec.mu.Unlock()
+	s.wiring.rec.mu.Lock()
+	st := s.wiring.rec.store
+	s.wiring.rec.mu.Unlock()
 	if st == nil {
 		return
 	}
 	// Advances that ran nothing are not logged; the last clock reading is,
 	// so a restart continues from it.
 	tx := s.k.BeginInput()
-	now := s.clock.Now()
-	s.rec.mu.Lock()
-	moved := now.After(s.rec.clock)
-	s.rec.mu.Unlock()
+	now := s.st.clock.Now()
+	s.wiring.rec.mu.Lock()
+	moved := now.After(s.wiring.rec.clock)
+	s.wiring.rec.mu.Unlock()
 	var end int64
 	var err error
 	if moved {
-		end, err = s.rec.log(&recordedInput{Op: opAdvance, Clock: now, To: now})
+		end, err = s.wiring.rec.log(&recordedInput{Op: opAdvance, Clock: now, To: now})
 	}
 	tx.End()
 	if moved && err == nil {
-		_ = s.rec.durable(end)
+		_ = s.wiring.rec.durable(end)
 	}
 	st.close()
 }

@@ -66,7 +66,7 @@ func openDataDir(o options) (s *Simulator, err error) {
 		if s, err = build(o); err != nil {
 			return nil, err
 		}
-		if err = st.create(recordingHeader{Format: recordingFormat, Version: recordingVersion, Config: s.rec.cfg}); err != nil {
+		if err = st.create(recordingHeader{Format: recordingFormat, Version: recordingVersion, Config: s.wiring.rec.cfg}); err != nil {
 			return nil, err
 		}
 		s.attachStore(st)
@@ -104,7 +104,7 @@ func openDataDir(o options) (s *Simulator, err error) {
 				s = nil
 			} else {
 				from, snapSeq = sf.meta.Offset, sf.meta.Seq
-				s.rec.seq = sf.meta.Seq
+				s.wiring.rec.seq = sf.meta.Seq
 			}
 		default:
 			st.report("snapshot not used (%s): replaying the whole log", why)
@@ -116,10 +116,10 @@ func openDataDir(o options) (s *Simulator, err error) {
 		}
 	}
 	tSnap := time.Since(t0)
-	s.rec.memOff = true // the log is the recording
+	s.wiring.rec.memOff = true // the log is the recording
 	p := newReplayer(s)
 	end, _, n, err := st.scan(from, c.end, func(in *recordedInput, off int64) error {
-		if want := s.rec.seq + 1; in.Seq != want {
+		if want := s.wiring.rec.seq + 1; in.Seq != want {
 			return &DataDirError{Dir: st.dir, File: logName, Offset: off, Reason: fmt.Sprintf("input %d where input %d should be", in.Seq, want)}
 		}
 		return p.step(in)
@@ -143,9 +143,9 @@ func openDataDir(o options) (s *Simulator, err error) {
 	st.claim()
 	if c.size > end {
 		st.report("%s: kept %d whole inputs up to offset %d; discarded %d bytes a crash left at its end (%s)",
-			st.path, s.rec.seq, end, c.size-end, c.torn)
+			st.path, s.wiring.rec.seq, end, c.size-end, c.torn)
 	}
-	if err = st.openLog(end, c.last, s.rec.seq); err != nil {
+	if err = st.openLog(end, c.last, s.wiring.rec.seq); err != nil {
 		p.abandon()
 		return nil, err
 	}
@@ -153,9 +153,9 @@ func openDataDir(o options) (s *Simulator, err error) {
 	p.finish()
 	if snapSeq > 0 {
 		st.report("restarted at input %d: snapshot of input %d read in %s, %d inputs replayed in %s",
-			s.rec.seq, snapSeq, tSnap.Round(time.Millisecond), n, (time.Since(t0) - tSnap).Round(time.Millisecond))
+			s.wiring.rec.seq, snapSeq, tSnap.Round(time.Millisecond), n, (time.Since(t0) - tSnap).Round(time.Millisecond))
 	} else {
-		st.report("restarted at input %d: %d inputs replayed in %s", s.rec.seq, n, time.Since(t0).Round(time.Millisecond))
+		st.report("restarted at input %d: %d inputs replayed in %s", s.wiring.rec.seq, n, time.Since(t0).Round(time.Millisecond))
 	}
 	st.startSnapshots(s)
 	return s, nil
@@ -163,11 +163,11 @@ func openDataDir(o options) (s *Simulator, err error) {
 
 // attachStore makes st the sink of the input log of s.
 func (s *Simulator) attachStore(st *store) {
-	s.rec.mu.Lock()
-	s.rec.store = st
-	s.rec.memOff = true
-	s.rec.mem = memLog{}
-	s.rec.mu.Unlock()
+	s.wiring.rec.mu.Lock()
+	s.wiring.rec.store = st
+	s.wiring.rec.memOff = true
+	s.wiring.rec.mem = memLog{}
+	s.wiring.rec.mu.Unlock()
 }
 
 // sameFixture reports how a data directory's configuration differs from

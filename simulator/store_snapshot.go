@@ -66,12 +66,12 @@ func (st *store) snapshotLoop() {
 func (st *store) snapshot() bool {
 	s := st.sim
 	tx := s.k.BeginInput()
-	if s.rec.parked > 0 {
+	if s.wiring.rec.parked > 0 {
 		tx.End()
 		return false
 	}
 	img, err := s.encodeImage(tx)
-	clock := s.clock.Now()
+	clock := s.st.clock.Now()
 	st.mu.Lock()
 	meta := snapshotMeta{Format: snapshotFormat, Version: snapshotVersion, Seq: st.seq, Offset: st.written,
 		LastFrame: st.lastFrame, Schema: imageSchema(), Clock: clock, Size: len(img), CRC: crcOf(img)}

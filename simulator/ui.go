@@ -22,7 +22,7 @@ func (s *Simulator) registerUI() {
 		return
 	}
 	files := http.StripPrefix("/_sim/ui/", http.FileServerFS(sub))
-	s.mux.Handle("GET /_sim/ui/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	s.wiring.mux.Handle("GET /_sim/ui/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// Only the dashboard's own files; anything else is the control
 		// API's not_found envelope (never a redirect or a directory page).
 		name := strings.TrimPrefix(r.URL.Path, "/_sim/ui/")
@@ -37,7 +37,7 @@ func (s *Simulator) registerUI() {
 	}))
 	// The one redirect of the simulator: a browser opening /_sim/ui needs
 	// the trailing slash for the page's relative links.
-	s.mux.HandleFunc("GET /_sim/ui", func(w http.ResponseWriter, r *http.Request) {
+	s.wiring.mux.HandleFunc("GET /_sim/ui", func(w http.ResponseWriter, r *http.Request) {
 		s.controlRequestID(w)
 		http.Redirect(w, r, "/_sim/ui/", http.StatusMovedPermanently)
 	})

@@ -96,9 +96,9 @@ type whDelivery struct {
 }
 
 func (s *Simulator) webhookState(tx *kernel.Tx) *webhookState {
-	if s.webhooks == nil {
+	if s.st.webhooks == nil {
 		tr := http.DefaultTransport.(*http.Transport).Clone()
-		s.webhooks = &webhookState{
+		s.st.webhooks = &webhookState{
 			transport:    tr,
 			endpointByID: map[string]*whEndpoint{},
 			deliveryByID: map[string]*whDelivery{},
@@ -111,13 +111,13 @@ func (s *Simulator) webhookState(tx *kernel.Tx) *webhookState {
 			},
 		}
 	}
-	return s.webhooks
+	return s.st.webhooks
 }
 
 // closeDeliveries lets go of the delivery pool's idle connections.
 func (s *Simulator) closeDeliveries() {
 	tx := s.k.Begin()
-	wh := s.webhooks
+	wh := s.st.webhooks
 	tx.End()
 	if wh != nil {
 		wh.transport.CloseIdleConnections()
@@ -284,7 +284,7 @@ func (s *Simulator) registerWebhooks(tx *kernel.Tx) {
 	// Flush delivers over HTTP, so it must not run under the state lock (a
 	// receiver may call back into the simulator): it is not a s.control
 	// endpoint.
-	s.mux.HandleFunc("POST /_sim/webhooks/flush", func(w http.ResponseWriter, r *http.Request) {
+	s.wiring.mux.HandleFunc("POST /_sim/webhooks/flush", func(w http.ResponseWriter, r *http.Request) {
 		id := s.controlRequestID(w)
 		body, _ := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
 		if ae := decodeStrict(body, &struct{}{}, refuseUnknown); ae != nil {
@@ -322,7 +322,7 @@ func (s *Simulator) queueDeliveries(tx *kernel.Tx, ev *Event) {
 
 func (s *Simulator) newDelivery(tx *kernel.Tx, ev *Event, endpointID, status string, runLeft int) *whDelivery {
 	st := s.webhookState(tx)
-	now := s.clock.Now()
+	now := s.st.clock.Now()
 	d := &whDelivery{
 		seq: s.nextSeq(tx), ID: "whd_" + s.newUUID(), Event: ev, EndpointID: endpointID, Status: status,
 		CreatedAt: now, runLeft: runLeft,
@@ -350,8 +350,8 @@ func (s *Simulator) subscribers(tx *kernel.Tx, typ string) []*whEndpoint {
 		}
 		return out
 	}
-	subs := match(s.creds.Environment)
-	if len(subs) == 0 && s.creds.Environment == Sandbox {
+	subs := match(s.st.creds.Environment)
+	if len(subs) == 0 && s.st.creds.Environment == Sandbox {
 		subs = match(Production)
 	}
 	return subs
@@ -370,7 +370,7 @@ func (s *Simulator) subscribes(tx *kernel.Tx, e *whEndpoint, typ string) bool {
 // kickAutoDelivery starts a background flush when automatic delivery
 // is on. The goroutine waits for the state lock, so it runs after the current request.
 func (s *Simulator) kickAutoDelivery(tx *kernel.Tx) {
-	if !s.webhookState(tx).auto || s.rec.replaying() {
+	if !s.webhookState(tx).auto || s.wiring.rec.replaying() {
 		// A replay runs the flushes the recording holds instead.
 		return
 	}
@@ -423,7 +423,7 @@ func (s *Simulator) eventBody(ev *Event) []byte {
 	}
 	body, _ := json.Marshal(wireEvent{
 		EventID: ev.ID, EventType: ev.Type, CreatedAt: ev.CreatedAt.UTC().Format(time.RFC3339Nano),
-		MerchantID: s.creds.MerchantID, Livemode: s.creds.Environment == Production, Data: data,
+		MerchantID: s.st.creds.MerchantID, Livemode: s.st.creds.Environment == Production, Data: data,
 	})
 	return body
 }

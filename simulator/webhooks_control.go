@@ -123,19 +123,19 @@ func (s *Simulator) emitEvent(tx *kernel.Tx, typ, object, id, ext, status string
 	if version < 0 {
 		return "", errInvalidFields("status_version must not be negative", "status_version")
 	}
-	m := s.members.Get(ext)
+	m := s.st.members.Get(ext)
 	if m == nil {
-		m = s.members.ByExternal(ext)
+		m = s.st.members.ByExternal(ext)
 	}
 	if m == nil {
 		m = &member{ExternalID: ext}
 	}
-	n := len(s.events)
+	n := len(s.st.events)
 	s.emit(tx, typ, object, id, m, status, version, extra)
-	if len(s.events) == n {
+	if len(s.st.events) == n {
 		return "", nil
 	}
-	return s.events[len(s.events)-1].ID, nil
+	return s.st.events[len(s.st.events)-1].ID, nil
 }
 
 func (s *Simulator) addWebhookEndpoint(tx *kernel.Tx, cfg WebhookEndpointConfig) (*whEndpoint, error) {
@@ -147,7 +147,7 @@ func (s *Simulator) addWebhookEndpoint(tx *kernel.Tx, cfg WebhookEndpointConfig)
 	}
 	env := cfg.Environment
 	if env == "" {
-		env = s.creds.Environment
+		env = s.st.creds.Environment
 	}
 	if env != Sandbox && env != Production {
 		return nil, errInvalidFields("environment must be sandbox or production", "environment")
@@ -162,11 +162,11 @@ func (s *Simulator) addWebhookEndpoint(tx *kernel.Tx, cfg WebhookEndpointConfig)
 	}
 	secret := cfg.Secret
 	if secret == "" {
-		secret = s.creds.WebhookSecret
+		secret = s.st.creds.WebhookSecret
 	}
 	e := &whEndpoint{
 		ID: "whe_" + s.newUUID(), URL: raw, Secret: secret, Events: events, Env: env,
-		CreatedAt: s.clock.Now(),
+		CreatedAt: s.st.clock.Now(),
 	}
 	st.endpoints = append(st.endpoints, e)
 	st.endpointByID[e.ID] = e

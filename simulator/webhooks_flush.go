@@ -161,7 +161,7 @@ func (s *Simulator) flushDue() ([]deliveryJob, error) {
 		tx.End()
 		return nil, nil
 	}
-	end, err := s.rec.log(&recordedInput{Op: opFlushDue, Clock: s.clock.Now()})
+	end, err := s.wiring.rec.log(&recordedInput{Op: opFlushDue, Clock: s.st.clock.Now()})
 	tx.Ordered()
 	if err != nil {
 		tx.End()
@@ -169,7 +169,7 @@ func (s *Simulator) flushDue() ([]deliveryJob, error) {
 	}
 	jobs := s.dueDeliveries(tx)
 	tx.End()
-	return jobs, s.rec.durable(end)
+	return jobs, s.wiring.rec.durable(end)
 }
 
 // flushDueInput is the flush_due input of a replay.
@@ -186,7 +186,7 @@ func (s *Simulator) flushDueInput() error {
 // anyDeliveryDue reports whether dueDeliveries has anything to
 // do.
 func (s *Simulator) anyDeliveryDue(tx *kernel.Tx) bool {
-	now := s.clock.Now()
+	now := s.st.clock.Now()
 	for _, d := range s.webhookState(tx).created {
 		if d.Status == deliveryPending && !d.inFlight && !d.NextAttemptAt.After(now) {
 			return true
@@ -208,7 +208,7 @@ func (s *Simulator) attemptResult(deliveryID string, at time.Time, code int, ans
 	if err != nil {
 		return false, failure, err
 	}
-	return ok, failure, s.rec.durable(end)
+	return ok, failure, s.wiring.rec.durable(end)
 }
 
 // attemptInput is the attempt input of a replay.
@@ -270,7 +270,7 @@ func (s *Simulator) flushAbortInput(ids []string) error {
 		}
 	}
 	tx.End()
-	return s.rec.durable(end)
+	return s.wiring.rec.durable(end)
 }
 
 // flushHint recognises the usual causes of a refusing receiver in the
@@ -282,7 +282,7 @@ func (s *Simulator) flushHint(fs []DeliveryFailure) string {
 		case strings.Contains(r, "timestamp") || strings.Contains(r, "stale"):
 			return fmt.Sprintf("the receiver checks the signature timestamp against its own clock, but the simulator signs with its clock, now %s: "+
 				"build the receiver with sim.Webhooks.Handler, or pass webhooks.WithClock(sim.Clock.Now) to webhooks.Handler",
-				s.clock.Now().UTC().Format(time.RFC3339))
+				s.st.clock.Now().UTC().Format(time.RFC3339))
 		case strings.Contains(r, "signature"):
 			return "the receiver refused the signature: it must verify with the simulator's webhook secret (sim.Credentials().WebhookSecret, or the secret AddEndpoint returned)"
 		}
@@ -308,7 +308,7 @@ func (d *whDelivery) failure(j deliveryJob) DeliveryFailure {
 // their jobs, oldest due first.
 func (s *Simulator) dueDeliveries(tx *kernel.Tx) []deliveryJob {
 	st := s.webhookState(tx)
-	now := s.clock.Now()
+	now := s.st.clock.Now()
 	var due []*whDelivery
 	for _, d := range st.created {
 		if d.Status == deliveryPending && !d.inFlight && !d.NextAttemptAt.After(now) {
@@ -325,7 +325,7 @@ func (s *Simulator) dueDeliveries(tx *kernel.Tx) []deliveryJob {
 		}
 		secret := e.Secret
 		if secret == "" {
-			secret = s.creds.WebhookSecret
+			secret = s.st.creds.WebhookSecret
 		}
 		d.inFlight = true
 		jobs = append(jobs, deliveryJob{
