@@ -351,7 +351,7 @@ func (s *Simulator) registerControl() {
 	s.control("GET /_sim/events", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		out := make([]Event, len(s.events))
 		for i, e := range s.events {
-			out[i] = *e
+			out[i] = Event(*e)
 		}
 		return http.StatusOK, map[string]any{"data": out}, nil
 	})

@@ -55,20 +55,18 @@ var simPkg = reflect.TypeOf(Simulator{}).PkgPath()
 
 // imageSkip names the fields that are not state ("Type.field").
 var imageSkip = map[string]bool{
-	"Simulator.opts":         true,
-	"Simulator.k":            true,
-	"Simulator.rec":          true,
-	"Simulator.actions":      true,
-	"Simulator.endpoints":    true,
-	"Simulator.outcomeRun":   true,
-	"Simulator.mux":          true,
-	"Simulator.server":       true,
-	"Simulator.stepper":      true,
-	"Simulator.replayBase":   true,
-	"Simulator.tls":          true,
-	"Clock.owner":            true,
-	"webhookState.client":    true,
-	"webhookState.transport": true,
+	"Simulator.opts":       true,
+	"Simulator.k":          true,
+	"Simulator.rec":        true,
+	"Simulator.actions":    true,
+	"Simulator.endpoints":  true,
+	"Simulator.outcomeRun": true,
+	"Simulator.mux":        true,
+	"Simulator.server":     true,
+	"Simulator.stepper":    true,
+	"Simulator.replayBase": true,
+	"Simulator.tls":        true,
+	"Clock.owner":          true,
 }
 
 // imageBuilt names the function and channel fields that New sets or that

@@ -15,6 +15,7 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/qrpay"
 	"github.com/mwallet/mwallet-go/simulator/internal/remittances"
 	"github.com/mwallet/mwallet-go/simulator/internal/stepup"
+	hookline "github.com/mwallet/mwallet-go/simulator/internal/webhooks"
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/mwclient"
@@ -130,7 +131,7 @@ type Simulator struct {
 
 	cat catalogue // the asset catalogue (catalogue.go)
 
-	events []*Event
+	events []*hookline.Event
 
 	// Product-line state, each owned by its own file.
 	qr       *qrpay.Line
@@ -138,7 +139,7 @@ type Simulator struct {
 	remit    *remittances.Line
 	deposits *deposits.Line
 	kyc      *kyc.Line
-	webhooks *webhookState
+	webhooks *hookline.Line
 	gw       *gatewayState
 	outcome  *outcomeState
 
@@ -280,6 +281,7 @@ func build(o options) (*Simulator, error) {
 	}
 	s.members.Init(membersHost{s})
 	s.stepUp.Init(stepUpHost{s})
+	s.webhooks = newWebhooksLine(s)
 	s.initControls()
 	s.outcomes()
 	s.creds.Model = o.model
@@ -456,7 +458,7 @@ func (s *Simulator) recordedEvents() []Event {
 	defer tx.End()
 	out := make([]Event, len(s.events))
 	for i, e := range s.events {
-		out[i] = *e
+		out[i] = Event(*e)
 	}
 	return out
 }
@@ -487,7 +489,7 @@ func (s *Simulator) emit(tx *kernel.Tx, typ, object, objectID string, m *member,
 		}
 		ext = m.ExternalID
 	}
-	ev := &Event{
+	ev := &hookline.Event{
 		ID:               "evt_" + s.newUUID(),
 		Type:             typ,
 		CreatedAt:        s.clock.Now(),
@@ -499,7 +501,7 @@ func (s *Simulator) emit(tx *kernel.Tx, typ, object, objectID string, m *member,
 		Extra:            extra,
 	}
 	s.events = append(s.events, ev)
-	s.queueDeliveries(tx, ev)
+	s.webhooks.Queue(tx, ev)
 }
 
 // registerAll registers the gateway, the control API and every product line.
@@ -513,7 +515,7 @@ func (s *Simulator) registerAll(tx *kernel.Tx) {
 	s.registerRemittances()
 	s.registerDeposits()
 	s.registerKYC()
-	s.registerWebhooks(tx)
+	s.registerWebhooks()
 	s.registerDevTools()
 	s.registerOpenAPI()
 	s.registerRecording()
