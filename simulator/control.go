@@ -351,7 +351,7 @@ func (s *Simulator) registerControl() {
 	s.control("GET /_sim/events", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		out := make([]Event, len(s.st.events))
 		for i, e := range s.st.events {
-			out[i] = *e
+			out[i] = Event(*e)
 		}
 		return http.StatusOK, map[string]any{"data": out}, nil
 	})
@@ -448,7 +448,7 @@ func (s *Simulator) registerControl() {
 	s.registerRecipes()
 }
 
-// lookupAction resolves "a/b/<id>/<action>" to s.actions["a/b/<action>"]
+// lookupAction resolves "a/b/<id>/<action>" to s.wiring.actions["a/b/<action>"]
 // with the id, or, when no such action exists, the whole path as an action
 // that takes no id ("merchant/prepaid/topup").
 func (s *Simulator) lookupAction(rest string) (string, actionFunc, string, bool) {

@@ -150,7 +150,7 @@ func (s *Simulator) redeliver(tx *kernel.Tx, id string) (any, error) {
 		return nil, err
 	}
 	r.SetPathValue("id", id)
-	_, out, err := s.handleRedeliver(&rc{Tx: tx, Req: r, Now: s.st.clock.Now(), Header: http.Header{}})
+	_, out, err := s.st.webhooks.Redeliver(&rc{Tx: tx, Req: r, Now: s.st.clock.Now(), Header: http.Header{}})
 	return out, err
 }
 
@@ -211,7 +211,7 @@ func (s *Simulator) state(tx *kernel.Tx) StateSnapshot {
 	st.WebhookDeliveries = newestFirst(s.webhookDeliveries(tx))
 	events := make([]Event, len(s.st.events))
 	for i, e := range s.st.events {
-		events[i] = *e
+		events[i] = Event(*e)
 	}
 	st.Events = newestFirst(events)
 	st.Requests = newestFirst(s.st.gw.journal.list())

@@ -32,7 +32,7 @@ func ControlRouteServed(s *Simulator, method, path string) bool {
 	case "", "/", "/_sim/{rest...}":
 		return false
 	case "POST /_sim/{rest...}":
-		// An object action: "a/b/<id>/<action>" is s.actions["a/b/<action>"],
+		// An object action: "a/b/<id>/<action>" is s.wiring.actions["a/b/<action>"],
 		// otherwise the whole path names an action without an id.
 		segs := strings.Split(strings.Trim(strings.TrimPrefix(path, "/_sim/"), "/"), "/")
 		if n := len(segs); n >= 3 {

@@ -56,11 +56,9 @@ var simPkg = reflect.TypeOf(Simulator{}).PkgPath()
 
 // imageSkip names the fields that are not state ("Type.field").
 var imageSkip = map[string]bool{
-	"Simulator.k":            true,
-	"Simulator.wiring":       true,
-	"Clock.owner":            true,
-	"webhookState.client":    true,
-	"webhookState.transport": true,
+	"Simulator.k":      true,
+	"Simulator.wiring": true,
+	"Clock.owner":      true,
 }
 
 // imageBuilt names the function and channel fields that New sets or that

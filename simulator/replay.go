@@ -418,18 +418,13 @@ func (p *replayer) finish() {
 	p.waiting = map[int64]*replayHooks{}
 	p.stop()
 	tx := s.k.BeginInput()
-	var ids []string
-	for _, d := range s.webhookState(tx).created {
-		if d.inFlight {
-			ids = append(ids, d.ID)
-		}
-	}
+	ids := s.st.webhooks.InFlight(tx)
 	tx.End()
 	if len(ids) > 0 {
 		_ = s.flushAbortInput(ids)
 	}
 	tx = s.k.Begin()
-	s.kickAutoDelivery(tx)
+	s.st.webhooks.Kick(tx)
 	tx.End()
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/qrpay"
 	"github.com/mwallet/mwallet-go/simulator/internal/remittances"
 	"github.com/mwallet/mwallet-go/simulator/internal/stepup"
+	hookline "github.com/mwallet/mwallet-go/simulator/internal/webhooks"
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/mwclient"
@@ -137,14 +138,14 @@ type simState struct {
 	tokens   map[string]*token  // by token value
 	members  members.Line       // the members line (internal/members)
 	cat      catalogue          // the asset catalogue (catalogue.go)
-	events   []*Event
+	events   []*hookline.Event
 	// Product-line state, each owned by its own file.
 	qr       *qrpay.Line
 	cards    *cardState
 	remit    *remittances.Line
 	deposits *deposits.Line
 	kyc      *kyc.Line
-	webhooks *webhookState
+	webhooks *hookline.Line
 	gw       *gatewayState
 	outcome  *outcomeState
 	stepUp   stepup.Line // the step-up line (internal/stepup)
@@ -291,6 +292,7 @@ func build(o options) (*Simulator, error) {
 	}
 	s.st.members.Init(membersHost{s})
 	s.st.stepUp.Init(stepUpHost{s})
+	s.st.webhooks = newWebhooksLine(s)
 	s.initControls()
 	s.outcomes()
 	s.st.creds.Model = o.model
@@ -467,7 +469,7 @@ func (s *Simulator) recordedEvents() []Event {
 	defer tx.End()
 	out := make([]Event, len(s.st.events))
 	for i, e := range s.st.events {
-		out[i] = *e
+		out[i] = Event(*e)
 	}
 	return out
 }
@@ -498,7 +500,7 @@ func (s *Simulator) emit(tx *kernel.Tx, typ, object, objectID string, m *member,
 		}
 		ext = m.ExternalID
 	}
-	ev := &Event{
+	ev := &hookline.Event{
 		ID:               "evt_" + s.newUUID(),
 		Type:             typ,
 		CreatedAt:        s.st.clock.Now(),
@@ -510,7 +512,7 @@ func (s *Simulator) emit(tx *kernel.Tx, typ, object, objectID string, m *member,
 		Extra:            extra,
 	}
 	s.st.events = append(s.st.events, ev)
-	s.queueDeliveries(tx, ev)
+	s.st.webhooks.Queue(tx, ev)
 }
 
 // registerAll registers the gateway, the control API and every product line.
@@ -524,7 +526,7 @@ func (s *Simulator) registerAll(tx *kernel.Tx) {
 	s.registerRemittances()
 	s.registerDeposits()
 	s.registerKYC()
-	s.registerWebhooks(tx)
+	s.registerWebhooks()
 	s.registerDevTools()
 	s.registerOpenAPI()
 	s.registerRecording()

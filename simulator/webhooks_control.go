@@ -1,11 +1,7 @@
 package simulator
 
 import (
-	"fmt"
-	"net/url"
-	"sort"
 	"strings"
-	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
@@ -23,11 +19,11 @@ func (s *Simulator) runAddWebhookEndpoint(rawURL string, events ...string) (id, 
 func (s *Simulator) addWebhookEndpointConfig(cfg WebhookEndpointConfig) (id, secret string, err error) {
 	tx := s.k.Begin()
 	defer tx.End()
-	e, err := s.addWebhookEndpoint(tx, cfg)
+	v, secret, err := s.st.webhooks.AddEndpoint(tx, webhookEndpointConfig(cfg))
 	if err != nil {
 		return "", "", err
 	}
-	return e.ID, e.Secret, nil
+	return v.ID, secret, nil
 }
 
 // runRemoveWebhookEndpoint deletes an endpoint; its pending deliveries become
@@ -35,7 +31,7 @@ func (s *Simulator) addWebhookEndpointConfig(cfg WebhookEndpointConfig) (id, sec
 func (s *Simulator) runRemoveWebhookEndpoint(id string) error {
 	tx := s.k.Begin()
 	defer tx.End()
-	return s.removeWebhookEndpoint(tx, id)
+	return s.st.webhooks.RemoveEndpoint(tx, id)
 }
 
 // disableWebhookEndpoint stops deliveries to an endpoint; its pending
@@ -44,7 +40,7 @@ func (s *Simulator) runRemoveWebhookEndpoint(id string) error {
 func (s *Simulator) disableWebhookEndpoint(id string) error {
 	tx := s.k.Begin()
 	defer tx.End()
-	_, err := s.setWebhookEndpointDisabled(tx, id, true)
+	_, err := s.st.webhooks.SetEndpointDisabled(tx, id, true)
 	return err
 }
 
@@ -54,7 +50,7 @@ func (s *Simulator) disableWebhookEndpoint(id string) error {
 func (s *Simulator) enableWebhookEndpoint(id string) error {
 	tx := s.k.Begin()
 	defer tx.End()
-	_, err := s.setWebhookEndpointDisabled(tx, id, false)
+	_, err := s.st.webhooks.SetEndpointDisabled(tx, id, false)
 	return err
 }
 
@@ -84,7 +80,7 @@ func (s *Simulator) runWebhookDeliveries() []WebhookDelivery {
 func (s *Simulator) setWebhookAutoDeliver(on bool) {
 	tx := s.k.Begin()
 	defer tx.End()
-	s.webhookState(tx).auto = on
+	s.st.webhooks.SetAuto(tx, on)
 }
 
 // runEmitEvent records an event as the service would and queues its
@@ -138,209 +134,22 @@ func (s *Simulator) emitEvent(tx *kernel.Tx, typ, object, id, ext, status string
 	return s.st.events[len(s.st.events)-1].ID, nil
 }
 
-func (s *Simulator) addWebhookEndpoint(tx *kernel.Tx, cfg WebhookEndpointConfig) (*whEndpoint, error) {
-	st := s.webhookState(tx)
-	raw := strings.TrimSpace(cfg.URL)
-	u, err := url.Parse(raw)
-	if raw == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, errInvalidFields("url must be an absolute http or https URL", "url")
-	}
-	env := cfg.Environment
-	if env == "" {
-		env = s.st.creds.Environment
-	}
-	if env != Sandbox && env != Production {
-		return nil, errInvalidFields("environment must be sandbox or production", "environment")
-	}
-	events := map[string]bool{}
-	for _, t := range cfg.Events {
-		t = strings.TrimSpace(t)
-		if t == "" {
-			return nil, errInvalidFields("events must not contain empty event types", "events")
-		}
-		events[t] = true
-	}
-	secret := cfg.Secret
-	if secret == "" {
-		secret = s.st.creds.WebhookSecret
-	}
-	e := &whEndpoint{
-		ID: "whe_" + s.newUUID(), URL: raw, Secret: secret, Events: events, Env: env,
-		CreatedAt: s.st.clock.Now(),
-	}
-	st.endpoints = append(st.endpoints, e)
-	st.endpointByID[e.ID] = e
-	return e, nil
-}
-
-func (s *Simulator) webhookEndpoint(tx *kernel.Tx, id string) (*whEndpoint, error) {
-	id = strings.TrimSpace(id)
-	st := s.webhookState(tx)
-	e := st.endpointByID[id]
-	if e == nil && !strings.HasPrefix(id, "whe_") {
-		e = st.endpointByID["whe_"+id]
-	}
-	if e == nil {
-		return nil, fmt.Errorf("webhook endpoint %q: %w", id, errControlNotFound)
-	}
-	return e, nil
-}
-
-func (s *Simulator) removeWebhookEndpoint(tx *kernel.Tx, id string) error {
-	e, err := s.webhookEndpoint(tx, id)
-	if err != nil {
-		return err
-	}
-	st := s.webhookState(tx)
-	delete(st.endpointByID, e.ID)
-	for i, x := range st.endpoints {
-		if x == e {
-			st.endpoints = append(st.endpoints[:i:i], st.endpoints[i+1:]...)
-			break
-		}
-	}
-	s.orphanPending(tx, e.ID)
-	return nil
-}
-
-func (s *Simulator) setWebhookEndpointDisabled(tx *kernel.Tx, id string, disabled bool) (*whEndpoint, error) {
-	e, err := s.webhookEndpoint(tx, id)
-	if err != nil {
-		return nil, err
-	}
-	e.Disabled = disabled
-	if disabled {
-		s.orphanPending(tx, e.ID)
-	}
-	return e, nil
-}
-
-// orphanPending turns the pending rows of an endpoint that was
-// disabled or deleted into no_subscriber. A row whose attempt is in flight
-// is settled when the attempt returns.
-func (s *Simulator) orphanPending(tx *kernel.Tx, endpointID string) {
-	for _, d := range s.webhookState(tx).created {
-		if d.EndpointID == endpointID && d.Status == deliveryPending && !d.inFlight {
-			d.Status, d.NextAttemptAt = deliveryNoSubscriber, time.Time{}
-		}
-	}
-}
-
-func (e *whEndpoint) view() WebhookEndpoint {
-	v := WebhookEndpoint{ID: e.ID, URL: e.URL, Events: []string{}, Environment: e.Env, Disabled: e.Disabled, CreatedAt: e.CreatedAt}
-	for t := range e.Events {
-		v.Events = append(v.Events, t)
-	}
-	sort.Strings(v.Events)
-	return v
-}
-
+// webhookEndpoints returns the configured endpoints in creation order.
 func (s *Simulator) webhookEndpoints(tx *kernel.Tx) []WebhookEndpoint {
-	st := s.webhookState(tx)
-	out := make([]WebhookEndpoint, 0, len(st.endpoints))
-	for _, e := range st.endpoints {
-		out = append(out, e.view())
+	views := s.st.webhooks.EndpointList(tx)
+	out := make([]WebhookEndpoint, 0, len(views))
+	for _, v := range views {
+		out = append(out, webhookEndpointOf(v))
 	}
 	return out
 }
 
-func (d *whDelivery) view() WebhookDelivery {
-	v := WebhookDelivery{
-		ID: d.ID, EventID: d.Event.ID, EventType: d.Event.Type, EndpointID: d.EndpointID,
-		Status: d.Status, Attempts: append([]WebhookAttempt{}, d.Attempts...), CreatedAt: d.CreatedAt,
-		ObjectID: d.Event.ObjectID, ExternalMemberID: d.Event.ExternalMemberID,
-	}
-	if !d.NextAttemptAt.IsZero() {
-		t := d.NextAttemptAt
-		v.NextAttemptAt = &t
-	}
-	return v
-}
-
+// webhookDeliveries returns every delivery row, in creation order.
 func (s *Simulator) webhookDeliveries(tx *kernel.Tx) []WebhookDelivery {
-	st := s.webhookState(tx)
-	out := make([]WebhookDelivery, 0, len(st.created))
-	for _, d := range st.created {
-		out = append(out, d.view())
+	views := s.st.webhooks.Deliveries(tx)
+	out := make([]WebhookDelivery, 0, len(views))
+	for _, v := range views {
+		out = append(out, webhookDeliveryOf(v))
 	}
 	return out
-}
-
-// handleRedeliver serves POST /v1/webhooks/deliveries/{id}/redeliver: the
-// row must be dead, failed or no_subscriber and an endpoint must subscribe
-// now. The row keeps its event (same event_id and body) and is queued for
-// one attempt at the next flush; when its own endpoint no longer subscribes
-// it is pointed at the first current subscriber, and further current
-// subscribers get rows of their own.
-func (s *Simulator) handleRedeliver(c *rc) (int, any, error) {
-	if err := c.NoBody(); err != nil {
-		return 0, nil, err
-	}
-	st := s.webhookState(c.Tx)
-	id := strings.TrimSpace(c.PathID())
-	if !strings.HasPrefix(id, "whd_") {
-		id = "whd_" + id
-	}
-	d := st.deliveryByID[id]
-	if d == nil {
-		return 0, nil, errNotFound("webhook delivery")
-	}
-	switch d.Status {
-	case deliveryDead, deliveryFailed, deliveryNoSubscriber:
-	default:
-		return 0, nil, newErr("state_invalid", "a "+d.Status+" delivery cannot be redelivered")
-	}
-	var targets []*whEndpoint
-	if e := st.endpointByID[d.EndpointID]; e != nil && s.subscribes(c.Tx, e, d.Event.Type) {
-		targets = []*whEndpoint{e}
-	} else {
-		targets = s.subscribers(c.Tx, d.Event.Type)
-	}
-	if len(targets) == 0 {
-		return 0, nil, newErr("state_invalid", "no endpoint currently subscribes to "+d.Event.Type)
-	}
-	requeue := func(x *whDelivery, e *whEndpoint) {
-		x.EndpointID, x.Status, x.NextAttemptAt = e.ID, deliveryPending, c.Now
-		x.runLeft, x.redelivery = 1, true
-	}
-	requeue(d, targets[0])
-	for _, e := range targets[1:] {
-		requeue(s.newDelivery(c.Tx, d.Event, e.ID, deliveryPending, 1), e)
-	}
-	s.kickAutoDelivery(c.Tx)
-	return 200, map[string]any{"id": d.ID, "queued": true}, nil
-}
-
-// deliveryListItem is one item of GET /v1/webhooks/deliveries (a shape
-// inferred from the redeliver result and the delivery states).
-type deliveryListItem struct {
-	ID            string     `json:"id"`
-	EventID       string     `json:"event_id"`
-	EventType     string     `json:"event_type"`
-	EndpointID    string     `json:"endpoint_id"`
-	Status        string     `json:"status"`
-	Attempts      int        `json:"attempts"`
-	NextAttemptAt *time.Time `json:"next_attempt_at"`
-	CreatedAt     time.Time  `json:"created_at"`
-}
-
-// handleListDeliveries serves GET /v1/webhooks/deliveries, newest first.
-func (s *Simulator) handleListDeliveries(c *rc) (int, any, error) {
-	st := s.webhookState(c.Tx)
-	env := paginate(st.deliveries, deliveryKey, c.Req.URL.Query())
-	rows, _ := env.Data.([]*whDelivery)
-	items := make([]deliveryListItem, 0, len(rows))
-	for _, d := range rows {
-		it := deliveryListItem{
-			ID: d.ID, EventID: d.Event.ID, EventType: d.Event.Type, EndpointID: d.EndpointID,
-			Status: d.Status, Attempts: len(d.Attempts), CreatedAt: d.CreatedAt.UTC(),
-		}
-		if !d.NextAttemptAt.IsZero() {
-			t := d.NextAttemptAt.UTC()
-			it.NextAttemptAt = &t
-		}
-		items = append(items, it)
-	}
-	env.Data = items
-	return 200, env, nil
 }

@@ -6,16 +6,14 @@ package simulator
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
 
-	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	hookline "github.com/mwallet/mwallet-go/simulator/internal/webhooks"
 )
 
 // FlushResult counts the attempts one flush made and lists the failed ones.
@@ -81,17 +79,6 @@ func (e *FlushError) Error() string {
 	return b.String()
 }
 
-// deliveryJob is what one attempt needs, copied out under the lock.
-type deliveryJob struct {
-	d         *whDelivery
-	url       string
-	secret    string
-	body      []byte
-	eventID   string
-	eventType string
-	at        time.Time
-}
-
 // flushWebhooks attempts every delivery that is due now on the simulator
 // clock and returns when all attempts are done. Attempts are HTTP POSTs
 // made without the simulator's lock, so receivers may call back into the
@@ -133,7 +120,7 @@ func (s *Simulator) flushWebhooks(ctx context.Context) (FlushResult, error) {
 			if aerr != nil {
 				errText = aerr.Error()
 			}
-			ok, failure, err := s.attemptResult(j.d.ID, j.at, code, answer, errText)
+			ok, failure, err := s.attemptResult(j.DeliveryID, j.At, code, answer, errText)
 			if err != nil {
 				_ = s.giveBack(jobs[i:])
 				return res, err
@@ -155,9 +142,9 @@ func (s *Simulator) flushWebhooks(ctx context.Context) (FlushResult, error) {
 }
 
 // flushDue picks the due deliveries, an input of the log when any is due.
-func (s *Simulator) flushDue() ([]deliveryJob, error) {
+func (s *Simulator) flushDue() ([]hookline.Job, error) {
 	tx := s.k.BeginInput()
-	if !s.anyDeliveryDue(tx) {
+	if !s.st.webhooks.AnyDue(tx) {
 		tx.End()
 		return nil, nil
 	}
@@ -167,7 +154,7 @@ func (s *Simulator) flushDue() ([]deliveryJob, error) {
 		tx.End()
 		return nil, err
 	}
-	jobs := s.dueDeliveries(tx)
+	jobs := s.st.webhooks.Due(tx)
 	tx.End()
 	return jobs, s.wiring.rec.durable(end)
 }
@@ -178,21 +165,9 @@ func (s *Simulator) flushDueInput() error {
 	if err != nil {
 		return err
 	}
-	s.dueDeliveries(tx)
+	s.st.webhooks.Due(tx)
 	tx.End()
 	return nil
-}
-
-// anyDeliveryDue reports whether dueDeliveries has anything to
-// do.
-func (s *Simulator) anyDeliveryDue(tx *kernel.Tx) bool {
-	now := s.st.clock.Now()
-	for _, d := range s.webhookState(tx).created {
-		if d.Status == deliveryPending && !d.inFlight && !d.NextAttemptAt.After(now) {
-			return true
-		}
-	}
-	return false
 }
 
 // attemptResult records the receiver's answer to one attempt (an attempt
@@ -203,7 +178,8 @@ func (s *Simulator) attemptResult(deliveryID string, at time.Time, code int, ans
 	if err != nil {
 		return false, DeliveryFailure{}, err
 	}
-	ok, failure, err := s.applyAttempt(tx, deliveryID, at, code, answer, errText)
+	ok, f, err := s.st.webhooks.Attempted(tx, deliveryID, at, code, answer, errText)
+	failure := DeliveryFailure(f)
 	tx.End()
 	if err != nil {
 		return false, failure, err
@@ -217,41 +193,19 @@ func (s *Simulator) attemptInput(deliveryID string, at time.Time, code int, answ
 	return err
 }
 
-func (s *Simulator) applyAttempt(tx *kernel.Tx, deliveryID string, at time.Time, code int, answer, errText string) (bool, DeliveryFailure, error) {
-	st := s.webhookState(tx)
-	d := st.deliveryByID[deliveryID]
-	if d == nil {
-		return false, DeliveryFailure{}, fmt.Errorf("simulator: webhook attempt of unknown delivery %s", deliveryID)
-	}
-	var aerr error
-	if errText != "" {
-		aerr = errors.New(errText)
-	}
-	j := deliveryJob{d: d, at: at, eventID: d.Event.ID, eventType: d.Event.Type}
-	if e := st.endpointByID[d.EndpointID]; e != nil {
-		j.url = e.URL
-	}
-	if s.recordAttempt(tx, j, code, answer, aerr) {
-		return true, DeliveryFailure{}, nil
-	}
-	return false, d.failure(j), nil
-}
-
 // giveBack returns deliveries a flush will not attempt to pending (a
 // flush_abort input of the log).
-func (s *Simulator) giveBack(jobs []deliveryJob) error {
+func (s *Simulator) giveBack(jobs []hookline.Job) error {
 	ids := make([]string, len(jobs))
 	for i, j := range jobs {
-		ids[i] = j.d.ID
+		ids[i] = j.DeliveryID
 	}
 	err := s.flushAbortInput(ids)
 	if err != nil {
 		// The log refuses everything now; the deliveries still go back
 		// (a restart gives back whatever its log leaves in flight).
 		tx := s.k.Begin()
-		for _, j := range jobs {
-			j.d.inFlight = false
-		}
+		s.st.webhooks.Release(tx, ids)
 		tx.End()
 	}
 	return err
@@ -263,12 +217,7 @@ func (s *Simulator) flushAbortInput(ids []string) error {
 	if err != nil {
 		return err
 	}
-	st := s.webhookState(tx)
-	for _, id := range ids {
-		if d := st.deliveryByID[id]; d != nil {
-			d.inFlight = false
-		}
-	}
+	s.st.webhooks.Release(tx, ids)
 	tx.End()
 	return s.wiring.rec.durable(end)
 }
@@ -290,66 +239,20 @@ func (s *Simulator) flushHint(fs []DeliveryFailure) string {
 	return ""
 }
 
-// failure describes the attempt j just recorded on d.
-func (d *whDelivery) failure(j deliveryJob) DeliveryFailure {
-	a := d.Attempts[len(d.Attempts)-1]
-	f := DeliveryFailure{
-		DeliveryID: d.ID, EventID: j.eventID, EventType: j.eventType, EndpointID: d.EndpointID, URL: j.url,
-		At: a.At, StatusCode: a.StatusCode, Response: a.Response, Error: a.Error, Status: d.Status,
-	}
-	if !d.NextAttemptAt.IsZero() {
-		t := d.NextAttemptAt
-		f.NextAttemptAt = &t
-	}
-	return f
-}
-
-// dueDeliveries marks the due pending rows in flight and returns
-// their jobs, oldest due first.
-func (s *Simulator) dueDeliveries(tx *kernel.Tx) []deliveryJob {
-	st := s.webhookState(tx)
-	now := s.st.clock.Now()
-	var due []*whDelivery
-	for _, d := range st.created {
-		if d.Status == deliveryPending && !d.inFlight && !d.NextAttemptAt.After(now) {
-			due = append(due, d)
-		}
-	}
-	sort.SliceStable(due, func(i, j int) bool { return due[i].NextAttemptAt.Before(due[j].NextAttemptAt) })
-	jobs := make([]deliveryJob, 0, len(due))
-	for _, d := range due {
-		e := st.endpointByID[d.EndpointID]
-		if e == nil || e.Disabled {
-			d.Status, d.NextAttemptAt = deliveryNoSubscriber, time.Time{}
-			continue
-		}
-		secret := e.Secret
-		if secret == "" {
-			secret = s.st.creds.WebhookSecret
-		}
-		d.inFlight = true
-		jobs = append(jobs, deliveryJob{
-			d: d, url: e.URL, secret: secret, body: st.bodies[d.Event.ID],
-			eventID: d.Event.ID, eventType: d.Event.Type, at: now,
-		})
-	}
-	return jobs
-}
-
 // attemptDelivery POSTs one delivery and returns the receiver's status and
 // the beginning of its answer; it runs outside any transaction.
-func (s *Simulator) attemptDelivery(ctx context.Context, j deliveryJob) (int, string, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, j.url, bytes.NewReader(j.body))
+func (s *Simulator) attemptDelivery(ctx context.Context, j hookline.Job) (int, string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, j.URL, bytes.NewReader(j.Body))
 	if err != nil {
 		return 0, "", err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "mwallet-simulator-webhooks")
-	req.Header.Set("z-signature", webhookSignature(j.secret, j.at, j.body))
-	req.Header.Set("z-event-id", j.eventID)
-	req.Header.Set("z-event-type", j.eventType)
+	req.Header.Set("z-signature", webhookSignature(j.Secret, j.At, j.Body))
+	req.Header.Set("z-event-id", j.EventID)
+	req.Header.Set("z-event-type", j.EventType)
 	tx := s.k.Begin()
-	client := s.webhookState(tx).client
+	client := s.st.webhooks.Client()
 	tx.End()
 	resp, err := client.Do(req)
 	if err != nil {
@@ -389,41 +292,4 @@ func answerText(b []byte) string {
 		return r
 	}, strings.ToValidUTF8(string(b), "\uFFFD"))
 	return strings.TrimSpace(s)
-}
-
-// recordAttempt stores the outcome of one attempt and moves the row:
-// sent on 2xx; otherwise pending with the next backoff while attempts
-// remain, dead after the sixth failure of a run, failed when a redelivery's
-// single attempt fails, and no_subscriber when the endpoint went away
-// meanwhile.
-func (s *Simulator) recordAttempt(tx *kernel.Tx, j deliveryJob, code int, answer string, aerr error) bool {
-	d := j.d
-	d.inFlight = false
-	a := WebhookAttempt{At: j.at, StatusCode: code, Response: answer}
-	if aerr != nil {
-		a.Error = aerr.Error()
-	}
-	d.Attempts = append(d.Attempts, a)
-	d.runLeft--
-	d.NextAttemptAt = time.Time{}
-	if aerr == nil {
-		d.Status = deliverySent
-		return true
-	}
-	st := s.webhookState(tx)
-	if e := st.endpointByID[d.EndpointID]; e == nil || e.Disabled {
-		d.Status = deliveryNoSubscriber
-		return false
-	}
-	switch {
-	case d.redelivery:
-		d.Status = deliveryFailed
-	case d.runLeft > 0:
-		n := webhookMaxAttempts - d.runLeft // failures so far in this run
-		d.Status = deliveryPending
-		d.NextAttemptAt = j.at.Add(webhookBackoff[n-1])
-	default:
-		d.Status = deliveryDead
-	}
-	return false
 }

@@ -15,7 +15,7 @@ func TestWebhookAttemptTimeout(t *testing.T) {
 	s := MustNew()
 	t.Cleanup(s.Close)
 	tx := s.k.Begin()
-	hc := s.webhookState(tx).client
+	hc := s.st.webhooks.Client()
 	tx.End()
 	if hc.Timeout != 10*time.Second {
 		t.Errorf("delivery attempt timeout = %s, want 10s", hc.Timeout)
@@ -45,8 +45,7 @@ func TestDeliveryPoolIsPrivate(t *testing.T) {
 		t.Cleanup(s.Close)
 		tx := s.k.Begin()
 		defer tx.End()
-		st := s.webhookState(tx)
-		return st.transport, st.client.Transport
+		return s.st.webhooks.Transport(), s.st.webhooks.Client().Transport
 	}
 	a, rtA := pool()
 	b, _ := pool()

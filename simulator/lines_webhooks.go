@@ -1,0 +1,159 @@
+package simulator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	hookline "github.com/mwallet/mwallet-go/simulator/internal/webhooks"
+)
+
+// newWebhooksLine builds the webhook line; it exists before the fixture,
+// whose events it queues.
+func newWebhooksLine(s *Simulator) *hookline.Line {
+	return hookline.New(webhooksHost{s}, deliveryTransport)
+}
+
+// registerWebhooks registers the webhook line's endpoints and the control
+// API of webhooks (/_sim/webhooks/...). The flush, which delivers over HTTP
+// outside the state lock, is webhooks_flush.go.
+func (s *Simulator) registerWebhooks() {
+	for _, e := range s.st.webhooks.Endpoints() {
+		s.register(e)
+	}
+
+	s.control("POST /_sim/webhooks/endpoints", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
+		var in WebhookEndpointConfig
+		if err := decodeControl(body, &in); err != nil {
+			return 0, nil, err
+		}
+		if err := checkEventTypes(in.Events); err != nil {
+			return 0, nil, err
+		}
+		v, secret, err := s.st.webhooks.AddEndpoint(tx, webhookEndpointConfig(in))
+		if err != nil {
+			return 0, nil, err
+		}
+		out := webhookEndpointOf(v)
+		return http.StatusCreated, map[string]any{
+			"id": out.ID, "secret": secret, "url": out.URL, "events": out.Events,
+			"environment": out.Environment, "created_at": out.CreatedAt,
+		}, nil
+	})
+	s.control("GET /_sim/webhooks/endpoints", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+		return http.StatusOK, map[string]any{"endpoints": s.webhookEndpoints(tx)}, nil
+	})
+	s.control("DELETE /_sim/webhooks/endpoints/{id}", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
+		if err := s.st.webhooks.RemoveEndpoint(tx, r.PathValue("id")); err != nil {
+			return 0, nil, err
+		}
+		return http.StatusOK, map[string]any{"id": r.PathValue("id"), "deleted": true}, nil
+	})
+	s.control("POST /_sim/webhooks/endpoints/{id}/disable", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
+		v, err := s.st.webhooks.SetEndpointDisabled(tx, r.PathValue("id"), true)
+		if err != nil {
+			return 0, nil, err
+		}
+		return http.StatusOK, webhookEndpointOf(v), nil
+	})
+	s.control("POST /_sim/webhooks/endpoints/{id}/enable", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
+		v, err := s.st.webhooks.SetEndpointDisabled(tx, r.PathValue("id"), false)
+		if err != nil {
+			return 0, nil, err
+		}
+		return http.StatusOK, webhookEndpointOf(v), nil
+	})
+	s.control("GET /_sim/webhooks/deliveries", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+		return http.StatusOK, map[string]any{"deliveries": s.webhookDeliveries(tx)}, nil
+	})
+	s.control("POST /_sim/webhooks/events", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
+		var in struct {
+			EventType        string         `json:"event_type"`
+			Object           string         `json:"object"`
+			ID               string         `json:"id"`
+			ExternalMemberID string         `json:"external_member_id"`
+			Status           string         `json:"status"`
+			StatusVersion    json.Number    `json:"status_version"`
+			Extra            map[string]any `json:"extra"`
+		}
+		if err := decodeControl(body, &in); err != nil {
+			return 0, nil, err
+		}
+		var version int64
+		if in.StatusVersion != "" {
+			v, err := strconv.ParseInt(in.StatusVersion.String(), 10, 64)
+			if err != nil {
+				return 0, nil, errInvalidRequest("status_version must be an integer")
+			}
+			version = v
+		}
+		if err := checkEventType(in.EventType); err != nil {
+			return 0, nil, err
+		}
+		id, err := s.emitEvent(tx, in.EventType, in.Object, in.ID, in.ExternalMemberID, in.Status, version, in.Extra)
+		if err != nil {
+			return 0, nil, err
+		}
+		return http.StatusCreated, map[string]any{"event_id": id}, nil
+	})
+	s.control("POST /_sim/webhooks/auto", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
+		var in struct {
+			Enabled bool `json:"enabled"`
+		}
+		if err := decodeControl(body, &in); err != nil {
+			return 0, nil, err
+		}
+		s.st.webhooks.SetAuto(tx, in.Enabled)
+		return http.StatusOK, map[string]any{"enabled": in.Enabled}, nil
+	})
+	// Flush delivers over HTTP, so it must not run under the state lock (a
+	// receiver may call back into the simulator): it is not a s.control
+	// endpoint.
+	s.wiring.mux.HandleFunc("POST /_sim/webhooks/flush", func(w http.ResponseWriter, r *http.Request) {
+		id := s.controlRequestID(w)
+		body, _ := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
+		if ae := decodeStrict(body, &struct{}{}, refuseUnknown); ae != nil {
+			writeJSON(w, ae.Status, ae.Envelope(id))
+			return
+		}
+		// Failed attempts are part of the answer (failures, hint), not an
+		// error of the flush.
+		res, err := s.flushWebhooks(r.Context())
+		var fe *FlushError
+		if err != nil && !errors.As(err, &fe) {
+			writeJSON(w, http.StatusInternalServerError, errBusiness500("flush interrupted: "+err.Error()).Envelope(id))
+			return
+		}
+		writeJSON(w, http.StatusOK, res)
+	})
+}
+
+// webhookEndpointConfig is the line's copy of a public endpoint config.
+func webhookEndpointConfig(cfg WebhookEndpointConfig) hookline.EndpointConfig {
+	return hookline.EndpointConfig{URL: cfg.URL, Events: cfg.Events, Environment: string(cfg.Environment), Secret: cfg.Secret}
+}
+
+// webhooksHost is the webhook line's webhooks.Host.
+type webhooksHost struct{ s *Simulator }
+
+func (h webhooksHost) MerchantID() string { return h.s.st.creds.MerchantID }
+
+func (h webhooksHost) Environment() string { return string(h.s.st.creds.Environment) }
+
+func (h webhooksHost) WebhookSecret() string { return h.s.st.creds.WebhookSecret }
+
+func (h webhooksHost) NotFound() error { return errControlNotFound }
+
+// AutoFlush starts a background flush; the goroutine waits for the state
+// lock, so it runs after the current request. A replay runs the flushes the
+// recording holds instead.
+func (h webhooksHost) AutoFlush() {
+	if h.s.wiring.rec.replaying() {
+		return
+	}
+	go func() { _, _ = h.s.flushWebhooks(context.Background()) }()
+}
