@@ -159,7 +159,7 @@ func (s *Simulator) checkOutcomeObject(tx *kernel.Tx, id string) error {
 	if _, ok := s.outcomes().pending[id]; ok {
 		return nil
 	}
-	if s.qr.Has(tx, id) || s.cards.apps[id] != nil || s.cards.cards[id] != nil || s.cards.topups[id] != nil || s.remit.HasOrder(tx, id) {
+	if s.qr.Has(tx, id) || s.cards.Has(tx, id) || s.remit.HasOrder(tx, id) {
 		return nil
 	}
 	return &NameError{Kind: "object of an outcome collection", Name: id, NotFound: true}

@@ -195,15 +195,12 @@ func ServiceScopes() []string { return append([]string(nil), serviceScopes...) }
 func InternalCounts(s *Simulator) string {
 	tx := s.k.Begin()
 	defer tx.End()
-	pins := 0
-	for _, calls := range s.cards.pinCalls {
-		pins += len(calls)
-	}
+	cardSessions, pins, cardTxs := s.cards.Counts(tx)
 	kycSessions, bindings, profiles := s.kyc.Sizes()
 	rc := s.remit.Counts(tx)
 	return fmt.Sprintf("payees=%d kyc_sessions=%d bindings=%d profiles=%d card_sessions=%d pin_calls=%d vp=%d remit_keys=%d txs=%d",
-		rc.Payees, kycSessions, bindings, profiles, len(s.cards.sessions), pins,
-		rc.VPApplications, rc.IdempotencyKeys, len(s.cards.transactions))
+		rc.Payees, kycSessions, bindings, profiles, cardSessions, pins,
+		rc.VPApplications, rc.IdempotencyKeys, cardTxs)
 }
 
 // FlipDraws inverts the draws of input seq of r.
