@@ -483,9 +483,6 @@ func (l *Line) cardBalance(c *simCard) money.Amount {
 	return r
 }
 
-// memberOfCard returns the member owning c.
-func (l *Line) memberOfCard(c *simCard) *api.Member { return l.host.Member(c.MemberID) }
-
 // cardFunding applies the funding_source rule for the merchant's model:
 // merchant_hosted must send merchant; platform_hosted may send member or
 // nothing. It returns "member" or "merchant".

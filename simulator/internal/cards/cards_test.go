@@ -141,17 +141,6 @@ func (f *fixture) do(t *testing.T, method, target, memberID string, body any, h 
 	return st, m, nil
 }
 
-func errCode(err error) string {
-	var ae *api.Error
-	if errors.As(err, &ae) {
-		return ae.Code + ": " + ae.Message
-	}
-	if err != nil {
-		return err.Error()
-	}
-	return ""
-}
-
 // TestQuoteGates runs every reason of an invoice's can_apply false against
 // the line alone: each row breaks one gate for one product.
 func TestQuoteGates(t *testing.T) {
