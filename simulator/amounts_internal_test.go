@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/mwallet/mwallet-go/money"
 )
 
@@ -131,38 +129,6 @@ func TestCatalogueAmount(t *testing.T) {
 		}()
 		c.mustAmount("XRP", "25")
 	}()
-}
-
-// TestCardAmountError: the card line's answers to a refused top-up amount.
-func TestCardAmountError(t *testing.T) {
-	t.Parallel()
-	c := testCatalogue()
-	type answer struct {
-		Code, Message string
-		Fields        any
-	}
-	for _, tc := range []struct {
-		field, asset, in string
-		want             answer
-	}{
-		{"first_topup", "USDT", "1.0000001", answer{"invalid_fields", "first_topup must be a non-negative decimal string in USDT with at most 6 decimals", []map[string]string{{"key": "first_topup"}}}},
-		{"amount", "BTC", "-1", answer{"invalid_fields", "amount must be a non-negative decimal string in BTC with at most 8 decimals", []map[string]string{{"key": "amount"}}}},
-		{"amount", "USDC", "1e2", answer{"invalid_fields", "amount must be a non-negative decimal string in USDC with at most 6 decimals", []map[string]string{{"key": "amount"}}}},
-		{"amount", "XRP", "1", answer{"product_not_available", "source asset XRP is not available", nil}},
-	} {
-		_, err := c.amount(tc.asset, tc.in, decimalNonNegative)
-		if err == nil {
-			t.Fatalf("%s %q accepted", tc.asset, tc.in)
-		}
-		var ae *apiError
-		if !errors.As(cardAmountError(tc.field, tc.asset, err), &ae) {
-			t.Fatalf("cardAmountError is not an apiError")
-		}
-		got := answer{ae.Code, ae.Message, ae.Extra["fields"]}
-		if diff := cmp.Diff(tc.want, got); diff != "" {
-			t.Errorf("%s %s %q (-want +got):\n%s", tc.field, tc.asset, tc.in, diff)
-		}
-	}
 }
 
 // TestFiatAmount: the QR line's amount in a currency's minor units, on the

@@ -45,10 +45,6 @@ func insertByKey[T any](items []T, item T, key func(T) pageKey) []T {
 	return api.InsertByKey(items, item, key)
 }
 
-func paginateMatching[T any](items []T, key func(T) pageKey, q url.Values, match func(T) bool) listEnvelope {
-	return api.PaginateMatching(items, key, q, match)
-}
-
 // fieldReason is one invalid_fields item with a reason.
 type fieldReason struct{ key, reason string }
 

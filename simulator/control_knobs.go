@@ -9,6 +9,7 @@ import (
 
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
+	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
@@ -131,7 +132,7 @@ func (s *Simulator) registerCardKnobs() {
 		if err := s.Cards.SetProductEnabled(r.PathValue("id"), on); err != nil {
 			return 0, nil, notFoundIf(err)
 		}
-		return http.StatusOK, map[string]any{"product_id": withIDPrefix("cpd_", r.PathValue("id")), "enabled": on}, nil
+		return http.StatusOK, map[string]any{"product_id": cardline.WithIDPrefix("cpd_", r.PathValue("id")), "enabled": on}, nil
 	})
 	s.controlGo("POST /_sim/members/{id}/card_penalty", func(r *http.Request, body []byte) (int, any, error) {
 		var in struct {
@@ -197,7 +198,7 @@ func (s *Simulator) registerCardKnobs() {
 		if err := s.Cards.SetCloseRefused(r.PathValue("id"), on); err != nil {
 			return 0, nil, notFoundIf(err)
 		}
-		return http.StatusOK, map[string]any{"id": withIDPrefix("crd_", r.PathValue("id")), "refuse": on}, nil
+		return http.StatusOK, map[string]any{"id": cardline.WithIDPrefix("crd_", r.PathValue("id")), "refuse": on}, nil
 	})
 	s.controlGo("POST /_sim/cards/topups/upstream_timeout", func(_ *http.Request, body []byte) (int, any, error) {
 		var in struct {
@@ -216,24 +217,18 @@ func (s *Simulator) registerCardKnobs() {
 		return http.StatusOK, map[string]any{"count": n}, nil
 	})
 	s.control("GET /_sim/cards/{id}", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
-		c, err := s.cardOf(nil, r.PathValue("id"))
+		out, err := s.st.cards.CardDetail(tx, r.PathValue("id"))
 		if err != nil {
 			return 0, nil, notFoundIf(err)
 		}
-		out := s.cardJSON(c)
-		out["member_id"] = c.MemberID
-		out["upstream_close_requests"] = c.UpstreamCloseCalls
-		out["upstream_balance_readable"] = !c.UpstreamUnreadable
-		out["upstream_refuses_close"] = c.UpstreamRefusesClose
-		out["activation_failures"] = c.Failures
 		return http.StatusOK, out, nil
 	})
 	s.control("GET /_sim/cards/topups/{id}", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
-		t, err := s.findTopUp(r.PathValue("id"))
+		out, err := s.st.cards.TopUp(tx, r.PathValue("id"))
 		if err != nil {
 			return 0, nil, notFoundIf(err)
 		}
-		return http.StatusOK, topUpJSON(t), nil
+		return http.StatusOK, out, nil
 	})
 }
 

@@ -159,7 +159,7 @@ func (s *Simulator) checkOutcomeObject(tx *kernel.Tx, id string) error {
 	if _, ok := s.outcomes().pending[id]; ok {
 		return nil
 	}
-	if s.st.qr.Has(tx, id) || s.st.cards.apps[id] != nil || s.st.cards.cards[id] != nil || s.st.cards.topups[id] != nil || s.st.remit.HasOrder(tx, id) {
+	if s.st.qr.Has(tx, id) || s.st.cards.Has(tx, id) || s.st.remit.HasOrder(tx, id) {
 		return nil
 	}
 	return &NameError{Kind: "object of an outcome collection", Name: id, NotFound: true}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
@@ -325,48 +326,19 @@ func (s *Simulator) cardSnapshots(tx *kernel.Tx, h historyIndex) (apps, cards, t
 	if s.st.cards == nil {
 		return []ObjectSnapshot{}, []ObjectSnapshot{}, []ObjectSnapshot{}
 	}
-	var appList, cardList, topupList []seqSnapshot
-	for _, a := range s.st.cards.apps {
-		d := map[string]string{"product_id": a.ProductID, "form_factor": a.FormFactor, "source_asset": a.SourceAsset,
-			"fee": a.Fee.String(), "first_topup": a.FirstTopUp.String()}
-		if a.CardID != "" {
-			d["card_id"] = a.CardID
+	list := func(snaps []cardline.Snapshot, object, prefix string) []ObjectSnapshot {
+		out := make([]seqSnapshot, 0, len(snaps))
+		for _, o := range snaps {
+			out = append(out, seqSnapshot{o.Seq, ObjectSnapshot{
+				ID: o.ID, ExternalMemberID: s.externalIDOf(o.MemberID), Status: o.Status, StatusVersion: o.StatusVersion,
+				CreatedAt: o.CreatedAt.UTC(), Summary: o.Summary, Details: o.Details, History: h.of(object, o.ID, prefix),
+			}})
 		}
-		appList = append(appList, seqSnapshot{a.seq, ObjectSnapshot{
-			ID: a.ID, ExternalMemberID: s.externalIDOf(a.MemberID), Status: a.Status, StatusVersion: a.StatusVersion,
-			CreatedAt: a.CreatedAt.UTC(), Summary: a.FormFactor + " card, " + a.ProductID,
-			Details: d, History: h.of("card_application", a.ID, "cap_"),
-		}})
+		return sortNewest(out)
 	}
-	for _, c := range s.st.cards.cards {
-		bal := s.cardBalance(c).String()
-		d := map[string]string{"product_id": c.ProductID, "form_factor": c.FormFactor, "balance": bal + " " + cardCurrency,
-			"application_id": c.ApplicationID, "last4": c.Last4}
-		if c.Inventory != "" {
-			d["inventory"] = c.Inventory
-		}
-		if !c.LockedUntil.IsZero() && c.LockedUntil.After(s.st.clock.Now()) {
-			d["activation_locked_until"] = c.LockedUntil.UTC().Format(time.RFC3339)
-		}
-		d["transactions"] = strconv.Itoa(len(c.txs))
-		cardList = append(cardList, seqSnapshot{c.seq, ObjectSnapshot{
-			ID: c.ID, ExternalMemberID: s.externalIDOf(c.MemberID), Status: c.Status, StatusVersion: c.StatusVersion,
-			CreatedAt: c.CreatedAt.UTC(), Summary: c.FormFactor + " card ····" + c.Last4 + ", balance " + bal + " " + cardCurrency,
-			Details: d, History: h.of("card", c.ID, "crd_"),
-		}})
-	}
-	for _, t := range s.st.cards.topups {
-		d := map[string]string{"card_id": t.CardID, "asset": t.Asset, "amount": t.Amount.String(), "fee": t.Fee.String()}
-		if t.TimedOut {
-			d["upstream"] = "timed out"
-		}
-		topupList = append(topupList, seqSnapshot{t.seq, ObjectSnapshot{
-			ID: t.ID, ExternalMemberID: s.externalIDOf(t.MemberID), Status: t.Status, StatusVersion: t.StatusVersion,
-			CreatedAt: t.CreatedAt.UTC(), Summary: t.Amount.String() + " " + t.Asset + " to " + t.CardID,
-			Details: d, History: h.of("card_topup", t.ID, "ctp_"),
-		}})
-	}
-	return sortNewest(appList), sortNewest(cardList), sortNewest(topupList)
+	return list(s.st.cards.ApplicationSnapshots(tx), "card_application", "cap_"),
+		list(s.st.cards.CardSnapshots(tx), "card", "crd_"),
+		list(s.st.cards.TopUpSnapshots(tx), "card_topup", "ctp_")
 }
 
 func (s *Simulator) remitSnapshots(tx *kernel.Tx, h historyIndex) []ObjectSnapshot {

@@ -195,15 +195,12 @@ func ServiceScopes() []string { return append([]string(nil), serviceScopes...) }
 func InternalCounts(s *Simulator) string {
 	tx := s.k.Begin()
 	defer tx.End()
-	pins := 0
-	for _, calls := range s.st.cards.pinCalls {
-		pins += len(calls)
-	}
+	cardSessions, pins, cardTxs := s.st.cards.Counts(tx)
 	kycSessions, bindings, profiles := s.st.kyc.Sizes()
 	rc := s.st.remit.Counts(tx)
 	return fmt.Sprintf("payees=%d kyc_sessions=%d bindings=%d profiles=%d card_sessions=%d pin_calls=%d vp=%d remit_keys=%d txs=%d",
-		rc.Payees, kycSessions, bindings, profiles, len(s.st.cards.sessions), pins,
-		rc.VPApplications, rc.IdempotencyKeys, len(s.st.cards.transactions))
+		rc.Payees, kycSessions, bindings, profiles, cardSessions, pins,
+		rc.VPApplications, rc.IdempotencyKeys, cardTxs)
 }
 
 // FlipDraws inverts the draws of input seq of r.

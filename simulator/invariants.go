@@ -111,29 +111,12 @@ func (s *Simulator) liveHolds(tx *kernel.Tx) *holdBook {
 	for _, r := range s.st.remit.Holds(tx) {
 		h.add(r.Account, r.Asset, r.Amount, r.Owner)
 	}
-	for _, t := range s.st.cards.topups {
-		if t.Status == "processing" {
-			total, err := t.Amount.Add(t.Fee)
-			if err != nil {
-				h.errs = append(h.errs, fmt.Sprintf("%s: amount and fee at different scales", t.ID))
-				continue
-			}
-			_, locked := fundingAccounts(t.Funding, t.MemberID)
-			h.add(locked, t.Asset, total, t.ID+" (processing)")
-		}
-	}
-	for _, a := range s.st.cards.apps {
-		if cardAppUnderReview(a) && !a.FirstTopUp.IsZero() {
-			_, locked := fundingAccounts(a.Funding, a.MemberID)
-			h.add(locked, a.SourceAsset, a.FirstTopUp, a.ID+" ("+a.Status+", first top-up)")
-		}
+	holds, errs := s.st.cards.Holds(tx)
+	h.errs = append(h.errs, errs...)
+	for _, c := range holds {
+		h.add(c.Account, c.Asset, c.Amount, c.Owner)
 	}
 	return h
-}
-
-// cardAppUnderReview reports an application whose outcome is not known yet.
-func cardAppUnderReview(a *cardApplication) bool {
-	return a.Status == "pending_review" || a.Status == "submitted"
 }
 
 // holdAccount reports the accounts whose balance must equal the live holds.
@@ -184,18 +167,12 @@ func (s *Simulator) invariantViolations(tx *kernel.Tx) []string {
 		}
 	}
 
-	// Cards: no balance on an ended card, nothing in flight towards one.
-	for _, c := range s.st.cards.cards {
-		if !cardEnded(c.Status) {
-			continue
-		}
-		if b := s.st.ledger.Balance(CardAccount(c.ID), cardLedgerAsset); !b.IsZero() {
-			out = append(out, fmt.Sprintf("card %s is %s but holds %s %s", c.ID, c.Status, b, cardLedgerAsset))
-		}
-	}
+	// Cards: no balance on an ended card, nothing in flight towards one,
+	// no balance on a card that does not exist.
+	out = append(out, s.st.cards.Violations(tx)...)
 	for acct, m := range s.st.ledger.balances {
 		id, ok := strings.CutPrefix(acct, "card:")
-		if !ok || s.st.cards.cards[id] != nil {
+		if !ok || s.st.cards.HasCard(tx, id) {
 			continue
 		}
 		for asset, b := range m {
@@ -204,30 +181,10 @@ func (s *Simulator) invariantViolations(tx *kernel.Tx) []string {
 			}
 		}
 	}
-	for _, t := range s.st.cards.topups {
-		if t.Status != "processing" {
-			continue
-		}
-		if c := s.st.cards.cards[t.CardID]; c == nil || cardEnded(c.Status) {
-			st := "missing"
-			if c != nil {
-				st = c.Status
-			}
-			out = append(out, fmt.Sprintf("top-up %s is in flight towards card %s, which is %s", t.ID, t.CardID, st))
-		}
-	}
 
 	// Orders: structural rules the sums cannot show.
 	out = append(out, s.st.remit.Invariants(tx)...)
 	out = append(out, s.st.qr.Violations(tx)...)
-	for _, a := range s.st.cards.apps {
-		if cardAppUnderReview(a) && a.QuickBindingID != "" && !s.st.kyc.BindingActive(s.st.members.Get(a.MemberID), a.QuickBindingID) {
-			out = append(out, fmt.Sprintf("card application %s is %s on quick KYC binding %s, which is no longer active", a.ID, a.Status, a.QuickBindingID))
-		}
-		if a.Status == "issued" && s.st.cards.cards[a.CardID] == nil {
-			out = append(out, fmt.Sprintf("card application %s is issued but its card %q does not exist", a.ID, a.CardID))
-		}
-	}
 	sort.Strings(out)
 	return out
 }

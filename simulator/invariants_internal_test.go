@@ -18,9 +18,14 @@ func TestCheckInvariantsDetects(t *testing.T) {
 	t.Parallel()
 	usdt := func(v string) money.Amount { return money.MustParse(v, 6) }
 	// fixture returns the fixture member and an active virtual card of it.
-	fixture := func(tx *kernel.Tx, s *Simulator) (*member, *simCard) {
+	fixture := func(t *testing.T, tx *kernel.Tx, s *Simulator) (*member, string) {
+		t.Helper()
 		m := s.st.members.ByExternal(DefaultMemberExternalID)
-		return m, s.newCard(tx, m, "cpd_virtual_std", "", "virtual")
+		id, err := s.st.cards.SeedHistory(tx, m, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m, id
 	}
 	mustPost := func(t *testing.T, s *Simulator, asset string, amt money.Amount, from, to string) {
 		t.Helper()
@@ -28,69 +33,45 @@ func TestCheckInvariantsDetects(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// ended sets a card's status as an operator would, then puts money on
+	// it behind the line's back.
+	ended := func(t *testing.T, tx *kernel.Tx, s *Simulator, status string, amt money.Amount) {
+		t.Helper()
+		_, c := fixture(t, tx, s)
+		if _, err := s.st.cards.SetStatus(tx, c, status); err != nil {
+			t.Fatal(err)
+		}
+		mustPost(t, s, "USDT", amt, AccountWorld, CardAccount(c))
+	}
+	// The card line's own rules (an order without its hold, an order in
+	// flight towards an ended card, an application on a compensated binding
+	// or without its card) are broken in its state by its own test
+	// (internal/cards, TestViolations); here the simulator's check is shown
+	// to include the line's.
 	tests := []struct {
 		name    string
 		corrupt func(t *testing.T, tx *kernel.Tx, s *Simulator)
 		want    []string
 	}{
 		{name: "hold without a live order", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
-			m, _ := fixture(tx, s)
+			m, _ := fixture(t, tx, s)
 			mustPost(t, s, "USDT", usdt("7"), MemberAvailable(m.ID), MemberLocked(m.ID))
 		}, want: []string{":locked holds 7.000000 USDT but no live object holds anything there"}},
 		{name: "prepaid hold without a live order", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
 			mustPost(t, s, "USDT", usdt("3"), AccountWorld, AccountMerchantPrepaidLocked)
 		}, want: []string{"merchant:prepaid_locked holds 3.000000 USDT but no live object"}},
-		{name: "live order without its hold", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
-			m, c := fixture(tx, s)
-			s.st.cards.topups["ctp_x"] = &cardTopUp{ID: "ctp_x", CardID: c.ID, MemberID: m.ID, Asset: "USDT", Funding: "member",
-				Amount: usdt("10"), Fee: usdt("0.1"), Status: "processing"}
-		}, want: []string{"holds 0.000000 USDT but its live objects hold 10.100000 (ctp_x (processing))"}},
-		{name: "final order still holding", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
-			m, c := fixture(tx, s)
-			mustPost(t, s, "USDT", usdt("10.1"), MemberAvailable(m.ID), MemberLocked(m.ID))
-			s.st.cards.topups["ctp_y"] = &cardTopUp{ID: "ctp_y", CardID: c.ID, MemberID: m.ID, Asset: "USDT", Funding: "member",
-				Amount: usdt("10"), Fee: usdt("0.1"), Status: "failed"}
-		}, want: []string{"holds 10.100000 USDT but no live object holds anything there"}},
 		{name: "balance on a closed card", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
-			_, c := fixture(tx, s)
-			mustPost(t, s, "USDT", usdt("10.1"), AccountWorld, CardAccount(c.ID))
-			c.Status = "closed"
+			ended(t, tx, s, "closed", usdt("10.1"))
 		}, want: []string{"is closed but holds 10.100000 USDT"}},
 		{name: "balance on a replaced card", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
-			_, c := fixture(tx, s)
-			mustPost(t, s, "USDT", usdt("1"), AccountWorld, CardAccount(c.ID))
-			c.Status = "replaced"
+			ended(t, tx, s, "replaced", usdt("1"))
 		}, want: []string{"is replaced but holds 1.000000 USDT"}},
 		{name: "balance on an expired card", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
-			_, c := fixture(tx, s)
-			mustPost(t, s, "USDT", usdt("1"), AccountWorld, CardAccount(c.ID))
-			c.Status = "expired"
+			ended(t, tx, s, "expired", usdt("1"))
 		}, want: []string{"is expired but holds 1.000000 USDT"}},
 		{name: "balance on an unknown card", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
 			mustPost(t, s, "USDT", usdt("1"), AccountWorld, CardAccount("crd_nothing"))
 		}, want: []string{"card:crd_nothing holds 1.000000 USDT but no such card exists"}},
-		{name: "top-up in flight towards an ended card", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
-			m, c := fixture(tx, s)
-			mustPost(t, s, "USDT", usdt("10.1"), MemberAvailable(m.ID), MemberLocked(m.ID))
-			s.st.cards.topups["ctp_z"] = &cardTopUp{ID: "ctp_z", CardID: c.ID, MemberID: m.ID, Asset: "USDT", Funding: "member",
-				Amount: usdt("10"), Fee: usdt("0.1"), Status: "processing"}
-			c.Status = "closed"
-		}, want: []string{"top-up ctp_z is in flight towards card ", ", which is closed"}},
-		{name: "application on a compensated binding", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
-			m, _ := fixture(tx, s)
-			b, err := s.st.kyc.Allocate(tx, m, "")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := s.st.kyc.Compensate(tx, b.ID, "admin", ""); err != nil {
-				t.Fatal(err)
-			}
-			s.st.cards.apps["cap_b"] = &cardApplication{ID: "cap_b", MemberID: m.ID, Status: "submitted", QuickBindingID: b.ID, FirstTopUp: usdt("0")}
-		}, want: []string{"card application cap_b is submitted on quick KYC binding qkb_", ", which is no longer active"}},
-		{name: "issued application without its card", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
-			m, _ := fixture(tx, s)
-			s.st.cards.apps["cap_i"] = &cardApplication{ID: "cap_i", MemberID: m.ID, Status: "issued", CardID: "crd_gone", FirstTopUp: usdt("0")}
-		}, want: []string{"card application cap_i is issued but its card \"crd_gone\" does not exist"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

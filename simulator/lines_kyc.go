@@ -81,12 +81,5 @@ func (h kycHost) FeeAccount(_ *kernel.Tx, m *member) string {
 // first top-up released, card.application.rejected), so no card is issued
 // on a compensated binding.
 func (h kycHost) BindingWithdrawn(tx *kernel.Tx, bindingID string) ([]string, error) {
-	var ids []string
-	for _, a := range h.s.appsOnBinding(bindingID) {
-		if err := h.s.failCardApplication(tx, a, false); err != nil {
-			return nil, err
-		}
-		ids = append(ids, a.ID)
-	}
-	return ids, nil
+	return h.s.st.cards.BindingWithdrawn(tx, bindingID)
 }

@@ -7,9 +7,9 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
+	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
 	"github.com/mwallet/mwallet-go/simulator/internal/remittances"
 )
 
@@ -106,26 +106,17 @@ func benchPage(b *testing.B, s *Simulator, tok, target string, last bool) {
 }
 
 // seedCardTransactions issues a virtual card to the fixture member and adds
-// n card transactions to it through addCardTransaction, one second
-// apart and all in the past.
-func seedCardTransactions(tb testing.TB, s *Simulator, n int) *simCard {
+// n card transactions to it, one second apart and all in the past. It
+// returns the card's id and its transactions, oldest first.
+func seedCardTransactions(tb testing.TB, s *Simulator, n int) (string, []cardline.TxRow) {
 	tb.Helper()
 	tx := s.k.Begin()
 	defer tx.End()
-	m := s.st.members.ByExternal(DefaultMemberExternalID)
-	card := s.newCard(tx, m, s.st.cards.products[0].ID, "", "virtual")
-	start := s.st.clock.Now().Add(-time.Duration(n) * time.Second)
-	for i := 0; i < n; i++ {
-		_, err := s.addCardTransaction(tx, card, CardTransaction{
-			Kind: "purchase", Status: "succeed", Direction: "none", Amount: "1250",
-			MerchantName: "Coffee " + strconv.Itoa(i), MCC: "5814", AuthCode: "A" + strconv.Itoa(i),
-			OccurredAt: start.Add(time.Duration(i) * time.Second),
-		})
-		if err != nil {
-			tb.Fatalf("seed transaction %d: %v", i, err)
-		}
+	id, err := s.st.cards.SeedHistory(tx, s.st.members.ByExternal(DefaultMemberExternalID), n)
+	if err != nil {
+		tb.Fatal(err)
 	}
-	return card
+	return id, s.st.cards.Transactions(tx, id)
 }
 
 // BenchmarkCardTransactionsPage is GET /v1/cards/{id}/transactions?limit=20
@@ -135,8 +126,8 @@ func BenchmarkCardTransactionsPage(b *testing.B) {
 	for _, bc := range scaleCases {
 		b.Run(bc.name, func(b *testing.B) {
 			s, tok := scaleSim(b)
-			card := seedCardTransactions(b, s, bc.n)
-			target := pageTarget("/v1/cards/"+card.ID+"/transactions", card.txs, (*cardTx).key, bc.last)
+			card, txs := seedCardTransactions(b, s, bc.n)
+			target := pageTarget("/v1/cards/"+card+"/transactions", txs, cardline.TxRow.Key, bc.last)
 			benchPage(b, s, tok, target, bc.last)
 		})
 	}
@@ -181,15 +172,15 @@ func TestScalePagesWalk(t *testing.T) {
 	t.Parallel()
 	const n = 5*scaleLimit + 3
 	s, tok := scaleSim(t)
-	card := seedCardTransactions(t, s, n)
+	card, cardTxs := seedCardTransactions(t, s, n)
 	seedRemittances(t, s, n)
 	for _, tc := range []struct {
 		name, path string
 		ids        []string // ascending
 		lastTarget string
 	}{
-		{"card transactions", "/v1/cards/" + card.ID + "/transactions", idsOf(card.txs, func(t *cardTx) string { return t.ID }),
-			pageTarget("/v1/cards/"+card.ID+"/transactions", card.txs, (*cardTx).key, true)},
+		{"card transactions", "/v1/cards/" + card + "/transactions", idsOf(cardTxs, func(t cardline.TxRow) string { return t.ID }),
+			pageTarget("/v1/cards/"+card+"/transactions", cardTxs, cardline.TxRow.Key, true)},
 		{"remittances", "/v1/remittances", idsOf(remitOrders(s), func(o remittances.Order) string { return o.ID }),
 			pageTarget("/v1/remittances", remitOrders(s), remittances.Order.Key, true)},
 	} {

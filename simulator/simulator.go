@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"time"
 
+	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
 	"github.com/mwallet/mwallet-go/simulator/internal/deposits"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/kyc"
@@ -141,7 +142,7 @@ type simState struct {
 	events   []*hookline.Event
 	// Product-line state, each owned by its own file.
 	qr       *qrpay.Line
-	cards    *cardState
+	cards    *cardline.Line
 	remit    *remittances.Line
 	deposits *deposits.Line
 	kyc      *kyc.Line

@@ -1,9 +1,10 @@
-package simulator
+package cards
 
 import (
 	"fmt"
 	"sort"
 
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
@@ -23,9 +24,9 @@ import (
 //     card is refused.
 
 // topUpsInFlight returns the processing top-ups towards c, oldest first.
-func (s *Simulator) topUpsInFlight(c *simCard) []*cardTopUp {
+func (l *Line) topUpsInFlight(c *simCard) []*cardTopUp {
 	var out []*cardTopUp
-	for _, t := range s.st.cards.topups {
+	for _, t := range l.st.topups {
 		if t.CardID == c.ID && t.Status == "processing" {
 			out = append(out, t)
 		}
@@ -42,40 +43,40 @@ func (s *Simulator) topUpsInFlight(c *simCard) []*cardTopUp {
 // endCard clears a card that is about to end by any path other than
 // replacement: its top-ups in flight are rejected (their holds released)
 // and its balance goes back to the member's wallet.
-func (s *Simulator) endCard(tx *kernel.Tx, c *simCard) error {
-	for _, t := range s.topUpsInFlight(c) {
-		if err := s.rejectCardTopUp(tx, t); err != nil {
+func (l *Line) endCard(tx *kernel.Tx, c *simCard) error {
+	for _, t := range l.topUpsInFlight(c) {
+		if err := l.rejectCardTopUp(tx, t); err != nil {
 			return err
 		}
 	}
-	return s.withdrawCard(tx, c, "card "+c.ID+" ended")
+	return l.withdrawCard(tx, c, "card "+c.ID+" ended")
 }
 
 // withdrawCard returns c's whole balance to its member's available
 // balance and sends card.withdraw.completed (data.object card_withdrawal,
 // data.id the bare uuid of the withdrawal, REST cwd_<id>). Nothing happens
 // when the balance is zero.
-func (s *Simulator) withdrawCard(tx *kernel.Tx, c *simCard, why string) error {
-	bal := s.st.ledger.Balance(CardAccount(c.ID), cardLedgerAsset)
+func (l *Line) withdrawCard(tx *kernel.Tx, c *simCard, why string) error {
+	bal := l.host.Balance(cardAccount(c.ID), cardLedgerAsset)
 	if bal.IsZero() {
 		return nil
 	}
-	id := s.newUUID()
-	if err := s.st.ledger.Transfer(s.st.clock.Now(), fmt.Sprintf("card withdrawal cwd_%s: %s, balance returned to the member wallet", id, why),
-		cardLedgerAsset, bal, CardAccount(c.ID), MemberAvailable(c.MemberID)); err != nil {
+	id := tx.NewUUID()
+	if err := tx.Transfer(tx.Now(), fmt.Sprintf("card withdrawal cwd_%s: %s, balance returned to the member wallet", id, why),
+		cardLedgerAsset, bal, cardAccount(c.ID), kernel.MemberAvailable(c.MemberID)); err != nil {
 		return err
 	}
-	s.emit(tx, "card.withdraw.completed", "card_withdrawal", id, s.memberOfCard(c), "completed", 1, nil)
+	l.emit(tx, "card.withdraw.completed", "card_withdrawal", id, l.host.Member(c.MemberID), "completed", 1)
 	return nil
 }
 
 // liveReplacement follows c's replacements to the first card that has not
 // ended, or returns nil.
-func (s *Simulator) liveReplacement(c *simCard) *simCard {
+func (l *Line) liveReplacement(c *simCard) *simCard {
 	seen := map[string]bool{}
 	for c != nil && cardEnded(c.Status) && !seen[c.ID] {
 		seen[c.ID] = true
-		c = s.st.cards.cards[c.ReplacedBy]
+		c = l.st.cards[c.ReplacedBy]
 	}
 	if c == nil || cardEnded(c.Status) {
 		return nil
@@ -87,15 +88,20 @@ func (s *Simulator) liveReplacement(c *simCard) *simCard {
 // card's own while it has not ended. For an ended card a credit goes to the
 // live replacement or, when there is none, back to the member's wallet
 // (withdrawal true); a debit is refused.
-func (s *Simulator) cardTxDestination(c *simCard, direction string) (account string, withdrawal bool, err error) {
+func (l *Line) cardTxDestination(c *simCard, direction string) (account string, withdrawal bool, err error) {
 	if !cardEnded(c.Status) {
-		return CardAccount(c.ID), false, nil
+		return cardAccount(c.ID), false, nil
 	}
 	if direction == "debit" {
-		return "", false, newErr("state_invalid", fmt.Sprintf("card %s is %s: an ended card takes no debits", c.ID, c.Status))
+		return "", false, api.NewErr("state_invalid", fmt.Sprintf("card %s is %s: an ended card takes no debits", c.ID, c.Status))
 	}
-	if live := s.liveReplacement(c); live != nil {
-		return CardAccount(live.ID), false, nil
+	if live := l.liveReplacement(c); live != nil {
+		return cardAccount(live.ID), false, nil
 	}
-	return MemberAvailable(c.MemberID), true, nil
+	return kernel.MemberAvailable(c.MemberID), true, nil
+}
+
+// cardAppUnderReview reports an application whose outcome is not known yet.
+func cardAppUnderReview(a *cardApplication) bool {
+	return a.Status == "pending_review" || a.Status == "submitted"
 }

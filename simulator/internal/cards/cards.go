@@ -1,4 +1,16 @@
-package simulator
+// Package cards is the card line of the simulator: /v1/cards (products,
+// quotes, applications, cards, their lifecycle, PINs, secure sessions,
+// top-ups and transactions) and the issuer's side of it played through the
+// control API.
+//
+// The line owns its state (products, addresses, applications, cards,
+// top-ups, sessions, PIN windows, transactions) and its transitions; what
+// every line uses (clock, ids, ledger transfers, events, the catalogue) it
+// takes from the *kernel.Tx it is handed, and what it needs of the rest of
+// the simulator (the merchant, members, KYC, step-up, outcomes, the ledger's
+// multi-leg entries and balances) it reaches through Host, which it
+// declares.
+package cards
 
 import (
 	"crypto/hmac"
@@ -9,12 +21,144 @@ import (
 	"time"
 
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
-// CollectionCardClosures is the outcome collection of card closures: a card
-// in closing converges to closed when its closure succeeds upstream.
-const CollectionCardClosures OutcomeCollection = "cards/closures"
+// Outcome collections of the card line (the simulator's OutcomeCollection
+// names): applications under review, closures and top-ups in flight.
+const (
+	CollectionApplications = "cards/applications"
+	CollectionClosures     = "cards/closures"
+	CollectionTopups       = "cards/topups"
+)
+
+// Host is what the card line needs of the rest of the simulator.
+type Host interface {
+	// URL is the simulator's base URL (hosted pages).
+	URL() string
+	// MerchantHosted reports a merchant_hosted merchant (funding rules).
+	MerchantHosted() bool
+	// Member returns the member of a mem_ id, or nil.
+	Member(id string) *api.Member
+	// Restricted reports a member that may not move money out (suspended,
+	// blocklisted, banned, frozen).
+	Restricted(m *api.Member) bool
+	// KYCInReview reports a member whose KYC profile is not approved.
+	KYCInReview(m *api.Member) bool
+	// BindingActive reports whether quick KYC binding id of m is active.
+	BindingActive(m *api.Member, bindingID string) bool
+	// AllocateBinding allocates a quick KYC binding to m (its fee charged)
+	// and returns its id.
+	AllocateBinding(tx *kernel.Tx, m *api.Member, email string) (string, error)
+	// CompensateBinding compensates a quick KYC binding automatically
+	// after application applicationID failed upstream.
+	CompensateBinding(tx *kernel.Tx, bindingID, applicationID string) error
+	// QuickKYCFee is the asset and amount of a quick KYC binding's fee.
+	QuickKYCFee() (asset, amount string)
+	// RequireStepUp checks the request's step-up for the action named by
+	// parts.
+	RequireStepUp(c *api.Request, parts ...string) error
+	// DisplayScale is the display scale of a catalogue asset.
+	DisplayScale(asset string) int
+	// Balance is an account's ledger balance of asset.
+	Balance(account, asset string) money.Amount
+	// Post posts one balanced ledger entry of several legs; an error
+	// changes nothing.
+	Post(tx *kernel.Tx, at time.Time, memo string, postings ...Posting) error
+	// InsufficientFunds reports an error of Post or Transfer that is the
+	// ledger refusing to overdraw an account.
+	InsufficientFunds(err error) bool
+	// RandIntN draws from the simulator's seeded source, in [0, n).
+	RandIntN(n int) int
+	// InFlight starts the outcome of object id in an outcome collection.
+	InFlight(tx *kernel.Tx, collection, id string)
+	// Settled ends the pending outcome of object id.
+	Settled(tx *kernel.Tx, id string)
+}
+
+// Posting is one leg of a ledger entry.
+type Posting struct {
+	Account string
+	Asset   string
+	Amount  money.Amount
+}
+
+// Line is the card line: its state (part of the state image) and its host.
+type Line struct {
+	st   state
+	host Host `image:"-"`
+}
+
+// New builds the card line with the fixture catalogue. secret derives CVVs
+// and PIN digests; ledgerScale is the scale of the asset card balances are
+// booked in.
+func New(host Host, secret []byte, ledgerScale int) *Line {
+	l := &Line{host: host, st: state{
+		productByID:  map[string]*cardProduct{},
+		binAuth:      map[string]bool{},
+		limits:       map[string]int{"virtual": 5, "physical": 1},
+		addresses:    map[string][]*cardAddress{},
+		kycCountry:   map[string]string{},
+		penalties:    map[string]bool{},
+		apps:         map[string]*cardApplication{},
+		appByKey:     map[string]*cardApplication{},
+		cards:        map[string]*simCard{},
+		cardsByMem:   map[string][]*simCard{},
+		topups:       map[string]*cardTopUp{},
+		pinCalls:     map[string][]time.Time{},
+		sessions:     map[string]*cardSession{},
+		transactions: map[string]*cardTx{},
+		secret:       secret,
+		ledgerScale:  ledgerScale,
+	}}
+	for _, p := range fixtureCardProducts() {
+		l.st.products = append(l.st.products, p)
+		l.st.productByID[p.ID] = p
+	}
+	return l
+}
+
+// LedgerAsset is the asset card balances are booked in (par with USD).
+const LedgerAsset = cardLedgerAsset
+
+// SucceedApplication is the issuer's success path of an application in
+// flight (outcome collection cards/applications).
+func (l *Line) SucceedApplication(tx *kernel.Tx, id string) {
+	if a := l.st.apps[id]; a != nil {
+		_ = l.approveCardApplication(tx, a)
+	}
+}
+
+// SucceedClosure is the issuer's success path of a closure in flight.
+func (l *Line) SucceedClosure(tx *kernel.Tx, id string) {
+	if c := l.st.cards[id]; c != nil {
+		_ = l.completeCardClose(tx, c)
+	}
+}
+
+// SucceedTopUp is the issuer's success path of a top-up in flight.
+func (l *Line) SucceedTopUp(tx *kernel.Tx, id string) {
+	if t := l.st.topups[id]; t != nil {
+		_ = l.creditCardTopUp(tx, t)
+	}
+}
+
+// emit records an event about a card-line object for member m (none when
+// nil).
+func (l *Line) emit(tx *kernel.Tx, typ, object, id string, m *api.Member, status string, version int64) {
+	e := kernel.Event{Type: typ, Object: object, ObjectID: id, Status: status, Version: version}
+	if m != nil {
+		e.MemberID = m.ID
+	}
+	tx.Emit(e)
+}
+
+// cardAccount is the ledger account of a card's balance (the simulator's
+// CardAccount); upstreamAccount is an upstream's (UpstreamAccount).
+func cardAccount(cardID string) string { return "card:" + cardID }
+
+func upstreamAccount(line string) string { return "upstream:" + line }
 
 // Card-line constants of the simulator.
 const (
@@ -29,9 +173,9 @@ const (
 	secureSessionTTL  = 5 * time.Minute
 )
 
-// cardState is the state of the card line: products, addresses,
+// state is the state of the card line: products, addresses,
 // applications, cards, top-ups and transactions.
-type cardState struct {
+type state struct {
 	products     []*cardProduct
 	productByID  map[string]*cardProduct
 	binAuth      map[string]bool             // authorized BINs; empty means unrestricted
@@ -106,7 +250,7 @@ type cardAddress struct {
 
 // cardApplication is a card application.
 type cardApplication struct {
-	seq           int64  // creation sequence, the tie-break of lists (paginate.go)
+	seq           int64  // creation sequence, the tie-break of lists (api.PageKey)
 	ID            string // cap_<uuid>
 	MemberID      string
 	ProductID     string
@@ -132,7 +276,7 @@ type cardApplication struct {
 
 // simCard is a card. It never holds a card number, PIN or CVV in clear.
 type simCard struct {
-	seq                int64  // creation sequence, the tie-break of lists (paginate.go)
+	seq                int64  // creation sequence, the tie-break of lists (api.PageKey)
 	ID                 string // crd_<uuid>
 	MemberID           string
 	ProductID          string
@@ -163,7 +307,7 @@ type simCard struct {
 
 // cardTopUp is a top-up order.
 type cardTopUp struct {
-	seq           int64  // creation sequence, the tie-break of lists (paginate.go)
+	seq           int64  // creation sequence, the tie-break of lists (api.PageKey)
 	ID            string // ctp_<uuid>
 	CardID        string
 	MemberID      string
@@ -187,7 +331,7 @@ type cardSession struct {
 
 // cardTx is a card transaction as stored.
 type cardTx struct {
-	seq              int64  // creation sequence, the tie-break of lists (paginate.go)
+	seq              int64  // creation sequence, the tie-break of lists (api.PageKey)
 	ID               string // ctx_<uuid>
 	CardID           string
 	Kind             string
@@ -211,60 +355,12 @@ type cardTx struct {
 	Version          int64
 }
 
-func (c *simCard) key() pageKey { return pageKey{At: c.CreatedAt, Seq: c.seq} }
+func (c *simCard) key() api.PageKey { return api.PageKey{At: c.CreatedAt, Seq: c.seq} }
 
-func (t *cardTx) key() pageKey { return pageKey{At: t.OccurredAt, Seq: t.seq} }
+func (t *cardTx) key() api.PageKey { return api.PageKey{At: t.OccurredAt, Seq: t.seq} }
 
 // unsettled reports whether t is an authorization not yet settled.
 func (t *cardTx) unsettled() bool { return t.Kind == "auth" && t.Status == "pending" }
-
-func (s *Simulator) registerCards() {
-	cs := &cardState{
-		productByID:  map[string]*cardProduct{},
-		binAuth:      map[string]bool{},
-		limits:       map[string]int{"virtual": 5, "physical": 1},
-		addresses:    map[string][]*cardAddress{},
-		kycCountry:   map[string]string{},
-		penalties:    map[string]bool{},
-		apps:         map[string]*cardApplication{},
-		appByKey:     map[string]*cardApplication{},
-		cards:        map[string]*simCard{},
-		cardsByMem:   map[string][]*simCard{},
-		topups:       map[string]*cardTopUp{},
-		pinCalls:     map[string][]time.Time{},
-		sessions:     map[string]*cardSession{},
-		transactions: map[string]*cardTx{},
-	}
-	var key [32]byte
-	for i := 0; i < len(key); i += 8 {
-		binary.LittleEndian.PutUint64(key[i:], s.st.rng.Uint64())
-	}
-	cs.secret = key[:]
-	cs.ledgerScale, _ = s.st.cat.scale(cardLedgerAsset)
-	for _, p := range fixtureCardProducts() {
-		cs.products = append(cs.products, p)
-		cs.productByID[p.ID] = p
-	}
-	s.st.cards = cs
-	// The issuer's success paths of what is in flight (outcome.go).
-	s.onOutcome(CollectionCardApplications, func(tx *kernel.Tx, id string) {
-		if a := s.st.cards.apps[id]; a != nil {
-			_ = s.approveCardApplication(tx, a)
-		}
-	})
-	s.onOutcome(CollectionCardClosures, func(tx *kernel.Tx, id string) {
-		if c := s.st.cards.cards[id]; c != nil {
-			_ = s.completeCardClose(tx, c)
-		}
-	})
-	s.onOutcome(CollectionCardTopups, func(tx *kernel.Tx, id string) {
-		if t := s.st.cards.topups[id]; t != nil {
-			_ = s.creditCardTopUp(tx, t)
-		}
-	})
-	s.registerCardEndpoints()
-	s.registerCardActions()
-}
 
 // fixtureCardProducts is the default card catalogue: virtual and physical,
 // automatic and manual review, L1 and L2, with and without a minimum first
@@ -295,24 +391,24 @@ func fixtureCardProducts() []*cardProduct {
 
 // memberAddresses returns m's shipping addresses, creating the fixture pair
 // (SG default, HK) on first use.
-func (s *Simulator) memberAddresses(m *member) []*cardAddress {
-	cs := s.st.cards
-	if a, ok := cs.addresses[m.ID]; ok {
+func (l *Line) memberAddresses(memberID string) []*cardAddress {
+	cs := &l.st
+	if a, ok := cs.addresses[memberID]; ok {
 		return a
 	}
-	list := []*cardAddress{s.newAddress("SG", true), s.newAddress("HK", false)}
-	cs.addresses[m.ID] = list
+	list := []*cardAddress{l.newAddress("SG", true), l.newAddress("HK", false)}
+	cs.addresses[memberID] = list
 	return list
 }
 
-func (s *Simulator) newAddress(country string, def bool) *cardAddress {
-	s.st.cards.addrSeq++
-	return &cardAddress{ID: fmt.Sprintf("adr_%04d", s.st.cards.addrSeq), Country: country, IsDefault: def}
+func (l *Line) newAddress(country string, def bool) *cardAddress {
+	l.st.addrSeq++
+	return &cardAddress{ID: fmt.Sprintf("adr_%04d", l.st.addrSeq), Country: country, IsDefault: def}
 }
 
 // kycCountryOf is the country of the KYC the member used (default SG).
-func (s *Simulator) kycCountryOf(m *member) string {
-	if c, ok := s.st.cards.kycCountry[m.ID]; ok {
+func (l *Line) kycCountryOf(m *api.Member) string {
+	if c, ok := l.st.kycCountry[m.ID]; ok {
 		return c
 	}
 	return "SG"
@@ -320,15 +416,15 @@ func (s *Simulator) kycCountryOf(m *member) string {
 
 // productVisible reports whether a product is listed for the merchant:
 // enabled and with an authorized BIN (no authorization rows: unrestricted).
-func (s *Simulator) productVisible(p *cardProduct) bool {
+func (l *Line) productVisible(p *cardProduct) bool {
 	if !p.Enabled {
 		return false
 	}
-	return len(s.st.cards.binAuth) == 0 || s.st.cards.binAuth[p.BIN]
+	return len(l.st.binAuth) == 0 || l.st.binAuth[p.BIN]
 }
 
 // lookupProduct finds a visible product by id with or without cpd_.
-func (s *Simulator) lookupProduct(id string) *cardProduct {
+func (l *Line) lookupProduct(id string) *cardProduct {
 	id = strings.TrimSpace(id)
 	if id == "" {
 		return nil
@@ -336,8 +432,8 @@ func (s *Simulator) lookupProduct(id string) *cardProduct {
 	if !strings.HasPrefix(id, "cpd_") {
 		id = "cpd_" + id
 	}
-	p := s.st.cards.productByID[id]
-	if p == nil || !s.productVisible(p) {
+	p := l.st.productByID[id]
+	if p == nil || !l.productVisible(p) {
 		return nil
 	}
 	return p
@@ -345,15 +441,17 @@ func (s *Simulator) lookupProduct(id string) *cardProduct {
 
 // cardOf finds member m's card by id with or without crd_; a card of another
 // member is not found.
-func (s *Simulator) cardOf(m *member, id string) (*simCard, error) {
-	c := s.st.cards.cards[withIDPrefix("crd_", id)]
+func (l *Line) cardOf(m *api.Member, id string) (*simCard, error) {
+	c := l.st.cards[WithIDPrefix("crd_", id)]
 	if c == nil || (m != nil && c.MemberID != m.ID) {
-		return nil, errNotFound("card")
+		return nil, api.NotFound("card")
 	}
 	return c, nil
 }
 
-func withIDPrefix(prefix, id string) string {
+// WithIDPrefix puts prefix before a bare id; an id that has it (or is
+// empty) stays as it is.
+func WithIDPrefix(prefix, id string) string {
 	id = strings.TrimSpace(id)
 	if id == "" || strings.HasPrefix(id, prefix) {
 		return id
@@ -363,43 +461,40 @@ func withIDPrefix(prefix, id string) string {
 
 // digest returns the keyed digest of a secret value of a card (PIN). Only
 // the digest is kept.
-func (cs *cardState) digest(cardID, purpose, value string) []byte {
+func (cs *state) digest(cardID, purpose, value string) []byte {
 	h := hmac.New(sha256.New, cs.secret)
 	h.Write([]byte(purpose + "\x00" + cardID + "\x00" + value))
 	return h.Sum(nil)
 }
 
 // cvv derives a card's CVV from the simulator secret; it is never stored.
-func (cs *cardState) cvv(cardID string) string {
+func (cs *state) cvv(cardID string) string {
 	d := cs.digest(cardID, "cvv", "")
 	return fmt.Sprintf("%03d", binary.BigEndian.Uint32(d[:4])%1000)
 }
 
 // cardBalance is the card's balance in the card currency (scale 2).
-func (s *Simulator) cardBalance(c *simCard) money.Amount {
-	b := s.st.ledger.Balance(CardAccount(c.ID), cardLedgerAsset)
+func (l *Line) cardBalance(c *simCard) money.Amount {
+	b := l.host.Balance(cardAccount(c.ID), cardLedgerAsset)
 	if r, err := b.Rescale(cardScale); err == nil {
 		return r
 	}
-	r, _ := parseAmount(b.Display(cardScale), cardScale, decimalSigned)
+	r, _ := money.Parse(b.Display(cardScale), cardScale)
 	return r
 }
-
-// memberOfCard returns the member owning c.
-func (s *Simulator) memberOfCard(c *simCard) *member { return s.st.members.Get(c.MemberID) }
 
 // cardFunding applies the funding_source rule for the merchant's model:
 // merchant_hosted must send merchant; platform_hosted may send member or
 // nothing. It returns "member" or "merchant".
-func (s *Simulator) cardFunding(v string) (string, error) {
-	if s.st.merchant.Model == MerchantHosted {
+func (l *Line) cardFunding(v string) (string, error) {
+	if l.host.MerchantHosted() {
 		if v != "merchant" {
-			return "", errInvalidFields("funding_source must be merchant for merchant_hosted accounts", "funding_source")
+			return "", api.InvalidFields("funding_source must be merchant for merchant_hosted accounts", "funding_source")
 		}
 		return "merchant", nil
 	}
 	if v != "" && v != "member" {
-		return "", errInvalidFields("funding_source must be member (or omitted) for platform_hosted accounts", "funding_source")
+		return "", api.InvalidFields("funding_source must be member (or omitted) for platform_hosted accounts", "funding_source")
 	}
 	return "member", nil
 }
@@ -408,9 +503,9 @@ func (s *Simulator) cardFunding(v string) (string, error) {
 // for a funding source.
 func fundingAccounts(funding, memberID string) (avail, locked string) {
 	if funding == "merchant" {
-		return AccountMerchantPrepaid, AccountMerchantPrepaidLocked
+		return kernel.AccountMerchantPrepaid, kernel.AccountMerchantPrepaidLocked
 	}
-	return MemberAvailable(memberID), MemberLocked(memberID)
+	return kernel.MemberAvailable(memberID), kernel.MemberLocked(memberID)
 }
 
 var timeZero time.Time

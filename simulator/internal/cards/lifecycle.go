@@ -1,12 +1,12 @@
-package simulator
+package cards
 
 import (
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
@@ -66,49 +66,49 @@ func (c *simCard) allowed(trigger string) bool { return cardMoves[trigger].from[
 
 // moveCard changes c's status, bumps its status_version and, unless
 // silent, emits card.status.updated.
-func (s *Simulator) moveCard(tx *kernel.Tx, c *simCard, to string, silent bool) {
+func (l *Line) moveCard(tx *kernel.Tx, c *simCard, to string, silent bool) {
 	c.Status = to
 	c.StatusVersion++
-	c.UpdatedAt = s.st.clock.Now()
+	c.UpdatedAt = tx.Now()
 	if !silent {
-		s.emit(tx, "card.status.updated", "card", strings.TrimPrefix(c.ID, "crd_"), s.memberOfCard(c), c.Status, c.StatusVersion, nil)
+		l.emit(tx, "card.status.updated", "card", strings.TrimPrefix(c.ID, "crd_"), l.host.Member(c.MemberID), c.Status, c.StatusVersion)
 	}
 }
 
-func errCardState(c *simCard, action string) *apiError {
-	return newErr("state_invalid", fmt.Sprintf("cannot %s a %s %s card", action, c.FormFactor, c.Status))
+func errCardState(c *simCard, action string) *api.Error {
+	return api.NewErr("state_invalid", fmt.Sprintf("cannot %s a %s %s card", action, c.FormFactor, c.Status))
 }
 
-func (s *Simulator) cardJSON(c *simCard) map[string]any {
+func (l *Line) cardJSON(tx *kernel.Tx, c *simCard) map[string]any {
 	out := map[string]any{
 		"id": c.ID, "status": c.Status, "status_version": c.StatusVersion, "form_factor": c.FormFactor,
 		"product_id": c.ProductID, "application_id": c.ApplicationID, "currency": cardCurrency, "scale": cardScale,
-		"balance": s.cardBalance(c).String(), "last4": c.Last4,
+		"balance": l.cardBalance(c).String(), "last4": c.Last4,
 		"created_at": isoTime(c.CreatedAt), "updated_at": isoTime(c.UpdatedAt),
 	}
-	if s.st.clock.Now().Before(c.LockedUntil) {
+	if tx.Now().Before(c.LockedUntil) {
 		out["locked_until"] = isoTime(c.LockedUntil)
 	}
 	return out
 }
 
-func (s *Simulator) handleCardList(c *rc) (int, any, error) {
-	env := paginate(s.st.cards.cardsByMem[c.Member.ID], (*simCard).key, c.Req.URL.Query())
+func (l *Line) handleCardList(c *api.Request) (int, any, error) {
+	env := api.Paginate(l.st.cardsByMem[c.Member.ID], (*simCard).key, c.Req.URL.Query())
 	page := env.Data.([]*simCard)
 	items := make([]map[string]any, 0, len(page))
 	for _, card := range page {
-		items = append(items, s.cardJSON(card))
+		items = append(items, l.cardJSON(c.Tx, card))
 	}
 	env.Data = items
 	return 200, env, nil
 }
 
-func (s *Simulator) handleCardGet(c *rc) (int, any, error) {
-	card, err := s.cardOf(c.Member, c.PathID())
+func (l *Line) handleCardGet(c *api.Request) (int, any, error) {
+	card, err := l.cardOf(c.Member, c.PathID())
 	if err != nil {
 		return 0, nil, err
 	}
-	return 200, s.cardJSON(card), nil
+	return 200, l.cardJSON(c.Tx, card), nil
 }
 
 // pinBreaksRules reports PINs the issuer refuses: one repeated digit, or a
@@ -126,7 +126,7 @@ func pinBreaksRules(pin string) bool {
 
 // activation returns the lock of c, lifting a lock whose 24 hours
 // have passed (the counter starts again).
-func (s *Simulator) activation(tx *kernel.Tx, c *simCard, now time.Time) bool {
+func (l *Line) activation(tx *kernel.Tx, c *simCard, now time.Time) bool {
 	if c.LockedUntil.IsZero() {
 		return false
 	}
@@ -139,15 +139,15 @@ func (s *Simulator) activation(tx *kernel.Tx, c *simCard, now time.Time) bool {
 
 // countActivationFailure records a counted failure and locks the card at the
 // third.
-func (s *Simulator) countActivationFailure(c *simCard, now time.Time) {
+func (l *Line) countActivationFailure(c *simCard, now time.Time) {
 	c.Failures++
 	if c.Failures >= cardActivationMax {
 		c.LockedUntil = now.Add(cardLockWindow)
 	}
 }
 
-func (s *Simulator) handleCardActivate(c *rc) (int, any, error) {
-	card, err := s.cardOf(c.Member, c.PathID())
+func (l *Line) handleCardActivate(c *api.Request) (int, any, error) {
+	card, err := l.cardOf(c.Member, c.PathID())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -159,10 +159,10 @@ func (s *Simulator) handleCardActivate(c *rc) (int, any, error) {
 		return 0, nil, err
 	}
 	if b.Expiry == "" || b.PIN == "" {
-		return 0, nil, errInvalidRequest("expiry and pin are required")
+		return 0, nil, api.InvalidRequest("expiry and pin are required")
 	}
 	if card.FormFactor != "physical" {
-		return 0, nil, newErr("state_invalid", "only physical cards are activated")
+		return 0, nil, api.NewErr("state_invalid", "only physical cards are activated")
 	}
 	if card.Status == "active" {
 		// A repeat call: the card keeps its PIN. It succeeds when the PIN
@@ -171,35 +171,35 @@ func (s *Simulator) handleCardActivate(c *rc) (int, any, error) {
 		if card.PINSetBy == "activation" {
 			return 200, map[string]any{"id": card.ID, "status": card.Status}, nil
 		}
-		return 0, nil, newErr("card_pin_rejected", "the card's PIN was set separately; it stays active")
+		return 0, nil, api.NewErr("card_pin_rejected", "the card's PIN was set separately; it stays active")
 	}
 	if !card.allowed("activate") {
 		return 0, nil, errCardState(card, "activate")
 	}
-	if s.activation(c.Tx, card, c.Now) {
-		return 0, nil, newErr("state_invalid", "activation locked after three failures").With("locked_until", isoTime(card.LockedUntil))
+	if l.activation(c.Tx, card, c.Now) {
+		return 0, nil, api.NewErr("state_invalid", "activation locked after three failures").With("locked_until", isoTime(card.LockedUntil))
 	}
 	if card.Inventory != "shipped" {
-		return 0, nil, newErr("state_invalid", "the card has not left stock yet")
+		return 0, nil, api.NewErr("state_invalid", "the card has not left stock yet")
 	}
 	if !allDigits(b.PIN) || len(b.PIN) != cardPINLength {
-		return 0, nil, newErr("card_pin_invalid", fmt.Sprintf("the PIN must be %d digits", cardPINLength))
+		return 0, nil, api.NewErr("card_pin_invalid", fmt.Sprintf("the PIN must be %d digits", cardPINLength))
 	}
 	if b.Expiry != fmt.Sprintf("%02d/%02d", card.ExpMonth, card.ExpYear) {
-		s.countActivationFailure(card, c.Now)
-		return 0, nil, newErr("card_activate_failed", "activation not accepted")
+		l.countActivationFailure(card, c.Now)
+		return 0, nil, api.NewErr("card_activate_failed", "activation not accepted")
 	}
 	if pinBreaksRules(b.PIN) {
-		s.countActivationFailure(card, c.Now)
-		return 0, nil, newErr("card_pin_rejected", "the PIN breaks the card's rules; choose another")
+		l.countActivationFailure(card, c.Now)
+		return 0, nil, api.NewErr("card_pin_rejected", "the PIN breaks the card's rules; choose another")
 	}
-	card.PINDigest, card.PINSetBy, card.Failures = s.st.cards.digest(card.ID, "pin", b.PIN), "activation", 0
-	s.moveCard(c.Tx, card, cardMoves["activate"].to, false)
+	card.PINDigest, card.PINSetBy, card.Failures = l.st.digest(card.ID, "pin", b.PIN), "activation", 0
+	l.moveCard(c.Tx, card, cardMoves["activate"].to, false)
 	return 200, map[string]any{"id": card.ID, "status": card.Status}, nil
 }
 
-func (s *Simulator) handleCardPIN(c *rc) (int, any, error) {
-	card, err := s.cardOf(c.Member, c.PathID())
+func (l *Line) handleCardPIN(c *api.Request) (int, any, error) {
+	card, err := l.cardOf(c.Member, c.PathID())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -210,56 +210,56 @@ func (s *Simulator) handleCardPIN(c *rc) (int, any, error) {
 	}
 	if err := c.Decode(&b); err != nil {
 		// The PIN endpoint answers field problems with invalid_fields.
-		if ae, ok := err.(*apiError); ok && ae.Field != "" {
-			return 0, nil, errInvalidFields(ae.Message, ae.Field)
+		if ae, ok := err.(*api.Error); ok && ae.Field != "" {
+			return 0, nil, api.InvalidFields(ae.Message, ae.Field)
 		}
 		return 0, nil, err
 	}
 	switch {
 	case b.NewPIN == "" && b.CurrentPIN == "" && b.CVV == "":
-		return 0, nil, errInvalidFields("new_pin and one of current_pin or cvv are required", "new_pin", "current_pin", "cvv")
+		return 0, nil, api.InvalidFields("new_pin and one of current_pin or cvv are required", "new_pin", "current_pin", "cvv")
 	case b.NewPIN == "":
-		return 0, nil, errInvalidFields("new_pin is required", "new_pin")
+		return 0, nil, api.InvalidFields("new_pin is required", "new_pin")
 	case !allDigits(b.NewPIN):
-		return 0, nil, errInvalidFields("new_pin must be digits only", "new_pin")
+		return 0, nil, api.InvalidFields("new_pin must be digits only", "new_pin")
 	case (b.CurrentPIN == "") == (b.CVV == ""):
-		return 0, nil, errInvalidFields("exactly one of current_pin (change) or cvv (reset) is required", "current_pin", "cvv")
+		return 0, nil, api.InvalidFields("exactly one of current_pin (change) or cvv (reset) is required", "current_pin", "cvv")
 	case b.CVV != "" && (len(b.CVV) != 3 || !allDigits(b.CVV)):
-		return 0, nil, errInvalidFields("cvv must be three digits", "cvv")
+		return 0, nil, api.InvalidFields("cvv must be three digits", "cvv")
 	}
 	if card.Status != "active" && card.Status != "frozen" {
 		return 0, nil, errCardState(card, "set the PIN of")
 	}
 	if len(b.NewPIN) != cardPINLength {
-		return 0, nil, newErr("card_pin_invalid", fmt.Sprintf("the PIN must be %d digits", cardPINLength))
+		return 0, nil, api.NewErr("card_pin_invalid", fmt.Sprintf("the PIN must be %d digits", cardPINLength))
 	}
 	if pinBreaksRules(b.NewPIN) {
-		return 0, nil, newErr("card_pin_rejected", "the PIN breaks the card's rules; choose another")
+		return 0, nil, api.NewErr("card_pin_rejected", "the PIN breaks the card's rules; choose another")
 	}
 	// Quota: 5 PIN operations per member per hour, across all cards.
-	calls := s.st.cards.pinCalls[c.Member.ID]
+	calls := l.st.pinCalls[c.Member.ID]
 	for len(calls) > 0 && !c.Now.Before(calls[0].Add(cardPINWindow)) {
 		calls = calls[1:]
 	}
-	s.st.cards.pinCalls[c.Member.ID] = calls
+	l.st.pinCalls[c.Member.ID] = calls
 	if len(calls) >= cardPINQuota {
 		wait := int(calls[0].Add(cardPINWindow).Sub(c.Now).Seconds() + 0.999)
-		e := newErr("rate_limited", "PIN changes are limited to 5 per hour per member").With("retry_after", wait)
+		e := api.NewErr("rate_limited", "PIN changes are limited to 5 per hour per member").With("retry_after", wait)
 		e.Header = map[string]string{"Retry-After": fmt.Sprint(wait)}
 		return 0, nil, e
 	}
-	if err := s.requireStepUp(c, actionDigest("card.pin", card.ID)); err != nil {
+	if err := l.host.RequireStepUp(c, "card.pin", card.ID); err != nil {
 		return 0, nil, err
 	}
-	s.st.cards.pinCalls[c.Member.ID] = append(calls, c.Now)
+	l.st.pinCalls[c.Member.ID] = append(calls, c.Now)
 	if b.CurrentPIN != "" {
-		if card.PINDigest == nil || !equalDigest(card.PINDigest, s.st.cards.digest(card.ID, "pin", b.CurrentPIN)) {
-			return 0, nil, newErr("invalid_fields", "current PIN or CVV not accepted")
+		if card.PINDigest == nil || !equalDigest(card.PINDigest, l.st.digest(card.ID, "pin", b.CurrentPIN)) {
+			return 0, nil, api.NewErr("invalid_fields", "current PIN or CVV not accepted")
 		}
-	} else if b.CVV != s.st.cards.cvv(card.ID) {
-		return 0, nil, newErr("invalid_fields", "current PIN or CVV not accepted")
+	} else if b.CVV != l.st.cvv(card.ID) {
+		return 0, nil, api.NewErr("invalid_fields", "current PIN or CVV not accepted")
 	}
-	card.PINDigest, card.PINSetBy = s.st.cards.digest(card.ID, "pin", b.NewPIN), "pin"
+	card.PINDigest, card.PINSetBy = l.st.digest(card.ID, "pin", b.NewPIN), "pin"
 	card.UpdatedAt = c.Now
 	return 200, map[string]any{"id": card.ID, "updated": true}, nil
 }
@@ -275,8 +275,8 @@ func equalDigest(a, b []byte) bool {
 	return v == 0
 }
 
-func (s *Simulator) handleCardLost(c *rc) (int, any, error) {
-	card, err := s.cardOf(c.Member, c.PathID())
+func (l *Line) handleCardLost(c *api.Request) (int, any, error) {
+	card, err := l.cardOf(c.Member, c.PathID())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -293,27 +293,27 @@ func (s *Simulator) handleCardLost(c *rc) (int, any, error) {
 	if card.FormFactor != "physical" || !card.allowed("lost") {
 		return 0, nil, errCardState(card, "report lost")
 	}
-	if err := s.requireStepUp(c, actionDigest("card.lost", card.ID)); err != nil {
+	if err := l.host.RequireStepUp(c, "card.lost", card.ID); err != nil {
 		return 0, nil, err
 	}
 	card.LostKind = kind
-	s.moveCard(c.Tx, card, cardMoves["lost"].to, true) // irreversible; no webhook
+	l.moveCard(c.Tx, card, cardMoves["lost"].to, true) // irreversible; no webhook
 	return 200, map[string]any{"id": card.ID, "status": card.Status, "kind": kind}, nil
 }
 
-func (s *Simulator) handleCardFreeze(c *rc) (int, any, error) {
-	return s.toggleFreeze(c, "freeze", "frozen")
+func (l *Line) handleCardFreeze(c *api.Request) (int, any, error) {
+	return l.toggleFreeze(c, "freeze", "frozen")
 }
 
-func (s *Simulator) handleCardUnfreeze(c *rc) (int, any, error) {
-	return s.toggleFreeze(c, "unfreeze", "active")
+func (l *Line) handleCardUnfreeze(c *api.Request) (int, any, error) {
+	return l.toggleFreeze(c, "unfreeze", "active")
 }
 
-func (s *Simulator) toggleFreeze(c *rc, trigger, target string) (int, any, error) {
+func (l *Line) toggleFreeze(c *api.Request, trigger, target string) (int, any, error) {
 	if err := c.NoBody(); err != nil {
 		return 0, nil, err
 	}
-	card, err := s.cardOf(c.Member, c.PathID())
+	card, err := l.cardOf(c.Member, c.PathID())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -321,13 +321,13 @@ func (s *Simulator) toggleFreeze(c *rc, trigger, target string) (int, any, error
 		if !card.allowed(trigger) {
 			return 0, nil, errCardState(card, trigger)
 		}
-		s.moveCard(c.Tx, card, cardMoves[trigger].to, false)
+		l.moveCard(c.Tx, card, cardMoves[trigger].to, false)
 	}
 	return 200, map[string]any{"id": card.ID, "status": card.Status}, nil
 }
 
 // closeBlockers lists why c cannot close now.
-func (s *Simulator) closeBlockers(c *simCard) []string {
+func (l *Line) closeBlockers(c *simCard) []string {
 	var out []string
 	if !c.allowed("close") {
 		return []string{"state"}
@@ -335,10 +335,10 @@ func (s *Simulator) closeBlockers(c *simCard) []string {
 	if c.UpstreamUnreadable {
 		out = append(out, "upstream_balance_unreadable")
 	}
-	if !s.st.ledger.Balance(CardAccount(c.ID), cardLedgerAsset).IsZero() {
+	if !l.host.Balance(cardAccount(c.ID), cardLedgerAsset).IsZero() {
 		out = append(out, "balance_remaining")
 	}
-	if len(s.topUpsInFlight(c)) > 0 {
+	if len(l.topUpsInFlight(c)) > 0 {
 		// Money on its way to the card is unsettled funds: closing now
 		// would let the later credit land on a closed card.
 		out = append(out, "topup_in_flight")
@@ -352,20 +352,20 @@ func (s *Simulator) closeBlockers(c *simCard) []string {
 	return out
 }
 
-func (s *Simulator) handleCardCloseCheck(c *rc) (int, any, error) {
-	card, err := s.cardOf(c.Member, c.PathID())
+func (l *Line) handleCardCloseCheck(c *api.Request) (int, any, error) {
+	card, err := l.cardOf(c.Member, c.PathID())
 	if err != nil {
 		return 0, nil, err
 	}
-	reasons := s.closeBlockers(card)
+	reasons := l.closeBlockers(card)
 	if reasons == nil {
 		reasons = []string{}
 	}
 	return 200, map[string]any{"id": card.ID, "closable": len(reasons) == 0, "reasons": reasons}, nil
 }
 
-func (s *Simulator) handleCardClose(c *rc) (int, any, error) {
-	card, err := s.cardOf(c.Member, c.PathID())
+func (l *Line) handleCardClose(c *api.Request) (int, any, error) {
+	card, err := l.cardOf(c.Member, c.PathID())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -379,50 +379,50 @@ func (s *Simulator) handleCardClose(c *rc) (int, any, error) {
 	if card.Status == "closing" || cardEnded(card.Status) {
 		return 200, answer, nil // no new upstream request
 	}
-	switch blockers := s.closeBlockers(card); {
+	switch blockers := l.closeBlockers(card); {
 	case len(blockers) == 0:
 	case blockers[0] == "upstream_balance_unreadable":
-		return 0, nil, errBusiness500("upstream card balance unreadable")
+		return 0, nil, api.Business500("upstream card balance unreadable")
 	case blockers[0] == "balance_remaining":
-		return 0, nil, errBusiness500("card balance remaining")
+		return 0, nil, api.Business500("card balance remaining")
 	case blockers[0] == "topup_in_flight":
-		return 0, nil, errBusiness500("a top-up to this card is still in flight (unsettled funds)")
+		return 0, nil, api.Business500("a top-up to this card is still in flight (unsettled funds)")
 	case blockers[0] == "unsettled_transactions":
-		return 0, nil, errBusiness500("card has unsettled transactions")
+		return 0, nil, api.Business500("card has unsettled transactions")
 	default:
 		return 0, nil, errCardState(card, "close")
 	}
 	if card.UpstreamRefusesClose {
 		card.UpstreamCloseCalls++
-		return 0, nil, newErr("state_invalid", "the card issuer refused to close the card")
+		return 0, nil, api.NewErr("state_invalid", "the card issuer refused to close the card")
 	}
 	if utf8.RuneCountInString(b.Reason) > 200 {
 		b.Reason = string([]rune(b.Reason)[:200])
 	}
 	card.CloseReason = b.Reason
 	card.UpstreamCloseCalls++
-	s.moveCard(c.Tx, card, cardMoves["close"].to, false)
-	s.inFlight(c.Tx, CollectionCardClosures, card.ID)
+	l.moveCard(c.Tx, card, cardMoves["close"].to, false)
+	l.host.InFlight(c.Tx, CollectionClosures, card.ID)
 	return 200, answer, nil
 }
 
 // completeCardClose is the upstream callback that ends a closure. A
 // credit that reached the card while it was closing is returned to the
 // member's wallet first (endCard).
-func (s *Simulator) completeCardClose(tx *kernel.Tx, card *simCard) error {
+func (l *Line) completeCardClose(tx *kernel.Tx, card *simCard) error {
 	if !card.allowed("close_complete") {
-		return newErr("state_invalid", fmt.Sprintf("card %s is %s, not closing", card.ID, card.Status))
+		return api.NewErr("state_invalid", fmt.Sprintf("card %s is %s, not closing", card.ID, card.Status))
 	}
-	if err := s.endCard(tx, card); err != nil {
+	if err := l.endCard(tx, card); err != nil {
 		return err
 	}
-	s.settled(tx, card.ID)
-	s.moveCard(tx, card, cardMoves["close_complete"].to, false)
+	l.host.Settled(tx, card.ID)
+	l.moveCard(tx, card, cardMoves["close_complete"].to, false)
 	return nil
 }
 
-func (s *Simulator) handleCardReplace(c *rc) (int, any, error) {
-	card, err := s.cardOf(c.Member, c.PathID())
+func (l *Line) handleCardReplace(c *api.Request) (int, any, error) {
+	card, err := l.cardOf(c.Member, c.PathID())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -436,72 +436,58 @@ func (s *Simulator) handleCardReplace(c *rc) (int, any, error) {
 	if !card.allowed("replace") {
 		return 0, nil, errCardState(card, "replace")
 	}
-	p := s.st.cards.productByID[card.ProductID]
-	if p == nil || !s.productVisible(p) {
-		return 0, nil, newErr("product_not_available", "card product no longer available")
+	p := l.st.productByID[card.ProductID]
+	if p == nil || !l.productVisible(p) {
+		return 0, nil, api.NewErr("product_not_available", "card product no longer available")
 	}
 	if p.physical() {
 		var addr *cardAddress
-		for _, a := range s.memberAddresses(c.Member) {
+		for _, a := range l.memberAddresses(c.Member.ID) {
 			if (b.AddressID == "" && a.IsDefault) || (b.AddressID != "" && a.ID == b.AddressID) {
 				addr = a
 			}
 		}
 		if addr == nil {
-			return 0, nil, errInvalidFields("address_id is not a shipping address of this member", "address_id")
+			return 0, nil, api.InvalidFields("address_id is not a shipping address of this member", "address_id")
 		}
-		if _, ok := s.shippingFee(p, addr); !ok {
-			return 0, nil, errBusiness500("unsupported shipping country")
+		if _, ok := l.shippingFee(c.Tx, p, addr); !ok {
+			return 0, nil, api.Business500("unsupported shipping country")
 		}
 	}
-	bal := s.st.ledger.Balance(CardAccount(card.ID), cardLedgerAsset)
-	nc := s.newCard(c.Tx, c.Member, card.ProductID, card.ApplicationID, card.FormFactor)
+	bal := l.host.Balance(cardAccount(card.ID), cardLedgerAsset)
+	nc := l.newCard(c.Tx, c.Member, card.ProductID, card.ApplicationID, card.FormFactor)
 	if !bal.IsZero() {
-		if err := s.st.ledger.Transfer(c.Now, "card "+card.ID+" replaced by "+nc.ID, cardLedgerAsset, bal, CardAccount(card.ID), CardAccount(nc.ID)); err != nil {
+		if err := c.Tx.Transfer(c.Now, "card "+card.ID+" replaced by "+nc.ID, cardLedgerAsset, bal, cardAccount(card.ID), cardAccount(nc.ID)); err != nil {
 			return 0, nil, err
 		}
 	}
 	// Top-ups still in flight follow the balance: their credit lands on the
 	// replacement card, never on the replaced one.
-	for _, t := range s.topUpsInFlight(card) {
+	for _, t := range l.topUpsInFlight(card) {
 		t.CardID = nc.ID
 	}
 	card.ReplacedBy = nc.ID
-	s.moveCard(c.Tx, card, cardMoves["replace"].to, false)
+	l.moveCard(c.Tx, card, cardMoves["replace"].to, false)
 	return 201, map[string]any{"card_id": nc.ID, "status": nc.Status, "replaced_card_id": card.ID}, nil
 }
 
-func (s *Simulator) handleCardSecureSession(c *rc) (int, any, error) {
+func (l *Line) handleCardSecureSession(c *api.Request) (int, any, error) {
 	if err := c.NoBody(); err != nil {
 		return 0, nil, err
 	}
-	card, err := s.cardOf(c.Member, c.PathID())
+	card, err := l.cardOf(c.Member, c.PathID())
 	if err != nil {
 		return 0, nil, err
 	}
 	if card.Status != "active" && card.Status != "frozen" {
 		return 0, nil, errCardState(card, "open a secure session on")
 	}
-	ss := &cardSession{ID: s.newUUID(), CardID: card.ID, ExpiresAt: c.Now.Add(secureSessionTTL)}
-	s.st.cards.sessions[ss.ID] = ss
-	token := "sst_" + strings.ReplaceAll(s.newUUID(), "-", "")
+	ss := &cardSession{ID: c.Tx.NewUUID(), CardID: card.ID, ExpiresAt: c.Now.Add(secureSessionTTL)}
+	l.st.sessions[ss.ID] = ss
+	token := "sst_" + strings.ReplaceAll(c.Tx.NewUUID(), "-", "")
 	return 201, map[string]any{
 		"token":      token,
-		"hosted_url": s.URL() + "/_sim/cards/secure-sessions/" + ss.ID,
+		"hosted_url": l.host.URL() + "/_sim/cards/secure-sessions/" + ss.ID,
 		"expires_at": ss.ExpiresAt.Unix(),
 	}, nil
-}
-
-// serveSecureSessionPage stands in for the hosted page of a secure session.
-// It shows what the page is about, never the card data.
-func (s *Simulator) serveSecureSessionPage(_ *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
-	ss := s.st.cards.sessions[r.PathValue("id")]
-	if ss == nil {
-		return 0, nil, errNotFound("secure session")
-	}
-	state := "open"
-	if !s.st.clock.Now().Before(ss.ExpiresAt) {
-		state = "expired"
-	}
-	return 200, map[string]any{"card_id": ss.CardID, "state": state, "expires_at": isoTime(ss.ExpiresAt)}, nil
 }

@@ -1,4 +1,4 @@
-package simulator
+package cards
 
 import (
 	"errors"
@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
-	"github.com/mwallet/mwallet-go/simulator/internal/kyc"
 )
 
 type cardApplyBody struct {
@@ -44,7 +44,7 @@ func appJSON(a *cardApplication) map[string]any {
 }
 
 // cardAmountError is the card line's answer to a top-up amount (first_topup,
-// a top-up's amount) the parser refused (amounts.go: a plain non-negative
+// a top-up's amount) the parser refused (nonNegAmount: a plain non-negative
 // decimal at the source asset's ledger scale, decimalNonNegative): a source
 // asset outside the catalogue is product_not_available; a malformed amount
 // is invalid_fields with the field's key, the card line's validation code
@@ -52,9 +52,9 @@ func appJSON(a *cardApplication) map[string]any {
 func cardAmountError(field, asset string, err error) error {
 	var pe *money.ParseError
 	if !errors.As(err, &pe) {
-		return newErr("product_not_available", "source asset "+asset+" is not available")
+		return api.NewErr("product_not_available", "source asset "+asset+" is not available")
 	}
-	return errInvalidFields(fmt.Sprintf("%s must be a non-negative decimal string in %s with at most %d decimals", field, asset, pe.Scale), field)
+	return api.InvalidFields(fmt.Sprintf("%s must be a non-negative decimal string in %s with at most %d decimals", field, asset, pe.Scale), field)
 }
 
 // cardCredit splits a source-asset amount into what the card receives and
@@ -86,8 +86,8 @@ func cardCredit(amount money.Amount) (credit, remainder money.Amount, err error)
 // simulator's stablecoins all have ledger scale 6). An unknown asset or an
 // amount the asset's ledger scale cannot hold exactly is an error, never a
 // rounding.
-func (s *Simulator) atScaleOf(asset string, a money.Amount) (money.Amount, error) {
-	sc, ok := s.st.cat.scale(asset)
+func atScaleOf(tx *kernel.Tx, asset string, a money.Amount) (money.Amount, error) {
+	sc, ok := tx.AssetScale(asset)
 	if !ok {
 		return money.Amount{}, fmt.Errorf("simulator: unknown asset %s", asset)
 	}
@@ -98,7 +98,7 @@ func (s *Simulator) atScaleOf(asset string, a money.Amount) (money.Amount, error
 	return r, nil
 }
 
-func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
+func (l *Line) handleCardApply(c *api.Request) (int, any, error) {
 	var b cardApplyBody
 	if err := c.Decode(&b); err != nil {
 		return 0, nil, err
@@ -108,105 +108,105 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 	if b.ClientKey != "" {
 		// The business key is permanent: the same key is the same
 		// application, however late the resend.
-		if a := s.st.cards.appByKey[m.ID+"\x00"+b.ClientKey]; a != nil {
+		if a := l.st.appByKey[m.ID+"\x00"+b.ClientKey]; a != nil {
 			return 200, appCreatedJSON(a), nil
 		}
 	}
-	funding, err := s.cardFunding(strings.TrimSpace(b.FundingSource))
+	funding, err := l.cardFunding(strings.TrimSpace(b.FundingSource))
 	if err != nil {
 		return 0, nil, err
 	}
 	src := strings.TrimSpace(b.SourceAsset)
 	if src == "" {
-		return 0, nil, errInvalidRequest("source_asset is required")
+		return 0, nil, api.InvalidRequest("source_asset is required")
 	}
 	wantPhysical := b.FormFactor == "physical" // anything else makes a virtual card
 	var p *cardProduct
 	switch {
 	case strings.TrimSpace(b.ProductID) != "":
-		if p = s.lookupProduct(b.ProductID); p == nil {
-			return 0, nil, newErr("product_not_available", "card product not available")
+		if p = l.lookupProduct(b.ProductID); p == nil {
+			return 0, nil, api.NewErr("product_not_available", "card product not available")
 		}
 		if b.FormFactor != "" && wantPhysical != p.physical() {
-			return 0, nil, newErr("product_not_available", "form_factor conflicts with the product")
+			return 0, nil, api.NewErr("product_not_available", "form_factor conflicts with the product")
 		}
 	default:
 		bin := strings.TrimSpace(b.BIN)
-		for _, q := range s.st.cards.products {
-			if s.productVisible(q) && q.physical() == wantPhysical && (bin == "" || q.BIN == bin) {
+		for _, q := range l.st.products {
+			if l.productVisible(q) && q.physical() == wantPhysical && (bin == "" || q.BIN == bin) {
 				p = q
 				break
 			}
 		}
 		if p == nil {
-			return 0, nil, newErr("product_not_available", "no product for this BIN and form factor")
+			return 0, nil, api.NewErr("product_not_available", "no product for this BIN and form factor")
 		}
 	}
 	if !p.allows(src) {
-		return 0, nil, newErr("product_not_available", "source_asset is not allowed for this product")
+		return 0, nil, api.NewErr("product_not_available", "source_asset is not allowed for this product")
 	}
 	// First top-up.
-	first := s.st.cat.mustAmount(src, "0")
+	first := mustAmount(c.Tx, src, "0")
 	if b.FirstTopUp != "" { // "0" is no first top-up, as omitting it
-		if first, err = s.st.cat.amount(src, b.FirstTopUp, decimalNonNegative); err != nil {
+		if first, err = nonNegAmount(c.Tx, src, b.FirstTopUp); err != nil {
 			return 0, nil, cardAmountError("first_topup", src, err)
 		}
 	}
-	if first.Cmp(s.st.cat.mustAmount(p.FeeAsset, p.MinFirstTopUp)) < 0 {
-		return 0, nil, newErr("amount_out_of_range", "first_topup is below the product's min_first_topup "+s.st.cat.mustAmount(p.FeeAsset, p.MinFirstTopUp).String())
+	if first.Cmp(mustAmount(c.Tx, p.FeeAsset, p.MinFirstTopUp)) < 0 {
+		return 0, nil, api.NewErr("amount_out_of_range", "first_topup is below the product's min_first_topup "+mustAmount(c.Tx, p.FeeAsset, p.MinFirstTopUp).String())
 	}
-	if !first.IsZero() && first.Cmp(s.st.cat.mustAmount(p.FeeAsset, p.MinTopUp)) < 0 {
-		return 0, nil, errBusiness500("top-up below minimum")
+	if !first.IsZero() && first.Cmp(mustAmount(c.Tx, p.FeeAsset, p.MinTopUp)) < 0 {
+		return 0, nil, api.Business500("top-up below minimum")
 	}
-	if first.Cmp(s.st.cat.mustAmount(p.FeeAsset, p.MaxTopUp)) > 0 {
-		return 0, nil, errBusiness500("top-up over the per-transaction limit")
+	if first.Cmp(mustAmount(c.Tx, p.FeeAsset, p.MaxTopUp)) > 0 {
+		return 0, nil, api.Business500("top-up over the per-transaction limit")
 	}
 	binding := strings.TrimSpace(b.QuickKYCBindingID)
 	// A member without a genuine L1 applying for an L1 product with a
 	// quick_kyc_email gets a quick profile allocated automatically.
 	allocate := binding == "" && m.KYCLevel < 1 && p.KYCLevel <= 1 && strings.TrimSpace(b.QuickKYCEmail) != ""
-	switch s.cardIneligibility(m, p, binding, allocate) {
+	switch l.cardIneligibility(m, p, binding, allocate) {
 	case "":
 	case reasonBindingNotActive:
-		return 0, nil, errInvalidFields("quick_kyc_binding_id is not an active binding of this member", "quick_kyc_binding_id")
+		return 0, nil, api.InvalidFields("quick_kyc_binding_id is not an active binding of this member", "quick_kyc_binding_id")
 	case reasonKYCRequired:
-		return 0, nil, errBusiness500("KYC not passed")
+		return 0, nil, api.Business500("KYC not passed")
 	case reasonMemberRestricted:
-		return 0, nil, errBusiness500("member account restricted")
+		return 0, nil, api.Business500("member account restricted")
 	case reasonKYCCountry, reasonNoAddress:
-		return 0, nil, newErr("product_not_available", "product prerequisites unmet")
+		return 0, nil, api.NewErr("product_not_available", "product prerequisites unmet")
 	case reasonPenalties:
-		return 0, nil, errBusiness500("outstanding penalties")
+		return 0, nil, api.Business500("outstanding penalties")
 	case reasonCardLimit:
-		return 0, nil, errBusiness500("card limit reached")
+		return 0, nil, api.Business500("card limit reached")
 	default:
-		return 0, nil, errBusiness500("cannot apply")
+		return 0, nil, api.Business500("cannot apply")
 	}
-	fee, err := s.atScaleOf(src, s.st.cat.mustAmount(p.FeeAsset, p.IssueFee))
+	fee, err := atScaleOf(c.Tx, src, mustAmount(c.Tx, p.FeeAsset, p.IssueFee))
 	if err != nil {
-		return 0, nil, errBusiness500("the issue fee cannot be charged in " + src)
+		return 0, nil, api.Business500("the issue fee cannot be charged in " + src)
 	}
-	shipping := s.st.cat.mustAmount(src, "0")
+	shipping := mustAmount(c.Tx, src, "0")
 	var addr *cardAddress
 	if p.physical() {
 		want := strings.TrimSpace(b.AddressID)
-		for _, a := range s.memberAddresses(m) {
+		for _, a := range l.memberAddresses(m.ID) {
 			if (want == "" && a.IsDefault) || (want != "" && a.ID == want) {
 				addr = a
 			}
 		}
 		if addr == nil {
 			if want != "" {
-				return 0, nil, errInvalidFields("address_id is not a shipping address of this member", "address_id")
+				return 0, nil, api.InvalidFields("address_id is not a shipping address of this member", "address_id")
 			}
-			return 0, nil, newErr("product_not_available", "the member has no default shipping address")
+			return 0, nil, api.NewErr("product_not_available", "the member has no default shipping address")
 		}
-		sf, ok := s.shippingFee(p, addr)
+		sf, ok := l.shippingFee(c.Tx, p, addr)
 		if !ok {
-			return 0, nil, errBusiness500("unsupported shipping country")
+			return 0, nil, api.Business500("unsupported shipping country")
 		}
-		if shipping, err = s.atScaleOf(src, sf); err != nil {
-			return 0, nil, errBusiness500("the shipping fee cannot be charged in " + src)
+		if shipping, err = atScaleOf(c.Tx, src, sf); err != nil {
+			return 0, nil, api.Business500("the shipping fee cannot be charged in " + src)
 		}
 		snap := *addr
 		addr = &snap
@@ -216,7 +216,7 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 	charge, _ := fee.Add(shipping)
 	postings := []Posting{
 		{Account: avail, Asset: src, Amount: charge.Neg()},
-		{Account: AccountRevenueFees, Asset: src, Amount: charge},
+		{Account: kernel.AccountRevenueFees, Asset: src, Amount: charge},
 	}
 	if !first.IsZero() {
 		postings = append(postings,
@@ -224,63 +224,62 @@ func (s *Simulator) handleCardApply(c *rc) (int, any, error) {
 			Posting{Account: locked, Asset: src, Amount: first})
 	}
 	need, _ := charge.Add(first)
-	if allocate && src == kyc.QuickFeeAsset {
-		need, _ = need.Add(s.st.cat.mustAmount(kyc.QuickFeeAsset, kyc.QuickFee))
+	if feeAsset, feeAmount := l.host.QuickKYCFee(); allocate && src == feeAsset {
+		need, _ = need.Add(mustAmount(c.Tx, feeAsset, feeAmount))
 	}
-	if s.st.ledger.Balance(avail, src).Cmp(need) < 0 {
+	if l.host.Balance(avail, src).Cmp(need) < 0 {
 		if funding == "merchant" {
-			return 0, nil, newErr("service_unavailable", "card line temporarily unavailable")
+			return 0, nil, api.NewErr("service_unavailable", "card line temporarily unavailable")
 		}
-		return 0, nil, errBusiness500("insufficient member balance")
+		return 0, nil, api.Business500("insufficient member balance")
 	}
 	if allocate {
-		qb, err := s.st.kyc.Allocate(c.Tx, m, b.QuickKYCEmail)
+		qb, err := l.host.AllocateBinding(c.Tx, m, b.QuickKYCEmail)
 		if err != nil {
-			if ae := asAPIError(err); ae.Code == "invalid_fields" {
-				return 0, nil, errInvalidFields(ae.Message, "quick_kyc_email")
+			if ae := api.AsError(err); ae.Code == "invalid_fields" {
+				return 0, nil, api.InvalidFields(ae.Message, "quick_kyc_email")
 			}
 			return 0, nil, err
 		}
-		binding = qb.ID
+		binding = qb
 	}
-	appID := "cap_" + s.newUUID()
-	if err := s.st.ledger.Post(c.Now, "card application "+appID+": fee, shipping, first top-up hold", postings...); err != nil {
-		var insuf *InsufficientFundsError
-		if errors.As(err, &insuf) {
+	appID := "cap_" + c.Tx.NewUUID()
+	if err := l.host.Post(c.Tx, c.Now, "card application "+appID+": fee, shipping, first top-up hold", postings...); err != nil {
+		if l.host.InsufficientFunds(err) {
 			if funding == "merchant" {
-				return 0, nil, newErr("service_unavailable", "card line temporarily unavailable")
+				return 0, nil, api.NewErr("service_unavailable", "card line temporarily unavailable")
 			}
-			return 0, nil, errBusiness500("insufficient member balance")
+			return 0, nil, api.Business500("insufficient member balance")
 		}
 		return 0, nil, err
 	}
 	if b.ClientKey == "" {
-		b.ClientKey = s.newUUID() // the service generates a random key when none is sent
+		b.ClientKey = c.Tx.NewUUID() // the service generates a random key when none is sent
 	}
 	status := "submitted"
 	if p.ManualReview {
 		status = "pending_review"
 	}
-	a := &cardApplication{seq: s.nextSeq(c.Tx), ID: appID, MemberID: m.ID, ProductID: p.ID, FormFactor: p.formFactor(), Status: status, StatusVersion: 1,
+	a := &cardApplication{seq: c.Tx.NextSeq(), ID: appID, MemberID: m.ID, ProductID: p.ID, FormFactor: p.formFactor(), Status: status, StatusVersion: 1,
 		ClientKey: b.ClientKey, SourceAsset: src, Funding: funding, Fee: fee, Shipping: shipping, FirstTopUp: first,
 		Address: addr, QuickBindingID: binding, CreatedAt: c.Now, UpdatedAt: c.Now}
-	s.st.cards.apps[a.ID] = a
-	s.st.cards.appByKey[m.ID+"\x00"+a.ClientKey] = a
-	s.emit(c.Tx, "card.application.submitted", "card_application", a.ID, m, a.Status, a.StatusVersion, nil)
-	s.inFlight(c.Tx, CollectionCardApplications, a.ID)
+	l.st.apps[a.ID] = a
+	l.st.appByKey[m.ID+"\x00"+a.ClientKey] = a
+	l.emit(c.Tx, "card.application.submitted", "card_application", a.ID, m, a.Status, a.StatusVersion)
+	l.host.InFlight(c.Tx, CollectionApplications, a.ID)
 	return 201, appCreatedJSON(a), nil
 }
 
-func (s *Simulator) handleCardApplicationGet(c *rc, id string) (int, any, error) {
-	a := s.st.cards.apps[withIDPrefix("cap_", id)]
+func (l *Line) handleCardApplicationGet(c *api.Request, id string) (int, any, error) {
+	a := l.st.apps[WithIDPrefix("cap_", id)]
 	if a == nil || a.MemberID != c.Member.ID {
-		return 0, nil, errNotFound("card application")
+		return 0, nil, api.NotFound("card application")
 	}
 	return 200, appJSON(a), nil
 }
 
-func (s *Simulator) findApplication(id string) (*cardApplication, error) {
-	a := s.st.cards.apps[withIDPrefix("cap_", id)]
+func (l *Line) findApplication(id string) (*cardApplication, error) {
+	a := l.st.apps[WithIDPrefix("cap_", id)]
 	if a == nil {
 		return nil, fmt.Errorf("card application %q not found", id)
 	}
@@ -294,53 +293,53 @@ func (s *Simulator) findApplication(id string) (*cardApplication, error) {
 // (cardIssuanceBlocker: KYC sent back to review, restricted member, KYC
 // country, penalties, compensated binding, product gone) is rejected
 // instead, as rejectCardApplication does, and RejectReason says why.
-func (s *Simulator) approveCardApplication(tx *kernel.Tx, a *cardApplication) error {
+func (l *Line) approveCardApplication(tx *kernel.Tx, a *cardApplication) error {
 	if a.Status != "pending_review" && a.Status != "submitted" {
-		return newErr("state_invalid", fmt.Sprintf("card application %s is %s, not under review", a.ID, a.Status))
+		return api.NewErr("state_invalid", fmt.Sprintf("card application %s is %s, not under review", a.ID, a.Status))
 	}
-	if reason := s.cardIssuanceBlocker(a); reason != "" {
+	if reason := l.cardIssuanceBlocker(a); reason != "" {
 		a.RejectReason = reason
-		return s.rejectCardApplication(tx, a)
+		return l.rejectCardApplication(tx, a)
 	}
-	now := s.st.clock.Now()
-	m := s.st.members.Get(a.MemberID)
-	card := s.newCard(tx, m, a.ProductID, a.ID, a.FormFactor)
+	now := tx.Now()
+	m := l.host.Member(a.MemberID)
+	card := l.newCard(tx, m, a.ProductID, a.ID, a.FormFactor)
 	if !a.FirstTopUp.IsZero() {
 		avail, locked := fundingAccounts(a.Funding, a.MemberID)
-		t := &cardTopUp{seq: s.nextSeq(tx), ID: "ctp_" + s.newUUID(), CardID: card.ID, MemberID: a.MemberID, Asset: a.SourceAsset, Funding: a.Funding,
-			Amount: a.FirstTopUp, Fee: s.st.cat.mustAmount(a.SourceAsset, "0"), Status: "processing", StatusVersion: 1, CreatedAt: now}
-		if err := s.creditCard(tx, "first top-up "+t.ID+" of "+a.ID, a.SourceAsset, a.FirstTopUp, locked, avail, card.ID); err != nil {
+		t := &cardTopUp{seq: tx.NextSeq(), ID: "ctp_" + tx.NewUUID(), CardID: card.ID, MemberID: a.MemberID, Asset: a.SourceAsset, Funding: a.Funding,
+			Amount: a.FirstTopUp, Fee: mustAmount(tx, a.SourceAsset, "0"), Status: "processing", StatusVersion: 1, CreatedAt: now}
+		if err := l.creditCard(tx, "first top-up "+t.ID+" of "+a.ID, a.SourceAsset, a.FirstTopUp, locked, avail, card.ID); err != nil {
 			return err
 		}
-		s.st.cards.topups[t.ID] = t
+		l.st.topups[t.ID] = t
 		t.Status, t.StatusVersion = "completed", 2
-		defer s.emit(tx, "card.topup.credited", "card_topup", strings.TrimPrefix(t.ID, "ctp_"), m, t.Status, t.StatusVersion, nil)
+		defer l.emit(tx, "card.topup.credited", "card_topup", strings.TrimPrefix(t.ID, "ctp_"), m, t.Status, t.StatusVersion)
 	}
 	a.Status, a.CardID, a.UpdatedAt = "issued", card.ID, now
 	a.StatusVersion++
-	s.settled(tx, a.ID)
-	s.emit(tx, "card.application.approved", "card_application", a.ID, m, a.Status, a.StatusVersion, nil)
+	l.host.Settled(tx, a.ID)
+	l.emit(tx, "card.application.approved", "card_application", a.ID, m, a.Status, a.StatusVersion)
 	return nil
 }
 
 // rejectCardApplication fails an application under review: the fee
 // and shipping are refunded, the first top-up hold is released and the
 // quick KYC binding it used is compensated.
-func (s *Simulator) rejectCardApplication(tx *kernel.Tx, a *cardApplication) error {
-	return s.failCardApplication(tx, a, true)
+func (l *Line) rejectCardApplication(tx *kernel.Tx, a *cardApplication) error {
+	return l.failCardApplication(tx, a, true)
 }
 
 // failCardApplication rejects a; compensate says whether the quick KYC
 // binding it used is compensated automatically (false when the binding's
 // compensation is what fails the application).
-func (s *Simulator) failCardApplication(tx *kernel.Tx, a *cardApplication, compensate bool) error {
+func (l *Line) failCardApplication(tx *kernel.Tx, a *cardApplication, compensate bool) error {
 	if a.Status != "pending_review" && a.Status != "submitted" {
-		return newErr("state_invalid", fmt.Sprintf("card application %s is %s, not under review", a.ID, a.Status))
+		return api.NewErr("state_invalid", fmt.Sprintf("card application %s is %s, not under review", a.ID, a.Status))
 	}
 	avail, locked := fundingAccounts(a.Funding, a.MemberID)
 	charge, _ := a.Fee.Add(a.Shipping)
 	postings := []Posting{
-		{Account: AccountRevenueFees, Asset: a.SourceAsset, Amount: charge.Neg()},
+		{Account: kernel.AccountRevenueFees, Asset: a.SourceAsset, Amount: charge.Neg()},
 		{Account: avail, Asset: a.SourceAsset, Amount: charge},
 	}
 	if !a.FirstTopUp.IsZero() {
@@ -348,33 +347,33 @@ func (s *Simulator) failCardApplication(tx *kernel.Tx, a *cardApplication, compe
 			Posting{Account: locked, Asset: a.SourceAsset, Amount: a.FirstTopUp.Neg()},
 			Posting{Account: avail, Asset: a.SourceAsset, Amount: a.FirstTopUp})
 	}
-	if err := s.st.ledger.Post(s.st.clock.Now(), "card application "+a.ID+" rejected: refund and release", postings...); err != nil {
+	if err := l.host.Post(tx, tx.Now(), "card application "+a.ID+" rejected: refund and release", postings...); err != nil {
 		return err
 	}
-	a.Status, a.UpdatedAt = "rejected", s.st.clock.Now()
+	a.Status, a.UpdatedAt = "rejected", tx.Now()
 	a.StatusVersion++
-	s.settled(tx, a.ID)
-	s.emit(tx, "card.application.rejected", "card_application", a.ID, s.st.members.Get(a.MemberID), a.Status, a.StatusVersion, nil)
-	if compensate && a.QuickBindingID != "" && s.st.kyc.BindingActive(s.st.members.Get(a.MemberID), a.QuickBindingID) {
+	l.host.Settled(tx, a.ID)
+	l.emit(tx, "card.application.rejected", "card_application", a.ID, l.host.Member(a.MemberID), a.Status, a.StatusVersion)
+	if compensate && a.QuickBindingID != "" && l.host.BindingActive(l.host.Member(a.MemberID), a.QuickBindingID) {
 		// The first upstream terminal failure compensates the binding.
-		_, _ = s.st.kyc.Compensate(tx, a.QuickBindingID, "auto", a.ID)
+		_ = l.host.CompensateBinding(tx, a.QuickBindingID, a.ID)
 	}
 	return nil
 }
 
 // newCard creates an issued card for m.
-func (s *Simulator) newCard(tx *kernel.Tx, m *member, productID, applicationID, formFactor string) *simCard {
-	now := s.st.clock.Now()
+func (l *Line) newCard(tx *kernel.Tx, m *api.Member, productID, applicationID, formFactor string) *simCard {
+	now := tx.Now()
 	exp := now.AddDate(3, 0, 0)
-	c := &simCard{seq: s.nextSeq(tx), ID: "crd_" + s.newUUID(), MemberID: m.ID, ProductID: productID, ApplicationID: applicationID,
+	c := &simCard{seq: tx.NextSeq(), ID: "crd_" + tx.NewUUID(), MemberID: m.ID, ProductID: productID, ApplicationID: applicationID,
 		FormFactor: formFactor, Status: "active", StatusVersion: 1,
-		Last4: fmt.Sprintf("%04d", s.st.rng.IntN(10000)), ExpMonth: int(exp.Month()), ExpYear: exp.Year() % 100,
+		Last4: fmt.Sprintf("%04d", l.host.RandIntN(10000)), ExpMonth: int(exp.Month()), ExpYear: exp.Year() % 100,
 		CreatedAt: now, UpdatedAt: now}
 	if formFactor == "physical" {
 		c.Status, c.Inventory = "unactivated", "manufacturing"
 	}
-	s.st.cards.cards[c.ID] = c
-	s.st.cards.cardsByMem[m.ID] = insertByKey(s.st.cards.cardsByMem[m.ID], c, (*simCard).key)
+	l.st.cards[c.ID] = c
+	l.st.cardsByMem[m.ID] = api.InsertByKey(l.st.cardsByMem[m.ID], c, (*simCard).key)
 	return c
 }
 
@@ -383,7 +382,7 @@ func (s *Simulator) newCard(tx *kernel.Tx, m *member, productID, applicationID, 
 // the remainder returns to refund, all in one entry. Card balances are
 // booked in cardLedgerAsset; another stablecoin passes through the issuer's
 // account at par.
-func (s *Simulator) creditCard(tx *kernel.Tx, memo, asset string, amount money.Amount, from, refund, cardID string) error {
+func (l *Line) creditCard(tx *kernel.Tx, memo, asset string, amount money.Amount, from, refund, cardID string) error {
 	credit, rem, err := cardCredit(amount)
 	if err != nil {
 		return err
@@ -393,26 +392,26 @@ func (s *Simulator) creditCard(tx *kernel.Tx, memo, asset string, amount money.A
 		postings = append(postings, Posting{Account: refund, Asset: asset, Amount: rem})
 	}
 	if asset == cardLedgerAsset {
-		postings = append(postings, Posting{Account: CardAccount(cardID), Asset: asset, Amount: credit})
-		return s.st.ledger.Post(s.st.clock.Now(), memo, postings...)
+		postings = append(postings, Posting{Account: cardAccount(cardID), Asset: asset, Amount: credit})
+		return l.host.Post(tx, tx.Now(), memo, postings...)
 	}
-	conv, err := s.atScaleOf(cardLedgerAsset, credit)
+	conv, err := atScaleOf(tx, cardLedgerAsset, credit)
 	if err != nil {
 		return err
 	}
 	postings = append(postings,
-		Posting{Account: UpstreamAccount("card_issuer"), Asset: asset, Amount: credit},
-		Posting{Account: UpstreamAccount("card_issuer"), Asset: cardLedgerAsset, Amount: conv.Neg()},
-		Posting{Account: CardAccount(cardID), Asset: cardLedgerAsset, Amount: conv},
+		Posting{Account: upstreamAccount("card_issuer"), Asset: asset, Amount: credit},
+		Posting{Account: upstreamAccount("card_issuer"), Asset: cardLedgerAsset, Amount: conv.Neg()},
+		Posting{Account: cardAccount(cardID), Asset: cardLedgerAsset, Amount: conv},
 	)
-	return s.st.ledger.Post(s.st.clock.Now(), memo, postings...)
+	return l.host.Post(tx, tx.Now(), memo, postings...)
 }
 
 // appsOnBinding returns the applications under review that rely on quick
 // KYC binding id, oldest first.
-func (s *Simulator) appsOnBinding(id string) []*cardApplication {
+func (l *Line) appsOnBinding(id string) []*cardApplication {
 	var out []*cardApplication
-	for _, a := range s.st.cards.apps {
+	for _, a := range l.st.apps {
 		if a.QuickBindingID == id && cardAppUnderReview(a) {
 			out = append(out, a)
 		}

@@ -1,4 +1,4 @@
-package simulator
+package cards
 
 import (
 	"fmt"
@@ -6,18 +6,21 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
-// CardTransaction is one card transaction to add with
-// CardsControl.AddTransaction or the control action cards/{id}/transactions. Amounts are non-negative
-// integer strings in the smallest unit of the card currency.
+// Transaction is one card transaction to add (the simulator's
+// CardTransaction: CardsControl.AddTransaction or the control action
+// cards/{id}/transactions). Amounts are non-negative integer strings in the
+// smallest unit of the card currency.
 //
 // A transaction whose status is "succeed" and whose direction is debit or
 // credit moves the card balance once (debit down, credit up); a kind "auth"
 // with status "pending" is an authorization not yet settled, which blocks
 // closing the card. Sending an existing ID updates that transaction.
-type CardTransaction struct {
+type Transaction struct {
 	// ID (ctx_ prefix optional) updates an existing transaction; empty adds one.
 	ID        string `json:"id,omitempty"`
 	Kind      string `json:"kind"`
@@ -49,7 +52,7 @@ func isMinor(s string) bool { return allDigits(s) && len(s) <= 30 }
 
 // addCardTransaction validates and stores t on card c and books its
 // balance effect; on error nothing changes.
-func (s *Simulator) addCardTransaction(tx *kernel.Tx, c *simCard, in CardTransaction) (*cardTx, error) {
+func (l *Line) addCardTransaction(tx *kernel.Tx, c *simCard, in Transaction) (*cardTx, error) {
 	switch {
 	case !txDirections[in.Direction]:
 		return nil, fmt.Errorf("direction %q must be debit, credit, none or unknown", in.Direction)
@@ -66,16 +69,16 @@ func (s *Simulator) addCardTransaction(tx *kernel.Tx, c *simCard, in CardTransac
 	case in.BankFee != "" && !isMinor(in.BankFee), in.ZinfraFee != "" && !isMinor(in.ZinfraFee):
 		return nil, fmt.Errorf("bank_fee and zinfra_fee must be non-negative integer strings")
 	}
-	amount, _ := parseAmount(in.Amount, cardScale, minorUnits)
+	amount, _ := money.ParseMinor(in.Amount, cardScale)
 	if in.BillAmount != "" {
-		bill, _ := parseAmount(in.BillAmount, cardScale, minorUnits)
+		bill, _ := money.ParseMinor(in.BillAmount, cardScale)
 		if bill.IsZero() && !amount.IsZero() {
 			return nil, fmt.Errorf("bill_amount may be 0 only when amount is 0")
 		}
 	}
 	var prev *cardTx
 	if in.ID != "" {
-		prev = s.st.cards.transactions[withIDPrefix("ctx_", in.ID)]
+		prev = l.st.transactions[WithIDPrefix("ctx_", in.ID)]
 		if prev == nil || prev.CardID != c.ID {
 			return nil, fmt.Errorf("card transaction %q not found on card %s", in.ID, c.ID)
 		}
@@ -94,42 +97,42 @@ func (s *Simulator) addCardTransaction(tx *kernel.Tx, c *simCard, in CardTransac
 		t.OriginalAmount, t.OriginalCurrency = t.Amount, cardCurrency
 	}
 	if t.OccurredAt.IsZero() {
-		t.OccurredAt = s.st.clock.Now()
+		t.OccurredAt = tx.Now()
 	}
 	if prev != nil {
 		t.ID, t.Booked, t.Version, t.seq = prev.ID, prev.Booked, prev.Version+1, prev.seq
 	} else {
-		t.ID, t.seq = "ctx_"+s.newUUID(), s.nextSeq(tx)
+		t.ID, t.seq = "ctx_"+tx.NewUUID(), tx.NextSeq()
 	}
 	if !t.Booked && t.Status == "succeed" && (t.Direction == "debit" || t.Direction == "credit") && !amount.IsZero() {
-		conv, err := s.atScaleOf(cardLedgerAsset, amount)
+		conv, err := atScaleOf(tx, cardLedgerAsset, amount)
 		if err != nil {
 			return nil, fmt.Errorf("card %s: %w", c.ID, err)
 		}
 		// An ended card keeps no money: a credit goes on to the live
 		// replacement or back to the member's wallet; a debit is refused.
-		cardAcct, withdrawal, err := s.cardTxDestination(c, t.Direction)
+		cardAcct, withdrawal, err := l.cardTxDestination(c, t.Direction)
 		if err != nil {
 			return nil, err
 		}
-		from, to := cardAcct, UpstreamAccount("card_network")
+		from, to := cardAcct, upstreamAccount("card_network")
 		if t.Direction == "credit" {
 			from, to = to, from
 		}
 		memo := "card transaction " + t.ID
 		var wid string
 		if withdrawal {
-			wid = s.newUUID()
+			wid = tx.NewUUID()
 			memo += fmt.Sprintf(" on %s card %s: card withdrawal cwd_%s, returned to the member wallet", c.Status, c.ID, wid)
-		} else if cardAcct != CardAccount(c.ID) {
+		} else if cardAcct != cardAccount(c.ID) {
 			memo += fmt.Sprintf(" on %s card %s: forwarded to the replacement %s", c.Status, c.ID, cardAcct)
 		}
-		if err := s.st.ledger.Transfer(s.st.clock.Now(), memo, cardLedgerAsset, conv, from, to); err != nil {
+		if err := tx.Transfer(tx.Now(), memo, cardLedgerAsset, conv, from, to); err != nil {
 			return nil, fmt.Errorf("card %s: %w", c.ID, err)
 		}
 		t.Booked = true
 		if withdrawal {
-			defer s.emit(tx, "card.withdraw.completed", "card_withdrawal", wid, s.memberOfCard(c), "completed", 1, nil)
+			defer l.emit(tx, "card.withdraw.completed", "card_withdrawal", wid, l.host.Member(c.MemberID), "completed", 1)
 		}
 	}
 	if prev != nil {
@@ -140,9 +143,9 @@ func (s *Simulator) addCardTransaction(tx *kernel.Tx, c *simCard, in CardTransac
 			}
 		}
 	}
-	c.txs = insertByKey(c.txs, t, (*cardTx).key)
-	s.st.cards.transactions[t.ID] = t
-	s.emit(tx, "card.transaction.updated", "card_transaction", strings.TrimPrefix(t.ID, "ctx_"), s.memberOfCard(c), t.Status, t.Version, nil)
+	c.txs = api.InsertByKey(c.txs, t, (*cardTx).key)
+	l.st.transactions[t.ID] = t
+	l.emit(tx, "card.transaction.updated", "card_transaction", strings.TrimPrefix(t.ID, "ctx_"), l.host.Member(c.MemberID), t.Status, t.Version)
 	return t, nil
 }
 
@@ -166,8 +169,8 @@ func txJSON(t *cardTx) map[string]any {
 	return out
 }
 
-func (s *Simulator) handleCardTransactions(c *rc) (int, any, error) {
-	card, err := s.cardOf(c.Member, c.PathID())
+func (l *Line) handleCardTransactions(c *api.Request) (int, any, error) {
+	card, err := l.cardOf(c.Member, c.PathID())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -175,18 +178,18 @@ func (s *Simulator) handleCardTransactions(c *rc) (int, any, error) {
 	id := q.Get("id")
 	if id != "" {
 		if !uuidShaped(strings.TrimPrefix(id, "ctx_")) {
-			return 0, nil, errInvalidFields("id must be a transaction id (ctx_ prefix optional)", "id")
+			return 0, nil, api.InvalidFields("id must be a transaction id (ctx_ prefix optional)", "id")
 		}
-		id = withIDPrefix("ctx_", id)
+		id = WithIDPrefix("ctx_", id)
 	}
 	for _, k := range []string{"auth_code", "kind", "status"} {
 		if utf8.RuneCountInString(q.Get(k)) > 64 {
-			return 0, nil, errInvalidFields(k+" must be at most 64 characters", k)
+			return 0, nil, api.InvalidFields(k+" must be at most 64 characters", k)
 		}
 	}
 	dir := q.Get("direction")
 	if dir != "" && !txDirections[dir] {
-		return 0, nil, errInvalidFields("direction must be debit, credit, none or unknown", "direction")
+		return 0, nil, api.InvalidFields("direction must be debit, credit, none or unknown", "direction")
 	}
 	var from, to time.Time
 	for _, b := range []struct {
@@ -195,7 +198,7 @@ func (s *Simulator) handleCardTransactions(c *rc) (int, any, error) {
 	}{{"from", &from}, {"to", &to}} {
 		if v := q.Get(b.key); v != "" {
 			if *b.t, err = time.Parse(time.RFC3339Nano, v); err != nil {
-				return 0, nil, errInvalidFields(b.key+" must be an ISO-8601 timestamp", b.key)
+				return 0, nil, api.InvalidFields(b.key+" must be an ISO-8601 timestamp", b.key)
 			}
 		}
 	}
@@ -213,7 +216,7 @@ func (s *Simulator) handleCardTransactions(c *rc) (int, any, error) {
 		}
 		return true
 	}
-	env := paginateMatching(card.txs, (*cardTx).key, q, match)
+	env := api.PaginateMatching(card.txs, (*cardTx).key, q, match)
 	page := env.Data.([]*cardTx)
 	items := make([]map[string]any, 0, len(page))
 	for _, t := range page {

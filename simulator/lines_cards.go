@@ -1,0 +1,176 @@
+package simulator
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
+	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/kyc"
+)
+
+// The card line (internal/cards): its registration, its control actions and
+// its host.
+
+// CollectionCardClosures is the outcome collection of card closures: a card
+// in closing converges to closed when its closure succeeds upstream.
+const CollectionCardClosures OutcomeCollection = "cards/closures"
+
+// registerCards builds the card line (its secret drawn from the seeded
+// source), registers its outcome success paths, its endpoints and its
+// control actions.
+func (s *Simulator) registerCards() {
+	var key [32]byte
+	for i := 0; i < len(key); i += 8 {
+		binary.LittleEndian.PutUint64(key[i:], s.st.rng.Uint64())
+	}
+	scale, _ := s.st.cat.scale(cardline.LedgerAsset)
+	s.st.cards = cardline.New(cardsHost{s}, key[:], scale)
+	// The issuer's success paths of what is in flight (outcome.go).
+	s.onOutcome(CollectionCardApplications, s.st.cards.SucceedApplication)
+	s.onOutcome(CollectionCardClosures, s.st.cards.SucceedClosure)
+	s.onOutcome(CollectionCardTopups, s.st.cards.SucceedTopUp)
+	for _, e := range s.st.cards.Endpoints() {
+		s.register(e)
+	}
+	s.registerCardActions()
+}
+
+// registerCardActions registers the card line's control actions. Each has a
+// method on CardsControl of the same meaning.
+func (s *Simulator) registerCardActions() {
+	cardAction := func(f func(tx *kernel.Tx, id string) (map[string]any, error)) actionFunc {
+		return func(tx *kernel.Tx, id string, _ []byte) (any, error) { return f(tx, id) }
+	}
+	appAction := func(f func(tx *kernel.Tx, id string) (map[string]any, error)) actionFunc {
+		return func(tx *kernel.Tx, id string, _ []byte) (any, error) {
+			if err := s.st.cards.FindApplication(tx, id); err != nil {
+				return nil, unknownID("card application", id, err)
+			}
+			return f(tx, id)
+		}
+	}
+	topUpAction := func(f func(tx *kernel.Tx, id string) (map[string]any, error)) actionFunc {
+		return func(tx *kernel.Tx, id string, _ []byte) (any, error) {
+			if err := s.st.cards.FindTopUp(tx, id); err != nil {
+				return nil, unknownID("card top-up", id, err)
+			}
+			return f(tx, id)
+		}
+	}
+	s.wiring.actions["cards/applications/approve"] = appAction(s.st.cards.ApproveApplication)
+	s.wiring.actions["cards/applications/reject"] = appAction(s.st.cards.RejectApplication)
+	s.wiring.actions["cards/ship"] = cardAction(s.st.cards.Ship)
+	s.wiring.actions["cards/transactions"] = func(tx *kernel.Tx, id string, body []byte) (any, error) {
+		var in CardTransaction
+		if err := decodeControl(body, &in); err != nil {
+			return nil, err
+		}
+		_, out, err := s.st.cards.AddTransaction(tx, id, cardline.Transaction(in))
+		if err != nil {
+			return nil, err
+		}
+		return out, nil
+	}
+	s.wiring.actions["cards/close_complete"] = cardAction(s.st.cards.CompleteClose)
+	s.wiring.actions["cards/set_status"] = func(tx *kernel.Tx, id string, body []byte) (any, error) {
+		var in struct {
+			Status string `json:"status"`
+		}
+		if err := decodeControl(body, &in); err != nil {
+			return nil, err
+		}
+		return s.st.cards.SetStatus(tx, id, in.Status)
+	}
+	s.wiring.actions["cards/upstream_balance"] = func(tx *kernel.Tx, id string, body []byte) (any, error) {
+		in := struct {
+			Readable *bool `json:"readable"`
+		}{}
+		if err := decodeControl(body, &in); err != nil {
+			return nil, err
+		}
+		if in.Readable == nil {
+			return nil, fmt.Errorf("body must carry readable (true or false)")
+		}
+		return s.st.cards.SetUpstreamBalanceReadable(tx, id, *in.Readable)
+	}
+	s.wiring.actions["cards/unlock"] = cardAction(s.st.cards.UnlockActivation)
+	s.wiring.actions["cards/plastic"] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {
+		p, err := s.st.cards.Plastic(tx, id)
+		if err != nil {
+			return nil, err
+		}
+		return CardPlastic(p), nil
+	}
+	s.control("GET /_sim/cards/secure-sessions/{id}", s.st.cards.SecureSessionPage)
+	s.wiring.actions["cards/topups/credit"] = topUpAction(s.st.cards.CreditTopUp)
+	s.wiring.actions["cards/topups/reject"] = topUpAction(s.st.cards.RejectTopUp)
+	s.wiring.actions["cards/topups/timeout"] = topUpAction(s.st.cards.TimeoutTopUp)
+}
+
+// cardsHost is the card line's cards.Host.
+type cardsHost struct{ s *Simulator }
+
+func (h cardsHost) URL() string { return h.s.URL() }
+
+func (h cardsHost) MerchantHosted() bool { return h.s.st.merchant.Model == MerchantHosted }
+
+func (h cardsHost) Member(id string) *api.Member { return h.s.st.members.Get(id) }
+
+func (h cardsHost) Restricted(m *api.Member) bool { return memberRestriction(m) != "" }
+
+func (h cardsHost) KYCInReview(m *api.Member) bool { return h.s.kycInReview(m) }
+
+func (h cardsHost) BindingActive(m *api.Member, bindingID string) bool {
+	return h.s.st.kyc.BindingActive(m, bindingID)
+}
+
+func (h cardsHost) AllocateBinding(tx *kernel.Tx, m *api.Member, email string) (string, error) {
+	b, err := h.s.st.kyc.Allocate(tx, m, email)
+	if err != nil {
+		return "", err
+	}
+	return b.ID, nil
+}
+
+func (h cardsHost) CompensateBinding(tx *kernel.Tx, bindingID, applicationID string) error {
+	_, err := h.s.st.kyc.Compensate(tx, bindingID, "auto", applicationID)
+	return err
+}
+
+func (h cardsHost) QuickKYCFee() (asset, amount string) { return kyc.QuickFeeAsset, kyc.QuickFee }
+
+func (h cardsHost) RequireStepUp(c *api.Request, parts ...string) error {
+	return h.s.requireStepUp(c, actionDigest(parts...))
+}
+
+func (h cardsHost) DisplayScale(asset string) int { return h.s.st.cat.lookup(asset).DisplayScale }
+
+func (h cardsHost) Balance(account, asset string) money.Amount {
+	return h.s.st.ledger.Balance(account, asset)
+}
+
+func (h cardsHost) Post(_ *kernel.Tx, at time.Time, memo string, postings ...cardline.Posting) error {
+	ps := make([]Posting, 0, len(postings))
+	for _, p := range postings {
+		ps = append(ps, Posting{Account: p.Account, Asset: p.Asset, Amount: p.Amount})
+	}
+	return h.s.st.ledger.Post(at, memo, ps...)
+}
+
+func (h cardsHost) InsufficientFunds(err error) bool {
+	var insuf *InsufficientFundsError
+	return errors.As(err, &insuf)
+}
+
+func (h cardsHost) RandIntN(n int) int { return h.s.st.rng.IntN(n) }
+
+func (h cardsHost) InFlight(tx *kernel.Tx, collection, id string) {
+	h.s.inFlight(tx, OutcomeCollection(collection), id)
+}
+
+func (h cardsHost) Settled(tx *kernel.Tx, id string) { h.s.settled(tx, id) }
