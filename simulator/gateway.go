@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mwallet/mwallet-go/internal/h2serve"
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
@@ -430,7 +431,7 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 	if c.IdemKey == "" {
 		return fail(newErr("idempotency_key_required", "x-idempotency-key is required"))
 	}
-	if !uuidShaped(c.IdemKey) {
+	if !api.UUIDShaped(c.IdemKey) {
 		return fail(newErr("idempotency_key_invalid", "x-idempotency-key must be UUID-shaped (8-4-4-4-12 hex)"))
 	}
 	recKey := idemKey(s.st.merchant.ID, c.IdemKey)
@@ -482,37 +483,4 @@ func (s *Simulator) callHandler(c *rc, e *endpoint) (resp response) {
 		}
 	}
 	return resp
-}
-
-func allDigits(v string) bool {
-	if v == "" {
-		return false
-	}
-	for i := 0; i < len(v); i++ {
-		if v[i] < '0' || v[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-// uuidShaped reports the 8-4-4-4-12 hex shape (any version, any case).
-func uuidShaped(v string) bool {
-	if len(v) != 36 {
-		return false
-	}
-	for i := 0; i < 36; i++ {
-		c := v[i]
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return false
-			}
-		default:
-			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-				return false
-			}
-		}
-	}
-	return true
 }

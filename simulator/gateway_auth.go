@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
 )
 
 // serveToken answers POST /v1/connect/token.
@@ -103,7 +105,7 @@ func (s *Simulator) verifySignature(r *http.Request, key *apiKey, body []byte, n
 	if ts == "" || nonce == "" || sig == "" {
 		return refuse("invalid_signature", "x-timestamp, x-nonce and x-signature are required on signed requests", missingSigningHeaders(ts, nonce, sig))
 	}
-	if !allDigits(ts) {
+	if !api.AllDigits(ts) {
 		return refuse("invalid_signature", "x-timestamp must be Unix seconds", "x-timestamp is not Unix seconds (digits only)")
 	}
 	sec, err := strconv.ParseInt(ts, 10, 64)
@@ -206,7 +208,7 @@ func allowEntryMatches(entry string, ip netip.Addr) bool {
 		}
 		oct := ip.As4()
 		for i, p := range parts {
-			if !allDigits(p) || len(p) > 3 || (len(p) > 1 && p[0] == '0') {
+			if !api.AllDigits(p) || len(p) > 3 || (len(p) > 1 && p[0] == '0') {
 				return false
 			}
 			v, _ := strconv.Atoi(p)

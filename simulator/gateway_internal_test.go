@@ -5,6 +5,8 @@ import (
 	"net/netip"
 	"testing"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
 )
 
 func TestAllowEntryMatches(t *testing.T) {
@@ -81,8 +83,8 @@ func TestUUIDShaped(t *testing.T) {
 		"z23e4567-e89b-12d3-a456-426614174000":   false,
 		"{123e4567-e89b-12d3-a456-426614174000}": false,
 	} {
-		if got := uuidShaped(v); got != want {
-			t.Errorf("uuidShaped(%q) = %v, want %v", v, got, want)
+		if got := api.UUIDShaped(v); got != want {
+			t.Errorf("api.UUIDShaped(%q) = %v, want %v", v, got, want)
 		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
 )
 
 // SignatureCheck explains a refused request signature (invalid_signature or
@@ -65,7 +67,7 @@ func explainSignature(r *http.Request, ts, nonce string, body []byte, now time.T
 	if len(sc.Timestamp) > 64 {
 		sc.Timestamp = sc.Timestamp[:64]
 	}
-	if allDigits(ts) {
+	if api.AllDigits(ts) {
 		if sec, err := strconv.ParseInt(ts, 10, 64); err == nil {
 			skew := sec - sc.ClockUnix
 			sc.SkewSeconds = &skew

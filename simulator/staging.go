@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
@@ -52,7 +53,7 @@ func (s *Simulator) startInProgress(tx *kernel.Tx, method, target, key string, b
 		return errInvalidRequest("method must be a write method (POST, PUT, PATCH or DELETE)")
 	case !strings.HasPrefix(path, "/v1/"):
 		return errInvalidRequest("path must be a business API path (/v1/...)")
-	case !uuidShaped(key):
+	case !api.UUIDShaped(key):
 		return errInvalidRequest("idempotency_key must be UUID-shaped (8-4-4-4-12 hex)")
 	case d <= 0:
 		return errInvalidRequest("the duration must be positive")

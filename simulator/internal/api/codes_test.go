@@ -30,3 +30,28 @@ func TestIsAlpha(t *testing.T) {
 		}
 	}
 }
+
+// TestShapes: the digit and uuid shapes path ids and PINs are checked with.
+func TestShapes(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		v            string
+		digits, uuid bool
+	}{
+		{"", false, false},
+		{"0123", true, false},
+		{"12a", false, false},
+		{"١٢٣", false, false}, // non-ASCII digits
+		{"0f8fad5b-d9cb-469f-a165-70867728950e", false, true},
+		{"0F8FAD5B-D9CB-469F-A165-70867728950E", false, true},
+		{"0f8fad5bd9cb469fa16570867728950e", false, false},
+		{"0f8fad5b-d9cb-469f-a165-70867728950g", false, false},
+	} {
+		if got := AllDigits(tt.v); got != tt.digits {
+			t.Errorf("AllDigits(%q) = %v", tt.v, got)
+		}
+		if got := UUIDShaped(tt.v); got != tt.uuid {
+			t.Errorf("UUIDShaped(%q) = %v", tt.v, got)
+		}
+	}
+}

@@ -182,7 +182,7 @@ func (l *Line) handleCardActivate(c *api.Request) (int, any, error) {
 	if card.Inventory != "shipped" {
 		return 0, nil, api.NewErr("state_invalid", "the card has not left stock yet")
 	}
-	if !allDigits(b.PIN) || len(b.PIN) != cardPINLength {
+	if !api.AllDigits(b.PIN) || len(b.PIN) != cardPINLength {
 		return 0, nil, api.NewErr("card_pin_invalid", fmt.Sprintf("the PIN must be %d digits", cardPINLength))
 	}
 	if b.Expiry != fmt.Sprintf("%02d/%02d", card.ExpMonth, card.ExpYear) {
@@ -220,11 +220,11 @@ func (l *Line) handleCardPIN(c *api.Request) (int, any, error) {
 		return 0, nil, api.InvalidFields("new_pin and one of current_pin or cvv are required", "new_pin", "current_pin", "cvv")
 	case b.NewPIN == "":
 		return 0, nil, api.InvalidFields("new_pin is required", "new_pin")
-	case !allDigits(b.NewPIN):
+	case !api.AllDigits(b.NewPIN):
 		return 0, nil, api.InvalidFields("new_pin must be digits only", "new_pin")
 	case (b.CurrentPIN == "") == (b.CVV == ""):
 		return 0, nil, api.InvalidFields("exactly one of current_pin (change) or cvv (reset) is required", "current_pin", "cvv")
-	case b.CVV != "" && (len(b.CVV) != 3 || !allDigits(b.CVV)):
+	case b.CVV != "" && (len(b.CVV) != 3 || !api.AllDigits(b.CVV)):
 		return 0, nil, api.InvalidFields("cvv must be three digits", "cvv")
 	}
 	if card.Status != "active" && card.Status != "frozen" {

@@ -48,7 +48,7 @@ type Transaction struct {
 
 var txDirections = statusSet("debit", "credit", "none", "unknown")
 
-func isMinor(s string) bool { return allDigits(s) && len(s) <= 30 }
+func isMinor(s string) bool { return api.AllDigits(s) && len(s) <= 30 }
 
 // addCardTransaction validates and stores t on card c and books its
 // balance effect; on error nothing changes.
@@ -177,7 +177,7 @@ func (l *Line) handleCardTransactions(c *api.Request) (int, any, error) {
 	q := c.Req.URL.Query()
 	id := q.Get("id")
 	if id != "" {
-		if !uuidShaped(strings.TrimPrefix(id, "ctx_")) {
+		if !api.UUIDShaped(strings.TrimPrefix(id, "ctx_")) {
 			return 0, nil, api.InvalidFields("id must be a transaction id (ctx_ prefix optional)", "id")
 		}
 		id = WithIDPrefix("ctx_", id)
