@@ -1,6 +1,10 @@
 package simulator
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+)
 
 // EventsControl reads the events the simulator recorded for webhook
 // delivery and emits events of its own (sim.Events). Control API:
@@ -28,7 +32,9 @@ func (e *EventsControl) Emit(typ, object, id, externalMemberID, status string, v
 		if err := checkEventType(typ); err != nil {
 			return "", err
 		}
-		return e.s.runEmitEvent(typ, object, id, externalMemberID, status, version)
+		return inTx1(e.s, func(tx *kernel.Tx) (string, error) {
+			return e.s.emitEvent(tx, typ, object, id, externalMemberID, status, version, nil)
+		})
 	}, typ, object, id, externalMemberID, status, version)
 }
 
@@ -46,6 +52,8 @@ func (e *EventsControl) EmitExtra(typ, object, id, externalMemberID, status stri
 		if err := checkEventType(typ); err != nil {
 			return "", err
 		}
-		return e.s.emitEventExtra(typ, object, id, externalMemberID, status, version, extra)
+		return inTx1(e.s, func(tx *kernel.Tx) (string, error) {
+			return e.s.emitEvent(tx, typ, object, id, externalMemberID, status, version, extra)
+		})
 	}, typ, object, id, externalMemberID, status, version, extra)
 }

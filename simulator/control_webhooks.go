@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	mwallet "github.com/mwallet/mwallet-go"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/webhooks"
 )
 
@@ -83,7 +84,7 @@ func (w *WebhooksControl) AddEndpoint(rawURL string, events ...string) (id, secr
 		if err := checkEventTypes(events); err != nil {
 			return "", "", err
 		}
-		return w.s.runAddWebhookEndpoint(rawURL, events...)
+		return w.add(WebhookEndpointConfig{URL: rawURL, Events: events})
 	}, rawURL, events)
 }
 
@@ -94,40 +95,48 @@ func (w *WebhooksControl) AddEndpointConfig(cfg WebhookEndpointConfig) (id, secr
 		if err := checkEventTypes(cfg.Events); err != nil {
 			return "", "", err
 		}
-		return w.s.addWebhookEndpointConfig(cfg)
+		return w.add(cfg)
 	}, cfg)
 }
 
 // RemoveEndpoint deletes an endpoint; its pending deliveries become
 // no_subscriber. Control API: DELETE /_sim/webhooks/endpoints/{id}.
 func (w *WebhooksControl) RemoveEndpoint(id string) error {
-	return call1(w.s, "Webhooks.RemoveEndpoint", func() error { return unknownID("webhook endpoint", id, w.s.runRemoveWebhookEndpoint(id)) }, id)
+	return call1(w.s, "Webhooks.RemoveEndpoint", func() error {
+		return unknownID("webhook endpoint", id, inTx(w.s, func(tx *kernel.Tx) error { return w.s.st.webhooks.RemoveEndpoint(tx, id) }))
+	}, id)
 }
 
 // DisableEndpoint stops deliveries to an endpoint; its pending
 // deliveries become no_subscriber. Control API: POST
 // /_sim/webhooks/endpoints/{id}/disable.
 func (w *WebhooksControl) DisableEndpoint(id string) error {
-	return call1(w.s, "Webhooks.DisableEndpoint", func() error { return unknownID("webhook endpoint", id, w.s.disableWebhookEndpoint(id)) }, id)
+	return call1(w.s, "Webhooks.DisableEndpoint", func() error {
+		return unknownID("webhook endpoint", id, inTx(w.s, func(tx *kernel.Tx) error { _, err := w.s.st.webhooks.SetEndpointDisabled(tx, id, true); return err }))
+	}, id)
 }
 
 // EnableEndpoint re-enables a disabled endpoint for events queued from
 // now on (rows already turned no_subscriber stay so until redelivered).
 // Control API: POST /_sim/webhooks/endpoints/{id}/enable.
 func (w *WebhooksControl) EnableEndpoint(id string) error {
-	return call1(w.s, "Webhooks.EnableEndpoint", func() error { return unknownID("webhook endpoint", id, w.s.enableWebhookEndpoint(id)) }, id)
+	return call1(w.s, "Webhooks.EnableEndpoint", func() error {
+		return unknownID("webhook endpoint", id, inTx(w.s, func(tx *kernel.Tx) error { _, err := w.s.st.webhooks.SetEndpointDisabled(tx, id, false); return err }))
+	}, id)
 }
 
 // Endpoints returns the configured endpoints in creation order.
 // Control API: GET /_sim/webhooks/endpoints.
 func (w *WebhooksControl) Endpoints() []WebhookEndpoint {
-	return w.s.runWebhookEndpoints()
+	v, _ := inTx1(w.s, func(tx *kernel.Tx) ([]WebhookEndpoint, error) { return w.s.webhookEndpoints(tx), nil })
+	return v
 }
 
 // Deliveries returns every delivery row with its attempts, in the
 // order the rows were created. Control API: GET /_sim/webhooks/deliveries.
 func (w *WebhooksControl) Deliveries() []WebhookDelivery {
-	return w.s.runWebhookDeliveries()
+	v, _ := inTx1(w.s, func(tx *kernel.Tx) ([]WebhookDelivery, error) { return w.s.webhookDeliveries(tx), nil })
+	return v
 }
 
 // SetAutoDeliver switches automatic delivery on or off (default
@@ -138,7 +147,7 @@ func (w *WebhooksControl) Deliveries() []WebhookDelivery {
 // exactly when Flush is called. Control API: POST /_sim/webhooks/auto
 // with {"enabled": true}.
 func (w *WebhooksControl) SetAutoDeliver(on bool) error {
-	return call0(w.s, "Webhooks.SetAutoDeliver", func() { w.s.setWebhookAutoDeliver(on) }, on)
+	return call0(w.s, "Webhooks.SetAutoDeliver", func() { _ = inTx(w.s, func(tx *kernel.Tx) error { w.s.st.webhooks.SetAuto(tx, on); return nil }) }, on)
 }
 
 // Redeliver queues a dead, failed or no_subscriber delivery row for
@@ -147,4 +156,18 @@ func (w *WebhooksControl) SetAutoDeliver(on bool) error {
 // without whd_). Control API: POST /_sim/webhooks/deliveries/{id}/redeliver.
 func (w *WebhooksControl) Redeliver(id string) error {
 	return call1(w.s, "Webhooks.Redeliver", func() error { return unknownID("webhook delivery", id, w.s.redeliverWebhook(id)) }, id)
+}
+
+// add registers an endpoint with its own environment or secret (see
+// WebhookEndpointConfig) and returns its id and secret.
+func (w *WebhooksControl) add(cfg WebhookEndpointConfig) (id, secret string, err error) {
+	err = inTx(w.s, func(tx *kernel.Tx) error {
+		v, sec, err := w.s.st.webhooks.AddEndpoint(tx, webhookEndpointConfig(cfg))
+		if err != nil {
+			return err
+		}
+		id, secret = v.ID, sec
+		return nil
+	})
+	return id, secret, err
 }
