@@ -505,9 +505,7 @@ func TestControlNameTableIsComplete(t *testing.T) {
 		noName[normalize(op)] = true
 	}
 	var ops []string
-	for _, p := range simulator.ControlRoutes(sim) {
-		ops = append(ops, p)
-	}
+	ops = append(ops, simulator.ControlRoutes(sim)...)
 	for _, key := range sim.Actions() {
 		i := strings.LastIndex(key, "/")
 		withID := "POST /_sim/" + key[:i] + "/{}/" + key[i+1:]

@@ -150,7 +150,7 @@ type simState struct {
 	gw       *gatewayState
 	outcome  *outcomeState
 	stepUp   stepup.Line // the step-up line (internal/stepup)
-	listSeq  int64       // creation sequence of listed objects (nextSeq, paginate.go)
+	listSeq  int64       // creation sequence of listed objects (tx.NextSeq, lines.go)
 	// controlRoutes are the patterns of the control routes, as registered.
 	controlRoutes []string
 	// literalPaths maps each path registered without wildcards to the
