@@ -9,6 +9,7 @@ import (
 
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/merchant"
 )
 
 // MerchantStatus is the merchant's standing with the service.
@@ -54,21 +55,9 @@ type MerchantSettings struct {
 }
 
 func (s *Simulator) setMerchant(tx *kernel.Tx, ms MerchantSettings) error {
-	switch ms.Model {
-	case "", PlatformHosted, MerchantHosted:
-	default:
-		return errInvalidRequest(fmt.Sprintf("model %q: want platform_hosted or merchant_hosted", ms.Model))
-	}
-	if ms.Status != "" && !ms.Status.Known() {
-		return errInvalidRequest(fmt.Sprintf("status %q: want active, suspended, frozen or closed", ms.Status))
-	}
-	switch ms.Environment {
-	case "", Sandbox, Production:
-	default:
-		return errInvalidRequest(fmt.Sprintf("environment %q: want sandbox or production", ms.Environment))
-	}
-	if ms.FeeRateBps != nil && (*ms.FeeRateBps < 0 || *ms.FeeRateBps > 10000) {
-		return errInvalidRequest("fee_rate_bps must be between 0 and 10000")
+	change := merchant.Change{Model: string(ms.Model), Status: string(ms.Status), Env: string(ms.Environment), FeeRateBps: ms.FeeRateBps}
+	if err := change.Validate(); err != nil {
+		return errInvalidRequest(err.Error())
 	}
 	var allow map[string]bool
 	if ms.AssetAllowlist != nil {
@@ -118,22 +107,13 @@ func (s *Simulator) setMerchant(tx *kernel.Tx, ms MerchantSettings) error {
 			}
 		}
 	}
+	change.AssetAllowlist = allow
+	s.st.merchant.Apply(tx, change)
 	if ms.Model != "" {
-		s.st.merchant.Model = ms.Model
 		s.st.creds.Model = ms.Model
 	}
-	if ms.Status != "" {
-		s.st.merchant.Status = ms.Status
-	}
 	if ms.Environment != "" {
-		s.st.merchant.Env = ms.Environment
 		s.st.creds.Environment = ms.Environment
-	}
-	if ms.FeeRateBps != nil {
-		s.st.merchant.FeeRateBps = *ms.FeeRateBps
-	}
-	if ms.AssetAllowlist != nil {
-		s.st.merchant.AssetAllowlist = allow
 	}
 	if len(moves) > 0 || ms.Status == MerchantActive {
 		s.st.remit.AdvanceQueued(tx) // remittances waiting for merchant funds advance
@@ -156,11 +136,6 @@ func (in merchantJSONIn) settings() MerchantSettings {
 }
 
 func (s *Simulator) merchantJSON() map[string]any {
-	allow := make([]string, 0, len(s.st.merchant.AssetAllowlist))
-	for a := range s.st.merchant.AssetAllowlist {
-		allow = append(allow, a)
-	}
-	sort.Strings(allow)
 	prepaid := map[string]any{}
 	for _, a := range s.st.cat.all() {
 		prepaid[a.Code] = map[string]string{
@@ -168,10 +143,9 @@ func (s *Simulator) merchantJSON() map[string]any {
 			"locked":    s.st.ledger.Balance(AccountMerchantPrepaidLocked, a.Code).String(),
 		}
 	}
-	return map[string]any{
-		"id": s.st.merchant.ID, "model": s.st.merchant.Model, "status": s.st.merchant.Status, "environment": s.st.merchant.Env,
-		"fee_rate_bps": s.st.merchant.FeeRateBps, "asset_allowlist": allow, "prepaid": prepaid,
-	}
+	out := s.st.merchant.Fields()
+	out["prepaid"] = prepaid
+	return out
 }
 
 // KeySettings changes an API Key. Nil or zero fields leave the setting as it
@@ -217,7 +191,7 @@ func (s *Simulator) addKey(tx *kernel.Tx, clientID, apiKeyValue, signingKey stri
 	}
 	k := &apiKey{
 		ClientID: clientID, APIKey: apiKeyValue, SigningKey: signingKey,
-		Scopes: map[string]bool{}, Approved: map[string]bool{}, SignatureRequired: true, Env: s.st.merchant.Env,
+		Scopes: map[string]bool{}, Approved: map[string]bool{}, SignatureRequired: true, Env: Environment(s.st.merchant.Env()),
 	}
 	if err := s.applyKeySettings(k, ks); err != nil {
 		return nil, err
@@ -388,7 +362,7 @@ func (s *Simulator) memberControlJSON(m *member) map[string]any {
 	}
 	merchantID := m.MerchantID
 	if merchantID == "" {
-		merchantID = s.st.merchant.ID
+		merchantID = s.st.merchant.ID()
 	}
 	return map[string]any{
 		"id": m.ID, "external_member_id": m.ExternalID, "kyc_level": m.KYCLevel, "status": m.Status,
