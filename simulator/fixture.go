@@ -35,7 +35,7 @@ var serviceScopes = []string{"remittances:write", "kyc:read", "kyc:write"}
 // loadFixture loads the default fixture and the WithMember seeds; a seed that
 // cannot be created is an error.
 func (s *Simulator) loadFixture(tx *kernel.Tx) error {
-	s.st.merchant = merchant.New(s.st.creds.MerchantID, string(s.st.creds.Model), string(MerchantActive), string(s.st.creds.Environment))
+	s.st.merchant = merchant.New(merchantHost{s}, s.st.creds.MerchantID, string(s.st.creds.Model), string(MerchantActive), string(s.st.creds.Environment))
 	k := &apiKey{
 		ClientID:          s.st.creds.ClientID,
 		APIKey:            s.st.creds.APIKey,

@@ -33,7 +33,7 @@ func (s *Simulator) registerRemittances() {
 		if err := decodeControl(body, &in); err != nil {
 			return nil, err
 		}
-		if err := s.topUpPrepaid(tx, in.Asset, in.Amount); err != nil {
+		if err := s.st.merchant.TopUpPrepaid(tx, in.Asset, in.Amount); err != nil {
 			return nil, err
 		}
 		asset := strings.ToUpper(in.Asset)

@@ -44,15 +44,17 @@ type state struct {
 	FeeRateBps int64
 }
 
-// Line is the merchant line. Its state is part of the state image.
+// Line is the merchant line: its state, and its host. The state is part of
+// the state image; the host is not.
 type Line struct {
-	st state
+	st   state
+	host Host `image:"-"`
 }
 
 // New returns the line for the merchant id, with its custody model, status
-// and environment, no asset allowlist and no fee.
-func New(id, model, status, env string) *Line {
-	return &Line{st: state{ID: id, Model: model, Status: status, Env: env}}
+// and environment, no asset allowlist and no fee, answered by host.
+func New(host Host, id, model, status, env string) *Line {
+	return &Line{st: state{ID: id, Model: model, Status: status, Env: env}, host: host}
 }
 
 // ID is the merchant's id.

@@ -1,14 +1,30 @@
 package merchant
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel/kerneltest"
 )
 
 func i64(v int64) *int64 { return &v }
+
+// fakeHost answers the line from the fake kernel services and counts the
+// advances of the remittances waiting for merchant funds.
+type fakeHost struct {
+	svc      *kerneltest.Services
+	advances int
+}
+
+func (h *fakeHost) AdvanceQueued(*kernel.Tx) { h.advances++ }
+func (h *fakeHost) PrepaidBalance(_ *kernel.Tx, asset string) money.Amount {
+	return h.svc.Balance(kernel.AccountMerchantPrepaid, asset)
+}
 
 // view is what the line shows of the merchant through its accessors.
 type view struct {
@@ -78,7 +94,7 @@ func TestLineOnItsOwn(t *testing.T) {
 			svc := kerneltest.New()
 			tx := svc.Begin()
 			defer tx.End()
-			l := New("mch_1", PlatformHosted, StatusActive, Sandbox)
+			l := New(&fakeHost{svc: svc}, "mch_1", PlatformHosted, StatusActive, Sandbox)
 			err := tc.change.Validate()
 			if tc.wantErr != "" {
 				if err == nil || err.Error() != tc.wantErr {
@@ -107,7 +123,7 @@ func TestAccessorsDoNotShareState(t *testing.T) {
 	svc := kerneltest.New()
 	tx := svc.Begin()
 	defer tx.End()
-	l := New("mch_1", MerchantHosted, StatusActive, Sandbox)
+	l := New(&fakeHost{svc: svc}, "mch_1", MerchantHosted, StatusActive, Sandbox)
 	l.Apply(tx, Change{AssetAllowlist: map[string]bool{"USDT": true}})
 	got := l.AssetAllowlist()
 	got["BTC"] = true
@@ -124,6 +140,66 @@ func TestAccessorsDoNotShareState(t *testing.T) {
 	for _, st := range []string{StatusActive, StatusSuspended, StatusFrozen, StatusClosed} {
 		if !KnownStatus(st) {
 			t.Errorf("KnownStatus(%q) = false", st)
+		}
+	}
+}
+
+// TestPrepaid: the prepaid top-up and withdrawal, in order against one
+// account; a refused one moves nothing and advances nothing, a top-up
+// advances the waiting remittances once.
+func TestPrepaid(t *testing.T) {
+	t.Parallel()
+	svc := kerneltest.New()
+	tx := svc.Begin()
+	defer tx.End()
+	h := &fakeHost{svc: svc}
+	l := New(h, "mch_1", PlatformHosted, StatusActive, Sandbox)
+	steps := []struct {
+		name     string
+		withdraw bool
+		asset    string
+		amount   string
+		wantCode string // the api.Error code; "" for success
+		wantErr  error  // a ledger error instead
+		balance  string // prepaid USDT after the step
+		advances int
+	}{
+		{name: "top up", asset: " usdt ", amount: "100", balance: "100.000000", advances: 1},
+		{name: "top up zero", asset: "USDT", amount: "0", wantCode: "invalid_request", balance: "100.000000", advances: 1},
+		{name: "top up negative", asset: "USDT", amount: "-5", wantCode: "invalid_request", balance: "100.000000", advances: 1},
+		{name: "top up not an amount", asset: "USDT", amount: "ten", wantCode: "invalid_request", balance: "100.000000", advances: 1},
+		{name: "top up unknown asset", asset: "XYZ", amount: "1", wantCode: "invalid_request", balance: "100.000000", advances: 1},
+		{name: "top up too precise", asset: "USDT", amount: "1.0000001", wantCode: "invalid_request", balance: "100.000000", advances: 1},
+		{name: "withdraw part", withdraw: true, asset: "usdt", amount: "30.5", balance: "69.500000", advances: 1},
+		{name: "withdraw unknown asset", withdraw: true, asset: "XYZ", amount: "1", wantCode: "invalid_request", balance: "69.500000", advances: 1},
+		{name: "withdraw zero", withdraw: true, asset: "USDT", amount: "0", wantCode: "invalid_request", balance: "69.500000", advances: 1},
+		{name: "withdraw more than there is", withdraw: true, asset: "USDT", amount: "70", wantErr: kerneltest.ErrInsufficient, balance: "69.500000", advances: 1},
+		{name: "withdraw all", withdraw: true, asset: "USDT", balance: "0.000000", advances: 1},
+		{name: "top up again", asset: "USDT", amount: "2", balance: "2.000000", advances: 2},
+	}
+	for _, st := range steps {
+		var err error
+		if st.withdraw {
+			err = l.WithdrawPrepaid(tx, st.asset, st.amount)
+		} else {
+			err = l.TopUpPrepaid(tx, st.asset, st.amount)
+		}
+		var ae *api.Error
+		switch {
+		case st.wantCode != "":
+			if !errors.As(err, &ae) || ae.Code != st.wantCode {
+				t.Errorf("%s: err = %v, want %s", st.name, err, st.wantCode)
+			}
+		case st.wantErr != nil:
+			if !errors.Is(err, st.wantErr) {
+				t.Errorf("%s: err = %v, want %v", st.name, err, st.wantErr)
+			}
+		case err != nil:
+			t.Errorf("%s: err = %v", st.name, err)
+		}
+		got := []any{svc.Balance(kernel.AccountMerchantPrepaid, "USDT").String(), h.advances}
+		if diff := cmp.Diff([]any{st.balance, st.advances}, got); diff != "" {
+			t.Errorf("%s: balance, advances (-want +got):\n%s", st.name, diff)
 		}
 	}
 }
