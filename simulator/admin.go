@@ -54,71 +54,12 @@ type MerchantSettings struct {
 	Prepaid map[string]string
 }
 
-func (s *Simulator) setMerchant(tx *kernel.Tx, ms MerchantSettings) error {
-	change := merchant.Change{Model: string(ms.Model), Status: string(ms.Status), Env: string(ms.Environment), FeeRateBps: ms.FeeRateBps}
-	if err := change.Validate(); err != nil {
-		return errInvalidRequest(err.Error())
+// lineSettings are ms as the merchant line takes them.
+func (ms MerchantSettings) lineSettings() merchant.Settings {
+	return merchant.Settings{
+		Model: string(ms.Model), Status: string(ms.Status), Env: string(ms.Environment), FeeRateBps: ms.FeeRateBps,
+		AssetAllowlist: ms.AssetAllowlist, Prepaid: ms.Prepaid,
 	}
-	var allow map[string]bool
-	if ms.AssetAllowlist != nil {
-		allow = map[string]bool{}
-		for _, a := range ms.AssetAllowlist {
-			code := strings.ToUpper(strings.TrimSpace(a))
-			if s.st.cat.lookup(code) == nil {
-				return errInvalidRequest(fmt.Sprintf("asset_allowlist: unknown asset %q", a))
-			}
-			allow[code] = true
-		}
-	}
-	type move struct {
-		asset string
-		diff  money.Amount
-	}
-	var moves []move
-	for code, v := range ms.Prepaid {
-		code = strings.ToUpper(strings.TrimSpace(code))
-		want, err := s.st.cat.amount(code, v, decimalSigned)
-		if err != nil {
-			return errInvalidRequest(fmt.Sprintf("prepaid %s: %v", code, err))
-		}
-		if want.IsNegative() {
-			return errInvalidRequest(fmt.Sprintf("prepaid %s: negative", code))
-		}
-		diff, err := want.Sub(s.st.ledger.Balance(AccountMerchantPrepaid, code))
-		if err != nil {
-			return errInvalidRequest(fmt.Sprintf("prepaid %s: %v", code, err))
-		}
-		moves = append(moves, move{code, diff})
-	}
-	if len(moves) > 0 {
-		sort.Slice(moves, func(i, j int) bool { return moves[i].asset < moves[j].asset })
-		var postings []Posting
-		for _, m := range moves {
-			if m.diff.IsZero() {
-				continue
-			}
-			postings = append(postings,
-				Posting{Account: AccountMerchantPrepaid, Asset: m.asset, Amount: m.diff},
-				Posting{Account: AccountWorld, Asset: m.asset, Amount: m.diff.Neg()})
-		}
-		if len(postings) > 0 {
-			if err := s.st.ledger.Post(s.st.clock.Now(), "operator: set merchant prepaid", postings...); err != nil {
-				return err
-			}
-		}
-	}
-	change.AssetAllowlist = allow
-	s.st.merchant.Apply(tx, change)
-	if ms.Model != "" {
-		s.st.creds.Model = ms.Model
-	}
-	if ms.Environment != "" {
-		s.st.creds.Environment = ms.Environment
-	}
-	if len(moves) > 0 || ms.Status == MerchantActive {
-		s.st.remit.AdvanceQueued(tx) // remittances waiting for merchant funds advance
-	}
-	return nil
 }
 
 // merchantJSONIn is the body of POST /_sim/merchant.

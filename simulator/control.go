@@ -261,7 +261,7 @@ func (s *Simulator) registerControl() {
 		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
 		}
-		if err := s.setMerchant(tx, in.settings()); err != nil {
+		if err := s.st.merchant.Set(tx, in.settings().lineSettings()); err != nil {
 			return 0, nil, err
 		}
 		return http.StatusOK, s.merchantJSON(), nil

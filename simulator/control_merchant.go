@@ -15,7 +15,7 @@ type MerchantControl struct{ s *Simulator }
 // setting is invalid.
 func (m *MerchantControl) Set(ms MerchantSettings) error {
 	return call1(m.s, "Merchant.Set", func() error {
-		return merchantNameError(ms, inTx(m.s, func(tx *kernel.Tx) error { return m.s.setMerchant(tx, ms) }))
+		return merchantNameError(ms, inTx(m.s, func(tx *kernel.Tx) error { return m.s.st.merchant.Set(tx, ms.lineSettings()) }))
 	}, ms)
 }
 

@@ -1,8 +1,11 @@
 package simulator
 
 import (
+	"time"
+
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/merchant"
 )
 
 // merchantHost is the merchant line's merchant.Host.
@@ -15,4 +18,24 @@ func (h merchantHost) AdvanceQueued(tx *kernel.Tx) { h.s.st.remit.AdvanceQueued(
 // account.
 func (h merchantHost) PrepaidBalance(_ *kernel.Tx, asset string) money.Amount {
 	return h.s.st.ledger.Balance(AccountMerchantPrepaid, asset)
+}
+
+// Post posts a balanced ledger entry.
+func (h merchantHost) Post(_ *kernel.Tx, at time.Time, memo string, legs ...merchant.Posting) error {
+	postings := make([]Posting, 0, len(legs))
+	for _, p := range legs {
+		postings = append(postings, Posting{Account: p.Account, Asset: p.Asset, Amount: p.Amount})
+	}
+	return h.s.st.ledger.Post(at, memo, postings...)
+}
+
+// CredentialsChanged keeps the credentials' model and environment those of
+// the merchant.
+func (h merchantHost) CredentialsChanged(_ *kernel.Tx, model, env string) {
+	if model != "" {
+		h.s.st.creds.Model = Model(model)
+	}
+	if env != "" {
+		h.s.st.creds.Environment = Environment(env)
+	}
 }

@@ -3,6 +3,7 @@ package merchant
 import (
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -17,8 +18,32 @@ func i64(v int64) *int64 { return &v }
 // fakeHost answers the line from the fake kernel services and counts the
 // advances of the remittances waiting for merchant funds.
 type fakeHost struct {
-	svc      *kerneltest.Services
-	advances int
+	svc        *kerneltest.Services
+	advances   int
+	memos      []string
+	model, env string
+}
+
+// Post applies every leg to the fake ledger.
+func (h *fakeHost) Post(_ *kernel.Tx, _ time.Time, memo string, legs ...Posting) error {
+	for _, p := range legs {
+		v, err := h.svc.Balance(p.Account, p.Asset).Add(p.Amount)
+		if err != nil {
+			return err
+		}
+		h.svc.Set(p.Account, p.Asset, v)
+	}
+	h.memos = append(h.memos, memo)
+	return nil
+}
+
+func (h *fakeHost) CredentialsChanged(_ *kernel.Tx, model, env string) {
+	if model != "" {
+		h.model = model
+	}
+	if env != "" {
+		h.env = env
+	}
 }
 
 func (h *fakeHost) AdvanceQueued(*kernel.Tx) { h.advances++ }
@@ -201,5 +226,112 @@ func TestPrepaid(t *testing.T) {
 		if diff := cmp.Diff([]any{st.balance, st.advances}, got); diff != "" {
 			t.Errorf("%s: balance, advances (-want +got):\n%s", st.name, diff)
 		}
+	}
+}
+
+// TestSet: the operator's change of the merchant, every field and every
+// refusal; a refused change moves no setting, no balance, no credentials
+// and advances nothing.
+func TestSet(t *testing.T) {
+	t.Parallel()
+	type after struct {
+		View       view
+		Prepaid    string
+		World      string
+		Advances   int
+		Memos      []string
+		Model, Env string
+	}
+	start := after{
+		View: view{ID: "mch_1", Model: PlatformHosted, Status: StatusSuspended, Env: Sandbox,
+			Platform: true, Allow: []string{}, AllowsUSDT: true, AllowsBTC: true},
+		Prepaid: "10.000000", World: "0.000000",
+	}
+	tests := []struct {
+		name    string
+		set     Settings
+		wantErr string
+		want    func(a after) after
+	}{
+		{name: "nothing", want: func(a after) after { return a }},
+		{name: "model and environment reach the credentials", set: Settings{Model: MerchantHosted, Env: Production},
+			want: func(a after) after {
+				a.View.Model, a.View.MerchantHosted, a.View.Platform, a.View.Env = MerchantHosted, true, false, Production
+				a.Model, a.Env = MerchantHosted, Production
+				return a
+			}},
+		{name: "active advances the waiting remittances", set: Settings{Status: StatusActive},
+			want: func(a after) after { a.View.Status, a.View.Active, a.Advances = StatusActive, true, 1; return a }},
+		{name: "frozen advances nothing", set: Settings{Status: StatusFrozen},
+			want: func(a after) after { a.View.Status = StatusFrozen; return a }},
+		{name: "fee", set: Settings{FeeRateBps: i64(30)},
+			want: func(a after) after { a.View.Fee = 30; return a }},
+		{name: "allowlist is upper-cased and trimmed", set: Settings{AssetAllowlist: []string{" usdt "}},
+			want: func(a after) after { a.View.Allow, a.View.AllowsBTC = []string{"USDT"}, false; return a }},
+		{name: "prepaid up", set: Settings{Prepaid: map[string]string{"usdt": "25"}},
+			want: func(a after) after {
+				a.Prepaid, a.World, a.Advances = "25.000000", "-15.000000", 1
+				a.Memos = []string{"operator: set merchant prepaid"}
+				return a
+			}},
+		{name: "prepaid down to zero", set: Settings{Prepaid: map[string]string{"USDT": "0"}},
+			want: func(a after) after {
+				a.Prepaid, a.World, a.Advances = "0.000000", "10.000000", 1
+				a.Memos = []string{"operator: set merchant prepaid"}
+				return a
+			}},
+		{name: "prepaid unchanged posts nothing but advances", set: Settings{Prepaid: map[string]string{"USDT": "10"}},
+			want: func(a after) after { a.Advances = 1; return a }},
+		{name: "unknown allowlist asset", set: Settings{FeeRateBps: i64(5), AssetAllowlist: []string{"USDT", "DOGE"}},
+			wantErr: `invalid_request: asset_allowlist: unknown asset "DOGE"`},
+		{name: "negative prepaid", set: Settings{Model: MerchantHosted, Prepaid: map[string]string{"USDT": "-1"}},
+			wantErr: "invalid_request: prepaid USDT: negative"},
+		{name: "prepaid of an unknown asset", set: Settings{Status: StatusActive, Prepaid: map[string]string{"XYZ": "1"}},
+			wantErr: "invalid_request: prepaid XYZ: kerneltest: unknown asset XYZ"},
+		{name: "bad model", set: Settings{Model: "x", Prepaid: map[string]string{"USDT": "5"}},
+			wantErr: `invalid_request: model "x": want platform_hosted or merchant_hosted`},
+		{name: "bad environment", set: Settings{Env: "dev"},
+			wantErr: `invalid_request: environment "dev": want sandbox or production`},
+		{name: "bad fee", set: Settings{FeeRateBps: i64(10001)},
+			wantErr: "invalid_request: fee_rate_bps must be between 0 and 10000"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			svc := kerneltest.New()
+			svc.Scales["BTC"] = 8
+			tx := svc.Begin()
+			defer tx.End()
+			ten, err := tx.Amount("USDT", "10")
+			if err != nil {
+				t.Fatal(err)
+			}
+			svc.Set(kernel.AccountMerchantPrepaid, "USDT", ten)
+			svc.Set(kernel.AccountWorld, "USDT", money.Zero(6))
+			h := &fakeHost{svc: svc}
+			l := New(h, "mch_1", PlatformHosted, StatusSuspended, Sandbox)
+			err = l.Set(tx, tc.set)
+			got := after{
+				View:     viewOf(l),
+				Prepaid:  svc.Balance(kernel.AccountMerchantPrepaid, "USDT").String(),
+				World:    svc.Balance(kernel.AccountWorld, "USDT").String(),
+				Advances: h.advances, Memos: h.memos, Model: h.model, Env: h.env,
+			}
+			want := start
+			if tc.wantErr != "" {
+				var ae *api.Error
+				if !errors.As(err, &ae) || err.Error() != tc.wantErr {
+					t.Fatalf("Set = %v, want %q", err, tc.wantErr)
+				}
+			} else {
+				if err != nil {
+					t.Fatalf("Set = %v", err)
+				}
+				want = tc.want(start)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("after Set (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package merchant
 
 import (
 	"strings"
+	"time"
 
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
@@ -19,6 +20,11 @@ type Host interface {
 	// PrepaidBalance is the available balance of asset in the merchant
 	// prepaid account.
 	PrepaidBalance(tx *kernel.Tx, asset string) money.Amount
+	// Post posts a balanced ledger entry.
+	Post(tx *kernel.Tx, at time.Time, memo string, legs ...Posting) error
+	// CredentialsChanged records the merchant's new custody model and
+	// environment ("" when unchanged) in the simulator's credentials.
+	CredentialsChanged(tx *kernel.Tx, model, env string)
 }
 
 // TopUpPrepaid credits the merchant prepaid account from outside money
