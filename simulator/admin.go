@@ -76,19 +76,6 @@ func (in merchantJSONIn) settings() MerchantSettings {
 	return MerchantSettings(in)
 }
 
-func (s *Simulator) merchantJSON() map[string]any {
-	prepaid := map[string]any{}
-	for _, a := range s.st.cat.all() {
-		prepaid[a.Code] = map[string]string{
-			"available": s.st.ledger.Balance(AccountMerchantPrepaid, a.Code).String(),
-			"locked":    s.st.ledger.Balance(AccountMerchantPrepaidLocked, a.Code).String(),
-		}
-	}
-	out := s.st.merchant.Fields()
-	out["prepaid"] = prepaid
-	return out
-}
-
 // KeySettings changes an API Key. Nil or zero fields leave the setting as it
 // is.
 type KeySettings struct {
@@ -282,15 +269,6 @@ func (s *Simulator) Balance(memberID, asset string) (available, locked money.Amo
 		return money.Zero(sc), money.Zero(sc)
 	}
 	return s.st.ledger.Balance(MemberAvailable(m.ID), asset), s.st.ledger.Balance(MemberLocked(m.ID), asset)
-}
-
-// prepaidBalance returns the merchant prepaid available and locked balance in
-// asset.
-func (s *Simulator) prepaidBalance(asset string) (available, locked money.Amount) {
-	tx := s.k.Begin()
-	defer tx.End()
-	asset = strings.ToUpper(asset)
-	return s.st.ledger.Balance(AccountMerchantPrepaid, asset), s.st.ledger.Balance(AccountMerchantPrepaidLocked, asset)
 }
 
 func (s *Simulator) memberControlJSON(m *member) map[string]any {

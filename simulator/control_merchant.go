@@ -40,7 +40,12 @@ func (m *MerchantControl) WithdrawPrepaid(asset, amount string) error {
 // PrepaidBalance returns the merchant prepaid available and locked balance in
 // asset.
 func (m *MerchantControl) PrepaidBalance(asset string) (available, locked money.Amount) {
-	return m.s.prepaidBalance(asset)
+	type balance struct{ available, locked money.Amount }
+	b, _ := inTx1(m.s, func(tx *kernel.Tx) (balance, error) {
+		available, locked := m.s.st.merchant.Prepaid(tx, asset)
+		return balance{available, locked}, nil
+	})
+	return b.available, b.locked
 }
 
 // SetPOBOSubaccount sets whether the merchant has an active upstream

@@ -14,10 +14,20 @@ type merchantHost struct{ s *Simulator }
 // AdvanceQueued advances the remittances waiting for merchant funds.
 func (h merchantHost) AdvanceQueued(tx *kernel.Tx) { h.s.st.remit.AdvanceQueued(tx) }
 
-// PrepaidBalance is the available balance of asset in the merchant prepaid
-// account.
-func (h merchantHost) PrepaidBalance(_ *kernel.Tx, asset string) money.Amount {
-	return h.s.st.ledger.Balance(AccountMerchantPrepaid, asset)
+// Prepaid is the available and locked balance of asset in the merchant
+// prepaid account.
+func (h merchantHost) Prepaid(_ *kernel.Tx, asset string) (available, locked money.Amount) {
+	return h.s.st.ledger.Balance(AccountMerchantPrepaid, asset), h.s.st.ledger.Balance(AccountMerchantPrepaidLocked, asset)
+}
+
+// AssetCodes are the codes of the catalogue's assets, in its order.
+func (h merchantHost) AssetCodes(*kernel.Tx) []string {
+	all := h.s.st.cat.all()
+	codes := make([]string, 0, len(all))
+	for _, a := range all {
+		codes = append(codes, a.Code)
+	}
+	return codes
 }
 
 // Post posts a balanced ledger entry.

@@ -47,9 +47,10 @@ func (h *fakeHost) CredentialsChanged(_ *kernel.Tx, model, env string) {
 }
 
 func (h *fakeHost) AdvanceQueued(*kernel.Tx) { h.advances++ }
-func (h *fakeHost) PrepaidBalance(_ *kernel.Tx, asset string) money.Amount {
-	return h.svc.Balance(kernel.AccountMerchantPrepaid, asset)
+func (h *fakeHost) Prepaid(_ *kernel.Tx, asset string) (available, locked money.Amount) {
+	return h.svc.Balance(kernel.AccountMerchantPrepaid, asset), h.svc.Balance(kernel.AccountMerchantPrepaidLocked, asset)
 }
+func (h *fakeHost) AssetCodes(*kernel.Tx) []string { return []string{"USDT"} }
 
 // view is what the line shows of the merchant through its accessors.
 type view struct {
@@ -333,5 +334,28 @@ func TestSet(t *testing.T) {
 				t.Errorf("after Set (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestJSON: the operator API's merchant carries the settings and, per
+// catalogue asset, the prepaid balances.
+func TestJSON(t *testing.T) {
+	t.Parallel()
+	svc := kerneltest.New()
+	tx := svc.Begin()
+	defer tx.End()
+	l := New(&fakeHost{svc: svc}, "mch_1", PlatformHosted, StatusActive, Production)
+	if err := l.TopUpPrepaid(tx, "USDT", "7.5"); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"id": "mch_1", "model": PlatformHosted, "status": StatusActive, "environment": Production,
+		"fee_rate_bps": int64(0), "asset_allowlist": []string{},
+		"prepaid": map[string]any{"USDT": map[string]string{"available": "7.500000", "locked": "0.000000"}}}
+	if diff := cmp.Diff(want, l.JSON(tx)); diff != "" {
+		t.Errorf("JSON (-want +got):\n%s", diff)
+	}
+	available, locked := l.Prepaid(tx, "usdt")
+	if got := []string{available.String(), locked.String()}; !cmp.Equal(got, []string{"7.500000", "0.000000"}) {
+		t.Errorf("Prepaid(usdt) = %v", got)
 	}
 }

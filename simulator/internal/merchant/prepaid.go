@@ -17,9 +17,11 @@ import (
 type Host interface {
 	// AdvanceQueued advances the remittances waiting for merchant funds.
 	AdvanceQueued(tx *kernel.Tx)
-	// PrepaidBalance is the available balance of asset in the merchant
+	// Prepaid is the available and locked balance of asset in the merchant
 	// prepaid account.
-	PrepaidBalance(tx *kernel.Tx, asset string) money.Amount
+	Prepaid(tx *kernel.Tx, asset string) (available, locked money.Amount)
+	// AssetCodes are the codes of the catalogue's assets, in its order.
+	AssetCodes(tx *kernel.Tx) []string
 	// Post posts a balanced ledger entry.
 	Post(tx *kernel.Tx, at time.Time, memo string, legs ...Posting) error
 	// CredentialsChanged records the merchant's new custody model and
@@ -50,7 +52,7 @@ func (l *Line) WithdrawPrepaid(tx *kernel.Tx, asset, amount string) error {
 	if _, ok := tx.AssetScale(asset); !ok {
 		return api.InvalidRequest("unknown asset " + asset)
 	}
-	amt := l.host.PrepaidBalance(tx, asset)
+	amt, _ := l.host.Prepaid(tx, asset)
 	if amount != "" {
 		v, err := tx.Amount(asset, amount)
 		if err != nil || v.Sign() <= 0 {
@@ -59,4 +61,24 @@ func (l *Line) WithdrawPrepaid(tx *kernel.Tx, asset, amount string) error {
 		amt = v
 	}
 	return tx.Transfer(tx.Now(), "merchant prepaid withdrawal", asset, amt, kernel.AccountMerchantPrepaid, kernel.AccountWorld)
+}
+
+// Prepaid is the available and locked balance of asset (any case) in the
+// merchant prepaid account.
+func (l *Line) Prepaid(tx *kernel.Tx, asset string) (available, locked money.Amount) {
+	return l.host.Prepaid(tx, strings.ToUpper(asset))
+}
+
+// JSON is the merchant as the operator API renders it (GET and POST
+// /_sim/merchant): its settings and, per catalogue asset, its prepaid
+// balances.
+func (l *Line) JSON(tx *kernel.Tx) map[string]any {
+	prepaid := map[string]any{}
+	for _, code := range l.host.AssetCodes(tx) {
+		available, locked := l.host.Prepaid(tx, code)
+		prepaid[code] = map[string]string{"available": available.String(), "locked": locked.String()}
+	}
+	out := l.Fields()
+	out["prepaid"] = prepaid
+	return out
 }

@@ -64,7 +64,8 @@ func (l *Line) Set(tx *kernel.Tx, ms Settings) error {
 		if want.IsNegative() {
 			return api.InvalidRequest(fmt.Sprintf("prepaid %s: negative", code))
 		}
-		diff, err := want.Sub(l.host.PrepaidBalance(tx, code))
+		have, _ := l.host.Prepaid(tx, code)
+		diff, err := want.Sub(have)
 		if err != nil {
 			return api.InvalidRequest(fmt.Sprintf("prepaid %s: %v", code, err))
 		}
