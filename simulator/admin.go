@@ -9,6 +9,7 @@ import (
 
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/merchant"
 )
 
 // MerchantStatus is the merchant's standing with the service.
@@ -53,92 +54,12 @@ type MerchantSettings struct {
 	Prepaid map[string]string
 }
 
-func (s *Simulator) setMerchant(tx *kernel.Tx, ms MerchantSettings) error {
-	switch ms.Model {
-	case "", PlatformHosted, MerchantHosted:
-	default:
-		return errInvalidRequest(fmt.Sprintf("model %q: want platform_hosted or merchant_hosted", ms.Model))
+// lineSettings are ms as the merchant line takes them.
+func (ms MerchantSettings) lineSettings() merchant.Settings {
+	return merchant.Settings{
+		Model: string(ms.Model), Status: string(ms.Status), Env: string(ms.Environment), FeeRateBps: ms.FeeRateBps,
+		AssetAllowlist: ms.AssetAllowlist, Prepaid: ms.Prepaid,
 	}
-	if ms.Status != "" && !ms.Status.Known() {
-		return errInvalidRequest(fmt.Sprintf("status %q: want active, suspended, frozen or closed", ms.Status))
-	}
-	switch ms.Environment {
-	case "", Sandbox, Production:
-	default:
-		return errInvalidRequest(fmt.Sprintf("environment %q: want sandbox or production", ms.Environment))
-	}
-	if ms.FeeRateBps != nil && (*ms.FeeRateBps < 0 || *ms.FeeRateBps > 10000) {
-		return errInvalidRequest("fee_rate_bps must be between 0 and 10000")
-	}
-	var allow map[string]bool
-	if ms.AssetAllowlist != nil {
-		allow = map[string]bool{}
-		for _, a := range ms.AssetAllowlist {
-			code := strings.ToUpper(strings.TrimSpace(a))
-			if s.st.cat.lookup(code) == nil {
-				return errInvalidRequest(fmt.Sprintf("asset_allowlist: unknown asset %q", a))
-			}
-			allow[code] = true
-		}
-	}
-	type move struct {
-		asset string
-		diff  money.Amount
-	}
-	var moves []move
-	for code, v := range ms.Prepaid {
-		code = strings.ToUpper(strings.TrimSpace(code))
-		want, err := s.st.cat.amount(code, v, decimalSigned)
-		if err != nil {
-			return errInvalidRequest(fmt.Sprintf("prepaid %s: %v", code, err))
-		}
-		if want.IsNegative() {
-			return errInvalidRequest(fmt.Sprintf("prepaid %s: negative", code))
-		}
-		diff, err := want.Sub(s.st.ledger.Balance(AccountMerchantPrepaid, code))
-		if err != nil {
-			return errInvalidRequest(fmt.Sprintf("prepaid %s: %v", code, err))
-		}
-		moves = append(moves, move{code, diff})
-	}
-	if len(moves) > 0 {
-		sort.Slice(moves, func(i, j int) bool { return moves[i].asset < moves[j].asset })
-		var postings []Posting
-		for _, m := range moves {
-			if m.diff.IsZero() {
-				continue
-			}
-			postings = append(postings,
-				Posting{Account: AccountMerchantPrepaid, Asset: m.asset, Amount: m.diff},
-				Posting{Account: AccountWorld, Asset: m.asset, Amount: m.diff.Neg()})
-		}
-		if len(postings) > 0 {
-			if err := s.st.ledger.Post(s.st.clock.Now(), "operator: set merchant prepaid", postings...); err != nil {
-				return err
-			}
-		}
-	}
-	if ms.Model != "" {
-		s.st.merchant.Model = ms.Model
-		s.st.creds.Model = ms.Model
-	}
-	if ms.Status != "" {
-		s.st.merchant.Status = ms.Status
-	}
-	if ms.Environment != "" {
-		s.st.merchant.Env = ms.Environment
-		s.st.creds.Environment = ms.Environment
-	}
-	if ms.FeeRateBps != nil {
-		s.st.merchant.FeeRateBps = *ms.FeeRateBps
-	}
-	if ms.AssetAllowlist != nil {
-		s.st.merchant.AssetAllowlist = allow
-	}
-	if len(moves) > 0 || ms.Status == MerchantActive {
-		s.st.remit.AdvanceQueued(tx) // remittances waiting for merchant funds advance
-	}
-	return nil
 }
 
 // merchantJSONIn is the body of POST /_sim/merchant.
@@ -153,25 +74,6 @@ type merchantJSONIn struct {
 
 func (in merchantJSONIn) settings() MerchantSettings {
 	return MerchantSettings(in)
-}
-
-func (s *Simulator) merchantJSON() map[string]any {
-	allow := make([]string, 0, len(s.st.merchant.AssetAllowlist))
-	for a := range s.st.merchant.AssetAllowlist {
-		allow = append(allow, a)
-	}
-	sort.Strings(allow)
-	prepaid := map[string]any{}
-	for _, a := range s.st.cat.all() {
-		prepaid[a.Code] = map[string]string{
-			"available": s.st.ledger.Balance(AccountMerchantPrepaid, a.Code).String(),
-			"locked":    s.st.ledger.Balance(AccountMerchantPrepaidLocked, a.Code).String(),
-		}
-	}
-	return map[string]any{
-		"id": s.st.merchant.ID, "model": s.st.merchant.Model, "status": s.st.merchant.Status, "environment": s.st.merchant.Env,
-		"fee_rate_bps": s.st.merchant.FeeRateBps, "asset_allowlist": allow, "prepaid": prepaid,
-	}
 }
 
 // KeySettings changes an API Key. Nil or zero fields leave the setting as it
@@ -217,7 +119,7 @@ func (s *Simulator) addKey(tx *kernel.Tx, clientID, apiKeyValue, signingKey stri
 	}
 	k := &apiKey{
 		ClientID: clientID, APIKey: apiKeyValue, SigningKey: signingKey,
-		Scopes: map[string]bool{}, Approved: map[string]bool{}, SignatureRequired: true, Env: s.st.merchant.Env,
+		Scopes: map[string]bool{}, Approved: map[string]bool{}, SignatureRequired: true, Env: Environment(s.st.merchant.Env()),
 	}
 	if err := s.applyKeySettings(k, ks); err != nil {
 		return nil, err
@@ -369,15 +271,6 @@ func (s *Simulator) Balance(memberID, asset string) (available, locked money.Amo
 	return s.st.ledger.Balance(MemberAvailable(m.ID), asset), s.st.ledger.Balance(MemberLocked(m.ID), asset)
 }
 
-// prepaidBalance returns the merchant prepaid available and locked balance in
-// asset.
-func (s *Simulator) prepaidBalance(asset string) (available, locked money.Amount) {
-	tx := s.k.Begin()
-	defer tx.End()
-	asset = strings.ToUpper(asset)
-	return s.st.ledger.Balance(AccountMerchantPrepaid, asset), s.st.ledger.Balance(AccountMerchantPrepaidLocked, asset)
-}
-
 func (s *Simulator) memberControlJSON(m *member) map[string]any {
 	balances := map[string]any{}
 	for _, a := range s.st.cat.all() {
@@ -388,7 +281,7 @@ func (s *Simulator) memberControlJSON(m *member) map[string]any {
 	}
 	merchantID := m.MerchantID
 	if merchantID == "" {
-		merchantID = s.st.merchant.ID
+		merchantID = s.st.merchant.ID()
 	}
 	return map[string]any{
 		"id": m.ID, "external_member_id": m.ExternalID, "kyc_level": m.KYCLevel, "status": m.Status,

@@ -40,7 +40,7 @@ type networkJSON struct {
 // listAssets answers GET /v1/assets: every enabled asset, narrowed by the
 // merchant's allowlist when it has one (catalogue.listing).
 func (s *Simulator) listAssets(*rc) (int, any, error) {
-	b, err := s.st.cat.listing(s.st.merchant.AssetAllowlist)
+	b, err := s.st.cat.listing(s.st.merchant.AssetAllowlist())
 	if err != nil {
 		return 0, nil, err
 	}

@@ -254,17 +254,17 @@ func (s *Simulator) registerControl() {
 
 	// Merchant and Keys.
 	s.control("GET /_sim/merchant", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		return http.StatusOK, s.merchantJSON(), nil
+		return http.StatusOK, s.st.merchant.JSON(tx), nil
 	})
 	s.control("POST /_sim/merchant", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
 		var in merchantJSONIn
 		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
 		}
-		if err := s.setMerchant(tx, in.settings()); err != nil {
+		if err := s.st.merchant.Set(tx, in.settings().lineSettings()); err != nil {
 			return 0, nil, err
 		}
-		return http.StatusOK, s.merchantJSON(), nil
+		return http.StatusOK, s.st.merchant.JSON(tx), nil
 	})
 	s.control("GET /_sim/keys", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		ids := make([]string, 0, len(s.st.keys))

@@ -15,7 +15,7 @@ type MerchantControl struct{ s *Simulator }
 // setting is invalid.
 func (m *MerchantControl) Set(ms MerchantSettings) error {
 	return call1(m.s, "Merchant.Set", func() error {
-		return merchantNameError(ms, inTx(m.s, func(tx *kernel.Tx) error { return m.s.setMerchant(tx, ms) }))
+		return merchantNameError(ms, inTx(m.s, func(tx *kernel.Tx) error { return m.s.st.merchant.Set(tx, ms.lineSettings()) }))
 	}, ms)
 }
 
@@ -23,20 +23,29 @@ func (m *MerchantControl) Set(ms MerchantSettings) error {
 // asset and advances the remittances waiting for merchant funds. Control
 // action merchant/prepaid/topup, body {"asset", "amount"}.
 func (m *MerchantControl) TopUpPrepaid(asset, amount string) error {
-	return call1(m.s, "Merchant.TopUpPrepaid", func() error { return m.s.badAsset(asset, m.s.topUpMerchantPrepaid(asset, amount)) }, asset, amount)
+	return call1(m.s, "Merchant.TopUpPrepaid", func() error {
+		return m.s.badAsset(asset, inTx(m.s, func(tx *kernel.Tx) error { return m.s.st.merchant.TopUpPrepaid(tx, asset, amount) }))
+	}, asset, amount)
 }
 
 // WithdrawPrepaid takes amount of asset out of the merchant prepaid
 // account ("" takes the whole available prepaid balance), for example to
 // play a merchant whose prepaid cannot fund a remittance.
 func (m *MerchantControl) WithdrawPrepaid(asset, amount string) error {
-	return call1(m.s, "Merchant.WithdrawPrepaid", func() error { return m.s.badAsset(asset, m.s.withdrawMerchantPrepaid(asset, amount)) }, asset, amount)
+	return call1(m.s, "Merchant.WithdrawPrepaid", func() error {
+		return m.s.badAsset(asset, inTx(m.s, func(tx *kernel.Tx) error { return m.s.st.merchant.WithdrawPrepaid(tx, asset, amount) }))
+	}, asset, amount)
 }
 
 // PrepaidBalance returns the merchant prepaid available and locked balance in
 // asset.
 func (m *MerchantControl) PrepaidBalance(asset string) (available, locked money.Amount) {
-	return m.s.prepaidBalance(asset)
+	type balance struct{ available, locked money.Amount }
+	b, _ := inTx1(m.s, func(tx *kernel.Tx) (balance, error) {
+		available, locked := m.s.st.merchant.Prepaid(tx, asset)
+		return balance{available, locked}, nil
+	})
+	return b.available, b.locked
 }
 
 // SetPOBOSubaccount sets whether the merchant has an active upstream

@@ -72,7 +72,7 @@ func (q *QRPayControl) SetMerchantFeeRate(bps int64) error {
 		if bps < 0 || bps > 10000 {
 			return fmt.Errorf("fee rate %d bps out of 0..10000", bps)
 		}
-		return q.tx(func(*kernel.Tx) error { q.s.st.merchant.FeeRateBps = bps; return nil })
+		return q.tx(func(tx *kernel.Tx) error { q.s.st.merchant.SetFeeRateBps(tx, bps); return nil })
 	}, bps)
 }
 

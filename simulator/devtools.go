@@ -177,7 +177,7 @@ func (s *Simulator) state(tx *kernel.Tx) StateSnapshot {
 		PendingTimers: s.st.clock.pending(),
 		PartialReplay: s.partialReplay(),
 		Merchant: MerchantSnapshot{
-			ID: s.st.merchant.ID, Model: s.st.merchant.Model, Status: s.st.merchant.Status, Environment: s.st.merchant.Env,
+			ID: s.st.merchant.ID(), Model: Model(s.st.merchant.Model()), Status: MerchantStatus(s.st.merchant.Status()), Environment: Environment(s.st.merchant.Env()),
 		},
 	}
 	for _, a := range s.st.cat.all() {

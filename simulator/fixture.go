@@ -5,6 +5,7 @@ import (
 
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/members"
+	"github.com/mwallet/mwallet-go/simulator/internal/merchant"
 )
 
 // contractScopes are the scopes the contract names.
@@ -34,12 +35,7 @@ var serviceScopes = []string{"remittances:write", "kyc:read", "kyc:write"}
 // loadFixture loads the default fixture and the WithMember seeds; a seed that
 // cannot be created is an error.
 func (s *Simulator) loadFixture(tx *kernel.Tx) error {
-	s.st.merchant = &merchantState{
-		ID:     s.st.creds.MerchantID,
-		Model:  s.st.creds.Model,
-		Status: MerchantActive,
-		Env:    s.st.creds.Environment,
-	}
+	s.st.merchant = merchant.New(merchantHost{s}, s.st.creds.MerchantID, string(s.st.creds.Model), string(MerchantActive), string(s.st.creds.Environment))
 	k := &apiKey{
 		ClientID:          s.st.creds.ClientID,
 		APIKey:            s.st.creds.APIKey,

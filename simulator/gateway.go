@@ -377,10 +377,10 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 	if !key.ipAllowed(remoteIP(r)) {
 		return fail(newErr("ip_not_allowed", "the caller address is not allowed for this key"))
 	}
-	if tok.Env != s.st.merchant.Env || key.Env != s.st.merchant.Env {
+	if tok.Env != Environment(s.st.merchant.Env()) || key.Env != Environment(s.st.merchant.Env()) {
 		return fail(newErr("environment_mismatch", "the access token belongs to another environment"))
 	}
-	switch s.st.merchant.Status {
+	switch MerchantStatus(s.st.merchant.Status()) {
 	case MerchantActive:
 	case MerchantSuspended:
 		if isWrite(r.Method) {
@@ -434,7 +434,7 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 	if !api.UUIDShaped(c.IdemKey) {
 		return fail(newErr("idempotency_key_invalid", "x-idempotency-key must be UUID-shaped (8-4-4-4-12 hex)"))
 	}
-	recKey := idemKey(s.st.merchant.ID, c.IdemKey)
+	recKey := idemKey(s.st.merchant.ID(), c.IdemKey)
 	endpointID := r.Method + " " + r.URL.EscapedPath()
 	hash := s.st.gw.bodyDigest(body)
 	rec, ae := s.st.gw.idem.check(recKey, endpointID, hash, now, s.st.gw.maxIdem)

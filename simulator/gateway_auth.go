@@ -50,7 +50,7 @@ func (s *Simulator) issueToken(r *http.Request, clientID, requestID string) resp
 	if !key.ipAllowed(remoteIP(r)) {
 		return errorResponse(newErr("ip_not_allowed", "the caller address is not allowed for this key"), requestID)
 	}
-	if key.Env != s.st.merchant.Env {
+	if key.Env != Environment(s.st.merchant.Env()) {
 		return errorResponse(newErr("environment_mismatch", "the credentials belong to another environment"), requestID)
 	}
 	recent := s.st.gw.exchanges[clientID]
@@ -76,7 +76,7 @@ func (s *Simulator) issueToken(r *http.Request, clientID, requestID string) resp
 			raw[i+j] = byte(v >> (8 * j))
 		}
 	}
-	t := &token{Value: "tok_" + base64.RawURLEncoding.EncodeToString(raw[:]), ClientID: key.ClientID, Env: s.st.merchant.Env, ExpiresAt: now.Add(tokenTTL)}
+	t := &token{Value: "tok_" + base64.RawURLEncoding.EncodeToString(raw[:]), ClientID: key.ClientID, Env: Environment(s.st.merchant.Env()), ExpiresAt: now.Add(tokenTTL)}
 	s.st.tokens[t.Value] = t
 	s.st.gw.tokenQ.push(t.Value, t.ExpiresAt)
 	return jsonResponse(http.StatusOK, map[string]any{
@@ -116,7 +116,7 @@ func (s *Simulator) verifySignature(r *http.Request, key *apiKey, body []byte, n
 	if !hmac.Equal([]byte(want), []byte(sig)) {
 		return refuse("invalid_signature", "signature mismatch", mismatchProblem(sig))
 	}
-	nk := string(s.st.merchant.Env) + "|" + nonce
+	nk := s.st.merchant.Env() + "|" + nonce
 	if exp, used := s.st.gw.nonces[nk]; used && now.Before(exp) {
 		return newErr("nonce_reused", "x-nonce was already used within 5 minutes")
 	}
@@ -238,7 +238,7 @@ func (s *Simulator) resolveMember(v string) (*member, *apiError) {
 	} else {
 		m = s.st.members.ByExternal(v)
 	}
-	if m == nil || (m.MerchantID != "" && m.MerchantID != s.st.merchant.ID) || m.Status == "suspended" || m.Status == "blocklisted" {
+	if m == nil || (m.MerchantID != "" && m.MerchantID != s.st.merchant.ID()) || m.Status == "suspended" || m.Status == "blocklisted" {
 		return nil, newErr("member_not_found", "member not found")
 	}
 	return m, nil

@@ -56,18 +56,18 @@ func (s *Simulator) registerDeposits() {
 // depositsHost is the deposits line's deposits.Host.
 type depositsHost struct{ s *Simulator }
 
-func (h depositsHost) MerchantID(*kernel.Tx) string { return h.s.st.merchant.ID }
+func (h depositsHost) MerchantID(*kernel.Tx) string { return h.s.st.merchant.ID() }
 
-func (h depositsHost) PlatformHosted(*kernel.Tx) bool { return h.s.st.merchant.Model == PlatformHosted }
+func (h depositsHost) PlatformHosted(*kernel.Tx) bool { return h.s.st.merchant.PlatformHosted() }
 
 func (h depositsHost) AssetAllowed(_ *kernel.Tx, code string) bool {
-	return h.s.st.cat.allowed(code, h.s.st.merchant.AssetAllowlist)
+	return h.s.st.cat.allowed(code, nil) && h.s.st.merchant.Allows(code)
 }
 
 // membersHost is the members line's members.Host.
 type membersHost struct{ s *Simulator }
 
-func (h membersHost) MerchantID() string { return h.s.st.merchant.ID }
+func (h membersHost) MerchantID() string { return h.s.st.merchant.ID() }
 
 // Seed parses every seed balance, then posts them in one entry.
 func (h membersHost) Seed(tx *kernel.Tx, memberID string, balances map[string]string) error {

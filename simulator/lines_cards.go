@@ -117,7 +117,7 @@ type cardsHost struct{ s *Simulator }
 
 func (h cardsHost) URL() string { return h.s.URL() }
 
-func (h cardsHost) MerchantHosted() bool { return h.s.st.merchant.Model == MerchantHosted }
+func (h cardsHost) MerchantHosted() bool { return h.s.st.merchant.MerchantHosted() }
 
 func (h cardsHost) Member(id string) *api.Member { return h.s.st.members.Get(id) }
 

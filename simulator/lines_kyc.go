@@ -70,7 +70,7 @@ func (h kycHost) URL() string { return h.s.URL() }
 func (h kycHost) Member(id string) *member { return h.s.st.members.Get(id) }
 
 func (h kycHost) FeeAccount(_ *kernel.Tx, m *member) string {
-	if h.s.st.merchant.Model == MerchantHosted {
+	if h.s.st.merchant.MerchantHosted() {
 		return AccountMerchantPrepaid
 	}
 	return MemberAvailable(m.ID)

@@ -47,9 +47,9 @@ func (h qrpayHost) RequireStepUp(c *api.Request, action string) error {
 	return h.s.requireStepUp(c, action)
 }
 
-func (h qrpayHost) MerchantHosted() bool { return h.s.st.merchant.Model == MerchantHosted }
+func (h qrpayHost) MerchantHosted() bool { return h.s.st.merchant.MerchantHosted() }
 
-func (h qrpayHost) MerchantFeeRateBps() int64 { return h.s.st.merchant.FeeRateBps }
+func (h qrpayHost) MerchantFeeRateBps() int64 { return h.s.st.merchant.FeeRateBps() }
 
 func (h qrpayHost) Restriction(m *api.Member) string { return memberRestriction(m) }
 
@@ -71,7 +71,7 @@ func (h qrpayHost) Asset(code string) (qrpay.Asset, bool) {
 }
 
 func (h qrpayHost) AssetAllowed(code string) bool {
-	return h.s.st.cat.allowed(code, h.s.st.merchant.AssetAllowlist)
+	return h.s.st.cat.allowed(code, nil) && h.s.st.merchant.Allows(code)
 }
 
 func (h qrpayHost) FiatAmount(v string, minor int) (*apd.Decimal, string, bool) {

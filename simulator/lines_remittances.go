@@ -33,7 +33,7 @@ func (s *Simulator) registerRemittances() {
 		if err := decodeControl(body, &in); err != nil {
 			return nil, err
 		}
-		if err := s.topUpPrepaid(tx, in.Asset, in.Amount); err != nil {
+		if err := s.st.merchant.TopUpPrepaid(tx, in.Asset, in.Amount); err != nil {
 			return nil, err
 		}
 		asset := strings.ToUpper(in.Asset)
@@ -44,16 +44,16 @@ func (s *Simulator) registerRemittances() {
 // remitHost is the remittance line's remittances.Host.
 type remitHost struct{ s *Simulator }
 
-func (h remitHost) MerchantHosted() bool { return h.s.st.merchant.Model == MerchantHosted }
+func (h remitHost) MerchantHosted() bool { return h.s.st.merchant.MerchantHosted() }
 
 func (h remitHost) MerchantStatus() (string, bool) {
-	return string(h.s.st.merchant.Status), h.s.st.merchant.Status == MerchantActive
+	return h.s.st.merchant.Status(), h.s.st.merchant.Active()
 }
 
-func (h remitHost) MerchantID() string { return h.s.st.merchant.ID }
+func (h remitHost) MerchantID() string { return h.s.st.merchant.ID() }
 
 func (h remitHost) AssetAllowed(code string) bool {
-	return h.s.st.cat.allowed(code, h.s.st.merchant.AssetAllowlist)
+	return h.s.st.cat.allowed(code, nil) && h.s.st.merchant.Allows(code)
 }
 
 func (h remitHost) Member(id string) *api.Member { return h.s.st.members.Get(id) }

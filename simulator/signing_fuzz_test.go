@@ -55,7 +55,7 @@ func (tr *wireTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		now := tr.s.st.clock.Now()
 		ae := tr.s.verifySignature(sr, key, body, now)
 		// Let the served request consume the nonce again.
-		delete(tr.s.st.gw.nonces, string(tr.s.st.merchant.Env)+"|"+sr.Header.Get("X-Nonce"))
+		delete(tr.s.st.gw.nonces, tr.s.st.merchant.Env()+"|"+sr.Header.Get("X-Nonce"))
 		tx.End()
 		tr.mu.Lock()
 		tr.signed++

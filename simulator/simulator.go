@@ -13,6 +13,7 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/kyc"
 	"github.com/mwallet/mwallet-go/simulator/internal/members"
+	"github.com/mwallet/mwallet-go/simulator/internal/merchant"
 	"github.com/mwallet/mwallet-go/simulator/internal/qrpay"
 	"github.com/mwallet/mwallet-go/simulator/internal/remittances"
 	"github.com/mwallet/mwallet-go/simulator/internal/stepup"
@@ -134,7 +135,7 @@ type simState struct {
 	rng      *rand.Rand
 	creds    Credentials
 	start    time.Time
-	merchant *merchantState
+	merchant *merchant.Line     // the merchant line (internal/merchant)
 	keys     map[string]*apiKey // by client id
 	tokens   map[string]*token  // by token value
 	members  members.Line       // the members line (internal/members)
@@ -181,18 +182,6 @@ type wiring struct {
 // object id as given (with or without its prefix); body is the raw JSON body.
 // It runs in a transaction and returns the JSON answer.
 type actionFunc func(tx *kernel.Tx, id string, body []byte) (any, error)
-
-// merchantState is the one merchant of the simulator.
-type merchantState struct {
-	ID     string
-	Model  Model
-	Status MerchantStatus
-	Env    Environment // the deployment the simulator plays
-	// AssetAllowlist narrows the catalogue when non-empty.
-	AssetAllowlist map[string]bool
-	// FeeRateBps is the merchant fee rate for merchant-funded QR payments.
-	FeeRateBps int64
-}
 
 // apiKey is one API Key of the merchant.
 type apiKey struct {

@@ -59,5 +59,5 @@ func (s *Simulator) startInProgress(tx *kernel.Tx, method, target, key string, b
 		return errInvalidRequest("the duration must be positive")
 	}
 	now := s.st.clock.Now()
-	return s.st.gw.idem.stage(idemKey(s.st.merchant.ID, key), method+" "+path, s.st.gw.bodyDigest(body), now, now.Add(d))
+	return s.st.gw.idem.stage(idemKey(s.st.merchant.ID(), key), method+" "+path, s.st.gw.bodyDigest(body), now, now.Add(d))
 }

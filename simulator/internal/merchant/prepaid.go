@@ -1,0 +1,84 @@
+package merchant
+
+import (
+	"strings"
+	"time"
+
+	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+)
+
+// The merchant prepaid account, which funds merchant-funded remittances.
+
+// Host is what the merchant line needs from the rest of the simulator,
+// beyond what every transaction gives (kernel.Tx: the clock, transfers, the
+// catalogue). Every method runs in the caller's transaction.
+type Host interface {
+	// AdvanceQueued advances the remittances waiting for merchant funds.
+	AdvanceQueued(tx *kernel.Tx)
+	// Prepaid is the available and locked balance of asset in the merchant
+	// prepaid account.
+	Prepaid(tx *kernel.Tx, asset string) (available, locked money.Amount)
+	// AssetCodes are the codes of the catalogue's assets, in its order.
+	AssetCodes(tx *kernel.Tx) []string
+	// Post posts a balanced ledger entry.
+	Post(tx *kernel.Tx, at time.Time, memo string, legs ...Posting) error
+	// CredentialsChanged records the merchant's new custody model and
+	// environment ("" when unchanged) in the simulator's credentials.
+	CredentialsChanged(tx *kernel.Tx, model, env string)
+}
+
+// TopUpPrepaid credits the merchant prepaid account from outside money
+// with amount of asset and advances the remittances waiting for it.
+func (l *Line) TopUpPrepaid(tx *kernel.Tx, asset, amount string) error {
+	asset = strings.ToUpper(strings.TrimSpace(asset))
+	amt, err := tx.Amount(asset, amount)
+	if err != nil || amt.Sign() <= 0 {
+		return api.InvalidRequest("asset and a positive amount at its ledger scale are required")
+	}
+	if err := tx.Transfer(tx.Now(), "merchant prepaid top-up", asset, amt, kernel.AccountWorld, kernel.AccountMerchantPrepaid); err != nil {
+		return err
+	}
+	l.host.AdvanceQueued(tx)
+	return nil
+}
+
+// WithdrawPrepaid takes amount of asset out of the merchant prepaid
+// account ("" takes the whole available prepaid balance), for example to
+// play a merchant whose prepaid cannot fund a remittance.
+func (l *Line) WithdrawPrepaid(tx *kernel.Tx, asset, amount string) error {
+	asset = strings.ToUpper(strings.TrimSpace(asset))
+	if _, ok := tx.AssetScale(asset); !ok {
+		return api.InvalidRequest("unknown asset " + asset)
+	}
+	amt, _ := l.host.Prepaid(tx, asset)
+	if amount != "" {
+		v, err := tx.Amount(asset, amount)
+		if err != nil || v.Sign() <= 0 {
+			return api.InvalidRequest("a positive amount at the asset's ledger scale is required")
+		}
+		amt = v
+	}
+	return tx.Transfer(tx.Now(), "merchant prepaid withdrawal", asset, amt, kernel.AccountMerchantPrepaid, kernel.AccountWorld)
+}
+
+// Prepaid is the available and locked balance of asset (any case) in the
+// merchant prepaid account.
+func (l *Line) Prepaid(tx *kernel.Tx, asset string) (available, locked money.Amount) {
+	return l.host.Prepaid(tx, strings.ToUpper(asset))
+}
+
+// JSON is the merchant as the operator API renders it (GET and POST
+// /_sim/merchant): its settings and, per catalogue asset, its prepaid
+// balances.
+func (l *Line) JSON(tx *kernel.Tx) map[string]any {
+	prepaid := map[string]any{}
+	for _, code := range l.host.AssetCodes(tx) {
+		available, locked := l.host.Prepaid(tx, code)
+		prepaid[code] = map[string]string{"available": available.String(), "locked": locked.String()}
+	}
+	out := l.Fields()
+	out["prepaid"] = prepaid
+	return out
+}

@@ -1,0 +1,51 @@
+package simulator
+
+import (
+	"time"
+
+	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/merchant"
+)
+
+// merchantHost is the merchant line's merchant.Host.
+type merchantHost struct{ s *Simulator }
+
+// AdvanceQueued advances the remittances waiting for merchant funds.
+func (h merchantHost) AdvanceQueued(tx *kernel.Tx) { h.s.st.remit.AdvanceQueued(tx) }
+
+// Prepaid is the available and locked balance of asset in the merchant
+// prepaid account.
+func (h merchantHost) Prepaid(_ *kernel.Tx, asset string) (available, locked money.Amount) {
+	return h.s.st.ledger.Balance(AccountMerchantPrepaid, asset), h.s.st.ledger.Balance(AccountMerchantPrepaidLocked, asset)
+}
+
+// AssetCodes are the codes of the catalogue's assets, in its order.
+func (h merchantHost) AssetCodes(*kernel.Tx) []string {
+	all := h.s.st.cat.all()
+	codes := make([]string, 0, len(all))
+	for _, a := range all {
+		codes = append(codes, a.Code)
+	}
+	return codes
+}
+
+// Post posts a balanced ledger entry.
+func (h merchantHost) Post(_ *kernel.Tx, at time.Time, memo string, legs ...merchant.Posting) error {
+	postings := make([]Posting, 0, len(legs))
+	for _, p := range legs {
+		postings = append(postings, Posting{Account: p.Account, Asset: p.Asset, Amount: p.Amount})
+	}
+	return h.s.st.ledger.Post(at, memo, postings...)
+}
+
+// CredentialsChanged keeps the credentials' model and environment those of
+// the merchant.
+func (h merchantHost) CredentialsChanged(_ *kernel.Tx, model, env string) {
+	if model != "" {
+		h.s.st.creds.Model = Model(model)
+	}
+	if env != "" {
+		h.s.st.creds.Environment = Environment(env)
+	}
+}
