@@ -168,9 +168,3 @@ func (h cardsHost) InsufficientFunds(err error) bool {
 }
 
 func (h cardsHost) RandIntN(n int) int { return h.s.st.rng.IntN(n) }
-
-func (h cardsHost) InFlight(tx *kernel.Tx, collection, id string) {
-	h.s.inFlight(tx, OutcomeCollection(collection), id)
-}
-
-func (h cardsHost) Settled(tx *kernel.Tx, id string) { h.s.settled(tx, id) }

@@ -97,8 +97,4 @@ func (h qrpayHost) InsufficientFunds(err error) bool {
 	return errors.As(err, &inf)
 }
 
-func (h qrpayHost) InFlight(tx *kernel.Tx, id string) { h.s.inFlight(tx, CollectionQROrders, id) }
-
-func (h qrpayHost) Settled(tx *kernel.Tx, id string) { h.s.settled(tx, id) }
-
 func (h qrpayHost) ExpireMemoAt(key string, at time.Time) { h.s.st.gw.qrMemoQ.push(key, at) }

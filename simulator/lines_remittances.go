@@ -83,7 +83,3 @@ func (h remitHost) Post(_ *kernel.Tx, at time.Time, memo string, postings ...rem
 	}
 	return h.s.st.ledger.Post(at, memo, ps...)
 }
-
-func (h remitHost) InFlight(tx *kernel.Tx, id string) { h.s.inFlight(tx, CollectionRemittances, id) }
-
-func (h remitHost) Settled(tx *kernel.Tx, id string) { h.s.settled(tx, id) }

@@ -266,7 +266,7 @@ func (l *Line) handleCardApply(c *api.Request) (int, any, error) {
 	l.st.apps[a.ID] = a
 	l.st.appByKey[m.ID+"\x00"+a.ClientKey] = a
 	l.emit(c.Tx, "card.application.submitted", "card_application", a.ID, m, a.Status, a.StatusVersion)
-	l.host.InFlight(c.Tx, CollectionApplications, a.ID)
+	c.Tx.InFlight(CollectionApplications, a.ID)
 	return 201, appCreatedJSON(a), nil
 }
 
@@ -317,7 +317,7 @@ func (l *Line) approveCardApplication(tx *kernel.Tx, a *cardApplication) error {
 	}
 	a.Status, a.CardID, a.UpdatedAt = "issued", card.ID, now
 	a.StatusVersion++
-	l.host.Settled(tx, a.ID)
+	tx.Settled(a.ID)
 	l.emit(tx, "card.application.approved", "card_application", a.ID, m, a.Status, a.StatusVersion)
 	return nil
 }
@@ -352,7 +352,7 @@ func (l *Line) failCardApplication(tx *kernel.Tx, a *cardApplication, compensate
 	}
 	a.Status, a.UpdatedAt = "rejected", tx.Now()
 	a.StatusVersion++
-	l.host.Settled(tx, a.ID)
+	tx.Settled(a.ID)
 	l.emit(tx, "card.application.rejected", "card_application", a.ID, l.host.Member(a.MemberID), a.Status, a.StatusVersion)
 	if compensate && a.QuickBindingID != "" && l.host.BindingActive(l.host.Member(a.MemberID), a.QuickBindingID) {
 		// The first upstream terminal failure compensates the binding.

@@ -71,10 +71,6 @@ type Host interface {
 	InsufficientFunds(err error) bool
 	// RandIntN draws from the simulator's seeded source, in [0, n).
 	RandIntN(n int) int
-	// InFlight starts the outcome of object id in an outcome collection.
-	InFlight(tx *kernel.Tx, collection, id string)
-	// Settled ends the pending outcome of object id.
-	Settled(tx *kernel.Tx, id string)
 }
 
 // Posting is one leg of a ledger entry.

@@ -26,8 +26,6 @@ type fakeHost struct {
 	inReview    map[string]bool
 	bindings    map[string]bool // quick KYC bindings that are active
 	compensated []string
-	inFlight    []string // "<collection> <id>"
-	settled     []string
 }
 
 func newFakeHost(svc *kerneltest.Services) *fakeHost {
@@ -58,10 +56,6 @@ func (h *fakeHost) InsufficientFunds(err error) bool {
 	return errors.Is(err, kerneltest.ErrInsufficient)
 }
 func (h *fakeHost) RandIntN(n int) int { return 4242 % n }
-func (h *fakeHost) InFlight(_ *kernel.Tx, collection, id string) {
-	h.inFlight = append(h.inFlight, collection+" "+id)
-}
-func (h *fakeHost) Settled(_ *kernel.Tx, id string) { h.settled = append(h.settled, id) }
 
 // Post applies the legs at once, refusing to take a member account below
 // zero (nothing changes then).
@@ -259,7 +253,7 @@ func TestApplicationOutcomes(t *testing.T) {
 			if got := f.svc.Balance(kernel.MemberLocked("mem_1"), "USDT"); got.Cmp(usdt("20")) != 0 {
 				t.Fatalf("first top-up held %s, want 20", got)
 			}
-			if diff := cmp.Diff([]string{CollectionApplications + " " + id}, f.h.inFlight); diff != "" {
+			if diff := cmp.Diff([]string{CollectionApplications + " " + id}, f.svc.InFlightLog); diff != "" {
 				t.Errorf("in flight (-want +got):\n%s", diff)
 			}
 			if err := tt.outcome(f, id); err != nil {

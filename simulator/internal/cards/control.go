@@ -238,7 +238,7 @@ func (l *Line) setCardStatus(tx *kernel.Tx, id, status string) (*simCard, error)
 		}
 	}
 	if c.Status == "closing" && status != "closing" {
-		l.host.Settled(tx, c.ID)
+		tx.Settled(c.ID)
 	}
 	l.moveCard(tx, c, status, false)
 	return c, nil

@@ -402,7 +402,7 @@ func (l *Line) handleCardClose(c *api.Request) (int, any, error) {
 	card.CloseReason = b.Reason
 	card.UpstreamCloseCalls++
 	l.moveCard(c.Tx, card, cardMoves["close"].to, false)
-	l.host.InFlight(c.Tx, CollectionClosures, card.ID)
+	c.Tx.InFlight(CollectionClosures, card.ID)
 	return 200, answer, nil
 }
 
@@ -416,7 +416,7 @@ func (l *Line) completeCardClose(tx *kernel.Tx, card *simCard) error {
 	if err := l.endCard(tx, card); err != nil {
 		return err
 	}
-	l.host.Settled(tx, card.ID)
+	tx.Settled(card.ID)
 	l.moveCard(tx, card, cardMoves["close_complete"].to, false)
 	return nil
 }

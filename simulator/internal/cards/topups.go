@@ -112,7 +112,7 @@ func (l *Line) handleCardTopUp(c *api.Request) (int, any, error) {
 	t := &cardTopUp{seq: c.Tx.NextSeq(), ID: id, CardID: card.ID, MemberID: c.Member.ID, Asset: chosen, Funding: funding, Amount: amount, Fee: fee,
 		Status: "processing", StatusVersion: 1, CreatedAt: c.Now}
 	l.st.topups[t.ID] = t
-	l.host.InFlight(c.Tx, CollectionTopups, t.ID)
+	c.Tx.InFlight(CollectionTopups, t.ID)
 	if l.st.topUpTimeouts > 0 {
 		// The upstream call timed out after the hold: the order exists and
 		// stays processing with its funds held (no outcome runs by itself),
@@ -195,7 +195,7 @@ func (l *Line) creditCardTopUp(tx *kernel.Tx, t *cardTopUp) error {
 	}
 	t.Status = "completed"
 	t.StatusVersion++
-	l.host.Settled(tx, t.ID)
+	tx.Settled(t.ID)
 	l.emit(tx, "card.topup.credited", "card_topup", strings.TrimPrefix(t.ID, "ctp_"), l.host.Member(t.MemberID), t.Status, t.StatusVersion)
 	return nil
 }
@@ -213,7 +213,7 @@ func (l *Line) rejectCardTopUp(tx *kernel.Tx, t *cardTopUp) error {
 	}
 	t.Status = "failed"
 	t.StatusVersion++
-	l.host.Settled(tx, t.ID)
+	tx.Settled(t.ID)
 	return nil
 }
 
@@ -225,6 +225,6 @@ func (l *Line) timeoutCardTopUp(tx *kernel.Tx, t *cardTopUp) error {
 		return api.NewErr("state_invalid", fmt.Sprintf("card top-up %s is %s, not processing", t.ID, t.Status))
 	}
 	t.TimedOut = true
-	l.host.Settled(tx, t.ID)
+	tx.Settled(t.ID)
 	return nil
 }

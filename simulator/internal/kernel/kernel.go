@@ -20,7 +20,7 @@
 // inputs took the state: a recording replays to the same state.
 //
 // A transaction also gives what every line uses (services.go): the clock
-// (tx.Now), seeded ids (tx.NewUUID, tx.NextSeq), the ledger (tx.Transfer,
+// (tx.Now) and its outcome timers (tx.InFlight, tx.Settled), seeded ids (tx.NewUUID, tx.NextSeq), the ledger (tx.Transfer,
 // and the account names), events (tx.Emit) and the asset catalogue
 // (tx.Amount, tx.AssetScale). A line declares in its own Host only what it
 // needs of other lines.

@@ -7,7 +7,8 @@ import (
 )
 
 // Services are what every transition of every line uses: the simulator
-// clock, the seeded ids, the ledger, the events and the asset catalogue.
+// clock and its outcome timers, the seeded ids, the ledger, the events and
+// the asset catalogue.
 // The simulator provides them once (Provide); a transition reaches them
 // through its Tx, so that holding the lock and using the state's services
 // are one and the same.
@@ -28,6 +29,13 @@ type Services interface {
 	Amount(asset, v string) (money.Amount, error)
 	// AssetScale is the ledger scale of a catalogue asset.
 	AssetScale(code string) (int, bool)
+	// InFlight puts object id of an outcome collection in flight: the
+	// outcome mode that governs it decides when its success path runs (a
+	// timer on the simulator clock, or never).
+	InFlight(tx *Tx, collection, id string)
+	// Settled takes object id out of flight: it reached a final state by
+	// another path, and a later timer does nothing.
+	Settled(tx *Tx, id string)
 }
 
 // Event is an event a transition emits: for the member of MemberID (none
@@ -86,3 +94,9 @@ func (tx *Tx) Amount(asset, v string) (money.Amount, error) {
 
 // AssetScale is the ledger scale of a catalogue asset.
 func (tx *Tx) AssetScale(code string) (int, bool) { tx.check(); return tx.k.svc.AssetScale(code) }
+
+// InFlight puts object id of an outcome collection in flight.
+func (tx *Tx) InFlight(collection, id string) { tx.check(); tx.k.svc.InFlight(tx, collection, id) }
+
+// Settled takes object id out of flight.
+func (tx *Tx) Settled(id string) { tx.check(); tx.k.svc.Settled(tx, id) }

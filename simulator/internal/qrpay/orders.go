@@ -170,7 +170,7 @@ func (l *Line) transition(tx *kernel.Tx, o *order, action string) error {
 			o.Version++
 		}
 		if t.to != "processing" {
-			l.host.Settled(tx, o.ID)
+			tx.Settled(o.ID)
 		}
 		if t.event != "" {
 			memberID := ""
@@ -265,7 +265,7 @@ func (l *Line) pay(c *api.Request) (int, any, error) {
 	o.Trace = trace
 	o.Status = "processing"
 	o.Version++
-	l.host.InFlight(c.Tx, o.ID)
+	c.Tx.InFlight(Collection, o.ID)
 	// The payment answer carries exactly the fields the specification lists
 	// for the QR payment order; ledger_scale is an addition of the inferred
 	// GET /v1/qrpay/orders/{id} only.

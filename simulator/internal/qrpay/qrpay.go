@@ -168,6 +168,10 @@ type Posting struct {
 	Amount  money.Amount
 }
 
+// Collection is the outcome collection of QR orders: the acquirer's
+// success path runs when its outcome mode says.
+const Collection = "qrpay/orders"
+
 // Host is what the QR line needs of other lines and of the simulator; the
 // clock, ids, amounts and events are the transaction's (kernel.Tx).
 // Methods taking a *kernel.Tx run in the caller's transaction; the others
@@ -206,11 +210,6 @@ type Host interface {
 	// InsufficientFunds reports a Post refused because an account would go
 	// negative.
 	InsufficientFunds(err error) bool
-	// InFlight puts an order in flight: its outcome mode decides when its
-	// success path (OutcomeSuccess) runs.
-	InFlight(tx *kernel.Tx, id string)
-	// Settled marks an order as no longer in flight.
-	Settled(tx *kernel.Tx, id string)
 	// ExpireMemoAt schedules the quotes memo entry key to be dropped at at
 	// (ExpireMemo).
 	ExpireMemoAt(key string, at time.Time)

@@ -30,8 +30,6 @@ type fakeHost struct {
 	feeBps   int64
 	bal      map[string]money.Amount // account|asset
 	entries  []string
-	inFlight []string
-	settled  []string
 	memo     []string
 }
 
@@ -125,8 +123,6 @@ func (h *fakeHost) Post(_ *kernel.Tx, _ time.Time, memo string, legs ...Posting)
 	return nil
 }
 func (h *fakeHost) InsufficientFunds(err error) bool { return errors.Is(err, errShort) }
-func (h *fakeHost) InFlight(_ *kernel.Tx, id string) { h.inFlight = append(h.inFlight, id) }
-func (h *fakeHost) Settled(_ *kernel.Tx, id string)  { h.settled = append(h.settled, id) }
 func (h *fakeHost) ExpireMemoAt(key string, _ time.Time) {
 	h.memo = append(h.memo, key)
 }
@@ -229,7 +225,7 @@ func TestLineOnItsOwn(t *testing.T) {
 	if diff := cmp.Diff([]string{"qrpay hold qrp_u5"}, h.entries); diff != "" {
 		t.Errorf("ledger entries (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"qrp_u5"}, h.inFlight); diff != "" {
+	if diff := cmp.Diff([]string{Collection + " qrp_u5"}, svc.InFlightLog); diff != "" {
 		t.Errorf("in flight (-want +got):\n%s", diff)
 	}
 	wantHolds := []Hold{{Owner: "qrp_u5 (processing)", Account: "member:mem_1:locked", Asset: "USDT", Amount: money.MustParse("7.308109", 6)}}

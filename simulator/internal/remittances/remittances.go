@@ -109,6 +109,10 @@ type Posting struct {
 	Amount  money.Amount
 }
 
+// Collection is the outcome collection of remittance orders: the payout
+// partner's success path runs when its outcome mode says.
+const Collection = "remittances"
+
 // Host is what the remittance line needs of other lines and of the
 // simulator; the clock, ids, amounts, transfers and events are the
 // transaction's (kernel.Tx). Methods that take a *kernel.Tx run in the
@@ -146,10 +150,6 @@ type Host interface {
 	Balance(account, asset string) money.Amount
 	// Post posts one balanced ledger entry.
 	Post(tx *kernel.Tx, at time.Time, memo string, postings ...Posting) error
-	// InFlight puts order id in flight under the remittances outcome mode.
-	InFlight(tx *kernel.Tx, id string)
-	// Settled takes order id out of flight.
-	Settled(tx *kernel.Tx, id string)
 }
 
 // Line is the remittance line: its state, and its host. The state is part

@@ -120,6 +120,10 @@ type services struct {
 	h *fakeHost
 }
 
+// InFlight and Settled keep the fake host's set of orders in flight.
+func (s services) InFlight(tx *kernel.Tx, _, id string) { s.h.InFlight(tx, id) }
+func (s services) Settled(tx *kernel.Tx, id string)     { s.h.Settled(tx, id) }
+
 // Transfer posts a two-leg entry to the fake host's ledger.
 func (s services) Transfer(at time.Time, memo, asset string, amt money.Amount, from, to string) error {
 	return s.h.Post(nil, at, memo, Posting{Account: from, Asset: asset, Amount: amt.Neg()}, Posting{Account: to, Asset: asset, Amount: amt})

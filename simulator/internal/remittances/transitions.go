@@ -12,7 +12,7 @@ import (
 
 // remitInFlight puts an order in flight under the remittances outcome mode.
 func (l *Line) remitInFlight(tx *kernel.Tx, o *order) {
-	l.host.InFlight(tx, o.ID)
+	tx.InFlight(Collection, o.ID)
 }
 
 // Succeed is the upstream's success path of an order (the outcome of the
@@ -180,7 +180,7 @@ func (l *Line) remitMove(tx *kernel.Tx, o *order, action string, in *ActionBody)
 	}
 	switch {
 	case isRemitFinal(to) || to == "needs_reconfirm":
-		l.host.Settled(tx, o.ID)
+		tx.Settled(o.ID)
 	case prev == "pending_merchant_funds" || prev == "needs_reconfirm":
 		l.remitInFlight(tx, o)
 	}

@@ -24,13 +24,19 @@ type Services struct {
 	Balances map[string]map[string]money.Amount
 	// Events are the events emitted, in order.
 	Events []kernel.Event
-	n      int
-	k      kernel.Kernel
+	// InFlightLog lists the objects put in flight, as "collection id", in
+	// order; Flying holds the ids in flight now (Settled takes one out).
+	InFlightLog []string
+	Flying      map[string]bool
+	// SettledLog lists the ids settled, in order.
+	SettledLog []string
+	n          int
+	k          kernel.Kernel
 }
 
 // New returns services with USDT at scale 6 and an empty ledger.
 func New() *Services {
-	s := &Services{Clock: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Scales: map[string]int{"USDT": 6}, Balances: map[string]map[string]money.Amount{}}
+	s := &Services{Clock: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Scales: map[string]int{"USDT": 6}, Balances: map[string]map[string]money.Amount{}, Flying: map[string]bool{}}
 	s.k.Provide(s)
 	return s
 }
@@ -102,3 +108,15 @@ func (s *Services) Amount(asset, v string) (money.Amount, error) {
 
 // AssetScale is the scale of asset.
 func (s *Services) AssetScale(code string) (int, bool) { sc, ok := s.Scales[code]; return sc, ok }
+
+// InFlight records id of collection as in flight.
+func (s *Services) InFlight(_ *kernel.Tx, collection, id string) {
+	s.InFlightLog = append(s.InFlightLog, collection+" "+id)
+	s.Flying[id] = true
+}
+
+// Settled records id as settled.
+func (s *Services) Settled(_ *kernel.Tx, id string) {
+	delete(s.Flying, id)
+	s.SettledLog = append(s.SettledLog, id)
+}
