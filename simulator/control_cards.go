@@ -50,6 +50,10 @@ func (c *CardsControl) drop(id string, f func(tx *kernel.Tx, id string) (map[str
 // credit moves the card balance once (debit down, credit up); a kind "auth"
 // with status "pending" is an authorization not yet settled, which blocks
 // closing the card. Sending an existing ID updates that transaction.
+//
+// The card line has the same struct (cards.Transaction): a public
+// declaration may not name an internal package, and the conversion between
+// the two compiles only while their fields are the same.
 type CardTransaction struct {
 	// ID (ctx_ prefix optional) updates an existing transaction; empty adds one.
 	ID        string `json:"id,omitempty"`
