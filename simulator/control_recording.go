@@ -23,7 +23,7 @@ import (
 func (s *Simulator) registerRecording() {
 	s.wiring.mux.HandleFunc("GET /_sim/recording", s.serveRecording)
 	s.control("GET /_sim/digest", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		d, err := s.stateDigest(tx)
+		d, err := s.wiring.image.digest(tx)
 		if err != nil {
 			return 0, nil, errBusiness500(err.Error())
 		}

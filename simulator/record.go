@@ -253,9 +253,6 @@ type recorder struct {
 
 	ctlSeq atomic.Uint64 // control request ids (controlID)
 	ctlMix uint64
-
-	// lastImage and lastPtrs size the next state image (guarded by the state lock).
-	lastImage, lastPtrs int
 }
 
 func newRecorder(cfg recordingConfig, seed int64, limit int64) *recorder {

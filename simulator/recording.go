@@ -229,7 +229,7 @@ func (s *Simulator) point(digest bool) (recordingPoint, error) {
 	defer tx.End()
 	p.end = s.st.clock.Now()
 	if digest {
-		d, err := s.stateDigest(tx)
+		d, err := s.wiring.image.digest(tx)
 		if err != nil {
 			return p, err
 		}

@@ -445,9 +445,9 @@ func (s *Simulator) replayRecording(r *Recording) error {
 	if r.digest != "" {
 		var err error
 		if r.header.Version < 2 {
-			got, err = s.legacyDigest(tx)
+			got, err = s.wiring.image.legacyDigest(tx)
 		} else {
-			got, err = s.stateDigest(tx)
+			got, err = s.wiring.image.digest(tx)
 		}
 		if err != nil {
 			tx.End()

@@ -176,6 +176,8 @@ type wiring struct {
 	// replayBase, set while a recording is replayed, is the address the
 	// recorded simulator served at (URL answers it).
 	replayBase string
+	// image writes, reads and hashes the state image (image.go).
+	image *stateImage
 }
 
 // actionFunc drives an upstream outcome from the control API. id is the
@@ -304,6 +306,7 @@ func build(o options) (*Simulator, error) {
 	s.wiring.rec = newRecorder(cfg, o.seed, o.recordingLimit)
 	s.wiring.rec.base = s.URL
 	s.wiring.stepper = &stepper{}
+	s.wiring.image = &stateImage{root: s, k: &s.k}
 	return s, nil
 }
 

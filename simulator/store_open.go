@@ -99,7 +99,7 @@ func openDataDir(o options) (s *Simulator, err error) {
 			if s, err = build(o); err != nil {
 				return nil, err
 			}
-			if derr := s.decodeImage(sf.img); derr != nil {
+			if derr := s.wiring.image.decode(sf.img); derr != nil {
 				st.report("snapshot not used (%v): replaying the whole log", derr)
 				s = nil
 			} else {

@@ -70,7 +70,7 @@ func (st *store) snapshot() bool {
 		tx.End()
 		return false
 	}
-	img, err := s.encodeImage(tx)
+	img, err := s.wiring.image.encode(tx)
 	clock := s.st.clock.Now()
 	st.mu.Lock()
 	meta := snapshotMeta{Format: snapshotFormat, Version: snapshotVersion, Seq: st.seq, Offset: st.written,
