@@ -175,7 +175,7 @@ func (s *Simulator) state(tx *kernel.Tx) StateSnapshot {
 	st := StateSnapshot{
 		Now:           s.st.clock.Now().UTC(),
 		PendingTimers: s.st.clock.pending(),
-		PartialReplay: s.partialReplay(),
+		PartialReplay: s.wiring.opts.recording.partialReplay(),
 		Merchant: MerchantSnapshot{
 			ID: s.st.merchant.ID(), Model: Model(s.st.merchant.Model()), Status: MerchantStatus(s.st.merchant.Status()), Environment: Environment(s.st.merchant.Env()),
 		},

@@ -214,7 +214,7 @@ type exchange struct {
 // must call preFault, and finish unless preFault finished the request.
 func (s *Simulator) begin(w http.ResponseWriter, r *http.Request) *exchange {
 	tx := s.k.BeginInput()
-	in, end, err := s.logRequest(tx, r)
+	in, end, err := s.wiring.inputs.logRequest(tx, r)
 	tx.Ordered()
 	if err != nil {
 		tx.End()
@@ -273,7 +273,7 @@ func (x *exchange) finish(resp response) {
 // service_unavailable here, without having changed anything.
 func (x *exchange) preFault() bool {
 	if x.refused != nil {
-		id := x.s.controlID()
+		id := x.s.wiring.rec.controlID()
 		errorResponse(notPersisted(x.refused), id).write(x.w, id)
 		return true
 	}

@@ -254,7 +254,7 @@ func (s *Simulator) controlNotFound(w http.ResponseWriter, r *http.Request, mess
 	if message == "" && ae.Header == nil {
 		ae.Message = "no control endpoint " + r.Method + " " + rawRequestPath(r)
 	}
-	id := s.controlID()
+	id := s.wiring.rec.controlID()
 	h := w.Header()
 	h.Set("X-Request-Id", id)
 	for k, v := range ae.Header {
@@ -266,7 +266,7 @@ func (s *Simulator) controlNotFound(w http.ResponseWriter, r *http.Request, mess
 // controlRequestID assigns a request id to a control answer that is not
 // served by serveControl (the webhook flush, the dashboard's files).
 func (s *Simulator) controlRequestID(w http.ResponseWriter) string {
-	id := s.controlID()
+	id := s.wiring.rec.controlID()
 	w.Header().Set("X-Request-Id", id)
 	return id
 }

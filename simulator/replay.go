@@ -254,7 +254,7 @@ func (p *replayer) step(in *recordedInput) error {
 		// are the same in the replay.
 		s.wiring.replayBase = in.URL
 		var tx *kernel.Tx
-		if tx, _, err = s.lockInput(&recordedInput{Op: opBase, URL: in.URL}); err == nil {
+		if tx, _, err = s.wiring.inputs.lockInput(&recordedInput{Op: opBase, URL: in.URL}); err == nil {
 			tx.End()
 		}
 	default:

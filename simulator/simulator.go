@@ -176,8 +176,10 @@ type wiring struct {
 	// replayBase, set while a recording is replayed, is the address the
 	// recorded simulator served at (URL answers it).
 	replayBase string
-	// image writes, reads and hashes the state image (image.go).
-	image *stateImage
+	// image writes, reads and hashes the state image (image.go); inputs
+	// logs the inputs and reads the log back (record.go).
+	image  *stateImage
+	inputs *inputLog
 }
 
 // actionFunc drives an upstream outcome from the control API. id is the
@@ -307,6 +309,7 @@ func build(o options) (*Simulator, error) {
 	s.wiring.rec.base = s.URL
 	s.wiring.stepper = &stepper{}
 	s.wiring.image = &stateImage{root: s, k: &s.k}
+	s.wiring.inputs = &inputLog{k: &s.k, st: &s.st, rec: s.wiring.rec, image: s.wiring.image, draws: s.faultDraws}
 	return s, nil
 }
 
@@ -316,7 +319,7 @@ func build(o options) (*Simulator, error) {
 func (s *Simulator) Close() {
 	s.closeServers()
 	s.wiring.stepper.close()
-	s.closeStore()
+	s.wiring.inputs.closeStore()
 	s.closeDeliveries()
 }
 
@@ -407,7 +410,7 @@ func (s *Simulator) runAdvance(d time.Duration) {
 // advanceTo is the logged advance to target (a replay's): it runs every
 // timer falling due on the way.
 func (s *Simulator) advanceTo(target time.Time) error {
-	tx, end, err := s.lockInput(&recordedInput{Op: opAdvance, To: target})
+	tx, end, err := s.wiring.inputs.lockInput(&recordedInput{Op: opAdvance, To: target})
 	if err != nil {
 		return err
 	}

@@ -69,7 +69,7 @@ func openDataDir(o options) (s *Simulator, err error) {
 		if err = st.create(recordingHeader{Format: recordingFormat, Version: recordingVersion, Config: s.wiring.rec.cfg}); err != nil {
 			return nil, err
 		}
-		s.attachStore(st)
+		s.wiring.rec.attachStore(st)
 		if o.recording != nil {
 			if err = s.replayRecording(o.recording); err != nil {
 				return nil, err
@@ -149,7 +149,7 @@ func openDataDir(o options) (s *Simulator, err error) {
 		p.abandon()
 		return nil, err
 	}
-	s.attachStore(st)
+	s.wiring.rec.attachStore(st)
 	p.finish()
 	if snapSeq > 0 {
 		st.report("restarted at input %d: snapshot of input %d read in %s, %d inputs replayed in %s",
@@ -161,13 +161,13 @@ func openDataDir(o options) (s *Simulator, err error) {
 	return s, nil
 }
 
-// attachStore makes st the sink of the input log of s.
-func (s *Simulator) attachStore(st *store) {
-	s.wiring.rec.mu.Lock()
-	s.wiring.rec.store = st
-	s.wiring.rec.memOff = true
-	s.wiring.rec.mem = memLog{}
-	s.wiring.rec.mu.Unlock()
+// attachStore makes st the sink of the input log.
+func (r *recorder) attachStore(st *store) {
+	r.mu.Lock()
+	r.store = st
+	r.memOff = true
+	r.mem = memLog{}
+	r.mu.Unlock()
 }
 
 // sameFixture reports how a data directory's configuration differs from

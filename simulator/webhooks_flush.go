@@ -161,7 +161,7 @@ func (s *Simulator) flushDue() ([]hookline.Job, error) {
 
 // flushDueInput is the flush_due input of a replay.
 func (s *Simulator) flushDueInput() error {
-	tx, _, err := s.lockInput(&recordedInput{Op: opFlushDue})
+	tx, _, err := s.wiring.inputs.lockInput(&recordedInput{Op: opFlushDue})
 	if err != nil {
 		return err
 	}
@@ -174,7 +174,7 @@ func (s *Simulator) flushDueInput() error {
 // input of the log) and reports whether it succeeded, with the failure
 // when it did not.
 func (s *Simulator) attemptResult(deliveryID string, at time.Time, code int, answer, errText string) (bool, DeliveryFailure, error) {
-	tx, end, err := s.lockInput(&recordedInput{Op: opAttempt, Delivery: deliveryID, At: at, StatusCode: code, Response: answer, Error: errText})
+	tx, end, err := s.wiring.inputs.lockInput(&recordedInput{Op: opAttempt, Delivery: deliveryID, At: at, StatusCode: code, Response: answer, Error: errText})
 	if err != nil {
 		return false, DeliveryFailure{}, err
 	}
@@ -213,7 +213,7 @@ func (s *Simulator) giveBack(jobs []hookline.Job) error {
 
 // flushAbortInput takes deliveries out of flight (flush_abort).
 func (s *Simulator) flushAbortInput(ids []string) error {
-	tx, end, err := s.lockInput(&recordedInput{Op: opFlushAbort, Deliveries: ids})
+	tx, end, err := s.wiring.inputs.lockInput(&recordedInput{Op: opFlushAbort, Deliveries: ids})
 	if err != nil {
 		return err
 	}
