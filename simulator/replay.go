@@ -244,11 +244,11 @@ func (p *replayer) step(in *recordedInput) error {
 	case opAdvance:
 		err = s.advanceTo(in.To)
 	case opFlushDue:
-		err = s.flushDueInput()
+		err = s.wiring.delivery.flushDueInput()
 	case opAttempt:
-		err = s.attemptInput(in.Delivery, in.At, in.StatusCode, in.Response, in.Error)
+		err = s.wiring.delivery.attemptInput(in.Delivery, in.At, in.StatusCode, in.Response, in.Error)
 	case opFlushAbort:
-		err = s.flushAbortInput(in.Deliveries)
+		err = s.wiring.delivery.flushAbortInput(in.Deliveries)
 	case opBase:
 		// The recorded simulator's address: answers built from it (links)
 		// are the same in the replay.
@@ -421,7 +421,7 @@ func (p *replayer) finish() {
 	ids := s.st.webhooks.InFlight(tx)
 	tx.End()
 	if len(ids) > 0 {
-		_ = s.flushAbortInput(ids)
+		_ = s.wiring.delivery.flushAbortInput(ids)
 	}
 	tx = s.k.Begin()
 	s.st.webhooks.Kick(tx)

@@ -177,9 +177,11 @@ type wiring struct {
 	// recorded simulator served at (URL answers it).
 	replayBase string
 	// image writes, reads and hashes the state image (image.go); inputs
-	// logs the inputs and reads the log back (record.go).
-	image  *stateImage
-	inputs *inputLog
+	// logs the inputs and reads the log back (record.go); delivery
+	// flushes the due webhook deliveries (webhooks_flush.go).
+	image    *stateImage
+	inputs   *inputLog
+	delivery *deliverer
 }
 
 // actionFunc drives an upstream outcome from the control API. id is the
@@ -310,6 +312,7 @@ func build(o options) (*Simulator, error) {
 	s.wiring.stepper = &stepper{}
 	s.wiring.image = &stateImage{root: s, k: &s.k}
 	s.wiring.inputs = &inputLog{k: &s.k, st: &s.st, rec: s.wiring.rec, image: s.wiring.image, draws: s.faultDraws}
+	s.wiring.delivery = &deliverer{k: &s.k, st: &s.st, rec: s.wiring.rec, inputs: s.wiring.inputs}
 	return s, nil
 }
 
@@ -320,7 +323,7 @@ func (s *Simulator) Close() {
 	s.closeServers()
 	s.wiring.stepper.close()
 	s.wiring.inputs.closeStore()
-	s.closeDeliveries()
+	s.wiring.delivery.closeDeliveries()
 }
 
 // URL returns the base URL of the simulator (no trailing slash): https for
