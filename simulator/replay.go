@@ -428,10 +428,11 @@ func (p *replayer) finish() {
 	tx.End()
 }
 
-// replayRecording runs a recording on s (just built from its
-// configuration) and brings the clock to where the recording ended.
-func (s *Simulator) replayRecording(r *Recording) error {
-	p := newReplayer(s)
+// replayRecording runs a recording on the replayer's simulator (just
+// built from its configuration) and brings the clock to where the
+// recording ended.
+func (p *replayer) replayRecording(r *Recording) error {
+	s := p.s
 	err := p.run(r.inputs)
 	if err != nil {
 		p.abandon()

@@ -71,7 +71,7 @@ func openDataDir(o options) (s *Simulator, err error) {
 		}
 		s.wiring.rec.attachStore(st)
 		if o.recording != nil {
-			if err = s.replayRecording(o.recording); err != nil {
+			if err = newReplayer(s).replayRecording(o.recording); err != nil {
 				return nil, err
 			}
 		}
