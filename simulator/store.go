@@ -94,7 +94,7 @@ type store struct {
 	syncMu sync.Mutex
 	synced int64
 
-	sim       *Simulator
+	inputs    *inputLog // the log of the state the snapshots image
 	snapEvery int
 	kick      chan struct{}
 	quit      chan struct{}

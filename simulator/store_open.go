@@ -75,7 +75,7 @@ func openDataDir(o options) (s *Simulator, err error) {
 				return nil, err
 			}
 		}
-		st.startSnapshots(s)
+		st.startSnapshots(s.wiring.inputs)
 		return s, nil
 	}
 	hdr, hlen := c.hdr, c.hlen
@@ -157,7 +157,7 @@ func openDataDir(o options) (s *Simulator, err error) {
 	} else {
 		st.report("restarted at input %d: %d inputs replayed in %s", s.wiring.rec.seq, n, time.Since(t0).Round(time.Millisecond))
 	}
-	st.startSnapshots(s)
+	st.startSnapshots(s.wiring.inputs)
 	return s, nil
 }
 
