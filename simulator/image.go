@@ -218,7 +218,7 @@ type imgEnc struct {
 	path []string
 	noPt bool // map keys: pointers are refused
 	// lines, when set, receives one "path = value" line per value written
-	// (stateDump).
+	// (stateImage.dump).
 	lines *[]string
 	types map[reflect.Type]*typeInfo
 	// leave names fields left out of this image beyond imageSkip (the
