@@ -280,6 +280,8 @@ func build(o options) (*Simulator, error) {
 			mux:     http.NewServeMux(),
 		},
 	}
+	// The gateway (gateway.go) gets its input log below, once the log
+	// exists; it serves nothing before New returns.
 	s.wiring.gw = &gateway{
 		k: &s.k, st: &s.st, mux: s.wiring.mux,
 		logRequest: s.logRequest, runDue: s.runDue, controlID: s.controlID, lookupAction: s.lookupAction,
