@@ -3,7 +3,7 @@ package simulator
 import "net/http"
 
 func (s *Simulator) registerAssets() {
-	s.register(endpoint{Method: http.MethodGet, Pattern: "/v1/assets", Scope: "merchant:read", Handle: s.listAssets})
+	s.wiring.gw.register(endpoint{Method: http.MethodGet, Pattern: "/v1/assets", Scope: "merchant:read", Handle: s.listAssets})
 }
 
 // assetJSON and networkJSON are the wire shapes of GET /v1/assets items.

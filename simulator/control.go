@@ -312,7 +312,7 @@ func (s *Simulator) registerControl() {
 
 	// Faults.
 	s.control("GET /_sim/faults", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		return http.StatusOK, map[string]any{"data": s.faults(tx)}, nil
+		return http.StatusOK, map[string]any{"data": s.wiring.gw.faults(tx)}, nil
 	})
 	s.control("POST /_sim/faults", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
 		var f Fault
@@ -322,10 +322,10 @@ func (s *Simulator) registerControl() {
 		if err := checkFaultMethod(f.Method); err != nil {
 			return 0, nil, err
 		}
-		if err := s.injectFault(tx, f); err != nil {
+		if err := s.wiring.gw.injectFault(tx, f); err != nil {
 			return 0, nil, err
 		}
-		return http.StatusCreated, map[string]any{"data": s.faults(tx)}, nil
+		return http.StatusCreated, map[string]any{"data": s.wiring.gw.faults(tx)}, nil
 	})
 	s.control("DELETE /_sim/faults", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		s.st.gw.faults = nil
@@ -427,7 +427,7 @@ func (s *Simulator) registerControl() {
 		if !ok {
 			// A path served with other methods (POST /_sim/stats) answers
 			// as the router does, with Allow.
-			if ae := s.notFoundAnswer(r, ""); ae.Header != nil {
+			if ae := s.wiring.gw.notFoundAnswer(r, ""); ae.Header != nil {
 				return 0, nil, ae
 			}
 			return 0, nil, errNotFound("control action " + r.URL.Path)
@@ -442,7 +442,7 @@ func (s *Simulator) registerControl() {
 		return http.StatusOK, out, nil
 	})
 	s.wiring.mux.HandleFunc("/_sim/{rest...}", func(w http.ResponseWriter, r *http.Request) {
-		s.controlNotFound(w, r, "")
+		s.wiring.gw.controlNotFound(w, r, "")
 	})
 	s.registerKnobs()
 	s.registerRecipes()

@@ -51,6 +51,6 @@ func (k *KeysControl) Sign(clientID, method, target, nonce string, body []byte) 
 	return call2(k.s, "Keys.Sign", func() (SignedRequest, error) {
 		tx := k.s.k.Begin()
 		defer tx.End()
-		return unknownID2[SignedRequest]("key", clientID)(k.s.sign(tx, clientID, method, target, nonce, body))
+		return unknownID2[SignedRequest]("key", clientID)(k.s.wiring.gw.sign(tx, clientID, method, target, nonce, body))
 	}, clientID, method, target, nonce, body)
 }

@@ -335,11 +335,11 @@ func (s *Simulator) checkBusinessEndpoint(method, target string) error {
 		return nil
 	}
 	r, err := http.NewRequest(m, path, nil)
-	if err != nil || slices.Contains(s.allowedMethods(r), m) {
+	if err != nil || slices.Contains(s.wiring.gw.allowedMethods(r), m) {
 		return nil
 	}
 	var valid []string
-	for _, e := range s.wiring.endpoints {
+	for _, e := range s.wiring.gw.endpoints {
 		if !isWrite(e.Method) {
 			continue
 		}

@@ -85,7 +85,7 @@ func (s *Simulator) grantFixtureScopes() {
 	for _, sc := range serviceScopes {
 		s.st.gw.scopeCatalog[sc] = true
 	}
-	for _, e := range s.wiring.endpoints {
+	for _, e := range s.wiring.gw.endpoints {
 		if !s.st.gw.scopeCatalog[e.Scope] {
 			panic(fmt.Sprintf("simulator: %s %s needs scope %q, which is not in the scope catalogue", e.Method, e.Pattern, e.Scope))
 		}

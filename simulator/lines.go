@@ -55,7 +55,7 @@ func (k kernelServices) Settled(tx *kernel.Tx, id string) { k.s.settled(tx, id) 
 func (s *Simulator) registerDeposits() {
 	s.st.deposits = deposits.New(depositsHost{s})
 	for _, e := range s.st.deposits.Endpoints() {
-		s.register(e)
+		s.wiring.gw.register(e)
 	}
 }
 

@@ -437,7 +437,7 @@ func (s *Simulator) logRequest(tx *kernel.Tx, r *http.Request) (*recordedInput, 
 		}
 	}
 	if in.Draws == nil && !isControlPath(rawRequestPath(r)) {
-		in.Draws = s.faultDraws(tx, r)
+		in.Draws = s.wiring.gw.faultDraws(tx, r)
 	}
 	end, err := s.wiring.rec.log(in)
 	if err != nil {

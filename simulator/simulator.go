@@ -162,13 +162,13 @@ type simState struct {
 // wiring is what serves, routes and records a simulator: built by New, never
 // part of the state image.
 type wiring struct {
-	actions    map[string]actionFunc // "collection/action" -> handler
-	endpoints  []endpoint
+	actions    map[string]actionFunc                     // "collection/action" -> handler
 	outcomeRun map[string]func(tx *kernel.Tx, id string) // collection -> upstream success path (outcome.go)
 	mux        *http.ServeMux
-	server     *httptest.Server
-	tls        *tlsServer // instead of server with WithTLS or WithHTTP2
-	opts       options
+	// gw is the gateway (gateway.go): the business API's pipeline, its
+	// endpoints and the server New starts.
+	gw   *gateway
+	opts options
 	// rec is the input log (record.go), stepper the dashboard's replay of
 	// it (control_recording.go); neither is part of the state.
 	rec     *recorder
@@ -230,15 +230,15 @@ func New(opts ...Option) (*Simulator, error) {
 		return nil, err
 	}
 	if s.wiring.opts.tls {
-		if err := s.startTLS(s.wiring.opts.http2); err != nil {
+		if err := s.wiring.gw.startTLS(LogExchanges(s), s.wiring.opts.http2); err != nil {
 			return nil, fmt.Errorf("simulator: serve HTTPS: %w", err)
 		}
 		return s, nil
 	}
-	s.wiring.server = httptest.NewUnstartedServer(LogExchanges(s))
+	s.wiring.gw.server = httptest.NewUnstartedServer(LogExchanges(s))
 	// OPTIONS * reaches the simulator, which answers it with its envelope.
-	s.wiring.server.Config.DisableGeneralOptionsHandler = true
-	s.wiring.server.Start()
+	s.wiring.gw.server.Config.DisableGeneralOptionsHandler = true
+	s.wiring.gw.server.Start()
 	return s, nil
 }
 
@@ -280,6 +280,13 @@ func build(o options) (*Simulator, error) {
 			mux:     http.NewServeMux(),
 		},
 	}
+	// The gateway (gateway.go) gets its input log below, once the log
+	// exists; it serves nothing before New returns.
+	s.wiring.gw = &gateway{
+		k: &s.k, st: &s.st, mux: s.wiring.mux,
+		logRequest: s.logRequest, runDue: s.runDue, controlID: s.controlID, lookupAction: s.lookupAction,
+		controlAccess: s.controlAccess, servesControl: s.servesControl, guardControl: s.guardControl,
+	}
 	s.st.members.Init(membersHost{s})
 	s.st.stepUp.Init(stepUpHost{s})
 	s.st.webhooks = newWebhooksLine(s)
@@ -297,11 +304,12 @@ func build(o options) (*Simulator, error) {
 		return nil, err
 	}
 	s.registerAll(tx)
-	s.indexLiteralPaths()
+	s.wiring.gw.indexLiteralPaths()
 	s.grantFixtureScopes()
 	cfg := configOf(o)
 	cfg.BodyKey = hex.EncodeToString(s.st.gw.bodyKey[:])
 	s.wiring.rec = newRecorder(cfg, o.seed, o.recordingLimit)
+	s.wiring.gw.rec = s.wiring.rec
 	s.wiring.rec.base = s.URL
 	s.wiring.stepper = &stepper{}
 	return s, nil
@@ -311,7 +319,7 @@ func build(o options) (*Simulator, error) {
 // (after a last snapshot), releasing its lock, and the connections of its
 // webhook deliveries.
 func (s *Simulator) Close() {
-	s.closeServers()
+	s.wiring.gw.closeServers()
 	s.wiring.stepper.close()
 	s.closeStore()
 	s.closeDeliveries()
@@ -323,11 +331,11 @@ func (s *Simulator) URL() string {
 	if s.wiring.replayBase != "" {
 		return s.wiring.replayBase
 	}
-	if s.wiring.server != nil {
-		return s.wiring.server.URL
+	if s.wiring.gw.server != nil {
+		return s.wiring.gw.server.URL
 	}
-	if s.wiring.tls != nil {
-		return s.wiring.tls.url
+	if s.wiring.gw.tls != nil {
+		return s.wiring.gw.tls.url
 	}
 	return s.wiring.opts.baseURL
 }
@@ -507,7 +515,7 @@ func (s *Simulator) emit(tx *kernel.Tx, typ, object, objectID string, m *member,
 
 // registerAll registers the gateway, the control API and every product line.
 func (s *Simulator) registerAll(tx *kernel.Tx) {
-	s.registerGateway()
+	s.wiring.gw.registerGateway()
 	s.registerControl()
 	s.registerInvariants()
 	s.registerAssets()
