@@ -132,7 +132,7 @@ func (s *Simulator) controlAnswer(tx *kernel.Tx, r *http.Request, fn controlFunc
 	if err != nil {
 		return errorResponse(controlError(err), id)
 	}
-	s.runDue(tx)
+	s.wiring.timers.runDue(tx)
 	if out == nil {
 		return response{status: status}
 	}
@@ -211,7 +211,7 @@ func (s *Simulator) registerControl() {
 				return 0, nil, errInvalidRequest("advance must be a non-negative Go duration such as 90s or 24h")
 			}
 		}
-		s.advance(tx, d)
+		s.wiring.timers.advance(tx, d)
 		return http.StatusOK, s.clockJSON(), nil
 	})
 
@@ -386,12 +386,12 @@ func (s *Simulator) registerControl() {
 			if err := s.checkCollection(OutcomeCollection(c)); err != nil {
 				return 0, nil, err
 			}
-			s.outcomes().byCollection[c] = m
+			s.wiring.timers.outcomes().byCollection[c] = m
 		case in.ObjectID != "":
 			if err := s.checkOutcomeObject(tx, in.ObjectID); err != nil {
 				return 0, nil, err
 			}
-			s.setObjectOutcome(tx, in.ObjectID, m)
+			s.wiring.timers.setObject(tx, in.ObjectID, m)
 		default:
 			return 0, nil, errInvalidRequest("collection or object_id is required")
 		}
@@ -497,7 +497,7 @@ func (s *Simulator) action(key, id string, body []byte) (json.RawMessage, error)
 	if err != nil {
 		return nil, unknownID("object", id, err)
 	}
-	s.runDue(tx)
+	s.wiring.timers.runDue(tx)
 	if out == nil {
 		out = map[string]any{"ok": true}
 	}

@@ -354,7 +354,7 @@ func (s *Simulator) serveEndpoint(w http.ResponseWriter, r *http.Request, e *end
 		return
 	}
 	resp := s.runEndpoint(x, e, body, rerr != nil || len(body) > maxBodyBytes)
-	s.runDue(x.tx)
+	s.wiring.timers.runDue(x.tx)
 	x.finish(x.afterFault(resp))
 }
 

@@ -46,10 +46,10 @@ func (k kernelServices) Amount(asset, v string) (money.Amount, error) {
 func (k kernelServices) AssetScale(code string) (int, bool) { return k.s.st.cat.scale(code) }
 
 func (k kernelServices) InFlight(tx *kernel.Tx, collection, id string) {
-	k.s.inFlight(tx, OutcomeCollection(collection), id)
+	k.s.wiring.timers.inFlight(tx, OutcomeCollection(collection), id)
 }
 
-func (k kernelServices) Settled(tx *kernel.Tx, id string) { k.s.settled(tx, id) }
+func (k kernelServices) Settled(tx *kernel.Tx, id string) { k.s.wiring.timers.settled(tx, id) }
 
 // registerDeposits builds the deposits line and registers its endpoints.
 func (s *Simulator) registerDeposits() {

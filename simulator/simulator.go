@@ -164,7 +164,7 @@ type simState struct {
 type wiring struct {
 	actions    map[string]actionFunc // "collection/action" -> handler
 	endpoints  []endpoint
-	outcomeRun map[string]func(tx *kernel.Tx, id string) // collection -> upstream success path (outcome.go)
+	timers     *timers // the clock's timers and the outcome success paths (outcome.go)
 	mux        *http.ServeMux
 	server     *httptest.Server
 	tls        *tlsServer // instead of server with WithTLS or WithHTTP2
@@ -283,8 +283,9 @@ func build(o options) (*Simulator, error) {
 	s.st.members.Init(membersHost{s})
 	s.st.stepUp.Init(stepUpHost{s})
 	s.st.webhooks = newWebhooksLine(s)
+	s.wiring.timers = &timers{st: &s.st}
 	s.initControls()
-	s.outcomes()
+	s.wiring.timers.outcomes()
 	s.st.creds.Model = o.model
 	s.st.creds.Environment = o.env
 	s.st.ledger = newLedger(s.st.cat.scale)
@@ -386,14 +387,14 @@ func (s *Simulator) runAdvance(d time.Duration) {
 	target := s.st.clock.Now().Add(d)
 	if !s.st.clock.hasDue(target) {
 		tx.Ordered()
-		s.advance(tx, d)
+		s.wiring.timers.advance(tx, d)
 		tx.End()
 		return
 	}
 	end, err := s.wiring.rec.log(&recordedInput{Op: opAdvance, Clock: s.st.clock.Now(), To: target})
 	tx.Ordered()
 	if err == nil {
-		s.advance(tx, d)
+		s.wiring.timers.advance(tx, d)
 	}
 	tx.End()
 	if err == nil {
@@ -409,33 +410,10 @@ func (s *Simulator) advanceTo(target time.Time) error {
 		return err
 	}
 	if now := s.st.clock.Now(); target.After(now) {
-		s.advance(tx, target.Sub(now))
+		s.wiring.timers.advance(tx, target.Sub(now))
 	}
 	tx.End()
 	return s.wiring.rec.durable(end)
-}
-
-func (s *Simulator) advance(tx *kernel.Tx, d time.Duration) {
-	target := s.st.clock.Now().Add(d)
-	for {
-		t, ok := s.st.clock.popDue(target)
-		if !ok {
-			break
-		}
-		s.st.clock.set(t.at)
-		s.runOutcome(tx, t.id)
-	}
-	s.st.clock.set(target)
-}
-
-// runDue runs timers already due at the current time (for outcomes that
-// happen "immediately" after a request).
-func (s *Simulator) runDue(tx *kernel.Tx) { s.advance(tx, 0) }
-
-// after schedules the outcome of object id (runOutcome, in a transaction) d
-// after now on the simulator clock.
-func (s *Simulator) after(d time.Duration, id string) {
-	s.st.clock.at(s.st.clock.Now().Add(d), id)
 }
 
 // CheckLedger verifies that the books balance: every asset sums to zero over
