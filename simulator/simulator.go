@@ -162,13 +162,13 @@ type simState struct {
 // wiring is what serves, routes and records a simulator: built by New, never
 // part of the state image.
 type wiring struct {
-	actions    map[string]actionFunc // "collection/action" -> handler
-	endpoints  []endpoint
-	timers     *timers // the clock's timers and the outcome success paths (outcome.go)
-	mux        *http.ServeMux
-	server     *httptest.Server
-	tls        *tlsServer // instead of server with WithTLS or WithHTTP2
-	opts       options
+	actions   map[string]actionFunc // "collection/action" -> handler
+	endpoints []endpoint
+	timers    *timers // the clock's timers and the outcome success paths (outcome.go)
+	mux       *http.ServeMux
+	server    *httptest.Server
+	tls       *tlsServer // instead of server with WithTLS or WithHTTP2
+	opts      options
 	// rec is the input log (record.go), stepper the dashboard's replay of
 	// it (control_recording.go); neither is part of the state.
 	rec     *recorder
