@@ -185,7 +185,7 @@ func (s *Simulator) registerControl() {
 
 	// Clock.
 	s.control("GET /_sim/stats", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		return http.StatusOK, s.stats(tx), nil
+		return http.StatusOK, s.wiring.view.stats(tx), nil
 	})
 	s.control("GET /_sim/clock", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		return http.StatusOK, s.clockJSON(), nil

@@ -165,6 +165,7 @@ type wiring struct {
 	actions   map[string]actionFunc // "collection/action" -> handler
 	endpoints []endpoint
 	timers    *timers // the clock's timers and the outcome success paths (outcome.go)
+	view      *view   // the operator's read-only view of the state (devtools.go)
 	mux       *http.ServeMux
 	server    *httptest.Server
 	tls       *tlsServer // instead of server with WithTLS or WithHTTP2
@@ -284,6 +285,7 @@ func build(o options) (*Simulator, error) {
 	s.st.stepUp.Init(stepUpHost{s})
 	s.st.webhooks = newWebhooksLine(s)
 	s.wiring.timers = &timers{st: &s.st}
+	s.wiring.view = &view{st: &s.st, partial: partialReplayOf(o.recording), actions: func() []string { return sortedKeys(s.wiring.actions) }}
 	s.initControls()
 	s.wiring.timers.outcomes()
 	s.st.creds.Model = o.model

@@ -265,7 +265,7 @@ var beginners = map[string]int{
 	"admin.go": 3, "control.go": 4, "control_cards.go": 1, "control_keys.go": 1,
 	"control_knobs.go": 1, "control_merchant.go": 2, "control_names.go": 1, "control_outcomes.go": 1,
 	"control_qrpay.go": 1, "control_remittances.go": 1, "control_requests.go": 1, "control_tx.go": 2,
-	"devtools.go": 2, "digest.go": 1, "faults.go": 2, "gateway.go": 1, "image.go": 1, "image_decode.go": 1,
+	"devtools.go": 1, "digest.go": 1, "faults.go": 2, "gateway.go": 1, "image.go": 1, "image_decode.go": 1,
 	"invariants.go": 1, "journal.go": 2, "merchant_prepaid.go": 2, "record.go": 3,
 	"recording.go": 1, "replay.go": 4, "simulator.go": 5, "stats.go": 1, "store.go": 1, "store_snapshot.go": 1,
 	"webhooks.go": 1, "webhooks_flush.go": 3,
