@@ -164,8 +164,9 @@ type simState struct {
 type wiring struct {
 	actions   map[string]actionFunc // "collection/action" -> handler
 	endpoints []endpoint
-	timers    *timers // the clock's timers and the outcome success paths (outcome.go)
-	view      *view   // the operator's read-only view of the state (devtools.go)
+	timers    *timers  // the clock's timers and the outcome success paths (outcome.go)
+	view      *view    // the operator's read-only view of the state (devtools.go)
+	keys      *keyring // the merchant's API Keys (admin.go)
 	mux       *http.ServeMux
 	server    *httptest.Server
 	tls       *tlsServer // instead of server with WithTLS or WithHTTP2
@@ -285,6 +286,7 @@ func build(o options) (*Simulator, error) {
 	s.st.stepUp.Init(stepUpHost{s})
 	s.st.webhooks = newWebhooksLine(s)
 	s.wiring.timers = &timers{st: &s.st}
+	s.wiring.keys = &keyring{st: &s.st}
 	s.wiring.view = &view{st: &s.st, partial: partialReplayOf(o.recording), actions: func() []string { return sortedKeys(s.wiring.actions) }}
 	s.initControls()
 	s.wiring.timers.outcomes()
@@ -293,15 +295,16 @@ func build(o options) (*Simulator, error) {
 	s.st.ledger = newLedger(s.st.cat.scale)
 	// The fixture is the state's first transaction; nothing else can see
 	// s before New returns.
-	s.k.Provide(kernelServices{s})
+	s.k.Provide(kernelServices{st: &s.st, timers: s.wiring.timers})
 	tx := s.k.Begin()
 	defer tx.End()
-	if err := s.loadFixture(tx); err != nil {
+	s.st.merchant = merchant.New(merchantHost{s}, s.st.creds.MerchantID, string(s.st.creds.Model), string(MerchantActive), string(s.st.creds.Environment))
+	if err := loadFixture(tx, &s.st, &s.wiring.opts); err != nil {
 		return nil, err
 	}
 	s.registerAll(tx)
 	s.indexLiteralPaths()
-	s.grantFixtureScopes()
+	grantFixtureScopes(&s.st, s.wiring.endpoints)
 	cfg := configOf(o)
 	cfg.BodyKey = hex.EncodeToString(s.st.gw.bodyKey[:])
 	s.wiring.rec = newRecorder(cfg, o.seed, o.recordingLimit)
@@ -444,12 +447,13 @@ func (s *Simulator) recordedEvents() []Event {
 	return out
 }
 
-// newUUID returns a UUID v4 drawn from the simulator's seeded generator, so a
-// simulator with a fixed seed issues the same ids run after run.
-func (s *Simulator) newUUID() string {
+// seededUUID returns a UUID v4 drawn from the simulator's seeded generator
+// r, so a simulator with a fixed seed issues the same ids run after run
+// (tx.NewUUID).
+func seededUUID(r *rand.Rand) string {
 	var b [16]byte
 	for i := 0; i < 16; i += 8 {
-		v := s.st.rng.Uint64()
+		v := r.Uint64()
 		for j := 0; j < 8; j++ {
 			b[i+j] = byte(v >> (8 * j))
 		}
@@ -459,10 +463,10 @@ func (s *Simulator) newUUID() string {
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
-// emit records an event for delivery. Events of platform-direct members are
-// not recorded (the contract sends none). statusVersion 0 marks the events
-// whose version is the constant 0.
-func (s *Simulator) emit(tx *kernel.Tx, typ, object, objectID string, m *member, status string, statusVersion int64, extra map[string]any) {
+// recordEvent records an event for delivery in st (tx.Emit). Events of
+// platform-direct members are not recorded (the contract sends none).
+// statusVersion 0 marks the events whose version is the constant 0.
+func recordEvent(tx *kernel.Tx, st *simState, typ, object, objectID string, m *member, status string, statusVersion int64, extra map[string]any) {
 	ext := ""
 	if m != nil {
 		if m.PlatformDirect {
@@ -471,9 +475,9 @@ func (s *Simulator) emit(tx *kernel.Tx, typ, object, objectID string, m *member,
 		ext = m.ExternalID
 	}
 	ev := &hookline.Event{
-		ID:               "evt_" + s.newUUID(),
+		ID:               "evt_" + tx.NewUUID(),
 		Type:             typ,
-		CreatedAt:        s.st.clock.Now(),
+		CreatedAt:        tx.Now(),
 		Object:           object,
 		ObjectID:         objectID,
 		ExternalMemberID: ext,
@@ -481,8 +485,8 @@ func (s *Simulator) emit(tx *kernel.Tx, typ, object, objectID string, m *member,
 		StatusVersion:    statusVersion,
 		Extra:            extra,
 	}
-	s.st.events = append(s.st.events, ev)
-	s.st.webhooks.Queue(tx, ev)
+	st.events = append(st.events, ev)
+	st.webhooks.Queue(tx, ev)
 }
 
 // registerAll registers the gateway, the control API and every product line.
@@ -490,7 +494,7 @@ func (s *Simulator) registerAll(tx *kernel.Tx) {
 	s.registerGateway()
 	s.registerControl()
 	s.registerInvariants()
-	s.registerAssets()
+	s.register(assetsEndpoint(&s.st))
 	s.registerQRPay()
 	s.registerCards()
 	s.registerRemittances()

@@ -29,7 +29,7 @@ func (s *Simulator) emitEvent(tx *kernel.Tx, typ, object, id, ext, status string
 		m = &member{ExternalID: ext}
 	}
 	n := len(s.st.events)
-	s.emit(tx, typ, object, id, m, status, version, extra)
+	recordEvent(tx, &s.st, typ, object, id, m, status, version, extra)
 	if len(s.st.events) == n {
 		return "", nil
 	}
