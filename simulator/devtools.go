@@ -220,14 +220,19 @@ func (v *view) state(tx *kernel.Tx) StateSnapshot {
 
 	st.WebhookEndpoints = webhookEndpoints(tx, s.st.webhooks)
 	st.WebhookDeliveries = newestFirst(webhookDeliveries(tx, s.st.webhooks))
-	events := make([]Event, len(s.st.events))
-	for i, e := range s.st.events {
-		events[i] = Event(*e)
-	}
-	st.Events = newestFirst(events)
+	st.Events = newestFirst(v.events(tx))
 	st.Requests = newestFirst(s.st.gw.journal.list())
 	st.Actions = v.actions()
 	return st
+}
+
+// events returns a copy of the events recorded so far, oldest first.
+func (v *view) events(tx *kernel.Tx) []Event {
+	out := make([]Event, len(v.st.events))
+	for i, e := range v.st.events {
+		out[i] = Event(*e)
+	}
+	return out
 }
 
 // newestFirst reverses an oldest-first list and keeps the newest

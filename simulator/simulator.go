@@ -436,17 +436,6 @@ func (s *Simulator) LedgerEntries() []Entry {
 	return s.st.ledger.Entries()
 }
 
-// recordedEvents returns a copy of the events recorded so far, oldest first.
-func (s *Simulator) recordedEvents() []Event {
-	tx := s.k.Begin()
-	defer tx.End()
-	out := make([]Event, len(s.st.events))
-	for i, e := range s.st.events {
-		out[i] = Event(*e)
-	}
-	return out
-}
-
 // seededUUID returns a UUID v4 drawn from the simulator's seeded generator
 // r, so a simulator with a fixed seed issues the same ids run after run
 // (tx.NewUUID).
