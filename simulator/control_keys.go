@@ -17,7 +17,7 @@ func (k *KeysControl) Add(clientID, apiKeyValue, signingKey string, ks KeySettin
 			return Credentials{}, err
 		}
 		return inTx1(k.s, func(tx *kernel.Tx) (Credentials, error) {
-			key, err := k.s.addKey(tx, clientID, apiKeyValue, signingKey, ks)
+			key, err := k.s.wiring.keys.add(tx, clientID, apiKeyValue, signingKey, ks)
 			if err != nil {
 				return Credentials{}, err
 			}
@@ -34,7 +34,7 @@ func (k *KeysControl) Set(clientID string, ks KeySettings) error {
 		if err := checkEnvironment(ks.Environment); err != nil {
 			return err
 		}
-		return unknownID("key", clientID, inTx(k.s, func(tx *kernel.Tx) error { return k.s.setKey(tx, clientID, ks) }))
+		return unknownID("key", clientID, inTx(k.s, func(tx *kernel.Tx) error { return k.s.wiring.keys.set(tx, clientID, ks) }))
 	}, clientID, ks)
 }
 

@@ -31,9 +31,9 @@ func (s *Simulator) registerCards() {
 	scale, _ := s.st.cat.scale(cardline.LedgerAsset)
 	s.st.cards = cardline.New(cardsHost{s}, key[:], scale)
 	// The issuer's success paths of what is in flight (outcome.go).
-	s.onOutcome(CollectionCardApplications, s.st.cards.SucceedApplication)
-	s.onOutcome(CollectionCardClosures, s.st.cards.SucceedClosure)
-	s.onOutcome(CollectionCardTopups, s.st.cards.SucceedTopUp)
+	s.wiring.timers.on(CollectionCardApplications, s.st.cards.SucceedApplication)
+	s.wiring.timers.on(CollectionCardClosures, s.st.cards.SucceedClosure)
+	s.wiring.timers.on(CollectionCardTopups, s.st.cards.SucceedTopUp)
 	for _, e := range s.st.cards.Endpoints() {
 		s.wiring.gw.register(e)
 	}

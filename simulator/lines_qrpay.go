@@ -22,7 +22,7 @@ const qrUpstreamLine = "qrpay"
 func (s *Simulator) registerQRPay() {
 	s.st.qr = qrpay.New(qrpayHost{s})
 	// The acquirer's success path of an order in flight (outcome.go).
-	s.onOutcome(CollectionQROrders, s.st.qr.OutcomeSuccess)
+	s.wiring.timers.on(CollectionQROrders, s.st.qr.OutcomeSuccess)
 	for _, e := range s.st.qr.Endpoints() {
 		s.wiring.gw.register(e)
 	}

@@ -15,7 +15,7 @@ import (
 // prepaid top-up, which advances the remittances waiting for it.
 func (s *Simulator) registerRemittances() {
 	s.st.remit = remittances.New(remitHost{s})
-	s.onOutcome(CollectionRemittances, s.st.remit.Succeed)
+	s.wiring.timers.on(CollectionRemittances, s.st.remit.Succeed)
 	for _, e := range s.st.remit.Endpoints() {
 		s.wiring.gw.register(e)
 	}

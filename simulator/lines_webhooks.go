@@ -45,7 +45,7 @@ func (s *Simulator) registerWebhooks() {
 		}, nil
 	})
 	s.control("GET /_sim/webhooks/endpoints", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		return http.StatusOK, map[string]any{"endpoints": s.webhookEndpoints(tx)}, nil
+		return http.StatusOK, map[string]any{"endpoints": webhookEndpoints(tx, s.st.webhooks)}, nil
 	})
 	s.control("DELETE /_sim/webhooks/endpoints/{id}", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
 		if err := s.st.webhooks.RemoveEndpoint(tx, r.PathValue("id")); err != nil {
@@ -68,7 +68,7 @@ func (s *Simulator) registerWebhooks() {
 		return http.StatusOK, webhookEndpointOf(v), nil
 	})
 	s.control("GET /_sim/webhooks/deliveries", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		return http.StatusOK, map[string]any{"deliveries": s.webhookDeliveries(tx)}, nil
+		return http.StatusOK, map[string]any{"deliveries": webhookDeliveries(tx, s.st.webhooks)}, nil
 	})
 	s.control("POST /_sim/webhooks/events", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
 		var in struct {

@@ -284,9 +284,9 @@ func (s *Simulator) recording(digest bool) (*Recording, error) {
 // the rest back to the next flush.
 func WithRecording(r *Recording) Option { return func(o *options) { o.recording = r } }
 
-// partialReplay describes the partial recording s started from, if any.
-func (s *Simulator) partialReplay() *PartialReplay {
-	r := s.wiring.opts.recording
+// partialReplayOf describes the partial recording r a simulator started
+// from, if it is one.
+func partialReplayOf(r *Recording) *PartialReplay {
 	if r == nil || !r.partial {
 		return nil
 	}

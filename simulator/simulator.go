@@ -162,9 +162,11 @@ type simState struct {
 // wiring is what serves, routes and records a simulator: built by New, never
 // part of the state image.
 type wiring struct {
-	actions    map[string]actionFunc                     // "collection/action" -> handler
-	outcomeRun map[string]func(tx *kernel.Tx, id string) // collection -> upstream success path (outcome.go)
-	mux        *http.ServeMux
+	actions map[string]actionFunc // "collection/action" -> handler
+	timers  *timers               // the clock's timers and the outcome success paths (outcome.go)
+	view    *view                 // the operator's read-only view of the state (devtools.go)
+	keys    *keyring              // the merchant's API Keys (admin.go)
+	mux     *http.ServeMux
 	// gw is the gateway (gateway.go): the business API's pipeline, its
 	// endpoints and the server New starts.
 	gw   *gateway
@@ -280,32 +282,36 @@ func build(o options) (*Simulator, error) {
 			mux:     http.NewServeMux(),
 		},
 	}
+	s.wiring.timers = &timers{st: &s.st}
 	// The gateway (gateway.go) gets its input log below, once the log
 	// exists; it serves nothing before New returns.
 	s.wiring.gw = &gateway{
 		k: &s.k, st: &s.st, mux: s.wiring.mux,
-		logRequest: s.logRequest, runDue: s.runDue, controlID: s.controlID, lookupAction: s.lookupAction,
+		logRequest: s.logRequest, runDue: s.wiring.timers.runDue, controlID: s.controlID, lookupAction: s.lookupAction,
 		controlAccess: s.controlAccess, servesControl: s.servesControl, guardControl: s.guardControl,
 	}
 	s.st.members.Init(membersHost{s})
 	s.st.stepUp.Init(stepUpHost{s})
 	s.st.webhooks = newWebhooksLine(s)
+	s.wiring.keys = &keyring{st: &s.st}
+	s.wiring.view = &view{st: &s.st, partial: partialReplayOf(o.recording), actions: func() []string { return sortedKeys(s.wiring.actions) }}
 	s.initControls()
-	s.outcomes()
+	s.wiring.timers.outcomes()
 	s.st.creds.Model = o.model
 	s.st.creds.Environment = o.env
 	s.st.ledger = newLedger(s.st.cat.scale)
 	// The fixture is the state's first transaction; nothing else can see
 	// s before New returns.
-	s.k.Provide(kernelServices{s})
+	s.k.Provide(kernelServices{st: &s.st, timers: s.wiring.timers})
 	tx := s.k.Begin()
 	defer tx.End()
-	if err := s.loadFixture(tx); err != nil {
+	s.st.merchant = merchant.New(merchantHost{s}, s.st.creds.MerchantID, string(s.st.creds.Model), string(MerchantActive), string(s.st.creds.Environment))
+	if err := loadFixture(tx, &s.st, &s.wiring.opts); err != nil {
 		return nil, err
 	}
 	s.registerAll(tx)
 	s.wiring.gw.indexLiteralPaths()
-	s.grantFixtureScopes()
+	grantFixtureScopes(&s.st, s.wiring.gw.endpoints)
 	cfg := configOf(o)
 	cfg.BodyKey = hex.EncodeToString(s.st.gw.bodyKey[:])
 	s.wiring.rec = newRecorder(cfg, o.seed, o.recordingLimit)
@@ -394,14 +400,14 @@ func (s *Simulator) runAdvance(d time.Duration) {
 	target := s.st.clock.Now().Add(d)
 	if !s.st.clock.hasDue(target) {
 		tx.Ordered()
-		s.advance(tx, d)
+		s.wiring.timers.advance(tx, d)
 		tx.End()
 		return
 	}
 	end, err := s.wiring.rec.log(&recordedInput{Op: opAdvance, Clock: s.st.clock.Now(), To: target})
 	tx.Ordered()
 	if err == nil {
-		s.advance(tx, d)
+		s.wiring.timers.advance(tx, d)
 	}
 	tx.End()
 	if err == nil {
@@ -417,33 +423,10 @@ func (s *Simulator) advanceTo(target time.Time) error {
 		return err
 	}
 	if now := s.st.clock.Now(); target.After(now) {
-		s.advance(tx, target.Sub(now))
+		s.wiring.timers.advance(tx, target.Sub(now))
 	}
 	tx.End()
 	return s.wiring.rec.durable(end)
-}
-
-func (s *Simulator) advance(tx *kernel.Tx, d time.Duration) {
-	target := s.st.clock.Now().Add(d)
-	for {
-		t, ok := s.st.clock.popDue(target)
-		if !ok {
-			break
-		}
-		s.st.clock.set(t.at)
-		s.runOutcome(tx, t.id)
-	}
-	s.st.clock.set(target)
-}
-
-// runDue runs timers already due at the current time (for outcomes that
-// happen "immediately" after a request).
-func (s *Simulator) runDue(tx *kernel.Tx) { s.advance(tx, 0) }
-
-// after schedules the outcome of object id (runOutcome, in a transaction) d
-// after now on the simulator clock.
-func (s *Simulator) after(d time.Duration, id string) {
-	s.st.clock.at(s.st.clock.Now().Add(d), id)
 }
 
 // CheckLedger verifies that the books balance: every asset sums to zero over
@@ -461,23 +444,13 @@ func (s *Simulator) LedgerEntries() []Entry {
 	return s.st.ledger.Entries()
 }
 
-// recordedEvents returns a copy of the events recorded so far, oldest first.
-func (s *Simulator) recordedEvents() []Event {
-	tx := s.k.Begin()
-	defer tx.End()
-	out := make([]Event, len(s.st.events))
-	for i, e := range s.st.events {
-		out[i] = Event(*e)
-	}
-	return out
-}
-
-// newUUID returns a UUID v4 drawn from the simulator's seeded generator, so a
-// simulator with a fixed seed issues the same ids run after run.
-func (s *Simulator) newUUID() string {
+// seededUUID returns a UUID v4 drawn from the simulator's seeded generator
+// r, so a simulator with a fixed seed issues the same ids run after run
+// (tx.NewUUID).
+func seededUUID(r *rand.Rand) string {
 	var b [16]byte
 	for i := 0; i < 16; i += 8 {
-		v := s.st.rng.Uint64()
+		v := r.Uint64()
 		for j := 0; j < 8; j++ {
 			b[i+j] = byte(v >> (8 * j))
 		}
@@ -487,10 +460,10 @@ func (s *Simulator) newUUID() string {
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
-// emit records an event for delivery. Events of platform-direct members are
-// not recorded (the contract sends none). statusVersion 0 marks the events
-// whose version is the constant 0.
-func (s *Simulator) emit(tx *kernel.Tx, typ, object, objectID string, m *member, status string, statusVersion int64, extra map[string]any) {
+// recordEvent records an event for delivery in st (tx.Emit). Events of
+// platform-direct members are not recorded (the contract sends none).
+// statusVersion 0 marks the events whose version is the constant 0.
+func recordEvent(tx *kernel.Tx, st *simState, typ, object, objectID string, m *member, status string, statusVersion int64, extra map[string]any) {
 	ext := ""
 	if m != nil {
 		if m.PlatformDirect {
@@ -499,9 +472,9 @@ func (s *Simulator) emit(tx *kernel.Tx, typ, object, objectID string, m *member,
 		ext = m.ExternalID
 	}
 	ev := &hookline.Event{
-		ID:               "evt_" + s.newUUID(),
+		ID:               "evt_" + tx.NewUUID(),
 		Type:             typ,
-		CreatedAt:        s.st.clock.Now(),
+		CreatedAt:        tx.Now(),
 		Object:           object,
 		ObjectID:         objectID,
 		ExternalMemberID: ext,
@@ -509,8 +482,8 @@ func (s *Simulator) emit(tx *kernel.Tx, typ, object, objectID string, m *member,
 		StatusVersion:    statusVersion,
 		Extra:            extra,
 	}
-	s.st.events = append(s.st.events, ev)
-	s.st.webhooks.Queue(tx, ev)
+	st.events = append(st.events, ev)
+	st.webhooks.Queue(tx, ev)
 }
 
 // registerAll registers the gateway, the control API and every product line.
@@ -518,7 +491,7 @@ func (s *Simulator) registerAll(tx *kernel.Tx) {
 	s.wiring.gw.registerGateway()
 	s.registerControl()
 	s.registerInvariants()
-	s.registerAssets()
+	s.wiring.gw.register(assetsEndpoint(&s.st))
 	s.registerQRPay()
 	s.registerCards()
 	s.registerRemittances()
