@@ -9,6 +9,7 @@ import (
 
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/members"
 	"github.com/mwallet/mwallet-go/simulator/internal/merchant"
 )
 
@@ -103,40 +104,48 @@ type KeySettings struct {
 // Bool returns a pointer to v, for the optional fields of KeySettings.
 func Bool(v bool) *bool { return &v }
 
-func (s *Simulator) addKey(tx *kernel.Tx, clientID, apiKeyValue, signingKey string, ks KeySettings) (*apiKey, error) {
+// keyring creates and changes the merchant's API Keys (the control API's
+// side; the gateway reads them to authenticate). The Keys are part of the
+// state; keyring holds it.
+type keyring struct{ st *simState }
+
+// add creates a Key; empty values are drawn from the seeded ids.
+func (s *keyring) add(tx *kernel.Tx, clientID, apiKeyValue, signingKey string, ks KeySettings) (*apiKey, error) {
 	clientID = strings.TrimSpace(clientID)
 	if clientID == "" {
-		clientID = "sim_client_" + s.newUUID()[:8]
+		clientID = "sim_client_" + tx.NewUUID()[:8]
 	}
 	if s.st.keys[clientID] != nil {
 		return nil, newErr("duplicate_resource", fmt.Sprintf("key %q already exists", clientID))
 	}
 	if apiKeyValue == "" {
-		apiKeyValue = "sim_api_key_" + strings.ReplaceAll(s.newUUID(), "-", "")
+		apiKeyValue = "sim_api_key_" + strings.ReplaceAll(tx.NewUUID(), "-", "")
 	}
 	if signingKey == "" {
-		signingKey = "sim_signing_key_" + strings.ReplaceAll(s.newUUID(), "-", "")
+		signingKey = "sim_signing_key_" + strings.ReplaceAll(tx.NewUUID(), "-", "")
 	}
 	k := &apiKey{
 		ClientID: clientID, APIKey: apiKeyValue, SigningKey: signingKey,
 		Scopes: map[string]bool{}, Approved: map[string]bool{}, SignatureRequired: true, Env: Environment(s.st.merchant.Env()),
 	}
-	if err := s.applyKeySettings(k, ks); err != nil {
+	if err := s.apply(k, ks); err != nil {
 		return nil, err
 	}
 	s.st.keys[clientID] = k
 	return k, nil
 }
 
-func (s *Simulator) setKey(tx *kernel.Tx, clientID string, ks KeySettings) error {
+// set changes the Key of clientID.
+func (s *keyring) set(tx *kernel.Tx, clientID string, ks KeySettings) error {
 	k := s.st.keys[clientID]
 	if k == nil {
 		return errNotFound("key")
 	}
-	return s.applyKeySettings(k, ks)
+	return s.apply(k, ks)
 }
 
-func (s *Simulator) applyKeySettings(k *apiKey, ks KeySettings) error {
+// apply applies ks to k: scopes outside the scope catalogue are dropped.
+func (s *keyring) apply(k *apiKey, ks KeySettings) error {
 	switch ks.Environment {
 	case "", Sandbox, Production:
 	default:
@@ -200,7 +209,7 @@ func (in keyJSONIn) settings() KeySettings {
 }
 
 // keyJSON renders a Key; the secrets only when withSecrets (on creation).
-func (s *Simulator) keyJSON(k *apiKey, withSecrets bool) map[string]any {
+func keyJSON(k *apiKey, withSecrets bool) map[string]any {
 	requested := make([]string, 0, len(k.Scopes))
 	for sc := range k.Scopes {
 		requested = append(requested, sc)
@@ -222,8 +231,10 @@ func (s *Simulator) keyJSON(k *apiKey, withSecrets bool) map[string]any {
 	return out
 }
 
-func (s *Simulator) createMemberControl(tx *kernel.Tx, seed MemberSeed) (*member, error) {
-	m, err := s.createMember(tx, seed)
+// createMemberControl creates a member for the control API and the Go
+// control method: a refusal is an *apiError.
+func createMemberControl(tx *kernel.Tx, l *members.Line, seed MemberSeed) (*member, error) {
+	m, err := createMember(tx, l, seed)
 	if err != nil {
 		var ae *apiError
 		if errors.As(err, &ae) {
@@ -243,9 +254,7 @@ type MemberInfo struct {
 }
 
 // memberInfo finds a member by mem_ id, bare uuid or external_member_id.
-func (s *Simulator) memberInfo(id string) (MemberInfo, bool) {
-	tx := s.k.Begin()
-	defer tx.End()
+func (s *view) memberInfo(tx *kernel.Tx, id string) (MemberInfo, bool) {
 	m := s.st.members.ByAny(id)
 	if m == nil {
 		return MemberInfo{}, false
@@ -271,7 +280,9 @@ func (s *Simulator) Balance(memberID, asset string) (available, locked money.Amo
 	return s.st.ledger.Balance(MemberAvailable(m.ID), asset), s.st.ledger.Balance(MemberLocked(m.ID), asset)
 }
 
-func (s *Simulator) memberControlJSON(m *member) map[string]any {
+// memberJSON is the control API's document of member m, with its
+// balances in every asset of the catalogue.
+func (s *view) memberJSON(m *member) map[string]any {
 	balances := map[string]any{}
 	for _, a := range s.st.cat.all() {
 		balances[a.Code] = map[string]string{

@@ -2,8 +2,17 @@ package simulator
 
 import "net/http"
 
-func (s *Simulator) registerAssets() {
-	s.register(endpoint{Method: http.MethodGet, Pattern: "/v1/assets", Scope: "merchant:read", Handle: s.listAssets})
+// assetsEndpoint is GET /v1/assets: every enabled asset of the catalogue
+// in st, narrowed by the merchant's allowlist when it has one
+// (catalogue.listing).
+func assetsEndpoint(st *simState) endpoint {
+	return endpoint{Method: http.MethodGet, Pattern: "/v1/assets", Scope: "merchant:read", Handle: func(*rc) (int, any, error) {
+		b, err := st.cat.listing(st.merchant.AssetAllowlist())
+		if err != nil {
+			return 0, nil, err
+		}
+		return http.StatusOK, b, nil
+	}}
 }
 
 // assetJSON and networkJSON are the wire shapes of GET /v1/assets items.
@@ -35,14 +44,4 @@ type networkJSON struct {
 	WithdrawCoolingHours    *int   `json:"withdraw_cooling_hours,omitempty"`
 	WithdrawETAMinutes      *int   `json:"withdraw_eta_minutes,omitempty"`
 	WithdrawRequireKYCLevel *int   `json:"withdraw_require_kyc_level,omitempty"`
-}
-
-// listAssets answers GET /v1/assets: every enabled asset, narrowed by the
-// merchant's allowlist when it has one (catalogue.listing).
-func (s *Simulator) listAssets(*rc) (int, any, error) {
-	b, err := s.st.cat.listing(s.st.merchant.AssetAllowlist())
-	if err != nil {
-		return 0, nil, err
-	}
-	return http.StatusOK, b, nil
 }

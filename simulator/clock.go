@@ -20,7 +20,7 @@ type Clock struct {
 }
 
 // timer is an upstream outcome falling due: the success path of the object
-// id (runOutcome). It is data, not a closure, so the clock can be persisted.
+// id (timers.fire). It is data, not a closure, so the clock can be persisted.
 type timer struct {
 	at  time.Time
 	seq int64

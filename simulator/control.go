@@ -132,7 +132,7 @@ func (s *Simulator) controlAnswer(tx *kernel.Tx, r *http.Request, fn controlFunc
 	if err != nil {
 		return errorResponse(controlError(err), id)
 	}
-	s.runDue(tx)
+	s.wiring.timers.runDue(tx)
 	if out == nil {
 		return response{status: status}
 	}
@@ -185,7 +185,7 @@ func (s *Simulator) registerControl() {
 
 	// Clock.
 	s.control("GET /_sim/stats", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		return http.StatusOK, s.stats(tx), nil
+		return http.StatusOK, s.wiring.view.stats(tx), nil
 	})
 	s.control("GET /_sim/clock", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		return http.StatusOK, s.clockJSON(), nil
@@ -211,7 +211,7 @@ func (s *Simulator) registerControl() {
 				return 0, nil, errInvalidRequest("advance must be a non-negative Go duration such as 90s or 24h")
 			}
 		}
-		s.advance(tx, d)
+		s.wiring.timers.advance(tx, d)
 		return http.StatusOK, s.clockJSON(), nil
 	})
 
@@ -228,19 +228,19 @@ func (s *Simulator) registerControl() {
 		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
 		}
-		m, err := s.createMemberControl(tx, MemberSeed{
+		m, err := createMemberControl(tx, &s.st.members, MemberSeed{
 			ExternalID: in.ExternalMemberID, KYCLevel: in.KYCLevel, Balances: in.Balances,
 			Status: in.Status, PlatformDirect: in.PlatformDirect, MerchantID: in.MerchantID,
 		})
 		if err != nil {
 			return 0, nil, err
 		}
-		return http.StatusCreated, s.memberControlJSON(m), nil
+		return http.StatusCreated, s.wiring.view.memberJSON(m), nil
 	})
 	s.control("GET /_sim/members", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		out := make([]map[string]any, 0, len(s.st.members.All()))
 		for _, m := range s.st.members.All() {
-			out = append(out, s.memberControlJSON(m))
+			out = append(out, s.wiring.view.memberJSON(m))
 		}
 		return http.StatusOK, map[string]any{"data": out}, nil
 	})
@@ -249,7 +249,7 @@ func (s *Simulator) registerControl() {
 		if m == nil {
 			return 0, nil, errNotFound("member")
 		}
-		return http.StatusOK, s.memberControlJSON(m), nil
+		return http.StatusOK, s.wiring.view.memberJSON(m), nil
 	})
 
 	// Merchant and Keys.
@@ -274,7 +274,7 @@ func (s *Simulator) registerControl() {
 		sort.Strings(ids)
 		out := make([]any, 0, len(ids))
 		for _, id := range ids {
-			out = append(out, s.keyJSON(s.st.keys[id], false))
+			out = append(out, keyJSON(s.st.keys[id], false))
 		}
 		return http.StatusOK, map[string]any{"data": out}, nil
 	})
@@ -286,33 +286,33 @@ func (s *Simulator) registerControl() {
 		if err := checkEnvironment(in.Environment); err != nil {
 			return 0, nil, err
 		}
-		k, err := s.addKey(tx, in.ClientID, in.APIKey, in.SigningKey, in.settings())
+		k, err := s.wiring.keys.add(tx, in.ClientID, in.APIKey, in.SigningKey, in.settings())
 		if err != nil {
 			return 0, nil, err
 		}
-		return http.StatusCreated, s.keyJSON(k, true), nil
+		return http.StatusCreated, keyJSON(k, true), nil
 	})
 	s.control("GET /_sim/keys/{client_id}", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
 		k := s.st.keys[r.PathValue("client_id")]
 		if k == nil {
 			return 0, nil, errNotFound("key")
 		}
-		return http.StatusOK, s.keyJSON(k, false), nil
+		return http.StatusOK, keyJSON(k, false), nil
 	})
 	s.control("POST /_sim/keys/{client_id}", func(tx *kernel.Tx, r *http.Request, body []byte) (int, any, error) {
 		var in keyJSONIn
 		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
 		}
-		if err := s.setKey(tx, r.PathValue("client_id"), in.settings()); err != nil {
+		if err := s.wiring.keys.set(tx, r.PathValue("client_id"), in.settings()); err != nil {
 			return 0, nil, err
 		}
-		return http.StatusOK, s.keyJSON(s.st.keys[r.PathValue("client_id")], false), nil
+		return http.StatusOK, keyJSON(s.st.keys[r.PathValue("client_id")], false), nil
 	})
 
 	// Faults.
 	s.control("GET /_sim/faults", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		return http.StatusOK, map[string]any{"data": s.faults(tx)}, nil
+		return http.StatusOK, map[string]any{"data": s.wiring.gw.faults(tx)}, nil
 	})
 	s.control("POST /_sim/faults", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
 		var f Fault
@@ -322,10 +322,10 @@ func (s *Simulator) registerControl() {
 		if err := checkFaultMethod(f.Method); err != nil {
 			return 0, nil, err
 		}
-		if err := s.injectFault(tx, f); err != nil {
+		if err := s.wiring.gw.injectFault(tx, f); err != nil {
 			return 0, nil, err
 		}
-		return http.StatusCreated, map[string]any{"data": s.faults(tx)}, nil
+		return http.StatusCreated, map[string]any{"data": s.wiring.gw.faults(tx)}, nil
 	})
 	s.control("DELETE /_sim/faults", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		s.st.gw.faults = nil
@@ -386,12 +386,12 @@ func (s *Simulator) registerControl() {
 			if err := s.checkCollection(OutcomeCollection(c)); err != nil {
 				return 0, nil, err
 			}
-			s.outcomes().byCollection[c] = m
+			s.wiring.timers.outcomes().byCollection[c] = m
 		case in.ObjectID != "":
 			if err := s.checkOutcomeObject(tx, in.ObjectID); err != nil {
 				return 0, nil, err
 			}
-			s.setObjectOutcome(tx, in.ObjectID, m)
+			s.wiring.timers.setObject(tx, in.ObjectID, m)
 		default:
 			return 0, nil, errInvalidRequest("collection or object_id is required")
 		}
@@ -427,7 +427,7 @@ func (s *Simulator) registerControl() {
 		if !ok {
 			// A path served with other methods (POST /_sim/stats) answers
 			// as the router does, with Allow.
-			if ae := s.notFoundAnswer(r, ""); ae.Header != nil {
+			if ae := s.wiring.gw.notFoundAnswer(r, ""); ae.Header != nil {
 				return 0, nil, ae
 			}
 			return 0, nil, errNotFound("control action " + r.URL.Path)
@@ -442,7 +442,7 @@ func (s *Simulator) registerControl() {
 		return http.StatusOK, out, nil
 	})
 	s.wiring.mux.HandleFunc("/_sim/{rest...}", func(w http.ResponseWriter, r *http.Request) {
-		s.controlNotFound(w, r, "")
+		s.wiring.gw.controlNotFound(w, r, "")
 	})
 	s.registerKnobs()
 	s.registerRecipes()
@@ -497,7 +497,7 @@ func (s *Simulator) action(key, id string, body []byte) (json.RawMessage, error)
 	if err != nil {
 		return nil, unknownID("object", id, err)
 	}
-	s.runDue(tx)
+	s.wiring.timers.runDue(tx)
 	if out == nil {
 		out = map[string]any{"ok": true}
 	}

@@ -28,7 +28,7 @@ func (c *CardsControl) tx(fn func(tx *kernel.Tx) error) error {
 // or mem_ id), as a member-scoped request resolves it.
 func (c *CardsControl) member(id string, fn func(tx *kernel.Tx, m *member)) error {
 	return c.tx(func(tx *kernel.Tx) error {
-		m, ae := c.s.resolveMember(id)
+		m, ae := c.s.wiring.gw.resolveMember(id)
 		if ae != nil {
 			return fmt.Errorf("member %q: %s", id, ae.Code)
 		}

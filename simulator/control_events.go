@@ -13,7 +13,8 @@ type EventsControl struct{ s *Simulator }
 
 // List returns a copy of the events recorded so far, oldest first.
 func (e *EventsControl) List() []Event {
-	return e.s.recordedEvents()
+	v, _ := inTx1(e.s, func(tx *kernel.Tx) ([]Event, error) { return e.s.wiring.view.events(tx), nil })
+	return v
 }
 
 // Emit records an event as the service would and queues its

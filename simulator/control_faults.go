@@ -16,16 +16,16 @@ func (fc *FaultsControl) Inject(f Fault) error {
 		if err := checkFaultMethod(f.Method); err != nil {
 			return err
 		}
-		return badName("fault kind", string(f.Kind), faultKindNames, inTx(fc.s, func(tx *kernel.Tx) error { return fc.s.injectFault(tx, f) }))
+		return badName("fault kind", string(f.Kind), faultKindNames, inTx(fc.s, func(tx *kernel.Tx) error { return fc.s.wiring.gw.injectFault(tx, f) }))
 	}, f)
 }
 
 // Clear removes every fault.
 func (fc *FaultsControl) Clear() error {
-	return call0(fc.s, "Faults.Clear", fc.s.clearFaults)
+	return call0(fc.s, "Faults.Clear", fc.s.wiring.gw.clearFaults)
 }
 
 // List returns the faults still armed, Count being what remains.
 func (fc *FaultsControl) List() []Fault {
-	return fc.s.armedFaults()
+	return fc.s.wiring.gw.armedFaults()
 }

@@ -64,7 +64,7 @@ func (s *Simulator) guardControl(w http.ResponseWriter, r *http.Request, ae *api
 	if ae == nil {
 		return true
 	}
-	id := s.controlRequestID(w)
+	id := s.wiring.gw.controlRequestID(w)
 	writeJSON(w, ae.Status, ae.Envelope(id))
 	return false
 }

@@ -17,7 +17,7 @@ func (k *KeysControl) Add(clientID, apiKeyValue, signingKey string, ks KeySettin
 			return Credentials{}, err
 		}
 		return inTx1(k.s, func(tx *kernel.Tx) (Credentials, error) {
-			key, err := k.s.addKey(tx, clientID, apiKeyValue, signingKey, ks)
+			key, err := k.s.wiring.keys.add(tx, clientID, apiKeyValue, signingKey, ks)
 			if err != nil {
 				return Credentials{}, err
 			}
@@ -34,7 +34,7 @@ func (k *KeysControl) Set(clientID string, ks KeySettings) error {
 		if err := checkEnvironment(ks.Environment); err != nil {
 			return err
 		}
-		return unknownID("key", clientID, inTx(k.s, func(tx *kernel.Tx) error { return k.s.setKey(tx, clientID, ks) }))
+		return unknownID("key", clientID, inTx(k.s, func(tx *kernel.Tx) error { return k.s.wiring.keys.set(tx, clientID, ks) }))
 	}, clientID, ks)
 }
 
@@ -51,6 +51,6 @@ func (k *KeysControl) Sign(clientID, method, target, nonce string, body []byte) 
 	return call2(k.s, "Keys.Sign", func() (SignedRequest, error) {
 		tx := k.s.k.Begin()
 		defer tx.End()
-		return unknownID2[SignedRequest]("key", clientID)(k.s.sign(tx, clientID, method, target, nonce, body))
+		return unknownID2[SignedRequest]("key", clientID)(k.s.wiring.gw.sign(tx, clientID, method, target, nonce, body))
 	}, clientID, method, target, nonce, body)
 }

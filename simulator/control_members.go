@@ -11,7 +11,7 @@ type MembersControl struct{ s *Simulator }
 func (m *MembersControl) Create(seed MemberSeed) (string, error) {
 	return call2(m.s, "Members.Create", func() (string, error) {
 		id, err := inTx1(m.s, func(tx *kernel.Tx) (string, error) {
-			mem, err := m.s.createMemberControl(tx, seed)
+			mem, err := createMemberControl(tx, &m.s.st.members, seed)
 			if err != nil {
 				return "", err
 			}
@@ -26,7 +26,9 @@ func (m *MembersControl) Create(seed MemberSeed) (string, error) {
 
 // Get finds a member by mem_ id, bare uuid or external_member_id.
 func (m *MembersControl) Get(id string) (MemberInfo, bool) {
-	return m.s.memberInfo(id)
+	tx := m.s.k.Begin()
+	defer tx.End()
+	return m.s.wiring.view.memberInfo(tx, id)
 }
 
 // SetStatus sets a member's status (active, suspended, blocklisted,

@@ -67,6 +67,6 @@ func (m *MerchantControl) SetWriteQuota(perMinute int) error {
 	return call1(m.s, "Merchant.SetWriteQuota", func() error {
 		tx := m.s.k.Begin()
 		defer tx.End()
-		return m.s.setWriteQuota(tx, perMinute)
+		return m.s.wiring.gw.setWriteQuota(tx, perMinute)
 	}, perMinute)
 }

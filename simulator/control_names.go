@@ -134,8 +134,8 @@ func isNotFound(err error) bool {
 
 // outcomeCollections lists the outcome collections, sorted.
 func (s *Simulator) outcomeCollections() []string {
-	out := make([]string, 0, len(s.wiring.outcomeRun))
-	for c := range s.wiring.outcomeRun {
+	out := make([]string, 0, len(s.wiring.timers.run))
+	for c := range s.wiring.timers.run {
 		out = append(out, c)
 	}
 	sort.Strings(out)
@@ -146,7 +146,7 @@ func (s *Simulator) outcomeCollections() []string {
 // lines register theirs before the simulator serves, and only read them
 // after).
 func (s *Simulator) checkCollection(c OutcomeCollection) error {
-	if _, ok := s.wiring.outcomeRun[string(c)]; !ok {
+	if _, ok := s.wiring.timers.run[string(c)]; !ok {
 		return unknownName("outcome collection", string(c), s.outcomeCollections())
 	}
 	return nil
@@ -156,7 +156,7 @@ func (s *Simulator) checkCollection(c OutcomeCollection) error {
 // collection: one in flight, or a QR order, card application, card, card
 // top-up or remittance.
 func (s *Simulator) checkOutcomeObject(tx *kernel.Tx, id string) error {
-	if _, ok := s.outcomes().pending[id]; ok {
+	if _, ok := s.wiring.timers.outcomes().pending[id]; ok {
 		return nil
 	}
 	if s.st.qr.Has(tx, id) || s.st.cards.Has(tx, id) || s.st.remit.HasOrder(tx, id) {
@@ -335,11 +335,11 @@ func (s *Simulator) checkBusinessEndpoint(method, target string) error {
 		return nil
 	}
 	r, err := http.NewRequest(m, path, nil)
-	if err != nil || slices.Contains(s.allowedMethods(r), m) {
+	if err != nil || slices.Contains(s.wiring.gw.allowedMethods(r), m) {
 		return nil
 	}
 	var valid []string
-	for _, e := range s.wiring.endpoints {
+	for _, e := range s.wiring.gw.endpoints {
 		if !isWrite(e.Method) {
 			continue
 		}

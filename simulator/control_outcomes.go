@@ -1,5 +1,7 @@
 package simulator
 
+import "github.com/mwallet/mwallet-go/simulator/internal/kernel"
+
 // OutcomesControl decides when upstream outcomes happen by themselves
 // (sim.Outcomes): manual (the default: a test drives each one), immediate,
 // or after a delay on the simulator clock. Control API: POST /_sim/outcomes.
@@ -14,8 +16,10 @@ func (o *OutcomesControl) Set(collection OutcomeCollection, m OutcomeMode) error
 		if err := o.s.checkCollection(collection); err != nil {
 			return err
 		}
-		o.s.setOutcome(string(collection), m)
-		return nil
+		return inTx(o.s, func(tx *kernel.Tx) error {
+			o.s.wiring.timers.setCollection(tx, string(collection), m)
+			return nil
+		})
 	}, collection, m)
 }
 
@@ -30,7 +34,7 @@ func (o *OutcomesControl) SetObject(id string, m OutcomeMode) error {
 		if err := o.s.checkOutcomeObject(tx, id); err != nil {
 			return err
 		}
-		o.s.setObjectOutcome(tx, id, m)
+		o.s.wiring.timers.setObject(tx, id, m)
 		return nil
 	}, id, m)
 }

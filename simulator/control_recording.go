@@ -39,7 +39,7 @@ func (s *Simulator) registerRecording() {
 // serveRecording streams the recording: from the data directory's log as
 // it is, or from memory.
 func (s *Simulator) serveRecording(w http.ResponseWriter, r *http.Request) {
-	id := s.controlRequestID(w)
+	id := s.wiring.gw.controlRequestID(w)
 	s.wiring.rec.mu.Lock()
 	st := s.wiring.rec.store
 	s.wiring.rec.mu.Unlock()
@@ -106,7 +106,7 @@ func summarize(in *recordedInput) stepSummary {
 // serveSteps lists the inputs of the recording: ?after=N (default 0) and
 // ?limit=M (default and at most 1000).
 func (s *Simulator) serveSteps(w http.ResponseWriter, r *http.Request) {
-	id := s.controlRequestID(w)
+	id := s.wiring.gw.controlRequestID(w)
 	after, _ := strconv.ParseInt(r.URL.Query().Get("after"), 10, 64)
 	limit, err := strconv.Atoi(r.URL.Query().Get("limit"))
 	if err != nil || limit <= 0 || limit > 1000 {
@@ -214,7 +214,7 @@ type stepAnswer struct {
 // serveStep replays the recording up to input seq in a scratch simulator
 // and shows that input, its answer and the state after it.
 func (s *Simulator) serveStep(w http.ResponseWriter, r *http.Request) {
-	id := s.controlRequestID(w)
+	id := s.wiring.gw.controlRequestID(w)
 	seq, err := strconv.ParseInt(r.PathValue("seq"), 10, 64)
 	if err != nil || seq < 0 {
 		errorResponse(errInvalidRequest("seq must be a non-negative integer"), id).write(w, id)

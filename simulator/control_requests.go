@@ -10,12 +10,12 @@ type RequestsControl struct{ s *Simulator }
 // List returns the request journal, oldest first: the newest 10 000
 // business-API requests (control API calls are not recorded).
 func (r *RequestsControl) List() []RequestRecord {
-	return r.s.journalRequests()
+	return r.s.wiring.gw.journalRequests()
 }
 
 // Reset empties the request journal.
 func (r *RequestsControl) Reset() error {
-	return call0(r.s, "Requests.Reset", r.s.resetRequests)
+	return call0(r.s, "Requests.Reset", r.s.wiring.gw.resetRequests)
 }
 
 // StartInProgress plays a first request that is still running with
@@ -36,6 +36,6 @@ func (r *RequestsControl) StartInProgress(method, target, key string, body []byt
 		}
 		tx := r.s.k.Begin()
 		defer tx.End()
-		return r.s.startInProgress(tx, method, target, key, body, d)
+		return r.s.wiring.gw.startInProgress(tx, method, target, key, body, d)
 	}, method, target, key, body, d)
 }

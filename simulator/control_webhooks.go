@@ -128,14 +128,14 @@ func (w *WebhooksControl) EnableEndpoint(id string) error {
 // Endpoints returns the configured endpoints in creation order.
 // Control API: GET /_sim/webhooks/endpoints.
 func (w *WebhooksControl) Endpoints() []WebhookEndpoint {
-	v, _ := inTx1(w.s, func(tx *kernel.Tx) ([]WebhookEndpoint, error) { return w.s.webhookEndpoints(tx), nil })
+	v, _ := inTx1(w.s, func(tx *kernel.Tx) ([]WebhookEndpoint, error) { return webhookEndpoints(tx, w.s.st.webhooks), nil })
 	return v
 }
 
 // Deliveries returns every delivery row with its attempts, in the
 // order the rows were created. Control API: GET /_sim/webhooks/deliveries.
 func (w *WebhooksControl) Deliveries() []WebhookDelivery {
-	v, _ := inTx1(w.s, func(tx *kernel.Tx) ([]WebhookDelivery, error) { return w.s.webhookDeliveries(tx), nil })
+	v, _ := inTx1(w.s, func(tx *kernel.Tx) ([]WebhookDelivery, error) { return webhookDeliveries(tx, w.s.st.webhooks), nil })
 	return v
 }
 
@@ -155,7 +155,12 @@ func (w *WebhooksControl) SetAutoDeliver(on bool) error {
 // /v1/webhooks/deliveries/{id}/redeliver does for the merchant (id with or
 // without whd_). Control API: POST /_sim/webhooks/deliveries/{id}/redeliver.
 func (w *WebhooksControl) Redeliver(id string) error {
-	return call1(w.s, "Webhooks.Redeliver", func() error { return unknownID("webhook delivery", id, w.s.redeliverWebhook(id)) }, id)
+	return call1(w.s, "Webhooks.Redeliver", func() error {
+		return unknownID("webhook delivery", id, inTx(w.s, func(tx *kernel.Tx) error {
+			_, err := redeliver(tx, w.s.st.webhooks, w.s.st.clock.Now(), id)
+			return err
+		}))
+	}, id)
 }
 
 // add registers an endpoint with its own environment or secret (see

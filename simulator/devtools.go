@@ -9,6 +9,7 @@ import (
 
 	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	hookline "github.com/mwallet/mwallet-go/simulator/internal/webhooks"
 )
 
 // Developer tools: a read-only snapshot of the whole simulator (GET
@@ -131,27 +132,21 @@ type HistoryEntry struct {
 func (s *Simulator) State() StateSnapshot {
 	tx := s.k.Begin()
 	defer tx.End()
-	return s.state(tx)
+	return s.wiring.view.state(tx)
 }
 
-// redeliverWebhook queues a dead, failed or no_subscriber delivery row for
-// one more attempt at the next flush, as POST
+// redeliver queues a dead, failed or no_subscriber delivery row of the
+// webhook line for one more attempt at the next flush, as POST
 // /v1/webhooks/deliveries/{id}/redeliver does for the merchant (id with or
-// without whd_). Control API: POST /_sim/webhooks/deliveries/{id}/redeliver.
-func (s *Simulator) redeliverWebhook(id string) error {
-	tx := s.k.Begin()
-	defer tx.End()
-	_, err := s.redeliver(tx, id)
-	return err
-}
-
-func (s *Simulator) redeliver(tx *kernel.Tx, id string) (any, error) {
+// without whd_), and answers the row. Control API: POST
+// /_sim/webhooks/deliveries/{id}/redeliver; Go: WebhooksControl.Redeliver.
+func redeliver(tx *kernel.Tx, hooks *hookline.Line, now time.Time, id string) (any, error) {
 	r, err := http.NewRequest(http.MethodPost, "/_sim/webhooks/deliveries/redeliver", nil)
 	if err != nil {
 		return nil, err
 	}
 	r.SetPathValue("id", id)
-	_, out, err := s.st.webhooks.Redeliver(&rc{Tx: tx, Req: r, Now: s.st.clock.Now(), Header: http.Header{}})
+	_, out, err := hooks.Redeliver(&rc{Tx: tx, Req: r, Now: now, Header: http.Header{}})
 	return out, err
 }
 
@@ -159,10 +154,10 @@ func (s *Simulator) redeliver(tx *kernel.Tx, id string) (any, error) {
 // dashboard.
 func (s *Simulator) registerDevTools() {
 	s.control("GET /_sim/state", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		return http.StatusOK, s.state(tx), nil
+		return http.StatusOK, s.wiring.view.state(tx), nil
 	})
 	s.control("POST /_sim/webhooks/deliveries/{id}/redeliver", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
-		out, err := s.redeliver(tx, r.PathValue("id"))
+		out, err := redeliver(tx, s.st.webhooks, s.st.clock.Now(), r.PathValue("id"))
 		if err != nil {
 			return 0, nil, err
 		}
@@ -171,11 +166,26 @@ func (s *Simulator) registerDevTools() {
 	s.registerUI()
 }
 
-func (s *Simulator) state(tx *kernel.Tx) StateSnapshot {
+// view is the operator's read-only view of the whole state: the snapshot
+// the dashboard and GET /_sim/state show, the window sizes (Stats), the
+// invariants, and the control API's member and Key documents. It reads the
+// lines through their read-only views and the kernel's books, and changes
+// nothing. It holds the state, what the simulator started from (partial),
+// and the names of the control actions (actions, read without the lock: the
+// caller holds it).
+type view struct {
+	st      *simState
+	partial *PartialReplay
+	actions func() []string
+}
+
+// state is the snapshot of GET /_sim/state and Simulator.State.
+func (v *view) state(tx *kernel.Tx) StateSnapshot {
+	s := v
 	st := StateSnapshot{
 		Now:           s.st.clock.Now().UTC(),
 		PendingTimers: s.st.clock.pending(),
-		PartialReplay: s.wiring.opts.recording.partialReplay(),
+		PartialReplay: v.partial,
 		Merchant: MerchantSnapshot{
 			ID: s.st.merchant.ID(), Model: Model(s.st.merchant.Model()), Status: MerchantStatus(s.st.merchant.Status()), Environment: Environment(s.st.merchant.Env()),
 		},
@@ -208,20 +218,21 @@ func (s *Simulator) state(tx *kernel.Tx) StateSnapshot {
 	st.Remittances = s.remitSnapshots(tx, hist)
 	st.Deposits = s.depositSnapshots(tx, hist)
 
-	st.WebhookEndpoints = s.webhookEndpoints(tx)
-	st.WebhookDeliveries = newestFirst(s.webhookDeliveries(tx))
-	events := make([]Event, len(s.st.events))
-	for i, e := range s.st.events {
-		events[i] = Event(*e)
-	}
-	st.Events = newestFirst(events)
+	st.WebhookEndpoints = webhookEndpoints(tx, s.st.webhooks)
+	st.WebhookDeliveries = newestFirst(webhookDeliveries(tx, s.st.webhooks))
+	st.Events = newestFirst(v.events(tx))
 	st.Requests = newestFirst(s.st.gw.journal.list())
-	st.Actions = make([]string, 0, len(s.wiring.actions))
-	for k := range s.wiring.actions {
-		st.Actions = append(st.Actions, k)
-	}
-	sort.Strings(st.Actions)
+	st.Actions = v.actions()
 	return st
+}
+
+// events returns a copy of the events recorded so far, oldest first.
+func (v *view) events(tx *kernel.Tx) []Event {
+	out := make([]Event, len(v.st.events))
+	for i, e := range v.st.events {
+		out[i] = Event(*e)
+	}
+	return out
 }
 
 // newestFirst reverses an oldest-first list and keeps the newest
@@ -241,7 +252,7 @@ type historyIndex map[string][]HistoryEntry
 
 func historyKey(object, id string) string { return object + "/" + id }
 
-func (s *Simulator) historyIndex(tx *kernel.Tx) historyIndex {
+func (s *view) historyIndex(tx *kernel.Tx) historyIndex {
 	idx := historyIndex{}
 	for _, e := range s.st.events {
 		k := historyKey(e.Object, e.ObjectID)
@@ -264,7 +275,7 @@ func (h historyIndex) of(object, id, prefix string) []HistoryEntry {
 	return []HistoryEntry{}
 }
 
-func (s *Simulator) externalIDOf(memberID string) string {
+func (s *view) externalIDOf(memberID string) string {
 	if m := s.st.members.Get(memberID); m != nil {
 		return m.ExternalID
 	}
@@ -295,7 +306,7 @@ func sortNewest(in []seqSnapshot) []ObjectSnapshot {
 	return out
 }
 
-func (s *Simulator) qrSnapshots(tx *kernel.Tx, h historyIndex) []ObjectSnapshot {
+func (s *view) qrSnapshots(tx *kernel.Tx, h historyIndex) []ObjectSnapshot {
 	if s.st.qr == nil {
 		return []ObjectSnapshot{}
 	}
@@ -322,7 +333,7 @@ func (s *Simulator) qrSnapshots(tx *kernel.Tx, h historyIndex) []ObjectSnapshot 
 	return sortNewest(out)
 }
 
-func (s *Simulator) cardSnapshots(tx *kernel.Tx, h historyIndex) (apps, cards, topups []ObjectSnapshot) {
+func (s *view) cardSnapshots(tx *kernel.Tx, h historyIndex) (apps, cards, topups []ObjectSnapshot) {
 	if s.st.cards == nil {
 		return []ObjectSnapshot{}, []ObjectSnapshot{}, []ObjectSnapshot{}
 	}
@@ -341,7 +352,7 @@ func (s *Simulator) cardSnapshots(tx *kernel.Tx, h historyIndex) (apps, cards, t
 		list(s.st.cards.TopUpSnapshots(tx), "card_topup", "ctp_")
 }
 
-func (s *Simulator) remitSnapshots(tx *kernel.Tx, h historyIndex) []ObjectSnapshot {
+func (s *view) remitSnapshots(tx *kernel.Tx, h historyIndex) []ObjectSnapshot {
 	if s.st.remit == nil {
 		return []ObjectSnapshot{}
 	}
@@ -366,7 +377,7 @@ func (s *Simulator) remitSnapshots(tx *kernel.Tx, h historyIndex) []ObjectSnapsh
 	return sortNewest(out)
 }
 
-func (s *Simulator) depositSnapshots(tx *kernel.Tx, h historyIndex) []ObjectSnapshot {
+func (s *view) depositSnapshots(tx *kernel.Tx, h historyIndex) []ObjectSnapshot {
 	if s.st.deposits == nil {
 		return []ObjectSnapshot{}
 	}
@@ -384,4 +395,14 @@ func (s *Simulator) depositSnapshots(tx *kernel.Tx, h historyIndex) []ObjectSnap
 		}})
 	}
 	return sortNewest(out)
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

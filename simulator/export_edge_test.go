@@ -10,7 +10,7 @@ import (
 // "METHOD pattern", sorted.
 func KeyedEndpoints(s *Simulator) []string {
 	var out []string
-	for _, e := range s.wiring.endpoints {
+	for _, e := range s.wiring.gw.endpoints {
 		if e.Idempotent {
 			out = append(out, e.Method+" "+e.Pattern)
 		}

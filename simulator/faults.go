@@ -177,7 +177,8 @@ func (f *Fault) matches(r *http.Request) bool {
 	return r.URL.Path == f.Path
 }
 
-func (s *Simulator) injectFault(tx *kernel.Tx, f Fault) error {
+// injectFault arms f, after the fault rules' checks.
+func (g *gateway) injectFault(tx *kernel.Tx, f Fault) error {
 	if err := f.validate(); err != nil {
 		return errInvalidRequest(err.Error())
 	}
@@ -185,32 +186,32 @@ func (s *Simulator) injectFault(tx *kernel.Tx, f Fault) error {
 	if f.Count == 0 && !unlimited {
 		f.Count = 1
 	}
-	s.st.gw.faults = append(s.st.gw.faults, &faultRule{Fault: f, remaining: f.Count, unlimited: unlimited})
+	g.st.gw.faults = append(g.st.gw.faults, &faultRule{Fault: f, remaining: f.Count, unlimited: unlimited})
 	return nil
 }
 
 // clearFaults removes every fault.
-func (s *Simulator) clearFaults() {
-	tx := s.k.Begin()
+func (g *gateway) clearFaults() {
+	tx := g.k.Begin()
 	defer tx.End()
-	s.st.gw.faults = nil
+	g.st.gw.faults = nil
 }
 
 // armedFaults lists the faults still armed, Count being what remains.
-func (s *Simulator) armedFaults() []Fault {
-	tx := s.k.Begin()
+func (g *gateway) armedFaults() []Fault {
+	tx := g.k.Begin()
 	defer tx.End()
-	return s.faults(tx)
+	return g.faults(tx)
 }
 
 // faultDraws returns the draws takeFault will make for r, one per OneIn
 // fault that matches it, in order, up to the fault it takes, without
 // drawing: on a copy of the generator, after the draw of the request id
 // (begin takes the request id first).
-func (s *Simulator) faultDraws(tx *kernel.Tx, r *http.Request) []bool {
+func (g *gateway) faultDraws(tx *kernel.Tx, r *http.Request) []bool {
 	var draws []bool
 	var rng *rand.Rand
-	for _, f := range s.st.gw.faults {
+	for _, f := range g.st.gw.faults {
 		if !f.matches(r) {
 			continue
 		}
@@ -218,7 +219,7 @@ func (s *Simulator) faultDraws(tx *kernel.Tx, r *http.Request) []bool {
 			break
 		}
 		if rng == nil {
-			pcg := *s.st.gw.pcg
+			pcg := *g.st.gw.pcg
 			rng = rand.New(&pcg)
 			rng.Uint64() // nextRequestID
 		}
@@ -231,9 +232,10 @@ func (s *Simulator) faultDraws(tx *kernel.Tx, r *http.Request) []bool {
 	return draws
 }
 
-func (s *Simulator) faults(tx *kernel.Tx) []Fault {
-	out := make([]Fault, 0, len(s.st.gw.faults))
-	for _, f := range s.st.gw.faults {
+// faults lists the armed faults, Count being what remains.
+func (g *gateway) faults(tx *kernel.Tx) []Fault {
+	out := make([]Fault, 0, len(g.st.gw.faults))
+	for _, f := range g.st.gw.faults {
 		c := f.Fault
 		c.Count = f.remaining
 		if f.unlimited {
@@ -248,18 +250,18 @@ func (s *Simulator) faults(tx *kernel.Tx) []Fault {
 // takeFault returns the first armed fault matching r (and, for a OneIn
 // fault, drawn) and counts it down. The draws are random choices kept with
 // the request's input (faultDraws); a replay makes the recorded ones.
-func (s *Simulator) takeFault(r *http.Request) *faultRule {
+func (g *gateway) takeFault(r *http.Request) *faultRule {
 	var recorded []bool
 	if c := captureOf(r); c != nil && c.replay != nil && c.replay.want != nil {
 		recorded = c.replay.want.Draws
 	}
 	n := 0
-	for i, f := range s.st.gw.faults {
+	for i, f := range g.st.gw.faults {
 		if !f.matches(r) {
 			continue
 		}
 		if f.OneIn > 1 {
-			hit := s.st.gw.rng.IntN(f.OneIn) == 0
+			hit := g.st.gw.rng.IntN(f.OneIn) == 0
 			if n < len(recorded) {
 				hit = recorded[n]
 			}
@@ -273,7 +275,7 @@ func (s *Simulator) takeFault(r *http.Request) *faultRule {
 		}
 		f.remaining--
 		if f.remaining <= 0 {
-			s.st.gw.faults = append(s.st.gw.faults[:i:i], s.st.gw.faults[i+1:]...)
+			g.st.gw.faults = append(g.st.gw.faults[:i:i], g.st.gw.faults[i+1:]...)
 		}
 		return f
 	}

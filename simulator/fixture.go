@@ -5,7 +5,6 @@ import (
 
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/members"
-	"github.com/mwallet/mwallet-go/simulator/internal/merchant"
 )
 
 // contractScopes are the scopes the contract names.
@@ -32,44 +31,45 @@ var contractScopes = []string{
 // service may drop as unknown.
 var serviceScopes = []string{"remittances:write", "kyc:read", "kyc:write"}
 
-// loadFixture loads the default fixture and the WithMember seeds; a seed that
-// cannot be created is an error.
-func (s *Simulator) loadFixture(tx *kernel.Tx) error {
-	s.st.merchant = merchant.New(merchantHost{s}, s.st.creds.MerchantID, string(s.st.creds.Model), string(MerchantActive), string(s.st.creds.Environment))
+// loadFixture loads the default fixture into st (the merchant line exists):
+// the fixture Key, the assets, the default member unless o says none, the
+// WithMember seeds (a seed that cannot be created is an error) and the
+// funded prepaid account.
+func loadFixture(tx *kernel.Tx, st *simState, o *options) error {
 	k := &apiKey{
-		ClientID:          s.st.creds.ClientID,
-		APIKey:            s.st.creds.APIKey,
-		SigningKey:        s.st.creds.SigningKey,
+		ClientID:          st.creds.ClientID,
+		APIKey:            st.creds.APIKey,
+		SigningKey:        st.creds.SigningKey,
 		Scopes:            map[string]bool{},
 		Approved:          map[string]bool{},
 		SignatureRequired: true,
-		Env:               s.st.creds.Environment,
+		Env:               st.creds.Environment,
 	}
 	if k.Env == Production {
 		// Production Keys need a non-empty allowlist; the embedded server
 		// listens on loopback.
 		k.IPAllowlist = []string{"127.0.0.1"}
 	}
-	s.st.keys[s.st.creds.ClientID] = k
+	st.keys[st.creds.ClientID] = k
 	for _, a := range fixtureAssets() {
-		s.st.cat.add(a)
+		st.cat.add(a)
 	}
-	if !s.wiring.opts.noMember {
-		_, _ = s.createMember(tx, MemberSeed{
+	if !o.noMember {
+		_, _ = createMember(tx, &st.members, MemberSeed{
 			ExternalID: DefaultMemberExternalID,
 			KYCLevel:   1,
 			Balances:   map[string]string{"USDT": "1000.000000", "USDC": "500.000000"},
 		})
 	}
-	for _, m := range s.wiring.opts.members {
-		if _, err := s.createMember(tx, m); err != nil {
+	for _, m := range o.members {
+		if _, err := createMember(tx, &st.members, m); err != nil {
 			return fmt.Errorf("simulator: WithMember %q: %w", m.ExternalID, err)
 		}
 	}
 	// Merchant prepaid starts funded so merchant_hosted flows work out of the box.
 	for _, code := range []string{"USDT", "USDC"} {
-		amt, _ := s.st.cat.amount(code, "100000", decimalSigned)
-		_ = s.st.ledger.Transfer(s.st.clock.Now(), "fixture: merchant prepaid", code, amt, AccountWorld, AccountMerchantPrepaid)
+		amt, _ := st.cat.amount(code, "100000", decimalSigned)
+		_ = st.ledger.Transfer(st.clock.Now(), "fixture: merchant prepaid", code, amt, AccountWorld, AccountMerchantPrepaid)
 	}
 	return nil
 }
@@ -78,20 +78,20 @@ func (s *Simulator) loadFixture(tx *kernel.Tx) error {
 // simulator's own) and grants all of it to the fixture Key, restricted
 // scopes approved. It runs once every endpoint is registered; an endpoint
 // whose scope is outside the catalogue is a programming error.
-func (s *Simulator) grantFixtureScopes() {
+func grantFixtureScopes(st *simState, endpoints []endpoint) {
 	for _, sc := range contractScopes {
-		s.st.gw.scopeCatalog[sc] = true
+		st.gw.scopeCatalog[sc] = true
 	}
 	for _, sc := range serviceScopes {
-		s.st.gw.scopeCatalog[sc] = true
+		st.gw.scopeCatalog[sc] = true
 	}
-	for _, e := range s.wiring.endpoints {
-		if !s.st.gw.scopeCatalog[e.Scope] {
+	for _, e := range endpoints {
+		if !st.gw.scopeCatalog[e.Scope] {
 			panic(fmt.Sprintf("simulator: %s %s needs scope %q, which is not in the scope catalogue", e.Method, e.Pattern, e.Scope))
 		}
 	}
-	k := s.st.keys[s.st.creds.ClientID]
-	for sc := range s.st.gw.scopeCatalog {
+	k := st.keys[st.creds.ClientID]
+	for sc := range st.gw.scopeCatalog {
 		k.Scopes[sc] = true
 	}
 	for sc := range restrictedScopes {
@@ -126,7 +126,7 @@ func fixtureAssets() []*asset {
 
 // createMember creates a member (the members line) and credits its seed
 // balances from the world account.
-func (s *Simulator) createMember(tx *kernel.Tx, seed MemberSeed) (*member, error) {
-	return s.st.members.Create(tx, members.Seed{ExternalID: seed.ExternalID, KYCLevel: seed.KYCLevel, Balances: seed.Balances,
+func createMember(tx *kernel.Tx, l *members.Line, seed MemberSeed) (*member, error) {
+	return l.Create(tx, members.Seed{ExternalID: seed.ExternalID, KYCLevel: seed.KYCLevel, Balances: seed.Balances,
 		Status: seed.Status, PlatformDirect: seed.PlatformDirect, MerchantID: seed.MerchantID})
 }

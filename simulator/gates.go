@@ -26,7 +26,7 @@ func memberRestriction(m *member) string {
 // to review by an update, rejected, or waiting for supplementary documents.
 // Card issuing and remittances stop meanwhile, whatever level the member
 // held and whatever quick KYC binding it has.
-func (s *Simulator) kycInReview(m *member) bool {
-	p := s.st.kyc.Profile(m)
+func (g *gateway) kycInReview(m *member) bool {
+	p := g.st.kyc.Profile(m)
 	return p != nil && p.Status != "approved"
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"time"
@@ -119,14 +120,55 @@ func (g *gatewayState) bodyDigest(body []byte) [sha256.Size]byte {
 	return d
 }
 
-func (s *Simulator) registerGateway() {
-	s.wiring.mux.HandleFunc("POST /v1/connect/token", s.serveToken)
-	s.wiring.mux.HandleFunc("/", s.serveNotFound)
+// gateway is the business API's one pipeline: routing and the router's own
+// answers, the token exchange and the API Keys' checks, signatures,
+// idempotency, the windows' expiry sweeps, the write quota, faults, staged
+// requests, the request journal, and the HTTP server New starts. It holds
+// no state of its own: its windows are st.gw, read and written through st.
+//
+// It holds the kernel (k, which begins the transactions of its reads and
+// of each request), the state (st), the input log (rec), the router (mux,
+// which the control API registers on too), the business endpoints as
+// registered (endpoints) and the server New started (server, or tls with
+// WithTLS or WithHTTP2). What it needs from the rest of the simulator comes
+// as callbacks:
+//
+//   - logRequest logs a request as an input (record.go);
+//   - runDue runs the timers due at the current time (simulator.go);
+//   - controlID draws the request id of a control answer (record.go);
+//   - lookupAction finds a registered object action (control.go);
+//   - controlAccess, servesControl and guardControl are the control API's
+//     guard, applied to control paths before they are routed
+//     (control_guard.go).
+type gateway struct {
+	k         *kernel.Kernel
+	st        *simState
+	rec       *recorder
+	mux       *http.ServeMux
+	endpoints []endpoint
+	server    *httptest.Server
+	tls       *tlsServer
+
+	logRequest    func(tx *kernel.Tx, r *http.Request) (*recordedInput, int64, error)
+	runDue        func(tx *kernel.Tx)
+	controlID     func() string
+	lookupAction  func(rest string) (string, actionFunc, string, bool)
+	controlAccess func(r *http.Request, raw string) *apiError
+	servesControl func(r *http.Request) bool
+	guardControl  func(w http.ResponseWriter, r *http.Request, ae *apiError) bool
 }
 
-func (s *Simulator) nextRequestID() string {
-	s.st.gw.requestSeq++
-	return "req_" + strconv.FormatInt(s.st.gw.requestSeq, 10) + "_" + strconv.FormatUint(s.st.gw.rng.Uint64()&0xffffffffff, 36)
+// registerGateway registers the token exchange and the catch-all answer of
+// paths no endpoint serves.
+func (g *gateway) registerGateway() {
+	g.mux.HandleFunc("POST /v1/connect/token", g.serveToken)
+	g.mux.HandleFunc("/", g.serveNotFound)
+}
+
+// nextRequestID draws the request id of a business request.
+func (g *gateway) nextRequestID() string {
+	g.st.gw.requestSeq++
+	return "req_" + strconv.FormatInt(g.st.gw.requestSeq, 10) + "_" + strconv.FormatUint(g.st.gw.rng.Uint64()&0xffffffffff, 36)
 }
 
 // response is one answer of the gateway, built under the lock and written
@@ -194,7 +236,7 @@ func (resp response) write(w http.ResponseWriter, requestID string) {
 
 // exchange is the gateway's view of one request from arrival to answer.
 type exchange struct {
-	s     *Simulator
+	g     *gateway
 	tx    *kernel.Tx // held from begin to finish, released while a delay fault waits
 	w     http.ResponseWriter
 	r     *http.Request
@@ -212,23 +254,23 @@ type exchange struct {
 // begin takes the lock, logs the request as an input, assigns the request
 // id, sweeps the windows and takes the first matching fault. The caller
 // must call preFault, and finish unless preFault finished the request.
-func (s *Simulator) begin(w http.ResponseWriter, r *http.Request) *exchange {
-	tx := s.k.BeginInput()
-	in, end, err := s.wiring.inputs.logRequest(tx, r)
+func (g *gateway) begin(w http.ResponseWriter, r *http.Request) *exchange {
+	tx := g.k.BeginInput()
+	in, end, err := g.logRequest(tx, r)
 	tx.Ordered()
 	if err != nil {
 		tx.End()
-		return &exchange{s: s, w: w, r: r, refused: err}
+		return &exchange{g: g, w: w, r: r, refused: err}
 	}
-	now := s.st.clock.Now()
-	s.sweep(tx, now)
-	x := &exchange{s: s, tx: tx, w: w, r: r, id: s.nextRequestID(), in: in, end: end}
+	now := g.st.clock.Now()
+	g.sweep(tx, now)
+	x := &exchange{g: g, tx: tx, w: w, r: r, id: g.nextRequestID(), in: in, end: end}
 	x.rec = RequestRecord{
 		RequestID: x.id, Time: now, Method: r.Method, Path: rawRequestPath(r), Query: r.URL.RawQuery,
 		Member:         strings.TrimSpace(r.Header.Get("X-On-Behalf-Of")),
 		IdempotencyKey: strings.TrimSpace(r.Header.Get("X-Idempotency-Key")),
 	}
-	x.fault = s.takeFault(r)
+	x.fault = g.takeFault(r)
 	if x.fault != nil {
 		x.rec.Fault = string(x.fault.Kind)
 		markFault(r, x.fault.Kind)
@@ -247,12 +289,12 @@ func (x *exchange) finish(resp response) {
 		x.rec.Status = 0
 		x.rec.Dropped = true
 	}
-	x.s.st.gw.journal.add(x.rec)
+	x.g.st.gw.journal.add(x.rec)
 	x.tx.End()
 	// A write is answered once its input is on stable storage (with a data
 	// directory; at once otherwise).
 	if isWrite(x.r.Method) {
-		if err := x.s.wiring.rec.durable(x.end); err != nil && !x.rec.Dropped {
+		if err := x.g.rec.durable(x.end); err != nil && !x.rec.Dropped {
 			resp = errorResponse(notDurable(err), x.id)
 		}
 	}
@@ -273,7 +315,7 @@ func (x *exchange) finish(resp response) {
 // service_unavailable here, without having changed anything.
 func (x *exchange) preFault() bool {
 	if x.refused != nil {
-		id := x.s.wiring.rec.controlID()
+		id := x.g.controlID()
 		errorResponse(notPersisted(x.refused), id).write(x.w, id)
 		return true
 	}
@@ -299,8 +341,8 @@ func (x *exchange) delay() {
 		return
 	}
 	f := x.fault.Fault
-	s := x.s
-	s.wiring.rec.parked++
+	g := x.g
+	g.rec.parked++
 	x.tx.Suspend()
 	if c := captureOf(x.r); c != nil && c.replay != nil {
 		// A replay: the recording says when the request took the lock again.
@@ -311,12 +353,12 @@ func (x *exchange) delay() {
 	// Taking the lock again is an input of its own (resume), so that the log
 	// keeps what ran meanwhile before it.
 	x.tx.Resume()
-	s.wiring.rec.parked--
-	if _, err := s.wiring.rec.log(&recordedInput{Op: opResume, Clock: s.st.clock.Now(), Of: x.in.Seq}); err != nil {
+	g.rec.parked--
+	if _, err := g.rec.log(&recordedInput{Op: opResume, Clock: g.st.clock.Now(), Of: x.in.Seq}); err != nil {
 		// The first part already ran: the request completes, and the log
 		// refuses everything from now on, so its answer is
 		// service_unavailable (finish) and a restart resumes it.
-		s.wiring.rec.fail(err)
+		g.rec.fail(err)
 	}
 	x.tx.Ordered()
 }
@@ -347,29 +389,31 @@ func (x *exchange) wait(f Fault) {
 //
 // Everything before the idempotency step answers without creating an
 // idempotency record, so such a rejection is never replayed.
-func (s *Simulator) serveEndpoint(w http.ResponseWriter, r *http.Request, e *endpoint) {
+func (g *gateway) serveEndpoint(w http.ResponseWriter, r *http.Request, e *endpoint) {
 	body, rerr := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
-	x := s.begin(w, r)
+	x := g.begin(w, r)
 	if x.preFault() {
 		return
 	}
-	resp := s.runEndpoint(x, e, body, rerr != nil || len(body) > maxBodyBytes)
-	s.runDue(x.tx)
+	resp := g.runEndpoint(x, e, body, rerr != nil || len(body) > maxBodyBytes)
+	g.runDue(x.tx)
 	x.finish(x.afterFault(resp))
 }
 
-func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLarge bool) response {
+// runEndpoint applies the gateway rules for e to the request of x, in the
+// order serveEndpoint lists, and runs the handler if they pass.
+func (g *gateway) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLarge bool) response {
 	r := x.r
-	now := s.st.clock.Now()
+	now := g.st.clock.Now()
 	fail := func(ae *apiError) response { return errorResponse(ae, x.id) }
 	if ae := headerAmbiguity(r.Header); ae != nil {
 		return fail(ae)
 	}
-	tok := s.st.tokens[bearer(r)]
+	tok := g.st.tokens[bearer(r)]
 	if tok == nil || !now.Before(tok.ExpiresAt) {
 		return fail(newErr("invalid_token", "access token missing, malformed or expired"))
 	}
-	key := s.st.keys[tok.ClientID]
+	key := g.st.keys[tok.ClientID]
 	if key == nil || !key.usable(now) {
 		return fail(newErr("invalid_token", "access token missing, malformed or expired"))
 	}
@@ -377,10 +421,10 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 	if !key.ipAllowed(remoteIP(r)) {
 		return fail(newErr("ip_not_allowed", "the caller address is not allowed for this key"))
 	}
-	if tok.Env != Environment(s.st.merchant.Env()) || key.Env != Environment(s.st.merchant.Env()) {
+	if tok.Env != Environment(g.st.merchant.Env()) || key.Env != Environment(g.st.merchant.Env()) {
 		return fail(newErr("environment_mismatch", "the access token belongs to another environment"))
 	}
-	switch MerchantStatus(s.st.merchant.Status()) {
+	switch MerchantStatus(g.st.merchant.Status()) {
 	case MerchantActive:
 	case MerchantSuspended:
 		if isWrite(r.Method) {
@@ -399,18 +443,18 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 		return fail(ae)
 	}
 	if isWrite(r.Method) && (key.SignatureRequired || alwaysSigned(e)) {
-		if ae := s.verifySignature(r, key, body, now); ae != nil {
+		if ae := g.verifySignature(r, key, body, now); ae != nil {
 			x.rec.Signature, _ = ae.Signature.(*SignatureCheck)
 			return fail(ae)
 		}
 	}
-	if ae := s.takeWriteQuota(r, now); ae != nil {
+	if ae := g.takeWriteQuota(r, now); ae != nil {
 		return fail(ae)
 	}
 	c := &rc{Tx: x.tx, Req: r, Now: now, RequestID: x.id, Body: body, Header: http.Header{}}
 	c.StepUp = strings.TrimSpace(r.Header.Get("X-Step-Up"))
 	if e.Member {
-		m, ae := s.resolveMember(x.rec.Member)
+		m, ae := g.resolveMember(x.rec.Member)
 		if ae != nil {
 			return fail(ae)
 		}
@@ -423,8 +467,8 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 	}
 	if !e.Idempotent {
 		x.delay()
-		c.Now = s.st.clock.Now()
-		return s.callHandler(c, e)
+		c.Now = g.st.clock.Now()
+		return g.callHandler(c, e)
 	}
 
 	c.IdemKey = x.rec.IdempotencyKey
@@ -434,10 +478,10 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 	if !api.UUIDShaped(c.IdemKey) {
 		return fail(newErr("idempotency_key_invalid", "x-idempotency-key must be UUID-shaped (8-4-4-4-12 hex)"))
 	}
-	recKey := idemKey(s.st.merchant.ID(), c.IdemKey)
+	recKey := idemKey(g.st.merchant.ID(), c.IdemKey)
 	endpointID := r.Method + " " + r.URL.EscapedPath()
-	hash := s.st.gw.bodyDigest(body)
-	rec, ae := s.st.gw.idem.check(recKey, endpointID, hash, now, s.st.gw.maxIdem)
+	hash := g.st.gw.bodyDigest(body)
+	rec, ae := g.st.gw.idem.check(recKey, endpointID, hash, now, g.st.gw.maxIdem)
 	if ae != nil {
 		return fail(ae)
 	}
@@ -445,23 +489,23 @@ func (s *Simulator) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLa
 		if e.OwnReplay && rec.status < 300 {
 			c.Replay = true
 			c.ReplayBody = rec.body
-			resp := s.callHandler(c, e)
+			resp := g.callHandler(c, e)
 			resp.replay, resp.replayOf = true, rec.requestID
 			return resp
 		}
 		return response{status: rec.status, header: rec.header.Clone(), body: rec.body, code: rec.code, replay: true, replayOf: rec.requestID}
 	}
-	rec = s.st.gw.idem.start(recKey, endpointID, hash, now)
+	rec = g.st.gw.idem.start(recKey, endpointID, hash, now)
 	x.delay()
-	c.Now = s.st.clock.Now()
-	resp := s.callHandler(c, e)
-	s.st.gw.idem.end(recKey, rec, resp, x.id)
+	c.Now = g.st.clock.Now()
+	resp := g.callHandler(c, e)
+	g.st.gw.idem.end(recKey, rec, resp, x.id)
 	return resp
 }
 
 // callHandler runs the endpoint's handler, turning its result (or a panic)
 // into a response.
-func (s *Simulator) callHandler(c *rc, e *endpoint) (resp response) {
+func (g *gateway) callHandler(c *rc, e *endpoint) (resp response) {
 	defer func() {
 		if p := recover(); p != nil {
 			resp = errorResponse(newErr("api_error", fmt.Sprintf("simulator fault in %s %s: %v", e.Method, e.Pattern, p)), c.RequestID)

@@ -19,29 +19,31 @@ import (
 )
 
 // serveToken answers POST /v1/connect/token.
-func (s *Simulator) serveToken(w http.ResponseWriter, r *http.Request) {
+func (g *gateway) serveToken(w http.ResponseWriter, r *http.Request) {
 	_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, maxBodyBytes))
-	x := s.begin(w, r)
+	x := g.begin(w, r)
 	if x.preFault() {
 		return
 	}
 	x.delay()
 	clientID := r.Header.Get("X-Client-Id")
-	if s.st.keys[clientID] != nil {
+	if g.st.keys[clientID] != nil {
 		// Only known client ids: a secret pasted into the wrong header is
 		// never journaled.
 		x.rec.ClientID = clientID
 	}
-	resp := s.issueToken(r, clientID, x.id)
+	resp := g.issueToken(r, clientID, x.id)
 	x.finish(x.afterFault(resp))
 }
 
-func (s *Simulator) issueToken(r *http.Request, clientID, requestID string) response {
+// issueToken checks the credentials of a token exchange and issues an
+// access token, or answers why not.
+func (g *gateway) issueToken(r *http.Request, clientID, requestID string) response {
 	if ae := headerAmbiguity(r.Header); ae != nil {
 		return errorResponse(ae, requestID)
 	}
-	now := s.st.clock.Now()
-	key := s.st.keys[clientID]
+	now := g.st.clock.Now()
+	key := g.st.keys[clientID]
 	given := r.Header.Get("X-Api-Key")
 	// Unknown client, wrong secret, disabled or expired Key: one answer.
 	if key == nil || subtle.ConstantTimeCompare([]byte(key.APIKey), []byte(given)) != 1 || !key.usable(now) {
@@ -50,10 +52,10 @@ func (s *Simulator) issueToken(r *http.Request, clientID, requestID string) resp
 	if !key.ipAllowed(remoteIP(r)) {
 		return errorResponse(newErr("ip_not_allowed", "the caller address is not allowed for this key"), requestID)
 	}
-	if key.Env != Environment(s.st.merchant.Env()) {
+	if key.Env != Environment(g.st.merchant.Env()) {
 		return errorResponse(newErr("environment_mismatch", "the credentials belong to another environment"), requestID)
 	}
-	recent := s.st.gw.exchanges[clientID]
+	recent := g.st.gw.exchanges[clientID]
 	for len(recent) > 0 && !now.Before(recent[0].Add(time.Minute)) {
 		recent = recent[1:]
 	}
@@ -65,20 +67,20 @@ func (s *Simulator) issueToken(r *http.Request, clientID, requestID string) resp
 		}
 		ae := newErr("rate_limited", "token exchange quota exceeded (20 per minute)").With("retry_after", secs)
 		ae.Header = map[string]string{"Retry-After": strconv.FormatInt(secs, 10)}
-		s.st.gw.exchanges[clientID] = recent
+		g.st.gw.exchanges[clientID] = recent
 		return errorResponse(ae, requestID)
 	}
-	s.st.gw.exchanges[clientID] = append(append(make([]time.Time, 0, tokenExchangesPerMinute), recent...), now)
+	g.st.gw.exchanges[clientID] = append(append(make([]time.Time, 0, tokenExchangesPerMinute), recent...), now)
 	var raw [24]byte
 	for i := 0; i < len(raw); i += 8 {
-		v := s.st.gw.rng.Uint64()
+		v := g.st.gw.rng.Uint64()
 		for j := 0; j < 8; j++ {
 			raw[i+j] = byte(v >> (8 * j))
 		}
 	}
-	t := &token{Value: "tok_" + base64.RawURLEncoding.EncodeToString(raw[:]), ClientID: key.ClientID, Env: Environment(s.st.merchant.Env()), ExpiresAt: now.Add(tokenTTL)}
-	s.st.tokens[t.Value] = t
-	s.st.gw.tokenQ.push(t.Value, t.ExpiresAt)
+	t := &token{Value: "tok_" + base64.RawURLEncoding.EncodeToString(raw[:]), ClientID: key.ClientID, Env: Environment(g.st.merchant.Env()), ExpiresAt: now.Add(tokenTTL)}
+	g.st.tokens[t.Value] = t
+	g.st.gw.tokenQ.push(t.Value, t.ExpiresAt)
 	return jsonResponse(http.StatusOK, map[string]any{
 		"auth_token": t.Value, "expired_at": t.ExpiresAt.Unix(), "token_type": "Bearer", "scopes": key.effectiveScopes(),
 	})
@@ -93,10 +95,10 @@ func alwaysSigned(e *endpoint) bool {
 // verifySignature checks x-timestamp, x-nonce and x-signature. The nonce is
 // consumed only once the signature has been verified, so a request with a bad
 // signature does not burn it.
-func (s *Simulator) verifySignature(r *http.Request, key *apiKey, body []byte, now time.Time) *apiError {
+func (g *gateway) verifySignature(r *http.Request, key *apiKey, body []byte, now time.Time) *apiError {
 	ts, nonce, sig := r.Header.Get("X-Timestamp"), r.Header.Get("X-Nonce"), r.Header.Get("X-Signature")
 	// A refusal carries its explanation for the request journal; the
-	// answer itself is the contract's.
+	// answer itself is the contract'g.
 	refuse := func(code, message, problem string) *apiError {
 		ae := newErr(code, message)
 		ae.Signature = explainSignature(r, ts, nonce, body, now, problem)
@@ -116,15 +118,15 @@ func (s *Simulator) verifySignature(r *http.Request, key *apiKey, body []byte, n
 	if !hmac.Equal([]byte(want), []byte(sig)) {
 		return refuse("invalid_signature", "signature mismatch", mismatchProblem(sig))
 	}
-	nk := s.st.merchant.Env() + "|" + nonce
-	if exp, used := s.st.gw.nonces[nk]; used && now.Before(exp) {
+	nk := g.st.merchant.Env() + "|" + nonce
+	if exp, used := g.st.gw.nonces[nk]; used && now.Before(exp) {
 		return newErr("nonce_reused", "x-nonce was already used within 5 minutes")
 	}
-	if len(s.st.gw.nonces) >= s.st.gw.maxNonces {
-		return storeFull("nonce", &s.st.gw.nonceQ, now)
+	if len(g.st.gw.nonces) >= g.st.gw.maxNonces {
+		return storeFull("nonce", &g.st.gw.nonceQ, now)
 	}
-	s.st.gw.nonces[nk] = now.Add(nonceWindow)
-	s.st.gw.nonceQ.push(nk, now.Add(nonceWindow))
+	g.st.gw.nonces[nk] = now.Add(nonceWindow)
+	g.st.gw.nonceQ.push(nk, now.Add(nonceWindow))
 	return nil
 }
 
@@ -227,18 +229,18 @@ func allowEntryMatches(entry string, ip netip.Addr) bool {
 // anything unknown, foreign, suspended or blocklisted gives member_not_found
 // (one response, so nothing is revealed). An e-mail, phone number or bare
 // uuid is only found if it is literally some member's external_member_id.
-func (s *Simulator) resolveMember(v string) (*member, *apiError) {
+func (g *gateway) resolveMember(v string) (*member, *apiError) {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return nil, newErr("member_context_required", "x-on-behalf-of is required")
 	}
 	var m *member
 	if strings.HasPrefix(v, "mem_") {
-		m = s.st.members.Get(v)
+		m = g.st.members.Get(v)
 	} else {
-		m = s.st.members.ByExternal(v)
+		m = g.st.members.ByExternal(v)
 	}
-	if m == nil || (m.MerchantID != "" && m.MerchantID != s.st.merchant.ID()) || m.Status == "suspended" || m.Status == "blocklisted" {
+	if m == nil || (m.MerchantID != "" && m.MerchantID != g.st.merchant.ID()) || m.Status == "suspended" || m.Status == "blocklisted" {
 		return nil, newErr("member_not_found", "member not found")
 	}
 	return m, nil

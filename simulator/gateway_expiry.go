@@ -58,38 +58,38 @@ func (q *expiryQueue) pop(now time.Time) (expiring, bool) {
 // deleted inside its window: the memory bounds are kept by refusing new
 // entries when a store is full (storeFull). It runs on every business
 // request; each call costs only what it removes.
-func (s *Simulator) sweep(tx *kernel.Tx, now time.Time) {
-	g := s.st.gw
+func (g *gateway) sweep(tx *kernel.Tx, now time.Time) {
+	ws := g.st.gw
 	for {
-		it, ok := g.nonceQ.pop(now)
+		it, ok := ws.nonceQ.pop(now)
 		if !ok {
 			break
 		}
-		if exp, ok := g.nonces[it.key]; ok && !exp.After(it.at) {
-			delete(g.nonces, it.key)
+		if exp, ok := ws.nonces[it.key]; ok && !exp.After(it.at) {
+			delete(ws.nonces, it.key)
 		}
 	}
-	g.idem.sweep(now)
+	ws.idem.sweep(now)
 	for {
-		it, ok := g.tokenQ.pop(now)
+		it, ok := ws.tokenQ.pop(now)
 		if !ok {
 			break
 		}
-		delete(s.st.tokens, it.key)
+		delete(g.st.tokens, it.key)
 	}
 	for {
-		it, ok := g.challengeQ.pop(now)
+		it, ok := ws.challengeQ.pop(now)
 		if !ok {
 			break
 		}
-		s.st.stepUp.Sweep(tx, it.key, now)
+		g.st.stepUp.Sweep(tx, it.key, now)
 	}
 	for {
-		it, ok := g.qrMemoQ.pop(now)
+		it, ok := ws.qrMemoQ.pop(now)
 		if !ok {
 			break
 		}
-		s.st.qr.ExpireMemo(tx, it.key, now)
+		g.st.qr.ExpireMemo(tx, it.key, now)
 	}
 }
 

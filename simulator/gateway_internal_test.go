@@ -126,23 +126,23 @@ func TestWindowsStayBounded(t *testing.T) {
 		s.st.gw.nonceQ.push(k, now.Add(nonceWindow))
 		s.st.gw.idem.records[k] = &idemRecord{expiresAt: now.Add(idempotencyWindow)}
 		s.st.gw.idem.queue.push(k, now.Add(idempotencyWindow))
-		s.sweep(tx, now)
+		s.wiring.gw.sweep(tx, now)
 	}
 	if len(s.st.gw.nonces) != 5000 || s.st.gw.idem.len() != 5000 {
 		t.Fatalf("live entries swept: %d nonces, %d records", len(s.st.gw.nonces), s.st.gw.idem.len())
 	}
-	s.advance(tx, nonceWindow-time.Nanosecond)
-	s.sweep(tx, s.st.clock.Now())
+	s.wiring.timers.advance(tx, nonceWindow-time.Nanosecond)
+	s.wiring.gw.sweep(tx, s.st.clock.Now())
 	if len(s.st.gw.nonces) != 5000 {
 		t.Fatalf("a nonce was forgotten inside its window: %d left", len(s.st.gw.nonces))
 	}
-	s.advance(tx, time.Nanosecond)
-	s.sweep(tx, s.st.clock.Now())
+	s.wiring.timers.advance(tx, time.Nanosecond)
+	s.wiring.gw.sweep(tx, s.st.clock.Now())
 	if len(s.st.gw.nonces) != 0 || s.st.gw.nonceQ.len() != 0 || s.st.gw.idem.len() != 5000 {
 		t.Fatalf("after 5 minutes: %d nonces (%d queued), %d records", len(s.st.gw.nonces), s.st.gw.nonceQ.len(), s.st.gw.idem.len())
 	}
-	s.advance(tx, idempotencyWindow)
-	s.sweep(tx, s.st.clock.Now())
+	s.wiring.timers.advance(tx, idempotencyWindow)
+	s.wiring.gw.sweep(tx, s.st.clock.Now())
 	if s.st.gw.idem.len() != 0 || s.st.gw.idem.queue.len() != 0 {
 		t.Fatalf("after 24 hours: %d records (%d queued)", s.st.gw.idem.len(), s.st.gw.idem.queue.len())
 	}

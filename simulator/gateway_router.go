@@ -64,11 +64,18 @@ func isControlPath(p string) bool {
 	return p == "_sim" || strings.HasPrefix(p, "_sim/")
 }
 
-// ServeHTTP serves the business API and the control API.
-func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// ServeHTTP serves the business API and the control API (the gateway's
+// serveHTTP).
+func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.wiring.gw.serveHTTP(w, r) }
+
+// serveHTTP routes a request of the business API or the control API. The
+// order of its checks decides the answers: the control guard, /_sim, a path
+// not in canonical form, a literal path's own methods, the guard of a
+// control write, then the router.
+func (g *gateway) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	// Date is the simulator's time, manual clock included, so a client can
 	// measure its clock's skew against the clock that checks x-timestamp.
-	w.Header().Set("Date", s.st.clock.Now().UTC().Format(http.TimeFormat))
+	w.Header().Set("Date", g.st.clock.Now().UTC().Format(http.TimeFormat))
 	// Every request's body is captured as it is read, so that the request
 	// can be logged as an input with it (record.go).
 	if _, ok := r.Body.(*captureBody); !ok {
@@ -80,35 +87,35 @@ func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	raw := rawRequestPath(r)
 	guarded := isControlPath(raw) && fromNetwork(r) && captureOf(r).replay == nil
-	if guarded && !s.guardControl(w, r, s.controlAccess(r, raw)) {
+	if guarded && !g.guardControl(w, r, g.controlAccess(r, raw)) {
 		return
 	}
 	if raw == "/_sim" {
 		// ServeMux would redirect it to the /_sim/ subtree; its Handler
 		// lookup (allowedMethods) names that redirect on some Go releases
 		// (1.24), so the answer is given here, with no Allow.
-		s.controlNotFound(w, r, "no control endpoint "+r.Method+" /_sim")
+		g.controlNotFound(w, r, "no control endpoint "+r.Method+" /_sim")
 		return
 	}
 	if !canonicalPath(raw) || !canonicalPath(r.URL.Path) {
 		if isControlPath(raw) {
-			s.controlNotFound(w, r, "no control endpoint at the non-canonical path "+raw)
+			g.controlNotFound(w, r, "no control endpoint at the non-canonical path "+raw)
 			return
 		}
-		s.serveNotFoundMessage(w, r, "no endpoint at the non-canonical path "+raw+" (paths are never cleaned or redirected)")
+		g.serveNotFoundMessage(w, r, "no endpoint at the non-canonical path "+raw+" (paths are never cleaned or redirected)")
 		return
 	}
-	if methods, ok := s.st.literalPaths[raw]; ok && !slices.Contains(methods, r.Method) {
+	if methods, ok := g.st.literalPaths[raw]; ok && !slices.Contains(methods, r.Method) {
 		// A path registered as written belongs to its own methods: a
 		// pattern with a wildcard in its place (GET /_sim/cards/{id} for
 		// POST /_sim/cards/limits) does not serve it with another.
-		s.serveNotFound(w, r)
+		g.serveNotFound(w, r)
 		return
 	}
-	if guarded && isWrite(r.Method) && s.servesControl(r) && !s.guardControl(w, r, controlWriteRefusal(r)) {
+	if guarded && isWrite(r.Method) && g.servesControl(r) && !g.guardControl(w, r, controlWriteRefusal(r)) {
 		return
 	}
-	s.wiring.mux.ServeHTTP(w, r)
+	g.mux.ServeHTTP(w, r)
 }
 
 // indexLiteralPaths records the methods of every path registered without
@@ -118,17 +125,17 @@ func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // index depends only on the registrations, the same for every simulator
 // built from the same code, so it is computed once per process for each
 // set of registered patterns.
-func (s *Simulator) indexLiteralPaths() {
+func (g *gateway) indexLiteralPaths() {
 	var key strings.Builder
 	var paths []string
-	for _, p := range s.st.controlRoutes {
+	for _, p := range g.st.controlRoutes {
 		key.WriteString(p)
 		key.WriteByte('\n')
 		if _, path, ok := strings.Cut(p, " "); ok && !strings.Contains(path, "{") {
 			paths = append(paths, path)
 		}
 	}
-	for _, e := range s.wiring.endpoints {
+	for _, e := range g.endpoints {
 		key.WriteString(e.Method)
 		key.WriteByte(' ')
 		key.WriteString(e.Pattern)
@@ -140,7 +147,7 @@ func (s *Simulator) indexLiteralPaths() {
 	literalIndex.mu.Lock()
 	defer literalIndex.mu.Unlock()
 	if idx, ok := literalIndex.byKey[key.String()]; ok {
-		s.st.literalPaths = idx
+		g.st.literalPaths = idx
 		return
 	}
 	idx := map[string][]string{}
@@ -152,7 +159,7 @@ func (s *Simulator) indexLiteralPaths() {
 		var methods []string
 		for _, m := range routeMethods {
 			r.Method = m
-			if _, pattern := s.wiring.mux.Handler(r); strings.HasSuffix(pattern, " "+p) {
+			if _, pattern := g.mux.Handler(r); strings.HasSuffix(pattern, " "+p) {
 				methods = append(methods, m)
 			}
 		}
@@ -164,7 +171,7 @@ func (s *Simulator) indexLiteralPaths() {
 		literalIndex.byKey = map[string]map[string][]string{}
 	}
 	literalIndex.byKey[key.String()] = idx
-	s.st.literalPaths = idx // shared and never written after this point
+	g.st.literalPaths = idx // shared and never written after this point
 }
 
 // literalIndex caches indexLiteralPaths by the registered patterns.
@@ -176,22 +183,22 @@ var literalIndex struct {
 // allowedMethods lists the methods r's path is served with, other than by
 // the catch-all patterns; POST for the path of a registered object action
 // (served by the catch-all POST /_sim/{rest...}).
-func (s *Simulator) allowedMethods(r *http.Request) []string {
-	if methods, ok := s.st.literalPaths[rawRequestPath(r)]; ok {
+func (g *gateway) allowedMethods(r *http.Request) []string {
+	if methods, ok := g.st.literalPaths[rawRequestPath(r)]; ok {
 		return methods
 	}
 	var out []string
 	for _, m := range routeMethods {
 		r2 := r.Clone(r.Context())
 		r2.Method = m
-		_, pattern := s.wiring.mux.Handler(r2)
+		_, pattern := g.mux.Handler(r2)
 		switch {
 		case pattern == actionPattern:
-			// s.actions is filled before the simulator serves and only read after.
-			if _, _, _, ok := s.lookupAction(strings.TrimPrefix(r.URL.Path, "/_sim/")); ok {
+			// g.actions is filled before the simulator serves and only read after.
+			if _, _, _, ok := g.lookupAction(strings.TrimPrefix(r.URL.Path, "/_sim/")); ok {
 				out = append(out, m)
 			}
-		case pattern != "" && !catchAllPatterns[pattern] && s.endpointServes(pattern, r.URL.Path):
+		case pattern != "" && !catchAllPatterns[pattern] && g.endpointServes(pattern, r.URL.Path):
 			out = append(out, m)
 		}
 	}
@@ -203,9 +210,9 @@ const actionPattern = "POST /_sim/{rest...}"
 
 // endpointServes applies the serves narrowing of the endpoint registered as
 // pattern ("METHOD path"), if any.
-func (s *Simulator) endpointServes(pattern, path string) bool {
-	for i := range s.wiring.endpoints {
-		if e := &s.wiring.endpoints[i]; e.Serves != nil && e.Method+" "+e.Pattern == pattern {
+func (g *gateway) endpointServes(pattern, path string) bool {
+	for i := range g.endpoints {
+		if e := &g.endpoints[i]; e.Serves != nil && e.Method+" "+e.Pattern == pattern {
 			return e.Serves(path)
 		}
 	}
@@ -215,13 +222,13 @@ func (s *Simulator) endpointServes(pattern, path string) bool {
 // notFoundAnswer is the not_found envelope of the router for r: message,
 // or, without one, a message naming the methods the path serves with them
 // in the Allow header.
-func (s *Simulator) notFoundAnswer(r *http.Request, message string) *apiError {
+func (g *gateway) notFoundAnswer(r *http.Request, message string) *apiError {
 	ae := errNotFound("path " + rawRequestPath(r))
 	if message != "" {
 		ae.Message = message
 		return ae
 	}
-	if allow := s.allowedMethods(r); len(allow) > 0 {
+	if allow := g.allowedMethods(r); len(allow) > 0 {
 		list := strings.Join(allow, ", ")
 		ae.Message = r.Method + " " + rawRequestPath(r) + ": no such endpoint; the path serves " + list
 		ae.Header = map[string]string{"Allow": list}
@@ -230,17 +237,20 @@ func (s *Simulator) notFoundAnswer(r *http.Request, message string) *apiError {
 }
 
 // serveNotFound answers a business path no endpoint serves.
-func (s *Simulator) serveNotFound(w http.ResponseWriter, r *http.Request) {
-	s.serveNotFoundMessage(w, r, "")
+func (g *gateway) serveNotFound(w http.ResponseWriter, r *http.Request) {
+	g.serveNotFoundMessage(w, r, "")
 }
 
-func (s *Simulator) serveNotFoundMessage(w http.ResponseWriter, r *http.Request, message string) {
+// serveNotFoundMessage answers a path no endpoint serves with message (or,
+// without one, the methods the path serves), journaled as a business
+// request; a control path is answered by controlNotFound.
+func (g *gateway) serveNotFoundMessage(w http.ResponseWriter, r *http.Request, message string) {
 	if isControlPath(rawRequestPath(r)) { // /_sim itself
-		s.controlNotFound(w, r, message)
+		g.controlNotFound(w, r, message)
 		return
 	}
-	ae := s.notFoundAnswer(r, message)
-	x := s.begin(w, r)
+	ae := g.notFoundAnswer(r, message)
+	x := g.begin(w, r)
 	if x.preFault() {
 		return
 	}
@@ -249,12 +259,12 @@ func (s *Simulator) serveNotFoundMessage(w http.ResponseWriter, r *http.Request,
 }
 
 // controlNotFound answers a control path no control endpoint serves.
-func (s *Simulator) controlNotFound(w http.ResponseWriter, r *http.Request, message string) {
-	ae := s.notFoundAnswer(r, message)
+func (g *gateway) controlNotFound(w http.ResponseWriter, r *http.Request, message string) {
+	ae := g.notFoundAnswer(r, message)
 	if message == "" && ae.Header == nil {
 		ae.Message = "no control endpoint " + r.Method + " " + rawRequestPath(r)
 	}
-	id := s.wiring.rec.controlID()
+	id := g.controlID()
 	h := w.Header()
 	h.Set("X-Request-Id", id)
 	for k, v := range ae.Header {
@@ -265,8 +275,8 @@ func (s *Simulator) controlNotFound(w http.ResponseWriter, r *http.Request, mess
 
 // controlRequestID assigns a request id to a control answer that is not
 // served by serveControl (the webhook flush, the dashboard's files).
-func (s *Simulator) controlRequestID(w http.ResponseWriter) string {
-	id := s.wiring.rec.controlID()
+func (g *gateway) controlRequestID(w http.ResponseWriter) string {
+	id := g.controlID()
 	w.Header().Set("X-Request-Id", id)
 	return id
 }

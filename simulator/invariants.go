@@ -35,7 +35,7 @@ import (
 func (s *Simulator) CheckInvariants() error {
 	tx := s.k.Begin()
 	defer tx.End()
-	v := s.invariantViolations(tx)
+	v := s.wiring.view.invariantViolations(tx)
 	if len(v) == 0 {
 		return nil
 	}
@@ -47,7 +47,7 @@ func (s *Simulator) CheckInvariants() error {
 // Go.
 func (s *Simulator) registerInvariants() {
 	s.control("GET /_sim/invariants", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		v := s.invariantViolations(tx)
+		v := s.wiring.view.invariantViolations(tx)
 		if v == nil {
 			v = []string{}
 		}
@@ -103,7 +103,7 @@ func (h *holdBook) add(account, asset string, amt money.Amount, owner string) {
 }
 
 // liveHolds returns what every live object holds.
-func (s *Simulator) liveHolds(tx *kernel.Tx) *holdBook {
+func (s *view) liveHolds(tx *kernel.Tx) *holdBook {
 	h := &holdBook{amounts: map[string]map[string]money.Amount{}, owners: map[string][]string{}}
 	for _, q := range s.st.qr.Holds(tx) {
 		h.add(q.Account, q.Asset, q.Amount, q.Owner)
@@ -125,7 +125,7 @@ func holdAccount(account string) bool {
 }
 
 // invariantViolations lists every violation, sorted.
-func (s *Simulator) invariantViolations(tx *kernel.Tx) []string {
+func (s *view) invariantViolations(tx *kernel.Tx) []string {
 	var out []string
 
 	// Holds: every locked account equals the holds of its live objects.

@@ -86,15 +86,15 @@ func (j *journal) reset() {
 
 // journalRequests returns the request journal, oldest first: the newest 10 000
 // business-API requests (control API calls are not recorded).
-func (s *Simulator) journalRequests() []RequestRecord {
-	tx := s.k.Begin()
+func (g *gateway) journalRequests() []RequestRecord {
+	tx := g.k.Begin()
 	defer tx.End()
-	return s.st.gw.journal.list()
+	return g.st.gw.journal.list()
 }
 
 // resetRequests empties the request journal.
-func (s *Simulator) resetRequests() {
-	tx := s.k.Begin()
+func (g *gateway) resetRequests() {
+	tx := g.k.Begin()
 	defer tx.End()
-	s.st.gw.journal.reset()
+	g.st.gw.journal.reset()
 }

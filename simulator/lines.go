@@ -20,42 +20,47 @@ import (
 
 // kernelServices are the kernel's services (kernel.Services), given to every
 // transaction.
-type kernelServices struct{ s *Simulator }
+// They read and write the state, and put objects in flight on the clock's
+// timers.
+type kernelServices struct {
+	st     *simState
+	timers *timers
+}
 
-func (k kernelServices) Now() time.Time  { return k.s.st.clock.Now() }
-func (k kernelServices) NewUUID() string { return k.s.newUUID() }
-func (k kernelServices) NextSeq() int64  { k.s.st.listSeq++; return k.s.st.listSeq }
+func (k kernelServices) Now() time.Time  { return k.st.clock.Now() }
+func (k kernelServices) NewUUID() string { return seededUUID(k.st.rng) }
+func (k kernelServices) NextSeq() int64  { k.st.listSeq++; return k.st.listSeq }
 
 func (k kernelServices) Transfer(at time.Time, memo, asset string, amt money.Amount, from, to string) error {
-	return k.s.st.ledger.Transfer(at, memo, asset, amt, from, to)
+	return k.st.ledger.Transfer(at, memo, asset, amt, from, to)
 }
 
 // Emit emits e for the member of e.MemberID (none when empty or unknown).
 func (k kernelServices) Emit(tx *kernel.Tx, e kernel.Event) {
 	var m *member
 	if e.MemberID != "" {
-		m = k.s.st.members.Get(e.MemberID)
+		m = k.st.members.Get(e.MemberID)
 	}
-	k.s.emit(tx, e.Type, e.Object, e.ObjectID, m, e.Status, e.Version, e.Extra)
+	recordEvent(tx, k.st, e.Type, e.Object, e.ObjectID, m, e.Status, e.Version, e.Extra)
 }
 
 func (k kernelServices) Amount(asset, v string) (money.Amount, error) {
-	return k.s.st.cat.amount(asset, v, decimalSigned)
+	return k.st.cat.amount(asset, v, decimalSigned)
 }
 
-func (k kernelServices) AssetScale(code string) (int, bool) { return k.s.st.cat.scale(code) }
+func (k kernelServices) AssetScale(code string) (int, bool) { return k.st.cat.scale(code) }
 
 func (k kernelServices) InFlight(tx *kernel.Tx, collection, id string) {
-	k.s.inFlight(tx, OutcomeCollection(collection), id)
+	k.timers.inFlight(tx, OutcomeCollection(collection), id)
 }
 
-func (k kernelServices) Settled(tx *kernel.Tx, id string) { k.s.settled(tx, id) }
+func (k kernelServices) Settled(tx *kernel.Tx, id string) { k.timers.settled(tx, id) }
 
 // registerDeposits builds the deposits line and registers its endpoints.
 func (s *Simulator) registerDeposits() {
 	s.st.deposits = deposits.New(depositsHost{s})
 	for _, e := range s.st.deposits.Endpoints() {
-		s.register(e)
+		s.wiring.gw.register(e)
 	}
 }
 

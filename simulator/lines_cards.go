@@ -31,11 +31,11 @@ func (s *Simulator) registerCards() {
 	scale, _ := s.st.cat.scale(cardline.LedgerAsset)
 	s.st.cards = cardline.New(cardsHost{s}, key[:], scale)
 	// The issuer's success paths of what is in flight (outcome.go).
-	s.onOutcome(CollectionCardApplications, s.st.cards.SucceedApplication)
-	s.onOutcome(CollectionCardClosures, s.st.cards.SucceedClosure)
-	s.onOutcome(CollectionCardTopups, s.st.cards.SucceedTopUp)
+	s.wiring.timers.on(CollectionCardApplications, s.st.cards.SucceedApplication)
+	s.wiring.timers.on(CollectionCardClosures, s.st.cards.SucceedClosure)
+	s.wiring.timers.on(CollectionCardTopups, s.st.cards.SucceedTopUp)
 	for _, e := range s.st.cards.Endpoints() {
-		s.register(e)
+		s.wiring.gw.register(e)
 	}
 	s.registerCardActions()
 }
@@ -123,7 +123,7 @@ func (h cardsHost) Member(id string) *api.Member { return h.s.st.members.Get(id)
 
 func (h cardsHost) Restricted(m *api.Member) bool { return memberRestriction(m) != "" }
 
-func (h cardsHost) KYCInReview(m *api.Member) bool { return h.s.kycInReview(m) }
+func (h cardsHost) KYCInReview(m *api.Member) bool { return h.s.wiring.gw.kycInReview(m) }
 
 func (h cardsHost) BindingActive(m *api.Member, bindingID string) bool {
 	return h.s.st.kyc.BindingActive(m, bindingID)
@@ -145,7 +145,7 @@ func (h cardsHost) CompensateBinding(tx *kernel.Tx, bindingID, applicationID str
 func (h cardsHost) QuickKYCFee() (asset, amount string) { return kyc.QuickFeeAsset, kyc.QuickFee }
 
 func (h cardsHost) RequireStepUp(c *api.Request, parts ...string) error {
-	return h.s.requireStepUp(c, actionDigest(parts...))
+	return h.s.wiring.gw.requireStepUp(c, actionDigest(parts...))
 }
 
 func (h cardsHost) DisplayScale(asset string) int { return h.s.st.cat.lookup(asset).DisplayScale }

@@ -11,7 +11,7 @@ import (
 func (s *Simulator) registerKYC() {
 	s.st.kyc = kyc.New(kycHost{s})
 	for _, e := range s.st.kyc.Endpoints() {
-		s.register(e)
+		s.wiring.gw.register(e)
 	}
 
 	memberAction := func(f func(tx *kernel.Tx, m *member, body []byte) error) actionFunc {

@@ -22,9 +22,9 @@ const qrUpstreamLine = "qrpay"
 func (s *Simulator) registerQRPay() {
 	s.st.qr = qrpay.New(qrpayHost{s})
 	// The acquirer's success path of an order in flight (outcome.go).
-	s.onOutcome(CollectionQROrders, s.st.qr.OutcomeSuccess)
+	s.wiring.timers.on(CollectionQROrders, s.st.qr.OutcomeSuccess)
 	for _, e := range s.st.qr.Endpoints() {
-		s.register(e)
+		s.wiring.gw.register(e)
 	}
 	for _, a := range qrpay.Actions {
 		action := a
@@ -44,7 +44,7 @@ type qrpayHost struct{ s *Simulator }
 func (h qrpayHost) Digest(parts ...string) string { return actionDigest(parts...) }
 
 func (h qrpayHost) RequireStepUp(c *api.Request, action string) error {
-	return h.s.requireStepUp(c, action)
+	return h.s.wiring.gw.requireStepUp(c, action)
 }
 
 func (h qrpayHost) MerchantHosted() bool { return h.s.st.merchant.MerchantHosted() }

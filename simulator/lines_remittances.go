@@ -15,9 +15,9 @@ import (
 // prepaid top-up, which advances the remittances waiting for it.
 func (s *Simulator) registerRemittances() {
 	s.st.remit = remittances.New(remitHost{s})
-	s.onOutcome(CollectionRemittances, s.st.remit.Succeed)
+	s.wiring.timers.on(CollectionRemittances, s.st.remit.Succeed)
 	for _, e := range s.st.remit.Endpoints() {
-		s.register(e)
+		s.wiring.gw.register(e)
 	}
 	for _, a := range []string{"dispatch", "complete", "fail", "refund", "needs_reconfirm", "advance"} {
 		action := a
@@ -68,7 +68,7 @@ func (h remitHost) HasKYCProfile(_ *kernel.Tx, m *api.Member) bool {
 	return h.s.st.kyc.Profile(m) != nil
 }
 
-func (h remitHost) KYCInReview(_ *kernel.Tx, m *api.Member) bool { return h.s.kycInReview(m) }
+func (h remitHost) KYCInReview(_ *kernel.Tx, m *api.Member) bool { return h.s.wiring.gw.kycInReview(m) }
 
 func (h remitHost) UpstreamAccount() string { return UpstreamAccount("remit") }
 

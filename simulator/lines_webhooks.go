@@ -23,7 +23,7 @@ func newWebhooksLine(s *Simulator) *hookline.Line {
 // outside the state lock, is webhooks_flush.go.
 func (s *Simulator) registerWebhooks() {
 	for _, e := range s.st.webhooks.Endpoints() {
-		s.register(e)
+		s.wiring.gw.register(e)
 	}
 
 	s.control("POST /_sim/webhooks/endpoints", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
@@ -45,7 +45,7 @@ func (s *Simulator) registerWebhooks() {
 		}, nil
 	})
 	s.control("GET /_sim/webhooks/endpoints", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		return http.StatusOK, map[string]any{"endpoints": s.webhookEndpoints(tx)}, nil
+		return http.StatusOK, map[string]any{"endpoints": webhookEndpoints(tx, s.st.webhooks)}, nil
 	})
 	s.control("DELETE /_sim/webhooks/endpoints/{id}", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
 		if err := s.st.webhooks.RemoveEndpoint(tx, r.PathValue("id")); err != nil {
@@ -68,7 +68,7 @@ func (s *Simulator) registerWebhooks() {
 		return http.StatusOK, webhookEndpointOf(v), nil
 	})
 	s.control("GET /_sim/webhooks/deliveries", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		return http.StatusOK, map[string]any{"deliveries": s.webhookDeliveries(tx)}, nil
+		return http.StatusOK, map[string]any{"deliveries": webhookDeliveries(tx, s.st.webhooks)}, nil
 	})
 	s.control("POST /_sim/webhooks/events", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
 		var in struct {
@@ -114,7 +114,7 @@ func (s *Simulator) registerWebhooks() {
 	// receiver may call back into the simulator): it is not a s.control
 	// endpoint.
 	s.wiring.mux.HandleFunc("POST /_sim/webhooks/flush", func(w http.ResponseWriter, r *http.Request) {
-		id := s.controlRequestID(w)
+		id := s.wiring.gw.controlRequestID(w)
 		body, _ := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
 		if ae := decodeStrict(body, &struct{}{}, refuseUnknown); ae != nil {
 			writeJSON(w, ae.Status, ae.Envelope(id))

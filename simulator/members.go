@@ -9,7 +9,7 @@ import (
 // It is called from registerKYC, the member-facing product line.
 func (s *Simulator) registerMembers() {
 	for _, e := range s.st.members.Endpoints() {
-		s.register(e)
+		s.wiring.gw.register(e)
 	}
 	s.wiring.actions["members/status"] = func(tx *kernel.Tx, id string, body []byte) (any, error) {
 		var in struct {

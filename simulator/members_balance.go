@@ -20,7 +20,7 @@ var ErrUnknownMember = errors.New("member not found")
 //
 //	available, locked, err := sim.Members.Balance("member-1", "USDT")
 func (m *MembersControl) Balance(id, asset string) (available, locked money.Amount, err error) {
-	if _, ok := m.s.memberInfo(id); !ok {
+	if _, ok := m.Get(id); !ok {
 		return money.Amount{}, money.Amount{}, &NameError{Kind: "member", Name: id, NotFound: true,
 			err: fmt.Errorf("simulator: member %q: %w", id, ErrUnknownMember)}
 	}

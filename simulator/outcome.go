@@ -108,75 +108,111 @@ type outcomeState struct {
 	pending      map[string]string // object id -> its collection, while in flight
 }
 
-func (s *Simulator) outcomes() *outcomeState {
-	if s.st.outcome == nil {
-		s.st.outcome = &outcomeState{byCollection: map[string]OutcomeMode{}, byObject: map[string]OutcomeMode{}, pending: map[string]string{}}
-	}
-	return s.st.outcome
+// timers runs what the clock brings due: the upstream outcomes of objects
+// in flight, each by its collection's success path, and the clock's
+// advance that fires them in time order. It holds the state (for the clock
+// and the outcome modes, which are part of the state image) and the success
+// paths the product lines register, which are wiring, not state.
+type timers struct {
+	st  *simState
+	run map[string]func(tx *kernel.Tx, id string) // collection -> upstream success path
 }
 
-// onOutcome registers the upstream's success path of a collection: success
-// runs, in a transaction, for the id of an object of the collection whose
-// outcome falls due. It looks the object up by id and does nothing when it
-// is gone. Product lines register theirs when they are registered.
-func (s *Simulator) onOutcome(collection OutcomeCollection, success func(tx *kernel.Tx, id string)) {
-	if s.wiring.outcomeRun == nil {
-		s.wiring.outcomeRun = map[string]func(*kernel.Tx, string){}
+// outcomes is the outcome state, made on first use.
+func (t *timers) outcomes() *outcomeState {
+	if t.st.outcome == nil {
+		t.st.outcome = &outcomeState{byCollection: map[string]OutcomeMode{}, byObject: map[string]OutcomeMode{}, pending: map[string]string{}}
 	}
-	s.wiring.outcomeRun[string(collection)] = success
+	return t.st.outcome
 }
 
-// setOutcome sets the outcome mode of a whole collection (for example
+// on registers the upstream's success path of a collection: success runs,
+// in a transaction, for the id of an object of the collection whose outcome
+// falls due. It looks the object up by id and does nothing when it is gone.
+// Product lines register theirs when they are registered.
+func (t *timers) on(collection OutcomeCollection, success func(tx *kernel.Tx, id string)) {
+	if t.run == nil {
+		t.run = map[string]func(*kernel.Tx, string){}
+	}
+	t.run[string(collection)] = success
+}
+
+// setCollection sets the outcome mode of a whole collection (for example
 // CollectionQROrders) for objects put in flight from now on.
-func (s *Simulator) setOutcome(collection string, m OutcomeMode) {
-	tx := s.k.Begin()
-	defer tx.End()
-	s.outcomes().byCollection[collection] = m
+func (t *timers) setCollection(tx *kernel.Tx, collection string, m OutcomeMode) {
+	t.outcomes().byCollection[collection] = m
 }
 
-func (s *Simulator) setObjectOutcome(tx *kernel.Tx, id string, m OutcomeMode) {
-	o := s.outcomes()
+// setObject sets the outcome mode of one object; an object in flight has
+// its outcome scheduled by the new mode at once.
+func (t *timers) setObject(tx *kernel.Tx, id string, m OutcomeMode) {
+	o := t.outcomes()
 	o.byObject[id] = m
 	if _, ok := o.pending[id]; ok {
-		s.applyOutcome(tx, id, m)
+		t.apply(tx, id, m)
 	}
 }
 
 // inFlight puts object id of collection in flight: the collection's success
-// path (onOutcome) runs when the mode that governs the object says. The
-// product code calls settled(id) when the object reaches a final state by
-// any path, so a later timer does nothing.
-func (s *Simulator) inFlight(tx *kernel.Tx, collection OutcomeCollection, id string) {
-	o := s.outcomes()
+// path (on) runs when the mode that governs the object says. The product
+// code calls settled(id) when the object reaches a final state by any path,
+// so a later timer does nothing.
+func (t *timers) inFlight(tx *kernel.Tx, collection OutcomeCollection, id string) {
+	o := t.outcomes()
 	o.pending[id] = string(collection)
 	m, ok := o.byObject[id]
 	if !ok {
 		m = o.byCollection[string(collection)]
 	}
-	s.applyOutcome(tx, id, m)
+	t.apply(tx, id, m)
 }
 
-func (s *Simulator) applyOutcome(tx *kernel.Tx, id string, m OutcomeMode) {
+func (t *timers) apply(tx *kernel.Tx, id string, m OutcomeMode) {
 	switch m.kind {
 	case "immediate":
-		s.after(0, id)
+		t.after(0, id)
 	case "after":
-		s.after(m.after, id)
+		t.after(m.after, id)
 	}
 }
 
-// runOutcome is a timer falling due: the success path of object id, if it
-// is still in flight.
-func (s *Simulator) runOutcome(tx *kernel.Tx, id string) {
-	collection, still := s.outcomes().pending[id]
+// fire is a timer falling due: the success path of object id, if it is
+// still in flight.
+func (t *timers) fire(tx *kernel.Tx, id string) {
+	collection, still := t.outcomes().pending[id]
 	if !still {
 		return
 	}
-	delete(s.outcomes().pending, id)
-	if run := s.wiring.outcomeRun[collection]; run != nil {
+	delete(t.outcomes().pending, id)
+	if run := t.run[collection]; run != nil {
 		run(tx, id)
 	}
 }
 
 // settled marks object id as no longer in flight.
-func (s *Simulator) settled(tx *kernel.Tx, id string) { delete(s.outcomes().pending, id) }
+func (t *timers) settled(tx *kernel.Tx, id string) { delete(t.outcomes().pending, id) }
+
+// after schedules the outcome of object id (fire, in a transaction) d after
+// now on the simulator clock.
+func (t *timers) after(d time.Duration, id string) {
+	t.st.clock.at(t.st.clock.Now().Add(d), id)
+}
+
+// advance moves the clock forward by d, running every timer that falls due
+// on the way at its own time, in time order.
+func (t *timers) advance(tx *kernel.Tx, d time.Duration) {
+	target := t.st.clock.Now().Add(d)
+	for {
+		due, ok := t.st.clock.popDue(target)
+		if !ok {
+			break
+		}
+		t.st.clock.set(due.at)
+		t.fire(tx, due.id)
+	}
+	t.st.clock.set(target)
+}
+
+// runDue runs timers already due at the current time (for outcomes that
+// happen "immediately" after a request).
+func (t *timers) runDue(tx *kernel.Tx) { t.advance(tx, 0) }

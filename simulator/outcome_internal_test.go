@@ -40,25 +40,25 @@ func TestOutcomeModes(t *testing.T) {
 			t.Cleanup(s.Close)
 			// A collection and object of this test only: the public
 			// methods refuse names the product lines do not register.
-			s.setOutcome(coll, tt.collection)
+			_ = inTx(s, func(tx *kernel.Tx) error { s.wiring.timers.setCollection(tx, coll, tt.collection); return nil })
 			if tt.before != nil {
-				_ = inTx(s, func(tx *kernel.Tx) error { s.setObjectOutcome(tx, id, *tt.before); return nil })
+				_ = inTx(s, func(tx *kernel.Tx) error { s.wiring.timers.setObject(tx, id, *tt.before); return nil })
 			}
 			runs := 0
-			s.onOutcome(coll, func(_ *kernel.Tx, got string) {
+			s.wiring.timers.on(coll, func(_ *kernel.Tx, got string) {
 				if got == id {
 					runs++
 				}
 			})
 			tx := s.k.Begin()
-			s.inFlight(tx, coll, id)
+			s.wiring.timers.inFlight(tx, coll, id)
 			if tt.settle {
-				s.settled(tx, id)
+				s.wiring.timers.settled(tx, id)
 			}
-			s.runDue(tx)
+			s.wiring.timers.runDue(tx)
 			tx.End()
 			if tt.during != nil {
-				_ = inTx(s, func(tx *kernel.Tx) error { s.setObjectOutcome(tx, id, *tt.during); return nil })
+				_ = inTx(s, func(tx *kernel.Tx) error { s.wiring.timers.setObject(tx, id, *tt.during); return nil })
 				s.Clock.Advance(0)
 			}
 			var got []int

@@ -18,16 +18,16 @@ const writeQuotaWindow = time.Minute
 // counted write leaves the window). Refused writes are not counted, reads
 // never are, and the contract shows no number: the quota is off (0) until
 // set.
-func (s *Simulator) takeWriteQuota(r *http.Request, now time.Time) *apiError {
-	g := s.st.gw
-	if g.writeQuota <= 0 || !isWrite(r.Method) {
+func (g *gateway) takeWriteQuota(r *http.Request, now time.Time) *apiError {
+	ws := g.st.gw
+	if ws.writeQuota <= 0 || !isWrite(r.Method) {
 		return nil
 	}
-	for len(g.writes) > 0 && !now.Before(g.writes[0].Add(writeQuotaWindow)) {
-		g.writes = g.writes[1:]
+	for len(ws.writes) > 0 && !now.Before(ws.writes[0].Add(writeQuotaWindow)) {
+		ws.writes = ws.writes[1:]
 	}
-	if len(g.writes) >= g.writeQuota {
-		wait := int64((g.writes[0].Add(writeQuotaWindow).Sub(now) + time.Second - 1) / time.Second)
+	if len(ws.writes) >= ws.writeQuota {
+		wait := int64((ws.writes[0].Add(writeQuotaWindow).Sub(now) + time.Second - 1) / time.Second)
 		if wait < 1 {
 			wait = 1
 		}
@@ -35,20 +35,20 @@ func (s *Simulator) takeWriteQuota(r *http.Request, now time.Time) *apiError {
 		ae.Header = map[string]string{"Retry-After": strconv.FormatInt(wait, 10)}
 		return ae
 	}
-	g.writes = append(g.writes, now)
+	ws.writes = append(ws.writes, now)
 	return nil
 }
 
 // setWriteQuota sets the merchant-level write quota per minute; 0 removes it.
-func (s *Simulator) setWriteQuota(tx *kernel.Tx, perMinute int) error {
+func (g *gateway) setWriteQuota(tx *kernel.Tx, perMinute int) error {
 	if perMinute < 0 {
 		return errInvalidRequest("per_minute must be 0 (no quota) or more")
 	}
-	s.st.gw.writeQuota = perMinute
+	g.st.gw.writeQuota = perMinute
 	if perMinute == 0 {
-		s.st.gw.writes = nil
-	} else if len(s.st.gw.writes) > perMinute {
-		s.st.gw.writes = s.st.gw.writes[len(s.st.gw.writes)-perMinute:]
+		g.st.gw.writes = nil
+	} else if len(g.st.gw.writes) > perMinute {
+		g.st.gw.writes = g.st.gw.writes[len(g.st.gw.writes)-perMinute:]
 	}
 	return nil
 }

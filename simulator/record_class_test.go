@@ -27,7 +27,7 @@ import (
 // source: the string given to s.wiring.mux.HandleFunc, s.wiring.mux.Handle, s.control
 // and s.controlGo (those are in goRoutes too: they run Go control methods,
 // which log themselves). A pattern that is not a string literal fails the
-// test, so none escapes the list. Business endpoints (s.register) come from
+// test, so none escapes the list. Business endpoints (s.wiring.gw.register) come from
 // Routes.
 func routePatterns(t *testing.T) (out []string, goRoutes map[string]bool) {
 	t.Helper()

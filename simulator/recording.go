@@ -286,9 +286,9 @@ func (l *inputLog) recording(digest bool) (*Recording, error) {
 // the rest back to the next flush.
 func WithRecording(r *Recording) Option { return func(o *options) { o.recording = r } }
 
-// partialReplay describes a simulator started from r (nil when it was not
-// started from a recording) when r is partial; nil otherwise.
-func (r *Recording) partialReplay() *PartialReplay {
+// partialReplayOf describes the partial recording r a simulator started
+// from, if it is one.
+func partialReplayOf(r *Recording) *PartialReplay {
 	if r == nil || !r.partial {
 		return nil
 	}

@@ -217,7 +217,7 @@ func (p *replayer) step(in *recordedInput) error {
 	// reading brings the clock there.
 	tx := s.k.Begin()
 	if now := s.st.clock.Now(); in.Clock.After(now) {
-		s.advance(tx, in.Clock.Sub(now))
+		s.wiring.timers.advance(tx, in.Clock.Sub(now))
 	}
 	tx.End()
 
@@ -440,7 +440,7 @@ func (p *replayer) replayRecording(r *Recording) error {
 	}
 	tx := s.k.Begin()
 	if now := s.st.clock.Now(); r.end.After(now) {
-		s.advance(tx, r.end.Sub(now))
+		s.wiring.timers.advance(tx, r.end.Sub(now))
 	}
 	var got string
 	if r.digest != "" {

@@ -31,14 +31,14 @@ func bearer(r *http.Request) string {
 func isWrite(method string) bool { return method != http.MethodGet && method != http.MethodHead }
 
 // register adds an endpoint to the simulator's router.
-func (s *Simulator) register(e endpoint) {
+func (g *gateway) register(e endpoint) {
 	e2 := e
-	s.wiring.mux.HandleFunc(e.Method+" "+e.Pattern, func(w http.ResponseWriter, r *http.Request) {
+	g.mux.HandleFunc(e.Method+" "+e.Pattern, func(w http.ResponseWriter, r *http.Request) {
 		if e2.Serves != nil && !e2.Serves(r.URL.Path) {
-			s.serveNotFound(w, r)
+			g.serveNotFound(w, r)
 			return
 		}
-		s.serveEndpoint(w, r, &e2)
+		g.serveEndpoint(w, r, &e2)
 	})
-	s.wiring.endpoints = append(s.wiring.endpoints, e2)
+	g.endpoints = append(g.endpoints, e2)
 }

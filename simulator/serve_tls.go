@@ -22,9 +22,9 @@ type tlsServer struct {
 	done   chan struct{}
 }
 
-// startTLS serves s over HTTPS on a loopback port: HTTP/1.1, and HTTP/2
-// when http2 is set.
-func (s *Simulator) startTLS(http2 bool) error {
+// startTLS serves h (the simulator, with its exchange log) over HTTPS on a
+// loopback port: HTTP/1.1, and HTTP/2 when http2 is set.
+func (g *gateway) startTLS(h http.Handler, http2 bool) error {
 	cert, err := h2serve.LocalCertificate()
 	if err != nil {
 		return err
@@ -36,24 +36,24 @@ func (s *Simulator) startTLS(http2 bool) error {
 		}
 	}
 	// OPTIONS * reaches the simulator, which answers it with its envelope.
-	srv := &http.Server{Handler: LogExchanges(s), DisableGeneralOptionsHandler: true, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: h, DisableGeneralOptionsHandler: true, ReadHeaderTimeout: 10 * time.Second}
 	h2serve.Configure(srv, http2)
 	t := &tlsServer{srv: srv, url: "https://" + ln.Addr().String(), cert: cert, client: h2serve.Client(cert), done: make(chan struct{})}
 	go func() {
 		defer close(t.done)
 		_ = srv.Serve(h2serve.Listen(ln, h2serve.TLSConfig(cert, http2)))
 	}()
-	s.wiring.tls = t
+	g.tls = t
 	return nil
 }
 
 // closeServers stops the server New started: httptest's or the HTTPS one.
-func (s *Simulator) closeServers() {
-	if s.wiring.server != nil {
-		s.wiring.server.Close()
+func (g *gateway) closeServers() {
+	if g.server != nil {
+		g.server.Close()
 	}
-	if s.wiring.tls != nil {
-		s.wiring.tls.close()
+	if g.tls != nil {
+		g.tls.close()
 	}
 }
 
@@ -76,10 +76,10 @@ func (t *tlsServer) close() {
 // simulator from NewHandler.
 func (s *Simulator) HTTPClient() *http.Client {
 	switch {
-	case s.wiring.tls != nil:
-		return s.wiring.tls.client
-	case s.wiring.server != nil:
-		return s.wiring.server.Client()
+	case s.wiring.gw.tls != nil:
+		return s.wiring.gw.tls.client
+	case s.wiring.gw.server != nil:
+		return s.wiring.gw.server.Client()
 	}
 	return nil
 }
@@ -88,8 +88,8 @@ func (s *Simulator) HTTPClient() *http.Client {
 // or WithHTTP2 (self-signed, for localhost, 127.0.0.1 and ::1), so other
 // clients can trust it; nil otherwise.
 func (s *Simulator) Certificate() *x509.Certificate {
-	if s.wiring.tls == nil {
+	if s.wiring.gw.tls == nil {
 		return nil
 	}
-	return s.wiring.tls.cert.Leaf
+	return s.wiring.gw.tls.cert.Leaf
 }

@@ -53,7 +53,7 @@ func (tr *wireTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		tx := tr.s.k.Begin()
 		key := tr.s.st.keys[DefaultClientID]
 		now := tr.s.st.clock.Now()
-		ae := tr.s.verifySignature(sr, key, body, now)
+		ae := tr.s.wiring.gw.verifySignature(sr, key, body, now)
 		// Let the served request consume the nonce again.
 		delete(tr.s.st.gw.nonces, tr.s.st.merchant.Env()+"|"+sr.Header.Get("X-Nonce"))
 		tx.End()
@@ -221,7 +221,7 @@ func TestSignatureRefusesTamperedRequests(t *testing.T) {
 	key := s.st.keys[DefaultClientID]
 	for _, tt := range tests {
 		r, b := tt.change(captured, capturedBody)
-		if ae := s.verifySignature(r, key, b, s.st.clock.Now()); ae == nil || ae.Code != "invalid_signature" {
+		if ae := s.wiring.gw.verifySignature(r, key, b, s.st.clock.Now()); ae == nil || ae.Code != "invalid_signature" {
 			t.Errorf("%s changed: verifier answered %v, want invalid_signature", tt.name, ae)
 		}
 	}

@@ -162,13 +162,15 @@ type simState struct {
 // wiring is what serves, routes and records a simulator: built by New, never
 // part of the state image.
 type wiring struct {
-	actions    map[string]actionFunc // "collection/action" -> handler
-	endpoints  []endpoint
-	outcomeRun map[string]func(tx *kernel.Tx, id string) // collection -> upstream success path (outcome.go)
-	mux        *http.ServeMux
-	server     *httptest.Server
-	tls        *tlsServer // instead of server with WithTLS or WithHTTP2
-	opts       options
+	actions map[string]actionFunc // "collection/action" -> handler
+	timers  *timers               // the clock's timers and the outcome success paths (outcome.go)
+	view    *view                 // the operator's read-only view of the state (devtools.go)
+	keys    *keyring              // the merchant's API Keys (admin.go)
+	mux     *http.ServeMux
+	// gw is the gateway (gateway.go): the business API's pipeline, its
+	// endpoints and the server New starts.
+	gw   *gateway
+	opts options
 	// rec is the input log (record.go), stepper the dashboard's replay of
 	// it (control_recording.go); neither is part of the state.
 	rec     *recorder
@@ -236,15 +238,15 @@ func New(opts ...Option) (*Simulator, error) {
 		return nil, err
 	}
 	if s.wiring.opts.tls {
-		if err := s.startTLS(s.wiring.opts.http2); err != nil {
+		if err := s.wiring.gw.startTLS(LogExchanges(s), s.wiring.opts.http2); err != nil {
 			return nil, fmt.Errorf("simulator: serve HTTPS: %w", err)
 		}
 		return s, nil
 	}
-	s.wiring.server = httptest.NewUnstartedServer(LogExchanges(s))
+	s.wiring.gw.server = httptest.NewUnstartedServer(LogExchanges(s))
 	// OPTIONS * reaches the simulator, which answers it with its envelope.
-	s.wiring.server.Config.DisableGeneralOptionsHandler = true
-	s.wiring.server.Start()
+	s.wiring.gw.server.Config.DisableGeneralOptionsHandler = true
+	s.wiring.gw.server.Start()
 	return s, nil
 }
 
@@ -286,33 +288,46 @@ func build(o options) (*Simulator, error) {
 			mux:     http.NewServeMux(),
 		},
 	}
+	s.wiring.timers = &timers{st: &s.st}
+	// The input log (record.go) and what is built around it, the state
+	// image and the webhook flush, come before the gateway, which logs
+	// every request through it; nothing is logged before New returns.
+	cfg := configOf(o)
+	cfg.BodyKey = hex.EncodeToString(s.st.gw.bodyKey[:])
+	s.wiring.rec = newRecorder(cfg, o.seed, o.recordingLimit)
+	s.wiring.rec.base = s.URL
+	s.wiring.image = &stateImage{root: s, k: &s.k}
+	s.wiring.inputs = &inputLog{k: &s.k, st: &s.st, rec: s.wiring.rec, image: s.wiring.image}
+	s.wiring.delivery = &deliverer{k: &s.k, st: &s.st, rec: s.wiring.rec, inputs: s.wiring.inputs}
+	s.wiring.gw = &gateway{
+		k: &s.k, st: &s.st, mux: s.wiring.mux, rec: s.wiring.rec,
+		logRequest: s.wiring.inputs.logRequest, runDue: s.wiring.timers.runDue, controlID: s.wiring.rec.controlID, lookupAction: s.lookupAction,
+		controlAccess: s.controlAccess, servesControl: s.servesControl, guardControl: s.guardControl,
+	}
+	s.wiring.inputs.draws = s.wiring.gw.faultDraws
 	s.st.members.Init(membersHost{s})
 	s.st.stepUp.Init(stepUpHost{s})
 	s.st.webhooks = newWebhooksLine(s)
+	s.wiring.keys = &keyring{st: &s.st}
+	s.wiring.view = &view{st: &s.st, partial: partialReplayOf(o.recording), actions: func() []string { return sortedKeys(s.wiring.actions) }}
 	s.initControls()
-	s.outcomes()
+	s.wiring.timers.outcomes()
 	s.st.creds.Model = o.model
 	s.st.creds.Environment = o.env
 	s.st.ledger = newLedger(s.st.cat.scale)
 	// The fixture is the state's first transaction; nothing else can see
 	// s before New returns.
-	s.k.Provide(kernelServices{s})
+	s.k.Provide(kernelServices{st: &s.st, timers: s.wiring.timers})
 	tx := s.k.Begin()
 	defer tx.End()
-	if err := s.loadFixture(tx); err != nil {
+	s.st.merchant = merchant.New(merchantHost{s}, s.st.creds.MerchantID, string(s.st.creds.Model), string(MerchantActive), string(s.st.creds.Environment))
+	if err := loadFixture(tx, &s.st, &s.wiring.opts); err != nil {
 		return nil, err
 	}
 	s.registerAll(tx)
-	s.indexLiteralPaths()
-	s.grantFixtureScopes()
-	cfg := configOf(o)
-	cfg.BodyKey = hex.EncodeToString(s.st.gw.bodyKey[:])
-	s.wiring.rec = newRecorder(cfg, o.seed, o.recordingLimit)
-	s.wiring.rec.base = s.URL
+	s.wiring.gw.indexLiteralPaths()
+	grantFixtureScopes(&s.st, s.wiring.gw.endpoints)
 	s.wiring.stepper = &stepper{}
-	s.wiring.image = &stateImage{root: s, k: &s.k}
-	s.wiring.inputs = &inputLog{k: &s.k, st: &s.st, rec: s.wiring.rec, image: s.wiring.image, draws: s.faultDraws}
-	s.wiring.delivery = &deliverer{k: &s.k, st: &s.st, rec: s.wiring.rec, inputs: s.wiring.inputs}
 	return s, nil
 }
 
@@ -320,7 +335,7 @@ func build(o options) (*Simulator, error) {
 // (after a last snapshot), releasing its lock, and the connections of its
 // webhook deliveries.
 func (s *Simulator) Close() {
-	s.closeServers()
+	s.wiring.gw.closeServers()
 	s.wiring.stepper.close()
 	s.wiring.inputs.closeStore()
 	s.wiring.delivery.closeDeliveries()
@@ -332,11 +347,11 @@ func (s *Simulator) URL() string {
 	if s.wiring.replayBase != "" {
 		return s.wiring.replayBase
 	}
-	if s.wiring.server != nil {
-		return s.wiring.server.URL
+	if s.wiring.gw.server != nil {
+		return s.wiring.gw.server.URL
 	}
-	if s.wiring.tls != nil {
-		return s.wiring.tls.url
+	if s.wiring.gw.tls != nil {
+		return s.wiring.gw.tls.url
 	}
 	return s.wiring.opts.baseURL
 }
@@ -395,14 +410,14 @@ func (s *Simulator) runAdvance(d time.Duration) {
 	target := s.st.clock.Now().Add(d)
 	if !s.st.clock.hasDue(target) {
 		tx.Ordered()
-		s.advance(tx, d)
+		s.wiring.timers.advance(tx, d)
 		tx.End()
 		return
 	}
 	end, err := s.wiring.rec.log(&recordedInput{Op: opAdvance, Clock: s.st.clock.Now(), To: target})
 	tx.Ordered()
 	if err == nil {
-		s.advance(tx, d)
+		s.wiring.timers.advance(tx, d)
 	}
 	tx.End()
 	if err == nil {
@@ -418,33 +433,10 @@ func (s *Simulator) advanceTo(target time.Time) error {
 		return err
 	}
 	if now := s.st.clock.Now(); target.After(now) {
-		s.advance(tx, target.Sub(now))
+		s.wiring.timers.advance(tx, target.Sub(now))
 	}
 	tx.End()
 	return s.wiring.rec.durable(end)
-}
-
-func (s *Simulator) advance(tx *kernel.Tx, d time.Duration) {
-	target := s.st.clock.Now().Add(d)
-	for {
-		t, ok := s.st.clock.popDue(target)
-		if !ok {
-			break
-		}
-		s.st.clock.set(t.at)
-		s.runOutcome(tx, t.id)
-	}
-	s.st.clock.set(target)
-}
-
-// runDue runs timers already due at the current time (for outcomes that
-// happen "immediately" after a request).
-func (s *Simulator) runDue(tx *kernel.Tx) { s.advance(tx, 0) }
-
-// after schedules the outcome of object id (runOutcome, in a transaction) d
-// after now on the simulator clock.
-func (s *Simulator) after(d time.Duration, id string) {
-	s.st.clock.at(s.st.clock.Now().Add(d), id)
 }
 
 // CheckLedger verifies that the books balance: every asset sums to zero over
@@ -462,23 +454,13 @@ func (s *Simulator) LedgerEntries() []Entry {
 	return s.st.ledger.Entries()
 }
 
-// recordedEvents returns a copy of the events recorded so far, oldest first.
-func (s *Simulator) recordedEvents() []Event {
-	tx := s.k.Begin()
-	defer tx.End()
-	out := make([]Event, len(s.st.events))
-	for i, e := range s.st.events {
-		out[i] = Event(*e)
-	}
-	return out
-}
-
-// newUUID returns a UUID v4 drawn from the simulator's seeded generator, so a
-// simulator with a fixed seed issues the same ids run after run.
-func (s *Simulator) newUUID() string {
+// seededUUID returns a UUID v4 drawn from the simulator's seeded generator
+// r, so a simulator with a fixed seed issues the same ids run after run
+// (tx.NewUUID).
+func seededUUID(r *rand.Rand) string {
 	var b [16]byte
 	for i := 0; i < 16; i += 8 {
-		v := s.st.rng.Uint64()
+		v := r.Uint64()
 		for j := 0; j < 8; j++ {
 			b[i+j] = byte(v >> (8 * j))
 		}
@@ -488,10 +470,10 @@ func (s *Simulator) newUUID() string {
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
-// emit records an event for delivery. Events of platform-direct members are
-// not recorded (the contract sends none). statusVersion 0 marks the events
-// whose version is the constant 0.
-func (s *Simulator) emit(tx *kernel.Tx, typ, object, objectID string, m *member, status string, statusVersion int64, extra map[string]any) {
+// recordEvent records an event for delivery in st (tx.Emit). Events of
+// platform-direct members are not recorded (the contract sends none).
+// statusVersion 0 marks the events whose version is the constant 0.
+func recordEvent(tx *kernel.Tx, st *simState, typ, object, objectID string, m *member, status string, statusVersion int64, extra map[string]any) {
 	ext := ""
 	if m != nil {
 		if m.PlatformDirect {
@@ -500,9 +482,9 @@ func (s *Simulator) emit(tx *kernel.Tx, typ, object, objectID string, m *member,
 		ext = m.ExternalID
 	}
 	ev := &hookline.Event{
-		ID:               "evt_" + s.newUUID(),
+		ID:               "evt_" + tx.NewUUID(),
 		Type:             typ,
-		CreatedAt:        s.st.clock.Now(),
+		CreatedAt:        tx.Now(),
 		Object:           object,
 		ObjectID:         objectID,
 		ExternalMemberID: ext,
@@ -510,16 +492,16 @@ func (s *Simulator) emit(tx *kernel.Tx, typ, object, objectID string, m *member,
 		StatusVersion:    statusVersion,
 		Extra:            extra,
 	}
-	s.st.events = append(s.st.events, ev)
-	s.st.webhooks.Queue(tx, ev)
+	st.events = append(st.events, ev)
+	st.webhooks.Queue(tx, ev)
 }
 
 // registerAll registers the gateway, the control API and every product line.
 func (s *Simulator) registerAll(tx *kernel.Tx) {
-	s.registerGateway()
+	s.wiring.gw.registerGateway()
 	s.registerControl()
 	s.registerInvariants()
-	s.registerAssets()
+	s.wiring.gw.register(assetsEndpoint(&s.st))
 	s.registerQRPay()
 	s.registerCards()
 	s.registerRemittances()

@@ -23,8 +23,8 @@ type SignedRequest struct {
 
 // sign signs a request as the holder of Key clientID would, at the
 // simulator clock. An empty nonce gets a fresh one.
-func (s *Simulator) sign(tx *kernel.Tx, clientID, method, target, nonce string, body []byte) (SignedRequest, error) {
-	k := s.st.keys[clientID]
+func (g *gateway) sign(tx *kernel.Tx, clientID, method, target, nonce string, body []byte) (SignedRequest, error) {
+	k := g.st.keys[clientID]
 	if k == nil {
 		return SignedRequest{}, errNotFound("key " + clientID)
 	}
@@ -33,9 +33,9 @@ func (s *Simulator) sign(tx *kernel.Tx, clientID, method, target, nonce string, 
 		return SignedRequest{}, errInvalidRequest("method and a path starting with / are required")
 	}
 	if nonce == "" {
-		nonce = fmt.Sprintf("%016x%016x", s.st.gw.rng.Uint64(), s.st.gw.rng.Uint64())
+		nonce = fmt.Sprintf("%016x%016x", g.st.gw.rng.Uint64(), g.st.gw.rng.Uint64())
 	}
-	ts := fmt.Sprint(s.st.clock.Now().Unix())
+	ts := fmt.Sprint(g.st.clock.Now().Unix())
 	return SignedRequest{Timestamp: ts, Nonce: nonce, Signature: signRequest(k.SigningKey, method, target, ts, nonce, body)}, nil
 }
 
@@ -45,7 +45,7 @@ func (s *Simulator) sign(tx *kernel.Tx, clientID, method, target, nonce string, 
 // idempotency_in_progress (another body or endpoint 409
 // idempotency_key_reused). Then the first request ends without a stored
 // result, so the next request with the key executes.
-func (s *Simulator) startInProgress(tx *kernel.Tx, method, target, key string, body []byte, d time.Duration) error {
+func (g *gateway) startInProgress(tx *kernel.Tx, method, target, key string, body []byte, d time.Duration) error {
 	method = strings.ToUpper(strings.TrimSpace(method))
 	path, _, _ := strings.Cut(target, "?")
 	switch {
@@ -58,6 +58,6 @@ func (s *Simulator) startInProgress(tx *kernel.Tx, method, target, key string, b
 	case d <= 0:
 		return errInvalidRequest("the duration must be positive")
 	}
-	now := s.st.clock.Now()
-	return s.st.gw.idem.stage(idemKey(s.st.merchant.ID(), key), method+" "+path, s.st.gw.bodyDigest(body), now, now.Add(d))
+	now := g.st.clock.Now()
+	return g.st.gw.idem.stage(idemKey(g.st.merchant.ID(), key), method+" "+path, g.st.gw.bodyDigest(body), now, now.Add(d))
 }

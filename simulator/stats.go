@@ -34,11 +34,11 @@ type Stats struct {
 func (s *Simulator) Stats() Stats {
 	tx := s.k.Begin()
 	defer tx.End()
-	return s.stats(tx)
+	return s.wiring.view.stats(tx)
 }
 
 // stats is Stats in a transaction (GET /_sim/stats).
-func (s *Simulator) stats(tx *kernel.Tx) Stats {
+func (s *view) stats(tx *kernel.Tx) Stats {
 	return Stats{
 		Nonces:             len(s.st.gw.nonces),
 		IdempotencyRecords: s.st.gw.idem.len(),

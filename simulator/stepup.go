@@ -14,7 +14,7 @@ func actionDigest(parts ...string) string { return stepup.ActionDigest(parts...)
 
 // requireStepUp enforces strong authentication for an action of a business
 // request (stepup.Line.Require).
-func (s *Simulator) requireStepUp(c *rc, action string) error { return s.st.stepUp.Require(c, action) }
+func (g *gateway) requireStepUp(c *rc, action string) error { return g.st.stepUp.Require(c, action) }
 
 // stepUpHost is the step-up line's stepup.Host: the bounded store of
 // challenges is the gateway's (its limit and expiry queue).

@@ -27,10 +27,10 @@ func (s *Simulator) registerUI() {
 		// API's not_found envelope (never a redirect or a directory page).
 		name := strings.TrimPrefix(r.URL.Path, "/_sim/ui/")
 		if name != "" && name != "app.js" && name != "style.css" {
-			s.controlNotFound(w, r, "no dashboard file "+r.URL.Path)
+			s.wiring.gw.controlNotFound(w, r, "no dashboard file "+r.URL.Path)
 			return
 		}
-		s.controlRequestID(w)
+		s.wiring.gw.controlRequestID(w)
 		w.Header().Set("Cache-Control", "no-store")
 		w.Header().Set("Content-Security-Policy", "default-src 'self'; connect-src 'self'; img-src 'self' data:")
 		files.ServeHTTP(w, r)
@@ -38,7 +38,7 @@ func (s *Simulator) registerUI() {
 	// The one redirect of the simulator: a browser opening /_sim/ui needs
 	// the trailing slash for the page's relative links.
 	s.wiring.mux.HandleFunc("GET /_sim/ui", func(w http.ResponseWriter, r *http.Request) {
-		s.controlRequestID(w)
+		s.wiring.gw.controlRequestID(w)
 		http.Redirect(w, r, "/_sim/ui/", http.StatusMovedPermanently)
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	hookline "github.com/mwallet/mwallet-go/simulator/internal/webhooks"
 )
 
 func (s *Simulator) emitEvent(tx *kernel.Tx, typ, object, id, ext, status string, version int64, extra map[string]any) (string, error) {
@@ -28,7 +29,7 @@ func (s *Simulator) emitEvent(tx *kernel.Tx, typ, object, id, ext, status string
 		m = &member{ExternalID: ext}
 	}
 	n := len(s.st.events)
-	s.emit(tx, typ, object, id, m, status, version, extra)
+	recordEvent(tx, &s.st, typ, object, id, m, status, version, extra)
 	if len(s.st.events) == n {
 		return "", nil
 	}
@@ -36,8 +37,8 @@ func (s *Simulator) emitEvent(tx *kernel.Tx, typ, object, id, ext, status string
 }
 
 // webhookEndpoints returns the configured endpoints in creation order.
-func (s *Simulator) webhookEndpoints(tx *kernel.Tx) []WebhookEndpoint {
-	views := s.st.webhooks.EndpointList(tx)
+func webhookEndpoints(tx *kernel.Tx, hooks *hookline.Line) []WebhookEndpoint {
+	views := hooks.EndpointList(tx)
 	out := make([]WebhookEndpoint, 0, len(views))
 	for _, v := range views {
 		out = append(out, webhookEndpointOf(v))
@@ -46,8 +47,8 @@ func (s *Simulator) webhookEndpoints(tx *kernel.Tx) []WebhookEndpoint {
 }
 
 // webhookDeliveries returns every delivery row, in creation order.
-func (s *Simulator) webhookDeliveries(tx *kernel.Tx) []WebhookDelivery {
-	views := s.st.webhooks.Deliveries(tx)
+func webhookDeliveries(tx *kernel.Tx, hooks *hookline.Line) []WebhookDelivery {
+	views := hooks.Deliveries(tx)
 	out := make([]WebhookDelivery, 0, len(views))
 	for _, v := range views {
 		out = append(out, webhookDeliveryOf(v))
