@@ -90,14 +90,14 @@ func (s *Simulator) runAction(tx *kernel.Tx, key string, fn actionFunc, id strin
 // read changes nothing and is not logged.
 func (s *Simulator) serveControl(w http.ResponseWriter, r *http.Request, fn controlFunc) {
 	body, rerr := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
-	id := s.controlID()
+	id := s.wiring.rec.controlID()
 	w.Header().Set("X-Request-Id", id)
 	write := isWrite(r.Method)
 	var end int64
 	var tx *kernel.Tx
 	if write {
 		tx = s.k.BeginInput()
-		_, e, err := s.logRequest(tx, r)
+		_, e, err := s.wiring.inputs.logRequest(tx, r)
 		tx.Ordered()
 		if err != nil {
 			tx.End()

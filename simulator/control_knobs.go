@@ -34,7 +34,7 @@ func (s *Simulator) controlGo(pattern string, fn goControlFunc) {
 		body, rerr := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
 		// Not an input of the log itself: the Go methods fn calls are
 		// (call0..call3 in record.go), so a replay runs them.
-		id := s.controlID()
+		id := s.wiring.rec.controlID()
 		w.Header().Set("X-Request-Id", id)
 		if rerr != nil || len(body) > maxBodyBytes {
 			errorResponse(errInvalidRequest("request body unreadable or larger than 1 MiB"), id).write(w, id)

@@ -23,7 +23,7 @@ import (
 func (s *Simulator) registerRecording() {
 	s.wiring.mux.HandleFunc("GET /_sim/recording", s.serveRecording)
 	s.control("GET /_sim/digest", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		d, err := s.stateDigest(tx)
+		d, err := s.wiring.image.digest(tx)
 		if err != nil {
 			return 0, nil, errBusiness500(err.Error())
 		}
@@ -44,7 +44,7 @@ func (s *Simulator) serveRecording(w http.ResponseWriter, r *http.Request) {
 	st := s.wiring.rec.store
 	s.wiring.rec.mu.Unlock()
 	if st != nil {
-		p, err := s.point(true)
+		p, err := s.wiring.inputs.point(true)
 		if err != nil {
 			errorResponse(errBusiness500(err.Error()), id).write(w, id)
 			return
@@ -265,7 +265,7 @@ func (s *Simulator) stepRecording(seq int64) (*Recording, error) {
 	if rec != nil && int64(len(rec.inputs)) >= min(seq, logged) {
 		return rec, nil
 	}
-	rec, err := s.recording(false)
+	rec, err := s.wiring.inputs.recording(false)
 	if err != nil {
 		return nil, err
 	}

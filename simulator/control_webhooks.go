@@ -34,7 +34,7 @@ type WebhooksControl struct{ s *Simulator }
 // /_sim/webhooks/flush answers 200 with the same result (failures and hint
 // included).
 func (w *WebhooksControl) Flush(ctx context.Context) (FlushResult, error) {
-	return w.s.flushWebhooks(ctx)
+	return w.s.wiring.delivery.flushWebhooks(ctx)
 }
 
 // FlushExpectingFailures is Flush for a test in which receivers fail on
@@ -46,7 +46,7 @@ func (w *WebhooksControl) Flush(ctx context.Context) (FlushResult, error) {
 //	res, err := sim.Webhooks.FlushExpectingFailures(ctx)
 //	if err != nil || res.Failed != 1 { ... }
 func (w *WebhooksControl) FlushExpectingFailures(ctx context.Context) (FlushResult, error) {
-	res, err := w.s.flushWebhooks(ctx)
+	res, err := w.s.wiring.delivery.flushWebhooks(ctx)
 	if fe := (*FlushError)(nil); errors.As(err, &fe) {
 		return res, nil
 	}

@@ -40,12 +40,12 @@ var digestLeaves = map[string]bool{"Clock.now": true, "simState.start": true}
 func (s *Simulator) Digest() (string, error) {
 	tx := s.k.Begin()
 	defer tx.End()
-	return s.stateDigest(tx)
+	return s.wiring.image.digest(tx)
 }
 
-// stateDigest is the digest of the state of s.
-func (s *Simulator) stateDigest(tx *kernel.Tx) (string, error) {
-	img, err := s.encodeImageLeaving(tx, digestLeaves)
+// digest is the state digest of the simulator.
+func (im *stateImage) digest(tx *kernel.Tx) (string, error) {
+	img, err := im.encodeLeaving(tx, digestLeaves)
 	if err != nil {
 		return "", err
 	}
@@ -55,8 +55,8 @@ func (s *Simulator) stateDigest(tx *kernel.Tx) (string, error) {
 // legacyDigest is the digest recordings of version 1 carry: the whole
 // image, the clock reading included, as a version 1 build encoded it (the
 // fields added since, imageFieldsSince, left out).
-func (s *Simulator) legacyDigest(tx *kernel.Tx) (string, error) {
-	img, err := s.encodeImageLeaving(tx, fieldsAddedAfter(1))
+func (im *stateImage) legacyDigest(tx *kernel.Tx) (string, error) {
+	img, err := im.encodeLeaving(tx, fieldsAddedAfter(1))
 	if err != nil {
 		return "", err
 	}

@@ -97,7 +97,7 @@ func RecordingInputs(r *Recording) []string {
 }
 
 // StateDump is the whole state as "path = value" lines (the image as text).
-func StateDump(s *Simulator) ([]string, error) { return s.stateDump() }
+func StateDump(s *Simulator) ([]string, error) { return s.wiring.image.dump() }
 
 // FailingLog makes the data directory of s fail its writes with writeErr
 // and its fsyncs with syncErr (nil: as the disk does), until the returned

@@ -218,7 +218,7 @@ type imgEnc struct {
 	path []string
 	noPt bool // map keys: pointers are refused
 	// lines, when set, receives one "path = value" line per value written
-	// (stateDump).
+	// (stateImage.dump).
 	lines *[]string
 	types map[reflect.Type]*typeInfo
 	// leave names fields left out of this image beyond imageSkip (the
@@ -487,15 +487,30 @@ func (e *imgEnc) mapValue(v reflect.Value) error {
 	return nil
 }
 
-// encodeImage writes the image of s.
-func (s *Simulator) encodeImage(tx *kernel.Tx) ([]byte, error) { return s.encodeImageLeaving(tx, nil) }
+// stateImage writes and reads the state image of one simulator and hashes
+// it into the state digest (digest.go). The image is positional over the
+// Simulator's fields, walked by reflection from the Simulator value, so
+// the component holds the *Simulator it images (root) and reads nothing
+// of it but what the walk reaches (imageSkip leaves out the kernel and the
+// wiring, this component included). It also holds the kernel, whose state
+// lock a dump or a decode takes, and the sizes of the last image written.
+type stateImage struct {
+	root *Simulator
+	k    *kernel.Kernel
+	// lastSize and lastPtrs size the next image (guarded by the state lock).
+	lastSize, lastPtrs int
+}
 
-// encodeImageLeaving writes the image of s without the fields of leave.
-func (s *Simulator) encodeImageLeaving(tx *kernel.Tx, leave map[string]bool) ([]byte, error) {
+// encode writes the image of the simulator.
+func (im *stateImage) encode(tx *kernel.Tx) ([]byte, error) { return im.encodeLeaving(tx, nil) }
+
+// encodeLeaving writes the image of the simulator without the fields of
+// leave.
+func (im *stateImage) encodeLeaving(tx *kernel.Tx, leave map[string]bool) ([]byte, error) {
 	// The image is about as large as the last one: start there.
-	e := &imgEnc{ptrs: make(map[ptrKey]uint64, s.wiring.rec.lastPtrs), b: make([]byte, 0, s.wiring.rec.lastImage+s.wiring.rec.lastImage/8), leave: leave}
-	defer func() { s.wiring.rec.lastImage, s.wiring.rec.lastPtrs = len(e.b), len(e.ptrs) }()
-	root := reflect.ValueOf(s)
+	e := &imgEnc{ptrs: make(map[ptrKey]uint64, im.lastPtrs), b: make([]byte, 0, im.lastSize+im.lastSize/8), leave: leave}
+	defer func() { im.lastSize, im.lastPtrs = len(e.b), len(e.ptrs) }()
+	root := reflect.ValueOf(im.root)
 	e.ptrs[ptrKey{root.Pointer(), root.Type()}] = 0
 	e.next = 1
 	if err := e.value(root.Elem()); err != nil {
@@ -504,15 +519,15 @@ func (s *Simulator) encodeImageLeaving(tx *kernel.Tx, leave map[string]bool) ([]
 	return e.b, nil
 }
 
-// stateDump returns the image of s as text, one "path = value" line per
-// value, for finding where two states differ.
-func (s *Simulator) stateDump() ([]string, error) {
+// dump returns the image of the simulator as text, one "path = value"
+// line per value, for finding where two states differ.
+func (im *stateImage) dump() ([]string, error) {
 	var lines []string
 	e := &imgEnc{ptrs: map[ptrKey]uint64{}, path: []string{"Simulator"}, lines: &lines}
-	root := reflect.ValueOf(s)
+	root := reflect.ValueOf(im.root)
 	e.ptrs[ptrKey{root.Pointer(), root.Type()}] = 0
 	e.next = 1
-	tx := s.k.Begin()
+	tx := im.k.Begin()
 	defer tx.End()
 	if err := e.value(root.Elem()); err != nil {
 		return nil, err

@@ -265,12 +265,12 @@ func (d *imgDec) value(v reflect.Value) error {
 	return nil
 }
 
-// decodeImage replaces the state of s, just built with the configuration
-// the image was taken with, by the image's.
-func (s *Simulator) decodeImage(b []byte) error {
-	root := reflect.ValueOf(s)
+// decode replaces the state of the simulator, just built with the
+// configuration the image was taken with, by the image's.
+func (im *stateImage) decode(b []byte) error {
+	root := reflect.ValueOf(im.root)
 	d := &imgDec{b: b, ptrs: []reflect.Value{root}}
-	tx := s.k.Begin()
+	tx := im.k.Begin()
 	defer tx.End()
 	if err := d.value(root.Elem()); err != nil {
 		return err

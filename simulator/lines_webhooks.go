@@ -122,7 +122,7 @@ func (s *Simulator) registerWebhooks() {
 		}
 		// Failed attempts are part of the answer (failures, hint), not an
 		// error of the flush.
-		res, err := s.flushWebhooks(r.Context())
+		res, err := s.wiring.delivery.flushWebhooks(r.Context())
 		var fe *FlushError
 		if err != nil && !errors.As(err, &fe) {
 			writeJSON(w, http.StatusInternalServerError, errBusiness500("flush interrupted: "+err.Error()).Envelope(id))
@@ -155,5 +155,5 @@ func (h webhooksHost) AutoFlush() {
 	if h.s.wiring.rec.replaying() {
 		return
 	}
-	go func() { _, _ = h.s.flushWebhooks(context.Background()) }()
+	go func() { _, _ = h.s.wiring.delivery.flushWebhooks(context.Background()) }()
 }

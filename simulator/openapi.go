@@ -17,7 +17,7 @@ func (s *Simulator) registerOpenAPI() {
 // serveDocument answers one embedded document (a read: nothing is logged).
 func (s *Simulator) serveDocument(doc []byte) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("X-Request-Id", s.controlID())
+		w.Header().Set("X-Request-Id", s.wiring.rec.controlID())
 		w.Header().Set("Content-Type", "application/yaml")
 		w.Header().Set("Cache-Control", "no-cache")
 		_, _ = w.Write(doc)

@@ -230,7 +230,7 @@ func newSimulator(served bool, opts []Option) (*Simulator, error) {
 		return nil, err
 	}
 	if o.recording != nil {
-		if err := s.replayRecording(o.recording); err != nil {
+		if err := newReplayer(s).replayRecording(o.recording); err != nil {
 			return nil, err
 		}
 	}

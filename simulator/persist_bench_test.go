@@ -114,7 +114,7 @@ var restartDir = sync.OnceValues(func() (string, error) {
 	}
 	defer at.Close()
 	tx := at.k.Begin()
-	img, err := at.encodeImage(tx)
+	img, err := at.wiring.image.encode(tx)
 	clock := at.st.clock.Now()
 	tx.End()
 	if err != nil {
@@ -203,14 +203,14 @@ func BenchmarkSnapshot(b *testing.B) {
 	}
 	img := data[bytes.IndexByte(data, '\n')+1:]
 	s := mustNewHandler()
-	if err := s.decodeImage(img); err != nil {
+	if err := s.wiring.image.decode(img); err != nil {
 		b.Fatal(err)
 	}
 	b.Run("encode", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
 			tx := s.k.Begin()
-			_, err := s.encodeImage(tx)
+			_, err := s.wiring.image.encode(tx)
 			tx.End()
 			if err != nil {
 				b.Fatal(err)
@@ -221,7 +221,7 @@ func BenchmarkSnapshot(b *testing.B) {
 	b.Run("decode", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
-			if err := mustNewHandler().decodeImage(img); err != nil {
+			if err := mustNewHandler().wiring.image.decode(img); err != nil {
 				b.Fatal(err)
 			}
 		}

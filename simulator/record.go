@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 	"sync"
@@ -253,9 +252,6 @@ type recorder struct {
 
 	ctlSeq atomic.Uint64 // control request ids (controlID)
 	ctlMix uint64
-
-	// lastImage and lastPtrs size the next state image (guarded by the state lock).
-	lastImage, lastPtrs int
 }
 
 func newRecorder(cfg recordingConfig, seed int64, limit int64) *recorder {
@@ -332,91 +328,34 @@ func (r *recorder) durable(end int64) error {
 // controlID returns the request id of a control answer. Control ids come
 // from a counter of their own, not from the gateway's seeded generator, so
 // control reads change nothing a replay reproduces.
-func (s *Simulator) controlID() string {
-	n := s.wiring.rec.ctlSeq.Add(1)
-	x := n ^ s.wiring.rec.ctlMix
+func (r *recorder) controlID() string {
+	n := r.ctlSeq.Add(1)
+	x := n ^ r.ctlMix
 	x ^= x >> 31
 	x *= 0xbf58476d1ce4e5b9
 	x ^= x >> 29
 	return "req_c" + strconv.FormatUint(n, 10) + "_" + strconv.FormatUint(x&0xffffffffff, 36)
 }
 
-// captureBody keeps what a handler reads of a request body, so that the
-// request can be logged with it. ServeHTTP puts one on every request.
-type captureBody struct {
-	src  io.ReadCloser
-	buf  []byte
-	pos  int  // read position in buf once filled (fill)
-	fill bool // buf holds what was read ahead; Read serves it first
-	eof  bool // src reached its end
-	err  bool // src failed (a read error other than EOF)
-
-	replay *replayHooks // set on the requests of a replay
-	in     *recordedInput
-}
-
-// maxCapture is what is kept of a body: one byte more than any handler
-// accepts, so an oversized body is refused on replay as it was live.
-const maxCapture = maxBodyBytes + 1
-
-func (c *captureBody) Read(p []byte) (int, error) {
-	if c.fill && c.pos < len(c.buf) {
-		n := copy(p, c.buf[c.pos:])
-		c.pos += n
-		return n, nil
-	}
-	if c.eof {
-		return 0, io.EOF
-	}
-	n, err := c.src.Read(p)
-	if n > 0 && !c.fill && len(c.buf) < maxCapture {
-		c.buf = append(c.buf, p[:min(n, maxCapture-len(c.buf))]...)
-	}
-	switch {
-	case err == io.EOF:
-		c.eof = true
-	case err != nil:
-		c.err = true
-	}
-	return n, err
-}
-
-func (c *captureBody) Close() error { return c.src.Close() }
-
-// readAhead reads what the handler has not read yet (up to maxCapture in
-// all), so that the log holds the whole body; the handler still reads it
-// from the start of what it had not read.
-func (c *captureBody) readAhead() {
-	if c.eof || c.err || c.fill || len(c.buf) >= maxCapture {
-		return
-	}
-	start := len(c.buf)
-	var tmp [4096]byte
-	for len(c.buf) < maxCapture {
-		n, err := c.src.Read(tmp[:min(len(tmp), maxCapture-len(c.buf))])
-		c.buf = append(c.buf, tmp[:n]...)
-		if err == io.EOF {
-			c.eof = true
-			break
-		}
-		if err != nil {
-			c.err = true
-			break
-		}
-	}
-	c.fill, c.pos = true, start
-}
-
-// captureOf returns the capture ServeHTTP put on r, if any.
-func captureOf(r *http.Request) *captureBody {
-	c, _ := r.Body.(*captureBody)
-	return c
+// inputLog is where inputs enter the input log and where the log is read
+// back (Recording) and closed: it logs a request, a Go control call or
+// another input in its place in the input order (the kernel's), and takes
+// the log's point with the state digest. It holds the kernel, the state
+// (read through st: its clock), the recorder, the state image (for the
+// digest of a recording's end) and the fault draws of a request, a
+// callback into the fault rules (faults.go).
+type inputLog struct {
+	k     *kernel.Kernel
+	st    *simState
+	rec   *recorder
+	image *stateImage
+	draws func(tx *kernel.Tx, r *http.Request) []bool
 }
 
 // logRequest logs r as an http input. The caller holds the input order and the state lock.
-func (s *Simulator) logRequest(tx *kernel.Tx, r *http.Request) (*recordedInput, int64, error) {
+func (l *inputLog) logRequest(tx *kernel.Tx, r *http.Request) (*recordedInput, int64, error) {
 	in := &recordedInput{
-		Clock: s.st.clock.Now(), Op: opHTTP, Method: r.Method, Target: r.RequestURI, Proto: r.Proto,
+		Clock: l.st.clock.Now(), Op: opHTTP, Method: r.Method, Target: r.RequestURI, Proto: r.Proto,
 		Host: r.Host, Remote: r.RemoteAddr, TLS: r.TLS != nil, Header: r.Header,
 	}
 	if _, ok := r.Header[ControlTokenHeader]; ok {
@@ -437,9 +376,9 @@ func (s *Simulator) logRequest(tx *kernel.Tx, r *http.Request) (*recordedInput, 
 		}
 	}
 	if in.Draws == nil && !isControlPath(rawRequestPath(r)) {
-		in.Draws = s.wiring.gw.faultDraws(tx, r)
+		in.Draws = l.draws(tx, r)
 	}
-	end, err := s.wiring.rec.log(in)
+	end, err := l.rec.log(in)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -448,10 +387,10 @@ func (s *Simulator) logRequest(tx *kernel.Tx, r *http.Request) (*recordedInput, 
 
 // lockInput begins an input's transaction and logs the input; on error no
 // lock is held and the input must not run (the order is released anyway).
-func (s *Simulator) lockInput(in *recordedInput) (*kernel.Tx, int64, error) {
-	tx := s.k.BeginInput()
-	in.Clock = s.st.clock.Now()
-	end, err := s.wiring.rec.log(in)
+func (l *inputLog) lockInput(in *recordedInput) (*kernel.Tx, int64, error) {
+	tx := l.k.BeginInput()
+	in.Clock = l.st.clock.Now()
+	end, err := l.rec.log(in)
 	tx.Ordered()
 	if err != nil {
 		tx.End()
@@ -488,16 +427,16 @@ func notDurable(err error) *apiError {
 // silence.
 
 func call0(s *Simulator, name string, fn func(), args ...any) error {
-	return s.goCall(name, args, func() error { fn(); return nil })
+	return s.wiring.inputs.goCall(name, args, func() error { fn(); return nil })
 }
 
 func call1(s *Simulator, name string, fn func() error, args ...any) error {
-	return s.goCall(name, args, fn)
+	return s.wiring.inputs.goCall(name, args, fn)
 }
 
 func call2[T any](s *Simulator, name string, fn func() (T, error), args ...any) (T, error) {
 	var out T
-	err := s.goCall(name, args, func() error {
+	err := s.wiring.inputs.goCall(name, args, func() error {
 		var err error
 		out, err = fn()
 		return err
@@ -508,7 +447,7 @@ func call2[T any](s *Simulator, name string, fn func() (T, error), args ...any) 
 func call3[T, U any](s *Simulator, name string, fn func() (T, U, error), args ...any) (T, U, error) {
 	var a T
 	var b U
-	err := s.goCall(name, args, func() error {
+	err := s.wiring.inputs.goCall(name, args, func() error {
 		var err error
 		a, b, err = fn()
 		return err
@@ -518,7 +457,7 @@ func call3[T, U any](s *Simulator, name string, fn func() (T, U, error), args ..
 
 // goCall logs a Go control call and runs it, holding the input order throughout
 // (fn begins its own transaction).
-func (s *Simulator) goCall(name string, args []any, fn func() error) error {
+func (l *inputLog) goCall(name string, args []any, fn func() error) error {
 	in := &recordedInput{Op: opCall, Call: name}
 	for i, a := range args {
 		b, err := json.Marshal(a)
@@ -527,10 +466,10 @@ func (s *Simulator) goCall(name string, args []any, fn func() error) error {
 		}
 		in.Args = append(in.Args, b)
 	}
-	release := s.k.BeginOrdered()
-	tx := s.k.Begin()
-	in.Clock = s.st.clock.Now()
-	end, err := s.wiring.rec.log(in)
+	release := l.k.BeginOrdered()
+	tx := l.k.Begin()
+	in.Clock = l.st.clock.Now()
+	end, err := l.rec.log(in)
 	tx.End()
 	if err != nil {
 		release()
@@ -538,7 +477,7 @@ func (s *Simulator) goCall(name string, args []any, fn func() error) error {
 	}
 	ferr := fn()
 	release()
-	if err := s.wiring.rec.durable(end); err != nil {
+	if err := l.rec.durable(end); err != nil {
 		return &persistError{call: name, ran: true, err: err}
 	}
 	return ferr

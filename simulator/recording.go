@@ -205,7 +205,7 @@ func (h recordingHeader) check() error {
 // Without a data directory the log is kept in memory, up to
 // WithRecordingLimit (128 MiB of requests by default); past that Recording
 // returns an error. Control API: GET /_sim/recording.
-func (s *Simulator) Recording() (*Recording, error) { return s.recording(true) }
+func (s *Simulator) Recording() (*Recording, error) { return s.wiring.inputs.recording(true) }
 
 // recordingPoint is where the log stands at one instant, with the state
 // then.
@@ -223,19 +223,19 @@ type recordingPoint struct {
 
 // point takes the recording's point: with digest, the state is hashed at
 // that same instant (no input runs meanwhile).
-func (s *Simulator) point(digest bool) (recordingPoint, error) {
+func (l *inputLog) point(digest bool) (recordingPoint, error) {
 	var p recordingPoint
-	tx := s.k.BeginInput()
+	tx := l.k.BeginInput()
 	defer tx.End()
-	p.end = s.st.clock.Now()
+	p.end = l.st.clock.Now()
 	if digest {
-		d, err := s.stateDigest(tx)
+		d, err := l.image.digest(tx)
 		if err != nil {
 			return p, err
 		}
 		p.digest = d
 	}
-	r := s.wiring.rec
+	r := l.rec
 	r.mu.Lock()
 	p.hdr = recordingHeader{Format: recordingFormat, Version: recordingVersion, Config: r.cfg}
 	p.st, p.dropped, p.seq = r.store, r.dropped, r.seq
@@ -249,8 +249,10 @@ func (s *Simulator) point(digest bool) (recordingPoint, error) {
 	return p, nil
 }
 
-func (s *Simulator) recording(digest bool) (*Recording, error) {
-	p, err := s.point(digest)
+// recording returns the log as a Recording: the inputs up to its point,
+// with the state digest then when digest is set.
+func (l *inputLog) recording(digest bool) (*Recording, error) {
+	p, err := l.point(digest)
 	if err != nil {
 		return nil, err
 	}

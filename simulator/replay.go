@@ -244,17 +244,17 @@ func (p *replayer) step(in *recordedInput) error {
 	case opAdvance:
 		err = s.advanceTo(in.To)
 	case opFlushDue:
-		err = s.flushDueInput()
+		err = s.wiring.delivery.flushDueInput()
 	case opAttempt:
-		err = s.attemptInput(in.Delivery, in.At, in.StatusCode, in.Response, in.Error)
+		err = s.wiring.delivery.attemptInput(in.Delivery, in.At, in.StatusCode, in.Response, in.Error)
 	case opFlushAbort:
-		err = s.flushAbortInput(in.Deliveries)
+		err = s.wiring.delivery.flushAbortInput(in.Deliveries)
 	case opBase:
 		// The recorded simulator's address: answers built from it (links)
 		// are the same in the replay.
 		s.wiring.replayBase = in.URL
 		var tx *kernel.Tx
-		if tx, _, err = s.lockInput(&recordedInput{Op: opBase, URL: in.URL}); err == nil {
+		if tx, _, err = s.wiring.inputs.lockInput(&recordedInput{Op: opBase, URL: in.URL}); err == nil {
 			tx.End()
 		}
 	default:
@@ -421,17 +421,18 @@ func (p *replayer) finish() {
 	ids := s.st.webhooks.InFlight(tx)
 	tx.End()
 	if len(ids) > 0 {
-		_ = s.flushAbortInput(ids)
+		_ = s.wiring.delivery.flushAbortInput(ids)
 	}
 	tx = s.k.Begin()
 	s.st.webhooks.Kick(tx)
 	tx.End()
 }
 
-// replayRecording runs a recording on s (just built from its
-// configuration) and brings the clock to where the recording ended.
-func (s *Simulator) replayRecording(r *Recording) error {
-	p := newReplayer(s)
+// replayRecording runs a recording on the replayer's simulator (just
+// built from its configuration) and brings the clock to where the
+// recording ended.
+func (p *replayer) replayRecording(r *Recording) error {
+	s := p.s
 	err := p.run(r.inputs)
 	if err != nil {
 		p.abandon()
@@ -445,9 +446,9 @@ func (s *Simulator) replayRecording(r *Recording) error {
 	if r.digest != "" {
 		var err error
 		if r.header.Version < 2 {
-			got, err = s.legacyDigest(tx)
+			got, err = s.wiring.image.legacyDigest(tx)
 		} else {
-			got, err = s.stateDigest(tx)
+			got, err = s.wiring.image.digest(tx)
 		}
 		if err != nil {
 			tx.End()

@@ -178,6 +178,12 @@ type wiring struct {
 	// replayBase, set while a recording is replayed, is the address the
 	// recorded simulator served at (URL answers it).
 	replayBase string
+	// image writes, reads and hashes the state image (image.go); inputs
+	// logs the inputs and reads the log back (record.go); delivery
+	// flushes the due webhook deliveries (webhooks_flush.go).
+	image    *stateImage
+	inputs   *inputLog
+	delivery *deliverer
 }
 
 // actionFunc drives an upstream outcome from the control API. id is the
@@ -283,13 +289,22 @@ func build(o options) (*Simulator, error) {
 		},
 	}
 	s.wiring.timers = &timers{st: &s.st}
-	// The gateway (gateway.go) gets its input log below, once the log
-	// exists; it serves nothing before New returns.
+	// The input log (record.go) and what is built around it, the state
+	// image and the webhook flush, come before the gateway, which logs
+	// every request through it; nothing is logged before New returns.
+	cfg := configOf(o)
+	cfg.BodyKey = hex.EncodeToString(s.st.gw.bodyKey[:])
+	s.wiring.rec = newRecorder(cfg, o.seed, o.recordingLimit)
+	s.wiring.rec.base = s.URL
+	s.wiring.image = &stateImage{root: s, k: &s.k}
+	s.wiring.inputs = &inputLog{k: &s.k, st: &s.st, rec: s.wiring.rec, image: s.wiring.image}
+	s.wiring.delivery = &deliverer{k: &s.k, st: &s.st, rec: s.wiring.rec, inputs: s.wiring.inputs}
 	s.wiring.gw = &gateway{
-		k: &s.k, st: &s.st, mux: s.wiring.mux,
-		logRequest: s.logRequest, runDue: s.wiring.timers.runDue, controlID: s.controlID, lookupAction: s.lookupAction,
+		k: &s.k, st: &s.st, mux: s.wiring.mux, rec: s.wiring.rec,
+		logRequest: s.wiring.inputs.logRequest, runDue: s.wiring.timers.runDue, controlID: s.wiring.rec.controlID, lookupAction: s.lookupAction,
 		controlAccess: s.controlAccess, servesControl: s.servesControl, guardControl: s.guardControl,
 	}
+	s.wiring.inputs.draws = s.wiring.gw.faultDraws
 	s.st.members.Init(membersHost{s})
 	s.st.stepUp.Init(stepUpHost{s})
 	s.st.webhooks = newWebhooksLine(s)
@@ -312,11 +327,6 @@ func build(o options) (*Simulator, error) {
 	s.registerAll(tx)
 	s.wiring.gw.indexLiteralPaths()
 	grantFixtureScopes(&s.st, s.wiring.gw.endpoints)
-	cfg := configOf(o)
-	cfg.BodyKey = hex.EncodeToString(s.st.gw.bodyKey[:])
-	s.wiring.rec = newRecorder(cfg, o.seed, o.recordingLimit)
-	s.wiring.gw.rec = s.wiring.rec
-	s.wiring.rec.base = s.URL
 	s.wiring.stepper = &stepper{}
 	return s, nil
 }
@@ -327,8 +337,8 @@ func build(o options) (*Simulator, error) {
 func (s *Simulator) Close() {
 	s.wiring.gw.closeServers()
 	s.wiring.stepper.close()
-	s.closeStore()
-	s.closeDeliveries()
+	s.wiring.inputs.closeStore()
+	s.wiring.delivery.closeDeliveries()
 }
 
 // URL returns the base URL of the simulator (no trailing slash): https for
@@ -418,7 +428,7 @@ func (s *Simulator) runAdvance(d time.Duration) {
 // advanceTo is the logged advance to target (a replay's): it runs every
 // timer falling due on the way.
 func (s *Simulator) advanceTo(target time.Time) error {
-	tx, end, err := s.lockInput(&recordedInput{Op: opAdvance, To: target})
+	tx, end, err := s.wiring.inputs.lockInput(&recordedInput{Op: opAdvance, To: target})
 	if err != nil {
 		return err
 	}

@@ -94,7 +94,7 @@ type store struct {
 	syncMu sync.Mutex
 	synced int64
 
-	sim       *Simulator
+	inputs    *inputLog // the log of the state the snapshots image
 	snapEvery int
 	kick      chan struct{}
 	quit      chan struct{}
@@ -485,32 +485,32 @@ func (st *store) close() {
 	}
 }
 
-// closeStore closes the data directory of s, if any.
-func (s *Simulator) closeStore() {
-	if s.wiring.rec == nil {
+// closeStore closes the data directory of the log, if any.
+func (l *inputLog) closeStore() {
+	if l == nil || l.rec == nil {
 		return
 	}
-	s.wiring.rec.mu.Lock()
-	st := s.wiring.rec.store
-	s.wiring.rec.mu.Unlock()
+	l.rec.mu.Lock()
+	st := l.rec.store
+	l.rec.mu.Unlock()
 	if st == nil {
 		return
 	}
 	// Advances that ran nothing are not logged; the last clock reading is,
 	// so a restart continues from it.
-	tx := s.k.BeginInput()
-	now := s.st.clock.Now()
-	s.wiring.rec.mu.Lock()
-	moved := now.After(s.wiring.rec.clock)
-	s.wiring.rec.mu.Unlock()
+	tx := l.k.BeginInput()
+	now := l.st.clock.Now()
+	l.rec.mu.Lock()
+	moved := now.After(l.rec.clock)
+	l.rec.mu.Unlock()
 	var end int64
 	var err error
 	if moved {
-		end, err = s.wiring.rec.log(&recordedInput{Op: opAdvance, Clock: now, To: now})
+		end, err = l.rec.log(&recordedInput{Op: opAdvance, Clock: now, To: now})
 	}
 	tx.End()
 	if moved && err == nil {
-		_ = s.wiring.rec.durable(end)
+		_ = l.rec.durable(end)
 	}
 	st.close()
 }

@@ -69,13 +69,13 @@ func openDataDir(o options) (s *Simulator, err error) {
 		if err = st.create(recordingHeader{Format: recordingFormat, Version: recordingVersion, Config: s.wiring.rec.cfg}); err != nil {
 			return nil, err
 		}
-		s.attachStore(st)
+		s.wiring.rec.attachStore(st)
 		if o.recording != nil {
-			if err = s.replayRecording(o.recording); err != nil {
+			if err = newReplayer(s).replayRecording(o.recording); err != nil {
 				return nil, err
 			}
 		}
-		st.startSnapshots(s)
+		st.startSnapshots(s.wiring.inputs)
 		return s, nil
 	}
 	hdr, hlen := c.hdr, c.hlen
@@ -99,7 +99,7 @@ func openDataDir(o options) (s *Simulator, err error) {
 			if s, err = build(o); err != nil {
 				return nil, err
 			}
-			if derr := s.decodeImage(sf.img); derr != nil {
+			if derr := s.wiring.image.decode(sf.img); derr != nil {
 				st.report("snapshot not used (%v): replaying the whole log", derr)
 				s = nil
 			} else {
@@ -149,7 +149,7 @@ func openDataDir(o options) (s *Simulator, err error) {
 		p.abandon()
 		return nil, err
 	}
-	s.attachStore(st)
+	s.wiring.rec.attachStore(st)
 	p.finish()
 	if snapSeq > 0 {
 		st.report("restarted at input %d: snapshot of input %d read in %s, %d inputs replayed in %s",
@@ -157,17 +157,17 @@ func openDataDir(o options) (s *Simulator, err error) {
 	} else {
 		st.report("restarted at input %d: %d inputs replayed in %s", s.wiring.rec.seq, n, time.Since(t0).Round(time.Millisecond))
 	}
-	st.startSnapshots(s)
+	st.startSnapshots(s.wiring.inputs)
 	return s, nil
 }
 
-// attachStore makes st the sink of the input log of s.
-func (s *Simulator) attachStore(st *store) {
-	s.wiring.rec.mu.Lock()
-	s.wiring.rec.store = st
-	s.wiring.rec.memOff = true
-	s.wiring.rec.mem = memLog{}
-	s.wiring.rec.mu.Unlock()
+// attachStore makes st the sink of the input log.
+func (r *recorder) attachStore(st *store) {
+	r.mu.Lock()
+	r.store = st
+	r.memOff = true
+	r.mem = memLog{}
+	r.mu.Unlock()
 }
 
 // sameFixture reports how a data directory's configuration differs from

@@ -28,9 +28,10 @@ type snapshotMeta struct {
 	CRC       uint32    `json:"crc"`
 }
 
-// startSnapshots starts the goroutine that writes snapshots.
-func (st *store) startSnapshots(s *Simulator) {
-	st.sim = s
+// startSnapshots starts the goroutine that writes snapshots of the state
+// l logs the inputs of.
+func (st *store) startSnapshots(l *inputLog) {
+	st.inputs = l
 	st.mu.Lock()
 	st.lastSnap = st.seq
 	st.mu.Unlock()
@@ -64,14 +65,14 @@ func (st *store) snapshotLoop() {
 // be tried again later (a request waits in a delay fault, its
 // continuation on its goroutine).
 func (st *store) snapshot() bool {
-	s := st.sim
-	tx := s.k.BeginInput()
-	if s.wiring.rec.parked > 0 {
+	l := st.inputs
+	tx := l.k.BeginInput()
+	if l.rec.parked > 0 {
 		tx.End()
 		return false
 	}
-	img, err := s.encodeImage(tx)
-	clock := s.st.clock.Now()
+	img, err := l.image.encode(tx)
+	clock := l.st.clock.Now()
 	st.mu.Lock()
 	meta := snapshotMeta{Format: snapshotFormat, Version: snapshotVersion, Seq: st.seq, Offset: st.written,
 		LastFrame: st.lastFrame, Schema: imageSchema(), Clock: clock, Size: len(img), CRC: crcOf(img)}

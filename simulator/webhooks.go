@@ -21,9 +21,12 @@ const (
 )
 
 // closeDeliveries lets go of the delivery pool's idle connections.
-func (s *Simulator) closeDeliveries() {
-	tx := s.k.Begin()
-	wh := s.st.webhooks
+func (d *deliverer) closeDeliveries() {
+	if d == nil {
+		return
+	}
+	tx := d.k.Begin()
+	wh := d.st.webhooks
 	tx.End()
 	if wh != nil {
 		wh.CloseIdle()

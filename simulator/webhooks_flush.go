@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	hookline "github.com/mwallet/mwallet-go/simulator/internal/webhooks"
 )
 
@@ -79,6 +80,18 @@ func (e *FlushError) Error() string {
 	return b.String()
 }
 
+// deliverer is the webhook flush: it picks the due deliveries, POSTs each
+// one outside any transaction and logs the receiver's answer as an input
+// of the log (record.go). It holds the kernel, the state (read through
+// st: the webhook line, which also holds the delivery pool's HTTP client,
+// and the clock), the recorder and the input log's entry points.
+type deliverer struct {
+	k      *kernel.Kernel
+	st     *simState
+	rec    *recorder
+	inputs *inputLog
+}
+
 // flushWebhooks attempts every delivery that is due now on the simulator
 // clock and returns when all attempts are done. Attempts are HTTP POSTs
 // made without the simulator's lock, so receivers may call back into the
@@ -94,10 +107,10 @@ func (e *FlushError) Error() string {
 // receiver's answer (attempt), and giving the rest back when the flush is
 // cancelled (flush_abort). A replay runs these inputs and never calls a
 // receiver.
-func (s *Simulator) flushWebhooks(ctx context.Context) (FlushResult, error) {
+func (d *deliverer) flushWebhooks(ctx context.Context) (FlushResult, error) {
 	var res FlushResult
 	for round := 0; round < maxFlushRounds; round++ {
-		jobs, err := s.flushDue()
+		jobs, err := d.flushDue()
 		if err != nil {
 			return res, err
 		}
@@ -106,23 +119,23 @@ func (s *Simulator) flushWebhooks(ctx context.Context) (FlushResult, error) {
 		}
 		for i, j := range jobs {
 			if err := ctx.Err(); err != nil {
-				_ = s.giveBack(jobs[i:])
+				_ = d.giveBack(jobs[i:])
 				return res, err
 			}
-			code, answer, aerr := s.attemptDelivery(ctx, j)
+			code, answer, aerr := d.attemptDelivery(ctx, j)
 			if aerr != nil && ctx.Err() != nil {
 				// Cancelled by the caller, not refused by the receiver: the
 				// attempt does not count.
-				_ = s.giveBack(jobs[i:])
+				_ = d.giveBack(jobs[i:])
 				return res, ctx.Err()
 			}
 			errText := ""
 			if aerr != nil {
 				errText = aerr.Error()
 			}
-			ok, failure, err := s.attemptResult(j.DeliveryID, j.At, code, answer, errText)
+			ok, failure, err := d.attemptResult(j.DeliveryID, j.At, code, answer, errText)
 			if err != nil {
-				_ = s.giveBack(jobs[i:])
+				_ = d.giveBack(jobs[i:])
 				return res, err
 			}
 			res.Attempted++
@@ -137,35 +150,35 @@ func (s *Simulator) flushWebhooks(ctx context.Context) (FlushResult, error) {
 	if res.Failed == 0 {
 		return res, nil
 	}
-	res.Hint = s.flushHint(res.Failures)
+	res.Hint = d.flushHint(res.Failures)
 	return res, &FlushError{Result: res}
 }
 
 // flushDue picks the due deliveries, an input of the log when any is due.
-func (s *Simulator) flushDue() ([]hookline.Job, error) {
-	tx := s.k.BeginInput()
-	if !s.st.webhooks.AnyDue(tx) {
+func (d *deliverer) flushDue() ([]hookline.Job, error) {
+	tx := d.k.BeginInput()
+	if !d.st.webhooks.AnyDue(tx) {
 		tx.End()
 		return nil, nil
 	}
-	end, err := s.wiring.rec.log(&recordedInput{Op: opFlushDue, Clock: s.st.clock.Now()})
+	end, err := d.rec.log(&recordedInput{Op: opFlushDue, Clock: d.st.clock.Now()})
 	tx.Ordered()
 	if err != nil {
 		tx.End()
 		return nil, err
 	}
-	jobs := s.st.webhooks.Due(tx)
+	jobs := d.st.webhooks.Due(tx)
 	tx.End()
-	return jobs, s.wiring.rec.durable(end)
+	return jobs, d.rec.durable(end)
 }
 
 // flushDueInput is the flush_due input of a replay.
-func (s *Simulator) flushDueInput() error {
-	tx, _, err := s.lockInput(&recordedInput{Op: opFlushDue})
+func (d *deliverer) flushDueInput() error {
+	tx, _, err := d.inputs.lockInput(&recordedInput{Op: opFlushDue})
 	if err != nil {
 		return err
 	}
-	s.st.webhooks.Due(tx)
+	d.st.webhooks.Due(tx)
 	tx.End()
 	return nil
 }
@@ -173,65 +186,65 @@ func (s *Simulator) flushDueInput() error {
 // attemptResult records the receiver's answer to one attempt (an attempt
 // input of the log) and reports whether it succeeded, with the failure
 // when it did not.
-func (s *Simulator) attemptResult(deliveryID string, at time.Time, code int, answer, errText string) (bool, DeliveryFailure, error) {
-	tx, end, err := s.lockInput(&recordedInput{Op: opAttempt, Delivery: deliveryID, At: at, StatusCode: code, Response: answer, Error: errText})
+func (d *deliverer) attemptResult(deliveryID string, at time.Time, code int, answer, errText string) (bool, DeliveryFailure, error) {
+	tx, end, err := d.inputs.lockInput(&recordedInput{Op: opAttempt, Delivery: deliveryID, At: at, StatusCode: code, Response: answer, Error: errText})
 	if err != nil {
 		return false, DeliveryFailure{}, err
 	}
-	ok, f, err := s.st.webhooks.Attempted(tx, deliveryID, at, code, answer, errText)
+	ok, f, err := d.st.webhooks.Attempted(tx, deliveryID, at, code, answer, errText)
 	failure := DeliveryFailure(f)
 	tx.End()
 	if err != nil {
 		return false, failure, err
 	}
-	return ok, failure, s.wiring.rec.durable(end)
+	return ok, failure, d.rec.durable(end)
 }
 
 // attemptInput is the attempt input of a replay.
-func (s *Simulator) attemptInput(deliveryID string, at time.Time, code int, answer, errText string) error {
-	_, _, err := s.attemptResult(deliveryID, at, code, answer, errText)
+func (d *deliverer) attemptInput(deliveryID string, at time.Time, code int, answer, errText string) error {
+	_, _, err := d.attemptResult(deliveryID, at, code, answer, errText)
 	return err
 }
 
 // giveBack returns deliveries a flush will not attempt to pending (a
 // flush_abort input of the log).
-func (s *Simulator) giveBack(jobs []hookline.Job) error {
+func (d *deliverer) giveBack(jobs []hookline.Job) error {
 	ids := make([]string, len(jobs))
 	for i, j := range jobs {
 		ids[i] = j.DeliveryID
 	}
-	err := s.flushAbortInput(ids)
+	err := d.flushAbortInput(ids)
 	if err != nil {
 		// The log refuses everything now; the deliveries still go back
 		// (a restart gives back whatever its log leaves in flight).
-		tx := s.k.Begin()
-		s.st.webhooks.Release(tx, ids)
+		tx := d.k.Begin()
+		d.st.webhooks.Release(tx, ids)
 		tx.End()
 	}
 	return err
 }
 
 // flushAbortInput takes deliveries out of flight (flush_abort).
-func (s *Simulator) flushAbortInput(ids []string) error {
-	tx, end, err := s.lockInput(&recordedInput{Op: opFlushAbort, Deliveries: ids})
+func (d *deliverer) flushAbortInput(ids []string) error {
+	tx, end, err := d.inputs.lockInput(&recordedInput{Op: opFlushAbort, Deliveries: ids})
 	if err != nil {
 		return err
 	}
-	s.st.webhooks.Release(tx, ids)
+	d.st.webhooks.Release(tx, ids)
 	tx.End()
-	return s.wiring.rec.durable(end)
+	return d.rec.durable(end)
 }
 
 // flushHint recognises the usual causes of a refusing receiver in the
 // answers of the failed attempts.
-func (s *Simulator) flushHint(fs []DeliveryFailure) string {
+func (d *deliverer) flushHint(fs []DeliveryFailure) string {
 	for _, f := range fs {
 		r := strings.ToLower(f.Response)
 		switch {
 		case strings.Contains(r, "timestamp") || strings.Contains(r, "stale"):
 			return fmt.Sprintf("the receiver checks the signature timestamp against its own clock, but the simulator signs with its clock, now %s: "+
 				"build the receiver with sim.Webhooks.Handler, or pass webhooks.WithClock(sim.Clock.Now) to webhooks.Handler",
-				s.st.clock.Now().UTC().Format(time.RFC3339))
+				d.st.clock.Now().UTC().Format(time.RFC3339))
 		case strings.Contains(r, "signature"):
 			return "the receiver refused the signature: it must verify with the simulator's webhook secret (sim.Credentials().WebhookSecret, or the secret AddEndpoint returned)"
 		}
@@ -241,7 +254,7 @@ func (s *Simulator) flushHint(fs []DeliveryFailure) string {
 
 // attemptDelivery POSTs one delivery and returns the receiver's status and
 // the beginning of its answer; it runs outside any transaction.
-func (s *Simulator) attemptDelivery(ctx context.Context, j hookline.Job) (int, string, error) {
+func (d *deliverer) attemptDelivery(ctx context.Context, j hookline.Job) (int, string, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, j.URL, bytes.NewReader(j.Body))
 	if err != nil {
 		return 0, "", err
@@ -251,8 +264,8 @@ func (s *Simulator) attemptDelivery(ctx context.Context, j hookline.Job) (int, s
 	req.Header.Set("z-signature", webhookSignature(j.Secret, j.At, j.Body))
 	req.Header.Set("z-event-id", j.EventID)
 	req.Header.Set("z-event-type", j.EventType)
-	tx := s.k.Begin()
-	client := s.st.webhooks.Client()
+	tx := d.k.Begin()
+	client := d.st.webhooks.Client()
 	tx.End()
 	resp, err := client.Do(req)
 	if err != nil {
