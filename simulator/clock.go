@@ -12,7 +12,7 @@ import (
 // measured on it. It only moves when told to: Advance moves it forward and runs
 // every timer that falls due, in time order.
 type Clock struct {
-	owner  *Simulator // runs the timers under its lock
+	owner  *inputLog // logs an advance and runs the timers it brings due
 	mu     sync.Mutex
 	now    time.Time
 	timers timerHeap

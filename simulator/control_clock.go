@@ -10,7 +10,7 @@ import (
 // falls due on the way (upstream outcomes, webhook retries, expiries), in time
 // order.
 func (c *Clock) Advance(d time.Duration) {
-	c.owner.runAdvance(d)
+	c.owner.advance(d)
 }
 
 // Sleep advances the clock by d instead of waiting, and returns ctx.Err()

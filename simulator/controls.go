@@ -2,7 +2,7 @@ package simulator
 
 // initControls wires the grouped control fields of s.
 func (s *Simulator) initControls() {
-	s.st.clock.owner = s
+	s.st.clock.owner = s.wiring.inputs
 	s.Clock = s.st.clock
 	s.Members = &MembersControl{s}
 	s.Merchant = &MerchantControl{s}

@@ -350,6 +350,8 @@ type inputLog struct {
 	rec   *recorder
 	image *stateImage
 	draws func(tx *kernel.Tx, r *http.Request) []bool
+	// timers run what an advance of the clock brings due.
+	timers *timers
 }
 
 // logRequest logs r as an http input. The caller holds the input order and the state lock.

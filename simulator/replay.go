@@ -242,7 +242,7 @@ func (p *replayer) step(in *recordedInput) error {
 	case opCall:
 		err = p.call(in)
 	case opAdvance:
-		err = s.advanceTo(in.To)
+		err = s.wiring.inputs.advanceTo(in.To)
 	case opFlushDue:
 		err = s.wiring.delivery.flushDueInput()
 	case opAttempt:

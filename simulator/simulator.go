@@ -297,7 +297,7 @@ func build(o options) (*Simulator, error) {
 	s.wiring.rec = newRecorder(cfg, o.seed, o.recordingLimit)
 	s.wiring.rec.base = s.URL
 	s.wiring.image = &stateImage{root: s, k: &s.k}
-	s.wiring.inputs = &inputLog{k: &s.k, st: &s.st, rec: s.wiring.rec, image: s.wiring.image}
+	s.wiring.inputs = &inputLog{k: &s.k, st: &s.st, rec: s.wiring.rec, image: s.wiring.image, timers: s.wiring.timers}
 	s.wiring.delivery = &deliverer{k: &s.k, st: &s.st, rec: s.wiring.rec, inputs: s.wiring.inputs}
 	s.wiring.gw = &gateway{
 		k: &s.k, st: &s.st, mux: s.wiring.mux, rec: s.wiring.rec,
@@ -394,49 +394,6 @@ func (s *Simulator) NewClient(opts ...mwallet.Option) (*mwclient.Client, error) 
 		APIKey:     mwallet.Secret(s.st.creds.APIKey),
 		SigningKey: mwallet.Secret(s.st.creds.SigningKey),
 	}, append(base, opts...)...)
-}
-
-// runAdvance moves the simulator clock forward by d and runs everything that
-// falls due on the way (upstream outcomes, webhook retries, expiries), in time
-// order.
-//
-// An advance that runs a timer is a logged input (advance); one that runs
-// nothing is not: the clock reading of the next input carries it.
-func (s *Simulator) runAdvance(d time.Duration) {
-	if d < 0 {
-		return
-	}
-	tx := s.k.BeginInput()
-	target := s.st.clock.Now().Add(d)
-	if !s.st.clock.hasDue(target) {
-		tx.Ordered()
-		s.wiring.timers.advance(tx, d)
-		tx.End()
-		return
-	}
-	end, err := s.wiring.rec.log(&recordedInput{Op: opAdvance, Clock: s.st.clock.Now(), To: target})
-	tx.Ordered()
-	if err == nil {
-		s.wiring.timers.advance(tx, d)
-	}
-	tx.End()
-	if err == nil {
-		_ = s.wiring.rec.durable(end)
-	}
-}
-
-// advanceTo is the logged advance to target (a replay's): it runs every
-// timer falling due on the way.
-func (s *Simulator) advanceTo(target time.Time) error {
-	tx, end, err := s.wiring.inputs.lockInput(&recordedInput{Op: opAdvance, To: target})
-	if err != nil {
-		return err
-	}
-	if now := s.st.clock.Now(); target.After(now) {
-		s.wiring.timers.advance(tx, target.Sub(now))
-	}
-	tx.End()
-	return s.wiring.rec.durable(end)
 }
 
 // CheckLedger verifies that the books balance: every asset sums to zero over

@@ -1,0 +1,46 @@
+package simulator
+
+import "time"
+
+// advance moves the simulator clock forward by d and runs everything that
+// falls due on the way (upstream outcomes, webhook retries, expiries), in time
+// order.
+//
+// An advance that runs a timer is a logged input (advance); one that runs
+// nothing is not: the clock reading of the next input carries it.
+func (l *inputLog) advance(d time.Duration) {
+	if d < 0 {
+		return
+	}
+	tx := l.k.BeginInput()
+	target := l.st.clock.Now().Add(d)
+	if !l.st.clock.hasDue(target) {
+		tx.Ordered()
+		l.timers.advance(tx, d)
+		tx.End()
+		return
+	}
+	end, err := l.rec.log(&recordedInput{Op: opAdvance, Clock: l.st.clock.Now(), To: target})
+	tx.Ordered()
+	if err == nil {
+		l.timers.advance(tx, d)
+	}
+	tx.End()
+	if err == nil {
+		_ = l.rec.durable(end)
+	}
+}
+
+// advanceTo is the logged advance to target (a replay's): it runs every
+// timer falling due on the way.
+func (l *inputLog) advanceTo(target time.Time) error {
+	tx, end, err := l.lockInput(&recordedInput{Op: opAdvance, To: target})
+	if err != nil {
+		return err
+	}
+	if now := l.st.clock.Now(); target.After(now) {
+		l.timers.advance(tx, target.Sub(now))
+	}
+	tx.End()
+	return l.rec.durable(end)
+}
