@@ -26,7 +26,7 @@ func memberRestriction(m *member) string {
 // to review by an update, rejected, or waiting for supplementary documents.
 // Card issuing and remittances stop meanwhile, whatever level the member
 // held and whatever quick KYC binding it has.
-func (g *gateway) kycInReview(m *member) bool {
-	p := g.st.kyc.Profile(m)
+func kycInReview(st *simState, m *member) bool {
+	p := st.kyc.Profile(m)
 	return p != nil && p.Status != "approved"
 }

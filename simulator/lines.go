@@ -58,31 +58,34 @@ func (k kernelServices) Settled(tx *kernel.Tx, id string) { k.timers.settled(tx,
 
 // registerDeposits builds the deposits line and registers its endpoints.
 func (s *Simulator) registerDeposits() {
-	s.st.deposits = deposits.New(depositsHost{s})
+	s.st.deposits = deposits.New(depositsHost{st: &s.st})
 	for _, e := range s.st.deposits.Endpoints() {
 		s.wiring.gw.register(e)
 	}
 }
 
 // depositsHost is the deposits line's deposits.Host.
-type depositsHost struct{ s *Simulator }
+type depositsHost struct {
+	st *simState
+}
 
-func (h depositsHost) MerchantID(*kernel.Tx) string { return h.s.st.merchant.ID() }
+func (h depositsHost) MerchantID(*kernel.Tx) string { return h.st.merchant.ID() }
 
-func (h depositsHost) PlatformHosted(*kernel.Tx) bool { return h.s.st.merchant.PlatformHosted() }
+func (h depositsHost) PlatformHosted(*kernel.Tx) bool { return h.st.merchant.PlatformHosted() }
 
 func (h depositsHost) AssetAllowed(_ *kernel.Tx, code string) bool {
-	return h.s.st.cat.allowed(code, nil) && h.s.st.merchant.Allows(code)
+	return h.st.cat.allowed(code, nil) && h.st.merchant.Allows(code)
 }
 
 // membersHost is the members line's members.Host.
-type membersHost struct{ s *Simulator }
+type membersHost struct {
+	st *simState
+}
 
-func (h membersHost) MerchantID() string { return h.s.st.merchant.ID() }
+func (h membersHost) MerchantID() string { return h.st.merchant.ID() }
 
 // Seed parses every seed balance, then posts them in one entry.
 func (h membersHost) Seed(tx *kernel.Tx, memberID string, balances map[string]string) error {
-	s := h.s
 	codes := make([]string, 0, len(balances))
 	for code := range balances {
 		codes = append(codes, code)
@@ -103,7 +106,7 @@ func (h membersHost) Seed(tx *kernel.Tx, memberID string, balances map[string]st
 			Posting{Account: MemberAvailable(memberID), Asset: asset, Amount: amt})
 	}
 	if len(postings) > 0 {
-		return s.st.ledger.Post(tx.Now(), "seed member balance", postings...)
+		return h.st.ledger.Post(tx.Now(), "seed member balance", postings...)
 	}
 	return nil
 }

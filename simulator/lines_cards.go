@@ -29,7 +29,7 @@ func (s *Simulator) registerCards() {
 		binary.LittleEndian.PutUint64(key[i:], s.st.rng.Uint64())
 	}
 	scale, _ := s.st.cat.scale(cardline.LedgerAsset)
-	s.st.cards = cardline.New(cardsHost{s}, key[:], scale)
+	s.st.cards = cardline.New(cardsHost{st: &s.st, url: s.URL}, key[:], scale)
 	// The issuer's success paths of what is in flight (outcome.go).
 	s.wiring.timers.on(CollectionCardApplications, s.st.cards.SucceedApplication)
 	s.wiring.timers.on(CollectionCardClosures, s.st.cards.SucceedClosure)
@@ -113,24 +113,27 @@ func (s *Simulator) registerCardActions() {
 }
 
 // cardsHost is the card line's cards.Host.
-type cardsHost struct{ s *Simulator }
+type cardsHost struct {
+	st  *simState
+	url func() string // the simulator's address (Simulator.URL), for hosted links
+}
 
-func (h cardsHost) URL() string { return h.s.URL() }
+func (h cardsHost) URL() string { return h.url() }
 
-func (h cardsHost) MerchantHosted() bool { return h.s.st.merchant.MerchantHosted() }
+func (h cardsHost) MerchantHosted() bool { return h.st.merchant.MerchantHosted() }
 
-func (h cardsHost) Member(id string) *api.Member { return h.s.st.members.Get(id) }
+func (h cardsHost) Member(id string) *api.Member { return h.st.members.Get(id) }
 
 func (h cardsHost) Restricted(m *api.Member) bool { return memberRestriction(m) != "" }
 
-func (h cardsHost) KYCInReview(m *api.Member) bool { return h.s.wiring.gw.kycInReview(m) }
+func (h cardsHost) KYCInReview(m *api.Member) bool { return kycInReview(h.st, m) }
 
 func (h cardsHost) BindingActive(m *api.Member, bindingID string) bool {
-	return h.s.st.kyc.BindingActive(m, bindingID)
+	return h.st.kyc.BindingActive(m, bindingID)
 }
 
 func (h cardsHost) AllocateBinding(tx *kernel.Tx, m *api.Member, email string) (string, error) {
-	b, err := h.s.st.kyc.Allocate(tx, m, email)
+	b, err := h.st.kyc.Allocate(tx, m, email)
 	if err != nil {
 		return "", err
 	}
@@ -138,20 +141,20 @@ func (h cardsHost) AllocateBinding(tx *kernel.Tx, m *api.Member, email string) (
 }
 
 func (h cardsHost) CompensateBinding(tx *kernel.Tx, bindingID, applicationID string) error {
-	_, err := h.s.st.kyc.Compensate(tx, bindingID, "auto", applicationID)
+	_, err := h.st.kyc.Compensate(tx, bindingID, "auto", applicationID)
 	return err
 }
 
 func (h cardsHost) QuickKYCFee() (asset, amount string) { return kyc.QuickFeeAsset, kyc.QuickFee }
 
 func (h cardsHost) RequireStepUp(c *api.Request, parts ...string) error {
-	return h.s.wiring.gw.requireStepUp(c, actionDigest(parts...))
+	return h.st.stepUp.Require(c, actionDigest(parts...))
 }
 
-func (h cardsHost) DisplayScale(asset string) int { return h.s.st.cat.lookup(asset).DisplayScale }
+func (h cardsHost) DisplayScale(asset string) int { return h.st.cat.lookup(asset).DisplayScale }
 
 func (h cardsHost) Balance(account, asset string) money.Amount {
-	return h.s.st.ledger.Balance(account, asset)
+	return h.st.ledger.Balance(account, asset)
 }
 
 func (h cardsHost) Post(_ *kernel.Tx, at time.Time, memo string, postings ...cardline.Posting) error {
@@ -159,7 +162,7 @@ func (h cardsHost) Post(_ *kernel.Tx, at time.Time, memo string, postings ...car
 	for _, p := range postings {
 		ps = append(ps, Posting{Account: p.Account, Asset: p.Asset, Amount: p.Amount})
 	}
-	return h.s.st.ledger.Post(at, memo, ps...)
+	return h.st.ledger.Post(at, memo, ps...)
 }
 
 func (h cardsHost) InsufficientFunds(err error) bool {
@@ -167,4 +170,4 @@ func (h cardsHost) InsufficientFunds(err error) bool {
 	return errors.As(err, &insuf)
 }
 
-func (h cardsHost) RandIntN(n int) int { return h.s.st.rng.IntN(n) }
+func (h cardsHost) RandIntN(n int) int { return h.st.rng.IntN(n) }

@@ -9,7 +9,7 @@ import (
 // Go control calls, and its host.
 
 func (s *Simulator) registerKYC() {
-	s.st.kyc = kyc.New(kycHost{s})
+	s.st.kyc = kyc.New(kycHost{st: &s.st, url: s.URL})
 	for _, e := range s.st.kyc.Endpoints() {
 		s.wiring.gw.register(e)
 	}
@@ -63,14 +63,17 @@ func (s *Simulator) registerKYC() {
 }
 
 // kycHost is the KYC line's kyc.Host.
-type kycHost struct{ s *Simulator }
+type kycHost struct {
+	st  *simState
+	url func() string // the simulator's address (Simulator.URL), for hosted links
+}
 
-func (h kycHost) URL() string { return h.s.URL() }
+func (h kycHost) URL() string { return h.url() }
 
-func (h kycHost) Member(id string) *member { return h.s.st.members.Get(id) }
+func (h kycHost) Member(id string) *member { return h.st.members.Get(id) }
 
 func (h kycHost) FeeAccount(_ *kernel.Tx, m *member) string {
-	if h.s.st.merchant.MerchantHosted() {
+	if h.st.merchant.MerchantHosted() {
 		return AccountMerchantPrepaid
 	}
 	return MemberAvailable(m.ID)
@@ -81,5 +84,5 @@ func (h kycHost) FeeAccount(_ *kernel.Tx, m *member) string {
 // first top-up released, card.application.rejected), so no card is issued
 // on a compensated binding.
 func (h kycHost) BindingWithdrawn(tx *kernel.Tx, bindingID string) ([]string, error) {
-	return h.s.st.cards.BindingWithdrawn(tx, bindingID)
+	return h.st.cards.BindingWithdrawn(tx, bindingID)
 }

@@ -9,20 +9,22 @@ import (
 )
 
 // merchantHost is the merchant line's merchant.Host.
-type merchantHost struct{ s *Simulator }
+type merchantHost struct {
+	st *simState
+}
 
 // AdvanceQueued advances the remittances waiting for merchant funds.
-func (h merchantHost) AdvanceQueued(tx *kernel.Tx) { h.s.st.remit.AdvanceQueued(tx) }
+func (h merchantHost) AdvanceQueued(tx *kernel.Tx) { h.st.remit.AdvanceQueued(tx) }
 
 // Prepaid is the available and locked balance of asset in the merchant
 // prepaid account.
 func (h merchantHost) Prepaid(_ *kernel.Tx, asset string) (available, locked money.Amount) {
-	return h.s.st.ledger.Balance(AccountMerchantPrepaid, asset), h.s.st.ledger.Balance(AccountMerchantPrepaidLocked, asset)
+	return h.st.ledger.Balance(AccountMerchantPrepaid, asset), h.st.ledger.Balance(AccountMerchantPrepaidLocked, asset)
 }
 
 // AssetCodes are the codes of the catalogue's assets, in its order.
 func (h merchantHost) AssetCodes(*kernel.Tx) []string {
-	all := h.s.st.cat.all()
+	all := h.st.cat.all()
 	codes := make([]string, 0, len(all))
 	for _, a := range all {
 		codes = append(codes, a.Code)
@@ -36,16 +38,16 @@ func (h merchantHost) Post(_ *kernel.Tx, at time.Time, memo string, legs ...merc
 	for _, p := range legs {
 		postings = append(postings, Posting{Account: p.Account, Asset: p.Asset, Amount: p.Amount})
 	}
-	return h.s.st.ledger.Post(at, memo, postings...)
+	return h.st.ledger.Post(at, memo, postings...)
 }
 
 // CredentialsChanged keeps the credentials' model and environment those of
 // the merchant.
 func (h merchantHost) CredentialsChanged(_ *kernel.Tx, model, env string) {
 	if model != "" {
-		h.s.st.creds.Model = Model(model)
+		h.st.creds.Model = Model(model)
 	}
 	if env != "" {
-		h.s.st.creds.Environment = Environment(env)
+		h.st.creds.Environment = Environment(env)
 	}
 }

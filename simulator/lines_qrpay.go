@@ -20,7 +20,7 @@ const qrUpstreamLine = "qrpay"
 // outcome success path and its control actions qrpay/orders/{id}/complete,
 // fail, refund and timeout.
 func (s *Simulator) registerQRPay() {
-	s.st.qr = qrpay.New(qrpayHost{s})
+	s.st.qr = qrpay.New(qrpayHost{st: &s.st})
 	// The acquirer's success path of an order in flight (outcome.go).
 	s.wiring.timers.on(CollectionQROrders, s.st.qr.OutcomeSuccess)
 	for _, e := range s.st.qr.Endpoints() {
@@ -39,22 +39,24 @@ func (s *Simulator) registerQRPay() {
 }
 
 // qrpayHost is the QR payment line's qrpay.Host.
-type qrpayHost struct{ s *Simulator }
+type qrpayHost struct {
+	st *simState
+}
 
 func (h qrpayHost) Digest(parts ...string) string { return actionDigest(parts...) }
 
 func (h qrpayHost) RequireStepUp(c *api.Request, action string) error {
-	return h.s.wiring.gw.requireStepUp(c, action)
+	return h.st.stepUp.Require(c, action)
 }
 
-func (h qrpayHost) MerchantHosted() bool { return h.s.st.merchant.MerchantHosted() }
+func (h qrpayHost) MerchantHosted() bool { return h.st.merchant.MerchantHosted() }
 
-func (h qrpayHost) MerchantFeeRateBps() int64 { return h.s.st.merchant.FeeRateBps() }
+func (h qrpayHost) MerchantFeeRateBps() int64 { return h.st.merchant.FeeRateBps() }
 
 func (h qrpayHost) Restriction(m *api.Member) string { return memberRestriction(m) }
 
 func (h qrpayHost) Assets() []qrpay.Asset {
-	all := h.s.st.cat.all()
+	all := h.st.cat.all()
 	out := make([]qrpay.Asset, 0, len(all))
 	for _, a := range all {
 		out = append(out, qrpay.Asset{Code: a.Code, LedgerScale: a.LedgerScale, DisplayScale: a.DisplayScale})
@@ -63,7 +65,7 @@ func (h qrpayHost) Assets() []qrpay.Asset {
 }
 
 func (h qrpayHost) Asset(code string) (qrpay.Asset, bool) {
-	a := h.s.st.cat.lookup(code)
+	a := h.st.cat.lookup(code)
 	if a == nil {
 		return qrpay.Asset{}, false
 	}
@@ -71,7 +73,7 @@ func (h qrpayHost) Asset(code string) (qrpay.Asset, bool) {
 }
 
 func (h qrpayHost) AssetAllowed(code string) bool {
-	return h.s.st.cat.allowed(code, nil) && h.s.st.merchant.Allows(code)
+	return h.st.cat.allowed(code, nil) && h.st.merchant.Allows(code)
 }
 
 func (h qrpayHost) FiatAmount(v string, minor int) (*apd.Decimal, string, bool) {
@@ -81,7 +83,7 @@ func (h qrpayHost) FiatAmount(v string, minor int) (*apd.Decimal, string, bool) 
 func (h qrpayHost) UpstreamAccount() string { return UpstreamAccount(qrUpstreamLine) }
 
 func (h qrpayHost) Balance(account, asset string) money.Amount {
-	return h.s.st.ledger.Balance(account, asset)
+	return h.st.ledger.Balance(account, asset)
 }
 
 func (h qrpayHost) Post(_ *kernel.Tx, at time.Time, memo string, legs ...qrpay.Posting) error {
@@ -89,7 +91,7 @@ func (h qrpayHost) Post(_ *kernel.Tx, at time.Time, memo string, legs ...qrpay.P
 	for _, p := range legs {
 		postings = append(postings, Posting{Account: p.Account, Asset: p.Asset, Amount: p.Amount})
 	}
-	return h.s.st.ledger.Post(at, memo, postings...)
+	return h.st.ledger.Post(at, memo, postings...)
 }
 
 func (h qrpayHost) InsufficientFunds(err error) bool {
@@ -97,4 +99,4 @@ func (h qrpayHost) InsufficientFunds(err error) bool {
 	return errors.As(err, &inf)
 }
 
-func (h qrpayHost) ExpireMemoAt(key string, at time.Time) { h.s.st.gw.qrMemoQ.push(key, at) }
+func (h qrpayHost) ExpireMemoAt(key string, at time.Time) { h.st.gw.qrMemoQ.push(key, at) }

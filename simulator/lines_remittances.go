@@ -14,7 +14,7 @@ import (
 // its outcome success path and its control actions, and the merchant
 // prepaid top-up, which advances the remittances waiting for it.
 func (s *Simulator) registerRemittances() {
-	s.st.remit = remittances.New(remitHost{s})
+	s.st.remit = remittances.New(remitHost{st: &s.st})
 	s.wiring.timers.on(CollectionRemittances, s.st.remit.Succeed)
 	for _, e := range s.st.remit.Endpoints() {
 		s.wiring.gw.register(e)
@@ -42,38 +42,40 @@ func (s *Simulator) registerRemittances() {
 }
 
 // remitHost is the remittance line's remittances.Host.
-type remitHost struct{ s *Simulator }
+type remitHost struct {
+	st *simState
+}
 
-func (h remitHost) MerchantHosted() bool { return h.s.st.merchant.MerchantHosted() }
+func (h remitHost) MerchantHosted() bool { return h.st.merchant.MerchantHosted() }
 
 func (h remitHost) MerchantStatus() (string, bool) {
-	return h.s.st.merchant.Status(), h.s.st.merchant.Active()
+	return h.st.merchant.Status(), h.st.merchant.Active()
 }
 
-func (h remitHost) MerchantID() string { return h.s.st.merchant.ID() }
+func (h remitHost) MerchantID() string { return h.st.merchant.ID() }
 
 func (h remitHost) AssetAllowed(code string) bool {
-	return h.s.st.cat.allowed(code, nil) && h.s.st.merchant.Allows(code)
+	return h.st.cat.allowed(code, nil) && h.st.merchant.Allows(code)
 }
 
-func (h remitHost) Member(id string) *api.Member { return h.s.st.members.Get(id) }
+func (h remitHost) Member(id string) *api.Member { return h.st.members.Get(id) }
 
 func (h remitHost) MemberByExternal(externalID string) *api.Member {
-	return h.s.st.members.ByExternal(externalID)
+	return h.st.members.ByExternal(externalID)
 }
 
 func (h remitHost) Restricted(m *api.Member) bool { return memberRestriction(m) != "" }
 
 func (h remitHost) HasKYCProfile(_ *kernel.Tx, m *api.Member) bool {
-	return h.s.st.kyc.Profile(m) != nil
+	return h.st.kyc.Profile(m) != nil
 }
 
-func (h remitHost) KYCInReview(_ *kernel.Tx, m *api.Member) bool { return h.s.wiring.gw.kycInReview(m) }
+func (h remitHost) KYCInReview(_ *kernel.Tx, m *api.Member) bool { return kycInReview(h.st, m) }
 
 func (h remitHost) UpstreamAccount() string { return UpstreamAccount("remit") }
 
 func (h remitHost) Balance(account, asset string) money.Amount {
-	return h.s.st.ledger.Balance(account, asset)
+	return h.st.ledger.Balance(account, asset)
 }
 
 func (h remitHost) Post(_ *kernel.Tx, at time.Time, memo string, postings ...remittances.Posting) error {
@@ -81,5 +83,5 @@ func (h remitHost) Post(_ *kernel.Tx, at time.Time, memo string, postings ...rem
 	for _, p := range postings {
 		ps = append(ps, Posting{Account: p.Account, Asset: p.Asset, Amount: p.Amount})
 	}
-	return h.s.st.ledger.Post(at, memo, ps...)
+	return h.st.ledger.Post(at, memo, ps...)
 }

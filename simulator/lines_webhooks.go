@@ -15,7 +15,9 @@ import (
 // newWebhooksLine builds the webhook line; it exists before the fixture,
 // whose events it queues.
 func newWebhooksLine(s *Simulator) *hookline.Line {
-	return hookline.New(webhooksHost{s}, deliveryTransport)
+	return hookline.New(webhooksHost{st: &s.st, replaying: s.wiring.rec.replaying, flush: func() {
+		_, _ = s.wiring.delivery.flushWebhooks(context.Background())
+	}}, deliveryTransport)
 }
 
 // registerWebhooks registers the webhook line's endpoints and the control
@@ -138,13 +140,19 @@ func webhookEndpointConfig(cfg WebhookEndpointConfig) hookline.EndpointConfig {
 }
 
 // webhooksHost is the webhook line's webhooks.Host.
-type webhooksHost struct{ s *Simulator }
+type webhooksHost struct {
+	st *simState
+	// replaying reports a recording being replayed (recorder.replaying);
+	// flush runs a flush of the due deliveries (deliverer.flushWebhooks).
+	replaying func() bool
+	flush     func()
+}
 
-func (h webhooksHost) MerchantID() string { return h.s.st.creds.MerchantID }
+func (h webhooksHost) MerchantID() string { return h.st.creds.MerchantID }
 
-func (h webhooksHost) Environment() string { return string(h.s.st.creds.Environment) }
+func (h webhooksHost) Environment() string { return string(h.st.creds.Environment) }
 
-func (h webhooksHost) WebhookSecret() string { return h.s.st.creds.WebhookSecret }
+func (h webhooksHost) WebhookSecret() string { return h.st.creds.WebhookSecret }
 
 func (h webhooksHost) NotFound() error { return errControlNotFound }
 
@@ -152,8 +160,8 @@ func (h webhooksHost) NotFound() error { return errControlNotFound }
 // lock, so it runs after the current request. A replay runs the flushes the
 // recording holds instead.
 func (h webhooksHost) AutoFlush() {
-	if h.s.wiring.rec.replaying() {
+	if h.replaying() {
 		return
 	}
-	go func() { _, _ = h.s.wiring.delivery.flushWebhooks(context.Background()) }()
+	go h.flush()
 }

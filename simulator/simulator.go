@@ -305,8 +305,8 @@ func build(o options) (*Simulator, error) {
 		controlAccess: s.controlAccess, servesControl: s.servesControl, guardControl: s.guardControl,
 	}
 	s.wiring.inputs.draws = s.wiring.gw.faultDraws
-	s.st.members.Init(membersHost{s})
-	s.st.stepUp.Init(stepUpHost{s})
+	s.st.members.Init(membersHost{st: &s.st})
+	s.st.stepUp.Init(stepUpHost{st: &s.st, url: s.URL})
 	s.st.webhooks = newWebhooksLine(s)
 	s.wiring.keys = &keyring{st: &s.st}
 	s.wiring.view = &view{st: &s.st, partial: partialReplayOf(o.recording), actions: func() []string { return sortedKeys(s.wiring.actions) }}
@@ -320,7 +320,7 @@ func build(o options) (*Simulator, error) {
 	s.k.Provide(kernelServices{st: &s.st, timers: s.wiring.timers})
 	tx := s.k.Begin()
 	defer tx.End()
-	s.st.merchant = merchant.New(merchantHost{s}, s.st.creds.MerchantID, string(s.st.creds.Model), string(MerchantActive), string(s.st.creds.Environment))
+	s.st.merchant = merchant.New(merchantHost{st: &s.st}, s.st.creds.MerchantID, string(s.st.creds.Model), string(MerchantActive), string(s.st.creds.Environment))
 	if err := loadFixture(tx, &s.st, &s.wiring.opts); err != nil {
 		return nil, err
 	}

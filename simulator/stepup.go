@@ -12,21 +12,20 @@ import (
 // actionDigest returns a stable digest naming an action (stepup.ActionDigest).
 func actionDigest(parts ...string) string { return stepup.ActionDigest(parts...) }
 
-// requireStepUp enforces strong authentication for an action of a business
-// request (stepup.Line.Require).
-func (g *gateway) requireStepUp(c *rc, action string) error { return g.st.stepUp.Require(c, action) }
-
 // stepUpHost is the step-up line's stepup.Host: the bounded store of
 // challenges is the gateway's (its limit and expiry queue).
-type stepUpHost struct{ s *Simulator }
+type stepUpHost struct {
+	st  *simState
+	url func() string // the simulator's address (Simulator.URL), for hosted links
+}
 
-func (h stepUpHost) URL() string { return h.s.URL() }
+func (h stepUpHost) URL() string { return h.url() }
 
 func (h stepUpHost) Room(_ *kernel.Tx, held int, now time.Time) error {
-	if held >= h.s.st.gw.maxChallenges {
-		return storeFull("step-up challenge", &h.s.st.gw.challengeQ, now)
+	if held >= h.st.gw.maxChallenges {
+		return storeFull("step-up challenge", &h.st.gw.challengeQ, now)
 	}
 	return nil
 }
 
-func (h stepUpHost) Expires(_ *kernel.Tx, id string, at time.Time) { h.s.st.gw.challengeQ.push(id, at) }
+func (h stepUpHost) Expires(_ *kernel.Tx, id string, at time.Time) { h.st.gw.challengeQ.push(id, at) }

@@ -352,3 +352,69 @@ func TestLinesNeverLock(t *testing.T) {
 		t.Errorf("line packages that lock (a transition takes the *kernel.Tx it is handed):\n%s", diff)
 	}
 }
+
+// simulatorHolders are the only types of the package that hold a
+// *Simulator, each with the reason. Everything else (the gateway, the
+// input log, the webhook flush, the timers, the view, the keyring, the
+// lines' hosts, the kernel's services) holds only what it uses, so that
+// the façade does not come back under another name.
+var simulatorHolders = map[string]string{
+	"CardsControl.s":       "a public Go control type: its methods are the simulator's control API",
+	"EventsControl.s":      "a public Go control type",
+	"FaultsControl.s":      "a public Go control type",
+	"KeysControl.s":        "a public Go control type",
+	"KYCControl.s":         "a public Go control type",
+	"MembersControl.s":     "a public Go control type",
+	"MerchantControl.s":    "a public Go control type",
+	"OutcomesControl.s":    "a public Go control type",
+	"QRPayControl.s":       "a public Go control type",
+	"RemittancesControl.s": "a public Go control type",
+	"RequestsControl.s":    "a public Go control type",
+	"StepUpControl.s":      "a public Go control type",
+	"WebhooksControl.s":    "a public Go control type",
+	"stepper.sim":          "the dashboard's scratch simulator, a separate one it replays into",
+	"stateImage.root":      "the state image is positional over the simulator's fields",
+	"replayer.s":           "a replay drives the whole simulator: its HTTP handler, its clock and its Go control methods",
+}
+
+// TestWhoHoldsTheSimulator lists every struct field of the package whose
+// type is *Simulator (or Simulator) against simulatorHolders.
+func TestWhoHoldsTheSimulator(t *testing.T) {
+	t.Parallel()
+	_, files := simulatorFiles(t)
+	got := map[string]string{}
+	for name, f := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			ts, ok := n.(*ast.TypeSpec)
+			if !ok {
+				return true
+			}
+			st, ok := ts.Type.(*ast.StructType)
+			if !ok {
+				return true
+			}
+			for _, fl := range st.Fields.List {
+				typ := fl.Type
+				if se, ok := typ.(*ast.StarExpr); ok {
+					typ = se.X
+				}
+				if id, ok := typ.(*ast.Ident); !ok || id.Name != "Simulator" {
+					continue
+				}
+				for _, fn := range fl.Names {
+					got[ts.Name.Name+"."+fn.Name] = simulatorHolders[ts.Name.Name+"."+fn.Name]
+				}
+				if len(fl.Names) == 0 {
+					got[ts.Name.Name+".Simulator"] = simulatorHolders[ts.Name.Name+".Simulator"]
+				}
+			}
+			return true
+		})
+	}
+	if diff := cmp.Diff(simulatorHolders, got); diff != "" {
+		t.Errorf("types holding the *Simulator (-allowed +found; a new holder takes what it uses instead):\n%s", diff)
+	}
+}
