@@ -33,7 +33,7 @@ func (e *EventsControl) Emit(typ, object, id, externalMemberID, status string, v
 			return "", err
 		}
 		return inTx1(e.s, func(tx *kernel.Tx) (string, error) {
-			return e.s.emitEvent(tx, typ, object, id, externalMemberID, status, version, nil)
+			return e.s.wiring.ctl.emitEvent(tx, typ, object, id, externalMemberID, status, version, nil)
 		})
 	}, typ, object, id, externalMemberID, status, version)
 }
@@ -53,7 +53,7 @@ func (e *EventsControl) EmitExtra(typ, object, id, externalMemberID, status stri
 			return "", err
 		}
 		return inTx1(e.s, func(tx *kernel.Tx) (string, error) {
-			return e.s.emitEvent(tx, typ, object, id, externalMemberID, status, version, extra)
+			return e.s.wiring.ctl.emitEvent(tx, typ, object, id, externalMemberID, status, version, extra)
 		})
 	}, typ, object, id, externalMemberID, status, version, extra)
 }

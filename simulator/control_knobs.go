@@ -28,7 +28,8 @@ type goControlFunc func(r *http.Request, body []byte) (int, any, error)
 // controlGo registers a control route on pattern that runs fn without the
 // state lock held (fn calls the public Go methods), with the same request
 // id, body limit, JSON and error envelope as the other control routes.
-func (s *Simulator) controlGo(pattern string, fn goControlFunc) {
+func (ctl *controlAPI) controlGo(pattern string, fn goControlFunc) {
+	s := ctl.sim
 	s.st.controlRoutes = append(s.st.controlRoutes, pattern)
 	s.wiring.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		body, rerr := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
@@ -77,14 +78,15 @@ func notFoundIf(err error) error {
 	return errInvalidRequest(err.Error())
 }
 
-func (s *Simulator) registerKnobs() {
-	s.registerCardKnobs()
-	s.registerLineKnobs()
-	s.registerGatewayKnobs()
+func (ctl *controlAPI) registerKnobs() {
+	ctl.registerCardKnobs()
+	ctl.registerLineKnobs()
+	ctl.registerGatewayKnobs()
 }
 
-func (s *Simulator) registerCardKnobs() {
-	s.controlGo("POST /_sim/cards/limits", func(_ *http.Request, body []byte) (int, any, error) {
+func (ctl *controlAPI) registerCardKnobs() {
+	s := ctl.sim
+	ctl.controlGo("POST /_sim/cards/limits", func(_ *http.Request, body []byte) (int, any, error) {
 		var in struct {
 			FormFactor string `json:"form_factor"`
 			Limit      *int   `json:"limit"`
@@ -103,7 +105,7 @@ func (s *Simulator) registerCardKnobs() {
 		}
 		return http.StatusOK, map[string]any{"form_factor": in.FormFactor, "limit": *in.Limit}, nil
 	})
-	s.controlGo("POST /_sim/cards/bin_authorizations", func(_ *http.Request, body []byte) (int, any, error) {
+	ctl.controlGo("POST /_sim/cards/bin_authorizations", func(_ *http.Request, body []byte) (int, any, error) {
 		var in struct {
 			BINs []string `json:"bins"`
 		}
@@ -118,7 +120,7 @@ func (s *Simulator) registerCardKnobs() {
 		}
 		return http.StatusOK, map[string]any{"bins": in.BINs}, nil
 	})
-	s.controlGo("POST /_sim/cards/products/{id}/enabled", func(r *http.Request, body []byte) (int, any, error) {
+	ctl.controlGo("POST /_sim/cards/products/{id}/enabled", func(r *http.Request, body []byte) (int, any, error) {
 		var in struct {
 			Enabled *bool `json:"enabled"`
 		}
@@ -134,7 +136,7 @@ func (s *Simulator) registerCardKnobs() {
 		}
 		return http.StatusOK, map[string]any{"product_id": cardline.WithIDPrefix("cpd_", r.PathValue("id")), "enabled": on}, nil
 	})
-	s.controlGo("POST /_sim/members/{id}/card_penalty", func(r *http.Request, body []byte) (int, any, error) {
+	ctl.controlGo("POST /_sim/members/{id}/card_penalty", func(r *http.Request, body []byte) (int, any, error) {
 		var in struct {
 			Outstanding *bool `json:"outstanding"`
 		}
@@ -150,7 +152,7 @@ func (s *Simulator) registerCardKnobs() {
 		}
 		return http.StatusOK, map[string]any{"member": r.PathValue("id"), "outstanding": on}, nil
 	})
-	s.controlGo("POST /_sim/members/{id}/kyc_country", func(r *http.Request, body []byte) (int, any, error) {
+	ctl.controlGo("POST /_sim/members/{id}/kyc_country", func(r *http.Request, body []byte) (int, any, error) {
 		var in struct {
 			Country string `json:"country"`
 		}
@@ -166,7 +168,7 @@ func (s *Simulator) registerCardKnobs() {
 		}
 		return http.StatusOK, map[string]any{"member": r.PathValue("id"), "country": c}, nil
 	})
-	s.controlGo("POST /_sim/members/{id}/shipping_addresses", func(r *http.Request, body []byte) (int, any, error) {
+	ctl.controlGo("POST /_sim/members/{id}/shipping_addresses", func(r *http.Request, body []byte) (int, any, error) {
 		var in struct {
 			Country string `json:"country"`
 			Default bool   `json:"default"`
@@ -184,7 +186,7 @@ func (s *Simulator) registerCardKnobs() {
 		}
 		return http.StatusCreated, map[string]any{"id": id, "country": c, "is_default": in.Default}, nil
 	})
-	s.controlGo("POST /_sim/cards/{id}/refuse_close", func(r *http.Request, body []byte) (int, any, error) {
+	ctl.controlGo("POST /_sim/cards/{id}/refuse_close", func(r *http.Request, body []byte) (int, any, error) {
 		var in struct {
 			Refuse *bool `json:"refuse"`
 		}
@@ -200,7 +202,7 @@ func (s *Simulator) registerCardKnobs() {
 		}
 		return http.StatusOK, map[string]any{"id": cardline.WithIDPrefix("crd_", r.PathValue("id")), "refuse": on}, nil
 	})
-	s.controlGo("POST /_sim/cards/topups/upstream_timeout", func(_ *http.Request, body []byte) (int, any, error) {
+	ctl.controlGo("POST /_sim/cards/topups/upstream_timeout", func(_ *http.Request, body []byte) (int, any, error) {
 		var in struct {
 			Count *int `json:"count"`
 		}
@@ -216,14 +218,14 @@ func (s *Simulator) registerCardKnobs() {
 		}
 		return http.StatusOK, map[string]any{"count": n}, nil
 	})
-	s.control("GET /_sim/cards/{id}", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
+	ctl.control("GET /_sim/cards/{id}", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
 		out, err := s.st.cards.CardDetail(tx, r.PathValue("id"))
 		if err != nil {
 			return 0, nil, notFoundIf(err)
 		}
 		return http.StatusOK, out, nil
 	})
-	s.control("GET /_sim/cards/topups/{id}", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
+	ctl.control("GET /_sim/cards/topups/{id}", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
 		out, err := s.st.cards.TopUp(tx, r.PathValue("id"))
 		if err != nil {
 			return 0, nil, notFoundIf(err)
@@ -232,8 +234,9 @@ func (s *Simulator) registerCardKnobs() {
 	})
 }
 
-func (s *Simulator) registerLineKnobs() {
-	s.controlGo("POST /_sim/kyc/quick", func(_ *http.Request, body []byte) (int, any, error) {
+func (ctl *controlAPI) registerLineKnobs() {
+	s := ctl.sim
+	ctl.controlGo("POST /_sim/kyc/quick", func(_ *http.Request, body []byte) (int, any, error) {
 		var in struct {
 			Enabled *bool `json:"enabled"`
 			Pool    *int  `json:"pool"`
@@ -258,7 +261,7 @@ func (s *Simulator) registerLineKnobs() {
 		}
 		return http.StatusOK, map[string]any{"enabled": enabled, "pool": pool}, nil
 	})
-	s.controlGo("POST /_sim/members/{id}/funds_protection", func(r *http.Request, body []byte) (int, any, error) {
+	ctl.controlGo("POST /_sim/members/{id}/funds_protection", func(r *http.Request, body []byte) (int, any, error) {
 		var in struct {
 			Enabled *bool `json:"enabled"`
 		}
@@ -274,7 +277,7 @@ func (s *Simulator) registerLineKnobs() {
 		}
 		return http.StatusOK, map[string]any{"member": r.PathValue("id"), "funds_protection": on}, nil
 	})
-	s.controlGo("POST /_sim/merchant/prepaid/withdraw", func(_ *http.Request, body []byte) (int, any, error) {
+	ctl.controlGo("POST /_sim/merchant/prepaid/withdraw", func(_ *http.Request, body []byte) (int, any, error) {
 		var in struct {
 			Asset  string `json:"asset"`
 			Amount string `json:"amount"`
@@ -288,7 +291,7 @@ func (s *Simulator) registerLineKnobs() {
 		avail, locked := s.Merchant.PrepaidBalance(strings.ToUpper(strings.TrimSpace(in.Asset)))
 		return http.StatusOK, map[string]any{"asset": strings.ToUpper(strings.TrimSpace(in.Asset)), "available": avail.String(), "locked": locked.String()}, nil
 	})
-	s.controlGo("POST /_sim/merchant/pobo_subaccount", func(_ *http.Request, body []byte) (int, any, error) {
+	ctl.controlGo("POST /_sim/merchant/pobo_subaccount", func(_ *http.Request, body []byte) (int, any, error) {
 		var in struct {
 			Active *bool `json:"active"`
 		}
@@ -304,7 +307,7 @@ func (s *Simulator) registerLineKnobs() {
 		}
 		return http.StatusOK, map[string]any{"active": on}, nil
 	})
-	s.controlGo("POST /_sim/qrpay/line", func(_ *http.Request, body []byte) (int, any, error) {
+	ctl.controlGo("POST /_sim/qrpay/line", func(_ *http.Request, body []byte) (int, any, error) {
 		var in struct {
 			Enabled *bool `json:"enabled"`
 		}
@@ -320,7 +323,7 @@ func (s *Simulator) registerLineKnobs() {
 		}
 		return http.StatusOK, map[string]any{"enabled": on}, nil
 	})
-	s.controlGo("POST /_sim/qrpay/scenarios", func(_ *http.Request, body []byte) (int, any, error) {
+	ctl.controlGo("POST /_sim/qrpay/scenarios", func(_ *http.Request, body []byte) (int, any, error) {
 		var in struct {
 			CodeValue string   `json:"code_value"`
 			Scenarios []string `json:"scenarios"`
@@ -339,7 +342,7 @@ func (s *Simulator) registerLineKnobs() {
 		}
 		return http.StatusOK, map[string]any{"scenarios": in.Scenarios}, nil
 	})
-	s.controlGo("POST /_sim/qrpay/fiat_rates", func(_ *http.Request, body []byte) (int, any, error) {
+	ctl.controlGo("POST /_sim/qrpay/fiat_rates", func(_ *http.Request, body []byte) (int, any, error) {
 		var in struct {
 			Currency   string `json:"currency"`
 			USDPerUnit string `json:"usd_per_unit"`
@@ -356,11 +359,11 @@ func (s *Simulator) registerLineKnobs() {
 		}
 		return http.StatusOK, map[string]any{"currency": cur, "usd_per_unit": in.USDPerUnit}, nil
 	})
-	s.controlGo("GET /_sim/qrpay/upstream", func(*http.Request, []byte) (int, any, error) {
+	ctl.controlGo("GET /_sim/qrpay/upstream", func(*http.Request, []byte) (int, any, error) {
 		st := s.QRPay.UpstreamCalls()
 		return http.StatusOK, map[string]any{"quotes": st.Quotes, "notices": st.Notices}, nil
 	})
-	s.controlGo("GET /_sim/qrpay/orders/{id}/trace", func(r *http.Request, _ []byte) (int, any, error) {
+	ctl.controlGo("GET /_sim/qrpay/orders/{id}/trace", func(r *http.Request, _ []byte) (int, any, error) {
 		steps := s.QRPay.Trace(r.PathValue("id"))
 		if steps == nil {
 			return 0, nil, errNotFound("QR payment order")
@@ -369,8 +372,9 @@ func (s *Simulator) registerLineKnobs() {
 	})
 }
 
-func (s *Simulator) registerGatewayKnobs() {
-	s.controlGo("POST /_sim/merchant/write_quota", func(_ *http.Request, body []byte) (int, any, error) {
+func (ctl *controlAPI) registerGatewayKnobs() {
+	s := ctl.sim
+	ctl.controlGo("POST /_sim/merchant/write_quota", func(_ *http.Request, body []byte) (int, any, error) {
 		var in struct {
 			PerMinute *int `json:"per_minute"`
 		}
@@ -385,7 +389,7 @@ func (s *Simulator) registerGatewayKnobs() {
 		}
 		return http.StatusOK, map[string]any{"per_minute": *in.PerMinute}, nil
 	})
-	s.controlGo("POST /_sim/keys/{client_id}/sign", func(r *http.Request, body []byte) (int, any, error) {
+	ctl.controlGo("POST /_sim/keys/{client_id}/sign", func(r *http.Request, body []byte) (int, any, error) {
 		var in struct {
 			Method string `json:"method"`
 			Path   string `json:"path"`
@@ -401,7 +405,7 @@ func (s *Simulator) registerGatewayKnobs() {
 		}
 		return http.StatusOK, sig, nil
 	})
-	s.controlGo("POST /_sim/requests/in_progress", func(_ *http.Request, body []byte) (int, any, error) {
+	ctl.controlGo("POST /_sim/requests/in_progress", func(_ *http.Request, body []byte) (int, any, error) {
 		var in struct {
 			Method         string   `json:"method"`
 			Path           string   `json:"path"`

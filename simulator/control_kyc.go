@@ -13,7 +13,7 @@ type KYCControl struct{ s *Simulator }
 func (k *KYCControl) Update(memberID string) error {
 	return call1(k.s, "KYC.Update", func() error {
 		return unknownID("member", memberID, inTx(k.s, func(tx *kernel.Tx) error {
-			m, err := k.s.memberOf(memberID)
+			m, err := k.s.wiring.ctl.memberOf(memberID)
 			if err != nil {
 				return err
 			}
@@ -28,7 +28,7 @@ func (k *KYCControl) Update(memberID string) error {
 func (k *KYCControl) Approve(memberID string, level int) error {
 	return call1(k.s, "KYC.Approve", func() error {
 		return unknownID("member", memberID, inTx(k.s, func(tx *kernel.Tx) error {
-			m, err := k.s.memberOf(memberID)
+			m, err := k.s.wiring.ctl.memberOf(memberID)
 			if err != nil {
 				return err
 			}
@@ -46,7 +46,7 @@ func (k *KYCControl) Approve(memberID string, level int) error {
 func (k *KYCControl) Reject(memberID string) error {
 	return call1(k.s, "KYC.Reject", func() error {
 		return unknownID("member", memberID, inTx(k.s, func(tx *kernel.Tx) error {
-			m, err := k.s.memberOf(memberID)
+			m, err := k.s.wiring.ctl.memberOf(memberID)
 			if err != nil {
 				return err
 			}

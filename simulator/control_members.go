@@ -47,7 +47,7 @@ func (m *MembersControl) SetStatus(id, status string) error {
 func (m *MembersControl) SetFundsProtection(id string, on bool) error {
 	return call1(m.s, "Members.SetFundsProtection", func() error {
 		return unknownID("member", id, inTx(m.s, func(*kernel.Tx) error {
-			mem, err := m.s.memberOf(id)
+			mem, err := m.s.wiring.ctl.memberOf(id)
 			if err != nil {
 				return err
 			}

@@ -24,7 +24,7 @@ func (m *MerchantControl) Set(ms MerchantSettings) error {
 // action merchant/prepaid/topup, body {"asset", "amount"}.
 func (m *MerchantControl) TopUpPrepaid(asset, amount string) error {
 	return call1(m.s, "Merchant.TopUpPrepaid", func() error {
-		return m.s.badAsset(asset, inTx(m.s, func(tx *kernel.Tx) error { return m.s.st.merchant.TopUpPrepaid(tx, asset, amount) }))
+		return m.s.wiring.ctl.badAsset(asset, inTx(m.s, func(tx *kernel.Tx) error { return m.s.st.merchant.TopUpPrepaid(tx, asset, amount) }))
 	}, asset, amount)
 }
 
@@ -33,7 +33,7 @@ func (m *MerchantControl) TopUpPrepaid(asset, amount string) error {
 // play a merchant whose prepaid cannot fund a remittance.
 func (m *MerchantControl) WithdrawPrepaid(asset, amount string) error {
 	return call1(m.s, "Merchant.WithdrawPrepaid", func() error {
-		return m.s.badAsset(asset, inTx(m.s, func(tx *kernel.Tx) error { return m.s.st.merchant.WithdrawPrepaid(tx, asset, amount) }))
+		return m.s.wiring.ctl.badAsset(asset, inTx(m.s, func(tx *kernel.Tx) error { return m.s.st.merchant.WithdrawPrepaid(tx, asset, amount) }))
 	}, asset, amount)
 }
 

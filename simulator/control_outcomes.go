@@ -11,7 +11,7 @@ type OutcomesControl struct{ s *Simulator }
 // *NameError listing them, and nothing changes.
 func (o *OutcomesControl) Set(collection OutcomeCollection, m OutcomeMode) error {
 	return call1(o.s, "Outcomes.Set", func() error {
-		if err := o.s.checkCollection(collection); err != nil {
+		if err := o.s.wiring.ctl.checkCollection(collection); err != nil {
 			return err
 		}
 		o.s.setOutcome(string(collection), m)
@@ -27,7 +27,7 @@ func (o *OutcomesControl) SetObject(id string, m OutcomeMode) error {
 	return call1(o.s, "Outcomes.SetObject", func() error {
 		tx := o.s.k.Begin()
 		defer tx.End()
-		if err := o.s.checkOutcomeObject(tx, id); err != nil {
+		if err := o.s.wiring.ctl.checkOutcomeObject(tx, id); err != nil {
 			return err
 		}
 		o.s.setObjectOutcome(tx, id, m)

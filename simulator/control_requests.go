@@ -31,7 +31,7 @@ func (r *RequestsControl) StartInProgress(method, target, key string, body []byt
 		if err := checkWriteMethod(method); err != nil {
 			return err
 		}
-		if err := r.s.checkBusinessEndpoint(method, target); err != nil {
+		if err := r.s.wiring.ctl.checkBusinessEndpoint(method, target); err != nil {
 			return err
 		}
 		tx := r.s.k.Begin()

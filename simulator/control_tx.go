@@ -22,7 +22,8 @@ func inTx1[T any](s *Simulator, fn func(tx *kernel.Tx) (T, error)) (T, error) {
 
 // memberOf is the member of id (mem_ id, bare uuid or external_member_id)
 // for a Go control call, or not_found.
-func (s *Simulator) memberOf(id string) (*member, error) {
+func (ctl *controlAPI) memberOf(id string) (*member, error) {
+	s := ctl.sim
 	if m := s.st.members.ByAny(id); m != nil {
 		return m, nil
 	}

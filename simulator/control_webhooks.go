@@ -128,14 +128,14 @@ func (w *WebhooksControl) EnableEndpoint(id string) error {
 // Endpoints returns the configured endpoints in creation order.
 // Control API: GET /_sim/webhooks/endpoints.
 func (w *WebhooksControl) Endpoints() []WebhookEndpoint {
-	v, _ := inTx1(w.s, func(tx *kernel.Tx) ([]WebhookEndpoint, error) { return w.s.webhookEndpoints(tx), nil })
+	v, _ := inTx1(w.s, func(tx *kernel.Tx) ([]WebhookEndpoint, error) { return w.s.wiring.ctl.webhookEndpoints(tx), nil })
 	return v
 }
 
 // Deliveries returns every delivery row with its attempts, in the
 // order the rows were created. Control API: GET /_sim/webhooks/deliveries.
 func (w *WebhooksControl) Deliveries() []WebhookDelivery {
-	v, _ := inTx1(w.s, func(tx *kernel.Tx) ([]WebhookDelivery, error) { return w.s.webhookDeliveries(tx), nil })
+	v, _ := inTx1(w.s, func(tx *kernel.Tx) ([]WebhookDelivery, error) { return w.s.wiring.ctl.webhookDeliveries(tx), nil })
 	return v
 }
 

@@ -157,18 +157,19 @@ func (s *Simulator) redeliver(tx *kernel.Tx, id string) (any, error) {
 
 // registerDevTools serves the snapshot, the operator's redelivery and the
 // dashboard.
-func (s *Simulator) registerDevTools() {
-	s.control("GET /_sim/state", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+func (ctl *controlAPI) registerDevTools() {
+	s := ctl.sim
+	s.wiring.ctl.control("GET /_sim/state", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		return http.StatusOK, s.state(tx), nil
 	})
-	s.control("POST /_sim/webhooks/deliveries/{id}/redeliver", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
+	s.wiring.ctl.control("POST /_sim/webhooks/deliveries/{id}/redeliver", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
 		out, err := s.redeliver(tx, r.PathValue("id"))
 		if err != nil {
 			return 0, nil, err
 		}
 		return http.StatusOK, out, nil
 	})
-	s.registerUI()
+	s.wiring.ctl.registerUI()
 }
 
 func (s *Simulator) state(tx *kernel.Tx) StateSnapshot {
@@ -208,8 +209,8 @@ func (s *Simulator) state(tx *kernel.Tx) StateSnapshot {
 	st.Remittances = s.remitSnapshots(tx, hist)
 	st.Deposits = s.depositSnapshots(tx, hist)
 
-	st.WebhookEndpoints = s.webhookEndpoints(tx)
-	st.WebhookDeliveries = newestFirst(s.webhookDeliveries(tx))
+	st.WebhookEndpoints = s.wiring.ctl.webhookEndpoints(tx)
+	st.WebhookDeliveries = newestFirst(s.wiring.ctl.webhookDeliveries(tx))
 	events := make([]Event, len(s.st.events))
 	for i, e := range s.st.events {
 		events[i] = Event(*e)

@@ -80,7 +80,7 @@ func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	raw := rawRequestPath(r)
 	guarded := isControlPath(raw) && fromNetwork(r) && captureOf(r).replay == nil
-	if guarded && !s.guardControl(w, r, s.controlAccess(r, raw)) {
+	if guarded && !s.wiring.ctl.guardControl(w, r, s.wiring.ctl.controlAccess(r, raw)) {
 		return
 	}
 	if raw == "/_sim" {
@@ -105,7 +105,7 @@ func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveNotFound(w, r)
 		return
 	}
-	if guarded && isWrite(r.Method) && s.servesControl(r) && !s.guardControl(w, r, controlWriteRefusal(r)) {
+	if guarded && isWrite(r.Method) && s.wiring.ctl.servesControl(r) && !s.wiring.ctl.guardControl(w, r, controlWriteRefusal(r)) {
 		return
 	}
 	s.wiring.mux.ServeHTTP(w, r)
@@ -188,7 +188,7 @@ func (s *Simulator) allowedMethods(r *http.Request) []string {
 		switch {
 		case pattern == actionPattern:
 			// s.actions is filled before the simulator serves and only read after.
-			if _, _, _, ok := s.lookupAction(strings.TrimPrefix(r.URL.Path, "/_sim/")); ok {
+			if _, _, _, ok := s.wiring.ctl.lookupAction(strings.TrimPrefix(r.URL.Path, "/_sim/")); ok {
 				out = append(out, m)
 			}
 		case pattern != "" && !catchAllPatterns[pattern] && s.endpointServes(pattern, r.URL.Path):

@@ -45,8 +45,9 @@ func (s *Simulator) CheckInvariants() error {
 // registerInvariants serves GET /_sim/invariants: {"hold": bool,
 // "violations": [...]}, what CheckInvariants reports, for clients outside
 // Go.
-func (s *Simulator) registerInvariants() {
-	s.control("GET /_sim/invariants", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+func (ctl *controlAPI) registerInvariants() {
+	s := ctl.sim
+	s.wiring.ctl.control("GET /_sim/invariants", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		v := s.invariantViolations(tx)
 		if v == nil {
 			v = []string{}

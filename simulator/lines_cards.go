@@ -23,7 +23,8 @@ const CollectionCardClosures OutcomeCollection = "cards/closures"
 // registerCards builds the card line (its secret drawn from the seeded
 // source), registers its outcome success paths, its endpoints and its
 // control actions.
-func (s *Simulator) registerCards() {
+func (ctl *controlAPI) registerCards() {
+	s := ctl.sim
 	var key [32]byte
 	for i := 0; i < len(key); i += 8 {
 		binary.LittleEndian.PutUint64(key[i:], s.st.rng.Uint64())
@@ -37,12 +38,13 @@ func (s *Simulator) registerCards() {
 	for _, e := range s.st.cards.Endpoints() {
 		s.register(e)
 	}
-	s.registerCardActions()
+	ctl.registerCardActions()
 }
 
 // registerCardActions registers the card line's control actions. Each has a
 // method on CardsControl of the same meaning.
-func (s *Simulator) registerCardActions() {
+func (ctl *controlAPI) registerCardActions() {
+	s := ctl.sim
 	cardAction := func(f func(tx *kernel.Tx, id string) (map[string]any, error)) actionFunc {
 		return func(tx *kernel.Tx, id string, _ []byte) (any, error) { return f(tx, id) }
 	}
@@ -106,7 +108,7 @@ func (s *Simulator) registerCardActions() {
 		}
 		return CardPlastic(p), nil
 	}
-	s.control("GET /_sim/cards/secure-sessions/{id}", s.st.cards.SecureSessionPage)
+	ctl.control("GET /_sim/cards/secure-sessions/{id}", s.st.cards.SecureSessionPage)
 	s.wiring.actions["cards/topups/credit"] = topUpAction(s.st.cards.CreditTopUp)
 	s.wiring.actions["cards/topups/reject"] = topUpAction(s.st.cards.RejectTopUp)
 	s.wiring.actions["cards/topups/timeout"] = topUpAction(s.st.cards.TimeoutTopUp)

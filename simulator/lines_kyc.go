@@ -8,7 +8,8 @@ import (
 // The KYC line (internal/kyc): its registration, its control actions and
 // Go control calls, and its host.
 
-func (s *Simulator) registerKYC() {
+func (ctl *controlAPI) registerKYC() {
+	s := ctl.sim
 	s.st.kyc = kyc.New(kycHost{s})
 	for _, e := range s.st.kyc.Endpoints() {
 		s.register(e)
@@ -59,7 +60,7 @@ func (s *Simulator) registerKYC() {
 		}
 		return kyc.BindingJSON(b), nil
 	}
-	s.registerMembers()
+	ctl.registerMembers()
 }
 
 // kycHost is the KYC line's kyc.Host.

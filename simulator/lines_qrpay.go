@@ -19,7 +19,8 @@ const qrUpstreamLine = "qrpay"
 // registerQRPay builds the QR payment line, registers its endpoints, its
 // outcome success path and its control actions qrpay/orders/{id}/complete,
 // fail, refund and timeout.
-func (s *Simulator) registerQRPay() {
+func (ctl *controlAPI) registerQRPay() {
+	s := ctl.sim
 	s.st.qr = qrpay.New(qrpayHost{s})
 	// The acquirer's success path of an order in flight (outcome.go).
 	s.onOutcome(CollectionQROrders, s.st.qr.OutcomeSuccess)

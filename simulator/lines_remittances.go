@@ -13,7 +13,8 @@ import (
 // registerRemittances builds the remittance line, registers its endpoints,
 // its outcome success path and its control actions, and the merchant
 // prepaid top-up, which advances the remittances waiting for it.
-func (s *Simulator) registerRemittances() {
+func (ctl *controlAPI) registerRemittances() {
+	s := ctl.sim
 	s.st.remit = remittances.New(remitHost{s})
 	s.onOutcome(CollectionRemittances, s.st.remit.Succeed)
 	for _, e := range s.st.remit.Endpoints() {

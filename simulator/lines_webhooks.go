@@ -21,12 +21,13 @@ func newWebhooksLine(s *Simulator) *hookline.Line {
 // registerWebhooks registers the webhook line's endpoints and the control
 // API of webhooks (/_sim/webhooks/...). The flush, which delivers over HTTP
 // outside the state lock, is webhooks_flush.go.
-func (s *Simulator) registerWebhooks() {
+func (ctl *controlAPI) registerWebhooks() {
+	s := ctl.sim
 	for _, e := range s.st.webhooks.Endpoints() {
 		s.register(e)
 	}
 
-	s.control("POST /_sim/webhooks/endpoints", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
+	ctl.control("POST /_sim/webhooks/endpoints", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
 		var in WebhookEndpointConfig
 		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
@@ -44,33 +45,33 @@ func (s *Simulator) registerWebhooks() {
 			"environment": out.Environment, "created_at": out.CreatedAt,
 		}, nil
 	})
-	s.control("GET /_sim/webhooks/endpoints", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		return http.StatusOK, map[string]any{"endpoints": s.webhookEndpoints(tx)}, nil
+	ctl.control("GET /_sim/webhooks/endpoints", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+		return http.StatusOK, map[string]any{"endpoints": ctl.webhookEndpoints(tx)}, nil
 	})
-	s.control("DELETE /_sim/webhooks/endpoints/{id}", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
+	ctl.control("DELETE /_sim/webhooks/endpoints/{id}", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
 		if err := s.st.webhooks.RemoveEndpoint(tx, r.PathValue("id")); err != nil {
 			return 0, nil, err
 		}
 		return http.StatusOK, map[string]any{"id": r.PathValue("id"), "deleted": true}, nil
 	})
-	s.control("POST /_sim/webhooks/endpoints/{id}/disable", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
+	ctl.control("POST /_sim/webhooks/endpoints/{id}/disable", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
 		v, err := s.st.webhooks.SetEndpointDisabled(tx, r.PathValue("id"), true)
 		if err != nil {
 			return 0, nil, err
 		}
 		return http.StatusOK, webhookEndpointOf(v), nil
 	})
-	s.control("POST /_sim/webhooks/endpoints/{id}/enable", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
+	ctl.control("POST /_sim/webhooks/endpoints/{id}/enable", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
 		v, err := s.st.webhooks.SetEndpointDisabled(tx, r.PathValue("id"), false)
 		if err != nil {
 			return 0, nil, err
 		}
 		return http.StatusOK, webhookEndpointOf(v), nil
 	})
-	s.control("GET /_sim/webhooks/deliveries", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		return http.StatusOK, map[string]any{"deliveries": s.webhookDeliveries(tx)}, nil
+	ctl.control("GET /_sim/webhooks/deliveries", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+		return http.StatusOK, map[string]any{"deliveries": ctl.webhookDeliveries(tx)}, nil
 	})
-	s.control("POST /_sim/webhooks/events", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
+	ctl.control("POST /_sim/webhooks/events", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
 		var in struct {
 			EventType        string         `json:"event_type"`
 			Object           string         `json:"object"`
@@ -94,13 +95,13 @@ func (s *Simulator) registerWebhooks() {
 		if err := checkEventType(in.EventType); err != nil {
 			return 0, nil, err
 		}
-		id, err := s.emitEvent(tx, in.EventType, in.Object, in.ID, in.ExternalMemberID, in.Status, version, in.Extra)
+		id, err := ctl.emitEvent(tx, in.EventType, in.Object, in.ID, in.ExternalMemberID, in.Status, version, in.Extra)
 		if err != nil {
 			return 0, nil, err
 		}
 		return http.StatusCreated, map[string]any{"event_id": id}, nil
 	})
-	s.control("POST /_sim/webhooks/auto", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
+	ctl.control("POST /_sim/webhooks/auto", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
 		var in struct {
 			Enabled bool `json:"enabled"`
 		}
@@ -111,7 +112,7 @@ func (s *Simulator) registerWebhooks() {
 		return http.StatusOK, map[string]any{"enabled": in.Enabled}, nil
 	})
 	// Flush delivers over HTTP, so it must not run under the state lock (a
-	// receiver may call back into the simulator): it is not a s.control
+	// receiver may call back into the simulator): it is not a ctl.control
 	// endpoint.
 	s.wiring.mux.HandleFunc("POST /_sim/webhooks/flush", func(w http.ResponseWriter, r *http.Request) {
 		id := s.controlRequestID(w)

@@ -7,7 +7,8 @@ import (
 
 // registerMembers serves GET /v1/members/{id} and the member control actions.
 // It is called from registerKYC, the member-facing product line.
-func (s *Simulator) registerMembers() {
+func (ctl *controlAPI) registerMembers() {
+	s := ctl.sim
 	for _, e := range s.st.members.Endpoints() {
 		s.register(e)
 	}

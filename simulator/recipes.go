@@ -19,8 +19,8 @@ import (
 // simulator emit webhook events.)
 
 // registerRecipes serves GET /_sim/recipes.
-func (s *Simulator) registerRecipes() {
-	s.controlGo("GET /_sim/recipes", func(*http.Request, []byte) (int, any, error) {
+func (ctl *controlAPI) registerRecipes() {
+	ctl.controlGo("GET /_sim/recipes", func(*http.Request, []byte) (int, any, error) {
 		return http.StatusOK, map[string]any{"recipes": ErrorRecipes()}, nil
 	})
 }

@@ -24,8 +24,8 @@ import (
 )
 
 // routePatterns reads every route pattern the package registers, from its
-// source: the string given to s.wiring.mux.HandleFunc, s.wiring.mux.Handle, s.control
-// and s.controlGo (those are in goRoutes too: they run Go control methods,
+// source: the string given to s.wiring.mux.HandleFunc, s.wiring.mux.Handle, s.wiring.ctl.control
+// and s.wiring.ctl.controlGo (those are in goRoutes too: they run Go control methods,
 // which log themselves). A pattern that is not a string literal fails the
 // test, so none escapes the list. Business endpoints (s.register) come from
 // Routes.

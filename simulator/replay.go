@@ -331,7 +331,7 @@ func requestOf(in *recordedInput) (*http.Request, error) {
 
 // call runs a recorded Go control call through the method it names.
 func (p *replayer) call(in *recordedInput) error {
-	fn, err := p.s.controlMethod(in.Call)
+	fn, err := p.s.wiring.ctl.controlMethod(in.Call)
 	if err != nil {
 		return err
 	}
@@ -376,7 +376,8 @@ func (f *Fault) replayArg() {
 
 // controlMethod finds a method of the Go control API by its recorded name:
 // "Field.Method" for the control types, "Method" for *Simulator.
-func (s *Simulator) controlMethod(name string) (reflect.Value, error) {
+func (ctl *controlAPI) controlMethod(name string) (reflect.Value, error) {
+	s := ctl.sim
 	field, method, ok := strings.Cut(name, ".")
 	v := reflect.ValueOf(s)
 	if ok {

@@ -176,6 +176,8 @@ type wiring struct {
 	// replayBase, set while a recording is replayed, is the address the
 	// recorded simulator served at (URL answers it).
 	replayBase string
+	// ctl serves the control API under /_sim (control.go).
+	ctl *controlAPI
 }
 
 // actionFunc drives an upstream outcome from the control API. id is the
@@ -280,6 +282,7 @@ func build(o options) (*Simulator, error) {
 			mux:     http.NewServeMux(),
 		},
 	}
+	s.wiring.ctl = &controlAPI{sim: s}
 	s.st.members.Init(membersHost{s})
 	s.st.stepUp.Init(stepUpHost{s})
 	s.st.webhooks = newWebhooksLine(s)
@@ -508,16 +511,16 @@ func (s *Simulator) emit(tx *kernel.Tx, typ, object, objectID string, m *member,
 // registerAll registers the gateway, the control API and every product line.
 func (s *Simulator) registerAll(tx *kernel.Tx) {
 	s.registerGateway()
-	s.registerControl()
-	s.registerInvariants()
+	s.wiring.ctl.registerControl()
+	s.wiring.ctl.registerInvariants()
 	s.registerAssets()
-	s.registerQRPay()
-	s.registerCards()
-	s.registerRemittances()
-	s.registerDeposits()
-	s.registerKYC()
-	s.registerWebhooks()
-	s.registerDevTools()
-	s.registerOpenAPI()
-	s.registerRecording()
+	s.wiring.ctl.registerQRPay()
+	s.wiring.ctl.registerCards()
+	s.wiring.ctl.registerRemittances()
+	s.wiring.ctl.registerDeposits()
+	s.wiring.ctl.registerKYC()
+	s.wiring.ctl.registerWebhooks()
+	s.wiring.ctl.registerDevTools()
+	s.wiring.ctl.registerOpenAPI()
+	s.wiring.ctl.registerRecording()
 }

@@ -6,7 +6,8 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
-func (s *Simulator) emitEvent(tx *kernel.Tx, typ, object, id, ext, status string, version int64, extra map[string]any) (string, error) {
+func (ctl *controlAPI) emitEvent(tx *kernel.Tx, typ, object, id, ext, status string, version int64, extra map[string]any) (string, error) {
+	s := ctl.sim
 	typ, object, id, ext = strings.TrimSpace(typ), strings.TrimSpace(object), strings.TrimSpace(id), strings.TrimSpace(ext)
 	var missing []string
 	for _, f := range []struct{ k, v string }{{"event_type", typ}, {"object", object}, {"id", id}} {
@@ -36,7 +37,8 @@ func (s *Simulator) emitEvent(tx *kernel.Tx, typ, object, id, ext, status string
 }
 
 // webhookEndpoints returns the configured endpoints in creation order.
-func (s *Simulator) webhookEndpoints(tx *kernel.Tx) []WebhookEndpoint {
+func (ctl *controlAPI) webhookEndpoints(tx *kernel.Tx) []WebhookEndpoint {
+	s := ctl.sim
 	views := s.st.webhooks.EndpointList(tx)
 	out := make([]WebhookEndpoint, 0, len(views))
 	for _, v := range views {
@@ -46,7 +48,8 @@ func (s *Simulator) webhookEndpoints(tx *kernel.Tx) []WebhookEndpoint {
 }
 
 // webhookDeliveries returns every delivery row, in creation order.
-func (s *Simulator) webhookDeliveries(tx *kernel.Tx) []WebhookDelivery {
+func (ctl *controlAPI) webhookDeliveries(tx *kernel.Tx) []WebhookDelivery {
+	s := ctl.sim
 	views := s.st.webhooks.Deliveries(tx)
 	out := make([]WebhookDelivery, 0, len(views))
 	for _, v := range views {
