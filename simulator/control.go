@@ -457,8 +457,7 @@ func (ctl *controlAPI) registerControl() {
 	s.wiring.mux.HandleFunc("/_sim/{rest...}", func(w http.ResponseWriter, r *http.Request) {
 		s.controlNotFound(w, r, "")
 	})
-	ctl.registerKnobs()
-	ctl.registerRecipes()
+	ctl.registerDeclared()
 }
 
 // lookupAction resolves "a/b/<id>/<action>" to s.wiring.actions["a/b/<action>"]
@@ -497,9 +496,19 @@ func (s *Simulator) Actions() []string {
 // with a JSON body (nil for none), as POST /_sim/<collection>/<id>/<action>
 // would, and returns its JSON answer.
 func (s *Simulator) Action(key, id string, body []byte) (json.RawMessage, error) {
-	return call2(s, "Action", func() (json.RawMessage, error) { return s.wiring.ctl.action(key, id, body) }, key, id, body)
+	return call2(s, ctlAction, func() (json.RawMessage, error) { return s.wiring.ctl.action(key, id, body) }, key, id, body)
 }
 
+// ctlAction is the name Action records its calls under.
+const ctlAction = "Action"
+
+// actionControls declares Action (control_decl.go); its routes are the
+// object actions, POST /_sim/{collection...}/{id}/{action}.
+var actionControls = []controlDecl{
+	{name: ctlAction, bind: func(s *Simulator) any { return s.Action }},
+}
+
+// action runs the control action key on id (Action).
 func (ctl *controlAPI) action(key, id string, body []byte) (json.RawMessage, error) {
 	s := ctl.sim
 	tx := s.k.Begin()

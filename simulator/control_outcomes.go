@@ -1,5 +1,7 @@
 package simulator
 
+import ()
+
 // OutcomesControl decides when upstream outcomes happen by themselves
 // (sim.Outcomes): manual (the default: a test drives each one), immediate,
 // or after a delay on the simulator clock. Control API: POST /_sim/outcomes.
@@ -10,7 +12,7 @@ type OutcomesControl struct{ s *Simulator }
 // that is not one of the Collection constants is refused with a
 // *NameError listing them, and nothing changes.
 func (o *OutcomesControl) Set(collection OutcomeCollection, m OutcomeMode) error {
-	return call1(o.s, "Outcomes.Set", func() error {
+	return call1(o.s, ctlOutcomesSet, func() error {
 		if err := o.s.wiring.ctl.checkCollection(collection); err != nil {
 			return err
 		}
@@ -24,7 +26,7 @@ func (o *OutcomesControl) Set(collection OutcomeCollection, m OutcomeMode) error
 // An id that names no QR order, card application, card, card top-up or
 // remittance is refused with a *NameError (NotFound), and nothing changes.
 func (o *OutcomesControl) SetObject(id string, m OutcomeMode) error {
-	return call1(o.s, "Outcomes.SetObject", func() error {
+	return call1(o.s, ctlOutcomesSetObject, func() error {
 		tx := o.s.k.Begin()
 		defer tx.End()
 		if err := o.s.wiring.ctl.checkOutcomeObject(tx, id); err != nil {
@@ -33,4 +35,18 @@ func (o *OutcomesControl) SetObject(id string, m OutcomeMode) error {
 		o.s.setObjectOutcome(tx, id, m)
 		return nil
 	}, id, m)
+}
+
+// The names the Outcomes control methods record their calls under, each declared
+// once and used by its method and by outcomesControls.
+const (
+	ctlOutcomesSet       = "Outcomes.Set"
+	ctlOutcomesSetObject = "Outcomes.SetObject"
+)
+
+// outcomesControls declares the outcomes control methods and the routes that call them
+// (control_decl.go), the routes in their registration order.
+var outcomesControls = []controlDecl{
+	{name: ctlOutcomesSet, bind: func(s *Simulator) any { return s.Outcomes.Set }},
+	{name: ctlOutcomesSetObject, bind: func(s *Simulator) any { return s.Outcomes.SetObject }},
 }

@@ -1,6 +1,8 @@
 package simulator
 
-import "github.com/mwallet/mwallet-go/simulator/internal/kernel"
+import (
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+)
 
 // A Go control call runs in a transaction of its own, begun here: the
 // control method itself says what it does in the line, and the kernel holds
