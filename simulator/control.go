@@ -190,20 +190,23 @@ func decodeControl(body []byte, v any) error {
 	return nil
 }
 
-func (ctl *controlAPI) registerControl() {
-	s := ctl.sim
-	ctl.control("GET /_sim/credentials", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+// coreControls declares the control routes that no Go control method
+// mirrors line by line: the credentials, stats, clock, members, merchant,
+// Keys, faults, journal, events, ledger, outcome modes, step-up screen and
+// the object actions (POST /_sim/{rest...}), each answered in a
+// transaction of the control API (control_decl.go). They register first,
+// in this order (the order is part of the state image).
+var coreControls = []controlDecl{
+	{route: "GET /_sim/credentials", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		return http.StatusOK, s.st.creds, nil
-	})
-
-	// Clock.
-	ctl.control("GET /_sim/stats", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+	}},
+	{route: "GET /_sim/stats", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		return http.StatusOK, s.stats(tx), nil
-	})
-	ctl.control("GET /_sim/clock", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		return http.StatusOK, ctl.clockJSON(), nil
-	})
-	ctl.control("POST /_sim/clock", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
+	}},
+	{route: "GET /_sim/clock", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+		return http.StatusOK, s.wiring.ctl.clockJSON(), nil
+	}},
+	{route: "POST /_sim/clock", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
 		var in struct {
 			AdvanceSeconds *float64 `json:"advance_seconds"`
 			Advance        string   `json:"advance"`
@@ -225,11 +228,9 @@ func (ctl *controlAPI) registerControl() {
 			}
 		}
 		s.advance(tx, d)
-		return http.StatusOK, ctl.clockJSON(), nil
-	})
-
-	// Members.
-	ctl.control("POST /_sim/members", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
+		return http.StatusOK, s.wiring.ctl.clockJSON(), nil
+	}},
+	{route: "POST /_sim/members", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
 		var in struct {
 			ExternalMemberID string            `json:"external_member_id"`
 			KYCLevel         int               `json:"kyc_level"`
@@ -249,27 +250,25 @@ func (ctl *controlAPI) registerControl() {
 			return 0, nil, err
 		}
 		return http.StatusCreated, s.memberControlJSON(m), nil
-	})
-	ctl.control("GET /_sim/members", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+	}},
+	{route: "GET /_sim/members", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		out := make([]map[string]any, 0, len(s.st.members.All()))
 		for _, m := range s.st.members.All() {
 			out = append(out, s.memberControlJSON(m))
 		}
 		return http.StatusOK, map[string]any{"data": out}, nil
-	})
-	ctl.control("GET /_sim/members/{id}", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
+	}},
+	{route: "GET /_sim/members/{id}", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
 		m := s.st.members.ByAny(r.PathValue("id"))
 		if m == nil {
 			return 0, nil, errNotFound("member")
 		}
 		return http.StatusOK, s.memberControlJSON(m), nil
-	})
-
-	// Merchant and Keys.
-	ctl.control("GET /_sim/merchant", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+	}},
+	{route: "GET /_sim/merchant", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		return http.StatusOK, s.st.merchant.JSON(tx), nil
-	})
-	ctl.control("POST /_sim/merchant", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
+	}},
+	{route: "POST /_sim/merchant", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
 		var in merchantJSONIn
 		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
@@ -278,8 +277,8 @@ func (ctl *controlAPI) registerControl() {
 			return 0, nil, err
 		}
 		return http.StatusOK, s.st.merchant.JSON(tx), nil
-	})
-	ctl.control("GET /_sim/keys", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+	}},
+	{route: "GET /_sim/keys", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		ids := make([]string, 0, len(s.st.keys))
 		for id := range s.st.keys {
 			ids = append(ids, id)
@@ -290,8 +289,8 @@ func (ctl *controlAPI) registerControl() {
 			out = append(out, s.keyJSON(s.st.keys[id], false))
 		}
 		return http.StatusOK, map[string]any{"data": out}, nil
-	})
-	ctl.control("POST /_sim/keys", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
+	}},
+	{route: "POST /_sim/keys", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
 		var in keyJSONIn
 		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
@@ -304,15 +303,15 @@ func (ctl *controlAPI) registerControl() {
 			return 0, nil, err
 		}
 		return http.StatusCreated, s.keyJSON(k, true), nil
-	})
-	ctl.control("GET /_sim/keys/{client_id}", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
+	}},
+	{route: "GET /_sim/keys/{client_id}", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
 		k := s.st.keys[r.PathValue("client_id")]
 		if k == nil {
 			return 0, nil, errNotFound("key")
 		}
 		return http.StatusOK, s.keyJSON(k, false), nil
-	})
-	ctl.control("POST /_sim/keys/{client_id}", func(tx *kernel.Tx, r *http.Request, body []byte) (int, any, error) {
+	}},
+	{route: "POST /_sim/keys/{client_id}", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, body []byte) (int, any, error) {
 		var in keyJSONIn
 		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
@@ -321,13 +320,11 @@ func (ctl *controlAPI) registerControl() {
 			return 0, nil, err
 		}
 		return http.StatusOK, s.keyJSON(s.st.keys[r.PathValue("client_id")], false), nil
-	})
-
-	// Faults.
-	ctl.control("GET /_sim/faults", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+	}},
+	{route: "GET /_sim/faults", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		return http.StatusOK, map[string]any{"data": s.faults(tx)}, nil
-	})
-	ctl.control("POST /_sim/faults", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
+	}},
+	{route: "POST /_sim/faults", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
 		var f Fault
 		if err := decodeControl(body, &f); err != nil {
 			return 0, nil, err
@@ -339,14 +336,12 @@ func (ctl *controlAPI) registerControl() {
 			return 0, nil, err
 		}
 		return http.StatusCreated, map[string]any{"data": s.faults(tx)}, nil
-	})
-	ctl.control("DELETE /_sim/faults", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+	}},
+	{route: "DELETE /_sim/faults", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		s.st.gw.faults = nil
 		return http.StatusOK, map[string]any{"data": []Fault{}}, nil
-	})
-
-	// Request journal.
-	ctl.control("GET /_sim/requests", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
+	}},
+	{route: "GET /_sim/requests", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
 		out := s.st.gw.journal.list()
 		if v := r.URL.Query().Get("limit"); v != "" {
 			if n, err := strconv.Atoi(v); err == nil && n >= 0 && n < len(out) {
@@ -354,31 +349,27 @@ func (ctl *controlAPI) registerControl() {
 			}
 		}
 		return http.StatusOK, map[string]any{"data": out}, nil
-	})
-	ctl.control("DELETE /_sim/requests", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+	}},
+	{route: "DELETE /_sim/requests", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		s.st.gw.journal.reset()
 		return http.StatusOK, map[string]any{"data": []RequestRecord{}}, nil
-	})
-
-	// Events and ledger, for inspection.
-	ctl.control("GET /_sim/events", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+	}},
+	{route: "GET /_sim/events", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		out := make([]Event, len(s.st.events))
 		for i, e := range s.st.events {
 			out[i] = Event(*e)
 		}
 		return http.StatusOK, map[string]any{"data": out}, nil
-	})
-	ctl.control("GET /_sim/ledger", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+	}},
+	{route: "GET /_sim/ledger", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		out := map[string]any{"balanced": true, "entries": s.st.ledger.Entries()}
 		if err := s.st.ledger.Check(); err != nil {
 			out["balanced"] = false
 			out["error"] = err.Error()
 		}
 		return http.StatusOK, out, nil
-	})
-
-	// Upstream outcome modes.
-	ctl.control("POST /_sim/outcomes", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
+	}},
+	{route: "POST /_sim/outcomes", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
 		var in struct {
 			Collection string `json:"collection"`
 			ObjectID   string `json:"object_id"`
@@ -396,12 +387,12 @@ func (ctl *controlAPI) registerControl() {
 			return 0, nil, errInvalidRequest("send collection or object_id, not both")
 		case in.Collection != "":
 			c := strings.Trim(in.Collection, "/")
-			if err := ctl.checkCollection(OutcomeCollection(c)); err != nil {
+			if err := s.wiring.ctl.checkCollection(OutcomeCollection(c)); err != nil {
 				return 0, nil, err
 			}
 			s.outcomes().byCollection[c] = m
 		case in.ObjectID != "":
-			if err := ctl.checkOutcomeObject(tx, in.ObjectID); err != nil {
+			if err := s.wiring.ctl.checkOutcomeObject(tx, in.ObjectID); err != nil {
 				return 0, nil, err
 			}
 			s.setObjectOutcome(tx, in.ObjectID, m)
@@ -409,10 +400,8 @@ func (ctl *controlAPI) registerControl() {
 			return 0, nil, errInvalidRequest("collection or object_id is required")
 		}
 		return http.StatusOK, map[string]any{"collection": in.Collection, "object_id": in.ObjectID, "mode": m.String()}, nil
-	})
-
-	// Step-up: the hosted screen and its completion.
-	ctl.control("GET /_sim/step-up/{challenge_id}", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
+	}},
+	{route: "GET /_sim/step-up/{challenge_id}", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
 		ch, ok := s.st.stepUp.Get(r.PathValue("challenge_id"))
 		if !ok {
 			return 0, nil, errNotFound("step-up challenge")
@@ -422,8 +411,8 @@ func (ctl *controlAPI) registerControl() {
 			"expires_at": ch.ExpiresAt.Unix(),
 			"complete":   "POST /_sim/step-up/" + ch.ID + "/complete",
 		}, nil
-	})
-	ctl.control("POST /_sim/step-up/{challenge_id}/complete", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
+	}},
+	{route: "POST /_sim/step-up/{challenge_id}/complete", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
 		id := r.PathValue("challenge_id")
 		if _, ok := s.st.stepUp.Get(id); !ok {
 			return 0, nil, errNotFound("step-up challenge")
@@ -432,11 +421,9 @@ func (ctl *controlAPI) registerControl() {
 			return 0, nil, newErr("state_invalid", err.Error())
 		}
 		return http.StatusOK, map[string]any{"challenge_id": id, "completed": true}, nil
-	})
-
-	// Object actions: POST /_sim/{collection...}/{id}/{action}.
-	ctl.control("POST /_sim/{rest...}", func(tx *kernel.Tx, r *http.Request, body []byte) (int, any, error) {
-		key, fn, id, ok := ctl.lookupAction(r.PathValue("rest"))
+	}},
+	{route: "POST /_sim/{rest...}", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, body []byte) (int, any, error) {
+		key, fn, id, ok := s.wiring.ctl.lookupAction(r.PathValue("rest"))
 		if !ok {
 			// A path served with other methods (POST /_sim/stats) answers
 			// as the router does, with Allow.
@@ -445,7 +432,7 @@ func (ctl *controlAPI) registerControl() {
 			}
 			return 0, nil, errNotFound("control action " + r.URL.Path)
 		}
-		out, err := ctl.runAction(tx, key, fn, id, body)
+		out, err := s.wiring.ctl.runAction(tx, key, fn, id, body)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -453,11 +440,17 @@ func (ctl *controlAPI) registerControl() {
 			out = map[string]any{"ok": true}
 		}
 		return http.StatusOK, out, nil
-	})
+	}},
+}
+
+// registerControl registers the declared control routes (control_decl.go)
+// and answers every other path under /_sim as the router does.
+func (ctl *controlAPI) registerControl() {
+	s := ctl.sim
+	ctl.registerDeclared()
 	s.wiring.mux.HandleFunc("/_sim/{rest...}", func(w http.ResponseWriter, r *http.Request) {
 		s.controlNotFound(w, r, "")
 	})
-	ctl.registerDeclared()
 }
 
 // lookupAction resolves "a/b/<id>/<action>" to s.wiring.actions["a/b/<action>"]

@@ -62,7 +62,7 @@ var controlByName map[string]*controlDecl
 
 func init() {
 	controlTables = [][]controlDecl{
-		cardsControls, kycControls, membersControls, merchantControls, qrpayControls,
+		coreControls, cardsControls, kycControls, membersControls, merchantControls, qrpayControls,
 		merchantQuotaControls, keysControls, requestsControls, recipesControls,
 		clockControls, eventsControls, faultsControls, outcomesControls, remittancesControls,
 		stepUpControls, webhooksControls, actionControls,
