@@ -57,6 +57,11 @@ type controlDecl struct {
 // Filled by init, as the tables' functions reach the tables themselves.
 var controlTables [][]controlDecl
 
+// placedTables are the tables of routes that have no Go method and
+// register in their place among the lines' registrations (registerAll),
+// each with registerTable where its comment says.
+var placedTables [][]controlDecl
+
 // controlByName indexes the declared Go methods by name (init).
 var controlByName map[string]*controlDecl
 
@@ -67,6 +72,7 @@ func init() {
 		clockControls, eventsControls, faultsControls, outcomesControls, remittancesControls,
 		stepUpControls, webhooksControls, actionControls,
 	}
+	placedTables = [][]controlDecl{invariantsRoutes, cardsRoutes, webhooksRoutes, devtoolsRoutes, recordingRoutes}
 	controlByName = map[string]*controlDecl{}
 	for _, table := range controlTables {
 		for i := range table {
@@ -82,20 +88,25 @@ func init() {
 	}
 }
 
-// registerDeclared registers every declared route, table by table.
+// registerDeclared registers the routes of controlTables, table by table.
 func (ctl *controlAPI) registerDeclared() {
 	for _, table := range controlTables {
-		for i := range table {
-			d := &table[i]
-			switch {
-			case d.route == "":
-			case d.call != nil:
-				ctl.controlGo(d.route, func(r *http.Request, body []byte) (int, any, error) { return d.call(ctl.sim, r, body) })
-			case d.inTx != nil:
-				ctl.control(d.route, func(tx *kernel.Tx, r *http.Request, body []byte) (int, any, error) {
-					return d.inTx(ctl.sim, tx, r, body)
-				})
-			}
+		ctl.registerTable(table)
+	}
+}
+
+// registerTable registers the declared routes of one table, in order.
+func (ctl *controlAPI) registerTable(table []controlDecl) {
+	for i := range table {
+		d := &table[i]
+		switch {
+		case d.route == "":
+		case d.call != nil:
+			ctl.controlGo(d.route, func(r *http.Request, body []byte) (int, any, error) { return d.call(ctl.sim, r, body) })
+		case d.inTx != nil:
+			ctl.control(d.route, func(tx *kernel.Tx, r *http.Request, body []byte) (int, any, error) {
+				return d.inTx(ctl.sim, tx, r, body)
+			})
 		}
 	}
 }

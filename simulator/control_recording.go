@@ -23,16 +23,7 @@ import (
 func (ctl *controlAPI) registerRecording() {
 	s := ctl.sim
 	s.wiring.mux.HandleFunc("GET /_sim/recording", ctl.serveRecording)
-	ctl.control("GET /_sim/digest", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		d, err := s.stateDigest(tx)
-		if err != nil {
-			return 0, nil, errBusiness500(err.Error())
-		}
-		s.wiring.rec.mu.Lock()
-		seq := s.wiring.rec.seq
-		s.wiring.rec.mu.Unlock()
-		return http.StatusOK, map[string]any{"digest": d, "inputs": seq, "now": s.st.clock.Now().UTC()}, nil
-	})
+	ctl.registerTable(recordingRoutes)
 	s.wiring.mux.HandleFunc("GET /_sim/recording/steps", ctl.serveSteps)
 	s.wiring.mux.HandleFunc("GET /_sim/recording/steps/{seq}", ctl.serveStep)
 }
@@ -360,4 +351,18 @@ func redactInput(in *recordedInput) json.RawMessage {
 	}
 	b, _ := json.Marshal(&c)
 	return b
+}
+
+// recordingRoutes declares the recording's control routes answered in a transaction (control_decl.go); registerRecording registers them in this order.
+var recordingRoutes = []controlDecl{
+	{route: "GET /_sim/digest", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+		d, err := s.stateDigest(tx)
+		if err != nil {
+			return 0, nil, errBusiness500(err.Error())
+		}
+		s.wiring.rec.mu.Lock()
+		seq := s.wiring.rec.seq
+		s.wiring.rec.mu.Unlock()
+		return http.StatusOK, map[string]any{"digest": d, "inputs": seq, "now": s.st.clock.Now().UTC()}, nil
+	}},
 }

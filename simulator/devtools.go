@@ -159,16 +159,7 @@ func (s *Simulator) redeliver(tx *kernel.Tx, id string) (any, error) {
 // dashboard.
 func (ctl *controlAPI) registerDevTools() {
 	s := ctl.sim
-	s.wiring.ctl.control("GET /_sim/state", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		return http.StatusOK, s.state(tx), nil
-	})
-	s.wiring.ctl.control("POST /_sim/webhooks/deliveries/{id}/redeliver", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
-		out, err := s.redeliver(tx, r.PathValue("id"))
-		if err != nil {
-			return 0, nil, err
-		}
-		return http.StatusOK, out, nil
-	})
+	s.wiring.ctl.registerTable(devtoolsRoutes)
 	s.wiring.ctl.registerUI()
 }
 
@@ -385,4 +376,18 @@ func (s *Simulator) depositSnapshots(tx *kernel.Tx, h historyIndex) []ObjectSnap
 		}})
 	}
 	return sortNewest(out)
+}
+
+// devtoolsRoutes declares the snapshot and the operator's redelivery (control_decl.go); registerDevTools registers them in this order.
+var devtoolsRoutes = []controlDecl{
+	{route: "GET /_sim/state", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+		return http.StatusOK, s.state(tx), nil
+	}},
+	{route: "POST /_sim/webhooks/deliveries/{id}/redeliver", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
+		out, err := s.redeliver(tx, r.PathValue("id"))
+		if err != nil {
+			return 0, nil, err
+		}
+		return http.StatusOK, out, nil
+	}},
 }

@@ -47,13 +47,7 @@ func (s *Simulator) CheckInvariants() error {
 // Go.
 func (ctl *controlAPI) registerInvariants() {
 	s := ctl.sim
-	s.wiring.ctl.control("GET /_sim/invariants", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		v := s.invariantViolations(tx)
-		if v == nil {
-			v = []string{}
-		}
-		return http.StatusOK, map[string]any{"hold": len(v) == 0, "violations": v}, nil
-	})
+	s.wiring.ctl.registerTable(invariantsRoutes)
 }
 
 // InvariantError lists the violations CheckInvariants found, each a
@@ -188,4 +182,15 @@ func (s *Simulator) invariantViolations(tx *kernel.Tx) []string {
 	out = append(out, s.st.qr.Violations(tx)...)
 	sort.Strings(out)
 	return out
+}
+
+// invariantsRoutes declares GET /_sim/invariants (control_decl.go); registerInvariants registers it.
+var invariantsRoutes = []controlDecl{
+	{route: "GET /_sim/invariants", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+		v := s.invariantViolations(tx)
+		if v == nil {
+			v = []string{}
+		}
+		return http.StatusOK, map[string]any{"hold": len(v) == 0, "violations": v}, nil
+	}},
 }

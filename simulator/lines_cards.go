@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/mwallet/mwallet-go/money"
@@ -108,7 +109,7 @@ func (ctl *controlAPI) registerCardActions() {
 		}
 		return CardPlastic(p), nil
 	}
-	ctl.control("GET /_sim/cards/secure-sessions/{id}", s.st.cards.SecureSessionPage)
+	ctl.registerTable(cardsRoutes)
 	s.wiring.actions["cards/topups/credit"] = topUpAction(s.st.cards.CreditTopUp)
 	s.wiring.actions["cards/topups/reject"] = topUpAction(s.st.cards.RejectTopUp)
 	s.wiring.actions["cards/topups/timeout"] = topUpAction(s.st.cards.TimeoutTopUp)
@@ -170,3 +171,12 @@ func (h cardsHost) InsufficientFunds(err error) bool {
 }
 
 func (h cardsHost) RandIntN(n int) int { return h.s.st.rng.IntN(n) }
+
+// cardsRoutes declares the stand-in for the hosted page of a secure
+// session (control_decl.go); registerCardActions registers it among the
+// card actions.
+var cardsRoutes = []controlDecl{
+	{route: "GET /_sim/cards/secure-sessions/{id}", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, body []byte) (int, any, error) {
+		return s.st.cards.SecureSessionPage(tx, r, body)
+	}},
+}
