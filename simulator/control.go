@@ -65,36 +65,6 @@ var controlWithoutBody = map[string]bool{
 	"POST /_sim/webhooks/deliveries/{id}/redeliver": true,
 }
 
-// actionsWithBody names the object actions that read a body (each decodes
-// it with decodeControl); every other action takes none, and its body must
-// be empty or {}. A new action that reads a body is added here.
-var actionsWithBody = map[string]bool{
-	"cards/transactions":          true,
-	"cards/set_status":            true,
-	"cards/upstream_balance":      true,
-	"kyc/approve":                 true,
-	"kyc/quick/compensate":        true,
-	"members/status":              true,
-	"merchant/prepaid/topup":      true,
-	"remittances/advance":         true,
-	"remittances/dispatch":        true,
-	"remittances/complete":        true,
-	"remittances/fail":            true,
-	"remittances/refund":          true,
-	"remittances/needs_reconfirm": true,
-}
-
-// runAction runs the action key on id with body, refusing a body for an
-// action that takes none.
-func (ctl *controlAPI) runAction(tx *kernel.Tx, key string, fn actionFunc, id string, body []byte) (any, error) {
-	if !actionsWithBody[key] {
-		if err := decodeControl(body, &struct{}{}); err != nil {
-			return nil, err
-		}
-	}
-	return fn(tx, id, body)
-}
-
 // serveControl serves a control endpoint. A write (any method but GET and
 // HEAD) is an input of the log (record.go), answered once it is durable; a
 // read changes nothing and is not logged.
@@ -423,7 +393,7 @@ var coreControls = []controlDecl{
 		return http.StatusOK, map[string]any{"challenge_id": id, "completed": true}, nil
 	}},
 	{route: "POST /_sim/{rest...}", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, body []byte) (int, any, error) {
-		key, fn, id, ok := s.wiring.ctl.lookupAction(r.PathValue("rest"))
+		_, fn, id, ok := s.wiring.ctl.lookupAction(r.PathValue("rest"))
 		if !ok {
 			// A path served with other methods (POST /_sim/stats) answers
 			// as the router does, with Allow.
@@ -432,7 +402,7 @@ var coreControls = []controlDecl{
 			}
 			return 0, nil, errNotFound("control action " + r.URL.Path)
 		}
-		out, err := s.wiring.ctl.runAction(tx, key, fn, id, body)
+		out, err := fn(tx, id, body)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -510,7 +480,7 @@ func (ctl *controlAPI) action(key, id string, body []byte) (json.RawMessage, err
 	if !ok {
 		return nil, ctl.unknownAction(key)
 	}
-	out, err := ctl.runAction(tx, key, fn, id, body)
+	out, err := fn(tx, id, body)
 	if err != nil {
 		return nil, unknownID("object", id, err)
 	}

@@ -48,6 +48,15 @@ type controlDecl struct {
 	// inTx answers route in a transaction of the control API (a write is an
 	// input of the log), for a route with no Go method.
 	inTx func(s *Simulator, tx *kernel.Tx, r *http.Request, body []byte) (int, any, error)
+	// action is the key of an object action ("cards/ship": POST
+	// /_sim/cards/{id}/ship; "merchant/prepaid/topup", which takes no id),
+	// run by act in a transaction of the control API, over HTTP (POST
+	// /_sim/{rest...}) and by Action.
+	action string
+	act    actionFunc
+	// withBody marks an action that reads a body (act decodes it with
+	// decodeControl); the body of any other action must be empty or {}.
+	withBody bool
 }
 
 // controlTables are the declaration tables, in the order their routes
@@ -108,6 +117,23 @@ func (ctl *controlAPI) registerTable(table []controlDecl) {
 				return d.inTx(ctl.sim, tx, r, body)
 			})
 		}
+	}
+}
+
+// registerActions registers the object actions of one table.
+func (ctl *controlAPI) registerActions(table []controlDecl) {
+	for i := range table {
+		d := &table[i]
+		fn := d.act
+		if !d.withBody {
+			fn = func(tx *kernel.Tx, id string, body []byte) (any, error) {
+				if err := decodeControl(body, &struct{}{}); err != nil {
+					return nil, err
+				}
+				return d.act(tx, id, body)
+			}
+		}
+		ctl.sim.wiring.actions[d.action] = fn
 	}
 }
 

@@ -176,6 +176,30 @@ func countNoCall() int {
 	return n
 }
 
+// TestRoutesAndActionsRegisterOnlyFromDeclarations: outside
+// control_decl.go no source registers a control route or an object action
+// by hand; each is a row of a declaration table.
+func TestRoutesAndActionsRegisterOnlyFromDeclarations(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	byHand := regexp.MustCompile(`(\.actions\[[^\]]*\]\s*=[^=]|\bctl\.control(Go)?\()`)
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") || name == "control_decl.go" {
+			continue
+		}
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range byHand.FindAll(b, -1) {
+			t.Errorf("%s registers by hand: %s", name, m)
+		}
+	}
+}
+
 // TestUndeclaredRecordedNamesAreRefused: replay dispatch knows only the
 // declarations. A recorded name with no declaration, one of a method that
 // records no call, and an exported method of *Simulator that is no control

@@ -65,54 +65,56 @@ func (ctl *controlAPI) registerCardActions() {
 			return f(tx, id)
 		}
 	}
-	s.wiring.actions["cards/applications/approve"] = appAction(s.st.cards.ApproveApplication)
-	s.wiring.actions["cards/applications/reject"] = appAction(s.st.cards.RejectApplication)
-	s.wiring.actions["cards/ship"] = cardAction(s.st.cards.Ship)
-	s.wiring.actions["cards/transactions"] = func(tx *kernel.Tx, id string, body []byte) (any, error) {
-		var in CardTransaction
-		if err := decodeControl(body, &in); err != nil {
-			return nil, err
-		}
-		_, out, err := s.st.cards.AddTransaction(tx, id, cardline.Transaction(in))
-		if err != nil {
-			return nil, err
-		}
-		return out, nil
-	}
-	s.wiring.actions["cards/close_complete"] = cardAction(s.st.cards.CompleteClose)
-	s.wiring.actions["cards/set_status"] = func(tx *kernel.Tx, id string, body []byte) (any, error) {
-		var in struct {
-			Status string `json:"status"`
-		}
-		if err := decodeControl(body, &in); err != nil {
-			return nil, err
-		}
-		return s.st.cards.SetStatus(tx, id, in.Status)
-	}
-	s.wiring.actions["cards/upstream_balance"] = func(tx *kernel.Tx, id string, body []byte) (any, error) {
-		in := struct {
-			Readable *bool `json:"readable"`
-		}{}
-		if err := decodeControl(body, &in); err != nil {
-			return nil, err
-		}
-		if in.Readable == nil {
-			return nil, fmt.Errorf("body must carry readable (true or false)")
-		}
-		return s.st.cards.SetUpstreamBalanceReadable(tx, id, *in.Readable)
-	}
-	s.wiring.actions["cards/unlock"] = cardAction(s.st.cards.UnlockActivation)
-	s.wiring.actions["cards/plastic"] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {
-		p, err := s.st.cards.Plastic(tx, id)
-		if err != nil {
-			return nil, err
-		}
-		return CardPlastic(p), nil
-	}
+	ctl.registerActions([]controlDecl{
+		{action: "cards/applications/approve", act: appAction(s.st.cards.ApproveApplication)},
+		{action: "cards/applications/reject", act: appAction(s.st.cards.RejectApplication)},
+		{action: "cards/ship", act: cardAction(s.st.cards.Ship)},
+		{action: "cards/transactions", withBody: true, act: func(tx *kernel.Tx, id string, body []byte) (any, error) {
+			var in CardTransaction
+			if err := decodeControl(body, &in); err != nil {
+				return nil, err
+			}
+			_, out, err := s.st.cards.AddTransaction(tx, id, cardline.Transaction(in))
+			if err != nil {
+				return nil, err
+			}
+			return out, nil
+		}},
+		{action: "cards/close_complete", act: cardAction(s.st.cards.CompleteClose)},
+		{action: "cards/set_status", withBody: true, act: func(tx *kernel.Tx, id string, body []byte) (any, error) {
+			var in struct {
+				Status string `json:"status"`
+			}
+			if err := decodeControl(body, &in); err != nil {
+				return nil, err
+			}
+			return s.st.cards.SetStatus(tx, id, in.Status)
+		}},
+		{action: "cards/upstream_balance", withBody: true, act: func(tx *kernel.Tx, id string, body []byte) (any, error) {
+			in := struct {
+				Readable *bool `json:"readable"`
+			}{}
+			if err := decodeControl(body, &in); err != nil {
+				return nil, err
+			}
+			if in.Readable == nil {
+				return nil, fmt.Errorf("body must carry readable (true or false)")
+			}
+			return s.st.cards.SetUpstreamBalanceReadable(tx, id, *in.Readable)
+		}},
+		{action: "cards/unlock", act: cardAction(s.st.cards.UnlockActivation)},
+		{action: "cards/plastic", act: func(tx *kernel.Tx, id string, _ []byte) (any, error) {
+			p, err := s.st.cards.Plastic(tx, id)
+			if err != nil {
+				return nil, err
+			}
+			return CardPlastic(p), nil
+		}},
+		{action: "cards/topups/credit", act: topUpAction(s.st.cards.CreditTopUp)},
+		{action: "cards/topups/reject", act: topUpAction(s.st.cards.RejectTopUp)},
+		{action: "cards/topups/timeout", act: topUpAction(s.st.cards.TimeoutTopUp)},
+	})
 	ctl.registerTable(cardsRoutes)
-	s.wiring.actions["cards/topups/credit"] = topUpAction(s.st.cards.CreditTopUp)
-	s.wiring.actions["cards/topups/reject"] = topUpAction(s.st.cards.RejectTopUp)
-	s.wiring.actions["cards/topups/timeout"] = topUpAction(s.st.cards.TimeoutTopUp)
 }
 
 // cardsHost is the card line's cards.Host.

@@ -27,16 +27,18 @@ func (ctl *controlAPI) registerQRPay() {
 	for _, e := range s.st.qr.Endpoints() {
 		s.register(e)
 	}
+	acts := make([]controlDecl, 0, len(qrpay.Actions))
 	for _, a := range qrpay.Actions {
 		action := a
-		s.wiring.actions[string(CollectionQROrders)+"/"+action] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {
+		acts = append(acts, controlDecl{action: string(CollectionQROrders) + "/" + action, act: func(tx *kernel.Tx, id string, _ []byte) (any, error) {
 			o, err := s.st.qr.Action(tx, id, action)
 			if err != nil {
 				return nil, err
 			}
 			return o, nil
-		}
+		}})
 	}
+	ctl.registerActions(acts)
 }
 
 // qrpayHost is the QR payment line's qrpay.Host.

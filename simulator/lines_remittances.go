@@ -20,26 +20,30 @@ func (ctl *controlAPI) registerRemittances() {
 	for _, e := range s.st.remit.Endpoints() {
 		s.register(e)
 	}
+	acts := make([]controlDecl, 0, 6)
 	for _, a := range []string{"dispatch", "complete", "fail", "refund", "needs_reconfirm", "advance"} {
 		action := a
-		s.wiring.actions["remittances/"+action] = func(tx *kernel.Tx, id string, body []byte) (any, error) {
+		acts = append(acts, controlDecl{action: "remittances/" + action, withBody: true, act: func(tx *kernel.Tx, id string, body []byte) (any, error) {
 			return s.st.remit.Act(tx, id, action, body)
-		}
+		}})
 	}
-	s.wiring.actions["merchant/prepaid/topup"] = func(tx *kernel.Tx, _ string, body []byte) (any, error) {
-		var in struct {
-			Asset  string `json:"asset"`
-			Amount string `json:"amount"`
-		}
-		if err := decodeControl(body, &in); err != nil {
-			return nil, err
-		}
-		if err := s.st.merchant.TopUpPrepaid(tx, in.Asset, in.Amount); err != nil {
-			return nil, err
-		}
-		asset := strings.ToUpper(in.Asset)
-		return map[string]any{"asset": asset, "prepaid": s.st.ledger.Balance(AccountMerchantPrepaid, asset).String()}, nil
-	}
+	ctl.registerActions(acts)
+	ctl.registerActions([]controlDecl{
+		{action: "merchant/prepaid/topup", withBody: true, act: func(tx *kernel.Tx, _ string, body []byte) (any, error) {
+			var in struct {
+				Asset  string `json:"asset"`
+				Amount string `json:"amount"`
+			}
+			if err := decodeControl(body, &in); err != nil {
+				return nil, err
+			}
+			if err := s.st.merchant.TopUpPrepaid(tx, in.Asset, in.Amount); err != nil {
+				return nil, err
+			}
+			asset := strings.ToUpper(in.Asset)
+			return map[string]any{"asset": asset, "prepaid": s.st.ledger.Balance(AccountMerchantPrepaid, asset).String()}, nil
+		}},
+	})
 }
 
 // remitHost is the remittance line's remittances.Host.
