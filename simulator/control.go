@@ -444,7 +444,11 @@ func (ctl *controlAPI) lookupAction(rest string) (string, actionFunc, string, bo
 
 // Actions lists the registered control actions ("qrpay/orders/complete",
 // ...), sorted. Each is reachable at POST /_sim/<collection>/<id>/<action>.
-func (s *Simulator) Actions() []string {
+func (s *Simulator) Actions() []string { return s.wiring.ctl.actionKeys() }
+
+// actionKeys lists the registered control actions, sorted (Actions).
+func (ctl *controlAPI) actionKeys() []string {
+	s := ctl.sim
 	tx := s.k.Begin()
 	defer tx.End()
 	out := make([]string, 0, len(s.wiring.actions))

@@ -158,9 +158,8 @@ func (s *Simulator) redeliver(tx *kernel.Tx, id string) (any, error) {
 // registerDevTools serves the snapshot, the operator's redelivery and the
 // dashboard.
 func (ctl *controlAPI) registerDevTools() {
-	s := ctl.sim
-	s.wiring.ctl.registerTable(devtoolsRoutes)
-	s.wiring.ctl.registerUI()
+	ctl.registerTable(devtoolsRoutes)
+	ctl.registerUI()
 }
 
 func (s *Simulator) state(tx *kernel.Tx) StateSnapshot {

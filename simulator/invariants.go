@@ -46,8 +46,7 @@ func (s *Simulator) CheckInvariants() error {
 // "violations": [...]}, what CheckInvariants reports, for clients outside
 // Go.
 func (ctl *controlAPI) registerInvariants() {
-	s := ctl.sim
-	s.wiring.ctl.registerTable(invariantsRoutes)
+	ctl.registerTable(invariantsRoutes)
 }
 
 // InvariantError lists the violations CheckInvariants found, each a
