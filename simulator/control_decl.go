@@ -63,7 +63,8 @@ type controlDecl struct {
 // register. The state image holds the registered routes in that order
 // (simState.controlRoutes), so the order of the tables and of the routes
 // in each is part of the image: a new route goes at the end of its table.
-// Filled by init, as the tables' functions reach the tables themselves.
+// Filled by init: the Go methods the rows call reach replay dispatch, which
+// reads controlByName, so an initializer here would be a cycle.
 var controlTables [][]controlDecl
 
 // placedTables are the tables of routes that have no Go method and
@@ -89,10 +90,9 @@ func init() {
 			if d.name == "" {
 				continue
 			}
-			if controlByName[d.name] != nil {
-				panic("simulator: control method " + d.name + " declared twice")
+			if controlByName[d.name] == nil { // a second one is reported by TestEveryControlMethodIsDeclaredOnce
+				controlByName[d.name] = d
 			}
-			controlByName[d.name] = d
 		}
 	}
 }
