@@ -3,71 +3,10 @@ package simulator
 import (
 	"bytes"
 	"io"
-	"reflect"
-	"sort"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/google/go-cmp/cmp"
 )
-
-// TestWiringHoldsNoSimulatorBelow is TestWiringComponentsHoldNoSimulator
-// one level down and further: every type of this package that a component
-// reaches (through pointers, slices, maps and structs; not into the
-// state, simState, nor into the parts wiringKeepsASimulator allows) holds
-// no *Simulator either, so that the hub does not come back through a
-// part of a part (the input log's data directory, say).
-func TestWiringHoldsNoSimulatorBelow(t *testing.T) {
-	t.Parallel()
-	simPtr := reflect.TypeOf(&Simulator{})
-	seen := map[reflect.Type]bool{}
-	var found []string
-	var walk func(t reflect.Type)
-	walk = func(t reflect.Type) {
-		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array {
-			t = t.Elem()
-		}
-		if t.Kind() == reflect.Map {
-			walk(t.Key())
-			walk(t.Elem())
-			return
-		}
-		// The state (reached through st) is the image's, not the wiring's.
-		if t.Kind() != reflect.Struct || t.PkgPath() != simPkg || t == simPtr.Elem() || t == reflect.TypeOf(simState{}) ||
-			wiringKeepsASimulator[t.Name()] != "" || seen[t] {
-			return
-		}
-		seen[t] = true
-		for i := 0; i < t.NumField(); i++ {
-			f := t.Field(i)
-			if f.Type == simPtr {
-				found = append(found, t.Name()+"."+f.Name)
-				continue
-			}
-			walk(f.Type)
-		}
-	}
-	walk(reflect.TypeOf(wiring{}))
-	for _, c := range []string{"inputLog", "deliverer", "recorder", "store"} {
-		if !seenName(seen, c) {
-			t.Errorf("the wiring no longer reaches %s: update the test", c)
-		}
-	}
-	sort.Strings(found)
-	if diff := cmp.Diff([]string(nil), found); diff != "" {
-		t.Errorf("types reached from the wiring that hold a *Simulator (give them what they use instead):\n%s", diff)
-	}
-}
-
-func seenName(seen map[reflect.Type]bool, name string) bool {
-	for t := range seen {
-		if t.Name() == name {
-			return true
-		}
-	}
-	return false
-}
 
 // TestComponentsAreWired checks, for a simulator built each way (New,
 // NewHandler, from a recording, from a data directory new and restarted

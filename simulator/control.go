@@ -20,6 +20,15 @@ import (
 // *Simulator. The control API is not recorded in the request journal, so the
 // journal shows exactly the traffic of the client under test.
 
+// controlAPI is the control API under /_sim: it registers and serves the
+// control routes and object actions, guards them, and resolves the recorded
+// names of the Go control methods. It is the HTTP face of the public Go
+// control API (sim.Cards, sim.QRPay, ...), whose methods its routes call, so
+// it holds the *Simulator: sim is the simulator it serves.
+type controlAPI struct {
+	sim *Simulator
+}
+
 // controlFunc serves one control endpoint. It runs in a transaction and returns
 // the status and the JSON body, or an error (an *apiError is answered as is;
 // any other error is a 400 invalid_request carrying its text).
@@ -30,7 +39,8 @@ type controlFunc func(tx *kernel.Tx, r *http.Request, body []byte) (int, any, er
 // An endpoint that reads a body decodes it with decodeControl; a DELETE, and
 // a POST named in controlWithoutBody, takes none: its body must be empty or
 // {}. GET and HEAD bodies are not read.
-func (s *Simulator) control(pattern string, fn controlFunc) {
+func (ctl *controlAPI) control(pattern string, fn controlFunc) {
+	s := ctl.sim
 	method, _, _ := strings.Cut(pattern, " ")
 	if method == http.MethodDelete || controlWithoutBody[pattern] {
 		inner := fn
@@ -43,7 +53,7 @@ func (s *Simulator) control(pattern string, fn controlFunc) {
 	}
 	s.st.controlRoutes = append(s.st.controlRoutes, pattern)
 	s.wiring.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
-		s.serveControl(w, r, fn)
+		ctl.serveControl(w, r, fn)
 	})
 }
 
@@ -55,40 +65,11 @@ var controlWithoutBody = map[string]bool{
 	"POST /_sim/webhooks/deliveries/{id}/redeliver": true,
 }
 
-// actionsWithBody names the object actions that read a body (each decodes
-// it with decodeControl); every other action takes none, and its body must
-// be empty or {}. A new action that reads a body is added here.
-var actionsWithBody = map[string]bool{
-	"cards/transactions":          true,
-	"cards/set_status":            true,
-	"cards/upstream_balance":      true,
-	"kyc/approve":                 true,
-	"kyc/quick/compensate":        true,
-	"members/status":              true,
-	"merchant/prepaid/topup":      true,
-	"remittances/advance":         true,
-	"remittances/dispatch":        true,
-	"remittances/complete":        true,
-	"remittances/fail":            true,
-	"remittances/refund":          true,
-	"remittances/needs_reconfirm": true,
-}
-
-// runAction runs the action key on id with body, refusing a body for an
-// action that takes none.
-func (s *Simulator) runAction(tx *kernel.Tx, key string, fn actionFunc, id string, body []byte) (any, error) {
-	if !actionsWithBody[key] {
-		if err := decodeControl(body, &struct{}{}); err != nil {
-			return nil, err
-		}
-	}
-	return fn(tx, id, body)
-}
-
 // serveControl serves a control endpoint. A write (any method but GET and
 // HEAD) is an input of the log (record.go), answered once it is durable; a
 // read changes nothing and is not logged.
-func (s *Simulator) serveControl(w http.ResponseWriter, r *http.Request, fn controlFunc) {
+func (ctl *controlAPI) serveControl(w http.ResponseWriter, r *http.Request, fn controlFunc) {
+	s := ctl.sim
 	body, rerr := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
 	id := s.wiring.rec.controlID()
 	w.Header().Set("X-Request-Id", id)
@@ -108,7 +89,7 @@ func (s *Simulator) serveControl(w http.ResponseWriter, r *http.Request, fn cont
 	} else {
 		tx = s.k.Begin()
 	}
-	resp := s.controlAnswer(tx, r, fn, body, rerr, id)
+	resp := ctl.controlAnswer(tx, r, fn, body, rerr, id)
 	tx.End()
 	if write {
 		if err := s.wiring.rec.durable(end); err != nil {
@@ -124,7 +105,8 @@ func (s *Simulator) serveControl(w http.ResponseWriter, r *http.Request, fn cont
 
 // controlAnswer runs a control endpoint in a transaction and encodes its
 // answer (under the lock, as the answer may show live state).
-func (s *Simulator) controlAnswer(tx *kernel.Tx, r *http.Request, fn controlFunc, body []byte, rerr error, id string) response {
+func (ctl *controlAPI) controlAnswer(tx *kernel.Tx, r *http.Request, fn controlFunc, body []byte, rerr error, id string) response {
+	s := ctl.sim
 	if rerr != nil || len(body) > maxBodyBytes {
 		return errorResponse(errInvalidRequest("request body unreadable or larger than 1 MiB"), id)
 	}
@@ -178,19 +160,23 @@ func decodeControl(body []byte, v any) error {
 	return nil
 }
 
-func (s *Simulator) registerControl() {
-	s.control("GET /_sim/credentials", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+// coreControls declares the control routes that no Go control method
+// mirrors line by line: the credentials, stats, clock, members, merchant,
+// Keys, faults, journal, events, ledger, outcome modes, step-up screen and
+// the object actions (POST /_sim/{rest...}), each answered in a
+// transaction of the control API (control_decl.go). They register first,
+// in this order (the order is part of the state image).
+var coreControls = []controlDecl{
+	{route: "GET /_sim/credentials", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		return http.StatusOK, s.st.creds, nil
-	})
-
-	// Clock.
-	s.control("GET /_sim/stats", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+	}},
+	{route: "GET /_sim/stats", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		return http.StatusOK, s.wiring.view.stats(tx), nil
-	})
-	s.control("GET /_sim/clock", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		return http.StatusOK, s.clockJSON(), nil
-	})
-	s.control("POST /_sim/clock", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
+	}},
+	{route: "GET /_sim/clock", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+		return http.StatusOK, s.wiring.ctl.clockJSON(), nil
+	}},
+	{route: "POST /_sim/clock", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
 		var in struct {
 			AdvanceSeconds *float64 `json:"advance_seconds"`
 			Advance        string   `json:"advance"`
@@ -212,11 +198,9 @@ func (s *Simulator) registerControl() {
 			}
 		}
 		s.wiring.timers.advance(tx, d)
-		return http.StatusOK, s.clockJSON(), nil
-	})
-
-	// Members.
-	s.control("POST /_sim/members", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
+		return http.StatusOK, s.wiring.ctl.clockJSON(), nil
+	}},
+	{route: "POST /_sim/members", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
 		var in struct {
 			ExternalMemberID string            `json:"external_member_id"`
 			KYCLevel         int               `json:"kyc_level"`
@@ -236,27 +220,25 @@ func (s *Simulator) registerControl() {
 			return 0, nil, err
 		}
 		return http.StatusCreated, s.wiring.view.memberJSON(m), nil
-	})
-	s.control("GET /_sim/members", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+	}},
+	{route: "GET /_sim/members", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		out := make([]map[string]any, 0, len(s.st.members.All()))
 		for _, m := range s.st.members.All() {
 			out = append(out, s.wiring.view.memberJSON(m))
 		}
 		return http.StatusOK, map[string]any{"data": out}, nil
-	})
-	s.control("GET /_sim/members/{id}", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
+	}},
+	{route: "GET /_sim/members/{id}", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
 		m := s.st.members.ByAny(r.PathValue("id"))
 		if m == nil {
 			return 0, nil, errNotFound("member")
 		}
 		return http.StatusOK, s.wiring.view.memberJSON(m), nil
-	})
-
-	// Merchant and Keys.
-	s.control("GET /_sim/merchant", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+	}},
+	{route: "GET /_sim/merchant", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		return http.StatusOK, s.st.merchant.JSON(tx), nil
-	})
-	s.control("POST /_sim/merchant", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
+	}},
+	{route: "POST /_sim/merchant", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
 		var in merchantJSONIn
 		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
@@ -265,8 +247,8 @@ func (s *Simulator) registerControl() {
 			return 0, nil, err
 		}
 		return http.StatusOK, s.st.merchant.JSON(tx), nil
-	})
-	s.control("GET /_sim/keys", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+	}},
+	{route: "GET /_sim/keys", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		ids := make([]string, 0, len(s.st.keys))
 		for id := range s.st.keys {
 			ids = append(ids, id)
@@ -277,8 +259,8 @@ func (s *Simulator) registerControl() {
 			out = append(out, keyJSON(s.st.keys[id], false))
 		}
 		return http.StatusOK, map[string]any{"data": out}, nil
-	})
-	s.control("POST /_sim/keys", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
+	}},
+	{route: "POST /_sim/keys", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
 		var in keyJSONIn
 		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
@@ -291,15 +273,15 @@ func (s *Simulator) registerControl() {
 			return 0, nil, err
 		}
 		return http.StatusCreated, keyJSON(k, true), nil
-	})
-	s.control("GET /_sim/keys/{client_id}", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
+	}},
+	{route: "GET /_sim/keys/{client_id}", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
 		k := s.st.keys[r.PathValue("client_id")]
 		if k == nil {
 			return 0, nil, errNotFound("key")
 		}
 		return http.StatusOK, keyJSON(k, false), nil
-	})
-	s.control("POST /_sim/keys/{client_id}", func(tx *kernel.Tx, r *http.Request, body []byte) (int, any, error) {
+	}},
+	{route: "POST /_sim/keys/{client_id}", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, body []byte) (int, any, error) {
 		var in keyJSONIn
 		if err := decodeControl(body, &in); err != nil {
 			return 0, nil, err
@@ -308,13 +290,11 @@ func (s *Simulator) registerControl() {
 			return 0, nil, err
 		}
 		return http.StatusOK, keyJSON(s.st.keys[r.PathValue("client_id")], false), nil
-	})
-
-	// Faults.
-	s.control("GET /_sim/faults", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+	}},
+	{route: "GET /_sim/faults", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		return http.StatusOK, map[string]any{"data": s.wiring.gw.faults(tx)}, nil
-	})
-	s.control("POST /_sim/faults", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
+	}},
+	{route: "POST /_sim/faults", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
 		var f Fault
 		if err := decodeControl(body, &f); err != nil {
 			return 0, nil, err
@@ -326,14 +306,12 @@ func (s *Simulator) registerControl() {
 			return 0, nil, err
 		}
 		return http.StatusCreated, map[string]any{"data": s.wiring.gw.faults(tx)}, nil
-	})
-	s.control("DELETE /_sim/faults", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+	}},
+	{route: "DELETE /_sim/faults", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		s.st.gw.faults = nil
 		return http.StatusOK, map[string]any{"data": []Fault{}}, nil
-	})
-
-	// Request journal.
-	s.control("GET /_sim/requests", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
+	}},
+	{route: "GET /_sim/requests", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
 		out := s.st.gw.journal.list()
 		if v := r.URL.Query().Get("limit"); v != "" {
 			if n, err := strconv.Atoi(v); err == nil && n >= 0 && n < len(out) {
@@ -341,31 +319,27 @@ func (s *Simulator) registerControl() {
 			}
 		}
 		return http.StatusOK, map[string]any{"data": out}, nil
-	})
-	s.control("DELETE /_sim/requests", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+	}},
+	{route: "DELETE /_sim/requests", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		s.st.gw.journal.reset()
 		return http.StatusOK, map[string]any{"data": []RequestRecord{}}, nil
-	})
-
-	// Events and ledger, for inspection.
-	s.control("GET /_sim/events", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+	}},
+	{route: "GET /_sim/events", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		out := make([]Event, len(s.st.events))
 		for i, e := range s.st.events {
 			out[i] = Event(*e)
 		}
 		return http.StatusOK, map[string]any{"data": out}, nil
-	})
-	s.control("GET /_sim/ledger", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+	}},
+	{route: "GET /_sim/ledger", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		out := map[string]any{"balanced": true, "entries": s.st.ledger.Entries()}
 		if err := s.st.ledger.Check(); err != nil {
 			out["balanced"] = false
 			out["error"] = err.Error()
 		}
 		return http.StatusOK, out, nil
-	})
-
-	// Upstream outcome modes.
-	s.control("POST /_sim/outcomes", func(tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
+	}},
+	{route: "POST /_sim/outcomes", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
 		var in struct {
 			Collection string `json:"collection"`
 			ObjectID   string `json:"object_id"`
@@ -383,12 +357,12 @@ func (s *Simulator) registerControl() {
 			return 0, nil, errInvalidRequest("send collection or object_id, not both")
 		case in.Collection != "":
 			c := strings.Trim(in.Collection, "/")
-			if err := s.checkCollection(OutcomeCollection(c)); err != nil {
+			if err := s.wiring.ctl.checkCollection(OutcomeCollection(c)); err != nil {
 				return 0, nil, err
 			}
 			s.wiring.timers.outcomes().byCollection[c] = m
 		case in.ObjectID != "":
-			if err := s.checkOutcomeObject(tx, in.ObjectID); err != nil {
+			if err := s.wiring.ctl.checkOutcomeObject(tx, in.ObjectID); err != nil {
 				return 0, nil, err
 			}
 			s.wiring.timers.setObject(tx, in.ObjectID, m)
@@ -396,10 +370,8 @@ func (s *Simulator) registerControl() {
 			return 0, nil, errInvalidRequest("collection or object_id is required")
 		}
 		return http.StatusOK, map[string]any{"collection": in.Collection, "object_id": in.ObjectID, "mode": m.String()}, nil
-	})
-
-	// Step-up: the hosted screen and its completion.
-	s.control("GET /_sim/step-up/{challenge_id}", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
+	}},
+	{route: "GET /_sim/step-up/{challenge_id}", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
 		ch, ok := s.st.stepUp.Get(r.PathValue("challenge_id"))
 		if !ok {
 			return 0, nil, errNotFound("step-up challenge")
@@ -409,8 +381,8 @@ func (s *Simulator) registerControl() {
 			"expires_at": ch.ExpiresAt.Unix(),
 			"complete":   "POST /_sim/step-up/" + ch.ID + "/complete",
 		}, nil
-	})
-	s.control("POST /_sim/step-up/{challenge_id}/complete", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
+	}},
+	{route: "POST /_sim/step-up/{challenge_id}/complete", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
 		id := r.PathValue("challenge_id")
 		if _, ok := s.st.stepUp.Get(id); !ok {
 			return 0, nil, errNotFound("step-up challenge")
@@ -419,11 +391,9 @@ func (s *Simulator) registerControl() {
 			return 0, nil, newErr("state_invalid", err.Error())
 		}
 		return http.StatusOK, map[string]any{"challenge_id": id, "completed": true}, nil
-	})
-
-	// Object actions: POST /_sim/{collection...}/{id}/{action}.
-	s.control("POST /_sim/{rest...}", func(tx *kernel.Tx, r *http.Request, body []byte) (int, any, error) {
-		key, fn, id, ok := s.lookupAction(r.PathValue("rest"))
+	}},
+	{route: "POST /_sim/{rest...}", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, body []byte) (int, any, error) {
+		_, fn, id, ok := s.wiring.ctl.lookupAction(r.PathValue("rest"))
 		if !ok {
 			// A path served with other methods (POST /_sim/stats) answers
 			// as the router does, with Allow.
@@ -432,7 +402,7 @@ func (s *Simulator) registerControl() {
 			}
 			return 0, nil, errNotFound("control action " + r.URL.Path)
 		}
-		out, err := s.runAction(tx, key, fn, id, body)
+		out, err := fn(tx, id, body)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -440,18 +410,24 @@ func (s *Simulator) registerControl() {
 			out = map[string]any{"ok": true}
 		}
 		return http.StatusOK, out, nil
-	})
+	}},
+}
+
+// registerControl registers the declared control routes (control_decl.go)
+// and answers every other path under /_sim as the router does.
+func (ctl *controlAPI) registerControl() {
+	s := ctl.sim
+	ctl.registerDeclared()
 	s.wiring.mux.HandleFunc("/_sim/{rest...}", func(w http.ResponseWriter, r *http.Request) {
 		s.wiring.gw.controlNotFound(w, r, "")
 	})
-	s.registerKnobs()
-	s.registerRecipes()
 }
 
 // lookupAction resolves "a/b/<id>/<action>" to s.wiring.actions["a/b/<action>"]
 // with the id, or, when no such action exists, the whole path as an action
 // that takes no id ("merchant/prepaid/topup").
-func (s *Simulator) lookupAction(rest string) (string, actionFunc, string, bool) {
+func (ctl *controlAPI) lookupAction(rest string) (string, actionFunc, string, bool) {
+	s := ctl.sim
 	segs := strings.Split(strings.Trim(rest, "/"), "/")
 	if n := len(segs); n >= 3 {
 		key := strings.Join(segs[:n-2], "/") + "/" + segs[n-1]
@@ -468,7 +444,11 @@ func (s *Simulator) lookupAction(rest string) (string, actionFunc, string, bool)
 
 // Actions lists the registered control actions ("qrpay/orders/complete",
 // ...), sorted. Each is reachable at POST /_sim/<collection>/<id>/<action>.
-func (s *Simulator) Actions() []string {
+func (s *Simulator) Actions() []string { return s.wiring.ctl.actionKeys() }
+
+// actionKeys lists the registered control actions, sorted (Actions).
+func (ctl *controlAPI) actionKeys() []string {
+	s := ctl.sim
 	tx := s.k.Begin()
 	defer tx.End()
 	out := make([]string, 0, len(s.wiring.actions))
@@ -483,17 +463,28 @@ func (s *Simulator) Actions() []string {
 // with a JSON body (nil for none), as POST /_sim/<collection>/<id>/<action>
 // would, and returns its JSON answer.
 func (s *Simulator) Action(key, id string, body []byte) (json.RawMessage, error) {
-	return call2(s, "Action", func() (json.RawMessage, error) { return s.action(key, id, body) }, key, id, body)
+	return call2(s, ctlAction, func() (json.RawMessage, error) { return s.wiring.ctl.action(key, id, body) }, key, id, body)
 }
 
-func (s *Simulator) action(key, id string, body []byte) (json.RawMessage, error) {
+// ctlAction is the name Action records its calls under.
+const ctlAction = "Action"
+
+// actionControls declares Action (control_decl.go); its routes are the
+// object actions, POST /_sim/{collection...}/{id}/{action}.
+var actionControls = []controlDecl{
+	{name: ctlAction, bind: func(s *Simulator) any { return s.Action }},
+}
+
+// action runs the control action key on id (Action).
+func (ctl *controlAPI) action(key, id string, body []byte) (json.RawMessage, error) {
+	s := ctl.sim
 	tx := s.k.Begin()
 	defer tx.End()
 	fn, ok := s.wiring.actions[key]
 	if !ok {
-		return nil, s.unknownAction(key)
+		return nil, ctl.unknownAction(key)
 	}
-	out, err := s.runAction(tx, key, fn, id, body)
+	out, err := fn(tx, id, body)
 	if err != nil {
 		return nil, unknownID("object", id, err)
 	}
@@ -504,7 +495,8 @@ func (s *Simulator) action(key, id string, body []byte) (json.RawMessage, error)
 	return json.Marshal(out)
 }
 
-func (s *Simulator) clockJSON() map[string]any {
+func (ctl *controlAPI) clockJSON() map[string]any {
+	s := ctl.sim
 	now := s.st.clock.Now()
 	return map[string]any{"now": now.UTC().Format(time.RFC3339), "unix": now.Unix(), "pending_timers": s.st.clock.pending()}
 }

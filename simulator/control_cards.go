@@ -2,9 +2,12 @@ package simulator
 
 import (
 	"fmt"
+	"net/http"
+	"strings"
 	"time"
 
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
@@ -97,26 +100,26 @@ type CardPlastic struct {
 // quick KYC binding, a product gone) is rejected instead, with everything it
 // held returned, as the upstream would.
 func (c *CardsControl) ApproveApplication(id string) error {
-	return call1(c.s, "Cards.ApproveApplication", func() error { return unknownID("card application", id, c.drop(id, c.s.st.cards.ApproveApplication)) }, id)
+	return call1(c.s, ctlCardsApproveApplication, func() error { return unknownID("card application", id, c.drop(id, c.s.st.cards.ApproveApplication)) }, id)
 }
 
 // RejectApplication fails an application under review (action
 // cards/applications/{id}/reject): the issuance fee and shipping are
 // refunded, the first top-up hold released, card.application.rejected sent.
 func (c *CardsControl) RejectApplication(id string) error {
-	return call1(c.s, "Cards.RejectApplication", func() error { return unknownID("card application", id, c.drop(id, c.s.st.cards.RejectApplication)) }, id)
+	return call1(c.s, ctlCardsRejectApplication, func() error { return unknownID("card application", id, c.drop(id, c.s.st.cards.RejectApplication)) }, id)
 }
 
 // Ship makes a physical card leave stock (action cards/{id}/ship); it
 // can then be activated.
 func (c *CardsControl) Ship(cardID string) error {
-	return call1(c.s, "Cards.Ship", func() error { return unknownID("card", cardID, c.drop(cardID, c.s.st.cards.Ship)) }, cardID)
+	return call1(c.s, ctlCardsShip, func() error { return unknownID("card", cardID, c.drop(cardID, c.s.st.cards.Ship)) }, cardID)
 }
 
 // AddTransaction adds (or, with an existing ID, updates) a transaction
 // of a card (action cards/{id}/transactions) and returns its ctx_ id.
 func (c *CardsControl) AddTransaction(cardID string, t CardTransaction) (string, error) {
-	return call2(c.s, "Cards.AddTransaction", func() (string, error) {
+	return call2(c.s, ctlCardsAddTransaction, func() (string, error) {
 		var id string
 		err := c.tx(func(tx *kernel.Tx) error {
 			var err error
@@ -130,13 +133,13 @@ func (c *CardsControl) AddTransaction(cardID string, t CardTransaction) (string,
 // CompleteClose is the issuer's callback ending a closure (action
 // cards/{id}/close_complete): closing becomes closed.
 func (c *CardsControl) CompleteClose(cardID string) error {
-	return call1(c.s, "Cards.CompleteClose", func() error { return unknownID("card", cardID, c.drop(cardID, c.s.st.cards.CompleteClose)) }, cardID)
+	return call1(c.s, ctlCardsCompleteClose, func() error { return unknownID("card", cardID, c.drop(cardID, c.s.st.cards.CompleteClose)) }, cardID)
 }
 
 // SetStatus overrides a card's status as an operator would (action
 // cards/{id}/set_status), for reaching pending or expired in tests.
 func (c *CardsControl) SetStatus(cardID, status string) error {
-	return call1(c.s, "Cards.SetStatus", func() error {
+	return call1(c.s, ctlCardsSetStatus, func() error {
 		return badName("card status", status, sortedNames(cardline.Statuses()), unknownID("card", cardID, c.tx(func(tx *kernel.Tx) error { _, err := c.s.st.cards.SetStatus(tx, cardID, status); return err })))
 	}, cardID, status)
 }
@@ -145,7 +148,7 @@ func (c *CardsControl) SetStatus(cardID, status string) error {
 // readable or not (action cards/{id}/upstream_balance); close needs it
 // readable.
 func (c *CardsControl) SetUpstreamBalanceReadable(cardID string, readable bool) error {
-	return call1(c.s, "Cards.SetUpstreamBalanceReadable", func() error {
+	return call1(c.s, ctlCardsSetUpstreamBalanceReadable, func() error {
 		return unknownID("card", cardID, c.tx(func(tx *kernel.Tx) error {
 			_, err := c.s.st.cards.SetUpstreamBalanceReadable(tx, cardID, readable)
 			return err
@@ -156,7 +159,7 @@ func (c *CardsControl) SetUpstreamBalanceReadable(cardID string, readable bool) 
 // UnlockActivation lifts an activation lock as an operator would
 // (action cards/{id}/unlock).
 func (c *CardsControl) UnlockActivation(cardID string) error {
-	return call1(c.s, "Cards.UnlockActivation", func() error { return unknownID("card", cardID, c.drop(cardID, c.s.st.cards.UnlockActivation)) }, cardID)
+	return call1(c.s, ctlCardsUnlockActivation, func() error { return unknownID("card", cardID, c.drop(cardID, c.s.st.cards.UnlockActivation)) }, cardID)
 }
 
 // Plastic returns what is printed on a card (last four digits, expiry
@@ -186,19 +189,19 @@ func (c *CardsControl) UpstreamCloseRequests(cardID string) (int, error) {
 // CreditTopUp confirms a top-up upstream (action cards/topups/{id}/credit):
 // the card is credited and card.topup.credited sent.
 func (c *CardsControl) CreditTopUp(id string) error {
-	return call1(c.s, "Cards.CreditTopUp", func() error { return unknownID("card top-up", id, c.drop(id, c.s.st.cards.CreditTopUp)) }, id)
+	return call1(c.s, ctlCardsCreditTopUp, func() error { return unknownID("card top-up", id, c.drop(id, c.s.st.cards.CreditTopUp)) }, id)
 }
 
 // RejectTopUp is an explicit upstream rejection (action
 // cards/topups/{id}/reject): the hold is released at once.
 func (c *CardsControl) RejectTopUp(id string) error {
-	return call1(c.s, "Cards.RejectTopUp", func() error { return unknownID("card top-up", id, c.drop(id, c.s.st.cards.RejectTopUp)) }, id)
+	return call1(c.s, ctlCardsRejectTopUp, func() error { return unknownID("card top-up", id, c.drop(id, c.s.st.cards.RejectTopUp)) }, id)
 }
 
 // TimeoutTopUp is an upstream timeout (action cards/topups/{id}/timeout):
 // the top-up stays processing and its funds stay held.
 func (c *CardsControl) TimeoutTopUp(id string) error {
-	return call1(c.s, "Cards.TimeoutTopUp", func() error { return unknownID("card top-up", id, c.drop(id, c.s.st.cards.TimeoutTopUp)) }, id)
+	return call1(c.s, ctlCardsTimeoutTopUp, func() error { return unknownID("card top-up", id, c.drop(id, c.s.st.cards.TimeoutTopUp)) }, id)
 }
 
 // TopUpStatus returns the status of a top-up order (processing,
@@ -217,7 +220,7 @@ func (c *CardsControl) TopUpStatus(id string) (string, error) {
 // each member may hold, applications in progress included. Another form
 // factor is refused with a *NameError, and nothing changes.
 func (c *CardsControl) SetLimit(formFactor string, n int) error {
-	return call1(c.s, "Cards.SetLimit", func() error {
+	return call1(c.s, ctlCardsSetLimit, func() error {
 		if err := checkFormFactor(formFactor); err != nil {
 			return err
 		}
@@ -228,7 +231,7 @@ func (c *CardsControl) SetLimit(formFactor string, n int) error {
 // SetPenalty marks a member as having outstanding penalties (card
 // applications then fail) or clears it.
 func (c *CardsControl) SetPenalty(memberID string, outstanding bool) error {
-	return call1(c.s, "Cards.SetPenalty", func() error {
+	return call1(c.s, ctlCardsSetPenalty, func() error {
 		return unknownID("member", memberID, c.member(memberID, func(tx *kernel.Tx, m *member) { c.s.st.cards.SetPenalty(tx, m.ID, outstanding) }))
 	}, memberID, outstanding)
 }
@@ -236,7 +239,7 @@ func (c *CardsControl) SetPenalty(memberID string, outstanding bool) error {
 // SetKYCCountry sets the country of the KYC a member used (default SG),
 // which product country restrictions check.
 func (c *CardsControl) SetKYCCountry(memberID, country string) error {
-	return call1(c.s, "Cards.SetKYCCountry", func() error {
+	return call1(c.s, ctlCardsSetKYCCountry, func() error {
 		return unknownID("member", memberID, c.member(memberID, func(tx *kernel.Tx, m *member) { c.s.st.cards.SetKYCCountry(tx, m.ID, country) }))
 	}, memberID, country)
 }
@@ -244,7 +247,7 @@ func (c *CardsControl) SetKYCCountry(memberID, country string) error {
 // AddShippingAddress adds a shipping address to a member and returns its
 // id. Every member starts with adr_ addresses in SG (default) and HK.
 func (c *CardsControl) AddShippingAddress(memberID, country string, isDefault bool) (string, error) {
-	return call2(c.s, "Cards.AddShippingAddress", func() (string, error) {
+	return call2(c.s, ctlCardsAddShippingAddress, func() (string, error) {
 		var id string
 		err := c.member(memberID, func(tx *kernel.Tx, m *member) { id = c.s.st.cards.AddShippingAddress(tx, m.ID, country, isDefault) })
 		return unknownID2[string]("member", memberID)(id, err)
@@ -254,14 +257,14 @@ func (c *CardsControl) AddShippingAddress(memberID, country string, isDefault bo
 // SetBINAuthorizations restricts the products the merchant sees to these
 // BINs; no BINs means unrestricted.
 func (c *CardsControl) SetBINAuthorizations(bins ...string) error {
-	return call0(c.s, "Cards.SetBINAuthorizations", func() {
+	return call0(c.s, ctlCardsSetBINAuthorizations, func() {
 		_ = c.tx(func(tx *kernel.Tx) error { c.s.st.cards.SetBINAuthorizations(tx, bins...); return nil })
 	}, bins)
 }
 
 // SetProductEnabled enables or disables a card product.
 func (c *CardsControl) SetProductEnabled(productID string, enabled bool) error {
-	return call1(c.s, "Cards.SetProductEnabled", func() error {
+	return call1(c.s, ctlCardsSetProductEnabled, func() error {
 		return unknownID("card product", productID, c.tx(func(tx *kernel.Tx) error { return c.s.st.cards.SetProductEnabled(tx, productID, enabled) }))
 	}, productID, enabled)
 }
@@ -288,7 +291,7 @@ func (c *CardsControl) Funds(memberID, asset string) (available, locked money.Am
 // 400 state_invalid ("upstream refuses") and the card keeps its status.
 // Control API: POST /_sim/cards/{id}/refuse_close with {"refuse": true|false}.
 func (c *CardsControl) SetCloseRefused(cardID string, refused bool) error {
-	return call1(c.s, "Cards.SetCloseRefused", func() error {
+	return call1(c.s, ctlCardsSetCloseRefused, func() error {
 		return unknownID("card", cardID, c.tx(func(tx *kernel.Tx) error { return c.s.st.cards.SetCloseRefused(tx, cardID, refused) }))
 	}, cardID, refused)
 }
@@ -301,10 +304,238 @@ func (c *CardsControl) SetCloseRefused(cardID string, refused bool) error {
 // it. Control API: POST /_sim/cards/topups/upstream_timeout with
 // {"count": n}.
 func (c *CardsControl) TimeoutNextTopUps(n int) error {
-	return call1(c.s, "Cards.TimeoutNextTopUps", func() error {
+	return call1(c.s, ctlCardsTimeoutNextTopUps, func() error {
 		if n < 0 {
 			return errInvalidRequest("count must be 0 or more")
 		}
 		return c.tx(func(tx *kernel.Tx) error { c.s.st.cards.TimeoutNextTopUps(tx, n); return nil })
 	}, n)
+}
+
+// The names the Cards control methods record their calls under, each declared
+// once and used by its method and by cardsControls.
+const (
+	ctlCardsApproveApplication         = "Cards.ApproveApplication"
+	ctlCardsRejectApplication          = "Cards.RejectApplication"
+	ctlCardsShip                       = "Cards.Ship"
+	ctlCardsAddTransaction             = "Cards.AddTransaction"
+	ctlCardsCompleteClose              = "Cards.CompleteClose"
+	ctlCardsSetStatus                  = "Cards.SetStatus"
+	ctlCardsSetUpstreamBalanceReadable = "Cards.SetUpstreamBalanceReadable"
+	ctlCardsUnlockActivation           = "Cards.UnlockActivation"
+	ctlCardsCreditTopUp                = "Cards.CreditTopUp"
+	ctlCardsRejectTopUp                = "Cards.RejectTopUp"
+	ctlCardsTimeoutTopUp               = "Cards.TimeoutTopUp"
+	ctlCardsSetLimit                   = "Cards.SetLimit"
+	ctlCardsSetPenalty                 = "Cards.SetPenalty"
+	ctlCardsSetKYCCountry              = "Cards.SetKYCCountry"
+	ctlCardsAddShippingAddress         = "Cards.AddShippingAddress"
+	ctlCardsSetBINAuthorizations       = "Cards.SetBINAuthorizations"
+	ctlCardsSetProductEnabled          = "Cards.SetProductEnabled"
+	ctlCardsSetCloseRefused            = "Cards.SetCloseRefused"
+	ctlCardsTimeoutNextTopUps          = "Cards.TimeoutNextTopUps"
+)
+
+// cardsControls declares the cards control methods and the routes that call them
+// (control_decl.go), the routes in their registration order.
+var cardsControls = []controlDecl{
+	{
+		name: ctlCardsSetLimit, bind: func(s *Simulator) any { return s.Cards.SetLimit },
+		route: "POST /_sim/cards/limits",
+		call: func(s *Simulator, _ *http.Request, body []byte) (int, any, error) {
+			var in struct {
+				FormFactor string `json:"form_factor"`
+				Limit      *int   `json:"limit"`
+			}
+			if err := decodeControl(body, &in); err != nil {
+				return 0, nil, err
+			}
+			if in.FormFactor != "virtual" && in.FormFactor != "physical" {
+				return 0, nil, errInvalidRequest("form_factor must be virtual or physical")
+			}
+			if in.Limit == nil || *in.Limit < 0 {
+				return 0, nil, errInvalidRequest("limit must be 0 or more")
+			}
+			if err := s.Cards.SetLimit(in.FormFactor, *in.Limit); err != nil {
+				return 0, nil, err
+			}
+			return http.StatusOK, map[string]any{"form_factor": in.FormFactor, "limit": *in.Limit}, nil
+		},
+	},
+	{
+		name: ctlCardsSetBINAuthorizations, bind: func(s *Simulator) any { return s.Cards.SetBINAuthorizations },
+		route: "POST /_sim/cards/bin_authorizations",
+		call: func(s *Simulator, _ *http.Request, body []byte) (int, any, error) {
+			var in struct {
+				BINs []string `json:"bins"`
+			}
+			if err := decodeControl(body, &in); err != nil {
+				return 0, nil, err
+			}
+			if err := s.Cards.SetBINAuthorizations(in.BINs...); err != nil {
+				return 0, nil, err
+			}
+			if in.BINs == nil {
+				in.BINs = []string{}
+			}
+			return http.StatusOK, map[string]any{"bins": in.BINs}, nil
+		},
+	},
+	{
+		name: ctlCardsSetProductEnabled, bind: func(s *Simulator) any { return s.Cards.SetProductEnabled },
+		route: "POST /_sim/cards/products/{id}/enabled",
+		call: func(s *Simulator, r *http.Request, body []byte) (int, any, error) {
+			var in struct {
+				Enabled *bool `json:"enabled"`
+			}
+			if err := decodeControl(body, &in); err != nil {
+				return 0, nil, err
+			}
+			on, err := requireBool(in.Enabled, "enabled")
+			if err != nil {
+				return 0, nil, err
+			}
+			if err := s.Cards.SetProductEnabled(r.PathValue("id"), on); err != nil {
+				return 0, nil, notFoundIf(err)
+			}
+			return http.StatusOK, map[string]any{"product_id": cardline.WithIDPrefix("cpd_", r.PathValue("id")), "enabled": on}, nil
+		},
+	},
+	{
+		name: ctlCardsSetPenalty, bind: func(s *Simulator) any { return s.Cards.SetPenalty },
+		route: "POST /_sim/members/{id}/card_penalty",
+		call: func(s *Simulator, r *http.Request, body []byte) (int, any, error) {
+			var in struct {
+				Outstanding *bool `json:"outstanding"`
+			}
+			if err := decodeControl(body, &in); err != nil {
+				return 0, nil, err
+			}
+			on, err := requireBool(in.Outstanding, "outstanding")
+			if err != nil {
+				return 0, nil, err
+			}
+			if err := s.Cards.SetPenalty(r.PathValue("id"), on); err != nil {
+				return 0, nil, notFoundIf(err)
+			}
+			return http.StatusOK, map[string]any{"member": r.PathValue("id"), "outstanding": on}, nil
+		},
+	},
+	{
+		name: ctlCardsSetKYCCountry, bind: func(s *Simulator) any { return s.Cards.SetKYCCountry },
+		route: "POST /_sim/members/{id}/kyc_country",
+		call: func(s *Simulator, r *http.Request, body []byte) (int, any, error) {
+			var in struct {
+				Country string `json:"country"`
+			}
+			if err := decodeControl(body, &in); err != nil {
+				return 0, nil, err
+			}
+			c := strings.ToUpper(strings.TrimSpace(in.Country))
+			if !api.IsAlpha(c, 2) {
+				return 0, nil, errInvalidRequest("country must be an ISO 3166 alpha-2 code")
+			}
+			if err := s.Cards.SetKYCCountry(r.PathValue("id"), c); err != nil {
+				return 0, nil, notFoundIf(err)
+			}
+			return http.StatusOK, map[string]any{"member": r.PathValue("id"), "country": c}, nil
+		},
+	},
+	{
+		name: ctlCardsAddShippingAddress, bind: func(s *Simulator) any { return s.Cards.AddShippingAddress },
+		route: "POST /_sim/members/{id}/shipping_addresses",
+		call: func(s *Simulator, r *http.Request, body []byte) (int, any, error) {
+			var in struct {
+				Country string `json:"country"`
+				Default bool   `json:"default"`
+			}
+			if err := decodeControl(body, &in); err != nil {
+				return 0, nil, err
+			}
+			c := strings.ToUpper(strings.TrimSpace(in.Country))
+			if !api.IsAlpha(c, 2) {
+				return 0, nil, errInvalidRequest("country must be an ISO 3166 alpha-2 code")
+			}
+			id, err := s.Cards.AddShippingAddress(r.PathValue("id"), c, in.Default)
+			if err != nil {
+				return 0, nil, notFoundIf(err)
+			}
+			return http.StatusCreated, map[string]any{"id": id, "country": c, "is_default": in.Default}, nil
+		},
+	},
+	{
+		name: ctlCardsSetCloseRefused, bind: func(s *Simulator) any { return s.Cards.SetCloseRefused },
+		route: "POST /_sim/cards/{id}/refuse_close",
+		call: func(s *Simulator, r *http.Request, body []byte) (int, any, error) {
+			var in struct {
+				Refuse *bool `json:"refuse"`
+			}
+			if err := decodeControl(body, &in); err != nil {
+				return 0, nil, err
+			}
+			on, err := requireBool(in.Refuse, "refuse")
+			if err != nil {
+				return 0, nil, err
+			}
+			if err := s.Cards.SetCloseRefused(r.PathValue("id"), on); err != nil {
+				return 0, nil, notFoundIf(err)
+			}
+			return http.StatusOK, map[string]any{"id": cardline.WithIDPrefix("crd_", r.PathValue("id")), "refuse": on}, nil
+		},
+	},
+	{
+		name: ctlCardsTimeoutNextTopUps, bind: func(s *Simulator) any { return s.Cards.TimeoutNextTopUps },
+		route: "POST /_sim/cards/topups/upstream_timeout",
+		call: func(s *Simulator, _ *http.Request, body []byte) (int, any, error) {
+			var in struct {
+				Count *int `json:"count"`
+			}
+			if err := decodeControl(body, &in); err != nil {
+				return 0, nil, err
+			}
+			n := 1
+			if in.Count != nil {
+				n = *in.Count
+			}
+			if err := s.Cards.TimeoutNextTopUps(n); err != nil {
+				return 0, nil, err
+			}
+			return http.StatusOK, map[string]any{"count": n}, nil
+		},
+	},
+	{
+		route: "GET /_sim/cards/{id}",
+		inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
+			out, err := s.st.cards.CardDetail(tx, r.PathValue("id"))
+			if err != nil {
+				return 0, nil, notFoundIf(err)
+			}
+			return http.StatusOK, out, nil
+		},
+	},
+	{
+		route: "GET /_sim/cards/topups/{id}",
+		inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
+			out, err := s.st.cards.TopUp(tx, r.PathValue("id"))
+			if err != nil {
+				return 0, nil, notFoundIf(err)
+			}
+			return http.StatusOK, out, nil
+		},
+	},
+	{name: ctlCardsApproveApplication, bind: func(s *Simulator) any { return s.Cards.ApproveApplication }},
+	{name: ctlCardsRejectApplication, bind: func(s *Simulator) any { return s.Cards.RejectApplication }},
+	{name: ctlCardsShip, bind: func(s *Simulator) any { return s.Cards.Ship }},
+	{name: ctlCardsAddTransaction, bind: func(s *Simulator) any { return s.Cards.AddTransaction }},
+	{name: ctlCardsCompleteClose, bind: func(s *Simulator) any { return s.Cards.CompleteClose }},
+	{name: ctlCardsSetStatus, bind: func(s *Simulator) any { return s.Cards.SetStatus }},
+	{name: ctlCardsSetUpstreamBalanceReadable, bind: func(s *Simulator) any { return s.Cards.SetUpstreamBalanceReadable }},
+	{name: ctlCardsUnlockActivation, bind: func(s *Simulator) any { return s.Cards.UnlockActivation }},
+	{name: "Cards.Plastic", noCall: true, bind: func(s *Simulator) any { return s.Cards.Plastic }},
+	{name: "Cards.UpstreamCloseRequests", noCall: true, bind: func(s *Simulator) any { return s.Cards.UpstreamCloseRequests }},
+	{name: ctlCardsCreditTopUp, bind: func(s *Simulator) any { return s.Cards.CreditTopUp }},
+	{name: ctlCardsRejectTopUp, bind: func(s *Simulator) any { return s.Cards.RejectTopUp }},
+	{name: ctlCardsTimeoutTopUp, bind: func(s *Simulator) any { return s.Cards.TimeoutTopUp }},
+	{name: "Cards.TopUpStatus", noCall: true, bind: func(s *Simulator) any { return s.Cards.TopUpStatus }},
+	{name: "Cards.Funds", noCall: true, bind: func(s *Simulator) any { return s.Cards.Funds }},
 }

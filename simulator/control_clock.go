@@ -56,3 +56,12 @@ func (c *Clock) SleepFunc(limit time.Duration) func(ctx context.Context, d time.
 		return ctx.Err()
 	}
 }
+
+// clockControls declares the clock control methods and the routes that call them
+// (control_decl.go), the routes in their registration order.
+var clockControls = []controlDecl{
+	{name: "Clock.Advance", noCall: true, bind: func(s *Simulator) any { return s.Clock.Advance }},
+	{name: "Clock.Sleep", noCall: true, bind: func(s *Simulator) any { return s.Clock.Sleep }},
+	{name: "Clock.SleepFunc", noCall: true, bind: func(s *Simulator) any { return s.Clock.SleepFunc }},
+	{name: "Clock.Now", noCall: true, bind: func(s *Simulator) any { return s.Clock.Now }},
+}

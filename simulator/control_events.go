@@ -29,12 +29,12 @@ func (e *EventsControl) List() []Event {
 // Use it to test receivers with events whose product flow the simulator
 // does not drive. Control API: POST /_sim/webhooks/events.
 func (e *EventsControl) Emit(typ, object, id, externalMemberID, status string, version int64) (string, error) {
-	return call2(e.s, "Events.Emit", func() (string, error) {
+	return call2(e.s, ctlEventsEmit, func() (string, error) {
 		if err := checkEventType(typ); err != nil {
 			return "", err
 		}
 		return inTx1(e.s, func(tx *kernel.Tx) (string, error) {
-			return e.s.emitEvent(tx, typ, object, id, externalMemberID, status, version, nil)
+			return e.s.wiring.ctl.emitEvent(tx, typ, object, id, externalMemberID, status, version, nil)
 		})
 	}, typ, object, id, externalMemberID, status, version)
 }
@@ -49,12 +49,27 @@ func (e *EventsControl) EmitExtra(typ, object, id, externalMemberID, status stri
 	if err != nil {
 		return "", fmt.Errorf("simulator: EmitExtra: extra: %w", err)
 	}
-	return call2(e.s, "Events.EmitExtra", func() (string, error) {
+	return call2(e.s, ctlEventsEmitExtra, func() (string, error) {
 		if err := checkEventType(typ); err != nil {
 			return "", err
 		}
 		return inTx1(e.s, func(tx *kernel.Tx) (string, error) {
-			return e.s.emitEvent(tx, typ, object, id, externalMemberID, status, version, extra)
+			return e.s.wiring.ctl.emitEvent(tx, typ, object, id, externalMemberID, status, version, extra)
 		})
 	}, typ, object, id, externalMemberID, status, version, extra)
+}
+
+// The names the Events control methods record their calls under, each declared
+// once and used by its method and by eventsControls.
+const (
+	ctlEventsEmit      = "Events.Emit"
+	ctlEventsEmitExtra = "Events.EmitExtra"
+)
+
+// eventsControls declares the events control methods and the routes that call them
+// (control_decl.go), the routes in their registration order.
+var eventsControls = []controlDecl{
+	{name: "Events.List", noCall: true, bind: func(s *Simulator) any { return s.Events.List }},
+	{name: ctlEventsEmit, bind: func(s *Simulator) any { return s.Events.Emit }},
+	{name: ctlEventsEmitExtra, bind: func(s *Simulator) any { return s.Events.EmitExtra }},
 }

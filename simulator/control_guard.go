@@ -60,7 +60,8 @@ func WithAllowedHosts(hosts ...string) Option {
 
 // guardControl answers a refusal and returns false, or returns true when
 // there is none.
-func (s *Simulator) guardControl(w http.ResponseWriter, r *http.Request, ae *apiError) bool {
+func (ctl *controlAPI) guardControl(w http.ResponseWriter, r *http.Request, ae *apiError) bool {
+	s := ctl.sim
 	if ae == nil {
 		return true
 	}
@@ -79,19 +80,21 @@ func fromNetwork(r *http.Request) bool {
 
 // servesControl reports whether a control endpoint would serve r (not the
 // router's not_found, which changes nothing and answers as before).
-func (s *Simulator) servesControl(r *http.Request) bool {
+func (ctl *controlAPI) servesControl(r *http.Request) bool {
+	s := ctl.sim
 	_, pattern := s.wiring.mux.Handler(r)
 	if pattern == actionPattern {
 		// s.actions is filled before the simulator serves and only read after.
-		_, _, _, ok := s.lookupAction(strings.TrimPrefix(r.URL.Path, "/_sim/"))
+		_, _, _, ok := ctl.lookupAction(strings.TrimPrefix(r.URL.Path, "/_sim/"))
 		return ok
 	}
 	return pattern != "" && !catchAllPatterns[pattern]
 }
 
 // controlAccess applies rules 1 and 2 to any control request.
-func (s *Simulator) controlAccess(r *http.Request, raw string) *apiError {
-	if !s.hostAllowed(r.Host) {
+func (ctl *controlAPI) controlAccess(r *http.Request, raw string) *apiError {
+	s := ctl.sim
+	if !ctl.hostAllowed(r.Host) {
 		return errInvalidRequest("the control API does not answer for Host " + quoteHeader(r.Host) +
 			": it answers an IP address, localhost or the simulator's own address (WithAllowedHosts, mwallet-sim -allowed-hosts, adds names)")
 	}
@@ -129,7 +132,8 @@ func tokenEqual(got, want string) bool {
 }
 
 // hostAllowed applies rule 1 to a Host value.
-func (s *Simulator) hostAllowed(hostport string) bool {
+func (ctl *controlAPI) hostAllowed(hostport string) bool {
+	s := ctl.sim
 	h := normalHost(hostport)
 	if h == "" {
 		return false

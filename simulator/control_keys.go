@@ -1,6 +1,10 @@
 package simulator
 
-import "github.com/mwallet/mwallet-go/simulator/internal/kernel"
+import (
+	"net/http"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+)
 
 // KeysControl creates and changes the merchant's API Keys (sim.Keys): scopes
 // and their approval, signing, IP allowlist, environment, expiry. Control
@@ -12,7 +16,7 @@ type KeysControl struct{ s *Simulator }
 // settings ks (SignatureRequired defaults to true, Environment to the current
 // one; restricted scopes need ApproveRestricted).
 func (k *KeysControl) Add(clientID, apiKeyValue, signingKey string, ks KeySettings) (Credentials, error) {
-	return call2(k.s, "Keys.Add", func() (Credentials, error) {
+	return call2(k.s, ctlKeysAdd, func() (Credentials, error) {
 		if err := checkEnvironment(ks.Environment); err != nil {
 			return Credentials{}, err
 		}
@@ -30,7 +34,7 @@ func (k *KeysControl) Add(clientID, apiKeyValue, signingKey string, ks KeySettin
 
 // Set changes the Key of clientID.
 func (k *KeysControl) Set(clientID string, ks KeySettings) error {
-	return call1(k.s, "Keys.Set", func() error {
+	return call1(k.s, ctlKeysSet, func() error {
 		if err := checkEnvironment(ks.Environment); err != nil {
 			return err
 		}
@@ -48,9 +52,44 @@ func (k *KeysControl) Set(clientID string, ks KeySettings) error {
 func (k *KeysControl) Sign(clientID, method, target, nonce string, body []byte) (SignedRequest, error) {
 	// A recorded input: a fresh nonce draws from the simulator's random
 	// source.
-	return call2(k.s, "Keys.Sign", func() (SignedRequest, error) {
+	return call2(k.s, ctlKeysSign, func() (SignedRequest, error) {
 		tx := k.s.k.Begin()
 		defer tx.End()
 		return unknownID2[SignedRequest]("key", clientID)(k.s.wiring.gw.sign(tx, clientID, method, target, nonce, body))
 	}, clientID, method, target, nonce, body)
+}
+
+// The names the Keys control methods record their calls under, each declared
+// once and used by its method and by keysControls.
+const (
+	ctlKeysAdd  = "Keys.Add"
+	ctlKeysSet  = "Keys.Set"
+	ctlKeysSign = "Keys.Sign"
+)
+
+// keysControls declares the keys control methods and the routes that call them
+// (control_decl.go), the routes in their registration order.
+var keysControls = []controlDecl{
+	{
+		name: ctlKeysSign, bind: func(s *Simulator) any { return s.Keys.Sign },
+		route: "POST /_sim/keys/{client_id}/sign",
+		call: func(s *Simulator, r *http.Request, body []byte) (int, any, error) {
+			var in struct {
+				Method string `json:"method"`
+				Path   string `json:"path"`
+				Body   string `json:"body"`
+				Nonce  string `json:"nonce"`
+			}
+			if err := decodeControl(body, &in); err != nil {
+				return 0, nil, err
+			}
+			sig, err := s.Keys.Sign(r.PathValue("client_id"), in.Method, in.Path, in.Nonce, []byte(in.Body))
+			if err != nil {
+				return 0, nil, err
+			}
+			return http.StatusOK, sig, nil
+		},
+	},
+	{name: ctlKeysAdd, bind: func(s *Simulator) any { return s.Keys.Add }},
+	{name: ctlKeysSet, bind: func(s *Simulator) any { return s.Keys.Set }},
 }

@@ -1,6 +1,10 @@
 package simulator
 
-import "github.com/mwallet/mwallet-go/simulator/internal/kernel"
+import (
+	"net/http"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+)
 
 // MembersControl creates members and changes their status (sim.Members).
 // Control API: POST /_sim/members, GET /_sim/members/{id} and the member
@@ -9,7 +13,7 @@ type MembersControl struct{ s *Simulator }
 
 // Create creates a member of the merchant and returns its mem_ id.
 func (m *MembersControl) Create(seed MemberSeed) (string, error) {
-	return call2(m.s, "Members.Create", func() (string, error) {
+	return call2(m.s, ctlMembersCreate, func() (string, error) {
 		id, err := inTx1(m.s, func(tx *kernel.Tx) (string, error) {
 			mem, err := createMemberControl(tx, &m.s.st.members, seed)
 			if err != nil {
@@ -35,7 +39,7 @@ func (m *MembersControl) Get(id string) (MemberInfo, bool) {
 // banned or frozen); id is mem_<uuid>, the bare uuid or the
 // external_member_id. Moving into or out of suspended emits member.suspended.
 func (m *MembersControl) SetStatus(id, status string) error {
-	return call1(m.s, "Members.SetStatus", func() error {
+	return call1(m.s, ctlMembersSetStatus, func() error {
 		return badName("member status", status, memberStatusNames, unknownID("member", id, inTx(m.s, func(tx *kernel.Tx) error { _, err := m.s.st.members.SetStatus(tx, id, status); return err })))
 	}, id, status)
 }
@@ -47,9 +51,9 @@ func (m *MembersControl) SetStatus(id, status string) error {
 // ("card funds protected"). Control API: POST
 // /_sim/members/{id}/funds_protection with {"enabled": true|false}.
 func (m *MembersControl) SetFundsProtection(id string, on bool) error {
-	return call1(m.s, "Members.SetFundsProtection", func() error {
+	return call1(m.s, ctlMembersSetFundsProtection, func() error {
 		return unknownID("member", id, inTx(m.s, func(*kernel.Tx) error {
-			mem, err := m.s.memberOf(id)
+			mem, err := m.s.wiring.ctl.memberOf(id)
 			if err != nil {
 				return err
 			}
@@ -57,4 +61,41 @@ func (m *MembersControl) SetFundsProtection(id string, on bool) error {
 			return nil
 		}))
 	}, id, on)
+}
+
+// The names the Members control methods record their calls under, each declared
+// once and used by its method and by membersControls.
+const (
+	ctlMembersCreate             = "Members.Create"
+	ctlMembersSetStatus          = "Members.SetStatus"
+	ctlMembersSetFundsProtection = "Members.SetFundsProtection"
+)
+
+// membersControls declares the members control methods and the routes that call them
+// (control_decl.go), the routes in their registration order.
+var membersControls = []controlDecl{
+	{
+		name: ctlMembersSetFundsProtection, bind: func(s *Simulator) any { return s.Members.SetFundsProtection },
+		route: "POST /_sim/members/{id}/funds_protection",
+		call: func(s *Simulator, r *http.Request, body []byte) (int, any, error) {
+			var in struct {
+				Enabled *bool `json:"enabled"`
+			}
+			if err := decodeControl(body, &in); err != nil {
+				return 0, nil, err
+			}
+			on, err := requireBool(in.Enabled, "enabled")
+			if err != nil {
+				return 0, nil, err
+			}
+			if err := s.Members.SetFundsProtection(r.PathValue("id"), on); err != nil {
+				return 0, nil, notFoundIf(err)
+			}
+			return http.StatusOK, map[string]any{"member": r.PathValue("id"), "funds_protection": on}, nil
+		},
+	},
+	{name: ctlMembersCreate, bind: func(s *Simulator) any { return s.Members.Create }},
+	{name: "Members.Get", noCall: true, bind: func(s *Simulator) any { return s.Members.Get }},
+	{name: ctlMembersSetStatus, bind: func(s *Simulator) any { return s.Members.SetStatus }},
+	{name: "Members.Balance", noCall: true, bind: func(s *Simulator) any { return s.Members.Balance }},
 }

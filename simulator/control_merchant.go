@@ -1,6 +1,9 @@
 package simulator
 
 import (
+	"net/http"
+	"strings"
+
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
@@ -14,7 +17,7 @@ type MerchantControl struct{ s *Simulator }
 // Set changes the merchant as ms says. It changes nothing when any
 // setting is invalid.
 func (m *MerchantControl) Set(ms MerchantSettings) error {
-	return call1(m.s, "Merchant.Set", func() error {
+	return call1(m.s, ctlMerchantSet, func() error {
 		return merchantNameError(ms, inTx(m.s, func(tx *kernel.Tx) error { return m.s.st.merchant.Set(tx, ms.lineSettings()) }))
 	}, ms)
 }
@@ -23,8 +26,8 @@ func (m *MerchantControl) Set(ms MerchantSettings) error {
 // asset and advances the remittances waiting for merchant funds. Control
 // action merchant/prepaid/topup, body {"asset", "amount"}.
 func (m *MerchantControl) TopUpPrepaid(asset, amount string) error {
-	return call1(m.s, "Merchant.TopUpPrepaid", func() error {
-		return m.s.badAsset(asset, inTx(m.s, func(tx *kernel.Tx) error { return m.s.st.merchant.TopUpPrepaid(tx, asset, amount) }))
+	return call1(m.s, ctlMerchantTopUpPrepaid, func() error {
+		return m.s.wiring.ctl.badAsset(asset, inTx(m.s, func(tx *kernel.Tx) error { return m.s.st.merchant.TopUpPrepaid(tx, asset, amount) }))
 	}, asset, amount)
 }
 
@@ -32,8 +35,8 @@ func (m *MerchantControl) TopUpPrepaid(asset, amount string) error {
 // account ("" takes the whole available prepaid balance), for example to
 // play a merchant whose prepaid cannot fund a remittance.
 func (m *MerchantControl) WithdrawPrepaid(asset, amount string) error {
-	return call1(m.s, "Merchant.WithdrawPrepaid", func() error {
-		return m.s.badAsset(asset, inTx(m.s, func(tx *kernel.Tx) error { return m.s.st.merchant.WithdrawPrepaid(tx, asset, amount) }))
+	return call1(m.s, ctlMerchantWithdrawPrepaid, func() error {
+		return m.s.wiring.ctl.badAsset(asset, inTx(m.s, func(tx *kernel.Tx) error { return m.s.st.merchant.WithdrawPrepaid(tx, asset, amount) }))
 	}, asset, amount)
 }
 
@@ -51,7 +54,7 @@ func (m *MerchantControl) PrepaidBalance(asset string) (available, locked money.
 // SetPOBOSubaccount sets whether the merchant has an active upstream
 // subaccount, which the pobo line needs.
 func (m *MerchantControl) SetPOBOSubaccount(active bool) error {
-	return call0(m.s, "Merchant.SetPOBOSubaccount", func() {
+	return call0(m.s, ctlMerchantSetPOBOSubaccount, func() {
 		tx := m.s.k.Begin()
 		defer tx.End()
 		m.s.st.remit.SetPOBOSubaccount(tx, active)
@@ -64,9 +67,90 @@ func (m *MerchantControl) SetPOBOSubaccount(active bool) error {
 // Retry-After; 0 (the default: the contract shows no number) removes it.
 // Control API: POST /_sim/merchant/write_quota with {"per_minute": n}.
 func (m *MerchantControl) SetWriteQuota(perMinute int) error {
-	return call1(m.s, "Merchant.SetWriteQuota", func() error {
+	return call1(m.s, ctlMerchantSetWriteQuota, func() error {
 		tx := m.s.k.Begin()
 		defer tx.End()
 		return m.s.wiring.gw.setWriteQuota(tx, perMinute)
 	}, perMinute)
+}
+
+// The names the Merchant control methods record their calls under, each declared
+// once and used by its method and by merchantControls.
+const (
+	ctlMerchantSet               = "Merchant.Set"
+	ctlMerchantTopUpPrepaid      = "Merchant.TopUpPrepaid"
+	ctlMerchantWithdrawPrepaid   = "Merchant.WithdrawPrepaid"
+	ctlMerchantSetPOBOSubaccount = "Merchant.SetPOBOSubaccount"
+	ctlMerchantSetWriteQuota     = "Merchant.SetWriteQuota"
+)
+
+// merchantControls declares the merchant control methods and the routes that call them
+// (control_decl.go), the routes in their registration order.
+var merchantControls = []controlDecl{
+	{
+		name: ctlMerchantWithdrawPrepaid, bind: func(s *Simulator) any { return s.Merchant.WithdrawPrepaid },
+		route: "POST /_sim/merchant/prepaid/withdraw",
+		call: func(s *Simulator, _ *http.Request, body []byte) (int, any, error) {
+			var in struct {
+				Asset  string `json:"asset"`
+				Amount string `json:"amount"`
+			}
+			if err := decodeControl(body, &in); err != nil {
+				return 0, nil, err
+			}
+			if err := s.Merchant.WithdrawPrepaid(in.Asset, in.Amount); err != nil {
+				return 0, nil, err
+			}
+			avail, locked := s.Merchant.PrepaidBalance(strings.ToUpper(strings.TrimSpace(in.Asset)))
+			return http.StatusOK, map[string]any{"asset": strings.ToUpper(strings.TrimSpace(in.Asset)), "available": avail.String(), "locked": locked.String()}, nil
+		},
+	},
+	{
+		name: ctlMerchantSetPOBOSubaccount, bind: func(s *Simulator) any { return s.Merchant.SetPOBOSubaccount },
+		route: "POST /_sim/merchant/pobo_subaccount",
+		call: func(s *Simulator, _ *http.Request, body []byte) (int, any, error) {
+			var in struct {
+				Active *bool `json:"active"`
+			}
+			if err := decodeControl(body, &in); err != nil {
+				return 0, nil, err
+			}
+			on, err := requireBool(in.Active, "active")
+			if err != nil {
+				return 0, nil, err
+			}
+			if err := s.Merchant.SetPOBOSubaccount(on); err != nil {
+				return 0, nil, err
+			}
+			return http.StatusOK, map[string]any{"active": on}, nil
+		},
+	},
+	{name: ctlMerchantSet, bind: func(s *Simulator) any { return s.Merchant.Set }},
+	{name: ctlMerchantTopUpPrepaid, bind: func(s *Simulator) any { return s.Merchant.TopUpPrepaid }},
+	{name: "Merchant.PrepaidBalance", noCall: true, bind: func(s *Simulator) any { return s.Merchant.PrepaidBalance }},
+}
+
+// merchantQuotaControls declares the route of Merchant.SetWriteQuota, which
+// registers after the QR payment routes (controlTables: the registration
+// order is part of the state image).
+var merchantQuotaControls = []controlDecl{
+	{
+		name: ctlMerchantSetWriteQuota, bind: func(s *Simulator) any { return s.Merchant.SetWriteQuota },
+		route: "POST /_sim/merchant/write_quota",
+		call: func(s *Simulator, _ *http.Request, body []byte) (int, any, error) {
+			var in struct {
+				PerMinute *int `json:"per_minute"`
+			}
+			if err := decodeControl(body, &in); err != nil {
+				return 0, nil, err
+			}
+			if in.PerMinute == nil {
+				return 0, nil, errInvalidRequest("per_minute is required (0 removes the quota)")
+			}
+			if err := s.Merchant.SetWriteQuota(*in.PerMinute); err != nil {
+				return 0, nil, err
+			}
+			return http.StatusOK, map[string]any{"per_minute": *in.PerMinute}, nil
+		},
+	},
 }

@@ -133,7 +133,8 @@ func isNotFound(err error) bool {
 }
 
 // outcomeCollections lists the outcome collections, sorted.
-func (s *Simulator) outcomeCollections() []string {
+func (ctl *controlAPI) outcomeCollections() []string {
+	s := ctl.sim
 	out := make([]string, 0, len(s.wiring.timers.run))
 	for c := range s.wiring.timers.run {
 		out = append(out, c)
@@ -145,9 +146,10 @@ func (s *Simulator) outcomeCollections() []string {
 // checkCollection refuses a collection that has no outcome (the product
 // lines register theirs before the simulator serves, and only read them
 // after).
-func (s *Simulator) checkCollection(c OutcomeCollection) error {
+func (ctl *controlAPI) checkCollection(c OutcomeCollection) error {
+	s := ctl.sim
 	if _, ok := s.wiring.timers.run[string(c)]; !ok {
-		return unknownName("outcome collection", string(c), s.outcomeCollections())
+		return unknownName("outcome collection", string(c), ctl.outcomeCollections())
 	}
 	return nil
 }
@@ -155,7 +157,8 @@ func (s *Simulator) checkCollection(c OutcomeCollection) error {
 // checkOutcomeObject refuses an id that names no object of an outcome
 // collection: one in flight, or a QR order, card application, card, card
 // top-up or remittance.
-func (s *Simulator) checkOutcomeObject(tx *kernel.Tx, id string) error {
+func (ctl *controlAPI) checkOutcomeObject(tx *kernel.Tx, id string) error {
+	s := ctl.sim
 	if _, ok := s.wiring.timers.outcomes().pending[id]; ok {
 		return nil
 	}
@@ -226,7 +229,8 @@ var faultKindNames = []string{string(FaultDelay), string(FaultDropAfter), string
 
 // unknownAction is the refusal of an action key that is not registered.
 // s.mu must be held.
-func (s *Simulator) unknownAction(key string) *NameError {
+func (ctl *controlAPI) unknownAction(key string) *NameError {
+	s := ctl.sim
 	valid := make([]string, 0, len(s.wiring.actions))
 	for k := range s.wiring.actions {
 		valid = append(valid, k)
@@ -245,7 +249,8 @@ var memberStatusNames = []string{"active", "banned", "blocklisted", "frozen", "s
 
 // badAsset types err, the refusal of a call given asset, as a *NameError
 // when asset names no asset of the simulator.
-func (s *Simulator) badAsset(asset string, err error) error {
+func (ctl *controlAPI) badAsset(asset string, err error) error {
+	s := ctl.sim
 	if err == nil {
 		return nil
 	}
@@ -328,7 +333,8 @@ func checkFaultMethod(method string) error {
 // endpoint serves: a request in progress there would never be met. Other
 // refusals (a method that is not a write, a path outside /v1/) are
 // StartInProgress's own.
-func (s *Simulator) checkBusinessEndpoint(method, target string) error {
+func (ctl *controlAPI) checkBusinessEndpoint(method, target string) error {
+	s := ctl.sim
 	m := strings.ToUpper(strings.TrimSpace(method))
 	path, _, _ := strings.Cut(target, "?")
 	if !strings.HasPrefix(path, "/v1/") || !slices.Contains(writeMethods, m) {

@@ -2,7 +2,11 @@ package simulator
 
 import (
 	"fmt"
+	"net/http"
+	"strings"
 
+	"github.com/mwallet/mwallet-go/qrpay"
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
@@ -18,21 +22,21 @@ type QRPayControl struct{ s *Simulator }
 // qrpay.order.completed is emitted. Control action
 // qrpay/orders/{id}/complete.
 func (q *QRPayControl) Complete(id string) error {
-	return call1(q.s, "QRPay.Complete", func() error { return unknownID("QR payment order", id, q.action(id, "complete")) }, id)
+	return call1(q.s, ctlQRPayComplete, func() error { return unknownID("QR payment order", id, q.action(id, "complete")) }, id)
 }
 
 // Fail is the upstream reporting failure for a processing order: the
 // full debit is returned to where it was held from, and qrpay.order.failed is
 // emitted. Control action qrpay/orders/{id}/fail.
 func (q *QRPayControl) Fail(id string) error {
-	return call1(q.s, "QRPay.Fail", func() error { return unknownID("QR payment order", id, q.action(id, "fail")) }, id)
+	return call1(q.s, ctlQRPayFail, func() error { return unknownID("QR payment order", id, q.action(id, "fail")) }, id)
 }
 
 // Refund is the upstream refunding a completed order: the full debit
 // (principal and fee) returns to the available balance it came from, and
 // qrpay.order.refunded is emitted. Control action qrpay/orders/{id}/refund.
 func (q *QRPayControl) Refund(id string) error {
-	return call1(q.s, "QRPay.Refund", func() error { return unknownID("QR payment order", id, q.action(id, "refund")) }, id)
+	return call1(q.s, ctlQRPayRefund, func() error { return unknownID("QR payment order", id, q.action(id, "refund")) }, id)
 }
 
 // Timeout records that the upstream notice of a processing order timed
@@ -40,7 +44,7 @@ func (q *QRPayControl) Refund(id string) error {
 // reconciliation) until an outcome arrives. Control action
 // qrpay/orders/{id}/timeout.
 func (q *QRPayControl) Timeout(id string) error {
-	return call1(q.s, "QRPay.Timeout", func() error { return unknownID("QR payment order", id, q.action(id, "timeout")) }, id)
+	return call1(q.s, ctlQRPayTimeout, func() error { return unknownID("QR payment order", id, q.action(id, "timeout")) }, id)
 }
 
 // SetScenario makes the simulated upstream behave as scenarios for the code
@@ -48,7 +52,7 @@ func (q *QRPayControl) Timeout(id string) error {
 // written into the payload itself ("SIM:<scenario>" in template 62) apply
 // too.
 func (q *QRPayControl) SetScenario(codeValue string, scenarios ...string) error {
-	return call1(q.s, "QRPay.SetScenario", func() error {
+	return call1(q.s, ctlQRPaySetScenario, func() error {
 		err := q.tx(func(tx *kernel.Tx) error { return q.s.st.qr.SetScenario(tx, codeValue, scenarios...) })
 		if sc, bad := firstUnknownScenario(scenarios); bad {
 			return badName("QR scenario", sc, qrScenarioNames(), err)
@@ -60,7 +64,7 @@ func (q *QRPayControl) SetScenario(codeValue string, scenarios ...string) error 
 // SetEnabled switches the QR line on or off. Off, decode, quotes and payments
 // answer service_unavailable (no upstream, line not enabled).
 func (q *QRPayControl) SetEnabled(enabled bool) error {
-	return call0(q.s, "QRPay.SetEnabled", func() {
+	return call0(q.s, ctlQRPaySetEnabled, func() {
 		_ = q.tx(func(tx *kernel.Tx) error { q.s.st.qr.SetEnabled(tx, enabled); return nil })
 	}, enabled)
 }
@@ -68,7 +72,7 @@ func (q *QRPayControl) SetEnabled(enabled bool) error {
 // SetMerchantFeeRate sets the merchant fee rate of merchant-funded QR
 // payments in basis points (0 charges no fee).
 func (q *QRPayControl) SetMerchantFeeRate(bps int64) error {
-	return call1(q.s, "QRPay.SetMerchantFeeRate", func() error {
+	return call1(q.s, ctlQRPaySetMerchantFeeRate, func() error {
 		if bps < 0 || bps > 10000 {
 			return fmt.Errorf("fee rate %d bps out of 0..10000", bps)
 		}
@@ -80,7 +84,7 @@ func (q *QRPayControl) SetMerchantFeeRate(bps int64) error {
 // currency ("THB", "0.0291"). Upstream orders already memoised keep their
 // prices; payments re-quote at the new rate.
 func (q *QRPayControl) SetFiatRate(currency, usdPerUnit string) error {
-	return call1(q.s, "QRPay.SetFiatRate", func() error {
+	return call1(q.s, ctlQRPaySetFiatRate, func() error {
 		return q.tx(func(tx *kernel.Tx) error { return q.s.st.qr.SetFiatRate(tx, currency, usdPerUnit) })
 	}, currency, usdPerUnit)
 }
@@ -161,3 +165,111 @@ const (
 	// outcome arrives.
 	QRScenarioTimeout = "timeout"
 )
+
+// The names the QRPay control methods record their calls under, each declared
+// once and used by its method and by qrpayControls.
+const (
+	ctlQRPayComplete           = "QRPay.Complete"
+	ctlQRPayFail               = "QRPay.Fail"
+	ctlQRPayRefund             = "QRPay.Refund"
+	ctlQRPayTimeout            = "QRPay.Timeout"
+	ctlQRPaySetScenario        = "QRPay.SetScenario"
+	ctlQRPaySetEnabled         = "QRPay.SetEnabled"
+	ctlQRPaySetMerchantFeeRate = "QRPay.SetMerchantFeeRate"
+	ctlQRPaySetFiatRate        = "QRPay.SetFiatRate"
+)
+
+// qrpayControls declares the qrpay control methods and the routes that call them
+// (control_decl.go), the routes in their registration order.
+var qrpayControls = []controlDecl{
+	{
+		name: ctlQRPaySetEnabled, bind: func(s *Simulator) any { return s.QRPay.SetEnabled },
+		route: "POST /_sim/qrpay/line",
+		call: func(s *Simulator, _ *http.Request, body []byte) (int, any, error) {
+			var in struct {
+				Enabled *bool `json:"enabled"`
+			}
+			if err := decodeControl(body, &in); err != nil {
+				return 0, nil, err
+			}
+			on, err := requireBool(in.Enabled, "enabled")
+			if err != nil {
+				return 0, nil, err
+			}
+			if err := s.QRPay.SetEnabled(on); err != nil {
+				return 0, nil, err
+			}
+			return http.StatusOK, map[string]any{"enabled": on}, nil
+		},
+	},
+	{
+		name: ctlQRPaySetScenario, bind: func(s *Simulator) any { return s.QRPay.SetScenario },
+		route: "POST /_sim/qrpay/scenarios",
+		call: func(s *Simulator, _ *http.Request, body []byte) (int, any, error) {
+			var in struct {
+				CodeValue string   `json:"code_value"`
+				Scenarios []string `json:"scenarios"`
+			}
+			if err := decodeControl(body, &in); err != nil {
+				return 0, nil, err
+			}
+			if in.CodeValue == "" {
+				return 0, nil, errInvalidRequest("code_value is required")
+			}
+			if err := s.QRPay.SetScenario(in.CodeValue, in.Scenarios...); err != nil {
+				return 0, nil, err
+			}
+			if in.Scenarios == nil {
+				in.Scenarios = []string{}
+			}
+			return http.StatusOK, map[string]any{"scenarios": in.Scenarios}, nil
+		},
+	},
+	{
+		name: ctlQRPaySetFiatRate, bind: func(s *Simulator) any { return s.QRPay.SetFiatRate },
+		route: "POST /_sim/qrpay/fiat_rates",
+		call: func(s *Simulator, _ *http.Request, body []byte) (int, any, error) {
+			var in struct {
+				Currency   string `json:"currency"`
+				USDPerUnit string `json:"usd_per_unit"`
+			}
+			if err := decodeControl(body, &in); err != nil {
+				return 0, nil, err
+			}
+			cur := strings.ToUpper(strings.TrimSpace(in.Currency))
+			if !api.IsAlpha(cur, 3) {
+				return 0, nil, errInvalidRequest("currency must be an ISO 4217 alphabetic code")
+			}
+			if err := s.QRPay.SetFiatRate(cur, in.USDPerUnit); err != nil {
+				return 0, nil, err
+			}
+			return http.StatusOK, map[string]any{"currency": cur, "usd_per_unit": in.USDPerUnit}, nil
+		},
+	},
+	{
+		name: "QRPay.UpstreamCalls", bind: func(s *Simulator) any { return s.QRPay.UpstreamCalls },
+		noCall: true,
+		route:  "GET /_sim/qrpay/upstream",
+		call: func(s *Simulator, _ *http.Request, _ []byte) (int, any, error) {
+			st := s.QRPay.UpstreamCalls()
+			return http.StatusOK, map[string]any{"quotes": st.Quotes, "notices": st.Notices}, nil
+		},
+	},
+	{
+		name: "QRPay.Trace", bind: func(s *Simulator) any { return s.QRPay.Trace },
+		noCall: true,
+		route:  "GET /_sim/qrpay/orders/{id}/trace",
+		call: func(s *Simulator, r *http.Request, _ []byte) (int, any, error) {
+			steps := s.QRPay.Trace(r.PathValue("id"))
+			if steps == nil {
+				return 0, nil, errNotFound("QR payment order")
+			}
+			return http.StatusOK, map[string]any{"id": qrpay.OrderID(r.PathValue("id")), "steps": steps}, nil
+		},
+	},
+	{name: ctlQRPayComplete, bind: func(s *Simulator) any { return s.QRPay.Complete }},
+	{name: ctlQRPayFail, bind: func(s *Simulator) any { return s.QRPay.Fail }},
+	{name: ctlQRPayRefund, bind: func(s *Simulator) any { return s.QRPay.Refund }},
+	{name: ctlQRPayTimeout, bind: func(s *Simulator) any { return s.QRPay.Timeout }},
+	{name: ctlQRPaySetMerchantFeeRate, bind: func(s *Simulator) any { return s.QRPay.SetMerchantFeeRate }},
+}

@@ -20,25 +20,18 @@ import (
 // scratch simulator to show the state after each input. All of them read:
 // none changes the simulator.
 
-func (s *Simulator) registerRecording() {
-	s.wiring.mux.HandleFunc("GET /_sim/recording", s.serveRecording)
-	s.control("GET /_sim/digest", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		d, err := s.wiring.image.digest(tx)
-		if err != nil {
-			return 0, nil, errBusiness500(err.Error())
-		}
-		s.wiring.rec.mu.Lock()
-		seq := s.wiring.rec.seq
-		s.wiring.rec.mu.Unlock()
-		return http.StatusOK, map[string]any{"digest": d, "inputs": seq, "now": s.st.clock.Now().UTC()}, nil
-	})
-	s.wiring.mux.HandleFunc("GET /_sim/recording/steps", s.serveSteps)
-	s.wiring.mux.HandleFunc("GET /_sim/recording/steps/{seq}", s.serveStep)
+func (ctl *controlAPI) registerRecording() {
+	s := ctl.sim
+	s.wiring.mux.HandleFunc("GET /_sim/recording", ctl.serveRecording)
+	ctl.registerTable(recordingRoutes)
+	s.wiring.mux.HandleFunc("GET /_sim/recording/steps", ctl.serveSteps)
+	s.wiring.mux.HandleFunc("GET /_sim/recording/steps/{seq}", ctl.serveStep)
 }
 
 // serveRecording streams the recording: from the data directory's log as
 // it is, or from memory.
-func (s *Simulator) serveRecording(w http.ResponseWriter, r *http.Request) {
+func (ctl *controlAPI) serveRecording(w http.ResponseWriter, r *http.Request) {
+	s := ctl.sim
 	id := s.wiring.gw.controlRequestID(w)
 	s.wiring.rec.mu.Lock()
 	st := s.wiring.rec.store
@@ -105,14 +98,15 @@ func summarize(in *recordedInput) stepSummary {
 
 // serveSteps lists the inputs of the recording: ?after=N (default 0) and
 // ?limit=M (default and at most 1000).
-func (s *Simulator) serveSteps(w http.ResponseWriter, r *http.Request) {
+func (ctl *controlAPI) serveSteps(w http.ResponseWriter, r *http.Request) {
+	s := ctl.sim
 	id := s.wiring.gw.controlRequestID(w)
 	after, _ := strconv.ParseInt(r.URL.Query().Get("after"), 10, 64)
 	limit, err := strconv.Atoi(r.URL.Query().Get("limit"))
 	if err != nil || limit <= 0 || limit > 1000 {
 		limit = 1000
 	}
-	rec, err := s.stepRecording(math.MaxInt64)
+	rec, err := ctl.stepRecording(math.MaxInt64)
 	if err != nil {
 		errorResponse(newErr("service_unavailable", err.Error()), id).write(w, id)
 		return
@@ -213,14 +207,15 @@ type stepAnswer struct {
 
 // serveStep replays the recording up to input seq in a scratch simulator
 // and shows that input, its answer and the state after it.
-func (s *Simulator) serveStep(w http.ResponseWriter, r *http.Request) {
+func (ctl *controlAPI) serveStep(w http.ResponseWriter, r *http.Request) {
+	s := ctl.sim
 	id := s.wiring.gw.controlRequestID(w)
 	seq, err := strconv.ParseInt(r.PathValue("seq"), 10, 64)
 	if err != nil || seq < 0 {
 		errorResponse(errInvalidRequest("seq must be a non-negative integer"), id).write(w, id)
 		return
 	}
-	rec, err := s.stepRecording(seq)
+	rec, err := ctl.stepRecording(seq)
 	if err != nil {
 		errorResponse(newErr("service_unavailable", err.Error()), id).write(w, id)
 		return
@@ -229,7 +224,7 @@ func (s *Simulator) serveStep(w http.ResponseWriter, r *http.Request) {
 		errorResponse(errNotFound(fmt.Sprintf("input %d (the recording has %d)", seq, len(rec.inputs))), id).write(w, id)
 		return
 	}
-	d, err := s.steps().show(rec, seq)
+	d, err := ctl.steps().show(rec, seq)
 	if err != nil {
 		errorResponse(errBusiness500(err.Error()), id).write(w, id)
 		return
@@ -254,7 +249,8 @@ type stepper struct {
 
 // recording returns the simulator's recording, holding at least seq
 // inputs when the simulator has logged them.
-func (s *Simulator) stepRecording(seq int64) (*Recording, error) {
+func (ctl *controlAPI) stepRecording(seq int64) (*Recording, error) {
+	s := ctl.sim
 	st := s.wiring.stepper
 	st.mu.Lock()
 	rec := st.rec
@@ -277,7 +273,7 @@ func (s *Simulator) stepRecording(seq int64) (*Recording, error) {
 	return rec, nil
 }
 
-func (s *Simulator) steps() *stepper { return s.wiring.stepper }
+func (ctl *controlAPI) steps() *stepper { return ctl.sim.wiring.stepper }
 
 // close lets the scratch replay's waiting requests finish.
 func (st *stepper) close() {
@@ -355,4 +351,18 @@ func redactInput(in *recordedInput) json.RawMessage {
 	}
 	b, _ := json.Marshal(&c)
 	return b
+}
+
+// recordingRoutes declares the recording's control routes answered in a transaction (control_decl.go); registerRecording registers them in this order.
+var recordingRoutes = []controlDecl{
+	{route: "GET /_sim/digest", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+		d, err := s.wiring.image.digest(tx)
+		if err != nil {
+			return 0, nil, errBusiness500(err.Error())
+		}
+		s.wiring.rec.mu.Lock()
+		seq := s.wiring.rec.seq
+		s.wiring.rec.mu.Unlock()
+		return http.StatusOK, map[string]any{"digest": d, "inputs": seq, "now": s.st.clock.Now().UTC()}, nil
+	}},
 }

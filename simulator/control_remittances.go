@@ -1,6 +1,8 @@
 package simulator
 
-import "github.com/mwallet/mwallet-go/simulator/internal/remittances"
+import (
+	"github.com/mwallet/mwallet-go/simulator/internal/remittances"
+)
 
 // RemittancesControl plays the payout partner of the remittance line
 // (sim.Remittances): it dispatches, completes, fails, refunds and
@@ -11,7 +13,7 @@ type RemittancesControl struct{ s *Simulator }
 // Dispatch sends an order upstream (status processing, payout_date
 // set, rate dealt). Control action remittances/{id}/dispatch.
 func (r *RemittancesControl) Dispatch(id string) error {
-	return call1(r.s, "Remittances.Dispatch", func() error { return unknownID("remittance", id, errOnly(r.run(id, "dispatch", nil))) }, id)
+	return call1(r.s, ctlRemittancesDispatch, func() error { return unknownID("remittance", id, errOnly(r.run(id, "dispatch", nil))) }, id)
 }
 
 // Complete completes a processing order at its customer_total
@@ -20,7 +22,7 @@ func (r *RemittancesControl) Dispatch(id string) error {
 // locked_amount). Control action remittances/{id}/complete, body
 // {"settled_amount": ...}.
 func (r *RemittancesControl) Complete(id, settledAmount string) error {
-	return call1(r.s, "Remittances.Complete", func() error {
+	return call1(r.s, ctlRemittancesComplete, func() error {
 		return unknownID("remittance", id, errOnly(r.run(id, "complete", &remittances.ActionBody{SettledAmount: settledAmount})))
 	}, id, settledAmount)
 }
@@ -29,7 +31,7 @@ func (r *RemittancesControl) Complete(id, settledAmount string) error {
 // failureCode defaults to payout_rejected. Control action
 // remittances/{id}/fail, body {"failure_code": ...}.
 func (r *RemittancesControl) Fail(id, failureCode string) error {
-	return call1(r.s, "Remittances.Fail", func() error {
+	return call1(r.s, ctlRemittancesFail, func() error {
 		return unknownID("remittance", id, errOnly(r.run(id, "fail", &remittances.ActionBody{FailureCode: failureCode})))
 	}, id, failureCode)
 }
@@ -37,14 +39,14 @@ func (r *RemittancesControl) Fail(id, failureCode string) error {
 // Refund plays the receiving bank returning a completed order's
 // funds. Control action remittances/{id}/refund.
 func (r *RemittancesControl) Refund(id string) error {
-	return call1(r.s, "Remittances.Refund", func() error { return unknownID("remittance", id, errOnly(r.run(id, "refund", nil))) }, id)
+	return call1(r.s, ctlRemittancesRefund, func() error { return unknownID("remittance", id, errOnly(r.run(id, "refund", nil))) }, id)
 }
 
 // NeedsReconfirm plays the execution cost rising above the slippage
 // ceiling (status needs_reconfirm, event remittance.order.action_required).
 // Control action remittances/{id}/needs_reconfirm.
 func (r *RemittancesControl) NeedsReconfirm(id string) error {
-	return call1(r.s, "Remittances.NeedsReconfirm", func() error { return unknownID("remittance", id, errOnly(r.run(id, "needs_reconfirm", nil))) }, id)
+	return call1(r.s, ctlRemittancesNeedsReconfirm, func() error { return unknownID("remittance", id, errOnly(r.run(id, "needs_reconfirm", nil))) }, id)
 }
 
 // Advance moves an order one natural step (pending to
@@ -52,7 +54,7 @@ func (r *RemittancesControl) NeedsReconfirm(id string) error {
 // dispatching to processing, processing to completed) and returns the new
 // public status. Control action remittances/{id}/advance.
 func (r *RemittancesControl) Advance(id string) (string, error) {
-	return call2(r.s, "Remittances.Advance", func() (string, error) { return unknownID2[string]("remittance", id)(r.run(id, "advance", nil)) }, id)
+	return call2(r.s, ctlRemittancesAdvance, func() (string, error) { return unknownID2[string]("remittance", id)(r.run(id, "advance", nil)) }, id)
 }
 
 // run runs a control action on a remittance (id with or without rmt_) in
@@ -65,3 +67,25 @@ func (r *RemittancesControl) run(id, action string, in *remittances.ActionBody) 
 
 // errOnly drops the status of a control action's answer.
 func errOnly(_ string, err error) error { return err }
+
+// The names the Remittances control methods record their calls under, each declared
+// once and used by its method and by remittancesControls.
+const (
+	ctlRemittancesDispatch       = "Remittances.Dispatch"
+	ctlRemittancesComplete       = "Remittances.Complete"
+	ctlRemittancesFail           = "Remittances.Fail"
+	ctlRemittancesRefund         = "Remittances.Refund"
+	ctlRemittancesNeedsReconfirm = "Remittances.NeedsReconfirm"
+	ctlRemittancesAdvance        = "Remittances.Advance"
+)
+
+// remittancesControls declares the remittances control methods and the routes that call them
+// (control_decl.go), the routes in their registration order.
+var remittancesControls = []controlDecl{
+	{name: ctlRemittancesDispatch, bind: func(s *Simulator) any { return s.Remittances.Dispatch }},
+	{name: ctlRemittancesComplete, bind: func(s *Simulator) any { return s.Remittances.Complete }},
+	{name: ctlRemittancesFail, bind: func(s *Simulator) any { return s.Remittances.Fail }},
+	{name: ctlRemittancesRefund, bind: func(s *Simulator) any { return s.Remittances.Refund }},
+	{name: ctlRemittancesNeedsReconfirm, bind: func(s *Simulator) any { return s.Remittances.NeedsReconfirm }},
+	{name: ctlRemittancesAdvance, bind: func(s *Simulator) any { return s.Remittances.Advance }},
+}

@@ -1,6 +1,10 @@
 package simulator
 
-import "time"
+import (
+	"net/http"
+	"strings"
+	"time"
+)
 
 // RequestsControl reads and empties the request journal (sim.Requests): the
 // business-API requests the simulator received, without secrets. Control
@@ -15,7 +19,7 @@ func (r *RequestsControl) List() []RequestRecord {
 
 // Reset empties the request journal.
 func (r *RequestsControl) Reset() error {
-	return call0(r.s, "Requests.Reset", r.s.wiring.gw.resetRequests)
+	return call0(r.s, ctlRequestsReset, r.s.wiring.gw.resetRequests)
 }
 
 // StartInProgress plays a first request that is still running with
@@ -27,15 +31,59 @@ func (r *RequestsControl) Reset() error {
 // /_sim/requests/in_progress with {"method", "path", "idempotency_key",
 // "body", "seconds"} (seconds defaults to 60).
 func (r *RequestsControl) StartInProgress(method, target, key string, body []byte, d time.Duration) error {
-	return call1(r.s, "Requests.StartInProgress", func() error {
+	return call1(r.s, ctlRequestsStartInProgress, func() error {
 		if err := checkWriteMethod(method); err != nil {
 			return err
 		}
-		if err := r.s.checkBusinessEndpoint(method, target); err != nil {
+		if err := r.s.wiring.ctl.checkBusinessEndpoint(method, target); err != nil {
 			return err
 		}
 		tx := r.s.k.Begin()
 		defer tx.End()
 		return r.s.wiring.gw.startInProgress(tx, method, target, key, body, d)
 	}, method, target, key, body, d)
+}
+
+// The names the Requests control methods record their calls under, each declared
+// once and used by its method and by requestsControls.
+const (
+	ctlRequestsReset           = "Requests.Reset"
+	ctlRequestsStartInProgress = "Requests.StartInProgress"
+)
+
+// requestsControls declares the requests control methods and the routes that call them
+// (control_decl.go), the routes in their registration order.
+var requestsControls = []controlDecl{
+	{
+		name: ctlRequestsStartInProgress, bind: func(s *Simulator) any { return s.Requests.StartInProgress },
+		route: "POST /_sim/requests/in_progress",
+		call: func(s *Simulator, _ *http.Request, body []byte) (int, any, error) {
+			var in struct {
+				Method         string   `json:"method"`
+				Path           string   `json:"path"`
+				IdempotencyKey string   `json:"idempotency_key"`
+				Body           string   `json:"body"`
+				Seconds        *float64 `json:"seconds"`
+			}
+			if err := decodeControl(body, &in); err != nil {
+				return 0, nil, err
+			}
+			d := defaultInProgress
+			if in.Seconds != nil {
+				if *in.Seconds <= 0 || *in.Seconds > idempotencyWindow.Seconds() {
+					return 0, nil, errInvalidRequest("seconds must be above 0 and at most 86400")
+				}
+				d = time.Duration(*in.Seconds * float64(time.Second))
+			}
+			if err := s.Requests.StartInProgress(in.Method, in.Path, in.IdempotencyKey, []byte(in.Body), d); err != nil {
+				return 0, nil, err
+			}
+			return http.StatusCreated, map[string]any{
+				"method": strings.ToUpper(in.Method), "path": in.Path, "idempotency_key": in.IdempotencyKey,
+				"until": s.Clock.Now().Add(d).UTC().Format(time.RFC3339),
+			}, nil
+		},
+	},
+	{name: "Requests.List", noCall: true, bind: func(s *Simulator) any { return s.Requests.List }},
+	{name: ctlRequestsReset, bind: func(s *Simulator) any { return s.Requests.Reset }},
 }

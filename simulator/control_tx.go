@@ -1,6 +1,8 @@
 package simulator
 
-import "github.com/mwallet/mwallet-go/simulator/internal/kernel"
+import (
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+)
 
 // A Go control call runs in a transaction of its own, begun here: the
 // control method itself says what it does in the line, and the kernel holds
@@ -22,7 +24,8 @@ func inTx1[T any](s *Simulator, fn func(tx *kernel.Tx) (T, error)) (T, error) {
 
 // memberOf is the member of id (mem_ id, bare uuid or external_member_id)
 // for a Go control call, or not_found.
-func (s *Simulator) memberOf(id string) (*member, error) {
+func (ctl *controlAPI) memberOf(id string) (*member, error) {
+	s := ctl.sim
 	if m := s.st.members.ByAny(id); m != nil {
 		return m, nil
 	}

@@ -80,7 +80,7 @@ func (w *WebhooksControl) Handler(fn webhooks.HandlerFunc, opts ...webhooks.Opti
 // signed with the merchant's webhook_secret credential. It returns the
 // endpoint id and its secret. Control API: POST /_sim/webhooks/endpoints.
 func (w *WebhooksControl) AddEndpoint(rawURL string, events ...string) (id, secret string, err error) {
-	return call3(w.s, "Webhooks.AddEndpoint", func() (string, string, error) {
+	return call3(w.s, ctlWebhooksAddEndpoint, func() (string, string, error) {
 		if err := checkEventTypes(events); err != nil {
 			return "", "", err
 		}
@@ -91,7 +91,7 @@ func (w *WebhooksControl) AddEndpoint(rawURL string, events ...string) (id, secr
 // AddEndpointConfig registers an endpoint with its own environment or
 // secret (see WebhookEndpointConfig) and returns its id and secret.
 func (w *WebhooksControl) AddEndpointConfig(cfg WebhookEndpointConfig) (id, secret string, err error) {
-	return call3(w.s, "Webhooks.AddEndpointConfig", func() (string, string, error) {
+	return call3(w.s, ctlWebhooksAddEndpointConfig, func() (string, string, error) {
 		if err := checkEventTypes(cfg.Events); err != nil {
 			return "", "", err
 		}
@@ -102,7 +102,7 @@ func (w *WebhooksControl) AddEndpointConfig(cfg WebhookEndpointConfig) (id, secr
 // RemoveEndpoint deletes an endpoint; its pending deliveries become
 // no_subscriber. Control API: DELETE /_sim/webhooks/endpoints/{id}.
 func (w *WebhooksControl) RemoveEndpoint(id string) error {
-	return call1(w.s, "Webhooks.RemoveEndpoint", func() error {
+	return call1(w.s, ctlWebhooksRemoveEndpoint, func() error {
 		return unknownID("webhook endpoint", id, inTx(w.s, func(tx *kernel.Tx) error { return w.s.st.webhooks.RemoveEndpoint(tx, id) }))
 	}, id)
 }
@@ -111,7 +111,7 @@ func (w *WebhooksControl) RemoveEndpoint(id string) error {
 // deliveries become no_subscriber. Control API: POST
 // /_sim/webhooks/endpoints/{id}/disable.
 func (w *WebhooksControl) DisableEndpoint(id string) error {
-	return call1(w.s, "Webhooks.DisableEndpoint", func() error {
+	return call1(w.s, ctlWebhooksDisableEndpoint, func() error {
 		return unknownID("webhook endpoint", id, inTx(w.s, func(tx *kernel.Tx) error { _, err := w.s.st.webhooks.SetEndpointDisabled(tx, id, true); return err }))
 	}, id)
 }
@@ -120,7 +120,7 @@ func (w *WebhooksControl) DisableEndpoint(id string) error {
 // now on (rows already turned no_subscriber stay so until redelivered).
 // Control API: POST /_sim/webhooks/endpoints/{id}/enable.
 func (w *WebhooksControl) EnableEndpoint(id string) error {
-	return call1(w.s, "Webhooks.EnableEndpoint", func() error {
+	return call1(w.s, ctlWebhooksEnableEndpoint, func() error {
 		return unknownID("webhook endpoint", id, inTx(w.s, func(tx *kernel.Tx) error { _, err := w.s.st.webhooks.SetEndpointDisabled(tx, id, false); return err }))
 	}, id)
 }
@@ -147,7 +147,7 @@ func (w *WebhooksControl) Deliveries() []WebhookDelivery {
 // exactly when Flush is called. Control API: POST /_sim/webhooks/auto
 // with {"enabled": true}.
 func (w *WebhooksControl) SetAutoDeliver(on bool) error {
-	return call0(w.s, "Webhooks.SetAutoDeliver", func() { _ = inTx(w.s, func(tx *kernel.Tx) error { w.s.st.webhooks.SetAuto(tx, on); return nil }) }, on)
+	return call0(w.s, ctlWebhooksSetAutoDeliver, func() { _ = inTx(w.s, func(tx *kernel.Tx) error { w.s.st.webhooks.SetAuto(tx, on); return nil }) }, on)
 }
 
 // Redeliver queues a dead, failed or no_subscriber delivery row for
@@ -155,7 +155,7 @@ func (w *WebhooksControl) SetAutoDeliver(on bool) error {
 // /v1/webhooks/deliveries/{id}/redeliver does for the merchant (id with or
 // without whd_). Control API: POST /_sim/webhooks/deliveries/{id}/redeliver.
 func (w *WebhooksControl) Redeliver(id string) error {
-	return call1(w.s, "Webhooks.Redeliver", func() error {
+	return call1(w.s, ctlWebhooksRedeliver, func() error {
 		return unknownID("webhook delivery", id, inTx(w.s, func(tx *kernel.Tx) error {
 			_, err := redeliver(tx, w.s.st.webhooks, w.s.st.clock.Now(), id)
 			return err
@@ -175,4 +175,33 @@ func (w *WebhooksControl) add(cfg WebhookEndpointConfig) (id, secret string, err
 		return nil
 	})
 	return id, secret, err
+}
+
+// The names the Webhooks control methods record their calls under, each declared
+// once and used by its method and by webhooksControls.
+const (
+	ctlWebhooksAddEndpoint       = "Webhooks.AddEndpoint"
+	ctlWebhooksAddEndpointConfig = "Webhooks.AddEndpointConfig"
+	ctlWebhooksRemoveEndpoint    = "Webhooks.RemoveEndpoint"
+	ctlWebhooksDisableEndpoint   = "Webhooks.DisableEndpoint"
+	ctlWebhooksEnableEndpoint    = "Webhooks.EnableEndpoint"
+	ctlWebhooksSetAutoDeliver    = "Webhooks.SetAutoDeliver"
+	ctlWebhooksRedeliver         = "Webhooks.Redeliver"
+)
+
+// webhooksControls declares the webhooks control methods and the routes that call them
+// (control_decl.go), the routes in their registration order.
+var webhooksControls = []controlDecl{
+	{name: "Webhooks.Flush", noCall: true, bind: func(s *Simulator) any { return s.Webhooks.Flush }},
+	{name: "Webhooks.FlushExpectingFailures", noCall: true, bind: func(s *Simulator) any { return s.Webhooks.FlushExpectingFailures }},
+	{name: "Webhooks.Handler", noCall: true, bind: func(s *Simulator) any { return s.Webhooks.Handler }},
+	{name: ctlWebhooksAddEndpoint, bind: func(s *Simulator) any { return s.Webhooks.AddEndpoint }},
+	{name: ctlWebhooksAddEndpointConfig, bind: func(s *Simulator) any { return s.Webhooks.AddEndpointConfig }},
+	{name: ctlWebhooksRemoveEndpoint, bind: func(s *Simulator) any { return s.Webhooks.RemoveEndpoint }},
+	{name: ctlWebhooksDisableEndpoint, bind: func(s *Simulator) any { return s.Webhooks.DisableEndpoint }},
+	{name: ctlWebhooksEnableEndpoint, bind: func(s *Simulator) any { return s.Webhooks.EnableEndpoint }},
+	{name: "Webhooks.Endpoints", noCall: true, bind: func(s *Simulator) any { return s.Webhooks.Endpoints }},
+	{name: "Webhooks.Deliveries", noCall: true, bind: func(s *Simulator) any { return s.Webhooks.Deliveries }},
+	{name: ctlWebhooksSetAutoDeliver, bind: func(s *Simulator) any { return s.Webhooks.SetAutoDeliver }},
+	{name: ctlWebhooksRedeliver, bind: func(s *Simulator) any { return s.Webhooks.Redeliver }},
 }

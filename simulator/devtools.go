@@ -152,18 +152,9 @@ func redeliver(tx *kernel.Tx, hooks *hookline.Line, now time.Time, id string) (a
 
 // registerDevTools serves the snapshot, the operator's redelivery and the
 // dashboard.
-func (s *Simulator) registerDevTools() {
-	s.control("GET /_sim/state", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		return http.StatusOK, s.wiring.view.state(tx), nil
-	})
-	s.control("POST /_sim/webhooks/deliveries/{id}/redeliver", func(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
-		out, err := redeliver(tx, s.st.webhooks, s.st.clock.Now(), r.PathValue("id"))
-		if err != nil {
-			return 0, nil, err
-		}
-		return http.StatusOK, out, nil
-	})
-	s.registerUI()
+func (ctl *controlAPI) registerDevTools() {
+	ctl.registerTable(devtoolsRoutes)
+	ctl.registerUI()
 }
 
 // view is the operator's read-only view of the whole state: the snapshot
@@ -405,4 +396,18 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// devtoolsRoutes declares the snapshot and the operator's redelivery (control_decl.go); registerDevTools registers them in this order.
+var devtoolsRoutes = []controlDecl{
+	{route: "GET /_sim/state", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+		return http.StatusOK, s.wiring.view.state(tx), nil
+	}},
+	{route: "POST /_sim/webhooks/deliveries/{id}/redeliver", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
+		out, err := redeliver(tx, s.st.webhooks, s.st.clock.Now(), r.PathValue("id"))
+		if err != nil {
+			return 0, nil, err
+		}
+		return http.StatusOK, out, nil
+	}},
 }

@@ -23,6 +23,23 @@ func KeyedEndpoints(s *Simulator) []string {
 // not the object actions), as registered.
 func ControlRoutes(s *Simulator) []string { return append([]string(nil), s.st.controlRoutes...) }
 
+// DeclaredControlRoutes lists the patterns of the declared control routes
+// (control_decl.go), and those of them that call Go control methods.
+func DeclaredControlRoutes() (routes, callGo []string) {
+	for _, table := range append(append([][]controlDecl(nil), controlTables...), placedTables...) {
+		for _, d := range table {
+			if d.route == "" {
+				continue
+			}
+			routes = append(routes, d.route)
+			if d.call != nil {
+				callGo = append(callGo, d.route)
+			}
+		}
+	}
+	return routes, callGo
+}
+
 // ControlRouteServed reports whether a control request with method and path
 // reaches a route of s: an explicit control route, or an object action
 // through POST /_sim/{rest...}; not the catch-all not_found.

@@ -45,14 +45,8 @@ func (s *Simulator) CheckInvariants() error {
 // registerInvariants serves GET /_sim/invariants: {"hold": bool,
 // "violations": [...]}, what CheckInvariants reports, for clients outside
 // Go.
-func (s *Simulator) registerInvariants() {
-	s.control("GET /_sim/invariants", func(tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		v := s.wiring.view.invariantViolations(tx)
-		if v == nil {
-			v = []string{}
-		}
-		return http.StatusOK, map[string]any{"hold": len(v) == 0, "violations": v}, nil
-	})
+func (ctl *controlAPI) registerInvariants() {
+	ctl.registerTable(invariantsRoutes)
 }
 
 // InvariantError lists the violations CheckInvariants found, each a
@@ -187,4 +181,15 @@ func (s *view) invariantViolations(tx *kernel.Tx) []string {
 	out = append(out, s.st.qr.Violations(tx)...)
 	sort.Strings(out)
 	return out
+}
+
+// invariantsRoutes declares GET /_sim/invariants (control_decl.go); registerInvariants registers it.
+var invariantsRoutes = []controlDecl{
+	{route: "GET /_sim/invariants", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
+		v := s.wiring.view.invariantViolations(tx)
+		if v == nil {
+			v = []string{}
+		}
+		return http.StatusOK, map[string]any{"hold": len(v) == 0, "violations": v}, nil
+	}},
 }

@@ -57,7 +57,8 @@ func (k kernelServices) InFlight(tx *kernel.Tx, collection, id string) {
 func (k kernelServices) Settled(tx *kernel.Tx, id string) { k.timers.settled(tx, id) }
 
 // registerDeposits builds the deposits line and registers its endpoints.
-func (s *Simulator) registerDeposits() {
+func (ctl *controlAPI) registerDeposits() {
+	s := ctl.sim
 	s.st.deposits = deposits.New(depositsHost{st: &s.st})
 	for _, e := range s.st.deposits.Endpoints() {
 		s.wiring.gw.register(e)

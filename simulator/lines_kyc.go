@@ -8,7 +8,8 @@ import (
 // The KYC line (internal/kyc): its registration, its control actions and
 // Go control calls, and its host.
 
-func (s *Simulator) registerKYC() {
+func (ctl *controlAPI) registerKYC() {
+	s := ctl.sim
 	s.st.kyc = kyc.New(kycHost{st: &s.st, url: s.URL})
 	for _, e := range s.st.kyc.Endpoints() {
 		s.wiring.gw.register(e)
@@ -26,40 +27,42 @@ func (s *Simulator) registerKYC() {
 			return s.st.kyc.JSON(m), nil
 		}
 	}
-	s.wiring.actions["kyc/update"] = memberAction(func(tx *kernel.Tx, m *member, _ []byte) error { return s.st.kyc.Update(tx, m) })
-	s.wiring.actions["kyc/approve"] = memberAction(func(tx *kernel.Tx, m *member, body []byte) error {
-		var in struct {
-			Level *int `json:"level"`
-		}
-		if err := decodeControl(body, &in); err != nil {
-			return err
-		}
-		return s.st.kyc.Approve(tx, m, in.Level)
+	ctl.registerActions([]controlDecl{
+		{action: "kyc/update", act: memberAction(func(tx *kernel.Tx, m *member, _ []byte) error { return s.st.kyc.Update(tx, m) })},
+		{action: "kyc/approve", withBody: true, act: memberAction(func(tx *kernel.Tx, m *member, body []byte) error {
+			var in struct {
+				Level *int `json:"level"`
+			}
+			if err := decodeControl(body, &in); err != nil {
+				return err
+			}
+			return s.st.kyc.Approve(tx, m, in.Level)
+		})},
+		{action: "kyc/reject", act: memberAction(func(tx *kernel.Tx, m *member, _ []byte) error { return s.st.kyc.Review(tx, m, "rejected") })},
+		{action: "kyc/supplement", act: memberAction(func(tx *kernel.Tx, m *member, _ []byte) error { return s.st.kyc.Review(tx, m, "supplement_required") })},
+		{action: "kyc/sessions/complete", act: func(tx *kernel.Tx, id string, _ []byte) (any, error) {
+			m, err := s.st.kyc.CompleteSession(tx, id)
+			if err != nil {
+				return nil, err
+			}
+			return s.st.kyc.JSON(m), nil
+		}},
+		{action: "kyc/quick/compensate", withBody: true, act: func(tx *kernel.Tx, id string, body []byte) (any, error) {
+			var in struct {
+				Source        string `json:"compensation_source"`
+				ApplicationID string `json:"application_id"`
+			}
+			if err := decodeControl(body, &in); err != nil {
+				return nil, err
+			}
+			b, err := s.st.kyc.Compensate(tx, id, in.Source, in.ApplicationID)
+			if err != nil {
+				return nil, err
+			}
+			return kyc.BindingJSON(b), nil
+		}},
 	})
-	s.wiring.actions["kyc/reject"] = memberAction(func(tx *kernel.Tx, m *member, _ []byte) error { return s.st.kyc.Review(tx, m, "rejected") })
-	s.wiring.actions["kyc/supplement"] = memberAction(func(tx *kernel.Tx, m *member, _ []byte) error { return s.st.kyc.Review(tx, m, "supplement_required") })
-	s.wiring.actions["kyc/sessions/complete"] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {
-		m, err := s.st.kyc.CompleteSession(tx, id)
-		if err != nil {
-			return nil, err
-		}
-		return s.st.kyc.JSON(m), nil
-	}
-	s.wiring.actions["kyc/quick/compensate"] = func(tx *kernel.Tx, id string, body []byte) (any, error) {
-		var in struct {
-			Source        string `json:"compensation_source"`
-			ApplicationID string `json:"application_id"`
-		}
-		if err := decodeControl(body, &in); err != nil {
-			return nil, err
-		}
-		b, err := s.st.kyc.Compensate(tx, id, in.Source, in.ApplicationID)
-		if err != nil {
-			return nil, err
-		}
-		return kyc.BindingJSON(b), nil
-	}
-	s.registerMembers()
+	ctl.registerMembers()
 }
 
 // kycHost is the KYC line's kyc.Host.

@@ -19,23 +19,26 @@ const qrUpstreamLine = "qrpay"
 // registerQRPay builds the QR payment line, registers its endpoints, its
 // outcome success path and its control actions qrpay/orders/{id}/complete,
 // fail, refund and timeout.
-func (s *Simulator) registerQRPay() {
+func (ctl *controlAPI) registerQRPay() {
+	s := ctl.sim
 	s.st.qr = qrpay.New(qrpayHost{st: &s.st})
 	// The acquirer's success path of an order in flight (outcome.go).
 	s.wiring.timers.on(CollectionQROrders, s.st.qr.OutcomeSuccess)
 	for _, e := range s.st.qr.Endpoints() {
 		s.wiring.gw.register(e)
 	}
+	acts := make([]controlDecl, 0, len(qrpay.Actions))
 	for _, a := range qrpay.Actions {
 		action := a
-		s.wiring.actions[string(CollectionQROrders)+"/"+action] = func(tx *kernel.Tx, id string, _ []byte) (any, error) {
+		acts = append(acts, controlDecl{action: string(CollectionQROrders) + "/" + action, act: func(tx *kernel.Tx, id string, _ []byte) (any, error) {
 			o, err := s.st.qr.Action(tx, id, action)
 			if err != nil {
 				return nil, err
 			}
 			return o, nil
-		}
+		}})
 	}
+	ctl.registerActions(acts)
 }
 
 // qrpayHost is the QR payment line's qrpay.Host.

@@ -9,13 +9,15 @@ import (
 // registerOpenAPI serves the OpenAPI documents embedded in the binary: the
 // business API at GET /_sim/openapi.yaml and the control API at
 // GET /_sim/openapi-sim.yaml.
-func (s *Simulator) registerOpenAPI() {
-	s.wiring.mux.HandleFunc("GET /_sim/openapi.yaml", s.serveDocument(openapi.Business()))
-	s.wiring.mux.HandleFunc("GET /_sim/openapi-sim.yaml", s.serveDocument(openapi.Control()))
+func (ctl *controlAPI) registerOpenAPI() {
+	s := ctl.sim
+	s.wiring.mux.HandleFunc("GET /_sim/openapi.yaml", ctl.serveDocument(openapi.Business()))
+	s.wiring.mux.HandleFunc("GET /_sim/openapi-sim.yaml", ctl.serveDocument(openapi.Control()))
 }
 
 // serveDocument answers one embedded document (a read: nothing is logged).
-func (s *Simulator) serveDocument(doc []byte) http.HandlerFunc {
+func (ctl *controlAPI) serveDocument(doc []byte) http.HandlerFunc {
+	s := ctl.sim
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-Request-Id", s.wiring.rec.controlID())
 		w.Header().Set("Content-Type", "application/yaml")

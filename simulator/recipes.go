@@ -18,11 +18,11 @@ import (
 // (These are not the event flows of "mwallet-sim trigger", which make the
 // simulator emit webhook events.)
 
-// registerRecipes serves GET /_sim/recipes.
-func (s *Simulator) registerRecipes() {
-	s.controlGo("GET /_sim/recipes", func(*http.Request, []byte) (int, any, error) {
+// recipesControls declares GET /_sim/recipes (control_decl.go).
+var recipesControls = []controlDecl{
+	{route: "GET /_sim/recipes", call: func(*Simulator, *http.Request, []byte) (int, any, error) {
 		return http.StatusOK, map[string]any{"recipes": ErrorRecipes()}, nil
-	})
+	}},
 }
 
 // ErrorRecipe is one entry of GET /_sim/recipes.

@@ -23,12 +23,13 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
-// routePatterns reads every route pattern the package registers, from its
-// source: the string given to s.wiring.mux.HandleFunc, s.wiring.mux.Handle, s.control
-// and s.controlGo (those are in goRoutes too: they run Go control methods,
-// which log themselves). A pattern that is not a string literal fails the
-// test, so none escapes the list. Business endpoints (s.wiring.gw.register) come from
-// Routes.
+// routePatterns reads every route pattern the package registers: from its
+// source, the string given to s.wiring.mux.HandleFunc and Handle, and to
+// the control API's control and controlGo; and the declared control routes
+// (control_decl.go; those that call Go control methods, which log
+// themselves, are in goRoutes too). A pattern that is not a string literal
+// fails the test, so none escapes the list. Business endpoints
+// (s.wiring.gw.register) come from Routes.
 func routePatterns(t *testing.T) (out []string, goRoutes map[string]bool) {
 	t.Helper()
 	paths, err := filepath.Glob("*.go")
@@ -46,7 +47,7 @@ func routePatterns(t *testing.T) (out []string, goRoutes map[string]bool) {
 			t.Fatal(err)
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
-			if fd, ok := n.(*ast.FuncDecl); ok && fd.Recv != nil && (fd.Name.Name == "control" || fd.Name.Name == "controlGo" || fd.Name.Name == "register") {
+			if fd, ok := n.(*ast.FuncDecl); ok && fd.Recv != nil && (fd.Name.Name == "control" || fd.Name.Name == "controlGo" || fd.Name.Name == "register" || fd.Name.Name == "registerTable") {
 				return false // the registration helpers themselves
 			}
 			call, ok := n.(*ast.CallExpr)
@@ -65,7 +66,7 @@ func routePatterns(t *testing.T) (out []string, goRoutes map[string]bool) {
 			case *ast.SelectorExpr:
 				recv = x.Sel.Name
 			}
-			if !(recv == "mux" && (name == "HandleFunc" || name == "Handle") || recv == "s" && (name == "control" || name == "controlGo")) {
+			if !(recv == "mux" && (name == "HandleFunc" || name == "Handle") || (recv == "s" || recv == "ctl") && (name == "control" || name == "controlGo")) {
 				return true
 			}
 			lit, ok := call.Args[0].(*ast.BasicLit)
@@ -80,6 +81,12 @@ func routePatterns(t *testing.T) (out []string, goRoutes map[string]bool) {
 			}
 			return true
 		})
+	}
+	// The declared control routes (control_decl.go).
+	declared, calls := simulator.DeclaredControlRoutes()
+	out = append(out, declared...)
+	for _, pat := range calls {
+		goRoutes[pat] = true
 	}
 	sort.Strings(out)
 	return out, goRoutes

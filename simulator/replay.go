@@ -13,7 +13,6 @@ import (
 	"net/url"
 	"reflect"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -331,7 +330,7 @@ func requestOf(in *recordedInput) (*http.Request, error) {
 
 // call runs a recorded Go control call through the method it names.
 func (p *replayer) call(in *recordedInput) error {
-	fn, err := p.s.controlMethod(in.Call)
+	fn, err := p.s.wiring.ctl.controlMethod(in.Call)
 	if err != nil {
 		return err
 	}
@@ -374,25 +373,15 @@ func (f *Fault) replayArg() {
 	}
 }
 
-// controlMethod finds a method of the Go control API by its recorded name:
-// "Field.Method" for the control types, "Method" for *Simulator.
-func (s *Simulator) controlMethod(name string) (reflect.Value, error) {
-	field, method, ok := strings.Cut(name, ".")
-	v := reflect.ValueOf(s)
-	if ok {
-		f := v.Elem().FieldByName(field)
-		if !f.IsValid() || field == "" || field[0] < 'A' || field[0] > 'Z' {
-			return reflect.Value{}, fmt.Errorf("simulator: replay: no control field %q", field)
-		}
-		v = f
-	} else {
-		method = field
+// controlMethod finds a Go control method by its recorded name through
+// its declaration (control_decl.go): "Field.Method" for the control types,
+// "Action" for *Simulator. A name no declaration gives is refused.
+func (ctl *controlAPI) controlMethod(name string) (reflect.Value, error) {
+	fn, err := declaredMethod(ctl.sim, name)
+	if err != nil {
+		return reflect.Value{}, err
 	}
-	m := v.MethodByName(method)
-	if !m.IsValid() {
-		return reflect.Value{}, fmt.Errorf("simulator: replay: no control method %q", name)
-	}
-	return m, nil
+	return reflect.ValueOf(fn), nil
 }
 
 // finishReplay ends a replay: the simulator records live from now on, then

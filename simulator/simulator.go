@@ -184,6 +184,8 @@ type wiring struct {
 	image    *stateImage
 	inputs   *inputLog
 	delivery *deliverer
+	// ctl serves the control API under /_sim (control.go).
+	ctl *controlAPI
 }
 
 // actionFunc drives an upstream outcome from the control API. id is the
@@ -289,6 +291,7 @@ func build(o options) (*Simulator, error) {
 		},
 	}
 	s.wiring.timers = &timers{st: &s.st}
+	s.wiring.ctl = &controlAPI{sim: s}
 	// The input log (record.go) and what is built around it, the state
 	// image and the webhook flush, come before the gateway, which logs
 	// every request through it; nothing is logged before New returns.
@@ -301,8 +304,8 @@ func build(o options) (*Simulator, error) {
 	s.wiring.delivery = &deliverer{k: &s.k, st: &s.st, rec: s.wiring.rec, inputs: s.wiring.inputs}
 	s.wiring.gw = &gateway{
 		k: &s.k, st: &s.st, mux: s.wiring.mux, rec: s.wiring.rec,
-		logRequest: s.wiring.inputs.logRequest, runDue: s.wiring.timers.runDue, controlID: s.wiring.rec.controlID, lookupAction: s.lookupAction,
-		controlAccess: s.controlAccess, servesControl: s.servesControl, guardControl: s.guardControl,
+		logRequest: s.wiring.inputs.logRequest, runDue: s.wiring.timers.runDue, controlID: s.wiring.rec.controlID, lookupAction: s.wiring.ctl.lookupAction,
+		controlAccess: s.wiring.ctl.controlAccess, servesControl: s.wiring.ctl.servesControl, guardControl: s.wiring.ctl.guardControl,
 	}
 	s.wiring.inputs.draws = s.wiring.gw.faultDraws
 	s.st.members.Init(membersHost{st: &s.st})
@@ -456,16 +459,16 @@ func recordEvent(tx *kernel.Tx, st *simState, typ, object, objectID string, m *m
 // registerAll registers the gateway, the control API and every product line.
 func (s *Simulator) registerAll(tx *kernel.Tx) {
 	s.wiring.gw.registerGateway()
-	s.registerControl()
-	s.registerInvariants()
+	s.wiring.ctl.registerControl()
+	s.wiring.ctl.registerInvariants()
 	s.wiring.gw.register(assetsEndpoint(&s.st))
-	s.registerQRPay()
-	s.registerCards()
-	s.registerRemittances()
-	s.registerDeposits()
-	s.registerKYC()
-	s.registerWebhooks()
-	s.registerDevTools()
-	s.registerOpenAPI()
-	s.registerRecording()
+	s.wiring.ctl.registerQRPay()
+	s.wiring.ctl.registerCards()
+	s.wiring.ctl.registerRemittances()
+	s.wiring.ctl.registerDeposits()
+	s.wiring.ctl.registerKYC()
+	s.wiring.ctl.registerWebhooks()
+	s.wiring.ctl.registerDevTools()
+	s.wiring.ctl.registerOpenAPI()
+	s.wiring.ctl.registerRecording()
 }

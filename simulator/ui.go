@@ -15,7 +15,8 @@ import (
 var uiFiles embed.FS
 
 // registerUI serves the dashboard at /_sim/ui/.
-func (s *Simulator) registerUI() {
+func (ctl *controlAPI) registerUI() {
+	s := ctl.sim
 	sub, err := fs.Sub(uiFiles, "ui")
 	if err != nil {
 		// The embedded directory is part of the binary; Sub cannot fail on it.

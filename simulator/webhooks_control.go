@@ -7,7 +7,8 @@ import (
 	hookline "github.com/mwallet/mwallet-go/simulator/internal/webhooks"
 )
 
-func (s *Simulator) emitEvent(tx *kernel.Tx, typ, object, id, ext, status string, version int64, extra map[string]any) (string, error) {
+func (ctl *controlAPI) emitEvent(tx *kernel.Tx, typ, object, id, ext, status string, version int64, extra map[string]any) (string, error) {
+	s := ctl.sim
 	typ, object, id, ext = strings.TrimSpace(typ), strings.TrimSpace(object), strings.TrimSpace(id), strings.TrimSpace(ext)
 	var missing []string
 	for _, f := range []struct{ k, v string }{{"event_type", typ}, {"object", object}, {"id", id}} {

@@ -11,11 +11,13 @@ import (
 )
 
 // wiringKeepsASimulator are the parts of wiring allowed to hold a
-// *Simulator, with why: none of them but the state image holds the
-// simulator it serves, and the image only walks its fields.
+// *Simulator, with why. TestWhoHoldsTheSimulator (structure_test.go) lists
+// every field of the package that holds one; this test adds that no method
+// of another component names the type.
 var wiringKeepsASimulator = map[string]string{
 	"stepper":    "the dashboard's scratch replay: a simulator of its own, built from the recording",
 	"stateImage": "the state image is positional over the fields of the simulator it images (image.go)",
+	"controlAPI": "the HTTP face of the public Go control API: its routes call sim.Cards.SetLimit and the like (control.go)",
 }
 
 // TestWiringComponentsHoldNoSimulator: every component reached through
