@@ -69,8 +69,14 @@ var controlWithoutBody = map[string]bool{
 // HEAD) is an input of the log (record.go), answered once it is durable; a
 // read changes nothing and is not logged.
 func (ctl *controlAPI) serveControl(w http.ResponseWriter, r *http.Request, fn controlFunc) {
-	s := ctl.sim
 	body, rerr := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
+	ctl.serveRequest(w, r, fn, body, rerr)
+}
+
+// serveRequest serves a control endpoint whose body was read (body, rerr)
+// as serveControl does.
+func (ctl *controlAPI) serveRequest(w http.ResponseWriter, r *http.Request, fn controlFunc, body []byte, rerr error) {
+	s := ctl.sim
 	id := s.wiring.rec.controlID()
 	w.Header().Set("X-Request-Id", id)
 	write := isWrite(r.Method)
@@ -96,6 +102,12 @@ func (ctl *controlAPI) serveControl(w http.ResponseWriter, r *http.Request, fn c
 			resp = errorResponse(notDurable(err), id)
 		}
 	}
+	writeControl(w, resp, id)
+}
+
+// writeControl writes the answer of a control endpoint: a status alone when
+// it has no body.
+func writeControl(w http.ResponseWriter, resp response, id string) {
 	if resp.body == nil {
 		w.WriteHeader(resp.status)
 		return
@@ -106,15 +118,21 @@ func (ctl *controlAPI) serveControl(w http.ResponseWriter, r *http.Request, fn c
 // controlAnswer runs a control endpoint in a transaction and encodes its
 // answer (under the lock, as the answer may show live state).
 func (ctl *controlAPI) controlAnswer(tx *kernel.Tx, r *http.Request, fn controlFunc, body []byte, rerr error, id string) response {
-	s := ctl.sim
 	if rerr != nil || len(body) > maxBodyBytes {
 		return errorResponse(errInvalidRequest("request body unreadable or larger than 1 MiB"), id)
 	}
 	status, out, err := fn(tx, r, body)
+	return ctl.answer(tx, status, out, err, id)
+}
+
+// answer encodes the answer of a control endpoint that ran in tx: an error
+// as controlError maps it; otherwise the timers due now run first (an
+// outcome set to happen immediately), then the answer shows the state.
+func (ctl *controlAPI) answer(tx *kernel.Tx, status int, out any, err error, id string) response {
 	if err != nil {
 		return errorResponse(controlError(err), id)
 	}
-	s.wiring.timers.runDue(tx)
+	ctl.sim.wiring.timers.runDue(tx)
 	if out == nil {
 		return response{status: status}
 	}
@@ -294,23 +312,8 @@ var coreControls = []controlDecl{
 	{route: "GET /_sim/faults", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		return http.StatusOK, map[string]any{"data": s.wiring.gw.faults(tx)}, nil
 	}},
-	{route: "POST /_sim/faults", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
-		var f Fault
-		if err := decodeControl(body, &f); err != nil {
-			return 0, nil, err
-		}
-		if err := checkFaultMethod(f.Method); err != nil {
-			return 0, nil, err
-		}
-		if err := s.wiring.gw.injectFault(tx, f); err != nil {
-			return 0, nil, err
-		}
-		return http.StatusCreated, map[string]any{"data": s.wiring.gw.faults(tx)}, nil
-	}},
-	{route: "DELETE /_sim/faults", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		s.st.gw.faults = nil
-		return http.StatusOK, map[string]any{"data": []Fault{}}, nil
-	}},
+	{name: ctlFaultsInject, bind: func(s *Simulator) any { return s.Faults.Inject }, route: "POST /_sim/faults", asCall: injectFaultCall},
+	{name: ctlFaultsClear, bind: func(s *Simulator) any { return s.Faults.Clear }, route: "DELETE /_sim/faults", asCall: clearFaultsCall},
 	{route: "GET /_sim/requests", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
 		out := s.st.gw.journal.list()
 		if v := r.URL.Query().Get("limit"); v != "" {
@@ -320,10 +323,7 @@ var coreControls = []controlDecl{
 		}
 		return http.StatusOK, map[string]any{"data": out}, nil
 	}},
-	{route: "DELETE /_sim/requests", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		s.st.gw.journal.reset()
-		return http.StatusOK, map[string]any{"data": []RequestRecord{}}, nil
-	}},
+	{name: ctlRequestsReset, bind: func(s *Simulator) any { return s.Requests.Reset }, route: "DELETE /_sim/requests", asCall: resetRequestsCall},
 	{route: "GET /_sim/events", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		out := make([]Event, len(s.st.events))
 		for i, e := range s.st.events {

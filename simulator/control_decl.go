@@ -45,6 +45,10 @@ type controlDecl struct {
 	// their own transactions and record themselves: the route is not an
 	// input of the log itself.
 	call func(s *Simulator, r *http.Request, body []byte) (int, any, error)
+	// asCall answers route as a call of the Go method name (control_call.go):
+	// it decodes the request into the method's arguments and the
+	// transition, which the method runs too.
+	asCall routeCallFunc
 	// inTx answers route in a transaction of the control API (a write is an
 	// input of the log), for a route with no Go method.
 	inTx func(s *Simulator, tx *kernel.Tx, r *http.Request, body []byte) (int, any, error)
@@ -110,6 +114,8 @@ func (ctl *controlAPI) registerTable(table []controlDecl) {
 		d := &table[i]
 		switch {
 		case d.route == "":
+		case d.asCall != nil:
+			ctl.controlCall(d)
 		case d.call != nil:
 			ctl.controlGo(d.route, func(r *http.Request, body []byte) (int, any, error) { return d.call(ctl.sim, r, body) })
 		case d.inTx != nil:

@@ -47,7 +47,7 @@ func routePatterns(t *testing.T) (out []string, goRoutes map[string]bool) {
 			t.Fatal(err)
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
-			if fd, ok := n.(*ast.FuncDecl); ok && fd.Recv != nil && (fd.Name.Name == "control" || fd.Name.Name == "controlGo" || fd.Name.Name == "register" || fd.Name.Name == "registerTable") {
+			if fd, ok := n.(*ast.FuncDecl); ok && fd.Recv != nil && (fd.Name.Name == "control" || fd.Name.Name == "controlGo" || fd.Name.Name == "register" || fd.Name.Name == "registerTable" || fd.Name.Name == "controlCall") {
 				return false // the registration helpers themselves
 			}
 			call, ok := n.(*ast.CallExpr)
@@ -114,7 +114,8 @@ var notRecordedRoutes = map[string]string{
 
 // TestEveryRouteRecordedOrRead enumerates every route: each business
 // endpoint and each control write must be logged as exactly one http input
-// (whatever its answer); each control read must change neither the log nor
+// (whatever its answer), or, for the HTTP entry of a Go control method, one
+// call of that method; each control read must change neither the log nor
 // the state. The recording of all of it must replay to the same state.
 func TestEveryRouteRecordedOrRead(t *testing.T) {
 	t.Parallel()
@@ -146,6 +147,7 @@ func TestEveryRouteRecordedOrRead(t *testing.T) {
 		}
 		routes = append(routes, route{m, concrete(p), pat})
 	}
+	routeCalls := simulator.RouteCalls()
 	recorded, read := 0, 0
 	for _, r := range routes {
 		if why, ok := notRecordedRoutes[r.pattern]; ok {
@@ -181,6 +183,15 @@ func TestEveryRouteRecordedOrRead(t *testing.T) {
 			}
 			if n1 == n0 && mustDigest(t, sim) != d0 {
 				t.Errorf("%s (%s) logged nothing but changed the state", r.pattern, r.path)
+			}
+			continue
+		}
+		if name, ok := routeCalls[r.pattern]; ok {
+			// The HTTP entry of a Go method: one call of it.
+			recorded++
+			want := "call call " + name
+			if n1 != n0+1 || len(last) != 1 || last[0] != want {
+				t.Errorf("%s (%s): logged %d inputs %v, want one: %s", r.pattern, r.path, n1-n0, last, want)
 			}
 			continue
 		}
