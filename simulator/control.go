@@ -218,27 +218,7 @@ var coreControls = []controlDecl{
 		s.wiring.timers.advance(tx, d)
 		return http.StatusOK, s.wiring.ctl.clockJSON(), nil
 	}},
-	{route: "POST /_sim/members", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
-		var in struct {
-			ExternalMemberID string            `json:"external_member_id"`
-			KYCLevel         int               `json:"kyc_level"`
-			Balances         map[string]string `json:"balances"`
-			Status           string            `json:"status"`
-			PlatformDirect   bool              `json:"platform_direct"`
-			MerchantID       string            `json:"merchant_id"`
-		}
-		if err := decodeControl(body, &in); err != nil {
-			return 0, nil, err
-		}
-		m, err := createMemberControl(tx, &s.st.members, MemberSeed{
-			ExternalID: in.ExternalMemberID, KYCLevel: in.KYCLevel, Balances: in.Balances,
-			Status: in.Status, PlatformDirect: in.PlatformDirect, MerchantID: in.MerchantID,
-		})
-		if err != nil {
-			return 0, nil, err
-		}
-		return http.StatusCreated, s.wiring.view.memberJSON(m), nil
-	}},
+	{name: ctlMembersCreate, bind: func(s *Simulator) any { return s.Members.Create }, route: "POST /_sim/members", asCall: createMemberCall},
 	{route: "GET /_sim/members", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		out := make([]map[string]any, 0, len(s.st.members.All()))
 		for _, m := range s.st.members.All() {
@@ -278,20 +258,7 @@ var coreControls = []controlDecl{
 		}
 		return http.StatusOK, map[string]any{"data": out}, nil
 	}},
-	{route: "POST /_sim/keys", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
-		var in keyJSONIn
-		if err := decodeControl(body, &in); err != nil {
-			return 0, nil, err
-		}
-		if err := checkEnvironment(in.Environment); err != nil {
-			return 0, nil, err
-		}
-		k, err := s.wiring.keys.add(tx, in.ClientID, in.APIKey, in.SigningKey, in.settings())
-		if err != nil {
-			return 0, nil, err
-		}
-		return http.StatusCreated, keyJSON(k, true), nil
-	}},
+	{name: ctlKeysAdd, bind: func(s *Simulator) any { return s.Keys.Add }, route: "POST /_sim/keys", asCall: addKeyCall},
 	{route: "GET /_sim/keys/{client_id}", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
 		k := s.st.keys[r.PathValue("client_id")]
 		if k == nil {
@@ -299,16 +266,7 @@ var coreControls = []controlDecl{
 		}
 		return http.StatusOK, keyJSON(k, false), nil
 	}},
-	{route: "POST /_sim/keys/{client_id}", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, body []byte) (int, any, error) {
-		var in keyJSONIn
-		if err := decodeControl(body, &in); err != nil {
-			return 0, nil, err
-		}
-		if err := s.wiring.keys.set(tx, r.PathValue("client_id"), in.settings()); err != nil {
-			return 0, nil, err
-		}
-		return http.StatusOK, keyJSON(s.st.keys[r.PathValue("client_id")], false), nil
-	}},
+	{name: ctlKeysSet, bind: func(s *Simulator) any { return s.Keys.Set }, route: "POST /_sim/keys/{client_id}", asCall: setKeyCall},
 	{route: "GET /_sim/faults", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		return http.StatusOK, map[string]any{"data": s.wiring.gw.faults(tx)}, nil
 	}},
