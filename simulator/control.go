@@ -297,38 +297,7 @@ var coreControls = []controlDecl{
 		}
 		return http.StatusOK, out, nil
 	}},
-	{route: "POST /_sim/outcomes", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
-		var in struct {
-			Collection string `json:"collection"`
-			ObjectID   string `json:"object_id"`
-			Mode       string `json:"mode"`
-		}
-		if err := decodeControl(body, &in); err != nil {
-			return 0, nil, err
-		}
-		m, err := ParseOutcomeMode(in.Mode)
-		if err != nil {
-			return 0, nil, errInvalidRequest(err.Error())
-		}
-		switch {
-		case in.Collection != "" && in.ObjectID != "":
-			return 0, nil, errInvalidRequest("send collection or object_id, not both")
-		case in.Collection != "":
-			c := strings.Trim(in.Collection, "/")
-			if err := s.wiring.ctl.checkCollection(OutcomeCollection(c)); err != nil {
-				return 0, nil, err
-			}
-			s.wiring.timers.outcomes().byCollection[c] = m
-		case in.ObjectID != "":
-			if err := s.wiring.ctl.checkOutcomeObject(tx, in.ObjectID); err != nil {
-				return 0, nil, err
-			}
-			s.wiring.timers.setObject(tx, in.ObjectID, m)
-		default:
-			return 0, nil, errInvalidRequest("collection or object_id is required")
-		}
-		return http.StatusOK, map[string]any{"collection": in.Collection, "object_id": in.ObjectID, "mode": m.String()}, nil
-	}},
+	{name: ctlOutcomesSet, bind: func(s *Simulator) any { return s.Outcomes.Set }, route: "POST /_sim/outcomes", asCall: setOutcomeCall},
 	{route: "GET /_sim/step-up/{challenge_id}", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
 		ch, ok := s.st.stepUp.Get(r.PathValue("challenge_id"))
 		if !ok {
@@ -340,16 +309,7 @@ var coreControls = []controlDecl{
 			"complete":   "POST /_sim/step-up/" + ch.ID + "/complete",
 		}, nil
 	}},
-	{route: "POST /_sim/step-up/{challenge_id}/complete", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
-		id := r.PathValue("challenge_id")
-		if _, ok := s.st.stepUp.Get(id); !ok {
-			return 0, nil, errNotFound("step-up challenge")
-		}
-		if err := s.st.stepUp.Complete(tx, id); err != nil {
-			return 0, nil, newErr("state_invalid", err.Error())
-		}
-		return http.StatusOK, map[string]any{"challenge_id": id, "completed": true}, nil
-	}},
+	{name: ctlStepUpComplete, bind: func(s *Simulator) any { return s.StepUp.Complete }, route: "POST /_sim/step-up/{challenge_id}/complete", asCall: completeStepUpCall},
 	{route: "POST /_sim/{rest...}", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, body []byte) (int, any, error) {
 		_, fn, id, ok := s.wiring.ctl.lookupAction(r.PathValue("rest"))
 		if !ok {

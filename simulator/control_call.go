@@ -31,8 +31,11 @@ type controlRun func(tx *kernel.Tx) (int, any, error)
 
 // routeCallFunc decodes a control request into the arguments of the Go
 // method it calls (as the method records them) and the transition that runs
-// them and builds the route's answer. It reads no state.
-type routeCallFunc func(s *Simulator, r *http.Request, body []byte) (args []any, run controlRun, err error)
+// them and builds the route's answer. It reads no state. name is the
+// declared name of the method when the route calls another than the one it
+// is declared with (POST /_sim/outcomes: Outcomes.Set or
+// Outcomes.SetObject, by the body), "" otherwise.
+type routeCallFunc func(s *Simulator, r *http.Request, body []byte) (name string, args []any, run controlRun, err error)
 
 // controlCall registers the route of d, a Go control method's HTTP entry
 // (d.asCall).
@@ -40,16 +43,20 @@ func (ctl *controlAPI) controlCall(d *controlDecl) {
 	s := ctl.sim
 	method, _, _ := strings.Cut(d.route, " ")
 	noBody := method == http.MethodDelete || controlWithoutBody[d.route]
-	decode := func(r *http.Request, body []byte) ([]any, controlRun, error) {
+	decode := func(r *http.Request, body []byte) (string, []any, controlRun, error) {
 		if noBody {
 			if err := decodeControl(body, &struct{}{}); err != nil {
-				return nil, nil, err
+				return "", nil, nil, err
 			}
 		}
-		return d.asCall(s, r, body)
+		name, args, run, err := d.asCall(s, r, body)
+		if name == "" {
+			name = d.name
+		}
+		return name, args, run, err
 	}
 	asRequest := func(tx *kernel.Tx, r *http.Request, body []byte) (int, any, error) {
-		_, run, err := decode(r, body)
+		_, _, run, err := decode(r, body)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -58,11 +65,12 @@ func (ctl *controlAPI) controlCall(d *controlDecl) {
 	s.st.controlRoutes = append(s.st.controlRoutes, d.route)
 	s.wiring.mux.HandleFunc(d.route, func(w http.ResponseWriter, r *http.Request) {
 		body, rerr := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
+		var name string
 		var args []any
 		var run controlRun
 		var derr error
 		if rerr == nil && len(body) <= maxBodyBytes {
-			args, run, derr = decode(r, body)
+			name, args, run, derr = decode(r, body)
 		}
 		if run == nil || derr != nil || replayedRequest(r) {
 			ctl.serveRequest(w, r, asRequest, body, rerr)
@@ -71,7 +79,7 @@ func (ctl *controlAPI) controlCall(d *controlDecl) {
 		id := s.wiring.rec.controlID()
 		w.Header().Set("X-Request-Id", id)
 		var resp response
-		err := s.wiring.inputs.routeCall(d.name, d.route, args, func() error {
+		err := s.wiring.inputs.routeCall(name, d.route, args, func() error {
 			tx := s.k.Begin()
 			defer tx.End()
 			status, out, err := run(tx)

@@ -84,7 +84,7 @@ func init() {
 		coreControls, cardsControls, kycControls, membersControls, merchantControls, qrpayControls,
 		merchantQuotaControls, keysControls, requestsControls, recipesControls,
 		clockControls, eventsControls, faultsControls, outcomesControls, remittancesControls,
-		stepUpControls, webhooksControls, actionControls,
+		webhooksControls, actionControls,
 	}
 	placedTables = [][]controlDecl{invariantsRoutes, cardsRoutes, webhooksRoutes, devtoolsRoutes, recordingRoutes}
 	controlByName = map[string]*controlDecl{}

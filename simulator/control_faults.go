@@ -36,12 +36,12 @@ func (fc *FaultsControl) Clear() error {
 
 // injectFaultCall is POST /_sim/faults, the HTTP entry of Inject: it answers
 // 201 with the faults armed.
-func injectFaultCall(s *Simulator, _ *http.Request, body []byte) ([]any, controlRun, error) {
+func injectFaultCall(s *Simulator, _ *http.Request, body []byte) (string, []any, controlRun, error) {
 	var f Fault
 	if err := decodeControl(body, &f); err != nil {
-		return nil, nil, err
+		return "", nil, nil, err
 	}
-	return []any{f}, func(tx *kernel.Tx) (int, any, error) {
+	return "", []any{f}, func(tx *kernel.Tx) (int, any, error) {
 		if err := injectFault(s, tx, f); err != nil {
 			return 0, nil, err
 		}
@@ -50,8 +50,8 @@ func injectFaultCall(s *Simulator, _ *http.Request, body []byte) ([]any, control
 }
 
 // clearFaultsCall is DELETE /_sim/faults, the HTTP entry of Clear.
-func clearFaultsCall(s *Simulator, _ *http.Request, _ []byte) ([]any, controlRun, error) {
-	return nil, func(tx *kernel.Tx) (int, any, error) {
+func clearFaultsCall(s *Simulator, _ *http.Request, _ []byte) (string, []any, controlRun, error) {
+	return "", nil, func(tx *kernel.Tx) (int, any, error) {
 		if err := s.wiring.gw.clearFaults(tx); err != nil {
 			return 0, nil, err
 		}

@@ -34,13 +34,13 @@ func (k *KeysControl) Add(clientID, apiKeyValue, signingKey string, ks KeySettin
 
 // addKeyCall is POST /_sim/keys, the HTTP entry of Add: it answers 201 with
 // the Key and its secrets.
-func addKeyCall(s *Simulator, _ *http.Request, body []byte) ([]any, controlRun, error) {
+func addKeyCall(s *Simulator, _ *http.Request, body []byte) (string, []any, controlRun, error) {
 	var in keyJSONIn
 	if err := decodeControl(body, &in); err != nil {
-		return nil, nil, err
+		return "", nil, nil, err
 	}
 	ks := in.settings()
-	return []any{in.ClientID, in.APIKey, in.SigningKey, ks}, func(tx *kernel.Tx) (int, any, error) {
+	return "", []any{in.ClientID, in.APIKey, in.SigningKey, ks}, func(tx *kernel.Tx) (int, any, error) {
 		if err := checkEnvironment(ks.Environment); err != nil {
 			return 0, nil, err
 		}
@@ -54,13 +54,13 @@ func addKeyCall(s *Simulator, _ *http.Request, body []byte) ([]any, controlRun, 
 
 // setKeyCall is POST /_sim/keys/{client_id}, the HTTP entry of Set: it
 // answers with the Key.
-func setKeyCall(s *Simulator, r *http.Request, body []byte) ([]any, controlRun, error) {
+func setKeyCall(s *Simulator, r *http.Request, body []byte) (string, []any, controlRun, error) {
 	var in keyJSONIn
 	if err := decodeControl(body, &in); err != nil {
-		return nil, nil, err
+		return "", nil, nil, err
 	}
 	id, ks := r.PathValue("client_id"), in.settings()
-	return []any{id, ks}, func(tx *kernel.Tx) (int, any, error) {
+	return "", []any{id, ks}, func(tx *kernel.Tx) (int, any, error) {
 		if err := s.wiring.keys.set(tx, id, ks); err != nil {
 			return 0, nil, err
 		}

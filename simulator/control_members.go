@@ -30,7 +30,7 @@ func (m *MembersControl) Create(seed MemberSeed) (string, error) {
 
 // createMemberCall is POST /_sim/members, the HTTP entry of Create: it
 // answers 201 with the member.
-func createMemberCall(s *Simulator, _ *http.Request, body []byte) ([]any, controlRun, error) {
+func createMemberCall(s *Simulator, _ *http.Request, body []byte) (string, []any, controlRun, error) {
 	var in struct {
 		ExternalMemberID string            `json:"external_member_id"`
 		KYCLevel         int               `json:"kyc_level"`
@@ -40,13 +40,13 @@ func createMemberCall(s *Simulator, _ *http.Request, body []byte) ([]any, contro
 		MerchantID       string            `json:"merchant_id"`
 	}
 	if err := decodeControl(body, &in); err != nil {
-		return nil, nil, err
+		return "", nil, nil, err
 	}
 	seed := MemberSeed{
 		ExternalID: in.ExternalMemberID, KYCLevel: in.KYCLevel, Balances: in.Balances,
 		Status: in.Status, PlatformDirect: in.PlatformDirect, MerchantID: in.MerchantID,
 	}
-	return []any{seed}, func(tx *kernel.Tx) (int, any, error) {
+	return "", []any{seed}, func(tx *kernel.Tx) (int, any, error) {
 		m, err := createMemberControl(tx, &s.st.members, seed)
 		if err != nil {
 			return 0, nil, err

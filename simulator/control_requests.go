@@ -25,8 +25,8 @@ func (r *RequestsControl) Reset() error {
 }
 
 // resetRequestsCall is DELETE /_sim/requests, the HTTP entry of Reset.
-func resetRequestsCall(s *Simulator, _ *http.Request, _ []byte) ([]any, controlRun, error) {
-	return nil, func(tx *kernel.Tx) (int, any, error) {
+func resetRequestsCall(s *Simulator, _ *http.Request, _ []byte) (string, []any, controlRun, error) {
+	return "", nil, func(tx *kernel.Tx) (int, any, error) {
 		if err := s.wiring.gw.resetRequests(tx); err != nil {
 			return 0, nil, err
 		}
