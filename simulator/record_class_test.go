@@ -541,8 +541,10 @@ func TestRecordingStepper(t *testing.T) {
 	if !strings.Contains(jsonOf(back.Input), "step-1") {
 		t.Errorf("step 3 input: %s", jsonOf(back.Input))
 	}
-	if d := get(4); len(d.State.Members) != 2 || d.Answer == nil || d.Answer.Status != http.StatusCreated {
-		t.Errorf("step 4: %d members, answer %+v", len(d.State.Members), d.Answer)
+	// POST /_sim/members is the HTTP entry of Members.Create: its step is
+	// a call of the method, which has no answer to show.
+	if d := get(4); len(d.State.Members) != 2 || d.Answer != nil || d.Input["call"] != "Members.Create" || d.Input["route"] != "POST /_sim/members" {
+		t.Errorf("step 4: %d members, answer %+v, input %v", len(d.State.Members), d.Answer, d.Input)
 	}
 	if d := get(0); d.Answer != nil || d.Input != nil || len(d.State.Members) != 1 {
 		t.Errorf("step 0: answer %+v, input %v", d.Answer, d.Input)

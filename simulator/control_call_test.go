@@ -1,0 +1,264 @@
+package simulator_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mwallet/mwallet-go/simulator"
+)
+
+// routeCallCase is one control route that is the HTTP entry of a Go control
+// method: a request to it, and a call of the method.
+type routeCallCase struct {
+	route      string // the declared route
+	name       string // the Go method's declared name
+	method     string
+	path, body string
+	goCall     func(sim *simulator.Simulator) error
+}
+
+// routeCallCases lists every control route declared as the HTTP entry of a
+// Go method (TestRouteAndGoMethodLogTheSameCall checks the list against the
+// declarations); POST /_sim/outcomes enters one of two methods by its body.
+func routeCallCases(clientID string) []routeCallCase {
+	return []routeCallCase{
+		{"POST /_sim/faults", "Faults.Inject", "POST", "/_sim/faults", `{"path": "/v1/deposits", "kind": "error", "status": 502}`,
+			func(sim *simulator.Simulator) error {
+				return sim.Faults.Inject(simulator.Fault{Path: "/v1/deposits", Kind: simulator.FaultError, Status: 502})
+			}},
+		{"DELETE /_sim/faults", "Faults.Clear", "DELETE", "/_sim/faults", "",
+			func(sim *simulator.Simulator) error { return sim.Faults.Clear() }},
+		{"DELETE /_sim/requests", "Requests.Reset", "DELETE", "/_sim/requests", "",
+			func(sim *simulator.Simulator) error { return sim.Requests.Reset() }},
+		{"POST /_sim/members", "Members.Create", "POST", "/_sim/members", `{"external_member_id": "by-http", "kyc_level": 2, "balances": {"USDT": "10"}}`,
+			func(sim *simulator.Simulator) error {
+				_, err := sim.Members.Create(simulator.MemberSeed{ExternalID: "by-go", KYCLevel: 2, Balances: map[string]string{"USDT": "10"}})
+				return err
+			}},
+		{"POST /_sim/keys", "Keys.Add", "POST", "/_sim/keys", `{"client_id": "key-http", "scopes": ["wallet:read"]}`,
+			func(sim *simulator.Simulator) error {
+				_, err := sim.Keys.Add("key-go", "", "", simulator.KeySettings{Scopes: []string{"wallet:read"}})
+				return err
+			}},
+		{"POST /_sim/keys/{client_id}", "Keys.Set", "POST", "/_sim/keys/" + clientID, `{"disabled": false}`,
+			func(sim *simulator.Simulator) error {
+				return sim.Keys.Set(clientID, simulator.KeySettings{Disabled: simulator.Bool(false)})
+			}},
+		{"POST /_sim/outcomes", "Outcomes.Set", "POST", "/_sim/outcomes", `{"collection": "qrpay/orders", "mode": "immediate"}`,
+			func(sim *simulator.Simulator) error {
+				return sim.Outcomes.Set(simulator.CollectionQROrders, simulator.Immediate())
+			}},
+		{"POST /_sim/outcomes", "Outcomes.SetObject", "POST", "/_sim/outcomes", `{"object_id": "qro_none", "mode": "manual"}`,
+			func(sim *simulator.Simulator) error { return sim.Outcomes.SetObject("qro_none", simulator.Manual()) }},
+		{"POST /_sim/step-up/{challenge_id}/complete", "StepUp.Complete", "POST", "/_sim/step-up/chl_none/complete", "",
+			func(sim *simulator.Simulator) error { return sim.StepUp.Complete("chl_none") }},
+	}
+}
+
+// recordedCalls returns the call inputs of sim's recording, in order, as
+// their JSON lines decoded.
+func recordedCalls(t *testing.T, sim *simulator.Simulator) []map[string]any {
+	t.Helper()
+	rec, err := sim.Recording()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := rec.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]any
+	sc := bufio.NewScanner(&buf)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var in map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &in); err != nil {
+			t.Fatal(err)
+		}
+		if in["op"] == "call" {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// TestRouteAndGoMethodLogTheSameCall: every control route declared as the
+// HTTP entry of a Go control method logs one call of that method, under its
+// declared name, as the Go method does (the HTTP one with the route it
+// entered through); the recording of both replays to the same state.
+func TestRouteAndGoMethodLogTheSameCall(t *testing.T) {
+	t.Parallel()
+	cases := routeCallCases("")
+	covered := map[string]string{}
+	for _, c := range cases {
+		covered[c.route] = c.name
+	}
+	declared := simulator.RouteCalls()
+	for route := range declared {
+		if _, ok := covered[route]; !ok {
+			t.Errorf("%s is declared as the HTTP entry of %s but has no row here", route, declared[route])
+		}
+	}
+	for route := range covered {
+		if _, ok := declared[route]; !ok {
+			t.Errorf("row %s: not declared as the HTTP entry of a Go method", route)
+		}
+	}
+	for i := range cases {
+		t.Run(cases[i].name, func(t *testing.T) {
+			t.Parallel()
+			sim, rc := newRaw(t)
+			c := routeCallCases(sim.Credentials().ClientID)[i]
+			var body []byte
+			if c.body != "" {
+				body = []byte(c.body)
+			}
+			h := http.Header{}
+			h.Set("Content-Type", "application/json")
+			if res := rc.send(c.method, c.path, body, h); res.err != nil || res.status >= 500 || res.status == http.StatusBadRequest {
+				t.Fatalf("%s %s: %v", c.method, c.path, res)
+			}
+			if err := c.goCall(sim); err != nil && c.name != "Outcomes.SetObject" && c.name != "StepUp.Complete" {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			_, last := simulator.RecordedInputs(sim, 2)
+			want := []string{"call call " + c.name, "call call " + c.name}
+			if diff := cmp.Diff(want, last); diff != "" {
+				t.Errorf("inputs logged by %s and by %s (-want +got):\n%s", c.route, c.name, diff)
+			}
+			calls := recordedCalls(t, sim)
+			if len(calls) < 2 {
+				t.Fatalf("%d calls recorded", len(calls))
+			}
+			var routes []any
+			for _, in := range calls[len(calls)-2:] {
+				routes = append(routes, in["route"])
+			}
+			if diff := cmp.Diff([]any{c.route, nil}, routes); diff != "" {
+				t.Errorf("routes the calls entered through (-want +got):\n%s", diff)
+			}
+			sameState(t, sim, replayOf(t, sim))
+		})
+	}
+}
+
+// TestRouteCallRunsDueTimersOnReplay: a call entered over HTTP runs the
+// timers due then, as every control write over HTTP does, and so does its
+// replay (the Go method alone does not). A QR order switched to immediate by
+// the Go method is due but not run; DELETE /_sim/requests runs it.
+func TestRouteCallRunsDueTimersOnReplay(t *testing.T) {
+	t.Parallel()
+	e := newEdge(t)
+	sim := e.sim
+	if _, err := sim.Members.Create(simulator.MemberSeed{ExternalID: "member-2", KYCLevel: 2, Balances: map[string]string{"USDT": "5000"}}); err != nil {
+		t.Fatal(err)
+	}
+	o, _, err := e.qrPay("member-2", thaiQR("100.00", "R1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.Outcomes.SetObject(o.ID, simulator.Immediate()); err != nil {
+		t.Fatal(err)
+	}
+	before := sim.State()
+	e.raw.mustControl("DELETE", "/_sim/requests", nil)
+	if diff := cmp.Diff(before, sim.State()); diff == "" {
+		t.Fatal("DELETE /_sim/requests ran no due timer: the test does not reach its case")
+	}
+	_, last := simulator.RecordedInputs(sim, 1)
+	if diff := cmp.Diff([]string{"call call Requests.Reset"}, last); diff != "" {
+		t.Errorf("input logged (-want +got):\n%s", diff)
+	}
+	sameState(t, sim, replayOf(t, sim))
+}
+
+// TestOldRecordingsOfRouteCallsReplay: the checked-in recordings of earlier
+// builds hold http inputs to routes that are now logged as calls; each
+// replays to the digest of its end line, running those inputs as requests.
+func TestOldRecordingsOfRouteCallsReplay(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob(filepath.Join("testdata", "recordings", "*.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	patterns := map[string]bool{}
+	for route := range simulator.RouteCalls() {
+		m, p, _ := strings.Cut(route, " ")
+		patterns[m+" "+p] = true
+	}
+	seen := map[string]int{}
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range bytes.Split(b, []byte("\n")) {
+			var in struct{ Op, Method, Target string }
+			if json.Unmarshal(line, &in) != nil || in.Op != "http" || !strings.HasPrefix(in.Target, "/_sim/") {
+				continue
+			}
+			if route := routeOf(in.Method, in.Target, patterns); route != "" {
+				seen[route]++
+			}
+		}
+		t.Run(filepath.Base(name), func(t *testing.T) {
+			t.Parallel()
+			rec, err := simulator.ReadRecordingFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sim, err := simulator.New(simulator.WithRecording(rec))
+			if err != nil {
+				t.Fatalf("replay: %v", err)
+			}
+			defer sim.Close()
+		})
+	}
+	var got []string
+	for route, n := range seen {
+		if n > 0 {
+			got = append(got, route)
+		}
+	}
+	sort.Strings(got)
+	// The routes the recordings exercise as http inputs: at least these.
+	for _, want := range []string{"DELETE /_sim/faults", "POST /_sim/faults", "POST /_sim/members"} {
+		if _, ok := seen[want]; !ok {
+			t.Errorf("no checked-in recording has an http input to %s (has %v)", want, got)
+		}
+	}
+	t.Logf("http inputs to routes now logged as calls, by route: %v", seen)
+}
+
+// routeOf matches an http input's method and target to one of patterns
+// ("POST /_sim/keys/{client_id}"), or "".
+func routeOf(method, target string, patterns map[string]bool) string {
+	path, _, _ := strings.Cut(target, "?")
+	segs := strings.Split(path, "/")
+	for p := range patterns {
+		m, pp, _ := strings.Cut(p, " ")
+		ps := strings.Split(pp, "/")
+		if m != method || len(ps) != len(segs) {
+			continue
+		}
+		ok := true
+		for i := range ps {
+			if !strings.HasPrefix(ps[i], "{") && ps[i] != segs[i] {
+				ok = false
+			}
+		}
+		if ok {
+			return p
+		}
+	}
+	return ""
+}
