@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
@@ -76,7 +77,8 @@ var controlTables [][]controlDecl
 // each with registerTable where its comment says.
 var placedTables [][]controlDecl
 
-// controlByName indexes the declared Go methods by name (init).
+// controlByName indexes the declared Go methods by name, of every table
+// (init).
 var controlByName map[string]*controlDecl
 
 func init() {
@@ -88,7 +90,7 @@ func init() {
 	}
 	placedTables = [][]controlDecl{invariantsRoutes, cardsRoutes, webhooksRoutes, devtoolsRoutes, recordingRoutes}
 	controlByName = map[string]*controlDecl{}
-	for _, table := range controlTables {
+	for _, table := range append(slices.Clone(controlTables), placedTables...) {
 		for i := range table {
 			d := &table[i]
 			if d.name == "" {
