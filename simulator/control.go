@@ -236,16 +236,7 @@ var coreControls = []controlDecl{
 	{route: "GET /_sim/merchant", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		return http.StatusOK, s.st.merchant.JSON(tx), nil
 	}},
-	{route: "POST /_sim/merchant", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
-		var in merchantJSONIn
-		if err := decodeControl(body, &in); err != nil {
-			return 0, nil, err
-		}
-		if err := s.st.merchant.Set(tx, in.settings().lineSettings()); err != nil {
-			return 0, nil, err
-		}
-		return http.StatusOK, s.st.merchant.JSON(tx), nil
-	}},
+	{name: ctlMerchantSet, bind: func(s *Simulator) any { return s.Merchant.Set }, route: "POST /_sim/merchant", asCall: setMerchantCall},
 	{route: "GET /_sim/keys", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		ids := make([]string, 0, len(s.st.keys))
 		for id := range s.st.keys {

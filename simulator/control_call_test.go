@@ -26,6 +26,9 @@ type routeCallCase struct {
 	goCall     func(sim *simulator.Simulator) error
 }
 
+// feeRate is a merchant fee rate the Merchant.Set row sets.
+var feeRate int64 = 25
+
 // routeCallCases lists every control route declared as the HTTP entry of a
 // Go method (TestRouteAndGoMethodLogTheSameCall checks the list against the
 // declarations); POST /_sim/outcomes enters one of two methods by its body.
@@ -74,6 +77,10 @@ func routeCallCases(clientID string) []routeCallCase {
 			func(sim *simulator.Simulator) error { return sim.Webhooks.SetAutoDeliver(false) }},
 		{"POST /_sim/webhooks/deliveries/{id}/redeliver", "Webhooks.Redeliver", "POST", "/_sim/webhooks/deliveries/whd_none/redeliver", "",
 			func(sim *simulator.Simulator) error { return sim.Webhooks.Redeliver("whd_none") }},
+		{"POST /_sim/merchant", "Merchant.Set", "POST", "/_sim/merchant", `{"fee_rate_bps": 25, "prepaid": {"USDT": "100"}}`,
+			func(sim *simulator.Simulator) error {
+				return sim.Merchant.Set(simulator.MerchantSettings{FeeRateBps: &feeRate, Prepaid: map[string]string{"USDT": "100"}})
+			}},
 		{"POST /_sim/step-up/{challenge_id}/complete", "StepUp.Complete", "POST", "/_sim/step-up/chl_none/complete", "",
 			func(sim *simulator.Simulator) error { return sim.StepUp.Complete("chl_none") }},
 	}
