@@ -301,25 +301,7 @@ var coreControls = []controlDecl{
 		}, nil
 	}},
 	{name: ctlStepUpComplete, bind: func(s *Simulator) any { return s.StepUp.Complete }, route: "POST /_sim/step-up/{challenge_id}/complete", asCall: completeStepUpCall},
-	{route: "POST /_sim/{rest...}", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, body []byte) (int, any, error) {
-		_, fn, id, ok := s.wiring.ctl.lookupAction(r.PathValue("rest"))
-		if !ok {
-			// A path served with other methods (POST /_sim/stats) answers
-			// as the router does, with Allow.
-			if ae := s.wiring.gw.notFoundAnswer(r, ""); ae.Header != nil {
-				return 0, nil, ae
-			}
-			return 0, nil, errNotFound("control action " + r.URL.Path)
-		}
-		out, err := fn(tx, id, body)
-		if err != nil {
-			return 0, nil, err
-		}
-		if out == nil {
-			out = map[string]any{"ok": true}
-		}
-		return http.StatusOK, out, nil
-	}},
+	{name: ctlAction, bind: func(s *Simulator) any { return s.Action }, route: "POST /_sim/{rest...}", asCall: actionCall},
 }
 
 // registerControl registers the declared control routes (control_decl.go)
@@ -377,12 +359,6 @@ func (s *Simulator) Action(key, id string, body []byte) (json.RawMessage, error)
 
 // ctlAction is the name Action records its calls under.
 const ctlAction = "Action"
-
-// actionControls declares Action (control_decl.go); its routes are the
-// object actions, POST /_sim/{collection...}/{id}/{action}.
-var actionControls = []controlDecl{
-	{name: ctlAction, bind: func(s *Simulator) any { return s.Action }},
-}
 
 // action runs the control action key on id (Action).
 func (ctl *controlAPI) action(key, id string, body []byte) (json.RawMessage, error) {

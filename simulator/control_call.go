@@ -80,11 +80,11 @@ func (ctl *controlAPI) controlCall(d *controlDecl) {
 		w.Header().Set("X-Request-Id", id)
 		var resp response
 		err := s.wiring.inputs.routeCall(name, d.route, args, func() error {
-			tx := s.k.Begin()
-			defer tx.End()
-			status, out, err := run(tx)
-			resp = ctl.answer(tx, status, out, err, id)
-			return nil
+			return inTx(s, func(tx *kernel.Tx) error {
+				status, out, err := run(tx)
+				resp = ctl.answer(tx, status, out, err, id)
+				return nil
+			})
 		})
 		if err != nil {
 			resp = errorResponse(controlError(err), id)

@@ -81,6 +81,15 @@ func routeCallCases(clientID string) []routeCallCase {
 			func(sim *simulator.Simulator) error {
 				return sim.Merchant.Set(simulator.MerchantSettings{FeeRateBps: &feeRate, Prepaid: map[string]string{"USDT": "100"}})
 			}},
+		{"POST /_sim/{rest...}", "QRPay.Complete", "POST", "/_sim/qrpay/orders/qro_none/complete", "",
+			func(sim *simulator.Simulator) error { return sim.QRPay.Complete("qro_none") }},
+		{"POST /_sim/{rest...}", "Cards.Ship", "POST", "/_sim/cards/crd_none/ship", "{}",
+			func(sim *simulator.Simulator) error { return sim.Cards.Ship("crd_none") }},
+		{"POST /_sim/{rest...}", "Action", "POST", "/_sim/merchant/prepaid/topup", `{"asset": "USDT", "amount": "25"}`,
+			func(sim *simulator.Simulator) error {
+				_, err := sim.Action("merchant/prepaid/topup", "", []byte(`{"asset": "USDT", "amount": "5"}`))
+				return err
+			}},
 		{"POST /_sim/step-up/{challenge_id}/complete", "StepUp.Complete", "POST", "/_sim/step-up/chl_none/complete", "",
 			func(sim *simulator.Simulator) error { return sim.StepUp.Complete("chl_none") }},
 	}

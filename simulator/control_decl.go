@@ -86,7 +86,7 @@ func init() {
 		coreControls, cardsControls, kycControls, membersControls, merchantControls, qrpayControls,
 		merchantQuotaControls, keysControls, requestsControls, recipesControls,
 		clockControls, eventsControls, faultsControls, outcomesControls, remittancesControls,
-		webhooksControls, actionControls,
+		webhooksControls,
 	}
 	placedTables = [][]controlDecl{invariantsRoutes, cardsRoutes, webhooksRoutes, devtoolsRoutes, recordingRoutes}
 	controlByName = map[string]*controlDecl{}

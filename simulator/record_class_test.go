@@ -119,6 +119,11 @@ var callBodies = map[string]string{
 	"POST /_sim/outcomes": `{"collection": "qrpay/orders", "mode": "manual"}`,
 }
 
+// requestPaths are the HTTP entries of Go methods whose path here names
+// nothing to call (POST /_sim/no/such/thing is no object action): they
+// change nothing and are logged as the request.
+var requestPaths = map[string]bool{"POST /_sim/{rest...}": true}
+
 // TestEveryRouteRecordedOrRead enumerates every route: each business
 // endpoint and each control write must be logged as exactly one http input
 // (whatever its answer), or, for the HTTP entry of a Go control method, one
@@ -196,7 +201,7 @@ func TestEveryRouteRecordedOrRead(t *testing.T) {
 			}
 			continue
 		}
-		if name, ok := routeCalls[r.pattern]; ok {
+		if name, ok := routeCalls[r.pattern]; ok && !requestPaths[r.pattern] {
 			// The HTTP entry of a Go method: one call of it.
 			recorded++
 			want := "call call " + name

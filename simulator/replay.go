@@ -360,9 +360,7 @@ func (p *replayer) call(in *recordedInput) error {
 	}
 	if in.Route != "" && !failed(out) {
 		// Entered over HTTP: the timers due then ran in the same input.
-		tx := p.s.k.Begin()
-		p.s.wiring.timers.runDue(tx)
-		tx.End()
+		_ = inTx(p.s, func(tx *kernel.Tx) error { p.s.wiring.timers.runDue(tx); return nil })
 	}
 	return nil
 }
