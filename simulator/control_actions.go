@@ -25,6 +25,13 @@ var actionMethods = map[string]string{
 	"cards/ship":            ctlCardsShip,
 	"cards/close_complete":  ctlCardsCompleteClose,
 	"cards/unlock":          ctlCardsUnlockActivation,
+	// The route looks the object up first (appAction, topUpAction); the
+	// method's line transition does the same lookup first.
+	"cards/applications/approve": ctlCardsApproveApplication,
+	"cards/applications/reject":  ctlCardsRejectApplication,
+	"cards/topups/credit":        ctlCardsCreditTopUp,
+	"cards/topups/reject":        ctlCardsRejectTopUp,
+	"cards/topups/timeout":       ctlCardsTimeoutTopUp,
 }
 
 // actionCall is POST /_sim/{rest...}, the HTTP entry of the object actions:

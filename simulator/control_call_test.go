@@ -81,10 +81,18 @@ func routeCallCases(clientID string) []routeCallCase {
 			func(sim *simulator.Simulator) error {
 				return sim.Merchant.Set(simulator.MerchantSettings{FeeRateBps: &feeRate, Prepaid: map[string]string{"USDT": "100"}})
 			}},
-		{"POST /_sim/{rest...}", "QRPay.Complete", "POST", "/_sim/qrpay/orders/qro_none/complete", "",
-			func(sim *simulator.Simulator) error { return sim.QRPay.Complete("qro_none") }},
-		{"POST /_sim/{rest...}", "Cards.Ship", "POST", "/_sim/cards/crd_none/ship", "{}",
-			func(sim *simulator.Simulator) error { return sim.Cards.Ship("crd_none") }},
+		actionRow("QRPay.Complete", "qrpay/orders/qro_none/complete", func(sim *simulator.Simulator) error { return sim.QRPay.Complete("qro_none") }),
+		actionRow("QRPay.Fail", "qrpay/orders/qro_none/fail", func(sim *simulator.Simulator) error { return sim.QRPay.Fail("qro_none") }),
+		actionRow("QRPay.Refund", "qrpay/orders/qro_none/refund", func(sim *simulator.Simulator) error { return sim.QRPay.Refund("qro_none") }),
+		actionRow("QRPay.Timeout", "qrpay/orders/qro_none/timeout", func(sim *simulator.Simulator) error { return sim.QRPay.Timeout("qro_none") }),
+		actionRow("Cards.Ship", "cards/crd_none/ship", func(sim *simulator.Simulator) error { return sim.Cards.Ship("crd_none") }),
+		actionRow("Cards.CompleteClose", "cards/crd_none/close_complete", func(sim *simulator.Simulator) error { return sim.Cards.CompleteClose("crd_none") }),
+		actionRow("Cards.UnlockActivation", "cards/crd_none/unlock", func(sim *simulator.Simulator) error { return sim.Cards.UnlockActivation("crd_none") }),
+		actionRow("Cards.ApproveApplication", "cards/applications/cap_none/approve", func(sim *simulator.Simulator) error { return sim.Cards.ApproveApplication("cap_none") }),
+		actionRow("Cards.RejectApplication", "cards/applications/cap_none/reject", func(sim *simulator.Simulator) error { return sim.Cards.RejectApplication("cap_none") }),
+		actionRow("Cards.CreditTopUp", "cards/topups/ctp_none/credit", func(sim *simulator.Simulator) error { return sim.Cards.CreditTopUp("ctp_none") }),
+		actionRow("Cards.RejectTopUp", "cards/topups/ctp_none/reject", func(sim *simulator.Simulator) error { return sim.Cards.RejectTopUp("ctp_none") }),
+		actionRow("Cards.TimeoutTopUp", "cards/topups/ctp_none/timeout", func(sim *simulator.Simulator) error { return sim.Cards.TimeoutTopUp("ctp_none") }),
 		{"POST /_sim/{rest...}", "Action", "POST", "/_sim/merchant/prepaid/topup", `{"asset": "USDT", "amount": "25"}`,
 			func(sim *simulator.Simulator) error {
 				_, err := sim.Action("merchant/prepaid/topup", "", []byte(`{"asset": "USDT", "amount": "5"}`))
@@ -93,6 +101,12 @@ func routeCallCases(clientID string) []routeCallCase {
 		{"POST /_sim/step-up/{challenge_id}/complete", "StepUp.Complete", "POST", "/_sim/step-up/chl_none/complete", "",
 			func(sim *simulator.Simulator) error { return sim.StepUp.Complete("chl_none") }},
 	}
+}
+
+// actionRow is the row of an object action logged as a call of its own Go
+// method (simulator.ActionMethods).
+func actionRow(name, path string, goCall func(sim *simulator.Simulator) error) routeCallCase {
+	return routeCallCase{"POST /_sim/{rest...}", name, "POST", "/_sim/" + path, "{}", goCall}
 }
 
 // recordedCalls returns the call inputs of sim's recording, in order, as
@@ -142,6 +156,16 @@ func TestRouteAndGoMethodLogTheSameCall(t *testing.T) {
 	for route := range covered {
 		if _, ok := declared[route]; !ok {
 			t.Errorf("row %s: not declared as the HTTP entry of a Go method", route)
+		}
+	}
+	// Every object action with a Go method of its own has a row.
+	rows := map[string]bool{}
+	for _, c := range cases {
+		rows[c.name] = true
+	}
+	for key, name := range simulator.ActionMethods() {
+		if !rows[name] {
+			t.Errorf("object action %s (%s) has no row here", key, name)
 		}
 	}
 	for i := range cases {

@@ -1,6 +1,7 @@
 package simulator
 
 import (
+	"maps"
 	"net/http/httptest"
 	"sort"
 	"strings"
@@ -53,6 +54,10 @@ func RouteCalls() map[string]string {
 	}
 	return out
 }
+
+// ActionMethods maps each object action logged as a call of its own Go
+// method to that method's name.
+func ActionMethods() map[string]string { return maps.Clone(actionMethods) }
 
 // ControlRouteServed reports whether a control request with method and path
 // reaches a route of s: an explicit control route, or an object action
