@@ -8,30 +8,95 @@ import (
 
 // The object actions over HTTP (POST /_sim/{collection...}/{id}/{action})
 // are the HTTP entry of Go methods too (control_call.go): an action that a
-// Go method of its line runs exactly as the route does, with the id as its
-// only argument, is logged as a call of that method (actionMethods); any
+// Go method of its line runs as the route does is logged as a call of that
+// method (actionMethods), with the arguments the body and the id give; any
 // other action as a call of Action, which runs the same action function
 // with the same key, id and body. A path that names no action changes
 // nothing and is logged as the request.
 
+// actionMethod is the Go method an object action is logged as a call of:
+// its declared name, and args, which gives the method's arguments for the
+// object id and the action's body (an error: the body is refused, as the
+// action refuses it; ok false: the body asks for what the method cannot
+// say, and the action is logged as Action).
+type actionMethod struct {
+	name string
+	args func(id string, body []byte) (args []any, ok bool, err error)
+}
+
+// idOnly is the arguments of a method that takes the object id alone, for
+// an action that takes no body.
+func idOnly(id string, body []byte) ([]any, bool, error) {
+	if err := decodeControl(body, &struct{}{}); err != nil {
+		return nil, false, err
+	}
+	return []any{id}, true, nil
+}
+
 // actionMethods maps an action key to the Go method that runs it: the
-// method takes the object id alone and runs the line transition the action
-// runs, in a transaction of its own. The action takes no body.
-var actionMethods = map[string]string{
-	"qrpay/orders/complete": ctlQRPayComplete,
-	"qrpay/orders/fail":     ctlQRPayFail,
-	"qrpay/orders/refund":   ctlQRPayRefund,
-	"qrpay/orders/timeout":  ctlQRPayTimeout,
-	"cards/ship":            ctlCardsShip,
-	"cards/close_complete":  ctlCardsCompleteClose,
-	"cards/unlock":          ctlCardsUnlockActivation,
+// method runs, in a transaction of its own, the line transition the action
+// runs, with the same object looked up the same way.
+var actionMethods = map[string]actionMethod{
+	"qrpay/orders/complete": {ctlQRPayComplete, idOnly},
+	"qrpay/orders/fail":     {ctlQRPayFail, idOnly},
+	"qrpay/orders/refund":   {ctlQRPayRefund, idOnly},
+	"qrpay/orders/timeout":  {ctlQRPayTimeout, idOnly},
+	"cards/ship":            {ctlCardsShip, idOnly},
+	"cards/close_complete":  {ctlCardsCompleteClose, idOnly},
+	"cards/unlock":          {ctlCardsUnlockActivation, idOnly},
 	// The route looks the object up first (appAction, topUpAction); the
 	// method's line transition does the same lookup first.
-	"cards/applications/approve": ctlCardsApproveApplication,
-	"cards/applications/reject":  ctlCardsRejectApplication,
-	"cards/topups/credit":        ctlCardsCreditTopUp,
-	"cards/topups/reject":        ctlCardsRejectTopUp,
-	"cards/topups/timeout":       ctlCardsTimeoutTopUp,
+	"cards/applications/approve": {ctlCardsApproveApplication, idOnly},
+	"cards/applications/reject":  {ctlCardsRejectApplication, idOnly},
+	"cards/topups/credit":        {ctlCardsCreditTopUp, idOnly},
+	"cards/topups/reject":        {ctlCardsRejectTopUp, idOnly},
+	"cards/topups/timeout":       {ctlCardsTimeoutTopUp, idOnly},
+	"kyc/update":                 {ctlKYCUpdate, idOnly},
+	"kyc/reject":                 {ctlKYCReject, idOnly},
+	"kyc/sessions/complete":      {ctlKYCCompleteSession, idOnly},
+	"kyc/approve": {ctlKYCApprove, func(id string, body []byte) ([]any, bool, error) {
+		var in struct {
+			Level *int `json:"level"`
+		}
+		if err := decodeControl(body, &in); err != nil {
+			return nil, false, err
+		}
+		if in.Level == nil {
+			return []any{id, 0}, true, nil
+		}
+		// Approve(id, 0) keeps the member's level: an explicit level 0
+		// has no Go call.
+		return []any{id, *in.Level}, *in.Level != 0, nil
+	}},
+	"kyc/quick/compensate": {ctlKYCCompensateQuickBinding, func(id string, body []byte) ([]any, bool, error) {
+		var in struct {
+			Source        string `json:"compensation_source"`
+			ApplicationID string `json:"application_id"`
+		}
+		if err := decodeControl(body, &in); err != nil {
+			return nil, false, err
+		}
+		return []any{id, in.Source, in.ApplicationID}, true, nil
+	}},
+	"members/status": {ctlMembersSetStatus, func(id string, body []byte) ([]any, bool, error) {
+		var in struct {
+			Status string `json:"status"`
+		}
+		if err := decodeControl(body, &in); err != nil {
+			return nil, false, err
+		}
+		return []any{id, in.Status}, true, nil
+	}},
+	"merchant/prepaid/topup": {ctlMerchantTopUpPrepaid, func(_ string, body []byte) ([]any, bool, error) {
+		var in struct {
+			Asset  string `json:"asset"`
+			Amount string `json:"amount"`
+		}
+		if err := decodeControl(body, &in); err != nil {
+			return nil, false, err
+		}
+		return []any{in.Asset, in.Amount}, true, nil
+	}},
 }
 
 // actionCall is POST /_sim/{rest...}, the HTTP entry of the object actions:
@@ -58,14 +123,18 @@ func actionCall(s *Simulator, r *http.Request, body []byte) (string, []any, cont
 		}
 		return http.StatusOK, out, nil
 	}
-	name, ok := actionMethods[key]
+	m, ok := actionMethods[key]
 	if !ok {
 		return ctlAction, []any{key, id, body}, run, nil
 	}
-	// The method takes no body: one the action refuses is refused before
-	// the call, as the request.
-	if err := decodeControl(body, &struct{}{}); err != nil {
+	// A body the action refuses is refused before the call, as the
+	// request.
+	args, ok, err := m.args(id, body)
+	if err != nil {
 		return "", nil, nil, err
 	}
-	return name, []any{id}, run, nil
+	if !ok {
+		return ctlAction, []any{key, id, body}, run, nil
+	}
+	return m.name, args, run, nil
 }

@@ -93,10 +93,29 @@ func routeCallCases(clientID string) []routeCallCase {
 		actionRow("Cards.CreditTopUp", "cards/topups/ctp_none/credit", func(sim *simulator.Simulator) error { return sim.Cards.CreditTopUp("ctp_none") }),
 		actionRow("Cards.RejectTopUp", "cards/topups/ctp_none/reject", func(sim *simulator.Simulator) error { return sim.Cards.RejectTopUp("ctp_none") }),
 		actionRow("Cards.TimeoutTopUp", "cards/topups/ctp_none/timeout", func(sim *simulator.Simulator) error { return sim.Cards.TimeoutTopUp("ctp_none") }),
-		{"POST /_sim/{rest...}", "Action", "POST", "/_sim/merchant/prepaid/topup", `{"asset": "USDT", "amount": "25"}`,
+		actionRow("KYC.Update", "kyc/mem_none/update", func(sim *simulator.Simulator) error { return sim.KYC.Update("mem_none") }),
+		actionRow("KYC.Reject", "kyc/mem_none/reject", func(sim *simulator.Simulator) error { return sim.KYC.Reject("mem_none") }),
+		actionRow("KYC.CompleteSession", "kyc/sessions/kys_none/complete", func(sim *simulator.Simulator) error { return sim.KYC.CompleteSession("kys_none") }),
+		{"POST /_sim/{rest...}", "KYC.Approve", "POST", "/_sim/kyc/mem_none/approve", `{"level": 2}`,
+			func(sim *simulator.Simulator) error { return sim.KYC.Approve("mem_none", 2) }},
+		{"POST /_sim/{rest...}", "KYC.CompensateQuickBinding", "POST", "/_sim/kyc/quick/kqb_none/compensate", `{"compensation_source": "admin"}`,
+			func(sim *simulator.Simulator) error { return sim.KYC.CompensateQuickBinding("kqb_none", "admin", "") }},
+		{"POST /_sim/{rest...}", "Members.SetStatus", "POST", "/_sim/members/member-1/status", `{"status": "suspended"}`,
+			func(sim *simulator.Simulator) error { return sim.Members.SetStatus("member-1", "active") }},
+		{"POST /_sim/{rest...}", "Merchant.TopUpPrepaid", "POST", "/_sim/merchant/prepaid/topup", `{"asset": "USDT", "amount": "25"}`,
+			func(sim *simulator.Simulator) error { return sim.Merchant.TopUpPrepaid("USDT", "5") }},
+		// An action without a Go method of its own, and a body its method
+		// cannot say (an explicit level 0): a call of Action.
+		{"POST /_sim/{rest...}", "Action", "POST", "/_sim/kyc/member-1/supplement", "{}",
 			func(sim *simulator.Simulator) error {
-				_, err := sim.Action("merchant/prepaid/topup", "", []byte(`{"asset": "USDT", "amount": "5"}`))
+				_, err := sim.Action("kyc/supplement", "member-1", nil)
 				return err
+			}},
+		{"POST /_sim/{rest...}", "Action", "POST", "/_sim/kyc/member-1/approve", `{"level": 0}`,
+			func(sim *simulator.Simulator) error {
+				// Refused (level must be 1 or 2), and logged all the same.
+				_, _ = sim.Action("kyc/approve", "member-1", []byte(`{"level": 0}`))
+				return nil
 			}},
 		{"POST /_sim/step-up/{challenge_id}/complete", "StepUp.Complete", "POST", "/_sim/step-up/chl_none/complete", "",
 			func(sim *simulator.Simulator) error { return sim.StepUp.Complete("chl_none") }},

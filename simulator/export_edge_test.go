@@ -1,7 +1,6 @@
 package simulator
 
 import (
-	"maps"
 	"net/http/httptest"
 	"sort"
 	"strings"
@@ -57,7 +56,13 @@ func RouteCalls() map[string]string {
 
 // ActionMethods maps each object action logged as a call of its own Go
 // method to that method's name.
-func ActionMethods() map[string]string { return maps.Clone(actionMethods) }
+func ActionMethods() map[string]string {
+	out := map[string]string{}
+	for key, m := range actionMethods {
+		out[key] = m.name
+	}
+	return out
+}
 
 // ControlRouteServed reports whether a control request with method and path
 // reaches a route of s: an explicit control route, or an object action
