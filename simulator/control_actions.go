@@ -51,9 +51,39 @@ var actionMethods = map[string]actionMethod{
 	"cards/topups/credit":        {ctlCardsCreditTopUp, idOnly},
 	"cards/topups/reject":        {ctlCardsRejectTopUp, idOnly},
 	"cards/topups/timeout":       {ctlCardsTimeoutTopUp, idOnly},
-	"kyc/update":                 {ctlKYCUpdate, idOnly},
-	"kyc/reject":                 {ctlKYCReject, idOnly},
-	"kyc/sessions/complete":      {ctlKYCCompleteSession, idOnly},
+	"cards/transactions": {ctlCardsAddTransaction, func(id string, body []byte) ([]any, bool, error) {
+		var in CardTransaction
+		if err := decodeControl(body, &in); err != nil {
+			return nil, false, err
+		}
+		return []any{id, in}, true, nil
+	}},
+	"cards/set_status": {ctlCardsSetStatus, func(id string, body []byte) ([]any, bool, error) {
+		var in struct {
+			Status string `json:"status"`
+		}
+		if err := decodeControl(body, &in); err != nil {
+			return nil, false, err
+		}
+		return []any{id, in.Status}, true, nil
+	}},
+	"cards/upstream_balance": {ctlCardsSetUpstreamBalanceReadable, func(id string, body []byte) ([]any, bool, error) {
+		var in struct {
+			Readable *bool `json:"readable"`
+		}
+		if err := decodeControl(body, &in); err != nil {
+			return nil, false, err
+		}
+		// Without readable the action refuses the body; the method has
+		// no such call.
+		if in.Readable == nil {
+			return nil, false, nil
+		}
+		return []any{id, *in.Readable}, true, nil
+	}},
+	"kyc/update":            {ctlKYCUpdate, idOnly},
+	"kyc/reject":            {ctlKYCReject, idOnly},
+	"kyc/sessions/complete": {ctlKYCCompleteSession, idOnly},
 	"kyc/approve": {ctlKYCApprove, func(id string, body []byte) ([]any, bool, error) {
 		var in struct {
 			Level *int `json:"level"`

@@ -93,6 +93,15 @@ func routeCallCases(clientID string) []routeCallCase {
 		actionRow("Cards.CreditTopUp", "cards/topups/ctp_none/credit", func(sim *simulator.Simulator) error { return sim.Cards.CreditTopUp("ctp_none") }),
 		actionRow("Cards.RejectTopUp", "cards/topups/ctp_none/reject", func(sim *simulator.Simulator) error { return sim.Cards.RejectTopUp("ctp_none") }),
 		actionRow("Cards.TimeoutTopUp", "cards/topups/ctp_none/timeout", func(sim *simulator.Simulator) error { return sim.Cards.TimeoutTopUp("ctp_none") }),
+		{"POST /_sim/{rest...}", "Cards.AddTransaction", "POST", "/_sim/cards/crd_none/transactions", `{"kind": "purchase", "status": "succeed", "direction": "debit", "amount": "100", "occurred_at": "2026-01-01T10:00:00+07:00"}`,
+			func(sim *simulator.Simulator) error {
+				_, err := sim.Cards.AddTransaction("crd_none", simulator.CardTransaction{Kind: "purchase", Status: "succeed", Direction: "debit", Amount: "100"})
+				return err
+			}},
+		{"POST /_sim/{rest...}", "Cards.SetStatus", "POST", "/_sim/cards/crd_none/set_status", `{"status": "frozen"}`,
+			func(sim *simulator.Simulator) error { return sim.Cards.SetStatus("crd_none", "frozen") }},
+		{"POST /_sim/{rest...}", "Cards.SetUpstreamBalanceReadable", "POST", "/_sim/cards/crd_none/upstream_balance", `{"readable": false}`,
+			func(sim *simulator.Simulator) error { return sim.Cards.SetUpstreamBalanceReadable("crd_none", false) }},
 		actionRow("KYC.Update", "kyc/mem_none/update", func(sim *simulator.Simulator) error { return sim.KYC.Update("mem_none") }),
 		actionRow("KYC.Reject", "kyc/mem_none/reject", func(sim *simulator.Simulator) error { return sim.KYC.Reject("mem_none") }),
 		actionRow("KYC.CompleteSession", "kyc/sessions/kys_none/complete", func(sim *simulator.Simulator) error { return sim.KYC.CompleteSession("kys_none") }),
