@@ -21,7 +21,13 @@ import (
 //     decode-and-call function sitting in the declaration;
 //   - the control OpenAPI document check (TestDeclaredRoutesAreDocumented);
 //   - replay dispatch: controlMethod resolves a recorded name through the
-//     declarations only; an undeclared name is refused.
+//     declarations only; an undeclared name is refused;
+//   - the name a transition is recorded under when it is entered over
+//     HTTP: a route that does what its Go method does is declared with the
+//     method (asCall, control_call.go) and logged as a call of it, so the
+//     transition has one name however it is entered. Such a route is
+//     declared where it registers (the core routes in control.go, a line's
+//     placed routes), which the order of the state image fixes.
 //
 // A control route that has no Go method is declared in the same form,
 // without a name.
@@ -39,8 +45,8 @@ type controlDecl struct {
 	// bind returns the Go method of name bound to s (a method value).
 	bind func(s *Simulator) any
 	// route is the control route ("POST /_sim/cards/limits"), "" for a Go
-	// method without a route of its own (an object action or a route
-	// served in a transaction reaches its line directly).
+	// method without a route of its own (an object action reaches it
+	// through POST /_sim/{rest...}, control_actions.go).
 	route string
 	// call answers route by calling Go control methods of s, which begin
 	// their own transactions and record themselves: the route is not an
