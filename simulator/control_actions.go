@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/remittances"
 )
 
 // The object actions over HTTP (POST /_sim/{collection...}/{id}/{action})
@@ -81,9 +82,15 @@ var actionMethods = map[string]actionMethod{
 		}
 		return []any{id, *in.Readable}, true, nil
 	}},
-	"kyc/update":            {ctlKYCUpdate, idOnly},
-	"kyc/reject":            {ctlKYCReject, idOnly},
-	"kyc/sessions/complete": {ctlKYCCompleteSession, idOnly},
+	"remittances/dispatch":        {ctlRemittancesDispatch, remitArgs("dispatch")},
+	"remittances/complete":        {ctlRemittancesComplete, remitArgs("complete")},
+	"remittances/fail":            {ctlRemittancesFail, remitArgs("fail")},
+	"remittances/refund":          {ctlRemittancesRefund, remitArgs("refund")},
+	"remittances/needs_reconfirm": {ctlRemittancesNeedsReconfirm, remitArgs("needs_reconfirm")},
+	"remittances/advance":         {ctlRemittancesAdvance, remitArgs("advance")},
+	"kyc/update":                  {ctlKYCUpdate, idOnly},
+	"kyc/reject":                  {ctlKYCReject, idOnly},
+	"kyc/sessions/complete":       {ctlKYCCompleteSession, idOnly},
 	"kyc/approve": {ctlKYCApprove, func(id string, body []byte) ([]any, bool, error) {
 		var in struct {
 			Level *int `json:"level"`
@@ -167,4 +174,26 @@ func actionCall(s *Simulator, r *http.Request, body []byte) (string, []any, cont
 		return ctlAction, []any{key, id, body}, run, nil
 	}
 	return m.name, args, run, nil
+}
+
+// remitArgs gives the arguments of the Remittances method of action: the
+// action's body carries failure_code and settled_amount, which the line
+// reads for every action; Complete takes the settled amount, Fail the
+// failure code, the others neither. A body that sets a field its method
+// does not take has no call of it (an advance that completes an order
+// with a settled amount).
+func remitArgs(action string) func(id string, body []byte) ([]any, bool, error) {
+	return func(id string, body []byte) ([]any, bool, error) {
+		var in remittances.ActionBody
+		if err := decodeControl(body, &in); err != nil {
+			return nil, false, err
+		}
+		switch action {
+		case "complete":
+			return []any{id, in.SettledAmount}, in.FailureCode == "", nil
+		case "fail":
+			return []any{id, in.FailureCode}, in.SettledAmount == "", nil
+		}
+		return []any{id}, in == remittances.ActionBody{}, nil
+	}
 }

@@ -102,6 +102,14 @@ func routeCallCases(clientID string) []routeCallCase {
 			func(sim *simulator.Simulator) error { return sim.Cards.SetStatus("crd_none", "frozen") }},
 		{"POST /_sim/{rest...}", "Cards.SetUpstreamBalanceReadable", "POST", "/_sim/cards/crd_none/upstream_balance", `{"readable": false}`,
 			func(sim *simulator.Simulator) error { return sim.Cards.SetUpstreamBalanceReadable("crd_none", false) }},
+		actionRow("Remittances.Dispatch", "remittances/rmt_none/dispatch", func(sim *simulator.Simulator) error { return sim.Remittances.Dispatch("rmt_none") }),
+		actionRow("Remittances.Refund", "remittances/rmt_none/refund", func(sim *simulator.Simulator) error { return sim.Remittances.Refund("rmt_none") }),
+		actionRow("Remittances.NeedsReconfirm", "remittances/rmt_none/needs_reconfirm", func(sim *simulator.Simulator) error { return sim.Remittances.NeedsReconfirm("rmt_none") }),
+		actionRow("Remittances.Advance", "remittances/rmt_none/advance", func(sim *simulator.Simulator) error { _, err := sim.Remittances.Advance("rmt_none"); return err }),
+		{"POST /_sim/{rest...}", "Remittances.Complete", "POST", "/_sim/remittances/rmt_none/complete", `{"settled_amount": "101.5"}`,
+			func(sim *simulator.Simulator) error { return sim.Remittances.Complete("rmt_none", "101.5") }},
+		{"POST /_sim/{rest...}", "Remittances.Fail", "POST", "/_sim/remittances/rmt_none/fail", `{"failure_code": "payout_rejected"}`,
+			func(sim *simulator.Simulator) error { return sim.Remittances.Fail("rmt_none", "payout_rejected") }},
 		actionRow("KYC.Update", "kyc/mem_none/update", func(sim *simulator.Simulator) error { return sim.KYC.Update("mem_none") }),
 		actionRow("KYC.Reject", "kyc/mem_none/reject", func(sim *simulator.Simulator) error { return sim.KYC.Reject("mem_none") }),
 		actionRow("KYC.CompleteSession", "kyc/sessions/kys_none/complete", func(sim *simulator.Simulator) error { return sim.KYC.CompleteSession("kys_none") }),
@@ -118,6 +126,11 @@ func routeCallCases(clientID string) []routeCallCase {
 		{"POST /_sim/{rest...}", "Action", "POST", "/_sim/kyc/member-1/supplement", "{}",
 			func(sim *simulator.Simulator) error {
 				_, err := sim.Action("kyc/supplement", "member-1", nil)
+				return err
+			}},
+		{"POST /_sim/{rest...}", "Action", "POST", "/_sim/remittances/rmt_none/advance", `{"settled_amount": "10"}`,
+			func(sim *simulator.Simulator) error {
+				_, err := sim.Action("remittances/advance", "rmt_none", []byte(`{"settled_amount": "10"}`))
 				return err
 			}},
 		{"POST /_sim/{rest...}", "Action", "POST", "/_sim/kyc/member-1/approve", `{"level": 0}`,
