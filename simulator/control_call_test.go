@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -328,7 +329,13 @@ func TestOldRecordingsOfRouteCallsReplay(t *testing.T) {
 	}
 	sort.Strings(got)
 	// The routes the recordings exercise as http inputs: at least these.
-	for _, want := range []string{"DELETE /_sim/faults", "POST /_sim/faults", "POST /_sim/members"} {
+	for _, want := range []string{
+		"DELETE /_sim/faults", "DELETE /_sim/requests", "DELETE /_sim/webhooks/endpoints/{id}", "POST /_sim/faults",
+		"POST /_sim/keys", "POST /_sim/members", "POST /_sim/merchant", "POST /_sim/outcomes",
+		"POST /_sim/step-up/{challenge_id}/complete", "POST /_sim/webhooks/deliveries/{id}/redeliver",
+		"POST /_sim/webhooks/endpoints", "POST /_sim/webhooks/endpoints/{id}/disable",
+		"POST /_sim/webhooks/endpoints/{id}/enable", "POST /_sim/{rest...}",
+	} {
 		if _, ok := seen[want]; !ok {
 			t.Errorf("no checked-in recording has an http input to %s (has %v)", want, got)
 		}
@@ -337,14 +344,25 @@ func TestOldRecordingsOfRouteCallsReplay(t *testing.T) {
 }
 
 // routeOf matches an http input's method and target to one of patterns
-// ("POST /_sim/keys/{client_id}"), or "".
+// ("POST /_sim/keys/{client_id}"), or "": a pattern with literal segments
+// first, then one ending in {rest...}, which takes any path below it.
 func routeOf(method, target string, patterns map[string]bool) string {
 	path, _, _ := strings.Cut(target, "?")
 	segs := strings.Split(path, "/")
+	var rest []string
 	for p := range patterns {
 		m, pp, _ := strings.Cut(p, " ")
+		if m != method {
+			continue
+		}
 		ps := strings.Split(pp, "/")
-		if m != method || len(ps) != len(segs) {
+		if strings.HasSuffix(pp, "...}") {
+			if len(segs) >= len(ps) && slices.Equal(segs[:len(ps)-1], ps[:len(ps)-1]) {
+				rest = append(rest, p)
+			}
+			continue
+		}
+		if len(ps) != len(segs) {
 			continue
 		}
 		ok := true
@@ -356,6 +374,9 @@ func routeOf(method, target string, patterns map[string]bool) string {
 		if ok {
 			return p
 		}
+	}
+	if len(rest) > 0 {
+		return rest[0]
 	}
 	return ""
 }
