@@ -69,8 +69,14 @@ var controlWithoutBody = map[string]bool{
 // HEAD) is an input of the log (record.go), answered once it is durable; a
 // read changes nothing and is not logged.
 func (ctl *controlAPI) serveControl(w http.ResponseWriter, r *http.Request, fn controlFunc) {
-	s := ctl.sim
 	body, rerr := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
+	ctl.serveRequest(w, r, fn, body, rerr)
+}
+
+// serveRequest serves a control endpoint whose body was read (body, rerr)
+// as serveControl does.
+func (ctl *controlAPI) serveRequest(w http.ResponseWriter, r *http.Request, fn controlFunc, body []byte, rerr error) {
+	s := ctl.sim
 	id := s.wiring.rec.controlID()
 	w.Header().Set("X-Request-Id", id)
 	write := isWrite(r.Method)
@@ -96,6 +102,12 @@ func (ctl *controlAPI) serveControl(w http.ResponseWriter, r *http.Request, fn c
 			resp = errorResponse(notDurable(err), id)
 		}
 	}
+	writeControl(w, resp, id)
+}
+
+// writeControl writes the answer of a control endpoint: a status alone when
+// it has no body.
+func writeControl(w http.ResponseWriter, resp response, id string) {
 	if resp.body == nil {
 		w.WriteHeader(resp.status)
 		return
@@ -106,15 +118,21 @@ func (ctl *controlAPI) serveControl(w http.ResponseWriter, r *http.Request, fn c
 // controlAnswer runs a control endpoint in a transaction and encodes its
 // answer (under the lock, as the answer may show live state).
 func (ctl *controlAPI) controlAnswer(tx *kernel.Tx, r *http.Request, fn controlFunc, body []byte, rerr error, id string) response {
-	s := ctl.sim
 	if rerr != nil || len(body) > maxBodyBytes {
 		return errorResponse(errInvalidRequest("request body unreadable or larger than 1 MiB"), id)
 	}
 	status, out, err := fn(tx, r, body)
+	return ctl.answer(tx, status, out, err, id)
+}
+
+// answer encodes the answer of a control endpoint that ran in tx: an error
+// as controlError maps it; otherwise the timers due now run first (an
+// outcome set to happen immediately), then the answer shows the state.
+func (ctl *controlAPI) answer(tx *kernel.Tx, status int, out any, err error, id string) response {
 	if err != nil {
 		return errorResponse(controlError(err), id)
 	}
-	s.wiring.timers.runDue(tx)
+	ctl.sim.wiring.timers.runDue(tx)
 	if out == nil {
 		return response{status: status}
 	}
@@ -200,27 +218,7 @@ var coreControls = []controlDecl{
 		s.wiring.timers.advance(tx, d)
 		return http.StatusOK, s.wiring.ctl.clockJSON(), nil
 	}},
-	{route: "POST /_sim/members", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
-		var in struct {
-			ExternalMemberID string            `json:"external_member_id"`
-			KYCLevel         int               `json:"kyc_level"`
-			Balances         map[string]string `json:"balances"`
-			Status           string            `json:"status"`
-			PlatformDirect   bool              `json:"platform_direct"`
-			MerchantID       string            `json:"merchant_id"`
-		}
-		if err := decodeControl(body, &in); err != nil {
-			return 0, nil, err
-		}
-		m, err := createMemberControl(tx, &s.st.members, MemberSeed{
-			ExternalID: in.ExternalMemberID, KYCLevel: in.KYCLevel, Balances: in.Balances,
-			Status: in.Status, PlatformDirect: in.PlatformDirect, MerchantID: in.MerchantID,
-		})
-		if err != nil {
-			return 0, nil, err
-		}
-		return http.StatusCreated, s.wiring.view.memberJSON(m), nil
-	}},
+	{name: ctlMembersCreate, bind: func(s *Simulator) any { return s.Members.Create }, route: "POST /_sim/members", asCall: createMemberCall},
 	{route: "GET /_sim/members", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		out := make([]map[string]any, 0, len(s.st.members.All()))
 		for _, m := range s.st.members.All() {
@@ -238,16 +236,7 @@ var coreControls = []controlDecl{
 	{route: "GET /_sim/merchant", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		return http.StatusOK, s.st.merchant.JSON(tx), nil
 	}},
-	{route: "POST /_sim/merchant", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
-		var in merchantJSONIn
-		if err := decodeControl(body, &in); err != nil {
-			return 0, nil, err
-		}
-		if err := s.st.merchant.Set(tx, in.settings().lineSettings()); err != nil {
-			return 0, nil, err
-		}
-		return http.StatusOK, s.st.merchant.JSON(tx), nil
-	}},
+	{name: ctlMerchantSet, bind: func(s *Simulator) any { return s.Merchant.Set }, route: "POST /_sim/merchant", asCall: setMerchantCall},
 	{route: "GET /_sim/keys", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		ids := make([]string, 0, len(s.st.keys))
 		for id := range s.st.keys {
@@ -260,20 +249,7 @@ var coreControls = []controlDecl{
 		}
 		return http.StatusOK, map[string]any{"data": out}, nil
 	}},
-	{route: "POST /_sim/keys", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
-		var in keyJSONIn
-		if err := decodeControl(body, &in); err != nil {
-			return 0, nil, err
-		}
-		if err := checkEnvironment(in.Environment); err != nil {
-			return 0, nil, err
-		}
-		k, err := s.wiring.keys.add(tx, in.ClientID, in.APIKey, in.SigningKey, in.settings())
-		if err != nil {
-			return 0, nil, err
-		}
-		return http.StatusCreated, keyJSON(k, true), nil
-	}},
+	{name: ctlKeysAdd, bind: func(s *Simulator) any { return s.Keys.Add }, route: "POST /_sim/keys", asCall: addKeyCall},
 	{route: "GET /_sim/keys/{client_id}", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
 		k := s.st.keys[r.PathValue("client_id")]
 		if k == nil {
@@ -281,36 +257,12 @@ var coreControls = []controlDecl{
 		}
 		return http.StatusOK, keyJSON(k, false), nil
 	}},
-	{route: "POST /_sim/keys/{client_id}", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, body []byte) (int, any, error) {
-		var in keyJSONIn
-		if err := decodeControl(body, &in); err != nil {
-			return 0, nil, err
-		}
-		if err := s.wiring.keys.set(tx, r.PathValue("client_id"), in.settings()); err != nil {
-			return 0, nil, err
-		}
-		return http.StatusOK, keyJSON(s.st.keys[r.PathValue("client_id")], false), nil
-	}},
+	{name: ctlKeysSet, bind: func(s *Simulator) any { return s.Keys.Set }, route: "POST /_sim/keys/{client_id}", asCall: setKeyCall},
 	{route: "GET /_sim/faults", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		return http.StatusOK, map[string]any{"data": s.wiring.gw.faults(tx)}, nil
 	}},
-	{route: "POST /_sim/faults", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
-		var f Fault
-		if err := decodeControl(body, &f); err != nil {
-			return 0, nil, err
-		}
-		if err := checkFaultMethod(f.Method); err != nil {
-			return 0, nil, err
-		}
-		if err := s.wiring.gw.injectFault(tx, f); err != nil {
-			return 0, nil, err
-		}
-		return http.StatusCreated, map[string]any{"data": s.wiring.gw.faults(tx)}, nil
-	}},
-	{route: "DELETE /_sim/faults", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		s.st.gw.faults = nil
-		return http.StatusOK, map[string]any{"data": []Fault{}}, nil
-	}},
+	{name: ctlFaultsInject, bind: func(s *Simulator) any { return s.Faults.Inject }, route: "POST /_sim/faults", asCall: injectFaultCall},
+	{name: ctlFaultsClear, bind: func(s *Simulator) any { return s.Faults.Clear }, route: "DELETE /_sim/faults", asCall: clearFaultsCall},
 	{route: "GET /_sim/requests", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
 		out := s.st.gw.journal.list()
 		if v := r.URL.Query().Get("limit"); v != "" {
@@ -320,10 +272,7 @@ var coreControls = []controlDecl{
 		}
 		return http.StatusOK, map[string]any{"data": out}, nil
 	}},
-	{route: "DELETE /_sim/requests", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		s.st.gw.journal.reset()
-		return http.StatusOK, map[string]any{"data": []RequestRecord{}}, nil
-	}},
+	{name: ctlRequestsReset, bind: func(s *Simulator) any { return s.Requests.Reset }, route: "DELETE /_sim/requests", asCall: resetRequestsCall},
 	{route: "GET /_sim/events", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		out := make([]Event, len(s.st.events))
 		for i, e := range s.st.events {
@@ -339,38 +288,7 @@ var coreControls = []controlDecl{
 		}
 		return http.StatusOK, out, nil
 	}},
-	{route: "POST /_sim/outcomes", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
-		var in struct {
-			Collection string `json:"collection"`
-			ObjectID   string `json:"object_id"`
-			Mode       string `json:"mode"`
-		}
-		if err := decodeControl(body, &in); err != nil {
-			return 0, nil, err
-		}
-		m, err := ParseOutcomeMode(in.Mode)
-		if err != nil {
-			return 0, nil, errInvalidRequest(err.Error())
-		}
-		switch {
-		case in.Collection != "" && in.ObjectID != "":
-			return 0, nil, errInvalidRequest("send collection or object_id, not both")
-		case in.Collection != "":
-			c := strings.Trim(in.Collection, "/")
-			if err := s.wiring.ctl.checkCollection(OutcomeCollection(c)); err != nil {
-				return 0, nil, err
-			}
-			s.wiring.timers.outcomes().byCollection[c] = m
-		case in.ObjectID != "":
-			if err := s.wiring.ctl.checkOutcomeObject(tx, in.ObjectID); err != nil {
-				return 0, nil, err
-			}
-			s.wiring.timers.setObject(tx, in.ObjectID, m)
-		default:
-			return 0, nil, errInvalidRequest("collection or object_id is required")
-		}
-		return http.StatusOK, map[string]any{"collection": in.Collection, "object_id": in.ObjectID, "mode": m.String()}, nil
-	}},
+	{name: ctlOutcomesSet, bind: func(s *Simulator) any { return s.Outcomes.Set }, route: "POST /_sim/outcomes", asCall: setOutcomeCall},
 	{route: "GET /_sim/step-up/{challenge_id}", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
 		ch, ok := s.st.stepUp.Get(r.PathValue("challenge_id"))
 		if !ok {
@@ -382,35 +300,8 @@ var coreControls = []controlDecl{
 			"complete":   "POST /_sim/step-up/" + ch.ID + "/complete",
 		}, nil
 	}},
-	{route: "POST /_sim/step-up/{challenge_id}/complete", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
-		id := r.PathValue("challenge_id")
-		if _, ok := s.st.stepUp.Get(id); !ok {
-			return 0, nil, errNotFound("step-up challenge")
-		}
-		if err := s.st.stepUp.Complete(tx, id); err != nil {
-			return 0, nil, newErr("state_invalid", err.Error())
-		}
-		return http.StatusOK, map[string]any{"challenge_id": id, "completed": true}, nil
-	}},
-	{route: "POST /_sim/{rest...}", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, body []byte) (int, any, error) {
-		_, fn, id, ok := s.wiring.ctl.lookupAction(r.PathValue("rest"))
-		if !ok {
-			// A path served with other methods (POST /_sim/stats) answers
-			// as the router does, with Allow.
-			if ae := s.wiring.gw.notFoundAnswer(r, ""); ae.Header != nil {
-				return 0, nil, ae
-			}
-			return 0, nil, errNotFound("control action " + r.URL.Path)
-		}
-		out, err := fn(tx, id, body)
-		if err != nil {
-			return 0, nil, err
-		}
-		if out == nil {
-			out = map[string]any{"ok": true}
-		}
-		return http.StatusOK, out, nil
-	}},
+	{name: ctlStepUpComplete, bind: func(s *Simulator) any { return s.StepUp.Complete }, route: "POST /_sim/step-up/{challenge_id}/complete", asCall: completeStepUpCall},
+	{name: ctlAction, bind: func(s *Simulator) any { return s.Action }, route: "POST /_sim/{rest...}", asCall: actionCall},
 }
 
 // registerControl registers the declared control routes (control_decl.go)
@@ -468,12 +359,6 @@ func (s *Simulator) Action(key, id string, body []byte) (json.RawMessage, error)
 
 // ctlAction is the name Action records its calls under.
 const ctlAction = "Action"
-
-// actionControls declares Action (control_decl.go); its routes are the
-// object actions, POST /_sim/{collection...}/{id}/{action}.
-var actionControls = []controlDecl{
-	{name: ctlAction, bind: func(s *Simulator) any { return s.Action }},
-}
 
 // action runs the control action key on id (Action).
 func (ctl *controlAPI) action(key, id string, body []byte) (json.RawMessage, error) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
@@ -20,7 +21,13 @@ import (
 //     decode-and-call function sitting in the declaration;
 //   - the control OpenAPI document check (TestDeclaredRoutesAreDocumented);
 //   - replay dispatch: controlMethod resolves a recorded name through the
-//     declarations only; an undeclared name is refused.
+//     declarations only; an undeclared name is refused;
+//   - the name a transition is recorded under when it is entered over
+//     HTTP: a route that does what its Go method does is declared with the
+//     method (asCall, control_call.go) and logged as a call of it, so the
+//     transition has one name however it is entered. Such a route is
+//     declared where it registers (the core routes in control.go, a line's
+//     placed routes), which the order of the state image fixes.
 //
 // A control route that has no Go method is declared in the same form,
 // without a name.
@@ -38,13 +45,17 @@ type controlDecl struct {
 	// bind returns the Go method of name bound to s (a method value).
 	bind func(s *Simulator) any
 	// route is the control route ("POST /_sim/cards/limits"), "" for a Go
-	// method without a route of its own (an object action or a route
-	// served in a transaction reaches its line directly).
+	// method without a route of its own (an object action reaches it
+	// through POST /_sim/{rest...}, control_actions.go).
 	route string
 	// call answers route by calling Go control methods of s, which begin
 	// their own transactions and record themselves: the route is not an
 	// input of the log itself.
 	call func(s *Simulator, r *http.Request, body []byte) (int, any, error)
+	// asCall answers route as a call of the Go method name (control_call.go):
+	// it decodes the request into the method's arguments and the
+	// transition, which the method runs too.
+	asCall routeCallFunc
 	// inTx answers route in a transaction of the control API (a write is an
 	// input of the log), for a route with no Go method.
 	inTx func(s *Simulator, tx *kernel.Tx, r *http.Request, body []byte) (int, any, error)
@@ -72,7 +83,8 @@ var controlTables [][]controlDecl
 // each with registerTable where its comment says.
 var placedTables [][]controlDecl
 
-// controlByName indexes the declared Go methods by name (init).
+// controlByName indexes the declared Go methods by name, of every table
+// (init).
 var controlByName map[string]*controlDecl
 
 func init() {
@@ -80,11 +92,11 @@ func init() {
 		coreControls, cardsControls, kycControls, membersControls, merchantControls, qrpayControls,
 		merchantQuotaControls, keysControls, requestsControls, recipesControls,
 		clockControls, eventsControls, faultsControls, outcomesControls, remittancesControls,
-		stepUpControls, webhooksControls, actionControls,
+		webhooksControls,
 	}
 	placedTables = [][]controlDecl{invariantsRoutes, cardsRoutes, webhooksRoutes, devtoolsRoutes, recordingRoutes}
 	controlByName = map[string]*controlDecl{}
-	for _, table := range controlTables {
+	for _, table := range append(slices.Clone(controlTables), placedTables...) {
 		for i := range table {
 			d := &table[i]
 			if d.name == "" {
@@ -110,6 +122,8 @@ func (ctl *controlAPI) registerTable(table []controlDecl) {
 		d := &table[i]
 		switch {
 		case d.route == "":
+		case d.asCall != nil:
+			ctl.controlCall(d)
 		case d.call != nil:
 			ctl.controlGo(d.route, func(r *http.Request, body []byte) (int, any, error) { return d.call(ctl.sim, r, body) })
 		case d.inTx != nil:

@@ -317,13 +317,16 @@ func TestDeclaredRoutesAreRegisteredAndDocumented(t *testing.T) {
 		var declared []string
 		for _, d := range table {
 			if d.route == "" {
-				if d.call != nil || d.inTx != nil {
+				if d.call != nil || d.inTx != nil || d.asCall != nil {
 					t.Errorf("%s: an answer without a route", d.name)
 				}
 				continue
 			}
-			if (d.call == nil) == (d.inTx == nil) {
-				t.Errorf("%s: a route needs exactly one of call and inTx", d.route)
+			if n := countSet(d.call != nil, d.inTx != nil, d.asCall != nil); n != 1 {
+				t.Errorf("%s: a route needs exactly one of call, inTx and asCall, has %d", d.route, n)
+			}
+			if d.asCall != nil && (d.name == "" || d.noCall) {
+				t.Errorf("%s: a route entered as a call needs the name of a Go method that records its calls", d.route)
 			}
 			declared = append(declared, d.route)
 			if d.route == "POST /_sim/{rest...}" {
@@ -353,4 +356,15 @@ func TestDeclaredRoutesAreRegisteredAndDocumented(t *testing.T) {
 		t.Errorf("%d control routes declared, %d registered: every control route is declared", total, len(s.st.controlRoutes))
 	}
 	t.Logf("%d declared control routes, registered in order and documented", total)
+}
+
+// countSet counts the true values.
+func countSet(v ...bool) int {
+	n := 0
+	for _, b := range v {
+		if b {
+			n++
+		}
+	}
+	return n
 }

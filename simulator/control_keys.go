@@ -32,6 +32,42 @@ func (k *KeysControl) Add(clientID, apiKeyValue, signingKey string, ks KeySettin
 	}, clientID, apiKeyValue, signingKey, ks)
 }
 
+// addKeyCall is POST /_sim/keys, the HTTP entry of Add: it answers 201 with
+// the Key and its secrets.
+func addKeyCall(s *Simulator, _ *http.Request, body []byte) (string, []any, controlRun, error) {
+	var in keyJSONIn
+	if err := decodeControl(body, &in); err != nil {
+		return "", nil, nil, err
+	}
+	ks := in.settings()
+	return "", []any{in.ClientID, in.APIKey, in.SigningKey, ks}, func(tx *kernel.Tx) (int, any, error) {
+		if err := checkEnvironment(ks.Environment); err != nil {
+			return 0, nil, err
+		}
+		k, err := s.wiring.keys.add(tx, in.ClientID, in.APIKey, in.SigningKey, ks)
+		if err != nil {
+			return 0, nil, err
+		}
+		return http.StatusCreated, keyJSON(k, true), nil
+	}, nil
+}
+
+// setKeyCall is POST /_sim/keys/{client_id}, the HTTP entry of Set: it
+// answers with the Key.
+func setKeyCall(s *Simulator, r *http.Request, body []byte) (string, []any, controlRun, error) {
+	var in keyJSONIn
+	if err := decodeControl(body, &in); err != nil {
+		return "", nil, nil, err
+	}
+	id, ks := r.PathValue("client_id"), in.settings()
+	return "", []any{id, ks}, func(tx *kernel.Tx) (int, any, error) {
+		if err := s.wiring.keys.set(tx, id, ks); err != nil {
+			return 0, nil, err
+		}
+		return http.StatusOK, keyJSON(s.st.keys[id], false), nil
+	}, nil
+}
+
 // Set changes the Key of clientID.
 func (k *KeysControl) Set(clientID string, ks KeySettings) error {
 	return call1(k.s, ctlKeysSet, func() error {
@@ -68,7 +104,9 @@ const (
 )
 
 // keysControls declares the keys control methods and the routes that call them
-// (control_decl.go), the routes in their registration order.
+// (control_decl.go), the routes in their registration order. Add and Set
+// are declared with their routes among the core routes (control.go), where
+// those register.
 var keysControls = []controlDecl{
 	{
 		name: ctlKeysSign, bind: func(s *Simulator) any { return s.Keys.Sign },
@@ -90,6 +128,4 @@ var keysControls = []controlDecl{
 			return http.StatusOK, sig, nil
 		},
 	},
-	{name: ctlKeysAdd, bind: func(s *Simulator) any { return s.Keys.Add }},
-	{name: ctlKeysSet, bind: func(s *Simulator) any { return s.Keys.Set }},
 }

@@ -22,6 +22,22 @@ func (m *MerchantControl) Set(ms MerchantSettings) error {
 	}, ms)
 }
 
+// setMerchantCall is POST /_sim/merchant, the HTTP entry of Set: it answers
+// the merchant.
+func setMerchantCall(s *Simulator, _ *http.Request, body []byte) (string, []any, controlRun, error) {
+	var in merchantJSONIn
+	if err := decodeControl(body, &in); err != nil {
+		return "", nil, nil, err
+	}
+	ms := in.settings()
+	return "", []any{ms}, func(tx *kernel.Tx) (int, any, error) {
+		if err := s.st.merchant.Set(tx, ms.lineSettings()); err != nil {
+			return 0, nil, err
+		}
+		return http.StatusOK, s.st.merchant.JSON(tx), nil
+	}, nil
+}
+
 // TopUpPrepaid credits the merchant prepaid account with amount of
 // asset and advances the remittances waiting for merchant funds. Control
 // action merchant/prepaid/topup, body {"asset", "amount"}.
@@ -85,7 +101,9 @@ const (
 )
 
 // merchantControls declares the merchant control methods and the routes that call them
-// (control_decl.go), the routes in their registration order.
+// (control_decl.go), the routes in their registration order. Set is
+// declared with POST /_sim/merchant among the core routes (control.go),
+// where it registers.
 var merchantControls = []controlDecl{
 	{
 		name: ctlMerchantWithdrawPrepaid, bind: func(s *Simulator) any { return s.Merchant.WithdrawPrepaid },
@@ -125,7 +143,6 @@ var merchantControls = []controlDecl{
 			return http.StatusOK, map[string]any{"active": on}, nil
 		},
 	},
-	{name: ctlMerchantSet, bind: func(s *Simulator) any { return s.Merchant.Set }},
 	{name: ctlMerchantTopUpPrepaid, bind: func(s *Simulator) any { return s.Merchant.TopUpPrepaid }},
 	{name: "Merchant.PrepaidBalance", noCall: true, bind: func(s *Simulator) any { return s.Merchant.PrepaidBalance }},
 }

@@ -1,6 +1,11 @@
 package simulator
 
-import "github.com/mwallet/mwallet-go/simulator/internal/kernel"
+import (
+	"net/http"
+	"strings"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+)
 
 // OutcomesControl decides when upstream outcomes happen by themselves
 // (sim.Outcomes): manual (the default: a test drives each one), immediate,
@@ -39,6 +44,46 @@ func (o *OutcomesControl) SetObject(id string, m OutcomeMode) error {
 	}, id, m)
 }
 
+// setOutcomeCall is POST /_sim/outcomes, the HTTP entry of Set (with
+// collection) and SetObject (with object_id): it answers the mode set.
+func setOutcomeCall(s *Simulator, _ *http.Request, body []byte) (string, []any, controlRun, error) {
+	var in struct {
+		Collection string `json:"collection"`
+		ObjectID   string `json:"object_id"`
+		Mode       string `json:"mode"`
+	}
+	if err := decodeControl(body, &in); err != nil {
+		return "", nil, nil, err
+	}
+	m, err := ParseOutcomeMode(in.Mode)
+	if err != nil {
+		return "", nil, nil, errInvalidRequest(err.Error())
+	}
+	answer := map[string]any{"collection": in.Collection, "object_id": in.ObjectID, "mode": m.String()}
+	switch {
+	case in.Collection != "" && in.ObjectID != "":
+		return "", nil, nil, errInvalidRequest("send collection or object_id, not both")
+	case in.Collection != "":
+		c := OutcomeCollection(strings.Trim(in.Collection, "/"))
+		return ctlOutcomesSet, []any{c, m}, func(tx *kernel.Tx) (int, any, error) {
+			if err := s.wiring.ctl.checkCollection(c); err != nil {
+				return 0, nil, err
+			}
+			s.wiring.timers.setCollection(tx, string(c), m)
+			return http.StatusOK, answer, nil
+		}, nil
+	case in.ObjectID != "":
+		return ctlOutcomesSetObject, []any{in.ObjectID, m}, func(tx *kernel.Tx) (int, any, error) {
+			if err := s.wiring.ctl.checkOutcomeObject(tx, in.ObjectID); err != nil {
+				return 0, nil, err
+			}
+			s.wiring.timers.setObject(tx, in.ObjectID, m)
+			return http.StatusOK, answer, nil
+		}, nil
+	}
+	return "", nil, nil, errInvalidRequest("collection or object_id is required")
+}
+
 // The names the Outcomes control methods record their calls under, each declared
 // once and used by its method and by outcomesControls.
 const (
@@ -47,8 +92,9 @@ const (
 )
 
 // outcomesControls declares the outcomes control methods and the routes that call them
-// (control_decl.go), the routes in their registration order.
+// (control_decl.go), the routes in their registration order. Set is
+// declared with POST /_sim/outcomes among the core routes (control.go),
+// where it registers; the route calls SetObject too.
 var outcomesControls = []controlDecl{
-	{name: ctlOutcomesSet, bind: func(s *Simulator) any { return s.Outcomes.Set }},
 	{name: ctlOutcomesSetObject, bind: func(s *Simulator) any { return s.Outcomes.SetObject }},
 }

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // RequestsControl reads and empties the request journal (sim.Requests): the
@@ -19,7 +21,17 @@ func (r *RequestsControl) List() []RequestRecord {
 
 // Reset empties the request journal.
 func (r *RequestsControl) Reset() error {
-	return call0(r.s, ctlRequestsReset, r.s.wiring.gw.resetRequests)
+	return call1(r.s, ctlRequestsReset, func() error { return inTx(r.s, r.s.wiring.gw.resetRequests) })
+}
+
+// resetRequestsCall is DELETE /_sim/requests, the HTTP entry of Reset.
+func resetRequestsCall(s *Simulator, _ *http.Request, _ []byte) (string, []any, controlRun, error) {
+	return "", nil, func(tx *kernel.Tx) (int, any, error) {
+		if err := s.wiring.gw.resetRequests(tx); err != nil {
+			return 0, nil, err
+		}
+		return http.StatusOK, map[string]any{"data": []RequestRecord{}}, nil
+	}, nil
 }
 
 // StartInProgress plays a first request that is still running with
@@ -85,5 +97,4 @@ var requestsControls = []controlDecl{
 		},
 	},
 	{name: "Requests.List", noCall: true, bind: func(s *Simulator) any { return s.Requests.List }},
-	{name: ctlRequestsReset, bind: func(s *Simulator) any { return s.Requests.Reset }},
 }

@@ -191,17 +191,97 @@ const (
 
 // webhooksControls declares the webhooks control methods and the routes that call them
 // (control_decl.go), the routes in their registration order.
+//
+// The methods with a control route of their own are declared with it in
+// webhooksRoutes (lines_webhooks.go) and devtoolsRoutes (devtools.go).
 var webhooksControls = []controlDecl{
 	{name: "Webhooks.Flush", noCall: true, bind: func(s *Simulator) any { return s.Webhooks.Flush }},
 	{name: "Webhooks.FlushExpectingFailures", noCall: true, bind: func(s *Simulator) any { return s.Webhooks.FlushExpectingFailures }},
 	{name: "Webhooks.Handler", noCall: true, bind: func(s *Simulator) any { return s.Webhooks.Handler }},
 	{name: ctlWebhooksAddEndpoint, bind: func(s *Simulator) any { return s.Webhooks.AddEndpoint }},
-	{name: ctlWebhooksAddEndpointConfig, bind: func(s *Simulator) any { return s.Webhooks.AddEndpointConfig }},
-	{name: ctlWebhooksRemoveEndpoint, bind: func(s *Simulator) any { return s.Webhooks.RemoveEndpoint }},
-	{name: ctlWebhooksDisableEndpoint, bind: func(s *Simulator) any { return s.Webhooks.DisableEndpoint }},
-	{name: ctlWebhooksEnableEndpoint, bind: func(s *Simulator) any { return s.Webhooks.EnableEndpoint }},
 	{name: "Webhooks.Endpoints", noCall: true, bind: func(s *Simulator) any { return s.Webhooks.Endpoints }},
 	{name: "Webhooks.Deliveries", noCall: true, bind: func(s *Simulator) any { return s.Webhooks.Deliveries }},
-	{name: ctlWebhooksSetAutoDeliver, bind: func(s *Simulator) any { return s.Webhooks.SetAutoDeliver }},
-	{name: ctlWebhooksRedeliver, bind: func(s *Simulator) any { return s.Webhooks.Redeliver }},
+}
+
+// The HTTP entries of the Webhooks and Events methods (control_call.go),
+// declared with their routes in webhooksRoutes and devtoolsRoutes, where
+// those register.
+
+// addEndpointCall is POST /_sim/webhooks/endpoints, the HTTP entry of
+// AddEndpointConfig: it answers 201 with the endpoint and its secret.
+func addEndpointCall(s *Simulator, _ *http.Request, body []byte) (string, []any, controlRun, error) {
+	var in WebhookEndpointConfig
+	if err := decodeControl(body, &in); err != nil {
+		return "", nil, nil, err
+	}
+	return "", []any{in}, func(tx *kernel.Tx) (int, any, error) {
+		if err := checkEventTypes(in.Events); err != nil {
+			return 0, nil, err
+		}
+		v, secret, err := s.st.webhooks.AddEndpoint(tx, webhookEndpointConfig(in))
+		if err != nil {
+			return 0, nil, err
+		}
+		out := webhookEndpointOf(v)
+		return http.StatusCreated, map[string]any{
+			"id": out.ID, "secret": secret, "url": out.URL, "events": out.Events,
+			"environment": out.Environment, "created_at": out.CreatedAt,
+		}, nil
+	}, nil
+}
+
+// removeEndpointCall is DELETE /_sim/webhooks/endpoints/{id}, the HTTP
+// entry of RemoveEndpoint.
+func removeEndpointCall(s *Simulator, r *http.Request, _ []byte) (string, []any, controlRun, error) {
+	id := r.PathValue("id")
+	return "", []any{id}, func(tx *kernel.Tx) (int, any, error) {
+		if err := s.st.webhooks.RemoveEndpoint(tx, id); err != nil {
+			return 0, nil, err
+		}
+		return http.StatusOK, map[string]any{"id": id, "deleted": true}, nil
+	}, nil
+}
+
+// endpointDisabledCall is POST /_sim/webhooks/endpoints/{id}/disable (the
+// HTTP entry of DisableEndpoint) or .../enable (EnableEndpoint): it answers
+// the endpoint.
+func endpointDisabledCall(disabled bool) routeCallFunc {
+	return func(s *Simulator, r *http.Request, _ []byte) (string, []any, controlRun, error) {
+		id := r.PathValue("id")
+		return "", []any{id}, func(tx *kernel.Tx) (int, any, error) {
+			v, err := s.st.webhooks.SetEndpointDisabled(tx, id, disabled)
+			if err != nil {
+				return 0, nil, err
+			}
+			return http.StatusOK, webhookEndpointOf(v), nil
+		}, nil
+	}
+}
+
+// setAutoDeliverCall is POST /_sim/webhooks/auto, the HTTP entry of
+// SetAutoDeliver.
+func setAutoDeliverCall(s *Simulator, _ *http.Request, body []byte) (string, []any, controlRun, error) {
+	var in struct {
+		Enabled bool `json:"enabled"`
+	}
+	if err := decodeControl(body, &in); err != nil {
+		return "", nil, nil, err
+	}
+	return "", []any{in.Enabled}, func(tx *kernel.Tx) (int, any, error) {
+		s.st.webhooks.SetAuto(tx, in.Enabled)
+		return http.StatusOK, map[string]any{"enabled": in.Enabled}, nil
+	}, nil
+}
+
+// redeliverCall is POST /_sim/webhooks/deliveries/{id}/redeliver, the HTTP
+// entry of Redeliver: it answers the delivery.
+func redeliverCall(s *Simulator, r *http.Request, _ []byte) (string, []any, controlRun, error) {
+	id := r.PathValue("id")
+	return "", []any{id}, func(tx *kernel.Tx) (int, any, error) {
+		out, err := redeliver(tx, s.st.webhooks, s.st.clock.Now(), id)
+		if err != nil {
+			return 0, nil, err
+		}
+		return http.StatusOK, out, nil
+	}, nil
 }

@@ -403,11 +403,5 @@ var devtoolsRoutes = []controlDecl{
 	{route: "GET /_sim/state", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		return http.StatusOK, s.wiring.view.state(tx), nil
 	}},
-	{route: "POST /_sim/webhooks/deliveries/{id}/redeliver", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
-		out, err := redeliver(tx, s.st.webhooks, s.st.clock.Now(), r.PathValue("id"))
-		if err != nil {
-			return 0, nil, err
-		}
-		return http.StatusOK, out, nil
-	}},
+	{name: ctlWebhooksRedeliver, bind: func(s *Simulator) any { return s.Webhooks.Redeliver }, route: "POST /_sim/webhooks/deliveries/{id}/redeliver", asCall: redeliverCall},
 }

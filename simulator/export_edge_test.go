@@ -40,6 +40,30 @@ func DeclaredControlRoutes() (routes, callGo []string) {
 	return routes, callGo
 }
 
+// RouteCalls maps each control route declared as the HTTP entry of a Go
+// method (asCall) to the name its calls are logged under.
+func RouteCalls() map[string]string {
+	out := map[string]string{}
+	for _, table := range append(append([][]controlDecl(nil), controlTables...), placedTables...) {
+		for _, d := range table {
+			if d.asCall != nil {
+				out[d.route] = d.name
+			}
+		}
+	}
+	return out
+}
+
+// ActionMethods maps each object action logged as a call of its own Go
+// method to that method's name.
+func ActionMethods() map[string]string {
+	out := map[string]string{}
+	for key, m := range actionMethods {
+		out[key] = m.name
+	}
+	return out
+}
+
 // ControlRouteServed reports whether a control request with method and path
 // reaches a route of s: an explicit control route, or an object action
 // through POST /_sim/{rest...}; not the catch-all not_found.

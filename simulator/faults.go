@@ -191,10 +191,9 @@ func (g *gateway) injectFault(tx *kernel.Tx, f Fault) error {
 }
 
 // clearFaults removes every fault.
-func (g *gateway) clearFaults() {
-	tx := g.k.Begin()
-	defer tx.End()
+func (g *gateway) clearFaults(tx *kernel.Tx) error {
 	g.st.gw.faults = nil
+	return nil
 }
 
 // armedFaults lists the faults still armed, Count being what remains.

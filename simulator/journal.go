@@ -1,6 +1,10 @@
 package simulator
 
-import "time"
+import (
+	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+)
 
 // journalCapacity is how many requests the journal keeps (the newest).
 const journalCapacity = 10_000
@@ -93,8 +97,7 @@ func (g *gateway) journalRequests() []RequestRecord {
 }
 
 // resetRequests empties the request journal.
-func (g *gateway) resetRequests() {
-	tx := g.k.Begin()
-	defer tx.End()
+func (g *gateway) resetRequests(tx *kernel.Tx) error {
 	g.st.gw.journal.reset()
+	return nil
 }

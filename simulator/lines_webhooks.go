@@ -84,49 +84,15 @@ func (h webhooksHost) AutoFlush() {
 	go h.flush()
 }
 
-// webhooksRoutes declares the control routes of the webhook line (control_decl.go), each answered in a transaction of the control API; registerWebhooks registers them in this order.
+// webhooksRoutes declares the control routes of the webhook line (control_decl.go); registerWebhooks registers them in this order. A write is the HTTP entry of its Go method (control_call.go), declared here with it, but POST /_sim/webhooks/events: its extra keeps the numbers of the body as written (json.Number), which Events.EmitExtra's arguments do not, so it runs in a transaction of the control API.
 var webhooksRoutes = []controlDecl{
-	{route: "POST /_sim/webhooks/endpoints", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
-		var in WebhookEndpointConfig
-		if err := decodeControl(body, &in); err != nil {
-			return 0, nil, err
-		}
-		if err := checkEventTypes(in.Events); err != nil {
-			return 0, nil, err
-		}
-		v, secret, err := s.st.webhooks.AddEndpoint(tx, webhookEndpointConfig(in))
-		if err != nil {
-			return 0, nil, err
-		}
-		out := webhookEndpointOf(v)
-		return http.StatusCreated, map[string]any{
-			"id": out.ID, "secret": secret, "url": out.URL, "events": out.Events,
-			"environment": out.Environment, "created_at": out.CreatedAt,
-		}, nil
-	}},
+	{name: ctlWebhooksAddEndpointConfig, bind: func(s *Simulator) any { return s.Webhooks.AddEndpointConfig }, route: "POST /_sim/webhooks/endpoints", asCall: addEndpointCall},
 	{route: "GET /_sim/webhooks/endpoints", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		return http.StatusOK, map[string]any{"endpoints": webhookEndpoints(tx, s.st.webhooks)}, nil
 	}},
-	{route: "DELETE /_sim/webhooks/endpoints/{id}", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
-		if err := s.st.webhooks.RemoveEndpoint(tx, r.PathValue("id")); err != nil {
-			return 0, nil, err
-		}
-		return http.StatusOK, map[string]any{"id": r.PathValue("id"), "deleted": true}, nil
-	}},
-	{route: "POST /_sim/webhooks/endpoints/{id}/disable", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
-		v, err := s.st.webhooks.SetEndpointDisabled(tx, r.PathValue("id"), true)
-		if err != nil {
-			return 0, nil, err
-		}
-		return http.StatusOK, webhookEndpointOf(v), nil
-	}},
-	{route: "POST /_sim/webhooks/endpoints/{id}/enable", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
-		v, err := s.st.webhooks.SetEndpointDisabled(tx, r.PathValue("id"), false)
-		if err != nil {
-			return 0, nil, err
-		}
-		return http.StatusOK, webhookEndpointOf(v), nil
-	}},
+	{name: ctlWebhooksRemoveEndpoint, bind: func(s *Simulator) any { return s.Webhooks.RemoveEndpoint }, route: "DELETE /_sim/webhooks/endpoints/{id}", asCall: removeEndpointCall},
+	{name: ctlWebhooksDisableEndpoint, bind: func(s *Simulator) any { return s.Webhooks.DisableEndpoint }, route: "POST /_sim/webhooks/endpoints/{id}/disable", asCall: endpointDisabledCall(true)},
+	{name: ctlWebhooksEnableEndpoint, bind: func(s *Simulator) any { return s.Webhooks.EnableEndpoint }, route: "POST /_sim/webhooks/endpoints/{id}/enable", asCall: endpointDisabledCall(false)},
 	{route: "GET /_sim/webhooks/deliveries", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
 		return http.StatusOK, map[string]any{"deliveries": webhookDeliveries(tx, s.st.webhooks)}, nil
 	}},
@@ -160,14 +126,5 @@ var webhooksRoutes = []controlDecl{
 		}
 		return http.StatusCreated, map[string]any{"event_id": id}, nil
 	}},
-	{route: "POST /_sim/webhooks/auto", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, body []byte) (int, any, error) {
-		var in struct {
-			Enabled bool `json:"enabled"`
-		}
-		if err := decodeControl(body, &in); err != nil {
-			return 0, nil, err
-		}
-		s.st.webhooks.SetAuto(tx, in.Enabled)
-		return http.StatusOK, map[string]any{"enabled": in.Enabled}, nil
-	}},
+	{name: ctlWebhooksSetAutoDeliver, bind: func(s *Simulator) any { return s.Webhooks.SetAutoDeliver }, route: "POST /_sim/webhooks/auto", asCall: setAutoDeliverCall},
 }

@@ -104,6 +104,11 @@ type recordedInput struct {
 	// *Simulator), with the arguments as JSON.
 	Call string            `json:"call,omitempty"`
 	Args []json.RawMessage `json:"args,omitempty"`
+	// Route is the control route a call entered through ("POST
+	// /_sim/faults"), empty for a call of the Go method: the timers due at
+	// the end of a call entered over HTTP run in the same input, as every
+	// control write over HTTP runs them (controlCall).
+	Route string `json:"route,omitempty"`
 
 	// advance: the clock reading reached.
 	To time.Time `json:"to,omitzero"`
@@ -460,7 +465,14 @@ func call3[T, U any](s *Simulator, name string, fn func() (T, U, error), args ..
 // goCall logs a Go control call and runs it, holding the input order throughout
 // (fn begins its own transaction).
 func (l *inputLog) goCall(name string, args []any, fn func() error) error {
-	in := &recordedInput{Op: opCall, Call: name}
+	return l.routeCall(name, "", args, fn)
+}
+
+// routeCall logs a call of the Go control method name entered through the
+// control route route ("" for the Go method itself) and runs fn as goCall
+// does.
+func (l *inputLog) routeCall(name, route string, args []any, fn func() error) error {
+	in := &recordedInput{Op: opCall, Call: name, Route: route}
 	for i, a := range args {
 		b, err := json.Marshal(a)
 		if err != nil {

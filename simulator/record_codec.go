@@ -136,7 +136,8 @@ func appendInput(b []byte, in *recordedInput) []byte {
 	for _, d := range in.Deliveries {
 		b = appendString(b, d)
 	}
-	return appendString(b, in.URL)
+	b = appendString(b, in.URL)
+	return appendString(b, in.Route)
 }
 
 var errBadRecord = errors.New("simulator: in-memory recording: bad record")
@@ -245,6 +246,7 @@ func readInput(b []byte) (*recordedInput, error) {
 		}
 	}
 	in.URL = r.str()
+	in.Route = r.str()
 	if r.err != nil || len(r.b) != 0 {
 		return nil, errBadRecord
 	}

@@ -265,8 +265,8 @@ var beginners = map[string]int{
 	"admin.go": 1, "control_members.go": 1, "control.go": 4, "control_cards.go": 1, "control_keys.go": 1, "control_kyc.go": 1,
 	"control_merchant.go": 2, "control_names.go": 1, "control_outcomes.go": 1,
 	"control_qrpay.go": 1, "control_remittances.go": 1, "control_requests.go": 1, "control_tx.go": 2,
-	"devtools.go": 1, "digest.go": 1, "faults.go": 2, "gateway.go": 1, "image.go": 1, "image_decode.go": 1,
-	"invariants.go": 1, "journal.go": 2, "merchant_prepaid.go": 2, "record.go": 3,
+	"devtools.go": 1, "digest.go": 1, "faults.go": 1, "gateway.go": 1, "image.go": 1, "image_decode.go": 1,
+	"invariants.go": 1, "journal.go": 1, "merchant_prepaid.go": 2, "record.go": 3,
 	"recording.go": 1, "replay.go": 4, "simulator.go": 3, "record_advance.go": 1, "stats.go": 1, "store.go": 1, "store_snapshot.go": 1,
 	"webhooks.go": 1, "webhooks_flush.go": 3,
 }
