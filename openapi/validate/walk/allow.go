@@ -90,3 +90,38 @@ func (a *Allowlist) Unused() []string {
 	}
 	return out
 }
+
+// Group is the differences of one Diff.Key (operation, part, statuses).
+// It is allowed only when every one of its differences matches an entry
+// of the allowlist: one matching difference does not carry the others.
+type Group struct {
+	N         int    // differences in the group
+	Unmatched int    // of those, how many no entry allows
+	Fix       string // the fix (and test) of the last entry that matched
+	Examples  []Diff // up to the show given to Add, of the unmatched ones
+}
+
+// Allowed reports whether every difference of g is allowed.
+func (g *Group) Allowed() bool { return g.Unmatched == 0 }
+
+// Groups collects differences by Diff.Key.
+type Groups map[string]*Group
+
+// Add puts d in its group, matching it against allow on its own, and
+// keeps it as an example (at most show per group) when nothing allows it.
+func (gs Groups) Add(d Diff, allow *Allowlist, show int) {
+	g := gs[d.Key()]
+	if g == nil {
+		g = &Group{}
+		gs[d.Key()] = g
+	}
+	g.N++
+	if fix, test, ok := allow.Match(d); ok {
+		g.Fix = fix + " (" + test + ")"
+		return
+	}
+	g.Unmatched++
+	if len(g.Examples) < show {
+		g.Examples = append(g.Examples, d)
+	}
+}

@@ -213,3 +213,39 @@ func TestAllowlist(t *testing.T) {
 		t.Errorf("unused entries (-want +got):\n%s", diff)
 	}
 }
+
+// TestGroupsMatchEachDifference: a group is allowed only when every one of
+// its differences matches an entry; one matching difference of the group
+// does not carry an unmatched one of the same operation, part and statuses.
+func TestGroupsMatchEachDifference(t *testing.T) {
+	t.Parallel()
+	al, err := ParseAllowlist(strings.NewReader("GET /v1/cards/{id} | \"status\":\"lost\" | lost cards read lost | TestLost\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lost := Diff{Op: "GET /v1/cards/{id}", Kind: "body", Answers: []string{"200\n{\"status\":\"lost\"}", "200\n{\"status\":\"frozen\"}"}}
+	other := Diff{Op: "GET /v1/cards/{id}", Kind: "body", Answers: []string{"200\n{\"status\":\"active\"}", "200\n{}"}}
+	for _, tc := range []struct {
+		name      string
+		diffs     []Diff
+		unmatched int
+		allowed   bool
+	}{
+		{"every difference matches", []Diff{lost, lost}, 0, true},
+		{"one of the group does not", []Diff{lost, other, lost}, 1, false},
+		{"none matches", []Diff{other}, 1, false},
+	} {
+		gs := Groups{}
+		for _, d := range tc.diffs {
+			gs.Add(d, al, 5)
+		}
+		if len(gs) != 1 {
+			t.Fatalf("%s: %d groups, want the differences in one", tc.name, len(gs))
+		}
+		for _, g := range gs {
+			if g.N != len(tc.diffs) || g.Unmatched != tc.unmatched || g.Allowed() != tc.allowed || len(g.Examples) != tc.unmatched {
+				t.Errorf("%s: %+v, want %d differences, %d unmatched (as examples), allowed %v", tc.name, g, len(tc.diffs), tc.unmatched, tc.allowed)
+			}
+		}
+	}
+}

@@ -312,12 +312,7 @@ func report(o options, names []string, results []*walk.Result, checkers []*valid
 	failed := false
 	steps, requests, webhooks, diffs := 0, 0, 0, 0
 	ops, ok := map[string]int{}, map[string]int{}
-	type group struct {
-		n        int
-		fix      string
-		examples []walk.Diff
-	}
-	groups := map[string]*group{}
+	groups := walk.Groups{}
 	fmt.Println()
 	fmt.Printf("builds: %s\n", strings.Join(names, " vs "))
 	for _, r := range results {
@@ -350,18 +345,7 @@ func report(o options, names []string, results []*walk.Result, checkers []*valid
 			}
 		}
 		for _, d := range r.Diffs {
-			g := groups[d.Key()]
-			if g == nil {
-				g = &group{}
-				groups[d.Key()] = g
-			}
-			g.n++
-			if fix, test, ok := allow.Match(d); ok {
-				g.fix = fix + " (" + test + ")"
-			}
-			if len(g.examples) < o.show {
-				g.examples = append(g.examples, d)
-			}
+			groups.Add(d, allow, o.show)
 		}
 		if r.DiffCount > len(r.Diffs) {
 			fmt.Printf("  seed %d: %d differences beyond the %d kept\n", r.Seed, r.DiffCount-len(r.Diffs), len(r.Diffs))
@@ -386,13 +370,13 @@ func report(o options, names []string, results []*walk.Result, checkers []*valid
 	fmt.Printf("differences: %d in %d groups (operation, part, statuses)\n", diffs, len(keys))
 	for _, k := range keys {
 		g := groups[k]
-		if g.fix != "" {
-			fmt.Printf("  %5d  %s\n         allowed: %s\n", g.n, k, g.fix)
+		if g.Allowed() {
+			fmt.Printf("  %5d  %s\n         allowed: %s\n", g.N, k, g.Fix)
 			continue
 		}
 		failed = true
-		fmt.Printf("  %5d  %s\n", g.n, k)
-		for _, d := range g.examples {
+		fmt.Printf("  %5d  %s (%d not matched by the allowlist)\n", g.N, k, g.Unmatched)
+		for _, d := range g.Examples {
 			fmt.Println(indent(d.String(), "         "))
 		}
 	}
