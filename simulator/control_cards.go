@@ -385,13 +385,7 @@ var cardsControls = []controlDecl{
 		name: ctlCardsSetProductEnabled, bind: func(s *Simulator) any { return s.Cards.SetProductEnabled },
 		route: "POST /_sim/cards/products/{id}/enabled",
 		call: func(s *Simulator, r *http.Request, body []byte) (int, any, error) {
-			var in struct {
-				Enabled *bool `json:"enabled"`
-			}
-			if err := decodeControl(body, &in); err != nil {
-				return 0, nil, err
-			}
-			on, err := requireBool(in.Enabled, "enabled")
+			on, err := decodeBool(body, "enabled")
 			if err != nil {
 				return 0, nil, err
 			}
@@ -405,13 +399,7 @@ var cardsControls = []controlDecl{
 		name: ctlCardsSetPenalty, bind: func(s *Simulator) any { return s.Cards.SetPenalty },
 		route: "POST /_sim/members/{id}/card_penalty",
 		call: func(s *Simulator, r *http.Request, body []byte) (int, any, error) {
-			var in struct {
-				Outstanding *bool `json:"outstanding"`
-			}
-			if err := decodeControl(body, &in); err != nil {
-				return 0, nil, err
-			}
-			on, err := requireBool(in.Outstanding, "outstanding")
+			on, err := decodeBool(body, "outstanding")
 			if err != nil {
 				return 0, nil, err
 			}
@@ -467,13 +455,7 @@ var cardsControls = []controlDecl{
 		name: ctlCardsSetCloseRefused, bind: func(s *Simulator) any { return s.Cards.SetCloseRefused },
 		route: "POST /_sim/cards/{id}/refuse_close",
 		call: func(s *Simulator, r *http.Request, body []byte) (int, any, error) {
-			var in struct {
-				Refuse *bool `json:"refuse"`
-			}
-			if err := decodeControl(body, &in); err != nil {
-				return 0, nil, err
-			}
-			on, err := requireBool(in.Refuse, "refuse")
+			on, err := decodeBool(body, "refuse")
 			if err != nil {
 				return 0, nil, err
 			}

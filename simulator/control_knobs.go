@@ -2,6 +2,7 @@ package simulator
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 )
 
@@ -13,9 +14,17 @@ import (
 // a signature to replay. Each calls the Go method it is declared with, so
 // the two cannot drift apart. This file keeps the helpers they share.
 
-// requireBool returns *b, or an invalid_request naming field when it is
-// missing.
-func requireBool(b *bool, field string) (bool, error) {
+// decodeBool decodes a control body that carries one boolean, field (any
+// other field is refused, as decodeControl refuses it), and requires it:
+// a missing field is an invalid_request naming it.
+func decodeBool(body []byte, field string) (bool, error) {
+	in := reflect.New(reflect.StructOf([]reflect.StructField{{
+		Name: "Value", Type: reflect.TypeFor[*bool](), Tag: reflect.StructTag(`json:"` + field + `"`),
+	}}))
+	if err := decodeControl(body, in.Interface()); err != nil {
+		return false, err
+	}
+	b := in.Elem().Field(0).Interface().(*bool)
 	if b == nil {
 		return false, errInvalidRequest(field + " (true or false) is required")
 	}

@@ -107,13 +107,7 @@ var membersControls = []controlDecl{
 		name: ctlMembersSetFundsProtection, bind: func(s *Simulator) any { return s.Members.SetFundsProtection },
 		route: "POST /_sim/members/{id}/funds_protection",
 		call: func(s *Simulator, r *http.Request, body []byte) (int, any, error) {
-			var in struct {
-				Enabled *bool `json:"enabled"`
-			}
-			if err := decodeControl(body, &in); err != nil {
-				return 0, nil, err
-			}
-			on, err := requireBool(in.Enabled, "enabled")
+			on, err := decodeBool(body, "enabled")
 			if err != nil {
 				return 0, nil, err
 			}

@@ -127,13 +127,7 @@ var merchantControls = []controlDecl{
 		name: ctlMerchantSetPOBOSubaccount, bind: func(s *Simulator) any { return s.Merchant.SetPOBOSubaccount },
 		route: "POST /_sim/merchant/pobo_subaccount",
 		call: func(s *Simulator, _ *http.Request, body []byte) (int, any, error) {
-			var in struct {
-				Active *bool `json:"active"`
-			}
-			if err := decodeControl(body, &in); err != nil {
-				return 0, nil, err
-			}
-			on, err := requireBool(in.Active, "active")
+			on, err := decodeBool(body, "active")
 			if err != nil {
 				return 0, nil, err
 			}

@@ -186,13 +186,7 @@ var qrpayControls = []controlDecl{
 		name: ctlQRPaySetEnabled, bind: func(s *Simulator) any { return s.QRPay.SetEnabled },
 		route: "POST /_sim/qrpay/line",
 		call: func(s *Simulator, _ *http.Request, body []byte) (int, any, error) {
-			var in struct {
-				Enabled *bool `json:"enabled"`
-			}
-			if err := decodeControl(body, &in); err != nil {
-				return 0, nil, err
-			}
-			on, err := requireBool(in.Enabled, "enabled")
+			on, err := decodeBool(body, "enabled")
 			if err != nil {
 				return 0, nil, err
 			}
