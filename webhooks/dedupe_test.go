@@ -49,7 +49,7 @@ func TestMemoryDeduperBounds(t *testing.T) {
 		{do: "claim", id: "evt_a", want: webhooks.ClaimDone},
 		{do: "done", id: "evt_b"},
 		{do: "done", id: "evt_c"},
-		{do: "done", id: "evt_d"},                                 // capacity 3: evicts evt_a
+		{do: "done", id: "evt_d"},                                // capacity 3: evicts evt_a
 		{do: "claim", id: "evt_a", want: webhooks.ClaimAcquired}, // evicts evt_b
 		{do: "claim", id: "evt_c", want: webhooks.ClaimDone},
 		{do: "advance", d: 9 * time.Hour},
