@@ -286,9 +286,32 @@ func (c *Client) pendingOf(sp *callSpec) PendingRequest {
 	return p
 }
 
+// attachPending gives a recorded call its PendingStore record: an
+// idempotent write with a key and without a PIN or CVV, on a client with a
+// PendingStore.
+func (c *Client) attachPending(sp *callSpec, r *Request, o callOptions) error {
+	recorded := c.cfg.pending != nil && r.Idempotent && !r.Sensitive && sp.idemKey != ""
+	if o.writePending != nil && !recorded {
+		reason := "the call is not recorded (no idempotency key, or it carries a card PIN or CVV)"
+		if c.cfg.pending == nil {
+			reason = "the client has no PendingStore (WithPendingStore)"
+		}
+		return &ParamError{Param: "WithPendingWrite", Reason: reason, Code: ""}
+	}
+	if recorded {
+		p := c.pendingOf(sp)
+		sp.pending, sp.writePending = &p, o.writePending
+	}
+	return nil
+}
+
 // recordPending puts the call's record before the first attempt.
 func (c *Client) recordPending(ctx context.Context, sp *callSpec) error {
-	if err := c.cfg.pending.Put(ctx, *sp.pending); err != nil {
+	put := c.cfg.pending.Put
+	if sp.writePending != nil {
+		put = sp.writePending
+	}
+	if err := put(ctx, *sp.pending); err != nil {
 		return fmt.Errorf("mwallet: %s %s: pending store: recording the request failed, nothing was sent: %w", sp.method, sp.path, err)
 	}
 	return nil
