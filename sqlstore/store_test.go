@@ -284,4 +284,3 @@ func TestCallsHonourContext(t *testing.T) {
 		}
 	})
 }
-
