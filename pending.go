@@ -83,6 +83,15 @@ func (p PendingRequest) String() string {
 // GoString is String.
 func (p PendingRequest) GoString() string { return p.String() }
 
+// Operation returns the SDK method that made the request, such as
+// "qrpay.Pay" or "cards.TopUp" (the same names Observer reports), or "" for
+// an endpoint the SDK has no method for. The product packages' typed
+// resumes (qrpay.Client.ResumePay, ...) and mwclient.Client.Resume read it.
+func (p PendingRequest) Operation() string {
+	_, op := routeOf(p.Method, p.Path)
+	return op
+}
+
 // Format writes String for every verb (quoted for %q).
 func (p PendingRequest) Format(f fmt.State, verb rune) {
 	if verb == 'q' {
@@ -272,6 +281,23 @@ func (c *Client) Resume(ctx context.Context, p PendingRequest, out any, opts ...
 	resp, err := c.run(ctx, sp, out, o)
 	o.deliver(out, resp, err)
 	return resp, err
+}
+
+// ResumeAs is Client.Resume decoding the 2xx answer into a new T, for the
+// product packages' typed resumes (qrpay.Client.ResumePay, cards.Client.ResumeTopUp,
+// ...). operation is the SDK method whose records it accepts
+// (PendingRequest.Operation, for example "cards.TopUp"); a record of any
+// other is refused with a *ParamError before anything is sent. The
+// Response is in T's Meta when T embeds one.
+func ResumeAs[T any](ctx context.Context, c *Client, p PendingRequest, operation string, opts ...CallOption) (*T, error) {
+	if op := p.Operation(); op != operation {
+		return nil, &ParamError{Param: "pending", Reason: fmt.Sprintf("a record of %s %s (%q), not of %s", p.Method, p.Path, op, operation)}
+	}
+	out := new(T)
+	if _, err := c.Resume(ctx, p, out, opts...); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // pendingOf builds the record of a call.
