@@ -216,8 +216,27 @@ func (s *Store) call(ctx context.Context) (context.Context, context.CancelFunc) 
 }
 
 // q writes a statement with ? placeholders in the dialect's form.
-func (s *Store) q(stmt string) string {
-	if s.dialect != Postgres {
+func (s *Store) q(stmt string) string { return Rebind(s.dialect, stmt) }
+
+// execer is a *sql.DB or a *sql.Tx.
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// wrap names the operation and table in an error.
+func wrap(op, table string, err error) error {
+	return fmt.Errorf("sqlstore: %s %s: %w", op, table, err)
+}
+
+// Dialect returns the store's dialect.
+func (s *Store) Dialect() Dialect { return s.dialect }
+
+// Rebind rewrites a statement written with ? placeholders for dialect:
+// $1, $2, ... for Postgres, unchanged for SQLite. It does not parse SQL: a ?
+// inside a string literal is rewritten too.
+func Rebind(dialect Dialect, stmt string) string {
+	if dialect != Postgres {
 		return stmt
 	}
 	var b strings.Builder
@@ -231,15 +250,4 @@ func (s *Store) q(stmt string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
-}
-
-// execer is a *sql.DB or a *sql.Tx.
-type execer interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
-// wrap names the operation and table in an error.
-func wrap(op, table string, err error) error {
-	return fmt.Errorf("sqlstore: %s %s: %w", op, table, err)
 }
