@@ -54,9 +54,8 @@ func (c *Client) do(ctx context.Context, r *Request, out any, o callOptions) (*R
 			return nil, err
 		}
 	}
-	if c.cfg.pending != nil && r.Idempotent && !r.Sensitive && sp.idemKey != "" {
-		p := c.pendingOf(sp)
-		sp.pending = &p
+	if err := c.attachPending(sp, r, o); err != nil {
+		return nil, err
 	}
 	return c.run(ctx, sp, out, o)
 }
@@ -153,8 +152,10 @@ type callSpec struct {
 	stepUp   string
 	exchange bool // token exchange: credential headers, no token, no signature
 	extra    http.Header
-	// pending is the PendingStore record of the call, nil when not recorded.
-	pending *PendingRequest
+	// pending is the PendingStore record of the call, nil when not recorded;
+	// writePending writes it instead of the store's Put (WithPendingWrite).
+	pending      *PendingRequest
+	writePending func(context.Context, PendingRequest) error
 	// resumed marks Client.Resume: an earlier process may have sent it.
 	resumed bool
 }

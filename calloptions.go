@@ -1,6 +1,7 @@
 package mwallet
 
 import (
+	"context"
 	"net/http"
 	"time"
 )
@@ -25,6 +26,9 @@ type callOptions struct {
 	// refuse, when set, is returned before anything is sent (StepUpResend
 	// given an error that is not a step-up challenge).
 	refuse error
+	// writePending, when set, writes the call's PendingStore record instead
+	// of the store's Put (WithPendingWrite).
+	writePending func(context.Context, PendingRequest) error
 }
 
 // applyCallOptions gathers opts into a callOptions.
@@ -103,4 +107,29 @@ func WithResponse(dst **Response) CallOption {
 			*dst = r
 		}
 	}
+}
+
+// WithPendingWrite makes the call write its PendingStore record with write
+// instead of the store's Put: write runs once, before the first attempt,
+// and nothing is sent when it fails. Use it to commit the record in the same
+// database transaction as your own row, for example the order and the intent
+// to pay in one commit (package sqlstore's PendingStore.PutTx):
+//
+//	client.QRPay.Pay(ctx, member, params, mwallet.WithIdempotencyKey(order.Key),
+//		mwallet.WithPendingWrite(func(ctx context.Context, p mwallet.PendingRequest) error {
+//			tx, err := db.BeginTx(ctx, nil)
+//			... insert the order (keyed by p.Key, so a resend finds it), then
+//			if err := store.Pending().PutTx(ctx, tx, p); err != nil { ... }
+//			return tx.Commit()
+//		}))
+//
+// write must leave the record readable by the store's List (the same table),
+// and be idempotent: a resend of the same call (after step-up, say) writes
+// again. The client deletes the record through the store as usual once the
+// outcome is decided. The call fails with a *ParamError before anything is
+// sent when the client has no PendingStore (WithPendingStore) or the call is
+// not recorded (a request without an idempotency key, or one carrying a
+// card PIN or CVV).
+func WithPendingWrite(write func(ctx context.Context, p PendingRequest) error) CallOption {
+	return func(o *callOptions) { o.writePending = write }
 }

@@ -83,6 +83,15 @@ func (p PendingRequest) String() string {
 // GoString is String.
 func (p PendingRequest) GoString() string { return p.String() }
 
+// Operation returns the SDK method that made the request, such as
+// "qrpay.Pay" or "cards.TopUp" (the same names Observer reports), or "" for
+// an endpoint the SDK has no method for. The product packages' typed
+// resumes (qrpay.Client.ResumePay, ...) and mwclient.Client.Resume read it.
+func (p PendingRequest) Operation() string {
+	_, op := routeOf(p.Method, p.Path)
+	return op
+}
+
 // Format writes String for every verb (quoted for %q).
 func (p PendingRequest) Format(f fmt.State, verb rune) {
 	if verb == 'q' {
@@ -98,19 +107,33 @@ func (p PendingRequest) LogValue() slog.Value {
 		slog.String("member", p.Member), slog.Int("body_bytes", len(p.Body)), slog.Time("created_at", p.CreatedAt))
 }
 
-// PendingStore records idempotent writes whose outcome is not known yet
-// (WithPendingStore). The Client puts a request before sending it and
-// deletes it when the answer is final: a 2xx, a replayed answer, or a
-// definite failure (a 4xx other than the authentication, permission and
-// rate-limit rejections that run before the service's idempotency check).
-// It stays after a network error, a timeout, a 5xx or
-// idempotency_in_progress: the request may have executed, and
-// Client.Resume finishes it safely.
+// PendingStore records idempotent writes whose outcome is not decided yet
+// (WithPendingStore). The Client puts a request before sending it, so a
+// process that dies at any point leaves it for Client.Resume, and deletes it
+// when the outcome is decided: a 2xx, a replayed answer, or a definite
+// failure that the same key would only repeat. The record stays while a
+// resend with the same key could still execute the request: after a network
+// error or timeout, a 5xx or an unknown code, idempotency_in_progress, and
+// the refusals the service answers before its idempotency check that clear
+// by themselves or once the same Key is fixed. Kept after a first answer of:
+// idempotency_in_progress, invalid_token, invalid_signature,
+// signature_required, timestamp_out_of_range, nonce_reused, rate_limited and
+// every 5xx. The other refusals answered before the idempotency check
+// (insufficient_scope, ip_not_allowed, merchant_disabled, member_not_found,
+// environment_mismatch, ...) delete the record after a first answer, but keep
+// it when an earlier attempt of the call may have executed, and in
+// Client.Resume, since they say nothing about that attempt.
+//
+// A kept record means the request may still execute: Client.Resume resends
+// it with its key, and the service executes it at most once. To give up on
+// it, reconcile and Delete it. PendingTable lists the rule for every code
+// and transport outcome, with the reason; docs/operations.md shows it.
 //
 // Bodies are stored as sent: amounts, member identifiers and payer data, but
 // never card PINs or CVVs (those requests are not recorded). Implementations
 // must be safe for concurrent use and honour ctx; package redisstore keeps
-// them in Redis.
+// them in Redis, package sqlstore in PostgreSQL or SQLite (and can write the
+// record inside the caller's own transaction).
 type PendingStore interface {
 	// Put records p under p.Key, replacing any record of that key.
 	Put(ctx context.Context, p PendingRequest) error
@@ -260,6 +283,23 @@ func (c *Client) Resume(ctx context.Context, p PendingRequest, out any, opts ...
 	return resp, err
 }
 
+// ResumeAs is Client.Resume decoding the 2xx answer into a new T, for the
+// product packages' typed resumes (qrpay.Client.ResumePay, cards.Client.ResumeTopUp,
+// ...). operation is the SDK method whose records it accepts
+// (PendingRequest.Operation, for example "cards.TopUp"); a record of any
+// other is refused with a *ParamError before anything is sent. The
+// Response is in T's Meta when T embeds one.
+func ResumeAs[T any](ctx context.Context, c *Client, p PendingRequest, operation string, opts ...CallOption) (*T, error) {
+	if op := p.Operation(); op != operation {
+		return nil, &ParamError{Param: "pending", Reason: fmt.Sprintf("a record of %s %s (%q), not of %s", p.Method, p.Path, op, operation)}
+	}
+	out := new(T)
+	if _, err := c.Resume(ctx, p, out, opts...); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // pendingOf builds the record of a call.
 func (c *Client) pendingOf(sp *callSpec) PendingRequest {
 	p := PendingRequest{
@@ -272,9 +312,32 @@ func (c *Client) pendingOf(sp *callSpec) PendingRequest {
 	return p
 }
 
+// attachPending gives a recorded call its PendingStore record: an
+// idempotent write with a key and without a PIN or CVV, on a client with a
+// PendingStore.
+func (c *Client) attachPending(sp *callSpec, r *Request, o callOptions) error {
+	recorded := c.cfg.pending != nil && r.Idempotent && !r.Sensitive && sp.idemKey != ""
+	if o.writePending != nil && !recorded {
+		reason := "the call is not recorded (no idempotency key, or it carries a card PIN or CVV)"
+		if c.cfg.pending == nil {
+			reason = "the client has no PendingStore (WithPendingStore)"
+		}
+		return &ParamError{Param: "WithPendingWrite", Reason: reason, Code: ""}
+	}
+	if recorded {
+		p := c.pendingOf(sp)
+		sp.pending, sp.writePending = &p, o.writePending
+	}
+	return nil
+}
+
 // recordPending puts the call's record before the first attempt.
 func (c *Client) recordPending(ctx context.Context, sp *callSpec) error {
-	if err := c.cfg.pending.Put(ctx, *sp.pending); err != nil {
+	put := c.cfg.pending.Put
+	if sp.writePending != nil {
+		put = sp.writePending
+	}
+	if err := put(ctx, *sp.pending); err != nil {
 		return fmt.Errorf("mwallet: %s %s: pending store: recording the request failed, nothing was sent: %w", sp.method, sp.path, err)
 	}
 	return nil
@@ -296,20 +359,8 @@ func (c *Client) settlePending(ctx context.Context, sp *callSpec, a *attempt) {
 	}
 }
 
-// preIdempotencyCodes are rejections the service answers before its
-// idempotency check: they say nothing about an earlier attempt with the
-// same key.
-var preIdempotencyCodes = map[Code]bool{
-	CodeInvalidToken: true, CodeInvalidSignature: true, CodeSignatureRequired: true,
-	CodeTimestampOutOfRange: true, CodeNonceReused: true, CodeEnvironmentMismatch: true,
-	CodeInsufficientScope: true, CodeIPNotAllowed: true, CodeMerchantDisabled: true,
-	CodeRateLimited: true, CodeIdempotencyInProgress: true, CodeMemberContextRequired: true,
-	CodeMemberNotFound: true, CodeInvalidCredentials: true,
-}
-
-// outcomeFinal reports whether the call's outcome is known: a 2xx, a
-// replayed answer, or a definite failure that no earlier attempt (of this
-// call or of the process that recorded it) can contradict.
+// outcomeFinal reports whether the call's outcome is decided, so its
+// PendingStore record goes: see pendingRule and PendingStore.
 func (a *attempt) outcomeFinal() bool {
 	if a.attempts == 0 {
 		return !a.spec.resumed // nothing was sent by this call
@@ -321,15 +372,9 @@ func (a *attempt) outcomeFinal() bool {
 		return true
 	}
 	e := a.apiErr
-	switch {
-	case e == nil:
+	if e == nil {
 		return false
-	case e.Replayed:
-		return true
-	case e.HTTPStatus >= 500:
-		return false
-	case preIdempotencyCodes[e.Code]:
-		return !a.uncertain && !a.spec.resumed
 	}
-	return true
+	keep, _ := pendingRule(e.Code, e.HTTPStatus, e.Replayed, a.uncertain || a.spec.resumed)
+	return !keep
 }

@@ -294,3 +294,49 @@ func TestPendingRequestsWithoutStore(t *testing.T) {
 		t.Fatal("want an error without a pending store")
 	}
 }
+
+func TestWithPendingWrite(t *testing.T) {
+	t.Parallel()
+	f := newFakeAPI(t)
+	f.handler = func(w http.ResponseWriter, r *http.Request, body []byte, n int) {
+		drop(w, r, false) // the outcome stays unknown: the record stays
+	}
+	sent := func() int { return len(f.recorded()) }
+	store := NewMemoryPendingStore()
+	c := f.client(WithPendingStore(store))
+	var written []PendingRequest
+	write := func(ctx context.Context, p PendingRequest) error {
+		written = append(written, p)
+		return store.Put(ctx, p) // the caller's own transaction, in a real store
+	}
+	key := NewIdempotencyKey()
+	if _, err := c.Do(context.Background(), payReq(), nil, WithIdempotencyKey(key), WithMaxAttempts(2), WithPendingWrite(write)); err == nil {
+		t.Fatal("want a transport error")
+	}
+	if len(written) != 1 || written[0].Key != key || sent() != 2 {
+		t.Fatalf("written %v, sent %d; want one write before two attempts", written, sent())
+	}
+	if list, _ := store.List(context.Background()); len(list) != 1 || !bytes.Equal(list[0].Body, written[0].Body) {
+		t.Fatalf("store holds %v", list)
+	}
+
+	// A failing write sends nothing.
+	boom := errors.New("tx aborted")
+	_, err := c.Do(context.Background(), payReq(), nil, WithPendingWrite(func(context.Context, PendingRequest) error { return boom }))
+	if !errors.Is(err, boom) || !strings.Contains(err.Error(), "nothing was sent") || sent() != 2 {
+		t.Fatalf("err = %v, sent %d", err, sent())
+	}
+	// Refused when nothing would be recorded.
+	var pe *ParamError
+	if _, err := f.client().Do(context.Background(), payReq(), nil, WithPendingWrite(write)); !errors.As(err, &pe) || pe.Param != "WithPendingWrite" {
+		t.Fatalf("without a store: %v", err)
+	}
+	unkeyed := payReq()
+	unkeyed.Idempotent = false
+	if _, err := c.Do(context.Background(), unkeyed, nil, WithPendingWrite(write)); !errors.As(err, &pe) {
+		t.Fatalf("without a key: %v", err)
+	}
+	if sent() != 2 {
+		t.Fatalf("%d requests sent", sent())
+	}
+}

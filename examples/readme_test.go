@@ -415,3 +415,43 @@ func TestRemittance(t *testing.T) {
 		t.Fatalf("remittance %+v, %v", got, err)
 	}
 }
+
+func TestCrashBetweenSendAndAnswer(t *testing.T) {
+	t.Parallel()
+	sim := simtest.Start(t)
+	ctx := context.Background()
+	// In production: sqlstore or redisstore, which outlive the process.
+	store := mwallet.NewMemoryPendingStore()
+	client := sim.Client(mwallet.WithPendingStore(store))
+
+	// The deposit executes, and no answer ever reaches the process: every
+	// attempt's connection drops after the service stored the result.
+	if err := sim.Faults.Inject(simulator.Fault{Method: "POST", Path: "/v1/deposits",
+		Kind: simulator.FaultDropAfter, Count: 10}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := client.Deposits.Create(ctx, "member-1", deposits.CreateParams{
+		Asset: "USDT", Amount: money.MustParse("25", 6), Reference: "order-7"})
+	var te *mwallet.TransportError
+	if !errors.As(err, &te) {
+		t.Fatalf("want no answer, got %v", err)
+	}
+	if err := sim.Faults.Clear(); err != nil { // the network is back
+		t.Fatal(err)
+	}
+
+	// The next process, on the same store: the request is still pending.
+	restarted := sim.Client(mwallet.WithPendingStore(store))
+	pending, err := restarted.PendingRequests(ctx)
+	if err != nil || len(pending) != 1 {
+		t.Fatalf("pending = %v, %v", pending, err)
+	}
+	res, err := restarted.ResumeTyped(ctx, pending[0]) // same key, same body bytes
+	if err != nil || res.Deposit == nil || !res.Response.Replayed {
+		t.Fatalf("resumed %+v, %v; want the stored deposit, replayed", res, err)
+	}
+	available, _, err := sim.Members.Balance("member-1", "USDT")
+	if err != nil || !available.Equal(money.MustParse("1025", 6)) {
+		t.Errorf("available = %s (%v), want 1025: credited once", available, err)
+	}
+}

@@ -45,8 +45,8 @@ func TestFrozenRedisTimesOut(t *testing.T) {
 	if cctx.Err() != nil || !strings.HasPrefix(err.Error(), "redisstore: pending list") {
 		t.Fatalf("err = %v (caller context %v)", err, cctx.Err())
 	}
-	if _, err := store.Deduper().FirstSeen(cctx, "evt_1"); err == nil || cctx.Err() != nil {
-		t.Fatalf("FirstSeen on a frozen Redis: %v", err)
+	if _, err := store.Deduper().Claim(cctx, "evt_1", time.Now(), time.Minute); err == nil || cctx.Err() != nil {
+		t.Fatalf("Claim on a frozen Redis: %v", err)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -15,10 +16,12 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	mwallet "github.com/mwallet/mwallet-go"
+	"github.com/mwallet/mwallet-go/internal/webhookcrash"
 	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/redisstore"
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/simtest"
+	"github.com/mwallet/mwallet-go/webhooks"
 )
 
 const member1 = simulator.DefaultMemberExternalID
@@ -192,5 +195,18 @@ func (quietLogger) Printf(context.Context, string, ...any) {}
 
 func TestMain(m *testing.M) {
 	redis.SetLogger(quietLogger{})
+	// The webhook crash test runs this binary again as its receiver, on a
+	// Deduper at "<REDIS_URL> <prefix>".
+	webhookcrash.MaybeReceive(func(config string) (webhooks.Deduper, error) {
+		f := strings.Fields(config)
+		if len(f) != 2 {
+			return nil, fmt.Errorf("deduper configuration %q", config)
+		}
+		o, err := redis.ParseURL(f[0])
+		if err != nil {
+			return nil, err
+		}
+		return redisstore.New(redis.NewClient(redisOptions(o)), redisstore.Options{Prefix: f[1]}).Deduper(), nil
+	})
 	os.Exit(m.Run())
 }

@@ -76,8 +76,12 @@ func TestRedisStoppingMidTest(t *testing.T) {
 		}},
 		{"pending delete", func(ctx context.Context) error { return pending.Delete(ctx, "k") }},
 		{"pending list", func(ctx context.Context) error { _, err := pending.List(ctx); return err }},
-		{"dedupe", func(ctx context.Context) error { _, err := dedupe.FirstSeen(ctx, "evt_1"); return err }},
-		{"dedupe forget", func(ctx context.Context) error { return dedupe.Forget(ctx, "evt_1") }},
+		{"dedupe claim", func(ctx context.Context) error {
+			_, err := dedupe.Claim(ctx, "evt_1", time.Now(), time.Minute)
+			return err
+		}},
+		{"dedupe done", func(ctx context.Context) error { return dedupe.Done(ctx, "evt_1", time.Now()) }},
+		{"dedupe release", func(ctx context.Context) error { return dedupe.Release(ctx, "evt_1", "token") }},
 	}
 	for _, op := range ops {
 		t.Run(op.name, func(t *testing.T) {

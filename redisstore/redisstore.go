@@ -1,7 +1,7 @@
 // Package redisstore keeps the state that instances of one merchant backend
 // must share in Redis: the access token (mwallet.TokenStore), the idempotent
 // writes whose outcome is not known yet (mwallet.PendingStore) and the
-// webhook event ids already processed (webhooks.Deduper).
+// claims and done records of webhook event ids (webhooks.Deduper).
 //
 //	rdb := redis.NewClient(&redis.Options{Addr: "10.0.0.5:6379",
 //		DialTimeout: time.Second, ReadTimeout: time.Second, WriteTimeout: time.Second,
@@ -18,7 +18,7 @@
 //	token:<client id>:<base URL digest>       the access token (JSON), PX until expired_at
 //	token-lock:<client id>:<base URL digest>  the exchange lock, SET NX PX with a random owner
 //	pending                                    hash: idempotency key -> pending request (JSON)
-//	webhook:<event id>                         processed event ids, SET NX PX (default 10 h)
+//	webhook:<event id>                         "c:<lease end>:<token>" while claimed, "d" once done; PX (default 10 h)
 //
 // Every command touches one key, so the store works with Redis Cluster
 // whatever the prefix.
@@ -54,6 +54,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -68,7 +69,7 @@ const (
 	DefaultPrefix = "mwallet:"
 	// DefaultTimeout bounds each store call (Options.Timeout).
 	DefaultTimeout = 3 * time.Second
-	// DefaultDedupeTTL is how long a processed webhook event id is kept:
+	// DefaultDedupeTTL is how long a webhook event id's record is kept:
 	// longer than the service's retry schedule (1 + 5 + 30 + 120 + 360
 	// minutes, about 8.6 hours after the first attempt).
 	DefaultDedupeTTL = 10 * time.Hour
@@ -315,33 +316,90 @@ func (p *PendingStore) List(ctx context.Context) ([]mwallet.PendingRequest, erro
 	return out, nil
 }
 
-// Deduper remembers processed webhook event ids in Redis. It implements
-// webhooks.Deduper.
+// Deduper keeps the claims and done records of webhook event ids in Redis.
+// It implements webhooks.Deduper: one key per event id, holding
+// "c:<lease end, Unix ms>:<token>" while a delivery holds the claim and "d"
+// once the event was processed, both with PX DedupeTTL. Claim is one Lua
+// script (atomic), and the lease is compared with the handler's clock passed
+// in, never Redis's; only the retention of a key runs on Redis's clock.
 type Deduper struct{ s *Store }
 
 var _ webhooks.Deduper = (*Deduper)(nil)
 
 func (d *Deduper) key(eventID string) string { return d.s.prefix + "webhook:" + eventID }
 
-// FirstSeen implements webhooks.Deduper: SET NX PX DedupeTTL.
-func (d *Deduper) FirstSeen(ctx context.Context, eventID string) (bool, error) {
+// claimScript takes KEYS[1] for a lease unless it is done ("d") or claimed
+// with a lease ending after ARGV[1] (now, Unix ms). ARGV[2] is the new lease
+// end, ARGV[3] the token, ARGV[4] the key's PX. It returns {state, lease
+// end}.
+var claimScript = redis.NewScript(`
+local v = redis.call('GET', KEYS[1])
+if v then
+	if v == 'd' then return {'done', ''} end
+	local untilMs = string.match(v, '^c:(%d+):')
+	if untilMs and tonumber(untilMs) > tonumber(ARGV[1]) then return {'held', untilMs} end
+end
+redis.call('SET', KEYS[1], 'c:' .. ARGV[2] .. ':' .. ARGV[3], 'PX', ARGV[4])
+return {'acquired', ARGV[2]}
+`)
+
+// releaseScript deletes KEYS[1] when it holds the claim of token ARGV[1].
+var releaseScript = redis.NewScript(`
+local v = redis.call('GET', KEYS[1])
+if v and string.match(v, '^c:%d+:(.*)$') == ARGV[1] then
+	return redis.call('DEL', KEYS[1])
+end
+return 0
+`)
+
+// Claim implements webhooks.Deduper.
+func (d *Deduper) Claim(ctx context.Context, eventID string, now time.Time, lease time.Duration) (webhooks.Claim, error) {
 	ctx, cancel := d.s.call(ctx)
 	defer cancel()
 	k := d.key(eventID)
-	first, err := d.s.rdb.SetNX(ctx, k, 1, d.s.dedupeTTL).Result()
+	token := webhooks.NewClaimToken()
+	until := now.Add(lease).UnixMilli()
+	res, err := claimScript.Run(ctx, d.s.rdb, []string{k},
+		now.UnixMilli(), until, token, d.s.dedupeTTL.Milliseconds()).StringSlice()
 	if err != nil {
-		return false, wrap("dedupe", k, err)
+		return webhooks.Claim{}, wrap("dedupe claim", k, err)
 	}
-	return first, nil
+	if len(res) != 2 {
+		return webhooks.Claim{}, wrap("dedupe claim", k, fmt.Errorf("unexpected answer %q", res))
+	}
+	switch res[0] {
+	case "done":
+		return webhooks.Claim{State: webhooks.ClaimDone}, nil
+	case "held":
+		ms, err := strconv.ParseInt(res[1], 10, 64)
+		if err != nil {
+			return webhooks.Claim{}, wrap("dedupe claim", k, fmt.Errorf("lease end %q: %w", res[1], err))
+		}
+		return webhooks.Claim{State: webhooks.ClaimHeld, Until: time.UnixMilli(ms)}, nil
+	case "acquired":
+		return webhooks.Claim{State: webhooks.ClaimAcquired, Token: token, Until: time.UnixMilli(until)}, nil
+	}
+	return webhooks.Claim{}, wrap("dedupe claim", k, fmt.Errorf("unexpected answer %q", res))
 }
 
-// Forget implements webhooks.Deduper (DEL).
-func (d *Deduper) Forget(ctx context.Context, eventID string) error {
+// Done implements webhooks.Deduper: SET key "d" PX DedupeTTL.
+func (d *Deduper) Done(ctx context.Context, eventID string, _ time.Time) error {
 	ctx, cancel := d.s.call(ctx)
 	defer cancel()
 	k := d.key(eventID)
-	if err := d.s.rdb.Del(ctx, k).Err(); err != nil {
-		return wrap("dedupe forget", k, err)
+	if err := d.s.rdb.Set(ctx, k, "d", d.s.dedupeTTL).Err(); err != nil {
+		return wrap("dedupe done", k, err)
+	}
+	return nil
+}
+
+// Release implements webhooks.Deduper with a compare-and-delete script.
+func (d *Deduper) Release(ctx context.Context, eventID, token string) error {
+	ctx, cancel := d.s.call(ctx)
+	defer cancel()
+	k := d.key(eventID)
+	if err := releaseScript.Run(ctx, d.s.rdb, []string{k}, token).Err(); err != nil && !errors.Is(err, redis.Nil) {
+		return wrap("dedupe release", k, err)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package remittance
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"net/http"
@@ -113,4 +114,33 @@ func (c *Client) PayeePages(ctx context.Context, member string, p mwallet.ListPa
 	return mwallet.Pages[Payee](ctx, c.caller, mwallet.Request{
 		Method: http.MethodGet, Path: "/v1/remit/payees", MemberScoped: true, Member: member,
 	}, p, opts...)
+}
+
+// ErrPayeeNotFound is returned (wrapped) by FindPayee when the member has no
+// payee with the id.
+var ErrPayeeNotFound = errors.New("remittance: payee not found")
+
+// FindPayee returns member's payee with id (pye_ prefix optional). The
+// service has no single-payee read: the specification names only the list
+// GET /v1/remit/payees, so FindPayee walks it (one request per page of up
+// to 100) and returns the matching item, or an error wrapping
+// ErrPayeeNotFound. Keep the payees you use in your own records rather
+// than calling it per payment.
+func (c *Client) FindPayee(ctx context.Context, member, id string, opts ...mwallet.CallOption) (*Payee, error) {
+	want := strings.TrimSpace(id)
+	if want == "" {
+		return nil, &mwallet.ParamError{Param: "id", Reason: "required", Code: mwallet.CodeResourceNotFound}
+	}
+	if !strings.HasPrefix(want, "pye_") {
+		want = "pye_" + want
+	}
+	for py, err := range c.Payees(ctx, member, mwallet.ListParams{Limit: 100}, opts...) {
+		if err != nil {
+			return nil, err
+		}
+		if py.ID == want {
+			return &py, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: %s of member %s", ErrPayeeNotFound, want, member)
 }

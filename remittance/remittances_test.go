@@ -875,3 +875,26 @@ func TestServiceLineFallbackAndPayeeCorridor(t *testing.T) {
 		})
 	}
 }
+
+// The service has no single-payee read; FindPayee walks the list.
+func TestFindPayee(t *testing.T) {
+	t.Parallel()
+	_, client := simtest.New(t)
+	ctx := context.Background()
+	var last remittance.Payee
+	for py, err := range client.Remittances.Payees(ctx, "member-1", mwallet.ListParams{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		last = py
+	}
+	for _, id := range []string{last.ID, strings.TrimPrefix(last.ID, "pye_")} {
+		got, err := client.Remittances.FindPayee(ctx, "member-1", id)
+		if err != nil || got.ID != last.ID || got.Currency != last.Currency {
+			t.Fatalf("FindPayee(%s) = %+v, %v; want %s", id, got, err, last.ID)
+		}
+	}
+	if _, err := client.Remittances.FindPayee(ctx, "member-1", "pye_999999"); !errors.Is(err, remittance.ErrPayeeNotFound) {
+		t.Fatalf("FindPayee of an unknown id: %v", err)
+	}
+}

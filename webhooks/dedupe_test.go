@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/mwallet/mwallet-go/webhooks"
+	"github.com/mwallet/mwallet-go/webhooks/dedupetest"
 )
 
 // fakeClock is a settable clock for tests.
@@ -29,91 +29,71 @@ func (c *fakeClock) Advance(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
-func TestMemoryDeduper(t *testing.T) {
+func TestMemoryDeduperContract(t *testing.T) {
+	t.Parallel()
+	dedupetest.Run(t, func(*testing.T) webhooks.Deduper { return webhooks.NewMemoryDeduper(webhooks.MemoryDeduperConfig{}) })
+}
+
+func TestMemoryDeduperBounds(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	clk := &fakeClock{t: testNow}
-	d := webhooks.NewMemoryDeduper(webhooks.MemoryDeduperConfig{Capacity: 3, TTL: 10 * time.Hour, Now: clk.Now})
+	d := webhooks.NewMemoryDeduper(webhooks.MemoryDeduperConfig{Capacity: 3, TTL: 10 * time.Hour})
+	now := testNow
 	steps := []struct {
-		do   string // "seen", "forget", "advance"
+		do   string // "claim", "done", "advance"
 		id   string
 		d    time.Duration
-		want bool
+		want webhooks.ClaimState
 	}{
-		{do: "seen", id: "evt_a", want: true},
-		{do: "seen", id: "evt_a", want: false},
-		{do: "forget", id: "evt_a"},
-		{do: "seen", id: "evt_a", want: true}, // processed again after a failure
-		{do: "seen", id: "evt_b", want: true},
-		{do: "seen", id: "evt_c", want: true},
-		{do: "seen", id: "evt_d", want: true}, // capacity 3: evicts evt_a
-		{do: "seen", id: "evt_a", want: true}, // evicts evt_b
-		{do: "seen", id: "evt_c", want: false},
+		{do: "done", id: "evt_a"},
+		{do: "claim", id: "evt_a", want: webhooks.ClaimDone},
+		{do: "done", id: "evt_b"},
+		{do: "done", id: "evt_c"},
+		{do: "done", id: "evt_d"},                                // capacity 3: evicts evt_a
+		{do: "claim", id: "evt_a", want: webhooks.ClaimAcquired}, // evicts evt_b
+		{do: "claim", id: "evt_c", want: webhooks.ClaimDone},
 		{do: "advance", d: 9 * time.Hour},
-		{do: "seen", id: "evt_c", want: false}, // the whole retry schedule (8.6 h) is covered
+		{do: "claim", id: "evt_c", want: webhooks.ClaimDone}, // the whole retry schedule (8.6 h) is covered
 		{do: "advance", d: time.Hour},
-		{do: "seen", id: "evt_c", want: true}, // expired after the TTL
-		{do: "forget", id: "never-seen"},
+		{do: "claim", id: "evt_c", want: webhooks.ClaimAcquired}, // expired after the TTL
 	}
 	for i, st := range steps {
 		switch st.do {
-		case "seen":
-			got, err := d.FirstSeen(ctx, st.id)
-			if err != nil || got != st.want {
-				t.Fatalf("step %d: FirstSeen(%s) = %v, %v; want %v", i, st.id, got, err, st.want)
+		case "claim":
+			c, err := d.Claim(ctx, st.id, now, time.Minute)
+			if err != nil || c.State != st.want {
+				t.Fatalf("step %d: Claim(%s) = %s, %v; want %s", i, st.id, c.State, err, st.want)
 			}
-		case "forget":
-			if err := d.Forget(ctx, st.id); err != nil {
-				t.Fatalf("step %d: Forget: %v", i, err)
+		case "done":
+			if err := d.Done(ctx, st.id, now); err != nil {
+				t.Fatal(err)
 			}
 		case "advance":
-			clk.Advance(st.d)
+			now = now.Add(st.d)
 		}
-	}
-	if n := d.Len(); n > 3 {
-		t.Errorf("Len() = %d, above the capacity 3", n)
+		if n := d.Len(); n > 3 {
+			t.Fatalf("step %d: Len() = %d, above the capacity 3", i, n)
+		}
 	}
 }
 
 func TestMemoryDeduperDefaults(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	clk := &fakeClock{t: testNow}
-	d := webhooks.NewMemoryDeduper(webhooks.MemoryDeduperConfig{Now: clk.Now})
+	d := webhooks.NewMemoryDeduper(webhooks.MemoryDeduperConfig{})
 	for i := 0; i < webhooks.DefaultDedupeCapacity+10; i++ {
-		if _, err := d.FirstSeen(ctx, fmt.Sprintf("evt_%d", i)); err != nil {
+		if err := d.Done(ctx, fmt.Sprintf("evt_%d", i), testNow); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if got := d.Len(); got != webhooks.DefaultDedupeCapacity {
 		t.Errorf("Len() = %d, want %d", got, webhooks.DefaultDedupeCapacity)
 	}
-	clk.Advance(webhooks.DefaultDedupeTTL)
-	if got := d.Len(); got != 0 {
-		t.Errorf("Len() after the TTL = %d, want 0", got)
+	// The next call after the TTL drops every expired id.
+	if _, err := d.Claim(ctx, "evt_new", testNow.Add(webhooks.DefaultDedupeTTL), time.Minute); err != nil {
+		t.Fatal(err)
 	}
-}
-
-func TestMemoryDeduperConcurrent(t *testing.T) {
-	t.Parallel()
-	d := webhooks.NewMemoryDeduper(webhooks.MemoryDeduperConfig{})
-	var firsts atomic.Int32
-	var wg sync.WaitGroup
-	for i := 0; i < 32; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ok, err := d.FirstSeen(context.Background(), "evt_same")
-			if err != nil {
-				t.Error(err)
-			}
-			if ok {
-				firsts.Add(1)
-			}
-		}()
-	}
-	wg.Wait()
-	if got := firsts.Load(); got != 1 {
-		t.Errorf("%d concurrent FirstSeen calls returned true, want exactly 1", got)
+	if got := d.Len(); got != 1 {
+		t.Errorf("Len() after the TTL = %d, want 1", got)
 	}
 }

@@ -42,14 +42,20 @@
 //     identifiers and statuses, so retrieve details, and always send
 //     x-on-behalf-of set to data.external_member_id when you do.
 //   - Deduper and MemoryDeduper: delivery is at least once and a redelivery
-//     keeps the same event_id, so deduplicate by event_id.
+//     keeps the same event_id, so deduplicate by event_id: Handler claims an
+//     id for a lease (WithLease) and records it as done only after your
+//     function succeeded, so a receiver that dies mid-way loses nothing.
+//     Packages redisstore and sqlstore keep claims across restarts and
+//     instances; dedupetest checks an implementation of your own.
 //   - Tracker and Supersedes: deliveries may arrive out of order; merge
 //     forward by status_version and drop older versions, except for the
 //     events whose status_version is the constant 0, which are ordered by
 //     created_at and never skipped for an equal version.
 //   - Handler: an http.Handler doing all of the above (body cap, verify,
-//     decode, deduplicate, call your function) that answers 2xx only when
-//     your function succeeded, so the service retries otherwise.
+//     decode, claim, call your function, record it done) that answers 2xx
+//     only when your function succeeded, so the service retries otherwise.
+//   - RetrievalTable: the specification's data.object rows, which RESTID,
+//     RetrievalPath and RetrievalNote read.
 //   - Deliveries: the REST client for delivery records (redeliver, list),
 //     reached as mwclient.Client.Webhooks.
 //   - WithObserver: reports every verification by Result (verified,

@@ -170,7 +170,8 @@ const (
 	ObjectCardApplication ObjectKind = "card_application"
 	// ObjectCard: data.id is the card id (REST crd_<id>).
 	ObjectCard ObjectKind = "card"
-	// ObjectCardTopup: data.id is the top-up order id.
+	// ObjectCardTopup: data.id is the top-up order id (REST ctp_<id>, the id
+	// cards.Client.TopUp returned), sent bare.
 	ObjectCardTopup ObjectKind = "card_topup"
 	// ObjectCardWithdrawal: data.id is a bare uuid (REST cwd_<id>).
 	ObjectCardWithdrawal ObjectKind = "card_withdrawal"

@@ -3,8 +3,11 @@ package webhooks
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
+	"strconv"
+	"time"
 
 	mwallet "github.com/mwallet/mwallet-go"
 )
@@ -24,12 +27,28 @@ func WithMaxBodyBytes(n int64) Option {
 }
 
 // WithDeduper sets the Deduper of Handler (default: a MemoryDeduper of
-// 100,000 ids kept 24 hours, private to the handler). Pass a shared store
-// when several instances receive webhooks.
+// 100,000 ids, done ids kept 24 hours, private to the handler). Pass a
+// persistent, shared one (packages redisstore, sqlstore) when the receiver
+// restarts or several instances receive webhooks.
 func WithDeduper(d Deduper) Option {
 	return optionFunc(func(c *config) {
 		c.deduper = d
 		c.noDedupe = d == nil
+	})
+}
+
+// WithLease sets how long Handler claims an event id while its function runs
+// (default DefaultLease, 5 minutes), on the handler's clock (WithClock).
+// Another delivery of the id meanwhile is answered 409 and retried by the
+// service; after the lease lapses a delivery takes the claim over, which is
+// how an event whose receiver died mid-way is processed after all. Make it
+// longer than the function's longest run: a lease that lapses while the
+// function still runs lets a retry process the event a second time.
+func WithLease(d time.Duration) Option {
+	return optionFunc(func(c *config) {
+		if d > 0 {
+			c.lease = d
+		}
 	})
 }
 
@@ -46,8 +65,9 @@ func WithLogger(l *slog.Logger) Option {
 	return optionFunc(func(c *config) { c.logger = l })
 }
 
-// HandlerFunc processes one verified, decoded, first-seen event. Returning
-// nil acknowledges it (2xx); returning an error makes the service retry.
+// HandlerFunc processes one verified, decoded event that Handler claimed.
+// Returning nil acknowledges it (2xx); returning an error makes the service
+// retry.
 type HandlerFunc func(ctx context.Context, ev Event) error
 
 // Handler returns an http.Handler receiving webhook deliveries. For each
@@ -62,17 +82,28 @@ type HandlerFunc func(ctx context.Context, ev Event) error
 //     webhooks: signature timestamp out of range: timestamp stale by
 //     7844h0m0s (tolerance 5m0s)");
 //  4. decodes the event (400 when malformed);
-//  5. deduplicates by event_id (a duplicate is answered 200 without calling
-//     fn; a Deduper error is answered 500);
-//  6. calls fn; on success it answers 200; on error or panic it forgets the
-//     event_id in the Deduper, so the service's retry is processed, and
-//     answers 500 (a panic is re-raised after that).
+//  5. claims the event_id in the Deduper for the lease (WithLease, default
+//     5 minutes, on the handler's clock): a done id is answered 200
+//     "duplicate" without calling fn; an id another delivery holds is
+//     answered 409 "in progress" (the service retries later; a claim whose
+//     lease lapsed is taken over); a Deduper error is answered 500;
+//  6. calls fn; on success it records the id as done and answers 200; on
+//     error or panic it releases the claim, so the service's retry is
+//     processed at once, and answers 500 (a panic is re-raised after that).
 //
-// A nil fn acknowledges every verified first-seen event. Use a Tracker
-// inside fn to drop out-of-order events. Handler writes no
-// secret, signature or body to its answers or logs. With WithLogger it logs
-// every refusal and failure with its reason; without it, it logs nothing,
-// and the answer body is the only place the reason appears.
+// So an event is processed at least once whatever the receiver does: a
+// process that dies before fn returned leaves a claim that lapses, and the
+// retry processes the event. Each event is processed exactly once unless the
+// process dies after fn succeeded and before the Deduper recorded it as
+// done; the retry after the lease then processes it again. With a
+// MemoryDeduper, which a restart empties, a retry that arrives after a
+// restart is processed again too; see Deduper.
+//
+// A nil fn acknowledges every verified, claimed event. Use a Tracker inside
+// fn to drop out-of-order events. Handler writes no secret, signature or body
+// to its answers or logs. With WithLogger it logs every refusal and failure
+// with its reason; without it, it logs nothing, and the answer body is the
+// only place the reason appears.
 //
 // Against the simulator, build the receiver with sim.Webhooks.Handler (or
 // pass WithClock(sim.Clock.Now)): the simulator signs with its own clock.
@@ -126,42 +157,73 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	if h.c.deduper != nil {
-		first, err := h.c.deduper.FirstSeen(ctx, ev.EventID)
-		if err != nil {
-			h.log(ctx, slog.LevelError, "webhook dedupe store failed", ev.EventID, string(ev.EventType), err)
-			reply(w, http.StatusInternalServerError, "dedupe store unavailable")
+	if h.c.deduper == nil {
+		if err := h.call(ctx, ev); err != nil {
+			h.log(ctx, slog.LevelError, "webhook processing failed", ev.EventID, string(ev.EventType), err)
+			reply(w, http.StatusInternalServerError, "processing failed")
 			return
 		}
-		if !first {
-			reply(w, http.StatusOK, "duplicate")
-			return
-		}
+		reply(w, http.StatusOK, "ok")
+		return
 	}
-	if err := h.call(ctx, ev); err != nil {
+	claim, err := h.c.deduper.Claim(ctx, ev.EventID, h.c.now(), h.c.lease)
+	if err != nil {
+		h.log(ctx, slog.LevelError, "webhook dedupe store failed", ev.EventID, string(ev.EventType), err)
+		reply(w, http.StatusInternalServerError, "dedupe store unavailable")
+		return
+	}
+	switch claim.State {
+	case ClaimDone:
+		reply(w, http.StatusOK, "duplicate")
+		return
+	case ClaimHeld:
+		if wait := claim.Until.Sub(h.c.now()); wait > 0 {
+			w.Header().Set("Retry-After", strconv.FormatInt(int64((wait+time.Second-1)/time.Second), 10))
+		}
+		reply(w, http.StatusConflict, "in progress")
+		return
+	case ClaimAcquired:
+	default:
+		h.log(ctx, slog.LevelError, "webhook dedupe store failed", ev.EventID, string(ev.EventType), fmt.Errorf("Claim answered %s", claim.State))
+		reply(w, http.StatusInternalServerError, "dedupe store unavailable")
+		return
+	}
+	if err := h.callClaimed(ctx, ev, claim.Token); err != nil {
 		h.log(ctx, slog.LevelError, "webhook processing failed", ev.EventID, string(ev.EventType), err)
 		reply(w, http.StatusInternalServerError, "processing failed")
 		return
 	}
+	// Use a context that outlives a cancelled request: fn succeeded, so the
+	// id must be recorded as done.
+	if err := h.c.deduper.Done(context.WithoutCancel(ctx), ev.EventID, h.c.now()); err != nil {
+		// The event was processed: acknowledge it. The claim lapses after
+		// the lease; only a later redelivery would process it again.
+		h.log(ctx, slog.LevelError, "webhook dedupe done failed", ev.EventID, string(ev.EventType), err)
+	}
 	reply(w, http.StatusOK, "ok")
 }
 
-// call runs fn and forgets the event id when fn fails or panics.
-func (h *handler) call(ctx context.Context, ev Event) (err error) {
+// call runs fn.
+func (h *handler) call(ctx context.Context, ev Event) error {
+	if h.fn == nil {
+		return nil
+	}
+	return h.fn(ctx, ev)
+}
+
+// callClaimed runs fn and releases the claim when fn fails or panics.
+func (h *handler) callClaimed(ctx context.Context, ev Event, token string) (err error) {
 	ok := false
 	defer func() {
-		if ok || h.c.deduper == nil {
+		if ok {
 			return
 		}
-		// Use a context that outlives a cancelled request: the mark must go.
-		if ferr := h.c.deduper.Forget(context.WithoutCancel(ctx), ev.EventID); ferr != nil {
-			h.log(ctx, slog.LevelError, "webhook dedupe forget failed", ev.EventID, string(ev.EventType), ferr)
+		// Use a context that outlives a cancelled request: the claim must go.
+		if rerr := h.c.deduper.Release(context.WithoutCancel(ctx), ev.EventID, token); rerr != nil {
+			h.log(ctx, slog.LevelError, "webhook dedupe release failed", ev.EventID, string(ev.EventType), rerr)
 		}
 	}()
-	if h.fn != nil {
-		err = h.fn(ctx, ev)
-	}
-	if err != nil {
+	if err = h.call(ctx, ev); err != nil {
 		return err
 	}
 	ok = true

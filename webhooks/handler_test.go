@@ -70,7 +70,7 @@ func TestHandlerResponses(t *testing.T) {
 }
 
 // TestHandlerDedupeAndRollback: a duplicate is acknowledged without calling
-// the function; a failure forgets the mark so the retry is processed.
+// the function; a failure releases the claim so the retry is processed.
 func TestHandlerDedupeAndRollback(t *testing.T) {
 	t.Parallel()
 	var calls []string
@@ -95,7 +95,7 @@ func TestHandlerDedupeAndRollback(t *testing.T) {
 		id   string
 		want int
 	}{
-		{"evt_1", 500}, // fails: the mark is rolled back
+		{"evt_1", 500}, // fails: the claim is released
 		{"evt_1", 200}, // the retry is processed
 		{"evt_1", 200}, // a redelivery is a duplicate: acknowledged, not processed
 		{"evt_2", 200},
@@ -110,7 +110,7 @@ func TestHandlerDedupeAndRollback(t *testing.T) {
 	}
 }
 
-func TestHandlerPanicForgets(t *testing.T) {
+func TestHandlerPanicReleases(t *testing.T) {
 	t.Parallel()
 	d := webhooks.NewMemoryDeduper(webhooks.MemoryDeduperConfig{})
 	h := webhooks.Handler(testSecret, func(context.Context, webhooks.Event) error { panic("boom") },
@@ -123,17 +123,90 @@ func TestHandlerPanicForgets(t *testing.T) {
 		}()
 		h.ServeHTTP(httptest.NewRecorder(), signedRequest(eventBody("evt_p"), testSecret, testNow))
 	}()
-	if first, _ := d.FirstSeen(context.Background(), "evt_p"); !first {
-		t.Error("the event stayed marked after the function panicked")
+	if c, _ := d.Claim(context.Background(), "evt_p", testNow, time.Minute); c.State != webhooks.ClaimAcquired {
+		t.Errorf("the event stayed claimed after the function panicked: %s", c.State)
 	}
 }
 
+// TestHandlerLease: while one delivery runs the function, another delivery
+// of the same event is answered 409 and not processed; a claim left by a
+// receiver that died is taken over once its lease lapsed on the handler's
+// clock (WithClock), and the event is processed then.
+func TestHandlerLease(t *testing.T) {
+	t.Parallel()
+	clk := &fakeClock{t: testNow}
+	d := webhooks.NewMemoryDeduper(webhooks.MemoryDeduperConfig{})
+	var mu sync.Mutex
+	var calls []string
+	entered, release := make(chan struct{}), make(chan struct{})
+	h := webhooks.Handler(testSecret, func(_ context.Context, ev webhooks.Event) error {
+		mu.Lock()
+		calls = append(calls, ev.EventID)
+		mu.Unlock()
+		if ev.EventID == "evt_slow" {
+			close(entered)
+			<-release
+		}
+		return nil
+	}, webhooks.WithClock(clk.Now), webhooks.WithDeduper(d), webhooks.WithLease(2*time.Minute))
+	send := func(id string) *httptest.ResponseRecorder {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, signedRequest(eventBody(id), testSecret, clk.Now()))
+		return rec
+	}
+
+	// Two deliveries of one event at once.
+	first := make(chan int)
+	go func() { first <- send("evt_slow").Code }()
+	<-entered
+	if rec := send("evt_slow"); rec.Code != http.StatusConflict || rec.Header().Get("Retry-After") != "120" {
+		t.Errorf("a delivery while the function runs: %d, Retry-After %q; want 409, 120", rec.Code, rec.Header().Get("Retry-After"))
+	}
+	close(release)
+	if code := <-first; code != http.StatusOK {
+		t.Errorf("first delivery: %d", code)
+	}
+	if rec := send("evt_slow"); rec.Code != http.StatusOK || strings.TrimSpace(rec.Body.String()) != "duplicate" {
+		t.Errorf("after it was done: %d %q, want 200 duplicate", rec.Code, rec.Body.String())
+	}
+
+	// A receiver died holding the claim of evt_dead.
+	if _, err := d.Claim(context.Background(), "evt_dead", clk.Now(), 2*time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(time.Minute) // the service's first retry
+	if rec := send("evt_dead"); rec.Code != http.StatusConflict || rec.Header().Get("Retry-After") != "60" {
+		t.Errorf("retry within the lease: %d, Retry-After %q; want 409, 60", rec.Code, rec.Header().Get("Retry-After"))
+	}
+	clk.Advance(5 * time.Minute) // the second retry, after the lease
+	if rec := send("evt_dead"); rec.Code != http.StatusOK {
+		t.Errorf("retry after the lease: %d, want 200", rec.Code)
+	}
+	if rec := send("evt_dead"); rec.Code != http.StatusOK || strings.TrimSpace(rec.Body.String()) != "duplicate" {
+		t.Errorf("then: %d %q, want 200 duplicate", rec.Code, rec.Body.String())
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if got := strings.Join(calls, ","); got != "evt_slow,evt_dead" {
+		t.Errorf("calls = %s, want evt_slow,evt_dead (each once)", got)
+	}
+}
+
+// failingDeduper fails every call.
 type failingDeduper struct{}
 
-func (failingDeduper) FirstSeen(context.Context, string) (bool, error) {
-	return false, errors.New("store down")
+func (failingDeduper) Claim(context.Context, string, time.Time, time.Duration) (webhooks.Claim, error) {
+	return webhooks.Claim{}, errors.New("store down")
 }
-func (failingDeduper) Forget(context.Context, string) error { return nil }
+func (failingDeduper) Done(context.Context, string, time.Time) error { return errors.New("store down") }
+func (failingDeduper) Release(context.Context, string, string) error { return nil }
+
+// doneFails acquires every claim and fails to record done.
+type doneFails struct{ failingDeduper }
+
+func (doneFails) Claim(context.Context, string, time.Time, time.Duration) (webhooks.Claim, error) {
+	return webhooks.Claim{State: webhooks.ClaimAcquired, Token: "t"}, nil
+}
 
 func TestHandlerDedupeOptions(t *testing.T) {
 	t.Parallel()
@@ -150,6 +223,9 @@ func TestHandlerDedupeOptions(t *testing.T) {
 		{"without dedupe", []webhooks.Option{webhooks.WithoutDedupe()}, []int{200, 200}, 2},
 		{"nil deduper disables", []webhooks.Option{webhooks.WithDeduper(nil)}, []int{200, 200}, 2},
 		{"store error is a 500", []webhooks.Option{webhooks.WithDeduper(failingDeduper{})}, []int{500, 500}, 0},
+		// The function succeeded: acknowledged even though done was not
+		// recorded (answering 500 would make the retry process it again).
+		{"done not recorded is still a 200", []webhooks.Option{webhooks.WithDeduper(doneFails{})}, []int{200, 200}, 2},
 	}
 	for _, tc := range tests {
 		count = 0

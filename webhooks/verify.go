@@ -116,12 +116,13 @@ type config struct {
 	maxBody   int64
 	deduper   Deduper
 	noDedupe  bool
+	lease     time.Duration
 	logger    *slog.Logger
 	observer  Observer
 }
 
 func newConfig(opts []Option) config {
-	c := config{tolerance: DefaultTolerance, now: time.Now, maxBody: DefaultMaxBodyBytes}
+	c := config{tolerance: DefaultTolerance, now: time.Now, maxBody: DefaultMaxBodyBytes, lease: DefaultLease}
 	for _, o := range opts {
 		if o != nil {
 			o.apply(&c)

@@ -130,6 +130,12 @@ func Generate(rows []Row) ([]byte, error) {
 		fmt.Fprintf(&b, "\t%s: {status: %d, typ: %q, retry: %s},\n", r.Const, r.HTTP, r.Type, retryConst[r.Retry])
 	}
 	b.WriteString("}\n\n")
+	b.WriteString("// codeOrder lists the documented codes in the order of the code table.\n")
+	b.WriteString("var codeOrder = []Code{\n")
+	for _, r := range rows {
+		fmt.Fprintf(&b, "\t%s,\n", r.Const)
+	}
+	b.WriteString("}\n\n")
 	typeOf := map[int]string{}
 	var statuses []int
 	for _, r := range rows {

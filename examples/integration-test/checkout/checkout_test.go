@@ -2,14 +2,17 @@ package checkout_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	_ "modernc.org/sqlite" // the orders' database: SQLite, a pure-Go driver
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/examples/integration-test/checkout"
@@ -18,18 +21,33 @@ import (
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/emvqr"
 	"github.com/mwallet/mwallet-go/simulator/simtest"
-	"github.com/mwallet/mwallet-go/webhooks"
+	"github.com/mwallet/mwallet-go/sqlstore"
 )
 
 const member = simulator.DefaultMemberExternalID
 
-// harness is one isolated service under test: its own simulator, client,
-// store and webhook receiver. Every test gets its own, so all run in
-// parallel.
+// harness is one isolated service under test: its own simulator, SQLite
+// database, client and webhook receiver. Every test gets its own, so all
+// run in parallel.
 type harness struct {
-	t   *testing.T
-	sim *simulator.Simulator
-	svc *checkout.Service
+	t       *testing.T
+	sim     *simulator.Simulator
+	db      *sql.DB
+	svc     *checkout.Service
+	maxWait time.Duration
+}
+
+// openDB opens the service's database: a SQLite file of the test's own,
+// with a busy timeout and WAL, as package sqlstore recommends.
+func openDB(t *testing.T) *sql.DB {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "checkout.db")
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	return db
 }
 
 // newHarness starts a simulator and wires the service to it. The end user's
@@ -39,22 +57,45 @@ type harness struct {
 func newHarness(t *testing.T, maxWait time.Duration, opts ...simulator.Option) *harness {
 	t.Helper()
 	sim := simtest.Start(t, opts...) // checks the books and closes it when t ends
+	h := &harness{t: t, sim: sim, db: openDB(t), maxWait: maxWait}
+	h.svc = h.service()
+	return h
+}
+
+// service is the service as one process starts it: its own client on the
+// shared database (a restarted process is a second call).
+func (h *harness) service() *checkout.Service {
+	h.t.Helper()
+	store, err := checkout.OpenStore(context.Background(), h.db, sqlstore.SQLite)
+	if err != nil {
+		h.t.Fatal(err)
+	}
 	var waited time.Duration
-	svc := &checkout.Service{
-		Client: sim.Client(mwallet.WithRetryBackoff(time.Millisecond, 5*time.Millisecond)),
-		Store:  checkout.NewStore(),
+	return &checkout.Service{
+		Client: h.sim.Client(mwallet.WithRetryBackoff(time.Millisecond, 5*time.Millisecond),
+			mwallet.WithPendingStore(store.SDK().Pending()), mwallet.WithTokenStore(store.SDK().Tokens())),
+		Store: store,
 		StepUp: func(_ context.Context, _ string, su *mwallet.StepUp) error {
-			return sim.StepUp.Complete(su.ChallengeID) // the end user finishes the hosted screen
+			return h.sim.StepUp.Complete(su.ChallengeID) // the end user finishes the hosted screen
 		},
 		Wait: []qrpay.WaitOption{qrpay.WithSleep(func(ctx context.Context, d time.Duration) error {
-			if waited += d; waited > maxWait {
+			if waited += d; waited > h.maxWait {
 				return context.DeadlineExceeded
 			}
-			sim.Clock.Advance(d)
+			h.sim.Clock.Advance(d)
 			return ctx.Err()
 		})},
 	}
-	return &harness{t: t, sim: sim, svc: svc}
+}
+
+// order reads an order from the service's database.
+func (h *harness) order(id string) checkout.Order {
+	h.t.Helper()
+	o, ok := h.svc.Store.Get(context.Background(), id)
+	if !ok {
+		h.t.Fatalf("order %s not found", id)
+	}
+	return o
 }
 
 // receiver serves the service's webhook handler and registers it with the
@@ -62,7 +103,7 @@ func newHarness(t *testing.T, maxWait time.Duration, opts ...simulator.Option) *
 func (h *harness) receiver(t *testing.T) {
 	t.Helper()
 	srv := httptest.NewServer(h.svc.WebhookHandler(h.sim.Credentials().WebhookSecretValue(),
-		webhooks.WithClock(h.sim.Clock.Now))) // the simulator signs with its clock
+		h.sim.Clock.Now)) // the simulator signs with its clock
 	t.Cleanup(srv.Close)
 	if _, _, err := h.sim.Webhooks.AddEndpoint(srv.URL, "qrpay.order.completed", "qrpay.order.failed", "qrpay.order.refunded"); err != nil {
 		t.Fatal(err)
@@ -168,7 +209,7 @@ func TestPayQRUpstreamFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.flush(t)
-	if got, _ := h.svc.Store.Get(o.ID); got.Status != checkout.Status(qrpay.StatusFailed) {
+	if got := h.order(o.ID); got.Status != checkout.Status(qrpay.StatusFailed) {
 		t.Fatalf("status = %s, want failed", got.Status)
 	}
 	avail, locked := h.balances(member)
@@ -255,16 +296,25 @@ func TestWebhooksMoveOrderForward(t *testing.T) {
 			return err
 		}, qrpay.StatusCompleted, 3},
 		{"refunded", func() error { return h.sim.QRPay.Refund(o.PaymentID) }, qrpay.StatusRefunded, 4},
+		// A status this service does not know, with a newer version: stored
+		// verbatim (ordered by its version), flagged, never defaulted.
+		{"unknown status kept verbatim", func() error {
+			_, err := h.sim.Events.Emit("qrpay.order.refunded", "qrpay_order", o.PaymentID[len("qrp_"):], member, "refund_reversed", 5)
+			return err
+		}, qrpay.Status("refund_reversed"), 5},
 	}
 	for _, st := range steps {
 		if err := st.drive(); err != nil {
 			t.Fatalf("%s: %v", st.name, err)
 		}
 		h.flush(t)
-		got, _ := h.svc.Store.Get(o.ID)
+		got := h.order(o.ID)
 		if got.Status != checkout.Status(st.wantStatus) || got.StatusVersion != st.wantVersion {
 			t.Errorf("%s: order = %s v%d, want %s v%d", st.name, got.Status, got.StatusVersion, st.wantStatus, st.wantVersion)
 		}
+	}
+	if got := h.order(o.ID); !got.Unknown() {
+		t.Errorf("order %+v: an unknown status is not flagged", got)
 	}
 	avail, locked := h.balances(member)
 	if !avail.Equal(startBalance) || locked.Sign() != 0 {
@@ -283,7 +333,7 @@ func TestWebhookRetriedAfterReceiverOutage(t *testing.T) {
 	}
 	// The receiver answers 503 while it is down.
 	var up atomic.Bool
-	handler := h.svc.WebhookHandler(h.sim.Credentials().WebhookSecretValue(), webhooks.WithClock(h.sim.Clock.Now))
+	handler := h.svc.WebhookHandler(h.sim.Credentials().WebhookSecretValue(), h.sim.Clock.Now)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !up.Load() {
 			http.Error(w, "down for maintenance", http.StatusServiceUnavailable)
@@ -301,14 +351,14 @@ func TestWebhookRetriedAfterReceiverOutage(t *testing.T) {
 	if res, _ := h.sim.Webhooks.Flush(context.Background()); res.Failed != 1 {
 		t.Fatalf("first attempt: %+v, want one failure", res)
 	}
-	if got, _ := h.svc.Store.Get(o.ID); !got.AwaitingOutcome() {
+	if got := h.order(o.ID); !got.AwaitingOutcome() {
 		t.Fatalf("order = %s before any delivery succeeded", got.Status)
 	}
 
 	up.Store(true)
 	h.sim.Clock.Advance(time.Minute) // the first retry is due 1 minute after the failure
 	h.flush(t)
-	if got, _ := h.svc.Store.Get(o.ID); !got.Paid() {
+	if got := h.order(o.ID); !got.Paid() {
 		t.Errorf("order = %s, want completed from the retried delivery", got.Status)
 	}
 }
@@ -363,6 +413,79 @@ func TestPayQRRejected(t *testing.T) {
 			avail, locked := h.balances(tt.member)
 			if !avail.Equal(before) || locked.Sign() != 0 {
 				t.Errorf("balances = %s available, %s locked; want %s untouched", avail, locked, before)
+			}
+		})
+	}
+}
+
+// The process dies after the order and its intent to pay were committed and
+// the payment was sent, before it read the answer: executed and the answer
+// lost (drop_after), or never executed (drop_before). The restarted process
+// finds the intent in its own database and Recover sends it again with the
+// same key: the service replays the payment that had executed, and executes
+// the other once. One order, one hold, one upstream notice either way.
+func TestCrashBetweenSendAndAnswerIsRecovered(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		kind     simulator.FaultKind
+		replayed bool
+	}{{simulator.FaultDropAfter, true}, {simulator.FaultDropBefore, false}} {
+		t.Run(string(tc.kind), func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, time.Minute)
+			stepUp := h.svc.StepUp
+			h.svc.StepUp = func(ctx context.Context, m string, su *mwallet.StepUp) error {
+				// Every attempt of the resend after step-up loses its answer:
+				// the process gives up (or dies) without knowing the outcome.
+				if err := h.sim.Faults.Inject(simulator.Fault{Method: "POST", Path: "/v1/qrpay/payments", Kind: tc.kind, Count: 10}); err != nil {
+					return err
+				}
+				return stepUp(ctx, m, su)
+			}
+			o, err := h.svc.PayQR(context.Background(), member, code("T7"))
+			var te *mwallet.TransportError
+			if !errors.As(err, &te) || o.Status != checkout.Created || o.PaymentID != "" {
+				t.Fatalf("PayQR = %+v, %v; want the order created, no payment id, a transport error", o, err)
+			}
+			if err := h.sim.Faults.Clear(); err != nil {
+				t.Fatal(err)
+			}
+
+			restarted := h.service() // a new process on the same database
+			recovered, err := restarted.Recover(context.Background())
+			if err != nil || len(recovered) != 1 {
+				t.Fatalf("Recover = %+v, %v; want the one order", recovered, err)
+			}
+			got := h.order(o.ID)
+			if got.PaymentID == "" || !got.AwaitingOutcome() || got.IdempotencyKey != o.IdempotencyKey {
+				t.Fatalf("order after Recover = %+v; want its payment, processing", got)
+			}
+			var replays, executed int
+			for _, r := range h.sim.Requests.List() {
+				if r.Path == "/v1/qrpay/payments" && r.IdempotencyKey == o.IdempotencyKey && r.Status == 201 {
+					if r.Replay {
+						replays++
+					} else {
+						executed++
+					}
+				}
+			}
+			wantReplays := 0
+			if tc.replayed {
+				wantReplays = 1
+			}
+			if replays != wantReplays || executed != 1-wantReplays {
+				t.Errorf("answered 201: %d replays, %d executions; want %d and %d", replays, executed, wantReplays, 1-wantReplays)
+			}
+			if n := h.sim.QRPay.UpstreamCalls().Notices; n != 1 {
+				t.Errorf("upstream notices = %d, want 1", n)
+			}
+			avail, locked := h.balances(member)
+			if !avail.Equal(afterPayment) || !locked.Equal(total) {
+				t.Errorf("balances = %s available, %s locked; want one hold of %s", avail, locked, total)
+			}
+			if again, err := restarted.Recover(context.Background()); err != nil || len(again) != 0 {
+				t.Errorf("a second Recover = %+v, %v; want nothing left", again, err)
 			}
 		})
 	}
