@@ -18,6 +18,9 @@ const (
 	RetryNever RetryClass = iota + 1
 	// RetrySameKey: retry with the same idempotency key (api_error,
 	// upstream_error, upstream_timeout, idempotency_in_progress, unknown codes).
+	// Error.Retry also gives it for any answer that does not settle a write
+	// an earlier attempt may have executed (Error.OutcomeUnknown): resend
+	// with the same key once the cause is fixed.
 	RetrySameKey
 	// RetryNewKey: fix the input or the funds, then retry with a new key; the
 	// same key replays the failure. Error.Retry also gives it for a replayed

@@ -38,7 +38,7 @@ func ValidIdempotencyKey(key string) bool {
 // err, or "" when the call had none. Every error a keyed write returns
 // carries it (an *Error, a *TransportError, a 2xx answer that could not be
 // decoded, and errors wrapping them); a *ParamError is input refused before
-// the call was made, with nothing sent and no key to keep.
+// anything was sent, which needs no key.
 //
 // What to do with it: when errors.Is(err, ErrOutcomeUnknown) the write may
 // have executed, whatever the last cause (a timeout, a network error,
