@@ -19,7 +19,7 @@ import (
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/remittance"
 	"github.com/mwallet/mwallet-go/simulator"
-	"github.com/mwallet/mwallet-go/simulator/emvqr"
+	"github.com/mwallet/mwallet-go/simulator/sampleqr"
 	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
@@ -56,19 +56,19 @@ var writes = map[string]writeCall{
 	"qrpay.Pay": {keyed: true, stepUp: true,
 		setup: fixedPath("/v1/qrpay/payments"),
 		call: func(ctx context.Context, cl *mwclient.Client, _ map[string]string, o ...mwallet.CallOption) error {
-			_, err := cl.QRPay.Pay(ctx, writeMember, qrpay.PayParams{CodeValue: classQR()}, o...)
+			_, err := cl.QRPay.Pay(ctx, writeMember, qrpay.PayParams{CodeValue: sampleqr.PromptPay}, o...)
 			return err
 		}},
 	"qrpay.Decode": {
 		setup: fixedPath("/v1/qrpay/decode"),
 		call: func(ctx context.Context, cl *mwclient.Client, _ map[string]string, o ...mwallet.CallOption) error {
-			_, err := cl.QRPay.Decode(ctx, writeMember, qrpay.DecodeParams{CodeValue: classQR()}, o...)
+			_, err := cl.QRPay.Decode(ctx, writeMember, qrpay.DecodeParams{CodeValue: sampleqr.PromptPay}, o...)
 			return err
 		}},
 	"qrpay.Quote": {
 		setup: fixedPath("/v1/qrpay/quotes"),
 		call: func(ctx context.Context, cl *mwclient.Client, _ map[string]string, o ...mwallet.CallOption) error {
-			_, err := cl.QRPay.Quote(ctx, writeMember, qrpay.QuoteParams{CodeValue: classQR()}, o...)
+			_, err := cl.QRPay.Quote(ctx, writeMember, qrpay.QuoteParams{CodeValue: sampleqr.PromptPay}, o...)
 			return err
 		}},
 	"cards.Apply": {keyed: true,
@@ -239,17 +239,6 @@ func payeeIn(t *testing.T, cl *mwclient.Client, country string) string {
 	}
 	t.Fatalf("no payee in %s", country)
 	return ""
-}
-
-// classQR is a PromptPay code of 250.00 THB.
-func classQR() string {
-	return emvqr.MustBuild(emvqr.Payload{
-		PointOfInitiation: "12",
-		MerchantAccounts: []emvqr.MerchantAccount{{Tag: "30", GUI: "A000000677010112",
-			Fields: []emvqr.Field{{Tag: "01", Value: "010554412345601"}, {Tag: "02", Value: "CLASS1"}}}},
-		MerchantCategoryCode: "5812", Currency: "764", Amount: "250.00", Country: "TH",
-		MerchantName: "CLASS TABLE KITCHEN", MerchantCity: "BANGKOK",
-	})
 }
 
 // writeOps returns the operations of the route table's writes (every POST

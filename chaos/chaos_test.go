@@ -47,7 +47,7 @@ import (
 	"github.com/mwallet/mwallet-go/mwclient"
 	"github.com/mwallet/mwallet-go/qrpay"
 	"github.com/mwallet/mwallet-go/simulator"
-	"github.com/mwallet/mwallet-go/simulator/emvqr"
+	"github.com/mwallet/mwallet-go/simulator/sampleqr"
 )
 
 const asset = "USDT"
@@ -304,15 +304,6 @@ func (w *world) up() error {
 	return nil
 }
 
-// qrCode is a PromptPay code of 120.00 THB.
-var qrCode = emvqr.MustBuild(emvqr.Payload{
-	PointOfInitiation: "12",
-	MerchantAccounts: []emvqr.MerchantAccount{{Tag: "30", GUI: "A000000677010112",
-		Fields: []emvqr.Field{{Tag: "01", Value: "010554412345601"}, {Tag: "02", Value: "CHAOS1"}}}},
-	MerchantCategoryCode: "5812", Currency: "764", Amount: "120.00", Country: "TH",
-	MerchantName: "CHAOS KITCHEN", MerchantCity: "BANGKOK",
-})
-
 // call makes one call of o through the proxy, with o's key, and records
 // what came back; it reports whether o is settled.
 func (w *world) call(o *op) bool {
@@ -341,7 +332,7 @@ func (w *world) call(o *op) bool {
 		}
 	case opQR:
 		var p *qrpay.Order
-		p, err = w.client.QRPay.Pay(ctx, o.member, qrpay.PayParams{CodeValue: qrCode}, opts...)
+		p, err = w.client.QRPay.Pay(ctx, o.member, qrpay.PayParams{CodeValue: sampleqr.PromptPay}, opts...)
 		if err == nil {
 			id, replayed, total = p.ID, p.Response.Replayed, p.CustomerTotal
 		}
