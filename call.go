@@ -197,6 +197,9 @@ type attempt struct {
 	uncertain    bool
 	uncertainAt  int
 	uncertainWhy string
+	// ctxBeforeSend: prepareErr is the context, ended before an attempt of
+	// a keyed write was sent.
+	ctxBeforeSend bool
 
 	// Outcome of the latest attempt.
 	status  int
@@ -212,6 +215,15 @@ type attempt struct {
 
 // prepare sets the per-attempt headers: token, timestamp, nonce, signature.
 func (a *attempt) prepare(req *http.Request) error {
+	if a.spec.keyedWrite() {
+		// A keyed write whose context has ended is not sent: its error
+		// then says so, where a send would only fail with the context's
+		// error and leave the outcome looking unknown.
+		if err := a.ctx.Err(); err != nil {
+			a.prepareErr, a.ctxBeforeSend = err, true
+			return err
+		}
+	}
 	h := req.Header
 	if !a.spec.exchange {
 		// The call's context, not the request's, which may carry the

@@ -87,6 +87,8 @@ func (a *attempt) conclude(ctx context.Context, end error) error {
 	switch {
 	case onAnswer:
 		cause = a.marked(a.apiErr, true)
+	case a.ctxBeforeSend:
+		cause = fmt.Errorf("the context ended before attempt %d was sent: %w", a.attempts+1, a.prepareErr)
 	case a.prepareErr != nil:
 		tok := fmt.Errorf("access token for attempt %d: %w", a.attempts+1, a.marked(a.prepareErr, unknown))
 		if a.apiErr != nil && ctx.Err() == nil {

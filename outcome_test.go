@@ -34,8 +34,11 @@ func TestKeyedWriteErrorPaths(t *testing.T) {
 		handler func(w http.ResponseWriter, r *http.Request, n int)
 		token   func(w http.ResponseWriter, r *http.Request, n int64)
 		resume  bool
+		cancel  bool // the context has ended before the call
 		want    want
 	}{
+		{name: "context ended before the call", cancel: true,
+			want: want{Kind: "not sent", Advice: "-"}},
 		{name: "pending store refuses the record", store: failingPending{NewMemoryPendingStore()},
 			want: want{Kind: "not sent", Advice: "-"}},
 		{name: "2xx that does not decode",
@@ -108,6 +111,14 @@ func TestKeyedWriteErrorPaths(t *testing.T) {
 			}
 			c := f.client(WithPendingStore(store))
 			ctx := context.Background()
+			callCtx, cancel := context.WithCancel(ctx)
+			if tt.cancel {
+				if _, err := c.Do(ctx, readReq(), nil); err != nil { // the access token, cached
+					t.Fatal(err)
+				}
+				cancel()
+			}
+			defer cancel()
 			key := NewIdempotencyKey()
 			var out struct {
 				ID string `json:"id"`
@@ -120,9 +131,9 @@ func TestKeyedWriteErrorPaths(t *testing.T) {
 				if err := store.Put(ctx, p); err != nil {
 					t.Fatal(err)
 				}
-				_, err = c.Resume(ctx, p, &out)
+				_, err = c.Resume(callCtx, p, &out)
 			} else {
-				_, err = c.Do(ctx, postReq(), &out, WithIdempotencyKey(key))
+				_, err = c.Do(callCtx, postReq(), &out, WithIdempotencyKey(key))
 			}
 			if err == nil {
 				t.Fatal("the call succeeded")
@@ -152,6 +163,13 @@ func TestKeyedWriteErrorPaths(t *testing.T) {
 			}
 			if te != nil && (te.IdempotencyKey != key || !strings.Contains(te.Error(), key)) {
 				t.Errorf("*TransportError %v does not carry the key", te)
+			}
+			if te != nil && te.NotSent && te.Attempts == 0 {
+				for _, r := range f.recorded() {
+					if r.Method == http.MethodPost {
+						t.Errorf("not sent, but the service got %s %s", r.Method, r.URI)
+					}
+				}
 			}
 			list, _ := store.List(ctx)
 			for _, p := range list {
