@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -192,8 +191,15 @@ type attempt struct {
 	decision        retryDecision
 	prepareErr      error
 	// uncertain is set once an attempt may have executed without a final
-	// answer (network error, 5xx, idempotency_in_progress).
-	uncertain bool
+	// answer (network error, cut answer, 5xx, idempotency_in_progress), or
+	// from the start for Client.Resume; uncertainAt is that attempt (0 for
+	// Resume) and uncertainWhy says why (see outcome.go).
+	uncertain    bool
+	uncertainAt  int
+	uncertainWhy string
+	// ctxBeforeSend: prepareErr is the context, ended before an attempt of
+	// a keyed write was sent.
+	ctxBeforeSend bool
 
 	// Outcome of the latest attempt.
 	status  int
@@ -209,6 +215,15 @@ type attempt struct {
 
 // prepare sets the per-attempt headers: token, timestamp, nonce, signature.
 func (a *attempt) prepare(req *http.Request) error {
+	if a.spec.keyedWrite() {
+		// A keyed write whose context has ended is not sent: its error
+		// then says so, where a send would only fail with the context's
+		// error and leave the outcome looking unknown.
+		if err := a.ctx.Err(); err != nil {
+			a.prepareErr, a.ctxBeforeSend = err, true
+			return err
+		}
+	}
 	h := req.Header
 	if !a.spec.exchange {
 		// The call's context, not the request's, which may carry the
@@ -258,6 +273,9 @@ func (c *Client) send(ctx context.Context, sp *callSpec, out any, o callOptions,
 		rawBody = []byte{}
 	}
 	a := &attempt{c: c, ctx: ctx, spec: sp, maxAttempts: c.cfg.maxAttempts, obs: oc}
+	if sp.resumed {
+		a.markUncertain("it was recorded as pending")
+	}
 	reqCtx := ctx
 	if !sp.signed() && c.logger().Enabled(ctx, slog.LevelDebug) {
 		// net/http may send a request without a body again by itself (see
@@ -315,11 +333,14 @@ func (c *Client) send(ctx context.Context, sp *callSpec, out any, o callOptions,
 		h.Set("X-Step-Up", sp.stepUp)
 	}
 	if err := a.prepare(req.Request); err != nil {
+		if sp.keyedWrite() {
+			return nil, a.conclude(ctx, nil)
+		}
 		return nil, err
 	}
 	if sp.pending != nil {
 		if err := c.recordPending(ctx, sp); err != nil {
-			return nil, err
+			return nil, a.conclude(ctx, err)
 		}
 	}
 	hc := c.http
@@ -359,18 +380,25 @@ func (c *Client) send(ctx context.Context, sp *callSpec, out any, o callOptions,
 func (a *attempt) outcome(ctx context.Context, err error, out any) (*Response, error) {
 	sp := a.spec
 	meta := a.response()
-	if err != nil || a.netErr != nil || a.readErr != nil {
+	if err != nil || a.netErr != nil || a.readErr != nil || a.apiErr != nil {
+		if sp.keyedWrite() {
+			return meta, a.conclude(ctx, err)
+		}
+		if a.apiErr != nil && err == nil {
+			return meta, a.apiErr
+		}
 		return meta, a.failure(ctx, err)
-	}
-	if a.apiErr != nil {
-		return meta, a.apiErr
 	}
 	if a.status < 200 || a.status > 299 {
 		return meta, decodeError(a.status, a.header, a.body, a.c.Now())
 	}
 	if out != nil && len(a.body) > 0 {
 		if err := json.Unmarshal(a.body, out); err != nil {
-			return meta, fmt.Errorf("mwallet: %s %s: decode the %d response (request_id %s): %w", sp.method, sp.path, a.status, meta.RequestID, err)
+			err = fmt.Errorf("mwallet: %s %s: decode the %d response (request_id %s): %w", sp.method, sp.path, a.status, meta.RequestID, err)
+			if sp.keyedWrite() {
+				return meta, &keyedError{key: sp.idemKey, err: err}
+			}
+			return meta, err
 		}
 	}
 	return meta, nil
@@ -401,26 +429,13 @@ func (a *attempt) failure(ctx context.Context, err error) error {
 		}
 		return a.prepareErr
 	}
-	cause := err
-	switch {
-	case a.netErr != nil:
-		cause = a.netErr
-	case a.readErr != nil:
-		cause = a.readErr
-	}
 	if ctx.Err() != nil && a.apiErr != nil {
 		// The context ended while waiting to retry: report both.
-		return fmt.Errorf("mwallet: %s %s: stopped waiting to retry: %w; last answer: %w", a.spec.method, a.spec.path, ctx.Err(), a.apiErr)
-	}
-	if cause == nil {
-		cause = errors.New("no answer")
-	}
-	if ctx.Err() != nil && !errors.Is(cause, ctx.Err()) {
-		cause = fmt.Errorf("%w (%w)", ctx.Err(), cause)
+		return fmt.Errorf("mwallet: %s %s: %w", a.spec.method, a.spec.path, a.noAnswer(ctx, err))
 	}
 	return &TransportError{
 		Method: a.spec.method, Path: a.spec.path, Attempts: a.attempts,
-		IdempotencyKey: a.spec.idemKey, NotSent: a.attempts > 0 && classifyNetErr(a.netErr) == netNotSent,
-		Err: cause,
+		IdempotencyKey: a.spec.idemKey, NotSent: a.attempts > 0 && !a.uncertain,
+		Err: a.noAnswer(ctx, err),
 	}
 }

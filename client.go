@@ -14,9 +14,11 @@
 //		Asset: "USDT", Amount: money.MustParse("25", 6), Reference: "bank-transfer-42"})
 //	var apiErr *mwallet.Error
 //	switch {
-//	case errors.As(err, &apiErr): // the service answered: branch on apiErr.Code
+//	case errors.Is(err, mwallet.ErrOutcomeUnknown): // it may have run: resend with the same key, mwallet.IdempotencyKeyOf(err)
+//		return err
+//	case errors.As(err, &apiErr): // the service answered and nothing ran: branch on apiErr.Code
 //		return fmt.Errorf("deposit refused: %s (request %s)", apiErr.Code, apiErr.RequestID)
-//	case err != nil: // no answer: resend with the same key, mwallet.IdempotencyKeyOf(err)
+//	case err != nil: // nothing ran (no token, no connection, bad input): safe to send again
 //		return err
 //	}
 //	fmt.Println(dep.ID, dep.Status)
@@ -96,8 +98,9 @@
 //     status, message, request id and the code's extra fields); a body that
 //     is not an error envelope (a proxy's HTML page, an empty body) still
 //     gives a sane *Error. Input the SDK rejects before sending is a
-//     *ParamError. A call that got no answer is a *TransportError that wraps
-//     the cause (errors.Is(err, context.DeadlineExceeded) works).
+//     *ParamError. A call that got no answer, or a keyed write whose outcome
+//     is unknown, is a *TransportError that wraps the cause
+//     (errors.Is(err, context.DeadlineExceeded) works).
 //   - Logging: with WithLogger, every attempt is logged at debug level
 //     (method, path, status, code, attempt, request id, idempotency key).
 //     Tokens, keys, signatures and bodies are never logged; Secret and
@@ -111,12 +114,21 @@
 //
 // # Retrying a call yourself
 //
-// After a timeout, a network error or an upstream_timeout the outcome is
-// unknown: resend the same parameters with the same key, which the error
-// carries (IdempotencyKeyOf). After a definite business failure the same key
+// Once an attempt of a keyed write may have reached the service without a
+// final answer (a timeout, a network error, a 5xx such as upstream_timeout),
+// only a 2xx or a replayed answer settles it: whatever ends the call after
+// that (a refused or hanging token renewal, a disabled Key, rate_limited,
+// step_up_required, the context, the attempts running out), the error is a
+// *TransportError for which errors.Is(err, ErrOutcomeUnknown) holds, the
+// later cause wrapped in it. Resend the same parameters with the same key,
+// which every error of a keyed write carries (IdempotencyKeyOf). When
+// nothing of the call can have run the error says so (TransportError.NotSent,
+// or the service's *Error). After a definite business failure the same key
 // replays that failure; correct the cause and send with a new key (the
 // default when no key is given). Error.Retry says which: a replayed failure
-// (Error.Replayed) is always new-key, also a 500 api_error.
+// (Error.Replayed) is always new-key, also a 500 api_error, and an answer
+// inside an unknown outcome (Error.OutcomeUnknown) is always same-key (or
+// after-step-up).
 //
 // # Running many instances
 //

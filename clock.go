@@ -78,9 +78,12 @@ func WithClockOffset(d time.Duration) Option {
 // and its own from the Date header of every answer, against the midpoint of
 // the attempt (half-way between sending and receiving, so network time is
 // not taken for skew); answers that carry an Age header (a cached Date) are
-// ignored. A difference under SkewResolution counts as none. Every later
-// measurement replaces the offset, so a clock that was fixed brings it back
-// to zero. The offset is added to the client's clock for x-timestamp, for
+// ignored. A difference under SkewResolution counts as none. A later
+// measurement replaces the offset when it differs from it by SkewResolution
+// or more, so a clock that was fixed brings it back to zero, and an offset
+// that flickers around the Date header's one-second resolution (1 s and 2 s
+// in turn) is taken, logged and reported to the Observer once, not on
+// every answer. The offset is added to the client's clock for x-timestamp, for
 // token expiry and for the Retry-After dates; a write refused with
 // timestamp_out_of_range whose answer changed the offset is sent once more
 // at once, with the corrected time, a new nonce and the same idempotency
@@ -96,7 +99,9 @@ func WithSkewCorrection(on bool) Option {
 
 // SkewResolution is the smallest clock difference the client corrects: the
 // Date header counts whole seconds, so a smaller measured difference is
-// within the measurement's error and counts as zero.
+// within the measurement's error and counts as zero. It is also the
+// smallest change of the measured difference that replaces the offset in
+// force.
 const SkewResolution = 2 * time.Second
 
 // skewState is the measured offset of the service's clock from the client's.
@@ -140,6 +145,12 @@ func (s *skewState) measure(h http.Header, sent, recv time.Time) bool {
 	mid := sent.Add(recv.Sub(sent) / 2)
 	// Date counts whole seconds: the offset is kept in whole seconds.
 	d := date.Sub(mid).Round(time.Second)
+	// Hysteresis: a measurement within the resolution of the offset in
+	// force is the same offset read through a whole-second Date (a clock
+	// 1.5 s off reads 1 s and 2 s in turn), so it changes nothing.
+	if diff := d - s.get(); diff > -SkewResolution && diff < SkewResolution {
+		return false
+	}
 	if d > -SkewResolution && d < SkewResolution {
 		d = 0
 	}

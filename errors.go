@@ -18,6 +18,9 @@ const (
 	RetryNever RetryClass = iota + 1
 	// RetrySameKey: retry with the same idempotency key (api_error,
 	// upstream_error, upstream_timeout, idempotency_in_progress, unknown codes).
+	// Error.Retry also gives it for any answer that does not settle a write
+	// an earlier attempt may have executed (Error.OutcomeUnknown): resend
+	// with the same key once the cause is fixed.
 	RetrySameKey
 	// RetryNewKey: fix the input or the funds, then retry with a new key; the
 	// same key replays the failure. Error.Retry also gives it for a replayed
@@ -98,11 +101,25 @@ type Error struct {
 	LockedUntil time.Time `json:"locked_until,omitzero"`
 
 	// IdempotencyKey is the key the failed call carried, so the caller can
-	// decide between resending with it and starting over with a new one.
+	// decide between resending with it and starting over with a new one. It
+	// is set on every *Error a keyed write returns, the answer of the token
+	// exchange that came before or between its attempts included.
 	IdempotencyKey string `json:"-"`
 	// Replayed is true when this failure is the stored result of an earlier
 	// identical request (X-Idempotent-Replay: true).
 	Replayed bool `json:"-"`
+	// OutcomeUnknown is true when this answer does not settle a keyed write
+	// that an earlier attempt of the same call may have executed (that
+	// attempt got no answer, a cut one, a 5xx or idempotency_in_progress):
+	// a refusal of a later attempt or of the token renewal between them,
+	// given before the service looked up the key (invalid_token,
+	// invalid_credentials, rate_limited, step_up_required, a disabled Key,
+	// ...), or a fresh answer that is not a replay. The write may have run.
+	// The call's error is then a *TransportError (ErrOutcomeUnknown) that
+	// wraps this *Error, and Retry says RetrySameKey (RetryAfterStepUp for
+	// step_up_required): resend with IdempotencyKey once the cause is
+	// fixed, never with a new key.
+	OutcomeUnknown bool `json:"-"`
 }
 
 // Error formats the code, status, message and request id.
@@ -135,14 +152,26 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// Retry returns the retry rule of the error: its code's (Code.Retry), except
-// for a replayed failure (Replayed, X-Idempotent-Replay: true) whose code
-// says same-key, such as a 500 api_error that stands for insufficient
-// balance: the same key can only replay that stored answer again, so the
-// rule is RetryNewKey: fix the cause, then send with a new key.
+// Retry returns the retry rule of the error: its code's (Code.Retry), with
+// two exceptions.
+//
+//   - A replayed failure (Replayed, X-Idempotent-Replay: true) whose code
+//     says same-key, such as a 500 api_error that stands for insufficient
+//     balance: the same key can only replay that stored answer again, so
+//     the rule is RetryNewKey: fix the cause, then send with a new key.
+//   - An answer that does not settle a write an earlier attempt may have
+//     executed (OutcomeUnknown): RetrySameKey whatever the code (an
+//     invalid_credentials, rate_limited or merchant_disabled included), or
+//     RetryAfterStepUp for step_up_required, which resends the same key
+//     too: a new key could execute the write twice.
 func (e *Error) Retry() RetryClass {
 	c := e.Code.Retry()
-	if e.Replayed && c == RetrySameKey {
+	switch {
+	case e.OutcomeUnknown && c == RetryAfterStepUp:
+		return c
+	case e.OutcomeUnknown:
+		return RetrySameKey
+	case e.Replayed && c == RetrySameKey:
 		return RetryNewKey
 	}
 	return c
@@ -198,33 +227,59 @@ func CodeOf(err error) Code {
 	return ""
 }
 
-// TransportError reports a call that ended without an answer from the
-// service after its last attempt: connection refused or reset, a timeout, a
-// truncated or oversized response, or the context ending. It wraps the
-// cause, so errors.Is(err, context.DeadlineExceeded) works.
+// TransportError reports a call that ended without an answer that settles
+// it: no answer after its last attempt (connection refused or reset, a
+// timeout, a truncated or oversized response, the context ending), the
+// access token it needed could not be had, or, for a keyed write an
+// earlier attempt of which may have executed, later answers that do not
+// settle it. It wraps the cause, so errors.Is(err, context.DeadlineExceeded)
+// works and errors.As finds an *Error among the causes (marked
+// OutcomeUnknown when NotSent is false).
 //
-// The outcome of a write is unknown unless NotSent is true: resend it with
-// the same IdempotencyKey (WithIdempotencyKey) to learn it without doing it
-// twice.
+// The outcome of a write is unknown unless NotSent is true
+// (errors.Is(err, ErrOutcomeUnknown)): resend it with the same
+// IdempotencyKey (WithIdempotencyKey) to learn it without doing it twice,
+// never with a new key. For a keyed write this holds whatever ended the
+// call after the attempt that may have executed: a refused or hanging
+// token renewal, a disabled Key (invalid_credentials), rate_limited,
+// step_up_required, the context, the attempts running out; the cause is
+// in Err. With NotSent true nothing of the call can have run: resending
+// with the same key, or a new one, executes it once.
 type TransportError struct {
 	// Method and Path identify the call (the path without its query).
 	Method, Path string
-	// Attempts is the number of HTTP attempts made.
+	// Attempts is the number of HTTP attempts made; 0 when none left the
+	// client (the access token could not be had, the pending store refused
+	// the record).
 	Attempts int
 	// IdempotencyKey is the key the call carried ("" when none).
 	IdempotencyKey string
-	// NotSent is true when the last attempt was surely not processed: the
-	// connection could not be made, or an HTTP/2 server refused the stream
-	// (REFUSED_STREAM) or sent GOAWAY below its stream id.
+	// NotSent is true when no attempt of the call can have been processed:
+	// none left the client, or each one that did was surely not processed
+	// (its connection could not be made, an HTTP/2 server refused the
+	// stream with REFUSED_STREAM or sent GOAWAY below its stream id, or it
+	// was answered a refusal). One attempt that may have reached the
+	// service makes it false, whatever the later ones met.
 	NotSent bool
-	// Err is the cause.
+	// Err is the cause: what ended the call.
 	Err error
 }
 
 // Error describes the failure; it names the idempotency key so a log line is
 // enough to resend.
 func (e *TransportError) Error() string {
-	s := "mwallet: " + e.Method + " " + e.Path + ": no answer after " + strconv.Itoa(e.Attempts) + " attempt(s)"
+	s := "mwallet: " + e.Method + " " + e.Path + ": "
+	switch {
+	case e.Attempts == 0 && e.NotSent:
+		s += "not sent"
+	case e.IdempotencyKey != "" && !e.NotSent:
+		s += "outcome unknown after " + strconv.Itoa(e.Attempts) + " attempt(s)"
+	default:
+		s += "no answer after " + strconv.Itoa(e.Attempts) + " attempt(s)"
+		if e.NotSent {
+			s += ", none processed"
+		}
+	}
 	if e.IdempotencyKey != "" {
 		s += " (idempotency key " + e.IdempotencyKey + ")"
 	}
@@ -236,3 +291,7 @@ func (e *TransportError) Error() string {
 
 // Unwrap returns the cause.
 func (e *TransportError) Unwrap() error { return e.Err }
+
+// Is makes errors.Is(err, ErrOutcomeUnknown) match a TransportError with
+// NotSent false.
+func (e *TransportError) Is(target error) bool { return target == ErrOutcomeUnknown && !e.NotSent }

@@ -34,19 +34,30 @@ func ValidIdempotencyKey(key string) bool {
 	return true
 }
 
-// IdempotencyKeyOf returns the idempotency key carried by the call that
-// failed with err (an *Error or a *TransportError), or "" when the call had
-// none. Resend with WithIdempotencyKey(key) after a timeout, a network error,
-// upstream_timeout or step-up; after a definite business failure use a new
-// key instead (the same key replays the failure).
+// IdempotencyKeyOf returns the idempotency key of the call that failed with
+// err, or "" when the call had none. Every error a keyed write returns
+// carries it (an *Error, a *TransportError, a 2xx answer that could not be
+// decoded, and errors wrapping them); a *ParamError is input refused before
+// anything was sent, which needs no key.
+//
+// What to do with it: when errors.Is(err, ErrOutcomeUnknown) the write may
+// have executed, whatever the last cause (a timeout, a network error,
+// upstream_timeout, a refused token renewal, a disabled Key, rate_limited,
+// step-up): resend with WithIdempotencyKey(key) until an answer settles
+// it. After a definite failure (an *Error whose Retry is RetryNewKey) fix
+// the cause and send with a new key (the same key replays the failure).
 func IdempotencyKeyOf(err error) string {
+	var t *TransportError
+	if errors.As(err, &t) && t.IdempotencyKey != "" {
+		return t.IdempotencyKey
+	}
 	var e *Error
 	if errors.As(err, &e) && e.IdempotencyKey != "" {
 		return e.IdempotencyKey
 	}
-	var t *TransportError
-	if errors.As(err, &t) {
-		return t.IdempotencyKey
+	var k *keyedError
+	if errors.As(err, &k) {
+		return k.key
 	}
 	return ""
 }

@@ -120,9 +120,11 @@ func (p PendingRequest) LogValue() slog.Value {
 // signature_required, timestamp_out_of_range, nonce_reused, rate_limited and
 // every 5xx. The other refusals answered before the idempotency check
 // (insufficient_scope, ip_not_allowed, merchant_disabled, member_not_found,
-// environment_mismatch, ...) delete the record after a first answer, but keep
-// it when an earlier attempt of the call may have executed, and in
-// Client.Resume, since they say nothing about that attempt.
+// environment_mismatch, ...) delete the record after a first answer. After
+// an attempt of the call that may have executed, and in Client.Resume,
+// every answer but a 2xx or a replay keeps it: it says nothing about that
+// attempt, and the call's error says the outcome is unknown
+// (ErrOutcomeUnknown).
 //
 // A kept record means the request may still execute: Client.Resume resends
 // it with its key, and the service executes it at most once. To give up on

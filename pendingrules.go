@@ -64,11 +64,10 @@ func pendingRule(code Code, status int, replayed, earlierMayHaveRun bool) (keep 
 		return false, "replayed: the outcome stored under the key, a definite failure"
 	case status >= 500 || !code.Known():
 		return true, "outcome unknown: it may have executed; resend with the same key"
+	case earlierMayHaveRun && !settles(status, replayed):
+		return true, "after an attempt that may have executed only a 2xx or a replay settles the call (the outcome is unknown, ErrOutcomeUnknown): resend with the same key"
 	}
 	if r, ok := beforeKeyCodes[code]; ok {
-		if !r.keep && earlierMayHaveRun {
-			return true, "answered before the idempotency check: says nothing about the earlier attempt, which may have executed"
-		}
 		return r.keep, r.why
 	}
 	if why, ok := afterKeyWhy[code]; ok {

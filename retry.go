@@ -235,15 +235,7 @@ func classifyHTTP2(err error) (netClass, bool) {
 		}
 		return netMaybeSent, true
 	}
-	inner := err
-	for {
-		next := errors.Unwrap(inner)
-		if next == nil {
-			break
-		}
-		inner = next
-	}
-	msg := inner.Error()
+	msg := innermost(err).Error()
 	if !strings.HasPrefix(msg, "http2: ") && !strings.HasPrefix(msg, "connection error: ") {
 		return 0, false
 	}
@@ -256,6 +248,17 @@ func classifyHTTP2(err error) (netClass, bool) {
 		}
 	}
 	return netMaybeSent, true
+}
+
+// innermost returns the end of err's chain of single wrappers.
+func innermost(err error) error {
+	for {
+		next := errors.Unwrap(err)
+		if next == nil {
+			return err
+		}
+		err = next
+	}
 }
 
 // retryDecision is the outcome of checkRetry, recorded for the backoff hook.
@@ -276,7 +279,7 @@ func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error
 	if err != nil {
 		a.netErr = err
 		if classifyNetErr(err) != netNotSent {
-			a.uncertain = true
+			a.markUncertain("no answer: " + innermost(err).Error())
 		}
 		a.log(ctx)
 		if ctx.Err() != nil {
@@ -295,7 +298,7 @@ func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error
 	a.body = body
 	if rerr != nil {
 		a.readErr = rerr
-		a.uncertain = true
+		a.markUncertain("the answer was cut: " + innermost(rerr).Error())
 		a.log(ctx)
 		if ctx.Err() != nil || errors.Is(rerr, errBodyTooLarge) || !a.spec.safeToResend() || classifyNetErr(rerr) == netFatal {
 			return false, nil
@@ -315,7 +318,7 @@ func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error
 	e.IdempotencyKey = a.spec.idemKey
 	a.apiErr = e
 	if !e.Replayed && (resp.StatusCode >= 500 || e.Code == CodeIdempotencyInProgress) {
-		a.uncertain = true
+		a.markUncertain("answered " + string(e.Code) + " (HTTP " + strconv.Itoa(resp.StatusCode) + ")")
 	}
 	a.log(ctx)
 	if ctx.Err() != nil {

@@ -334,6 +334,46 @@ func Example_errors() {
 	// api_error - fix the cause, then send with a new key; replayed: true
 }
 
+func Example_outcomeUnknown() {
+	sim := simulator.MustNew()
+	defer sim.Close()
+	// The client waits 0.5 to 1 s before it resends (on the simulator's clock).
+	client := sim.Client(mwallet.WithRetryBackoff(time.Second, 2*time.Second))
+	ctx := context.Background()
+	clientID := sim.Credentials().ClientID
+	p := deposits.CreateParams{Asset: "USDT", Amount: money.MustParse("10", 6), Reference: "payout-8"}
+
+	// The deposit runs and its answer is lost. The Key's rotation overlap
+	// closes before the client resends: the resend gets invalid_token, the
+	// token renewal invalid_credentials. The deposit ran: the outcome stays
+	// unknown, and the error keeps the key.
+	closes := sim.Clock.Now().Add(100 * time.Millisecond)
+	_ = sim.Keys.Set(clientID, simulator.KeySettings{ValidUntil: &closes})
+	_ = sim.Faults.Inject(simulator.Fault{Method: "POST", Path: "/v1/deposits", Kind: simulator.FaultDropAfter})
+	_, err := client.Deposits.Create(ctx, "member-1", p)
+	key := mwallet.IdempotencyKeyOf(err)
+	var apiErr *mwallet.Error
+	if errors.As(err, &apiErr) {
+		fmt.Println("outcome unknown:", errors.Is(err, mwallet.ErrOutcomeUnknown), "- cause:", apiErr.Code, "- advice:", apiErr.Retry())
+	}
+
+	// Once the credentials work again (here the Key's end is lifted), resend
+	// with the same key: the stored answer comes back, credited once.
+	_ = sim.Keys.Set(clientID, simulator.KeySettings{ValidUntil: &time.Time{}})
+	dep, err := client.Deposits.Create(ctx, "member-1", p, mwallet.WithIdempotencyKey(key))
+	if err != nil {
+		log.Fatal(err)
+	}
+	available, _, err := sim.Members.Balance("member-1", "USDT")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("replayed:", dep.Response.Replayed, "- credited once:", available)
+	// Output:
+	// outcome unknown: true - cause: invalid_credentials - advice: same-key
+	// replayed: true - credited once: 1010.000000
+}
+
 func TestQRPayment(t *testing.T) {
 	t.Parallel()
 	sim, client := simtest.New(t)
