@@ -2,6 +2,7 @@
 // repository root:
 //
 //	go run ./internal/tools/release snapshot         # the release files from the working tree, into dist/release
+//	go run ./internal/tools/release files            # the same from GoReleaser's last run (dist/), for publishing
 //	go run ./internal/tools/release prepare v0.1.0   # the edits a release needs, to commit (nested go.mod, CHANGELOG heading)
 //	go run ./internal/tools/release tag v0.1.0       # make the release: RELEASES names the commit, every module is tagged
 //	go run ./internal/tools/release notes v0.1.0     # the release's CHANGELOG section, for the release page
@@ -12,7 +13,9 @@
 // .goreleaser.yaml, the one place that says them), then the container
 // image from the two Linux binaries (internal/tools/image, an OCI image
 // layout and its tar file, without a Docker daemon), which it inspects. It
-// prints each file with its size and checksum. GoReleaser is installed
+// prints each file with its size and checksum. files does the second half
+// (collect, image, inspect) after a GoReleaser run of one's own, such as
+// the publishing `goreleaser release`. GoReleaser is installed
 // through the module proxy (go install) at the version pinned below, once,
 // into the user cache directory.
 //
@@ -68,6 +71,7 @@ func main() {
 
 const usage = `usage: go run ./internal/tools/release COMMAND
   snapshot [-out DIR]   the release files from the working tree (default dist/release)
+  files [-out DIR]      the release files and the image from GoReleaser's last run (dist/)
   prepare VERSION       edit the nested go.mod files and CHANGELOG.md for VERSION
   tag [-n] VERSION      record HEAD as VERSION in RELEASES and tag every module
   notes VERSION         print VERSION's section of CHANGELOG.md
@@ -80,7 +84,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fs := flag.NewFlagSet("release "+args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	out := fs.String("out", filepath.Join("dist", "release"), "snapshot: the directory the release files are written to")
+	out := fs.String("out", filepath.Join("dist", "release"), "snapshot, files: the directory the release files are written to")
 	dry := fs.Bool("n", false, "tag: print what would be done, and do nothing")
 	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -90,7 +94,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	var version string
 	switch args[0] {
-	case "snapshot":
+	case "snapshot", "files":
 		if fs.NArg() != 0 {
 			fmt.Fprint(stderr, usage)
 			return 2
@@ -111,6 +115,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		switch args[0] {
 		case "snapshot":
 			err = r.snapshot(ctx, *out)
+		case "files":
+			err = r.files(ctx, *out)
 		case "prepare":
 			err = r.prepare(ctx, version)
 		case "tag":
@@ -330,6 +336,15 @@ func (r releaser) snapshot(ctx context.Context, out string) error {
 		return err
 	}
 	fmt.Fprintf(r.stdout, "   built in %.1fs\n", time.Since(start).Seconds())
+	return r.files(ctx, out)
+}
+
+// files collects the release files of GoReleaser's last run into out,
+// checks SHA256SUMS, and builds and inspects the image.
+func (r releaser) files(ctx context.Context, out string) error {
+	if !filepath.IsAbs(out) {
+		out = filepath.Join(r.root, out)
+	}
 	files, version, err := collect(filepath.Join(r.root, "dist"), out)
 	if err != nil {
 		return err
