@@ -9,8 +9,8 @@
 //
 // (go run ./internal/tools/release snapshot runs both.) build writes an
 // OCI image layout (a directory, pushed with `crane push --index DIR REF`)
-// and the same layout as one tar file, DIR.tar (`podman load -i`, or
-// `docker load -i` with Docker 25 or later). The image is an index of
+// and the same layout as one tar file, DIR.tar (`podman load -i`; Docker
+// loads an OCI layout with its containerd image store). The image is an index of
 // linux/amd64 and linux/arm64, each one layer on an empty base:
 //
 //	/mwallet-sim   the release binary, mode 0755
