@@ -23,9 +23,10 @@
 // CHANGELOG.md's [Unreleased] section that starts with "Breaking" names the
 // changed identifier in full, qualified by its package's name as callers
 // write it: `mwallet.Error.RetryAfter`, `simulator.Simulator.Balance`
-// (or `(*simulator.Simulator).Balance`), `mwotel.Observer`; a removed
-// package or module by its import path. It exits 1 when one does not, 2
-// for a wrong flag.
+// (or `(*simulator.Simulator).Balance`), `mwotel.Observer`; a field or
+// method also by its type in full and its own name in the same item; a
+// removed package or module by its import path. It exits 1 when one does
+// not, 2 for a wrong flag.
 package main
 
 import (
@@ -273,6 +274,7 @@ type finding struct {
 	Alt        []string // other accepted spellings
 	Message    string   // apidiff's message, with Ident in place of its object
 	Compatible bool
+	Member     bool // Ident is a field or method of a type: pkg.T.M
 }
 
 var (
@@ -334,6 +336,7 @@ func classify(rootPath, modPath string, c change, pkgs map[string]string) (findi
 	local = typeArgsRE.ReplaceAllString(receiverRE.ReplaceAllString(local, "$1"), "")
 	f.Ident = name + "." + local
 	f.Alt = []string{pkg + "." + local}
+	f.Member = strings.Contains(local, ".")
 	f.Message = f.Ident
 	if part != "" {
 		f.Message += ", " + part
@@ -343,12 +346,19 @@ func classify(rootPath, modPath string, c change, pkgs map[string]string) (findi
 }
 
 // namedAt returns the line of the first Breaking item that names the
-// finding, or 0.
+// finding, or 0. A member of a type (pkg.T.M) may also be named by its type
+// in full and its name (changelog.NamesMember).
 func namedAt(f finding, breaking []changelog.Item) int {
 	for _, it := range breaking {
 		for _, n := range append([]string{f.Ident}, f.Alt...) {
 			if changelog.Names(it.Text, n) {
 				return it.Line
+			}
+			if f.Member {
+				i := strings.LastIndex(n, ".")
+				if changelog.NamesMember(it.Text, n[:i], n[i+1:]) {
+					return it.Line
+				}
 			}
 		}
 	}

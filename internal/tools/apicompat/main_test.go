@@ -67,21 +67,21 @@ func TestClassify(t *testing.T) {
 		skip     bool
 	}{
 		{root, "Error.RetryAfter: changed from int to time.Duration",
-			finding{Ident: "mwallet.Error.RetryAfter", Alt: []string{root + ".Error.RetryAfter"}, Message: "mwallet.Error.RetryAfter: changed from int to time.Duration"}, false},
+			finding{Ident: "mwallet.Error.RetryAfter", Alt: []string{root + ".Error.RetryAfter"}, Message: "mwallet.Error.RetryAfter: changed from int to time.Duration", Member: true}, false},
 		{root, "(*Client).Do: changed from func() to func(int)",
-			finding{Ident: "mwallet.Client.Do", Alt: []string{root + ".Client.Do"}, Message: "mwallet.Client.Do: changed from func() to func(int)"}, false},
+			finding{Ident: "mwallet.Client.Do", Alt: []string{root + ".Client.Do"}, Message: "mwallet.Client.Do: changed from func() to func(int)", Member: true}, false},
 		{root, "./simulator.(*Simulator).Balance: removed",
-			finding{Ident: "simulator.Simulator.Balance", Alt: []string{root + "/simulator.Simulator.Balance"}, Message: "simulator.Simulator.Balance: removed"}, false},
+			finding{Ident: "simulator.Simulator.Balance", Alt: []string{root + "/simulator.Simulator.Balance"}, Message: "simulator.Simulator.Balance: removed", Member: true}, false},
 		{root, "./simulator/simtest.New: changed from func() to func(int)",
 			finding{Ident: "simtest.New", Alt: []string{root + "/simulator/simtest.New"}, Message: "simtest.New: changed from func() to func(int)"}, false},
 		{root, "./simulator.List[T].Next: removed",
-			finding{Ident: "simulator.List.Next", Alt: []string{root + "/simulator.List.Next"}, Message: "simulator.List.Next: removed"}, false},
+			finding{Ident: "simulator.List.Next", Alt: []string{root + "/simulator.List.Next"}, Message: "simulator.List.Next: removed", Member: true}, false},
 		{root, "./simulator.Iface, method set of *T: removed method M",
 			finding{Ident: "simulator.Iface", Alt: []string{root + "/simulator.Iface"}, Message: "simulator.Iface, method set of *T: removed method M"}, false},
 		{root, "package " + root + "/simulator/emvqr: removed",
 			finding{Ident: root + "/simulator/emvqr", Alt: []string{"simulator/emvqr"}, Message: "package " + root + "/simulator/emvqr: removed"}, false},
 		{root + "/otel", "Observer.OnCall: removed",
-			finding{Ident: "mwotel.Observer.OnCall", Alt: []string{root + "/otel.Observer.OnCall"}, Message: "mwotel.Observer.OnCall: removed"}, false},
+			finding{Ident: "mwotel.Observer.OnCall", Alt: []string{root + "/otel.Observer.OnCall"}, Message: "mwotel.Observer.OnCall: removed", Member: true}, false},
 		{root + "/openapi/validate", "./walk.Group: removed",
 			finding{Ident: "walk.Group", Alt: []string{root + "/openapi/validate/walk.Group"}, Message: "walk.Group: removed"}, false},
 		{root, "./cmd/mwallet-sim.Exported: removed", finding{}, true},
@@ -110,8 +110,10 @@ func TestClassify(t *testing.T) {
 // count.
 func TestReportDecision(t *testing.T) {
 	t.Parallel()
-	retry := finding{Module: root, Ident: "mwallet.Error.RetryAfter", Alt: []string{root + ".Error.RetryAfter"}, Message: "mwallet.Error.RetryAfter: changed from int to time.Duration"}
-	balance := finding{Module: root, Ident: "simulator.Simulator.Balance", Alt: []string{root + "/simulator.Simulator.Balance"}, Message: "simulator.Simulator.Balance: removed"}
+	retry := finding{Module: root, Ident: "mwallet.Error.RetryAfter", Alt: []string{root + ".Error.RetryAfter"}, Message: "mwallet.Error.RetryAfter: changed from int to time.Duration", Member: true}
+	balance := finding{Module: root, Ident: "simulator.Simulator.Balance", Alt: []string{root + "/simulator.Simulator.Balance"}, Message: "simulator.Simulator.Balance: removed", Member: true}
+	claim := finding{Module: root, Ident: "webhooks.Deduper.Claim", Alt: []string{root + "/webhooks.Deduper.Claim"}, Message: "webhooks.Deduper.Claim: added", Member: true}
+	forget := finding{Module: root, Ident: "webhooks.MemoryDeduper.Forget", Alt: []string{root + "/webhooks.MemoryDeduper.Forget"}, Message: "webhooks.MemoryDeduper.Forget: removed", Member: true}
 	added := finding{Module: root, Ident: "cards.NewThing", Message: "cards.NewThing: added", Compatible: true}
 	changelogWith := func(items ...string) []changelog.Item {
 		text := "# Changelog\n\n## [Unreleased]\n\n### Changed\n" + strings.Join(items, "\n") + "\n\n## [0.1.0]\n- Breaking: `mwallet.Error.RetryAfter`, `simulator.Simulator.Balance`.\n"
@@ -136,6 +138,10 @@ func TestReportDecision(t *testing.T) {
 			[]string{"ok          mwallet.Error.RetryAfter: changed from int to time.Duration  (Breaking, CHANGELOG.md:6)"}},
 		{"break, named by import path", []finding{retry}, changelogWith("- Breaking: `github.com/mwallet/mwallet-go.Error.RetryAfter`."), true, nil},
 		{"break, only the type named", []finding{retry}, changelogWith("- Breaking: `mwallet.Error` changed."), false, nil},
+		{"members named by their type and names", []finding{claim, forget}, changelogWith("- Breaking: `webhooks.Deduper` is `Claim(ctx, id)` instead of `FirstSeen` and `Forget`;", "  `MemoryDeduper` implements it."), false,
+			[]string{"ok          webhooks.Deduper.Claim: added  (Breaking, CHANGELOG.md:6)", "FAIL        webhooks.MemoryDeduper.Forget: removed"}},
+		{"members named, the other type qualified", []finding{claim, forget}, changelogWith("- Breaking: `webhooks.Deduper` is `Claim(ctx, id)` instead of `FirstSeen` and `Forget`;", "  `webhooks.MemoryDeduper` implements it."), true, nil},
+		{"a member's name as a part of another word", []finding{claim}, changelogWith("- Breaking: `webhooks.Deduper` has `ClaimAll`."), false, nil},
 		{"two breaks, one named", []finding{retry, balance}, changelogWith("- Breaking: `(*simulator.Simulator).Balance` removed: use `sim.Members.Balance`."), false,
 			[]string{"2 incompatible (1 not named in CHANGELOG.md)", "ok          simulator.Simulator.Balance: removed", "FAIL        mwallet.Error.RetryAfter"}},
 		{"two breaks in one item", []finding{retry, balance}, changelogWith("- Breaking: `mwallet.Error.RetryAfter` is a time.Duration, and", "  `simulator.Simulator.Balance` is removed."), true, nil},

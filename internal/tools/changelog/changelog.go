@@ -151,6 +151,30 @@ func Names(text, ident string) bool {
 	}
 }
 
+// NamesMember reports whether text names the member (a field or a method)
+// of the type typeIdent: in full, "webhooks.Deduper.Claim", or by the
+// type in full and the member's name as a word of its own, as in
+// "`webhooks.Deduper` is `Claim(ctx, id, now, lease)` ...".
+func NamesMember(text, typeIdent, member string) bool {
+	if Names(text, typeIdent+"."+member) {
+		return true
+	}
+	if !Names(text, typeIdent) || member == "" {
+		return false
+	}
+	for from := 0; ; {
+		i := strings.Index(text[from:], member)
+		if i < 0 {
+			return false
+		}
+		start, end := from+i, from+i+len(member)
+		from = start + 1
+		if (start == 0 || !isNameByte(text[start-1], false)) && (end == len(text) || !isNameByte(text[end], false)) {
+			return true
+		}
+	}
+}
+
 // isNameByte reports whether c continues a name; before a name, a path
 // separator or a dot continues it as well.
 func isNameByte(c byte, before bool) bool {

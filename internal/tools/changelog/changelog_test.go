@@ -109,3 +109,31 @@ func TestNames(t *testing.T) {
 		}
 	}
 }
+
+// A member is named in full, or by its type in full and its name as a
+// word of its own.
+func TestNamesMember(t *testing.T) {
+	t.Parallel()
+	const item = "Breaking: `webhooks.Deduper` is `Claim(ctx, id, now, lease)` and `Done` instead of `FirstSeen` and `Forget`; `MemoryDeduper` implements it, and `redisstore.Deduper`."
+	tests := []struct {
+		typ, member string
+		want        bool
+	}{
+		{"webhooks.Deduper", "Claim", true},
+		{"webhooks.Deduper", "Done", true},
+		{"webhooks.Deduper", "FirstSeen", true},
+		{"webhooks.Deduper", "Release", false},
+		{"webhooks.Deduper", "Dedupe", false},
+		{"webhooks.MemoryDeduper", "Forget", false},
+		{"redisstore.Deduper", "Forget", true},
+		{"webhooks.Handler", "Claim", false},
+	}
+	for _, tt := range tests {
+		if got := NamesMember(item, tt.typ, tt.member); got != tt.want {
+			t.Errorf("NamesMember(%s, %s) = %v, want %v", tt.typ, tt.member, got, tt.want)
+		}
+	}
+	if !NamesMember("Breaking: `mwallet.Error.RetryAfter` is a Duration", "mwallet.Error", "RetryAfter") {
+		t.Error("a member named in full")
+	}
+}
