@@ -28,18 +28,18 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"net"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"syscall"
 	"text/tabwriter"
 	"time"
+
+	"github.com/mwallet/mwallet-go/internal/tools/modules"
 )
 
 func main() {
@@ -80,7 +80,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		testFlags = append(testFlags, a)
 	}
-	root, err := repoRoot(ctx)
+	root, err := modules.Root(ctx)
 	if err != nil {
 		return err
 	}
@@ -89,7 +89,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 // testAll tests every module under root.
 func testAll(ctx context.Context, root string, list bool, testFlags []string, stdout, stderr io.Writer) error {
-	mods, err := findModules(root)
+	mods, err := modules.Find(root)
 	if err != nil {
 		return err
 	}
@@ -118,110 +118,6 @@ func testAll(ctx context.Context, root string, list bool, testFlags []string, st
 	return nil
 }
 
-// repoRoot is the directory of the main module: `go env GOMOD` from the
-// working directory, which must be inside the main module.
-func repoRoot(ctx context.Context) (string, error) {
-	out, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
-	if err != nil {
-		return "", fmt.Errorf("go env GOMOD: %w", err)
-	}
-	gomod := strings.TrimSpace(string(out))
-	if gomod == "" || gomod == os.DevNull {
-		return "", errors.New("not inside a Go module: run testall from the repository")
-	}
-	return filepath.Dir(gomod), nil
-}
-
-// module is one Go module of the repository.
-type module struct {
-	// Dir is the module's directory relative to the root, "." for the
-	// main module, slash-separated.
-	Dir string
-	// Requires lists the module paths its go.mod requires.
-	Requires []string
-}
-
-// needs reports whether the module requires a module path with this prefix.
-func (m module) needs(prefix string) bool {
-	for _, r := range m.Requires {
-		if strings.HasPrefix(r, prefix) {
-			return true
-		}
-	}
-	return false
-}
-
-// findModules walks root for go.mod files: the main module first, then the
-// nested ones in path order. Hidden directories, testdata, vendor and
-// node_modules are skipped.
-func findModules(root string) ([]module, error) {
-	var mods []module
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			name := d.Name()
-			if path != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata" || name == "vendor" || name == "node_modules") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if name := d.Name(); name != "go.mod" {
-			return nil
-		}
-		rel, err := filepath.Rel(root, filepath.Dir(path))
-		if err != nil {
-			return err
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		mods = append(mods, module{Dir: filepath.ToSlash(rel), Requires: requires(string(b))})
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	sort.Slice(mods, func(i, j int) bool {
-		if (mods[i].Dir == ".") != (mods[j].Dir == ".") {
-			return mods[i].Dir == "."
-		}
-		return mods[i].Dir < mods[j].Dir
-	})
-	if len(mods) == 0 || mods[0].Dir != "." {
-		return nil, fmt.Errorf("no go.mod at %s", root)
-	}
-	return mods, nil
-}
-
-// requires returns the module paths of a go.mod's require directives.
-func requires(gomod string) []string {
-	var out []string
-	block := false
-	for _, line := range strings.Split(gomod, "\n") {
-		line = strings.TrimSpace(line)
-		if i := strings.Index(line, "//"); i >= 0 {
-			line = strings.TrimSpace(line[:i])
-		}
-		switch {
-		case line == "":
-		case block && line == ")":
-			block = false
-		case block:
-			out = append(out, strings.Fields(line)[0])
-		case line == "require (":
-			block = true
-		case strings.HasPrefix(line, "require "):
-			if f := strings.Fields(line); len(f) >= 2 {
-				out = append(out, f[1])
-			}
-		}
-	}
-	return out
-}
-
 // result is the outcome of one module's tests.
 type result struct {
 	Dir     string
@@ -231,18 +127,18 @@ type result struct {
 }
 
 // testModule runs go test ./... in one module, providing what it needs.
-func testModule(ctx context.Context, root string, m module, testFlags []string, stdout, stderr io.Writer) result {
+func testModule(ctx context.Context, root string, m modules.Module, testFlags []string, stdout, stderr io.Writer) result {
 	res := result{Dir: m.Dir}
 	fmt.Fprintf(stdout, "\n==== %s: go test %s\n", m.Dir, strings.Join(append(append([]string{}, testFlags...), "./..."), " "))
 	env := os.Environ()
-	if m.needs("github.com/redis/go-redis") {
+	if m.Needs("github.com/redis/go-redis") {
 		extra, note, stop := provideRedis(ctx)
 		defer stop()
 		env = append(env, extra...)
 		res.Notes = append(res.Notes, note)
 		fmt.Fprintln(stdout, note)
 	}
-	if m.needs("github.com/chromedp/chromedp") {
+	if m.Needs("github.com/chromedp/chromedp") {
 		note := chromiumNote()
 		res.Notes = append(res.Notes, note)
 		fmt.Fprintln(stdout, note)

@@ -11,8 +11,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 func write(t *testing.T, path, content string) {
@@ -22,56 +20,6 @@ func write(t *testing.T, path, content string) {
 	}
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// Modules are found by their go.mod files, the main module first; hidden
-// directories, testdata, vendor and node_modules are not searched.
-func TestFindModules(t *testing.T) {
-	t.Parallel()
-	root := t.TempDir()
-	write(t, filepath.Join(root, "go.mod"), "module example.com/root\n\ngo 1.24\n")
-	write(t, filepath.Join(root, "store", "go.mod"), "module example.com/root/store\n\ngo 1.24\n\nrequire (\n\tgithub.com/redis/go-redis/v9 v9.17.3 // a comment\n\texample.com/root v0.0.0\n)\n")
-	write(t, filepath.Join(root, "e2e", "web", "go.mod"), "module example.com/root/e2e/web\n\nrequire github.com/chromedp/chromedp v0.14.2\n")
-	for _, skipped := range []string{".git/x", "testdata/x", "vendor/x", "node_modules/x", "_old/x"} {
-		write(t, filepath.Join(root, skipped, "go.mod"), "module skipped\n")
-	}
-	mods, err := findModules(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []module{
-		{Dir: "."},
-		{Dir: "e2e/web", Requires: []string{"github.com/chromedp/chromedp"}},
-		{Dir: "store", Requires: []string{"github.com/redis/go-redis/v9", "example.com/root"}},
-	}
-	if diff := cmp.Diff(want, mods); diff != "" {
-		t.Errorf("modules (-want +got):\n%s", diff)
-	}
-	if !mods[2].needs("github.com/redis/go-redis") || mods[1].needs("github.com/redis/go-redis") {
-		t.Error("needs")
-	}
-}
-
-// In this repository: the main module and at least the two nested modules
-// the README names.
-func TestFindModulesOfThisRepository(t *testing.T) {
-	t.Parallel()
-	mods, err := findModules(filepath.Join("..", "..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dirs := map[string]bool{}
-	for _, m := range mods {
-		dirs[m.Dir] = true
-	}
-	for _, d := range []string{".", "redisstore", "e2e/browser"} {
-		if !dirs[d] {
-			t.Errorf("module %s not found; found %v", d, mods)
-		}
-	}
-	if mods[0].Dir != "." {
-		t.Errorf("the main module is not first: %v", mods)
 	}
 }
 
