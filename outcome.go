@@ -35,9 +35,12 @@ import (
 //
 //   - When it is stopped before anything is sent (input its method or the
 //     client refuses, Request.Invalid included), the error is that
-//     *ParamError with the key in its IdempotencyKey (refusedBeforeSend).
-//     Only a key that is itself refused (idempotency_key_invalid) leaves
-//     it empty: there is no key to carry.
+//     *ParamError with the key in its IdempotencyKey (refusedBeforeSend);
+//     a Resume of an expired record wraps ErrPendingExpired with the key;
+//     a context that ends while the asset catalogue loads gives a
+//     *TransportError with NotSent true and the key. Only a key that is
+//     itself refused (idempotency_key_invalid) leaves the error without
+//     one: there is no key to carry.
 //
 // Every error such a call returns carries the key (IdempotencyKeyOf).
 
