@@ -145,7 +145,7 @@ func TestKeyedWritesRefuseInsideTheCall(t *testing.T) {
 	for _, b := range bad {
 		t.Error(b)
 	}
-	t.Logf("%d functions make a keyed call; %d return an error before it", len(keyedFuncs), len(bad))
+	t.Logf("%d functions make a keyed call; %d return statements give an error before it", len(keyedFuncs), len(bad))
 }
 
 // keyedRefusals returns the functions of one directory's files that make
