@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -41,33 +42,82 @@ func (c *Client) Do(ctx context.Context, r *Request, out any, opts ...CallOption
 }
 
 func (c *Client) do(ctx context.Context, r *Request, out any, o callOptions) (*Response, error) {
-	if ctx == nil {
-		return nil, &ParamError{Param: "ctx", Reason: "a context is required", Code: ""}
-	}
-	sp, err := c.spec(r, o)
+	key, err := callKey(r, o)
 	if err != nil {
-		return nil, err
+		return nil, err // the caller's key is refused: there is no key to carry
 	}
-	for _, x := range r.Amounts {
-		if err := c.checkAssetAmount(ctx, x); err != nil {
-			return nil, err
-		}
-	}
-	if err := c.attachPending(sp, r, o); err != nil {
-		return nil, err
+	sp, err := c.prepareCall(ctx, r, o, key)
+	if err != nil {
+		return nil, refusedBeforeSend(err, key)
 	}
 	return c.run(ctx, sp, out, o)
 }
 
-// spec validates a request and builds its callSpec: method, path, member,
-// idempotency key, step-up and the body encoded once.
-func (c *Client) spec(r *Request, o callOptions) (*callSpec, error) {
+// callKey returns the idempotency key of a call, drawn before anything
+// else is checked so that every error of a keyed write carries it: the
+// caller's (WithIdempotencyKey, refused when it is not UUID-shaped), or a
+// new one for an Idempotent request; "" for a call without a key.
+func callKey(r *Request, o callOptions) (string, error) {
+	if o.idempotencyKeySet || o.idempotencyKey != "" {
+		if !ValidIdempotencyKey(o.idempotencyKey) {
+			reason := "must be UUID-shaped (8-4-4-4-12 hex digits)"
+			if o.idempotencyKey == "" {
+				reason = "is empty; it " + reason + ": pass the key stored with your record, or leave the option out to have one generated"
+			}
+			return "", &ParamError{Param: "idempotency key", Reason: reason, Code: CodeIdempotencyKeyInvalid}
+		}
+		return o.idempotencyKey, nil
+	}
+	if r != nil && r.Idempotent {
+		return uuid.NewString(), nil
+	}
+	return "", nil
+}
+
+// prepareCall checks everything about a call that can be checked before
+// sending (the input its method refused, Request.Invalid, first) and
+// builds its callSpec with key. Nothing is sent.
+func (c *Client) prepareCall(ctx context.Context, r *Request, o callOptions, key string) (*callSpec, error) {
+	if ctx == nil {
+		return nil, &ParamError{Param: "ctx", Reason: "a context is required", Code: ""}
+	}
 	if r == nil {
 		return nil, &ParamError{Param: "request", Reason: "a request is required", Code: ""}
 	}
 	if o.refuse != nil {
 		return nil, o.refuse
 	}
+	if r.Invalid != nil {
+		if errors.As(r.Invalid, new(*ParamError)) {
+			return nil, r.Invalid
+		}
+		return nil, &ParamError{Param: "request", Reason: r.Invalid.Error(), Err: r.Invalid}
+	}
+	sp, err := c.spec(r, o, key)
+	if err != nil {
+		return nil, err
+	}
+	for _, x := range r.Amounts {
+		if err := c.checkAssetAmount(ctx, x); err != nil {
+			if ctx.Err() == nil {
+				return nil, err
+			}
+			// The context ended while the asset catalogue loaded: the
+			// write itself never left. The catalogue read's own error is
+			// kept as text only: it is not the write's outcome.
+			return nil, &TransportError{Method: sp.method, Path: sp.path, IdempotencyKey: key, NotSent: true,
+				Err: fmt.Errorf("the context ended before attempt 1 was sent (checking %s: %v): %w", x.Param, err, ctx.Err())}
+		}
+	}
+	if err := c.attachPending(sp, r, o); err != nil {
+		return nil, err
+	}
+	return sp, nil
+}
+
+// spec validates a request and builds its callSpec: method, path, member,
+// idempotency key (from callKey), step-up and the body encoded once.
+func (c *Client) spec(r *Request, o callOptions, key string) (*callSpec, error) {
 	method := strings.ToUpper(strings.TrimSpace(r.Method))
 	if method == "" || strings.ContainsAny(method, " \t\r\n") {
 		return nil, &ParamError{Param: "Method", Reason: "an HTTP method is required", Code: ""}
@@ -75,7 +125,7 @@ func (c *Client) spec(r *Request, o callOptions) (*callSpec, error) {
 	if !strings.HasPrefix(r.Path, "/") || strings.ContainsAny(r.Path, "?#") || hasCtl(r.Path) {
 		return nil, &ParamError{Param: "Path", Reason: "must be an escaped path beginning with / and carry no query", Code: ""}
 	}
-	sp := &callSpec{method: method, path: r.Path, stepUp: strings.TrimSpace(o.stepUp)}
+	sp := &callSpec{method: method, path: r.Path, stepUp: strings.TrimSpace(o.stepUp), idemKey: key, keyed: key != ""}
 	if r.MemberScoped {
 		sp.member = strings.TrimSpace(r.Member)
 		if sp.member == "" {
@@ -85,19 +135,6 @@ func (c *Client) spec(r *Request, o callOptions) (*callSpec, error) {
 			return nil, &ParamError{Param: "member", Reason: "contains control characters", Code: CodeMemberContextRequired}
 		}
 	}
-	if o.idempotencyKeySet || o.idempotencyKey != "" {
-		if !ValidIdempotencyKey(o.idempotencyKey) {
-			reason := "must be UUID-shaped (8-4-4-4-12 hex digits)"
-			if o.idempotencyKey == "" {
-				reason = "is empty; it " + reason + ": pass the key stored with your record, or leave the option out to have one generated"
-			}
-			return nil, &ParamError{Param: "idempotency key", Reason: reason, Code: CodeIdempotencyKeyInvalid}
-		}
-		sp.idemKey = o.idempotencyKey
-	} else if r.Idempotent {
-		sp.idemKey = uuid.NewString()
-	}
-	sp.keyed = sp.idemKey != ""
 	if hasCtl(sp.stepUp) {
 		return nil, &ParamError{Param: "step-up challenge id", Reason: "contains control characters", Code: ""}
 	}

@@ -185,6 +185,13 @@ func (e *Error) Is(target error) bool {
 
 // ParamError reports input the SDK rejected before sending anything. Its Code
 // is the code the service would have answered, when there is one.
+//
+// The ParamError of a keyed write (every creating write of the product
+// packages, Client.Resume, Client.Do with Idempotent or
+// WithIdempotencyKey) carries the write's idempotency key in
+// IdempotencyKey, as every error of a keyed write does (IdempotencyKeyOf).
+// The call sent nothing: fix the input and send it, with that key to keep
+// one key per operation.
 type ParamError struct {
 	// Param names the rejected input.
 	Param string
@@ -195,6 +202,14 @@ type ParamError struct {
 	// Err is the underlying error, when there is one (for example a
 	// *money.ParseError); errors.Is and errors.As see it through Unwrap.
 	Err error
+	// IdempotencyKey is the key of the keyed write that refused the input:
+	// the one given with WithIdempotencyKey (for StepUpResend's refusal,
+	// the key of the error it was given), or the one drawn for the call.
+	// It is empty for a call without a key, for input refused before a
+	// call (NewClient, ParseAmount), and when the key itself is refused
+	// (Code idempotency_key_invalid). Nothing was sent under it by this
+	// call.
+	IdempotencyKey string
 }
 
 // Error formats the parameter and the reason.

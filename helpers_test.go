@@ -2,6 +2,7 @@ package mwallet
 
 import (
 	"bytes"
+	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
@@ -52,6 +53,59 @@ func (c *testClock) Advance(d time.Duration) {
 	c.t = c.t.Add(d)
 	c.mu.Unlock()
 }
+
+// EndingCtx is a call's context that the test ends exactly when the test
+// needs it, without a timer: End(context.Canceled) cancels it,
+// End(context.DeadlineExceeded) stands for a deadline that passed. It has
+// no deadline of its own. (Exported for the external tests.)
+type EndingCtx struct {
+	context.Context
+	done chan struct{}
+	mu   sync.Mutex
+	err  error
+}
+
+// NewEndingCtx returns a context that lasts until End.
+func NewEndingCtx() *EndingCtx {
+	return &EndingCtx{Context: context.Background(), done: make(chan struct{})}
+}
+
+// Done is closed by End.
+func (c *EndingCtx) Done() <-chan struct{} { return c.done }
+
+// Err is End's error, nil until then.
+func (c *EndingCtx) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// End ends the context with err; later calls do nothing.
+func (c *EndingCtx) End(err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err == nil {
+		c.err = err
+		close(c.done)
+	}
+}
+
+// deadlineOnly is a context with a deadline that never passes: the client
+// reads the deadline to decide whether a wait fits before it (the
+// Retry-After wait, the token-exchange limiter), and the decision is made
+// the same however slowly the test runs.
+type deadlineOnly struct {
+	context.Context
+	deadline time.Time
+}
+
+// withDeadlineOnly returns a context whose Deadline is d from now and whose
+// Done never closes.
+func withDeadlineOnly(d time.Duration) context.Context {
+	return deadlineOnly{Context: context.Background(), deadline: time.Now().Add(d)}
+}
+
+func (c deadlineOnly) Deadline() (time.Time, bool) { return c.deadline, true }
 
 // recorded is one business request as the fake service received it.
 type recorded struct {
@@ -161,6 +215,18 @@ func drop(w http.ResponseWriter, r *http.Request, refused bool) {
 		how = h2serve.Refused
 	}
 	h2serve.Abort(w, r, how)
+}
+
+// hang never answers the request: it waits until the client gives up on
+// it (an attempt timeout, the call's context), then drops it. A handler
+// that returned instead would have net/http answer 200 with an empty body,
+// which over HTTP/1.1 a client that is just giving up can still read as
+// the answer. Over HTTP/2 the client's reset has ended the stream already.
+func hang(w http.ResponseWriter, r *http.Request) {
+	<-r.Context().Done()
+	if r.ProtoMajor == 1 {
+		drop(w, r, false)
+	}
 }
 
 func (f *fakeAPI) serveToken(w http.ResponseWriter, r *http.Request) {

@@ -141,7 +141,9 @@ type rawH2 struct {
 
 	mu       sync.Mutex
 	conns    int
-	answered int // requests answered (processed)
+	answered int           // requests answered (processed)
+	accepted chan struct{} // closed and replaced at each accepted connection
+	closed   chan struct{} // closed when the test ends
 }
 
 func startRawH2(t *testing.T, script func(conn, stream int) (bool, uint32, uint32, bool)) (*rawH2, *http.Client) {
@@ -154,10 +156,10 @@ func startRawH2(t *testing.T, script func(conn, stream int) (bool, uint32, uint3
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &rawH2{t: t, ln: ln, script: script}
+	s := &rawH2{t: t, ln: ln, script: script, accepted: make(chan struct{}), closed: make(chan struct{})}
 	go s.serve()
 	hc := h2serve.Client(cert)
-	t.Cleanup(func() { hc.CloseIdleConnections(); _ = ln.Close() })
+	t.Cleanup(func() { close(s.closed); hc.CloseIdleConnections(); _ = ln.Close() })
 	return s, hc
 }
 
@@ -170,8 +172,27 @@ func (s *rawH2) serve() {
 		s.mu.Lock()
 		s.conns++
 		n := s.conns
+		close(s.accepted)
+		s.accepted = make(chan struct{})
 		s.mu.Unlock()
 		go s.serveConn(c, n)
+	}
+}
+
+// awaitConnAfter waits until connection n+1 is accepted, or the test ends.
+func (s *rawH2) awaitConnAfter(n int) {
+	for {
+		s.mu.Lock()
+		more, next := s.conns > n, s.accepted
+		s.mu.Unlock()
+		if more {
+			return
+		}
+		select {
+		case <-next:
+		case <-s.closed:
+			return
+		}
 	}
 }
 
@@ -219,7 +240,14 @@ func (s *rawH2) serveConn(c net.Conn, connN int) {
 			binary.BigEndian.PutUint32(p[4:], code)
 			_ = writeH2Frame(c, 0x7, 0, 0, p)
 			if closeConn {
-				time.Sleep(20 * time.Millisecond)
+				if last < id {
+					// The client must read the GOAWAY before the
+					// connection ends, or it cannot know the stream was
+					// not processed: end it once the client has opened
+					// its next connection, which it does only after
+					// reading the GOAWAY (no timer).
+					s.awaitConnAfter(connN)
+				}
 				return
 			}
 			continue

@@ -1,10 +1,6 @@
 package mwallet
 
-import (
-	"errors"
-
-	"github.com/google/uuid"
-)
+import "github.com/google/uuid"
 
 // NewIdempotencyKey returns a new random (version 4) UUID for
 // x-idempotency-key. Keep it with the business operation it belongs to, so
@@ -36,9 +32,11 @@ func ValidIdempotencyKey(key string) bool {
 
 // IdempotencyKeyOf returns the idempotency key of the call that failed with
 // err, or "" when the call had none. Every error a keyed write returns
-// carries it (an *Error, a *TransportError, a 2xx answer that could not be
-// decoded, and errors wrapping them); a *ParamError is input refused before
-// anything was sent, which needs no key.
+// carries it: an *Error, a *TransportError, a *ParamError (input refused
+// before anything was sent), a 2xx answer that could not be decoded, and
+// errors wrapping them. The one exception is the *ParamError of a key
+// that is itself refused (idempotency_key_invalid): there is no key.
+// When err holds several of them, the outermost one's key is returned.
 //
 // What to do with it: when errors.Is(err, ErrOutcomeUnknown) the write may
 // have executed, whatever the last cause (a timeout, a network error,
@@ -46,18 +44,36 @@ func ValidIdempotencyKey(key string) bool {
 // step-up): resend with WithIdempotencyKey(key) until an answer settles
 // it. After a definite failure (an *Error whose Retry is RetryNewKey) fix
 // the cause and send with a new key (the same key replays the failure).
+// After a *ParamError (errors.Is(err, ErrInvalidParam)) the call sent
+// nothing: fix the input and send it with the same key.
 func IdempotencyKeyOf(err error) string {
-	var t *TransportError
-	if errors.As(err, &t) && t.IdempotencyKey != "" {
-		return t.IdempotencyKey
+	switch e := err.(type) {
+	case nil:
+		return ""
+	case *TransportError:
+		if e.IdempotencyKey != "" {
+			return e.IdempotencyKey
+		}
+	case *Error:
+		if e.IdempotencyKey != "" {
+			return e.IdempotencyKey
+		}
+	case *ParamError:
+		if e.IdempotencyKey != "" {
+			return e.IdempotencyKey
+		}
+	case *keyedError:
+		return e.key
 	}
-	var e *Error
-	if errors.As(err, &e) && e.IdempotencyKey != "" {
-		return e.IdempotencyKey
-	}
-	var k *keyedError
-	if errors.As(err, &k) {
-		return k.key
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		return IdempotencyKeyOf(u.Unwrap())
+	case interface{ Unwrap() []error }:
+		for _, e := range u.Unwrap() {
+			if k := IdempotencyKeyOf(e); k != "" {
+				return k
+			}
+		}
 	}
 	return ""
 }

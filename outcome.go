@@ -33,8 +33,16 @@ import (
 //     have run, or on a replayed answer, the error is that *Error with the
 //     key.
 //
-// Every error such a call returns carries the key (IdempotencyKeyOf); a
-// *ParamError is input refused before a call is made.
+//   - When it is stopped before anything is sent (input its method or the
+//     client refuses, Request.Invalid included), the error is that
+//     *ParamError with the key in its IdempotencyKey (refusedBeforeSend);
+//     a Resume of an expired record wraps ErrPendingExpired with the key;
+//     a context that ends while the asset catalogue loads gives a
+//     *TransportError with NotSent true and the key. Only a key that is
+//     itself refused (idempotency_key_invalid) leaves the error without
+//     one: there is no key to carry.
+//
+// Every error such a call returns carries the key (IdempotencyKeyOf).
 
 // ErrOutcomeUnknown matches, with errors.Is, the error of a call whose
 // outcome is unknown: a *TransportError with NotSent false. A keyed write
@@ -138,6 +146,30 @@ func (a *attempt) noAnswer(ctx context.Context, err error) error {
 	return cause
 }
 
+// refusedBeforeSend gives the error of a keyed write stopped before
+// anything was sent the write's key: a *ParamError (the first in err's
+// chain) is copied with IdempotencyKey set, the original being left alone
+// (a StepUpResend refusal is shared by every call given its options); any
+// other error is wrapped with the key unless it carries it already.
+func refusedBeforeSend(err error, key string) error {
+	if key == "" {
+		return err
+	}
+	var p *ParamError
+	if !errors.As(err, &p) {
+		if IdempotencyKeyOf(err) == key {
+			return err
+		}
+		return &keyedError{key: key, err: err}
+	}
+	c := *p
+	c.IdempotencyKey = key
+	if err == error(p) {
+		return &c
+	}
+	return &markedError{first: &c, err: err}
+}
+
 // marked returns err with its first *Error (the one errors.As finds) replaced
 // by a copy that carries the call's idempotency key and, when unknown,
 // OutcomeUnknown. The original is left alone: a token exchange's *Error is
@@ -155,10 +187,11 @@ func (a *attempt) marked(err error, unknown bool) error {
 	return &markedError{first: &c, err: err}
 }
 
-// markedError is an error chain whose first *Error is replaced by a marked
-// copy: errors.As finds the copy, errors.Is and the text see the chain.
+// markedError is an error chain whose first *Error (or *ParamError) is
+// replaced by a marked copy: errors.As finds the copy, errors.Is and the
+// text see the chain.
 type markedError struct {
-	first *Error
+	first error
 	err   error
 }
 

@@ -111,37 +111,6 @@ func (n nextFailure) want(f firstEnd, w writeCall) classResult {
 	return r
 }
 
-// endingCtx is a call's context that the test ends: cancel gives
-// context.Canceled, expire context.DeadlineExceeded (a deadline that passed
-// while a token request was held), each exactly when the row needs it.
-type endingCtx struct {
-	context.Context
-	done chan struct{}
-	mu   sync.Mutex
-	err  error
-}
-
-func newEndingCtx() *endingCtx {
-	return &endingCtx{Context: context.Background(), done: make(chan struct{})}
-}
-
-func (c *endingCtx) Done() <-chan struct{} { return c.done }
-
-func (c *endingCtx) Err() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.err
-}
-
-func (c *endingCtx) end(err error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.err == nil {
-		c.err = err
-		close(c.done)
-	}
-}
-
 // firstAttemptHook runs after, once the first attempt of the call with key
 // has ended (answer read, retry decided), before the client resends.
 type firstAttemptHook struct {
@@ -166,7 +135,7 @@ type classRow struct {
 	ids    map[string]string
 	key    string
 	stepUp string // the completed challenge the call carries
-	ctx    *endingCtx
+	ctx    *mwallet.EndingCtx
 	hold   chan struct{}
 	held   chan string
 }
@@ -192,7 +161,7 @@ func (r *classRow) holdToken(err error) {
 	r.inject(simulator.Fault{Path: "/v1/connect/token", Kind: simulator.FaultDelay, Hold: r.hold, Held: r.held, Count: 10})
 	go func() {
 		if _, ok := <-r.held; ok {
-			r.ctx.end(err)
+			r.ctx.End(err)
 		}
 	}()
 }
@@ -220,7 +189,7 @@ func (r *classRow) arm(f firstEnd, n nextFailure) {
 		if f == firstNoToken {
 			r.holdToken(context.Canceled)
 		} else {
-			r.ctx.end(context.Canceled)
+			r.ctx.End(context.Canceled)
 		}
 	case nextRetriesExhausted:
 		r.inject(simulator.Fault{Method: http.MethodPost, Path: r.path, Kind: simulator.FaultDropBefore, Count: 10})
@@ -296,7 +265,7 @@ func (r *classRow) resend() bool {
 func runClassRow(t *testing.T, w writeCall, f firstEnd, n nextFailure) classResult {
 	sim := simtest.Start(t, simulator.WithHTTP2())
 	setupClient := sim.Client(mwallet.WithRetryBackoff(time.Millisecond, 5*time.Millisecond))
-	r := &classRow{t: t, sim: sim, w: w, key: mwallet.NewIdempotencyKey(), ctx: newEndingCtx(),
+	r := &classRow{t: t, sim: sim, w: w, key: mwallet.NewIdempotencyKey(), ctx: mwallet.NewEndingCtx(),
 		hold: make(chan struct{}), held: make(chan string, 10)}
 	var release sync.Once
 	t.Cleanup(func() { release.Do(func() { close(r.hold) }) })

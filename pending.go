@@ -239,11 +239,31 @@ func (c *Client) PendingRequests(ctx context.Context) ([]PendingRequest, error) 
 // WithStepUp for a request that needs a new challenge); the idempotency key
 // is always the record's.
 func (c *Client) Resume(ctx context.Context, p PendingRequest, out any, opts ...CallOption) (*Response, error) {
+	if !ValidIdempotencyKey(p.Key) {
+		return nil, &ParamError{Param: "pending.Key", Reason: "must be UUID-shaped (8-4-4-4-12 hex digits)", Code: CodeIdempotencyKeyInvalid}
+	}
+	o := applyCallOptions(opts)
+	o.idempotencyKey, o.idempotencyKeySet = p.Key, true
+	if o.stepUp == "" {
+		o.stepUp = p.StepUp
+	}
+	sp, err := c.resumeSpec(ctx, p, o)
+	if err != nil {
+		return nil, refusedBeforeSend(err, p.Key)
+	}
+	resp, err := c.run(ctx, sp, out, o)
+	o.deliver(out, resp, err)
+	return resp, err
+}
+
+// resumeSpec checks a record for Resume and builds its call. Nothing is
+// sent.
+func (c *Client) resumeSpec(ctx context.Context, p PendingRequest, o callOptions) (*callSpec, error) {
 	if ctx == nil {
 		return nil, &ParamError{Param: "ctx", Reason: "a context is required", Code: ""}
 	}
-	if !ValidIdempotencyKey(p.Key) {
-		return nil, &ParamError{Param: "pending.Key", Reason: "must be UUID-shaped (8-4-4-4-12 hex digits)", Code: CodeIdempotencyKeyInvalid}
+	if o.refuse != nil {
+		return nil, o.refuse
 	}
 	if p.ClientID != "" && p.ClientID != c.creds.ClientID {
 		return nil, &ParamError{Param: "pending.ClientID", Reason: "recorded by the Key " + p.ClientID + "; resume it with a client of that Key", Code: ""}
@@ -252,7 +272,7 @@ func (c *Client) Resume(ctx context.Context, p PendingRequest, out any, opts ...
 		return nil, &ParamError{Param: "pending.CreatedAt", Reason: "required", Code: ""}
 	}
 	if age := c.Now().Sub(p.CreatedAt); age > PendingResumeWindow {
-		return nil, fmt.Errorf("%w (key %s, %s %s, recorded %s ago)", ErrPendingExpired, p.Key, p.Method, p.Path, age.Round(time.Second))
+		return nil, fmt.Errorf("%w (%s %s, recorded %s ago)", ErrPendingExpired, p.Method, p.Path, age.Round(time.Second))
 	}
 	if p.Body != nil && !json.Valid(p.Body) {
 		return nil, &ParamError{Param: "pending.Body", Reason: "not valid JSON", Code: CodeInvalidRequest}
@@ -264,12 +284,7 @@ func (c *Client) Resume(ctx context.Context, p PendingRequest, out any, opts ...
 	if p.Body != nil {
 		r.Body = json.RawMessage(p.Body)
 	}
-	o := applyCallOptions(opts)
-	o.idempotencyKey, o.idempotencyKeySet = p.Key, true
-	if o.stepUp == "" {
-		o.stepUp = p.StepUp
-	}
-	sp, err := c.spec(r, o)
+	sp, err := c.spec(r, o, p.Key)
 	if err != nil {
 		return nil, err
 	}
@@ -280,9 +295,7 @@ func (c *Client) Resume(ctx context.Context, p PendingRequest, out any, opts ...
 		rec.CreatedAt = p.CreatedAt
 		sp.pending = &rec
 	}
-	resp, err := c.run(ctx, sp, out, o)
-	o.deliver(out, resp, err)
-	return resp, err
+	return sp, nil
 }
 
 // ResumeAs is Client.Resume decoding the 2xx answer into a new T, for the
@@ -293,7 +306,11 @@ func (c *Client) Resume(ctx context.Context, p PendingRequest, out any, opts ...
 // Response is in T's Meta when T embeds one.
 func ResumeAs[T any](ctx context.Context, c *Client, p PendingRequest, operation string, opts ...CallOption) (*T, error) {
 	if op := p.Operation(); op != operation {
-		return nil, &ParamError{Param: "pending", Reason: fmt.Sprintf("a record of %s %s (%q), not of %s", p.Method, p.Path, op, operation)}
+		err := &ParamError{Param: "pending", Reason: fmt.Sprintf("a record of %s %s (%q), not of %s", p.Method, p.Path, op, operation)}
+		if ValidIdempotencyKey(p.Key) {
+			err.IdempotencyKey = p.Key
+		}
+		return nil, err
 	}
 	out := new(T)
 	if _, err := c.Resume(ctx, p, out, opts...); err != nil {

@@ -50,6 +50,21 @@ type Request struct {
 	// AcceptedStatus lists extra 2xx statuses the endpoint documents; any 2xx
 	// is a success anyway. It exists for documentation only.
 	AcceptedStatus []int
+	// Invalid is the error of input the code that builds the Request has
+	// refused (every method of the product packages checks its parameters
+	// this way), nil when the input is valid. The call then sends nothing
+	// and returns it as a *ParamError (Invalid itself when it is one, or
+	// one that wraps it) that carries the call's idempotency key when the
+	// call has one, like every other error of a keyed write
+	// (IdempotencyKeyOf). Method, Path and Body are not checked then, so
+	// they may be left incomplete:
+	//
+	//	body, err := p.body() // a *mwallet.ParamError for a bad p
+	//	return mwallet.Call[Deposit](ctx, client, &mwallet.Request{
+	//		Method: http.MethodPost, Path: "/v1/deposits", MemberScoped: true,
+	//		Member: member, Body: body, Idempotent: true, Invalid: err,
+	//	}, opts...)
+	Invalid error
 }
 
 // AssetAmount is one amount of a request body in an asset of the catalogue,

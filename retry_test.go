@@ -180,15 +180,16 @@ func TestRateLimitedWaitBoundedByContextAndMax(t *testing.T) {
 		writeTestJSON(w, 429, errBody("rate_limited"))
 	}
 	c := f.client()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	_, err := c.Do(ctx, postReq(), nil)
+	// A deadline 10 s away that never passes: a wait of 30 s does not fit,
+	// however slowly the test runs; had the client waited, it would have
+	// resent.
+	_, err := c.Do(withDeadlineOnly(10*time.Second), postReq(), nil)
 	var e *Error
 	if !errors.As(err, &e) || e.Code != CodeRateLimited || e.RetryAfter != 30*time.Second {
 		t.Fatalf("err = %v, want rate_limited with RetryAfter 30", err)
 	}
-	if ctx.Err() != nil || len(f.recorded()) != 1 {
-		t.Errorf("the call waited (ctx %v, requests %d); a wait past the deadline must end the call at once", ctx.Err(), len(f.recorded()))
+	if len(f.recorded()) != 1 {
+		t.Errorf("the call waited and resent (requests %d); a wait past the deadline must end the call at once", len(f.recorded()))
 	}
 	// Without a deadline, WithMaxRetryAfter bounds the wait.
 	c2 := f.client(WithMaxRetryAfter(10 * time.Second))
@@ -261,35 +262,50 @@ func (h hookHandler) WithGroup(string) slog.Handler                 { return h }
 
 func TestContextDeadlineDuringAttempt(t *testing.T) {
 	t.Parallel()
-	f := newFakeAPI(t)
+	testDeadlineDuringAttempt(t, newFakeAPI(t))
+}
+
+// testDeadlineDuringAttempt: the call's deadline passes while its attempt
+// is with the service (ended by the test once the service has the
+// request, not by a timer): the call ends with a *TransportError that
+// wraps context.DeadlineExceeded, carries the key and says the outcome is
+// unknown, after that one attempt.
+func testDeadlineDuringAttempt(t *testing.T, f *fakeAPI) {
+	t.Helper()
+	ctx := NewEndingCtx()
 	f.handler = func(w http.ResponseWriter, r *http.Request, body []byte, n int) {
-		<-r.Context().Done() // never answers
+		ctx.End(context.DeadlineExceeded) // the deadline passes now
+		hang(w, r)
 	}
-	c := f.client()
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	_, err := c.Do(ctx, postReq(), nil)
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("err = %v, want context.DeadlineExceeded", err)
-	}
+	_, err := f.client().Do(ctx, postReq(), nil)
 	var te *TransportError
-	if !errors.As(err, &te) || te.IdempotencyKey == "" || IdempotencyKeyOf(err) != te.IdempotencyKey {
-		t.Errorf("err = %#v, want a *TransportError carrying the key", err)
+	if !errors.Is(err, context.DeadlineExceeded) || !errors.As(err, &te) || te.IdempotencyKey == "" ||
+		IdempotencyKeyOf(err) != te.IdempotencyKey || !errors.Is(err, ErrOutcomeUnknown) || te.Attempts != 1 {
+		t.Errorf("deadline: err = %#v, want a *TransportError after 1 attempt wrapping DeadlineExceeded, outcome unknown, with the key", err)
+	}
+	if n := len(f.recorded()); n != 1 {
+		t.Errorf("the service got %d requests, want 1", n)
 	}
 }
+
+// slowAttempt is the attempt timeout of the tests whose first attempt
+// hangs until the timeout cuts it. The second attempt must fit in it too,
+// a new TLS handshake included, on a loaded machine under -race: so it is
+// seconds, not milliseconds, and such a test takes that long.
+const slowAttempt = 3 * time.Second
 
 func TestAttemptTimeoutRetries(t *testing.T) {
 	t.Parallel()
 	f := newFakeAPI(t)
 	f.handler = func(w http.ResponseWriter, r *http.Request, body []byte, n int) {
 		if n == 1 {
-			<-r.Context().Done() // the first attempt hangs
+			hang(w, r) // the first attempt never answers
 			return
 		}
 		writeTestJSON(w, 200, map[string]any{})
 	}
 	c := f.client(WithDefaultAttemptTimeout(time.Hour))
-	resp, err := c.Do(context.Background(), &Request{Method: http.MethodGet, Path: "/v1/x"}, nil, WithAttemptTimeout(50*time.Millisecond))
+	resp, err := c.Do(context.Background(), &Request{Method: http.MethodGet, Path: "/v1/x"}, nil, WithAttemptTimeout(slowAttempt))
 	if err != nil || resp.Attempts != 2 {
 		t.Fatalf("err = %v, resp = %+v; want success on the second attempt", err, resp)
 	}

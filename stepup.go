@@ -62,7 +62,8 @@ func (s *StepUp) Options() []CallOption {
 // When err is not a step_up_required *Error with a challenge (nil, another
 // code, a transport error), the options make the call fail before anything
 // is sent, with a *ParamError wrapping err: a resend never goes out as a
-// new operation under a fresh idempotency key.
+// new operation under a fresh idempotency key. That *ParamError carries
+// err's key (IdempotencyKeyOf), unless WithIdempotencyKey gives another.
 func StepUpResend(err error) []CallOption {
 	if su, ok := AsStepUp(err); ok {
 		return su.Options()
@@ -72,5 +73,11 @@ func StepUpResend(err error) []CallOption {
 		reason = "the error is not a step_up_required answer with a challenge: " + clip(err.Error(), 200)
 	}
 	refusal := &ParamError{Param: "StepUpResend", Reason: reason, Err: err}
-	return []CallOption{func(o *callOptions) { o.refuse = refusal }}
+	key := IdempotencyKeyOf(err)
+	return []CallOption{func(o *callOptions) {
+		o.refuse = refusal
+		if key != "" && !o.idempotencyKeySet {
+			o.idempotencyKey, o.idempotencyKeySet = key, true
+		}
+	}}
 }

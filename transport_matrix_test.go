@@ -240,40 +240,36 @@ func matrixAttemptIdentity(t *testing.T, p protocol) {
 // a keyed write (same key).
 func matrixAttemptTimeout(t *testing.T, p protocol) {
 	for _, req := range []func() *Request{readReq, postReq} {
-		f := newFakeAPIOver(t, p)
-		f.handler = func(w http.ResponseWriter, r *http.Request, body []byte, n int) {
-			if n == 1 {
-				<-r.Context().Done()
-				return
+		t.Run(req().Method, func(t *testing.T) {
+			t.Parallel()
+			f := newFakeAPIOver(t, p)
+			f.handler = func(w http.ResponseWriter, r *http.Request, body []byte, n int) {
+				if n == 1 {
+					hang(w, r)
+					return
+				}
+				writeTestJSON(w, 200, map[string]any{})
 			}
-			writeTestJSON(w, 200, map[string]any{})
-		}
-		c := f.client(WithDefaultAttemptTimeout(time.Hour))
-		resp, err := c.Do(context.Background(), req(), nil, WithAttemptTimeout(100*time.Millisecond))
-		if err != nil || resp.Attempts != 2 {
-			t.Fatalf("%s: err = %v, resp = %+v; want success on the second attempt", req().Method, err, resp)
-		}
-		reqs := f.recorded()
-		if len(reqs) != 2 || reqs[0].Header.Get("X-Idempotency-Key") != reqs[1].Header.Get("X-Idempotency-Key") {
-			t.Errorf("%s: %d requests, keys differ", req().Method, len(reqs))
-		}
+			c := f.client(WithDefaultAttemptTimeout(time.Hour))
+			resp, err := c.Do(context.Background(), req(), nil, WithAttemptTimeout(slowAttempt))
+			if err != nil || resp.Attempts != 2 {
+				t.Fatalf("err = %v, resp = %+v; want success on the second attempt", err, resp)
+			}
+			reqs := f.recorded()
+			if len(reqs) != 2 || reqs[0].Header.Get("X-Idempotency-Key") != reqs[1].Header.Get("X-Idempotency-Key") {
+				t.Errorf("%d requests, keys differ", len(reqs))
+			}
+		})
 	}
 }
 
 // matrixContext: a deadline during an attempt ends the call with a
-// *TransportError that wraps context.DeadlineExceeded and carries the key;
-// a cancel during the wait before a retry ends it at once with the last
-// answer reachable.
+// *TransportError that wraps context.DeadlineExceeded and carries the key,
+// the outcome unknown (the attempt had reached the service); a cancel
+// during the wait before a retry ends it at once with the last answer
+// reachable.
 func matrixContext(t *testing.T, p protocol) {
-	f := newFakeAPIOver(t, p)
-	f.handler = func(w http.ResponseWriter, r *http.Request, body []byte, n int) { <-r.Context().Done() }
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-	defer cancel()
-	_, err := f.client().Do(ctx, postReq(), nil)
-	var te *TransportError
-	if !errors.Is(err, context.DeadlineExceeded) || !errors.As(err, &te) || te.IdempotencyKey == "" {
-		t.Errorf("deadline: err = %v, want a *TransportError wrapping DeadlineExceeded with the key", err)
-	}
+	testDeadlineDuringAttempt(t, newFakeAPIOver(t, p))
 
 	f2 := newFakeAPIOver(t, p)
 	f2.handler = func(w http.ResponseWriter, r *http.Request, body []byte, n int) {
@@ -286,7 +282,7 @@ func matrixContext(t *testing.T, p protocol) {
 			cancel2()
 		}
 	}})
-	_, err = f2.client(WithRetryBackoff(time.Hour, time.Hour), WithLogger(logger)).Do(ctx2, postReq(), nil)
+	_, err := f2.client(WithRetryBackoff(time.Hour, time.Hour), WithLogger(logger)).Do(ctx2, postReq(), nil)
 	if !errors.Is(err, context.Canceled) || CodeOf(err) != CodeUpstreamError || len(f2.recorded()) != 1 {
 		t.Errorf("cancel: err = %v after %d requests; want Canceled with upstream_error, one request", err, len(f2.recorded()))
 	}

@@ -40,6 +40,12 @@ type writeCall struct {
 	// idempotent, or nothing to protect), so a resend with the key runs it
 	// again instead of replaying.
 	noRecord bool
+	// invalid makes the call with an input that its method (or, for a
+	// method that checks nothing itself, the client) refuses before
+	// sending, with a *mwallet.ParamError whose Param is param. Every keyed
+	// write has one (TestKeyedWriteRefusalCarriesKey).
+	invalid func(ctx context.Context, cl *mwclient.Client, opts ...mwallet.CallOption) error
+	param   string
 }
 
 const writeMember = simulator.DefaultMemberExternalID
@@ -48,12 +54,22 @@ const writeMember = simulator.DefaultMemberExternalID
 // exchange, by operation.
 var writes = map[string]writeCall{
 	"deposits.Create": {keyed: true,
+		param: "Amount",
+		invalid: func(ctx context.Context, cl *mwclient.Client, o ...mwallet.CallOption) error {
+			_, err := cl.Deposits.Create(ctx, writeMember, deposits.CreateParams{Asset: "USDT", Reference: "class-1"}, o...)
+			return err
+		},
 		setup: fixedPath("/v1/deposits"),
 		call: func(ctx context.Context, cl *mwclient.Client, _ map[string]string, o ...mwallet.CallOption) error {
 			_, err := cl.Deposits.Create(ctx, writeMember, deposits.CreateParams{Asset: "USDT", Amount: money.MustParse("12", 6), Reference: "class-1"}, o...)
 			return err
 		}},
 	"qrpay.Pay": {keyed: true, stepUp: true,
+		param: "code_value",
+		invalid: func(ctx context.Context, cl *mwclient.Client, o ...mwallet.CallOption) error {
+			_, err := cl.QRPay.Pay(ctx, writeMember, qrpay.PayParams{}, o...)
+			return err
+		},
 		setup: fixedPath("/v1/qrpay/payments"),
 		call: func(ctx context.Context, cl *mwclient.Client, _ map[string]string, o ...mwallet.CallOption) error {
 			_, err := cl.QRPay.Pay(ctx, writeMember, qrpay.PayParams{CodeValue: sampleqr.PromptPay}, o...)
@@ -72,6 +88,11 @@ var writes = map[string]writeCall{
 			return err
 		}},
 	"cards.Apply": {keyed: true,
+		param: "client_key",
+		invalid: func(ctx context.Context, cl *mwclient.Client, o ...mwallet.CallOption) error {
+			_, err := cl.Cards.Apply(ctx, writeMember, cards.ApplyParams{ProductID: "cpd_virtual_std", SourceAsset: "USDT"}, o...)
+			return err
+		},
 		setup: func(*testing.T, *simulator.Simulator, *mwclient.Client) (string, map[string]string) {
 			return "/v1/cards/applications", map[string]string{"client_key": cards.NewClientKey()}
 		},
@@ -80,51 +101,102 @@ var writes = map[string]writeCall{
 			return err
 		}},
 	"cards.TopUp": {keyed: true, setup: onCard("virtual", "/topups"),
+		param: "amount",
+		invalid: func(ctx context.Context, cl *mwclient.Client, o ...mwallet.CallOption) error {
+			_, err := cl.Cards.TopUp(ctx, writeMember, "crd_1", cards.TopUpParams{Amount: money.MustParse("-1", 6)}, o...)
+			return err
+		},
 		call: func(ctx context.Context, cl *mwclient.Client, ids map[string]string, o ...mwallet.CallOption) error {
 			_, err := cl.Cards.TopUp(ctx, writeMember, ids["card"], cards.TopUpParams{Amount: money.MustParse("20", 6)}, o...)
 			return err
 		}},
 	"cards.SetPIN": {keyed: true, stepUp: true, setup: onCard("virtual", "/pin"),
+		param: "new_pin",
+		invalid: func(ctx context.Context, cl *mwclient.Client, o ...mwallet.CallOption) error {
+			_, err := cl.Cards.SetPIN(ctx, writeMember, "crd_1", cards.SetPINParams{NewPIN: "12a4", CVV: "123"}, o...)
+			return err
+		},
 		call: func(ctx context.Context, cl *mwclient.Client, ids map[string]string, o ...mwallet.CallOption) error {
 			_, err := cl.Cards.SetPIN(ctx, writeMember, ids["card"], cards.SetPINParams{NewPIN: "135790", CVV: cards.CVV(ids["cvv"])}, o...)
 			return err
 		}},
 	"cards.ReportLost": {keyed: true, stepUp: true, setup: onCard("physical", "/lost"),
+		param: "kind",
+		invalid: func(ctx context.Context, cl *mwclient.Client, o ...mwallet.CallOption) error {
+			_, err := cl.Cards.ReportLost(ctx, writeMember, "crd_1", cards.LostKind("misplaced"), o...)
+			return err
+		},
 		call: func(ctx context.Context, cl *mwclient.Client, ids map[string]string, o ...mwallet.CallOption) error {
 			_, err := cl.Cards.ReportLost(ctx, writeMember, ids["card"], cards.LostKindStolen, o...)
 			return err
 		}},
 	"cards.Activate": {keyed: true, setup: onCard("shipped", "/activate"),
+		param: "expiry",
+		invalid: func(ctx context.Context, cl *mwclient.Client, o ...mwallet.CallOption) error {
+			_, err := cl.Cards.Activate(ctx, writeMember, "crd_1", cards.ActivateParams{Expiry: "13/30", PIN: "135790"}, o...)
+			return err
+		},
 		call: func(ctx context.Context, cl *mwclient.Client, ids map[string]string, o ...mwallet.CallOption) error {
 			_, err := cl.Cards.Activate(ctx, writeMember, ids["card"], cards.ActivateParams{Expiry: ids["expiry"], PIN: "135790"}, o...)
 			return err
 		}},
 	"cards.Freeze": {keyed: true, noRecord: true, setup: onCard("virtual", "/freeze"),
+		param: "card id",
+		invalid: func(ctx context.Context, cl *mwclient.Client, o ...mwallet.CallOption) error {
+			_, err := cl.Cards.Freeze(ctx, writeMember, " ", o...)
+			return err
+		},
 		call: func(ctx context.Context, cl *mwclient.Client, ids map[string]string, o ...mwallet.CallOption) error {
 			_, err := cl.Cards.Freeze(ctx, writeMember, ids["card"], o...)
 			return err
 		}},
 	"cards.Unfreeze": {keyed: true, noRecord: true, setup: onCard("frozen", "/unfreeze"),
+		param: "card id",
+		invalid: func(ctx context.Context, cl *mwclient.Client, o ...mwallet.CallOption) error {
+			_, err := cl.Cards.Unfreeze(ctx, writeMember, "crd_1/x", o...)
+			return err
+		},
 		call: func(ctx context.Context, cl *mwclient.Client, ids map[string]string, o ...mwallet.CallOption) error {
 			_, err := cl.Cards.Unfreeze(ctx, writeMember, ids["card"], o...)
 			return err
 		}},
 	"cards.Close": {keyed: true, setup: onCard("virtual", "/close"),
+		param: "card id",
+		invalid: func(ctx context.Context, cl *mwclient.Client, o ...mwallet.CallOption) error {
+			_, err := cl.Cards.Close(ctx, writeMember, "", cards.CloseParams{}, o...)
+			return err
+		},
 		call: func(ctx context.Context, cl *mwclient.Client, ids map[string]string, o ...mwallet.CallOption) error {
 			_, err := cl.Cards.Close(ctx, writeMember, ids["card"], cards.CloseParams{Reason: "class"}, o...)
 			return err
 		}},
 	"cards.Replace": {keyed: true, setup: onCard("virtual", "/replacements"),
+		param: "card id",
+		invalid: func(ctx context.Context, cl *mwclient.Client, o ...mwallet.CallOption) error {
+			_, err := cl.Cards.Replace(ctx, writeMember, "crd_", cards.ReplaceParams{}, o...)
+			return err
+		},
 		call: func(ctx context.Context, cl *mwclient.Client, ids map[string]string, o ...mwallet.CallOption) error {
 			_, err := cl.Cards.Replace(ctx, writeMember, ids["card"], cards.ReplaceParams{Reason: "damaged"}, o...)
 			return err
 		}},
 	"cards.SecureSession": {keyed: true, noRecord: true, setup: onCard("virtual", "/secure-session"),
+		param: "card id",
+		invalid: func(ctx context.Context, cl *mwclient.Client, o ...mwallet.CallOption) error {
+			_, err := cl.Cards.SecureSession(ctx, writeMember, "crd_1?x", o...)
+			return err
+		},
 		call: func(ctx context.Context, cl *mwclient.Client, ids map[string]string, o ...mwallet.CallOption) error {
 			_, err := cl.Cards.SecureSession(ctx, writeMember, ids["card"], o...)
 			return err
 		}},
 	"remittance.Create": {keyed: true,
+		param: "SlippageBps",
+		invalid: func(ctx context.Context, cl *mwclient.Client, o ...mwallet.CallOption) error {
+			_, err := cl.Remittances.Create(ctx, writeMember, remittance.CreateParams{PayeeID: "pye_1", PayoutAmount: "100.00",
+				PayoutCurrency: "GBP", SlippageBps: -1, PurposeCode: "FAMILY_SUPPORT"}, o...)
+			return err
+		},
 		setup: func(t *testing.T, _ *simulator.Simulator, cl *mwclient.Client) (string, map[string]string) {
 			return "/v1/remittances", map[string]string{"payee": payeeIn(t, cl, "GB")}
 		},
@@ -134,6 +206,11 @@ var writes = map[string]writeCall{
 			return err
 		}},
 	"remittance.CreatePayee": {keyed: true,
+		param: "HolderName",
+		invalid: func(ctx context.Context, cl *mwclient.Client, o ...mwallet.CallOption) error {
+			_, err := cl.Remittances.CreatePayee(ctx, writeMember, remittance.PayeeParams{Country: "DE", Currency: "EUR", AccountNumber: "DE02120300000000202051"}, o...)
+			return err
+		},
 		setup: fixedPath("/v1/remit/payees"),
 		call: func(ctx context.Context, cl *mwclient.Client, _ map[string]string, o ...mwallet.CallOption) error {
 			_, err := cl.Remittances.CreatePayee(ctx, writeMember, remittance.PayeeParams{Country: "DE", Currency: "EUR",
@@ -147,18 +224,33 @@ var writes = map[string]writeCall{
 			return err
 		}},
 	"kyc.ProfileSession": {keyed: true,
+		param: "member",
+		invalid: func(ctx context.Context, cl *mwclient.Client, o ...mwallet.CallOption) error {
+			_, err := cl.KYC.ProfileSession(ctx, " ", o...)
+			return err
+		},
 		setup: fixedPath("/v1/kyc/profile-sessions"),
 		call: func(ctx context.Context, cl *mwclient.Client, _ map[string]string, o ...mwallet.CallOption) error {
 			_, err := cl.KYC.ProfileSession(ctx, writeMember, o...)
 			return err
 		}},
 	"kyc.CreateQuickBinding": {keyed: true,
+		param: "Email",
+		invalid: func(ctx context.Context, cl *mwclient.Client, o ...mwallet.CallOption) error {
+			_, err := cl.KYC.CreateQuickBinding(ctx, writeMember, kyc.QuickBindingParams{Email: "not an address"}, o...)
+			return err
+		},
 		setup: fixedPath("/v1/kyc/quick"),
 		call: func(ctx context.Context, cl *mwclient.Client, _ map[string]string, o ...mwallet.CallOption) error {
 			_, err := cl.KYC.CreateQuickBinding(ctx, writeMember, kyc.QuickBindingParams{}, o...)
 			return err
 		}},
 	"webhooks.Redeliver": {keyed: true,
+		param: "id",
+		invalid: func(ctx context.Context, cl *mwclient.Client, o ...mwallet.CallOption) error {
+			_, err := cl.Webhooks.Redeliver(ctx, "", o...)
+			return err
+		},
 		setup: func(t *testing.T, sim *simulator.Simulator, _ *mwclient.Client) (string, map[string]string) {
 			// The fixture's member.created row has no subscriber; an
 			// endpoint subscribes now, so it can be queued again.

@@ -75,8 +75,8 @@ type applyBody struct {
 	ClientKey         string `json:"client_key"`
 }
 
-func (p ApplyParams) body() (*applyBody, error) {
-	b := &applyBody{
+func (p ApplyParams) body() (applyBody, error) {
+	b := applyBody{
 		ClientKey:         strings.TrimSpace(p.ClientKey),
 		SourceAsset:       strings.TrimSpace(p.SourceAsset),
 		BIN:               strings.TrimSpace(p.BIN),
@@ -85,16 +85,16 @@ func (p ApplyParams) body() (*applyBody, error) {
 		QuickKYCEmail:     strings.TrimSpace(p.QuickKYCEmail),
 	}
 	if b.ClientKey == "" {
-		return nil, &mwallet.ParamError{Param: "client_key", Reason: "is required: generate one with cards.NewClientKey when the application starts, store it, and resend it on every attempt", Code: mwallet.CodeInvalidRequest}
+		return applyBody{}, &mwallet.ParamError{Param: "client_key", Reason: "is required: generate one with cards.NewClientKey when the application starts, store it, and resend it on every attempt", Code: mwallet.CodeInvalidRequest}
 	}
 	if b.SourceAsset == "" {
-		return nil, &mwallet.ParamError{Param: "source_asset", Reason: "is required", Code: mwallet.CodeInvalidRequest}
+		return applyBody{}, &mwallet.ParamError{Param: "source_asset", Reason: "is required", Code: mwallet.CodeInvalidRequest}
 	}
 	if strings.TrimSpace(p.ProductID) != "" {
 		id, err := withPrefix("product_id", prefixProduct, p.ProductID)
 		if pe := (*mwallet.ParamError)(nil); errors.As(err, &pe) {
 			pe.Code = mwallet.CodeProductNotAvailable // an unknown product, in a body
-			return nil, pe
+			return applyBody{}, pe
 		}
 		b.ProductID = id
 	}
@@ -105,17 +105,17 @@ func (p ApplyParams) body() (*applyBody, error) {
 	default:
 		// The service turns any value other than "physical" into a virtual
 		// card; refuse typos such as "Physical" instead of issuing the wrong card.
-		return nil, &mwallet.ParamError{Param: "form_factor", Reason: "must be empty, virtual or physical", Code: mwallet.CodeInvalidRequest}
+		return applyBody{}, &mwallet.ParamError{Param: "form_factor", Reason: "must be empty, virtual or physical", Code: mwallet.CodeInvalidRequest}
 	}
 	if p.FirstTopUp.IsNegative() {
-		return nil, &mwallet.ParamError{Param: "first_topup", Reason: "must not be negative", Code: mwallet.CodeInvalidFields}
+		return applyBody{}, &mwallet.ParamError{Param: "first_topup", Reason: "must not be negative", Code: mwallet.CodeInvalidFields}
 	}
 	if !p.FirstTopUp.IsZero() {
 		b.FirstTopUp = p.FirstTopUp.String()
 	}
 	if p.FundingSource != "" {
 		if !p.FundingSource.Known() {
-			return nil, &mwallet.ParamError{Param: "funding_source", Reason: "must be member or merchant", Code: mwallet.CodeInvalidFields}
+			return applyBody{}, &mwallet.ParamError{Param: "funding_source", Reason: "must be member or merchant", Code: mwallet.CodeInvalidFields}
 		}
 		b.FundingSource = string(p.FundingSource)
 	}
@@ -194,11 +194,8 @@ func (a *Application) UnmarshalJSON(b []byte) error {
 // retrying the same key only repeats them, so check Quote's CanApply first.
 func (c *Client) Apply(ctx context.Context, member string, p ApplyParams, opts ...mwallet.CallOption) (*Application, error) {
 	body, err := p.body()
-	if err != nil {
-		return nil, err
-	}
 	req := &mwallet.Request{Method: http.MethodPost, Path: "/v1/cards/applications", MemberScoped: true, Member: member,
-		Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated}}
+		Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated}, Invalid: err}
 	if !p.FirstTopUp.IsZero() {
 		req.Amounts = []mwallet.AssetAmount{{Param: "FirstTopUp", Asset: body.SourceAsset, Amount: p.FirstTopUp, Code: mwallet.CodeInvalidFields}}
 	}

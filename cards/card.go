@@ -1,6 +1,7 @@
 package cards
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"iter"
@@ -149,28 +150,32 @@ type activateBody struct {
 // already activated with its PIN succeeds without counting.
 func (c *Client) Activate(ctx context.Context, member, cardID string, p ActivateParams, opts ...mwallet.CallOption) (*StatusResult, error) {
 	path, err := cardPath(cardID, "/activate")
-	if err != nil {
-		return nil, err
-	}
+	return c.statusCall(ctx, member, path, activateBody{Expiry: p.Expiry, PIN: string(p.PIN)}, cmp.Or(err, p.check()), opts)
+}
+
+// check refuses what the service would refuse without counting a failure.
+func (p ActivateParams) check() error {
 	if p.Expiry == "" || p.PIN == "" {
 		param := "expiry"
 		if p.Expiry != "" {
 			param = "pin"
 		}
-		return nil, &mwallet.ParamError{Param: param, Reason: "expiry and pin are required", Code: mwallet.CodeInvalidRequest}
+		return &mwallet.ParamError{Param: param, Reason: "expiry and pin are required", Code: mwallet.CodeInvalidRequest}
 	}
 	if !expiryRE.MatchString(p.Expiry) {
-		return nil, &mwallet.ParamError{Param: "expiry", Reason: "must be MM/YY with a month from 01 to 12", Code: mwallet.CodeInvalidFields}
+		return &mwallet.ParamError{Param: "expiry", Reason: "must be MM/YY with a month from 01 to 12", Code: mwallet.CodeInvalidFields}
 	}
 	if !isDigits(string(p.PIN)) {
-		return nil, &mwallet.ParamError{Param: "pin", Reason: "must be digits only (card_pin_invalid, not a counted failure)", Code: mwallet.CodeCardPinInvalid}
+		return &mwallet.ParamError{Param: "pin", Reason: "must be digits only (card_pin_invalid, not a counted failure)", Code: mwallet.CodeCardPinInvalid}
 	}
-	return c.statusCall(ctx, member, path, activateBody{Expiry: p.Expiry, PIN: string(p.PIN)}, opts)
+	return nil
 }
 
-func (c *Client) statusCall(ctx context.Context, member, path string, body any, opts []mwallet.CallOption) (*StatusResult, error) {
+// statusCall sends a card action that answers {id, status}; invalid is
+// the input the method refused (mwallet.Request.Invalid).
+func (c *Client) statusCall(ctx context.Context, member, path string, body any, invalid error, opts []mwallet.CallOption) (*StatusResult, error) {
 	_, sensitive := body.(activateBody) // carries the PIN
-	return mwallet.Call[StatusResult](ctx, c.caller, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, Sensitive: sensitive}, opts...)
+	return mwallet.Call[StatusResult](ctx, c.caller, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, Sensitive: sensitive, Invalid: invalid}, opts...)
 }
 
 // Freeze freezes an active card (POST /v1/cards/{id}/freeze, scope
@@ -181,10 +186,7 @@ func (c *Client) statusCall(ctx context.Context, member, path string, body any, 
 // without showing its fields. The SDK reads {id, status}.
 func (c *Client) Freeze(ctx context.Context, member, cardID string, opts ...mwallet.CallOption) (*StatusResult, error) {
 	path, err := cardPath(cardID, "/freeze")
-	if err != nil {
-		return nil, err
-	}
-	return c.statusCall(ctx, member, path, struct{}{}, opts)
+	return c.statusCall(ctx, member, path, struct{}{}, err, opts)
 }
 
 // Unfreeze makes a frozen card active again (POST /v1/cards/{id}/unfreeze,
@@ -194,10 +196,7 @@ func (c *Client) Freeze(ctx context.Context, member, cardID string, opts ...mwal
 // without showing its fields. The SDK reads {id, status}.
 func (c *Client) Unfreeze(ctx context.Context, member, cardID string, opts ...mwallet.CallOption) (*StatusResult, error) {
 	path, err := cardPath(cardID, "/unfreeze")
-	if err != nil {
-		return nil, err
-	}
-	return c.statusCall(ctx, member, path, struct{}{}, opts)
+	return c.statusCall(ctx, member, path, struct{}{}, err, opts)
 }
 
 // LostResult is the answer of ReportLost.
@@ -217,16 +216,13 @@ type LostResult struct {
 // means lost.
 func (c *Client) ReportLost(ctx context.Context, member, cardID string, kind LostKind, opts ...mwallet.CallOption) (*LostResult, error) {
 	path, err := cardPath(cardID, "/lost")
-	if err != nil {
-		return nil, err
-	}
-	if kind != "" && !kind.Known() {
-		return nil, &mwallet.ParamError{Param: "kind", Reason: "must be lost or stolen", Code: mwallet.CodeInvalidFields}
+	if err == nil && kind != "" && !kind.Known() {
+		err = &mwallet.ParamError{Param: "kind", Reason: "must be lost or stolen", Code: mwallet.CodeInvalidFields}
 	}
 	body := struct {
 		Kind LostKind `json:"kind,omitempty"`
 	}{kind}
-	return mwallet.Call[LostResult](ctx, c.caller, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true}, opts...)
+	return mwallet.Call[LostResult](ctx, c.caller, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, Invalid: err}, opts...)
 }
 
 // CloseCheck says whether a card can be closed now.
@@ -271,13 +267,10 @@ type CloseParams struct {
 // the final state arrives by card.status.updated.
 func (c *Client) Close(ctx context.Context, member, cardID string, p CloseParams, opts ...mwallet.CallOption) (*StatusResult, error) {
 	path, err := cardPath(cardID, "/close")
-	if err != nil {
-		return nil, err
-	}
 	body := struct {
 		Reason string `json:"reason,omitempty"`
 	}{p.Reason}
-	return c.statusCall(ctx, member, path, body, opts)
+	return c.statusCall(ctx, member, path, body, err, opts)
 }
 
 // ReplaceParams are the parameters of Replace.
@@ -312,14 +305,11 @@ type Replacement struct {
 // without showing its fields.
 func (c *Client) Replace(ctx context.Context, member, cardID string, p ReplaceParams, opts ...mwallet.CallOption) (*Replacement, error) {
 	path, err := cardPath(cardID, "/replacements")
-	if err != nil {
-		return nil, err
-	}
 	body := struct {
 		AddressID string `json:"address_id,omitempty"`
 		Reason    string `json:"reason,omitempty"`
 	}{strings.TrimSpace(p.AddressID), p.Reason}
-	return mwallet.Call[Replacement](ctx, c.caller, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated}}, opts...)
+	return mwallet.Call[Replacement](ctx, c.caller, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated}, Invalid: err}, opts...)
 }
 
 // SecureSession opens the card's sensitive data (number, CVV) for the end
@@ -347,10 +337,7 @@ type SecureSession struct {
 // (Unix seconds)}.
 func (c *Client) SecureSession(ctx context.Context, member, cardID string, opts ...mwallet.CallOption) (*SecureSession, error) {
 	path, err := cardPath(cardID, "/secure-session")
-	if err != nil {
-		return nil, err
-	}
-	return mwallet.Call[SecureSession](ctx, c.caller, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: struct{}{}, Idempotent: true}, opts...)
+	return mwallet.Call[SecureSession](ctx, c.caller, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: struct{}{}, Idempotent: true, Invalid: err}, opts...)
 }
 
 // UnmarshalJSON reads {token, hosted_url, expires_at (Unix seconds)}.

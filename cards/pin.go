@@ -1,6 +1,7 @@
 package cards
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 
@@ -43,21 +44,25 @@ type PINResult struct {
 // The PIN and CVV never leave this call except in the request body.
 func (c *Client) SetPIN(ctx context.Context, member, cardID string, p SetPINParams, opts ...mwallet.CallOption) (*PINResult, error) {
 	path, err := cardPath(cardID, "/pin")
-	if err != nil {
-		return nil, err
-	}
+	body := pinBody{NewPIN: string(p.NewPIN), CurrentPIN: string(p.CurrentPIN), CVV: string(p.CVV)}
+	return mwallet.Call[PINResult](ctx, c.caller, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, Sensitive: true,
+		Invalid: cmp.Or(err, p.check())}, opts...)
+}
+
+// check refuses PINs and CVVs of the wrong shape, and a call with both or
+// neither of CurrentPIN and CVV.
+func (p SetPINParams) check() error {
 	if !isDigits(string(p.NewPIN)) {
-		return nil, &mwallet.ParamError{Param: "new_pin", Reason: "must be digits only and not empty", Code: mwallet.CodeInvalidFields}
+		return &mwallet.ParamError{Param: "new_pin", Reason: "must be digits only and not empty", Code: mwallet.CodeInvalidFields}
 	}
 	hasCur, hasCVV := p.CurrentPIN != "", p.CVV != ""
 	switch {
 	case hasCur == hasCVV:
-		return nil, &mwallet.ParamError{Param: "current_pin", Reason: "exactly one of current_pin (change) or cvv (reset) is required", Code: mwallet.CodeInvalidFields}
+		return &mwallet.ParamError{Param: "current_pin", Reason: "exactly one of current_pin (change) or cvv (reset) is required", Code: mwallet.CodeInvalidFields}
 	case hasCur && !isDigits(string(p.CurrentPIN)):
-		return nil, &mwallet.ParamError{Param: "current_pin", Reason: "must be digits only", Code: mwallet.CodeInvalidFields}
+		return &mwallet.ParamError{Param: "current_pin", Reason: "must be digits only", Code: mwallet.CodeInvalidFields}
 	case hasCVV && (len(p.CVV) != 3 || !isDigits(string(p.CVV))):
-		return nil, &mwallet.ParamError{Param: "cvv", Reason: "must be three digits", Code: mwallet.CodeInvalidFields}
+		return &mwallet.ParamError{Param: "cvv", Reason: "must be three digits", Code: mwallet.CodeInvalidFields}
 	}
-	body := pinBody{NewPIN: string(p.NewPIN), CurrentPIN: string(p.CurrentPIN), CVV: string(p.CVV)}
-	return mwallet.Call[PINResult](ctx, c.caller, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, Sensitive: true}, opts...)
+	return nil
 }

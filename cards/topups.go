@@ -1,6 +1,7 @@
 package cards
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -33,14 +34,14 @@ type topUpBody struct {
 	FundingSource string `json:"funding_source,omitempty"`
 }
 
-func (p TopUpParams) body() (*topUpBody, error) {
+func (p TopUpParams) body() (topUpBody, error) {
 	if p.Amount.Sign() <= 0 {
-		return nil, &mwallet.ParamError{Param: "amount", Reason: "must be greater than zero", Code: mwallet.CodeInvalidFields}
+		return topUpBody{}, &mwallet.ParamError{Param: "amount", Reason: "must be greater than zero", Code: mwallet.CodeInvalidFields}
 	}
-	b := &topUpBody{Amount: p.Amount.String(), SourceAsset: strings.TrimSpace(p.SourceAsset)}
+	b := topUpBody{Amount: p.Amount.String(), SourceAsset: strings.TrimSpace(p.SourceAsset)}
 	if p.FundingSource != "" {
 		if !p.FundingSource.Known() {
-			return nil, &mwallet.ParamError{Param: "funding_source", Reason: "must be member or merchant", Code: mwallet.CodeInvalidFields}
+			return topUpBody{}, &mwallet.ParamError{Param: "funding_source", Reason: "must be member or merchant", Code: mwallet.CodeInvalidFields}
 		}
 		b.FundingSource = string(p.FundingSource)
 	}
@@ -69,15 +70,10 @@ type TopUp struct {
 // 500 api_error: retry once with the same key, then treat as failure.
 func (c *Client) TopUp(ctx context.Context, member, cardID string, p TopUpParams, opts ...mwallet.CallOption) (*TopUp, error) {
 	path, err := cardPath(cardID, "/topups")
-	if err != nil {
-		return nil, err
-	}
-	body, err := p.body()
-	if err != nil {
-		return nil, err
-	}
+	body, berr := p.body()
 	return mwallet.Call[TopUp](ctx, c.caller, &mwallet.Request{Method: http.MethodPost, Path: path, MemberScoped: true, Member: member, Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated},
-		Amounts: []mwallet.AssetAmount{{Param: "Amount", Asset: body.SourceAsset, Amount: p.Amount, Code: mwallet.CodeInvalidFields}}}, opts...)
+		Amounts: []mwallet.AssetAmount{{Param: "Amount", Asset: body.SourceAsset, Amount: p.Amount, Code: mwallet.CodeInvalidFields}},
+		Invalid: cmp.Or(err, berr)}, opts...)
 }
 
 // EstimateParams are the parameters of EstimateTopUp.

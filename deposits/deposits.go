@@ -160,13 +160,11 @@ func (p CreateParams) body() (createBody, error) {
 // give a *mwallet.ParamError and nothing is sent.
 func (c *Client) Create(ctx context.Context, member string, p CreateParams, opts ...mwallet.CallOption) (*Deposit, error) {
 	body, err := p.body()
-	if err != nil {
-		return nil, err
-	}
 	return mwallet.Call[Deposit](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodPost, Path: "/v1/deposits", MemberScoped: true, Member: member,
 		Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated, http.StatusOK},
 		Amounts: []mwallet.AssetAmount{{Param: "Amount", Asset: body.Asset, Amount: p.Amount}},
+		Invalid: err,
 	}, opts...)
 }
 

@@ -199,13 +199,18 @@ type QuickBindingParams struct {
 // one is created outside a card application.
 func (c *Client) CreateQuickBinding(ctx context.Context, member string, p QuickBindingParams, opts ...mwallet.CallOption) (*QuickBinding, error) {
 	p.Email = strings.TrimSpace(p.Email)
-	if p.Email != "" {
-		if a, err := mail.ParseAddress(p.Email); err != nil || a.Address != p.Email {
-			return nil, &mwallet.ParamError{Param: "Email", Reason: "not a plain e-mail address", Code: mwallet.CodeInvalidFields}
-		}
-	}
 	return mwallet.Call[QuickBinding](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodPost, Path: "/v1/kyc/quick", MemberScoped: true, Member: member,
-		Body: p, Idempotent: true, AcceptedStatus: []int{http.StatusCreated},
+		Body: p, Idempotent: true, AcceptedStatus: []int{http.StatusCreated}, Invalid: p.check(),
 	}, opts...)
+}
+
+// check refuses an e-mail address that is not a plain one.
+func (p QuickBindingParams) check() error {
+	if p.Email != "" {
+		if a, err := mail.ParseAddress(p.Email); err != nil || a.Address != p.Email {
+			return &mwallet.ParamError{Param: "Email", Reason: "not a plain e-mail address", Code: mwallet.CodeInvalidFields}
+		}
+	}
+	return nil
 }

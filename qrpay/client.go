@@ -171,12 +171,9 @@ type PayParams struct {
 // retry them with a new key after fixing the cause.
 func (c *Client) Pay(ctx context.Context, member string, p PayParams, opts ...mwallet.CallOption) (*Order, error) {
 	body, err := requestBody(p.CodeValue, p.FundingSource, p.Currency, p.Amount, p.PreferredAsset, p.Payer)
-	if err != nil {
-		return nil, err
-	}
 	o, err := mwallet.Call[Order](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodPost, Path: "/v1/qrpay/payments", MemberScoped: true, Member: member,
-		Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated},
+		Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated}, Invalid: err,
 	}, opts...)
 	if err != nil {
 		return nil, err

@@ -84,17 +84,22 @@ func maskAccount(s string) string {
 func (c *Client) CreatePayee(ctx context.Context, member string, p PayeeParams, opts ...mwallet.CallOption) (*Payee, error) {
 	p.Country = strings.ToUpper(strings.TrimSpace(p.Country))
 	p.Currency = strings.ToUpper(strings.TrimSpace(p.Currency))
+	return mwallet.Call[Payee](ctx, c.caller, &mwallet.Request{
+		Method: http.MethodPost, Path: "/v1/remit/payees", MemberScoped: true, Member: member,
+		Body: p, Idempotent: true, AcceptedStatus: []int{http.StatusCreated}, Invalid: p.check(),
+	}, opts...)
+}
+
+// check refuses a payee without one of the fields every payee needs.
+func (p PayeeParams) check() error {
 	for _, f := range []struct{ name, v string }{
 		{"Country", p.Country}, {"Currency", p.Currency}, {"HolderName", strings.TrimSpace(p.HolderName)}, {"AccountNumber", strings.TrimSpace(p.AccountNumber)},
 	} {
 		if f.v == "" {
-			return nil, &mwallet.ParamError{Param: f.name, Reason: "required", Code: mwallet.CodeInvalidFields}
+			return &mwallet.ParamError{Param: f.name, Reason: "required", Code: mwallet.CodeInvalidFields}
 		}
 	}
-	return mwallet.Call[Payee](ctx, c.caller, &mwallet.Request{
-		Method: http.MethodPost, Path: "/v1/remit/payees", MemberScoped: true, Member: member,
-		Body: p, Idempotent: true, AcceptedStatus: []int{http.StatusCreated},
-	}, opts...)
+	return nil
 }
 
 // Payees walks member's saved payees, newest first (GET /v1/remit/payees,

@@ -126,12 +126,9 @@ func (p CreateParams) body() (createBody, error) {
 // Invalid parameters give a *mwallet.ParamError and nothing is sent.
 func (c *Client) Create(ctx context.Context, member string, p CreateParams, opts ...mwallet.CallOption) (*CreateResult, error) {
 	body, err := p.body()
-	if err != nil {
-		return nil, err
-	}
 	out, err := mwallet.Call[CreateResult](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodPost, Path: "/v1/remittances", MemberScoped: true, Member: member,
-		Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated},
+		Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated}, Invalid: err,
 	}, opts...)
 	if err != nil {
 		return nil, err

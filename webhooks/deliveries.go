@@ -106,13 +106,11 @@ type RedeliverResult struct {
 // (or the one given with mwallet.WithIdempotencyKey). It sends no body.
 func (d *Deliveries) Redeliver(ctx context.Context, id string, opts ...mwallet.CallOption) (*RedeliverResult, error) {
 	pid, err := deliveryID(id)
-	if err != nil {
-		return nil, err
-	}
 	return mwallet.Call[RedeliverResult](ctx, d.caller, &mwallet.Request{
 		Method:     http.MethodPost,
 		Path:       "/v1/webhooks/deliveries/" + url.PathEscape(pid) + "/redeliver",
 		Idempotent: true,
+		Invalid:    err,
 	}, opts...)
 }
 
