@@ -109,6 +109,12 @@ type recordedInput struct {
 	// the end of a call entered over HTTP run in the same input, as every
 	// control write over HTTP runs them (controlCall).
 	Route string `json:"route,omitempty"`
+	// Rules is the version of the control API's argument rules a control
+	// input ran under (a call, or an http input under /_sim): controlRules
+	// for this build's, none (0) for the inputs of earlier builds, which a
+	// replay runs under the rules they ran under (control_domains.go,
+	// domain.legacy).
+	Rules int `json:"rules,omitempty"`
 
 	// advance: the clock reading reached.
 	To time.Time `json:"to,omitzero"`
@@ -257,6 +263,24 @@ type recorder struct {
 
 	ctlSeq atomic.Uint64 // control request ids (controlID)
 	ctlMix uint64
+
+	// lastRules is the Rules of the input logged last: a control op runs
+	// right after its own input is logged, holding the input order.
+	lastRules int
+}
+
+// controlRules is the version of the control API's argument rules this
+// build runs control inputs under: 3, the first recording version whose
+// inputs carry it (earlier builds checked fewer arguments; their inputs
+// replay under what they checked).
+const controlRules = 3
+
+// legacyRules reports whether the input logged last ran under the
+// argument rules of an earlier build (a replayed input of one).
+func (r *recorder) legacyRules() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.lastRules < controlRules
 }
 
 func newRecorder(cfg recordingConfig, seed int64, limit int64) *recorder {
@@ -301,6 +325,7 @@ func (r *recorder) appendInput(in *recordedInput) (int64, error) {
 	}
 	r.seq = in.Seq
 	r.clock = in.Clock
+	r.lastRules = in.Rules
 	if in.Op == opBase {
 		r.lastBase = in.URL
 	}
@@ -382,7 +407,9 @@ func (l *inputLog) logRequest(tx *kernel.Tx, r *http.Request) (*recordedInput, i
 			in.Draws = c.replay.want.Draws
 		}
 	}
-	if in.Draws == nil && !isControlPath(rawRequestPath(r)) {
+	if pathOf(r).control {
+		in.Rules = controlRules
+	} else if in.Draws == nil {
 		in.Draws = l.draws(tx, r)
 	}
 	end, err := l.rec.log(in)
@@ -472,7 +499,7 @@ func (l *inputLog) goCall(name string, args []any, fn func() error) error {
 // control route route ("" for the Go method itself) and runs fn as goCall
 // does.
 func (l *inputLog) routeCall(name, route string, args []any, fn func() error) error {
-	in := &recordedInput{Op: opCall, Call: name, Route: route}
+	in := &recordedInput{Op: opCall, Call: name, Route: route, Rules: controlRules}
 	for i, a := range args {
 		b, err := json.Marshal(a)
 		if err != nil {

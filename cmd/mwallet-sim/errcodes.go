@@ -167,7 +167,7 @@ func fetchErrorRecipes(ctx context.Context, hc *http.Client, base, token string)
 		return nil, fmt.Errorf("GET /_sim/recipes answered %d", resp.StatusCode)
 	}
 	var out struct {
-		Recipes []simulator.ErrorRecipe `json:"recipes"`
+		Recipes []simulator.ErrorRecipe `json:"data"`
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
 		return nil, fmt.Errorf("GET /_sim/recipes: %w", err)
