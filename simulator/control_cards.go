@@ -365,11 +365,12 @@ var (
 		run: func(x *opRun, in *cardTxIn) (any, error) {
 			id, out, err := x.s.st.cards.AddTransaction(x.tx, in.ID, cardline.Transaction(in.cardTxFields))
 			var ae *apiError
-			if err != nil && x.legacy && in.cardTxFields.ID == "" && errors.As(err, &ae) && ae.Code == "state_invalid" &&
-				strings.Contains(ae.Message, "takes no debits") {
+			var short *InsufficientFundsError
+			if err != nil && x.legacy && in.cardTxFields.ID == "" && (errors.As(err, &short) ||
+				errors.As(err, &ae) && ae.Code == "state_invalid" && strings.Contains(ae.Message, "takes no debits")) {
 				// Earlier builds drew the new transaction's id and list
-				// sequence before refusing a debit of an ended card; their
-				// recordings replay so.
+				// sequence before refusing a debit of an ended card or one
+				// the card could not cover; their recordings replay so.
 				x.tx.NewUUID()
 				x.tx.NextSeq()
 			}

@@ -400,7 +400,8 @@ var businessKept = []string{
 // businessKept for a business request. Among them the three refusals that
 // changed the state before: KYC approval of a member without a profile at
 // a level outside 1 and 2, a member whose balance its asset cannot hold,
-// and a debit of a closed card.
+// and a debit of a closed card; and a debit the card cannot cover, which
+// the walk found.
 func TestRefusedInputsChangeNothing(t *testing.T) {
 	t.Parallel()
 	w := newGenWorld(t)
@@ -433,6 +434,10 @@ func TestRefusedInputsChangeNothing(t *testing.T) {
 	check("POST /_sim/cards/{id}/transactions", "a debit of a closed card", func() int {
 		return w.raw.control("POST", "/_sim/cards/"+w.alts["card"][0].(string)+"/transactions",
 			map[string]any{"kind": "auth", "status": "succeed", "direction": "debit", "amount": "1250", "bill_amount": "1250"}).status
+	}, nil)
+	check("POST /_sim/cards/{id}/transactions", "a debit the card cannot cover", func() int {
+		return w.raw.control("POST", "/_sim/cards/"+w.good["card"].(string)+"/transactions",
+			map[string]any{"kind": "auth", "status": "succeed", "direction": "debit", "amount": "99999999", "bill_amount": "99999999"}).status
 	}, nil)
 	if r := w.raw.get(tok, "/v1/kyc", "gen-noprofile"); r.body["status"] != "none" {
 		t.Errorf("GET /v1/kyc of the member without a profile after the refused approval: %s", r.raw)

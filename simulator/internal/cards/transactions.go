@@ -117,6 +117,13 @@ func (l *Line) addCardTransaction(tx *kernel.Tx, c *simCard, in Transaction) (*c
 		if cardAcct, withdrawal, err = l.cardTxDestination(c, t.Direction); err != nil {
 			return nil, err
 		}
+		if t.Direction == "debit" && l.host.Balance(cardAcct, cardLedgerAsset).Cmp(conv) < 0 {
+			// A debit the card cannot cover: the ledger refuses the
+			// transfer whole (the card's account may not go below zero),
+			// before anything is drawn, and its refusal is the answer.
+			err := tx.Transfer(tx.Now(), "card transaction debit", cardLedgerAsset, conv, cardAcct, upstreamAccount("card_network"))
+			return nil, fmt.Errorf("card %s: %w", c.ID, err)
+		}
 	}
 	if prev != nil {
 		t.ID, t.Version, t.seq = prev.ID, prev.Version+1, prev.seq
