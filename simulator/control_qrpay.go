@@ -83,9 +83,9 @@ func (q *QRPayControl) UpstreamCalls() QRUpstreamStats {
 type QRUpstreamStats struct {
 	// Quotes counts upstream quote calls: one per quote not served from the
 	// 60-second memo, and one per payment (payments always re-quote).
-	Quotes int `json:"quotes"`
+	Quotes int
 	// Notices counts payment notices sent upstream (timed-out ones included).
-	Notices int `json:"notices"`
+	Notices int
 }
 
 // Trace returns the steps a payment went through, in order: step_up,
@@ -213,6 +213,10 @@ var (
 		run: func(x *opRun, _ *noInput) (any, error) {
 			u := x.s.st.qr.UpstreamCalls(x.tx)
 			return QRUpstreamStats{Quotes: u.Quotes, Notices: u.Notices}, nil
+		},
+		reply: func(_ *opRun, _ *noInput, out any) (int, any) {
+			st := out.(QRUpstreamStats)
+			return http.StatusOK, map[string]any{"quotes": st.Quotes, "notices": st.Notices}
 		},
 	}.op()
 	opQRPayTrace = def[qrOrder]{route: "GET /_sim/qrpay/orders/{id}/trace", name: "QRPay.Trace", noCall: true,
