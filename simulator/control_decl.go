@@ -383,7 +383,7 @@ func (e *NameError) message() string {
 	case len(e.Valid) > 0:
 		msg = fmt.Sprintf("unknown %s %q: want one of %s", e.Kind, e.Name, strings.Join(e.Valid, ", "))
 	case e.Want != "":
-		msg = fmt.Sprintf("%s is not a %s: want %s", quoteValue(e.Name), e.Kind, e.Want)
+		msg = fmt.Sprintf("%s is not %s %s: want %s", quoteValue(e.Name), article(e.Kind), e.Kind, e.Want)
 	default:
 		msg = fmt.Sprintf("unknown %s %q", e.Kind, e.Name)
 	}
@@ -391,6 +391,16 @@ func (e *NameError) message() string {
 		msg = e.Field + ": " + msg
 	}
 	return msg
+}
+
+// article is the indefinite article of a domain's name: "an ISO 4217
+// currency code", "an HTTP method", "a URL".
+func article(kind string) string {
+	if strings.HasPrefix(kind, "HTTP") || kind != "" && strings.ContainsRune("aeioAEIO", rune(kind[0])) ||
+		strings.HasPrefix(kind, "un") {
+		return "an"
+	}
+	return "a"
 }
 
 // quoteValue quotes a string value; numbers stay as they are.
