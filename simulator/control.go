@@ -239,6 +239,12 @@ func (ctl *controlAPI) invoke(o *op, in any) (any, error) {
 	return out, err
 }
 
+// perform runs an op as its Go method does, for its error.
+func (ctl *controlAPI) perform(o *op, in any) error {
+	_, err := ctl.invoke(o, in)
+	return err
+}
+
 // invoke runs o for a Go method and returns its result as a T.
 func invoke[T any](s *Simulator, o *op, in any) (T, error) {
 	out, err := s.wiring.ctl.invoke(o, in)

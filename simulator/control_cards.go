@@ -74,19 +74,21 @@ type CardPlastic struct {
 // quick KYC binding, a product gone) is rejected instead, with everything it
 // held returned, as the upstream would.
 func (c *CardsControl) ApproveApplication(id string) error {
-	return c.run(opCardsApproveApplication, &cardAppRef{ID: id})
+	return c.s.wiring.ctl.perform(opCardsApproveApplication, &cardAppRef{ID: id})
 }
 
 // RejectApplication fails an application under review (action
 // cards/applications/{id}/reject): the issuance fee and shipping are
 // refunded, the first top-up hold released, card.application.rejected sent.
 func (c *CardsControl) RejectApplication(id string) error {
-	return c.run(opCardsRejectApplication, &cardAppRef{ID: id})
+	return c.s.wiring.ctl.perform(opCardsRejectApplication, &cardAppRef{ID: id})
 }
 
 // Ship makes a physical card leave stock (action cards/{id}/ship); it
 // can then be activated.
-func (c *CardsControl) Ship(cardID string) error { return c.run(opCardsShip, &cardRef{ID: cardID}) }
+func (c *CardsControl) Ship(cardID string) error {
+	return c.s.wiring.ctl.perform(opCardsShip, &cardRef{ID: cardID})
+}
 
 // AddTransaction adds (or, with an existing ID, updates) a transaction
 // of a card (action cards/{id}/transactions) and returns its ctx_ id.
@@ -98,26 +100,26 @@ func (c *CardsControl) AddTransaction(cardID string, t CardTransaction) (string,
 // CompleteClose is the issuer's callback ending a closure (action
 // cards/{id}/close_complete): closing becomes closed.
 func (c *CardsControl) CompleteClose(cardID string) error {
-	return c.run(opCardsCompleteClose, &cardRef{ID: cardID})
+	return c.s.wiring.ctl.perform(opCardsCompleteClose, &cardRef{ID: cardID})
 }
 
 // SetStatus overrides a card's status as an operator would (action
 // cards/{id}/set_status), for reaching pending or expired in tests.
 func (c *CardsControl) SetStatus(cardID, status string) error {
-	return c.run(opCardsSetStatus, &cardStatusIn{ID: cardID, Status: status})
+	return c.s.wiring.ctl.perform(opCardsSetStatus, &cardStatusIn{ID: cardID, Status: status})
 }
 
 // SetUpstreamBalanceReadable makes the issuer's balance of a card
 // readable or not (action cards/{id}/upstream_balance); close needs it
 // readable.
 func (c *CardsControl) SetUpstreamBalanceReadable(cardID string, readable bool) error {
-	return c.run(opCardsSetUpstreamBalanceReadable, &cardReadableIn{ID: cardID, Readable: &readable})
+	return c.s.wiring.ctl.perform(opCardsSetUpstreamBalanceReadable, &cardReadableIn{ID: cardID, Readable: &readable})
 }
 
 // UnlockActivation lifts an activation lock as an operator would
 // (action cards/{id}/unlock).
 func (c *CardsControl) UnlockActivation(cardID string) error {
-	return c.run(opCardsUnlockActivation, &cardRef{ID: cardID})
+	return c.s.wiring.ctl.perform(opCardsUnlockActivation, &cardRef{ID: cardID})
 }
 
 // Plastic returns what is printed on a card (last four digits, expiry
@@ -135,19 +137,19 @@ func (c *CardsControl) UpstreamCloseRequests(cardID string) (int, error) {
 // CreditTopUp confirms a top-up upstream (action cards/topups/{id}/credit):
 // the card is credited and card.topup.credited sent.
 func (c *CardsControl) CreditTopUp(id string) error {
-	return c.run(opCardsCreditTopUp, &cardTopUpRef{ID: id})
+	return c.s.wiring.ctl.perform(opCardsCreditTopUp, &cardTopUpRef{ID: id})
 }
 
 // RejectTopUp is an explicit upstream rejection (action
 // cards/topups/{id}/reject): the hold is released at once.
 func (c *CardsControl) RejectTopUp(id string) error {
-	return c.run(opCardsRejectTopUp, &cardTopUpRef{ID: id})
+	return c.s.wiring.ctl.perform(opCardsRejectTopUp, &cardTopUpRef{ID: id})
 }
 
 // TimeoutTopUp is an upstream timeout (action cards/topups/{id}/timeout):
 // the top-up stays processing and its funds stay held.
 func (c *CardsControl) TimeoutTopUp(id string) error {
-	return c.run(opCardsTimeoutTopUp, &cardTopUpRef{ID: id})
+	return c.s.wiring.ctl.perform(opCardsTimeoutTopUp, &cardTopUpRef{ID: id})
 }
 
 // TopUpStatus returns the status of a top-up order (processing,
@@ -160,19 +162,19 @@ func (c *CardsControl) TopUpStatus(id string) (string, error) {
 // each member may hold, applications in progress included. Another form
 // factor is refused with a *NameError, and nothing changes.
 func (c *CardsControl) SetLimit(formFactor string, n int) error {
-	return c.run(opCardsSetLimit, &cardLimitIn{FormFactor: formFactor, Limit: &n})
+	return c.s.wiring.ctl.perform(opCardsSetLimit, &cardLimitIn{FormFactor: formFactor, Limit: &n})
 }
 
 // SetPenalty marks a member as having outstanding penalties (card
 // applications then fail) or clears it.
 func (c *CardsControl) SetPenalty(memberID string, outstanding bool) error {
-	return c.run(opCardsSetPenalty, &penaltyIn{Member: memberID, Outstanding: &outstanding})
+	return c.s.wiring.ctl.perform(opCardsSetPenalty, &penaltyIn{Member: memberID, Outstanding: &outstanding})
 }
 
 // SetKYCCountry sets the country of the KYC a member used (default SG),
 // an ISO 3166 alpha-2 code, which product country restrictions check.
 func (c *CardsControl) SetKYCCountry(memberID, country string) error {
-	return c.run(opCardsSetKYCCountry, &kycCountryIn{Member: memberID, Country: country})
+	return c.s.wiring.ctl.perform(opCardsSetKYCCountry, &kycCountryIn{Member: memberID, Country: country})
 }
 
 // AddShippingAddress adds a shipping address in country (an ISO 3166
@@ -187,12 +189,12 @@ func (c *CardsControl) AddShippingAddress(memberID, country string, isDefault bo
 // SetBINAuthorizations restricts the products the merchant sees to these
 // BINs (6 to 8 digits); no BINs means unrestricted.
 func (c *CardsControl) SetBINAuthorizations(bins ...string) error {
-	return c.run(opCardsSetBINAuthorizations, &binsIn{BINs: bins})
+	return c.s.wiring.ctl.perform(opCardsSetBINAuthorizations, &binsIn{BINs: bins})
 }
 
 // SetProductEnabled enables or disables a card product.
 func (c *CardsControl) SetProductEnabled(productID string, enabled bool) error {
-	return c.run(opCardsSetProductEnabled, &productEnabledIn{ID: productID, Enabled: &enabled})
+	return c.s.wiring.ctl.perform(opCardsSetProductEnabled, &productEnabledIn{ID: productID, Enabled: &enabled})
 }
 
 // Funds returns the available and locked balances of asset that card
@@ -208,7 +210,7 @@ func (c *CardsControl) Funds(memberID, asset string) (available, locked money.Am
 // 400 state_invalid ("upstream refuses") and the card keeps its status.
 // Control API: POST /_sim/cards/{id}/refuse_close with {"refuse": true|false}.
 func (c *CardsControl) SetCloseRefused(cardID string, refused bool) error {
-	return c.run(opCardsSetCloseRefused, &refuseCloseIn{ID: cardID, Refuse: &refused})
+	return c.s.wiring.ctl.perform(opCardsSetCloseRefused, &refuseCloseIn{ID: cardID, Refuse: &refused})
 }
 
 // TimeoutNextTopUps makes the issuer's call time out after the hold for
@@ -219,13 +221,7 @@ func (c *CardsControl) SetCloseRefused(cardID string, refused bool) error {
 // it. Control API: POST /_sim/cards/topups/upstream_timeout with
 // {"count": n}.
 func (c *CardsControl) TimeoutNextTopUps(n int) error {
-	return c.run(opCardsTimeoutNextTopUps, &topUpTimeoutsIn{Count: &n})
-}
-
-// run runs a card op for its error.
-func (c *CardsControl) run(o *op, in any) error {
-	_, err := c.s.wiring.ctl.invoke(o, in)
-	return err
+	return c.s.wiring.ctl.perform(opCardsTimeoutNextTopUps, &topUpTimeoutsIn{Count: &n})
 }
 
 // The inputs of the card ops.

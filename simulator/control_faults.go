@@ -12,14 +12,12 @@ type FaultsControl struct{ s *Simulator }
 // and path. Faults are tried in the order they were added; one request takes
 // at most one fault.
 func (fc *FaultsControl) Inject(f Fault) error {
-	_, err := fc.s.wiring.ctl.invoke(opFaultsInject, (*faultIn)(&f))
-	return err
+	return fc.s.wiring.ctl.perform(opFaultsInject, (*faultIn)(&f))
 }
 
 // Clear removes every fault.
 func (fc *FaultsControl) Clear() error {
-	_, err := fc.s.wiring.ctl.invoke(opFaultsClear, &noInput{})
-	return err
+	return fc.s.wiring.ctl.perform(opFaultsClear, &noInput{})
 }
 
 // List returns the faults still armed, Count being what remains.

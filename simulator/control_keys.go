@@ -27,8 +27,7 @@ func (k *KeysControl) Add(clientID, apiKeyValue, signingKey string, ks KeySettin
 
 // Set changes the Key of clientID.
 func (k *KeysControl) Set(clientID string, ks KeySettings) error {
-	_, err := k.s.wiring.ctl.invoke(opKeysSet, &keySetIn{ClientID: clientID, keySettingsIn: keySettingsIn(ks)})
-	return err
+	return k.s.wiring.ctl.perform(opKeysSet, &keySetIn{ClientID: clientID, keySettingsIn: keySettingsIn(ks)})
 }
 
 // Sign computes the signing headers (x-timestamp, x-nonce, x-signature) of

@@ -11,7 +11,7 @@ type KYCControl struct{ s *Simulator }
 // external_member_id): the profile goes back to review and the level drops
 // to 0 (event kyc.result.updated). Control action kyc/{member}/update.
 func (k *KYCControl) Update(memberID string) error {
-	return k.run(opKYCUpdate, &kycMember{ID: memberID})
+	return k.s.wiring.ctl.perform(opKYCUpdate, &kycMember{ID: memberID})
 }
 
 // Approve approves a member's profile at level (1 or 2; 0 keeps the level
@@ -22,20 +22,20 @@ func (k *KYCControl) Approve(memberID string, level int) error {
 	if level != 0 {
 		in.Level = &level
 	}
-	return k.run(opKYCApprove, in)
+	return k.s.wiring.ctl.perform(opKYCApprove, in)
 }
 
 // Reject rejects a member's profile under review. Control action
 // kyc/{member}/reject.
 func (k *KYCControl) Reject(memberID string) error {
-	return k.run(opKYCReject, &kycMember{ID: memberID})
+	return k.s.wiring.ctl.perform(opKYCReject, &kycMember{ID: memberID})
 }
 
 // CompleteSession plays the member finishing a hosted KYC screen (ticket
 // id with or without kyc_): the link is used up and the profile goes back to
 // review. Control action kyc/sessions/{id}/complete.
 func (k *KYCControl) CompleteSession(ticketID string) error {
-	return k.run(opKYCCompleteSession, &kycSessionRef{ID: ticketID})
+	return k.s.wiring.ctl.perform(opKYCCompleteSession, &kycSessionRef{ID: ticketID})
 }
 
 // CompensateQuickBinding compensates an active quick KYC binding: it stops
@@ -44,7 +44,7 @@ func (k *KYCControl) CompleteSession(ticketID string) error {
 // applicationID is optional. Control action kyc/quick/{id}/compensate with
 // body {"compensation_source": ..., "application_id": ...}.
 func (k *KYCControl) CompensateQuickBinding(id, source, applicationID string) error {
-	return k.run(opKYCCompensateQuickBinding, &compensateIn{ID: id, Source: source, ApplicationID: applicationID})
+	return k.s.wiring.ctl.perform(opKYCCompensateQuickBinding, &compensateIn{ID: id, Source: source, ApplicationID: applicationID})
 }
 
 // SetQuick enables or disables quick KYC for the merchant and sets the
@@ -54,12 +54,7 @@ func (k *KYCControl) SetQuick(enabled bool, pool int) error {
 	if pool >= 0 {
 		in.Pool = &pool
 	}
-	return k.run(opKYCSetQuick, in)
-}
-
-func (k *KYCControl) run(o *op, in any) error {
-	_, err := k.s.wiring.ctl.invoke(o, in)
-	return err
+	return k.s.wiring.ctl.perform(opKYCSetQuick, in)
 }
 
 // The inputs of the KYC ops.

@@ -47,8 +47,7 @@ func (m *MembersControl) Balance(id, asset string) (available, locked money.Amou
 // banned or frozen); id is mem_<uuid>, the bare uuid or the
 // external_member_id. Moving into or out of suspended emits member.suspended.
 func (m *MembersControl) SetStatus(id, status string) error {
-	_, err := m.s.wiring.ctl.invoke(opMembersSetStatus, &memberStatusIn{ID: id, Status: status})
-	return err
+	return m.s.wiring.ctl.perform(opMembersSetStatus, &memberStatusIn{ID: id, Status: status})
 }
 
 // SetFundsProtection puts a member (mem_ id, bare uuid or
@@ -58,8 +57,7 @@ func (m *MembersControl) SetStatus(id, status string) error {
 // ("card funds protected"). Control API: POST
 // /_sim/members/{id}/funds_protection with {"enabled": true|false}.
 func (m *MembersControl) SetFundsProtection(id string, on bool) error {
-	_, err := m.s.wiring.ctl.invoke(opMembersSetFundsProtection, &memberFlag{ID: id, Enabled: &on})
-	return err
+	return m.s.wiring.ctl.perform(opMembersSetFundsProtection, &memberFlag{ID: id, Enabled: &on})
 }
 
 // memberID is the input of an op on one member (mem_ id, bare uuid or

@@ -15,24 +15,21 @@ type MerchantControl struct{ s *Simulator }
 // Set changes the merchant as ms says. It changes nothing when any
 // setting is invalid.
 func (m *MerchantControl) Set(ms MerchantSettings) error {
-	_, err := m.s.wiring.ctl.invoke(opMerchantSet, (*merchantIn)(&ms))
-	return err
+	return m.s.wiring.ctl.perform(opMerchantSet, (*merchantIn)(&ms))
 }
 
 // TopUpPrepaid credits the merchant prepaid account with amount of
 // asset and advances the remittances waiting for merchant funds. Control
 // action merchant/prepaid/topup, body {"asset", "amount"}.
 func (m *MerchantControl) TopUpPrepaid(asset, amount string) error {
-	_, err := m.s.wiring.ctl.invoke(opMerchantTopUpPrepaid, &prepaidTopUp{Asset: asset, Amount: amount})
-	return err
+	return m.s.wiring.ctl.perform(opMerchantTopUpPrepaid, &prepaidTopUp{Asset: asset, Amount: amount})
 }
 
 // WithdrawPrepaid takes amount of asset out of the merchant prepaid
 // account ("" takes the whole available prepaid balance), for example to
 // play a merchant whose prepaid cannot fund a remittance.
 func (m *MerchantControl) WithdrawPrepaid(asset, amount string) error {
-	_, err := m.s.wiring.ctl.invoke(opMerchantWithdrawPrepaid, &prepaidWithdraw{Asset: asset, Amount: amount})
-	return err
+	return m.s.wiring.ctl.perform(opMerchantWithdrawPrepaid, &prepaidWithdraw{Asset: asset, Amount: amount})
 }
 
 // PrepaidBalance returns the merchant prepaid available and locked balance in
@@ -45,8 +42,7 @@ func (m *MerchantControl) PrepaidBalance(asset string) (available, locked money.
 // SetPOBOSubaccount sets whether the merchant has an active upstream
 // subaccount, which the pobo line needs.
 func (m *MerchantControl) SetPOBOSubaccount(active bool) error {
-	_, err := m.s.wiring.ctl.invoke(opMerchantSetPOBOSubaccount, &poboIn{Active: &active})
-	return err
+	return m.s.wiring.ctl.perform(opMerchantSetPOBOSubaccount, &poboIn{Active: &active})
 }
 
 // SetWriteQuota sets the merchant-level write quota: at most perMinute
@@ -55,8 +51,7 @@ func (m *MerchantControl) SetPOBOSubaccount(active bool) error {
 // Retry-After; 0 (the default: the contract shows no number) removes it.
 // Control API: POST /_sim/merchant/write_quota with {"per_minute": n}.
 func (m *MerchantControl) SetWriteQuota(perMinute int) error {
-	_, err := m.s.wiring.ctl.invoke(opMerchantSetWriteQuota, &quotaIn{PerMinute: &perMinute})
-	return err
+	return m.s.wiring.ctl.perform(opMerchantSetWriteQuota, &quotaIn{PerMinute: &perMinute})
 }
 
 // merchantIn is the body of POST /_sim/merchant, the fields of

@@ -10,8 +10,7 @@ type OutcomesControl struct{ s *Simulator }
 // that is not one of the Collection constants is refused with a
 // *NameError listing them, and nothing changes.
 func (o *OutcomesControl) Set(collection OutcomeCollection, m OutcomeMode) error {
-	_, err := o.s.wiring.ctl.invoke(opOutcomes, &outcomesIn{Collection: string(collection), Mode: m.String(), set: true})
-	return err
+	return o.s.wiring.ctl.perform(opOutcomes, &outcomesIn{Collection: string(collection), Mode: m.String(), set: true})
 }
 
 // SetObject sets the mode of one object already in flight (id with its
@@ -19,8 +18,7 @@ func (o *OutcomesControl) Set(collection OutcomeCollection, m OutcomeMode) error
 // An id that names no QR order, card application, card, card top-up or
 // remittance is refused with a *NameError (NotFound), and nothing changes.
 func (o *OutcomesControl) SetObject(id string, m OutcomeMode) error {
-	_, err := o.s.wiring.ctl.invoke(opOutcomes, &outcomesIn{ObjectID: id, Mode: m.String()})
-	return err
+	return o.s.wiring.ctl.perform(opOutcomes, &outcomesIn{ObjectID: id, Mode: m.String()})
 }
 
 // outcomesIn is the body of POST /_sim/outcomes: collection or object_id,

@@ -37,8 +37,7 @@ func (q *QRPayControl) Refund(id string) error { return q.action(opQRPayRefund, 
 func (q *QRPayControl) Timeout(id string) error { return q.action(opQRPayTimeout, id) }
 
 func (q *QRPayControl) action(o *op, id string) error {
-	_, err := q.s.wiring.ctl.invoke(o, &qrOrder{ID: id})
-	return err
+	return q.s.wiring.ctl.perform(o, &qrOrder{ID: id})
 }
 
 // SetScenario makes the simulated upstream behave as scenarios for the code
@@ -46,22 +45,19 @@ func (q *QRPayControl) action(o *op, id string) error {
 // written into the payload itself ("SIM:<scenario>" in template 62) apply
 // too.
 func (q *QRPayControl) SetScenario(codeValue string, scenarios ...string) error {
-	_, err := q.s.wiring.ctl.invoke(opQRPaySetScenario, &qrScenarioIn{CodeValue: codeValue, Scenarios: scenarios})
-	return err
+	return q.s.wiring.ctl.perform(opQRPaySetScenario, &qrScenarioIn{CodeValue: codeValue, Scenarios: scenarios})
 }
 
 // SetEnabled switches the QR line on or off. Off, decode, quotes and payments
 // answer service_unavailable (no upstream, line not enabled).
 func (q *QRPayControl) SetEnabled(enabled bool) error {
-	_, err := q.s.wiring.ctl.invoke(opQRPaySetEnabled, &enabledIn{Enabled: &enabled})
-	return err
+	return q.s.wiring.ctl.perform(opQRPaySetEnabled, &enabledIn{Enabled: &enabled})
 }
 
 // SetMerchantFeeRate sets the merchant fee rate of merchant-funded QR
 // payments in basis points (0 to 10000; 0 charges no fee).
 func (q *QRPayControl) SetMerchantFeeRate(bps int64) error {
-	_, err := q.s.wiring.ctl.invoke(opQRPaySetMerchantFeeRate, &feeRateIn{FeeRateBps: bps})
-	return err
+	return q.s.wiring.ctl.perform(opQRPaySetMerchantFeeRate, &feeRateIn{FeeRateBps: bps})
 }
 
 // SetFiatRate changes the upstream's USD value of one unit of an acquiring
@@ -69,8 +65,7 @@ func (q *QRPayControl) SetMerchantFeeRate(bps int64) error {
 // Upstream orders already memoised keep their prices; payments re-quote at
 // the new rate.
 func (q *QRPayControl) SetFiatRate(currency, usdPerUnit string) error {
-	_, err := q.s.wiring.ctl.invoke(opQRPaySetFiatRate, &fiatRateIn{Currency: currency, USDPerUnit: usdPerUnit})
-	return err
+	return q.s.wiring.ctl.perform(opQRPaySetFiatRate, &fiatRateIn{Currency: currency, USDPerUnit: usdPerUnit})
 }
 
 // UpstreamCalls returns how many calls the simulated upstream received.

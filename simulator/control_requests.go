@@ -20,8 +20,7 @@ func (r *RequestsControl) List() []RequestRecord {
 
 // Reset empties the request journal.
 func (r *RequestsControl) Reset() error {
-	_, err := r.s.wiring.ctl.invoke(opRequestsReset, &noInput{})
-	return err
+	return r.s.wiring.ctl.perform(opRequestsReset, &noInput{})
 }
 
 // StartInProgress plays a first request that is still running with
@@ -34,8 +33,7 @@ func (r *RequestsControl) Reset() error {
 // "body", "seconds"} (seconds defaults to 60).
 func (r *RequestsControl) StartInProgress(method, target, key string, body []byte, d time.Duration) error {
 	secs := d.Seconds()
-	_, err := r.s.wiring.ctl.invoke(opRequestsStartInProgress, &inProgressIn{Method: method, Path: target, IdempotencyKey: key, Body: string(body), Seconds: &secs})
-	return err
+	return r.s.wiring.ctl.perform(opRequestsStartInProgress, &inProgressIn{Method: method, Path: target, IdempotencyKey: key, Body: string(body), Seconds: &secs})
 }
 
 // journalQuery is the query of GET /_sim/requests: the newest limit

@@ -7,8 +7,7 @@ type StepUpControl struct{ s *Simulator }
 // Complete marks a challenge as completed by the end user, as the
 // hosted screen would. It fails for an unknown or expired challenge.
 func (su *StepUpControl) Complete(challengeID string) error {
-	_, err := su.s.wiring.ctl.invoke(opStepUpComplete, &challengeRef{ID: challengeID})
-	return err
+	return su.s.wiring.ctl.perform(opStepUpComplete, &challengeRef{ID: challengeID})
 }
 
 // challengeRef is the input of an op on one step-up challenge.

@@ -95,24 +95,21 @@ func (w *WebhooksControl) AddEndpointConfig(cfg WebhookEndpointConfig) (id, secr
 // RemoveEndpoint deletes an endpoint; its pending deliveries become
 // no_subscriber. Control API: DELETE /_sim/webhooks/endpoints/{id}.
 func (w *WebhooksControl) RemoveEndpoint(id string) error {
-	_, err := w.s.wiring.ctl.invoke(opWebhooksRemoveEndpoint, &endpointRef{ID: id})
-	return err
+	return w.s.wiring.ctl.perform(opWebhooksRemoveEndpoint, &endpointRef{ID: id})
 }
 
 // DisableEndpoint stops deliveries to an endpoint; its pending
 // deliveries become no_subscriber. Control API: POST
 // /_sim/webhooks/endpoints/{id}/disable.
 func (w *WebhooksControl) DisableEndpoint(id string) error {
-	_, err := w.s.wiring.ctl.invoke(opWebhooksDisableEndpoint, &endpointRef{ID: id})
-	return err
+	return w.s.wiring.ctl.perform(opWebhooksDisableEndpoint, &endpointRef{ID: id})
 }
 
 // EnableEndpoint re-enables a disabled endpoint for events queued from
 // now on (rows already turned no_subscriber stay so until redelivered).
 // Control API: POST /_sim/webhooks/endpoints/{id}/enable.
 func (w *WebhooksControl) EnableEndpoint(id string) error {
-	_, err := w.s.wiring.ctl.invoke(opWebhooksEnableEndpoint, &endpointRef{ID: id})
-	return err
+	return w.s.wiring.ctl.perform(opWebhooksEnableEndpoint, &endpointRef{ID: id})
 }
 
 // Endpoints returns the configured endpoints in creation order.
@@ -137,8 +134,7 @@ func (w *WebhooksControl) Deliveries() []WebhookDelivery {
 // exactly when Flush is called. Control API: POST /_sim/webhooks/auto
 // with {"enabled": true}.
 func (w *WebhooksControl) SetAutoDeliver(on bool) error {
-	_, err := w.s.wiring.ctl.invoke(opWebhooksSetAutoDeliver, &autoIn{Enabled: on})
-	return err
+	return w.s.wiring.ctl.perform(opWebhooksSetAutoDeliver, &autoIn{Enabled: on})
 }
 
 // Redeliver queues a dead, failed or no_subscriber delivery row for
@@ -146,8 +142,7 @@ func (w *WebhooksControl) SetAutoDeliver(on bool) error {
 // /v1/webhooks/deliveries/{id}/redeliver does for the merchant (id with or
 // without whd_). Control API: POST /_sim/webhooks/deliveries/{id}/redeliver.
 func (w *WebhooksControl) Redeliver(id string) error {
-	_, err := w.s.wiring.ctl.invoke(opWebhooksRedeliver, &deliveryRef{ID: id})
-	return err
+	return w.s.wiring.ctl.perform(opWebhooksRedeliver, &deliveryRef{ID: id})
 }
 
 // The inputs of the webhook ops.
