@@ -29,14 +29,14 @@ import (
 //
 //   - http: a business request (every /v1 path, known or not), logged by the
 //     gateway when it takes the state lock (begin); a control request that
-//     is not a GET or HEAD, logged by serveControl. Control reads change
+//     is not a GET or HEAD and no call, logged by the control runner. Control reads change
 //     nothing and are not logged (their request ids come from a generator
 //     of their own, controlID).
 //   - resume: a request that waited in a delay fault (with the state lock
 //     released, so other inputs ran meanwhile) taking the lock again; the
 //     log keeps the interleaving.
-//   - call: a method of the Go control API (the wrappers in control_*.go go
-//     through call0 to call3).
+//   - call: a method of the Go control API, or a control route logged as
+//     the call of its Go method (the control runner, control.go).
 //   - advance: a clock advance that runs timers (Clock.Advance, the
 //     standalone server's wall clock). An advance that runs nothing is not
 //     logged: the next input's clock reading carries it.
@@ -452,42 +452,13 @@ func notDurable(err error) *apiError {
 }
 
 // The Go control API: each state-changing method of the control types is
-// one logged input. call0 to call3 take the method's name ("Cards.Ship"),
-// the function that does the work and the arguments to log (JSON values;
-// each must survive a JSON round trip, which TestControlMethodsRecorded
-// checks for every method). When the data directory cannot take the input
-// it does not run, and every method returns the error (a *persistError,
-// which the control API answers service_unavailable): none is refused in
-// silence.
-
-func call0(s *Simulator, name string, fn func(), args ...any) error {
-	return s.wiring.inputs.goCall(name, args, func() error { fn(); return nil })
-}
-
-func call1(s *Simulator, name string, fn func() error, args ...any) error {
-	return s.wiring.inputs.goCall(name, args, fn)
-}
-
-func call2[T any](s *Simulator, name string, fn func() (T, error), args ...any) (T, error) {
-	var out T
-	err := s.wiring.inputs.goCall(name, args, func() error {
-		var err error
-		out, err = fn()
-		return err
-	})
-	return out, err
-}
-
-func call3[T, U any](s *Simulator, name string, fn func() (T, U, error), args ...any) (T, U, error) {
-	var a T
-	var b U
-	err := s.wiring.inputs.goCall(name, args, func() error {
-		var err error
-		a, b, err = fn()
-		return err
-	})
-	return a, b, err
-}
+// one logged input, a call: its name ("Cards.Ship") and its arguments (JSON
+// values; each must survive a JSON round trip, which
+// TestControlMethodsRecorded checks for every method), logged by the
+// control runner (invoke, control.go). When the data directory cannot take
+// the input it does not run, and every method returns the error (a
+// *persistError, which the control API answers service_unavailable): none
+// is refused in silence.
 
 // goCall logs a Go control call and runs it, holding the input order throughout
 // (fn begins its own transaction).
