@@ -67,6 +67,12 @@ func newGenWorld(t *testing.T) *genWorld {
 	if sessionID == "" || bindingID == "" {
 		t.Fatalf("KYC session %v, binding %v", session, binding)
 	}
+	secure := e.raw.write(e.raw.token(), "POST", "/v1/cards/"+card+"/secure-session", member1, uuidN(904), nil)
+	hosted, _ := secure.body["hosted_url"].(string)
+	_, secureID, _ := strings.Cut(hosted, "/_sim/cards/secure-sessions/")
+	if secureID == "" {
+		t.Fatalf("card secure session: %v", secure)
+	}
 	endpoint, _, err := e.sim.Webhooks.AddEndpoint("http://127.0.0.1:9/gen")
 	if err != nil {
 		t.Fatal(err)
@@ -87,7 +93,7 @@ func newGenWorld(t *testing.T) *genWorld {
 		"action": "cards/plastic", "asset": "USDT",
 		"member": member1, "member_ctx": member1, "card": card, "card_application": app.ID, "card_topup": topUp,
 		"card_product": "cpd_virtual_std", "qr_order": order.ID, "remittance": remit.ID, "kyc_session": sessionID,
-		"quick_binding": bindingID, "webhook_endpoint": endpoint, "webhook_delivery": deliveries[0].ID, "challenge": challenge,
+		"quick_binding": bindingID, "secure_session": secureID, "webhook_endpoint": endpoint, "webhook_delivery": deliveries[0].ID, "challenge": challenge,
 		"key": simulator.DefaultClientID, "outcome_object": order.ID, "dashboard_file": "app.js",
 		"currency": "THB", "country": "SG", "business_path": "/v1/assets", "business_target": "/v1/deposits",
 		"idempotency_key": uuidN(903), "decimal": "1", "positive_decimal": "1", "minor_amount": "100",
@@ -174,24 +180,7 @@ var wildcardRE = regexp.MustCompile(`\{([a-z_]+)(\.\.\.)?\}`)
 // that maps so) and the message.
 func (w *genWorld) send(t *testing.T, op simulator.OpInfo, values map[string]any, viaGo bool) (int, string) {
 	t.Helper()
-	body := map[string]any{}
-	path := map[string]string{}
-	query := url.Values{}
-	for _, f := range op.Fields {
-		v, ok := values[fieldKey(f)]
-		if !ok {
-			continue
-		}
-		switch f.Where {
-		case "path":
-			path[f.Name] = fmt.Sprint(v)
-		case "query":
-			query.Set(f.Name, fmt.Sprint(v))
-			path[f.Name] = fmt.Sprint(v) // the Go method takes it as an argument
-		default:
-			body[f.Name] = v
-		}
-	}
+	path, query, body := split(op, values)
 	b, _ := json.Marshal(body)
 	if viaGo || op.Route == "" {
 		if op.Name == "Action" {
@@ -215,6 +204,35 @@ func (w *genWorld) send(t *testing.T, op simulator.OpInfo, values map[string]any
 		}
 		return 400, err.Error()
 	}
+	r := w.overHTTP(op, path, query, body)
+	msg, _ := r.body["message"].(string)
+	return r.status, msg
+}
+
+// split sorts an op's values into its path parameters (query parameters
+// too: the Go method takes them as arguments), query and body.
+func split(op simulator.OpInfo, values map[string]any) (map[string]string, url.Values, map[string]any) {
+	path, query, body := map[string]string{}, url.Values{}, map[string]any{}
+	for _, f := range op.Fields {
+		v, ok := values[fieldKey(f)]
+		if !ok {
+			continue
+		}
+		switch f.Where {
+		case "path":
+			path[f.Name] = fmt.Sprint(v)
+		case "query":
+			query.Set(f.Name, fmt.Sprint(v))
+			path[f.Name] = fmt.Sprint(v)
+		default:
+			body[f.Name] = v
+		}
+	}
+	return path, query, body
+}
+
+// overHTTP sends an op's route with its path and query parameters and body.
+func (w *genWorld) overHTTP(op simulator.OpInfo, path map[string]string, query url.Values, body map[string]any) result {
 	method, pattern, _ := strings.Cut(op.Route, " ")
 	target := wildcardRE.ReplaceAllStringFunc(pattern, func(m string) string {
 		name := wildcardRE.FindStringSubmatch(m)[1]
@@ -225,11 +243,77 @@ func (w *genWorld) send(t *testing.T, op simulator.OpInfo, values map[string]any
 	}
 	var raw []byte
 	if method != "GET" && len(body) > 0 {
-		raw = b
+		raw, _ = json.Marshal(body)
 	}
-	r := w.raw.send(method, target, raw, http.Header{"Content-Type": {"application/json"}})
-	msg, _ := r.body["message"].(string)
-	return r.status, msg
+	return w.raw.send(method, target, raw, http.Header{"Content-Type": {"application/json"}})
+}
+
+// TestControlListsAnswerOneEnvelope runs every control route with its
+// required arguments at good values and holds every answer that is a list
+// (an object whose fields are arrays, and paging fields) to the business
+// API's list envelope: exactly data, next_cursor and has_more.
+func TestControlListsAnswerOneEnvelope(t *testing.T) {
+	t.Parallel()
+	w := newGenWorld(t)
+	paging := map[string]bool{"next_cursor": true, "has_more": true, "total": true, "count": true}
+	lists := 0
+	var names []string
+	for _, op := range simulator.ControlOps() {
+		if op.Route == "" || op.NotFound {
+			continue
+		}
+		path, query, body := split(op, w.base(t, op, ""))
+		r := w.overHTTP(op, path, query, body)
+		if r.status >= 300 || r.body == nil {
+			continue
+		}
+		arrays, other := 0, 0
+		for k, v := range r.body {
+			switch {
+			case paging[k]:
+			case isArray(v):
+				arrays++
+			default:
+				other++
+			}
+		}
+		if arrays == 0 || other > 0 || echoes(op, r.body) {
+			continue
+		}
+		lists++
+		names = append(names, op.Route)
+		_, hasData := r.body["data"]
+		cursor, hasCursor := r.body["next_cursor"]
+		more, hasMore := r.body["has_more"].(bool)
+		if len(r.body) != 3 || !hasData || !hasCursor || !hasMore || !isArray(r.body["data"]) || (cursor == nil) == more {
+			t.Errorf("%s answers a list outside the envelope {data, next_cursor, has_more}: %.300s", op.Route, r.raw)
+		}
+	}
+	if lists < 10 {
+		t.Errorf("%d list answers, want the 10 control lists and more", lists)
+	}
+	t.Logf("%d control routes answer a list, each in the envelope: %s", lists, strings.Join(names, ", "))
+}
+
+func isArray(v any) bool { _, ok := v.([]any); return ok }
+
+// echoes reports whether an answer's arrays are body fields of the op: a
+// setting answered back (POST /_sim/cards/bin_authorizations answers its
+// bins), not a list.
+func echoes(op simulator.OpInfo, answer map[string]any) bool {
+	for k, v := range answer {
+		if !isArray(v) {
+			continue
+		}
+		found := false
+		for _, f := range op.Fields {
+			found = found || f.Where == "body" && f.Name == k
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // TestControlArgumentDomains sends every declared argument of every control

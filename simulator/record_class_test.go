@@ -120,7 +120,7 @@ var callBodies = map[string]string{
 // TestEveryRouteRecordedOrRead enumerates every route: each business
 // endpoint and each control write must be logged as exactly one http input
 // (whatever its answer), or, for the HTTP entry of a Go control method, one
-// call of that method; each control read must change neither the log nor
+// call of that method (and one http input for a body it cannot decode); each control read must change neither the log nor
 // the state. The recording of all of it must replay to the same state.
 func TestEveryRouteRecordedOrRead(t *testing.T) {
 	t.Parallel()
@@ -153,7 +153,7 @@ func TestEveryRouteRecordedOrRead(t *testing.T) {
 		routes = append(routes, route{m, concrete(p), pat})
 	}
 	routeCalls := simulator.RouteCallNames()
-	recorded, read := 0, 0
+	recorded, read, undecodable := 0, 0, 0
 	for _, r := range routes {
 		if why, ok := notRecordedRoutes[r.pattern]; ok {
 			t.Logf("%s: %s", r.pattern, why)
@@ -179,6 +179,16 @@ func TestEveryRouteRecordedOrRead(t *testing.T) {
 			continue
 		}
 		n1, last := simulator.RecordedInputs(sim, 1)
+		if _, ok := routeCalls[r.pattern]; ok && r.method == "POST" {
+			// A body the route cannot decode is refused, changes nothing
+			// and is one input all the same: the request.
+			res := rc.send(r.method, r.path, []byte(`{"no_such_field":1}`), h)
+			n2, last2 := simulator.RecordedInputs(sim, 1)
+			if res.err != nil || res.status != 400 || n2 != n1+1 || len(last2) != 1 || last2[0] != "http "+r.method+" "+r.path {
+				t.Errorf("%s (%s) with a body it cannot decode: %d %v, logged %d inputs %v, want 400 and one http input", r.pattern, r.path, res.status, res.err, n2-n1, last2)
+			}
+			undecodable++
+		}
 		if names, ok := routeCalls[r.pattern]; ok && r.method != "GET" {
 			// The route of a Go method: one input, a call of the method
 			// (or of Action) when the request decodes into its
@@ -212,7 +222,7 @@ func TestEveryRouteRecordedOrRead(t *testing.T) {
 			d0 = d1
 		}
 	}
-	t.Logf("%d routes logged, %d control reads", recorded, read)
+	t.Logf("%d routes logged, %d control reads, %d routes of Go methods also sent a body they cannot decode", recorded, read, undecodable)
 	sameState(t, sim, replayOf(t, sim))
 }
 
@@ -360,7 +370,7 @@ func TestControlMethodsRecorded(t *testing.T) {
 		}
 		recorded++
 		if want := "call call " + name; n1 != n0+1 || len(last) != 1 || last[0] != want {
-			t.Errorf("%s: logged %d inputs %v, want one: %s (wrap it in call0..call3, or declare it a read)", name, n1-n0, last, want)
+			t.Errorf("%s: logged %d inputs %v, want one: %s (declare its op a call, or a read: noCall)", name, n1-n0, last, want)
 		}
 	}
 	t.Logf("%d Go control methods logged, %d reads", recorded, len(readMethods))
