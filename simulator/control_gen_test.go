@@ -523,6 +523,23 @@ func TestRefusedInputsChangeNothing(t *testing.T) {
 		return w.raw.control("POST", "/_sim/cards/"+w.good["card"].(string)+"/transactions",
 			map[string]any{"kind": "auth", "status": "succeed", "direction": "debit", "amount": "99999999", "bill_amount": "99999999"}).status
 	}, nil)
+	// An amount its asset cannot hold, on the other writes that take one.
+	for _, c := range []struct {
+		route, path string
+		body        map[string]any
+	}{
+		{"POST /_sim/merchant/prepaid/topup", "/_sim/merchant/prepaid/topup", map[string]any{"asset": "USDT", "amount": "0.0000001"}},
+		{"POST /_sim/merchant/prepaid/withdraw", "/_sim/merchant/prepaid/withdraw", map[string]any{"asset": "USDT", "amount": "0.0000001"}},
+		{"POST /_sim/merchant", "/_sim/merchant", map[string]any{"prepaid": map[string]string{"USDT": "0.0000001"}}},
+	} {
+		check(c.route, "an amount with more decimals than USDT holds", func() int {
+			r := w.raw.control("POST", c.path, c.body)
+			if r.status != 400 || !strings.Contains(fmt.Sprint(r.body["message"]), "more decimals than the ledger scale") {
+				t.Errorf("%s with an amount USDT cannot hold: %d %s", c.route, r.status, r.raw)
+			}
+			return r.status
+		}, nil)
+	}
 	if r := w.raw.get(tok, "/v1/kyc", "gen-noprofile"); r.body["status"] != "none" {
 		t.Errorf("GET /v1/kyc of the member without a profile after the refused approval: %s", r.raw)
 	}

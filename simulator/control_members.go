@@ -112,9 +112,21 @@ func checkAmounts(x *opRun, field string, amounts map[string]string) error {
 	}
 	sort.Strings(codes)
 	for _, c := range codes {
-		if _, err := x.s.st.cat.amount(strings.ToUpper(strings.TrimSpace(c)), amounts[c], decimalNonNegative); err != nil {
-			return errInvalidRequest(fmt.Sprintf("%s.%s: %v", field, c, err))
+		if err := checkAmount(x, field+"."+c, c, amounts[c]); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// checkAmount refuses an amount of asset that the asset cannot hold, as
+// checkAmounts does, naming field.
+func checkAmount(x *opRun, field, asset, amount string) error {
+	if x.legacy {
+		return nil
+	}
+	if _, err := x.s.st.cat.amount(strings.ToUpper(strings.TrimSpace(asset)), amount, decimalNonNegative); err != nil {
+		return errInvalidRequest(fmt.Sprintf("%s: %v", field, err))
 	}
 	return nil
 }

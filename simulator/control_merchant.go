@@ -74,7 +74,7 @@ type prepaidTopUp struct {
 }
 
 func (in *prepaidTopUp) rules(x *opRun) error {
-	return checkAmounts(x, "amount", map[string]string{in.Asset: in.Amount})
+	return checkAmount(x, "amount", in.Asset, in.Amount)
 }
 
 // prepaidWithdraw is the body of POST /_sim/merchant/prepaid/withdraw.
@@ -87,7 +87,7 @@ func (in *prepaidWithdraw) rules(x *opRun) error {
 	if in.Amount == "" {
 		return nil
 	}
-	return checkAmounts(x, "amount", map[string]string{in.Asset: in.Amount})
+	return checkAmount(x, "amount", in.Asset, in.Amount)
 }
 
 // assetName is the input of a read of one asset (any case; an asset
