@@ -492,6 +492,7 @@ func TestRefusedInputsChangeNothing(t *testing.T) {
 	tok := w.raw.token()
 	type row struct{ what, variant string }
 	var refused []row
+	named := true // log the named rows with their digests
 	check := func(what, variant string, send func() int, leave []string) {
 		t.Helper()
 		before, err := simulator.DigestLeaving(w.sim, leave...)
@@ -502,8 +503,12 @@ func TestRefusedInputsChangeNothing(t *testing.T) {
 		if status < 400 {
 			return // not a refusal
 		}
-		if after, _ := simulator.DigestLeaving(w.sim, leave...); after != before {
+		after, _ := simulator.DigestLeaving(w.sim, leave...)
+		if after != before {
 			t.Errorf("%s, %s: refused (%d) but changed the state", what, variant, status)
+		}
+		if named {
+			t.Logf("%s, %s: %d, digest %.19s before, %.19s after", what, variant, status, before, after)
 		}
 		refused = append(refused, row{what, variant})
 	}
@@ -540,6 +545,7 @@ func TestRefusedInputsChangeNothing(t *testing.T) {
 			return r.status
 		}, nil)
 	}
+	named = false
 	if r := w.raw.get(tok, "/v1/kyc", "gen-noprofile"); r.body["status"] != "none" {
 		t.Errorf("GET /v1/kyc of the member without a profile after the refused approval: %s", r.raw)
 	}
