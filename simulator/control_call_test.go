@@ -1,7 +1,6 @@
 package simulator_test
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"os"
@@ -15,33 +14,6 @@ import (
 
 	"github.com/mwallet/mwallet-go/simulator"
 )
-
-// recordedCalls returns the call inputs of sim's recording, in order, as
-// their JSON lines decoded.
-func recordedCalls(t *testing.T, sim *simulator.Simulator) []map[string]any {
-	t.Helper()
-	rec, err := sim.Recording()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if _, err := rec.WriteTo(&buf); err != nil {
-		t.Fatal(err)
-	}
-	var out []map[string]any
-	sc := bufio.NewScanner(&buf)
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		var in map[string]any
-		if err := json.Unmarshal(sc.Bytes(), &in); err != nil {
-			t.Fatal(err)
-		}
-		if in["op"] == "call" {
-			out = append(out, in)
-		}
-	}
-	return out
-}
 
 // TestRouteCallRunsDueTimersOnReplay: a call entered over HTTP runs the
 // timers due then, as every control write over HTTP does, and so does its

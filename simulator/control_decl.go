@@ -125,12 +125,6 @@ func (d def[In]) op() *op {
 // be empty or {}.
 type noInput struct{}
 
-// idInput is the input of an op that takes the id of an object in its path
-// and no body.
-type idInput struct {
-	ID string `path:"id" json:"-" dom:"text"`
-}
-
 // opField is one field of an op's input.
 type opField struct {
 	index []int  // reflect field index
@@ -509,14 +503,6 @@ func (f *opField) check(x *opRun, v reflect.Value) error {
 		}
 	}
 	panic(fmt.Sprintf("simulator: control argument %s has a type the checker does not know: %v", f.name, v.Type()))
-}
-
-// required refuses a missing required argument.
-func (f *opField) required() error {
-	if !f.req {
-		return nil
-	}
-	return errInvalidRequest(f.param() + " is required")
 }
 
 // requiredOf refuses a missing required argument; a string of an earlier

@@ -110,12 +110,6 @@ func newGenWorld(t *testing.T) *genWorld {
 	return w
 }
 
-// genRequest is one request to an op: its values by field name.
-type genRequest struct {
-	op     simulator.OpInfo
-	values map[string]any
-}
-
 // base is the op's input with every required argument but skip at its
 // good value, keyed by fieldKey.
 func (w *genWorld) base(t *testing.T, op simulator.OpInfo, skip string) map[string]any {

@@ -380,13 +380,3 @@ func (s *view) depositSnapshots(tx *kernel.Tx, h historyIndex) []ObjectSnapshot 
 	}
 	return sortNewest(out)
 }
-
-// sortedKeys returns the keys of m in order.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}

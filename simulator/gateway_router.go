@@ -306,11 +306,3 @@ func (g *gateway) controlNotFoundAnswer(r *http.Request, message string) *apiErr
 	}
 	return ae
 }
-
-// controlRequestID assigns a request id to a control answer that is not
-// served by serveControl (the webhook flush, the dashboard's files).
-func (g *gateway) controlRequestID(w http.ResponseWriter) string {
-	id := g.controlID()
-	w.Header().Set("X-Request-Id", id)
-	return id
-}
