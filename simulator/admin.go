@@ -63,20 +63,6 @@ func (ms MerchantSettings) lineSettings() merchant.Settings {
 	}
 }
 
-// merchantJSONIn is the body of POST /_sim/merchant.
-type merchantJSONIn struct {
-	Model          Model             `json:"model"`
-	Status         MerchantStatus    `json:"status"`
-	Environment    Environment       `json:"environment"`
-	FeeRateBps     *int64            `json:"fee_rate_bps"`
-	AssetAllowlist []string          `json:"asset_allowlist"`
-	Prepaid        map[string]string `json:"prepaid"`
-}
-
-func (in merchantJSONIn) settings() MerchantSettings {
-	return MerchantSettings(in)
-}
-
 // KeySettings changes an API Key. Nil or zero fields leave the setting as it
 // is.
 type KeySettings struct {
@@ -186,28 +172,6 @@ func (s *keyring) apply(k *apiKey, ks KeySettings) error {
 	return nil
 }
 
-// keyJSONIn is the body of POST /_sim/keys and POST /_sim/keys/{client_id}.
-type keyJSONIn struct {
-	ClientID          string      `json:"client_id"`
-	APIKey            string      `json:"api_key"`
-	SigningKey        string      `json:"signing_key"`
-	Scopes            []string    `json:"scopes"`
-	ApproveRestricted *bool       `json:"approve_restricted"`
-	Disabled          *bool       `json:"disabled"`
-	SignatureRequired *bool       `json:"signature_required"`
-	IPAllowlist       []string    `json:"ip_allowlist"`
-	Environment       Environment `json:"environment"`
-	ValidUntil        *time.Time  `json:"valid_until"`
-}
-
-func (in keyJSONIn) settings() KeySettings {
-	return KeySettings{
-		Scopes: in.Scopes, ApproveRestricted: in.ApproveRestricted, Disabled: in.Disabled,
-		SignatureRequired: in.SignatureRequired, IPAllowlist: in.IPAllowlist, Environment: in.Environment,
-		ValidUntil: in.ValidUntil,
-	}
-}
-
 // keyJSON renders a Key; the secrets only when withSecrets (on creation).
 func keyJSON(k *apiKey, withSecrets bool) map[string]any {
 	requested := make([]string, 0, len(k.Scopes))
@@ -271,6 +235,11 @@ func (s *view) memberInfo(tx *kernel.Tx, id string) (MemberInfo, bool) {
 func (s *Simulator) Balance(memberID, asset string) (available, locked money.Amount) {
 	tx := s.k.Begin()
 	defer tx.End()
+	return s.wiring.view.balance(memberID, asset)
+}
+
+// balance is Balance; the caller holds the state lock.
+func (s *view) balance(memberID, asset string) (available, locked money.Amount) {
 	asset = strings.ToUpper(asset)
 	m := s.st.members.ByAny(memberID)
 	if m == nil {

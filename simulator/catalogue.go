@@ -71,6 +71,16 @@ func (c *catalogue) add(a *asset) {
 func (c *catalogue) all() []*asset { return c.assets }
 
 // lookup returns the asset of code (exact, upper case), or nil.
+// codes are the codes of the catalogue's assets, sorted.
+func (c *catalogue) codes() []string {
+	out := make([]string, 0, len(c.assets))
+	for _, a := range c.assets {
+		out = append(out, a.Code)
+	}
+	sort.Strings(out)
+	return out
+}
+
 func (c *catalogue) lookup(code string) *asset { return c.byCode[code] }
 
 // scale returns the ledger scale of code; false for an unknown asset.

@@ -1,13 +1,12 @@
 package simulator
 
 import (
-	"fmt"
+	"errors"
 	"net/http"
 	"strings"
 	"time"
 
 	"github.com/mwallet/mwallet-go/money"
-	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
@@ -19,31 +18,6 @@ import (
 // requests are checked against. Its methods mirror the control actions under
 // POST /_sim/cards/... listed in the simulator README.
 type CardsControl struct{ s *Simulator }
-
-// tx runs fn in a transaction of the simulator.
-func (c *CardsControl) tx(fn func(tx *kernel.Tx) error) error {
-	tx := c.s.k.Begin()
-	defer tx.End()
-	return fn(tx)
-}
-
-// member runs fn in a transaction with the member of id (external_member_id
-// or mem_ id), as a member-scoped request resolves it.
-func (c *CardsControl) member(id string, fn func(tx *kernel.Tx, m *member)) error {
-	return c.tx(func(tx *kernel.Tx) error {
-		m, ae := c.s.wiring.gw.resolveMember(id)
-		if ae != nil {
-			return fmt.Errorf("member %q: %s", id, ae.Code)
-		}
-		fn(tx, m)
-		return nil
-	})
-}
-
-// drop runs a line call in a transaction, keeping its error only.
-func (c *CardsControl) drop(id string, f func(tx *kernel.Tx, id string) (map[string]any, error)) error {
-	return c.tx(func(tx *kernel.Tx) error { _, err := f(tx, id); return err })
-}
 
 // CardTransaction is one card transaction to add with
 // CardsControl.AddTransaction or the control action cards/{id}/transactions. Amounts are non-negative
@@ -100,190 +74,135 @@ type CardPlastic struct {
 // quick KYC binding, a product gone) is rejected instead, with everything it
 // held returned, as the upstream would.
 func (c *CardsControl) ApproveApplication(id string) error {
-	return call1(c.s, ctlCardsApproveApplication, func() error { return unknownID("card application", id, c.drop(id, c.s.st.cards.ApproveApplication)) }, id)
+	return c.s.wiring.ctl.perform(opCardsApproveApplication, &cardAppRef{ID: id})
 }
 
 // RejectApplication fails an application under review (action
 // cards/applications/{id}/reject): the issuance fee and shipping are
 // refunded, the first top-up hold released, card.application.rejected sent.
 func (c *CardsControl) RejectApplication(id string) error {
-	return call1(c.s, ctlCardsRejectApplication, func() error { return unknownID("card application", id, c.drop(id, c.s.st.cards.RejectApplication)) }, id)
+	return c.s.wiring.ctl.perform(opCardsRejectApplication, &cardAppRef{ID: id})
 }
 
 // Ship makes a physical card leave stock (action cards/{id}/ship); it
 // can then be activated.
 func (c *CardsControl) Ship(cardID string) error {
-	return call1(c.s, ctlCardsShip, func() error { return unknownID("card", cardID, c.drop(cardID, c.s.st.cards.Ship)) }, cardID)
+	return c.s.wiring.ctl.perform(opCardsShip, &cardRef{ID: cardID})
 }
 
 // AddTransaction adds (or, with an existing ID, updates) a transaction
 // of a card (action cards/{id}/transactions) and returns its ctx_ id.
 func (c *CardsControl) AddTransaction(cardID string, t CardTransaction) (string, error) {
-	return call2(c.s, ctlCardsAddTransaction, func() (string, error) {
-		var id string
-		err := c.tx(func(tx *kernel.Tx) error {
-			var err error
-			id, _, err = c.s.st.cards.AddTransaction(tx, cardID, cardline.Transaction(t))
-			return err
-		})
-		return unknownID2[string]("card", cardID)(id, err)
-	}, cardID, t)
+	out, err := invoke[cardTxResult](c.s, opCardsAddTransaction, &cardTxIn{ID: cardID, cardTxFields: cardTxFields(t)})
+	return out.id, err
 }
 
 // CompleteClose is the issuer's callback ending a closure (action
 // cards/{id}/close_complete): closing becomes closed.
 func (c *CardsControl) CompleteClose(cardID string) error {
-	return call1(c.s, ctlCardsCompleteClose, func() error { return unknownID("card", cardID, c.drop(cardID, c.s.st.cards.CompleteClose)) }, cardID)
+	return c.s.wiring.ctl.perform(opCardsCompleteClose, &cardRef{ID: cardID})
 }
 
 // SetStatus overrides a card's status as an operator would (action
 // cards/{id}/set_status), for reaching pending or expired in tests.
 func (c *CardsControl) SetStatus(cardID, status string) error {
-	return call1(c.s, ctlCardsSetStatus, func() error {
-		return badName("card status", status, sortedNames(cardline.Statuses()), unknownID("card", cardID, c.tx(func(tx *kernel.Tx) error { _, err := c.s.st.cards.SetStatus(tx, cardID, status); return err })))
-	}, cardID, status)
+	return c.s.wiring.ctl.perform(opCardsSetStatus, &cardStatusIn{ID: cardID, Status: status})
 }
 
 // SetUpstreamBalanceReadable makes the issuer's balance of a card
 // readable or not (action cards/{id}/upstream_balance); close needs it
 // readable.
 func (c *CardsControl) SetUpstreamBalanceReadable(cardID string, readable bool) error {
-	return call1(c.s, ctlCardsSetUpstreamBalanceReadable, func() error {
-		return unknownID("card", cardID, c.tx(func(tx *kernel.Tx) error {
-			_, err := c.s.st.cards.SetUpstreamBalanceReadable(tx, cardID, readable)
-			return err
-		}))
-	}, cardID, readable)
+	return c.s.wiring.ctl.perform(opCardsSetUpstreamBalanceReadable, &cardReadableIn{ID: cardID, Readable: &readable})
 }
 
 // UnlockActivation lifts an activation lock as an operator would
 // (action cards/{id}/unlock).
 func (c *CardsControl) UnlockActivation(cardID string) error {
-	return call1(c.s, ctlCardsUnlockActivation, func() error { return unknownID("card", cardID, c.drop(cardID, c.s.st.cards.UnlockActivation)) }, cardID)
+	return c.s.wiring.ctl.perform(opCardsUnlockActivation, &cardRef{ID: cardID})
 }
 
 // Plastic returns what is printed on a card (last four digits, expiry
 // MM/YY, CVV), as the end user would read it (action cards/{id}/plastic).
 func (c *CardsControl) Plastic(cardID string) (CardPlastic, error) {
-	var p cardline.Plastic
-	err := c.tx(func(tx *kernel.Tx) error {
-		var err error
-		p, err = c.s.st.cards.Plastic(tx, cardID)
-		return err
-	})
-	return unknownID2[CardPlastic]("card", cardID)(CardPlastic(p), err)
+	return invoke[CardPlastic](c.s, opCardsPlastic, &cardRef{ID: cardID})
 }
 
 // UpstreamCloseRequests returns how many close requests were sent to the
 // issuer for a card (repeat closes of a closing or ended card send none).
 func (c *CardsControl) UpstreamCloseRequests(cardID string) (int, error) {
-	var n int
-	err := c.tx(func(tx *kernel.Tx) error {
-		var err error
-		n, err = c.s.st.cards.UpstreamCloseRequests(tx, cardID)
-		return err
-	})
-	return unknownID2[int]("card", cardID)(n, err)
+	return invoke[int](c.s, opCardsUpstreamCloseRequests, &cardRef{ID: cardID})
 }
 
 // CreditTopUp confirms a top-up upstream (action cards/topups/{id}/credit):
 // the card is credited and card.topup.credited sent.
 func (c *CardsControl) CreditTopUp(id string) error {
-	return call1(c.s, ctlCardsCreditTopUp, func() error { return unknownID("card top-up", id, c.drop(id, c.s.st.cards.CreditTopUp)) }, id)
+	return c.s.wiring.ctl.perform(opCardsCreditTopUp, &cardTopUpRef{ID: id})
 }
 
 // RejectTopUp is an explicit upstream rejection (action
 // cards/topups/{id}/reject): the hold is released at once.
 func (c *CardsControl) RejectTopUp(id string) error {
-	return call1(c.s, ctlCardsRejectTopUp, func() error { return unknownID("card top-up", id, c.drop(id, c.s.st.cards.RejectTopUp)) }, id)
+	return c.s.wiring.ctl.perform(opCardsRejectTopUp, &cardTopUpRef{ID: id})
 }
 
 // TimeoutTopUp is an upstream timeout (action cards/topups/{id}/timeout):
 // the top-up stays processing and its funds stay held.
 func (c *CardsControl) TimeoutTopUp(id string) error {
-	return call1(c.s, ctlCardsTimeoutTopUp, func() error { return unknownID("card top-up", id, c.drop(id, c.s.st.cards.TimeoutTopUp)) }, id)
+	return c.s.wiring.ctl.perform(opCardsTimeoutTopUp, &cardTopUpRef{ID: id})
 }
 
 // TopUpStatus returns the status of a top-up order (processing,
 // completed or failed); the business API has no top-up retrieval.
 func (c *CardsControl) TopUpStatus(id string) (string, error) {
-	var st string
-	err := c.tx(func(tx *kernel.Tx) error {
-		var err error
-		st, err = c.s.st.cards.TopUpStatus(tx, id)
-		return err
-	})
-	return unknownID2[string]("card top-up", id)(st, err)
+	return invoke[string](c.s, opCardsTopUpStatus, &cardTopUpRef{ID: id})
 }
 
 // SetLimit sets how many cards of a form factor (virtual or physical)
 // each member may hold, applications in progress included. Another form
 // factor is refused with a *NameError, and nothing changes.
 func (c *CardsControl) SetLimit(formFactor string, n int) error {
-	return call1(c.s, ctlCardsSetLimit, func() error {
-		if err := checkFormFactor(formFactor); err != nil {
-			return err
-		}
-		return c.tx(func(tx *kernel.Tx) error { c.s.st.cards.SetLimit(tx, formFactor, n); return nil })
-	}, formFactor, n)
+	return c.s.wiring.ctl.perform(opCardsSetLimit, &cardLimitIn{FormFactor: formFactor, Limit: &n})
 }
 
 // SetPenalty marks a member as having outstanding penalties (card
 // applications then fail) or clears it.
 func (c *CardsControl) SetPenalty(memberID string, outstanding bool) error {
-	return call1(c.s, ctlCardsSetPenalty, func() error {
-		return unknownID("member", memberID, c.member(memberID, func(tx *kernel.Tx, m *member) { c.s.st.cards.SetPenalty(tx, m.ID, outstanding) }))
-	}, memberID, outstanding)
+	return c.s.wiring.ctl.perform(opCardsSetPenalty, &penaltyIn{Member: memberID, Outstanding: &outstanding})
 }
 
 // SetKYCCountry sets the country of the KYC a member used (default SG),
-// which product country restrictions check.
+// an ISO 3166 alpha-2 code, which product country restrictions check.
 func (c *CardsControl) SetKYCCountry(memberID, country string) error {
-	return call1(c.s, ctlCardsSetKYCCountry, func() error {
-		return unknownID("member", memberID, c.member(memberID, func(tx *kernel.Tx, m *member) { c.s.st.cards.SetKYCCountry(tx, m.ID, country) }))
-	}, memberID, country)
+	return c.s.wiring.ctl.perform(opCardsSetKYCCountry, &kycCountryIn{Member: memberID, Country: country})
 }
 
-// AddShippingAddress adds a shipping address to a member and returns its
-// id. Every member starts with adr_ addresses in SG (default) and HK.
+// AddShippingAddress adds a shipping address in country (an ISO 3166
+// alpha-2 code) to a member and returns its id. Every member starts with
+// adr_ addresses in SG (default) and HK.
 func (c *CardsControl) AddShippingAddress(memberID, country string, isDefault bool) (string, error) {
-	return call2(c.s, ctlCardsAddShippingAddress, func() (string, error) {
-		var id string
-		err := c.member(memberID, func(tx *kernel.Tx, m *member) { id = c.s.st.cards.AddShippingAddress(tx, m.ID, country, isDefault) })
-		return unknownID2[string]("member", memberID)(id, err)
-	}, memberID, country, isDefault)
+	out, err := invoke[map[string]any](c.s, opCardsAddShippingAddress, &shippingIn{Member: memberID, Country: country, Default: isDefault})
+	id, _ := out["id"].(string)
+	return id, err
 }
 
 // SetBINAuthorizations restricts the products the merchant sees to these
-// BINs; no BINs means unrestricted.
+// BINs (6 to 8 digits); no BINs means unrestricted.
 func (c *CardsControl) SetBINAuthorizations(bins ...string) error {
-	return call0(c.s, ctlCardsSetBINAuthorizations, func() {
-		_ = c.tx(func(tx *kernel.Tx) error { c.s.st.cards.SetBINAuthorizations(tx, bins...); return nil })
-	}, bins)
+	return c.s.wiring.ctl.perform(opCardsSetBINAuthorizations, &binsIn{BINs: bins})
 }
 
 // SetProductEnabled enables or disables a card product.
 func (c *CardsControl) SetProductEnabled(productID string, enabled bool) error {
-	return call1(c.s, ctlCardsSetProductEnabled, func() error {
-		return unknownID("card product", productID, c.tx(func(tx *kernel.Tx) error { return c.s.st.cards.SetProductEnabled(tx, productID, enabled) }))
-	}, productID, enabled)
+	return c.s.wiring.ctl.perform(opCardsSetProductEnabled, &productEnabledIn{ID: productID, Enabled: &enabled})
 }
 
 // Funds returns the available and locked balances of asset that card
 // operations draw on: the member's wallet (external_member_id or mem_ id),
 // or the merchant prepaid account when memberID is empty.
 func (c *CardsControl) Funds(memberID, asset string) (available, locked money.Amount, err error) {
-	if memberID == "" {
-		err = c.tx(func(*kernel.Tx) error {
-			available, locked = c.s.st.ledger.Balance(AccountMerchantPrepaid, asset), c.s.st.ledger.Balance(AccountMerchantPrepaidLocked, asset)
-			return nil
-		})
-		return available, locked, unknownID("member", memberID, err)
-	}
-	err = c.member(memberID, func(_ *kernel.Tx, m *member) {
-		available, locked = c.s.st.ledger.Balance(MemberAvailable(m.ID), asset), c.s.st.ledger.Balance(MemberLocked(m.ID), asset)
-	})
-	return available, locked, unknownID("member", memberID, err)
+	b, err := invoke[[2]money.Amount](c.s, opCardsFunds, &fundsIn{Member: memberID, Asset: asset})
+	return b[0], b[1], err
 }
 
 // SetCloseRefused makes the card issuer refuse (or accept again) the close
@@ -291,9 +210,7 @@ func (c *CardsControl) Funds(memberID, asset string) (available, locked money.Am
 // 400 state_invalid ("upstream refuses") and the card keeps its status.
 // Control API: POST /_sim/cards/{id}/refuse_close with {"refuse": true|false}.
 func (c *CardsControl) SetCloseRefused(cardID string, refused bool) error {
-	return call1(c.s, ctlCardsSetCloseRefused, func() error {
-		return unknownID("card", cardID, c.tx(func(tx *kernel.Tx) error { return c.s.st.cards.SetCloseRefused(tx, cardID, refused) }))
-	}, cardID, refused)
+	return c.s.wiring.ctl.perform(opCardsSetCloseRefused, &refuseCloseIn{ID: cardID, Refuse: &refused})
 }
 
 // TimeoutNextTopUps makes the issuer's call time out after the hold for
@@ -304,220 +221,302 @@ func (c *CardsControl) SetCloseRefused(cardID string, refused bool) error {
 // it. Control API: POST /_sim/cards/topups/upstream_timeout with
 // {"count": n}.
 func (c *CardsControl) TimeoutNextTopUps(n int) error {
-	return call1(c.s, ctlCardsTimeoutNextTopUps, func() error {
-		if n < 0 {
-			return errInvalidRequest("count must be 0 or more")
-		}
-		return c.tx(func(tx *kernel.Tx) error { c.s.st.cards.TimeoutNextTopUps(tx, n); return nil })
-	}, n)
+	return c.s.wiring.ctl.perform(opCardsTimeoutNextTopUps, &topUpTimeoutsIn{Count: &n})
 }
 
-// The names the Cards control methods record their calls under, each declared
-// once and used by its method and by cardsControls.
-const (
-	ctlCardsApproveApplication         = "Cards.ApproveApplication"
-	ctlCardsRejectApplication          = "Cards.RejectApplication"
-	ctlCardsShip                       = "Cards.Ship"
-	ctlCardsAddTransaction             = "Cards.AddTransaction"
-	ctlCardsCompleteClose              = "Cards.CompleteClose"
-	ctlCardsSetStatus                  = "Cards.SetStatus"
-	ctlCardsSetUpstreamBalanceReadable = "Cards.SetUpstreamBalanceReadable"
-	ctlCardsUnlockActivation           = "Cards.UnlockActivation"
-	ctlCardsCreditTopUp                = "Cards.CreditTopUp"
-	ctlCardsRejectTopUp                = "Cards.RejectTopUp"
-	ctlCardsTimeoutTopUp               = "Cards.TimeoutTopUp"
-	ctlCardsSetLimit                   = "Cards.SetLimit"
-	ctlCardsSetPenalty                 = "Cards.SetPenalty"
-	ctlCardsSetKYCCountry              = "Cards.SetKYCCountry"
-	ctlCardsAddShippingAddress         = "Cards.AddShippingAddress"
-	ctlCardsSetBINAuthorizations       = "Cards.SetBINAuthorizations"
-	ctlCardsSetProductEnabled          = "Cards.SetProductEnabled"
-	ctlCardsSetCloseRefused            = "Cards.SetCloseRefused"
-	ctlCardsTimeoutNextTopUps          = "Cards.TimeoutNextTopUps"
+// The inputs of the card ops.
+type (
+	cardRef struct {
+		ID string `path:"id" json:"-" dom:"card"`
+	}
+	cardAppRef struct {
+		ID string `path:"id" json:"-" dom:"card_application"`
+	}
+	cardTopUpRef struct {
+		ID string `path:"id" json:"-" dom:"card_topup"`
+	}
+	// cardTxFields are the fields of CardTransaction (the two convert into
+	// each other).
+	cardTxFields struct {
+		ID               string    `json:"id,omitempty" dom:"name"`
+		Kind             string    `json:"kind" dom:"name,req"`
+		Status           string    `json:"status" dom:"name,req"`
+		Direction        string    `json:"direction" dom:"tx_direction,req"`
+		Amount           string    `json:"amount" dom:"minor_amount,req"`
+		Currency         string    `json:"currency,omitempty" dom:"currency"`
+		Scale            int       `json:"scale,omitempty" dom:"scale"`
+		OriginalAmount   string    `json:"original_amount,omitempty" dom:"minor_amount"`
+		OriginalCurrency string    `json:"original_currency,omitempty" dom:"currency"`
+		BillAmount       string    `json:"bill_amount,omitempty" dom:"minor_amount"`
+		BankFee          string    `json:"bank_fee,omitempty" dom:"minor_amount"`
+		ZinfraFee        string    `json:"zinfra_fee,omitempty" dom:"minor_amount"`
+		FeeCurrency      string    `json:"fee_currency,omitempty" dom:"currency"`
+		FeeScale         int       `json:"fee_scale,omitempty" dom:"scale"`
+		MerchantName     string    `json:"merchant_name,omitempty" dom:"text"`
+		MCC              string    `json:"mcc,omitempty" dom:"name"`
+		AuthCode         string    `json:"auth_code,omitempty" dom:"name"`
+		OccurredAt       time.Time `json:"occurred_at,omitempty" dom:"time"`
+	}
+	cardTxIn struct {
+		ID string `path:"id" json:"-" dom:"card"`
+		cardTxFields
+	}
+	cardTxResult struct {
+		id   string
+		json map[string]any
+	}
+	cardStatusIn struct {
+		ID     string `path:"id" json:"-" dom:"card"`
+		Status string `json:"status" dom:"card_status,req"`
+	}
+	cardReadableIn struct {
+		ID       string `path:"id" json:"-" dom:"card"`
+		Readable *bool  `json:"readable" dom:"boolean,req"`
+	}
+	refuseCloseIn struct {
+		ID     string `path:"id" json:"-" dom:"card"`
+		Refuse *bool  `json:"refuse" dom:"boolean,req"`
+	}
+	cardLimitIn struct {
+		FormFactor string `json:"form_factor" dom:"form_factor,req"`
+		Limit      *int   `json:"limit" dom:"card_limit,req"`
+	}
+	penaltyIn struct {
+		Member      string `path:"id" json:"-" dom:"member_ctx"`
+		Outstanding *bool  `json:"outstanding" dom:"boolean,req"`
+	}
+	kycCountryIn struct {
+		Member  string `path:"id" json:"-" dom:"member_ctx"`
+		Country string `json:"country" dom:"country,req"`
+	}
+	shippingIn struct {
+		Member  string `path:"id" json:"-" dom:"member_ctx"`
+		Country string `json:"country" dom:"country,req"`
+		Default bool   `json:"default" dom:"boolean"`
+	}
+	binsIn struct {
+		BINs []string `json:"bins" dom:"bin"`
+	}
+	productEnabledIn struct {
+		ID      string `path:"id" json:"-" dom:"card_product"`
+		Enabled *bool  `json:"enabled" dom:"boolean,req"`
+	}
+	fundsIn struct {
+		Member string `json:"member" dom:"member_ctx"`
+		Asset  string `json:"asset" dom:"name"`
+	}
+	topUpTimeoutsIn struct {
+		Count *int `json:"count" dom:"count"`
+	}
+	secureSessionRef struct {
+		ID string `path:"id" json:"-" dom:"secure_session"`
+	}
 )
 
-// cardsControls declares the cards control methods and the routes that call them
-// (control_decl.go), the routes in their registration order.
-var cardsControls = []controlDecl{
-	{
-		name: ctlCardsSetLimit, bind: func(s *Simulator) any { return s.Cards.SetLimit },
-		route: "POST /_sim/cards/limits",
-		call: func(s *Simulator, _ *http.Request, body []byte) (int, any, error) {
-			var in struct {
-				FormFactor string `json:"form_factor"`
-				Limit      *int   `json:"limit"`
+// memberCtx is the member a card op names, as a member-scoped request
+// resolves it (its domain, member_ctx, was checked).
+func memberCtx(x *opRun, id string) *member {
+	m, _ := x.s.wiring.gw.resolveMember(id)
+	return m
+}
+
+// cardAction is an action of the issuer or the operator on one card
+// object, answering the object as the line shows it.
+func cardAction[In any](route, action, name string, idOf func(*In) string, f func(l *cardline.Line) func(tx *kernel.Tx, id string) (map[string]any, error)) *op {
+	return def[In]{
+		route: route, action: action, name: name,
+		args: func(in *In) []any { return []any{idOf(in)} },
+		run:  func(x *opRun, in *In) (any, error) { return f(x.s.st.cards)(x.tx, idOf(in)) },
+	}.op()
+}
+
+func cardID(in *cardRef) string         { return in.ID }
+func cardAppID(in *cardAppRef) string   { return in.ID }
+func cardTopID(in *cardTopUpRef) string { return in.ID }
+
+var (
+	opCardsApproveApplication = cardAction("POST /_sim/cards/applications/{id}/approve", "cards/applications/approve", "Cards.ApproveApplication", cardAppID,
+		func(l *cardline.Line) func(*kernel.Tx, string) (map[string]any, error) { return l.ApproveApplication })
+	opCardsRejectApplication = cardAction("POST /_sim/cards/applications/{id}/reject", "cards/applications/reject", "Cards.RejectApplication", cardAppID,
+		func(l *cardline.Line) func(*kernel.Tx, string) (map[string]any, error) { return l.RejectApplication })
+	opCardsShip = cardAction("POST /_sim/cards/{id}/ship", "cards/ship", "Cards.Ship", cardID,
+		func(l *cardline.Line) func(*kernel.Tx, string) (map[string]any, error) { return l.Ship })
+	opCardsCompleteClose = cardAction("POST /_sim/cards/{id}/close_complete", "cards/close_complete", "Cards.CompleteClose", cardID,
+		func(l *cardline.Line) func(*kernel.Tx, string) (map[string]any, error) { return l.CompleteClose })
+	opCardsUnlockActivation = cardAction("POST /_sim/cards/{id}/unlock", "cards/unlock", "Cards.UnlockActivation", cardID,
+		func(l *cardline.Line) func(*kernel.Tx, string) (map[string]any, error) { return l.UnlockActivation })
+	// Crediting, rejecting and timing out a top-up are written once each,
+	// in the card line (CreditTopUp, RejectTopUp, TimeoutTopUp); the Go
+	// methods, the routes and Action run these ops.
+	opCardsCreditTopUp = cardAction("POST /_sim/cards/topups/{id}/credit", "cards/topups/credit", "Cards.CreditTopUp", cardTopID,
+		func(l *cardline.Line) func(*kernel.Tx, string) (map[string]any, error) { return l.CreditTopUp })
+	opCardsRejectTopUp = cardAction("POST /_sim/cards/topups/{id}/reject", "cards/topups/reject", "Cards.RejectTopUp", cardTopID,
+		func(l *cardline.Line) func(*kernel.Tx, string) (map[string]any, error) { return l.RejectTopUp })
+	opCardsTimeoutTopUp = cardAction("POST /_sim/cards/topups/{id}/timeout", "cards/topups/timeout", "Cards.TimeoutTopUp", cardTopID,
+		func(l *cardline.Line) func(*kernel.Tx, string) (map[string]any, error) { return l.TimeoutTopUp })
+
+	opCardsAddTransaction = def[cardTxIn]{
+		route: "POST /_sim/cards/{id}/transactions", action: "cards/transactions", name: "Cards.AddTransaction",
+		args: func(in *cardTxIn) []any { return []any{in.ID, CardTransaction(in.cardTxFields)} },
+		run: func(x *opRun, in *cardTxIn) (any, error) {
+			id, out, err := x.s.st.cards.AddTransaction(x.tx, in.ID, cardline.Transaction(in.cardTxFields))
+			var ae *apiError
+			var short *InsufficientFundsError
+			if err != nil && x.legacy && in.cardTxFields.ID == "" && (errors.As(err, &short) ||
+				errors.As(err, &ae) && ae.Code == "state_invalid" && strings.Contains(ae.Message, "takes no debits")) {
+				// Earlier builds drew the new transaction's id and list
+				// sequence before refusing a debit of an ended card or one
+				// the card could not cover; their recordings replay so.
+				x.tx.NewUUID()
+				x.tx.NextSeq()
 			}
-			if err := decodeControl(body, &in); err != nil {
-				return 0, nil, err
-			}
-			if in.FormFactor != "virtual" && in.FormFactor != "physical" {
-				return 0, nil, errInvalidRequest("form_factor must be virtual or physical")
-			}
-			if in.Limit == nil || *in.Limit < 0 {
-				return 0, nil, errInvalidRequest("limit must be 0 or more")
-			}
-			if err := s.Cards.SetLimit(in.FormFactor, *in.Limit); err != nil {
-				return 0, nil, err
-			}
-			return http.StatusOK, map[string]any{"form_factor": in.FormFactor, "limit": *in.Limit}, nil
+			return cardTxResult{id: id, json: out}, err
 		},
-	},
-	{
-		name: ctlCardsSetBINAuthorizations, bind: func(s *Simulator) any { return s.Cards.SetBINAuthorizations },
-		route: "POST /_sim/cards/bin_authorizations",
-		call: func(s *Simulator, _ *http.Request, body []byte) (int, any, error) {
-			var in struct {
-				BINs []string `json:"bins"`
-			}
-			if err := decodeControl(body, &in); err != nil {
-				return 0, nil, err
-			}
-			if err := s.Cards.SetBINAuthorizations(in.BINs...); err != nil {
-				return 0, nil, err
-			}
-			if in.BINs == nil {
-				in.BINs = []string{}
-			}
-			return http.StatusOK, map[string]any{"bins": in.BINs}, nil
+		reply: func(_ *opRun, _ *cardTxIn, out any) (int, any) { return http.StatusOK, out.(cardTxResult).json },
+	}.op()
+	opCardsSetStatus = def[cardStatusIn]{
+		route: "POST /_sim/cards/{id}/set_status", action: "cards/set_status", name: "Cards.SetStatus",
+		args: func(in *cardStatusIn) []any { return []any{in.ID, in.Status} },
+		run:  func(x *opRun, in *cardStatusIn) (any, error) { return x.s.st.cards.SetStatus(x.tx, in.ID, in.Status) },
+	}.op()
+	opCardsSetUpstreamBalanceReadable = def[cardReadableIn]{
+		route: "POST /_sim/cards/{id}/upstream_balance", action: "cards/upstream_balance", name: "Cards.SetUpstreamBalanceReadable",
+		args: func(in *cardReadableIn) []any { return []any{in.ID, *in.Readable} },
+		run: func(x *opRun, in *cardReadableIn) (any, error) {
+			return x.s.st.cards.SetUpstreamBalanceReadable(x.tx, in.ID, *in.Readable)
 		},
-	},
-	{
-		name: ctlCardsSetProductEnabled, bind: func(s *Simulator) any { return s.Cards.SetProductEnabled },
-		route: "POST /_sim/cards/products/{id}/enabled",
-		call: func(s *Simulator, r *http.Request, body []byte) (int, any, error) {
-			on, err := decodeBool(body, "enabled")
-			if err != nil {
-				return 0, nil, err
-			}
-			if err := s.Cards.SetProductEnabled(r.PathValue("id"), on); err != nil {
-				return 0, nil, notFoundIf(err)
-			}
-			return http.StatusOK, map[string]any{"product_id": cardline.WithIDPrefix("cpd_", r.PathValue("id")), "enabled": on}, nil
+	}.op()
+	opCardsPlastic = def[cardRef]{
+		route: "POST /_sim/cards/{id}/plastic", action: "cards/plastic", name: "Cards.Plastic", noCall: true,
+		run: func(x *opRun, in *cardRef) (any, error) {
+			p, err := x.s.st.cards.Plastic(x.tx, in.ID)
+			return CardPlastic(p), err
 		},
-	},
-	{
-		name: ctlCardsSetPenalty, bind: func(s *Simulator) any { return s.Cards.SetPenalty },
-		route: "POST /_sim/members/{id}/card_penalty",
-		call: func(s *Simulator, r *http.Request, body []byte) (int, any, error) {
-			on, err := decodeBool(body, "outstanding")
-			if err != nil {
-				return 0, nil, err
-			}
-			if err := s.Cards.SetPenalty(r.PathValue("id"), on); err != nil {
-				return 0, nil, notFoundIf(err)
-			}
-			return http.StatusOK, map[string]any{"member": r.PathValue("id"), "outstanding": on}, nil
+	}.op()
+	opCardsUpstreamCloseRequests = def[cardRef]{name: "Cards.UpstreamCloseRequests", noCall: true, run: func(x *opRun, in *cardRef) (any, error) {
+		return x.s.st.cards.UpstreamCloseRequests(x.tx, in.ID)
+	}}.op()
+	opCardsTopUpStatus = def[cardTopUpRef]{name: "Cards.TopUpStatus", noCall: true, run: func(x *opRun, in *cardTopUpRef) (any, error) {
+		return x.s.st.cards.TopUpStatus(x.tx, in.ID)
+	}}.op()
+	opCardsFunds = def[fundsIn]{name: "Cards.Funds", noCall: true, run: func(x *opRun, in *fundsIn) (any, error) {
+		asset := in.Asset
+		if in.Member == "" {
+			return [2]money.Amount{x.s.st.ledger.Balance(AccountMerchantPrepaid, asset), x.s.st.ledger.Balance(AccountMerchantPrepaidLocked, asset)}, nil
+		}
+		m := memberCtx(x, in.Member)
+		return [2]money.Amount{x.s.st.ledger.Balance(MemberAvailable(m.ID), asset), x.s.st.ledger.Balance(MemberLocked(m.ID), asset)}, nil
+	}}.op()
+	opCardsSetLimit = def[cardLimitIn]{
+		route: "POST /_sim/cards/limits", name: "Cards.SetLimit",
+		args: func(in *cardLimitIn) []any { return []any{in.FormFactor, *in.Limit} },
+		run: func(x *opRun, in *cardLimitIn) (any, error) {
+			x.s.st.cards.SetLimit(x.tx, in.FormFactor, *in.Limit)
+			return map[string]any{"form_factor": in.FormFactor, "limit": *in.Limit}, nil
 		},
-	},
-	{
-		name: ctlCardsSetKYCCountry, bind: func(s *Simulator) any { return s.Cards.SetKYCCountry },
-		route: "POST /_sim/members/{id}/kyc_country",
-		call: func(s *Simulator, r *http.Request, body []byte) (int, any, error) {
-			var in struct {
-				Country string `json:"country"`
+	}.op()
+	opCardsSetBINAuthorizations = def[binsIn]{
+		route: "POST /_sim/cards/bin_authorizations", name: "Cards.SetBINAuthorizations",
+		args: func(in *binsIn) []any { return []any{in.BINs} },
+		run: func(x *opRun, in *binsIn) (any, error) {
+			x.s.st.cards.SetBINAuthorizations(x.tx, in.BINs...)
+			bins := in.BINs
+			if bins == nil {
+				bins = []string{}
 			}
-			if err := decodeControl(body, &in); err != nil {
-				return 0, nil, err
-			}
-			c := strings.ToUpper(strings.TrimSpace(in.Country))
-			if !api.IsAlpha(c, 2) {
-				return 0, nil, errInvalidRequest("country must be an ISO 3166 alpha-2 code")
-			}
-			if err := s.Cards.SetKYCCountry(r.PathValue("id"), c); err != nil {
-				return 0, nil, notFoundIf(err)
-			}
-			return http.StatusOK, map[string]any{"member": r.PathValue("id"), "country": c}, nil
+			return map[string]any{"bins": bins}, nil
 		},
-	},
-	{
-		name: ctlCardsAddShippingAddress, bind: func(s *Simulator) any { return s.Cards.AddShippingAddress },
-		route: "POST /_sim/members/{id}/shipping_addresses",
-		call: func(s *Simulator, r *http.Request, body []byte) (int, any, error) {
-			var in struct {
-				Country string `json:"country"`
-				Default bool   `json:"default"`
+	}.op()
+	opCardsSetProductEnabled = def[productEnabledIn]{
+		route: "POST /_sim/cards/products/{id}/enabled", name: "Cards.SetProductEnabled",
+		args: func(in *productEnabledIn) []any { return []any{in.ID, *in.Enabled} },
+		run: func(x *opRun, in *productEnabledIn) (any, error) {
+			if err := x.s.st.cards.SetProductEnabled(x.tx, in.ID, *in.Enabled); err != nil {
+				return nil, err
 			}
-			if err := decodeControl(body, &in); err != nil {
-				return 0, nil, err
-			}
-			c := strings.ToUpper(strings.TrimSpace(in.Country))
-			if !api.IsAlpha(c, 2) {
-				return 0, nil, errInvalidRequest("country must be an ISO 3166 alpha-2 code")
-			}
-			id, err := s.Cards.AddShippingAddress(r.PathValue("id"), c, in.Default)
-			if err != nil {
-				return 0, nil, notFoundIf(err)
-			}
-			return http.StatusCreated, map[string]any{"id": id, "country": c, "is_default": in.Default}, nil
+			return map[string]any{"product_id": cardline.WithIDPrefix("cpd_", in.ID), "enabled": *in.Enabled}, nil
 		},
-	},
-	{
-		name: ctlCardsSetCloseRefused, bind: func(s *Simulator) any { return s.Cards.SetCloseRefused },
-		route: "POST /_sim/cards/{id}/refuse_close",
-		call: func(s *Simulator, r *http.Request, body []byte) (int, any, error) {
-			on, err := decodeBool(body, "refuse")
-			if err != nil {
-				return 0, nil, err
-			}
-			if err := s.Cards.SetCloseRefused(r.PathValue("id"), on); err != nil {
-				return 0, nil, notFoundIf(err)
-			}
-			return http.StatusOK, map[string]any{"id": cardline.WithIDPrefix("crd_", r.PathValue("id")), "refuse": on}, nil
+	}.op()
+	opCardsSetPenalty = def[penaltyIn]{
+		route: "POST /_sim/members/{id}/card_penalty", name: "Cards.SetPenalty",
+		args: func(in *penaltyIn) []any { return []any{in.Member, *in.Outstanding} },
+		run: func(x *opRun, in *penaltyIn) (any, error) {
+			x.s.st.cards.SetPenalty(x.tx, memberCtx(x, in.Member).ID, *in.Outstanding)
+			return map[string]any{"member": in.Member, "outstanding": *in.Outstanding}, nil
 		},
-	},
-	{
-		name: ctlCardsTimeoutNextTopUps, bind: func(s *Simulator) any { return s.Cards.TimeoutNextTopUps },
-		route: "POST /_sim/cards/topups/upstream_timeout",
-		call: func(s *Simulator, _ *http.Request, body []byte) (int, any, error) {
-			var in struct {
-				Count *int `json:"count"`
-			}
-			if err := decodeControl(body, &in); err != nil {
-				return 0, nil, err
-			}
-			n := 1
-			if in.Count != nil {
-				n = *in.Count
-			}
-			if err := s.Cards.TimeoutNextTopUps(n); err != nil {
-				return 0, nil, err
-			}
-			return http.StatusOK, map[string]any{"count": n}, nil
+	}.op()
+	opCardsSetKYCCountry = def[kycCountryIn]{
+		route: "POST /_sim/members/{id}/kyc_country", name: "Cards.SetKYCCountry",
+		args: func(in *kycCountryIn) []any { return []any{in.Member, upperCode(in.Country)} },
+		run: func(x *opRun, in *kycCountryIn) (any, error) {
+			c := upperCode(in.Country)
+			x.s.st.cards.SetKYCCountry(x.tx, memberCtx(x, in.Member).ID, c)
+			return map[string]any{"member": in.Member, "country": c}, nil
 		},
-	},
-	{
-		route: "GET /_sim/cards/{id}",
-		inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
-			out, err := s.st.cards.CardDetail(tx, r.PathValue("id"))
-			if err != nil {
-				return 0, nil, notFoundIf(err)
-			}
-			return http.StatusOK, out, nil
+	}.op()
+	opCardsAddShippingAddress = def[shippingIn]{
+		route: "POST /_sim/members/{id}/shipping_addresses", name: "Cards.AddShippingAddress", status: http.StatusCreated,
+		args: func(in *shippingIn) []any { return []any{in.Member, upperCode(in.Country), in.Default} },
+		run: func(x *opRun, in *shippingIn) (any, error) {
+			c := upperCode(in.Country)
+			id := x.s.st.cards.AddShippingAddress(x.tx, memberCtx(x, in.Member).ID, c, in.Default)
+			return map[string]any{"id": id, "country": c, "is_default": in.Default}, nil
 		},
-	},
-	{
-		route: "GET /_sim/cards/topups/{id}",
-		inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
-			out, err := s.st.cards.TopUp(tx, r.PathValue("id"))
-			if err != nil {
-				return 0, nil, notFoundIf(err)
+	}.op()
+	opCardsSetCloseRefused = def[refuseCloseIn]{
+		route: "POST /_sim/cards/{id}/refuse_close", name: "Cards.SetCloseRefused",
+		args: func(in *refuseCloseIn) []any { return []any{in.ID, *in.Refuse} },
+		run: func(x *opRun, in *refuseCloseIn) (any, error) {
+			if err := x.s.st.cards.SetCloseRefused(x.tx, in.ID, *in.Refuse); err != nil {
+				return nil, err
 			}
-			return http.StatusOK, out, nil
+			return map[string]any{"id": cardline.WithIDPrefix("crd_", in.ID), "refuse": *in.Refuse}, nil
 		},
-	},
-	{name: ctlCardsApproveApplication, bind: func(s *Simulator) any { return s.Cards.ApproveApplication }},
-	{name: ctlCardsRejectApplication, bind: func(s *Simulator) any { return s.Cards.RejectApplication }},
-	{name: ctlCardsShip, bind: func(s *Simulator) any { return s.Cards.Ship }},
-	{name: ctlCardsAddTransaction, bind: func(s *Simulator) any { return s.Cards.AddTransaction }},
-	{name: ctlCardsCompleteClose, bind: func(s *Simulator) any { return s.Cards.CompleteClose }},
-	{name: ctlCardsSetStatus, bind: func(s *Simulator) any { return s.Cards.SetStatus }},
-	{name: ctlCardsSetUpstreamBalanceReadable, bind: func(s *Simulator) any { return s.Cards.SetUpstreamBalanceReadable }},
-	{name: ctlCardsUnlockActivation, bind: func(s *Simulator) any { return s.Cards.UnlockActivation }},
-	{name: "Cards.Plastic", noCall: true, bind: func(s *Simulator) any { return s.Cards.Plastic }},
-	{name: "Cards.UpstreamCloseRequests", noCall: true, bind: func(s *Simulator) any { return s.Cards.UpstreamCloseRequests }},
-	{name: ctlCardsCreditTopUp, bind: func(s *Simulator) any { return s.Cards.CreditTopUp }},
-	{name: ctlCardsRejectTopUp, bind: func(s *Simulator) any { return s.Cards.RejectTopUp }},
-	{name: ctlCardsTimeoutTopUp, bind: func(s *Simulator) any { return s.Cards.TimeoutTopUp }},
-	{name: "Cards.TopUpStatus", noCall: true, bind: func(s *Simulator) any { return s.Cards.TopUpStatus }},
-	{name: "Cards.Funds", noCall: true, bind: func(s *Simulator) any { return s.Cards.Funds }},
+	}.op()
+	opCardsTimeoutNextTopUps = def[topUpTimeoutsIn]{
+		route: "POST /_sim/cards/topups/upstream_timeout", name: "Cards.TimeoutNextTopUps",
+		args: func(in *topUpTimeoutsIn) []any { return []any{in.count()} },
+		run: func(x *opRun, in *topUpTimeoutsIn) (any, error) {
+			x.s.st.cards.TimeoutNextTopUps(x.tx, in.count())
+			return map[string]any{"count": in.count()}, nil
+		},
+	}.op()
+)
+
+// count is the number of top-ups to time out (default 1).
+func (in *topUpTimeoutsIn) count() int {
+	if in.Count == nil {
+		return 1
+	}
+	return *in.Count
+}
+
+// upperCode is a country or currency code as given, trimmed and upper case.
+func upperCode(s string) string { return strings.ToUpper(strings.TrimSpace(s)) }
+
+// cardsOps declares the card line's routes and methods.
+var cardsOps = []*op{
+	opCardsApproveApplication, opCardsRejectApplication, opCardsShip, opCardsAddTransaction, opCardsCompleteClose,
+	opCardsSetStatus, opCardsSetUpstreamBalanceReadable, opCardsUnlockActivation, opCardsPlastic, opCardsUpstreamCloseRequests,
+	opCardsCreditTopUp, opCardsRejectTopUp, opCardsTimeoutTopUp, opCardsTopUpStatus, opCardsSetLimit, opCardsSetPenalty,
+	opCardsSetKYCCountry, opCardsAddShippingAddress, opCardsSetBINAuthorizations, opCardsSetProductEnabled, opCardsFunds,
+	opCardsSetCloseRefused, opCardsTimeoutNextTopUps,
+	def[cardRef]{route: "GET /_sim/cards/{id}", run: func(x *opRun, in *cardRef) (any, error) {
+		return x.s.st.cards.CardDetail(x.tx, in.ID)
+	}}.op(),
+	def[cardTopUpRef]{route: "GET /_sim/cards/topups/{id}", run: func(x *opRun, in *cardTopUpRef) (any, error) {
+		return x.s.st.cards.TopUp(x.tx, in.ID)
+	}}.op(),
+	def[secureSessionRef]{route: "GET /_sim/cards/secure-sessions/{id}", run: func(x *opRun, in *secureSessionRef) (any, error) {
+		_, out, err := x.s.st.cards.SecureSessionPage(x.tx, pathRequest(in.ID), nil)
+		return out, err
+	}}.op(),
+}
+
+// pathRequest is a request whose path parameter id is id, for a line
+// function that reads it.
+func pathRequest(id string) *http.Request {
+	r := &http.Request{}
+	r.SetPathValue("id", id)
+	return r
 }

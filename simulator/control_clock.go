@@ -57,11 +57,42 @@ func (c *Clock) SleepFunc(limit time.Duration) func(ctx context.Context, d time.
 	}
 }
 
-// clockControls declares the clock control methods and the routes that call them
-// (control_decl.go), the routes in their registration order.
-var clockControls = []controlDecl{
-	{name: "Clock.Advance", noCall: true, bind: func(s *Simulator) any { return s.Clock.Advance }},
-	{name: "Clock.Sleep", noCall: true, bind: func(s *Simulator) any { return s.Clock.Sleep }},
-	{name: "Clock.SleepFunc", noCall: true, bind: func(s *Simulator) any { return s.Clock.SleepFunc }},
-	{name: "Clock.Now", noCall: true, bind: func(s *Simulator) any { return s.Clock.Now }},
+// clockOps declares the clock's routes and methods. Clock.Advance (and
+// Sleep, SleepFunc, which advance) is an input of its own kind, an
+// advance (record_advance.go), not a call; POST /_sim/clock, which has no
+// Go method of its own, is logged as the request and runs the same advance
+// in its transaction.
+var clockOps = []*op{
+	def[noInput]{route: "GET /_sim/clock", run: func(x *opRun, _ *noInput) (any, error) { return x.s.wiring.ctl.clockJSON(), nil }}.op(),
+	def[clockIn]{route: "POST /_sim/clock", run: func(x *opRun, in *clockIn) (any, error) {
+		x.s.wiring.timers.advance(x.tx, in.duration())
+		return x.s.wiring.ctl.clockJSON(), nil
+	}}.op(),
+	def[noInput]{name: "Clock.Advance", noCall: true}.op(),
+	def[noInput]{name: "Clock.Sleep", noCall: true}.op(),
+	def[noInput]{name: "Clock.SleepFunc", noCall: true}.op(),
+	def[noInput]{name: "Clock.Now", noCall: true}.op(),
+}
+
+// clockIn is the body of POST /_sim/clock: advance_seconds or advance, not
+// both (neither advances nothing).
+type clockIn struct {
+	AdvanceSeconds *float64 `json:"advance_seconds" dom:"seconds_advance"`
+	Advance        string   `json:"advance" dom:"go_duration"`
+}
+
+func (in *clockIn) rules(x *opRun) error {
+	if in.AdvanceSeconds != nil && in.Advance != "" && !x.legacy { // earlier builds took advance_seconds
+		return errInvalidRequest("send advance_seconds or advance, not both")
+	}
+	return nil
+}
+
+// duration is the advance asked for.
+func (in *clockIn) duration() time.Duration {
+	if in.AdvanceSeconds != nil {
+		return time.Duration(*in.AdvanceSeconds * float64(time.Second))
+	}
+	d, _ := time.ParseDuration(in.Advance)
+	return d
 }

@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"runtime"
-	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -40,13 +38,14 @@ func goControlMethods(t *testing.T) map[string]reflect.Type {
 	return out
 }
 
-// declaredNames counts the declarations of each name over every table.
+// declaredNames counts the declarations of each Go method name over every
+// op (a name and an alias each count).
 func declaredNames() map[string]int {
 	n := map[string]int{}
-	for _, table := range append(slices.Clone(controlTables), placedTables...) {
-		for _, d := range table {
-			if d.name != "" {
-				n[d.name]++
+	for _, o := range allOps {
+		for _, name := range []string{o.name, o.alias} {
+			if name != "" {
+				n[name]++
 			}
 		}
 	}
@@ -54,10 +53,13 @@ func declaredNames() map[string]int {
 }
 
 // TestEveryControlMethodIsDeclaredOnce: every exported method of the 14
-// control types is declared exactly once, and every declared name is such a
-// method or Action.
+// control types is the Go method of exactly one op, and every declared name
+// is such a method or Action; replay dispatch resolves every name that
+// records calls to the method itself, and refuses the others.
 func TestEveryControlMethodIsDeclaredOnce(t *testing.T) {
 	t.Parallel()
+	s := MustNew()
+	defer s.Close()
 	methods := goControlMethods(t)
 	declared := declaredNames()
 	var wrong []string
@@ -75,119 +77,54 @@ func TestEveryControlMethodIsDeclaredOnce(t *testing.T) {
 	if diff := cmp.Diff([]string(nil), wrong); diff != "" {
 		t.Errorf("control declarations (-want +got):\n%s", diff)
 	}
+	calls := 0
+	for name, o := range opByName {
+		fn, err := s.wiring.ctl.controlMethod(name)
+		switch {
+		case o.noCall && err == nil:
+			t.Errorf("%s records no call, yet replay resolves it", name)
+		case !o.noCall && err != nil:
+			t.Errorf("%s: replay does not resolve it: %v", name, err)
+		case !o.noCall:
+			calls++
+			typ := methods[name]
+			_, method, _ := strings.Cut(name, ".")
+			m, _ := typ.MethodByName(method)
+			if fn.Type().NumIn() != m.Type.NumIn()-1 {
+				t.Errorf("%s resolves to a %v, the method is a %v", name, fn.Type(), m.Type)
+			}
+		}
+		if o.run == nil && !o.noCall {
+			t.Errorf("%s: a recorded method needs a transition", name)
+		}
+	}
+	for _, name := range []string{
+		"Cards.ShipCard", "Cards.Plastic", "Webhooks.Flush", "Clock.Advance", "Digest", "Close",
+		"Reset", "CheckInvariants", "cards.Ship", "Cards.", ".Ship", "", "Cards.s",
+	} {
+		if _, err := s.wiring.ctl.controlMethod(name); err == nil {
+			t.Errorf("replay resolves the undeclared name %q", name)
+		}
+	}
 	if len(methods) < 80 {
 		t.Fatalf("found %d control methods", len(methods))
 	}
-	t.Logf("%d Go control methods and Action, each declared once", len(methods))
+	t.Logf("%d Go control methods and Action, each declared once; %d recorded as calls", len(methods), calls)
 }
 
-// TestDeclaredNamesResolveToTheirMethods: the method each declaration binds
-// is the method its name says (Cards.SetLimit binds (*CardsControl).SetLimit),
-// and replay dispatch resolves every recorded name to it; a name that
-// records no call resolves to nothing.
-func TestDeclaredNamesResolveToTheirMethods(t *testing.T) {
-	t.Parallel()
-	s, err := New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	methods := goControlMethods(t)
-	methods[ctlAction] = reflect.TypeOf(s)
-	calls := 0
-	for name, d := range controlByName {
-		typ, ok := methods[name]
-		if !ok {
-			t.Errorf("%s: no such method", name)
-			continue
-		}
-		_, method, ok := strings.Cut(name, ".")
-		if !ok {
-			method = name
-		}
-		want := "(*" + typ.Elem().Name() + ")." + method + "-fm"
-		bound := d.bind(s)
-		if got := runtime.FuncForPC(reflect.ValueOf(bound).Pointer()).Name(); !strings.HasSuffix(got, want) {
-			t.Errorf("%s binds %s, want %s", name, got, want)
-		}
-		m, _ := typ.MethodByName(method)
-		if got, want := reflect.TypeOf(bound), m.Type; got.NumIn() != want.NumIn()-1 || got.NumOut() != want.NumOut() {
-			t.Errorf("%s binds a %v, the method is a %v", name, got, want)
-		}
-		fn, err := s.wiring.ctl.controlMethod(name)
-		if d.noCall {
-			if err == nil {
-				t.Errorf("%s records no call, yet replay resolves it", name)
-			}
-			continue
-		}
-		calls++
-		if err != nil {
-			t.Errorf("replay cannot resolve %s: %v", name, err)
-			continue
-		}
-		if got, want := runtime.FuncForPC(fn.Pointer()).Name(), runtime.FuncForPC(reflect.ValueOf(bound).Pointer()).Name(); got != want {
-			t.Errorf("replay resolves %s to %s, want %s", name, got, want)
-		}
-	}
-	if calls < 67 {
-		t.Errorf("%d recorded names declared, want the 67 of today's recordings", calls)
-	}
-}
-
-// TestRecordedNamesComeFromTheDeclarations: the Go control methods pass a
-// declared constant to call0..call3, never a literal, so a recorded name
-// exists once in the source.
-func TestRecordedNamesComeFromTheDeclarations(t *testing.T) {
+// TestGoControlMethodsRunTheirOps: every Go control method that changes
+// state runs its op (ctl.invoke, through invoke or run), so none records a
+// call or begins a transaction of its own; no file registers a route by
+// hand (only registerControl does, from the declarations).
+func TestGoControlMethodsRunTheirOps(t *testing.T) {
 	t.Parallel()
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	literal := regexp.MustCompile(`call[0-3]\(\s*[\w.]+,\s*"[^"]*"`)
-	named := regexp.MustCompile(`call[0-3]\(\s*[\w.]+,\s*(ctl\w+)`)
-	uses := 0
+	byHand := regexp.MustCompile(`\bcall[0-3]\(|\.wiring\.mux\.Handle(Func)?\(|routeCall\(`)
 	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		b, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range literal.FindAll(b, -1) {
-			t.Errorf("%s records a call under a literal name: %s", name, m)
-		}
-		uses += len(named.FindAll(b, -1))
-	}
-	if uses != len(declaredNames())-countNoCall() {
-		t.Errorf("%d Go control methods record under a declared name, want %d", uses, len(declaredNames())-countNoCall())
-	}
-}
-
-// countNoCall counts the declared names that record no call.
-func countNoCall() int {
-	n := 0
-	for _, d := range controlByName {
-		if d.noCall {
-			n++
-		}
-	}
-	return n
-}
-
-// TestRoutesAndActionsRegisterOnlyFromDeclarations: outside
-// control_decl.go no source registers a control route or an object action
-// by hand; each is a row of a declaration table.
-func TestRoutesAndActionsRegisterOnlyFromDeclarations(t *testing.T) {
-	t.Parallel()
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	byHand := regexp.MustCompile(`(\.actions\[[^\]]*\]\s*=[^=]|\bctl\.control(Go)?\()`)
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") || name == "control_decl.go" {
+		if strings.HasSuffix(name, "_test.go") || name == "control_decl.go" || name == "record.go" || name == "control.go" {
 			continue
 		}
 		b, err := os.ReadFile(name)
@@ -195,28 +132,7 @@ func TestRoutesAndActionsRegisterOnlyFromDeclarations(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, m := range byHand.FindAll(b, -1) {
-			t.Errorf("%s registers by hand: %s", name, m)
-		}
-	}
-}
-
-// TestUndeclaredRecordedNamesAreRefused: replay dispatch knows only the
-// declarations. A recorded name with no declaration, one of a method that
-// records no call, and an exported method of *Simulator that is no control
-// method are all refused, whatever reflection would find.
-func TestUndeclaredRecordedNamesAreRefused(t *testing.T) {
-	t.Parallel()
-	s, err := New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	for _, name := range []string{
-		"Cards.ShipCard", "Cards.Plastic", "Webhooks.Flush", "Clock.Advance", "Digest", "Close",
-		"Reset", "CheckInvariants", "cards.Ship", "Cards.", ".Ship", "", "Cards.s",
-	} {
-		if _, err := s.wiring.ctl.controlMethod(name); err == nil {
-			t.Errorf("replay resolves the undeclared name %q", name)
+			t.Errorf("%s records or registers by hand: %s", name, m)
 		}
 	}
 }
@@ -280,6 +196,7 @@ func documented(ops []docOp, route string) bool {
 			d := op.segs[i]
 			switch {
 			case param(s) && param(d), s == d:
+			case strings.HasSuffix(s, "...}") && d == "": // {file...} takes the empty path too
 			case param(d) && op.enum[s]:
 			default:
 				ok = false
@@ -292,79 +209,39 @@ func documented(ops []docOp, route string) bool {
 	return false
 }
 
-// TestDeclaredRoutesAreRegisteredAndDocumented: every declared route is
-// registered, in the order of the tables, and is an operation of the
-// control OpenAPI document.
-func TestDeclaredRoutesAreRegisteredAndDocumented(t *testing.T) {
+// TestOpsAreDocumented: every declared route is an operation of the control
+// OpenAPI document (an object action as the value its {action} parameter
+// enumerates), and every operation of the document is a declared route.
+func TestOpsAreDocumented(t *testing.T) {
 	t.Parallel()
-	s, err := New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
 	doc := controlDocOps(t)
 	for _, r := range []string{"POST /_sim/cards/{id}/nope", "DELETE /_sim/qrpay/line", "GET /_sim/kyc/quick/x"} {
 		if documented(doc, r) {
 			t.Fatalf("%s reads as documented", r)
 		}
 	}
-	// controlTables register as one run; each placed table as a run of
-	// its own.
-	runs := [][]controlDecl{slices.Concat(controlTables...)}
-	runs = append(runs, placedTables...)
-	total := 0
-	for _, table := range runs {
-		var declared []string
-		for _, d := range table {
-			if d.route == "" {
-				if d.call != nil || d.inTx != nil || d.asCall != nil {
-					t.Errorf("%s: an answer without a route", d.name)
-				}
-				continue
-			}
-			if n := countSet(d.call != nil, d.inTx != nil, d.asCall != nil); n != 1 {
-				t.Errorf("%s: a route needs exactly one of call, inTx and asCall, has %d", d.route, n)
-			}
-			if d.asCall != nil && (d.name == "" || d.noCall) {
-				t.Errorf("%s: a route entered as a call needs the name of a Go method that records its calls", d.route)
-			}
-			declared = append(declared, d.route)
-			if d.route == "POST /_sim/{rest...}" {
-				// The object actions: each is documented on its own.
-				for _, key := range s.Actions() {
-					i := strings.LastIndex(key, "/")
-					if !documented(doc, "POST /_sim/"+key[:i]+"/{id}"+key[i:]) && !documented(doc, "POST /_sim/"+key) {
-						t.Errorf("object action %s is not in mwallet-sim.yaml", key)
-					}
-				}
-				continue
-			}
-			if !documented(doc, d.route) {
-				t.Errorf("declared route %s is not in mwallet-sim.yaml", d.route)
-			}
-		}
-		i := slices.Index(s.st.controlRoutes, declared[0])
-		if i < 0 || i+len(declared) > len(s.st.controlRoutes) {
-			t.Fatalf("declared route %s is not registered", declared[0])
-		}
-		if diff := cmp.Diff(declared, s.st.controlRoutes[i:i+len(declared)]); diff != "" {
-			t.Errorf("declared routes as registered (-declared +registered):\n%s", diff)
-		}
-		total += len(declared)
-	}
-	if total != len(s.st.controlRoutes) {
-		t.Errorf("%d control routes declared, %d registered: every control route is declared", total, len(s.st.controlRoutes))
-	}
-	t.Logf("%d declared control routes, registered in order and documented", total)
-}
-
-// countSet counts the true values.
-func countSet(v ...bool) int {
 	n := 0
-	for _, b := range v {
-		if b {
-			n++
+	for _, o := range allOps {
+		if o.route == "" || o.notFound {
+			continue
+		}
+		n++
+		if !documented(doc, o.route) {
+			t.Errorf("declared route %s is not in mwallet-sim.yaml", o.route)
 		}
 	}
-	return n
+	// The document's operations, each a declared route (an operation whose
+	// last parameter enumerates actions is a route for each value).
+	for _, d := range doc {
+		found := false
+		for _, o := range allOps {
+			if o.route != "" && !o.notFound && documented([]docOp{d}, o.route) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("mwallet-sim.yaml documents %s %s, which no op declares", d.method, strings.Join(d.segs, "/"))
+		}
+	}
+	t.Logf("%d declared control routes, each documented; %d documented operations, each declared", n, len(doc))
 }

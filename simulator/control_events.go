@@ -2,8 +2,8 @@ package simulator
 
 import (
 	"fmt"
-
-	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"net/http"
+	"strings"
 )
 
 // EventsControl reads the events the simulator recorded for webhook
@@ -13,30 +13,23 @@ type EventsControl struct{ s *Simulator }
 
 // List returns a copy of the events recorded so far, oldest first.
 func (e *EventsControl) List() []Event {
-	v, _ := inTx1(e.s, func(tx *kernel.Tx) ([]Event, error) { return e.s.wiring.view.events(tx), nil })
+	v, _ := invoke[[]Event](e.s, opEventsList, &noInput{})
 	return v
 }
 
 // Emit records an event as the service would and queues its
 // deliveries: typ is an event type of the contract (for example
 // "card.status.updated"; another is refused with a *NameError listing
-// them, webhooks.EventTypes), object the data.object kind, id the
-// data.id, externalMemberID the member (an external_member_id or mem_ id of
-// a simulator member, or any value for a member the simulator does not
-// know), status and version data.status and
-// data.status_version. It returns the event_id. Events of platform-direct
-// members are not recorded (the contract sends none): the id is then empty.
-// Use it to test receivers with events whose product flow the simulator
-// does not drive. Control API: POST /_sim/webhooks/events.
+// them, webhooks.EventTypes), object the data.object kind (a documented
+// one), id the data.id, externalMemberID the member (an external_member_id
+// or mem_ id of a simulator member, or any value for a member the simulator
+// does not know), status and version data.status and data.status_version.
+// It returns the event_id. Events of platform-direct members are not
+// recorded (the contract sends none): the id is then empty. Use it to test
+// receivers with events whose product flow the simulator does not drive.
+// Control API: POST /_sim/webhooks/events.
 func (e *EventsControl) Emit(typ, object, id, externalMemberID, status string, version int64) (string, error) {
-	return call2(e.s, ctlEventsEmit, func() (string, error) {
-		if err := checkEventType(typ); err != nil {
-			return "", err
-		}
-		return inTx1(e.s, func(tx *kernel.Tx) (string, error) {
-			return e.s.wiring.ctl.emitEvent(tx, typ, object, id, externalMemberID, status, version, nil)
-		})
-	}, typ, object, id, externalMemberID, status, version)
+	return invoke[string](e.s, opEventsEmit, &eventIn{EventType: typ, Object: object, ID: id, ExternalMemberID: externalMemberID, Status: status, StatusVersion: &version})
 }
 
 // EmitExtra is Emit with extra data fields (for example
@@ -49,27 +42,71 @@ func (e *EventsControl) EmitExtra(typ, object, id, externalMemberID, status stri
 	if err != nil {
 		return "", fmt.Errorf("simulator: EmitExtra: extra: %w", err)
 	}
-	return call2(e.s, ctlEventsEmitExtra, func() (string, error) {
-		if err := checkEventType(typ); err != nil {
-			return "", err
-		}
-		return inTx1(e.s, func(tx *kernel.Tx) (string, error) {
-			return e.s.wiring.ctl.emitEvent(tx, typ, object, id, externalMemberID, status, version, extra)
-		})
-	}, typ, object, id, externalMemberID, status, version, extra)
+	return invoke[string](e.s, opEventsEmitExtra, &eventIn{EventType: typ, Object: object, ID: id, ExternalMemberID: externalMemberID, Status: status, StatusVersion: &version, Extra: extra})
 }
 
-// The names the Events control methods record their calls under, each declared
-// once and used by its method and by eventsControls.
-const (
-	ctlEventsEmit      = "Events.Emit"
-	ctlEventsEmitExtra = "Events.EmitExtra"
+// eventIn is the body of POST /_sim/webhooks/events and the arguments of
+// Emit and EmitExtra.
+type eventIn struct {
+	EventType        string         `json:"event_type" dom:"event_type,req"`
+	Object           string         `json:"object" dom:"event_object,req"`
+	ID               string         `json:"id" dom:"name,req"`
+	ExternalMemberID string         `json:"external_member_id" dom:"name"`
+	Status           string         `json:"status" dom:"name"`
+	StatusVersion    *int64         `json:"status_version" dom:"status_version"`
+	Extra            map[string]any `json:"extra" dom:"event_extra"`
+}
+
+// version is data.status_version (default 0).
+func (in *eventIn) version() int64 {
+	if in.StatusVersion == nil {
+		return 0
+	}
+	return *in.StatusVersion
+}
+
+// emitEvent records the event of in (Emit, EmitExtra, POST
+// /_sim/webhooks/events) and returns its id ("" for a platform-direct
+// member's, which is not recorded).
+func emitEvent(x *opRun, in *eventIn) (any, error) {
+	st := x.st()
+	version := in.version()
+	ext := strings.TrimSpace(in.ExternalMemberID)
+	m := st.members.Get(ext)
+	if m == nil {
+		m = st.members.ByExternal(ext)
+	}
+	if m == nil {
+		m = &member{ExternalID: ext}
+	}
+	n := len(st.events)
+	recordEvent(x.tx, st, strings.TrimSpace(in.EventType), strings.TrimSpace(in.Object), strings.TrimSpace(in.ID), m, in.Status, version, in.Extra)
+	if len(st.events) == n {
+		return "", nil
+	}
+	return st.events[len(st.events)-1].ID, nil
+}
+
+var (
+	opEventsList = def[noInput]{route: "GET /_sim/events", name: "Events.List", noCall: true,
+		run:   func(x *opRun, _ *noInput) (any, error) { return x.s.wiring.view.events(x.tx), nil },
+		reply: func(_ *opRun, _ *noInput, out any) (int, any) { return http.StatusOK, controlList(out.([]Event)) },
+	}.op()
+	opEventsEmit = def[eventIn]{name: "Events.Emit", run: emitEvent, args: func(in *eventIn) []any {
+		return []any{in.EventType, in.Object, in.ID, in.ExternalMemberID, in.Status, in.version()}
+	}}.op()
+	opEventsEmitExtra = def[eventIn]{name: "Events.EmitExtra", run: emitEvent, args: func(in *eventIn) []any {
+		return []any{in.EventType, in.Object, in.ID, in.ExternalMemberID, in.Status, in.version(), in.Extra}
+	}}.op()
+	// POST /_sim/webhooks/events has no Go method of its own: its extra
+	// keeps the numbers of the body as written (json.Number), which
+	// EmitExtra's arguments do not, so it is logged as the request.
+	opEventsRoute = def[eventIn]{route: "POST /_sim/webhooks/events", status: http.StatusCreated, run: emitEvent,
+		reply: func(_ *opRun, _ *eventIn, out any) (int, any) {
+			return http.StatusCreated, map[string]any{"event_id": out}
+		},
+	}.op()
 )
 
-// eventsControls declares the events control methods and the routes that call them
-// (control_decl.go), the routes in their registration order.
-var eventsControls = []controlDecl{
-	{name: "Events.List", noCall: true, bind: func(s *Simulator) any { return s.Events.List }},
-	{name: ctlEventsEmit, bind: func(s *Simulator) any { return s.Events.Emit }},
-	{name: ctlEventsEmitExtra, bind: func(s *Simulator) any { return s.Events.EmitExtra }},
-}
+// eventsOps declares the events' routes and methods.
+var eventsOps = []*op{opEventsList, opEventsEmit, opEventsEmitExtra, opEventsRoute}

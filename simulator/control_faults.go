@@ -1,10 +1,6 @@
 package simulator
 
-import (
-	"net/http"
-
-	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
-)
+import "net/http"
 
 // FaultsControl arms and clears faults on the business API (sim.Faults):
 // error answers, dropped connections before or after execution, added
@@ -16,65 +12,60 @@ type FaultsControl struct{ s *Simulator }
 // and path. Faults are tried in the order they were added; one request takes
 // at most one fault.
 func (fc *FaultsControl) Inject(f Fault) error {
-	return call1(fc.s, ctlFaultsInject, func() error {
-		return badName("fault kind", string(f.Kind), faultKindNames, inTx(fc.s, func(tx *kernel.Tx) error { return injectFault(fc.s, tx, f) }))
-	}, f)
-}
-
-// injectFault is the transition of Inject and POST /_sim/faults.
-func injectFault(s *Simulator, tx *kernel.Tx, f Fault) error {
-	if err := checkFaultMethod(f.Method); err != nil {
-		return err
-	}
-	return s.wiring.gw.injectFault(tx, f)
+	return fc.s.wiring.ctl.perform(opFaultsInject, (*faultIn)(&f))
 }
 
 // Clear removes every fault.
 func (fc *FaultsControl) Clear() error {
-	return call1(fc.s, ctlFaultsClear, func() error { return inTx(fc.s, fc.s.wiring.gw.clearFaults) })
-}
-
-// injectFaultCall is POST /_sim/faults, the HTTP entry of Inject: it answers
-// 201 with the faults armed.
-func injectFaultCall(s *Simulator, _ *http.Request, body []byte) (string, []any, controlRun, error) {
-	var f Fault
-	if err := decodeControl(body, &f); err != nil {
-		return "", nil, nil, err
-	}
-	return "", []any{f}, func(tx *kernel.Tx) (int, any, error) {
-		if err := injectFault(s, tx, f); err != nil {
-			return 0, nil, err
-		}
-		return http.StatusCreated, map[string]any{"data": s.wiring.gw.faults(tx)}, nil
-	}, nil
-}
-
-// clearFaultsCall is DELETE /_sim/faults, the HTTP entry of Clear.
-func clearFaultsCall(s *Simulator, _ *http.Request, _ []byte) (string, []any, controlRun, error) {
-	return "", nil, func(tx *kernel.Tx) (int, any, error) {
-		if err := s.wiring.gw.clearFaults(tx); err != nil {
-			return 0, nil, err
-		}
-		return http.StatusOK, map[string]any{"data": []Fault{}}, nil
-	}, nil
+	return fc.s.wiring.ctl.perform(opFaultsClear, &noInput{})
 }
 
 // List returns the faults still armed, Count being what remains.
 func (fc *FaultsControl) List() []Fault {
-	return fc.s.wiring.gw.armedFaults()
+	v, _ := invoke[[]Fault](fc.s, opFaultsList, &noInput{})
+	return v
 }
 
-// The names the Faults control methods record their calls under, each declared
-// once and used by its method and by faultsControls.
-const (
-	ctlFaultsInject = "Faults.Inject"
-	ctlFaultsClear  = "Faults.Clear"
+// faultIn is the body of POST /_sim/faults, the fields of Fault (the two
+// convert into each other; Hold and Held only Go code can give).
+type faultIn struct {
+	Method  string          `json:"method" dom:"fault_method"`
+	Path    string          `json:"path" dom:"business_path,req"`
+	Count   int             `json:"count" dom:"count"`
+	Kind    FaultKind       `json:"kind" dom:"fault_kind,req"`
+	Status  int             `json:"status" dom:"fault_status"`
+	Code    string          `json:"code" dom:"error_code"`
+	DelayMS int             `json:"delay_ms" dom:"delay_ms"`
+	Hold    <-chan struct{} `json:"-" dom:"-"`
+	Held    chan<- string   `json:"-" dom:"-"`
+	OneIn   int             `json:"one_in" dom:"count"`
+}
+
+var (
+	opFaultsList = def[noInput]{route: "GET /_sim/faults", name: "Faults.List", noCall: true, run: func(x *opRun, _ *noInput) (any, error) {
+		return x.s.wiring.gw.faults(x.tx), nil
+	}, reply: func(_ *opRun, _ *noInput, out any) (int, any) { return http.StatusOK, controlList(out.([]Fault)) }}.op()
+	opFaultsInject = def[faultIn]{
+		route: "POST /_sim/faults", name: "Faults.Inject", status: http.StatusCreated,
+		args: func(in *faultIn) []any { return []any{Fault(*in)} },
+		run: func(x *opRun, in *faultIn) (any, error) {
+			if err := x.s.wiring.gw.injectFault(x.tx, Fault(*in)); err != nil {
+				return nil, err
+			}
+			return controlList(x.s.wiring.gw.faults(x.tx)), nil
+		},
+	}.op()
+	opFaultsClear = def[noInput]{
+		route: "DELETE /_sim/faults", name: "Faults.Clear",
+		args: func(*noInput) []any { return nil },
+		run: func(x *opRun, _ *noInput) (any, error) {
+			if err := x.s.wiring.gw.clearFaults(x.tx); err != nil {
+				return nil, err
+			}
+			return controlList([]Fault{}), nil
+		},
+	}.op()
 )
 
-// faultsControls declares the faults control methods and the routes that call them
-// (control_decl.go), the routes in their registration order. Inject and
-// Clear are declared with their routes among the core routes (control.go),
-// where those register.
-var faultsControls = []controlDecl{
-	{name: "Faults.List", noCall: true, bind: func(s *Simulator) any { return s.Faults.List }},
-}
+// faultsOps declares the faults' routes and methods.
+var faultsOps = []*op{opFaultsList, opFaultsInject, opFaultsClear}

@@ -13,8 +13,11 @@ import (
 // The control API (/_sim) hands out the credentials and drives the whole
 // state, so it answers only requests a local developer, a test or an
 // operator who holds its token can make; a web page the developer happens
-// to visit cannot drive it (guardControl, checked before anything else of a
-// control route):
+// to visit cannot drive it. The guard belongs to the control routes as the
+// router matched them (every declared op, control_decl.go, and the router's
+// not_found answers under /_sim), on the path as the gateway read it once
+// (gateway_router.go), so no spelling of a path reaches a control route
+// around it:
 //
 //  1. Host names the simulator: an IP address literal, localhost or a name
 //     under .localhost, the host of the simulator's own URL, or a name
@@ -23,13 +26,15 @@ import (
 //  2. With WithControlToken, every control route but the dashboard's own
 //     files needs the token in ControlTokenHeader: 401 invalid_token
 //     without it or with another one.
-//  3. A control write (any method but GET and HEAD) says Content-Type:
-//     application/json, with a body or without one: a cross-site form or
-//     text/plain POST, which a browser sends without asking, is refused
-//     with 400 invalid_request.
+//  3. A control write (any method but GET and HEAD) with a body says
+//     Content-Type: application/json: a cross-site form or text/plain POST,
+//     which a browser sends without asking, is refused with 400
+//     invalid_request. A write without a body may leave Content-Type out
+//     (as generated clients do) but says no other type.
 //  4. A control write that carries an Origin comes from a page of the
 //     simulator itself (the dashboard): any other Origin, "null" included,
-//     answers 400 invalid_request.
+//     answers 400 invalid_request. Browsers send Origin with every POST, so
+//     a page cannot send a bodyless write that passes 3 without meeting 4.
 //
 // The business API keeps the contract's rules (token, signature, scopes);
 // none of these apply to it.
@@ -41,7 +46,9 @@ const ControlTokenHeader = "X-Sim-Control-Token"
 // WithControlToken makes every control route (/_sim/...) but the
 // dashboard's files answer 401 invalid_token unless the request carries
 // token in ControlTokenHeader. mwallet-sim requires one (or -trust-network)
-// to listen beyond loopback. An empty token requires none (the default).
+// to listen beyond loopback. An empty token requires none (the default);
+// a token that begins or ends with space is refused by New (no request can
+// send it: header values are trimmed).
 func WithControlToken(token string) Option { return func(o *options) { o.controlToken = token } }
 
 // WithAllowedHosts adds host names (without port) the control API answers
@@ -58,16 +65,38 @@ func WithAllowedHosts(hosts ...string) Option {
 	}
 }
 
-// guardControl answers a refusal and returns false, or returns true when
-// there is none.
-func (ctl *controlAPI) guardControl(w http.ResponseWriter, r *http.Request, ae *apiError) bool {
+// guard applies the rules above to a request the router matched to the
+// route of o (a request Go code hands to ServeHTTP itself, and a replayed
+// one, passes: it comes from a holder of the *Simulator). The rules hold
+// for every control route, the router's own not_found answers under /_sim
+// included (rules 3 and 4 for writes). hasBody reports a request with a
+// body.
+func (ctl *controlAPI) guard(r *http.Request, o *op, hasBody bool) *apiError {
 	s := ctl.sim
-	if ae == nil {
-		return true
+	if !fromNetwork(r) || replayedRequest(r) {
+		return nil
 	}
-	id := s.wiring.gw.controlRequestID(w)
-	writeJSON(w, ae.Status, ae.Envelope(id))
-	return false
+	if !ctl.hostAllowed(r.Host) {
+		return errInvalidRequest("the control API does not answer for Host " + quoteHeader(r.Host) +
+			": it answers an IP address, localhost or the simulator's own address (WithAllowedHosts, mwallet-sim -allowed-hosts, adds names)")
+	}
+	if tok := s.wiring.opts.controlToken; tok != "" && !o.noToken {
+		got := r.Header.Values(ControlTokenHeader)
+		if len(got) != 1 || !tokenEqual(got[0], tok) {
+			return newErr("invalid_token", "the control API needs its token in "+ControlTokenHeader)
+		}
+	}
+	if !isWrite(r.Method) {
+		return nil
+	}
+	cts := r.Header.Values("Content-Type")
+	if len(cts) > 1 || (len(cts) == 1 && !jsonContentType(cts[0])) || (hasBody && len(cts) == 0) {
+		return errInvalidRequest("a control write with a body needs Content-Type: application/json (a write without a body may leave it out, but says no other type)")
+	}
+	if origins := r.Header.Values("Origin"); len(origins) > 0 && (len(origins) > 1 || !sameOrigin(origins[0], r.Host)) {
+		return errInvalidRequest("a control write from another site is refused: Origin " + quoteHeader(strings.Join(origins, ", ")) + " is not this simulator")
+	}
+	return nil
 }
 
 // fromNetwork reports a request that came through an HTTP server (New's,
@@ -76,52 +105,6 @@ func (ctl *controlAPI) guardControl(w http.ResponseWriter, r *http.Request, ae *
 // *Simulator, which drives it through its methods anyway.
 func fromNetwork(r *http.Request) bool {
 	return r.Context().Value(http.LocalAddrContextKey) != nil
-}
-
-// servesControl reports whether a control endpoint would serve r (not the
-// router's not_found, which changes nothing and answers as before).
-func (ctl *controlAPI) servesControl(r *http.Request) bool {
-	s := ctl.sim
-	_, pattern := s.wiring.mux.Handler(r)
-	if pattern == actionPattern {
-		// s.actions is filled before the simulator serves and only read after.
-		_, _, _, ok := ctl.lookupAction(strings.TrimPrefix(r.URL.Path, "/_sim/"))
-		return ok
-	}
-	return pattern != "" && !catchAllPatterns[pattern]
-}
-
-// controlAccess applies rules 1 and 2 to any control request.
-func (ctl *controlAPI) controlAccess(r *http.Request, raw string) *apiError {
-	s := ctl.sim
-	if !ctl.hostAllowed(r.Host) {
-		return errInvalidRequest("the control API does not answer for Host " + quoteHeader(r.Host) +
-			": it answers an IP address, localhost or the simulator's own address (WithAllowedHosts, mwallet-sim -allowed-hosts, adds names)")
-	}
-	if tok := s.wiring.opts.controlToken; tok != "" && !dashboardFile(r.Method, raw) {
-		got := r.Header.Values(ControlTokenHeader)
-		if len(got) != 1 || !tokenEqual(got[0], tok) {
-			return newErr("invalid_token", "the control API needs its token in "+ControlTokenHeader)
-		}
-	}
-	return nil
-}
-
-// controlWriteRefusal applies rules 3 and 4 to a control write.
-func controlWriteRefusal(r *http.Request) *apiError {
-	if cts := r.Header.Values("Content-Type"); len(cts) != 1 || !jsonContentType(cts[0]) {
-		return errInvalidRequest("a control write needs Content-Type: application/json (also without a body)")
-	}
-	if origins := r.Header.Values("Origin"); len(origins) > 0 && (len(origins) > 1 || !sameOrigin(origins[0], r.Host)) {
-		return errInvalidRequest("a control write from another site is refused: Origin " + quoteHeader(strings.Join(origins, ", ")) + " is not this simulator")
-	}
-	return nil
-}
-
-// dashboardFile reports a read of the dashboard's static files (no state,
-// no secret), which a browser loads before the page can send the token.
-func dashboardFile(method, raw string) bool {
-	return (method == http.MethodGet || method == http.MethodHead) && (raw == "/_sim/ui" || strings.HasPrefix(raw, "/_sim/ui/"))
 }
 
 // tokenEqual compares in constant time (of the digests, so the length of

@@ -2,8 +2,8 @@ package simulator
 
 import (
 	"net/http"
-
-	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"sort"
+	"time"
 )
 
 // KeysControl creates and changes the merchant's API Keys (sim.Keys): scopes
@@ -16,66 +16,18 @@ type KeysControl struct{ s *Simulator }
 // settings ks (SignatureRequired defaults to true, Environment to the current
 // one; restricted scopes need ApproveRestricted).
 func (k *KeysControl) Add(clientID, apiKeyValue, signingKey string, ks KeySettings) (Credentials, error) {
-	return call2(k.s, ctlKeysAdd, func() (Credentials, error) {
-		if err := checkEnvironment(ks.Environment); err != nil {
-			return Credentials{}, err
-		}
-		return inTx1(k.s, func(tx *kernel.Tx) (Credentials, error) {
-			key, err := k.s.wiring.keys.add(tx, clientID, apiKeyValue, signingKey, ks)
-			if err != nil {
-				return Credentials{}, err
-			}
-			c := k.s.st.creds
-			c.ClientID, c.APIKey, c.SigningKey, c.Environment = key.ClientID, key.APIKey, key.SigningKey, key.Env
-			return c, nil
-		})
-	}, clientID, apiKeyValue, signingKey, ks)
-}
-
-// addKeyCall is POST /_sim/keys, the HTTP entry of Add: it answers 201 with
-// the Key and its secrets.
-func addKeyCall(s *Simulator, _ *http.Request, body []byte) (string, []any, controlRun, error) {
-	var in keyJSONIn
-	if err := decodeControl(body, &in); err != nil {
-		return "", nil, nil, err
+	key, err := invoke[*apiKey](k.s, opKeysAdd, &keyAddIn{ClientID: clientID, APIKey: apiKeyValue, SigningKey: signingKey, keySettingsIn: keySettingsIn(ks)})
+	if err != nil {
+		return Credentials{}, err
 	}
-	ks := in.settings()
-	return "", []any{in.ClientID, in.APIKey, in.SigningKey, ks}, func(tx *kernel.Tx) (int, any, error) {
-		if err := checkEnvironment(ks.Environment); err != nil {
-			return 0, nil, err
-		}
-		k, err := s.wiring.keys.add(tx, in.ClientID, in.APIKey, in.SigningKey, ks)
-		if err != nil {
-			return 0, nil, err
-		}
-		return http.StatusCreated, keyJSON(k, true), nil
-	}, nil
-}
-
-// setKeyCall is POST /_sim/keys/{client_id}, the HTTP entry of Set: it
-// answers with the Key.
-func setKeyCall(s *Simulator, r *http.Request, body []byte) (string, []any, controlRun, error) {
-	var in keyJSONIn
-	if err := decodeControl(body, &in); err != nil {
-		return "", nil, nil, err
-	}
-	id, ks := r.PathValue("client_id"), in.settings()
-	return "", []any{id, ks}, func(tx *kernel.Tx) (int, any, error) {
-		if err := s.wiring.keys.set(tx, id, ks); err != nil {
-			return 0, nil, err
-		}
-		return http.StatusOK, keyJSON(s.st.keys[id], false), nil
-	}, nil
+	c := k.s.Credentials()
+	c.ClientID, c.APIKey, c.SigningKey, c.Environment = key.ClientID, key.APIKey, key.SigningKey, key.Env
+	return c, nil
 }
 
 // Set changes the Key of clientID.
 func (k *KeysControl) Set(clientID string, ks KeySettings) error {
-	return call1(k.s, ctlKeysSet, func() error {
-		if err := checkEnvironment(ks.Environment); err != nil {
-			return err
-		}
-		return unknownID("key", clientID, inTx(k.s, func(tx *kernel.Tx) error { return k.s.wiring.keys.set(tx, clientID, ks) }))
-	}, clientID, ks)
+	return k.s.wiring.ctl.perform(opKeysSet, &keySetIn{ClientID: clientID, keySettingsIn: keySettingsIn(ks)})
 }
 
 // Sign computes the signing headers (x-timestamp, x-nonce, x-signature) of
@@ -88,44 +40,98 @@ func (k *KeysControl) Set(clientID string, ks KeySettings) error {
 func (k *KeysControl) Sign(clientID, method, target, nonce string, body []byte) (SignedRequest, error) {
 	// A recorded input: a fresh nonce draws from the simulator's random
 	// source.
-	return call2(k.s, ctlKeysSign, func() (SignedRequest, error) {
-		tx := k.s.k.Begin()
-		defer tx.End()
-		return unknownID2[SignedRequest]("key", clientID)(k.s.wiring.gw.sign(tx, clientID, method, target, nonce, body))
-	}, clientID, method, target, nonce, body)
+	return invoke[SignedRequest](k.s, opKeysSign, &signIn{ClientID: clientID, Method: method, Path: target, Nonce: nonce, Body: string(body)})
 }
 
-// The names the Keys control methods record their calls under, each declared
-// once and used by its method and by keysControls.
-const (
-	ctlKeysAdd  = "Keys.Add"
-	ctlKeysSet  = "Keys.Set"
-	ctlKeysSign = "Keys.Sign"
+// keySettingsIn is the settings part of a Key body, the fields of
+// KeySettings (the two convert into each other).
+type keySettingsIn struct {
+	Scopes            []string    `json:"scopes" dom:"name"`
+	ApproveRestricted *bool       `json:"approve_restricted" dom:"boolean"`
+	Disabled          *bool       `json:"disabled" dom:"boolean"`
+	SignatureRequired *bool       `json:"signature_required" dom:"boolean"`
+	IPAllowlist       []string    `json:"ip_allowlist" dom:"name"`
+	Environment       Environment `json:"environment" dom:"environment"`
+	ValidUntil        *time.Time  `json:"valid_until" dom:"time"`
+}
+
+// keyAddIn is the body of POST /_sim/keys.
+type keyAddIn struct {
+	ClientID   string `json:"client_id" dom:"name"`
+	APIKey     string `json:"api_key" dom:"name"`
+	SigningKey string `json:"signing_key" dom:"name"`
+	keySettingsIn
+}
+
+// keySetIn is the input of POST /_sim/keys/{client_id}.
+type keySetIn struct {
+	ClientID string `path:"client_id" json:"-" dom:"key"`
+	keySettingsIn
+}
+
+// keyID is the input of a read of one Key.
+type keyID struct {
+	ClientID string `path:"client_id" json:"-" dom:"key"`
+}
+
+// signIn is the input of POST /_sim/keys/{client_id}/sign.
+type signIn struct {
+	ClientID string `path:"client_id" json:"-" dom:"key"`
+	Method   string `json:"method" dom:"http_method,req"`
+	Path     string `json:"path" dom:"business_target,req"`
+	Body     string `json:"body" dom:"body_text"`
+	Nonce    string `json:"nonce" dom:"name"`
+}
+
+var (
+	opKeysAdd = def[keyAddIn]{
+		route: "POST /_sim/keys", name: "Keys.Add", status: http.StatusCreated,
+		args: func(in *keyAddIn) []any {
+			return []any{in.ClientID, in.APIKey, in.SigningKey, KeySettings(in.keySettingsIn)}
+		},
+		run: func(x *opRun, in *keyAddIn) (any, error) {
+			return x.s.wiring.keys.add(x.tx, in.ClientID, in.APIKey, in.SigningKey, KeySettings(in.keySettingsIn))
+		},
+		reply: func(_ *opRun, _ *keyAddIn, out any) (int, any) {
+			return http.StatusCreated, keyJSON(out.(*apiKey), true)
+		},
+	}.op()
+	opKeysSet = def[keySetIn]{
+		route: "POST /_sim/keys/{client_id}", name: "Keys.Set",
+		args: func(in *keySetIn) []any { return []any{in.ClientID, KeySettings(in.keySettingsIn)} },
+		run: func(x *opRun, in *keySetIn) (any, error) {
+			if err := x.s.wiring.keys.set(x.tx, in.ClientID, KeySettings(in.keySettingsIn)); err != nil {
+				return nil, err
+			}
+			return keyJSON(x.s.st.keys[in.ClientID], false), nil
+		},
+	}.op()
+	opKeysSign = def[signIn]{
+		route: "POST /_sim/keys/{client_id}/sign", name: "Keys.Sign",
+		args: func(in *signIn) []any { return []any{in.ClientID, in.Method, in.Path, in.Nonce, []byte(in.Body)} },
+		run: func(x *opRun, in *signIn) (any, error) {
+			return x.s.wiring.gw.sign(x.tx, in.ClientID, in.Method, in.Path, in.Nonce, []byte(in.Body))
+		},
+	}.op()
 )
 
-// keysControls declares the keys control methods and the routes that call them
-// (control_decl.go), the routes in their registration order. Add and Set
-// are declared with their routes among the core routes (control.go), where
-// those register.
-var keysControls = []controlDecl{
-	{
-		name: ctlKeysSign, bind: func(s *Simulator) any { return s.Keys.Sign },
-		route: "POST /_sim/keys/{client_id}/sign",
-		call: func(s *Simulator, r *http.Request, body []byte) (int, any, error) {
-			var in struct {
-				Method string `json:"method"`
-				Path   string `json:"path"`
-				Body   string `json:"body"`
-				Nonce  string `json:"nonce"`
-			}
-			if err := decodeControl(body, &in); err != nil {
-				return 0, nil, err
-			}
-			sig, err := s.Keys.Sign(r.PathValue("client_id"), in.Method, in.Path, in.Nonce, []byte(in.Body))
-			if err != nil {
-				return 0, nil, err
-			}
-			return http.StatusOK, sig, nil
-		},
-	},
+// keysOps declares the Keys' routes and methods.
+var keysOps = []*op{
+	def[noInput]{route: "GET /_sim/keys", run: func(x *opRun, _ *noInput) (any, error) {
+		ids := make([]string, 0, len(x.s.st.keys))
+		for id := range x.s.st.keys {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		out := make([]map[string]any, 0, len(ids))
+		for _, id := range ids {
+			out = append(out, keyJSON(x.s.st.keys[id], false))
+		}
+		return controlList(out), nil
+	}}.op(),
+	opKeysAdd,
+	def[keyID]{route: "GET /_sim/keys/{client_id}", run: func(x *opRun, in *keyID) (any, error) {
+		return keyJSON(x.s.st.keys[in.ClientID], false), nil
+	}}.op(),
+	opKeysSet, opKeysSign,
 }

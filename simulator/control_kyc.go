@@ -1,10 +1,6 @@
 package simulator
 
-import (
-	"net/http"
-
-	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
-)
+import "github.com/mwallet/mwallet-go/simulator/internal/kyc"
 
 // KYCControl plays the KYC provider and the operator of the KYC line
 // (sim.KYC): profile updates and reviews, hosted sessions, quick KYC.
@@ -15,57 +11,31 @@ type KYCControl struct{ s *Simulator }
 // external_member_id): the profile goes back to review and the level drops
 // to 0 (event kyc.result.updated). Control action kyc/{member}/update.
 func (k *KYCControl) Update(memberID string) error {
-	return call1(k.s, ctlKYCUpdate, func() error {
-		return unknownID("member", memberID, inTx(k.s, func(tx *kernel.Tx) error {
-			m, err := k.s.wiring.ctl.memberOf(memberID)
-			if err != nil {
-				return err
-			}
-			return k.s.st.kyc.Update(tx, m)
-		}))
-	}, memberID)
+	return k.s.wiring.ctl.perform(opKYCUpdate, &kycMember{ID: memberID})
 }
 
-// Approve approves a member's profile at level (0 keeps the level held
-// before the last update). Control action kyc/{member}/approve, body
+// Approve approves a member's profile at level (1 or 2; 0 keeps the level
+// held before the last update). Control action kyc/{member}/approve, body
 // {"level": n}.
 func (k *KYCControl) Approve(memberID string, level int) error {
-	return call1(k.s, ctlKYCApprove, func() error {
-		return unknownID("member", memberID, inTx(k.s, func(tx *kernel.Tx) error {
-			m, err := k.s.wiring.ctl.memberOf(memberID)
-			if err != nil {
-				return err
-			}
-			var lv *int
-			if level != 0 {
-				lv = &level
-			}
-			return k.s.st.kyc.Approve(tx, m, lv)
-		}))
-	}, memberID, level)
+	in := &kycApproveIn{ID: memberID}
+	if level != 0 {
+		in.Level = &level
+	}
+	return k.s.wiring.ctl.perform(opKYCApprove, in)
 }
 
 // Reject rejects a member's profile under review. Control action
 // kyc/{member}/reject.
 func (k *KYCControl) Reject(memberID string) error {
-	return call1(k.s, ctlKYCReject, func() error {
-		return unknownID("member", memberID, inTx(k.s, func(tx *kernel.Tx) error {
-			m, err := k.s.wiring.ctl.memberOf(memberID)
-			if err != nil {
-				return err
-			}
-			return k.s.st.kyc.Review(tx, m, "rejected")
-		}))
-	}, memberID)
+	return k.s.wiring.ctl.perform(opKYCReject, &kycMember{ID: memberID})
 }
 
 // CompleteSession plays the member finishing a hosted KYC screen (ticket
 // id with or without kyc_): the link is used up and the profile goes back to
 // review. Control action kyc/sessions/{id}/complete.
 func (k *KYCControl) CompleteSession(ticketID string) error {
-	return call1(k.s, ctlKYCCompleteSession, func() error {
-		return unknownID("KYC session", ticketID, inTx(k.s, func(tx *kernel.Tx) error { _, err := k.s.st.kyc.CompleteSession(tx, ticketID); return err }))
-	}, ticketID)
+	return k.s.wiring.ctl.perform(opKYCCompleteSession, &kycSessionRef{ID: ticketID})
 }
 
 // CompensateQuickBinding compensates an active quick KYC binding: it stops
@@ -74,69 +44,135 @@ func (k *KYCControl) CompleteSession(ticketID string) error {
 // applicationID is optional. Control action kyc/quick/{id}/compensate with
 // body {"compensation_source": ..., "application_id": ...}.
 func (k *KYCControl) CompensateQuickBinding(id, source, applicationID string) error {
-	return call1(k.s, ctlKYCCompensateQuickBinding, func() error {
-		err := unknownID("quick KYC binding", id, inTx(k.s, func(tx *kernel.Tx) error { _, err := k.s.st.kyc.Compensate(tx, id, source, applicationID); return err }))
-		if source != "" {
-			err = badName("compensation source", source, []string{"admin", "auto"}, err)
-		}
-		return err
-	}, id, source, applicationID)
+	return k.s.wiring.ctl.perform(opKYCCompensateQuickBinding, &compensateIn{ID: id, Source: source, ApplicationID: applicationID})
 }
 
 // SetQuick enables or disables quick KYC for the merchant and sets the
 // number of unassigned quick profiles left (negative keeps it).
 func (k *KYCControl) SetQuick(enabled bool, pool int) error {
-	return call0(k.s, ctlKYCSetQuick, func() {
-		_ = inTx(k.s, func(tx *kernel.Tx) error { k.s.st.kyc.SetQuick(tx, enabled, pool); return nil })
-	}, enabled, pool)
+	in := &quickIn{Enabled: &enabled}
+	if pool >= 0 {
+		in.Pool = &pool
+	}
+	return k.s.wiring.ctl.perform(opKYCSetQuick, in)
 }
 
-// The names the KYC control methods record their calls under, each declared
-// once and used by its method and by kycControls.
-const (
-	ctlKYCUpdate                 = "KYC.Update"
-	ctlKYCApprove                = "KYC.Approve"
-	ctlKYCReject                 = "KYC.Reject"
-	ctlKYCCompleteSession        = "KYC.CompleteSession"
-	ctlKYCCompensateQuickBinding = "KYC.CompensateQuickBinding"
-	ctlKYCSetQuick               = "KYC.SetQuick"
+// The inputs of the KYC ops.
+type (
+	kycMember struct {
+		ID string `path:"id" json:"-" dom:"member"`
+	}
+	kycApproveIn struct {
+		ID    string `path:"id" json:"-" dom:"member"`
+		Level *int   `json:"level" dom:"kyc_approval_level"`
+	}
+	kycSessionRef struct {
+		ID string `path:"id" json:"-" dom:"kyc_session"`
+	}
+	compensateIn struct {
+		ID            string `path:"id" json:"-" dom:"quick_binding"`
+		Source        string `json:"compensation_source" dom:"compensation_source"`
+		ApplicationID string `json:"application_id" dom:"name"`
+	}
+	// quickIn is the body of POST /_sim/kyc/quick: what it leaves out
+	// keeps its value.
+	quickIn struct {
+		Enabled *bool `json:"enabled" dom:"boolean"`
+		Pool    *int  `json:"pool" dom:"count"`
+	}
 )
 
-// kycControls declares the kyc control methods and the routes that call them
-// (control_decl.go), the routes in their registration order.
-var kycControls = []controlDecl{
-	{
-		name: ctlKYCSetQuick, bind: func(s *Simulator) any { return s.KYC.SetQuick },
-		route: "POST /_sim/kyc/quick",
-		call: func(s *Simulator, _ *http.Request, body []byte) (int, any, error) {
-			var in struct {
-				Enabled *bool `json:"enabled"`
-				Pool    *int  `json:"pool"`
+// kycMemberAction is an action of the KYC provider on a member's profile,
+// answering the profile.
+func kycMemberAction(action, name string, f func(x *opRun, m *member) error) *op {
+	d := def[kycMember]{
+		route: "POST /_sim/kyc/{id}/" + action, action: "kyc/" + action, name: name,
+		run: func(x *opRun, in *kycMember) (any, error) {
+			m := x.s.st.members.ByAny(in.ID)
+			if err := f(x, m); err != nil {
+				return nil, err
 			}
-			if err := decodeControl(body, &in); err != nil {
-				return 0, nil, err
+			return x.s.st.kyc.JSON(m), nil
+		},
+	}
+	if name != "" {
+		d.args = func(in *kycMember) []any { return []any{in.ID} }
+	}
+	return d.op()
+}
+
+var (
+	opKYCUpdate = kycMemberAction("update", "KYC.Update", func(x *opRun, m *member) error { return x.s.st.kyc.Update(x.tx, m) })
+	opKYCReject = kycMemberAction("reject", "KYC.Reject", func(x *opRun, m *member) error {
+		return x.s.st.kyc.Review(x.tx, m, "rejected")
+	})
+	// supplement has no Go method: it is recorded as a call of Action.
+	opKYCSupplement = kycMemberAction("supplement", "", func(x *opRun, m *member) error {
+		return x.s.st.kyc.Review(x.tx, m, "supplement_required")
+	})
+	opKYCApprove = def[kycApproveIn]{
+		route: "POST /_sim/kyc/{id}/approve", action: "kyc/approve", name: "KYC.Approve",
+		args: func(in *kycApproveIn) []any {
+			level := 0
+			if in.Level != nil {
+				level = *in.Level
 			}
-			tx := s.k.Begin()
-			enabled, pool := s.st.kyc.Quick(tx)
-			tx.End()
+			return []any{in.ID, level}
+		},
+		run: func(x *opRun, in *kycApproveIn) (any, error) {
+			m := x.s.st.members.ByAny(in.ID)
+			if err := x.s.st.kyc.Approve(x.tx, m, in.Level); err != nil {
+				return nil, err
+			}
+			return x.s.st.kyc.JSON(m), nil
+		},
+	}.op()
+	opKYCCompleteSession = def[kycSessionRef]{
+		route: "POST /_sim/kyc/sessions/{id}/complete", action: "kyc/sessions/complete", name: "KYC.CompleteSession",
+		args: func(in *kycSessionRef) []any { return []any{in.ID} },
+		run: func(x *opRun, in *kycSessionRef) (any, error) {
+			m, err := x.s.st.kyc.CompleteSession(x.tx, in.ID)
+			if err != nil {
+				return nil, err
+			}
+			return x.s.st.kyc.JSON(m), nil
+		},
+	}.op()
+	opKYCCompensateQuickBinding = def[compensateIn]{
+		route: "POST /_sim/kyc/quick/{id}/compensate", action: "kyc/quick/compensate", name: "KYC.CompensateQuickBinding",
+		args: func(in *compensateIn) []any { return []any{in.ID, in.Source, in.ApplicationID} },
+		run: func(x *opRun, in *compensateIn) (any, error) {
+			b, err := x.s.st.kyc.Compensate(x.tx, in.ID, in.Source, in.ApplicationID)
+			if err != nil {
+				return nil, err
+			}
+			return kyc.BindingJSON(b), nil
+		},
+	}.op()
+	// POST /_sim/kyc/quick keeps what the body leaves out; without enabled
+	// (which SetQuick cannot leave out) it is recorded as the request.
+	opKYCSetQuick = def[quickIn]{
+		route: "POST /_sim/kyc/quick", name: "KYC.SetQuick",
+		argsIf: func(in *quickIn) ([]any, bool) {
+			pool := -1
+			if in.Pool != nil {
+				pool = *in.Pool
+			}
+			return []any{in.Enabled != nil && *in.Enabled, pool}, in.Enabled != nil
+		},
+		run: func(x *opRun, in *quickIn) (any, error) {
+			enabled, pool := x.s.st.kyc.Quick(x.tx)
 			if in.Enabled != nil {
 				enabled = *in.Enabled
 			}
 			if in.Pool != nil {
-				if *in.Pool < 0 {
-					return 0, nil, errInvalidRequest("pool must be 0 or more")
-				}
 				pool = *in.Pool
 			}
-			if err := s.KYC.SetQuick(enabled, pool); err != nil {
-				return 0, nil, err
-			}
-			return http.StatusOK, map[string]any{"enabled": enabled, "pool": pool}, nil
+			x.s.st.kyc.SetQuick(x.tx, enabled, pool)
+			return map[string]any{"enabled": enabled, "pool": pool}, nil
 		},
-	},
-	{name: ctlKYCUpdate, bind: func(s *Simulator) any { return s.KYC.Update }},
-	{name: ctlKYCApprove, bind: func(s *Simulator) any { return s.KYC.Approve }},
-	{name: ctlKYCReject, bind: func(s *Simulator) any { return s.KYC.Reject }},
-	{name: ctlKYCCompleteSession, bind: func(s *Simulator) any { return s.KYC.CompleteSession }},
-	{name: ctlKYCCompensateQuickBinding, bind: func(s *Simulator) any { return s.KYC.CompensateQuickBinding }},
-}
+	}.op()
+)
+
+// kycOps declares the KYC line's actions and methods.
+var kycOps = []*op{opKYCUpdate, opKYCApprove, opKYCReject, opKYCSupplement, opKYCCompleteSession, opKYCCompensateQuickBinding, opKYCSetQuick}

@@ -1,9 +1,14 @@
 package simulator
 
 import (
+	"errors"
+	"fmt"
 	"net/http"
+	"sort"
+	"strings"
 
-	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/internal/members"
 )
 
 // MembersControl creates members and changes their status (sim.Members).
@@ -13,62 +18,36 @@ type MembersControl struct{ s *Simulator }
 
 // Create creates a member of the merchant and returns its mem_ id.
 func (m *MembersControl) Create(seed MemberSeed) (string, error) {
-	return call2(m.s, ctlMembersCreate, func() (string, error) {
-		id, err := inTx1(m.s, func(tx *kernel.Tx) (string, error) {
-			mem, err := createMemberControl(tx, &m.s.st.members, seed)
-			if err != nil {
-				return "", err
-			}
-			return mem.ID, nil
-		})
-		if seed.Status != "" {
-			err = badName("member status", seed.Status, memberStatusNames, err)
-		}
-		return id, err
-	}, seed)
-}
-
-// createMemberCall is POST /_sim/members, the HTTP entry of Create: it
-// answers 201 with the member.
-func createMemberCall(s *Simulator, _ *http.Request, body []byte) (string, []any, controlRun, error) {
-	var in struct {
-		ExternalMemberID string            `json:"external_member_id"`
-		KYCLevel         int               `json:"kyc_level"`
-		Balances         map[string]string `json:"balances"`
-		Status           string            `json:"status"`
-		PlatformDirect   bool              `json:"platform_direct"`
-		MerchantID       string            `json:"merchant_id"`
+	mem, err := invoke[*member](m.s, opMembersCreate, memberInOf(seed))
+	if err != nil {
+		return "", err
 	}
-	if err := decodeControl(body, &in); err != nil {
-		return "", nil, nil, err
-	}
-	seed := MemberSeed{
-		ExternalID: in.ExternalMemberID, KYCLevel: in.KYCLevel, Balances: in.Balances,
-		Status: in.Status, PlatformDirect: in.PlatformDirect, MerchantID: in.MerchantID,
-	}
-	return "", []any{seed}, func(tx *kernel.Tx) (int, any, error) {
-		m, err := createMemberControl(tx, &s.st.members, seed)
-		if err != nil {
-			return 0, nil, err
-		}
-		return http.StatusCreated, s.wiring.view.memberJSON(m), nil
-	}, nil
+	return mem.ID, nil
 }
 
 // Get finds a member by mem_ id, bare uuid or external_member_id.
 func (m *MembersControl) Get(id string) (MemberInfo, bool) {
-	tx := m.s.k.Begin()
-	defer tx.End()
-	return m.s.wiring.view.memberInfo(tx, id)
+	info, err := invoke[MemberInfo](m.s, opMembersGet, &memberID{ID: id})
+	return info, err == nil
+}
+
+// Balance returns the available and locked balance in asset of the member
+// id: its mem_ id, the bare uuid or its external_member_id. A member the
+// simulator does not have is a *NameError matching ErrUnknownMember (a typo is
+// never read as a zero balance); an asset outside the catalogue reads as
+// zero. Control API: GET /_sim/members/{id} (balances).
+//
+//	available, locked, err := sim.Members.Balance("member-1", "USDT")
+func (m *MembersControl) Balance(id, asset string) (available, locked money.Amount, err error) {
+	b, err := invoke[[2]money.Amount](m.s, opMembersBalance, &memberAsset{ID: id, Asset: asset})
+	return b[0], b[1], err
 }
 
 // SetStatus sets a member's status (active, suspended, blocklisted,
 // banned or frozen); id is mem_<uuid>, the bare uuid or the
 // external_member_id. Moving into or out of suspended emits member.suspended.
 func (m *MembersControl) SetStatus(id, status string) error {
-	return call1(m.s, ctlMembersSetStatus, func() error {
-		return badName("member status", status, memberStatusNames, unknownID("member", id, inTx(m.s, func(tx *kernel.Tx) error { _, err := m.s.st.members.SetStatus(tx, id, status); return err })))
-	}, id, status)
+	return m.s.wiring.ctl.perform(opMembersSetStatus, &memberStatusIn{ID: id, Status: status})
 }
 
 // SetFundsProtection puts a member (mem_ id, bare uuid or
@@ -78,46 +57,155 @@ func (m *MembersControl) SetStatus(id, status string) error {
 // ("card funds protected"). Control API: POST
 // /_sim/members/{id}/funds_protection with {"enabled": true|false}.
 func (m *MembersControl) SetFundsProtection(id string, on bool) error {
-	return call1(m.s, ctlMembersSetFundsProtection, func() error {
-		return unknownID("member", id, inTx(m.s, func(*kernel.Tx) error {
-			mem, err := m.s.wiring.ctl.memberOf(id)
-			if err != nil {
-				return err
-			}
-			mem.FundsProtected = on
-			return nil
-		}))
-	}, id, on)
+	return m.s.wiring.ctl.perform(opMembersSetFundsProtection, &memberFlag{ID: id, Enabled: &on})
 }
 
-// The names the Members control methods record their calls under, each declared
-// once and used by its method and by membersControls.
-const (
-	ctlMembersCreate             = "Members.Create"
-	ctlMembersSetStatus          = "Members.SetStatus"
-	ctlMembersSetFundsProtection = "Members.SetFundsProtection"
+// memberID is the input of an op on one member (mem_ id, bare uuid or
+// external_member_id).
+type memberID struct {
+	ID string `path:"id" json:"-" dom:"member"`
+}
+
+// memberAsset is the input of Members.Balance.
+type memberAsset struct {
+	ID    string `json:"id" dom:"member"`
+	Asset string `json:"asset" dom:"name"`
+}
+
+// memberIn is the body of POST /_sim/members, the fields of a MemberSeed.
+type memberIn struct {
+	ExternalMemberID string            `json:"external_member_id" dom:"member_ref,req"`
+	KYCLevel         int               `json:"kyc_level" dom:"kyc_level"`
+	Balances         map[string]string `json:"balances" dom:"decimal,key=asset"`
+	Status           string            `json:"status" dom:"member_status"`
+	PlatformDirect   bool              `json:"platform_direct" dom:"boolean"`
+	MerchantID       string            `json:"merchant_id" dom:"name"`
+}
+
+func memberInOf(seed MemberSeed) *memberIn {
+	return &memberIn{ExternalMemberID: seed.ExternalID, KYCLevel: seed.KYCLevel, Balances: seed.Balances,
+		Status: seed.Status, PlatformDirect: seed.PlatformDirect, MerchantID: seed.MerchantID}
+}
+
+func (in *memberIn) seed() MemberSeed {
+	return MemberSeed{ExternalID: in.ExternalMemberID, KYCLevel: in.KYCLevel, Balances: in.Balances,
+		Status: in.Status, PlatformDirect: in.PlatformDirect, MerchantID: in.MerchantID}
+}
+
+// rules: every balance is an amount of its asset (at most its ledger
+// scale), checked before the member's id is drawn.
+func (in *memberIn) rules(x *opRun) error {
+	return checkAmounts(x, "balances", in.Balances)
+}
+
+// checkAmounts refuses an amount its asset cannot hold (more decimals than
+// its ledger scale).
+func checkAmounts(x *opRun, field string, amounts map[string]string) error {
+	if x.legacy {
+		// Earlier builds left them to the line (a member's id was drawn
+		// before a balance was refused).
+		return nil
+	}
+	codes := make([]string, 0, len(amounts))
+	for c := range amounts {
+		codes = append(codes, c)
+	}
+	sort.Strings(codes)
+	for _, c := range codes {
+		if err := checkAmount(x, field+"."+c, c, amounts[c]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkAmount refuses an amount of asset that the asset cannot hold, as
+// checkAmounts does, naming field.
+func checkAmount(x *opRun, field, asset, amount string) error {
+	if x.legacy {
+		return nil
+	}
+	if _, err := x.s.st.cat.amount(strings.ToUpper(strings.TrimSpace(asset)), amount, decimalNonNegative); err != nil {
+		return errInvalidRequest(fmt.Sprintf("%s: %v", field, err))
+	}
+	return nil
+}
+
+// memberStatusIn is the input of Members.SetStatus (action members/status).
+type memberStatusIn struct {
+	ID     string `path:"id" json:"-" dom:"member"`
+	Status string `json:"status" dom:"member_status,req"`
+}
+
+// memberFlag is the input of Members.SetFundsProtection.
+type memberFlag struct {
+	ID      string `path:"id" json:"-" dom:"member"`
+	Enabled *bool  `json:"enabled" dom:"boolean,req"`
+}
+
+var (
+	opMembersCreate = def[memberIn]{
+		route: "POST /_sim/members", name: "Members.Create", status: http.StatusCreated,
+		args: func(in *memberIn) []any { return []any{in.seed()} },
+		run: func(x *opRun, in *memberIn) (any, error) {
+			return createMemberControl(x.tx, &x.s.st.members, in.seed())
+		},
+		reply: func(x *opRun, _ *memberIn, out any) (int, any) {
+			return http.StatusCreated, x.s.wiring.view.memberJSON(out.(*member))
+		},
+	}.op()
+	opMembersGet = def[memberID]{route: "GET /_sim/members/{id}", name: "Members.Get", noCall: true,
+		run: func(x *opRun, in *memberID) (any, error) {
+			info, _ := x.s.wiring.view.memberInfo(x.tx, in.ID)
+			return info, nil
+		},
+		reply: func(x *opRun, in *memberID, _ any) (int, any) {
+			return http.StatusOK, x.s.wiring.view.memberJSON(x.s.st.members.ByAny(in.ID))
+		},
+	}.op()
+	opMembersBalance = def[memberAsset]{name: "Members.Balance", noCall: true, run: func(x *opRun, in *memberAsset) (any, error) {
+		if in.ID == "" {
+			return nil, &NameError{Kind: "member", Name: in.ID, NotFound: true, Field: "id"}
+		}
+		a, l := x.s.wiring.view.balance(in.ID, in.Asset)
+		return [2]money.Amount{a, l}, nil
+	}}.op()
+	opMembersSetStatus = def[memberStatusIn]{
+		route: "POST /_sim/members/{id}/status", action: "members/status", name: "Members.SetStatus",
+		args: func(in *memberStatusIn) []any { return []any{in.ID, in.Status} },
+		run: func(x *opRun, in *memberStatusIn) (any, error) {
+			m, err := x.s.st.members.SetStatus(x.tx, in.ID, in.Status)
+			if err != nil {
+				return nil, err
+			}
+			return members.JSON(m), nil
+		},
+	}.op()
+	opMembersSetFundsProtection = def[memberFlag]{
+		route: "POST /_sim/members/{id}/funds_protection", name: "Members.SetFundsProtection",
+		args: func(in *memberFlag) []any { return []any{in.ID, *in.Enabled} },
+		run: func(x *opRun, in *memberFlag) (any, error) {
+			x.s.st.members.ByAny(in.ID).FundsProtected = *in.Enabled
+			return map[string]any{"member": in.ID, "funds_protection": *in.Enabled}, nil
+		},
+	}.op()
 )
 
-// membersControls declares the members control methods and the routes that call them
-// (control_decl.go), the routes in their registration order. Create is
-// declared with its route among the core routes (control.go), where it
-// registers.
-var membersControls = []controlDecl{
-	{
-		name: ctlMembersSetFundsProtection, bind: func(s *Simulator) any { return s.Members.SetFundsProtection },
-		route: "POST /_sim/members/{id}/funds_protection",
-		call: func(s *Simulator, r *http.Request, body []byte) (int, any, error) {
-			on, err := decodeBool(body, "enabled")
-			if err != nil {
-				return 0, nil, err
-			}
-			if err := s.Members.SetFundsProtection(r.PathValue("id"), on); err != nil {
-				return 0, nil, notFoundIf(err)
-			}
-			return http.StatusOK, map[string]any{"member": r.PathValue("id"), "funds_protection": on}, nil
-		},
-	},
-	{name: "Members.Get", noCall: true, bind: func(s *Simulator) any { return s.Members.Get }},
-	{name: ctlMembersSetStatus, bind: func(s *Simulator) any { return s.Members.SetStatus }},
-	{name: "Members.Balance", noCall: true, bind: func(s *Simulator) any { return s.Members.Balance }},
+// membersOps declares the members' routes and methods.
+var membersOps = []*op{
+	opMembersCreate,
+	def[noInput]{route: "GET /_sim/members", run: func(x *opRun, _ *noInput) (any, error) {
+		all := x.s.st.members.All()
+		out := make([]map[string]any, 0, len(all))
+		for _, m := range all {
+			out = append(out, x.s.wiring.view.memberJSON(m))
+		}
+		return controlList(out), nil
+	}}.op(),
+	opMembersGet, opMembersBalance, opMembersSetStatus, opMembersSetFundsProtection,
 }
+
+// ErrUnknownMember is matched (errors.Is) by the error of a call that names
+// a member the simulator does not have, by mem_ id, bare uuid or
+// external_member_id.
+var ErrUnknownMember = errors.New("member not found")

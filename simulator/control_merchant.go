@@ -1,11 +1,9 @@
 package simulator
 
 import (
-	"net/http"
 	"strings"
 
 	"github.com/mwallet/mwallet-go/money"
-	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // MerchantControl changes the simulated merchant (sim.Merchant): custody
@@ -17,64 +15,34 @@ type MerchantControl struct{ s *Simulator }
 // Set changes the merchant as ms says. It changes nothing when any
 // setting is invalid.
 func (m *MerchantControl) Set(ms MerchantSettings) error {
-	return call1(m.s, ctlMerchantSet, func() error {
-		return merchantNameError(ms, inTx(m.s, func(tx *kernel.Tx) error { return m.s.st.merchant.Set(tx, ms.lineSettings()) }))
-	}, ms)
-}
-
-// setMerchantCall is POST /_sim/merchant, the HTTP entry of Set: it answers
-// the merchant.
-func setMerchantCall(s *Simulator, _ *http.Request, body []byte) (string, []any, controlRun, error) {
-	var in merchantJSONIn
-	if err := decodeControl(body, &in); err != nil {
-		return "", nil, nil, err
-	}
-	ms := in.settings()
-	return "", []any{ms}, func(tx *kernel.Tx) (int, any, error) {
-		if err := s.st.merchant.Set(tx, ms.lineSettings()); err != nil {
-			return 0, nil, err
-		}
-		return http.StatusOK, s.st.merchant.JSON(tx), nil
-	}, nil
+	return m.s.wiring.ctl.perform(opMerchantSet, (*merchantIn)(&ms))
 }
 
 // TopUpPrepaid credits the merchant prepaid account with amount of
 // asset and advances the remittances waiting for merchant funds. Control
 // action merchant/prepaid/topup, body {"asset", "amount"}.
 func (m *MerchantControl) TopUpPrepaid(asset, amount string) error {
-	return call1(m.s, ctlMerchantTopUpPrepaid, func() error {
-		return m.s.wiring.ctl.badAsset(asset, inTx(m.s, func(tx *kernel.Tx) error { return m.s.st.merchant.TopUpPrepaid(tx, asset, amount) }))
-	}, asset, amount)
+	return m.s.wiring.ctl.perform(opMerchantTopUpPrepaid, &prepaidTopUp{Asset: asset, Amount: amount})
 }
 
 // WithdrawPrepaid takes amount of asset out of the merchant prepaid
 // account ("" takes the whole available prepaid balance), for example to
 // play a merchant whose prepaid cannot fund a remittance.
 func (m *MerchantControl) WithdrawPrepaid(asset, amount string) error {
-	return call1(m.s, ctlMerchantWithdrawPrepaid, func() error {
-		return m.s.wiring.ctl.badAsset(asset, inTx(m.s, func(tx *kernel.Tx) error { return m.s.st.merchant.WithdrawPrepaid(tx, asset, amount) }))
-	}, asset, amount)
+	return m.s.wiring.ctl.perform(opMerchantWithdrawPrepaid, &prepaidWithdraw{Asset: asset, Amount: amount})
 }
 
 // PrepaidBalance returns the merchant prepaid available and locked balance in
 // asset.
 func (m *MerchantControl) PrepaidBalance(asset string) (available, locked money.Amount) {
-	type balance struct{ available, locked money.Amount }
-	b, _ := inTx1(m.s, func(tx *kernel.Tx) (balance, error) {
-		available, locked := m.s.st.merchant.Prepaid(tx, asset)
-		return balance{available, locked}, nil
-	})
-	return b.available, b.locked
+	b, _ := invoke[[2]money.Amount](m.s, opMerchantPrepaidBalance, &assetName{Asset: asset})
+	return b[0], b[1]
 }
 
 // SetPOBOSubaccount sets whether the merchant has an active upstream
 // subaccount, which the pobo line needs.
 func (m *MerchantControl) SetPOBOSubaccount(active bool) error {
-	return call0(m.s, ctlMerchantSetPOBOSubaccount, func() {
-		tx := m.s.k.Begin()
-		defer tx.End()
-		m.s.st.remit.SetPOBOSubaccount(tx, active)
-	}, active)
+	return m.s.wiring.ctl.perform(opMerchantSetPOBOSubaccount, &poboIn{Active: &active})
 }
 
 // SetWriteQuota sets the merchant-level write quota: at most perMinute
@@ -83,85 +51,125 @@ func (m *MerchantControl) SetPOBOSubaccount(active bool) error {
 // Retry-After; 0 (the default: the contract shows no number) removes it.
 // Control API: POST /_sim/merchant/write_quota with {"per_minute": n}.
 func (m *MerchantControl) SetWriteQuota(perMinute int) error {
-	return call1(m.s, ctlMerchantSetWriteQuota, func() error {
-		tx := m.s.k.Begin()
-		defer tx.End()
-		return m.s.wiring.gw.setWriteQuota(tx, perMinute)
-	}, perMinute)
+	return m.s.wiring.ctl.perform(opMerchantSetWriteQuota, &quotaIn{PerMinute: &perMinute})
 }
 
-// The names the Merchant control methods record their calls under, each declared
-// once and used by its method and by merchantControls.
-const (
-	ctlMerchantSet               = "Merchant.Set"
-	ctlMerchantTopUpPrepaid      = "Merchant.TopUpPrepaid"
-	ctlMerchantWithdrawPrepaid   = "Merchant.WithdrawPrepaid"
-	ctlMerchantSetPOBOSubaccount = "Merchant.SetPOBOSubaccount"
-	ctlMerchantSetWriteQuota     = "Merchant.SetWriteQuota"
+// merchantIn is the body of POST /_sim/merchant, the fields of
+// MerchantSettings (the two convert into each other).
+type merchantIn struct {
+	Model          Model             `json:"model" dom:"merchant_model"`
+	Status         MerchantStatus    `json:"status" dom:"merchant_status"`
+	Environment    Environment       `json:"environment" dom:"environment"`
+	FeeRateBps     *int64            `json:"fee_rate_bps" dom:"fee_rate"`
+	AssetAllowlist []string          `json:"asset_allowlist" dom:"asset"`
+	Prepaid        map[string]string `json:"prepaid" dom:"decimal,key=asset"`
+}
+
+func (in *merchantIn) rules(x *opRun) error { return checkAmounts(x, "prepaid", in.Prepaid) }
+
+// prepaidTopUp is the body of the action merchant/prepaid/topup.
+type prepaidTopUp struct {
+	Asset  string `json:"asset" dom:"asset,req"`
+	Amount string `json:"amount" dom:"positive_decimal,req"`
+}
+
+func (in *prepaidTopUp) rules(x *opRun) error {
+	return checkAmount(x, "amount", in.Asset, in.Amount)
+}
+
+// prepaidWithdraw is the body of POST /_sim/merchant/prepaid/withdraw.
+type prepaidWithdraw struct {
+	Asset  string `json:"asset" dom:"asset,req"`
+	Amount string `json:"amount" dom:"positive_decimal"`
+}
+
+func (in *prepaidWithdraw) rules(x *opRun) error {
+	if in.Amount == "" {
+		return nil
+	}
+	return checkAmount(x, "amount", in.Asset, in.Amount)
+}
+
+// assetName is the input of a read of one asset (any case; an asset
+// outside the catalogue reads as zero).
+type assetName struct {
+	Asset string `json:"asset" dom:"name"`
+}
+
+type poboIn struct {
+	Active *bool `json:"active" dom:"boolean,req"`
+}
+
+type quotaIn struct {
+	PerMinute *int `json:"per_minute" dom:"quota,req"`
+}
+
+// prepaidAnswer is the prepaid account in asset.
+func prepaidAnswer(x *opRun, asset string) map[string]any {
+	asset = strings.ToUpper(strings.TrimSpace(asset))
+	avail, locked := x.s.st.merchant.Prepaid(x.tx, asset)
+	return map[string]any{"asset": asset, "available": avail.String(), "locked": locked.String()}
+}
+
+var (
+	opMerchantSet = def[merchantIn]{
+		route: "POST /_sim/merchant", name: "Merchant.Set",
+		args: func(in *merchantIn) []any { return []any{MerchantSettings(*in)} },
+		run: func(x *opRun, in *merchantIn) (any, error) {
+			if err := x.s.st.merchant.Set(x.tx, MerchantSettings(*in).lineSettings()); err != nil {
+				return nil, err
+			}
+			return x.s.st.merchant.JSON(x.tx), nil
+		},
+	}.op()
+	opMerchantTopUpPrepaid = def[prepaidTopUp]{
+		route: "POST /_sim/merchant/prepaid/topup", action: "merchant/prepaid/topup", name: "Merchant.TopUpPrepaid",
+		args: func(in *prepaidTopUp) []any { return []any{in.Asset, in.Amount} },
+		run: func(x *opRun, in *prepaidTopUp) (any, error) {
+			if err := x.s.st.merchant.TopUpPrepaid(x.tx, in.Asset, in.Amount); err != nil {
+				return nil, err
+			}
+			asset := strings.ToUpper(in.Asset)
+			return map[string]any{"asset": asset, "prepaid": x.s.st.ledger.Balance(AccountMerchantPrepaid, asset).String()}, nil
+		},
+	}.op()
+	opMerchantWithdrawPrepaid = def[prepaidWithdraw]{
+		route: "POST /_sim/merchant/prepaid/withdraw", name: "Merchant.WithdrawPrepaid",
+		args: func(in *prepaidWithdraw) []any { return []any{in.Asset, in.Amount} },
+		run: func(x *opRun, in *prepaidWithdraw) (any, error) {
+			if err := x.s.st.merchant.WithdrawPrepaid(x.tx, in.Asset, in.Amount); err != nil {
+				return nil, err
+			}
+			return prepaidAnswer(x, in.Asset), nil
+		},
+	}.op()
+	opMerchantPrepaidBalance = def[assetName]{name: "Merchant.PrepaidBalance", noCall: true, run: func(x *opRun, in *assetName) (any, error) {
+		a, l := x.s.st.merchant.Prepaid(x.tx, in.Asset)
+		return [2]money.Amount{a, l}, nil
+	}}.op()
+	opMerchantSetPOBOSubaccount = def[poboIn]{
+		route: "POST /_sim/merchant/pobo_subaccount", name: "Merchant.SetPOBOSubaccount",
+		args: func(in *poboIn) []any { return []any{*in.Active} },
+		run: func(x *opRun, in *poboIn) (any, error) {
+			x.s.st.remit.SetPOBOSubaccount(x.tx, *in.Active)
+			return map[string]any{"active": *in.Active}, nil
+		},
+	}.op()
+	opMerchantSetWriteQuota = def[quotaIn]{
+		route: "POST /_sim/merchant/write_quota", name: "Merchant.SetWriteQuota",
+		args: func(in *quotaIn) []any { return []any{*in.PerMinute} },
+		run: func(x *opRun, in *quotaIn) (any, error) {
+			if err := x.s.wiring.gw.setWriteQuota(x.tx, *in.PerMinute); err != nil {
+				return nil, err
+			}
+			return map[string]any{"per_minute": *in.PerMinute}, nil
+		},
+	}.op()
 )
 
-// merchantControls declares the merchant control methods and the routes that call them
-// (control_decl.go), the routes in their registration order. Set is
-// declared with POST /_sim/merchant among the core routes (control.go),
-// where it registers.
-var merchantControls = []controlDecl{
-	{
-		name: ctlMerchantWithdrawPrepaid, bind: func(s *Simulator) any { return s.Merchant.WithdrawPrepaid },
-		route: "POST /_sim/merchant/prepaid/withdraw",
-		call: func(s *Simulator, _ *http.Request, body []byte) (int, any, error) {
-			var in struct {
-				Asset  string `json:"asset"`
-				Amount string `json:"amount"`
-			}
-			if err := decodeControl(body, &in); err != nil {
-				return 0, nil, err
-			}
-			if err := s.Merchant.WithdrawPrepaid(in.Asset, in.Amount); err != nil {
-				return 0, nil, err
-			}
-			avail, locked := s.Merchant.PrepaidBalance(strings.ToUpper(strings.TrimSpace(in.Asset)))
-			return http.StatusOK, map[string]any{"asset": strings.ToUpper(strings.TrimSpace(in.Asset)), "available": avail.String(), "locked": locked.String()}, nil
-		},
-	},
-	{
-		name: ctlMerchantSetPOBOSubaccount, bind: func(s *Simulator) any { return s.Merchant.SetPOBOSubaccount },
-		route: "POST /_sim/merchant/pobo_subaccount",
-		call: func(s *Simulator, _ *http.Request, body []byte) (int, any, error) {
-			on, err := decodeBool(body, "active")
-			if err != nil {
-				return 0, nil, err
-			}
-			if err := s.Merchant.SetPOBOSubaccount(on); err != nil {
-				return 0, nil, err
-			}
-			return http.StatusOK, map[string]any{"active": on}, nil
-		},
-	},
-	{name: ctlMerchantTopUpPrepaid, bind: func(s *Simulator) any { return s.Merchant.TopUpPrepaid }},
-	{name: "Merchant.PrepaidBalance", noCall: true, bind: func(s *Simulator) any { return s.Merchant.PrepaidBalance }},
-}
-
-// merchantQuotaControls declares the route of Merchant.SetWriteQuota, which
-// registers after the QR payment routes (controlTables: the registration
-// order is part of the state image).
-var merchantQuotaControls = []controlDecl{
-	{
-		name: ctlMerchantSetWriteQuota, bind: func(s *Simulator) any { return s.Merchant.SetWriteQuota },
-		route: "POST /_sim/merchant/write_quota",
-		call: func(s *Simulator, _ *http.Request, body []byte) (int, any, error) {
-			var in struct {
-				PerMinute *int `json:"per_minute"`
-			}
-			if err := decodeControl(body, &in); err != nil {
-				return 0, nil, err
-			}
-			if in.PerMinute == nil {
-				return 0, nil, errInvalidRequest("per_minute is required (0 removes the quota)")
-			}
-			if err := s.Merchant.SetWriteQuota(*in.PerMinute); err != nil {
-				return 0, nil, err
-			}
-			return http.StatusOK, map[string]any{"per_minute": *in.PerMinute}, nil
-		},
-	},
+// merchantOps declares the merchant's routes and methods.
+var merchantOps = []*op{
+	def[noInput]{route: "GET /_sim/merchant", run: func(x *opRun, _ *noInput) (any, error) { return x.s.st.merchant.JSON(x.tx), nil }}.op(),
+	opMerchantSet, opMerchantTopUpPrepaid, opMerchantWithdrawPrepaid, opMerchantPrepaidBalance,
+	opMerchantSetPOBOSubaccount, opMerchantSetWriteQuota,
 }

@@ -1,13 +1,10 @@
 package simulator
 
 import (
-	"fmt"
 	"net/http"
 	"strings"
 
 	"github.com/mwallet/mwallet-go/qrpay"
-	"github.com/mwallet/mwallet-go/simulator/internal/api"
-	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // QRPayControl plays the QR acquirer upstream of the QR-payment line
@@ -21,30 +18,26 @@ type QRPayControl struct{ s *Simulator }
 // the held funds go to the upstream (and the fee to revenue), and
 // qrpay.order.completed is emitted. Control action
 // qrpay/orders/{id}/complete.
-func (q *QRPayControl) Complete(id string) error {
-	return call1(q.s, ctlQRPayComplete, func() error { return unknownID("QR payment order", id, q.action(id, "complete")) }, id)
-}
+func (q *QRPayControl) Complete(id string) error { return q.action(opQRPayComplete, id) }
 
 // Fail is the upstream reporting failure for a processing order: the
 // full debit is returned to where it was held from, and qrpay.order.failed is
 // emitted. Control action qrpay/orders/{id}/fail.
-func (q *QRPayControl) Fail(id string) error {
-	return call1(q.s, ctlQRPayFail, func() error { return unknownID("QR payment order", id, q.action(id, "fail")) }, id)
-}
+func (q *QRPayControl) Fail(id string) error { return q.action(opQRPayFail, id) }
 
 // Refund is the upstream refunding a completed order: the full debit
 // (principal and fee) returns to the available balance it came from, and
 // qrpay.order.refunded is emitted. Control action qrpay/orders/{id}/refund.
-func (q *QRPayControl) Refund(id string) error {
-	return call1(q.s, ctlQRPayRefund, func() error { return unknownID("QR payment order", id, q.action(id, "refund")) }, id)
-}
+func (q *QRPayControl) Refund(id string) error { return q.action(opQRPayRefund, id) }
 
 // Timeout records that the upstream notice of a processing order timed
 // out: the order stays processing with its funds held (recorded for
 // reconciliation) until an outcome arrives. Control action
 // qrpay/orders/{id}/timeout.
-func (q *QRPayControl) Timeout(id string) error {
-	return call1(q.s, ctlQRPayTimeout, func() error { return unknownID("QR payment order", id, q.action(id, "timeout")) }, id)
+func (q *QRPayControl) Timeout(id string) error { return q.action(opQRPayTimeout, id) }
+
+func (q *QRPayControl) action(o *op, id string) error {
+	return q.s.wiring.ctl.perform(o, &qrOrder{ID: id})
 }
 
 // SetScenario makes the simulated upstream behave as scenarios for the code
@@ -52,52 +45,33 @@ func (q *QRPayControl) Timeout(id string) error {
 // written into the payload itself ("SIM:<scenario>" in template 62) apply
 // too.
 func (q *QRPayControl) SetScenario(codeValue string, scenarios ...string) error {
-	return call1(q.s, ctlQRPaySetScenario, func() error {
-		err := q.tx(func(tx *kernel.Tx) error { return q.s.st.qr.SetScenario(tx, codeValue, scenarios...) })
-		if sc, bad := firstUnknownScenario(scenarios); bad {
-			return badName("QR scenario", sc, qrScenarioNames(), err)
-		}
-		return err
-	}, codeValue, scenarios)
+	return q.s.wiring.ctl.perform(opQRPaySetScenario, &qrScenarioIn{CodeValue: codeValue, Scenarios: scenarios})
 }
 
 // SetEnabled switches the QR line on or off. Off, decode, quotes and payments
 // answer service_unavailable (no upstream, line not enabled).
 func (q *QRPayControl) SetEnabled(enabled bool) error {
-	return call0(q.s, ctlQRPaySetEnabled, func() {
-		_ = q.tx(func(tx *kernel.Tx) error { q.s.st.qr.SetEnabled(tx, enabled); return nil })
-	}, enabled)
+	return q.s.wiring.ctl.perform(opQRPaySetEnabled, &enabledIn{Enabled: &enabled})
 }
 
 // SetMerchantFeeRate sets the merchant fee rate of merchant-funded QR
-// payments in basis points (0 charges no fee).
+// payments in basis points (0 to 10000; 0 charges no fee).
 func (q *QRPayControl) SetMerchantFeeRate(bps int64) error {
-	return call1(q.s, ctlQRPaySetMerchantFeeRate, func() error {
-		if bps < 0 || bps > 10000 {
-			return fmt.Errorf("fee rate %d bps out of 0..10000", bps)
-		}
-		return q.tx(func(tx *kernel.Tx) error { q.s.st.merchant.SetFeeRateBps(tx, bps); return nil })
-	}, bps)
+	return q.s.wiring.ctl.perform(opQRPaySetMerchantFeeRate, &feeRateIn{FeeRateBps: bps})
 }
 
 // SetFiatRate changes the upstream's USD value of one unit of an acquiring
-// currency ("THB", "0.0291"). Upstream orders already memoised keep their
-// prices; payments re-quote at the new rate.
+// currency ("THB", "0.0291"): an ISO 4217 code and a positive decimal.
+// Upstream orders already memoised keep their prices; payments re-quote at
+// the new rate.
 func (q *QRPayControl) SetFiatRate(currency, usdPerUnit string) error {
-	return call1(q.s, ctlQRPaySetFiatRate, func() error {
-		return q.tx(func(tx *kernel.Tx) error { return q.s.st.qr.SetFiatRate(tx, currency, usdPerUnit) })
-	}, currency, usdPerUnit)
+	return q.s.wiring.ctl.perform(opQRPaySetFiatRate, &fiatRateIn{Currency: currency, USDPerUnit: usdPerUnit})
 }
 
 // UpstreamCalls returns how many calls the simulated upstream received.
 func (q *QRPayControl) UpstreamCalls() QRUpstreamStats {
-	var st QRUpstreamStats
-	_ = q.tx(func(tx *kernel.Tx) error {
-		u := q.s.st.qr.UpstreamCalls(tx)
-		st = QRUpstreamStats{Quotes: u.Quotes, Notices: u.Notices}
-		return nil
-	})
-	return st
+	v, _ := invoke[QRUpstreamStats](q.s, opQRPayUpstreamCalls, &noInput{})
+	return v
 }
 
 // QRUpstreamStats counts the simulated upstream's outbound calls.
@@ -111,26 +85,11 @@ type QRUpstreamStats struct {
 
 // Trace returns the steps a payment went through, in order: step_up,
 // quote, hold, notice (or notice_timeout), then its outcomes (complete,
-// fail, refund, timeout). id is accepted with or without qrp_.
+// fail, refund, timeout). id is accepted with or without qrp_; an unknown
+// order has none (nil).
 func (q *QRPayControl) Trace(id string) []string {
-	var steps []string
-	_ = q.tx(func(tx *kernel.Tx) error { steps = q.s.st.qr.Trace(tx, id); return nil })
-	return steps
-}
-
-// tx runs fn in a transaction of the simulator's kernel.
-func (q *QRPayControl) tx(fn func(tx *kernel.Tx) error) error {
-	tx := q.s.k.Begin()
-	defer tx.End()
-	return fn(tx)
-}
-
-// action applies an upstream action to an order.
-func (q *QRPayControl) action(id, action string) error {
-	return q.tx(func(tx *kernel.Tx) error {
-		_, err := q.s.st.qr.Action(tx, id, action)
-		return err
-	})
+	v, _ := invoke[[]string](q.s, opQRPayTrace, &qrOrder{ID: id})
+	return v
 }
 
 // QR scenarios: an upstream behaviour selected by a value "SIM:<scenario>" in
@@ -166,104 +125,105 @@ const (
 	QRScenarioTimeout = "timeout"
 )
 
-// The names the QRPay control methods record their calls under, each declared
-// once and used by its method and by qrpayControls.
-const (
-	ctlQRPayComplete           = "QRPay.Complete"
-	ctlQRPayFail               = "QRPay.Fail"
-	ctlQRPayRefund             = "QRPay.Refund"
-	ctlQRPayTimeout            = "QRPay.Timeout"
-	ctlQRPaySetScenario        = "QRPay.SetScenario"
-	ctlQRPaySetEnabled         = "QRPay.SetEnabled"
-	ctlQRPaySetMerchantFeeRate = "QRPay.SetMerchantFeeRate"
-	ctlQRPaySetFiatRate        = "QRPay.SetFiatRate"
+// qrOrder is the input of an op on one QR payment order.
+type qrOrder struct {
+	ID string `path:"id" json:"-" dom:"qr_order"`
+}
+
+type enabledIn struct {
+	Enabled *bool `json:"enabled" dom:"boolean,req"`
+}
+
+type qrScenarioIn struct {
+	CodeValue string   `json:"code_value" dom:"qr_code,req"`
+	Scenarios []string `json:"scenarios" dom:"qr_scenario"`
+}
+
+type feeRateIn struct {
+	FeeRateBps int64 `json:"fee_rate_bps" dom:"fee_rate"`
+}
+
+type fiatRateIn struct {
+	Currency   string `json:"currency" dom:"currency,req"`
+	USDPerUnit string `json:"usd_per_unit" dom:"positive_decimal,req"`
+}
+
+// qrAction is the upstream's outcome action on an order
+// (qrpay/orders/{id}/<action>), the order as the business API shows it.
+func qrAction(name, action string) *op {
+	return def[qrOrder]{
+		route: "POST /_sim/qrpay/orders/{id}/" + action, action: string(CollectionQROrders) + "/" + action, name: name,
+		args: func(in *qrOrder) []any { return []any{in.ID} },
+		run:  func(x *opRun, in *qrOrder) (any, error) { return x.s.st.qr.Action(x.tx, in.ID, action) },
+	}.op()
+}
+
+var (
+	opQRPayComplete   = qrAction("QRPay.Complete", "complete")
+	opQRPayFail       = qrAction("QRPay.Fail", "fail")
+	opQRPayRefund     = qrAction("QRPay.Refund", "refund")
+	opQRPayTimeout    = qrAction("QRPay.Timeout", "timeout")
+	opQRPaySetEnabled = def[enabledIn]{
+		route: "POST /_sim/qrpay/line", name: "QRPay.SetEnabled",
+		args: func(in *enabledIn) []any { return []any{*in.Enabled} },
+		run: func(x *opRun, in *enabledIn) (any, error) {
+			x.s.st.qr.SetEnabled(x.tx, *in.Enabled)
+			return map[string]any{"enabled": *in.Enabled}, nil
+		},
+	}.op()
+	opQRPaySetScenario = def[qrScenarioIn]{
+		route: "POST /_sim/qrpay/scenarios", name: "QRPay.SetScenario",
+		args: func(in *qrScenarioIn) []any { return []any{in.CodeValue, in.Scenarios} },
+		run: func(x *opRun, in *qrScenarioIn) (any, error) {
+			if err := x.s.st.qr.SetScenario(x.tx, in.CodeValue, in.Scenarios...); err != nil {
+				return nil, err
+			}
+			sc := in.Scenarios
+			if sc == nil {
+				sc = []string{}
+			}
+			return map[string]any{"scenarios": sc}, nil
+		},
+	}.op()
+	opQRPaySetMerchantFeeRate = def[feeRateIn]{
+		name: "QRPay.SetMerchantFeeRate",
+		args: func(in *feeRateIn) []any { return []any{in.FeeRateBps} },
+		run: func(x *opRun, in *feeRateIn) (any, error) {
+			x.s.st.merchant.SetFeeRateBps(x.tx, in.FeeRateBps)
+			return nil, nil
+		},
+	}.op()
+	opQRPaySetFiatRate = def[fiatRateIn]{
+		route: "POST /_sim/qrpay/fiat_rates", name: "QRPay.SetFiatRate",
+		args: func(in *fiatRateIn) []any { return []any{in.Currency, in.USDPerUnit} },
+		run: func(x *opRun, in *fiatRateIn) (any, error) {
+			cur := strings.ToUpper(strings.TrimSpace(in.Currency))
+			if err := x.s.st.qr.SetFiatRate(x.tx, cur, in.USDPerUnit); err != nil {
+				return nil, err
+			}
+			return map[string]any{"currency": cur, "usd_per_unit": in.USDPerUnit}, nil
+		},
+	}.op()
+	opQRPayUpstreamCalls = def[noInput]{route: "GET /_sim/qrpay/upstream", name: "QRPay.UpstreamCalls", noCall: true,
+		run: func(x *opRun, _ *noInput) (any, error) {
+			u := x.s.st.qr.UpstreamCalls(x.tx)
+			return QRUpstreamStats{Quotes: u.Quotes, Notices: u.Notices}, nil
+		},
+		reply: func(_ *opRun, _ *noInput, out any) (int, any) {
+			st := out.(QRUpstreamStats)
+			return http.StatusOK, map[string]any{"quotes": st.Quotes, "notices": st.Notices}
+		},
+	}.op()
+	opQRPayTrace = def[qrOrder]{route: "GET /_sim/qrpay/orders/{id}/trace", name: "QRPay.Trace", noCall: true,
+		run: func(x *opRun, in *qrOrder) (any, error) { return x.s.st.qr.Trace(x.tx, in.ID), nil },
+		reply: func(_ *opRun, in *qrOrder, out any) (int, any) {
+			return http.StatusOK, map[string]any{"id": qrpay.OrderID(in.ID), "steps": out}
+		},
+	}.op()
 )
 
-// qrpayControls declares the qrpay control methods and the routes that call them
-// (control_decl.go), the routes in their registration order.
-var qrpayControls = []controlDecl{
-	{
-		name: ctlQRPaySetEnabled, bind: func(s *Simulator) any { return s.QRPay.SetEnabled },
-		route: "POST /_sim/qrpay/line",
-		call: func(s *Simulator, _ *http.Request, body []byte) (int, any, error) {
-			on, err := decodeBool(body, "enabled")
-			if err != nil {
-				return 0, nil, err
-			}
-			if err := s.QRPay.SetEnabled(on); err != nil {
-				return 0, nil, err
-			}
-			return http.StatusOK, map[string]any{"enabled": on}, nil
-		},
-	},
-	{
-		name: ctlQRPaySetScenario, bind: func(s *Simulator) any { return s.QRPay.SetScenario },
-		route: "POST /_sim/qrpay/scenarios",
-		call: func(s *Simulator, _ *http.Request, body []byte) (int, any, error) {
-			var in struct {
-				CodeValue string   `json:"code_value"`
-				Scenarios []string `json:"scenarios"`
-			}
-			if err := decodeControl(body, &in); err != nil {
-				return 0, nil, err
-			}
-			if in.CodeValue == "" {
-				return 0, nil, errInvalidRequest("code_value is required")
-			}
-			if err := s.QRPay.SetScenario(in.CodeValue, in.Scenarios...); err != nil {
-				return 0, nil, err
-			}
-			if in.Scenarios == nil {
-				in.Scenarios = []string{}
-			}
-			return http.StatusOK, map[string]any{"scenarios": in.Scenarios}, nil
-		},
-	},
-	{
-		name: ctlQRPaySetFiatRate, bind: func(s *Simulator) any { return s.QRPay.SetFiatRate },
-		route: "POST /_sim/qrpay/fiat_rates",
-		call: func(s *Simulator, _ *http.Request, body []byte) (int, any, error) {
-			var in struct {
-				Currency   string `json:"currency"`
-				USDPerUnit string `json:"usd_per_unit"`
-			}
-			if err := decodeControl(body, &in); err != nil {
-				return 0, nil, err
-			}
-			cur := strings.ToUpper(strings.TrimSpace(in.Currency))
-			if !api.IsAlpha(cur, 3) {
-				return 0, nil, errInvalidRequest("currency must be an ISO 4217 alphabetic code")
-			}
-			if err := s.QRPay.SetFiatRate(cur, in.USDPerUnit); err != nil {
-				return 0, nil, err
-			}
-			return http.StatusOK, map[string]any{"currency": cur, "usd_per_unit": in.USDPerUnit}, nil
-		},
-	},
-	{
-		name: "QRPay.UpstreamCalls", bind: func(s *Simulator) any { return s.QRPay.UpstreamCalls },
-		noCall: true,
-		route:  "GET /_sim/qrpay/upstream",
-		call: func(s *Simulator, _ *http.Request, _ []byte) (int, any, error) {
-			st := s.QRPay.UpstreamCalls()
-			return http.StatusOK, map[string]any{"quotes": st.Quotes, "notices": st.Notices}, nil
-		},
-	},
-	{
-		name: "QRPay.Trace", bind: func(s *Simulator) any { return s.QRPay.Trace },
-		noCall: true,
-		route:  "GET /_sim/qrpay/orders/{id}/trace",
-		call: func(s *Simulator, r *http.Request, _ []byte) (int, any, error) {
-			steps := s.QRPay.Trace(r.PathValue("id"))
-			if steps == nil {
-				return 0, nil, errNotFound("QR payment order")
-			}
-			return http.StatusOK, map[string]any{"id": qrpay.OrderID(r.PathValue("id")), "steps": steps}, nil
-		},
-	},
-	{name: ctlQRPayComplete, bind: func(s *Simulator) any { return s.QRPay.Complete }},
-	{name: ctlQRPayFail, bind: func(s *Simulator) any { return s.QRPay.Fail }},
-	{name: ctlQRPayRefund, bind: func(s *Simulator) any { return s.QRPay.Refund }},
-	{name: ctlQRPayTimeout, bind: func(s *Simulator) any { return s.QRPay.Timeout }},
-	{name: ctlQRPaySetMerchantFeeRate, bind: func(s *Simulator) any { return s.QRPay.SetMerchantFeeRate }},
+// qrpayOps declares the QR line's routes and methods.
+var qrpayOps = []*op{
+	opQRPayComplete, opQRPayFail, opQRPayRefund, opQRPayTimeout, opQRPaySetEnabled, opQRPaySetScenario,
+	opQRPaySetMerchantFeeRate, opQRPaySetFiatRate, opQRPayUpstreamCalls, opQRPayTrace,
 }

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // The recording over HTTP: GET /_sim/recording (the input log, in the
@@ -20,41 +18,36 @@ import (
 // scratch simulator to show the state after each input. All of them read:
 // none changes the simulator.
 
-func (ctl *controlAPI) registerRecording() {
-	s := ctl.sim
-	s.wiring.mux.HandleFunc("GET /_sim/recording", ctl.serveRecording)
-	ctl.registerTable(recordingRoutes)
-	s.wiring.mux.HandleFunc("GET /_sim/recording/steps", ctl.serveSteps)
-	s.wiring.mux.HandleFunc("GET /_sim/recording/steps/{seq}", ctl.serveStep)
-}
-
-// serveRecording streams the recording: from the data directory's log as
+// recordingAnswer streams the recording: from the data directory's log as
 // it is, or from memory.
-func (ctl *controlAPI) serveRecording(w http.ResponseWriter, r *http.Request) {
+func (ctl *controlAPI) recordingAnswer() (any, error) {
 	s := ctl.sim
-	id := s.wiring.gw.controlRequestID(w)
 	s.wiring.rec.mu.Lock()
 	st := s.wiring.rec.store
 	s.wiring.rec.mu.Unlock()
 	if st != nil {
 		p, err := s.wiring.inputs.point(true)
 		if err != nil {
-			errorResponse(errBusiness500(err.Error()), id).write(w, id)
-			return
+			return nil, errBusiness500(err.Error())
 		}
-		w.Header().Set("Content-Type", "application/x-ndjson")
-		w.Header().Set("Content-Disposition", `attachment; filename="mwallet-sim-recording.jsonl"`)
-		_ = st.writeRecording(w, p)
-		return
+		return rawAnswer(func(w http.ResponseWriter, _ *http.Request) {
+			recordingHeaders(w)
+			_ = st.writeRecording(w, p)
+		}), nil
 	}
 	rec, err := s.Recording()
 	if err != nil {
-		errorResponse(newErr("service_unavailable", err.Error()), id).write(w, id)
-		return
+		return nil, newErr("service_unavailable", err.Error())
 	}
+	return rawAnswer(func(w http.ResponseWriter, _ *http.Request) {
+		recordingHeaders(w)
+		_, _ = rec.WriteTo(w)
+	}), nil
+}
+
+func recordingHeaders(w http.ResponseWriter) {
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	w.Header().Set("Content-Disposition", `attachment; filename="mwallet-sim-recording.jsonl"`)
-	_, _ = rec.WriteTo(w)
 }
 
 // stepSummary is one input as the stepper lists it.
@@ -96,28 +89,50 @@ func summarize(in *recordedInput) stepSummary {
 	return stepSummary{Seq: in.Seq, Clock: in.Clock.UTC(), Op: in.Op, Summary: sum}
 }
 
-// serveSteps lists the inputs of the recording: ?after=N (default 0) and
-// ?limit=M (default and at most 1000).
-func (ctl *controlAPI) serveSteps(w http.ResponseWriter, r *http.Request) {
-	s := ctl.sim
-	id := s.wiring.gw.controlRequestID(w)
-	after, _ := strconv.ParseInt(r.URL.Query().Get("after"), 10, 64)
-	limit, err := strconv.Atoi(r.URL.Query().Get("limit"))
-	if err != nil || limit <= 0 || limit > 1000 {
-		limit = 1000
+// steps lists the inputs of the recording after seq after (default 0), at
+// most limit (default and at most 1000), in the control list envelope:
+// next_cursor is the seq to ask after for the next page.
+func (ctl *controlAPI) steps(in *stepsQuery) (any, error) {
+	after := int64(0)
+	if in.After != nil {
+		after = *in.After
+	}
+	limit := 1000
+	if in.Limit != nil && *in.Limit > 0 && *in.Limit < limit {
+		limit = *in.Limit
 	}
 	rec, err := ctl.stepRecording(math.MaxInt64)
 	if err != nil {
-		errorResponse(newErr("service_unavailable", err.Error()), id).write(w, id)
-		return
+		return nil, newErr("service_unavailable", err.Error())
 	}
-	out := []stepSummary{}
+	env := controlList([]stepSummary{})
+	var out []stepSummary
 	for _, in := range rec.inputs {
-		if in.Seq > after && len(out) < limit {
-			out = append(out, summarize(in))
+		if in.Seq <= after {
+			continue
 		}
+		if len(out) == limit {
+			next := strconv.FormatInt(out[len(out)-1].Seq, 10)
+			env.NextCursor, env.HasMore = &next, true
+			break
+		}
+		out = append(out, summarize(in))
 	}
-	jsonResponse(http.StatusOK, map[string]any{"steps": out, "total": len(rec.inputs)}).write(w, id)
+	if out != nil {
+		env.Data = out
+	}
+	return env, nil
+}
+
+// stepsQuery is the query of GET /_sim/recording/steps.
+type stepsQuery struct {
+	After *int64 `query:"after" json:"-" dom:"seq"`
+	Limit *int   `query:"limit" json:"-" dom:"count"`
+}
+
+// stepRef is the input of GET /_sim/recording/steps/{seq}.
+type stepRef struct {
+	Seq string `path:"seq" json:"-" dom:"step"`
 }
 
 // What the stepper does not show: the recording keeps all of it, since a
@@ -205,31 +220,22 @@ type stepAnswer struct {
 	Body   json.RawMessage `json:"body,omitempty"`
 }
 
-// serveStep replays the recording up to input seq in a scratch simulator
-// and shows that input, its answer and the state after it.
-func (ctl *controlAPI) serveStep(w http.ResponseWriter, r *http.Request) {
-	s := ctl.sim
-	id := s.wiring.gw.controlRequestID(w)
-	seq, err := strconv.ParseInt(r.PathValue("seq"), 10, 64)
-	if err != nil || seq < 0 {
-		errorResponse(errInvalidRequest("seq must be a non-negative integer"), id).write(w, id)
-		return
-	}
+// step replays the recording up to input seq in a scratch simulator and
+// shows that input, its answer and the state after it.
+func (ctl *controlAPI) step(in *stepRef) (any, error) {
+	seq, _ := strconv.ParseInt(in.Seq, 10, 64)
 	rec, err := ctl.stepRecording(seq)
 	if err != nil {
-		errorResponse(newErr("service_unavailable", err.Error()), id).write(w, id)
-		return
+		return nil, newErr("service_unavailable", err.Error())
 	}
 	if seq > int64(len(rec.inputs)) {
-		errorResponse(errNotFound(fmt.Sprintf("input %d (the recording has %d)", seq, len(rec.inputs))), id).write(w, id)
-		return
+		return nil, errNotFound(fmt.Sprintf("input %d (the recording has %d)", seq, len(rec.inputs)))
 	}
-	d, err := ctl.steps().show(rec, seq)
+	d, err := ctl.sim.wiring.stepper.show(rec, seq)
 	if err != nil {
-		errorResponse(errBusiness500(err.Error()), id).write(w, id)
-		return
+		return nil, errBusiness500(err.Error())
 	}
-	jsonResponse(http.StatusOK, d).write(w, id)
+	return d, nil
 }
 
 // stepper is a scratch replay of the recording, kept between steps so
@@ -272,8 +278,6 @@ func (ctl *controlAPI) stepRecording(seq int64) (*Recording, error) {
 	st.mu.Unlock()
 	return rec, nil
 }
-
-func (ctl *controlAPI) steps() *stepper { return ctl.sim.wiring.stepper }
 
 // close lets the scratch replay's waiting requests finish.
 func (st *stepper) close() {
@@ -353,16 +357,25 @@ func redactInput(in *recordedInput) json.RawMessage {
 	return b
 }
 
-// recordingRoutes declares the recording's control routes answered in a transaction (control_decl.go); registerRecording registers them in this order.
-var recordingRoutes = []controlDecl{
-	{route: "GET /_sim/digest", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		d, err := s.wiring.image.digest(tx)
+// recordingOps declares the recording's routes: all of them read.
+var recordingOps = []*op{
+	def[noInput]{route: "GET /_sim/recording", unlocked: true, run: func(x *opRun, _ *noInput) (any, error) {
+		return x.s.wiring.ctl.recordingAnswer()
+	}}.op(),
+	def[noInput]{route: "GET /_sim/digest", run: func(x *opRun, _ *noInput) (any, error) {
+		d, err := x.s.wiring.image.digest(x.tx)
 		if err != nil {
-			return 0, nil, errBusiness500(err.Error())
+			return nil, errBusiness500(err.Error())
 		}
-		s.wiring.rec.mu.Lock()
-		seq := s.wiring.rec.seq
-		s.wiring.rec.mu.Unlock()
-		return http.StatusOK, map[string]any{"digest": d, "inputs": seq, "now": s.st.clock.Now().UTC()}, nil
-	}},
+		x.s.wiring.rec.mu.Lock()
+		seq := x.s.wiring.rec.seq
+		x.s.wiring.rec.mu.Unlock()
+		return map[string]any{"digest": d, "inputs": seq, "now": x.s.st.clock.Now().UTC()}, nil
+	}}.op(),
+	def[stepsQuery]{route: "GET /_sim/recording/steps", unlocked: true, run: func(x *opRun, in *stepsQuery) (any, error) {
+		return x.s.wiring.ctl.steps(in)
+	}}.op(),
+	def[stepRef]{route: "GET /_sim/recording/steps/{seq}", unlocked: true, run: func(x *opRun, in *stepRef) (any, error) {
+		return x.s.wiring.ctl.step(in)
+	}}.op(),
 }

@@ -1,6 +1,8 @@
 package simulator
 
 import (
+	"encoding/json"
+
 	"github.com/mwallet/mwallet-go/simulator/internal/remittances"
 )
 
@@ -13,7 +15,8 @@ type RemittancesControl struct{ s *Simulator }
 // Dispatch sends an order upstream (status processing, payout_date
 // set, rate dealt). Control action remittances/{id}/dispatch.
 func (r *RemittancesControl) Dispatch(id string) error {
-	return call1(r.s, ctlRemittancesDispatch, func() error { return unknownID("remittance", id, errOnly(r.run(id, "dispatch", nil))) }, id)
+	_, err := r.run(opRemitDispatch, &remitIn{ID: id})
+	return err
 }
 
 // Complete completes a processing order at its customer_total
@@ -22,31 +25,31 @@ func (r *RemittancesControl) Dispatch(id string) error {
 // locked_amount). Control action remittances/{id}/complete, body
 // {"settled_amount": ...}.
 func (r *RemittancesControl) Complete(id, settledAmount string) error {
-	return call1(r.s, ctlRemittancesComplete, func() error {
-		return unknownID("remittance", id, errOnly(r.run(id, "complete", &remittances.ActionBody{SettledAmount: settledAmount})))
-	}, id, settledAmount)
+	_, err := r.run(opRemitComplete, &remitIn{ID: id, SettledAmount: settledAmount})
+	return err
 }
 
 // Fail fails an order that is not final; every held fund returns.
-// failureCode defaults to payout_rejected. Control action
-// remittances/{id}/fail, body {"failure_code": ...}.
+// failureCode (lower snake case) defaults to payout_rejected. Control
+// action remittances/{id}/fail, body {"failure_code": ...}.
 func (r *RemittancesControl) Fail(id, failureCode string) error {
-	return call1(r.s, ctlRemittancesFail, func() error {
-		return unknownID("remittance", id, errOnly(r.run(id, "fail", &remittances.ActionBody{FailureCode: failureCode})))
-	}, id, failureCode)
+	_, err := r.run(opRemitFail, &remitIn{ID: id, FailureCode: failureCode})
+	return err
 }
 
 // Refund plays the receiving bank returning a completed order's
 // funds. Control action remittances/{id}/refund.
 func (r *RemittancesControl) Refund(id string) error {
-	return call1(r.s, ctlRemittancesRefund, func() error { return unknownID("remittance", id, errOnly(r.run(id, "refund", nil))) }, id)
+	_, err := r.run(opRemitRefund, &remitIn{ID: id})
+	return err
 }
 
 // NeedsReconfirm plays the execution cost rising above the slippage
 // ceiling (status needs_reconfirm, event remittance.order.action_required).
 // Control action remittances/{id}/needs_reconfirm.
 func (r *RemittancesControl) NeedsReconfirm(id string) error {
-	return call1(r.s, ctlRemittancesNeedsReconfirm, func() error { return unknownID("remittance", id, errOnly(r.run(id, "needs_reconfirm", nil))) }, id)
+	_, err := r.run(opRemitNeedsReconfirm, &remitIn{ID: id})
+	return err
 }
 
 // Advance moves an order one natural step (pending to
@@ -54,38 +57,55 @@ func (r *RemittancesControl) NeedsReconfirm(id string) error {
 // dispatching to processing, processing to completed) and returns the new
 // public status. Control action remittances/{id}/advance.
 func (r *RemittancesControl) Advance(id string) (string, error) {
-	return call2(r.s, ctlRemittancesAdvance, func() (string, error) { return unknownID2[string]("remittance", id)(r.run(id, "advance", nil)) }, id)
+	out, err := r.run(opRemitAdvance, &remitIn{ID: id})
+	st, _ := out["status"].(string)
+	return st, err
 }
 
-// run runs a control action on a remittance (id with or without rmt_) in
-// its own transaction and returns the order's public status.
-func (r *RemittancesControl) run(id, action string, in *remittances.ActionBody) (string, error) {
-	tx := r.s.k.Begin()
-	defer tx.End()
-	return r.s.st.remit.Control(tx, id, action, in)
+func (r *RemittancesControl) run(o *op, in *remitIn) (map[string]any, error) {
+	return invoke[map[string]any](r.s, o, in)
 }
 
-// errOnly drops the status of a control action's answer.
-func errOnly(_ string, err error) error { return err }
+// remitIn is the input of a remittance action: the order and the body the
+// line reads for every action (failure_code for fail, settled_amount for
+// complete).
+type remitIn struct {
+	ID            string `path:"id" json:"-" dom:"remittance"`
+	FailureCode   string `json:"failure_code" dom:"snake_code"`
+	SettledAmount string `json:"settled_amount" dom:"decimal"`
+}
 
-// The names the Remittances control methods record their calls under, each declared
-// once and used by its method and by remittancesControls.
-const (
-	ctlRemittancesDispatch       = "Remittances.Dispatch"
-	ctlRemittancesComplete       = "Remittances.Complete"
-	ctlRemittancesFail           = "Remittances.Fail"
-	ctlRemittancesRefund         = "Remittances.Refund"
-	ctlRemittancesNeedsReconfirm = "Remittances.NeedsReconfirm"
-	ctlRemittancesAdvance        = "Remittances.Advance"
+// remitAction declares the remittance action: the Go method takes the
+// fields the action reads (Complete the settled amount, Fail the failure
+// code, the others neither); a body that sets another is recorded as a
+// call of Action.
+func remitAction(name, action string) *op {
+	return def[remitIn]{
+		route: "POST /_sim/remittances/{id}/" + action, action: "remittances/" + action, name: name,
+		argsIf: func(in *remitIn) ([]any, bool) {
+			switch action {
+			case "complete":
+				return []any{in.ID, in.SettledAmount}, in.FailureCode == ""
+			case "fail":
+				return []any{in.ID, in.FailureCode}, in.SettledAmount == ""
+			}
+			return []any{in.ID}, in.FailureCode == "" && in.SettledAmount == ""
+		},
+		run: func(x *opRun, in *remitIn) (any, error) {
+			body, _ := json.Marshal(remittances.ActionBody{FailureCode: in.FailureCode, SettledAmount: in.SettledAmount})
+			return x.s.st.remit.Act(x.tx, in.ID, action, body)
+		},
+	}.op()
+}
+
+var (
+	opRemitDispatch       = remitAction("Remittances.Dispatch", "dispatch")
+	opRemitComplete       = remitAction("Remittances.Complete", "complete")
+	opRemitFail           = remitAction("Remittances.Fail", "fail")
+	opRemitRefund         = remitAction("Remittances.Refund", "refund")
+	opRemitNeedsReconfirm = remitAction("Remittances.NeedsReconfirm", "needs_reconfirm")
+	opRemitAdvance        = remitAction("Remittances.Advance", "advance")
 )
 
-// remittancesControls declares the remittances control methods and the routes that call them
-// (control_decl.go), the routes in their registration order.
-var remittancesControls = []controlDecl{
-	{name: ctlRemittancesDispatch, bind: func(s *Simulator) any { return s.Remittances.Dispatch }},
-	{name: ctlRemittancesComplete, bind: func(s *Simulator) any { return s.Remittances.Complete }},
-	{name: ctlRemittancesFail, bind: func(s *Simulator) any { return s.Remittances.Fail }},
-	{name: ctlRemittancesRefund, bind: func(s *Simulator) any { return s.Remittances.Refund }},
-	{name: ctlRemittancesNeedsReconfirm, bind: func(s *Simulator) any { return s.Remittances.NeedsReconfirm }},
-	{name: ctlRemittancesAdvance, bind: func(s *Simulator) any { return s.Remittances.Advance }},
-}
+// remittancesOps declares the payout partner's actions.
+var remittancesOps = []*op{opRemitDispatch, opRemitComplete, opRemitFail, opRemitRefund, opRemitNeedsReconfirm, opRemitAdvance}

@@ -4,8 +4,6 @@ import (
 	"net/http"
 	"strings"
 	"time"
-
-	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // RequestsControl reads and empties the request journal (sim.Requests): the
@@ -16,85 +14,97 @@ type RequestsControl struct{ s *Simulator }
 // List returns the request journal, oldest first: the newest 10 000
 // business-API requests (control API calls are not recorded).
 func (r *RequestsControl) List() []RequestRecord {
-	return r.s.wiring.gw.journalRequests()
+	v, _ := invoke[[]RequestRecord](r.s, opRequestsList, &journalQuery{})
+	return v
 }
 
 // Reset empties the request journal.
 func (r *RequestsControl) Reset() error {
-	return call1(r.s, ctlRequestsReset, func() error { return inTx(r.s, r.s.wiring.gw.resetRequests) })
-}
-
-// resetRequestsCall is DELETE /_sim/requests, the HTTP entry of Reset.
-func resetRequestsCall(s *Simulator, _ *http.Request, _ []byte) (string, []any, controlRun, error) {
-	return "", nil, func(tx *kernel.Tx) (int, any, error) {
-		if err := s.wiring.gw.resetRequests(tx); err != nil {
-			return 0, nil, err
-		}
-		return http.StatusOK, map[string]any{"data": []RequestRecord{}}, nil
-	}, nil
+	return r.s.wiring.ctl.perform(opRequestsReset, &noInput{})
 }
 
 // StartInProgress plays a first request that is still running with
 // idempotency key key on method and target with body: for d of simulator
-// clock, a request with the same key, endpoint and body answers 409
-// idempotency_in_progress (another body or endpoint answers
-// idempotency_key_reused); then it ends without a stored result and the
-// next request with the key executes. Control API: POST
+// clock (above 0, at most 24 hours), a request with the same key, endpoint
+// and body answers 409 idempotency_in_progress (another body or endpoint
+// answers idempotency_key_reused); then it ends without a stored result and
+// the next request with the key executes. Control API: POST
 // /_sim/requests/in_progress with {"method", "path", "idempotency_key",
 // "body", "seconds"} (seconds defaults to 60).
 func (r *RequestsControl) StartInProgress(method, target, key string, body []byte, d time.Duration) error {
-	return call1(r.s, ctlRequestsStartInProgress, func() error {
-		if err := checkWriteMethod(method); err != nil {
-			return err
-		}
-		if err := r.s.wiring.ctl.checkBusinessEndpoint(method, target); err != nil {
-			return err
-		}
-		tx := r.s.k.Begin()
-		defer tx.End()
-		return r.s.wiring.gw.startInProgress(tx, method, target, key, body, d)
-	}, method, target, key, body, d)
+	secs := d.Seconds()
+	return r.s.wiring.ctl.perform(opRequestsStartInProgress, &inProgressIn{Method: method, Path: target, IdempotencyKey: key, Body: string(body), Seconds: &secs})
 }
 
-// The names the Requests control methods record their calls under, each declared
-// once and used by its method and by requestsControls.
-const (
-	ctlRequestsReset           = "Requests.Reset"
-	ctlRequestsStartInProgress = "Requests.StartInProgress"
-)
+// journalQuery is the query of GET /_sim/requests: the newest limit
+// requests (default all).
+type journalQuery struct {
+	Limit *int `query:"limit" json:"-" dom:"count"`
+}
 
-// requestsControls declares the requests control methods and the routes that call them
-// (control_decl.go), the routes in their registration order.
-var requestsControls = []controlDecl{
-	{
-		name: ctlRequestsStartInProgress, bind: func(s *Simulator) any { return s.Requests.StartInProgress },
-		route: "POST /_sim/requests/in_progress",
-		call: func(s *Simulator, _ *http.Request, body []byte) (int, any, error) {
-			var in struct {
-				Method         string   `json:"method"`
-				Path           string   `json:"path"`
-				IdempotencyKey string   `json:"idempotency_key"`
-				Body           string   `json:"body"`
-				Seconds        *float64 `json:"seconds"`
+// inProgressIn is the body of POST /_sim/requests/in_progress.
+type inProgressIn struct {
+	Method         string   `json:"method" dom:"write_method,req"`
+	Path           string   `json:"path" dom:"business_target,req"`
+	IdempotencyKey string   `json:"idempotency_key" dom:"idempotency_key,req"`
+	Body           string   `json:"body" dom:"body_text"`
+	Seconds        *float64 `json:"seconds" dom:"seconds_in_progress"`
+}
+
+// duration is the time the request stays in progress (default 60 s).
+func (in *inProgressIn) duration() time.Duration {
+	if in.Seconds == nil {
+		return defaultInProgress
+	}
+	return time.Duration(*in.Seconds * float64(time.Second))
+}
+
+// rules: a business endpoint serves the method on the path, or a request
+// in progress there would never be met.
+func (in *inProgressIn) rules(x *opRun) error {
+	return x.s.wiring.ctl.checkBusinessEndpoint(in.Method, in.Path)
+}
+
+var (
+	opRequestsList = def[journalQuery]{route: "GET /_sim/requests", name: "Requests.List", noCall: true,
+		run: func(x *opRun, in *journalQuery) (any, error) {
+			out := x.s.st.gw.journal.list()
+			if in.Limit != nil && *in.Limit < len(out) {
+				out = out[len(out)-*in.Limit:]
 			}
-			if err := decodeControl(body, &in); err != nil {
-				return 0, nil, err
+			return out, nil
+		},
+		reply: func(_ *opRun, _ *journalQuery, out any) (int, any) {
+			return http.StatusOK, controlList(out.([]RequestRecord))
+		},
+	}.op()
+	opRequestsReset = def[noInput]{
+		route: "DELETE /_sim/requests", name: "Requests.Reset",
+		args: func(*noInput) []any { return nil },
+		run: func(x *opRun, _ *noInput) (any, error) {
+			if err := x.s.wiring.gw.resetRequests(x.tx); err != nil {
+				return nil, err
 			}
-			d := defaultInProgress
-			if in.Seconds != nil {
-				if *in.Seconds <= 0 || *in.Seconds > idempotencyWindow.Seconds() {
-					return 0, nil, errInvalidRequest("seconds must be above 0 and at most 86400")
-				}
-				d = time.Duration(*in.Seconds * float64(time.Second))
+			return controlList([]RequestRecord{}), nil
+		},
+	}.op()
+	opRequestsStartInProgress = def[inProgressIn]{
+		route: "POST /_sim/requests/in_progress", name: "Requests.StartInProgress", status: http.StatusCreated,
+		args: func(in *inProgressIn) []any {
+			return []any{in.Method, in.Path, in.IdempotencyKey, []byte(in.Body), in.duration()}
+		},
+		run: func(x *opRun, in *inProgressIn) (any, error) {
+			d := in.duration()
+			if err := x.s.wiring.gw.startInProgress(x.tx, in.Method, in.Path, in.IdempotencyKey, []byte(in.Body), d); err != nil {
+				return nil, err
 			}
-			if err := s.Requests.StartInProgress(in.Method, in.Path, in.IdempotencyKey, []byte(in.Body), d); err != nil {
-				return 0, nil, err
-			}
-			return http.StatusCreated, map[string]any{
+			return map[string]any{
 				"method": strings.ToUpper(in.Method), "path": in.Path, "idempotency_key": in.IdempotencyKey,
-				"until": s.Clock.Now().Add(d).UTC().Format(time.RFC3339),
+				"until": x.s.st.clock.Now().Add(d).UTC().Format(time.RFC3339),
 			}, nil
 		},
-	},
-	{name: "Requests.List", noCall: true, bind: func(s *Simulator) any { return s.Requests.List }},
-}
+	}.op()
+)
+
+// requestsOps declares the journal's routes and methods.
+var requestsOps = []*op{opRequestsList, opRequestsReset, opRequestsStartInProgress}

@@ -1,11 +1,5 @@
 package simulator
 
-import (
-	"net/http"
-
-	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
-)
-
 // StepUpControl plays the end user on the hosted step-up screen
 // (sim.StepUp). Control API: POST /_sim/step-up/{challenge_id}/complete.
 type StepUpControl struct{ s *Simulator }
@@ -13,32 +7,36 @@ type StepUpControl struct{ s *Simulator }
 // Complete marks a challenge as completed by the end user, as the
 // hosted screen would. It fails for an unknown or expired challenge.
 func (su *StepUpControl) Complete(challengeID string) error {
-	return call1(su.s, ctlStepUpComplete, func() error {
-		return unknownID("step-up challenge", challengeID, inTx(su.s, func(tx *kernel.Tx) error { return su.s.st.stepUp.Complete(tx, challengeID) }))
-	}, challengeID)
+	return su.s.wiring.ctl.perform(opStepUpComplete, &challengeRef{ID: challengeID})
 }
 
-// completeStepUpCall is POST /_sim/step-up/{challenge_id}/complete, the
-// HTTP entry of Complete: an unknown challenge is not_found, one that cannot
-// be completed (expired) state_invalid.
-func completeStepUpCall(s *Simulator, r *http.Request, _ []byte) (string, []any, controlRun, error) {
-	id := r.PathValue("challenge_id")
-	return "", []any{id}, func(tx *kernel.Tx) (int, any, error) {
-		if _, ok := s.st.stepUp.Get(id); !ok {
-			return 0, nil, errNotFound("step-up challenge")
-		}
-		if err := s.st.stepUp.Complete(tx, id); err != nil {
-			return 0, nil, newErr("state_invalid", err.Error())
-		}
-		return http.StatusOK, map[string]any{"challenge_id": id, "completed": true}, nil
-	}, nil
+// challengeRef is the input of an op on one step-up challenge.
+type challengeRef struct {
+	ID string `path:"challenge_id" json:"-" dom:"challenge"`
 }
 
-// The names the StepUp control methods record their calls under, each declared
-// once and used by its method and by its declaration in coreControls.
-const (
-	ctlStepUpComplete = "StepUp.Complete"
-)
+// opStepUpComplete is POST /_sim/step-up/{challenge_id}/complete: a
+// challenge that cannot be completed (expired) is state_invalid.
+var opStepUpComplete = def[challengeRef]{
+	route: "POST /_sim/step-up/{challenge_id}/complete", name: "StepUp.Complete",
+	args: func(in *challengeRef) []any { return []any{in.ID} },
+	run: func(x *opRun, in *challengeRef) (any, error) {
+		if err := x.s.st.stepUp.Complete(x.tx, in.ID); err != nil {
+			return nil, newErr("state_invalid", err.Error())
+		}
+		return map[string]any{"challenge_id": in.ID, "completed": true}, nil
+	},
+}.op()
 
-// Complete is declared with its route among the core routes (control.go),
-// where it registers.
+// stepUpOps declares the hosted step-up screen's routes and method.
+var stepUpOps = []*op{
+	def[challengeRef]{route: "GET /_sim/step-up/{challenge_id}", run: func(x *opRun, in *challengeRef) (any, error) {
+		ch, _ := x.s.st.stepUp.Get(in.ID)
+		return map[string]any{
+			"challenge_id": ch.ID, "completed": ch.Completed, "used": ch.Used,
+			"expires_at": ch.ExpiresAt.Unix(),
+			"complete":   "POST /_sim/step-up/" + ch.ID + "/complete",
+		}, nil
+	}}.op(),
+	opStepUpComplete,
+}

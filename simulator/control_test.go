@@ -235,7 +235,7 @@ func TestControlStepUpAndOutcomes(t *testing.T) {
 		t.Errorf("outcome = %s", r.raw)
 	}
 	// An object or collection the simulator does not know is refused (the
-	// control-name table, control_names_test.go, covers every route).
+	// domain test, TestControlArgumentDomains, covers every argument).
 	wantCode(t, c.control("POST", "/_sim/outcomes", map[string]any{"object_id": "qrp_1", "mode": "immediate"}), 404, "not_found")
 	wantCode(t, c.control("POST", "/_sim/outcomes", map[string]any{"collection": "remittance", "mode": "immediate"}), 400, "invalid_request")
 	for _, bad := range []map[string]any{

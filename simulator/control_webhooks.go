@@ -7,6 +7,7 @@ import (
 
 	mwallet "github.com/mwallet/mwallet-go"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	hookline "github.com/mwallet/mwallet-go/simulator/internal/webhooks"
 	"github.com/mwallet/mwallet-go/webhooks"
 )
 
@@ -80,62 +81,48 @@ func (w *WebhooksControl) Handler(fn webhooks.HandlerFunc, opts ...webhooks.Opti
 // signed with the merchant's webhook_secret credential. It returns the
 // endpoint id and its secret. Control API: POST /_sim/webhooks/endpoints.
 func (w *WebhooksControl) AddEndpoint(rawURL string, events ...string) (id, secret string, err error) {
-	return call3(w.s, ctlWebhooksAddEndpoint, func() (string, string, error) {
-		if err := checkEventTypes(events); err != nil {
-			return "", "", err
-		}
-		return w.add(WebhookEndpointConfig{URL: rawURL, Events: events})
-	}, rawURL, events)
+	ep, err := invoke[endpointAdded](w.s, opWebhooksAddEndpoint, &endpointIn{URL: rawURL, Events: events})
+	return ep.id, ep.secret, err
 }
 
 // AddEndpointConfig registers an endpoint with its own environment or
 // secret (see WebhookEndpointConfig) and returns its id and secret.
 func (w *WebhooksControl) AddEndpointConfig(cfg WebhookEndpointConfig) (id, secret string, err error) {
-	return call3(w.s, ctlWebhooksAddEndpointConfig, func() (string, string, error) {
-		if err := checkEventTypes(cfg.Events); err != nil {
-			return "", "", err
-		}
-		return w.add(cfg)
-	}, cfg)
+	ep, err := invoke[endpointAdded](w.s, opWebhooksAddEndpointConfig, (*endpointIn)(&cfg))
+	return ep.id, ep.secret, err
 }
 
 // RemoveEndpoint deletes an endpoint; its pending deliveries become
 // no_subscriber. Control API: DELETE /_sim/webhooks/endpoints/{id}.
 func (w *WebhooksControl) RemoveEndpoint(id string) error {
-	return call1(w.s, ctlWebhooksRemoveEndpoint, func() error {
-		return unknownID("webhook endpoint", id, inTx(w.s, func(tx *kernel.Tx) error { return w.s.st.webhooks.RemoveEndpoint(tx, id) }))
-	}, id)
+	return w.s.wiring.ctl.perform(opWebhooksRemoveEndpoint, &endpointRef{ID: id})
 }
 
 // DisableEndpoint stops deliveries to an endpoint; its pending
 // deliveries become no_subscriber. Control API: POST
 // /_sim/webhooks/endpoints/{id}/disable.
 func (w *WebhooksControl) DisableEndpoint(id string) error {
-	return call1(w.s, ctlWebhooksDisableEndpoint, func() error {
-		return unknownID("webhook endpoint", id, inTx(w.s, func(tx *kernel.Tx) error { _, err := w.s.st.webhooks.SetEndpointDisabled(tx, id, true); return err }))
-	}, id)
+	return w.s.wiring.ctl.perform(opWebhooksDisableEndpoint, &endpointRef{ID: id})
 }
 
 // EnableEndpoint re-enables a disabled endpoint for events queued from
 // now on (rows already turned no_subscriber stay so until redelivered).
 // Control API: POST /_sim/webhooks/endpoints/{id}/enable.
 func (w *WebhooksControl) EnableEndpoint(id string) error {
-	return call1(w.s, ctlWebhooksEnableEndpoint, func() error {
-		return unknownID("webhook endpoint", id, inTx(w.s, func(tx *kernel.Tx) error { _, err := w.s.st.webhooks.SetEndpointDisabled(tx, id, false); return err }))
-	}, id)
+	return w.s.wiring.ctl.perform(opWebhooksEnableEndpoint, &endpointRef{ID: id})
 }
 
 // Endpoints returns the configured endpoints in creation order.
 // Control API: GET /_sim/webhooks/endpoints.
 func (w *WebhooksControl) Endpoints() []WebhookEndpoint {
-	v, _ := inTx1(w.s, func(tx *kernel.Tx) ([]WebhookEndpoint, error) { return webhookEndpoints(tx, w.s.st.webhooks), nil })
+	v, _ := invoke[[]WebhookEndpoint](w.s, opWebhooksEndpoints, &noInput{})
 	return v
 }
 
 // Deliveries returns every delivery row with its attempts, in the
 // order the rows were created. Control API: GET /_sim/webhooks/deliveries.
 func (w *WebhooksControl) Deliveries() []WebhookDelivery {
-	v, _ := inTx1(w.s, func(tx *kernel.Tx) ([]WebhookDelivery, error) { return webhookDeliveries(tx, w.s.st.webhooks), nil })
+	v, _ := invoke[[]WebhookDelivery](w.s, opWebhooksDeliveries, &noInput{})
 	return v
 }
 
@@ -147,7 +134,7 @@ func (w *WebhooksControl) Deliveries() []WebhookDelivery {
 // exactly when Flush is called. Control API: POST /_sim/webhooks/auto
 // with {"enabled": true}.
 func (w *WebhooksControl) SetAutoDeliver(on bool) error {
-	return call0(w.s, ctlWebhooksSetAutoDeliver, func() { _ = inTx(w.s, func(tx *kernel.Tx) error { w.s.st.webhooks.SetAuto(tx, on); return nil }) }, on)
+	return w.s.wiring.ctl.perform(opWebhooksSetAutoDeliver, &autoIn{Enabled: on})
 }
 
 // Redeliver queues a dead, failed or no_subscriber delivery row for
@@ -155,133 +142,155 @@ func (w *WebhooksControl) SetAutoDeliver(on bool) error {
 // /v1/webhooks/deliveries/{id}/redeliver does for the merchant (id with or
 // without whd_). Control API: POST /_sim/webhooks/deliveries/{id}/redeliver.
 func (w *WebhooksControl) Redeliver(id string) error {
-	return call1(w.s, ctlWebhooksRedeliver, func() error {
-		return unknownID("webhook delivery", id, inTx(w.s, func(tx *kernel.Tx) error {
-			_, err := redeliver(tx, w.s.st.webhooks, w.s.st.clock.Now(), id)
-			return err
-		}))
-	}, id)
+	return w.s.wiring.ctl.perform(opWebhooksRedeliver, &deliveryRef{ID: id})
 }
 
-// add registers an endpoint with its own environment or secret (see
-// WebhookEndpointConfig) and returns its id and secret.
-func (w *WebhooksControl) add(cfg WebhookEndpointConfig) (id, secret string, err error) {
-	err = inTx(w.s, func(tx *kernel.Tx) error {
-		v, sec, err := w.s.st.webhooks.AddEndpoint(tx, webhookEndpointConfig(cfg))
-		if err != nil {
-			return err
-		}
-		id, secret = v.ID, sec
-		return nil
-	})
-	return id, secret, err
-}
-
-// The names the Webhooks control methods record their calls under, each declared
-// once and used by its method and by webhooksControls.
-const (
-	ctlWebhooksAddEndpoint       = "Webhooks.AddEndpoint"
-	ctlWebhooksAddEndpointConfig = "Webhooks.AddEndpointConfig"
-	ctlWebhooksRemoveEndpoint    = "Webhooks.RemoveEndpoint"
-	ctlWebhooksDisableEndpoint   = "Webhooks.DisableEndpoint"
-	ctlWebhooksEnableEndpoint    = "Webhooks.EnableEndpoint"
-	ctlWebhooksSetAutoDeliver    = "Webhooks.SetAutoDeliver"
-	ctlWebhooksRedeliver         = "Webhooks.Redeliver"
+// The inputs of the webhook ops.
+type (
+	// endpointIn is the body of POST /_sim/webhooks/endpoints, the fields
+	// of WebhookEndpointConfig (the two convert into each other).
+	endpointIn struct {
+		URL         string      `json:"url" dom:"url,req"`
+		Events      []string    `json:"events" dom:"event_type"`
+		Environment Environment `json:"environment" dom:"environment"`
+		Secret      string      `json:"secret" dom:"name"`
+	}
+	endpointRef struct {
+		ID string `path:"id" json:"-" dom:"webhook_endpoint"`
+	}
+	deliveryRef struct {
+		ID string `path:"id" json:"-" dom:"webhook_delivery"`
+	}
+	autoIn struct {
+		Enabled bool `json:"enabled" dom:"boolean"`
+	}
+	endpointAdded struct {
+		id, secret string
+		view       hookline.EndpointView
+	}
 )
 
-// webhooksControls declares the webhooks control methods and the routes that call them
-// (control_decl.go), the routes in their registration order.
-//
-// The methods with a control route of their own are declared with it in
-// webhooksRoutes (lines_webhooks.go) and devtoolsRoutes (devtools.go).
-var webhooksControls = []controlDecl{
-	{name: "Webhooks.Flush", noCall: true, bind: func(s *Simulator) any { return s.Webhooks.Flush }},
-	{name: "Webhooks.FlushExpectingFailures", noCall: true, bind: func(s *Simulator) any { return s.Webhooks.FlushExpectingFailures }},
-	{name: "Webhooks.Handler", noCall: true, bind: func(s *Simulator) any { return s.Webhooks.Handler }},
-	{name: ctlWebhooksAddEndpoint, bind: func(s *Simulator) any { return s.Webhooks.AddEndpoint }},
-	{name: "Webhooks.Endpoints", noCall: true, bind: func(s *Simulator) any { return s.Webhooks.Endpoints }},
-	{name: "Webhooks.Deliveries", noCall: true, bind: func(s *Simulator) any { return s.Webhooks.Deliveries }},
-}
-
-// The HTTP entries of the Webhooks and Events methods (control_call.go),
-// declared with their routes in webhooksRoutes and devtoolsRoutes, where
-// those register.
-
-// addEndpointCall is POST /_sim/webhooks/endpoints, the HTTP entry of
-// AddEndpointConfig: it answers 201 with the endpoint and its secret.
-func addEndpointCall(s *Simulator, _ *http.Request, body []byte) (string, []any, controlRun, error) {
-	var in WebhookEndpointConfig
-	if err := decodeControl(body, &in); err != nil {
-		return "", nil, nil, err
+// addEndpoint is the transition of AddEndpoint, AddEndpointConfig and POST
+// /_sim/webhooks/endpoints.
+func addEndpoint(x *opRun, in *endpointIn) (any, error) {
+	v, secret, err := x.s.st.webhooks.AddEndpoint(x.tx, webhookEndpointConfig(WebhookEndpointConfig(*in)))
+	if err != nil {
+		return endpointAdded{}, err
 	}
-	return "", []any{in}, func(tx *kernel.Tx) (int, any, error) {
-		if err := checkEventTypes(in.Events); err != nil {
-			return 0, nil, err
-		}
-		v, secret, err := s.st.webhooks.AddEndpoint(tx, webhookEndpointConfig(in))
-		if err != nil {
-			return 0, nil, err
-		}
-		out := webhookEndpointOf(v)
-		return http.StatusCreated, map[string]any{
-			"id": out.ID, "secret": secret, "url": out.URL, "events": out.Events,
-			"environment": out.Environment, "created_at": out.CreatedAt,
-		}, nil
-	}, nil
+	return endpointAdded{id: v.ID, secret: secret, view: v}, nil
 }
 
-// removeEndpointCall is DELETE /_sim/webhooks/endpoints/{id}, the HTTP
-// entry of RemoveEndpoint.
-func removeEndpointCall(s *Simulator, r *http.Request, _ []byte) (string, []any, controlRun, error) {
-	id := r.PathValue("id")
-	return "", []any{id}, func(tx *kernel.Tx) (int, any, error) {
-		if err := s.st.webhooks.RemoveEndpoint(tx, id); err != nil {
-			return 0, nil, err
-		}
-		return http.StatusOK, map[string]any{"id": id, "deleted": true}, nil
-	}, nil
-}
-
-// endpointDisabledCall is POST /_sim/webhooks/endpoints/{id}/disable (the
-// HTTP entry of DisableEndpoint) or .../enable (EnableEndpoint): it answers
-// the endpoint.
-func endpointDisabledCall(disabled bool) routeCallFunc {
-	return func(s *Simulator, r *http.Request, _ []byte) (string, []any, controlRun, error) {
-		id := r.PathValue("id")
-		return "", []any{id}, func(tx *kernel.Tx) (int, any, error) {
-			v, err := s.st.webhooks.SetEndpointDisabled(tx, id, disabled)
+// endpointDisabled is POST /_sim/webhooks/endpoints/{id}/disable or
+// .../enable: it answers the endpoint.
+func endpointDisabled(action, name string, disabled bool) *op {
+	return def[endpointRef]{
+		route: "POST /_sim/webhooks/endpoints/{id}/" + action, name: name,
+		args: func(in *endpointRef) []any { return []any{in.ID} },
+		run: func(x *opRun, in *endpointRef) (any, error) {
+			v, err := x.s.st.webhooks.SetEndpointDisabled(x.tx, in.ID, disabled)
 			if err != nil {
-				return 0, nil, err
+				return nil, err
 			}
-			return http.StatusOK, webhookEndpointOf(v), nil
-		}, nil
-	}
+			return webhookEndpointOf(v), nil
+		},
+	}.op()
 }
 
-// setAutoDeliverCall is POST /_sim/webhooks/auto, the HTTP entry of
-// SetAutoDeliver.
-func setAutoDeliverCall(s *Simulator, _ *http.Request, body []byte) (string, []any, controlRun, error) {
-	var in struct {
-		Enabled bool `json:"enabled"`
-	}
-	if err := decodeControl(body, &in); err != nil {
-		return "", nil, nil, err
-	}
-	return "", []any{in.Enabled}, func(tx *kernel.Tx) (int, any, error) {
-		s.st.webhooks.SetAuto(tx, in.Enabled)
-		return http.StatusOK, map[string]any{"enabled": in.Enabled}, nil
-	}, nil
-}
-
-// redeliverCall is POST /_sim/webhooks/deliveries/{id}/redeliver, the HTTP
-// entry of Redeliver: it answers the delivery.
-func redeliverCall(s *Simulator, r *http.Request, _ []byte) (string, []any, controlRun, error) {
-	id := r.PathValue("id")
-	return "", []any{id}, func(tx *kernel.Tx) (int, any, error) {
-		out, err := redeliver(tx, s.st.webhooks, s.st.clock.Now(), id)
-		if err != nil {
-			return 0, nil, err
+var (
+	opWebhooksAddEndpoint = def[endpointIn]{name: "Webhooks.AddEndpoint", run: addEndpoint,
+		args: func(in *endpointIn) []any { return []any{in.URL, in.Events} }}.op()
+	opWebhooksAddEndpointConfig = def[endpointIn]{
+		route: "POST /_sim/webhooks/endpoints", name: "Webhooks.AddEndpointConfig", status: http.StatusCreated,
+		args: func(in *endpointIn) []any { return []any{WebhookEndpointConfig(*in)} },
+		run:  addEndpoint,
+		reply: func(_ *opRun, _ *endpointIn, out any) (int, any) {
+			ep := out.(endpointAdded)
+			v := webhookEndpointOf(ep.view)
+			return http.StatusCreated, map[string]any{
+				"id": v.ID, "secret": ep.secret, "url": v.URL, "events": v.Events,
+				"environment": v.Environment, "created_at": v.CreatedAt,
+			}
+		},
+	}.op()
+	opWebhooksRemoveEndpoint = def[endpointRef]{
+		route: "DELETE /_sim/webhooks/endpoints/{id}", name: "Webhooks.RemoveEndpoint",
+		args: func(in *endpointRef) []any { return []any{in.ID} },
+		run: func(x *opRun, in *endpointRef) (any, error) {
+			if err := x.s.st.webhooks.RemoveEndpoint(x.tx, in.ID); err != nil {
+				return nil, err
+			}
+			return map[string]any{"id": in.ID, "deleted": true}, nil
+		},
+	}.op()
+	opWebhooksDisableEndpoint = endpointDisabled("disable", "Webhooks.DisableEndpoint", true)
+	opWebhooksEnableEndpoint  = endpointDisabled("enable", "Webhooks.EnableEndpoint", false)
+	opWebhooksEndpoints       = def[noInput]{route: "GET /_sim/webhooks/endpoints", name: "Webhooks.Endpoints", noCall: true,
+		run: func(x *opRun, _ *noInput) (any, error) { return webhookEndpoints(x.tx, x.s.st.webhooks), nil },
+		reply: func(_ *opRun, _ *noInput, out any) (int, any) {
+			return http.StatusOK, controlList(out.([]WebhookEndpoint))
+		},
+	}.op()
+	opWebhooksDeliveries = def[noInput]{route: "GET /_sim/webhooks/deliveries", name: "Webhooks.Deliveries", noCall: true,
+		run: func(x *opRun, _ *noInput) (any, error) { return webhookDeliveries(x.tx, x.s.st.webhooks), nil },
+		reply: func(_ *opRun, _ *noInput, out any) (int, any) {
+			return http.StatusOK, controlList(out.([]WebhookDelivery))
+		},
+	}.op()
+	opWebhooksSetAutoDeliver = def[autoIn]{
+		route: "POST /_sim/webhooks/auto", name: "Webhooks.SetAutoDeliver",
+		args: func(in *autoIn) []any { return []any{in.Enabled} },
+		run: func(x *opRun, in *autoIn) (any, error) {
+			x.s.st.webhooks.SetAuto(x.tx, in.Enabled)
+			return map[string]any{"enabled": in.Enabled}, nil
+		},
+	}.op()
+	opWebhooksRedeliver = def[deliveryRef]{
+		route: "POST /_sim/webhooks/deliveries/{id}/redeliver", name: "Webhooks.Redeliver",
+		args: func(in *deliveryRef) []any { return []any{in.ID} },
+		run: func(x *opRun, in *deliveryRef) (any, error) {
+			return redeliver(x.tx, x.s.st.webhooks, x.s.st.clock.Now(), in.ID)
+		},
+	}.op()
+	// POST /_sim/webhooks/flush delivers over HTTP, so it runs outside the
+	// state lock (a receiver may call back into the simulator) and logs
+	// its own inputs (the flush's parts). Failed attempts are part of the
+	// answer (failures, hint), not an error of the flush.
+	opWebhooksFlush = def[noInput]{route: "POST /_sim/webhooks/flush", unlocked: true, run: func(x *opRun, _ *noInput) (any, error) {
+		res, err := x.s.wiring.delivery.flushWebhooks(x.r.Context())
+		var fe *FlushError
+		if err != nil && !errors.As(err, &fe) {
+			return nil, errBusiness500("flush interrupted: " + err.Error())
 		}
-		return http.StatusOK, out, nil
-	}, nil
+		return res, nil
+	}}.op()
+)
+
+// webhooksOps declares the webhooks' routes and methods.
+var webhooksOps = []*op{
+	def[noInput]{name: "Webhooks.Flush", noCall: true}.op(),
+	def[noInput]{name: "Webhooks.FlushExpectingFailures", noCall: true}.op(),
+	def[noInput]{name: "Webhooks.Handler", noCall: true}.op(),
+	opWebhooksAddEndpoint, opWebhooksAddEndpointConfig, opWebhooksEndpoints, opWebhooksRemoveEndpoint,
+	opWebhooksDisableEndpoint, opWebhooksEnableEndpoint, opWebhooksDeliveries, opWebhooksSetAutoDeliver,
+	opWebhooksRedeliver, opWebhooksFlush,
+}
+
+// webhookEndpoints returns the configured endpoints in creation order.
+func webhookEndpoints(tx *kernel.Tx, hooks *hookline.Line) []WebhookEndpoint {
+	views := hooks.EndpointList(tx)
+	out := make([]WebhookEndpoint, 0, len(views))
+	for _, v := range views {
+		out = append(out, webhookEndpointOf(v))
+	}
+	return out
+}
+
+// webhookDeliveries returns every delivery row, in creation order.
+func webhookDeliveries(tx *kernel.Tx, hooks *hookline.Line) []WebhookDelivery {
+	views := hooks.Deliveries(tx)
+	out := make([]WebhookDelivery, 0, len(views))
+	for _, v := range views {
+		out = append(out, webhookDeliveryOf(v))
+	}
+	return out
 }

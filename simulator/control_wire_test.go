@@ -124,8 +124,8 @@ func TestControlWireFormat(t *testing.T) {
 	// The flush has its own handler (it answers while deliveries run).
 	for _, route := range append(simulator.ControlRoutes(w.sim), "POST /_sim/webhooks/flush") {
 		method, pattern, _ := strings.Cut(route, " ")
-		if method == "GET" {
-			continue
+		if method == "GET" || pattern == "" {
+			continue // a read, or the router's not_found under /_sim
 		}
 		covered := false
 		for _, ep := range eps {

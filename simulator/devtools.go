@@ -150,13 +150,6 @@ func redeliver(tx *kernel.Tx, hooks *hookline.Line, now time.Time, id string) (a
 	return out, err
 }
 
-// registerDevTools serves the snapshot, the operator's redelivery and the
-// dashboard.
-func (ctl *controlAPI) registerDevTools() {
-	ctl.registerTable(devtoolsRoutes)
-	ctl.registerUI()
-}
-
 // view is the operator's read-only view of the whole state: the snapshot
 // the dashboard and GET /_sim/state show, the window sizes (Stats), the
 // invariants, and the control API's member and Key documents. It reads the
@@ -386,22 +379,4 @@ func (s *view) depositSnapshots(tx *kernel.Tx, h historyIndex) []ObjectSnapshot 
 		}})
 	}
 	return sortNewest(out)
-}
-
-// sortedKeys returns the keys of m in order.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// devtoolsRoutes declares the snapshot and the operator's redelivery (control_decl.go); registerDevTools registers them in this order.
-var devtoolsRoutes = []controlDecl{
-	{route: "GET /_sim/state", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		return http.StatusOK, s.wiring.view.state(tx), nil
-	}},
-	{name: ctlWebhooksRedeliver, bind: func(s *Simulator) any { return s.Webhooks.Redeliver }, route: "POST /_sim/webhooks/deliveries/{id}/redeliver", asCall: redeliverCall},
 }

@@ -412,8 +412,10 @@ func TestErrorAfterUnkeyed(t *testing.T) {
 					t.Errorf("%d tokens issued, want 2 (the faulted exchange issued one)", n)
 				}
 			}},
-		{"unknown path", simulator.Fault{Path: "/v1/nothing-here"},
-			func(c *raw, tok string, _ map[string]string) result { return c.get(tok, "/v1/nothing-here", "") },
+		{"unknown path", simulator.Fault{Path: "/v1/withdrawals/nothing-here"},
+			func(c *raw, tok string, _ map[string]string) result {
+				return c.get(tok, "/v1/withdrawals/nothing-here", "")
+			},
 			nil},
 	}
 	for _, tt := range tests {

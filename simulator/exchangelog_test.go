@@ -130,7 +130,7 @@ func TestExchangeLogMarksFaults(t *testing.T) {
 
 	type sent struct{ target, want string }
 	var all []sent
-	for _, target := range []string{"/v1/assets", "/v1/nothing-here?x=1"} {
+	for _, target := range []string{"/v1/assets", "/v1/withdrawals/nothing-here?x=1"} {
 		for _, kind := range []simulator.FaultKind{"", simulator.FaultError, simulator.FaultErrorAfter, simulator.FaultDropBefore, simulator.FaultDropAfter, simulator.FaultDelay} {
 			if kind != "" {
 				path, _, _ := strings.Cut(target, "?")

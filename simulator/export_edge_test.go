@@ -1,9 +1,12 @@
 package simulator
 
 import (
+	"encoding/json"
 	"net/http/httptest"
+	"net/url"
+	"reflect"
 	"sort"
-	"strings"
+	"time"
 )
 
 // KeyedEndpoints lists the endpoints of s that take an idempotency key, as
@@ -19,37 +22,57 @@ func KeyedEndpoints(s *Simulator) []string {
 	return out
 }
 
-// ControlRoutes lists the patterns of s's control routes (explicit routes,
-// not the object actions), as registered.
-func ControlRoutes(s *Simulator) []string { return append([]string(nil), s.st.controlRoutes...) }
+// ControlRoutes lists the patterns of the declared control routes, in
+// registration order.
+func ControlRoutes(*Simulator) []string { return controlRoutes() }
 
 // DeclaredControlRoutes lists the patterns of the declared control routes
-// (control_decl.go), and those of them that call Go control methods.
+// (control_decl.go), and those of them that are the route of a Go control
+// method.
 func DeclaredControlRoutes() (routes, callGo []string) {
-	for _, table := range append(append([][]controlDecl(nil), controlTables...), placedTables...) {
-		for _, d := range table {
-			if d.route == "" {
-				continue
-			}
-			routes = append(routes, d.route)
-			if d.call != nil {
-				callGo = append(callGo, d.route)
-			}
+	for _, o := range allOps {
+		if o.route == "" {
+			continue
+		}
+		routes = append(routes, o.route)
+		if o.call != nil {
+			callGo = append(callGo, o.route)
 		}
 	}
 	return routes, callGo
 }
 
-// RouteCalls maps each control route declared as the HTTP entry of a Go
-// method (asCall) to the name its calls are logged under.
+// RouteCalls maps each control route of a Go method to the name its calls
+// are logged under.
 func RouteCalls() map[string]string {
 	out := map[string]string{}
-	for _, table := range append(append([][]controlDecl(nil), controlTables...), placedTables...) {
-		for _, d := range table {
-			if d.asCall != nil {
-				out[d.route] = d.name
+	for _, o := range allOps {
+		if o.route != "" && o.call != nil && o.action == "" {
+			out[o.route] = o.name
+		}
+	}
+	return out
+}
+
+// RouteCallNames maps each control route of a Go method to the names a
+// request to it may be logged under: the method (and its alias), and
+// Action for an object action.
+func RouteCallNames() map[string][]string {
+	out := map[string][]string{}
+	for _, o := range allOps {
+		if o.route == "" || (o.call == nil && o.action == "") {
+			continue
+		}
+		var names []string
+		for _, n := range []string{o.name, o.alias} {
+			if n != "" && o.call != nil {
+				names = append(names, n)
 			}
 		}
+		if o.action != "" {
+			names = append(names, ctlAction)
+		}
+		out[o.route] = names
 	}
 	return out
 }
@@ -58,31 +81,158 @@ func RouteCalls() map[string]string {
 // method to that method's name.
 func ActionMethods() map[string]string {
 	out := map[string]string{}
-	for key, m := range actionMethods {
-		out[key] = m.name
+	for key, o := range opByAction {
+		if o.call != nil {
+			out[key] = o.name
+		}
 	}
 	return out
 }
 
 // ControlRouteServed reports whether a control request with method and path
-// reaches a route of s: an explicit control route, or an object action
-// through POST /_sim/{rest...}; not the catch-all not_found.
+// reaches a declared route of s, not the catch-all not_found.
 func ControlRouteServed(s *Simulator, method, path string) bool {
 	_, pattern := s.wiring.mux.Handler(httptest.NewRequest(method, path, nil))
 	switch pattern {
 	case "", "/", "/_sim/{rest...}":
 		return false
-	case "POST /_sim/{rest...}":
-		// An object action: "a/b/<id>/<action>" is s.wiring.actions["a/b/<action>"],
-		// otherwise the whole path names an action without an id.
-		segs := strings.Split(strings.Trim(strings.TrimPrefix(path, "/_sim/"), "/"), "/")
-		if n := len(segs); n >= 3 {
-			if _, ok := s.wiring.actions[strings.Join(segs[:n-2], "/")+"/"+segs[n-1]]; ok {
-				return true
-			}
-		}
-		_, ok := s.wiring.actions[strings.Join(segs, "/")]
-		return ok && len(segs) >= 2
 	}
 	return true
+}
+
+// OpInfo is a declared control op as the generated tests see it.
+type OpInfo struct {
+	Route, Action, Name, Alias string
+	NoCall, Unlocked, NotFound bool
+	Fields                     []FieldInfo
+}
+
+// FieldInfo is one argument of an op: where it comes from, its domain
+// (the registry key) and its Go kind.
+type FieldInfo struct {
+	Name, Where, Domain, KeyDomain string
+	Req                            bool
+	Kind                           string // string, int, float, bool, strings, map, any map, time, bytes
+}
+
+// DomainInfo is a registered domain.
+type DomainInfo struct {
+	Name           string
+	Object, Choice bool
+	Bad            []any
+}
+
+// ControlOps lists the declared ops, in registration order, with Action.
+func ControlOps() []OpInfo {
+	var out []OpInfo
+	for _, o := range allOps {
+		oi := OpInfo{Route: o.route, Action: o.action, Name: o.name, Alias: o.alias, NoCall: o.noCall, Unlocked: o.unlocked, NotFound: o.notFound}
+		for _, f := range o.fields {
+			fi := FieldInfo{Name: f.name, Where: f.where, Req: f.req, Kind: kindOf(o.in.FieldByIndex(f.index).Type)}
+			for k, d := range domains {
+				if d == f.dom {
+					fi.Domain = k
+				}
+				if d == f.key {
+					fi.KeyDomain = k
+				}
+			}
+			oi.Fields = append(oi.Fields, fi)
+		}
+		out = append(out, oi)
+	}
+	return out
+}
+
+func kindOf(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch {
+	case t == reflect.TypeFor[time.Time]():
+		return "time"
+	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8:
+		return "bytes"
+	case t.Kind() == reflect.Slice:
+		return "strings"
+	case t.Kind() == reflect.Map && t.Elem().Kind() == reflect.Interface:
+		return "any map"
+	case t.Kind() == reflect.Map:
+		return "map"
+	case t.Kind() == reflect.Bool:
+		return "bool"
+	case t.Kind() == reflect.Float64:
+		return "float"
+	case t.Kind() == reflect.String:
+		return "string"
+	}
+	return "int"
+}
+
+// ControlDomains lists the registered domains by key.
+func ControlDomains() map[string]DomainInfo {
+	out := map[string]DomainInfo{}
+	for k, d := range domains {
+		out[k] = DomainInfo{Name: d.name, Object: d.object != nil, Choice: d.choices != nil, Bad: d.bad}
+	}
+	return out
+}
+
+// InvokeControlOp runs the op of name (a Go method, or "" and a route) as
+// its Go method does: the input from body (JSON, as the route decodes it)
+// and path (path and query parameters by name).
+func InvokeControlOp(s *Simulator, route, name string, body []byte, path map[string]string) (any, error) {
+	o := opByName[name]
+	if name == ctlAction {
+		o = opAction
+	}
+	if route != "" {
+		o = opByRoute[route]
+	}
+	query := url.Values{}
+	for k, v := range path {
+		query.Set(k, v)
+	}
+	in, err := decodeInput(o, func(k string) string { return path[k] }, query, body)
+	if err != nil {
+		return nil, err
+	}
+	return s.wiring.ctl.invoke(o, in)
+}
+
+// DigestLeaving is the state digest without the image fields leave names
+// ("gatewayState.journal"): what a business refusal may change by the
+// contract left out of the comparison.
+func DigestLeaving(s *Simulator, leave ...string) (string, error) {
+	tx := s.k.Begin()
+	defer tx.End()
+	l := map[string]bool{}
+	for k := range digestLeaves {
+		l[k] = true
+	}
+	for _, k := range leave {
+		l[k] = true
+	}
+	img, err := s.wiring.image.encodeLeaving(tx, l)
+	if err != nil {
+		return "", err
+	}
+	return digestOf(img), nil
+}
+
+// LastInput describes the last input logged: its op, call name and
+// arguments as recorded ("call Cards.Ship [\"crd_1\"]"), or its request.
+func LastInput(s *Simulator) string {
+	s.wiring.rec.mu.Lock()
+	defer s.wiring.rec.mu.Unlock()
+	mem, err := s.wiring.rec.mem.inputs()
+	if err != nil || len(mem) == 0 {
+		return ""
+	}
+	in := mem[len(mem)-1]
+	if in.Op == opCall {
+		args, _ := json.Marshal(in.Args)
+		return "call " + in.Call + " " + string(args)
+	}
+	return in.Op + " " + describeInput(in)
 }

@@ -196,13 +196,6 @@ func (g *gateway) clearFaults(tx *kernel.Tx) error {
 	return nil
 }
 
-// armedFaults lists the faults still armed, Count being what remains.
-func (g *gateway) armedFaults() []Fault {
-	tx := g.k.Begin()
-	defer tx.End()
-	return g.faults(tx)
-}
-
 // faultDraws returns the draws takeFault will make for r, one per OneIn
 // fault that matches it, in order, up to the fault it takes, without
 // drawing: on a copy of the generator, after the draw of the request id

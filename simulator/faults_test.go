@@ -24,7 +24,7 @@ func TestFaults(t *testing.T) {
 		{"drop after", simulator.Fault{Path: "/v1/deposits", Kind: simulator.FaultDropAfter}, 0, "", true},
 		{"delay", simulator.Fault{Path: "/v1/deposits", Kind: simulator.FaultDelay, DelayMS: 1}, 201, "", true},
 		{"other method does not match", simulator.Fault{Method: "GET", Path: "/v1/deposits", Kind: simulator.FaultDropBefore}, 201, "", true},
-		{"other path does not match", simulator.Fault{Path: "/v1/deposit", Kind: simulator.FaultDropBefore}, 201, "", true},
+		{"other path does not match", simulator.Fault{Path: "/v1/assets", Kind: simulator.FaultDropBefore}, 201, "", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -136,10 +136,8 @@ func (g *gatewayState) bodyDigest(body []byte) [sha256.Size]byte {
 //   - logRequest logs a request as an input (record.go);
 //   - runDue runs the timers due at the current time (simulator.go);
 //   - controlID draws the request id of a control answer (record.go);
-//   - lookupAction finds a registered object action (control.go);
-//   - controlAccess, servesControl and guardControl are the control API's
-//     guard, applied to control paths before they are routed
-//     (control_guard.go).
+//   - controlNotFound answers the router's not_found of a path under /_sim
+//     behind the control API's guard (control_guard.go).
 type gateway struct {
 	k         *kernel.Kernel
 	st        *simState
@@ -149,13 +147,14 @@ type gateway struct {
 	server    *httptest.Server
 	tls       *tlsServer
 
-	logRequest    func(tx *kernel.Tx, r *http.Request) (*recordedInput, int64, error)
-	runDue        func(tx *kernel.Tx)
-	controlID     func() string
-	lookupAction  func(rest string) (string, actionFunc, string, bool)
-	controlAccess func(r *http.Request, raw string) *apiError
-	servesControl func(r *http.Request) bool
-	guardControl  func(w http.ResponseWriter, r *http.Request, ae *apiError) bool
+	// literal maps each path registered without wildcards (business
+	// endpoints and control routes) to the methods it serves.
+	literal map[string][]string
+
+	logRequest      func(tx *kernel.Tx, r *http.Request) (*recordedInput, int64, error)
+	runDue          func(tx *kernel.Tx)
+	controlID       func() string
+	controlNotFound func(w http.ResponseWriter, r *http.Request, message string)
 }
 
 // registerGateway registers the token exchange and the catch-all answer of
@@ -266,7 +265,7 @@ func (g *gateway) begin(w http.ResponseWriter, r *http.Request) *exchange {
 	g.sweep(tx, now)
 	x := &exchange{g: g, tx: tx, w: w, r: r, id: g.nextRequestID(), in: in, end: end}
 	x.rec = RequestRecord{
-		RequestID: x.id, Time: now, Method: r.Method, Path: rawRequestPath(r), Query: r.URL.RawQuery,
+		RequestID: x.id, Time: now, Method: r.Method, Path: pathOf(r).sent, Query: r.URL.RawQuery,
 		Member:         strings.TrimSpace(r.Header.Get("X-On-Behalf-Of")),
 		IdempotencyKey: strings.TrimSpace(r.Header.Get("X-Idempotency-Key")),
 	}

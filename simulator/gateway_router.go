@@ -1,8 +1,9 @@
 package simulator
 
 import (
+	"context"
 	"net/http"
-	"path"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -30,7 +31,68 @@ import (
 var routeMethods = []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodOptions}
 
 // catchAllPatterns are the patterns that answer "no such endpoint".
-var catchAllPatterns = map[string]bool{"/": true, "/_sim/{rest...}": true, actionPattern: true}
+var catchAllPatterns = map[string]bool{"/": true, "/_sim/{rest...}": true}
+
+// reqPath is a request's path as the gateway reads it, once, before
+// anything else looks at it: the router, the control guard (which belongs
+// to the control routes as the router matched them on this form), the
+// journal, the faults, the endpoints. It is kept in the request's context
+// (pathOf); the request's URL carries clean as its path.
+type reqPath struct {
+	// sent is the path as the client sent it: the request target up to the
+	// query (the escaped path for an absolute-form target). The signature
+	// covers it, the journal and the router's messages show it.
+	sent string
+	// clean is the path decoded once, segment by segment (a %2F stays inside
+	// its segment); escaped is the same path escaped the one canonical way.
+	clean, escaped string
+	// canonical: sent starts with /, decodes, and has no empty, "." or ".."
+	// segment once decoded (a trailing slash is a path of its own).
+	canonical bool
+	// control: the first non-empty decoded segment is _sim, the control
+	// API's namespace.
+	control bool
+}
+
+// pathKey is the context key of a request's reqPath.
+type pathKey struct{}
+
+// readPath reads r's path.
+func readPath(r *http.Request) reqPath {
+	p := reqPath{sent: rawRequestPath(r)}
+	segs := strings.Split(p.sent, "/")
+	dec := make([]string, len(segs))
+	esc := make([]string, len(segs))
+	p.canonical = strings.HasPrefix(p.sent, "/")
+	first := true
+	for i, seg := range segs {
+		d, err := url.PathUnescape(seg)
+		if err != nil {
+			p.canonical = false
+			d = seg
+		}
+		dec[i], esc[i] = d, url.PathEscape(d)
+		if i == 0 {
+			continue
+		}
+		if (d == "" && i < len(segs)-1) || d == "." || d == ".." {
+			p.canonical = false
+		}
+		if first && d != "" {
+			p.control, first = d == "_sim", false
+		}
+	}
+	p.clean, p.escaped = strings.Join(dec, "/"), strings.Join(esc, "/")
+	return p
+}
+
+// pathOf is the path the gateway read for r.
+func pathOf(r *http.Request) reqPath {
+	if p, ok := r.Context().Value(pathKey{}).(reqPath); ok {
+		return p
+	}
+	return readPath(r)
+}
 
 // rawRequestPath is the path as the client sent it: the request target up
 // to the query, or the escaped path for an absolute-form target.
@@ -45,33 +107,22 @@ func rawRequestPath(r *http.Request) string {
 	return p
 }
 
-// canonicalPath reports whether p has no empty, "." or ".." segment (a
-// trailing slash is kept: /_sim/ui/ is a path of its own).
-func canonicalPath(p string) bool {
-	if p == "" || p[0] != '/' {
-		return false
-	}
-	c := path.Clean(p)
-	if strings.HasSuffix(p, "/") && c != "/" {
-		c += "/"
-	}
-	return c == p
-}
-
-// isControlPath reports a path of the control API.
-func isControlPath(p string) bool {
-	p = strings.TrimLeft(p, "/")
-	return p == "_sim" || strings.HasPrefix(p, "_sim/")
+// isControlPath reports a path of the control API's namespace (a request
+// target as a string, the first non-empty segment decoded).
+func isControlPath(target string) bool {
+	p, _, _ := strings.Cut(target, "?")
+	return readPath(&http.Request{RequestURI: p, URL: &url.URL{Path: p}}).control
 }
 
 // ServeHTTP serves the business API and the control API (the gateway's
 // serveHTTP).
 func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.wiring.gw.serveHTTP(w, r) }
 
-// serveHTTP routes a request of the business API or the control API. The
-// order of its checks decides the answers: the control guard, /_sim, a path
-// not in canonical form, a literal path's own methods, the guard of a
-// control write, then the router.
+// serveHTTP reads the request's path once and routes the request on it. A
+// path under /_sim is the control API's: every route there is a control op
+// behind its guard, and the router's own answers (a path not in canonical
+// form, /_sim itself, a literal path with another method) are the guarded
+// not_found of the control API. Any other path is the business API's.
 func (g *gateway) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	// Date is the simulator's time, manual clock included, so a client can
 	// measure its clock's skew against the clock that checks x-timestamp.
@@ -85,37 +136,34 @@ func (g *gateway) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		r.Body = &captureBody{src: src}
 	}
-	raw := rawRequestPath(r)
-	guarded := isControlPath(raw) && fromNetwork(r) && captureOf(r).replay == nil
-	if guarded && !g.guardControl(w, r, g.controlAccess(r, raw)) {
-		return
+	p := readPath(r)
+	r = r.WithContext(context.WithValue(r.Context(), pathKey{}, p))
+	if p.canonical {
+		u := *r.URL
+		u.Path, u.RawPath = p.clean, p.escaped
+		r.URL = &u
 	}
-	if raw == "/_sim" {
-		// ServeMux would redirect it to the /_sim/ subtree; its Handler
-		// lookup (allowedMethods) names that redirect on some Go releases
-		// (1.24), so the answer is given here, with no Allow.
+	methods, literal := g.literal[p.escaped]
+	switch {
+	case p.control && !p.canonical:
+		g.controlNotFound(w, r, "no control endpoint at the non-canonical path "+p.sent)
+	case p.control && p.clean == "/_sim":
+		// ServeMux would redirect it to the /_sim/ subtree.
 		g.controlNotFound(w, r, "no control endpoint "+r.Method+" /_sim")
-		return
-	}
-	if !canonicalPath(raw) || !canonicalPath(r.URL.Path) {
-		if isControlPath(raw) {
-			g.controlNotFound(w, r, "no control endpoint at the non-canonical path "+raw)
-			return
-		}
-		g.serveNotFoundMessage(w, r, "no endpoint at the non-canonical path "+raw+" (paths are never cleaned or redirected)")
-		return
-	}
-	if methods, ok := g.st.literalPaths[raw]; ok && !slices.Contains(methods, r.Method) {
+	case !p.canonical:
+		g.serveNotFoundMessage(w, r, "no endpoint at the non-canonical path "+p.sent+" (paths are never cleaned or redirected)")
+	case literal && !slices.Contains(methods, r.Method):
 		// A path registered as written belongs to its own methods: a
 		// pattern with a wildcard in its place (GET /_sim/cards/{id} for
 		// POST /_sim/cards/limits) does not serve it with another.
+		if p.control {
+			g.controlNotFound(w, r, "")
+			return
+		}
 		g.serveNotFound(w, r)
-		return
+	default:
+		g.mux.ServeHTTP(w, r)
 	}
-	if guarded && isWrite(r.Method) && g.servesControl(r) && !g.guardControl(w, r, controlWriteRefusal(r)) {
-		return
-	}
-	g.mux.ServeHTTP(w, r)
 }
 
 // indexLiteralPaths records the methods of every path registered without
@@ -128,7 +176,7 @@ func (g *gateway) serveHTTP(w http.ResponseWriter, r *http.Request) {
 func (g *gateway) indexLiteralPaths() {
 	var key strings.Builder
 	var paths []string
-	for _, p := range g.st.controlRoutes {
+	for _, p := range controlRoutes() {
 		key.WriteString(p)
 		key.WriteByte('\n')
 		if _, path, ok := strings.Cut(p, " "); ok && !strings.Contains(path, "{") {
@@ -147,7 +195,7 @@ func (g *gateway) indexLiteralPaths() {
 	literalIndex.mu.Lock()
 	defer literalIndex.mu.Unlock()
 	if idx, ok := literalIndex.byKey[key.String()]; ok {
-		g.st.literalPaths = idx
+		g.literal = idx
 		return
 	}
 	idx := map[string][]string{}
@@ -171,7 +219,7 @@ func (g *gateway) indexLiteralPaths() {
 		literalIndex.byKey = map[string]map[string][]string{}
 	}
 	literalIndex.byKey[key.String()] = idx
-	g.st.literalPaths = idx // shared and never written after this point
+	g.literal = idx // shared and never written after this point
 }
 
 // literalIndex caches indexLiteralPaths by the registered patterns.
@@ -184,7 +232,7 @@ var literalIndex struct {
 // the catch-all patterns; POST for the path of a registered object action
 // (served by the catch-all POST /_sim/{rest...}).
 func (g *gateway) allowedMethods(r *http.Request) []string {
-	if methods, ok := g.st.literalPaths[rawRequestPath(r)]; ok {
+	if methods, ok := g.literal[pathOf(r).escaped]; ok {
 		return methods
 	}
 	var out []string
@@ -192,21 +240,12 @@ func (g *gateway) allowedMethods(r *http.Request) []string {
 		r2 := r.Clone(r.Context())
 		r2.Method = m
 		_, pattern := g.mux.Handler(r2)
-		switch {
-		case pattern == actionPattern:
-			// g.actions is filled before the simulator serves and only read after.
-			if _, _, _, ok := g.lookupAction(strings.TrimPrefix(r.URL.Path, "/_sim/")); ok {
-				out = append(out, m)
-			}
-		case pattern != "" && !catchAllPatterns[pattern] && g.endpointServes(pattern, r.URL.Path):
+		if pattern != "" && !catchAllPatterns[pattern] && g.endpointServes(pattern, r.URL.Path) {
 			out = append(out, m)
 		}
 	}
 	return out
 }
-
-// actionPattern is the catch-all pattern that serves the object actions.
-const actionPattern = "POST /_sim/{rest...}"
 
 // endpointServes applies the serves narrowing of the endpoint registered as
 // pattern ("METHOD path"), if any.
@@ -245,7 +284,7 @@ func (g *gateway) serveNotFound(w http.ResponseWriter, r *http.Request) {
 // without one, the methods the path serves), journaled as a business
 // request; a control path is answered by controlNotFound.
 func (g *gateway) serveNotFoundMessage(w http.ResponseWriter, r *http.Request, message string) {
-	if isControlPath(rawRequestPath(r)) { // /_sim itself
+	if pathOf(r).control {
 		g.controlNotFound(w, r, message)
 		return
 	}
@@ -258,25 +297,12 @@ func (g *gateway) serveNotFoundMessage(w http.ResponseWriter, r *http.Request, m
 	x.finish(x.afterFault(errorResponse(ae, x.id)))
 }
 
-// controlNotFound answers a control path no control endpoint serves.
-func (g *gateway) controlNotFound(w http.ResponseWriter, r *http.Request, message string) {
+// controlNotFoundAnswer is the control API's not_found for r: message,
+// or the methods the path serves (with Allow), or "no control endpoint".
+func (g *gateway) controlNotFoundAnswer(r *http.Request, message string) *apiError {
 	ae := g.notFoundAnswer(r, message)
 	if message == "" && ae.Header == nil {
 		ae.Message = "no control endpoint " + r.Method + " " + rawRequestPath(r)
 	}
-	id := g.controlID()
-	h := w.Header()
-	h.Set("X-Request-Id", id)
-	for k, v := range ae.Header {
-		h.Set(k, v)
-	}
-	writeJSON(w, ae.Status, ae.Envelope(id))
-}
-
-// controlRequestID assigns a request id to a control answer that is not
-// served by serveControl (the webhook flush, the dashboard's files).
-func (g *gateway) controlRequestID(w http.ResponseWriter) string {
-	id := g.controlID()
-	w.Header().Set("X-Request-Id", id)
-	return id
+	return ae
 }

@@ -1,5 +1,7 @@
 package simulator
 
+import "github.com/mwallet/mwallet-go/simulator/internal/kernel"
+
 // mustNewHandler is NewHandler for the package's own tests, whose options are
 // fixed: it panics when one is invalid.
 func mustNewHandler(opts ...Option) *Simulator {
@@ -8,4 +10,11 @@ func mustNewHandler(opts ...Option) *Simulator {
 		panic(err)
 	}
 	return s
+}
+
+// inTx runs fn in a transaction of s.
+func inTx(s *Simulator, fn func(tx *kernel.Tx) error) error {
+	tx := s.k.Begin()
+	defer tx.End()
+	return fn(tx)
 }

@@ -3,7 +3,6 @@ package simulator
 import (
 	"errors"
 	"fmt"
-	"net/http"
 	"sort"
 	"strings"
 
@@ -40,13 +39,6 @@ func (s *Simulator) CheckInvariants() error {
 		return nil
 	}
 	return &InvariantError{Violations: v}
-}
-
-// registerInvariants serves GET /_sim/invariants: {"hold": bool,
-// "violations": [...]}, what CheckInvariants reports, for clients outside
-// Go.
-func (ctl *controlAPI) registerInvariants() {
-	ctl.registerTable(invariantsRoutes)
 }
 
 // InvariantError lists the violations CheckInvariants found, each a
@@ -181,15 +173,4 @@ func (s *view) invariantViolations(tx *kernel.Tx) []string {
 	out = append(out, s.st.qr.Violations(tx)...)
 	sort.Strings(out)
 	return out
-}
-
-// invariantsRoutes declares GET /_sim/invariants (control_decl.go); registerInvariants registers it.
-var invariantsRoutes = []controlDecl{
-	{route: "GET /_sim/invariants", inTx: func(s *Simulator, tx *kernel.Tx, _ *http.Request, _ []byte) (int, any, error) {
-		v := s.wiring.view.invariantViolations(tx)
-		if v == nil {
-			v = []string{}
-		}
-		return http.StatusOK, map[string]any{"hold": len(v) == 0, "violations": v}, nil
-	}},
 }

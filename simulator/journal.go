@@ -88,14 +88,6 @@ func (j *journal) reset() {
 	j.next, j.full = 0, false
 }
 
-// journalRequests returns the request journal, oldest first: the newest 10 000
-// business-API requests (control API calls are not recorded).
-func (g *gateway) journalRequests() []RequestRecord {
-	tx := g.k.Begin()
-	defer tx.End()
-	return g.st.gw.journal.list()
-}
-
 // resetRequests empties the request journal.
 func (g *gateway) resetRequests(tx *kernel.Tx) error {
 	g.st.gw.journal.reset()

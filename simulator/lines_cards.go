@@ -3,8 +3,6 @@ package simulator
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/mwallet/mwallet-go/money"
@@ -14,16 +12,14 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/kyc"
 )
 
-// The card line (internal/cards): its registration, its control actions and
-// its host.
+// The card line (internal/cards): its registration and its host.
 
 // CollectionCardClosures is the outcome collection of card closures: a card
 // in closing converges to closed when its closure succeeds upstream.
 const CollectionCardClosures OutcomeCollection = "cards/closures"
 
 // registerCards builds the card line (its secret drawn from the seeded
-// source), registers its outcome success paths, its endpoints and its
-// control actions.
+// source), registers its outcome success paths and its endpoints.
 func (ctl *controlAPI) registerCards() {
 	s := ctl.sim
 	var key [32]byte
@@ -39,82 +35,6 @@ func (ctl *controlAPI) registerCards() {
 	for _, e := range s.st.cards.Endpoints() {
 		s.wiring.gw.register(e)
 	}
-	ctl.registerCardActions()
-}
-
-// registerCardActions registers the card line's control actions. Each has a
-// method on CardsControl of the same meaning.
-func (ctl *controlAPI) registerCardActions() {
-	s := ctl.sim
-	cardAction := func(f func(tx *kernel.Tx, id string) (map[string]any, error)) actionFunc {
-		return func(tx *kernel.Tx, id string, _ []byte) (any, error) { return f(tx, id) }
-	}
-	appAction := func(f func(tx *kernel.Tx, id string) (map[string]any, error)) actionFunc {
-		return func(tx *kernel.Tx, id string, _ []byte) (any, error) {
-			if err := s.st.cards.FindApplication(tx, id); err != nil {
-				return nil, unknownID("card application", id, err)
-			}
-			return f(tx, id)
-		}
-	}
-	topUpAction := func(f func(tx *kernel.Tx, id string) (map[string]any, error)) actionFunc {
-		return func(tx *kernel.Tx, id string, _ []byte) (any, error) {
-			if err := s.st.cards.FindTopUp(tx, id); err != nil {
-				return nil, unknownID("card top-up", id, err)
-			}
-			return f(tx, id)
-		}
-	}
-	ctl.registerActions([]controlDecl{
-		{action: "cards/applications/approve", act: appAction(s.st.cards.ApproveApplication)},
-		{action: "cards/applications/reject", act: appAction(s.st.cards.RejectApplication)},
-		{action: "cards/ship", act: cardAction(s.st.cards.Ship)},
-		{action: "cards/transactions", withBody: true, act: func(tx *kernel.Tx, id string, body []byte) (any, error) {
-			var in CardTransaction
-			if err := decodeControl(body, &in); err != nil {
-				return nil, err
-			}
-			_, out, err := s.st.cards.AddTransaction(tx, id, cardline.Transaction(in))
-			if err != nil {
-				return nil, err
-			}
-			return out, nil
-		}},
-		{action: "cards/close_complete", act: cardAction(s.st.cards.CompleteClose)},
-		{action: "cards/set_status", withBody: true, act: func(tx *kernel.Tx, id string, body []byte) (any, error) {
-			var in struct {
-				Status string `json:"status"`
-			}
-			if err := decodeControl(body, &in); err != nil {
-				return nil, err
-			}
-			return s.st.cards.SetStatus(tx, id, in.Status)
-		}},
-		{action: "cards/upstream_balance", withBody: true, act: func(tx *kernel.Tx, id string, body []byte) (any, error) {
-			in := struct {
-				Readable *bool `json:"readable"`
-			}{}
-			if err := decodeControl(body, &in); err != nil {
-				return nil, err
-			}
-			if in.Readable == nil {
-				return nil, fmt.Errorf("body must carry readable (true or false)")
-			}
-			return s.st.cards.SetUpstreamBalanceReadable(tx, id, *in.Readable)
-		}},
-		{action: "cards/unlock", act: cardAction(s.st.cards.UnlockActivation)},
-		{action: "cards/plastic", act: func(tx *kernel.Tx, id string, _ []byte) (any, error) {
-			p, err := s.st.cards.Plastic(tx, id)
-			if err != nil {
-				return nil, err
-			}
-			return CardPlastic(p), nil
-		}},
-		{action: "cards/topups/credit", act: topUpAction(s.st.cards.CreditTopUp)},
-		{action: "cards/topups/reject", act: topUpAction(s.st.cards.RejectTopUp)},
-		{action: "cards/topups/timeout", act: topUpAction(s.st.cards.TimeoutTopUp)},
-	})
-	ctl.registerTable(cardsRoutes)
 }
 
 // cardsHost is the card line's cards.Host.
@@ -176,12 +96,3 @@ func (h cardsHost) InsufficientFunds(err error) bool {
 }
 
 func (h cardsHost) RandIntN(n int) int { return h.st.rng.IntN(n) }
-
-// cardsRoutes declares the stand-in for the hosted page of a secure
-// session (control_decl.go); registerCardActions registers it among the
-// card actions.
-var cardsRoutes = []controlDecl{
-	{route: "GET /_sim/cards/secure-sessions/{id}", inTx: func(s *Simulator, tx *kernel.Tx, r *http.Request, body []byte) (int, any, error) {
-		return s.st.cards.SecureSessionPage(tx, r, body)
-	}},
-}

@@ -5,8 +5,7 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/kyc"
 )
 
-// The KYC line (internal/kyc): its registration, its control actions and
-// Go control calls, and its host.
+// The KYC line (internal/kyc): its registration and its host.
 
 func (ctl *controlAPI) registerKYC() {
 	s := ctl.sim
@@ -15,53 +14,6 @@ func (ctl *controlAPI) registerKYC() {
 		s.wiring.gw.register(e)
 	}
 
-	memberAction := func(f func(tx *kernel.Tx, m *member, body []byte) error) actionFunc {
-		return func(tx *kernel.Tx, id string, body []byte) (any, error) {
-			m := s.st.members.ByAny(id)
-			if m == nil {
-				return nil, errNotFound("member")
-			}
-			if err := f(tx, m, body); err != nil {
-				return nil, err
-			}
-			return s.st.kyc.JSON(m), nil
-		}
-	}
-	ctl.registerActions([]controlDecl{
-		{action: "kyc/update", act: memberAction(func(tx *kernel.Tx, m *member, _ []byte) error { return s.st.kyc.Update(tx, m) })},
-		{action: "kyc/approve", withBody: true, act: memberAction(func(tx *kernel.Tx, m *member, body []byte) error {
-			var in struct {
-				Level *int `json:"level"`
-			}
-			if err := decodeControl(body, &in); err != nil {
-				return err
-			}
-			return s.st.kyc.Approve(tx, m, in.Level)
-		})},
-		{action: "kyc/reject", act: memberAction(func(tx *kernel.Tx, m *member, _ []byte) error { return s.st.kyc.Review(tx, m, "rejected") })},
-		{action: "kyc/supplement", act: memberAction(func(tx *kernel.Tx, m *member, _ []byte) error { return s.st.kyc.Review(tx, m, "supplement_required") })},
-		{action: "kyc/sessions/complete", act: func(tx *kernel.Tx, id string, _ []byte) (any, error) {
-			m, err := s.st.kyc.CompleteSession(tx, id)
-			if err != nil {
-				return nil, err
-			}
-			return s.st.kyc.JSON(m), nil
-		}},
-		{action: "kyc/quick/compensate", withBody: true, act: func(tx *kernel.Tx, id string, body []byte) (any, error) {
-			var in struct {
-				Source        string `json:"compensation_source"`
-				ApplicationID string `json:"application_id"`
-			}
-			if err := decodeControl(body, &in); err != nil {
-				return nil, err
-			}
-			b, err := s.st.kyc.Compensate(tx, id, in.Source, in.ApplicationID)
-			if err != nil {
-				return nil, err
-			}
-			return kyc.BindingJSON(b), nil
-		}},
-	})
 	ctl.registerMembers()
 }
 

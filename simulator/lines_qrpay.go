@@ -16,9 +16,8 @@ import (
 // (UpstreamAccount(qrUpstreamLine)).
 const qrUpstreamLine = "qrpay"
 
-// registerQRPay builds the QR payment line, registers its endpoints, its
-// outcome success path and its control actions qrpay/orders/{id}/complete,
-// fail, refund and timeout.
+// registerQRPay builds the QR payment line, registers its endpoints and its
+// outcome success path.
 func (ctl *controlAPI) registerQRPay() {
 	s := ctl.sim
 	s.st.qr = qrpay.New(qrpayHost{st: &s.st})
@@ -27,18 +26,6 @@ func (ctl *controlAPI) registerQRPay() {
 	for _, e := range s.st.qr.Endpoints() {
 		s.wiring.gw.register(e)
 	}
-	acts := make([]controlDecl, 0, len(qrpay.Actions))
-	for _, a := range qrpay.Actions {
-		action := a
-		acts = append(acts, controlDecl{action: string(CollectionQROrders) + "/" + action, act: func(tx *kernel.Tx, id string, _ []byte) (any, error) {
-			o, err := s.st.qr.Action(tx, id, action)
-			if err != nil {
-				return nil, err
-			}
-			return o, nil
-		}})
-	}
-	ctl.registerActions(acts)
 }
 
 // qrpayHost is the QR payment line's qrpay.Host.

@@ -1,7 +1,6 @@
 package simulator
 
 import (
-	"strings"
 	"time"
 
 	"github.com/mwallet/mwallet-go/money"
@@ -10,9 +9,8 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/remittances"
 )
 
-// registerRemittances builds the remittance line, registers its endpoints,
-// its outcome success path and its control actions, and the merchant
-// prepaid top-up, which advances the remittances waiting for it.
+// registerRemittances builds the remittance line, registers its endpoints
+// and its outcome success path.
 func (ctl *controlAPI) registerRemittances() {
 	s := ctl.sim
 	s.st.remit = remittances.New(remitHost{st: &s.st})
@@ -20,30 +18,6 @@ func (ctl *controlAPI) registerRemittances() {
 	for _, e := range s.st.remit.Endpoints() {
 		s.wiring.gw.register(e)
 	}
-	acts := make([]controlDecl, 0, 6)
-	for _, a := range []string{"dispatch", "complete", "fail", "refund", "needs_reconfirm", "advance"} {
-		action := a
-		acts = append(acts, controlDecl{action: "remittances/" + action, withBody: true, act: func(tx *kernel.Tx, id string, body []byte) (any, error) {
-			return s.st.remit.Act(tx, id, action, body)
-		}})
-	}
-	ctl.registerActions(acts)
-	ctl.registerActions([]controlDecl{
-		{action: "merchant/prepaid/topup", withBody: true, act: func(tx *kernel.Tx, _ string, body []byte) (any, error) {
-			var in struct {
-				Asset  string `json:"asset"`
-				Amount string `json:"amount"`
-			}
-			if err := decodeControl(body, &in); err != nil {
-				return nil, err
-			}
-			if err := s.st.merchant.TopUpPrepaid(tx, in.Asset, in.Amount); err != nil {
-				return nil, err
-			}
-			asset := strings.ToUpper(in.Asset)
-			return map[string]any{"asset": asset, "prepaid": s.st.ledger.Balance(AccountMerchantPrepaid, asset).String()}, nil
-		}},
-	})
 }
 
 // remitHost is the remittance line's remittances.Host.

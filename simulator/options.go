@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
+	"unicode"
 )
 
 // Option configures a Simulator.
@@ -194,6 +196,11 @@ func (o *options) validate(served bool) error {
 	}
 	if o.start.IsZero() {
 		return errors.New("simulator: WithStart: zero time")
+	}
+	if o.controlToken != strings.TrimSpace(o.controlToken) || strings.ContainsFunc(o.controlToken, unicode.IsControl) {
+		// No request could present it: header values are trimmed and hold
+		// no control characters.
+		return errors.New("simulator: WithControlToken: the token begins or ends with space or holds a control character, which no request can send")
 	}
 	if o.recordingLimit < 0 {
 		return fmt.Errorf("simulator: WithRecordingLimit(%d): want 0 or more", o.recordingLimit)

@@ -2,7 +2,6 @@ package simulator
 
 import (
 	"encoding/json"
-	"net/http"
 	"sort"
 
 	"github.com/mwallet/mwallet-go/simulator/emvqr"
@@ -17,13 +16,6 @@ import (
 //
 // (These are not the event flows of "mwallet-sim trigger", which make the
 // simulator emit webhook events.)
-
-// recipesControls declares GET /_sim/recipes (control_decl.go).
-var recipesControls = []controlDecl{
-	{route: "GET /_sim/recipes", call: func(*Simulator, *http.Request, []byte) (int, any, error) {
-		return http.StatusOK, map[string]any{"recipes": ErrorRecipes()}, nil
-	}},
-}
 
 // ErrorRecipe is one entry of GET /_sim/recipes.
 type ErrorRecipe struct {

@@ -146,7 +146,7 @@ func TestRecipesServed(t *testing.T) {
 	}
 	// The documented shape, key by key.
 	var raw struct {
-		Recipes []map[string]json.RawMessage `json:"recipes"`
+		Recipes []map[string]json.RawMessage `json:"data"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
 		t.Fatal(err)
@@ -185,7 +185,7 @@ func TestRecipesServed(t *testing.T) {
 		}
 	}
 	var served struct {
-		Recipes []simulator.ErrorRecipe `json:"recipes"`
+		Recipes []simulator.ErrorRecipe `json:"data"`
 	}
 	if err := json.Unmarshal(b, &served); err != nil {
 		t.Fatal(err)

@@ -29,14 +29,14 @@ import (
 //
 //   - http: a business request (every /v1 path, known or not), logged by the
 //     gateway when it takes the state lock (begin); a control request that
-//     is not a GET or HEAD, logged by serveControl. Control reads change
+//     is not a GET or HEAD and no call, logged by the control runner. Control reads change
 //     nothing and are not logged (their request ids come from a generator
 //     of their own, controlID).
 //   - resume: a request that waited in a delay fault (with the state lock
 //     released, so other inputs ran meanwhile) taking the lock again; the
 //     log keeps the interleaving.
-//   - call: a method of the Go control API (the wrappers in control_*.go go
-//     through call0 to call3).
+//   - call: a method of the Go control API, or a control route logged as
+//     the call of its Go method (the control runner, control.go).
 //   - advance: a clock advance that runs timers (Clock.Advance, the
 //     standalone server's wall clock). An advance that runs nothing is not
 //     logged: the next input's clock reading carries it.
@@ -109,6 +109,12 @@ type recordedInput struct {
 	// the end of a call entered over HTTP run in the same input, as every
 	// control write over HTTP runs them (controlCall).
 	Route string `json:"route,omitempty"`
+	// Rules is the version of the control API's argument rules a control
+	// input ran under (a call, or an http input under /_sim): controlRules
+	// for this build's, none (0) for the inputs of earlier builds, which a
+	// replay runs under the rules they ran under (control_domains.go,
+	// domain.legacy).
+	Rules int `json:"rules,omitempty"`
 
 	// advance: the clock reading reached.
 	To time.Time `json:"to,omitzero"`
@@ -257,6 +263,24 @@ type recorder struct {
 
 	ctlSeq atomic.Uint64 // control request ids (controlID)
 	ctlMix uint64
+
+	// lastRules is the Rules of the input logged last: a control op runs
+	// right after its own input is logged, holding the input order.
+	lastRules int
+}
+
+// controlRules is the version of the control API's argument rules this
+// build runs control inputs under: 3, the first recording version whose
+// inputs carry it (earlier builds checked fewer arguments; their inputs
+// replay under what they checked).
+const controlRules = 3
+
+// legacyRules reports whether the input logged last ran under the
+// argument rules of an earlier build (a replayed input of one).
+func (r *recorder) legacyRules() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.lastRules < controlRules
 }
 
 func newRecorder(cfg recordingConfig, seed int64, limit int64) *recorder {
@@ -301,6 +325,7 @@ func (r *recorder) appendInput(in *recordedInput) (int64, error) {
 	}
 	r.seq = in.Seq
 	r.clock = in.Clock
+	r.lastRules = in.Rules
 	if in.Op == opBase {
 		r.lastBase = in.URL
 	}
@@ -382,7 +407,9 @@ func (l *inputLog) logRequest(tx *kernel.Tx, r *http.Request) (*recordedInput, i
 			in.Draws = c.replay.want.Draws
 		}
 	}
-	if in.Draws == nil && !isControlPath(rawRequestPath(r)) {
+	if pathOf(r).control {
+		in.Rules = controlRules
+	} else if in.Draws == nil {
 		in.Draws = l.draws(tx, r)
 	}
 	end, err := l.rec.log(in)
@@ -425,42 +452,13 @@ func notDurable(err error) *apiError {
 }
 
 // The Go control API: each state-changing method of the control types is
-// one logged input. call0 to call3 take the method's name ("Cards.Ship"),
-// the function that does the work and the arguments to log (JSON values;
-// each must survive a JSON round trip, which TestControlMethodsRecorded
-// checks for every method). When the data directory cannot take the input
-// it does not run, and every method returns the error (a *persistError,
-// which the control API answers service_unavailable): none is refused in
-// silence.
-
-func call0(s *Simulator, name string, fn func(), args ...any) error {
-	return s.wiring.inputs.goCall(name, args, func() error { fn(); return nil })
-}
-
-func call1(s *Simulator, name string, fn func() error, args ...any) error {
-	return s.wiring.inputs.goCall(name, args, fn)
-}
-
-func call2[T any](s *Simulator, name string, fn func() (T, error), args ...any) (T, error) {
-	var out T
-	err := s.wiring.inputs.goCall(name, args, func() error {
-		var err error
-		out, err = fn()
-		return err
-	})
-	return out, err
-}
-
-func call3[T, U any](s *Simulator, name string, fn func() (T, U, error), args ...any) (T, U, error) {
-	var a T
-	var b U
-	err := s.wiring.inputs.goCall(name, args, func() error {
-		var err error
-		a, b, err = fn()
-		return err
-	})
-	return a, b, err
-}
+// one logged input, a call: its name ("Cards.Ship") and its arguments (JSON
+// values; each must survive a JSON round trip, which
+// TestControlMethodsRecorded checks for every method), logged by the
+// control runner (invoke, control.go). When the data directory cannot take
+// the input it does not run, and every method returns the error (a
+// *persistError, which the control API answers service_unavailable): none
+// is refused in silence.
 
 // goCall logs a Go control call and runs it, holding the input order throughout
 // (fn begins its own transaction).
@@ -472,7 +470,7 @@ func (l *inputLog) goCall(name string, args []any, fn func() error) error {
 // control route route ("" for the Go method itself) and runs fn as goCall
 // does.
 func (l *inputLog) routeCall(name, route string, args []any, fn func() error) error {
-	in := &recordedInput{Op: opCall, Call: name, Route: route}
+	in := &recordedInput{Op: opCall, Call: name, Route: route, Rules: controlRules}
 	for i, a := range args {
 		b, err := json.Marshal(a)
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -24,12 +25,12 @@ import (
 )
 
 // routePatterns reads every route pattern the package registers: from its
-// source, the string given to s.wiring.mux.HandleFunc and Handle, and to
-// the control API's control and controlGo; and the declared control routes
-// (control_decl.go; those that call Go control methods, which log
-// themselves, are in goRoutes too). A pattern that is not a string literal
-// fails the test, so none escapes the list. Business endpoints
-// (s.wiring.gw.register) come from Routes.
+// source, the string given to s.wiring.mux.HandleFunc and Handle (the
+// gateway's own), and the declared control routes (control_decl.go, which
+// registerControl registers; those of Go control methods are in goRoutes
+// too). A pattern that is not a string literal fails the test, so none
+// escapes the list. Business endpoints (s.wiring.gw.register) come from
+// Routes.
 func routePatterns(t *testing.T) (out []string, goRoutes map[string]bool) {
 	t.Helper()
 	paths, err := filepath.Glob("*.go")
@@ -47,7 +48,7 @@ func routePatterns(t *testing.T) (out []string, goRoutes map[string]bool) {
 			t.Fatal(err)
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
-			if fd, ok := n.(*ast.FuncDecl); ok && fd.Recv != nil && (fd.Name.Name == "control" || fd.Name.Name == "controlGo" || fd.Name.Name == "register" || fd.Name.Name == "registerTable" || fd.Name.Name == "controlCall") {
+			if fd, ok := n.(*ast.FuncDecl); ok && fd.Recv != nil && (fd.Name.Name == "register" || fd.Name.Name == "registerControl") {
 				return false // the registration helpers themselves
 			}
 			call, ok := n.(*ast.CallExpr)
@@ -66,7 +67,7 @@ func routePatterns(t *testing.T) (out []string, goRoutes map[string]bool) {
 			case *ast.SelectorExpr:
 				recv = x.Sel.Name
 			}
-			if !(recv == "mux" && (name == "HandleFunc" || name == "Handle") || (recv == "s" || recv == "ctl") && (name == "control" || name == "controlGo")) {
+			if !(recv == "mux" && (name == "HandleFunc" || name == "Handle")) {
 				return true
 			}
 			lit, ok := call.Args[0].(*ast.BasicLit)
@@ -76,9 +77,6 @@ func routePatterns(t *testing.T) (out []string, goRoutes map[string]bool) {
 			}
 			pat, _ := strconv.Unquote(lit.Value)
 			out = append(out, pat)
-			if name == "controlGo" {
-				goRoutes[pat] = true
-			}
 			return true
 		})
 	}
@@ -119,15 +117,10 @@ var callBodies = map[string]string{
 	"POST /_sim/outcomes": `{"collection": "qrpay/orders", "mode": "manual"}`,
 }
 
-// requestPaths are the HTTP entries of Go methods whose path here names
-// nothing to call (POST /_sim/no/such/thing is no object action): they
-// change nothing and are logged as the request.
-var requestPaths = map[string]bool{"POST /_sim/{rest...}": true}
-
 // TestEveryRouteRecordedOrRead enumerates every route: each business
 // endpoint and each control write must be logged as exactly one http input
 // (whatever its answer), or, for the HTTP entry of a Go control method, one
-// call of that method; each control read must change neither the log nor
+// call of that method (and one http input for a body it cannot decode); each control read must change neither the log nor
 // the state. The recording of all of it must replay to the same state.
 func TestEveryRouteRecordedOrRead(t *testing.T) {
 	t.Parallel()
@@ -139,7 +132,7 @@ func TestEveryRouteRecordedOrRead(t *testing.T) {
 		m, p, _ := strings.Cut(r, " ")
 		routes = append(routes, route{m, concrete(p), r})
 	}
-	patterns, goRoutes := routePatterns(t)
+	patterns, _ := routePatterns(t)
 	if len(patterns) < 30 {
 		t.Fatalf("found %d route patterns in the source", len(patterns))
 	}
@@ -148,9 +141,9 @@ func TestEveryRouteRecordedOrRead(t *testing.T) {
 		if !ok { // a pattern for every method: try the ones a client sends
 			methods := []string{"GET", "POST", "DELETE"}
 			if strings.HasPrefix(pat, "/_sim") {
-				// POST has a pattern of its own; the others answer
-				// not_found and change nothing.
-				methods = []string{"GET", "DELETE"}
+				// The router's not_found: a POST is logged as every
+				// control POST is, the others change nothing.
+				methods = []string{"GET", "POST", "DELETE"}
 			}
 			for _, mm := range methods {
 				routes = append(routes, route{mm, concrete(pat), pat})
@@ -159,8 +152,8 @@ func TestEveryRouteRecordedOrRead(t *testing.T) {
 		}
 		routes = append(routes, route{m, concrete(p), pat})
 	}
-	routeCalls := simulator.RouteCalls()
-	recorded, read := 0, 0
+	routeCalls := simulator.RouteCallNames()
+	recorded, read, undecodable := 0, 0, 0
 	for _, r := range routes {
 		if why, ok := notRecordedRoutes[r.pattern]; ok {
 			t.Logf("%s: %s", r.pattern, why)
@@ -186,33 +179,33 @@ func TestEveryRouteRecordedOrRead(t *testing.T) {
 			continue
 		}
 		n1, last := simulator.RecordedInputs(sim, 1)
-		if goRoutes[r.pattern] && r.method != "GET" {
-			// The Go methods the route runs are the inputs: a call each,
-			// none when the body was refused (then nothing changed).
-			recorded++
-			_, last := simulator.RecordedInputs(sim, int(n1-n0))
-			for _, in := range last {
-				if !strings.HasPrefix(in, "call ") {
-					t.Errorf("%s (%s): logged %v, want Go control calls", r.pattern, r.path, last)
-				}
+		if _, ok := routeCalls[r.pattern]; ok && r.method == "POST" {
+			// A body the route cannot decode is refused, changes nothing
+			// and is one input all the same: the request.
+			res := rc.send(r.method, r.path, []byte(`{"no_such_field":1}`), h)
+			n2, last2 := simulator.RecordedInputs(sim, 1)
+			if res.err != nil || res.status != 400 || n2 != n1+1 || len(last2) != 1 || last2[0] != "http "+r.method+" "+r.path {
+				t.Errorf("%s (%s) with a body it cannot decode: %d %v, logged %d inputs %v, want 400 and one http input", r.pattern, r.path, res.status, res.err, n2-n1, last2)
 			}
-			if n1 == n0 && mustDigest(t, sim) != d0 {
-				t.Errorf("%s (%s) logged nothing but changed the state", r.pattern, r.path)
-			}
-			continue
+			undecodable++
 		}
-		if name, ok := routeCalls[r.pattern]; ok && !requestPaths[r.pattern] {
-			// The HTTP entry of a Go method: one call of it.
+		if names, ok := routeCalls[r.pattern]; ok && r.method != "GET" {
+			// The route of a Go method: one input, a call of the method
+			// (or of Action) when the request decodes into its
+			// arguments, otherwise the request, refused.
 			recorded++
-			want := "call call " + name
-			if n1 != n0+1 || len(last) != 1 || last[0] != want {
-				t.Errorf("%s (%s): logged %d inputs %v, want one: %s", r.pattern, r.path, n1-n0, last, want)
+			want := []string{"http " + r.method + " " + r.path}
+			for _, n := range names {
+				want = append(want, "call call "+n)
+			}
+			if n1 != n0+1 || len(last) != 1 || !slices.Contains(want, last[0]) {
+				t.Errorf("%s (%s): logged %d inputs %v, want one of %v", r.pattern, r.path, n1-n0, last, want)
 			}
 			continue
 		}
 		business := !strings.HasPrefix(r.path, "/_sim")
 		catchAll := !strings.Contains(r.pattern, " ")
-		if business || !catchAll && r.method != "GET" && r.method != "HEAD" {
+		if business || (!catchAll || r.method == "POST") && r.method != "GET" && r.method != "HEAD" {
 			recorded++
 			want := "http " + r.method + " " + r.path
 			if n1 != n0+1 || len(last) != 1 || last[0] != want {
@@ -229,7 +222,7 @@ func TestEveryRouteRecordedOrRead(t *testing.T) {
 			d0 = d1
 		}
 	}
-	t.Logf("%d routes logged, %d control reads", recorded, read)
+	t.Logf("%d routes logged, %d control reads, %d routes of Go methods also sent a body they cannot decode", recorded, read, undecodable)
 	sameState(t, sim, replayOf(t, sim))
 }
 
@@ -377,7 +370,7 @@ func TestControlMethodsRecorded(t *testing.T) {
 		}
 		recorded++
 		if want := "call call " + name; n1 != n0+1 || len(last) != 1 || last[0] != want {
-			t.Errorf("%s: logged %d inputs %v, want one: %s (wrap it in call0..call3, or declare it a read)", name, n1-n0, last, want)
+			t.Errorf("%s: logged %d inputs %v, want one: %s (declare its op a call, or a read: noCall)", name, n1-n0, last, want)
 		}
 	}
 	t.Logf("%d Go control methods logged, %d reads", recorded, len(readMethods))
@@ -497,10 +490,10 @@ func TestRecordingStepper(t *testing.T) {
 	rc.mustControl("POST", "/_sim/members", map[string]any{"external_member_id": "stepper-2"})
 	wantCode(t, rc.write(tok, "POST", "/v1/deposits", member1, uuidN(2), []byte(`{"asset":"USDT"}`)), http.StatusBadRequest, "invalid_request")
 	steps := rc.mustControl("GET", "/_sim/recording/steps", nil)
-	list, _ := steps.body["steps"].([]any)
+	list, _ := steps.body["data"].([]any)
 	// Step 1 is the simulator's address (base_url), then the token
 	// exchange, the deposit, the member, the refused deposit.
-	if steps.body["total"] != float64(5) || len(list) != 5 {
+	if steps.body["has_more"] != false || len(list) != 5 {
 		t.Fatalf("steps: %s", steps.raw)
 	}
 	if s := list[0].(map[string]any)["summary"]; s != "served at "+sim.URL() {

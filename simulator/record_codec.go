@@ -137,7 +137,8 @@ func appendInput(b []byte, in *recordedInput) []byte {
 		b = appendString(b, d)
 	}
 	b = appendString(b, in.URL)
-	return appendString(b, in.Route)
+	b = appendString(b, in.Route)
+	return binary.AppendVarint(b, int64(in.Rules))
 }
 
 var errBadRecord = errors.New("simulator: in-memory recording: bad record")
@@ -247,6 +248,7 @@ func readInput(b []byte) (*recordedInput, error) {
 	}
 	in.URL = r.str()
 	in.Route = r.str()
+	in.Rules = int(r.varint())
 	if r.err != nil || len(r.b) != 0 {
 		return nil, errBadRecord
 	}

@@ -1,22 +1,9 @@
 package simulator
 
 import (
-	"encoding/json"
 	"net/http"
 	"strings"
 )
-
-// writeJSON answers status with v as JSON.
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		status = 500
-		b = []byte(`{"type":"api_error","code":"api_error","message":"encoding failed"}`)
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_, _ = w.Write(b)
-}
 
 // bearer extracts the token from x-auth-token or authorization.
 func bearer(r *http.Request) string {

@@ -3,9 +3,11 @@ package simulator
 import (
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"time"
 
 	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
@@ -152,21 +154,19 @@ type simState struct {
 	outcome  *outcomeState
 	stepUp   stepup.Line // the step-up line (internal/stepup)
 	listSeq  int64       // creation sequence of listed objects (tx.NextSeq, lines.go)
-	// controlRoutes are the patterns of the control routes, as registered.
+	// controlRoutes and literalPaths are no state: they keep the values the
+	// image of recording versions 1 and 2 carries (image_legacy.go).
 	controlRoutes []string
-	// literalPaths maps each path registered without wildcards to the
-	// methods it serves (gateway_router.go).
-	literalPaths map[string][]string
+	literalPaths  map[string][]string
 }
 
 // wiring is what serves, routes and records a simulator: built by New, never
 // part of the state image.
 type wiring struct {
-	actions map[string]actionFunc // "collection/action" -> handler
-	timers  *timers               // the clock's timers and the outcome success paths (outcome.go)
-	view    *view                 // the operator's read-only view of the state (devtools.go)
-	keys    *keyring              // the merchant's API Keys (admin.go)
-	mux     *http.ServeMux
+	timers *timers  // the clock's timers and the outcome success paths (outcome.go)
+	view   *view    // the operator's read-only view of the state (devtools.go)
+	keys   *keyring // the merchant's API Keys (admin.go)
+	mux    *http.ServeMux
 	// gw is the gateway (gateway.go): the business API's pipeline, its
 	// endpoints and the server New starts.
 	gw   *gateway
@@ -187,11 +187,6 @@ type wiring struct {
 	// ctl serves the control API under /_sim (control.go).
 	ctl *controlAPI
 }
-
-// actionFunc drives an upstream outcome from the control API. id is the
-// object id as given (with or without its prefix); body is the raw JSON body.
-// It runs in a transaction and returns the JSON answer.
-type actionFunc func(tx *kernel.Tx, id string, body []byte) (any, error)
 
 // apiKey is one API Key of the merchant.
 type apiKey struct {
@@ -283,11 +278,14 @@ func build(o options) (*Simulator, error) {
 			tokens: map[string]*token{},
 			cat:    newCatalogue(),
 			gw:     newGatewayState(o.seed, o.bodyKey),
+			// No state: the values recordings of versions 1 and 2 carry
+			// (image_legacy.go).
+			controlRoutes: slices.Clone(legacyControlRoutes),
+			literalPaths:  maps.Clone(legacyLiteralPaths),
 		},
 		wiring: wiring{
-			opts:    o,
-			actions: map[string]actionFunc{},
-			mux:     http.NewServeMux(),
+			opts: o,
+			mux:  http.NewServeMux(),
 		},
 	}
 	s.wiring.timers = &timers{st: &s.st}
@@ -304,15 +302,15 @@ func build(o options) (*Simulator, error) {
 	s.wiring.delivery = &deliverer{k: &s.k, st: &s.st, rec: s.wiring.rec, inputs: s.wiring.inputs}
 	s.wiring.gw = &gateway{
 		k: &s.k, st: &s.st, mux: s.wiring.mux, rec: s.wiring.rec,
-		logRequest: s.wiring.inputs.logRequest, runDue: s.wiring.timers.runDue, controlID: s.wiring.rec.controlID, lookupAction: s.wiring.ctl.lookupAction,
-		controlAccess: s.wiring.ctl.controlAccess, servesControl: s.wiring.ctl.servesControl, guardControl: s.wiring.ctl.guardControl,
+		logRequest: s.wiring.inputs.logRequest, runDue: s.wiring.timers.runDue, controlID: s.wiring.rec.controlID,
+		controlNotFound: s.wiring.ctl.notFound,
 	}
 	s.wiring.inputs.draws = s.wiring.gw.faultDraws
 	s.st.members.Init(membersHost{st: &s.st})
 	s.st.stepUp.Init(stepUpHost{st: &s.st, url: s.URL})
 	s.st.webhooks = newWebhooksLine(s)
 	s.wiring.keys = &keyring{st: &s.st}
-	s.wiring.view = &view{st: &s.st, partial: partialReplayOf(o.recording), actions: func() []string { return sortedKeys(s.wiring.actions) }}
+	s.wiring.view = &view{st: &s.st, partial: partialReplayOf(o.recording), actions: actionKeys}
 	s.initControls()
 	s.wiring.timers.outcomes()
 	s.st.creds.Model = o.model
@@ -460,7 +458,6 @@ func recordEvent(tx *kernel.Tx, st *simState, typ, object, objectID string, m *m
 func (s *Simulator) registerAll(tx *kernel.Tx) {
 	s.wiring.gw.registerGateway()
 	s.wiring.ctl.registerControl()
-	s.wiring.ctl.registerInvariants()
 	s.wiring.gw.register(assetsEndpoint(&s.st))
 	s.wiring.ctl.registerQRPay()
 	s.wiring.ctl.registerCards()
@@ -468,7 +465,4 @@ func (s *Simulator) registerAll(tx *kernel.Tx) {
 	s.wiring.ctl.registerDeposits()
 	s.wiring.ctl.registerKYC()
 	s.wiring.ctl.registerWebhooks()
-	s.wiring.ctl.registerDevTools()
-	s.wiring.ctl.registerOpenAPI()
-	s.wiring.ctl.registerRecording()
 }

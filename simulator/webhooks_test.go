@@ -779,12 +779,12 @@ func TestWebhookControlAPI(t *testing.T) {
 		want     int
 		wantCode string
 	}{
-		{"bad url", "POST", "/_sim/webhooks/endpoints", map[string]any{"url": "ftp://x"}, 400, "invalid_fields"},
-		{"relative url", "POST", "/_sim/webhooks/endpoints", map[string]any{"url": "/hook"}, 400, "invalid_fields"},
-		{"bad environment", "POST", "/_sim/webhooks/endpoints", map[string]any{"url": rc.srv.URL, "environment": "staging"}, 400, "invalid_fields"},
+		{"bad url", "POST", "/_sim/webhooks/endpoints", map[string]any{"url": "ftp://x"}, 400, "invalid_request"},
+		{"relative url", "POST", "/_sim/webhooks/endpoints", map[string]any{"url": "/hook"}, 400, "invalid_request"},
+		{"bad environment", "POST", "/_sim/webhooks/endpoints", map[string]any{"url": rc.srv.URL, "environment": "staging"}, 400, "invalid_request"},
 		{"unknown endpoint delete", "DELETE", "/_sim/webhooks/endpoints/whe_nope", nil, 404, "not_found"},
 		{"unknown endpoint disable", "POST", "/_sim/webhooks/endpoints/whe_nope/disable", nil, 404, "not_found"},
-		{"event without type", "POST", "/_sim/webhooks/events", map[string]any{"object": "card", "id": "c1"}, 400, "invalid_fields"},
+		{"event without type", "POST", "/_sim/webhooks/events", map[string]any{"object": "card", "id": "c1"}, 400, "invalid_request"},
 		{"event with a bad version", "POST", "/_sim/webhooks/events", map[string]any{"event_type": "card.status.updated", "object": "card", "id": "c1", "status_version": 1.5}, 400, "invalid_request"},
 	}
 	for _, tc := range tests {
@@ -820,7 +820,7 @@ func TestWebhookControlAPI(t *testing.T) {
 		t.Errorf("KYC extras = %+v", parsed.Data)
 	}
 	code, list := call("GET", "/_sim/webhooks/deliveries", nil)
-	rows, _ := list["deliveries"].([]any)
+	rows, _ := list["data"].([]any)
 	if code != 200 || len(rows) != 2 {
 		t.Fatalf("deliveries: %d %v", code, list)
 	}
@@ -835,7 +835,7 @@ func TestWebhookControlAPI(t *testing.T) {
 	if code, out := call("DELETE", "/_sim/webhooks/endpoints/"+strings.TrimPrefix(ep["id"].(string), "whe_"), nil); code != 200 || out["deleted"] != true {
 		t.Errorf("delete without prefix: %d %v", code, out)
 	}
-	if code, out := call("GET", "/_sim/webhooks/endpoints", nil); code != 200 || len(out["endpoints"].([]any)) != 0 {
+	if code, out := call("GET", "/_sim/webhooks/endpoints", nil); code != 200 || len(out["data"].([]any)) != 0 {
 		t.Errorf("endpoints after delete: %d %v", code, out)
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"sort"
 	"strings"
 	"time"
@@ -27,11 +26,10 @@ func init() {
 
 // errorRecipesConfig is what the recipes flags set.
 type errorRecipesConfig struct {
-	baseURL string
+	conn    connFlags
 	run     []string
 	list    bool
 	verbose bool
-	token   string
 }
 
 func parseErrorRecipes(args []string, stderr io.Writer) (c errorRecipesConfig, err error) {
@@ -41,10 +39,9 @@ func parseErrorRecipes(args []string, stderr io.Writer) (c errorRecipesConfig, e
 			"simulator in this process; with -url, one recipe (-run CODE) runs on the simulator at URL,\n"+
 			"which must be freshly started with its default fixture.", stderr)
 	var run string
-	fs.StringVar(&c.baseURL, "url", "", "base URL of a running simulator (freshly started); default: a fresh in-process simulator per recipe")
+	addConnFlags(fs, &c.conn, "base URL of a running simulator (freshly started); default: a fresh in-process simulator per recipe")
 	fs.StringVar(&run, "run", "", "comma-separated error codes to run (default: all)")
 	fs.BoolVar(&c.list, "list", false, "list the recipes (code, HTTP status, injected, how it is produced) and exit")
-	controlTokenFlag(fs, &c.token)
 	fs.BoolVar(&c.verbose, "v", false, "print every step: call, method, path, status, code, request id")
 	if err = fs.Parse(args); err != nil {
 		return c, err
@@ -57,10 +54,10 @@ func parseErrorRecipes(args []string, stderr io.Writer) (c errorRecipesConfig, e
 			c.run = append(c.run, code)
 		}
 	}
-	if c.baseURL != "" {
-		if _, err := url.ParseRequestURI(c.baseURL); err != nil {
-			return c, fmt.Errorf("-url: %w", err)
-		}
+	if err := c.conn.resolve(""); err != nil {
+		return c, err
+	}
+	if c.conn.url != "" {
 		if !c.list && len(c.run) != 1 {
 			return c, errors.New("-url runs one recipe on a freshly started simulator: name it with -run CODE (each recipe changes the simulator's state)")
 		}
@@ -76,8 +73,8 @@ func errorRecipesCmd(ctx context.Context, args []string, stdout, stderr io.Write
 	}
 	hc := newHTTPClient(30 * time.Second)
 	all := simulator.ErrorRecipes()
-	if cfg.baseURL != "" {
-		if all, err = fetchErrorRecipes(ctx, hc, cfg.baseURL, cfg.token); err != nil {
+	if cfg.conn.url != "" {
+		if all, err = fetchErrorRecipes(ctx, hc, cfg.conn.url, cfg.conn.token); err != nil {
 			return err
 		}
 	}
@@ -91,7 +88,7 @@ func errorRecipesCmd(ctx context.Context, args []string, stdout, stderr io.Write
 	}
 	failed := 0
 	for _, r := range selected {
-		base := cfg.baseURL
+		base := cfg.conn.url
 		var sim *simulator.Simulator
 		if base == "" {
 			if sim, err = simulator.New(); err != nil {
@@ -101,7 +98,7 @@ func errorRecipesCmd(ctx context.Context, args []string, stdout, stderr io.Write
 		}
 		runner := &simulator.RecipeRunner{BaseURL: base, HTTPClient: hc}
 		if sim == nil {
-			runner.ControlToken = cfg.token
+			runner.ControlToken = cfg.conn.token
 		}
 		if cfg.verbose {
 			fmt.Fprintf(stdout, "%s: %s\n", r.Code, r.Title)
@@ -167,7 +164,7 @@ func fetchErrorRecipes(ctx context.Context, hc *http.Client, base, token string)
 		return nil, fmt.Errorf("GET /_sim/recipes answered %d", resp.StatusCode)
 	}
 	var out struct {
-		Recipes []simulator.ErrorRecipe `json:"recipes"`
+		Recipes []simulator.ErrorRecipe `json:"data"`
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
 		return nil, fmt.Errorf("GET /_sim/recipes: %w", err)

@@ -23,21 +23,19 @@ func init() {
 // listenConfig is what the listen flags set.
 type listenConfig struct {
 	forwardTo string
-	baseURL   string
+	conn      connFlags
 	events    []string
 	addr      string
 	flush     time.Duration
-	token     string
 }
 
 func parseListen(args []string, stderr io.Writer) (c listenConfig, err error) {
 	defer func() { err = usageErr(err) }()
 	fs := newFlagSet("listen", commands["listen"].synopsis,
-		"Registers a webhook endpoint with the running simulator at -base-url and forwards every\ndelivery, signed and unchanged, to -forward-to until interrupted.", stderr)
+		"Registers a webhook endpoint with the running simulator at -url and forwards every\ndelivery, signed and unchanged, to -forward-to until interrupted. Which deliveries are due\nis decided on the simulator's clock; -flush-interval is only how often listen asks.", stderr)
 	var events string
 	fs.StringVar(&c.forwardTo, "forward-to", "", "URL every delivery is forwarded to (required), for example http://localhost:4242/webhooks")
-	fs.StringVar(&c.baseURL, "base-url", "http://127.0.0.1:8080", "base URL of the running simulator")
-	controlTokenFlag(fs, &c.token)
+	addConnFlags(fs, &c.conn, "base URL of the running simulator (default "+defaultURL+")")
 	fs.StringVar(&events, "events", "", "comma-separated event types to receive (default: every event)")
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:0", "address of the local listener the simulator delivers to (it must reach it)")
 	fs.DurationVar(&c.flush, "flush-interval", 500*time.Millisecond, "how often to ask the simulator to attempt due deliveries (POST /_sim/webhooks/flush); 0 leaves delivery to its automatic mode")
@@ -53,8 +51,8 @@ func parseListen(args []string, stderr io.Writer) (c listenConfig, err error) {
 	if u, err := url.Parse(c.forwardTo); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return c, fmt.Errorf("-forward-to %q: want an absolute http or https URL", c.forwardTo)
 	}
-	if _, err := url.ParseRequestURI(c.baseURL); err != nil {
-		return c, fmt.Errorf("-base-url: %w", err)
+	if err := c.conn.resolve(defaultURL); err != nil {
+		return c, err
 	}
 	if c.flush < 0 {
 		return c, errors.New("-flush-interval must not be negative")
@@ -78,7 +76,7 @@ func listen(ctx context.Context, args []string, stdout, stderr io.Writer, ready 
 	if err != nil {
 		return err
 	}
-	t := &triggerRun{ctx: ctx, out: stdout, base: strings.TrimRight(cfg.baseURL, "/"), hc: newHTTPClient(30 * time.Second), token: cfg.token}
+	t := &triggerRun{ctx: ctx, out: stdout, base: cfg.conn.url, hc: newHTTPClient(30 * time.Second), token: cfg.conn.token}
 
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {

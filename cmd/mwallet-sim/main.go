@@ -412,6 +412,9 @@ func parseServe(args []string, stderr io.Writer) (c serveConfig, err error) {
 	if c.start != "" && c.clock != "manual" {
 		return c, errors.New("-start needs -clock manual")
 	}
+	if err := checkControlToken(controlToken(c.guard.token)); err != nil {
+		return c, err
+	}
 	for name, v := range map[string]string{"-client-id": c.creds.ClientID, "-api-key": c.creds.APIKey, "-signing-key": c.creds.SigningKey, "-merchant-id": c.creds.MerchantID} {
 		if strings.TrimSpace(v) == "" {
 			return c, fmt.Errorf("%s must not be empty", name)

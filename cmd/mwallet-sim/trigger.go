@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -78,18 +79,20 @@ var recipes = map[string]recipe{
 // triggerConfig is what the trigger flags set.
 type triggerConfig struct {
 	event   string
-	baseURL string
-	token   string
+	conn    connFlags
 	member  string
 	list    bool
+	advance bool
 }
 
 func parseTrigger(args []string, stderr io.Writer) (c triggerConfig, err error) {
 	defer func() { err = usageErr(err) }()
 	fs := newFlagSet("trigger", commands["trigger"].synopsis,
-		"Drives the running simulator at -base-url through the product flow that emits the event\n(or records it, for the event types no flow produces) and prints the event.", stderr)
-	fs.StringVar(&c.baseURL, "base-url", "http://127.0.0.1:8080", "base URL of the running simulator")
-	controlTokenFlag(fs, &c.token)
+		"Drives the running simulator at -url through the product flow that emits the event\n(or records it, for the event types no flow produces) and prints the event.\n"+
+			"A wait the simulator asks for (Retry-After, a retry's backoff) is a wait on its clock: trigger\n"+
+			"never sleeps; it stops with the reason, or with -advance-clock moves the simulator's clock.", stderr)
+	addConnFlags(fs, &c.conn, "base URL of the running simulator (default "+defaultURL+")")
+	fs.BoolVar(&c.advance, "advance-clock", false, "when the simulator asks to wait (Retry-After, a retry's backoff), move its clock by that much (POST /_sim/clock) instead of stopping")
 	fs.StringVar(&c.member, "member", "", "external_member_id or mem_ id of an existing member to act for (default: a new member per trigger)")
 	fs.BoolVar(&c.list, "list", false, "list the event types and how each is produced")
 	// The event type may come before, between or after the flags.
@@ -119,10 +122,7 @@ func parseTrigger(args []string, stderr io.Writer) (c triggerConfig, err error) 
 	if _, ok := recipes[c.event]; !ok {
 		return c, fmt.Errorf("unknown event type %q (mwallet-sim trigger -list shows the 27 types)", c.event)
 	}
-	if _, err := url.ParseRequestURI(c.baseURL); err != nil {
-		return c, fmt.Errorf("-base-url: %w", err)
-	}
-	return c, nil
+	return c, c.conn.resolve(defaultURL)
 }
 
 // trigger is the trigger command.
@@ -135,7 +135,7 @@ func trigger(ctx context.Context, args []string, stdout, stderr io.Writer, _ fun
 		listRecipes(stdout)
 		return nil
 	}
-	t, err := connect(ctx, cfg.baseURL, cfg.token, stdout)
+	t, err := connect(ctx, cfg.conn, stdout, cfg.advance)
 	if err != nil {
 		return err
 	}
@@ -188,9 +188,49 @@ type triggerRun struct {
 	creds     simulator.Credentials
 	steps     int
 	token     string // the control token (-control-token), if any
+	clock     *simClock
 	memberArg string
 	member    string // external_member_id acted for
 	memberID  string // its mem_ id
+}
+
+// simClock is trigger's clock: the simulator's. Now is the wall clock moved
+// to the simulator's reading (read at start, and again after each advance),
+// which signatures need. Sleep never waits real time: a wait the simulator
+// asks for is a wait on its clock, which a manual clock never ends. With
+// -advance-clock it moves the simulator's clock by d (POST /_sim/clock) and
+// returns; otherwise it returns at once with a *simWaitError saying so.
+type simClock struct {
+	t       *triggerRun
+	advance bool
+	offset  atomic.Int64 // the simulator's clock minus the wall clock
+}
+
+func (c *simClock) Now() time.Time { return time.Now().Add(time.Duration(c.offset.Load())) }
+
+func (c *simClock) Sleep(ctx context.Context, d time.Duration) error {
+	if err := ctx.Err(); err != nil || d <= 0 {
+		return err
+	}
+	if !c.advance {
+		return &simWaitError{wait: d}
+	}
+	var clock struct {
+		Unix int64 `json:"unix"`
+	}
+	if err := c.t.control(http.MethodPost, "/_sim/clock", map[string]any{"advance": d.String()}, &clock); err != nil {
+		return err
+	}
+	c.offset.Store(int64(time.Until(time.Unix(clock.Unix, 0))))
+	c.t.step("moved the simulator's clock %s ahead, the wait it asked for  (POST /_sim/clock, -advance-clock)", d)
+	return nil
+}
+
+// simWaitError is a wait on the simulator's clock trigger did not make.
+type simWaitError struct{ wait time.Duration }
+
+func (e *simWaitError) Error() string {
+	return fmt.Sprintf("the simulator asks to wait %s on its clock before trying again (Retry-After or a retry's backoff); trigger never sleeps: rerun with -advance-clock to move the simulator's clock, or later", e.wait)
 }
 
 // newHTTPClient returns a client with its own connection pool: the
@@ -202,11 +242,11 @@ func newHTTPClient(timeout time.Duration) *http.Client {
 }
 
 // connect reads the simulator's credentials and clock and builds an SDK
-// client that signs with the simulator's time (a simulator whose clock was
-// moved ahead, or that runs a manual clock, would refuse wall-clock
-// signatures).
-func connect(ctx context.Context, base, token string, out io.Writer) (*triggerRun, error) {
-	t := &triggerRun{ctx: ctx, out: out, base: strings.TrimRight(base, "/"), hc: newHTTPClient(30 * time.Second), token: token}
+// client on the simulator's clock (simClock): it signs with the simulator's
+// time (a simulator whose clock was moved ahead, or that runs a manual
+// clock, would refuse wall-clock signatures) and never sleeps real time.
+func connect(ctx context.Context, conn connFlags, out io.Writer, advance bool) (*triggerRun, error) {
+	t := &triggerRun{ctx: ctx, out: out, base: conn.url, hc: newHTTPClient(30 * time.Second), token: conn.token}
 	if err := t.control(http.MethodGet, "/_sim/credentials", nil, &t.creds); err != nil {
 		return nil, fmt.Errorf("reading the simulator's credentials at %s: %w", t.base, err)
 	}
@@ -216,12 +256,13 @@ func connect(ctx context.Context, base, token string, out io.Writer) (*triggerRu
 	if err := t.control(http.MethodGet, "/_sim/clock", nil, &clock); err != nil {
 		return nil, fmt.Errorf("reading the simulator's clock: %w", err)
 	}
-	offset := time.Until(time.Unix(clock.Unix, 0))
+	t.clock = &simClock{t: t, advance: advance}
+	t.clock.offset.Store(int64(time.Until(time.Unix(clock.Unix, 0))))
 	c, err := mwclient.New(t.base, mwallet.Credentials{
 		ClientID:   t.creds.ClientID,
 		APIKey:     mwallet.Secret(t.creds.APIKey),
 		SigningKey: mwallet.Secret(t.creds.SigningKey),
-	}, mwallet.WithHTTPClient(t.hc), mwallet.WithClock(func() time.Time { return time.Now().Add(offset) }))
+	}, mwallet.WithHTTPClient(t.hc), mwallet.WithClockSource(t.clock))
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"regexp"
 	"sort"
@@ -213,5 +214,45 @@ func TestTriggerArguments(t *testing.T) {
 	}
 	if got := len(sim.Events.List()); got != 1 {
 		t.Errorf("failed triggers recorded events: %d, want only the fixture's member.created", got)
+	}
+}
+
+// TestTriggerWaitsOnTheSimulatorsClock: a wait the simulator asks for (here
+// the Retry-After of a spent write quota) is a wait on its clock. Against a
+// clock that moves only when told, trigger stops at once with the reason
+// and leaves the clock where it was; with -advance-clock it moves the
+// simulator's clock by the wait and goes on.
+func TestTriggerWaitsOnTheSimulatorsClock(t *testing.T) {
+	t.Parallel()
+	sim := simtest.Start(t)
+	if err := sim.Merchant.SetWriteQuota(1); err != nil {
+		t.Fatal(err)
+	}
+	before := sim.Clock.Now()
+	var out bytes.Buffer
+	err := run(context.Background(), []string{"trigger", "qrpay.order.completed", "-url", sim.URL()}, &out, io.Discard, nil)
+	var wait *simWaitError
+	if !errors.As(err, &wait) || wait.wait <= 0 || !strings.Contains(err.Error(), "-advance-clock") {
+		t.Fatalf("trigger with a spent write quota: %v, want a *simWaitError naming -advance-clock\n%s", err, out.String())
+	}
+	if now := sim.Clock.Now(); !now.Equal(before) {
+		t.Errorf("the simulator's clock moved from %s to %s without -advance-clock", before, now)
+	}
+
+	out.Reset()
+	if err := run(context.Background(), []string{"trigger", "qrpay.order.completed", "-url", sim.URL(), "-advance-clock"}, &out, io.Discard, nil); err != nil {
+		t.Fatalf("trigger -advance-clock: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "moved the simulator's clock") || !emittedLine.MatchString(out.String()) {
+		t.Errorf("trigger -advance-clock output:\n%s", out.String())
+	}
+	if now := sim.Clock.Now(); !now.After(before) {
+		t.Errorf("the simulator's clock did not move with -advance-clock: %s", now)
+	}
+	if err := sim.CheckLedger(); err != nil {
+		t.Error(err)
+	}
+	if err := sim.CheckInvariants(); err != nil {
+		t.Error(err)
 	}
 }

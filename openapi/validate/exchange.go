@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"sort"
 	"strings"
 
@@ -199,7 +200,7 @@ func (c *Checker) checkServed(ctx context.Context, x *simulator.Exchange, where 
 	}
 	path := req.URL.EscapedPath()
 	plain, closed := c.business, c.businessC
-	if strings.HasPrefix(path, "/_sim/") || path == "/_sim" {
+	if controlPath(path) {
 		plain, closed = c.control, c.controlC
 	}
 	// HEAD on a path whose GET is documented is that GET without its body
@@ -358,7 +359,7 @@ func (c *Checker) checkNoRoute(x *simulator.Exchange, req *http.Request, where s
 		c.checkFaultAnswer(r, key, where)
 		return
 	}
-	if guardRefusal(req.URL.Path, r) {
+	if guardRefusal(req.URL.EscapedPath(), r) {
 		// The control API's guard answers before routing: a Host that
 		// does not name the simulator (400 invalid_request) or a missing
 		// control token (401 invalid_token), on any /_sim path.
@@ -392,10 +393,25 @@ func (c *Checker) checkNoRoute(x *simulator.Exchange, req *http.Request, where s
 	}
 }
 
-// guardRefusal reports the control guard's answer on a /_sim path: 401
-// invalid_token or 400 invalid_request in the error envelope.
-func guardRefusal(path string, r *simulator.LoggedMessage) bool {
-	if path != "/_sim" && !strings.HasPrefix(path, "/_sim/") {
+// controlPath reports whether an escaped path is in the control API's
+// namespace as the simulator reads it: its first non-empty segment,
+// decoded, is _sim (/_sim/clock, /%5Fsim/clock, //_sim/clock).
+func controlPath(escaped string) bool {
+	for _, seg := range strings.Split(escaped, "/") {
+		if seg == "" {
+			continue
+		}
+		v, err := url.PathUnescape(seg)
+		return err == nil && v == "_sim"
+	}
+	return false
+}
+
+// guardRefusal reports the control guard's answer on a path of the control
+// namespace (controlPath): 401 invalid_token or 400 invalid_request in the
+// error envelope. The guard answers before routing, on every spelling.
+func guardRefusal(escaped string, r *simulator.LoggedMessage) bool {
+	if !controlPath(escaped) {
 		return false
 	}
 	var env struct {

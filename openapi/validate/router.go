@@ -56,7 +56,7 @@ func newRouter(doc *openapi3.T) *router {
 }
 
 // match returns the route of method and the escaped path, with the
-// unescaped path parameters. pathFound reports a path template that matched
+// unescaped path parameters; each segment is compared decoded. pathFound reports a path template that matched
 // even when the method did not.
 func (r *router) match(method, escapedPath string) (rt *routers.Route, params map[string]string, pathFound bool) {
 	segs := strings.Split(strings.TrimPrefix(escapedPath, "/"), "/")
@@ -68,7 +68,9 @@ func (r *router) match(method, escapedPath string) (rt *routers.Route, params ma
 		p, ok := map[string]string{}, true
 		for k, lit := range c.segs {
 			if c.params[k] == "" {
-				if segs[k] != lit {
+				// A literal segment is compared decoded: %5F is _ and %76
+				// is v (RFC 3986, 6.2.2.2), as the simulator reads a path.
+				if seg, err := url.PathUnescape(segs[k]); err != nil || seg != lit {
 					ok = false
 					break
 				}

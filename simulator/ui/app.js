@@ -458,14 +458,14 @@
 
   async function loadSteps() {
     steps = [];
-    let total = 0;
-    for (;;) {
-      const after = steps.length ? steps[steps.length - 1].seq : 0;
+    // The control list envelope: a page's next_cursor is the after= of
+    // the next one, null on the last.
+    for (let after = "0"; after !== null;) {
       const page = await getJSON("/_sim/recording/steps?limit=1000&after=" + after);
-      total = page.total;
-      steps.push(...page.steps);
-      if (!page.steps.length || steps.length >= total) break;
+      steps.push(...page.data);
+      after = page.has_more && page.data.length ? page.next_cursor : null;
     }
+    const total = steps.length;
     document.getElementById("step-list").replaceChildren(...steps.map((s) =>
       h("li", { "data-step": s.seq, class: "step op-" + s.op, onclick: () => showStep(s.seq) },
         h("span", { class: "num", text: String(s.seq) }), " ",

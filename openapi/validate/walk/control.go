@@ -77,8 +77,14 @@ func (w *walker) outcomeStep() {
 	var body any
 	switch {
 	case a.coll == "cards" && verb == "transactions":
-		body = map[string]any{"kind": "auth", "status": "succeed", "direction": "debit", "amount": "1250", "bill_amount": "1250",
+		tx := map[string]any{"kind": "auth", "status": "succeed", "direction": "debit", "amount": "1250", "bill_amount": "1250",
 			"merchant_name": "WALK CAFE", "mcc": "5814", "auth_code": "WALK01"}
+		if !w.cfg.RefusalProbes {
+			// A debit of an ended card, or one the card cannot cover, is
+			// refused; builds before the fix drew an id first (Config).
+			tx["kind"], tx["direction"] = "refund", "credit"
+		}
+		body = tx
 	case a.coll == "kyc" && verb == "approve":
 		body = map[string]any{"level": 1 + w.rng.IntN(2)}
 	}

@@ -115,7 +115,11 @@ func (w *walker) rareStep() {
 	}
 	if w.one(6) {
 		a := w.ctl("GET /_sim/recording/steps", fmt.Sprintf("/_sim/recording/steps?limit=5&after=%d", w.rng.IntN(w.res.Requests+1)), nil)
-		if data, ok := a.json["steps"].([]any); ok && len(data) > 0 {
+		data, _ := a.json["data"].([]any) // the control list envelope
+		if steps, ok := a.json["steps"].([]any); ok {
+			data = steps // builds before it
+		}
+		if len(data) > 0 {
 			if s, ok := data[0].(map[string]any); ok {
 				if seq, ok := s["seq"].(float64); ok {
 					w.ctl("GET /_sim/recording/steps/{seq}", fmt.Sprintf("/_sim/recording/steps/%d", int(seq)), nil)

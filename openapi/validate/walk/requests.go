@@ -96,11 +96,15 @@ func jsonBody(v any) []byte {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
 
-// ctl sends a control request.
+// ctl sends a control request. Around a control write each target's state
+// digest is read (on every target, so their control request ids stay in
+// step); a write the working tree's build refuses must leave its digest as
+// it was (Result.Leaks).
 func (w *walker) ctl(op, path string, body any) *answer {
 	method, _, _ := strings.Cut(op, " ")
 	r := &request{op: op, method: method, target: path}
-	if method != http.MethodGet && method != http.MethodHead {
+	write := method != http.MethodGet && method != http.MethodHead
+	if write {
 		// Control writes are JSON, with a body or without one (the
 		// simulator refuses any other type: a cross-site page's request).
 		r.set("Content-Type", "application/json")
@@ -111,7 +115,30 @@ func (w *walker) ctl(op, path string, body any) *answer {
 			w.malform(r)
 		}
 	}
-	return w.send(r)
+	if !write {
+		return w.send(r)
+	}
+	before := w.digests()
+	a := w.send(r)
+	if a.status >= 400 {
+		w.res.RefusedWrites++
+		if after := w.digests(); after[0] != before[0] {
+			w.res.Leaks = append(w.res.Leaks, fmt.Sprintf("step %d request %d %s answered %d %s but changed the state: %.200s",
+				w.step, w.res.Requests, op, a.status, a.code(), r.text()))
+		}
+	}
+	return a
+}
+
+// digests reads each target's state digest (GET /_sim/digest), outside
+// the comparison.
+func (w *walker) digests() []string {
+	out := make([]string, len(w.cfg.Targets))
+	for i, base := range w.cfg.Targets {
+		a := w.do(base, &request{method: http.MethodGet, target: "/_sim/digest"})
+		out[i] = a.str("digest")
+	}
+	return out
 }
 
 // ensureToken exchanges a new token when the one held is older than

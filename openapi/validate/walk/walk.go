@@ -64,6 +64,12 @@ type Config struct {
 	// KeepDiffs caps the differences kept in Result.Diffs (default 200);
 	// Result.DiffCount counts them all.
 	KeepDiffs int
+	// RefusalProbes also sends the control writes whose refusal changed
+	// the state of builds before the fix (card transactions that debit):
+	// against such a base the states part at the first one, and every
+	// answer after it differs, so they are for a base that refuses them
+	// cleanly too.
+	RefusalProbes bool
 }
 
 // Result is what a walk did and found.
@@ -91,6 +97,10 @@ type Result struct {
 	Digests []string
 	// Slow lists the requests that took more than 2 seconds to answer.
 	Slow []string
+	// RefusedWrites counts the control writes the working tree's build
+	// refused; Leaks lists those that changed its state digest anyway.
+	RefusedWrites int
+	Leaks         []string
 }
 
 // Diff is one request the targets answered differently.

@@ -100,21 +100,37 @@ func (l *Line) addCardTransaction(tx *kernel.Tx, c *simCard, in Transaction) (*c
 		t.OccurredAt = tx.Now()
 	}
 	if prev != nil {
-		t.ID, t.Booked, t.Version, t.seq = prev.ID, prev.Booked, prev.Version+1, prev.seq
-	} else {
-		t.ID, t.seq = "ctx_"+tx.NewUUID(), tx.NextSeq()
+		t.Booked = prev.Booked
 	}
-	if !t.Booked && t.Status == "succeed" && (t.Direction == "debit" || t.Direction == "credit") && !amount.IsZero() {
-		conv, err := atScaleOf(tx, cardLedgerAsset, amount)
-		if err != nil {
+	// Every refusal comes before the first write (an id drawn included).
+	book := !t.Booked && t.Status == "succeed" && (t.Direction == "debit" || t.Direction == "credit") && !amount.IsZero()
+	var conv money.Amount
+	var cardAcct string
+	var withdrawal bool
+	if book {
+		var err error
+		if conv, err = atScaleOf(tx, cardLedgerAsset, amount); err != nil {
 			return nil, fmt.Errorf("card %s: %w", c.ID, err)
 		}
 		// An ended card keeps no money: a credit goes on to the live
 		// replacement or back to the member's wallet; a debit is refused.
-		cardAcct, withdrawal, err := l.cardTxDestination(c, t.Direction)
-		if err != nil {
+		if cardAcct, withdrawal, err = l.cardTxDestination(c, t.Direction); err != nil {
 			return nil, err
 		}
+		if t.Direction == "debit" && l.host.Balance(cardAcct, cardLedgerAsset).Cmp(conv) < 0 {
+			// A debit the card cannot cover: the ledger refuses the
+			// transfer whole (the card's account may not go below zero),
+			// before anything is drawn, and its refusal is the answer.
+			err := tx.Transfer(tx.Now(), "card transaction debit", cardLedgerAsset, conv, cardAcct, upstreamAccount("card_network"))
+			return nil, fmt.Errorf("card %s: %w", c.ID, err)
+		}
+	}
+	if prev != nil {
+		t.ID, t.Version, t.seq = prev.ID, prev.Version+1, prev.seq
+	} else {
+		t.ID, t.seq = "ctx_"+tx.NewUUID(), tx.NextSeq()
+	}
+	if book {
 		from, to := cardAcct, upstreamAccount("card_network")
 		if t.Direction == "credit" {
 			from, to = to, from

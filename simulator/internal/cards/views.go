@@ -149,6 +149,11 @@ func (l *Line) Violations(_ *kernel.Tx) []string {
 // HasCard reports whether a card of this crd_ id exists.
 func (l *Line) HasCard(_ *kernel.Tx, id string) bool { return l.st.cards[id] != nil }
 
+// HasProduct reports a card product of this id (with or without cpd_).
+func (l *Line) HasProduct(_ *kernel.Tx, id string) bool {
+	return l.st.productByID[WithIDPrefix("cpd_", id)] != nil
+}
+
 // Has reports whether id is the exact id of a card application, a card or
 // a top-up order.
 func (l *Line) Has(_ *kernel.Tx, id string) bool {

@@ -271,6 +271,23 @@ func (l *Line) Review(tx *kernel.Tx, m *api.Member, status string) error {
 	return nil
 }
 
+// HasSession reports a hosted KYC session of this id (with or without
+// kyc_), as CompleteSession looks it up.
+func (l *Line) HasSession(_ *kernel.Tx, id string) bool {
+	id = strings.TrimSpace(id)
+	if !strings.HasPrefix(id, "kyc_") {
+		id = "kyc_" + id
+	}
+	return l.st.sessions[id] != nil
+}
+
+// HasBinding reports a quick KYC binding of this id (with or without
+// qkb_), as Compensate looks it up.
+func (l *Line) HasBinding(_ *kernel.Tx, id string) bool {
+	id = strings.TrimSpace(id)
+	return l.st.bindings[id] != nil || (!strings.HasPrefix(id, "qkb_") && l.st.bindings["qkb_"+id] != nil)
+}
+
 // CompleteSession plays the member finishing a hosted KYC screen (ticket id
 // with or without kyc_): the link is used up and the profile goes back to
 // review.

@@ -50,7 +50,7 @@ func main() {
 	var o options
 	flag.StringVar(&o.seeds, "seeds", "1,2,3,4", "comma-separated seeds; a range a-b is allowed")
 	flag.IntVar(&o.steps, "steps", 5000, "steps per seed")
-	flag.StringVar(&o.base, "base", "86da9d7", "commit whose build the working tree is compared with (empty: no comparison)")
+	flag.StringVar(&o.base, "base", "368c044", "commit whose build the working tree is compared with (empty: no comparison)")
 	flag.StringVar(&o.baseBin, "base-bin", "", "use this mwallet-sim binary as the base instead of building -base")
 	flag.StringVar(&o.allow, "allow", "", "allowlist of deliberate differences (OPERATION | SUBSTRING | FIX | TEST)")
 	flag.StringVar(&o.known, "known", "", "known OpenAPI violations (KEY | SUBSTRING), as validate-exchanges")
@@ -58,6 +58,8 @@ func main() {
 	flag.StringVar(&o.record, "record", "", "write the base build's recording and digest per seed into this directory")
 	flag.BoolVar(&o.replay, "replay", true, "replay the base build's recording of each seed on the working tree's build and compare the state digests")
 	flag.BoolVar(&o.baseData, "base-data", false, "run the base build with -data (a temporary directory)")
+	flag.BoolVar(&o.probes, "refusal-probes", false, "also send the control writes whose refusal changed the state of builds before the fix (a debit of an ended card, or one the card cannot cover): for a base that refuses them cleanly too (-base-bin of the working tree)")
+	flag.IntVar(&o.keep, "keep-diffs", 200, "differences kept per seed, each matched against -allow; a seed with more fails")
 	flag.IntVar(&o.parallel, "parallel", 2, "seeds walked at the same time")
 	flag.BoolVar(&o.compareDate, "compare-date", false, "compare the Date header too (when both builds stamp it with the simulator clock)")
 	flag.IntVar(&o.show, "show", 3, "differences printed in full per group")
@@ -85,8 +87,8 @@ func main() {
 type options struct {
 	seeds, base, baseBin, allow, known, start, record string
 	cpuProfile                                        string
-	steps, show, parallel                             int
-	baseData, verbose, compareDate, replay            bool
+	steps, show, parallel, keep                       int
+	baseData, verbose, compareDate, replay, probes    bool
 }
 
 func parseSeeds(s string) ([]uint64, error) {
@@ -227,7 +229,7 @@ func walkSeed(ctx context.Context, o options, seed uint64, bins []string, tmp st
 		}
 		sims = append(sims, s)
 	}
-	cfg := walk.Config{Seed: seed, Steps: o.steps, Checker: checker, CompareDate: o.compareDate}
+	cfg := walk.Config{Seed: seed, Steps: o.steps, Checker: checker, CompareDate: o.compareDate, RefusalProbes: o.probes, KeepDiffs: o.keep}
 	for _, s := range sims {
 		cfg.Targets = append(cfg.Targets, s.url)
 	}
@@ -333,6 +335,11 @@ func report(o options, names []string, results []*walk.Result, checkers []*valid
 		}
 		for _, s := range r.Slow {
 			fmt.Printf("  slow: %s\n", s)
+		}
+		fmt.Printf("  %d control writes refused by the working tree's build, each with its state digest before and after\n", r.RefusedWrites)
+		for _, l := range r.Leaks {
+			failed = true
+			fmt.Printf("  REFUSED BUT CHANGED: %s\n", l)
 		}
 		for i, b := range r.Books {
 			if b != "" {

@@ -1,0 +1,98 @@
+package simulator
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/mwallet/mwallet-go/openapi"
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
+)
+
+// The control ops of the simulator as a whole: the router's answers under
+// /_sim, Action, the credentials, the windows, the ledger, the invariants,
+// the dashboard's snapshot and files, the documents and the recipes.
+
+// controlList is the one shape of a control list: the business API's list
+// envelope, {"data": [...], "next_cursor": null, "has_more": false}. The
+// control lists are whole (the recording's steps page with ?after=).
+func controlList[T any](items []T) api.ListEnvelope {
+	if items == nil {
+		items = []T{}
+	}
+	return api.ListEnvelope{Data: items}
+}
+
+// opNotFound is the router's answer for a path under /_sim that no op
+// serves (any method), and for one the router refuses before routing (not
+// canonical, /_sim itself, a literal path with another method): not_found,
+// with Allow when the path is served with other methods. It passes the
+// guard's rules 1 and 2 like every control route. A POST there is logged as
+// the request, as every control POST is.
+var opNotFound = def[noInput]{route: "/_sim/{rest...}", notFound: true, run: func(x *opRun, _ *noInput) (any, error) {
+	msg, _ := x.r.Context().Value(notFoundKey{}).(string)
+	return nil, x.s.wiring.gw.controlNotFoundAnswer(x.r, msg)
+}}.op()
+
+// notFoundKey is the context key of the router's message for opNotFound.
+type notFoundKey struct{}
+
+// notFound answers the router's not_found of a control path through
+// opNotFound (the gateway calls it).
+func (ctl *controlAPI) notFound(w http.ResponseWriter, r *http.Request, message string) {
+	ctl.serve(opNotFound)(w, r.WithContext(context.WithValue(r.Context(), notFoundKey{}, message)))
+}
+
+// coreOps declares them.
+var coreOps = []*op{
+	opNotFound,
+	opAction,
+	def[noInput]{route: "GET /_sim/credentials", run: func(x *opRun, _ *noInput) (any, error) { return x.s.st.creds, nil }}.op(),
+	def[noInput]{route: "GET /_sim/stats", run: func(x *opRun, _ *noInput) (any, error) { return x.s.wiring.view.stats(x.tx), nil }}.op(),
+	def[noInput]{route: "GET /_sim/ledger", run: func(x *opRun, _ *noInput) (any, error) {
+		out := map[string]any{"balanced": true, "entries": x.s.st.ledger.Entries()}
+		if err := x.s.st.ledger.Check(); err != nil {
+			out["balanced"] = false
+			out["error"] = err.Error()
+		}
+		return out, nil
+	}}.op(),
+	def[noInput]{route: "GET /_sim/invariants", run: func(x *opRun, _ *noInput) (any, error) {
+		v := x.s.wiring.view.invariantViolations(x.tx)
+		if v == nil {
+			v = []string{}
+		}
+		return map[string]any{"hold": len(v) == 0, "violations": v}, nil
+	}}.op(),
+	def[noInput]{route: "GET /_sim/state", run: func(x *opRun, _ *noInput) (any, error) { return x.s.wiring.view.state(x.tx), nil }}.op(),
+	def[noInput]{route: "GET /_sim/recipes", run: func(*opRun, *noInput) (any, error) { return controlList(ErrorRecipes()), nil }}.op(),
+	def[noInput]{route: "GET /_sim/openapi.yaml", unlocked: true, run: func(*opRun, *noInput) (any, error) {
+		return document(openapi.Business()), nil
+	}}.op(),
+	def[noInput]{route: "GET /_sim/openapi-sim.yaml", unlocked: true, run: func(*opRun, *noInput) (any, error) {
+		return document(openapi.Control()), nil
+	}}.op(),
+	// The dashboard: its files need no token (a browser loads them before
+	// the page can send it); GET /_sim/ui is the simulator's one redirect.
+	def[dashboardFile]{route: "GET /_sim/ui/{file...}", unlocked: true, noToken: true, run: func(x *opRun, in *dashboardFile) (any, error) {
+		return x.s.wiring.ctl.dashboardFile(in.File)
+	}}.op(),
+	def[noInput]{route: "GET /_sim/ui", unlocked: true, noToken: true, run: func(*opRun, *noInput) (any, error) {
+		return rawAnswer(func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, "/_sim/ui/", http.StatusMovedPermanently)
+		}), nil
+	}}.op(),
+}
+
+// dashboardFile is the input of GET /_sim/ui/{file...}.
+type dashboardFile struct {
+	File string `path:"file" json:"-" dom:"dashboard_file,opt"`
+}
+
+// document answers one embedded document.
+func document(doc []byte) rawAnswer {
+	return func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/yaml")
+		w.Header().Set("Cache-Control", "no-cache")
+		_, _ = w.Write(doc)
+	}
+}
