@@ -1,6 +1,7 @@
 package simulator
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -138,6 +139,33 @@ func (f *faultRule) apiError() *apiError {
 		ae.Header = map[string]string{"Retry-After": "1"}
 	}
 	return ae
+}
+
+// faultError is the error answer of the exchange's error or error_after
+// fault. A step_up_required one carries a real challenge, as the
+// contract's answer always does (challenge_id, hosted_url, expires_at): the
+// step-up line issues it for the member the request names (none when it
+// names no member of the merchant) and for an action no endpoint
+// authorises, so the end user can complete it and a resend that needs
+// step-up is asked for a challenge of its own.
+func (x *exchange) faultError() *apiError {
+	ae := x.fault.apiError()
+	if ae.Code != string(mwallet.CodeStepUpRequired) {
+		return ae
+	}
+	memberID := ""
+	if m, err := x.g.resolveMember(x.rec.Member); err == nil {
+		memberID = m.ID
+	}
+	err := x.g.st.stepUp.Issue(x.tx, memberID, actionDigest("fault", x.r.Method, x.rec.Path), x.g.st.clock.Now())
+	var issued *apiError
+	if !errors.As(err, &issued) {
+		return ae
+	}
+	if issued.Code == ae.Code {
+		issued.Status, issued.Type, issued.Message = ae.Status, ae.Type, ae.Message
+	}
+	return issued
 }
 
 func (f *Fault) validate() error {
@@ -281,7 +309,7 @@ func (g *gateway) takeFault(r *http.Request) *faultRule {
 // error. The journal records what was answered.
 func (x *exchange) afterFault(resp response) response {
 	if x.fault != nil && x.fault.Kind == FaultErrorAfter {
-		return errorResponse(x.fault.apiError(), x.id)
+		return errorResponse(x.faultError(), x.id)
 	}
 	if resp.instead != nil {
 		return errorResponse(resp.instead, x.id)

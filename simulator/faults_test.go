@@ -20,6 +20,10 @@ func TestFaults(t *testing.T) {
 		{"error with code", simulator.Fault{Method: "POST", Path: "/v1/deposits", Kind: simulator.FaultError, Code: "upstream_timeout"}, 504, "upstream_timeout", false},
 		{"error with status", simulator.Fault{Path: "/v1/deposits", Kind: simulator.FaultError, Status: 500}, 500, "api_error", false},
 		{"error with both", simulator.Fault{Path: "/v1/*", Kind: simulator.FaultError, Status: 429, Code: "rate_limited"}, 429, "rate_limited", false},
+		// The contract's step_up_required always carries a challenge: the
+		// fault's does too, one the end user can complete.
+		{"error step_up_required", simulator.Fault{Method: "POST", Path: "/v1/deposits", Kind: simulator.FaultError, Code: "step_up_required"}, 400, "step_up_required", false},
+		{"error_after step_up_required", simulator.Fault{Method: "POST", Path: "/v1/deposits", Kind: simulator.FaultErrorAfter, Code: "step_up_required"}, 400, "step_up_required", true},
 		{"drop before", simulator.Fault{Method: "post", Path: "/v1/deposits", Kind: simulator.FaultDropBefore}, 0, "", false},
 		{"drop after", simulator.Fault{Path: "/v1/deposits", Kind: simulator.FaultDropAfter}, 0, "", true},
 		{"delay", simulator.Fault{Path: "/v1/deposits", Kind: simulator.FaultDelay, DelayMS: 1}, 201, "", true},
@@ -49,6 +53,16 @@ func TestFaults(t *testing.T) {
 			}
 			if tt.wantCode == "rate_limited" && r.header.Get("Retry-After") == "" {
 				t.Errorf("rate_limited fault without Retry-After")
+			}
+			if tt.wantCode == "step_up_required" {
+				id, _ := r.body["challenge_id"].(string)
+				url, _ := r.body["hosted_url"].(string)
+				if _, ok := r.body["expires_at"].(float64); !ok || id == "" || !strings.HasSuffix(url, "/_sim/step-up/"+id) {
+					t.Fatalf("step_up_required fault without its challenge: %v", r.body)
+				}
+				if err := sim.StepUp.Complete(id); err != nil {
+					t.Fatalf("the fault's challenge cannot be completed: %v", err)
+				}
 			}
 			want := "1000.000000"
 			if tt.executed {

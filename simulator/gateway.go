@@ -323,7 +323,7 @@ func (x *exchange) preFault() bool {
 	}
 	switch x.fault.Kind {
 	case FaultError:
-		x.finish(errorResponse(x.fault.apiError(), x.id))
+		x.finish(errorResponse(x.faultError(), x.id))
 		return true
 	case FaultDropBefore:
 		x.finish(response{})

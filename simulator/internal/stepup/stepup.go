@@ -80,18 +80,32 @@ func (l *Line) Require(c *api.Request, action string) error {
 			return nil
 		}
 	}
-	if err := l.host.Room(c.Tx, len(l.st.challenges), c.Now); err != nil {
+	return l.Issue(c.Tx, c.Member.ID, action, c.Now)
+}
+
+// Issue makes a new challenge for a member and an action at now and returns
+// the step_up_required error that carries it (challenge_id, hosted_url,
+// expires_at), or the bounded store's refusal when it is full. Require
+// issues one when the request has no usable challenge; an injected
+// step_up_required fault issues one for an action no endpoint authorises,
+// so its answer is the contract's (the end user can complete it; the
+// resend is asked for a challenge of its own action).
+func (l *Line) Issue(tx *kernel.Tx, memberID, action string, now time.Time) error {
+	if l.st.challenges == nil {
+		l.st.challenges = map[string]*challenge{}
+	}
+	if err := l.host.Room(tx, len(l.st.challenges), now); err != nil {
 		return err
 	}
 	ch := &challenge{
-		ID:        c.Tx.NewUUID(),
-		MemberID:  c.Member.ID,
+		ID:        tx.NewUUID(),
+		MemberID:  memberID,
 		Action:    action,
-		CreatedAt: c.Now,
-		ExpiresAt: c.Now.Add(TTL),
+		CreatedAt: now,
+		ExpiresAt: now.Add(TTL),
 	}
 	l.st.challenges[ch.ID] = ch
-	l.host.Expires(c.Tx, ch.ID, ch.ExpiresAt)
+	l.host.Expires(tx, ch.ID, ch.ExpiresAt)
 	return api.NewErr("step_up_required", "strong authentication required").
 		With("challenge_id", ch.ID).
 		With("hosted_url", fmt.Sprintf("%s/_sim/step-up/%s", l.host.URL(), ch.ID)).
