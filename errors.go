@@ -210,14 +210,30 @@ type ParamError struct {
 	// (Code idempotency_key_invalid). Nothing was sent under it by this
 	// call.
 	IdempotencyKey string
+	// UnknownOutcomeKey is set on the refusal of StepUpResend given the
+	// error of an earlier call whose outcome is unknown (errors.Is(err,
+	// ErrOutcomeUnknown)) that carries no step-up challenge: it is that
+	// call's idempotency key. This call sent nothing, but the earlier one
+	// may have executed: resend it with this key and without
+	// StepUpResend (WithIdempotencyKey(UnknownOutcomeKey)) until an answer
+	// settles it, never with a new key. The refusal itself does not match
+	// ErrOutcomeUnknown. Empty otherwise.
+	UnknownOutcomeKey string
 }
 
-// Error formats the parameter and the reason.
+// Error formats the parameter and the reason, and says that nothing was
+// sent (and, with UnknownOutcomeKey, that the earlier call's outcome is
+// unknown).
 func (e *ParamError) Error() string {
-	if e.Code != "" {
-		return fmt.Sprintf("mwallet: invalid %s: %s (%s; nothing was sent)", e.Param, e.Reason, e.Code)
+	sent := "nothing was sent"
+	if e.UnknownOutcomeKey != "" {
+		sent += "; the earlier call with idempotency key " + e.UnknownOutcomeKey +
+			" may have executed: its outcome is unknown, resend it with that key"
 	}
-	return fmt.Sprintf("mwallet: invalid %s: %s (nothing was sent)", e.Param, e.Reason)
+	if e.Code != "" {
+		return fmt.Sprintf("mwallet: invalid %s: %s (%s; %s)", e.Param, e.Reason, e.Code, sent)
+	}
+	return fmt.Sprintf("mwallet: invalid %s: %s (%s)", e.Param, e.Reason, sent)
 }
 
 // Is makes errors.Is(err, ErrInvalidParam) match every *ParamError.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"net/http"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	mwallet "github.com/mwallet/mwallet-go"
+	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
@@ -264,4 +266,82 @@ func recvName(e ast.Expr) string {
 		return recvName(t.X)
 	}
 	return "?"
+}
+
+// TestStepUpResendOfAnUnknownOutcome: a QR payment whose every attempt
+// ran and lost its answer ends with an unknown outcome that carries no
+// step-up challenge. StepUpResend given that error refuses the resend
+// before anything is sent; its *mwallet.ParamError says both things: this
+// call sent nothing (ErrInvalidParam, not ErrOutcomeUnknown), and the
+// earlier payment may have run (UnknownOutcomeKey, its key, in the text
+// too). Following it, a resend with that key replays the payment: it ran
+// once, and the books balance.
+func TestStepUpResendOfAnUnknownOutcome(t *testing.T) {
+	t.Parallel()
+	sim := simtest.Start(t)
+	cl := sim.Client()
+	ctx := context.Background()
+	w := writes["qrpay.Pay"]
+	key := mwallet.NewIdempotencyKey()
+	su, ok := mwallet.AsStepUp(w.call(ctx, cl, nil, mwallet.WithIdempotencyKey(key)))
+	if !ok {
+		t.Fatal("the payment asked for no step-up")
+	}
+	if err := sim.StepUp.Complete(su.ChallengeID); err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.Faults.Inject(simulator.Fault{Method: http.MethodPost, Path: "/v1/qrpay/payments", Kind: simulator.FaultDropAfter, Count: 10}); err != nil {
+		t.Fatal(err)
+	}
+	lost := w.call(ctx, cl, nil, su.Options()...)
+	if !errors.Is(lost, mwallet.ErrOutcomeUnknown) || mwallet.IdempotencyKeyOf(lost) != key {
+		t.Fatalf("every answer lost: %v, want an unknown outcome under %s", lost, key)
+	}
+	if err := sim.Faults.Clear(); err != nil {
+		t.Fatal(err)
+	}
+
+	before := len(sim.Requests.List())
+	err := w.call(ctx, cl, nil, mwallet.StepUpResend(lost)...)
+	var pe *mwallet.ParamError
+	if !errors.As(err, &pe) || pe.Param != "StepUpResend" {
+		t.Fatalf("StepUpResend of an unknown outcome: %v, want its refusal", err)
+	}
+	type said struct {
+		Invalid, Unknown, NothingSent, Earlier bool
+		Key, UnknownOutcomeKey                 string
+		Sent                                   int
+	}
+	got := said{
+		Invalid: errors.Is(err, mwallet.ErrInvalidParam), Unknown: errors.Is(err, mwallet.ErrOutcomeUnknown),
+		NothingSent: strings.Contains(err.Error(), "nothing was sent"),
+		Earlier:     strings.Contains(err.Error(), "the earlier call with idempotency key "+key+" may have executed: its outcome is unknown"),
+		Key:         mwallet.IdempotencyKeyOf(err), UnknownOutcomeKey: pe.UnknownOutcomeKey, Sent: len(sim.Requests.List()) - before,
+	}
+	if diff := cmp.Diff(said{Invalid: true, NothingSent: true, Earlier: true, Key: key, UnknownOutcomeKey: key}, got); diff != "" {
+		t.Errorf("refusal %v (-want +got):\n%s", err, diff)
+	}
+
+	// Following it: the same payment, with that key.
+	var resp *mwallet.Response
+	opts := []mwallet.CallOption{mwallet.WithIdempotencyKey(pe.UnknownOutcomeKey), mwallet.WithResponse(&resp)}
+	err = w.call(ctx, cl, nil, opts...)
+	if su, ok := mwallet.AsStepUp(err); ok {
+		if err := sim.StepUp.Complete(su.ChallengeID); err != nil {
+			t.Fatal(err)
+		}
+		err = w.call(ctx, cl, nil, append(opts, mwallet.WithStepUp(su.ChallengeID))...)
+	}
+	if err != nil || !resp.Replayed {
+		t.Errorf("resend with UnknownOutcomeKey: %v (replayed %v), want the payment replayed", err, resp != nil && resp.Replayed)
+	}
+	ran := 0
+	for _, q := range sim.Requests.List() {
+		if q.Path == "/v1/qrpay/payments" && q.IdempotencyKey == key && !q.Replay && (q.Status == http.StatusCreated || q.Fault == string(simulator.FaultDropAfter)) {
+			ran++
+		}
+	}
+	if ran != 1 {
+		t.Errorf("the payment ran %d times, want once", ran)
+	}
 }
