@@ -260,10 +260,10 @@ func CodeOf(err error) Code {
 
 // TransportError reports a call that ended without an answer that settles
 // it: no answer after its last attempt (connection refused or reset, a
-// timeout, a truncated or oversized response, the context ending), the
-// access token it needed could not be had, or, for a keyed write an
-// earlier attempt of which may have executed, later answers that do not
-// settle it. It wraps the cause, so errors.Is(err, context.DeadlineExceeded)
+// timeout, a truncated response or an oversized one that is no success, the
+// context ending), the access token it needed could not be had, or, for a
+// keyed write an earlier attempt of which may have executed, later answers
+// that do not settle it. It wraps the cause, so errors.Is(err, context.DeadlineExceeded)
 // works and errors.As finds an *Error among the causes (marked
 // OutcomeUnknown when NotSent is false).
 //
