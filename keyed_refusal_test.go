@@ -7,7 +7,6 @@ import (
 	"go/ast"
 	"go/token"
 	"net/http"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -154,41 +153,13 @@ func TestKeyedWritesRefuseInsideTheCall(t *testing.T) {
 // a keyed call (as dir/Recv.Name) and, for each return of a non-nil error
 // before a function's first keyed call, a line saying where.
 func keyedRefusals(fset *token.FileSet, files []*ast.File) (keyed, bad []string) {
-	funcs := map[string][]*ast.FuncDecl{} // by name: a method name may be shared by several types
-	for _, f := range files {
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-				funcs[fd.Name.Name] = append(funcs[fd.Name.Name], fd)
-			}
-		}
-	}
-	// first keyed position of each function, found until nothing changes
-	// (a function calling a keyed function of its package is keyed).
-	first := map[*ast.FuncDecl]token.Pos{}
-	for changed := true; changed; {
-		changed = false
-		for _, fds := range funcs {
-			for _, fd := range fds {
-				pos := token.NoPos
-				ast.Inspect(fd.Body, func(n ast.Node) bool {
-					if isKeyedPoint(n, funcs, first) && (pos == token.NoPos || n.Pos() < pos) {
-						pos = n.Pos()
-					}
-					return true
-				})
-				if pos != token.NoPos && first[fd] != pos {
-					first[fd], changed = pos, true
-				}
-			}
-		}
-	}
+	sc := scopeOf(files)
+	// first keyed position of each function (a function calling a keyed
+	// function of its package is keyed).
+	first := sc.firstPoints(sc.isKeyedPoint)
 	for fd, pos := range first {
-		name := fd.Name.Name
-		if fd.Recv != nil && len(fd.Recv.List) == 1 {
-			name = recvName(fd.Recv.List[0].Type) + "." + name
-		}
-		dir := filepath.Base(filepath.Dir(fset.Position(fd.Pos()).Filename))
-		keyed = append(keyed, dir+"/"+name)
+		name := funcName(fset, fd)
+		keyed = append(keyed, name)
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
 			if _, ok := n.(*ast.FuncLit); ok {
 				return false
@@ -201,7 +172,7 @@ func keyedRefusals(fset *token.FileSet, files []*ast.File) (keyed, bad []string)
 				return true
 			}
 			bad = append(bad, fmt.Sprintf("%s: %s returns an error before its keyed call at %s; pass it as mwallet.Request.Invalid",
-				fset.Position(ret.Pos()), dir+"/"+name, fset.Position(pos)))
+				fset.Position(ret.Pos()), name, fset.Position(pos)))
 			return true
 		})
 	}
@@ -212,7 +183,7 @@ func keyedRefusals(fset *token.FileSet, files []*ast.File) (keyed, bad []string)
 // with Idempotent set (to anything but false), an assignment to a
 // Request's Idempotent, a call of mwallet.ResumeAs, or a call of a keyed
 // function of the package.
-func isKeyedPoint(n ast.Node, funcs map[string][]*ast.FuncDecl, first map[*ast.FuncDecl]token.Pos) bool {
+func (sc callScope) isKeyedPoint(n ast.Node, first map[*ast.FuncDecl]token.Pos) bool {
 	switch n := n.(type) {
 	case *ast.CompositeLit:
 		if sel, ok := n.Type.(*ast.SelectorExpr); !ok || sel.Sel.Name != "Request" {
@@ -245,9 +216,12 @@ func isKeyedPoint(n ast.Node, funcs map[string][]*ast.FuncDecl, first map[*ast.F
 			if x, ok := f.X.(*ast.Ident); ok && x.Name == "mwallet" {
 				return f.Sel.Name == "ResumeAs"
 			}
+			if x, ok := f.X.(*ast.Ident); ok && sc.imports[x.Name] {
+				return false // another package's function of the same name
+			}
 			name = f.Sel.Name
 		}
-		for _, fd := range funcs[name] {
+		for _, fd := range sc.funcs[name] {
 			if _, ok := first[fd]; ok {
 				return true
 			}
