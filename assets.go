@@ -2,6 +2,7 @@ package mwallet
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -289,23 +290,37 @@ func (w wireAsset) asset() (Asset, error) {
 // refreshes the client's catalogue cache. Merchants with an asset allowlist
 // see only those assets.
 func (c *Client) Assets(ctx context.Context, opts ...CallOption) (*AssetList, error) {
-	var wire struct {
-		Assets []wireAsset `json:"assets"`
-	}
-	resp, err := c.Do(ctx, &Request{Method: http.MethodGet, Path: "/v1/assets"}, &wire, opts...)
+	var answer assetsAnswer
+	resp, err := c.Do(ctx, &Request{Method: http.MethodGet, Path: "/v1/assets"}, &answer, opts...)
 	if err != nil {
 		return nil, err
 	}
-	list := &AssetList{Assets: make([]Asset, 0, len(wire.Assets)), Response: resp}
+	list := &AssetList{Assets: answer.assets, Response: resp}
+	c.assets.put(list.Assets)
+	return list, nil
+}
+
+// assetsAnswer is the answer of GET /v1/assets, read into Assets as it is
+// decoded, so that a catalogue the SDK cannot read is the call's
+// *AnswerError.
+type assetsAnswer struct{ assets []Asset }
+
+func (l *assetsAnswer) UnmarshalJSON(b []byte) error {
+	var wire struct {
+		Assets []wireAsset `json:"assets"`
+	}
+	if err := json.Unmarshal(b, &wire); err != nil {
+		return err
+	}
+	l.assets = make([]Asset, 0, len(wire.Assets))
 	for _, w := range wire.Assets {
 		a, err := w.asset()
 		if err != nil {
-			return nil, err
+			return err
 		}
-		list.Assets = append(list.Assets, a)
+		l.assets = append(l.assets, a)
 	}
-	c.assets.put(list.Assets)
-	return list, nil
+	return nil
 }
 
 // assetCache keeps the catalogue by code. Ledger scales never change once

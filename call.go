@@ -28,8 +28,10 @@ var ownedHeaders = map[string]bool{
 
 // Do sends one logical call: it validates the request, encodes the body
 // once, and runs the attempts with token, signature, idempotency key and
-// retries; a 2xx JSON body is decoded into out when out is non-nil, and
-// out's Response is set when it embeds Meta. Every method of the product
+// retries; a 2xx JSON body is decoded into out when out is non-nil (and
+// read by out's ReadAnswer when out is an AnswerReader; an answer that
+// cannot be read is an *AnswerError: the call ran), and out's Response is
+// set when it embeds Meta. Every method of the product
 // packages goes through it; call it directly (or through Call, Iterate and
 // Pages) for endpoints the SDK has no method for.
 //
@@ -245,6 +247,10 @@ type attempt struct {
 	apiErr  *Error
 	netErr  error
 	readErr error
+	// bodyErr is the error of reading the body of a 2xx answer that is
+	// otherwise complete (over MaxResponseBytes): the answer arrived, its
+	// body cannot be read.
+	bodyErr error
 
 	// obs is the call's Observer state; nil without an Observer.
 	obs *observedCall
@@ -413,7 +419,7 @@ func (c *Client) send(ctx context.Context, sp *callSpec, out any, o callOptions,
 }
 
 // outcome turns the last attempt into the call's Response and error, and
-// decodes a 2xx body into out.
+// reads a 2xx answer into out (readAnswer: an *AnswerError when it cannot).
 func (a *attempt) outcome(ctx context.Context, err error, out any) (*Response, error) {
 	sp := a.spec
 	meta := a.response()
@@ -429,16 +435,7 @@ func (a *attempt) outcome(ctx context.Context, err error, out any) (*Response, e
 	if a.status < 200 || a.status > 299 {
 		return meta, decodeError(a.status, a.header, a.body, a.c.Now())
 	}
-	if out != nil && len(a.body) > 0 {
-		if err := json.Unmarshal(a.body, out); err != nil {
-			err = fmt.Errorf("mwallet: %s %s: decode the %d response (request_id %s): %w", sp.method, sp.path, a.status, meta.RequestID, err)
-			if sp.keyedWrite() {
-				return meta, &keyedError{key: sp.idemKey, err: err}
-			}
-			return meta, err
-		}
-	}
-	return meta, nil
+	return meta, a.readAnswer(ctx, meta, out, a.bodyErr)
 }
 
 // response builds the metadata of the last attempt; nil when nothing was

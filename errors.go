@@ -210,14 +210,30 @@ type ParamError struct {
 	// (Code idempotency_key_invalid). Nothing was sent under it by this
 	// call.
 	IdempotencyKey string
+	// UnknownOutcomeKey is set on the refusal of StepUpResend given the
+	// error of an earlier call whose outcome is unknown (errors.Is(err,
+	// ErrOutcomeUnknown)) that carries no step-up challenge: it is that
+	// call's idempotency key. This call sent nothing, but the earlier one
+	// may have executed: resend it with this key and without
+	// StepUpResend (WithIdempotencyKey(UnknownOutcomeKey)) until an answer
+	// settles it, never with a new key. The refusal itself does not match
+	// ErrOutcomeUnknown. Empty otherwise.
+	UnknownOutcomeKey string
 }
 
-// Error formats the parameter and the reason.
+// Error formats the parameter and the reason, and says that nothing was
+// sent (and, with UnknownOutcomeKey, that the earlier call's outcome is
+// unknown).
 func (e *ParamError) Error() string {
-	if e.Code != "" {
-		return fmt.Sprintf("mwallet: invalid %s: %s (%s; nothing was sent)", e.Param, e.Reason, e.Code)
+	sent := "nothing was sent"
+	if e.UnknownOutcomeKey != "" {
+		sent += "; the earlier call with idempotency key " + e.UnknownOutcomeKey +
+			" may have executed: its outcome is unknown, resend it with that key"
 	}
-	return fmt.Sprintf("mwallet: invalid %s: %s (nothing was sent)", e.Param, e.Reason)
+	if e.Code != "" {
+		return fmt.Sprintf("mwallet: invalid %s: %s (%s; %s)", e.Param, e.Reason, e.Code, sent)
+	}
+	return fmt.Sprintf("mwallet: invalid %s: %s (%s)", e.Param, e.Reason, sent)
 }
 
 // Is makes errors.Is(err, ErrInvalidParam) match every *ParamError.
@@ -244,10 +260,10 @@ func CodeOf(err error) Code {
 
 // TransportError reports a call that ended without an answer that settles
 // it: no answer after its last attempt (connection refused or reset, a
-// timeout, a truncated or oversized response, the context ending), the
-// access token it needed could not be had, or, for a keyed write an
-// earlier attempt of which may have executed, later answers that do not
-// settle it. It wraps the cause, so errors.Is(err, context.DeadlineExceeded)
+// timeout, a truncated response or an oversized one that is no success, the
+// context ending), the access token it needed could not be had, or, for a
+// keyed write an earlier attempt of which may have executed, later answers
+// that do not settle it. It wraps the cause, so errors.Is(err, context.DeadlineExceeded)
 // works and errors.As finds an *Error among the causes (marked
 // OutcomeUnknown when NotSent is false).
 //

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"net/http"
+	"strings"
 	"time"
 
 	mwallet "github.com/mwallet/mwallet-go"
@@ -152,6 +154,56 @@ func ExampleError() {
 	}
 	// Output:
 	// member_not_found 404 never true
+}
+
+// A write the service answered with success, whose answer could not be
+// read, ran: its error is an *AnswerError that says so and carries its key.
+// Never send it again with a new key. Here a broken gateway cuts the
+// answer of a deposit; the same key then replays the deposit the service
+// made, credited once.
+func ExampleAnswerError() {
+	sim := simulator.MustNew()
+	defer sim.Close()
+	hc := *sim.HTTPClient()
+	hc.Transport = cutDepositAnswers{hc.Transport} // the broken gateway
+	client := sim.Client(mwallet.WithHTTPClient(&hc))
+	ctx := context.Background()
+	p := deposits.CreateParams{Asset: "USDT", Amount: money.MustParse("10", 6), Reference: "payout-9"}
+
+	_, err := client.Deposits.Create(ctx, "member-1", p)
+	var ae *mwallet.AnswerError
+	if errors.As(err, &ae) {
+		fmt.Println("executed:", ae.Executed, "- outcome unknown:", errors.Is(err, mwallet.ErrOutcomeUnknown),
+			"- input refused:", errors.Is(err, mwallet.ErrInvalidParam))
+	}
+
+	// Once the gateway is fixed: the same key replays the stored answer.
+	dep, err := sim.Client().Deposits.Create(ctx, "member-1", p, mwallet.WithIdempotencyKey(mwallet.IdempotencyKeyOf(err)))
+	if err != nil {
+		log.Fatal(err)
+	}
+	available, _, err := sim.Members.Balance("member-1", "USDT")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("replayed:", dep.Response.Replayed, "- credited once:", available)
+	// Output:
+	// executed: true - outcome unknown: false - input refused: false
+	// replayed: true - credited once: 1010.000000
+}
+
+// cutDepositAnswers is a gateway that cuts the success answers of
+// POST /v1/deposits after a few bytes.
+type cutDepositAnswers struct{ base http.RoundTripper }
+
+func (g cutDepositAnswers) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := g.base.RoundTrip(req)
+	if err == nil && req.Method == http.MethodPost && req.URL.Path == "/v1/deposits" && resp.StatusCode/100 == 2 {
+		_ = resp.Body.Close()
+		resp.Body, resp.ContentLength = io.NopCloser(strings.NewReader(`{"id":`)), 6
+		resp.Header.Del("Content-Length")
+	}
+	return resp, err
 }
 
 // After step_up_required, send the end user to HostedURL; once they are done,

@@ -33,8 +33,8 @@ func ValidIdempotencyKey(key string) bool {
 // IdempotencyKeyOf returns the idempotency key of the call that failed with
 // err, or "" when the call had none. Every error a keyed write returns
 // carries it: an *Error, a *TransportError, a *ParamError (input refused
-// before anything was sent), a 2xx answer that could not be decoded, and
-// errors wrapping them. The one exception is the *ParamError of a key
+// before anything was sent), an *AnswerError (a success whose answer could
+// not be read: the write ran), and errors wrapping them. The one exception is the *ParamError of a key
 // that is itself refused (idempotency_key_invalid): there is no key.
 // When err holds several of them, the outermost one's key is returned.
 //
@@ -45,7 +45,9 @@ func ValidIdempotencyKey(key string) bool {
 // it. After a definite failure (an *Error whose Retry is RetryNewKey) fix
 // the cause and send with a new key (the same key replays the failure).
 // After a *ParamError (errors.Is(err, ErrInvalidParam)) the call sent
-// nothing: fix the input and send it with the same key.
+// nothing: fix the input and send it with the same key. After an
+// *AnswerError (errors.Is(err, ErrAnswerUnreadable)) the write executed:
+// never send it with a new key; the same key replays its answer.
 func IdempotencyKeyOf(err error) string {
 	switch e := err.(type) {
 	case nil:
@@ -59,6 +61,10 @@ func IdempotencyKeyOf(err error) string {
 			return e.IdempotencyKey
 		}
 	case *ParamError:
+		if e.IdempotencyKey != "" {
+			return e.IdempotencyKey
+		}
+	case *AnswerError:
 		if e.IdempotencyKey != "" {
 			return e.IdempotencyKey
 		}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
-	"path/filepath"
+	"net/http"
 	"sort"
 	"strings"
 	"testing"
@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	mwallet "github.com/mwallet/mwallet-go"
+	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
@@ -152,41 +153,13 @@ func TestKeyedWritesRefuseInsideTheCall(t *testing.T) {
 // a keyed call (as dir/Recv.Name) and, for each return of a non-nil error
 // before a function's first keyed call, a line saying where.
 func keyedRefusals(fset *token.FileSet, files []*ast.File) (keyed, bad []string) {
-	funcs := map[string][]*ast.FuncDecl{} // by name: a method name may be shared by several types
-	for _, f := range files {
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-				funcs[fd.Name.Name] = append(funcs[fd.Name.Name], fd)
-			}
-		}
-	}
-	// first keyed position of each function, found until nothing changes
-	// (a function calling a keyed function of its package is keyed).
-	first := map[*ast.FuncDecl]token.Pos{}
-	for changed := true; changed; {
-		changed = false
-		for _, fds := range funcs {
-			for _, fd := range fds {
-				pos := token.NoPos
-				ast.Inspect(fd.Body, func(n ast.Node) bool {
-					if isKeyedPoint(n, funcs, first) && (pos == token.NoPos || n.Pos() < pos) {
-						pos = n.Pos()
-					}
-					return true
-				})
-				if pos != token.NoPos && first[fd] != pos {
-					first[fd], changed = pos, true
-				}
-			}
-		}
-	}
+	sc := scopeOf(files)
+	// first keyed position of each function (a function calling a keyed
+	// function of its package is keyed).
+	first := sc.firstPoints(sc.isKeyedPoint)
 	for fd, pos := range first {
-		name := fd.Name.Name
-		if fd.Recv != nil && len(fd.Recv.List) == 1 {
-			name = recvName(fd.Recv.List[0].Type) + "." + name
-		}
-		dir := filepath.Base(filepath.Dir(fset.Position(fd.Pos()).Filename))
-		keyed = append(keyed, dir+"/"+name)
+		name := funcName(fset, fd)
+		keyed = append(keyed, name)
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
 			if _, ok := n.(*ast.FuncLit); ok {
 				return false
@@ -199,7 +172,7 @@ func keyedRefusals(fset *token.FileSet, files []*ast.File) (keyed, bad []string)
 				return true
 			}
 			bad = append(bad, fmt.Sprintf("%s: %s returns an error before its keyed call at %s; pass it as mwallet.Request.Invalid",
-				fset.Position(ret.Pos()), dir+"/"+name, fset.Position(pos)))
+				fset.Position(ret.Pos()), name, fset.Position(pos)))
 			return true
 		})
 	}
@@ -210,7 +183,7 @@ func keyedRefusals(fset *token.FileSet, files []*ast.File) (keyed, bad []string)
 // with Idempotent set (to anything but false), an assignment to a
 // Request's Idempotent, a call of mwallet.ResumeAs, or a call of a keyed
 // function of the package.
-func isKeyedPoint(n ast.Node, funcs map[string][]*ast.FuncDecl, first map[*ast.FuncDecl]token.Pos) bool {
+func (sc callScope) isKeyedPoint(n ast.Node, first map[*ast.FuncDecl]token.Pos) bool {
 	switch n := n.(type) {
 	case *ast.CompositeLit:
 		if sel, ok := n.Type.(*ast.SelectorExpr); !ok || sel.Sel.Name != "Request" {
@@ -243,9 +216,12 @@ func isKeyedPoint(n ast.Node, funcs map[string][]*ast.FuncDecl, first map[*ast.F
 			if x, ok := f.X.(*ast.Ident); ok && x.Name == "mwallet" {
 				return f.Sel.Name == "ResumeAs"
 			}
+			if x, ok := f.X.(*ast.Ident); ok && sc.imports[x.Name] {
+				return false // another package's function of the same name
+			}
 			name = f.Sel.Name
 		}
-		for _, fd := range funcs[name] {
+		for _, fd := range sc.funcs[name] {
 			if _, ok := first[fd]; ok {
 				return true
 			}
@@ -264,4 +240,82 @@ func recvName(e ast.Expr) string {
 		return recvName(t.X)
 	}
 	return "?"
+}
+
+// TestStepUpResendOfAnUnknownOutcome: a QR payment whose every attempt
+// ran and lost its answer ends with an unknown outcome that carries no
+// step-up challenge. StepUpResend given that error refuses the resend
+// before anything is sent; its *mwallet.ParamError says both things: this
+// call sent nothing (ErrInvalidParam, not ErrOutcomeUnknown), and the
+// earlier payment may have run (UnknownOutcomeKey, its key, in the text
+// too). Following it, a resend with that key replays the payment: it ran
+// once, and the books balance.
+func TestStepUpResendOfAnUnknownOutcome(t *testing.T) {
+	t.Parallel()
+	sim := simtest.Start(t)
+	cl := sim.Client()
+	ctx := context.Background()
+	w := writes["qrpay.Pay"]
+	key := mwallet.NewIdempotencyKey()
+	su, ok := mwallet.AsStepUp(w.call(ctx, cl, nil, mwallet.WithIdempotencyKey(key)))
+	if !ok {
+		t.Fatal("the payment asked for no step-up")
+	}
+	if err := sim.StepUp.Complete(su.ChallengeID); err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.Faults.Inject(simulator.Fault{Method: http.MethodPost, Path: "/v1/qrpay/payments", Kind: simulator.FaultDropAfter, Count: 10}); err != nil {
+		t.Fatal(err)
+	}
+	lost := w.call(ctx, cl, nil, su.Options()...)
+	if !errors.Is(lost, mwallet.ErrOutcomeUnknown) || mwallet.IdempotencyKeyOf(lost) != key {
+		t.Fatalf("every answer lost: %v, want an unknown outcome under %s", lost, key)
+	}
+	if err := sim.Faults.Clear(); err != nil {
+		t.Fatal(err)
+	}
+
+	before := len(sim.Requests.List())
+	err := w.call(ctx, cl, nil, mwallet.StepUpResend(lost)...)
+	var pe *mwallet.ParamError
+	if !errors.As(err, &pe) || pe.Param != "StepUpResend" {
+		t.Fatalf("StepUpResend of an unknown outcome: %v, want its refusal", err)
+	}
+	type said struct {
+		Invalid, Unknown, NothingSent, Earlier bool
+		Key, UnknownOutcomeKey                 string
+		Sent                                   int
+	}
+	got := said{
+		Invalid: errors.Is(err, mwallet.ErrInvalidParam), Unknown: errors.Is(err, mwallet.ErrOutcomeUnknown),
+		NothingSent: strings.Contains(err.Error(), "nothing was sent"),
+		Earlier:     strings.Contains(err.Error(), "the earlier call with idempotency key "+key+" may have executed: its outcome is unknown"),
+		Key:         mwallet.IdempotencyKeyOf(err), UnknownOutcomeKey: pe.UnknownOutcomeKey, Sent: len(sim.Requests.List()) - before,
+	}
+	if diff := cmp.Diff(said{Invalid: true, NothingSent: true, Earlier: true, Key: key, UnknownOutcomeKey: key}, got); diff != "" {
+		t.Errorf("refusal %v (-want +got):\n%s", err, diff)
+	}
+
+	// Following it: the same payment, with that key.
+	var resp *mwallet.Response
+	opts := []mwallet.CallOption{mwallet.WithIdempotencyKey(pe.UnknownOutcomeKey), mwallet.WithResponse(&resp)}
+	err = w.call(ctx, cl, nil, opts...)
+	if su, ok := mwallet.AsStepUp(err); ok {
+		if err := sim.StepUp.Complete(su.ChallengeID); err != nil {
+			t.Fatal(err)
+		}
+		err = w.call(ctx, cl, nil, append(opts, mwallet.WithStepUp(su.ChallengeID))...)
+	}
+	if err != nil || !resp.Replayed {
+		t.Errorf("resend with UnknownOutcomeKey: %v (replayed %v), want the payment replayed", err, resp != nil && resp.Replayed)
+	}
+	ran := 0
+	for _, q := range sim.Requests.List() {
+		if q.Path == "/v1/qrpay/payments" && q.IdempotencyKey == key && !q.Replay && (q.Status == http.StatusCreated || q.Fault == string(simulator.FaultDropAfter)) {
+			ran++
+		}
+	}
+	if ran != 1 {
+		t.Errorf("the payment ran %d times, want once", ran)
+	}
 }

@@ -2,6 +2,7 @@ package mwallet
 
 import (
 	"context"
+	"fmt"
 	"iter"
 	"net/url"
 	"strconv"
@@ -51,6 +52,18 @@ type Page[T any] struct {
 	// HasMore is true when another page follows; a list ends only when it
 	// is false, never because a page is short.
 	HasMore bool `json:"has_more"`
+}
+
+// readItems lets each item that is an AnswerReader finish reading itself.
+func (p *Page[T]) readItems(ctx context.Context, c *Client) error {
+	for i := range p.Data {
+		if r, ok := any(&p.Data[i]).(AnswerReader); ok {
+			if err := r.ReadAnswer(ctx, c); err != nil {
+				return fmt.Errorf("item %d: %w", i, err)
+			}
+		}
+	}
+	return nil
 }
 
 // Pages walks the pages of a list endpoint through c, newest first,

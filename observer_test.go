@@ -189,10 +189,11 @@ func TestObserverSeesCallsAttemptsAndExchanges(t *testing.T) {
 				{Event: "attempt", Operation: "qrpay.Pay", Method: "POST", Route: "/v1/qrpay/payments", Number: 1, Status: 400, Code: mwallet.CodeStepUpRequired, Keyed: true, Challenge: true, Failed: true},
 				{Event: "call", Operation: "qrpay.Pay", Method: "POST", Route: "/v1/qrpay/payments", Number: 1, Status: 400, Code: mwallet.CodeStepUpRequired, Keyed: true, Failed: true},
 				{Event: "attempt", Operation: "qrpay.Pay", Method: "POST", Route: "/v1/qrpay/payments", Number: 1, Status: 201, Keyed: true},
-				{Event: "call", Operation: "qrpay.Pay", Method: "POST", Route: "/v1/qrpay/payments", Number: 1, Status: 201, Keyed: true, StepUp: true},
-				// The order's amounts are checked against the asset catalogue.
+				// The order's amounts are read against the asset catalogue,
+				// inside the payment's call (mwallet.AnswerReader).
 				{Event: "attempt", Operation: "mwallet.Assets", Method: "GET", Route: "/v1/assets", Number: 1, Status: 200},
 				{Event: "call", Operation: "mwallet.Assets", Method: "GET", Route: "/v1/assets", Number: 1, Status: 200},
+				{Event: "call", Operation: "qrpay.Pay", Method: "POST", Route: "/v1/qrpay/payments", Number: 1, Status: 201, Keyed: true, StepUp: true},
 			},
 		},
 		{

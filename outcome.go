@@ -32,6 +32,10 @@ import (
 //   - When it ended on an answer to the write and nothing else of it can
 //     have run, or on a replayed answer, the error is that *Error with the
 //     key.
+//   - When it ended on a success (a 2xx, or the replay of one) whose answer
+//     cannot be read as the method's result, it ran: the error is an
+//     *AnswerError with the key (ErrAnswerUnreadable; see answer.go),
+//     never a *ParamError nor ErrOutcomeUnknown.
 //
 //   - When it is stopped before anything is sent (input its method or the
 //     client refuses, Request.Invalid included), the error is that
@@ -217,7 +221,8 @@ func (u *unknownSince) Error() string {
 func (u *unknownSince) Unwrap() error { return u.err }
 
 // keyedError carries the key of a keyed write whose error has no field for
-// it (a 2xx answer that could not be decoded); IdempotencyKeyOf reads it.
+// it (for example a Resume of an expired record: ErrPendingExpired); IdempotencyKeyOf
+// reads it.
 type keyedError struct {
 	key string
 	err error

@@ -13,7 +13,9 @@ import (
 
 // TestKeyedWriteErrorPaths covers the ends of a keyed write that the
 // simulator's class table (TestKeyedWriteOutcomeClass) does not reach: the
-// pending store refusing the record, a 2xx that cannot be decoded, answers
+// pending store refusing the record, a 2xx that cannot be read (not the
+// result's JSON, too large; after a lost attempt, or resumed: an
+// *AnswerError, the write ran, the record goes), answers
 // that are 5xx or idempotency_in_progress until the attempts run out, a
 // fresh refusal after a lost attempt, a replayed failure after one, and a
 // Client.Resume whose token cannot be had. Each one's error carries the key
@@ -47,7 +49,30 @@ func TestKeyedWriteErrorPaths(t *testing.T) {
 				w.WriteHeader(201)
 				_, _ = w.Write([]byte(`{"id": 7}`))
 			},
-			want: want{Kind: "other", Advice: "-"}},
+			want: want{Kind: "answer unreadable", Advice: "-"}},
+		{name: "2xx too large to read",
+			handler: func(w http.ResponseWriter, _ *http.Request, _ int) {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(201)
+				_, _ = w.Write([]byte(`{"id":"` + strings.Repeat("x", MaxResponseBytes) + `"}`))
+			},
+			want: want{Kind: "answer unreadable", Advice: "-"}},
+		{name: "lost, then a 2xx that does not decode",
+			handler: func(w http.ResponseWriter, r *http.Request, n int) {
+				if n == 1 {
+					lost(w, r)
+					return
+				}
+				w.Header().Set("X-Idempotent-Replay", "true")
+				writeTestJSON(w, 201, []int{7})
+			},
+			want: want{Kind: "answer unreadable", Advice: "-"}},
+		{name: "Resume answered a 2xx that does not decode", resume: true,
+			handler: func(w http.ResponseWriter, _ *http.Request, _ int) {
+				w.Header().Set("X-Idempotent-Replay", "true")
+				writeTestJSON(w, 201, "not an object")
+			},
+			want: want{Kind: "answer unreadable", Advice: "-"}},
 		{name: "upstream_timeout on every attempt",
 			handler: func(w http.ResponseWriter, _ *http.Request, _ int) {
 				writeTestJSON(w, 504, errBody("upstream_timeout"))
@@ -144,7 +169,13 @@ func TestKeyedWriteErrorPaths(t *testing.T) {
 			got := want{Kind: "other", Advice: "-"}
 			var te *TransportError
 			var apiErr *Error
+			var ae *AnswerError
 			switch {
+			case errors.As(err, &ae):
+				got.Kind = "answer unreadable"
+				if !ae.Executed || !errors.Is(err, ErrAnswerUnreadable) || errors.Is(err, ErrInvalidParam) || errors.As(err, new(*TransportError)) {
+					t.Errorf("an *AnswerError that does not say the write executed: %v", err)
+				}
 			case errors.As(err, &te) && te.NotSent:
 				got.Kind = "not sent"
 			case errors.As(err, &te):

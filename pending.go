@@ -227,7 +227,8 @@ func (c *Client) PendingRequests(ctx context.Context) ([]PendingRequest, error) 
 // step-up and exact body bytes, so the service replays the first result
 // (Response.Replayed true) when the request had executed, and executes it
 // once when it had not. The 2xx body is decoded into out (for example the
-// result type of the method that made the request, or json.RawMessage).
+// result type of the method that made the request, or json.RawMessage)
+// and read as Do reads it (AnswerReader, *AnswerError).
 // The store's record is deleted when the answer is final, as for any call.
 // Two instances resuming the same record at once is safe: the service
 // executes at most once and the second gets idempotency_in_progress (retried)

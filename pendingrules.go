@@ -151,6 +151,7 @@ func PendingTable() []PendingRule {
 	}
 	rows = append(rows,
 		same("2xx", false, "executed: the outcome is the answer"),
+		same("2xx whose answer cannot be read (AnswerError)", false, "executed: never send it with a new key; the same key replays its answer"),
 		same("no answer: network error (sent or not), reset, attempt timeout, truncated answer", true, "outcome unknown, or not executed yet: resend with the same key"),
 		same("token exchange failed before a resend", true, "an earlier attempt was answered before execution or may have run; resend with the same key"),
 		PendingRule{Outcome: "nothing sent (the token exchange failed, the context ended or a check failed before the first attempt)",

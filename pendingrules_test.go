@@ -129,6 +129,8 @@ func TestPendingTableIsWhatTheClientDoes(t *testing.T) {
 	}{
 		{outcome: "2xx", script: func(w http.ResponseWriter, _ *http.Request, _ int) { writeTestJSON(w, 201, map[string]any{"id": "x"}) }},
 		{outcome: "2xx", resume: true, script: func(w http.ResponseWriter, _ *http.Request, _ int) { writeTestJSON(w, 201, map[string]any{"id": "x"}) }},
+		{outcome: "2xx whose answer cannot be read (AnswerError)", script: func(w http.ResponseWriter, _ *http.Request, _ int) { writeTestJSON(w, 201, []int{1}) }},
+		{outcome: "2xx whose answer cannot be read (AnswerError)", resume: true, script: func(w http.ResponseWriter, _ *http.Request, _ int) { writeTestJSON(w, 201, []int{1}) }},
 		{outcome: "unknown code (handled as api_error)", script: answerCode("brand_new_code", false)},
 		{outcome: "unknown code (handled as api_error)", script: answerCode("brand_new_code", true),
 			want: func(r PendingRule) PendingDecision { return r.Replayed }},
@@ -198,15 +200,16 @@ func runPendingCaseWith(t *testing.T, script pendingScript, maxAttempts int, res
 		ctx = cctx
 	}
 	var err error
+	var out map[string]any // a 2xx answer that is no object cannot be read
 	if resume {
 		p := PendingRequest{Key: NewIdempotencyKey(), ClientID: testClientID, Method: "POST", Path: "/v1/qrpay/payments",
 			Member: "member-1", Body: []byte(`{"code_value":"000201"}`), CreatedAt: f.clock.Now()}
 		if perr := store.Put(context.Background(), p); perr != nil {
 			t.Fatal(perr)
 		}
-		_, err = c.Resume(ctx, p, nil, WithMaxAttempts(maxAttempts))
+		_, err = c.Resume(ctx, p, &out, WithMaxAttempts(maxAttempts))
 	} else {
-		_, err = c.Do(ctx, payReq(), nil, WithMaxAttempts(maxAttempts))
+		_, err = c.Do(ctx, payReq(), &out, WithMaxAttempts(maxAttempts))
 	}
 	list, lerr := store.List(context.Background())
 	if lerr != nil {

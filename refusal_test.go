@@ -27,6 +27,10 @@ func TestRefusalBeforeSendCarriesKey(t *testing.T) {
 		Kind  string // "param" (*ParamError), "not sent" (*TransportError, NotSent, Attempts 0), "other"
 		Param string // the *ParamError's Param
 		Key   string // "caller's", "drawn", "record's", "error's", "none"
+		// UnknownOutcome is whose key the *ParamError's UnknownOutcomeKey
+		// is: "error's" (StepUpResend given an error whose outcome is
+		// unknown), or "" when it is empty.
+		UnknownOutcome string
 	}
 	anotherCall := NewIdempotencyKey()
 	var nilCtx context.Context
@@ -44,6 +48,9 @@ func TestRefusalBeforeSendCarriesKey(t *testing.T) {
 		keyed  bool // the caller gives a key (WithIdempotencyKey)
 		want   want
 		target error // errors.Is(err, target) holds, when set
+		// notTarget: errors.Is(err, notTarget) does not hold: the error
+		// given to StepUpResend is another call's, not the refusal's cause.
+		notTarget error
 	}{
 		{name: "blank member", req: func() *Request { r := postReq(); r.Member = " "; return r },
 			want: want{Kind: "param", Param: "member", Key: "drawn"}},
@@ -78,13 +85,19 @@ func TestRefusalBeforeSendCarriesKey(t *testing.T) {
 			return &Request{Method: http.MethodPost, Path: "", MemberScoped: true, Idempotent: true, Invalid: original}
 		}, want: want{Kind: "param", Param: "Reference", Key: "drawn"}},
 		{name: "StepUpResend of an error without a key", req: postReq, opts: StepUpResend(errStoreDown),
-			want: want{Kind: "param", Param: "StepUpResend", Key: "drawn"}, target: errStoreDown},
-		{name: "StepUpResend of another call's error: that call's key", req: postReq,
+			want: want{Kind: "param", Param: "StepUpResend", Key: "drawn"}, notTarget: errStoreDown},
+		{name: "StepUpResend of another call's unknown outcome: that call's key", req: postReq,
 			opts: StepUpResend(&TransportError{Method: "POST", Path: "/v1/qrpay/payments", Attempts: 1, IdempotencyKey: anotherCall}),
-			want: want{Kind: "param", Param: "StepUpResend", Key: "error's"}, target: ErrOutcomeUnknown},
-		{name: "StepUpResend of another call's error, with a key given", keyed: true, req: postReq,
+			want: want{Kind: "param", Param: "StepUpResend", Key: "error's", UnknownOutcome: "error's"}, notTarget: ErrOutcomeUnknown},
+		{name: "StepUpResend of another call's unknown outcome, with a key given", keyed: true, req: postReq,
 			opts: StepUpResend(&TransportError{Method: "POST", Path: "/v1/qrpay/payments", Attempts: 1, IdempotencyKey: anotherCall}),
-			want: want{Kind: "param", Param: "StepUpResend", Key: "caller's"}, target: ErrOutcomeUnknown},
+			want: want{Kind: "param", Param: "StepUpResend", Key: "caller's", UnknownOutcome: "error's"}, notTarget: ErrOutcomeUnknown},
+		{name: "StepUpResend of another call's definite failure", req: postReq,
+			opts: StepUpResend(&Error{Code: CodeInsufficientBalance, HTTPStatus: 400, IdempotencyKey: anotherCall}),
+			want: want{Kind: "param", Param: "StepUpResend", Key: "error's"}, notTarget: &Error{Code: CodeInsufficientBalance}},
+		{name: "StepUpResend of another call's not-sent error", req: postReq,
+			opts: StepUpResend(&TransportError{Method: "POST", Path: "/v1/qrpay/payments", NotSent: true, IdempotencyKey: anotherCall}),
+			want: want{Kind: "param", Param: "StepUpResend", Key: "error's"}, notTarget: ErrOutcomeUnknown},
 		{name: "context ended while the asset catalogue loads", req: func() *Request {
 			r := postReq()
 			r.Amounts = []AssetAmount{{Param: "Amount", Asset: "USDT", Amount: money.MustParse("1.5", 1)}}
@@ -164,9 +177,19 @@ func TestRefusalBeforeSendCarriesKey(t *testing.T) {
 			switch {
 			case errors.As(err, &pe):
 				got.Kind, got.Param = "param", pe.Param
-				if !errors.Is(err, ErrInvalidParam) || errors.Is(err, ErrOutcomeUnknown) && tt.target != ErrOutcomeUnknown ||
+				if !errors.Is(err, ErrInvalidParam) || errors.Is(err, ErrOutcomeUnknown) ||
 					!strings.Contains(err.Error(), "nothing was sent") {
 					t.Errorf("a *ParamError that does not say nothing was sent: %v", err)
+				}
+				switch pe.UnknownOutcomeKey {
+				case "":
+				case anotherCall:
+					got.UnknownOutcome = "error's"
+					if !strings.Contains(err.Error(), "the earlier call with idempotency key "+anotherCall+" may have executed: its outcome is unknown") {
+						t.Errorf("the refusal does not say the earlier call's outcome is unknown: %v", err)
+					}
+				default:
+					got.UnknownOutcome = "?" + pe.UnknownOutcomeKey
 				}
 				if pe.IdempotencyKey != IdempotencyKeyOf(err) {
 					t.Errorf("ParamError.IdempotencyKey %q, IdempotencyKeyOf %q", pe.IdempotencyKey, IdempotencyKeyOf(err))
@@ -195,6 +218,9 @@ func TestRefusalBeforeSendCarriesKey(t *testing.T) {
 			}
 			if tt.target != nil && !errors.Is(err, tt.target) {
 				t.Errorf("errors.Is(err, %v) is false: %v", tt.target, err)
+			}
+			if tt.notTarget != nil && errors.Is(err, tt.notTarget) {
+				t.Errorf("errors.Is(err, %v) is true: %v", tt.notTarget, err)
 			}
 			for _, r := range f.recorded() {
 				if r.Method != http.MethodGet {

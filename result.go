@@ -19,8 +19,9 @@ func (m *Meta) setResponse(r *Response) { m.Response = r }
 type responseSetter interface{ setResponse(*Response) }
 
 // Call sends req through c and decodes the 2xx JSON answer into a new T
-// (through T's UnmarshalJSON when it has one), with the Response set when T
-// embeds Meta. It is the body of every single-object method of the product
+// (through T's UnmarshalJSON when it has one, then its ReadAnswer when *T is
+// an AnswerReader), with the Response set when T embeds Meta. An answer
+// that cannot be read is an *AnswerError, which says the call ran. It is the body of every single-object method of the product
 // packages; use it for endpoints the SDK has no typed method for:
 //
 //	type member struct {

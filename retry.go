@@ -271,7 +271,7 @@ type retryDecision struct {
 // body of every response (bounded), decodes errors and applies the rules.
 func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	a.attempts++
-	a.status, a.header, a.body, a.apiErr, a.netErr, a.readErr = 0, nil, nil, nil, nil, nil
+	a.status, a.header, a.body, a.apiErr, a.netErr, a.readErr, a.bodyErr = 0, nil, nil, nil, nil, nil, nil
 	a.decision = retryDecision{}
 	if resp != nil && a.c.skew.measure(resp.Header, a.sentAt, a.c.clock.Now()) {
 		a.logSkew(ctx)
@@ -296,6 +296,11 @@ func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error
 	_ = resp.Body.Close()
 	resp.Body = http.NoBody
 	a.body = body
+	if rerr != nil && errors.Is(rerr, errBodyTooLarge) && resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+		// A success whose body is too large to read: the call ran, and
+		// its answer cannot be read (an *AnswerError).
+		a.bodyErr, rerr = rerr, nil
+	}
 	if rerr != nil {
 		a.readErr = rerr
 		a.markUncertain("the answer was cut: " + innermost(rerr).Error())

@@ -6,55 +6,60 @@ import "strings"
 // method that calls it (package.Method), for Observer's CallInfo.
 type route struct {
 	method, template, operation string
+	// secret: the request or the answer carries a secret (an access token,
+	// a card's session token, a one-time KYC link, a PIN or CVV), so the
+	// answer's body is never copied out of the call (AnswerError.Body).
+	secret bool
 }
 
-// routes lists every endpoint of the business API the SDK calls. A
-// template segment in braces matches any one segment.
+// routes lists every endpoint of the business API the SDK calls (method,
+// template, operation, secret). A template segment in braces matches any
+// one segment.
 var routes = []route{
-	{"POST", "/v1/connect/token", "connect.Token"},
-	{"GET", "/v1/assets", "mwallet.Assets"},
-	{"GET", "/v1/members/{id}", "members.Get"},
-	{"POST", "/v1/qrpay/decode", "qrpay.Decode"},
-	{"POST", "/v1/qrpay/quotes", "qrpay.Quote"},
-	{"POST", "/v1/qrpay/payments", "qrpay.Pay"},
-	{"GET", "/v1/qrpay/orders/{id}", "qrpay.Order"},
-	{"GET", "/v1/qrpay/schemes", "qrpay.Schemes"},
-	{"POST", "/v1/deposits", "deposits.Create"},
-	{"GET", "/v1/deposits", "deposits.List"},
-	{"GET", "/v1/deposits/{id}", "deposits.Get"},
-	{"GET", "/v1/cards/products", "cards.Products"},
-	{"GET", "/v1/cards/products/{id}/quote", "cards.Quote"},
-	{"POST", "/v1/cards/applications", "cards.Apply"},
-	{"GET", "/v1/cards/applications/{id}", "cards.GetApplication"},
-	{"GET", "/v1/cards", "cards.List"},
-	{"GET", "/v1/cards/{id}", "cards.Get"},
-	{"GET", "/v1/cards/{id}/close-check", "cards.CheckClose"},
-	{"GET", "/v1/cards/{id}/transactions", "cards.Transactions"},
-	{"POST", "/v1/cards/{id}/activate", "cards.Activate"},
-	{"POST", "/v1/cards/{id}/pin", "cards.SetPIN"},
-	{"POST", "/v1/cards/{id}/lost", "cards.ReportLost"},
-	{"POST", "/v1/cards/{id}/freeze", "cards.Freeze"},
-	{"POST", "/v1/cards/{id}/unfreeze", "cards.Unfreeze"},
-	{"POST", "/v1/cards/{id}/close", "cards.Close"},
-	{"POST", "/v1/cards/{id}/replacements", "cards.Replace"},
-	{"POST", "/v1/cards/{id}/secure-session", "cards.SecureSession"},
-	{"POST", "/v1/cards/{id}/topups", "cards.TopUp"},
-	{"GET", "/v1/cards/{id}/topups/estimate", "cards.EstimateTopUp"},
-	{"POST", "/v1/remittances", "remittance.Create"},
-	{"GET", "/v1/remittances", "remittance.List"},
-	{"GET", "/v1/remittances/{id}", "remittance.Get"},
-	{"GET", "/v1/remit/payees", "remittance.Payees"},
-	{"POST", "/v1/remit/payees", "remittance.CreatePayee"},
-	{"GET", "/v1/remit/quotes", "remittance.Quote"},
-	{"GET", "/v1/remit/products", "remittance.Products"},
-	{"GET", "/v1/remit/conversion-dates", "remittance.ConversionDates"},
-	{"POST", "/v1/remit/vp/applications/query", "remittance.QueryVPApplications"},
-	{"POST", "/v1/kyc/profile-sessions", "kyc.ProfileSession"},
-	{"GET", "/v1/kyc", "kyc.Get"},
-	{"GET", "/v1/kyc/quick", "kyc.QuickBindings"},
-	{"POST", "/v1/kyc/quick", "kyc.CreateQuickBinding"},
-	{"GET", "/v1/webhooks/deliveries", "webhooks.Deliveries"},
-	{"POST", "/v1/webhooks/deliveries/{id}/redeliver", "webhooks.Redeliver"},
+	{"POST", "/v1/connect/token", "connect.Token", true},
+	{"GET", "/v1/assets", "mwallet.Assets", false},
+	{"GET", "/v1/members/{id}", "members.Get", false},
+	{"POST", "/v1/qrpay/decode", "qrpay.Decode", false},
+	{"POST", "/v1/qrpay/quotes", "qrpay.Quote", false},
+	{"POST", "/v1/qrpay/payments", "qrpay.Pay", false},
+	{"GET", "/v1/qrpay/orders/{id}", "qrpay.Order", false},
+	{"GET", "/v1/qrpay/schemes", "qrpay.Schemes", false},
+	{"POST", "/v1/deposits", "deposits.Create", false},
+	{"GET", "/v1/deposits", "deposits.List", false},
+	{"GET", "/v1/deposits/{id}", "deposits.Get", false},
+	{"GET", "/v1/cards/products", "cards.Products", false},
+	{"GET", "/v1/cards/products/{id}/quote", "cards.Quote", false},
+	{"POST", "/v1/cards/applications", "cards.Apply", false},
+	{"GET", "/v1/cards/applications/{id}", "cards.GetApplication", false},
+	{"GET", "/v1/cards", "cards.List", false},
+	{"GET", "/v1/cards/{id}", "cards.Get", false},
+	{"GET", "/v1/cards/{id}/close-check", "cards.CheckClose", false},
+	{"GET", "/v1/cards/{id}/transactions", "cards.Transactions", false},
+	{"POST", "/v1/cards/{id}/activate", "cards.Activate", true},
+	{"POST", "/v1/cards/{id}/pin", "cards.SetPIN", true},
+	{"POST", "/v1/cards/{id}/lost", "cards.ReportLost", false},
+	{"POST", "/v1/cards/{id}/freeze", "cards.Freeze", false},
+	{"POST", "/v1/cards/{id}/unfreeze", "cards.Unfreeze", false},
+	{"POST", "/v1/cards/{id}/close", "cards.Close", false},
+	{"POST", "/v1/cards/{id}/replacements", "cards.Replace", false},
+	{"POST", "/v1/cards/{id}/secure-session", "cards.SecureSession", true},
+	{"POST", "/v1/cards/{id}/topups", "cards.TopUp", false},
+	{"GET", "/v1/cards/{id}/topups/estimate", "cards.EstimateTopUp", false},
+	{"POST", "/v1/remittances", "remittance.Create", false},
+	{"GET", "/v1/remittances", "remittance.List", false},
+	{"GET", "/v1/remittances/{id}", "remittance.Get", false},
+	{"GET", "/v1/remit/payees", "remittance.Payees", false},
+	{"POST", "/v1/remit/payees", "remittance.CreatePayee", false},
+	{"GET", "/v1/remit/quotes", "remittance.Quote", false},
+	{"GET", "/v1/remit/products", "remittance.Products", false},
+	{"GET", "/v1/remit/conversion-dates", "remittance.ConversionDates", false},
+	{"POST", "/v1/remit/vp/applications/query", "remittance.QueryVPApplications", false},
+	{"POST", "/v1/kyc/profile-sessions", "kyc.ProfileSession", true},
+	{"GET", "/v1/kyc", "kyc.Get", false},
+	{"GET", "/v1/kyc/quick", "kyc.QuickBindings", false},
+	{"POST", "/v1/kyc/quick", "kyc.CreateQuickBinding", false},
+	{"GET", "/v1/webhooks/deliveries", "webhooks.Deliveries", false},
+	{"POST", "/v1/webhooks/deliveries/{id}/redeliver", "webhooks.Redeliver", false},
 }
 
 // routeOf returns the path template and operation of an escaped path: the
@@ -63,6 +68,15 @@ var routes = []route{
 // path the SDK does not list, the path with every segment that looks like
 // an identifier replaced by {id}, and no operation.
 func routeOf(method, path string) (template, operation string) {
+	if r := listedRoute(method, path); r != nil {
+		return r.template, r.operation
+	}
+	return genericRoute(path), ""
+}
+
+// listedRoute returns the listed route of an escaped path (see routeOf),
+// nil when the SDK does not list it.
+func listedRoute(method, path string) *route {
 	best, bestLiterals := -1, -1
 	for i := range routes {
 		r := &routes[i]
@@ -73,10 +87,10 @@ func routeOf(method, path string) (template, operation string) {
 			best, bestLiterals = i, n
 		}
 	}
-	if best >= 0 {
-		return routes[best].template, routes[best].operation
+	if best < 0 {
+		return nil
 	}
-	return genericRoute(path), ""
+	return &routes[best]
 }
 
 // matchRoute reports whether path matches template segment by segment and

@@ -61,9 +61,15 @@ func (s *StepUp) Options() []CallOption {
 //
 // When err is not a step_up_required *Error with a challenge (nil, another
 // code, a transport error), the options make the call fail before anything
-// is sent, with a *ParamError wrapping err: a resend never goes out as a
-// new operation under a fresh idempotency key. That *ParamError carries
-// err's key (IdempotencyKeyOf), unless WithIdempotencyKey gives another.
+// is sent, with a *ParamError (Param "StepUpResend") whose reason quotes
+// err: a resend never goes out as a new operation under a fresh
+// idempotency key. That *ParamError carries err's key (IdempotencyKeyOf),
+// unless WithIdempotencyKey gives another. It does not wrap err, which is
+// another call's error: neither err's code nor ErrOutcomeUnknown is
+// matched by the refusal, which sent nothing. When err says the earlier
+// call's outcome is unknown, the refusal says so too: its
+// UnknownOutcomeKey is err's key, to resend that call with (without
+// StepUpResend).
 func StepUpResend(err error) []CallOption {
 	if su, ok := AsStepUp(err); ok {
 		return su.Options()
@@ -72,8 +78,11 @@ func StepUpResend(err error) []CallOption {
 	if err != nil {
 		reason = "the error is not a step_up_required answer with a challenge: " + clip(err.Error(), 200)
 	}
-	refusal := &ParamError{Param: "StepUpResend", Reason: reason, Err: err}
+	refusal := &ParamError{Param: "StepUpResend", Reason: reason}
 	key := IdempotencyKeyOf(err)
+	if errors.Is(err, ErrOutcomeUnknown) {
+		refusal.UnknownOutcomeKey = key
+	}
 	return []CallOption{func(o *callOptions) {
 		o.refuse = refusal
 		if key != "" && !o.idempotencyKeySet {

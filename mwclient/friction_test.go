@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -19,8 +20,9 @@ import (
 // TestStepUpResendInOneCall resends a QR payment after its step-up with
 // mwallet.StepUpResend(err) alone: the same idempotency key and the
 // completed challenge. Given an error that is not a step-up challenge, the
-// options refuse the call before sending, wrapping that error, so that no
-// resend goes out as a new payment.
+// options refuse the call before sending, quoting that error (another
+// call's, not the refusal's cause, so not wrapped), so that no resend goes
+// out as a new payment.
 func TestStepUpResendInOneCall(t *testing.T) {
 	t.Parallel()
 	sim, c := simtest.New(t)
@@ -55,8 +57,9 @@ func TestStepUpResendInOneCall(t *testing.T) {
 		before := len(sim.Requests.List())
 		_, err := c.QRPay.Pay(ctx, "member-1", p, mwallet.StepUpResend(tt.err)...)
 		var pe *mwallet.ParamError
-		if !errors.As(err, &pe) || pe.Param != "StepUpResend" || tt.err != nil && !errors.Is(err, tt.err) {
-			t.Errorf("%s: resend = %v, want a *mwallet.ParamError wrapping the error", tt.name, err)
+		if !errors.As(err, &pe) || pe.Param != "StepUpResend" || mwallet.CodeOf(err) != "" ||
+			tt.err != nil && (errors.Is(err, tt.err) || !strings.Contains(err.Error(), tt.err.Error())) {
+			t.Errorf("%s: resend = %v, want a *mwallet.ParamError quoting the error, not wrapping it", tt.name, err)
 		}
 		if n := len(sim.Requests.List()) - before; n != 0 {
 			t.Errorf("%s: %d requests sent, want none", tt.name, n)

@@ -372,14 +372,17 @@ func answerAttrs(status int, code mwallet.Code, requestID string, replayed bool)
 }
 
 // errorType is the semantic conventions' error.type: the status code of a
-// 4xx or 5xx answer, else the kind of error without an answer; "" on
-// success.
+// 4xx or 5xx answer, "answer_unreadable" for a success answer that could
+// not be read (mwallet.ErrAnswerUnreadable: the call ran), else the kind
+// of error without an answer; "" on success.
 func errorType(status int, err error) string {
 	switch {
 	case status >= 400:
 		return strconv.Itoa(status)
 	case err == nil:
 		return ""
+	case errors.Is(err, mwallet.ErrAnswerUnreadable):
+		return "answer_unreadable"
 	case errors.Is(err, context.DeadlineExceeded):
 		return "timeout"
 	case errors.Is(err, context.Canceled):

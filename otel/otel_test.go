@@ -241,8 +241,8 @@ func TestStepUpPaymentAndWebhookTraced(t *testing.T) {
   POST /v1/qrpay/payments [client] http.response.status_code=400 mwallet.error.code=step_up_required error.type=400 status=Error
 qrpay.Pay [internal] http.response.status_code=201 mwallet.attempts=1 links=1
   POST /v1/qrpay/payments [client] http.response.status_code=201
-mwallet.Assets [internal] http.response.status_code=200 mwallet.attempts=1
-  GET /v1/assets [client] http.response.status_code=200
+  mwallet.Assets [internal] http.response.status_code=200 mwallet.attempts=1
+    GET /v1/assets [client] http.response.status_code=200
 `
 	if diff := cmp.Diff(want, tree); diff != "" {
 		t.Errorf("trace tree (-want +got):\n%s", diff)

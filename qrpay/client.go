@@ -24,7 +24,9 @@
 // no ledger_scale, so its amounts are parsed at the asset's ledger_scale from
 // the client's cached asset catalogue (see Order.LedgerScale). A response
 // amount with more non-zero decimals than its scale is reported as an error,
-// never rounded. Fiat amounts of the acquiring side (acquirer_amount, the decoded
+// never rounded: an *mwallet.AnswerError, which for Pay says the payment
+// executed and carries its idempotency key (never pay it again with a new
+// key). Fiat amounts of the acquiring side (acquirer_amount, the decoded
 // amount and range) stay decimal strings next to their ISO 4217 alphabetic
 // currency in a Fiat: they are texts of the upstream, never computed with.
 //
@@ -171,17 +173,10 @@ type PayParams struct {
 // retry them with a new key after fixing the cause.
 func (c *Client) Pay(ctx context.Context, member string, p PayParams, opts ...mwallet.CallOption) (*Order, error) {
 	body, err := requestBody(p.CodeValue, p.FundingSource, p.Currency, p.Amount, p.PreferredAsset, p.Payer)
-	o, err := mwallet.Call[Order](ctx, c.caller, &mwallet.Request{
+	return mwallet.Call[Order](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodPost, Path: "/v1/qrpay/payments", MemberScoped: true, Member: member,
 		Body: body, Idempotent: true, AcceptedStatus: []int{http.StatusCreated}, Invalid: err,
 	}, opts...)
-	if err != nil {
-		return nil, err
-	}
-	if err := o.atLedgerScale(ctx, c.caller); err != nil {
-		return nil, fmt.Errorf("order %s: %w", o.ID, err)
-	}
-	return o, nil
 }
 
 // Order reads a QR payment order of member (GET /v1/qrpay/orders/{id}, scope
@@ -197,16 +192,9 @@ func (c *Client) Order(ctx context.Context, member, id string, opts ...mwallet.C
 	if err != nil {
 		return nil, err
 	}
-	o, err := mwallet.Call[Order](ctx, c.caller, &mwallet.Request{
+	return mwallet.Call[Order](ctx, c.caller, &mwallet.Request{
 		Method: http.MethodGet, Path: "/v1/qrpay/orders/" + url.PathEscape(rid), MemberScoped: true, Member: member,
 	}, opts...)
-	if err != nil {
-		return nil, err
-	}
-	if err := o.atLedgerScale(ctx, c.caller); err != nil {
-		return nil, fmt.Errorf("order %s: %w", o.ID, err)
-	}
-	return o, nil
 }
 
 // Schemes iterates over the QR schemes the service accepts

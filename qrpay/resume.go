@@ -2,7 +2,6 @@ package qrpay
 
 import (
 	"context"
-	"fmt"
 
 	mwallet "github.com/mwallet/mwallet-go"
 )
@@ -16,12 +15,5 @@ import (
 // a record of Pay (p.Operation() is "qrpay.Pay"); any other is refused with
 // a *mwallet.ParamError before anything is sent.
 func (c *Client) ResumePay(ctx context.Context, p mwallet.PendingRequest, opts ...mwallet.CallOption) (*Order, error) {
-	o, err := mwallet.ResumeAs[Order](ctx, c.caller, p, "qrpay.Pay", opts...)
-	if err != nil {
-		return nil, err
-	}
-	if err := o.atLedgerScale(ctx, c.caller); err != nil {
-		return nil, fmt.Errorf("order %s: %w", o.ID, err)
-	}
-	return o, nil
+	return mwallet.ResumeAs[Order](ctx, c.caller, p, "qrpay.Pay", opts...)
 }

@@ -408,7 +408,7 @@ func (o *Order) UnmarshalJSON(b []byte) error {
 }
 
 // order builds the Order with its amounts at the scale they are printed
-// with; atLedgerScale then re-reads them at the asset's ledger_scale.
+// with; ReadAnswer then re-reads them at the asset's ledger_scale.
 func (w wireOrder) order() (*Order, error) {
 	o := &Order{
 		ID: w.ID, Status: w.Status, Asset: w.Asset, LedgerScale: -1, Payee: w.Payee,
@@ -437,13 +437,17 @@ func (w wireOrder) order() (*Order, error) {
 	return o, nil
 }
 
-// atLedgerScale re-reads the order's customer_total and fee at the
+// ReadAnswer re-reads the order's customer_total and fee at the
 // ledger_scale of its asset, from c's cached asset catalogue (the order
-// resource carries no scale of its own). When the catalogue cannot be read
-// (a Key without merchant:read), the amounts keep their printed scale and
-// LedgerScale stays -1; an amount that does not fit the catalogue's scale
-// is an error.
-func (o *Order) atLedgerScale(ctx context.Context, c *mwallet.Client) error {
+// resource carries no scale of its own). It makes Order a
+// mwallet.AnswerReader: the client calls it inside the call that read the
+// order (Pay, Order, ResumePay, or your own mwallet.Client.Do), so that an
+// amount that does not fit the catalogue's scale fails that call with an
+// *mwallet.AnswerError, which says the payment ran and carries its key.
+// When the catalogue cannot be read (a Key without merchant:read), or
+// does not list the asset, the amounts keep their printed scale and
+// LedgerScale stays -1. Calling it again changes nothing.
+func (o *Order) ReadAnswer(ctx context.Context, c *mwallet.Client) error {
 	if o.Asset == "" {
 		return nil
 	}
