@@ -32,7 +32,7 @@ type binding struct {
 
 var bindings = []binding{
 	{op: "POST /v1/connect/token", typ: sdk + ".tokenResponse"},
-	{op: "GET /v1/assets", typ: sdk + ".Client.Assets.wire"},
+	{op: "GET /v1/assets", typ: sdk + ".assetsAnswer.UnmarshalJSON.wire"},
 	{op: "GET /v1/members/{id}", typ: sdk + "/members.Member"},
 	{op: "POST /v1/qrpay/decode", typ: sdk + "/qrpay.wireDecoded"},
 	{op: "POST /v1/qrpay/quotes", typ: sdk + "/qrpay.wireQuote"},
