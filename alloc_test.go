@@ -88,7 +88,7 @@ func TestAllocationsOfDoWithoutObserver(t *testing.T) {
 	tok := []byte(`{"auth_token":"tok_alloc","expired_at":` + strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10) + `,"token_type":"Bearer","scopes":[]}`)
 	hc := &http.Client{Transport: cannedTransport{token: tok}}
 	measure := func(opts ...Option) float64 {
-		c, err := NewClient("https://api.example.com", testCreds(), append(opts, WithHTTPClient(hc), WithLogger(slog.New(slog.DiscardHandler)))...)
+		c, err := New("https://api.example.com", testCreds(), append(opts, WithHTTPClient(hc), WithLogger(slog.New(slog.DiscardHandler)))...)
 		if err != nil {
 			t.Fatal(err)
 		}

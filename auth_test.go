@@ -143,7 +143,7 @@ func TestInvalidTokenReexchangesOnce(t *testing.T) {
 func TestInvalidCredentialsIsFinal(t *testing.T) {
 	t.Parallel()
 	f := newFakeAPI(t)
-	c, err := NewClient(f.url, Credentials{ClientID: testClientID, APIKey: "wrong-key", SigningKey: Secret(testSigningKey)},
+	c, err := New(f.url, Credentials{ClientID: testClientID, APIKey: "wrong-key", SigningKey: Secret(testSigningKey)},
 		WithHTTPClient(f.hc), WithRetryBackoff(time.Millisecond, time.Millisecond))
 	if err != nil {
 		t.Fatal(err)

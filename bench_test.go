@@ -83,7 +83,7 @@ func benchSignedPOST(b *testing.B, srv *httptest.Server) {
 	if srv.TLS != nil && srv.EnableHTTP2 {
 		benchWantHTTP2(b, srv)
 	}
-	c, err := NewClient(srv.URL, testCreds(), WithHTTPClient(srv.Client()), WithLogger(slog.New(slog.DiscardHandler)))
+	c, err := New(srv.URL, testCreds(), WithHTTPClient(srv.Client()), WithLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -210,18 +210,6 @@ type Client struct {
 	assets    assetCache
 }
 
-// NewClient returns the root client alone, as New does.
-//
-// Deprecated: NewClient returns no product lines: client.QRPay, Cards,
-// Remittances, Deposits, KYC, Members and Webhooks are fields of
-// mwclient.Client, so build the client with mwclient.New(baseURL, creds,
-// opts...) and keep the type *mwclient.Client in your helpers. For the root
-// client alone (to build one product line with qrpay.New and the like) call
-// New.
-func NewClient(baseURL string, creds Credentials, opts ...Option) (*Client, error) {
-	return New(baseURL, creds, opts...)
-}
-
 // New returns the root client for baseURL (the environment is chosen by the
 // address) with the given credentials: the transport of every product line,
 // without the lines themselves (mwclient.New builds them all; qrpay.New(c)

@@ -42,7 +42,7 @@ func TestNewClientBaseURL(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			var logs syncBuffer
-			c, err := NewClient(tt.url, testCreds(), WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+			c, err := New(tt.url, testCreds(), WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
 			if tt.wantErr {
 				if !errors.Is(err, ErrInvalidParam) {
 					t.Fatalf("err = %v, want a *ParamError", err)
@@ -80,7 +80,7 @@ func TestNewClientCredentials(t *testing.T) {
 			t.Parallel()
 			cr := ok
 			tt.edit(&cr)
-			_, err := NewClient("https://api.example.com", cr)
+			_, err := New("https://api.example.com", cr)
 			var pe *ParamError
 			if !errors.As(err, &pe) || pe.Param != tt.param {
 				t.Fatalf("err = %v, want *ParamError for %s", err, tt.param)

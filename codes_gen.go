@@ -310,8 +310,8 @@ const (
 	// CodeRateLimited is rate_limited (HTTP 429, rate_limit_error; retry class
 	// after-wait): quota exceeded.
 	//
-	// The client waited RetryAfter and retried within its limits; otherwise wait
-	// RetryAfter (a time.Duration) yourself. QR quotes: 30 per member per minute;
+	// The client waited RetryDelay and retried within its limits; otherwise wait
+	// RetryDelay (a time.Duration) yourself. QR quotes: 30 per member per minute;
 	// PIN: 5 per member per hour.
 	CodeRateLimited Code = "rate_limited"
 	// CodeAPIError is api_error (HTTP 500, api_error; retry class same-key):

@@ -97,7 +97,7 @@ func (e *Error) fromWireExtras(w *wireError) {
 		e.ExpiresAt = time.Unix(min(n, maxUnixSeconds), 0).UTC()
 	}
 	if ra, ok := lenientInt(w.RetryAfter); ok && ra > 0 {
-		e.RetryAfter = time.Duration(min(ra, maxRetryAfterSeconds)) * time.Second
+		e.RetryDelay = time.Duration(min(ra, maxRetryAfterSeconds)) * time.Second
 	}
 	if len(w.Fields) > 100 {
 		w.Fields = w.Fields[:100]
@@ -162,9 +162,9 @@ func decodeError(status int, h http.Header, body []byte, now time.Time) *Error {
 	if e.RequestID == "" {
 		e.RequestID = clip(h.Get("X-Request-Id"), 256)
 	}
-	if e.RetryAfter == 0 {
+	if e.RetryDelay == 0 {
 		if d, ok := parseRetryAfter(h.Get("Retry-After"), now); ok {
-			e.RetryAfter = (d + time.Second - 1) / time.Second * time.Second
+			e.RetryDelay = (d + time.Second - 1) / time.Second * time.Second
 		}
 	}
 	e.Replayed = isReplay(h)

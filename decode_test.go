@@ -63,21 +63,21 @@ func TestDecodeError(t *testing.T) {
 		{
 			name: "rate_limited body and header", status: 429, header: hdr("Retry-After", "7"),
 			body: `{"type":"rate_limit_error","code":"rate_limited","message":"slow","request_id":"r","retry_after":3}`,
-			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", Message: "slow", RequestID: "r", RetryAfter: 3 * time.Second},
+			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", Message: "slow", RequestID: "r", RetryDelay: 3 * time.Second},
 		},
 		{
 			name: "retry_after as a string", status: 429,
 			body: `{"code":"rate_limited","retry_after":"2.5"}`,
-			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RetryAfter: 3 * time.Second},
+			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RetryDelay: 3 * time.Second},
 		},
 		{
 			name: "rate_limited without body uses Retry-After", status: 429, header: hdr("Retry-After", "12", "X-Request-Id", "req_x"),
-			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RequestID: "req_x", RetryAfter: 12 * time.Second, Message: "HTTP 429 Too Many Requests with an empty body"},
+			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RequestID: "req_x", RetryDelay: 12 * time.Second, Message: "HTTP 429 Too Many Requests with an empty body"},
 		},
 		{
 			name: "Retry-After as an HTTP date", status: 429, header: hdr("Retry-After", now.Add(90*time.Second).UTC().Format(http.TimeFormat)),
 			body: `{"code":"rate_limited"}`,
-			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RetryAfter: 90 * time.Second},
+			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RetryDelay: 90 * time.Second},
 		},
 		// A wait beyond about 68 years is kept as the bound (math.MaxInt32
 		// seconds): it still exceeds any WithMaxRetryAfter, never reads as
@@ -85,22 +85,22 @@ func TestDecodeError(t *testing.T) {
 		{
 			name: "Retry-After as a date 673 years ahead", status: 429, header: hdr("Retry-After", "Wed, 01 Oct 2700 00:00:00 GMT"),
 			body: `{"code":"rate_limited"}`,
-			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RetryAfter: math.MaxInt32 * time.Second},
+			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RetryDelay: math.MaxInt32 * time.Second},
 		},
 		{
 			name: "Retry-After in seconds beyond the bound", status: 429, header: hdr("Retry-After", "9999999999"),
 			body: `{"code":"rate_limited"}`,
-			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RetryAfter: math.MaxInt32 * time.Second},
+			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RetryDelay: math.MaxInt32 * time.Second},
 		},
 		{
 			name: "Retry-After in seconds beyond int64", status: 429, header: hdr("Retry-After", "99999999999999999999999"),
 			body: `{"code":"rate_limited"}`,
-			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RetryAfter: math.MaxInt32 * time.Second},
+			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RetryDelay: math.MaxInt32 * time.Second},
 		},
 		{
 			name: "retry_after in the body beyond the bound", status: 429, header: hdr("Retry-After", "5"),
 			body: `{"code":"rate_limited","retry_after":9999999999}`,
-			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RetryAfter: math.MaxInt32 * time.Second},
+			want: &Error{HTTPStatus: 429, Type: "rate_limit_error", Code: "rate_limited", RetryDelay: math.MaxInt32 * time.Second},
 		},
 		{
 			name: "Retry-After in the past is no wait", status: 429, header: hdr("Retry-After", "Wed, 01 Oct 1980 00:00:00 GMT"),
@@ -180,7 +180,7 @@ func FuzzDecodeError(f *testing.F) {
 		h := http.Header{}
 		h.Set("Retry-After", retryAfter)
 		e := decodeError(status, h, []byte(body), time.Unix(1_800_000_000, 0))
-		if e == nil || e.Code == "" || e.RetryAfter < 0 {
+		if e == nil || e.Code == "" || e.RetryDelay < 0 {
 			t.Fatalf("decodeError gave %+v", e)
 		}
 		_ = e.Error()
@@ -214,7 +214,7 @@ func TestErrorJSONIsTheEnvelope(t *testing.T) {
 	e := &Error{
 		Type: "rate_limit_error", Code: CodeRateLimited, Message: "slow", RequestID: "r",
 		ChallengeID: "chl_1", HostedURL: "https://h/x", ExpiresAt: time.Unix(1800000300, 0).UTC(),
-		RetryAfter: 2500 * time.Millisecond, LockedUntil: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC),
+		RetryDelay: 2500 * time.Millisecond, LockedUntil: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC),
 		Fields: []FieldError{{Key: "k"}},
 	}
 	raw, err := json.Marshal(e)
@@ -229,11 +229,11 @@ func TestErrorJSONIsTheEnvelope(t *testing.T) {
 	if err := json.Unmarshal(raw, &back); err != nil {
 		t.Fatal(err)
 	}
-	e.RetryAfter = 3 * time.Second // whole seconds on the wire
+	e.RetryDelay = 3 * time.Second // whole seconds on the wire
 	if diff := cmp.Diff(e, &back); diff != "" {
 		t.Errorf("round trip (-want +got):\n%s", diff)
 	}
-	if got := decodeError(429, http.Header{}, raw, time.Unix(0, 0)); !cmp.Equal(got, &Error{HTTPStatus: 429, Type: e.Type, Code: e.Code, Message: e.Message, RequestID: e.RequestID, ChallengeID: e.ChallengeID, HostedURL: e.HostedURL, ExpiresAt: e.ExpiresAt, RetryAfter: e.RetryAfter, LockedUntil: e.LockedUntil, Fields: e.Fields}) {
+	if got := decodeError(429, http.Header{}, raw, time.Unix(0, 0)); !cmp.Equal(got, &Error{HTTPStatus: 429, Type: e.Type, Code: e.Code, Message: e.Message, RequestID: e.RequestID, ChallengeID: e.ChallengeID, HostedURL: e.HostedURL, ExpiresAt: e.ExpiresAt, RetryDelay: e.RetryDelay, LockedUntil: e.LockedUntil, Fields: e.Fields}) {
 		t.Errorf("decodeError of the marshalled envelope = %+v", got)
 	}
 }

@@ -31,8 +31,8 @@ func (e Error) MarshalJSON() ([]byte, error) {
 	if !e.ExpiresAt.IsZero() {
 		w.ExpiresAt = e.ExpiresAt.Unix()
 	}
-	if e.RetryAfter > 0 {
-		w.RetryAfter = int64((e.RetryAfter + time.Second - 1) / time.Second)
+	if e.RetryDelay > 0 {
+		w.RetryAfter = int64((e.RetryDelay + time.Second - 1) / time.Second)
 	}
 	if !e.LockedUntil.IsZero() {
 		w.LockedUntil = e.LockedUntil.UTC().Format(time.RFC3339)
@@ -52,7 +52,7 @@ func (e *Error) UnmarshalJSON(b []byte) error {
 	}
 	e.Type, e.Code, e.Message, e.RequestID = w.Type, Code(w.Code), w.Message, w.RequestID
 	e.LimitType, e.LimitScope, e.ChallengeID, e.HostedURL = w.LimitType, w.LimitScope, w.ChallengeID, w.HostedURL
-	e.ExpiresAt, e.RetryAfter, e.LockedUntil = time.Time{}, 0, time.Time{}
+	e.ExpiresAt, e.RetryDelay, e.LockedUntil = time.Time{}, 0, time.Time{}
 	e.fromWireExtras(&w)
 	return nil
 }

@@ -90,10 +90,10 @@ type Error struct {
 	ChallengeID string    `json:"challenge_id,omitempty"`
 	HostedURL   string    `json:"hosted_url,omitempty"`
 	ExpiresAt   time.Time `json:"expires_at,omitzero"`
-	// RetryAfter is the wait on rate_limited, from retry_after (seconds on
+	// RetryDelay is the wait on rate_limited, from retry_after (seconds on
 	// the wire) or the Retry-After header, rounded up to whole seconds; zero
-	// when the answer gave none. Use it as it is: time.Sleep(e.RetryAfter).
-	RetryAfter time.Duration `json:"retry_after,omitempty"`
+	// when the answer gave none. Use it as it is: time.Sleep(e.RetryDelay).
+	RetryDelay time.Duration `json:"retry_after,omitempty"`
 	// Fields lists per-field failures on invalid_fields.
 	Fields []FieldError `json:"fields,omitempty"`
 	// LockedUntil is the end of a card activation lock (state_invalid); zero

@@ -294,7 +294,7 @@ func (f *fakeAPI) client(opts ...Option) *Client {
 		WithRetryBackoff(time.Millisecond, 5*time.Millisecond),
 		WithLogger(slog.New(slog.DiscardHandler)),
 	}
-	c, err := NewClient(f.url, testCreds(), append(base, opts...)...)
+	c, err := New(f.url, testCreds(), append(base, opts...)...)
 	if err != nil {
 		f.t.Fatalf("NewClient: %v", err)
 	}

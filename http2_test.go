@@ -306,7 +306,7 @@ func TestHTTP2GoAway(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			s, hc := startRawH2(t, tt.script)
-			c, err := NewClient("https://"+s.ln.Addr().String(), testCreds(), WithHTTPClient(hc), WithRetryBackoff(time.Millisecond, 5*time.Millisecond))
+			c, err := New("https://"+s.ln.Addr().String(), testCreds(), WithHTTPClient(hc), WithRetryBackoff(time.Millisecond, 5*time.Millisecond))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -200,7 +200,7 @@ func TestObserverSeesCallsAttemptsAndExchanges(t *testing.T) {
 			name: "refused token exchange",
 			run: func(t *testing.T, sim *simulator.Simulator, c *mwallet.Client, obs mwallet.Observer) {
 				creds := sim.Credentials()
-				bad, err := mwallet.NewClient(sim.URL(), mwallet.Credentials{ClientID: creds.ClientID, APIKey: "wrong-key", SigningKey: mwallet.Secret(creds.SigningKey)},
+				bad, err := mwallet.New(sim.URL(), mwallet.Credentials{ClientID: creds.ClientID, APIKey: "wrong-key", SigningKey: mwallet.Secret(creds.SigningKey)},
 					mwallet.WithObserver(obs), mwallet.WithClock(sim.Clock.Now))
 				if err != nil {
 					t.Fatal(err)

@@ -140,7 +140,7 @@ func WithRetryBackoff(min, max time.Duration) Option {
 // WithMaxRetryAfter sets the longest Retry-After (or retry_after) the client
 // waits for before retrying rate_limited (default 60 s). A longer wait, or one
 // that would outlast the context deadline, ends the call at once with the
-// rate_limited *Error, whose RetryAfter tells how long to wait.
+// rate_limited *Error, whose RetryDelay tells how long to wait.
 func WithMaxRetryAfter(d time.Duration) Option {
 	return func(c *config) {
 		if d >= 0 {

@@ -364,7 +364,7 @@ func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error
 			return a.allow(ctx, backoff(a.c.cfg.minBackoff, a.c.cfg.maxBackoff, n), cost, string(e.Code))
 		}
 	case RetryAfterWait:
-		wait := e.RetryAfter
+		wait := e.RetryDelay
 		if wait <= 0 {
 			wait = backoff(a.c.cfg.minBackoff, a.c.cfg.maxBackoff, n)
 		}

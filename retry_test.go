@@ -185,8 +185,8 @@ func TestRateLimitedWaitBoundedByContextAndMax(t *testing.T) {
 	// resent.
 	_, err := c.Do(withDeadlineOnly(10*time.Second), postReq(), nil)
 	var e *Error
-	if !errors.As(err, &e) || e.Code != CodeRateLimited || e.RetryAfter != 30*time.Second {
-		t.Fatalf("err = %v, want rate_limited with RetryAfter 30", err)
+	if !errors.As(err, &e) || e.Code != CodeRateLimited || e.RetryDelay != 30*time.Second {
+		t.Fatalf("err = %v, want rate_limited with RetryDelay 30", err)
 	}
 	if len(f.recorded()) != 1 {
 		t.Errorf("the call waited and resent (requests %d); a wait past the deadline must end the call at once", len(f.recorded()))

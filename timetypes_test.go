@@ -24,7 +24,7 @@ var (
 // ints of seconds or minutes, Unix seconds or strings, with the type each has
 // now. The scan below finds every other one.
 var timeTypesFixed = []struct{ pkg, name, typ string }{
-	{".", "Error.RetryAfter", "time.Duration"},              // was int, seconds
+	{".", "Error.RetryDelay", "time.Duration"},              // was int, seconds
 	{".", "Error.ExpiresAt", "time.Time"},                   // was int64, Unix seconds
 	{".", "Error.LockedUntil", "time.Time"},                 // was string, RFC 3339
 	{".", "Network.DepositETA", "time.Duration"},            // was DepositETAMinutes int

@@ -34,12 +34,6 @@ func CardID(id string) string {
 	return prefixCard + id
 }
 
-// CardPathID returns CardID(id).
-//
-// Deprecated: use CardID, the same conversion under the name the other
-// packages' id helpers have (qrpay.OrderID, remittance.OrderID).
-func CardPathID(id string) string { return CardID(id) }
-
 // withPrefix checks a path or body identifier and adds prefix when missing.
 // A refused one has the code of a path the service does not know
 // (not_found).

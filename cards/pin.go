@@ -40,7 +40,7 @@ type PINResult struct {
 // call answers step_up_required; resend with the same idempotency key and
 // the challenge (mwallet.AsStepUp, StepUp.Options; see the package
 // documentation). The service allows 5 calls per hour per member across all
-// cards, then 429 rate_limited with RetryAfter. A wrong current PIN or CVV is invalid_fields without fields.
+// cards, then 429 rate_limited with RetryDelay. A wrong current PIN or CVV is invalid_fields without fields.
 // The PIN and CVV never leave this call except in the request body.
 func (c *Client) SetPIN(ctx context.Context, member, cardID string, p SetPINParams, opts ...mwallet.CallOption) (*PINResult, error) {
 	path, err := cardPath(cardID, "/pin")

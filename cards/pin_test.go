@@ -97,10 +97,10 @@ func TestPINRateLimit(t *testing.T) {
 	// The sixth call within the hour is refused before any step-up.
 	_, err := cl.Cards.SetPIN(ctx, member, b, cards.SetPINParams{NewPIN: "135702", CVV: cards.CVV(cvvB.CVV)})
 	apiErr := simtest.WantCode(t, err, mwallet.CodeRateLimited)
-	if apiErr.RetryAfter != 55*time.Minute {
-		t.Fatalf("retry_after = %s, want %s (the first call leaves the window then)", apiErr.RetryAfter, 55*time.Minute)
+	if apiErr.RetryDelay != 55*time.Minute {
+		t.Fatalf("retry_after = %s, want %s (the first call leaves the window then)", apiErr.RetryDelay, 55*time.Minute)
 	}
-	sim.Clock.Advance(apiErr.RetryAfter)
+	sim.Clock.Advance(apiErr.RetryDelay)
 	if _, err := setPIN(t, sim, cl, b, cards.SetPINParams{NewPIN: "135702", CVV: cards.CVV(cvvB.CVV)}); err != nil {
 		t.Fatalf("after the window: %v", err)
 	}

@@ -26,7 +26,7 @@ import (
 // readmeGuides are the guides of docs/ that hold what the README held
 // before it was cut to a newcomer's page: their Go blocks are functions of
 // readme_test.go too, and the error table is in errors.md.
-var readmeGuides = []string{"concepts.md", "errors.md", "simulator.md", "openapi.md", "design.md", "operations.md", "contributing.md"}
+var readmeGuides = []string{"concepts.md", "lists.md", "errors.md", "simulator.md", "openapi.md", "design.md", "operations.md", "contributing.md", "going-live.md"}
 
 // readme is the README followed by readmeGuides.
 func readme(t *testing.T) string {
@@ -185,8 +185,8 @@ func TestREADMEErrorTable(t *testing.T) {
 	}
 }
 
-// Every command and relative link in the README and the guides cut from
-// it points at something that exists: a file relative to the page that
+// Every command and relative link in the README, the guides of docs/ and
+// the simulator's guides points at something that exists: a file relative to the page that
 // links it, and an anchor that is a heading of the page it names.
 func TestREADMECommandsAndLinks(t *testing.T) {
 	t.Parallel()
@@ -195,6 +195,16 @@ func TestREADMECommandsAndLinks(t *testing.T) {
 		var out []string
 		for _, g := range readmeGuides {
 			out = append(out, filepath.Join("docs", g))
+		}
+		// The other guides: docs/ and the simulator's.
+		for _, glob := range []string{"docs/*.md", "simulator/README.md", "simulator/guide/*.md"} {
+			m, _ := filepath.Glob(filepath.Join(root, glob))
+			for _, f := range m {
+				rel, _ := filepath.Rel(root, f)
+				if !slices.Contains(out, rel) {
+					out = append(out, rel)
+				}
+			}
 		}
 		return out
 	}()...)
@@ -218,8 +228,21 @@ func TestREADMECommandsAndLinks(t *testing.T) {
 			t.Fatal(err)
 		}
 		md := string(b)
+		// A command may run in a directory the page cds to (a nested module).
+		dirs := []string{"."}
+		for _, m := range regexp.MustCompile(`(?m)^cd ([\w./-]+)`).FindAllStringSubmatch(md, -1) {
+			dirs = append(dirs, m[1])
+		}
+		exists := func(p string) bool {
+			for _, d := range dirs {
+				if _, err := os.Stat(filepath.Join(root, d, p)); err == nil {
+					return true
+				}
+			}
+			return false
+		}
 		for _, m := range regexp.MustCompile(`go (?:run|test) \./((?:examples|cmd)/[a-z0-9-]+)`).FindAllStringSubmatch(md, -1) {
-			if _, err := os.Stat(filepath.Join(root, m[1])); err != nil {
+			if !exists(m[1]) {
 				t.Errorf("%s runs ./%s, which does not exist", page, m[1])
 			}
 		}
@@ -290,6 +313,33 @@ func TestREADMEListsEveryDependency(t *testing.T) {
 		}
 		if !strings.Contains(section, mod[strings.LastIndex(mod, "/")+1:]) {
 			t.Errorf("go.mod requires %s; the README's Dependencies do not list it", m[1])
+		}
+	}
+}
+
+// maxGuideLines is the longest a guide may be: a page read in one sitting.
+const maxGuideLines = 600
+
+// TestGuidesAreShort: the README, every guide of docs/ and every guide of
+// the simulator stay within maxGuideLines lines (the simulator's reference
+// is split by concern, simulator/guide/).
+func TestGuidesAreShort(t *testing.T) {
+	t.Parallel()
+	var pages []string
+	for _, glob := range []string{"../README.md", "../docs/*.md", "../simulator/README.md", "../simulator/guide/*.md"} {
+		m, _ := filepath.Glob(glob)
+		pages = append(pages, m...)
+	}
+	if len(pages) < 15 {
+		t.Fatalf("found %d pages, want the README and the guides", len(pages))
+	}
+	for _, p := range pages {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(b), "\n"); n > maxGuideLines {
+			t.Errorf("%s has %d lines, more than %d: split it by concern", p, n, maxGuideLines)
 		}
 	}
 }

@@ -44,11 +44,6 @@ func (t *Ticket) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Expires returns ExpiresAt.
-//
-// Deprecated: read ExpiresAt, a time.Time.
-func (t *Ticket) Expires() time.Time { return t.ExpiresAt }
-
 // String hides the hosted URL.
 func (t *Ticket) String() string {
 	return fmt.Sprintf("kyc.Ticket{ID:%s HostedURL:[redacted] ExpiresAt:%s}", t.ID, t.ExpiresAt.Format(time.RFC3339))

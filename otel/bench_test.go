@@ -62,7 +62,7 @@ func benchSignedPOST(b *testing.B, inMem bool, opts ...mwallet.Option) {
 	if inMem {
 		hc = &http.Client{Transport: inMemory{srv.Config.Handler}}
 	}
-	c, err := mwallet.NewClient(srv.URL, mwallet.Credentials{ClientID: "cli_bench", APIKey: "key_bench", SigningKey: "sig_bench"},
+	c, err := mwallet.New(srv.URL, mwallet.Credentials{ClientID: "cli_bench", APIKey: "key_bench", SigningKey: "sig_bench"},
 		append(opts, mwallet.WithHTTPClient(hc))...)
 	if err != nil {
 		b.Fatal(err)

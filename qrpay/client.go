@@ -8,7 +8,7 @@
 //  2. Quote it to show what the member pays in each asset. Quotes are
 //     indicative; reusing the same member, code, currency and amount within
 //     60 seconds returns the same upstream order, and a member may quote at
-//     most 30 times per 60 seconds (rate_limited with RetryAfter).
+//     most 30 times per 60 seconds (rate_limited with RetryDelay).
 //  3. Pay it. Every payment needs strong authentication: the first call fails
 //     with step_up_required; send the end user to the hosted screen, then
 //     resend the same parameters with the same idempotency key and the

@@ -74,7 +74,7 @@ func walkCode(t *testing.T, sim *simulator.Simulator, c *mwclient.Client, code, 
 
 // TestQRDeviationsAnswerAlike runs the deviations real generators print
 // through decode, quote and payment; each is decided once and all three
-// answer alike (simulator/README.md, "QR payments", readings):
+// answer alike (simulator/guide/qr-payments-and-in-flight.md, "QR payments", readings):
 //   - ID 54 of zero, or empty, is an open amount: decode says editable with amount "",
 //     quotes and payments need the amount like any custom-amount code;
 //   - more decimals than the currency has are read exactly when they are

@@ -239,8 +239,8 @@ func TestQuoteRateLimit(t *testing.T) {
 	_, err := c.QRPay.Quote(ctx, member1, qrpay.QuoteParams{CodeValue: code}, mwallet.WithMaxAttempts(1), mwallet.WithResponse(&resp))
 	e := simtest.AsError(t, err)
 	// The ten first quotes leave the window 50 s from now.
-	if e.Code != mwallet.CodeRateLimited || e.HTTPStatus != http.StatusTooManyRequests || e.RetryAfter != 50*time.Second {
-		t.Fatalf("31st quote: %v (retry_after %s), want rate_limited 429 retry_after 50s", err, e.RetryAfter)
+	if e.Code != mwallet.CodeRateLimited || e.HTTPStatus != http.StatusTooManyRequests || e.RetryDelay != 50*time.Second {
+		t.Fatalf("31st quote: %v (retry_after %s), want rate_limited 429 retry_after 50s", err, e.RetryDelay)
 	}
 	if resp == nil || resp.Header.Get("Retry-After") != "50" {
 		t.Fatalf("Retry-After header missing: %+v", resp)

@@ -189,11 +189,6 @@ func (q *Quote) Option(asset string) (QuoteOption, bool) {
 	return QuoteOption{}, false
 }
 
-// Expiry returns ExpiresAt, and whether it is set.
-//
-// Deprecated: read ExpiresAt, a time.Time (zero when not given).
-func (q *Quote) Expiry() (t time.Time, ok bool) { return q.ExpiresAt, !q.ExpiresAt.IsZero() }
-
 // parseExpiry reads an upstream expiry: RFC 3339, or Unix seconds.
 func parseExpiry(s string) time.Time {
 	s = strings.TrimSpace(s)

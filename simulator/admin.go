@@ -226,19 +226,9 @@ func (s *view) memberInfo(tx *kernel.Tx, id string) (MemberInfo, bool) {
 	return MemberInfo{ID: m.ID, ExternalID: m.ExternalID, KYCLevel: m.KYCLevel, Status: m.Status}, true
 }
 
-// Balance returns a member's available and locked balance in asset (member by
-// mem_ id, bare uuid or external_member_id). An unknown member or asset has
-// zero balances.
-//
-// Deprecated: use sim.Members.Balance, which refuses a member the simulator
-// does not have (ErrUnknownMember) where Balance answers zero.
-func (s *Simulator) Balance(memberID, asset string) (available, locked money.Amount) {
-	tx := s.k.Begin()
-	defer tx.End()
-	return s.wiring.view.balance(memberID, asset)
-}
-
-// balance is Balance; the caller holds the state lock.
+// balance is a member's available and locked balance in asset (member by
+// mem_ id, bare uuid or external_member_id; zero for an unknown one); the
+// caller holds the state lock.
 func (s *view) balance(memberID, asset string) (available, locked money.Amount) {
 	asset = strings.ToUpper(asset)
 	m := s.st.members.ByAny(memberID)

@@ -27,10 +27,6 @@ type CardsControl struct{ s *Simulator }
 // credit moves the card balance once (debit down, credit up); a kind "auth"
 // with status "pending" is an authorization not yet settled, which blocks
 // closing the card. Sending an existing ID updates that transaction.
-//
-// The card line has the same struct (cards.Transaction): a public
-// declaration may not name an internal package, and the conversion between
-// the two compiles only while their fields are the same.
 type CardTransaction struct {
 	// ID (ctx_ prefix optional) updates an existing transaction; empty adds one.
 	ID        string `json:"id,omitempty"`
@@ -359,6 +355,9 @@ var (
 		route: "POST /_sim/cards/{id}/transactions", action: "cards/transactions", name: "Cards.AddTransaction",
 		args: func(in *cardTxIn) []any { return []any{in.ID, CardTransaction(in.cardTxFields)} },
 		run: func(x *opRun, in *cardTxIn) (any, error) {
+			// The card line has the same struct as CardTransaction (a public
+			// declaration may not name an internal package): this conversion
+			// compiles only while their fields are the same.
 			id, out, err := x.s.st.cards.AddTransaction(x.tx, in.ID, cardline.Transaction(in.cardTxFields))
 			var ae *apiError
 			var short *InsufficientFundsError

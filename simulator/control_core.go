@@ -6,11 +6,13 @@ import (
 
 	"github.com/mwallet/mwallet-go/openapi"
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
+	"github.com/mwallet/mwallet-go/simulator/sampleqr"
 )
 
 // The control ops of the simulator as a whole: the router's answers under
 // /_sim, Action, the credentials, the windows, the ledger, the invariants,
-// the dashboard's snapshot and files, the documents and the recipes.
+// the dashboard's snapshot and files, the documents, the recipes and the
+// sample QR codes.
 
 // controlList is the one shape of a control list: the business API's list
 // envelope, {"data": [...], "next_cursor": null, "has_more": false}. The
@@ -65,6 +67,7 @@ var coreOps = []*op{
 	}}.op(),
 	def[noInput]{route: "GET /_sim/state", run: func(x *opRun, _ *noInput) (any, error) { return x.s.wiring.view.state(x.tx), nil }}.op(),
 	def[noInput]{route: "GET /_sim/recipes", run: func(*opRun, *noInput) (any, error) { return controlList(ErrorRecipes()), nil }}.op(),
+	def[noInput]{route: "GET /_sim/qr-samples", run: func(*opRun, *noInput) (any, error) { return controlList(sampleqr.All()), nil }}.op(),
 	def[noInput]{route: "GET /_sim/openapi.yaml", unlocked: true, run: func(*opRun, *noInput) (any, error) {
 		return document(openapi.Business()), nil
 	}}.op(),

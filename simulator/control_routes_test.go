@@ -12,20 +12,20 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
-// controlTable reads the Control API table of README.md: for each row, the
+// controlTable reads the Control API table of guide/control-api.md: for each row, the
 // routes of its first cell ("METHOD /_sim/..."; a cell item "/x" after a
 // full route is that route with its last segment replaced by x) and the Go
 // methods of its last cell ("sim.Group.Method").
 func controlTable(t *testing.T) (routes map[string]bool, methods map[string][]string) {
 	t.Helper()
-	b, err := os.ReadFile("README.md")
+	b, err := os.ReadFile("guide/control-api.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := string(b)
 	start := strings.Index(text, "\n## Control API\n")
 	if start < 0 {
-		t.Fatal("README.md has no Control API section")
+		t.Fatal("guide/control-api.md has no Control API section")
 	}
 	text = text[start+1:]
 	if end := strings.Index(text[3:], "\n## "); end >= 0 {
@@ -79,7 +79,7 @@ var goOnly = map[string]string{
 	"Webhooks.Handler": "returns an http.Handler that verifies deliveries on the simulator's clock, for a receiver inside the test process",
 }
 
-// TestControlRoutes holds the Control API table of README.md to the
+// TestControlRoutes holds the Control API table of guide/control-api.md to the
 // simulator both ways: every exported method of every grouped field
 // (sim.Cards, sim.QRPay, ...) has a route in the table; every route in the
 // table is served; every control route and object action the simulator
@@ -104,7 +104,7 @@ func TestControlRoutes(t *testing.T) {
 				continue
 			}
 			if len(methods[name]) == 0 {
-				t.Errorf("sim.%s has no route in the Control API table of README.md", name)
+				t.Errorf("sim.%s has no route in the Control API table of guide/control-api.md", name)
 			}
 		}
 	}
@@ -120,7 +120,7 @@ func TestControlRoutes(t *testing.T) {
 			continue // the generic form of the object actions
 		}
 		if !simulator.ControlRouteServed(sim, method, sample.ReplaceAllString(path, "x1")) {
-			t.Errorf("README.md lists %s, which the simulator does not serve", r)
+			t.Errorf("guide/control-api.md lists %s, which the simulator does not serve", r)
 		}
 	}
 
@@ -137,7 +137,7 @@ func TestControlRoutes(t *testing.T) {
 			p = "GET " + p // a pattern without a method serves every method
 		}
 		if !listed[normalize(p)] {
-			t.Errorf("control route %s is not in the Control API table of README.md", p)
+			t.Errorf("control route %s is not in the Control API table of guide/control-api.md", p)
 		}
 	}
 	for _, key := range sim.Actions() {
@@ -145,7 +145,7 @@ func TestControlRoutes(t *testing.T) {
 		withID := "POST /_sim/" + key[:i] + "/{}/" + key[i+1:]
 		withoutID := "POST /_sim/" + key
 		if !listed[withID] && !listed[withoutID] {
-			t.Errorf("control action %s is not in the Control API table of README.md", key)
+			t.Errorf("control action %s is not in the Control API table of guide/control-api.md", key)
 		}
 	}
 	var names []string

@@ -305,18 +305,23 @@ func TestNewReportsInvalidOptions(t *testing.T) {
 	}
 }
 
-func TestNewClientNeedsBaseURL(t *testing.T) {
+func TestClientNeedsBaseURL(t *testing.T) {
 	t.Parallel()
 	h, err := simulator.NewHandler()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.NewClient(); err == nil {
-		t.Error("NewClient without a base URL succeeded")
-	}
+	func() {
+		defer func() {
+			if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "SetBaseURL") {
+				t.Errorf("Client without a base URL: panic %v, want one naming SetBaseURL", r)
+			}
+		}()
+		h.Client()
+	}()
 	h.SetBaseURL("http://127.0.0.1:1")
-	if _, err := h.NewClient(); err != nil {
-		t.Errorf("NewClient: %v", err)
+	if c := h.Client(); c == nil {
+		t.Error("Client after SetBaseURL: nil")
 	}
 }
 

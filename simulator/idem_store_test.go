@@ -460,18 +460,18 @@ func TestIdempotencyStoresOnlyDefiniteOutcomes(t *testing.T) {
 	}
 }
 
-// TestReadmeStoredTable keeps the README's table "Stored or not under an
+// TestReadmeStoredTable keeps the gateway guide's table "Stored or not under an
 // idempotency key" equal to the test's rows: the same answers, the same
 // verdicts.
 func TestReadmeStoredTable(t *testing.T) {
 	t.Parallel()
-	b, err := os.ReadFile("README.md")
+	b, err := os.ReadFile("guide/gateway.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, section, ok := strings.Cut(string(b), "### Stored or not under an idempotency key")
 	if !ok {
-		t.Fatal("README.md has no section \"Stored or not under an idempotency key\"")
+		t.Fatal("guide/gateway.md has no section \"Stored or not under an idempotency key\"")
 	}
 	section, _, _ = strings.Cut(section, "\n### ")
 	readme := map[string]bool{}
@@ -488,7 +488,7 @@ func TestReadmeStoredTable(t *testing.T) {
 		test[tc.code] = tc.stored
 	}
 	if diff := cmp.Diff(test, readme); diff != "" {
-		t.Errorf("README table differs from the test's rows (-test +README):\n%s", diff)
+		t.Errorf("the guide's table differs from the test's rows (-test +guide):\n%s", diff)
 	}
 	codes := map[string]bool{}
 	for name := range test {

@@ -8,7 +8,7 @@ import (
 	"github.com/mwallet/mwallet-go/simulator"
 )
 
-// inflightRow is one pair of the "Operations in flight" table of README.md:
+// inflightRow is one pair of the "Operations in flight" table of guide/qr-payments-and-in-flight.md:
 // an operation on an object while another on the same object is in flight,
 // played through the SDK and the control API. Every row ends with balanced
 // books and the invariants (no money on an ended card, no hold without a

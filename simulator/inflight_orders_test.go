@@ -18,7 +18,7 @@ import (
 // names), each reached the way the service gets there.
 var remitStates = []string{"pending", "reviewing", "platform_reviewing", "dispatching", "processing", "needs_reconfirm", "completed", "failed", "refunded"}
 
-// remitNext is the remittance state machine as the README states it:
+// remitNext is the remittance state machine as the guide states it:
 // action, then from-status, then to-status; an absent pair is
 // state_invalid. pending advances only when the prepaid covers the order
 // (the rows start with an empty prepaid account).
@@ -297,11 +297,11 @@ func TestInflightDeposits(t *testing.T) {
 	})
 }
 
-// TestInflightTablesMatchReadme keeps the README's "Operations in flight"
+// TestInflightTablesMatchReadme keeps the guide's "Operations in flight"
 // matrices and the tables these tests play identical.
 func TestInflightTablesMatchReadme(t *testing.T) {
 	t.Parallel()
-	b, err := os.ReadFile("README.md")
+	b, err := os.ReadFile("guide/qr-payments-and-in-flight.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,7 +317,7 @@ func TestInflightTablesMatchReadme(t *testing.T) {
 			}
 		}
 		if start < 0 {
-			t.Fatalf("README.md has no table %q", head)
+			t.Fatalf("guide/qr-payments-and-in-flight.md has no table %q", head)
 		}
 		for _, l := range lines[start:] {
 			if !strings.HasPrefix(l, "|") {
@@ -341,7 +341,7 @@ func TestInflightTablesMatchReadme(t *testing.T) {
 	}
 	remit := matrix("| status | advance | dispatch |", []string{"advance", "dispatch", "complete", "fail", "refund", "needs_reconfirm"})
 	if diff := cmp.Diff(remitNext, remit); diff != "" {
-		t.Errorf("README remittance matrix differs from the tested table (-tested +README):\n%s", diff)
+		t.Errorf("the guide's remittance matrix differs from the tested table (-tested +guide):\n%s", diff)
 	}
 	qr := matrix("| status | complete | fail |", []string{"complete", "fail", "refund", "timeout"})
 	for _, m := range qr {
@@ -351,6 +351,6 @@ func TestInflightTablesMatchReadme(t *testing.T) {
 		}
 	}
 	if diff := cmp.Diff(qrNext, qr); diff != "" {
-		t.Errorf("README QR matrix differs from the tested table (-tested +README):\n%s", diff)
+		t.Errorf("the guide's QR matrix differs from the tested table (-tested +guide):\n%s", diff)
 	}
 }

@@ -24,10 +24,10 @@ import (
 //
 // Accounts whose names start with "member:", "merchant:prepaid" or "card:"
 // may never go below zero; the others are contra accounts and may.
-//
-// The kernel names the same accounts for the product lines
-// (TestAccountNamesAreTheKernels).
 const (
+	// The kernel names the same accounts for the product lines
+	// (TestAccountNamesAreTheKernels).
+
 	AccountMerchantPrepaid       = "merchant:prepaid"
 	AccountMerchantPrepaidLocked = "merchant:prepaid_locked"
 	AccountMerchantCustody       = "merchant:custody"

@@ -169,8 +169,6 @@ func WithSnapshotEvery(n int) Option { return func(o *options) { o.snapshotEvery
 // recovered and what it could not write (default os.Stderr).
 func WithDiagnostics(w io.Writer) Option { return func(o *options) { o.diag = w } }
 
-// validate reports the first option New cannot honour. Member seeds are
-// checked when they are created.
 // ErrServerOption is wrapped by the error of NewHandler given an option
 // that only a server started by New can honour (WithTLS, WithHTTP2).
 var ErrServerOption = errors.New("the option configures the server New starts; a handler is served by its caller (serve it with TLS yourself, or use New)")

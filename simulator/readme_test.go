@@ -8,12 +8,12 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/simtest"
 )
 
-// TestReadmeListsEveryAction keeps README.md honest: every registered control
+// TestReadmeListsEveryAction keeps the control API guide (guide/control-api.md) honest: every registered control
 // action is mentioned, by its collection and its action name, and every core
 // control endpoint appears.
 func TestReadmeListsEveryAction(t *testing.T) {
 	t.Parallel()
-	b, err := os.ReadFile("README.md")
+	b, err := os.ReadFile("guide/control-api.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,7 +23,7 @@ func TestReadmeListsEveryAction(t *testing.T) {
 		i := strings.LastIndex(key, "/")
 		collection, action := key[:i], key[i+1:]
 		if !strings.Contains(readme, collection+"/") || !strings.Contains(readme, action) {
-			t.Errorf("README.md does not mention the action %s (POST /_sim/%s/{id}/%s)", key, collection, action)
+			t.Errorf("guide/control-api.md does not mention the action %s (POST /_sim/%s/{id}/%s)", key, collection, action)
 		}
 	}
 	for _, ep := range []string{
@@ -33,7 +33,7 @@ func TestReadmeListsEveryAction(t *testing.T) {
 		"POST /_sim/{collection}/{id}/{action}",
 	} {
 		if !strings.Contains(readme, ep) {
-			t.Errorf("README.md does not list %s", ep)
+			t.Errorf("guide/control-api.md does not list %s", ep)
 		}
 	}
 	if err := sim.CheckLedger(); err != nil {

@@ -10,14 +10,17 @@ import (
 	"github.com/mwallet/mwallet-go/simulator"
 )
 
-var updateReadme = flag.Bool("update-readme", false, "rewrite the error recipes table of README.md")
+// recipesGuide is the guide that holds the error recipes table.
+const recipesGuide = "guide/control-api.md"
+
+var updateReadme = flag.Bool("update-readme", false, "rewrite the error recipes table of guide/control-api.md")
 
 const (
 	recipesBegin = "<!-- recipes:begin -->\n"
 	recipesEnd   = "<!-- recipes:end -->"
 )
 
-// recipesTable renders the README's error table from the recipes: code,
+// recipesTable renders the guide's error table from the recipes: code,
 // HTTP status, the call that answers it, how it is produced, injected or
 // not (and why).
 func recipesTable() string {
@@ -34,27 +37,27 @@ func recipesTable() string {
 	return b.String()
 }
 
-// TestReadmeRecipesTable keeps the error table of README.md generated from
+// TestReadmeRecipesTable keeps the error table of guide/control-api.md generated from
 // the recipes.
 func TestReadmeRecipesTable(t *testing.T) {
-	b, err := os.ReadFile("README.md")
+	b, err := os.ReadFile(recipesGuide)
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := string(b)
 	i, j := strings.Index(text, recipesBegin), strings.Index(text, recipesEnd)
 	if i < 0 || j < i {
-		t.Fatal("README.md lacks the recipes table markers")
+		t.Fatal("guide/control-api.md lacks the recipes table markers")
 	}
 	want := recipesTable()
 	if got := text[i+len(recipesBegin) : j]; got != want {
 		if *updateReadme {
 			text = text[:i+len(recipesBegin)] + want + text[j:]
-			if err := os.WriteFile("README.md", []byte(text), 0o644); err != nil {
+			if err := os.WriteFile(recipesGuide, []byte(text), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			return
 		}
-		t.Errorf("the error recipes table of README.md is not generated from the recipes; run go test ./simulator -run TestReadmeRecipesTable -update-readme\n--- want\n%s", want)
+		t.Errorf("the error recipes table of guide/control-api.md is not generated from the recipes; run go test ./simulator -run TestReadmeRecipesTable -update-readme\n--- want\n%s", want)
 	}
 }

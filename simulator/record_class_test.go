@@ -258,13 +258,13 @@ var (
 		"Clock.Now": true, "Events.List": true, "Faults.List": true, "Members.Get": true, "Members.Balance": true,
 		"Merchant.PrepaidBalance": true, "QRPay.UpstreamCalls": true, "QRPay.Trace": true, "Requests.List": true,
 		"Webhooks.Endpoints": true, "Webhooks.Deliveries": true,
-		"Actions": true, "Balance": true, "CheckInvariants": true, "CheckLedger": true, "Credentials": true,
+		"Actions": true, "CheckInvariants": true, "CheckLedger": true, "Credentials": true,
 		"Digest": true, "LedgerEntries": true, "Recording": true, "State": true, "Stats": true,
 	}
 	// infraMethods serve, configure the serving of, or build clients for
 	// the simulator.
 	infraMethods = map[string]bool{
-		"Client": true, "NewClient": true, "Close": true, "ServeHTTP": true, "SetBaseURL": true, "URL": true,
+		"Client": true, "Close": true, "ServeHTTP": true, "SetBaseURL": true, "URL": true,
 		"Certificate": true, "HTTPClient": true,
 		// Builders for the test's side: a receiver handler checking
 		// signatures on the simulator clock, a sleep that advances it

@@ -507,7 +507,7 @@ var contractNamed = map[string]bool{
 var scopeRow = regexp.MustCompile("^\\| `((?:GET|POST|DELETE) /v1/[^`]*)` \\| `([a-z]+:[a-z]+)` \\| ([^|]+) \\|$")
 
 // TestReadmeScopeTables keeps the scope tables of docs/concepts.md and
-// simulator/README.md equal to the registry: one row per endpoint, its
+// simulator/guide/gateway.md equal to the registry: one row per endpoint, its
 // scope, and whether the contract names it.
 func TestReadmeScopeTables(t *testing.T) {
 	t.Parallel()
@@ -521,7 +521,7 @@ func TestReadmeScopeTables(t *testing.T) {
 		}
 		want = append(want, fmt.Sprintf("| `%s` | `%s` | %s |", ep.Key(), ep.Scope, basis))
 	}
-	for _, path := range []string{"README.md", "../docs/concepts.md"} {
+	for _, path := range []string{"guide/gateway.md", "../docs/concepts.md"} {
 		b, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)

@@ -94,7 +94,7 @@ func FuzzSignatureAgreement(f *testing.F) {
 		f.Fatal(err)
 	}
 	tr := &wireTransport{s: s}
-	c, err := s.NewClient(mwallet.WithHTTPClient(&http.Client{Transport: tr}), mwallet.WithDefaultMaxAttempts(1))
+	c, err := s.newClient(mwallet.WithHTTPClient(&http.Client{Transport: tr}), mwallet.WithDefaultMaxAttempts(1))
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func TestSignatureRefusesTamperedRequests(t *testing.T) {
 		s.ServeHTTP(rec, sr)
 		return rec.Result(), nil
 	})
-	c, err := s.NewClient(mwallet.WithHTTPClient(&http.Client{Transport: rt}), mwallet.WithDefaultMaxAttempts(1))
+	c, err := s.newClient(mwallet.WithHTTPClient(&http.Client{Transport: rt}), mwallet.WithDefaultMaxAttempts(1))
 	if err != nil {
 		t.Fatal(err)
 	}

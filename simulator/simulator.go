@@ -370,19 +370,19 @@ func (s *Simulator) Credentials() Credentials { return s.st.creds }
 // wait of the client advances the simulator clock instead of sleeping).
 // Extra options are applied after those.
 //
-// Client is the Must form of NewClient: it panics when the client cannot be
-// built, which for a simulator from New happens only if an extra option is
-// invalid. A simulator from NewHandler needs SetBaseURL first.
+// Client panics when the client cannot be built: for a simulator from New
+// only when an extra option is invalid; a simulator from NewHandler needs
+// SetBaseURL first.
 func (s *Simulator) Client(opts ...mwallet.Option) *mwclient.Client {
-	c, err := s.NewClient(opts...)
+	c, err := s.newClient(opts...)
 	if err != nil {
 		panic(fmt.Sprintf("simulator: client: %v", err))
 	}
 	return c
 }
 
-// NewClient is Client returning the error instead of panicking.
-func (s *Simulator) NewClient(opts ...mwallet.Option) (*mwclient.Client, error) {
+// newClient is Client returning the error instead of panicking.
+func (s *Simulator) newClient(opts ...mwallet.Option) (*mwclient.Client, error) {
 	base := []mwallet.Option{mwallet.WithClockSource(s.st.clock)}
 	if hc := s.HTTPClient(); hc != nil {
 		base = append(base, mwallet.WithHTTPClient(hc))

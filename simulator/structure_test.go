@@ -14,7 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// The structure of the simulator, held by tests (simulator/README.md, The
+// The structure of the simulator, held by tests (simulator/guide/internals.md, The
 // map): a kernel that alone owns the state lock and the input order, and
 // product lines that reach each other only through interfaces they declare
 // or through events. These tests read the code, not the behaviour.

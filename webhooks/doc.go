@@ -21,9 +21,6 @@
 //     forward or store them) and decodes them later.
 //   - DecodeEvent: a body verified earlier; it verifies nothing.
 //
-// ParseEvent (use Handler, or ConstructEvent on the body you read) and
-// NewVerifier (use Verify, which keeps the same keyed state) are deprecated.
-//
 // The service POSTs every event to each configured endpoint with the headers
 // z-signature (t=<unix seconds>,v1=<base64>), z-event-id and z-event-type. The
 // signature is base64(HMAC-SHA-256(webhook_secret, t + "." + raw body)); it

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"time"
 
 	mwallet "github.com/mwallet/mwallet-go"
@@ -380,30 +379,8 @@ func ConstructEvent(payload []byte, header string, secret mwallet.Secret, opts .
 	return DecodeEvent(payload)
 }
 
-// ErrBodyTooLarge is answered 413 by Handler (and returned by ParseEvent)
-// when the body is larger than the limit (WithMaxBodyBytes).
+// ErrBodyTooLarge is answered 413 by Handler when the body is larger than the limit (WithMaxBodyBytes).
 var ErrBodyTooLarge = errors.New("webhooks: request body too large")
-
-// ParseEvent reads r's body (at most the WithMaxBodyBytes limit, 1 MiB by
-// default), verifies its z-signature header and decodes the event. It
-// returns ErrBodyTooLarge beyond the limit, a *VerifyError for a bad
-// signature and an error wrapping ErrMalformedEvent for a bad body.
-//
-// Deprecated: mount Handler, which also deduplicates and answers the service
-// as it expects. Where an http.Handler does not fit, read the body yourself
-// (http.MaxBytesReader) and call ConstructEvent with it and the z-signature
-// header.
-func ParseEvent(r *http.Request, secret mwallet.Secret, opts ...Option) (Event, error) {
-	c := newConfig(opts)
-	body, err := readBody(r.Body, c.maxBody)
-	if err != nil {
-		return Event{}, err
-	}
-	if err := Verify(body, r.Header.Get(SignatureHeader), secret, opts...); err != nil {
-		return Event{}, err
-	}
-	return DecodeEvent(body)
-}
 
 // readBody reads at most limit bytes; more gives ErrBodyTooLarge.
 func readBody(r io.Reader, limit int64) ([]byte, error) {

@@ -63,7 +63,7 @@ func v1Values(header string) []string {
 }
 
 // FuzzVerifyHeader feeds arbitrary z-signature headers, bodies and secrets
-// to Verify and a Verifier. Neither panics; both agree; every failure is a
+// to Verify and to the verifier Handler keeps. Neither panics; both agree; every failure is a
 // *VerifyError wrapping one sentinel and showing no secret; and a success
 // is genuine: some v1 value really is the HMAC of t "." body under the
 // secret, and t is within the tolerance.
@@ -92,9 +92,9 @@ func FuzzVerifyHeader(f *testing.F) {
 	f.Fuzz(func(t *testing.T, h string, payload []byte, secret string) {
 		clock := webhooks.WithClock(func() time.Time { return testNow })
 		err := webhooks.Verify(payload, h, mwallet.Secret(secret), clock)
-		verr := webhooks.NewVerifier(mwallet.Secret(secret), clock).Verify(payload, h)
+		verr := webhooks.NewTestVerifier(mwallet.Secret(secret), clock).Verify(payload, h)
 		if (err == nil) != (verr == nil) || (err != nil && !errors.Is(verr, errors.Unwrap(err))) {
-			t.Fatalf("Verify %v, Verifier.Verify %v", err, verr)
+			t.Fatalf("Verify %v, Handler's verifier %v", err, verr)
 		}
 		if err != nil {
 			checkVerifyError(t, err, secret, v1Values(h))

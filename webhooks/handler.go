@@ -12,11 +12,11 @@ import (
 	mwallet "github.com/mwallet/mwallet-go"
 )
 
-// DefaultMaxBodyBytes is the default body limit of Handler and ParseEvent.
+// DefaultMaxBodyBytes is the default body limit of Handler.
 // Event bodies carry only identifiers and statuses and are far smaller.
 const DefaultMaxBodyBytes int64 = 1 << 20
 
-// WithMaxBodyBytes sets the largest body Handler and ParseEvent read
+// WithMaxBodyBytes sets the largest body Handler reads
 // (default 1 MiB); Handler answers 413 beyond it.
 func WithMaxBodyBytes(n int64) Option {
 	return optionFunc(func(c *config) {
@@ -112,11 +112,11 @@ func Handler(secret mwallet.Secret, fn HandlerFunc, opts ...Option) http.Handler
 	if c.deduper == nil && !c.noDedupe {
 		c.deduper = NewMemoryDeduper(MemoryDeduperConfig{})
 	}
-	return &handler{v: NewVerifier(secret, opts...), fn: fn, c: c}
+	return &handler{v: newVerifier(secret, opts...), fn: fn, c: c}
 }
 
 type handler struct {
-	v  *Verifier
+	v  *verifier
 	fn HandlerFunc
 	c  config
 }

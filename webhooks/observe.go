@@ -6,7 +6,7 @@ import (
 )
 
 // Observer receives the result of every webhook verification made with the
-// WithObserver option: by Verify, a Verifier, Handler, ParseEvent and
+// WithObserver option: by Verify, Handler and
 // ConstructEvent. Package mwotel (module
 // github.com/mwallet/mwallet-go/otel) implements it (a counter of
 // verifications by result). It is called synchronously, so it must be safe

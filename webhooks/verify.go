@@ -73,8 +73,7 @@ func (e *VerifyError) Error() string {
 // Unwrap returns the sentinel.
 func (e *VerifyError) Unwrap() error { return e.Err }
 
-// Option configures Verify, NewVerifier, ParseEvent, ConstructEvent and
-// Handler. Options that do not concern a function are ignored by it.
+// Option configures Verify, ConstructEvent and Handler. Options that do not concern a function are ignored by it.
 type Option interface {
 	apply(*config)
 }
@@ -274,11 +273,11 @@ func newMACPool(sec mwallet.Secret) *sync.Pool {
 	return &sync.Pool{New: func() any { return &macState{mac: hmac.New(sha256.New, key)} }}
 }
 
-// Verifier verifies deliveries with fixed secrets and options. It keeps the
-// keyed HMAC state of each secret in a pool, so a verification costs about
-// one hash of the body and allocates nothing on success. It is safe for
-// concurrent use.
-type Verifier struct {
+// verifier verifies deliveries with fixed secrets and options (Handler's).
+// It keeps the keyed HMAC state of each secret in a pool, so a verification
+// costs about one hash of the body and allocates nothing on success. It is
+// safe for concurrent use.
+type verifier struct {
 	secrets   []mwallet.Secret
 	pools     []*sync.Pool // of *macState, one per secret
 	tolerance time.Duration
@@ -291,14 +290,11 @@ type macState struct {
 	buf [64]byte
 }
 
-// NewVerifier returns a Verifier for secret and the WithSecrets secrets,
+// newVerifier returns a verifier for secret and the WithSecrets secrets,
 // with the WithTolerance and WithClock options. Empty secrets are ignored.
-//
-// Deprecated: call Verify, which keeps the same keyed state for the secrets
-// it sees (up to 16) and is as fast; to receive deliveries mount Handler.
-func NewVerifier(secret mwallet.Secret, opts ...Option) *Verifier {
+func newVerifier(secret mwallet.Secret, opts ...Option) *verifier {
 	c := newConfig(opts)
-	v := &Verifier{tolerance: c.tolerance, now: c.now, observer: c.observer}
+	v := &verifier{tolerance: c.tolerance, now: c.now, observer: c.observer}
 	for _, s := range append([]mwallet.Secret{secret}, c.secrets...) {
 		if s != "" {
 			v.secrets = append(v.secrets, s)
@@ -310,16 +306,16 @@ func NewVerifier(secret mwallet.Secret, opts ...Option) *Verifier {
 	return v
 }
 
-// String describes the Verifier without its secrets.
-func (v *Verifier) String() string {
-	return fmt.Sprintf("webhooks.Verifier{secrets:%d [redacted], tolerance:%s}", len(v.secrets), v.tolerance)
+// String describes the verifier without its secrets.
+func (v *verifier) String() string {
+	return fmt.Sprintf("webhooks.verifier{secrets:%d [redacted], tolerance:%s}", len(v.secrets), v.tolerance)
 }
 
-// GoString describes the Verifier without its secrets.
-func (v *Verifier) GoString() string { return v.String() }
+// GoString describes the verifier without its secrets.
+func (v *verifier) GoString() string { return v.String() }
 
 // Verify checks header over payload like the package-level Verify.
-func (v *Verifier) Verify(payload []byte, header string) error {
+func (v *verifier) Verify(payload []byte, header string) error {
 	err := v.verify(payload, header)
 	if v.observer != nil {
 		v.observer.WebhookVerification(context.Background(), ResultOf(err))
@@ -327,7 +323,7 @@ func (v *Verifier) Verify(payload []byte, header string) error {
 	return err
 }
 
-func (v *Verifier) verify(payload []byte, header string) error {
+func (v *verifier) verify(payload []byte, header string) error {
 	var h parsedHeader
 	if err := h.parse(header); err != nil {
 		return err

@@ -62,22 +62,23 @@ const (
 	QRPhCustom = "00020101021127440011ph.ppmi.p2m0111BNORPHMMXXX031012345678905204581253036085802PH5915SARI SARI STORE6006MANILA6304C047"
 )
 
-// Sample describes one sample code.
+// Sample describes one sample code. The simulator serves every one at
+// GET /_sim/qr-samples, for clients in other languages.
 type Sample struct {
 	// Name is the constant's name, for example "PromptPay".
-	Name string
+	Name string `json:"name"`
 	// Scheme is the scheme id of emvqr.Schemes and GET /v1/qrpay/schemes,
 	// for example "promptpay".
-	Scheme string
+	Scheme string `json:"scheme"`
 	// Currency is the ISO 4217 alphabetic code the code is in.
-	Currency string
+	Currency string `json:"currency"`
 	// Amount is the amount printed in the code (tag 54); empty for a
 	// custom-amount code.
-	Amount string
+	Amount string `json:"amount"`
 	// Payee is the merchant name the code carries (tag 59).
-	Payee string
+	Payee string `json:"payee"`
 	// Value is the code itself: the constant.
-	Value string
+	Value string `json:"value"`
 }
 
 // All returns every sample, fixed amount before custom amount, schemes in

@@ -2,6 +2,8 @@ package sampleqr_test
 
 import (
 	"context"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -103,5 +105,35 @@ func TestEverySampleDecodesQuotesAndPays(t *testing.T) {
 				t.Errorf("order %s %s %s, want processing in USDT", order.Status, order.CustomerTotal, order.Asset)
 			}
 		})
+	}
+}
+
+// TestOtherLanguagesTable: the table of docs/other-languages.md (for teams
+// without Go) lists every sample with its scheme, currency, amount, payee
+// and code, in the order of All, and nothing else.
+func TestOtherLanguagesTable(t *testing.T) {
+	t.Parallel()
+	doc, err := os.ReadFile("../../docs/other-languages.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []sampleqr.Sample
+	for _, line := range strings.Split(string(doc), "\n") {
+		cells := strings.Split(strings.Trim(line, "| "), " | ")
+		if !strings.HasPrefix(line, "| ") || len(cells) != 5 || !strings.HasPrefix(cells[4], "`0002") {
+			continue
+		}
+		amount := cells[2]
+		if amount == "payer enters it" {
+			amount = ""
+		}
+		got = append(got, sampleqr.Sample{Scheme: cells[0], Currency: cells[1], Amount: amount, Payee: cells[3], Value: strings.Trim(cells[4], "`")})
+	}
+	want := sampleqr.All()
+	for i := range want {
+		want[i].Name = ""
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("docs/other-languages.md's sample table differs from All() (-want +got):\n%s", diff)
 	}
 }

@@ -229,7 +229,7 @@ func (w *walker) runRestores() {
 var reads = []string{
 	"/_sim/credentials", "/_sim/stats", "/_sim/clock", "/_sim/members", "/_sim/merchant", "/_sim/keys", "/_sim/faults",
 	"/_sim/requests?limit=20", "/_sim/events", "/_sim/ledger", "/_sim/invariants", "/_sim/state", "/_sim/webhooks/endpoints",
-	"/_sim/webhooks/deliveries", "/_sim/qrpay/upstream", "/_sim/digest",
+	"/_sim/webhooks/deliveries", "/_sim/qrpay/upstream", "/_sim/digest", "/_sim/qr-samples",
 }
 
 // inspectStep reads the control API (the answers must be equal too).
