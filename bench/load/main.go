@@ -32,7 +32,9 @@
 //	            first page of remittances, or the assets
 //
 // -mode peak sends deposits only: the simulator's peak rate of signed
-// writes. -rate caps the operations per second over all clients.
+// writes. -rate caps the operations per second over all clients. When
+// -duration has passed the measurement ends; each client then finishes the
+// operation it is in, unmeasured, and the audit follows.
 //
 // Every -interval it prints a line: business requests and signed writes
 // answered 2xx per second, latency percentiles, the longest stall, requests
@@ -85,6 +87,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -278,7 +281,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	mon := &monitor{ctl: ctl, dataDir: cfg.data, clockEvery: cfg.clockEvery, statsEvery: cfg.statsEvery,
 		readPaths: cfg.controlReads, readEvery: cfg.controlEvery}
-	s := &summary{Clients: cfg.clients, Mode: cfg.mode, SlowThreshold: cfg.slow, NonceCap: cfg.nonceCap, IdemCap: cfg.idemCap}
+	s := &summary{Clients: cfg.clients, Mode: rowMode(cfg), SlowThreshold: cfg.slow, NonceCap: cfg.nonceCap, IdemCap: cfg.idemCap}
 	if l, ok := loadAverage(); ok {
 		s.HaveLoad, s.LoadStart, s.LoadMin, s.LoadMax = true, l, l, l
 	}
@@ -332,24 +335,30 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 loop:
 	for {
 		select {
-		case <-done:
+		case <-runCtx.Done():
 			break loop
 		case <-tick.C:
 			line(rec.roll())
 		}
 	}
+	// The measured run ends here; a stall still running is its last.
 	last, unfinished := rec.stop()
 	s.Measured = time.Since(start)
-	if last.seconds() >= 0.5 {
-		line(last)
-	}
-	stopMon()
-	mon.wait()
-	quitWG.Wait()
 	s.ToolCPU = toolCPU() - cpu0
 	if c := simCPU(sim); c > 0 {
 		s.HaveSimCPU, s.SimCPU = true, c-simCPU0
 	}
+	if last.seconds() >= 0.5 {
+		line(last)
+	}
+	// The clients finish the operations they are in, unmeasured. The
+	// snapshot watcher looks on a little longer, to see the end of a
+	// snapshot that a stall still running at the end was waiting for.
+	<-done
+	time.Sleep(snapshotSlack)
+	stopMon()
+	mon.wait()
+	quitWG.Wait()
 	if l, ok := loadAverage(); ok {
 		s.LoadEnd = l
 	}
@@ -386,7 +395,11 @@ loop:
 	s.LogLines = logs.snapshot()
 	s.SkewW, s.SkewI = skewLines(s.LogLines)
 	w.stats.mu.Lock()
-	s.Refusals, s.Messages, s.ControlFailure, s.StepUps = w.stats.refusals, w.stats.messages, w.stats.controls, w.stats.stepUps
+	s.Refusals, s.ControlFailure, s.StepUps, s.Start = w.stats.refusals, w.stats.controls, w.stats.stepUps, start
+	for _, r := range w.stats.reasons {
+		s.Reasons = append(s.Reasons, *r)
+	}
+	slices.SortFunc(s.Reasons, func(a, b reason) int { return a.First.Compare(b.First) })
 	for _, n := range w.stats.unknown {
 		s.Unknown += n
 	}
@@ -415,6 +428,14 @@ loop:
 		return errAuditFailed
 	}
 	return nil
+}
+
+// rowMode names the mode in the Markdown row: mix or peak, and the rate.
+func rowMode(cfg *config) string {
+	if cfg.rate > 0 {
+		return fmt.Sprintf("%s at %g ops/s", cfg.mode, cfg.rate)
+	}
+	return cfg.mode
 }
 
 // watchStall calls quit once a stall has lasted d, and returns it; it

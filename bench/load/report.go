@@ -87,8 +87,9 @@ type summary struct {
 	SkewW, SkewI int
 	LogLines     map[logLine]int
 
-	Refusals       map[string]int    // "kind code"
-	Messages       map[string]string // the first message of each
+	Refusals       map[string]int // "kind code"
+	Reasons        []reason       // in the order they were first given
+	Start          time.Time      // of the measured run
 	Unknown        int
 	StepUps        int
 	ControlFailure map[string]int
@@ -156,8 +157,8 @@ func (s *summary) text(w io.Writer) {
 	p("SDK log      %d clock-skew warnings (\"the clock differs from the service's Date\"), %d \"agrees again\" lines; %s",
 		s.SkewW, s.SkewI, s.otherLogs())
 	p("refusals     %s; %d calls with an unknown outcome; %d step-ups asked and completed", countsText(s.Refusals), s.Unknown, s.StepUps)
-	for _, k := range sortedKeys(s.Messages) {
-		p("             first %s: %q", k, s.Messages[k])
+	for _, r := range s.Reasons {
+		p("             %s x%d, from %s to %s: %q", r.Code, r.Count, r.First.Sub(s.Start).Round(time.Second), r.Last.Sub(s.Start).Round(time.Second), r.Example)
 	}
 	p("errors       %d answers 5xx, %d requests without an answer; control calls of the workload that failed: %s", s.Status5xx, s.TransportErrors, countsText(s.ControlFailure))
 	for _, line := range s.readsText() {

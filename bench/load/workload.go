@@ -7,6 +7,7 @@ import (
 	"iter"
 	"math/rand/v2"
 	"net/http"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -117,35 +118,53 @@ type opStats struct {
 	ok       [numOps]int
 	unknown  [numOps]int
 	stepUps  int
-	refusals map[string]int    // "kind code"
-	messages map[string]string // the first message of each "kind code"
-	controls map[string]int    // control calls of the workload that failed, "path-kind status code"
+	refusals map[string]int     // "kind code"
+	reasons  map[string]*reason // by code and message with its numbers left out
+	controls map[string]int     // control calls of the workload that failed, "path-kind status code"
+	now      func() time.Time
+}
+
+// reason is one refusal message, its numbers aside: how often and when it
+// was given, and its first text.
+type reason struct {
+	Code        string
+	Count       int
+	First, Last time.Time
+	Example     string
 }
 
 func newOpStats() *opStats {
-	return &opStats{refusals: map[string]int{}, messages: map[string]string{}, controls: map[string]int{}}
+	return &opStats{refusals: map[string]int{}, reasons: map[string]*reason{}, controls: map[string]int{}, now: time.Now}
 }
+
+// digits matches the numbers a message varies by (seconds to wait, ids).
+var digits = regexp.MustCompile(`[0-9]+`)
 
 func (s *opStats) refused(k opKind, err error) {
 	code := string(mwallet.CodeOf(err))
 	if code == "" {
 		code = "error"
 	}
-	key := k.String() + " " + code
+	msg := err.Error()
+	var ae *mwallet.Error
+	if errors.As(err, &ae) {
+		msg = ae.Message
+		if ae.RetryAfter > 0 {
+			msg += fmt.Sprintf(" (Retry-After %s)", ae.RetryAfter)
+		}
+	}
+	now := s.now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.refusals[key] == 0 {
-		msg := err.Error()
-		var ae *mwallet.Error
-		if errors.As(err, &ae) {
-			msg = ae.Message
-			if ae.RetryAfter > 0 {
-				msg += fmt.Sprintf(" (Retry-After %s)", ae.RetryAfter)
-			}
-		}
-		s.messages[key] = msg
+	s.refusals[k.String()+" "+code]++
+	rk := code + " " + digits.ReplaceAllString(msg, "N")
+	r := s.reasons[rk]
+	if r == nil {
+		r = &reason{Code: code, First: now, Example: msg}
+		s.reasons[rk] = r
 	}
-	s.refusals[key]++
+	r.Count++
+	r.Last = now
 }
 
 func (s *opStats) controlFailed(what string, err error) {

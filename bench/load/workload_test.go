@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -193,15 +194,32 @@ func TestRunAgainstSimulator(t *testing.T) {
 func TestRefusalsByCode(t *testing.T) {
 	t.Parallel()
 	s := newOpStats()
-	full := &mwallet.Error{HTTPStatus: 400, Code: mwallet.CodeServiceUnavailable, Message: "the nonce store is full", RetryAfter: 261 * time.Second}
-	s.refused(opDeposit, full)
-	s.refused(opDeposit, &mwallet.Error{HTTPStatus: 400, Code: mwallet.CodeServiceUnavailable, Message: "another"})
-	s.refused(opQR, full)
+	clock := &fakeClock{now: at(0)}
+	s.now = clock.Now
+	nonces := func(secs int) error {
+		return &mwallet.Error{HTTPStatus: 400, Code: mwallet.CodeServiceUnavailable,
+			Message: "the nonce store is full: retry after " + strconv.Itoa(secs) + " seconds", RetryAfter: time.Duration(secs) * time.Second}
+	}
+	s.refused(opDeposit, nonces(261))
+	clock.now = at(1000)
+	s.refused(opQR, nonces(260))
+	s.refused(opDeposit, &mwallet.Error{HTTPStatus: 400, Code: mwallet.CodeServiceUnavailable, Message: "the idempotency store is full"})
+	clock.now = at(2000)
+	s.refused(opDeposit, nonces(259))
 	s.refused(opRead, errors.New("no code"))
-	if diff := cmp.Diff(map[string]int{"service_unavailable": 3, "error": 1}, s.refusalsByCode()); diff != "" {
+	if diff := cmp.Diff(map[string]int{"service_unavailable": 4, "error": 1}, s.refusalsByCode()); diff != "" {
 		t.Errorf("refusals by code (-want +got):\n%s", diff)
 	}
-	if got, want := s.messages["deposit service_unavailable"], "the nonce store is full (Retry-After 4m21s)"; got != want {
-		t.Errorf("first message %q, want %q", got, want)
+	if diff := cmp.Diff(map[string]int{"deposit service_unavailable": 3, "qr service_unavailable": 1, "read error": 1}, s.refusals); diff != "" {
+		t.Errorf("refusals by kind and code (-want +got):\n%s", diff)
+	}
+	want := map[string]*reason{
+		"service_unavailable the nonce store is full: retry after N seconds (Retry-After NmNs)": {
+			Code: "service_unavailable", Count: 3, First: at(0), Last: at(2000), Example: "the nonce store is full: retry after 261 seconds (Retry-After 4m21s)"},
+		"service_unavailable the idempotency store is full": {Code: "service_unavailable", Count: 1, First: at(1000), Last: at(1000), Example: "the idempotency store is full"},
+		"error no code": {Code: "error", Count: 1, First: at(2000), Last: at(2000), Example: "no code"},
+	}
+	if diff := cmp.Diff(want, s.reasons); diff != "" {
+		t.Errorf("reasons (-want +got):\n%s", diff)
 	}
 }
