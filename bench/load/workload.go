@@ -149,8 +149,8 @@ func (s *opStats) refused(k opKind, err error) {
 	var ae *mwallet.Error
 	if errors.As(err, &ae) {
 		msg = ae.Message
-		if ae.RetryAfter > 0 {
-			msg += fmt.Sprintf(" (Retry-After %s)", ae.RetryAfter)
+		if ae.RetryDelay > 0 {
+			msg += fmt.Sprintf(" (Retry-After %s)", ae.RetryDelay)
 		}
 	}
 	now := s.now()

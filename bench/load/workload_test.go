@@ -198,7 +198,7 @@ func TestRefusalsByCode(t *testing.T) {
 	s.now = clock.Now
 	nonces := func(secs int) error {
 		return &mwallet.Error{HTTPStatus: 400, Code: mwallet.CodeServiceUnavailable,
-			Message: "the nonce store is full: retry after " + strconv.Itoa(secs) + " seconds", RetryAfter: time.Duration(secs) * time.Second}
+			Message: "the nonce store is full: retry after " + strconv.Itoa(secs) + " seconds", RetryDelay: time.Duration(secs) * time.Second}
 	}
 	s.refused(opDeposit, nonces(261))
 	clock.now = at(1000)
