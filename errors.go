@@ -306,7 +306,14 @@ func (e *TransportError) Error() string {
 	case e.IdempotencyKey != "" && !e.NotSent:
 		s += "outcome unknown after " + strconv.Itoa(e.Attempts) + " attempt(s)"
 	default:
-		s += "no answer after " + strconv.Itoa(e.Attempts) + " attempt(s)"
+		var answered *Error
+		if errors.As(e.Err, &answered) {
+			// An attempt was answered (a 429 the call could not wait for,
+			// say): the call stopped, it did not go unanswered.
+			s += "stopped after " + strconv.Itoa(e.Attempts) + " attempt(s)"
+		} else {
+			s += "no answer after " + strconv.Itoa(e.Attempts) + " attempt(s)"
+		}
 		if e.NotSent {
 			s += ", none processed"
 		}
