@@ -74,12 +74,8 @@ func TestProductMethodsReadAnswersInsideTheCall(t *testing.T) {
 	sort.Strings(calling)
 	// The checker sees every product method of the route table.
 	for _, op := range []string{"qrpay.Pay", "qrpay.Order", "cards.Apply", "deposits.Create", "remittance.Create", "kyc.ProfileSession", "webhooks.Redeliver", "members.Get"} {
-		pkg, method, _ := strings.Cut(op, ".")
-		ok := false
-		for _, f := range calling {
-			ok = ok || strings.HasPrefix(f, pkg+"/") && strings.HasSuffix(f, "."+method)
-		}
-		if !ok {
+		if !madeBy(calling, op) {
+			pkg, method, _ := strings.Cut(op, ".")
 			t.Errorf("%s: the checker finds no function of package %s named %s that makes a call", op, pkg, method)
 		}
 	}
@@ -88,6 +84,18 @@ func TestProductMethodsReadAnswersInsideTheCall(t *testing.T) {
 	}
 	t.Logf("%d functions make a call; %d statements give an error of their own after it (%d in the %d functions listed as not about the answer)",
 		len(calling), len(bad)+listed, listed, len(found))
+}
+
+// madeBy reports whether one of funcs (each "dir/Recv.Name", as the go/ast
+// checks list them) is op's method ("pkg.Method" of the route table).
+func madeBy(funcs []string, op string) bool {
+	pkg, method, _ := strings.Cut(op, ".")
+	for _, f := range funcs {
+		if strings.HasPrefix(f, pkg+"/") && strings.HasSuffix(f, "."+method) {
+			return true
+		}
+	}
+	return false
 }
 
 // callScope is what the go/ast checks need of a package: its functions by

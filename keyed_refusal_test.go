@@ -134,12 +134,8 @@ func TestKeyedWritesRefuseInsideTheCall(t *testing.T) {
 	// The checker finds the keyed writes: every keyed write of the route
 	// table is made by a function it checked.
 	for _, op := range keyedOps(t) {
-		pkg, method, _ := strings.Cut(op, ".")
-		found := false
-		for _, f := range keyedFuncs {
-			found = found || strings.HasPrefix(f, pkg+"/") && strings.HasSuffix(f, "."+method)
-		}
-		if !found {
+		if !madeBy(keyedFuncs, op) {
+			pkg, method, _ := strings.Cut(op, ".")
 			t.Errorf("%s: no function of package %s named %s makes a keyed call; the checker misses it", op, pkg, method)
 		}
 	}
