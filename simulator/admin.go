@@ -3,7 +3,6 @@ package simulator
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -101,7 +100,7 @@ func (s *keyring) add(tx *kernel.Tx, clientID, apiKeyValue, signingKey string, k
 	if clientID == "" {
 		clientID = "sim_client_" + tx.NewUUID()[:8]
 	}
-	if s.st.keys[clientID] != nil {
+	if s.st.keys.Has(tx, clientID) {
 		return nil, newErr("duplicate_resource", fmt.Sprintf("key %q already exists", clientID))
 	}
 	if apiKeyValue == "" {
@@ -112,22 +111,26 @@ func (s *keyring) add(tx *kernel.Tx, clientID, apiKeyValue, signingKey string, k
 	}
 	k := &apiKey{
 		ClientID: clientID, APIKey: apiKeyValue, SigningKey: signingKey,
-		Scopes: map[string]bool{}, Approved: map[string]bool{}, SignatureRequired: true, Env: Environment(s.st.merchant.Env()),
+		SignatureRequired: true, Env: Environment(s.st.merchant.Env(tx)),
 	}
 	if err := s.apply(k, ks); err != nil {
 		return nil, err
 	}
-	s.st.keys[clientID] = k
+	s.st.keys.Put(tx, clientID, *k)
 	return k, nil
 }
 
 // set changes the Key of clientID.
 func (s *keyring) set(tx *kernel.Tx, clientID string, ks KeySettings) error {
-	k := s.st.keys[clientID]
-	if k == nil {
+	k, ok := s.st.keys.Get(tx, clientID)
+	if !ok {
 		return errNotFound("key")
 	}
-	return s.apply(k, ks)
+	if err := s.apply(&k, ks); err != nil {
+		return err
+	}
+	s.st.keys.Put(tx, clientID, k)
+	return nil
 }
 
 // apply applies ks to k: scopes outside the scope catalogue are dropped.
@@ -138,20 +141,19 @@ func (s *keyring) apply(k *apiKey, ks KeySettings) error {
 		return errInvalidRequest(fmt.Sprintf("environment %q: want sandbox or production", ks.Environment))
 	}
 	if ks.Scopes != nil {
-		k.Scopes = map[string]bool{}
+		scopes := map[string]bool{}
 		for _, sc := range ks.Scopes {
 			sc = strings.TrimSpace(sc)
 			if s.st.gw.scopeCatalog[sc] {
-				k.Scopes[sc] = true
+				scopes[sc] = true
 			}
 		}
+		k.Scopes = sortedSet(scopes)
 	}
 	if ks.ApproveRestricted != nil {
-		k.Approved = map[string]bool{}
+		k.Approved = kernel.List[string]{}
 		if *ks.ApproveRestricted {
-			for sc := range restrictedScopes {
-				k.Approved[sc] = true
-			}
+			k.Approved = sortedSet(restrictedScopes)
 		}
 	}
 	if ks.Disabled != nil {
@@ -161,7 +163,7 @@ func (s *keyring) apply(k *apiKey, ks KeySettings) error {
 		k.SignatureRequired = *ks.SignatureRequired
 	}
 	if ks.IPAllowlist != nil {
-		k.IPAllowlist = append([]string{}, ks.IPAllowlist...)
+		k.IPAllowlist, k.IPAllowlistSet = kernel.ListOf(ks.IPAllowlist...), true
 	}
 	if ks.Environment != "" {
 		k.Env = ks.Environment
@@ -173,16 +175,12 @@ func (s *keyring) apply(k *apiKey, ks KeySettings) error {
 }
 
 // keyJSON renders a Key; the secrets only when withSecrets (on creation).
-func keyJSON(k *apiKey, withSecrets bool) map[string]any {
-	requested := make([]string, 0, len(k.Scopes))
-	for sc := range k.Scopes {
-		requested = append(requested, sc)
-	}
-	sort.Strings(requested)
+func keyJSON(k apiKey, withSecrets bool) map[string]any {
+	requested := append([]string{}, k.Scopes.Slice()...)
 	out := map[string]any{
 		"client_id": k.ClientID, "requested_scopes": requested, "scopes": k.effectiveScopes(),
-		"restricted_approved": len(k.Approved) > 0, "disabled": k.Disabled,
-		"signature_required": k.SignatureRequired, "ip_allowlist": append([]string{}, k.IPAllowlist...),
+		"restricted_approved": k.Approved.Len() > 0, "disabled": k.Disabled,
+		"signature_required": k.SignatureRequired, "ip_allowlist": append([]string{}, k.IPAllowlist.Slice()...),
 		"environment": k.Env,
 	}
 	if !k.ValidUntil.IsZero() {
@@ -219,7 +217,7 @@ type MemberInfo struct {
 
 // memberInfo finds a member by mem_ id, bare uuid or external_member_id.
 func (s *view) memberInfo(tx *kernel.Tx, id string) (MemberInfo, bool) {
-	m := s.st.members.ByAny(id)
+	m := s.st.members.ByAny(tx, id)
 	if m == nil {
 		return MemberInfo{}, false
 	}
@@ -229,29 +227,29 @@ func (s *view) memberInfo(tx *kernel.Tx, id string) (MemberInfo, bool) {
 // balance is a member's available and locked balance in asset (member by
 // mem_ id, bare uuid or external_member_id; zero for an unknown one); the
 // caller holds the state lock.
-func (s *view) balance(memberID, asset string) (available, locked money.Amount) {
+func (s *view) balance(tx *kernel.Tx, memberID, asset string) (available, locked money.Amount) {
 	asset = strings.ToUpper(asset)
-	m := s.st.members.ByAny(memberID)
+	m := s.st.members.ByAny(tx, memberID)
 	if m == nil {
 		sc, _ := s.st.cat.scale(asset)
 		return money.Zero(sc), money.Zero(sc)
 	}
-	return s.st.ledger.Balance(MemberAvailable(m.ID), asset), s.st.ledger.Balance(MemberLocked(m.ID), asset)
+	return s.st.ledger.Balance(tx, MemberAvailable(m.ID), asset), s.st.ledger.Balance(tx, MemberLocked(m.ID), asset)
 }
 
 // memberJSON is the control API's document of member m, with its
 // balances in every asset of the catalogue.
-func (s *view) memberJSON(m *member) map[string]any {
+func (s *view) memberJSON(tx *kernel.Tx, m *member) map[string]any {
 	balances := map[string]any{}
 	for _, a := range s.st.cat.all() {
 		balances[a.Code] = map[string]string{
-			"available": s.st.ledger.Balance(MemberAvailable(m.ID), a.Code).String(),
-			"locked":    s.st.ledger.Balance(MemberLocked(m.ID), a.Code).String(),
+			"available": s.st.ledger.Balance(tx, MemberAvailable(m.ID), a.Code).String(),
+			"locked":    s.st.ledger.Balance(tx, MemberLocked(m.ID), a.Code).String(),
 		}
 	}
 	merchantID := m.MerchantID
 	if merchantID == "" {
-		merchantID = s.st.merchant.ID()
+		merchantID = s.st.merchant.ID(tx)
 	}
 	return map[string]any{
 		"id": m.ID, "external_member_id": m.ExternalID, "kyc_level": m.KYCLevel, "status": m.Status,

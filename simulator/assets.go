@@ -6,8 +6,8 @@ import "net/http"
 // in st, narrowed by the merchant's allowlist when it has one
 // (catalogue.listing).
 func assetsEndpoint(st *simState) endpoint {
-	return endpoint{Method: http.MethodGet, Pattern: "/v1/assets", Scope: "merchant:read", Handle: func(*rc) (int, any, error) {
-		b, err := st.cat.listing(st.merchant.AssetAllowlist())
+	return endpoint{Method: http.MethodGet, Pattern: "/v1/assets", Scope: "merchant:read", Handle: func(c *rc) (int, any, error) {
+		b, err := st.cat.listing(c.Tx, st.merchant.AssetAllowlist(c.Tx))
 		if err != nil {
 			return 0, nil, err
 		}

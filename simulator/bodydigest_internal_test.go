@@ -1,6 +1,8 @@
 package simulator
 
 import (
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+
 	"crypto/sha256"
 	"testing"
 )
@@ -13,7 +15,7 @@ import (
 func TestIdempotencyBodyDigestIsKeyed(t *testing.T) {
 	t.Parallel()
 	body := []byte(`{"new_pin":"123456","current_pin":"654321"}`)
-	a, b, c := newGatewayState(1, nil), newGatewayState(1, nil), newGatewayState(2, nil)
+	a, b, c := newGatewayState(new(kernel.Kernel), 1, nil), newGatewayState(new(kernel.Kernel), 1, nil), newGatewayState(new(kernel.Kernel), 2, nil)
 	da, db := a.bodyDigest(body), b.bodyDigest(body)
 	if da == sha256.Sum256(body) {
 		t.Fatal("the body digest is a plain SHA-256 of the body")

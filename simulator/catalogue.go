@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"sort"
 	"strings"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // catalogue is the asset catalogue: every asset the simulator knows, in
@@ -15,9 +17,32 @@ import (
 // they are the three Simulator fields they replaced, so images, digests and
 // recordings of earlier builds are unchanged.
 type catalogue struct {
-	assets []*asset          // in catalogue order
-	byCode map[string]*asset // by code
-	cache  *assetsCache      // encoded GET /v1/assets answer
+	assets []*asset                     // in catalogue order
+	byCode map[string]*asset            // by code
+	cache  *kernel.Cell[assetsCacheRow] // encoded GET /v1/assets answer
+}
+
+// assetsCacheRow is the cached GET /v1/assets answer (Set: there is one).
+type assetsCacheRow struct {
+	Key  string
+	Body string
+	Set  bool
+}
+
+// legacyCatalogue is the catalogue as the state image of recordings of
+// versions 1 and 2 held it.
+type legacyCatalogue struct {
+	assets []*asset
+	byCode map[string]*asset
+	cache  *assetsCache
+}
+
+func (c *catalogue) legacy(tx *kernel.Tx) legacyCatalogue {
+	out := legacyCatalogue{assets: c.assets, byCode: c.byCode}
+	if r := c.cache.Get(tx); r.Set {
+		out.cache = &assetsCache{key: r.Key, body: json.RawMessage(r.Body)}
+	}
+	return out
 }
 
 // asset is a catalogue entry.
@@ -109,16 +134,18 @@ func (c *catalogue) allowed(code string, allow map[string]bool) bool {
 // allow: every enabled asset, narrowed by allow when it is non-empty. The
 // catalogue is fixed after loading, so the answer is kept until the
 // allowlist changes.
-func (c *catalogue) listing(allow map[string]bool) (json.RawMessage, error) {
+func (c *catalogue) listing(tx *kernel.Tx, allow map[string]bool) (json.RawMessage, error) {
 	key := allowlistKey(allow)
-	if c.cache == nil || c.cache.key != key {
+	r := c.cache.Get(tx)
+	if !r.Set || r.Key != key {
 		b, err := json.Marshal(map[string]any{"assets": c.listed(allow)})
 		if err != nil {
 			return nil, err
 		}
-		c.cache = &assetsCache{key: key, body: b}
+		r = assetsCacheRow{Key: key, Body: string(b), Set: true}
+		c.cache.Set(tx, r)
 	}
-	return c.cache.body, nil
+	return json.RawMessage(r.Body), nil
 }
 
 func allowlistKey(allow map[string]bool) string {

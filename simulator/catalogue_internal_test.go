@@ -1,6 +1,8 @@
 package simulator
 
 import (
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+
 	"encoding/json"
 	"testing"
 
@@ -72,9 +74,13 @@ func TestCatalogueLookups(t *testing.T) {
 func TestCatalogueListing(t *testing.T) {
 	t.Parallel()
 	c := testCatalogue()
+	k := new(kernel.Kernel)
+	c.cache = kernel.NewCell(k, "catalogue.assets_cache", assetsCacheRow{})
+	tx := k.BeginSetup()
+	defer tx.End()
 	codes := func(allow map[string]bool) []string {
 		t.Helper()
-		b, err := c.listing(allow)
+		b, err := c.listing(tx, allow)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -115,13 +121,13 @@ func TestCatalogueListing(t *testing.T) {
 	}
 	// Kept per allowlist: the same allowlist answers the same encoding
 	// without building it again; another allowlist replaces it.
-	first, _ := c.listing(map[string]bool{"BTC": true})
-	kept := c.cache
-	again, _ := c.listing(map[string]bool{"BTC": true, "USDT": false})
-	if c.cache != kept || string(first) != string(again) {
+	first, _ := c.listing(tx, map[string]bool{"BTC": true})
+	kept := c.cache.Get(tx)
+	again, _ := c.listing(tx, map[string]bool{"BTC": true, "USDT": false})
+	if c.cache.Get(tx) != kept || string(first) != string(again) {
 		t.Errorf("the same allowlist was encoded again")
 	}
-	if _, err := c.listing(nil); err != nil || c.cache == kept {
+	if _, err := c.listing(tx, nil); err != nil || c.cache.Get(tx) == kept {
 		t.Errorf("another allowlist kept the earlier answer (%v)", err)
 	}
 }

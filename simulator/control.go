@@ -399,8 +399,8 @@ var opAction = def[actionIn]{
 }.op()
 
 // clockJSON is the clock as GET /_sim/clock shows it.
-func (ctl *controlAPI) clockJSON() map[string]any {
+func (ctl *controlAPI) clockJSON(tx *kernel.Tx) map[string]any {
 	s := ctl.sim
 	now := s.st.clock.Now()
-	return map[string]any{"now": now.UTC().Format(time.RFC3339), "unix": now.Unix(), "pending_timers": s.st.clock.pending()}
+	return map[string]any{"now": now.UTC().Format(time.RFC3339), "unix": now.Unix(), "pending_timers": s.wiring.timers.pending(tx)}
 }

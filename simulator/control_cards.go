@@ -312,7 +312,7 @@ type (
 // memberCtx is the member a card op names, as a member-scoped request
 // resolves it (its domain, member_ctx, was checked).
 func memberCtx(x *opRun, id string) *member {
-	m, _ := x.s.wiring.gw.resolveMember(id)
+	m, _ := x.s.wiring.gw.resolveMember(x.tx, id)
 	return m
 }
 
@@ -401,10 +401,10 @@ var (
 	opCardsFunds = def[fundsIn]{name: "Cards.Funds", noCall: true, run: func(x *opRun, in *fundsIn) (any, error) {
 		asset := in.Asset
 		if in.Member == "" {
-			return [2]money.Amount{x.s.st.ledger.Balance(AccountMerchantPrepaid, asset), x.s.st.ledger.Balance(AccountMerchantPrepaidLocked, asset)}, nil
+			return [2]money.Amount{x.s.st.ledger.Balance(x.tx, AccountMerchantPrepaid, asset), x.s.st.ledger.Balance(x.tx, AccountMerchantPrepaidLocked, asset)}, nil
 		}
 		m := memberCtx(x, in.Member)
-		return [2]money.Amount{x.s.st.ledger.Balance(MemberAvailable(m.ID), asset), x.s.st.ledger.Balance(MemberLocked(m.ID), asset)}, nil
+		return [2]money.Amount{x.s.st.ledger.Balance(x.tx, MemberAvailable(m.ID), asset), x.s.st.ledger.Balance(x.tx, MemberLocked(m.ID), asset)}, nil
 	}}.op()
 	opCardsSetLimit = def[cardLimitIn]{
 		route: "POST /_sim/cards/limits", name: "Cards.SetLimit",

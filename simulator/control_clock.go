@@ -63,10 +63,10 @@ func (c *Clock) SleepFunc(limit time.Duration) func(ctx context.Context, d time.
 // Go method of its own, is logged as the request and runs the same advance
 // in its transaction.
 var clockOps = []*op{
-	def[noInput]{route: "GET /_sim/clock", run: func(x *opRun, _ *noInput) (any, error) { return x.s.wiring.ctl.clockJSON(), nil }}.op(),
+	def[noInput]{route: "GET /_sim/clock", run: func(x *opRun, _ *noInput) (any, error) { return x.s.wiring.ctl.clockJSON(x.tx), nil }}.op(),
 	def[clockIn]{route: "POST /_sim/clock", run: func(x *opRun, in *clockIn) (any, error) {
 		x.s.wiring.timers.advance(x.tx, in.duration())
-		return x.s.wiring.ctl.clockJSON(), nil
+		return x.s.wiring.ctl.clockJSON(x.tx), nil
 	}}.op(),
 	def[noInput]{name: "Clock.Advance", noCall: true}.op(),
 	def[noInput]{name: "Clock.Sleep", noCall: true}.op(),

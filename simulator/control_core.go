@@ -44,15 +44,20 @@ func (ctl *controlAPI) notFound(w http.ResponseWriter, r *http.Request, message 
 	ctl.serve(opNotFound)(w, r.WithContext(context.WithValue(r.Context(), notFoundKey{}, message)))
 }
 
+// opCredentials answers the merchant's credentials (Credentials).
+var opCredentials = def[noInput]{route: "GET /_sim/credentials", run: func(x *opRun, _ *noInput) (any, error) {
+	return x.st().credentials(x.tx), nil
+}}.op()
+
 // coreOps declares them.
 var coreOps = []*op{
 	opNotFound,
 	opAction,
-	def[noInput]{route: "GET /_sim/credentials", run: func(x *opRun, _ *noInput) (any, error) { return x.s.st.creds, nil }}.op(),
+	opCredentials,
 	def[noInput]{route: "GET /_sim/stats", run: func(x *opRun, _ *noInput) (any, error) { return x.s.wiring.view.stats(x.tx), nil }}.op(),
 	def[noInput]{route: "GET /_sim/ledger", run: func(x *opRun, _ *noInput) (any, error) {
-		out := map[string]any{"balanced": true, "entries": x.s.st.ledger.Entries()}
-		if err := x.s.st.ledger.Check(); err != nil {
+		out := map[string]any{"balanced": true, "entries": x.s.st.ledger.Entries(x.tx)}
+		if err := x.s.st.ledger.Check(x.tx); err != nil {
 			out["balanced"] = false
 			out["error"] = err.Error()
 		}

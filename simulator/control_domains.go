@@ -150,9 +150,9 @@ func buildDomains() map[string]*domain {
 	register("asset", folded(&domain{name: "asset", choices: func(x *opRun) []string { return x.s.st.cat.codes() }, bad: []any{"USDX"}}))
 
 	// The ids of objects.
-	register("member", objectOf("member", func(x *opRun, id string) bool { return x.s.st.members.ByAny(id) != nil }))
+	register("member", objectOf("member", func(x *opRun, id string) bool { return x.s.st.members.ByAny(x.tx, id) != nil }))
 	register("member_ctx", objectOf("member", func(x *opRun, id string) bool {
-		_, ae := x.s.wiring.gw.resolveMember(id)
+		_, ae := x.s.wiring.gw.resolveMember(x.tx, id)
 		return ae == nil
 	}))
 	register("secure_session", objectOf("secure session", func(x *opRun, id string) bool {
@@ -181,8 +181,8 @@ func buildDomains() map[string]*domain {
 		id = cardline.WithIDPrefix("whd_", id)
 		return slices.ContainsFunc(x.s.st.webhooks.Deliveries(x.tx), func(d hookline.DeliveryView) bool { return d.ID == id })
 	}))
-	register("challenge", objectOf("step-up challenge", func(x *opRun, id string) bool { _, ok := x.s.st.stepUp.Get(id); return ok }))
-	register("key", objectOf("key", func(x *opRun, id string) bool { return x.s.st.keys[id] != nil }))
+	register("challenge", objectOf("step-up challenge", func(x *opRun, id string) bool { _, ok := x.s.st.stepUp.Get(x.tx, id); return ok }))
+	register("key", objectOf("key", func(x *opRun, id string) bool { return x.s.st.keys.Has(x.tx, id) }))
 	register("dashboard_file", objectOf("dashboard file", func(_ *opRun, name string) bool { return slices.Contains(dashboardFiles, name) }))
 	register("outcome_object", objectOf("object of an outcome collection", func(x *opRun, id string) bool {
 		return x.s.wiring.ctl.outcomeObject(x.tx, id)
@@ -473,7 +473,7 @@ func (ctl *controlAPI) outcomeCollections() []string {
 // top-up or remittance.
 func (ctl *controlAPI) outcomeObject(tx *kernel.Tx, id string) bool {
 	s := ctl.sim
-	if _, ok := s.wiring.timers.outcomes().pending[id]; ok {
+	if s.wiring.timers.isInFlight(tx, id) {
 		return true
 	}
 	return s.st.qr.Has(tx, id) || s.st.cards.Has(tx, id) || s.st.remit.HasOrder(tx, id)

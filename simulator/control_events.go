@@ -72,19 +72,14 @@ func emitEvent(x *opRun, in *eventIn) (any, error) {
 	st := x.st()
 	version := in.version()
 	ext := strings.TrimSpace(in.ExternalMemberID)
-	m := st.members.Get(ext)
+	m := st.members.Get(x.tx, ext)
 	if m == nil {
-		m = st.members.ByExternal(ext)
+		m = st.members.ByExternal(x.tx, ext)
 	}
 	if m == nil {
 		m = &member{ExternalID: ext}
 	}
-	n := len(st.events)
-	recordEvent(x.tx, st, strings.TrimSpace(in.EventType), strings.TrimSpace(in.Object), strings.TrimSpace(in.ID), m, in.Status, version, in.Extra)
-	if len(st.events) == n {
-		return "", nil
-	}
-	return st.events[len(st.events)-1].ID, nil
+	return recordEvent(x.tx, st, strings.TrimSpace(in.EventType), strings.TrimSpace(in.Object), strings.TrimSpace(in.ID), m, in.Status, version, in.Extra), nil
 }
 
 var (

@@ -2,7 +2,6 @@ package simulator
 
 import (
 	"net/http"
-	"sort"
 	"time"
 )
 
@@ -93,7 +92,7 @@ var (
 			return x.s.wiring.keys.add(x.tx, in.ClientID, in.APIKey, in.SigningKey, KeySettings(in.keySettingsIn))
 		},
 		reply: func(_ *opRun, _ *keyAddIn, out any) (int, any) {
-			return http.StatusCreated, keyJSON(out.(*apiKey), true)
+			return http.StatusCreated, keyJSON(*out.(*apiKey), true)
 		},
 	}.op()
 	opKeysSet = def[keySetIn]{
@@ -103,7 +102,8 @@ var (
 			if err := x.s.wiring.keys.set(x.tx, in.ClientID, KeySettings(in.keySettingsIn)); err != nil {
 				return nil, err
 			}
-			return keyJSON(x.s.st.keys[in.ClientID], false), nil
+			k, _ := x.s.st.keys.Get(x.tx, in.ClientID)
+			return keyJSON(k, false), nil
 		},
 	}.op()
 	opKeysSign = def[signIn]{
@@ -118,20 +118,16 @@ var (
 // keysOps declares the Keys' routes and methods.
 var keysOps = []*op{
 	def[noInput]{route: "GET /_sim/keys", run: func(x *opRun, _ *noInput) (any, error) {
-		ids := make([]string, 0, len(x.s.st.keys))
-		for id := range x.s.st.keys {
-			ids = append(ids, id)
-		}
-		sort.Strings(ids)
-		out := make([]map[string]any, 0, len(ids))
-		for _, id := range ids {
-			out = append(out, keyJSON(x.s.st.keys[id], false))
+		out := make([]map[string]any, 0, x.s.st.keys.Len(x.tx))
+		for _, k := range x.s.st.keys.All(x.tx) {
+			out = append(out, keyJSON(k, false))
 		}
 		return controlList(out), nil
 	}}.op(),
 	opKeysAdd,
 	def[keyID]{route: "GET /_sim/keys/{client_id}", run: func(x *opRun, in *keyID) (any, error) {
-		return keyJSON(x.s.st.keys[in.ClientID], false), nil
+		k, _ := x.s.st.keys.Get(x.tx, in.ClientID)
+		return keyJSON(k, false), nil
 	}}.op(),
 	opKeysSet, opKeysSign,
 }

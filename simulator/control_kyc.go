@@ -88,11 +88,11 @@ func kycMemberAction(action, name string, f func(x *opRun, m *member) error) *op
 	d := def[kycMember]{
 		route: "POST /_sim/kyc/{id}/" + action, action: "kyc/" + action, name: name,
 		run: func(x *opRun, in *kycMember) (any, error) {
-			m := x.s.st.members.ByAny(in.ID)
+			m := x.s.st.members.ByAny(x.tx, in.ID)
 			if err := f(x, m); err != nil {
 				return nil, err
 			}
-			return x.s.st.kyc.JSON(m), nil
+			return x.s.st.kyc.JSON(x.tx, m), nil
 		},
 	}
 	if name != "" {
@@ -120,11 +120,11 @@ var (
 			return []any{in.ID, level}
 		},
 		run: func(x *opRun, in *kycApproveIn) (any, error) {
-			m := x.s.st.members.ByAny(in.ID)
+			m := x.s.st.members.ByAny(x.tx, in.ID)
 			if err := x.s.st.kyc.Approve(x.tx, m, in.Level); err != nil {
 				return nil, err
 			}
-			return x.s.st.kyc.JSON(m), nil
+			return x.s.st.kyc.JSON(x.tx, m), nil
 		},
 	}.op()
 	opKYCCompleteSession = def[kycSessionRef]{
@@ -135,7 +135,7 @@ var (
 			if err != nil {
 				return nil, err
 			}
-			return x.s.st.kyc.JSON(m), nil
+			return x.s.st.kyc.JSON(x.tx, m), nil
 		},
 	}.op()
 	opKYCCompensateQuickBinding = def[compensateIn]{

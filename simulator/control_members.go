@@ -151,7 +151,7 @@ var (
 			return createMemberControl(x.tx, &x.s.st.members, in.seed())
 		},
 		reply: func(x *opRun, _ *memberIn, out any) (int, any) {
-			return http.StatusCreated, x.s.wiring.view.memberJSON(out.(*member))
+			return http.StatusCreated, x.s.wiring.view.memberJSON(x.tx, out.(*member))
 		},
 	}.op()
 	opMembersGet = def[memberID]{route: "GET /_sim/members/{id}", name: "Members.Get", noCall: true,
@@ -160,14 +160,14 @@ var (
 			return info, nil
 		},
 		reply: func(x *opRun, in *memberID, _ any) (int, any) {
-			return http.StatusOK, x.s.wiring.view.memberJSON(x.s.st.members.ByAny(in.ID))
+			return http.StatusOK, x.s.wiring.view.memberJSON(x.tx, x.s.st.members.ByAny(x.tx, in.ID))
 		},
 	}.op()
 	opMembersBalance = def[memberAsset]{name: "Members.Balance", noCall: true, run: func(x *opRun, in *memberAsset) (any, error) {
 		if in.ID == "" {
 			return nil, &NameError{Kind: "member", Name: in.ID, NotFound: true, Field: "id"}
 		}
-		a, l := x.s.wiring.view.balance(in.ID, in.Asset)
+		a, l := x.s.wiring.view.balance(x.tx, in.ID, in.Asset)
 		return [2]money.Amount{a, l}, nil
 	}}.op()
 	opMembersSetStatus = def[memberStatusIn]{
@@ -185,7 +185,9 @@ var (
 		route: "POST /_sim/members/{id}/funds_protection", name: "Members.SetFundsProtection",
 		args: func(in *memberFlag) []any { return []any{in.ID, *in.Enabled} },
 		run: func(x *opRun, in *memberFlag) (any, error) {
-			x.s.st.members.ByAny(in.ID).FundsProtected = *in.Enabled
+			if err := x.s.st.members.SetFundsProtected(x.tx, in.ID, *in.Enabled); err != nil {
+				return nil, err
+			}
 			return map[string]any{"member": in.ID, "funds_protection": *in.Enabled}, nil
 		},
 	}.op()
@@ -195,10 +197,10 @@ var (
 var membersOps = []*op{
 	opMembersCreate,
 	def[noInput]{route: "GET /_sim/members", run: func(x *opRun, _ *noInput) (any, error) {
-		all := x.s.st.members.All()
+		all := x.s.st.members.All(x.tx)
 		out := make([]map[string]any, 0, len(all))
 		for _, m := range all {
-			out = append(out, x.s.wiring.view.memberJSON(m))
+			out = append(out, x.s.wiring.view.memberJSON(x.tx, &m))
 		}
 		return controlList(out), nil
 	}}.op(),

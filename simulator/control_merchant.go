@@ -130,7 +130,7 @@ var (
 				return nil, err
 			}
 			asset := strings.ToUpper(in.Asset)
-			return map[string]any{"asset": asset, "prepaid": x.s.st.ledger.Balance(AccountMerchantPrepaid, asset).String()}, nil
+			return map[string]any{"asset": asset, "prepaid": x.s.st.ledger.Balance(x.tx, AccountMerchantPrepaid, asset).String()}, nil
 		},
 	}.op()
 	opMerchantWithdrawPrepaid = def[prepaidWithdraw]{

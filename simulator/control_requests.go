@@ -68,7 +68,7 @@ func (in *inProgressIn) rules(x *opRun) error {
 var (
 	opRequestsList = def[journalQuery]{route: "GET /_sim/requests", name: "Requests.List", noCall: true,
 		run: func(x *opRun, in *journalQuery) (any, error) {
-			out := x.s.st.gw.journal.list()
+			out := x.s.st.gw.journal.list(x.tx)
 			if in.Limit != nil && *in.Limit < len(out) {
 				out = out[len(out)-*in.Limit:]
 			}

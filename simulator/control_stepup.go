@@ -31,7 +31,7 @@ var opStepUpComplete = def[challengeRef]{
 // stepUpOps declares the hosted step-up screen's routes and method.
 var stepUpOps = []*op{
 	def[challengeRef]{route: "GET /_sim/step-up/{challenge_id}", run: func(x *opRun, in *challengeRef) (any, error) {
-		ch, _ := x.s.st.stepUp.Get(in.ID)
+		ch, _ := x.s.st.stepUp.Get(x.tx, in.ID)
 		return map[string]any{
 			"challenge_id": ch.ID, "completed": ch.Completed, "used": ch.Used,
 			"expires_at": ch.ExpiresAt.Unix(),

@@ -168,20 +168,20 @@ func (v *view) state(tx *kernel.Tx) StateSnapshot {
 	s := v
 	st := StateSnapshot{
 		Now:           s.st.clock.Now().UTC(),
-		PendingTimers: s.st.clock.pending(),
+		PendingTimers: s.st.outcome.timers.Get(tx).Len(),
 		PartialReplay: v.partial,
 		Merchant: MerchantSnapshot{
-			ID: s.st.merchant.ID(), Model: Model(s.st.merchant.Model()), Status: MerchantStatus(s.st.merchant.Status()), Environment: Environment(s.st.merchant.Env()),
+			ID: s.st.merchant.ID(tx), Model: Model(s.st.merchant.Model(tx)), Status: MerchantStatus(s.st.merchant.Status(tx)), Environment: Environment(s.st.merchant.Env(tx)),
 		},
 	}
 	for _, a := range s.st.cat.all() {
 		st.Merchant.Prepaid = append(st.Merchant.Prepaid, BalanceSnapshot{
 			Asset:     a.Code,
-			Available: s.st.ledger.Balance(AccountMerchantPrepaid, a.Code).String(),
-			Locked:    s.st.ledger.Balance(AccountMerchantPrepaidLocked, a.Code).String(),
+			Available: s.st.ledger.Balance(tx, AccountMerchantPrepaid, a.Code).String(),
+			Locked:    s.st.ledger.Balance(tx, AccountMerchantPrepaidLocked, a.Code).String(),
 		})
 	}
-	for _, m := range s.st.members.All() {
+	for _, m := range s.st.members.All(tx) {
 		ms := MemberSnapshot{
 			ID: m.ID, ExternalMemberID: m.ExternalID, KYCLevel: m.KYCLevel, Status: m.Status,
 			PlatformDirect: m.PlatformDirect, CreatedAt: m.CreatedAt.UTC(),
@@ -189,8 +189,8 @@ func (v *view) state(tx *kernel.Tx) StateSnapshot {
 		for _, a := range s.st.cat.all() {
 			ms.Balances = append(ms.Balances, BalanceSnapshot{
 				Asset:     a.Code,
-				Available: s.st.ledger.Balance(MemberAvailable(m.ID), a.Code).String(),
-				Locked:    s.st.ledger.Balance(MemberLocked(m.ID), a.Code).String(),
+				Available: s.st.ledger.Balance(tx, MemberAvailable(m.ID), a.Code).String(),
+				Locked:    s.st.ledger.Balance(tx, MemberLocked(m.ID), a.Code).String(),
 			})
 		}
 		st.Members = append(st.Members, ms)
@@ -205,16 +205,17 @@ func (v *view) state(tx *kernel.Tx) StateSnapshot {
 	st.WebhookEndpoints = webhookEndpoints(tx, s.st.webhooks)
 	st.WebhookDeliveries = newestFirst(webhookDeliveries(tx, s.st.webhooks))
 	st.Events = newestFirst(v.events(tx))
-	st.Requests = newestFirst(s.st.gw.journal.list())
+	st.Requests = newestFirst(s.st.gw.journal.list(tx))
 	st.Actions = v.actions()
 	return st
 }
 
 // events returns a copy of the events recorded so far, oldest first.
 func (v *view) events(tx *kernel.Tx) []Event {
-	out := make([]Event, len(v.st.events))
-	for i, e := range v.st.events {
-		out[i] = Event(*e)
+	events := v.st.webhooks.Events(tx)
+	out := make([]Event, len(events))
+	for i, e := range events {
+		out[i] = Event(e)
 	}
 	return out
 }
@@ -238,7 +239,7 @@ func historyKey(object, id string) string { return object + "/" + id }
 
 func (s *view) historyIndex(tx *kernel.Tx) historyIndex {
 	idx := historyIndex{}
-	for _, e := range s.st.events {
+	for _, e := range s.st.webhooks.Events(tx) {
 		k := historyKey(e.Object, e.ObjectID)
 		idx[k] = append(idx[k], HistoryEntry{
 			At: e.CreatedAt.UTC(), EventID: e.ID, EventType: e.Type, Status: e.Status, StatusVersion: e.StatusVersion,
@@ -259,8 +260,8 @@ func (h historyIndex) of(object, id, prefix string) []HistoryEntry {
 	return []HistoryEntry{}
 }
 
-func (s *view) externalIDOf(memberID string) string {
-	if m := s.st.members.Get(memberID); m != nil {
+func (s *view) externalIDOf(tx *kernel.Tx, memberID string) string {
+	if m := s.st.members.Get(tx, memberID); m != nil {
 		return m.ExternalID
 	}
 	return ""
@@ -325,7 +326,7 @@ func (s *view) cardSnapshots(tx *kernel.Tx, h historyIndex) (apps, cards, topups
 		out := make([]seqSnapshot, 0, len(snaps))
 		for _, o := range snaps {
 			out = append(out, seqSnapshot{o.Seq, ObjectSnapshot{
-				ID: o.ID, ExternalMemberID: s.externalIDOf(o.MemberID), Status: o.Status, StatusVersion: o.StatusVersion,
+				ID: o.ID, ExternalMemberID: s.externalIDOf(tx, o.MemberID), Status: o.Status, StatusVersion: o.StatusVersion,
 				CreatedAt: o.CreatedAt.UTC(), Summary: o.Summary, Details: o.Details, History: h.of(object, o.ID, prefix),
 			}})
 		}

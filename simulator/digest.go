@@ -30,6 +30,9 @@ import (
 // earlier build kept it cut while its snapshots kept it whole).
 var digestLeaves = map[string]bool{"Clock.now": true, "simState.start": true}
 
+// The digest is taken over the state image of recordings of versions 1 and
+// 2 (legacyState, image_legacy.go), built from the tables.
+
 // Digest returns the state digest ("sha256:" and 64 hex digits): two
 // simulators in the same state (a recording and its replay, a data
 // directory before and after a restart) have the same digest, and any
@@ -45,7 +48,7 @@ func (s *Simulator) Digest() (string, error) {
 
 // digest is the state digest of the simulator.
 func (im *stateImage) digest(tx *kernel.Tx) (string, error) {
-	img, err := im.encodeLeaving(tx, digestLeaves)
+	img, err := im.encodeLegacy(tx, digestLeaves)
 	if err != nil {
 		return "", err
 	}
@@ -56,7 +59,7 @@ func (im *stateImage) digest(tx *kernel.Tx) (string, error) {
 // image, the clock reading included, as a version 1 build encoded it (the
 // fields added since, imageFieldsSince, left out).
 func (im *stateImage) legacyDigest(tx *kernel.Tx) (string, error) {
-	img, err := im.encodeLeaving(tx, fieldsAddedAfter(1))
+	img, err := im.encodeLegacy(tx, fieldsAddedAfter(1))
 	if err != nil {
 		return "", err
 	}

@@ -39,11 +39,10 @@ func SetStoreCaps(s *Simulator, nonces, idem, challenges int) {
 // SetJournalCapacity replaces the request journal with an empty one keeping
 // the newest n requests.
 func SetJournalCapacity(s *Simulator, n int) {
-	tx := s.k.Begin()
+	tx := s.k.BeginSetup()
 	defer tx.End()
-	seq := s.st.gw.journal.seq
-	s.st.gw.journal = newJournal(n)
-	s.st.gw.journal.seq = seq
+	s.st.gw.journal.reset(tx)
+	s.st.gw.journal.capacity = n
 }
 
 // Test-only views of the simulator's internals, for the external tests.
@@ -196,7 +195,7 @@ func InternalCounts(s *Simulator) string {
 	tx := s.k.Begin()
 	defer tx.End()
 	cardSessions, pins, cardTxs := s.st.cards.Counts(tx)
-	kycSessions, bindings, profiles := s.st.kyc.Sizes()
+	kycSessions, bindings, profiles := s.st.kyc.Sizes(tx)
 	rc := s.st.remit.Counts(tx)
 	return fmt.Sprintf("payees=%d kyc_sessions=%d bindings=%d profiles=%d card_sessions=%d pin_calls=%d vp=%d remit_keys=%d txs=%d",
 		rc.Payees, kycSessions, bindings, profiles, cardSessions, pins,

@@ -99,10 +99,29 @@ type Fault struct {
 	OneIn int `json:"one_in,omitempty"`
 }
 
+// faultRule is an armed fault as the gateway takes it: its row and the
+// Go-only channels of a delay fault.
 type faultRule struct {
 	Fault
+	seq       int64
 	remaining int
 	unlimited bool // a OneIn fault with Count 0
+}
+
+// faultChans are the Go-only channels of a delay fault injected from Go
+// (Fault.Hold, Fault.Held): not state, kept by the gateway by fault seq.
+type faultChans struct {
+	hold <-chan struct{}
+	held chan<- string
+}
+
+// rule is the fault of row f with its channels.
+func (g *gateway) rule(f faultRow) *faultRule {
+	r := &faultRule{Fault: f.fault(), seq: f.Seq, remaining: f.Remaining, unlimited: f.Unlimited}
+	if c, ok := g.faultChans[f.Seq]; ok {
+		r.Hold, r.Held = c.hold, c.held
+	}
+	return r
 }
 
 // defaultCodeByStatus is the code of an error fault given only a status.
@@ -154,7 +173,7 @@ func (x *exchange) faultError() *apiError {
 		return ae
 	}
 	memberID := ""
-	if m, err := x.g.resolveMember(x.rec.Member); err == nil {
+	if m, err := x.g.resolveMember(x.tx, x.rec.Member); err == nil {
 		memberID = m.ID
 	}
 	err := x.g.st.stepUp.Issue(x.tx, memberID, actionDigest("fault", x.r.Method, x.rec.Path), x.g.st.clock.Now())
@@ -214,13 +233,22 @@ func (g *gateway) injectFault(tx *kernel.Tx, f Fault) error {
 	if f.Count == 0 && !unlimited {
 		f.Count = 1
 	}
-	g.st.gw.faults = append(g.st.gw.faults, &faultRule{Fault: f, remaining: f.Count, unlimited: unlimited})
+	ws := g.st.gw
+	var m faultMeta
+	ws.faultMeta.Update(tx, func(fm *faultMeta) { fm.Seq++; fm.Held = true; m = *fm })
+	ws.faults.Put(tx, m.Seq, faultRow{Seq: m.Seq, Method: f.Method, Path: f.Path, Count: f.Count, Kind: f.Kind, Status: f.Status,
+		Code: f.Code, DelayMS: f.DelayMS, OneIn: f.OneIn, Remaining: f.Count, Unlimited: unlimited})
+	if f.Hold != nil || f.Held != nil {
+		tx.OnCommit(func() { g.faultChans[m.Seq] = faultChans{hold: f.Hold, held: f.Held} })
+	}
 	return nil
 }
 
 // clearFaults removes every fault.
 func (g *gateway) clearFaults(tx *kernel.Tx) error {
-	g.st.gw.faults = nil
+	g.st.gw.faults.Clear(tx)
+	g.st.gw.faultMeta.Update(tx, func(fm *faultMeta) { fm.Held = false })
+	tx.OnCommit(func() { clear(g.faultChans) })
 	return nil
 }
 
@@ -231,7 +259,8 @@ func (g *gateway) clearFaults(tx *kernel.Tx) error {
 func (g *gateway) faultDraws(tx *kernel.Tx, r *http.Request) []bool {
 	var draws []bool
 	var rng *rand.Rand
-	for _, f := range g.st.gw.faults {
+	for _, row := range g.st.gw.faults.All(tx) {
+		f := row.fault()
 		if !f.matches(r) {
 			continue
 		}
@@ -239,8 +268,7 @@ func (g *gateway) faultDraws(tx *kernel.Tx, r *http.Request) []bool {
 			break
 		}
 		if rng == nil {
-			pcg := *g.st.gw.pcg
-			rng = rand.New(&pcg)
+			rng = rand.New(g.st.gw.rng.copy(tx))
 			rng.Uint64() // nextRequestID
 		}
 		hit := rng.IntN(f.OneIn) == 0
@@ -254,14 +282,13 @@ func (g *gateway) faultDraws(tx *kernel.Tx, r *http.Request) []bool {
 
 // faults lists the armed faults, Count being what remains.
 func (g *gateway) faults(tx *kernel.Tx) []Fault {
-	out := make([]Fault, 0, len(g.st.gw.faults))
-	for _, f := range g.st.gw.faults {
-		c := f.Fault
-		c.Count = f.remaining
-		if f.unlimited {
+	out := make([]Fault, 0, g.st.gw.faults.Len(tx))
+	for _, f := range g.st.gw.faults.All(tx) {
+		c := f.fault()
+		c.Count = f.Remaining
+		if f.Unlimited {
 			c.Count = 0
 		}
-		c.Hold, c.Held = nil, nil
 		out = append(out, c)
 	}
 	return out
@@ -270,18 +297,24 @@ func (g *gateway) faults(tx *kernel.Tx) []Fault {
 // takeFault returns the first armed fault matching r (and, for a OneIn
 // fault, drawn) and counts it down. The draws are random choices kept with
 // the request's input (faultDraws); a replay makes the recorded ones.
-func (g *gateway) takeFault(r *http.Request) *faultRule {
+func (g *gateway) takeFault(tx *kernel.Tx, r *http.Request) *faultRule {
 	var recorded []bool
 	if c := captureOf(r); c != nil && c.replay != nil && c.replay.want != nil {
 		recorded = c.replay.want.Draws
 	}
+	ws := g.st.gw
 	n := 0
-	for i, f := range g.st.gw.faults {
+	var rows []faultRow
+	for _, f := range ws.faults.All(tx) {
+		rows = append(rows, f)
+	}
+	for _, row := range rows {
+		f := g.rule(row)
 		if !f.matches(r) {
 			continue
 		}
 		if f.OneIn > 1 {
-			hit := g.st.gw.rng.IntN(f.OneIn) == 0
+			hit := ws.rng.intN(tx, f.OneIn) == 0
 			if n < len(recorded) {
 				hit = recorded[n]
 			}
@@ -295,7 +328,11 @@ func (g *gateway) takeFault(r *http.Request) *faultRule {
 		}
 		f.remaining--
 		if f.remaining <= 0 {
-			g.st.gw.faults = append(g.st.gw.faults[:i:i], g.st.gw.faults[i+1:]...)
+			ws.faults.Delete(tx, row.Seq)
+			delete(g.faultChans, row.Seq)
+		} else {
+			row.Remaining = f.remaining
+			ws.faults.Put(tx, row.Seq, row)
 		}
 		return f
 	}

@@ -36,21 +36,19 @@ var serviceScopes = []string{"remittances:write", "kyc:read", "kyc:write"}
 // WithMember seeds (a seed that cannot be created is an error) and the
 // funded prepaid account.
 func loadFixture(tx *kernel.Tx, st *simState, o *options) error {
-	k := &apiKey{
+	k := apiKey{
 		ClientID:          st.creds.ClientID,
 		APIKey:            st.creds.APIKey,
 		SigningKey:        st.creds.SigningKey,
-		Scopes:            map[string]bool{},
-		Approved:          map[string]bool{},
 		SignatureRequired: true,
 		Env:               st.creds.Environment,
 	}
 	if k.Env == Production {
 		// Production Keys need a non-empty allowlist; the embedded server
 		// listens on loopback.
-		k.IPAllowlist = []string{"127.0.0.1"}
+		k.IPAllowlist, k.IPAllowlistSet = kernel.ListOf("127.0.0.1"), true
 	}
-	st.keys[st.creds.ClientID] = k
+	st.keys.Put(tx, st.creds.ClientID, k)
 	for _, a := range fixtureAssets() {
 		st.cat.add(a)
 	}
@@ -69,7 +67,7 @@ func loadFixture(tx *kernel.Tx, st *simState, o *options) error {
 	// Merchant prepaid starts funded so merchant_hosted flows work out of the box.
 	for _, code := range []string{"USDT", "USDC"} {
 		amt, _ := st.cat.amount(code, "100000", decimalSigned)
-		_ = st.ledger.Transfer(st.clock.Now(), "fixture: merchant prepaid", code, amt, AccountWorld, AccountMerchantPrepaid)
+		_ = st.ledger.Transfer(tx, st.clock.Now(), "fixture: merchant prepaid", code, amt, AccountWorld, AccountMerchantPrepaid)
 	}
 	return nil
 }
@@ -78,7 +76,7 @@ func loadFixture(tx *kernel.Tx, st *simState, o *options) error {
 // simulator's own) and grants all of it to the fixture Key, restricted
 // scopes approved. It runs once every endpoint is registered; an endpoint
 // whose scope is outside the catalogue is a programming error.
-func grantFixtureScopes(st *simState, endpoints []endpoint) {
+func grantFixtureScopes(tx *kernel.Tx, st *simState, endpoints []endpoint) {
 	for _, sc := range contractScopes {
 		st.gw.scopeCatalog[sc] = true
 	}
@@ -90,13 +88,9 @@ func grantFixtureScopes(st *simState, endpoints []endpoint) {
 			panic(fmt.Sprintf("simulator: %s %s needs scope %q, which is not in the scope catalogue", e.Method, e.Pattern, e.Scope))
 		}
 	}
-	k := st.keys[st.creds.ClientID]
-	for sc := range st.gw.scopeCatalog {
-		k.Scopes[sc] = true
-	}
-	for sc := range restrictedScopes {
-		k.Approved[sc] = true
-	}
+	k, _ := st.keys.Get(tx, st.creds.ClientID)
+	k.Scopes, k.Approved = sortedSet(st.gw.scopeCatalog), sortedSet(restrictedScopes)
+	st.keys.Put(tx, st.creds.ClientID, k)
 }
 
 func fixtureAssets() []*asset {

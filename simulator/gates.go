@@ -1,5 +1,7 @@
 package simulator
 
+import "github.com/mwallet/mwallet-go/simulator/internal/kernel"
+
 // Limits and gates hold on every path. Each product line checks its gates
 // where a request executes, and again wherever an object it accepted moves
 // on later without a new request (a queue advancing, an approval, a
@@ -26,7 +28,7 @@ func memberRestriction(m *member) string {
 // to review by an update, rejected, or waiting for supplementary documents.
 // Card issuing and remittances stop meanwhile, whatever level the member
 // held and whatever quick KYC binding it has.
-func kycInReview(st *simState, m *member) bool {
-	p := st.kyc.Profile(m)
+func kycInReview(tx *kernel.Tx, st *simState, m *member) bool {
+	p := st.kyc.Profile(tx, m)
 	return p != nil && p.Status != "approved"
 }

@@ -42,34 +42,36 @@ const (
 )
 
 // gatewayState holds the gateway's windows: nonces, idempotency records,
-// token-exchange rate, request journal and faults.
+// token-exchange rate, request journal and faults, as kernel tables
+// (gateway_state.go).
 type gatewayState struct {
-	requestSeq int64
-	rng        *rand.Rand // request ids, token values, fault draws; apart from s.rng so object ids do not depend on traffic
-	pcg        *rand.PCG  // rng's source, copied to know a request's fault draws before it is logged (faultDraws)
+	requestSeq *kernel.Cell[int64]
+	rng        generator // request ids, token values, fault draws; apart from the object ids' so they do not depend on traffic
 
-	nonces map[string]time.Time // environment|nonce -> expiry
+	nonces *kernel.Table[string, time.Time] // environment|nonce -> expiry
 	nonceQ expiryQueue
 
 	idem idemStore // idempotency records (idem_store.go)
 
-	tokenQ    expiryQueue            // token values by expiry
-	exchanges map[string][]time.Time // client id -> recent token exchanges (at most the quota)
+	tokenQ    expiryQueue                                   // token values by expiry
+	exchanges *kernel.Table[string, kernel.List[time.Time]] // client id -> recent token exchanges (at most the quota)
 
 	challengeQ expiryQueue // step-up challenge ids by expiry (the step-up line)
-	qrMemoQ    expiryQueue // QR quote memo keys by expiry (s.qr.memo)
+	qrMemoQ    expiryQueue // QR quote memo keys by expiry (the QR line's memo)
 
-	faults  []*faultRule
-	journal *journal
+	faults    *kernel.Table[int64, faultRow] // by seq, in the order they were injected
+	faultMeta *kernel.Cell[faultMeta]
+	journal   *journal
 
 	// writeQuota is the merchant-level write quota per minute (0: none;
 	// MerchantControl.SetWriteQuota) and writes the times of the writes
 	// counted in the last minute.
-	writeQuota int
-	writes     []time.Time
+	writeQuota *kernel.Cell[int]
+	writes     *kernel.Cell[windowRow]
 
 	// scopeCatalog holds every scope the service knows: the scopes the
-	// contract names and every scope an endpoint requires.
+	// contract names and every scope an endpoint requires (built with the
+	// endpoints, never changed).
 	scopeCatalog map[string]bool
 
 	// maxNonces, maxIdem and maxChallenges bound the windows (the constants
@@ -81,15 +83,23 @@ type gatewayState struct {
 	bodyKey [32]byte
 }
 
-func newGatewayState(seed int64, bodyKey *[32]byte) *gatewayState {
-	pcg := rand.NewPCG(uint64(seed)^0x5bd1e995, uint64(seed)+0x27d4eb2f)
+func newGatewayState(k *kernel.Kernel, seed int64, bodyKey *[32]byte) *gatewayState {
+	rec := kernel.Records()
 	g := &gatewayState{
-		rng:           rand.New(pcg),
-		pcg:           pcg,
-		nonces:        map[string]time.Time{},
-		idem:          newIdemStore(),
-		exchanges:     map[string][]time.Time{},
-		journal:       newJournal(journalCapacity),
+		requestSeq:    kernel.NewCell(k, "gateway.request_seq", int64(0), rec),
+		rng:           newGenerator(k, "gateway.random", uint64(seed)^0x5bd1e995, uint64(seed)+0x27d4eb2f, rec),
+		nonces:        kernel.NewTable[string, time.Time](k, "gateway.nonces", rec),
+		nonceQ:        newExpiryQueue(k, "gateway.nonce_expiry"),
+		idem:          newIdemStore(k),
+		tokenQ:        newExpiryQueue(k, "gateway.token_expiry"),
+		exchanges:     kernel.NewTable[string, kernel.List[time.Time]](k, "gateway.token_exchanges", rec),
+		challengeQ:    newExpiryQueue(k, "gateway.challenge_expiry"),
+		qrMemoQ:       newExpiryQueue(k, "gateway.qr_memo_expiry"),
+		faults:        kernel.NewTable[int64, faultRow](k, "gateway.faults", rec, kernel.Ordered()),
+		faultMeta:     kernel.NewCell(k, "gateway.faults.meta", faultMeta{}, rec),
+		journal:       newJournal(k, journalCapacity),
+		writeQuota:    kernel.NewCell(k, "gateway.write_quota", 0),
+		writes:        kernel.NewCell(k, "gateway.write_window", windowRow{}, rec),
 		scopeCatalog:  map[string]bool{},
 		maxNonces:     maxNonces,
 		maxIdem:       maxIdempotencyRecords,
@@ -108,6 +118,55 @@ func newGatewayState(seed int64, bodyKey *[32]byte) *gatewayState {
 		g.bodyKey = sha256.Sum256(binary.BigEndian.AppendUint64([]byte("mwallet-sim idempotency body key\x00"), uint64(seed)))
 	}
 	return g
+}
+
+// legacyGatewayState is the gateway's state as the state image of
+// recordings of versions 1 and 2 held it.
+type legacyGatewayState struct {
+	requestSeq    int64
+	rng           *rand.Rand
+	pcg           *rand.PCG
+	nonces        map[string]time.Time
+	nonceQ        legacyExpiryQueue
+	idem          legacyIdemStore
+	tokenQ        legacyExpiryQueue
+	exchanges     map[string][]time.Time
+	challengeQ    legacyExpiryQueue
+	qrMemoQ       legacyExpiryQueue
+	faults        []*legacyFaultRule
+	journal       *legacyJournal
+	writeQuota    int
+	writes        []time.Time
+	scopeCatalog  map[string]bool
+	maxNonces     int
+	maxIdem       int
+	maxChallenges int
+	bodyKey       [32]byte
+}
+
+func (g *gatewayState) legacy(tx *kernel.Tx) *legacyGatewayState {
+	rng, pcg := g.rng.legacy(tx)
+	out := &legacyGatewayState{
+		requestSeq: g.requestSeq.Get(tx), rng: rng, pcg: pcg, nonces: map[string]time.Time{},
+		nonceQ: g.nonceQ.legacy(tx), idem: g.idem.legacy(tx), tokenQ: g.tokenQ.legacy(tx),
+		exchanges: map[string][]time.Time{}, challengeQ: g.challengeQ.legacy(tx), qrMemoQ: g.qrMemoQ.legacy(tx),
+		journal: g.journal.legacy(tx), writeQuota: g.writeQuota.Get(tx), writes: g.writes.Get(tx).legacy(),
+		scopeCatalog: g.scopeCatalog, maxNonces: g.maxNonces, maxIdem: g.maxIdem, maxChallenges: g.maxChallenges,
+		bodyKey: g.bodyKey,
+	}
+	for k, v := range g.nonces.All(tx) {
+		out.nonces[k] = v
+	}
+	for k, v := range g.exchanges.All(tx) {
+		out.exchanges[k] = v.Slice()
+	}
+	if g.faultMeta.Get(tx).Held {
+		out.faults = []*legacyFaultRule{}
+	}
+	for _, f := range g.faults.All(tx) {
+		out.faults = append(out.faults, &legacyFaultRule{Fault: f.fault(), remaining: f.Remaining, unlimited: f.Unlimited})
+	}
+	return out
 }
 
 // bodyDigest is the keyed digest of a request body kept in an idempotency
@@ -146,6 +205,10 @@ type gateway struct {
 	endpoints []endpoint
 	server    *httptest.Server
 	tls       *tlsServer
+	// faultChans are the channels of the delay faults injected from Go,
+	// by fault seq (guarded by the state lock; not state: a recording
+	// cannot keep them).
+	faultChans map[int64]faultChans
 
 	// literal maps each path registered without wildcards (business
 	// endpoints and control routes) to the methods it serves.
@@ -165,9 +228,10 @@ func (g *gateway) registerGateway() {
 }
 
 // nextRequestID draws the request id of a business request.
-func (g *gateway) nextRequestID() string {
-	g.st.gw.requestSeq++
-	return "req_" + strconv.FormatInt(g.st.gw.requestSeq, 10) + "_" + strconv.FormatUint(g.st.gw.rng.Uint64()&0xffffffffff, 36)
+func (g *gateway) nextRequestID(tx *kernel.Tx) string {
+	n := g.st.gw.requestSeq.Get(tx) + 1
+	g.st.gw.requestSeq.Set(tx, n)
+	return "req_" + strconv.FormatInt(n, 10) + "_" + strconv.FormatUint(g.st.gw.rng.uint64(tx)&0xffffffffff, 36)
 }
 
 // response is one answer of the gateway, built under the lock and written
@@ -263,13 +327,13 @@ func (g *gateway) begin(w http.ResponseWriter, r *http.Request) *exchange {
 	}
 	now := g.st.clock.Now()
 	g.sweep(tx, now)
-	x := &exchange{g: g, tx: tx, w: w, r: r, id: g.nextRequestID(), in: in, end: end}
+	x := &exchange{g: g, tx: tx, w: w, r: r, id: g.nextRequestID(tx), in: in, end: end}
 	x.rec = RequestRecord{
 		RequestID: x.id, Time: now, Method: r.Method, Path: pathOf(r).sent, Query: r.URL.RawQuery,
 		Member:         strings.TrimSpace(r.Header.Get("X-On-Behalf-Of")),
 		IdempotencyKey: strings.TrimSpace(r.Header.Get("X-Idempotency-Key")),
 	}
-	x.fault = g.takeFault(r)
+	x.fault = g.takeFault(tx, r)
 	if x.fault != nil {
 		x.rec.Fault = string(x.fault.Kind)
 		markFault(r, x.fault.Kind)
@@ -288,7 +352,7 @@ func (x *exchange) finish(resp response) {
 		x.rec.Status = 0
 		x.rec.Dropped = true
 	}
-	x.g.st.gw.journal.add(x.rec)
+	x.g.st.gw.journal.add(x.tx, x.rec)
 	x.tx.End()
 	// A write is answered once its input is on stable storage (with a data
 	// directory; at once otherwise).
@@ -408,22 +472,22 @@ func (g *gateway) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLarg
 	if ae := headerAmbiguity(r.Header); ae != nil {
 		return fail(ae)
 	}
-	tok := g.st.tokens[bearer(r)]
-	if tok == nil || !now.Before(tok.ExpiresAt) {
+	tok, ok := g.st.tokens.Get(x.tx, bearer(r))
+	if !ok || !now.Before(tok.ExpiresAt) {
 		return fail(newErr("invalid_token", "access token missing, malformed or expired"))
 	}
-	key := g.st.keys[tok.ClientID]
-	if key == nil || !key.usable(now) {
+	key, ok := g.st.keys.Get(x.tx, tok.ClientID)
+	if !ok || !key.usable(now) {
 		return fail(newErr("invalid_token", "access token missing, malformed or expired"))
 	}
 	x.rec.ClientID = key.ClientID
 	if !key.ipAllowed(remoteIP(r)) {
 		return fail(newErr("ip_not_allowed", "the caller address is not allowed for this key"))
 	}
-	if tok.Env != Environment(g.st.merchant.Env()) || key.Env != Environment(g.st.merchant.Env()) {
+	if tok.Env != Environment(g.st.merchant.Env(x.tx)) || key.Env != Environment(g.st.merchant.Env(x.tx)) {
 		return fail(newErr("environment_mismatch", "the access token belongs to another environment"))
 	}
-	switch MerchantStatus(g.st.merchant.Status()) {
+	switch MerchantStatus(g.st.merchant.Status(x.tx)) {
 	case MerchantActive:
 	case MerchantSuspended:
 		if isWrite(r.Method) {
@@ -442,18 +506,18 @@ func (g *gateway) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLarg
 		return fail(ae)
 	}
 	if isWrite(r.Method) && (key.SignatureRequired || alwaysSigned(e)) {
-		if ae := g.verifySignature(r, key, body, now); ae != nil {
+		if ae := g.verifySignature(x.tx, r, key, body, now); ae != nil {
 			x.rec.Signature, _ = ae.Signature.(*SignatureCheck)
 			return fail(ae)
 		}
 	}
-	if ae := g.takeWriteQuota(r, now); ae != nil {
+	if ae := g.takeWriteQuota(x.tx, r, now); ae != nil {
 		return fail(ae)
 	}
 	c := &rc{Tx: x.tx, Req: r, Now: now, RequestID: x.id, Body: body, Header: http.Header{}}
 	c.StepUp = strings.TrimSpace(r.Header.Get("X-Step-Up"))
 	if e.Member {
-		m, ae := g.resolveMember(x.rec.Member)
+		m, ae := g.resolveMember(x.tx, x.rec.Member)
 		if ae != nil {
 			return fail(ae)
 		}
@@ -477,28 +541,28 @@ func (g *gateway) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLarg
 	if !api.UUIDShaped(c.IdemKey) {
 		return fail(newErr("idempotency_key_invalid", "x-idempotency-key must be UUID-shaped (8-4-4-4-12 hex)"))
 	}
-	recKey := idemKey(g.st.merchant.ID(), c.IdemKey)
+	recKey := idemKey(g.st.merchant.ID(x.tx), c.IdemKey)
 	endpointID := r.Method + " " + r.URL.EscapedPath()
 	hash := g.st.gw.bodyDigest(body)
-	rec, ae := g.st.gw.idem.check(recKey, endpointID, hash, now, g.st.gw.maxIdem)
+	rec, ae := g.st.gw.idem.check(x.tx, recKey, endpointID, hash, now, g.st.gw.maxIdem)
 	if ae != nil {
 		return fail(ae)
 	}
 	if rec != nil {
-		if e.OwnReplay && rec.status < 300 {
+		if e.OwnReplay && rec.Status < 300 {
 			c.Replay = true
-			c.ReplayBody = rec.body
+			c.ReplayBody = rec.body()
 			resp := g.callHandler(c, e)
-			resp.replay, resp.replayOf = true, rec.requestID
+			resp.replay, resp.replayOf = true, rec.RequestID
 			return resp
 		}
-		return response{status: rec.status, header: rec.header.Clone(), body: rec.body, code: rec.code, replay: true, replayOf: rec.requestID}
+		return response{status: rec.Status, header: rec.header(), body: rec.body(), code: rec.Code, replay: true, replayOf: rec.RequestID}
 	}
-	rec = g.st.gw.idem.start(recKey, endpointID, hash, now)
+	started := g.st.gw.idem.start(x.tx, recKey, endpointID, hash, now)
 	x.delay()
 	c.Now = g.st.clock.Now()
 	resp := g.callHandler(c, e)
-	g.st.gw.idem.end(recKey, rec, resp, x.id)
+	g.st.gw.idem.end(x.tx, recKey, started, resp, x.id)
 	return resp
 }
 

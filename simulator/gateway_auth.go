@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // serveToken answers POST /v1/connect/token.
@@ -27,60 +29,62 @@ func (g *gateway) serveToken(w http.ResponseWriter, r *http.Request) {
 	}
 	x.delay()
 	clientID := r.Header.Get("X-Client-Id")
-	if g.st.keys[clientID] != nil {
+	if g.st.keys.Has(x.tx, clientID) {
 		// Only known client ids: a secret pasted into the wrong header is
 		// never journaled.
 		x.rec.ClientID = clientID
 	}
-	resp := g.issueToken(r, clientID, x.id)
+	resp := g.issueToken(x.tx, r, clientID, x.id)
 	x.finish(x.afterFault(resp))
 }
 
 // issueToken checks the credentials of a token exchange and issues an
 // access token, or answers why not.
-func (g *gateway) issueToken(r *http.Request, clientID, requestID string) response {
+func (g *gateway) issueToken(tx *kernel.Tx, r *http.Request, clientID, requestID string) response {
 	if ae := headerAmbiguity(r.Header); ae != nil {
 		return errorResponse(ae, requestID)
 	}
 	now := g.st.clock.Now()
-	key := g.st.keys[clientID]
+	key, known := g.st.keys.Get(tx, clientID)
 	given := r.Header.Get("X-Api-Key")
 	// Unknown client, wrong secret, disabled or expired Key: one answer.
-	if key == nil || subtle.ConstantTimeCompare([]byte(key.APIKey), []byte(given)) != 1 || !key.usable(now) {
+	if !known || subtle.ConstantTimeCompare([]byte(key.APIKey), []byte(given)) != 1 || !key.usable(now) {
 		return errorResponse(newErr("invalid_credentials", "invalid client credentials"), requestID)
 	}
 	if !key.ipAllowed(remoteIP(r)) {
 		return errorResponse(newErr("ip_not_allowed", "the caller address is not allowed for this key"), requestID)
 	}
-	if key.Env != Environment(g.st.merchant.Env()) {
+	if key.Env != Environment(g.st.merchant.Env(tx)) {
 		return errorResponse(newErr("environment_mismatch", "the credentials belong to another environment"), requestID)
 	}
-	recent := g.st.gw.exchanges[clientID]
-	for len(recent) > 0 && !now.Before(recent[0].Add(time.Minute)) {
-		recent = recent[1:]
+	recent, _ := g.st.gw.exchanges.Get(tx, clientID)
+	cut := 0
+	for cut < recent.Len() && !now.Before(recent.At(cut).Add(time.Minute)) {
+		cut++
 	}
-	if len(recent) >= tokenExchangesPerMinute {
-		wait := recent[0].Add(time.Minute).Sub(now)
+	recent = recent.From(cut)
+	if recent.Len() >= tokenExchangesPerMinute {
+		wait := recent.At(0).Add(time.Minute).Sub(now)
 		secs := int64((wait + time.Second - 1) / time.Second)
 		if secs < 1 {
 			secs = 1
 		}
 		ae := newErr("rate_limited", "token exchange quota exceeded (20 per minute)").With("retry_after", secs)
 		ae.Header = map[string]string{"Retry-After": strconv.FormatInt(secs, 10)}
-		g.st.gw.exchanges[clientID] = recent
+		g.st.gw.exchanges.Put(tx, clientID, recent)
 		return errorResponse(ae, requestID)
 	}
-	g.st.gw.exchanges[clientID] = append(append(make([]time.Time, 0, tokenExchangesPerMinute), recent...), now)
+	g.st.gw.exchanges.Put(tx, clientID, recent.Append(now))
 	var raw [24]byte
 	for i := 0; i < len(raw); i += 8 {
-		v := g.st.gw.rng.Uint64()
+		v := g.st.gw.rng.uint64(tx)
 		for j := 0; j < 8; j++ {
 			raw[i+j] = byte(v >> (8 * j))
 		}
 	}
-	t := &token{Value: "tok_" + base64.RawURLEncoding.EncodeToString(raw[:]), ClientID: key.ClientID, Env: Environment(g.st.merchant.Env()), ExpiresAt: now.Add(tokenTTL)}
-	g.st.tokens[t.Value] = t
-	g.st.gw.tokenQ.push(t.Value, t.ExpiresAt)
+	t := token{Value: "tok_" + base64.RawURLEncoding.EncodeToString(raw[:]), ClientID: key.ClientID, Env: Environment(g.st.merchant.Env(tx)), ExpiresAt: now.Add(tokenTTL)}
+	g.st.tokens.Put(tx, t.Value, t)
+	g.st.gw.tokenQ.push(tx, t.Value, t.ExpiresAt)
 	return jsonResponse(http.StatusOK, map[string]any{
 		"auth_token": t.Value, "expired_at": t.ExpiresAt.Unix(), "token_type": "Bearer", "scopes": key.effectiveScopes(),
 	})
@@ -95,7 +99,7 @@ func alwaysSigned(e *endpoint) bool {
 // verifySignature checks x-timestamp, x-nonce and x-signature. The nonce is
 // consumed only once the signature has been verified, so a request with a bad
 // signature does not burn it.
-func (g *gateway) verifySignature(r *http.Request, key *apiKey, body []byte, now time.Time) *apiError {
+func (g *gateway) verifySignature(tx *kernel.Tx, r *http.Request, key apiKey, body []byte, now time.Time) *apiError {
 	ts, nonce, sig := r.Header.Get("X-Timestamp"), r.Header.Get("X-Nonce"), r.Header.Get("X-Signature")
 	// A refusal carries its explanation for the request journal; the
 	// answer itself is the contract'g.
@@ -118,15 +122,15 @@ func (g *gateway) verifySignature(r *http.Request, key *apiKey, body []byte, now
 	if !hmac.Equal([]byte(want), []byte(sig)) {
 		return refuse("invalid_signature", "signature mismatch", mismatchProblem(sig))
 	}
-	nk := g.st.merchant.Env() + "|" + nonce
-	if exp, used := g.st.gw.nonces[nk]; used && now.Before(exp) {
+	nk := g.st.merchant.Env(tx) + "|" + nonce
+	if exp, used := g.st.gw.nonces.Get(tx, nk); used && now.Before(exp) {
 		return newErr("nonce_reused", "x-nonce was already used within 5 minutes")
 	}
-	if len(g.st.gw.nonces) >= g.st.gw.maxNonces {
-		return storeFull("nonce", &g.st.gw.nonceQ, now)
+	if g.st.gw.nonces.Len(tx) >= g.st.gw.maxNonces {
+		return storeFull(tx, "nonce", g.st.gw.nonceQ, now)
 	}
-	g.st.gw.nonces[nk] = now.Add(nonceWindow)
-	g.st.gw.nonceQ.push(nk, now.Add(nonceWindow))
+	g.st.gw.nonces.Put(tx, nk, now.Add(nonceWindow))
+	g.st.gw.nonceQ.push(tx, nk, now.Add(nonceWindow))
 	return nil
 }
 
@@ -175,14 +179,14 @@ func remoteIP(r *http.Request) netip.Addr {
 // sandbox Key and no one on a production Key. Entries are a single IPv4
 // address, a wildcard prefix (a.*, a.b.* or a.b.c.*) or an IPv4 CIDR with
 // prefix length /8, /16 or /24; any other entry never matches.
-func (k *apiKey) ipAllowed(ip netip.Addr) bool {
-	if len(k.IPAllowlist) == 0 {
+func (k apiKey) ipAllowed(ip netip.Addr) bool {
+	if k.IPAllowlist.Len() == 0 {
 		return k.Env != Production
 	}
 	if !ip.Is4() {
 		return false
 	}
-	for _, e := range k.IPAllowlist {
+	for e := range k.IPAllowlist.Values() {
 		if allowEntryMatches(strings.TrimSpace(e), ip) {
 			return true
 		}
@@ -229,25 +233,25 @@ func allowEntryMatches(entry string, ip netip.Addr) bool {
 // anything unknown, foreign, suspended or blocklisted gives member_not_found
 // (one response, so nothing is revealed). An e-mail, phone number or bare
 // uuid is only found if it is literally some member's external_member_id.
-func (g *gateway) resolveMember(v string) (*member, *apiError) {
+func (g *gateway) resolveMember(tx *kernel.Tx, v string) (*member, *apiError) {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return nil, newErr("member_context_required", "x-on-behalf-of is required")
 	}
 	var m *member
 	if strings.HasPrefix(v, "mem_") {
-		m = g.st.members.Get(v)
+		m = g.st.members.Get(tx, v)
 	} else {
-		m = g.st.members.ByExternal(v)
+		m = g.st.members.ByExternal(tx, v)
 	}
-	if m == nil || (m.MerchantID != "" && m.MerchantID != g.st.merchant.ID()) || m.Status == "suspended" || m.Status == "blocklisted" {
+	if m == nil || (m.MerchantID != "" && m.MerchantID != g.st.merchant.ID(tx)) || m.Status == "suspended" || m.Status == "blocklisted" {
 		return nil, newErr("member_not_found", "member not found")
 	}
 	return m, nil
 }
 
 // usable reports whether the Key may be used at now.
-func (k *apiKey) usable(now time.Time) bool {
+func (k apiKey) usable(now time.Time) bool {
 	return !k.Disabled && (k.ValidUntil.IsZero() || now.Before(k.ValidUntil))
 }
 
@@ -255,13 +259,13 @@ func (k *apiKey) usable(now time.Time) bool {
 var restrictedScopes = map[string]bool{"deposits:write": true, "cards:secure": true}
 
 // effective reports whether scope is granted and, when restricted, approved.
-func (k *apiKey) effective(scope string) bool {
-	return k.Scopes[scope] && (!restrictedScopes[scope] || k.Approved[scope])
+func (k apiKey) effective(scope string) bool {
+	return has(k.Scopes, scope) && (!restrictedScopes[scope] || has(k.Approved, scope))
 }
 
 // allows reports whether the Key may call an endpoint needing scope: write on
 // a resource includes read of the same resource.
-func (k *apiKey) allows(scope string) bool {
+func (k apiKey) allows(scope string) bool {
 	if k.effective(scope) {
 		return true
 	}
@@ -272,9 +276,9 @@ func (k *apiKey) allows(scope string) bool {
 }
 
 // effectiveScopes lists the effective scopes, sorted.
-func (k *apiKey) effectiveScopes() []string {
-	out := make([]string, 0, len(k.Scopes))
-	for sc := range k.Scopes {
+func (k apiKey) effectiveScopes() []string {
+	out := make([]string, 0, k.Scopes.Len())
+	for sc := range k.Scopes.Values() {
 		if k.effective(sc) {
 			out = append(out, sc)
 		}

@@ -1,6 +1,8 @@
 package simulator
 
 import (
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+
 	"fmt"
 	"net/netip"
 	"testing"
@@ -48,8 +50,8 @@ func TestAllowEntryMatches(t *testing.T) {
 func TestKeyScopes(t *testing.T) {
 	t.Parallel()
 	k := &apiKey{
-		Scopes:   map[string]bool{"cards:write": true, "deposits:write": true, "cards:secure": true, "qrpay:write": true},
-		Approved: map[string]bool{"cards:secure": true},
+		Scopes:   sortedSet(map[string]bool{"cards:write": true, "deposits:write": true, "cards:secure": true, "qrpay:write": true}),
+		Approved: sortedSet(map[string]bool{"cards:secure": true}),
 	}
 	tests := []struct {
 		scope string
@@ -91,20 +93,23 @@ func TestUUIDShaped(t *testing.T) {
 
 func TestJournalRing(t *testing.T) {
 	t.Parallel()
-	j := newJournal(3)
+	k := new(kernel.Kernel)
+	j := newJournal(k, 3)
+	tx := k.BeginSetup()
+	defer tx.End()
 	for i := 1; i <= 7; i++ {
-		j.add(RequestRecord{Path: fmt.Sprint(i)})
+		j.add(tx, RequestRecord{Path: fmt.Sprint(i)})
 	}
-	got := j.list()
+	got := j.list(tx)
 	if len(got) != 3 || got[0].Seq != 5 || got[2].Seq != 7 || got[0].Path != "5" {
 		t.Fatalf("ring = %+v", got)
 	}
-	j.reset()
-	if len(j.list()) != 0 {
+	j.reset(tx)
+	if len(j.list(tx)) != 0 {
 		t.Fatal("reset kept records")
 	}
-	j.add(RequestRecord{})
-	if l := j.list(); len(l) != 1 || l[0].Seq != 8 {
+	j.add(tx, RequestRecord{})
+	if l := j.list(tx); len(l) != 1 || l[0].Seq != 8 {
 		t.Fatalf("after reset: %+v", l)
 	}
 }
@@ -117,33 +122,33 @@ func TestWindowsStayBounded(t *testing.T) {
 	t.Parallel()
 	s := mustNewHandler()
 	now := s.st.clock.Now()
-	tx := s.k.Begin()
+	tx := s.k.BeginSetup()
 	defer tx.End()
 	s.st.gw.maxNonces, s.st.gw.maxIdem = 100, 100 // the sweep ignores the caps
 	for i := 0; i < 5000; i++ {
 		k := fmt.Sprint(i)
-		s.st.gw.nonces[k] = now.Add(nonceWindow)
-		s.st.gw.nonceQ.push(k, now.Add(nonceWindow))
-		s.st.gw.idem.records[k] = &idemRecord{expiresAt: now.Add(idempotencyWindow)}
-		s.st.gw.idem.queue.push(k, now.Add(idempotencyWindow))
+		s.st.gw.nonces.Put(tx, k, now.Add(nonceWindow))
+		s.st.gw.nonceQ.push(tx, k, now.Add(nonceWindow))
+		s.st.gw.idem.records.Put(tx, k, idemRow{ExpiresAt: now.Add(idempotencyWindow)})
+		s.st.gw.idem.queue.push(tx, k, now.Add(idempotencyWindow))
 		s.wiring.gw.sweep(tx, now)
 	}
-	if len(s.st.gw.nonces) != 5000 || s.st.gw.idem.len() != 5000 {
-		t.Fatalf("live entries swept: %d nonces, %d records", len(s.st.gw.nonces), s.st.gw.idem.len())
+	if s.st.gw.nonces.Len(tx) != 5000 || s.st.gw.idem.len(tx) != 5000 {
+		t.Fatalf("live entries swept: %d nonces, %d records", s.st.gw.nonces.Len(tx), s.st.gw.idem.len(tx))
 	}
 	s.wiring.timers.advance(tx, nonceWindow-time.Nanosecond)
 	s.wiring.gw.sweep(tx, s.st.clock.Now())
-	if len(s.st.gw.nonces) != 5000 {
-		t.Fatalf("a nonce was forgotten inside its window: %d left", len(s.st.gw.nonces))
+	if s.st.gw.nonces.Len(tx) != 5000 {
+		t.Fatalf("a nonce was forgotten inside its window: %d left", s.st.gw.nonces.Len(tx))
 	}
 	s.wiring.timers.advance(tx, time.Nanosecond)
 	s.wiring.gw.sweep(tx, s.st.clock.Now())
-	if len(s.st.gw.nonces) != 0 || s.st.gw.nonceQ.len() != 0 || s.st.gw.idem.len() != 5000 {
-		t.Fatalf("after 5 minutes: %d nonces (%d queued), %d records", len(s.st.gw.nonces), s.st.gw.nonceQ.len(), s.st.gw.idem.len())
+	if s.st.gw.nonces.Len(tx) != 0 || s.st.gw.nonceQ.len(tx) != 0 || s.st.gw.idem.len(tx) != 5000 {
+		t.Fatalf("after 5 minutes: %d nonces (%d queued), %d records", s.st.gw.nonces.Len(tx), s.st.gw.nonceQ.len(tx), s.st.gw.idem.len(tx))
 	}
 	s.wiring.timers.advance(tx, idempotencyWindow)
 	s.wiring.gw.sweep(tx, s.st.clock.Now())
-	if s.st.gw.idem.len() != 0 || s.st.gw.idem.queue.len() != 0 {
-		t.Fatalf("after 24 hours: %d records (%d queued)", s.st.gw.idem.len(), s.st.gw.idem.queue.len())
+	if s.st.gw.idem.len(tx) != 0 || s.st.gw.idem.queue.len(tx) != 0 {
+		t.Fatalf("after 24 hours: %d records (%d queued)", s.st.gw.idem.len(tx), s.st.gw.idem.queue.len(tx))
 	}
 }

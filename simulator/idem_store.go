@@ -2,8 +2,9 @@ package simulator
 
 import (
 	"crypto/sha256"
-	"net/http"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // The idempotency store: the records of keyed requests (Idempotency rules
@@ -28,55 +29,44 @@ import (
 // idempotencyWindow is how long an idempotency record lives.
 const idempotencyWindow = 24 * time.Hour
 
-// idemStore holds the idempotency records.
+// idemStore holds the idempotency records and their expiry queue (class
+// Record: the gateway's records of keyed requests).
 type idemStore struct {
-	records map[string]*idemRecord // idemKey(merchant, key) -> record
-	queue   expiryQueue            // kept records by expiry
+	records *kernel.Table[string, idemRow] // idemKey(merchant, key) -> record
+	queue   expiryQueue                    // kept records by expiry
 }
 
-// idemRecord is the stored result of an idempotent request.
-type idemRecord struct {
-	endpoint   string            // METHOD and escaped path
-	bodyHash   [sha256.Size]byte // keyed digest (bodyDigest), never a plain hash
-	expiresAt  time.Time
-	inProgress bool
-	// stagedUntil, set on a record StartInProgress made, is when its
-	// request ends without a stored result (the record is then dropped on
-	// its next lookup, idemStore.lookup).
-	stagedUntil time.Time
-	status      int
-	header      http.Header
-	body        []byte
-	code        string
-	requestID   string // the request whose answer is kept
+func newIdemStore(k *kernel.Kernel) idemStore {
+	return idemStore{
+		records: kernel.NewTable[string, idemRow](k, "gateway.idempotency", kernel.Records()),
+		queue:   newExpiryQueue(k, "gateway.idempotency_expiry"),
+	}
 }
-
-func newIdemStore() idemStore { return idemStore{records: map[string]*idemRecord{}} }
 
 // idemKey is the key of the record of the x-idempotency-key key sent to
 // merchant: keys are the merchant's own.
 func idemKey(merchant, key string) string { return merchant + "|" + key }
 
 // len is the number of records held, expired ones not yet swept included.
-func (st *idemStore) len() int { return len(st.records) }
+func (st *idemStore) len(tx *kernel.Tx) int { return st.records.Len(tx) }
 
 // lookup returns the record stored under recKey. A record StartInProgress
 // made whose time has run out is dropped instead: its request ended without
 // a stored result. (Data, not a timer, so that the state stays an image:
 // store.go.)
-func (st *idemStore) lookup(recKey string, now time.Time) (*idemRecord, bool) {
-	rec, ok := st.records[recKey]
-	if ok && !rec.stagedUntil.IsZero() && !now.Before(rec.stagedUntil) {
-		delete(st.records, recKey)
-		return nil, false
+func (st *idemStore) lookup(tx *kernel.Tx, recKey string, now time.Time) (idemRow, bool) {
+	rec, ok := st.records.Get(tx, recKey)
+	if ok && !rec.StagedUntil.IsZero() && !now.Before(rec.StagedUntil) {
+		st.records.Delete(tx, recKey)
+		return idemRow{}, false
 	}
 	return rec, ok
 }
 
 // holds reports whether rec still holds its key at now: its request is
 // running, or its answer is inside the window.
-func (rec *idemRecord) holds(now time.Time) bool {
-	return rec.inProgress || now.Before(rec.expiresAt)
+func (rec idemRow) holds(now time.Time) bool {
+	return rec.InProgress || now.Before(rec.ExpiresAt)
 }
 
 // check is the gateway's idempotency step for a request to endpoint with
@@ -85,78 +75,98 @@ func (rec *idemRecord) holds(now time.Time) bool {
 // (when the key has no record), idempotency_key_reused (another endpoint
 // or body), idempotency_in_progress (the first request still runs). Both
 // nil: the request executes (start).
-func (st *idemStore) check(recKey, endpoint string, hash [sha256.Size]byte, now time.Time, capacity int) (*idemRecord, *apiError) {
-	rec, ok := st.lookup(recKey, now)
-	if !ok && len(st.records) >= capacity {
-		return nil, storeFull("idempotency record", &st.queue, now)
+func (st *idemStore) check(tx *kernel.Tx, recKey, endpoint string, hash [sha256.Size]byte, now time.Time, capacity int) (*idemRow, *apiError) {
+	rec, ok := st.lookup(tx, recKey, now)
+	if !ok && st.records.Len(tx) >= capacity {
+		return nil, storeFull(tx, "idempotency record", st.queue, now)
 	}
 	if !ok || !rec.holds(now) {
 		return nil, nil
 	}
-	if rec.endpoint != endpoint || rec.bodyHash != hash {
+	if rec.Endpoint != endpoint || rec.BodyHash != hash {
 		return nil, newErr("idempotency_key_reused", "the idempotency key was used with a different body or endpoint")
 	}
-	if rec.inProgress {
+	if rec.InProgress {
 		return nil, newErr("idempotency_in_progress", "the first request with this idempotency key is still running")
 	}
-	return rec, nil
+	return &rec, nil
 }
 
 // start records recKey as taken by a request that now executes.
-func (st *idemStore) start(recKey, endpoint string, hash [sha256.Size]byte, now time.Time) *idemRecord {
-	rec := &idemRecord{endpoint: endpoint, bodyHash: hash, expiresAt: now.Add(idempotencyWindow), inProgress: true}
-	st.records[recKey] = rec
+func (st *idemStore) start(tx *kernel.Tx, recKey, endpoint string, hash [sha256.Size]byte, now time.Time) idemRow {
+	rec := idemRow{Endpoint: endpoint, BodyHash: hash, ExpiresAt: now.Add(idempotencyWindow), InProgress: true}
+	st.records.Put(tx, recKey, rec)
 	return rec
 }
 
 // end ends the request start recorded with its answer: an answer kept
 // under the key (storedUnderKey) is replayed for the window; any other
 // removes the record, so that the resend executes afresh.
-func (st *idemStore) end(recKey string, rec *idemRecord, resp response, requestID string) {
+func (st *idemStore) end(tx *kernel.Tx, recKey string, rec idemRow, resp response, requestID string) {
 	if !storedUnderKey(resp) {
-		delete(st.records, recKey)
+		st.records.Delete(tx, recKey)
 		return
 	}
-	rec.inProgress = false
-	rec.status, rec.header, rec.body, rec.code = resp.status, resp.header.Clone(), resp.body, resp.code
-	rec.requestID = requestID
+	rec.InProgress = false
+	rec.Status, rec.Code = resp.status, resp.code
+	if resp.header != nil {
+		rec.Header, rec.HeaderSet = headerFields(resp.header), true
+	}
+	if resp.body != nil {
+		rec.Body, rec.BodySet = string(resp.body), true
+	}
+	rec.RequestID = requestID
+	st.records.Put(tx, recKey, rec)
 	// Queued for expiry only once kept, so a record removed above leaves
 	// nothing behind in the queue.
-	st.queue.push(recKey, rec.expiresAt)
+	st.queue.push(tx, recKey, rec.ExpiresAt)
 }
 
 // stage records recKey as taken by a first request that is still running
 // until until (StartInProgress): state_invalid while the key holds a
 // record. Staged records are not queued for expiry: they end by lookup.
-func (st *idemStore) stage(recKey, endpoint string, hash [sha256.Size]byte, now, until time.Time) error {
-	if rec, ok := st.lookup(recKey, now); ok && rec.holds(now) {
+func (st *idemStore) stage(tx *kernel.Tx, recKey, endpoint string, hash [sha256.Size]byte, now, until time.Time) error {
+	if rec, ok := st.lookup(tx, recKey, now); ok && rec.holds(now) {
 		return newErr("state_invalid", "the idempotency key is already in use")
 	}
-	st.records[recKey] = &idemRecord{endpoint: endpoint, bodyHash: hash, expiresAt: now.Add(idempotencyWindow), inProgress: true, stagedUntil: until}
+	st.records.Put(tx, recKey, idemRow{Endpoint: endpoint, BodyHash: hash, ExpiresAt: now.Add(idempotencyWindow), InProgress: true, StagedUntil: until})
 	return nil
 }
 
 // sweep deletes the kept records whose window has passed at now. A record
 // still running after its window (a held request) is looked at again a
 // minute later.
-func (st *idemStore) sweep(now time.Time) {
+func (st *idemStore) sweep(tx *kernel.Tx, now time.Time) {
 	for {
-		it, ok := st.queue.pop(now)
+		it, ok := st.queue.pop(tx, now)
 		if !ok {
 			break
 		}
-		rec, ok := st.records[it.key]
-		if !ok || now.Before(rec.expiresAt) {
+		rec, ok := st.records.Get(tx, it.Key)
+		if !ok || now.Before(rec.ExpiresAt) {
 			continue // removed, or replaced by a newer record with its own entry
 		}
-		if rec.inProgress {
+		if rec.InProgress {
 			// Still running after its window (a held request): look again
 			// in a minute.
-			st.queue.push(it.key, now.Add(time.Minute))
+			st.queue.push(tx, it.Key, now.Add(time.Minute))
 			continue
 		}
-		delete(st.records, it.key)
+		st.records.Delete(tx, it.Key)
 	}
+}
+
+// legacy is the store as the state image of recordings of versions 1 and
+// 2 held it.
+func (st *idemStore) legacy(tx *kernel.Tx) legacyIdemStore {
+	out := legacyIdemStore{records: map[string]*legacyIdemRecord{}, queue: st.queue.legacy(tx)}
+	for k, r := range st.records.All(tx) {
+		out.records[k] = &legacyIdemRecord{
+			endpoint: r.Endpoint, bodyHash: r.BodyHash, expiresAt: r.ExpiresAt, inProgress: r.InProgress,
+			stagedUntil: r.StagedUntil, status: r.Status, header: r.header(), body: r.body(), code: r.Code, requestID: r.RequestID,
+		}
+	}
+	return out
 }
 
 // What an idempotency record keeps (Idempotency rules 2 to 4 and Retry

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // idemAnswer is what idemStore.check decided, for comparing.
@@ -20,16 +22,26 @@ type idemAnswer struct {
 	Records, Queued int
 }
 
-func checkIdem(st *idemStore, recKey, endpoint string, hash [sha256.Size]byte, now time.Time, capacity int) idemAnswer {
-	rec, ae := st.check(recKey, endpoint, hash, now, capacity)
-	a := idemAnswer{Records: st.len(), Queued: st.queue.len()}
+func checkIdem(tx *kernel.Tx, st *idemStore, recKey, endpoint string, hash [sha256.Size]byte, now time.Time, capacity int) idemAnswer {
+	rec, ae := st.check(tx, recKey, endpoint, hash, now, capacity)
+	a := idemAnswer{Records: st.len(tx), Queued: st.queue.len(tx)}
 	if ae != nil {
 		a.Code, a.RetryAfter = ae.Code, ae.Header["Retry-After"]
 	}
 	if rec != nil {
-		a.Replay, a.Status, a.RequestID = true, rec.status, rec.requestID
+		a.Replay, a.Status, a.RequestID = true, rec.Status, rec.RequestID
 	}
 	return a
+}
+
+// newTestIdemStore is a store on a kernel of its own, with the
+// transaction its test writes in.
+func newTestIdemStore(t *testing.T) (*kernel.Tx, idemStore) {
+	t.Helper()
+	k := new(kernel.Kernel)
+	tx := k.BeginSetup()
+	t.Cleanup(tx.End)
+	return tx, newIdemStore(k)
 }
 
 // TestIdemStoreLifecycle walks one key through the store: executed, kept,
@@ -37,7 +49,7 @@ func checkIdem(st *idemStore, recKey, endpoint string, hash [sha256.Size]byte, n
 // keys of two merchants kept apart.
 func TestIdemStoreLifecycle(t *testing.T) {
 	t.Parallel()
-	st := newIdemStore()
+	tx, st := newTestIdemStore(t)
 	t0 := DefaultStart
 	body, other := sha256.Sum256([]byte("a")), sha256.Sum256([]byte("b"))
 	k := idemKey("mch_1", "k1")
@@ -47,34 +59,34 @@ func TestIdemStoreLifecycle(t *testing.T) {
 		do   func() idemAnswer
 		want idemAnswer
 	}
-	var rec *idemRecord
+	var rec idemRow
 	steps := []step{
-		{"a fresh key executes", func() idemAnswer { return checkIdem(&st, k, ep, body, t0, 10) }, idemAnswer{}},
+		{"a fresh key executes", func() idemAnswer { return checkIdem(tx, &st, k, ep, body, t0, 10) }, idemAnswer{}},
 		{"started: the same request is in progress", func() idemAnswer {
-			rec = st.start(k, ep, body, t0)
-			return checkIdem(&st, k, ep, body, t0, 10)
+			rec = st.start(tx, k, ep, body, t0)
+			return checkIdem(tx, &st, k, ep, body, t0, 10)
 		}, idemAnswer{Code: "idempotency_in_progress", Records: 1}},
-		{"started: another body reuses the key", func() idemAnswer { return checkIdem(&st, k, ep, other, t0, 10) },
+		{"started: another body reuses the key", func() idemAnswer { return checkIdem(tx, &st, k, ep, other, t0, 10) },
 			idemAnswer{Code: "idempotency_key_reused", Records: 1}},
 		{"kept: replayed to the same request", func() idemAnswer {
-			st.end(k, rec, response{status: 201, header: http.Header{"X-A": {"1"}}, body: []byte(`{}`)}, "req_1")
-			return checkIdem(&st, k, ep, body, t0.Add(idempotencyWindow-time.Nanosecond), 10)
+			st.end(tx, k, rec, response{status: 201, header: http.Header{"X-A": {"1"}}, body: []byte(`{}`)}, "req_1")
+			return checkIdem(tx, &st, k, ep, body, t0.Add(idempotencyWindow-time.Nanosecond), 10)
 		}, idemAnswer{Replay: true, Status: 201, RequestID: "req_1", Records: 1, Queued: 1}},
-		{"kept: another endpoint reuses the key", func() idemAnswer { return checkIdem(&st, k, "POST /v1/remittances", body, t0, 10) },
+		{"kept: another endpoint reuses the key", func() idemAnswer { return checkIdem(tx, &st, k, "POST /v1/remittances", body, t0, 10) },
 			idemAnswer{Code: "idempotency_key_reused", Records: 1, Queued: 1}},
-		{"kept: a full store still replays it", func() idemAnswer { return checkIdem(&st, k, ep, body, t0, 1) },
+		{"kept: a full store still replays it", func() idemAnswer { return checkIdem(tx, &st, k, ep, body, t0, 1) },
 			idemAnswer{Replay: true, Status: 201, RequestID: "req_1", Records: 1, Queued: 1}},
-		{"another merchant's key is another record", func() idemAnswer { return checkIdem(&st, idemKey("mch_2", "k1"), ep, body, t0, 10) },
+		{"another merchant's key is another record", func() idemAnswer { return checkIdem(tx, &st, idemKey("mch_2", "k1"), ep, body, t0, 10) },
 			idemAnswer{Records: 1, Queued: 1}},
-		{"expired, not yet swept: the key executes again", func() idemAnswer { return checkIdem(&st, k, ep, other, t0.Add(idempotencyWindow), 10) },
+		{"expired, not yet swept: the key executes again", func() idemAnswer { return checkIdem(tx, &st, k, ep, other, t0.Add(idempotencyWindow), 10) },
 			idemAnswer{Records: 1, Queued: 1}},
 		{"swept inside the window: nothing goes", func() idemAnswer {
-			st.sweep(t0.Add(idempotencyWindow - time.Nanosecond))
-			return idemAnswer{Records: st.len(), Queued: st.queue.len()}
+			st.sweep(tx, t0.Add(idempotencyWindow-time.Nanosecond))
+			return idemAnswer{Records: st.len(tx), Queued: st.queue.len(tx)}
 		}, idemAnswer{Records: 1, Queued: 1}},
 		{"swept at the window's end: gone", func() idemAnswer {
-			st.sweep(t0.Add(idempotencyWindow))
-			return idemAnswer{Records: st.len(), Queued: st.queue.len()}
+			st.sweep(tx, t0.Add(idempotencyWindow))
+			return idemAnswer{Records: st.len(tx), Queued: st.queue.len(tx)}
 		}, idemAnswer{}},
 	}
 	for _, s := range steps {
@@ -83,13 +95,13 @@ func TestIdemStoreLifecycle(t *testing.T) {
 		}
 	}
 	// The kept header is a copy.
-	st2 := newIdemStore()
+	tx2, st2 := newTestIdemStore(t)
 	h := http.Header{"X-A": {"1"}}
-	r := st2.start(k, ep, body, t0)
-	st2.end(k, r, response{status: 200, header: h}, "req_2")
+	r := st2.start(tx2, k, ep, body, t0)
+	st2.end(tx2, k, r, response{status: 200, header: h}, "req_2")
 	h.Set("X-A", "2")
-	if got := r.header.Get("X-A"); got != "1" {
-		t.Errorf("kept header follows the caller's: %q", got)
+	if kept, _ := st2.records.Get(tx2, k); kept.header().Get("X-A") != "1" {
+		t.Errorf("kept header follows the caller's: %q", kept.header().Get("X-A"))
 	}
 }
 
@@ -106,18 +118,18 @@ func TestIdemStoreNotKept(t *testing.T) {
 	codes = append(codes, "service_unavailable (transient)", "insufficient_balance", "")
 	t0 := DefaultStart
 	for _, code := range codes {
-		st := newIdemStore()
+		tx, st := newTestIdemStore(t)
 		k := idemKey("mch_1", "k")
-		rec := st.start(k, "POST /v1/x", [sha256.Size]byte{}, t0)
+		rec := st.start(tx, k, "POST /v1/x", [sha256.Size]byte{}, t0)
 		resp := response{status: 400, code: code}
 		if code == "service_unavailable (transient)" {
 			resp.code, resp.transient = "service_unavailable", true
 		}
-		st.end(k, rec, resp, "req")
+		st.end(tx, k, rec, resp, "req")
 		_, kept := notStoredCodes[resp.code]
 		kept = !kept && !resp.transient
-		if got := st.len() == 1 && st.queue.len() == 1; got != kept {
-			t.Errorf("%q: kept %v, want %v (%d records, %d queued)", code, got, kept, st.len(), st.queue.len())
+		if got := st.len(tx) == 1 && st.queue.len(tx) == 1; got != kept {
+			t.Errorf("%q: kept %v, want %v (%d records, %d queued)", code, got, kept, st.len(tx), st.queue.len(tx))
 		}
 	}
 }
@@ -128,11 +140,11 @@ func TestIdemStoreNotKept(t *testing.T) {
 func TestIdemStoreCapacity(t *testing.T) {
 	t.Parallel()
 	t0 := DefaultStart
-	st := newIdemStore()
+	tx, st := newTestIdemStore(t)
 	for i, at := range []time.Duration{0, time.Hour} {
 		k := idemKey("mch_1", string(rune('a'+i)))
-		rec := st.start(k, "POST /v1/x", [sha256.Size]byte{}, t0.Add(at))
-		st.end(k, rec, response{status: 200}, "req")
+		rec := st.start(tx, k, "POST /v1/x", [sha256.Size]byte{}, t0.Add(at))
+		st.end(tx, k, rec, response{status: 200}, "req")
 	}
 	for _, tc := range []struct {
 		at       time.Duration
@@ -144,12 +156,12 @@ func TestIdemStoreCapacity(t *testing.T) {
 		{idempotencyWindow - 1500*time.Millisecond, 2, idemAnswer{Code: "service_unavailable", RetryAfter: "2", Records: 2, Queued: 2}},
 		{idempotencyWindow, 2, idemAnswer{Code: "service_unavailable", RetryAfter: "1", Records: 2, Queued: 2}},
 	} {
-		got := checkIdem(&st, idemKey("mch_1", "new"), "POST /v1/x", [sha256.Size]byte{}, t0.Add(tc.at), tc.capacity)
+		got := checkIdem(tx, &st, idemKey("mch_1", "new"), "POST /v1/x", [sha256.Size]byte{}, t0.Add(tc.at), tc.capacity)
 		if diff := cmp.Diff(tc.want, got); diff != "" {
 			t.Errorf("at +%v, capacity %d (-want +got):\n%s", tc.at, tc.capacity, diff)
 		}
 	}
-	if _, ae := st.check(idemKey("mch_1", "new"), "POST /v1/x", [sha256.Size]byte{}, t0, 2); ae == nil || !ae.Transient || ae.Status != 400 {
+	if _, ae := st.check(tx, idemKey("mch_1", "new"), "POST /v1/x", [sha256.Size]byte{}, t0, 2); ae == nil || !ae.Transient || ae.Status != 400 {
 		t.Errorf("full store refusal %+v: want a transient 400", ae)
 	}
 }
@@ -160,10 +172,10 @@ func TestIdemStoreCapacity(t *testing.T) {
 func TestIdemStoreStaged(t *testing.T) {
 	t.Parallel()
 	t0 := DefaultStart
-	st := newIdemStore()
+	tx, st := newTestIdemStore(t)
 	k := idemKey("mch_1", "k")
 	h := sha256.Sum256([]byte("body"))
-	if err := st.stage(k, "POST /v1/x", h, t0, t0.Add(time.Minute)); err != nil {
+	if err := st.stage(tx, k, "POST /v1/x", h, t0, t0.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -171,19 +183,19 @@ func TestIdemStoreStaged(t *testing.T) {
 		got  func() any
 		want any
 	}{
-		{"staged: the request is in progress", func() any { return checkIdem(&st, k, "POST /v1/x", h, t0.Add(59*time.Second), 10) },
+		{"staged: the request is in progress", func() any { return checkIdem(tx, &st, k, "POST /v1/x", h, t0.Add(59*time.Second), 10) },
 			idemAnswer{Code: "idempotency_in_progress", Records: 1}},
-		{"staged: staged again is refused", func() any { return st.stage(k, "POST /v1/x", h, t0, t0.Add(time.Minute)).(*apiError).Code },
+		{"staged: staged again is refused", func() any { return st.stage(tx, k, "POST /v1/x", h, t0, t0.Add(time.Minute)).(*apiError).Code },
 			"state_invalid"},
-		{"time out: dropped, the request executes", func() any { return checkIdem(&st, k, "POST /v1/x", h, t0.Add(time.Minute), 10) },
+		{"time out: dropped, the request executes", func() any { return checkIdem(tx, &st, k, "POST /v1/x", h, t0.Add(time.Minute), 10) },
 			idemAnswer{}},
-		{"dropped: staged anew", func() any { return st.stage(k, "POST /v1/x", h, t0.Add(time.Minute), t0.Add(2*time.Minute)) == nil },
+		{"dropped: staged anew", func() any { return st.stage(tx, k, "POST /v1/x", h, t0.Add(time.Minute), t0.Add(2*time.Minute)) == nil },
 			true},
 		{"a kept answer cannot be staged over", func() any {
 			k2 := idemKey("mch_1", "k2")
-			rec := st.start(k2, "POST /v1/x", h, t0)
-			st.end(k2, rec, response{status: 200}, "req")
-			return st.stage(k2, "POST /v1/x", h, t0, t0.Add(time.Minute)).(*apiError).Code
+			rec := st.start(tx, k2, "POST /v1/x", h, t0)
+			st.end(tx, k2, rec, response{status: 200}, "req")
+			return st.stage(tx, k2, "POST /v1/x", h, t0, t0.Add(time.Minute)).(*apiError).Code
 		}, "state_invalid"},
 	} {
 		if diff := cmp.Diff(tc.want, tc.got()); diff != "" {
@@ -192,12 +204,12 @@ func TestIdemStoreStaged(t *testing.T) {
 	}
 	// A record still running after its window is looked at again a minute
 	// later, not deleted.
-	st3 := newIdemStore()
+	tx3, st3 := newTestIdemStore(t)
 	k3 := idemKey("mch_1", "held")
-	rec := st3.start(k3, "POST /v1/x", h, t0)
-	st3.queue.push(k3, rec.expiresAt)
-	st3.sweep(t0.Add(idempotencyWindow))
-	if it, ok := st3.queue.peek(); st3.len() != 1 || !ok || !it.at.Equal(t0.Add(idempotencyWindow+time.Minute)) {
-		t.Errorf("a held record past its window: %d records, queue head %v %v", st3.len(), it, ok)
+	rec := st3.start(tx3, k3, "POST /v1/x", h, t0)
+	st3.queue.push(tx3, k3, rec.ExpiresAt)
+	st3.sweep(tx3, t0.Add(idempotencyWindow))
+	if it, ok := st3.queue.peek(tx3); st3.len(tx3) != 1 || !ok || !it.At.Equal(t0.Add(idempotencyWindow+time.Minute)) {
+		t.Errorf("a held record past its window: %d records, queue head %v %v", st3.len(tx3), it, ok)
 	}
 }

@@ -129,8 +129,12 @@ func infoOf(t reflect.Type) *typeInfo {
 	if ti.codec == codecFields && t.Kind() == reflect.Struct {
 		for i := 0; i < t.NumField(); i++ {
 			sf := t.Field(i)
-			name := imageTypeName(t) + "." + sf.Name
-			step := "." + sf.Name
+			fieldName := sf.Name
+			if old, ok := legacyFieldNames[imageTypeName(t)+"."+sf.Name]; ok {
+				fieldName = old
+			}
+			name := imageTypeName(t) + "." + fieldName
+			step := "." + fieldName
 			f := field{index: i, name: name, typ: sf.Type, off: sf.Offset, step: func() string { return step }}
 			switch {
 			case imageSkip[name], t == reflect.TypeOf(Simulator{}) && sf.IsExported(), sf.Tag.Get("image") == "-":
@@ -158,10 +162,14 @@ func ownType(t reflect.Type) bool {
 // in this package, package.Name in a package under internal/ (a line's
 // state types).
 func imageTypeName(t reflect.Type) string {
-	if t.PkgPath() == simPkg || !ownType(t) {
-		return t.Name()
+	name := t.Name()
+	if n, ok := legacyName(t); ok {
+		name = n
 	}
-	return path.Base(t.PkgPath()) + "." + t.Name()
+	if t.PkgPath() == simPkg || !ownType(t) {
+		return name
+	}
+	return path.Base(t.PkgPath()) + "." + name
 }
 
 func isSyncType(t reflect.Type) bool {
@@ -519,17 +527,16 @@ func (im *stateImage) encodeLeaving(tx *kernel.Tx, leave map[string]bool) ([]byt
 	return e.b, nil
 }
 
-// dump returns the image of the simulator as text, one "path = value"
-// line per value, for finding where two states differ.
+// dump returns the image the state digest is taken over (legacyState) as
+// text, one "path = value" line per value, for finding where two states
+// differ.
 func (im *stateImage) dump() ([]string, error) {
 	var lines []string
-	e := &imgEnc{ptrs: map[ptrKey]uint64{}, path: []string{"Simulator"}, lines: &lines}
-	root := reflect.ValueOf(im.root)
-	e.ptrs[ptrKey{root.Pointer(), root.Type()}] = 0
+	e := &imgEnc{ptrs: map[ptrKey]uint64{}, path: []string{"Simulator.st"}, lines: &lines}
 	e.next = 1
 	tx := im.k.Begin()
 	defer tx.End()
-	if err := e.value(root.Elem()); err != nil {
+	if err := e.value(reflect.ValueOf(im.legacy(tx)).Elem()); err != nil {
 		return nil, err
 	}
 	return lines, nil

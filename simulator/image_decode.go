@@ -270,7 +270,7 @@ func (d *imgDec) value(v reflect.Value) error {
 func (im *stateImage) decode(b []byte) error {
 	root := reflect.ValueOf(im.root)
 	d := &imgDec{b: b, ptrs: []reflect.Value{root}}
-	tx := im.k.Begin()
+	tx := im.k.BeginSetup()
 	defer tx.End()
 	if err := d.value(root.Elem()); err != nil {
 		return err
@@ -278,5 +278,8 @@ func (im *stateImage) decode(b []byte) error {
 	if len(d.b) != 0 {
 		return fmt.Errorf("simulator: state image: %d bytes after the end", len(d.b))
 	}
+	// The image holds the tables' rows: their keys, indexes and checksums
+	// are built again from them.
+	im.k.Rebuilt(tx)
 	return nil
 }

@@ -3,6 +3,7 @@ package simulator
 import (
 	"fmt"
 	"os"
+	"path"
 	"reflect"
 	"sort"
 	"strings"
@@ -11,12 +12,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// imageFields lists every field the state image encodes, as "Type.field
-// type", sorted; the fields inside a field listed in imageFieldsSince come
-// with it and are not listed.
+// imageFields lists every field the state image of the digest encodes
+// (legacyState, under the names of the image of recordings of version 1),
+// as "Type.field type", sorted; the fields inside a field listed in
+// imageFieldsSince come with it and are not listed.
 func imageFields() []string {
 	seen := map[reflect.Type]bool{}
-	var out []string
+	out := []string{"Simulator.st simulator.simState"}
 	var walk func(reflect.Type)
 	walk = func(t reflect.Type) {
 		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
@@ -33,15 +35,37 @@ func imageFields() []string {
 			if f.skip {
 				continue
 			}
-			out = append(out, fmt.Sprintf("%s %s", f.name, f.typ))
+			out = append(out, fmt.Sprintf("%s %s", f.name, legacyTypeString(f.typ)))
 			if imageFieldsSince[f.name] == 0 {
 				walk(f.typ)
 			}
 		}
 	}
-	walk(reflect.TypeOf(Simulator{}))
+	walk(reflect.TypeOf(legacyState{}))
 	sort.Strings(out)
 	return out
+}
+
+// legacyTypeString is t as reflect writes it, with the types of the
+// projection under the names they stand for (legacyName).
+func legacyTypeString(t reflect.Type) string {
+	if t.Name() != "" {
+		if n, ok := legacyName(t); ok {
+			return path.Base(t.PkgPath()) + "." + n
+		}
+		return t.String()
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		return "*" + legacyTypeString(t.Elem())
+	case reflect.Slice:
+		return "[]" + legacyTypeString(t.Elem())
+	case reflect.Array:
+		return fmt.Sprintf("[%d]%s", t.Len(), legacyTypeString(t.Elem()))
+	case reflect.Map:
+		return "map[" + legacyTypeString(t.Key()) + "]" + legacyTypeString(t.Elem())
+	}
+	return t.String()
 }
 
 // TestImageFieldsAreListed holds the state image to the fields recordings
@@ -123,6 +147,7 @@ func TestImageRulesNameFields(t *testing.T) {
 		}
 	}
 	walk(reflect.TypeOf(Simulator{}))
+	walk(reflect.TypeOf(legacyState{}))
 	// The skipped wiring's types are walked too: the rules may name them.
 	walk(reflect.TypeOf(wiring{}))
 	var missing []string

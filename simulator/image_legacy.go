@@ -1,5 +1,154 @@
 package simulator
 
+import (
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"time"
+
+	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
+	"github.com/mwallet/mwallet-go/simulator/internal/deposits"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/kyc"
+	"github.com/mwallet/mwallet-go/simulator/internal/members"
+	"github.com/mwallet/mwallet-go/simulator/internal/merchant"
+	"github.com/mwallet/mwallet-go/simulator/internal/qrpay"
+	"github.com/mwallet/mwallet-go/simulator/internal/remittances"
+	"github.com/mwallet/mwallet-go/simulator/internal/stepup"
+	hookline "github.com/mwallet/mwallet-go/simulator/internal/webhooks"
+)
+
+// The state digest of recordings of versions 1 and 2.
+//
+// The state lives in the kernel's tables (rows by name, values only), but
+// the digest a recording's end line carries, and the one GET /_sim/digest
+// answers, is the hash of the state image as the builds that wrote those
+// recordings encoded it: positional, over their state types, objects
+// shared between lists written once. legacyState is that state, built from
+// the tables when a digest is taken (legacy): each line answers its part
+// in the shape of its state then (the line's Legacy method), with the
+// objects several of its lists held shared again. So a recording of an
+// earlier build replays to the digest its end line carries, and so does the
+// differential walk's.
+//
+// A new piece of state is a new table; its rows enter the digest through
+// the projection of the line that owns them and the recording version that
+// first carries them (imageFieldsSince). TestEveryTableIsInTheDigest
+// changes each table in turn and expects the digest to move.
+
+// legacyState is the state image of recordings of versions 1 and 2: the
+// fields of the simulator's state of those builds, in their order.
+type legacyState struct {
+	clock         *legacyClock
+	ledger        *legacyBooks
+	rng           *rand.Rand
+	creds         Credentials
+	start         time.Time
+	merchant      *merchant.Legacy
+	keys          map[string]*legacyApiKey
+	tokens        map[string]*token
+	members       members.Legacy
+	cat           legacyCatalogue
+	events        []*hookline.Event
+	qr            *qrpay.Legacy
+	cards         *cardline.Legacy
+	remit         *remittances.Legacy
+	deposits      *deposits.Legacy
+	kyc           *kyc.Legacy
+	webhooks      *hookline.Legacy
+	gw            *legacyGatewayState
+	outcome       *legacyOutcomeState
+	stepUp        stepup.Legacy
+	listSeq       int64
+	controlRoutes []string
+	literalPaths  map[string][]string
+}
+
+// legacySimNames are the names of this package's types of the projection
+// whose old names the naming rule cannot give (an exported type, a type
+// renamed).
+var legacySimNames = map[string]string{
+	"legacyState": "simState",
+	"legacyClock": "Clock",
+}
+
+// legacyName is the name the image of recordings of versions 1 and 2
+// gives a type of the projection that stands for one of theirs, by the
+// projection's naming rule: a line's Legacy stands for its Line, a type
+// legacyX for x and LegacyX for X, legacyState of this package for
+// simState. ok is false for other types.
+func legacyName(t reflect.Type) (string, bool) {
+	if !ownType(t) {
+		return "", false
+	}
+	n := t.Name()
+	if t.PkgPath() == simPkg {
+		if old, ok := legacySimNames[n]; ok {
+			return old, true
+		}
+	}
+	switch {
+	case n == "Legacy":
+		return "Line", true
+	case strings.HasPrefix(n, "Legacy") && len(n) > len("Legacy"):
+		return strings.TrimPrefix(n, "Legacy"), true
+	case strings.HasPrefix(n, "legacy") && len(n) > len("legacy"):
+		rest := strings.TrimPrefix(n, "legacy")
+		return strings.ToLower(rest[:1]) + rest[1:], true
+	}
+	return "", false
+}
+
+// legacyFieldNames are the names the image of recordings of versions 1 and
+// 2 gives the fields of row types that the projection shares with it and
+// that were renamed when they became rows (their fields are exported).
+var legacyFieldNames = map[string]string{
+	"kyc.Binding.Seq":          "seq",
+	"remittances.payee.Seq":    "seq",
+	"remittances.idem.Hash":    "hash",
+	"remittances.idem.OrderID": "orderID",
+	"remittances.idem.At":      "at",
+	"cards.cardTopUp.Seq":      "seq",
+	"cards.cardTx.Seq":         "seq",
+}
+
+// legacy builds the state image of recordings of versions 1 and 2 from the
+// state.
+func (im *stateImage) legacy(tx *kernel.Tx) *legacyState {
+	st := &im.root.st
+	mem, memberPtrs := st.members.Legacy(tx)
+	keys, tokens := map[string]*legacyApiKey{}, map[string]*token{}
+	for id, k := range st.keys.All(tx) {
+		keys[id] = k.legacy()
+	}
+	for v, t := range st.tokens.All(tx) {
+		tokens[v] = &t
+	}
+	rng, _ := st.rng.legacy(tx)
+	clock, outcome := im.root.wiring.timers.legacy(tx)
+	events, hooks := st.webhooks.Legacy(tx)
+	return &legacyState{
+		clock: clock, ledger: st.ledger.legacy(tx), rng: rng, creds: st.credentials(tx), start: st.start,
+		merchant: st.merchant.Legacy(tx), keys: keys, tokens: tokens, members: mem, cat: st.cat.legacy(tx),
+		events: events, qr: st.qr.Legacy(tx, memberPtrs), cards: st.cards.Legacy(tx), remit: st.remit.Legacy(tx, memberPtrs), deposits: st.deposits.Legacy(tx),
+		kyc: st.kyc.Legacy(tx), webhooks: hooks, gw: st.gw.legacy(tx), outcome: outcome, stepUp: st.stepUp.Legacy(tx),
+		listSeq: st.listSeq.Get(tx), controlRoutes: st.controlRoutes, literalPaths: st.literalPaths,
+	}
+}
+
+// encodeLegacy writes the state image of recordings of versions 1 and 2
+// without the fields of leave.
+func (im *stateImage) encodeLegacy(tx *kernel.Tx, leave map[string]bool) ([]byte, error) {
+	e := &imgEnc{ptrs: map[ptrKey]uint64{}, leave: leave}
+	// The image of those builds started at the simulator, object 0, whose
+	// one field in the image was its state.
+	e.next = 1
+	if err := e.value(reflect.ValueOf(im.legacy(tx)).Elem()); err != nil {
+		return nil, err
+	}
+	return e.b, nil
+}
+
 // The state image of recording versions 1 and 2 (image.go) held two fields
 // that are no state: simState.controlRoutes, the control routes in the
 // order they were registered, and simState.literalPaths, the methods of

@@ -117,8 +117,9 @@ func (s *view) invariantViolations(tx *kernel.Tx) []string {
 	// Holds: every locked account equals the holds of its live objects.
 	h := s.liveHolds(tx)
 	out = append(out, h.errs...)
+	balances := s.st.ledger.Accounts(tx)
 	accounts := map[string]bool{}
-	for acct := range s.st.ledger.balances {
+	for acct := range balances {
 		if holdAccount(acct) {
 			accounts[acct] = true
 		}
@@ -128,14 +129,14 @@ func (s *view) invariantViolations(tx *kernel.Tx) []string {
 	}
 	for acct := range accounts {
 		assets := map[string]bool{}
-		for a := range s.st.ledger.balances[acct] {
+		for a := range balances[acct] {
 			assets[a] = true
 		}
 		for a := range h.amounts[acct] {
 			assets[a] = true
 		}
 		for asset := range assets {
-			got := s.st.ledger.Balance(acct, asset)
+			got := s.st.ledger.Balance(tx, acct, asset)
 			want, ok := h.amounts[acct][asset]
 			if !ok {
 				want = money.Zero(got.Scale())
@@ -156,7 +157,7 @@ func (s *view) invariantViolations(tx *kernel.Tx) []string {
 	// Cards: no balance on an ended card, nothing in flight towards one,
 	// no balance on a card that does not exist.
 	out = append(out, s.st.cards.Violations(tx)...)
-	for acct, m := range s.st.ledger.balances {
+	for acct, m := range balances {
 		id, ok := strings.CutPrefix(acct, "card:")
 		if !ok || s.st.cards.HasCard(tx, id) {
 			continue

@@ -20,16 +20,16 @@ func TestCheckInvariantsDetects(t *testing.T) {
 	// fixture returns the fixture member and an active virtual card of it.
 	fixture := func(t *testing.T, tx *kernel.Tx, s *Simulator) (*member, string) {
 		t.Helper()
-		m := s.st.members.ByExternal(DefaultMemberExternalID)
+		m := s.st.members.ByExternal(tx, DefaultMemberExternalID)
 		id, err := s.st.cards.SeedHistory(tx, m, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return m, id
 	}
-	mustPost := func(t *testing.T, s *Simulator, asset string, amt money.Amount, from, to string) {
+	mustPost := func(t *testing.T, tx *kernel.Tx, s *Simulator, asset string, amt money.Amount, from, to string) {
 		t.Helper()
-		if err := s.st.ledger.Transfer(s.st.clock.Now(), "test", asset, amt, from, to); err != nil {
+		if err := s.st.ledger.Transfer(tx, s.st.clock.Now(), "test", asset, amt, from, to); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -41,7 +41,7 @@ func TestCheckInvariantsDetects(t *testing.T) {
 		if _, err := s.st.cards.SetStatus(tx, c, status); err != nil {
 			t.Fatal(err)
 		}
-		mustPost(t, s, "USDT", amt, AccountWorld, CardAccount(c))
+		mustPost(t, tx, s, "USDT", amt, AccountWorld, CardAccount(c))
 	}
 	// The card line's own rules (an order without its hold, an order in
 	// flight towards an ended card, an application on a compensated binding
@@ -55,10 +55,10 @@ func TestCheckInvariantsDetects(t *testing.T) {
 	}{
 		{name: "hold without a live order", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
 			m, _ := fixture(t, tx, s)
-			mustPost(t, s, "USDT", usdt("7"), MemberAvailable(m.ID), MemberLocked(m.ID))
+			mustPost(t, tx, s, "USDT", usdt("7"), MemberAvailable(m.ID), MemberLocked(m.ID))
 		}, want: []string{":locked holds 7.000000 USDT but no live object holds anything there"}},
 		{name: "prepaid hold without a live order", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
-			mustPost(t, s, "USDT", usdt("3"), AccountWorld, AccountMerchantPrepaidLocked)
+			mustPost(t, tx, s, "USDT", usdt("3"), AccountWorld, AccountMerchantPrepaidLocked)
 		}, want: []string{"merchant:prepaid_locked holds 3.000000 USDT but no live object"}},
 		{name: "balance on a closed card", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
 			ended(t, tx, s, "closed", usdt("10.1"))
@@ -70,7 +70,7 @@ func TestCheckInvariantsDetects(t *testing.T) {
 			ended(t, tx, s, "expired", usdt("1"))
 		}, want: []string{"is expired but holds 1.000000 USDT"}},
 		{name: "balance on an unknown card", corrupt: func(t *testing.T, tx *kernel.Tx, s *Simulator) {
-			mustPost(t, s, "USDT", usdt("1"), AccountWorld, CardAccount("crd_nothing"))
+			mustPost(t, tx, s, "USDT", usdt("1"), AccountWorld, CardAccount("crd_nothing"))
 		}, want: []string{"card:crd_nothing holds 1.000000 USDT but no such card exists"}},
 	}
 	for _, tt := range tests {

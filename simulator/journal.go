@@ -50,46 +50,8 @@ type RequestRecord struct {
 	Signature *SignatureCheck `json:"signature,omitempty"`
 }
 
-// journal is a ring buffer of the newest requests.
-type journal struct {
-	buf      []RequestRecord // grows up to capacity, then wraps
-	capacity int
-	next     int // index of the next write once full
-	full     bool
-	seq      int64
-}
-
-func newJournal(capacity int) *journal { return &journal{capacity: capacity} }
-
-func (j *journal) add(r RequestRecord) {
-	j.seq++
-	r.Seq = j.seq
-	if !j.full {
-		j.buf = append(j.buf, r)
-		j.full = len(j.buf) >= j.capacity
-		return
-	}
-	j.buf[j.next] = r
-	j.next = (j.next + 1) % len(j.buf)
-}
-
-// list returns the records oldest first.
-func (j *journal) list() []RequestRecord {
-	out := make([]RequestRecord, 0, len(j.buf))
-	if j.full {
-		out = append(out, j.buf[j.next:]...)
-		return append(out, j.buf[:j.next]...)
-	}
-	return append(out, j.buf...)
-}
-
-func (j *journal) reset() {
-	j.buf = nil
-	j.next, j.full = 0, false
-}
-
 // resetRequests empties the request journal.
 func (g *gateway) resetRequests(tx *kernel.Tx) error {
-	g.st.gw.journal.reset()
+	g.st.gw.journal.reset(tx)
 	return nil
 }

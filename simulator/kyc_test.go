@@ -7,7 +7,7 @@ func TestQuickBindingActive(t *testing.T) {
 	s := mustNewHandler(WithMember(MemberSeed{ExternalID: "other", KYCLevel: 1, Balances: map[string]string{"USDT": "20"}}))
 	tx := s.k.Begin()
 	defer tx.End()
-	m, other := s.st.members.ByExternal(DefaultMemberExternalID), s.st.members.ByExternal("other")
+	m, other := s.st.members.ByExternal(tx, DefaultMemberExternalID), s.st.members.ByExternal(tx, "other")
 	b, err := s.st.kyc.Allocate(tx, m, "")
 	if err != nil {
 		t.Fatal(err)
@@ -24,17 +24,17 @@ func TestQuickBindingActive(t *testing.T) {
 		{"nil member", nil, b.ID, false},
 	}
 	for _, tt := range tests {
-		if got := s.st.kyc.BindingActive(tt.m, tt.id); got != tt.want {
+		if got := s.st.kyc.BindingActive(tx, tt.m, tt.id); got != tt.want {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
 	}
 	if _, err := s.st.kyc.Compensate(tx, b.ID, "auto", ""); err != nil {
 		t.Fatal(err)
 	}
-	if s.st.kyc.BindingActive(m, b.ID) {
+	if s.st.kyc.BindingActive(tx, m, b.ID) {
 		t.Fatal("a compensated binding is still active")
 	}
-	if err := s.st.ledger.Check(); err != nil {
+	if err := s.st.ledger.Check(tx); err != nil {
 		t.Fatal(err)
 	}
 }

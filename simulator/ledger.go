@@ -68,15 +68,35 @@ type Entry struct {
 
 // books is the simulator's double-entry ledger. Every money movement is one
 // balanced Entry; balances are derived from entries, so nothing is created or
-// lost unless an entry says so.
+// lost unless an entry says so. Both are kernel tables: a refused step
+// undoes its postings with the rest of its writes.
 type books struct {
-	balances map[string]map[string]money.Amount // account -> asset -> balance
-	entries  []Entry
+	balances *kernel.Table[string, money.Amount] // balanceKey(account, asset) -> balance
+	entries  *kernel.Table[int64, entryRow]      // by seq
 	scales   func(asset string) (int, bool)
 }
 
-func newLedger(scales func(string) (int, bool)) *books {
-	return &books{balances: map[string]map[string]money.Amount{}, scales: scales}
+// entryRow is an Entry as the entries table holds it.
+type entryRow struct {
+	Seq      int
+	At       time.Time
+	Memo     string
+	Postings kernel.List[Posting]
+}
+
+func (e entryRow) entry() Entry {
+	return Entry{Seq: e.Seq, At: e.At, Memo: e.Memo, Postings: e.Postings.Slice()}
+}
+
+// balanceKey is the key of an account's balance in asset.
+func balanceKey(account, asset string) string { return account + "\x00" + asset }
+
+func newLedger(k *kernel.Kernel, scales func(string) (int, bool)) *books {
+	return &books{
+		balances: kernel.NewTable[string, money.Amount](k, "ledger.balances"),
+		entries:  kernel.NewTable[int64, entryRow](k, "ledger.entries", kernel.Ordered()),
+		scales:   scales,
+	}
 }
 
 // InsufficientFundsError reports a posting that would make a non-negative
@@ -92,8 +112,8 @@ func (e *InsufficientFundsError) Error() string {
 }
 
 // Balance returns the balance of account in asset (zero at the asset's scale).
-func (l *books) Balance(account, asset string) money.Amount {
-	if b, ok := l.balances[account][asset]; ok {
+func (l *books) Balance(tx *kernel.Tx, account, asset string) money.Amount {
+	if b, ok := l.balances.Get(tx, balanceKey(account, asset)); ok {
 		return b
 	}
 	sc, _ := l.scales(asset)
@@ -103,7 +123,7 @@ func (l *books) Balance(account, asset string) money.Amount {
 // Post applies a balanced entry atomically: either every posting is applied or
 // none. It refuses an unbalanced entry, an unknown asset, a scale mismatch, and
 // any posting that would take a non-negative account below zero.
-func (l *books) Post(at time.Time, memo string, postings ...Posting) error {
+func (l *books) Post(tx *kernel.Tx, at time.Time, memo string, postings ...Posting) error {
 	sums := map[string]money.Amount{}
 	next := map[string]map[string]money.Amount{}
 	for _, p := range postings {
@@ -127,7 +147,7 @@ func (l *books) Post(at time.Time, memo string, postings ...Posting) error {
 		}
 		cur, ok := next[p.Account][p.Asset]
 		if !ok {
-			cur = l.Balance(p.Account, p.Asset)
+			cur = l.Balance(tx, p.Account, p.Asset)
 		}
 		if next[p.Account][p.Asset], err = cur.Add(p.Amount); err != nil {
 			return err
@@ -146,23 +166,21 @@ func (l *books) Post(at time.Time, memo string, postings ...Posting) error {
 		}
 	}
 	for acct, m := range next {
-		if l.balances[acct] == nil {
-			l.balances[acct] = map[string]money.Amount{}
-		}
 		for asset, b := range m {
-			l.balances[acct][asset] = b
+			l.balances.Put(tx, balanceKey(acct, asset), b)
 		}
 	}
-	l.entries = append(l.entries, Entry{Seq: len(l.entries) + 1, At: at, Memo: memo, Postings: postings})
+	seq := l.entries.Len(tx) + 1
+	l.entries.Put(tx, int64(seq), entryRow{Seq: seq, At: at, Memo: memo, Postings: kernel.ListOf(postings...)})
 	return nil
 }
 
 // Transfer posts one amount from one account to another.
-func (l *books) Transfer(at time.Time, memo, asset string, amount money.Amount, from, to string) error {
+func (l *books) Transfer(tx *kernel.Tx, at time.Time, memo, asset string, amount money.Amount, from, to string) error {
 	if amount.IsNegative() {
 		return fmt.Errorf("ledger: negative transfer %s", amount)
 	}
-	return l.Post(at, memo,
+	return l.Post(tx, at, memo,
 		Posting{Account: from, Asset: asset, Amount: amount.Neg()},
 		Posting{Account: to, Asset: asset, Amount: amount},
 	)
@@ -170,10 +188,11 @@ func (l *books) Transfer(at time.Time, memo, asset string, amount money.Amount, 
 
 // Check verifies the books: every asset sums to zero over all accounts and no
 // non-negative account is below zero. It returns nil when the books balance.
-func (l *books) Check() error {
+func (l *books) Check(tx *kernel.Tx) error {
 	sums := map[string]money.Amount{}
-	for acct, m := range l.balances {
-		for asset, b := range m {
+	for key, b := range l.balances.All(tx) {
+		acct, asset, _ := strings.Cut(key, "\x00")
+		{
 			if b.IsNegative() && nonNegative(acct) {
 				return fmt.Errorf("ledger: %s is negative in %s: %s", acct, asset, b)
 			}
@@ -201,4 +220,35 @@ func (l *books) Check() error {
 }
 
 // Entries returns a copy of the journal.
-func (l *books) Entries() []Entry { return append([]Entry(nil), l.entries...) }
+func (l *books) Entries(tx *kernel.Tx) []Entry {
+	var out []Entry
+	for _, e := range l.entries.All(tx) {
+		out = append(out, e.entry())
+	}
+	return out
+}
+
+// Accounts returns the balances of every account that ever moved, by
+// account then asset.
+func (l *books) Accounts(tx *kernel.Tx) map[string]map[string]money.Amount {
+	out := map[string]map[string]money.Amount{}
+	for key, b := range l.balances.All(tx) {
+		acct, asset, _ := strings.Cut(key, "\x00")
+		if out[acct] == nil {
+			out[acct] = map[string]money.Amount{}
+		}
+		out[acct][asset] = b
+	}
+	return out
+}
+
+// legacyBooks is the ledger as the state image of recordings of versions 1
+// and 2 held it.
+type legacyBooks struct {
+	balances map[string]map[string]money.Amount
+	entries  []Entry
+}
+
+func (l *books) legacy(tx *kernel.Tx) *legacyBooks {
+	return &legacyBooks{balances: l.Accounts(tx), entries: l.Entries(tx)}
+}

@@ -60,11 +60,14 @@ func TestLedgerPostRefusals(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			l := newLedger(scales)
-			if err := l.Transfer(at, "seed", "USDT", usdt("100"), AccountWorld, MemberAvailable(mem)); err != nil {
+			k := new(kernel.Kernel)
+			l := newLedger(k, scales)
+			tx := k.BeginSetup()
+			defer tx.End()
+			if err := l.Transfer(tx, at, "seed", "USDT", usdt("100"), AccountWorld, MemberAvailable(mem)); err != nil {
 				t.Fatalf("seed member: %v", err)
 			}
-			if err := l.Transfer(at, "seed", "USDT", usdt("50"), AccountWorld, AccountMerchantPrepaid); err != nil {
+			if err := l.Transfer(tx, at, "seed", "USDT", usdt("50"), AccountWorld, AccountMerchantPrepaid); err != nil {
 				t.Fatalf("seed prepaid: %v", err)
 			}
 			accounts := []string{MemberAvailable(mem), MemberLocked(mem), AccountMerchantPrepaid, AccountMerchantPrepaidLocked,
@@ -72,13 +75,13 @@ func TestLedgerPostRefusals(t *testing.T) {
 			snapshot := func() map[string]string {
 				out := map[string]string{}
 				for _, a := range accounts {
-					out[a] = l.Balance(a, "USDT").String()
+					out[a] = l.Balance(tx, a, "USDT").String()
 				}
 				return out
 			}
-			before, entries := snapshot(), len(l.Entries())
+			before, entries := snapshot(), len(l.Entries(tx))
 
-			err := l.Post(at, tt.name, tt.postings...)
+			err := l.Post(tx, at, tt.name, tt.postings...)
 			if (err != nil) != tt.wantErr {
 				t.Fatalf("Post error = %v, want error %v", err, tt.wantErr)
 			}
@@ -90,13 +93,13 @@ func TestLedgerPostRefusals(t *testing.T) {
 				if diff := cmp.Diff(before, snapshot()); diff != "" {
 					t.Errorf("a refused entry changed balances (-before +after):\n%s", diff)
 				}
-				if n := len(l.Entries()); n != entries {
+				if n := len(l.Entries(tx)); n != entries {
 					t.Errorf("a refused entry was journaled: %d entries, want %d", n, entries)
 				}
-			} else if n := len(l.Entries()); n != entries+1 {
+			} else if n := len(l.Entries(tx)); n != entries+1 {
 				t.Errorf("%d entries after an accepted post, want %d", n, entries+1)
 			}
-			if err := l.Check(); err != nil {
+			if err := l.Check(tx); err != nil {
 				t.Errorf("Check: %v", err)
 			}
 		})
@@ -107,14 +110,17 @@ func TestLedgerPostRefusals(t *testing.T) {
 // money backwards through a negative amount.
 func TestLedgerTransferRefusesNegativeAmounts(t *testing.T) {
 	t.Parallel()
-	l := newLedger(func(string) (int, bool) { return 6, true })
-	if err := l.Transfer(time.Time{}, "reverse", "USDT", money.MustParse("-1", 6), AccountWorld, MemberAvailable("m1")); err == nil {
+	k := new(kernel.Kernel)
+	l := newLedger(k, func(string) (int, bool) { return 6, true })
+	tx := k.BeginSetup()
+	defer tx.End()
+	if err := l.Transfer(tx, time.Time{}, "reverse", "USDT", money.MustParse("-1", 6), AccountWorld, MemberAvailable("m1")); err == nil {
 		t.Fatal("a negative transfer was accepted")
 	}
-	if len(l.Entries()) != 0 || !l.Balance(AccountWorld, "USDT").IsZero() {
+	if len(l.Entries(tx)) != 0 || !l.Balance(tx, AccountWorld, "USDT").IsZero() {
 		t.Errorf("a refused transfer changed the books")
 	}
-	if err := l.Check(); err != nil {
+	if err := l.Check(tx); err != nil {
 		t.Errorf("Check: %v", err)
 	}
 }
@@ -138,11 +144,14 @@ func TestLedgerCheckDetects(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			l := newLedger(func(string) (int, bool) { return 6, true })
+			k := new(kernel.Kernel)
+			l := newLedger(k, func(string) (int, bool) { return 6, true })
+			tx := k.BeginSetup()
+			defer tx.End()
 			for acct, v := range tt.balances {
-				l.balances[acct] = map[string]money.Amount{"USDT": money.MustParse(v, 6)}
+				l.balances.Put(tx, balanceKey(acct, "USDT"), money.MustParse(v, 6))
 			}
-			if err := l.Check(); (err != nil) != tt.wantErr {
+			if err := l.Check(tx); (err != nil) != tt.wantErr {
 				t.Errorf("Check = %v, want error %v", err, tt.wantErr)
 			}
 		})

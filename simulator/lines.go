@@ -27,19 +27,25 @@ type kernelServices struct {
 	timers *timers
 }
 
-func (k kernelServices) Now() time.Time  { return k.st.clock.Now() }
-func (k kernelServices) NewUUID() string { return seededUUID(k.st.rng) }
-func (k kernelServices) NextSeq() int64  { k.st.listSeq++; return k.st.listSeq }
+func (k kernelServices) Now() time.Time { return k.st.clock.Now() }
 
-func (k kernelServices) Transfer(at time.Time, memo, asset string, amt money.Amount, from, to string) error {
-	return k.st.ledger.Transfer(at, memo, asset, amt, from, to)
+func (k kernelServices) NewUUID(tx *kernel.Tx) string { return k.st.rng.uuid(tx) }
+
+func (k kernelServices) NextSeq(tx *kernel.Tx) int64 {
+	n := k.st.listSeq.Get(tx) + 1
+	k.st.listSeq.Set(tx, n)
+	return n
+}
+
+func (k kernelServices) Transfer(tx *kernel.Tx, at time.Time, memo, asset string, amt money.Amount, from, to string) error {
+	return k.st.ledger.Transfer(tx, at, memo, asset, amt, from, to)
 }
 
 // Emit emits e for the member of e.MemberID (none when empty or unknown).
 func (k kernelServices) Emit(tx *kernel.Tx, e kernel.Event) {
 	var m *member
 	if e.MemberID != "" {
-		m = k.st.members.Get(e.MemberID)
+		m = k.st.members.Get(tx, e.MemberID)
 	}
 	recordEvent(tx, k.st, e.Type, e.Object, e.ObjectID, m, e.Status, e.Version, e.Extra)
 }
@@ -59,7 +65,7 @@ func (k kernelServices) Settled(tx *kernel.Tx, id string) { k.timers.settled(tx,
 // registerDeposits builds the deposits line and registers its endpoints.
 func (ctl *controlAPI) registerDeposits() {
 	s := ctl.sim
-	s.st.deposits = deposits.New(depositsHost{st: &s.st})
+	s.st.deposits = deposits.New(&s.k, depositsHost{st: &s.st})
 	for _, e := range s.st.deposits.Endpoints() {
 		s.wiring.gw.register(e)
 	}
@@ -70,12 +76,12 @@ type depositsHost struct {
 	st *simState
 }
 
-func (h depositsHost) MerchantID(*kernel.Tx) string { return h.st.merchant.ID() }
+func (h depositsHost) MerchantID(tx *kernel.Tx) string { return h.st.merchant.ID(tx) }
 
-func (h depositsHost) PlatformHosted(*kernel.Tx) bool { return h.st.merchant.PlatformHosted() }
+func (h depositsHost) PlatformHosted(tx *kernel.Tx) bool { return h.st.merchant.PlatformHosted(tx) }
 
-func (h depositsHost) AssetAllowed(_ *kernel.Tx, code string) bool {
-	return h.st.cat.allowed(code, nil) && h.st.merchant.Allows(code)
+func (h depositsHost) AssetAllowed(tx *kernel.Tx, code string) bool {
+	return h.st.cat.allowed(code, nil) && h.st.merchant.Allows(tx, code)
 }
 
 // membersHost is the members line's members.Host.
@@ -83,7 +89,8 @@ type membersHost struct {
 	st *simState
 }
 
-func (h membersHost) MerchantID() string { return h.st.merchant.ID() }
+// MerchantID is the simulator's merchant (its id never changes).
+func (h membersHost) MerchantID() string { return h.st.creds.MerchantID }
 
 // Seed parses every seed balance, then posts them in one entry.
 func (h membersHost) Seed(tx *kernel.Tx, memberID string, balances map[string]string) error {
@@ -107,7 +114,7 @@ func (h membersHost) Seed(tx *kernel.Tx, memberID string, balances map[string]st
 			Posting{Account: MemberAvailable(memberID), Asset: asset, Amount: amt})
 	}
 	if len(postings) > 0 {
-		return h.st.ledger.Post(tx.Now(), "seed member balance", postings...)
+		return h.st.ledger.Post(tx, tx.Now(), "seed member balance", postings...)
 	}
 	return nil
 }

@@ -20,14 +20,14 @@ const CollectionCardClosures OutcomeCollection = "cards/closures"
 
 // registerCards builds the card line (its secret drawn from the seeded
 // source), registers its outcome success paths and its endpoints.
-func (ctl *controlAPI) registerCards() {
+func (ctl *controlAPI) registerCards(tx *kernel.Tx) {
 	s := ctl.sim
 	var key [32]byte
 	for i := 0; i < len(key); i += 8 {
-		binary.LittleEndian.PutUint64(key[i:], s.st.rng.Uint64())
+		binary.LittleEndian.PutUint64(key[i:], s.st.rng.uint64(tx))
 	}
 	scale, _ := s.st.cat.scale(cardline.LedgerAsset)
-	s.st.cards = cardline.New(cardsHost{st: &s.st, url: s.URL}, key[:], scale)
+	s.st.cards = cardline.New(&s.k, tx, cardsHost{st: &s.st, url: s.URL}, key[:], scale)
 	// The issuer's success paths of what is in flight (outcome.go).
 	s.wiring.timers.on(CollectionCardApplications, s.st.cards.SucceedApplication)
 	s.wiring.timers.on(CollectionCardClosures, s.st.cards.SucceedClosure)
@@ -45,16 +45,16 @@ type cardsHost struct {
 
 func (h cardsHost) URL() string { return h.url() }
 
-func (h cardsHost) MerchantHosted() bool { return h.st.merchant.MerchantHosted() }
+func (h cardsHost) MerchantHosted(tx *kernel.Tx) bool { return h.st.merchant.MerchantHosted(tx) }
 
-func (h cardsHost) Member(id string) *api.Member { return h.st.members.Get(id) }
+func (h cardsHost) Member(tx *kernel.Tx, id string) *api.Member { return h.st.members.Get(tx, id) }
 
 func (h cardsHost) Restricted(m *api.Member) bool { return memberRestriction(m) != "" }
 
-func (h cardsHost) KYCInReview(m *api.Member) bool { return kycInReview(h.st, m) }
+func (h cardsHost) KYCInReview(tx *kernel.Tx, m *api.Member) bool { return kycInReview(tx, h.st, m) }
 
-func (h cardsHost) BindingActive(m *api.Member, bindingID string) bool {
-	return h.st.kyc.BindingActive(m, bindingID)
+func (h cardsHost) BindingActive(tx *kernel.Tx, m *api.Member, bindingID string) bool {
+	return h.st.kyc.BindingActive(tx, m, bindingID)
 }
 
 func (h cardsHost) AllocateBinding(tx *kernel.Tx, m *api.Member, email string) (string, error) {
@@ -78,16 +78,16 @@ func (h cardsHost) RequireStepUp(c *api.Request, parts ...string) error {
 
 func (h cardsHost) DisplayScale(asset string) int { return h.st.cat.lookup(asset).DisplayScale }
 
-func (h cardsHost) Balance(account, asset string) money.Amount {
-	return h.st.ledger.Balance(account, asset)
+func (h cardsHost) Balance(tx *kernel.Tx, account, asset string) money.Amount {
+	return h.st.ledger.Balance(tx, account, asset)
 }
 
-func (h cardsHost) Post(_ *kernel.Tx, at time.Time, memo string, postings ...cardline.Posting) error {
+func (h cardsHost) Post(tx *kernel.Tx, at time.Time, memo string, postings ...cardline.Posting) error {
 	ps := make([]Posting, 0, len(postings))
 	for _, p := range postings {
 		ps = append(ps, Posting{Account: p.Account, Asset: p.Asset, Amount: p.Amount})
 	}
-	return h.st.ledger.Post(at, memo, ps...)
+	return h.st.ledger.Post(tx, at, memo, ps...)
 }
 
 func (h cardsHost) InsufficientFunds(err error) bool {
@@ -95,4 +95,4 @@ func (h cardsHost) InsufficientFunds(err error) bool {
 	return errors.As(err, &insuf)
 }
 
-func (h cardsHost) RandIntN(n int) int { return h.st.rng.IntN(n) }
+func (h cardsHost) RandIntN(tx *kernel.Tx, n int) int { return h.st.rng.intN(tx, n) }

@@ -9,7 +9,7 @@ import (
 
 func (ctl *controlAPI) registerKYC() {
 	s := ctl.sim
-	s.st.kyc = kyc.New(kycHost{st: &s.st, url: s.URL})
+	s.st.kyc = kyc.New(&s.k, kycHost{st: &s.st, url: s.URL})
 	for _, e := range s.st.kyc.Endpoints() {
 		s.wiring.gw.register(e)
 	}
@@ -25,10 +25,14 @@ type kycHost struct {
 
 func (h kycHost) URL() string { return h.url() }
 
-func (h kycHost) Member(id string) *member { return h.st.members.Get(id) }
+func (h kycHost) Member(tx *kernel.Tx, id string) *member { return h.st.members.Get(tx, id) }
 
-func (h kycHost) FeeAccount(_ *kernel.Tx, m *member) string {
-	if h.st.merchant.MerchantHosted() {
+func (h kycHost) SetMemberKYC(tx *kernel.Tx, id string, level int, hasProfile bool) {
+	_ = h.st.members.SetKYC(tx, id, level, hasProfile)
+}
+
+func (h kycHost) FeeAccount(tx *kernel.Tx, m *member) string {
+	if h.st.merchant.MerchantHosted(tx) {
 		return AccountMerchantPrepaid
 	}
 	return MemberAvailable(m.ID)

@@ -18,8 +18,8 @@ func (h merchantHost) AdvanceQueued(tx *kernel.Tx) { h.st.remit.AdvanceQueued(tx
 
 // Prepaid is the available and locked balance of asset in the merchant
 // prepaid account.
-func (h merchantHost) Prepaid(_ *kernel.Tx, asset string) (available, locked money.Amount) {
-	return h.st.ledger.Balance(AccountMerchantPrepaid, asset), h.st.ledger.Balance(AccountMerchantPrepaidLocked, asset)
+func (h merchantHost) Prepaid(tx *kernel.Tx, asset string) (available, locked money.Amount) {
+	return h.st.ledger.Balance(tx, AccountMerchantPrepaid, asset), h.st.ledger.Balance(tx, AccountMerchantPrepaidLocked, asset)
 }
 
 // AssetCodes are the codes of the catalogue's assets, in its order.
@@ -33,21 +33,10 @@ func (h merchantHost) AssetCodes(*kernel.Tx) []string {
 }
 
 // Post posts a balanced ledger entry.
-func (h merchantHost) Post(_ *kernel.Tx, at time.Time, memo string, legs ...merchant.Posting) error {
+func (h merchantHost) Post(tx *kernel.Tx, at time.Time, memo string, legs ...merchant.Posting) error {
 	postings := make([]Posting, 0, len(legs))
 	for _, p := range legs {
 		postings = append(postings, Posting{Account: p.Account, Asset: p.Asset, Amount: p.Amount})
 	}
-	return h.st.ledger.Post(at, memo, postings...)
-}
-
-// CredentialsChanged keeps the credentials' model and environment those of
-// the merchant.
-func (h merchantHost) CredentialsChanged(_ *kernel.Tx, model, env string) {
-	if model != "" {
-		h.st.creds.Model = Model(model)
-	}
-	if env != "" {
-		h.st.creds.Environment = Environment(env)
-	}
+	return h.st.ledger.Post(tx, at, memo, postings...)
 }

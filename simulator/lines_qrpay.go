@@ -18,9 +18,9 @@ const qrUpstreamLine = "qrpay"
 
 // registerQRPay builds the QR payment line, registers its endpoints and its
 // outcome success path.
-func (ctl *controlAPI) registerQRPay() {
+func (ctl *controlAPI) registerQRPay(tx *kernel.Tx) {
 	s := ctl.sim
-	s.st.qr = qrpay.New(qrpayHost{st: &s.st})
+	s.st.qr = qrpay.New(&s.k, tx, qrpayHost{st: &s.st})
 	// The acquirer's success path of an order in flight (outcome.go).
 	s.wiring.timers.on(CollectionQROrders, s.st.qr.OutcomeSuccess)
 	for _, e := range s.st.qr.Endpoints() {
@@ -33,15 +33,17 @@ type qrpayHost struct {
 	st *simState
 }
 
+func (h qrpayHost) Member(tx *kernel.Tx, id string) *api.Member { return h.st.members.Get(tx, id) }
+
 func (h qrpayHost) Digest(parts ...string) string { return actionDigest(parts...) }
 
 func (h qrpayHost) RequireStepUp(c *api.Request, action string) error {
 	return h.st.stepUp.Require(c, action)
 }
 
-func (h qrpayHost) MerchantHosted() bool { return h.st.merchant.MerchantHosted() }
+func (h qrpayHost) MerchantHosted(tx *kernel.Tx) bool { return h.st.merchant.MerchantHosted(tx) }
 
-func (h qrpayHost) MerchantFeeRateBps() int64 { return h.st.merchant.FeeRateBps() }
+func (h qrpayHost) MerchantFeeRateBps(tx *kernel.Tx) int64 { return h.st.merchant.FeeRateBps(tx) }
 
 func (h qrpayHost) Restriction(m *api.Member) string { return memberRestriction(m) }
 
@@ -62,8 +64,8 @@ func (h qrpayHost) Asset(code string) (qrpay.Asset, bool) {
 	return qrpay.Asset{Code: a.Code, LedgerScale: a.LedgerScale, DisplayScale: a.DisplayScale}, true
 }
 
-func (h qrpayHost) AssetAllowed(code string) bool {
-	return h.st.cat.allowed(code, nil) && h.st.merchant.Allows(code)
+func (h qrpayHost) AssetAllowed(tx *kernel.Tx, code string) bool {
+	return h.st.cat.allowed(code, nil) && h.st.merchant.Allows(tx, code)
 }
 
 func (h qrpayHost) FiatAmount(v string, minor int) (*apd.Decimal, string, bool) {
@@ -72,16 +74,16 @@ func (h qrpayHost) FiatAmount(v string, minor int) (*apd.Decimal, string, bool) 
 
 func (h qrpayHost) UpstreamAccount() string { return UpstreamAccount(qrUpstreamLine) }
 
-func (h qrpayHost) Balance(account, asset string) money.Amount {
-	return h.st.ledger.Balance(account, asset)
+func (h qrpayHost) Balance(tx *kernel.Tx, account, asset string) money.Amount {
+	return h.st.ledger.Balance(tx, account, asset)
 }
 
-func (h qrpayHost) Post(_ *kernel.Tx, at time.Time, memo string, legs ...qrpay.Posting) error {
+func (h qrpayHost) Post(tx *kernel.Tx, at time.Time, memo string, legs ...qrpay.Posting) error {
 	postings := make([]Posting, 0, len(legs))
 	for _, p := range legs {
 		postings = append(postings, Posting{Account: p.Account, Asset: p.Asset, Amount: p.Amount})
 	}
-	return h.st.ledger.Post(at, memo, postings...)
+	return h.st.ledger.Post(tx, at, memo, postings...)
 }
 
 func (h qrpayHost) InsufficientFunds(err error) bool {
@@ -89,4 +91,6 @@ func (h qrpayHost) InsufficientFunds(err error) bool {
 	return errors.As(err, &inf)
 }
 
-func (h qrpayHost) ExpireMemoAt(key string, at time.Time) { h.st.gw.qrMemoQ.push(key, at) }
+func (h qrpayHost) ExpireMemoAt(tx *kernel.Tx, key string, at time.Time) {
+	h.st.gw.qrMemoQ.push(tx, key, at)
+}

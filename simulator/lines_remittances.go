@@ -13,7 +13,7 @@ import (
 // and its outcome success path.
 func (ctl *controlAPI) registerRemittances() {
 	s := ctl.sim
-	s.st.remit = remittances.New(remitHost{st: &s.st})
+	s.st.remit = remittances.New(&s.k, remitHost{st: &s.st})
 	s.wiring.timers.on(CollectionRemittances, s.st.remit.Succeed)
 	for _, e := range s.st.remit.Endpoints() {
 		s.wiring.gw.register(e)
@@ -25,42 +25,43 @@ type remitHost struct {
 	st *simState
 }
 
-func (h remitHost) MerchantHosted() bool { return h.st.merchant.MerchantHosted() }
+func (h remitHost) MerchantHosted(tx *kernel.Tx) bool { return h.st.merchant.MerchantHosted(tx) }
 
-func (h remitHost) MerchantStatus() (string, bool) {
-	return h.st.merchant.Status(), h.st.merchant.Active()
+func (h remitHost) MerchantStatus(tx *kernel.Tx) (string, bool) {
+	return h.st.merchant.Status(tx), h.st.merchant.Active(tx)
 }
 
-func (h remitHost) MerchantID() string { return h.st.merchant.ID() }
+// MerchantID is the simulator's merchant (its id never changes).
+func (h remitHost) MerchantID() string { return h.st.creds.MerchantID }
 
-func (h remitHost) AssetAllowed(code string) bool {
-	return h.st.cat.allowed(code, nil) && h.st.merchant.Allows(code)
+func (h remitHost) AssetAllowed(tx *kernel.Tx, code string) bool {
+	return h.st.cat.allowed(code, nil) && h.st.merchant.Allows(tx, code)
 }
 
-func (h remitHost) Member(id string) *api.Member { return h.st.members.Get(id) }
+func (h remitHost) Member(tx *kernel.Tx, id string) *api.Member { return h.st.members.Get(tx, id) }
 
-func (h remitHost) MemberByExternal(externalID string) *api.Member {
-	return h.st.members.ByExternal(externalID)
+func (h remitHost) MemberByExternal(tx *kernel.Tx, externalID string) *api.Member {
+	return h.st.members.ByExternal(tx, externalID)
 }
 
 func (h remitHost) Restricted(m *api.Member) bool { return memberRestriction(m) != "" }
 
-func (h remitHost) HasKYCProfile(_ *kernel.Tx, m *api.Member) bool {
-	return h.st.kyc.Profile(m) != nil
+func (h remitHost) HasKYCProfile(tx *kernel.Tx, m *api.Member) bool {
+	return h.st.kyc.Profile(tx, m) != nil
 }
 
-func (h remitHost) KYCInReview(_ *kernel.Tx, m *api.Member) bool { return kycInReview(h.st, m) }
+func (h remitHost) KYCInReview(tx *kernel.Tx, m *api.Member) bool { return kycInReview(tx, h.st, m) }
 
 func (h remitHost) UpstreamAccount() string { return UpstreamAccount("remit") }
 
-func (h remitHost) Balance(account, asset string) money.Amount {
-	return h.st.ledger.Balance(account, asset)
+func (h remitHost) Balance(tx *kernel.Tx, account, asset string) money.Amount {
+	return h.st.ledger.Balance(tx, account, asset)
 }
 
-func (h remitHost) Post(_ *kernel.Tx, at time.Time, memo string, postings ...remittances.Posting) error {
+func (h remitHost) Post(tx *kernel.Tx, at time.Time, memo string, postings ...remittances.Posting) error {
 	ps := make([]Posting, 0, len(postings))
 	for _, p := range postings {
 		ps = append(ps, Posting{Account: p.Account, Asset: p.Asset, Amount: p.Amount})
 	}
-	return h.st.ledger.Post(at, memo, ps...)
+	return h.st.ledger.Post(tx, at, memo, ps...)
 }

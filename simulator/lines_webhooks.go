@@ -3,13 +3,14 @@ package simulator
 import (
 	"context"
 
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	hookline "github.com/mwallet/mwallet-go/simulator/internal/webhooks"
 )
 
 // newWebhooksLine builds the webhook line; it exists before the fixture,
 // whose events it queues.
 func newWebhooksLine(s *Simulator) *hookline.Line {
-	return hookline.New(webhooksHost{st: &s.st, replaying: s.wiring.rec.replaying, flush: func() {
+	return hookline.New(&s.k, webhooksHost{st: &s.st, replaying: s.wiring.rec.replaying, flush: func() {
 		_, _ = s.wiring.delivery.flushWebhooks(context.Background())
 	}}, deliveryTransport)
 }
@@ -40,7 +41,7 @@ type webhooksHost struct {
 
 func (h webhooksHost) MerchantID() string { return h.st.creds.MerchantID }
 
-func (h webhooksHost) Environment() string { return string(h.st.creds.Environment) }
+func (h webhooksHost) Environment(tx *kernel.Tx) string { return h.st.merchant.Env(tx) }
 
 func (h webhooksHost) WebhookSecret() string { return h.st.creds.WebhookSecret }
 

@@ -1,6 +1,7 @@
 package simulator
 
 import (
+	"container/heap"
 	"fmt"
 	"strings"
 	"time"
@@ -101,11 +102,34 @@ const (
 
 // outcomeState is data only (no closures), so that it can be persisted: an
 // object in flight is its id and collection, and its success path is the
-// collection's, registered with onOutcome.
+// collection's, registered with on. Its tables: the outcome modes set by
+// collection and by object, the objects in flight, and the pending timers
+// of the clock (a binary heap by instant, as container/heap keeps it, and
+// the sequence that breaks ties).
 type outcomeState struct {
-	byCollection map[string]OutcomeMode
-	byObject     map[string]OutcomeMode
-	pending      map[string]string // object id -> its collection, while in flight
+	byCollection *kernel.Table[string, modeRow]
+	byObject     *kernel.Table[string, modeRow]
+	pending      *kernel.Table[string, string] // object id -> its collection, while in flight
+	timers       *kernel.Cell[kernel.List[timer]]
+	timerSeq     *kernel.Cell[int64]
+}
+
+// modeRow is an OutcomeMode as a row.
+type modeRow struct {
+	Kind  string
+	After time.Duration
+}
+
+func (m modeRow) mode() OutcomeMode { return OutcomeMode{kind: m.Kind, after: m.After} }
+
+func newOutcomeState(k *kernel.Kernel) *outcomeState {
+	return &outcomeState{
+		byCollection: kernel.NewTable[string, modeRow](k, "outcomes.by_collection"),
+		byObject:     kernel.NewTable[string, modeRow](k, "outcomes.by_object"),
+		pending:      kernel.NewTable[string, string](k, "outcomes.in_flight"),
+		timers:       kernel.NewCell(k, "clock.timers", kernel.List[timer]{}),
+		timerSeq:     kernel.NewCell(k, "clock.timer_seq", int64(0)),
+	}
 }
 
 // timers runs what the clock brings due: the upstream outcomes of objects
@@ -115,24 +139,20 @@ type outcomeState struct {
 // paths the product lines register, which are wiring, not state.
 type timers struct {
 	st  *simState
-	run map[string]func(tx *kernel.Tx, id string) // collection -> upstream success path
+	run map[string]func(tx *kernel.Tx, id string) error // collection -> upstream success path
 }
 
-// outcomes is the outcome state, made on first use.
-func (t *timers) outcomes() *outcomeState {
-	if t.st.outcome == nil {
-		t.st.outcome = &outcomeState{byCollection: map[string]OutcomeMode{}, byObject: map[string]OutcomeMode{}, pending: map[string]string{}}
-	}
-	return t.st.outcome
-}
+// outcomes is the outcome state.
+func (t *timers) outcomes() *outcomeState { return t.st.outcome }
 
 // on registers the upstream's success path of a collection: success runs,
-// in a transaction, for the id of an object of the collection whose outcome
-// falls due. It looks the object up by id and does nothing when it is gone.
+// in a step of its own, for the id of an object of the collection whose
+// outcome falls due. It looks the object up by id and does nothing when it
+// is gone; an error undoes what it did.
 // Product lines register theirs when they are registered.
-func (t *timers) on(collection OutcomeCollection, success func(tx *kernel.Tx, id string)) {
+func (t *timers) on(collection OutcomeCollection, success func(tx *kernel.Tx, id string) error) {
 	if t.run == nil {
-		t.run = map[string]func(*kernel.Tx, string){}
+		t.run = map[string]func(*kernel.Tx, string) error{}
 	}
 	t.run[string(collection)] = success
 }
@@ -140,15 +160,15 @@ func (t *timers) on(collection OutcomeCollection, success func(tx *kernel.Tx, id
 // setCollection sets the outcome mode of a whole collection (for example
 // CollectionQROrders) for objects put in flight from now on.
 func (t *timers) setCollection(tx *kernel.Tx, collection string, m OutcomeMode) {
-	t.outcomes().byCollection[collection] = m
+	t.outcomes().byCollection.Put(tx, collection, modeRow{m.kind, m.after})
 }
 
 // setObject sets the outcome mode of one object; an object in flight has
 // its outcome scheduled by the new mode at once.
 func (t *timers) setObject(tx *kernel.Tx, id string, m OutcomeMode) {
 	o := t.outcomes()
-	o.byObject[id] = m
-	if _, ok := o.pending[id]; ok {
+	o.byObject.Put(tx, id, modeRow{m.kind, m.after})
+	if o.pending.Has(tx, id) {
 		t.apply(tx, id, m)
 	}
 }
@@ -159,56 +179,95 @@ func (t *timers) setObject(tx *kernel.Tx, id string, m OutcomeMode) {
 // so a later timer does nothing.
 func (t *timers) inFlight(tx *kernel.Tx, collection OutcomeCollection, id string) {
 	o := t.outcomes()
-	o.pending[id] = string(collection)
-	m, ok := o.byObject[id]
+	o.pending.Put(tx, id, string(collection))
+	r, ok := o.byObject.Get(tx, id)
 	if !ok {
-		m = o.byCollection[string(collection)]
+		r, _ = o.byCollection.Get(tx, string(collection))
 	}
-	t.apply(tx, id, m)
+	t.apply(tx, id, r.mode())
 }
+
+// isInFlight reports whether object id is in flight.
+func (t *timers) isInFlight(tx *kernel.Tx, id string) bool { return t.outcomes().pending.Has(tx, id) }
 
 func (t *timers) apply(tx *kernel.Tx, id string, m OutcomeMode) {
 	switch m.kind {
 	case "immediate":
-		t.after(0, id)
+		t.after(tx, 0, id)
 	case "after":
-		t.after(m.after, id)
+		t.after(tx, m.after, id)
 	}
 }
 
 // fire is a timer falling due: the success path of object id, if it is
-// still in flight.
+// still in flight, in a step of its own (an error undoes it; the object is
+// out of flight either way, as the timer is spent).
 func (t *timers) fire(tx *kernel.Tx, id string) {
-	collection, still := t.outcomes().pending[id]
+	o := t.outcomes()
+	collection, still := o.pending.Get(tx, id)
 	if !still {
 		return
 	}
-	delete(t.outcomes().pending, id)
+	o.pending.Delete(tx, id)
 	if run := t.run[collection]; run != nil {
-		run(tx, id)
+		_ = tx.Step("timer "+collection+" "+id, func() error { return run(tx, id) })
 	}
 }
 
 // settled marks object id as no longer in flight.
-func (t *timers) settled(tx *kernel.Tx, id string) { delete(t.outcomes().pending, id) }
+func (t *timers) settled(tx *kernel.Tx, id string) { t.outcomes().pending.Delete(tx, id) }
 
 // after schedules the outcome of object id (fire, in a transaction) d after
 // now on the simulator clock.
-func (t *timers) after(d time.Duration, id string) {
-	t.st.clock.at(t.st.clock.Now().Add(d), id)
+func (t *timers) after(tx *kernel.Tx, d time.Duration, id string) {
+	o := t.outcomes()
+	seq := o.timerSeq.Get(tx) + 1
+	o.timerSeq.Set(tx, seq)
+	h := timerHeap(o.timers.Get(tx).Slice())
+	heap.Push(&h, timer{At: t.st.clock.Now().Add(d), Seq: seq, ID: id})
+	o.timers.Set(tx, kernel.ListOf(h...))
 }
 
+// hasDue reports whether a timer falls due at or before limit.
+func (t *timers) hasDue(tx *kernel.Tx, limit time.Time) bool {
+	h := t.outcomes().timers.Get(tx)
+	return h.Len() > 0 && !h.At(0).At.After(limit)
+}
+
+// popDue removes and returns the next timer due at or before limit.
+func (t *timers) popDue(tx *kernel.Tx, limit time.Time) (timer, bool) {
+	o := t.outcomes()
+	h := timerHeap(o.timers.Get(tx).Slice())
+	if len(h) == 0 || h[0].At.After(limit) {
+		return timer{}, false
+	}
+	due := heap.Pop(&h).(timer)
+	o.timers.Set(tx, kernel.ListOf(h...))
+	return due, true
+}
+
+// pending returns the number of timers not yet run.
+func (t *timers) pending(tx *kernel.Tx) int { return t.outcomes().timers.Get(tx).Len() }
+
 // advance moves the clock forward by d, running every timer that falls due
-// on the way at its own time, in time order.
+// on the way at its own time, in time order: each in a step of its own.
 func (t *timers) advance(tx *kernel.Tx, d time.Duration) {
 	target := t.st.clock.Now().Add(d)
 	for {
-		due, ok := t.st.clock.popDue(target)
-		if !ok {
+		var ran bool
+		_ = tx.Step("advance", func() error {
+			due, ok := t.popDue(tx, target)
+			if !ok {
+				return nil
+			}
+			ran = true
+			t.st.clock.set(due.At)
+			t.fire(tx, due.ID)
+			return nil
+		})
+		if !ran {
 			break
 		}
-		t.st.clock.set(due.at)
-		t.fire(tx, due.id)
 	}
 	t.st.clock.set(target)
 }
@@ -216,3 +275,50 @@ func (t *timers) advance(tx *kernel.Tx, d time.Duration) {
 // runDue runs timers already due at the current time (for outcomes that
 // happen "immediately" after a request).
 func (t *timers) runDue(tx *kernel.Tx) { t.advance(tx, 0) }
+
+// legacyClock is the clock as the state image of recordings of versions 1
+// and 2 held it: the reading, the pending timers in heap order, the
+// sequence.
+type legacyClock struct {
+	now    time.Time
+	timers legacyTimerHeap
+	seq    int64
+}
+
+type legacyTimerHeap []*legacyTimer
+
+type legacyTimer struct {
+	at  time.Time
+	seq int64
+	id  string
+}
+
+// legacyOutcomeState is the outcome state as the state image of recordings
+// of versions 1 and 2 held it.
+type legacyOutcomeState struct {
+	byCollection map[string]OutcomeMode
+	byObject     map[string]OutcomeMode
+	pending      map[string]string
+}
+
+func (t *timers) legacy(tx *kernel.Tx) (*legacyClock, *legacyOutcomeState) {
+	o := t.outcomes()
+	c := &legacyClock{now: t.st.clock.Now(), seq: o.timerSeq.Get(tx)}
+	if c.seq > 0 {
+		c.timers = legacyTimerHeap{} // a heap that held a timer stays allocated
+	}
+	for tm := range o.timers.Get(tx).Values() {
+		c.timers = append(c.timers, &legacyTimer{at: tm.At, seq: tm.Seq, id: tm.ID})
+	}
+	os := &legacyOutcomeState{byCollection: map[string]OutcomeMode{}, byObject: map[string]OutcomeMode{}, pending: map[string]string{}}
+	for k, m := range o.byCollection.All(tx) {
+		os.byCollection[k] = m.mode()
+	}
+	for k, m := range o.byObject.All(tx) {
+		os.byObject[k] = m.mode()
+	}
+	for k, v := range o.pending.All(tx) {
+		os.pending[k] = v
+	}
+	return c, os
+}

@@ -45,12 +45,13 @@ func TestOutcomeModes(t *testing.T) {
 				_ = inTx(s, func(tx *kernel.Tx) error { s.wiring.timers.setObject(tx, id, *tt.before); return nil })
 			}
 			runs := 0
-			s.wiring.timers.on(coll, func(_ *kernel.Tx, got string) {
+			s.wiring.timers.on(coll, func(_ *kernel.Tx, got string) error {
 				if got == id {
 					runs++
 				}
+				return nil
 			})
-			tx := s.k.Begin()
+			tx := s.k.BeginSetup()
 			s.wiring.timers.inFlight(tx, coll, id)
 			if tt.settle {
 				s.wiring.timers.settled(tx, id)

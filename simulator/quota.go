@@ -18,16 +18,23 @@ const writeQuotaWindow = time.Minute
 // counted write leaves the window). Refused writes are not counted, reads
 // never are, and the contract shows no number: the quota is off (0) until
 // set.
-func (g *gateway) takeWriteQuota(r *http.Request, now time.Time) *apiError {
+func (g *gateway) takeWriteQuota(tx *kernel.Tx, r *http.Request, now time.Time) *apiError {
 	ws := g.st.gw
-	if ws.writeQuota <= 0 || !isWrite(r.Method) {
+	quota := ws.writeQuota.Get(tx)
+	if quota <= 0 || !isWrite(r.Method) {
 		return nil
 	}
-	for len(ws.writes) > 0 && !now.Before(ws.writes[0].Add(writeQuotaWindow)) {
-		ws.writes = ws.writes[1:]
+	w := ws.writes.Get(tx)
+	cut := 0
+	for cut < w.Times.Len() && !now.Before(w.Times.At(cut).Add(writeQuotaWindow)) {
+		cut++
 	}
-	if len(ws.writes) >= ws.writeQuota {
-		wait := int64((ws.writes[0].Add(writeQuotaWindow).Sub(now) + time.Second - 1) / time.Second)
+	if cut > 0 {
+		w.Times, w.Held = w.Times.From(cut), true
+		ws.writes.Set(tx, w)
+	}
+	if w.Times.Len() >= quota {
+		wait := int64((w.Times.At(0).Add(writeQuotaWindow).Sub(now) + time.Second - 1) / time.Second)
 		if wait < 1 {
 			wait = 1
 		}
@@ -35,7 +42,8 @@ func (g *gateway) takeWriteQuota(r *http.Request, now time.Time) *apiError {
 		ae.Header = map[string]string{"Retry-After": strconv.FormatInt(wait, 10)}
 		return ae
 	}
-	ws.writes = append(ws.writes, now)
+	w.Times, w.Held = w.Times.Append(now), true
+	ws.writes.Set(tx, w)
 	return nil
 }
 
@@ -44,11 +52,13 @@ func (g *gateway) setWriteQuota(tx *kernel.Tx, perMinute int) error {
 	if perMinute < 0 {
 		return errInvalidRequest("per_minute must be 0 (no quota) or more")
 	}
-	g.st.gw.writeQuota = perMinute
+	ws := g.st.gw
+	ws.writeQuota.Set(tx, perMinute)
+	w := ws.writes.Get(tx)
 	if perMinute == 0 {
-		g.st.gw.writes = nil
-	} else if len(g.st.gw.writes) > perMinute {
-		g.st.gw.writes = g.st.gw.writes[len(g.st.gw.writes)-perMinute:]
+		ws.writes.Set(tx, windowRow{})
+	} else if w.Times.Len() > perMinute {
+		ws.writes.Set(tx, windowRow{Times: w.Times.From(w.Times.Len() - perMinute), Held: true})
 	}
 	return nil
 }

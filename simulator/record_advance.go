@@ -14,7 +14,7 @@ func (l *inputLog) advance(d time.Duration) {
 	}
 	tx := l.k.BeginInput()
 	target := l.st.clock.Now().Add(d)
-	if !l.st.clock.hasDue(target) {
+	if !l.timers.hasDue(tx, target) {
 		tx.Ordered()
 		l.timers.advance(tx, d)
 		tx.End()

@@ -112,7 +112,7 @@ func seedCardTransactions(tb testing.TB, s *Simulator, n int) (string, []cardlin
 	tb.Helper()
 	tx := s.k.Begin()
 	defer tx.End()
-	id, err := s.st.cards.SeedHistory(tx, s.st.members.ByExternal(DefaultMemberExternalID), n)
+	id, err := s.st.cards.SeedHistory(tx, s.st.members.ByExternal(tx, DefaultMemberExternalID), n)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func seedRemittances(tb testing.TB, s *Simulator, n int) {
 	tb.Helper()
 	tx := s.k.Begin()
 	defer tx.End()
-	s.st.remit.SeedHistory(tx, s.st.members.ByExternal(DefaultMemberExternalID), n)
+	s.st.remit.SeedHistory(tx, s.st.members.ByExternal(tx, DefaultMemberExternalID), n)
 }
 
 // remitOrders is a copy of the remittance orders, oldest first.

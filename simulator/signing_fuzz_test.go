@@ -51,11 +51,11 @@ func (tr *wireTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	sr.RemoteAddr = "127.0.0.1:1"
 	if sig := sr.Header.Get("X-Signature"); sig != "" {
 		tx := tr.s.k.Begin()
-		key := tr.s.st.keys[DefaultClientID]
+		key, _ := tr.s.st.keys.Get(tx, DefaultClientID)
 		now := tr.s.st.clock.Now()
-		ae := tr.s.wiring.gw.verifySignature(sr, key, body, now)
+		ae := tr.s.wiring.gw.verifySignature(tx, sr, key, body, now)
 		// Let the served request consume the nonce again.
-		delete(tr.s.st.gw.nonces, tr.s.st.merchant.Env()+"|"+sr.Header.Get("X-Nonce"))
+		tr.s.st.gw.nonces.Delete(tx, tr.s.st.merchant.Env(tx)+"|"+sr.Header.Get("X-Nonce"))
 		tx.End()
 		tr.mu.Lock()
 		tr.signed++
@@ -218,10 +218,10 @@ func TestSignatureRefusesTamperedRequests(t *testing.T) {
 	}
 	tx := s.k.Begin()
 	defer tx.End()
-	key := s.st.keys[DefaultClientID]
+	key, _ := s.st.keys.Get(tx, DefaultClientID)
 	for _, tt := range tests {
 		r, b := tt.change(captured, capturedBody)
-		if ae := s.wiring.gw.verifySignature(r, key, b, s.st.clock.Now()); ae == nil || ae.Code != "invalid_signature" {
+		if ae := s.wiring.gw.verifySignature(tx, r, key, b, s.st.clock.Now()); ae == nil || ae.Code != "invalid_signature" {
 			t.Errorf("%s changed: verifier answered %v, want invalid_signature", tt.name, ae)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"sort"
 	"time"
 
 	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
@@ -134,15 +135,14 @@ type Simulator struct {
 type simState struct {
 	clock    *Clock
 	ledger   *books
-	rng      *rand.Rand
+	rng      generator // object ids (tx.NewUUID), card secrets
 	creds    Credentials
 	start    time.Time
-	merchant *merchant.Line     // the merchant line (internal/merchant)
-	keys     map[string]*apiKey // by client id
-	tokens   map[string]*token  // by token value
-	members  members.Line       // the members line (internal/members)
-	cat      catalogue          // the asset catalogue (catalogue.go)
-	events   []*hookline.Event
+	merchant *merchant.Line                // the merchant line (internal/merchant)
+	keys     *kernel.Table[string, apiKey] // by client id
+	tokens   *kernel.Table[string, token]  // by token value
+	members  members.Line                  // the members line (internal/members)
+	cat      catalogue                     // the asset catalogue (catalogue.go)
 	// Product-line state, each owned by its own file.
 	qr       *qrpay.Line
 	cards    *cardline.Line
@@ -152,8 +152,8 @@ type simState struct {
 	webhooks *hookline.Line
 	gw       *gatewayState
 	outcome  *outcomeState
-	stepUp   stepup.Line // the step-up line (internal/stepup)
-	listSeq  int64       // creation sequence of listed objects (tx.NextSeq, lines.go)
+	stepUp   stepup.Line         // the step-up line (internal/stepup)
+	listSeq  *kernel.Cell[int64] // creation sequence of listed objects (tx.NextSeq, lines.go)
 	// controlRoutes and literalPaths are no state: they keep the values the
 	// image of recording versions 1 and 2 carries (image_legacy.go).
 	controlRoutes []string
@@ -193,13 +193,67 @@ type apiKey struct {
 	ClientID          string
 	APIKey            string
 	SigningKey        string
-	Scopes            map[string]bool // requested scopes (known keys only)
-	Approved          map[string]bool // restricted scopes approved by the operator
+	Scopes            kernel.List[string] // requested scopes (known keys only), sorted
+	Approved          kernel.List[string] // restricted scopes approved by the operator, sorted
 	Disabled          bool
 	SignatureRequired bool
-	IPAllowlist       []string // empty: any address on sandbox Keys, none on production Keys
+	IPAllowlist       kernel.List[string] // empty: any address on sandbox Keys, none on production Keys
+	// IPAllowlistSet says the allowlist was set (to empty, too).
+	IPAllowlistSet bool
+	Env            Environment
+	ValidUntil     time.Time // zero: no limit; the Key stops working exactly then
+}
+
+// has reports whether the sorted list holds v.
+func has(list kernel.List[string], v string) bool {
+	return list.Index(func(x string) bool { return x == v }) >= 0
+}
+
+// sortedSet is the sorted list of the keys set in m.
+func sortedSet(m map[string]bool) kernel.List[string] {
+	out := make([]string, 0, len(m))
+	for k, ok := range m {
+		if ok {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return kernel.ListOf(out...)
+}
+
+// legacyApiKey is a Key as the state image of recordings of versions 1
+// and 2 held it.
+type legacyApiKey struct {
+	ClientID          string
+	APIKey            string
+	SigningKey        string
+	Scopes            map[string]bool
+	Approved          map[string]bool
+	Disabled          bool
+	SignatureRequired bool
+	IPAllowlist       []string
 	Env               Environment
-	ValidUntil        time.Time // zero: no limit; the Key stops working exactly then
+	ValidUntil        time.Time
+}
+
+func (k apiKey) legacy() *legacyApiKey {
+	out := &legacyApiKey{
+		ClientID: k.ClientID, APIKey: k.APIKey, SigningKey: k.SigningKey, Scopes: map[string]bool{}, Approved: map[string]bool{},
+		Disabled: k.Disabled, SignatureRequired: k.SignatureRequired, Env: k.Env, ValidUntil: k.ValidUntil,
+	}
+	for sc := range k.Scopes.Values() {
+		out.Scopes[sc] = true
+	}
+	for sc := range k.Approved.Values() {
+		out.Approved[sc] = true
+	}
+	if k.IPAllowlistSet {
+		out.IPAllowlist = k.IPAllowlist.Slice()
+		if out.IPAllowlist == nil {
+			out.IPAllowlist = []string{}
+		}
+	}
+	return out
 }
 
 // token is an issued access token.
@@ -270,14 +324,10 @@ func NewHandler(opts ...Option) (*Simulator, error) {
 func build(o options) (*Simulator, error) {
 	s := &Simulator{
 		st: simState{
-			start:  o.start,
-			clock:  newClock(o.start),
-			rng:    rand.New(rand.NewPCG(uint64(o.seed), uint64(o.seed)^0x9e3779b97f4a7c15)),
-			creds:  o.creds,
-			keys:   map[string]*apiKey{},
-			tokens: map[string]*token{},
-			cat:    newCatalogue(),
-			gw:     newGatewayState(o.seed, o.bodyKey),
+			start: o.start,
+			clock: newClock(o.start),
+			creds: o.creds,
+			cat:   newCatalogue(),
 			// No state: the values recordings of versions 1 and 2 carry
 			// (image_legacy.go).
 			controlRoutes: slices.Clone(legacyControlRoutes),
@@ -288,6 +338,14 @@ func build(o options) (*Simulator, error) {
 			mux:  http.NewServeMux(),
 		},
 	}
+	// The state's own tables come first: the id generator and the
+	// creation sequence every line draws from.
+	s.st.rng = newGenerator(&s.k, "ids.generator", uint64(o.seed), uint64(o.seed)^0x9e3779b97f4a7c15)
+	s.st.listSeq = kernel.NewCell(&s.k, "ids.list_seq", int64(0))
+	s.st.keys = kernel.NewTable[string, apiKey](&s.k, "auth.keys")
+	s.st.tokens = kernel.NewTable[string, token](&s.k, "auth.tokens")
+	s.st.gw = newGatewayState(&s.k, o.seed, o.bodyKey)
+	s.st.cat.cache = kernel.NewCell(&s.k, "catalogue.assets_cache", assetsCacheRow{})
 	s.wiring.timers = &timers{st: &s.st}
 	s.wiring.ctl = &controlAPI{sim: s}
 	// The input log (record.go) and what is built around it, the state
@@ -301,33 +359,33 @@ func build(o options) (*Simulator, error) {
 	s.wiring.inputs = &inputLog{k: &s.k, st: &s.st, rec: s.wiring.rec, image: s.wiring.image, timers: s.wiring.timers}
 	s.wiring.delivery = &deliverer{k: &s.k, st: &s.st, rec: s.wiring.rec, inputs: s.wiring.inputs}
 	s.wiring.gw = &gateway{
-		k: &s.k, st: &s.st, mux: s.wiring.mux, rec: s.wiring.rec,
+		k: &s.k, st: &s.st, mux: s.wiring.mux, rec: s.wiring.rec, faultChans: map[int64]faultChans{},
 		logRequest: s.wiring.inputs.logRequest, runDue: s.wiring.timers.runDue, controlID: s.wiring.rec.controlID,
 		controlNotFound: s.wiring.ctl.notFound,
 	}
 	s.wiring.inputs.draws = s.wiring.gw.faultDraws
-	s.st.members.Init(membersHost{st: &s.st})
-	s.st.stepUp.Init(stepUpHost{st: &s.st, url: s.URL})
+	s.st.members.Init(&s.k, membersHost{st: &s.st})
+	s.st.stepUp.Init(&s.k, stepUpHost{st: &s.st, url: s.URL})
 	s.st.webhooks = newWebhooksLine(s)
 	s.wiring.keys = &keyring{st: &s.st}
 	s.wiring.view = &view{st: &s.st, partial: partialReplayOf(o.recording), actions: actionKeys}
 	s.initControls()
-	s.wiring.timers.outcomes()
+	s.st.outcome = newOutcomeState(&s.k)
 	s.st.creds.Model = o.model
 	s.st.creds.Environment = o.env
-	s.st.ledger = newLedger(s.st.cat.scale)
+	s.st.ledger = newLedger(&s.k, s.st.cat.scale)
 	// The fixture is the state's first transaction; nothing else can see
 	// s before New returns.
 	s.k.Provide(kernelServices{st: &s.st, timers: s.wiring.timers})
 	tx := s.k.Begin()
 	defer tx.End()
-	s.st.merchant = merchant.New(merchantHost{st: &s.st}, s.st.creds.MerchantID, string(s.st.creds.Model), string(MerchantActive), string(s.st.creds.Environment))
+	s.st.merchant = merchant.New(&s.k, merchantHost{st: &s.st}, s.st.creds.MerchantID, string(s.st.creds.Model), string(MerchantActive), string(s.st.creds.Environment))
 	if err := loadFixture(tx, &s.st, &s.wiring.opts); err != nil {
 		return nil, err
 	}
 	s.registerAll(tx)
 	s.wiring.gw.indexLiteralPaths()
-	grantFixtureScopes(&s.st, s.wiring.gw.endpoints)
+	grantFixtureScopes(tx, &s.st, s.wiring.gw.endpoints)
 	s.wiring.stepper = &stepper{}
 	return s, nil
 }
@@ -361,7 +419,18 @@ func (s *Simulator) URL() string {
 func (s *Simulator) SetBaseURL(u string) { s.wiring.opts.baseURL = u }
 
 // Credentials returns the merchant's credentials.
-func (s *Simulator) Credentials() Credentials { return s.st.creds }
+func (s *Simulator) Credentials() Credentials {
+	c, _ := invoke[Credentials](s, opCredentials, &noInput{})
+	return c
+}
+
+// credentials are the merchant's credentials: as built, with the
+// merchant's custody model and environment as they are now.
+func (st *simState) credentials(tx *kernel.Tx) Credentials {
+	c := st.creds
+	c.Model, c.Environment = Model(st.merchant.Model(tx)), Environment(st.merchant.Env(tx))
+	return c
+}
 
 // Client returns an SDK client (an *mwclient.Client, every product line
 // wired) configured for this simulator: its URL, its credentials, its HTTP
@@ -402,14 +471,14 @@ func (s *Simulator) newClient(opts ...mwallet.Option) (*mwclient.Client, error) 
 func (s *Simulator) CheckLedger() error {
 	tx := s.k.Begin()
 	defer tx.End()
-	return s.st.ledger.Check()
+	return s.st.ledger.Check(tx)
 }
 
 // LedgerEntries returns a copy of the journal entries.
 func (s *Simulator) LedgerEntries() []Entry {
 	tx := s.k.Begin()
 	defer tx.End()
-	return s.st.ledger.Entries()
+	return s.st.ledger.Entries(tx)
 }
 
 // seededUUID returns a UUID v4 drawn from the simulator's seeded generator
@@ -428,18 +497,19 @@ func seededUUID(r *rand.Rand) string {
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
-// recordEvent records an event for delivery in st (tx.Emit). Events of
-// platform-direct members are not recorded (the contract sends none).
-// statusVersion 0 marks the events whose version is the constant 0.
-func recordEvent(tx *kernel.Tx, st *simState, typ, object, objectID string, m *member, status string, statusVersion int64, extra map[string]any) {
+// recordEvent records an event for delivery in st (tx.Emit) and returns
+// its id. Events of platform-direct members are not recorded (the contract
+// sends none): "". statusVersion 0 marks the events whose version is the
+// constant 0.
+func recordEvent(tx *kernel.Tx, st *simState, typ, object, objectID string, m *member, status string, statusVersion int64, extra map[string]any) string {
 	ext := ""
 	if m != nil {
 		if m.PlatformDirect {
-			return
+			return ""
 		}
 		ext = m.ExternalID
 	}
-	ev := &hookline.Event{
+	ev := hookline.Event{
 		ID:               "evt_" + tx.NewUUID(),
 		Type:             typ,
 		CreatedAt:        tx.Now(),
@@ -450,8 +520,8 @@ func recordEvent(tx *kernel.Tx, st *simState, typ, object, objectID string, m *m
 		StatusVersion:    statusVersion,
 		Extra:            extra,
 	}
-	st.events = append(st.events, ev)
 	st.webhooks.Queue(tx, ev)
+	return ev.ID
 }
 
 // registerAll registers the gateway, the control API and every product line.
@@ -459,8 +529,8 @@ func (s *Simulator) registerAll(tx *kernel.Tx) {
 	s.wiring.gw.registerGateway()
 	s.wiring.ctl.registerControl()
 	s.wiring.gw.register(assetsEndpoint(&s.st))
-	s.wiring.ctl.registerQRPay()
-	s.wiring.ctl.registerCards()
+	s.wiring.ctl.registerQRPay(tx)
+	s.wiring.ctl.registerCards(tx)
 	s.wiring.ctl.registerRemittances()
 	s.wiring.ctl.registerDeposits()
 	s.wiring.ctl.registerKYC()

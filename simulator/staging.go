@@ -24,8 +24,8 @@ type SignedRequest struct {
 // sign signs a request as the holder of Key clientID would, at the
 // simulator clock. An empty nonce gets a fresh one.
 func (g *gateway) sign(tx *kernel.Tx, clientID, method, target, nonce string, body []byte) (SignedRequest, error) {
-	k := g.st.keys[clientID]
-	if k == nil {
+	k, ok := g.st.keys.Get(tx, clientID)
+	if !ok {
 		return SignedRequest{}, errNotFound("key " + clientID)
 	}
 	method = strings.ToUpper(strings.TrimSpace(method))
@@ -33,7 +33,7 @@ func (g *gateway) sign(tx *kernel.Tx, clientID, method, target, nonce string, bo
 		return SignedRequest{}, errInvalidRequest("method and a path starting with / are required")
 	}
 	if nonce == "" {
-		nonce = fmt.Sprintf("%016x%016x", g.st.gw.rng.Uint64(), g.st.gw.rng.Uint64())
+		nonce = fmt.Sprintf("%016x%016x", g.st.gw.rng.uint64(tx), g.st.gw.rng.uint64(tx))
 	}
 	ts := fmt.Sprint(g.st.clock.Now().Unix())
 	return SignedRequest{Timestamp: ts, Nonce: nonce, Signature: signRequest(k.SigningKey, method, target, ts, nonce, body)}, nil
@@ -59,5 +59,5 @@ func (g *gateway) startInProgress(tx *kernel.Tx, method, target, key string, bod
 		return errInvalidRequest("the duration must be positive")
 	}
 	now := g.st.clock.Now()
-	return g.st.gw.idem.stage(idemKey(g.st.merchant.ID(), key), method+" "+path, g.st.gw.bodyDigest(body), now, now.Add(d))
+	return g.st.gw.idem.stage(tx, idemKey(g.st.merchant.ID(tx), key), method+" "+path, g.st.gw.bodyDigest(body), now, now.Add(d))
 }

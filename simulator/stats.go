@@ -40,13 +40,13 @@ func (s *Simulator) Stats() Stats {
 // stats is Stats in a transaction (GET /_sim/stats).
 func (s *view) stats(tx *kernel.Tx) Stats {
 	return Stats{
-		Nonces:             len(s.st.gw.nonces),
-		IdempotencyRecords: s.st.gw.idem.len(),
-		Tokens:             len(s.st.tokens),
-		JournalEntries:     len(s.st.gw.journal.buf),
-		Requests:           s.st.gw.journal.seq,
-		Events:             len(s.st.events),
-		StepUpChallenges:   s.st.stepUp.Len(),
+		Nonces:             s.st.gw.nonces.Len(tx),
+		IdempotencyRecords: s.st.gw.idem.len(tx),
+		Tokens:             s.st.tokens.Len(tx),
+		JournalEntries:     s.st.gw.journal.len(tx),
+		Requests:           s.st.gw.journal.seq(tx),
+		Events:             s.st.webhooks.EventCount(tx),
+		StepUpChallenges:   s.st.stepUp.Len(tx),
 		QRQuoteMemo:        s.st.qr.MemoLen(tx),
 	}
 }

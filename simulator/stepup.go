@@ -21,11 +21,13 @@ type stepUpHost struct {
 
 func (h stepUpHost) URL() string { return h.url() }
 
-func (h stepUpHost) Room(_ *kernel.Tx, held int, now time.Time) error {
+func (h stepUpHost) Room(tx *kernel.Tx, held int, now time.Time) error {
 	if held >= h.st.gw.maxChallenges {
-		return storeFull("step-up challenge", &h.st.gw.challengeQ, now)
+		return storeFull(tx, "step-up challenge", h.st.gw.challengeQ, now)
 	}
 	return nil
 }
 
-func (h stepUpHost) Expires(_ *kernel.Tx, id string, at time.Time) { h.st.gw.challengeQ.push(id, at) }
+func (h stepUpHost) Expires(tx *kernel.Tx, id string, at time.Time) {
+	h.st.gw.challengeQ.push(tx, id, at)
+}

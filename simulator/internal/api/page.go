@@ -1,12 +1,15 @@
 package api
 
 import (
+	"cmp"
 	"encoding/base64"
 	"net/url"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // Lists are newest first, deterministically: by the list's time field
@@ -146,6 +149,64 @@ func PaginateMatching[T any](items []T, key func(T) PageKey, q url.Values, match
 	}
 	if env.HasMore {
 		c := EncodeCursor(key(page[len(page)-1]))
+		env.NextCursor = &c
+	}
+	return env
+}
+
+// ComparePageKey orders page keys as lists do, oldest first: -1, 0 or +1.
+func ComparePageKey(a, b PageKey) int {
+	switch {
+	case a.Before(b):
+		return -1
+	case b.Before(a):
+		return 1
+	}
+	return 0
+}
+
+// PaginateIndex is Paginate over the rows of a table's index by page key:
+// the list is the index itself, read by position, so a page costs its
+// length and a binary search, not a copy of the list.
+func PaginateIndex[K cmp.Ordered, V any](tx *kernel.Tx, x *kernel.Index[K, V, PageKey], q url.Values) ListEnvelope {
+	return PaginateIndexMatching(tx, x, q, nil)
+}
+
+// PaginateIndexMatching is PaginateMatching over the rows of a table's
+// index by page key (match nil: every row).
+func PaginateIndexMatching[K cmp.Ordered, V any](tx *kernel.Tx, x *kernel.Index[K, V, PageKey], q url.Values, match func(V) bool) ListEnvelope {
+	return PaginatePositions(x.Len(tx), func(i int) (PageKey, V) {
+		ik, _, v := x.At(tx, i)
+		return ik, v
+	}, q, match)
+}
+
+// PaginatePositions is PaginateMatching over n items sorted oldest first by
+// page key, read by position (at), so that a page costs the items it
+// visits: a table's index, or a run of it (one member's, one card's).
+// match nil takes every item.
+func PaginatePositions[V any](n int, at func(i int) (PageKey, V), q url.Values, match func(V) bool) ListEnvelope {
+	limit := PageLimit(q)
+	end := n
+	if k, ok := decodeCursor(q.Get("cursor")); ok {
+		end = sort.Search(n, func(i int) bool { ik, _ := at(i); return !ik.Before(k) })
+	}
+	page := make([]V, 0, min(limit, end))
+	var last PageKey
+	i := end - 1
+	for ; i >= 0 && len(page) < limit; i-- {
+		if ik, v := at(i); match == nil || match(v) {
+			page = append(page, v)
+			last = ik
+		}
+	}
+	env := ListEnvelope{Data: page}
+	for ; i >= 0 && !env.HasMore; i-- {
+		_, v := at(i)
+		env.HasMore = match == nil || match(v)
+	}
+	if env.HasMore {
+		c := EncodeCursor(last)
 		env.NextCursor = &c
 	}
 	return env

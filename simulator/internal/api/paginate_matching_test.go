@@ -49,6 +49,15 @@ func TestPaginateMatchingEqualsPaginateOfFiltered(t *testing.T) {
 				if diff := cmp.Diff(want, got); diff != "" {
 					t.Fatalf("%s, limit %q, cursor %q: (-paginate of filtered +PaginateMatching):\n%s", f.name, limit, c, diff)
 				}
+				at := func(i int) (PageKey, PageKey) { return items[i], items[i] }
+				if diff := cmp.Diff(want, PaginatePositions(len(items), at, q, f.match)); diff != "" {
+					t.Fatalf("%s, limit %q, cursor %q: (-paginate of filtered +PaginatePositions):\n%s", f.name, limit, c, diff)
+				}
+				if len(filtered) == len(items) {
+					if diff := cmp.Diff(want, PaginatePositions(len(items), at, q, nil)); diff != "" {
+						t.Fatalf("limit %q, cursor %q: (-paginate +PaginatePositions without a filter):\n%s", limit, c, diff)
+					}
+				}
 			}
 		}
 	}

@@ -108,11 +108,11 @@ func (l *Line) handleCardApply(c *api.Request) (int, any, error) {
 	if b.ClientKey != "" {
 		// The business key is permanent: the same key is the same
 		// application, however late the resend.
-		if a := l.st.appByKey[m.ID+"\x00"+b.ClientKey]; a != nil {
+		if a := l.appByClientKey(c.Tx, m.ID, b.ClientKey); a != nil {
 			return 200, appCreatedJSON(a), nil
 		}
 	}
-	funding, err := l.cardFunding(strings.TrimSpace(b.FundingSource))
+	funding, err := l.cardFunding(c.Tx, strings.TrimSpace(b.FundingSource))
 	if err != nil {
 		return 0, nil, err
 	}
@@ -124,7 +124,7 @@ func (l *Line) handleCardApply(c *api.Request) (int, any, error) {
 	var p *cardProduct
 	switch {
 	case strings.TrimSpace(b.ProductID) != "":
-		if p = l.lookupProduct(b.ProductID); p == nil {
+		if p = l.lookupProduct(c.Tx, b.ProductID); p == nil {
 			return 0, nil, api.NewErr("product_not_available", "card product not available")
 		}
 		if b.FormFactor != "" && wantPhysical != p.physical() {
@@ -132,9 +132,9 @@ func (l *Line) handleCardApply(c *api.Request) (int, any, error) {
 		}
 	default:
 		bin := strings.TrimSpace(b.BIN)
-		for _, q := range l.st.products {
-			if l.productVisible(q) && q.physical() == wantPhysical && (bin == "" || q.BIN == bin) {
-				p = q
+		for _, q := range l.st.catalogue.All(c.Tx) {
+			if l.productVisible(c.Tx, &q) && q.physical() == wantPhysical && (bin == "" || q.BIN == bin) {
+				p = &q
 				break
 			}
 		}
@@ -165,7 +165,7 @@ func (l *Line) handleCardApply(c *api.Request) (int, any, error) {
 	// A member without a genuine L1 applying for an L1 product with a
 	// quick_kyc_email gets a quick profile allocated automatically.
 	allocate := binding == "" && m.KYCLevel < 1 && p.KYCLevel <= 1 && strings.TrimSpace(b.QuickKYCEmail) != ""
-	switch l.cardIneligibility(m, p, binding, allocate) {
+	switch l.cardIneligibility(c.Tx, m, p, binding, allocate) {
 	case "":
 	case reasonBindingNotActive:
 		return 0, nil, api.InvalidFields("quick_kyc_binding_id is not an active binding of this member", "quick_kyc_binding_id")
@@ -190,9 +190,9 @@ func (l *Line) handleCardApply(c *api.Request) (int, any, error) {
 	var addr *cardAddress
 	if p.physical() {
 		want := strings.TrimSpace(b.AddressID)
-		for _, a := range l.memberAddresses(m.ID) {
+		for _, a := range l.memberAddresses(c.Tx, m.ID) {
 			if (want == "" && a.IsDefault) || (want != "" && a.ID == want) {
-				addr = a
+				addr = &a
 			}
 		}
 		if addr == nil {
@@ -201,15 +201,13 @@ func (l *Line) handleCardApply(c *api.Request) (int, any, error) {
 			}
 			return 0, nil, api.NewErr("product_not_available", "the member has no default shipping address")
 		}
-		sf, ok := l.shippingFee(c.Tx, p, addr)
+		sf, ok := l.shippingFee(c.Tx, p, *addr)
 		if !ok {
 			return 0, nil, api.Business500("unsupported shipping country")
 		}
 		if shipping, err = atScaleOf(c.Tx, src, sf); err != nil {
 			return 0, nil, api.Business500("the shipping fee cannot be charged in " + src)
 		}
-		snap := *addr
-		addr = &snap
 	}
 	// Money moves last, in one balanced entry, so a failure changes nothing.
 	avail, locked := fundingAccounts(funding, m.ID)
@@ -227,7 +225,7 @@ func (l *Line) handleCardApply(c *api.Request) (int, any, error) {
 	if feeAsset, feeAmount := l.host.QuickKYCFee(); allocate && src == feeAsset {
 		need, _ = need.Add(mustAmount(c.Tx, feeAsset, feeAmount))
 	}
-	if l.host.Balance(avail, src).Cmp(need) < 0 {
+	if l.host.Balance(c.Tx, avail, src).Cmp(need) < 0 {
 		if funding == "merchant" {
 			return 0, nil, api.NewErr("service_unavailable", "card line temporarily unavailable")
 		}
@@ -260,30 +258,48 @@ func (l *Line) handleCardApply(c *api.Request) (int, any, error) {
 	if p.ManualReview {
 		status = "pending_review"
 	}
-	a := &cardApplication{seq: c.Tx.NextSeq(), ID: appID, MemberID: m.ID, ProductID: p.ID, FormFactor: p.formFactor(), Status: status, StatusVersion: 1,
+	a := &cardApplication{Seq: c.Tx.NextSeq(), ID: appID, MemberID: m.ID, ProductID: p.ID, FormFactor: p.formFactor(), Status: status, StatusVersion: 1,
 		ClientKey: b.ClientKey, SourceAsset: src, Funding: funding, Fee: fee, Shipping: shipping, FirstTopUp: first,
-		Address: addr, QuickBindingID: binding, CreatedAt: c.Now, UpdatedAt: c.Now}
-	l.st.apps[a.ID] = a
-	l.st.appByKey[m.ID+"\x00"+a.ClientKey] = a
+		QuickBindingID: binding, CreatedAt: c.Now, UpdatedAt: c.Now}
+	if addr != nil {
+		a.Address, a.HasAddress = *addr, true
+	}
+	l.putApp(c.Tx, a)
 	l.emit(c.Tx, "card.application.submitted", "card_application", a.ID, m, a.Status, a.StatusVersion)
 	c.Tx.InFlight(CollectionApplications, a.ID)
 	return 201, appCreatedJSON(a), nil
 }
 
 func (l *Line) handleCardApplicationGet(c *api.Request, id string) (int, any, error) {
-	a := l.st.apps[WithIDPrefix("cap_", id)]
-	if a == nil || a.MemberID != c.Member.ID {
+	a, ok := l.st.apps.Get(c.Tx, WithIDPrefix("cap_", id))
+	if !ok || a.MemberID != c.Member.ID {
 		return 0, nil, api.NotFound("card application")
 	}
-	return 200, appJSON(a), nil
+	return 200, appJSON(&a), nil
 }
 
-func (l *Line) findApplication(id string) (*cardApplication, error) {
-	a := l.st.apps[WithIDPrefix("cap_", id)]
-	if a == nil {
+// appByClientKey is member's application of the business key, or nil.
+func (l *Line) appByClientKey(tx *kernel.Tx, memberID, clientKey string) *cardApplication {
+	k := memberID + "\x00" + clientKey
+	x := l.st.appByKey
+	i := x.Search(tx, func(ik string) bool { return ik >= k })
+	if i == x.Len(tx) {
+		return nil
+	}
+	if ik, _, a := x.At(tx, i); ik == k {
+		return &a
+	}
+	return nil
+}
+
+// findApplication finds an application by id (cap_ optional); the copy is
+// written back by putApp.
+func (l *Line) findApplication(tx *kernel.Tx, id string) (*cardApplication, error) {
+	a, ok := l.st.apps.Get(tx, WithIDPrefix("cap_", id))
+	if !ok {
 		return nil, fmt.Errorf("card application %q not found", id)
 	}
-	return a, nil
+	return &a, nil
 }
 
 // approveCardApplication issues the card of an application under
@@ -297,26 +313,28 @@ func (l *Line) approveCardApplication(tx *kernel.Tx, a *cardApplication) error {
 	if a.Status != "pending_review" && a.Status != "submitted" {
 		return api.NewErr("state_invalid", fmt.Sprintf("card application %s is %s, not under review", a.ID, a.Status))
 	}
-	if reason := l.cardIssuanceBlocker(a); reason != "" {
+	if reason := l.cardIssuanceBlocker(tx, a); reason != "" {
 		a.RejectReason = reason
+		l.putApp(tx, a)
 		return l.rejectCardApplication(tx, a)
 	}
 	now := tx.Now()
-	m := l.host.Member(a.MemberID)
+	m := l.host.Member(tx, a.MemberID)
 	card := l.newCard(tx, m, a.ProductID, a.ID, a.FormFactor)
 	if !a.FirstTopUp.IsZero() {
 		avail, locked := fundingAccounts(a.Funding, a.MemberID)
-		t := &cardTopUp{seq: tx.NextSeq(), ID: "ctp_" + tx.NewUUID(), CardID: card.ID, MemberID: a.MemberID, Asset: a.SourceAsset, Funding: a.Funding,
+		t := &cardTopUp{Seq: tx.NextSeq(), ID: "ctp_" + tx.NewUUID(), CardID: card.ID, MemberID: a.MemberID, Asset: a.SourceAsset, Funding: a.Funding,
 			Amount: a.FirstTopUp, Fee: mustAmount(tx, a.SourceAsset, "0"), Status: "processing", StatusVersion: 1, CreatedAt: now}
 		if err := l.creditCard(tx, "first top-up "+t.ID+" of "+a.ID, a.SourceAsset, a.FirstTopUp, locked, avail, card.ID); err != nil {
 			return err
 		}
-		l.st.topups[t.ID] = t
 		t.Status, t.StatusVersion = "completed", 2
+		l.putTopUp(tx, t)
 		defer l.emit(tx, "card.topup.credited", "card_topup", strings.TrimPrefix(t.ID, "ctp_"), m, t.Status, t.StatusVersion)
 	}
 	a.Status, a.CardID, a.UpdatedAt = "issued", card.ID, now
 	a.StatusVersion++
+	l.putApp(tx, a)
 	tx.Settled(a.ID)
 	l.emit(tx, "card.application.approved", "card_application", a.ID, m, a.Status, a.StatusVersion)
 	return nil
@@ -352,9 +370,10 @@ func (l *Line) failCardApplication(tx *kernel.Tx, a *cardApplication, compensate
 	}
 	a.Status, a.UpdatedAt = "rejected", tx.Now()
 	a.StatusVersion++
+	l.putApp(tx, a)
 	tx.Settled(a.ID)
-	l.emit(tx, "card.application.rejected", "card_application", a.ID, l.host.Member(a.MemberID), a.Status, a.StatusVersion)
-	if compensate && a.QuickBindingID != "" && l.host.BindingActive(l.host.Member(a.MemberID), a.QuickBindingID) {
+	l.emit(tx, "card.application.rejected", "card_application", a.ID, l.host.Member(tx, a.MemberID), a.Status, a.StatusVersion)
+	if compensate && a.QuickBindingID != "" && l.host.BindingActive(tx, l.host.Member(tx, a.MemberID), a.QuickBindingID) {
 		// The first upstream terminal failure compensates the binding.
 		_ = l.host.CompensateBinding(tx, a.QuickBindingID, a.ID)
 	}
@@ -365,15 +384,14 @@ func (l *Line) failCardApplication(tx *kernel.Tx, a *cardApplication, compensate
 func (l *Line) newCard(tx *kernel.Tx, m *api.Member, productID, applicationID, formFactor string) *simCard {
 	now := tx.Now()
 	exp := now.AddDate(3, 0, 0)
-	c := &simCard{seq: tx.NextSeq(), ID: "crd_" + tx.NewUUID(), MemberID: m.ID, ProductID: productID, ApplicationID: applicationID,
+	c := &simCard{Seq: tx.NextSeq(), ID: "crd_" + tx.NewUUID(), MemberID: m.ID, ProductID: productID, ApplicationID: applicationID,
 		FormFactor: formFactor, Status: "active", StatusVersion: 1,
-		Last4: fmt.Sprintf("%04d", l.host.RandIntN(10000)), ExpMonth: int(exp.Month()), ExpYear: exp.Year() % 100,
+		Last4: fmt.Sprintf("%04d", l.host.RandIntN(tx, 10000)), ExpMonth: int(exp.Month()), ExpYear: exp.Year() % 100,
 		CreatedAt: now, UpdatedAt: now}
 	if formFactor == "physical" {
 		c.Status, c.Inventory = "unactivated", "manufacturing"
 	}
-	l.st.cards[c.ID] = c
-	l.st.cardsByMem[m.ID] = api.InsertByKey(l.st.cardsByMem[m.ID], c, (*simCard).key)
+	l.putCard(tx, c)
 	return c
 }
 
@@ -409,11 +427,11 @@ func (l *Line) creditCard(tx *kernel.Tx, memo, asset string, amount money.Amount
 
 // appsOnBinding returns the applications under review that rely on quick
 // KYC binding id, oldest first.
-func (l *Line) appsOnBinding(id string) []*cardApplication {
+func (l *Line) appsOnBinding(tx *kernel.Tx, id string) []*cardApplication {
 	var out []*cardApplication
-	for _, a := range l.st.apps {
-		if a.QuickBindingID == id && cardAppUnderReview(a) {
-			out = append(out, a)
+	for _, a := range l.st.apps.All(tx) {
+		if a.QuickBindingID == id && cardAppUnderReview(&a) {
+			out = append(out, &a)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {

@@ -13,6 +13,7 @@
 package cards
 
 import (
+	"cmp"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
@@ -38,16 +39,16 @@ type Host interface {
 	// URL is the simulator's base URL (hosted pages).
 	URL() string
 	// MerchantHosted reports a merchant_hosted merchant (funding rules).
-	MerchantHosted() bool
+	MerchantHosted(tx *kernel.Tx) bool
 	// Member returns the member of a mem_ id, or nil.
-	Member(id string) *api.Member
+	Member(tx *kernel.Tx, id string) *api.Member
 	// Restricted reports a member that may not move money out (suspended,
 	// blocklisted, banned, frozen).
 	Restricted(m *api.Member) bool
 	// KYCInReview reports a member whose KYC profile is not approved.
-	KYCInReview(m *api.Member) bool
+	KYCInReview(tx *kernel.Tx, m *api.Member) bool
 	// BindingActive reports whether quick KYC binding id of m is active.
-	BindingActive(m *api.Member, bindingID string) bool
+	BindingActive(tx *kernel.Tx, m *api.Member, bindingID string) bool
 	// AllocateBinding allocates a quick KYC binding to m (its fee charged)
 	// and returns its id.
 	AllocateBinding(tx *kernel.Tx, m *api.Member, email string) (string, error)
@@ -62,7 +63,7 @@ type Host interface {
 	// DisplayScale is the display scale of a catalogue asset.
 	DisplayScale(asset string) int
 	// Balance is an account's ledger balance of asset.
-	Balance(account, asset string) money.Amount
+	Balance(tx *kernel.Tx, account, asset string) money.Amount
 	// Post posts one balanced ledger entry of several legs; an error
 	// changes nothing.
 	Post(tx *kernel.Tx, at time.Time, memo string, postings ...Posting) error
@@ -70,7 +71,7 @@ type Host interface {
 	// ledger refusing to overdraw an account.
 	InsufficientFunds(err error) bool
 	// RandIntN draws from the simulator's seeded source, in [0, n).
-	RandIntN(n int) int
+	RandIntN(tx *kernel.Tx, n int) int
 }
 
 // Posting is one leg of a ledger entry.
@@ -80,64 +81,127 @@ type Posting struct {
 	Amount  money.Amount
 }
 
-// Line is the card line: its state (part of the state image) and its host.
+// Line is the card line: its state (part of the state image), its host,
+// and what it is built with (the secret and the ledger scale, which never
+// change).
 type Line struct {
-	st   state
-	host Host `image:"-"`
+	st          state
+	host        Host   `image:"-"`
+	secret      []byte `image:"-"` // derives CVVs and PIN digests; never leaves the simulator
+	ledgerScale int    `image:"-"` // scale of cardLedgerAsset
 }
 
-// New builds the card line with the fixture catalogue. secret derives CVVs
-// and PIN digests; ledgerScale is the scale of the asset card balances are
+// New builds the card line with the fixture catalogue, its tables in
+// kernel k (filled in the setup transaction tx). secret derives CVVs and
+// PIN digests; ledgerScale is the scale of the asset card balances are
 // booked in.
-func New(host Host, secret []byte, ledgerScale int) *Line {
-	l := &Line{host: host, st: state{
-		productByID:  map[string]*cardProduct{},
-		binAuth:      map[string]bool{},
-		limits:       map[string]int{"virtual": 5, "physical": 1},
-		addresses:    map[string][]*cardAddress{},
-		kycCountry:   map[string]string{},
-		penalties:    map[string]bool{},
-		apps:         map[string]*cardApplication{},
-		appByKey:     map[string]*cardApplication{},
-		cards:        map[string]*simCard{},
-		cardsByMem:   map[string][]*simCard{},
-		topups:       map[string]*cardTopUp{},
-		pinCalls:     map[string][]time.Time{},
-		sessions:     map[string]*cardSession{},
-		transactions: map[string]*cardTx{},
-		secret:       secret,
-		ledgerScale:  ledgerScale,
+func New(k *kernel.Kernel, tx *kernel.Tx, host Host, secret []byte, ledgerScale int) *Line {
+	products := kernel.NewTable[string, cardProduct](k, "cards.products")
+	apps := kernel.NewTable[string, cardApplication](k, "cards.applications")
+	cards := kernel.NewTable[string, simCard](k, "cards.cards")
+	txs := kernel.NewTable[string, cardTx](k, "cards.transactions")
+	l := &Line{host: host, secret: secret, ledgerScale: ledgerScale, st: state{
+		products:   products,
+		catalogue:  kernel.NewIndex(products, "by_position", func(p cardProduct) (int, bool) { return p.Pos, true }, cmp.Compare[int]),
+		binAuth:    kernel.NewTable[string, bool](k, "cards.bin_authorizations"),
+		limits:     kernel.NewTable[string, int](k, "cards.limits"),
+		addresses:  kernel.NewTable[string, kernel.List[cardAddress]](k, "cards.addresses"),
+		kycCountry: kernel.NewTable[string, string](k, "cards.kyc_countries"),
+		penalties:  kernel.NewTable[string, bool](k, "cards.penalties"),
+		apps:       apps,
+		appByKey: kernel.NewIndex(apps, "by_client_key", func(a cardApplication) (string, bool) {
+			return a.MemberID + "\x00" + a.ClientKey, true
+		}, strings.Compare),
+		cards: cards,
+		cardsByMem: kernel.NewIndex(cards, "by_member", func(c simCard) (ownerKey, bool) {
+			return ownerKey{c.MemberID, c.key()}, true
+		}, compareOwnerKey),
+		topups:       kernel.NewTable[string, cardTopUp](k, "cards.topups"),
+		sessions:     kernel.NewTable[string, cardSession](k, "cards.sessions"),
+		pinCalls:     kernel.NewTable[string, pinWindow](k, "cards.pin_calls"),
+		transactions: txs,
+		txsOf: kernel.NewIndex(txs, "by_card", func(t cardTx) (ownerKey, bool) {
+			return ownerKey{t.CardID, t.key()}, true
+		}, compareOwnerKey),
+		addrSeq:       kernel.NewCell(k, "cards.address_seq", 0),
+		topUpTimeouts: kernel.NewCell(k, "cards.topup_timeouts", 0),
 	}}
-	for _, p := range fixtureCardProducts() {
-		l.st.products = append(l.st.products, p)
-		l.st.productByID[p.ID] = p
+	for i, p := range fixtureCardProducts() {
+		p.Pos = i
+		l.st.products.Put(tx, p.ID, p)
 	}
+	l.st.limits.Put(tx, "virtual", 5)
+	l.st.limits.Put(tx, "physical", 1)
 	return l
+}
+
+// ownerKey orders the rows of one owner (a member's cards, a card's
+// transactions) by page key.
+type ownerKey struct {
+	owner string
+	key   api.PageKey
+}
+
+func compareOwnerKey(a, b ownerKey) int {
+	if c := strings.Compare(a.owner, b.owner); c != 0 {
+		return c
+	}
+	return api.ComparePageKey(a.key, b.key)
+}
+
+// ownedRun returns the positions [from, to) of owner's rows in x.
+func ownedRun[V any](tx *kernel.Tx, x *kernel.Index[string, V, ownerKey], owner string) (from, to int) {
+	from = x.Search(tx, func(k ownerKey) bool { return k.owner >= owner })
+	to = x.Search(tx, func(k ownerKey) bool { return k.owner > owner })
+	return from, to
+}
+
+// owned returns owner's rows in x, ascending by page key.
+func owned[V any](tx *kernel.Tx, x *kernel.Index[string, V, ownerKey], owner string) []V {
+	from, to := ownedRun(tx, x, owner)
+	out := make([]V, 0, to-from)
+	if from < to {
+		for _, v := range x.Range(tx, from, to) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// pinWindow is a member's PIN calls within the window; Held says the
+// window was kept as a list once (an empty list, not none).
+type pinWindow struct {
+	Calls kernel.List[time.Time]
+	Held  bool
 }
 
 // LedgerAsset is the asset card balances are booked in (par with USD).
 const LedgerAsset = cardLedgerAsset
 
 // SucceedApplication is the issuer's success path of an application in
-// flight (outcome collection cards/applications).
-func (l *Line) SucceedApplication(tx *kernel.Tx, id string) {
-	if a := l.st.apps[id]; a != nil {
-		_ = l.approveCardApplication(tx, a)
+// flight (outcome collection cards/applications); an error is the
+// approval's, which undoes what it did.
+func (l *Line) SucceedApplication(tx *kernel.Tx, id string) error {
+	if a, ok := l.st.apps.Get(tx, id); ok {
+		return l.approveCardApplication(tx, &a)
 	}
+	return nil
 }
 
 // SucceedClosure is the issuer's success path of a closure in flight.
-func (l *Line) SucceedClosure(tx *kernel.Tx, id string) {
-	if c := l.st.cards[id]; c != nil {
-		_ = l.completeCardClose(tx, c)
+func (l *Line) SucceedClosure(tx *kernel.Tx, id string) error {
+	if c, ok := l.st.cards.Get(tx, id); ok {
+		return l.completeCardClose(tx, &c)
 	}
+	return nil
 }
 
 // SucceedTopUp is the issuer's success path of a top-up in flight.
-func (l *Line) SucceedTopUp(tx *kernel.Tx, id string) {
-	if t := l.st.topups[id]; t != nil {
-		_ = l.creditCardTopUp(tx, t)
+func (l *Line) SucceedTopUp(tx *kernel.Tx, id string) error {
+	if t, ok := l.st.topups.Get(tx, id); ok {
+		return l.creditCardTopUp(tx, &t)
 	}
+	return nil
 }
 
 // emit records an event about a card-line object for member m (none when
@@ -172,27 +236,26 @@ const (
 // state is the state of the card line: products, addresses,
 // applications, cards, top-ups and transactions.
 type state struct {
-	products     []*cardProduct
-	productByID  map[string]*cardProduct
-	binAuth      map[string]bool             // authorized BINs; empty means unrestricted
-	limits       map[string]int              // form factor -> cards per member
-	addresses    map[string][]*cardAddress   // member id -> shipping addresses
-	kycCountry   map[string]string           // member id -> country of the KYC used
-	penalties    map[string]bool             // member id -> outstanding penalties
-	apps         map[string]*cardApplication // by cap_ id
-	appByKey     map[string]*cardApplication // member id + client_key
-	cards        map[string]*simCard         // by crd_ id
-	cardsByMem   map[string][]*simCard       // member id -> cards, ascending by creation
-	topups       map[string]*cardTopUp       // by ctp_ id
-	sessions     map[string]*cardSession     // secure sessions by id
-	pinCalls     map[string][]time.Time      // member id -> PIN calls within the window
-	secret       []byte                      // derives CVVs and PIN digests; never leaves the simulator
-	transactions map[string]*cardTx          // by ctx_ id
-	ledgerScale  int                         // scale of cardLedgerAsset
-	addrSeq      int
+	products     *kernel.Table[string, cardProduct] // by cpd_ id
+	catalogue    *kernel.Index[string, cardProduct, int]
+	binAuth      *kernel.Table[string, bool]                     // authorized BINs; none means unrestricted
+	limits       *kernel.Table[string, int]                      // form factor -> cards per member
+	addresses    *kernel.Table[string, kernel.List[cardAddress]] // member id -> shipping addresses
+	kycCountry   *kernel.Table[string, string]                   // member id -> country of the KYC used
+	penalties    *kernel.Table[string, bool]                     // member id -> outstanding penalties
+	apps         *kernel.Table[string, cardApplication]          // by cap_ id
+	appByKey     *kernel.Index[string, cardApplication, string]  // member id + client_key
+	cards        *kernel.Table[string, simCard]                  // by crd_ id
+	cardsByMem   *kernel.Index[string, simCard, ownerKey]        // member id, then ascending by creation
+	topups       *kernel.Table[string, cardTopUp]                // by ctp_ id
+	sessions     *kernel.Table[string, cardSession]              // secure sessions by id
+	pinCalls     *kernel.Table[string, pinWindow]                // member id -> PIN calls within the window
+	transactions *kernel.Table[string, cardTx]                   // by ctx_ id
+	txsOf        *kernel.Index[string, cardTx, ownerKey]         // card id, then ascending by occurred_at
+	addrSeq      *kernel.Cell[int]
 	// topUpTimeouts counts the next top-ups whose upstream call times out
 	// after the hold (CardsControl.TimeoutNextTopUps).
-	topUpTimeouts int
+	topUpTimeouts *kernel.Cell[int]
 }
 
 // cardProduct is a card product of the fixture.
@@ -202,20 +265,24 @@ type cardProduct struct {
 	BIN             string
 	Scheme          string
 	LimitsUpdatable bool
-	CardTypes       []string
+	CardTypes       kernel.List[string]
 	Enabled         bool
 	ManualReview    bool
 	KYCLevel        int
 	FeeAsset        string
 	IssueFee        string
 	MinFirstTopUp   string
-	ShippingFees    map[string]string // country -> fee (physical only)
+	ShippingFees    kernel.List[shippingFee] // by country (physical only)
 	MinTopUp        string
 	MaxTopUp        string
 	TopUpFeeBps     int64
-	SourceAssets    []string
-	BlockedKYC      map[string]bool // KYC countries that cannot apply
+	SourceAssets    kernel.List[string]
+	BlockedKYC      kernel.List[string] // KYC countries that cannot apply
+	Pos             int                 // place in the catalogue
 }
+
+// shippingFee is what a physical product costs to ship to a country.
+type shippingFee struct{ Country, Fee string }
 
 func (p *cardProduct) physical() bool { return p.FormFactor == "physical_card" }
 
@@ -228,12 +295,21 @@ func (p *cardProduct) formFactor() string {
 }
 
 func (p *cardProduct) allows(asset string) bool {
-	for _, a := range p.SourceAssets {
-		if a == asset {
-			return true
-		}
+	return p.SourceAssets.Index(func(a string) bool { return a == asset }) >= 0
+}
+
+// shippingTo is the fee to ship to country, if the product ships there.
+func (p *cardProduct) shippingTo(country string) (string, bool) {
+	i := p.ShippingFees.Index(func(f shippingFee) bool { return f.Country == country })
+	if i < 0 {
+		return "", false
 	}
-	return false
+	return p.ShippingFees.At(i).Fee, true
+}
+
+// blocksKYC reports a KYC country that cannot apply.
+func (p *cardProduct) blocksKYC(country string) bool {
+	return p.BlockedKYC.Index(func(c string) bool { return c == country }) >= 0
 }
 
 // cardAddress is a member's shipping address (only id, country and default
@@ -246,7 +322,7 @@ type cardAddress struct {
 
 // cardApplication is a card application.
 type cardApplication struct {
-	seq           int64  // creation sequence, the tie-break of lists (api.PageKey)
+	Seq           int64  // creation sequence, the tie-break of lists (api.PageKey)
 	ID            string // cap_<uuid>
 	MemberID      string
 	ProductID     string
@@ -259,7 +335,8 @@ type cardApplication struct {
 	Fee           money.Amount
 	Shipping      money.Amount
 	FirstTopUp    money.Amount // zero when none
-	Address       *cardAddress // snapshot (physical)
+	Address       cardAddress  // snapshot (physical, HasAddress)
+	HasAddress    bool
 	// QuickBindingID is the quick KYC binding the application used, if any.
 	QuickBindingID string
 	// RejectReason says why an approval was turned into a rejection (a
@@ -271,8 +348,9 @@ type cardApplication struct {
 }
 
 // simCard is a card. It never holds a card number, PIN or CVV in clear.
+// Its transactions are rows of their own (txsOf).
 type simCard struct {
-	seq                int64  // creation sequence, the tie-break of lists (api.PageKey)
+	Seq                int64  // creation sequence, the tie-break of lists (api.PageKey)
 	ID                 string // crd_<uuid>
 	MemberID           string
 	ProductID          string
@@ -283,7 +361,7 @@ type simCard struct {
 	Inventory          string // physical: manufacturing, shipped
 	Last4              string
 	ExpMonth, ExpYear  int
-	PINDigest          []byte // HMAC of the PIN; nil until set
+	PINDigest          string // HMAC of the PIN; empty until set
 	PINSetBy           string // activation or pin
 	Failures           int    // counted activation failures
 	LockedUntil        time.Time
@@ -294,7 +372,6 @@ type simCard struct {
 	ReplacedBy         string // the replacement card, once replaced
 	CreatedAt          time.Time
 	UpdatedAt          time.Time
-	txs                []*cardTx // ascending by occurred_at
 
 	// UpstreamRefusesClose makes the issuer refuse close requests
 	// (state_invalid; CardsControl.SetCloseRefused).
@@ -303,7 +380,7 @@ type simCard struct {
 
 // cardTopUp is a top-up order.
 type cardTopUp struct {
-	seq           int64  // creation sequence, the tie-break of lists (api.PageKey)
+	Seq           int64  // creation sequence, the tie-break of lists (api.PageKey)
 	ID            string // ctp_<uuid>
 	CardID        string
 	MemberID      string
@@ -327,7 +404,7 @@ type cardSession struct {
 
 // cardTx is a card transaction as stored.
 type cardTx struct {
-	seq              int64  // creation sequence, the tie-break of lists (api.PageKey)
+	Seq              int64  // creation sequence, the tie-break of lists (api.PageKey)
 	ID               string // ctx_<uuid>
 	CardID           string
 	Kind             string
@@ -351,9 +428,9 @@ type cardTx struct {
 	Version          int64
 }
 
-func (c *simCard) key() api.PageKey { return api.PageKey{At: c.CreatedAt, Seq: c.seq} }
+func (c *simCard) key() api.PageKey { return api.PageKey{At: c.CreatedAt, Seq: c.Seq} }
 
-func (t *cardTx) key() api.PageKey { return api.PageKey{At: t.OccurredAt, Seq: t.seq} }
+func (t *cardTx) key() api.PageKey { return api.PageKey{At: t.OccurredAt, Seq: t.Seq} }
 
 // unsettled reports whether t is an authorization not yet settled.
 func (t *cardTx) unsettled() bool { return t.Kind == "auth" && t.Status == "pending" }
@@ -361,25 +438,25 @@ func (t *cardTx) unsettled() bool { return t.Kind == "auth" && t.Status == "pend
 // fixtureCardProducts is the default card catalogue: virtual and physical,
 // automatic and manual review, L1 and L2, with and without a minimum first
 // top-up.
-func fixtureCardProducts() []*cardProduct {
-	return []*cardProduct{
+func fixtureCardProducts() []cardProduct {
+	return []cardProduct{
 		{ID: "cpd_virtual_std", FormFactor: "virtual_card", BIN: "489012", Scheme: "visa", LimitsUpdatable: true,
-			CardTypes: []string{"prepaid"}, Enabled: true, KYCLevel: 1, FeeAsset: "USDT",
+			CardTypes: kernel.ListOf("prepaid"), Enabled: true, KYCLevel: 1, FeeAsset: "USDT",
 			IssueFee: "5", MinFirstTopUp: "0", MinTopUp: "10", MaxTopUp: "10000", TopUpFeeBps: 100,
-			SourceAssets: []string{"USDT", "USDC"}},
+			SourceAssets: kernel.ListOf("USDT", "USDC")},
 		{ID: "cpd_virtual_review", FormFactor: "virtual_card", BIN: "489013", Scheme: "visa", LimitsUpdatable: false,
-			CardTypes: []string{"prepaid"}, Enabled: true, ManualReview: true, KYCLevel: 1, FeeAsset: "USDT",
+			CardTypes: kernel.ListOf("prepaid"), Enabled: true, ManualReview: true, KYCLevel: 1, FeeAsset: "USDT",
 			IssueFee: "10", MinFirstTopUp: "20", MinTopUp: "10", MaxTopUp: "5000", TopUpFeeBps: 100,
-			SourceAssets: []string{"USDT"}, BlockedKYC: map[string]bool{"US": true}},
+			SourceAssets: kernel.ListOf("USDT"), BlockedKYC: kernel.ListOf("US")},
 		{ID: "cpd_virtual_premium", FormFactor: "virtual_card", BIN: "531993", Scheme: "mastercard", LimitsUpdatable: true,
-			CardTypes: []string{"prepaid", "premium"}, Enabled: true, KYCLevel: 2, FeeAsset: "USDT",
+			CardTypes: kernel.ListOf("prepaid", "premium"), Enabled: true, KYCLevel: 2, FeeAsset: "USDT",
 			IssueFee: "50", MinFirstTopUp: "100", MinTopUp: "10", MaxTopUp: "50000", TopUpFeeBps: 50,
-			SourceAssets: []string{"USDT", "USDC"}},
+			SourceAssets: kernel.ListOf("USDT", "USDC")},
 		{ID: "cpd_physical_std", FormFactor: "physical_card", BIN: "531994", Scheme: "mastercard", LimitsUpdatable: true,
-			CardTypes: []string{"prepaid"}, Enabled: true, ManualReview: true, KYCLevel: 1, FeeAsset: "USDT",
+			CardTypes: kernel.ListOf("prepaid"), Enabled: true, ManualReview: true, KYCLevel: 1, FeeAsset: "USDT",
 			IssueFee: "25", MinFirstTopUp: "0", MinTopUp: "10", MaxTopUp: "10000", TopUpFeeBps: 100,
-			ShippingFees: map[string]string{"SG": "15", "HK": "20", "US": "30"},
-			SourceAssets: []string{"USDT", "USDC"}},
+			ShippingFees: kernel.ListOf(shippingFee{"HK", "20"}, shippingFee{"SG", "15"}, shippingFee{"US", "30"}),
+			SourceAssets: kernel.ListOf("USDT", "USDC")},
 	}
 }
 
@@ -387,24 +464,24 @@ func fixtureCardProducts() []*cardProduct {
 
 // memberAddresses returns m's shipping addresses, creating the fixture pair
 // (SG default, HK) on first use.
-func (l *Line) memberAddresses(memberID string) []*cardAddress {
-	cs := &l.st
-	if a, ok := cs.addresses[memberID]; ok {
-		return a
+func (l *Line) memberAddresses(tx *kernel.Tx, memberID string) []cardAddress {
+	if a, ok := l.st.addresses.Get(tx, memberID); ok {
+		return a.Slice()
 	}
-	list := []*cardAddress{l.newAddress("SG", true), l.newAddress("HK", false)}
-	cs.addresses[memberID] = list
+	list := []cardAddress{l.newAddress(tx, "SG", true), l.newAddress(tx, "HK", false)}
+	l.st.addresses.Put(tx, memberID, kernel.ListOf(list...))
 	return list
 }
 
-func (l *Line) newAddress(country string, def bool) *cardAddress {
-	l.st.addrSeq++
-	return &cardAddress{ID: fmt.Sprintf("adr_%04d", l.st.addrSeq), Country: country, IsDefault: def}
+func (l *Line) newAddress(tx *kernel.Tx, country string, def bool) cardAddress {
+	n := l.st.addrSeq.Get(tx) + 1
+	l.st.addrSeq.Set(tx, n)
+	return cardAddress{ID: fmt.Sprintf("adr_%04d", n), Country: country, IsDefault: def}
 }
 
 // kycCountryOf is the country of the KYC the member used (default SG).
-func (l *Line) kycCountryOf(m *api.Member) string {
-	if c, ok := l.st.kycCountry[m.ID]; ok {
+func (l *Line) kycCountryOf(tx *kernel.Tx, m *api.Member) string {
+	if c, ok := l.st.kycCountry.Get(tx, m.ID); ok {
 		return c
 	}
 	return "SG"
@@ -412,15 +489,27 @@ func (l *Line) kycCountryOf(m *api.Member) string {
 
 // productVisible reports whether a product is listed for the merchant:
 // enabled and with an authorized BIN (no authorization rows: unrestricted).
-func (l *Line) productVisible(p *cardProduct) bool {
+func (l *Line) productVisible(tx *kernel.Tx, p *cardProduct) bool {
 	if !p.Enabled {
 		return false
 	}
-	return len(l.st.binAuth) == 0 || l.st.binAuth[p.BIN]
+	if l.st.binAuth.Len(tx) == 0 {
+		return true
+	}
+	ok, _ := l.st.binAuth.Get(tx, p.BIN)
+	return ok
+}
+
+// product finds a product by its exact id (visible or not).
+func (l *Line) product(tx *kernel.Tx, id string) *cardProduct {
+	if p, ok := l.st.products.Get(tx, id); ok {
+		return &p
+	}
+	return nil
 }
 
 // lookupProduct finds a visible product by id with or without cpd_.
-func (l *Line) lookupProduct(id string) *cardProduct {
+func (l *Line) lookupProduct(tx *kernel.Tx, id string) *cardProduct {
 	id = strings.TrimSpace(id)
 	if id == "" {
 		return nil
@@ -428,22 +517,28 @@ func (l *Line) lookupProduct(id string) *cardProduct {
 	if !strings.HasPrefix(id, "cpd_") {
 		id = "cpd_" + id
 	}
-	p := l.st.productByID[id]
-	if p == nil || !l.productVisible(p) {
+	p := l.product(tx, id)
+	if p == nil || !l.productVisible(tx, p) {
 		return nil
 	}
 	return p
 }
 
 // cardOf finds member m's card by id with or without crd_; a card of another
-// member is not found.
-func (l *Line) cardOf(m *api.Member, id string) (*simCard, error) {
-	c := l.st.cards[WithIDPrefix("crd_", id)]
-	if c == nil || (m != nil && c.MemberID != m.ID) {
+// member is not found. The card is a copy: putCard writes it back.
+func (l *Line) cardOf(tx *kernel.Tx, m *api.Member, id string) (*simCard, error) {
+	c, ok := l.st.cards.Get(tx, WithIDPrefix("crd_", id))
+	if !ok || (m != nil && c.MemberID != m.ID) {
 		return nil, api.NotFound("card")
 	}
-	return c, nil
+	return &c, nil
 }
+
+// putCard, putApp and putTopUp write a changed copy back.
+func (l *Line) putCard(tx *kernel.Tx, c *simCard)               { l.st.cards.Put(tx, c.ID, *c) }
+func (l *Line) putApp(tx *kernel.Tx, a *cardApplication)        { l.st.apps.Put(tx, a.ID, *a) }
+func (l *Line) putTopUp(tx *kernel.Tx, t *cardTopUp)            { l.st.topups.Put(tx, t.ID, *t) }
+func (l *Line) txsOfCard(tx *kernel.Tx, cardID string) []cardTx { return owned(tx, l.st.txsOf, cardID) }
 
 // WithIDPrefix puts prefix before a bare id; an id that has it (or is
 // empty) stays as it is.
@@ -457,21 +552,21 @@ func WithIDPrefix(prefix, id string) string {
 
 // digest returns the keyed digest of a secret value of a card (PIN). Only
 // the digest is kept.
-func (cs *state) digest(cardID, purpose, value string) []byte {
-	h := hmac.New(sha256.New, cs.secret)
+func (l *Line) digest(cardID, purpose, value string) string {
+	h := hmac.New(sha256.New, l.secret)
 	h.Write([]byte(purpose + "\x00" + cardID + "\x00" + value))
-	return h.Sum(nil)
+	return string(h.Sum(nil))
 }
 
 // cvv derives a card's CVV from the simulator secret; it is never stored.
-func (cs *state) cvv(cardID string) string {
-	d := cs.digest(cardID, "cvv", "")
-	return fmt.Sprintf("%03d", binary.BigEndian.Uint32(d[:4])%1000)
+func (l *Line) cvv(cardID string) string {
+	d := l.digest(cardID, "cvv", "")
+	return fmt.Sprintf("%03d", binary.BigEndian.Uint32([]byte(d[:4]))%1000)
 }
 
 // cardBalance is the card's balance in the card currency (scale 2).
-func (l *Line) cardBalance(c *simCard) money.Amount {
-	b := l.host.Balance(cardAccount(c.ID), cardLedgerAsset)
+func (l *Line) cardBalance(tx *kernel.Tx, c *simCard) money.Amount {
+	b := l.host.Balance(tx, cardAccount(c.ID), cardLedgerAsset)
 	if r, err := b.Rescale(cardScale); err == nil {
 		return r
 	}
@@ -482,8 +577,8 @@ func (l *Line) cardBalance(c *simCard) money.Amount {
 // cardFunding applies the funding_source rule for the merchant's model:
 // merchant_hosted must send merchant; platform_hosted may send member or
 // nothing. It returns "member" or "merchant".
-func (l *Line) cardFunding(v string) (string, error) {
-	if l.host.MerchantHosted() {
+func (l *Line) cardFunding(tx *kernel.Tx, v string) (string, error) {
+	if l.host.MerchantHosted(tx) {
 		if v != "merchant" {
 			return "", api.InvalidFields("funding_source must be merchant for merchant_hosted accounts", "funding_source")
 		}
@@ -507,3 +602,200 @@ func fundingAccounts(funding, memberID string) (avail, locked string) {
 var timeZero time.Time
 
 func isoTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// Legacy is the card line as the state image of recordings of versions 1
+// and 2 held it.
+type Legacy struct{ st legacyState }
+
+type legacyState struct {
+	products      []*legacyCardProduct
+	productByID   map[string]*legacyCardProduct
+	binAuth       map[string]bool
+	limits        map[string]int
+	addresses     map[string][]*cardAddress
+	kycCountry    map[string]string
+	penalties     map[string]bool
+	apps          map[string]*legacyCardApplication
+	appByKey      map[string]*legacyCardApplication
+	cards         map[string]*legacySimCard
+	cardsByMem    map[string][]*legacySimCard
+	topups        map[string]*cardTopUp
+	sessions      map[string]*cardSession
+	pinCalls      map[string][]time.Time
+	secret        []byte
+	transactions  map[string]*cardTx
+	ledgerScale   int
+	addrSeq       int
+	topUpTimeouts int
+}
+
+type legacyCardProduct struct {
+	ID              string
+	FormFactor      string
+	BIN             string
+	Scheme          string
+	LimitsUpdatable bool
+	CardTypes       []string
+	Enabled         bool
+	ManualReview    bool
+	KYCLevel        int
+	FeeAsset        string
+	IssueFee        string
+	MinFirstTopUp   string
+	ShippingFees    map[string]string
+	MinTopUp        string
+	MaxTopUp        string
+	TopUpFeeBps     int64
+	SourceAssets    []string
+	BlockedKYC      map[string]bool
+}
+
+type legacyCardApplication struct {
+	seq            int64
+	ID             string
+	MemberID       string
+	ProductID      string
+	FormFactor     string
+	Status         string
+	StatusVersion  int64
+	ClientKey      string
+	SourceAsset    string
+	Funding        string
+	Fee            money.Amount
+	Shipping       money.Amount
+	FirstTopUp     money.Amount
+	Address        *cardAddress
+	QuickBindingID string
+	RejectReason   string
+	CardID         string
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+}
+
+type legacySimCard struct {
+	seq                  int64
+	ID                   string
+	MemberID             string
+	ProductID            string
+	ApplicationID        string
+	FormFactor           string
+	Status               string
+	StatusVersion        int64
+	Inventory            string
+	Last4                string
+	ExpMonth, ExpYear    int
+	PINDigest            []byte
+	PINSetBy             string
+	Failures             int
+	LockedUntil          time.Time
+	UpstreamUnreadable   bool
+	UpstreamCloseCalls   int
+	CloseReason          string
+	LostKind             string
+	ReplacedBy           string
+	CreatedAt            time.Time
+	UpdatedAt            time.Time
+	txs                  []*cardTx
+	UpstreamRefusesClose bool
+}
+
+// Legacy returns the line as the state image of recordings of versions 1
+// and 2 held it.
+func (l *Line) Legacy(tx *kernel.Tx) *Legacy {
+	st := legacyState{
+		productByID: map[string]*legacyCardProduct{}, binAuth: map[string]bool{}, limits: map[string]int{},
+		addresses: map[string][]*cardAddress{}, kycCountry: map[string]string{}, penalties: map[string]bool{},
+		apps: map[string]*legacyCardApplication{}, appByKey: map[string]*legacyCardApplication{}, cards: map[string]*legacySimCard{},
+		cardsByMem: map[string][]*legacySimCard{}, topups: map[string]*cardTopUp{}, sessions: map[string]*cardSession{},
+		pinCalls: map[string][]time.Time{}, secret: l.secret, transactions: map[string]*cardTx{},
+		ledgerScale: l.ledgerScale, addrSeq: l.st.addrSeq.Get(tx), topUpTimeouts: l.st.topUpTimeouts.Get(tx),
+	}
+	for _, p := range l.st.catalogue.All(tx) {
+		lp := &legacyCardProduct{
+			ID: p.ID, FormFactor: p.FormFactor, BIN: p.BIN, Scheme: p.Scheme, LimitsUpdatable: p.LimitsUpdatable,
+			CardTypes: p.CardTypes.Slice(), Enabled: p.Enabled, ManualReview: p.ManualReview, KYCLevel: p.KYCLevel,
+			FeeAsset: p.FeeAsset, IssueFee: p.IssueFee, MinFirstTopUp: p.MinFirstTopUp, MinTopUp: p.MinTopUp,
+			MaxTopUp: p.MaxTopUp, TopUpFeeBps: p.TopUpFeeBps, SourceAssets: p.SourceAssets.Slice(),
+		}
+		if p.ShippingFees.Len() > 0 {
+			lp.ShippingFees = map[string]string{}
+			for f := range p.ShippingFees.Values() {
+				lp.ShippingFees[f.Country] = f.Fee
+			}
+		}
+		if p.BlockedKYC.Len() > 0 {
+			lp.BlockedKYC = map[string]bool{}
+			for c := range p.BlockedKYC.Values() {
+				lp.BlockedKYC[c] = true
+			}
+		}
+		st.products = append(st.products, lp)
+		st.productByID[p.ID] = lp
+	}
+	for k, v := range l.st.binAuth.All(tx) {
+		st.binAuth[k] = v
+	}
+	for k, v := range l.st.limits.All(tx) {
+		st.limits[k] = v
+	}
+	for k, list := range l.st.addresses.All(tx) {
+		for a := range list.Values() {
+			st.addresses[k] = append(st.addresses[k], &a)
+		}
+	}
+	for k, v := range l.st.kycCountry.All(tx) {
+		st.kycCountry[k] = v
+	}
+	for k, v := range l.st.penalties.All(tx) {
+		st.penalties[k] = v
+	}
+	for id, a := range l.st.apps.All(tx) {
+		la := &legacyCardApplication{
+			seq: a.Seq, ID: a.ID, MemberID: a.MemberID, ProductID: a.ProductID, FormFactor: a.FormFactor, Status: a.Status,
+			StatusVersion: a.StatusVersion, ClientKey: a.ClientKey, SourceAsset: a.SourceAsset, Funding: a.Funding, Fee: a.Fee,
+			Shipping: a.Shipping, FirstTopUp: a.FirstTopUp, QuickBindingID: a.QuickBindingID, RejectReason: a.RejectReason,
+			CardID: a.CardID, CreatedAt: a.CreatedAt, UpdatedAt: a.UpdatedAt,
+		}
+		if a.HasAddress {
+			addr := a.Address
+			la.Address = &addr
+		}
+		st.apps[id] = la
+		st.appByKey[a.MemberID+"\x00"+a.ClientKey] = la
+	}
+	for id, t := range l.st.transactions.All(tx) {
+		st.transactions[id] = &t
+	}
+	for _, c := range l.st.cardsByMem.All(tx) {
+		lc := &legacySimCard{
+			seq: c.Seq, ID: c.ID, MemberID: c.MemberID, ProductID: c.ProductID, ApplicationID: c.ApplicationID,
+			FormFactor: c.FormFactor, Status: c.Status, StatusVersion: c.StatusVersion, Inventory: c.Inventory, Last4: c.Last4,
+			ExpMonth: c.ExpMonth, ExpYear: c.ExpYear, PINSetBy: c.PINSetBy, Failures: c.Failures, LockedUntil: c.LockedUntil,
+			UpstreamUnreadable: c.UpstreamUnreadable, UpstreamCloseCalls: c.UpstreamCloseCalls, CloseReason: c.CloseReason,
+			LostKind: c.LostKind, ReplacedBy: c.ReplacedBy, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt,
+			UpstreamRefusesClose: c.UpstreamRefusesClose,
+		}
+		if c.PINDigest != "" {
+			lc.PINDigest = []byte(c.PINDigest)
+		}
+		for _, t := range l.txsOfCard(tx, c.ID) {
+			lc.txs = append(lc.txs, st.transactions[t.ID])
+		}
+		st.cards[c.ID] = lc
+		st.cardsByMem[c.MemberID] = append(st.cardsByMem[c.MemberID], lc)
+	}
+	for id, t := range l.st.topups.All(tx) {
+		st.topups[id] = &t
+	}
+	for id, ss := range l.st.sessions.All(tx) {
+		st.sessions[id] = &ss
+	}
+	for k, w := range l.st.pinCalls.All(tx) {
+		calls := w.Calls.Slice()
+		if calls == nil && w.Held {
+			calls = []time.Time{}
+		}
+		st.pinCalls[k] = calls
+	}
+	return &Legacy{st: st}
+}

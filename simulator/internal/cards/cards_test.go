@@ -33,12 +33,12 @@ func newFakeHost(svc *kerneltest.Services) *fakeHost {
 		inReview: map[string]bool{}, bindings: map[string]bool{}}
 }
 
-func (h *fakeHost) URL() string                                 { return "http://sim" }
-func (h *fakeHost) MerchantHosted() bool                        { return false }
-func (h *fakeHost) Member(id string) *api.Member                { return h.members[id] }
-func (h *fakeHost) Restricted(m *api.Member) bool               { return h.restricted[m.ID] }
-func (h *fakeHost) KYCInReview(m *api.Member) bool              { return h.inReview[m.ID] }
-func (h *fakeHost) BindingActive(_ *api.Member, id string) bool { return h.bindings[id] }
+func (h *fakeHost) URL() string                                               { return "http://sim" }
+func (h *fakeHost) MerchantHosted(*kernel.Tx) bool                            { return false }
+func (h *fakeHost) Member(_ *kernel.Tx, id string) *api.Member                { return h.members[id] }
+func (h *fakeHost) Restricted(m *api.Member) bool                             { return h.restricted[m.ID] }
+func (h *fakeHost) KYCInReview(_ *kernel.Tx, m *api.Member) bool              { return h.inReview[m.ID] }
+func (h *fakeHost) BindingActive(_ *kernel.Tx, _ *api.Member, id string) bool { return h.bindings[id] }
 func (h *fakeHost) AllocateBinding(_ *kernel.Tx, _ *api.Member, _ string) (string, error) {
 	h.bindings["qkb_new"] = true
 	return "qkb_new", nil
@@ -51,11 +51,13 @@ func (h *fakeHost) CompensateBinding(_ *kernel.Tx, id, _ string) error {
 func (h *fakeHost) QuickKYCFee() (string, string)               { return "USDT", "10" }
 func (h *fakeHost) RequireStepUp(*api.Request, ...string) error { return nil }
 func (h *fakeHost) DisplayScale(string) int                     { return 2 }
-func (h *fakeHost) Balance(account, asset string) money.Amount  { return h.svc.Balance(account, asset) }
+func (h *fakeHost) Balance(_ *kernel.Tx, account, asset string) money.Amount {
+	return h.svc.Balance(account, asset)
+}
 func (h *fakeHost) InsufficientFunds(err error) bool {
 	return errors.Is(err, kerneltest.ErrInsufficient)
 }
-func (h *fakeHost) RandIntN(n int) int { return 4242 % n }
+func (h *fakeHost) RandIntN(_ *kernel.Tx, n int) int { return 4242 % n }
 
 // Post applies the legs at once, refusing to take a member account below
 // zero (nothing changes then).
@@ -102,7 +104,8 @@ func newFixture(t *testing.T) *fixture {
 		h.members[m.ID] = m
 		svc.Set(kernel.MemberAvailable(m.ID), "USDT", money.MustParse("1000", 6))
 	}
-	f := &fixture{svc: svc, h: h, l: New(h, []byte("0123456789abcdef0123456789abcdef"), 6), tx: svc.Begin()}
+	tx := svc.Begin()
+	f := &fixture{svc: svc, h: h, l: New(svc.Kernel(), tx, h, []byte("0123456789abcdef0123456789abcdef"), 6), tx: tx}
 	t.Cleanup(f.tx.End)
 	return f
 }
@@ -158,7 +161,8 @@ func TestQuoteGates(t *testing.T) {
 		{name: "card limit", member: "mem_1", product: "cpd_virtual_std", breakIt: func(f *fixture) { f.l.SetLimit(f.tx, "virtual", 0) }, want: reasonCardLimit},
 		{name: "no deliverable address", member: "mem_1", product: "cpd_physical_std", breakIt: func(f *fixture) {
 			f.l.AddShippingAddress(f.tx, "mem_1", "FR", true)
-			f.l.st.addresses["mem_1"] = f.l.st.addresses["mem_1"][2:]
+			list, _ := f.l.st.addresses.Get(f.tx, "mem_1")
+			f.l.st.addresses.Put(f.tx, "mem_1", list.From(2))
 		}, want: reasonNoAddress},
 		{name: "binding not active", member: "mem_1", product: "cpd_virtual_std", query: "?quick_kyc_binding_id=qkb_gone", want: reasonBindingNotActive},
 		{name: "binding active", member: "mem_1", product: "cpd_virtual_std", query: "?quick_kyc_binding_id=qkb_ok",
@@ -259,7 +263,7 @@ func TestApplicationOutcomes(t *testing.T) {
 			if err := tt.outcome(f, id); err != nil {
 				t.Fatal(err)
 			}
-			a := f.l.st.apps[id]
+			a, _ := f.l.st.apps.Get(f.tx, id)
 			if a.Status != tt.status || a.RejectReason != tt.reason {
 				t.Errorf("application %s (%q), want %s (%q)", a.Status, a.RejectReason, tt.status, tt.reason)
 			}
@@ -313,31 +317,33 @@ func TestViolations(t *testing.T) {
 			c := card(f)
 			f.svc.Set(cardAccount(c.ID), LedgerAsset, usdt("1"))
 			c.Status = "expired"
+			f.l.putCard(f.tx, c)
 		}, want: []string{"card crd_u2 is expired but holds 1.000000 USDT"}},
 		{name: "top-up in flight towards an ended card", corrupt: func(f *fixture) {
 			c := card(f)
-			f.l.st.topups["ctp_z"] = &cardTopUp{ID: "ctp_z", CardID: c.ID, MemberID: "mem_1", Asset: "USDT", Funding: "member",
-				Amount: usdt("10"), Fee: usdt("0.1"), Status: "processing"}
+			f.l.putTopUp(f.tx, &cardTopUp{ID: "ctp_z", CardID: c.ID, MemberID: "mem_1", Asset: "USDT", Funding: "member",
+				Amount: usdt("10"), Fee: usdt("0.1"), Status: "processing"})
 			c.Status = "closed"
+			f.l.putCard(f.tx, c)
 		}, want: []string{"top-up ctp_z is in flight towards card crd_u2, which is closed"},
 			holds: []Hold{{Owner: "ctp_z (processing)", Account: kernel.MemberLocked("mem_1"), Asset: "USDT", Amount: usdt("10.1")}}},
 		{name: "top-up in flight towards no card", corrupt: func(f *fixture) {
-			f.l.st.topups["ctp_m"] = &cardTopUp{ID: "ctp_m", CardID: "crd_gone", MemberID: "mem_1", Asset: "USDT", Funding: "merchant",
-				Amount: usdt("10"), Fee: usdt("0"), Status: "processing"}
+			f.l.putTopUp(f.tx, &cardTopUp{ID: "ctp_m", CardID: "crd_gone", MemberID: "mem_1", Asset: "USDT", Funding: "merchant",
+				Amount: usdt("10"), Fee: usdt("0"), Status: "processing"})
 		}, want: []string{"top-up ctp_m is in flight towards card crd_gone, which is missing"},
 			holds: []Hold{{Owner: "ctp_m (processing)", Account: kernel.AccountMerchantPrepaidLocked, Asset: "USDT", Amount: usdt("10")}}},
 		{name: "final top-up holds nothing", corrupt: func(f *fixture) {
 			c := card(f)
-			f.l.st.topups["ctp_y"] = &cardTopUp{ID: "ctp_y", CardID: c.ID, MemberID: "mem_1", Asset: "USDT", Funding: "member",
-				Amount: usdt("10"), Fee: usdt("0.1"), Status: "failed"}
+			f.l.putTopUp(f.tx, &cardTopUp{ID: "ctp_y", CardID: c.ID, MemberID: "mem_1", Asset: "USDT", Funding: "member",
+				Amount: usdt("10"), Fee: usdt("0.1"), Status: "failed"})
 		}},
 		{name: "application on an inactive binding", corrupt: func(f *fixture) {
-			f.l.st.apps["cap_b"] = &cardApplication{ID: "cap_b", MemberID: "mem_1", Status: "submitted", QuickBindingID: "qkb_x",
-				SourceAsset: "USDT", Funding: "member", FirstTopUp: usdt("5")}
+			f.l.putApp(f.tx, &cardApplication{ID: "cap_b", MemberID: "mem_1", Status: "submitted", QuickBindingID: "qkb_x",
+				SourceAsset: "USDT", Funding: "member", FirstTopUp: usdt("5")})
 		}, want: []string{"card application cap_b is submitted on quick KYC binding qkb_x, which is no longer active"},
 			holds: []Hold{{Owner: "cap_b (submitted, first top-up)", Account: kernel.MemberLocked("mem_1"), Asset: "USDT", Amount: usdt("5")}}},
 		{name: "issued application without its card", corrupt: func(f *fixture) {
-			f.l.st.apps["cap_i"] = &cardApplication{ID: "cap_i", MemberID: "mem_1", Status: "issued", CardID: "crd_gone", FirstTopUp: usdt("0")}
+			f.l.putApp(f.tx, &cardApplication{ID: "cap_i", MemberID: "mem_1", Status: "issued", CardID: "crd_gone", FirstTopUp: usdt("0")})
 		}, want: []string{`card application cap_i is issued but its card "crd_gone" does not exist`}},
 	}
 	for _, tt := range tests {

@@ -19,7 +19,7 @@ import (
 // shows it, with reject_reason when a gate turned the approval into a
 // rejection.
 func (l *Line) ApproveApplication(tx *kernel.Tx, id string) (map[string]any, error) {
-	a, err := l.findApplication(id)
+	a, err := l.findApplication(tx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -36,7 +36,7 @@ func (l *Line) ApproveApplication(tx *kernel.Tx, id string) (map[string]any, err
 // RejectApplication fails an application under review: the issuance fee and
 // shipping are refunded, the first top-up hold released.
 func (l *Line) RejectApplication(tx *kernel.Tx, id string) (map[string]any, error) {
-	a, err := l.findApplication(id)
+	a, err := l.findApplication(tx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +58,7 @@ func (l *Line) Ship(tx *kernel.Tx, id string) (map[string]any, error) {
 // AddTransaction adds (or, with an existing ID, updates) a transaction of a
 // card and returns its ctx_ id and its JSON.
 func (l *Line) AddTransaction(tx *kernel.Tx, cardID string, in Transaction) (string, map[string]any, error) {
-	c, err := l.cardOf(nil, cardID)
+	c, err := l.cardOf(tx, nil, cardID)
 	if err != nil {
 		return "", nil, err
 	}
@@ -75,7 +75,7 @@ func (l *Line) AddTransaction(tx *kernel.Tx, cardID string, in Transaction) (str
 // CompleteClose is the issuer's callback ending a closure: closing becomes
 // closed.
 func (l *Line) CompleteClose(tx *kernel.Tx, cardID string) (map[string]any, error) {
-	c, err := l.cardOf(nil, cardID)
+	c, err := l.cardOf(tx, nil, cardID)
 	if err != nil {
 		return nil, err
 	}
@@ -96,40 +96,43 @@ func (l *Line) SetStatus(tx *kernel.Tx, cardID, status string) (map[string]any, 
 
 // SetUpstreamBalanceReadable makes the issuer's balance of a card readable
 // or not; close needs it readable.
-func (l *Line) SetUpstreamBalanceReadable(_ *kernel.Tx, cardID string, readable bool) (map[string]any, error) {
-	c, err := l.cardOf(nil, cardID)
+func (l *Line) SetUpstreamBalanceReadable(tx *kernel.Tx, cardID string, readable bool) (map[string]any, error) {
+	c, err := l.cardOf(tx, nil, cardID)
 	if err != nil {
 		return nil, err
 	}
 	c.UpstreamUnreadable = !readable
+	l.putCard(tx, c)
 	return map[string]any{"id": c.ID, "readable": readable}, nil
 }
 
 // UnlockActivation lifts an activation lock as an operator would.
 func (l *Line) UnlockActivation(tx *kernel.Tx, cardID string) (map[string]any, error) {
-	c, err := l.cardOf(nil, cardID)
+	c, err := l.cardOf(tx, nil, cardID)
 	if err != nil {
 		return nil, err
 	}
 	c.LockedUntil, c.Failures = timeZero, 0
+	l.putCard(tx, c)
 	return l.cardJSON(tx, c), nil
 }
 
 // SetCloseRefused makes the issuer refuse (or accept again) the close
 // requests of a card.
-func (l *Line) SetCloseRefused(_ *kernel.Tx, cardID string, refused bool) error {
-	c, err := l.cardOf(nil, cardID)
+func (l *Line) SetCloseRefused(tx *kernel.Tx, cardID string, refused bool) error {
+	c, err := l.cardOf(tx, nil, cardID)
 	if err != nil {
 		return err
 	}
 	c.UpstreamRefusesClose = refused
+	l.putCard(tx, c)
 	return nil
 }
 
 // UpstreamCloseRequests returns how many close requests were sent to the
 // issuer for a card.
-func (l *Line) UpstreamCloseRequests(_ *kernel.Tx, cardID string) (int, error) {
-	c, err := l.cardOf(nil, cardID)
+func (l *Line) UpstreamCloseRequests(tx *kernel.Tx, cardID string) (int, error) {
+	c, err := l.cardOf(tx, nil, cardID)
 	if err != nil {
 		return 0, err
 	}
@@ -155,7 +158,7 @@ func (l *Line) TimeoutTopUp(tx *kernel.Tx, id string) (map[string]any, error) {
 }
 
 func (l *Line) topUpAction(tx *kernel.Tx, id string, fn func(*kernel.Tx, *cardTopUp) error) (map[string]any, error) {
-	t, err := l.findTopUp(id)
+	t, err := l.findTopUp(tx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -167,8 +170,8 @@ func (l *Line) topUpAction(tx *kernel.Tx, id string, fn func(*kernel.Tx, *cardTo
 
 // TopUpStatus returns the status of a top-up order (processing, completed
 // or failed).
-func (l *Line) TopUpStatus(_ *kernel.Tx, id string) (string, error) {
-	t, err := l.findTopUp(id)
+func (l *Line) TopUpStatus(tx *kernel.Tx, id string) (string, error) {
+	t, err := l.findTopUp(tx, id)
 	if err != nil {
 		return "", err
 	}
@@ -176,8 +179,8 @@ func (l *Line) TopUpStatus(_ *kernel.Tx, id string) (string, error) {
 }
 
 // TopUp is the control API's view of a top-up order.
-func (l *Line) TopUp(_ *kernel.Tx, id string) (map[string]any, error) {
-	t, err := l.findTopUp(id)
+func (l *Line) TopUp(tx *kernel.Tx, id string) (map[string]any, error) {
+	t, err := l.findTopUp(tx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -187,7 +190,7 @@ func (l *Line) TopUp(_ *kernel.Tx, id string) (map[string]any, error) {
 // CardDetail is the control API's view of a card: the business fields plus
 // its member and the issuer-side knobs.
 func (l *Line) CardDetail(tx *kernel.Tx, cardID string) (map[string]any, error) {
-	c, err := l.cardOf(nil, cardID)
+	c, err := l.cardOf(tx, nil, cardID)
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +206,7 @@ func (l *Line) CardDetail(tx *kernel.Tx, cardID string) (map[string]any, error) 
 // shipCard moves a physical card's inventory row to shipped: the card
 // can be activated, and the application reports awaiting_bind.
 func (l *Line) shipCard(tx *kernel.Tx, id string) (*simCard, error) {
-	c, err := l.cardOf(nil, id)
+	c, err := l.cardOf(tx, nil, id)
 	if err != nil {
 		return nil, err
 	}
@@ -212,10 +215,11 @@ func (l *Line) shipCard(tx *kernel.Tx, id string) (*simCard, error) {
 	}
 	c.Inventory = "shipped"
 	l.moveCard(tx, c, c.Status, false) // shipping progress is a status update
-	if a := l.st.apps[c.ApplicationID]; a != nil {
+	if a, ok := l.st.apps.Get(tx, c.ApplicationID); ok {
 		a.StatusVersion++
 		a.UpdatedAt = tx.Now()
-		l.emit(tx, "card.application.awaiting_bind", "card_application", a.ID, l.host.Member(c.MemberID), a.Status, a.StatusVersion)
+		l.putApp(tx, &a)
+		l.emit(tx, "card.application.awaiting_bind", "card_application", a.ID, l.host.Member(tx, c.MemberID), a.Status, a.StatusVersion)
 	}
 	return c, nil
 }
@@ -223,7 +227,7 @@ func (l *Line) shipCard(tx *kernel.Tx, id string) (*simCard, error) {
 // setCardStatus is an operator override of a card's status, for
 // reaching states the API cannot (pending, expired).
 func (l *Line) setCardStatus(tx *kernel.Tx, id, status string) (*simCard, error) {
-	c, err := l.cardOf(nil, id)
+	c, err := l.cardOf(tx, nil, id)
 	if err != nil {
 		return nil, err
 	}
@@ -255,67 +259,70 @@ type Plastic struct {
 
 // Plastic returns what is printed on a card (last four digits, expiry
 // MM/YY, CVV), as the end user would read it.
-func (l *Line) Plastic(_ *kernel.Tx, id string) (Plastic, error) {
-	c, err := l.cardOf(nil, id)
+func (l *Line) Plastic(tx *kernel.Tx, id string) (Plastic, error) {
+	c, err := l.cardOf(tx, nil, id)
 	if err != nil {
 		return Plastic{}, err
 	}
-	return Plastic{CardID: c.ID, Last4: c.Last4, Expiry: fmt.Sprintf("%02d/%02d", c.ExpMonth, c.ExpYear), CVV: l.st.cvv(c.ID)}, nil
+	return Plastic{CardID: c.ID, Last4: c.Last4, Expiry: fmt.Sprintf("%02d/%02d", c.ExpMonth, c.ExpYear), CVV: l.cvv(c.ID)}, nil
 }
 
 // SetLimit sets how many cards of a form factor (virtual or physical) each
 // member may hold, applications in progress included.
-func (l *Line) SetLimit(_ *kernel.Tx, formFactor string, n int) { l.st.limits[formFactor] = n }
+func (l *Line) SetLimit(tx *kernel.Tx, formFactor string, n int) { l.st.limits.Put(tx, formFactor, n) }
 
 // SetPenalty marks a member as having outstanding penalties (card
 // applications then fail) or clears it.
-func (l *Line) SetPenalty(_ *kernel.Tx, memberID string, outstanding bool) {
-	l.st.penalties[memberID] = outstanding
+func (l *Line) SetPenalty(tx *kernel.Tx, memberID string, outstanding bool) {
+	l.st.penalties.Put(tx, memberID, outstanding)
 }
 
 // SetKYCCountry sets the country of the KYC a member used (default SG).
-func (l *Line) SetKYCCountry(_ *kernel.Tx, memberID, country string) {
-	l.st.kycCountry[memberID] = country
+func (l *Line) SetKYCCountry(tx *kernel.Tx, memberID, country string) {
+	l.st.kycCountry.Put(tx, memberID, country)
 }
 
 // AddShippingAddress adds a shipping address to a member and returns its
 // id. Every member starts with adr_ addresses in SG (default) and HK.
-func (l *Line) AddShippingAddress(_ *kernel.Tx, memberID, country string, isDefault bool) string {
-	list := l.memberAddresses(memberID)
+func (l *Line) AddShippingAddress(tx *kernel.Tx, memberID, country string, isDefault bool) string {
+	list := l.memberAddresses(tx, memberID)
 	if isDefault {
-		for _, a := range list {
-			a.IsDefault = false
+		for i := range list {
+			list[i].IsDefault = false
 		}
 	}
-	a := l.newAddress(country, isDefault)
-	l.st.addresses[memberID] = append(list, a)
+	a := l.newAddress(tx, country, isDefault)
+	l.st.addresses.Put(tx, memberID, kernel.ListOf(append(list, a)...))
 	return a.ID
 }
 
 // SetBINAuthorizations restricts the products the merchant sees to these
 // BINs; no BINs means unrestricted.
-func (l *Line) SetBINAuthorizations(_ *kernel.Tx, bins ...string) { l.st.binAuth = statusSet(bins...) }
+func (l *Line) SetBINAuthorizations(tx *kernel.Tx, bins ...string) {
+	l.st.binAuth.Clear(tx)
+	for _, b := range bins {
+		l.st.binAuth.Put(tx, b, true)
+	}
+}
 
 // SetProductEnabled enables or disables a card product.
-func (l *Line) SetProductEnabled(_ *kernel.Tx, productID string, enabled bool) error {
-	p := l.st.productByID[WithIDPrefix("cpd_", productID)]
-	if p == nil {
+func (l *Line) SetProductEnabled(tx *kernel.Tx, productID string, enabled bool) error {
+	if !l.st.products.Update(tx, WithIDPrefix("cpd_", productID), func(p *cardProduct) { p.Enabled = enabled }) {
 		return fmt.Errorf("card product %q not found", productID)
 	}
-	p.Enabled = enabled
 	return nil
 }
 
 // TimeoutNextTopUps makes the issuer's call time out after the hold for the
 // next n card top-ups (0 clears it).
-func (l *Line) TimeoutNextTopUps(_ *kernel.Tx, n int) { l.st.topUpTimeouts = n }
+func (l *Line) TimeoutNextTopUps(tx *kernel.Tx, n int) { l.st.topUpTimeouts.Set(tx, n) }
 
 // SecureSessionPage stands in for the hosted page of a secure session
 // (GET /_sim/cards/secure-sessions/{id}). It shows what the page is about,
 // never the card data.
 func (l *Line) SecureSessionPage(tx *kernel.Tx, r *http.Request, _ []byte) (int, any, error) {
-	ss := l.st.sessions[r.PathValue("id")]
-	if ss == nil {
+	ss, ok := l.st.sessions.Get(tx, r.PathValue("id"))
+	if !ok {
 		return 0, nil, api.NotFound("secure session")
 	}
 	state := "open"

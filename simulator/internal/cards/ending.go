@@ -24,11 +24,11 @@ import (
 //     card is refused.
 
 // topUpsInFlight returns the processing top-ups towards c, oldest first.
-func (l *Line) topUpsInFlight(c *simCard) []*cardTopUp {
+func (l *Line) topUpsInFlight(tx *kernel.Tx, c *simCard) []*cardTopUp {
 	var out []*cardTopUp
-	for _, t := range l.st.topups {
+	for _, t := range l.st.topups.All(tx) {
 		if t.CardID == c.ID && t.Status == "processing" {
-			out = append(out, t)
+			out = append(out, &t)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -44,7 +44,7 @@ func (l *Line) topUpsInFlight(c *simCard) []*cardTopUp {
 // replacement: its top-ups in flight are rejected (their holds released)
 // and its balance goes back to the member's wallet.
 func (l *Line) endCard(tx *kernel.Tx, c *simCard) error {
-	for _, t := range l.topUpsInFlight(c) {
+	for _, t := range l.topUpsInFlight(tx, c) {
 		if err := l.rejectCardTopUp(tx, t); err != nil {
 			return err
 		}
@@ -57,7 +57,7 @@ func (l *Line) endCard(tx *kernel.Tx, c *simCard) error {
 // data.id the bare uuid of the withdrawal, REST cwd_<id>). Nothing happens
 // when the balance is zero.
 func (l *Line) withdrawCard(tx *kernel.Tx, c *simCard, why string) error {
-	bal := l.host.Balance(cardAccount(c.ID), cardLedgerAsset)
+	bal := l.host.Balance(tx, cardAccount(c.ID), cardLedgerAsset)
 	if bal.IsZero() {
 		return nil
 	}
@@ -66,17 +66,21 @@ func (l *Line) withdrawCard(tx *kernel.Tx, c *simCard, why string) error {
 		cardLedgerAsset, bal, cardAccount(c.ID), kernel.MemberAvailable(c.MemberID)); err != nil {
 		return err
 	}
-	l.emit(tx, "card.withdraw.completed", "card_withdrawal", id, l.host.Member(c.MemberID), "completed", 1)
+	l.emit(tx, "card.withdraw.completed", "card_withdrawal", id, l.host.Member(tx, c.MemberID), "completed", 1)
 	return nil
 }
 
 // liveReplacement follows c's replacements to the first card that has not
 // ended, or returns nil.
-func (l *Line) liveReplacement(c *simCard) *simCard {
+func (l *Line) liveReplacement(tx *kernel.Tx, c *simCard) *simCard {
 	seen := map[string]bool{}
 	for c != nil && cardEnded(c.Status) && !seen[c.ID] {
 		seen[c.ID] = true
-		c = l.st.cards[c.ReplacedBy]
+		next, ok := l.st.cards.Get(tx, c.ReplacedBy)
+		c = nil
+		if ok {
+			c = &next
+		}
 	}
 	if c == nil || cardEnded(c.Status) {
 		return nil
@@ -88,14 +92,14 @@ func (l *Line) liveReplacement(c *simCard) *simCard {
 // card's own while it has not ended. For an ended card a credit goes to the
 // live replacement or, when there is none, back to the member's wallet
 // (withdrawal true); a debit is refused.
-func (l *Line) cardTxDestination(c *simCard, direction string) (account string, withdrawal bool, err error) {
+func (l *Line) cardTxDestination(tx *kernel.Tx, c *simCard, direction string) (account string, withdrawal bool, err error) {
 	if !cardEnded(c.Status) {
 		return cardAccount(c.ID), false, nil
 	}
 	if direction == "debit" {
 		return "", false, api.NewErr("state_invalid", fmt.Sprintf("card %s is %s: an ended card takes no debits", c.ID, c.Status))
 	}
-	if live := l.liveReplacement(c); live != nil {
+	if live := l.liveReplacement(tx, c); live != nil {
 		return cardAccount(live.ID), false, nil
 	}
 	return kernel.MemberAvailable(c.MemberID), true, nil

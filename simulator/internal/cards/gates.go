@@ -1,6 +1,9 @@
 package cards
 
-import "github.com/mwallet/mwallet-go/simulator/internal/api"
+import (
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+)
 
 // Limits and gates hold on every path. The card line checks its gates where
 // a request executes, and again when an application it accepted is
@@ -20,20 +23,20 @@ const (
 // bound, stands in for a missing genuine L1 on an L1 product only), the
 // product's KYC-country restriction and outstanding penalties. The apply
 // handler, the invoice and the approval of an application all use it.
-func (l *Line) cardMemberGate(m *api.Member, p *cardProduct, bound bool) string {
+func (l *Line) cardMemberGate(tx *kernel.Tx, m *api.Member, p *cardProduct, bound bool) string {
 	if l.host.Restricted(m) {
 		return reasonMemberRestricted
 	}
-	if l.host.KYCInReview(m) {
+	if l.host.KYCInReview(tx, m) {
 		return reasonKYCRequired
 	}
 	if m.KYCLevel < p.KYCLevel && !(bound && p.KYCLevel <= 1) {
 		return reasonKYCRequired
 	}
-	if p.BlockedKYC[l.kycCountryOf(m)] {
+	if p.blocksKYC(l.kycCountryOf(tx, m)) {
 		return reasonKYCCountry
 	}
-	if l.st.penalties[m.ID] {
+	if pen, _ := l.st.penalties.Get(tx, m.ID); pen {
 		return reasonPenalties
 	}
 	return ""
@@ -44,15 +47,15 @@ func (l *Line) cardMemberGate(m *api.Member, p *cardProduct, bound bool) string 
 // active, or the member no longer passes cardMemberGate. The card limit is
 // not checked again: the application has held its slot since it was
 // accepted.
-func (l *Line) cardIssuanceBlocker(a *cardApplication) string {
-	p := l.st.productByID[a.ProductID]
-	if p == nil || !l.productVisible(p) {
+func (l *Line) cardIssuanceBlocker(tx *kernel.Tx, a *cardApplication) string {
+	p := l.product(tx, a.ProductID)
+	if p == nil || !l.productVisible(tx, p) {
 		return reasonProductGone
 	}
-	m := l.host.Member(a.MemberID)
+	m := l.host.Member(tx, a.MemberID)
 	bound := a.QuickBindingID != ""
-	if bound && !l.host.BindingActive(m, a.QuickBindingID) {
+	if bound && !l.host.BindingActive(tx, m, a.QuickBindingID) {
 		return reasonBindingNotActive
 	}
-	return l.cardMemberGate(m, p, bound)
+	return l.cardMemberGate(tx, m, p, bound)
 }

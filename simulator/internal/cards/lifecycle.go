@@ -64,14 +64,15 @@ func cardEnded(status string) bool {
 // allowed reports whether trigger applies to c's status.
 func (c *simCard) allowed(trigger string) bool { return cardMoves[trigger].from[c.Status] }
 
-// moveCard changes c's status, bumps its status_version and, unless
-// silent, emits card.status.updated.
+// moveCard changes c's status, bumps its status_version, writes c back
+// and, unless silent, emits card.status.updated.
 func (l *Line) moveCard(tx *kernel.Tx, c *simCard, to string, silent bool) {
 	c.Status = to
 	c.StatusVersion++
 	c.UpdatedAt = tx.Now()
+	l.putCard(tx, c)
 	if !silent {
-		l.emit(tx, "card.status.updated", "card", strings.TrimPrefix(c.ID, "crd_"), l.host.Member(c.MemberID), c.Status, c.StatusVersion)
+		l.emit(tx, "card.status.updated", "card", strings.TrimPrefix(c.ID, "crd_"), l.host.Member(tx, c.MemberID), c.Status, c.StatusVersion)
 	}
 }
 
@@ -83,7 +84,7 @@ func (l *Line) cardJSON(tx *kernel.Tx, c *simCard) map[string]any {
 	out := map[string]any{
 		"id": c.ID, "status": c.Status, "status_version": c.StatusVersion, "form_factor": c.FormFactor,
 		"product_id": c.ProductID, "application_id": c.ApplicationID, "currency": cardCurrency, "scale": cardScale,
-		"balance": l.cardBalance(c).String(), "last4": c.Last4,
+		"balance": l.cardBalance(tx, c).String(), "last4": c.Last4,
 		"created_at": isoTime(c.CreatedAt), "updated_at": isoTime(c.UpdatedAt),
 	}
 	if tx.Now().Before(c.LockedUntil) {
@@ -93,18 +94,22 @@ func (l *Line) cardJSON(tx *kernel.Tx, c *simCard) map[string]any {
 }
 
 func (l *Line) handleCardList(c *api.Request) (int, any, error) {
-	env := api.Paginate(l.st.cardsByMem[c.Member.ID], (*simCard).key, c.Req.URL.Query())
-	page := env.Data.([]*simCard)
+	from, to := ownedRun(c.Tx, l.st.cardsByMem, c.Member.ID)
+	env := api.PaginatePositions(to-from, func(i int) (api.PageKey, simCard) {
+		k, _, card := l.st.cardsByMem.At(c.Tx, from+i)
+		return k.key, card
+	}, c.Req.URL.Query(), nil)
+	page := env.Data.([]simCard)
 	items := make([]map[string]any, 0, len(page))
 	for _, card := range page {
-		items = append(items, l.cardJSON(c.Tx, card))
+		items = append(items, l.cardJSON(c.Tx, &card))
 	}
 	env.Data = items
 	return 200, env, nil
 }
 
 func (l *Line) handleCardGet(c *api.Request) (int, any, error) {
-	card, err := l.cardOf(c.Member, c.PathID())
+	card, err := l.cardOf(c.Tx, c.Member, c.PathID())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -125,7 +130,9 @@ func pinBreaksRules(pin string) bool {
 }
 
 // activation returns the lock of c, lifting a lock whose 24 hours
-// have passed (the counter starts again).
+// have passed (the counter starts again). The lift is the clock's doing,
+// not the request's: it survives the refusal of the request that found it
+// (Tx.Keep).
 func (l *Line) activation(tx *kernel.Tx, c *simCard, now time.Time) bool {
 	if c.LockedUntil.IsZero() {
 		return false
@@ -134,20 +141,23 @@ func (l *Line) activation(tx *kernel.Tx, c *simCard, now time.Time) bool {
 		return true
 	}
 	c.LockedUntil, c.Failures = time.Time{}, 0
+	tx.Keep(func() { l.putCard(tx, c) })
 	return false
 }
 
 // countActivationFailure records a counted failure and locks the card at the
-// third.
-func (l *Line) countActivationFailure(c *simCard, now time.Time) {
+// third. The count survives the refusal it answers (Tx.Keep): three
+// refused activations lock the card.
+func (l *Line) countActivationFailure(tx *kernel.Tx, c *simCard, now time.Time) {
 	c.Failures++
 	if c.Failures >= cardActivationMax {
 		c.LockedUntil = now.Add(cardLockWindow)
 	}
+	tx.Keep(func() { l.putCard(tx, c) })
 }
 
 func (l *Line) handleCardActivate(c *api.Request) (int, any, error) {
-	card, err := l.cardOf(c.Member, c.PathID())
+	card, err := l.cardOf(c.Tx, c.Member, c.PathID())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -186,20 +196,20 @@ func (l *Line) handleCardActivate(c *api.Request) (int, any, error) {
 		return 0, nil, api.NewErr("card_pin_invalid", fmt.Sprintf("the PIN must be %d digits", cardPINLength))
 	}
 	if b.Expiry != fmt.Sprintf("%02d/%02d", card.ExpMonth, card.ExpYear) {
-		l.countActivationFailure(card, c.Now)
+		l.countActivationFailure(c.Tx, card, c.Now)
 		return 0, nil, api.NewErr("card_activate_failed", "activation not accepted")
 	}
 	if pinBreaksRules(b.PIN) {
-		l.countActivationFailure(card, c.Now)
+		l.countActivationFailure(c.Tx, card, c.Now)
 		return 0, nil, api.NewErr("card_pin_rejected", "the PIN breaks the card's rules; choose another")
 	}
-	card.PINDigest, card.PINSetBy, card.Failures = l.st.digest(card.ID, "pin", b.PIN), "activation", 0
+	card.PINDigest, card.PINSetBy, card.Failures = l.digest(card.ID, "pin", b.PIN), "activation", 0
 	l.moveCard(c.Tx, card, cardMoves["activate"].to, false)
 	return 200, map[string]any{"id": card.ID, "status": card.Status}, nil
 }
 
 func (l *Line) handleCardPIN(c *api.Request) (int, any, error) {
-	card, err := l.cardOf(c.Member, c.PathID())
+	card, err := l.cardOf(c.Tx, c.Member, c.PathID())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -236,14 +246,20 @@ func (l *Line) handleCardPIN(c *api.Request) (int, any, error) {
 	if pinBreaksRules(b.NewPIN) {
 		return 0, nil, api.NewErr("card_pin_rejected", "the PIN breaks the card's rules; choose another")
 	}
-	// Quota: 5 PIN operations per member per hour, across all cards.
-	calls := l.st.pinCalls[c.Member.ID]
-	for len(calls) > 0 && !c.Now.Before(calls[0].Add(cardPINWindow)) {
-		calls = calls[1:]
+	// Quota: 5 PIN operations per member per hour, across all cards. Every
+	// PIN call counts, refused or not: the window survives the refusal of
+	// the request (Tx.Keep).
+	w, _ := l.st.pinCalls.Get(c.Tx, c.Member.ID)
+	cut := 0
+	for cut < w.Calls.Len() && !c.Now.Before(w.Calls.At(cut).Add(cardPINWindow)) {
+		cut++
 	}
-	l.st.pinCalls[c.Member.ID] = calls
-	if len(calls) >= cardPINQuota {
-		wait := int(calls[0].Add(cardPINWindow).Sub(c.Now).Seconds() + 0.999)
+	if cut > 0 {
+		w.Calls, w.Held = w.Calls.From(cut), true
+	}
+	c.Tx.Keep(func() { l.st.pinCalls.Put(c.Tx, c.Member.ID, w) })
+	if w.Calls.Len() >= cardPINQuota {
+		wait := int(w.Calls.At(0).Add(cardPINWindow).Sub(c.Now).Seconds() + 0.999)
 		e := api.NewErr("rate_limited", "PIN changes are limited to 5 per hour per member").With("retry_after", wait)
 		e.Header = map[string]string{"Retry-After": fmt.Sprint(wait)}
 		return 0, nil, e
@@ -251,20 +267,22 @@ func (l *Line) handleCardPIN(c *api.Request) (int, any, error) {
 	if err := l.host.RequireStepUp(c, "card.pin", card.ID); err != nil {
 		return 0, nil, err
 	}
-	l.st.pinCalls[c.Member.ID] = append(calls, c.Now)
+	w.Calls, w.Held = w.Calls.Append(c.Now), true
+	c.Tx.Keep(func() { l.st.pinCalls.Put(c.Tx, c.Member.ID, w) })
 	if b.CurrentPIN != "" {
-		if card.PINDigest == nil || !equalDigest(card.PINDigest, l.st.digest(card.ID, "pin", b.CurrentPIN)) {
+		if card.PINDigest == "" || !equalDigest(card.PINDigest, l.digest(card.ID, "pin", b.CurrentPIN)) {
 			return 0, nil, api.NewErr("invalid_fields", "current PIN or CVV not accepted")
 		}
-	} else if b.CVV != l.st.cvv(card.ID) {
+	} else if b.CVV != l.cvv(card.ID) {
 		return 0, nil, api.NewErr("invalid_fields", "current PIN or CVV not accepted")
 	}
-	card.PINDigest, card.PINSetBy = l.st.digest(card.ID, "pin", b.NewPIN), "pin"
+	card.PINDigest, card.PINSetBy = l.digest(card.ID, "pin", b.NewPIN), "pin"
 	card.UpdatedAt = c.Now
+	l.putCard(c.Tx, card)
 	return 200, map[string]any{"id": card.ID, "updated": true}, nil
 }
 
-func equalDigest(a, b []byte) bool {
+func equalDigest(a, b string) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -276,7 +294,7 @@ func equalDigest(a, b []byte) bool {
 }
 
 func (l *Line) handleCardLost(c *api.Request) (int, any, error) {
-	card, err := l.cardOf(c.Member, c.PathID())
+	card, err := l.cardOf(c.Tx, c.Member, c.PathID())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -313,7 +331,7 @@ func (l *Line) toggleFreeze(c *api.Request, trigger, target string) (int, any, e
 	if err := c.NoBody(); err != nil {
 		return 0, nil, err
 	}
-	card, err := l.cardOf(c.Member, c.PathID())
+	card, err := l.cardOf(c.Tx, c.Member, c.PathID())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -327,7 +345,7 @@ func (l *Line) toggleFreeze(c *api.Request, trigger, target string) (int, any, e
 }
 
 // closeBlockers lists why c cannot close now.
-func (l *Line) closeBlockers(c *simCard) []string {
+func (l *Line) closeBlockers(tx *kernel.Tx, c *simCard) []string {
 	var out []string
 	if !c.allowed("close") {
 		return []string{"state"}
@@ -335,15 +353,15 @@ func (l *Line) closeBlockers(c *simCard) []string {
 	if c.UpstreamUnreadable {
 		out = append(out, "upstream_balance_unreadable")
 	}
-	if !l.host.Balance(cardAccount(c.ID), cardLedgerAsset).IsZero() {
+	if !l.host.Balance(tx, cardAccount(c.ID), cardLedgerAsset).IsZero() {
 		out = append(out, "balance_remaining")
 	}
-	if len(l.topUpsInFlight(c)) > 0 {
+	if len(l.topUpsInFlight(tx, c)) > 0 {
 		// Money on its way to the card is unsettled funds: closing now
 		// would let the later credit land on a closed card.
 		out = append(out, "topup_in_flight")
 	}
-	for _, t := range c.txs {
+	for _, t := range l.txsOfCard(tx, c.ID) {
 		if t.unsettled() {
 			out = append(out, "unsettled_transactions")
 			break
@@ -353,11 +371,11 @@ func (l *Line) closeBlockers(c *simCard) []string {
 }
 
 func (l *Line) handleCardCloseCheck(c *api.Request) (int, any, error) {
-	card, err := l.cardOf(c.Member, c.PathID())
+	card, err := l.cardOf(c.Tx, c.Member, c.PathID())
 	if err != nil {
 		return 0, nil, err
 	}
-	reasons := l.closeBlockers(card)
+	reasons := l.closeBlockers(c.Tx, card)
 	if reasons == nil {
 		reasons = []string{}
 	}
@@ -365,7 +383,7 @@ func (l *Line) handleCardCloseCheck(c *api.Request) (int, any, error) {
 }
 
 func (l *Line) handleCardClose(c *api.Request) (int, any, error) {
-	card, err := l.cardOf(c.Member, c.PathID())
+	card, err := l.cardOf(c.Tx, c.Member, c.PathID())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -379,7 +397,7 @@ func (l *Line) handleCardClose(c *api.Request) (int, any, error) {
 	if card.Status == "closing" || cardEnded(card.Status) {
 		return 200, answer, nil // no new upstream request
 	}
-	switch blockers := l.closeBlockers(card); {
+	switch blockers := l.closeBlockers(c.Tx, card); {
 	case len(blockers) == 0:
 	case blockers[0] == "upstream_balance_unreadable":
 		return 0, nil, api.Business500("upstream card balance unreadable")
@@ -393,7 +411,10 @@ func (l *Line) handleCardClose(c *api.Request) (int, any, error) {
 		return 0, nil, errCardState(card, "close")
 	}
 	if card.UpstreamRefusesClose {
+		// The issuer was asked and refused: the request it got is counted,
+		// whatever the answer (Tx.Keep).
 		card.UpstreamCloseCalls++
+		c.Tx.Keep(func() { l.putCard(c.Tx, card) })
 		return 0, nil, api.NewErr("state_invalid", "the card issuer refused to close the card")
 	}
 	if utf8.RuneCountInString(b.Reason) > 200 {
@@ -422,7 +443,7 @@ func (l *Line) completeCardClose(tx *kernel.Tx, card *simCard) error {
 }
 
 func (l *Line) handleCardReplace(c *api.Request) (int, any, error) {
-	card, err := l.cardOf(c.Member, c.PathID())
+	card, err := l.cardOf(c.Tx, c.Member, c.PathID())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -436,25 +457,25 @@ func (l *Line) handleCardReplace(c *api.Request) (int, any, error) {
 	if !card.allowed("replace") {
 		return 0, nil, errCardState(card, "replace")
 	}
-	p := l.st.productByID[card.ProductID]
-	if p == nil || !l.productVisible(p) {
+	p := l.product(c.Tx, card.ProductID)
+	if p == nil || !l.productVisible(c.Tx, p) {
 		return 0, nil, api.NewErr("product_not_available", "card product no longer available")
 	}
 	if p.physical() {
 		var addr *cardAddress
-		for _, a := range l.memberAddresses(c.Member.ID) {
+		for _, a := range l.memberAddresses(c.Tx, c.Member.ID) {
 			if (b.AddressID == "" && a.IsDefault) || (b.AddressID != "" && a.ID == b.AddressID) {
-				addr = a
+				addr = &a
 			}
 		}
 		if addr == nil {
 			return 0, nil, api.InvalidFields("address_id is not a shipping address of this member", "address_id")
 		}
-		if _, ok := l.shippingFee(c.Tx, p, addr); !ok {
+		if _, ok := l.shippingFee(c.Tx, p, *addr); !ok {
 			return 0, nil, api.Business500("unsupported shipping country")
 		}
 	}
-	bal := l.host.Balance(cardAccount(card.ID), cardLedgerAsset)
+	bal := l.host.Balance(c.Tx, cardAccount(card.ID), cardLedgerAsset)
 	nc := l.newCard(c.Tx, c.Member, card.ProductID, card.ApplicationID, card.FormFactor)
 	if !bal.IsZero() {
 		if err := c.Tx.Transfer(c.Now, "card "+card.ID+" replaced by "+nc.ID, cardLedgerAsset, bal, cardAccount(card.ID), cardAccount(nc.ID)); err != nil {
@@ -463,8 +484,9 @@ func (l *Line) handleCardReplace(c *api.Request) (int, any, error) {
 	}
 	// Top-ups still in flight follow the balance: their credit lands on the
 	// replacement card, never on the replaced one.
-	for _, t := range l.topUpsInFlight(card) {
+	for _, t := range l.topUpsInFlight(c.Tx, card) {
 		t.CardID = nc.ID
+		l.putTopUp(c.Tx, t)
 	}
 	card.ReplacedBy = nc.ID
 	l.moveCard(c.Tx, card, cardMoves["replace"].to, false)
@@ -475,15 +497,15 @@ func (l *Line) handleCardSecureSession(c *api.Request) (int, any, error) {
 	if err := c.NoBody(); err != nil {
 		return 0, nil, err
 	}
-	card, err := l.cardOf(c.Member, c.PathID())
+	card, err := l.cardOf(c.Tx, c.Member, c.PathID())
 	if err != nil {
 		return 0, nil, err
 	}
 	if card.Status != "active" && card.Status != "frozen" {
 		return 0, nil, errCardState(card, "open a secure session on")
 	}
-	ss := &cardSession{ID: c.Tx.NewUUID(), CardID: card.ID, ExpiresAt: c.Now.Add(secureSessionTTL)}
-	l.st.sessions[ss.ID] = ss
+	ss := cardSession{ID: c.Tx.NewUUID(), CardID: card.ID, ExpiresAt: c.Now.Add(secureSessionTTL)}
+	l.st.sessions.Put(c.Tx, ss.ID, ss)
 	token := "sst_" + strings.ReplaceAll(c.Tx.NewUUID(), "-", "")
 	return 201, map[string]any{
 		"token":      token,

@@ -48,13 +48,13 @@ func (l *Line) Endpoints() []api.Endpoint {
 
 func (l *Line) handleCardProducts(c *api.Request) (int, any, error) {
 	items := []map[string]any{}
-	for _, p := range l.st.products {
-		if !l.productVisible(p) {
+	for _, p := range l.st.catalogue.All(c.Tx) {
+		if !l.productVisible(c.Tx, &p) {
 			continue
 		}
 		items = append(items, map[string]any{
 			"id": p.ID, "form_factor": p.FormFactor, "currency": cardCurrency, "bin": p.BIN, "scheme": p.Scheme,
-			"limits_updatable": p.LimitsUpdatable, "card_types": append([]string{}, p.CardTypes...),
+			"limits_updatable": p.LimitsUpdatable, "card_types": append([]string{}, p.CardTypes.Slice()...),
 		})
 	}
 	return 200, api.ListEnvelope{Data: items, NextCursor: nil, HasMore: false}, nil
@@ -62,14 +62,14 @@ func (l *Line) handleCardProducts(c *api.Request) (int, any, error) {
 
 // cardSlotsUsed counts m's card-limit slots of a form factor: applications
 // in progress and cards that have not ended.
-func (l *Line) cardSlotsUsed(m *api.Member, formFactor string) int {
+func (l *Line) cardSlotsUsed(tx *kernel.Tx, m *api.Member, formFactor string) int {
 	n := 0
-	for _, a := range l.st.apps {
+	for _, a := range l.st.apps.All(tx) {
 		if a.MemberID == m.ID && a.FormFactor == formFactor && (a.Status == "pending_review" || a.Status == "submitted") {
 			n++
 		}
 	}
-	for _, c := range l.st.cardsByMem[m.ID] {
+	for _, c := range owned(tx, l.st.cardsByMem, m.ID) {
 		if c.FormFactor == formFactor && !cardEnded(c.Status) {
 			n++
 		}
@@ -89,10 +89,10 @@ const (
 
 // cardIneligibility returns why m cannot apply for p now, or "". allocating
 // says a quick KYC profile will be allocated for the application.
-func (l *Line) cardIneligibility(m *api.Member, p *cardProduct, bindingID string, allocating bool) string {
+func (l *Line) cardIneligibility(tx *kernel.Tx, m *api.Member, p *cardProduct, bindingID string, allocating bool) string {
 	bound := allocating
 	if bindingID != "" {
-		if !l.host.BindingActive(m, bindingID) {
+		if !l.host.BindingActive(tx, m, bindingID) {
 			return reasonBindingNotActive
 		}
 		bound = true
@@ -101,23 +101,24 @@ func (l *Line) cardIneligibility(m *api.Member, p *cardProduct, bindingID string
 	// L1 only, never while the profile is under review, never for an L2
 	// product), KYC country and penalties: the gates an approval checks
 	// again.
-	if r := l.cardMemberGate(m, p, bound); r != "" {
+	if r := l.cardMemberGate(tx, m, p, bound); r != "" {
 		return r
 	}
-	if l.cardSlotsUsed(m, p.formFactor()) >= l.st.limits[p.formFactor()] {
+	limit, _ := l.st.limits.Get(tx, p.formFactor())
+	if l.cardSlotsUsed(tx, m, p.formFactor()) >= limit {
 		return reasonCardLimit
 	}
-	if p.physical() && len(l.deliverableAddresses(m, p)) == 0 {
+	if p.physical() && len(l.deliverableAddresses(tx, m, p)) == 0 {
 		return reasonNoAddress
 	}
 	return ""
 }
 
 // deliverableAddresses lists m's addresses in countries the product ships to.
-func (l *Line) deliverableAddresses(m *api.Member, p *cardProduct) []*cardAddress {
-	var out []*cardAddress
-	for _, a := range l.memberAddresses(m.ID) {
-		if _, ok := p.ShippingFees[a.Country]; ok {
+func (l *Line) deliverableAddresses(tx *kernel.Tx, m *api.Member, p *cardProduct) []cardAddress {
+	var out []cardAddress
+	for _, a := range l.memberAddresses(tx, m.ID) {
+		if _, ok := p.shippingTo(a.Country); ok {
 			out = append(out, a)
 		}
 	}
@@ -126,11 +127,11 @@ func (l *Line) deliverableAddresses(m *api.Member, p *cardProduct) []*cardAddres
 
 // shippingFee is the fee to ship p to a, zero for virtual products; ok is
 // false for a country the product does not ship to.
-func (l *Line) shippingFee(tx *kernel.Tx, p *cardProduct, a *cardAddress) (money.Amount, bool) {
+func (l *Line) shippingFee(tx *kernel.Tx, p *cardProduct, a cardAddress) (money.Amount, bool) {
 	if !p.physical() {
 		return mustAmount(tx, p.FeeAsset, "0"), true
 	}
-	v, ok := p.ShippingFees[a.Country]
+	v, ok := p.shippingTo(a.Country)
 	if !ok {
 		return money.Amount{}, false
 	}
@@ -138,7 +139,7 @@ func (l *Line) shippingFee(tx *kernel.Tx, p *cardProduct, a *cardAddress) (money
 }
 
 func (l *Line) handleCardQuote(c *api.Request) (int, any, error) {
-	p := l.lookupProduct(c.PathID())
+	p := l.lookupProduct(c.Tx, c.PathID())
 	if p == nil {
 		return 0, nil, api.NotFound("card product")
 	}
@@ -152,7 +153,7 @@ func (l *Line) handleCardQuote(c *api.Request) (int, any, error) {
 	}
 	if p.physical() {
 		rows := []map[string]any{}
-		addrs := l.deliverableAddresses(c.Member, p)
+		addrs := l.deliverableAddresses(c.Tx, c.Member, p)
 		sort.SliceStable(addrs, func(i, j int) bool { return addrs[i].IsDefault && !addrs[j].IsDefault })
 		for i, a := range addrs {
 			sf, _ := l.shippingFee(c.Tx, p, a)
@@ -166,7 +167,7 @@ func (l *Line) handleCardQuote(c *api.Request) (int, any, error) {
 		out["shipping_by_address"] = rows
 	}
 	out["shipping_fee"] = shipping.String()
-	reason := l.cardIneligibility(c.Member, p, binding, false)
+	reason := l.cardIneligibility(c.Tx, c.Member, p, binding, false)
 	out["can_apply"] = reason == ""
 	out["reason"] = reason
 	return 200, out, nil

@@ -22,10 +22,10 @@ func (l *Line) topUpCandidates(m *api.Member, p *cardProduct, preferred string) 
 		}
 	}
 	add(strings.TrimSpace(preferred))
-	for _, a := range m.PaymentPriority {
+	for a := range m.PaymentPriority.Values() {
 		add(a)
 	}
-	for _, a := range p.SourceAssets {
+	for a := range p.SourceAssets.Values() {
 		add(a)
 	}
 	return out
@@ -39,7 +39,7 @@ func topUpPrice(p *cardProduct, amount money.Amount) (fee, total money.Amount) {
 }
 
 func (l *Line) handleCardTopUp(c *api.Request) (int, any, error) {
-	card, err := l.cardOf(c.Member, c.PathID())
+	card, err := l.cardOf(c.Tx, c.Member, c.PathID())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -51,7 +51,7 @@ func (l *Line) handleCardTopUp(c *api.Request) (int, any, error) {
 	if err := c.Decode(&b); err != nil {
 		return 0, nil, err
 	}
-	funding, err := l.cardFunding(strings.TrimSpace(b.FundingSource))
+	funding, err := l.cardFunding(c.Tx, strings.TrimSpace(b.FundingSource))
 	if err != nil {
 		return 0, nil, err
 	}
@@ -64,8 +64,8 @@ func (l *Line) handleCardTopUp(c *api.Request) (int, any, error) {
 	if l.host.Restricted(c.Member) {
 		return 0, nil, api.Business500("member account restricted")
 	}
-	p := l.st.productByID[card.ProductID]
-	if p == nil || !l.productVisible(p) {
+	p := l.product(c.Tx, card.ProductID)
+	if p == nil || !l.productVisible(c.Tx, p) {
 		return 0, nil, api.NewErr("product_not_available", "card product not available")
 	}
 	if c.Member.FundsProtected {
@@ -91,7 +91,7 @@ func (l *Line) handleCardTopUp(c *api.Request) (int, any, error) {
 			return 0, nil, api.Business500("top-up over the per-transaction limit")
 		}
 		f, t := topUpPrice(p, a)
-		if l.host.Balance(avail, asset).Cmp(t) >= 0 {
+		if l.host.Balance(c.Tx, avail, asset).Cmp(t) >= 0 {
 			chosen, amount, fee, total = asset, a, f, t
 			break
 		}
@@ -109,16 +109,16 @@ func (l *Line) handleCardTopUp(c *api.Request) (int, any, error) {
 		}
 		return 0, nil, err
 	}
-	t := &cardTopUp{seq: c.Tx.NextSeq(), ID: id, CardID: card.ID, MemberID: c.Member.ID, Asset: chosen, Funding: funding, Amount: amount, Fee: fee,
+	t := &cardTopUp{Seq: c.Tx.NextSeq(), ID: id, CardID: card.ID, MemberID: c.Member.ID, Asset: chosen, Funding: funding, Amount: amount, Fee: fee,
 		Status: "processing", StatusVersion: 1, CreatedAt: c.Now}
-	l.st.topups[t.ID] = t
+	l.putTopUp(c.Tx, t)
 	c.Tx.InFlight(CollectionTopups, t.ID)
-	if l.st.topUpTimeouts > 0 {
+	if n := l.st.topUpTimeouts.Get(c.Tx); n > 0 {
 		// The upstream call timed out after the hold: the order exists and
 		// stays processing with its funds held (no outcome runs by itself),
 		// the caller is answered 504, and the order is what the idempotency
 		// key stores, so the retry with the same key replays it.
-		l.st.topUpTimeouts--
+		l.st.topUpTimeouts.Set(c.Tx, n-1)
 		_ = l.timeoutCardTopUp(c.Tx, t)
 		c.AnswerInstead = api.NewErr("upstream_timeout", "the card issuer did not answer in time; the top-up may have been accepted: retry with the same idempotency key")
 	}
@@ -126,7 +126,7 @@ func (l *Line) handleCardTopUp(c *api.Request) (int, any, error) {
 }
 
 func (l *Line) handleCardTopUpEstimate(c *api.Request) (int, any, error) {
-	card, err := l.cardOf(c.Member, c.PathID())
+	card, err := l.cardOf(c.Tx, c.Member, c.PathID())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -134,8 +134,8 @@ func (l *Line) handleCardTopUpEstimate(c *api.Request) (int, any, error) {
 	if q.Get("amount") == "" {
 		return 0, nil, api.InvalidFields("amount is required", "amount")
 	}
-	p := l.st.productByID[card.ProductID]
-	if p == nil || !l.productVisible(p) {
+	p := l.product(c.Tx, card.ProductID)
+	if p == nil || !l.productVisible(c.Tx, p) {
 		return 0, nil, api.NewErr("product_not_available", "card product not available")
 	}
 	cands := l.topUpCandidates(c.Member, p, q.Get("source_asset"))
@@ -165,12 +165,14 @@ func (l *Line) handleCardTopUpEstimate(c *api.Request) (int, any, error) {
 	}, nil
 }
 
-func (l *Line) findTopUp(id string) (*cardTopUp, error) {
-	t := l.st.topups[WithIDPrefix("ctp_", id)]
-	if t == nil {
+// findTopUp finds a top-up by id (ctp_ optional); the copy is written
+// back by putTopUp.
+func (l *Line) findTopUp(tx *kernel.Tx, id string) (*cardTopUp, error) {
+	t, ok := l.st.topups.Get(tx, WithIDPrefix("ctp_", id))
+	if !ok {
 		return nil, fmt.Errorf("card top-up %q not found", id)
 	}
-	return t, nil
+	return &t, nil
 }
 
 func topUpJSON(t *cardTopUp) map[string]any {
@@ -195,8 +197,9 @@ func (l *Line) creditCardTopUp(tx *kernel.Tx, t *cardTopUp) error {
 	}
 	t.Status = "completed"
 	t.StatusVersion++
+	l.putTopUp(tx, t)
 	tx.Settled(t.ID)
-	l.emit(tx, "card.topup.credited", "card_topup", strings.TrimPrefix(t.ID, "ctp_"), l.host.Member(t.MemberID), t.Status, t.StatusVersion)
+	l.emit(tx, "card.topup.credited", "card_topup", strings.TrimPrefix(t.ID, "ctp_"), l.host.Member(tx, t.MemberID), t.Status, t.StatusVersion)
 	return nil
 }
 
@@ -213,6 +216,7 @@ func (l *Line) rejectCardTopUp(tx *kernel.Tx, t *cardTopUp) error {
 	}
 	t.Status = "failed"
 	t.StatusVersion++
+	l.putTopUp(tx, t)
 	tx.Settled(t.ID)
 	return nil
 }
@@ -225,6 +229,7 @@ func (l *Line) timeoutCardTopUp(tx *kernel.Tx, t *cardTopUp) error {
 		return api.NewErr("state_invalid", fmt.Sprintf("card top-up %s is %s, not processing", t.ID, t.Status))
 	}
 	t.TimedOut = true
+	l.putTopUp(tx, t)
 	tx.Settled(t.ID)
 	return nil
 }

@@ -78,10 +78,11 @@ func (l *Line) addCardTransaction(tx *kernel.Tx, c *simCard, in Transaction) (*c
 	}
 	var prev *cardTx
 	if in.ID != "" {
-		prev = l.st.transactions[WithIDPrefix("ctx_", in.ID)]
-		if prev == nil || prev.CardID != c.ID {
+		p, ok := l.st.transactions.Get(tx, WithIDPrefix("ctx_", in.ID))
+		if !ok || p.CardID != c.ID {
 			return nil, fmt.Errorf("card transaction %q not found on card %s", in.ID, c.ID)
 		}
+		prev = &p
 	}
 	t := &cardTx{CardID: c.ID, Kind: in.Kind, Status: in.Status, Direction: in.Direction, Amount: in.Amount,
 		Currency: cardCurrency, Scale: cardScale, OriginalAmount: in.OriginalAmount, OriginalCurrency: in.OriginalCurrency,
@@ -114,10 +115,10 @@ func (l *Line) addCardTransaction(tx *kernel.Tx, c *simCard, in Transaction) (*c
 		}
 		// An ended card keeps no money: a credit goes on to the live
 		// replacement or back to the member's wallet; a debit is refused.
-		if cardAcct, withdrawal, err = l.cardTxDestination(c, t.Direction); err != nil {
+		if cardAcct, withdrawal, err = l.cardTxDestination(tx, c, t.Direction); err != nil {
 			return nil, err
 		}
-		if t.Direction == "debit" && l.host.Balance(cardAcct, cardLedgerAsset).Cmp(conv) < 0 {
+		if t.Direction == "debit" && l.host.Balance(tx, cardAcct, cardLedgerAsset).Cmp(conv) < 0 {
 			// A debit the card cannot cover: the ledger refuses the
 			// transfer whole (the card's account may not go below zero),
 			// before anything is drawn, and its refusal is the answer.
@@ -126,9 +127,9 @@ func (l *Line) addCardTransaction(tx *kernel.Tx, c *simCard, in Transaction) (*c
 		}
 	}
 	if prev != nil {
-		t.ID, t.Version, t.seq = prev.ID, prev.Version+1, prev.seq
+		t.ID, t.Version, t.Seq = prev.ID, prev.Version+1, prev.Seq
 	} else {
-		t.ID, t.seq = "ctx_"+tx.NewUUID(), tx.NextSeq()
+		t.ID, t.Seq = "ctx_"+tx.NewUUID(), tx.NextSeq()
 	}
 	if book {
 		from, to := cardAcct, upstreamAccount("card_network")
@@ -148,20 +149,11 @@ func (l *Line) addCardTransaction(tx *kernel.Tx, c *simCard, in Transaction) (*c
 		}
 		t.Booked = true
 		if withdrawal {
-			defer l.emit(tx, "card.withdraw.completed", "card_withdrawal", wid, l.host.Member(c.MemberID), "completed", 1)
+			defer l.emit(tx, "card.withdraw.completed", "card_withdrawal", wid, l.host.Member(tx, c.MemberID), "completed", 1)
 		}
 	}
-	if prev != nil {
-		for i, x := range c.txs {
-			if x == prev {
-				c.txs = append(c.txs[:i], c.txs[i+1:]...)
-				break
-			}
-		}
-	}
-	c.txs = api.InsertByKey(c.txs, t, (*cardTx).key)
-	l.st.transactions[t.ID] = t
-	l.emit(tx, "card.transaction.updated", "card_transaction", strings.TrimPrefix(t.ID, "ctx_"), l.host.Member(c.MemberID), t.Status, t.Version)
+	l.st.transactions.Put(tx, t.ID, *t)
+	l.emit(tx, "card.transaction.updated", "card_transaction", strings.TrimPrefix(t.ID, "ctx_"), l.host.Member(tx, c.MemberID), t.Status, t.Version)
 	return t, nil
 }
 
@@ -186,7 +178,7 @@ func txJSON(t *cardTx) map[string]any {
 }
 
 func (l *Line) handleCardTransactions(c *api.Request) (int, any, error) {
-	card, err := l.cardOf(c.Member, c.PathID())
+	card, err := l.cardOf(c.Tx, c.Member, c.PathID())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -219,7 +211,7 @@ func (l *Line) handleCardTransactions(c *api.Request) (int, any, error) {
 		}
 	}
 	authCode, kind, status := q.Get("auth_code"), q.Get("kind"), q.Get("status")
-	match := func(t *cardTx) bool {
+	match := func(t cardTx) bool {
 		switch {
 		case id != "" && t.ID != id,
 			authCode != "" && t.AuthCode != authCode,
@@ -232,11 +224,15 @@ func (l *Line) handleCardTransactions(c *api.Request) (int, any, error) {
 		}
 		return true
 	}
-	env := api.PaginateMatching(card.txs, (*cardTx).key, q, match)
-	page := env.Data.([]*cardTx)
+	first, end := ownedRun(c.Tx, l.st.txsOf, card.ID)
+	env := api.PaginatePositions(end-first, func(i int) (api.PageKey, cardTx) {
+		k, _, t := l.st.txsOf.At(c.Tx, first+i)
+		return k.key, t
+	}, q, match)
+	page := env.Data.([]cardTx)
 	items := make([]map[string]any, 0, len(page))
 	for _, t := range page {
-		items = append(items, txJSON(t))
+		items = append(items, txJSON(&t))
 	}
 	env.Data = items
 	return 200, env, nil

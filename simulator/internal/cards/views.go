@@ -28,15 +28,15 @@ type Snapshot struct {
 }
 
 // ApplicationSnapshots lists every card application, in no order.
-func (l *Line) ApplicationSnapshots(_ *kernel.Tx) []Snapshot {
-	out := make([]Snapshot, 0, len(l.st.apps))
-	for _, a := range l.st.apps {
+func (l *Line) ApplicationSnapshots(tx *kernel.Tx) []Snapshot {
+	out := make([]Snapshot, 0, l.st.apps.Len(tx))
+	for _, a := range l.st.apps.All(tx) {
 		d := map[string]string{"product_id": a.ProductID, "form_factor": a.FormFactor, "source_asset": a.SourceAsset,
 			"fee": a.Fee.String(), "first_topup": a.FirstTopUp.String()}
 		if a.CardID != "" {
 			d["card_id"] = a.CardID
 		}
-		out = append(out, Snapshot{Seq: a.seq, ID: a.ID, MemberID: a.MemberID, Status: a.Status, StatusVersion: a.StatusVersion,
+		out = append(out, Snapshot{Seq: a.Seq, ID: a.ID, MemberID: a.MemberID, Status: a.Status, StatusVersion: a.StatusVersion,
 			CreatedAt: a.CreatedAt, Summary: a.FormFactor + " card, " + a.ProductID, Details: d})
 	}
 	return out
@@ -44,9 +44,9 @@ func (l *Line) ApplicationSnapshots(_ *kernel.Tx) []Snapshot {
 
 // CardSnapshots lists every card, in no order.
 func (l *Line) CardSnapshots(tx *kernel.Tx) []Snapshot {
-	out := make([]Snapshot, 0, len(l.st.cards))
-	for _, c := range l.st.cards {
-		bal := l.cardBalance(c).String()
+	out := make([]Snapshot, 0, l.st.cards.Len(tx))
+	for _, c := range l.st.cards.All(tx) {
+		bal := l.cardBalance(tx, &c).String()
 		d := map[string]string{"product_id": c.ProductID, "form_factor": c.FormFactor, "balance": bal + " " + cardCurrency,
 			"application_id": c.ApplicationID, "last4": c.Last4}
 		if c.Inventory != "" {
@@ -55,22 +55,23 @@ func (l *Line) CardSnapshots(tx *kernel.Tx) []Snapshot {
 		if !c.LockedUntil.IsZero() && c.LockedUntil.After(tx.Now()) {
 			d["activation_locked_until"] = c.LockedUntil.UTC().Format(time.RFC3339)
 		}
-		d["transactions"] = strconv.Itoa(len(c.txs))
-		out = append(out, Snapshot{Seq: c.seq, ID: c.ID, MemberID: c.MemberID, Status: c.Status, StatusVersion: c.StatusVersion,
+		from, to := ownedRun(tx, l.st.txsOf, c.ID)
+		d["transactions"] = strconv.Itoa(to - from)
+		out = append(out, Snapshot{Seq: c.Seq, ID: c.ID, MemberID: c.MemberID, Status: c.Status, StatusVersion: c.StatusVersion,
 			CreatedAt: c.CreatedAt, Summary: c.FormFactor + " card ····" + c.Last4 + ", balance " + bal + " " + cardCurrency, Details: d})
 	}
 	return out
 }
 
 // TopUpSnapshots lists every top-up order, in no order.
-func (l *Line) TopUpSnapshots(_ *kernel.Tx) []Snapshot {
-	out := make([]Snapshot, 0, len(l.st.topups))
-	for _, t := range l.st.topups {
+func (l *Line) TopUpSnapshots(tx *kernel.Tx) []Snapshot {
+	out := make([]Snapshot, 0, l.st.topups.Len(tx))
+	for _, t := range l.st.topups.All(tx) {
 		d := map[string]string{"card_id": t.CardID, "asset": t.Asset, "amount": t.Amount.String(), "fee": t.Fee.String()}
 		if t.TimedOut {
 			d["upstream"] = "timed out"
 		}
-		out = append(out, Snapshot{Seq: t.seq, ID: t.ID, MemberID: t.MemberID, Status: t.Status, StatusVersion: t.StatusVersion,
+		out = append(out, Snapshot{Seq: t.Seq, ID: t.ID, MemberID: t.MemberID, Status: t.Status, StatusVersion: t.StatusVersion,
 			CreatedAt: t.CreatedAt, Summary: t.Amount.String() + " " + t.Asset + " to " + t.CardID, Details: d})
 	}
 	return out
@@ -87,8 +88,8 @@ type Hold struct {
 // Holds lists what every live object holds: a processing top-up its amount
 // and fee, an application under review its first top-up. errs names the
 // objects whose hold cannot be summed.
-func (l *Line) Holds(_ *kernel.Tx) (holds []Hold, errs []string) {
-	for _, t := range l.st.topups {
+func (l *Line) Holds(tx *kernel.Tx) (holds []Hold, errs []string) {
+	for _, t := range l.st.topups.All(tx) {
 		if t.Status == "processing" {
 			total, err := t.Amount.Add(t.Fee)
 			if err != nil {
@@ -99,8 +100,8 @@ func (l *Line) Holds(_ *kernel.Tx) (holds []Hold, errs []string) {
 			holds = append(holds, Hold{Owner: t.ID + " (processing)", Account: locked, Asset: t.Asset, Amount: total})
 		}
 	}
-	for _, a := range l.st.apps {
-		if cardAppUnderReview(a) && !a.FirstTopUp.IsZero() {
+	for _, a := range l.st.apps.All(tx) {
+		if cardAppUnderReview(&a) && !a.FirstTopUp.IsZero() {
 			_, locked := fundingAccounts(a.Funding, a.MemberID)
 			holds = append(holds, Hold{Owner: a.ID + " (" + a.Status + ", first top-up)", Account: locked, Asset: a.SourceAsset, Amount: a.FirstTopUp})
 		}
@@ -112,33 +113,33 @@ func (l *Line) Holds(_ *kernel.Tx) (holds []Hold, errs []string) {
 // cannot show: no balance on an ended card, nothing in flight towards one,
 // no application under review on an inactive quick KYC binding, no issued
 // application without its card.
-func (l *Line) Violations(_ *kernel.Tx) []string {
+func (l *Line) Violations(tx *kernel.Tx) []string {
 	var out []string
-	for _, c := range l.st.cards {
+	for _, c := range l.st.cards.All(tx) {
 		if !cardEnded(c.Status) {
 			continue
 		}
-		if b := l.host.Balance(cardAccount(c.ID), cardLedgerAsset); !b.IsZero() {
+		if b := l.host.Balance(tx, cardAccount(c.ID), cardLedgerAsset); !b.IsZero() {
 			out = append(out, fmt.Sprintf("card %s is %s but holds %s %s", c.ID, c.Status, b, cardLedgerAsset))
 		}
 	}
-	for _, t := range l.st.topups {
+	for _, t := range l.st.topups.All(tx) {
 		if t.Status != "processing" {
 			continue
 		}
-		if c := l.st.cards[t.CardID]; c == nil || cardEnded(c.Status) {
+		if c, ok := l.st.cards.Get(tx, t.CardID); !ok || cardEnded(c.Status) {
 			st := "missing"
-			if c != nil {
+			if ok {
 				st = c.Status
 			}
 			out = append(out, fmt.Sprintf("top-up %s is in flight towards card %s, which is %s", t.ID, t.CardID, st))
 		}
 	}
-	for _, a := range l.st.apps {
-		if cardAppUnderReview(a) && a.QuickBindingID != "" && !l.host.BindingActive(l.host.Member(a.MemberID), a.QuickBindingID) {
+	for _, a := range l.st.apps.All(tx) {
+		if cardAppUnderReview(&a) && a.QuickBindingID != "" && !l.host.BindingActive(tx, l.host.Member(tx, a.MemberID), a.QuickBindingID) {
 			out = append(out, fmt.Sprintf("card application %s is %s on quick KYC binding %s, which is no longer active", a.ID, a.Status, a.QuickBindingID))
 		}
-		if a.Status == "issued" && l.st.cards[a.CardID] == nil {
+		if a.Status == "issued" && !l.st.cards.Has(tx, a.CardID) {
 			out = append(out, fmt.Sprintf("card application %s is issued but its card %q does not exist", a.ID, a.CardID))
 		}
 	}
@@ -147,26 +148,26 @@ func (l *Line) Violations(_ *kernel.Tx) []string {
 }
 
 // HasCard reports whether a card of this crd_ id exists.
-func (l *Line) HasCard(_ *kernel.Tx, id string) bool { return l.st.cards[id] != nil }
+func (l *Line) HasCard(tx *kernel.Tx, id string) bool { return l.st.cards.Has(tx, id) }
 
 // HasProduct reports a card product of this id (with or without cpd_).
-func (l *Line) HasProduct(_ *kernel.Tx, id string) bool {
-	return l.st.productByID[WithIDPrefix("cpd_", id)] != nil
+func (l *Line) HasProduct(tx *kernel.Tx, id string) bool {
+	return l.st.products.Has(tx, WithIDPrefix("cpd_", id))
 }
 
 // Has reports whether id is the exact id of a card application, a card or
 // a top-up order.
-func (l *Line) Has(_ *kernel.Tx, id string) bool {
-	return l.st.apps[id] != nil || l.st.cards[id] != nil || l.st.topups[id] != nil
+func (l *Line) Has(tx *kernel.Tx, id string) bool {
+	return l.st.apps.Has(tx, id) || l.st.cards.Has(tx, id) || l.st.topups.Has(tx, id)
 }
 
 // Counts counts what the dashboard does not show: open secure sessions,
 // PIN calls within their windows and card transactions.
-func (l *Line) Counts(_ *kernel.Tx) (sessions, pinCalls, transactions int) {
-	for _, calls := range l.st.pinCalls {
-		pinCalls += len(calls)
+func (l *Line) Counts(tx *kernel.Tx) (sessions, pinCalls, transactions int) {
+	for _, w := range l.st.pinCalls.All(tx) {
+		pinCalls += w.Calls.Len()
 	}
-	return len(l.st.sessions), pinCalls, len(l.st.transactions)
+	return l.st.sessions.Len(tx), pinCalls, l.st.transactions.Len(tx)
 }
 
 // Statuses are the card statuses named by the contract.
@@ -180,7 +181,7 @@ func Statuses() []string { return append([]string(nil), cardStatuses...) }
 // oldest first.
 func (l *Line) BindingWithdrawn(tx *kernel.Tx, bindingID string) ([]string, error) {
 	var ids []string
-	for _, a := range l.appsOnBinding(bindingID) {
+	for _, a := range l.appsOnBinding(tx, bindingID) {
 		if err := l.failCardApplication(tx, a, false); err != nil {
 			return nil, err
 		}
@@ -191,15 +192,15 @@ func (l *Line) BindingWithdrawn(tx *kernel.Tx, bindingID string) ([]string, erro
 
 // FindApplication reports a card application that does not exist (id with
 // or without cap_), as the control API's lookups do.
-func (l *Line) FindApplication(_ *kernel.Tx, id string) error {
-	_, err := l.findApplication(id)
+func (l *Line) FindApplication(tx *kernel.Tx, id string) error {
+	_, err := l.findApplication(tx, id)
 	return err
 }
 
 // FindTopUp reports a top-up order that does not exist (id with or without
 // ctp_).
-func (l *Line) FindTopUp(_ *kernel.Tx, id string) error {
-	_, err := l.findTopUp(id)
+func (l *Line) FindTopUp(tx *kernel.Tx, id string) error {
+	_, err := l.findTopUp(tx, id)
 	return err
 }
 
@@ -215,14 +216,14 @@ func (r TxRow) Key() api.PageKey { return api.PageKey{At: r.OccurredAt, Seq: r.S
 
 // Transactions lists a card's transactions, ascending by Key; nil for an
 // unknown card.
-func (l *Line) Transactions(_ *kernel.Tx, cardID string) []TxRow {
-	c := l.st.cards[cardID]
-	if c == nil {
+func (l *Line) Transactions(tx *kernel.Tx, cardID string) []TxRow {
+	if !l.st.cards.Has(tx, cardID) {
 		return nil
 	}
-	out := make([]TxRow, 0, len(c.txs))
-	for _, t := range c.txs {
-		out = append(out, TxRow{ID: t.ID, Seq: t.seq, OccurredAt: t.OccurredAt})
+	txs := l.txsOfCard(tx, cardID)
+	out := make([]TxRow, 0, len(txs))
+	for _, t := range txs {
+		out = append(out, TxRow{ID: t.ID, Seq: t.Seq, OccurredAt: t.OccurredAt})
 	}
 	return out
 }
@@ -233,7 +234,8 @@ func (l *Line) Transactions(_ *kernel.Tx, cardID string) []TxRow {
 // and all before now, so that lists can be measured at scale. It returns
 // the card's id.
 func (l *Line) SeedHistory(tx *kernel.Tx, m *api.Member, n int) (string, error) {
-	card := l.newCard(tx, m, l.st.products[0].ID, "", "virtual")
+	_, _, first := l.st.catalogue.At(tx, 0)
+	card := l.newCard(tx, m, first.ID, "", "virtual")
 	start := tx.Now().Add(-time.Duration(n) * time.Second)
 	for i := 0; i < n; i++ {
 		_, err := l.addCardTransaction(tx, card, Transaction{

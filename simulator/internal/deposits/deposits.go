@@ -35,14 +35,15 @@ var depositLimits = map[string]struct{ single, daily string }{
 	"ETH":  {"200", "500"},
 }
 
-// state holds the deposits, keyed by their permanent reference.
+// state holds the deposits, keyed by their permanent reference, in list
+// order (api.PageKey) by an index.
 type state struct {
-	byRef map[string]*deposit
-	list  []*deposit // ascending by api.PageKey
-	seq   int64      // numeric internal ids
+	byRef *kernel.Table[string, deposit]
+	list  *kernel.Index[string, deposit, api.PageKey]
+	seq   *kernel.Cell[int64] // numeric internal ids
 	// daily sums the deposits per asset and UTC day (dailyKey), so the daily
 	// limit costs a lookup, not a walk over every deposit.
-	daily map[string]money.Amount
+	daily *kernel.Table[string, money.Amount]
 }
 
 type deposit struct {
@@ -59,9 +60,7 @@ type deposit struct {
 	CreatedAt  time.Time
 }
 
-func (d *deposit) key() api.PageKey { return api.PageKey{At: d.CreatedAt, Seq: d.Seq} }
-
-func depositKey(d *deposit) api.PageKey { return d.key() }
+func (d deposit) key() api.PageKey { return api.PageKey{At: d.CreatedAt, Seq: d.Seq} }
 
 // Host is what the deposits line needs from the rest of the simulator,
 // beyond what every transaction gives (kernel.Tx: the clock, the ledger,
@@ -84,9 +83,15 @@ type Line struct {
 	host Host `image:"-"`
 }
 
-// New returns the line with no deposits.
-func New(h Host) *Line {
-	return &Line{st: state{byRef: map[string]*deposit{}, daily: map[string]money.Amount{}}, host: h}
+// New returns the line with no deposits, its tables in kernel k.
+func New(k *kernel.Kernel, h Host) *Line {
+	byRef := kernel.NewTable[string, deposit](k, "deposits.deposits")
+	return &Line{st: state{
+		byRef: byRef,
+		list:  kernel.NewIndex(byRef, "by_created", func(d deposit) (api.PageKey, bool) { return d.key(), true }, api.ComparePageKey),
+		seq:   kernel.NewCell(k, "deposits.seq", int64(0)),
+		daily: kernel.NewTable[string, money.Amount](k, "deposits.daily"),
+	}, host: h}
 }
 
 // Endpoints are the line's business endpoints, for the gateway.
@@ -114,9 +119,8 @@ type Deposit struct {
 
 // Deposits lists the deposits, oldest first.
 func (l *Line) Deposits(tx *kernel.Tx) []Deposit {
-	tx.Live()
-	out := make([]Deposit, 0, len(l.st.list))
-	for _, d := range l.st.list {
+	out := make([]Deposit, 0, l.st.list.Len(tx))
+	for _, d := range l.st.list.All(tx) {
 		out = append(out, Deposit{Seq: d.Seq, Reference: d.Reference, ExternalID: d.ExternalID, Asset: d.Asset,
 			Amount: d.Amount, Network: d.Network, CreatedAt: d.CreatedAt})
 	}
@@ -133,7 +137,7 @@ func (l *Line) platformOnly(c *api.Request) error {
 	return nil
 }
 
-func (l *Line) json(tx *kernel.Tx, d *deposit, replayed bool) map[string]any {
+func (l *Line) json(tx *kernel.Tx, d deposit, replayed bool) map[string]any {
 	sc, _ := tx.AssetScale(d.Asset)
 	return map[string]any{
 		"id":                 "dep_" + d.Reference,
@@ -214,7 +218,7 @@ func (l *Line) create(c *api.Request) (int, any, error) {
 	}
 	// Permanent duplicate protection by reference (ledger key
 	// mdep:<merchant>:<reference>): the first stored values, 200.
-	if d := l.st.byRef[ref]; d != nil {
+	if d, ok := l.st.byRef.Get(c.Tx, ref); ok {
 		return http.StatusOK, l.json(c.Tx, d, true), nil
 	}
 	if c.Member.Status == "banned" || c.Member.Status == "frozen" {
@@ -227,16 +231,17 @@ func (l *Line) create(c *api.Request) (int, any, error) {
 		}
 		daily, _ := c.Tx.Amount(asset, lim.daily)
 		used := amt
-		if sum, ok := l.st.daily[dailyKey(asset, c.Now)]; ok {
+		if sum, ok := l.st.daily.Get(c.Tx, dailyKey(asset, c.Now)); ok {
 			used, _ = used.Add(sum)
 		}
 		if used.Cmp(daily) > 0 {
 			return 0, nil, api.NewErr("limit_exceeded", "daily deposit limit exceeded").With("limit_type", "daily").With("limit_scope", "merchant")
 		}
 	}
-	l.st.seq++
-	d := &deposit{
-		Seq: l.st.seq, Reference: ref, MemberID: c.Member.ID, ExternalID: c.Member.ExternalID,
+	seq := l.st.seq.Get(c.Tx) + 1
+	l.st.seq.Set(c.Tx, seq)
+	d := deposit{
+		Seq: seq, Reference: ref, MemberID: c.Member.ID, ExternalID: c.Member.ExternalID,
 		Asset: asset, Amount: amt, Network: network, TxID: in.TxID, From: in.FromAddress, To: in.ToAddress, CreatedAt: c.Now,
 	}
 	// One balanced entry: member available up, merchant custody declaration
@@ -244,14 +249,13 @@ func (l *Line) create(c *api.Request) (int, any, error) {
 	if err := c.Tx.Transfer(c.Now, "deposit mdep:"+l.host.MerchantID(c.Tx)+":"+ref, asset, amt, kernel.AccountMerchantCustody, kernel.MemberAvailable(c.Member.ID)); err != nil {
 		return 0, nil, api.NewErr("insufficient_balance", "balance constraint failed during posting")
 	}
-	l.st.byRef[ref] = d
-	l.st.list = api.InsertByKey(l.st.list, d, depositKey)
+	l.st.byRef.Put(c.Tx, ref, d)
 	day := dailyKey(asset, c.Now)
 	sum := amt
-	if prev, ok := l.st.daily[day]; ok {
+	if prev, ok := l.st.daily.Get(c.Tx, day); ok {
 		sum, _ = prev.Add(amt)
 	}
-	l.st.daily[day] = sum
+	l.st.daily.Put(c.Tx, day, sum)
 	c.Tx.Emit(kernel.Event{Type: "deposit.credited", Object: "deposit", ObjectID: strconv.FormatInt(d.Seq, 10), MemberID: c.Member.ID, Status: "credited"})
 	return http.StatusCreated, l.json(c.Tx, d, false), nil
 }
@@ -267,8 +271,8 @@ func dailyKey(asset string, at time.Time) string {
 func (l *Line) get(c *api.Request) (int, any, error) {
 	id := c.PathID()
 	ref, ok := strings.CutPrefix(id, "dep_")
-	d := l.st.byRef[ref]
-	if !ok || d == nil {
+	d, found := l.st.byRef.Get(c.Tx, ref)
+	if !ok || !found {
 		return 0, nil, api.NotFound("deposit")
 	}
 	return http.StatusOK, l.json(c.Tx, d, false), nil
@@ -278,19 +282,46 @@ func (l *Line) get(c *api.Request) (int, any, error) {
 // first. The response shape is inferred: the list envelope of Deposit.
 func (l *Line) list(c *api.Request) (int, any, error) {
 	q := c.Req.URL.Query()
-	items := l.st.list
+	var env api.ListEnvelope
 	if q.Has("reference") {
-		items = nil
-		if d := l.st.byRef[q.Get("reference")]; d != nil {
-			items = []*deposit{d}
+		var items []deposit
+		if d, ok := l.st.byRef.Get(c.Tx, q.Get("reference")); ok {
+			items = []deposit{d}
 		}
+		env = api.Paginate(items, deposit.key, q)
+	} else {
+		env = api.PaginateIndex(c.Tx, l.st.list, q)
 	}
-	env := api.Paginate(items, depositKey, q)
-	page := env.Data.([]*deposit)
+	page := env.Data.([]deposit)
 	out := make([]map[string]any, 0, len(page))
 	for _, d := range page {
 		out = append(out, l.json(c.Tx, d, false))
 	}
 	env.Data = out
 	return http.StatusOK, env, nil
+}
+
+// Legacy is the deposits line as the state image of recordings of
+// versions 1 and 2 held it.
+type Legacy struct{ st legacyState }
+
+type legacyState struct {
+	byRef map[string]*deposit
+	list  []*deposit
+	seq   int64
+	daily map[string]money.Amount
+}
+
+// Legacy returns the line as the state image of recordings of versions 1
+// and 2 held it.
+func (l *Line) Legacy(tx *kernel.Tx) *Legacy {
+	st := legacyState{byRef: map[string]*deposit{}, seq: l.st.seq.Get(tx), daily: map[string]money.Amount{}}
+	for _, d := range l.st.list.All(tx) {
+		st.byRef[d.Reference] = &d
+		st.list = append(st.list, &d)
+	}
+	for k, v := range l.st.daily.All(tx) {
+		st.daily[k] = v
+	}
+	return &Legacy{st: st}
 }

@@ -58,7 +58,7 @@ func TestLineOnItsOwn(t *testing.T) {
 	tx := svc.Begin()
 	defer tx.End()
 	h := &fakeHost{platform: true}
-	l := New(h)
+	l := New(svc.Kernel(), h)
 	codeOf := func(err error) string {
 		var ae *api.Error
 		if errors.As(err, &ae) {

@@ -34,6 +34,12 @@ type Kernel struct {
 	inputs sync.Mutex // the order of inputs; taken before mu
 	mu     sync.Mutex // the state lock
 	svc    Services   // the clock, ids, ledger, events and catalogue (services.go)
+	// tables are the registered tables and cells (table.go), names their
+	// names; st is the undo log and the steps in progress (step.go),
+	// guarded by mu.
+	tables []Handle
+	names  map[string]bool
+	st     steps
 }
 
 // Tx is a transaction: the state lock is held from Begin or BeginInput
@@ -42,12 +48,21 @@ type Tx struct {
 	k       *Kernel
 	ordered bool // the input order is still held
 	done    bool // ended or suspended
+	setup   bool // builds state outside any input (BeginSetup)
 }
 
 // Begin takes the state lock.
 func (k *Kernel) Begin() *Tx {
 	k.mu.Lock()
 	return &Tx{k: k}
+}
+
+// BeginSetup takes the state lock for a transaction that builds state
+// outside any input: the fixture New makes, a state image read back. Its
+// writes need no step.
+func (k *Kernel) BeginSetup() *Tx {
+	k.mu.Lock()
+	return &Tx{k: k, setup: true}
 }
 
 // BeginInput takes the input order, then the state lock. Ordered releases
@@ -81,6 +96,9 @@ func (tx *Tx) Ordered() {
 // Tx must not be used after.
 func (tx *Tx) End() {
 	tx.check()
+	if len(tx.k.st.frames) > 0 {
+		panic("kernel: End inside a step")
+	}
 	tx.done = true
 	if tx.ordered {
 		tx.ordered = false
@@ -96,6 +114,9 @@ func (tx *Tx) Suspend() {
 	tx.check()
 	if tx.ordered {
 		panic("kernel: Suspend while the input order is held")
+	}
+	if len(tx.k.st.frames) > 0 {
+		panic("kernel: Suspend inside a step")
 	}
 	tx.done = true
 	tx.k.mu.Unlock()

@@ -16,12 +16,12 @@ type Services interface {
 	// Now reads the simulator clock.
 	Now() time.Time
 	// NewUUID draws the next seeded uuid.
-	NewUUID() string
+	NewUUID(tx *Tx) string
 	// NextSeq is the next creation sequence of listed objects.
-	NextSeq() int64
+	NextSeq(tx *Tx) int64
 	// Transfer moves amt of asset between two ledger accounts, one
 	// balanced entry; an error changes nothing.
-	Transfer(at time.Time, memo, asset string, amt money.Amount, from, to string) error
+	Transfer(tx *Tx, at time.Time, memo, asset string, amt money.Amount, from, to string) error
 	// Emit records an event for delivery.
 	Emit(tx *Tx, e Event)
 	// Amount parses v as an amount of a catalogue asset at its ledger
@@ -72,15 +72,15 @@ func (k *Kernel) Provide(s Services) { k.svc = s }
 func (tx *Tx) Now() time.Time { tx.check(); return tx.k.svc.Now() }
 
 // NewUUID draws the next seeded uuid.
-func (tx *Tx) NewUUID() string { tx.check(); return tx.k.svc.NewUUID() }
+func (tx *Tx) NewUUID() string { tx.check(); return tx.k.svc.NewUUID(tx) }
 
 // NextSeq is the next creation sequence of listed objects.
-func (tx *Tx) NextSeq() int64 { tx.check(); return tx.k.svc.NextSeq() }
+func (tx *Tx) NextSeq() int64 { tx.check(); return tx.k.svc.NextSeq(tx) }
 
 // Transfer moves amt of asset from one ledger account to another.
 func (tx *Tx) Transfer(at time.Time, memo, asset string, amt money.Amount, from, to string) error {
 	tx.check()
-	return tx.k.svc.Transfer(at, memo, asset, amt, from, to)
+	return tx.k.svc.Transfer(tx, at, memo, asset, amt, from, to)
 }
 
 // Emit records an event for delivery.

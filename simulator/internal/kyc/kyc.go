@@ -7,6 +7,7 @@
 package kyc
 
 import (
+	"cmp"
 	"fmt"
 	"net/http"
 	"net/mail"
@@ -30,14 +31,34 @@ const (
 // state is the KYC line's state: profiles, hosted sessions and quick KYC
 // bindings.
 type state struct {
-	profiles map[string]*Profile // by member id
-	sessions map[string]*session // by kyc_ id
+	profiles *kernel.Table[string, Profile] // by member id
+	sessions *kernel.Table[string, session] // by kyc_ id
 
-	bindings        map[string]*Binding   // by id
-	bindingsOf      map[string][]*Binding // by member id, oldest first
-	quickDisabled   bool                  // quick KYC not enabled for the merchant
-	quickPool       int                   // unassigned quick profiles left
-	quickUsedEmails map[string]bool
+	bindings   *kernel.Table[string, Binding] // by id
+	bindingsOf *kernel.Index[string, Binding, memberSeq]
+	quick      *kernel.Cell[quickSettings]
+	// usedEmails are the e-mails quick bindings were made with, lower
+	// case.
+	usedEmails *kernel.Table[string, bool]
+}
+
+// quickSettings are the merchant's quick KYC settings.
+type quickSettings struct {
+	Disabled bool // quick KYC not enabled for the merchant
+	Pool     int  // unassigned quick profiles left
+}
+
+// memberSeq orders a member's bindings oldest first.
+type memberSeq struct {
+	member string
+	seq    int64
+}
+
+func compareMemberSeq(a, b memberSeq) int {
+	if c := strings.Compare(a.member, b.member); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.seq, b.seq)
 }
 
 // Profile is the review state of a member's KYC profile.
@@ -57,7 +78,7 @@ type session struct {
 
 // Binding is a quick KYC profile bound to the merchant and a member.
 type Binding struct {
-	seq        int64 // creation sequence, the tie-break of lists (paginate.go)
+	Seq        int64 // creation sequence, the tie-break of lists (paginate.go)
 	ID         string
 	MemberID   string
 	Status     string // active, compensated
@@ -75,11 +96,14 @@ type Host interface {
 	// URL is the simulator's base URL (hosted links).
 	URL() string
 	// Member is the member of the exact mem_ id (the members line).
-	Member(id string) *api.Member
+	Member(tx *kernel.Tx, id string) *api.Member
 	// FeeAccount is where a usage fee of m is paid from: the member's
 	// available balance (platform_hosted) or the merchant prepaid account
 	// (merchant_hosted).
 	FeeAccount(tx *kernel.Tx, m *api.Member) string
+	// SetMemberKYC sets the KYC level of the member of mem_ id and whether
+	// it has a KYC profile (the members line).
+	SetMemberKYC(tx *kernel.Tx, id string, level int, hasProfile bool)
 	// BindingWithdrawn is told before a quick binding is compensated: what
 	// rests on it loses its KYC basis (a card application under review is
 	// rejected, its fee and shipping refunded). It returns the ids of what
@@ -95,16 +119,32 @@ type Line struct {
 }
 
 // New returns the line with no profiles, sessions or bindings, quick KYC
-// enabled with a pool of 1,000 profiles.
-func New(h Host) *Line {
+// enabled with a pool of 1,000 profiles, its tables in kernel k.
+func New(k *kernel.Kernel, h Host) *Line {
+	bindings := kernel.NewTable[string, Binding](k, "kyc.bindings")
 	return &Line{st: state{
-		profiles:        map[string]*Profile{},
-		sessions:        map[string]*session{},
-		bindings:        map[string]*Binding{},
-		bindingsOf:      map[string][]*Binding{},
-		quickPool:       1000,
-		quickUsedEmails: map[string]bool{},
+		profiles: kernel.NewTable[string, Profile](k, "kyc.profiles"),
+		sessions: kernel.NewTable[string, session](k, "kyc.sessions"),
+		bindings: bindings,
+		bindingsOf: kernel.NewIndex(bindings, "by_member",
+			func(b Binding) (memberSeq, bool) { return memberSeq{b.MemberID, b.Seq}, true }, compareMemberSeq),
+		quick:      kernel.NewCell(k, "kyc.quick", quickSettings{Pool: 1000}),
+		usedEmails: kernel.NewTable[string, bool](k, "kyc.used_emails"),
 	}, host: h}
+}
+
+// bindingsOf returns the bindings of member id, oldest first.
+func (l *Line) bindingsOf(tx *kernel.Tx, id string) []Binding {
+	x := l.st.bindingsOf
+	from := x.Search(tx, func(k memberSeq) bool { return k.member >= id })
+	to := x.Search(tx, func(k memberSeq) bool { return k.member > id })
+	var out []Binding
+	if from < to {
+		for _, b := range x.Range(tx, from, to) {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // Endpoints are the line's business endpoints, for the gateway. The
@@ -122,46 +162,49 @@ func (l *Line) Endpoints() []api.Endpoint {
 // SetQuick enables or disables quick KYC for the merchant and sets the
 // number of unassigned quick profiles left (negative keeps it).
 func (l *Line) SetQuick(tx *kernel.Tx, enabled bool, pool int) {
-	tx.Live()
-	l.st.quickDisabled = !enabled
-	if pool >= 0 {
-		l.st.quickPool = pool
-	}
+	l.st.quick.Update(tx, func(q *quickSettings) {
+		q.Disabled = !enabled
+		if pool >= 0 {
+			q.Pool = pool
+		}
+	})
 }
 
 // Quick reports whether quick KYC is enabled and how many unassigned quick
 // profiles are left.
 func (l *Line) Quick(tx *kernel.Tx) (enabled bool, pool int) {
-	tx.Live()
-	return !l.st.quickDisabled, l.st.quickPool
+	q := l.st.quick.Get(tx)
+	return !q.Disabled, q.Pool
 }
 
 // Sizes counts the sessions, bindings and profiles the line holds.
-func (l *Line) Sizes() (sessions, bindings, profiles int) {
-	return len(l.st.sessions), len(l.st.bindings), len(l.st.profiles)
+func (l *Line) Sizes(tx *kernel.Tx) (sessions, bindings, profiles int) {
+	return l.st.sessions.Len(tx), l.st.bindings.Len(tx), l.st.profiles.Len(tx)
 }
 
 // Profile returns m's KYC profile, deriving it from the member's seed on
-// first use; nil when the member has no profile.
-func (l *Line) Profile(m *api.Member) *Profile {
-	if p := l.st.profiles[m.ID]; p != nil {
-		return p
+// first use (and keeping it); nil when the member has no profile. The
+// profile is a copy.
+func (l *Line) Profile(tx *kernel.Tx, m *api.Member) *Profile {
+	if p, ok := l.st.profiles.Get(tx, m.ID); ok {
+		return &p
 	}
 	if !m.HasKYCProfile {
 		return nil
 	}
-	p := &Profile{Status: "approved", ApprovedLevel: m.KYCLevel, UpdatedAt: m.CreatedAt}
+	p := Profile{Status: "approved", ApprovedLevel: m.KYCLevel, UpdatedAt: m.CreatedAt}
 	if m.KYCLevel == 0 {
 		p.Status = "pending_review"
 		p.ApprovedLevel = 1
 	}
-	l.st.profiles[m.ID] = p
-	return p
+	l.st.profiles.Put(tx, m.ID, p)
+	return &p
 }
 
-func (l *Line) JSON(m *api.Member) map[string]any {
+// JSON is m's KYC state as GET /v1/kyc answers it.
+func (l *Line) JSON(tx *kernel.Tx, m *api.Member) map[string]any {
 	status, updated := "none", m.CreatedAt
-	if p := l.Profile(m); p != nil {
+	if p := l.Profile(tx, m); p != nil {
 		status, updated = p.Status, p.UpdatedAt
 	}
 	return map[string]any{
@@ -176,7 +219,7 @@ func (l *Line) JSON(m *api.Member) map[string]any {
 // get answers GET /v1/kyc. The response shape is inferred: the
 // specification names this endpoint without showing its fields.
 func (l *Line) get(c *api.Request) (int, any, error) {
-	return http.StatusOK, l.JSON(c.Member), nil
+	return http.StatusOK, l.JSON(c.Tx, c.Member), nil
 }
 
 // createSession answers POST /v1/kyc/profile-sessions: a one-time
@@ -185,11 +228,11 @@ func (l *Line) createSession(c *api.Request) (int, any, error) {
 	if err := c.NoBody(); err != nil {
 		return 0, nil, err
 	}
-	if l.Profile(c.Member) == nil {
+	if l.Profile(c.Tx, c.Member) == nil {
 		return 0, nil, api.NotFound("KYC profile")
 	}
-	ss := &session{ID: "kyc_" + c.Tx.NewUUID(), MemberID: c.Member.ID, ExpiresAt: c.Now.Add(kycTicketTTL)}
-	l.st.sessions[ss.ID] = ss
+	ss := session{ID: "kyc_" + c.Tx.NewUUID(), MemberID: c.Member.ID, ExpiresAt: c.Now.Add(kycTicketTTL)}
+	l.st.sessions.Put(c.Tx, ss.ID, ss)
 	return http.StatusCreated, map[string]any{
 		"id":         ss.ID,
 		"hosted_url": fmt.Sprintf("%s/_sim/kyc/sessions/%s", l.host.URL(), ss.ID),
@@ -206,7 +249,7 @@ func (l *Line) resultUpdated(tx *kernel.Tx, m *api.Member, status string) {
 // Update sends m's profile back to review: the level drops to 0
 // until re-approval, which stops card issuing and remittances.
 func (l *Line) Update(tx *kernel.Tx, m *api.Member) error {
-	p := l.Profile(m)
+	p := l.Profile(tx, m)
 	if p == nil {
 		return api.NotFound("KYC profile")
 	}
@@ -216,21 +259,29 @@ func (l *Line) Update(tx *kernel.Tx, m *api.Member) error {
 	if p.ApprovedLevel == 0 {
 		p.ApprovedLevel = 1
 	}
-	m.KYCLevel = 0
+	l.setLevel(tx, m, 0)
 	p.Status = "pending_review"
 	p.UpdatedAt = tx.Now()
+	l.st.profiles.Put(tx, m.ID, *p)
 	l.resultUpdated(tx, m, "updated")
 	return nil
+}
+
+// setLevel sets m's KYC level (and m's copy) through the members line.
+func (l *Line) setLevel(tx *kernel.Tx, m *api.Member, level int) {
+	m.KYCLevel = level
+	l.host.SetMemberKYC(tx, m.ID, m.KYCLevel, m.HasKYCProfile)
 }
 
 // Approve approves m's profile at level (default: the level held
 // before the last update, at least 1).
 func (l *Line) Approve(tx *kernel.Tx, m *api.Member, level *int) error {
-	p := l.Profile(m)
+	p := l.Profile(tx, m)
 	if p == nil {
 		m.HasKYCProfile = true
+		l.host.SetMemberKYC(tx, m.ID, m.KYCLevel, true)
 		p = &Profile{ApprovedLevel: 1}
-		l.st.profiles[m.ID] = p
+		l.st.profiles.Put(tx, m.ID, *p)
 	}
 	lv := p.ApprovedLevel
 	if level != nil {
@@ -242,10 +293,11 @@ func (l *Line) Approve(tx *kernel.Tx, m *api.Member, level *int) error {
 	if lv < 1 {
 		lv = 1
 	}
-	m.KYCLevel = lv
+	l.setLevel(tx, m, lv)
 	p.ApprovedLevel = lv
 	p.Status = "approved"
 	p.UpdatedAt = tx.Now()
+	l.st.profiles.Put(tx, m.ID, *p)
 	l.resultUpdated(tx, m, "updated")
 	return nil
 }
@@ -253,16 +305,17 @@ func (l *Line) Approve(tx *kernel.Tx, m *api.Member, level *int) error {
 // Review records a rejection or a request for supplementary
 // documents; the level stays 0.
 func (l *Line) Review(tx *kernel.Tx, m *api.Member, status string) error {
-	p := l.Profile(m)
+	p := l.Profile(tx, m)
 	if p == nil {
 		return api.NotFound("KYC profile")
 	}
 	if m.KYCLevel > p.ApprovedLevel {
 		p.ApprovedLevel = m.KYCLevel
 	}
-	m.KYCLevel = 0
+	l.setLevel(tx, m, 0)
 	p.Status = status
 	p.UpdatedAt = tx.Now()
+	l.st.profiles.Put(tx, m.ID, *p)
 	ev := "updated"
 	if status == "supplement_required" {
 		ev = "supplement_required"
@@ -273,19 +326,19 @@ func (l *Line) Review(tx *kernel.Tx, m *api.Member, status string) error {
 
 // HasSession reports a hosted KYC session of this id (with or without
 // kyc_), as CompleteSession looks it up.
-func (l *Line) HasSession(_ *kernel.Tx, id string) bool {
+func (l *Line) HasSession(tx *kernel.Tx, id string) bool {
 	id = strings.TrimSpace(id)
 	if !strings.HasPrefix(id, "kyc_") {
 		id = "kyc_" + id
 	}
-	return l.st.sessions[id] != nil
+	return l.st.sessions.Has(tx, id)
 }
 
 // HasBinding reports a quick KYC binding of this id (with or without
 // qkb_), as Compensate looks it up.
-func (l *Line) HasBinding(_ *kernel.Tx, id string) bool {
+func (l *Line) HasBinding(tx *kernel.Tx, id string) bool {
 	id = strings.TrimSpace(id)
-	return l.st.bindings[id] != nil || (!strings.HasPrefix(id, "qkb_") && l.st.bindings["qkb_"+id] != nil)
+	return l.st.bindings.Has(tx, id) || (!strings.HasPrefix(id, "qkb_") && l.st.bindings.Has(tx, "qkb_"+id))
 }
 
 // CompleteSession plays the member finishing a hosted KYC screen (ticket id
@@ -296,8 +349,8 @@ func (l *Line) CompleteSession(tx *kernel.Tx, id string) (*api.Member, error) {
 	if !strings.HasPrefix(id, "kyc_") {
 		id = "kyc_" + id
 	}
-	ss := l.st.sessions[id]
-	if ss == nil {
+	ss, ok := l.st.sessions.Get(tx, id)
+	if !ok {
 		return nil, api.NotFound("KYC session")
 	}
 	if ss.Used {
@@ -306,17 +359,19 @@ func (l *Line) CompleteSession(tx *kernel.Tx, id string) (*api.Member, error) {
 	if !tx.Now().Before(ss.ExpiresAt) {
 		return nil, api.NewErr("state_invalid", "the hosted KYC link expired")
 	}
-	m := l.host.Member(ss.MemberID)
+	m := l.host.Member(tx, ss.MemberID)
 	if err := l.Update(tx, m); err != nil {
 		return nil, err
 	}
 	ss.Used = true
+	l.st.sessions.Put(tx, ss.ID, ss)
 	return m, nil
 }
 
 // --- quick KYC bindings ---
 
-func BindingJSON(b *Binding) map[string]any {
+// BindingJSON is a binding as the quick KYC endpoints answer it.
+func BindingJSON(b Binding) map[string]any {
 	return map[string]any{
 		"id":         b.ID,
 		"status":     b.Status,
@@ -328,9 +383,9 @@ func BindingJSON(b *Binding) map[string]any {
 
 // BindingActive reports whether bindingID is an active quick KYC binding
 // of member m.
-func (l *Line) BindingActive(m *api.Member, bindingID string) bool {
-	b := l.st.bindings[strings.TrimSpace(bindingID)]
-	return b != nil && m != nil && b.MemberID == m.ID && b.Status == "active"
+func (l *Line) BindingActive(tx *kernel.Tx, m *api.Member, bindingID string) bool {
+	b, ok := l.st.bindings.Get(tx, strings.TrimSpace(bindingID))
+	return ok && m != nil && b.MemberID == m.ID && b.Status == "active"
 }
 
 // Allocate binds a new quick KYC profile to m and charges the
@@ -338,46 +393,46 @@ func (l *Line) BindingActive(m *api.Member, bindingID string) bool {
 // or the merchant prepaid account (merchant_hosted). email is required when
 // m has no genuine level-1 KYC and must never have been used. On error
 // nothing changes. Card applications call it to allocate automatically.
-func (l *Line) Allocate(tx *kernel.Tx, m *api.Member, email string) (*Binding, error) {
-	if l.st.quickDisabled {
-		return nil, api.NewErr("quick_kyc_disabled", "quick KYC is not enabled for the merchant")
+func (l *Line) Allocate(tx *kernel.Tx, m *api.Member, email string) (Binding, error) {
+	q := l.st.quick.Get(tx)
+	if q.Disabled {
+		return Binding{}, api.NewErr("quick_kyc_disabled", "quick KYC is not enabled for the merchant")
 	}
 	n := 0
-	for _, b := range l.st.bindingsOf[m.ID] {
+	for _, b := range l.bindingsOf(tx, m.ID) {
 		if b.Status == "active" {
 			n++
 		}
 	}
 	if n >= quickKYCMax {
-		return nil, api.NewErr("quick_kyc_limit", "the member already has 5 quick KYC profiles")
+		return Binding{}, api.NewErr("quick_kyc_limit", "the member already has 5 quick KYC profiles")
 	}
 	email = strings.TrimSpace(email)
 	if email != "" {
 		if a, err := mail.ParseAddress(email); err != nil || a.Address != email {
-			return nil, api.InvalidFieldReasons("invalid e-mail", api.FieldReason{Key: "email", Reason: "not a plain e-mail address"})
+			return Binding{}, api.InvalidFieldReasons("invalid e-mail", api.FieldReason{Key: "email", Reason: "not a plain e-mail address"})
 		}
-		if l.st.quickUsedEmails[strings.ToLower(email)] {
-			return nil, api.InvalidFieldReasons("e-mail already used", api.FieldReason{Key: "email", Reason: "already used for KYC"})
+		if l.st.usedEmails.Has(tx, strings.ToLower(email)) {
+			return Binding{}, api.InvalidFieldReasons("e-mail already used", api.FieldReason{Key: "email", Reason: "already used for KYC"})
 		}
 	} else if m.KYCLevel < 1 {
-		return nil, api.InvalidFieldReasons("e-mail required", api.FieldReason{Key: "email", Reason: "required when the member has no level-1 KYC"})
+		return Binding{}, api.InvalidFieldReasons("e-mail required", api.FieldReason{Key: "email", Reason: "required when the member has no level-1 KYC"})
 	}
-	if l.st.quickPool <= 0 {
-		return nil, api.NewErr("quick_kyc_exhausted", "no matching unassigned quick profile")
+	if q.Pool <= 0 {
+		return Binding{}, api.NewErr("quick_kyc_exhausted", "no matching unassigned quick profile")
 	}
 	fee, _ := tx.Amount(QuickFeeAsset, QuickFee)
 	from := l.host.FeeAccount(tx, m)
 	now := tx.Now()
 	if err := tx.Transfer(now, "quick KYC usage fee", QuickFeeAsset, fee, from, kernel.AccountRevenueFees); err != nil {
-		return nil, api.NewErr("quick_kyc_unpaid", "the quick KYC usage fee (10 USDT) is not covered")
+		return Binding{}, api.NewErr("quick_kyc_unpaid", "the quick KYC usage fee (10 USDT) is not covered")
 	}
-	b := &Binding{seq: tx.NextSeq(), ID: "qkb_" + tx.NewUUID(), MemberID: m.ID, Status: "active", FeeAccount: from, Fee: fee, Email: email, CreatedAt: now}
-	l.st.quickPool--
+	b := Binding{Seq: tx.NextSeq(), ID: "qkb_" + tx.NewUUID(), MemberID: m.ID, Status: "active", FeeAccount: from, Fee: fee, Email: email, CreatedAt: now}
+	l.st.quick.Update(tx, func(q *quickSettings) { q.Pool-- })
 	if email != "" {
-		l.st.quickUsedEmails[strings.ToLower(email)] = true
+		l.st.usedEmails.Put(tx, strings.ToLower(email), true)
 	}
-	l.st.bindings[b.ID] = b
-	l.st.bindingsOf[m.ID] = append(l.st.bindingsOf[m.ID], b)
+	l.st.bindings.Put(tx, b.ID, b)
 	return b, nil
 }
 
@@ -385,23 +440,23 @@ func (l *Line) Allocate(tx *kernel.Tx, m *api.Member, email string) (*Binding, e
 // auto; auto when empty), refunds its usage fee to where it came from, and
 // emits kyc.quick.compensated. applicationID (cap_...) is included when the
 // failure was a card application's.
-func (l *Line) Compensate(tx *kernel.Tx, id, source, applicationID string) (*Binding, error) {
-	b := l.st.bindings[strings.TrimSpace(id)]
-	if b == nil && !strings.HasPrefix(id, "qkb_") {
-		b = l.st.bindings["qkb_"+strings.TrimSpace(id)]
+func (l *Line) Compensate(tx *kernel.Tx, id, source, applicationID string) (Binding, error) {
+	b, ok := l.st.bindings.Get(tx, strings.TrimSpace(id))
+	if !ok && !strings.HasPrefix(id, "qkb_") {
+		b, ok = l.st.bindings.Get(tx, "qkb_"+strings.TrimSpace(id))
 	}
-	if b == nil {
-		return nil, api.NotFound("quick KYC binding")
+	if !ok {
+		return Binding{}, api.NotFound("quick KYC binding")
 	}
 	if b.Status != "active" {
-		return nil, api.NewErr("state_invalid", "the binding is already compensated")
+		return Binding{}, api.NewErr("state_invalid", "the binding is already compensated")
 	}
 	switch source {
 	case "":
 		source = "auto"
 	case "admin", "auto":
 	default:
-		return nil, api.InvalidRequest("compensation_source must be admin or auto")
+		return Binding{}, api.InvalidRequest("compensation_source must be admin or auto")
 	}
 	if applicationID != "" && !strings.HasPrefix(applicationID, "cap_") {
 		applicationID = "cap_" + applicationID
@@ -412,17 +467,18 @@ func (l *Line) Compensate(tx *kernel.Tx, id, source, applicationID string) (*Bin
 	// compensated binding.
 	rejected, err := l.host.BindingWithdrawn(tx, b.ID)
 	if err != nil {
-		return nil, err
+		return Binding{}, err
 	}
 	if applicationID == "" && len(rejected) > 0 {
 		applicationID = rejected[0]
 	}
 	now := tx.Now()
 	if err := tx.Transfer(now, "quick KYC compensation", QuickFeeAsset, b.Fee, kernel.AccountRevenueFees, b.FeeAccount); err != nil {
-		return nil, err
+		return Binding{}, err
 	}
 	b.Status = "compensated"
 	b.Version = now.UnixNano()
+	l.st.bindings.Put(tx, b.ID, b)
 	extra := map[string]any{"compensation_source": source}
 	if applicationID != "" {
 		extra["application_id"] = applicationID
@@ -435,15 +491,15 @@ func (l *Line) Compensate(tx *kernel.Tx, id, source, applicationID string) (*Bin
 // newest first. The response shape is inferred: the specification names this
 // endpoint without showing its fields.
 func (l *Line) listQuick(c *api.Request) (int, any, error) {
-	var items []*Binding
-	for _, b := range l.st.bindingsOf[c.Member.ID] {
+	var items []Binding
+	for _, b := range l.bindingsOf(c.Tx, c.Member.ID) {
 		if b.Status == "active" {
 			items = append(items, b)
 		}
 	}
-	env := api.Paginate(items, func(b *Binding) api.PageKey { return api.PageKey{At: b.CreatedAt, Seq: b.seq} }, c.Req.URL.Query())
+	env := api.Paginate(items, func(b Binding) api.PageKey { return api.PageKey{At: b.CreatedAt, Seq: b.Seq} }, c.Req.URL.Query())
 	out := make([]map[string]any, 0, len(items))
-	for _, b := range env.Data.([]*Binding) {
+	for _, b := range env.Data.([]Binding) {
 		out = append(out, BindingJSON(b))
 	}
 	env.Data = out
@@ -469,4 +525,42 @@ func (l *Line) createQuick(c *api.Request) (int, any, error) {
 		return 0, nil, err
 	}
 	return http.StatusCreated, BindingJSON(b), nil
+}
+
+// Legacy is the KYC line as the state image of recordings of versions 1
+// and 2 held it.
+type Legacy struct{ st legacyState }
+
+type legacyState struct {
+	profiles        map[string]*Profile
+	sessions        map[string]*session
+	bindings        map[string]*Binding
+	bindingsOf      map[string][]*Binding
+	quickDisabled   bool
+	quickPool       int
+	quickUsedEmails map[string]bool
+}
+
+// Legacy returns the line as the state image of recordings of versions 1
+// and 2 held it.
+func (l *Line) Legacy(tx *kernel.Tx) *Legacy {
+	q := l.st.quick.Get(tx)
+	st := legacyState{
+		profiles: map[string]*Profile{}, sessions: map[string]*session{}, bindings: map[string]*Binding{},
+		bindingsOf: map[string][]*Binding{}, quickDisabled: q.Disabled, quickPool: q.Pool, quickUsedEmails: map[string]bool{},
+	}
+	for id, p := range l.st.profiles.All(tx) {
+		st.profiles[id] = &p
+	}
+	for id, ss := range l.st.sessions.All(tx) {
+		st.sessions[id] = &ss
+	}
+	for _, b := range l.st.bindingsOf.All(tx) {
+		st.bindings[b.ID] = &b
+		st.bindingsOf[b.MemberID] = append(st.bindingsOf[b.MemberID], &b)
+	}
+	for e := range l.st.usedEmails.All(tx) {
+		st.quickUsedEmails[e] = true
+	}
+	return &Legacy{st: st}
 }

@@ -25,8 +25,12 @@ func newFakeHost() *fakeHost {
 	return &fakeHost{apps: map[string][]string{}, members: map[string]*api.Member{}}
 }
 
-func (h *fakeHost) URL() string                  { return "http://sim" }
-func (h *fakeHost) Member(id string) *api.Member { return h.members[id] }
+func (h *fakeHost) URL() string { return "http://sim" }
+func (h *fakeHost) SetMemberKYC(_ *kernel.Tx, id string, level int, hasProfile bool) {
+	h.members[id].KYCLevel, h.members[id].HasKYCProfile = level, hasProfile
+}
+
+func (h *fakeHost) Member(_ *kernel.Tx, id string) *api.Member { return h.members[id] }
 func (h *fakeHost) FeeAccount(_ *kernel.Tx, m *api.Member) string {
 	return kernel.MemberAvailable(m.ID)
 }
@@ -57,7 +61,7 @@ func TestQuickBindingsOnTheirOwn(t *testing.T) {
 	none := &api.Member{ID: "mem_none"}
 	h.members[rich.ID], h.members[poor.ID], h.members[none.ID] = rich, poor, none
 	svc.Set(kernel.MemberAvailable(rich.ID), "USDT", money.MustParse("100", 6))
-	l := New(h)
+	l := New(svc.Kernel(), h)
 
 	tests := []struct {
 		name  string
@@ -101,7 +105,7 @@ func TestQuickBindingsOnTheirOwn(t *testing.T) {
 
 	// Compensation: the host is told first, the fee goes back.
 	var first string
-	for _, b := range l.st.bindingsOf[rich.ID] {
+	for _, b := range l.bindingsOf(tx, rich.ID) {
 		first = b.ID
 		break
 	}
@@ -116,7 +120,7 @@ func TestQuickBindingsOnTheirOwn(t *testing.T) {
 			t.Errorf("Compensate(%q, %q): %v, want %q", tt.id, tt.source, err, tt.code)
 		}
 	}
-	if l.BindingActive(rich, first) {
+	if l.BindingActive(tx, rich, first) {
 		t.Error("a compensated binding is active")
 	}
 	if diff := cmp.Diff([]string{first}, h.withdrawn); diff != "" {
@@ -139,9 +143,11 @@ func TestProfileReview(t *testing.T) {
 	svc := kerneltest.New()
 	tx := svc.Begin()
 	defer tx.End()
-	l := New(newFakeHost())
+	h := newFakeHost()
+	l := New(svc.Kernel(), h)
 	m := &api.Member{ID: "mem_1", KYCLevel: 2, HasKYCProfile: true}
-	if l.Profile(&api.Member{ID: "mem_0"}) != nil {
+	h.members[m.ID] = m
+	if l.Profile(tx, &api.Member{ID: "mem_0"}) != nil {
 		t.Error("a member without a profile has one")
 	}
 	two := 2
@@ -161,7 +167,7 @@ func TestProfileReview(t *testing.T) {
 		if err := st.do(); err != nil {
 			t.Fatalf("%s: %v", st.name, err)
 		}
-		if p := l.Profile(m); m.KYCLevel != st.level || p.Status != st.status {
+		if p := l.Profile(tx, m); m.KYCLevel != st.level || p.Status != st.status {
 			t.Errorf("%s: level %d, status %s; want %d, %s", st.name, m.KYCLevel, p.Status, st.level, st.status)
 		}
 	}

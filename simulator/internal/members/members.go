@@ -7,6 +7,7 @@
 package members
 
 import (
+	"cmp"
 	"fmt"
 	"net/http"
 	"strings"
@@ -27,12 +28,13 @@ type Host interface {
 	Seed(tx *kernel.Tx, memberID string, balances map[string]string) error
 }
 
-// state holds the members: by mem_ id, by external_member_id, and in the
-// order they were created.
+// state holds the members, a table by mem_ id, with its indexes by
+// external_member_id and in the order they were created.
 type state struct {
-	byID  map[string]*api.Member
-	byExt map[string]*api.Member
-	order []*api.Member
+	members *kernel.Table[string, api.Member]
+	byExt   *kernel.Index[string, api.Member, string]
+	order   *kernel.Index[string, api.Member, int64]
+	count   *kernel.Cell[int64] // members created
 }
 
 // Line is the members line: its state, and its host. The state is part of
@@ -43,9 +45,15 @@ type Line struct {
 	host Host `image:"-"`
 }
 
-// Init sets up a line with no members.
-func (l *Line) Init(h Host) {
-	l.st = state{byID: map[string]*api.Member{}, byExt: map[string]*api.Member{}}
+// Init sets up a line with no members, its tables in kernel k.
+func (l *Line) Init(k *kernel.Kernel, h Host) {
+	t := kernel.NewTable[string, api.Member](k, "members.members")
+	l.st = state{
+		members: t,
+		byExt:   kernel.NewIndex(t, "by_external_id", func(m api.Member) (string, bool) { return m.ExternalID, true }, strings.Compare),
+		order:   kernel.NewIndex(t, "by_creation", func(m api.Member) (int64, bool) { return m.Seq, true }, cmp.Compare[int64]),
+		count:   kernel.NewCell(k, "members.count", int64(0)),
+	}
 	l.host = h
 }
 
@@ -55,15 +63,30 @@ func (l *Line) Init(h Host) {
 // operations that check them (request_rejected).
 var Statuses = map[string]bool{"active": true, "suspended": true, "blocklisted": true, "banned": true, "frozen": true}
 
-// Get returns the member of the exact mem_ id, or nil.
-func (l *Line) Get(id string) *api.Member { return l.st.byID[id] }
+// Get returns the member of the exact mem_ id, or nil. The member is a
+// copy: it changes through the line's transitions.
+func (l *Line) Get(tx *kernel.Tx, id string) *api.Member {
+	if m, ok := l.st.members.Get(tx, id); ok {
+		return &m
+	}
+	return nil
+}
 
 // ByExternal returns the member of the exact external_member_id, or nil.
-func (l *Line) ByExternal(ext string) *api.Member { return l.st.byExt[ext] }
+func (l *Line) ByExternal(tx *kernel.Tx, ext string) *api.Member {
+	i := l.st.byExt.Search(tx, func(k string) bool { return k >= ext })
+	if i == l.st.byExt.Len(tx) {
+		return nil
+	}
+	if k, _, m := l.st.byExt.At(tx, i); k == ext {
+		return &m
+	}
+	return nil
+}
 
 // ByID finds a member by mem_<uuid> or bare uuid (REST ids); external ids
 // are not member ids here.
-func (l *Line) ByID(id string) *api.Member {
+func (l *Line) ByID(tx *kernel.Tx, id string) *api.Member {
 	id = strings.TrimSpace(id)
 	if id == "" {
 		return nil
@@ -71,21 +94,26 @@ func (l *Line) ByID(id string) *api.Member {
 	if !strings.HasPrefix(id, "mem_") {
 		id = "mem_" + id
 	}
-	return l.st.byID[id]
+	return l.Get(tx, id)
 }
 
 // ByAny finds a member by mem_<uuid>, bare uuid or external_member_id;
 // control calls accept all three.
-func (l *Line) ByAny(id string) *api.Member {
-	if m := l.ByID(id); m != nil {
+func (l *Line) ByAny(tx *kernel.Tx, id string) *api.Member {
+	if m := l.ByID(tx, id); m != nil {
 		return m
 	}
-	return l.st.byExt[strings.TrimSpace(id)]
+	return l.ByExternal(tx, strings.TrimSpace(id))
 }
 
-// All returns the members in the order they were created. The slice is the
-// line's: callers read it and do not keep it.
-func (l *Line) All() []*api.Member { return l.st.order }
+// All returns the members in the order they were created (copies).
+func (l *Line) All(tx *kernel.Tx) []api.Member {
+	out := make([]api.Member, 0, l.st.order.Len(tx))
+	for _, m := range l.st.order.All(tx) {
+		out = append(out, m)
+	}
+	return out
+}
 
 // Seed is a member to create.
 type Seed struct {
@@ -108,7 +136,7 @@ func (l *Line) Create(tx *kernel.Tx, seed Seed) (*api.Member, error) {
 	if strings.HasPrefix(ext, "mem_") {
 		return nil, api.InvalidRequest("external_member_id may not start with mem_")
 	}
-	if _, dup := l.st.byExt[ext]; dup {
+	if l.ByExternal(tx, ext) != nil {
 		return nil, api.NewErr("duplicate_resource", fmt.Sprintf("external_member_id %q already exists", ext))
 	}
 	if seed.KYCLevel < 0 || seed.KYCLevel > 2 {
@@ -126,12 +154,12 @@ func (l *Line) Create(tx *kernel.Tx, seed Seed) (*api.Member, error) {
 	if merchantID == l.host.MerchantID() {
 		merchantID = ""
 	}
-	m := &api.Member{
+	m := api.Member{
 		ID:              "mem_" + tx.NewUUID(),
 		ExternalID:      ext,
 		KYCLevel:        seed.KYCLevel,
 		Status:          status,
-		PaymentPriority: []string{"USDT", "USDC", "BTC", "ETH"},
+		PaymentPriority: kernel.ListOf("USDT", "USDC", "BTC", "ETH"),
 		HasKYCProfile:   seed.KYCLevel > 0,
 		PlatformDirect:  seed.PlatformDirect,
 		MerchantID:      merchantID,
@@ -140,19 +168,18 @@ func (l *Line) Create(tx *kernel.Tx, seed Seed) (*api.Member, error) {
 	if err := l.host.Seed(tx, m.ID, seed.Balances); err != nil {
 		return nil, err
 	}
-	l.st.byID[m.ID] = m
-	l.st.byExt[ext] = m
-	l.st.order = append(l.st.order, m)
+	m.Seq = l.st.count.Get(tx) + 1
+	l.st.count.Set(tx, m.Seq)
+	l.st.members.Put(tx, m.ID, m)
 	tx.Emit(kernel.Event{Type: "member.created", Object: "member", ObjectID: strings.TrimPrefix(m.ID, "mem_"), MemberID: m.ID, Status: "active"})
-	return m, nil
+	return &m, nil
 }
 
 // SetStatus sets a member's status (active, suspended, blocklisted, banned
 // or frozen); id is mem_<uuid>, the bare uuid or the external_member_id.
 // Moving into or out of suspended emits member.suspended.
 func (l *Line) SetStatus(tx *kernel.Tx, id, status string) (*api.Member, error) {
-	tx.Live()
-	m := l.ByAny(id)
+	m := l.ByAny(tx, id)
 	if m == nil {
 		return nil, api.NotFound("member")
 	}
@@ -161,10 +188,59 @@ func (l *Line) SetStatus(tx *kernel.Tx, id, status string) (*api.Member, error) 
 	}
 	prev := m.Status
 	m.Status = status
+	l.st.members.Put(tx, m.ID, *m)
 	if (prev == "suspended") != (status == "suspended") {
 		tx.Emit(kernel.Event{Type: "member.suspended", Object: "member", ObjectID: strings.TrimPrefix(m.ID, "mem_"), MemberID: m.ID, Status: status})
 	}
 	return m, nil
+}
+
+// SetFundsProtected puts the member of id (mem_ id, bare uuid or
+// external_member_id) in funds-protection mode or takes it out.
+func (l *Line) SetFundsProtected(tx *kernel.Tx, id string, on bool) error {
+	m := l.ByAny(tx, id)
+	if m == nil {
+		return api.NotFound("member")
+	}
+	m.FundsProtected = on
+	l.st.members.Put(tx, m.ID, *m)
+	return nil
+}
+
+// SetKYC sets the KYC level of the member of mem_ id and whether it has a
+// KYC profile (the KYC line's decisions).
+func (l *Line) SetKYC(tx *kernel.Tx, id string, level int, hasProfile bool) error {
+	m := l.Get(tx, id)
+	if m == nil {
+		return api.NotFound("member")
+	}
+	m.KYCLevel, m.HasKYCProfile = level, hasProfile
+	l.st.members.Put(tx, m.ID, *m)
+	return nil
+}
+
+// Legacy is the members line as the state image of recordings of versions
+// 1 and 2 held it.
+type Legacy struct{ st legacyState }
+
+type legacyState struct {
+	byID  map[string]*api.LegacyMember
+	byExt map[string]*api.LegacyMember
+	order []*api.LegacyMember
+}
+
+// Legacy returns the line as the state image of recordings of versions 1
+// and 2 held it, and its members by mem_ id, which other lines' images
+// share.
+func (l *Line) Legacy(tx *kernel.Tx) (Legacy, map[string]*api.LegacyMember) {
+	st := legacyState{byID: map[string]*api.LegacyMember{}, byExt: map[string]*api.LegacyMember{}}
+	for _, m := range l.st.order.All(tx) {
+		lm := m.Legacy()
+		st.byID[m.ID] = lm
+		st.byExt[m.ExternalID] = lm
+		st.order = append(st.order, lm)
+	}
+	return Legacy{st: st}, st.byID
 }
 
 // JSON is the member as GET /v1/members/{id} answers it.
@@ -187,7 +263,7 @@ func (l *Line) Endpoints() []api.Endpoint {
 // response shape is inferred: the specification names this endpoint without
 // showing its fields.
 func (l *Line) get(c *api.Request) (int, any, error) {
-	m := l.ByID(c.PathID())
+	m := l.ByID(c.Tx, c.PathID())
 	if m == nil || (m.MerchantID != "" && m.MerchantID != l.host.MerchantID()) {
 		// A member of another merchant is answered like an unknown id.
 		return 0, nil, api.NotFound("member")

@@ -33,7 +33,7 @@ func TestLineOnItsOwn(t *testing.T) {
 	defer tx.End()
 	h := &fakeHost{}
 	var l Line
-	l.Init(h)
+	l.Init(svc.Kernel(), h)
 	code := func(err error) string {
 		var ae *api.Error
 		if errors.As(err, &ae) {
@@ -61,21 +61,26 @@ func TestLineOnItsOwn(t *testing.T) {
 			t.Errorf("%s: %v, want %q", tt.name, err, tt.code)
 		}
 	}
-	if got := len(l.All()); got != 2 {
+	if got := len(l.All(tx)); got != 2 {
 		t.Fatalf("%d members, want 2", got)
 	}
-	m := l.ByExternal("m-1")
-	if m == nil || l.Get(m.ID) != m || l.ByID("u1") != m || l.ByAny("m-1") != m || l.ByAny(" mem_u1 ") != m {
-		t.Fatalf("lookups of m-1 disagree: %+v", m)
+	m := l.ByExternal(tx, "m-1")
+	if m == nil {
+		t.Fatal("no member m-1")
 	}
-	if l.ByID("m-1") != nil {
+	for _, got := range []*api.Member{l.Get(tx, m.ID), l.ByID(tx, "u1"), l.ByAny(tx, "m-1"), l.ByAny(tx, " mem_u1 ")} {
+		if diff := cmp.Diff(m, got); diff != "" {
+			t.Fatalf("lookups of m-1 disagree (-ByExternal +other):\n%s", diff)
+		}
+	}
+	if l.ByID(tx, "m-1") != nil {
 		t.Error("ByID found a member by its external id")
 	}
-	if l.ByExternal("m-3").MerchantID != "" {
+	if l.ByExternal(tx, "m-3").MerchantID != "" {
 		t.Error("the merchant's own id made a member foreign")
 	}
-	if _, err := l.SetStatus(tx, "m-1", "sleeping"); code(err) != "invalid_request" || m.Status != "active" {
-		t.Errorf("bad status: %v, status %s", err, m.Status)
+	if _, err := l.SetStatus(tx, "m-1", "sleeping"); code(err) != "invalid_request" || l.Get(tx, m.ID).Status != "active" {
+		t.Errorf("bad status: %v, status %s", err, l.Get(tx, m.ID).Status)
 	}
 	if _, err := l.SetStatus(tx, "nobody", "active"); code(err) != "not_found" {
 		t.Errorf("unknown member: %v", err)

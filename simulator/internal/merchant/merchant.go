@@ -31,17 +31,23 @@ const (
 // MaxFeeRateBps is the highest merchant fee rate, in basis points.
 const MaxFeeRateBps = 10000
 
-// state is the merchant. Its fields are part of the state image, in this
-// order.
-type state struct {
+// settings are the merchant, the one row of the line's cell.
+type settings struct {
 	ID     string
 	Model  string
 	Status string
 	Env    string // the deployment the simulator plays
-	// AssetAllowlist narrows the catalogue when non-empty.
-	AssetAllowlist map[string]bool
+	// Allowlist narrows the catalogue when non-empty (sorted codes);
+	// AllowlistSet says an operator set it (to empty, too).
+	Allowlist    kernel.List[string]
+	AllowlistSet bool
 	// FeeRateBps is the merchant fee rate for merchant-funded QR payments.
 	FeeRateBps int64
+}
+
+// state is the line's state: the merchant.
+type state struct {
+	merchant *kernel.Cell[settings]
 }
 
 // Line is the merchant line: its state, and its host. The state is part of
@@ -52,42 +58,46 @@ type Line struct {
 }
 
 // New returns the line for the merchant id, with its custody model, status
-// and environment, no asset allowlist and no fee, answered by host.
-func New(host Host, id, model, status, env string) *Line {
-	return &Line{st: state{ID: id, Model: model, Status: status, Env: env}, host: host}
+// and environment, no asset allowlist and no fee, answered by host; its cell
+// is made in kernel k.
+func New(k *kernel.Kernel, host Host, id, model, status, env string) *Line {
+	return &Line{st: state{merchant: kernel.NewCell(k, "merchant.settings", settings{ID: id, Model: model, Status: status, Env: env})}, host: host}
 }
 
+func (l *Line) get(tx *kernel.Tx) settings { return l.st.merchant.Get(tx) }
+
 // ID is the merchant's id.
-func (l *Line) ID() string { return l.st.ID }
+func (l *Line) ID(tx *kernel.Tx) string { return l.get(tx).ID }
 
 // Model is the merchant's custody model.
-func (l *Line) Model() string { return l.st.Model }
+func (l *Line) Model(tx *kernel.Tx) string { return l.get(tx).Model }
 
 // MerchantHosted reports whether the custody model is merchant_hosted.
-func (l *Line) MerchantHosted() bool { return l.st.Model == MerchantHosted }
+func (l *Line) MerchantHosted(tx *kernel.Tx) bool { return l.get(tx).Model == MerchantHosted }
 
 // PlatformHosted reports whether the custody model is platform_hosted.
-func (l *Line) PlatformHosted() bool { return l.st.Model == PlatformHosted }
+func (l *Line) PlatformHosted(tx *kernel.Tx) bool { return l.get(tx).Model == PlatformHosted }
 
 // Status is the merchant's status.
-func (l *Line) Status() string { return l.st.Status }
+func (l *Line) Status(tx *kernel.Tx) string { return l.get(tx).Status }
 
 // Active reports whether the merchant's status is active.
-func (l *Line) Active() bool { return l.st.Status == StatusActive }
+func (l *Line) Active(tx *kernel.Tx) bool { return l.get(tx).Status == StatusActive }
 
 // Env is the environment (deployment) the simulator plays.
-func (l *Line) Env() string { return l.st.Env }
+func (l *Line) Env(tx *kernel.Tx) string { return l.get(tx).Env }
 
 // FeeRateBps is the merchant fee rate of merchant-funded QR payments, in
 // basis points.
-func (l *Line) FeeRateBps() int64 { return l.st.FeeRateBps }
+func (l *Line) FeeRateBps(tx *kernel.Tx) int64 { return l.get(tx).FeeRateBps }
 
 // AssetAllowlist is a copy of the merchant's asset allowlist (code to true);
 // empty when every enabled asset is allowed.
-func (l *Line) AssetAllowlist() map[string]bool {
-	out := make(map[string]bool, len(l.st.AssetAllowlist))
-	for k, v := range l.st.AssetAllowlist {
-		out[k] = v
+func (l *Line) AssetAllowlist(tx *kernel.Tx) map[string]bool {
+	allow := l.get(tx).Allowlist
+	out := make(map[string]bool, allow.Len())
+	for code := range allow.Values() {
+		out[code] = true
 	}
 	return out
 }
@@ -95,18 +105,18 @@ func (l *Line) AssetAllowlist() map[string]bool {
 // Allows reports whether the allowlist lets code through: it does when the
 // allowlist is empty or lists code. Whether the asset exists and is enabled
 // is the catalogue's question.
-func (l *Line) Allows(code string) bool {
-	return len(l.st.AssetAllowlist) == 0 || l.st.AssetAllowlist[code]
+func (l *Line) Allows(tx *kernel.Tx, code string) bool {
+	allow := l.get(tx).Allowlist
+	return allow.Len() == 0 || allow.Index(func(c string) bool { return c == code }) >= 0
 }
 
 // AllowlistCodes are the allowlisted asset codes, sorted.
-func (l *Line) AllowlistCodes() []string {
-	allow := make([]string, 0, len(l.st.AssetAllowlist))
-	for a := range l.st.AssetAllowlist {
-		allow = append(allow, a)
+func (l *Line) AllowlistCodes(tx *kernel.Tx) []string {
+	out := l.get(tx).Allowlist.Slice()
+	if out == nil {
+		out = []string{}
 	}
-	sort.Strings(allow)
-	return allow
+	return out
 }
 
 // Change is a change of the merchant's settings. Empty strings and nil
@@ -155,32 +165,66 @@ func KnownStatus(st string) bool {
 func ValidFeeRate(bps int64) bool { return bps >= 0 && bps <= MaxFeeRateBps }
 
 // Apply applies c, which Validate accepted, to the merchant.
-func (l *Line) Apply(_ *kernel.Tx, c Change) {
-	if c.Model != "" {
-		l.st.Model = c.Model
-	}
-	if c.Status != "" {
-		l.st.Status = c.Status
-	}
-	if c.Env != "" {
-		l.st.Env = c.Env
-	}
-	if c.FeeRateBps != nil {
-		l.st.FeeRateBps = *c.FeeRateBps
-	}
-	if c.AssetAllowlist != nil {
-		l.st.AssetAllowlist = c.AssetAllowlist
-	}
+func (l *Line) Apply(tx *kernel.Tx, c Change) {
+	l.st.merchant.Update(tx, func(m *settings) {
+		if c.Model != "" {
+			m.Model = c.Model
+		}
+		if c.Status != "" {
+			m.Status = c.Status
+		}
+		if c.Env != "" {
+			m.Env = c.Env
+		}
+		if c.FeeRateBps != nil {
+			m.FeeRateBps = *c.FeeRateBps
+		}
+		if c.AssetAllowlist != nil {
+			codes := make([]string, 0, len(c.AssetAllowlist))
+			for code := range c.AssetAllowlist {
+				codes = append(codes, code)
+			}
+			sort.Strings(codes)
+			m.Allowlist, m.AllowlistSet = kernel.ListOf(codes...), true
+		}
+	})
 }
 
 // SetFeeRateBps sets the merchant fee rate of merchant-funded QR payments.
-func (l *Line) SetFeeRateBps(_ *kernel.Tx, bps int64) { l.st.FeeRateBps = bps }
+func (l *Line) SetFeeRateBps(tx *kernel.Tx, bps int64) {
+	l.st.merchant.Update(tx, func(m *settings) { m.FeeRateBps = bps })
+}
 
 // Fields are the merchant's settings as the operator API renders them
 // (POST/GET /_sim/merchant), without the prepaid balances.
-func (l *Line) Fields() map[string]any {
+func (l *Line) Fields(tx *kernel.Tx) map[string]any {
+	m := l.get(tx)
 	return map[string]any{
-		"id": l.st.ID, "model": l.st.Model, "status": l.st.Status, "environment": l.st.Env,
-		"fee_rate_bps": l.st.FeeRateBps, "asset_allowlist": l.AllowlistCodes(),
+		"id": m.ID, "model": m.Model, "status": m.Status, "environment": m.Env,
+		"fee_rate_bps": m.FeeRateBps, "asset_allowlist": l.AllowlistCodes(tx),
 	}
+}
+
+// Legacy is the merchant line as the state image of recordings of
+// versions 1 and 2 held it.
+type Legacy struct{ st legacyState }
+
+type legacyState struct {
+	ID             string
+	Model          string
+	Status         string
+	Env            string
+	AssetAllowlist map[string]bool
+	FeeRateBps     int64
+}
+
+// Legacy returns the line as the state image of recordings of versions 1
+// and 2 held it: no allowlist map until an operator set one.
+func (l *Line) Legacy(tx *kernel.Tx) *Legacy {
+	m := l.get(tx)
+	st := legacyState{ID: m.ID, Model: m.Model, Status: m.Status, Env: m.Env, FeeRateBps: m.FeeRateBps}
+	if m.AllowlistSet {
+		st.AssetAllowlist = l.AssetAllowlist(tx)
+	}
+	return &Legacy{st: st}
 }

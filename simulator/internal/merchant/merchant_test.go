@@ -18,10 +18,9 @@ func i64(v int64) *int64 { return &v }
 // fakeHost answers the line from the fake kernel services and counts the
 // advances of the remittances waiting for merchant funds.
 type fakeHost struct {
-	svc        *kerneltest.Services
-	advances   int
-	memos      []string
-	model, env string
+	svc      *kerneltest.Services
+	advances int
+	memos    []string
 }
 
 // Post applies every leg to the fake ledger.
@@ -35,15 +34,6 @@ func (h *fakeHost) Post(_ *kernel.Tx, _ time.Time, memo string, legs ...Posting)
 	}
 	h.memos = append(h.memos, memo)
 	return nil
-}
-
-func (h *fakeHost) CredentialsChanged(_ *kernel.Tx, model, env string) {
-	if model != "" {
-		h.model = model
-	}
-	if env != "" {
-		h.env = env
-	}
 }
 
 func (h *fakeHost) AdvanceQueued(*kernel.Tx) { h.advances++ }
@@ -62,12 +52,12 @@ type view struct {
 	AllowsUSDT, AllowsBTC    bool
 }
 
-func viewOf(l *Line) view {
+func viewOf(tx *kernel.Tx, l *Line) view {
 	return view{
-		ID: l.ID(), Model: l.Model(), Status: l.Status(), Env: l.Env(),
-		MerchantHosted: l.MerchantHosted(), Platform: l.PlatformHosted(), Active: l.Active(),
-		Fee: l.FeeRateBps(), Allow: l.AllowlistCodes(),
-		AllowsUSDT: l.Allows("USDT"), AllowsBTC: l.Allows("BTC"),
+		ID: l.ID(tx), Model: l.Model(tx), Status: l.Status(tx), Env: l.Env(tx),
+		MerchantHosted: l.MerchantHosted(tx), Platform: l.PlatformHosted(tx), Active: l.Active(tx),
+		Fee: l.FeeRateBps(tx), Allow: l.AllowlistCodes(tx),
+		AllowsUSDT: l.Allows(tx, "USDT"), AllowsBTC: l.Allows(tx, "BTC"),
 	}
 }
 
@@ -120,13 +110,13 @@ func TestLineOnItsOwn(t *testing.T) {
 			svc := kerneltest.New()
 			tx := svc.Begin()
 			defer tx.End()
-			l := New(&fakeHost{svc: svc}, "mch_1", PlatformHosted, StatusActive, Sandbox)
+			l := New(svc.Kernel(), &fakeHost{svc: svc}, "mch_1", PlatformHosted, StatusActive, Sandbox)
 			err := tc.change.Validate()
 			if tc.wantErr != "" {
 				if err == nil || err.Error() != tc.wantErr {
 					t.Fatalf("Validate = %v, want %q", err, tc.wantErr)
 				}
-				if diff := cmp.Diff(start, viewOf(l)); diff != "" {
+				if diff := cmp.Diff(start, viewOf(tx, l)); diff != "" {
 					t.Fatalf("refused change moved the merchant (-want +got):\n%s", diff)
 				}
 				return
@@ -135,7 +125,7 @@ func TestLineOnItsOwn(t *testing.T) {
 				t.Fatalf("Validate = %v", err)
 			}
 			l.Apply(tx, tc.change)
-			if diff := cmp.Diff(tc.want(start), viewOf(l)); diff != "" {
+			if diff := cmp.Diff(tc.want(start), viewOf(tx, l)); diff != "" {
 				t.Errorf("after Apply (-want +got):\n%s", diff)
 			}
 		})
@@ -149,18 +139,18 @@ func TestAccessorsDoNotShareState(t *testing.T) {
 	svc := kerneltest.New()
 	tx := svc.Begin()
 	defer tx.End()
-	l := New(&fakeHost{svc: svc}, "mch_1", MerchantHosted, StatusActive, Sandbox)
+	l := New(svc.Kernel(), &fakeHost{svc: svc}, "mch_1", MerchantHosted, StatusActive, Sandbox)
 	l.Apply(tx, Change{AssetAllowlist: map[string]bool{"USDT": true}})
-	got := l.AssetAllowlist()
+	got := l.AssetAllowlist(tx)
 	got["BTC"] = true
 	delete(got, "USDT")
-	if !l.Allows("USDT") || l.Allows("BTC") {
-		t.Fatalf("changing the returned allowlist changed the merchant: %v", l.AllowlistCodes())
+	if !l.Allows(tx, "USDT") || l.Allows(tx, "BTC") {
+		t.Fatalf("changing the returned allowlist changed the merchant: %v", l.AllowlistCodes(tx))
 	}
 	l.SetFeeRateBps(tx, 40)
 	want := map[string]any{"id": "mch_1", "model": MerchantHosted, "status": StatusActive, "environment": Sandbox,
 		"fee_rate_bps": int64(40), "asset_allowlist": []string{"USDT"}}
-	if diff := cmp.Diff(want, l.Fields()); diff != "" {
+	if diff := cmp.Diff(want, l.Fields(tx)); diff != "" {
 		t.Errorf("Fields (-want +got):\n%s", diff)
 	}
 	for _, st := range []string{StatusActive, StatusSuspended, StatusFrozen, StatusClosed} {
@@ -179,7 +169,7 @@ func TestPrepaid(t *testing.T) {
 	tx := svc.Begin()
 	defer tx.End()
 	h := &fakeHost{svc: svc}
-	l := New(h, "mch_1", PlatformHosted, StatusActive, Sandbox)
+	l := New(svc.Kernel(), h, "mch_1", PlatformHosted, StatusActive, Sandbox)
 	steps := []struct {
 		name     string
 		withdraw bool
@@ -236,12 +226,11 @@ func TestPrepaid(t *testing.T) {
 func TestSet(t *testing.T) {
 	t.Parallel()
 	type after struct {
-		View       view
-		Prepaid    string
-		World      string
-		Advances   int
-		Memos      []string
-		Model, Env string
+		View     view
+		Prepaid  string
+		World    string
+		Advances int
+		Memos    []string
 	}
 	start := after{
 		View: view{ID: "mch_1", Model: PlatformHosted, Status: StatusSuspended, Env: Sandbox,
@@ -255,10 +244,9 @@ func TestSet(t *testing.T) {
 		want    func(a after) after
 	}{
 		{name: "nothing", want: func(a after) after { return a }},
-		{name: "model and environment reach the credentials", set: Settings{Model: MerchantHosted, Env: Production},
+		{name: "model and environment", set: Settings{Model: MerchantHosted, Env: Production},
 			want: func(a after) after {
 				a.View.Model, a.View.MerchantHosted, a.View.Platform, a.View.Env = MerchantHosted, true, false, Production
-				a.Model, a.Env = MerchantHosted, Production
 				return a
 			}},
 		{name: "active advances the waiting remittances", set: Settings{Status: StatusActive},
@@ -310,13 +298,13 @@ func TestSet(t *testing.T) {
 			svc.Set(kernel.AccountMerchantPrepaid, "USDT", ten)
 			svc.Set(kernel.AccountWorld, "USDT", money.Zero(6))
 			h := &fakeHost{svc: svc}
-			l := New(h, "mch_1", PlatformHosted, StatusSuspended, Sandbox)
+			l := New(svc.Kernel(), h, "mch_1", PlatformHosted, StatusSuspended, Sandbox)
 			err = l.Set(tx, tc.set)
 			got := after{
-				View:     viewOf(l),
+				View:     viewOf(tx, l),
 				Prepaid:  svc.Balance(kernel.AccountMerchantPrepaid, "USDT").String(),
 				World:    svc.Balance(kernel.AccountWorld, "USDT").String(),
-				Advances: h.advances, Memos: h.memos, Model: h.model, Env: h.env,
+				Advances: h.advances, Memos: h.memos,
 			}
 			want := start
 			if tc.wantErr != "" {
@@ -344,7 +332,7 @@ func TestJSON(t *testing.T) {
 	svc := kerneltest.New()
 	tx := svc.Begin()
 	defer tx.End()
-	l := New(&fakeHost{svc: svc}, "mch_1", PlatformHosted, StatusActive, Production)
+	l := New(svc.Kernel(), &fakeHost{svc: svc}, "mch_1", PlatformHosted, StatusActive, Production)
 	if err := l.TopUpPrepaid(tx, "USDT", "7.5"); err != nil {
 		t.Fatal(err)
 	}

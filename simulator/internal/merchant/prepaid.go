@@ -24,9 +24,6 @@ type Host interface {
 	AssetCodes(tx *kernel.Tx) []string
 	// Post posts a balanced ledger entry.
 	Post(tx *kernel.Tx, at time.Time, memo string, legs ...Posting) error
-	// CredentialsChanged records the merchant's new custody model and
-	// environment ("" when unchanged) in the simulator's credentials.
-	CredentialsChanged(tx *kernel.Tx, model, env string)
 }
 
 // TopUpPrepaid credits the merchant prepaid account from outside money
@@ -78,7 +75,7 @@ func (l *Line) JSON(tx *kernel.Tx) map[string]any {
 		available, locked := l.host.Prepaid(tx, code)
 		prepaid[code] = map[string]string{"available": available.String(), "locked": locked.String()}
 	}
-	out := l.Fields()
+	out := l.Fields(tx)
 	out["prepaid"] = prepaid
 	return out
 }

@@ -90,7 +90,6 @@ func (l *Line) Set(tx *kernel.Tx, ms Settings) error {
 	}
 	change.AssetAllowlist = allow
 	l.Apply(tx, change)
-	l.host.CredentialsChanged(tx, ms.Model, ms.Env)
 	if len(moves) > 0 || ms.Status == StatusActive {
 		l.host.AdvanceQueued(tx) // remittances waiting for merchant funds advance
 	}

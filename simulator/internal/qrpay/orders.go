@@ -3,22 +3,20 @@ package qrpay
 import (
 	"fmt"
 	"net/http"
+	"sort"
 	"strings"
 	"time"
-
-	"github.com/cockroachdb/apd/v3"
 
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
-// order is a QR payment order.
+// order is a QR payment order. Its USD value of principal is its plan's.
 type order struct {
-	seq             int64  // creation sequence, the tie-break of lists (paginate.go)
+	Seq             int64  // creation sequence, the tie-break of lists (paginate.go)
 	ID              string // qrp_<uuid>
 	MemberID        string
-	member          *api.Member
 	Status          string
 	Version         int64 // status_version: 1 pending, then +1 per transition
 	CreatedAt       time.Time
@@ -26,13 +24,34 @@ type order struct {
 	Payee           string
 	Currency        string
 	Amount          string
-	PrincipalUSD    *apd.Decimal
 	UpstreamQuoteID string
-	Payer           map[string]string // payer data forwarded upstream (documented keys only)
-	NoticeTimedOut  bool              // the upstream notice timed out: recorded for reconciliation
-	Trace           []string
-	// from is where the funds were held from, locked where they are held.
-	from, locked string
+	// Payer is the payer data forwarded upstream (documented keys only,
+	// sorted); PayerSet says the request had a payer object.
+	Payer          kernel.List[payerField]
+	PayerSet       bool
+	NoticeTimedOut bool // the upstream notice timed out: recorded for reconciliation
+	Trace          kernel.List[string]
+	// From is where the funds were held from, Locked where they are held.
+	From, Locked string
+}
+
+// payerField is one field of an order's payer data.
+type payerField struct{ Key, Value string }
+
+func (o order) key() api.PageKey { return api.PageKey{At: o.CreatedAt, Seq: o.Seq} }
+
+// payerFields are payer data as an order keeps them.
+func payerFields(payer map[string]string) kernel.List[payerField] {
+	keys := make([]string, 0, len(payer))
+	for k := range payer {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var out []payerField
+	for _, k := range keys {
+		out = append(out, payerField{k, payer[k]})
+	}
+	return kernel.ListOf(out...)
 }
 
 // transitions is the QR payment order state machine of the contract
@@ -58,7 +77,7 @@ var transitions = []struct {
 // json is the QR payment order with exactly the fields the contract lists
 // (merchant-funded orders add the fee_* trio); no ledger_scale, which the
 // contract does not list: clients take it from the asset catalogue.
-func (o *order) json() map[string]any {
+func (o order) json() map[string]any {
 	p := o.Plan
 	m := map[string]any{
 		"id": o.ID, "status": o.Status, "asset": p.Asset,
@@ -81,13 +100,13 @@ func (p plan) separateFee() bool {
 
 // holdPostings move the whole debit from o.from to o.locked (sign +1) or
 // back (sign -1).
-func (o *order) holdPostings(sign int) []Posting {
+func (o order) holdPostings(sign int) []Posting {
 	p := o.Plan
 	mv := func(asset string, amt money.Amount) []Posting {
 		if sign < 0 {
-			return []Posting{{Account: o.locked, Asset: asset, Amount: amt.Neg()}, {Account: o.from, Asset: asset, Amount: amt}}
+			return []Posting{{Account: o.Locked, Asset: asset, Amount: amt.Neg()}, {Account: o.From, Asset: asset, Amount: amt}}
 		}
-		return []Posting{{Account: o.from, Asset: asset, Amount: amt.Neg()}, {Account: o.locked, Asset: asset, Amount: amt}}
+		return []Posting{{Account: o.From, Asset: asset, Amount: amt.Neg()}, {Account: o.Locked, Asset: asset, Amount: amt}}
 	}
 	out := mv(p.Asset, p.CustomerTotal)
 	if p.separateFee() {
@@ -98,10 +117,10 @@ func (o *order) holdPostings(sign int) []Posting {
 
 // settlePostings release the held debit: the principal to the upstream and
 // the fee to revenue.
-func (o *order) settlePostings(upstream, fees string) []Posting {
+func (o order) settlePostings(upstream, fees string) []Posting {
 	p := o.Plan
 	out := []Posting{
-		{Account: o.locked, Asset: p.Asset, Amount: p.CustomerTotal.Neg()},
+		{Account: o.Locked, Asset: p.Asset, Amount: p.CustomerTotal.Neg()},
 		{Account: upstream, Asset: p.Asset, Amount: p.Principal},
 	}
 	if !p.Fee.IsZero() {
@@ -109,7 +128,7 @@ func (o *order) settlePostings(upstream, fees string) []Posting {
 	}
 	if p.separateFee() {
 		out = append(out,
-			Posting{Account: o.locked, Asset: p.FeeAsset, Amount: p.FeeAmount.Neg()},
+			Posting{Account: o.Locked, Asset: p.FeeAsset, Amount: p.FeeAmount.Neg()},
 			Posting{Account: fees, Asset: p.FeeAsset, Amount: p.FeeAmount})
 	}
 	return out
@@ -117,11 +136,11 @@ func (o *order) settlePostings(upstream, fees string) []Posting {
 
 // refundPostings return a completed order's whole debit, principal from the
 // upstream and fee from revenue, to the available balance it came from.
-func (o *order) refundPostings(upstream, fees string) []Posting {
+func (o order) refundPostings(upstream, fees string) []Posting {
 	p := o.Plan
 	out := []Posting{
 		{Account: upstream, Asset: p.Asset, Amount: p.Principal.Neg()},
-		{Account: o.from, Asset: p.Asset, Amount: p.CustomerTotal},
+		{Account: o.From, Asset: p.Asset, Amount: p.CustomerTotal},
 	}
 	if !p.Fee.IsZero() {
 		out = append(out, Posting{Account: fees, Asset: p.Asset, Amount: p.Fee.Neg()})
@@ -129,21 +148,25 @@ func (o *order) refundPostings(upstream, fees string) []Posting {
 	if p.separateFee() {
 		out = append(out,
 			Posting{Account: fees, Asset: p.FeeAsset, Amount: p.FeeAmount.Neg()},
-			Posting{Account: o.from, Asset: p.FeeAsset, Amount: p.FeeAmount})
+			Posting{Account: o.From, Asset: p.FeeAsset, Amount: p.FeeAmount})
 	}
 	return out
 }
 
 // action applies an upstream action to an order.
-func (l *Line) action(tx *kernel.Tx, id, action string) (*order, error) {
-	o := l.st.orders[OrderID(id)]
-	if o == nil {
-		return nil, api.NotFound("qrpay order")
+func (l *Line) action(tx *kernel.Tx, id, action string) (order, error) {
+	o, ok := l.st.orders.Get(tx, OrderID(id))
+	if !ok {
+		return order{}, api.NotFound("qrpay order")
 	}
-	return o, l.transition(tx, o, action)
+	if err := l.transition(tx, o, action); err != nil {
+		return order{}, err
+	}
+	o, _ = l.st.orders.Get(tx, o.ID)
+	return o, nil
 }
 
-func (l *Line) transition(tx *kernel.Tx, o *order, action string) error {
+func (l *Line) transition(tx *kernel.Tx, o order, action string) error {
 	for _, t := range transitions {
 		if t.action != action || t.from != o.Status {
 			continue
@@ -164,21 +187,18 @@ func (l *Line) transition(tx *kernel.Tx, o *order, action string) error {
 		if err != nil {
 			return fmt.Errorf("qrpay %s %s: %w", action, o.ID, err)
 		}
-		o.Trace = append(o.Trace, action)
+		o.Trace = o.Trace.Append(action)
 		if t.to != o.Status {
 			o.Status = t.to
 			o.Version++
 		}
+		l.st.orders.Put(tx, o.ID, o)
 		if t.to != "processing" {
 			tx.Settled(o.ID)
 		}
 		if t.event != "" {
-			memberID := ""
-			if o.member != nil {
-				memberID = o.member.ID
-			}
 			tx.Emit(kernel.Event{Type: t.event, Object: "qrpay_order", ObjectID: strings.TrimPrefix(o.ID, "qrp_"),
-				MemberID: memberID, Status: o.Status, Version: o.Version})
+				MemberID: o.MemberID, Status: o.Status, Version: o.Version})
 		}
 		return nil
 	}
@@ -196,7 +216,7 @@ func (l *Line) pay(c *api.Request) (int, any, error) {
 	}
 	trace := []string{"step_up"}
 	// 2. A fresh upstream quote (never the quotes memo).
-	if r := l.upstreamChecks(c.Member, in); r != nil {
+	if r := l.upstreamChecks(c.Tx, c.Member, in); r != nil {
 		return 0, nil, r.pay
 	}
 	if in.code.has(ScenarioPayerFields) {
@@ -228,18 +248,18 @@ func (l *Line) pay(c *api.Request) (int, any, error) {
 	case !ok || !plan.Sufficient:
 		return 0, nil, api.Business500("insufficient member balance")
 	}
-	if reason := l.blockedReason(c.Member, in, plan, c.Now); reason != "" {
+	if reason := l.blockedReason(c.Tx, c.Member, in, plan, c.Now); reason != "" {
 		return 0, nil, api.Business500(blockedMessages[reason])
 	}
 	// 3. Hold the funds.
-	o := &order{
-		seq: c.Tx.NextSeq(), ID: "qrp_" + c.Tx.NewUUID(), MemberID: c.Member.ID, member: c.Member, Status: "pending", Version: 1,
+	o := order{
+		Seq: c.Tx.NextSeq(), ID: "qrp_" + c.Tx.NewUUID(), MemberID: c.Member.ID, Status: "pending", Version: 1,
 		CreatedAt: c.Now, Plan: plan, Payee: uq.Payee, Currency: uq.Currency, Amount: uq.Amount,
-		PrincipalUSD: plan.PrincipalUSD, UpstreamQuoteID: uq.ID, Payer: in.payer,
+		UpstreamQuoteID: uq.ID, Payer: payerFields(in.payer), PayerSet: in.payer != nil,
 	}
-	o.from, o.locked = kernel.MemberAvailable(c.Member.ID), kernel.MemberLocked(c.Member.ID)
+	o.From, o.Locked = kernel.MemberAvailable(c.Member.ID), kernel.MemberLocked(c.Member.ID)
 	if plan.MerchantFunded {
-		o.from, o.locked = kernel.AccountMerchantPrepaid, kernel.AccountMerchantPrepaidLocked
+		o.From, o.Locked = kernel.AccountMerchantPrepaid, kernel.AccountMerchantPrepaidLocked
 	}
 	if err := l.host.Post(c.Tx, c.Now, "qrpay hold "+o.ID, o.holdPostings(+1)...); err != nil {
 		if l.host.InsufficientFunds(err) {
@@ -251,20 +271,20 @@ func (l *Line) pay(c *api.Request) (int, any, error) {
 		return 0, nil, err
 	}
 	trace = append(trace, "hold")
-	l.st.orders[o.ID] = o
-	l.st.list = api.InsertByKey(l.st.list, o, func(x *order) api.PageKey { return api.PageKey{At: x.CreatedAt, Seq: x.seq} })
+	l.st.orders.Put(c.Tx, o.ID, o)
 	// 4. Notify the upstream. A timed-out notice leaves the outcome unknown:
 	// the order is processing and the funds stay held.
-	l.st.stats.Notices++
+	l.st.stats.Update(c.Tx, func(s *UpstreamStats) { s.Notices++ })
 	if in.code.has(ScenarioTimeout) {
 		o.NoticeTimedOut = true
 		trace = append(trace, "notice_timeout")
 	} else {
 		trace = append(trace, "notice")
 	}
-	o.Trace = trace
+	o.Trace = kernel.ListOf(trace...)
 	o.Status = "processing"
 	o.Version++
+	l.st.orders.Put(c.Tx, o.ID, o)
 	c.Tx.InFlight(Collection, o.ID)
 	// The payment answer carries exactly the fields the specification lists
 	// for the QR payment order; ledger_scale is an addition of the inferred
@@ -275,8 +295,8 @@ func (l *Line) pay(c *api.Request) (int, any, error) {
 }
 
 func (l *Line) getOrder(c *api.Request) (int, any, error) {
-	o := l.st.orders[OrderID(c.PathID())]
-	if o == nil || o.MemberID != c.Member.ID {
+	o, ok := l.st.orders.Get(c.Tx, OrderID(c.PathID()))
+	if !ok || o.MemberID != c.Member.ID {
 		return 0, nil, api.NotFound("qrpay order")
 	}
 	return http.StatusOK, o.json(), nil

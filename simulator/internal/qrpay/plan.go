@@ -37,7 +37,8 @@ type plan struct {
 	FeeAmount      money.Amount
 	FeeScale       int
 	Sufficient     bool
-	PrincipalUSD   *apd.Decimal
+	// PrincipalUSD is the USD value of the principal (apd text).
+	PrincipalUSD string
 }
 
 // principal is the upstream amount plus cost protection, rounded up.
@@ -60,10 +61,10 @@ func (l *Line) planFor(tx *kernel.Tx, m *api.Member, merchantFunded bool, uq *up
 		return p, err
 	}
 	var usd apd.Decimal
-	if _, err := rateCtx().Mul(&usd, p.Principal.Decimal(), l.st.assetUSD[asset]); err != nil {
+	if _, err := rateCtx().Mul(&usd, p.Principal.Decimal(), rate(tx, l.st.assetUSD, asset)); err != nil {
 		return p, err
 	}
-	p.PrincipalUSD = &usd
+	p.PrincipalUSD = usd.String()
 	if !merchantFunded {
 		if p.Fee, err = p.Principal.MulRatio(qrMemberFeeBps, 10000, money.RoundUp); err != nil {
 			return p, err
@@ -71,14 +72,14 @@ func (l *Line) planFor(tx *kernel.Tx, m *api.Member, merchantFunded bool, uq *up
 		if p.CustomerTotal, err = p.Principal.Add(p.Fee); err != nil {
 			return p, err
 		}
-		p.Sufficient = l.host.Balance(kernel.MemberAvailable(m.ID), asset).Cmp(p.CustomerTotal) >= 0
+		p.Sufficient = l.host.Balance(tx, kernel.MemberAvailable(m.ID), asset).Cmp(p.CustomerTotal) >= 0
 		return p, nil
 	}
 	// Merchant funded: the fee is the principal times the merchant fee rate,
 	// at least 0.01 when the rate is not zero, charged in USDT unless the USDT
 	// left after any USDT principal cannot cover it, then wholly in USDC.
-	feeRate := l.host.MerchantFeeRateBps()
-	bal := func(code string) money.Amount { return l.host.Balance(kernel.AccountMerchantPrepaid, code) }
+	feeRate := l.host.MerchantFeeRateBps(tx)
+	bal := func(code string) money.Amount { return l.host.Balance(tx, kernel.AccountMerchantPrepaid, code) }
 	feeIn := func(code string) (money.Amount, error) {
 		fa, ok := l.host.Asset(code)
 		if !ok {
@@ -163,7 +164,7 @@ func (p plan) json() map[string]any {
 func (l *Line) options(tx *kernel.Tx, m *api.Member, in *input, uq *upstreamQuote) ([]plan, error) {
 	var out []plan
 	for _, a := range l.host.Assets() {
-		if _, quoted := uq.Upstream[a.Code]; !quoted || !l.host.AssetAllowed(a.Code) {
+		if _, quoted := uq.Upstream[a.Code]; !quoted || !l.host.AssetAllowed(tx, a.Code) {
 			continue
 		}
 		p, err := l.planFor(tx, m, in.merchantFunded, uq, a.Code)
@@ -193,7 +194,7 @@ func choose(m *api.Member, in *input, opts []plan) (plan, bool) {
 	if in.merchantFunded {
 		return find("USDT")
 	}
-	for _, code := range m.PaymentPriority {
+	for code := range m.PaymentPriority.Values() {
 		if p, ok := find(code); ok && p.Sufficient {
 			return p, true
 		}

@@ -105,22 +105,27 @@ var qrPayerKeys = map[string]bool{
 	"mobile": true, "email": true, "legalNationCode": true, "legalType": true, "legalId": true,
 }
 
-// state is the state of the QR payment line.
+// state is the state of the QR payment line. Decimals (rates, USD values)
+// are kept as their text (apd.Decimal.String) and parsed where computed.
 type state struct {
-	orders    map[string]*order // by qrp_ id
-	list      []*order          // ascending by (CreatedAt, ID)
-	memo      map[string]*upstreamQuote
-	window    map[string][]time.Time // member id -> quote times in the window
-	scenarios map[string][]string    // code digest -> scenarios set by SetScenario
-	disabled  bool                   // the line is switched off: service_unavailable
-	fiatUSD   map[string]*apd.Decimal
-	assetUSD  map[string]*apd.Decimal
-	stats     UpstreamStats
-	limits    limits
+	orders    *kernel.Table[string, order] // by qrp_ id
+	list      *kernel.Index[string, order, api.PageKey]
+	memo      *kernel.Table[string, memoRow]                // the upstream orders of the last 60 seconds
+	window    *kernel.Table[string, kernel.List[time.Time]] // member id -> quote times in the window
+	scenarios *kernel.Table[string, kernel.List[string]]    // code digest -> scenarios set by SetScenario
+	disabled  *kernel.Cell[bool]                            // the line is switched off: service_unavailable
+	fiatUSD   *kernel.Table[string, string]                 // currency -> USD value of one unit
+	assetUSD  *kernel.Table[string, string]                 // asset -> USD price of one unit
+	stats     *kernel.Cell[UpstreamStats]
 }
 
+// limits are the line's limits in USD of principal.
 type limits struct {
 	min, maxPerTx, daily, kyc2 *apd.Decimal
+}
+
+func lineLimits() limits {
+	return limits{min: decimal(qrMinUSD), maxPerTx: decimal(qrMaxPerTxUSD), daily: decimal(qrDailyUSD), kyc2: decimal(qrKYC2ThresholdUS)}
 }
 
 // UpstreamStats counts the simulated upstream's outbound calls.
@@ -130,6 +135,48 @@ type UpstreamStats struct {
 	Quotes int
 	// Notices counts payment notices sent upstream (timed-out ones included).
 	Notices int
+}
+
+// memoRow is an upstream order kept in the quotes memo: upstreamQuote as
+// a row.
+type memoRow struct {
+	ID          string
+	CreatedAt   time.Time
+	ExpiresAt   time.Time
+	Payee       string
+	Currency    string
+	Amount      string
+	AmountValue string
+	Upstream    kernel.List[quoted] // by asset
+}
+
+// quoted is the upstream amount of one asset.
+type quoted struct {
+	Asset  string
+	Amount money.Amount
+}
+
+func (uq *upstreamQuote) row() memoRow {
+	r := memoRow{ID: uq.ID, CreatedAt: uq.CreatedAt, ExpiresAt: uq.ExpiresAt, Payee: uq.Payee, Currency: uq.Currency,
+		Amount: uq.Amount, AmountValue: uq.AmountValue.String()}
+	assets := make([]string, 0, len(uq.Upstream))
+	for a := range uq.Upstream {
+		assets = append(assets, a)
+	}
+	sort.Strings(assets)
+	for _, a := range assets {
+		r.Upstream = r.Upstream.Append(quoted{a, uq.Upstream[a]})
+	}
+	return r
+}
+
+func (r memoRow) quote() *upstreamQuote {
+	uq := &upstreamQuote{ID: r.ID, CreatedAt: r.CreatedAt, ExpiresAt: r.ExpiresAt, Payee: r.Payee, Currency: r.Currency,
+		Amount: r.Amount, AmountValue: decimal(r.AmountValue), Upstream: map[string]money.Amount{}}
+	for q := range r.Upstream.Values() {
+		uq.Upstream[q.Asset] = q.Amount
+	}
+	return uq
 }
 
 // upstreamQuote is one upstream order: what the upstream quoted for a
@@ -177,6 +224,8 @@ const Collection = "qrpay/orders"
 // Methods taking a *kernel.Tx run in the caller's transaction; the others
 // are read in it too (the line is only entered with the state lock held).
 type Host interface {
+	// Member is the member of the exact mem_ id (the members line).
+	Member(tx *kernel.Tx, id string) *api.Member
 	// Digest names an action by its parts (the step-up action digest).
 	Digest(parts ...string) string
 	// RequireStepUp consumes a completed step-up challenge for action or
@@ -184,10 +233,10 @@ type Host interface {
 	RequireStepUp(c *api.Request, action string) error
 	// MerchantHosted reports the merchant_hosted custody model: payments are
 	// merchant-funded.
-	MerchantHosted() bool
+	MerchantHosted(tx *kernel.Tx) bool
 	// MerchantFeeRateBps is the merchant fee rate of merchant-funded
 	// payments.
-	MerchantFeeRateBps() int64
+	MerchantFeeRateBps(tx *kernel.Tx) int64
 	// Restriction names why a member may not move money out, or "".
 	Restriction(m *api.Member) string
 	// Assets lists the catalogue in its order.
@@ -196,7 +245,7 @@ type Host interface {
 	Asset(code string) (Asset, bool)
 	// AssetAllowed reports whether code is enabled and allowed to the
 	// merchant.
-	AssetAllowed(code string) bool
+	AssetAllowed(tx *kernel.Tx, code string) bool
 	// FiatAmount parses a QR payment amount in a currency with minor
 	// decimals (the amount parser's QR form): its value and its text with
 	// exactly minor decimals, or false.
@@ -204,7 +253,7 @@ type Host interface {
 	// UpstreamAccount names the QR upstream's settlement account.
 	UpstreamAccount() string
 	// Balance is the balance of account in asset.
-	Balance(account, asset string) money.Amount
+	Balance(tx *kernel.Tx, account, asset string) money.Amount
 	// Post applies one balanced ledger entry, or nothing.
 	Post(tx *kernel.Tx, at time.Time, memo string, legs ...Posting) error
 	// InsufficientFunds reports a Post refused because an account would go
@@ -212,7 +261,7 @@ type Host interface {
 	InsufficientFunds(err error) bool
 	// ExpireMemoAt schedules the quotes memo entry key to be dropped at at
 	// (ExpireMemo).
-	ExpireMemoAt(key string, at time.Time)
+	ExpireMemoAt(tx *kernel.Tx, key string, at time.Time)
 }
 
 // Line is the QR payment line: its state, and its host. The state is part
@@ -222,26 +271,37 @@ type Line struct {
 	host Host `image:"-"`
 }
 
-// New returns the line with no orders, the default rate table and limits.
-func New(h Host) *Line {
+// New returns the line with no orders, the default rate table and limits,
+// its tables in kernel k; tx is the setup transaction that fills the rate
+// tables.
+func New(k *kernel.Kernel, tx *kernel.Tx, h Host) *Line {
+	orders := kernel.NewTable[string, order](k, "qrpay.orders")
 	l := &Line{host: h, st: state{
-		orders:    map[string]*order{},
-		memo:      map[string]*upstreamQuote{},
-		window:    map[string][]time.Time{},
-		scenarios: map[string][]string{},
-		fiatUSD:   map[string]*apd.Decimal{},
-		assetUSD:  map[string]*apd.Decimal{},
-		limits: limits{
-			min: decimal(qrMinUSD), maxPerTx: decimal(qrMaxPerTxUSD), daily: decimal(qrDailyUSD), kyc2: decimal(qrKYC2ThresholdUS),
-		},
+		orders:    orders,
+		list:      kernel.NewIndex(orders, "by_created", func(o order) (api.PageKey, bool) { return o.key(), true }, api.ComparePageKey),
+		memo:      kernel.NewTable[string, memoRow](k, "qrpay.memo"),
+		window:    kernel.NewTable[string, kernel.List[time.Time]](k, "qrpay.quote_window"),
+		scenarios: kernel.NewTable[string, kernel.List[string]](k, "qrpay.scenarios"),
+		disabled:  kernel.NewCell(k, "qrpay.disabled", false),
+		fiatUSD:   kernel.NewTable[string, string](k, "qrpay.fiat_usd"),
+		assetUSD:  kernel.NewTable[string, string](k, "qrpay.asset_usd"),
+		stats:     kernel.NewCell(k, "qrpay.upstream_calls", UpstreamStats{}),
 	}}
 	for k, v := range qrFiatUSD {
-		l.st.fiatUSD[k] = decimal(v)
+		l.st.fiatUSD.Put(tx, k, decimal(v).String())
 	}
 	for k, v := range qrAssetUSD {
-		l.st.assetUSD[k] = decimal(v)
+		l.st.assetUSD.Put(tx, k, decimal(v).String())
 	}
 	return l
+}
+
+// rate is the USD value in t of key, or nil.
+func rate(tx *kernel.Tx, t *kernel.Table[string, string], key string) *apd.Decimal {
+	if v, ok := t.Get(tx, key); ok {
+		return decimal(v)
+	}
+	return nil
 }
 
 // Endpoints are the line's business endpoints, for the gateway.
@@ -296,7 +356,7 @@ func (q *code) rangeLimits() (lo, hi *apd.Decimal) {
 // parseCode decodes a code value. Undecodable codes, codes of an unsupported
 // scheme and codes whose currency has no ISO 4217 entry are qr_code_invalid
 // (one response for all).
-func (l *Line) parseCode(value string) (*code, error) {
+func (l *Line) parseCode(tx *kernel.Tx, value string) (*code, error) {
 	p, err := emvqr.Decode(value)
 	if err != nil {
 		return nil, api.NewErr("qr_code_invalid", "the QR code cannot be used")
@@ -324,8 +384,10 @@ func (l *Line) parseCode(value string) (*code, error) {
 			q.scenarios[name] = true
 		}
 	}
-	for _, name := range l.st.scenarios[l.host.Digest("qrcode", value)] {
-		q.scenarios[name] = true
+	if set, ok := l.st.scenarios.Get(tx, l.host.Digest("qrcode", value)); ok {
+		for name := range set.Values() {
+			q.scenarios[name] = true
+		}
 	}
 	return q, nil
 }
@@ -335,7 +397,6 @@ func (l *Line) parseCode(value string) (*code, error) {
 // ("SIM:<scenario>" in template 62) apply too. An unknown scenario changes
 // nothing.
 func (l *Line) SetScenario(tx *kernel.Tx, codeValue string, scenarios ...string) error {
-	tx.Live()
 	for _, sc := range scenarios {
 		if !qrScenarios[sc] {
 			return fmt.Errorf("unknown QR scenario %q", sc)
@@ -343,19 +404,16 @@ func (l *Line) SetScenario(tx *kernel.Tx, codeValue string, scenarios ...string)
 	}
 	k := l.host.Digest("qrcode", codeValue)
 	if len(scenarios) == 0 {
-		delete(l.st.scenarios, k)
+		l.st.scenarios.Delete(tx, k)
 		return nil
 	}
-	l.st.scenarios[k] = append([]string(nil), scenarios...)
+	l.st.scenarios.Put(tx, k, kernel.ListOf(scenarios...))
 	return nil
 }
 
 // SetEnabled switches the line on or off. Off, decode, quotes and payments
 // answer service_unavailable (no upstream, line not enabled).
-func (l *Line) SetEnabled(tx *kernel.Tx, enabled bool) {
-	tx.Live()
-	l.st.disabled = !enabled
-}
+func (l *Line) SetEnabled(tx *kernel.Tx, enabled bool) { l.st.disabled.Set(tx, !enabled) }
 
 // SetFiatRate changes the upstream's USD value of one unit of an acquiring
 // currency ("THB", "0.0291"). Upstream orders already memoised keep their
@@ -365,28 +423,23 @@ func (l *Line) SetFiatRate(tx *kernel.Tx, currency, usdPerUnit string) error {
 	if err != nil || d.Sign() <= 0 || d.Form != apd.Finite {
 		return fmt.Errorf("rate %q: want a positive decimal", usdPerUnit)
 	}
-	tx.Live()
-	l.st.fiatUSD[currency] = d
+	l.st.fiatUSD.Put(tx, currency, d.String())
 	return nil
 }
 
 // UpstreamCalls returns how many calls the simulated upstream received.
-func (l *Line) UpstreamCalls(tx *kernel.Tx) UpstreamStats {
-	tx.Live()
-	return l.st.stats
-}
+func (l *Line) UpstreamCalls(tx *kernel.Tx) UpstreamStats { return l.st.stats.Get(tx) }
 
 // Trace returns the steps a payment went through, in order: step_up,
 // quote, hold, notice (or notice_timeout), then its outcomes (complete,
 // fail, refund, timeout); nil for no such order. id is accepted with or
 // without qrp_.
 func (l *Line) Trace(tx *kernel.Tx, id string) []string {
-	tx.Live()
-	o := l.st.orders[OrderID(id)]
-	if o == nil {
+	o, ok := l.st.orders.Get(tx, OrderID(id))
+	if !ok {
 		return nil
 	}
-	return append([]string(nil), o.Trace...)
+	return append([]string(nil), o.Trace.Slice()...)
 }
 
 // OrderID returns the REST form qrp_<id> of an order id given with or
@@ -411,12 +464,13 @@ func (l *Line) Action(tx *kernel.Tx, id, action string) (map[string]any, error) 
 }
 
 // OutcomeSuccess is the acquirer's success path of an order in flight: it
-// completes the order of the exact id, and does nothing when there is none
-// or it is no longer processing.
-func (l *Line) OutcomeSuccess(tx *kernel.Tx, id string) {
-	if o := l.st.orders[id]; o != nil {
-		_ = l.transition(tx, o, "complete")
+// completes the order of the exact id, and does nothing when there is none;
+// an order no longer processing is its error.
+func (l *Line) OutcomeSuccess(tx *kernel.Tx, id string) error {
+	if o, ok := l.st.orders.Get(tx, id); ok {
+		return l.transition(tx, o, "complete")
 	}
+	return nil
 }
 
 func (l *Line) schemes(c *api.Request) (int, any, error) {
@@ -426,4 +480,105 @@ func (l *Line) schemes(c *api.Request) (int, any, error) {
 	}
 	sort.Slice(items, func(i, j int) bool { return items[i]["scheme"].(string) < items[j]["scheme"].(string) })
 	return http.StatusOK, api.ListEnvelope{Data: items, NextCursor: nil, HasMore: false}, nil
+}
+
+// Legacy is the QR payment line as the state image of recordings of
+// versions 1 and 2 held it.
+type Legacy struct{ st legacyState }
+
+type legacyState struct {
+	orders    map[string]*legacyOrder
+	list      []*legacyOrder
+	memo      map[string]*upstreamQuote
+	window    map[string][]time.Time
+	scenarios map[string][]string
+	disabled  bool
+	fiatUSD   map[string]*apd.Decimal
+	assetUSD  map[string]*apd.Decimal
+	stats     UpstreamStats
+	limits    limits
+}
+
+type legacyOrder struct {
+	seq             int64
+	ID              string
+	MemberID        string
+	member          *api.LegacyMember
+	Status          string
+	Version         int64
+	CreatedAt       time.Time
+	Plan            legacyPlan
+	Payee           string
+	Currency        string
+	Amount          string
+	PrincipalUSD    *apd.Decimal
+	UpstreamQuoteID string
+	Payer           map[string]string
+	NoticeTimedOut  bool
+	Trace           []string
+	from, locked    string
+}
+
+type legacyPlan struct {
+	Asset          string
+	Scale          int
+	DisplayScale   int
+	Principal      money.Amount
+	Fee            money.Amount
+	CustomerTotal  money.Amount
+	MerchantFunded bool
+	FeeAsset       string
+	FeeAmount      money.Amount
+	FeeScale       int
+	Sufficient     bool
+	PrincipalUSD   *apd.Decimal
+}
+
+// Legacy returns the line as the state image of recordings of versions 1
+// and 2 held it; its orders share members with the members line's image
+// (members, by mem_ id).
+func (l *Line) Legacy(tx *kernel.Tx, members map[string]*api.LegacyMember) *Legacy {
+	st := legacyState{
+		orders: map[string]*legacyOrder{}, memo: map[string]*upstreamQuote{}, window: map[string][]time.Time{},
+		scenarios: map[string][]string{}, disabled: l.st.disabled.Get(tx), fiatUSD: map[string]*apd.Decimal{},
+		assetUSD: map[string]*apd.Decimal{}, stats: l.st.stats.Get(tx), limits: lineLimits(),
+	}
+	for _, o := range l.st.list.All(tx) {
+		p := o.Plan
+		usd := decimal(p.PrincipalUSD)
+		lo := &legacyOrder{
+			seq: o.Seq, ID: o.ID, MemberID: o.MemberID, member: members[o.MemberID], Status: o.Status, Version: o.Version,
+			CreatedAt: o.CreatedAt, Plan: legacyPlan{
+				Asset: p.Asset, Scale: p.Scale, DisplayScale: p.DisplayScale, Principal: p.Principal, Fee: p.Fee,
+				CustomerTotal: p.CustomerTotal, MerchantFunded: p.MerchantFunded, FeeAsset: p.FeeAsset, FeeAmount: p.FeeAmount,
+				FeeScale: p.FeeScale, Sufficient: p.Sufficient, PrincipalUSD: usd,
+			},
+			Payee: o.Payee, Currency: o.Currency, Amount: o.Amount, PrincipalUSD: usd, UpstreamQuoteID: o.UpstreamQuoteID,
+			NoticeTimedOut: o.NoticeTimedOut, Trace: o.Trace.Slice(), from: o.From, locked: o.Locked,
+		}
+		if o.PayerSet {
+			lo.Payer = map[string]string{}
+			for f := range o.Payer.Values() {
+				lo.Payer[f.Key] = f.Value
+			}
+		}
+		st.orders[o.ID] = lo
+		st.list = append(st.list, lo)
+	}
+	for k, r := range l.st.memo.All(tx) {
+		st.memo[k] = r.quote()
+	}
+	for k, w := range l.st.window.All(tx) {
+		st.window[k] = w.Slice()
+	}
+	for k, s := range l.st.scenarios.All(tx) {
+		st.scenarios[k] = s.Slice()
+	}
+	for k, v := range l.st.fiatUSD.All(tx) {
+		st.fiatUSD[k] = decimal(v)
+	}
+	for k, v := range l.st.assetUSD.All(tx) {
+		st.assetUSD[k] = decimal(v)
+	}
+	return &Legacy{st: st}
 }

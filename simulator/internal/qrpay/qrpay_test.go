@@ -59,14 +59,22 @@ func events(svc *kerneltest.Services) []string {
 }
 
 func (h *fakeHost) Digest(parts ...string) string { return strings.Join(parts, "|") }
+func (h *fakeHost) Member(_ *kernel.Tx, id string) *api.Member {
+	for _, m := range []*api.Member{member1, noKYC, frozen} {
+		if m.ID == id {
+			return m
+		}
+	}
+	return nil
+}
 func (h *fakeHost) RequireStepUp(c *api.Request, _ string) error {
 	if c.StepUp == "ok" {
 		return nil
 	}
 	return api.NewErr("step_up_required", "strong authentication required")
 }
-func (h *fakeHost) MerchantHosted() bool      { return h.merchant }
-func (h *fakeHost) MerchantFeeRateBps() int64 { return h.feeBps }
+func (h *fakeHost) MerchantHosted(*kernel.Tx) bool      { return h.merchant }
+func (h *fakeHost) MerchantFeeRateBps(*kernel.Tx) int64 { return h.feeBps }
 func (h *fakeHost) Restriction(m *api.Member) string {
 	if m.Status != "active" {
 		return m.Status
@@ -84,7 +92,7 @@ func (h *fakeHost) Asset(code string) (Asset, bool) {
 	}
 	return Asset{}, false
 }
-func (h *fakeHost) AssetAllowed(code string) bool { _, ok := h.Asset(code); return ok }
+func (h *fakeHost) AssetAllowed(_ *kernel.Tx, code string) bool { _, ok := h.Asset(code); return ok }
 func (h *fakeHost) FiatAmount(v string, minor int) (*apd.Decimal, string, bool) {
 	a, err := money.ParseNonNegative(v, minor)
 	if err != nil || a.Sign() <= 0 || len(v) > 16 {
@@ -93,7 +101,7 @@ func (h *fakeHost) FiatAmount(v string, minor int) (*apd.Decimal, string, bool) 
 	return a.Decimal(), a.String(), true
 }
 func (h *fakeHost) UpstreamAccount() string { return "upstream:qrpay" }
-func (h *fakeHost) Balance(account, asset string) money.Amount {
+func (h *fakeHost) Balance(_ *kernel.Tx, account, asset string) money.Amount {
 	if b, ok := h.bal[account+"|"+asset]; ok {
 		return b
 	}
@@ -105,7 +113,7 @@ func (h *fakeHost) Post(_ *kernel.Tx, _ time.Time, memo string, legs ...Posting)
 		k := p.Account + "|" + p.Asset
 		cur, ok := next[k]
 		if !ok {
-			cur = h.Balance(p.Account, p.Asset)
+			cur = h.Balance(nil, p.Account, p.Asset)
 		}
 		sum, err := cur.Add(p.Amount)
 		if err != nil {
@@ -123,14 +131,14 @@ func (h *fakeHost) Post(_ *kernel.Tx, _ time.Time, memo string, legs ...Posting)
 	return nil
 }
 func (h *fakeHost) InsufficientFunds(err error) bool { return errors.Is(err, errShort) }
-func (h *fakeHost) ExpireMemoAt(key string, _ time.Time) {
+func (h *fakeHost) ExpireMemoAt(_ *kernel.Tx, key string, _ time.Time) {
 	h.memo = append(h.memo, key)
 }
 
 var (
-	member1  = &api.Member{ID: "mem_1", ExternalID: "m-1", Status: "active", KYCLevel: 1, PaymentPriority: []string{"USDT", "USDC"}}
-	noKYC    = &api.Member{ID: "mem_2", ExternalID: "m-2", Status: "active", PaymentPriority: []string{"USDT"}}
-	frozen   = &api.Member{ID: "mem_3", ExternalID: "m-3", Status: "frozen", KYCLevel: 1, PaymentPriority: []string{"USDT"}}
+	member1  = &api.Member{ID: "mem_1", ExternalID: "m-1", Status: "active", KYCLevel: 1, PaymentPriority: kernel.ListOf("USDT", "USDC")}
+	noKYC    = &api.Member{ID: "mem_2", ExternalID: "m-2", Status: "active", PaymentPriority: kernel.ListOf("USDT")}
+	frozen   = &api.Member{ID: "mem_3", ExternalID: "m-3", Status: "frozen", KYCLevel: 1, PaymentPriority: kernel.ListOf("USDT")}
 	testTime = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 )
 
@@ -180,7 +188,7 @@ func TestLineOnItsOwn(t *testing.T) {
 	tx := svc.Begin()
 	defer tx.End()
 	h := newFakeHost()
-	l := New(h)
+	l := New(svc.Kernel(), tx, h)
 	pp := `{"code_value":"` + sampleqr.PromptPay + `"}`
 	custom := func(extra string) string { return `{"code_value":"` + sampleqr.PromptPayCustom + `"` + extra + `}` }
 	steps := []struct {
@@ -284,7 +292,7 @@ func TestTransitions(t *testing.T) {
 			tx := svc.Begin()
 			defer tx.End()
 			h := newFakeHost()
-			l := New(h)
+			l := New(svc.Kernel(), tx, h)
 			if _, _, err := call(t, l, tx, member1, "POST", "/v1/qrpay/payments", `{"code_value":"`+sampleqr.PromptPay+`"}`, "ok"); err != nil {
 				t.Fatal(err)
 			}
@@ -322,7 +330,7 @@ func TestControls(t *testing.T) {
 	tx := svc.Begin()
 	defer tx.End()
 	h := newFakeHost()
-	l := New(h)
+	l := New(svc.Kernel(), tx, h)
 	pp := `{"code_value":"` + sampleqr.PromptPay + `"}`
 	decode := func() string {
 		_, _, err := call(t, l, tx, member1, "POST", "/v1/qrpay/decode", pp, "")
@@ -369,16 +377,16 @@ func TestControls(t *testing.T) {
 // violation, and its hold still counts.
 func TestViolations(t *testing.T) {
 	t.Parallel()
-	tx := newServices().Begin()
+	svc := newServices()
+	tx := svc.Begin()
 	defer tx.End()
-	l := New(newFakeHost())
+	l := New(svc.Kernel(), tx, newFakeHost())
 	if v := l.Violations(tx); len(v) != 0 {
 		t.Fatalf("fresh line: %v", v)
 	}
-	o := &order{ID: "qrp_p", MemberID: member1.ID, member: member1, Status: "pending",
-		Plan: plan{Asset: "USDT", CustomerTotal: money.MustParse("2", 6)}, from: "member:mem_1:available", locked: "member:mem_1:locked"}
-	l.st.orders[o.ID] = o
-	l.st.list = append(l.st.list, o)
+	o := order{ID: "qrp_p", MemberID: member1.ID, Status: "pending",
+		Plan: plan{Asset: "USDT", CustomerTotal: money.MustParse("2", 6)}, From: "member:mem_1:available", Locked: "member:mem_1:locked"}
+	l.st.orders.Put(tx, o.ID, o)
 	if diff := cmp.Diff([]string{"QR order qrp_p is left pending outside its payment request"}, l.Violations(tx)); diff != "" {
 		t.Errorf("Violations (-want +got):\n%s", diff)
 	}

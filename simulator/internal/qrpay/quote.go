@@ -24,7 +24,7 @@ type refusal struct {
 
 // upstreamChecks are the checks the upstream applies when pricing a code
 // for a member, in order. nil means the code can be priced.
-func (l *Line) upstreamChecks(m *api.Member, in *input) *refusal {
+func (l *Line) upstreamChecks(tx *kernel.Tx, m *api.Member, in *input) *refusal {
 	q := in.code
 	switch {
 	case q.has(ScenarioReject):
@@ -40,7 +40,7 @@ func (l *Line) upstreamChecks(m *api.Member, in *input) *refusal {
 			quote: api.NewErr("kyc_required", fmt.Sprintf("the QR line requires KYC level %d", qrLineKYCLevel)),
 			pay:   api.Business500("KYC threshold: the member's KYC level is below the line's requirement"),
 		}
-	case q.has(ScenarioCorridor) || l.st.fiatUSD[in.currency] == nil:
+	case q.has(ScenarioCorridor) || !l.st.fiatUSD.Has(tx, in.currency):
 		return &refusal{
 			quote: api.NewErr("corridor_not_supported", "the payment corridor cannot be served"),
 			pay:   api.Business500("corridor unavailable"),
@@ -60,11 +60,16 @@ func (l *Line) upstreamChecks(m *api.Member, in *input) *refusal {
 // parallel simulators share nothing.
 func rateCtx() *apd.Context { return apd.BaseContext.WithPrecision(60) }
 
-// quoteUpstream asks the upstream to price in (one outbound call).
+// quoteUpstream asks the upstream to price in (one outbound call). The
+// call happened whatever the request it serves answers: the upstream
+// order's id and the count of upstream calls survive its refusal
+// (Tx.Keep).
 func (l *Line) quoteUpstream(tx *kernel.Tx, in *input, now time.Time) (*upstreamQuote, error) {
-	fiat := l.st.fiatUSD[in.currency]
+	fiat := rate(tx, l.st.fiatUSD, in.currency)
+	var id string
+	tx.Keep(func() { id = "uq_" + tx.NewUUID() })
 	uq := &upstreamQuote{
-		ID: "uq_" + tx.NewUUID(), CreatedAt: now, ExpiresAt: now.Add(qrUpstreamQuoteTTL),
+		ID: id, CreatedAt: now, ExpiresAt: now.Add(qrUpstreamQuoteTTL),
 		Payee: in.code.payee(), Currency: in.currency, Amount: in.amount, AmountValue: in.amountValue,
 		Upstream: map[string]money.Amount{},
 	}
@@ -73,7 +78,7 @@ func (l *Line) quoteUpstream(tx *kernel.Tx, in *input, now time.Time) (*upstream
 		return nil, err
 	}
 	for _, a := range l.host.Assets() {
-		price := l.st.assetUSD[a.Code]
+		price := rate(tx, l.st.assetUSD, a.Code)
 		if price == nil || (a.Code == "ETH" && qrNoETH[in.currency]) {
 			continue
 		}
@@ -87,15 +92,15 @@ func (l *Line) quoteUpstream(tx *kernel.Tx, in *input, now time.Time) (*upstream
 		}
 		uq.Upstream[a.Code] = amt
 	}
-	l.st.stats.Quotes++
+	tx.Keep(func() { l.st.stats.Update(tx, func(s *UpstreamStats) { s.Quotes++ }) })
 	return uq, nil
 }
 
 // blockedReason is why a payment with plan p would be refused ("" when no
 // known block). Limits count the principal only.
-func (l *Line) blockedReason(m *api.Member, in *input, p plan, now time.Time) string {
-	usd := p.PrincipalUSD
-	lim := l.st.limits
+func (l *Line) blockedReason(tx *kernel.Tx, m *api.Member, in *input, p plan, now time.Time) string {
+	usd := decimal(p.PrincipalUSD)
+	lim := lineLimits()
 	switch {
 	case m.Status == "frozen":
 		return "account_frozen"
@@ -111,12 +116,12 @@ func (l *Line) blockedReason(m *api.Member, in *input, p plan, now time.Time) st
 	var day apd.Decimal
 	day.Set(usd)
 	y, mo, d := now.Date()
-	for _, o := range l.st.list {
+	for _, o := range l.st.list.All(tx) {
 		if o.MemberID != m.ID || o.Status == "failed" {
 			continue
 		}
 		if oy, om, od := o.CreatedAt.Date(); oy == y && om == mo && od == d {
-			_, _ = rateCtx().Add(&day, &day, o.PrincipalUSD)
+			_, _ = rateCtx().Add(&day, &day, decimal(o.Plan.PrincipalUSD))
 		}
 	}
 	switch {
@@ -150,10 +155,10 @@ func (l *Line) decode(c *api.Request) (int, any, error) {
 	if req.CodeValue == nil || *req.CodeValue == "" {
 		return 0, nil, api.InvalidRequest("code_value is required")
 	}
-	if l.st.disabled {
+	if l.st.disabled.Get(c.Tx) {
 		return 0, nil, api.NewErr("service_unavailable", "the QR payment line is temporarily unavailable")
 	}
-	q, err := l.parseCode(*req.CodeValue)
+	q, err := l.parseCode(c.Tx, *req.CodeValue)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -187,16 +192,17 @@ func (l *Line) quote(c *api.Request) (int, any, error) {
 	if err := c.Decode(&request{}); err != nil {
 		return 0, nil, err
 	}
-	// Rate limit first: every quote request that reaches it counts.
-	win := l.st.window[c.Member.ID]
+	// Rate limit first: every quote request that reaches it counts, and
+	// the count survives the refusal of the request (Tx.Keep).
+	win, _ := l.st.window.Get(c.Tx, c.Member.ID)
 	cut := 0
-	for cut < len(win) && !win[cut].After(c.Now.Add(-qrQuoteWindow)) {
+	for cut < win.Len() && !win.At(cut).After(c.Now.Add(-qrQuoteWindow)) {
 		cut++
 	}
-	win = win[cut:]
-	if len(win) >= qrQuotesPerWindow {
-		l.st.window[c.Member.ID] = win
-		wait := win[0].Add(qrQuoteWindow).Sub(c.Now)
+	win = win.From(cut)
+	if win.Len() >= qrQuotesPerWindow {
+		c.Tx.Keep(func() { l.st.window.Put(c.Tx, c.Member.ID, win) })
+		wait := win.At(0).Add(qrQuoteWindow).Sub(c.Now)
 		secs := int((wait + time.Second - 1) / time.Second)
 		if secs < 1 {
 			secs = 1
@@ -205,26 +211,32 @@ func (l *Line) quote(c *api.Request) (int, any, error) {
 		return 0, nil, api.NewErr("rate_limited", fmt.Sprintf("at most %d quotes per member per %d seconds", qrQuotesPerWindow, int(qrQuoteWindow/time.Second))).
 			With("retry_after", secs)
 	}
-	l.st.window[c.Member.ID] = append(win, c.Now)
+	c.Tx.Keep(func() { l.st.window.Put(c.Tx, c.Member.ID, win.Append(c.Now)) })
 
 	in, err := l.validate(c)
 	if err != nil {
 		return 0, nil, err
 	}
-	if r := l.upstreamChecks(c.Member, in); r != nil {
+	if r := l.upstreamChecks(c.Tx, c.Member, in); r != nil {
 		return 0, nil, r.quote
 	}
 	if in.code.has(ScenarioPayerFields) {
 		return 0, nil, api.NewErr("product_not_available", "this code needs payer data (required_payer_fields) and cannot be quoted; pay it with a payer object")
 	}
 	key := strings.Join([]string{c.Member.ID, in.code.value, in.sentCurrency, in.sentAmount}, "\x00")
-	uq := l.st.memo[key]
-	if uq == nil || !c.Now.Before(uq.CreatedAt.Add(qrQuoteMemo)) {
+	var uq *upstreamQuote
+	if r, ok := l.st.memo.Get(c.Tx, key); ok && c.Now.Before(r.CreatedAt.Add(qrQuoteMemo)) {
+		uq = r.quote()
+	} else {
 		if uq, err = l.quoteUpstream(c.Tx, in, c.Now); err != nil {
 			return 0, nil, err
 		}
-		l.st.memo[key] = uq
-		l.host.ExpireMemoAt(key, uq.CreatedAt.Add(qrQuoteMemo))
+		// The upstream order is kept 60 seconds, whatever this request
+		// answers.
+		c.Tx.Keep(func() {
+			l.st.memo.Put(c.Tx, key, uq.row())
+			l.host.ExpireMemoAt(c.Tx, key, uq.CreatedAt.Add(qrQuoteMemo))
+		})
 	}
 	opts, err := l.options(c.Tx, c.Member, in, uq)
 	if err != nil {
@@ -253,7 +265,7 @@ func (l *Line) quote(c *api.Request) (int, any, error) {
 		"expires_at":        uq.ExpiresAt.UTC().Format(time.RFC3339),
 		"chosen":            chosen.json(),
 		"options":           items,
-		"blocked_reason":    l.blockedReason(c.Member, in, chosen, c.Now),
+		"blocked_reason":    l.blockedReason(c.Tx, c.Member, in, chosen, c.Now),
 	}
 	if in.merchantFunded {
 		out["fee_asset"] = chosen.FeeAsset

@@ -51,9 +51,9 @@ func (l *Line) validate(c *api.Request) (*input, error) {
 		fs = *req.FundingSource
 	}
 	switch {
-	case l.host.MerchantHosted() && fs != "merchant":
+	case l.host.MerchantHosted(c.Tx) && fs != "merchant":
 		return nil, api.InvalidFields("merchant_hosted accounts must send funding_source merchant", "funding_source")
-	case l.host.MerchantHosted():
+	case l.host.MerchantHosted(c.Tx):
 		in.merchantFunded = true
 	case fs != "" && fs != "member":
 		return nil, api.InvalidFields("funding_source must be member (or omitted) on platform_hosted accounts", "funding_source")
@@ -69,10 +69,10 @@ func (l *Line) validate(c *api.Request) (*input, error) {
 		return nil, err
 	}
 	in.payer = payer
-	if l.st.disabled {
+	if l.st.disabled.Get(c.Tx) {
 		return nil, api.NewErr("service_unavailable", "the QR payment line is temporarily unavailable")
 	}
-	q, err := l.parseCode(*req.CodeValue)
+	q, err := l.parseCode(c.Tx, *req.CodeValue)
 	if err != nil {
 		return nil, err
 	}

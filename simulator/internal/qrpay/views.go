@@ -31,19 +31,18 @@ type Order struct {
 
 // Orders lists the orders in creation order.
 func (l *Line) Orders(tx *kernel.Tx) []Order {
-	tx.Live()
-	out := make([]Order, 0, len(l.st.list))
-	for _, o := range l.st.list {
+	out := make([]Order, 0, l.st.list.Len(tx))
+	for _, o := range l.st.list.All(tx) {
 		ext := ""
-		if o.member != nil {
-			ext = o.member.ExternalID
+		if m := l.host.Member(tx, o.MemberID); m != nil {
+			ext = m.ExternalID
 		}
 		p := o.Plan
 		out = append(out, Order{
-			Seq: o.seq, ID: o.ID, ExternalMemberID: ext, Status: o.Status, Version: o.Version, CreatedAt: o.CreatedAt,
+			Seq: o.Seq, ID: o.ID, ExternalMemberID: ext, Status: o.Status, Version: o.Version, CreatedAt: o.CreatedAt,
 			Asset: p.Asset, CustomerTotal: p.CustomerTotal, Fee: p.Fee, Payee: o.Payee, Currency: o.Currency, Amount: o.Amount,
 			MerchantFunded: p.MerchantFunded, FeeAsset: p.FeeAsset, FeeAmount: p.FeeAmount, NoticeTimedOut: o.NoticeTimedOut,
-			Trace: append([]string{}, o.Trace...),
+			Trace: append([]string{}, o.Trace.Slice()...),
 		})
 	}
 	return out
@@ -60,14 +59,13 @@ type Hold struct {
 // Holds lists what every live (pending or processing) order holds, in
 // creation order: the legs of its hold that land on its locked account.
 func (l *Line) Holds(tx *kernel.Tx) []Hold {
-	tx.Live()
 	var out []Hold
-	for _, o := range l.st.list {
+	for _, o := range l.st.list.All(tx) {
 		if o.Status != "pending" && o.Status != "processing" {
 			continue
 		}
 		for _, p := range o.holdPostings(+1) {
-			if p.Account == o.locked {
+			if p.Account == o.Locked {
 				out = append(out, Hold{Owner: o.ID + " (" + o.Status + ")", Account: p.Account, Asset: p.Asset, Amount: p.Amount})
 			}
 		}
@@ -78,9 +76,8 @@ func (l *Line) Holds(tx *kernel.Tx) []Hold {
 // Violations are the line's structural rules that the ledger's sums cannot
 // show: an order is never left pending outside its payment request.
 func (l *Line) Violations(tx *kernel.Tx) []string {
-	tx.Live()
 	var out []string
-	for _, o := range l.st.list {
+	for _, o := range l.st.list.All(tx) {
 		if o.Status == "pending" {
 			out = append(out, fmt.Sprintf("QR order %s is left pending outside its payment request", o.ID))
 		}
@@ -91,21 +88,18 @@ func (l *Line) Violations(tx *kernel.Tx) []string {
 // Has reports whether an order of the exact id (with its qrp_ prefix)
 // exists.
 func (l *Line) Has(tx *kernel.Tx, id string) bool {
-	tx.Live()
-	return l.st.orders[id] != nil
+	return l.st.orders.Has(tx, id)
 }
 
 // MemoLen is the number of upstream orders in the quotes memo.
 func (l *Line) MemoLen(tx *kernel.Tx) int {
-	tx.Live()
-	return len(l.st.memo)
+	return l.st.memo.Len(tx)
 }
 
 // ExpireMemo drops the quotes memo entry key when it has expired at now
 // (the host's expiry queue calls it for the keys ExpireMemoAt scheduled).
 func (l *Line) ExpireMemo(tx *kernel.Tx, key string, now time.Time) {
-	tx.Live()
-	if uq := l.st.memo[key]; uq != nil && !now.Before(uq.CreatedAt.Add(qrQuoteMemo)) {
-		delete(l.st.memo, key)
+	if uq, ok := l.st.memo.Get(tx, key); ok && !now.Before(uq.CreatedAt.Add(qrQuoteMemo)) {
+		l.st.memo.Delete(tx, key)
 	}
 }

@@ -17,8 +17,8 @@ import (
 // (product_not_available), the member must meet the line's KYC with an
 // approved profile (kyc_required), and must not be restricted nor pay a
 // risk-listed payee (request_rejected).
-func (l *Line) remitEligibility(tx *kernel.Tx, m *api.Member, line lineSpec, p *payee) *api.Error {
-	if line.Name == "pobo" && l.st.poboInactive {
+func (l *Line) remitEligibility(tx *kernel.Tx, m *api.Member, line lineSpec, p payee) *api.Error {
+	if line.Name == "pobo" && l.st.poboInactive.Get(tx) {
 		return api.NewErr("product_not_available", "the pobo line needs an active upstream subaccount")
 	}
 	if m.KYCLevel < line.KYC || l.host.KYCInReview(tx, m) {
@@ -57,11 +57,11 @@ func (l *Line) remitGate(tx *kernel.Tx, o *order, to string, now time.Time) (str
 	if queued {
 		// A queued order is judged only when it would advance: with the
 		// merchant active and its prepaid covering the order.
-		if status, active := l.host.MerchantStatus(); !active {
+		if status, active := l.host.MerchantStatus(tx); !active {
 			return "", api.NewErr("state_invalid", "the merchant is "+status+": queued remittances wait")
 		}
 		from, _ := l.accounts(o)
-		if l.host.Balance(from, o.Asset).Cmp(o.Locked) < 0 {
+		if l.host.Balance(tx, from, o.Asset).Cmp(o.Locked) < 0 {
 			return "", api.NewErr("state_invalid", "merchant funds still insufficient")
 		}
 	}
@@ -69,12 +69,13 @@ func (l *Line) remitGate(tx *kernel.Tx, o *order, to string, now time.Time) (str
 	if !ok {
 		line = lineSpecs["express"]
 	}
-	if ae := l.remitEligibility(tx, o.Member, line, o.Payee); ae != nil {
+	m := l.member(tx, o)
+	if ae := l.remitEligibility(tx, m, line, l.payee(tx, o)); ae != nil {
 		return ae.Code, nil
 	}
 	if queued {
 		pr := pricing{Asset: o.Asset, Scale: o.Scale, Principal: o.Principal, Fee: o.Fee, CustomerTotal: o.CustomerTotal, Locked: o.Locked, Rate: o.Rate}
-		if ae := l.remitLimits(tx, o.Member, line, pr, now); ae != nil {
+		if ae := l.remitLimits(tx, m, line, pr, now); ae != nil {
 			return ae.Code, nil
 		}
 	}

@@ -12,7 +12,7 @@ import (
 )
 
 type payee struct {
-	seq       int64 // creation sequence, the tie-break of lists (api.PageKey)
+	Seq       int64 // creation sequence, the tie-break of lists (api.PageKey)
 	ID        string
 	MemberID  string
 	Country   string
@@ -24,7 +24,7 @@ type payee struct {
 	CreatedAt time.Time
 }
 
-func (p *payee) summary() string {
+func (p payee) summary() string {
 	a := p.Account
 	if len(a) > 4 {
 		a = a[len(a)-4:]
@@ -32,39 +32,54 @@ func (p *payee) summary() string {
 	return p.Currency + " ****" + a
 }
 
-func payeeKey(p *payee) api.PageKey { return api.PageKey{At: p.CreatedAt, Seq: p.seq} }
+func payeeKey(p payee) api.PageKey { return api.PageKey{At: p.CreatedAt, Seq: p.Seq} }
+
+// listedPayees returns the payees of member id, oldest first.
+func (l *Line) listedPayees(tx *kernel.Tx, id string) []payee {
+	x := l.st.payeesOf
+	from := x.Search(tx, func(k memberKey) bool { return k.member >= id })
+	to := x.Search(tx, func(k memberKey) bool { return k.member > id })
+	var out []payee
+	if from < to {
+		for _, p := range x.Range(tx, from, to) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
 
 // payeesOf returns m's payees, creating the fixture payees (one per
 // corridor) on first use, so members created at any time have them.
-func (l *Line) payeesOf(tx *kernel.Tx, m *api.Member) []*payee {
-	if _, ok := l.st.payeesOf[m.ID]; !ok {
-		list := make([]*payee, 0, len(remitCorridors))
-		for _, c := range remitCorridors {
-			l.st.nextPayee++
-			p := &payee{
-				seq: tx.NextSeq(), ID: "pye_" + strconv.FormatInt(l.st.nextPayee, 10), MemberID: m.ID, Country: c.Country, Currency: c.Currency,
-				Holder: c.Holder, Account: c.Account, Status: "active", CreatedAt: m.CreatedAt,
-			}
-			list = append(list, p)
-			l.st.payeeByID[p.ID] = p
+func (l *Line) payeesOf(tx *kernel.Tx, m *api.Member) []payee {
+	if list := l.listedPayees(tx, m.ID); len(list) > 0 {
+		return list
+	}
+	list := make([]payee, 0, len(remitCorridors))
+	for _, c := range remitCorridors {
+		n := l.st.nextPayee.Get(tx) + 1
+		l.st.nextPayee.Set(tx, n)
+		p := payee{
+			Seq: tx.NextSeq(), ID: "pye_" + strconv.FormatInt(n, 10), MemberID: m.ID, Country: c.Country, Currency: c.Currency,
+			Holder: c.Holder, Account: c.Account, Status: "active", CreatedAt: m.CreatedAt,
 		}
-		l.st.payeesOf[m.ID] = list
+		list = append(list, p)
+		l.st.payees.Put(tx, p.ID, p)
 	}
-	return l.st.payeesOf[m.ID]
+	return list
 }
 
-// payeeOf finds payee id (pye_<digits>) of m; nil when it does not
+// payeeOf finds payee id (pye_<digits>) of m; false when it does not
 // exist or belongs to someone else.
-func (l *Line) payeeOf(tx *kernel.Tx, m *api.Member, id string) *payee {
+func (l *Line) payeeOf(tx *kernel.Tx, m *api.Member, id string) (payee, bool) {
 	l.payeesOf(tx, m)
-	p := l.st.payeeByID[id]
-	if p == nil || p.MemberID != m.ID {
-		return nil
+	p, ok := l.st.payees.Get(tx, id)
+	if !ok || p.MemberID != m.ID {
+		return payee{}, false
 	}
-	return p
+	return p, true
 }
 
-func payeeJSON(p *payee) map[string]any {
+func payeeJSON(p payee) map[string]any {
 	return map[string]any{
 		"id": p.ID, "corridor": p.Country + "-" + p.Currency, "country": p.Country, "currency": p.Currency,
 		"holder": p.Holder, "summary": p.summary(), "status": p.Status, "created_at": p.CreatedAt.UTC().Format(time.RFC3339),
@@ -77,7 +92,7 @@ func payeeJSON(p *payee) map[string]any {
 func (l *Line) listPayees(c *api.Request) (int, any, error) {
 	items := l.payeesOf(c.Tx, c.Member)
 	env := api.Paginate(items, payeeKey, c.Req.URL.Query())
-	page := env.Data.([]*payee)
+	page := env.Data.([]payee)
 	out := make([]map[string]any, 0, len(page))
 	for _, p := range page {
 		out = append(out, payeeJSON(p))
@@ -144,13 +159,13 @@ func (l *Line) createPayee(c *api.Request) (int, any, error) {
 			return 0, nil, api.NewErr("duplicate_resource", "an identical payee exists")
 		}
 	}
-	l.st.nextPayee++
-	p := &payee{
-		seq: c.Tx.NextSeq(), ID: "pye_" + strconv.FormatInt(l.st.nextPayee, 10), MemberID: c.Member.ID, Country: country, Currency: currency,
+	n := l.st.nextPayee.Get(c.Tx) + 1
+	l.st.nextPayee.Set(c.Tx, n)
+	p := payee{
+		Seq: c.Tx.NextSeq(), ID: "pye_" + strconv.FormatInt(n, 10), MemberID: c.Member.ID, Country: country, Currency: currency,
 		Holder: holder, Account: account, BankCode: in.BankCode, Status: "active", CreatedAt: c.Now,
 	}
-	l.st.payeeByID[p.ID] = p
-	l.st.payeesOf[c.Member.ID] = api.InsertByKey(l.st.payeesOf[c.Member.ID], p, payeeKey)
+	l.st.payees.Put(c.Tx, p.ID, p)
 	return http.StatusCreated, payeeJSON(p), nil
 }
 

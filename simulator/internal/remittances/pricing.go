@@ -118,7 +118,7 @@ func (l *Line) remitProducts(c *api.Request) (int, any, error) {
 		}
 		for _, name := range []string{"express", "pobo"} {
 			spec := lineSpecs[name]
-			if name == "pobo" && l.st.poboInactive {
+			if name == "pobo" && l.st.poboInactive.Get(c.Tx) {
 				continue
 			}
 			sc, _ := c.Tx.AssetScale("USDT")

@@ -28,32 +28,48 @@ const remitIdemWindow = 24 * time.Hour
 // state is the remittance line's state: payees, orders and the handler's
 // own replay records.
 type state struct {
-	payeesOf  map[string][]*payee // by member id, oldest first
-	payeeByID map[string]*payee   // by pye_ id
-	nextPayee int64
+	payees    *kernel.Table[string, payee] // by pye_ id
+	payeesOf  *kernel.Index[string, payee, memberKey]
+	nextPayee *kernel.Cell[int64]
+	// historyPayees are the payees of seeded history (SeedHistory), which
+	// no member lists.
+	historyPayees *kernel.Table[string, payee]
 
-	orders []*order // ascending by api.PageKey
-	byID   map[string]*order
-	byIdem map[string]*idem // x-idempotency-key -> first success
+	orders *kernel.Table[string, order] // by rmt_ id
+	list   *kernel.Index[string, order, api.PageKey]
+	byIdem *kernel.Table[string, idem] // x-idempotency-key -> first success
 
-	vpApps map[string]*vpApplication // by member id
+	vpApps *kernel.Table[string, vpApplication] // by member id
 
-	poboInactive bool // no active upstream subaccount for pobo
+	poboInactive *kernel.Cell[bool] // no active upstream subaccount for pobo
+}
+
+// memberKey orders a member's payees oldest first.
+type memberKey struct {
+	member string
+	key    api.PageKey
+}
+
+func compareMemberKey(a, b memberKey) int {
+	if c := strings.Compare(a.member, b.member); c != 0 {
+		return c
+	}
+	return api.ComparePageKey(a.key, b.key)
 }
 
 type idem struct {
-	hash    [32]byte
-	orderID string
-	at      time.Time
+	Hash    [32]byte
+	OrderID string
+	At      time.Time
 }
 
 // order is one remittance order. Status is internal: the public form of
 // pending_merchant_funds is pending.
 type order struct {
-	seq      int64  // creation sequence, the tie-break of lists (api.PageKey)
+	Seq      int64  // creation sequence, the tie-break of lists (api.PageKey)
 	ID       string // rmt_<uuid>
-	Member   *api.Member
-	Payee    *payee
+	MemberID string
+	PayeeID  string
 	Line     string
 	Status   string
 	Version  int64
@@ -83,7 +99,7 @@ type order struct {
 	UpdatedAt time.Time
 }
 
-func remitKey(o *order) api.PageKey { return api.PageKey{At: o.CreatedAt, Seq: o.seq} }
+func (o order) key() api.PageKey { return api.PageKey{At: o.CreatedAt, Seq: o.Seq} }
 
 func (o *order) publicStatus() string {
 	if o.Status == "pending_merchant_funds" {
@@ -99,7 +115,24 @@ func (l *Line) accounts(o *order) (from, held string) {
 	if o.Funding == "merchant" {
 		return kernel.AccountMerchantPrepaid, kernel.AccountMerchantPrepaidLocked
 	}
-	return kernel.MemberAvailable(o.Member.ID), kernel.MemberLocked(o.Member.ID)
+	return kernel.MemberAvailable(o.MemberID), kernel.MemberLocked(o.MemberID)
+}
+
+// payee is the payee an order pays: a member's, or one of seeded history.
+func (l *Line) payee(tx *kernel.Tx, o *order) payee {
+	if p, ok := l.st.payees.Get(tx, o.PayeeID); ok {
+		return p
+	}
+	p, _ := l.st.historyPayees.Get(tx, o.PayeeID)
+	return p
+}
+
+// member is the member of an order (a copy).
+func (l *Line) member(tx *kernel.Tx, o *order) *api.Member {
+	if m := l.host.Member(tx, o.MemberID); m != nil {
+		return m
+	}
+	return &api.Member{ID: o.MemberID}
 }
 
 // Posting is one leg of a ledger entry.
@@ -121,20 +154,20 @@ const Collection = "remittances"
 type Host interface {
 	// MerchantHosted reports whether the merchant's custody model is
 	// merchant_hosted (funding_source merchant is then required).
-	MerchantHosted() bool
+	MerchantHosted(tx *kernel.Tx) bool
 	// MerchantStatus is the merchant's status, and whether it is active:
 	// queued orders advance only while it is.
-	MerchantStatus() (status string, active bool)
+	MerchantStatus(tx *kernel.Tx) (status string, active bool)
 	// MerchantID is the merchant's id (a member of another merchant is
 	// foreign).
 	MerchantID() string
 	// AssetAllowed reports whether code is in the catalogue, enabled, and
 	// allowed to the merchant.
-	AssetAllowed(code string) bool
+	AssetAllowed(tx *kernel.Tx, code string) bool
 	// Member finds a member by id (mem_...), nil when unknown.
-	Member(id string) *api.Member
+	Member(tx *kernel.Tx, id string) *api.Member
 	// MemberByExternal finds a member by external id, nil when unknown.
-	MemberByExternal(externalID string) *api.Member
+	MemberByExternal(tx *kernel.Tx, externalID string) *api.Member
 	// Restricted reports a member that may not move money out of its
 	// wallet (suspended, blocklisted, banned, frozen).
 	Restricted(m *api.Member) bool
@@ -147,7 +180,7 @@ type Host interface {
 	// completed order pays the principal to.
 	UpstreamAccount() string
 	// Balance is the balance of account in asset.
-	Balance(account, asset string) money.Amount
+	Balance(tx *kernel.Tx, account, asset string) money.Amount
 	// Post posts one balanced ledger entry.
 	Post(tx *kernel.Tx, at time.Time, memo string, postings ...Posting) error
 }
@@ -159,11 +192,22 @@ type Line struct {
 	host Host `image:"-"`
 }
 
-// New returns the line with no payees and no orders.
-func New(h Host) *Line {
+// New returns the line with no payees and no orders, its tables in kernel
+// k.
+func New(k *kernel.Kernel, h Host) *Line {
+	payees := kernel.NewTable[string, payee](k, "remittances.payees")
+	orders := kernel.NewTable[string, order](k, "remittances.orders")
 	return &Line{st: state{
-		payeesOf: map[string][]*payee{}, payeeByID: map[string]*payee{}, nextPayee: 100000,
-		byID: map[string]*order{}, byIdem: map[string]*idem{}, vpApps: map[string]*vpApplication{},
+		payees: payees,
+		payeesOf: kernel.NewIndex(payees, "by_member",
+			func(p payee) (memberKey, bool) { return memberKey{p.MemberID, payeeKey(p)}, true }, compareMemberKey),
+		nextPayee:     kernel.NewCell(k, "remittances.next_payee", int64(100000)),
+		historyPayees: kernel.NewTable[string, payee](k, "remittances.history_payees"),
+		orders:        orders,
+		list:          kernel.NewIndex(orders, "by_created", func(o order) (api.PageKey, bool) { return o.key(), true }, api.ComparePageKey),
+		byIdem:        kernel.NewTable[string, idem](k, "remittances.idempotency"),
+		vpApps:        kernel.NewTable[string, vpApplication](k, "remittances.vp_applications"),
+		poboInactive:  kernel.NewCell(k, "remittances.pobo_inactive", false),
 	}, host: h}
 }
 
@@ -188,7 +232,7 @@ func (l *Line) Endpoints() []api.Endpoint {
 // remitRequest is a remittance request after the checks shared by create
 // and quote.
 type remitRequest struct {
-	Payee    *payee
+	Payee    payee
 	Corridor corridor
 	Payout   money.Amount
 	Line     lineSpec
@@ -245,11 +289,11 @@ func (l *Line) resolveRemit(tx *kernel.Tx, m *api.Member, payeeID, payout, lineN
 	for _, a := range remitSourceAssets {
 		supported = supported || a == asset
 	}
-	if !supported || !l.host.AssetAllowed(asset) {
+	if !supported || !l.host.AssetAllowed(tx, asset) {
 		return remitRequest{}, api.NewErr("product_not_available", "the debit asset is not available for remittances")
 	}
-	p := l.payeeOf(tx, m, payeeID)
-	if p == nil {
+	p, ok := l.payeeOf(tx, m, payeeID)
+	if !ok {
 		return remitRequest{}, api.NewErr("resource_not_found", "payee not found")
 	}
 	cor, ok := corridorOf(p.Country, p.Currency)
@@ -297,11 +341,11 @@ func (l *Line) resolveRemit(tx *kernel.Tx, m *api.Member, payeeID, payout, lineN
 //     nothing moved) and pobo answers service_unavailable.
 func (l *Line) createRemittance(c *api.Request) (int, any, error) {
 	hash := sha256.Sum256(c.Body)
-	if rec := l.st.byIdem[c.IdemKey]; rec != nil && c.Now.Sub(rec.at) < remitIdemWindow {
-		if rec.hash != hash {
+	if rec, ok := l.st.byIdem.Get(c.Tx, c.IdemKey); ok && c.Now.Sub(rec.At) < remitIdemWindow {
+		if rec.Hash != hash {
 			return 0, nil, api.NewErr("idempotency_key_reused", "idempotency key reused with a different body")
 		}
-		o := l.st.byID[rec.orderID]
+		o, _ := l.st.orders.Get(c.Tx, rec.OrderID)
 		c.Header.Set("X-Idempotent-Replay", "true")
 		return http.StatusCreated, map[string]any{"id": o.ID, "status": o.publicStatus(), "quote": nil, "duplicated": true}, nil
 	}
@@ -348,7 +392,7 @@ func (l *Line) createRemittance(c *api.Request) (int, any, error) {
 	if !knownPurpose(purpose) {
 		return 0, nil, api.InvalidRequest("purpose_code is not one of the service's purpose codes")
 	}
-	funding, aerr := l.fundingSource(in.FundingSource)
+	funding, aerr := l.fundingSource(c.Tx, in.FundingSource)
 	if aerr != nil {
 		return 0, nil, aerr
 	}
@@ -375,14 +419,14 @@ func (l *Line) createRemittance(c *api.Request) (int, any, error) {
 		ref = string([]rune(ref)[:200])
 	}
 	o := &order{
-		seq: c.Tx.NextSeq(), ID: "rmt_" + c.Tx.NewUUID(), Member: c.Member, Payee: req.Payee, Line: line.Name, Funding: funding,
+		Seq: c.Tx.NextSeq(), ID: "rmt_" + c.Tx.NewUUID(), MemberID: c.Member.ID, PayeeID: req.Payee.ID, Line: line.Name, Funding: funding,
 		Asset: pr.Asset, Scale: pr.Scale, Slippage: bps,
 		Principal: pr.Principal, Fee: pr.Fee, CustomerTotal: pr.CustomerTotal, Locked: pr.Locked, Settled: money.Zero(pr.Scale),
 		PayoutCurrency: req.Corridor.Currency, PayoutAmount: *in.PayoutAmount, Rate: pr.Rate,
 		Purpose: purpose, Reference: ref, CreatedAt: c.Now, UpdatedAt: c.Now, Version: 1,
 	}
 	from, held := l.accounts(o)
-	if l.host.Balance(from, o.Asset).Cmp(o.Locked) < 0 {
+	if l.host.Balance(c.Tx, from, o.Asset).Cmp(o.Locked) < 0 {
 		switch {
 		case funding == "member":
 			return 0, nil, api.NewErr("insufficient_balance", "member available balance insufficient")
@@ -397,9 +441,8 @@ func (l *Line) createRemittance(c *api.Request) (int, any, error) {
 		o.Held, o.HeldAt = true, c.Now
 		o.Status = l.remitFirstStatus(c.Tx, o)
 	}
-	l.st.byID[o.ID] = o
-	l.st.orders = api.InsertByKey(l.st.orders, o, remitKey)
-	l.st.byIdem[c.IdemKey] = &idem{hash: hash, orderID: o.ID, at: c.Now}
+	l.st.orders.Put(c.Tx, o.ID, *o)
+	l.st.byIdem.Put(c.Tx, c.IdemKey, idem{Hash: hash, OrderID: o.ID, At: c.Now})
 	if o.Held {
 		l.remitInFlight(c.Tx, o)
 	}
@@ -434,12 +477,12 @@ func slippageOf(raw json.RawMessage) (int, bool) {
 
 // fundingSource applies the common funding_source rule: merchant_hosted must
 // send merchant; member (or nothing) only on platform_hosted.
-func (l *Line) fundingSource(v *string) (string, *api.Error) {
+func (l *Line) fundingSource(tx *kernel.Tx, v *string) (string, *api.Error) {
 	fs := ""
 	if v != nil {
 		fs = *v
 	}
-	if l.host.MerchantHosted() {
+	if l.host.MerchantHosted(tx) {
 		if fs != "merchant" {
 			return "", api.InvalidFields("merchant_hosted accounts must send funding_source merchant", "funding_source")
 		}
@@ -480,8 +523,8 @@ func (l *Line) remitLimits(tx *kernel.Tx, m *api.Member, line lineSpec, pr prici
 	}
 	used := pr.CustomerTotal
 	day := now.UTC().Format(time.DateOnly)
-	for _, o := range l.st.orders {
-		if o.Member == m && o.Line == line.Name && o.Held && o.Status != "failed" && o.HeldAt.UTC().Format(time.DateOnly) == day {
+	for _, o := range l.st.list.All(tx) {
+		if o.MemberID == m.ID && o.Line == line.Name && o.Held && o.Status != "failed" && o.HeldAt.UTC().Format(time.DateOnly) == day {
 			if v, err := o.CustomerTotal.Rescale(pr.Scale); err == nil {
 				used, _ = used.Add(v)
 			}
@@ -497,7 +540,8 @@ func (l *Line) remitLimits(tx *kernel.Tx, m *api.Member, line lineSpec, pr prici
 
 // --- reads ---
 
-func (l *Line) remitOrderJSON(o *order) map[string]any {
+func (l *Line) remitOrderJSON(tx *kernel.Tx, o *order) map[string]any {
+	p := l.payee(tx, o)
 	return map[string]any{
 		"id": o.ID, "line": o.Line, "status": o.publicStatus(), "status_version": o.Version,
 		"source_asset": o.Asset, "ledger_scale": o.Scale,
@@ -505,7 +549,7 @@ func (l *Line) remitOrderJSON(o *order) map[string]any {
 		"payout_currency": o.PayoutCurrency, "payout_amount": o.PayoutAmount,
 		"rate": o.Rate, "rate_is_dealt": o.RateDealt, "purpose_code": o.Purpose, "reference": o.Reference,
 		"failure_code": o.FailureCode, "payout_date": o.PayoutDate,
-		"payee":      map[string]any{"summary": o.Payee.summary(), "holder": o.Payee.Holder},
+		"payee":      map[string]any{"summary": p.summary(), "holder": p.Holder},
 		"created_at": o.CreatedAt.UTC().Format(time.RFC3339), "updated_at": o.UpdatedAt.UTC().Format(time.RFC3339),
 	}
 }
@@ -513,12 +557,12 @@ func (l *Line) remitOrderJSON(o *order) map[string]any {
 // listRemittances answers GET /v1/remittances: the member's orders, newest
 // first (limit invalid falls back to 20).
 func (l *Line) listRemittances(c *api.Request) (int, any, error) {
-	mine := func(o *order) bool { return o.Member == c.Member }
-	env := api.PaginateMatching(l.st.orders, remitKey, c.Req.URL.Query(), mine)
-	page := env.Data.([]*order)
+	mine := func(o order) bool { return o.MemberID == c.Member.ID }
+	env := api.PaginateIndexMatching(c.Tx, l.st.list, c.Req.URL.Query(), mine)
+	page := env.Data.([]order)
 	out := make([]map[string]any, 0, len(page))
 	for _, o := range page {
-		out = append(out, l.remitOrderJSON(o))
+		out = append(out, l.remitOrderJSON(c.Tx, &o))
 	}
 	env.Data = out
 	return http.StatusOK, env, nil
@@ -532,13 +576,100 @@ func (l *Line) getRemittance(c *api.Request) (int, any, error) {
 	if !strings.HasPrefix(id, "rmt_") {
 		id = "rmt_" + id
 	}
-	o := l.st.byID[id]
-	if o == nil || o.Member != c.Member {
+	o, ok := l.st.orders.Get(c.Tx, id)
+	if !ok || o.MemberID != c.Member.ID {
 		return 0, nil, api.NotFound("remittance")
 	}
-	return http.StatusOK, l.remitOrderJSON(o), nil
+	return http.StatusOK, l.remitOrderJSON(c.Tx, &o), nil
 }
 
 // --- VP applications ---
 
 // --- Go methods mirroring the control actions ---
+
+// Legacy is the remittance line as the state image of recordings of
+// versions 1 and 2 held it.
+type Legacy struct{ st legacyState }
+
+type legacyState struct {
+	payeesOf     map[string][]*payee
+	payeeByID    map[string]*payee
+	nextPayee    int64
+	orders       []*legacyOrder
+	byID         map[string]*legacyOrder
+	byIdem       map[string]*idem
+	vpApps       map[string]*vpApplication
+	poboInactive bool
+}
+
+type legacyOrder struct {
+	seq            int64
+	ID             string
+	Member         *api.LegacyMember
+	Payee          *payee
+	Line           string
+	Status         string
+	Version        int64
+	Funding        string
+	Asset          string
+	Scale          int
+	Slippage       int
+	Principal      money.Amount
+	Fee            money.Amount
+	CustomerTotal  money.Amount
+	Locked         money.Amount
+	Settled        money.Amount
+	PayoutCurrency string
+	PayoutAmount   string
+	Rate           string
+	RateDealt      bool
+	Purpose        string
+	Reference      string
+	FailureCode    string
+	PayoutDate     string
+	Held           bool
+	HeldAt         time.Time
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+}
+
+// Legacy returns the line as the state image of recordings of versions 1
+// and 2 held it; its orders share members with the members line's image
+// (members, by mem_ id).
+func (l *Line) Legacy(tx *kernel.Tx, members map[string]*api.LegacyMember) *Legacy {
+	st := legacyState{
+		payeesOf: map[string][]*payee{}, payeeByID: map[string]*payee{}, nextPayee: l.st.nextPayee.Get(tx),
+		byID: map[string]*legacyOrder{}, byIdem: map[string]*idem{}, vpApps: map[string]*vpApplication{},
+		poboInactive: l.st.poboInactive.Get(tx),
+	}
+	for _, p := range l.st.payeesOf.All(tx) {
+		st.payeesOf[p.MemberID] = append(st.payeesOf[p.MemberID], &p)
+		st.payeeByID[p.ID] = &p
+	}
+	history := map[string]*payee{}
+	for id, p := range l.st.historyPayees.All(tx) {
+		history[id] = &p
+	}
+	for _, o := range l.st.list.All(tx) {
+		p := st.payeeByID[o.PayeeID]
+		if p == nil {
+			p = history[o.PayeeID]
+		}
+		lo := &legacyOrder{
+			seq: o.Seq, ID: o.ID, Member: members[o.MemberID], Payee: p, Line: o.Line, Status: o.Status, Version: o.Version,
+			Funding: o.Funding, Asset: o.Asset, Scale: o.Scale, Slippage: o.Slippage, Principal: o.Principal, Fee: o.Fee,
+			CustomerTotal: o.CustomerTotal, Locked: o.Locked, Settled: o.Settled, PayoutCurrency: o.PayoutCurrency,
+			PayoutAmount: o.PayoutAmount, Rate: o.Rate, RateDealt: o.RateDealt, Purpose: o.Purpose, Reference: o.Reference,
+			FailureCode: o.FailureCode, PayoutDate: o.PayoutDate, Held: o.Held, HeldAt: o.HeldAt, CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt,
+		}
+		st.orders = append(st.orders, lo)
+		st.byID[o.ID] = lo
+	}
+	for k, rec := range l.st.byIdem.All(tx) {
+		st.byIdem[k] = &rec
+	}
+	for k, app := range l.st.vpApps.All(tx) {
+		st.vpApps[k] = &app
+	}
+	return &Legacy{st: st}
+}

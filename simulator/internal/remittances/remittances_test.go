@@ -24,6 +24,7 @@ import (
 // records of what the line asked for: entries, outcomes. The clock, ids,
 // amounts and events are the transaction's (begin).
 type fakeHost struct {
+	k         *kernel.Kernel // the kernel of the test's transaction (begin)
 	now       time.Time
 	hosted    bool   // merchant_hosted
 	status    string // merchant status
@@ -51,12 +52,14 @@ func (h *fakeHost) member(id string, kyc int, usdt string) *api.Member {
 	return m
 }
 
-func (h *fakeHost) MerchantHosted() bool           { return h.hosted }
-func (h *fakeHost) MerchantStatus() (string, bool) { return h.status, h.status == "active" }
-func (h *fakeHost) MerchantID() string             { return "mch_1" }
-func (h *fakeHost) AssetAllowed(code string) bool  { return code == "USDT" || code == "USDC" }
-func (h *fakeHost) Member(id string) *api.Member   { return h.members[id] }
-func (h *fakeHost) MemberByExternal(ext string) *api.Member {
+func (h *fakeHost) MerchantHosted(*kernel.Tx) bool           { return h.hosted }
+func (h *fakeHost) MerchantStatus(*kernel.Tx) (string, bool) { return h.status, h.status == "active" }
+func (h *fakeHost) MerchantID() string                       { return "mch_1" }
+func (h *fakeHost) AssetAllowed(_ *kernel.Tx, code string) bool {
+	return code == "USDT" || code == "USDC"
+}
+func (h *fakeHost) Member(_ *kernel.Tx, id string) *api.Member { return h.members[id] }
+func (h *fakeHost) MemberByExternal(_ *kernel.Tx, ext string) *api.Member {
 	for _, m := range h.members {
 		if m.ExternalID == ext {
 			return m
@@ -70,7 +73,7 @@ func (h *fakeHost) HasKYCProfile(_ *kernel.Tx, m *api.Member) bool {
 }
 func (h *fakeHost) KYCInReview(_ *kernel.Tx, m *api.Member) bool { return h.inReview[m.ID] }
 func (h *fakeHost) UpstreamAccount() string                      { return "upstream:remit" }
-func (h *fakeHost) Balance(account, asset string) money.Amount {
+func (h *fakeHost) Balance(_ *kernel.Tx, account, asset string) money.Amount {
 	if b, ok := h.balances[account+"|"+asset]; ok {
 		return b
 	}
@@ -87,7 +90,7 @@ func (h *fakeHost) Post(_ *kernel.Tx, _ time.Time, memo string, postings ...Post
 		key := p.Account + "|" + p.Asset
 		b, ok := next[key]
 		if !ok {
-			b = h.Balance(p.Account, p.Asset)
+			b = h.Balance(nil, p.Account, p.Asset)
 		}
 		b, _ = b.Add(p.Amount)
 		if b.IsNegative() && (strings.HasPrefix(p.Account, "member:") || strings.HasPrefix(p.Account, "merchant:prepaid")) {
@@ -125,7 +128,7 @@ func (s services) InFlight(tx *kernel.Tx, _, id string) { s.h.InFlight(tx, id) }
 func (s services) Settled(tx *kernel.Tx, id string)     { s.h.Settled(tx, id) }
 
 // Transfer posts a two-leg entry to the fake host's ledger.
-func (s services) Transfer(at time.Time, memo, asset string, amt money.Amount, from, to string) error {
+func (s services) Transfer(_ *kernel.Tx, at time.Time, memo, asset string, amt money.Amount, from, to string) error {
 	return s.h.Post(nil, at, memo, Posting{Account: from, Asset: asset, Amount: amt.Neg()}, Posting{Account: to, Asset: asset, Amount: amt})
 }
 
@@ -135,9 +138,10 @@ func begin(h *fakeHost) (*kerneltest.Services, *kernel.Tx) {
 	svc := kerneltest.New()
 	svc.Clock = h.now
 	svc.Scales["USDC"] = 6
-	var k kernel.Kernel
+	k := new(kernel.Kernel)
 	k.Provide(services{svc, h})
-	return svc, k.Begin()
+	h.k = k
+	return svc, k.BeginSetup()
 }
 
 // events names the events emitted, in order.
@@ -255,7 +259,7 @@ func TestCreateRules(t *testing.T) {
 			svc, tx := begin(h)
 			defer tx.End()
 			m := h.member("mem_1", 1, "2000")
-			l := New(h)
+			l := New(h.k, h)
 			if tt.setup != nil {
 				tt.setup(h, m, l, tx)
 			}
@@ -289,7 +293,7 @@ func TestQuote(t *testing.T) {
 	_, tx := begin(h)
 	defer tx.End()
 	m := h.member("mem_1", 1, "2000")
-	l := New(h)
+	l := New(h.k, h)
 	_, got, err := call(t, l, tx, h, m, http.MethodGet, "/v1/remit/quotes?payee_id="+payeeGB+"&payout_amount=100.00&slippage_bps=100", "", "")
 	if err != nil {
 		t.Fatal(err)
@@ -338,7 +342,7 @@ func TestStateMachine(t *testing.T) {
 			svc, tx := begin(h)
 			defer tx.End()
 			m := h.member("mem_1", 1, "2000")
-			l := New(h)
+			l := New(h.k, h)
 			_, body, err := call(t, l, tx, h, m, http.MethodPost, "/v1/remittances", remit(payeeGB, "100.00"), "k1")
 			if err != nil {
 				t.Fatal(err)
@@ -363,7 +367,7 @@ func TestStateMachine(t *testing.T) {
 				if len(l.Holds(tx)) != 0 || h.inFlight[id] {
 					t.Errorf("a %s order still holds %+v (in flight %v)", final, l.Holds(tx), h.inFlight[id])
 				}
-				if b := h.Balance("member:mem_1:locked", "USDT"); !b.IsZero() {
+				if b := h.Balance(nil, "member:mem_1:locked", "USDT"); !b.IsZero() {
 					t.Errorf("member locked balance %s after %s", b, final)
 				}
 			}
@@ -384,7 +388,7 @@ func TestMerchantQueue(t *testing.T) {
 	defer tx.End()
 	h.hosted = true
 	m := h.member("mem_1", 1, "0")
-	l := New(h)
+	l := New(h.k, h)
 	_, body, err := call(t, l, tx, h, m, http.MethodPost, "/v1/remittances", remit(payeeGB, "100.00", `,"funding_source":"merchant"`), "k1")
 	if err != nil {
 		t.Fatal(err)
@@ -417,8 +421,8 @@ func TestInvariants(t *testing.T) {
 	_, tx := begin(h)
 	defer tx.End()
 	m := h.member("mem_1", 1, "0")
-	l := New(h)
-	l.st.orders = append(l.st.orders, &order{ID: "rmt_q", Member: m, Status: "pending_merchant_funds", Funding: "member",
+	l := New(h.k, h)
+	l.st.orders.Put(tx, "rmt_q", order{ID: "rmt_q", MemberID: m.ID, Status: "pending_merchant_funds", Funding: "member",
 		Asset: "USDT", Locked: money.MustParse("5", 6), Held: true})
 	want := []string{"remittance rmt_q waits for merchant funds but holds 5.000000 USDT"}
 	if diff := cmp.Diff(want, l.Invariants(tx)); diff != "" {
@@ -436,7 +440,7 @@ func TestPayeesAndVP(t *testing.T) {
 	defer tx.End()
 	m := h.member("mem_1", 1, "0")
 	h.members["mem_x"] = &api.Member{ID: "mem_x", ExternalID: "ext-x", MerchantID: "mch_other", HasKYCProfile: true}
-	l := New(h)
+	l := New(h.k, h)
 	_, list, err := call(t, l, tx, h, m, http.MethodGet, "/v1/remit/payees?limit=100", "", "")
 	if err != nil {
 		t.Fatal(err)

@@ -16,17 +16,27 @@ func (l *Line) remitInFlight(tx *kernel.Tx, o *order) {
 }
 
 // Succeed is the upstream's success path of an order (the outcome of the
-// remittances collection): all the way to completed.
-func (l *Line) Succeed(tx *kernel.Tx, id string) {
-	o := l.st.byID[id]
-	if o == nil {
-		return
+// remittances collection): all the way to completed, one move at a time.
+// Each move is a step of its own: one that fails is undone and stops the
+// path where it is.
+func (l *Line) Succeed(tx *kernel.Tx, id string) error {
+	o, ok := l.st.orders.Get(tx, id)
+	if !ok {
+		return nil
 	}
 	for !isRemitFinal(o.Status) && o.Status != "needs_reconfirm" {
-		if _, err := l.remitMove(tx, o, "advance", nil); err != nil {
-			return
+		err := tx.Step("remittance "+id+" advance", func() error {
+			moved, err := l.remitMove(tx, &o, "advance", nil)
+			if err == nil {
+				o = *moved
+			}
+			return err
+		})
+		if err != nil {
+			return nil
 		}
 	}
+	return nil
 }
 
 func isRemitFinal(st string) bool { return st == "completed" || st == "failed" || st == "refunded" }
@@ -79,19 +89,20 @@ func (l *Line) remitAction(tx *kernel.Tx, id, action string, body []byte) (*orde
 	if !strings.HasPrefix(id, "rmt_") {
 		id = "rmt_" + id
 	}
-	o := l.st.byID[id]
-	if o == nil {
+	o, ok := l.st.orders.Get(tx, id)
+	if !ok {
 		return nil, api.NotFound("remittance")
 	}
 	var in ActionBody
 	if ae := api.DecodeStrict(body, &in, api.RefuseUnknown); ae != nil {
 		return nil, ae
 	}
-	return l.remitMove(tx, o, action, &in)
+	return l.remitMove(tx, &o, action, &in)
 }
 
-// remitMove applies action to o: money first (one balanced entry, or
-// nothing), then status, status_version, event and outcome bookkeeping.
+// remitMove applies action to o (a copy of the order's row, written back):
+// money first (one balanced entry, or nothing), then status,
+// status_version, event and outcome bookkeeping.
 func (l *Line) remitMove(tx *kernel.Tx, o *order, action string, in *ActionBody) (*order, error) {
 	if in == nil {
 		in = &ActionBody{}
@@ -174,9 +185,10 @@ func (l *Line) remitMove(tx *kernel.Tx, o *order, action string, in *ActionBody)
 	o.Status = to
 	o.Version++
 	o.UpdatedAt = now
+	l.st.orders.Put(tx, o.ID, *o)
 	if ev, ok := remitEvents[to]; ok {
 		tx.Emit(kernel.Event{Type: ev, Object: "remittance", ObjectID: strings.TrimPrefix(o.ID, "rmt_"),
-			MemberID: o.Member.ID, Status: o.publicStatus(), Version: o.Version})
+			MemberID: o.MemberID, Status: o.publicStatus(), Version: o.Version})
 	}
 	switch {
 	case isRemitFinal(to) || to == "needs_reconfirm":
@@ -195,14 +207,17 @@ func (l *Line) remitMove(tx *kernel.Tx, o *order, action string, in *ActionBody)
 // prepaid cannot cover stops the queue (first in, first out), and nothing
 // advances while the merchant is not active.
 func (l *Line) AdvanceQueued(tx *kernel.Tx) {
-	if _, active := l.host.MerchantStatus(); !active {
+	if _, active := l.host.MerchantStatus(tx); !active {
 		return
 	}
-	for _, o := range l.st.orders {
-		if o.Status != "pending_merchant_funds" {
-			continue
+	var queued []order
+	for _, o := range l.st.list.All(tx) {
+		if o.Status == "pending_merchant_funds" {
+			queued = append(queued, o)
 		}
-		if _, err := l.remitMove(tx, o, "advance", nil); err != nil {
+	}
+	for _, o := range queued {
+		if _, err := l.remitMove(tx, &o, "advance", nil); err != nil {
 			return
 		}
 	}
@@ -215,7 +230,7 @@ func (l *Line) Act(tx *kernel.Tx, id, action string, body []byte) (map[string]an
 	if err != nil {
 		return nil, err
 	}
-	return l.remitOrderJSON(o), nil
+	return l.remitOrderJSON(tx, o), nil
 }
 
 // Control runs a control action on a remittance (id with or without

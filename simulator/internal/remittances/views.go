@@ -40,19 +40,18 @@ func (o Order) Key() api.PageKey { return api.PageKey{At: o.CreatedAt, Seq: o.Se
 
 // Orders lists the orders, oldest first (ascending by Key).
 func (l *Line) Orders(tx *kernel.Tx) []Order {
-	tx.Live()
-	out := make([]Order, 0, len(l.st.orders))
-	for _, o := range l.st.orders {
+	out := make([]Order, 0, l.st.list.Len(tx))
+	for _, o := range l.st.list.All(tx) {
 		v := Order{
-			Seq: o.seq, ID: o.ID, Line: o.Line, Status: o.Status, PublicStatus: o.publicStatus(), Version: o.Version,
+			Seq: o.Seq, ID: o.ID, Line: o.Line, Status: o.Status, PublicStatus: o.publicStatus(), Version: o.Version,
 			Funding: o.Funding, Asset: o.Asset, CustomerTotal: o.CustomerTotal, Locked: o.Locked, Settled: o.Settled, Fee: o.Fee,
 			PayoutAmount: o.PayoutAmount, PayoutCurrency: o.PayoutCurrency, FailureCode: o.FailureCode, CreatedAt: o.CreatedAt,
 		}
-		if o.Member != nil {
-			v.ExternalMemberID = o.Member.ExternalID
+		if m := l.host.Member(tx, o.MemberID); m != nil {
+			v.ExternalMemberID = m.ExternalID
 		}
-		if o.Payee != nil {
-			v.Corridor = o.Payee.Country + "-" + o.Payee.Currency
+		if p := l.payee(tx, &o); p.ID != "" {
+			v.Corridor = p.Country + "-" + p.Currency
 		}
 		out = append(out, v)
 	}
@@ -61,8 +60,7 @@ func (l *Line) Orders(tx *kernel.Tx) []Order {
 
 // HasOrder reports whether id (rmt_...) names an order.
 func (l *Line) HasOrder(tx *kernel.Tx, id string) bool {
-	tx.Live()
-	return l.st.byID[id] != nil
+	return l.st.orders.Has(tx, id)
 }
 
 // Hold is what one live order holds: Amount of Asset in Account.
@@ -76,11 +74,10 @@ type Hold struct {
 // Holds lists what every live order holds (held and not final), oldest
 // order first.
 func (l *Line) Holds(tx *kernel.Tx) []Hold {
-	tx.Live()
 	var out []Hold
-	for _, o := range l.st.orders {
+	for _, o := range l.st.list.All(tx) {
 		if o.Held && !isRemitFinal(o.Status) {
-			_, held := l.accounts(o)
+			_, held := l.accounts(&o)
 			out = append(out, Hold{Account: held, Asset: o.Asset, Amount: o.Locked, Owner: o.ID + " (" + o.publicStatus() + ")"})
 		}
 	}
@@ -90,9 +87,8 @@ func (l *Line) Holds(tx *kernel.Tx) []Hold {
 // Invariants lists the structural rules of the orders that the ledger's
 // sums cannot show and that are broken; nil when all hold.
 func (l *Line) Invariants(tx *kernel.Tx) []string {
-	tx.Live()
 	var out []string
-	for _, o := range l.st.orders {
+	for _, o := range l.st.list.All(tx) {
 		if o.Status == "pending_merchant_funds" && o.Held {
 			out = append(out, fmt.Sprintf("remittance %s waits for merchant funds but holds %s %s", o.ID, o.Locked, o.Asset))
 		}
@@ -110,15 +106,13 @@ type Counts struct {
 
 // Counts counts the line's payees, VP applications and stored keys.
 func (l *Line) Counts(tx *kernel.Tx) Counts {
-	tx.Live()
-	return Counts{Payees: len(l.st.payeeByID), VPApplications: len(l.st.vpApps), IdempotencyKeys: len(l.st.byIdem)}
+	return Counts{Payees: l.st.payees.Len(tx), VPApplications: l.st.vpApps.Len(tx), IdempotencyKeys: l.st.byIdem.Len(tx)}
 }
 
 // SetPOBOSubaccount sets whether the merchant has an active upstream
 // subaccount, which the pobo line needs.
 func (l *Line) SetPOBOSubaccount(tx *kernel.Tx, active bool) {
-	tx.Live()
-	l.st.poboInactive = !active
+	l.st.poboInactive.Set(tx, !active)
 }
 
 // SeedHistory stores n completed member-funded orders of m to one THB
@@ -126,22 +120,21 @@ func (l *Line) SetPOBOSubaccount(tx *kernel.Tx, active bool) {
 // stores them but without the ledger (they are history), so that lists
 // can be measured at scale. Ids are drawn as for real orders.
 func (l *Line) SeedHistory(tx *kernel.Tx, m *api.Member, n int) {
-	tx.Live()
 	now := tx.Now()
-	p := &payee{ID: "pye_" + tx.NewUUID(), MemberID: m.ID, Country: "TH", Currency: "THB", Holder: "Somchai",
+	p := payee{ID: "pye_" + tx.NewUUID(), MemberID: m.ID, Country: "TH", Currency: "THB", Holder: "Somchai",
 		Account: "1234567890", BankCode: "KBANK", Status: "active", CreatedAt: now}
+	l.st.historyPayees.Put(tx, p.ID, p)
 	amt := func(v string) money.Amount { return money.MustParse(v, 6) }
 	start := now.Add(-time.Duration(n) * time.Second)
 	for i := 0; i < n; i++ {
 		at := start.Add(time.Duration(i) * time.Second)
-		o := &order{
-			ID: "rmt_" + tx.NewUUID(), Member: m, Payee: p, Line: "bank", Status: "completed", Version: 3,
+		o := order{
+			ID: "rmt_" + tx.NewUUID(), MemberID: m.ID, PayeeID: p.ID, Line: "bank", Status: "completed", Version: 3,
 			Funding: "member", Asset: "USDT", Scale: 6,
 			Principal: amt("100"), Fee: amt("1.5"), CustomerTotal: amt("101.5"), Locked: amt("101.5"), Settled: amt("101.5"),
 			PayoutCurrency: "THB", PayoutAmount: "3500.00", Rate: "35.00", Purpose: "family_support",
 			Reference: "seed " + strconv.Itoa(i), CreatedAt: at, UpdatedAt: at,
 		}
-		l.st.byID[o.ID] = o
-		l.st.orders = api.InsertByKey(l.st.orders, o, remitKey)
+		l.st.orders.Put(tx, o.ID, o)
 	}
 }

@@ -37,9 +37,9 @@ func (l *Line) queryVPApplications(c *api.Request) (int, any, error) {
 		v := strings.TrimSpace(q)
 		var m *api.Member
 		if strings.HasPrefix(v, "mem_") {
-			m = l.host.Member(v)
+			m = l.host.Member(c.Tx, v)
 		} else {
-			m = l.host.MemberByExternal(v)
+			m = l.host.MemberByExternal(c.Tx, v)
 		}
 		if m == nil || (m.MerchantID != "" && m.MerchantID != l.host.MerchantID()) {
 			// Unknown and foreign members get the same answer.
@@ -48,10 +48,10 @@ func (l *Line) queryVPApplications(c *api.Request) (int, any, error) {
 		}
 		item := map[string]any{"query": q, "member_id": m.ID, "external_member_id": m.ExternalID, "application": nil, "stage": "not_applied"}
 		if l.host.HasKYCProfile(c.Tx, m) {
-			app := l.st.vpApps[m.ID]
-			if app == nil {
-				app = &vpApplication{ID: "vpa_" + c.Tx.NewUUID(), CreatedAt: m.CreatedAt}
-				l.st.vpApps[m.ID] = app
+			app, ok := l.st.vpApps.Get(c.Tx, m.ID)
+			if !ok {
+				app = vpApplication{ID: "vpa_" + c.Tx.NewUUID(), CreatedAt: m.CreatedAt}
+				l.st.vpApps.Put(c.Tx, m.ID, app)
 			}
 			status, stage, reviewed := "pending_review", "review", ""
 			if m.KYCLevel >= 1 {

@@ -42,9 +42,11 @@ type challenge struct {
 	Used      bool
 }
 
-// state holds the challenges by id (nil until the first one).
+// state holds the challenges by id, and whether the store of challenges
+// was opened (by the first request that needed one).
 type state struct {
-	challenges map[string]*challenge
+	challenges *kernel.Table[string, challenge]
+	opened     *kernel.Cell[bool]
 }
 
 // Line is the step-up line: its state, and its host.
@@ -53,8 +55,14 @@ type Line struct {
 	host Host `image:"-"`
 }
 
-// Init sets up a line with no challenges.
-func (l *Line) Init(h Host) { l.host = h }
+// Init sets up a line with no challenges, its tables in kernel k.
+func (l *Line) Init(k *kernel.Kernel, h Host) {
+	l.st = state{
+		challenges: kernel.NewTable[string, challenge](k, "stepup.challenges"),
+		opened:     kernel.NewCell(k, "stepup.opened", false),
+	}
+	l.host = h
+}
 
 // ActionDigest returns a stable digest naming an action, for example
 // ActionDigest("qrpay", codeValue) or ActionDigest("card.pin", cardID).
@@ -69,18 +77,25 @@ func ActionDigest(parts ...string) string {
 // new challenge and returns step_up_required with challenge_id, hosted_url and
 // expires_at. The gateway never stores step_up_required as an idempotent
 // result, so the resend with the same key and x-step-up goes through.
+//
+// The challenge a step_up_required answer issues survives the refusal of
+// the request (Tx.Keep): the client completes it and sends the request
+// again. Consuming a challenge does not: a request refused after it leaves
+// the challenge usable.
 func (l *Line) Require(c *api.Request, action string) error {
-	if l.st.challenges == nil {
-		l.st.challenges = map[string]*challenge{}
+	tx := c.Tx
+	if !l.st.opened.Get(tx) {
+		tx.Keep(func() { l.st.opened.Set(tx, true) })
 	}
 	if id := c.StepUp; id != "" {
-		ch := l.st.challenges[id]
-		if ch != nil && ch.Completed && !ch.Used && ch.MemberID == c.Member.ID && ch.Action == action && c.Now.Before(ch.ExpiresAt) {
+		ch, ok := l.st.challenges.Get(tx, id)
+		if ok && ch.Completed && !ch.Used && ch.MemberID == c.Member.ID && ch.Action == action && c.Now.Before(ch.ExpiresAt) {
 			ch.Used = true
+			l.st.challenges.Put(tx, ch.ID, ch)
 			return nil
 		}
 	}
-	return l.Issue(c.Tx, c.Member.ID, action, c.Now)
+	return l.Issue(tx, c.Member.ID, action, c.Now)
 }
 
 // Issue makes a new challenge for a member and an action at now and returns
@@ -89,23 +104,27 @@ func (l *Line) Require(c *api.Request, action string) error {
 // issues one when the request has no usable challenge; an injected
 // step_up_required fault issues one for an action no endpoint authorises,
 // so its answer is the contract's (the end user can complete it; the
-// resend is asked for a challenge of its own action).
+// resend is asked for a challenge of its own action). The challenge
+// survives the refusal of the request that made it (Tx.Keep).
 func (l *Line) Issue(tx *kernel.Tx, memberID, action string, now time.Time) error {
-	if l.st.challenges == nil {
-		l.st.challenges = map[string]*challenge{}
+	if !l.st.opened.Get(tx) {
+		tx.Keep(func() { l.st.opened.Set(tx, true) })
 	}
-	if err := l.host.Room(tx, len(l.st.challenges), now); err != nil {
+	if err := l.host.Room(tx, l.st.challenges.Len(tx), now); err != nil {
 		return err
 	}
-	ch := &challenge{
-		ID:        tx.NewUUID(),
-		MemberID:  memberID,
-		Action:    action,
-		CreatedAt: now,
-		ExpiresAt: now.Add(TTL),
-	}
-	l.st.challenges[ch.ID] = ch
-	l.host.Expires(tx, ch.ID, ch.ExpiresAt)
+	var ch challenge
+	tx.Keep(func() {
+		ch = challenge{
+			ID:        tx.NewUUID(),
+			MemberID:  memberID,
+			Action:    action,
+			CreatedAt: now,
+			ExpiresAt: now.Add(TTL),
+		}
+		l.st.challenges.Put(tx, ch.ID, ch)
+		l.host.Expires(tx, ch.ID, ch.ExpiresAt)
+	})
 	return api.NewErr("step_up_required", "strong authentication required").
 		With("challenge_id", ch.ID).
 		With("hosted_url", fmt.Sprintf("%s/_sim/step-up/%s", l.host.URL(), ch.ID)).
@@ -115,14 +134,15 @@ func (l *Line) Issue(tx *kernel.Tx, memberID, action string, now time.Time) erro
 // Complete marks a challenge as completed by the end user, as the hosted
 // screen would. It fails for an unknown or expired challenge.
 func (l *Line) Complete(tx *kernel.Tx, challengeID string) error {
-	ch := l.st.challenges[challengeID]
-	if ch == nil {
+	ch, ok := l.st.challenges.Get(tx, challengeID)
+	if !ok {
 		return fmt.Errorf("step-up challenge %q not found", challengeID)
 	}
 	if !tx.Now().Before(ch.ExpiresAt) {
 		return fmt.Errorf("step-up challenge %q expired at %s", challengeID, ch.ExpiresAt.Format(time.RFC3339))
 	}
 	ch.Completed = true
+	l.st.challenges.Put(tx, ch.ID, ch)
 	return nil
 }
 
@@ -135,9 +155,9 @@ type Challenge struct {
 }
 
 // Get returns the challenge of id.
-func (l *Line) Get(id string) (Challenge, bool) {
-	ch := l.st.challenges[id]
-	if ch == nil {
+func (l *Line) Get(tx *kernel.Tx, id string) (Challenge, bool) {
+	ch, ok := l.st.challenges.Get(tx, id)
+	if !ok {
 		return Challenge{}, false
 	}
 	return Challenge{ID: ch.ID, Completed: ch.Completed, Used: ch.Used, ExpiresAt: ch.ExpiresAt}, true
@@ -145,11 +165,31 @@ func (l *Line) Get(id string) (Challenge, bool) {
 
 // Sweep drops challenge id when it has expired by now.
 func (l *Line) Sweep(tx *kernel.Tx, id string, now time.Time) {
-	tx.Live()
-	if ch := l.st.challenges[id]; ch != nil && !now.Before(ch.ExpiresAt) {
-		delete(l.st.challenges, id)
+	if ch, ok := l.st.challenges.Get(tx, id); ok && !now.Before(ch.ExpiresAt) {
+		l.st.challenges.Delete(tx, id)
 	}
 }
 
 // Len is the number of challenges held.
-func (l *Line) Len() int { return len(l.st.challenges) }
+func (l *Line) Len(tx *kernel.Tx) int { return l.st.challenges.Len(tx) }
+
+// Legacy is the step-up line as the state image of recordings of versions
+// 1 and 2 held it.
+type Legacy struct{ st legacyState }
+
+type legacyState struct {
+	challenges map[string]*challenge
+}
+
+// Legacy returns the line as the state image of recordings of versions 1
+// and 2 held it: no map until the store was opened.
+func (l *Line) Legacy(tx *kernel.Tx) Legacy {
+	var st legacyState
+	if l.st.opened.Get(tx) {
+		st.challenges = map[string]*challenge{}
+		for id, ch := range l.st.challenges.All(tx) {
+			st.challenges[id] = &ch
+		}
+	}
+	return Legacy{st: st}
+}

@@ -35,7 +35,7 @@ func TestChallengeLifecycle(t *testing.T) {
 	defer tx.End()
 	h := &fakeHost{max: 2}
 	var l Line
-	l.Init(h)
+	l.Init(svc.Kernel(), h)
 	now := svc.Clock
 	req := func(memberID, stepUp string) *api.Request {
 		return &api.Request{Tx: tx, Now: now, Member: &api.Member{ID: memberID}, StepUp: stepUp, Header: http.Header{}}
@@ -52,8 +52,8 @@ func TestChallengeLifecycle(t *testing.T) {
 	if err := l.Require(req("mem_1", id), pay); err == nil {
 		t.Fatal("a challenge the end user did not complete was accepted")
 	}
-	if l.Len() != 2 {
-		t.Fatalf("%d challenges, want 2", l.Len())
+	if l.Len(tx) != 2 {
+		t.Fatalf("%d challenges, want 2", l.Len(tx))
 	}
 	if err := l.Require(req("mem_1", ""), pay); err == nil || errors.As(err, new(*api.Error)) && err.(*api.Error).Code != "service_unavailable" {
 		t.Fatalf("a full store: %v", err)
@@ -76,14 +76,14 @@ func TestChallengeLifecycle(t *testing.T) {
 			t.Errorf("%s: %v", tt.name, err)
 		}
 	}
-	if ch, ok := l.Get(id); !ok || !ch.Completed || !ch.Used {
+	if ch, ok := l.Get(tx, id); !ok || !ch.Completed || !ch.Used {
 		t.Errorf("Get = %+v, %v", ch, ok)
 	}
 	if err := l.Complete(tx, "nope"); err == nil {
 		t.Error("completed an unknown challenge")
 	}
 	l.Sweep(tx, id, now) // not yet expired
-	if _, ok := l.Get(id); !ok {
+	if _, ok := l.Get(tx, id); !ok {
 		t.Error("swept before its expiry")
 	}
 	svc.Clock = now.Add(TTL)
@@ -91,10 +91,10 @@ func TestChallengeLifecycle(t *testing.T) {
 		t.Error("completed an expired challenge")
 	}
 	l.Sweep(tx, id, svc.Clock)
-	if _, ok := l.Get(id); ok {
+	if _, ok := l.Get(tx, id); ok {
 		t.Error("an expired challenge survived the sweep")
 	}
-	if len(h.expiries) != l.Len()+1 {
-		t.Errorf("%d expiries asked for %d challenges issued", len(h.expiries), l.Len()+1)
+	if len(h.expiries) != l.Len(tx)+1 {
+		t.Errorf("%d expiries asked for %d challenges issued", len(h.expiries), l.Len(tx)+1)
 	}
 }

@@ -40,8 +40,8 @@ type Failure struct {
 // AnyDue reports whether Due has anything to do.
 func (l *Line) AnyDue(tx *kernel.Tx) bool {
 	now := tx.Now()
-	for _, d := range l.st.created {
-		if d.Status == StatusPending && !d.inFlight && !d.NextAttemptAt.After(now) {
+	for _, d := range l.st.created.All(tx) {
+		if d.Status == StatusPending && !d.InFlight && !d.NextAttemptAt.After(now) {
 			return true
 		}
 	}
@@ -53,28 +53,31 @@ func (l *Line) AnyDue(tx *kernel.Tx) bool {
 func (l *Line) Due(tx *kernel.Tx) []Job {
 	st := &l.st
 	now := tx.Now()
-	var due []*delivery
-	for _, d := range st.created {
-		if d.Status == StatusPending && !d.inFlight && !d.NextAttemptAt.After(now) {
+	var due []delivery
+	for _, d := range st.created.All(tx) {
+		if d.Status == StatusPending && !d.InFlight && !d.NextAttemptAt.After(now) {
 			due = append(due, d)
 		}
 	}
 	sort.SliceStable(due, func(i, j int) bool { return due[i].NextAttemptAt.Before(due[j].NextAttemptAt) })
 	jobs := make([]Job, 0, len(due))
 	for _, d := range due {
-		e := st.endpointByID[d.EndpointID]
-		if e == nil || e.Disabled {
+		e, ok := st.endpoints.Get(tx, d.EndpointID)
+		if !ok || e.Disabled {
 			d.Status, d.NextAttemptAt = StatusNoSubscriber, time.Time{}
+			st.deliveries.Put(tx, d.ID, d)
 			continue
 		}
 		secret := e.Secret
 		if secret == "" {
 			secret = l.host.WebhookSecret()
 		}
-		d.inFlight = true
+		d.InFlight = true
+		st.deliveries.Put(tx, d.ID, d)
+		body, _ := st.bodies.Get(tx, d.EventID)
 		jobs = append(jobs, Job{
-			DeliveryID: d.ID, URL: e.URL, Secret: secret, Body: st.bodies[d.Event.ID],
-			EventID: d.Event.ID, EventType: d.Event.Type, At: now,
+			DeliveryID: d.ID, URL: e.URL, Secret: secret, Body: []byte(body),
+			EventID: d.EventID, EventType: d.EventType, At: now,
 		})
 	}
 	return jobs
@@ -82,10 +85,9 @@ func (l *Line) Due(tx *kernel.Tx) []Job {
 
 // InFlight lists the rows whose attempt is in flight, in creation order.
 func (l *Line) InFlight(tx *kernel.Tx) []string {
-	tx.Live()
 	var ids []string
-	for _, d := range l.st.created {
-		if d.inFlight {
+	for _, d := range l.st.created.All(tx) {
+		if d.InFlight {
 			ids = append(ids, d.ID)
 		}
 	}
@@ -95,11 +97,8 @@ func (l *Line) InFlight(tx *kernel.Tx) []string {
 // Release takes the rows of ids out of flight: a flush gives them back
 // unattempted.
 func (l *Line) Release(tx *kernel.Tx, ids []string) {
-	tx.Live()
 	for _, id := range ids {
-		if d := l.st.deliveryByID[id]; d != nil {
-			d.inFlight = false
-		}
+		l.st.deliveries.Update(tx, id, func(d *delivery) { d.InFlight = false })
 	}
 }
 
@@ -108,8 +107,8 @@ func (l *Line) Release(tx *kernel.Tx, ids []string) {
 // when it did not.
 func (l *Line) Attempted(tx *kernel.Tx, deliveryID string, at time.Time, code int, answer, errText string) (bool, Failure, error) {
 	st := &l.st
-	d := st.deliveryByID[deliveryID]
-	if d == nil {
+	d, ok := st.deliveries.Get(tx, deliveryID)
+	if !ok {
 		return false, Failure{}, fmt.Errorf("simulator: webhook attempt of unknown delivery %s", deliveryID)
 	}
 	var aerr error
@@ -117,20 +116,22 @@ func (l *Line) Attempted(tx *kernel.Tx, deliveryID string, at time.Time, code in
 		aerr = errors.New(errText)
 	}
 	url := ""
-	if e := st.endpointByID[d.EndpointID]; e != nil {
+	if e, ok := st.endpoints.Get(tx, d.EndpointID); ok {
 		url = e.URL
 	}
-	if l.record(d, at, code, answer, aerr) {
+	sent := l.record(tx, &d, at, code, answer, aerr)
+	st.deliveries.Put(tx, d.ID, d)
+	if sent {
 		return true, Failure{}, nil
 	}
 	return false, d.failure(url), nil
 }
 
 // failure describes the attempt just recorded on d, sent to url.
-func (d *delivery) failure(url string) Failure {
-	a := d.Attempts[len(d.Attempts)-1]
+func (d delivery) failure(url string) Failure {
+	a, _ := d.Attempts.Last()
 	f := Failure{
-		DeliveryID: d.ID, EventID: d.Event.ID, EventType: d.Event.Type, EndpointID: d.EndpointID, URL: url,
+		DeliveryID: d.ID, EventID: d.EventID, EventType: d.EventType, EndpointID: d.EndpointID, URL: url,
 		At: a.At, StatusCode: a.StatusCode, Response: a.Response, Error: a.Error, Status: d.Status,
 	}
 	if !d.NextAttemptAt.IsZero() {
@@ -144,28 +145,28 @@ func (d *delivery) failure(url string) Failure {
 // otherwise pending with the next backoff while attempts remain, dead after
 // the sixth failure of a run, failed when a redelivery's single attempt
 // fails, and no_subscriber when the endpoint went away meanwhile.
-func (l *Line) record(d *delivery, at time.Time, code int, answer string, aerr error) bool {
-	d.inFlight = false
+func (l *Line) record(tx *kernel.Tx, d *delivery, at time.Time, code int, answer string, aerr error) bool {
+	d.InFlight = false
 	a := Attempt{At: at, StatusCode: code, Response: answer}
 	if aerr != nil {
 		a.Error = aerr.Error()
 	}
-	d.Attempts = append(d.Attempts, a)
-	d.runLeft--
+	d.Attempts = d.Attempts.Append(a)
+	d.RunLeft--
 	d.NextAttemptAt = time.Time{}
 	if aerr == nil {
 		d.Status = StatusSent
 		return true
 	}
-	if e := l.st.endpointByID[d.EndpointID]; e == nil || e.Disabled {
+	if e, ok := l.st.endpoints.Get(tx, d.EndpointID); !ok || e.Disabled {
 		d.Status = StatusNoSubscriber
 		return false
 	}
 	switch {
-	case d.redelivery:
+	case d.Redelivery:
 		d.Status = StatusFailed
-	case d.runLeft > 0:
-		n := MaxAttempts - d.runLeft // failures so far in this run
+	case d.RunLeft > 0:
+		n := MaxAttempts - d.RunLeft // failures so far in this run
 		d.Status = StatusPending
 		d.NextAttemptAt = at.Add(backoff[n-1])
 	default:

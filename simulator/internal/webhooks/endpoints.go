@@ -57,7 +57,7 @@ func (l *Line) AddEndpoint(tx *kernel.Tx, cfg EndpointConfig) (EndpointView, str
 	}
 	env := cfg.Environment
 	if env == "" {
-		env = l.host.Environment()
+		env = l.host.Environment(tx)
 	}
 	if env != Sandbox && env != Production {
 		return EndpointView{}, "", api.InvalidFields("environment must be sandbox or production", "environment")
@@ -70,28 +70,34 @@ func (l *Line) AddEndpoint(tx *kernel.Tx, cfg EndpointConfig) (EndpointView, str
 		}
 		events[t] = true
 	}
+	types := make([]string, 0, len(events))
+	for t := range events {
+		types = append(types, t)
+	}
+	sort.Strings(types)
 	secret := cfg.Secret
 	if secret == "" {
 		secret = l.host.WebhookSecret()
 	}
-	e := &endpoint{
-		ID: "whe_" + tx.NewUUID(), URL: raw, Secret: secret, Events: events, Env: env,
-		CreatedAt: tx.Now(),
+	var n counts
+	st.counts.Update(tx, func(c *counts) { c.Endpoints++; n = *c })
+	e := endpoint{
+		ID: "whe_" + tx.NewUUID(), URL: raw, Secret: secret, Events: kernel.ListOf(types...), Env: env,
+		CreatedAt: tx.Now(), Seq: n.Endpoints,
 	}
-	st.endpoints = append(st.endpoints, e)
-	st.endpointByID[e.ID] = e
+	st.endpoints.Put(tx, e.ID, e)
 	return e.view(), e.Secret, nil
 }
 
 // endpoint finds an endpoint by its id, with or without the whe_ prefix.
-func (l *Line) endpoint(id string) (*endpoint, error) {
+func (l *Line) endpoint(tx *kernel.Tx, id string) (endpoint, error) {
 	id = strings.TrimSpace(id)
-	e := l.st.endpointByID[id]
-	if e == nil && !strings.HasPrefix(id, "whe_") {
-		e = l.st.endpointByID["whe_"+id]
+	e, ok := l.st.endpoints.Get(tx, id)
+	if !ok && !strings.HasPrefix(id, "whe_") {
+		e, ok = l.st.endpoints.Get(tx, "whe_"+id)
 	}
-	if e == nil {
-		return nil, fmt.Errorf("webhook endpoint %q: %w", id, l.host.NotFound())
+	if !ok {
+		return endpoint{}, fmt.Errorf("webhook endpoint %q: %w", id, l.host.NotFound())
 	}
 	return e, nil
 }
@@ -99,34 +105,26 @@ func (l *Line) endpoint(id string) (*endpoint, error) {
 // RemoveEndpoint deletes an endpoint; its pending deliveries become
 // no_subscriber.
 func (l *Line) RemoveEndpoint(tx *kernel.Tx, id string) error {
-	tx.Live()
-	e, err := l.endpoint(id)
+	e, err := l.endpoint(tx, id)
 	if err != nil {
 		return err
 	}
-	st := &l.st
-	delete(st.endpointByID, e.ID)
-	for i, x := range st.endpoints {
-		if x == e {
-			st.endpoints = append(st.endpoints[:i:i], st.endpoints[i+1:]...)
-			break
-		}
-	}
-	l.orphanPending(e.ID)
+	l.st.endpoints.Delete(tx, e.ID)
+	l.orphanPending(tx, e.ID)
 	return nil
 }
 
 // SetEndpointDisabled disables or enables an endpoint; disabling turns its
 // pending deliveries no_subscriber.
 func (l *Line) SetEndpointDisabled(tx *kernel.Tx, id string, disabled bool) (EndpointView, error) {
-	tx.Live()
-	e, err := l.endpoint(id)
+	e, err := l.endpoint(tx, id)
 	if err != nil {
 		return EndpointView{}, err
 	}
 	e.Disabled = disabled
+	l.st.endpoints.Put(tx, e.ID, e)
 	if disabled {
-		l.orphanPending(e.ID)
+		l.orphanPending(tx, e.ID)
 	}
 	return e.view(), nil
 }
@@ -134,38 +132,42 @@ func (l *Line) SetEndpointDisabled(tx *kernel.Tx, id string, disabled bool) (End
 // orphanPending turns the pending rows of an endpoint that was
 // disabled or deleted into no_subscriber. A row whose attempt is in flight
 // is settled when the attempt returns.
-func (l *Line) orphanPending(endpointID string) {
-	for _, d := range l.st.created {
-		if d.EndpointID == endpointID && d.Status == StatusPending && !d.inFlight {
-			d.Status, d.NextAttemptAt = StatusNoSubscriber, time.Time{}
+func (l *Line) orphanPending(tx *kernel.Tx, endpointID string) {
+	var orphans []delivery
+	for _, d := range l.st.created.All(tx) {
+		if d.EndpointID == endpointID && d.Status == StatusPending && !d.InFlight {
+			orphans = append(orphans, d)
 		}
+	}
+	for _, d := range orphans {
+		d.Status, d.NextAttemptAt = StatusNoSubscriber, time.Time{}
+		l.st.deliveries.Put(tx, d.ID, d)
 	}
 }
 
-func (e *endpoint) view() EndpointView {
-	v := EndpointView{ID: e.ID, URL: e.URL, Events: []string{}, Environment: e.Env, Disabled: e.Disabled, CreatedAt: e.CreatedAt}
-	for t := range e.Events {
-		v.Events = append(v.Events, t)
+func (e endpoint) view() EndpointView {
+	v := EndpointView{ID: e.ID, URL: e.URL, Events: e.Events.Slice(), Environment: e.Env, Disabled: e.Disabled, CreatedAt: e.CreatedAt}
+	if v.Events == nil {
+		v.Events = []string{}
 	}
-	sort.Strings(v.Events)
 	return v
 }
 
 // EndpointList returns the configured endpoints in creation order.
 func (l *Line) EndpointList(tx *kernel.Tx) []EndpointView {
-	tx.Live()
-	out := make([]EndpointView, 0, len(l.st.endpoints))
-	for _, e := range l.st.endpoints {
+	out := make([]EndpointView, 0, l.st.endpointList.Len(tx))
+	for _, e := range l.st.endpointList.All(tx) {
 		out = append(out, e.view())
 	}
 	return out
 }
 
-func (d *delivery) view() DeliveryView {
+func (l *Line) view(tx *kernel.Tx, d delivery) DeliveryView {
+	ev, _ := l.st.events.Get(tx, d.EventID)
 	v := DeliveryView{
-		ID: d.ID, EventID: d.Event.ID, EventType: d.Event.Type, EndpointID: d.EndpointID,
-		Status: d.Status, Attempts: append([]Attempt{}, d.Attempts...), CreatedAt: d.CreatedAt,
-		ObjectID: d.Event.ObjectID, ExternalMemberID: d.Event.ExternalMemberID,
+		ID: d.ID, EventID: d.EventID, EventType: d.EventType, EndpointID: d.EndpointID,
+		Status: d.Status, Attempts: append([]Attempt{}, d.Attempts.Slice()...), CreatedAt: d.CreatedAt,
+		ObjectID: ev.ObjectID, ExternalMemberID: ev.ExternalMemberID,
 	}
 	if !d.NextAttemptAt.IsZero() {
 		t := d.NextAttemptAt
@@ -177,10 +179,9 @@ func (d *delivery) view() DeliveryView {
 // Deliveries returns every delivery row with its attempts, in the order
 // the rows were created.
 func (l *Line) Deliveries(tx *kernel.Tx) []DeliveryView {
-	tx.Live()
-	out := make([]DeliveryView, 0, len(l.st.created))
-	for _, d := range l.st.created {
-		out = append(out, d.view())
+	out := make([]DeliveryView, 0, l.st.created.Len(tx))
+	for _, d := range l.st.created.All(tx) {
+		out = append(out, l.view(tx, d))
 	}
 	return out
 }
@@ -214,8 +215,8 @@ func (l *Line) redeliver(c *api.Request) (int, any, error) {
 	if !strings.HasPrefix(id, "whd_") {
 		id = "whd_" + id
 	}
-	d := st.deliveryByID[id]
-	if d == nil {
+	d, ok := st.deliveries.Get(c.Tx, id)
+	if !ok {
 		return 0, nil, api.NotFound("webhook delivery")
 	}
 	switch d.Status {
@@ -223,24 +224,25 @@ func (l *Line) redeliver(c *api.Request) (int, any, error) {
 	default:
 		return 0, nil, api.NewErr("state_invalid", "a "+d.Status+" delivery cannot be redelivered")
 	}
-	var targets []*endpoint
-	if e := st.endpointByID[d.EndpointID]; e != nil && l.subscribes(e, d.Event.Type) {
-		targets = []*endpoint{e}
+	var targets []endpoint
+	if e, ok := st.endpoints.Get(c.Tx, d.EndpointID); ok && l.subscribes(c.Tx, e.ID, d.EventType) {
+		targets = []endpoint{e}
 	} else {
-		targets = l.subscribers(d.Event.Type)
+		targets = l.subscribers(c.Tx, d.EventType)
 	}
 	if len(targets) == 0 {
-		return 0, nil, api.NewErr("state_invalid", "no endpoint currently subscribes to "+d.Event.Type)
+		return 0, nil, api.NewErr("state_invalid", "no endpoint currently subscribes to "+d.EventType)
 	}
-	requeue := func(x *delivery, e *endpoint) {
+	requeue := func(x delivery, e endpoint) {
 		x.EndpointID, x.Status, x.NextAttemptAt = e.ID, StatusPending, c.Now
-		x.runLeft, x.redelivery = 1, true
+		x.RunLeft, x.Redelivery = 1, true
+		st.deliveries.Put(c.Tx, x.ID, x)
 	}
 	requeue(d, targets[0])
 	for _, e := range targets[1:] {
-		requeue(l.newDelivery(c.Tx, d.Event, e.ID, StatusPending, 1), e)
+		requeue(l.newDelivery(c.Tx, d.EventID, d.EventType, e.ID, StatusPending, 1), e)
 	}
-	l.kick()
+	l.kick(c.Tx)
 	return 200, map[string]any{"id": d.ID, "queued": true}, nil
 }
 
@@ -263,13 +265,13 @@ type listItem struct {
 
 // list serves GET /v1/webhooks/deliveries, newest first.
 func (l *Line) list(c *api.Request) (int, any, error) {
-	env := api.Paginate(l.st.deliveries, deliveryKey, c.Req.URL.Query())
-	rows, _ := env.Data.([]*delivery)
+	env := api.PaginateIndex(c.Tx, l.st.listed, c.Req.URL.Query())
+	rows, _ := env.Data.([]delivery)
 	items := make([]listItem, 0, len(rows))
 	for _, d := range rows {
 		it := listItem{
-			ID: d.ID, EventID: d.Event.ID, EventType: d.Event.Type, EndpointID: d.EndpointID,
-			Status: d.Status, Attempts: len(d.Attempts), CreatedAt: d.CreatedAt.UTC(),
+			ID: d.ID, EventID: d.EventID, EventType: d.EventType, EndpointID: d.EndpointID,
+			Status: d.Status, Attempts: d.Attempts.Len(), CreatedAt: d.CreatedAt.UTC(),
 		}
 		if !d.NextAttemptAt.IsZero() {
 			t := d.NextAttemptAt.UTC()

@@ -12,6 +12,7 @@ package webhooks
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"net/http"
 	"sort"
@@ -58,7 +59,7 @@ type Host interface {
 	// MerchantID is the merchant_id of event bodies.
 	MerchantID() string
 	// Environment is the simulator's environment, sandbox or production.
-	Environment() string
+	Environment(tx *kernel.Tx) string
 	// WebhookSecret is the merchant's webhook_secret credential, the
 	// secret of endpoints that have none of their own.
 	WebhookSecret() string
@@ -84,6 +85,28 @@ type Event struct {
 	Extra            map[string]any
 }
 
+// eventRow is an event as the events table holds it: its extra data fields
+// in typed JSON (extra.go), and its place among the events.
+type eventRow struct {
+	ID               string
+	Type             string
+	CreatedAt        time.Time
+	Object           string
+	ObjectID         string
+	ExternalMemberID string
+	Status           string
+	StatusVersion    int64
+	Extra            string
+	Seq              int64
+}
+
+func (e eventRow) event() Event {
+	return Event{
+		ID: e.ID, Type: e.Type, CreatedAt: e.CreatedAt, Object: e.Object, ObjectID: e.ObjectID,
+		ExternalMemberID: e.ExternalMemberID, Status: e.Status, StatusVersion: e.StatusVersion, Extra: decodeExtra(e.Extra),
+	}
+}
+
 // Attempt is one delivery attempt. Its fields are those of the
 // simulator's public WebhookAttempt, in the same order.
 type Attempt struct {
@@ -97,49 +120,64 @@ type Attempt struct {
 	Error string
 }
 
-// state holds the webhook endpoints and the delivery rows.
+// state holds the events, the webhook endpoints and the delivery rows.
 type state struct {
-	endpoints    []*endpoint // in creation order
-	endpointByID map[string]*endpoint
-	deliveries   []*delivery // ascending by deliveryKey, for lists
-	created      []*delivery // in creation order
-	deliveryByID map[string]*delivery
-	bodies       map[string][]byte // event id -> the exact JSON body sent
-	auto         bool
+	events       *kernel.Table[string, eventRow] // by event id
+	eventOrder   *kernel.Index[string, eventRow, int64]
+	endpoints    *kernel.Table[string, endpoint] // by whe_ id
+	endpointList *kernel.Index[string, endpoint, int64]
+	deliveries   *kernel.Table[string, delivery]              // by whd_ id
+	listed       *kernel.Index[string, delivery, api.PageKey] // for lists
+	created      *kernel.Index[string, delivery, int64]       // in creation order
+	bodies       *kernel.Table[string, string]                // event id -> the exact JSON body sent
+	auto         *kernel.Cell[bool]
+	// counts numbers the events and the endpoints as they are made.
+	counts *kernel.Cell[counts]
 }
+
+// counts are the events and endpoints made so far.
+type counts struct{ Events, Endpoints int64 }
 
 // endpoint is one configured webhook endpoint.
 type endpoint struct {
 	ID        string
 	URL       string
 	Secret    string
-	Events    map[string]bool // empty: every event
+	Events    kernel.List[string] // sorted; empty: every event
 	Env       string
 	Disabled  bool
 	CreatedAt time.Time
+	Seq       int64 // creation order
+}
+
+// subscribesTo reports whether the endpoint subscribes to events of type
+// typ (every type when it names none).
+func (e endpoint) subscribesTo(typ string) bool {
+	return e.Events.Len() == 0 || e.Events.Index(func(t string) bool { return t == typ }) >= 0
 }
 
 // delivery is one delivery row: one event to one endpoint.
 type delivery struct {
-	seq        int64  // creation sequence, the tie-break of lists
+	Seq        int64  // creation sequence, the tie-break of lists
 	ID         string // whd_<uuid>
-	Event      *Event
+	EventID    string
+	EventType  string
 	EndpointID string // empty for a row that never had a subscriber
 	Status     string
-	Attempts   []Attempt
+	Attempts   kernel.List[Attempt]
 	// NextAttemptAt is when the next attempt is due (zero when none).
 	NextAttemptAt time.Time
 	CreatedAt     time.Time
-	// runLeft is the number of attempts left in the current run: 6 when
+	// RunLeft is the number of attempts left in the current run: 6 when
 	// queued by an event, 1 after a redelivery.
-	runLeft int
-	// redelivery marks a run started by a redelivery (one attempt; a
+	RunLeft int
+	// Redelivery marks a run started by a redelivery (one attempt; a
 	// failure makes the row failed).
-	redelivery bool
-	inFlight   bool
+	Redelivery bool
+	InFlight   bool
 }
 
-func deliveryKey(d *delivery) api.PageKey { return api.PageKey{At: d.CreatedAt, Seq: d.seq} }
+func deliveryKey(d delivery) api.PageKey { return api.PageKey{At: d.CreatedAt, Seq: d.Seq} }
 
 // Line is the webhook line: its state, its host and its delivery client.
 // The state is part of the simulator's state image; the rest is not.
@@ -154,16 +192,28 @@ type Line struct {
 	transport *http.Transport `image:"-"`
 }
 
-// New returns the line with no endpoints and no deliveries. wrap gives the
-// round tripper the delivery client sends through, around the line's own
-// pool (the simulator's exchange log, or the pool itself).
-func New(h Host, wrap func(*http.Transport) http.RoundTripper) *Line {
+// New returns the line with no events, endpoints or deliveries, its tables
+// in kernel k. wrap gives the round tripper the delivery client sends
+// through, around the line's own pool (the simulator's exchange log, or the
+// pool itself).
+func New(k *kernel.Kernel, h Host, wrap func(*http.Transport) http.RoundTripper) *Line {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
+	events := kernel.NewTable[string, eventRow](k, "webhooks.events")
+	endpoints := kernel.NewTable[string, endpoint](k, "webhooks.endpoints")
+	deliveries := kernel.NewTable[string, delivery](k, "webhooks.deliveries")
+	bySeq := func(a, b int64) int { return cmp.Compare(a, b) }
 	return &Line{
 		st: state{
-			endpointByID: map[string]*endpoint{},
-			deliveryByID: map[string]*delivery{},
-			bodies:       map[string][]byte{},
+			events:       events,
+			eventOrder:   kernel.NewIndex(events, "by_creation", func(e eventRow) (int64, bool) { return e.Seq, true }, bySeq),
+			endpoints:    endpoints,
+			endpointList: kernel.NewIndex(endpoints, "by_creation", func(e endpoint) (int64, bool) { return e.Seq, true }, bySeq),
+			deliveries:   deliveries,
+			listed:       kernel.NewIndex(deliveries, "by_created", func(d delivery) (api.PageKey, bool) { return deliveryKey(d), true }, api.ComparePageKey),
+			created:      kernel.NewIndex(deliveries, "by_creation", func(d delivery) (int64, bool) { return d.Seq, true }, bySeq),
+			bodies:       kernel.NewTable[string, string](k, "webhooks.bodies"),
+			auto:         kernel.NewCell(k, "webhooks.auto", false),
+			counts:       kernel.NewCell(k, "webhooks.counts", counts{}),
 		},
 		host:      h,
 		transport: tr,
@@ -186,56 +236,70 @@ func (l *Line) Transport() *http.Transport { return l.transport }
 func (l *Line) CloseIdle() { l.transport.CloseIdleConnections() }
 
 // SetAuto switches automatic delivery on or off.
-func (l *Line) SetAuto(tx *kernel.Tx, on bool) {
-	tx.Live()
-	l.st.auto = on
-}
+func (l *Line) SetAuto(tx *kernel.Tx, on bool) { l.st.auto.Set(tx, on) }
 
-// Queue creates the delivery rows of ev: one pending row per subscribing
-// endpoint (fan-out at queue time), or one no_subscriber row when none
-// subscribes.
-func (l *Line) Queue(tx *kernel.Tx, ev *Event) {
-	l.st.bodies[ev.ID] = l.eventBody(ev)
-	subs := l.subscribers(ev.Type)
+// Queue records ev and creates its delivery rows: one pending row per
+// subscribing endpoint (fan-out at queue time), or one no_subscriber row
+// when none subscribes.
+func (l *Line) Queue(tx *kernel.Tx, ev Event) {
+	var n counts
+	l.st.counts.Update(tx, func(c *counts) { c.Events++; n = *c })
+	l.st.events.Put(tx, ev.ID, eventRow{
+		ID: ev.ID, Type: ev.Type, CreatedAt: ev.CreatedAt, Object: ev.Object, ObjectID: ev.ObjectID,
+		ExternalMemberID: ev.ExternalMemberID, Status: ev.Status, StatusVersion: ev.StatusVersion,
+		Extra: encodeExtra(ev.Extra), Seq: n.Events,
+	})
+	l.st.bodies.Put(tx, ev.ID, string(l.eventBody(tx, ev)))
+	subs := l.subscribers(tx, ev.Type)
 	if len(subs) == 0 {
-		l.newDelivery(tx, ev, "", StatusNoSubscriber, 0)
+		l.newDelivery(tx, ev.ID, ev.Type, "", StatusNoSubscriber, 0)
 		return
 	}
 	for _, e := range subs {
-		l.newDelivery(tx, ev, e.ID, StatusPending, MaxAttempts)
+		l.newDelivery(tx, ev.ID, ev.Type, e.ID, StatusPending, MaxAttempts)
 	}
-	l.kick()
+	l.kick(tx)
 }
 
-func (l *Line) newDelivery(tx *kernel.Tx, ev *Event, endpointID, status string, runLeft int) *delivery {
+// Events returns the events recorded, oldest first.
+func (l *Line) Events(tx *kernel.Tx) []Event {
+	out := make([]Event, 0, l.st.eventOrder.Len(tx))
+	for _, e := range l.st.eventOrder.All(tx) {
+		out = append(out, e.event())
+	}
+	return out
+}
+
+// EventCount is the number of events recorded.
+func (l *Line) EventCount(tx *kernel.Tx) int { return l.st.events.Len(tx) }
+
+func (l *Line) newDelivery(tx *kernel.Tx, eventID, eventType, endpointID, status string, runLeft int) delivery {
 	now := tx.Now()
-	d := &delivery{
-		seq: tx.NextSeq(), ID: "whd_" + tx.NewUUID(), Event: ev, EndpointID: endpointID, Status: status,
-		CreatedAt: now, runLeft: runLeft,
+	d := delivery{
+		Seq: tx.NextSeq(), ID: "whd_" + tx.NewUUID(), EventID: eventID, EventType: eventType, EndpointID: endpointID, Status: status,
+		CreatedAt: now, RunLeft: runLeft,
 	}
 	if status == StatusPending {
 		d.NextAttemptAt = now
 	}
-	l.st.deliveries = api.InsertByKey(l.st.deliveries, d, deliveryKey)
-	l.st.created = append(l.st.created, d)
-	l.st.deliveryByID[d.ID] = d
+	l.st.deliveries.Put(tx, d.ID, d)
 	return d
 }
 
 // subscribers returns the active endpoints an event of type typ goes
 // to: in sandbox the matching sandbox endpoints, else the matching
 // production ones; in production only production endpoints.
-func (l *Line) subscribers(typ string) []*endpoint {
-	match := func(env string) []*endpoint {
-		var out []*endpoint
-		for _, e := range l.st.endpoints {
-			if !e.Disabled && e.Env == env && (len(e.Events) == 0 || e.Events[typ]) {
+func (l *Line) subscribers(tx *kernel.Tx, typ string) []endpoint {
+	match := func(env string) []endpoint {
+		var out []endpoint
+		for _, e := range l.st.endpointList.All(tx) {
+			if !e.Disabled && e.Env == env && e.subscribesTo(typ) {
 				out = append(out, e)
 			}
 		}
 		return out
 	}
-	env := l.host.Environment()
+	env := l.host.Environment(tx)
 	subs := match(env)
 	if len(subs) == 0 && env == Sandbox {
 		subs = match(Production)
@@ -243,32 +307,31 @@ func (l *Line) subscribers(typ string) []*endpoint {
 	return subs
 }
 
-// subscribes reports whether e receives events of type typ now.
-func (l *Line) subscribes(e *endpoint, typ string) bool {
-	for _, x := range l.subscribers(typ) {
-		if x == e {
+// subscribes reports whether the endpoint of id receives events of type
+// typ now.
+func (l *Line) subscribes(tx *kernel.Tx, id, typ string) bool {
+	for _, x := range l.subscribers(tx, typ) {
+		if x.ID == id {
 			return true
 		}
 	}
 	return false
 }
 
-// kick starts a background flush when automatic delivery is on.
-func (l *Line) kick() {
-	if !l.st.auto {
+// kick starts a background flush, once the step that asks for it commits,
+// when automatic delivery is on.
+func (l *Line) kick(tx *kernel.Tx) {
+	if !l.st.auto.Get(tx) {
 		return
 	}
-	l.host.AutoFlush()
+	tx.OnCommit(l.host.AutoFlush)
 }
 
 // Kick starts a background flush when automatic delivery is on.
-func (l *Line) Kick(tx *kernel.Tx) {
-	tx.Live()
-	l.kick()
-}
+func (l *Line) Kick(tx *kernel.Tx) { l.kick(tx) }
 
 // eventBody renders the delivery body of ev: identifiers and statuses only.
-func (l *Line) eventBody(ev *Event) []byte {
+func (l *Line) eventBody(tx *kernel.Tx, ev Event) []byte {
 	type wireData struct {
 		Object           string `json:"object"`
 		ID               string `json:"id"`
@@ -313,7 +376,86 @@ func (l *Line) eventBody(ev *Event) []byte {
 	}
 	body, _ := json.Marshal(wireEvent{
 		EventID: ev.ID, EventType: ev.Type, CreatedAt: ev.CreatedAt.UTC().Format(time.RFC3339Nano),
-		MerchantID: l.host.MerchantID(), Livemode: l.host.Environment() == Production, Data: data,
+		MerchantID: l.host.MerchantID(), Livemode: l.host.Environment(tx) == Production, Data: data,
 	})
 	return body
+}
+
+// Legacy is the webhook line as the state image of recordings of versions
+// 1 and 2 held it.
+type Legacy struct{ st legacyState }
+
+type legacyState struct {
+	endpoints    []*legacyEndpoint
+	endpointByID map[string]*legacyEndpoint
+	deliveries   []*legacyDelivery
+	created      []*legacyDelivery
+	deliveryByID map[string]*legacyDelivery
+	bodies       map[string][]byte
+	auto         bool
+}
+
+type legacyEndpoint struct {
+	ID        string
+	URL       string
+	Secret    string
+	Events    map[string]bool
+	Env       string
+	Disabled  bool
+	CreatedAt time.Time
+}
+
+type legacyDelivery struct {
+	seq           int64
+	ID            string
+	Event         *Event
+	EndpointID    string
+	Status        string
+	Attempts      []Attempt
+	NextAttemptAt time.Time
+	CreatedAt     time.Time
+	runLeft       int
+	redelivery    bool
+	inFlight      bool
+}
+
+// Legacy returns the events, oldest first, and the line as the state image
+// of recordings of versions 1 and 2 held them (the simulator's list of
+// events, and the line's rows sharing them).
+func (l *Line) Legacy(tx *kernel.Tx) ([]*Event, *Legacy) {
+	var events []*Event
+	byID := map[string]*Event{}
+	for _, e := range l.st.eventOrder.All(tx) {
+		ev := e.event()
+		events = append(events, &ev)
+		byID[ev.ID] = &ev
+	}
+	st := legacyState{endpointByID: map[string]*legacyEndpoint{}, deliveryByID: map[string]*legacyDelivery{}, bodies: map[string][]byte{}, auto: l.st.auto.Get(tx)}
+	if l.st.counts.Get(tx).Endpoints > 0 {
+		st.endpoints = []*legacyEndpoint{}
+	}
+	for _, e := range l.st.endpointList.All(tx) {
+		le := &legacyEndpoint{ID: e.ID, URL: e.URL, Secret: e.Secret, Events: map[string]bool{}, Env: e.Env, Disabled: e.Disabled, CreatedAt: e.CreatedAt}
+		for t := range e.Events.Values() {
+			le.Events[t] = true
+		}
+		st.endpoints = append(st.endpoints, le)
+		st.endpointByID[e.ID] = le
+	}
+	for _, d := range l.st.created.All(tx) {
+		ld := &legacyDelivery{
+			seq: d.Seq, ID: d.ID, Event: byID[d.EventID], EndpointID: d.EndpointID, Status: d.Status,
+			Attempts: d.Attempts.Slice(), NextAttemptAt: d.NextAttemptAt, CreatedAt: d.CreatedAt,
+			runLeft: d.RunLeft, redelivery: d.Redelivery, inFlight: d.InFlight,
+		}
+		st.created = append(st.created, ld)
+		st.deliveryByID[d.ID] = ld
+	}
+	for _, d := range l.st.listed.All(tx) {
+		st.deliveries = append(st.deliveries, st.deliveryByID[d.ID])
+	}
+	for id, b := range l.st.bodies.All(tx) {
+		st.bodies[id] = []byte(b)
+	}
+	return events, &Legacy{st: st}
 }

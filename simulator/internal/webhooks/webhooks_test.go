@@ -26,11 +26,11 @@ type fakeHost struct {
 	flushes int
 }
 
-func (h *fakeHost) MerchantID() string    { return "mch_1" }
-func (h *fakeHost) Environment() string   { return h.env }
-func (h *fakeHost) WebhookSecret() string { return "whsec_m" }
-func (h *fakeHost) AutoFlush()            { h.flushes++ }
-func (h *fakeHost) NotFound() error       { return errMissing }
+func (h *fakeHost) MerchantID() string            { return "mch_1" }
+func (h *fakeHost) Environment(*kernel.Tx) string { return h.env }
+func (h *fakeHost) WebhookSecret() string         { return "whsec_m" }
+func (h *fakeHost) AutoFlush()                    { h.flushes++ }
+func (h *fakeHost) NotFound() error               { return errMissing }
 
 func direct(rt *http.Transport) http.RoundTripper { return rt }
 
@@ -42,7 +42,7 @@ func newLine(t *testing.T, env string) (*Line, *fakeHost, *kerneltest.Services, 
 	tx := svc.Begin()
 	t.Cleanup(tx.End)
 	h := &fakeHost{env: env}
-	return New(h, direct), h, svc, tx
+	return New(svc.Kernel(), h, direct), h, svc, tx
 }
 
 func addEndpoint(t *testing.T, l *Line, tx *kernel.Tx, cfg EndpointConfig) string {
@@ -56,8 +56,8 @@ func addEndpoint(t *testing.T, l *Line, tx *kernel.Tx, cfg EndpointConfig) strin
 
 // queue queues a new event of type typ and returns it.
 func queue(l *Line, svc *kerneltest.Services, tx *kernel.Tx, typ string) *Event {
-	ev := &Event{ID: "evt_" + svc.NewUUID(), Type: typ, CreatedAt: svc.Clock, Object: "card", ObjectID: "c1", ExternalMemberID: "m-1", Status: "active", StatusVersion: 2}
-	l.Queue(tx, ev)
+	ev := &Event{ID: "evt_" + svc.NewUUID(tx), Type: typ, CreatedAt: svc.Clock, Object: "card", ObjectID: "c1", ExternalMemberID: "m-1", Status: "active", StatusVersion: 2}
+	l.Queue(tx, *ev)
 	return ev
 }
 
@@ -334,7 +334,7 @@ func TestEventBody(t *testing.T) {
 	ev := &Event{ID: "evt_1", Type: "kyc.quick.compensated", CreatedAt: svc.Clock, Object: "kyc", ObjectID: "k1",
 		ExternalMemberID: "m-1", Status: "done", StatusVersion: 3,
 		Extra: map[string]any{"zeta": "z", "application_id": "app_1", "status": "forged"}}
-	l.Queue(tx, ev)
+	l.Queue(tx, *ev)
 	jobs := l.Due(tx)
 	if len(jobs) != 1 || jobs[0].Secret != "whsec_own" || jobs[0].URL != "http://a/" {
 		t.Fatalf("jobs %+v", jobs)

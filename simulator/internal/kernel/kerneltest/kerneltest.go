@@ -41,17 +41,22 @@ func New() *Services {
 	return s
 }
 
-// Begin begins a transaction of a kernel holding these services.
-func (s *Services) Begin() *kernel.Tx { return s.k.Begin() }
+// Kernel is the kernel holding these services: a line's tables are made
+// in it.
+func (s *Services) Kernel() *kernel.Kernel { return &s.k }
+
+// Begin begins a setup transaction of the kernel holding these services: a
+// line's own tests call its transitions directly, without steps.
+func (s *Services) Begin() *kernel.Tx { return s.k.BeginSetup() }
 
 // Now answers Clock.
 func (s *Services) Now() time.Time { return s.Clock }
 
 // NewUUID answers u1, u2, ...
-func (s *Services) NewUUID() string { s.n++; return "u" + strconv.Itoa(s.n) }
+func (s *Services) NewUUID(*kernel.Tx) string { s.n++; return "u" + strconv.Itoa(s.n) }
 
 // NextSeq counts with NewUUID.
-func (s *Services) NextSeq() int64 { s.n++; return int64(s.n) }
+func (s *Services) NextSeq(*kernel.Tx) int64 { s.n++; return int64(s.n) }
 
 // ErrInsufficient is a transfer that would take a member's or the
 // merchant's account below zero.
@@ -59,7 +64,7 @@ var ErrInsufficient = errors.New("kerneltest: insufficient balance")
 
 // Transfer moves amt of asset; member and merchant accounts may not go
 // below zero.
-func (s *Services) Transfer(_ time.Time, _, asset string, amt money.Amount, from, to string) error {
+func (s *Services) Transfer(_ *kernel.Tx, _ time.Time, _, asset string, amt money.Amount, from, to string) error {
 	have := s.Balance(from, asset)
 	if (strings.HasPrefix(from, "member:") || strings.HasPrefix(from, "merchant:prepaid")) && have.Cmp(amt) < 0 {
 		return ErrInsufficient

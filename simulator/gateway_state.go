@@ -1,0 +1,375 @@
+package simulator
+
+import (
+	"net/http"
+	"sort"
+	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+)
+
+// The gateway's state as kernel tables. Most of it is what the pipeline
+// records about requests outside their handler's step (class Record): the
+// request ids and their generator, consumed nonces, idempotency records,
+// token exchange and write quota windows, the fault counters, the request
+// journal, and the expiry queues of the windows. The write quota itself is
+// an operator setting (class State).
+
+// expiryQueue is a FIFO of keys in expiry order. The clock never goes back
+// and every window has a fixed length, so insertion order is expiry order and
+// sweeping costs only the entries that expire. Its entries are rows by
+// position; meta holds where the live entries start and end (and, for the
+// image of earlier recordings, where the slice they were kept in started).
+type expiryQueue struct {
+	items *kernel.Table[int64, expiring]
+	meta  *kernel.Cell[queueMeta]
+}
+
+type expiring struct {
+	Key string
+	At  time.Time
+}
+
+// queueMeta: the live entries are at positions [Head, End); Base is the
+// position of the first entry the earlier builds' slice still held (popped
+// entries before Head stay there until the slice is compacted), Used
+// whether an entry was ever pushed.
+type queueMeta struct {
+	Base, Head, End int64
+	Used            bool
+}
+
+func newExpiryQueue(k *kernel.Kernel, name string) expiryQueue {
+	return expiryQueue{
+		items: kernel.NewTable[int64, expiring](k, name, kernel.Records(), kernel.Ordered()),
+		meta:  kernel.NewCell(k, name+".meta", queueMeta{}, kernel.Records()),
+	}
+}
+
+func (q expiryQueue) push(tx *kernel.Tx, key string, at time.Time) {
+	m := q.meta.Get(tx)
+	q.items.Put(tx, m.End, expiring{key, at})
+	m.End++
+	m.Used = true
+	q.meta.Set(tx, m)
+}
+
+func (q expiryQueue) len(tx *kernel.Tx) int {
+	m := q.meta.Get(tx)
+	return int(m.End - m.Head)
+}
+
+// peek returns the oldest entry, if any.
+func (q expiryQueue) peek(tx *kernel.Tx) (expiring, bool) {
+	m := q.meta.Get(tx)
+	if m.Head >= m.End {
+		return expiring{}, false
+	}
+	return q.items.Get(tx, m.Head)
+}
+
+// pop removes the oldest entry if it has expired at now.
+func (q expiryQueue) pop(tx *kernel.Tx, now time.Time) (expiring, bool) {
+	m := q.meta.Get(tx)
+	if m.Head >= m.End {
+		return expiring{}, false
+	}
+	it, _ := q.items.Get(tx, m.Head)
+	if now.Before(it.At) {
+		return expiring{}, false
+	}
+	q.items.Delete(tx, m.Head)
+	m.Head++
+	// The earlier builds compacted their slice here (head > 1024 and at
+	// least half of it popped); the image of their recordings shows it.
+	if h := m.Head - m.Base; h > 1024 && h*2 >= m.End-m.Base {
+		m.Base = m.Head
+	}
+	q.meta.Set(tx, m)
+	return it, true
+}
+
+// legacyExpiryQueue is the queue as the state image of recordings of
+// versions 1 and 2 held it: a slice whose popped entries before head are
+// zero until it is compacted.
+type legacyExpiryQueue struct {
+	items []legacyExpiring
+	head  int
+}
+
+type legacyExpiring struct {
+	key string
+	at  time.Time
+}
+
+func (q expiryQueue) legacy(tx *kernel.Tx) legacyExpiryQueue {
+	m := q.meta.Get(tx)
+	var out legacyExpiryQueue
+	if !m.Used {
+		return out
+	}
+	out.items = make([]legacyExpiring, m.End-m.Base)
+	for pos, it := range q.items.All(tx) {
+		out.items[pos-m.Base] = legacyExpiring{it.Key, it.At}
+	}
+	out.head = int(m.Head - m.Base)
+	return out
+}
+
+// journal is the request journal: the newest requests, by sequence.
+type journal struct {
+	rows *kernel.Table[int64, journalRow] // by seq
+	meta *kernel.Cell[journalMeta]
+	// capacity is how many requests it keeps (the newest).
+	capacity int
+}
+
+// journalMeta: Seq numbers the requests; ResetAt is the seq of the last
+// request before the journal was last emptied.
+type journalMeta struct{ Seq, ResetAt int64 }
+
+// journalRow is a RequestRecord as a row.
+type journalRow struct {
+	Seq            int64
+	Time           time.Time
+	RequestID      string
+	Method         string
+	Path           string
+	Query          string
+	ClientID       string
+	Member         string
+	IdempotencyKey string
+	Status         int
+	Code           string
+	Replay         bool
+	ReplayOf       string
+	Fault          string
+	Dropped        bool
+	Signature      SignatureCheck
+	HasSignature   bool
+}
+
+func journalRowOf(r RequestRecord) journalRow {
+	row := journalRow{
+		Seq: r.Seq, Time: r.Time, RequestID: r.RequestID, Method: r.Method, Path: r.Path, Query: r.Query,
+		ClientID: r.ClientID, Member: r.Member, IdempotencyKey: r.IdempotencyKey, Status: r.Status, Code: r.Code,
+		Replay: r.Replay, ReplayOf: r.ReplayOf, Fault: r.Fault, Dropped: r.Dropped,
+	}
+	if r.Signature != nil {
+		row.Signature, row.HasSignature = *r.Signature, true
+	}
+	return row
+}
+
+func (row journalRow) record() RequestRecord {
+	r := RequestRecord{
+		Seq: row.Seq, Time: row.Time, RequestID: row.RequestID, Method: row.Method, Path: row.Path, Query: row.Query,
+		ClientID: row.ClientID, Member: row.Member, IdempotencyKey: row.IdempotencyKey, Status: row.Status, Code: row.Code,
+		Replay: row.Replay, ReplayOf: row.ReplayOf, Fault: row.Fault, Dropped: row.Dropped,
+	}
+	if row.HasSignature {
+		sig := row.Signature
+		r.Signature = &sig
+	}
+	return r
+}
+
+func newJournal(k *kernel.Kernel, capacity int) *journal {
+	return &journal{
+		rows:     kernel.NewTable[int64, journalRow](k, "gateway.journal", kernel.Records(), kernel.Ordered()),
+		meta:     kernel.NewCell(k, "gateway.journal.meta", journalMeta{}, kernel.Records()),
+		capacity: capacity,
+	}
+}
+
+func (j *journal) add(tx *kernel.Tx, r RequestRecord) {
+	m := j.meta.Get(tx)
+	m.Seq++
+	r.Seq = m.Seq
+	j.meta.Set(tx, m)
+	j.rows.Put(tx, r.Seq, journalRowOf(r))
+	if old := r.Seq - int64(j.capacity); old > m.ResetAt {
+		j.rows.Delete(tx, old)
+	}
+}
+
+// list returns the records oldest first.
+func (j *journal) list(tx *kernel.Tx) []RequestRecord {
+	out := make([]RequestRecord, 0, j.rows.Len(tx))
+	for _, row := range j.rows.All(tx) {
+		out = append(out, row.record())
+	}
+	return out
+}
+
+// len is the number of records kept.
+func (j *journal) len(tx *kernel.Tx) int { return j.rows.Len(tx) }
+
+// seq is the number of requests journaled since the simulator started.
+func (j *journal) seq(tx *kernel.Tx) int64 { return j.meta.Get(tx).Seq }
+
+func (j *journal) reset(tx *kernel.Tx) {
+	j.rows.Clear(tx)
+	j.meta.Update(tx, func(m *journalMeta) { m.ResetAt = m.Seq })
+}
+
+// legacyJournal is the journal as the state image of recordings of
+// versions 1 and 2 held it: a ring buffer of the newest requests.
+type legacyJournal struct {
+	buf      []RequestRecord
+	capacity int
+	next     int
+	full     bool
+	seq      int64
+}
+
+func (j *journal) legacy(tx *kernel.Tx) *legacyJournal {
+	m := j.meta.Get(tx)
+	out := &legacyJournal{capacity: j.capacity, seq: m.Seq}
+	count := m.Seq - m.ResetAt
+	if count == 0 {
+		return out
+	}
+	kept := min(count, int64(j.capacity))
+	out.buf = make([]RequestRecord, kept)
+	for seq, row := range j.rows.All(tx) {
+		out.buf[(seq-m.ResetAt-1)%int64(j.capacity)] = row.record()
+	}
+	out.full = count >= int64(j.capacity)
+	if out.full {
+		out.next = int(count % int64(j.capacity))
+	}
+	return out
+}
+
+// idemRow is an idempotency record as a row: the answer kept, with
+// whether its header and body were set (nil and empty differ in the image
+// of earlier recordings).
+type idemRow struct {
+	Endpoint    string   // METHOD and escaped path
+	BodyHash    [32]byte // keyed digest (bodyDigest), never a plain hash
+	ExpiresAt   time.Time
+	InProgress  bool
+	StagedUntil time.Time
+	Status      int
+	Header      kernel.List[headerField]
+	HeaderSet   bool
+	Body        string
+	BodySet     bool
+	Code        string
+	RequestID   string // the request whose answer is kept
+}
+
+// headerField is one header of a kept answer.
+type headerField struct {
+	Key    string
+	Values kernel.List[string]
+}
+
+func headerFields(h http.Header) kernel.List[headerField] {
+	keys := make([]string, 0, len(h))
+	for k := range h {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]headerField, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, headerField{Key: k, Values: kernel.ListOf(h[k]...)})
+	}
+	return kernel.ListOf(out...)
+}
+
+// header is the kept answer's header (nil when none was set).
+func (r idemRow) header() http.Header {
+	if !r.HeaderSet {
+		return nil
+	}
+	h := http.Header{}
+	for f := range r.Header.Values() {
+		h[f.Key] = f.Values.Slice()
+		if h[f.Key] == nil {
+			h[f.Key] = []string{}
+		}
+	}
+	return h
+}
+
+// body is the kept answer's body (nil when none was set).
+func (r idemRow) body() []byte {
+	if !r.BodySet {
+		return nil
+	}
+	return []byte(r.Body)
+}
+
+// legacyIdemStore and legacyIdemRecord are the idempotency store as the
+// state image of recordings of versions 1 and 2 held it.
+type legacyIdemStore struct {
+	records map[string]*legacyIdemRecord
+	queue   legacyExpiryQueue
+}
+
+type legacyIdemRecord struct {
+	endpoint    string
+	bodyHash    [32]byte
+	expiresAt   time.Time
+	inProgress  bool
+	stagedUntil time.Time
+	status      int
+	header      http.Header
+	body        []byte
+	code        string
+	requestID   string
+}
+
+// faultRow is an armed fault as a row; its Go-only channels (Fault.Hold,
+// Fault.Held) are not state and are kept by the gateway (faultChans).
+type faultRow struct {
+	Seq       int64
+	Method    string
+	Path      string
+	Count     int
+	Kind      FaultKind
+	Status    int
+	Code      string
+	DelayMS   int
+	OneIn     int
+	Remaining int
+	Unlimited bool // a OneIn fault with Count 0
+}
+
+// faultMeta: Seq numbers the faults injected; Held whether the list was
+// kept as a list once (an empty list, not none, in the image of earlier
+// recordings).
+type faultMeta struct {
+	Seq  int64
+	Held bool
+}
+
+func (f faultRow) fault() Fault {
+	return Fault{Method: f.Method, Path: f.Path, Count: f.Count, Kind: f.Kind, Status: f.Status, Code: f.Code, DelayMS: f.DelayMS, OneIn: f.OneIn}
+}
+
+// legacyFaultRule is an armed fault as the state image of recordings of
+// versions 1 and 2 held it.
+type legacyFaultRule struct {
+	Fault
+	remaining int
+	unlimited bool
+}
+
+// windowRow is a window of request times: Held says it was kept as a
+// list once (an empty list, not none, in the image of earlier
+// recordings).
+type windowRow struct {
+	Times kernel.List[time.Time]
+	Held  bool
+}
+
+func (w windowRow) legacy() []time.Time {
+	out := w.Times.Slice()
+	if out == nil && w.Held {
+		out = []time.Time{}
+	}
+	return out
+}

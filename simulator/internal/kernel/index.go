@@ -1,0 +1,167 @@
+package kernel
+
+import (
+	"cmp"
+	"iter"
+	"sort"
+)
+
+// Index keeps the rows of a table in the order of a key of their own (IK),
+// and among rows of the same IK by the table's key: a list newest first
+// with keyset pagination (IK is the creation time and sequence), the
+// per-member lists (IK leads with the member id), the pending timers by
+// the instant they fall due. It is derived from the rows: a write of the
+// table keeps it, the undo of a refused step restores it with the rows, and
+// a state image does not hold it (Kernel.Rebuilt builds it again).
+type Index[K cmp.Ordered, V any, IK any] struct {
+	t    *Table[K, V]       `image:"-"`
+	name string             `image:"-"`
+	key  func(V) (IK, bool) `image:"-"`
+	cmp  func(a, b IK) int  `image:"-"`
+	ents []entry[K, IK]     `image:"-"`
+}
+
+type entry[K cmp.Ordered, IK any] struct {
+	ik IK
+	k  K
+}
+
+// indexer is an index as its table keeps it.
+type indexer[K cmp.Ordered, V any] interface {
+	change(k K, old V, had bool, v V, has bool)
+	reset()
+}
+
+// NewIndex adds the index name to table t: key gives a row's index key, or
+// false to leave the row out of the index; cmp orders index keys. Make
+// indexes when the table is made, before its first write.
+func NewIndex[K cmp.Ordered, V any, IK any](t *Table[K, V], name string, key func(V) (IK, bool), cmp func(a, b IK) int) *Index[K, V, IK] {
+	x := &Index[K, V, IK]{t: t, name: t.m.name + "/" + name, key: key, cmp: cmp}
+	t.idx = append(t.idx, x)
+	for k, v := range t.rows {
+		x.change(k, v, false, v, true)
+	}
+	return x
+}
+
+func (x *Index[K, V, IK]) compare(a, b entry[K, IK]) int {
+	if c := x.cmp(a.ik, b.ik); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.k, b.k)
+}
+
+func (x *Index[K, V, IK]) change(k K, old V, had bool, v V, has bool) {
+	var oik, nik IK
+	var oin, nin bool
+	if had {
+		oik, oin = x.key(old)
+	}
+	if has {
+		nik, nin = x.key(v)
+	}
+	if oin && nin && x.cmp(oik, nik) == 0 {
+		return
+	}
+	if oin {
+		x.remove(entry[K, IK]{oik, k})
+	}
+	if nin {
+		x.insert(entry[K, IK]{nik, k})
+	}
+}
+
+func (x *Index[K, V, IK]) insert(e entry[K, IK]) {
+	n := len(x.ents)
+	if n == 0 || x.compare(x.ents[n-1], e) < 0 {
+		x.ents = append(x.ents, e)
+		return
+	}
+	i := sort.Search(n, func(i int) bool { return x.compare(x.ents[i], e) >= 0 })
+	x.ents = append(x.ents, entry[K, IK]{})
+	copy(x.ents[i+1:], x.ents[i:])
+	x.ents[i] = e
+}
+
+func (x *Index[K, V, IK]) remove(e entry[K, IK]) {
+	n := len(x.ents)
+	i := sort.Search(n, func(i int) bool { return x.compare(x.ents[i], e) >= 0 })
+	if i == n || x.compare(x.ents[i], e) != 0 {
+		panic("kernel: index " + x.name + " lost an entry")
+	}
+	switch i {
+	case 0:
+		x.ents[0] = entry[K, IK]{}
+		x.ents = x.ents[1:]
+	case n - 1:
+		x.ents[i] = entry[K, IK]{}
+		x.ents = x.ents[:i]
+	default:
+		copy(x.ents[i:], x.ents[i+1:])
+		x.ents[n-1] = entry[K, IK]{}
+		x.ents = x.ents[:n-1]
+	}
+}
+
+func (x *Index[K, V, IK]) reset() { x.ents = nil }
+
+// Len is the number of rows in the index.
+func (x *Index[K, V, IK]) Len(tx *Tx) int { tx.check(); return len(x.ents) }
+
+// At returns the row at position i (0 is the smallest), with its index
+// key and key.
+func (x *Index[K, V, IK]) At(tx *Tx, i int) (IK, K, V) {
+	tx.check()
+	e := x.ents[i]
+	return e.ik, e.k, x.t.rows[e.k]
+}
+
+// Search returns the smallest position whose index key f reports true
+// for, or Len when there is none; f must be false, then true, along the
+// index (sort.Search).
+func (x *Index[K, V, IK]) Search(tx *Tx, f func(IK) bool) int {
+	tx.check()
+	return sort.Search(len(x.ents), func(i int) bool { return f(x.ents[i].ik) })
+}
+
+// Range yields the rows at positions from (included) to to (excluded), in
+// index order; to > from. The table must not change while the loop runs.
+func (x *Index[K, V, IK]) Range(tx *Tx, from, to int) iter.Seq2[K, V] {
+	tx.check()
+	return func(yield func(K, V) bool) {
+		gen := x.t.gen
+		for i := from; i < to && i < len(x.ents); i++ {
+			if x.t.gen != gen {
+				panic("kernel: index " + x.name + " changed while iterated")
+			}
+			k := x.ents[i].k
+			if !yield(k, x.t.rows[k]) {
+				return
+			}
+		}
+	}
+}
+
+// All yields every row of the index, in index order.
+func (x *Index[K, V, IK]) All(tx *Tx) iter.Seq2[K, V] {
+	return x.Range(tx, 0, len(x.ents))
+}
+
+// Backward yields the rows at positions below to, in reverse index order:
+// a list newest first from a cursor. The table must not change while the
+// loop runs.
+func (x *Index[K, V, IK]) Backward(tx *Tx, to int) iter.Seq2[K, V] {
+	tx.check()
+	return func(yield func(K, V) bool) {
+		gen := x.t.gen
+		for i := min(to, len(x.ents)) - 1; i >= 0; i-- {
+			if x.t.gen != gen {
+				panic("kernel: index " + x.name + " changed while iterated")
+			}
+			k := x.ents[i].k
+			if !yield(k, x.t.rows[k]) {
+				return
+			}
+		}
+	}
+}
