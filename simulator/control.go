@@ -197,12 +197,34 @@ func (ctl *controlAPI) answer(x *opRun, o *op, in any, derr error, id string) (r
 	return jsonResponse(status, v), nil
 }
 
-// run checks every argument of in, then runs the transition.
+// run checks every argument of in, then runs the transition: in a step of
+// its own (internal/kernel) when the op runs in a transaction, so that
+// when it refuses, whatever it wrote is undone by the kernel.
 func (ctl *controlAPI) run(x *opRun, o *op, in any) (any, error) {
-	if err := checkInput(x, o, in); err != nil {
-		return nil, err
+	if x.tx == nil {
+		if err := checkInput(x, o, in); err != nil {
+			return nil, err
+		}
+		return o.run(x, in)
 	}
-	return o.run(x, in)
+	var out any
+	err := x.tx.Step(o.stepName(), func() error {
+		if err := checkInput(x, o, in); err != nil {
+			return err
+		}
+		var err error
+		out, err = o.run(x, in)
+		return err
+	})
+	return out, err
+}
+
+// stepName names the step of o: its route, or its Go method.
+func (o *op) stepName() string {
+	if o.route != "" {
+		return o.route
+	}
+	return o.name
 }
 
 // replyOf is the route's answer for a result.

@@ -455,6 +455,7 @@ func (x *exchange) wait(f Fault) {
 func (g *gateway) serveEndpoint(w http.ResponseWriter, r *http.Request, e *endpoint) {
 	body, rerr := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
 	x := g.begin(w, r)
+	defer x.tx.Release()
 	if x.preFault() {
 		return
 	}
@@ -574,7 +575,15 @@ func (g *gateway) callHandler(c *rc, e *endpoint) (resp response) {
 			resp = errorResponse(newErr("api_error", fmt.Sprintf("simulator fault in %s %s: %v", e.Method, e.Pattern, p)), c.RequestID)
 		}
 	}()
-	status, out, err := e.Handle(c)
+	// The handler is the request's step: when it refuses (an error, or a
+	// panic) every write it made is undone (internal/kernel, step.go).
+	var status int
+	var out any
+	err := c.Tx.Step(e.Method+" "+e.Pattern, func() error {
+		var err error
+		status, out, err = e.Handle(c)
+		return err
+	})
 	if err != nil {
 		resp = errorResponse(asAPIError(err), c.RequestID)
 	} else {

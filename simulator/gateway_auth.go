@@ -24,6 +24,7 @@ import (
 func (g *gateway) serveToken(w http.ResponseWriter, r *http.Request) {
 	_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, maxBodyBytes))
 	x := g.begin(w, r)
+	defer x.tx.Release()
 	if x.preFault() {
 		return
 	}
@@ -74,17 +75,24 @@ func (g *gateway) issueToken(tx *kernel.Tx, r *http.Request, clientID, requestID
 		g.st.gw.exchanges.Put(tx, clientID, recent)
 		return errorResponse(ae, requestID)
 	}
-	g.st.gw.exchanges.Put(tx, clientID, recent.Append(now))
-	var raw [24]byte
-	for i := 0; i < len(raw); i += 8 {
-		v := g.st.gw.rng.uint64(tx)
-		for j := 0; j < 8; j++ {
-			raw[i+j] = byte(v >> (8 * j))
+	// The checks above refuse before anything is written (but the rate
+	// window's trim, a record of the pipeline); the issue is the
+	// exchange's step.
+	var t token
+	_ = tx.Step("POST /v1/connect/token", func() error {
+		g.st.gw.exchanges.Put(tx, clientID, recent.Append(now))
+		var raw [24]byte
+		for i := 0; i < len(raw); i += 8 {
+			v := g.st.gw.rng.uint64(tx)
+			for j := 0; j < 8; j++ {
+				raw[i+j] = byte(v >> (8 * j))
+			}
 		}
-	}
-	t := token{Value: "tok_" + base64.RawURLEncoding.EncodeToString(raw[:]), ClientID: key.ClientID, Env: Environment(g.st.merchant.Env(tx)), ExpiresAt: now.Add(tokenTTL)}
-	g.st.tokens.Put(tx, t.Value, t)
-	g.st.gw.tokenQ.push(tx, t.Value, t.ExpiresAt)
+		t = token{Value: "tok_" + base64.RawURLEncoding.EncodeToString(raw[:]), ClientID: key.ClientID, Env: Environment(g.st.merchant.Env(tx)), ExpiresAt: now.Add(tokenTTL)}
+		g.st.tokens.Put(tx, t.Value, t)
+		g.st.gw.tokenQ.push(tx, t.Value, t.ExpiresAt)
+		return nil
+	})
 	return jsonResponse(http.StatusOK, map[string]any{
 		"auth_token": t.Value, "expired_at": t.ExpiresAt.Unix(), "token_type": "Bearer", "scopes": key.effectiveScopes(),
 	})

@@ -145,8 +145,23 @@ type journalRow struct {
 	ReplayOf       string
 	Fault          string
 	Dropped        bool
-	Signature      SignatureCheck
+	Signature      signatureRow
 	HasSignature   bool
+}
+
+// signatureRow is a SignatureCheck as a row: SkewSeconds with HasSkew.
+type signatureRow struct {
+	Problem          string
+	CanonicalString  string
+	Truncated        bool
+	BodySHA256       string
+	BodyBytes        int
+	Timestamp        string
+	Clock            time.Time
+	ClockUnix        int64
+	SkewSeconds      int64
+	HasSkew          bool
+	ToleranceSeconds int64
 }
 
 func journalRowOf(r RequestRecord) journalRow {
@@ -155,8 +170,14 @@ func journalRowOf(r RequestRecord) journalRow {
 		ClientID: r.ClientID, Member: r.Member, IdempotencyKey: r.IdempotencyKey, Status: r.Status, Code: r.Code,
 		Replay: r.Replay, ReplayOf: r.ReplayOf, Fault: r.Fault, Dropped: r.Dropped,
 	}
-	if r.Signature != nil {
-		row.Signature, row.HasSignature = *r.Signature, true
+	if sc := r.Signature; sc != nil {
+		row.Signature, row.HasSignature = signatureRow{
+			Problem: sc.Problem, CanonicalString: sc.CanonicalString, Truncated: sc.Truncated, BodySHA256: sc.BodySHA256,
+			BodyBytes: sc.BodyBytes, Timestamp: sc.Timestamp, Clock: sc.Clock, ClockUnix: sc.ClockUnix, ToleranceSeconds: sc.ToleranceSeconds,
+		}, true
+		if sc.SkewSeconds != nil {
+			row.Signature.SkewSeconds, row.Signature.HasSkew = *sc.SkewSeconds, true
+		}
 	}
 	return row
 }
@@ -168,8 +189,15 @@ func (row journalRow) record() RequestRecord {
 		Replay: row.Replay, ReplayOf: row.ReplayOf, Fault: row.Fault, Dropped: row.Dropped,
 	}
 	if row.HasSignature {
-		sig := row.Signature
-		r.Signature = &sig
+		sr := row.Signature
+		r.Signature = &SignatureCheck{
+			Problem: sr.Problem, CanonicalString: sr.CanonicalString, Truncated: sr.Truncated, BodySHA256: sr.BodySHA256,
+			BodyBytes: sr.BodyBytes, Timestamp: sr.Timestamp, Clock: sr.Clock, ClockUnix: sr.ClockUnix, ToleranceSeconds: sr.ToleranceSeconds,
+		}
+		if sr.HasSkew {
+			skew := sr.SkewSeconds
+			r.Signature.SkewSeconds = &skew
+		}
 	}
 	return r
 }

@@ -12,9 +12,9 @@ func mustNewHandler(opts ...Option) *Simulator {
 	return s
 }
 
-// inTx runs fn in a transaction of s.
+// inTx runs fn in a transaction of s, as one step (an input of the test).
 func inTx(s *Simulator, fn func(tx *kernel.Tx) error) error {
 	tx := s.k.Begin()
 	defer tx.End()
-	return fn(tx)
+	return tx.Step("test", func() error { return fn(tx) })
 }

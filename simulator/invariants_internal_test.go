@@ -84,7 +84,7 @@ func TestCheckInvariantsDetects(t *testing.T) {
 			if hold, v := invariantsOverHTTP(t, s); !hold || len(v) != 0 {
 				t.Fatalf("GET /_sim/invariants on a fresh simulator: hold %v, %v", hold, v)
 			}
-			tx := s.k.Begin()
+			tx := s.k.BeginSetup() // the state broken on purpose, outside any input
 			tt.corrupt(t, tx, s)
 			tx.End()
 			if err := s.CheckLedger(); err != nil {

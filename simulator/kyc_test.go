@@ -5,7 +5,7 @@ import "testing"
 func TestQuickBindingActive(t *testing.T) {
 	t.Parallel()
 	s := mustNewHandler(WithMember(MemberSeed{ExternalID: "other", KYCLevel: 1, Balances: map[string]string{"USDT": "20"}}))
-	tx := s.k.Begin()
+	tx := s.k.BeginSetup() // the line driven directly, outside any input
 	defer tx.End()
 	m, other := s.st.members.ByExternal(tx, DefaultMemberExternalID), s.st.members.ByExternal(tx, "other")
 	b, err := s.st.kyc.Allocate(tx, m, "")

@@ -109,11 +109,13 @@ type recordedInput struct {
 	// the end of a call entered over HTTP run in the same input, as every
 	// control write over HTTP runs them (controlCall).
 	Route string `json:"route,omitempty"`
-	// Rules is the version of the control API's argument rules a control
-	// input ran under (a call, or an http input under /_sim): controlRules
-	// for this build's, none (0) for the inputs of earlier builds, which a
-	// replay runs under the rules they ran under (control_domains.go,
-	// domain.legacy).
+	// Rules is the version of the rules an input ran under: allOrNothingRules for
+	// every input of this build; controlRules for a control input (a call,
+	// or an http input under /_sim) of a build whose business inputs
+	// carried none; none (0) for the inputs of earlier builds. A replay
+	// runs an input under the rules it ran under: the control API's
+	// argument rules (control_domains.go, domain.legacy) and whether a
+	// refusal's writes are undone (recorder.undo).
 	Rules int `json:"rules,omitempty"`
 
 	// advance: the clock reading reached.
@@ -267,6 +269,11 @@ type recorder struct {
 	// lastRules is the Rules of the input logged last: a control op runs
 	// right after its own input is logged, holding the input order.
 	lastRules int
+	// running are the Rules of the input running, as the kernel asks for
+	// them when a step begins (undo): read under the state lock, without
+	// r.mu. A replay sets them before the timers an input's clock reading
+	// brings due.
+	running atomic.Int64
 }
 
 // controlRules is the version of the control API's argument rules this
@@ -274,6 +281,24 @@ type recorder struct {
 // inputs carry it (earlier builds checked fewer arguments; their inputs
 // replay under what they checked).
 const controlRules = 3
+
+// allOrNothingRules is the version of the rules this build runs every input
+// under: 4, every input all or nothing (a refused step's writes are
+// undone by the kernel: internal/kernel, step.go). Every input this build
+// logs carries it. An input without it (of an earlier build) is replayed
+// as it ran: the writes of a refusal stand.
+const allOrNothingRules = 4
+
+// undo reports whether the input running undoes a refused step's writes:
+// the kernel's rule (kernel.SetUndo).
+func (r *recorder) undo() bool { return r.running.Load() >= allOrNothingRules }
+
+// setRunning records the Rules of the input about to run.
+func (r *recorder) setRunning(in *recordedInput) {
+	if in.Op != opBase && in.Op != opEnd {
+		r.running.Store(int64(in.Rules))
+	}
+}
 
 // legacyRules reports whether the input logged last ran under the
 // argument rules of an earlier build (a replayed input of one).
@@ -284,7 +309,9 @@ func (r *recorder) legacyRules() bool {
 }
 
 func newRecorder(cfg recordingConfig, seed int64, limit int64) *recorder {
-	return &recorder{cfg: cfg, memLimit: limit, ctlMix: uint64(seed)*0x9e3779b97f4a7c15 + 0x632be59bd9b4e019}
+	r := &recorder{cfg: cfg, memLimit: limit, ctlMix: uint64(seed)*0x9e3779b97f4a7c15 + 0x632be59bd9b4e019}
+	r.running.Store(allOrNothingRules)
+	return r
 }
 
 // errRecordingLimit is the error of Recording once the in-memory recording
@@ -311,6 +338,9 @@ func (r *recorder) log(in *recordedInput) (int64, error) {
 // appendInput numbers in and appends it to the log; r.mu is held.
 func (r *recorder) appendInput(in *recordedInput) (int64, error) {
 	in.Seq = r.seq + 1
+	if in.Op != opBase && in.Op != opEnd {
+		in.Rules = allOrNothingRules
+	}
 	if r.replay != nil {
 		if err := r.replay.check(in); err != nil {
 			return 0, err
@@ -326,6 +356,7 @@ func (r *recorder) appendInput(in *recordedInput) (int64, error) {
 	r.seq = in.Seq
 	r.clock = in.Clock
 	r.lastRules = in.Rules
+	r.setRunning(in)
 	if in.Op == opBase {
 		r.lastBase = in.URL
 	}
@@ -407,9 +438,7 @@ func (l *inputLog) logRequest(tx *kernel.Tx, r *http.Request) (*recordedInput, i
 			in.Draws = c.replay.want.Draws
 		}
 	}
-	if pathOf(r).control {
-		in.Rules = controlRules
-	} else if in.Draws == nil {
+	if !pathOf(r).control && in.Draws == nil {
 		in.Draws = l.draws(tx, r)
 	}
 	end, err := l.rec.log(in)
@@ -470,7 +499,7 @@ func (l *inputLog) goCall(name string, args []any, fn func() error) error {
 // control route route ("" for the Go method itself) and runs fn as goCall
 // does.
 func (l *inputLog) routeCall(name, route string, args []any, fn func() error) error {
-	in := &recordedInput{Op: opCall, Call: name, Route: route, Rules: controlRules}
+	in := &recordedInput{Op: opCall, Call: name, Route: route}
 	for i, a := range args {
 		b, err := json.Marshal(a)
 		if err != nil {

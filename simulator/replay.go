@@ -84,6 +84,9 @@ func (c *replayCheck) check(got *recordedInput) error {
 		return c.err
 	}
 	same := got.Seq == w.Seq && got.Op == w.Op
+	// A replayed input runs under the rules it ran under, and is logged
+	// with them again.
+	got.Rules = w.Rules
 	if same {
 		switch w.Op {
 		case opHTTP:
@@ -102,11 +105,6 @@ func (c *replayCheck) check(got *recordedInput) error {
 		case opBase:
 			same = got.URL == w.URL
 		}
-	}
-	if same && (w.Op == opHTTP || w.Op == opCall) {
-		// A replayed control input runs under the argument rules it ran
-		// under, and is logged with them again.
-		got.Rules = w.Rules
 	}
 	if !same {
 		c.err = fmt.Errorf("simulator: replay diverges at input %d: the recording has %s, the replay logged %d %s", w.Seq, describeInput(w), got.Seq, describeInput(got))
@@ -221,8 +219,9 @@ func (p *replayer) step(in *recordedInput) error {
 	s.wiring.rec.mu.Unlock()
 
 	// An advance that ran nothing was not logged: the input's clock
-	// reading brings the clock there.
+	// reading brings the clock there, under the input's rules.
 	tx := s.k.Begin()
+	s.wiring.rec.setRunning(in)
 	if now := s.st.clock.Now(); in.Clock.After(now) {
 		s.wiring.timers.advance(tx, in.Clock.Sub(now))
 	}

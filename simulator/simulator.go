@@ -338,6 +338,8 @@ func build(o options) (*Simulator, error) {
 			mux:  http.NewServeMux(),
 		},
 	}
+	// Verify mode (verify.go) is set before the first table.
+	s.k.SetVerify(verifyMode())
 	// The state's own tables come first: the id generator and the
 	// creation sequence every line draws from.
 	s.st.rng = newGenerator(&s.k, "ids.generator", uint64(o.seed), uint64(o.seed)^0x9e3779b97f4a7c15)
@@ -354,6 +356,7 @@ func build(o options) (*Simulator, error) {
 	cfg := configOf(o)
 	cfg.BodyKey = hex.EncodeToString(s.st.gw.bodyKey[:])
 	s.wiring.rec = newRecorder(cfg, o.seed, o.recordingLimit)
+	s.k.SetUndo(s.wiring.rec.undo)
 	s.wiring.rec.base = s.URL
 	s.wiring.image = &stateImage{root: s, k: &s.k}
 	s.wiring.inputs = &inputLog{k: &s.k, st: &s.st, rec: s.wiring.rec, image: s.wiring.image, timers: s.wiring.timers}
@@ -377,7 +380,7 @@ func build(o options) (*Simulator, error) {
 	// The fixture is the state's first transaction; nothing else can see
 	// s before New returns.
 	s.k.Provide(kernelServices{st: &s.st, timers: s.wiring.timers})
-	tx := s.k.Begin()
+	tx := s.k.BeginSetup()
 	defer tx.End()
 	s.st.merchant = merchant.New(&s.k, merchantHost{st: &s.st}, s.st.creds.MerchantID, string(s.st.creds.Model), string(MerchantActive), string(s.st.creds.Environment))
 	if err := loadFixture(tx, &s.st, &s.wiring.opts); err != nil {
@@ -387,6 +390,7 @@ func build(o options) (*Simulator, error) {
 	s.wiring.gw.indexLiteralPaths()
 	grantFixtureScopes(tx, &s.st, s.wiring.gw.endpoints)
 	s.wiring.stepper = &stepper{}
+	s.k.SetOutside(outsideImage(&s.st))
 	return s, nil
 }
 

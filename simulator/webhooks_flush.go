@@ -167,9 +167,28 @@ func (d *deliverer) flushDue() ([]hookline.Job, error) {
 		tx.End()
 		return nil, err
 	}
-	jobs := d.st.webhooks.Due(tx)
+	jobs := d.due(tx)
 	tx.End()
 	return jobs, d.rec.durable(end)
+}
+
+// Each flush input is one step (internal/kernel).
+const (
+	stepFlushDue   = "webhook flush: the due deliveries"
+	stepAttempt    = "webhook flush: an attempt's result"
+	stepFlushAbort = "webhook flush: deliveries given back"
+)
+
+// due takes the due deliveries into flight.
+func (d *deliverer) due(tx *kernel.Tx) []hookline.Job {
+	var jobs []hookline.Job
+	_ = tx.Step(stepFlushDue, func() error { jobs = d.st.webhooks.Due(tx); return nil })
+	return jobs
+}
+
+// release gives deliveries in flight back.
+func (d *deliverer) release(tx *kernel.Tx, ids []string) {
+	_ = tx.Step(stepFlushAbort, func() error { d.st.webhooks.Release(tx, ids); return nil })
 }
 
 // flushDueInput is the flush_due input of a replay.
@@ -178,7 +197,7 @@ func (d *deliverer) flushDueInput() error {
 	if err != nil {
 		return err
 	}
-	d.st.webhooks.Due(tx)
+	d.due(tx)
 	tx.End()
 	return nil
 }
@@ -191,7 +210,13 @@ func (d *deliverer) attemptResult(deliveryID string, at time.Time, code int, ans
 	if err != nil {
 		return false, DeliveryFailure{}, err
 	}
-	ok, f, err := d.st.webhooks.Attempted(tx, deliveryID, at, code, answer, errText)
+	var ok bool
+	var f hookline.Failure
+	err = tx.Step(stepAttempt, func() error {
+		var err error
+		ok, f, err = d.st.webhooks.Attempted(tx, deliveryID, at, code, answer, errText)
+		return err
+	})
 	failure := DeliveryFailure(f)
 	tx.End()
 	if err != nil {
@@ -218,7 +243,7 @@ func (d *deliverer) giveBack(jobs []hookline.Job) error {
 		// The log refuses everything now; the deliveries still go back
 		// (a restart gives back whatever its log leaves in flight).
 		tx := d.k.Begin()
-		d.st.webhooks.Release(tx, ids)
+		d.release(tx, ids)
 		tx.End()
 	}
 	return err
@@ -230,7 +255,7 @@ func (d *deliverer) flushAbortInput(ids []string) error {
 	if err != nil {
 		return err
 	}
-	d.st.webhooks.Release(tx, ids)
+	d.release(tx, ids)
 	tx.End()
 	return d.rec.durable(end)
 }

@@ -107,6 +107,16 @@ func (tx *Tx) End() {
 	tx.k.mu.Unlock()
 }
 
+// Release ends the transaction if it is still live, and does nothing
+// otherwise: deferred by an entry point, so that a panic that unwinds it
+// does not leave the state lock held.
+func (tx *Tx) Release() {
+	if tx == nil || tx.k == nil || tx.done {
+		return
+	}
+	tx.End()
+}
+
 // Suspend releases the state lock while the caller waits (a delay fault
 // holds a request without holding the state); Resume takes it back, as a
 // new input in the input order.

@@ -46,6 +46,11 @@ import (
 // kernel undoes its writes and compares both before doing the kept writes
 // again. A difference is a *VerifyError naming the step: a write the undo
 // log did not see.
+//
+// An input of a recording made before steps existed is replayed as it ran:
+// the rule SetUndo gives says, when an outermost step begins, whether a
+// refusal undoes its writes; when it does not, a refused step's writes
+// stand, as every step's do when it commits.
 
 // Executed marks err as the error answer of a step that executed: its
 // writes stand. errors.Is and errors.As see through it.
@@ -75,15 +80,17 @@ type VerifyError struct {
 	Step   string   // the step's name: the input it ran for
 	Cause  string   // why the step was refused
 	Tables []string // the tables whose rows differ
-	// Outside reports that the state held outside the tables differs.
-	Outside bool
+	// Outside reports that the state held outside the tables differs;
+	// OutsideDiff is its first line that differs, before and after.
+	Outside     bool
+	OutsideDiff string
 }
 
 func (e *VerifyError) Error() string {
 	var parts []string
 	parts = append(parts, e.Tables...)
 	if e.Outside {
-		parts = append(parts, "the state outside the tables")
+		parts = append(parts, "the state outside the tables ("+e.OutsideDiff+")")
 	}
 	return fmt.Sprintf("kernel: the refused step %q (%s) changed %s", e.Step, e.Cause, strings.Join(parts, ", "))
 }
@@ -95,6 +102,9 @@ type frame struct {
 	hooks int // len(hooks) when the step began
 	// check is what verify mode compares after a refusal.
 	check *checkpoint
+	// keepAll is set when the input runs under rules without undo
+	// (SetUndo): a refusal commits.
+	keepAll bool
 }
 
 // checkpoint is the state when a step began, as verify mode compares it.
@@ -133,6 +143,8 @@ type steps struct {
 	verify     bool
 	outside    func() []byte
 	violations []string
+	// undo is the rule of the input running (SetUndo); nil: always.
+	undo func() bool
 }
 
 // inStep reports whether a write is inside a step (or a kept write being
@@ -155,6 +167,12 @@ func (k *Kernel) record(u undoer, i int, first bool) bool {
 
 // SetVerify turns verify mode on or off (before the first transaction).
 func (k *Kernel) SetVerify(on bool) { k.st.verify = on }
+
+// SetUndo gives the rule of the input running, asked when an outermost
+// step begins: whether a refused step's writes are undone (true) or stand
+// (an input replayed from a recording made before steps, which ran so).
+// Without a rule they are always undone.
+func (k *Kernel) SetUndo(undo func() bool) { k.st.undo = undo }
 
 // Verifying reports whether verify mode is on.
 func (k *Kernel) Verifying() bool { return k.st.verify }
@@ -180,7 +198,13 @@ func (tx *Tx) Step(name string, f func() error) (err error) {
 	k := tx.k
 	s := &k.st
 	fr := frame{name: name, mark: len(s.log), hooks: len(s.hooks)}
-	if s.verify {
+	switch {
+	case len(s.frames) > 0:
+		fr.keepAll = s.frames[len(s.frames)-1].keepAll
+	case s.undo != nil:
+		fr.keepAll = !s.undo()
+	}
+	if s.verify && !fr.keepAll {
 		fr.check = k.checkpoint()
 	}
 	s.frames = append(s.frames, fr)
@@ -192,9 +216,14 @@ func (tx *Tx) Step(name string, f func() error) (err error) {
 		}
 		p := recover()
 		if len(s.frames) == depth {
-			// A verify failure below is reported once, where it happened.
-			_, failed := p.(*VerifyError)
-			k.rollback(tx, fmt.Sprintf("panic: %v", p), !failed)
+			if fr.keepAll {
+				k.commit()
+			} else {
+				// A verify failure below is reported once, where it
+				// happened.
+				_, failed := p.(*VerifyError)
+				k.rollback(tx, fmt.Sprintf("panic: %v", p), !failed)
+			}
 		}
 		panic(p)
 	}()
@@ -203,7 +232,7 @@ func (tx *Tx) Step(name string, f func() error) (err error) {
 	if len(s.frames) != depth {
 		panic("kernel: a step ended inside a step it began")
 	}
-	if Refused(err) {
+	if Refused(err) && !fr.keepAll {
 		k.rollback(tx, err.Error(), true)
 		return err
 	}
@@ -327,7 +356,9 @@ func (k *Kernel) compare(fr frame, cause string) *VerifyError {
 			ve.Tables = append(ve.Tables, t.Name())
 		}
 	}
-	ve.Outside = string(now.outside) != string(fr.check.outside)
+	if ve.Outside = string(now.outside) != string(fr.check.outside); ve.Outside {
+		ve.OutsideDiff = firstDiff(string(fr.check.outside), string(now.outside))
+	}
 	if len(ve.Tables) == 0 && !ve.Outside {
 		return nil
 	}
@@ -346,4 +377,22 @@ func (tx *Tx) wrote(m *meta) {
 	if s.verify && m.class == State && !tx.setup && !s.inStep() {
 		panic("kernel: table " + m.name + " written outside a step: wrap the transition in tx.Step")
 	}
+}
+
+// firstDiff shows the first line that differs between two images.
+func firstDiff(before, after string) string {
+	b, a := strings.Split(before, "\n"), strings.Split(after, "\n")
+	for i := 0; i < len(b) || i < len(a); i++ {
+		var x, y string
+		if i < len(b) {
+			x = b[i]
+		}
+		if i < len(a) {
+			y = a[i]
+		}
+		if x != y {
+			return fmt.Sprintf("was %q, is %q", x, y)
+		}
+	}
+	return ""
 }
