@@ -158,6 +158,7 @@ func redeliver(tx *kernel.Tx, hooks *hookline.Line, now time.Time, id string) (a
 // and the names of the control actions (actions, read without the lock: the
 // caller holds it).
 type view struct {
+	k       *kernel.Kernel // its verify mode's violations (verify.go)
 	st      *simState
 	partial *PartialReplay
 	actions func() []string

@@ -172,6 +172,8 @@ func (s *view) invariantViolations(tx *kernel.Tx) []string {
 	// Orders: structural rules the sums cannot show.
 	out = append(out, s.st.remit.Invariants(tx)...)
 	out = append(out, s.st.qr.Violations(tx)...)
+	// Steps: a refused step that left the state changed (verify mode).
+	out = append(out, s.k.Violations(tx)...)
 	sort.Strings(out)
 	return out
 }

@@ -17,10 +17,10 @@ import (
 // control transition, a timer falling due) is checked when it is refused:
 // the kernel undoes its writes, then compares every table's checksum, and
 // the image of the state held outside the tables (outsideImage), with what
-// they were when the step began. A difference is a violation: the request
-// is answered 500 api_error naming the step, CheckInvariants (and GET
-// /_sim/invariants) lists it, and Close panics with it, so that a test that
-// reaches one fails.
+// they were when the step began. A difference is a violation: the kernel
+// panics with it where it happened (a business request is answered 500
+// api_error naming the step), and CheckInvariants (and GET
+// /_sim/invariants) lists it, so that a test that reaches one fails.
 //
 // It is on in every test of the repository (testing.Testing) and wherever
 // MWALLET_SIM_VERIFY=1 (the CI walk); MWALLET_SIM_VERIFY=0 turns it off.
