@@ -1,6 +1,7 @@
 package simulator
 
 import (
+	"math/rand/v2"
 	"net/http"
 	"sort"
 	"time"
@@ -398,6 +399,55 @@ func (w windowRow) legacy() []time.Time {
 	out := w.Times.Slice()
 	if out == nil && w.Held {
 		out = []time.Time{}
+	}
+	return out
+}
+
+// legacyGatewayState is the gateway's state as the state image of
+// recordings of versions 1 and 2 held it.
+type legacyGatewayState struct {
+	requestSeq    int64
+	rng           *rand.Rand
+	pcg           *rand.PCG
+	nonces        map[string]time.Time
+	nonceQ        legacyExpiryQueue
+	idem          legacyIdemStore
+	tokenQ        legacyExpiryQueue
+	exchanges     map[string][]time.Time
+	challengeQ    legacyExpiryQueue
+	qrMemoQ       legacyExpiryQueue
+	faults        []*legacyFaultRule
+	journal       *legacyJournal
+	writeQuota    int
+	writes        []time.Time
+	scopeCatalog  map[string]bool
+	maxNonces     int
+	maxIdem       int
+	maxChallenges int
+	bodyKey       [32]byte
+}
+
+func (g *gatewayState) legacy(tx *kernel.Tx) *legacyGatewayState {
+	rng, pcg := g.rng.legacy(tx)
+	out := &legacyGatewayState{
+		requestSeq: g.requestSeq.Get(tx), rng: rng, pcg: pcg, nonces: map[string]time.Time{},
+		nonceQ: g.nonceQ.legacy(tx), idem: g.idem.legacy(tx), tokenQ: g.tokenQ.legacy(tx),
+		exchanges: map[string][]time.Time{}, challengeQ: g.challengeQ.legacy(tx), qrMemoQ: g.qrMemoQ.legacy(tx),
+		journal: g.journal.legacy(tx), writeQuota: g.writeQuota.Get(tx), writes: g.writes.Get(tx).legacy(),
+		scopeCatalog: g.scopeCatalog, maxNonces: g.maxNonces, maxIdem: g.maxIdem, maxChallenges: g.maxChallenges,
+		bodyKey: g.bodyKey,
+	}
+	for k, v := range g.nonces.All(tx) {
+		out.nonces[k] = v
+	}
+	for k, v := range g.exchanges.All(tx) {
+		out.exchanges[k] = v.Slice()
+	}
+	if g.faultMeta.Get(tx).Held {
+		out.faults = []*legacyFaultRule{}
+	}
+	for _, f := range g.faults.All(tx) {
+		out.faults = append(out.faults, &legacyFaultRule{Fault: f.fault(), remaining: f.Remaining, unlimited: f.Unlimited})
 	}
 	return out
 }

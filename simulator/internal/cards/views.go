@@ -249,3 +249,7 @@ func (l *Line) SeedHistory(tx *kernel.Tx, m *api.Member, n int) (string, error) 
 	}
 	return card.ID, nil
 }
+
+var timeZero time.Time
+
+func isoTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
