@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -274,6 +275,10 @@ type recorder struct {
 	// r.mu. A replay sets them before the timers an input's clock reading
 	// brings due.
 	running atomic.Int64
+	// rules are the Rules this simulator runs and logs its own inputs
+	// under: allOrNothingRules, or controlRules where MWALLET_SIM_RULES=3
+	// asks for the rules of the builds before (rulesFromEnv).
+	rules int
 }
 
 // controlRules is the version of the control API's argument rules this
@@ -308,10 +313,31 @@ func (r *recorder) legacyRules() bool {
 	return r.lastRules < controlRules
 }
 
-func newRecorder(cfg recordingConfig, seed int64, limit int64) *recorder {
-	r := &recorder{cfg: cfg, memLimit: limit, ctlMix: uint64(seed)*0x9e3779b97f4a7c15 + 0x632be59bd9b4e019}
-	r.running.Store(allOrNothingRules)
+func newRecorder(cfg recordingConfig, seed int64, limit int64, rules int) *recorder {
+	r := &recorder{cfg: cfg, memLimit: limit, ctlMix: uint64(seed)*0x9e3779b97f4a7c15 + 0x632be59bd9b4e019, rules: rules}
+	r.running.Store(int64(rules))
 	return r
+}
+
+// rulesEnv names the rules a simulator runs its own inputs under:
+// unset (or 4), every input all or nothing; 3, a refused business
+// request's writes stand, as in the builds before the kernel undid them
+// (an id drawn, a challenge used up), with this build's control argument
+// checks. It is for the differential walk against such a build
+// (.ci/walk), whose answers it reproduces; the inputs are logged with
+// those rules, so the recording replays as it ran.
+const rulesEnv = "MWALLET_SIM_RULES"
+
+// rulesFromEnv reads rulesEnv.
+func rulesFromEnv() (int, error) {
+	switch v := os.Getenv(rulesEnv); v {
+	case "", strconv.Itoa(allOrNothingRules):
+		return allOrNothingRules, nil
+	case strconv.Itoa(controlRules):
+		return controlRules, nil
+	default:
+		return 0, fmt.Errorf("simulator: %s=%q: the rules are 4 (every input all or nothing, the default) or 3 (a refused business request's writes stand, as builds before)", rulesEnv, v)
+	}
 }
 
 // errRecordingLimit is the error of Recording once the in-memory recording
@@ -339,7 +365,7 @@ func (r *recorder) log(in *recordedInput) (int64, error) {
 func (r *recorder) appendInput(in *recordedInput) (int64, error) {
 	in.Seq = r.seq + 1
 	if in.Op != opBase && in.Op != opEnd {
-		in.Rules = allOrNothingRules
+		in.Rules = r.rules
 	}
 	if r.replay != nil {
 		if err := r.replay.check(in); err != nil {

@@ -355,7 +355,11 @@ func build(o options) (*Simulator, error) {
 	// every request through it; nothing is logged before New returns.
 	cfg := configOf(o)
 	cfg.BodyKey = hex.EncodeToString(s.st.gw.bodyKey[:])
-	s.wiring.rec = newRecorder(cfg, o.seed, o.recordingLimit)
+	rules, err := rulesFromEnv()
+	if err != nil {
+		return nil, err
+	}
+	s.wiring.rec = newRecorder(cfg, o.seed, o.recordingLimit, rules)
 	s.k.SetUndo(s.wiring.rec.undo)
 	s.wiring.rec.base = s.URL
 	s.wiring.image = &stateImage{root: s, k: &s.k}
