@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -317,27 +316,6 @@ func newRecorder(cfg recordingConfig, seed int64, limit int64, rules int) *recor
 	r := &recorder{cfg: cfg, memLimit: limit, ctlMix: uint64(seed)*0x9e3779b97f4a7c15 + 0x632be59bd9b4e019, rules: rules}
 	r.running.Store(int64(rules))
 	return r
-}
-
-// rulesEnv names the rules a simulator runs its own inputs under:
-// unset (or 4), every input all or nothing; 3, a refused business
-// request's writes stand, as in the builds before the kernel undid them
-// (an id drawn, a challenge used up), with this build's control argument
-// checks. It is for the differential walk against such a build
-// (.ci/walk), whose answers it reproduces; the inputs are logged with
-// those rules, so the recording replays as it ran.
-const rulesEnv = "MWALLET_SIM_RULES"
-
-// rulesFromEnv reads rulesEnv.
-func rulesFromEnv() (int, error) {
-	switch v := os.Getenv(rulesEnv); v {
-	case "", strconv.Itoa(allOrNothingRules):
-		return allOrNothingRules, nil
-	case strconv.Itoa(controlRules):
-		return controlRules, nil
-	default:
-		return 0, fmt.Errorf("simulator: %s=%q: the rules are 4 (every input all or nothing, the default) or 3 (a refused business request's writes stand, as builds before)", rulesEnv, v)
-	}
 }
 
 // errRecordingLimit is the error of Recording once the in-memory recording

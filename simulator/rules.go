@@ -1,0 +1,28 @@
+package simulator
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+)
+
+// rulesEnv names the rules a simulator runs its own inputs under:
+// unset (or 4), every input all or nothing; 3, a refused business
+// request's writes stand, as in the builds before the kernel undid them
+// (an id drawn, a challenge used up), with this build's control argument
+// checks. It is for the differential walk against such a build
+// (.ci/walk), whose answers it reproduces; the inputs are logged with
+// those rules, so the recording replays as it ran.
+const rulesEnv = "MWALLET_SIM_RULES"
+
+// rulesFromEnv reads rulesEnv.
+func rulesFromEnv() (int, error) {
+	switch v := os.Getenv(rulesEnv); v {
+	case "", strconv.Itoa(allOrNothingRules):
+		return allOrNothingRules, nil
+	case strconv.Itoa(controlRules):
+		return controlRules, nil
+	default:
+		return 0, fmt.Errorf("simulator: %s=%q: the rules are 4 (every input all or nothing, the default) or 3 (a refused business request's writes stand, as builds before)", rulesEnv, v)
+	}
+}
