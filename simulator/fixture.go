@@ -67,7 +67,7 @@ func loadFixture(tx *kernel.Tx, st *simState, o *options) error {
 	// Merchant prepaid starts funded so merchant_hosted flows work out of the box.
 	for _, code := range []string{"USDT", "USDC"} {
 		amt, _ := st.cat.amount(code, "100000", decimalSigned)
-		_ = st.ledger.Transfer(tx, st.clock.Now(), "fixture: merchant prepaid", code, amt, AccountWorld, AccountMerchantPrepaid)
+		_ = tx.Transfer(st.clock.Now(), "fixture: merchant prepaid", code, amt, AccountWorld, AccountMerchantPrepaid)
 	}
 	return nil
 }

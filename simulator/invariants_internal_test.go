@@ -29,7 +29,7 @@ func TestCheckInvariantsDetects(t *testing.T) {
 	}
 	mustPost := func(t *testing.T, tx *kernel.Tx, s *Simulator, asset string, amt money.Amount, from, to string) {
 		t.Helper()
-		if err := s.st.ledger.Transfer(tx, s.st.clock.Now(), "test", asset, amt, from, to); err != nil {
+		if err := tx.Transfer(s.st.clock.Now(), "test", asset, amt, from, to); err != nil {
 			t.Fatal(err)
 		}
 	}

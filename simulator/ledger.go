@@ -45,7 +45,7 @@ func MemberLocked(memberID string) string { return kernel.MemberLocked(memberID)
 func CardAccount(cardID string) string { return "card:" + cardID }
 
 // UpstreamAccount names the settlement account of an upstream line.
-func UpstreamAccount(line string) string { return "upstream:" + line }
+func UpstreamAccount(line string) string { return kernel.UpstreamAccount(line) }
 
 func nonNegative(account string) bool {
 	return strings.HasPrefix(account, "member:") || strings.HasPrefix(account, "merchant:prepaid") || strings.HasPrefix(account, "card:")
@@ -106,6 +106,10 @@ type InsufficientFundsError struct {
 	Asset   string
 }
 
+// Is makes the error kernel.ErrInsufficientFunds for errors.Is, as the
+// lines test it.
+func (e *InsufficientFundsError) Is(target error) bool { return target == kernel.ErrInsufficientFunds }
+
 // Error names the account and asset that would have gone negative.
 func (e *InsufficientFundsError) Error() string {
 	return fmt.Sprintf("ledger: %s would go negative in %s", e.Account, e.Asset)
@@ -123,7 +127,11 @@ func (l *books) Balance(tx *kernel.Tx, account, asset string) money.Amount {
 // Post applies a balanced entry atomically: either every posting is applied or
 // none. It refuses an unbalanced entry, an unknown asset, a scale mismatch, and
 // any posting that would take a non-negative account below zero.
-func (l *books) Post(tx *kernel.Tx, at time.Time, memo string, postings ...Posting) error {
+func (l *books) Post(tx *kernel.Tx, at time.Time, memo string, legs ...kernel.Posting) error {
+	postings := make([]Posting, len(legs))
+	for i, p := range legs {
+		postings[i] = Posting(p)
+	}
 	sums := map[string]money.Amount{}
 	next := map[string]map[string]money.Amount{}
 	for _, p := range postings {
@@ -173,17 +181,6 @@ func (l *books) Post(tx *kernel.Tx, at time.Time, memo string, postings ...Posti
 	seq := l.entries.Len(tx) + 1
 	l.entries.Put(tx, int64(seq), entryRow{Seq: seq, At: at, Memo: memo, Postings: kernel.ListOf(postings...)})
 	return nil
-}
-
-// Transfer posts one amount from one account to another.
-func (l *books) Transfer(tx *kernel.Tx, at time.Time, memo, asset string, amount money.Amount, from, to string) error {
-	if amount.IsNegative() {
-		return fmt.Errorf("ledger: negative transfer %s", amount)
-	}
-	return l.Post(tx, at, memo,
-		Posting{Account: from, Asset: asset, Amount: amount.Neg()},
-		Posting{Account: to, Asset: asset, Amount: amount},
-	)
 }
 
 // Check verifies the books: every asset sums to zero over all accounts and no

@@ -25,6 +25,7 @@ import (
 type kernelServices struct {
 	st     *simState
 	timers *timers
+	url    func() string // the simulator's address (Simulator.URL), for hosted links
 }
 
 func (k kernelServices) Now() time.Time { return k.st.clock.Now() }
@@ -37,9 +38,19 @@ func (k kernelServices) NextSeq(tx *kernel.Tx) int64 {
 	return n
 }
 
-func (k kernelServices) Transfer(tx *kernel.Tx, at time.Time, memo, asset string, amt money.Amount, from, to string) error {
-	return k.st.ledger.Transfer(tx, at, memo, asset, amt, from, to)
+func (k kernelServices) Post(tx *kernel.Tx, at time.Time, memo string, legs ...kernel.Posting) error {
+	return k.st.ledger.Post(tx, at, memo, legs...)
 }
+
+func (k kernelServices) Balance(tx *kernel.Tx, account, asset string) money.Amount {
+	return k.st.ledger.Balance(tx, account, asset)
+}
+
+func (k kernelServices) MerchantID() string { return k.st.creds.MerchantID }
+
+func (k kernelServices) URL() string { return k.url() }
+
+func (k kernelServices) RandIntN(tx *kernel.Tx, n int) int { return k.st.rng.intN(tx, n) }
 
 // Emit emits e for the member of e.MemberID (none when empty or unknown).
 func (k kernelServices) Emit(tx *kernel.Tx, e kernel.Event) {
@@ -90,8 +101,6 @@ type membersHost struct {
 }
 
 // MerchantID is the simulator's merchant (its id never changes).
-func (h membersHost) MerchantID() string { return h.st.creds.MerchantID }
-
 // Seed parses every seed balance, then posts them in one entry.
 func (h membersHost) Seed(tx *kernel.Tx, memberID string, balances map[string]string) error {
 	codes := make([]string, 0, len(balances))
@@ -99,7 +108,7 @@ func (h membersHost) Seed(tx *kernel.Tx, memberID string, balances map[string]st
 		codes = append(codes, code)
 	}
 	sort.Strings(codes)
-	var postings []Posting
+	var postings []kernel.Posting
 	for _, code := range codes {
 		asset := strings.ToUpper(strings.TrimSpace(code))
 		amt, err := tx.Amount(asset, balances[code])
@@ -110,8 +119,8 @@ func (h membersHost) Seed(tx *kernel.Tx, memberID string, balances map[string]st
 			return errInvalidRequest(fmt.Sprintf("balance %s: negative", code))
 		}
 		postings = append(postings,
-			Posting{Account: AccountWorld, Asset: asset, Amount: amt.Neg()},
-			Posting{Account: MemberAvailable(memberID), Asset: asset, Amount: amt})
+			kernel.Posting{Account: AccountWorld, Asset: asset, Amount: amt.Neg()},
+			kernel.Posting{Account: MemberAvailable(memberID), Asset: asset, Amount: amt})
 	}
 	if len(postings) > 0 {
 		return h.st.ledger.Post(tx, tx.Now(), "seed member balance", postings...)

@@ -2,10 +2,7 @@ package simulator
 
 import (
 	"encoding/binary"
-	"errors"
-	"time"
 
-	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
@@ -27,7 +24,7 @@ func (ctl *controlAPI) registerCards(tx *kernel.Tx) {
 		binary.LittleEndian.PutUint64(key[i:], s.st.rng.uint64(tx))
 	}
 	scale, _ := s.st.cat.scale(cardline.LedgerAsset)
-	s.st.cards = cardline.New(&s.k, tx, cardsHost{st: &s.st, url: s.URL}, key[:], scale)
+	s.st.cards = cardline.New(&s.k, tx, cardsHost{st: &s.st}, key[:], scale)
 	// The issuer's success paths of what is in flight (outcome.go).
 	s.wiring.timers.on(CollectionCardApplications, s.st.cards.SucceedApplication)
 	s.wiring.timers.on(CollectionCardClosures, s.st.cards.SucceedClosure)
@@ -39,11 +36,8 @@ func (ctl *controlAPI) registerCards(tx *kernel.Tx) {
 
 // cardsHost is the card line's cards.Host.
 type cardsHost struct {
-	st  *simState
-	url func() string // the simulator's address (Simulator.URL), for hosted links
+	st *simState
 }
-
-func (h cardsHost) URL() string { return h.url() }
 
 func (h cardsHost) MerchantHosted(tx *kernel.Tx) bool { return h.st.merchant.MerchantHosted(tx) }
 
@@ -77,22 +71,3 @@ func (h cardsHost) RequireStepUp(c *api.Request, parts ...string) error {
 }
 
 func (h cardsHost) DisplayScale(asset string) int { return h.st.cat.lookup(asset).DisplayScale }
-
-func (h cardsHost) Balance(tx *kernel.Tx, account, asset string) money.Amount {
-	return h.st.ledger.Balance(tx, account, asset)
-}
-
-func (h cardsHost) Post(tx *kernel.Tx, at time.Time, memo string, postings ...cardline.Posting) error {
-	ps := make([]Posting, 0, len(postings))
-	for _, p := range postings {
-		ps = append(ps, Posting{Account: p.Account, Asset: p.Asset, Amount: p.Amount})
-	}
-	return h.st.ledger.Post(tx, at, memo, ps...)
-}
-
-func (h cardsHost) InsufficientFunds(err error) bool {
-	var insuf *InsufficientFundsError
-	return errors.As(err, &insuf)
-}
-
-func (h cardsHost) RandIntN(tx *kernel.Tx, n int) int { return h.st.rng.intN(tx, n) }

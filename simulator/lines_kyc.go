@@ -9,7 +9,7 @@ import (
 
 func (ctl *controlAPI) registerKYC() {
 	s := ctl.sim
-	s.st.kyc = kyc.New(&s.k, kycHost{st: &s.st, url: s.URL})
+	s.st.kyc = kyc.New(&s.k, kycHost{st: &s.st})
 	for _, e := range s.st.kyc.Endpoints() {
 		s.wiring.gw.register(e)
 	}
@@ -19,11 +19,8 @@ func (ctl *controlAPI) registerKYC() {
 
 // kycHost is the KYC line's kyc.Host.
 type kycHost struct {
-	st  *simState
-	url func() string // the simulator's address (Simulator.URL), for hosted links
+	st *simState
 }
-
-func (h kycHost) URL() string { return h.url() }
 
 func (h kycHost) Member(tx *kernel.Tx, id string) *member { return h.st.members.Get(tx, id) }
 

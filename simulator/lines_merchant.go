@@ -1,11 +1,8 @@
 package simulator
 
 import (
-	"time"
-
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
-	"github.com/mwallet/mwallet-go/simulator/internal/merchant"
 )
 
 // merchantHost is the merchant line's merchant.Host.
@@ -33,10 +30,3 @@ func (h merchantHost) AssetCodes(*kernel.Tx) []string {
 }
 
 // Post posts a balanced ledger entry.
-func (h merchantHost) Post(tx *kernel.Tx, at time.Time, memo string, legs ...merchant.Posting) error {
-	postings := make([]Posting, 0, len(legs))
-	for _, p := range legs {
-		postings = append(postings, Posting{Account: p.Account, Asset: p.Asset, Amount: p.Amount})
-	}
-	return h.st.ledger.Post(tx, at, memo, postings...)
-}

@@ -1,20 +1,14 @@
 package simulator
 
 import (
-	"errors"
 	"time"
 
 	"github.com/cockroachdb/apd/v3"
 
-	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/qrpay"
 )
-
-// qrUpstreamLine names the QR upstream's settlement account
-// (UpstreamAccount(qrUpstreamLine)).
-const qrUpstreamLine = "qrpay"
 
 // registerQRPay builds the QR payment line, registers its endpoints and its
 // outcome success path.
@@ -70,25 +64,6 @@ func (h qrpayHost) AssetAllowed(tx *kernel.Tx, code string) bool {
 
 func (h qrpayHost) FiatAmount(v string, minor int) (*apd.Decimal, string, bool) {
 	return fiatAmount(v, minor)
-}
-
-func (h qrpayHost) UpstreamAccount() string { return UpstreamAccount(qrUpstreamLine) }
-
-func (h qrpayHost) Balance(tx *kernel.Tx, account, asset string) money.Amount {
-	return h.st.ledger.Balance(tx, account, asset)
-}
-
-func (h qrpayHost) Post(tx *kernel.Tx, at time.Time, memo string, legs ...qrpay.Posting) error {
-	postings := make([]Posting, 0, len(legs))
-	for _, p := range legs {
-		postings = append(postings, Posting{Account: p.Account, Asset: p.Asset, Amount: p.Amount})
-	}
-	return h.st.ledger.Post(tx, at, memo, postings...)
-}
-
-func (h qrpayHost) InsufficientFunds(err error) bool {
-	var inf *InsufficientFundsError
-	return errors.As(err, &inf)
 }
 
 func (h qrpayHost) ExpireMemoAt(tx *kernel.Tx, key string, at time.Time) {

@@ -1,9 +1,6 @@
 package simulator
 
 import (
-	"time"
-
-	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/remittances"
@@ -32,8 +29,6 @@ func (h remitHost) MerchantStatus(tx *kernel.Tx) (string, bool) {
 }
 
 // MerchantID is the simulator's merchant (its id never changes).
-func (h remitHost) MerchantID() string { return h.st.creds.MerchantID }
-
 func (h remitHost) AssetAllowed(tx *kernel.Tx, code string) bool {
 	return h.st.cat.allowed(code, nil) && h.st.merchant.Allows(tx, code)
 }
@@ -51,17 +46,3 @@ func (h remitHost) HasKYCProfile(tx *kernel.Tx, m *api.Member) bool {
 }
 
 func (h remitHost) KYCInReview(tx *kernel.Tx, m *api.Member) bool { return kycInReview(tx, h.st, m) }
-
-func (h remitHost) UpstreamAccount() string { return UpstreamAccount("remit") }
-
-func (h remitHost) Balance(tx *kernel.Tx, account, asset string) money.Amount {
-	return h.st.ledger.Balance(tx, account, asset)
-}
-
-func (h remitHost) Post(tx *kernel.Tx, at time.Time, memo string, postings ...remittances.Posting) error {
-	ps := make([]Posting, 0, len(postings))
-	for _, p := range postings {
-		ps = append(ps, Posting{Account: p.Account, Asset: p.Asset, Amount: p.Amount})
-	}
-	return h.st.ledger.Post(tx, at, memo, ps...)
-}

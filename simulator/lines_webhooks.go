@@ -39,8 +39,6 @@ type webhooksHost struct {
 	flush     func()
 }
 
-func (h webhooksHost) MerchantID() string { return h.st.creds.MerchantID }
-
 func (h webhooksHost) Environment(tx *kernel.Tx) string { return h.st.merchant.Env(tx) }
 
 func (h webhooksHost) WebhookSecret() string { return h.st.creds.WebhookSecret }

@@ -372,7 +372,7 @@ func build(o options) (*Simulator, error) {
 	}
 	s.wiring.inputs.draws = s.wiring.gw.faultDraws
 	s.st.members.Init(&s.k, membersHost{st: &s.st})
-	s.st.stepUp.Init(&s.k, stepUpHost{st: &s.st, url: s.URL})
+	s.st.stepUp.Init(&s.k, stepUpHost{st: &s.st})
 	s.st.webhooks = newWebhooksLine(s)
 	s.wiring.keys = &keyring{st: &s.st}
 	s.wiring.view = &view{k: &s.k, st: &s.st, partial: partialReplayOf(o.recording), actions: actionKeys}
@@ -383,7 +383,7 @@ func build(o options) (*Simulator, error) {
 	s.st.ledger = newLedger(&s.k, s.st.cat.scale)
 	// The fixture is the state's first transaction; nothing else can see
 	// s before New returns.
-	s.k.Provide(kernelServices{st: &s.st, timers: s.wiring.timers})
+	s.k.Provide(kernelServices{st: &s.st, timers: s.wiring.timers, url: s.URL})
 	tx := s.k.BeginSetup()
 	defer tx.End()
 	s.st.merchant = merchant.New(&s.k, merchantHost{st: &s.st}, s.st.creds.MerchantID, string(s.st.creds.Model), string(MerchantActive), string(s.st.creds.Environment))

@@ -15,11 +15,8 @@ func actionDigest(parts ...string) string { return stepup.ActionDigest(parts...)
 // stepUpHost is the step-up line's stepup.Host: the bounded store of
 // challenges is the gateway's (its limit and expiry queue).
 type stepUpHost struct {
-	st  *simState
-	url func() string // the simulator's address (Simulator.URL), for hosted links
+	st *simState
 }
-
-func (h stepUpHost) URL() string { return h.url() }
 
 func (h stepUpHost) Room(tx *kernel.Tx, held int, now time.Time) error {
 	if held >= h.st.gw.maxChallenges {

@@ -212,20 +212,20 @@ func (l *Line) handleCardApply(c *api.Request) (int, any, error) {
 	// Money moves last, in one balanced entry, so a failure changes nothing.
 	avail, locked := fundingAccounts(funding, m.ID)
 	charge, _ := fee.Add(shipping)
-	postings := []Posting{
+	postings := []kernel.Posting{
 		{Account: avail, Asset: src, Amount: charge.Neg()},
 		{Account: kernel.AccountRevenueFees, Asset: src, Amount: charge},
 	}
 	if !first.IsZero() {
 		postings = append(postings,
-			Posting{Account: avail, Asset: src, Amount: first.Neg()},
-			Posting{Account: locked, Asset: src, Amount: first})
+			kernel.Posting{Account: avail, Asset: src, Amount: first.Neg()},
+			kernel.Posting{Account: locked, Asset: src, Amount: first})
 	}
 	need, _ := charge.Add(first)
 	if feeAsset, feeAmount := l.host.QuickKYCFee(); allocate && src == feeAsset {
 		need, _ = need.Add(mustAmount(c.Tx, feeAsset, feeAmount))
 	}
-	if l.host.Balance(c.Tx, avail, src).Cmp(need) < 0 {
+	if c.Tx.Balance(avail, src).Cmp(need) < 0 {
 		if funding == "merchant" {
 			return 0, nil, api.NewErr("service_unavailable", "card line temporarily unavailable")
 		}
@@ -242,8 +242,8 @@ func (l *Line) handleCardApply(c *api.Request) (int, any, error) {
 		binding = qb
 	}
 	appID := "cap_" + c.Tx.NewUUID()
-	if err := l.host.Post(c.Tx, c.Now, "card application "+appID+": fee, shipping, first top-up hold", postings...); err != nil {
-		if l.host.InsufficientFunds(err) {
+	if err := c.Tx.Post(c.Now, "card application "+appID+": fee, shipping, first top-up hold", postings...); err != nil {
+		if errors.Is(err, kernel.ErrInsufficientFunds) {
 			if funding == "merchant" {
 				return 0, nil, api.NewErr("service_unavailable", "card line temporarily unavailable")
 			}
@@ -356,16 +356,16 @@ func (l *Line) failCardApplication(tx *kernel.Tx, a *cardApplication, compensate
 	}
 	avail, locked := fundingAccounts(a.Funding, a.MemberID)
 	charge, _ := a.Fee.Add(a.Shipping)
-	postings := []Posting{
+	postings := []kernel.Posting{
 		{Account: kernel.AccountRevenueFees, Asset: a.SourceAsset, Amount: charge.Neg()},
 		{Account: avail, Asset: a.SourceAsset, Amount: charge},
 	}
 	if !a.FirstTopUp.IsZero() {
 		postings = append(postings,
-			Posting{Account: locked, Asset: a.SourceAsset, Amount: a.FirstTopUp.Neg()},
-			Posting{Account: avail, Asset: a.SourceAsset, Amount: a.FirstTopUp})
+			kernel.Posting{Account: locked, Asset: a.SourceAsset, Amount: a.FirstTopUp.Neg()},
+			kernel.Posting{Account: avail, Asset: a.SourceAsset, Amount: a.FirstTopUp})
 	}
-	if err := l.host.Post(tx, tx.Now(), "card application "+a.ID+" rejected: refund and release", postings...); err != nil {
+	if err := tx.Post(tx.Now(), "card application "+a.ID+" rejected: refund and release", postings...); err != nil {
 		return err
 	}
 	a.Status, a.UpdatedAt = "rejected", tx.Now()
@@ -386,7 +386,7 @@ func (l *Line) newCard(tx *kernel.Tx, m *api.Member, productID, applicationID, f
 	exp := now.AddDate(3, 0, 0)
 	c := &simCard{Seq: tx.NextSeq(), ID: "crd_" + tx.NewUUID(), MemberID: m.ID, ProductID: productID, ApplicationID: applicationID,
 		FormFactor: formFactor, Status: "active", StatusVersion: 1,
-		Last4: fmt.Sprintf("%04d", l.host.RandIntN(tx, 10000)), ExpMonth: int(exp.Month()), ExpYear: exp.Year() % 100,
+		Last4: fmt.Sprintf("%04d", tx.RandIntN(10000)), ExpMonth: int(exp.Month()), ExpYear: exp.Year() % 100,
 		CreatedAt: now, UpdatedAt: now}
 	if formFactor == "physical" {
 		c.Status, c.Inventory = "unactivated", "manufacturing"
@@ -405,24 +405,24 @@ func (l *Line) creditCard(tx *kernel.Tx, memo, asset string, amount money.Amount
 	if err != nil {
 		return err
 	}
-	postings := []Posting{{Account: from, Asset: asset, Amount: amount.Neg()}}
+	postings := []kernel.Posting{{Account: from, Asset: asset, Amount: amount.Neg()}}
 	if !rem.IsZero() {
-		postings = append(postings, Posting{Account: refund, Asset: asset, Amount: rem})
+		postings = append(postings, kernel.Posting{Account: refund, Asset: asset, Amount: rem})
 	}
 	if asset == cardLedgerAsset {
-		postings = append(postings, Posting{Account: cardAccount(cardID), Asset: asset, Amount: credit})
-		return l.host.Post(tx, tx.Now(), memo, postings...)
+		postings = append(postings, kernel.Posting{Account: cardAccount(cardID), Asset: asset, Amount: credit})
+		return tx.Post(tx.Now(), memo, postings...)
 	}
 	conv, err := atScaleOf(tx, cardLedgerAsset, credit)
 	if err != nil {
 		return err
 	}
 	postings = append(postings,
-		Posting{Account: upstreamAccount("card_issuer"), Asset: asset, Amount: credit},
-		Posting{Account: upstreamAccount("card_issuer"), Asset: cardLedgerAsset, Amount: conv.Neg()},
-		Posting{Account: cardAccount(cardID), Asset: cardLedgerAsset, Amount: conv},
+		kernel.Posting{Account: upstreamAccount("card_issuer"), Asset: asset, Amount: credit},
+		kernel.Posting{Account: upstreamAccount("card_issuer"), Asset: cardLedgerAsset, Amount: conv.Neg()},
+		kernel.Posting{Account: cardAccount(cardID), Asset: cardLedgerAsset, Amount: conv},
 	)
-	return l.host.Post(tx, tx.Now(), memo, postings...)
+	return tx.Post(tx.Now(), memo, postings...)
 }
 
 // appsOnBinding returns the applications under review that rely on quick

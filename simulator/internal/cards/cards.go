@@ -36,8 +36,6 @@ const (
 
 // Host is what the card line needs of the rest of the simulator.
 type Host interface {
-	// URL is the simulator's base URL (hosted pages).
-	URL() string
 	// MerchantHosted reports a merchant_hosted merchant (funding rules).
 	MerchantHosted(tx *kernel.Tx) bool
 	// Member returns the member of a mem_ id, or nil.
@@ -63,22 +61,11 @@ type Host interface {
 	// DisplayScale is the display scale of a catalogue asset.
 	DisplayScale(asset string) int
 	// Balance is an account's ledger balance of asset.
-	Balance(tx *kernel.Tx, account, asset string) money.Amount
 	// Post posts one balanced ledger entry of several legs; an error
 	// changes nothing.
-	Post(tx *kernel.Tx, at time.Time, memo string, postings ...Posting) error
 	// InsufficientFunds reports an error of Post or Transfer that is the
 	// ledger refusing to overdraw an account.
-	InsufficientFunds(err error) bool
 	// RandIntN draws from the simulator's seeded source, in [0, n).
-	RandIntN(tx *kernel.Tx, n int) int
-}
-
-// Posting is one leg of a ledger entry.
-type Posting struct {
-	Account string
-	Asset   string
-	Amount  money.Amount
 }
 
 // Line is the card line: its state (part of the state image), its host,
@@ -566,7 +553,7 @@ func (l *Line) cvv(cardID string) string {
 
 // cardBalance is the card's balance in the card currency (scale 2).
 func (l *Line) cardBalance(tx *kernel.Tx, c *simCard) money.Amount {
-	b := l.host.Balance(tx, cardAccount(c.ID), cardLedgerAsset)
+	b := tx.Balance(cardAccount(c.ID), cardLedgerAsset)
 	if r, err := b.Rescale(cardScale); err == nil {
 		return r
 	}

@@ -5,9 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -33,7 +31,6 @@ func newFakeHost(svc *kerneltest.Services) *fakeHost {
 		inReview: map[string]bool{}, bindings: map[string]bool{}}
 }
 
-func (h *fakeHost) URL() string                                               { return "http://sim" }
 func (h *fakeHost) MerchantHosted(*kernel.Tx) bool                            { return false }
 func (h *fakeHost) Member(_ *kernel.Tx, id string) *api.Member                { return h.members[id] }
 func (h *fakeHost) Restricted(m *api.Member) bool                             { return h.restricted[m.ID] }
@@ -51,39 +48,6 @@ func (h *fakeHost) CompensateBinding(_ *kernel.Tx, id, _ string) error {
 func (h *fakeHost) QuickKYCFee() (string, string)               { return "USDT", "10" }
 func (h *fakeHost) RequireStepUp(*api.Request, ...string) error { return nil }
 func (h *fakeHost) DisplayScale(string) int                     { return 2 }
-func (h *fakeHost) Balance(_ *kernel.Tx, account, asset string) money.Amount {
-	return h.svc.Balance(account, asset)
-}
-func (h *fakeHost) InsufficientFunds(err error) bool {
-	return errors.Is(err, kerneltest.ErrInsufficient)
-}
-func (h *fakeHost) RandIntN(_ *kernel.Tx, n int) int { return 4242 % n }
-
-// Post applies the legs at once, refusing to take a member account below
-// zero (nothing changes then).
-func (h *fakeHost) Post(_ *kernel.Tx, _ time.Time, _ string, postings ...Posting) error {
-	type key struct{ account, asset string }
-	next := map[key]money.Amount{}
-	for _, p := range postings {
-		k := key{p.Account, p.Asset}
-		b, ok := next[k]
-		if !ok {
-			b = h.svc.Balance(p.Account, p.Asset)
-		}
-		sum, err := b.Add(p.Amount)
-		if err != nil {
-			return err
-		}
-		if strings.HasPrefix(p.Account, "member:") && sum.IsNegative() {
-			return kerneltest.ErrInsufficient
-		}
-		next[k] = sum
-	}
-	for k, b := range next {
-		h.svc.Set(k.account, k.asset, b)
-	}
-	return nil
-}
 
 // fixture is a line on fake services with one member holding 1000 USDT at
 // KYC level 1 (mem_1) and one at level 2 (mem_2).
@@ -254,7 +218,7 @@ func TestApplicationOutcomes(t *testing.T) {
 				t.Fatalf("apply: %d %v", st, err)
 			}
 			id := out["id"].(string)
-			if got := f.svc.Balance(kernel.MemberLocked("mem_1"), "USDT"); got.Cmp(usdt("20")) != 0 {
+			if got := f.svc.Read(kernel.MemberLocked("mem_1"), "USDT"); got.Cmp(usdt("20")) != 0 {
 				t.Fatalf("first top-up held %s, want 20", got)
 			}
 			if diff := cmp.Diff([]string{CollectionApplications + " " + id}, f.svc.InFlightLog); diff != "" {
@@ -267,14 +231,14 @@ func TestApplicationOutcomes(t *testing.T) {
 			if a.Status != tt.status || a.RejectReason != tt.reason {
 				t.Errorf("application %s (%q), want %s (%q)", a.Status, a.RejectReason, tt.status, tt.reason)
 			}
-			if got := f.svc.Balance(kernel.MemberAvailable("mem_1"), "USDT"); got.Cmp(tt.available) != 0 {
+			if got := f.svc.Read(kernel.MemberAvailable("mem_1"), "USDT"); got.Cmp(tt.available) != 0 {
 				t.Errorf("available %s, want %s", got, tt.available)
 			}
-			if got := f.svc.Balance(kernel.MemberLocked("mem_1"), "USDT"); !got.IsZero() {
+			if got := f.svc.Read(kernel.MemberLocked("mem_1"), "USDT"); !got.IsZero() {
 				t.Errorf("locked %s after the outcome, want 0", got)
 			}
 			if tt.status == "issued" {
-				if got := f.svc.Balance(cardAccount(a.CardID), LedgerAsset); got.Cmp(tt.card) != 0 {
+				if got := f.svc.Read(cardAccount(a.CardID), LedgerAsset); got.Cmp(tt.card) != 0 {
 					t.Errorf("card balance %s, want %s", got, tt.card)
 				}
 			}

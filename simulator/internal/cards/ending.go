@@ -57,7 +57,7 @@ func (l *Line) endCard(tx *kernel.Tx, c *simCard) error {
 // data.id the bare uuid of the withdrawal, REST cwd_<id>). Nothing happens
 // when the balance is zero.
 func (l *Line) withdrawCard(tx *kernel.Tx, c *simCard, why string) error {
-	bal := l.host.Balance(tx, cardAccount(c.ID), cardLedgerAsset)
+	bal := tx.Balance(cardAccount(c.ID), cardLedgerAsset)
 	if bal.IsZero() {
 		return nil
 	}

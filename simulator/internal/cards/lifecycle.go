@@ -353,7 +353,7 @@ func (l *Line) closeBlockers(tx *kernel.Tx, c *simCard) []string {
 	if c.UpstreamUnreadable {
 		out = append(out, "upstream_balance_unreadable")
 	}
-	if !l.host.Balance(tx, cardAccount(c.ID), cardLedgerAsset).IsZero() {
+	if !tx.Balance(cardAccount(c.ID), cardLedgerAsset).IsZero() {
 		out = append(out, "balance_remaining")
 	}
 	if len(l.topUpsInFlight(tx, c)) > 0 {
@@ -475,7 +475,7 @@ func (l *Line) handleCardReplace(c *api.Request) (int, any, error) {
 			return 0, nil, api.Business500("unsupported shipping country")
 		}
 	}
-	bal := l.host.Balance(c.Tx, cardAccount(card.ID), cardLedgerAsset)
+	bal := c.Tx.Balance(cardAccount(card.ID), cardLedgerAsset)
 	nc := l.newCard(c.Tx, c.Member, card.ProductID, card.ApplicationID, card.FormFactor)
 	if !bal.IsZero() {
 		if err := c.Tx.Transfer(c.Now, "card "+card.ID+" replaced by "+nc.ID, cardLedgerAsset, bal, cardAccount(card.ID), cardAccount(nc.ID)); err != nil {
@@ -509,7 +509,7 @@ func (l *Line) handleCardSecureSession(c *api.Request) (int, any, error) {
 	token := "sst_" + strings.ReplaceAll(c.Tx.NewUUID(), "-", "")
 	return 201, map[string]any{
 		"token":      token,
-		"hosted_url": l.host.URL() + "/_sim/cards/secure-sessions/" + ss.ID,
+		"hosted_url": c.Tx.URL() + "/_sim/cards/secure-sessions/" + ss.ID,
 		"expires_at": ss.ExpiresAt.Unix(),
 	}, nil
 }

@@ -1,6 +1,7 @@
 package cards
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -91,7 +92,7 @@ func (l *Line) handleCardTopUp(c *api.Request) (int, any, error) {
 			return 0, nil, api.Business500("top-up over the per-transaction limit")
 		}
 		f, t := topUpPrice(p, a)
-		if l.host.Balance(c.Tx, avail, asset).Cmp(t) >= 0 {
+		if c.Tx.Balance(avail, asset).Cmp(t) >= 0 {
 			chosen, amount, fee, total = asset, a, f, t
 			break
 		}
@@ -104,7 +105,7 @@ func (l *Line) handleCardTopUp(c *api.Request) (int, any, error) {
 	}
 	id := "ctp_" + c.Tx.NewUUID()
 	if err := c.Tx.Transfer(c.Now, "card top-up "+id+" hold", chosen, total, avail, locked); err != nil {
-		if l.host.InsufficientFunds(err) {
+		if errors.Is(err, kernel.ErrInsufficientFunds) {
 			return 0, nil, api.Business500("insufficient balance")
 		}
 		return 0, nil, err

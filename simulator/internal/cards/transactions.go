@@ -118,7 +118,7 @@ func (l *Line) addCardTransaction(tx *kernel.Tx, c *simCard, in Transaction) (*c
 		if cardAcct, withdrawal, err = l.cardTxDestination(tx, c, t.Direction); err != nil {
 			return nil, err
 		}
-		if t.Direction == "debit" && l.host.Balance(tx, cardAcct, cardLedgerAsset).Cmp(conv) < 0 {
+		if t.Direction == "debit" && tx.Balance(cardAcct, cardLedgerAsset).Cmp(conv) < 0 {
 			// A debit the card cannot cover: the ledger refuses the
 			// transfer whole (the card's account may not go below zero),
 			// before anything is drawn, and its refusal is the answer.

@@ -119,7 +119,7 @@ func (l *Line) Violations(tx *kernel.Tx) []string {
 		if !cardEnded(c.Status) {
 			continue
 		}
-		if b := l.host.Balance(tx, cardAccount(c.ID), cardLedgerAsset); !b.IsZero() {
+		if b := tx.Balance(cardAccount(c.ID), cardLedgerAsset); !b.IsZero() {
 			out = append(out, fmt.Sprintf("card %s is %s but holds %s %s", c.ID, c.Status, b, cardLedgerAsset))
 		}
 	}

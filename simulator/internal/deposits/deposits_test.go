@@ -84,10 +84,10 @@ func TestLineOnItsOwn(t *testing.T) {
 			t.Errorf("%s: status %d, code %q (%v); want %d, %q", tt.name, status, codeOf(err), err, tt.status, tt.code)
 		}
 	}
-	if got := svc.Balance(kernel.MemberAvailable("mem_1"), "USDT").String(); got != "12.500000" {
+	if got := svc.Read(kernel.MemberAvailable("mem_1"), "USDT").String(); got != "12.500000" {
 		t.Errorf("the member holds %s, want 12.500000", got)
 	}
-	if got := svc.Balance(kernel.AccountMerchantCustody, "USDT").String(); got != "-12.500000" {
+	if got := svc.Read(kernel.AccountMerchantCustody, "USDT").String(); got != "-12.500000" {
 		t.Errorf("the custody declaration is %s, want -12.500000", got)
 	}
 	want := []kernel.Event{{Type: "deposit.credited", Object: "deposit", ObjectID: "1", MemberID: "mem_1", Status: "credited"}}

@@ -1,6 +1,8 @@
 package kernel
 
 import (
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/mwallet/mwallet-go/money"
@@ -19,9 +21,18 @@ type Services interface {
 	NewUUID(tx *Tx) string
 	// NextSeq is the next creation sequence of listed objects.
 	NextSeq(tx *Tx) int64
-	// Transfer moves amt of asset between two ledger accounts, one
-	// balanced entry; an error changes nothing.
-	Transfer(tx *Tx, at time.Time, memo, asset string, amt money.Amount, from, to string) error
+	// Post posts one journal entry of any number of legs, balanced per
+	// asset; an error changes nothing (ErrInsufficientFunds when a leg
+	// would take an account that cannot go negative below zero).
+	Post(tx *Tx, at time.Time, memo string, legs ...Posting) error
+	// Balance is the balance of a ledger account in an asset.
+	Balance(tx *Tx, account, asset string) money.Amount
+	// MerchantID is the merchant's id, fixed at start.
+	MerchantID() string
+	// URL is the simulator's own base URL, which hosted links start with.
+	URL() string
+	// RandIntN draws a seeded integer in [0, n).
+	RandIntN(tx *Tx, n int) int
 	// Emit records an event for delivery.
 	Emit(tx *Tx, e Event)
 	// Amount parses v as an amount of a catalogue asset at its ledger
@@ -37,6 +48,24 @@ type Services interface {
 	// another path, and a later timer does nothing.
 	Settled(tx *Tx, id string)
 }
+
+// Posting is one leg of a journal entry: a signed amount of an asset on
+// an account. The ledger's one posting type: every line posts through
+// Tx.Post.
+type Posting struct {
+	Account string
+	Asset   string
+	Amount  money.Amount
+}
+
+// ErrInsufficientFunds is what Post answers (errors.Is) when a leg would
+// take an account that cannot go negative (a member's balance, the
+// merchant's prepaid account, a card) below zero.
+var ErrInsufficientFunds = errors.New("insufficient funds")
+
+// UpstreamAccount names the settlement account of an upstream line (the
+// QR acquirer, the payout partner).
+func UpstreamAccount(line string) string { return "upstream:" + line }
 
 // Event is an event a transition emits: for the member of MemberID (none
 // when empty), about the object of ObjectID.
@@ -77,11 +106,36 @@ func (tx *Tx) NewUUID() string { tx.check(); return tx.k.svc.NewUUID(tx) }
 // NextSeq is the next creation sequence of listed objects.
 func (tx *Tx) NextSeq() int64 { tx.check(); return tx.k.svc.NextSeq(tx) }
 
-// Transfer moves amt of asset from one ledger account to another.
+// Transfer moves amt of asset from one ledger account to another: a
+// journal entry of two legs.
 func (tx *Tx) Transfer(at time.Time, memo, asset string, amt money.Amount, from, to string) error {
-	tx.check()
-	return tx.k.svc.Transfer(tx, at, memo, asset, amt, from, to)
+	if amt.IsNegative() {
+		return fmt.Errorf("ledger: negative transfer %s", amt)
+	}
+	return tx.Post(at, memo, Posting{Account: from, Asset: asset, Amount: amt.Neg()}, Posting{Account: to, Asset: asset, Amount: amt})
 }
+
+// Post posts one journal entry of any number of legs, balanced per asset;
+// an error changes nothing.
+func (tx *Tx) Post(at time.Time, memo string, legs ...Posting) error {
+	tx.check()
+	return tx.k.svc.Post(tx, at, memo, legs...)
+}
+
+// Balance is the balance of a ledger account in an asset.
+func (tx *Tx) Balance(account, asset string) money.Amount {
+	tx.check()
+	return tx.k.svc.Balance(tx, account, asset)
+}
+
+// MerchantID is the merchant's id, fixed at start.
+func (tx *Tx) MerchantID() string { return tx.k.svc.MerchantID() }
+
+// URL is the simulator's own base URL.
+func (tx *Tx) URL() string { return tx.k.svc.URL() }
+
+// RandIntN draws a seeded integer in [0, n).
+func (tx *Tx) RandIntN(n int) int { tx.check(); return tx.k.svc.RandIntN(tx, n) }
 
 // Emit records an event for delivery.
 func (tx *Tx) Emit(e Event) { tx.check(); tx.k.svc.Emit(tx, e) }

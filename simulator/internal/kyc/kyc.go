@@ -93,8 +93,6 @@ type Binding struct {
 // what every transaction gives (kernel.Tx: the clock, ids, the ledger,
 // events, the catalogue).
 type Host interface {
-	// URL is the simulator's base URL (hosted links).
-	URL() string
 	// Member is the member of the exact mem_ id (the members line).
 	Member(tx *kernel.Tx, id string) *api.Member
 	// FeeAccount is where a usage fee of m is paid from: the member's
@@ -235,7 +233,7 @@ func (l *Line) createSession(c *api.Request) (int, any, error) {
 	l.st.sessions.Put(c.Tx, ss.ID, ss)
 	return http.StatusCreated, map[string]any{
 		"id":         ss.ID,
-		"hosted_url": fmt.Sprintf("%s/_sim/kyc/sessions/%s", l.host.URL(), ss.ID),
+		"hosted_url": fmt.Sprintf("%s/_sim/kyc/sessions/%s", c.Tx.URL(), ss.ID),
 		"expires_at": ss.ExpiresAt.Unix(),
 	}, nil
 }

@@ -25,7 +25,6 @@ func newFakeHost() *fakeHost {
 	return &fakeHost{apps: map[string][]string{}, members: map[string]*api.Member{}}
 }
 
-func (h *fakeHost) URL() string { return "http://sim" }
 func (h *fakeHost) SetMemberKYC(_ *kernel.Tx, id string, level int, hasProfile bool) {
 	h.members[id].KYCLevel, h.members[id].HasKYCProfile = level, hasProfile
 }
@@ -88,7 +87,7 @@ func TestQuickBindingsOnTheirOwn(t *testing.T) {
 	if _, err := l.Allocate(tx, rich, ""); code(err) != "quick_kyc_limit" {
 		t.Errorf("sixth binding: %v", err)
 	}
-	if got := svc.Balance(kernel.MemberAvailable(rich.ID), "USDT").String(); got != "50.000000" {
+	if got := svc.Read(kernel.MemberAvailable(rich.ID), "USDT").String(); got != "50.000000" {
 		t.Errorf("after 5 fees the member has %s, want 50.000000", got)
 	}
 	l.SetQuick(tx, false, -1)
@@ -131,7 +130,7 @@ func TestQuickBindingsOnTheirOwn(t *testing.T) {
 	if diff := cmp.Diff(want, svc.Events); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}
-	if got := svc.Balance(kernel.MemberAvailable(rich.ID), "USDT").String(); got != "60.000000" {
+	if got := svc.Read(kernel.MemberAvailable(rich.ID), "USDT").String(); got != "60.000000" {
 		t.Errorf("after the refund the member has %s, want 60.000000", got)
 	}
 }

@@ -20,8 +20,6 @@ import (
 // Host is what the members line needs from the rest of the simulator,
 // beyond what every transaction gives (kernel.Tx: the clock, ids, events).
 type Host interface {
-	// MerchantID is the simulator's merchant.
-	MerchantID() string
 	// Seed credits the seed balances of a new member from the world
 	// account; it refuses a balance that is not an amount of a catalogue
 	// asset, and changes nothing then.
@@ -151,7 +149,7 @@ func (l *Line) Create(tx *kernel.Tx, seed Seed) (*api.Member, error) {
 		return nil, api.InvalidRequest(fmt.Sprintf("status %q: want active, suspended, blocklisted, banned or frozen", status))
 	}
 	merchantID := strings.TrimSpace(seed.MerchantID)
-	if merchantID == l.host.MerchantID() {
+	if merchantID == tx.MerchantID() {
 		merchantID = ""
 	}
 	m := api.Member{
@@ -264,7 +262,7 @@ func (l *Line) Endpoints() []api.Endpoint {
 // showing its fields.
 func (l *Line) get(c *api.Request) (int, any, error) {
 	m := l.ByID(c.Tx, c.PathID())
-	if m == nil || (m.MerchantID != "" && m.MerchantID != l.host.MerchantID()) {
+	if m == nil || (m.MerchantID != "" && m.MerchantID != c.Tx.MerchantID()) {
 		// A member of another merchant is answered like an unknown id.
 		return 0, nil, api.NotFound("member")
 	}

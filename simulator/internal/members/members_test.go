@@ -13,7 +13,6 @@ import (
 
 type fakeHost struct{ seeds []string }
 
-func (h *fakeHost) MerchantID() string { return "mch_1" }
 func (h *fakeHost) Seed(_ *kernel.Tx, id string, b map[string]string) error {
 	if b["USDT"] == "bad" {
 		return api.InvalidRequest("balance USDT: not an amount")

@@ -3,7 +3,6 @@ package merchant
 import (
 	"errors"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -20,25 +19,11 @@ func i64(v int64) *int64 { return &v }
 type fakeHost struct {
 	svc      *kerneltest.Services
 	advances int
-	memos    []string
-}
-
-// Post applies every leg to the fake ledger.
-func (h *fakeHost) Post(_ *kernel.Tx, _ time.Time, memo string, legs ...Posting) error {
-	for _, p := range legs {
-		v, err := h.svc.Balance(p.Account, p.Asset).Add(p.Amount)
-		if err != nil {
-			return err
-		}
-		h.svc.Set(p.Account, p.Asset, v)
-	}
-	h.memos = append(h.memos, memo)
-	return nil
 }
 
 func (h *fakeHost) AdvanceQueued(*kernel.Tx) { h.advances++ }
 func (h *fakeHost) Prepaid(_ *kernel.Tx, asset string) (available, locked money.Amount) {
-	return h.svc.Balance(kernel.AccountMerchantPrepaid, asset), h.svc.Balance(kernel.AccountMerchantPrepaidLocked, asset)
+	return h.svc.Read(kernel.AccountMerchantPrepaid, asset), h.svc.Read(kernel.AccountMerchantPrepaidLocked, asset)
 }
 func (h *fakeHost) AssetCodes(*kernel.Tx) []string { return []string{"USDT"} }
 
@@ -213,7 +198,7 @@ func TestPrepaid(t *testing.T) {
 		case err != nil:
 			t.Errorf("%s: err = %v", st.name, err)
 		}
-		got := []any{svc.Balance(kernel.AccountMerchantPrepaid, "USDT").String(), h.advances}
+		got := []any{svc.Read(kernel.AccountMerchantPrepaid, "USDT").String(), h.advances}
 		if diff := cmp.Diff([]any{st.balance, st.advances}, got); diff != "" {
 			t.Errorf("%s: balance, advances (-want +got):\n%s", st.name, diff)
 		}
@@ -302,9 +287,9 @@ func TestSet(t *testing.T) {
 			err = l.Set(tx, tc.set)
 			got := after{
 				View:     viewOf(tx, l),
-				Prepaid:  svc.Balance(kernel.AccountMerchantPrepaid, "USDT").String(),
-				World:    svc.Balance(kernel.AccountWorld, "USDT").String(),
-				Advances: h.advances, Memos: h.memos,
+				Prepaid:  svc.Read(kernel.AccountMerchantPrepaid, "USDT").String(),
+				World:    svc.Read(kernel.AccountWorld, "USDT").String(),
+				Advances: h.advances, Memos: svc.Memos,
 			}
 			want := start
 			if tc.wantErr != "" {

@@ -2,7 +2,6 @@ package merchant
 
 import (
 	"strings"
-	"time"
 
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
@@ -23,7 +22,6 @@ type Host interface {
 	// AssetCodes are the codes of the catalogue's assets, in its order.
 	AssetCodes(tx *kernel.Tx) []string
 	// Post posts a balanced ledger entry.
-	Post(tx *kernel.Tx, at time.Time, memo string, legs ...Posting) error
 }
 
 // TopUpPrepaid credits the merchant prepaid account from outside money

@@ -10,13 +10,6 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
-// Posting is one leg of a ledger entry.
-type Posting struct {
-	Account string
-	Asset   string
-	Amount  money.Amount
-}
-
 // Settings is an operator's change of the merchant (POST /_sim/merchant,
 // sim.Merchant.Set). Empty strings and nil fields leave the setting as it
 // is; a non-nil empty AssetAllowlist removes the allowlist.
@@ -73,17 +66,17 @@ func (l *Line) Set(tx *kernel.Tx, ms Settings) error {
 	}
 	if len(moves) > 0 {
 		sort.Slice(moves, func(i, j int) bool { return moves[i].asset < moves[j].asset })
-		var postings []Posting
+		var postings []kernel.Posting
 		for _, m := range moves {
 			if m.diff.IsZero() {
 				continue
 			}
 			postings = append(postings,
-				Posting{Account: kernel.AccountMerchantPrepaid, Asset: m.asset, Amount: m.diff},
-				Posting{Account: kernel.AccountWorld, Asset: m.asset, Amount: m.diff.Neg()})
+				kernel.Posting{Account: kernel.AccountMerchantPrepaid, Asset: m.asset, Amount: m.diff},
+				kernel.Posting{Account: kernel.AccountWorld, Asset: m.asset, Amount: m.diff.Neg()})
 		}
 		if len(postings) > 0 {
-			if err := l.host.Post(tx, tx.Now(), "operator: set merchant prepaid", postings...); err != nil {
+			if err := tx.Post(tx.Now(), "operator: set merchant prepaid", postings...); err != nil {
 				return err
 			}
 		}

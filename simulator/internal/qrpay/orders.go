@@ -1,6 +1,7 @@
 package qrpay
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"sort"
@@ -100,13 +101,13 @@ func (p plan) separateFee() bool {
 
 // holdPostings move the whole debit from o.from to o.locked (sign +1) or
 // back (sign -1).
-func (o order) holdPostings(sign int) []Posting {
+func (o order) holdPostings(sign int) []kernel.Posting {
 	p := o.Plan
-	mv := func(asset string, amt money.Amount) []Posting {
+	mv := func(asset string, amt money.Amount) []kernel.Posting {
 		if sign < 0 {
-			return []Posting{{Account: o.Locked, Asset: asset, Amount: amt.Neg()}, {Account: o.From, Asset: asset, Amount: amt}}
+			return []kernel.Posting{{Account: o.Locked, Asset: asset, Amount: amt.Neg()}, {Account: o.From, Asset: asset, Amount: amt}}
 		}
-		return []Posting{{Account: o.From, Asset: asset, Amount: amt.Neg()}, {Account: o.Locked, Asset: asset, Amount: amt}}
+		return []kernel.Posting{{Account: o.From, Asset: asset, Amount: amt.Neg()}, {Account: o.Locked, Asset: asset, Amount: amt}}
 	}
 	out := mv(p.Asset, p.CustomerTotal)
 	if p.separateFee() {
@@ -117,38 +118,38 @@ func (o order) holdPostings(sign int) []Posting {
 
 // settlePostings release the held debit: the principal to the upstream and
 // the fee to revenue.
-func (o order) settlePostings(upstream, fees string) []Posting {
+func (o order) settlePostings(upstream, fees string) []kernel.Posting {
 	p := o.Plan
-	out := []Posting{
+	out := []kernel.Posting{
 		{Account: o.Locked, Asset: p.Asset, Amount: p.CustomerTotal.Neg()},
 		{Account: upstream, Asset: p.Asset, Amount: p.Principal},
 	}
 	if !p.Fee.IsZero() {
-		out = append(out, Posting{Account: fees, Asset: p.Asset, Amount: p.Fee})
+		out = append(out, kernel.Posting{Account: fees, Asset: p.Asset, Amount: p.Fee})
 	}
 	if p.separateFee() {
 		out = append(out,
-			Posting{Account: o.Locked, Asset: p.FeeAsset, Amount: p.FeeAmount.Neg()},
-			Posting{Account: fees, Asset: p.FeeAsset, Amount: p.FeeAmount})
+			kernel.Posting{Account: o.Locked, Asset: p.FeeAsset, Amount: p.FeeAmount.Neg()},
+			kernel.Posting{Account: fees, Asset: p.FeeAsset, Amount: p.FeeAmount})
 	}
 	return out
 }
 
 // refundPostings return a completed order's whole debit, principal from the
 // upstream and fee from revenue, to the available balance it came from.
-func (o order) refundPostings(upstream, fees string) []Posting {
+func (o order) refundPostings(upstream, fees string) []kernel.Posting {
 	p := o.Plan
-	out := []Posting{
+	out := []kernel.Posting{
 		{Account: upstream, Asset: p.Asset, Amount: p.Principal.Neg()},
 		{Account: o.From, Asset: p.Asset, Amount: p.CustomerTotal},
 	}
 	if !p.Fee.IsZero() {
-		out = append(out, Posting{Account: fees, Asset: p.Asset, Amount: p.Fee.Neg()})
+		out = append(out, kernel.Posting{Account: fees, Asset: p.Asset, Amount: p.Fee.Neg()})
 	}
 	if p.separateFee() {
 		out = append(out,
-			Posting{Account: fees, Asset: p.FeeAsset, Amount: p.FeeAmount.Neg()},
-			Posting{Account: o.From, Asset: p.FeeAsset, Amount: p.FeeAmount})
+			kernel.Posting{Account: fees, Asset: p.FeeAsset, Amount: p.FeeAmount.Neg()},
+			kernel.Posting{Account: o.From, Asset: p.FeeAsset, Amount: p.FeeAmount})
 	}
 	return out
 }
@@ -172,15 +173,15 @@ func (l *Line) transition(tx *kernel.Tx, o order, action string) error {
 			continue
 		}
 		now := tx.Now()
-		upstream, fees := l.host.UpstreamAccount(), kernel.AccountRevenueFees
+		upstream, fees := kernel.UpstreamAccount(Upstream), kernel.AccountRevenueFees
 		var err error
 		switch action {
 		case "complete":
-			err = l.host.Post(tx, now, "qrpay complete "+o.ID, o.settlePostings(upstream, fees)...)
+			err = tx.Post(now, "qrpay complete "+o.ID, o.settlePostings(upstream, fees)...)
 		case "fail":
-			err = l.host.Post(tx, now, "qrpay fail "+o.ID, o.holdPostings(-1)...)
+			err = tx.Post(now, "qrpay fail "+o.ID, o.holdPostings(-1)...)
 		case "refund":
-			err = l.host.Post(tx, now, "qrpay refund "+o.ID, o.refundPostings(upstream, fees)...)
+			err = tx.Post(now, "qrpay refund "+o.ID, o.refundPostings(upstream, fees)...)
 		case "timeout":
 			o.NoticeTimedOut = true
 		}
@@ -261,8 +262,8 @@ func (l *Line) pay(c *api.Request) (int, any, error) {
 	if plan.MerchantFunded {
 		o.From, o.Locked = kernel.AccountMerchantPrepaid, kernel.AccountMerchantPrepaidLocked
 	}
-	if err := l.host.Post(c.Tx, c.Now, "qrpay hold "+o.ID, o.holdPostings(+1)...); err != nil {
-		if l.host.InsufficientFunds(err) {
+	if err := c.Tx.Post(c.Now, "qrpay hold "+o.ID, o.holdPostings(+1)...); err != nil {
+		if errors.Is(err, kernel.ErrInsufficientFunds) {
 			if plan.MerchantFunded {
 				return 0, nil, api.NewErr("service_unavailable", "the QR payment line is temporarily unavailable")
 			}

@@ -72,14 +72,14 @@ func (l *Line) planFor(tx *kernel.Tx, m *api.Member, merchantFunded bool, uq *up
 		if p.CustomerTotal, err = p.Principal.Add(p.Fee); err != nil {
 			return p, err
 		}
-		p.Sufficient = l.host.Balance(tx, kernel.MemberAvailable(m.ID), asset).Cmp(p.CustomerTotal) >= 0
+		p.Sufficient = tx.Balance(kernel.MemberAvailable(m.ID), asset).Cmp(p.CustomerTotal) >= 0
 		return p, nil
 	}
 	// Merchant funded: the fee is the principal times the merchant fee rate,
 	// at least 0.01 when the rate is not zero, charged in USDT unless the USDT
 	// left after any USDT principal cannot cover it, then wholly in USDC.
 	feeRate := l.host.MerchantFeeRateBps(tx)
-	bal := func(code string) money.Amount { return l.host.Balance(tx, kernel.AccountMerchantPrepaid, code) }
+	bal := func(code string) money.Amount { return tx.Balance(kernel.AccountMerchantPrepaid, code) }
 	feeIn := func(code string) (money.Amount, error) {
 		fa, ok := l.host.Asset(code)
 		if !ok {

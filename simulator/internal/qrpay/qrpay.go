@@ -208,16 +208,13 @@ type Asset struct {
 	DisplayScale int
 }
 
-// Posting is one leg of a ledger entry.
-type Posting struct {
-	Account string
-	Asset   string
-	Amount  money.Amount
-}
-
 // Collection is the outcome collection of QR orders: the acquirer's
 // success path runs when its outcome mode says.
 const Collection = "qrpay/orders"
+
+// Upstream names the acquirer's settlement account in the ledger
+// (kernel.UpstreamAccount).
+const Upstream = "qrpay"
 
 // Host is what the QR line needs of other lines and of the simulator; the
 // clock, ids, amounts and events are the transaction's (kernel.Tx).
@@ -250,15 +247,10 @@ type Host interface {
 	// decimals (the amount parser's QR form): its value and its text with
 	// exactly minor decimals, or false.
 	FiatAmount(v string, minor int) (*apd.Decimal, string, bool)
-	// UpstreamAccount names the QR upstream's settlement account.
-	UpstreamAccount() string
 	// Balance is the balance of account in asset.
-	Balance(tx *kernel.Tx, account, asset string) money.Amount
 	// Post applies one balanced ledger entry, or nothing.
-	Post(tx *kernel.Tx, at time.Time, memo string, legs ...Posting) error
 	// InsufficientFunds reports a Post refused because an account would go
 	// negative.
-	InsufficientFunds(err error) bool
 	// ExpireMemoAt schedules the quotes memo entry key to be dropped at at
 	// (ExpireMemo).
 	ExpireMemoAt(tx *kernel.Tx, key string, at time.Time)

@@ -19,7 +19,7 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/sampleqr"
 )
 
-var errShort = errors.New("account would go negative")
+var errShort = kernel.ErrInsufficientFunds
 
 // fakeHost is a Host with two assets (USDT and USDC, scale 6), a ledger
 // of balances that refuses to take a member or prepaid account below zero,
@@ -100,14 +100,13 @@ func (h *fakeHost) FiatAmount(v string, minor int) (*apd.Decimal, string, bool) 
 	}
 	return a.Decimal(), a.String(), true
 }
-func (h *fakeHost) UpstreamAccount() string { return "upstream:qrpay" }
 func (h *fakeHost) Balance(_ *kernel.Tx, account, asset string) money.Amount {
 	if b, ok := h.bal[account+"|"+asset]; ok {
 		return b
 	}
 	return money.Zero(6)
 }
-func (h *fakeHost) Post(_ *kernel.Tx, _ time.Time, memo string, legs ...Posting) error {
+func (h *fakeHost) Post(_ *kernel.Tx, _ time.Time, memo string, legs ...kernel.Posting) error {
 	next := map[string]money.Amount{}
 	for _, p := range legs {
 		k := p.Account + "|" + p.Asset
@@ -130,7 +129,6 @@ func (h *fakeHost) Post(_ *kernel.Tx, _ time.Time, memo string, legs ...Posting)
 	h.entries = append(h.entries, memo)
 	return nil
 }
-func (h *fakeHost) InsufficientFunds(err error) bool { return errors.Is(err, errShort) }
 func (h *fakeHost) ExpireMemoAt(_ *kernel.Tx, key string, _ time.Time) {
 	h.memo = append(h.memo, key)
 }
@@ -188,6 +186,7 @@ func TestLineOnItsOwn(t *testing.T) {
 	tx := svc.Begin()
 	defer tx.End()
 	h := newFakeHost()
+	svc.Ledger = h
 	l := New(svc.Kernel(), tx, h)
 	pp := `{"code_value":"` + sampleqr.PromptPay + `"}`
 	custom := func(extra string) string { return `{"code_value":"` + sampleqr.PromptPayCustom + `"` + extra + `}` }
@@ -292,6 +291,7 @@ func TestTransitions(t *testing.T) {
 			tx := svc.Begin()
 			defer tx.End()
 			h := newFakeHost()
+			svc.Ledger = h
 			l := New(svc.Kernel(), tx, h)
 			if _, _, err := call(t, l, tx, member1, "POST", "/v1/qrpay/payments", `{"code_value":"`+sampleqr.PromptPay+`"}`, "ok"); err != nil {
 				t.Fatal(err)
@@ -330,6 +330,7 @@ func TestControls(t *testing.T) {
 	tx := svc.Begin()
 	defer tx.End()
 	h := newFakeHost()
+	svc.Ledger = h
 	l := New(svc.Kernel(), tx, h)
 	pp := `{"code_value":"` + sampleqr.PromptPay + `"}`
 	decode := func() string {
@@ -380,7 +381,9 @@ func TestViolations(t *testing.T) {
 	svc := newServices()
 	tx := svc.Begin()
 	defer tx.End()
-	l := New(svc.Kernel(), tx, newFakeHost())
+	h := newFakeHost()
+	svc.Ledger = h
+	l := New(svc.Kernel(), tx, h)
 	if v := l.Violations(tx); len(v) != 0 {
 		t.Fatalf("fresh line: %v", v)
 	}

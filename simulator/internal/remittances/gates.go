@@ -61,7 +61,7 @@ func (l *Line) remitGate(tx *kernel.Tx, o *order, to string, now time.Time) (str
 			return "", api.NewErr("state_invalid", "the merchant is "+status+": queued remittances wait")
 		}
 		from, _ := l.accounts(o)
-		if l.host.Balance(tx, from, o.Asset).Cmp(o.Locked) < 0 {
+		if tx.Balance(from, o.Asset).Cmp(o.Locked) < 0 {
 			return "", api.NewErr("state_invalid", "merchant funds still insufficient")
 		}
 	}

@@ -135,16 +135,13 @@ func (l *Line) member(tx *kernel.Tx, o *order) *api.Member {
 	return &api.Member{ID: o.MemberID}
 }
 
-// Posting is one leg of a ledger entry.
-type Posting struct {
-	Account string
-	Asset   string
-	Amount  money.Amount
-}
-
 // Collection is the outcome collection of remittance orders: the payout
 // partner's success path runs when its outcome mode says.
 const Collection = "remittances"
+
+// Upstream names the payout partner's settlement account in the ledger
+// (kernel.UpstreamAccount).
+const Upstream = "remit"
 
 // Host is what the remittance line needs of other lines and of the
 // simulator; the clock, ids, amounts, transfers and events are the
@@ -158,9 +155,6 @@ type Host interface {
 	// MerchantStatus is the merchant's status, and whether it is active:
 	// queued orders advance only while it is.
 	MerchantStatus(tx *kernel.Tx) (status string, active bool)
-	// MerchantID is the merchant's id (a member of another merchant is
-	// foreign).
-	MerchantID() string
 	// AssetAllowed reports whether code is in the catalogue, enabled, and
 	// allowed to the merchant.
 	AssetAllowed(tx *kernel.Tx, code string) bool
@@ -176,13 +170,8 @@ type Host interface {
 	HasKYCProfile(tx *kernel.Tx, m *api.Member) bool
 	// KYCInReview reports a member whose KYC profile is not approved.
 	KYCInReview(tx *kernel.Tx, m *api.Member) bool
-	// UpstreamAccount is the remittance upstream's account, which a
-	// completed order pays the principal to.
-	UpstreamAccount() string
 	// Balance is the balance of account in asset.
-	Balance(tx *kernel.Tx, account, asset string) money.Amount
 	// Post posts one balanced ledger entry.
-	Post(tx *kernel.Tx, at time.Time, memo string, postings ...Posting) error
 }
 
 // Line is the remittance line: its state, and its host. The state is part
@@ -426,7 +415,7 @@ func (l *Line) createRemittance(c *api.Request) (int, any, error) {
 		Purpose: purpose, Reference: ref, CreatedAt: c.Now, UpdatedAt: c.Now, Version: 1,
 	}
 	from, held := l.accounts(o)
-	if l.host.Balance(c.Tx, from, o.Asset).Cmp(o.Locked) < 0 {
+	if c.Tx.Balance(from, o.Asset).Cmp(o.Locked) < 0 {
 		switch {
 		case funding == "member":
 			return 0, nil, api.NewErr("insufficient_balance", "member available balance insufficient")

@@ -54,7 +54,6 @@ func (h *fakeHost) member(id string, kyc int, usdt string) *api.Member {
 
 func (h *fakeHost) MerchantHosted(*kernel.Tx) bool           { return h.hosted }
 func (h *fakeHost) MerchantStatus(*kernel.Tx) (string, bool) { return h.status, h.status == "active" }
-func (h *fakeHost) MerchantID() string                       { return "mch_1" }
 func (h *fakeHost) AssetAllowed(_ *kernel.Tx, code string) bool {
 	return code == "USDT" || code == "USDC"
 }
@@ -72,7 +71,6 @@ func (h *fakeHost) HasKYCProfile(_ *kernel.Tx, m *api.Member) bool {
 	return m.HasKYCProfile
 }
 func (h *fakeHost) KYCInReview(_ *kernel.Tx, m *api.Member) bool { return h.inReview[m.ID] }
-func (h *fakeHost) UpstreamAccount() string                      { return "upstream:remit" }
 func (h *fakeHost) Balance(_ *kernel.Tx, account, asset string) money.Amount {
 	if b, ok := h.balances[account+"|"+asset]; ok {
 		return b
@@ -82,7 +80,7 @@ func (h *fakeHost) Balance(_ *kernel.Tx, account, asset string) money.Amount {
 
 // Post applies the entry, or nothing when it is unbalanced or takes a
 // member or prepaid account below zero.
-func (h *fakeHost) Post(_ *kernel.Tx, _ time.Time, memo string, postings ...Posting) error {
+func (h *fakeHost) Post(_ *kernel.Tx, _ time.Time, memo string, postings ...kernel.Posting) error {
 	sum := money.Zero(6)
 	next := map[string]money.Amount{}
 	var legs []string
@@ -127,9 +125,14 @@ type services struct {
 func (s services) InFlight(tx *kernel.Tx, _, id string) { s.h.InFlight(tx, id) }
 func (s services) Settled(tx *kernel.Tx, id string)     { s.h.Settled(tx, id) }
 
-// Transfer posts a two-leg entry to the fake host's ledger.
-func (s services) Transfer(_ *kernel.Tx, at time.Time, memo, asset string, amt money.Amount, from, to string) error {
-	return s.h.Post(nil, at, memo, Posting{Account: from, Asset: asset, Amount: amt.Neg()}, Posting{Account: to, Asset: asset, Amount: amt})
+// Post posts an entry to the fake host's ledger.
+func (s services) Post(tx *kernel.Tx, at time.Time, memo string, legs ...kernel.Posting) error {
+	return s.h.Post(tx, at, memo, legs...)
+}
+
+// Balance reads the fake host's ledger.
+func (s services) Balance(tx *kernel.Tx, account, asset string) money.Amount {
+	return s.h.Balance(tx, account, asset)
 }
 
 // begin begins a transaction with kerneltest's services on h's clock and

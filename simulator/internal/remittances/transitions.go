@@ -147,16 +147,16 @@ func (l *Line) remitMove(tx *kernel.Tx, o *order, action string, in *ActionBody)
 		}
 		principal, _ := cost.Sub(o.Fee)
 		excess, _ := o.Locked.Sub(cost)
-		upstream, fees := l.host.UpstreamAccount(), kernel.AccountRevenueFees
-		posts := []Posting{
+		upstream, fees := kernel.UpstreamAccount(Upstream), kernel.AccountRevenueFees
+		posts := []kernel.Posting{
 			{Account: held, Asset: o.Asset, Amount: o.Locked.Neg()},
 			{Account: upstream, Asset: o.Asset, Amount: principal},
 			{Account: fees, Asset: o.Asset, Amount: o.Fee},
 		}
 		if !excess.IsZero() {
-			posts = append(posts, Posting{Account: from, Asset: o.Asset, Amount: excess})
+			posts = append(posts, kernel.Posting{Account: from, Asset: o.Asset, Amount: excess})
 		}
-		if err := l.host.Post(tx, now, "remittance settled "+o.ID, posts...); err != nil {
+		if err := tx.Post(now, "remittance settled "+o.ID, posts...); err != nil {
 			return nil, err
 		}
 		o.Settled = cost
@@ -172,11 +172,11 @@ func (l *Line) remitMove(tx *kernel.Tx, o *order, action string, in *ActionBody)
 		}
 	case "refunded":
 		principal, _ := o.Settled.Sub(o.Fee)
-		upstream, fees := l.host.UpstreamAccount(), kernel.AccountRevenueFees
-		if err := l.host.Post(tx, now, "remittance returned "+o.ID,
-			Posting{Account: upstream, Asset: o.Asset, Amount: principal.Neg()},
-			Posting{Account: fees, Asset: o.Asset, Amount: o.Fee.Neg()},
-			Posting{Account: from, Asset: o.Asset, Amount: o.Settled},
+		upstream, fees := kernel.UpstreamAccount(Upstream), kernel.AccountRevenueFees
+		if err := tx.Post(now, "remittance returned "+o.ID,
+			kernel.Posting{Account: upstream, Asset: o.Asset, Amount: principal.Neg()},
+			kernel.Posting{Account: fees, Asset: o.Asset, Amount: o.Fee.Neg()},
+			kernel.Posting{Account: from, Asset: o.Asset, Amount: o.Settled},
 		); err != nil {
 			return nil, err
 		}

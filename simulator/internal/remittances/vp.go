@@ -41,7 +41,7 @@ func (l *Line) queryVPApplications(c *api.Request) (int, any, error) {
 		} else {
 			m = l.host.MemberByExternal(c.Tx, v)
 		}
-		if m == nil || (m.MerchantID != "" && m.MerchantID != l.host.MerchantID()) {
+		if m == nil || (m.MerchantID != "" && m.MerchantID != c.Tx.MerchantID()) {
 			// Unknown and foreign members get the same answer.
 			items = append(items, map[string]any{"query": q, "error": "member_not_found", "application": nil})
 			continue

@@ -21,8 +21,6 @@ const TTL = 5 * time.Minute
 // Host is what the step-up line needs from the rest of the simulator,
 // beyond what every transaction gives.
 type Host interface {
-	// URL is the simulator's base URL (hosted links).
-	URL() string
 	// Room refuses a new challenge when the bounded store already holds
 	// held of them (nil when there is room).
 	Room(tx *kernel.Tx, held int, now time.Time) error
@@ -127,7 +125,7 @@ func (l *Line) Issue(tx *kernel.Tx, memberID, action string, now time.Time) erro
 	})
 	return api.NewErr("step_up_required", "strong authentication required").
 		With("challenge_id", ch.ID).
-		With("hosted_url", fmt.Sprintf("%s/_sim/step-up/%s", l.host.URL(), ch.ID)).
+		With("hosted_url", fmt.Sprintf("%s/_sim/step-up/%s", tx.URL(), ch.ID)).
 		With("expires_at", ch.ExpiresAt.Unix())
 }
 

@@ -17,7 +17,6 @@ type fakeHost struct {
 	expiries []string
 }
 
-func (h *fakeHost) URL() string { return "http://sim" }
 func (h *fakeHost) Room(_ *kernel.Tx, held int, _ time.Time) error {
 	if held >= h.max {
 		return api.NewErr("service_unavailable", "full")

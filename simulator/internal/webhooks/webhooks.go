@@ -56,8 +56,6 @@ const (
 // beyond what every transaction gives (kernel.Tx: the clock, ids, list
 // order).
 type Host interface {
-	// MerchantID is the merchant_id of event bodies.
-	MerchantID() string
 	// Environment is the simulator's environment, sandbox or production.
 	Environment(tx *kernel.Tx) string
 	// WebhookSecret is the merchant's webhook_secret credential, the
@@ -376,7 +374,7 @@ func (l *Line) eventBody(tx *kernel.Tx, ev Event) []byte {
 	}
 	body, _ := json.Marshal(wireEvent{
 		EventID: ev.ID, EventType: ev.Type, CreatedAt: ev.CreatedAt.UTC().Format(time.RFC3339Nano),
-		MerchantID: l.host.MerchantID(), Livemode: l.host.Environment(tx) == Production, Data: data,
+		MerchantID: tx.MerchantID(), Livemode: l.host.Environment(tx) == Production, Data: data,
 	})
 	return body
 }

@@ -26,7 +26,6 @@ type fakeHost struct {
 	flushes int
 }
 
-func (h *fakeHost) MerchantID() string            { return "mch_1" }
 func (h *fakeHost) Environment(*kernel.Tx) string { return h.env }
 func (h *fakeHost) WebhookSecret() string         { return "whsec_m" }
 func (h *fakeHost) AutoFlush()                    { h.flushes++ }

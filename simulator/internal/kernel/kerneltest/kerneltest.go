@@ -30,13 +30,22 @@ type Services struct {
 	Flying      map[string]bool
 	// SettledLog lists the ids settled, in order.
 	SettledLog []string
-	n          int
-	k          kernel.Kernel
+	// Merchant is what MerchantID answers; BaseURL what URL answers.
+	Merchant, BaseURL string
+	// Memos are the memos of the entries Post applied, in order.
+	Memos []string
+	// Draw is what RandIntN draws (modulo n): 4242 unless set.
+	Draw int
+	// Ledger, when set, is the ledger Post and Balance use instead of
+	// Balances: a line's test with a ledger of its own.
+	Ledger Ledger
+	n      int
+	k      kernel.Kernel
 }
 
 // New returns services with USDT at scale 6 and an empty ledger.
 func New() *Services {
-	s := &Services{Clock: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Scales: map[string]int{"USDT": 6}, Balances: map[string]map[string]money.Amount{}, Flying: map[string]bool{}}
+	s := &Services{Clock: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Scales: map[string]int{"USDT": 6}, Merchant: "mch_1", BaseURL: "http://sim", Draw: 4242, Balances: map[string]map[string]money.Amount{}, Flying: map[string]bool{}}
 	s.k.Provide(s)
 	return s
 }
@@ -58,38 +67,71 @@ func (s *Services) NewUUID(*kernel.Tx) string { s.n++; return "u" + strconv.Itoa
 // NextSeq counts with NewUUID.
 func (s *Services) NextSeq(*kernel.Tx) int64 { s.n++; return int64(s.n) }
 
-// ErrInsufficient is a transfer that would take a member's or the
-// merchant's account below zero.
-var ErrInsufficient = errors.New("kerneltest: insufficient balance")
+// ErrInsufficient is what Post answers for an entry that would take a
+// member's or the merchant's account below zero: the kernel's
+// ErrInsufficientFunds, as the simulator's ledger answers it.
+var ErrInsufficient = kernel.ErrInsufficientFunds
 
-// Transfer moves amt of asset; member and merchant accounts may not go
-// below zero.
-func (s *Services) Transfer(_ *kernel.Tx, _ time.Time, _, asset string, amt money.Amount, from, to string) error {
-	have := s.Balance(from, asset)
-	if (strings.HasPrefix(from, "member:") || strings.HasPrefix(from, "merchant:prepaid")) && have.Cmp(amt) < 0 {
-		return ErrInsufficient
+// Ledger is a ledger of a line's own test (Services.Ledger).
+type Ledger interface {
+	Post(tx *kernel.Tx, at time.Time, memo string, legs ...kernel.Posting) error
+	Balance(tx *kernel.Tx, account, asset string) money.Amount
+}
+
+// Post applies an entry of any number of legs, or none of it: member and
+// merchant accounts may not go below zero.
+func (s *Services) Post(tx *kernel.Tx, at time.Time, memo string, legs ...kernel.Posting) error {
+	if s.Ledger != nil {
+		return s.Ledger.Post(tx, at, memo, legs...)
 	}
-	left, err := have.Sub(amt)
-	if err != nil {
-		return err
+	next := map[[2]string]money.Amount{}
+	for _, p := range legs {
+		k := [2]string{p.Account, p.Asset}
+		have, ok := next[k]
+		if !ok {
+			have = s.Read(p.Account, p.Asset)
+		}
+		got, err := have.Add(p.Amount)
+		if err != nil {
+			return err
+		}
+		if (strings.HasPrefix(p.Account, "member:") || strings.HasPrefix(p.Account, "merchant:prepaid")) && got.IsNegative() {
+			return ErrInsufficient
+		}
+		next[k] = got
 	}
-	got, err := s.Balance(to, asset).Add(amt)
-	if err != nil {
-		return err
+	for k, v := range next {
+		s.Set(k[0], k[1], v)
 	}
-	s.Set(from, asset, left)
-	s.Set(to, asset, got)
+	s.Memos = append(s.Memos, memo)
 	return nil
 }
 
-// Balance reads an account's balance in asset (zero at the asset's scale
+// Balance is kernel.Services' Balance: Read (or Ledger's).
+func (s *Services) Balance(tx *kernel.Tx, account, asset string) money.Amount {
+	if s.Ledger != nil {
+		return s.Ledger.Balance(tx, account, asset)
+	}
+	return s.Read(account, asset)
+}
+
+// Read reads an account's balance in asset (zero at the asset's scale
 // when it never moved).
-func (s *Services) Balance(account, asset string) money.Amount {
+func (s *Services) Read(account, asset string) money.Amount {
 	if b, ok := s.Balances[account][asset]; ok {
 		return b
 	}
 	return money.Zero(s.Scales[asset])
 }
+
+// MerchantID answers Merchant.
+func (s *Services) MerchantID() string { return s.Merchant }
+
+// URL answers BaseURL.
+func (s *Services) URL() string { return s.BaseURL }
+
+// RandIntN answers Draw modulo n.
+func (s *Services) RandIntN(_ *kernel.Tx, n int) int { return s.Draw % n }
 
 // Set sets an account's balance in asset (a test's starting point).
 func (s *Services) Set(account, asset string, amt money.Amount) {

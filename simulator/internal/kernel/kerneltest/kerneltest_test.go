@@ -27,11 +27,34 @@ func TestLedgerIsPerAsset(t *testing.T) {
 	for _, tt := range []struct{ account, asset, want string }{
 		{m, "USDT", "3.000000"}, {kernel.AccountRevenueFees, "USDT", "2.000000"}, {m, "BTC", "0.00000000"},
 	} {
-		if got := s.Balance(tt.account, tt.asset).String(); got != tt.want {
+		if got := s.Read(tt.account, tt.asset).String(); got != tt.want {
 			t.Errorf("%s %s = %s, want %s", tt.account, tt.asset, got, tt.want)
 		}
 	}
 	if got, want := tx.NewUUID()+" "+tx.NewUUID(), "u1 u2"; got != want {
 		t.Errorf("ids %q, want %q", got, want)
+	}
+}
+
+// TestTransferRefusesNegativeAmounts: Tx.Transfer never moves money
+// backwards through a negative amount, and a refused entry (a negative
+// amount, or a leg below zero) changes no balance.
+func TestTransferRefusesNegativeAmounts(t *testing.T) {
+	t.Parallel()
+	s := New()
+	tx := s.Begin()
+	defer tx.End()
+	m := kernel.MemberAvailable("m1")
+	s.Set(m, "USDT", money.MustParse("1", 6))
+	if err := tx.Transfer(s.Clock, "reverse", "USDT", money.MustParse("-1", 6), kernel.AccountWorld, m); err == nil {
+		t.Fatal("a negative transfer was accepted")
+	}
+	err := tx.Post(s.Clock, "two legs", kernel.Posting{Account: m, Asset: "USDT", Amount: money.MustParse("-2", 6)},
+		kernel.Posting{Account: kernel.AccountWorld, Asset: "USDT", Amount: money.MustParse("2", 6)})
+	if !errors.Is(err, kernel.ErrInsufficientFunds) {
+		t.Fatalf("an entry below zero: %v, want ErrInsufficientFunds", err)
+	}
+	if got := s.Read(m, "USDT").String() + " " + s.Read(kernel.AccountWorld, "USDT").String(); got != "1.000000 0.000000" {
+		t.Errorf("balances after refusals: %s", got)
 	}
 }
