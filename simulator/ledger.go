@@ -106,13 +106,18 @@ type InsufficientFundsError struct {
 	Asset   string
 }
 
-// Is makes the error kernel.ErrInsufficientFunds for errors.Is, as the
-// lines test it.
-func (e *InsufficientFundsError) Is(target error) bool { return target == kernel.ErrInsufficientFunds }
-
 // Error names the account and asset that would have gone negative.
 func (e *InsufficientFundsError) Error() string {
 	return fmt.Sprintf("ledger: %s would go negative in %s", e.Account, e.Asset)
+}
+
+// insufficientFunds is the error Post answers: an *InsufficientFundsError
+// (errors.As) that is also kernel.ErrInsufficientFunds (errors.Is), as
+// the product lines test it.
+type insufficientFunds struct{ *InsufficientFundsError }
+
+func (e insufficientFunds) Unwrap() []error {
+	return []error{e.InsufficientFundsError, kernel.ErrInsufficientFunds}
 }
 
 // Balance returns the balance of account in asset (zero at the asset's scale).
@@ -169,7 +174,7 @@ func (l *books) Post(tx *kernel.Tx, at time.Time, memo string, legs ...kernel.Po
 	for acct, m := range next {
 		for asset, b := range m {
 			if b.IsNegative() && nonNegative(acct) {
-				return &InsufficientFundsError{Account: acct, Asset: asset}
+				return insufficientFunds{&InsufficientFundsError{Account: acct, Asset: asset}}
 			}
 		}
 	}
