@@ -220,10 +220,23 @@ func BenchmarkSnapshot(b *testing.B) {
 	})
 	b.Run("decode", func(b *testing.B) {
 		b.ReportAllocs()
+		var last *Simulator
 		for i := 0; i < b.N; i++ {
-			if err := mustNewHandler().wiring.image.decode(img); err != nil {
+			last = mustNewHandler()
+			if err := last.wiring.image.decode(img); err != nil {
 				b.Fatal(err)
 			}
+		}
+		// What was read writes the same image back.
+		b.StopTimer()
+		tx := last.k.Begin()
+		again, err := last.wiring.image.encode(tx)
+		tx.End()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if !bytes.Equal(again, img) {
+			b.Fatalf("the image read back writes %d bytes that differ from the %d read", len(again), len(img))
 		}
 	})
 }
