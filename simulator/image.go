@@ -234,6 +234,9 @@ type imgEnc struct {
 	leave map[string]bool
 }
 
+// line adds a line to a dump (when e.lines is set). A call's arguments
+// are made (a time formatted, a value boxed) whether it writes a line or
+// not: a call with arguments checks e.lines first.
 func (e *imgEnc) line(format string, args ...any) {
 	if e.lines != nil {
 		*e.lines = append(*e.lines, strings.Join(e.path, "")+" = "+fmt.Sprintf(format, args...))
@@ -310,7 +313,9 @@ func (e *imgEnc) value(v reflect.Value) error {
 		} else {
 			tm = v.Interface().(time.Time)
 		}
-		e.line("%s", tm.UTC().Format(time.RFC3339Nano))
+		if e.lines != nil {
+			e.line("%s", tm.UTC().Format(time.RFC3339Nano))
+		}
 		if tm.IsZero() {
 			e.uvarint(0)
 			return nil
@@ -332,17 +337,21 @@ func (e *imgEnc) value(v reflect.Value) error {
 		if err != nil {
 			return e.fail("%v", err)
 		}
-		e.line("%q", b)
+		if e.lines != nil {
+			e.line("%q", b)
+		}
 		e.bytes(b)
 		return nil
 	}
-	switch t.Kind() {
-	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64:
-		e.line("%v", v)
-	case reflect.String:
-		e.line("%q", v.String())
+	if e.lines != nil {
+		switch t.Kind() {
+		case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+			reflect.Float32, reflect.Float64:
+			e.line("%v", v)
+		case reflect.String:
+			e.line("%q", v.String())
+		}
 	}
 	switch t.Kind() {
 	case reflect.Bool:
@@ -363,7 +372,9 @@ func (e *imgEnc) value(v reflect.Value) error {
 	case reflect.Array:
 		if t.Elem().Kind() == reflect.Uint8 {
 			a := addressable(v)
-			e.line("%x", a.Slice(0, a.Len()).Bytes())
+			if e.lines != nil {
+				e.line("%x", a.Slice(0, a.Len()).Bytes())
+			}
 			e.b = append(e.b, a.Slice(0, a.Len()).Bytes()...)
 			return nil
 		}
@@ -380,11 +391,15 @@ func (e *imgEnc) value(v reflect.Value) error {
 		}
 		e.uvarint(uint64(v.Len()) + 1)
 		if t.Elem().Kind() == reflect.Uint8 {
-			e.line("%q", v.Bytes())
+			if e.lines != nil {
+				e.line("%q", v.Bytes())
+			}
 			e.b = append(e.b, v.Bytes()...)
 			return nil
 		}
-		e.line("len %d", v.Len())
+		if e.lines != nil {
+			e.line("len %d", v.Len())
+		}
 		for i := 0; i < v.Len(); i++ {
 			e.push(func() string { return "[" + strconv.Itoa(i) + "]" })
 			err := e.value(v.Index(i))
@@ -406,12 +421,16 @@ func (e *imgEnc) value(v reflect.Value) error {
 		}
 		k := ptrKey{v.Pointer(), t}
 		if id, ok := e.ptrs[k]; ok {
-			e.line("ref #%d", id)
+			if e.lines != nil {
+				e.line("ref #%d", id)
+			}
 			e.uvarint(1)
 			e.uvarint(id)
 			return nil
 		}
-		e.line("#%d", e.next)
+		if e.lines != nil {
+			e.line("#%d", e.next)
+		}
 		e.ptrs[k] = e.next
 		e.next++
 		e.uvarint(2)
@@ -460,7 +479,9 @@ func (e *imgEnc) mapValue(v reflect.Value) error {
 		e.uvarint(0)
 		return nil
 	}
-	e.line("len %d", v.Len())
+	if e.lines != nil {
+		e.line("len %d", v.Len())
+	}
 	type entry struct {
 		key  []byte
 		name string
