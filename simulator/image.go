@@ -232,6 +232,9 @@ type imgEnc struct {
 	// leave names fields left out of this image beyond imageSkip (the
 	// state digest leaves out the clock reading).
 	leave map[string]bool
+	// keyEncs are the encoders of map keys not in use, kept with their
+	// buffers for the next map.
+	keyEncs []*imgEnc
 }
 
 // line adds a line to a dump (when e.lines is set). A call's arguments
@@ -482,38 +485,74 @@ func (e *imgEnc) mapValue(v reflect.Value) error {
 	if e.lines != nil {
 		e.line("len %d", v.Len())
 	}
-	type entry struct {
-		key  []byte
-		name string
-		val  reflect.Value
-	}
-	entries := make([]entry, 0, v.Len())
-	ke := &imgEnc{noPt: true, types: e.types}
+	// The keys and elements are copied out of the map into two slices
+	// (SetIterKey and SetIterValue copy without allocating), where each is
+	// addressable and written without a copy of its own; the encoded keys
+	// share one buffer (key i ends at ends[i]).
+	n := v.Len()
+	t := v.Type()
+	keys := reflect.MakeSlice(reflect.SliceOf(t.Key()), n, n)
+	vals := reflect.MakeSlice(reflect.SliceOf(t.Elem()), n, n)
+	ends := make([]int, n)
+	ke := e.keyEnc()
+	defer e.putKeyEnc(ke)
 	it := v.MapRange()
-	for it.Next() {
-		ke.b = ke.b[:0]
-		if err := ke.value(it.Key()); err != nil {
+	for i := 0; i < n && it.Next(); i++ {
+		k := keys.Index(i)
+		k.SetIterKey(it)
+		vals.Index(i).SetIterValue(it)
+		if err := ke.value(k); err != nil {
 			return at(err, func() string { return "[key]" })
 		}
+		ends[i] = len(ke.b)
+		if i == 0 {
+			// The keys of a map are alike: room for n of the first.
+			ke.b = slices.Grow(ke.b, (n-1)*(ends[0]+1))
+		}
+	}
+	key := func(i int32) []byte {
+		if i == 0 {
+			return ke.b[:ends[0]]
+		}
+		return ke.b[ends[i-1]:ends[i]]
+	}
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return bytes.Compare(key(a), key(b)) })
+	e.uvarint(uint64(n) + 1)
+	for _, i := range order {
+		e.b = append(e.b, key(i)...)
 		name := "[key]"
 		if e.lines != nil {
-			name = fmt.Sprintf("[%q]", fmt.Sprint(it.Key()))
+			name = fmt.Sprintf("[%q]", fmt.Sprint(keys.Index(int(i))))
 		}
-		entries = append(entries, entry{append([]byte(nil), ke.b...), name, it.Value()})
-	}
-	slices.SortFunc(entries, func(a, b entry) int { return bytes.Compare(a.key, b.key) })
-	e.uvarint(uint64(len(entries)) + 1)
-	for _, en := range entries {
-		e.b = append(e.b, en.key...)
-		name := en.name
 		e.push(func() string { return name })
-		err := e.value(en.val)
+		err := e.value(vals.Index(int(i)))
 		e.pop()
 		if err != nil {
 			return at(err, func() string { return name })
 		}
 	}
 	return nil
+}
+
+// keyEnc returns an encoder for the keys of a map, with a buffer that
+// earlier maps grew; a map in an element of the map gets another.
+func (e *imgEnc) keyEnc() *imgEnc {
+	if n := len(e.keyEncs); n > 0 {
+		ke := e.keyEncs[n-1]
+		e.keyEncs = e.keyEncs[:n-1]
+		return ke
+	}
+	return &imgEnc{noPt: true, types: e.types}
+}
+
+// putKeyEnc gives back an encoder of keys once its map is written.
+func (e *imgEnc) putKeyEnc(ke *imgEnc) {
+	ke.b = ke.b[:0]
+	e.keyEncs = append(e.keyEncs, ke)
 }
 
 // stateImage writes and reads the state image of one simulator and hashes
