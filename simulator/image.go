@@ -328,8 +328,9 @@ func (e *imgEnc) value(v reflect.Value) error {
 		e.uvarint(uint64(tm.Nanosecond()))
 		return nil
 	case codecBinary, codecText:
-		p := reflect.New(t)
-		p.Elem().Set(v)
+		// Marshaled in place when v is addressable (a pointer in an
+		// interface is not allocated).
+		p := addressable(v).Addr()
 		var b []byte
 		var err error
 		if ti.codec == codecBinary {
