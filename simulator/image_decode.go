@@ -330,5 +330,8 @@ func (im *stateImage) decode(b []byte) error {
 	// The image holds the tables' rows: their keys, indexes and checksums
 	// are built again from them.
 	im.k.Rebuilt(tx)
+	// The next image written (the first snapshot after a restart) is
+	// about as large as this one.
+	im.lastSize, im.lastPtrs = len(b), len(d.ptrs)
 	return nil
 }
