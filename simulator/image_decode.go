@@ -6,6 +6,7 @@ import (
 	"encoding"
 	"encoding/binary"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"reflect"
 	"time"
@@ -20,6 +21,30 @@ type imgDec struct {
 	// tmp holds, by type, one value a map's keys and elements are read
 	// into before SetMapIndex copies them into the map.
 	tmp map[reflect.Type]reflect.Value
+	// strs are strings read before, by a hash of their bytes: the same
+	// short string read again (an asset, a status, a member's id) is
+	// shared instead of allocated again.
+	strs *[4096]string
+	seed maphash.Seed
+}
+
+// str returns p as a string, shared with an equal one read before when
+// the cache has it.
+func (d *imgDec) str(p []byte) string {
+	if len(p) == 0 {
+		return ""
+	}
+	if len(p) > 64 {
+		return string(p)
+	}
+	if d.strs == nil {
+		d.strs, d.seed = new([4096]string), maphash.MakeSeed()
+	}
+	slot := &d.strs[maphash.Bytes(d.seed, p)%uint64(len(d.strs))]
+	if *slot != string(p) {
+		*slot = string(p)
+	}
+	return *slot
 }
 
 // info returns the typeInfo of t from the decoder's own cache.
@@ -169,7 +194,7 @@ func (d *imgDec) value(v reflect.Value) error {
 		if err != nil {
 			return err
 		}
-		v.SetString(string(p))
+		v.SetString(d.str(p))
 	case reflect.Array:
 		if t.Elem().Kind() == reflect.Uint8 {
 			p, err := d.take(uint64(v.Len()))
