@@ -293,15 +293,20 @@ func (e *imgEnc) pop() {
 }
 
 // info returns the typeInfo of t from the encoder's own cache.
-func (e *imgEnc) info(t reflect.Type) *typeInfo {
-	if ti, ok := e.types[t]; ok {
+func (e *imgEnc) info(t reflect.Type) *typeInfo { return cachedInfo(&e.types, t) }
+
+// cachedInfo returns the typeInfo of t from the cache *m of one walk
+// (made when first needed): a plain map, cheaper than the shared sync.Map
+// of infoOf for the lookup every value makes.
+func cachedInfo(m *map[reflect.Type]*typeInfo, t reflect.Type) *typeInfo {
+	if ti, ok := (*m)[t]; ok {
 		return ti
 	}
 	ti := infoOf(t)
-	if e.types == nil {
-		e.types = map[reflect.Type]*typeInfo{}
+	if *m == nil {
+		*m = map[reflect.Type]*typeInfo{}
 	}
-	e.types[t] = ti
+	(*m)[t] = ti
 	return ti
 }
 

@@ -48,17 +48,7 @@ func (d *imgDec) str(p []byte) string {
 }
 
 // info returns the typeInfo of t from the decoder's own cache.
-func (d *imgDec) info(t reflect.Type) *typeInfo {
-	if ti, ok := d.types[t]; ok {
-		return ti
-	}
-	ti := infoOf(t)
-	if d.types == nil {
-		d.types = map[reflect.Type]*typeInfo{}
-	}
-	d.types[t] = ti
-	return ti
-}
+func (d *imgDec) info(t reflect.Type) *typeInfo { return cachedInfo(&d.types, t) }
 
 // scratch returns a scratch value of type t: a map nested in a key or
 // element of a map of the same type gets a value of its own, not the one
