@@ -98,6 +98,13 @@ func RecordingInputs(r *Recording) []string {
 // StateDump is the whole state as "path = value" lines (the image as text).
 func StateDump(s *Simulator) ([]string, error) { return s.wiring.image.dump() }
 
+// StateImage is the state image a snapshot of s would hold now.
+func StateImage(s *Simulator) ([]byte, error) {
+	tx := s.k.Begin()
+	defer tx.End()
+	return s.wiring.image.encode(tx)
+}
+
 // FailingLog makes the data directory of s fail its writes with writeErr
 // and its fsyncs with syncErr (nil: as the disk does), until the returned
 // function is called.

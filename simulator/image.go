@@ -232,8 +232,14 @@ type imgEnc struct {
 	// leave names fields left out of this image beyond imageSkip (the
 	// state digest leaves out the clock reading).
 	leave map[string]bool
+	// keyEncs are the encoders of map keys not in use, kept with their
+	// buffers for the next map.
+	keyEncs []*imgEnc
 }
 
+// line adds a line to a dump (when e.lines is set). A call's arguments
+// are made (a time formatted, a value boxed) whether it writes a line or
+// not: a call with arguments checks e.lines first.
 func (e *imgEnc) line(format string, args ...any) {
 	if e.lines != nil {
 		*e.lines = append(*e.lines, strings.Join(e.path, "")+" = "+fmt.Sprintf(format, args...))
@@ -287,15 +293,20 @@ func (e *imgEnc) pop() {
 }
 
 // info returns the typeInfo of t from the encoder's own cache.
-func (e *imgEnc) info(t reflect.Type) *typeInfo {
-	if ti, ok := e.types[t]; ok {
+func (e *imgEnc) info(t reflect.Type) *typeInfo { return cachedInfo(&e.types, t) }
+
+// cachedInfo returns the typeInfo of t from the cache *m of one walk
+// (made when first needed): a plain map, cheaper than the shared sync.Map
+// of infoOf for the lookup every value makes.
+func cachedInfo(m *map[reflect.Type]*typeInfo, t reflect.Type) *typeInfo {
+	if ti, ok := (*m)[t]; ok {
 		return ti
 	}
 	ti := infoOf(t)
-	if e.types == nil {
-		e.types = map[reflect.Type]*typeInfo{}
+	if *m == nil {
+		*m = map[reflect.Type]*typeInfo{}
 	}
-	e.types[t] = ti
+	(*m)[t] = ti
 	return ti
 }
 
@@ -310,7 +321,9 @@ func (e *imgEnc) value(v reflect.Value) error {
 		} else {
 			tm = v.Interface().(time.Time)
 		}
-		e.line("%s", tm.UTC().Format(time.RFC3339Nano))
+		if e.lines != nil {
+			e.line("%s", tm.UTC().Format(time.RFC3339Nano))
+		}
 		if tm.IsZero() {
 			e.uvarint(0)
 			return nil
@@ -320,8 +333,9 @@ func (e *imgEnc) value(v reflect.Value) error {
 		e.uvarint(uint64(tm.Nanosecond()))
 		return nil
 	case codecBinary, codecText:
-		p := reflect.New(t)
-		p.Elem().Set(v)
+		// Marshaled in place when v is addressable (a pointer in an
+		// interface is not allocated).
+		p := addressable(v).Addr()
 		var b []byte
 		var err error
 		if ti.codec == codecBinary {
@@ -332,17 +346,21 @@ func (e *imgEnc) value(v reflect.Value) error {
 		if err != nil {
 			return e.fail("%v", err)
 		}
-		e.line("%q", b)
+		if e.lines != nil {
+			e.line("%q", b)
+		}
 		e.bytes(b)
 		return nil
 	}
-	switch t.Kind() {
-	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64:
-		e.line("%v", v)
-	case reflect.String:
-		e.line("%q", v.String())
+	if e.lines != nil {
+		switch t.Kind() {
+		case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+			reflect.Float32, reflect.Float64:
+			e.line("%v", v)
+		case reflect.String:
+			e.line("%q", v.String())
+		}
 	}
 	switch t.Kind() {
 	case reflect.Bool:
@@ -363,7 +381,9 @@ func (e *imgEnc) value(v reflect.Value) error {
 	case reflect.Array:
 		if t.Elem().Kind() == reflect.Uint8 {
 			a := addressable(v)
-			e.line("%x", a.Slice(0, a.Len()).Bytes())
+			if e.lines != nil {
+				e.line("%x", a.Slice(0, a.Len()).Bytes())
+			}
 			e.b = append(e.b, a.Slice(0, a.Len()).Bytes()...)
 			return nil
 		}
@@ -380,11 +400,15 @@ func (e *imgEnc) value(v reflect.Value) error {
 		}
 		e.uvarint(uint64(v.Len()) + 1)
 		if t.Elem().Kind() == reflect.Uint8 {
-			e.line("%q", v.Bytes())
+			if e.lines != nil {
+				e.line("%q", v.Bytes())
+			}
 			e.b = append(e.b, v.Bytes()...)
 			return nil
 		}
-		e.line("len %d", v.Len())
+		if e.lines != nil {
+			e.line("len %d", v.Len())
+		}
 		for i := 0; i < v.Len(); i++ {
 			e.push(func() string { return "[" + strconv.Itoa(i) + "]" })
 			err := e.value(v.Index(i))
@@ -406,12 +430,16 @@ func (e *imgEnc) value(v reflect.Value) error {
 		}
 		k := ptrKey{v.Pointer(), t}
 		if id, ok := e.ptrs[k]; ok {
-			e.line("ref #%d", id)
+			if e.lines != nil {
+				e.line("ref #%d", id)
+			}
 			e.uvarint(1)
 			e.uvarint(id)
 			return nil
 		}
-		e.line("#%d", e.next)
+		if e.lines != nil {
+			e.line("#%d", e.next)
+		}
 		e.ptrs[k] = e.next
 		e.next++
 		e.uvarint(2)
@@ -460,39 +488,77 @@ func (e *imgEnc) mapValue(v reflect.Value) error {
 		e.uvarint(0)
 		return nil
 	}
-	e.line("len %d", v.Len())
-	type entry struct {
-		key  []byte
-		name string
-		val  reflect.Value
+	if e.lines != nil {
+		e.line("len %d", v.Len())
 	}
-	entries := make([]entry, 0, v.Len())
-	ke := &imgEnc{noPt: true, types: e.types}
+	// The keys and elements are copied out of the map into two slices
+	// (SetIterKey and SetIterValue copy without allocating), where each is
+	// addressable and written without a copy of its own; the encoded keys
+	// share one buffer (key i ends at ends[i]).
+	n := v.Len()
+	t := v.Type()
+	keys := reflect.MakeSlice(reflect.SliceOf(t.Key()), n, n)
+	vals := reflect.MakeSlice(reflect.SliceOf(t.Elem()), n, n)
+	ends := make([]int, n)
+	ke := e.keyEnc()
+	defer e.putKeyEnc(ke)
 	it := v.MapRange()
-	for it.Next() {
-		ke.b = ke.b[:0]
-		if err := ke.value(it.Key()); err != nil {
+	for i := 0; i < n && it.Next(); i++ {
+		k := keys.Index(i)
+		k.SetIterKey(it)
+		vals.Index(i).SetIterValue(it)
+		if err := ke.value(k); err != nil {
 			return at(err, func() string { return "[key]" })
 		}
+		ends[i] = len(ke.b)
+		if i == 0 {
+			// The keys of a map are alike: room for n of the first.
+			ke.b = slices.Grow(ke.b, (n-1)*(ends[0]+1))
+		}
+	}
+	key := func(i int32) []byte {
+		if i == 0 {
+			return ke.b[:ends[0]]
+		}
+		return ke.b[ends[i-1]:ends[i]]
+	}
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return bytes.Compare(key(a), key(b)) })
+	e.uvarint(uint64(n) + 1)
+	for _, i := range order {
+		e.b = append(e.b, key(i)...)
 		name := "[key]"
 		if e.lines != nil {
-			name = fmt.Sprintf("[%q]", fmt.Sprint(it.Key()))
+			name = fmt.Sprintf("[%q]", fmt.Sprint(keys.Index(int(i))))
 		}
-		entries = append(entries, entry{append([]byte(nil), ke.b...), name, it.Value()})
-	}
-	slices.SortFunc(entries, func(a, b entry) int { return bytes.Compare(a.key, b.key) })
-	e.uvarint(uint64(len(entries)) + 1)
-	for _, en := range entries {
-		e.b = append(e.b, en.key...)
-		name := en.name
 		e.push(func() string { return name })
-		err := e.value(en.val)
+		err := e.value(vals.Index(int(i)))
 		e.pop()
 		if err != nil {
 			return at(err, func() string { return name })
 		}
 	}
 	return nil
+}
+
+// keyEnc returns an encoder for the keys of a map, with a buffer that
+// earlier maps grew; a map in an element of the map gets another.
+func (e *imgEnc) keyEnc() *imgEnc {
+	if n := len(e.keyEncs); n > 0 {
+		ke := e.keyEncs[n-1]
+		e.keyEncs = e.keyEncs[:n-1]
+		return ke
+	}
+	return &imgEnc{noPt: true, types: e.types}
+}
+
+// putKeyEnc gives back an encoder of keys once its map is written.
+func (e *imgEnc) putKeyEnc(ke *imgEnc) {
+	ke.b = ke.b[:0]
+	e.keyEncs = append(e.keyEncs, ke)
 }
 
 // stateImage writes and reads the state image of one simulator and hashes

@@ -6,6 +6,7 @@ import (
 	"encoding"
 	"encoding/binary"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"reflect"
 	"time"
@@ -15,6 +16,59 @@ import (
 type imgDec struct {
 	b    []byte
 	ptrs []reflect.Value
+	// types caches infoOf, asked for every value read.
+	types map[reflect.Type]*typeInfo
+	// tmp holds, by type, one value a map's keys and elements are read
+	// into before SetMapIndex copies them into the map.
+	tmp map[reflect.Type]reflect.Value
+	// strs are strings read before, by a hash of their bytes: the same
+	// short string read again (an asset, a status, a member's id) is
+	// shared instead of allocated again.
+	strs *[4096]string
+	seed maphash.Seed
+}
+
+// str returns p as a string, shared with an equal one read before when
+// the cache has it.
+func (d *imgDec) str(p []byte) string {
+	if len(p) == 0 {
+		return ""
+	}
+	if len(p) > 64 {
+		return string(p)
+	}
+	if d.strs == nil {
+		d.strs, d.seed = new([4096]string), maphash.MakeSeed()
+	}
+	slot := &d.strs[maphash.Bytes(d.seed, p)%uint64(len(d.strs))]
+	if *slot != string(p) {
+		*slot = string(p)
+	}
+	return *slot
+}
+
+// info returns the typeInfo of t from the decoder's own cache.
+func (d *imgDec) info(t reflect.Type) *typeInfo { return cachedInfo(&d.types, t) }
+
+// scratch returns a scratch value of type t: a map nested in a key or
+// element of a map of the same type gets a value of its own, not the one
+// its parent is being read into.
+func (d *imgDec) scratch(t reflect.Type) reflect.Value {
+	v, ok := d.tmp[t]
+	if !ok {
+		return reflect.New(t).Elem()
+	}
+	delete(d.tmp, t)
+	return v
+}
+
+// release gives back a scratch value, zeroed (it keeps nothing alive),
+// for the next map.
+func (d *imgDec) release(v reflect.Value) {
+	if d.tmp == nil {
+		d.tmp = map[reflect.Type]reflect.Value{}
+	}
+	d.tmp[v.Type()] = v
 }
 
 var errImageShort = fmt.Errorf("simulator: state image: truncated")
@@ -59,15 +113,17 @@ func (d *imgDec) bytes() ([]byte, error) {
 // image leaves out (the clock's owner, the ledger's scales) stays.
 func (d *imgDec) value(v reflect.Value) error {
 	t := v.Type()
-	ti := infoOf(t)
+	ti := d.info(t)
 	switch ti.codec {
 	case codecTime:
 		tag, err := d.uvarint()
 		if err != nil {
 			return err
 		}
+		// v is addressable: a pointer in an interface is not allocated.
+		tp := v.Addr().Interface().(*time.Time)
 		if tag == 0 {
-			v.Set(reflect.ValueOf(time.Time{}))
+			*tp = time.Time{}
 			return nil
 		}
 		sec, err := d.varint()
@@ -78,14 +134,16 @@ func (d *imgDec) value(v reflect.Value) error {
 		if err != nil {
 			return err
 		}
-		v.Set(reflect.ValueOf(time.Unix(sec, int64(nsec)).UTC()))
+		*tp = time.Unix(sec, int64(nsec)).UTC()
 		return nil
 	case codecBinary, codecText:
 		b, err := d.bytes()
 		if err != nil {
 			return err
 		}
-		p := reflect.New(t)
+		// Into the zero value, as into a new one.
+		v.SetZero()
+		p := v.Addr()
 		if ti.codec == codecBinary {
 			err = p.Interface().(encoding.BinaryUnmarshaler).UnmarshalBinary(b)
 		} else {
@@ -94,7 +152,6 @@ func (d *imgDec) value(v reflect.Value) error {
 		if err != nil {
 			return fmt.Errorf("simulator: state image: %s: %w", t, err)
 		}
-		v.Set(p.Elem())
 		return nil
 	}
 	switch t.Kind() {
@@ -127,7 +184,7 @@ func (d *imgDec) value(v reflect.Value) error {
 		if err != nil {
 			return err
 		}
-		v.SetString(string(p))
+		v.SetString(d.str(p))
 	case reflect.Array:
 		if t.Elem().Kind() == reflect.Uint8 {
 			p, err := d.take(uint64(v.Len()))
@@ -186,17 +243,24 @@ func (d *imgDec) value(v reflect.Value) error {
 			return errImageShort
 		}
 		m := reflect.MakeMapWithSize(t, int(n))
+		// SetMapIndex copies the key and the element: one scratch value
+		// of each serves every entry.
+		k, e := d.scratch(t.Key()), d.scratch(t.Elem())
 		for i := 0; i < int(n); i++ {
-			k := reflect.New(t.Key()).Elem()
+			k.SetZero()
 			if err := d.value(k); err != nil {
 				return err
 			}
-			e := reflect.New(t.Elem()).Elem()
+			e.SetZero()
 			if err := d.value(e); err != nil {
 				return err
 			}
 			m.SetMapIndex(k, e)
 		}
+		k.SetZero()
+		e.SetZero()
+		d.release(k)
+		d.release(e)
 		v.Set(m)
 	case reflect.Pointer:
 		tag, err := d.uvarint()
@@ -281,5 +345,8 @@ func (im *stateImage) decode(b []byte) error {
 	// The image holds the tables' rows: their keys, indexes and checksums
 	// are built again from them.
 	im.k.Rebuilt(tx)
+	// The next image written (the first snapshot after a restart) is
+	// about as large as this one.
+	im.lastSize, im.lastPtrs = len(b), len(d.ptrs)
 	return nil
 }

@@ -451,10 +451,7 @@ func (t *Table[K, V]) rebuild() {
 		}
 	}
 	for _, x := range t.idx {
-		x.reset()
-		for k, v := range t.rows {
-			x.change(k, v, false, v, true)
-		}
+		x.build(t.rows)
 	}
 }
 
