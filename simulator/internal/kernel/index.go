@@ -30,6 +30,8 @@ type entry[K cmp.Ordered, IK any] struct {
 type indexer[K cmp.Ordered, V any] interface {
 	change(k K, old V, had bool, v V, has bool)
 	reset()
+	// freeze copies the index for the copy t of its table (capture.go).
+	freeze(t *Table[K, V]) indexer[K, V]
 }
 
 // NewIndex adds the index name to table t: key gives a row's index key, or
@@ -106,12 +108,13 @@ func (x *Index[K, V, IK]) remove(e entry[K, IK]) {
 func (x *Index[K, V, IK]) reset() { x.ents = nil }
 
 // Len is the number of rows in the index.
-func (x *Index[K, V, IK]) Len(tx *Tx) int { tx.check(); return len(x.ents) }
+func (x *Index[K, V, IK]) Len(tx *Tx) int { tx.check(); return len(x.in(tx).ents) }
 
 // At returns the row at position i (0 is the smallest), with its index
 // key and key.
 func (x *Index[K, V, IK]) At(tx *Tx, i int) (IK, K, V) {
 	tx.check()
+	x = x.in(tx)
 	e := x.ents[i]
 	return e.ik, e.k, x.t.rows[e.k]
 }
@@ -121,6 +124,7 @@ func (x *Index[K, V, IK]) At(tx *Tx, i int) (IK, K, V) {
 // index (sort.Search).
 func (x *Index[K, V, IK]) Search(tx *Tx, f func(IK) bool) int {
 	tx.check()
+	x = x.in(tx)
 	return sort.Search(len(x.ents), func(i int) bool { return f(x.ents[i].ik) })
 }
 
@@ -128,6 +132,7 @@ func (x *Index[K, V, IK]) Search(tx *Tx, f func(IK) bool) int {
 // index order; to > from. The table must not change while the loop runs.
 func (x *Index[K, V, IK]) Range(tx *Tx, from, to int) iter.Seq2[K, V] {
 	tx.check()
+	x = x.in(tx)
 	return func(yield func(K, V) bool) {
 		gen := x.t.gen
 		for i := from; i < to && i < len(x.ents); i++ {
@@ -144,7 +149,7 @@ func (x *Index[K, V, IK]) Range(tx *Tx, from, to int) iter.Seq2[K, V] {
 
 // All yields every row of the index, in index order.
 func (x *Index[K, V, IK]) All(tx *Tx) iter.Seq2[K, V] {
-	return x.Range(tx, 0, len(x.ents))
+	return x.Range(tx, 0, x.Len(tx))
 }
 
 // Backward yields the rows at positions below to, in reverse index order:
@@ -152,6 +157,7 @@ func (x *Index[K, V, IK]) All(tx *Tx) iter.Seq2[K, V] {
 // loop runs.
 func (x *Index[K, V, IK]) Backward(tx *Tx, to int) iter.Seq2[K, V] {
 	tx.check()
+	x = x.in(tx)
 	return func(yield func(K, V) bool) {
 		gen := x.t.gen
 		for i := min(to, len(x.ents)) - 1; i >= 0; i-- {

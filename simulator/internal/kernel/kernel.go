@@ -49,6 +49,9 @@ type Tx struct {
 	ordered bool // the input order is still held
 	done    bool // ended or suspended
 	setup   bool // builds state outside any input (BeginSetup)
+	// cap, when set, is the capture this transaction reads (Capture.Read):
+	// it holds the capture's lock, not the state lock, and writes nothing.
+	cap *Capture
 }
 
 // Begin takes the state lock.
@@ -96,6 +99,11 @@ func (tx *Tx) Ordered() {
 // Tx must not be used after.
 func (tx *Tx) End() {
 	tx.check()
+	if tx.cap != nil {
+		tx.done = true
+		tx.cap.mu.Unlock()
+		return
+	}
 	if len(tx.k.st.frames) > 0 {
 		panic("kernel: End inside a step")
 	}
@@ -122,6 +130,7 @@ func (tx *Tx) Release() {
 // new input in the input order.
 func (tx *Tx) Suspend() {
 	tx.check()
+	tx.mustLock("Suspend")
 	if tx.ordered {
 		panic("kernel: Suspend while the input order is held")
 	}
@@ -151,6 +160,14 @@ func (tx *Tx) check() {
 	}
 	if tx.done {
 		panic("kernel: a Tx used after End or Suspend")
+	}
+}
+
+// mustLock panics when tx reads a capture: what op does needs the state
+// lock.
+func (tx *Tx) mustLock(op string) {
+	if tx.cap != nil {
+		panic("kernel: " + op + " in a transaction that reads a capture")
 	}
 }
 

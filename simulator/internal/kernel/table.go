@@ -100,6 +100,10 @@ type Handle interface {
 	// rebuild rebuilds what is derived from the rows (sorted keys,
 	// indexes, the checksum) after the rows were set from a state image.
 	rebuild()
+	// freeze copies the table for a capture (capture.go); meta is what
+	// the kernel knows of it.
+	freeze(c *Capture) Handle
+	meta() *meta
 }
 
 // Tables are the registered tables and cells in the order they were made.
@@ -109,6 +113,7 @@ func (k *Kernel) Tables() []Handle { return slices.Clone(k.tables) }
 // after the rows were set from a state image.
 func (k *Kernel) Rebuilt(tx *Tx) {
 	tx.check()
+	tx.mustLock("Rebuilt")
 	for _, t := range k.tables {
 		t.rebuild()
 	}
@@ -198,6 +203,7 @@ func (t *Table[K, V]) RowType() reflect.Type { return reflect.TypeFor[V]() }
 // Get returns the row of key k (a copy) and whether there is one.
 func (t *Table[K, V]) Get(tx *Tx, k K) (V, bool) {
 	tx.check()
+	t = t.in(tx)
 	v, ok := t.rows[k]
 	return v, ok
 }
@@ -205,12 +211,13 @@ func (t *Table[K, V]) Get(tx *Tx, k K) (V, bool) {
 // Has reports whether there is a row of key k.
 func (t *Table[K, V]) Has(tx *Tx, k K) bool {
 	tx.check()
+	t = t.in(tx)
 	_, ok := t.rows[k]
 	return ok
 }
 
 // Len is the number of rows.
-func (t *Table[K, V]) Len(tx *Tx) int { tx.check(); return len(t.rows) }
+func (t *Table[K, V]) Len(tx *Tx) int { tx.check(); return len(t.in(tx).rows) }
 
 // Put sets the row of key k.
 func (t *Table[K, V]) Put(tx *Tx, k K, v V) {
@@ -352,6 +359,7 @@ func (t *Table[K, V]) sortedKeys() []K {
 // while the loop runs (it panics then); collect the keys first.
 func (t *Table[K, V]) All(tx *Tx) iter.Seq2[K, V] {
 	tx.check()
+	t = t.in(tx)
 	return func(yield func(K, V) bool) {
 		keys := t.sortedKeys()
 		gen := t.gen
@@ -369,6 +377,7 @@ func (t *Table[K, V]) All(tx *Tx) iter.Seq2[K, V] {
 // Backward yields the rows in reverse key order, under the rule of All.
 func (t *Table[K, V]) Backward(tx *Tx) iter.Seq2[K, V] {
 	tx.check()
+	t = t.in(tx)
 	return func(yield func(K, V) bool) {
 		keys := t.sortedKeys()
 		gen := t.gen
@@ -386,12 +395,14 @@ func (t *Table[K, V]) Backward(tx *Tx) iter.Seq2[K, V] {
 // Keys returns the keys in order (a copy).
 func (t *Table[K, V]) Keys(tx *Tx) []K {
 	tx.check()
+	t = t.in(tx)
 	return slices.Clone(t.sortedKeys())
 }
 
 // First returns the row of the smallest key.
 func (t *Table[K, V]) First(tx *Tx) (K, V, bool) {
 	tx.check()
+	t = t.in(tx)
 	keys := t.sortedKeys()
 	if len(keys) == 0 {
 		var k K
@@ -404,6 +415,7 @@ func (t *Table[K, V]) First(tx *Tx) (K, V, bool) {
 // Last returns the row of the largest key.
 func (t *Table[K, V]) Last(tx *Tx) (K, V, bool) {
 	tx.check()
+	t = t.in(tx)
 	keys := t.sortedKeys()
 	if len(keys) == 0 {
 		var k K
@@ -431,6 +443,8 @@ func (t *Table[K, V]) Rows(tx *Tx, f func(key, row any) bool) {
 }
 
 func (t *Table[K, V]) checksum() sum { return t.sum }
+
+func (t *Table[K, V]) meta() *meta { return t.m }
 
 func (t *Table[K, V]) rebuild() {
 	if t.rows == nil {
