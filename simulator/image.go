@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -89,6 +90,8 @@ var (
 	binaryUnmarshalerType = reflect.TypeOf((*encoding.BinaryUnmarshaler)(nil)).Elem()
 	textUnmarshalerType   = reflect.TypeFor[encoding.TextUnmarshaler]()
 	textMarshalerType     = reflect.TypeOf((*encoding.TextMarshaler)(nil)).Elem()
+	handleType            = reflect.TypeFor[kernel.Handle]()
+	clockPtrType          = reflect.TypeFor[*Clock]()
 )
 
 // codec is how values of a type are written.
@@ -117,6 +120,12 @@ type field struct {
 type typeInfo struct {
 	codec  codec
 	fields []field
+	// handle: a pointer to a kernel table or cell, which an image of a
+	// capture walks in the capture's copy (stateImage.encodeCapture).
+	handle bool
+	// clock: a pointer to the Clock, whose reading an image of a capture
+	// takes from the capture.
+	clock bool
 }
 
 var typeInfos sync.Map // reflect.Type -> *typeInfo
@@ -125,7 +134,7 @@ func infoOf(t reflect.Type) *typeInfo {
 	if ti, ok := typeInfos.Load(t); ok {
 		return ti.(*typeInfo)
 	}
-	ti := &typeInfo{codec: codecOf(t)}
+	ti := &typeInfo{codec: codecOf(t), handle: t.Kind() == reflect.Pointer && t.Implements(handleType), clock: t == clockPtrType}
 	if ti.codec == codecFields && t.Kind() == reflect.Struct {
 		for i := 0; i < t.NumField(); i++ {
 			sf := t.Field(i)
@@ -232,6 +241,9 @@ type imgEnc struct {
 	// leave names fields left out of this image beyond imageSkip (the
 	// state digest leaves out the clock reading).
 	leave map[string]bool
+	// cap, when set, is the capture the image is of: a table, a cell and
+	// the clock reading are read from it, not from the live state.
+	cap *kernel.Capture
 }
 
 func (e *imgEnc) line(format string, args ...any) {
@@ -415,6 +427,14 @@ func (e *imgEnc) value(v reflect.Value) error {
 		e.ptrs[k] = e.next
 		e.next++
 		e.uvarint(2)
+		if e.cap != nil {
+			switch {
+			case ti.handle:
+				return e.value(reflect.ValueOf(e.cap.Frozen(v.Interface().(kernel.Handle))).Elem())
+			case ti.clock:
+				return e.value(reflect.ValueOf(&Clock{now: e.cap.Now()}).Elem())
+			}
+		}
 		return e.value(v.Elem())
 	case reflect.Interface:
 		if v.IsNil() {
@@ -505,19 +525,42 @@ func (e *imgEnc) mapValue(v reflect.Value) error {
 type stateImage struct {
 	root *Simulator
 	k    *kernel.Kernel
-	// lastSize and lastPtrs size the next image (guarded by the state lock).
-	lastSize, lastPtrs int
+	// lastSize and lastPtrs size the next image.
+	lastSize, lastPtrs atomic.Int64
 }
 
-// encode writes the image of the simulator.
-func (im *stateImage) encode(tx *kernel.Tx) ([]byte, error) { return im.encodeLeaving(tx, nil) }
+// encode writes the image of the simulator, with the state lock held (tx).
+func (im *stateImage) encode(tx *kernel.Tx) ([]byte, error) {
+	return im.encodeLeaving(tx, nil)
+}
 
 // encodeLeaving writes the image of the simulator without the fields of
-// leave.
+// leave, with the state lock held (tx).
 func (im *stateImage) encodeLeaving(tx *kernel.Tx, leave map[string]bool) ([]byte, error) {
+	tx.Live()
+	return im.encodeWith(nil, leave)
+}
+
+// capture takes a capture of the state (kernel.Capture): the state lock
+// is held for the copy only.
+func (im *stateImage) capture() *kernel.Capture {
+	tx := im.k.Begin()
+	defer tx.End()
+	return im.k.Capture(tx)
+}
+
+// encodeCapture writes the image of the state c captured, without the
+// state lock: the image of the simulator at the instant of the capture,
+// byte for byte.
+func (im *stateImage) encodeCapture(c *kernel.Capture) ([]byte, error) { return im.encodeWith(c, nil) }
+
+// encodeWith writes the image of the simulator, or of the capture c,
+// without the fields of leave.
+func (im *stateImage) encodeWith(c *kernel.Capture, leave map[string]bool) ([]byte, error) {
 	// The image is about as large as the last one: start there.
-	e := &imgEnc{ptrs: make(map[ptrKey]uint64, im.lastPtrs), b: make([]byte, 0, im.lastSize+im.lastSize/8), leave: leave}
-	defer func() { im.lastSize, im.lastPtrs = len(e.b), len(e.ptrs) }()
+	size, ptrs := im.lastSize.Load(), im.lastPtrs.Load()
+	e := &imgEnc{ptrs: make(map[ptrKey]uint64, ptrs), b: make([]byte, 0, size+size/8), leave: leave, cap: c}
+	defer func() { im.lastSize.Store(int64(len(e.b))); im.lastPtrs.Store(int64(len(e.ptrs))) }()
 	root := reflect.ValueOf(im.root)
 	e.ptrs[ptrKey{root.Pointer(), root.Type()}] = 0
 	e.next = 1
