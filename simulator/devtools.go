@@ -168,7 +168,7 @@ type view struct {
 func (v *view) state(tx *kernel.Tx) StateSnapshot {
 	s := v
 	st := StateSnapshot{
-		Now:           s.st.clock.Now().UTC(),
+		Now:           tx.Now().UTC(),
 		PendingTimers: s.st.outcome.timers.Get(tx).Len(),
 		PartialReplay: v.partial,
 		Merchant: MerchantSnapshot{

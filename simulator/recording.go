@@ -11,6 +11,8 @@ import (
 	"io"
 	"os"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // Recording is the input log of a simulator: its configuration, then every
@@ -221,19 +223,16 @@ type recordingPoint struct {
 	seq     int64
 }
 
-// point takes the recording's point: with digest, the state is hashed at
-// that same instant (no input runs meanwhile).
+// point takes the recording's point: with digest, the state is captured
+// at that same instant (no input runs meanwhile) and hashed once the
+// state lock is released (kernel.Capture).
 func (l *inputLog) point(digest bool) (recordingPoint, error) {
 	var p recordingPoint
 	tx := l.k.BeginInput()
-	defer tx.End()
 	p.end = l.st.clock.Now()
+	var c *kernel.Capture
 	if digest {
-		d, err := l.image.digest(tx)
-		if err != nil {
-			return p, err
-		}
-		p.digest = d
+		c = l.k.Capture(tx)
 	}
 	r := l.rec
 	r.mu.Lock()
@@ -245,6 +244,16 @@ func (l *inputLog) point(digest bool) (recordingPoint, error) {
 		p.st.mu.Lock()
 		p.limit = p.st.written
 		p.st.mu.Unlock()
+	}
+	tx.End()
+	if c != nil {
+		rtx := c.Read()
+		d, err := l.image.digest(rtx)
+		rtx.End()
+		if err != nil {
+			return p, err
+		}
+		p.digest = d
 	}
 	return p, nil
 }
