@@ -2,6 +2,8 @@ package simulator
 
 import (
 	"fmt"
+	"io"
+	"net/http/httptest"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -68,7 +70,7 @@ func TestCaptureIsTheStateAtItsInstant(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	for round := range 3 {
-		tx := s.k.Begin()
+		tx := s.k.BeginCapture(false)
 		want, err := s.wiring.image.digest(tx)
 		if err != nil {
 			t.Fatal(err)
@@ -85,6 +87,7 @@ func TestCaptureIsTheStateAtItsInstant(t *testing.T) {
 		got, err := s.wiring.image.digest(rtx)
 		ledger := s.st.ledger.Check(rtx)
 		rtx.End()
+		c.Release()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,5 +113,80 @@ func TestCaptureIsTheStateAtItsInstant(t *testing.T) {
 		if now, err := s.Digest(); err != nil || now == want {
 			t.Errorf("round %d: the live state did not move on (%s, %v): the test proves nothing", round, now, err)
 		}
+	}
+}
+
+// TestWholeStateReadsDoNotHoldTheLock lists every read that walks the
+// whole state, over HTTP and in Go, and the snapshot: each reads a capture
+// of the state, and while it reads, a business request runs to its answer
+// (it would wait for the state lock if the read held it).
+func TestWholeStateReadsDoNotHoldTheLock(t *testing.T) {
+	t.Parallel()
+	reads := []struct {
+		name string
+		run  func(s *Simulator) error
+	}{
+		{"snapshot", func(s *Simulator) error {
+			s.wiring.rec.store.snapshot()
+			return nil
+		}},
+		{"GET /_sim/digest", func(s *Simulator) error { return controlRead(s, "/_sim/digest")() }},
+		{"GET /_sim/recording", func(s *Simulator) error { return controlRead(s, "/_sim/recording")() }},
+		{"GET /_sim/ledger", func(s *Simulator) error { return controlRead(s, "/_sim/ledger")() }},
+		{"GET /_sim/state", func(s *Simulator) error { return controlRead(s, "/_sim/state")() }},
+		{"Digest", func(s *Simulator) error { _, err := s.Digest(); return err }},
+		{"Recording", func(s *Simulator) error { _, err := s.Recording(); return err }},
+		{"State", func(s *Simulator) error { s.State(); return nil }},
+		{"LedgerEntries", func(s *Simulator) error { s.LedgerEntries(); return nil }},
+		{"CheckLedger", func(s *Simulator) error { return s.CheckLedger() }},
+	}
+	for _, r := range reads {
+		t.Run(r.name, func(t *testing.T) {
+			t.Parallel()
+			s, err := New(WithDataDir(t.TempDir()), WithSnapshotEvery(0), WithDiagnostics(io.Discard))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			tok, err := inProcessToken(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var beside []int
+			s.wiring.image.onCapture = func() {
+				answered := make(chan int, 1)
+				go func() { answered <- inProcessGet(s, tok, "/v1/deposits?limit=5", DefaultMemberExternalID).Code }()
+				select {
+				case code := <-answered:
+					beside = append(beside, code)
+				case <-time.After(time.Minute):
+					t.Errorf("a request waited a minute beside the read: the read holds the state lock")
+				}
+			}
+			if err := r.run(s); err != nil {
+				t.Fatal(err)
+			}
+			if len(beside) == 0 {
+				t.Fatalf("the read took no capture of the state")
+			}
+			for _, code := range beside {
+				if code != 200 {
+					t.Errorf("the request beside the read answered %d", code)
+				}
+			}
+		})
+	}
+}
+
+// controlRead is a GET of a control route, in process, that must answer
+// 200.
+func controlRead(s *Simulator, path string) func() error {
+	return func() error {
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, httptest.NewRequest("GET", path, nil))
+		if w.Code != 200 {
+			return fmt.Errorf("GET %s: %d %.200s", path, w.Code, w.Body)
+		}
+		return nil
 	}
 }

@@ -183,13 +183,13 @@ func (x *opRun) begin(o *op) {
 		x.tx = s.k.Begin()
 		return
 	}
-	tx := s.k.Begin()
+	tx := s.k.BeginCapture(false)
 	c := s.k.Capture(tx)
 	s.wiring.rec.mu.Lock()
 	x.inputs = s.wiring.rec.seq
 	s.wiring.rec.mu.Unlock()
 	tx.End()
-	x.tx = c.Read()
+	x.tx = s.wiring.image.read(c)
 }
 
 // answer checks the input, runs the transition and encodes the answer

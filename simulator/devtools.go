@@ -130,7 +130,7 @@ type HistoryEntry struct {
 // State returns a snapshot of the simulator for inspection. Control API:
 // GET /_sim/state.
 func (s *Simulator) State() StateSnapshot {
-	tx := s.k.Begin()
+	tx := s.wiring.image.captured()
 	defer tx.End()
 	return s.wiring.view.state(tx)
 }

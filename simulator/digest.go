@@ -41,7 +41,7 @@ var digestLeaves = map[string]bool{"Clock.now": true, "simState.start": true}
 // The clock reading is not part of it: read it beside the digest (Clock.Now,
 // or "now" in GET /_sim/digest). Control API: GET /_sim/digest.
 func (s *Simulator) Digest() (string, error) {
-	tx := s.wiring.image.capture().Read()
+	tx := s.wiring.image.captured()
 	defer tx.End()
 	return s.wiring.image.digest(tx)
 }

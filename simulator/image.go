@@ -527,32 +527,53 @@ type stateImage struct {
 	k    *kernel.Kernel
 	// lastSize and lastPtrs size the next image.
 	lastSize, lastPtrs atomic.Int64
+	// onCapture, set by tests, runs when a capture is read or encoded,
+	// without the state lock.
+	onCapture func()
 }
 
-// encode writes the image of the simulator, with the state lock held (tx).
-func (im *stateImage) encode(tx *kernel.Tx) ([]byte, error) {
-	return im.encodeLeaving(tx, nil)
+// encodeNow writes the image of the simulator now, without the fields of
+// leave: from a capture, so the state lock is held for the capture only.
+func (im *stateImage) encodeNow(leave map[string]bool) ([]byte, error) {
+	c := im.capture(false)
+	defer c.Release()
+	return im.encodeWith(c, leave)
 }
 
-// encodeLeaving writes the image of the simulator without the fields of
-// leave, with the state lock held (tx).
-func (im *stateImage) encodeLeaving(tx *kernel.Tx, leave map[string]bool) ([]byte, error) {
-	tx.Live()
-	return im.encodeWith(nil, leave)
-}
-
-// capture takes a capture of the state (kernel.Capture): the state lock
-// is held for the copy only.
-func (im *stateImage) capture() *kernel.Capture {
-	tx := im.k.Begin()
+// capture takes a capture of the state (kernel.Capture), holding the
+// state lock for the capture only (and the input order, with input).
+// The caller releases it.
+func (im *stateImage) capture(input bool) *kernel.Capture {
+	tx := im.k.BeginCapture(input)
 	defer tx.End()
 	return im.k.Capture(tx)
+}
+
+// captured takes a capture of the state and begins the transaction that
+// reads it; its End releases the capture.
+func (im *stateImage) captured() *kernel.Tx { return im.read(im.capture(false)) }
+
+// read begins the one transaction that reads the capture c, whose End
+// releases it: every read of the whole state (the digest, the ledger, the
+// state dump, a recording's end line) reads through one, without the
+// state lock.
+func (im *stateImage) read(c *kernel.Capture) *kernel.Tx {
+	tx := c.ReadOnce()
+	if im.onCapture != nil {
+		im.onCapture()
+	}
+	return tx
 }
 
 // encodeCapture writes the image of the state c captured, without the
 // state lock: the image of the simulator at the instant of the capture,
 // byte for byte.
-func (im *stateImage) encodeCapture(c *kernel.Capture) ([]byte, error) { return im.encodeWith(c, nil) }
+func (im *stateImage) encodeCapture(c *kernel.Capture) ([]byte, error) {
+	if im.onCapture != nil {
+		im.onCapture()
+	}
+	return im.encodeWith(c, nil)
+}
 
 // encodeWith writes the image of the simulator, or of the capture c,
 // without the fields of leave.
@@ -577,7 +598,7 @@ func (im *stateImage) dump() ([]string, error) {
 	var lines []string
 	e := &imgEnc{ptrs: map[ptrKey]uint64{}, path: []string{"Simulator.st"}, lines: &lines}
 	e.next = 1
-	tx := im.k.Begin()
+	tx := im.captured()
 	defer tx.End()
 	if err := e.value(reflect.ValueOf(im.legacy(tx)).Elem()); err != nil {
 		return nil, err

@@ -228,12 +228,15 @@ type recordingPoint struct {
 // state lock is released (kernel.Capture).
 func (l *inputLog) point(digest bool) (recordingPoint, error) {
 	var p recordingPoint
-	tx := l.k.BeginInput()
-	p.end = l.st.clock.Now()
+	var tx *kernel.Tx
 	var c *kernel.Capture
 	if digest {
+		tx = l.k.BeginCapture(true)
 		c = l.k.Capture(tx)
+	} else {
+		tx = l.k.BeginInput()
 	}
+	p.end = l.st.clock.Now()
 	r := l.rec
 	r.mu.Lock()
 	p.hdr = recordingHeader{Format: recordingFormat, Version: recordingVersion, Config: r.cfg}
@@ -247,7 +250,7 @@ func (l *inputLog) point(digest bool) (recordingPoint, error) {
 	}
 	tx.End()
 	if c != nil {
-		rtx := c.Read()
+		rtx := l.image.read(c)
 		d, err := l.image.digest(rtx)
 		rtx.End()
 		if err != nil {

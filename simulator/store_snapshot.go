@@ -65,12 +65,13 @@ func (st *store) snapshotLoop() {
 // be tried again later (a request waits in a delay fault, its
 // continuation on its goroutine).
 //
-// The state lock is held only while the state is captured (a copy of the
-// kernel's tables, kernel.Capture): the image is encoded, checksummed and
-// written, and the log made durable up to it, while requests run on.
+// The state lock is held only while the state is captured
+// (kernel.Capture: the tables' rows are shared, not copied): the image is
+// encoded from the capture, checksummed and written, and the log made
+// durable up to it, while requests run on.
 func (st *store) snapshot() bool {
 	l := st.inputs
-	tx := l.k.BeginInput()
+	tx := l.k.BeginCapture(true)
 	if l.rec.parked > 0 {
 		tx.End()
 		return false
@@ -84,9 +85,11 @@ func (st *store) snapshot() bool {
 	st.mu.Unlock()
 	tx.End()
 	if failed != nil || meta.Seq == st.lastSnap {
+		c.Release()
 		return true
 	}
 	img, err := l.image.encodeCapture(c)
+	c.Release()
 	if err != nil {
 		st.report("no snapshot: %v", err)
 		return true

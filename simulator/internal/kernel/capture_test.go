@@ -25,17 +25,62 @@ func (c *fixedClock) Now() time.Time { return c.now }
 // the capture is read (go test -race).
 func TestCaptureReadsTheStateAtItsInstant(t *testing.T) {
 	t.Parallel()
-	for _, verify := range []bool{false, true} {
-		f := newFixture(verify)
-		clock := &fixedClock{now: at(100)}
-		f.k.Provide(clock)
+	setup := func(f *fixture) {
 		tx := f.k.BeginSetup()
+		defer tx.End()
 		f.t.Put(tx, "a", row{Name: "a", Seq: 1, At: at(3), Tags: ListOf("t")})
 		f.t.Put(tx, "b", row{Name: "b", Seq: 2, At: at(2), Balance: money.MustParse("2.50", 2)})
 		f.c.Set(tx, 4)
 		f.plain.Put(tx, "p", 1)
 		f.plain.Put(tx, "q", 2)
 		f.rec.Put(tx, 1, "one")
+	}
+	// writes changes every table, index and cell: rows added before, among
+	// and after the others, changed, deleted and added again, half of the
+	// steps refused.
+	writes := func(f *fixture) {
+		for i := range 200 {
+			tx := f.k.Begin()
+			_ = tx.Step("write", func() error {
+				f.t.Put(tx, "c", row{Name: "c", Seq: int64(3 + i), At: at(1)})
+				f.t.Put(tx, "0", row{Name: "0", Seq: -1, At: at(9)})
+				f.t.Update(tx, "a", func(r *row) { r.Tags = r.Tags.Append("u"); r.At = at(4 + i%3) })
+				f.t.Delete(tx, "b")
+				f.c.Set(tx, int64(i))
+				f.plain.Put(tx, "r", i)
+				f.plain.Delete(tx, "p")
+				f.plain.Put(tx, "a", i)
+				f.rec.Put(tx, int64(2+i), "more")
+				f.rec.Delete(tx, 1)
+				if i%2 == 0 {
+					return errNo
+				}
+				return nil
+			})
+			tx.End()
+		}
+		tx := f.k.Begin()
+		_ = tx.Step("restore b", func() error {
+			f.t.Put(tx, "b", row{Name: "b", Seq: 2, At: at(2)})
+			f.plain.Put(tx, "p", 7)
+			return nil
+		})
+		tx.End()
+	}
+	for _, verify := range []bool{false, true} {
+		twin := newFixture(verify)
+		setup(twin)
+		writes(twin)
+		tx := twin.k.Begin()
+		final, finalBack := twin.contents(tx), backward(twin, tx)
+		finalLen := twin.t.Len(tx) + twin.plain.Len(tx) + twin.rec.Len(tx)
+		tx.End()
+
+		f := newFixture(verify)
+		clock := &fixedClock{now: at(100)}
+		f.k.Provide(clock)
+		setup(f)
+		tx = f.k.BeginCapture(false)
 		want := f.contents(tx)
 		wantBack := backward(f, tx)
 		c := f.k.Capture(tx)
@@ -45,28 +90,7 @@ func TestCaptureReadsTheStateAtItsInstant(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range 200 {
-				tx := f.k.Begin()
-				_ = tx.Step("write", func() error {
-					f.t.Put(tx, "c", row{Name: "c", Seq: int64(3 + i), At: at(1)})
-					f.t.Update(tx, "a", func(r *row) { r.Tags = r.Tags.Append("u") })
-					f.t.Delete(tx, "b")
-					f.c.Set(tx, int64(i))
-					f.plain.Put(tx, "r", i)
-					f.rec.Put(tx, int64(2+i), "more")
-					if i%2 == 0 {
-						return errNo
-					}
-					return nil
-				})
-				tx.End()
-			}
-			tx := f.k.Begin()
-			_ = tx.Step("restore b", func() error {
-				f.t.Put(tx, "b", row{Name: "b", Seq: 2, At: at(2)})
-				return nil
-			})
-			tx.End()
+			writes(f)
 		}()
 		for range 50 {
 			rtx := c.Read()
@@ -130,6 +154,27 @@ func TestCaptureReadsTheStateAtItsInstant(t *testing.T) {
 		if panics(func() { rtx.End() }) == false {
 			t.Errorf("End twice did not panic")
 		}
+		// The live tables read through their overlays, then with them
+		// folded, what a twin that was never captured holds.
+		for _, when := range []string{"before the release", "after the release"} {
+			tx := f.k.Begin()
+			if got, gotBack := f.contents(tx), backward(f, tx); got != final || gotBack != finalBack {
+				t.Errorf("verify %v, %s: the live tables hold %q %q, the twin %q %q", verify, when, got, gotBack, final, finalBack)
+			}
+			if n := f.t.Len(tx) + f.plain.Len(tx) + f.rec.Len(tx); n != finalLen {
+				t.Errorf("verify %v, %s: Len %d, the twin's %d", verify, when, n, finalLen)
+			}
+			tx.End()
+			c.Release()
+		}
+		if !panics(func() { c.Read() }) {
+			t.Errorf("a read after the release did not panic")
+		}
+		// The next capture can be taken.
+		tx = f.k.BeginCapture(false)
+		next := f.k.Capture(tx)
+		tx.End()
+		next.Release()
 	}
 }
 

@@ -79,6 +79,7 @@ func (x *Index[K, V, IK]) insert(e entry[K, IK]) {
 		x.ents = append(x.ents, e)
 		return
 	}
+	x.own()
 	i := sort.Search(n, func(i int) bool { return x.compare(x.ents[i], e) >= 0 })
 	x.ents = append(x.ents, entry[K, IK]{})
 	copy(x.ents[i+1:], x.ents[i:])
@@ -86,6 +87,7 @@ func (x *Index[K, V, IK]) insert(e entry[K, IK]) {
 }
 
 func (x *Index[K, V, IK]) remove(e entry[K, IK]) {
+	x.own()
 	n := len(x.ents)
 	i := sort.Search(n, func(i int) bool { return x.compare(x.ents[i], e) >= 0 })
 	if i == n || x.compare(x.ents[i], e) != 0 {
@@ -116,7 +118,7 @@ func (x *Index[K, V, IK]) At(tx *Tx, i int) (IK, K, V) {
 	tx.check()
 	x = x.in(tx)
 	e := x.ents[i]
-	return e.ik, e.k, x.t.rows[e.k]
+	return e.ik, e.k, x.t.rowAt(e.k)
 }
 
 // Search returns the smallest position whose index key f reports true
@@ -140,7 +142,7 @@ func (x *Index[K, V, IK]) Range(tx *Tx, from, to int) iter.Seq2[K, V] {
 				panic("kernel: index " + x.name + " changed while iterated")
 			}
 			k := x.ents[i].k
-			if !yield(k, x.t.rows[k]) {
+			if !yield(k, x.t.rowAt(k)) {
 				return
 			}
 		}
@@ -165,7 +167,7 @@ func (x *Index[K, V, IK]) Backward(tx *Tx, to int) iter.Seq2[K, V] {
 				panic("kernel: index " + x.name + " changed while iterated")
 			}
 			k := x.ents[i].k
-			if !yield(k, x.t.rows[k]) {
+			if !yield(k, x.t.rowAt(k)) {
 				return
 			}
 		}

@@ -40,6 +40,9 @@ type Kernel struct {
 	tables []Handle
 	names  map[string]bool
 	st     steps
+	// capMu is held from BeginCapture until the capture is released
+	// (capture.go): one capture at a time.
+	capMu sync.Mutex
 }
 
 // Tx is a transaction: the state lock is held from Begin or BeginInput
@@ -52,6 +55,9 @@ type Tx struct {
 	// cap, when set, is the capture this transaction reads (Capture.Read):
 	// it holds the capture's lock, not the state lock, and writes nothing.
 	cap *Capture
+	// slot: begun with BeginCapture, no capture taken yet (End frees the
+	// place); release: End releases the capture (Capture.ReadOnce).
+	slot, release bool
 }
 
 // Begin takes the state lock.
@@ -102,6 +108,9 @@ func (tx *Tx) End() {
 	if tx.cap != nil {
 		tx.done = true
 		tx.cap.mu.Unlock()
+		if tx.release {
+			tx.cap.Release()
+		}
 		return
 	}
 	if len(tx.k.st.frames) > 0 {
@@ -113,6 +122,10 @@ func (tx *Tx) End() {
 		tx.k.inputs.Unlock()
 	}
 	tx.k.mu.Unlock()
+	if tx.slot {
+		tx.slot = false
+		tx.k.capMu.Unlock()
+	}
 }
 
 // Release ends the transaction if it is still live, and does nothing
