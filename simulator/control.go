@@ -183,12 +183,11 @@ func (x *opRun) begin(o *op) {
 		x.tx = s.k.Begin()
 		return
 	}
-	tx := s.k.BeginCapture(false)
-	c := s.k.Capture(tx)
-	s.wiring.rec.mu.Lock()
-	x.inputs = s.wiring.rec.seq
-	s.wiring.rec.mu.Unlock()
-	tx.End()
+	c := s.wiring.image.captureWith(false, func(*kernel.Tx) {
+		s.wiring.rec.mu.Lock()
+		x.inputs = s.wiring.rec.seq
+		s.wiring.rec.mu.Unlock()
+	})
 	x.tx = s.wiring.image.read(c)
 }
 

@@ -543,9 +543,16 @@ func (im *stateImage) encodeNow(leave map[string]bool) ([]byte, error) {
 // capture takes a capture of the state (kernel.Capture), holding the
 // state lock for the capture only (and the input order, with input).
 // The caller releases it.
-func (im *stateImage) capture(input bool) *kernel.Capture {
+func (im *stateImage) capture(input bool) *kernel.Capture { return im.captureWith(input, nil) }
+
+// captureWith is capture, running at (when set) under the same hold of
+// the lock: what must be read at the instant of the capture.
+func (im *stateImage) captureWith(input bool, at func(tx *kernel.Tx)) *kernel.Capture {
 	tx := im.k.BeginCapture(input)
 	defer tx.End()
+	if at != nil {
+		at(tx)
+	}
 	return im.k.Capture(tx)
 }
 

@@ -228,36 +228,33 @@ type recordingPoint struct {
 // state lock is released (kernel.Capture).
 func (l *inputLog) point(digest bool) (recordingPoint, error) {
 	var p recordingPoint
-	var tx *kernel.Tx
-	var c *kernel.Capture
-	if digest {
-		tx = l.k.BeginCapture(true)
-		c = l.k.Capture(tx)
-	} else {
-		tx = l.k.BeginInput()
-	}
-	p.end = l.st.clock.Now()
-	r := l.rec
-	r.mu.Lock()
-	p.hdr = recordingHeader{Format: recordingFormat, Version: recordingVersion, Config: r.cfg}
-	p.st, p.dropped, p.seq = r.store, r.dropped, r.seq
-	p.chunks, p.n = r.mem.view()
-	r.mu.Unlock()
-	if p.st != nil {
-		p.st.mu.Lock()
-		p.limit = p.st.written
-		p.st.mu.Unlock()
-	}
-	tx.End()
-	if c != nil {
-		rtx := l.image.read(c)
-		d, err := l.image.digest(rtx)
-		rtx.End()
-		if err != nil {
-			return p, err
+	at := func(*kernel.Tx) {
+		p.end = l.st.clock.Now()
+		r := l.rec
+		r.mu.Lock()
+		p.hdr = recordingHeader{Format: recordingFormat, Version: recordingVersion, Config: r.cfg}
+		p.st, p.dropped, p.seq = r.store, r.dropped, r.seq
+		p.chunks, p.n = r.mem.view()
+		r.mu.Unlock()
+		if p.st != nil {
+			p.st.mu.Lock()
+			p.limit = p.st.written
+			p.st.mu.Unlock()
 		}
-		p.digest = d
 	}
+	if !digest {
+		tx := l.k.BeginInput()
+		at(tx)
+		tx.End()
+		return p, nil
+	}
+	rtx := l.image.read(l.image.captureWith(true, at))
+	d, err := l.image.digest(rtx)
+	rtx.End()
+	if err != nil {
+		return p, err
+	}
+	p.digest = d
 	return p, nil
 }
 
