@@ -45,7 +45,10 @@ type controlAPI struct {
 // opRun is one run of an op.
 type opRun struct {
 	s  *Simulator
-	tx *kernel.Tx // nil for an unlocked op
+	tx *kernel.Tx // nil for an unlocked op; a capture's for a captured one
+	// inputs is the number of inputs logged when the state of a captured
+	// op was captured.
+	inputs int64
 	// r is the request of a run over HTTP (nil for a Go call).
 	r *http.Request
 	// legacy: the op's input is a replayed one of an earlier build, which
@@ -167,9 +170,25 @@ func (ctl *controlAPI) runHTTP(x *opRun, o *op, in any, derr error, id string) (
 	if o.unlocked {
 		return ctl.answer(x, o, in, derr, id)
 	}
-	x.tx = ctl.sim.k.Begin()
+	x.begin(o)
 	defer x.tx.End()
 	return ctl.answer(x, o, in, derr, id)
+}
+
+// begin begins the transaction o runs in: the state lock, or for a
+// captured op a capture of the state taken under it and read without it.
+func (x *opRun) begin(o *op) {
+	s := x.s
+	if !o.captured {
+		x.tx = s.k.Begin()
+		return
+	}
+	c := s.wiring.image.captureWith(false, func(*kernel.Tx) {
+		s.wiring.rec.mu.Lock()
+		x.inputs = s.wiring.rec.seq
+		s.wiring.rec.mu.Unlock()
+	})
+	x.tx = s.wiring.image.read(c)
 }
 
 // answer checks the input, runs the transition and encodes the answer
@@ -201,7 +220,7 @@ func (ctl *controlAPI) answer(x *opRun, o *op, in any, derr error, id string) (r
 // its own (internal/kernel) when the op runs in a transaction, so that
 // when it refuses, whatever it wrote is undone by the kernel.
 func (ctl *controlAPI) run(x *opRun, o *op, in any) (any, error) {
-	if x.tx == nil {
+	if x.tx == nil || o.captured {
 		if err := checkInput(x, o, in); err != nil {
 			return nil, err
 		}
@@ -243,7 +262,7 @@ func (ctl *controlAPI) invoke(o *op, in any) (any, error) {
 	var out any
 	run := func() error {
 		if !o.unlocked {
-			x.tx = s.k.Begin()
+			x.begin(o)
 			defer x.tx.End()
 		}
 		var err error

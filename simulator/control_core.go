@@ -55,7 +55,7 @@ var coreOps = []*op{
 	opAction,
 	opCredentials,
 	def[noInput]{route: "GET /_sim/stats", run: func(x *opRun, _ *noInput) (any, error) { return x.s.wiring.view.stats(x.tx), nil }}.op(),
-	def[noInput]{route: "GET /_sim/ledger", run: func(x *opRun, _ *noInput) (any, error) {
+	def[noInput]{route: "GET /_sim/ledger", captured: true, run: func(x *opRun, _ *noInput) (any, error) {
 		out := map[string]any{"balanced": true, "entries": x.s.st.ledger.Entries(x.tx)}
 		if err := x.s.st.ledger.Check(x.tx); err != nil {
 			out["balanced"] = false
@@ -70,7 +70,7 @@ var coreOps = []*op{
 		}
 		return map[string]any{"hold": len(v) == 0, "violations": v}, nil
 	}}.op(),
-	def[noInput]{route: "GET /_sim/state", run: func(x *opRun, _ *noInput) (any, error) { return x.s.wiring.view.state(x.tx), nil }}.op(),
+	def[noInput]{route: "GET /_sim/state", captured: true, run: func(x *opRun, _ *noInput) (any, error) { return x.s.wiring.view.state(x.tx), nil }}.op(),
 	def[noInput]{route: "GET /_sim/recipes", run: func(*opRun, *noInput) (any, error) { return controlList(ErrorRecipes()), nil }}.op(),
 	def[noInput]{route: "GET /_sim/qr-samples", run: func(*opRun, *noInput) (any, error) { return controlList(sampleqr.All()), nil }}.op(),
 	def[noInput]{route: "GET /_sim/openapi.yaml", unlocked: true, run: func(*opRun, *noInput) (any, error) {

@@ -74,6 +74,11 @@ type op struct {
 	// flush delivers over HTTP and logs its own inputs; the recording views
 	// and the documents read outside the state).
 	unlocked bool
+	// captured: a read that walks the whole state (the digest, the ledger,
+	// the state dump) runs in a transaction of a capture of the state
+	// (kernel.Capture), taken under the state lock, and reads and encodes
+	// its answer without it, so requests do not wait for it.
+	captured bool
 	// notFound: a route that answers the router's 404 (the catch-alls).
 	notFound bool
 }
@@ -83,6 +88,7 @@ type def[In any] struct {
 	route, action, name, alias string
 	noCall, noToken            bool
 	unlocked, notFound         bool
+	captured                   bool
 	status                     int
 	// args are the Go method's arguments for in (every input is a call of
 	// it); argsIf when not every input is; calls when the input decides
@@ -99,7 +105,7 @@ func (d def[In]) op() *op {
 	t := reflect.TypeFor[In]()
 	o := &op{
 		route: d.route, action: d.action, name: d.name, alias: d.alias, noCall: d.noCall, noToken: d.noToken,
-		unlocked: d.unlocked, notFound: d.notFound, status: d.status, in: t,
+		unlocked: d.unlocked, captured: d.captured, notFound: d.notFound, status: d.status, in: t,
 	}
 	if o.status == 0 {
 		o.status = http.StatusOK

@@ -362,15 +362,12 @@ var recordingOps = []*op{
 	def[noInput]{route: "GET /_sim/recording", unlocked: true, run: func(x *opRun, _ *noInput) (any, error) {
 		return x.s.wiring.ctl.recordingAnswer()
 	}}.op(),
-	def[noInput]{route: "GET /_sim/digest", run: func(x *opRun, _ *noInput) (any, error) {
+	def[noInput]{route: "GET /_sim/digest", captured: true, run: func(x *opRun, _ *noInput) (any, error) {
 		d, err := x.s.wiring.image.digest(x.tx)
 		if err != nil {
 			return nil, errBusiness500(err.Error())
 		}
-		x.s.wiring.rec.mu.Lock()
-		seq := x.s.wiring.rec.seq
-		x.s.wiring.rec.mu.Unlock()
-		return map[string]any{"digest": d, "inputs": seq, "now": x.s.st.clock.Now().UTC()}, nil
+		return map[string]any{"digest": d, "inputs": x.inputs, "now": x.tx.Now().UTC()}, nil
 	}}.op(),
 	def[stepsQuery]{route: "GET /_sim/recording/steps", unlocked: true, run: func(x *opRun, in *stepsQuery) (any, error) {
 		return x.s.wiring.ctl.steps(in)

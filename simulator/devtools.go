@@ -130,7 +130,7 @@ type HistoryEntry struct {
 // State returns a snapshot of the simulator for inspection. Control API:
 // GET /_sim/state.
 func (s *Simulator) State() StateSnapshot {
-	tx := s.k.Begin()
+	tx := s.wiring.image.captured()
 	defer tx.End()
 	return s.wiring.view.state(tx)
 }
@@ -168,7 +168,7 @@ type view struct {
 func (v *view) state(tx *kernel.Tx) StateSnapshot {
 	s := v
 	st := StateSnapshot{
-		Now:           s.st.clock.Now().UTC(),
+		Now:           tx.Now().UTC(),
 		PendingTimers: s.st.outcome.timers.Get(tx).Len(),
 		PartialReplay: v.partial,
 		Merchant: MerchantSnapshot{

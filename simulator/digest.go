@@ -41,12 +41,14 @@ var digestLeaves = map[string]bool{"Clock.now": true, "simState.start": true}
 // The clock reading is not part of it: read it beside the digest (Clock.Now,
 // or "now" in GET /_sim/digest). Control API: GET /_sim/digest.
 func (s *Simulator) Digest() (string, error) {
-	tx := s.k.Begin()
+	tx := s.wiring.image.captured()
 	defer tx.End()
 	return s.wiring.image.digest(tx)
 }
 
-// digest is the state digest of the simulator.
+// digest is the state digest of the simulator: of the state tx reads, the
+// live state or a capture of it (kernel.Capture), which is hashed without
+// the state lock.
 func (im *stateImage) digest(tx *kernel.Tx) (string, error) {
 	img, err := im.encodeLegacy(tx, digestLeaves)
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -89,6 +90,8 @@ var (
 	binaryUnmarshalerType = reflect.TypeOf((*encoding.BinaryUnmarshaler)(nil)).Elem()
 	textUnmarshalerType   = reflect.TypeFor[encoding.TextUnmarshaler]()
 	textMarshalerType     = reflect.TypeOf((*encoding.TextMarshaler)(nil)).Elem()
+	handleType            = reflect.TypeFor[kernel.Handle]()
+	clockPtrType          = reflect.TypeFor[*Clock]()
 )
 
 // codec is how values of a type are written.
@@ -117,6 +120,12 @@ type field struct {
 type typeInfo struct {
 	codec  codec
 	fields []field
+	// handle: a pointer to a kernel table or cell, which an image of a
+	// capture walks in the capture's copy (stateImage.encodeCapture).
+	handle bool
+	// clock: a pointer to the Clock, whose reading an image of a capture
+	// takes from the capture.
+	clock bool
 }
 
 var typeInfos sync.Map // reflect.Type -> *typeInfo
@@ -125,7 +134,7 @@ func infoOf(t reflect.Type) *typeInfo {
 	if ti, ok := typeInfos.Load(t); ok {
 		return ti.(*typeInfo)
 	}
-	ti := &typeInfo{codec: codecOf(t)}
+	ti := &typeInfo{codec: codecOf(t), handle: t.Kind() == reflect.Pointer && t.Implements(handleType), clock: t == clockPtrType}
 	if ti.codec == codecFields && t.Kind() == reflect.Struct {
 		for i := 0; i < t.NumField(); i++ {
 			sf := t.Field(i)
@@ -235,6 +244,9 @@ type imgEnc struct {
 	// keyEncs are the encoders of map keys not in use, kept with their
 	// buffers for the next map.
 	keyEncs []*imgEnc
+	// cap, when set, is the capture the image is of: a table, a cell and
+	// the clock reading are read from it, not from the live state.
+	cap *kernel.Capture
 }
 
 // line adds a line to a dump (when e.lines is set). A call's arguments
@@ -443,6 +455,14 @@ func (e *imgEnc) value(v reflect.Value) error {
 		e.ptrs[k] = e.next
 		e.next++
 		e.uvarint(2)
+		if e.cap != nil {
+			switch {
+			case ti.handle:
+				return e.value(reflect.ValueOf(e.cap.Frozen(v.Interface().(kernel.Handle))).Elem())
+			case ti.clock:
+				return e.value(reflect.ValueOf(&Clock{now: e.cap.Now()}).Elem())
+			}
+		}
 		return e.value(v.Elem())
 	case reflect.Interface:
 		if v.IsNil() {
@@ -571,19 +591,70 @@ func (e *imgEnc) putKeyEnc(ke *imgEnc) {
 type stateImage struct {
 	root *Simulator
 	k    *kernel.Kernel
-	// lastSize and lastPtrs size the next image (guarded by the state lock).
-	lastSize, lastPtrs int
+	// lastSize and lastPtrs size the next image.
+	lastSize, lastPtrs atomic.Int64
+	// onCapture, set by tests, runs when a capture is read or encoded,
+	// without the state lock.
+	onCapture func()
 }
 
-// encode writes the image of the simulator.
-func (im *stateImage) encode(tx *kernel.Tx) ([]byte, error) { return im.encodeLeaving(tx, nil) }
+// encodeNow writes the image of the simulator now, without the fields of
+// leave: from a capture, so the state lock is held for the capture only.
+func (im *stateImage) encodeNow(leave map[string]bool) ([]byte, error) {
+	c := im.capture(false)
+	defer c.Release()
+	return im.encodeWith(c, leave)
+}
 
-// encodeLeaving writes the image of the simulator without the fields of
-// leave.
-func (im *stateImage) encodeLeaving(tx *kernel.Tx, leave map[string]bool) ([]byte, error) {
+// capture takes a capture of the state (kernel.Capture), holding the
+// state lock for the capture only (and the input order, with input).
+// The caller releases it.
+func (im *stateImage) capture(input bool) *kernel.Capture { return im.captureWith(input, nil) }
+
+// captureWith is capture, running at (when set) under the same hold of
+// the lock: what must be read at the instant of the capture.
+func (im *stateImage) captureWith(input bool, at func(tx *kernel.Tx)) *kernel.Capture {
+	tx := im.k.BeginCapture(input)
+	defer tx.End()
+	if at != nil {
+		at(tx)
+	}
+	return im.k.Capture(tx)
+}
+
+// captured takes a capture of the state and begins the transaction that
+// reads it; its End releases the capture.
+func (im *stateImage) captured() *kernel.Tx { return im.read(im.capture(false)) }
+
+// read begins the one transaction that reads the capture c, whose End
+// releases it: every read of the whole state (the digest, the ledger, the
+// state dump, a recording's end line) reads through one, without the
+// state lock.
+func (im *stateImage) read(c *kernel.Capture) *kernel.Tx {
+	tx := c.ReadOnce()
+	if im.onCapture != nil {
+		im.onCapture()
+	}
+	return tx
+}
+
+// encodeCapture writes the image of the state c captured, without the
+// state lock: the image of the simulator at the instant of the capture,
+// byte for byte.
+func (im *stateImage) encodeCapture(c *kernel.Capture) ([]byte, error) {
+	if im.onCapture != nil {
+		im.onCapture()
+	}
+	return im.encodeWith(c, nil)
+}
+
+// encodeWith writes the image of the simulator, or of the capture c,
+// without the fields of leave.
+func (im *stateImage) encodeWith(c *kernel.Capture, leave map[string]bool) ([]byte, error) {
 	// The image is about as large as the last one: start there.
-	e := &imgEnc{ptrs: make(map[ptrKey]uint64, im.lastPtrs), b: make([]byte, 0, im.lastSize+im.lastSize/8), leave: leave}
-	defer func() { im.lastSize, im.lastPtrs = len(e.b), len(e.ptrs) }()
+	size, ptrs := im.lastSize.Load(), im.lastPtrs.Load()
+	e := &imgEnc{ptrs: make(map[ptrKey]uint64, ptrs), b: make([]byte, 0, size+size/8), leave: leave, cap: c}
+	defer func() { im.lastSize.Store(int64(len(e.b))); im.lastPtrs.Store(int64(len(e.ptrs))) }()
 	root := reflect.ValueOf(im.root)
 	e.ptrs[ptrKey{root.Pointer(), root.Type()}] = 0
 	e.next = 1
@@ -600,7 +671,7 @@ func (im *stateImage) dump() ([]string, error) {
 	var lines []string
 	e := &imgEnc{ptrs: map[ptrKey]uint64{}, path: []string{"Simulator.st"}, lines: &lines}
 	e.next = 1
-	tx := im.k.Begin()
+	tx := im.captured()
 	defer tx.End()
 	if err := e.value(reflect.ValueOf(im.legacy(tx)).Elem()); err != nil {
 		return nil, err

@@ -347,6 +347,7 @@ func (im *stateImage) decode(b []byte) error {
 	im.k.Rebuilt(tx)
 	// The next image written (the first snapshot after a restart) is
 	// about as large as this one.
-	im.lastSize, im.lastPtrs = len(b), len(d.ptrs)
+	im.lastSize.Store(int64(len(b)))
+	im.lastPtrs.Store(int64(len(d.ptrs)))
 	return nil
 }

@@ -303,7 +303,7 @@ type legacyOutcomeState struct {
 
 func (t *timers) legacy(tx *kernel.Tx) (*legacyClock, *legacyOutcomeState) {
 	o := t.outcomes()
-	c := &legacyClock{now: t.st.clock.Now(), seq: o.timerSeq.Get(tx)}
+	c := &legacyClock{now: tx.Now(), seq: o.timerSeq.Get(tx)}
 	if c.seq > 0 {
 		c.timers = legacyTimerHeap{} // a heap that held a timer stays allocated
 	}

@@ -11,6 +11,8 @@ import (
 	"io"
 	"os"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // Recording is the input log of a simulator: its configuration, then every
@@ -221,31 +223,38 @@ type recordingPoint struct {
 	seq     int64
 }
 
-// point takes the recording's point: with digest, the state is hashed at
-// that same instant (no input runs meanwhile).
+// point takes the recording's point: with digest, the state is captured
+// at that same instant (no input runs meanwhile) and hashed once the
+// state lock is released (kernel.Capture).
 func (l *inputLog) point(digest bool) (recordingPoint, error) {
 	var p recordingPoint
-	tx := l.k.BeginInput()
-	defer tx.End()
-	p.end = l.st.clock.Now()
-	if digest {
-		d, err := l.image.digest(tx)
-		if err != nil {
-			return p, err
+	at := func(*kernel.Tx) {
+		p.end = l.st.clock.Now()
+		r := l.rec
+		r.mu.Lock()
+		p.hdr = recordingHeader{Format: recordingFormat, Version: recordingVersion, Config: r.cfg}
+		p.st, p.dropped, p.seq = r.store, r.dropped, r.seq
+		p.chunks, p.n = r.mem.view()
+		r.mu.Unlock()
+		if p.st != nil {
+			p.st.mu.Lock()
+			p.limit = p.st.written
+			p.st.mu.Unlock()
 		}
-		p.digest = d
 	}
-	r := l.rec
-	r.mu.Lock()
-	p.hdr = recordingHeader{Format: recordingFormat, Version: recordingVersion, Config: r.cfg}
-	p.st, p.dropped, p.seq = r.store, r.dropped, r.seq
-	p.chunks, p.n = r.mem.view()
-	r.mu.Unlock()
-	if p.st != nil {
-		p.st.mu.Lock()
-		p.limit = p.st.written
-		p.st.mu.Unlock()
+	if !digest {
+		tx := l.k.BeginInput()
+		at(tx)
+		tx.End()
+		return p, nil
 	}
+	rtx := l.image.read(l.image.captureWith(true, at))
+	d, err := l.image.digest(rtx)
+	rtx.End()
+	if err != nil {
+		return p, err
+	}
+	p.digest = d
 	return p, nil
 }
 

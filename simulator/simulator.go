@@ -477,14 +477,14 @@ func (s *Simulator) newClient(opts ...mwallet.Option) (*mwclient.Client, error) 
 // CheckLedger verifies that the books balance: every asset sums to zero over
 // all accounts and no member, card or prepaid account is negative.
 func (s *Simulator) CheckLedger() error {
-	tx := s.k.Begin()
+	tx := s.wiring.image.captured()
 	defer tx.End()
 	return s.st.ledger.Check(tx)
 }
 
 // LedgerEntries returns a copy of the journal entries.
 func (s *Simulator) LedgerEntries() []Entry {
-	tx := s.k.Begin()
+	tx := s.wiring.image.captured()
 	defer tx.End()
 	return s.st.ledger.Entries(tx)
 }

@@ -64,29 +64,37 @@ func (st *store) snapshotLoop() {
 // snapshot writes a snapshot of the state; it reports false when it must
 // be tried again later (a request waits in a delay fault, its
 // continuation on its goroutine).
+//
+// The state lock is held only while the state is captured
+// (kernel.Capture: the tables' rows are shared, not copied): the image is
+// encoded from the capture, checksummed and written, and the log made
+// durable up to it, while requests run on.
 func (st *store) snapshot() bool {
 	l := st.inputs
-	tx := l.k.BeginInput()
+	tx := l.k.BeginCapture(true)
 	if l.rec.parked > 0 {
 		tx.End()
 		return false
 	}
-	img, err := l.image.encode(tx)
-	clock := l.st.clock.Now()
+	c := l.k.Capture(tx)
 	st.mu.Lock()
 	meta := snapshotMeta{Format: snapshotFormat, Version: snapshotVersion, Seq: st.seq, Offset: st.written,
-		LastFrame: st.lastFrame, Schema: imageSchema(), Clock: clock, Size: len(img), CRC: crcOf(img)}
+		LastFrame: st.lastFrame, Schema: imageSchema(), Clock: c.Now()}
 	st.sinceSnap = 0
 	failed := st.failed
 	st.mu.Unlock()
 	tx.End()
+	if failed != nil || meta.Seq == st.lastSnap {
+		c.Release()
+		return true
+	}
+	img, err := l.image.encodeCapture(c)
+	c.Release()
 	if err != nil {
 		st.report("no snapshot: %v", err)
 		return true
 	}
-	if failed != nil || meta.Seq == st.lastSnap {
-		return true
-	}
+	meta.Size, meta.CRC = len(img), crcOf(img)
 	if err := st.durable(meta.Offset); err != nil {
 		return true
 	}

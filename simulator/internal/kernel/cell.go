@@ -25,7 +25,7 @@ func NewCell[T any](k *Kernel, name string, v T, opts ...Option) *Cell[T] {
 }
 
 // Get returns the value (a copy).
-func (c *Cell[T]) Get(tx *Tx) T { tx.check(); return c.v }
+func (c *Cell[T]) Get(tx *Tx) T { tx.check(); return c.in(tx).v }
 
 // Set sets the value.
 func (c *Cell[T]) Set(tx *Tx, v T) {
@@ -94,9 +94,11 @@ func (c *Cell[T]) RowType() reflect.Type { return reflect.TypeFor[T]() }
 func (c *Cell[T]) Len(tx *Tx) int { tx.check(); return 1 }
 
 // Rows calls f with the value.
-func (c *Cell[T]) Rows(tx *Tx, f func(key, row any) bool) { tx.check(); f(nil, c.v) }
+func (c *Cell[T]) Rows(tx *Tx, f func(key, row any) bool) { tx.check(); f(nil, c.in(tx).v) }
 
 func (c *Cell[T]) checksum() sum { return c.sum }
+
+func (c *Cell[T]) meta() *meta { return c.m }
 
 func (c *Cell[T]) rebuild() {
 	c.sum = sum{}

@@ -32,6 +32,8 @@ type indexer[K cmp.Ordered, V any] interface {
 	change(k K, old V, had bool, v V, has bool)
 	// build makes the index again from all the rows of its table.
 	build(rows map[K]V)
+	// freeze copies the index for the copy t of its table (capture.go).
+	freeze(t *Table[K, V]) indexer[K, V]
 }
 
 // NewIndex adds the index name to table t: key gives a row's index key, or
@@ -77,6 +79,7 @@ func (x *Index[K, V, IK]) insert(e entry[K, IK]) {
 		x.ents = append(x.ents, e)
 		return
 	}
+	x.own()
 	i := sort.Search(n, func(i int) bool { return x.compare(x.ents[i], e) >= 0 })
 	x.ents = append(x.ents, entry[K, IK]{})
 	copy(x.ents[i+1:], x.ents[i:])
@@ -84,6 +87,7 @@ func (x *Index[K, V, IK]) insert(e entry[K, IK]) {
 }
 
 func (x *Index[K, V, IK]) remove(e entry[K, IK]) {
+	x.own()
 	n := len(x.ents)
 	i := sort.Search(n, func(i int) bool { return x.compare(x.ents[i], e) >= 0 })
 	if i == n || x.compare(x.ents[i], e) != 0 {
@@ -118,14 +122,15 @@ func (x *Index[K, V, IK]) build(rows map[K]V) {
 }
 
 // Len is the number of rows in the index.
-func (x *Index[K, V, IK]) Len(tx *Tx) int { tx.check(); return len(x.ents) }
+func (x *Index[K, V, IK]) Len(tx *Tx) int { tx.check(); return len(x.in(tx).ents) }
 
 // At returns the row at position i (0 is the smallest), with its index
 // key and key.
 func (x *Index[K, V, IK]) At(tx *Tx, i int) (IK, K, V) {
 	tx.check()
+	x = x.in(tx)
 	e := x.ents[i]
-	return e.ik, e.k, x.t.rows[e.k]
+	return e.ik, e.k, x.t.rowAt(e.k)
 }
 
 // Search returns the smallest position whose index key f reports true
@@ -133,6 +138,7 @@ func (x *Index[K, V, IK]) At(tx *Tx, i int) (IK, K, V) {
 // index (sort.Search).
 func (x *Index[K, V, IK]) Search(tx *Tx, f func(IK) bool) int {
 	tx.check()
+	x = x.in(tx)
 	return sort.Search(len(x.ents), func(i int) bool { return f(x.ents[i].ik) })
 }
 
@@ -140,6 +146,7 @@ func (x *Index[K, V, IK]) Search(tx *Tx, f func(IK) bool) int {
 // index order; to > from. The table must not change while the loop runs.
 func (x *Index[K, V, IK]) Range(tx *Tx, from, to int) iter.Seq2[K, V] {
 	tx.check()
+	x = x.in(tx)
 	return func(yield func(K, V) bool) {
 		gen := x.t.gen
 		for i := from; i < to && i < len(x.ents); i++ {
@@ -147,7 +154,7 @@ func (x *Index[K, V, IK]) Range(tx *Tx, from, to int) iter.Seq2[K, V] {
 				panic("kernel: index " + x.name + " changed while iterated")
 			}
 			k := x.ents[i].k
-			if !yield(k, x.t.rows[k]) {
+			if !yield(k, x.t.rowAt(k)) {
 				return
 			}
 		}
@@ -156,7 +163,7 @@ func (x *Index[K, V, IK]) Range(tx *Tx, from, to int) iter.Seq2[K, V] {
 
 // All yields every row of the index, in index order.
 func (x *Index[K, V, IK]) All(tx *Tx) iter.Seq2[K, V] {
-	return x.Range(tx, 0, len(x.ents))
+	return x.Range(tx, 0, x.Len(tx))
 }
 
 // Backward yields the rows at positions below to, in reverse index order:
@@ -164,6 +171,7 @@ func (x *Index[K, V, IK]) All(tx *Tx) iter.Seq2[K, V] {
 // loop runs.
 func (x *Index[K, V, IK]) Backward(tx *Tx, to int) iter.Seq2[K, V] {
 	tx.check()
+	x = x.in(tx)
 	return func(yield func(K, V) bool) {
 		gen := x.t.gen
 		for i := min(to, len(x.ents)) - 1; i >= 0; i-- {
@@ -171,7 +179,7 @@ func (x *Index[K, V, IK]) Backward(tx *Tx, to int) iter.Seq2[K, V] {
 				panic("kernel: index " + x.name + " changed while iterated")
 			}
 			k := x.ents[i].k
-			if !yield(k, x.t.rows[k]) {
+			if !yield(k, x.t.rowAt(k)) {
 				return
 			}
 		}

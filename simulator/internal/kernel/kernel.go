@@ -40,6 +40,9 @@ type Kernel struct {
 	tables []Handle
 	names  map[string]bool
 	st     steps
+	// capMu is held from BeginCapture until the capture is released
+	// (capture.go): one capture at a time.
+	capMu sync.Mutex
 }
 
 // Tx is a transaction: the state lock is held from Begin or BeginInput
@@ -49,6 +52,12 @@ type Tx struct {
 	ordered bool // the input order is still held
 	done    bool // ended or suspended
 	setup   bool // builds state outside any input (BeginSetup)
+	// cap, when set, is the capture this transaction reads (Capture.Read):
+	// it holds the capture's lock, not the state lock, and writes nothing.
+	cap *Capture
+	// slot: begun with BeginCapture, no capture taken yet (End frees the
+	// place); release: End releases the capture (Capture.ReadOnce).
+	slot, release bool
 }
 
 // Begin takes the state lock.
@@ -96,6 +105,14 @@ func (tx *Tx) Ordered() {
 // Tx must not be used after.
 func (tx *Tx) End() {
 	tx.check()
+	if tx.cap != nil {
+		tx.done = true
+		tx.cap.mu.Unlock()
+		if tx.release {
+			tx.cap.Release()
+		}
+		return
+	}
 	if len(tx.k.st.frames) > 0 {
 		panic("kernel: End inside a step")
 	}
@@ -105,6 +122,10 @@ func (tx *Tx) End() {
 		tx.k.inputs.Unlock()
 	}
 	tx.k.mu.Unlock()
+	if tx.slot {
+		tx.slot = false
+		tx.k.capMu.Unlock()
+	}
 }
 
 // Release ends the transaction if it is still live, and does nothing
@@ -122,6 +143,7 @@ func (tx *Tx) Release() {
 // new input in the input order.
 func (tx *Tx) Suspend() {
 	tx.check()
+	tx.mustLock("Suspend")
 	if tx.ordered {
 		panic("kernel: Suspend while the input order is held")
 	}
@@ -151,6 +173,14 @@ func (tx *Tx) check() {
 	}
 	if tx.done {
 		panic("kernel: a Tx used after End or Suspend")
+	}
+}
+
+// mustLock panics when tx reads a capture: what op does needs the state
+// lock.
+func (tx *Tx) mustLock(op string) {
+	if tx.cap != nil {
+		panic("kernel: " + op + " in a transaction that reads a capture")
 	}
 }
 

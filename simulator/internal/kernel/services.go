@@ -98,7 +98,13 @@ func MemberLocked(memberID string) string { return "member:" + memberID + ":lock
 func (k *Kernel) Provide(s Services) { k.svc = s }
 
 // Now reads the simulator clock.
-func (tx *Tx) Now() time.Time { tx.check(); return tx.k.svc.Now() }
+func (tx *Tx) Now() time.Time {
+	tx.check()
+	if tx.cap != nil {
+		return tx.cap.now
+	}
+	return tx.k.svc.Now()
+}
 
 // NewUUID draws the next seeded uuid.
 func (tx *Tx) NewUUID() string { tx.check(); return tx.k.svc.NewUUID(tx) }

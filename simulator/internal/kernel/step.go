@@ -185,6 +185,7 @@ func (k *Kernel) SetOutside(image func() []byte) { k.st.outside = image }
 // oldest first (each also panicked where it happened).
 func (k *Kernel) Violations(tx *Tx) []string {
 	tx.check()
+	tx.mustLock("Violations")
 	return append([]string(nil), k.st.violations...)
 }
 
@@ -195,6 +196,7 @@ func (k *Kernel) Violations(tx *Tx) []string {
 // (the panic goes on). Steps nest.
 func (tx *Tx) Step(name string, f func() error) (err error) {
 	tx.check()
+	tx.mustLock("Step")
 	k := tx.k
 	s := &k.st
 	fr := frame{name: name, mark: len(s.log), hooks: len(s.hooks)}
@@ -246,6 +248,7 @@ func (tx *Tx) Step(name string, f func() error) (err error) {
 // rate window.
 func (tx *Tx) Keep(f func()) {
 	tx.check()
+	tx.mustLock("Keep")
 	tx.k.st.keep++
 	defer func() { tx.k.st.keep-- }()
 	f()
@@ -257,6 +260,7 @@ func (tx *Tx) Keep(f func()) {
 // background webhook flush) that must follow only what happened.
 func (tx *Tx) OnCommit(f func()) {
 	tx.check()
+	tx.mustLock("OnCommit")
 	s := &tx.k.st
 	if len(s.frames) == 0 {
 		f()
@@ -266,7 +270,7 @@ func (tx *Tx) OnCommit(f func()) {
 }
 
 // InStep reports whether tx is inside a step.
-func (tx *Tx) InStep() bool { tx.check(); return len(tx.k.st.frames) > 0 }
+func (tx *Tx) InStep() bool { tx.check(); return tx.cap == nil && len(tx.k.st.frames) > 0 }
 
 // commit ends the innermost step, committed: its writes stay in the log of
 // the step around it, or are final when it was the outermost.
@@ -370,6 +374,9 @@ func (k *Kernel) compare(fr frame, cause string) *VerifyError {
 // or in a setup transaction (verify mode panics otherwise).
 func (tx *Tx) wrote(m *meta) {
 	tx.check()
+	if tx.cap != nil {
+		panic("kernel: table " + m.name + " written in a transaction that reads a capture")
+	}
 	if m.k != tx.k {
 		panic("kernel: table " + m.name + " written in a transaction of another kernel")
 	}

@@ -57,6 +57,9 @@ type meta struct {
 	version int
 	class   Class
 	pos     int // position in the kernel's registry
+	// over is the table's *overlay while a capture shares its rows
+	// (capture.go); nil otherwise.
+	over any
 }
 
 // Option configures a table or a cell when it is made.
@@ -100,6 +103,13 @@ type Handle interface {
 	// rebuild rebuilds what is derived from the rows (sorted keys,
 	// indexes, the checksum) after the rows were set from a state image.
 	rebuild()
+	// freeze copies the table for a capture (capture.go); meta is what
+	// the kernel knows of it.
+	freeze(c *Capture) Handle
+	meta() *meta
+	// fold writes the rows written while a capture shared the table
+	// into it, once the capture is released.
+	fold()
 }
 
 // Tables are the registered tables and cells in the order they were made.
@@ -109,6 +119,7 @@ func (k *Kernel) Tables() []Handle { return slices.Clone(k.tables) }
 // after the rows were set from a state image.
 func (k *Kernel) Rebuilt(tx *Tx) {
 	tx.check()
+	tx.mustLock("Rebuilt")
 	for _, t := range k.tables {
 		t.rebuild()
 	}
@@ -198,24 +209,23 @@ func (t *Table[K, V]) RowType() reflect.Type { return reflect.TypeFor[V]() }
 // Get returns the row of key k (a copy) and whether there is one.
 func (t *Table[K, V]) Get(tx *Tx, k K) (V, bool) {
 	tx.check()
-	v, ok := t.rows[k]
-	return v, ok
+	return t.in(tx).row(k)
 }
 
 // Has reports whether there is a row of key k.
 func (t *Table[K, V]) Has(tx *Tx, k K) bool {
 	tx.check()
-	_, ok := t.rows[k]
+	_, ok := t.in(tx).row(k)
 	return ok
 }
 
 // Len is the number of rows.
-func (t *Table[K, V]) Len(tx *Tx) int { tx.check(); return len(t.rows) }
+func (t *Table[K, V]) Len(tx *Tx) int { tx.check(); return t.in(tx).len() }
 
 // Put sets the row of key k.
 func (t *Table[K, V]) Put(tx *Tx, k K, v V) {
 	tx.wrote(t.m)
-	old, had := t.rows[k]
+	old, had := t.row(k)
 	t.log(k, old, had, v, true)
 	t.set(k, v, true, old, had)
 }
@@ -223,7 +233,7 @@ func (t *Table[K, V]) Put(tx *Tx, k K, v V) {
 // Delete removes the row of key k and reports whether there was one.
 func (t *Table[K, V]) Delete(tx *Tx, k K) bool {
 	tx.wrote(t.m)
-	old, had := t.rows[k]
+	old, had := t.row(k)
 	if !had {
 		return false
 	}
@@ -239,7 +249,7 @@ func (t *Table[K, V]) Delete(tx *Tx, k K) bool {
 // change and Put.
 func (t *Table[K, V]) Update(tx *Tx, k K, f func(*V)) bool {
 	tx.wrote(t.m)
-	v, ok := t.rows[k]
+	v, ok := t.row(k)
 	if !ok {
 		return false
 	}
@@ -280,19 +290,20 @@ func (t *Table[K, V]) set(k K, v V, has bool, old V, had bool) {
 	}
 	switch {
 	case has && !had:
-		t.rows[k] = v
+		t.write(k, v, has, had)
 		t.gen++
 		if t.ordered {
-			t.keys = insertSorted(t.keys, k)
+			t.insertKey(k)
 		} else {
 			t.sorted = false
 		}
 	case has:
-		t.rows[k] = v
+		t.write(k, v, has, had)
 	case had:
-		delete(t.rows, k)
+		t.write(k, v, has, had)
 		t.gen++
 		if t.ordered {
+			t.ownKeys()
 			t.keys = removeSorted(t.keys, k)
 		} else {
 			t.sorted = false
@@ -305,7 +316,7 @@ func (t *Table[K, V]) undoWrite(i int) {
 		panic(fmt.Sprintf("kernel: table %s: undo of entry %d of %d", t.m.name, i, len(t.ulog)))
 	}
 	e := t.ulog[i]
-	cur, has := t.rows[e.key]
+	cur, has := t.row(e.key)
 	t.set(e.key, e.old, e.had, cur, has)
 	t.ulog[i] = undoRow[K, V]{}
 	t.ulog = t.ulog[:i]
@@ -338,9 +349,26 @@ func (t *Table[K, V]) clearLog() {
 // not be kept past a write.
 func (t *Table[K, V]) sortedKeys() []K {
 	if !t.ordered && !t.sorted {
-		t.keys = t.keys[:0]
+		o := t.ov()
+		if o != nil && o.keys {
+			t.keys, o.keys = nil, false
+		} else {
+			t.keys = t.keys[:0]
+		}
 		for k := range t.rows {
+			if o != nil {
+				if r, ok := o.rows[k]; ok && !r.has {
+					continue
+				}
+			}
 			t.keys = append(t.keys, k)
+		}
+		if o != nil {
+			for k, r := range o.rows {
+				if _, in := t.rows[k]; r.has && !in {
+					t.keys = append(t.keys, k)
+				}
+			}
 		}
 		slices.Sort(t.keys)
 		t.sorted = true
@@ -352,6 +380,7 @@ func (t *Table[K, V]) sortedKeys() []K {
 // while the loop runs (it panics then); collect the keys first.
 func (t *Table[K, V]) All(tx *Tx) iter.Seq2[K, V] {
 	tx.check()
+	t = t.in(tx)
 	return func(yield func(K, V) bool) {
 		keys := t.sortedKeys()
 		gen := t.gen
@@ -359,7 +388,7 @@ func (t *Table[K, V]) All(tx *Tx) iter.Seq2[K, V] {
 			if t.gen != gen {
 				panic("kernel: table " + t.m.name + " changed while iterated")
 			}
-			if !yield(k, t.rows[k]) {
+			if !yield(k, t.rowAt(k)) {
 				return
 			}
 		}
@@ -369,6 +398,7 @@ func (t *Table[K, V]) All(tx *Tx) iter.Seq2[K, V] {
 // Backward yields the rows in reverse key order, under the rule of All.
 func (t *Table[K, V]) Backward(tx *Tx) iter.Seq2[K, V] {
 	tx.check()
+	t = t.in(tx)
 	return func(yield func(K, V) bool) {
 		keys := t.sortedKeys()
 		gen := t.gen
@@ -376,7 +406,7 @@ func (t *Table[K, V]) Backward(tx *Tx) iter.Seq2[K, V] {
 			if t.gen != gen {
 				panic("kernel: table " + t.m.name + " changed while iterated")
 			}
-			if !yield(keys[i], t.rows[keys[i]]) {
+			if !yield(keys[i], t.rowAt(keys[i])) {
 				return
 			}
 		}
@@ -386,24 +416,27 @@ func (t *Table[K, V]) Backward(tx *Tx) iter.Seq2[K, V] {
 // Keys returns the keys in order (a copy).
 func (t *Table[K, V]) Keys(tx *Tx) []K {
 	tx.check()
+	t = t.in(tx)
 	return slices.Clone(t.sortedKeys())
 }
 
 // First returns the row of the smallest key.
 func (t *Table[K, V]) First(tx *Tx) (K, V, bool) {
 	tx.check()
+	t = t.in(tx)
 	keys := t.sortedKeys()
 	if len(keys) == 0 {
 		var k K
 		var v V
 		return k, v, false
 	}
-	return keys[0], t.rows[keys[0]], true
+	return keys[0], t.rowAt(keys[0]), true
 }
 
 // Last returns the row of the largest key.
 func (t *Table[K, V]) Last(tx *Tx) (K, V, bool) {
 	tx.check()
+	t = t.in(tx)
 	keys := t.sortedKeys()
 	if len(keys) == 0 {
 		var k K
@@ -411,7 +444,7 @@ func (t *Table[K, V]) Last(tx *Tx) (K, V, bool) {
 		return k, v, false
 	}
 	k := keys[len(keys)-1]
-	return k, t.rows[k], true
+	return k, t.rowAt(k), true
 }
 
 // Clear deletes every row.
@@ -432,7 +465,12 @@ func (t *Table[K, V]) Rows(tx *Tx, f func(key, row any) bool) {
 
 func (t *Table[K, V]) checksum() sum { return t.sum }
 
+func (t *Table[K, V]) meta() *meta { return t.m }
+
 func (t *Table[K, V]) rebuild() {
+	if t.m.over != nil {
+		panic("kernel: table " + t.m.name + " rebuilt while a capture shares it")
+	}
 	if t.rows == nil {
 		t.rows = map[K]V{}
 	}
