@@ -142,7 +142,8 @@ func (g *gatewayState) bodyDigest(body []byte) [sha256.Size]byte {
 // WithTLS or WithHTTP2). What it needs from the rest of the simulator comes
 // as callbacks:
 //
-//   - logRequest logs a request as an input (record.go);
+//   - logRequest logs a request as an input, admit any other input
+//     (record.go);
 //   - runDue runs the timers due at the current time (simulator.go);
 //   - controlID draws the request id of a control answer (record.go);
 //   - controlNotFound answers the router's not_found of a path under /_sim
@@ -165,6 +166,7 @@ type gateway struct {
 	literal map[string][]string
 
 	logRequest      func(tx *kernel.Tx, r *http.Request) (*recordedInput, int64, error)
+	admit           func(tx *kernel.Tx, in *recordedInput) (int64, error)
 	runDue          func(tx *kernel.Tx)
 	controlID       func() string
 	controlNotFound func(w http.ResponseWriter, r *http.Request, message string)
@@ -276,6 +278,10 @@ func (g *gateway) begin(w http.ResponseWriter, r *http.Request) *exchange {
 		return &exchange{g: g, w: w, r: r, refused: err}
 	}
 	now := g.st.clock.Now()
+	// The answer's Date is the instant the request runs at: on a clock that
+	// follows the host's (WithWallClock), later than the reading when it
+	// arrived if it waited for the lock.
+	w.Header().Set("Date", now.UTC().Format(http.TimeFormat))
 	g.sweep(tx, now)
 	x := &exchange{g: g, tx: tx, w: w, r: r, id: g.nextRequestID(tx), in: in, end: end}
 	x.rec = RequestRecord{
@@ -367,7 +373,7 @@ func (x *exchange) delay() {
 	// keeps what ran meanwhile before it.
 	x.tx.Resume()
 	g.rec.parked--
-	if _, err := g.rec.log(&recordedInput{Op: opResume, Clock: g.st.clock.Now(), Of: x.in.Seq}); err != nil {
+	if _, err := g.admit(x.tx, &recordedInput{Op: opResume, Of: x.in.Seq}); err != nil {
 		// The first part already ran: the request completes, and the log
 		// refuses everything from now on, so its answer is
 		// service_unavailable (finish) and a restart resumes it.

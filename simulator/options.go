@@ -34,6 +34,10 @@ type options struct {
 	recordingLimit int64
 	bodyKey        *[32]byte // set from a recording's configuration
 
+	// hostClock is the host's clock the simulator's follows (WithWallClock);
+	// nil on a clock that moves only when told to.
+	hostClock func() time.Time
+
 	// The control API's guard (control_guard.go).
 	controlToken string
 	allowedHosts []string
@@ -107,6 +111,24 @@ func WithCredentials(c Credentials) Option {
 
 // WithStart sets the clock's start time (default DefaultStart).
 func WithStart(t time.Time) Option { return func(o *options) { o.start = t } }
+
+// WithWallClock makes the simulator's clock follow the host's, as
+// mwallet-sim serve does unless given -clock manual. Every input (a
+// business request, a control write, a Go control call, a webhook flush)
+// moves the clock up to the host's time when it takes its place in the
+// input order, running first, as an advance of the log, the timers that
+// fall due on the way, and runs at that reading: the Date header and every
+// window of the contract keep up with the host however many requests
+// queue. The log carries each input's reading, so a replay runs at the
+// recorded instants whatever the host's clock says; the clock follows the
+// host again once the replay is done. The clock never goes back: after
+// Clock.Advance past the host's time it stands until the host catches up.
+// Between inputs it stands too: call Clock.Advance to run what falls due
+// while no input arrives (mwallet-sim does every half second). It sets the
+// start (WithStart) to the host's time; a WithStart after it overrides.
+func WithWallClock() Option {
+	return func(o *options) { o.hostClock, o.start = time.Now, time.Now() }
+}
 
 // WithSeed seeds the id generator (default 1), so runs are repeatable.
 func WithSeed(seed int64) Option { return func(o *options) { o.seed = seed } }

@@ -413,12 +413,52 @@ type inputLog struct {
 	draws func(tx *kernel.Tx, r *http.Request) []bool
 	// timers run what an advance of the clock brings due.
 	timers *timers
+	// host is the host's clock the simulator's follows (WithWallClock), or
+	// nil.
+	host func() time.Time
+}
+
+// admit logs in, the next input, at its place in the input order, which
+// the caller holds with the state lock (tx); in runs at the clock reading
+// it carries. Every input enters the log here. On a simulator that follows
+// the host's clock (WithWallClock) the clock first moves up to the host's
+// time (followHost), so that an input that waited for the lock runs at
+// the time it runs, not at the time of the input before it.
+func (l *inputLog) admit(tx *kernel.Tx, in *recordedInput) (int64, error) {
+	if err := l.followHost(tx, in.Op); err != nil {
+		return 0, err
+	}
+	in.Clock = l.st.clock.Now()
+	return l.rec.log(in)
+}
+
+// followHost moves the clock up to the host's time (WithWallClock), unless
+// a replay is running (its inputs carry their instants). Timers that fall
+// due on the way run first, as a logged advance input, as Clock.Advance
+// runs them; a move that runs nothing is not logged (the input's clock
+// reading carries it).
+func (l *inputLog) followHost(tx *kernel.Tx, op string) error {
+	if l.host == nil || op == opBase || l.rec.replaying() {
+		return nil
+	}
+	now := l.st.clock.Now()
+	target := l.host().UTC()
+	if !target.After(now) {
+		return nil
+	}
+	if l.timers.hasDue(tx, target) {
+		if _, err := l.rec.log(&recordedInput{Op: opAdvance, Clock: now, To: target}); err != nil {
+			return err
+		}
+	}
+	l.timers.advance(tx, target.Sub(now))
+	return nil
 }
 
 // logRequest logs r as an http input. The caller holds the input order and the state lock.
 func (l *inputLog) logRequest(tx *kernel.Tx, r *http.Request) (*recordedInput, int64, error) {
 	in := &recordedInput{
-		Clock: l.st.clock.Now(), Op: opHTTP, Method: r.Method, Target: r.RequestURI, Proto: r.Proto,
+		Op: opHTTP, Method: r.Method, Target: r.RequestURI, Proto: r.Proto,
 		Host: r.Host, Remote: r.RemoteAddr, TLS: r.TLS != nil, Header: r.Header,
 	}
 	if _, ok := r.Header[ControlTokenHeader]; ok {
@@ -441,7 +481,7 @@ func (l *inputLog) logRequest(tx *kernel.Tx, r *http.Request) (*recordedInput, i
 	if !pathOf(r).control && in.Draws == nil {
 		in.Draws = l.draws(tx, r)
 	}
-	end, err := l.rec.log(in)
+	end, err := l.admit(tx, in)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -452,8 +492,7 @@ func (l *inputLog) logRequest(tx *kernel.Tx, r *http.Request) (*recordedInput, i
 // lock is held and the input must not run (the order is released anyway).
 func (l *inputLog) lockInput(in *recordedInput) (*kernel.Tx, int64, error) {
 	tx := l.k.BeginInput()
-	in.Clock = l.st.clock.Now()
-	end, err := l.rec.log(in)
+	end, err := l.admit(tx, in)
 	tx.Ordered()
 	if err != nil {
 		tx.End()
@@ -509,8 +548,7 @@ func (l *inputLog) routeCall(name, route string, args []any, fn func() error) er
 	}
 	release := l.k.BeginOrdered()
 	tx := l.k.Begin()
-	in.Clock = l.st.clock.Now()
-	end, err := l.rec.log(in)
+	end, err := l.admit(tx, in)
 	tx.End()
 	if err != nil {
 		release()

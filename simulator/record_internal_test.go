@@ -27,6 +27,7 @@ func TestRecordingConfigCoversOptions(t *testing.T) {
 		"http2":          "how New serves the simulator",
 		"controlToken":   "who may call the control API (a secret, never recorded)",
 		"allowedHosts":   "which Host values the control API answers",
+		"hostClock":      "the host's clock: every input carries the reading it ran at",
 	}
 	cfg := reflect.TypeOf(recordingConfig{})
 	ot := reflect.TypeOf(options{})

@@ -444,7 +444,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 	opts = append(opts, cfg.guard.options(cfg.addr)...)
 	switch {
 	case cfg.clock == "wall":
-		opts = append(opts, simulator.WithStart(time.Now()))
+		opts = append(opts, simulator.WithWallClock())
 	case cfg.start != "":
 		t, err := time.Parse(time.RFC3339, cfg.start)
 		if err != nil {
@@ -556,7 +556,10 @@ func readReplay(path string, partial bool) (*simulator.Recording, error) {
 }
 
 // followWallClock moves the simulator clock up to the wall clock every half
-// second, running whatever falls due on the way.
+// second, running whatever falls due on the way, so that outcomes and
+// webhook retries fall due while no request arrives. Each input moves the
+// clock itself when it runs (simulator.WithWallClock): this does not keep
+// the Date header in step under load, it only covers the idle time.
 func followWallClock(ctx context.Context, sim *simulator.Simulator) {
 	t := time.NewTicker(500 * time.Millisecond)
 	defer t.Stop()
