@@ -62,6 +62,7 @@ const (
 	opAttempt    = "attempt"
 	opFlushAbort = "flush_abort"
 	opBase       = "base_url" // the simulator's address changed (see recorder.base)
+	opCaps       = "caps"     // the caps of the window stores changed (inputLog.setCaps)
 	opEnd        = "end"      // the last line of an exported recording: the clock then
 )
 
@@ -134,6 +135,9 @@ type recordedInput struct {
 	// base_url: the address the simulator serves at, from this input on.
 	URL string `json:"url,omitempty"`
 
+	// caps: the caps of the window stores from this input on.
+	Caps *storeCaps `json:"caps,omitempty"`
+
 	// end (the last line of a recording file): the state digest then.
 	Digest string `json:"digest,omitempty"`
 }
@@ -198,6 +202,10 @@ type recordingConfig struct {
 	// is drawn at random when a recording starts and kept with it, so a
 	// replay stores the same digests.
 	BodyKey string `json:"body_key"`
+	// StoreCaps are the caps of the window stores the log began under
+	// (absent from logs of builds that had fixed caps: legacyCaps); a
+	// change is an input of its own (opCaps).
+	StoreCaps storeCaps `json:"store_caps,omitzero"`
 }
 
 func configOf(o options) recordingConfig {
@@ -207,6 +215,7 @@ func configOf(o options) recordingConfig {
 		WebhookSecret: o.creds.WebhookSecret, MerchantID: o.creds.MerchantID,
 		Start: o.start.UTC(), Seed: o.seed,
 		Members: o.members, NoFixtureMember: o.noMember,
+		StoreCaps: o.startCaps(),
 	}
 }
 
@@ -216,6 +225,13 @@ func (c recordingConfig) apply(o *options) error {
 	o.creds = Credentials{ClientID: c.ClientID, APIKey: c.APIKey, SigningKey: c.SigningKey, WebhookSecret: c.WebhookSecret, MerchantID: c.MerchantID}
 	o.start, o.seed = c.Start, c.Seed
 	o.members, o.noMember = c.Members, c.NoFixtureMember
+	// A log whose header holds no caps began under the caps of the builds
+	// that wrote none. The caps asked for (o.caps) hold once it is replayed.
+	caps := legacyCaps
+	if c.StoreCaps != (storeCaps{}) {
+		caps = c.StoreCaps
+	}
+	o.logCaps = &caps
 	key, err := hex.DecodeString(c.BodyKey)
 	if err != nil || len(key) != 32 {
 		return fmt.Errorf("recording: body_key: want 64 hex digits")
@@ -499,6 +515,24 @@ func (l *inputLog) lockInput(in *recordedInput) (*kernel.Tx, int64, error) {
 		return nil, 0, err
 	}
 	return tx, end, nil
+}
+
+// setCaps makes c the caps of the window stores (storeCaps), as an input
+// of the log when they change: a replay then refuses what was refused.
+func (l *inputLog) setCaps(c storeCaps) error {
+	tx := l.k.Begin()
+	same := l.st.gw.caps.Get(tx) == c
+	tx.End()
+	if same {
+		return nil
+	}
+	tx, end, err := l.lockInput(&recordedInput{Op: opCaps, Caps: &c})
+	if err != nil {
+		return err
+	}
+	l.st.gw.caps.Set(tx, c)
+	tx.End()
+	return l.rec.durable(end)
 }
 
 // notPersisted is the refusal of an input the data directory could not

@@ -346,7 +346,7 @@ func build(o options) (*Simulator, error) {
 	s.st.listSeq = kernel.NewCell(&s.k, "ids.list_seq", int64(0))
 	s.st.keys = kernel.NewTable[string, apiKey](&s.k, "auth.keys")
 	s.st.tokens = kernel.NewTable[string, token](&s.k, "auth.tokens")
-	s.st.gw = newGatewayState(&s.k, o.seed, o.bodyKey)
+	s.st.gw = newGatewayState(&s.k, o.seed, o.bodyKey, o.startCaps())
 	s.st.cat.cache = kernel.NewCell(&s.k, "catalogue.assets_cache", assetsCacheRow{})
 	s.wiring.timers = &timers{st: &s.st}
 	s.wiring.ctl = &controlAPI{sim: s}
