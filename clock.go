@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -78,12 +79,15 @@ func WithClockOffset(d time.Duration) Option {
 // and its own from the Date header of every answer, against the midpoint of
 // the attempt (half-way between sending and receiving, so network time is
 // not taken for skew); answers that carry an Age header (a cached Date) are
-// ignored. A difference under SkewResolution counts as none. A later
-// measurement replaces the offset when it differs from it by SkewResolution
-// or more, so a clock that was fixed brings it back to zero, and an offset
-// that flickers around the Date header's one-second resolution (1 s and 2 s
-// in turn) is taken, logged and reported to the Observer once, not on
-// every answer. The offset is added to the client's clock for x-timestamp, for
+// ignored. A difference of up to SkewResolution counts as none; a larger
+// one is taken as the offset. A later measurement replaces the offset when
+// it differs from it by SkewResolution or more, so a clock that was fixed
+// brings it back to zero: at once from a large offset, and from one of a
+// few seconds only after the clocks have agreed for 5 answers in a row over
+// 30 s. A difference that flickers around the Date header's one-second
+// resolution (a loaded service whose clock lags by 1 to 3 s reads 0 s to
+// 3 s in turn) is therefore taken, logged and reported to the Observer
+// once, not on every answer. The offset is added to the client's clock for x-timestamp, for
 // token expiry and for the Retry-After dates; a write refused with
 // timestamp_out_of_range whose answer changed the offset is sent once more
 // at once, with the corrected time, a new nonce and the same idempotency
@@ -97,12 +101,25 @@ func WithSkewCorrection(on bool) Option {
 	return func(cfg *config) { cfg.skewOff = !on }
 }
 
-// SkewResolution is the smallest clock difference the client corrects: the
-// Date header counts whole seconds, so a smaller measured difference is
-// within the measurement's error and counts as zero. It is also the
-// smallest change of the measured difference that replaces the offset in
-// force.
+// SkewResolution is the width of the band a measured clock difference must
+// leave before the client acts on it: the Date header counts whole seconds,
+// so a difference of up to SkewResolution is within the measurement's error
+// (the truncation of the header, the network time around the midpoint, a
+// busy service's jitter) and counts as none; the client corrects a
+// difference of more than SkewResolution (whole seconds: 3 s or more). It
+// is also the smallest change of the measured difference that replaces the
+// offset in force.
 const SkewResolution = 2 * time.Second
+
+// The clearing of a small offset (skewState.measure): an offset of at most
+// skewSmallOffset goes back to zero only after skewClearAnswers answers in
+// a row, over at least skewClearAfter on the client's clock, measured the
+// clocks agreeing; a larger one at once (a clock that was fixed).
+const (
+	skewSmallOffset  = 10 * time.Second
+	skewClearAnswers = 5
+	skewClearAfter   = 30 * time.Second
+)
 
 // skewState is the measured offset of the service's clock from the client's.
 type skewState struct {
@@ -111,6 +128,12 @@ type skewState struct {
 	// last is the latest Date header parsed: answers within one second
 	// carry the same text, which is then not parsed again.
 	last atomic.Pointer[parsedDate]
+
+	// mu guards the offset's changes and the run of agreeing answers that
+	// clears a small offset: agree of them, the first answered at since.
+	mu    sync.Mutex
+	agree int
+	since time.Time
 }
 
 type parsedDate struct {
@@ -123,6 +146,20 @@ func (s *skewState) get() time.Duration { return time.Duration(s.nano.Load()) }
 // measure updates the offset from one answer's header, received after an
 // attempt sent at sent and answered at recv (both on the client's own,
 // uncorrected clock). It reports whether the offset changed.
+//
+// The report has hysteresis, so that a difference flickering around the
+// resolution (a service whose clock lags by 1 to 3 s under load reads 0, 1,
+// 2 and 3 s in turn) changes the offset, and logs, once:
+//
+//   - a difference of more than SkewResolution is taken when it differs
+//     from the offset in force by SkewResolution or more (3 s from zero; a
+//     real change such as 5 min to 1 h at once);
+//   - a difference of exactly SkewResolution changes nothing (the band
+//     between taking an offset and clearing it);
+//   - a difference under SkewResolution (the clocks agree) clears a large
+//     offset at once, and a small one (skewSmallOffset) only after
+//     skewClearAnswers such answers in a row over skewClearAfter; any other
+//     answer starts the run again.
 func (s *skewState) measure(h http.Header, sent, recv time.Time) bool {
 	if s.off || h == nil || sent.IsZero() || len(h.Values("Age")) > 0 {
 		return false
@@ -145,16 +182,46 @@ func (s *skewState) measure(h http.Header, sent, recv time.Time) bool {
 	mid := sent.Add(recv.Sub(sent) / 2)
 	// Date counts whole seconds: the offset is kept in whole seconds.
 	d := date.Sub(mid).Round(time.Second)
-	// Hysteresis: a measurement within the resolution of the offset in
-	// force is the same offset read through a whole-second Date (a clock
-	// 1.5 s off reads 1 s and 2 s in turn), so it changes nothing.
-	if diff := d - s.get(); diff > -SkewResolution && diff < SkewResolution {
+	agrees := d > -SkewResolution && d < SkewResolution
+	if agrees && s.get() == 0 {
+		// The common case: nothing to change, nothing to count.
 		return false
 	}
-	if d > -SkewResolution && d < SkewResolution {
-		d = 0
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cur := s.get()
+	switch {
+	case agrees:
+		if cur == 0 {
+			return false
+		}
+		if cur > skewSmallOffset || cur < -skewSmallOffset {
+			s.agree = 0
+			s.nano.Store(0)
+			return true
+		}
+		if s.agree == 0 {
+			s.since = recv
+		}
+		s.agree++
+		if s.agree < skewClearAnswers || recv.Sub(s.since) < skewClearAfter {
+			return false
+		}
+		s.agree = 0
+		s.nano.Store(0)
+		return true
+	case d == SkewResolution || d == -SkewResolution:
+		s.agree = 0
+		return false
+	default:
+		s.agree = 0
+		if diff := d - cur; diff > -SkewResolution && diff < SkewResolution {
+			// The same offset read through a whole-second Date.
+			return false
+		}
+		s.nano.Store(int64(d))
+		return true
 	}
-	return s.nano.Swap(int64(d)) != int64(d)
 }
 
 // logSkew reports a new offset: at warn level while the host's clock is

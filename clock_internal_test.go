@@ -59,58 +59,88 @@ func BenchmarkSkewMeasure(b *testing.B) {
 	}
 }
 
-// TestSkewReportHasHysteresis: answers whose Date flickers around the
-// header's one-second resolution (a clock 1.5 s off reads 1 s and 2 s in
-// turn) log the offset once, not on every answer; a real change is still
-// logged at once. 800 answers in four phases of 200 give four lines: +2 s
-// (warn), +300 s (warn), 0 (info, the clock was fixed; reads 0 s and 1 s)
-// and -2 s (warn; reads -1 s and -2 s).
+// TestSkewReportHasHysteresis: sequences of answers whose Date is off the
+// client's clock by the given seconds, in turn, and the clock lines they
+// log. A difference that flickers around the header's one-second
+// resolution (a lagging service reads 0 s to 3 s in turn) logs once, not on
+// every answer; a real change is logged at once; a small offset clears only
+// after the clocks agreed for skewClearAnswers answers over skewClearAfter.
 func TestSkewReportHasHysteresis(t *testing.T) {
 	t.Parallel()
-	f := newFakeAPI(t)
-	var date atomic.Int64 // seconds the service's Date is ahead of the client's clock
-	f.handler = func(w http.ResponseWriter, _ *http.Request, _ []byte, _ int) {
-		w.Header().Set("Date", f.clock.Now().Add(time.Duration(date.Load())*time.Second).UTC().Format(http.TimeFormat))
-		writeTestJSON(w, 200, map[string]any{"ok": true})
+	type phase struct {
+		reads []int64       // the Date's offset in seconds, in turn
+		n     int           // answers
+		every time.Duration // the client's clock between answers
 	}
-	var logs syncBuffer
-	c := f.client(WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo}))))
-	ctx := context.Background()
-	phases := []struct {
-		name  string
-		reads [2]int64 // the Date's offset in seconds, in turn
-		want  time.Duration
+	warn := func(by string) string {
+		return `level=WARN msg="mwallet: the clock differs from the service's Date; signing and token expiry use the corrected time" service_ahead_by=` + by
+	}
+	const info = `level=INFO msg="mwallet: the clock agrees with the service's again; no correction"`
+	rows := []struct {
+		name   string
+		phases []phase
+		want   []string
+		skew   time.Duration
 	}{
-		{"1.5 s ahead", [2]int64{1, 2}, 2 * time.Second},
-		{"5 min ahead", [2]int64{300, 300}, 300 * time.Second},
-		{"fixed (0.5 s ahead)", [2]int64{0, 1}, 0},
-		{"1.5 s behind", [2]int64{-1, -2}, -2 * time.Second},
+		{name: "in step (Date truncation reads 0 s and -1 s)",
+			phases: []phase{{[]int64{0, -1}, 200, 100 * time.Millisecond}}, want: nil, skew: 0},
+		{name: "1.5 s ahead: within the resolution",
+			phases: []phase{{[]int64{1, 2}, 200, 100 * time.Millisecond}}, want: nil, skew: 0},
+		{name: "service lagging 0-3 s under load, for 10 min",
+			phases: []phase{{[]int64{0, -1, -2, -3, -1, 0, -2, -1}, 600, time.Second}}, want: []string{warn("-3s")}, skew: -3 * time.Second},
+		{name: "2.5 s ahead (reads 2 s and 3 s)",
+			phases: []phase{{[]int64{2, 3}, 200, time.Second}}, want: []string{warn("3s")}, skew: 3 * time.Second},
+		{name: "5 min ahead, then fixed: cleared at once",
+			phases: []phase{{[]int64{300}, 10, time.Second}, {[]int64{0, 1}, 10, time.Second}}, want: []string{warn("5m0s"), info}, skew: 0},
+		{name: "3 s ahead, then fixed: cleared after 5 answers over 30 s",
+			phases: []phase{{[]int64{3}, 5, time.Second}, {[]int64{0, -1}, 40, time.Second}}, want: []string{warn("3s"), info}, skew: 0},
+		{name: "3 s ahead, then agreeing answers within 30 s: kept",
+			phases: []phase{{[]int64{3}, 5, time.Second}, {[]int64{0, -1}, 200, 100 * time.Millisecond}}, want: []string{warn("3s")}, skew: 3 * time.Second},
+		{name: "3 s ahead, agreement broken every 30 answers by a 2 s read: kept",
+			phases: []phase{{[]int64{3}, 1, time.Second}, {append(make([]int64, 29), 2), 300, time.Second}}, want: []string{warn("3s")}, skew: 3 * time.Second},
+		{name: "1 h behind, then 1 h ahead",
+			phases: []phase{{[]int64{-3600}, 3, time.Second}, {[]int64{3600}, 3, time.Second}}, want: []string{warn("-1h0m0s"), warn("1h0m0s")}, skew: time.Hour},
+		{name: "3 s ahead, then 5 min ahead, then 4 s ahead",
+			phases: []phase{{[]int64{3}, 3, time.Second}, {[]int64{300}, 3, time.Second}, {[]int64{4}, 3, time.Second}}, want: []string{warn("3s"), warn("5m0s"), warn("4s")}, skew: 4 * time.Second},
 	}
-	var lines []string
-	for _, ph := range phases {
-		for i := range 200 {
-			date.Store(ph.reads[i%2])
-			if _, err := c.Do(ctx, readReq(), nil); err != nil {
-				t.Fatal(err)
+	for _, r := range rows {
+		t.Run(r.name, func(t *testing.T) {
+			t.Parallel()
+			f := newFakeAPI(t)
+			// One token exchange (its Date carries no offset) for the whole row.
+			f.tokenTTL = 48 * time.Hour
+			var date atomic.Int64 // seconds the service's Date is ahead of the client's clock
+			f.handler = func(w http.ResponseWriter, _ *http.Request, _ []byte, _ int) {
+				w.Header().Set("Date", f.clock.Now().Add(time.Duration(date.Load())*time.Second).UTC().Format(http.TimeFormat))
+				writeTestJSON(w, 200, map[string]any{"ok": true})
 			}
-		}
-		if got := c.ClockSkew(); got != ph.want {
-			t.Errorf("%s: ClockSkew %s, want %s", ph.name, got, ph.want)
-		}
-	}
-	for _, l := range strings.Split(logs.String(), "\n") {
-		if strings.Contains(l, "mwallet: the clock") {
-			lines = append(lines, l[strings.Index(l, "level="):])
-		}
-	}
-	want := []string{
-		`level=WARN msg="mwallet: the clock differs from the service's Date; signing and token expiry use the corrected time" service_ahead_by=2s`,
-		`level=WARN msg="mwallet: the clock differs from the service's Date; signing and token expiry use the corrected time" service_ahead_by=5m0s`,
-		`level=INFO msg="mwallet: the clock agrees with the service's again; no correction"`,
-		`level=WARN msg="mwallet: the clock differs from the service's Date; signing and token expiry use the corrected time" service_ahead_by=-2s`,
-	}
-	t.Logf("%d answers, %d clock lines logged", 4*200, len(lines))
-	if diff := cmp.Diff(want, lines); diff != "" {
-		t.Errorf("clock lines (-want +got):\n%s", diff)
+			var logs syncBuffer
+			c := f.client(WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo}))))
+			ctx := context.Background()
+			answers := 0
+			for _, ph := range r.phases {
+				for i := range ph.n {
+					date.Store(ph.reads[i%len(ph.reads)])
+					if _, err := c.Do(ctx, readReq(), nil); err != nil {
+						t.Fatal(err)
+					}
+					f.clock.Advance(ph.every)
+					answers++
+				}
+			}
+			var lines []string
+			for _, l := range strings.Split(logs.String(), "\n") {
+				if strings.Contains(l, "mwallet: the clock") {
+					lines = append(lines, l[strings.Index(l, "level="):])
+				}
+			}
+			t.Logf("%d answers, %d clock lines logged", answers, len(lines))
+			if diff := cmp.Diff(r.want, lines); diff != "" {
+				t.Errorf("clock lines (-want +got):\n%s", diff)
+			}
+			if got := c.ClockSkew(); got != r.skew {
+				t.Errorf("ClockSkew %s, want %s", got, r.skew)
+			}
+		})
 	}
 }

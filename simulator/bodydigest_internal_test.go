@@ -15,7 +15,7 @@ import (
 func TestIdempotencyBodyDigestIsKeyed(t *testing.T) {
 	t.Parallel()
 	body := []byte(`{"new_pin":"123456","current_pin":"654321"}`)
-	a, b, c := newGatewayState(new(kernel.Kernel), 1, nil), newGatewayState(new(kernel.Kernel), 1, nil), newGatewayState(new(kernel.Kernel), 2, nil)
+	a, b, c := newGatewayState(new(kernel.Kernel), 1, nil, storeCaps{}), newGatewayState(new(kernel.Kernel), 1, nil, storeCaps{}), newGatewayState(new(kernel.Kernel), 2, nil, storeCaps{})
 	da, db := a.bodyDigest(body), b.bodyDigest(body)
 	if da == sha256.Sum256(body) {
 		t.Fatal("the body digest is a plain SHA-256 of the body")

@@ -336,6 +336,8 @@ func TestControlStats(t *testing.T) {
 		"tokens": float64(st.Tokens), "journal_entries": float64(st.JournalEntries),
 		"requests": float64(st.Requests), "events": float64(st.Events),
 		"step_up_challenges": float64(st.StepUpChallenges), "qr_quote_memo": float64(st.QRQuoteMemo),
+		"nonces_cap": float64(st.NoncesCap), "idempotency_records_cap": float64(st.IdempotencyRecordsCap),
+		"step_up_challenges_cap": float64(st.StepUpChallengesCap),
 	}
 	if diff := cmp.Diff(want, r.body); diff != "" {
 		t.Errorf("GET /_sim/stats (-Stats() +route):\n%s", diff)

@@ -20,19 +20,23 @@ func Routes(s *Simulator) []string {
 	return out
 }
 
-// SetStoreCaps lowers the bounds of the nonce, idempotency record and
-// step-up challenge stores (0 leaves one as it is).
+// SetStoreCaps sets the caps of the nonce, idempotency and step-up
+// challenge stores (0 leaves one as it is), as a logged input.
 func SetStoreCaps(s *Simulator, nonces, idem, challenges int) {
 	tx := s.k.Begin()
-	defer tx.End()
+	c := s.st.gw.caps.Get(tx)
+	tx.End()
 	if nonces > 0 {
-		s.st.gw.maxNonces = nonces
+		c.Nonces = nonces
 	}
 	if idem > 0 {
-		s.st.gw.maxIdem = idem
+		c.IdempotencyKeys = idem
 	}
 	if challenges > 0 {
-		s.st.gw.maxChallenges = challenges
+		c.StepUpChallenges = challenges
+	}
+	if err := s.wiring.inputs.setCaps(c); err != nil {
+		panic(err)
 	}
 }
 

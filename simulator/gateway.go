@@ -30,15 +30,59 @@ const (
 	signatureTolerance = 300 * time.Second
 	// nonceWindow is how long a consumed nonce stays refused.
 	nonceWindow = 5 * time.Minute
-	// maxNonces, maxIdempotencyRecords and maxStepUpChallenges bound the
-	// windows' memory when the clock stands still under heavy traffic. A
-	// window never forgets an entry inside its window: a full store refuses
-	// what would add to it (storeFull), before anything executes. All three
-	// are far above anything a test sends inside one window.
-	maxNonces             = 100_000
-	maxIdempotencyRecords = 100_000
-	maxStepUpChallenges   = 100_000
 )
+
+// The window stores' caps (storeCaps). A window never forgets an entry
+// inside its window, so a cap bounds the store's memory: a full store
+// refuses what would add to it (storeFull), before anything executes, and
+// the refusal names the cap and how to raise it. The defaults are sized in
+// simulator/guide/gateway.md (Bounded stores): the nonce store holds the
+// five-minute window of the simulator's peak signed-write rate; the
+// idempotency store holds as much of the 24-hour window as memory allows.
+const (
+	// DefaultMaxNonces is the default cap of the nonce store
+	// (WithMaxNonces, mwallet-sim serve -max-nonces): the consumed nonces of
+	// the last five minutes.
+	DefaultMaxNonces = 2_000_000
+	// DefaultMaxIdempotencyKeys is the default cap of the idempotency
+	// store (WithMaxIdempotencyKeys, -max-idempotency-keys): the keyed
+	// writes of the last 24 hours, each with its stored answer.
+	DefaultMaxIdempotencyKeys = 1_000_000
+	// DefaultMaxStepUpChallenges is the default cap of the step-up
+	// challenge store (WithMaxStepUpChallenges, -max-step-up-challenges):
+	// the challenges of the last five minutes.
+	DefaultMaxStepUpChallenges = 1_000_000
+)
+
+// storeCaps are the caps of the window stores in force. They are
+// configuration, not state of the contract: a log's header holds the caps
+// it began with, and a simulator started with other caps (on a data
+// directory, or replaying a recording) logs the change as an input of its
+// own (opCaps), so that a replay refuses exactly what was refused. The
+// state digest leaves them out.
+type storeCaps struct {
+	Nonces           int `json:"nonces"`
+	IdempotencyKeys  int `json:"idempotency_keys"`
+	StepUpChallenges int `json:"step_up_challenges"`
+}
+
+// legacyCaps are the caps of the builds whose logs' headers hold none: a
+// replay of one starts under them.
+var legacyCaps = storeCaps{Nonces: 100_000, IdempotencyKeys: 100_000, StepUpChallenges: 100_000}
+
+// withDefaults is c with every unset (zero) cap at its default.
+func (c storeCaps) withDefaults() storeCaps {
+	if c.Nonces <= 0 {
+		c.Nonces = DefaultMaxNonces
+	}
+	if c.IdempotencyKeys <= 0 {
+		c.IdempotencyKeys = DefaultMaxIdempotencyKeys
+	}
+	if c.StepUpChallenges <= 0 {
+		c.StepUpChallenges = DefaultMaxStepUpChallenges
+	}
+	return c
+}
 
 // gatewayState holds the gateway's windows: nonces, idempotency records,
 // token-exchange rate, request journal and faults, as kernel tables
@@ -73,36 +117,34 @@ type gatewayState struct {
 	// endpoints, never changed).
 	scopeCatalog map[string]bool
 
-	// maxNonces, maxIdem and maxChallenges bound the windows (the constants
-	// of the same names unless a test lowers them).
-	maxNonces, maxIdem, maxChallenges int
+	// caps bound the nonce, idempotency and step-up challenge stores
+	// (storeCaps): configuration a log carries, left out of the digest.
+	caps *kernel.Cell[storeCaps]
 
 	// bodyKey keys the idempotency body digests, so a stored digest of a
 	// low-entropy body (a PIN change) cannot be reversed by trying every PIN.
 	bodyKey [32]byte
 }
 
-func newGatewayState(k *kernel.Kernel, seed int64, bodyKey *[32]byte) *gatewayState {
+func newGatewayState(k *kernel.Kernel, seed int64, bodyKey *[32]byte, caps storeCaps) *gatewayState {
 	rec := kernel.Records()
 	g := &gatewayState{
-		requestSeq:    kernel.NewCell(k, "gateway.request_seq", int64(0), rec),
-		rng:           newGenerator(k, "gateway.random", uint64(seed)^0x5bd1e995, uint64(seed)+0x27d4eb2f, rec),
-		nonces:        kernel.NewTable[string, time.Time](k, "gateway.nonces", rec),
-		nonceQ:        newExpiryQueue(k, "gateway.nonce_expiry"),
-		idem:          newIdemStore(k),
-		tokenQ:        newExpiryQueue(k, "gateway.token_expiry"),
-		exchanges:     kernel.NewTable[string, kernel.List[time.Time]](k, "gateway.token_exchanges", rec),
-		challengeQ:    newExpiryQueue(k, "gateway.challenge_expiry"),
-		qrMemoQ:       newExpiryQueue(k, "gateway.qr_memo_expiry"),
-		faults:        kernel.NewTable[int64, faultRow](k, "gateway.faults", rec, kernel.Ordered()),
-		faultMeta:     kernel.NewCell(k, "gateway.faults.meta", faultMeta{}, rec),
-		journal:       newJournal(k, journalCapacity),
-		writeQuota:    kernel.NewCell(k, "gateway.write_quota", 0),
-		writes:        kernel.NewCell(k, "gateway.write_window", windowRow{}, rec),
-		scopeCatalog:  map[string]bool{},
-		maxNonces:     maxNonces,
-		maxIdem:       maxIdempotencyRecords,
-		maxChallenges: maxStepUpChallenges,
+		requestSeq:   kernel.NewCell(k, "gateway.request_seq", int64(0), rec),
+		rng:          newGenerator(k, "gateway.random", uint64(seed)^0x5bd1e995, uint64(seed)+0x27d4eb2f, rec),
+		nonces:       kernel.NewTable[string, time.Time](k, "gateway.nonces", rec),
+		nonceQ:       newExpiryQueue(k, "gateway.nonce_expiry"),
+		idem:         newIdemStore(k),
+		tokenQ:       newExpiryQueue(k, "gateway.token_expiry"),
+		exchanges:    kernel.NewTable[string, kernel.List[time.Time]](k, "gateway.token_exchanges", rec),
+		challengeQ:   newExpiryQueue(k, "gateway.challenge_expiry"),
+		qrMemoQ:      newExpiryQueue(k, "gateway.qr_memo_expiry"),
+		faults:       kernel.NewTable[int64, faultRow](k, "gateway.faults", rec, kernel.Ordered()),
+		faultMeta:    kernel.NewCell(k, "gateway.faults.meta", faultMeta{}, rec),
+		journal:      newJournal(k, journalCapacity),
+		writeQuota:   kernel.NewCell(k, "gateway.write_quota", 0),
+		writes:       kernel.NewCell(k, "gateway.write_window", windowRow{}, rec),
+		scopeCatalog: map[string]bool{},
+		caps:         kernel.NewCell(k, "gateway.store_caps", caps, rec),
 	}
 	// The key is derived from the seed, so that two simulators built with
 	// the same options and fed the same inputs hold the same state and
@@ -142,7 +184,8 @@ func (g *gatewayState) bodyDigest(body []byte) [sha256.Size]byte {
 // WithTLS or WithHTTP2). What it needs from the rest of the simulator comes
 // as callbacks:
 //
-//   - logRequest logs a request as an input (record.go);
+//   - logRequest logs a request as an input, admit any other input
+//     (record.go);
 //   - runDue runs the timers due at the current time (simulator.go);
 //   - controlID draws the request id of a control answer (record.go);
 //   - controlNotFound answers the router's not_found of a path under /_sim
@@ -165,6 +208,7 @@ type gateway struct {
 	literal map[string][]string
 
 	logRequest      func(tx *kernel.Tx, r *http.Request) (*recordedInput, int64, error)
+	admit           func(tx *kernel.Tx, in *recordedInput) (int64, error)
 	runDue          func(tx *kernel.Tx)
 	controlID       func() string
 	controlNotFound func(w http.ResponseWriter, r *http.Request, message string)
@@ -276,6 +320,10 @@ func (g *gateway) begin(w http.ResponseWriter, r *http.Request) *exchange {
 		return &exchange{g: g, w: w, r: r, refused: err}
 	}
 	now := g.st.clock.Now()
+	// The answer's Date is the instant the request runs at: on a clock that
+	// follows the host's (WithWallClock), later than the reading when it
+	// arrived if it waited for the lock.
+	w.Header().Set("Date", now.UTC().Format(http.TimeFormat))
 	g.sweep(tx, now)
 	x := &exchange{g: g, tx: tx, w: w, r: r, id: g.nextRequestID(tx), in: in, end: end}
 	x.rec = RequestRecord{
@@ -367,7 +415,7 @@ func (x *exchange) delay() {
 	// keeps what ran meanwhile before it.
 	x.tx.Resume()
 	g.rec.parked--
-	if _, err := g.rec.log(&recordedInput{Op: opResume, Clock: g.st.clock.Now(), Of: x.in.Seq}); err != nil {
+	if _, err := g.admit(x.tx, &recordedInput{Op: opResume, Of: x.in.Seq}); err != nil {
 		// The first part already ran: the request completes, and the log
 		// refuses everything from now on, so its answer is
 		// service_unavailable (finish) and a restart resumes it.
@@ -495,7 +543,7 @@ func (g *gateway) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLarg
 	recKey := idemKey(g.st.merchant.ID(x.tx), c.IdemKey)
 	endpointID := r.Method + " " + r.URL.EscapedPath()
 	hash := g.st.gw.bodyDigest(body)
-	rec, ae := g.st.gw.idem.check(x.tx, recKey, endpointID, hash, now, g.st.gw.maxIdem)
+	rec, ae := g.st.gw.idem.check(x.tx, recKey, endpointID, hash, now, g.st.gw.caps.Get(x.tx).IdempotencyKeys)
 	if ae != nil {
 		return fail(ae)
 	}

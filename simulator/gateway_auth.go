@@ -134,8 +134,8 @@ func (g *gateway) verifySignature(tx *kernel.Tx, r *http.Request, key apiKey, bo
 	if exp, used := g.st.gw.nonces.Get(tx, nk); used && now.Before(exp) {
 		return newErr("nonce_reused", "x-nonce was already used within 5 minutes")
 	}
-	if g.st.gw.nonces.Len(tx) >= g.st.gw.maxNonces {
-		return storeFull(tx, "nonce", g.st.gw.nonceQ, now)
+	if c := g.st.gw.caps.Get(tx).Nonces; g.st.gw.nonces.Len(tx) >= c {
+		return storeFull(tx, capNonces, c, g.st.gw.nonceQ, now)
 	}
 	g.st.gw.nonces.Put(tx, nk, now.Add(nonceWindow))
 	g.st.gw.nonceQ.push(tx, nk, now.Add(nonceWindow))

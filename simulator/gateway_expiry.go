@@ -54,18 +54,33 @@ func (g *gateway) sweep(tx *kernel.Tx, now time.Time) {
 	})
 }
 
+// storeCap names a window store and the flag and option that set its cap,
+// for the refusal of a full store.
+type storeCap struct {
+	store, entries, flag, option string
+}
+
+var (
+	capNonces           = storeCap{"nonce", "nonces", "-max-nonces", "WithMaxNonces"}
+	capIdempotencyKeys  = storeCap{"idempotency", "idempotency keys", "-max-idempotency-keys", "WithMaxIdempotencyKeys"}
+	capStepUpChallenges = storeCap{"step-up challenge", "step-up challenges", "-max-step-up-challenges", "WithMaxStepUpChallenges"}
+)
+
 // storeFull is the refusal of a request that would add an entry to a full
-// window store (what of them, q its expiry queue): 400 service_unavailable
-// with Retry-After set to the seconds until the oldest entry leaves the
-// window. It is never stored under an idempotency key.
-func storeFull(tx *kernel.Tx, what string, q expiryQueue, now time.Time) *apiError {
+// window store (which: its names; limit: its cap; q its expiry queue): 400
+// service_unavailable with Retry-After set to the seconds until the oldest
+// entry leaves the window, and a message that names the store, its cap and
+// the flag and option that raise it. It is never stored under an
+// idempotency key.
+func storeFull(tx *kernel.Tx, which storeCap, limit int, q expiryQueue, now time.Time) *apiError {
 	secs := int64(1)
 	if it, ok := q.peek(tx); ok {
 		if d := it.At.Sub(now); d > 0 {
 			secs = max(1, int64((d+time.Second-1)/time.Second))
 		}
 	}
-	ae := newErr("service_unavailable", fmt.Sprintf("the simulator's %s store is full; nothing was executed: retry after %d seconds", what, secs))
+	ae := newErr("service_unavailable", fmt.Sprintf("the simulator's %s store is full (its cap of %d %s; raise it with mwallet-sim serve %s or simulator.%s); nothing was executed: retry after %d seconds",
+		which.store, limit, which.entries, which.flag, which.option, secs))
 	ae.Header = map[string]string{"Retry-After": strconv.FormatInt(secs, 10)}
 	ae.Transient = true
 	return ae

@@ -124,7 +124,7 @@ func TestWindowsStayBounded(t *testing.T) {
 	now := s.st.clock.Now()
 	tx := s.k.BeginSetup()
 	defer tx.End()
-	s.st.gw.maxNonces, s.st.gw.maxIdem = 100, 100 // the sweep ignores the caps
+	s.st.gw.caps.Set(tx, storeCaps{Nonces: 100, IdempotencyKeys: 100, StepUpChallenges: 100}) // the sweep ignores the caps
 	for i := 0; i < 5000; i++ {
 		k := fmt.Sprint(i)
 		s.st.gw.nonces.Put(tx, k, now.Add(nonceWindow))

@@ -125,7 +125,8 @@ func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.wiring
 // not_found of the control API. Any other path is the business API's.
 func (g *gateway) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	// Date is the simulator's time, manual clock included, so a client can
-	// measure its clock's skew against the clock that checks x-timestamp.
+	// measure its clock's skew against the clock that checks x-timestamp; a
+	// business request sets it again when it runs (gateway.begin).
 	w.Header().Set("Date", g.st.clock.Now().UTC().Format(http.TimeFormat))
 	// Every request's body is captured as it is read, so that the request
 	// can be logged as an input with it (record.go).

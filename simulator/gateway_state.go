@@ -434,7 +434,9 @@ func (g *gatewayState) legacy(tx *kernel.Tx) *legacyGatewayState {
 		nonceQ: g.nonceQ.legacy(tx), idem: g.idem.legacy(tx), tokenQ: g.tokenQ.legacy(tx),
 		exchanges: map[string][]time.Time{}, challengeQ: g.challengeQ.legacy(tx), qrMemoQ: g.qrMemoQ.legacy(tx),
 		journal: g.journal.legacy(tx), writeQuota: g.writeQuota.Get(tx), writes: g.writes.Get(tx).legacy(),
-		scopeCatalog: g.scopeCatalog, maxNonces: g.maxNonces, maxIdem: g.maxIdem, maxChallenges: g.maxChallenges,
+		// The caps are configuration, out of the digest: the image keeps the
+		// values every build of those versions had.
+		scopeCatalog: g.scopeCatalog, maxNonces: legacyCaps.Nonces, maxIdem: legacyCaps.IdempotencyKeys, maxChallenges: legacyCaps.StepUpChallenges,
 		bodyKey: g.bodyKey,
 	}
 	for k, v := range g.nonces.All(tx) {

@@ -16,7 +16,7 @@ import (
 // Its two fields are state, walked by the state image in this order
 // (image.go): they are the gatewayState fields they replaced, so images,
 // digests and recordings of earlier builds are unchanged. For the same
-// reason the bound (gatewayState.maxIdem) and the key of the body digests
+// reason the bound (storeCaps.IdempotencyKeys) and the key of the body digests
 // (gatewayState.bodyKey, bodyDigest) stay where the image has them: the
 // gateway passes them in.
 //
@@ -78,7 +78,7 @@ func (rec idemRow) holds(now time.Time) bool {
 func (st *idemStore) check(tx *kernel.Tx, recKey, endpoint string, hash [sha256.Size]byte, now time.Time, capacity int) (*idemRow, *apiError) {
 	rec, ok := st.lookup(tx, recKey, now)
 	if !ok && st.records.Len(tx) >= capacity {
-		return nil, storeFull(tx, "idempotency record", st.queue, now)
+		return nil, storeFull(tx, capIdempotencyKeys, capacity, st.queue, now)
 	}
 	if !ok || !rec.holds(now) {
 		return nil, nil

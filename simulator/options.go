@@ -34,6 +34,16 @@ type options struct {
 	recordingLimit int64
 	bodyKey        *[32]byte // set from a recording's configuration
 
+	// caps are the caps of the window stores asked for (zero: the
+	// default); logCaps, when set, the caps the log replayed began with
+	// (its header's), in force until the replay is done.
+	caps    storeCaps
+	logCaps *storeCaps
+
+	// hostClock is the host's clock the simulator's follows (WithWallClock);
+	// nil on a clock that moves only when told to.
+	hostClock func() time.Time
+
 	// The control API's guard (control_guard.go).
 	controlToken string
 	allowedHosts []string
@@ -107,6 +117,63 @@ func WithCredentials(c Credentials) Option {
 
 // WithStart sets the clock's start time (default DefaultStart).
 func WithStart(t time.Time) Option { return func(o *options) { o.start = t } }
+
+// WithMaxNonces sets the cap of the nonce store: how many consumed nonces
+// the simulator keeps refusing at once (each for the contract's five
+// minutes; default DefaultMaxNonces). When the store is full a signed
+// write is refused service_unavailable, before anything executes, with the
+// seconds until the oldest nonce leaves the window; the message names this
+// option. It is configuration, not state: a simulator started with another
+// cap on a data directory or a recording uses the new one from then on
+// (the log records the change, so a replay refuses what was refused). The
+// guide (Bounded stores) says how the default was sized. n <= 0 keeps the
+// default.
+func WithMaxNonces(n int) Option { return func(o *options) { o.caps.Nonces = n } }
+
+// WithMaxIdempotencyKeys sets the cap of the idempotency store: how many
+// idempotency keys, each with its stored answer, the simulator keeps at
+// once (each for the contract's 24 hours; default
+// DefaultMaxIdempotencyKeys). When it is full a keyed write with a new key
+// is refused service_unavailable before its handler runs (known keys still
+// replay); the message names this option. Configuration, as for
+// WithMaxNonces. n <= 0 keeps the default.
+func WithMaxIdempotencyKeys(n int) Option { return func(o *options) { o.caps.IdempotencyKeys = n } }
+
+// WithMaxStepUpChallenges sets the cap of the step-up challenge store: how
+// many live challenges (five minutes each) the simulator keeps at once
+// (default DefaultMaxStepUpChallenges). When it is full a request that needs
+// a new challenge is refused service_unavailable; the message names this
+// option. Configuration, as for WithMaxNonces. n <= 0 keeps the default.
+func WithMaxStepUpChallenges(n int) Option {
+	return func(o *options) { o.caps.StepUpChallenges = n }
+}
+
+// startCaps are the caps a simulator built from o starts under: the log's
+// when it replays one, the ones asked for otherwise.
+func (o options) startCaps() storeCaps {
+	if o.logCaps != nil {
+		return *o.logCaps
+	}
+	return o.caps.withDefaults()
+}
+
+// WithWallClock makes the simulator's clock follow the host's, as
+// mwallet-sim serve does unless given -clock manual. Every input (a
+// business request, a control write, a Go control call, a webhook flush)
+// moves the clock up to the host's time when it takes its place in the
+// input order, running first, as an advance of the log, the timers that
+// fall due on the way, and runs at that reading: the Date header and every
+// window of the contract keep up with the host however many requests
+// queue. The log carries each input's reading, so a replay runs at the
+// recorded instants whatever the host's clock says; the clock follows the
+// host again once the replay is done. The clock never goes back: after
+// Clock.Advance past the host's time it stands until the host catches up.
+// Between inputs it stands too: call Clock.Advance to run what falls due
+// while no input arrives (mwallet-sim does every half second). It sets the
+// start (WithStart) to the host's time; a WithStart after it overrides.
+func WithWallClock() Option {
+	return func(o *options) { o.hostClock, o.start = time.Now, time.Now() }
+}
 
 // WithSeed seeds the id generator (default 1), so runs are repeatable.
 func WithSeed(seed int64) Option { return func(o *options) { o.seed = seed } }
@@ -227,17 +294,20 @@ func newSimulator(served bool, opts []Option) (*Simulator, error) {
 	if err := o.validate(served); err != nil {
 		return nil, err
 	}
+	var s *Simulator
+	var err error
 	if o.dataDir != "" {
-		return openDataDir(o)
+		s, err = openDataDir(o)
+	} else if s, err = build(o); err == nil && o.recording != nil {
+		err = newReplayer(s).replayRecording(o.recording)
 	}
-	s, err := build(o)
 	if err != nil {
 		return nil, err
 	}
-	if o.recording != nil {
-		if err := newReplayer(s).replayRecording(o.recording); err != nil {
-			return nil, err
-		}
+	// The caps asked for hold from now on, whatever the log began with.
+	if err := s.wiring.inputs.setCaps(o.caps.withDefaults()); err != nil {
+		s.Close()
+		return nil, err
 	}
 	return s, nil
 }

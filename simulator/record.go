@@ -62,6 +62,7 @@ const (
 	opAttempt    = "attempt"
 	opFlushAbort = "flush_abort"
 	opBase       = "base_url" // the simulator's address changed (see recorder.base)
+	opCaps       = "caps"     // the caps of the window stores changed (inputLog.setCaps)
 	opEnd        = "end"      // the last line of an exported recording: the clock then
 )
 
@@ -134,6 +135,9 @@ type recordedInput struct {
 	// base_url: the address the simulator serves at, from this input on.
 	URL string `json:"url,omitempty"`
 
+	// caps: the caps of the window stores from this input on.
+	Caps *storeCaps `json:"caps,omitempty"`
+
 	// end (the last line of a recording file): the state digest then.
 	Digest string `json:"digest,omitempty"`
 }
@@ -198,6 +202,10 @@ type recordingConfig struct {
 	// is drawn at random when a recording starts and kept with it, so a
 	// replay stores the same digests.
 	BodyKey string `json:"body_key"`
+	// StoreCaps are the caps of the window stores the log began under
+	// (absent from logs of builds that had fixed caps: legacyCaps); a
+	// change is an input of its own (opCaps).
+	StoreCaps storeCaps `json:"store_caps,omitzero"`
 }
 
 func configOf(o options) recordingConfig {
@@ -207,6 +215,7 @@ func configOf(o options) recordingConfig {
 		WebhookSecret: o.creds.WebhookSecret, MerchantID: o.creds.MerchantID,
 		Start: o.start.UTC(), Seed: o.seed,
 		Members: o.members, NoFixtureMember: o.noMember,
+		StoreCaps: o.startCaps(),
 	}
 }
 
@@ -216,6 +225,13 @@ func (c recordingConfig) apply(o *options) error {
 	o.creds = Credentials{ClientID: c.ClientID, APIKey: c.APIKey, SigningKey: c.SigningKey, WebhookSecret: c.WebhookSecret, MerchantID: c.MerchantID}
 	o.start, o.seed = c.Start, c.Seed
 	o.members, o.noMember = c.Members, c.NoFixtureMember
+	// A log whose header holds no caps began under the caps of the builds
+	// that wrote none. The caps asked for (o.caps) hold once it is replayed.
+	caps := legacyCaps
+	if c.StoreCaps != (storeCaps{}) {
+		caps = c.StoreCaps
+	}
+	o.logCaps = &caps
 	key, err := hex.DecodeString(c.BodyKey)
 	if err != nil || len(key) != 32 {
 		return fmt.Errorf("recording: body_key: want 64 hex digits")
@@ -417,12 +433,15 @@ type inputLog struct {
 	draws func(tx *kernel.Tx, r *http.Request) []bool
 	// timers run what an advance of the clock brings due.
 	timers *timers
+	// host is the host's clock the simulator's follows (WithWallClock), or
+	// nil.
+	host func() time.Time
 }
 
 // logRequest logs r as an http input. The caller holds the input order and the state lock.
 func (l *inputLog) logRequest(tx *kernel.Tx, r *http.Request) (*recordedInput, int64, error) {
 	in := &recordedInput{
-		Clock: l.st.clock.Now(), Op: opHTTP, Method: r.Method, Target: r.RequestURI, Proto: r.Proto,
+		Op: opHTTP, Method: r.Method, Target: r.RequestURI, Proto: r.Proto,
 		Host: r.Host, Remote: r.RemoteAddr, TLS: r.TLS != nil, Header: r.Header,
 	}
 	if _, ok := r.Header[ControlTokenHeader]; ok {
@@ -445,7 +464,7 @@ func (l *inputLog) logRequest(tx *kernel.Tx, r *http.Request) (*recordedInput, i
 	if !pathOf(r).control && in.Draws == nil {
 		in.Draws = l.draws(tx, r)
 	}
-	end, err := l.rec.log(in)
+	end, err := l.admit(tx, in)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -456,8 +475,7 @@ func (l *inputLog) logRequest(tx *kernel.Tx, r *http.Request) (*recordedInput, i
 // lock is held and the input must not run (the order is released anyway).
 func (l *inputLog) lockInput(in *recordedInput) (*kernel.Tx, int64, error) {
 	tx := l.k.BeginInput()
-	in.Clock = l.st.clock.Now()
-	end, err := l.rec.log(in)
+	end, err := l.admit(tx, in)
 	tx.Ordered()
 	if err != nil {
 		tx.End()
@@ -513,8 +531,7 @@ func (l *inputLog) routeCall(name, route string, args []any, fn func() error) er
 	}
 	release := l.k.BeginOrdered()
 	tx := l.k.Begin()
-	in.Clock = l.st.clock.Now()
-	end, err := l.rec.log(in)
+	end, err := l.admit(tx, in)
 	tx.End()
 	if err != nil {
 		release()

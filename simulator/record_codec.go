@@ -138,7 +138,14 @@ func appendInput(b []byte, in *recordedInput) []byte {
 	}
 	b = appendString(b, in.URL)
 	b = appendString(b, in.Route)
-	return binary.AppendVarint(b, int64(in.Rules))
+	b = binary.AppendVarint(b, int64(in.Rules))
+	b = appendBool(b, in.Caps != nil)
+	if in.Caps != nil {
+		b = binary.AppendVarint(b, int64(in.Caps.Nonces))
+		b = binary.AppendVarint(b, int64(in.Caps.IdempotencyKeys))
+		b = binary.AppendVarint(b, int64(in.Caps.StepUpChallenges))
+	}
+	return b
 }
 
 var errBadRecord = errors.New("simulator: in-memory recording: bad record")
@@ -249,6 +256,9 @@ func readInput(b []byte) (*recordedInput, error) {
 	in.URL = r.str()
 	in.Route = r.str()
 	in.Rules = int(r.varint())
+	if r.bool() {
+		in.Caps = &storeCaps{Nonces: int(r.varint()), IdempotencyKeys: int(r.varint()), StepUpChallenges: int(r.varint())}
+	}
 	if r.err != nil || len(r.b) != 0 {
 		return nil, errBadRecord
 	}

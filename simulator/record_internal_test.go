@@ -14,6 +14,7 @@ func TestRecordingConfigCoversOptions(t *testing.T) {
 	inConfig := map[string]string{
 		"model": "Model", "env": "Environment", "creds": "ClientID APIKey SigningKey WebhookSecret MerchantID",
 		"start": "Start", "seed": "Seed", "members": "Members", "noMember": "NoFixtureMember", "bodyKey": "BodyKey",
+		"logCaps": "StoreCaps",
 	}
 	notState := map[string]string{
 		"baseURL":        "the address is logged as a base_url input when it changes",
@@ -27,6 +28,8 @@ func TestRecordingConfigCoversOptions(t *testing.T) {
 		"http2":          "how New serves the simulator",
 		"controlToken":   "who may call the control API (a secret, never recorded)",
 		"allowedHosts":   "which Host values the control API answers",
+		"caps":           "the caps asked for: the header holds those the log began with (logCaps), a change is a caps input",
+		"hostClock":      "the host's clock: every input carries the reading it ran at",
 	}
 	cfg := reflect.TypeOf(recordingConfig{})
 	ot := reflect.TypeOf(options{})
@@ -57,6 +60,12 @@ func TestRecordingConfigCoversOptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	back.bodyKey = nil
+	// The log's caps hold until its replay is done; the caps asked for
+	// are the replaying simulator's own.
+	if back.logCaps == nil || *back.logCaps != o.caps.withDefaults() {
+		t.Errorf("the log's caps after configOf and apply: %+v, want %+v", back.logCaps, o.caps.withDefaults())
+	}
+	back.logCaps = nil
 	if !reflect.DeepEqual(o, back) {
 		t.Errorf("options after configOf and apply:\n%+v\nwant\n%+v", back, o)
 	}

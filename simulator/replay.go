@@ -104,6 +104,8 @@ func (c *replayCheck) check(got *recordedInput) error {
 			same = got.Delivery == w.Delivery
 		case opBase:
 			same = got.URL == w.URL
+		case opCaps:
+			same = got.Caps != nil && w.Caps != nil && *got.Caps == *w.Caps
 		}
 	}
 	if !same {
@@ -129,6 +131,11 @@ func describeInput(in *recordedInput) string {
 		return "webhook attempt of " + in.Delivery
 	case opBase:
 		return "served at " + in.URL
+	case opCaps:
+		if in.Caps == nil {
+			return "store caps (none given)"
+		}
+		return fmt.Sprintf("store caps: %d nonces, %d idempotency keys, %d step-up challenges", in.Caps.Nonces, in.Caps.IdempotencyKeys, in.Caps.StepUpChallenges)
 	}
 	return in.Op
 }
@@ -263,6 +270,12 @@ func (p *replayer) step(in *recordedInput) error {
 		if tx, _, err = s.wiring.inputs.lockInput(&recordedInput{Op: opBase, URL: in.URL}); err == nil {
 			tx.End()
 		}
+	case opCaps:
+		if in.Caps == nil {
+			err = fmt.Errorf("simulator: replay: input %d: caps without their values", in.Seq)
+			break
+		}
+		err = s.wiring.inputs.setCaps(*in.Caps)
 	default:
 		err = fmt.Errorf("simulator: replay: input %d: unknown op %q", in.Seq, in.Op)
 	}

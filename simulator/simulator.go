@@ -346,7 +346,7 @@ func build(o options) (*Simulator, error) {
 	s.st.listSeq = kernel.NewCell(&s.k, "ids.list_seq", int64(0))
 	s.st.keys = kernel.NewTable[string, apiKey](&s.k, "auth.keys")
 	s.st.tokens = kernel.NewTable[string, token](&s.k, "auth.tokens")
-	s.st.gw = newGatewayState(&s.k, o.seed, o.bodyKey)
+	s.st.gw = newGatewayState(&s.k, o.seed, o.bodyKey, o.startCaps())
 	s.st.cat.cache = kernel.NewCell(&s.k, "catalogue.assets_cache", assetsCacheRow{})
 	s.wiring.timers = &timers{st: &s.st}
 	s.wiring.ctl = &controlAPI{sim: s}
@@ -363,11 +363,11 @@ func build(o options) (*Simulator, error) {
 	s.k.SetUndo(s.wiring.rec.undo)
 	s.wiring.rec.base = s.URL
 	s.wiring.image = &stateImage{root: s, k: &s.k}
-	s.wiring.inputs = &inputLog{k: &s.k, st: &s.st, rec: s.wiring.rec, image: s.wiring.image, timers: s.wiring.timers}
+	s.wiring.inputs = &inputLog{k: &s.k, st: &s.st, rec: s.wiring.rec, image: s.wiring.image, timers: s.wiring.timers, host: o.hostClock}
 	s.wiring.delivery = &deliverer{k: &s.k, st: &s.st, rec: s.wiring.rec, inputs: s.wiring.inputs}
 	s.wiring.gw = &gateway{
 		k: &s.k, st: &s.st, mux: s.wiring.mux, rec: s.wiring.rec, faultChans: map[int64]faultChans{},
-		logRequest: s.wiring.inputs.logRequest, runDue: s.wiring.timers.runDue, controlID: s.wiring.rec.controlID,
+		logRequest: s.wiring.inputs.logRequest, admit: s.wiring.inputs.admit, runDue: s.wiring.timers.runDue, controlID: s.wiring.rec.controlID,
 		controlNotFound: s.wiring.ctl.notFound,
 	}
 	s.wiring.inputs.draws = s.wiring.gw.faultDraws
@@ -444,7 +444,9 @@ func (st *simState) credentials(tx *kernel.Tx) Credentials {
 // wired) configured for this simulator: its URL, its credentials, its HTTP
 // client and its clock (mwallet.WithClockSource(sim.Clock): signatures
 // stay within the tolerance when the simulator clock is advanced, and every
-// wait of the client advances the simulator clock instead of sleeping).
+// wait of the client advances the simulator clock instead of sleeping; on a
+// simulator that follows the host's clock, WithWallClock, the client keeps
+// the host's clock and its waits are real).
 // Extra options are applied after those.
 //
 // Client panics when the client cannot be built: for a simulator from New
@@ -460,7 +462,12 @@ func (s *Simulator) Client(opts ...mwallet.Option) *mwclient.Client {
 
 // newClient is Client returning the error instead of panicking.
 func (s *Simulator) newClient(opts ...mwallet.Option) (*mwclient.Client, error) {
-	base := []mwallet.Option{mwallet.WithClockSource(s.st.clock)}
+	var base []mwallet.Option
+	if s.wiring.inputs.host == nil {
+		// On a clock that follows the host's (WithWallClock) the client
+		// keeps the host's clock: its waits are real.
+		base = append(base, mwallet.WithClockSource(s.st.clock))
+	}
 	if hc := s.HTTPClient(); hc != nil {
 		base = append(base, mwallet.WithHTTPClient(hc))
 	}

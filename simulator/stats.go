@@ -11,8 +11,15 @@ import "github.com/mwallet/mwallet-go/simulator/internal/kernel"
 type Stats struct {
 	// Nonces is the number of consumed nonces still refused (five minutes).
 	Nonces int `json:"nonces"`
+	// NoncesCap is the cap of the nonce store (WithMaxNonces): a signed
+	// write is refused while Nonces is at it.
+	NoncesCap int `json:"nonces_cap"`
 	// IdempotencyRecords is the number of stored idempotent results (24 hours).
 	IdempotencyRecords int `json:"idempotency_records"`
+	// IdempotencyRecordsCap is the cap of the idempotency store
+	// (WithMaxIdempotencyKeys): a keyed write with a new key is refused
+	// while IdempotencyRecords is at it.
+	IdempotencyRecordsCap int `json:"idempotency_records_cap"`
 	// Tokens is the number of access tokens issued and not yet expired.
 	Tokens int `json:"tokens"`
 	// JournalEntries is the number of requests in the journal (at most 10 000).
@@ -25,6 +32,9 @@ type Stats struct {
 	// StepUpChallenges is the number of step-up challenges not yet expired
 	// (five minutes).
 	StepUpChallenges int `json:"step_up_challenges"`
+	// StepUpChallengesCap is the cap of the step-up challenge store
+	// (WithMaxStepUpChallenges).
+	StepUpChallengesCap int `json:"step_up_challenges_cap"`
 	// QRQuoteMemo is the number of upstream QR orders reusable by an equal
 	// quote (60 seconds).
 	QRQuoteMemo int `json:"qr_quote_memo"`
@@ -39,14 +49,18 @@ func (s *Simulator) Stats() Stats {
 
 // stats is Stats in a transaction (GET /_sim/stats).
 func (s *view) stats(tx *kernel.Tx) Stats {
+	caps := s.st.gw.caps.Get(tx)
 	return Stats{
-		Nonces:             s.st.gw.nonces.Len(tx),
-		IdempotencyRecords: s.st.gw.idem.len(tx),
-		Tokens:             s.st.tokens.Len(tx),
-		JournalEntries:     s.st.gw.journal.len(tx),
-		Requests:           s.st.gw.journal.seq(tx),
-		Events:             s.st.webhooks.EventCount(tx),
-		StepUpChallenges:   s.st.stepUp.Len(tx),
-		QRQuoteMemo:        s.st.qr.MemoLen(tx),
+		Nonces:                s.st.gw.nonces.Len(tx),
+		NoncesCap:             caps.Nonces,
+		IdempotencyRecords:    s.st.gw.idem.len(tx),
+		IdempotencyRecordsCap: caps.IdempotencyKeys,
+		StepUpChallengesCap:   caps.StepUpChallenges,
+		Tokens:                s.st.tokens.Len(tx),
+		JournalEntries:        s.st.gw.journal.len(tx),
+		Requests:              s.st.gw.journal.seq(tx),
+		Events:                s.st.webhooks.EventCount(tx),
+		StepUpChallenges:      s.st.stepUp.Len(tx),
+		QRQuoteMemo:           s.st.qr.MemoLen(tx),
 	}
 }

@@ -19,8 +19,8 @@ type stepUpHost struct {
 }
 
 func (h stepUpHost) Room(tx *kernel.Tx, held int, now time.Time) error {
-	if held >= h.st.gw.maxChallenges {
-		return storeFull(tx, "step-up challenge", h.st.gw.challengeQ, now)
+	if c := h.st.gw.caps.Get(tx).StepUpChallenges; held >= c {
+		return storeFull(tx, capStepUpChallenges, c, h.st.gw.challengeQ, now)
 	}
 	return nil
 }

@@ -10,13 +10,15 @@ import (
 )
 
 // storeFull checks the refusal of a full store: 400 service_unavailable,
-// Retry-After of retry seconds, the envelope, and nothing changed.
-func wantStoreFull(t *testing.T, w *world, r result, retry int, before string) {
+// Retry-After of retry seconds, the envelope, a message naming the store,
+// its cap and the flag and option that raise it, and nothing changed.
+func wantStoreFull(t *testing.T, w *world, r result, retry int, before string, which capOf) {
 	t.Helper()
 	wantCode(t, r, 400, "service_unavailable")
 	if got := r.header.Get("Retry-After"); got != strconv.Itoa(retry) {
 		t.Errorf("Retry-After %q, want %d", got, retry)
 	}
+	wantCapNamed(t, r, which, which.cap(w.sim.Stats()), retry)
 	unchanged(t, w.sim, before)
 }
 
@@ -39,7 +41,7 @@ func TestFullStoresFailClosed(t *testing.T) {
 		}
 		before := fingerprint(t, w.sim)
 		key := w.key()
-		wantStoreFull(t, w, w.postKey("/v1/deposits", member1, key, depBody), 300, before)
+		wantStoreFull(t, w, w.postKey("/v1/deposits", member1, key, depBody), 300, before, capNonces)
 		// The first nonce is still remembered: reused, it is refused.
 		reuse := w.keyedSend("/v1/deposits", member1, w.key(), depBody, func(h http.Header) {
 			nonce := "nonce-" + strconv.FormatInt(first, 10)
@@ -65,7 +67,7 @@ func TestFullStoresFailClosed(t *testing.T) {
 		}
 		before := fingerprint(t, w.sim)
 		k4, body4 := w.key(), `{"asset":"USDT","amount":"1","reference":"d"}`
-		wantStoreFull(t, w, w.postKey("/v1/deposits", member1, k4, body4), 86400, before)
+		wantStoreFull(t, w, w.postKey("/v1/deposits", member1, k4, body4), 86400, before, capIdempotency)
 		// The first key keeps its result: replayed, and never executed
 		// again with another body.
 		r := w.postKey("/v1/deposits", member1, k1, depBody)
@@ -96,7 +98,7 @@ func TestFullStoresFailClosed(t *testing.T) {
 		}
 		before := fingerprint(t, w.sim)
 		k3 := w.key()
-		wantStoreFull(t, w, w.postKey("/v1/qrpay/payments", member1, k3, body), 300, before)
+		wantStoreFull(t, w, w.postKey("/v1/qrpay/payments", member1, k3, body), 300, before, capChallenges)
 		// A completed challenge is still usable.
 		wantStatus(t, w.keyedSend("/v1/qrpay/payments", member1, k1, body, withStepUp(ch1)), http.StatusCreated)
 		w.sim.Clock.Advance(5 * time.Minute)

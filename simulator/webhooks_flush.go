@@ -161,7 +161,7 @@ func (d *deliverer) flushDue() ([]hookline.Job, error) {
 		tx.End()
 		return nil, nil
 	}
-	end, err := d.rec.log(&recordedInput{Op: opFlushDue, Clock: d.st.clock.Now()})
+	end, err := d.inputs.admit(tx, &recordedInput{Op: opFlushDue})
 	tx.Ordered()
 	if err != nil {
 		tx.End()

@@ -170,8 +170,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&c.audit, "audit", true, "audit every answered write at the end")
 	fs.BoolVar(&c.md, "md", false, "print the run as a Markdown table row, with its header")
 	fs.DurationVar(&c.quitOnStall, "quit-on-stall", 0, "send SIGQUIT to the simulator started once a stall lasts this long (its goroutine dump goes to its log), and end the run")
-	fs.Int64Var(&c.nonceCap, "nonce-cap", 100_000, "the nonce store's cap, to print its fill against")
-	fs.Int64Var(&c.idemCap, "idem-cap", 100_000, "the idempotency store's cap, to print its fill against")
+	fs.Int64Var(&c.nonceCap, "nonce-cap", 0, "the nonce store's cap, to print its fill against (default: nonces_cap of GET /_sim/stats)")
+	fs.Int64Var(&c.idemCap, "idem-cap", 0, "the idempotency store's cap, to print its fill against (default: idempotency_records_cap of GET /_sim/stats)")
 	fs.BoolVar(&c.keep, "keep", false, "keep the temporary directory (the data directory and the simulator's log)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -380,6 +380,13 @@ loop:
 	for _, f := range fill {
 		s.NoncesMax = max(s.NoncesMax, f.Stats[statNonces])
 		s.IdemMax = max(s.IdemMax, f.Stats[statIdem])
+		// The simulator's own caps, when no flag gave them.
+		if cfg.nonceCap == 0 {
+			s.NonceCap = max(s.NonceCap, f.Stats[statNonces+"_cap"])
+		}
+		if cfg.idemCap == 0 {
+			s.IdemCap = max(s.IdemCap, f.Stats[statIdem+"_cap"])
+		}
 	}
 	s.ClockLag = distributionOf(lags)
 	for _, l := range lags {

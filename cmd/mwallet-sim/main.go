@@ -334,6 +334,9 @@ type serveConfig struct {
 	replayPartial bool
 	snapshotEvery int
 
+	// The caps of the window stores (simulator.WithMaxNonces, ...).
+	maxNonces, maxIdempotencyKeys, maxChallenges int
+
 	guard guardConfig // the control API's exposure (guard.go)
 }
 
@@ -369,6 +372,9 @@ func parseServe(args []string, stderr io.Writer) (c serveConfig, err error) {
 	fs.StringVar(&c.replay, "replay", "", "start from this recording file (GET /_sim/recording); the clock stays where it ends unless -clock wall is given")
 	fs.BoolVar(&c.replayPartial, "replay-partial", false, "with -replay, replay a recording cut short (no end line): the state after its inputs, unchecked, and the dashboard says so")
 	fs.IntVar(&c.snapshotEvery, "snapshot-every", simulator.DefaultSnapshotEvery, "with -data, inputs between snapshots of the state (0: none, a restart replays the whole log)")
+	fs.IntVar(&c.maxNonces, "max-nonces", simulator.DefaultMaxNonces, "cap of the nonce store: consumed nonces refused at once (5 minutes each); a signed write is refused while it is full (also on an existing -data or -replay)")
+	fs.IntVar(&c.maxIdempotencyKeys, "max-idempotency-keys", simulator.DefaultMaxIdempotencyKeys, "cap of the idempotency store: keys kept with their answers (24 hours each); a write with a new key is refused while it is full (also on an existing -data or -replay)")
+	fs.IntVar(&c.maxChallenges, "max-step-up-challenges", simulator.DefaultMaxStepUpChallenges, "cap of the step-up challenge store: live challenges (5 minutes each) (also on an existing -data or -replay)")
 	addGuardFlags(fs, &c.guard)
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -392,6 +398,11 @@ func parseServe(args []string, stderr io.Writer) (c serveConfig, err error) {
 	}
 	if c.snapshotEvery < 0 {
 		return c, errors.New("-snapshot-every must not be negative")
+	}
+	for name, v := range map[string]int{"-max-nonces": c.maxNonces, "-max-idempotency-keys": c.maxIdempotencyKeys, "-max-step-up-challenges": c.maxChallenges} {
+		if v < 1 {
+			return c, fmt.Errorf("%s must be at least 1", name)
+		}
 	}
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
@@ -440,11 +451,14 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 		simulator.WithModel(simulator.Model(cfg.model)),
 		simulator.WithEnvironment(simulator.Environment(cfg.env)),
 		simulator.WithSeed(cfg.seed),
+		simulator.WithMaxNonces(cfg.maxNonces),
+		simulator.WithMaxIdempotencyKeys(cfg.maxIdempotencyKeys),
+		simulator.WithMaxStepUpChallenges(cfg.maxChallenges),
 	}
 	opts = append(opts, cfg.guard.options(cfg.addr)...)
 	switch {
 	case cfg.clock == "wall":
-		opts = append(opts, simulator.WithStart(time.Now()))
+		opts = append(opts, simulator.WithWallClock())
 	case cfg.start != "":
 		t, err := time.Parse(time.RFC3339, cfg.start)
 		if err != nil {
@@ -500,7 +514,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 	}
 	sim.SetBaseURL(base)
 
-	printBanner(stdout, base, sim.Credentials(), cfg.clock, cfg.guard.exposure(plain))
+	printBanner(stdout, base, sim.Credentials(), cfg.clock, cfg.guard.exposure(plain), sim.Stats())
 	if tlsSet != nil {
 		tlsSet.print(stdout)
 	}
@@ -553,39 +567,4 @@ func readReplay(path string, partial bool) (*simulator.Recording, error) {
 	}
 	defer f.Close()
 	return simulator.ReadPartialRecording(f)
-}
-
-// followWallClock moves the simulator clock up to the wall clock every half
-// second, running whatever falls due on the way.
-func followWallClock(ctx context.Context, sim *simulator.Simulator) {
-	t := time.NewTicker(500 * time.Millisecond)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case now := <-t.C:
-			if d := now.Sub(sim.Clock.Now()); d > 0 {
-				sim.Clock.Advance(d)
-			}
-		}
-	}
-}
-
-// printBanner prints the base URL and the credentials. They are the
-// simulator's own test values; printing them is the point.
-func printBanner(w io.Writer, base string, c simulator.Credentials, clock, exposure string) {
-	fmt.Fprintf(w, "mwallet-sim listening on %s\n", base)
-	fmt.Fprintf(w, "  environment     %s\n", c.Environment)
-	fmt.Fprintf(w, "  model           %s\n", c.Model)
-	fmt.Fprintf(w, "  merchant_id     %s\n", c.MerchantID)
-	fmt.Fprintf(w, "  client_id       %s\n", c.ClientID)
-	fmt.Fprintf(w, "  api_key         %s\n", c.APIKey)
-	fmt.Fprintf(w, "  signing_key     %s\n", c.SigningKey)
-	fmt.Fprintf(w, "  webhook_secret  %s\n", c.WebhookSecret)
-	fmt.Fprintf(w, "  clock           %s\n", clock)
-	fmt.Fprintf(w, "  control API     %s\n", exposure)
-	fmt.Fprintf(w, "dashboard:   %s/_sim/ui/\n", base)
-	fmt.Fprintf(w, "control API: %s/_sim/credentials, /_sim/clock, /_sim/members, /_sim/faults, /_sim/requests, ...\n", base)
-	fmt.Fprintln(w, "stop with Ctrl-C (SIGINT) or SIGTERM: requests in flight finish first")
 }
