@@ -1,6 +1,7 @@
 package simulator
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -105,3 +106,14 @@ var (
 
 // eventsOps declares the events' routes and methods.
 var eventsOps = []*op{opEventsList, opEventsEmit, opEventsEmitExtra, opEventsRoute}
+
+// viaJSON returns v as a JSON round trip gives it back.
+func viaJSON[T any](v T) (T, error) {
+	var out T
+	b, err := json.Marshal(v)
+	if err != nil {
+		return out, err
+	}
+	err = json.Unmarshal(b, &out)
+	return out, err
+}

@@ -588,14 +588,3 @@ func (r *recorder) fail(err error) {
 		st.fail(err)
 	}
 }
-
-// viaJSON returns v as a JSON round trip gives it back.
-func viaJSON[T any](v T) (T, error) {
-	var out T
-	b, err := json.Marshal(v)
-	if err != nil {
-		return out, err
-	}
-	err = json.Unmarshal(b, &out)
-	return out, err
-}
