@@ -148,6 +148,7 @@ func BenchmarkSignedDeposit(b *testing.B) {
 			h := authed(tok)
 			h.Set("X-On-Behalf-Of", member1)
 			h.Set("X-Idempotency-Key", uuidN(i))
+			h.Set("Content-Type", "application/json")
 			c.signed(h, "POST", "/v1/deposits", body)
 			req, _ := http.NewRequest(http.MethodPost, sim.URL()+"/v1/deposits", nil)
 			req.Header = h
@@ -173,6 +174,7 @@ func BenchmarkSignedDeposit(b *testing.B) {
 			h := authed("tok")
 			h.Set("X-On-Behalf-Of", member1)
 			h.Set("X-Idempotency-Key", uuidN(i))
+			h.Set("Content-Type", "application/json")
 			c.signed(h, "POST", "/v1/deposits", body)
 			req, _ := http.NewRequest(http.MethodPost, url, nil)
 			req.Header = h
