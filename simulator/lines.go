@@ -67,6 +67,23 @@ func (k kernelServices) Amount(asset, v string) (money.Amount, error) {
 
 func (k kernelServices) AssetScale(code string) (int, bool) { return k.st.cat.scale(code) }
 
+func (k kernelServices) Assets() []kernel.Asset {
+	all := k.st.cat.all()
+	out := make([]kernel.Asset, 0, len(all))
+	for _, a := range all {
+		out = append(out, kernel.Asset{Code: a.Code, LedgerScale: a.LedgerScale, DisplayScale: a.DisplayScale})
+	}
+	return out
+}
+
+func (k kernelServices) Asset(code string) (kernel.Asset, bool) {
+	a := k.st.cat.lookup(code)
+	if a == nil {
+		return kernel.Asset{}, false
+	}
+	return kernel.Asset{Code: a.Code, LedgerScale: a.LedgerScale, DisplayScale: a.DisplayScale}, true
+}
+
 func (k kernelServices) InFlight(tx *kernel.Tx, collection, id string) {
 	k.timers.inFlight(tx, OutcomeCollection(collection), id)
 }

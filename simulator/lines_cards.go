@@ -69,5 +69,3 @@ func (h cardsHost) QuickKYCFee() (asset, amount string) { return kyc.QuickFeeAss
 func (h cardsHost) RequireStepUp(c *api.Request, parts ...string) error {
 	return h.st.stepUp.Require(c, actionDigest(parts...))
 }
-
-func (h cardsHost) DisplayScale(asset string) int { return h.st.cat.lookup(asset).DisplayScale }

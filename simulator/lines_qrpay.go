@@ -41,23 +41,6 @@ func (h qrpayHost) MerchantFeeRateBps(tx *kernel.Tx) int64 { return h.st.merchan
 
 func (h qrpayHost) Restriction(m *api.Member) string { return memberRestriction(m) }
 
-func (h qrpayHost) Assets() []qrpay.Asset {
-	all := h.st.cat.all()
-	out := make([]qrpay.Asset, 0, len(all))
-	for _, a := range all {
-		out = append(out, qrpay.Asset{Code: a.Code, LedgerScale: a.LedgerScale, DisplayScale: a.DisplayScale})
-	}
-	return out
-}
-
-func (h qrpayHost) Asset(code string) (qrpay.Asset, bool) {
-	a := h.st.cat.lookup(code)
-	if a == nil {
-		return qrpay.Asset{}, false
-	}
-	return qrpay.Asset{Code: a.Code, LedgerScale: a.LedgerScale, DisplayScale: a.DisplayScale}, true
-}
-
 func (h qrpayHost) AssetAllowed(tx *kernel.Tx, code string) bool {
 	return h.st.cat.allowed(code, nil) && h.st.merchant.Allows(tx, code)
 }

@@ -58,8 +58,6 @@ type Host interface {
 	// RequireStepUp checks the request's step-up for the action named by
 	// parts.
 	RequireStepUp(c *api.Request, parts ...string) error
-	// DisplayScale is the display scale of a catalogue asset.
-	DisplayScale(asset string) int
 	// Balance is an account's ledger balance of asset.
 	// Post posts one balanced ledger entry of several legs; an error
 	// changes nothing.

@@ -47,7 +47,6 @@ func (h *fakeHost) CompensateBinding(_ *kernel.Tx, id, _ string) error {
 }
 func (h *fakeHost) QuickKYCFee() (string, string)               { return "USDT", "10" }
 func (h *fakeHost) RequireStepUp(*api.Request, ...string) error { return nil }
-func (h *fakeHost) DisplayScale(string) int                     { return 2 }
 
 // fixture is a line on fake services with one member holding 1000 USDT at
 // KYC level 1 (mem_1) and one at level 2 (mem_2).

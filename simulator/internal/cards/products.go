@@ -148,7 +148,7 @@ func (l *Line) handleCardQuote(c *api.Request) (int, any, error) {
 	shipping := mustAmount(c.Tx, p.FeeAsset, "0")
 	out := map[string]any{
 		"product_id": p.ID, "form_factor": p.FormFactor, "fee_asset": p.FeeAsset,
-		"ledger_scale": fee.Scale(), "display_scale": l.host.DisplayScale(p.FeeAsset),
+		"ledger_scale": fee.Scale(), "display_scale": displayScale(c.Tx, p.FeeAsset),
 		"issue_fee": fee.String(), "min_first_topup": mustAmount(c.Tx, p.FeeAsset, p.MinFirstTopUp).String(),
 	}
 	if p.physical() {
@@ -193,4 +193,10 @@ func (l *Line) handleCardSubGet(c *api.Request) (int, any, error) {
 		return l.handleCardTransactions(c)
 	}
 	return 0, nil, api.NotFound("path " + c.Req.URL.Path)
+}
+
+// displayScale is the scale answers show amounts of asset at.
+func displayScale(tx *kernel.Tx, asset string) int {
+	a, _ := tx.Asset(asset)
+	return a.DisplayScale
 }

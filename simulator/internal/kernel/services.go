@@ -40,6 +40,10 @@ type Services interface {
 	Amount(asset, v string) (money.Amount, error)
 	// AssetScale is the ledger scale of a catalogue asset.
 	AssetScale(code string) (int, bool)
+	// Assets are the catalogue's assets, in its order.
+	Assets() []Asset
+	// Asset is the catalogue's asset of code.
+	Asset(code string) (Asset, bool)
 	// InFlight puts object id of an outcome collection in flight: the
 	// outcome mode that governs it decides when its success path runs (a
 	// timer on the simulator clock, or never).
@@ -47,6 +51,14 @@ type Services interface {
 	// Settled takes object id out of flight: it reached a final state by
 	// another path, and a later timer does nothing.
 	Settled(tx *Tx, id string)
+}
+
+// Asset is an asset of the catalogue: its code, the scale the ledger
+// keeps its amounts at and the scale answers display them at.
+type Asset struct {
+	Code         string
+	LedgerScale  int
+	DisplayScale int
 }
 
 // Posting is one leg of a journal entry: a signed amount of an asset on
@@ -154,6 +166,12 @@ func (tx *Tx) Amount(asset, v string) (money.Amount, error) {
 
 // AssetScale is the ledger scale of a catalogue asset.
 func (tx *Tx) AssetScale(code string) (int, bool) { tx.check(); return tx.k.svc.AssetScale(code) }
+
+// Assets are the catalogue's assets, in its order.
+func (tx *Tx) Assets() []Asset { tx.check(); return tx.k.svc.Assets() }
+
+// Asset is the catalogue's asset of code.
+func (tx *Tx) Asset(code string) (Asset, bool) { tx.check(); return tx.k.svc.Asset(code) }
 
 // InFlight puts object id of an outcome collection in flight.
 func (tx *Tx) InFlight(collection, id string) { tx.check(); tx.k.svc.InFlight(tx, collection, id) }

@@ -54,7 +54,7 @@ func principal(u money.Amount) (money.Amount, error) {
 // prepaid account (merchant-funded). Balances decide only Sufficient and
 // the fee asset; they are never returned.
 func (l *Line) planFor(tx *kernel.Tx, m *api.Member, merchantFunded bool, uq *upstreamQuote, asset string) (plan, error) {
-	a, _ := l.host.Asset(asset)
+	a, _ := tx.Asset(asset)
 	p := plan{Asset: asset, Scale: a.LedgerScale, DisplayScale: a.DisplayScale, MerchantFunded: merchantFunded}
 	var err error
 	if p.Principal, err = principal(uq.Upstream[asset]); err != nil {
@@ -81,7 +81,7 @@ func (l *Line) planFor(tx *kernel.Tx, m *api.Member, merchantFunded bool, uq *up
 	feeRate := l.host.MerchantFeeRateBps(tx)
 	bal := func(code string) money.Amount { return tx.Balance(kernel.AccountMerchantPrepaid, code) }
 	feeIn := func(code string) (money.Amount, error) {
-		fa, ok := l.host.Asset(code)
+		fa, ok := tx.Asset(code)
 		if !ok {
 			return money.Amount{}, fmt.Errorf("fee asset %s is not in the catalogue", code)
 		}
@@ -129,7 +129,7 @@ func (l *Line) planFor(tx *kernel.Tx, m *api.Member, merchantFunded bool, uq *up
 			p.FeeAsset, p.FeeAmount = "USDC", usdc
 		}
 	}
-	fa, _ := l.host.Asset(p.FeeAsset)
+	fa, _ := tx.Asset(p.FeeAsset)
 	p.FeeScale = fa.LedgerScale
 	if p.FeeAsset == asset {
 		p.Fee = p.FeeAmount
@@ -163,7 +163,7 @@ func (p plan) json() map[string]any {
 // in catalogue order.
 func (l *Line) options(tx *kernel.Tx, m *api.Member, in *input, uq *upstreamQuote) ([]plan, error) {
 	var out []plan
-	for _, a := range l.host.Assets() {
+	for _, a := range tx.Assets() {
 		if _, quoted := uq.Upstream[a.Code]; !quoted || !l.host.AssetAllowed(tx, a.Code) {
 			continue
 		}

@@ -201,13 +201,6 @@ func decimal(s string) *apd.Decimal {
 	return d
 }
 
-// Asset is a catalogue asset as the line prices it.
-type Asset struct {
-	Code         string
-	LedgerScale  int
-	DisplayScale int
-}
-
 // Collection is the outcome collection of QR orders: the acquirer's
 // success path runs when its outcome mode says.
 const Collection = "qrpay/orders"
@@ -236,10 +229,6 @@ type Host interface {
 	MerchantFeeRateBps(tx *kernel.Tx) int64
 	// Restriction names why a member may not move money out, or "".
 	Restriction(m *api.Member) string
-	// Assets lists the catalogue in its order.
-	Assets() []Asset
-	// Asset looks up a catalogue asset.
-	Asset(code string) (Asset, bool)
 	// AssetAllowed reports whether code is enabled and allowed to the
 	// merchant.
 	AssetAllowed(tx *kernel.Tx, code string) bool

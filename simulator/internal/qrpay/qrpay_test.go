@@ -46,6 +46,7 @@ func newServices() *kerneltest.Services {
 	svc := kerneltest.New()
 	svc.Clock = testTime
 	svc.Scales["USDC"] = 6
+	svc.Catalogue = assets
 	return svc
 }
 
@@ -81,18 +82,17 @@ func (h *fakeHost) Restriction(m *api.Member) string {
 	}
 	return ""
 }
-func (h *fakeHost) Assets() []Asset {
-	return []Asset{{Code: "USDT", LedgerScale: 6, DisplayScale: 2}, {Code: "USDC", LedgerScale: 6, DisplayScale: 2}}
-}
-func (h *fakeHost) Asset(code string) (Asset, bool) {
-	for _, a := range h.Assets() {
+// assets are the fake catalogue (newServices).
+var assets = []kernel.Asset{{Code: "USDT", LedgerScale: 6, DisplayScale: 2}, {Code: "USDC", LedgerScale: 6, DisplayScale: 2}}
+
+func (h *fakeHost) AssetAllowed(_ *kernel.Tx, code string) bool {
+	for _, a := range assets {
 		if a.Code == code {
-			return a, true
+			return true
 		}
 	}
-	return Asset{}, false
+	return false
 }
-func (h *fakeHost) AssetAllowed(_ *kernel.Tx, code string) bool { _, ok := h.Asset(code); return ok }
 func (h *fakeHost) FiatAmount(v string, minor int) (*apd.Decimal, string, bool) {
 	a, err := money.ParseNonNegative(v, minor)
 	if err != nil || a.Sign() <= 0 || len(v) > 16 {

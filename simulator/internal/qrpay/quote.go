@@ -77,7 +77,7 @@ func (l *Line) quoteUpstream(tx *kernel.Tx, in *input, now time.Time) (*upstream
 	if _, err := rateCtx().Mul(&usd, in.amountValue, fiat); err != nil {
 		return nil, err
 	}
-	for _, a := range l.host.Assets() {
+	for _, a := range tx.Assets() {
 		price := rate(tx, l.st.assetUSD, a.Code)
 		if price == nil || (a.Code == "ETH" && qrNoETH[in.currency]) {
 			continue

@@ -6,6 +6,7 @@ package kerneltest
 
 import (
 	"errors"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -32,6 +33,8 @@ type Services struct {
 	SettledLog []string
 	// Merchant is what MerchantID answers; BaseURL what URL answers.
 	Merchant, BaseURL string
+	// Catalogue, when set, is what Assets answers, in order.
+	Catalogue []kernel.Asset
 	// Memos are the memos of the entries Post applied, in order.
 	Memos []string
 	// Draw is what RandIntN draws (modulo n): 4242 unless set.
@@ -151,6 +154,34 @@ func (s *Services) Amount(asset, v string) (money.Amount, error) {
 		return money.Amount{}, errors.New("kerneltest: unknown asset " + asset)
 	}
 	return money.Parse(v, sc)
+}
+
+// Assets are Catalogue when it is set, else an asset per Scales entry
+// (sorted by code, displayed at 2 decimals).
+func (s *Services) Assets() []kernel.Asset {
+	if s.Catalogue != nil {
+		return s.Catalogue
+	}
+	codes := make([]string, 0, len(s.Scales))
+	for c := range s.Scales {
+		codes = append(codes, c)
+	}
+	sort.Strings(codes)
+	out := make([]kernel.Asset, 0, len(codes))
+	for _, c := range codes {
+		out = append(out, kernel.Asset{Code: c, LedgerScale: s.Scales[c], DisplayScale: 2})
+	}
+	return out
+}
+
+// Asset is the asset of code among Assets.
+func (s *Services) Asset(code string) (kernel.Asset, bool) {
+	for _, a := range s.Assets() {
+		if a.Code == code {
+			return a, true
+		}
+	}
+	return kernel.Asset{}, false
 }
 
 // AssetScale is the scale of asset.
