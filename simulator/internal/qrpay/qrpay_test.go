@@ -82,6 +82,7 @@ func (h *fakeHost) Restriction(m *api.Member) string {
 	}
 	return ""
 }
+
 // assets are the fake catalogue (newServices).
 var assets = []kernel.Asset{{Code: "USDT", LedgerScale: 6, DisplayScale: 2}, {Code: "USDC", LedgerScale: 6, DisplayScale: 2}}
 
