@@ -433,6 +433,7 @@ func TestCheckRow(t *testing.T) {
 		F float64
 		I inner
 	}
+	//lint:ignore U1000 the field is never read: the type exists to have an unexported one
 	type unexported struct{ s string }
 	type withSlice struct{ S []string }
 	type withMap struct{ M map[string]bool }
