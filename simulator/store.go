@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"sync/atomic"
+	"time"
 )
 
 // A data directory (WithDataDir, mwallet-sim serve -data DIR) holds:
@@ -93,6 +95,9 @@ type store struct {
 
 	syncMu sync.Mutex
 	synced int64
+	// slowestSync is the longest fsync of the log, in nanoseconds, since
+	// it was last set to 0 (BenchmarkSnapshotStall reads it per window).
+	slowestSync atomic.Int64
 
 	inputs    *inputLog // the log of the state the snapshots image
 	snapEvery int
@@ -425,7 +430,12 @@ func (st *store) durable(end int64) error {
 	if st.synced >= end {
 		return nil
 	}
-	if err := st.f.Sync(); err != nil {
+	t0 := time.Now()
+	err := st.f.Sync()
+	if d := int64(time.Since(t0)); d > st.slowestSync.Load() {
+		st.slowestSync.Store(d) // only durable writes it, under syncMu
+	}
+	if err != nil {
 		st.fail(fmt.Errorf("fsync %s: %w", st.path, err))
 		return st.failure()
 	}
