@@ -34,7 +34,7 @@ suites=(
 	.           '^Benchmark(SignedPOST|BareNetHTTPSignedPOST|SignedPOSTHTTP2|BareNetHTTPSignedPOSTHTTP2|Sign1KiB|BareHMAC1KiB)$'
 	./money     '^Benchmark(Parse|ParseStrconvBaseline|Parse18Digits|ParseStrconvBaseline18Digits|Append|AppendBig)$'
 	./webhooks  '^Benchmark(Verify|BareHMAC)(1|64)KiB$'
-	./simulator '^Benchmark(Assets|SignedWrite|NewClose|CardTransactionsPage|RemittancesPage)$'
+	./simulator '^Benchmark(Assets|SignedWrite|ConcurrentSignedDeposits|NewClose|CardTransactionsPage|RemittancesPage)$'
 	./otel      '^BenchmarkSignedPOST(InMemory)?(NoObserver|OTelObserver)$'
 )
 

@@ -80,6 +80,7 @@ var targets = []target{
 	{"Amount.Append 18 decimals: allocs", "money/BenchmarkAppendBig", "", allocsMax, 0},
 	{"Simulator GET /v1/assets: req/s vs bare handler", "simulator/BenchmarkAssets/simulator", "simulator/BenchmarkAssets/bare", throughputMin, 0.5},
 	{"Simulator signed idempotent write: req/s vs bare handler", "simulator/BenchmarkSignedWrite/simulator", "simulator/BenchmarkSignedWrite/bare", throughputMin, 0.25},
+	{"Simulator persisted signed deposits, 8 clients: req/s vs in memory", "simulator/BenchmarkConcurrentSignedDeposits/data", "simulator/BenchmarkConcurrentSignedDeposits/memory", throughputMin, 0.5},
 	{"simulator.New + Close: ns", "simulator/BenchmarkNewClose", "", nsMax, 2e6},
 	{"Card transactions, 100k: last page / first page", "simulator/BenchmarkCardTransactionsPage/last", "simulator/BenchmarkCardTransactionsPage/first", timeRatioMax, 1.2},
 	{"Card transactions: first page 100k / first page 1k", "simulator/BenchmarkCardTransactionsPage/first", "simulator/BenchmarkCardTransactionsPage/first-1k", timeRatioMax, 1.2},
