@@ -39,8 +39,6 @@ func (h remitHost) MemberByExternal(tx *kernel.Tx, externalID string) *api.Membe
 	return h.st.members.ByExternal(tx, externalID)
 }
 
-func (h remitHost) Restricted(m *api.Member) bool { return memberRestriction(m) != "" }
-
 func (h remitHost) HasKYCProfile(tx *kernel.Tx, m *api.Member) bool {
 	return h.st.kyc.Profile(tx, m) != nil
 }

@@ -43,8 +43,6 @@ func (h webhooksHost) Environment(tx *kernel.Tx) string { return h.st.merchant.E
 
 func (h webhooksHost) WebhookSecret() string { return h.st.creds.WebhookSecret }
 
-func (h webhooksHost) NotFound() error { return errControlNotFound }
-
 // AutoFlush starts a background flush; the goroutine waits for the state
 // lock, so it runs after the current request. A replay runs the flushes the
 // recording holds instead.

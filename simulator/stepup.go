@@ -4,13 +4,9 @@ import (
 	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
-	"github.com/mwallet/mwallet-go/simulator/internal/stepup"
 )
 
 // The step-up line (internal/stepup): its Go control call and its host.
-
-// actionDigest returns a stable digest naming an action (stepup.ActionDigest).
-func actionDigest(parts ...string) string { return stepup.ActionDigest(parts...) }
 
 // stepUpHost is the step-up line's stepup.Host: the bounded store of
 // challenges is the gateway's (its limit and expiry queue).

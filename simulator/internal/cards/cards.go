@@ -40,9 +40,6 @@ type Host interface {
 	MerchantHosted(tx *kernel.Tx) bool
 	// Member returns the member of a mem_ id, or nil.
 	Member(tx *kernel.Tx, id string) *api.Member
-	// Restricted reports a member that may not move money out (suspended,
-	// blocklisted, banned, frozen).
-	Restricted(m *api.Member) bool
 	// KYCInReview reports a member whose KYC profile is not approved.
 	KYCInReview(tx *kernel.Tx, m *api.Member) bool
 	// BindingActive reports whether quick KYC binding id of m is active.
@@ -53,11 +50,9 @@ type Host interface {
 	// CompensateBinding compensates a quick KYC binding automatically
 	// after application applicationID failed upstream.
 	CompensateBinding(tx *kernel.Tx, bindingID, applicationID string) error
-	// QuickKYCFee is the asset and amount of a quick KYC binding's fee.
-	QuickKYCFee() (asset, amount string)
-	// RequireStepUp checks the request's step-up for the action named by
-	// parts.
-	RequireStepUp(c *api.Request, parts ...string) error
+	// RequireStepUp consumes a completed step-up challenge for action (an
+	// api.ActionDigest) or issues one and answers step_up_required.
+	RequireStepUp(c *api.Request, action string) error
 	// Balance is an account's ledger balance of asset.
 	// Post posts one balanced ledger entry of several legs; an error
 	// changes nothing.

@@ -216,8 +216,6 @@ const Upstream = "qrpay"
 type Host interface {
 	// Member is the member of the exact mem_ id (the members line).
 	Member(tx *kernel.Tx, id string) *api.Member
-	// Digest names an action by its parts (the step-up action digest).
-	Digest(parts ...string) string
 	// RequireStepUp consumes a completed step-up challenge for action or
 	// issues one and answers step_up_required.
 	RequireStepUp(c *api.Request, action string) error
@@ -227,15 +225,9 @@ type Host interface {
 	// MerchantFeeRateBps is the merchant fee rate of merchant-funded
 	// payments.
 	MerchantFeeRateBps(tx *kernel.Tx) int64
-	// Restriction names why a member may not move money out, or "".
-	Restriction(m *api.Member) string
 	// AssetAllowed reports whether code is enabled and allowed to the
 	// merchant.
 	AssetAllowed(tx *kernel.Tx, code string) bool
-	// FiatAmount parses a QR payment amount in a currency with minor
-	// decimals (the amount parser's QR form): its value and its text with
-	// exactly minor decimals, or false.
-	FiatAmount(v string, minor int) (*apd.Decimal, string, bool)
 	// Balance is the balance of account in asset.
 	// Post applies one balanced ledger entry, or nothing.
 	// InsufficientFunds reports a Post refused because an account would go
@@ -355,7 +347,7 @@ func (l *Line) parseCode(tx *kernel.Tx, value string) (*code, error) {
 	// 12.50; "12.505" cannot be paid). The same check serves decode, quotes and
 	// payments, so all three answer alike.
 	if !p.AmountEditable() {
-		if _, _, ok := l.host.FiatAmount(p.Amount, cur.MinorUnits); !ok {
+		if _, _, ok := api.FiatAmount(p.Amount, cur.MinorUnits); !ok {
 			return nil, api.NewErr("qr_code_invalid", "the QR code cannot be used")
 		}
 	}
@@ -365,7 +357,7 @@ func (l *Line) parseCode(tx *kernel.Tx, value string) (*code, error) {
 			q.scenarios[name] = true
 		}
 	}
-	if set, ok := l.st.scenarios.Get(tx, l.host.Digest("qrcode", value)); ok {
+	if set, ok := l.st.scenarios.Get(tx, api.ActionDigest("qrcode", value)); ok {
 		for name := range set.Values() {
 			q.scenarios[name] = true
 		}
@@ -383,7 +375,7 @@ func (l *Line) SetScenario(tx *kernel.Tx, codeValue string, scenarios ...string)
 			return fmt.Errorf("unknown QR scenario %q", sc)
 		}
 	}
-	k := l.host.Digest("qrcode", codeValue)
+	k := api.ActionDigest("qrcode", codeValue)
 	if len(scenarios) == 0 {
 		l.st.scenarios.Delete(tx, k)
 		return nil

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cockroachdb/apd/v3"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mwallet/mwallet-go/money"
@@ -59,7 +58,6 @@ func events(svc *kerneltest.Services) []string {
 	return out
 }
 
-func (h *fakeHost) Digest(parts ...string) string { return strings.Join(parts, "|") }
 func (h *fakeHost) Member(_ *kernel.Tx, id string) *api.Member {
 	for _, m := range []*api.Member{member1, noKYC, frozen} {
 		if m.ID == id {
@@ -76,12 +74,6 @@ func (h *fakeHost) RequireStepUp(c *api.Request, _ string) error {
 }
 func (h *fakeHost) MerchantHosted(*kernel.Tx) bool      { return h.merchant }
 func (h *fakeHost) MerchantFeeRateBps(*kernel.Tx) int64 { return h.feeBps }
-func (h *fakeHost) Restriction(m *api.Member) string {
-	if m.Status != "active" {
-		return m.Status
-	}
-	return ""
-}
 
 // assets are the fake catalogue (newServices).
 var assets = []kernel.Asset{{Code: "USDT", LedgerScale: 6, DisplayScale: 2}, {Code: "USDC", LedgerScale: 6, DisplayScale: 2}}
@@ -93,13 +85,6 @@ func (h *fakeHost) AssetAllowed(_ *kernel.Tx, code string) bool {
 		}
 	}
 	return false
-}
-func (h *fakeHost) FiatAmount(v string, minor int) (*apd.Decimal, string, bool) {
-	a, err := money.ParseNonNegative(v, minor)
-	if err != nil || a.Sign() <= 0 || len(v) > 16 {
-		return nil, "", false
-	}
-	return a.Decimal(), a.String(), true
 }
 func (h *fakeHost) Balance(_ *kernel.Tx, account, asset string) money.Amount {
 	if b, ok := h.bal[account+"|"+asset]; ok {

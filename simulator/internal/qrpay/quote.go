@@ -106,7 +106,7 @@ func (l *Line) blockedReason(tx *kernel.Tx, m *api.Member, in *input, p plan, no
 		return "account_frozen"
 	case m.FundsProtected:
 		return "funds_protected"
-	case l.host.Restriction(m) != "" || in.code.has(ScenarioBlocked):
+	case m.Restricted() || in.code.has(ScenarioBlocked):
 		return "member_blocked"
 	case usd.Cmp(lim.min) < 0:
 		return "below_minimum"

@@ -162,9 +162,6 @@ type Host interface {
 	Member(tx *kernel.Tx, id string) *api.Member
 	// MemberByExternal finds a member by external id, nil when unknown.
 	MemberByExternal(tx *kernel.Tx, externalID string) *api.Member
-	// Restricted reports a member that may not move money out of its
-	// wallet (suspended, blocklisted, banned, frozen).
-	Restricted(m *api.Member) bool
 	// HasKYCProfile reports whether m has a KYC profile (derived from its
 	// seed on first use).
 	HasKYCProfile(tx *kernel.Tx, m *api.Member) bool

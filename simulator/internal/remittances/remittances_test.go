@@ -66,7 +66,6 @@ func (h *fakeHost) MemberByExternal(_ *kernel.Tx, ext string) *api.Member {
 	}
 	return nil
 }
-func (h *fakeHost) Restricted(m *api.Member) bool { return m.Status != "active" }
 func (h *fakeHost) HasKYCProfile(_ *kernel.Tx, m *api.Member) bool {
 	return m.HasKYCProfile
 }

@@ -5,10 +5,7 @@
 package stepup
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
@@ -60,13 +57,6 @@ func (l *Line) Init(k *kernel.Kernel, h Host) {
 		opened:     kernel.NewCell(k, "stepup.opened", false),
 	}
 	l.host = h
-}
-
-// ActionDigest returns a stable digest naming an action, for example
-// ActionDigest("qrpay", codeValue) or ActionDigest("card.pin", cardID).
-func ActionDigest(parts ...string) string {
-	h := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
-	return hex.EncodeToString(h[:16])
 }
 
 // Require enforces strong authentication for an action. With a valid,

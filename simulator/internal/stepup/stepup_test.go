@@ -46,7 +46,7 @@ func TestChallengeLifecycle(t *testing.T) {
 		}
 		return ae.Extra["challenge_id"].(string)
 	}
-	pay := ActionDigest("qrpay", "mem_1", "code")
+	pay := api.ActionDigest("qrpay", "mem_1", "code")
 	id := challengeOf(l.Require(req("mem_1", ""), pay))
 	if err := l.Require(req("mem_1", id), pay); err == nil {
 		t.Fatal("a challenge the end user did not complete was accepted")
@@ -65,7 +65,7 @@ func TestChallengeLifecycle(t *testing.T) {
 		ok                   bool
 	}{
 		{"another member", "mem_2", pay, false},
-		{"another action", "mem_1", ActionDigest("card.pin", "crd_1"), false},
+		{"another action", "mem_1", api.ActionDigest("card.pin", "crd_1"), false},
 		{"its member and action", "mem_1", pay, true},
 		{"used once", "mem_1", pay, false},
 	} {

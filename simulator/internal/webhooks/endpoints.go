@@ -97,7 +97,7 @@ func (l *Line) endpoint(tx *kernel.Tx, id string) (endpoint, error) {
 		e, ok = l.st.endpoints.Get(tx, "whe_"+id)
 	}
 	if !ok {
-		return endpoint{}, fmt.Errorf("webhook endpoint %q: %w", id, l.host.NotFound())
+		return endpoint{}, fmt.Errorf("webhook endpoint %q: %w", id, api.ErrControlNotFound)
 	}
 	return e, nil
 }

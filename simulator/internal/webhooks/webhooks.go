@@ -64,9 +64,6 @@ type Host interface {
 	// AutoFlush starts a background flush that runs after the current
 	// transaction (automatic delivery is on); a replay starts none.
 	AutoFlush()
-	// NotFound is the marker of a missing object that the control API
-	// answers with 404 not_found.
-	NotFound() error
 }
 
 // Event is an event recorded for delivery. Its fields are those of the

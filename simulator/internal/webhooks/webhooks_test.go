@@ -16,9 +16,6 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel/kerneltest"
 )
 
-// errMissing is the fake host's marker of a missing object.
-var errMissing = errors.New("missing")
-
 // fakeHost is a Host of a merchant in env whose webhook secret is
 // "whsec_m"; it counts the background flushes asked for.
 type fakeHost struct {
@@ -29,7 +26,6 @@ type fakeHost struct {
 func (h *fakeHost) Environment(*kernel.Tx) string { return h.env }
 func (h *fakeHost) WebhookSecret() string         { return "whsec_m" }
 func (h *fakeHost) AutoFlush()                    { h.flushes++ }
-func (h *fakeHost) NotFound() error               { return errMissing }
 
 func direct(rt *http.Transport) http.RoundTripper { return rt }
 
@@ -290,7 +286,7 @@ func TestEndpointRefusals(t *testing.T) {
 		func() error { return l.RemoveEndpoint(tx, "whe_nope") },
 		func() error { _, err := l.SetEndpointDisabled(tx, "nope", true); return err },
 	} {
-		if err := op(); !errors.Is(err, errMissing) {
+		if err := op(); !errors.Is(err, api.ErrControlNotFound) {
 			t.Errorf("unknown endpoint: %v, want the host's not-found marker", err)
 		}
 	}
