@@ -38,8 +38,6 @@ type cardsHost struct {
 	st *simState
 }
 
-func (h cardsHost) MerchantHosted(tx *kernel.Tx) bool { return h.st.merchant.MerchantHosted(tx) }
-
 func (h cardsHost) Member(tx *kernel.Tx, id string) *api.Member { return h.st.members.Get(tx, id) }
 
 func (h cardsHost) KYCInReview(tx *kernel.Tx, m *api.Member) bool { return kycInReview(tx, h.st, m) }

@@ -1,8 +1,6 @@
 package simulator
 
 import (
-	"time"
-
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/qrpay"
@@ -31,14 +29,4 @@ func (h qrpayHost) RequireStepUp(c *api.Request, action string) error {
 	return h.st.stepUp.Require(c, action)
 }
 
-func (h qrpayHost) MerchantHosted(tx *kernel.Tx) bool { return h.st.merchant.MerchantHosted(tx) }
-
 func (h qrpayHost) MerchantFeeRateBps(tx *kernel.Tx) int64 { return h.st.merchant.FeeRateBps(tx) }
-
-func (h qrpayHost) AssetAllowed(tx *kernel.Tx, code string) bool {
-	return h.st.cat.allowed(code, nil) && h.st.merchant.Allows(tx, code)
-}
-
-func (h qrpayHost) ExpireMemoAt(tx *kernel.Tx, key string, at time.Time) {
-	h.st.gw.qrMemoQ.push(tx, key, at)
-}

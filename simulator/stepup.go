@@ -20,7 +20,3 @@ func (h stepUpHost) Room(tx *kernel.Tx, held int, now time.Time) error {
 	}
 	return nil
 }
-
-func (h stepUpHost) Expires(tx *kernel.Tx, id string, at time.Time) {
-	h.st.gw.challengeQ.push(tx, id, at)
-}

@@ -30,7 +30,6 @@ func newFakeHost(svc *kerneltest.Services) *fakeHost {
 		inReview: map[string]bool{}, bindings: map[string]bool{}}
 }
 
-func (h *fakeHost) MerchantHosted(*kernel.Tx) bool                            { return false }
 func (h *fakeHost) Member(_ *kernel.Tx, id string) *api.Member                { return h.members[id] }
 func (h *fakeHost) KYCInReview(_ *kernel.Tx, m *api.Member) bool              { return h.inReview[m.ID] }
 func (h *fakeHost) BindingActive(_ *kernel.Tx, _ *api.Member, id string) bool { return h.bindings[id] }

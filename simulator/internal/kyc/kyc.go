@@ -86,16 +86,12 @@ type Binding struct {
 	Version    int64
 }
 
-// Host is what the KYC line needs from the rest of the simulator, beyond
+// Host is what the KYC line needs of other lines (members, cards), beyond
 // what every transaction gives (kernel.Tx: the clock, ids, the ledger,
-// events, the catalogue).
+// events, the catalogue, the merchant's custody model).
 type Host interface {
 	// Member is the member of the exact mem_ id (the members line).
 	Member(tx *kernel.Tx, id string) *api.Member
-	// FeeAccount is where a usage fee of m is paid from: the member's
-	// available balance (platform_hosted) or the merchant prepaid account
-	// (merchant_hosted).
-	FeeAccount(tx *kernel.Tx, m *api.Member) string
 	// SetMemberKYC sets the KYC level of the member of mem_ id and whether
 	// it has a KYC profile (the members line).
 	SetMemberKYC(tx *kernel.Tx, id string, level int, hasProfile bool)
@@ -417,7 +413,12 @@ func (l *Line) Allocate(tx *kernel.Tx, m *api.Member, email string) (Binding, er
 		return Binding{}, api.NewErr("quick_kyc_exhausted", "no matching unassigned quick profile")
 	}
 	fee, _ := tx.Amount(api.QuickKYCFeeAsset, api.QuickKYCFee)
-	from := l.host.FeeAccount(tx, m)
+	// The fee is paid from the member's available balance, or from the
+	// merchant prepaid account of a merchant_hosted merchant.
+	from := kernel.MemberAvailable(m.ID)
+	if tx.MerchantHosted() {
+		from = kernel.AccountMerchantPrepaid
+	}
 	now := tx.Now()
 	if err := tx.Transfer(now, "quick KYC usage fee", api.QuickKYCFeeAsset, fee, from, kernel.AccountRevenueFees); err != nil {
 		return Binding{}, api.NewErr("quick_kyc_unpaid", "the quick KYC usage fee (10 USDT) is not covered")

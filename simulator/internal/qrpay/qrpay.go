@@ -205,36 +205,28 @@ func decimal(s string) *apd.Decimal {
 // success path runs when its outcome mode says.
 const Collection = "qrpay/orders"
 
+// MemoWindow is the expiry window of the quotes memo (kernel.Tx.ExpireAt):
+// the simulator drops an entry past its expiry (ExpireMemo).
+const MemoWindow = "qrpay/quote_memo"
+
 // Upstream names the acquirer's settlement account in the ledger
 // (kernel.UpstreamAccount).
 const Upstream = "qrpay"
 
-// Host is what the QR line needs of other lines and of the simulator; the
-// clock, ids, amounts and events are the transaction's (kernel.Tx).
-// Methods taking a *kernel.Tx run in the caller's transaction; the others
-// are read in it too (the line is only entered with the state lock held).
+// Host is what the QR line needs of other lines (members, step-up, the
+// merchant's fee rate); what every line uses (the clock, ids, amounts, the
+// ledger, events, the catalogue, the merchant's custody model and
+// allowlist, the expiry of the quotes memo) is the kernel's, through the
+// transaction. Every method runs in the caller's transaction.
 type Host interface {
 	// Member is the member of the exact mem_ id (the members line).
 	Member(tx *kernel.Tx, id string) *api.Member
 	// RequireStepUp consumes a completed step-up challenge for action or
 	// issues one and answers step_up_required.
 	RequireStepUp(c *api.Request, action string) error
-	// MerchantHosted reports the merchant_hosted custody model: payments are
-	// merchant-funded.
-	MerchantHosted(tx *kernel.Tx) bool
 	// MerchantFeeRateBps is the merchant fee rate of merchant-funded
 	// payments.
 	MerchantFeeRateBps(tx *kernel.Tx) int64
-	// AssetAllowed reports whether code is enabled and allowed to the
-	// merchant.
-	AssetAllowed(tx *kernel.Tx, code string) bool
-	// Balance is the balance of account in asset.
-	// Post applies one balanced ledger entry, or nothing.
-	// InsufficientFunds reports a Post refused because an account would go
-	// negative.
-	// ExpireMemoAt schedules the quotes memo entry key to be dropped at at
-	// (ExpireMemo).
-	ExpireMemoAt(tx *kernel.Tx, key string, at time.Time)
 }
 
 // Line is the QR payment line: its state, and its host. The state is part

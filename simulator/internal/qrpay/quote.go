@@ -235,7 +235,7 @@ func (l *Line) quote(c *api.Request) (int, any, error) {
 		// answers.
 		c.Tx.Keep(func() {
 			l.st.memo.Put(c.Tx, key, uq.row())
-			l.host.ExpireMemoAt(c.Tx, key, uq.CreatedAt.Add(qrQuoteMemo))
+			c.Tx.ExpireAt(MemoWindow, key, uq.CreatedAt.Add(qrQuoteMemo))
 		})
 	}
 	opts, err := l.options(c.Tx, c.Member, in, uq)

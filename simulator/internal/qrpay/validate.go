@@ -51,9 +51,9 @@ func (l *Line) validate(c *api.Request) (*input, error) {
 		fs = *req.FundingSource
 	}
 	switch {
-	case l.host.MerchantHosted(c.Tx) && fs != "merchant":
+	case c.Tx.MerchantHosted() && fs != "merchant":
 		return nil, api.InvalidFields("merchant_hosted accounts must send funding_source merchant", "funding_source")
-	case l.host.MerchantHosted(c.Tx):
+	case c.Tx.MerchantHosted():
 		in.merchantFunded = true
 	case fs != "" && fs != "member":
 		return nil, api.InvalidFields("funding_source must be member (or omitted) on platform_hosted accounts", "funding_source")

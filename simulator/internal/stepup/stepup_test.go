@@ -11,10 +11,9 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel/kerneltest"
 )
 
-// fakeHost holds at most max challenges and records the expiries asked.
+// fakeHost holds at most max challenges.
 type fakeHost struct {
-	max      int
-	expiries []string
+	max int
 }
 
 func (h *fakeHost) Room(_ *kernel.Tx, held int, _ time.Time) error {
@@ -23,7 +22,6 @@ func (h *fakeHost) Room(_ *kernel.Tx, held int, _ time.Time) error {
 	}
 	return nil
 }
-func (h *fakeHost) Expires(_ *kernel.Tx, id string, _ time.Time) { h.expiries = append(h.expiries, id) }
 
 // TestChallengeLifecycle: a challenge is required, completed by the end
 // user, used once for its member and action only, and swept once expired.
@@ -93,7 +91,7 @@ func TestChallengeLifecycle(t *testing.T) {
 	if _, ok := l.Get(tx, id); ok {
 		t.Error("an expired challenge survived the sweep")
 	}
-	if len(h.expiries) != l.Len(tx)+1 {
-		t.Errorf("%d expiries asked for %d challenges issued", len(h.expiries), l.Len(tx)+1)
+	if len(svc.Expiries) != l.Len(tx)+1 || svc.Expiries[0] != ExpiryWindow+" "+id {
+		t.Errorf("expiries %q asked for %d challenges issued, the first %s", svc.Expiries, l.Len(tx)+1, id)
 	}
 }
