@@ -3,8 +3,6 @@ package simulator
 import (
 	"fmt"
 
-	"github.com/cockroachdb/apd/v3"
-
 	"github.com/mwallet/mwallet-go/money"
 )
 
@@ -33,7 +31,7 @@ import (
 //     product_not_available for a source asset outside the catalogue;
 //   - POST /v1/remittances payout_amount (the currency's minor units,
 //     decimalNonNegative, exactly that many decimals): invalid_request;
-//   - QR payment amounts (fiatAmount: the currency's minor units,
+//   - QR payment amounts (api.FiatAmount: the currency's minor units,
 //     decimalNonNegative, at most 16 characters, above zero):
 //     invalid_request for a request's amount, qr_code_invalid for the
 //     amount a code carries;
@@ -93,19 +91,4 @@ func (c *catalogue) mustAmount(code, v string) money.Amount {
 		panic(fmt.Sprintf("simulator: fixture amount %s %q: %v", code, v, err))
 	}
 	return a
-}
-
-// fiatAmount parses a QR payment amount in a currency with minor decimals:
-// at most 16 characters, a plain non-negative decimal at scale minor
-// (amounts.go, decimalNonNegative), above zero. It returns the value and
-// its text with exactly minor decimals.
-func fiatAmount(s string, minor int) (*apd.Decimal, string, bool) {
-	if len(s) == 0 || len(s) > 16 {
-		return nil, "", false
-	}
-	a, err := parseAmount(s, minor, decimalNonNegative)
-	if err != nil || a.Sign() <= 0 {
-		return nil, "", false
-	}
-	return a.Decimal(), a.String(), true
 }

@@ -130,38 +130,3 @@ func TestCatalogueAmount(t *testing.T) {
 		c.mustAmount("XRP", "25")
 	}()
 }
-
-// TestFiatAmount: the QR line's amount in a currency's minor units, on the
-// one parser: above zero, at most 16 characters, no sign.
-func TestFiatAmount(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		in    string
-		minor int
-		want  string // "" when refused
-	}{
-		{"12.5", 2, "12.50"},
-		{"12.500", 2, "12.50"},
-		{"12.505", 2, ""},
-		{"100", 0, "100"},
-		{"100.0", 0, "100"},
-		{"0.01", 2, "0.01"},
-		{"0.00", 2, ""},
-		{"0", 0, ""},
-		{"-1", 2, ""},
-		{"-0", 2, ""},
-		{"+1", 2, ""},
-		{"1e2", 2, ""},
-		{".5", 2, ""},
-		{"5.", 2, ""},
-		{"", 2, ""},
-		{"1234567890123.50", 2, "1234567890123.50"}, // 16 characters
-		{"12345678901234.50", 2, ""},                // 17
-		{"1.234", 3, "1.234"},
-	} {
-		d, text, ok := fiatAmount(tc.in, tc.minor)
-		if ok != (tc.want != "") || text != tc.want || (ok && d.Text('f') != tc.want) {
-			t.Errorf("fiatAmount(%q, %d) = %v, %q, %v; want %q", tc.in, tc.minor, d, text, ok, tc.want)
-		}
-	}
-}

@@ -1,7 +1,6 @@
 package simulator
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
 	"reflect"
@@ -10,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
 )
 
 // One declaration per control operation. Every control route (/_sim/...),
@@ -427,8 +428,9 @@ func (e *NameError) answer() *apiError {
 	return ae
 }
 
-// errControlNotFound marks Go-API errors about an object that does not exist.
-var errControlNotFound = errors.New("not found")
+// errControlNotFound marks Go-API errors about an object that does not exist
+// (the lines return it too).
+var errControlNotFound = api.ErrControlNotFound
 
 // checkInput checks every argument of in against its domain (and the
 // input's own rules, inputRules), in x's transaction.

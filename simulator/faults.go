@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 
 	mwallet "github.com/mwallet/mwallet-go"
@@ -176,7 +177,7 @@ func (x *exchange) faultError() *apiError {
 	if m, err := x.g.resolveMember(x.tx, x.rec.Member); err == nil {
 		memberID = m.ID
 	}
-	err := x.g.st.stepUp.Issue(x.tx, memberID, actionDigest("fault", x.r.Method, x.rec.Path), x.g.st.clock.Now())
+	err := x.g.st.stepUp.Issue(x.tx, memberID, api.ActionDigest("fault", x.r.Method, x.rec.Path), x.g.st.clock.Now())
 	var issued *apiError
 	if !errors.As(err, &issued) {
 		return ae

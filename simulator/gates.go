@@ -8,21 +8,8 @@ import "github.com/mwallet/mwallet-go/simulator/internal/kernel"
 // dispatch), through the same functions below, so a deferred path cannot
 // skip a gate the direct path enforces. The table of paths and gates is in
 // README.md ("Limits and gates on deferred paths"). The card line's gates
-// are in its package (internal/cards, gates.go).
-
-// memberRestriction names why m may not move money out of its wallet, or
-// "": suspended and blocklisted members are unknown to member-scoped calls
-// (member_not_found), banned and frozen ones are found but refused.
-func memberRestriction(m *member) string {
-	if m == nil {
-		return "unknown"
-	}
-	switch m.Status {
-	case "suspended", "blocklisted", "banned", "frozen":
-		return m.Status
-	}
-	return ""
-}
+// are in its package (internal/cards, gates.go); a member's restriction is
+// api.Member.Restriction.
 
 // kycInReview reports a member whose KYC profile is not approved: sent back
 // to review by an update, rejected, or waiting for supplementary documents.

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/qrpay"
+	"github.com/mwallet/mwallet-go/simulator/internal/stepup"
 )
 
 // sweep deletes the nonces, idempotency records, tokens, step-up
@@ -52,6 +54,19 @@ func (g *gateway) sweep(tx *kernel.Tx, now time.Time) {
 		}
 		return nil
 	})
+}
+
+// expiryWindow is the expiry queue of a line's window (kernel.Tx.ExpireAt):
+// the step-up challenges and the QR quote memo, which sweep tells their
+// line about.
+func (ws *gatewayState) expiryWindow(window string) (expiryQueue, bool) {
+	switch window {
+	case stepup.ExpiryWindow:
+		return ws.challengeQ, true
+	case qrpay.MemoWindow:
+		return ws.qrMemoQ, true
+	}
+	return expiryQueue{}, false
 }
 
 // storeCap names a window store and the flag and option that set its cap,

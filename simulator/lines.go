@@ -1,9 +1,6 @@
 package simulator
 
 import (
-	"fmt"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/mwallet/mwallet-go/money"
@@ -90,57 +87,34 @@ func (k kernelServices) InFlight(tx *kernel.Tx, collection, id string) {
 
 func (k kernelServices) Settled(tx *kernel.Tx, id string) { k.timers.settled(tx, id) }
 
+// ExpireAt pushes key on the gateway's expiry queue of window; the sweep
+// tells the window's line when the clock passes it (gateway_expiry.go).
+func (k kernelServices) ExpireAt(tx *kernel.Tx, window, key string, at time.Time) {
+	q, ok := k.st.gw.expiryWindow(window)
+	if !ok {
+		panic("simulator: no expiry window " + window)
+	}
+	q.push(tx, key, at)
+}
+
+// The merchant's configuration is the merchant line's state
+// (internal/merchant) and the credentials fixed at start.
+
+func (k kernelServices) Custody(tx *kernel.Tx) string { return k.st.merchant.Model(tx) }
+
+func (k kernelServices) Environment(tx *kernel.Tx) string { return k.st.merchant.Env(tx) }
+
+func (k kernelServices) AssetAllowed(tx *kernel.Tx, code string) bool {
+	return k.st.cat.allowed(code, nil) && k.st.merchant.Allows(tx, code)
+}
+
+func (k kernelServices) WebhookSecret() string { return k.st.creds.WebhookSecret }
+
 // registerDeposits builds the deposits line and registers its endpoints.
 func (ctl *controlAPI) registerDeposits() {
 	s := ctl.sim
-	s.st.deposits = deposits.New(&s.k, depositsHost{st: &s.st})
+	s.st.deposits = deposits.New(&s.k)
 	for _, e := range s.st.deposits.Endpoints() {
 		s.wiring.gw.register(e)
 	}
-}
-
-// depositsHost is the deposits line's deposits.Host.
-type depositsHost struct {
-	st *simState
-}
-
-func (h depositsHost) MerchantID(tx *kernel.Tx) string { return h.st.merchant.ID(tx) }
-
-func (h depositsHost) PlatformHosted(tx *kernel.Tx) bool { return h.st.merchant.PlatformHosted(tx) }
-
-func (h depositsHost) AssetAllowed(tx *kernel.Tx, code string) bool {
-	return h.st.cat.allowed(code, nil) && h.st.merchant.Allows(tx, code)
-}
-
-// membersHost is the members line's members.Host.
-type membersHost struct {
-	st *simState
-}
-
-// MerchantID is the simulator's merchant (its id never changes).
-// Seed parses every seed balance, then posts them in one entry.
-func (h membersHost) Seed(tx *kernel.Tx, memberID string, balances map[string]string) error {
-	codes := make([]string, 0, len(balances))
-	for code := range balances {
-		codes = append(codes, code)
-	}
-	sort.Strings(codes)
-	var postings []kernel.Posting
-	for _, code := range codes {
-		asset := strings.ToUpper(strings.TrimSpace(code))
-		amt, err := tx.Amount(asset, balances[code])
-		if err != nil {
-			return errInvalidRequest(fmt.Sprintf("balance %s: %v", code, err))
-		}
-		if amt.IsNegative() {
-			return errInvalidRequest(fmt.Sprintf("balance %s: negative", code))
-		}
-		postings = append(postings,
-			kernel.Posting{Account: AccountWorld, Asset: asset, Amount: amt.Neg()},
-			kernel.Posting{Account: MemberAvailable(memberID), Asset: asset, Amount: amt})
-	}
-	if len(postings) > 0 {
-		return h.st.ledger.Post(tx, tx.Now(), "seed member balance", postings...)
-	}
-	return nil
 }

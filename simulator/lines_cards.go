@@ -6,7 +6,6 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
-	"github.com/mwallet/mwallet-go/simulator/internal/kyc"
 )
 
 // The card line (internal/cards): its registration and its host.
@@ -39,11 +38,7 @@ type cardsHost struct {
 	st *simState
 }
 
-func (h cardsHost) MerchantHosted(tx *kernel.Tx) bool { return h.st.merchant.MerchantHosted(tx) }
-
 func (h cardsHost) Member(tx *kernel.Tx, id string) *api.Member { return h.st.members.Get(tx, id) }
-
-func (h cardsHost) Restricted(m *api.Member) bool { return memberRestriction(m) != "" }
 
 func (h cardsHost) KYCInReview(tx *kernel.Tx, m *api.Member) bool { return kycInReview(tx, h.st, m) }
 
@@ -64,8 +59,6 @@ func (h cardsHost) CompensateBinding(tx *kernel.Tx, bindingID, applicationID str
 	return err
 }
 
-func (h cardsHost) QuickKYCFee() (asset, amount string) { return kyc.QuickFeeAsset, kyc.QuickFee }
-
-func (h cardsHost) RequireStepUp(c *api.Request, parts ...string) error {
-	return h.st.stepUp.Require(c, actionDigest(parts...))
+func (h cardsHost) RequireStepUp(c *api.Request, action string) error {
+	return h.st.stepUp.Require(c, action)
 }

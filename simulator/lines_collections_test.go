@@ -6,6 +6,7 @@ import (
 	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
 	"github.com/mwallet/mwallet-go/simulator/internal/qrpay"
 	"github.com/mwallet/mwallet-go/simulator/internal/remittances"
+	"github.com/mwallet/mwallet-go/simulator/internal/stepup"
 )
 
 // TestLineCollectionsAreTheOutcomeCollections: the outcome collections the
@@ -26,5 +27,30 @@ func TestLineCollectionsAreTheOutcomeCollections(t *testing.T) {
 		if OutcomeCollection(tt.line) != tt.public {
 			t.Errorf("line collection %q, public %q", tt.line, tt.public)
 		}
+	}
+}
+
+// TestLineExpiryWindowsAreTheGatewayQueues: every expiry window a line
+// schedules on (tx.ExpireAt) is a queue of the gateway that the sweep
+// drains into that line, and no other name is one.
+func TestLineExpiryWindowsAreTheGatewayQueues(t *testing.T) {
+	t.Parallel()
+	sim := mustNewHandler()
+	defer sim.Close()
+	ws := sim.st.gw
+	for _, tt := range []struct {
+		window string
+		q      expiryQueue
+	}{
+		{stepup.ExpiryWindow, ws.challengeQ},
+		{qrpay.MemoWindow, ws.qrMemoQ},
+	} {
+		q, ok := ws.expiryWindow(tt.window)
+		if !ok || q != tt.q {
+			t.Errorf("window %q: %v, not its gateway queue", tt.window, ok)
+		}
+	}
+	if _, ok := ws.expiryWindow("cards/nothing"); ok {
+		t.Error("an unknown window has a queue")
 	}
 }

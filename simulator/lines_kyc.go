@@ -28,13 +28,6 @@ func (h kycHost) SetMemberKYC(tx *kernel.Tx, id string, level int, hasProfile bo
 	_ = h.st.members.SetKYC(tx, id, level, hasProfile)
 }
 
-func (h kycHost) FeeAccount(tx *kernel.Tx, m *member) string {
-	if h.st.merchant.MerchantHosted(tx) {
-		return AccountMerchantPrepaid
-	}
-	return MemberAvailable(m.ID)
-}
-
 // BindingWithdrawn: a card application still under review on the binding
 // loses its KYC basis and is rejected first (fee and shipping refunded,
 // first top-up released, card.application.rejected), so no card is issued

@@ -1,10 +1,6 @@
 package simulator
 
 import (
-	"time"
-
-	"github.com/cockroachdb/apd/v3"
-
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/qrpay"
@@ -29,26 +25,8 @@ type qrpayHost struct {
 
 func (h qrpayHost) Member(tx *kernel.Tx, id string) *api.Member { return h.st.members.Get(tx, id) }
 
-func (h qrpayHost) Digest(parts ...string) string { return actionDigest(parts...) }
-
 func (h qrpayHost) RequireStepUp(c *api.Request, action string) error {
 	return h.st.stepUp.Require(c, action)
 }
 
-func (h qrpayHost) MerchantHosted(tx *kernel.Tx) bool { return h.st.merchant.MerchantHosted(tx) }
-
 func (h qrpayHost) MerchantFeeRateBps(tx *kernel.Tx) int64 { return h.st.merchant.FeeRateBps(tx) }
-
-func (h qrpayHost) Restriction(m *api.Member) string { return memberRestriction(m) }
-
-func (h qrpayHost) AssetAllowed(tx *kernel.Tx, code string) bool {
-	return h.st.cat.allowed(code, nil) && h.st.merchant.Allows(tx, code)
-}
-
-func (h qrpayHost) FiatAmount(v string, minor int) (*apd.Decimal, string, bool) {
-	return fiatAmount(v, minor)
-}
-
-func (h qrpayHost) ExpireMemoAt(tx *kernel.Tx, key string, at time.Time) {
-	h.st.gw.qrMemoQ.push(tx, key, at)
-}

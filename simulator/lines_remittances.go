@@ -22,15 +22,8 @@ type remitHost struct {
 	st *simState
 }
 
-func (h remitHost) MerchantHosted(tx *kernel.Tx) bool { return h.st.merchant.MerchantHosted(tx) }
-
 func (h remitHost) MerchantStatus(tx *kernel.Tx) (string, bool) {
 	return h.st.merchant.Status(tx), h.st.merchant.Active(tx)
-}
-
-// MerchantID is the simulator's merchant (its id never changes).
-func (h remitHost) AssetAllowed(tx *kernel.Tx, code string) bool {
-	return h.st.cat.allowed(code, nil) && h.st.merchant.Allows(tx, code)
 }
 
 func (h remitHost) Member(tx *kernel.Tx, id string) *api.Member { return h.st.members.Get(tx, id) }
@@ -38,8 +31,6 @@ func (h remitHost) Member(tx *kernel.Tx, id string) *api.Member { return h.st.me
 func (h remitHost) MemberByExternal(tx *kernel.Tx, externalID string) *api.Member {
 	return h.st.members.ByExternal(tx, externalID)
 }
-
-func (h remitHost) Restricted(m *api.Member) bool { return memberRestriction(m) != "" }
 
 func (h remitHost) HasKYCProfile(tx *kernel.Tx, m *api.Member) bool {
 	return h.st.kyc.Profile(tx, m) != nil

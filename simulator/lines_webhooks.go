@@ -3,7 +3,6 @@ package simulator
 import (
 	"context"
 
-	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	hookline "github.com/mwallet/mwallet-go/simulator/internal/webhooks"
 )
 
@@ -38,12 +37,6 @@ type webhooksHost struct {
 	replaying func() bool
 	flush     func()
 }
-
-func (h webhooksHost) Environment(tx *kernel.Tx) string { return h.st.merchant.Env(tx) }
-
-func (h webhooksHost) WebhookSecret() string { return h.st.creds.WebhookSecret }
-
-func (h webhooksHost) NotFound() error { return errControlNotFound }
 
 // AutoFlush starts a background flush; the goroutine waits for the state
 // lock, so it runs after the current request. A replay runs the flushes the

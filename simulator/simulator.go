@@ -371,7 +371,7 @@ func build(o options) (*Simulator, error) {
 		controlNotFound: s.wiring.ctl.notFound,
 	}
 	s.wiring.inputs.draws = s.wiring.gw.faultDraws
-	s.st.members.Init(&s.k, membersHost{st: &s.st})
+	s.st.members.Init(&s.k)
 	s.st.stepUp.Init(&s.k, stepUpHost{st: &s.st})
 	s.st.webhooks = newWebhooksLine(s)
 	s.wiring.keys = &keyring{st: &s.st}

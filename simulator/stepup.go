@@ -4,13 +4,9 @@ import (
 	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
-	"github.com/mwallet/mwallet-go/simulator/internal/stepup"
 )
 
 // The step-up line (internal/stepup): its Go control call and its host.
-
-// actionDigest returns a stable digest naming an action (stepup.ActionDigest).
-func actionDigest(parts ...string) string { return stepup.ActionDigest(parts...) }
 
 // stepUpHost is the step-up line's stepup.Host: the bounded store of
 // challenges is the gateway's (its limit and expiry queue).
@@ -23,8 +19,4 @@ func (h stepUpHost) Room(tx *kernel.Tx, held int, now time.Time) error {
 		return storeFull(tx, capStepUpChallenges, c, h.st.gw.challengeQ, now)
 	}
 	return nil
-}
-
-func (h stepUpHost) Expires(tx *kernel.Tx, id string, at time.Time) {
-	h.st.gw.challengeQ.push(tx, id, at)
 }

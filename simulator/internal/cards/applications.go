@@ -222,8 +222,8 @@ func (l *Line) handleCardApply(c *api.Request) (int, any, error) {
 			kernel.Posting{Account: locked, Asset: src, Amount: first})
 	}
 	need, _ := charge.Add(first)
-	if feeAsset, feeAmount := l.host.QuickKYCFee(); allocate && src == feeAsset {
-		need, _ = need.Add(mustAmount(c.Tx, feeAsset, feeAmount))
+	if allocate && src == api.QuickKYCFeeAsset {
+		need, _ = need.Add(mustAmount(c.Tx, api.QuickKYCFeeAsset, api.QuickKYCFee))
 	}
 	if c.Tx.Balance(avail, src).Cmp(need) < 0 {
 		if funding == "merchant" {

@@ -34,15 +34,12 @@ const (
 	CollectionTopups       = "cards/topups"
 )
 
-// Host is what the card line needs of the rest of the simulator.
+// Host is what the card line needs of other lines (members, KYC, step-up);
+// what every line uses (the clock, ids, the ledger, events, the catalogue,
+// the merchant's custody model) is the kernel's, through the transaction.
 type Host interface {
-	// MerchantHosted reports a merchant_hosted merchant (funding rules).
-	MerchantHosted(tx *kernel.Tx) bool
 	// Member returns the member of a mem_ id, or nil.
 	Member(tx *kernel.Tx, id string) *api.Member
-	// Restricted reports a member that may not move money out (suspended,
-	// blocklisted, banned, frozen).
-	Restricted(m *api.Member) bool
 	// KYCInReview reports a member whose KYC profile is not approved.
 	KYCInReview(tx *kernel.Tx, m *api.Member) bool
 	// BindingActive reports whether quick KYC binding id of m is active.
@@ -53,17 +50,9 @@ type Host interface {
 	// CompensateBinding compensates a quick KYC binding automatically
 	// after application applicationID failed upstream.
 	CompensateBinding(tx *kernel.Tx, bindingID, applicationID string) error
-	// QuickKYCFee is the asset and amount of a quick KYC binding's fee.
-	QuickKYCFee() (asset, amount string)
-	// RequireStepUp checks the request's step-up for the action named by
-	// parts.
-	RequireStepUp(c *api.Request, parts ...string) error
-	// Balance is an account's ledger balance of asset.
-	// Post posts one balanced ledger entry of several legs; an error
-	// changes nothing.
-	// InsufficientFunds reports an error of Post or Transfer that is the
-	// ledger refusing to overdraw an account.
-	// RandIntN draws from the simulator's seeded source, in [0, n).
+	// RequireStepUp consumes a completed step-up challenge for action (an
+	// api.ActionDigest) or issues one and answers step_up_required.
+	RequireStepUp(c *api.Request, action string) error
 }
 
 // Line is the card line: its state (part of the state image), its host,
@@ -563,7 +552,7 @@ func (l *Line) cardBalance(tx *kernel.Tx, c *simCard) money.Amount {
 // merchant_hosted must send merchant; platform_hosted may send member or
 // nothing. It returns "member" or "merchant".
 func (l *Line) cardFunding(tx *kernel.Tx, v string) (string, error) {
-	if l.host.MerchantHosted(tx) {
+	if tx.MerchantHosted() {
 		if v != "merchant" {
 			return "", api.InvalidFields("funding_source must be merchant for merchant_hosted accounts", "funding_source")
 		}

@@ -20,20 +20,17 @@ import (
 type fakeHost struct {
 	svc         *kerneltest.Services
 	members     map[string]*api.Member
-	restricted  map[string]bool
 	inReview    map[string]bool
 	bindings    map[string]bool // quick KYC bindings that are active
 	compensated []string
 }
 
 func newFakeHost(svc *kerneltest.Services) *fakeHost {
-	return &fakeHost{svc: svc, members: map[string]*api.Member{}, restricted: map[string]bool{},
+	return &fakeHost{svc: svc, members: map[string]*api.Member{},
 		inReview: map[string]bool{}, bindings: map[string]bool{}}
 }
 
-func (h *fakeHost) MerchantHosted(*kernel.Tx) bool                            { return false }
 func (h *fakeHost) Member(_ *kernel.Tx, id string) *api.Member                { return h.members[id] }
-func (h *fakeHost) Restricted(m *api.Member) bool                             { return h.restricted[m.ID] }
 func (h *fakeHost) KYCInReview(_ *kernel.Tx, m *api.Member) bool              { return h.inReview[m.ID] }
 func (h *fakeHost) BindingActive(_ *kernel.Tx, _ *api.Member, id string) bool { return h.bindings[id] }
 func (h *fakeHost) AllocateBinding(_ *kernel.Tx, _ *api.Member, _ string) (string, error) {
@@ -45,8 +42,7 @@ func (h *fakeHost) CompensateBinding(_ *kernel.Tx, id, _ string) error {
 	h.compensated = append(h.compensated, id)
 	return nil
 }
-func (h *fakeHost) QuickKYCFee() (string, string)               { return "USDT", "10" }
-func (h *fakeHost) RequireStepUp(*api.Request, ...string) error { return nil }
+func (h *fakeHost) RequireStepUp(*api.Request, string) error { return nil }
 
 // fixture is a line on fake services with one member holding 1000 USDT at
 // KYC level 1 (mem_1) and one at level 2 (mem_2).
@@ -116,7 +112,7 @@ func TestQuoteGates(t *testing.T) {
 		want    string
 	}{
 		{name: "eligible", member: "mem_1", product: "cpd_virtual_std", want: ""},
-		{name: "restricted member", member: "mem_1", product: "cpd_virtual_std", breakIt: func(f *fixture) { f.h.restricted["mem_1"] = true }, want: reasonMemberRestricted},
+		{name: "restricted member", member: "mem_1", product: "cpd_virtual_std", breakIt: func(f *fixture) { f.h.members["mem_1"].Status = "frozen" }, want: reasonMemberRestricted},
 		{name: "KYC in review", member: "mem_2", product: "cpd_virtual_std", breakIt: func(f *fixture) { f.h.inReview["mem_2"] = true }, want: reasonKYCRequired},
 		{name: "KYC level below the product's", member: "mem_1", product: "cpd_virtual_premium", want: reasonKYCRequired},
 		{name: "KYC country blocked", member: "mem_1", product: "cpd_virtual_review", breakIt: func(f *fixture) { f.l.SetKYCCountry(f.tx, "mem_1", "US") }, want: reasonKYCCountry},

@@ -24,7 +24,7 @@ const (
 // product's KYC-country restriction and outstanding penalties. The apply
 // handler, the invoice and the approval of an application all use it.
 func (l *Line) cardMemberGate(tx *kernel.Tx, m *api.Member, p *cardProduct, bound bool) string {
-	if l.host.Restricted(m) {
+	if m.Restricted() {
 		return reasonMemberRestricted
 	}
 	if l.host.KYCInReview(tx, m) {

@@ -264,7 +264,7 @@ func (l *Line) handleCardPIN(c *api.Request) (int, any, error) {
 		e.Header = map[string]string{"Retry-After": fmt.Sprint(wait)}
 		return 0, nil, e
 	}
-	if err := l.host.RequireStepUp(c, "card.pin", card.ID); err != nil {
+	if err := l.host.RequireStepUp(c, api.ActionDigest("card.pin", card.ID)); err != nil {
 		return 0, nil, err
 	}
 	w.Calls, w.Held = w.Calls.Append(c.Now), true
@@ -311,7 +311,7 @@ func (l *Line) handleCardLost(c *api.Request) (int, any, error) {
 	if card.FormFactor != "physical" || !card.allowed("lost") {
 		return 0, nil, errCardState(card, "report lost")
 	}
-	if err := l.host.RequireStepUp(c, "card.lost", card.ID); err != nil {
+	if err := l.host.RequireStepUp(c, api.ActionDigest("card.lost", card.ID)); err != nil {
 		return 0, nil, err
 	}
 	card.LostKind = kind

@@ -62,7 +62,7 @@ func (l *Line) handleCardTopUp(c *api.Request) (int, any, error) {
 	if !card.allowed("topup") {
 		return 0, nil, errCardState(card, "top up")
 	}
-	if l.host.Restricted(c.Member) {
+	if c.Member.Restricted() {
 		return 0, nil, api.Business500("member account restricted")
 	}
 	p := l.product(c.Tx, card.ProductID)

@@ -1,8 +1,9 @@
 // Package deposits is the deposits line of the simulator: crypto deposits
 // credited to a member's wallet (POST /v1/deposits, GET /v1/deposits,
-// GET /v1/deposits/{id}). It owns its state and its handlers; what it needs
-// from the merchant, the asset catalogue, the ledger and the events it
-// reaches through Host, which it declares.
+// GET /v1/deposits/{id}). It owns its state and its handlers; it needs no
+// other line: the merchant's custody model and allowlist, the asset
+// catalogue, the ledger and the events are the kernel's, through the
+// transaction.
 package deposits
 
 import (
@@ -62,36 +63,21 @@ type deposit struct {
 
 func (d deposit) key() api.PageKey { return api.PageKey{At: d.CreatedAt, Seq: d.Seq} }
 
-// Host is what the deposits line needs from the rest of the simulator,
-// beyond what every transaction gives (kernel.Tx: the clock, the ledger,
-// events, the catalogue). Every method runs in the caller's transaction.
-type Host interface {
-	// MerchantID is the merchant's id (the ledger key of a deposit).
-	MerchantID(tx *kernel.Tx) string
-	// PlatformHosted reports whether the merchant's custody model is
-	// platform_hosted: deposits are refused to the others.
-	PlatformHosted(tx *kernel.Tx) bool
-	// AssetAllowed reports whether code is in the catalogue, enabled, and
-	// allowed to the merchant.
-	AssetAllowed(tx *kernel.Tx, code string) bool
-}
-
-// Line is the deposits line: its state, and its host. The state is part of
-// the simulator's state image; the host is not.
+// Line is the deposits line: its state, part of the simulator's state
+// image.
 type Line struct {
-	st   state
-	host Host `image:"-"`
+	st state
 }
 
 // New returns the line with no deposits, its tables in kernel k.
-func New(k *kernel.Kernel, h Host) *Line {
+func New(k *kernel.Kernel) *Line {
 	byRef := kernel.NewTable[string, deposit](k, "deposits.deposits")
 	return &Line{st: state{
 		byRef: byRef,
 		list:  kernel.NewIndex(byRef, "by_created", func(d deposit) (api.PageKey, bool) { return d.key(), true }, api.ComparePageKey),
 		seq:   kernel.NewCell(k, "deposits.seq", int64(0)),
 		daily: kernel.NewTable[string, money.Amount](k, "deposits.daily"),
-	}, host: h}
+	}}
 }
 
 // Endpoints are the line's business endpoints, for the gateway.
@@ -131,7 +117,7 @@ func (l *Line) Deposits(tx *kernel.Tx) []Deposit {
 // insufficient_scope, even with an approved deposits:write scope. The
 // contract runs this check before idempotent replay.
 func (l *Line) platformOnly(c *api.Request) error {
-	if !l.host.PlatformHosted(c.Tx) {
+	if c.Tx.Custody() != kernel.PlatformHosted {
 		return api.NewErr("insufficient_scope", "deposits are available to platform-operated merchants only")
 	}
 	return nil
@@ -186,7 +172,7 @@ func (l *Line) create(c *api.Request) (int, any, error) {
 		return 0, nil, api.InvalidRequest("reference is longer than 120 characters")
 	}
 	asset := strings.ToUpper(strings.TrimSpace(*in.Asset))
-	if !l.host.AssetAllowed(c.Tx, asset) {
+	if !c.Tx.AssetAllowed(asset) {
 		return 0, nil, api.NewErr("asset_not_allowed", "asset is not allowed for this merchant")
 	}
 	amt, err := c.Tx.Amount(asset, *in.Amount)
@@ -246,7 +232,7 @@ func (l *Line) create(c *api.Request) (int, any, error) {
 	}
 	// One balanced entry: member available up, merchant custody declaration
 	// down; the prepaid account is untouched.
-	if err := c.Tx.Transfer(c.Now, "deposit mdep:"+l.host.MerchantID(c.Tx)+":"+ref, asset, amt, kernel.AccountMerchantCustody, kernel.MemberAvailable(c.Member.ID)); err != nil {
+	if err := c.Tx.Transfer(c.Now, "deposit mdep:"+c.Tx.MerchantID()+":"+ref, asset, amt, kernel.AccountMerchantCustody, kernel.MemberAvailable(c.Member.ID)); err != nil {
 		return 0, nil, api.NewErr("insufficient_balance", "balance constraint failed during posting")
 	}
 	l.st.byRef.Put(c.Tx, ref, d)

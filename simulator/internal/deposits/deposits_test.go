@@ -16,13 +16,6 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel/kerneltest"
 )
 
-// fakeHost is a Host of a platform-hosted merchant that allows USDT.
-type fakeHost struct{ platform bool }
-
-func (h *fakeHost) MerchantID(*kernel.Tx) string                { return "mch_1" }
-func (h *fakeHost) PlatformHosted(*kernel.Tx) bool              { return h.platform }
-func (h *fakeHost) AssetAllowed(_ *kernel.Tx, code string) bool { return code == "USDT" }
-
 // call runs the endpoint of method and pattern on the line with body.
 func call(t *testing.T, l *Line, tx *kernel.Tx, method, target, body string) (int, any, error) {
 	t.Helper()
@@ -49,16 +42,16 @@ func call(t *testing.T, l *Line, tx *kernel.Tx, method, target, body string) (in
 	return 0, nil, nil
 }
 
-// TestLineOnItsOwn runs the deposits line against a fake host: the line
-// needs nothing of the simulator but its Host.
+// TestLineOnItsOwn runs the deposits line on kerneltest's services (a
+// platform_hosted merchant that allows USDT): the line needs no other.
 func TestLineOnItsOwn(t *testing.T) {
 	t.Parallel()
 	svc := kerneltest.New()
 	svc.Set(kernel.AccountMerchantCustody, "USDT", money.MustParse("0", 6))
+	svc.Catalogue = []kernel.Asset{{Code: "USDT", LedgerScale: 6, DisplayScale: 2}}
 	tx := svc.Begin()
 	defer tx.End()
-	h := &fakeHost{platform: true}
-	l := New(svc.Kernel(), h)
+	l := New(svc.Kernel())
 	codeOf := func(err error) string {
 		var ae *api.Error
 		if errors.As(err, &ae) {
@@ -117,7 +110,7 @@ func TestLineOnItsOwn(t *testing.T) {
 	}
 
 	// A merchant_hosted merchant is refused before anything else.
-	h.platform = false
+	svc.Model = kernel.MerchantHosted
 	if _, _, err := call(t, l, tx, http.MethodPost, "/v1/deposits", `{"asset":"USDT","amount":"1","reference":"r7"}`); codeOf(err) != "insufficient_scope" {
 		t.Errorf("merchant_hosted: %v", err)
 	}

@@ -9,8 +9,9 @@ import (
 )
 
 // Services are what every transition of every line uses: the simulator
-// clock and its outcome timers, the seeded ids, the ledger, the events and
-// the asset catalogue.
+// clock, its outcome timers and expiry windows, the seeded ids, the ledger,
+// the events, the asset catalogue and the merchant's configuration (its
+// custody model, environment, asset allowlist and webhook secret).
 // The simulator provides them once (Provide); a transition reaches them
 // through its Tx, so that holding the lock and using the state's services
 // are one and the same.
@@ -51,7 +52,29 @@ type Services interface {
 	// Settled takes object id out of flight: it reached a final state by
 	// another path, and a later timer does nothing.
 	Settled(tx *Tx, id string)
+	// ExpireAt schedules key of an expiry window to expire at at: the
+	// window's owner is told when the clock passes it. A window is named
+	// by the line that owns it (for example "stepup/challenges").
+	ExpireAt(tx *Tx, window, key string, at time.Time)
+	// Custody is the merchant's custody model, PlatformHosted or
+	// MerchantHosted.
+	Custody(tx *Tx) string
+	// Environment is the merchant's environment, sandbox or production.
+	Environment(tx *Tx) string
+	// AssetAllowed reports whether code is a catalogue asset, enabled, and
+	// allowed to the merchant.
+	AssetAllowed(tx *Tx, code string) bool
+	// WebhookSecret is the merchant's webhook_secret credential, fixed at
+	// start.
+	WebhookSecret() string
 }
+
+// The merchant's custody models (Tx.Custody): who holds the members'
+// funds, and so who funds a payment, a card and a remittance.
+const (
+	PlatformHosted = "platform_hosted"
+	MerchantHosted = "merchant_hosted"
+)
 
 // Asset is an asset of the catalogue: its code, the scale the ledger
 // keeps its amounts at and the scale answers display them at.
@@ -178,3 +201,27 @@ func (tx *Tx) InFlight(collection, id string) { tx.check(); tx.k.svc.InFlight(tx
 
 // Settled takes object id out of flight.
 func (tx *Tx) Settled(id string) { tx.check(); tx.k.svc.Settled(tx, id) }
+
+// ExpireAt schedules key of an expiry window to expire at at.
+func (tx *Tx) ExpireAt(window, key string, at time.Time) {
+	tx.check()
+	tx.k.svc.ExpireAt(tx, window, key, at)
+}
+
+// Custody is the merchant's custody model, PlatformHosted or
+// MerchantHosted.
+func (tx *Tx) Custody() string { tx.check(); return tx.k.svc.Custody(tx) }
+
+// MerchantHosted reports the merchant_hosted custody model: the merchant
+// funds payments, cards and remittances from its prepaid account.
+func (tx *Tx) MerchantHosted() bool { return tx.Custody() == MerchantHosted }
+
+// Environment is the merchant's environment, sandbox or production.
+func (tx *Tx) Environment() string { tx.check(); return tx.k.svc.Environment(tx) }
+
+// AssetAllowed reports whether code is a catalogue asset, enabled, and
+// allowed to the merchant.
+func (tx *Tx) AssetAllowed(code string) bool { tx.check(); return tx.k.svc.AssetAllowed(tx, code) }
+
+// WebhookSecret is the merchant's webhook_secret credential.
+func (tx *Tx) WebhookSecret() string { return tx.k.svc.WebhookSecret() }

@@ -23,9 +23,6 @@ import (
 const (
 	kycTicketTTL = 24 * time.Hour
 	quickKYCMax  = 5
-	// QuickFeeAsset and QuickFee are the usage fee of a quick KYC binding.
-	QuickFeeAsset = "USDT"
-	QuickFee      = "10"
 )
 
 // state is the KYC line's state: profiles, hosted sessions and quick KYC
@@ -89,16 +86,12 @@ type Binding struct {
 	Version    int64
 }
 
-// Host is what the KYC line needs from the rest of the simulator, beyond
+// Host is what the KYC line needs of other lines (members, cards), beyond
 // what every transaction gives (kernel.Tx: the clock, ids, the ledger,
-// events, the catalogue).
+// events, the catalogue, the merchant's custody model).
 type Host interface {
 	// Member is the member of the exact mem_ id (the members line).
 	Member(tx *kernel.Tx, id string) *api.Member
-	// FeeAccount is where a usage fee of m is paid from: the member's
-	// available balance (platform_hosted) or the merchant prepaid account
-	// (merchant_hosted).
-	FeeAccount(tx *kernel.Tx, m *api.Member) string
 	// SetMemberKYC sets the KYC level of the member of mem_ id and whether
 	// it has a KYC profile (the members line).
 	SetMemberKYC(tx *kernel.Tx, id string, level int, hasProfile bool)
@@ -373,7 +366,7 @@ func BindingJSON(b Binding) map[string]any {
 	return map[string]any{
 		"id":         b.ID,
 		"status":     b.Status,
-		"fee_asset":  QuickFeeAsset,
+		"fee_asset":  api.QuickKYCFeeAsset,
 		"fee_amount": b.Fee.String(),
 		"created_at": b.CreatedAt.UTC().Format(time.RFC3339),
 	}
@@ -419,10 +412,15 @@ func (l *Line) Allocate(tx *kernel.Tx, m *api.Member, email string) (Binding, er
 	if q.Pool <= 0 {
 		return Binding{}, api.NewErr("quick_kyc_exhausted", "no matching unassigned quick profile")
 	}
-	fee, _ := tx.Amount(QuickFeeAsset, QuickFee)
-	from := l.host.FeeAccount(tx, m)
+	fee, _ := tx.Amount(api.QuickKYCFeeAsset, api.QuickKYCFee)
+	// The fee is paid from the member's available balance, or from the
+	// merchant prepaid account of a merchant_hosted merchant.
+	from := kernel.MemberAvailable(m.ID)
+	if tx.MerchantHosted() {
+		from = kernel.AccountMerchantPrepaid
+	}
 	now := tx.Now()
-	if err := tx.Transfer(now, "quick KYC usage fee", QuickFeeAsset, fee, from, kernel.AccountRevenueFees); err != nil {
+	if err := tx.Transfer(now, "quick KYC usage fee", api.QuickKYCFeeAsset, fee, from, kernel.AccountRevenueFees); err != nil {
 		return Binding{}, api.NewErr("quick_kyc_unpaid", "the quick KYC usage fee (10 USDT) is not covered")
 	}
 	b := Binding{Seq: tx.NextSeq(), ID: "qkb_" + tx.NewUUID(), MemberID: m.ID, Status: "active", FeeAccount: from, Fee: fee, Email: email, CreatedAt: now}
@@ -471,7 +469,7 @@ func (l *Line) Compensate(tx *kernel.Tx, id, source, applicationID string) (Bind
 		applicationID = rejected[0]
 	}
 	now := tx.Now()
-	if err := tx.Transfer(now, "quick KYC compensation", QuickFeeAsset, b.Fee, kernel.AccountRevenueFees, b.FeeAccount); err != nil {
+	if err := tx.Transfer(now, "quick KYC compensation", api.QuickKYCFeeAsset, b.Fee, kernel.AccountRevenueFees, b.FeeAccount); err != nil {
 		return Binding{}, err
 	}
 	b.Status = "compensated"

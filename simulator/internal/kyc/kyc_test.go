@@ -30,9 +30,6 @@ func (h *fakeHost) SetMemberKYC(_ *kernel.Tx, id string, level int, hasProfile b
 }
 
 func (h *fakeHost) Member(_ *kernel.Tx, id string) *api.Member { return h.members[id] }
-func (h *fakeHost) FeeAccount(_ *kernel.Tx, m *api.Member) string {
-	return kernel.MemberAvailable(m.ID)
-}
 func (h *fakeHost) BindingWithdrawn(_ *kernel.Tx, id string) ([]string, error) {
 	h.withdrawn = append(h.withdrawn, id)
 	return h.apps[id], nil
@@ -132,6 +129,43 @@ func TestQuickBindingsOnTheirOwn(t *testing.T) {
 	}
 	if got := svc.Read(kernel.MemberAvailable(rich.ID), "USDT").String(); got != "60.000000" {
 		t.Errorf("after the refund the member has %s, want 60.000000", got)
+	}
+}
+
+// TestQuickFeeAccount: a quick KYC binding's fee is paid from the member's
+// available balance, or from the merchant prepaid account of a
+// merchant_hosted merchant (the kernel's custody model); a compensation
+// pays it back to where it came from.
+func TestQuickFeeAccount(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		model, from string
+	}{
+		{kernel.PlatformHosted, kernel.MemberAvailable("mem_1")},
+		{kernel.MerchantHosted, kernel.AccountMerchantPrepaid},
+	} {
+		svc := kerneltest.New()
+		svc.Model = tc.model
+		tx := svc.Begin()
+		h := newFakeHost()
+		m := &api.Member{ID: "mem_1", KYCLevel: 1}
+		h.members[m.ID] = m
+		svc.Set(tc.from, "USDT", money.MustParse("10", 6))
+		l := New(svc.Kernel(), h)
+		b, err := l.Allocate(tx, m, "")
+		if err != nil {
+			t.Fatalf("%s: %v", tc.model, err)
+		}
+		if got := svc.Read(tc.from, "USDT").String(); got != "0.000000" {
+			t.Errorf("%s: %s holds %s after the fee, want 0.000000", tc.model, tc.from, got)
+		}
+		if _, err := l.Compensate(tx, b.ID, "admin", ""); err != nil {
+			t.Fatalf("%s: %v", tc.model, err)
+		}
+		if got := svc.Read(tc.from, "USDT").String(); got != "10.000000" {
+			t.Errorf("%s: %s holds %s after the refund, want 10.000000", tc.model, tc.from, got)
+		}
+		tx.End()
 	}
 }
 

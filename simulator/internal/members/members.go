@@ -1,30 +1,21 @@
 // Package members is the members line of the simulator: the merchant's
 // members, their status, and GET /v1/members/{id}. Every line reads
 // members (api.Member) through the Line's lookups; only this package adds
-// one or changes its status. What it needs from the rest of the simulator
-// beyond the kernel's services (seed balances, the merchant) it reaches
-// through Host.
+// one or changes its status. It needs no other line: the seed balances are
+// posted to the kernel's ledger, through the transaction.
 package members
 
 import (
 	"cmp"
 	"fmt"
 	"net/http"
+	"sort"
 	"strings"
 	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
-
-// Host is what the members line needs from the rest of the simulator,
-// beyond what every transaction gives (kernel.Tx: the clock, ids, events).
-type Host interface {
-	// Seed credits the seed balances of a new member from the world
-	// account; it refuses a balance that is not an amount of a catalogue
-	// asset, and changes nothing then.
-	Seed(tx *kernel.Tx, memberID string, balances map[string]string) error
-}
 
 // state holds the members, a table by mem_ id, with its indexes by
 // external_member_id and in the order they were created.
@@ -35,16 +26,14 @@ type state struct {
 	count   *kernel.Cell[int64] // members created
 }
 
-// Line is the members line: its state, and its host. The state is part of
-// the simulator's state image; the host is not. The zero Line is set up by
-// Init.
+// Line is the members line: its state, part of the simulator's state
+// image. The zero Line is set up by Init.
 type Line struct {
-	st   state
-	host Host `image:"-"`
+	st state
 }
 
 // Init sets up a line with no members, its tables in kernel k.
-func (l *Line) Init(k *kernel.Kernel, h Host) {
+func (l *Line) Init(k *kernel.Kernel) {
 	t := kernel.NewTable[string, api.Member](k, "members.members")
 	l.st = state{
 		members: t,
@@ -52,7 +41,6 @@ func (l *Line) Init(k *kernel.Kernel, h Host) {
 		order:   kernel.NewIndex(t, "by_creation", func(m api.Member) (int64, bool) { return m.Seq, true }, cmp.Compare[int64]),
 		count:   kernel.NewCell(k, "members.count", int64(0)),
 	}
-	l.host = h
 }
 
 // Statuses are the statuses a member may be given. suspended and
@@ -163,7 +151,7 @@ func (l *Line) Create(tx *kernel.Tx, seed Seed) (*api.Member, error) {
 		MerchantID:      merchantID,
 		CreatedAt:       tx.Now(),
 	}
-	if err := l.host.Seed(tx, m.ID, seed.Balances); err != nil {
+	if err := seedBalances(tx, m.ID, seed.Balances); err != nil {
 		return nil, err
 	}
 	m.Seq = l.st.count.Get(tx) + 1
@@ -267,4 +255,34 @@ func (l *Line) get(c *api.Request) (int, any, error) {
 		return 0, nil, api.NotFound("member")
 	}
 	return http.StatusOK, JSON(m), nil
+}
+
+// seedBalances credits the seed balances of a new member from the world
+// account, in one entry, in the order of their codes. It refuses a balance
+// that is not a non-negative amount of a catalogue asset at its ledger
+// scale, and changes nothing then.
+func seedBalances(tx *kernel.Tx, memberID string, balances map[string]string) error {
+	codes := make([]string, 0, len(balances))
+	for code := range balances {
+		codes = append(codes, code)
+	}
+	sort.Strings(codes)
+	var postings []kernel.Posting
+	for _, code := range codes {
+		asset := strings.ToUpper(strings.TrimSpace(code))
+		amt, err := tx.Amount(asset, balances[code])
+		if err != nil {
+			return api.InvalidRequest(fmt.Sprintf("balance %s: %v", code, err))
+		}
+		if amt.IsNegative() {
+			return api.InvalidRequest(fmt.Sprintf("balance %s: negative", code))
+		}
+		postings = append(postings,
+			kernel.Posting{Account: kernel.AccountWorld, Asset: asset, Amount: amt.Neg()},
+			kernel.Posting{Account: kernel.MemberAvailable(memberID), Asset: asset, Amount: amt})
+	}
+	if len(postings) > 0 {
+		return tx.Post(tx.Now(), "seed member balance", postings...)
+	}
+	return nil
 }

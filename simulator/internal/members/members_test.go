@@ -11,18 +11,6 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel/kerneltest"
 )
 
-type fakeHost struct{ seeds []string }
-
-func (h *fakeHost) Seed(_ *kernel.Tx, id string, b map[string]string) error {
-	if b["USDT"] == "bad" {
-		return api.InvalidRequest("balance USDT: not an amount")
-	}
-	if len(b) > 0 {
-		h.seeds = append(h.seeds, id)
-	}
-	return nil
-}
-
 // TestLineOnItsOwn: the members line against a fake host; a refused seed
 // or status changes nothing.
 func TestLineOnItsOwn(t *testing.T) {
@@ -30,9 +18,8 @@ func TestLineOnItsOwn(t *testing.T) {
 	svc := kerneltest.New()
 	tx := svc.Begin()
 	defer tx.End()
-	h := &fakeHost{}
 	var l Line
-	l.Init(svc.Kernel(), h)
+	l.Init(svc.Kernel())
 	code := func(err error) string {
 		var ae *api.Error
 		if errors.As(err, &ae) {
@@ -52,6 +39,8 @@ func TestLineOnItsOwn(t *testing.T) {
 		{"kyc level", Seed{ExternalID: "m-2", KYCLevel: 3}, "invalid_request"},
 		{"status", Seed{ExternalID: "m-2", Status: "gone"}, "invalid_request"},
 		{"bad balance", Seed{ExternalID: "m-2", Balances: map[string]string{"USDT": "bad"}}, "invalid_request"},
+		{"negative balance", Seed{ExternalID: "m-2", Balances: map[string]string{"USDT": "-1"}}, "invalid_request"},
+		{"balance of no catalogue asset", Seed{ExternalID: "m-2", Balances: map[string]string{"usdt": "1", "XRP": "1"}}, "invalid_request"},
 		{"own merchant id is not foreign", Seed{ExternalID: "m-3", MerchantID: "mch_1"}, ""},
 	}
 	for _, tt := range tests {
@@ -93,11 +82,18 @@ func TestLineOnItsOwn(t *testing.T) {
 	for _, e := range svc.Events {
 		got = append(got, e.Type+" "+e.ObjectID+" "+e.Status)
 	}
-	want := []string{"member.created u1 active", "member.created u3 active", "member.suspended u1 suspended", "member.suspended u1 frozen"}
+	want := []string{"member.created u1 active", "member.created u5 active", "member.suspended u1 suspended", "member.suspended u1 frozen"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"mem_u1"}, h.seeds); diff != "" {
-		t.Errorf("seeds (-want +got):\n%s", diff)
+	// The one seeded member's balance came from the world account, in one
+	// entry; the refused seeds posted nothing.
+	if diff := cmp.Diff([]string{"seed member balance"}, svc.Memos); diff != "" {
+		t.Errorf("entries (-want +got):\n%s", diff)
+	}
+	for account, want := range map[string]string{kernel.MemberAvailable("mem_u1"): "5.000000", kernel.AccountWorld: "-5.000000"} {
+		if got := svc.Read(account, "USDT").String(); got != want {
+			t.Errorf("%s: %s USDT, want %s", account, got, want)
+		}
 	}
 }

@@ -16,8 +16,8 @@ import (
 // contract spells them. The simulator's public types convert to and from
 // these strings.
 const (
-	PlatformHosted = "platform_hosted"
-	MerchantHosted = "merchant_hosted"
+	PlatformHosted = kernel.PlatformHosted
+	MerchantHosted = kernel.MerchantHosted
 
 	StatusActive    = "active"
 	StatusSuspended = "suspended"

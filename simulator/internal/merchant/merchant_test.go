@@ -14,18 +14,13 @@ import (
 
 func i64(v int64) *int64 { return &v }
 
-// fakeHost answers the line from the fake kernel services and counts the
-// advances of the remittances waiting for merchant funds.
+// fakeHost counts the advances of the remittances waiting for merchant funds.
 type fakeHost struct {
 	svc      *kerneltest.Services
 	advances int
 }
 
 func (h *fakeHost) AdvanceQueued(*kernel.Tx) { h.advances++ }
-func (h *fakeHost) Prepaid(_ *kernel.Tx, asset string) (available, locked money.Amount) {
-	return h.svc.Read(kernel.AccountMerchantPrepaid, asset), h.svc.Read(kernel.AccountMerchantPrepaidLocked, asset)
-}
-func (h *fakeHost) AssetCodes(*kernel.Tx) []string { return []string{"USDT"} }
 
 // view is what the line shows of the merchant through its accessors.
 type view struct {

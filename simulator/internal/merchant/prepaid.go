@@ -10,18 +10,12 @@ import (
 
 // The merchant prepaid account, which funds merchant-funded remittances.
 
-// Host is what the merchant line needs from the rest of the simulator,
-// beyond what every transaction gives (kernel.Tx: the clock, transfers, the
-// catalogue). Every method runs in the caller's transaction.
+// Host is what the merchant line needs of another line, beyond what every
+// transaction gives (kernel.Tx: the clock, the ledger, the catalogue).
+// Every method runs in the caller's transaction.
 type Host interface {
 	// AdvanceQueued advances the remittances waiting for merchant funds.
 	AdvanceQueued(tx *kernel.Tx)
-	// Prepaid is the available and locked balance of asset in the merchant
-	// prepaid account.
-	Prepaid(tx *kernel.Tx, asset string) (available, locked money.Amount)
-	// AssetCodes are the codes of the catalogue's assets, in its order.
-	AssetCodes(tx *kernel.Tx) []string
-	// Post posts a balanced ledger entry.
 }
 
 // TopUpPrepaid credits the merchant prepaid account from outside money
@@ -47,7 +41,7 @@ func (l *Line) WithdrawPrepaid(tx *kernel.Tx, asset, amount string) error {
 	if _, ok := tx.AssetScale(asset); !ok {
 		return api.InvalidRequest("unknown asset " + asset)
 	}
-	amt, _ := l.host.Prepaid(tx, asset)
+	amt, _ := l.Prepaid(tx, asset)
 	if amount != "" {
 		v, err := tx.Amount(asset, amount)
 		if err != nil || v.Sign() <= 0 {
@@ -61,7 +55,8 @@ func (l *Line) WithdrawPrepaid(tx *kernel.Tx, asset, amount string) error {
 // Prepaid is the available and locked balance of asset (any case) in the
 // merchant prepaid account.
 func (l *Line) Prepaid(tx *kernel.Tx, asset string) (available, locked money.Amount) {
-	return l.host.Prepaid(tx, strings.ToUpper(asset))
+	asset = strings.ToUpper(asset)
+	return tx.Balance(kernel.AccountMerchantPrepaid, asset), tx.Balance(kernel.AccountMerchantPrepaidLocked, asset)
 }
 
 // JSON is the merchant as the operator API renders it (GET and POST
@@ -69,9 +64,9 @@ func (l *Line) Prepaid(tx *kernel.Tx, asset string) (available, locked money.Amo
 // balances.
 func (l *Line) JSON(tx *kernel.Tx) map[string]any {
 	prepaid := map[string]any{}
-	for _, code := range l.host.AssetCodes(tx) {
-		available, locked := l.host.Prepaid(tx, code)
-		prepaid[code] = map[string]string{"available": available.String(), "locked": locked.String()}
+	for _, a := range tx.Assets() {
+		available, locked := l.Prepaid(tx, a.Code)
+		prepaid[a.Code] = map[string]string{"available": available.String(), "locked": locked.String()}
 	}
 	out := l.Fields(tx)
 	out["prepaid"] = prepaid

@@ -57,7 +57,7 @@ func (l *Line) Set(tx *kernel.Tx, ms Settings) error {
 		if want.IsNegative() {
 			return api.InvalidRequest(fmt.Sprintf("prepaid %s: negative", code))
 		}
-		have, _ := l.host.Prepaid(tx, code)
+		have, _ := l.Prepaid(tx, code)
 		diff, err := want.Sub(have)
 		if err != nil {
 			return api.InvalidRequest(fmt.Sprintf("prepaid %s: %v", code, err))

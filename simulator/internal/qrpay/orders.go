@@ -212,7 +212,7 @@ func (l *Line) pay(c *api.Request) (int, any, error) {
 		return 0, nil, err
 	}
 	// 1. Strong authentication, bound to the member and the code.
-	if err := l.host.RequireStepUp(c, l.host.Digest("qrpay", c.Member.ID, in.code.value)); err != nil {
+	if err := l.host.RequireStepUp(c, api.ActionDigest("qrpay", c.Member.ID, in.code.value)); err != nil {
 		return 0, nil, err
 	}
 	trace := []string{"step_up"}

@@ -164,7 +164,7 @@ func (p plan) json() map[string]any {
 func (l *Line) options(tx *kernel.Tx, m *api.Member, in *input, uq *upstreamQuote) ([]plan, error) {
 	var out []plan
 	for _, a := range tx.Assets() {
-		if _, quoted := uq.Upstream[a.Code]; !quoted || !l.host.AssetAllowed(tx, a.Code) {
+		if _, quoted := uq.Upstream[a.Code]; !quoted || !tx.AssetAllowed(a.Code) {
 			continue
 		}
 		p, err := l.planFor(tx, m, in.merchantFunded, uq, a.Code)

@@ -205,44 +205,28 @@ func decimal(s string) *apd.Decimal {
 // success path runs when its outcome mode says.
 const Collection = "qrpay/orders"
 
+// MemoWindow is the expiry window of the quotes memo (kernel.Tx.ExpireAt):
+// the simulator drops an entry past its expiry (ExpireMemo).
+const MemoWindow = "qrpay/quote_memo"
+
 // Upstream names the acquirer's settlement account in the ledger
 // (kernel.UpstreamAccount).
 const Upstream = "qrpay"
 
-// Host is what the QR line needs of other lines and of the simulator; the
-// clock, ids, amounts and events are the transaction's (kernel.Tx).
-// Methods taking a *kernel.Tx run in the caller's transaction; the others
-// are read in it too (the line is only entered with the state lock held).
+// Host is what the QR line needs of other lines (members, step-up, the
+// merchant's fee rate); what every line uses (the clock, ids, amounts, the
+// ledger, events, the catalogue, the merchant's custody model and
+// allowlist, the expiry of the quotes memo) is the kernel's, through the
+// transaction. Every method runs in the caller's transaction.
 type Host interface {
 	// Member is the member of the exact mem_ id (the members line).
 	Member(tx *kernel.Tx, id string) *api.Member
-	// Digest names an action by its parts (the step-up action digest).
-	Digest(parts ...string) string
 	// RequireStepUp consumes a completed step-up challenge for action or
 	// issues one and answers step_up_required.
 	RequireStepUp(c *api.Request, action string) error
-	// MerchantHosted reports the merchant_hosted custody model: payments are
-	// merchant-funded.
-	MerchantHosted(tx *kernel.Tx) bool
 	// MerchantFeeRateBps is the merchant fee rate of merchant-funded
 	// payments.
 	MerchantFeeRateBps(tx *kernel.Tx) int64
-	// Restriction names why a member may not move money out, or "".
-	Restriction(m *api.Member) string
-	// AssetAllowed reports whether code is enabled and allowed to the
-	// merchant.
-	AssetAllowed(tx *kernel.Tx, code string) bool
-	// FiatAmount parses a QR payment amount in a currency with minor
-	// decimals (the amount parser's QR form): its value and its text with
-	// exactly minor decimals, or false.
-	FiatAmount(v string, minor int) (*apd.Decimal, string, bool)
-	// Balance is the balance of account in asset.
-	// Post applies one balanced ledger entry, or nothing.
-	// InsufficientFunds reports a Post refused because an account would go
-	// negative.
-	// ExpireMemoAt schedules the quotes memo entry key to be dropped at at
-	// (ExpireMemo).
-	ExpireMemoAt(tx *kernel.Tx, key string, at time.Time)
 }
 
 // Line is the QR payment line: its state, and its host. The state is part
@@ -355,7 +339,7 @@ func (l *Line) parseCode(tx *kernel.Tx, value string) (*code, error) {
 	// 12.50; "12.505" cannot be paid). The same check serves decode, quotes and
 	// payments, so all three answer alike.
 	if !p.AmountEditable() {
-		if _, _, ok := l.host.FiatAmount(p.Amount, cur.MinorUnits); !ok {
+		if _, _, ok := api.FiatAmount(p.Amount, cur.MinorUnits); !ok {
 			return nil, api.NewErr("qr_code_invalid", "the QR code cannot be used")
 		}
 	}
@@ -365,7 +349,7 @@ func (l *Line) parseCode(tx *kernel.Tx, value string) (*code, error) {
 			q.scenarios[name] = true
 		}
 	}
-	if set, ok := l.st.scenarios.Get(tx, l.host.Digest("qrcode", value)); ok {
+	if set, ok := l.st.scenarios.Get(tx, api.ActionDigest("qrcode", value)); ok {
 		for name := range set.Values() {
 			q.scenarios[name] = true
 		}
@@ -383,7 +367,7 @@ func (l *Line) SetScenario(tx *kernel.Tx, codeValue string, scenarios ...string)
 			return fmt.Errorf("unknown QR scenario %q", sc)
 		}
 	}
-	k := l.host.Digest("qrcode", codeValue)
+	k := api.ActionDigest("qrcode", codeValue)
 	if len(scenarios) == 0 {
 		l.st.scenarios.Delete(tx, k)
 		return nil

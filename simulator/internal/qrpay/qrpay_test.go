@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cockroachdb/apd/v3"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mwallet/mwallet-go/money"
@@ -26,11 +25,9 @@ var errShort = kernel.ErrInsufficientFunds
 // and a step-up that passes for x-step-up "ok". The clock, ids, amounts
 // and events are the transaction's (newServices).
 type fakeHost struct {
-	merchant bool
-	feeBps   int64
-	bal      map[string]money.Amount // account|asset
-	entries  []string
-	memo     []string
+	feeBps  int64
+	bal     map[string]money.Amount // account|asset
+	entries []string
 }
 
 func newFakeHost() *fakeHost {
@@ -59,7 +56,6 @@ func events(svc *kerneltest.Services) []string {
 	return out
 }
 
-func (h *fakeHost) Digest(parts ...string) string { return strings.Join(parts, "|") }
 func (h *fakeHost) Member(_ *kernel.Tx, id string) *api.Member {
 	for _, m := range []*api.Member{member1, noKYC, frozen} {
 		if m.ID == id {
@@ -74,14 +70,7 @@ func (h *fakeHost) RequireStepUp(c *api.Request, _ string) error {
 	}
 	return api.NewErr("step_up_required", "strong authentication required")
 }
-func (h *fakeHost) MerchantHosted(*kernel.Tx) bool      { return h.merchant }
 func (h *fakeHost) MerchantFeeRateBps(*kernel.Tx) int64 { return h.feeBps }
-func (h *fakeHost) Restriction(m *api.Member) string {
-	if m.Status != "active" {
-		return m.Status
-	}
-	return ""
-}
 
 // assets are the fake catalogue (newServices).
 var assets = []kernel.Asset{{Code: "USDT", LedgerScale: 6, DisplayScale: 2}, {Code: "USDC", LedgerScale: 6, DisplayScale: 2}}
@@ -93,13 +82,6 @@ func (h *fakeHost) AssetAllowed(_ *kernel.Tx, code string) bool {
 		}
 	}
 	return false
-}
-func (h *fakeHost) FiatAmount(v string, minor int) (*apd.Decimal, string, bool) {
-	a, err := money.ParseNonNegative(v, minor)
-	if err != nil || a.Sign() <= 0 || len(v) > 16 {
-		return nil, "", false
-	}
-	return a.Decimal(), a.String(), true
 }
 func (h *fakeHost) Balance(_ *kernel.Tx, account, asset string) money.Amount {
 	if b, ok := h.bal[account+"|"+asset]; ok {
@@ -129,9 +111,6 @@ func (h *fakeHost) Post(_ *kernel.Tx, _ time.Time, memo string, legs ...kernel.P
 	}
 	h.entries = append(h.entries, memo)
 	return nil
-}
-func (h *fakeHost) ExpireMemoAt(_ *kernel.Tx, key string, _ time.Time) {
-	h.memo = append(h.memo, key)
 }
 
 var (
@@ -248,14 +227,15 @@ func TestLineOnItsOwn(t *testing.T) {
 	}
 	// The memo holds the one quote that reached the upstream; it expires
 	// 60 seconds later, not before.
-	if n := l.MemoLen(tx); n != 1 || len(h.memo) != 1 {
-		t.Fatalf("memo: %d entries, %d scheduled; want 1, 1", n, len(h.memo))
+	if n := l.MemoLen(tx); n != 1 || len(svc.Expiries) != 1 || !strings.HasPrefix(svc.Expiries[0], MemoWindow+" ") {
+		t.Fatalf("memo: %d entries, scheduled %q; want 1, 1 on %s", n, svc.Expiries, MemoWindow)
 	}
-	l.ExpireMemo(tx, h.memo[0], testTime.Add(59*time.Second))
+	memoKey := strings.TrimPrefix(svc.Expiries[0], MemoWindow+" ")
+	l.ExpireMemo(tx, memoKey, testTime.Add(59*time.Second))
 	if n := l.MemoLen(tx); n != 1 {
 		t.Errorf("memo expired early: %d entries", n)
 	}
-	l.ExpireMemo(tx, h.memo[0], testTime.Add(qrQuoteMemo))
+	l.ExpireMemo(tx, memoKey, testTime.Add(qrQuoteMemo))
 	if n := l.MemoLen(tx); n != 0 {
 		t.Errorf("memo not expired: %d entries", n)
 	}

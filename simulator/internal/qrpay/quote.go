@@ -106,7 +106,7 @@ func (l *Line) blockedReason(tx *kernel.Tx, m *api.Member, in *input, p plan, no
 		return "account_frozen"
 	case m.FundsProtected:
 		return "funds_protected"
-	case l.host.Restriction(m) != "" || in.code.has(ScenarioBlocked):
+	case m.Restricted() || in.code.has(ScenarioBlocked):
 		return "member_blocked"
 	case usd.Cmp(lim.min) < 0:
 		return "below_minimum"
@@ -235,7 +235,7 @@ func (l *Line) quote(c *api.Request) (int, any, error) {
 		// answers.
 		c.Tx.Keep(func() {
 			l.st.memo.Put(c.Tx, key, uq.row())
-			l.host.ExpireMemoAt(c.Tx, key, uq.CreatedAt.Add(qrQuoteMemo))
+			c.Tx.ExpireAt(MemoWindow, key, uq.CreatedAt.Add(qrQuoteMemo))
 		})
 	}
 	opts, err := l.options(c.Tx, c.Member, in, uq)

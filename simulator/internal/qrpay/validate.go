@@ -51,9 +51,9 @@ func (l *Line) validate(c *api.Request) (*input, error) {
 		fs = *req.FundingSource
 	}
 	switch {
-	case l.host.MerchantHosted(c.Tx) && fs != "merchant":
+	case c.Tx.MerchantHosted() && fs != "merchant":
 		return nil, api.InvalidFields("merchant_hosted accounts must send funding_source merchant", "funding_source")
-	case l.host.MerchantHosted(c.Tx):
+	case c.Tx.MerchantHosted():
 		in.merchantFunded = true
 	case fs != "" && fs != "member":
 		return nil, api.InvalidFields("funding_source must be member (or omitted) on platform_hosted accounts", "funding_source")
@@ -89,7 +89,7 @@ func (l *Line) validate(c *api.Request) (*input, error) {
 		if len(keys) > 0 {
 			return nil, api.InvalidFields("currency and amount are only for custom-amount codes; this code carries its amount", keys...)
 		}
-		v, text, ok := l.host.FiatAmount(q.payload.Amount, minor)
+		v, text, ok := api.FiatAmount(q.payload.Amount, minor)
 		if !ok {
 			return nil, api.NewErr("qr_code_invalid", "the QR code cannot be used")
 		}
@@ -99,7 +99,7 @@ func (l *Line) validate(c *api.Request) (*input, error) {
 	if req.Amount == nil || *req.Amount == "" {
 		return nil, api.InvalidRequest("amount is required for custom-amount codes (amount_editable true)")
 	}
-	v, text, ok := l.host.FiatAmount(*req.Amount, minor)
+	v, text, ok := api.FiatAmount(*req.Amount, minor)
 	if !ok {
 		return nil, api.InvalidRequest(fmt.Sprintf("amount %q: want a positive decimal string with at most %d decimals", *req.Amount, minor))
 	}

@@ -97,7 +97,7 @@ func (l *Line) MemoLen(tx *kernel.Tx) int {
 }
 
 // ExpireMemo drops the quotes memo entry key when it has expired at now
-// (the host's expiry queue calls it for the keys ExpireMemoAt scheduled).
+// (the simulator's sweep calls it for the keys scheduled on MemoWindow).
 func (l *Line) ExpireMemo(tx *kernel.Tx, key string, now time.Time) {
 	if uq, ok := l.st.memo.Get(tx, key); ok && !now.Before(uq.CreatedAt.Add(qrQuoteMemo)) {
 		l.st.memo.Delete(tx, key)

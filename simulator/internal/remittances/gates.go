@@ -24,7 +24,7 @@ func (l *Line) remitEligibility(tx *kernel.Tx, m *api.Member, line lineSpec, p p
 	if m.KYCLevel < line.KYC || l.host.KYCInReview(tx, m) {
 		return api.NewErr("kyc_required", fmt.Sprintf("the %s line needs KYC level %d", line.Name, line.KYC))
 	}
-	if l.host.Restricted(m) || riskListed(p.Holder) {
+	if m.Restricted() || riskListed(p.Holder) {
 		return api.NewErr("request_rejected", "request rejected")
 	}
 	return nil

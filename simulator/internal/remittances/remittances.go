@@ -143,35 +143,24 @@ const Collection = "remittances"
 // (kernel.UpstreamAccount).
 const Upstream = "remit"
 
-// Host is what the remittance line needs of other lines and of the
-// simulator; the clock, ids, amounts, transfers and events are the
-// transaction's (kernel.Tx). Methods that take a *kernel.Tx run in the
-// caller's transaction; the others are reads the caller's transaction
-// covers.
+// Host is what the remittance line needs of other lines (the merchant's
+// status, members, KYC); what every line uses (the clock, ids, amounts,
+// the ledger, events, the catalogue, the merchant's custody model and
+// allowlist) is the kernel's, through the transaction. Every method runs
+// in the caller's transaction.
 type Host interface {
-	// MerchantHosted reports whether the merchant's custody model is
-	// merchant_hosted (funding_source merchant is then required).
-	MerchantHosted(tx *kernel.Tx) bool
 	// MerchantStatus is the merchant's status, and whether it is active:
 	// queued orders advance only while it is.
 	MerchantStatus(tx *kernel.Tx) (status string, active bool)
-	// AssetAllowed reports whether code is in the catalogue, enabled, and
-	// allowed to the merchant.
-	AssetAllowed(tx *kernel.Tx, code string) bool
 	// Member finds a member by id (mem_...), nil when unknown.
 	Member(tx *kernel.Tx, id string) *api.Member
 	// MemberByExternal finds a member by external id, nil when unknown.
 	MemberByExternal(tx *kernel.Tx, externalID string) *api.Member
-	// Restricted reports a member that may not move money out of its
-	// wallet (suspended, blocklisted, banned, frozen).
-	Restricted(m *api.Member) bool
 	// HasKYCProfile reports whether m has a KYC profile (derived from its
 	// seed on first use).
 	HasKYCProfile(tx *kernel.Tx, m *api.Member) bool
 	// KYCInReview reports a member whose KYC profile is not approved.
 	KYCInReview(tx *kernel.Tx, m *api.Member) bool
-	// Balance is the balance of account in asset.
-	// Post posts one balanced ledger entry.
 }
 
 // Line is the remittance line: its state, and its host. The state is part
@@ -278,7 +267,7 @@ func (l *Line) resolveRemit(tx *kernel.Tx, m *api.Member, payeeID, payout, lineN
 	for _, a := range remitSourceAssets {
 		supported = supported || a == asset
 	}
-	if !supported || !l.host.AssetAllowed(tx, asset) {
+	if !supported || !tx.AssetAllowed(asset) {
 		return remitRequest{}, api.NewErr("product_not_available", "the debit asset is not available for remittances")
 	}
 	p, ok := l.payeeOf(tx, m, payeeID)
@@ -471,7 +460,7 @@ func (l *Line) fundingSource(tx *kernel.Tx, v *string) (string, *api.Error) {
 	if v != nil {
 		fs = *v
 	}
-	if l.host.MerchantHosted(tx) {
+	if tx.MerchantHosted() {
 		if fs != "merchant" {
 			return "", api.InvalidFields("merchant_hosted accounts must send funding_source merchant", "funding_source")
 		}

@@ -24,9 +24,9 @@ import (
 // records of what the line asked for: entries, outcomes. The clock, ids,
 // amounts and events are the transaction's (begin).
 type fakeHost struct {
-	k         *kernel.Kernel // the kernel of the test's transaction (begin)
+	k         *kernel.Kernel       // the kernel of the test's transaction (begin)
+	svc       *kerneltest.Services // its services (begin): the merchant's custody model
 	now       time.Time
-	hosted    bool   // merchant_hosted
 	status    string // merchant status
 	members   map[string]*api.Member
 	inReview  map[string]bool
@@ -52,11 +52,7 @@ func (h *fakeHost) member(id string, kyc int, usdt string) *api.Member {
 	return m
 }
 
-func (h *fakeHost) MerchantHosted(*kernel.Tx) bool           { return h.hosted }
-func (h *fakeHost) MerchantStatus(*kernel.Tx) (string, bool) { return h.status, h.status == "active" }
-func (h *fakeHost) AssetAllowed(_ *kernel.Tx, code string) bool {
-	return code == "USDT" || code == "USDC"
-}
+func (h *fakeHost) MerchantStatus(*kernel.Tx) (string, bool)   { return h.status, h.status == "active" }
 func (h *fakeHost) Member(_ *kernel.Tx, id string) *api.Member { return h.members[id] }
 func (h *fakeHost) MemberByExternal(_ *kernel.Tx, ext string) *api.Member {
 	for _, m := range h.members {
@@ -66,7 +62,6 @@ func (h *fakeHost) MemberByExternal(_ *kernel.Tx, ext string) *api.Member {
 	}
 	return nil
 }
-func (h *fakeHost) Restricted(m *api.Member) bool { return m.Status != "active" }
 func (h *fakeHost) HasKYCProfile(_ *kernel.Tx, m *api.Member) bool {
 	return m.HasKYCProfile
 }
@@ -143,7 +138,7 @@ func begin(h *fakeHost) (*kerneltest.Services, *kernel.Tx) {
 	svc.Scales["USDC"] = 6
 	k := new(kernel.Kernel)
 	k.Provide(services{svc, h})
-	h.k = k
+	h.k, h.svc = k, svc
 	return svc, k.BeginSetup()
 }
 
@@ -236,7 +231,7 @@ func TestCreateRules(t *testing.T) {
 		{name: "slippage out of range", body: `{"payee_id":"` + payeeGB + `","payout_amount":"100.00","slippage_bps":49,"purpose_code":"GIFT"}`, code: "invalid_fields"},
 		{name: "purpose unknown", body: `{"payee_id":"` + payeeGB + `","payout_amount":"100.00","slippage_bps":100,"purpose_code":"NOPE"}`, code: "invalid_request"},
 		{name: "funding merchant on platform_hosted", body: remit(payeeGB, "100.00", `,"funding_source":"merchant"`), code: "invalid_fields"},
-		{name: "funding member on merchant_hosted", setup: func(h *fakeHost, _ *api.Member, _ *Line, _ *kernel.Tx) { h.hosted = true }, body: remit(payeeGB, "100.00"), code: "invalid_fields"},
+		{name: "funding member on merchant_hosted", setup: func(h *fakeHost, _ *api.Member, _ *Line, _ *kernel.Tx) { h.svc.Model = kernel.MerchantHosted }, body: remit(payeeGB, "100.00"), code: "invalid_fields"},
 		{name: "debit asset not served", body: remit(payeeGB, "100.00", `,"asset":"BTC"`), code: "product_not_available"},
 		{name: "payee unknown to the member", body: remit("pye_999", "100.00"), code: "resource_not_found"},
 		{name: "corridor not served", body: remit(payeeNG, "100.00"), code: "corridor_not_supported"},
@@ -389,7 +384,7 @@ func TestMerchantQueue(t *testing.T) {
 	h := newFakeHost()
 	_, tx := begin(h)
 	defer tx.End()
-	h.hosted = true
+	h.svc.Model = kernel.MerchantHosted
 	m := h.member("mem_1", 1, "0")
 	l := New(h.k, h)
 	_, body, err := call(t, l, tx, h, m, http.MethodPost, "/v1/remittances", remit(payeeGB, "100.00", `,"funding_source":"merchant"`), "k1")

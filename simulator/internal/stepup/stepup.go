@@ -5,10 +5,7 @@
 package stepup
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
@@ -18,14 +15,13 @@ import (
 // TTL is how long a step-up challenge stays valid.
 const TTL = 5 * time.Minute
 
-// Host is what the step-up line needs from the rest of the simulator,
-// beyond what every transaction gives.
+// Host is what the step-up line needs of the simulator's gateway, beyond
+// what every transaction gives (kernel.Tx: the clock, ids, the expiry of
+// its challenges): the cap of its bounded store.
 type Host interface {
 	// Room refuses a new challenge when the bounded store already holds
 	// held of them (nil when there is room).
 	Room(tx *kernel.Tx, held int, now time.Time) error
-	// Expires schedules the sweep of challenge id at at.
-	Expires(tx *kernel.Tx, id string, at time.Time)
 }
 
 // challenge is one strong-authentication challenge: bound to a member and to
@@ -53,6 +49,10 @@ type Line struct {
 	host Host `image:"-"`
 }
 
+// ExpiryWindow is the expiry window of the challenges (kernel.Tx.ExpireAt):
+// the simulator sweeps a challenge past its expiry (Sweep).
+const ExpiryWindow = "stepup/challenges"
+
 // Init sets up a line with no challenges, its tables in kernel k.
 func (l *Line) Init(k *kernel.Kernel, h Host) {
 	l.st = state{
@@ -60,13 +60,6 @@ func (l *Line) Init(k *kernel.Kernel, h Host) {
 		opened:     kernel.NewCell(k, "stepup.opened", false),
 	}
 	l.host = h
-}
-
-// ActionDigest returns a stable digest naming an action, for example
-// ActionDigest("qrpay", codeValue) or ActionDigest("card.pin", cardID).
-func ActionDigest(parts ...string) string {
-	h := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
-	return hex.EncodeToString(h[:16])
 }
 
 // Require enforces strong authentication for an action. With a valid,
@@ -121,7 +114,7 @@ func (l *Line) Issue(tx *kernel.Tx, memberID, action string, now time.Time) erro
 			ExpiresAt: now.Add(TTL),
 		}
 		l.st.challenges.Put(tx, ch.ID, ch)
-		l.host.Expires(tx, ch.ID, ch.ExpiresAt)
+		tx.ExpireAt(ExpiryWindow, ch.ID, ch.ExpiresAt)
 	})
 	return api.NewErr("step_up_required", "strong authentication required").
 		With("challenge_id", ch.ID).

@@ -11,10 +11,9 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel/kerneltest"
 )
 
-// fakeHost holds at most max challenges and records the expiries asked.
+// fakeHost holds at most max challenges.
 type fakeHost struct {
-	max      int
-	expiries []string
+	max int
 }
 
 func (h *fakeHost) Room(_ *kernel.Tx, held int, _ time.Time) error {
@@ -23,7 +22,6 @@ func (h *fakeHost) Room(_ *kernel.Tx, held int, _ time.Time) error {
 	}
 	return nil
 }
-func (h *fakeHost) Expires(_ *kernel.Tx, id string, _ time.Time) { h.expiries = append(h.expiries, id) }
 
 // TestChallengeLifecycle: a challenge is required, completed by the end
 // user, used once for its member and action only, and swept once expired.
@@ -46,7 +44,7 @@ func TestChallengeLifecycle(t *testing.T) {
 		}
 		return ae.Extra["challenge_id"].(string)
 	}
-	pay := ActionDigest("qrpay", "mem_1", "code")
+	pay := api.ActionDigest("qrpay", "mem_1", "code")
 	id := challengeOf(l.Require(req("mem_1", ""), pay))
 	if err := l.Require(req("mem_1", id), pay); err == nil {
 		t.Fatal("a challenge the end user did not complete was accepted")
@@ -65,7 +63,7 @@ func TestChallengeLifecycle(t *testing.T) {
 		ok                   bool
 	}{
 		{"another member", "mem_2", pay, false},
-		{"another action", "mem_1", ActionDigest("card.pin", "crd_1"), false},
+		{"another action", "mem_1", api.ActionDigest("card.pin", "crd_1"), false},
 		{"its member and action", "mem_1", pay, true},
 		{"used once", "mem_1", pay, false},
 	} {
@@ -93,7 +91,7 @@ func TestChallengeLifecycle(t *testing.T) {
 	if _, ok := l.Get(tx, id); ok {
 		t.Error("an expired challenge survived the sweep")
 	}
-	if len(h.expiries) != l.Len(tx)+1 {
-		t.Errorf("%d expiries asked for %d challenges issued", len(h.expiries), l.Len(tx)+1)
+	if len(svc.Expiries) != l.Len(tx)+1 || svc.Expiries[0] != ExpiryWindow+" "+id {
+		t.Errorf("expiries %q asked for %d challenges issued, the first %s", svc.Expiries, l.Len(tx)+1, id)
 	}
 }

@@ -70,7 +70,7 @@ func (l *Line) Due(tx *kernel.Tx) []Job {
 		}
 		secret := e.Secret
 		if secret == "" {
-			secret = l.host.WebhookSecret()
+			secret = tx.WebhookSecret()
 		}
 		d.InFlight = true
 		st.deliveries.Put(tx, d.ID, d)

@@ -57,7 +57,7 @@ func (l *Line) AddEndpoint(tx *kernel.Tx, cfg EndpointConfig) (EndpointView, str
 	}
 	env := cfg.Environment
 	if env == "" {
-		env = l.host.Environment(tx)
+		env = tx.Environment()
 	}
 	if env != Sandbox && env != Production {
 		return EndpointView{}, "", api.InvalidFields("environment must be sandbox or production", "environment")
@@ -77,7 +77,7 @@ func (l *Line) AddEndpoint(tx *kernel.Tx, cfg EndpointConfig) (EndpointView, str
 	sort.Strings(types)
 	secret := cfg.Secret
 	if secret == "" {
-		secret = l.host.WebhookSecret()
+		secret = tx.WebhookSecret()
 	}
 	var n counts
 	st.counts.Update(tx, func(c *counts) { c.Endpoints++; n = *c })
@@ -97,7 +97,7 @@ func (l *Line) endpoint(tx *kernel.Tx, id string) (endpoint, error) {
 		e, ok = l.st.endpoints.Get(tx, "whe_"+id)
 	}
 	if !ok {
-		return endpoint{}, fmt.Errorf("webhook endpoint %q: %w", id, l.host.NotFound())
+		return endpoint{}, fmt.Errorf("webhook endpoint %q: %w", id, api.ErrControlNotFound)
 	}
 	return e, nil
 }

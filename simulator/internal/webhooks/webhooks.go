@@ -52,21 +52,13 @@ const (
 	Production = "production"
 )
 
-// Host is what the webhook line needs from the rest of the simulator,
-// beyond what every transaction gives (kernel.Tx: the clock, ids, list
-// order).
+// Host is what the webhook line needs of the simulator's delivery, beyond
+// what every transaction gives (kernel.Tx: the clock, ids, list order, the
+// merchant's environment and webhook secret).
 type Host interface {
-	// Environment is the simulator's environment, sandbox or production.
-	Environment(tx *kernel.Tx) string
-	// WebhookSecret is the merchant's webhook_secret credential, the
-	// secret of endpoints that have none of their own.
-	WebhookSecret() string
 	// AutoFlush starts a background flush that runs after the current
 	// transaction (automatic delivery is on); a replay starts none.
 	AutoFlush()
-	// NotFound is the marker of a missing object that the control API
-	// answers with 404 not_found.
-	NotFound() error
 }
 
 // Event is an event recorded for delivery. Its fields are those of the
@@ -297,7 +289,7 @@ func (l *Line) subscribers(tx *kernel.Tx, typ string) []endpoint {
 		}
 		return out
 	}
-	env := l.host.Environment(tx)
+	env := tx.Environment()
 	subs := match(env)
 	if len(subs) == 0 && env == Sandbox {
 		subs = match(Production)
@@ -374,7 +366,7 @@ func (l *Line) eventBody(tx *kernel.Tx, ev Event) []byte {
 	}
 	body, _ := json.Marshal(wireEvent{
 		EventID: ev.ID, EventType: ev.Type, CreatedAt: ev.CreatedAt.UTC().Format(time.RFC3339Nano),
-		MerchantID: tx.MerchantID(), Livemode: l.host.Environment(tx) == Production, Data: data,
+		MerchantID: tx.MerchantID(), Livemode: tx.Environment() == Production, Data: data,
 	})
 	return body
 }

@@ -16,31 +16,25 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel/kerneltest"
 )
 
-// errMissing is the fake host's marker of a missing object.
-var errMissing = errors.New("missing")
-
-// fakeHost is a Host of a merchant in env whose webhook secret is
-// "whsec_m"; it counts the background flushes asked for.
+// fakeHost counts the background flushes asked for.
 type fakeHost struct {
-	env     string
 	flushes int
 }
 
-func (h *fakeHost) Environment(*kernel.Tx) string { return h.env }
-func (h *fakeHost) WebhookSecret() string         { return "whsec_m" }
-func (h *fakeHost) AutoFlush()                    { h.flushes++ }
-func (h *fakeHost) NotFound() error               { return errMissing }
+func (h *fakeHost) AutoFlush() { h.flushes++ }
 
 func direct(rt *http.Transport) http.RoundTripper { return rt }
 
-// newLine returns a line of a merchant in env, its host, its services and
-// an open transaction (ended at test end).
+// newLine returns a line of a merchant in env whose webhook secret is
+// "whsec_m", its host, its services and an open transaction (ended at test
+// end).
 func newLine(t *testing.T, env string) (*Line, *fakeHost, *kerneltest.Services, *kernel.Tx) {
 	t.Helper()
 	svc := kerneltest.New()
+	svc.Env, svc.Secret = env, "whsec_m"
 	tx := svc.Begin()
 	t.Cleanup(tx.End)
-	h := &fakeHost{env: env}
+	h := &fakeHost{}
 	return New(svc.Kernel(), h, direct), h, svc, tx
 }
 
@@ -290,7 +284,7 @@ func TestEndpointRefusals(t *testing.T) {
 		func() error { return l.RemoveEndpoint(tx, "whe_nope") },
 		func() error { _, err := l.SetEndpointDisabled(tx, "nope", true); return err },
 	} {
-		if err := op(); !errors.Is(err, errMissing) {
+		if err := op(); !errors.Is(err, api.ErrControlNotFound) {
 			t.Errorf("unknown endpoint: %v, want the host's not-found marker", err)
 		}
 	}

@@ -1,7 +1,9 @@
 // Package kerneltest gives a line's own tests the kernel's services
 // without a simulator: a fixed clock, counted ids, a ledger of balances
 // that refuses to take a member's or the merchant's balance below zero,
-// recorded events, and one catalogue asset per scale asked for.
+// recorded events, one catalogue asset per scale asked for, recorded expiry
+// windows, and a platform_hosted sandbox merchant that allows every
+// catalogue asset.
 package kerneltest
 
 import (
@@ -42,13 +44,23 @@ type Services struct {
 	// Ledger, when set, is the ledger Post and Balance use instead of
 	// Balances: a line's test with a ledger of its own.
 	Ledger Ledger
-	n      int
-	k      kernel.Kernel
+	// Expiries lists what ExpireAt scheduled, as "window key", in order.
+	Expiries []string
+	// Model is what Custody answers (kernel.PlatformHosted unless set);
+	// Env what Environment answers ("sandbox" unless set); Secret what
+	// WebhookSecret answers.
+	Model, Env, Secret string
+	// Refused are the catalogue assets the merchant does not allow
+	// (AssetAllowed answers the others).
+	Refused map[string]bool
+	n       int
+	k       kernel.Kernel
 }
 
 // New returns services with USDT at scale 6 and an empty ledger.
 func New() *Services {
-	s := &Services{Clock: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Scales: map[string]int{"USDT": 6}, Merchant: "mch_1", BaseURL: "http://sim", Draw: 4242, Balances: map[string]map[string]money.Amount{}, Flying: map[string]bool{}}
+	s := &Services{Clock: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Scales: map[string]int{"USDT": 6}, Merchant: "mch_1", BaseURL: "http://sim", Draw: 4242, Balances: map[string]map[string]money.Amount{}, Flying: map[string]bool{},
+		Model: kernel.PlatformHosted, Env: "sandbox", Secret: "whsec_test", Refused: map[string]bool{}}
 	s.k.Provide(s)
 	return s
 }
@@ -198,3 +210,23 @@ func (s *Services) Settled(_ *kernel.Tx, id string) {
 	delete(s.Flying, id)
 	s.SettledLog = append(s.SettledLog, id)
 }
+
+// ExpireAt records "window key".
+func (s *Services) ExpireAt(_ *kernel.Tx, window, key string, _ time.Time) {
+	s.Expiries = append(s.Expiries, window+" "+key)
+}
+
+// Custody answers Model.
+func (s *Services) Custody(*kernel.Tx) string { return s.Model }
+
+// Environment answers Env.
+func (s *Services) Environment(*kernel.Tx) string { return s.Env }
+
+// AssetAllowed answers whether code is among Assets and not Refused.
+func (s *Services) AssetAllowed(_ *kernel.Tx, code string) bool {
+	_, ok := s.Asset(code)
+	return ok && !s.Refused[code]
+}
+
+// WebhookSecret answers Secret.
+func (s *Services) WebhookSecret() string { return s.Secret }

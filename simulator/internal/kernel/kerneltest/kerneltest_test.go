@@ -58,3 +58,31 @@ func TestTransferRefusesNegativeAmounts(t *testing.T) {
 		t.Errorf("balances after refusals: %s", got)
 	}
 }
+
+// TestMerchantConfigurationThroughTheTx: the merchant's custody model,
+// environment, allowlist and webhook secret, and the expiry windows, are
+// what the services say, read through the transaction.
+func TestMerchantConfigurationThroughTheTx(t *testing.T) {
+	t.Parallel()
+	s := New()
+	s.Scales["BTC"] = 8
+	s.Refused["BTC"] = true
+	tx := s.Begin()
+	defer tx.End()
+	if tx.Custody() != kernel.PlatformHosted || tx.MerchantHosted() || tx.Environment() != "sandbox" || tx.WebhookSecret() != "whsec_test" {
+		t.Errorf("defaults: %s %v %s %s", tx.Custody(), tx.MerchantHosted(), tx.Environment(), tx.WebhookSecret())
+	}
+	s.Model, s.Env = kernel.MerchantHosted, "production"
+	if !tx.MerchantHosted() || tx.Environment() != "production" {
+		t.Errorf("set: %s %s", tx.Custody(), tx.Environment())
+	}
+	for code, want := range map[string]bool{"USDT": true, "BTC": false, "XRP": false} {
+		if got := tx.AssetAllowed(code); got != want {
+			t.Errorf("AssetAllowed(%s) = %v, want %v", code, got, want)
+		}
+	}
+	tx.ExpireAt("line/window", "k1", s.Clock)
+	if len(s.Expiries) != 1 || s.Expiries[0] != "line/window k1" {
+		t.Errorf("Expiries = %q", s.Expiries)
+	}
+}
