@@ -33,7 +33,7 @@ var kernelPackages = []string{"api", "kernel"}
 // recipes, the developer views): they reach the simulator through
 // interfaces they declare, never by importing it, and no line and not the
 // kernel imports them.
-var toolPackages = []string{"recipes"}
+var toolPackages = []string{"devtools", "recipes"}
 
 // TestPackageImports holds the import rules with `go list`: a line package
 // imports no other line package and not the simulator; the kernel imports
