@@ -30,10 +30,10 @@ var linePackages = []string{"cards", "deposits", "kyc", "members", "merchant", "
 var kernelPackages = []string{"api", "kernel"}
 
 // toolPackages are the operator's tools beside the lines (the error
-// recipes, the developer views): they reach the simulator through
-// interfaces they declare, never by importing it, and no line and not the
-// kernel imports them.
-var toolPackages = []string{"devtools", "recipes"}
+// recipes, the developer views) and the data directory's file layer: they
+// reach the simulator through interfaces they declare, never by importing
+// it, and no line and not the kernel imports them.
+var toolPackages = []string{"datafile", "devtools", "recipes"}
 
 // TestPackageImports holds the import rules with `go list`: a line package
 // imports no other line package and not the simulator; the kernel imports
