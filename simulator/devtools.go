@@ -2,22 +2,22 @@ package simulator
 
 import (
 	"net/http"
-	"sort"
-	"strconv"
-	"strings"
 	"time"
 
 	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
+	"github.com/mwallet/mwallet-go/simulator/internal/deposits"
+	"github.com/mwallet/mwallet-go/simulator/internal/devtools"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/qrpay"
+	"github.com/mwallet/mwallet-go/simulator/internal/remittances"
 	hookline "github.com/mwallet/mwallet-go/simulator/internal/webhooks"
 )
 
 // Developer tools: a read-only snapshot of the whole simulator (GET
 // /_sim/state), the operator's redelivery of a webhook delivery, and the
-// dashboard that shows both (ui.go).
-
-// stateListCap bounds each list of the snapshot: the newest items are kept.
-const stateListCap = 500
+// dashboard that shows both (ui.go). The product-line objects and the
+// dashboard's files are internal/devtools'; this file holds the public
+// types and what the views read of the state.
 
 // StateSnapshot is a read-only picture of the simulator, as the dashboard
 // shows it. Lists are newest first and hold at most the newest 500 items
@@ -197,16 +197,16 @@ func (v *view) state(tx *kernel.Tx) StateSnapshot {
 		st.Members = append(st.Members, ms)
 	}
 
-	hist := s.historyIndex(tx)
-	st.QROrders = s.qrSnapshots(tx, hist)
-	st.CardApplications, st.Cards, st.CardTopUps = s.cardSnapshots(tx, hist)
-	st.Remittances = s.remitSnapshots(tx, hist)
-	st.Deposits = s.depositSnapshots(tx, hist)
+	objs := devtools.Read(tx, viewSource{s.st})
+	st.QROrders = objectSnapshots(objs.QROrders)
+	st.CardApplications, st.Cards, st.CardTopUps = objectSnapshots(objs.CardApplications), objectSnapshots(objs.Cards), objectSnapshots(objs.CardTopUps)
+	st.Remittances = objectSnapshots(objs.Remittances)
+	st.Deposits = objectSnapshots(objs.Deposits)
 
 	st.WebhookEndpoints = webhookEndpoints(tx, s.st.webhooks)
-	st.WebhookDeliveries = newestFirst(webhookDeliveries(tx, s.st.webhooks))
-	st.Events = newestFirst(v.events(tx))
-	st.Requests = newestFirst(s.st.gw.journal.list(tx))
+	st.WebhookDeliveries = devtools.NewestFirst(webhookDeliveries(tx, s.st.webhooks))
+	st.Events = devtools.NewestFirst(v.events(tx))
+	st.Requests = devtools.NewestFirst(s.st.gw.journal.list(tx))
 	st.Actions = v.actions()
 	return st
 }
@@ -221,164 +221,72 @@ func (v *view) events(tx *kernel.Tx) []Event {
 	return out
 }
 
-// newestFirst reverses an oldest-first list and keeps the newest
-// stateListCap items.
-func newestFirst[T any](in []T) []T {
-	n := min(len(in), stateListCap)
-	out := make([]T, 0, n)
-	for i := len(in) - 1; i >= len(in)-n; i-- {
-		out = append(out, in[i])
+// objectSnapshots converts the developer views' objects to the public
+// type.
+func objectSnapshots(in []devtools.Object) []ObjectSnapshot {
+	out := make([]ObjectSnapshot, len(in))
+	for i, o := range in {
+		h := make([]HistoryEntry, len(o.History))
+		for j, e := range o.History {
+			h[j] = HistoryEntry(e)
+		}
+		out[i] = ObjectSnapshot{ID: o.ID, ExternalMemberID: o.ExternalMemberID, Status: o.Status, StatusVersion: o.StatusVersion,
+			CreatedAt: o.CreatedAt, Summary: o.Summary, Details: o.Details, History: h, Trace: o.Trace}
 	}
 	return out
 }
 
-// historyIndex maps an event's data.object and data.id (bare, as events
-// carry it) to the object's events, oldest first.
-type historyIndex map[string][]HistoryEntry
+// viewSource is what the developer views read of the state: each line's
+// listing (nil when the line is not wired) and the members.
+type viewSource struct{ st *simState }
 
-func historyKey(object, id string) string { return object + "/" + id }
-
-func (s *view) historyIndex(tx *kernel.Tx) historyIndex {
-	idx := historyIndex{}
-	for _, e := range s.st.webhooks.Events(tx) {
-		k := historyKey(e.Object, e.ObjectID)
-		idx[k] = append(idx[k], HistoryEntry{
-			At: e.CreatedAt.UTC(), EventID: e.ID, EventType: e.Type, Status: e.Status, StatusVersion: e.StatusVersion,
-		})
+func (v viewSource) QROrders(tx *kernel.Tx) []qrpay.Order {
+	if v.st.qr == nil {
+		return nil
 	}
-	return idx
+	return v.st.qr.Orders(tx)
 }
 
-// of returns the history of object id, whose events carry it with or
-// without prefix.
-func (h historyIndex) of(object, id, prefix string) []HistoryEntry {
-	if out := h[historyKey(object, strings.TrimPrefix(id, prefix))]; out != nil {
-		return out
+func (v viewSource) CardApplications(tx *kernel.Tx) []cardline.Snapshot {
+	if v.st.cards == nil {
+		return nil
 	}
-	if out := h[historyKey(object, id)]; out != nil {
-		return out
-	}
-	return []HistoryEntry{}
+	return v.st.cards.ApplicationSnapshots(tx)
 }
 
-func (s *view) externalIDOf(tx *kernel.Tx, memberID string) string {
-	if m := s.st.members.Get(tx, memberID); m != nil {
+func (v viewSource) Cards(tx *kernel.Tx) []cardline.Snapshot {
+	if v.st.cards == nil {
+		return nil
+	}
+	return v.st.cards.CardSnapshots(tx)
+}
+
+func (v viewSource) CardTopUps(tx *kernel.Tx) []cardline.Snapshot {
+	if v.st.cards == nil {
+		return nil
+	}
+	return v.st.cards.TopUpSnapshots(tx)
+}
+
+func (v viewSource) Remittances(tx *kernel.Tx) []remittances.Order {
+	if v.st.remit == nil {
+		return nil
+	}
+	return v.st.remit.Orders(tx)
+}
+
+func (v viewSource) Deposits(tx *kernel.Tx) []deposits.Deposit {
+	if v.st.deposits == nil {
+		return nil
+	}
+	return v.st.deposits.Deposits(tx)
+}
+
+func (v viewSource) Events(tx *kernel.Tx) []hookline.Event { return v.st.webhooks.Events(tx) }
+
+func (v viewSource) ExternalID(tx *kernel.Tx, memberID string) string {
+	if m := v.st.members.Get(tx, memberID); m != nil {
 		return m.ExternalID
 	}
 	return ""
-}
-
-// seqSnapshot is a snapshot with its object's creation sequence.
-type seqSnapshot struct {
-	seq  int64
-	snap ObjectSnapshot
-}
-
-// sortNewest sorts objects newest first (same instant: the one created
-// later first, by creation sequence, as every list) and keeps the newest
-// stateListCap.
-func sortNewest(in []seqSnapshot) []ObjectSnapshot {
-	sort.Slice(in, func(i, j int) bool {
-		a, b := in[i], in[j]
-		if !a.snap.CreatedAt.Equal(b.snap.CreatedAt) {
-			return a.snap.CreatedAt.After(b.snap.CreatedAt)
-		}
-		return a.seq > b.seq
-	})
-	out := make([]ObjectSnapshot, 0, min(len(in), stateListCap))
-	for _, x := range in[:min(len(in), stateListCap)] {
-		out = append(out, x.snap)
-	}
-	return out
-}
-
-func (s *view) qrSnapshots(tx *kernel.Tx, h historyIndex) []ObjectSnapshot {
-	if s.st.qr == nil {
-		return []ObjectSnapshot{}
-	}
-	orders := s.st.qr.Orders(tx)
-	out := make([]seqSnapshot, 0, len(orders))
-	for _, o := range orders {
-		d := map[string]string{
-			"asset": o.Asset, "customer_total": o.CustomerTotal.String(), "fee": o.Fee.String(),
-			"payee": o.Payee, "acquirer": strings.TrimSpace(o.Amount + " " + o.Currency),
-		}
-		if o.MerchantFunded {
-			d["funding"] = "merchant"
-			d["fee_asset"], d["fee_amount"] = o.FeeAsset, o.FeeAmount.String()
-		}
-		if o.NoticeTimedOut {
-			d["notice"] = "timed out"
-		}
-		out = append(out, seqSnapshot{o.Seq, ObjectSnapshot{
-			ID: o.ID, ExternalMemberID: o.ExternalMemberID, Status: o.Status, StatusVersion: o.Version, CreatedAt: o.CreatedAt.UTC(),
-			Summary: o.CustomerTotal.String() + " " + o.Asset + " to " + o.Payee + " (" + d["acquirer"] + ")",
-			Details: d, History: h.of("qrpay_order", o.ID, "qrp_"), Trace: o.Trace,
-		}})
-	}
-	return sortNewest(out)
-}
-
-func (s *view) cardSnapshots(tx *kernel.Tx, h historyIndex) (apps, cards, topups []ObjectSnapshot) {
-	if s.st.cards == nil {
-		return []ObjectSnapshot{}, []ObjectSnapshot{}, []ObjectSnapshot{}
-	}
-	list := func(snaps []cardline.Snapshot, object, prefix string) []ObjectSnapshot {
-		out := make([]seqSnapshot, 0, len(snaps))
-		for _, o := range snaps {
-			out = append(out, seqSnapshot{o.Seq, ObjectSnapshot{
-				ID: o.ID, ExternalMemberID: s.externalIDOf(tx, o.MemberID), Status: o.Status, StatusVersion: o.StatusVersion,
-				CreatedAt: o.CreatedAt.UTC(), Summary: o.Summary, Details: o.Details, History: h.of(object, o.ID, prefix),
-			}})
-		}
-		return sortNewest(out)
-	}
-	return list(s.st.cards.ApplicationSnapshots(tx), "card_application", "cap_"),
-		list(s.st.cards.CardSnapshots(tx), "card", "crd_"),
-		list(s.st.cards.TopUpSnapshots(tx), "card_topup", "ctp_")
-}
-
-func (s *view) remitSnapshots(tx *kernel.Tx, h historyIndex) []ObjectSnapshot {
-	if s.st.remit == nil {
-		return []ObjectSnapshot{}
-	}
-	orders := s.st.remit.Orders(tx)
-	out := make([]seqSnapshot, 0, len(orders))
-	for _, o := range orders {
-		d := map[string]string{"line": o.Line, "asset": o.Asset, "customer_total": o.CustomerTotal.String(),
-			"locked_amount": o.Locked.String(), "settled_amount": o.Settled.String(), "fee": o.Fee.String(),
-			"payout": o.PayoutAmount + " " + o.PayoutCurrency, "corridor": o.Corridor, "funding": o.Funding}
-		if o.FailureCode != "" {
-			d["failure_code"] = o.FailureCode
-		}
-		if o.Status != o.PublicStatus {
-			d["internal_status"] = o.Status
-		}
-		out = append(out, seqSnapshot{o.Seq, ObjectSnapshot{
-			ID: o.ID, ExternalMemberID: o.ExternalMemberID, Status: o.PublicStatus, StatusVersion: o.Version, CreatedAt: o.CreatedAt.UTC(),
-			Summary: o.PayoutAmount + " " + o.PayoutCurrency + " for " + o.CustomerTotal.String() + " " + o.Asset,
-			Details: d, History: h.of("remittance", o.ID, "rmt_"),
-		}})
-	}
-	return sortNewest(out)
-}
-
-func (s *view) depositSnapshots(tx *kernel.Tx, h historyIndex) []ObjectSnapshot {
-	if s.st.deposits == nil {
-		return []ObjectSnapshot{}
-	}
-	list := s.st.deposits.Deposits(tx)
-	out := make([]seqSnapshot, 0, len(list))
-	for _, d := range list {
-		seq := strconv.FormatInt(d.Seq, 10)
-		det := map[string]string{"reference": d.Reference, "asset": d.Asset, "amount": d.Amount.String(), "internal_id": seq}
-		if d.Network != "" {
-			det["network"] = d.Network
-		}
-		out = append(out, seqSnapshot{d.Seq, ObjectSnapshot{
-			ID: "dep_" + d.Reference, ExternalMemberID: d.ExternalID, Status: "credited", CreatedAt: d.CreatedAt.UTC(),
-			Summary: d.Amount.String() + " " + d.Asset, Details: det, History: h.of("deposit", seq, ""),
-		}})
-	}
-	return sortNewest(out)
 }

@@ -18,6 +18,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/datafile"
 )
 
 // The restart benchmarks time starting a simulator on a data directory
@@ -119,7 +121,7 @@ var restartDir = sync.OnceValues(func() (string, error) {
 		return "", err
 	}
 	meta := snapshotMeta{Format: snapshotFormat, Version: snapshotVersion, Seq: restartSnapshot, Offset: snapOff,
-		LastFrame: snapLast, Schema: imageSchema(), Clock: clock, Size: len(img), CRC: crcOf(img)}
+		LastFrame: snapLast, Schema: imageSchema(), Clock: clock, Size: len(img), CRC: datafile.CRC(img)}
 	if err := st.writeSnapshot(meta, img); err != nil {
 		return "", err
 	}

@@ -2,11 +2,9 @@ package simulator
 
 import (
 	"bufio"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,13 +12,16 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/datafile"
 )
 
 // A data directory (WithDataDir, mwallet-sim serve -data DIR) holds:
 //
 //	DIR/lock      held (flock) by the one simulator using DIR
 //	DIR/log       the input log: an append-only file of frames, each
-//	              [4-byte length][4-byte CRC-32C of the payload][payload];
+//	              [4-byte length][4-byte CRC-32C of the payload][payload]
+//	              (internal/datafile, with the lock and the synced writes);
 //	              the first payload is the recording header, each next one
 //	              an input, both in the JSON of a recording's lines
 //	DIR/snapshot  the state image after input N (a JSON line with N, the
@@ -57,11 +58,7 @@ const (
 
 	snapshotFormat  = "mwallet-sim-snapshot"
 	snapshotVersion = 1
-
-	maxFrame = 64 << 20 // a frame longer than this is corrupt
 )
-
-var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
 // logFile is what the store needs of its log file (tests put a failing one
 // in its place).
@@ -113,7 +110,7 @@ func openStore(dir string, diag io.Writer, snapEvery int) (*store, error) {
 		return nil, fmt.Errorf("simulator: data directory: %w", err)
 	}
 	_, statErr := os.Stat(filepath.Join(dir, lockName))
-	lk, err := lockDir(filepath.Join(dir, lockName))
+	lk, err := datafile.Lock(filepath.Join(dir, lockName))
 	if err != nil {
 		return nil, fmt.Errorf("simulator: data directory %s: %w", dir, err)
 	}
@@ -134,42 +131,6 @@ func (st *store) report(format string, args ...any) {
 	fmt.Fprintf(st.diag, "mwallet-sim: data %s: "+format+"\n", append([]any{st.dir}, args...)...)
 }
 
-// frame returns the frame of payload.
-func frame(payload []byte) []byte {
-	b := make([]byte, 8+len(payload))
-	binary.LittleEndian.PutUint32(b, uint32(len(payload)))
-	binary.LittleEndian.PutUint32(b[4:], crc32.Checksum(payload, crcTable))
-	copy(b[8:], payload)
-	return b
-}
-
-// readFrame reads the frame at the reader's position; io.EOF at a clean
-// end, errTorn when the frame is cut short or corrupt.
-func readFrame(r *bufio.Reader) ([]byte, error) {
-	var h [8]byte
-	n, err := io.ReadFull(r, h[:])
-	if n == 0 && err == io.EOF {
-		return nil, io.EOF
-	}
-	if err != nil {
-		return nil, errTorn
-	}
-	size := binary.LittleEndian.Uint32(h[:])
-	if size > maxFrame {
-		return nil, errTorn
-	}
-	p := make([]byte, size)
-	if _, err := io.ReadFull(r, p); err != nil {
-		return nil, errTorn
-	}
-	if crc32.Checksum(p, crcTable) != binary.LittleEndian.Uint32(h[4:]) {
-		return nil, errTorn
-	}
-	return p, nil
-}
-
-var errTorn = errors.New("frame cut short or corrupt")
-
 // create starts a new log with its header, synced. The header is written
 // to DIR/log.tmp and renamed, so a log exists only whole: a crash during
 // create leaves no log, and a log whose header does not verify is damage.
@@ -178,47 +139,21 @@ func (st *store) create(hdr recordingHeader) error {
 	if err != nil {
 		return err
 	}
-	fr := frame(p)
+	fr := datafile.Frame(p)
 	tmp := st.path + ".tmp"
-	if err := writeSynced(tmp, fr); err != nil {
+	if err := datafile.WriteSynced(tmp, fr); err != nil {
 		return fmt.Errorf("simulator: data directory: %w", err)
 	}
 	if err := os.Rename(tmp, st.path); err != nil {
 		return fmt.Errorf("simulator: data directory: %w", err)
 	}
-	syncDir(st.dir)
+	datafile.SyncDir(st.dir)
 	f, err := os.OpenFile(st.path, os.O_RDWR|os.O_APPEND, 0o600)
 	if err != nil {
 		return fmt.Errorf("simulator: data directory: %w", err)
 	}
 	st.f, st.written, st.synced = f, int64(len(fr)), int64(len(fr))
 	return nil
-}
-
-// writeSynced writes b to a new file at path and syncs it.
-func writeSynced(path string, b []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(b); err != nil {
-		_ = f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		_ = f.Close()
-		return err
-	}
-	return f.Close()
-}
-
-// syncDir makes a created or renamed file's name durable (best effort:
-// not every platform can sync a directory).
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		_ = d.Close()
-	}
 }
 
 // logHeader reads the header of an existing log; nil when there is no log
@@ -234,7 +169,7 @@ func (st *store) logHeader() (*recordingHeader, int64, error) {
 	}
 	defer f.Close()
 	br := bufio.NewReader(f)
-	p, err := readFrame(br)
+	p, err := datafile.ReadFrame(br)
 	if err != nil {
 		return nil, 0, nil
 	}
@@ -264,7 +199,7 @@ func (st *store) scan(from, limit int64, fn func(in *recordedInput, off int64) e
 	br := bufio.NewReaderSize(io.LimitReader(f, limit-from), 256<<10)
 	end, last = from, -1
 	for {
-		p, err := readFrame(br)
+		p, err := datafile.ReadFrame(br)
 		if err == io.EOF {
 			return end, last, n, nil
 		}
@@ -322,7 +257,7 @@ func (st *store) writeRecording(w io.Writer, p recordingPoint) error {
 	defer f.Close()
 	br := bufio.NewReaderSize(io.LimitReader(f, limit), 256<<10)
 	bw := bufio.NewWriterSize(w, 64<<10)
-	if _, err := readFrame(br); err != nil {
+	if _, err := datafile.ReadFrame(br); err != nil {
 		return fmt.Errorf("simulator: data directory: %s: header: %w", st.path, err)
 	}
 	head, err := json.Marshal(p.hdr)
@@ -332,7 +267,7 @@ func (st *store) writeRecording(w io.Writer, p recordingPoint) error {
 	bw.Write(head)
 	bw.WriteByte('\n')
 	for {
-		p, err := readFrame(br)
+		p, err := datafile.ReadFrame(br)
 		if err != nil {
 			break
 		}
@@ -378,7 +313,7 @@ func (st *store) append(in *recordedInput) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	fr := frame(p)
+	fr := datafile.Frame(p)
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.failed != nil {
@@ -524,5 +459,3 @@ func (l *inputLog) closeStore() {
 	}
 	st.close()
 }
-
-func crcOf(b []byte) uint32 { return crc32.Checksum(b, crcTable) }

@@ -23,6 +23,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/datafile"
 )
 
 // DataDirError is a data directory a simulator does not start on: a log or
@@ -193,7 +195,7 @@ func (st *store) checkLog(decode bool, marks ...int64) (*logCheck, error) {
 			// data reached the disk, when nothing else follows.
 			return c, st.cutShort(c, f, off, "an empty frame")
 		}
-		if size > maxFrame {
+		if size > datafile.MaxFrame {
 			c.damage = st.damaged(c, f, off, fmt.Sprintf("a frame length of %d bytes, more than any frame", size))
 			return c, nil
 		}
@@ -204,7 +206,7 @@ func (st *store) checkLog(decode bool, marks ...int64) (*logCheck, error) {
 		if _, err := io.ReadFull(br, p); err != nil {
 			return c, st.cutShort(c, f, off, "a frame cut short")
 		}
-		if crcOf(p) != binary.LittleEndian.Uint32(h[4:]) {
+		if datafile.CRC(p) != binary.LittleEndian.Uint32(h[4:]) {
 			c.damage = st.damaged(c, f, off, "checksum mismatch")
 			return c, nil
 		}
@@ -262,11 +264,11 @@ func headerLooksOurs(f *os.File, size int64) bool {
 		return true
 	}
 	// Or frames that verify follow: no other file is framed that way.
-	rest, err := readRest(f, 1, min(size, 1<<20))
+	rest, err := datafile.ReadRest(f, 1, min(size, 1<<20))
 	if err != nil {
 		return true
 	}
-	_, n := resync(rest, 1)
+	_, n := datafile.Resync(rest, 1)
 	return n > 0
 }
 
@@ -274,15 +276,15 @@ func headerLooksOurs(f *os.File, size int64) bool {
 // when nothing after it verifies and it is not the header, damage
 // otherwise.
 func (st *store) cutShort(c *logCheck, f *os.File, off int64, what string) error {
-	rest, err := readRest(f, off, c.size)
+	rest, err := datafile.ReadRest(f, off, c.size)
 	if err != nil {
 		return err
 	}
-	if allZero(rest) {
+	if datafile.AllZero(rest) {
 		c.torn = fmt.Sprintf("%d zero bytes", len(rest))
 		return nil
 	}
-	if at, n := resync(rest[1:], off+1); n > 0 {
+	if at, n := datafile.Resync(rest[1:], off+1); n > 0 {
 		c.damage = &DataDirError{Dir: st.dir, File: logName, Offset: off, Inputs: c.inputs, Rest: int64(len(rest)),
 			Following: n, FollowingAt: at, Reason: what + ", followed by frames that verify"}
 		return nil
@@ -304,57 +306,8 @@ func (st *store) damaged(c *logCheck, f *os.File, off int64, reason string) *Dat
 		e.Reason = "the header frame: " + reason
 	}
 	e.Rest = c.size - off
-	if rest, err := readRest(f, off, c.size); err == nil && len(rest) > 1 {
-		e.FollowingAt, e.Following = resync(rest[1:], off+1)
+	if rest, err := datafile.ReadRest(f, off, c.size); err == nil && len(rest) > 1 {
+		e.FollowingAt, e.Following = datafile.Resync(rest[1:], off+1)
 	}
 	return e
-}
-
-// maxResync bounds what is read after a bad frame to look for frames that
-// still verify.
-const maxResync = 256 << 20
-
-func readRest(f *os.File, off, size int64) ([]byte, error) {
-	n := min(size-off, maxResync)
-	b := make([]byte, n)
-	if _, err := f.ReadAt(b, off); err != nil && err != io.EOF {
-		return nil, err
-	}
-	return b, nil
-}
-
-func allZero(b []byte) bool {
-	for _, x := range b {
-		if x != 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// resync finds the first offset in b where a non-empty frame verifies, and
-// how many frames verify from there one after another.
-func resync(b []byte, base int64) (int64, int) {
-	for i := 0; i+8 <= len(b); i++ {
-		if n := chain(b[i:]); n > 0 {
-			return base + int64(i), n
-		}
-	}
-	return 0, 0
-}
-
-func chain(b []byte) int {
-	n := 0
-	for len(b) >= 8 {
-		size := binary.LittleEndian.Uint32(b)
-		if size == 0 || size > maxFrame || int64(size) > int64(len(b)-8) {
-			break
-		}
-		if crcOf(b[8:8+size]) != binary.LittleEndian.Uint32(b[4:]) {
-			break
-		}
-		n++
-		b = b[8+size:]
-	}
-	return n
 }

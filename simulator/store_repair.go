@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/datafile"
 )
 
 // DataDirRepair is what RepairDataDir did.
@@ -121,7 +123,7 @@ func (st *store) repair() (*DataDirRepair, error) {
 	rep.KeptBytes = c.size
 	if cut >= 0 {
 		saved := st.path + ".damaged-" + time.Now().UTC().Format("20060102T150405.000000000Z")
-		if err := copyFile(st.path, saved); err != nil {
+		if err := datafile.CopyFile(st.path, saved); err != nil {
 			return nil, fmt.Errorf("simulator: data directory: saving the damaged log: %w", err)
 		}
 		rep.SavedLog, rep.DroppedBytes, rep.KeptBytes = saved, c.size-cut, cut
@@ -129,7 +131,7 @@ func (st *store) repair() (*DataDirRepair, error) {
 			// The header is damaged: nothing is kept, the directory is new.
 			err = os.Remove(st.path)
 		} else {
-			err = truncateSynced(st.path, cut)
+			err = datafile.TruncateSynced(st.path, cut)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("simulator: data directory: cutting the log: %w", err)
@@ -153,7 +155,7 @@ func (st *store) repair() (*DataDirRepair, error) {
 			}
 		}
 	}
-	syncDir(st.dir)
+	datafile.SyncDir(st.dir)
 	st.report("repair: %s", strings.ReplaceAll(rep.String(), "\n", "; "))
 	return rep, nil
 }
@@ -173,41 +175,4 @@ func (st *store) setSnapshotAside(rep *DataDirRepair, reason string) error {
 	}
 	rep.SavedSnapshot = saved
 	return nil
-}
-
-func copyFile(from, to string) error {
-	src, err := os.Open(from)
-	if err != nil {
-		return err
-	}
-	defer src.Close()
-	dst, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(dst, src); err != nil {
-		_ = dst.Close()
-		return err
-	}
-	if err := dst.Sync(); err != nil {
-		_ = dst.Close()
-		return err
-	}
-	return dst.Close()
-}
-
-func truncateSynced(path string, size int64) error {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if err != nil {
-		return err
-	}
-	if err := f.Truncate(size); err != nil {
-		_ = f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		_ = f.Close()
-		return err
-	}
-	return f.Close()
 }

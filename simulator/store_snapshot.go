@@ -9,10 +9,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/datafile"
 )
 
 // snapshotMeta heads the snapshot file.
@@ -94,7 +95,7 @@ func (st *store) snapshot() bool {
 		st.report("no snapshot: %v", err)
 		return true
 	}
-	meta.Size, meta.CRC = len(img), crcOf(img)
+	meta.Size, meta.CRC = len(img), datafile.CRC(img)
 	if err := st.durable(meta.Offset); err != nil {
 		return true
 	}
@@ -131,7 +132,7 @@ func (st *store) writeSnapshot(meta snapshotMeta, img []byte) error {
 	if err := os.Rename(tmp, filepath.Join(st.dir, snapshotName)); err != nil {
 		return err
 	}
-	syncDir(st.dir)
+	datafile.SyncDir(st.dir)
 	return nil
 }
 
@@ -170,7 +171,7 @@ func (st *store) loadSnapshot() (*snapshotFile, error) {
 	switch {
 	case sf.meta.Version != snapshotVersion:
 		sf.other = fmt.Sprintf("of format version %d", sf.meta.Version)
-	case len(sf.img) != sf.meta.Size || crc32.Checksum(sf.img, crcTable) != sf.meta.CRC:
+	case len(sf.img) != sf.meta.Size || datafile.CRC(sf.img) != sf.meta.CRC:
 		sf.damage, sf.damageAt = fmt.Sprintf("the image (%d bytes, %d in its header) does not match its checksum", len(sf.img), sf.meta.Size), int64(i+1)
 	case sf.meta.Schema != imageSchema():
 		sf.other = "written by another version of the simulator"

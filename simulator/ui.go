@@ -1,34 +1,18 @@
 package simulator
 
-import (
-	"embed"
-	"io/fs"
-	"net/http"
-)
-
-// uiFiles is the dashboard: plain HTML, JavaScript and CSS with no build step
-// and no outside resources. It polls GET /_sim/state every second and drives
-// the control API.
-//
-//go:embed ui/index.html ui/app.js ui/style.css
-var uiFiles embed.FS
+import "github.com/mwallet/mwallet-go/simulator/internal/devtools"
 
 // dashboardFiles are the files GET /_sim/ui/{file} serves besides the page
-// itself (GET /_sim/ui/).
-var dashboardFiles = []string{"app.js", "style.css"}
+// itself (GET /_sim/ui/): the dashboard of internal/devtools.
+var dashboardFiles = devtools.DashboardFiles
 
 // dashboardFile answers one of the dashboard's files ("" for the page), as
 // GET /_sim/ui/{file...} does (coreOps): never a redirect or a directory
 // page.
 func (ctl *controlAPI) dashboardFile(name string) (any, error) {
-	sub, err := fs.Sub(uiFiles, "ui")
+	h, err := devtools.Dashboard()
 	if err != nil {
 		return nil, err
 	}
-	files := http.StripPrefix("/_sim/ui/", http.FileServerFS(sub))
-	return rawAnswer(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "no-store")
-		w.Header().Set("Content-Security-Policy", "default-src 'self'; connect-src 'self'; img-src 'self' data:")
-		files.ServeHTTP(w, r)
-	}), nil
+	return rawAnswer(h.ServeHTTP), nil
 }

@@ -1,4 +1,4 @@
-package simulator
+package recipes
 
 import (
 	"bytes"
@@ -13,91 +13,93 @@ import (
 	"github.com/google/uuid"
 )
 
-// RecipeRunner runs error recipes against one simulator over HTTP, as
-// GET /_sim/recipes describes them:
-//
-//   - it reads the fixture credentials once (GET /_sim/credentials);
-//   - for an api step it takes a token once per runner (POST
-//     /v1/connect/token), sends x-auth-token, x-on-behalf-of (Member) and
-//     x-idempotency-key (IdempotencyKey), signs every write with the fixture
-//     signing key (x-timestamp from GET /_sim/clock, so a simulator whose
-//     clock stands still accepts it, a fresh x-nonce, x-signature), then
-//     applies the step's Headers, which may override any of these;
-//   - a control step is sent as written, with its Headers and nothing
-//     else but the control token (ControlToken) and, on a write without
-//     one, Content-Type application/json (the control API refuses writes
-//     of any other type);
-//   - a body is sent as compact JSON (Content-Type application/json);
-//   - strings take {{VAR}} (saved by an earlier step) and
-//     {{new_uuid:NAME}} (a fresh UUID bound to NAME at its first use);
-//   - Save binds variables to fields of the answer ("data.0.id"), and
-//     ExpectStatus stops the recipe when the step answers another status.
-//
-// One runner serves one simulator; recipes expect a fresh default one each.
-type RecipeRunner struct {
-	// BaseURL is the simulator's address ("http://127.0.0.1:8080").
-	BaseURL string
-	// HTTPClient sends the requests; nil means http.DefaultClient.
+// Host is what the runner needs of the simulator it drives, besides its
+// HTTP surface.
+type Host interface {
+	// Sign computes the contract's x-signature of a request.
+	Sign(signingKey, method, target, ts, nonce string, body []byte) string
+	// IsControlPath reports a request target of the control API's
+	// namespace.
+	IsControlPath(target string) bool
+}
+
+// Runner runs recipes against one simulator over HTTP, as the simulator's
+// RecipeRunner documents. One runner serves one simulator; it keeps the
+// credentials, the token and the saved variables from run to run.
+type Runner struct {
+	Host       Host
+	BaseURL    string
 	HTTPClient *http.Client
 	// ControlToken, when set, is sent in ControlTokenHeader on every
-	// control call (a simulator started with WithControlToken).
-	ControlToken string
+	// control call that does not set that header itself.
+	ControlTokenHeader string
+	ControlToken       string
 	// Trace, when set, receives every step as it is answered.
-	Trace func(RecipeTrace)
+	Trace func(Trace)
 
-	creds *Credentials
+	creds *credentials
 	token string
 	vars  map[string]string
 }
 
-// RecipeTrace is one answered step of a recipe.
-type RecipeTrace struct {
-	Index     int    // 1-based step number
-	Call      string // control or api
-	Method    string
-	Path      string // as sent, variables replaced
-	Status    int
-	Code      string // error code of the answer, if any
-	RequestID string // X-Request-Id of the answer
+// credentials are the fields of GET /_sim/credentials the runner uses.
+type credentials struct {
+	ClientID   string `json:"client_id"`
+	APIKey     string `json:"api_key"`
+	SigningKey string `json:"signing_key"`
 }
 
-// RecipeResult is the answer of a recipe's last step.
-type RecipeResult struct {
+// Trace is one answered step of a recipe (the simulator's RecipeTrace).
+type Trace struct {
+	Index     int
+	Call      string
+	Method    string
+	Path      string
+	Status    int
+	Code      string
+	RequestID string
+}
+
+// Result is the answer of a recipe's last step (the simulator's
+// RecipeResult).
+type Result struct {
 	Status    int
 	Code      string
 	RequestID string
 	Body      []byte
 }
 
-// RecipeError reports a recipe that did not run as written: a step that
-// failed, or a last answer other than the recipe's Expect.
-type RecipeError struct {
+// Error reports a recipe that did not run as written: a step that failed,
+// or a last answer other than the recipe's Expect.
+type Error struct {
 	Code   string // the recipe's code
 	Step   int    // 1-based step number; 0 for the runner's own calls
 	Detail string
 }
 
-func (e *RecipeError) Error() string {
+func (e *Error) Error() string {
 	if e.Step == 0 {
 		return fmt.Sprintf("recipe %s: %s", e.Code, e.Detail)
 	}
 	return fmt.Sprintf("recipe %s, step %d: %s", e.Code, e.Step, e.Detail)
 }
 
+func isWrite(method string) bool { return method != http.MethodGet && method != http.MethodHead }
+
 // Run runs r's steps in order and checks that the last answer is r.Expect.
-// It returns the last answer, and a *RecipeError when a step fails or the
+// It returns the last answer, and a *Error when a step fails or the
 // answer differs.
-func (rr *RecipeRunner) Run(ctx context.Context, r ErrorRecipe) (RecipeResult, error) {
+func (rr *Runner) Run(ctx context.Context, r Recipe) (Result, error) {
 	if rr.vars == nil {
 		rr.vars = map[string]string{}
 	}
 	fail := func(step int, format string, args ...any) error {
-		return &RecipeError{Code: r.Code, Step: step, Detail: fmt.Sprintf(format, args...)}
+		return &Error{Code: r.Code, Step: step, Detail: fmt.Sprintf(format, args...)}
 	}
 	if len(r.Steps) == 0 {
-		return RecipeResult{}, fail(0, "no steps")
+		return Result{}, fail(0, "no steps")
 	}
-	var last RecipeResult
+	var last Result
 	for i, st := range r.Steps {
 		res, parsed, err := rr.step(ctx, st)
 		if err != nil {
@@ -105,7 +107,7 @@ func (rr *RecipeRunner) Run(ctx context.Context, r ErrorRecipe) (RecipeResult, e
 		}
 		last = res
 		if rr.Trace != nil {
-			rr.Trace(RecipeTrace{Index: i + 1, Call: st.Call, Method: st.Method, Path: rr.expandOrRaw(st.Path),
+			rr.Trace(Trace{Index: i + 1, Call: st.Call, Method: st.Method, Path: rr.expandOrRaw(st.Path),
 				Status: res.Status, Code: res.Code, RequestID: res.RequestID})
 		}
 		if st.ExpectStatus != 0 && res.Status != st.ExpectStatus {
@@ -125,7 +127,7 @@ func (rr *RecipeRunner) Run(ctx context.Context, r ErrorRecipe) (RecipeResult, e
 	return last, nil
 }
 
-func (rr *RecipeRunner) client() *http.Client {
+func (rr *Runner) client() *http.Client {
 	if rr.HTTPClient != nil {
 		return rr.HTTPClient
 	}
@@ -133,21 +135,21 @@ func (rr *RecipeRunner) client() *http.Client {
 }
 
 // send sends one request and reads the answer.
-func (rr *RecipeRunner) send(ctx context.Context, method, target string, body []byte, h http.Header) (RecipeResult, any, error) {
+func (rr *Runner) send(ctx context.Context, method, target string, body []byte, h http.Header) (Result, any, error) {
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, strings.TrimRight(rr.BaseURL, "/")+target, rd)
 	if err != nil {
-		return RecipeResult{}, nil, err
+		return Result{}, nil, err
 	}
 	for k, vs := range h {
 		req.Header[http.CanonicalHeaderKey(k)] = vs
 	}
-	if isControlPath(target) {
-		if rr.ControlToken != "" && req.Header.Get(ControlTokenHeader) == "" {
-			req.Header.Set(ControlTokenHeader, rr.ControlToken)
+	if rr.Host.IsControlPath(target) {
+		if rr.ControlToken != "" && req.Header.Get(rr.ControlTokenHeader) == "" {
+			req.Header.Set(rr.ControlTokenHeader, rr.ControlToken)
 		}
 		if isWrite(method) && req.Header.Get("Content-Type") == "" {
 			req.Header.Set("Content-Type", "application/json")
@@ -155,14 +157,14 @@ func (rr *RecipeRunner) send(ctx context.Context, method, target string, body []
 	}
 	resp, err := rr.client().Do(req)
 	if err != nil {
-		return RecipeResult{}, nil, err
+		return Result{}, nil, err
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
 	if err != nil {
-		return RecipeResult{}, nil, err
+		return Result{}, nil, err
 	}
-	res := RecipeResult{Status: resp.StatusCode, RequestID: resp.Header.Get("X-Request-Id"), Body: b}
+	res := Result{Status: resp.StatusCode, RequestID: resp.Header.Get("X-Request-Id"), Body: b}
 	var parsed any
 	if len(bytes.TrimSpace(b)) > 0 {
 		dec := json.NewDecoder(bytes.NewReader(b))
@@ -177,7 +179,7 @@ func (rr *RecipeRunner) send(ctx context.Context, method, target string, body []
 }
 
 // control sends a control call of the runner's own and decodes a 200 answer.
-func (rr *RecipeRunner) control(ctx context.Context, method, path string, out any) error {
+func (rr *Runner) control(ctx context.Context, method, path string, out any) error {
 	res, _, err := rr.send(ctx, method, path, nil, nil)
 	if err != nil {
 		return err
@@ -188,9 +190,9 @@ func (rr *RecipeRunner) control(ctx context.Context, method, path string, out an
 	return json.Unmarshal(res.Body, out)
 }
 
-func (rr *RecipeRunner) credentials(ctx context.Context) (*Credentials, error) {
+func (rr *Runner) readCredentials(ctx context.Context) (*credentials, error) {
 	if rr.creds == nil {
-		var c Credentials
+		var c credentials
 		if err := rr.control(ctx, http.MethodGet, "/_sim/credentials", &c); err != nil {
 			return nil, fmt.Errorf("read the credentials: %w", err)
 		}
@@ -199,7 +201,7 @@ func (rr *RecipeRunner) credentials(ctx context.Context) (*Credentials, error) {
 	return rr.creds, nil
 }
 
-func (rr *RecipeRunner) accessToken(ctx context.Context, c *Credentials) (string, error) {
+func (rr *Runner) accessToken(ctx context.Context, c *credentials) (string, error) {
 	if rr.token != "" {
 		return rr.token, nil
 	}
@@ -219,16 +221,16 @@ func (rr *RecipeRunner) accessToken(ctx context.Context, c *Credentials) (string
 }
 
 // step sends one step and returns its answer and the decoded body.
-func (rr *RecipeRunner) step(ctx context.Context, st RecipeStep) (RecipeResult, any, error) {
+func (rr *Runner) step(ctx context.Context, st Step) (Result, any, error) {
 	target, err := rr.expand(st.Path)
 	if err != nil {
-		return RecipeResult{}, nil, err
+		return Result{}, nil, err
 	}
 	method := strings.ToUpper(st.Method)
 	var body []byte
 	if len(st.Body) > 0 {
 		if body, err = rr.expandBody(st.Body); err != nil {
-			return RecipeResult{}, nil, err
+			return Result{}, nil, err
 		}
 	}
 	h := http.Header{}
@@ -238,26 +240,26 @@ func (rr *RecipeRunner) step(ctx context.Context, st RecipeStep) (RecipeResult, 
 	switch st.Call {
 	case "control":
 	case "api":
-		c, err := rr.credentials(ctx)
+		c, err := rr.readCredentials(ctx)
 		if err != nil {
-			return RecipeResult{}, nil, err
+			return Result{}, nil, err
 		}
 		tok, err := rr.accessToken(ctx, c)
 		if err != nil {
-			return RecipeResult{}, nil, err
+			return Result{}, nil, err
 		}
 		h.Set("X-Auth-Token", "Bearer "+tok)
 		if st.Member != "" {
 			v, err := rr.expand(st.Member)
 			if err != nil {
-				return RecipeResult{}, nil, err
+				return Result{}, nil, err
 			}
 			h.Set("X-On-Behalf-Of", v)
 		}
 		if st.IdempotencyKey != "" {
 			v, err := rr.expand(st.IdempotencyKey)
 			if err != nil {
-				return RecipeResult{}, nil, err
+				return Result{}, nil, err
 			}
 			h.Set("X-Idempotency-Key", v)
 		}
@@ -266,20 +268,20 @@ func (rr *RecipeRunner) step(ctx context.Context, st RecipeStep) (RecipeResult, 
 				Unix int64 `json:"unix"`
 			}
 			if err := rr.control(ctx, http.MethodGet, "/_sim/clock", &clock); err != nil {
-				return RecipeResult{}, nil, fmt.Errorf("read the clock: %w", err)
+				return Result{}, nil, fmt.Errorf("read the clock: %w", err)
 			}
 			ts, nonce := strconv.FormatInt(clock.Unix, 10), uuid.NewString()
 			h.Set("X-Timestamp", ts)
 			h.Set("X-Nonce", nonce)
-			h.Set("X-Signature", signRequest(c.SigningKey, method, target, ts, nonce, body))
+			h.Set("X-Signature", rr.Host.Sign(c.SigningKey, method, target, ts, nonce, body))
 		}
 	default:
-		return RecipeResult{}, nil, fmt.Errorf("call %q: want control or api", st.Call)
+		return Result{}, nil, fmt.Errorf("call %q: want control or api", st.Call)
 	}
 	for k, v := range st.Headers {
 		ev, err := rr.expand(v)
 		if err != nil {
-			return RecipeResult{}, nil, err
+			return Result{}, nil, err
 		}
 		h.Set(k, ev)
 	}
@@ -287,7 +289,7 @@ func (rr *RecipeRunner) step(ctx context.Context, st RecipeStep) (RecipeResult, 
 }
 
 // expand replaces {{VAR}} and {{new_uuid:NAME}} in s.
-func (rr *RecipeRunner) expand(s string) (string, error) {
+func (rr *Runner) expand(s string) (string, error) {
 	var b strings.Builder
 	for {
 		i := strings.Index(s, "{{")
@@ -318,7 +320,7 @@ func (rr *RecipeRunner) expand(s string) (string, error) {
 
 // expandOrRaw is expand for traces: a string that does not expand is shown
 // as written.
-func (rr *RecipeRunner) expandOrRaw(s string) string {
+func (rr *Runner) expandOrRaw(s string) string {
 	if v, err := rr.expand(s); err == nil {
 		return v
 	}
@@ -327,7 +329,7 @@ func (rr *RecipeRunner) expandOrRaw(s string) string {
 
 // expandBody expands every string of a JSON body and returns it compact,
 // without HTML escaping.
-func (rr *RecipeRunner) expandBody(raw json.RawMessage) ([]byte, error) {
+func (rr *Runner) expandBody(raw json.RawMessage) ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any

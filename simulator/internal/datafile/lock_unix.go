@@ -1,6 +1,6 @@
 //go:build unix
 
-package simulator
+package datafile
 
 import (
 	"errors"
@@ -12,10 +12,10 @@ import (
 	"time"
 )
 
-// lockDir takes the lock of a data directory: an exclusive flock on
+// Lock takes the lock of a data directory: an exclusive flock on
 // DIR/lock, released by the kernel when the process ends, however it ends.
 // The file holds the holder's process id, for the refusal's message.
-func lockDir(path string) (io.Closer, error) {
+func Lock(path string) (io.Closer, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package simulator
+package datafile
 
 import (
 	"errors"
@@ -10,11 +10,11 @@ import (
 	"strconv"
 )
 
-// lockDir takes the lock of a data directory where flock is not available:
+// Lock takes the lock of a data directory where flock is not available:
 // DIR/lock is created exclusively and removed on Close. A process that is
 // killed leaves it behind; remove it by hand once no simulator uses the
 // directory.
-func lockDir(path string) (io.Closer, error) {
+func Lock(path string) (io.Closer, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if errors.Is(err, os.ErrExist) {
 		b, _ := os.ReadFile(path)
