@@ -67,11 +67,18 @@ func WriteSynced(path string, b []byte) error {
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(b); err != nil {
-		_ = f.Close()
-		return err
+	_, err = f.Write(b)
+	return syncClose(f, err)
+}
+
+// syncClose syncs and closes f after a change to it that returned err
+// (nil when it succeeded); f is closed whatever happens, and the first
+// error is returned.
+func syncClose(f *os.File, err error) error {
+	if err == nil {
+		err = f.Sync()
 	}
-	if err := f.Sync(); err != nil {
+	if err != nil {
 		_ = f.Close()
 		return err
 	}
@@ -150,15 +157,8 @@ func CopyFile(from, to string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(dst, src); err != nil {
-		_ = dst.Close()
-		return err
-	}
-	if err := dst.Sync(); err != nil {
-		_ = dst.Close()
-		return err
-	}
-	return dst.Close()
+	_, err = io.Copy(dst, src)
+	return syncClose(dst, err)
 }
 
 // TruncateSynced truncates the file at path to size and syncs it.
@@ -167,13 +167,5 @@ func TruncateSynced(path string, size int64) error {
 	if err != nil {
 		return err
 	}
-	if err := f.Truncate(size); err != nil {
-		_ = f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		_ = f.Close()
-		return err
-	}
-	return f.Close()
+	return syncClose(f, f.Truncate(size))
 }
