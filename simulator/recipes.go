@@ -3,7 +3,6 @@ package simulator
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/recipes"
@@ -134,10 +133,7 @@ type RecipeError struct {
 }
 
 func (e *RecipeError) Error() string {
-	if e.Step == 0 {
-		return fmt.Sprintf("recipe %s: %s", e.Code, e.Detail)
-	}
-	return fmt.Sprintf("recipe %s, step %d: %s", e.Code, e.Step, e.Detail)
+	return (&recipes.Error{Code: e.Code, Step: e.Step, Detail: e.Detail}).Error()
 }
 
 // ErrorRecipes returns the catalogue served at GET /_sim/recipes: one recipe
