@@ -92,6 +92,9 @@ func (k kernelServices) Settled(tx *kernel.Tx, id string) { k.timers.settled(tx,
 func (k kernelServices) ExpireAt(tx *kernel.Tx, window, key string, at time.Time) {
 	q, ok := k.st.gw.expiryWindow(window)
 	if !ok {
+		// A line names its window with a constant of its own package;
+		// TestLineExpiryWindowsAreTheGatewayQueues maps every one of them
+		// to a queue, so this is reached only by a window added without one.
 		panic("simulator: no expiry window " + window)
 	}
 	q.push(tx, key, at)
