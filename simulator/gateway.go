@@ -101,6 +101,11 @@ type gatewayState struct {
 
 	challengeQ expiryQueue // step-up challenge ids by expiry (the step-up line)
 	qrMemoQ    expiryQueue // QR quote memo keys by expiry (the QR line's memo)
+	// remitIdemQ: remittance idempotency keys by expiry (the remittances
+	// line's records, swept under sweepRules). Not in the state digest's
+	// image: each entry is a record of remittances.idempotency and its
+	// window's end, which the digest holds.
+	remitIdemQ expiryQueue
 
 	faults    *kernel.Table[int64, faultRow] // by seq, in the order they were injected
 	faultMeta *kernel.Cell[faultMeta]
@@ -138,6 +143,7 @@ func newGatewayState(k *kernel.Kernel, seed int64, bodyKey *[32]byte, caps store
 		exchanges:    kernel.NewTable[string, kernel.List[time.Time]](k, "gateway.token_exchanges", rec),
 		challengeQ:   newExpiryQueue(k, "gateway.challenge_expiry"),
 		qrMemoQ:      newExpiryQueue(k, "gateway.qr_memo_expiry"),
+		remitIdemQ:   newExpiryQueue(k, "gateway.remittance_idempotency_expiry"),
 		faults:       kernel.NewTable[int64, faultRow](k, "gateway.faults", rec, kernel.Ordered()),
 		faultMeta:    kernel.NewCell(k, "gateway.faults.meta", faultMeta{}, rec),
 		journal:      newJournal(k, journalCapacity),

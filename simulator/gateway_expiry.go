@@ -7,11 +7,13 @@ import (
 
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/qrpay"
+	"github.com/mwallet/mwallet-go/simulator/internal/remittances"
 	"github.com/mwallet/mwallet-go/simulator/internal/stepup"
 )
 
 // sweep deletes the nonces, idempotency records, tokens, step-up
-// challenges and QR quote memo entries whose window has passed. Nothing is
+// challenges, QR quote memo entries and remittance idempotency records
+// whose window has passed. Nothing is
 // deleted inside its window: the memory bounds are kept by refusing new
 // entries when a store is full (storeFull). It runs on every business
 // request; each call costs only what it removes.
@@ -52,21 +54,32 @@ func (g *gateway) sweep(tx *kernel.Tx, now time.Time) {
 			}
 			g.st.qr.ExpireMemo(tx, it.Key, now)
 		}
+		for {
+			it, ok := ws.remitIdemQ.pop(tx, now)
+			if !ok {
+				break
+			}
+			g.st.remit.ExpireIdempotencyKey(tx, it.Key, now)
+		}
 		return nil
 	})
 }
 
 // expiryWindow is the expiry queue of a line's window (kernel.Tx.ExpireAt):
-// the step-up challenges and the QR quote memo, which sweep tells their
-// line about.
-func (ws *gatewayState) expiryWindow(window string) (expiryQueue, bool) {
+// the step-up challenges, the QR quote memo and the remittances'
+// idempotency records, which sweep tells their line about. since is the
+// version of the rules (record.go) from which an input queues its keys on
+// it: an input of an earlier build queues none, as it ran.
+func (ws *gatewayState) expiryWindow(window string) (q expiryQueue, since int, ok bool) {
 	switch window {
 	case stepup.ExpiryWindow:
-		return ws.challengeQ, true
+		return ws.challengeQ, 0, true
 	case qrpay.MemoWindow:
-		return ws.qrMemoQ, true
+		return ws.qrMemoQ, 0, true
+	case remittances.IdempotencyWindow:
+		return ws.remitIdemQ, sweepRules, true
 	}
-	return expiryQueue{}, false
+	return expiryQueue{}, 0, false
 }
 
 // storeCap names a window store and the flag and option that set its cap,

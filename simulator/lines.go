@@ -23,6 +23,8 @@ type kernelServices struct {
 	st     *simState
 	timers *timers
 	url    func() string // the simulator's address (Simulator.URL), for hosted links
+	// rules are the rules of the input running (recorder.runningRules).
+	rules func() int
 }
 
 func (k kernelServices) Now() time.Time { return k.st.clock.Now() }
@@ -90,12 +92,15 @@ func (k kernelServices) Settled(tx *kernel.Tx, id string) { k.timers.settled(tx,
 // ExpireAt pushes key on the gateway's expiry queue of window; the sweep
 // tells the window's line when the clock passes it (gateway_expiry.go).
 func (k kernelServices) ExpireAt(tx *kernel.Tx, window, key string, at time.Time) {
-	q, ok := k.st.gw.expiryWindow(window)
+	q, since, ok := k.st.gw.expiryWindow(window)
 	if !ok {
 		// A line names its window with a constant of its own package;
 		// TestLineExpiryWindowsAreTheGatewayQueues maps every one of them
 		// to a queue, so this is reached only by a window added without one.
 		panic("simulator: no expiry window " + window)
+	}
+	if k.rules() < since {
+		return
 	}
 	q.push(tx, key, at)
 }

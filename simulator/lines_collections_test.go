@@ -41,16 +41,18 @@ func TestLineExpiryWindowsAreTheGatewayQueues(t *testing.T) {
 	for _, tt := range []struct {
 		window string
 		q      expiryQueue
+		since  int
 	}{
-		{stepup.ExpiryWindow, ws.challengeQ},
-		{qrpay.MemoWindow, ws.qrMemoQ},
+		{stepup.ExpiryWindow, ws.challengeQ, 0},
+		{qrpay.MemoWindow, ws.qrMemoQ, 0},
+		{remittances.IdempotencyWindow, ws.remitIdemQ, sweepRules},
 	} {
-		q, ok := ws.expiryWindow(tt.window)
-		if !ok || q != tt.q {
-			t.Errorf("window %q: %v, not its gateway queue", tt.window, ok)
+		q, since, ok := ws.expiryWindow(tt.window)
+		if !ok || q != tt.q || since != tt.since {
+			t.Errorf("window %q: %v, since rules %d: not its gateway queue since rules %d", tt.window, ok, since, tt.since)
 		}
 	}
-	if _, ok := ws.expiryWindow("cards/nothing"); ok {
+	if _, _, ok := ws.expiryWindow("cards/nothing"); ok {
 		t.Error("an unknown window has a queue")
 	}
 }

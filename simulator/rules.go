@@ -7,7 +7,9 @@ import (
 )
 
 // rulesEnv names the rules a simulator runs its own inputs under:
-// unset (or 4), every input all or nothing; 3, a refused business
+// unset (or 5), every input all or nothing and a remittance's
+// idempotency record swept when its window has passed; 4, the same
+// without that sweep, as in the builds before it; 3, a refused business
 // request's writes stand, as in the builds before the kernel undid them
 // (an id drawn, a challenge used up), with this build's control argument
 // checks. It is for the differential walk against such a build
@@ -18,11 +20,13 @@ const rulesEnv = "MWALLET_SIM_RULES"
 // rulesFromEnv reads rulesEnv.
 func rulesFromEnv() (int, error) {
 	switch v := os.Getenv(rulesEnv); v {
-	case "", strconv.Itoa(allOrNothingRules):
+	case "", strconv.Itoa(sweepRules):
+		return sweepRules, nil
+	case strconv.Itoa(allOrNothingRules):
 		return allOrNothingRules, nil
 	case strconv.Itoa(controlRules):
 		return controlRules, nil
 	default:
-		return 0, fmt.Errorf("simulator: %s=%q: the rules are 4 (every input all or nothing, the default) or 3 (a refused business request's writes stand, as builds before)", rulesEnv, v)
+		return 0, fmt.Errorf("simulator: %s=%q: the rules are 5 (every input all or nothing, expired remittance idempotency records swept: the default), 4 (the same without that sweep, as builds before) or 3 (a refused business request's writes stand, as builds before that)", rulesEnv, v)
 	}
 }

@@ -383,7 +383,7 @@ func build(o options) (*Simulator, error) {
 	s.st.ledger = newLedger(&s.k, s.st.cat.scale)
 	// The fixture is the state's first transaction; nothing else can see
 	// s before New returns.
-	s.k.Provide(kernelServices{st: &s.st, timers: s.wiring.timers, url: s.URL})
+	s.k.Provide(kernelServices{st: &s.st, timers: s.wiring.timers, url: s.URL, rules: s.wiring.rec.runningRules})
 	tx := s.k.BeginSetup()
 	defer tx.End()
 	s.st.merchant = merchant.New(&s.k, merchantHost{st: &s.st}, s.st.creds.MerchantID, string(s.st.creds.Model), string(MerchantActive), string(s.st.creds.Environment))

@@ -25,6 +25,11 @@ import (
 // remitIdemWindow is the idempotency window of POST /v1/remittances.
 const remitIdemWindow = 24 * time.Hour
 
+// IdempotencyWindow is the expiry window of the remittances' idempotency
+// records (kernel.Tx.ExpireAt): the simulator drops a record once its
+// window has passed (ExpireIdempotencyKey).
+const IdempotencyWindow = "remittances/idempotency"
+
 // state is the remittance line's state: payees, orders and the handler's
 // own replay records.
 type state struct {
@@ -421,6 +426,7 @@ func (l *Line) createRemittance(c *api.Request) (int, any, error) {
 	}
 	l.st.orders.Put(c.Tx, o.ID, *o)
 	l.st.byIdem.Put(c.Tx, c.IdemKey, idem{Hash: hash, OrderID: o.ID, At: c.Now})
+	c.Tx.ExpireAt(IdempotencyWindow, c.IdemKey, c.Now.Add(remitIdemWindow))
 	if o.Held {
 		l.remitInFlight(c.Tx, o)
 	}

@@ -138,3 +138,12 @@ func (l *Line) SeedHistory(tx *kernel.Tx, m *api.Member, n int) {
 		l.st.orders.Put(tx, o.ID, o)
 	}
 }
+
+// ExpireIdempotencyKey drops the idempotency record of key when its window
+// has passed at now; a record made again under the same key since (a
+// create after the window) stays.
+func (l *Line) ExpireIdempotencyKey(tx *kernel.Tx, key string, now time.Time) {
+	if rec, ok := l.st.byIdem.Get(tx, key); ok && now.Sub(rec.At) >= remitIdemWindow {
+		l.st.byIdem.Delete(tx, key)
+	}
+}
