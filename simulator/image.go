@@ -134,10 +134,7 @@ func infoOf(t reflect.Type) *typeInfo {
 	if ti.codec == codecFields && t.Kind() == reflect.Struct {
 		for i := 0; i < t.NumField(); i++ {
 			sf := t.Field(i)
-			fieldName := sf.Name
-			if old, ok := legacyFieldNames[imageTypeName(t)+"."+sf.Name]; ok {
-				fieldName = old
-			}
+			fieldName := imageFieldName(t, sf)
 			name := imageTypeName(t) + "." + fieldName
 			step := "." + fieldName
 			f := field{index: i, name: name, typ: sf.Type, off: sf.Offset, step: func() string { return step }}
@@ -167,6 +164,9 @@ func ownType(t reflect.Type) bool {
 // in this package, package.Name in a package under internal/ (a line's
 // state types).
 func imageTypeName(t reflect.Type) string {
+	if st, ok := legacyStandIn(t); ok {
+		return imageTypeName(st)
+	}
 	name := t.Name()
 	if n, ok := legacyName(t); ok {
 		name = n

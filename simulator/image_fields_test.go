@@ -50,6 +50,9 @@ func imageFields() []string {
 // projection under the names they stand for (legacyName).
 func legacyTypeString(t reflect.Type) string {
 	if t.Name() != "" {
+		if st, ok := legacyStandIn(t); ok {
+			return st.String()
+		}
 		if n, ok := legacyName(t); ok {
 			return path.Base(t.PkgPath()) + "." + n
 		}
@@ -166,5 +169,90 @@ func TestImageRulesNameFields(t *testing.T) {
 	sort.Strings(missing)
 	if diff := cmp.Diff([]string(nil), missing); diff != "" {
 		t.Errorf("image rules naming no field (renamed or moved?):\n%s", diff)
+	}
+}
+
+// digestTypes returns every struct type the state digest's image may walk
+// (legacyState, and what an interface of it may hold), by the types of
+// their fields.
+func digestTypes() []reflect.Type {
+	seen := map[reflect.Type]bool{}
+	var out []reflect.Type
+	var walk func(reflect.Type)
+	walk = func(t reflect.Type) {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
+			if t.Kind() == reflect.Map {
+				walk(t.Key())
+			}
+			t = t.Elem()
+		}
+		if seen[t] || t.Kind() != reflect.Struct || infoOf(t).codec != codecFields {
+			return
+		}
+		seen[t] = true
+		out = append(out, t)
+		for _, f := range infoOf(t).fields {
+			if !f.skip {
+				walk(f.typ)
+			}
+		}
+	}
+	walk(reflect.TypeOf(legacyState{}))
+	for _, t := range imageTypes {
+		walk(t)
+	}
+	return out
+}
+
+// TestLegacyStandInsHaveTheirShape: the stand-ins of types that still have
+// the fields they had (OutcomeMode, rand.Rand) have those fields, in their
+// order, with their types, named as they were.
+func TestLegacyStandInsHaveTheirShape(t *testing.T) {
+	t.Parallel()
+	for _, standIn := range []reflect.Type{reflect.TypeFor[legacyOutcomeMode](), reflect.TypeFor[legacyRand]()} {
+		of, ok := legacyStandIn(standIn)
+		if !ok {
+			t.Fatalf("%s is not in legacyStandIns", standIn)
+		}
+		if standIn.NumField() != of.NumField() {
+			t.Errorf("%s has %d fields, %s %d", standIn, standIn.NumField(), of, of.NumField())
+			continue
+		}
+		for i := range standIn.NumField() {
+			sf, want := standIn.Field(i), of.Field(i)
+			if got := imageFieldName(standIn, sf); got != want.Name || sf.Type != want.Type {
+				t.Errorf("%s field %d: %s %s (image name %s), want %s %s", standIn, i, sf.Name, sf.Type, got, want.Name, want.Type)
+			}
+		}
+	}
+}
+
+// TestLegacyNamingListsNameFields: every entry of legacyRecords names a
+// type of the digest's image, and every entry of legacyFieldNames a field
+// of one (by its Go name), so the lists the naming rule leans on cannot
+// outlive what they name.
+func TestLegacyNamingListsNameFields(t *testing.T) {
+	t.Parallel()
+	typeNames, fieldNames := map[string]bool{}, map[string]bool{}
+	for _, ty := range digestTypes() {
+		typeNames[imageTypeName(ty)] = true
+		for i := range ty.NumField() {
+			fieldNames[imageTypeName(ty)+"."+ty.Field(i).Name] = true
+		}
+	}
+	var missing []string
+	for name := range legacyRecords {
+		if !typeNames[name] {
+			missing = append(missing, "legacyRecords: "+name)
+		}
+	}
+	for name := range legacyFieldNames {
+		if !fieldNames[name] {
+			missing = append(missing, "legacyFieldNames: "+name)
+		}
+	}
+	sort.Strings(missing)
+	if diff := cmp.Diff([]string(nil), missing); diff != "" {
+		t.Errorf("naming lists naming nothing the digest's image walks:\n%s", diff)
 	}
 }
