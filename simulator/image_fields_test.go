@@ -1,6 +1,7 @@
 package simulator
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -202,6 +203,72 @@ func digestTypes() []reflect.Type {
 		walk(t)
 	}
 	return out
+}
+
+// TestImageReadsExportedFieldsOnly: every field of every type the state
+// digest's image walks is exported or left out (infoOf refuses the type
+// otherwise), so the image is read by reflection alone.
+func TestImageReadsExportedFieldsOnly(t *testing.T) {
+	t.Parallel()
+	types := digestTypes()
+	if len(types) < 50 {
+		t.Fatalf("the digest walks %d struct types: expected every line's projection", len(types))
+	}
+	var private []string
+	for _, ty := range types {
+		if why := infoOf(ty).private; why != "" {
+			private = append(private, why)
+		}
+	}
+	sort.Strings(private)
+	if diff := cmp.Diff([]string(nil), private); diff != "" {
+		t.Errorf("types of the digest's image with unexported fields:\n%s", diff)
+	}
+}
+
+// legacyProbe is a type of the projection with a field that is state and
+// not exported.
+type legacyProbe struct {
+	Kept   string
+	hidden int
+}
+
+// TestImageRefusesUnexportedFields: a type of the projection with an
+// unexported field makes the image fail with an error that names the
+// field, before any of the type's fields is written; the same type in a
+// snapshot's root walk is read.
+func TestImageRefusesUnexportedFields(t *testing.T) {
+	t.Parallel()
+	p := &legacyProbe{Kept: "k", hidden: 7}
+	e := &imgEnc{ptrs: map[ptrKey]uint64{}}
+	err := e.value(reflect.ValueOf(struct{ P *legacyProbe }{p}))
+	var ie *imageError
+	if !errors.As(err, &ie) {
+		t.Fatalf("image of a type with an unexported field: %v, want an *imageError", err)
+	}
+	for _, want := range []string{"simulator.legacyProbe.hidden", "probe.hidden", "not exported"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+	if !strings.HasPrefix(err.Error(), "simulator: state image: Simulator.P: ") {
+		t.Errorf("error %q does not say where", err)
+	}
+	if len(e.b) > 2 {
+		t.Errorf("the failed image wrote %d bytes of the type's fields", len(e.b))
+	}
+
+	root := &imgEnc{ptrs: map[ptrKey]uint64{}, unexported: fieldOf}
+	if err := root.value(reflect.ValueOf(p).Elem()); err != nil {
+		t.Fatalf("root walk: %v", err)
+	}
+	want := &imgEnc{}
+	want.uvarint(1)
+	want.b = append(want.b, 'k')
+	want.varint(7)
+	if diff := cmp.Diff(want.b, root.b); diff != "" {
+		t.Errorf("root walk of the probe (-want +got):\n%s", diff)
+	}
 }
 
 // TestLegacyStandInsHaveTheirShape: the stand-ins of types that still have

@@ -31,6 +31,13 @@ import (
 // earlier build replays to the digest its end line carries, and so does the
 // differential walk's.
 //
+// Every field of the projection's types is exported, so the image reads
+// it by reflection alone, without unsafe (TestImageReadsExportedFieldsOnly,
+// TestNoUnsafe); where a type of the state had fields that are not
+// exported (rand.Rand, OutcomeMode), the projection holds a stand-in of
+// the same shape (legacyStandIns). The image names the fields as the
+// builds of those versions did, by rule (imageFieldName).
+//
 // A new piece of state is a new table; its rows enter the digest through
 // the projection of the line that owns them and the recording version that
 // first carries them (imageFieldsSince). TestEveryTableIsInTheDigest
