@@ -32,15 +32,15 @@ type assetsCacheRow struct {
 // legacyCatalogue is the catalogue as the state image of recordings of
 // versions 1 and 2 held it.
 type legacyCatalogue struct {
-	assets []*asset
-	byCode map[string]*asset
-	cache  *assetsCache
+	Assets []*asset
+	ByCode map[string]*asset
+	Cache  *legacyAssetsCache
 }
 
 func (c *catalogue) legacy(tx *kernel.Tx) legacyCatalogue {
-	out := legacyCatalogue{assets: c.assets, byCode: c.byCode}
+	out := legacyCatalogue{Assets: c.assets, ByCode: c.byCode}
 	if r := c.cache.Get(tx); r.Set {
-		out.cache = &assetsCache{key: r.Key, body: json.RawMessage(r.Body)}
+		out.Cache = &legacyAssetsCache{Key: r.Key, Body: json.RawMessage(r.Body)}
 	}
 	return out
 }
@@ -76,10 +76,12 @@ type network struct {
 	WithdrawRequireKYCLevel   int
 }
 
-// assetsCache holds the encoded catalogue for one allowlist.
-type assetsCache struct {
-	key  string
-	body json.RawMessage
+// legacyAssetsCache is the cached GET /v1/assets answer (the encoded
+// catalogue for one allowlist) as the state image of recordings of
+// versions 1 and 2 held it.
+type legacyAssetsCache struct {
+	Key  string
+	Body json.RawMessage
 }
 
 // newCatalogue returns an empty catalogue.

@@ -94,13 +94,13 @@ func (q expiryQueue) pop(tx *kernel.Tx, now time.Time) (expiring, bool) {
 // versions 1 and 2 held it: a slice whose popped entries before head are
 // zero until it is compacted.
 type legacyExpiryQueue struct {
-	items []legacyExpiring
-	head  int
+	Items []legacyExpiring
+	Head  int
 }
 
 type legacyExpiring struct {
-	key string
-	at  time.Time
+	Key string
+	At  time.Time
 }
 
 func (q expiryQueue) legacy(tx *kernel.Tx) legacyExpiryQueue {
@@ -109,11 +109,11 @@ func (q expiryQueue) legacy(tx *kernel.Tx) legacyExpiryQueue {
 	if !m.Used {
 		return out
 	}
-	out.items = make([]legacyExpiring, m.End-m.Base)
+	out.Items = make([]legacyExpiring, m.End-m.Base)
 	for pos, it := range q.items.All(tx) {
-		out.items[pos-m.Base] = legacyExpiring{it.Key, it.At}
+		out.Items[pos-m.Base] = legacyExpiring(it)
 	}
-	out.head = int(m.Head - m.Base)
+	out.Head = int(m.Head - m.Base)
 	return out
 }
 
@@ -245,28 +245,28 @@ func (j *journal) reset(tx *kernel.Tx) {
 // legacyJournal is the journal as the state image of recordings of
 // versions 1 and 2 held it: a ring buffer of the newest requests.
 type legacyJournal struct {
-	buf      []RequestRecord
-	capacity int
-	next     int
-	full     bool
-	seq      int64
+	Buf      []RequestRecord
+	Capacity int
+	Next     int
+	Full     bool
+	Seq      int64
 }
 
 func (j *journal) legacy(tx *kernel.Tx) *legacyJournal {
 	m := j.meta.Get(tx)
-	out := &legacyJournal{capacity: j.capacity, seq: m.Seq}
+	out := &legacyJournal{Capacity: j.capacity, Seq: m.Seq}
 	count := m.Seq - m.ResetAt
 	if count == 0 {
 		return out
 	}
 	kept := min(count, int64(j.capacity))
-	out.buf = make([]RequestRecord, kept)
+	out.Buf = make([]RequestRecord, kept)
 	for seq, row := range j.rows.All(tx) {
-		out.buf[(seq-m.ResetAt-1)%int64(j.capacity)] = row.record()
+		out.Buf[(seq-m.ResetAt-1)%int64(j.capacity)] = row.record()
 	}
-	out.full = count >= int64(j.capacity)
-	if out.full {
-		out.next = int(count % int64(j.capacity))
+	out.Full = count >= int64(j.capacity)
+	if out.Full {
+		out.Next = int(count % int64(j.capacity))
 	}
 	return out
 }
@@ -334,21 +334,21 @@ func (r idemRow) body() []byte {
 // legacyIdemStore and legacyIdemRecord are the idempotency store as the
 // state image of recordings of versions 1 and 2 held it.
 type legacyIdemStore struct {
-	records map[string]*legacyIdemRecord
-	queue   legacyExpiryQueue
+	Records map[string]*legacyIdemRecord
+	Queue   legacyExpiryQueue
 }
 
 type legacyIdemRecord struct {
-	endpoint    string
-	bodyHash    [32]byte
-	expiresAt   time.Time
-	inProgress  bool
-	stagedUntil time.Time
-	status      int
-	header      http.Header
-	body        []byte
-	code        string
-	requestID   string
+	Endpoint    string
+	BodyHash    [32]byte
+	ExpiresAt   time.Time
+	InProgress  bool
+	StagedUntil time.Time
+	Status      int
+	Header      http.Header
+	Body        []byte
+	Code        string
+	RequestID   string
 }
 
 // faultRow is an armed fault as a row; its Go-only channels (Fault.Hold,
@@ -383,8 +383,8 @@ func (f faultRow) fault() Fault {
 // versions 1 and 2 held it.
 type legacyFaultRule struct {
 	Fault
-	remaining int
-	unlimited bool
+	Remaining int
+	Unlimited bool
 }
 
 // windowRow is a window of request times: Held says it was kept as a
@@ -406,50 +406,50 @@ func (w windowRow) legacy() []time.Time {
 // legacyGatewayState is the gateway's state as the state image of
 // recordings of versions 1 and 2 held it.
 type legacyGatewayState struct {
-	requestSeq    int64
-	rng           *rand.Rand
-	pcg           *rand.PCG
-	nonces        map[string]time.Time
-	nonceQ        legacyExpiryQueue
-	idem          legacyIdemStore
-	tokenQ        legacyExpiryQueue
-	exchanges     map[string][]time.Time
-	challengeQ    legacyExpiryQueue
-	qrMemoQ       legacyExpiryQueue
-	faults        []*legacyFaultRule
-	journal       *legacyJournal
-	writeQuota    int
-	writes        []time.Time
-	scopeCatalog  map[string]bool
-	maxNonces     int
-	maxIdem       int
-	maxChallenges int
-	bodyKey       [32]byte
+	RequestSeq    int64
+	Rng           *legacyRand
+	Pcg           *rand.PCG
+	Nonces        map[string]time.Time
+	NonceQ        legacyExpiryQueue
+	Idem          legacyIdemStore
+	TokenQ        legacyExpiryQueue
+	Exchanges     map[string][]time.Time
+	ChallengeQ    legacyExpiryQueue
+	QrMemoQ       legacyExpiryQueue
+	Faults        []*legacyFaultRule
+	Journal       *legacyJournal
+	WriteQuota    int
+	Writes        []time.Time
+	ScopeCatalog  map[string]bool
+	MaxNonces     int
+	MaxIdem       int
+	MaxChallenges int
+	BodyKey       [32]byte
 }
 
 func (g *gatewayState) legacy(tx *kernel.Tx) *legacyGatewayState {
 	rng, pcg := g.rng.legacy(tx)
 	out := &legacyGatewayState{
-		requestSeq: g.requestSeq.Get(tx), rng: rng, pcg: pcg, nonces: map[string]time.Time{},
-		nonceQ: g.nonceQ.legacy(tx), idem: g.idem.legacy(tx), tokenQ: g.tokenQ.legacy(tx),
-		exchanges: map[string][]time.Time{}, challengeQ: g.challengeQ.legacy(tx), qrMemoQ: g.qrMemoQ.legacy(tx),
-		journal: g.journal.legacy(tx), writeQuota: g.writeQuota.Get(tx), writes: g.writes.Get(tx).legacy(),
+		RequestSeq: g.requestSeq.Get(tx), Rng: rng, Pcg: pcg, Nonces: map[string]time.Time{},
+		NonceQ: g.nonceQ.legacy(tx), Idem: g.idem.legacy(tx), TokenQ: g.tokenQ.legacy(tx),
+		Exchanges: map[string][]time.Time{}, ChallengeQ: g.challengeQ.legacy(tx), QrMemoQ: g.qrMemoQ.legacy(tx),
+		Journal: g.journal.legacy(tx), WriteQuota: g.writeQuota.Get(tx), Writes: g.writes.Get(tx).legacy(),
 		// The caps are configuration, out of the digest: the image keeps the
 		// values every build of those versions had.
-		scopeCatalog: g.scopeCatalog, maxNonces: legacyCaps.Nonces, maxIdem: legacyCaps.IdempotencyKeys, maxChallenges: legacyCaps.StepUpChallenges,
-		bodyKey: g.bodyKey,
+		ScopeCatalog: g.scopeCatalog, MaxNonces: legacyCaps.Nonces, MaxIdem: legacyCaps.IdempotencyKeys, MaxChallenges: legacyCaps.StepUpChallenges,
+		BodyKey: g.bodyKey,
 	}
 	for k, v := range g.nonces.All(tx) {
-		out.nonces[k] = v
+		out.Nonces[k] = v
 	}
 	for k, v := range g.exchanges.All(tx) {
-		out.exchanges[k] = v.Slice()
+		out.Exchanges[k] = v.Slice()
 	}
 	if g.faultMeta.Get(tx).Held {
-		out.faults = []*legacyFaultRule{}
+		out.Faults = []*legacyFaultRule{}
 	}
 	for _, f := range g.faults.All(tx) {
-		out.faults = append(out.faults, &legacyFaultRule{Fault: f.fault(), remaining: f.Remaining, unlimited: f.Unlimited})
+		out.Faults = append(out.Faults, &legacyFaultRule{Fault: f.fault(), Remaining: f.Remaining, Unlimited: f.Unlimited})
 	}
 	return out
 }

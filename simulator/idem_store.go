@@ -159,11 +159,11 @@ func (st *idemStore) sweep(tx *kernel.Tx, now time.Time) {
 // legacy is the store as the state image of recordings of versions 1 and
 // 2 held it.
 func (st *idemStore) legacy(tx *kernel.Tx) legacyIdemStore {
-	out := legacyIdemStore{records: map[string]*legacyIdemRecord{}, queue: st.queue.legacy(tx)}
+	out := legacyIdemStore{Records: map[string]*legacyIdemRecord{}, Queue: st.queue.legacy(tx)}
 	for k, r := range st.records.All(tx) {
-		out.records[k] = &legacyIdemRecord{
-			endpoint: r.Endpoint, bodyHash: r.BodyHash, expiresAt: r.ExpiresAt, inProgress: r.InProgress,
-			stagedUntil: r.StagedUntil, status: r.Status, header: r.header(), body: r.body(), code: r.Code, requestID: r.RequestID,
+		out.Records[k] = &legacyIdemRecord{
+			Endpoint: r.Endpoint, BodyHash: r.BodyHash, ExpiresAt: r.ExpiresAt, InProgress: r.InProgress,
+			StagedUntil: r.StagedUntil, Status: r.Status, Header: r.header(), Body: r.body(), Code: r.Code, RequestID: r.RequestID,
 		}
 	}
 	return out

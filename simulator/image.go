@@ -15,7 +15,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unsafe"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
@@ -44,6 +43,12 @@ import (
 //
 // Types of the packages under internal/ (the kernel, the product lines)
 // are walked like this package's; their fields are named package.Type.field.
+//
+// The walk reads exported fields only, by reflect alone: infoOf refuses a
+// struct type with an unexported field that is state, naming the field.
+// The digest's image (the projection of image_legacy.go) is written so;
+// the snapshot of the Simulator value lends its walk a reader of the
+// unexported fields of its state (imgEnc.unexported).
 //
 // A snapshot is read only by a simulator whose types have the same shape:
 // imageSchema is a hash of the types the image walks, kept with it.
@@ -106,7 +111,6 @@ type field struct {
 	name  string        // "Type.field"
 	step  func() string // ".field", for paths
 	typ   reflect.Type
-	off   uintptr
 	skip  bool
 	// must be nil: a function or channel field that New does not set
 	// (imageBuilt): the image fails when it holds one.
@@ -116,6 +120,9 @@ type field struct {
 type typeInfo struct {
 	codec  codec
 	fields []field
+	// private, when set, says why the image refuses a struct type: a
+	// field that is state is not exported.
+	private string
 	// handle: a pointer to a kernel table or cell, which an image of a
 	// capture walks in the capture's copy (stateImage.encodeCapture).
 	handle bool
@@ -134,13 +141,10 @@ func infoOf(t reflect.Type) *typeInfo {
 	if ti.codec == codecFields && t.Kind() == reflect.Struct {
 		for i := 0; i < t.NumField(); i++ {
 			sf := t.Field(i)
-			fieldName := sf.Name
-			if old, ok := legacyFieldNames[imageTypeName(t)+"."+sf.Name]; ok {
-				fieldName = old
-			}
+			fieldName := imageFieldName(t, sf)
 			name := imageTypeName(t) + "." + fieldName
 			step := "." + fieldName
-			f := field{index: i, name: name, typ: sf.Type, off: sf.Offset, step: func() string { return step }}
+			f := field{index: i, name: name, typ: sf.Type, step: func() string { return step }}
 			switch {
 			case imageSkip[name], t == reflect.TypeOf(Simulator{}) && sf.IsExported(), sf.Tag.Get("image") == "-":
 				f.skip = true
@@ -148,6 +152,9 @@ func infoOf(t reflect.Type) *typeInfo {
 				f.skip = true
 			case sf.Type.Kind() == reflect.Func || sf.Type.Kind() == reflect.Chan:
 				f.skip, f.mustBeNil = true, !imageBuilt[name]
+			}
+			if !f.skip && !sf.IsExported() && ti.private == "" {
+				ti.private = fmt.Sprintf("%s (%s.%s) is not exported: the image reads exported fields only (export it, or tag it image:\"-\" if it is no state)", name, t, sf.Name)
 			}
 			ti.fields = append(ti.fields, f)
 		}
@@ -167,6 +174,9 @@ func ownType(t reflect.Type) bool {
 // in this package, package.Name in a package under internal/ (a line's
 // state types).
 func imageTypeName(t reflect.Type) string {
+	if st, ok := legacyStandIn(t); ok {
+		return imageTypeName(st)
+	}
 	name := t.Name()
 	if n, ok := legacyName(t); ok {
 		name = n
@@ -200,12 +210,6 @@ func codecOf(t reflect.Type) codec {
 		return codecText
 	}
 	return codecFields
-}
-
-// fieldOf returns the field f of the addressable struct v, readable and
-// settable whether exported or not.
-func fieldOf(v reflect.Value, f field) reflect.Value {
-	return reflect.NewAt(f.typ, unsafe.Add(unsafe.Pointer(v.UnsafeAddr()), f.off)).Elem()
 }
 
 // addressable returns v, or an addressable copy of it.
@@ -243,6 +247,10 @@ type imgEnc struct {
 	// cap, when set, is the capture the image is of: a table, a cell and
 	// the clock reading are read from it, not from the live state.
 	cap *kernel.Capture
+	// unexported, when set, reads the unexported fields of the types
+	// whose typeInfo is private (the snapshot's walk, encodeWith); the
+	// digest's image refuses such a type.
+	unexported func(v reflect.Value, f field) reflect.Value
 }
 
 // line adds a line to a dump (when e.lines is set). A call's arguments
@@ -323,9 +331,11 @@ func (e *imgEnc) value(v reflect.Value) error {
 	ti := e.info(t)
 	switch ti.codec {
 	case codecTime:
+		// Through a pointer when v is addressable: the time is not
+		// copied to the heap.
 		var tm time.Time
 		if v.CanAddr() {
-			tm = *(*time.Time)(unsafe.Pointer(v.UnsafeAddr()))
+			tm = *v.Addr().Interface().(*time.Time)
 		} else {
 			tm = v.Interface().(time.Time)
 		}
@@ -476,16 +486,25 @@ func (e *imgEnc) value(v reflect.Value) error {
 		e.b = append(e.b, name...)
 		return e.value(c)
 	case reflect.Struct:
-		a := addressable(v)
+		if ti.private != "" {
+			if e.unexported == nil {
+				return e.fail("%s", ti.private)
+			}
+			v = addressable(v)
+		}
 		for _, f := range ti.fields {
 			if f.skip || e.leave[f.name] {
-				if f.mustBeNil && !fieldOf(a, f).IsNil() {
+				if f.mustBeNil && !v.Field(f.index).IsNil() {
 					return at(e.fail("%s holds a %s, which cannot be kept (make it data, or list it in imageSkip or imageBuilt)", f.name, f.typ), f.step)
 				}
 				continue
 			}
+			fv := v.Field(f.index)
+			if !fv.CanInterface() {
+				fv = e.unexported(v, f)
+			}
 			e.push(f.step)
-			err := e.value(fieldOf(a, f))
+			err := e.value(fv)
 			e.pop()
 			if err != nil {
 				return at(err, f.step)

@@ -10,6 +10,7 @@ import (
 	"math"
 	"reflect"
 	"time"
+	"unsafe"
 )
 
 // imgDec reads an image into a simulator.
@@ -350,4 +351,11 @@ func (im *stateImage) decode(b []byte) error {
 	im.lastSize.Store(int64(len(b)))
 	im.lastPtrs.Store(int64(len(d.ptrs)))
 	return nil
+}
+
+// fieldOf returns the field f of the addressable struct v, readable and
+// settable whether exported or not: the positional snapshot of the
+// Simulator value reads and sets the unexported fields of its state.
+func fieldOf(v reflect.Value, f field) reflect.Value {
+	return reflect.NewAt(f.typ, unsafe.Add(unsafe.Pointer(v.UnsafeAddr()), v.Type().Field(f.index).Offset)).Elem()
 }

@@ -1,6 +1,7 @@
 package simulator
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -50,6 +51,9 @@ func imageFields() []string {
 // projection under the names they stand for (legacyName).
 func legacyTypeString(t reflect.Type) string {
 	if t.Name() != "" {
+		if st, ok := legacyStandIn(t); ok {
+			return st.String()
+		}
 		if n, ok := legacyName(t); ok {
 			return path.Base(t.PkgPath()) + "." + n
 		}
@@ -166,5 +170,156 @@ func TestImageRulesNameFields(t *testing.T) {
 	sort.Strings(missing)
 	if diff := cmp.Diff([]string(nil), missing); diff != "" {
 		t.Errorf("image rules naming no field (renamed or moved?):\n%s", diff)
+	}
+}
+
+// digestTypes returns every struct type the state digest's image may walk
+// (legacyState, and what an interface of it may hold), by the types of
+// their fields.
+func digestTypes() []reflect.Type {
+	seen := map[reflect.Type]bool{}
+	var out []reflect.Type
+	var walk func(reflect.Type)
+	walk = func(t reflect.Type) {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
+			if t.Kind() == reflect.Map {
+				walk(t.Key())
+			}
+			t = t.Elem()
+		}
+		if seen[t] || t.Kind() != reflect.Struct || infoOf(t).codec != codecFields {
+			return
+		}
+		seen[t] = true
+		out = append(out, t)
+		for _, f := range infoOf(t).fields {
+			if !f.skip {
+				walk(f.typ)
+			}
+		}
+	}
+	walk(reflect.TypeOf(legacyState{}))
+	for _, t := range imageTypes {
+		walk(t)
+	}
+	return out
+}
+
+// TestImageReadsExportedFieldsOnly: every field of every type the state
+// digest's image walks is exported or left out (infoOf refuses the type
+// otherwise), so the image is read by reflection alone.
+func TestImageReadsExportedFieldsOnly(t *testing.T) {
+	t.Parallel()
+	types := digestTypes()
+	if len(types) < 50 {
+		t.Fatalf("the digest walks %d struct types: expected every line's projection", len(types))
+	}
+	var private []string
+	for _, ty := range types {
+		if why := infoOf(ty).private; why != "" {
+			private = append(private, why)
+		}
+	}
+	sort.Strings(private)
+	if diff := cmp.Diff([]string(nil), private); diff != "" {
+		t.Errorf("types of the digest's image with unexported fields:\n%s", diff)
+	}
+}
+
+// legacyProbe is a type of the projection with a field that is state and
+// not exported.
+type legacyProbe struct {
+	Kept   string
+	hidden int
+}
+
+// TestImageRefusesUnexportedFields: a type of the projection with an
+// unexported field makes the image fail with an error that names the
+// field, before any of the type's fields is written; the same type in a
+// snapshot's root walk is read.
+func TestImageRefusesUnexportedFields(t *testing.T) {
+	t.Parallel()
+	p := &legacyProbe{Kept: "k", hidden: 7}
+	e := &imgEnc{ptrs: map[ptrKey]uint64{}}
+	err := e.value(reflect.ValueOf(struct{ P *legacyProbe }{p}))
+	var ie *imageError
+	if !errors.As(err, &ie) {
+		t.Fatalf("image of a type with an unexported field: %v, want an *imageError", err)
+	}
+	for _, want := range []string{"simulator.legacyProbe.hidden", "probe.hidden", "not exported"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+	if !strings.HasPrefix(err.Error(), "simulator: state image: Simulator.P: ") {
+		t.Errorf("error %q does not say where", err)
+	}
+	if len(e.b) > 2 {
+		t.Errorf("the failed image wrote %d bytes of the type's fields", len(e.b))
+	}
+
+	root := &imgEnc{ptrs: map[ptrKey]uint64{}, unexported: fieldOf}
+	if err := root.value(reflect.ValueOf(p).Elem()); err != nil {
+		t.Fatalf("root walk: %v", err)
+	}
+	want := &imgEnc{}
+	want.uvarint(1)
+	want.b = append(want.b, 'k')
+	want.varint(7)
+	if diff := cmp.Diff(want.b, root.b); diff != "" {
+		t.Errorf("root walk of the probe (-want +got):\n%s", diff)
+	}
+}
+
+// TestLegacyStandInsHaveTheirShape: the stand-ins of types that still have
+// the fields they had (OutcomeMode, rand.Rand) have those fields, in their
+// order, with their types, named as they were.
+func TestLegacyStandInsHaveTheirShape(t *testing.T) {
+	t.Parallel()
+	for _, standIn := range []reflect.Type{reflect.TypeFor[legacyOutcomeMode](), reflect.TypeFor[legacyRand]()} {
+		of, ok := legacyStandIn(standIn)
+		if !ok {
+			t.Fatalf("%s is not in legacyStandIns", standIn)
+		}
+		if standIn.NumField() != of.NumField() {
+			t.Errorf("%s has %d fields, %s %d", standIn, standIn.NumField(), of, of.NumField())
+			continue
+		}
+		for i := range standIn.NumField() {
+			sf, want := standIn.Field(i), of.Field(i)
+			if got := imageFieldName(standIn, sf); got != want.Name || sf.Type != want.Type {
+				t.Errorf("%s field %d: %s %s (image name %s), want %s %s", standIn, i, sf.Name, sf.Type, got, want.Name, want.Type)
+			}
+		}
+	}
+}
+
+// TestLegacyNamingListsNameFields: every entry of legacyRecords names a
+// type of the digest's image, and every entry of legacyFieldNames a field
+// of one (by its Go name), so the lists the naming rule leans on cannot
+// outlive what they name.
+func TestLegacyNamingListsNameFields(t *testing.T) {
+	t.Parallel()
+	typeNames, fieldNames := map[string]bool{}, map[string]bool{}
+	for _, ty := range digestTypes() {
+		typeNames[imageTypeName(ty)] = true
+		for i := range ty.NumField() {
+			fieldNames[imageTypeName(ty)+"."+ty.Field(i).Name] = true
+		}
+	}
+	var missing []string
+	for name := range legacyRecords {
+		if !typeNames[name] {
+			missing = append(missing, "legacyRecords: "+name)
+		}
+	}
+	for name := range legacyFieldNames {
+		if !fieldNames[name] {
+			missing = append(missing, "legacyFieldNames: "+name)
+		}
+	}
+	sort.Strings(missing)
+	if diff := cmp.Diff([]string(nil), missing); diff != "" {
+		t.Errorf("naming lists naming nothing the digest's image walks:\n%s", diff)
 	}
 }

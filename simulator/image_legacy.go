@@ -31,6 +31,13 @@ import (
 // earlier build replays to the digest its end line carries, and so does the
 // differential walk's.
 //
+// Every field of the projection's types is exported, so the image reads
+// it by reflection alone, without unsafe (TestImageReadsExportedFieldsOnly,
+// TestNoUnsafe); where a type of the state had fields that are not
+// exported (rand.Rand, OutcomeMode), the projection holds a stand-in of
+// the same shape (legacyStandIns). The image names the fields as the
+// builds of those versions did, by rule (imageFieldName).
+//
 // A new piece of state is a new table; its rows enter the digest through
 // the projection of the line that owns them and the recording version that
 // first carries them (imageFieldsSince). TestEveryTableIsInTheDigest
@@ -39,54 +46,69 @@ import (
 // legacyState is the state image of recordings of versions 1 and 2: the
 // fields of the simulator's state of those builds, in their order.
 type legacyState struct {
-	clock         *legacyClock
-	ledger        *legacyBooks
-	rng           *rand.Rand
-	creds         Credentials
-	start         time.Time
-	merchant      *merchant.Legacy
-	keys          map[string]*legacyApiKey
-	tokens        map[string]*token
-	members       members.Legacy
-	cat           legacyCatalogue
-	events        []*hookline.Event
-	qr            *qrpay.Legacy
-	cards         *cardline.Legacy
-	remit         *remittances.Legacy
-	deposits      *deposits.Legacy
-	kyc           *kyc.Legacy
-	webhooks      *hookline.Legacy
-	gw            *legacyGatewayState
-	outcome       *legacyOutcomeState
-	stepUp        stepup.Legacy
-	listSeq       int64
-	controlRoutes []string
-	literalPaths  map[string][]string
+	Clock         *legacyClock
+	Ledger        *legacyBooks
+	Rng           *legacyRand
+	Creds         Credentials
+	Start         time.Time
+	Merchant      *merchant.Legacy
+	Keys          map[string]*legacyApiKey
+	Tokens        map[string]*token
+	Members       members.Legacy
+	Cat           legacyCatalogue
+	Events        []*hookline.Event
+	Qr            *qrpay.Legacy
+	Cards         *cardline.Legacy
+	Remit         *remittances.Legacy
+	Deposits      *deposits.Legacy
+	Kyc           *kyc.Legacy
+	Webhooks      *hookline.Legacy
+	Gw            *legacyGatewayState
+	Outcome       *legacyOutcomeState
+	StepUp        stepup.Legacy
+	ListSeq       int64
+	ControlRoutes []string
+	LiteralPaths  map[string][]string
 }
 
-// legacySimNames are the names of this package's types of the projection
-// whose old names the naming rule cannot give (an exported type, a type
-// renamed).
-var legacySimNames = map[string]string{
-	"legacyState": "simState",
-	"legacyClock": "Clock",
+// legacyStandIns are the types of this package's projection that stand
+// for a type the naming rule cannot give: a type since renamed (simState),
+// an exported type (Clock, OutcomeMode), a type of another package whose
+// fields are not exported (rand.Rand). The image names each, and its
+// fields, as the type it stands for; each has the fields that type had in
+// the builds of those versions, in their order (the stand-ins of
+// OutcomeMode and rand.Rand, the fields those types still have:
+// TestLegacyStandInsHaveTheirShape).
+var legacyStandIns = map[string]reflect.Type{
+	"legacyState":       reflect.TypeFor[simState](),
+	"legacyClock":       reflect.TypeFor[Clock](),
+	"legacyOutcomeMode": reflect.TypeFor[OutcomeMode](),
+	"legacyRand":        reflect.TypeFor[rand.Rand](),
+}
+
+// legacyStandIn returns the type t stands for, when t is one of
+// legacyStandIns.
+func legacyStandIn(t reflect.Type) (reflect.Type, bool) {
+	if t.PkgPath() != simPkg {
+		return nil, false
+	}
+	st, ok := legacyStandIns[t.Name()]
+	return st, ok
 }
 
 // legacyName is the name the image of recordings of versions 1 and 2
 // gives a type of the projection that stands for one of theirs, by the
 // projection's naming rule: a line's Legacy stands for its Line, a type
-// legacyX for x and LegacyX for X, legacyState of this package for
-// simState. ok is false for other types.
+// legacyX for x and LegacyX for X, one of legacyStandIns for the type it
+// stands for. ok is false for other types.
 func legacyName(t reflect.Type) (string, bool) {
 	if !ownType(t) {
 		return "", false
 	}
-	n := t.Name()
-	if t.PkgPath() == simPkg {
-		if old, ok := legacySimNames[n]; ok {
-			return old, true
-		}
+	if st, ok := legacyStandIn(t); ok {
+		return st.Name(), true
 	}
+	n := t.Name()
 	switch {
 	case n == "Legacy":
 		return "Line", true
@@ -99,10 +121,53 @@ func legacyName(t reflect.Type) (string, bool) {
 	return "", false
 }
 
+// The fields of the projection's types are exported (the image is written
+// by reflection, which reads only exported fields), but the fields of the
+// types they stand for were not, and the image names a field as its type
+// named it: imageFieldName gives the old names by rule, with two lists for
+// what the rule cannot tell.
+
+// legacyRecords are the projection's types, by their name in the image,
+// that stand for records whose fields were exported (an API key, a member,
+// an order, a card...): their fields keep their names, but for their
+// bookkeeping, listed in legacyFieldNames. The fields of the other types
+// of the projection (a line's state, the gateway's, a queue...) were all
+// unexported.
+var legacyRecords = map[string]bool{
+	"apiKey":                true,
+	"faultRule":             true,
+	"api.Member":            true,
+	"cards.cardApplication": true,
+	"cards.cardProduct":     true,
+	"cards.simCard":         true,
+	"merchant.state":        true,
+	"qrpay.order":           true,
+	"qrpay.plan":            true,
+	"remittances.order":     true,
+	"webhooks.delivery":     true,
+	"webhooks.endpoint":     true,
+}
+
 // legacyFieldNames are the names the image of recordings of versions 1 and
-// 2 gives the fields of row types that the projection shares with it and
-// that were renamed when they became rows (their fields are exported).
+// 2 gives the fields that were unexported in a record (legacyRecords) or
+// in a row type that the projection shares with it (renamed when they
+// became rows).
 var legacyFieldNames = map[string]string{
+	"faultRule.Remaining":          "remaining",
+	"faultRule.Unlimited":          "unlimited",
+	"cards.cardApplication.Seq":    "seq",
+	"cards.simCard.Seq":            "seq",
+	"cards.simCard.Txs":            "txs",
+	"qrpay.order.Seq":              "seq",
+	"qrpay.order.Member":           "member",
+	"qrpay.order.From":             "from",
+	"qrpay.order.Locked":           "locked",
+	"remittances.order.Seq":        "seq",
+	"webhooks.delivery.Seq":        "seq",
+	"webhooks.delivery.RunLeft":    "runLeft",
+	"webhooks.delivery.Redelivery": "redelivery",
+	"webhooks.delivery.InFlight":   "inFlight",
+
 	"kyc.Binding.Seq":          "seq",
 	"remittances.payee.Seq":    "seq",
 	"remittances.idem.Hash":    "hash",
@@ -110,6 +175,22 @@ var legacyFieldNames = map[string]string{
 	"remittances.idem.At":      "at",
 	"cards.cardTopUp.Seq":      "seq",
 	"cards.cardTx.Seq":         "seq",
+}
+
+// imageFieldName is the name the image gives the field sf of the struct
+// type t: the name the type t stands for gave it. A field of a type of the
+// projection (legacyName) is named with its first letter lowered, but for
+// the fields of records (legacyRecords), which keep their names; the
+// fields of legacyFieldNames are named there.
+func imageFieldName(t reflect.Type, sf reflect.StructField) string {
+	typeName := imageTypeName(t)
+	if old, ok := legacyFieldNames[typeName+"."+sf.Name]; ok {
+		return old
+	}
+	if _, ok := legacyName(t); ok && !legacyRecords[typeName] {
+		return strings.ToLower(sf.Name[:1]) + sf.Name[1:]
+	}
+	return sf.Name
 }
 
 // legacy builds the state image of recordings of versions 1 and 2 from the
@@ -128,11 +209,11 @@ func (im *stateImage) legacy(tx *kernel.Tx) *legacyState {
 	clock, outcome := im.root.wiring.timers.legacy(tx)
 	events, hooks := st.webhooks.Legacy(tx)
 	return &legacyState{
-		clock: clock, ledger: st.ledger.legacy(tx), rng: rng, creds: st.credentials(tx), start: st.start,
-		merchant: st.merchant.Legacy(tx), keys: keys, tokens: tokens, members: mem, cat: st.cat.legacy(tx),
-		events: events, qr: st.qr.Legacy(tx, memberPtrs), cards: st.cards.Legacy(tx), remit: st.remit.Legacy(tx, memberPtrs), deposits: st.deposits.Legacy(tx),
-		kyc: st.kyc.Legacy(tx), webhooks: hooks, gw: st.gw.legacy(tx), outcome: outcome, stepUp: st.stepUp.Legacy(tx),
-		listSeq: st.listSeq.Get(tx), controlRoutes: st.controlRoutes, literalPaths: st.literalPaths,
+		Clock: clock, Ledger: st.ledger.legacy(tx), Rng: rng, Creds: st.credentials(tx), Start: st.start,
+		Merchant: st.merchant.Legacy(tx), Keys: keys, Tokens: tokens, Members: mem, Cat: st.cat.legacy(tx),
+		Events: events, Qr: st.qr.Legacy(tx, memberPtrs), Cards: st.cards.Legacy(tx), Remit: st.remit.Legacy(tx, memberPtrs), Deposits: st.deposits.Legacy(tx),
+		Kyc: st.kyc.Legacy(tx), Webhooks: hooks, Gw: st.gw.legacy(tx), Outcome: outcome, StepUp: st.stepUp.Legacy(tx),
+		ListSeq: st.listSeq.Get(tx), ControlRoutes: st.controlRoutes, LiteralPaths: st.literalPaths,
 	}
 }
 

@@ -84,7 +84,7 @@ func (im *stateImage) encodeCapture(c *kernel.Capture) ([]byte, error) {
 func (im *stateImage) encodeWith(c *kernel.Capture, leave map[string]bool) ([]byte, error) {
 	// The image is about as large as the last one: start there.
 	size, ptrs := im.lastSize.Load(), im.lastPtrs.Load()
-	e := &imgEnc{ptrs: make(map[ptrKey]uint64, ptrs), b: make([]byte, 0, size+size/8), leave: leave, cap: c}
+	e := &imgEnc{ptrs: make(map[ptrKey]uint64, ptrs), b: make([]byte, 0, size+size/8), leave: leave, cap: c, unexported: fieldOf}
 	defer func() { im.lastSize.Store(int64(len(e.b))); im.lastPtrs.Store(int64(len(e.ptrs))) }()
 	root := reflect.ValueOf(im.root)
 	e.ptrs[ptrKey{root.Pointer(), root.Type()}] = 0

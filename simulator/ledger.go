@@ -247,10 +247,10 @@ func (l *books) Accounts(tx *kernel.Tx) map[string]map[string]money.Amount {
 // legacyBooks is the ledger as the state image of recordings of versions 1
 // and 2 held it.
 type legacyBooks struct {
-	balances map[string]map[string]money.Amount
-	entries  []Entry
+	Balances map[string]map[string]money.Amount
+	Entries  []Entry
 }
 
 func (l *books) legacy(tx *kernel.Tx) *legacyBooks {
-	return &legacyBooks{balances: l.Accounts(tx), entries: l.Entries(tx)}
+	return &legacyBooks{Balances: l.Accounts(tx), Entries: l.Entries(tx)}
 }

@@ -280,45 +280,56 @@ func (t *timers) runDue(tx *kernel.Tx) { t.advance(tx, 0) }
 // and 2 held it: the reading, the pending timers in heap order, the
 // sequence.
 type legacyClock struct {
-	now    time.Time
-	timers legacyTimerHeap
-	seq    int64
+	Now    time.Time
+	Timers legacyTimerHeap
+	Seq    int64
 }
 
 type legacyTimerHeap []*legacyTimer
 
 type legacyTimer struct {
-	at  time.Time
-	seq int64
-	id  string
+	At  time.Time
+	Seq int64
+	Id  string
 }
 
 // legacyOutcomeState is the outcome state as the state image of recordings
 // of versions 1 and 2 held it.
 type legacyOutcomeState struct {
-	byCollection map[string]OutcomeMode
-	byObject     map[string]OutcomeMode
-	pending      map[string]string
+	ByCollection map[string]legacyOutcomeMode
+	ByObject     map[string]legacyOutcomeMode
+	Pending      map[string]string
+}
+
+// legacyOutcomeMode is an OutcomeMode as the state image of recordings of
+// versions 1 and 2 held it: its fields, in their order.
+type legacyOutcomeMode struct {
+	Kind  string
+	After time.Duration
+}
+
+func (m OutcomeMode) legacy() legacyOutcomeMode {
+	return legacyOutcomeMode{Kind: m.kind, After: m.after}
 }
 
 func (t *timers) legacy(tx *kernel.Tx) (*legacyClock, *legacyOutcomeState) {
 	o := t.outcomes()
-	c := &legacyClock{now: tx.Now(), seq: o.timerSeq.Get(tx)}
-	if c.seq > 0 {
-		c.timers = legacyTimerHeap{} // a heap that held a timer stays allocated
+	c := &legacyClock{Now: tx.Now(), Seq: o.timerSeq.Get(tx)}
+	if c.Seq > 0 {
+		c.Timers = legacyTimerHeap{} // a heap that held a timer stays allocated
 	}
 	for tm := range o.timers.Get(tx).Values() {
-		c.timers = append(c.timers, &legacyTimer{at: tm.At, seq: tm.Seq, id: tm.ID})
+		c.Timers = append(c.Timers, &legacyTimer{At: tm.At, Seq: tm.Seq, Id: tm.ID})
 	}
-	os := &legacyOutcomeState{byCollection: map[string]OutcomeMode{}, byObject: map[string]OutcomeMode{}, pending: map[string]string{}}
+	os := &legacyOutcomeState{ByCollection: map[string]legacyOutcomeMode{}, ByObject: map[string]legacyOutcomeMode{}, Pending: map[string]string{}}
 	for k, m := range o.byCollection.All(tx) {
-		os.byCollection[k] = m.mode()
+		os.ByCollection[k] = m.mode().legacy()
 	}
 	for k, m := range o.byObject.All(tx) {
-		os.byObject[k] = m.mode()
+		os.ByObject[k] = m.mode().legacy()
 	}
 	for k, v := range o.pending.All(tx) {
-		os.pending[k] = v
+		os.Pending[k] = v
 	}
 	return c, os
 }

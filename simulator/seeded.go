@@ -73,8 +73,14 @@ func (g generator) uuid(tx *kernel.Tx) (v string) {
 func (g generator) copy(tx *kernel.Tx) *rand.PCG { return g.state.Get(tx).pcg() }
 
 // legacy is the generator as the state image of recordings of versions 1
-// and 2 held it, with its source (the two shared one PCG).
-func (g generator) legacy(tx *kernel.Tx) (*rand.Rand, *rand.PCG) {
+// and 2 held it (a *rand.Rand), with its source (the two shared one PCG).
+func (g generator) legacy(tx *kernel.Tx) (*legacyRand, *rand.PCG) {
 	p := g.state.Get(tx).pcg()
-	return rand.New(p), p
+	return &legacyRand{Src: p}, p
+}
+
+// legacyRand is a rand.Rand as the state image of recordings of versions 1
+// and 2 held it: its one field, its source.
+type legacyRand struct {
+	Src rand.Source
 }

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	gotoken "go/token"
+	"io/fs"
 	"os/exec"
 	"path/filepath"
 	"sort"
@@ -430,5 +431,58 @@ func TestWhoHoldsTheSimulator(t *testing.T) {
 	}
 	if diff := cmp.Diff(simulatorHolders, got); diff != "" {
 		t.Errorf("types holding the *Simulator (-allowed +found; a new holder takes what it uses instead):\n%s", diff)
+	}
+}
+
+// unsafeFiles are the files under simulator/ (tests aside) that may import
+// unsafe, each with its reason. A file listed that no longer imports it
+// fails the test too, so that the list shrinks with the code.
+var unsafeFiles = map[string]string{
+	"image_decode.go": "the positional snapshot of the Simulator value reads and sets the unexported fields of its state (fieldOf)",
+}
+
+// TestNoUnsafe: no file under simulator/ but those of unsafeFiles imports
+// unsafe; the state digest's image in particular reads exported fields
+// only (TestImageReadsExportedFieldsOnly).
+func TestNoUnsafe(t *testing.T) {
+	t.Parallel()
+	fset := gotoken.NewFileSet()
+	var bad []string
+	seen, importing := 0, map[string]bool{}
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		seen++
+		for _, imp := range f.Imports {
+			if imp.Path.Value == `"unsafe"` {
+				importing[filepath.ToSlash(path)] = true
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seen < 100 {
+		t.Fatalf("read %d source files under simulator/: expected the package and its internal/ packages", seen)
+	}
+	for path := range importing {
+		if unsafeFiles[path] == "" {
+			bad = append(bad, path+" imports unsafe")
+		}
+	}
+	for path := range unsafeFiles {
+		if !importing[path] {
+			bad = append(bad, path+" is listed in unsafeFiles and does not import unsafe (remove it from the list)")
+		}
+	}
+	sort.Strings(bad)
+	if diff := cmp.Diff([]string(nil), bad); diff != "" {
+		t.Errorf("unsafe under simulator/:\n%s", diff)
 	}
 }

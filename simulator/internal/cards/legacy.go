@@ -12,28 +12,28 @@ import (
 
 // Legacy is the card line as the state image of recordings of versions 1
 // and 2 held it.
-type Legacy struct{ st legacyState }
+type Legacy struct{ St legacyState }
 
 type legacyState struct {
-	products      []*legacyCardProduct
-	productByID   map[string]*legacyCardProduct
-	binAuth       map[string]bool
-	limits        map[string]int
-	addresses     map[string][]*cardAddress
-	kycCountry    map[string]string
-	penalties     map[string]bool
-	apps          map[string]*legacyCardApplication
-	appByKey      map[string]*legacyCardApplication
-	cards         map[string]*legacySimCard
-	cardsByMem    map[string][]*legacySimCard
-	topups        map[string]*cardTopUp
-	sessions      map[string]*cardSession
-	pinCalls      map[string][]time.Time
-	secret        []byte
-	transactions  map[string]*cardTx
-	ledgerScale   int
-	addrSeq       int
-	topUpTimeouts int
+	Products      []*legacyCardProduct
+	ProductByID   map[string]*legacyCardProduct
+	BinAuth       map[string]bool
+	Limits        map[string]int
+	Addresses     map[string][]*cardAddress
+	KycCountry    map[string]string
+	Penalties     map[string]bool
+	Apps          map[string]*legacyCardApplication
+	AppByKey      map[string]*legacyCardApplication
+	Cards         map[string]*legacySimCard
+	CardsByMem    map[string][]*legacySimCard
+	Topups        map[string]*cardTopUp
+	Sessions      map[string]*cardSession
+	PinCalls      map[string][]time.Time
+	Secret        []byte
+	Transactions  map[string]*cardTx
+	LedgerScale   int
+	AddrSeq       int
+	TopUpTimeouts int
 }
 
 type legacyCardProduct struct {
@@ -58,7 +58,7 @@ type legacyCardProduct struct {
 }
 
 type legacyCardApplication struct {
-	seq            int64
+	Seq            int64
 	ID             string
 	MemberID       string
 	ProductID      string
@@ -80,7 +80,7 @@ type legacyCardApplication struct {
 }
 
 type legacySimCard struct {
-	seq                  int64
+	Seq                  int64
 	ID                   string
 	MemberID             string
 	ProductID            string
@@ -102,7 +102,7 @@ type legacySimCard struct {
 	ReplacedBy           string
 	CreatedAt            time.Time
 	UpdatedAt            time.Time
-	txs                  []*cardTx
+	Txs                  []*cardTx
 	UpstreamRefusesClose bool
 }
 
@@ -110,12 +110,12 @@ type legacySimCard struct {
 // and 2 held it.
 func (l *Line) Legacy(tx *kernel.Tx) *Legacy {
 	st := legacyState{
-		productByID: map[string]*legacyCardProduct{}, binAuth: map[string]bool{}, limits: map[string]int{},
-		addresses: map[string][]*cardAddress{}, kycCountry: map[string]string{}, penalties: map[string]bool{},
-		apps: map[string]*legacyCardApplication{}, appByKey: map[string]*legacyCardApplication{}, cards: map[string]*legacySimCard{},
-		cardsByMem: map[string][]*legacySimCard{}, topups: map[string]*cardTopUp{}, sessions: map[string]*cardSession{},
-		pinCalls: map[string][]time.Time{}, secret: l.secret, transactions: map[string]*cardTx{},
-		ledgerScale: l.ledgerScale, addrSeq: l.st.addrSeq.Get(tx), topUpTimeouts: l.st.topUpTimeouts.Get(tx),
+		ProductByID: map[string]*legacyCardProduct{}, BinAuth: map[string]bool{}, Limits: map[string]int{},
+		Addresses: map[string][]*cardAddress{}, KycCountry: map[string]string{}, Penalties: map[string]bool{},
+		Apps: map[string]*legacyCardApplication{}, AppByKey: map[string]*legacyCardApplication{}, Cards: map[string]*legacySimCard{},
+		CardsByMem: map[string][]*legacySimCard{}, Topups: map[string]*cardTopUp{}, Sessions: map[string]*cardSession{},
+		PinCalls: map[string][]time.Time{}, Secret: l.secret, Transactions: map[string]*cardTx{},
+		LedgerScale: l.ledgerScale, AddrSeq: l.st.addrSeq.Get(tx), TopUpTimeouts: l.st.topUpTimeouts.Get(tx),
 	}
 	for _, p := range l.st.catalogue.All(tx) {
 		lp := &legacyCardProduct{
@@ -136,29 +136,29 @@ func (l *Line) Legacy(tx *kernel.Tx) *Legacy {
 				lp.BlockedKYC[c] = true
 			}
 		}
-		st.products = append(st.products, lp)
-		st.productByID[p.ID] = lp
+		st.Products = append(st.Products, lp)
+		st.ProductByID[p.ID] = lp
 	}
 	for k, v := range l.st.binAuth.All(tx) {
-		st.binAuth[k] = v
+		st.BinAuth[k] = v
 	}
 	for k, v := range l.st.limits.All(tx) {
-		st.limits[k] = v
+		st.Limits[k] = v
 	}
 	for k, list := range l.st.addresses.All(tx) {
 		for a := range list.Values() {
-			st.addresses[k] = append(st.addresses[k], &a)
+			st.Addresses[k] = append(st.Addresses[k], &a)
 		}
 	}
 	for k, v := range l.st.kycCountry.All(tx) {
-		st.kycCountry[k] = v
+		st.KycCountry[k] = v
 	}
 	for k, v := range l.st.penalties.All(tx) {
-		st.penalties[k] = v
+		st.Penalties[k] = v
 	}
 	for id, a := range l.st.apps.All(tx) {
 		la := &legacyCardApplication{
-			seq: a.Seq, ID: a.ID, MemberID: a.MemberID, ProductID: a.ProductID, FormFactor: a.FormFactor, Status: a.Status,
+			Seq: a.Seq, ID: a.ID, MemberID: a.MemberID, ProductID: a.ProductID, FormFactor: a.FormFactor, Status: a.Status,
 			StatusVersion: a.StatusVersion, ClientKey: a.ClientKey, SourceAsset: a.SourceAsset, Funding: a.Funding, Fee: a.Fee,
 			Shipping: a.Shipping, FirstTopUp: a.FirstTopUp, QuickBindingID: a.QuickBindingID, RejectReason: a.RejectReason,
 			CardID: a.CardID, CreatedAt: a.CreatedAt, UpdatedAt: a.UpdatedAt,
@@ -167,15 +167,15 @@ func (l *Line) Legacy(tx *kernel.Tx) *Legacy {
 			addr := a.Address
 			la.Address = &addr
 		}
-		st.apps[id] = la
-		st.appByKey[a.MemberID+"\x00"+a.ClientKey] = la
+		st.Apps[id] = la
+		st.AppByKey[a.MemberID+"\x00"+a.ClientKey] = la
 	}
 	for id, t := range l.st.transactions.All(tx) {
-		st.transactions[id] = &t
+		st.Transactions[id] = &t
 	}
 	for _, c := range l.st.cardsByMem.All(tx) {
 		lc := &legacySimCard{
-			seq: c.Seq, ID: c.ID, MemberID: c.MemberID, ProductID: c.ProductID, ApplicationID: c.ApplicationID,
+			Seq: c.Seq, ID: c.ID, MemberID: c.MemberID, ProductID: c.ProductID, ApplicationID: c.ApplicationID,
 			FormFactor: c.FormFactor, Status: c.Status, StatusVersion: c.StatusVersion, Inventory: c.Inventory, Last4: c.Last4,
 			ExpMonth: c.ExpMonth, ExpYear: c.ExpYear, PINSetBy: c.PINSetBy, Failures: c.Failures, LockedUntil: c.LockedUntil,
 			UpstreamUnreadable: c.UpstreamUnreadable, UpstreamCloseCalls: c.UpstreamCloseCalls, CloseReason: c.CloseReason,
@@ -186,23 +186,23 @@ func (l *Line) Legacy(tx *kernel.Tx) *Legacy {
 			lc.PINDigest = []byte(c.PINDigest)
 		}
 		for _, t := range l.txsOfCard(tx, c.ID) {
-			lc.txs = append(lc.txs, st.transactions[t.ID])
+			lc.Txs = append(lc.Txs, st.Transactions[t.ID])
 		}
-		st.cards[c.ID] = lc
-		st.cardsByMem[c.MemberID] = append(st.cardsByMem[c.MemberID], lc)
+		st.Cards[c.ID] = lc
+		st.CardsByMem[c.MemberID] = append(st.CardsByMem[c.MemberID], lc)
 	}
 	for id, t := range l.st.topups.All(tx) {
-		st.topups[id] = &t
+		st.Topups[id] = &t
 	}
 	for id, ss := range l.st.sessions.All(tx) {
-		st.sessions[id] = &ss
+		st.Sessions[id] = &ss
 	}
 	for k, w := range l.st.pinCalls.All(tx) {
 		calls := w.Calls.Slice()
 		if calls == nil && w.Held {
 			calls = []time.Time{}
 		}
-		st.pinCalls[k] = calls
+		st.PinCalls[k] = calls
 	}
-	return &Legacy{st: st}
+	return &Legacy{St: st}
 }

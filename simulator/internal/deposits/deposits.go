@@ -289,25 +289,25 @@ func (l *Line) list(c *api.Request) (int, any, error) {
 
 // Legacy is the deposits line as the state image of recordings of
 // versions 1 and 2 held it.
-type Legacy struct{ st legacyState }
+type Legacy struct{ St legacyState }
 
 type legacyState struct {
-	byRef map[string]*deposit
-	list  []*deposit
-	seq   int64
-	daily map[string]money.Amount
+	ByRef map[string]*deposit
+	List  []*deposit
+	Seq   int64
+	Daily map[string]money.Amount
 }
 
 // Legacy returns the line as the state image of recordings of versions 1
 // and 2 held it.
 func (l *Line) Legacy(tx *kernel.Tx) *Legacy {
-	st := legacyState{byRef: map[string]*deposit{}, seq: l.st.seq.Get(tx), daily: map[string]money.Amount{}}
+	st := legacyState{ByRef: map[string]*deposit{}, Seq: l.st.seq.Get(tx), Daily: map[string]money.Amount{}}
 	for _, d := range l.st.list.All(tx) {
-		st.byRef[d.Reference] = &d
-		st.list = append(st.list, &d)
+		st.ByRef[d.Reference] = &d
+		st.List = append(st.List, &d)
 	}
 	for k, v := range l.st.daily.All(tx) {
-		st.daily[k] = v
+		st.Daily[k] = v
 	}
-	return &Legacy{st: st}
+	return &Legacy{St: st}
 }

@@ -525,16 +525,16 @@ func (l *Line) createQuick(c *api.Request) (int, any, error) {
 
 // Legacy is the KYC line as the state image of recordings of versions 1
 // and 2 held it.
-type Legacy struct{ st legacyState }
+type Legacy struct{ St legacyState }
 
 type legacyState struct {
-	profiles        map[string]*Profile
-	sessions        map[string]*session
-	bindings        map[string]*Binding
-	bindingsOf      map[string][]*Binding
-	quickDisabled   bool
-	quickPool       int
-	quickUsedEmails map[string]bool
+	Profiles        map[string]*Profile
+	Sessions        map[string]*session
+	Bindings        map[string]*Binding
+	BindingsOf      map[string][]*Binding
+	QuickDisabled   bool
+	QuickPool       int
+	QuickUsedEmails map[string]bool
 }
 
 // Legacy returns the line as the state image of recordings of versions 1
@@ -542,21 +542,21 @@ type legacyState struct {
 func (l *Line) Legacy(tx *kernel.Tx) *Legacy {
 	q := l.st.quick.Get(tx)
 	st := legacyState{
-		profiles: map[string]*Profile{}, sessions: map[string]*session{}, bindings: map[string]*Binding{},
-		bindingsOf: map[string][]*Binding{}, quickDisabled: q.Disabled, quickPool: q.Pool, quickUsedEmails: map[string]bool{},
+		Profiles: map[string]*Profile{}, Sessions: map[string]*session{}, Bindings: map[string]*Binding{},
+		BindingsOf: map[string][]*Binding{}, QuickDisabled: q.Disabled, QuickPool: q.Pool, QuickUsedEmails: map[string]bool{},
 	}
 	for id, p := range l.st.profiles.All(tx) {
-		st.profiles[id] = &p
+		st.Profiles[id] = &p
 	}
 	for id, ss := range l.st.sessions.All(tx) {
-		st.sessions[id] = &ss
+		st.Sessions[id] = &ss
 	}
 	for _, b := range l.st.bindingsOf.All(tx) {
-		st.bindings[b.ID] = &b
-		st.bindingsOf[b.MemberID] = append(st.bindingsOf[b.MemberID], &b)
+		st.Bindings[b.ID] = &b
+		st.BindingsOf[b.MemberID] = append(st.BindingsOf[b.MemberID], &b)
 	}
 	for e := range l.st.usedEmails.All(tx) {
-		st.quickUsedEmails[e] = true
+		st.QuickUsedEmails[e] = true
 	}
-	return &Legacy{st: st}
+	return &Legacy{St: st}
 }

@@ -207,26 +207,26 @@ func (l *Line) SetKYC(tx *kernel.Tx, id string, level int, hasProfile bool) erro
 
 // Legacy is the members line as the state image of recordings of versions
 // 1 and 2 held it.
-type Legacy struct{ st legacyState }
+type Legacy struct{ St legacyState }
 
 type legacyState struct {
-	byID  map[string]*api.LegacyMember
-	byExt map[string]*api.LegacyMember
-	order []*api.LegacyMember
+	ByID  map[string]*api.LegacyMember
+	ByExt map[string]*api.LegacyMember
+	Order []*api.LegacyMember
 }
 
 // Legacy returns the line as the state image of recordings of versions 1
 // and 2 held it, and its members by mem_ id, which other lines' images
 // share.
 func (l *Line) Legacy(tx *kernel.Tx) (Legacy, map[string]*api.LegacyMember) {
-	st := legacyState{byID: map[string]*api.LegacyMember{}, byExt: map[string]*api.LegacyMember{}}
+	st := legacyState{ByID: map[string]*api.LegacyMember{}, ByExt: map[string]*api.LegacyMember{}}
 	for _, m := range l.st.order.All(tx) {
 		lm := m.Legacy()
-		st.byID[m.ID] = lm
-		st.byExt[m.ExternalID] = lm
-		st.order = append(st.order, lm)
+		st.ByID[m.ID] = lm
+		st.ByExt[m.ExternalID] = lm
+		st.Order = append(st.Order, lm)
 	}
-	return Legacy{st: st}, st.byID
+	return Legacy{St: st}, st.ByID
 }
 
 // JSON is the member as GET /v1/members/{id} answers it.

@@ -207,7 +207,7 @@ func (l *Line) Fields(tx *kernel.Tx) map[string]any {
 
 // Legacy is the merchant line as the state image of recordings of
 // versions 1 and 2 held it.
-type Legacy struct{ st legacyState }
+type Legacy struct{ St legacyState }
 
 type legacyState struct {
 	ID             string
@@ -226,5 +226,5 @@ func (l *Line) Legacy(tx *kernel.Tx) *Legacy {
 	if m.AllowlistSet {
 		st.AssetAllowlist = l.AssetAllowlist(tx)
 	}
-	return &Legacy{st: st}
+	return &Legacy{St: st}
 }

@@ -124,6 +124,16 @@ type limits struct {
 	min, maxPerTx, daily, kyc2 *apd.Decimal
 }
 
+// legacyLimits are the line's limits as the state image of recordings of
+// versions 1 and 2 held them.
+type legacyLimits struct {
+	Min, MaxPerTx, Daily, Kyc2 *apd.Decimal
+}
+
+func (l limits) legacy() legacyLimits {
+	return legacyLimits{Min: l.min, MaxPerTx: l.maxPerTx, Daily: l.daily, Kyc2: l.kyc2}
+}
+
 func lineLimits() limits {
 	return limits{min: decimal(qrMinUSD), maxPerTx: decimal(qrMaxPerTxUSD), daily: decimal(qrDailyUSD), kyc2: decimal(qrKYC2ThresholdUS)}
 }
@@ -449,26 +459,26 @@ func (l *Line) schemes(c *api.Request) (int, any, error) {
 
 // Legacy is the QR payment line as the state image of recordings of
 // versions 1 and 2 held it.
-type Legacy struct{ st legacyState }
+type Legacy struct{ St legacyState }
 
 type legacyState struct {
-	orders    map[string]*legacyOrder
-	list      []*legacyOrder
-	memo      map[string]*upstreamQuote
-	window    map[string][]time.Time
-	scenarios map[string][]string
-	disabled  bool
-	fiatUSD   map[string]*apd.Decimal
-	assetUSD  map[string]*apd.Decimal
-	stats     UpstreamStats
-	limits    limits
+	Orders    map[string]*legacyOrder
+	List      []*legacyOrder
+	Memo      map[string]*upstreamQuote
+	Window    map[string][]time.Time
+	Scenarios map[string][]string
+	Disabled  bool
+	FiatUSD   map[string]*apd.Decimal
+	AssetUSD  map[string]*apd.Decimal
+	Stats     UpstreamStats
+	Limits    legacyLimits
 }
 
 type legacyOrder struct {
-	seq             int64
+	Seq             int64
 	ID              string
 	MemberID        string
-	member          *api.LegacyMember
+	Member          *api.LegacyMember
 	Status          string
 	Version         int64
 	CreatedAt       time.Time
@@ -481,7 +491,7 @@ type legacyOrder struct {
 	Payer           map[string]string
 	NoticeTimedOut  bool
 	Trace           []string
-	from, locked    string
+	From, Locked    string
 }
 
 type legacyPlan struct {
@@ -504,22 +514,22 @@ type legacyPlan struct {
 // (members, by mem_ id).
 func (l *Line) Legacy(tx *kernel.Tx, members map[string]*api.LegacyMember) *Legacy {
 	st := legacyState{
-		orders: map[string]*legacyOrder{}, memo: map[string]*upstreamQuote{}, window: map[string][]time.Time{},
-		scenarios: map[string][]string{}, disabled: l.st.disabled.Get(tx), fiatUSD: map[string]*apd.Decimal{},
-		assetUSD: map[string]*apd.Decimal{}, stats: l.st.stats.Get(tx), limits: lineLimits(),
+		Orders: map[string]*legacyOrder{}, Memo: map[string]*upstreamQuote{}, Window: map[string][]time.Time{},
+		Scenarios: map[string][]string{}, Disabled: l.st.disabled.Get(tx), FiatUSD: map[string]*apd.Decimal{},
+		AssetUSD: map[string]*apd.Decimal{}, Stats: l.st.stats.Get(tx), Limits: lineLimits().legacy(),
 	}
 	for _, o := range l.st.list.All(tx) {
 		p := o.Plan
 		usd := decimal(p.PrincipalUSD)
 		lo := &legacyOrder{
-			seq: o.Seq, ID: o.ID, MemberID: o.MemberID, member: members[o.MemberID], Status: o.Status, Version: o.Version,
+			Seq: o.Seq, ID: o.ID, MemberID: o.MemberID, Member: members[o.MemberID], Status: o.Status, Version: o.Version,
 			CreatedAt: o.CreatedAt, Plan: legacyPlan{
 				Asset: p.Asset, Scale: p.Scale, DisplayScale: p.DisplayScale, Principal: p.Principal, Fee: p.Fee,
 				CustomerTotal: p.CustomerTotal, MerchantFunded: p.MerchantFunded, FeeAsset: p.FeeAsset, FeeAmount: p.FeeAmount,
 				FeeScale: p.FeeScale, Sufficient: p.Sufficient, PrincipalUSD: usd,
 			},
 			Payee: o.Payee, Currency: o.Currency, Amount: o.Amount, PrincipalUSD: usd, UpstreamQuoteID: o.UpstreamQuoteID,
-			NoticeTimedOut: o.NoticeTimedOut, Trace: o.Trace.Slice(), from: o.From, locked: o.Locked,
+			NoticeTimedOut: o.NoticeTimedOut, Trace: o.Trace.Slice(), From: o.From, Locked: o.Locked,
 		}
 		if o.PayerSet {
 			lo.Payer = map[string]string{}
@@ -527,23 +537,23 @@ func (l *Line) Legacy(tx *kernel.Tx, members map[string]*api.LegacyMember) *Lega
 				lo.Payer[f.Key] = f.Value
 			}
 		}
-		st.orders[o.ID] = lo
-		st.list = append(st.list, lo)
+		st.Orders[o.ID] = lo
+		st.List = append(st.List, lo)
 	}
 	for k, r := range l.st.memo.All(tx) {
-		st.memo[k] = r.quote()
+		st.Memo[k] = r.quote()
 	}
 	for k, w := range l.st.window.All(tx) {
-		st.window[k] = w.Slice()
+		st.Window[k] = w.Slice()
 	}
 	for k, s := range l.st.scenarios.All(tx) {
-		st.scenarios[k] = s.Slice()
+		st.Scenarios[k] = s.Slice()
 	}
 	for k, v := range l.st.fiatUSD.All(tx) {
-		st.fiatUSD[k] = decimal(v)
+		st.FiatUSD[k] = decimal(v)
 	}
 	for k, v := range l.st.assetUSD.All(tx) {
-		st.assetUSD[k] = decimal(v)
+		st.AssetUSD[k] = decimal(v)
 	}
-	return &Legacy{st: st}
+	return &Legacy{St: st}
 }

@@ -13,21 +13,21 @@ import (
 
 // Legacy is the remittance line as the state image of recordings of
 // versions 1 and 2 held it.
-type Legacy struct{ st legacyState }
+type Legacy struct{ St legacyState }
 
 type legacyState struct {
-	payeesOf     map[string][]*payee
-	payeeByID    map[string]*payee
-	nextPayee    int64
-	orders       []*legacyOrder
-	byID         map[string]*legacyOrder
-	byIdem       map[string]*idem
-	vpApps       map[string]*vpApplication
-	poboInactive bool
+	PayeesOf     map[string][]*payee
+	PayeeByID    map[string]*payee
+	NextPayee    int64
+	Orders       []*legacyOrder
+	ByID         map[string]*legacyOrder
+	ByIdem       map[string]*idem
+	VpApps       map[string]*vpApplication
+	PoboInactive bool
 }
 
 type legacyOrder struct {
-	seq            int64
+	Seq            int64
 	ID             string
 	Member         *api.LegacyMember
 	Payee          *payee
@@ -62,38 +62,38 @@ type legacyOrder struct {
 // (members, by mem_ id).
 func (l *Line) Legacy(tx *kernel.Tx, members map[string]*api.LegacyMember) *Legacy {
 	st := legacyState{
-		payeesOf: map[string][]*payee{}, payeeByID: map[string]*payee{}, nextPayee: l.st.nextPayee.Get(tx),
-		byID: map[string]*legacyOrder{}, byIdem: map[string]*idem{}, vpApps: map[string]*vpApplication{},
-		poboInactive: l.st.poboInactive.Get(tx),
+		PayeesOf: map[string][]*payee{}, PayeeByID: map[string]*payee{}, NextPayee: l.st.nextPayee.Get(tx),
+		ByID: map[string]*legacyOrder{}, ByIdem: map[string]*idem{}, VpApps: map[string]*vpApplication{},
+		PoboInactive: l.st.poboInactive.Get(tx),
 	}
 	for _, p := range l.st.payeesOf.All(tx) {
-		st.payeesOf[p.MemberID] = append(st.payeesOf[p.MemberID], &p)
-		st.payeeByID[p.ID] = &p
+		st.PayeesOf[p.MemberID] = append(st.PayeesOf[p.MemberID], &p)
+		st.PayeeByID[p.ID] = &p
 	}
 	history := map[string]*payee{}
 	for id, p := range l.st.historyPayees.All(tx) {
 		history[id] = &p
 	}
 	for _, o := range l.st.list.All(tx) {
-		p := st.payeeByID[o.PayeeID]
+		p := st.PayeeByID[o.PayeeID]
 		if p == nil {
 			p = history[o.PayeeID]
 		}
 		lo := &legacyOrder{
-			seq: o.Seq, ID: o.ID, Member: members[o.MemberID], Payee: p, Line: o.Line, Status: o.Status, Version: o.Version,
+			Seq: o.Seq, ID: o.ID, Member: members[o.MemberID], Payee: p, Line: o.Line, Status: o.Status, Version: o.Version,
 			Funding: o.Funding, Asset: o.Asset, Scale: o.Scale, Slippage: o.Slippage, Principal: o.Principal, Fee: o.Fee,
 			CustomerTotal: o.CustomerTotal, Locked: o.Locked, Settled: o.Settled, PayoutCurrency: o.PayoutCurrency,
 			PayoutAmount: o.PayoutAmount, Rate: o.Rate, RateDealt: o.RateDealt, Purpose: o.Purpose, Reference: o.Reference,
 			FailureCode: o.FailureCode, PayoutDate: o.PayoutDate, Held: o.Held, HeldAt: o.HeldAt, CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt,
 		}
-		st.orders = append(st.orders, lo)
-		st.byID[o.ID] = lo
+		st.Orders = append(st.Orders, lo)
+		st.ByID[o.ID] = lo
 	}
 	for k, rec := range l.st.byIdem.All(tx) {
-		st.byIdem[k] = &rec
+		st.ByIdem[k] = &rec
 	}
 	for k, app := range l.st.vpApps.All(tx) {
-		st.vpApps[k] = &app
+		st.VpApps[k] = &app
 	}
-	return &Legacy{st: st}
+	return &Legacy{St: st}
 }

@@ -166,10 +166,10 @@ func (l *Line) Len(tx *kernel.Tx) int { return l.st.challenges.Len(tx) }
 
 // Legacy is the step-up line as the state image of recordings of versions
 // 1 and 2 held it.
-type Legacy struct{ st legacyState }
+type Legacy struct{ St legacyState }
 
 type legacyState struct {
-	challenges map[string]*challenge
+	Challenges map[string]*challenge
 }
 
 // Legacy returns the line as the state image of recordings of versions 1
@@ -177,10 +177,10 @@ type legacyState struct {
 func (l *Line) Legacy(tx *kernel.Tx) Legacy {
 	var st legacyState
 	if l.st.opened.Get(tx) {
-		st.challenges = map[string]*challenge{}
+		st.Challenges = map[string]*challenge{}
 		for id, ch := range l.st.challenges.All(tx) {
-			st.challenges[id] = &ch
+			st.Challenges[id] = &ch
 		}
 	}
-	return Legacy{st: st}
+	return Legacy{St: st}
 }

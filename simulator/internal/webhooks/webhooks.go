@@ -373,16 +373,16 @@ func (l *Line) eventBody(tx *kernel.Tx, ev Event) []byte {
 
 // Legacy is the webhook line as the state image of recordings of versions
 // 1 and 2 held it.
-type Legacy struct{ st legacyState }
+type Legacy struct{ St legacyState }
 
 type legacyState struct {
-	endpoints    []*legacyEndpoint
-	endpointByID map[string]*legacyEndpoint
-	deliveries   []*legacyDelivery
-	created      []*legacyDelivery
-	deliveryByID map[string]*legacyDelivery
-	bodies       map[string][]byte
-	auto         bool
+	Endpoints    []*legacyEndpoint
+	EndpointByID map[string]*legacyEndpoint
+	Deliveries   []*legacyDelivery
+	Created      []*legacyDelivery
+	DeliveryByID map[string]*legacyDelivery
+	Bodies       map[string][]byte
+	Auto         bool
 }
 
 type legacyEndpoint struct {
@@ -396,7 +396,7 @@ type legacyEndpoint struct {
 }
 
 type legacyDelivery struct {
-	seq           int64
+	Seq           int64
 	ID            string
 	Event         *Event
 	EndpointID    string
@@ -404,9 +404,9 @@ type legacyDelivery struct {
 	Attempts      []Attempt
 	NextAttemptAt time.Time
 	CreatedAt     time.Time
-	runLeft       int
-	redelivery    bool
-	inFlight      bool
+	RunLeft       int
+	Redelivery    bool
+	InFlight      bool
 }
 
 // Legacy returns the events, oldest first, and the line as the state image
@@ -420,32 +420,32 @@ func (l *Line) Legacy(tx *kernel.Tx) ([]*Event, *Legacy) {
 		events = append(events, &ev)
 		byID[ev.ID] = &ev
 	}
-	st := legacyState{endpointByID: map[string]*legacyEndpoint{}, deliveryByID: map[string]*legacyDelivery{}, bodies: map[string][]byte{}, auto: l.st.auto.Get(tx)}
+	st := legacyState{EndpointByID: map[string]*legacyEndpoint{}, DeliveryByID: map[string]*legacyDelivery{}, Bodies: map[string][]byte{}, Auto: l.st.auto.Get(tx)}
 	if l.st.counts.Get(tx).Endpoints > 0 {
-		st.endpoints = []*legacyEndpoint{}
+		st.Endpoints = []*legacyEndpoint{}
 	}
 	for _, e := range l.st.endpointList.All(tx) {
 		le := &legacyEndpoint{ID: e.ID, URL: e.URL, Secret: e.Secret, Events: map[string]bool{}, Env: e.Env, Disabled: e.Disabled, CreatedAt: e.CreatedAt}
 		for t := range e.Events.Values() {
 			le.Events[t] = true
 		}
-		st.endpoints = append(st.endpoints, le)
-		st.endpointByID[e.ID] = le
+		st.Endpoints = append(st.Endpoints, le)
+		st.EndpointByID[e.ID] = le
 	}
 	for _, d := range l.st.created.All(tx) {
 		ld := &legacyDelivery{
-			seq: d.Seq, ID: d.ID, Event: byID[d.EventID], EndpointID: d.EndpointID, Status: d.Status,
+			Seq: d.Seq, ID: d.ID, Event: byID[d.EventID], EndpointID: d.EndpointID, Status: d.Status,
 			Attempts: d.Attempts.Slice(), NextAttemptAt: d.NextAttemptAt, CreatedAt: d.CreatedAt,
-			runLeft: d.RunLeft, redelivery: d.Redelivery, inFlight: d.InFlight,
+			RunLeft: d.RunLeft, Redelivery: d.Redelivery, InFlight: d.InFlight,
 		}
-		st.created = append(st.created, ld)
-		st.deliveryByID[d.ID] = ld
+		st.Created = append(st.Created, ld)
+		st.DeliveryByID[d.ID] = ld
 	}
 	for _, d := range l.st.listed.All(tx) {
-		st.deliveries = append(st.deliveries, st.deliveryByID[d.ID])
+		st.Deliveries = append(st.Deliveries, st.DeliveryByID[d.ID])
 	}
 	for id, b := range l.st.bodies.All(tx) {
-		st.bodies[id] = []byte(b)
+		st.Bodies[id] = []byte(b)
 	}
-	return events, &Legacy{st: st}
+	return events, &Legacy{St: st}
 }
