@@ -110,6 +110,10 @@ type Handle interface {
 	// fold writes the rows written while a capture shared the table
 	// into it, once the capture is released.
 	fold()
+	// writeState and readState write and read its rows by name
+	// (state.go).
+	writeState(sw *stateWriter, tx *Tx) error
+	readState(sr *stateReader, n int) error
 }
 
 // Tables are the registered tables and cells in the order they were made.
