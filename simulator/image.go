@@ -16,8 +16,6 @@ import (
 	"sync"
 	"time"
 	"unsafe"
-
-	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // The state image: the whole state of a simulator as bytes, for the
@@ -86,8 +84,6 @@ var (
 	binaryUnmarshalerType = reflect.TypeOf((*encoding.BinaryUnmarshaler)(nil)).Elem()
 	textUnmarshalerType   = reflect.TypeFor[encoding.TextUnmarshaler]()
 	textMarshalerType     = reflect.TypeOf((*encoding.TextMarshaler)(nil)).Elem()
-	handleType            = reflect.TypeFor[kernel.Handle]()
-	clockPtrType          = reflect.TypeFor[*Clock]()
 )
 
 // codec is how values of a type are written.
@@ -116,12 +112,6 @@ type field struct {
 type typeInfo struct {
 	codec  codec
 	fields []field
-	// handle: a pointer to a kernel table or cell, which an image of a
-	// capture walks in the capture's copy (stateImage.encodeCapture).
-	handle bool
-	// clock: a pointer to the Clock, whose reading an image of a capture
-	// takes from the capture.
-	clock bool
 }
 
 var typeInfos sync.Map // reflect.Type -> *typeInfo
@@ -130,7 +120,7 @@ func infoOf(t reflect.Type) *typeInfo {
 	if ti, ok := typeInfos.Load(t); ok {
 		return ti.(*typeInfo)
 	}
-	ti := &typeInfo{codec: codecOf(t), handle: t.Kind() == reflect.Pointer && t.Implements(handleType), clock: t == clockPtrType}
+	ti := &typeInfo{codec: codecOf(t)}
 	if ti.codec == codecFields && t.Kind() == reflect.Struct {
 		for i := 0; i < t.NumField(); i++ {
 			sf := t.Field(i)
@@ -240,9 +230,6 @@ type imgEnc struct {
 	// keyEncs are the encoders of map keys not in use, kept with their
 	// buffers for the next map.
 	keyEncs []*imgEnc
-	// cap, when set, is the capture the image is of: a table, a cell and
-	// the clock reading are read from it, not from the live state.
-	cap *kernel.Capture
 }
 
 // line adds a line to a dump (when e.lines is set). A call's arguments
@@ -451,14 +438,6 @@ func (e *imgEnc) value(v reflect.Value) error {
 		e.ptrs[k] = e.next
 		e.next++
 		e.uvarint(2)
-		if e.cap != nil {
-			switch {
-			case ti.handle:
-				return e.value(reflect.ValueOf(e.cap.Frozen(v.Interface().(kernel.Handle))).Elem())
-			case ti.clock:
-				return e.value(reflect.ValueOf(&Clock{now: e.cap.Now()}).Elem())
-			}
-		}
 		return e.value(v.Elem())
 	case reflect.Interface:
 		if v.IsNil() {

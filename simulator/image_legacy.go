@@ -139,7 +139,7 @@ func (im *stateImage) legacy(tx *kernel.Tx) *legacyState {
 // encodeLegacy writes the state image of recordings of versions 1 and 2
 // without the fields of leave.
 func (im *stateImage) encodeLegacy(tx *kernel.Tx, leave map[string]bool) ([]byte, error) {
-	e := &imgEnc{ptrs: map[ptrKey]uint64{}, leave: leave, cap: tx.Captured()}
+	e := &imgEnc{ptrs: map[ptrKey]uint64{}, leave: leave}
 	// The image of those builds started at the simulator, object 0, whose
 	// one field in the image was its state.
 	e.next = 1

@@ -298,7 +298,7 @@ func ReadState(r io.Reader, tx *Tx) (time.Time, error) {
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return time.Time{}, &StateError{Line: sr.line, Reason: "more after the last table"}
 	}
-	k.Rebuilt(tx)
+	k.rebuilt(tx)
 	return h.Now, nil
 }
 
