@@ -158,13 +158,20 @@ func BenchmarkRestart(b *testing.B) {
 		{"snapshot-90k+tail-10k", true},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			_ = os.Remove(filepath.Join(dir, snapshotName))
+			// A data directory of the log (and the snapshot): the
+			// directory restartDir built also keeps the snapshot aside,
+			// a file no data directory holds.
+			data := b.TempDir()
+			files := map[string]string{logName: logName}
 			if c.snapshot {
-				data, err := os.ReadFile(filepath.Join(dir, snapshotName+".keep"))
+				files[snapshotName+".keep"] = snapshotName
+			}
+			for from, to := range files {
+				f, err := os.ReadFile(filepath.Join(dir, from))
 				if err != nil {
 					b.Fatal(err)
 				}
-				if err := os.WriteFile(filepath.Join(dir, snapshotName), data, 0o600); err != nil {
+				if err := os.WriteFile(filepath.Join(data, to), f, 0o600); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -173,7 +180,7 @@ func BenchmarkRestart(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				diag.Reset()
-				s, err := New(WithDataDir(dir), WithSnapshotEvery(0), WithDiagnostics(&diag))
+				s, err := New(WithDataDir(data), WithSnapshotEvery(0), WithDiagnostics(&diag))
 				if err != nil {
 					b.Fatal(err)
 				}
