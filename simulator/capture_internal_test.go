@@ -1,6 +1,7 @@
 package simulator
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"net/http/httptest"
@@ -8,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // writeLoad sends signed deposits, deposit lists and clock advances to s
@@ -79,11 +82,11 @@ func TestCaptureIsTheStateAtItsInstant(t *testing.T) {
 		tx.End()
 		before := done.Load()
 
-		img, err := s.wiring.image.encodeCapture(c)
-		if err != nil {
+		var img bytes.Buffer
+		rtx := c.Read()
+		if err := kernel.WriteState(&img, rtx); err != nil {
 			t.Fatal(err)
 		}
-		rtx := c.Read()
 		got, err := s.wiring.image.digest(rtx)
 		ledger := s.st.ledger.Check(rtx)
 		rtx.End()
@@ -103,7 +106,7 @@ func TestCaptureIsTheStateAtItsInstant(t *testing.T) {
 			t.Errorf("round %d: the capture's ledger: %v", round, ledger)
 		}
 		restored := mustNewHandler()
-		if err := restored.wiring.image.decode(img); err != nil {
+		if err := restored.wiring.image.readState(&img); err != nil {
 			t.Fatal(err)
 		}
 		if d, err := restored.Digest(); err != nil || d != want {

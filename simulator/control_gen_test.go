@@ -467,7 +467,7 @@ func TestRoutesAndGoMethodsRunOneWay(t *testing.T) {
 // state is compared: a refusal that kept anything else (a step-up
 // challenge, a token exchange, the write quota, a PIN window) would show.
 var businessKept = []string{
-	"gatewayState.requestSeq", "gatewayState.rng", "gatewayState.journal",
+	"gatewayState.requestSeq", "gatewayState.rng", "gatewayState.pcg", "gatewayState.journal",
 	"gatewayState.nonces", "gatewayState.nonceQ", "gatewayState.idem",
 	"qrpay.state.window",
 }

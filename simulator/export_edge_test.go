@@ -200,9 +200,9 @@ func InvokeControlOp(s *Simulator, route, name string, body []byte, path map[str
 	return s.wiring.ctl.invoke(o, in)
 }
 
-// DigestLeaving is the state digest without the image fields leave names
-// ("gatewayState.journal"): what a business refusal may change by the
-// contract left out of the comparison.
+// DigestLeaving is the state digest without the fields of its image
+// (image_legacy.go) leave names ("gatewayState.journal"): what a business
+// refusal may change by the contract left out of the comparison.
 func DigestLeaving(s *Simulator, leave ...string) (string, error) {
 	l := map[string]bool{}
 	for k := range digestLeaves {
@@ -211,7 +211,9 @@ func DigestLeaving(s *Simulator, leave ...string) (string, error) {
 	for _, k := range leave {
 		l[k] = true
 	}
-	img, err := s.wiring.image.encodeNow(l)
+	tx := s.wiring.image.captured()
+	defer tx.End()
+	img, err := s.wiring.image.encodeLegacy(tx, l)
 	if err != nil {
 		return "", err
 	}

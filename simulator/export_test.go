@@ -1,8 +1,10 @@
 package simulator
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -102,8 +104,15 @@ func RecordingInputs(r *Recording) []string {
 // StateDump is the whole state as "path = value" lines (the image as text).
 func StateDump(s *Simulator) ([]string, error) { return s.wiring.image.dump() }
 
-// StateImage is the state image a snapshot of s would hold now.
-func StateImage(s *Simulator) ([]byte, error) { return s.wiring.image.encodeNow(nil) }
+// NamedState is the state by name a snapshot of s would hold now
+// (kernel.WriteState).
+func NamedState(s *Simulator) ([]byte, error) { return namedState(s) }
+
+func namedState(s *Simulator) ([]byte, error) {
+	var b bytes.Buffer
+	err := s.wiring.image.writeState(&b, s.wiring.image.capture(false))
+	return b.Bytes(), err
+}
 
 // FailingLog makes the data directory of s fail its writes with writeErr
 // and its fsyncs with syncErr (nil: as the disk does), until the returned
@@ -219,3 +228,18 @@ func FlipDraws(r *Recording, seq int64) {
 // ForgetDigest drops the state digest r was taken with, so a replay of an
 // edited r is not checked against it.
 func ForgetDigest(r *Recording) { r.digest = "" }
+
+// OutsideTheTables is the state of s held outside the kernel's tables and
+// cells (outsideImage), one "path = value" line each, without the clock
+// reading, which a snapshot keeps by name.
+func OutsideTheTables(s *Simulator) []string {
+	tx := s.k.Begin()
+	defer tx.End()
+	var out []string
+	for _, l := range strings.Split(strings.TrimSuffix(string(outsideImage(&s.st)()), "\n"), "\n") {
+		if !strings.HasPrefix(l, "st.clock.now = ") {
+			out = append(out, l)
+		}
+	}
+	return out
+}

@@ -15,43 +15,34 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
-// The state image: the whole state of a simulator as bytes, for the
-// snapshots of a data directory and for the state digest. It is written by
-// walking the Simulator value with reflection, every field of every object
-// reached, so state that a product line adds is in the image without more
-// work; what is not state is left out by rule:
+// The state image: the state of a simulator as the bytes its digest is
+// the SHA-256 of (digest.go). It is written by walking a value with
+// reflection, every field of every object reached; the value is the
+// projection of the state that recordings of versions 1 and 2 carry the
+// digest of (legacyState, image_legacy.go, built from the kernel's
+// tables). What is not state is left out by rule:
 //
-//   - the exported fields of Simulator (the control types), the kernel,
-//     and its wiring: the options, the input log, the router and its
-//     handlers, the HTTP server and client, the success paths of outcomes
-//     (built again by New);
-//   - locks (package sync), and fields tagged image:"-" (a line's host);
+//   - locks (package sync), and fields tagged image:"-";
 //   - functions and channels: a field of one that is set and not known to
 //     be built by New makes the image fail, so that state held in a closure
 //     is found by the tests instead of lost.
 //
 // Pointers keep their identity (an object reached twice is written once),
 // maps are written in the order of their encoded keys and times as UTC
-// instants, so two simulators in the same state have the same image: the
-// digest is its SHA-256. Values of other packages are written by their
-// binary or text marshalers when they have them (money.Amount,
-// apd.Decimal, rand.PCG), by their fields otherwise.
+// instants, so two simulators in the same state have the same image.
+// Values of other packages are written by their binary or text marshalers
+// when they have them (money.Amount, apd.Decimal, rand.PCG), by their
+// fields otherwise.
 //
 // Types of the packages under internal/ (the kernel, the product lines)
 // are walked like this package's; their fields are named package.Type.field.
 //
-// The walk reads exported fields only, by reflect alone: infoOf refuses a
-// struct type with an unexported field that is state, naming the field.
-// The digest's image (the projection of image_legacy.go) is written so;
-// the snapshot of the Simulator value lends its walk a reader of the
-// unexported fields of its state (imgEnc.unexported).
-//
-// A snapshot is read only by a simulator whose types have the same shape:
-// imageSchema is a hash of the types the image walks, kept with it.
+// The walk reads exported fields only, by reflect alone, without unsafe:
+// infoOf refuses a struct type with an unexported field that is state,
+// naming the field. A data directory's snapshot is not this image: it is
+// the state by name (kernel.WriteState, image_state.go).
 
 // simPkg is this package's import path.
 var simPkg = reflect.TypeOf(Simulator{}).PkgPath()
@@ -91,8 +82,6 @@ var (
 	binaryUnmarshalerType = reflect.TypeOf((*encoding.BinaryUnmarshaler)(nil)).Elem()
 	textUnmarshalerType   = reflect.TypeFor[encoding.TextUnmarshaler]()
 	textMarshalerType     = reflect.TypeOf((*encoding.TextMarshaler)(nil)).Elem()
-	handleType            = reflect.TypeFor[kernel.Handle]()
-	clockPtrType          = reflect.TypeFor[*Clock]()
 )
 
 // codec is how values of a type are written.
@@ -123,12 +112,6 @@ type typeInfo struct {
 	// private, when set, says why the image refuses a struct type: a
 	// field that is state is not exported.
 	private string
-	// handle: a pointer to a kernel table or cell, which an image of a
-	// capture walks in the capture's copy (stateImage.encodeCapture).
-	handle bool
-	// clock: a pointer to the Clock, whose reading an image of a capture
-	// takes from the capture.
-	clock bool
 }
 
 var typeInfos sync.Map // reflect.Type -> *typeInfo
@@ -137,7 +120,7 @@ func infoOf(t reflect.Type) *typeInfo {
 	if ti, ok := typeInfos.Load(t); ok {
 		return ti.(*typeInfo)
 	}
-	ti := &typeInfo{codec: codecOf(t), handle: t.Kind() == reflect.Pointer && t.Implements(handleType), clock: t == clockPtrType}
+	ti := &typeInfo{codec: codecOf(t)}
 	if ti.codec == codecFields && t.Kind() == reflect.Struct {
 		for i := 0; i < t.NumField(); i++ {
 			sf := t.Field(i)
@@ -244,13 +227,6 @@ type imgEnc struct {
 	// keyEncs are the encoders of map keys not in use, kept with their
 	// buffers for the next map.
 	keyEncs []*imgEnc
-	// cap, when set, is the capture the image is of: a table, a cell and
-	// the clock reading are read from it, not from the live state.
-	cap *kernel.Capture
-	// unexported, when set, reads the unexported fields of the types
-	// whose typeInfo is private (the snapshot's walk, encodeWith); the
-	// digest's image refuses such a type.
-	unexported func(v reflect.Value, f field) reflect.Value
 }
 
 // line adds a line to a dump (when e.lines is set). A call's arguments
@@ -461,14 +437,6 @@ func (e *imgEnc) value(v reflect.Value) error {
 		e.ptrs[k] = e.next
 		e.next++
 		e.uvarint(2)
-		if e.cap != nil {
-			switch {
-			case ti.handle:
-				return e.value(reflect.ValueOf(e.cap.Frozen(v.Interface().(kernel.Handle))).Elem())
-			case ti.clock:
-				return e.value(reflect.ValueOf(&Clock{now: e.cap.Now()}).Elem())
-			}
-		}
 		return e.value(v.Elem())
 	case reflect.Interface:
 		if v.IsNil() {
@@ -487,10 +455,7 @@ func (e *imgEnc) value(v reflect.Value) error {
 		return e.value(c)
 	case reflect.Struct:
 		if ti.private != "" {
-			if e.unexported == nil {
-				return e.fail("%s", ti.private)
-			}
-			v = addressable(v)
+			return e.fail("%s", ti.private)
 		}
 		for _, f := range ti.fields {
 			if f.skip || e.leave[f.name] {
@@ -500,9 +465,6 @@ func (e *imgEnc) value(v reflect.Value) error {
 				continue
 			}
 			fv := v.Field(f.index)
-			if !fv.CanInterface() {
-				fv = e.unexported(v, f)
-			}
 			e.push(f.step)
 			err := e.value(fv)
 			e.pop()

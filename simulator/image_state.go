@@ -1,40 +1,23 @@
 package simulator
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
+	"io"
 	"reflect"
-	"sort"
-	"sync"
-	"sync/atomic"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
-// stateImage writes and reads the state image of one simulator and hashes
-// it into the state digest (digest.go). The image is positional over the
-// Simulator's fields, walked by reflection from the Simulator value, so
-// the component holds the *Simulator it images (root) and reads nothing
-// of it but what the walk reaches (imageSkip leaves out the kernel and the
-// wiring, this component included). It also holds the kernel, whose state
-// lock a dump or a decode takes, and the sizes of the last image written.
+// stateImage writes and reads the state of one simulator by name (a
+// snapshot's, kernel.WriteState) and hashes the legacy projection of it
+// into the state digest (digest.go, image_legacy.go). It holds the
+// *Simulator whose state it reads (root) and its kernel, whose state lock
+// a capture or a read takes.
 type stateImage struct {
 	root *Simulator
 	k    *kernel.Kernel
-	// lastSize and lastPtrs size the next image.
-	lastSize, lastPtrs atomic.Int64
 	// onCapture, set by tests, runs when a capture is read or encoded,
 	// without the state lock.
 	onCapture func()
-}
-
-// encodeNow writes the image of the simulator now, without the fields of
-// leave: from a capture, so the state lock is held for the capture only.
-func (im *stateImage) encodeNow(leave map[string]bool) ([]byte, error) {
-	c := im.capture(false)
-	defer c.Release()
-	return im.encodeWith(c, leave)
 }
 
 // capture takes a capture of the state (kernel.Capture), holding the
@@ -69,30 +52,33 @@ func (im *stateImage) read(c *kernel.Capture) *kernel.Tx {
 	return tx
 }
 
-// encodeCapture writes the image of the state c captured, without the
-// state lock: the image of the simulator at the instant of the capture,
-// byte for byte.
-func (im *stateImage) encodeCapture(c *kernel.Capture) ([]byte, error) {
-	if im.onCapture != nil {
-		im.onCapture()
-	}
-	return im.encodeWith(c, nil)
+// writeState writes the state c captured by name (kernel.WriteState),
+// without the state lock, releasing c: a snapshot's state.
+func (im *stateImage) writeState(w io.Writer, c *kernel.Capture) error {
+	tx := im.read(c)
+	defer tx.End()
+	return kernel.WriteState(w, tx)
 }
 
-// encodeWith writes the image of the simulator, or of the capture c,
-// without the fields of leave.
-func (im *stateImage) encodeWith(c *kernel.Capture, leave map[string]bool) ([]byte, error) {
-	// The image is about as large as the last one: start there.
-	size, ptrs := im.lastSize.Load(), im.lastPtrs.Load()
-	e := &imgEnc{ptrs: make(map[ptrKey]uint64, ptrs), b: make([]byte, 0, size+size/8), leave: leave, cap: c, unexported: fieldOf}
-	defer func() { im.lastSize.Store(int64(len(e.b))); im.lastPtrs.Store(int64(len(e.ptrs))) }()
-	root := reflect.ValueOf(im.root)
-	e.ptrs[ptrKey{root.Pointer(), root.Type()}] = 0
-	e.next = 1
-	if err := e.value(root.Elem()); err != nil {
-		return nil, err
+// readState reads a state written by writeState into the simulator New
+// just built from the options the state was written under, replacing
+// every row of every table, and sets the clock to its reading. What the
+// state holds outside the tables (the credentials, the start time, the
+// asset catalogue, the scopes, the idempotency body key, the journal's
+// capacity) is built by New from those options and never changes after
+// (TestOutsideTheTablesIsBuiltByNew).
+func (im *stateImage) readState(r io.Reader) error {
+	tx := im.k.BeginSetup()
+	defer tx.End()
+	now, err := kernel.ReadState(r, tx)
+	if err != nil {
+		return err
 	}
-	return e.b, nil
+	c := im.root.st.clock
+	c.mu.Lock()
+	c.now = now
+	c.mu.Unlock()
+	return nil
 }
 
 // dump returns the image the state digest is taken over (legacyState) as
@@ -109,47 +95,3 @@ func (im *stateImage) dump() ([]string, error) {
 	}
 	return lines, nil
 }
-
-// imageSchema is a hash of the shape of the types the image walks: an image
-// is read only by a simulator whose schema is the same.
-var imageSchema = sync.OnceValue(func() string {
-	h := sha256.New()
-	seen := map[reflect.Type]bool{}
-	var walk func(t reflect.Type)
-	walk = func(t reflect.Type) {
-		fmt.Fprintf(h, "%s|%d|", t, t.Kind())
-		if seen[t] {
-			return
-		}
-		seen[t] = true
-		ti := infoOf(t)
-		fmt.Fprintf(h, "codec%d|", ti.codec)
-		if ti.codec != codecFields {
-			return
-		}
-		switch t.Kind() {
-		case reflect.Struct:
-			for _, f := range ti.fields {
-				fmt.Fprintf(h, "{%s:%v}", f.name, f.skip)
-				if !f.skip {
-					walk(f.typ)
-				}
-			}
-		case reflect.Pointer, reflect.Slice, reflect.Array:
-			walk(t.Elem())
-		case reflect.Map:
-			walk(t.Key())
-			walk(t.Elem())
-		}
-	}
-	walk(reflect.TypeOf(Simulator{}))
-	names := make([]string, 0, len(imageTypes))
-	for n := range imageTypes {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		walk(imageTypes[n])
-	}
-	return hex.EncodeToString(h.Sum(nil)[:16])
-})

@@ -24,10 +24,12 @@ import (
 //	              (internal/datafile, with the lock and the synced writes);
 //	              the first payload is the recording header, each next one
 //	              an input, both in the JSON of a recording's lines
-//	DIR/snapshot  the state image after input N (a JSON line with N, the
-//	              log offset after it and the image's schema and CRC, then
-//	              the image), written every WithSnapshotEvery inputs and at
-//	              Close; it is replaced atomically (write, fsync, rename)
+//	DIR/snapshot  the state after input N: a JSON line with N, the log
+//	              offset after it, the clock and the size and CRC of the
+//	              rest, then the state by name (kernel.WriteState: JSON
+//	              lines, every table's rows by their field names), written
+//	              every WithSnapshotEvery inputs and at Close; it is
+//	              replaced atomically (write, fsync, rename)
 //
 // Durability: an input is written to the log (write(2)) before it runs,
 // and its answer waits until an fsync covers it; concurrent answers share
@@ -40,9 +42,11 @@ import (
 // unknown.
 //
 // Restart: every frame of the log is verified first (store_check.go), then
-// the snapshot, when there is one for this log and this version of the
-// simulator, is read and the inputs after it are replayed; without one the
-// whole log is replayed. What a crash leaves at the end of the log (a last
+// the snapshot, when there is one for this log of this snapshot version
+// (2; a version 1 snapshot, the positional image of earlier builds, is
+// ignored) whose tables are this build's (kernel.ReadState refuses
+// another), is read and the inputs after it are replayed; without one the
+// whole log is replayed, and Close writes a snapshot. What a crash leaves at the end of the log (a last
 // frame cut short, a tail of zero bytes) is cut, and a line on the
 // diagnostics writer says how much; any other damage, in the log or the
 // snapshot, stops the start with a *DataDirError and changes nothing
@@ -57,7 +61,7 @@ const (
 	lockName     = "lock"
 
 	snapshotFormat  = "mwallet-sim-snapshot"
-	snapshotVersion = 1
+	snapshotVersion = 2
 )
 
 // logFile is what the store needs of its log file (tests put a failing one
@@ -102,6 +106,7 @@ type store struct {
 	quit      chan struct{}
 	done      chan struct{}
 	lastSnap  int64 // seq of the last snapshot
+	lastSize  int   // its size: the next one is about as large
 }
 
 // openStore creates dir if needed and takes its lock.

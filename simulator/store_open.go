@@ -75,7 +75,7 @@ func openDataDir(o options) (s *Simulator, err error) {
 				return nil, err
 			}
 		}
-		st.startSnapshots(s.wiring.inputs)
+		st.startSnapshots(s.wiring.inputs, 0)
 		return s, nil
 	}
 	hdr, hlen := c.hdr, c.hlen
@@ -99,7 +99,7 @@ func openDataDir(o options) (s *Simulator, err error) {
 			if s, err = build(o); err != nil {
 				return nil, err
 			}
-			if derr := s.wiring.image.decode(sf.img); derr != nil {
+			if derr := s.wiring.image.readState(bytes.NewReader(sf.img)); derr != nil {
 				st.report("snapshot not used (%v): replaying the whole log", derr)
 				s = nil
 			} else {
@@ -157,7 +157,7 @@ func openDataDir(o options) (s *Simulator, err error) {
 	} else {
 		st.report("restarted at input %d: %d inputs replayed in %s", s.wiring.rec.seq, n, time.Since(t0).Round(time.Millisecond))
 	}
-	st.startSnapshots(s.wiring.inputs)
+	st.startSnapshots(s.wiring.inputs, snapSeq)
 	return s, nil
 }
 

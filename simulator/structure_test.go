@@ -278,7 +278,7 @@ func TestSimulatorShape(t *testing.T) {
 // is declared once and run by the kernel. The counts only go down.
 var beginners = map[string]int{
 	"admin.go": 1, "control.go": 3,
-	"gateway.go": 1, "image_state.go": 1, "image_decode.go": 1,
+	"gateway.go": 1, "image_state.go": 2,
 	"invariants.go": 1, "record.go": 3, "record_admit.go": 1,
 	"recording.go": 1, "replay.go": 4, "simulator.go": 1, "record_advance.go": 1, "stats.go": 1, "store.go": 1, "store_snapshot.go": 1,
 	"webhooks.go": 1, "webhooks_flush.go": 3,
@@ -434,16 +434,10 @@ func TestWhoHoldsTheSimulator(t *testing.T) {
 	}
 }
 
-// unsafeFiles are the files under simulator/ (tests aside) that may import
-// unsafe, each with its reason. A file listed that no longer imports it
-// fails the test too, so that the list shrinks with the code.
-var unsafeFiles = map[string]string{
-	"image_decode.go": "the positional snapshot of the Simulator value reads and sets the unexported fields of its state (fieldOf)",
-}
-
-// TestNoUnsafe: no file under simulator/ but those of unsafeFiles imports
-// unsafe; the state digest's image in particular reads exported fields
-// only (TestImageReadsExportedFieldsOnly).
+// TestNoUnsafe: no file under simulator/ (tests aside) imports unsafe: the
+// state digest's image reads exported fields only
+// (TestImageReadsExportedFieldsOnly) and a snapshot is the state by name
+// (kernel.WriteState).
 func TestNoUnsafe(t *testing.T) {
 	t.Parallel()
 	fset := gotoken.NewFileSet()
@@ -472,14 +466,7 @@ func TestNoUnsafe(t *testing.T) {
 		t.Fatalf("read %d source files under simulator/: expected the package and its internal/ packages", seen)
 	}
 	for path := range importing {
-		if unsafeFiles[path] == "" {
-			bad = append(bad, path+" imports unsafe")
-		}
-	}
-	for path := range unsafeFiles {
-		if !importing[path] {
-			bad = append(bad, path+" is listed in unsafeFiles and does not import unsafe (remove it from the list)")
-		}
+		bad = append(bad, path+" imports unsafe")
 	}
 	sort.Strings(bad)
 	if diff := cmp.Diff([]string(nil), bad); diff != "" {

@@ -152,17 +152,6 @@ func (c *Capture) ReadOnce() *Tx {
 // lock.
 func (tx *Tx) Captured() *Capture { tx.check(); return tx.cap }
 
-// Frozen returns the copy of h in the capture: a table or cell of the same
-// type holding the rows h held when the capture was taken. The state
-// image walks it in place of h.
-func (c *Capture) Frozen(h Handle) Handle {
-	m := h.meta()
-	if m.k != c.k {
-		return nil
-	}
-	return c.tabs[m.pos]
-}
-
 // freeze returns the view of the table a capture reads: its rows, keys
 // and indexes shared, its meta its own (without the overlay); the live
 // table writes its rows to an overlay from now on.

@@ -138,7 +138,7 @@ func TestCaptureReadsTheStateAtItsInstant(t *testing.T) {
 			"Cell":    func() { f.c.Set(rtx, 9) },
 			"Record":  func() { f.rec.Put(rtx, 99, "x") },
 			"Step":    func() { _ = rtx.Step("s", func() error { return nil }) },
-			"Rebuilt": func() { f.k.Rebuilt(rtx) },
+			"rebuilt": func() { f.k.rebuilt(rtx) },
 		} {
 			if !panics(f) {
 				t.Errorf("%s in a capture's transaction did not panic", name)

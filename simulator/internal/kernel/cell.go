@@ -5,12 +5,12 @@ import "reflect"
 // Cell is a named piece of state with one value (a counter, a switch, a
 // generator's state, the merchant's settings): a table of one row,
 // written through the transaction and undone with a refused step.
-// A state image holds its value and nothing else.
+// A snapshot holds its value and nothing else (WriteState).
 type Cell[T any] struct {
-	m    *meta `image:"-"`
+	m    *meta
 	v    T
-	ulog []T `image:"-"`
-	sum  sum `image:"-"`
+	ulog []T
+	sum  sum
 }
 
 // NewCell makes the cell name of kernel k, holding v.

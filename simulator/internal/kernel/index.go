@@ -13,13 +13,13 @@ import (
 // per-member lists (IK leads with the member id), the pending timers by
 // the instant they fall due. It is derived from the rows: a write of the
 // table keeps it, the undo of a refused step restores it with the rows, and
-// a state image does not hold it (Kernel.Rebuilt builds it again).
+// a snapshot does not hold it (ReadState builds it again).
 type Index[K cmp.Ordered, V any, IK any] struct {
-	t    *Table[K, V]       `image:"-"`
-	name string             `image:"-"`
-	key  func(V) (IK, bool) `image:"-"`
-	cmp  func(a, b IK) int  `image:"-"`
-	ents []entry[K, IK]     `image:"-"`
+	t    *Table[K, V]
+	name string
+	key  func(V) (IK, bool)
+	cmp  func(a, b IK) int
+	ents []entry[K, IK]
 }
 
 type entry[K cmp.Ordered, IK any] struct {

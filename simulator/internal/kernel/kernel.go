@@ -67,7 +67,7 @@ func (k *Kernel) Begin() *Tx {
 }
 
 // BeginSetup takes the state lock for a transaction that builds state
-// outside any input: the fixture New makes, a state image read back. Its
+// outside any input: the fixture New makes, a state read back (ReadState). Its
 // writes need no step.
 func (k *Kernel) BeginSetup() *Tx {
 	k.mu.Lock()

@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"bytes"
 	"encoding/json"
 	"iter"
 	"reflect"
@@ -95,10 +96,13 @@ func (l List[T]) MarshalJSON() ([]byte, error) {
 	return json.Marshal(l.s)
 }
 
-// UnmarshalJSON reads a JSON array.
+// UnmarshalJSON reads a JSON array, refusing a field its elements do not
+// have (as a state written by name is read, state.go).
 func (l *List[T]) UnmarshalJSON(b []byte) error {
 	var s []T
-	if err := json.Unmarshal(b, &s); err != nil {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&s); err != nil {
 		return err
 	}
 	*l = ListOf(s...)

@@ -19,7 +19,8 @@ import (
 // nothing else can change, the only way to change a row is a write through
 // the transaction (Put, Update, Delete), and the kernel sees every write:
 // it keeps the undo log of a step (step.go), the checksum verify mode
-// compares, and, by name and version, the rows a state image is made of.
+// compares, and, by name and version, the rows a snapshot is made of
+// (WriteState, state.go).
 // CheckRow holds a row type to this; the simulator's tests run it over
 // every registered table.
 //
@@ -81,7 +82,7 @@ func Ordered() Option { return func(_ *meta, o *tableOpts) { o.ordered = true } 
 
 // Handle is a registered table or cell as the simulator sees it without
 // its types: for the tests that hold every row type to the rules, verify
-// mode and the state image.
+// mode and the state written by name (state.go).
 type Handle interface {
 	// Name is the table's name, unique in its kernel ("cards.cards").
 	Name() string
@@ -101,7 +102,7 @@ type Handle interface {
 	// checksum is the sum of the hashes of its rows (verify mode).
 	checksum() sum
 	// rebuild rebuilds what is derived from the rows (sorted keys,
-	// indexes, the checksum) after the rows were set from a state image.
+	// indexes, the checksum) after the rows were set by ReadState.
 	rebuild()
 	// freeze copies the table for a capture (capture.go); meta is what
 	// the kernel knows of it.
@@ -110,16 +111,20 @@ type Handle interface {
 	// fold writes the rows written while a capture shared the table
 	// into it, once the capture is released.
 	fold()
+	// writeState and readState write and read its rows by name
+	// (state.go).
+	writeState(sw *stateWriter, tx *Tx) error
+	readState(sr *stateReader, n int) error
 }
 
 // Tables are the registered tables and cells in the order they were made.
 func (k *Kernel) Tables() []Handle { return slices.Clone(k.tables) }
 
-// Rebuilt rebuilds every table's sorted keys and indexes from its rows,
-// after the rows were set from a state image.
-func (k *Kernel) Rebuilt(tx *Tx) {
+// rebuilt rebuilds every table's sorted keys, indexes and checksum from
+// its rows, after the rows were set from a state read by name (ReadState).
+func (k *Kernel) rebuilt(tx *Tx) {
 	tx.check()
-	tx.mustLock("Rebuilt")
+	tx.mustLock("rebuilt")
 	for _, t := range k.tables {
 		t.rebuild()
 	}
@@ -148,23 +153,23 @@ func newMeta(name string, opts []Option) (*meta, tableOpts) {
 
 // Table is a named table of rows of type V by key K.
 //
-// A state image holds its rows and nothing else (the fields tagged
-// image:"-" are the kernel's and derived from the rows).
+// A snapshot holds its rows and nothing else (WriteState): the other
+// fields are the kernel's, or derived from the rows.
 type Table[K cmp.Ordered, V any] struct {
-	m    *meta `image:"-"`
+	m    *meta
 	rows map[K]V
 	// keys are the keys in order: always, for an Ordered table; when
 	// sorted, for another (it sorts them when iterated).
-	keys    []K  `image:"-"`
-	ordered bool `image:"-"`
-	sorted  bool `image:"-"`
+	keys    []K
+	ordered bool
+	sorted  bool
 	// gen counts the changes of the key set (iterators check it).
-	gen  uint64          `image:"-"`
-	ulog []undoRow[K, V] `image:"-"`
+	gen  uint64
+	ulog []undoRow[K, V]
 	// kept are the rows kept writes wrote (undoRow.kept), for the redo.
-	kept []keptRow[V]    `image:"-"`
-	idx  []indexer[K, V] `image:"-"`
-	sum  sum             `image:"-"`
+	kept []keptRow[V]
+	idx  []indexer[K, V]
+	sum  sum
 }
 
 // undoRow is one write of a table's undo log: the row before (had: it

@@ -386,7 +386,7 @@ func TestIterationOrderAndChanges(t *testing.T) {
 	}
 }
 
-// TestRebuilt: after the rows are set from an image, Rebuilt rebuilds the
+// TestRebuilt: after the rows are set (ReadState), rebuilt rebuilds the
 // sorted keys, the indexes and the checksums: the same as the writes that
 // made the rows kept them, rows of equal index keys in the order of their
 // keys, rows the index leaves out still left out.
@@ -411,9 +411,9 @@ func TestRebuilt(t *testing.T) {
 	}
 	f.t.rows = rows
 	f.t.keys, f.byAt.ents, f.t.sum = nil, nil, sum{}
-	f.k.Rebuilt(tx)
+	f.k.rebuilt(tx)
 	if got := f.contents(tx); got != want {
-		t.Errorf("after Rebuilt: %s, want %s", got, want)
+		t.Errorf("after rebuilt: %s, want %s", got, want)
 	}
 	if diff := gocmp.Diff(sums, f.k.checkpoint().sums, gocmp.AllowUnexported(sum{})); diff != "" {
 		t.Errorf("checksums (-want +got):\n%s", diff)
