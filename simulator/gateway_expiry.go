@@ -82,6 +82,58 @@ func (ws *gatewayState) expiryWindow(window string) (q expiryQueue, since int, o
 	return expiryQueue{}, 0, false
 }
 
+// The window stores' caps (storeCaps). A window never forgets an entry
+// inside its window, so a cap bounds the store's memory: a full store
+// refuses what would add to it (storeFull), before anything executes, and
+// the refusal names the cap and how to raise it. The defaults are sized in
+// simulator/guide/gateway.md (Bounded stores): the nonce store holds the
+// five-minute window of the simulator's peak signed-write rate; the
+// idempotency store holds as much of the 24-hour window as memory allows.
+const (
+	// DefaultMaxNonces is the default cap of the nonce store
+	// (WithMaxNonces, mwallet-sim serve -max-nonces): the consumed nonces of
+	// the last five minutes.
+	DefaultMaxNonces = 2_000_000
+	// DefaultMaxIdempotencyKeys is the default cap of the idempotency
+	// store (WithMaxIdempotencyKeys, -max-idempotency-keys): the keyed
+	// writes of the last 24 hours, each with its stored answer.
+	DefaultMaxIdempotencyKeys = 1_000_000
+	// DefaultMaxStepUpChallenges is the default cap of the step-up
+	// challenge store (WithMaxStepUpChallenges, -max-step-up-challenges):
+	// the challenges of the last five minutes.
+	DefaultMaxStepUpChallenges = 1_000_000
+)
+
+// storeCaps are the caps of the window stores in force. They are
+// configuration, not state of the contract: a log's header holds the caps
+// it began with, and a simulator started with other caps (on a data
+// directory, or replaying a recording) logs the change as an input of its
+// own (opCaps), so that a replay refuses exactly what was refused. The
+// state digest leaves them out.
+type storeCaps struct {
+	Nonces           int `json:"nonces"`
+	IdempotencyKeys  int `json:"idempotency_keys"`
+	StepUpChallenges int `json:"step_up_challenges"`
+}
+
+// legacyCaps are the caps of the builds whose logs' headers hold none: a
+// replay of one starts under them.
+var legacyCaps = storeCaps{Nonces: 100_000, IdempotencyKeys: 100_000, StepUpChallenges: 100_000}
+
+// withDefaults is c with every unset (zero) cap at its default.
+func (c storeCaps) withDefaults() storeCaps {
+	if c.Nonces <= 0 {
+		c.Nonces = DefaultMaxNonces
+	}
+	if c.IdempotencyKeys <= 0 {
+		c.IdempotencyKeys = DefaultMaxIdempotencyKeys
+	}
+	if c.StepUpChallenges <= 0 {
+		c.StepUpChallenges = DefaultMaxStepUpChallenges
+	}
+	return c
+}
+
 // storeCap names a window store and the flag and option that set its cap,
 // for the refusal of a full store.
 type storeCap struct {

@@ -309,21 +309,9 @@ const controlRules = 3
 // as it ran: the writes of a refusal stand.
 const allOrNothingRules = 4
 
-// sweepRules is the version of the rules this build runs every input under
-// by default: 5, the rules of allOrNothingRules and, in addition, a
-// remittance's idempotency record leaves the state when its window (24
-// hours) has passed, as every other window store's records do
-// (gateway_expiry.go). An input of an earlier build is replayed as it ran:
-// the records it made stay, so its recording replays to its digest.
-const sweepRules = 5
-
 // undo reports whether the input running undoes a refused step's writes:
 // the kernel's rule (kernel.SetUndo).
 func (r *recorder) undo() bool { return r.running.Load() >= allOrNothingRules }
-
-// runningRules are the Rules of the input running: what a window that
-// earlier rules did not keep asks (kernelServices.ExpireAt).
-func (r *recorder) runningRules() int { return int(r.running.Load()) }
 
 // setRunning records the Rules of the input about to run.
 func (r *recorder) setRunning(in *recordedInput) {

@@ -30,3 +30,15 @@ func rulesFromEnv() (int, error) {
 		return 0, fmt.Errorf("simulator: %s=%q: the rules are 5 (every input all or nothing, expired remittance idempotency records swept: the default), 4 (the same without that sweep, as builds before) or 3 (a refused business request's writes stand, as builds before that)", rulesEnv, v)
 	}
 }
+
+// sweepRules is the version of the rules this build runs every input under
+// by default: 5, the rules of allOrNothingRules and, in addition, a
+// remittance's idempotency record leaves the state when its window (24
+// hours) has passed, as every other window store's records do
+// (gateway_expiry.go). An input of an earlier build is replayed as it ran:
+// the records it made stay, so its recording replays to its digest.
+const sweepRules = 5
+
+// runningRules are the Rules of the input running: what a window that
+// earlier rules did not keep asks (kernelServices.ExpireAt).
+func (r *recorder) runningRules() int { return int(r.running.Load()) }
