@@ -46,7 +46,7 @@ func verifyMode() bool {
 // reflection, every field but the kernel's tables, indexes and cells (the
 // kernel checks those itself), the hosts the lines are given (interfaces:
 // wiring, not state), functions, locks, HTTP transports and the fields
-// the state image skips (imageSkip); a pointer is walked once. It is text,
+// the state image skips (legacyRules.Skip); a pointer is walked once. It is text,
 // a line per value named by its path, so that a difference says where.
 func outsideImage(st *simState) func() []byte {
 	return func() []byte {
@@ -146,8 +146,8 @@ func (w *outsideWriter) value(path string, v reflect.Value) {
 		w.value(path, v.Elem())
 	case reflect.Struct:
 		for i := range t.NumField() {
-			if imageSkip[t.Name()+"."+t.Field(i).Name] {
-				continue // not state (image.go): the clock's owner
+			if legacyRules.Skip[t.Name()+"."+t.Field(i).Name] {
+				continue // not state (legacyRules): the clock's owner
 			}
 			w.value(path+"."+t.Field(i).Name, v.Field(i))
 		}
