@@ -47,6 +47,9 @@ func imageFields() []string {
 	return out
 }
 
+// imagePkg is the import path of the state image's package.
+var imagePkg = reflect.TypeFor[image.Rules]().PkgPath()
+
 // legacyTypeString is t as reflect writes it, with the types of the
 // projection under the names they stand for (legacyName).
 func legacyTypeString(t reflect.Type) string {
@@ -55,7 +58,11 @@ func legacyTypeString(t reflect.Type) string {
 			return st.String()
 		}
 		if n, ok := legacyRules.LegacyName(t); ok {
-			return path.Base(t.PkgPath()) + "." + n
+			pkg := path.Base(t.PkgPath())
+			if t.PkgPath() == imagePkg {
+				pkg = "simulator" // the image's records stand for the simulator's types
+			}
+			return pkg + "." + n
 		}
 		return t.String()
 	}
@@ -231,7 +238,7 @@ func TestImageReadsExportedFieldsOnly(t *testing.T) {
 // order, with their types, named as they were.
 func TestLegacyStandInsHaveTheirShape(t *testing.T) {
 	t.Parallel()
-	for _, standIn := range []reflect.Type{reflect.TypeFor[legacyOutcomeMode](), reflect.TypeFor[legacyRand]()} {
+	for _, standIn := range []reflect.Type{reflect.TypeFor[image.OutcomeMode](), reflect.TypeFor[image.Rand]()} {
 		of, ok := legacyRules.StandIn(standIn)
 		if !ok {
 			t.Fatalf("%s is not in legacyStandIns", standIn)

@@ -49,9 +49,9 @@ import (
 // legacyState is the state image of recordings of versions 1 and 2: the
 // fields of the simulator's state of those builds, in their order.
 type legacyState struct {
-	Clock         *legacyClock
+	Clock         *image.Clock
 	Ledger        *legacyBooks
-	Rng           *legacyRand
+	Rng           *image.Rand
 	Creds         Credentials
 	Start         time.Time
 	Merchant      *merchant.Legacy
@@ -67,7 +67,7 @@ type legacyState struct {
 	Kyc           *kyc.Legacy
 	Webhooks      *hookline.Legacy
 	Gw            *legacyGatewayState
-	Outcome       *legacyOutcomeState
+	Outcome       *image.OutcomeState
 	StepUp        stepup.Legacy
 	ListSeq       int64
 	ControlRoutes []string
@@ -106,9 +106,9 @@ var legacyRules = &image.Rules{
 // TestLegacyStandInsHaveTheirShape).
 var legacyStandIns = map[reflect.Type]reflect.Type{
 	reflect.TypeFor[legacyState]():       reflect.TypeFor[simState](),
-	reflect.TypeFor[legacyClock]():       reflect.TypeFor[Clock](),
-	reflect.TypeFor[legacyOutcomeMode](): reflect.TypeFor[OutcomeMode](),
-	reflect.TypeFor[legacyRand]():        reflect.TypeFor[rand.Rand](),
+	reflect.TypeFor[image.Clock]():       reflect.TypeFor[Clock](),
+	reflect.TypeFor[image.OutcomeMode](): reflect.TypeFor[OutcomeMode](),
+	reflect.TypeFor[image.Rand]():        reflect.TypeFor[rand.Rand](),
 }
 
 // legacy builds the state image of recordings of versions 1 and 2 from the
@@ -139,131 +139,4 @@ func (im *stateImage) legacy(tx *kernel.Tx) *legacyState {
 // without the fields of leave.
 func (im *stateImage) encodeLegacy(tx *kernel.Tx, leave map[string]bool) ([]byte, error) {
 	return legacyRules.Encode(im.legacy(tx), leave)
-}
-
-// The state image of recording versions 1 and 2 (internal/image) held two fields
-// that are no state: simState.controlRoutes, the control routes in the
-// order they were registered, and simState.literalPaths, the methods of
-// each path registered without a wildcard. The control routes are now the
-// declared ops (control_decl.go) and the router keeps its own index
-// (gateway.literal), so neither moves with the state; the two fields keep
-// the values every build of those versions registered, so the digests of
-// their recordings, data directories and snapshots stay what they were.
-
-// legacyControlRoutes is what simState.controlRoutes holds.
-var legacyControlRoutes = []string{
-	"GET /_sim/credentials",
-	"GET /_sim/stats",
-	"GET /_sim/clock",
-	"POST /_sim/clock",
-	"POST /_sim/members",
-	"GET /_sim/members",
-	"GET /_sim/members/{id}",
-	"GET /_sim/merchant",
-	"POST /_sim/merchant",
-	"GET /_sim/keys",
-	"POST /_sim/keys",
-	"GET /_sim/keys/{client_id}",
-	"POST /_sim/keys/{client_id}",
-	"GET /_sim/faults",
-	"POST /_sim/faults",
-	"DELETE /_sim/faults",
-	"GET /_sim/requests",
-	"DELETE /_sim/requests",
-	"GET /_sim/events",
-	"GET /_sim/ledger",
-	"POST /_sim/outcomes",
-	"GET /_sim/step-up/{challenge_id}",
-	"POST /_sim/step-up/{challenge_id}/complete",
-	"POST /_sim/{rest...}",
-	"POST /_sim/cards/limits",
-	"POST /_sim/cards/bin_authorizations",
-	"POST /_sim/cards/products/{id}/enabled",
-	"POST /_sim/members/{id}/card_penalty",
-	"POST /_sim/members/{id}/kyc_country",
-	"POST /_sim/members/{id}/shipping_addresses",
-	"POST /_sim/cards/{id}/refuse_close",
-	"POST /_sim/cards/topups/upstream_timeout",
-	"GET /_sim/cards/{id}",
-	"GET /_sim/cards/topups/{id}",
-	"POST /_sim/kyc/quick",
-	"POST /_sim/members/{id}/funds_protection",
-	"POST /_sim/merchant/prepaid/withdraw",
-	"POST /_sim/merchant/pobo_subaccount",
-	"POST /_sim/qrpay/line",
-	"POST /_sim/qrpay/scenarios",
-	"POST /_sim/qrpay/fiat_rates",
-	"GET /_sim/qrpay/upstream",
-	"GET /_sim/qrpay/orders/{id}/trace",
-	"POST /_sim/merchant/write_quota",
-	"POST /_sim/keys/{client_id}/sign",
-	"POST /_sim/requests/in_progress",
-	"GET /_sim/recipes",
-	"GET /_sim/invariants",
-	"GET /_sim/cards/secure-sessions/{id}",
-	"POST /_sim/webhooks/endpoints",
-	"GET /_sim/webhooks/endpoints",
-	"DELETE /_sim/webhooks/endpoints/{id}",
-	"POST /_sim/webhooks/endpoints/{id}/disable",
-	"POST /_sim/webhooks/endpoints/{id}/enable",
-	"GET /_sim/webhooks/deliveries",
-	"POST /_sim/webhooks/events",
-	"POST /_sim/webhooks/auto",
-	"GET /_sim/state",
-	"POST /_sim/webhooks/deliveries/{id}/redeliver",
-	"GET /_sim/digest",
-}
-
-// legacyLiteralPaths is what simState.literalPaths holds.
-var legacyLiteralPaths = map[string][]string{
-	"/_sim/cards/bin_authorizations":      {"POST"},
-	"/_sim/cards/limits":                  {"POST"},
-	"/_sim/cards/topups/upstream_timeout": {"POST"},
-	"/_sim/clock":                         {"GET", "HEAD", "POST"},
-	"/_sim/credentials":                   {"GET", "HEAD"},
-	"/_sim/digest":                        {"GET", "HEAD"},
-	"/_sim/events":                        {"GET", "HEAD"},
-	"/_sim/faults":                        {"GET", "HEAD", "POST", "DELETE"},
-	"/_sim/invariants":                    {"GET", "HEAD"},
-	"/_sim/keys":                          {"GET", "HEAD", "POST"},
-	"/_sim/kyc/quick":                     {"POST"},
-	"/_sim/ledger":                        {"GET", "HEAD"},
-	"/_sim/members":                       {"GET", "HEAD", "POST"},
-	"/_sim/merchant":                      {"GET", "HEAD", "POST"},
-	"/_sim/merchant/pobo_subaccount":      {"POST"},
-	"/_sim/merchant/prepaid/withdraw":     {"POST"},
-	"/_sim/merchant/write_quota":          {"POST"},
-	"/_sim/outcomes":                      {"POST"},
-	"/_sim/qrpay/fiat_rates":              {"POST"},
-	"/_sim/qrpay/line":                    {"POST"},
-	"/_sim/qrpay/scenarios":               {"POST"},
-	"/_sim/qrpay/upstream":                {"GET", "HEAD"},
-	"/_sim/recipes":                       {"GET", "HEAD"},
-	"/_sim/requests":                      {"GET", "HEAD", "DELETE"},
-	"/_sim/requests/in_progress":          {"POST"},
-	"/_sim/state":                         {"GET", "HEAD"},
-	"/_sim/stats":                         {"GET", "HEAD"},
-	"/_sim/webhooks/auto":                 {"POST"},
-	"/_sim/webhooks/deliveries":           {"GET", "HEAD"},
-	"/_sim/webhooks/endpoints":            {"GET", "HEAD", "POST"},
-	"/_sim/webhooks/events":               {"POST"},
-	"/v1/assets":                          {"GET", "HEAD"},
-	"/v1/cards":                           {"GET", "HEAD"},
-	"/v1/cards/applications":              {"POST"},
-	"/v1/cards/products":                  {"GET", "HEAD"},
-	"/v1/deposits":                        {"GET", "HEAD", "POST"},
-	"/v1/kyc":                             {"GET", "HEAD"},
-	"/v1/kyc/profile-sessions":            {"POST"},
-	"/v1/kyc/quick":                       {"GET", "HEAD", "POST"},
-	"/v1/qrpay/decode":                    {"POST"},
-	"/v1/qrpay/payments":                  {"POST"},
-	"/v1/qrpay/quotes":                    {"POST"},
-	"/v1/qrpay/schemes":                   {"GET", "HEAD"},
-	"/v1/remit/conversion-dates":          {"GET", "HEAD"},
-	"/v1/remit/payees":                    {"GET", "HEAD", "POST"},
-	"/v1/remit/products":                  {"GET", "HEAD"},
-	"/v1/remit/quotes":                    {"GET", "HEAD"},
-	"/v1/remit/vp/applications/query":     {"POST"},
-	"/v1/remittances":                     {"GET", "HEAD", "POST"},
-	"/v1/webhooks/deliveries":             {"GET", "HEAD"},
 }

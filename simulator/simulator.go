@@ -13,6 +13,7 @@ import (
 
 	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
 	"github.com/mwallet/mwallet-go/simulator/internal/deposits"
+	"github.com/mwallet/mwallet-go/simulator/internal/image"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/kyc"
 	"github.com/mwallet/mwallet-go/simulator/internal/members"
@@ -330,8 +331,8 @@ func build(o options) (*Simulator, error) {
 			cat:   newCatalogue(),
 			// No state: the values recordings of versions 1 and 2 carry
 			// (image_legacy.go).
-			controlRoutes: slices.Clone(legacyControlRoutes),
-			literalPaths:  maps.Clone(legacyLiteralPaths),
+			controlRoutes: slices.Clone(image.ControlRoutes),
+			literalPaths:  maps.Clone(image.LiteralPaths),
 		},
 		wiring: wiring{
 			opts: o,

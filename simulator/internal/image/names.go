@@ -4,6 +4,7 @@ import (
 	"path"
 	"reflect"
 	"strings"
+	"unicode"
 )
 
 // The image names the types and fields it walks as the builds that wrote
@@ -28,9 +29,10 @@ func ownType(t reflect.Type) bool {
 }
 
 // TypeName names a struct type in the image's field names: its name in
-// the simulator package, package.Name in a package under internal/ (a
-// line's state types); a type of the projection is named as the type it
-// stands for (LegacyName).
+// the simulator package (and in this one, whose records stand for the
+// simulator's), package.Name in a package under internal/ (a line's state
+// types); a type of the projection is named as the type it stands for
+// (LegacyName).
 func (r *Rules) TypeName(t reflect.Type) string {
 	if st, ok := r.StandIn(t); ok {
 		return r.TypeName(st)
@@ -39,7 +41,7 @@ func (r *Rules) TypeName(t reflect.Type) string {
 	if n, ok := r.LegacyName(t); ok {
 		name = n
 	}
-	if t.PkgPath() == simPkg || !ownType(t) {
+	if t.PkgPath() == simPkg || t.PkgPath() == ownPkg || !ownType(t) {
 		return name
 	}
 	return path.Base(t.PkgPath()) + "." + name
@@ -54,8 +56,9 @@ func (r *Rules) StandIn(t reflect.Type) (reflect.Type, bool) {
 // LegacyName is the name the image of recordings of versions 1 and 2
 // gives a type of the projection that stands for one of theirs, by the
 // projection's naming rule: a line's Legacy stands for its Line, a type
-// legacyX for x and LegacyX for X, one of Rules.StandIns for the type it
-// stands for. ok is false for other types.
+// legacyX for x and LegacyX for X, an exported type X of this package
+// (legacy.go) for x, one of Rules.StandIns for the type it stands for. ok
+// is false for other types.
 func (r *Rules) LegacyName(t reflect.Type) (string, bool) {
 	if !ownType(t) {
 		return "", false
@@ -65,6 +68,8 @@ func (r *Rules) LegacyName(t reflect.Type) (string, bool) {
 	}
 	n := t.Name()
 	switch {
+	case t.PkgPath() == ownPkg && n != "" && unicode.IsUpper(rune(n[0])):
+		return strings.ToLower(n[:1]) + n[1:], true
 	case n == "Legacy":
 		return "Line", true
 	case strings.HasPrefix(n, "Legacy") && len(n) > len("Legacy"):
