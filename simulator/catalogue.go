@@ -14,7 +14,7 @@ import (
 // is fixed once the fixture is loaded; the merchant's allowlist, which
 // narrows what the merchant may use, is the merchant's and is passed in.
 //
-// Its fields are state, walked by the state image in this order (image.go):
+// Its fields are state, walked by the state image in this order (internal/image):
 // they are the three Simulator fields they replaced, so images, digests and
 // recordings of earlier builds are unchanged.
 type catalogue struct {

@@ -15,7 +15,7 @@ import (
 // business request (sweep) expires its records.
 //
 // Its two fields are state, walked by the state image in this order
-// (image.go): they are the gatewayState fields they replaced, so images,
+// (internal/image): they are the gatewayState fields they replaced, so images,
 // digests and recordings of earlier builds are unchanged. For the same
 // reason the bound (storeCaps.IdempotencyKeys) and the key of the body digests
 // (gatewayState.bodyKey, bodyDigest) stay where the image has them: the
