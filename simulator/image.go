@@ -58,9 +58,8 @@ var imageSkip = map[string]bool{
 // only the Go API sets (Fault.Hold, Fault.Held): left out of the image
 // without complaint.
 var imageBuilt = map[string]bool{
-	"books.scales": true,
-	"Fault.Hold":   true,
-	"Fault.Held":   true,
+	"Fault.Hold": true,
+	"Fault.Held": true,
 }
 
 // imageTypes are the types an interface value of the state may hold.

@@ -211,7 +211,7 @@ func (im *stateImage) legacy(tx *kernel.Tx) *legacyState {
 	clock, outcome := im.root.wiring.timers.legacy(tx)
 	events, hooks := st.webhooks.Legacy(tx)
 	return &legacyState{
-		Clock: clock, Ledger: st.ledger.legacy(tx), Rng: rng, Creds: st.credentials(tx), Start: st.start,
+		Clock: clock, Ledger: legacyLedger(st.ledger, tx), Rng: rng, Creds: st.credentials(tx), Start: st.start,
 		Merchant: st.merchant.Legacy(tx), Keys: keys, Tokens: tokens, Members: mem, Cat: st.cat.legacy(tx),
 		Events: events, Qr: st.qr.Legacy(tx, memberPtrs), Cards: st.cards.Legacy(tx), Remit: st.remit.Legacy(tx, memberPtrs), Deposits: st.deposits.Legacy(tx),
 		Kyc: st.kyc.Legacy(tx), Webhooks: hooks, Gw: st.gw.legacy(tx), Outcome: outcome, StepUp: st.stepUp.Legacy(tx),

@@ -38,7 +38,7 @@ func (k kernelServices) NextSeq(tx *kernel.Tx) int64 {
 }
 
 func (k kernelServices) Post(tx *kernel.Tx, at time.Time, memo string, legs ...kernel.Posting) error {
-	return k.st.ledger.Post(tx, at, memo, legs...)
+	return post(k.st.ledger, tx, at, memo, legs...)
 }
 
 func (k kernelServices) Balance(tx *kernel.Tx, account, asset string) money.Amount {

@@ -15,6 +15,7 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/deposits"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/kyc"
+	"github.com/mwallet/mwallet-go/simulator/internal/ledger"
 	"github.com/mwallet/mwallet-go/simulator/internal/members"
 	"github.com/mwallet/mwallet-go/simulator/internal/merchant"
 	"github.com/mwallet/mwallet-go/simulator/internal/qrpay"
@@ -134,7 +135,7 @@ type Simulator struct {
 // its part in its Line.
 type simState struct {
 	clock    *Clock
-	ledger   *books
+	ledger   *ledger.Books
 	rng      generator // object ids (tx.NewUUID), card secrets
 	creds    Credentials
 	start    time.Time
@@ -380,7 +381,7 @@ func build(o options) (*Simulator, error) {
 	s.st.outcome = newOutcomeState(&s.k)
 	s.st.creds.Model = o.model
 	s.st.creds.Environment = o.env
-	s.st.ledger = newLedger(&s.k, s.st.cat.scale)
+	s.st.ledger = ledger.New(&s.k, s.st.cat.scale)
 	// The fixture is the state's first transaction; nothing else can see
 	// s before New returns.
 	s.k.Provide(kernelServices{st: &s.st, timers: s.wiring.timers, url: s.URL, rules: s.wiring.rec.runningRules})
@@ -493,7 +494,7 @@ func (s *Simulator) CheckLedger() error {
 func (s *Simulator) LedgerEntries() []Entry {
 	tx := s.wiring.image.captured()
 	defer tx.End()
-	return s.st.ledger.Entries(tx)
+	return entries(s.st.ledger, tx)
 }
 
 // seededUUID returns a UUID v4 drawn from the simulator's seeded generator
