@@ -207,7 +207,7 @@ func (im *stateImage) legacy(tx *kernel.Tx) *legacyState {
 	for v, t := range st.tokens.All(tx) {
 		tokens[v] = &t
 	}
-	rng, _ := st.rng.legacy(tx)
+	rng, _ := legacyRandOf(st.rng, tx)
 	clock, outcome := im.root.wiring.timers.legacy(tx)
 	events, hooks := st.webhooks.Legacy(tx)
 	return &legacyState{

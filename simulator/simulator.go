@@ -4,7 +4,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"maps"
-	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -13,6 +12,7 @@ import (
 
 	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
 	"github.com/mwallet/mwallet-go/simulator/internal/deposits"
+	"github.com/mwallet/mwallet-go/simulator/internal/ids"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/kyc"
 	"github.com/mwallet/mwallet-go/simulator/internal/ledger"
@@ -136,7 +136,7 @@ type Simulator struct {
 type simState struct {
 	clock    *Clock
 	ledger   *ledger.Books
-	rng      generator // object ids (tx.NewUUID), card secrets
+	rng      ids.Generator // object ids (tx.NewUUID), card secrets
 	creds    Credentials
 	start    time.Time
 	merchant *merchant.Line                // the merchant line (internal/merchant)
@@ -343,7 +343,7 @@ func build(o options) (*Simulator, error) {
 	s.k.SetVerify(verifyMode())
 	// The state's own tables come first: the id generator and the
 	// creation sequence every line draws from.
-	s.st.rng = newGenerator(&s.k, "ids.generator", uint64(o.seed), uint64(o.seed)^0x9e3779b97f4a7c15)
+	s.st.rng = ids.New(&s.k, "ids.generator", uint64(o.seed), uint64(o.seed)^0x9e3779b97f4a7c15)
 	s.st.listSeq = kernel.NewCell(&s.k, "ids.list_seq", int64(0))
 	s.st.keys = kernel.NewTable[string, apiKey](&s.k, "auth.keys")
 	s.st.tokens = kernel.NewTable[string, token](&s.k, "auth.tokens")
@@ -495,22 +495,6 @@ func (s *Simulator) LedgerEntries() []Entry {
 	tx := s.wiring.image.captured()
 	defer tx.End()
 	return entries(s.st.ledger, tx)
-}
-
-// seededUUID returns a UUID v4 drawn from the simulator's seeded generator
-// r, so a simulator with a fixed seed issues the same ids run after run
-// (tx.NewUUID).
-func seededUUID(r *rand.Rand) string {
-	var b [16]byte
-	for i := 0; i < 16; i += 8 {
-		v := r.Uint64()
-		for j := 0; j < 8; j++ {
-			b[i+j] = byte(v >> (8 * j))
-		}
-	}
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
 // recordEvent records an event for delivery in st (tx.Emit) and returns
