@@ -56,7 +56,7 @@ var coreOps = []*op{
 	opCredentials,
 	def[noInput]{route: "GET /_sim/stats", run: func(x *opRun, _ *noInput) (any, error) { return x.s.wiring.view.stats(x.tx), nil }}.op(),
 	def[noInput]{route: "GET /_sim/ledger", captured: true, run: func(x *opRun, _ *noInput) (any, error) {
-		out := map[string]any{"balanced": true, "entries": x.s.st.ledger.Entries(x.tx)}
+		out := map[string]any{"balanced": true, "entries": entries(x.s.st.ledger, x.tx)}
 		if err := x.s.st.ledger.Check(x.tx); err != nil {
 			out["balanced"] = false
 			out["error"] = err.Error()

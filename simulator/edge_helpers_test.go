@@ -53,17 +53,7 @@ func newWorld(t *testing.T, opts ...simulator.Option) *world {
 		t.Fatalf("approve: %v", approved)
 	}
 
-	payees := c.get(w.tok, "/v1/remit/payees", member1)
-	wantStatus(t, payees, http.StatusOK)
-	for _, p := range payees.body["data"].([]any) {
-		p := p.(map[string]any)
-		if p["currency"] == "GBP" {
-			w.payeeID, _ = p["id"].(string)
-		}
-	}
-	if w.payeeID == "" {
-		t.Fatalf("no GBP payee in %s", payees.raw)
-	}
+	w.payeeID = w.payee(member1, "GBP")
 
 	dl := c.get(w.tok, "/v1/webhooks/deliveries", "")
 	wantStatus(t, dl, http.StatusOK)
@@ -73,6 +63,23 @@ func newWorld(t *testing.T, opts ...simulator.Option) *world {
 	}
 	w.delivery, _ = rows[0].(map[string]any)["id"].(string)
 	return w
+}
+
+// payee returns the id of the member's seeded payee in currency, failing
+// the test when there is none.
+func (w *world) payee(member, currency string) string {
+	w.t.Helper()
+	r := w.c.get(w.tok, "/v1/remit/payees", member)
+	wantStatus(w.t, r, http.StatusOK)
+	for _, p := range r.body["data"].([]any) {
+		if p := p.(map[string]any); p["currency"] == currency {
+			if id, _ := p["id"].(string); id != "" {
+				return id
+			}
+		}
+	}
+	w.t.Fatalf("no %s payee for %s in %s", currency, member, r.raw)
+	return ""
 }
 
 // key returns a fresh idempotency key.

@@ -269,7 +269,7 @@ func (g *gateway) faultDraws(tx *kernel.Tx, r *http.Request) []bool {
 			break
 		}
 		if rng == nil {
-			rng = rand.New(g.st.gw.rng.copy(tx))
+			rng = rand.New(g.st.gw.rng.Copy(tx))
 			rng.Uint64() // nextRequestID
 		}
 		hit := rng.IntN(f.OneIn) == 0
@@ -315,7 +315,7 @@ func (g *gateway) takeFault(tx *kernel.Tx, r *http.Request) *faultRule {
 			continue
 		}
 		if f.OneIn > 1 {
-			hit := ws.rng.intN(tx, f.OneIn) == 0
+			hit := ws.rng.IntN(tx, f.OneIn) == 0
 			if n < len(recorded) {
 				hit = recorded[n]
 			}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mwallet/mwallet-go/internal/h2serve"
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
+	"github.com/mwallet/mwallet-go/simulator/internal/ids"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
@@ -37,7 +38,7 @@ const (
 // (gateway_state.go).
 type gatewayState struct {
 	requestSeq *kernel.Cell[int64]
-	rng        generator // request ids, token values, fault draws; apart from the object ids' so they do not depend on traffic
+	rng        ids.Generator // request ids, token values, fault draws; apart from the object ids' so they do not depend on traffic
 
 	nonces *kernel.Table[string, time.Time] // environment|nonce -> expiry
 	nonceQ expiryQueue
@@ -83,7 +84,7 @@ func newGatewayState(k *kernel.Kernel, seed int64, bodyKey *[32]byte, caps store
 	rec := kernel.Records()
 	g := &gatewayState{
 		requestSeq:   kernel.NewCell(k, "gateway.request_seq", int64(0), rec),
-		rng:          newGenerator(k, "gateway.random", uint64(seed)^0x5bd1e995, uint64(seed)+0x27d4eb2f, rec),
+		rng:          ids.New(k, "gateway.random", uint64(seed)^0x5bd1e995, uint64(seed)+0x27d4eb2f, rec),
 		nonces:       kernel.NewTable[string, time.Time](k, "gateway.nonces", rec),
 		nonceQ:       newExpiryQueue(k, "gateway.nonce_expiry"),
 		idem:         newIdemStore(k),
@@ -179,7 +180,7 @@ func (g *gateway) registerGateway() {
 func (g *gateway) nextRequestID(tx *kernel.Tx) string {
 	n := g.st.gw.requestSeq.Get(tx) + 1
 	g.st.gw.requestSeq.Set(tx, n)
-	return "req_" + strconv.FormatInt(n, 10) + "_" + strconv.FormatUint(g.st.gw.rng.uint64(tx)&0xffffffffff, 36)
+	return "req_" + strconv.FormatInt(n, 10) + "_" + strconv.FormatUint(g.st.gw.rng.Uint64(tx)&0xffffffffff, 36)
 }
 
 // response is one answer of the gateway, built under the lock and written

@@ -83,7 +83,7 @@ func (g *gateway) issueToken(tx *kernel.Tx, r *http.Request, clientID, requestID
 		g.st.gw.exchanges.Put(tx, clientID, recent.Append(now))
 		var raw [24]byte
 		for i := 0; i < len(raw); i += 8 {
-			v := g.st.gw.rng.uint64(tx)
+			v := g.st.gw.rng.Uint64(tx)
 			for j := 0; j < 8; j++ {
 				raw[i+j] = byte(v >> (8 * j))
 			}

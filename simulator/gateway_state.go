@@ -396,7 +396,7 @@ type legacyGatewayState struct {
 }
 
 func (g *gatewayState) legacy(tx *kernel.Tx) *legacyGatewayState {
-	rng, pcg := g.rng.legacy(tx)
+	rng, pcg := legacyRandOf(g.rng, tx)
 	out := &legacyGatewayState{
 		RequestSeq: g.requestSeq.Get(tx), Rng: rng, Pcg: pcg, Nonces: map[string]time.Time{},
 		NonceQ: g.nonceQ.legacy(tx), Idem: g.idem.legacy(tx), TokenQ: g.tokenQ.legacy(tx),

@@ -135,16 +135,7 @@ func storeCases() []storeCase {
 		}
 	}
 	payeeOf := func(currency, member string) func(t *testing.T, w *world) string {
-		return func(t *testing.T, w *world) string {
-			r := w.c.get(w.tok, "/v1/remit/payees", member)
-			for _, p := range r.body["data"].([]any) {
-				if p := p.(map[string]any); p["currency"] == currency {
-					return p["id"].(string)
-				}
-			}
-			t.Fatalf("no %s payee for %s", currency, member)
-			return ""
-		}
+		return func(t *testing.T, w *world) string { return w.payee(member, currency) }
 	}
 	fixture := func(*world) string { return member1 }
 	apply := func(member func(w *world) string, body string) func(t *testing.T, w *world, key string) (result, result) {

@@ -88,9 +88,8 @@ var legacyRules = &image.Rules{
 	// API sets (Fault.Hold, Fault.Held): left out of the image without
 	// complaint.
 	Built: map[string]bool{
-		"books.scales": true,
-		"Fault.Hold":   true,
-		"Fault.Held":   true,
+		"Fault.Hold": true,
+		"Fault.Held": true,
 	},
 	Facade:   reflect.TypeFor[Simulator](),
 	StandIns: legacyStandIns,
@@ -123,11 +122,11 @@ func (im *stateImage) legacy(tx *kernel.Tx) *legacyState {
 	for v, t := range st.tokens.All(tx) {
 		tokens[v] = &t
 	}
-	rng, _ := st.rng.legacy(tx)
+	rng, _ := legacyRandOf(st.rng, tx)
 	clock, outcome := im.root.wiring.timers.legacy(tx)
 	events, hooks := st.webhooks.Legacy(tx)
 	return &legacyState{
-		Clock: clock, Ledger: st.ledger.legacy(tx), Rng: rng, Creds: st.credentials(tx), Start: st.start,
+		Clock: clock, Ledger: legacyLedger(st.ledger, tx), Rng: rng, Creds: st.credentials(tx), Start: st.start,
 		Merchant: st.merchant.Legacy(tx), Keys: keys, Tokens: tokens, Members: mem, Cat: st.cat.legacy(tx),
 		Events: events, Qr: st.qr.Legacy(tx, memberPtrs), Cards: st.cards.Legacy(tx), Remit: st.remit.Legacy(tx, memberPtrs), Deposits: st.deposits.Legacy(tx),
 		Kyc: st.kyc.Legacy(tx), Webhooks: hooks, Gw: st.gw.legacy(tx), Outcome: outcome, StepUp: st.stepUp.Legacy(tx),

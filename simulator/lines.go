@@ -29,7 +29,7 @@ type kernelServices struct {
 
 func (k kernelServices) Now() time.Time { return k.st.clock.Now() }
 
-func (k kernelServices) NewUUID(tx *kernel.Tx) string { return k.st.rng.uuid(tx) }
+func (k kernelServices) NewUUID(tx *kernel.Tx) string { return k.st.rng.UUID(tx) }
 
 func (k kernelServices) NextSeq(tx *kernel.Tx) int64 {
 	n := k.st.listSeq.Get(tx) + 1
@@ -38,7 +38,7 @@ func (k kernelServices) NextSeq(tx *kernel.Tx) int64 {
 }
 
 func (k kernelServices) Post(tx *kernel.Tx, at time.Time, memo string, legs ...kernel.Posting) error {
-	return k.st.ledger.Post(tx, at, memo, legs...)
+	return post(k.st.ledger, tx, at, memo, legs...)
 }
 
 func (k kernelServices) Balance(tx *kernel.Tx, account, asset string) money.Amount {
@@ -49,7 +49,7 @@ func (k kernelServices) MerchantID() string { return k.st.creds.MerchantID }
 
 func (k kernelServices) URL() string { return k.url() }
 
-func (k kernelServices) RandIntN(tx *kernel.Tx, n int) int { return k.st.rng.intN(tx, n) }
+func (k kernelServices) RandIntN(tx *kernel.Tx, n int) int { return k.st.rng.IntN(tx, n) }
 
 // Emit emits e for the member of e.MemberID (none when empty or unknown).
 func (k kernelServices) Emit(tx *kernel.Tx, e kernel.Event) {

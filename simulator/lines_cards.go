@@ -20,7 +20,7 @@ func (ctl *controlAPI) registerCards(tx *kernel.Tx) {
 	s := ctl.sim
 	var key [32]byte
 	for i := 0; i < len(key); i += 8 {
-		binary.LittleEndian.PutUint64(key[i:], s.st.rng.uint64(tx))
+		binary.LittleEndian.PutUint64(key[i:], s.st.rng.Uint64(tx))
 	}
 	scale, _ := s.st.cat.scale(cardline.LedgerAsset)
 	s.st.cards = cardline.New(&s.k, tx, cardsHost{st: &s.st}, key[:], scale)

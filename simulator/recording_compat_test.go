@@ -171,16 +171,7 @@ func TestPartialRecording(t *testing.T) {
 // replays to the same digest.
 func TestDataDirOfAnEarlierBuild(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	for _, name := range []string{"log", "snapshot"} {
-		b, err := os.ReadFile(filepath.Join("testdata", "datadir-v1", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := copyDataDir(t, "datadir-v1")
 	var diag bytes.Buffer
 	sim := openDir(t, dir, &diag)
 	defer sim.Close()

@@ -30,14 +30,7 @@ func TestRemittanceIdempotencyRecordsLeaveWithTheirWindow(t *testing.T) {
 			t.Setenv("MWALLET_SIM_RULES", tc.rules)
 			w := newWorld(t)
 			m := w.member("sweep-rich", 1, "1000")
-			payees := w.c.get(w.tok, "/v1/remit/payees", m)
-			wantStatus(t, payees, http.StatusOK)
-			payee := ""
-			for _, p := range payees.body["data"].([]any) {
-				if p := p.(map[string]any); p["currency"] == "GBP" {
-					payee, _ = p["id"].(string)
-				}
-			}
+			payee := w.payee(m, "GBP")
 			body := `{"payee_id":"` + payee + `","payout_amount":"10.00","slippage_bps":100,"purpose_code":"FAMILY_SUPPORT"}`
 			keys := func() string {
 				s := simulator.InternalCounts(w.sim)

@@ -32,17 +32,7 @@ func TestRulesOfEarlierBuilds(t *testing.T) {
 			t.Setenv("MWALLET_SIM_RULES", tc.rules)
 			w := newWorld(t)
 			m := w.member("rules-poor", 1, "1")
-			payees := w.c.get(w.tok, "/v1/remit/payees", m)
-			wantStatus(t, payees, http.StatusOK)
-			payee := ""
-			for _, p := range payees.body["data"].([]any) {
-				if p := p.(map[string]any); p["currency"] == "GBP" {
-					payee, _ = p["id"].(string)
-				}
-			}
-			if payee == "" {
-				t.Fatal("no GBP payee")
-			}
+			payee := w.payee(m, "GBP")
 			before, err := simulator.DigestLeaving(w.sim, businessKept...)
 			if err != nil {
 				t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"maps"
-	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -13,9 +12,11 @@ import (
 
 	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
 	"github.com/mwallet/mwallet-go/simulator/internal/deposits"
+	"github.com/mwallet/mwallet-go/simulator/internal/ids"
 	"github.com/mwallet/mwallet-go/simulator/internal/image"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/kyc"
+	"github.com/mwallet/mwallet-go/simulator/internal/ledger"
 	"github.com/mwallet/mwallet-go/simulator/internal/members"
 	"github.com/mwallet/mwallet-go/simulator/internal/merchant"
 	"github.com/mwallet/mwallet-go/simulator/internal/qrpay"
@@ -135,8 +136,8 @@ type Simulator struct {
 // its part in its Line.
 type simState struct {
 	clock    *Clock
-	ledger   *books
-	rng      generator // object ids (tx.NewUUID), card secrets
+	ledger   *ledger.Books
+	rng      ids.Generator // object ids (tx.NewUUID), card secrets
 	creds    Credentials
 	start    time.Time
 	merchant *merchant.Line                // the merchant line (internal/merchant)
@@ -343,7 +344,7 @@ func build(o options) (*Simulator, error) {
 	s.k.SetVerify(verifyMode())
 	// The state's own tables come first: the id generator and the
 	// creation sequence every line draws from.
-	s.st.rng = newGenerator(&s.k, "ids.generator", uint64(o.seed), uint64(o.seed)^0x9e3779b97f4a7c15)
+	s.st.rng = ids.New(&s.k, "ids.generator", uint64(o.seed), uint64(o.seed)^0x9e3779b97f4a7c15)
 	s.st.listSeq = kernel.NewCell(&s.k, "ids.list_seq", int64(0))
 	s.st.keys = kernel.NewTable[string, apiKey](&s.k, "auth.keys")
 	s.st.tokens = kernel.NewTable[string, token](&s.k, "auth.tokens")
@@ -381,7 +382,7 @@ func build(o options) (*Simulator, error) {
 	s.st.outcome = newOutcomeState(&s.k)
 	s.st.creds.Model = o.model
 	s.st.creds.Environment = o.env
-	s.st.ledger = newLedger(&s.k, s.st.cat.scale)
+	s.st.ledger = ledger.New(&s.k, s.st.cat.scale)
 	// The fixture is the state's first transaction; nothing else can see
 	// s before New returns.
 	s.k.Provide(kernelServices{st: &s.st, timers: s.wiring.timers, url: s.URL, rules: s.wiring.rec.runningRules})
@@ -494,23 +495,7 @@ func (s *Simulator) CheckLedger() error {
 func (s *Simulator) LedgerEntries() []Entry {
 	tx := s.wiring.image.captured()
 	defer tx.End()
-	return s.st.ledger.Entries(tx)
-}
-
-// seededUUID returns a UUID v4 drawn from the simulator's seeded generator
-// r, so a simulator with a fixed seed issues the same ids run after run
-// (tx.NewUUID).
-func seededUUID(r *rand.Rand) string {
-	var b [16]byte
-	for i := 0; i < 16; i += 8 {
-		v := r.Uint64()
-		for j := 0; j < 8; j++ {
-			b[i+j] = byte(v >> (8 * j))
-		}
-	}
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+	return entries(s.st.ledger, tx)
 }
 
 // recordEvent records an event for delivery in st (tx.Emit) and returns

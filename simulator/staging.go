@@ -33,7 +33,7 @@ func (g *gateway) sign(tx *kernel.Tx, clientID, method, target, nonce string, bo
 		return SignedRequest{}, errInvalidRequest("method and a path starting with / are required")
 	}
 	if nonce == "" {
-		nonce = fmt.Sprintf("%016x%016x", g.st.gw.rng.uint64(tx), g.st.gw.rng.uint64(tx))
+		nonce = fmt.Sprintf("%016x%016x", g.st.gw.rng.Uint64(tx), g.st.gw.rng.Uint64(tx))
 	}
 	ts := fmt.Sprint(g.st.clock.Now().Unix())
 	return SignedRequest{Timestamp: ts, Nonce: nonce, Signature: signRequest(k.SigningKey, method, target, ts, nonce, body)}, nil

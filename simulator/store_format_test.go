@@ -19,16 +19,7 @@ import (
 func TestDataDirWithASnapshotOfFormat1(t *testing.T) {
 	t.Parallel()
 	const want = "sha256:e869841474e118e1400166bcfeadd2d2abd1e77711fce59d5321be2482cd1cd3"
-	dir := t.TempDir()
-	for _, name := range []string{"log", "snapshot"} {
-		b, err := os.ReadFile(filepath.Join("testdata", "datadir-snapshot-v1", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := copyDataDir(t, "datadir-snapshot-v1")
 	var diag bytes.Buffer
 	sim := openDir(t, dir, &diag)
 	if got := mustDigest(t, sim); got != want {

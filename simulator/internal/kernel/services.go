@@ -87,10 +87,13 @@ type Asset struct {
 // Posting is one leg of a journal entry: a signed amount of an asset on
 // an account. The ledger's one posting type: every line posts through
 // Tx.Post.
+//
+// Its JSON (the ledger's journal in GET /_sim/ledger and in the data
+// directory's snapshot) names the fields account, asset and amount.
 type Posting struct {
-	Account string
-	Asset   string
-	Amount  money.Amount
+	Account string       `json:"account"`
+	Asset   string       `json:"asset"`
+	Amount  money.Amount `json:"amount"`
 }
 
 // ErrInsufficientFunds is what Post answers (errors.Is) when a leg would
