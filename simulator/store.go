@@ -106,7 +106,6 @@ type store struct {
 	quit      chan struct{}
 	done      chan struct{}
 	lastSnap  int64 // seq of the last snapshot
-	lastSize  int   // its size: the next one is about as large
 }
 
 // openStore creates dir if needed and takes its lock.

@@ -2,10 +2,13 @@ package simulator_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mwallet/mwallet-go/simulator"
 )
 
 // TestDataDirWithASnapshotOfFormat1 starts on a data directory the last
@@ -44,6 +47,9 @@ func TestDataDirWithASnapshotOfFormat1(t *testing.T) {
 	if !bytes.HasPrefix(head, []byte(`{"format":"mwallet-sim-snapshot","version":2,"seq":14,`)) {
 		t.Errorf("the snapshot Close wrote begins %.80q", head)
 	}
+	if i := bytes.IndexByte(head, '\n'); i != 255 || !bytes.HasSuffix(head[:i], []byte("  ")) {
+		t.Errorf("the snapshot's first line is %d bytes (%q), want the header padded with spaces to 255", i, head[:max(i, 0)])
+	}
 	diag.Reset()
 	again := openDir(t, dir, &diag)
 	defer again.Close()
@@ -52,5 +58,44 @@ func TestDataDirWithASnapshotOfFormat1(t *testing.T) {
 	}
 	if got := mustDigest(t, again); got != want {
 		t.Errorf("digest after the new snapshot %s, want %s", got, want)
+	}
+}
+
+// TestDataDirWithAnUnpaddedSnapshot starts on a snapshot whose header line
+// is not padded (as builds before the streamed snapshot wrote it: the
+// header, a newline, the state): it is read in place of the log, to the
+// digest of the state it holds.
+func TestDataDirWithAnUnpaddedSnapshot(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	sim := openDir(t, dir, &bytes.Buffer{})
+	for i := range 5 {
+		if _, err := sim.Members.Create(simulator.MemberSeed{ExternalID: fmt.Sprintf("pad-%d", i), Balances: map[string]string{"USDT": "7"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := mustDigest(t, sim)
+	sim.Close()
+	path := filepath.Join(dir, "snapshot")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.IndexByte(b, '\n')
+	unpadded := splice(bytes.TrimRight(b[:i], " "), b[i:])
+	if len(unpadded) >= len(b) {
+		t.Fatalf("the snapshot's header line %q is not padded", b[:i])
+	}
+	if err := os.WriteFile(path, unpadded, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var diag bytes.Buffer
+	again := openDir(t, dir, &diag)
+	defer again.Close()
+	if !strings.Contains(diag.String(), " 0 inputs replayed") {
+		t.Errorf("the unpadded snapshot was not read: %q", diag.String())
+	}
+	if got := mustDigest(t, again); got != want {
+		t.Errorf("digest %s, want %s", got, want)
 	}
 }

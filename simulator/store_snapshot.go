@@ -4,11 +4,11 @@ package simulator
 // so many inputs and at Close, read at restart.
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -16,7 +16,10 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/datafile"
 )
 
-// snapshotMeta heads the snapshot file.
+// snapshotMeta heads the snapshot file: its first line, the header as
+// JSON padded with spaces to snapshotHead bytes (a reader takes the line
+// up to its newline, so one unpadded, as earlier builds wrote it, reads
+// the same). Size and CRC are those of the bytes after that line.
 type snapshotMeta struct {
 	Format    string    `json:"format"`
 	Version   int       `json:"version"`
@@ -70,8 +73,9 @@ func (st *store) snapshotLoop() {
 //
 // The state lock is held only while the state is captured
 // (kernel.Capture: the tables' rows are shared, not copied): the state is
-// written by name from the capture (kernel.WriteState), checksummed and
-// written, and the log made durable up to it, while requests run on.
+// written by name from the capture (kernel.WriteState) straight to the
+// file, checksummed as it goes (writeSnapshot), and the log made durable
+// up to it, while requests run on.
 func (st *store) snapshot() bool {
 	l := st.inputs
 	tx := l.k.BeginCapture(true)
@@ -91,47 +95,63 @@ func (st *store) snapshot() bool {
 		c.Release()
 		return true
 	}
-	var b bytes.Buffer
-	b.Grow(st.lastSize)
-	err := l.image.writeState(&b, c)
-	img := b.Bytes()
+	defer c.Release() // when the state was not written (writeState releases it)
+	err := st.writeSnapshot(meta, func(w io.Writer) error { return l.image.writeState(w, c) },
+		func() error { return st.durable(meta.Offset) })
 	if err != nil {
-		st.report("no snapshot: %v", err)
+		if !errors.Is(err, errLogNotDurable) {
+			st.report("no snapshot: %v", err)
+		}
 		return true
 	}
-	meta.Size, meta.CRC = len(img), datafile.CRC(img)
-	if err := st.durable(meta.Offset); err != nil {
-		return true
-	}
-	if err := st.writeSnapshot(meta, img); err != nil {
-		st.report("no snapshot: %v", err)
-		return true
-	}
-	st.lastSnap, st.lastSize = meta.Seq, len(img)
+	st.lastSnap = meta.Seq
 	return true
 }
 
-func (st *store) writeSnapshot(meta snapshotMeta, img []byte) error {
+// errLogNotDurable is a snapshot not put in place because the log could
+// not be made durable up to it (the store reported that already).
+var errLogNotDurable = errors.New("the log is not durable up to the snapshot")
+
+// snapshotHead is the width of a snapshot's first line, the header padded
+// with spaces: the state after it is streamed to the file as it is
+// encoded, and the header, which holds its size and checksum, written
+// over the reserved line at the end.
+const snapshotHead = 256
+
+// writeSnapshot writes DIR/snapshot: a temporary file gets the state
+// write writes, streamed through its checksum (datafile.Stream, which
+// keeps the file's dirty pages few as it goes), then its header, and is
+// synced; ready (when set) runs before it replaces the last snapshot,
+// which it does only when ready succeeds. A failure leaves no temporary
+// file.
+func (st *store) writeSnapshot(meta snapshotMeta, write func(io.Writer) error, ready func() error) error {
 	tmp := filepath.Join(st.dir, snapshotName+".tmp")
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	s, err := datafile.CreateStream(tmp, snapshotHead)
 	if err != nil {
 		return err
 	}
-	head, _ := json.Marshal(meta)
-	bw := bufio.NewWriterSize(f, 1<<20)
-	bw.Write(head)
-	bw.WriteByte('\n')
-	bw.Write(img)
-	if err := bw.Flush(); err != nil {
-		_ = f.Close()
+	if err := write(s); err != nil {
+		s.Abort()
 		return err
 	}
-	if err := f.Sync(); err != nil {
-		_ = f.Close()
+	meta.Size, meta.CRC = int(s.Size()), s.CRC()
+	head, err := json.Marshal(meta)
+	if err == nil && len(head) >= snapshotHead {
+		err = fmt.Errorf("a header of %d bytes, wider than the %d reserved", len(head), snapshotHead-1)
+	}
+	if err != nil {
+		s.Abort()
 		return err
 	}
-	if err := f.Close(); err != nil {
+	head = append(head, bytes.Repeat([]byte{' '}, snapshotHead-1-len(head))...)
+	if err := s.Finish(append(head, '\n')); err != nil {
 		return err
+	}
+	if ready != nil {
+		if err := ready(); err != nil {
+			_ = os.Remove(tmp)
+			return errLogNotDurable
+		}
 	}
 	if err := os.Rename(tmp, filepath.Join(st.dir, snapshotName)); err != nil {
 		return err
