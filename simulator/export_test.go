@@ -158,7 +158,7 @@ func RecordedInputs(s *Simulator, n int) (int64, []string) {
 	s.wiring.rec.mu.Lock()
 	defer s.wiring.rec.mu.Unlock()
 	var all []string
-	mem, err := s.wiring.rec.mem.inputs()
+	mem, err := s.wiring.rec.mem.Inputs()
 	if err != nil {
 		panic(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 )
 
 // Recording is the input log of a simulator: its configuration, then every
@@ -126,7 +127,7 @@ func readRecording(rd io.Reader, partial bool) (*Recording, error) {
 	if err := json.Unmarshal(line, &rec.header); err != nil {
 		return nil, fmt.Errorf("simulator: recording: header: %w", err)
 	}
-	if err := rec.header.check(); err != nil {
+	if err := rec.header.Check(); err != nil {
 		return nil, err
 	}
 	ended := false
@@ -191,16 +192,6 @@ func ReadRecordingFile(path string) (*Recording, error) {
 	return ReadRecording(f)
 }
 
-func (h recordingHeader) check() error {
-	if h.Format != recordingFormat {
-		return fmt.Errorf("simulator: not a recording (format %q, want %q)", h.Format, recordingFormat)
-	}
-	if h.Version < 1 || h.Version > recordingVersion {
-		return fmt.Errorf("simulator: recording version %d: this simulator reads versions 1 to %d", h.Version, recordingVersion)
-	}
-	return nil
-}
-
 // Recording returns the simulator's input log since it started (with a
 // data directory: since the directory was created, across restarts).
 // Started from it (WithRecording), a simulator reaches the same state.
@@ -232,9 +223,9 @@ func (l *inputLog) point(digest bool) (recordingPoint, error) {
 		p.end = l.st.clock.Now()
 		r := l.rec
 		r.mu.Lock()
-		p.hdr = recordingHeader{Format: recordingFormat, Version: recordingVersion, Config: r.cfg}
+		p.hdr = recordingHeader{Format: recfile.Format, Version: recfile.Version, Config: r.cfg}
 		p.st, p.dropped, p.seq = r.store, r.dropped, r.seq
-		p.chunks, p.n = r.mem.view()
+		p.chunks, p.n = r.mem.View()
 		r.mu.Unlock()
 		if p.st != nil {
 			p.st.mu.Lock()
@@ -272,7 +263,7 @@ func (l *inputLog) recording(digest bool) (*Recording, error) {
 	case p.dropped > 0:
 		err = errRecordingLimit
 	default:
-		inputs, err = decodeChunks(p.chunks, p.n)
+		inputs, err = recfile.DecodeChunks(p.chunks, p.n)
 	}
 	if err != nil {
 		return nil, err

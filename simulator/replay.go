@@ -275,7 +275,7 @@ func (p *replayer) step(in *recordedInput) error {
 			err = fmt.Errorf("simulator: replay: input %d: caps without their values", in.Seq)
 			break
 		}
-		err = s.wiring.inputs.setCaps(*in.Caps)
+		err = s.wiring.inputs.setCaps(storeCaps(*in.Caps))
 	default:
 		err = fmt.Errorf("simulator: replay: input %d: unknown op %q", in.Seq, in.Op)
 	}

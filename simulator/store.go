@@ -182,7 +182,7 @@ func (st *store) logHeader() (*recordingHeader, int64, error) {
 	if err := json.Unmarshal(p, &hdr); err != nil {
 		return nil, 0, fmt.Errorf("simulator: data directory: %s: header: %w", st.path, err)
 	}
-	if err := hdr.check(); err != nil {
+	if err := hdr.Check(); err != nil {
 		return nil, 0, fmt.Errorf("simulator: data directory: %s: %w", st.path, err)
 	}
 	return &hdr, int64(8 + len(p)), nil

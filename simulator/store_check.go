@@ -25,6 +25,7 @@ import (
 	"strings"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/datafile"
+	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 )
 
 // DataDirError is a data directory a simulator does not start on: a log or
@@ -212,11 +213,11 @@ func (st *store) checkLog(decode bool, marks ...int64) (*logCheck, error) {
 		}
 		if off == 0 {
 			var hdr recordingHeader
-			if err := json.Unmarshal(p, &hdr); err != nil || hdr.Format != recordingFormat {
+			if err := json.Unmarshal(p, &hdr); err != nil || hdr.Format != recfile.Format {
 				c.damage = &DataDirError{Dir: st.dir, File: logName, Offset: 0, Foreign: true, Reason: "its first frame is not a simulator header"}
 				return c, nil
 			}
-			if err := hdr.check(); err != nil {
+			if err := hdr.Check(); err != nil {
 				return c, fmt.Errorf("simulator: data directory: %s: %w", st.path, err)
 			}
 			c.hdr, c.hlen = &hdr, int64(8+len(p))
@@ -240,7 +241,7 @@ func (st *store) checkLog(decode bool, marks ...int64) (*logCheck, error) {
 }
 
 // headerPrefix is how every log's first payload starts.
-var headerPrefix = []byte(`{"format":"` + recordingFormat + `"`)
+var headerPrefix = []byte(`{"format":"` + recfile.Format + `"`)
 
 // headerLooksOurs reports whether a log of size bytes starts as a
 // simulator's does (a frame header, then headerPrefix), or is too short to

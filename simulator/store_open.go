@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 )
 
 // openDataDir builds the simulator of a data directory: a new one, or the
@@ -66,7 +68,7 @@ func openDataDir(o options) (s *Simulator, err error) {
 		if s, err = build(o); err != nil {
 			return nil, err
 		}
-		if err = st.create(recordingHeader{Format: recordingFormat, Version: recordingVersion, Config: s.wiring.rec.cfg}); err != nil {
+		if err = st.create(recordingHeader{Format: recfile.Format, Version: recfile.Version, Config: s.wiring.rec.cfg}); err != nil {
 			return nil, err
 		}
 		s.wiring.rec.attachStore(st)

@@ -31,10 +31,11 @@ var linePackages = []string{"cards", "deposits", "kyc", "members", "merchant", "
 var kernelPackages = []string{"api", "kernel"}
 
 // toolPackages are the operator's tools beside the lines (the error
-// recipes, the developer views) and the data directory's file layer: they
-// reach the simulator through interfaces they declare, never by importing
-// it, and no line and not the kernel imports them.
-var toolPackages = []string{"datafile", "devtools", "recipes"}
+// recipes, the developer views), the data directory's file layer and the
+// input log's wire format: they reach the simulator through interfaces they
+// declare, never by importing it, and no line and not the kernel imports
+// them.
+var toolPackages = []string{"datafile", "devtools", "recfile", "recipes"}
 
 // TestPackageImports holds the import rules with `go list`: a line package
 // imports no other line package and not the simulator; the kernel imports
