@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mwallet/mwallet-go/simulator/internal/datadir"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 )
@@ -156,8 +157,8 @@ type recorder struct {
 	memLimit int64
 	dropped  int64 // inputs not kept because of memLimit
 
-	store  *store       // the data directory, when there is one
-	replay *replayCheck // while a recording is replayed: what the next input must be
+	store  *datadir.Store // the data directory, when there is one
+	replay *replayCheck   // while a recording is replayed: what the next input must be
 
 	// parked counts the requests waiting in a delay fault (guarded by the state lock,
 	// not r.mu): their continuation lives on their goroutine, so no
@@ -262,7 +263,7 @@ func (r *recorder) appendInput(in *recordedInput) (int64, error) {
 	var end int64
 	if r.store != nil {
 		var err error
-		if end, err = r.store.append(in); err != nil {
+		if end, err = r.store.Append(in); err != nil {
 			return 0, err
 		}
 	}
@@ -296,7 +297,7 @@ func (r *recorder) durable(end int64) error {
 	if st == nil || replaying {
 		return nil
 	}
-	return st.durable(end)
+	return st.Durable(end)
 }
 
 // controlID returns the request id of a control answer. Control ids come
@@ -478,6 +479,6 @@ func (r *recorder) fail(err error) {
 	st := r.store
 	r.mu.Unlock()
 	if st != nil {
-		st.fail(err)
+		st.Fail(err)
 	}
 }

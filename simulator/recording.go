@@ -12,6 +12,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/mwallet/mwallet-go/simulator/internal/datadir"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 )
@@ -209,7 +210,7 @@ type recordingPoint struct {
 	chunks  [][]byte
 	n       int
 	dropped int64
-	st      *store
+	st      *datadir.Store
 	limit   int64 // the store's log size then
 	seq     int64
 }
@@ -228,9 +229,7 @@ func (l *inputLog) point(digest bool) (recordingPoint, error) {
 		p.chunks, p.n = r.mem.View()
 		r.mu.Unlock()
 		if p.st != nil {
-			p.st.mu.Lock()
-			p.limit = p.st.written
-			p.st.mu.Unlock()
+			p.limit = p.st.Written()
 		}
 	}
 	if !digest {
@@ -259,7 +258,8 @@ func (l *inputLog) recording(digest bool) (*Recording, error) {
 	var inputs []*recordedInput
 	switch {
 	case p.st != nil:
-		inputs, err = p.st.readInputs(p.limit)
+		inputs, err = p.st.ReadInputs(p.limit)
+		err = dataDirErr(err)
 	case p.dropped > 0:
 		err = errRecordingLimit
 	default:

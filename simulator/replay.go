@@ -492,10 +492,7 @@ func (p *replayer) replayRecording(r *Recording) error {
 	s.wiring.rec.mu.Unlock()
 	if st != nil {
 		// Replayed into a data directory: one sync for all of it.
-		st.mu.Lock()
-		end := st.written
-		st.mu.Unlock()
-		return st.durable(end)
+		return st.Durable(st.Written())
 	}
 	return nil
 }

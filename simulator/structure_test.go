@@ -31,11 +31,11 @@ var linePackages = []string{"cards", "deposits", "kyc", "members", "merchant", "
 var kernelPackages = []string{"api", "kernel"}
 
 // toolPackages are the operator's tools beside the lines (the error
-// recipes, the developer views), the data directory's file layer and the
-// input log's wire format: they reach the simulator through interfaces they
-// declare, never by importing it, and no line and not the kernel imports
-// them.
-var toolPackages = []string{"datafile", "devtools", "recfile", "recipes"}
+// recipes, the developer views), the data directory (its store and its
+// file layer) and the input log's wire format: they reach the simulator
+// through interfaces they declare, never by importing it, and no line and
+// not the kernel imports them.
+var toolPackages = []string{"datadir", "datafile", "devtools", "recfile", "recipes"}
 
 // TestPackageImports holds the import rules with `go list`: a line package
 // imports no other line package and not the simulator; the kernel imports
@@ -281,7 +281,7 @@ var beginners = map[string]int{
 	"admin.go": 1, "control.go": 3,
 	"gateway.go": 1, "image_state.go": 2,
 	"invariants.go": 1, "record.go": 3, "record_admit.go": 1,
-	"recording.go": 1, "replay.go": 4, "simulator.go": 1, "record_advance.go": 1, "stats.go": 1, "store.go": 1, "store_snapshot.go": 1,
+	"recording.go": 1, "replay.go": 4, "simulator.go": 1, "record_advance.go": 1, "stats.go": 1, "store.go": 2,
 	"webhooks.go": 1, "webhooks_flush.go": 3,
 }
 
