@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mwallet/mwallet-go/simulator/internal/image"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
@@ -13,7 +14,7 @@ import (
 // is fixed once the fixture is loaded; the merchant's allowlist, which
 // narrows what the merchant may use, is the merchant's and is passed in.
 //
-// Its fields are state, walked by the state image in this order (image.go):
+// Its fields are state, walked by the state image in this order (internal/image):
 // they are the three Simulator fields they replaced, so images, digests and
 // recordings of earlier builds are unchanged.
 type catalogue struct {
@@ -34,13 +35,13 @@ type assetsCacheRow struct {
 type legacyCatalogue struct {
 	Assets []*asset
 	ByCode map[string]*asset
-	Cache  *legacyAssetsCache
+	Cache  *image.AssetsCache
 }
 
 func (c *catalogue) legacy(tx *kernel.Tx) legacyCatalogue {
 	out := legacyCatalogue{Assets: c.assets, ByCode: c.byCode}
 	if r := c.cache.Get(tx); r.Set {
-		out.Cache = &legacyAssetsCache{Key: r.Key, Body: json.RawMessage(r.Body)}
+		out.Cache = &image.AssetsCache{Key: r.Key, Body: json.RawMessage(r.Body)}
 	}
 	return out
 }
@@ -74,14 +75,6 @@ type network struct {
 	WithdrawCoolingHours      int
 	WithdrawETAMinutes        int
 	WithdrawRequireKYCLevel   int
-}
-
-// legacyAssetsCache is the cached GET /v1/assets answer (the encoded
-// catalogue for one allowlist) as the state image of recordings of
-// versions 1 and 2 held it.
-type legacyAssetsCache struct {
-	Key  string
-	Body json.RawMessage
 }
 
 // newCatalogue returns an empty catalogue.

@@ -1,18 +1,16 @@
 package simulator
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-
+	"github.com/mwallet/mwallet-go/simulator/internal/image"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // The state digest (Digest, GET /_sim/digest, the end line of a recording)
-// is the SHA-256 of the state image (image.go) without the clock reading:
-// every id, balance, ledger entry, object, event, webhook delivery and its
-// attempts, idempotency and nonce window, token, rate-limit window, fault,
-// outcome setting, pending timer (with the instant it falls due), the
-// request journal, the random generators and the configuration the
+// is the SHA-256 of the state image (internal/image) without the clock
+// reading: every id, balance, ledger entry, object, event, webhook delivery
+// and its attempts, idempotency and nonce window, token, rate-limit window,
+// fault, outcome setting, pending timer (with the instant it falls due),
+// the request journal, the random generators and the configuration the
 // simulator was built with. Two simulators built with the same options and
 // fed the same inputs have the same digest whatever the wall clock did
 // meanwhile: a recording and its replay, a data directory before and after
@@ -22,16 +20,9 @@ import (
 //
 // Recordings of version 1 (written before the digest left the clock out)
 // carry the digest of the whole image, clock included; a replay of one
-// checks that one (legacyDigest).
-
-// digestLeaves are the fields the state digest leaves out of the image:
-// the clock reading, and the start option as given (never read: the clock
-// starts at it cut to the second, and a data directory or recording of an
-// earlier build kept it cut while its snapshots kept it whole).
-var digestLeaves = map[string]bool{"Clock.now": true, "simState.start": true}
-
-// The digest is taken over the state image of recordings of versions 1 and
-// 2 (legacyState, image_legacy.go), built from the tables.
+// checks that one (legacyDigest). The digest is taken over the state image
+// of recordings of versions 1 and 2 (legacyState, image_legacy.go), built
+// from the tables.
 
 // Digest returns the state digest ("sha256:" and 64 hex digits): two
 // simulators in the same state (a recording and its replay, a data
@@ -50,51 +41,20 @@ func (s *Simulator) Digest() (string, error) {
 // live state or a capture of it (kernel.Capture), which is hashed without
 // the state lock.
 func (im *stateImage) digest(tx *kernel.Tx) (string, error) {
-	img, err := im.encodeLegacy(tx, digestLeaves)
+	img, err := im.encodeLegacy(tx, image.DigestLeaves)
 	if err != nil {
 		return "", err
 	}
-	return digestOf(img), nil
+	return image.Sum(img), nil
 }
 
 // legacyDigest is the digest recordings of version 1 carry: the whole
 // image, the clock reading included, as a version 1 build encoded it (the
-// fields added since, imageFieldsSince, left out).
+// fields added since, image.FieldsSince, left out).
 func (im *stateImage) legacyDigest(tx *kernel.Tx) (string, error) {
-	img, err := im.encodeLegacy(tx, fieldsAddedAfter(1))
+	img, err := im.encodeLegacy(tx, image.FieldsAddedAfter(1))
 	if err != nil {
 		return "", err
 	}
-	return digestOf(img), nil
-}
-
-// imageFieldsSince names each state field added to the image after
-// recordings of version 1, with the recording version that first carries
-// it. The image has no schema, so a digest written by an earlier build is
-// the image of the same state without these fields: a replay of a version
-// v recording leaves out every field added after v. A new state field is
-// listed here (TestImageFieldsAreListed holds the list to the types), and
-// the recording version goes up with it.
-var imageFieldsSince = map[string]int{
-	"RequestRecord.ReplayOf":  2, // the request whose stored answer was replayed
-	"RequestRecord.Signature": 2, // the explanation of a refused signature
-	"idemRecord.requestID":    2, // the request that stored the answer (replay_of)
-}
-
-// fieldsAddedAfter is the set of image fields added after recording
-// version v, to leave out of an image compared with one of version v.
-func fieldsAddedAfter(v int) map[string]bool {
-	out := make(map[string]bool)
-	for name, since := range imageFieldsSince {
-		if since > v {
-			out[name] = true
-		}
-	}
-	return out
-}
-
-// digestOf is the digest of an image.
-func digestOf(img []byte) string {
-	sum := sha256.Sum256(img)
-	return "sha256:" + hex.EncodeToString(sum[:])
+	return image.Sum(img), nil
 }

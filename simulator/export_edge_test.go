@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"sort"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/image"
 )
 
 // KeyedEndpoints lists the endpoints of s that take an idempotency key, as
@@ -205,7 +207,7 @@ func InvokeControlOp(s *Simulator, route, name string, body []byte, path map[str
 // refusal may change by the contract left out of the comparison.
 func DigestLeaving(s *Simulator, leave ...string) (string, error) {
 	l := map[string]bool{}
-	for k := range digestLeaves {
+	for k := range image.DigestLeaves {
 		l[k] = true
 	}
 	for _, k := range leave {
@@ -217,7 +219,7 @@ func DigestLeaving(s *Simulator, leave ...string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return digestOf(img), nil
+	return image.Sum(img), nil
 }
 
 // LastInput describes the last input logged: its op, call name and

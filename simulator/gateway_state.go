@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/mwallet/mwallet-go/simulator/internal/image"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
@@ -90,28 +91,15 @@ func (q expiryQueue) pop(tx *kernel.Tx, now time.Time) (expiring, bool) {
 	return it, true
 }
 
-// legacyExpiryQueue is the queue as the state image of recordings of
-// versions 1 and 2 held it: a slice whose popped entries before head are
-// zero until it is compacted.
-type legacyExpiryQueue struct {
-	Items []legacyExpiring
-	Head  int
-}
-
-type legacyExpiring struct {
-	Key string
-	At  time.Time
-}
-
-func (q expiryQueue) legacy(tx *kernel.Tx) legacyExpiryQueue {
+func (q expiryQueue) legacy(tx *kernel.Tx) image.ExpiryQueue {
 	m := q.meta.Get(tx)
-	var out legacyExpiryQueue
+	var out image.ExpiryQueue
 	if !m.Used {
 		return out
 	}
-	out.Items = make([]legacyExpiring, m.End-m.Base)
+	out.Items = make([]image.Expiring, m.End-m.Base)
 	for pos, it := range q.items.All(tx) {
-		out.Items[pos-m.Base] = legacyExpiring(it)
+		out.Items[pos-m.Base] = image.Expiring(it)
 	}
 	out.Head = int(m.Head - m.Base)
 	return out
@@ -331,26 +319,6 @@ func (r idemRow) body() []byte {
 	return []byte(r.Body)
 }
 
-// legacyIdemStore and legacyIdemRecord are the idempotency store as the
-// state image of recordings of versions 1 and 2 held it.
-type legacyIdemStore struct {
-	Records map[string]*legacyIdemRecord
-	Queue   legacyExpiryQueue
-}
-
-type legacyIdemRecord struct {
-	Endpoint    string
-	BodyHash    [32]byte
-	ExpiresAt   time.Time
-	InProgress  bool
-	StagedUntil time.Time
-	Status      int
-	Header      http.Header
-	Body        []byte
-	Code        string
-	RequestID   string
-}
-
 // faultRow is an armed fault as a row; its Go-only channels (Fault.Hold,
 // Fault.Held) are not state and are kept by the gateway (faultChans).
 type faultRow struct {
@@ -407,15 +375,15 @@ func (w windowRow) legacy() []time.Time {
 // recordings of versions 1 and 2 held it.
 type legacyGatewayState struct {
 	RequestSeq    int64
-	Rng           *legacyRand
+	Rng           *image.Rand
 	Pcg           *rand.PCG
 	Nonces        map[string]time.Time
-	NonceQ        legacyExpiryQueue
-	Idem          legacyIdemStore
-	TokenQ        legacyExpiryQueue
+	NonceQ        image.ExpiryQueue
+	Idem          image.IdemStore
+	TokenQ        image.ExpiryQueue
 	Exchanges     map[string][]time.Time
-	ChallengeQ    legacyExpiryQueue
-	QrMemoQ       legacyExpiryQueue
+	ChallengeQ    image.ExpiryQueue
+	QrMemoQ       image.ExpiryQueue
 	Faults        []*legacyFaultRule
 	Journal       *legacyJournal
 	WriteQuota    int

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"time"
 
+	"github.com/mwallet/mwallet-go/simulator/internal/image"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
@@ -14,7 +15,7 @@ import (
 // business request (sweep) expires its records.
 //
 // Its two fields are state, walked by the state image in this order
-// (image.go): they are the gatewayState fields they replaced, so images,
+// (internal/image): they are the gatewayState fields they replaced, so images,
 // digests and recordings of earlier builds are unchanged. For the same
 // reason the bound (storeCaps.IdempotencyKeys) and the key of the body digests
 // (gatewayState.bodyKey, bodyDigest) stay where the image has them: the
@@ -158,10 +159,10 @@ func (st *idemStore) sweep(tx *kernel.Tx, now time.Time) {
 
 // legacy is the store as the state image of recordings of versions 1 and
 // 2 held it.
-func (st *idemStore) legacy(tx *kernel.Tx) legacyIdemStore {
-	out := legacyIdemStore{Records: map[string]*legacyIdemRecord{}, Queue: st.queue.legacy(tx)}
+func (st *idemStore) legacy(tx *kernel.Tx) image.IdemStore {
+	out := image.IdemStore{Records: map[string]*image.IdemRecord{}, Queue: st.queue.legacy(tx)}
 	for k, r := range st.records.All(tx) {
-		out.Records[k] = &legacyIdemRecord{
+		out.Records[k] = &image.IdemRecord{
 			Endpoint: r.Endpoint, BodyHash: r.BodyHash, ExpiresAt: r.ExpiresAt, InProgress: r.InProgress,
 			StagedUntil: r.StagedUntil, Status: r.Status, Header: r.header(), Body: r.body(), Code: r.Code, RequestID: r.RequestID,
 		}

@@ -1,7 +1,6 @@
 package simulator
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -11,12 +10,13 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mwallet/mwallet-go/simulator/internal/image"
 )
 
 // imageFields lists every field the state image of the digest encodes
 // (legacyState, under the names of the image of recordings of version 1),
 // as "Type.field type", sorted; the fields inside a field listed in
-// imageFieldsSince come with it and are not listed.
+// image.FieldsSince come with it and are not listed.
 func imageFields() []string {
 	seen := map[reflect.Type]bool{}
 	out := []string{"Simulator.st simulator.simState"}
@@ -32,13 +32,13 @@ func imageFields() []string {
 			return
 		}
 		seen[t] = true
-		for _, f := range infoOf(t).fields {
-			if f.skip {
+		for _, f := range legacyRules.Fields(t) {
+			if f.Skip {
 				continue
 			}
-			out = append(out, fmt.Sprintf("%s %s", f.name, legacyTypeString(f.typ)))
-			if imageFieldsSince[f.name] == 0 {
-				walk(f.typ)
+			out = append(out, fmt.Sprintf("%s %s", f.Name, legacyTypeString(f.Type)))
+			if image.FieldsSince[f.Name] == 0 {
+				walk(f.Type)
 			}
 		}
 	}
@@ -47,15 +47,22 @@ func imageFields() []string {
 	return out
 }
 
+// imagePkg is the import path of the state image's package.
+var imagePkg = reflect.TypeFor[image.Rules]().PkgPath()
+
 // legacyTypeString is t as reflect writes it, with the types of the
 // projection under the names they stand for (legacyName).
 func legacyTypeString(t reflect.Type) string {
 	if t.Name() != "" {
-		if st, ok := legacyStandIn(t); ok {
+		if st, ok := legacyRules.StandIn(t); ok {
 			return st.String()
 		}
-		if n, ok := legacyName(t); ok {
-			return path.Base(t.PkgPath()) + "." + n
+		if n, ok := legacyRules.LegacyName(t); ok {
+			pkg := path.Base(t.PkgPath())
+			if t.PkgPath() == imagePkg {
+				pkg = "simulator" // the image's records stand for the simulator's types
+			}
+			return pkg + "." + n
 		}
 		return t.String()
 	}
@@ -75,7 +82,7 @@ func legacyTypeString(t reflect.Type) string {
 // TestImageFieldsAreListed holds the state image to the fields recordings
 // of version 1 were written with (testdata/image-fields-v1.txt, read off
 // the build that wrote the recordings of testdata/recordings) plus the
-// fields listed in imageFieldsSince. The image has no schema: a field
+// fields listed in image.FieldsSince. The image has no schema: a field
 // added without its entry would make every earlier recording fail its
 // digest, and a version 1 field removed or retyped makes them unreadable as
 // the same state. Either needs a deliberate decision here.
@@ -94,7 +101,7 @@ func TestImageFieldsAreListed(t *testing.T) {
 	for _, f := range imageFields() {
 		now[f] = true
 		name, _, _ := strings.Cut(f, " ")
-		if !v1[f] && imageFieldsSince[name] == 0 {
+		if !v1[f] && image.FieldsSince[name] == 0 {
 			added = append(added, f)
 		}
 	}
@@ -105,12 +112,12 @@ func TestImageFieldsAreListed(t *testing.T) {
 	}
 	sort.Strings(gone)
 	if diff := cmp.Diff([]string(nil), added); diff != "" {
-		t.Errorf("state fields not in image-fields-v1.txt nor in imageFieldsSince (list each with the recording version that carries it):\n%s", diff)
+		t.Errorf("state fields not in image-fields-v1.txt nor in image.FieldsSince (list each with the recording version that carries it):\n%s", diff)
 	}
 	if diff := cmp.Diff([]string(nil), gone); diff != "" {
 		t.Errorf("fields of version 1 images removed or retyped (recordings of version 1 no longer replay to their digest):\n%s", diff)
 	}
-	for name := range imageFieldsSince {
+	for name := range image.FieldsSince {
 		found := false
 		for f := range now {
 			if strings.HasPrefix(f, name+" ") {
@@ -118,13 +125,13 @@ func TestImageFieldsAreListed(t *testing.T) {
 			}
 		}
 		if !found {
-			t.Errorf("imageFieldsSince lists %s, which the image does not have", name)
+			t.Errorf("image.FieldsSince lists %s, which the image does not have", name)
 		}
 	}
 }
 
-// TestImageRulesNameFields: every field an image rule names (imageSkip,
-// imageBuilt, digestLeaves, imageFieldsSince) is a field of a type the
+// TestImageRulesNameFields: every field an image rule names (Skip and
+// Built of legacyRules, image.DigestLeaves, image.FieldsSince) is a field of a type the
 // image walks, so that moving or renaming state cannot silently drop a rule
 // (a rule naming no field would leave the field it meant in the image).
 func TestImageRulesNameFields(t *testing.T) {
@@ -143,10 +150,10 @@ func TestImageRulesNameFields(t *testing.T) {
 			return
 		}
 		seen[t] = true
-		for _, f := range infoOf(t).fields {
-			known[f.name] = true
-			if !f.skip {
-				walk(f.typ)
+		for _, f := range legacyRules.Fields(t) {
+			known[f.Name] = true
+			if !f.Skip {
+				walk(f.Type)
 			}
 		}
 	}
@@ -155,14 +162,14 @@ func TestImageRulesNameFields(t *testing.T) {
 	// The skipped wiring's types are walked too: the rules may name them.
 	walk(reflect.TypeOf(wiring{}))
 	var missing []string
-	for _, rules := range []map[string]bool{imageSkip, imageBuilt, digestLeaves} {
+	for _, rules := range []map[string]bool{legacyRules.Skip, legacyRules.Built, image.DigestLeaves} {
 		for name := range rules {
 			if !known[name] {
 				missing = append(missing, name)
 			}
 		}
 	}
-	for name := range imageFieldsSince {
+	for name := range image.FieldsSince {
 		if !known[name] {
 			missing = append(missing, name)
 		}
@@ -187,26 +194,26 @@ func digestTypes() []reflect.Type {
 			}
 			t = t.Elem()
 		}
-		if seen[t] || t.Kind() != reflect.Struct || infoOf(t).codec != codecFields {
+		if seen[t] || t.Kind() != reflect.Struct || !legacyRules.ByFields(t) {
 			return
 		}
 		seen[t] = true
 		out = append(out, t)
-		for _, f := range infoOf(t).fields {
-			if !f.skip {
-				walk(f.typ)
+		for _, f := range legacyRules.Fields(t) {
+			if !f.Skip {
+				walk(f.Type)
 			}
 		}
 	}
 	walk(reflect.TypeOf(legacyState{}))
-	for _, t := range imageTypes {
+	for _, t := range image.Interfaces {
 		walk(t)
 	}
 	return out
 }
 
 // TestImageReadsExportedFieldsOnly: every field of every type the state
-// digest's image walks is exported or left out (infoOf refuses the type
+// digest's image walks is exported or left out (the image refuses the type
 // otherwise), so the image is read by reflection alone.
 func TestImageReadsExportedFieldsOnly(t *testing.T) {
 	t.Parallel()
@@ -216,7 +223,7 @@ func TestImageReadsExportedFieldsOnly(t *testing.T) {
 	}
 	var private []string
 	for _, ty := range types {
-		if why := infoOf(ty).private; why != "" {
+		if why := legacyRules.Refused(ty); why != "" {
 			private = append(private, why)
 		}
 	}
@@ -226,45 +233,13 @@ func TestImageReadsExportedFieldsOnly(t *testing.T) {
 	}
 }
 
-// legacyProbe is a type of the projection with a field that is state and
-// not exported.
-type legacyProbe struct {
-	Kept   string
-	hidden int
-}
-
-// TestImageRefusesUnexportedFields: a type of the projection with an
-// unexported field makes the image fail with an error that names the
-// field, before any of the type's fields is written.
-func TestImageRefusesUnexportedFields(t *testing.T) {
-	t.Parallel()
-	p := &legacyProbe{Kept: "k", hidden: 7}
-	e := &imgEnc{ptrs: map[ptrKey]uint64{}}
-	err := e.value(reflect.ValueOf(struct{ P *legacyProbe }{p}))
-	var ie *imageError
-	if !errors.As(err, &ie) {
-		t.Fatalf("image of a type with an unexported field: %v, want an *imageError", err)
-	}
-	for _, want := range []string{"simulator.legacyProbe.hidden", "probe.hidden", "not exported"} {
-		if !strings.Contains(err.Error(), want) {
-			t.Errorf("error %q does not say %q", err, want)
-		}
-	}
-	if !strings.HasPrefix(err.Error(), "simulator: state image: Simulator.P: ") {
-		t.Errorf("error %q does not say where", err)
-	}
-	if len(e.b) > 2 {
-		t.Errorf("the failed image wrote %d bytes of the type's fields", len(e.b))
-	}
-}
-
 // TestLegacyStandInsHaveTheirShape: the stand-ins of types that still have
 // the fields they had (OutcomeMode, rand.Rand) have those fields, in their
 // order, with their types, named as they were.
 func TestLegacyStandInsHaveTheirShape(t *testing.T) {
 	t.Parallel()
-	for _, standIn := range []reflect.Type{reflect.TypeFor[legacyOutcomeMode](), reflect.TypeFor[legacyRand]()} {
-		of, ok := legacyStandIn(standIn)
+	for _, standIn := range []reflect.Type{reflect.TypeFor[image.OutcomeMode](), reflect.TypeFor[image.Rand]()} {
+		of, ok := legacyRules.StandIn(standIn)
 		if !ok {
 			t.Fatalf("%s is not in legacyStandIns", standIn)
 		}
@@ -274,35 +249,35 @@ func TestLegacyStandInsHaveTheirShape(t *testing.T) {
 		}
 		for i := range standIn.NumField() {
 			sf, want := standIn.Field(i), of.Field(i)
-			if got := imageFieldName(standIn, sf); got != want.Name || sf.Type != want.Type {
+			if got := legacyRules.FieldName(standIn, sf); got != want.Name || sf.Type != want.Type {
 				t.Errorf("%s field %d: %s %s (image name %s), want %s %s", standIn, i, sf.Name, sf.Type, got, want.Name, want.Type)
 			}
 		}
 	}
 }
 
-// TestLegacyNamingListsNameFields: every entry of legacyRecords names a
-// type of the digest's image, and every entry of legacyFieldNames a field
+// TestLegacyNamingListsNameFields: every entry of image.Records names a
+// type of the digest's image, and every entry of image.FieldNames a field
 // of one (by its Go name), so the lists the naming rule leans on cannot
 // outlive what they name.
 func TestLegacyNamingListsNameFields(t *testing.T) {
 	t.Parallel()
 	typeNames, fieldNames := map[string]bool{}, map[string]bool{}
 	for _, ty := range digestTypes() {
-		typeNames[imageTypeName(ty)] = true
+		typeNames[legacyRules.TypeName(ty)] = true
 		for i := range ty.NumField() {
-			fieldNames[imageTypeName(ty)+"."+ty.Field(i).Name] = true
+			fieldNames[legacyRules.TypeName(ty)+"."+ty.Field(i).Name] = true
 		}
 	}
 	var missing []string
-	for name := range legacyRecords {
+	for name := range image.Records {
 		if !typeNames[name] {
-			missing = append(missing, "legacyRecords: "+name)
+			missing = append(missing, "image.Records: "+name)
 		}
 	}
-	for name := range legacyFieldNames {
+	for name := range image.FieldNames {
 		if !fieldNames[name] {
-			missing = append(missing, "legacyFieldNames: "+name)
+			missing = append(missing, "image.FieldNames: "+name)
 		}
 	}
 	sort.Strings(missing)

@@ -3,11 +3,11 @@ package simulator
 import (
 	"math/rand/v2"
 	"reflect"
-	"strings"
 	"time"
 
 	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
 	"github.com/mwallet/mwallet-go/simulator/internal/deposits"
+	"github.com/mwallet/mwallet-go/simulator/internal/image"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/kyc"
 	"github.com/mwallet/mwallet-go/simulator/internal/members"
@@ -18,7 +18,8 @@ import (
 	hookline "github.com/mwallet/mwallet-go/simulator/internal/webhooks"
 )
 
-// The state digest of recordings of versions 1 and 2.
+// The state digest of recordings of versions 1 and 2: the projection of
+// the state the image (internal/image) is written from.
 //
 // The state lives in the kernel's tables (rows by name, values only), but
 // the digest a recording's end line carries, and the one GET /_sim/digest
@@ -36,11 +37,11 @@ import (
 // TestNoUnsafe); where a type of the state had fields that are not
 // exported (rand.Rand, OutcomeMode), the projection holds a stand-in of
 // the same shape (legacyStandIns). The image names the fields as the
-// builds of those versions did, by rule (imageFieldName).
+// builds of those versions did, by rule (image.Rules.FieldName).
 //
 // A new piece of state is a new table; its rows enter the digest through
 // the projection of the line that owns them and the recording version that
-// first carries them (imageFieldsSince), unless it is derived from rows
+// first carries them (image.FieldsSince), unless it is derived from rows
 // the digest holds (the expiry queue of the remittances' idempotency
 // records: each entry is a record's window end). TestTablesAreListed
 // holds the list of tables, so a new one shows in review.
@@ -48,9 +49,9 @@ import (
 // legacyState is the state image of recordings of versions 1 and 2: the
 // fields of the simulator's state of those builds, in their order.
 type legacyState struct {
-	Clock         *legacyClock
+	Clock         *image.Clock
 	Ledger        *legacyBooks
-	Rng           *legacyRand
+	Rng           *image.Rand
 	Creds         Credentials
 	Start         time.Time
 	Merchant      *merchant.Legacy
@@ -66,133 +67,48 @@ type legacyState struct {
 	Kyc           *kyc.Legacy
 	Webhooks      *hookline.Legacy
 	Gw            *legacyGatewayState
-	Outcome       *legacyOutcomeState
+	Outcome       *image.OutcomeState
 	StepUp        stepup.Legacy
 	ListSeq       int64
 	ControlRoutes []string
 	LiteralPaths  map[string][]string
 }
 
-// legacyStandIns are the types of this package's projection that stand
-// for a type the naming rule cannot give: a type since renamed (simState),
-// an exported type (Clock, OutcomeMode), a type of another package whose
+// legacyRules are the image's rules for the projection (internal/image):
+// what of the state is not state, and the types of the projection that
+// stand for a type the naming rule cannot give.
+var legacyRules = &image.Rules{
+	// The fields that are not state ("Type.field").
+	Skip: map[string]bool{
+		"Simulator.k":      true,
+		"Simulator.wiring": true,
+		"Clock.owner":      true,
+	},
+	// The function and channel fields that New sets or that only the Go
+	// API sets (Fault.Hold, Fault.Held): left out of the image without
+	// complaint.
+	Built: map[string]bool{
+		"books.scales": true,
+		"Fault.Hold":   true,
+		"Fault.Held":   true,
+	},
+	Facade:   reflect.TypeFor[Simulator](),
+	StandIns: legacyStandIns,
+}
+
+// legacyStandIns are the types of the projection that stand for a type
+// the naming rule cannot give: a type since renamed (simState), an
+// exported type (Clock, OutcomeMode), a type of another package whose
 // fields are not exported (rand.Rand). The image names each, and its
 // fields, as the type it stands for; each has the fields that type had in
 // the builds of those versions, in their order (the stand-ins of
 // OutcomeMode and rand.Rand, the fields those types still have:
 // TestLegacyStandInsHaveTheirShape).
-var legacyStandIns = map[string]reflect.Type{
-	"legacyState":       reflect.TypeFor[simState](),
-	"legacyClock":       reflect.TypeFor[Clock](),
-	"legacyOutcomeMode": reflect.TypeFor[OutcomeMode](),
-	"legacyRand":        reflect.TypeFor[rand.Rand](),
-}
-
-// legacyStandIn returns the type t stands for, when t is one of
-// legacyStandIns.
-func legacyStandIn(t reflect.Type) (reflect.Type, bool) {
-	if t.PkgPath() != simPkg {
-		return nil, false
-	}
-	st, ok := legacyStandIns[t.Name()]
-	return st, ok
-}
-
-// legacyName is the name the image of recordings of versions 1 and 2
-// gives a type of the projection that stands for one of theirs, by the
-// projection's naming rule: a line's Legacy stands for its Line, a type
-// legacyX for x and LegacyX for X, one of legacyStandIns for the type it
-// stands for. ok is false for other types.
-func legacyName(t reflect.Type) (string, bool) {
-	if !ownType(t) {
-		return "", false
-	}
-	if st, ok := legacyStandIn(t); ok {
-		return st.Name(), true
-	}
-	n := t.Name()
-	switch {
-	case n == "Legacy":
-		return "Line", true
-	case strings.HasPrefix(n, "Legacy") && len(n) > len("Legacy"):
-		return strings.TrimPrefix(n, "Legacy"), true
-	case strings.HasPrefix(n, "legacy") && len(n) > len("legacy"):
-		rest := strings.TrimPrefix(n, "legacy")
-		return strings.ToLower(rest[:1]) + rest[1:], true
-	}
-	return "", false
-}
-
-// The fields of the projection's types are exported (the image is written
-// by reflection, which reads only exported fields), but the fields of the
-// types they stand for were not, and the image names a field as its type
-// named it: imageFieldName gives the old names by rule, with two lists for
-// what the rule cannot tell.
-
-// legacyRecords are the projection's types, by their name in the image,
-// that stand for records whose fields were exported (an API key, a member,
-// an order, a card...): their fields keep their names, but for their
-// bookkeeping, listed in legacyFieldNames. The fields of the other types
-// of the projection (a line's state, the gateway's, a queue...) were all
-// unexported.
-var legacyRecords = map[string]bool{
-	"apiKey":                true,
-	"faultRule":             true,
-	"api.Member":            true,
-	"cards.cardApplication": true,
-	"cards.cardProduct":     true,
-	"cards.simCard":         true,
-	"merchant.state":        true,
-	"qrpay.order":           true,
-	"qrpay.plan":            true,
-	"remittances.order":     true,
-	"webhooks.delivery":     true,
-	"webhooks.endpoint":     true,
-}
-
-// legacyFieldNames are the names the image of recordings of versions 1 and
-// 2 gives the fields that were unexported in a record (legacyRecords) or
-// in a row type that the projection shares with it (renamed when they
-// became rows).
-var legacyFieldNames = map[string]string{
-	"faultRule.Remaining":          "remaining",
-	"faultRule.Unlimited":          "unlimited",
-	"cards.cardApplication.Seq":    "seq",
-	"cards.simCard.Seq":            "seq",
-	"cards.simCard.Txs":            "txs",
-	"qrpay.order.Seq":              "seq",
-	"qrpay.order.Member":           "member",
-	"qrpay.order.From":             "from",
-	"qrpay.order.Locked":           "locked",
-	"remittances.order.Seq":        "seq",
-	"webhooks.delivery.Seq":        "seq",
-	"webhooks.delivery.RunLeft":    "runLeft",
-	"webhooks.delivery.Redelivery": "redelivery",
-	"webhooks.delivery.InFlight":   "inFlight",
-
-	"kyc.Binding.Seq":          "seq",
-	"remittances.payee.Seq":    "seq",
-	"remittances.idem.Hash":    "hash",
-	"remittances.idem.OrderID": "orderID",
-	"remittances.idem.At":      "at",
-	"cards.cardTopUp.Seq":      "seq",
-	"cards.cardTx.Seq":         "seq",
-}
-
-// imageFieldName is the name the image gives the field sf of the struct
-// type t: the name the type t stands for gave it. A field of a type of the
-// projection (legacyName) is named with its first letter lowered, but for
-// the fields of records (legacyRecords), which keep their names; the
-// fields of legacyFieldNames are named there.
-func imageFieldName(t reflect.Type, sf reflect.StructField) string {
-	typeName := imageTypeName(t)
-	if old, ok := legacyFieldNames[typeName+"."+sf.Name]; ok {
-		return old
-	}
-	if _, ok := legacyName(t); ok && !legacyRecords[typeName] {
-		return strings.ToLower(sf.Name[:1]) + sf.Name[1:]
-	}
-	return sf.Name
+var legacyStandIns = map[reflect.Type]reflect.Type{
+	reflect.TypeFor[legacyState]():       reflect.TypeFor[simState](),
+	reflect.TypeFor[image.Clock]():       reflect.TypeFor[Clock](),
+	reflect.TypeFor[image.OutcomeMode](): reflect.TypeFor[OutcomeMode](),
+	reflect.TypeFor[image.Rand]():        reflect.TypeFor[rand.Rand](),
 }
 
 // legacy builds the state image of recordings of versions 1 and 2 from the
@@ -222,139 +138,5 @@ func (im *stateImage) legacy(tx *kernel.Tx) *legacyState {
 // encodeLegacy writes the state image of recordings of versions 1 and 2
 // without the fields of leave.
 func (im *stateImage) encodeLegacy(tx *kernel.Tx, leave map[string]bool) ([]byte, error) {
-	e := &imgEnc{ptrs: map[ptrKey]uint64{}, leave: leave}
-	// The image of those builds started at the simulator, object 0, whose
-	// one field in the image was its state.
-	e.next = 1
-	if err := e.value(reflect.ValueOf(im.legacy(tx)).Elem()); err != nil {
-		return nil, err
-	}
-	return e.b, nil
-}
-
-// The state image of recording versions 1 and 2 (image.go) held two fields
-// that are no state: simState.controlRoutes, the control routes in the
-// order they were registered, and simState.literalPaths, the methods of
-// each path registered without a wildcard. The control routes are now the
-// declared ops (control_decl.go) and the router keeps its own index
-// (gateway.literal), so neither moves with the state; the two fields keep
-// the values every build of those versions registered, so the digests of
-// their recordings, data directories and snapshots stay what they were.
-
-// legacyControlRoutes is what simState.controlRoutes holds.
-var legacyControlRoutes = []string{
-	"GET /_sim/credentials",
-	"GET /_sim/stats",
-	"GET /_sim/clock",
-	"POST /_sim/clock",
-	"POST /_sim/members",
-	"GET /_sim/members",
-	"GET /_sim/members/{id}",
-	"GET /_sim/merchant",
-	"POST /_sim/merchant",
-	"GET /_sim/keys",
-	"POST /_sim/keys",
-	"GET /_sim/keys/{client_id}",
-	"POST /_sim/keys/{client_id}",
-	"GET /_sim/faults",
-	"POST /_sim/faults",
-	"DELETE /_sim/faults",
-	"GET /_sim/requests",
-	"DELETE /_sim/requests",
-	"GET /_sim/events",
-	"GET /_sim/ledger",
-	"POST /_sim/outcomes",
-	"GET /_sim/step-up/{challenge_id}",
-	"POST /_sim/step-up/{challenge_id}/complete",
-	"POST /_sim/{rest...}",
-	"POST /_sim/cards/limits",
-	"POST /_sim/cards/bin_authorizations",
-	"POST /_sim/cards/products/{id}/enabled",
-	"POST /_sim/members/{id}/card_penalty",
-	"POST /_sim/members/{id}/kyc_country",
-	"POST /_sim/members/{id}/shipping_addresses",
-	"POST /_sim/cards/{id}/refuse_close",
-	"POST /_sim/cards/topups/upstream_timeout",
-	"GET /_sim/cards/{id}",
-	"GET /_sim/cards/topups/{id}",
-	"POST /_sim/kyc/quick",
-	"POST /_sim/members/{id}/funds_protection",
-	"POST /_sim/merchant/prepaid/withdraw",
-	"POST /_sim/merchant/pobo_subaccount",
-	"POST /_sim/qrpay/line",
-	"POST /_sim/qrpay/scenarios",
-	"POST /_sim/qrpay/fiat_rates",
-	"GET /_sim/qrpay/upstream",
-	"GET /_sim/qrpay/orders/{id}/trace",
-	"POST /_sim/merchant/write_quota",
-	"POST /_sim/keys/{client_id}/sign",
-	"POST /_sim/requests/in_progress",
-	"GET /_sim/recipes",
-	"GET /_sim/invariants",
-	"GET /_sim/cards/secure-sessions/{id}",
-	"POST /_sim/webhooks/endpoints",
-	"GET /_sim/webhooks/endpoints",
-	"DELETE /_sim/webhooks/endpoints/{id}",
-	"POST /_sim/webhooks/endpoints/{id}/disable",
-	"POST /_sim/webhooks/endpoints/{id}/enable",
-	"GET /_sim/webhooks/deliveries",
-	"POST /_sim/webhooks/events",
-	"POST /_sim/webhooks/auto",
-	"GET /_sim/state",
-	"POST /_sim/webhooks/deliveries/{id}/redeliver",
-	"GET /_sim/digest",
-}
-
-// legacyLiteralPaths is what simState.literalPaths holds.
-var legacyLiteralPaths = map[string][]string{
-	"/_sim/cards/bin_authorizations":      {"POST"},
-	"/_sim/cards/limits":                  {"POST"},
-	"/_sim/cards/topups/upstream_timeout": {"POST"},
-	"/_sim/clock":                         {"GET", "HEAD", "POST"},
-	"/_sim/credentials":                   {"GET", "HEAD"},
-	"/_sim/digest":                        {"GET", "HEAD"},
-	"/_sim/events":                        {"GET", "HEAD"},
-	"/_sim/faults":                        {"GET", "HEAD", "POST", "DELETE"},
-	"/_sim/invariants":                    {"GET", "HEAD"},
-	"/_sim/keys":                          {"GET", "HEAD", "POST"},
-	"/_sim/kyc/quick":                     {"POST"},
-	"/_sim/ledger":                        {"GET", "HEAD"},
-	"/_sim/members":                       {"GET", "HEAD", "POST"},
-	"/_sim/merchant":                      {"GET", "HEAD", "POST"},
-	"/_sim/merchant/pobo_subaccount":      {"POST"},
-	"/_sim/merchant/prepaid/withdraw":     {"POST"},
-	"/_sim/merchant/write_quota":          {"POST"},
-	"/_sim/outcomes":                      {"POST"},
-	"/_sim/qrpay/fiat_rates":              {"POST"},
-	"/_sim/qrpay/line":                    {"POST"},
-	"/_sim/qrpay/scenarios":               {"POST"},
-	"/_sim/qrpay/upstream":                {"GET", "HEAD"},
-	"/_sim/recipes":                       {"GET", "HEAD"},
-	"/_sim/requests":                      {"GET", "HEAD", "DELETE"},
-	"/_sim/requests/in_progress":          {"POST"},
-	"/_sim/state":                         {"GET", "HEAD"},
-	"/_sim/stats":                         {"GET", "HEAD"},
-	"/_sim/webhooks/auto":                 {"POST"},
-	"/_sim/webhooks/deliveries":           {"GET", "HEAD"},
-	"/_sim/webhooks/endpoints":            {"GET", "HEAD", "POST"},
-	"/_sim/webhooks/events":               {"POST"},
-	"/v1/assets":                          {"GET", "HEAD"},
-	"/v1/cards":                           {"GET", "HEAD"},
-	"/v1/cards/applications":              {"POST"},
-	"/v1/cards/products":                  {"GET", "HEAD"},
-	"/v1/deposits":                        {"GET", "HEAD", "POST"},
-	"/v1/kyc":                             {"GET", "HEAD"},
-	"/v1/kyc/profile-sessions":            {"POST"},
-	"/v1/kyc/quick":                       {"GET", "HEAD", "POST"},
-	"/v1/qrpay/decode":                    {"POST"},
-	"/v1/qrpay/payments":                  {"POST"},
-	"/v1/qrpay/quotes":                    {"POST"},
-	"/v1/qrpay/schemes":                   {"GET", "HEAD"},
-	"/v1/remit/conversion-dates":          {"GET", "HEAD"},
-	"/v1/remit/payees":                    {"GET", "HEAD", "POST"},
-	"/v1/remit/products":                  {"GET", "HEAD"},
-	"/v1/remit/quotes":                    {"GET", "HEAD"},
-	"/v1/remit/vp/applications/query":     {"POST"},
-	"/v1/remittances":                     {"GET", "HEAD", "POST"},
-	"/v1/webhooks/deliveries":             {"GET", "HEAD"},
+	return legacyRules.Encode(im.legacy(tx), leave)
 }

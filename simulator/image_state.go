@@ -2,7 +2,6 @@ package simulator
 
 import (
 	"io"
-	"reflect"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
@@ -85,13 +84,7 @@ func (im *stateImage) readState(r io.Reader) error {
 // text, one "path = value" line per value, for finding where two states
 // differ.
 func (im *stateImage) dump() ([]string, error) {
-	var lines []string
-	e := &imgEnc{ptrs: map[ptrKey]uint64{}, path: []string{"Simulator.st"}, lines: &lines}
-	e.next = 1
 	tx := im.captured()
 	defer tx.End()
-	if err := e.value(reflect.ValueOf(im.legacy(tx)).Elem()); err != nil {
-		return nil, err
-	}
-	return lines, nil
+	return legacyRules.Dump(im.legacy(tx), "Simulator.st")
 }

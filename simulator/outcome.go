@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mwallet/mwallet-go/simulator/internal/image"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
@@ -276,52 +277,20 @@ func (t *timers) advance(tx *kernel.Tx, d time.Duration) {
 // happen "immediately" after a request).
 func (t *timers) runDue(tx *kernel.Tx) { t.advance(tx, 0) }
 
-// legacyClock is the clock as the state image of recordings of versions 1
-// and 2 held it: the reading, the pending timers in heap order, the
-// sequence.
-type legacyClock struct {
-	Now    time.Time
-	Timers legacyTimerHeap
-	Seq    int64
+func (m OutcomeMode) legacy() image.OutcomeMode {
+	return image.OutcomeMode{Kind: m.kind, After: m.after}
 }
 
-type legacyTimerHeap []*legacyTimer
-
-type legacyTimer struct {
-	At  time.Time
-	Seq int64
-	Id  string
-}
-
-// legacyOutcomeState is the outcome state as the state image of recordings
-// of versions 1 and 2 held it.
-type legacyOutcomeState struct {
-	ByCollection map[string]legacyOutcomeMode
-	ByObject     map[string]legacyOutcomeMode
-	Pending      map[string]string
-}
-
-// legacyOutcomeMode is an OutcomeMode as the state image of recordings of
-// versions 1 and 2 held it: its fields, in their order.
-type legacyOutcomeMode struct {
-	Kind  string
-	After time.Duration
-}
-
-func (m OutcomeMode) legacy() legacyOutcomeMode {
-	return legacyOutcomeMode{Kind: m.kind, After: m.after}
-}
-
-func (t *timers) legacy(tx *kernel.Tx) (*legacyClock, *legacyOutcomeState) {
+func (t *timers) legacy(tx *kernel.Tx) (*image.Clock, *image.OutcomeState) {
 	o := t.outcomes()
-	c := &legacyClock{Now: tx.Now(), Seq: o.timerSeq.Get(tx)}
+	c := &image.Clock{Now: tx.Now(), Seq: o.timerSeq.Get(tx)}
 	if c.Seq > 0 {
-		c.Timers = legacyTimerHeap{} // a heap that held a timer stays allocated
+		c.Timers = image.TimerHeap{} // a heap that held a timer stays allocated
 	}
 	for tm := range o.timers.Get(tx).Values() {
-		c.Timers = append(c.Timers, &legacyTimer{At: tm.At, Seq: tm.Seq, Id: tm.ID})
+		c.Timers = append(c.Timers, &image.Timer{At: tm.At, Seq: tm.Seq, Id: tm.ID})
 	}
-	os := &legacyOutcomeState{ByCollection: map[string]legacyOutcomeMode{}, ByObject: map[string]legacyOutcomeMode{}, Pending: map[string]string{}}
+	os := &image.OutcomeState{ByCollection: map[string]image.OutcomeMode{}, ByObject: map[string]image.OutcomeMode{}, Pending: map[string]string{}}
 	for k, m := range o.byCollection.All(tx) {
 		os.ByCollection[k] = m.mode().legacy()
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math/rand/v2"
 
+	"github.com/mwallet/mwallet-go/simulator/internal/image"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
@@ -74,13 +75,7 @@ func (g generator) copy(tx *kernel.Tx) *rand.PCG { return g.state.Get(tx).pcg() 
 
 // legacy is the generator as the state image of recordings of versions 1
 // and 2 held it (a *rand.Rand), with its source (the two shared one PCG).
-func (g generator) legacy(tx *kernel.Tx) (*legacyRand, *rand.PCG) {
+func (g generator) legacy(tx *kernel.Tx) (*image.Rand, *rand.PCG) {
 	p := g.state.Get(tx).pcg()
-	return &legacyRand{Src: p}, p
-}
-
-// legacyRand is a rand.Rand as the state image of recordings of versions 1
-// and 2 held it: its one field, its source.
-type legacyRand struct {
-	Src rand.Source
+	return &image.Rand{Src: p}, p
 }

@@ -13,6 +13,7 @@ import (
 
 	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
 	"github.com/mwallet/mwallet-go/simulator/internal/deposits"
+	"github.com/mwallet/mwallet-go/simulator/internal/image"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/kyc"
 	"github.com/mwallet/mwallet-go/simulator/internal/members"
@@ -122,7 +123,7 @@ type Simulator struct {
 	// the input order (record.go).
 	k kernel.Kernel
 	// st is the state: everything the state image holds, in the order it
-	// holds it (image.go).
+	// holds it (internal/image, over the projection of image_legacy.go).
 	st simState
 	// wiring is what serves and records the state and is not part of it:
 	// the router, the server, the input log, the options.
@@ -130,7 +131,7 @@ type Simulator struct {
 }
 
 // simState is the state of a simulator: the fields the state image walks,
-// in its order (image.go). Each product line that has its own package holds
+// in its order (internal/image). Each product line that has its own package holds
 // its part in its Line.
 type simState struct {
 	clock    *Clock
@@ -155,7 +156,7 @@ type simState struct {
 	stepUp   stepup.Line         // the step-up line (internal/stepup)
 	listSeq  *kernel.Cell[int64] // creation sequence of listed objects (tx.NextSeq, lines.go)
 	// controlRoutes and literalPaths are no state: they keep the values the
-	// image of recording versions 1 and 2 carries (image_legacy.go).
+	// image of recording versions 1 and 2 carries (image.ControlRoutes).
 	controlRoutes []string
 	literalPaths  map[string][]string
 }
@@ -178,7 +179,7 @@ type wiring struct {
 	// replayBase, set while a recording is replayed, is the address the
 	// recorded simulator served at (URL answers it).
 	replayBase string
-	// image writes, reads and hashes the state image (image.go); inputs
+	// image writes, reads and hashes the state image (internal/image); inputs
 	// logs the inputs and reads the log back (record.go); delivery
 	// flushes the due webhook deliveries (webhooks_flush.go).
 	image    *stateImage
@@ -329,9 +330,9 @@ func build(o options) (*Simulator, error) {
 			creds: o.creds,
 			cat:   newCatalogue(),
 			// No state: the values recordings of versions 1 and 2 carry
-			// (image_legacy.go).
-			controlRoutes: slices.Clone(legacyControlRoutes),
-			literalPaths:  maps.Clone(legacyLiteralPaths),
+			// (internal/image, routes.go).
+			controlRoutes: slices.Clone(image.ControlRoutes),
+			literalPaths:  maps.Clone(image.LiteralPaths),
 		},
 		wiring: wiring{
 			opts: o,

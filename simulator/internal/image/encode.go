@@ -1,4 +1,32 @@
-package simulator
+// Package image writes the state image: the state of a simulator as the
+// bytes its digest is the SHA-256 of (Sum). It is written by walking a
+// value with reflection, every field of every object reached; the value is
+// the projection of the state that recordings of versions 1 and 2 carry the
+// digest of (the simulator builds it from the kernel's tables; the plain
+// records of the projection are declared here, legacy.go). What is not
+// state is left out by rule (Rules):
+//
+//   - locks (package sync), and fields tagged image:"-";
+//   - functions and channels: a field of one that is set and not known to
+//     be built by New (Rules.Built) makes the image fail, so that state
+//     held in a closure is found by the tests instead of lost.
+//
+// Pointers keep their identity (an object reached twice is written once),
+// maps are written in the order of their encoded keys and times as UTC
+// instants, so two simulators in the same state have the same image.
+// Values of other packages are written by their binary or text marshalers
+// when they have them (money.Amount, apd.Decimal, rand.PCG), by their
+// fields otherwise.
+//
+// Types of the simulator's packages (the simulator, this one, the kernel
+// and the product lines under internal/) are walked by their fields; the
+// image names them as the builds of those versions did (names.go).
+//
+// The walk reads exported fields only, by reflect alone, without unsafe:
+// a struct type with an unexported field that is state is refused, naming
+// the field. A data directory's snapshot is not this image: it is the
+// state by name (kernel.WriteState).
+package image
 
 import (
 	"bytes"
@@ -8,7 +36,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"path"
 	"reflect"
 	"slices"
 	"strconv"
@@ -17,54 +44,30 @@ import (
 	"time"
 )
 
-// The state image: the state of a simulator as the bytes its digest is
-// the SHA-256 of (digest.go). It is written by walking a value with
-// reflection, every field of every object reached; the value is the
-// projection of the state that recordings of versions 1 and 2 carry the
-// digest of (legacyState, image_legacy.go, built from the kernel's
-// tables). What is not state is left out by rule:
-//
-//   - locks (package sync), and fields tagged image:"-";
-//   - functions and channels: a field of one that is set and not known to
-//     be built by New makes the image fail, so that state held in a closure
-//     is found by the tests instead of lost.
-//
-// Pointers keep their identity (an object reached twice is written once),
-// maps are written in the order of their encoded keys and times as UTC
-// instants, so two simulators in the same state have the same image.
-// Values of other packages are written by their binary or text marshalers
-// when they have them (money.Amount, apd.Decimal, rand.PCG), by their
-// fields otherwise.
-//
-// Types of the packages under internal/ (the kernel, the product lines)
-// are walked like this package's; their fields are named package.Type.field.
-//
-// The walk reads exported fields only, by reflect alone, without unsafe:
-// infoOf refuses a struct type with an unexported field that is state,
-// naming the field. A data directory's snapshot is not this image: it is
-// the state by name (kernel.WriteState, image_state.go).
+// Rules say what of a value the image leaves out and which types of the
+// simulator the projection's types stand for. The zero Rules leave out
+// only what the image always leaves out (locks, fields tagged image:"-").
+// A Rules caches what it learns of each type: use one per projection.
+type Rules struct {
+	// Skip names the fields that are not state ("Type.field").
+	Skip map[string]bool
+	// Built names the function and channel fields that New sets or that
+	// only the Go API sets: left out of the image without complaint.
+	Built map[string]bool
+	// Facade is a type whose exported fields are the public API, not
+	// state (the simulator's *Simulator): they are left out.
+	Facade reflect.Type
+	// StandIns are types of the projection that stand for a type the
+	// naming rule cannot give (names.go): the image names each, and its
+	// fields, as the type it stands for.
+	StandIns map[reflect.Type]reflect.Type
 
-// simPkg is this package's import path.
-var simPkg = reflect.TypeOf(Simulator{}).PkgPath()
-
-// imageSkip names the fields that are not state ("Type.field").
-var imageSkip = map[string]bool{
-	"Simulator.k":      true,
-	"Simulator.wiring": true,
-	"Clock.owner":      true,
+	infos sync.Map // reflect.Type -> *typeInfo
 }
 
-// imageBuilt names the function and channel fields that New sets or that
-// only the Go API sets (Fault.Hold, Fault.Held): left out of the image
-// without complaint.
-var imageBuilt = map[string]bool{
-	"books.scales": true,
-	"Fault.Hold":   true,
-	"Fault.Held":   true,
-}
-
-// imageTypes are the types an interface value of the state may hold.
-var imageTypes = func() map[string]reflect.Type {
+// Interfaces are the types an interface value of the state may hold, by
+// their name, which the image writes before the value.
+var Interfaces = func() map[string]reflect.Type {
 	m := map[string]reflect.Type{}
 	for _, v := range []any{
 		"", false, int(0), int64(0), float64(0), json.Number(""), []any{}, []string{}, map[string]any{},
@@ -102,7 +105,7 @@ type field struct {
 	typ   reflect.Type
 	skip  bool
 	// must be nil: a function or channel field that New does not set
-	// (imageBuilt): the image fails when it holds one.
+	// (Rules.Built): the image fails when it holds one.
 	mustBeNil bool
 }
 
@@ -114,27 +117,26 @@ type typeInfo struct {
 	private string
 }
 
-var typeInfos sync.Map // reflect.Type -> *typeInfo
-
-func infoOf(t reflect.Type) *typeInfo {
-	if ti, ok := typeInfos.Load(t); ok {
+// info returns what the image knows of the type t.
+func (r *Rules) info(t reflect.Type) *typeInfo {
+	if ti, ok := r.infos.Load(t); ok {
 		return ti.(*typeInfo)
 	}
 	ti := &typeInfo{codec: codecOf(t)}
 	if ti.codec == codecFields && t.Kind() == reflect.Struct {
 		for i := 0; i < t.NumField(); i++ {
 			sf := t.Field(i)
-			fieldName := imageFieldName(t, sf)
-			name := imageTypeName(t) + "." + fieldName
+			fieldName := r.FieldName(t, sf)
+			name := r.TypeName(t) + "." + fieldName
 			step := "." + fieldName
 			f := field{index: i, name: name, typ: sf.Type, step: func() string { return step }}
 			switch {
-			case imageSkip[name], t == reflect.TypeOf(Simulator{}) && sf.IsExported(), sf.Tag.Get("image") == "-":
+			case r.Skip[name], r.Facade != nil && t == r.Facade && sf.IsExported(), sf.Tag.Get("image") == "-":
 				f.skip = true
 			case isSyncType(sf.Type):
 				f.skip = true
 			case sf.Type.Kind() == reflect.Func || sf.Type.Kind() == reflect.Chan:
-				f.skip, f.mustBeNil = true, !imageBuilt[name]
+				f.skip, f.mustBeNil = true, !r.Built[name]
 			}
 			if !f.skip && !sf.IsExported() && ti.private == "" {
 				ti.private = fmt.Sprintf("%s (%s.%s) is not exported: the image reads exported fields only (export it, or tag it image:\"-\" if it is no state)", name, t, sf.Name)
@@ -142,33 +144,34 @@ func infoOf(t reflect.Type) *typeInfo {
 			ti.fields = append(ti.fields, f)
 		}
 	}
-	v, _ := typeInfos.LoadOrStore(t, ti)
+	v, _ := r.infos.LoadOrStore(t, ti)
 	return v.(*typeInfo)
 }
 
-// ownType reports whether t is the simulator's: of this package or of a
-// package under its internal/ (the kernel, the product lines), walked by
-// its fields whatever methods it has.
-func ownType(t reflect.Type) bool {
-	return t.PkgPath() == simPkg || strings.HasPrefix(t.PkgPath(), simPkg+"/internal/")
+// Field is a field of a struct type as the image sees it.
+type Field struct {
+	Name string // "Type.field", as the image names it
+	Type reflect.Type
+	Skip bool // not state: left out
 }
 
-// imageTypeName names a struct type in the image's field names: its name
-// in this package, package.Name in a package under internal/ (a line's
-// state types).
-func imageTypeName(t reflect.Type) string {
-	if st, ok := legacyStandIn(t); ok {
-		return imageTypeName(st)
+// Fields returns the fields of the struct type t as the image sees them,
+// in their order.
+func (r *Rules) Fields(t reflect.Type) []Field {
+	var out []Field
+	for _, f := range r.info(t).fields {
+		out = append(out, Field{Name: f.name, Type: f.typ, Skip: f.skip})
 	}
-	name := t.Name()
-	if n, ok := legacyName(t); ok {
-		name = n
-	}
-	if t.PkgPath() == simPkg || !ownType(t) {
-		return name
-	}
-	return path.Base(t.PkgPath()) + "." + name
+	return out
 }
+
+// ByFields reports whether the image writes values of t by their fields
+// (or elements), not by a marshaler or as a time.
+func (r *Rules) ByFields(t reflect.Type) bool { return r.info(t).codec == codecFields }
+
+// Refused says why the image refuses the struct type t (a field that is
+// state is not exported), or is "".
+func (r *Rules) Refused(t reflect.Type) string { return r.info(t).private }
 
 func isSyncType(t reflect.Type) bool {
 	for t.Kind() == reflect.Pointer {
@@ -212,16 +215,17 @@ type ptrKey struct {
 
 // imgEnc writes an image.
 type imgEnc struct {
-	b    []byte
-	ptrs map[ptrKey]uint64
-	next uint64
-	path []string
-	noPt bool // map keys: pointers are refused
+	rules *Rules
+	b     []byte
+	ptrs  map[ptrKey]uint64
+	next  uint64
+	path  []string
+	noPt  bool // map keys: pointers are refused
 	// lines, when set, receives one "path = value" line per value written
-	// (stateImage.dump).
+	// (Dump).
 	lines *[]string
 	types map[reflect.Type]*typeInfo
-	// leave names fields left out of this image beyond imageSkip (the
+	// leave names fields left out of this image beyond Rules.Skip (the
 	// state digest leaves out the clock reading).
 	leave map[string]bool
 	// keyEncs are the encoders of map keys not in use, kept with their
@@ -242,14 +246,14 @@ func (e *imgEnc) uvarint(x uint64) { e.b = binary.AppendUvarint(e.b, x) }
 func (e *imgEnc) varint(x int64)   { e.b = binary.AppendVarint(e.b, x) }
 func (e *imgEnc) bytes(p []byte)   { e.uvarint(uint64(len(p))); e.b = append(e.b, p...) }
 
-// imageError is a value the image cannot keep; at is where, built on the
-// way out of the walk.
-type imageError struct {
+// Error is a value the image cannot keep; at is where, built on the way
+// out of the walk.
+type Error struct {
 	at  []string
 	msg string
 }
 
-func (e *imageError) Error() string {
+func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString("Simulator")
 	for i := len(e.at) - 1; i >= 0; i-- {
@@ -258,16 +262,16 @@ func (e *imageError) Error() string {
 	return "simulator: state image: " + b.String() + ": " + e.msg
 }
 
-// at adds a step of the path to an imageError.
+// at adds a step of the path to an Error.
 func at(err error, step func() string) error {
-	if ie, ok := err.(*imageError); ok {
+	if ie, ok := err.(*Error); ok {
 		ie.at = append(ie.at, step())
 	}
 	return err
 }
 
 func (e *imgEnc) fail(format string, args ...any) error {
-	return &imageError{msg: fmt.Sprintf(format, args...)}
+	return &Error{msg: fmt.Sprintf(format, args...)}
 }
 
 // push and pop keep the path of the value being written, for the lines
@@ -285,16 +289,16 @@ func (e *imgEnc) pop() {
 }
 
 // info returns the typeInfo of t from the encoder's own cache.
-func (e *imgEnc) info(t reflect.Type) *typeInfo { return cachedInfo(&e.types, t) }
+func (e *imgEnc) info(t reflect.Type) *typeInfo { return e.rules.cachedInfo(&e.types, t) }
 
 // cachedInfo returns the typeInfo of t from the cache *m of one walk
 // (made when first needed): a plain map, cheaper than the shared sync.Map
-// of infoOf for the lookup every value makes.
-func cachedInfo(m *map[reflect.Type]*typeInfo, t reflect.Type) *typeInfo {
+// of info for the lookup every value makes.
+func (r *Rules) cachedInfo(m *map[reflect.Type]*typeInfo, t reflect.Type) *typeInfo {
 	if ti, ok := (*m)[t]; ok {
 		return ti
 	}
-	ti := infoOf(t)
+	ti := r.info(t)
 	if *m == nil {
 		*m = map[reflect.Type]*typeInfo{}
 	}
@@ -446,8 +450,8 @@ func (e *imgEnc) value(v reflect.Value) error {
 		}
 		c := v.Elem()
 		name := c.Type().String()
-		if imageTypes[name] != c.Type() {
-			return e.fail("an interface holds a %s, which the image does not know (add it to imageTypes)", name)
+		if Interfaces[name] != c.Type() {
+			return e.fail("an interface holds a %s, which the image does not know (add it to Interfaces)", name)
 		}
 		e.uvarint(1)
 		e.uvarint(uint64(len(name)))
@@ -460,7 +464,7 @@ func (e *imgEnc) value(v reflect.Value) error {
 		for _, f := range ti.fields {
 			if f.skip || e.leave[f.name] {
 				if f.mustBeNil && !v.Field(f.index).IsNil() {
-					return at(e.fail("%s holds a %s, which cannot be kept (make it data, or list it in imageSkip or imageBuilt)", f.name, f.typ), f.step)
+					return at(e.fail("%s holds a %s, which cannot be kept (make it data, or list it in Rules.Skip or Rules.Built)", f.name, f.typ), f.step)
 				}
 				continue
 			}
@@ -549,11 +553,36 @@ func (e *imgEnc) keyEnc() *imgEnc {
 		e.keyEncs = e.keyEncs[:n-1]
 		return ke
 	}
-	return &imgEnc{noPt: true, types: e.types}
+	return &imgEnc{rules: e.rules, noPt: true, types: e.types}
 }
 
 // putKeyEnc gives back an encoder of keys once its map is written.
 func (e *imgEnc) putKeyEnc(ke *imgEnc) {
 	ke.b = ke.b[:0]
 	e.keyEncs = append(e.keyEncs, ke)
+}
+
+// Encode writes the image of v (a pointer to the projection's root, a
+// struct) without the fields of leave. The image of the builds of
+// recording versions 1 and 2 started at the simulator, object 0, whose one
+// field in the image was its state: the objects reached are numbered from
+// 1.
+func (r *Rules) Encode(v any, leave map[string]bool) ([]byte, error) {
+	e := &imgEnc{rules: r, ptrs: map[ptrKey]uint64{}, leave: leave, next: 1}
+	if err := e.value(reflect.ValueOf(v).Elem()); err != nil {
+		return nil, err
+	}
+	return e.b, nil
+}
+
+// Dump returns the image of v (as Encode) as text, one "path = value"
+// line per value, each path starting with root: for finding where two
+// states differ.
+func (r *Rules) Dump(v any, root string) ([]string, error) {
+	var lines []string
+	e := &imgEnc{rules: r, ptrs: map[ptrKey]uint64{}, path: []string{root}, lines: &lines, next: 1}
+	if err := e.value(reflect.ValueOf(v).Elem()); err != nil {
+		return nil, err
+	}
+	return lines, nil
 }
