@@ -53,7 +53,7 @@ func TestComponentsAreWired(t *testing.T) {
 			s.wiring.rec.mu.Lock()
 			st := s.wiring.rec.store
 			s.wiring.rec.mu.Unlock()
-			if st == nil || st.inputs != s.wiring.inputs {
+			if st == nil || st.Source() != (snapshotSource{s.wiring.inputs}) {
 				t.Errorf("the data directory's snapshots do not take this simulator's input log")
 			}
 			return s

@@ -32,7 +32,7 @@ func (ctl *controlAPI) recordingAnswer() (any, error) {
 		}
 		return rawAnswer(func(w http.ResponseWriter, _ *http.Request) {
 			recordingHeaders(w)
-			_ = st.writeRecording(w, p)
+			_ = st.WriteRecording(w, p.limit, p.hdr, &recordedInput{Seq: p.seq, Op: opEnd, Clock: p.end, Digest: p.digest})
 		}), nil
 	}
 	rec, err := s.Recording()

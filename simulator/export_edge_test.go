@@ -227,7 +227,7 @@ func DigestLeaving(s *Simulator, leave ...string) (string, error) {
 func LastInput(s *Simulator) string {
 	s.wiring.rec.mu.Lock()
 	defer s.wiring.rec.mu.Unlock()
-	mem, err := s.wiring.rec.mem.inputs()
+	mem, err := s.wiring.rec.mem.Inputs()
 	if err != nil || len(mem) == 0 {
 		return ""
 	}

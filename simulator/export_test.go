@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/datadir"
 )
 
 // Test hooks for the external test package (compiled only with the tests).
@@ -119,36 +121,30 @@ func namedState(s *Simulator) ([]byte, error) {
 // function is called.
 func FailingLog(s *Simulator, writeErr, syncErr error) (restore func()) {
 	st := s.wiring.rec.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	inner := st.f
-	st.f = &failingLog{logFile: inner, write: writeErr, sync: syncErr}
-	return func() {
-		st.mu.Lock()
-		defer st.mu.Unlock()
-		st.f = inner
-	}
+	f := &failingLog{write: writeErr, sync: syncErr}
+	f.LogFile = st.SetLog(f)
+	return func() { st.SetLog(f.LogFile) }
 }
 
 type failingLog struct {
-	logFile
+	datadir.LogFile
 	write, sync error
 }
 
 func (f *failingLog) Write(p []byte) (int, error) {
 	if f.write != nil {
 		// Half the frame reaches the file, as a full disk may leave it.
-		n, _ := f.logFile.Write(p[:len(p)/2])
+		n, _ := f.LogFile.Write(p[:len(p)/2])
 		return n, f.write
 	}
-	return f.logFile.Write(p)
+	return f.LogFile.Write(p)
 }
 
 func (f *failingLog) Sync() error {
 	if f.sync != nil {
 		return f.sync
 	}
-	return f.logFile.Sync()
+	return f.LogFile.Sync()
 }
 
 // RecordedInputs returns how many inputs s has logged and a description of
@@ -158,7 +154,7 @@ func RecordedInputs(s *Simulator, n int) (int64, []string) {
 	s.wiring.rec.mu.Lock()
 	defer s.wiring.rec.mu.Unlock()
 	var all []string
-	mem, err := s.wiring.rec.mem.inputs()
+	mem, err := s.wiring.rec.mem.Inputs()
 	if err != nil {
 		panic(err)
 	}

@@ -54,7 +54,7 @@ func (st *idemStore) len(tx *kernel.Tx) int { return st.records.Len(tx) }
 // lookup returns the record stored under recKey. A record StartInProgress
 // made whose time has run out is dropped instead: its request ended without
 // a stored result. (Data, not a timer, so that the state stays an image:
-// store.go.)
+// internal/datadir.)
 func (st *idemStore) lookup(tx *kernel.Tx, recKey string, now time.Time) (idemRow, bool) {
 	rec, ok := st.records.Get(tx, recKey)
 	if ok && !rec.StagedUntil.IsZero() && !now.Before(rec.StagedUntil) {

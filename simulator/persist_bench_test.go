@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mwallet/mwallet-go/simulator/internal/datadir"
 	"github.com/mwallet/mwallet-go/simulator/internal/datafile"
 )
 
@@ -46,7 +47,7 @@ const (
 var restartDir = sync.OnceValues(func() (string, error) {
 	dir := os.Getenv("MWALLET_RESTART_BENCH_DIR")
 	if dir != "" {
-		if _, err := os.Stat(filepath.Join(dir, snapshotName+".keep")); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, datadir.SnapshotName+".keep")); err == nil {
 			return dir, nil
 		}
 		if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -92,21 +93,26 @@ var restartDir = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	st := &store{dir: dir, diag: io.Discard, path: filepath.Join(dir, logName)}
-	if err := st.create(rec.header); err != nil {
+	st, err := openStore(dir, io.Discard, 0)
+	if err != nil {
 		return "", err
 	}
-	defer st.f.Close()
+	defer st.Close()
+	if err := st.Create(rec.header); err != nil {
+		return "", err
+	}
 	var snapOff, snapLast int64
 	for _, in := range rec.inputs {
-		if _, err := st.append(in); err != nil {
+		last := st.Written()
+		end, err := st.Append(in)
+		if err != nil {
 			return "", err
 		}
 		if in.Seq == restartSnapshot {
-			snapOff, snapLast = st.written, st.lastFrame
+			snapOff, snapLast = end, last
 		}
 	}
-	if err := st.f.Sync(); err != nil {
+	if err := st.Durable(st.Written()); err != nil {
 		return "", err
 	}
 	// The snapshot: the state after input restartSnapshot.
@@ -120,12 +126,12 @@ var restartDir = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	meta := snapshotMeta{Format: snapshotFormat, Version: snapshotVersion, Seq: restartSnapshot, Offset: snapOff,
+	meta := datadir.Meta{Format: datadir.SnapshotFormat, Version: datadir.SnapshotVersion, Seq: restartSnapshot, Offset: snapOff,
 		LastFrame: snapLast, Clock: clock, Size: len(img), CRC: datafile.CRC(img)}
-	if err := st.writeSnapshot(meta, func(w io.Writer) error { _, err := w.Write(img); return err }, nil); err != nil {
+	if err := st.WriteSnapshot(meta, func(w io.Writer) error { _, err := w.Write(img); return err }, nil); err != nil {
 		return "", err
 	}
-	if err := os.Rename(filepath.Join(dir, snapshotName), filepath.Join(dir, snapshotName+".keep")); err != nil {
+	if err := os.Rename(filepath.Join(dir, datadir.SnapshotName), filepath.Join(dir, datadir.SnapshotName+".keep")); err != nil {
 		return "", err
 	}
 	return dir, nil
@@ -147,8 +153,8 @@ func BenchmarkRestart(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	info, _ := os.Stat(filepath.Join(dir, logName))
-	snap, _ := os.Stat(filepath.Join(dir, snapshotName+".keep"))
+	info, _ := os.Stat(filepath.Join(dir, datadir.LogName))
+	snap, _ := os.Stat(filepath.Join(dir, datadir.SnapshotName+".keep"))
 	b.Logf("log: %d requests, %d bytes; snapshot at request %d: %d bytes", restartInputs, info.Size(), restartSnapshot, snap.Size())
 	for _, c := range []struct {
 		name     string
@@ -162,9 +168,9 @@ func BenchmarkRestart(b *testing.B) {
 			// directory restartDir built also keeps the snapshot aside,
 			// a file no data directory holds.
 			data := b.TempDir()
-			files := map[string]string{logName: logName}
+			files := map[string]string{datadir.LogName: datadir.LogName}
 			if c.snapshot {
-				files[snapshotName+".keep"] = snapshotName
+				files[datadir.SnapshotName+".keep"] = datadir.SnapshotName
 			}
 			for from, to := range files {
 				f, err := os.ReadFile(filepath.Join(dir, from))
@@ -205,7 +211,7 @@ func BenchmarkSnapshot(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	data, err := os.ReadFile(filepath.Join(dir, snapshotName+".keep"))
+	data, err := os.ReadFile(filepath.Join(dir, datadir.SnapshotName+".keep"))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -220,14 +226,14 @@ func BenchmarkSnapshot(b *testing.B) {
 		cpu := startCPU(b)
 		for i := 0; i < b.N; i++ {
 			// As a snapshot writes it: streamed to a file, checksummed.
-			f, err := datafile.CreateStream(filepath.Join(tmp, "snapshot"), snapshotHead)
+			f, err := datafile.CreateStream(filepath.Join(tmp, "snapshot"), datadir.SnapshotHead)
 			if err != nil {
 				b.Fatal(err)
 			}
 			if err := s.wiring.image.writeState(f, s.wiring.image.capture(false)); err != nil {
 				b.Fatal(err)
 			}
-			if err := f.Finish(make([]byte, snapshotHead)); err != nil {
+			if err := f.Finish(make([]byte, datadir.SnapshotHead)); err != nil {
 				b.Fatal(err)
 			}
 		}

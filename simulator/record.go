@@ -10,9 +10,10 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
+	"github.com/mwallet/mwallet-go/simulator/internal/datadir"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 )
 
 // The input log. Everything that can change a simulator's state is one
@@ -52,25 +53,18 @@ import (
 // whole run, BeginOrdered, so that nothing that changes state runs between
 // its log record and its execution).
 
-// Input kinds of the log.
+// Input kinds of the log (internal/recfile).
 const (
-	opHTTP       = "http"
-	opResume     = "resume"
-	opCall       = "call"
-	opAdvance    = "advance"
-	opFlushDue   = "flush_due"
-	opAttempt    = "attempt"
-	opFlushAbort = "flush_abort"
-	opBase       = "base_url" // the simulator's address changed (see recorder.base)
-	opCaps       = "caps"     // the caps of the window stores changed (inputLog.setCaps)
-	opEnd        = "end"      // the last line of an exported recording: the clock then
-)
-
-// recordingFormat and recordingVersion head every recording and data
-// directory log.
-const (
-	recordingFormat  = "mwallet-sim-recording"
-	recordingVersion = 2
+	opHTTP       = recfile.OpHTTP
+	opResume     = recfile.OpResume
+	opCall       = recfile.OpCall
+	opAdvance    = recfile.OpAdvance
+	opFlushDue   = recfile.OpFlushDue
+	opAttempt    = recfile.OpAttempt
+	opFlushAbort = recfile.OpFlushAbort
+	opBase       = recfile.OpBase // the simulator's address changed (see recorder.base)
+	opCaps       = recfile.OpCaps // the caps of the window stores changed (inputLog.setCaps)
+	opEnd        = recfile.OpEnd  // the last line of an exported recording: the clock then
 )
 
 // DefaultRecordingLimit bounds the in-memory recording of a simulator
@@ -78,109 +72,13 @@ const (
 // headers, arguments). See WithRecordingLimit.
 const DefaultRecordingLimit = 128 << 20
 
-// recordedInput is one input of the log. Only the fields of its op are set.
-type recordedInput struct {
-	Seq   int64     `json:"seq"`
-	Clock time.Time `json:"clock"`
-	Op    string    `json:"op"`
+// recordedInput is one input of the log, in its wire format
+// (internal/recfile): an http request is recorded with at most
+// maxBodyBytes+1 bytes of its body.
+type recordedInput = recfile.Input
 
-	// http: the request as received.
-	Method  string      `json:"method,omitempty"`
-	Target  string      `json:"target,omitempty"` // the request target (path and query) as sent
-	Proto   string      `json:"proto,omitempty"`
-	Host    string      `json:"host,omitempty"`
-	Remote  string      `json:"remote,omitempty"` // the peer's address (the IP allowlist reads it)
-	TLS     bool        `json:"tls,omitempty"`
-	Header  http.Header `json:"header,omitempty"`
-	Body    []byte      `json:"-"` // the bytes read, at most maxBodyBytes+1
-	BodyErr bool        `json:"body_error,omitempty"`
-	// Draws are the request's random choices: one per fault with one_in
-	// that matched it, in order, true when the fault was taken.
-	Draws []bool `json:"draws,omitempty"`
-
-	// resume: the seq of the http input that waited.
-	Of int64 `json:"of,omitempty"`
-
-	// call: "Cards.Ship" (field and method) or "Action" (a method of
-	// *Simulator), with the arguments as JSON.
-	Call string            `json:"call,omitempty"`
-	Args []json.RawMessage `json:"args,omitempty"`
-	// Route is the control route a call entered through ("POST
-	// /_sim/faults"), empty for a call of the Go method: the timers due at
-	// the end of a call entered over HTTP run in the same input, as every
-	// control write over HTTP runs them (controlCall).
-	Route string `json:"route,omitempty"`
-	// Rules is the version of the rules an input ran under: allOrNothingRules for
-	// every input of this build; controlRules for a control input (a call,
-	// or an http input under /_sim) of a build whose business inputs
-	// carried none; none (0) for the inputs of earlier builds. A replay
-	// runs an input under the rules it ran under: the control API's
-	// argument rules (control_domains.go, domain.legacy) and whether a
-	// refusal's writes are undone (recorder.undo).
-	Rules int `json:"rules,omitempty"`
-
-	// advance: the clock reading reached.
-	To time.Time `json:"to,omitzero"`
-
-	// attempt: one delivery attempt and the receiver's answer.
-	Delivery   string    `json:"delivery,omitempty"`
-	At         time.Time `json:"at,omitzero"`
-	StatusCode int       `json:"status_code,omitempty"`
-	Response   string    `json:"response,omitempty"` // the beginning of the receiver's answer
-	Error      string    `json:"error,omitempty"`
-
-	// flush_abort: the deliveries a cancelled flush did not attempt.
-	Deliveries []string `json:"deliveries,omitempty"`
-
-	// base_url: the address the simulator serves at, from this input on.
-	URL string `json:"url,omitempty"`
-
-	// caps: the caps of the window stores from this input on.
-	Caps *storeCaps `json:"caps,omitempty"`
-
-	// end (the last line of a recording file): the state digest then.
-	Digest string `json:"digest,omitempty"`
-}
-
-// recordedInputJSON adds the body, as text when it is UTF-8 and in base64
-// otherwise.
-type recordedInputJSON struct {
-	recordedInputAlias
-	BodyText   *string `json:"body,omitempty"`
-	BodyBase64 []byte  `json:"body_base64,omitempty"`
-}
-
-type recordedInputAlias recordedInput
-
-// MarshalJSON writes the input as one JSON object.
-func (in *recordedInput) MarshalJSON() ([]byte, error) {
-	j := recordedInputJSON{recordedInputAlias: recordedInputAlias(*in)}
-	if len(in.Body) > 0 {
-		if utf8.Valid(in.Body) {
-			t := string(in.Body)
-			j.BodyText = &t
-		} else {
-			j.BodyBase64 = in.Body
-		}
-	}
-	return json.Marshal(j)
-}
-
-// UnmarshalJSON reads what MarshalJSON writes.
-func (in *recordedInput) UnmarshalJSON(b []byte) error {
-	var j recordedInputJSON
-	if err := json.Unmarshal(b, &j); err != nil {
-		return err
-	}
-	*in = recordedInput(j.recordedInputAlias)
-	switch {
-	case j.BodyText != nil:
-		in.Body = []byte(*j.BodyText)
-	case j.BodyBase64 != nil:
-		in.Body = j.BodyBase64
-	}
-	return nil
-}
+// memLog is the in-memory recording.
+type memLog = recfile.MemLog
 
 // recordingConfig is what a simulator was built with: replaying a log on a
 // simulator built with the same configuration reaches the same state.
@@ -242,11 +140,7 @@ func (c recordingConfig) apply(o *options) error {
 
 // recordingHeader is the first line of a recording and the first record of
 // a data directory's log.
-type recordingHeader struct {
-	Format  string          `json:"format"`
-	Version int             `json:"version"`
-	Config  recordingConfig `json:"config"`
-}
+type recordingHeader = recfile.Header[recordingConfig]
 
 // recorder keeps the input log of one simulator: in memory, or in a data
 // directory's store.
@@ -263,8 +157,8 @@ type recorder struct {
 	memLimit int64
 	dropped  int64 // inputs not kept because of memLimit
 
-	store  *store       // the data directory, when there is one
-	replay *replayCheck // while a recording is replayed: what the next input must be
+	store  *datadir.Store // the data directory, when there is one
+	replay *replayCheck   // while a recording is replayed: what the next input must be
 
 	// parked counts the requests waiting in a delay fault (guarded by the state lock,
 	// not r.mu): their continuation lives on their goroutine, so no
@@ -369,7 +263,7 @@ func (r *recorder) appendInput(in *recordedInput) (int64, error) {
 	var end int64
 	if r.store != nil {
 		var err error
-		if end, err = r.store.append(in); err != nil {
+		if end, err = r.store.Append(in); err != nil {
 			return 0, err
 		}
 	}
@@ -384,7 +278,7 @@ func (r *recorder) appendInput(in *recordedInput) (int64, error) {
 		r.clock = in.To
 	}
 	if !r.memOff {
-		if r.dropped > 0 || !r.mem.add(in, r.memLimit) {
+		if r.dropped > 0 || !r.mem.Add(in, r.memLimit) {
 			// The recording is incomplete from here on: let it go.
 			r.dropped++
 			r.mem = memLog{}
@@ -403,7 +297,7 @@ func (r *recorder) durable(end int64) error {
 	if st == nil || replaying {
 		return nil
 	}
-	return st.durable(end)
+	return st.Durable(end)
 }
 
 // controlID returns the request id of a control answer. Control ids come
@@ -585,6 +479,6 @@ func (r *recorder) fail(err error) {
 	st := r.store
 	r.mu.Unlock()
 	if st != nil {
-		st.fail(err)
+		st.Fail(err)
 	}
 }

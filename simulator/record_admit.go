@@ -1,6 +1,9 @@
 package simulator
 
-import "github.com/mwallet/mwallet-go/simulator/internal/kernel"
+import (
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
+)
 
 // Admission of inputs: where every input enters the log (admit), moving a
 // clock that follows the host's first (followHost), and the caps of the
@@ -52,7 +55,8 @@ func (l *inputLog) setCaps(c storeCaps) error {
 	if same {
 		return nil
 	}
-	tx, end, err := l.lockInput(&recordedInput{Op: opCaps, Caps: &c})
+	logged := recfile.Caps(c)
+	tx, end, err := l.lockInput(&recordedInput{Op: opCaps, Caps: &logged})
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,9 @@ import (
 	"os"
 	"time"
 
+	"github.com/mwallet/mwallet-go/simulator/internal/datadir"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 )
 
 // Recording is the input log of a simulator: its configuration, then every
@@ -126,7 +128,7 @@ func readRecording(rd io.Reader, partial bool) (*Recording, error) {
 	if err := json.Unmarshal(line, &rec.header); err != nil {
 		return nil, fmt.Errorf("simulator: recording: header: %w", err)
 	}
-	if err := rec.header.check(); err != nil {
+	if err := rec.header.Check(); err != nil {
 		return nil, err
 	}
 	ended := false
@@ -191,16 +193,6 @@ func ReadRecordingFile(path string) (*Recording, error) {
 	return ReadRecording(f)
 }
 
-func (h recordingHeader) check() error {
-	if h.Format != recordingFormat {
-		return fmt.Errorf("simulator: not a recording (format %q, want %q)", h.Format, recordingFormat)
-	}
-	if h.Version < 1 || h.Version > recordingVersion {
-		return fmt.Errorf("simulator: recording version %d: this simulator reads versions 1 to %d", h.Version, recordingVersion)
-	}
-	return nil
-}
-
 // Recording returns the simulator's input log since it started (with a
 // data directory: since the directory was created, across restarts).
 // Started from it (WithRecording), a simulator reaches the same state.
@@ -218,7 +210,7 @@ type recordingPoint struct {
 	chunks  [][]byte
 	n       int
 	dropped int64
-	st      *store
+	st      *datadir.Store
 	limit   int64 // the store's log size then
 	seq     int64
 }
@@ -232,14 +224,12 @@ func (l *inputLog) point(digest bool) (recordingPoint, error) {
 		p.end = l.st.clock.Now()
 		r := l.rec
 		r.mu.Lock()
-		p.hdr = recordingHeader{Format: recordingFormat, Version: recordingVersion, Config: r.cfg}
+		p.hdr = recordingHeader{Format: recfile.Format, Version: recfile.Version, Config: r.cfg}
 		p.st, p.dropped, p.seq = r.store, r.dropped, r.seq
-		p.chunks, p.n = r.mem.view()
+		p.chunks, p.n = r.mem.View()
 		r.mu.Unlock()
 		if p.st != nil {
-			p.st.mu.Lock()
-			p.limit = p.st.written
-			p.st.mu.Unlock()
+			p.limit = p.st.Written()
 		}
 	}
 	if !digest {
@@ -268,11 +258,12 @@ func (l *inputLog) recording(digest bool) (*Recording, error) {
 	var inputs []*recordedInput
 	switch {
 	case p.st != nil:
-		inputs, err = p.st.readInputs(p.limit)
+		inputs, err = p.st.ReadInputs(p.limit)
+		err = dataDirErr(err)
 	case p.dropped > 0:
 		err = errRecordingLimit
 	default:
-		inputs, err = decodeChunks(p.chunks, p.n)
+		inputs, err = recfile.DecodeChunks(p.chunks, p.n)
 	}
 	if err != nil {
 		return nil, err

@@ -275,7 +275,7 @@ func (p *replayer) step(in *recordedInput) error {
 			err = fmt.Errorf("simulator: replay: input %d: caps without their values", in.Seq)
 			break
 		}
-		err = s.wiring.inputs.setCaps(*in.Caps)
+		err = s.wiring.inputs.setCaps(storeCaps(*in.Caps))
 	default:
 		err = fmt.Errorf("simulator: replay: input %d: unknown op %q", in.Seq, in.Op)
 	}
@@ -492,10 +492,7 @@ func (p *replayer) replayRecording(r *Recording) error {
 	s.wiring.rec.mu.Unlock()
 	if st != nil {
 		// Replayed into a data directory: one sync for all of it.
-		st.mu.Lock()
-		end := st.written
-		st.mu.Unlock()
-		return st.durable(end)
+		return st.Durable(st.Written())
 	}
 	return nil
 }

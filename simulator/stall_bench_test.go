@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/datadir"
 )
 
 // BenchmarkSnapshotStall is the longest a request waits while a snapshot
@@ -35,7 +37,7 @@ func BenchmarkSnapshotStall(b *testing.B) {
 		b.Fatal(err)
 	}
 	dir := b.TempDir()
-	for from, to := range map[string]string{logName: logName, snapshotName + ".keep": snapshotName} {
+	for from, to := range map[string]string{datadir.LogName: datadir.LogName, datadir.SnapshotName + ".keep": datadir.SnapshotName} {
 		data, err := os.ReadFile(filepath.Join(src, from))
 		if err != nil {
 			b.Fatal(err)
@@ -60,7 +62,7 @@ func BenchmarkSnapshotStall(b *testing.B) {
 	}{
 		{"idle", func() error { time.Sleep(stallIdle); return nil }},
 		{"snapshot", func() error {
-			st.snapshot()
+			st.Snapshot()
 			return nil
 		}},
 		{"digest", controlRead(s, "/_sim/digest")},
@@ -145,7 +147,7 @@ func BenchmarkSnapshotStall(b *testing.B) {
 			settle()
 			maxLat.Store(0)
 			maxLock.Store(0)
-			st.slowestSync.Store(0)
+			st.SlowestSync(true)
 			t0 := time.Now()
 			if err := r.run(); err != nil {
 				b.Fatal(err)
@@ -154,7 +156,7 @@ func BenchmarkSnapshotStall(b *testing.B) {
 			settle()
 			worst[i] = max(worst[i], time.Duration(maxLat.Load()))
 			worstLock[i] = max(worstLock[i], time.Duration(maxLock.Load()))
-			worstSync[i] = max(worstSync[i], time.Duration(st.slowestSync.Load()))
+			worstSync[i] = max(worstSync[i], st.SlowestSync(false))
 		}
 	}
 	b.StopTimer()

@@ -8,18 +8,22 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/datadir"
+	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 )
 
 // openDataDir builds the simulator of a data directory: a new one, or the
 // one its log and snapshot describe. A directory that is not a
 // simulator's, or whose log or snapshot is damaged in a way a crash does
 // not leave, is refused with a *DataDirError before any byte in it
-// changes (store_check.go).
+// changes (internal/datadir, check.go).
 func openDataDir(o options) (s *Simulator, err error) {
-	if _, err := checkLayout(o.dataDir); err != nil {
-		return nil, err
+	if _, err := datadir.CheckLayout(o.dataDir); err != nil {
+		return nil, dataDirErr(err)
 	}
 	st, err := openStore(o.dataDir, o.diag, o.snapshotEvery)
 	if err != nil {
@@ -27,46 +31,46 @@ func openDataDir(o options) (s *Simulator, err error) {
 	}
 	defer func() {
 		if err != nil {
-			st.close()
+			st.Close()
 		}
 	}()
 	if o.dataRepair {
-		if _, err := st.repair(); err != nil {
+		if _, err := repairStore(st); err != nil {
 			return nil, err
 		}
 	}
 	// Again under the lock: what was checked may have changed meanwhile.
-	hasLog, err := checkLayout(o.dataDir)
+	hasLog, err := datadir.CheckLayout(o.dataDir)
 	if err != nil {
-		return nil, err
+		return nil, dataDirErr(err)
 	}
-	var c *logCheck
-	var sf *snapshotFile
+	var c *datadir.LogCheck
+	var sf *datadir.SnapshotFile
 	if hasLog {
-		if sf, err = st.loadSnapshot(); err != nil {
+		if sf, err = st.LoadSnapshot(); err != nil {
 			return nil, err
 		}
 		var marks []int64
 		if sf != nil {
-			marks = append(marks, sf.meta.Offset)
+			marks = append(marks, sf.Meta.Offset)
 		}
-		if c, err = st.checkLog(false, marks...); err != nil {
+		if c, err = st.CheckLog(false, marks...); err != nil {
 			return nil, err
 		}
-		if c.damage != nil {
-			return nil, c.damage
+		if c.Damage != nil {
+			return nil, (*DataDirError)(c.Damage)
 		}
 	}
-	if c == nil || c.hdr == nil {
+	if c == nil || c.Hdr == nil {
 		// A new directory: no log, or an empty one.
 		if sf != nil {
-			return nil, &DataDirError{Dir: st.dir, File: snapshotName, Offset: -1, Reason: "a snapshot beside an empty log"}
+			return nil, &DataDirError{Dir: o.dataDir, File: datadir.SnapshotName, Offset: -1, Reason: "a snapshot beside an empty log"}
 		}
-		st.claim()
+		st.Claim()
 		if s, err = build(o); err != nil {
 			return nil, err
 		}
-		if err = st.create(recordingHeader{Format: recordingFormat, Version: recordingVersion, Config: s.wiring.rec.cfg}); err != nil {
+		if err = st.Create(recordingHeader{Format: recfile.Format, Version: recfile.Version, Config: s.wiring.rec.cfg}); err != nil {
 			return nil, err
 		}
 		s.wiring.rec.attachStore(st)
@@ -75,39 +79,43 @@ func openDataDir(o options) (s *Simulator, err error) {
 				return nil, err
 			}
 		}
-		st.startSnapshots(s.wiring.inputs, 0)
+		st.StartSnapshots(snapshotSource{s.wiring.inputs}, 0)
 		return s, nil
 	}
-	hdr, hlen := c.hdr, c.hlen
+	hlen := c.HeaderLen
 	if o.recording != nil {
 		return nil, fmt.Errorf("simulator: data directory %s already holds a log: replay a recording into an empty directory", o.dataDir)
 	}
-	if err := hdr.Config.sameFixture(configOf(o)); err != nil {
+	cfg, err := headerConfig(c.Hdr)
+	if err != nil {
+		return nil, err
+	}
+	if err := cfg.sameFixture(configOf(o)); err != nil {
 		return nil, fmt.Errorf("simulator: data directory %s: %w", o.dataDir, err)
 	}
-	if err := hdr.Config.apply(&o); err != nil {
+	if err := cfg.apply(&o); err != nil {
 		return nil, err
 	}
 	t0 := time.Now()
 	var from, snapSeq int64 = hlen, 0
 	if sf != nil {
-		ok, why, damage := sf.verify(st, c)
+		ok, why, damage := sf.Verify(st, c)
 		switch {
 		case damage != nil:
-			return nil, damage
+			return nil, (*DataDirError)(damage)
 		case ok:
 			if s, err = build(o); err != nil {
 				return nil, err
 			}
-			if derr := s.wiring.image.readState(bytes.NewReader(sf.img)); derr != nil {
-				st.report("snapshot not used (%v): replaying the whole log", derr)
+			if derr := s.wiring.image.readState(bytes.NewReader(sf.Img)); derr != nil {
+				st.Report("snapshot not used (%v): replaying the whole log", derr)
 				s = nil
 			} else {
-				from, snapSeq = sf.meta.Offset, sf.meta.Seq
-				s.wiring.rec.seq = sf.meta.Seq
+				from, snapSeq = sf.Meta.Offset, sf.Meta.Seq
+				s.wiring.rec.seq = sf.Meta.Seq
 			}
 		default:
-			st.report("snapshot not used (%s): replaying the whole log", why)
+			st.Report("snapshot not used (%s): replaying the whole log", why)
 		}
 	}
 	if s == nil {
@@ -118,51 +126,51 @@ func openDataDir(o options) (s *Simulator, err error) {
 	tSnap := time.Since(t0)
 	s.wiring.rec.memOff = true // the log is the recording
 	p := newReplayer(s)
-	end, _, n, err := st.scan(from, c.end, func(in *recordedInput, off int64) error {
+	end, _, n, err := st.Scan(from, c.End, func(in *recordedInput, off int64) error {
 		if want := s.wiring.rec.seq + 1; in.Seq != want {
-			return &DataDirError{Dir: st.dir, File: logName, Offset: off, Reason: fmt.Sprintf("input %d where input %d should be", in.Seq, want)}
+			return &DataDirError{Dir: o.dataDir, File: datadir.LogName, Offset: off, Reason: fmt.Sprintf("input %d where input %d should be", in.Seq, want)}
 		}
 		return p.step(in)
 	})
-	if err != nil {
+	if err = dataDirErr(err); err != nil {
 		p.abandon()
 		var de *DataDirError
 		if errors.As(err, &de) {
 			// Described in full (what follows it, what a repair keeps).
-			if full, cerr := st.checkLog(true); cerr == nil && full.damage != nil {
-				return nil, full.damage
+			if full, cerr := st.CheckLog(true); cerr == nil && full.Damage != nil {
+				return nil, (*DataDirError)(full.Damage)
 			}
 			return nil, de
 		}
 		return nil, fmt.Errorf("simulator: data directory %s: the log does not replay: %w", o.dataDir, err)
 	}
-	if end != c.end {
+	if end != c.End {
 		p.abandon()
 		return nil, fmt.Errorf("simulator: data directory %s: the log changed while it was read", o.dataDir)
 	}
-	st.claim()
-	if c.size > end {
-		st.report("%s: kept %d whole inputs up to offset %d; discarded %d bytes a crash left at its end (%s)",
-			st.path, s.wiring.rec.seq, end, c.size-end, c.torn)
+	st.Claim()
+	if c.Size > end {
+		st.Report("%s: kept %d whole inputs up to offset %d; discarded %d bytes a crash left at its end (%s)",
+			filepath.Join(o.dataDir, datadir.LogName), s.wiring.rec.seq, end, c.Size-end, c.Torn)
 	}
-	if err = st.openLog(end, c.last, s.wiring.rec.seq); err != nil {
+	if err = st.OpenLog(end, c.Last, s.wiring.rec.seq); err != nil {
 		p.abandon()
 		return nil, err
 	}
 	s.wiring.rec.attachStore(st)
 	p.finish()
 	if snapSeq > 0 {
-		st.report("restarted at input %d: snapshot of input %d read in %s, %d inputs replayed in %s",
+		st.Report("restarted at input %d: snapshot of input %d read in %s, %d inputs replayed in %s",
 			s.wiring.rec.seq, snapSeq, tSnap.Round(time.Millisecond), n, (time.Since(t0) - tSnap).Round(time.Millisecond))
 	} else {
-		st.report("restarted at input %d: %d inputs replayed in %s", s.wiring.rec.seq, n, time.Since(t0).Round(time.Millisecond))
+		st.Report("restarted at input %d: %d inputs replayed in %s", s.wiring.rec.seq, n, time.Since(t0).Round(time.Millisecond))
 	}
-	st.startSnapshots(s.wiring.inputs, snapSeq)
+	st.StartSnapshots(snapshotSource{s.wiring.inputs}, snapSeq)
 	return s, nil
 }
 
 // attachStore makes st the sink of the input log.
-func (r *recorder) attachStore(st *store) {
+func (r *recorder) attachStore(st *datadir.Store) {
 	r.mu.Lock()
 	r.store = st
 	r.memOff = true

@@ -1,21 +1,60 @@
 package simulator
 
-// Repairing a data directory (store_check.go says what is damage): the
-// damaged log is copied aside before it is cut, a snapshot that does not
-// verify (or holds inputs the cut dropped) is moved aside, and what was
-// dropped is reported.
+// Repairing a data directory, and the errors of one a simulator does not
+// start on: the public face of internal/datadir (check.go says what is
+// damage, repair.go what a repair does).
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"strings"
-	"time"
 
-	"github.com/mwallet/mwallet-go/simulator/internal/datafile"
+	"github.com/mwallet/mwallet-go/simulator/internal/datadir"
 )
+
+// DataDirError is a data directory a simulator does not start on: a log or
+// snapshot damaged in a way a crash does not leave, or a directory (or
+// log) that is not a simulator's. Nothing in the directory was changed.
+// Damage can be repaired (RepairDataDir, mwallet-sim repair DIR, serve
+// -data-repair); a foreign directory cannot.
+type DataDirError struct {
+	Dir string
+	// File is the damaged or foreign file ("log", "snapshot"), "" for the
+	// directory itself.
+	File string
+	// Offset is where the damage starts in File (the start of the frame
+	// that does not verify), -1 when the error is not about a position.
+	Offset int64
+	// Reason says what is wrong, for example "checksum mismatch".
+	Reason string
+	// Foreign is set when the directory or its log is not a simulator's.
+	Foreign bool
+	// Inputs is the number of whole inputs before Offset (what a repair
+	// keeps).
+	Inputs int64
+	// Rest is the number of bytes from Offset to the end of File.
+	Rest int64
+	// Following is the number of frames that still verify after the
+	// damage, one after another from offset FollowingAt (a repair drops
+	// them with it: an input cannot run without the ones before it).
+	Following   int
+	FollowingAt int64
+}
+
+// Error says what is wrong and how to repair it.
+func (e *DataDirError) Error() string { return (*datadir.Damage)(e).Error() }
+
+// dataDirErr is err with a *datadir.Damage in it (the store's) as the
+// public *DataDirError; other errors, and nil, as they are.
+func dataDirErr(err error) error {
+	if d, ok := err.(*datadir.Damage); ok {
+		if d == nil {
+			return nil
+		}
+		return (*DataDirError)(d)
+	}
+	return err
+}
 
 // DataDirRepair is what RepairDataDir did.
 type DataDirRepair struct {
@@ -39,30 +78,12 @@ type DataDirRepair struct {
 
 // String reports the repair in a few lines.
 func (r *DataDirRepair) String() string {
-	var b strings.Builder
+	rep := datadir.Repair{KeptInputs: r.KeptInputs, KeptBytes: r.KeptBytes, DroppedBytes: r.DroppedBytes,
+		DroppedFrames: r.DroppedFrames, SavedLog: r.SavedLog, SavedSnapshot: r.SavedSnapshot}
 	if r.Damage != nil {
-		fmt.Fprintf(&b, "found: %s is damaged", filepath.Join(r.Damage.Dir, r.Damage.File))
-		if r.Damage.Offset >= 0 {
-			fmt.Fprintf(&b, " at offset %d", r.Damage.Offset)
-		}
-		fmt.Fprintf(&b, " (%s)\n", r.Damage.Reason)
+		rep.Damage = (*datadir.Damage)(r.Damage)
 	}
-	if r.SavedLog != "" {
-		fmt.Fprintf(&b, "the log as it was is saved as %s\n", r.SavedLog)
-		fmt.Fprintf(&b, "dropped %d bytes at the end of the log", r.DroppedBytes)
-		if r.DroppedFrames > 0 {
-			fmt.Fprintf(&b, ", among them %d frames that still verified after the damage", r.DroppedFrames)
-		}
-		b.WriteString("\n")
-	}
-	if r.SavedSnapshot != "" {
-		fmt.Fprintf(&b, "the snapshot is moved to %s: the start replays the log\n", r.SavedSnapshot)
-	}
-	fmt.Fprintf(&b, "kept %d whole inputs (%d bytes of log)", r.KeptInputs, r.KeptBytes)
-	if r.SavedLog == "" && r.SavedSnapshot == "" {
-		b.WriteString("; nothing to repair")
-	}
-	return b.String()
+	return rep.String()
 }
 
 // RepairDataDir repairs the data directory dir, which no simulator may be
@@ -79,100 +100,29 @@ func RepairDataDir(dir string) (*DataDirRepair, error) {
 	if _, err := os.Stat(dir); err != nil {
 		return nil, fmt.Errorf("simulator: data directory: %w", err)
 	}
-	if _, err := checkLayout(dir); err != nil {
-		return nil, err
+	if _, err := datadir.CheckLayout(dir); err != nil {
+		return nil, dataDirErr(err)
 	}
 	st, err := openStore(dir, io.Discard, 0)
 	if err != nil {
 		return nil, err
 	}
-	defer st.close()
-	return st.repair()
+	defer st.Close()
+	return repairStore(st)
+}
+
+// repairStore repairs the directory of st, whose lock it holds, and says
+// what it did in the public types.
+func repairStore(st *datadir.Store) (*DataDirRepair, error) {
+	rep, err := st.Repair()
+	if err != nil {
+		return nil, dataDirErr(err)
+	}
+	return &DataDirRepair{Damage: (*DataDirError)(rep.Damage), KeptInputs: rep.KeptInputs, KeptBytes: rep.KeptBytes,
+		DroppedBytes: rep.DroppedBytes, DroppedFrames: rep.DroppedFrames, SavedLog: rep.SavedLog, SavedSnapshot: rep.SavedSnapshot}, nil
 }
 
 // WithDataRepair repairs the data directory (RepairDataDir) before the
 // simulator starts on it, and reports what it did on the diagnostics
 // writer. mwallet-sim serve -data-repair.
 func WithDataRepair() Option { return func(o *options) { o.dataRepair = true } }
-
-// repair repairs the directory of st, whose lock it holds.
-func (st *store) repair() (*DataDirRepair, error) {
-	rep := &DataDirRepair{}
-	if _, err := os.Stat(st.path); errors.Is(err, os.ErrNotExist) {
-		return rep, st.setSnapshotAside(rep, "a snapshot without its log")
-	}
-	sf, err := st.loadSnapshot()
-	if err != nil {
-		return nil, err
-	}
-	c, err := st.checkLog(true)
-	if err != nil {
-		return nil, err
-	}
-	cut := int64(-1)
-	switch {
-	case c.damage != nil && c.damage.Foreign:
-		return nil, c.damage
-	case c.damage != nil:
-		rep.Damage, cut, rep.KeptInputs, rep.DroppedFrames = c.damage, c.damage.Offset, c.damage.Inputs, c.damage.Following
-	case c.size > c.end:
-		cut, rep.KeptInputs = c.end, c.inputs
-	default:
-		rep.KeptInputs = c.inputs
-	}
-	rep.KeptBytes = c.size
-	if cut >= 0 {
-		saved := st.path + ".damaged-" + time.Now().UTC().Format("20060102T150405.000000000Z")
-		if err := datafile.CopyFile(st.path, saved); err != nil {
-			return nil, fmt.Errorf("simulator: data directory: saving the damaged log: %w", err)
-		}
-		rep.SavedLog, rep.DroppedBytes, rep.KeptBytes = saved, c.size-cut, cut
-		if cut == 0 {
-			// The header is damaged: nothing is kept, the directory is new.
-			err = os.Remove(st.path)
-		} else {
-			err = datafile.TruncateSynced(st.path, cut)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("simulator: data directory: cutting the log: %w", err)
-		}
-	}
-	if sf != nil {
-		reason := ""
-		if cut == 0 {
-			reason = "its log's header was damaged"
-		} else if c, err = st.checkLog(false, sf.meta.Offset); err != nil {
-			return nil, err
-		} else if _, _, damage := sf.verify(st, c); damage != nil {
-			reason = damage.Reason
-			if rep.Damage == nil {
-				rep.Damage = damage
-			}
-		}
-		if reason != "" {
-			if err := st.setSnapshotAside(rep, reason); err != nil {
-				return nil, err
-			}
-		}
-	}
-	datafile.SyncDir(st.dir)
-	st.report("repair: %s", strings.ReplaceAll(rep.String(), "\n", "; "))
-	return rep, nil
-}
-
-// setSnapshotAside moves DIR/snapshot aside, if there is one.
-func (st *store) setSnapshotAside(rep *DataDirRepair, reason string) error {
-	path := filepath.Join(st.dir, snapshotName)
-	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	saved := path + ".damaged-" + time.Now().UTC().Format("20060102T150405.000000000Z")
-	if err := os.Rename(path, saved); err != nil {
-		return fmt.Errorf("simulator: data directory: moving the snapshot aside: %w", err)
-	}
-	if rep.Damage == nil {
-		rep.Damage = &DataDirError{Dir: st.dir, File: snapshotName, Offset: -1, Reason: reason}
-	}
-	rep.SavedSnapshot = saved
-	return nil
-}

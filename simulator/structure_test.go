@@ -31,16 +31,17 @@ var linePackages = []string{"cards", "deposits", "kyc", "members", "merchant", "
 var kernelPackages = []string{"api", "ids", "kernel", "ledger"}
 
 // toolPackages are the operator's tools beside the lines (the error
-// recipes, the developer views), the data directory's file layer and the
-// state image of the digest: they reach the simulator through interfaces
-// they declare, never by importing it, and no line and not the kernel
-// imports them.
-var toolPackages = []string{"datafile", "devtools", "image", "recipes"}
+// recipes, the developer views), the data directory (its store and its
+// file layer), the input log's wire format and the state image of the
+// digest: they reach the simulator through interfaces they declare, never
+// by importing it, and no line and not the kernel imports them.
+var toolPackages = []string{"datadir", "datafile", "devtools", "image", "recfile", "recipes"}
 
 // standalonePackages are tools that import no package of the module: the
-// data directory's file layer (bytes in frames) and the state image (it
-// is handed the projection as a value and walks it by reflection).
-var standalonePackages = []string{"datafile", "image"}
+// data directory's file layer (bytes in frames), the input log's wire
+// format (plain data) and the state image (it is handed the projection as
+// a value and walks it by reflection).
+var standalonePackages = []string{"datafile", "image", "recfile"}
 
 // TestPackageImports holds the import rules with `go list`: a line package
 // imports no other line package and not the simulator; the kernel imports
@@ -293,7 +294,7 @@ var beginners = map[string]int{
 	"admin.go": 1, "control.go": 3,
 	"gateway.go": 1, "image_state.go": 2,
 	"invariants.go": 1, "record.go": 3, "record_admit.go": 1,
-	"recording.go": 1, "replay.go": 4, "simulator.go": 1, "record_advance.go": 1, "stats.go": 1, "store.go": 1, "store_snapshot.go": 1,
+	"recording.go": 1, "replay.go": 4, "simulator.go": 1, "record_advance.go": 1, "stats.go": 1, "store.go": 2,
 	"webhooks.go": 1, "webhooks_flush.go": 3,
 }
 

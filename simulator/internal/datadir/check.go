@@ -1,4 +1,4 @@
-package simulator
+package datadir
 
 // Checking a data directory before it is used (store.go): what it is (new,
 // a simulator's, or something else) and whether its log and snapshot
@@ -25,38 +25,30 @@ import (
 	"strings"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/datafile"
+	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 )
 
-// DataDirError is a data directory a simulator does not start on: a log or
+// Damage is a data directory a simulator does not start on: a log or
 // snapshot damaged in a way a crash does not leave, or a directory (or
 // log) that is not a simulator's. Nothing in the directory was changed.
-// Damage can be repaired (RepairDataDir, mwallet-sim repair DIR, serve
-// -data-repair); a foreign directory cannot.
-type DataDirError struct {
-	Dir string
-	// File is the damaged or foreign file ("log", "snapshot"), "" for the
-	// directory itself.
-	File string
-	// Offset is where the damage starts in File (the start of the frame
-	// that does not verify), -1 when the error is not about a position.
-	Offset int64
-	// Reason says what is wrong, for example "checksum mismatch".
-	Reason string
-	// Foreign is set when the directory or its log is not a simulator's.
-	Foreign bool
-	// Inputs is the number of whole inputs before Offset (what a repair
-	// keeps).
-	Inputs int64
-	// Rest is the number of bytes from Offset to the end of File.
-	Rest int64
-	// Following is the number of frames that still verify after the
-	// damage, one after another from offset FollowingAt (a repair drops
-	// them with it: an input cannot run without the ones before it).
-	Following   int
+// Damage can be repaired (Repair); a foreign directory cannot. The
+// simulator answers it as its public DataDirError, which documents the
+// fields: the two are converted into each other, so their fields stay the
+// same, in the same order.
+type Damage struct {
+	Dir         string
+	File        string // "log", "snapshot", "" for the directory itself
+	Offset      int64  // where the damage starts in File, -1 when not about a position
+	Reason      string
+	Foreign     bool  // the directory or its log is not a simulator's
+	Inputs      int64 // whole inputs before Offset (what a repair keeps)
+	Rest        int64 // bytes from Offset to the end of File
+	Following   int   // frames that still verify after the damage, from FollowingAt
 	FollowingAt int64
 }
 
-func (e *DataDirError) Error() string {
+// Error says what is wrong and how to repair it.
+func (e *Damage) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "simulator: data directory %s: ", e.Dir)
 	if e.Foreign {
@@ -81,7 +73,7 @@ func (e *DataDirError) Error() string {
 		fmt.Fprintf(&b, "%s is damaged: %s; ", filepath.Join(e.Dir, e.File), e.Reason)
 	}
 	b.WriteString("this is not what a crash leaves, so nothing was changed. ")
-	if e.File == logName {
+	if e.File == LogName {
 		fmt.Fprintf(&b, "To keep the %d whole inputs before offset %d and set the damaged log aside: ", e.Inputs, e.Offset)
 	} else {
 		b.WriteString("To set the snapshot aside and replay the log: ")
@@ -90,18 +82,18 @@ func (e *DataDirError) Error() string {
 	return b.String()
 }
 
-// ourNames are the files a data directory may hold.
+// ourName reports whether name is a file a data directory may hold.
 func ourName(name string) bool {
 	switch name {
-	case lockName, logName, logName + ".tmp", snapshotName, snapshotName + ".tmp":
+	case LockName, LogName, LogName + ".tmp", SnapshotName, SnapshotName + ".tmp":
 		return true
 	}
-	return strings.HasPrefix(name, logName+".damaged-") || strings.HasPrefix(name, snapshotName+".damaged-")
+	return strings.HasPrefix(name, LogName+".damaged-") || strings.HasPrefix(name, SnapshotName+".damaged-")
 }
 
-// checkLayout refuses a directory that holds files a simulator does not
+// CheckLayout refuses a directory that holds files a simulator does not
 // write. It reports whether dir holds a log. It reads only.
-func checkLayout(dir string) (hasLog bool, err error) {
+func CheckLayout(dir string) (hasLog bool, err error) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return false, nil
@@ -115,9 +107,9 @@ func checkLayout(dir string) (hasLog bool, err error) {
 		switch {
 		case !ourName(en.Name()) || (en.IsDir() && en.Name() != ""):
 			foreign = append(foreign, en.Name())
-		case en.Name() == logName:
+		case en.Name() == LogName:
 			hasLog = true
-		case en.Name() == snapshotName:
+		case en.Name() == SnapshotName:
 			hasSnap = true
 		}
 	}
@@ -126,35 +118,35 @@ func checkLayout(dir string) (hasLog bool, err error) {
 		if len(foreign) > 5 {
 			foreign = append(foreign[:5], fmt.Sprintf("and %d more", len(foreign)-5))
 		}
-		return false, &DataDirError{Dir: dir, Offset: -1, Foreign: true,
+		return false, &Damage{Dir: dir, Offset: -1, Foreign: true,
 			Reason: "it holds files a simulator does not write (" + strings.Join(foreign, ", ") + "): it is not a simulator's data directory"}
 	}
 	if hasSnap && !hasLog {
-		return false, &DataDirError{Dir: dir, File: snapshotName, Offset: -1, Reason: "a snapshot without its log"}
+		return false, &Damage{Dir: dir, File: SnapshotName, Offset: -1, Reason: "a snapshot without its log"}
 	}
 	return hasLog, nil
 }
 
-// logCheck is what verifying a log found.
-type logCheck struct {
-	size   int64
-	hdr    *recordingHeader // nil for an empty log
-	hlen   int64            // the header frame's length
-	end    int64            // the offset after the last whole frame
-	last   int64            // the offset of the last whole input frame, -1 for none
-	inputs int64            // whole input frames
-	torn   string           // what a crash left after end ("" when nothing)
-	damage *DataDirError
-	// marks maps an offset the caller asked about (a snapshot's) to the
+// LogCheck is what verifying a log found.
+type LogCheck struct {
+	Size      int64   // the log's size
+	Hdr       *Header // nil for an empty log
+	HeaderLen int64   // the header frame's length
+	End       int64   // the offset after the last whole frame
+	Last      int64   // the offset of the last whole input frame, -1 for none
+	Inputs    int64   // whole input frames
+	Torn      string  // what a crash left after End ("" when nothing)
+	Damage    *Damage // the damage found, nil when the log verifies
+	// Marks maps an offset the caller asked about (a snapshot's) to the
 	// number of inputs before it, when a frame starts there.
-	marks map[int64]int64
+	Marks map[int64]int64
 }
 
-// checkLog verifies every frame of the log: its length and checksum, the
+// CheckLog verifies every frame of the log: its length and checksum, the
 // header, and with decode that every next frame is an input. It reads
 // only.
-func (st *store) checkLog(decode bool, marks ...int64) (*logCheck, error) {
-	c := &logCheck{last: -1, marks: map[int64]int64{}}
+func (st *Store) CheckLog(decode bool, marks ...int64) (*LogCheck, error) {
+	c := &LogCheck{Last: -1, Marks: map[int64]int64{}}
 	f, err := os.Open(st.path)
 	if err != nil {
 		return nil, fmt.Errorf("simulator: data directory: %w", err)
@@ -164,18 +156,18 @@ func (st *store) checkLog(decode bool, marks ...int64) (*logCheck, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.size = info.Size()
+	c.Size = info.Size()
 	want := map[int64]bool{}
 	for _, m := range marks {
 		want[m] = true
 	}
-	ours := headerLooksOurs(f, c.size)
+	ours := headerLooksOurs(f, c.Size)
 	br := bufio.NewReaderSize(f, 256<<10)
 	var buf []byte // one frame's payload, reused
 	for {
-		off := c.end
+		off := c.End
 		if want[off] {
-			c.marks[off] = c.inputs
+			c.Marks[off] = c.Inputs
 		}
 		var h [8]byte
 		n, err := io.ReadFull(br, h[:])
@@ -183,7 +175,7 @@ func (st *store) checkLog(decode bool, marks ...int64) (*logCheck, error) {
 			return c, nil
 		}
 		if off == 0 && !ours {
-			c.damage = &DataDirError{Dir: st.dir, File: logName, Offset: 0, Foreign: true, Reason: "it does not start with a simulator header"}
+			c.Damage = &Damage{Dir: st.dir, File: LogName, Offset: 0, Foreign: true, Reason: "it does not start with a simulator header"}
 			return c, nil
 		}
 		if err != nil {
@@ -196,7 +188,7 @@ func (st *store) checkLog(decode bool, marks ...int64) (*logCheck, error) {
 			return c, st.cutShort(c, f, off, "an empty frame")
 		}
 		if size > datafile.MaxFrame {
-			c.damage = st.damaged(c, f, off, fmt.Sprintf("a frame length of %d bytes, more than any frame", size))
+			c.Damage = st.damaged(c, f, off, fmt.Sprintf("a frame length of %d bytes, more than any frame", size))
 			return c, nil
 		}
 		if cap(buf) < int(size) {
@@ -207,40 +199,40 @@ func (st *store) checkLog(decode bool, marks ...int64) (*logCheck, error) {
 			return c, st.cutShort(c, f, off, "a frame cut short")
 		}
 		if datafile.CRC(p) != binary.LittleEndian.Uint32(h[4:]) {
-			c.damage = st.damaged(c, f, off, "checksum mismatch")
+			c.Damage = st.damaged(c, f, off, "checksum mismatch")
 			return c, nil
 		}
 		if off == 0 {
-			var hdr recordingHeader
-			if err := json.Unmarshal(p, &hdr); err != nil || hdr.Format != recordingFormat {
-				c.damage = &DataDirError{Dir: st.dir, File: logName, Offset: 0, Foreign: true, Reason: "its first frame is not a simulator header"}
+			var hdr Header
+			if err := json.Unmarshal(p, &hdr); err != nil || hdr.Format != recfile.Format || st.checkConfig(hdr.Config) != nil {
+				c.Damage = &Damage{Dir: st.dir, File: LogName, Offset: 0, Foreign: true, Reason: "its first frame is not a simulator header"}
 				return c, nil
 			}
-			if err := hdr.check(); err != nil {
+			if err := hdr.Check(); err != nil {
 				return c, fmt.Errorf("simulator: data directory: %s: %w", st.path, err)
 			}
-			c.hdr, c.hlen = &hdr, int64(8+len(p))
+			c.Hdr, c.HeaderLen = &hdr, int64(8+len(p))
 		} else {
 			if decode {
-				var in recordedInput
+				var in recfile.Input
 				if err := json.Unmarshal(p, &in); err != nil {
-					c.damage = st.damaged(c, f, off, "a whole frame that is not an input")
+					c.Damage = st.damaged(c, f, off, "a whole frame that is not an input")
 					return c, nil
 				}
-				if in.Seq != c.inputs+1 {
-					c.damage = st.damaged(c, f, off, fmt.Sprintf("input %d where input %d should be", in.Seq, c.inputs+1))
+				if in.Seq != c.Inputs+1 {
+					c.Damage = st.damaged(c, f, off, fmt.Sprintf("input %d where input %d should be", in.Seq, c.Inputs+1))
 					return c, nil
 				}
 			}
-			c.last = off
-			c.inputs++
+			c.Last = off
+			c.Inputs++
 		}
-		c.end = off + int64(8+len(p))
+		c.End = off + int64(8+len(p))
 	}
 }
 
 // headerPrefix is how every log's first payload starts.
-var headerPrefix = []byte(`{"format":"` + recordingFormat + `"`)
+var headerPrefix = []byte(`{"format":"` + recfile.Format + `"`)
 
 // headerLooksOurs reports whether a log of size bytes starts as a
 // simulator's does (a frame header, then headerPrefix), or is too short to
@@ -275,38 +267,38 @@ func headerLooksOurs(f *os.File, size int64) bool {
 // cutShort decides what a frame cut short at off is: what a crash leaves
 // when nothing after it verifies and it is not the header, damage
 // otherwise.
-func (st *store) cutShort(c *logCheck, f *os.File, off int64, what string) error {
-	rest, err := datafile.ReadRest(f, off, c.size)
+func (st *Store) cutShort(c *LogCheck, f *os.File, off int64, what string) error {
+	rest, err := datafile.ReadRest(f, off, c.Size)
 	if err != nil {
 		return err
 	}
 	if datafile.AllZero(rest) {
-		c.torn = fmt.Sprintf("%d zero bytes", len(rest))
+		c.Torn = fmt.Sprintf("%d zero bytes", len(rest))
 		return nil
 	}
 	if at, n := datafile.Resync(rest[1:], off+1); n > 0 {
-		c.damage = &DataDirError{Dir: st.dir, File: logName, Offset: off, Inputs: c.inputs, Rest: int64(len(rest)),
+		c.Damage = &Damage{Dir: st.dir, File: LogName, Offset: off, Inputs: c.Inputs, Rest: int64(len(rest)),
 			Following: n, FollowingAt: at, Reason: what + ", followed by frames that verify"}
 		return nil
 	}
 	if off == 0 {
 		// A log is created whole (written aside, then renamed): a header
 		// cut short is not a crash's.
-		c.damage = &DataDirError{Dir: st.dir, File: logName, Offset: 0, Rest: c.size, Reason: "the header frame: " + what}
+		c.Damage = &Damage{Dir: st.dir, File: LogName, Offset: 0, Rest: c.Size, Reason: "the header frame: " + what}
 		return nil
 	}
-	c.torn = fmt.Sprintf("%d bytes of %s", len(rest), what[2:])
+	c.Torn = fmt.Sprintf("%d bytes of %s", len(rest), what[2:])
 	return nil
 }
 
 // damaged is the damage of the frame at off, with what follows it.
-func (st *store) damaged(c *logCheck, f *os.File, off int64, reason string) *DataDirError {
-	e := &DataDirError{Dir: st.dir, File: logName, Offset: off, Inputs: c.inputs, Reason: reason}
+func (st *Store) damaged(c *LogCheck, f *os.File, off int64, reason string) *Damage {
+	e := &Damage{Dir: st.dir, File: LogName, Offset: off, Inputs: c.Inputs, Reason: reason}
 	if off == 0 {
 		e.Reason = "the header frame: " + reason
 	}
-	e.Rest = c.size - off
-	if rest, err := datafile.ReadRest(f, off, c.size); err == nil && len(rest) > 1 {
+	e.Rest = c.Size - off
+	if rest, err := datafile.ReadRest(f, off, c.Size); err == nil && len(rest) > 1 {
 		e.FollowingAt, e.Following = datafile.Resync(rest[1:], off+1)
 	}
 	return e

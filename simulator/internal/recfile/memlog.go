@@ -1,4 +1,4 @@
-package simulator
+package recfile
 
 import (
 	"encoding/binary"
@@ -11,21 +11,23 @@ import (
 // The in-memory recording keeps each input as a compact binary record in
 // large byte chunks: nothing in it is a pointer the garbage collector has
 // to scan, and nothing refers to the request it came from, so a long
-// recording costs its bytes and little else. Recording decodes it.
+// recording costs its bytes and little else. The simulator's Recording
+// decodes it.
 
 // memChunk is the size of the chunks the in-memory recording fills.
 const memChunk = 1 << 20
 
-// memLog is the in-memory recording.
-type memLog struct {
+// MemLog is the in-memory recording. Its zero value is empty and ready to
+// use.
+type MemLog struct {
 	chunks [][]byte
 	n      int   // inputs kept
 	bytes  int64 // bytes kept
 }
 
-// add appends the record of in, unless that takes the log past limit; it
+// Add appends the record of in, unless that takes the log past limit; it
 // reports whether it did.
-func (m *memLog) add(in *recordedInput, limit int64) bool {
+func (m *MemLog) Add(in *Input, limit int64) bool {
 	var cur []byte
 	if k := len(m.chunks); k > 0 {
 		cur = m.chunks[k-1]
@@ -51,15 +53,16 @@ func (m *memLog) add(in *recordedInput, limit int64) bool {
 	return true
 }
 
-// inputs decodes the log.
-func (m *memLog) inputs() ([]*recordedInput, error) { return decodeChunks(m.chunks, m.n) }
+// Inputs decodes the log.
+func (m *MemLog) Inputs() ([]*Input, error) { return DecodeChunks(m.chunks, m.n) }
 
-// view returns what inputs needs, to decode without the recorder's lock:
+// View returns what DecodeChunks needs, to decode without the recorder's lock:
 // the chunks are appended to, never changed within their length.
-func (m *memLog) view() ([][]byte, int) { return append([][]byte(nil), m.chunks...), m.n }
+func (m *MemLog) View() ([][]byte, int) { return append([][]byte(nil), m.chunks...), m.n }
 
-func decodeChunks(chunks [][]byte, n int) ([]*recordedInput, error) {
-	out := make([]*recordedInput, 0, n)
+// DecodeChunks decodes the n inputs of chunks (as View returns them).
+func DecodeChunks(chunks [][]byte, n int) ([]*Input, error) {
+	out := make([]*Input, 0, n)
 	for _, c := range chunks {
 		for len(c) > 0 {
 			size := int(binary.LittleEndian.Uint32(c))
@@ -95,7 +98,7 @@ func appendBool(b []byte, v bool) []byte {
 	return append(b, 0)
 }
 
-func appendInput(b []byte, in *recordedInput) []byte {
+func appendInput(b []byte, in *Input) []byte {
 	b = binary.AppendVarint(b, in.Seq)
 	b = appendTime(b, in.Clock)
 	b = appendString(b, in.Op)
@@ -148,7 +151,9 @@ func appendInput(b []byte, in *recordedInput) []byte {
 	return b
 }
 
-var errBadRecord = errors.New("simulator: in-memory recording: bad record")
+// ErrBadRecord is the error of a record of the in-memory recording that
+// does not decode.
+var ErrBadRecord = errors.New("simulator: in-memory recording: bad record")
 
 // recordReader reads what appendInput writes.
 type recordReader struct {
@@ -159,7 +164,7 @@ type recordReader struct {
 func (r *recordReader) uvarint() uint64 {
 	x, n := binary.Uvarint(r.b)
 	if n <= 0 {
-		r.err, r.b = errBadRecord, nil
+		r.err, r.b = ErrBadRecord, nil
 		return 0
 	}
 	r.b = r.b[n:]
@@ -169,7 +174,7 @@ func (r *recordReader) uvarint() uint64 {
 func (r *recordReader) varint() int64 {
 	x, n := binary.Varint(r.b)
 	if n <= 0 {
-		r.err, r.b = errBadRecord, nil
+		r.err, r.b = ErrBadRecord, nil
 		return 0
 	}
 	r.b = r.b[n:]
@@ -179,7 +184,7 @@ func (r *recordReader) varint() int64 {
 func (r *recordReader) bytes() []byte {
 	n := r.uvarint()
 	if n > uint64(len(r.b)) {
-		r.err, r.b = errBadRecord, nil
+		r.err, r.b = ErrBadRecord, nil
 		return nil
 	}
 	p := r.b[:n:n]
@@ -191,7 +196,7 @@ func (r *recordReader) str() string { return string(r.bytes()) }
 
 func (r *recordReader) bool() bool {
 	if len(r.b) == 0 {
-		r.err = errBadRecord
+		r.err = ErrBadRecord
 		return false
 	}
 	v := r.b[0] == 1
@@ -207,9 +212,9 @@ func (r *recordReader) time() time.Time {
 	return time.Unix(sec, int64(r.uvarint())).UTC()
 }
 
-func readInput(b []byte) (*recordedInput, error) {
+func readInput(b []byte) (*Input, error) {
 	r := &recordReader{b: b}
-	in := &recordedInput{Seq: r.varint(), Clock: r.time(), Op: r.str(), Method: r.str(), Target: r.str(),
+	in := &Input{Seq: r.varint(), Clock: r.time(), Op: r.str(), Method: r.str(), Target: r.str(),
 		Proto: r.str(), Host: r.str(), Remote: r.str(), TLS: r.bool()}
 	if n := r.uvarint(); n > 0 && n <= uint64(len(b)) {
 		in.Header = make(http.Header, n)
@@ -217,7 +222,7 @@ func readInput(b []byte) (*recordedInput, error) {
 			k := r.str()
 			vn := r.uvarint()
 			if vn > uint64(len(b)) {
-				return nil, errBadRecord
+				return nil, ErrBadRecord
 			}
 			vs := make([]string, 0, vn)
 			for range vn {
@@ -257,10 +262,10 @@ func readInput(b []byte) (*recordedInput, error) {
 	in.Route = r.str()
 	in.Rules = int(r.varint())
 	if r.bool() {
-		in.Caps = &storeCaps{Nonces: int(r.varint()), IdempotencyKeys: int(r.varint()), StepUpChallenges: int(r.varint())}
+		in.Caps = &Caps{Nonces: int(r.varint()), IdempotencyKeys: int(r.varint()), StepUpChallenges: int(r.varint())}
 	}
 	if r.err != nil || len(r.b) != 0 {
-		return nil, errBadRecord
+		return nil, ErrBadRecord
 	}
 	return in, nil
 }
