@@ -161,7 +161,7 @@ func (o *op) complete(in any) bool {
 func (ctl *controlAPI) runDue() {
 	tx := ctl.sim.k.Begin()
 	defer tx.End()
-	ctl.sim.wiring.timers.runDue(tx)
+	ctl.sim.wiring.timers.RunDue(tx)
 }
 
 // runHTTP runs o over HTTP in a transaction of its own (none for an
@@ -204,7 +204,7 @@ func (ctl *controlAPI) answer(x *opRun, o *op, in any, derr error, id string) (r
 		return errorResponse(controlError(err), id), nil
 	}
 	if x.tx != nil && isWrite(x.r.Method) {
-		ctl.sim.wiring.timers.runDue(x.tx)
+		ctl.sim.wiring.timers.RunDue(x.tx)
 	}
 	status, v := o.replyOf(x, in, out)
 	if raw, ok := v.(rawAnswer); ok {
@@ -430,7 +430,7 @@ var opAction = def[actionIn]{
 		if err != nil {
 			return nil, err
 		}
-		x.s.wiring.timers.runDue(x.tx)
+		x.s.wiring.timers.RunDue(x.tx)
 		_, v := o.replyOf(x, inner, out)
 		if v == nil {
 			v = map[string]any{"ok": true}
@@ -443,5 +443,5 @@ var opAction = def[actionIn]{
 func (ctl *controlAPI) clockJSON(tx *kernel.Tx) map[string]any {
 	s := ctl.sim
 	now := s.st.clock.Now()
-	return map[string]any{"now": now.UTC().Format(time.RFC3339), "unix": now.Unix(), "pending_timers": s.wiring.timers.pending(tx)}
+	return map[string]any{"now": now.UTC().Format(time.RFC3339), "unix": now.Unix(), "pending_timers": s.wiring.timers.Pending(tx)}
 }

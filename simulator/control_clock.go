@@ -65,7 +65,7 @@ func (c *Clock) SleepFunc(limit time.Duration) func(ctx context.Context, d time.
 var clockOps = []*op{
 	def[noInput]{route: "GET /_sim/clock", run: func(x *opRun, _ *noInput) (any, error) { return x.s.wiring.ctl.clockJSON(x.tx), nil }}.op(),
 	def[clockIn]{route: "POST /_sim/clock", run: func(x *opRun, in *clockIn) (any, error) {
-		x.s.wiring.timers.advance(x.tx, in.duration())
+		x.s.wiring.timers.Advance(x.tx, in.duration())
 		return x.s.wiring.ctl.clockJSON(x.tx), nil
 	}}.op(),
 	def[noInput]{name: "Clock.Advance", noCall: true}.op(),

@@ -459,13 +459,7 @@ func (ctl *controlAPI) businessPrefix(prefix string) bool {
 
 // outcomeCollections lists the outcome collections, sorted.
 func (ctl *controlAPI) outcomeCollections() []string {
-	s := ctl.sim
-	out := make([]string, 0, len(s.wiring.timers.run))
-	for c := range s.wiring.timers.run {
-		out = append(out, c)
-	}
-	sort.Strings(out)
-	return out
+	return ctl.sim.wiring.timers.Collections()
 }
 
 // outcomeObject reports an id that names an object of an outcome
@@ -473,7 +467,7 @@ func (ctl *controlAPI) outcomeCollections() []string {
 // top-up or remittance.
 func (ctl *controlAPI) outcomeObject(tx *kernel.Tx, id string) bool {
 	s := ctl.sim
-	if s.wiring.timers.isInFlight(tx, id) {
+	if s.wiring.timers.IsInFlight(tx, id) {
 		return true
 	}
 	return s.st.qr.Has(tx, id) || s.st.cards.Has(tx, id) || s.st.remit.HasOrder(tx, id)

@@ -62,9 +62,9 @@ var opOutcomes = def[outcomesIn]{
 	run: func(x *opRun, in *outcomesIn) (any, error) {
 		m := in.mode()
 		if in.Collection != "" {
-			x.s.wiring.timers.setCollection(x.tx, in.Collection, m)
+			x.s.wiring.timers.SetCollection(x.tx, in.Collection, m.mode())
 		} else {
-			x.s.wiring.timers.setObject(x.tx, in.ObjectID, m)
+			x.s.wiring.timers.SetObject(x.tx, in.ObjectID, m.mode())
 		}
 		return map[string]any{"collection": in.Collection, "object_id": in.ObjectID, "mode": m.String()}, nil
 	},

@@ -169,7 +169,7 @@ func (v *view) state(tx *kernel.Tx) StateSnapshot {
 	s := v
 	st := StateSnapshot{
 		Now:           tx.Now().UTC(),
-		PendingTimers: s.st.outcome.timers.Get(tx).Len(),
+		PendingTimers: s.st.outcome.Pending(tx),
 		PartialReplay: v.partial,
 		Merchant: MerchantSnapshot{
 			ID: s.st.merchant.ID(tx), Model: Model(s.st.merchant.Model(tx)), Status: MerchantStatus(s.st.merchant.Status(tx)), Environment: Environment(s.st.merchant.Env(tx)),

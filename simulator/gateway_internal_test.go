@@ -136,17 +136,17 @@ func TestWindowsStayBounded(t *testing.T) {
 	if s.st.gw.nonces.Len(tx) != 5000 || s.st.gw.idem.len(tx) != 5000 {
 		t.Fatalf("live entries swept: %d nonces, %d records", s.st.gw.nonces.Len(tx), s.st.gw.idem.len(tx))
 	}
-	s.wiring.timers.advance(tx, nonceWindow-time.Nanosecond)
+	s.wiring.timers.Advance(tx, nonceWindow-time.Nanosecond)
 	s.wiring.gw.sweep(tx, s.st.clock.Now())
 	if s.st.gw.nonces.Len(tx) != 5000 {
 		t.Fatalf("a nonce was forgotten inside its window: %d left", s.st.gw.nonces.Len(tx))
 	}
-	s.wiring.timers.advance(tx, time.Nanosecond)
+	s.wiring.timers.Advance(tx, time.Nanosecond)
 	s.wiring.gw.sweep(tx, s.st.clock.Now())
 	if s.st.gw.nonces.Len(tx) != 0 || s.st.gw.nonceQ.len(tx) != 0 || s.st.gw.idem.len(tx) != 5000 {
 		t.Fatalf("after 5 minutes: %d nonces (%d queued), %d records", s.st.gw.nonces.Len(tx), s.st.gw.nonceQ.len(tx), s.st.gw.idem.len(tx))
 	}
-	s.wiring.timers.advance(tx, idempotencyWindow)
+	s.wiring.timers.Advance(tx, idempotencyWindow)
 	s.wiring.gw.sweep(tx, s.st.clock.Now())
 	if s.st.gw.idem.len(tx) != 0 || s.st.gw.idem.queue.len(tx) != 0 {
 		t.Fatalf("after 24 hours: %d records (%d queued)", s.st.gw.idem.len(tx), s.st.gw.idem.queue.len(tx))

@@ -123,7 +123,7 @@ func (im *stateImage) legacy(tx *kernel.Tx) *legacyState {
 		tokens[v] = &t
 	}
 	rng, _ := legacyRandOf(st.rng, tx)
-	clock, outcome := im.root.wiring.timers.legacy(tx)
+	clock, outcome := legacyTimers(im.root.wiring.timers, tx)
 	events, hooks := st.webhooks.Legacy(tx)
 	return &legacyState{
 		Clock: clock, Ledger: legacyLedger(st.ledger, tx), Rng: rng, Creds: st.credentials(tx), Start: st.start,

@@ -6,6 +6,7 @@ import (
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator/internal/deposits"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/outcomes"
 )
 
 // The product lines that have their own package under internal/, and the
@@ -21,7 +22,7 @@ import (
 // timers.
 type kernelServices struct {
 	st     *simState
-	timers *timers
+	timers *outcomes.Timers
 	url    func() string // the simulator's address (Simulator.URL), for hosted links
 	// rules are the rules of the input running (recorder.runningRules).
 	rules func() int
@@ -84,10 +85,10 @@ func (k kernelServices) Asset(code string) (kernel.Asset, bool) {
 }
 
 func (k kernelServices) InFlight(tx *kernel.Tx, collection, id string) {
-	k.timers.inFlight(tx, OutcomeCollection(collection), id)
+	k.timers.InFlight(tx, collection, id)
 }
 
-func (k kernelServices) Settled(tx *kernel.Tx, id string) { k.timers.settled(tx, id) }
+func (k kernelServices) Settled(tx *kernel.Tx, id string) { k.timers.Settled(tx, id) }
 
 // ExpireAt pushes key on the gateway's expiry queue of window; the sweep
 // tells the window's line when the clock passes it (gateway_expiry.go).

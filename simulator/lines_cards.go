@@ -25,9 +25,9 @@ func (ctl *controlAPI) registerCards(tx *kernel.Tx) {
 	scale, _ := s.st.cat.scale(cardline.LedgerAsset)
 	s.st.cards = cardline.New(&s.k, tx, cardsHost{st: &s.st}, key[:], scale)
 	// The issuer's success paths of what is in flight (outcome.go).
-	s.wiring.timers.on(CollectionCardApplications, s.st.cards.SucceedApplication)
-	s.wiring.timers.on(CollectionCardClosures, s.st.cards.SucceedClosure)
-	s.wiring.timers.on(CollectionCardTopups, s.st.cards.SucceedTopUp)
+	s.wiring.timers.On(string(CollectionCardApplications), s.st.cards.SucceedApplication)
+	s.wiring.timers.On(string(CollectionCardClosures), s.st.cards.SucceedClosure)
+	s.wiring.timers.On(string(CollectionCardTopups), s.st.cards.SucceedTopUp)
 	for _, e := range s.st.cards.Endpoints() {
 		s.wiring.gw.register(e)
 	}

@@ -12,7 +12,7 @@ func (ctl *controlAPI) registerQRPay(tx *kernel.Tx) {
 	s := ctl.sim
 	s.st.qr = qrpay.New(&s.k, tx, qrpayHost{st: &s.st})
 	// The acquirer's success path of an order in flight (outcome.go).
-	s.wiring.timers.on(CollectionQROrders, s.st.qr.OutcomeSuccess)
+	s.wiring.timers.On(string(CollectionQROrders), s.st.qr.OutcomeSuccess)
 	for _, e := range s.st.qr.Endpoints() {
 		s.wiring.gw.register(e)
 	}

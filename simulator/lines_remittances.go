@@ -11,7 +11,7 @@ import (
 func (ctl *controlAPI) registerRemittances() {
 	s := ctl.sim
 	s.st.remit = remittances.New(&s.k, remitHost{st: &s.st})
-	s.wiring.timers.on(CollectionRemittances, s.st.remit.Succeed)
+	s.wiring.timers.On(string(CollectionRemittances), s.st.remit.Succeed)
 	for _, e := range s.st.remit.Endpoints() {
 		s.wiring.gw.register(e)
 	}

@@ -40,26 +40,26 @@ func TestOutcomeModes(t *testing.T) {
 			t.Cleanup(s.Close)
 			// A collection and object of this test only: the public
 			// methods refuse names the product lines do not register.
-			_ = inTx(s, func(tx *kernel.Tx) error { s.wiring.timers.setCollection(tx, coll, tt.collection); return nil })
+			_ = inTx(s, func(tx *kernel.Tx) error { s.wiring.timers.SetCollection(tx, string(coll), tt.collection.mode()); return nil })
 			if tt.before != nil {
-				_ = inTx(s, func(tx *kernel.Tx) error { s.wiring.timers.setObject(tx, id, *tt.before); return nil })
+				_ = inTx(s, func(tx *kernel.Tx) error { s.wiring.timers.SetObject(tx, id, tt.before.mode()); return nil })
 			}
 			runs := 0
-			s.wiring.timers.on(coll, func(_ *kernel.Tx, got string) error {
+			s.wiring.timers.On(string(coll), func(_ *kernel.Tx, got string) error {
 				if got == id {
 					runs++
 				}
 				return nil
 			})
 			tx := s.k.BeginSetup()
-			s.wiring.timers.inFlight(tx, coll, id)
+			s.wiring.timers.InFlight(tx, string(coll), id)
 			if tt.settle {
-				s.wiring.timers.settled(tx, id)
+				s.wiring.timers.Settled(tx, id)
 			}
-			s.wiring.timers.runDue(tx)
+			s.wiring.timers.RunDue(tx)
 			tx.End()
 			if tt.during != nil {
-				_ = inTx(s, func(tx *kernel.Tx) error { s.wiring.timers.setObject(tx, id, *tt.during); return nil })
+				_ = inTx(s, func(tx *kernel.Tx) error { s.wiring.timers.SetObject(tx, id, tt.during.mode()); return nil })
 				s.Clock.Advance(0)
 			}
 			var got []int

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mwallet/mwallet-go/simulator/internal/datadir"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/outcomes"
 	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 )
 
@@ -326,7 +327,7 @@ type inputLog struct {
 	image *stateImage
 	draws func(tx *kernel.Tx, r *http.Request) []bool
 	// timers run what an advance of the clock brings due.
-	timers *timers
+	timers *outcomes.Timers
 	// host is the host's clock the simulator's follows (WithWallClock), or
 	// nil.
 	host func() time.Time

@@ -37,12 +37,12 @@ func (l *inputLog) followHost(tx *kernel.Tx, op string) error {
 	if !target.After(now) {
 		return nil
 	}
-	if l.timers.hasDue(tx, target) {
+	if l.timers.HasDue(tx, target) {
 		if _, err := l.rec.log(&recordedInput{Op: opAdvance, Clock: now, To: target}); err != nil {
 			return err
 		}
 	}
-	l.timers.advance(tx, target.Sub(now))
+	l.timers.Advance(tx, target.Sub(now))
 	return nil
 }
 

@@ -14,16 +14,16 @@ func (l *inputLog) advance(d time.Duration) {
 	}
 	tx := l.k.BeginInput()
 	target := l.st.clock.Now().Add(d)
-	if !l.timers.hasDue(tx, target) {
+	if !l.timers.HasDue(tx, target) {
 		tx.Ordered()
-		l.timers.advance(tx, d)
+		l.timers.Advance(tx, d)
 		tx.End()
 		return
 	}
 	end, err := l.rec.log(&recordedInput{Op: opAdvance, Clock: l.st.clock.Now(), To: target})
 	tx.Ordered()
 	if err == nil {
-		l.timers.advance(tx, d)
+		l.timers.Advance(tx, d)
 	}
 	tx.End()
 	if err == nil {
@@ -39,7 +39,7 @@ func (l *inputLog) advanceTo(target time.Time) error {
 		return err
 	}
 	if now := l.st.clock.Now(); target.After(now) {
-		l.timers.advance(tx, target.Sub(now))
+		l.timers.Advance(tx, target.Sub(now))
 	}
 	tx.End()
 	return l.rec.durable(end)

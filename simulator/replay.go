@@ -230,7 +230,7 @@ func (p *replayer) step(in *recordedInput) error {
 	tx := s.k.Begin()
 	s.wiring.rec.setRunning(in)
 	if now := s.st.clock.Now(); in.Clock.After(now) {
-		s.wiring.timers.advance(tx, in.Clock.Sub(now))
+		s.wiring.timers.Advance(tx, in.Clock.Sub(now))
 	}
 	tx.End()
 
@@ -460,7 +460,7 @@ func (p *replayer) replayRecording(r *Recording) error {
 	}
 	tx := s.k.Begin()
 	if now := s.st.clock.Now(); r.end.After(now) {
-		s.wiring.timers.advance(tx, r.end.Sub(now))
+		s.wiring.timers.Advance(tx, r.end.Sub(now))
 	}
 	var got string
 	if r.digest != "" {

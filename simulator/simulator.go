@@ -19,6 +19,7 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/ledger"
 	"github.com/mwallet/mwallet-go/simulator/internal/members"
 	"github.com/mwallet/mwallet-go/simulator/internal/merchant"
+	"github.com/mwallet/mwallet-go/simulator/internal/outcomes"
 	"github.com/mwallet/mwallet-go/simulator/internal/qrpay"
 	"github.com/mwallet/mwallet-go/simulator/internal/remittances"
 	"github.com/mwallet/mwallet-go/simulator/internal/stepup"
@@ -153,7 +154,7 @@ type simState struct {
 	kyc      *kyc.Line
 	webhooks *hookline.Line
 	gw       *gatewayState
-	outcome  *outcomeState
+	outcome  *outcomes.State
 	stepUp   stepup.Line         // the step-up line (internal/stepup)
 	listSeq  *kernel.Cell[int64] // creation sequence of listed objects (tx.NextSeq, lines.go)
 	// controlRoutes and literalPaths are no state: they keep the values the
@@ -165,9 +166,9 @@ type simState struct {
 // wiring is what serves, routes and records a simulator: built by New, never
 // part of the state image.
 type wiring struct {
-	timers *timers  // the clock's timers and the outcome success paths (outcome.go)
-	view   *view    // the operator's read-only view of the state (devtools.go)
-	keys   *keyring // the merchant's API Keys (admin.go)
+	timers *outcomes.Timers // the clock's timers and the outcome success paths (internal/outcomes)
+	view   *view            // the operator's read-only view of the state (devtools.go)
+	keys   *keyring         // the merchant's API Keys (admin.go)
 	mux    *http.ServeMux
 	// gw is the gateway (gateway.go): the business API's pipeline, its
 	// endpoints and the server New starts.
@@ -350,7 +351,7 @@ func build(o options) (*Simulator, error) {
 	s.st.tokens = kernel.NewTable[string, token](&s.k, "auth.tokens")
 	s.st.gw = newGatewayState(&s.k, o.seed, o.bodyKey, o.startCaps())
 	s.st.cat.cache = kernel.NewCell(&s.k, "catalogue.assets_cache", assetsCacheRow{})
-	s.wiring.timers = &timers{st: &s.st}
+	s.wiring.timers = newTimers(s.st.clock)
 	s.wiring.ctl = &controlAPI{sim: s}
 	// The input log (record.go) and what is built around it, the state
 	// image and the webhook flush, come before the gateway, which logs
@@ -369,7 +370,7 @@ func build(o options) (*Simulator, error) {
 	s.wiring.delivery = &deliverer{k: &s.k, st: &s.st, rec: s.wiring.rec, inputs: s.wiring.inputs}
 	s.wiring.gw = &gateway{
 		k: &s.k, st: &s.st, mux: s.wiring.mux, rec: s.wiring.rec, faultChans: map[int64]faultChans{},
-		logRequest: s.wiring.inputs.logRequest, admit: s.wiring.inputs.admit, runDue: s.wiring.timers.runDue, controlID: s.wiring.rec.controlID,
+		logRequest: s.wiring.inputs.logRequest, admit: s.wiring.inputs.admit, runDue: s.wiring.timers.RunDue, controlID: s.wiring.rec.controlID,
 		controlNotFound: s.wiring.ctl.notFound,
 	}
 	s.wiring.inputs.draws = s.wiring.gw.faultDraws
@@ -379,7 +380,7 @@ func build(o options) (*Simulator, error) {
 	s.wiring.keys = &keyring{st: &s.st}
 	s.wiring.view = &view{k: &s.k, st: &s.st, partial: partialReplayOf(o.recording), actions: actionKeys}
 	s.initControls()
-	s.st.outcome = newOutcomeState(&s.k)
+	s.st.outcome = s.wiring.timers.Register(&s.k)
 	s.st.creds.Model = o.model
 	s.st.creds.Environment = o.env
 	s.st.ledger = ledger.New(&s.k, s.st.cat.scale)
