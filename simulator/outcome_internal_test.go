@@ -40,7 +40,10 @@ func TestOutcomeModes(t *testing.T) {
 			t.Cleanup(s.Close)
 			// A collection and object of this test only: the public
 			// methods refuse names the product lines do not register.
-			_ = inTx(s, func(tx *kernel.Tx) error { s.wiring.timers.SetCollection(tx, string(coll), tt.collection.mode()); return nil })
+			_ = inTx(s, func(tx *kernel.Tx) error {
+				s.wiring.timers.SetCollection(tx, string(coll), tt.collection.mode())
+				return nil
+			})
 			if tt.before != nil {
 				_ = inTx(s, func(tx *kernel.Tx) error { s.wiring.timers.SetObject(tx, id, tt.before.mode()); return nil })
 			}
