@@ -11,7 +11,7 @@ import (
 // measured on it. It only moves when told to: Advance moves it forward and runs
 // every timer that falls due, in time order. Its reading is guarded by its
 // own lock (clients read it without the state lock); the timers are state,
-// kernel tables of the timers (internal/outcomes).
+// kernel tables of the simulator's outcome timers.
 type Clock struct {
 	owner *inputLog // logs an advance and runs the timers it brings due
 	mu    sync.Mutex
