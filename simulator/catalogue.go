@@ -14,9 +14,10 @@ import (
 // is fixed once the fixture is loaded; the merchant's allowlist, which
 // narrows what the merchant may use, is the merchant's and is passed in.
 //
-// Its fields are state, walked by the state image in this order (internal/image):
-// they are the three Simulator fields they replaced, so images, digests and
-// recordings of earlier builds are unchanged.
+// The digest's projection (legacyCatalogue, image_legacy.go) writes it as
+// the three Simulator fields it replaced, so digests and recordings of
+// earlier builds are unchanged; a snapshot holds only its cache, a kernel
+// cell.
 type catalogue struct {
 	assets []*asset                     // in catalogue order
 	byCode map[string]*asset            // by code

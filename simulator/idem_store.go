@@ -14,9 +14,9 @@ import (
 // gateway (gateway.go) asks it at its idempotency step; the sweep of every
 // business request (sweep) expires its records.
 //
-// Its two fields are state, walked by the state image in this order
-// (internal/image): they are the gatewayState fields they replaced, so images,
-// digests and recordings of earlier builds are unchanged. For the same
+// Its two fields are kernel tables; the digest's projection
+// (idemStore.legacy, image.IdemStore) writes them as the gatewayState fields they replaced,
+// so digests and recordings of earlier builds are unchanged. For the same
 // reason the bound (storeCaps.IdempotencyKeys) and the key of the body digests
 // (gatewayState.bodyKey, bodyDigest) stay where the image has them: the
 // gateway passes them in.
