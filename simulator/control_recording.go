@@ -3,6 +3,7 @@ package simulator
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 	"math"
 	"net/http"
 	"strconv"
@@ -32,7 +33,7 @@ func (ctl *controlAPI) recordingAnswer() (any, error) {
 		}
 		return rawAnswer(func(w http.ResponseWriter, _ *http.Request) {
 			recordingHeaders(w)
-			_ = st.WriteRecording(w, p.limit, p.hdr, &recordedInput{Seq: p.seq, Op: opEnd, Clock: p.end, Digest: p.digest})
+			_ = st.WriteRecording(w, p.limit, p.hdr, &recordedInput{Seq: p.seq, Op: recfile.OpEnd, Clock: p.end, Digest: p.digest})
 		}), nil
 	}
 	rec, err := s.Recording()
@@ -61,11 +62,11 @@ type stepSummary struct {
 func summarize(in *recordedInput) stepSummary {
 	sum := describeInput(in)
 	switch in.Op {
-	case opHTTP:
+	case recfile.OpHTTP:
 		if m := in.Header.Get("X-On-Behalf-Of"); m != "" {
 			sum += " (" + m + ")"
 		}
-	case opCall:
+	case recfile.OpCall:
 		args := make([]string, 0, len(in.Args))
 		for _, a := range redactArgs(in) {
 			v := string(a)
@@ -75,15 +76,15 @@ func summarize(in *recordedInput) stepSummary {
 			args = append(args, v)
 		}
 		sum = in.Call + "(" + strings.Join(args, ", ") + ")"
-	case opAttempt:
+	case recfile.OpAttempt:
 		res := strconv.Itoa(in.StatusCode)
 		if in.Error != "" && in.StatusCode == 0 {
 			res = "no answer"
 		}
 		sum += " → " + res
-	case opFlushDue:
+	case recfile.OpFlushDue:
 		sum = "webhook flush: pick the due deliveries"
-	case opFlushAbort:
+	case recfile.OpFlushAbort:
 		sum = fmt.Sprintf("webhook flush cancelled: %d deliveries back to pending", len(in.Deliveries))
 	}
 	return stepSummary{Seq: in.Seq, Clock: in.Clock.UTC(), Op: in.Op, Summary: sum}
@@ -324,7 +325,7 @@ func (st *stepper) show(rec *Recording, seq int64) (*stepDetail, error) {
 		in := rec.inputs[seq-1]
 		d.Step = summarize(in)
 		d.Input = redactInput(in)
-		if in.Op == opHTTP || in.Op == opResume {
+		if in.Op == recfile.OpHTTP || in.Op == recfile.OpResume {
 			d.Answer = &stepAnswer{}
 			if st.ans != nil {
 				d.Answer.Status = st.ans.status
@@ -350,7 +351,7 @@ func redactInput(in *recordedInput) json.RawMessage {
 		}
 	}
 	c.Body = redactJSON(c.Body)
-	if c.Op == opCall {
+	if c.Op == recfile.OpCall {
 		c.Args = redactArgs(in)
 	}
 	b, _ := json.Marshal(&c)

@@ -2,6 +2,7 @@ package simulator
 
 import (
 	"encoding/json"
+	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 	"net/http/httptest"
 	"net/url"
 	"reflect"
@@ -232,7 +233,7 @@ func LastInput(s *Simulator) string {
 		return ""
 	}
 	in := mem[len(mem)-1]
-	if in.Op == opCall {
+	if in.Op == recfile.OpCall {
 		args, _ := json.Marshal(in.Args)
 		return "call " + in.Call + " " + string(args)
 	}

@@ -3,6 +3,7 @@ package simulator
 import (
 	"bytes"
 	"fmt"
+	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 	"sort"
 	"strings"
 	"time"
@@ -159,11 +160,11 @@ func RecordedInputs(s *Simulator, n int) (int64, []string) {
 		panic(err)
 	}
 	for _, in := range mem {
-		if in.Op == opBase {
+		if in.Op == recfile.OpBase {
 			continue
 		}
 		d := in.Op + " " + describeInput(in)
-		if in.Op == opHTTP {
+		if in.Op == recfile.OpHTTP {
 			d = "http " + in.Method + " " + in.Target
 		}
 		all = append(all, d)

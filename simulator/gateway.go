@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -370,7 +371,7 @@ func (x *exchange) delay() {
 	// keeps what ran meanwhile before it.
 	x.tx.Resume()
 	g.rec.parked--
-	if _, err := g.admit(x.tx, &recordedInput{Op: opResume, Of: x.in.Seq}); err != nil {
+	if _, err := g.admit(x.tx, &recordedInput{Op: recfile.OpResume, Of: x.in.Seq}); err != nil {
 		// The first part already ran: the request completes, and the log
 		// refuses everything from now on, so its answer is
 		// service_unavailable (finish) and a restart resumes it.

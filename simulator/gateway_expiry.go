@@ -108,7 +108,7 @@ const (
 // configuration, not state of the contract: a log's header holds the caps
 // it began with, and a simulator started with other caps (on a data
 // directory, or replaying a recording) logs the change as an input of its
-// own (opCaps), so that a replay refuses exactly what was refused. The
+// own (recfile.OpCaps), so that a replay refuses exactly what was refused. The
 // state digest leaves them out.
 type storeCaps struct {
 	Nonces           int `json:"nonces"`

@@ -54,20 +54,6 @@ import (
 // whole run, BeginOrdered, so that nothing that changes state runs between
 // its log record and its execution).
 
-// Input kinds of the log (internal/recfile).
-const (
-	opHTTP       = recfile.OpHTTP
-	opResume     = recfile.OpResume
-	opCall       = recfile.OpCall
-	opAdvance    = recfile.OpAdvance
-	opFlushDue   = recfile.OpFlushDue
-	opAttempt    = recfile.OpAttempt
-	opFlushAbort = recfile.OpFlushAbort
-	opBase       = recfile.OpBase // the simulator's address changed (see recorder.base)
-	opCaps       = recfile.OpCaps // the caps of the window stores changed (inputLog.setCaps)
-	opEnd        = recfile.OpEnd  // the last line of an exported recording: the clock then
-)
-
 // DefaultRecordingLimit bounds the in-memory recording of a simulator
 // without a data directory: about the bytes of the requests kept (bodies,
 // headers, arguments). See WithRecordingLimit.
@@ -103,7 +89,7 @@ type recordingConfig struct {
 	BodyKey string `json:"body_key"`
 	// StoreCaps are the caps of the window stores the log began under
 	// (absent from logs of builds that had fixed caps: legacyCaps); a
-	// change is an input of its own (opCaps).
+	// change is an input of its own (recfile.OpCaps).
 	StoreCaps storeCaps `json:"store_caps,omitzero"`
 }
 
@@ -210,7 +196,7 @@ func (r *recorder) undo() bool { return r.running.Load() >= allOrNothingRules }
 
 // setRunning records the Rules of the input about to run.
 func (r *recorder) setRunning(in *recordedInput) {
-	if in.Op != opBase && in.Op != opEnd {
+	if in.Op != recfile.OpBase && in.Op != recfile.OpEnd {
 		r.running.Store(int64(in.Rules))
 	}
 }
@@ -240,9 +226,9 @@ var errRecordingLimit = errors.New("simulator: the in-memory recording reached i
 func (r *recorder) log(in *recordedInput) (int64, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if in.Op != opBase && r.base != nil {
+	if in.Op != recfile.OpBase && r.base != nil {
 		if u := r.base(); u != r.lastBase {
-			if _, err := r.appendInput(&recordedInput{Op: opBase, Clock: in.Clock, URL: u}); err != nil {
+			if _, err := r.appendInput(&recordedInput{Op: recfile.OpBase, Clock: in.Clock, URL: u}); err != nil {
 				return 0, err
 			}
 		}
@@ -253,7 +239,7 @@ func (r *recorder) log(in *recordedInput) (int64, error) {
 // appendInput numbers in and appends it to the log; r.mu is held.
 func (r *recorder) appendInput(in *recordedInput) (int64, error) {
 	in.Seq = r.seq + 1
-	if in.Op != opBase && in.Op != opEnd {
+	if in.Op != recfile.OpBase && in.Op != recfile.OpEnd {
 		in.Rules = r.rules
 	}
 	if r.replay != nil {
@@ -272,7 +258,7 @@ func (r *recorder) appendInput(in *recordedInput) (int64, error) {
 	r.clock = in.Clock
 	r.lastRules = in.Rules
 	r.setRunning(in)
-	if in.Op == opBase {
+	if in.Op == recfile.OpBase {
 		r.lastBase = in.URL
 	}
 	if in.To.After(r.clock) {
@@ -336,7 +322,7 @@ type inputLog struct {
 // logRequest logs r as an http input. The caller holds the input order and the state lock.
 func (l *inputLog) logRequest(tx *kernel.Tx, r *http.Request) (*recordedInput, int64, error) {
 	in := &recordedInput{
-		Op: opHTTP, Method: r.Method, Target: r.RequestURI, Proto: r.Proto,
+		Op: recfile.OpHTTP, Method: r.Method, Target: r.RequestURI, Proto: r.Proto,
 		Host: r.Host, Remote: r.RemoteAddr, TLS: r.TLS != nil, Header: r.Header,
 	}
 	if _, ok := r.Header[ControlTokenHeader]; ok {
@@ -416,7 +402,7 @@ func (l *inputLog) goCall(name string, args []any, fn func() error) error {
 // control route route ("" for the Go method itself) and runs fn as goCall
 // does.
 func (l *inputLog) routeCall(name, route string, args []any, fn func() error) error {
-	in := &recordedInput{Op: opCall, Call: name, Route: route}
+	in := &recordedInput{Op: recfile.OpCall, Call: name, Route: route}
 	for i, a := range args {
 		b, err := json.Marshal(a)
 		if err != nil {

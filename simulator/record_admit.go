@@ -29,7 +29,7 @@ func (l *inputLog) admit(tx *kernel.Tx, in *recordedInput) (int64, error) {
 // runs them; a move that runs nothing is not logged (the input's clock
 // reading carries it).
 func (l *inputLog) followHost(tx *kernel.Tx, op string) error {
-	if l.host == nil || op == opBase || l.rec.replaying() {
+	if l.host == nil || op == recfile.OpBase || l.rec.replaying() {
 		return nil
 	}
 	now := l.st.clock.Now()
@@ -38,7 +38,7 @@ func (l *inputLog) followHost(tx *kernel.Tx, op string) error {
 		return nil
 	}
 	if l.timers.HasDue(tx, target) {
-		if _, err := l.rec.log(&recordedInput{Op: opAdvance, Clock: now, To: target}); err != nil {
+		if _, err := l.rec.log(&recordedInput{Op: recfile.OpAdvance, Clock: now, To: target}); err != nil {
 			return err
 		}
 	}
@@ -56,7 +56,7 @@ func (l *inputLog) setCaps(c storeCaps) error {
 		return nil
 	}
 	logged := recfile.Caps(c)
-	tx, end, err := l.lockInput(&recordedInput{Op: opCaps, Caps: &logged})
+	tx, end, err := l.lockInput(&recordedInput{Op: recfile.OpCaps, Caps: &logged})
 	if err != nil {
 		return err
 	}

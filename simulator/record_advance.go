@@ -1,6 +1,10 @@
 package simulator
 
-import "time"
+import (
+	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
+)
 
 // advance moves the simulator clock forward by d and runs everything that
 // falls due on the way (upstream outcomes, webhook retries, expiries), in time
@@ -20,7 +24,7 @@ func (l *inputLog) advance(d time.Duration) {
 		tx.End()
 		return
 	}
-	end, err := l.rec.log(&recordedInput{Op: opAdvance, Clock: l.st.clock.Now(), To: target})
+	end, err := l.rec.log(&recordedInput{Op: recfile.OpAdvance, Clock: l.st.clock.Now(), To: target})
 	tx.Ordered()
 	if err == nil {
 		l.timers.Advance(tx, d)
@@ -34,7 +38,7 @@ func (l *inputLog) advance(d time.Duration) {
 // advanceTo is the logged advance to target (a replay's): it runs every
 // timer falling due on the way.
 func (l *inputLog) advanceTo(target time.Time) error {
-	tx, end, err := l.lockInput(&recordedInput{Op: opAdvance, To: target})
+	tx, end, err := l.lockInput(&recordedInput{Op: recfile.OpAdvance, To: target})
 	if err != nil {
 		return err
 	}

@@ -70,7 +70,7 @@ func (r *Recording) WriteTo(w io.Writer) (int64, error) {
 			return cw.n, err
 		}
 	}
-	last := recordedInput{Op: opEnd, Clock: r.end, Digest: r.digest}
+	last := recordedInput{Op: recfile.OpEnd, Clock: r.end, Digest: r.digest}
 	if n := len(r.inputs); n > 0 {
 		last.Seq = r.inputs[n-1].Seq
 	}
@@ -150,7 +150,7 @@ func readRecording(rd io.Reader, partial bool) (*Recording, error) {
 			}
 			return nil, fmt.Errorf("simulator: recording: line %d: %w", n, err)
 		}
-		if in.Op == opEnd {
+		if in.Op == recfile.OpEnd {
 			rec.end, rec.digest, ended = in.Clock, in.Digest, true
 			continue
 		}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 	"io"
 	"net"
 	"net/http"
@@ -89,22 +90,22 @@ func (c *replayCheck) check(got *recordedInput) error {
 	got.Rules = w.Rules
 	if same {
 		switch w.Op {
-		case opHTTP:
+		case recfile.OpHTTP:
 			same = got.Method == w.Method && got.Target == w.Target
-		case opResume:
+		case recfile.OpResume:
 			same = got.Of == w.Of
-		case opCall:
+		case recfile.OpCall:
 			same = got.Call == w.Call
 			// The Go method a replay runs logs the call again: it keeps
 			// the route the recorded call entered through.
 			got.Route = w.Route
-		case opAdvance:
+		case recfile.OpAdvance:
 			same = got.To.Equal(w.To)
-		case opAttempt:
+		case recfile.OpAttempt:
 			same = got.Delivery == w.Delivery
-		case opBase:
+		case recfile.OpBase:
 			same = got.URL == w.URL
-		case opCaps:
+		case recfile.OpCaps:
 			same = got.Caps != nil && w.Caps != nil && *got.Caps == *w.Caps
 		}
 	}
@@ -119,19 +120,19 @@ func (c *replayCheck) check(got *recordedInput) error {
 // describeInput is a one-line description of an input for messages.
 func describeInput(in *recordedInput) string {
 	switch in.Op {
-	case opHTTP:
+	case recfile.OpHTTP:
 		return in.Method + " " + in.Target
-	case opResume:
+	case recfile.OpResume:
 		return fmt.Sprintf("resume of input %d", in.Of)
-	case opCall:
+	case recfile.OpCall:
 		return "call " + in.Call
-	case opAdvance:
+	case recfile.OpAdvance:
 		return "advance to " + in.To.UTC().Format(time.RFC3339Nano)
-	case opAttempt:
+	case recfile.OpAttempt:
 		return "webhook attempt of " + in.Delivery
-	case opBase:
+	case recfile.OpBase:
 		return "served at " + in.URL
-	case opCaps:
+	case recfile.OpCaps:
 		if in.Caps == nil {
 			return "store caps (none given)"
 		}
@@ -237,9 +238,9 @@ func (p *replayer) step(in *recordedInput) error {
 	var w *replayWriter
 	var err error
 	switch in.Op {
-	case opHTTP:
+	case recfile.OpHTTP:
 		w, err = p.http(in)
-	case opResume:
+	case recfile.OpResume:
 		h := p.waiting[in.Of]
 		if h == nil {
 			err = fmt.Errorf("simulator: replay: input %d resumes input %d, which is not waiting in a delay", in.Seq, in.Of)
@@ -252,25 +253,25 @@ func (p *replayer) step(in *recordedInput) error {
 		if h.panic != nil {
 			err = fmt.Errorf("simulator: replay: input %d: %v", in.Of, h.panic)
 		}
-	case opCall:
+	case recfile.OpCall:
 		err = p.call(in)
-	case opAdvance:
+	case recfile.OpAdvance:
 		err = s.wiring.inputs.advanceTo(in.To)
-	case opFlushDue:
+	case recfile.OpFlushDue:
 		err = s.wiring.delivery.flushDueInput()
-	case opAttempt:
+	case recfile.OpAttempt:
 		err = s.wiring.delivery.attemptInput(in.Delivery, in.At, in.StatusCode, in.Response, in.Error)
-	case opFlushAbort:
+	case recfile.OpFlushAbort:
 		err = s.wiring.delivery.flushAbortInput(in.Deliveries)
-	case opBase:
+	case recfile.OpBase:
 		// The recorded simulator's address: answers built from it (links)
 		// are the same in the replay.
 		s.wiring.replayBase = in.URL
 		var tx *kernel.Tx
-		if tx, _, err = s.wiring.inputs.lockInput(&recordedInput{Op: opBase, URL: in.URL}); err == nil {
+		if tx, _, err = s.wiring.inputs.lockInput(&recordedInput{Op: recfile.OpBase, URL: in.URL}); err == nil {
 			tx.End()
 		}
-	case opCaps:
+	case recfile.OpCaps:
 		if in.Caps == nil {
 			err = fmt.Errorf("simulator: replay: input %d: caps without their values", in.Seq)
 			break

@@ -12,6 +12,7 @@ package simulator
 
 import (
 	"encoding/json"
+	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 	"io"
 	"time"
 
@@ -85,7 +86,7 @@ func (l *inputLog) closeStore() {
 	var end int64
 	var err error
 	if moved {
-		end, err = l.rec.log(&recordedInput{Op: opAdvance, Clock: now, To: now})
+		end, err = l.rec.log(&recordedInput{Op: recfile.OpAdvance, Clock: now, To: now})
 	}
 	tx.End()
 	if moved && err == nil {

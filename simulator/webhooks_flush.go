@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 	"io"
 	"net/http"
 	"strings"
@@ -161,7 +162,7 @@ func (d *deliverer) flushDue() ([]hookline.Job, error) {
 		tx.End()
 		return nil, nil
 	}
-	end, err := d.inputs.admit(tx, &recordedInput{Op: opFlushDue})
+	end, err := d.inputs.admit(tx, &recordedInput{Op: recfile.OpFlushDue})
 	tx.Ordered()
 	if err != nil {
 		tx.End()
@@ -193,7 +194,7 @@ func (d *deliverer) release(tx *kernel.Tx, ids []string) {
 
 // flushDueInput is the flush_due input of a replay.
 func (d *deliverer) flushDueInput() error {
-	tx, _, err := d.inputs.lockInput(&recordedInput{Op: opFlushDue})
+	tx, _, err := d.inputs.lockInput(&recordedInput{Op: recfile.OpFlushDue})
 	if err != nil {
 		return err
 	}
@@ -206,7 +207,7 @@ func (d *deliverer) flushDueInput() error {
 // input of the log) and reports whether it succeeded, with the failure
 // when it did not.
 func (d *deliverer) attemptResult(deliveryID string, at time.Time, code int, answer, errText string) (bool, DeliveryFailure, error) {
-	tx, end, err := d.inputs.lockInput(&recordedInput{Op: opAttempt, Delivery: deliveryID, At: at, StatusCode: code, Response: answer, Error: errText})
+	tx, end, err := d.inputs.lockInput(&recordedInput{Op: recfile.OpAttempt, Delivery: deliveryID, At: at, StatusCode: code, Response: answer, Error: errText})
 	if err != nil {
 		return false, DeliveryFailure{}, err
 	}
@@ -251,7 +252,7 @@ func (d *deliverer) giveBack(jobs []hookline.Job) error {
 
 // flushAbortInput takes deliveries out of flight (flush_abort).
 func (d *deliverer) flushAbortInput(ids []string) error {
-	tx, end, err := d.inputs.lockInput(&recordedInput{Op: opFlushAbort, Deliveries: ids})
+	tx, end, err := d.inputs.lockInput(&recordedInput{Op: recfile.OpFlushAbort, Deliveries: ids})
 	if err != nil {
 		return err
 	}
