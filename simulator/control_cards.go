@@ -320,10 +320,10 @@ func memberCtx(x *opRun, id string) *member {
 // object, answering the object as the line shows it.
 func cardAction[In any](route, action, name string, idOf func(*In) string, f func(l *cardline.Line) func(tx *kernel.Tx, id string) (map[string]any, error)) *op {
 	return def[In]{
-		route: route, action: action, name: name,
-		args: func(in *In) []any { return []any{idOf(in)} },
-		run:  func(x *opRun, in *In) (any, error) { return f(x.s.st.cards)(x.tx, idOf(in)) },
-	}.op()
+		Route: route, Action: action, Name: name,
+		Args: func(in *In) []any { return []any{idOf(in)} },
+		Run:  func(x *opRun, in *In) (any, error) { return f(x.s.st.cards)(x.tx, idOf(in)) },
+	}.Op()
 }
 
 func cardID(in *cardRef) string         { return in.ID }
@@ -352,9 +352,9 @@ var (
 		func(l *cardline.Line) func(*kernel.Tx, string) (map[string]any, error) { return l.TimeoutTopUp })
 
 	opCardsAddTransaction = def[cardTxIn]{
-		route: "POST /_sim/cards/{id}/transactions", action: "cards/transactions", name: "Cards.AddTransaction",
-		args: func(in *cardTxIn) []any { return []any{in.ID, CardTransaction(in.cardTxFields)} },
-		run: func(x *opRun, in *cardTxIn) (any, error) {
+		Route: "POST /_sim/cards/{id}/transactions", Action: "cards/transactions", Name: "Cards.AddTransaction",
+		Args: func(in *cardTxIn) []any { return []any{in.ID, CardTransaction(in.cardTxFields)} },
+		Run: func(x *opRun, in *cardTxIn) (any, error) {
 			// The card line has the same struct as CardTransaction (a public
 			// declaration may not name an internal package): this conversion
 			// compiles only while their fields are the same.
@@ -371,53 +371,53 @@ var (
 			}
 			return cardTxResult{id: id, json: out}, err
 		},
-		reply: func(_ *opRun, _ *cardTxIn, out any) (int, any) { return http.StatusOK, out.(cardTxResult).json },
-	}.op()
+		Reply: func(_ *opRun, _ *cardTxIn, out any) (int, any) { return http.StatusOK, out.(cardTxResult).json },
+	}.Op()
 	opCardsSetStatus = def[cardStatusIn]{
-		route: "POST /_sim/cards/{id}/set_status", action: "cards/set_status", name: "Cards.SetStatus",
-		args: func(in *cardStatusIn) []any { return []any{in.ID, in.Status} },
-		run:  func(x *opRun, in *cardStatusIn) (any, error) { return x.s.st.cards.SetStatus(x.tx, in.ID, in.Status) },
-	}.op()
+		Route: "POST /_sim/cards/{id}/set_status", Action: "cards/set_status", Name: "Cards.SetStatus",
+		Args: func(in *cardStatusIn) []any { return []any{in.ID, in.Status} },
+		Run:  func(x *opRun, in *cardStatusIn) (any, error) { return x.s.st.cards.SetStatus(x.tx, in.ID, in.Status) },
+	}.Op()
 	opCardsSetUpstreamBalanceReadable = def[cardReadableIn]{
-		route: "POST /_sim/cards/{id}/upstream_balance", action: "cards/upstream_balance", name: "Cards.SetUpstreamBalanceReadable",
-		args: func(in *cardReadableIn) []any { return []any{in.ID, *in.Readable} },
-		run: func(x *opRun, in *cardReadableIn) (any, error) {
+		Route: "POST /_sim/cards/{id}/upstream_balance", Action: "cards/upstream_balance", Name: "Cards.SetUpstreamBalanceReadable",
+		Args: func(in *cardReadableIn) []any { return []any{in.ID, *in.Readable} },
+		Run: func(x *opRun, in *cardReadableIn) (any, error) {
 			return x.s.st.cards.SetUpstreamBalanceReadable(x.tx, in.ID, *in.Readable)
 		},
-	}.op()
+	}.Op()
 	opCardsPlastic = def[cardRef]{
-		route: "POST /_sim/cards/{id}/plastic", action: "cards/plastic", name: "Cards.Plastic", noCall: true,
-		run: func(x *opRun, in *cardRef) (any, error) {
+		Route: "POST /_sim/cards/{id}/plastic", Action: "cards/plastic", Name: "Cards.Plastic", NoCall: true,
+		Run: func(x *opRun, in *cardRef) (any, error) {
 			p, err := x.s.st.cards.Plastic(x.tx, in.ID)
 			return CardPlastic(p), err
 		},
-	}.op()
-	opCardsUpstreamCloseRequests = def[cardRef]{name: "Cards.UpstreamCloseRequests", noCall: true, run: func(x *opRun, in *cardRef) (any, error) {
+	}.Op()
+	opCardsUpstreamCloseRequests = def[cardRef]{Name: "Cards.UpstreamCloseRequests", NoCall: true, Run: func(x *opRun, in *cardRef) (any, error) {
 		return x.s.st.cards.UpstreamCloseRequests(x.tx, in.ID)
-	}}.op()
-	opCardsTopUpStatus = def[cardTopUpRef]{name: "Cards.TopUpStatus", noCall: true, run: func(x *opRun, in *cardTopUpRef) (any, error) {
+	}}.Op()
+	opCardsTopUpStatus = def[cardTopUpRef]{Name: "Cards.TopUpStatus", NoCall: true, Run: func(x *opRun, in *cardTopUpRef) (any, error) {
 		return x.s.st.cards.TopUpStatus(x.tx, in.ID)
-	}}.op()
-	opCardsFunds = def[fundsIn]{name: "Cards.Funds", noCall: true, run: func(x *opRun, in *fundsIn) (any, error) {
+	}}.Op()
+	opCardsFunds = def[fundsIn]{Name: "Cards.Funds", NoCall: true, Run: func(x *opRun, in *fundsIn) (any, error) {
 		asset := in.Asset
 		if in.Member == "" {
 			return [2]money.Amount{x.s.st.ledger.Balance(x.tx, AccountMerchantPrepaid, asset), x.s.st.ledger.Balance(x.tx, AccountMerchantPrepaidLocked, asset)}, nil
 		}
 		m := memberCtx(x, in.Member)
 		return [2]money.Amount{x.s.st.ledger.Balance(x.tx, MemberAvailable(m.ID), asset), x.s.st.ledger.Balance(x.tx, MemberLocked(m.ID), asset)}, nil
-	}}.op()
+	}}.Op()
 	opCardsSetLimit = def[cardLimitIn]{
-		route: "POST /_sim/cards/limits", name: "Cards.SetLimit",
-		args: func(in *cardLimitIn) []any { return []any{in.FormFactor, *in.Limit} },
-		run: func(x *opRun, in *cardLimitIn) (any, error) {
+		Route: "POST /_sim/cards/limits", Name: "Cards.SetLimit",
+		Args: func(in *cardLimitIn) []any { return []any{in.FormFactor, *in.Limit} },
+		Run: func(x *opRun, in *cardLimitIn) (any, error) {
 			x.s.st.cards.SetLimit(x.tx, in.FormFactor, *in.Limit)
 			return map[string]any{"form_factor": in.FormFactor, "limit": *in.Limit}, nil
 		},
-	}.op()
+	}.Op()
 	opCardsSetBINAuthorizations = def[binsIn]{
-		route: "POST /_sim/cards/bin_authorizations", name: "Cards.SetBINAuthorizations",
-		args: func(in *binsIn) []any { return []any{in.BINs} },
-		run: func(x *opRun, in *binsIn) (any, error) {
+		Route: "POST /_sim/cards/bin_authorizations", Name: "Cards.SetBINAuthorizations",
+		Args: func(in *binsIn) []any { return []any{in.BINs} },
+		Run: func(x *opRun, in *binsIn) (any, error) {
 			x.s.st.cards.SetBINAuthorizations(x.tx, in.BINs...)
 			bins := in.BINs
 			if bins == nil {
@@ -425,61 +425,61 @@ var (
 			}
 			return map[string]any{"bins": bins}, nil
 		},
-	}.op()
+	}.Op()
 	opCardsSetProductEnabled = def[productEnabledIn]{
-		route: "POST /_sim/cards/products/{id}/enabled", name: "Cards.SetProductEnabled",
-		args: func(in *productEnabledIn) []any { return []any{in.ID, *in.Enabled} },
-		run: func(x *opRun, in *productEnabledIn) (any, error) {
+		Route: "POST /_sim/cards/products/{id}/enabled", Name: "Cards.SetProductEnabled",
+		Args: func(in *productEnabledIn) []any { return []any{in.ID, *in.Enabled} },
+		Run: func(x *opRun, in *productEnabledIn) (any, error) {
 			if err := x.s.st.cards.SetProductEnabled(x.tx, in.ID, *in.Enabled); err != nil {
 				return nil, err
 			}
 			return map[string]any{"product_id": cardline.WithIDPrefix("cpd_", in.ID), "enabled": *in.Enabled}, nil
 		},
-	}.op()
+	}.Op()
 	opCardsSetPenalty = def[penaltyIn]{
-		route: "POST /_sim/members/{id}/card_penalty", name: "Cards.SetPenalty",
-		args: func(in *penaltyIn) []any { return []any{in.Member, *in.Outstanding} },
-		run: func(x *opRun, in *penaltyIn) (any, error) {
+		Route: "POST /_sim/members/{id}/card_penalty", Name: "Cards.SetPenalty",
+		Args: func(in *penaltyIn) []any { return []any{in.Member, *in.Outstanding} },
+		Run: func(x *opRun, in *penaltyIn) (any, error) {
 			x.s.st.cards.SetPenalty(x.tx, memberCtx(x, in.Member).ID, *in.Outstanding)
 			return map[string]any{"member": in.Member, "outstanding": *in.Outstanding}, nil
 		},
-	}.op()
+	}.Op()
 	opCardsSetKYCCountry = def[kycCountryIn]{
-		route: "POST /_sim/members/{id}/kyc_country", name: "Cards.SetKYCCountry",
-		args: func(in *kycCountryIn) []any { return []any{in.Member, upperCode(in.Country)} },
-		run: func(x *opRun, in *kycCountryIn) (any, error) {
+		Route: "POST /_sim/members/{id}/kyc_country", Name: "Cards.SetKYCCountry",
+		Args: func(in *kycCountryIn) []any { return []any{in.Member, upperCode(in.Country)} },
+		Run: func(x *opRun, in *kycCountryIn) (any, error) {
 			c := upperCode(in.Country)
 			x.s.st.cards.SetKYCCountry(x.tx, memberCtx(x, in.Member).ID, c)
 			return map[string]any{"member": in.Member, "country": c}, nil
 		},
-	}.op()
+	}.Op()
 	opCardsAddShippingAddress = def[shippingIn]{
-		route: "POST /_sim/members/{id}/shipping_addresses", name: "Cards.AddShippingAddress", status: http.StatusCreated,
-		args: func(in *shippingIn) []any { return []any{in.Member, upperCode(in.Country), in.Default} },
-		run: func(x *opRun, in *shippingIn) (any, error) {
+		Route: "POST /_sim/members/{id}/shipping_addresses", Name: "Cards.AddShippingAddress", Status: http.StatusCreated,
+		Args: func(in *shippingIn) []any { return []any{in.Member, upperCode(in.Country), in.Default} },
+		Run: func(x *opRun, in *shippingIn) (any, error) {
 			c := upperCode(in.Country)
 			id := x.s.st.cards.AddShippingAddress(x.tx, memberCtx(x, in.Member).ID, c, in.Default)
 			return map[string]any{"id": id, "country": c, "is_default": in.Default}, nil
 		},
-	}.op()
+	}.Op()
 	opCardsSetCloseRefused = def[refuseCloseIn]{
-		route: "POST /_sim/cards/{id}/refuse_close", name: "Cards.SetCloseRefused",
-		args: func(in *refuseCloseIn) []any { return []any{in.ID, *in.Refuse} },
-		run: func(x *opRun, in *refuseCloseIn) (any, error) {
+		Route: "POST /_sim/cards/{id}/refuse_close", Name: "Cards.SetCloseRefused",
+		Args: func(in *refuseCloseIn) []any { return []any{in.ID, *in.Refuse} },
+		Run: func(x *opRun, in *refuseCloseIn) (any, error) {
 			if err := x.s.st.cards.SetCloseRefused(x.tx, in.ID, *in.Refuse); err != nil {
 				return nil, err
 			}
 			return map[string]any{"id": cardline.WithIDPrefix("crd_", in.ID), "refuse": *in.Refuse}, nil
 		},
-	}.op()
+	}.Op()
 	opCardsTimeoutNextTopUps = def[topUpTimeoutsIn]{
-		route: "POST /_sim/cards/topups/upstream_timeout", name: "Cards.TimeoutNextTopUps",
-		args: func(in *topUpTimeoutsIn) []any { return []any{in.count()} },
-		run: func(x *opRun, in *topUpTimeoutsIn) (any, error) {
+		Route: "POST /_sim/cards/topups/upstream_timeout", Name: "Cards.TimeoutNextTopUps",
+		Args: func(in *topUpTimeoutsIn) []any { return []any{in.count()} },
+		Run: func(x *opRun, in *topUpTimeoutsIn) (any, error) {
 			x.s.st.cards.TimeoutNextTopUps(x.tx, in.count())
 			return map[string]any{"count": in.count()}, nil
 		},
-	}.op()
+	}.Op()
 )
 
 // count is the number of top-ups to time out (default 1).
@@ -500,16 +500,16 @@ var cardsOps = []*op{
 	opCardsCreditTopUp, opCardsRejectTopUp, opCardsTimeoutTopUp, opCardsTopUpStatus, opCardsSetLimit, opCardsSetPenalty,
 	opCardsSetKYCCountry, opCardsAddShippingAddress, opCardsSetBINAuthorizations, opCardsSetProductEnabled, opCardsFunds,
 	opCardsSetCloseRefused, opCardsTimeoutNextTopUps,
-	def[cardRef]{route: "GET /_sim/cards/{id}", run: func(x *opRun, in *cardRef) (any, error) {
+	def[cardRef]{Route: "GET /_sim/cards/{id}", Run: func(x *opRun, in *cardRef) (any, error) {
 		return x.s.st.cards.CardDetail(x.tx, in.ID)
-	}}.op(),
-	def[cardTopUpRef]{route: "GET /_sim/cards/topups/{id}", run: func(x *opRun, in *cardTopUpRef) (any, error) {
+	}}.Op(),
+	def[cardTopUpRef]{Route: "GET /_sim/cards/topups/{id}", Run: func(x *opRun, in *cardTopUpRef) (any, error) {
 		return x.s.st.cards.TopUp(x.tx, in.ID)
-	}}.op(),
-	def[secureSessionRef]{route: "GET /_sim/cards/secure-sessions/{id}", run: func(x *opRun, in *secureSessionRef) (any, error) {
+	}}.Op(),
+	def[secureSessionRef]{Route: "GET /_sim/cards/secure-sessions/{id}", Run: func(x *opRun, in *secureSessionRef) (any, error) {
 		_, out, err := x.s.st.cards.SecureSessionPage(x.tx, pathRequest(in.ID), nil)
 		return out, err
-	}}.op(),
+	}}.Op(),
 }
 
 // pathRequest is a request whose path parameter id is id, for a line

@@ -71,5 +71,5 @@ func (ctl *controlAPI) guard(r *http.Request, o *op, hasBody bool) *apiError {
 		AllowedHosts: ctl.sim.wiring.opts.allowedHosts, SelfURL: ctl.sim.URL,
 		JSONContentType: jsonContentType, QuoteHeader: quoteHeader,
 	}
-	return g.Check(r, o.noToken, hasBody, replayedRequest(r))
+	return g.Check(r, o.NoToken, hasBody, replayedRequest(r))
 }

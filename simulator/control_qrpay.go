@@ -152,10 +152,10 @@ type fiatRateIn struct {
 // (qrpay/orders/{id}/<action>), the order as the business API shows it.
 func qrAction(name, action string) *op {
 	return def[qrOrder]{
-		route: "POST /_sim/qrpay/orders/{id}/" + action, action: string(CollectionQROrders) + "/" + action, name: name,
-		args: func(in *qrOrder) []any { return []any{in.ID} },
-		run:  func(x *opRun, in *qrOrder) (any, error) { return x.s.st.qr.Action(x.tx, in.ID, action) },
-	}.op()
+		Route: "POST /_sim/qrpay/orders/{id}/" + action, Action: string(CollectionQROrders) + "/" + action, Name: name,
+		Args: func(in *qrOrder) []any { return []any{in.ID} },
+		Run:  func(x *opRun, in *qrOrder) (any, error) { return x.s.st.qr.Action(x.tx, in.ID, action) },
+	}.Op()
 }
 
 var (
@@ -164,17 +164,17 @@ var (
 	opQRPayRefund     = qrAction("QRPay.Refund", "refund")
 	opQRPayTimeout    = qrAction("QRPay.Timeout", "timeout")
 	opQRPaySetEnabled = def[enabledIn]{
-		route: "POST /_sim/qrpay/line", name: "QRPay.SetEnabled",
-		args: func(in *enabledIn) []any { return []any{*in.Enabled} },
-		run: func(x *opRun, in *enabledIn) (any, error) {
+		Route: "POST /_sim/qrpay/line", Name: "QRPay.SetEnabled",
+		Args: func(in *enabledIn) []any { return []any{*in.Enabled} },
+		Run: func(x *opRun, in *enabledIn) (any, error) {
 			x.s.st.qr.SetEnabled(x.tx, *in.Enabled)
 			return map[string]any{"enabled": *in.Enabled}, nil
 		},
-	}.op()
+	}.Op()
 	opQRPaySetScenario = def[qrScenarioIn]{
-		route: "POST /_sim/qrpay/scenarios", name: "QRPay.SetScenario",
-		args: func(in *qrScenarioIn) []any { return []any{in.CodeValue, in.Scenarios} },
-		run: func(x *opRun, in *qrScenarioIn) (any, error) {
+		Route: "POST /_sim/qrpay/scenarios", Name: "QRPay.SetScenario",
+		Args: func(in *qrScenarioIn) []any { return []any{in.CodeValue, in.Scenarios} },
+		Run: func(x *opRun, in *qrScenarioIn) (any, error) {
 			if err := x.s.st.qr.SetScenario(x.tx, in.CodeValue, in.Scenarios...); err != nil {
 				return nil, err
 			}
@@ -184,42 +184,42 @@ var (
 			}
 			return map[string]any{"scenarios": sc}, nil
 		},
-	}.op()
+	}.Op()
 	opQRPaySetMerchantFeeRate = def[feeRateIn]{
-		name: "QRPay.SetMerchantFeeRate",
-		args: func(in *feeRateIn) []any { return []any{in.FeeRateBps} },
-		run: func(x *opRun, in *feeRateIn) (any, error) {
+		Name: "QRPay.SetMerchantFeeRate",
+		Args: func(in *feeRateIn) []any { return []any{in.FeeRateBps} },
+		Run: func(x *opRun, in *feeRateIn) (any, error) {
 			x.s.st.merchant.SetFeeRateBps(x.tx, in.FeeRateBps)
 			return nil, nil
 		},
-	}.op()
+	}.Op()
 	opQRPaySetFiatRate = def[fiatRateIn]{
-		route: "POST /_sim/qrpay/fiat_rates", name: "QRPay.SetFiatRate",
-		args: func(in *fiatRateIn) []any { return []any{in.Currency, in.USDPerUnit} },
-		run: func(x *opRun, in *fiatRateIn) (any, error) {
+		Route: "POST /_sim/qrpay/fiat_rates", Name: "QRPay.SetFiatRate",
+		Args: func(in *fiatRateIn) []any { return []any{in.Currency, in.USDPerUnit} },
+		Run: func(x *opRun, in *fiatRateIn) (any, error) {
 			cur := strings.ToUpper(strings.TrimSpace(in.Currency))
 			if err := x.s.st.qr.SetFiatRate(x.tx, cur, in.USDPerUnit); err != nil {
 				return nil, err
 			}
 			return map[string]any{"currency": cur, "usd_per_unit": in.USDPerUnit}, nil
 		},
-	}.op()
-	opQRPayUpstreamCalls = def[noInput]{route: "GET /_sim/qrpay/upstream", name: "QRPay.UpstreamCalls", noCall: true,
-		run: func(x *opRun, _ *noInput) (any, error) {
+	}.Op()
+	opQRPayUpstreamCalls = def[noInput]{Route: "GET /_sim/qrpay/upstream", Name: "QRPay.UpstreamCalls", NoCall: true,
+		Run: func(x *opRun, _ *noInput) (any, error) {
 			u := x.s.st.qr.UpstreamCalls(x.tx)
 			return QRUpstreamStats{Quotes: u.Quotes, Notices: u.Notices}, nil
 		},
-		reply: func(_ *opRun, _ *noInput, out any) (int, any) {
+		Reply: func(_ *opRun, _ *noInput, out any) (int, any) {
 			st := out.(QRUpstreamStats)
 			return http.StatusOK, map[string]any{"quotes": st.Quotes, "notices": st.Notices}
 		},
-	}.op()
-	opQRPayTrace = def[qrOrder]{route: "GET /_sim/qrpay/orders/{id}/trace", name: "QRPay.Trace", noCall: true,
-		run: func(x *opRun, in *qrOrder) (any, error) { return x.s.st.qr.Trace(x.tx, in.ID), nil },
-		reply: func(_ *opRun, in *qrOrder, out any) (int, any) {
+	}.Op()
+	opQRPayTrace = def[qrOrder]{Route: "GET /_sim/qrpay/orders/{id}/trace", Name: "QRPay.Trace", NoCall: true,
+		Run: func(x *opRun, in *qrOrder) (any, error) { return x.s.st.qr.Trace(x.tx, in.ID), nil },
+		Reply: func(_ *opRun, in *qrOrder, out any) (int, any) {
 			return http.StatusOK, map[string]any{"id": qrpay.OrderID(in.ID), "steps": out}
 		},
-	}.op()
+	}.Op()
 )
 
 // qrpayOps declares the QR line's routes and methods.
