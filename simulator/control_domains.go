@@ -68,7 +68,7 @@ func buildDomains() map[string]*domain {
 		return ae == nil
 	}))
 	register("secure_session", control.ObjectOf("secure session", func(x *opRun, id string) bool {
-		_, _, err := x.s.st.cards.SecureSessionPage(x.tx, pathRequest(id), nil)
+		_, _, err := x.s.st.cards.SecureSessionPage(x.tx, cardline.PathRequest(id), nil)
 		return err == nil
 	}))
 	register("card", control.ObjectOf("card", func(x *opRun, id string) bool {
