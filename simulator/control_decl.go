@@ -27,9 +27,6 @@ type op = control.Op[*opRun]
 // def is the typed form of an op with input In; def.Op builds the op.
 type def[In any] = control.Def[*opRun, In]
 
-// opField is one field of an op's input.
-type opField = control.Field[*opRun]
-
 // noInput is the input of an op that takes nothing: a body, if any, must
 // be empty or {}.
 type noInput = control.NoInput
