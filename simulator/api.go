@@ -17,17 +17,8 @@ type (
 	pageKey  = api.PageKey
 )
 
-const (
-	ignoreUnknown = api.IgnoreUnknown
-	refuseUnknown = api.RefuseUnknown
-)
-
 func newErr(code, message string) *apiError  { return api.NewErr(code, message) }
 func errInvalidRequest(msg string) *apiError { return api.InvalidRequest(msg) }
 func errNotFound(what string) *apiError      { return api.NotFound(what) }
 func errBusiness500(msg string) *apiError    { return api.Business500(msg) }
 func asAPIError(err error) *apiError         { return api.AsError(err) }
-
-func decodeStrict(body []byte, v any, allowUnknown bool) *apiError {
-	return api.DecodeStrict(body, v, allowUnknown)
-}

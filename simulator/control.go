@@ -5,9 +5,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"net/url"
-	"reflect"
-	"strconv"
 	"strings"
 	"time"
 
@@ -82,12 +79,12 @@ func (ctl *controlAPI) serve(o *op) http.HandlerFunc {
 		var in any
 		derr := error(errInvalidRequest("request body unreadable or larger than 1 MiB"))
 		if rerr == nil && len(body) <= maxBodyBytes {
-			in, derr = decodeInput(o, r.PathValue, r.URL.Query(), body)
+			in, derr = o.Decode(r.PathValue, r.URL.Query(), body)
 		}
 		var resp response
 		var raw rawAnswer
 		switch {
-		case !isWrite(r.Method) || o.unlocked || (o.notFound && r.Method != http.MethodPost):
+		case !isWrite(r.Method) || o.Unlocked || (o.NotFound && r.Method != http.MethodPost):
 			// A read, an op that logs its own inputs (the flush), or the
 			// router's answer to a method other than POST (every control
 			// POST is an input): nothing to log here.
@@ -104,20 +101,20 @@ func (ctl *controlAPI) serve(o *op) http.HandlerFunc {
 // being replayed, which logs itself again), otherwise as the request.
 func (ctl *controlAPI) write(x *opRun, o *op, in any, derr error, body []byte, id string) (resp response, raw rawAnswer) {
 	s := ctl.sim
-	if derr == nil && (o.call != nil || o.action != "") && o.complete(in) && !replayedRequest(x.r) {
+	if derr == nil && (o.Call != nil || o.Action != "") && o.Complete(in) && !replayedRequest(x.r) {
 		var name string
 		var args []any
 		ok := false
-		if o.call != nil {
-			name, args, ok = o.call(in)
+		if o.Call != nil {
+			name, args, ok = o.Call(in)
 		}
-		if !ok && o.action != "" {
+		if !ok && o.Action != "" {
 			// An object action its Go method cannot say (or one without
 			// a Go method) is a call of Action.
-			name, args, ok = ctlAction, []any{o.action, x.r.PathValue("id"), body}, true
+			name, args, ok = ctlAction, []any{o.Action, x.r.PathValue("id"), body}, true
 		}
 		if ok {
-			err := s.wiring.inputs.routeCall(name, o.route, args, func() error {
+			err := s.wiring.inputs.routeCall(name, o.Route, args, func() error {
 				x.legacy = s.wiring.rec.legacyRules()
 				resp, raw = ctl.runHTTP(x, o, in, nil, id)
 				return nil
@@ -144,18 +141,6 @@ func (ctl *controlAPI) write(x *opRun, o *op, in any, derr error, body []byte, i
 	return resp, raw
 }
 
-// complete reports an input that has every required argument: one that
-// lacks one is refused by the checks, and is logged as the request.
-func (o *op) complete(in any) bool {
-	v := reflect.ValueOf(in).Elem()
-	for i := range o.fields {
-		if f := &o.fields[i]; f.req && v.FieldByIndex(f.index).IsZero() {
-			return false
-		}
-	}
-	return true
-}
-
 // runDue runs the timers due now, in a transaction of its own: a replayed
 // call that was entered over HTTP ran them before its answer.
 func (ctl *controlAPI) runDue() {
@@ -167,7 +152,7 @@ func (ctl *controlAPI) runDue() {
 // runHTTP runs o over HTTP in a transaction of its own (none for an
 // unlocked op).
 func (ctl *controlAPI) runHTTP(x *opRun, o *op, in any, derr error, id string) (response, rawAnswer) {
-	if o.unlocked {
+	if o.Unlocked {
 		return ctl.answer(x, o, in, derr, id)
 	}
 	x.begin(o)
@@ -179,7 +164,7 @@ func (ctl *controlAPI) runHTTP(x *opRun, o *op, in any, derr error, id string) (
 // captured op a capture of the state taken under it and read without it.
 func (x *opRun) begin(o *op) {
 	s := x.s
-	if !o.captured {
+	if !o.Captured {
 		x.tx = s.k.Begin()
 		return
 	}
@@ -206,7 +191,7 @@ func (ctl *controlAPI) answer(x *opRun, o *op, in any, derr error, id string) (r
 	if x.tx != nil && isWrite(x.r.Method) {
 		ctl.sim.wiring.timers.RunDue(x.tx)
 	}
-	status, v := o.replyOf(x, in, out)
+	status, v := o.ReplyOf(x, in, out)
 	if raw, ok := v.(rawAnswer); ok {
 		return response{}, raw
 	}
@@ -220,38 +205,22 @@ func (ctl *controlAPI) answer(x *opRun, o *op, in any, derr error, id string) (r
 // its own (internal/kernel) when the op runs in a transaction, so that
 // when it refuses, whatever it wrote is undone by the kernel.
 func (ctl *controlAPI) run(x *opRun, o *op, in any) (any, error) {
-	if x.tx == nil || o.captured {
+	if x.tx == nil || o.Captured {
 		if err := checkInput(x, o, in); err != nil {
 			return nil, err
 		}
-		return o.run(x, in)
+		return o.Run(x, in)
 	}
 	var out any
-	err := x.tx.Step(o.stepName(), func() error {
+	err := x.tx.Step(o.StepName(), func() error {
 		if err := checkInput(x, o, in); err != nil {
 			return err
 		}
 		var err error
-		out, err = o.run(x, in)
+		out, err = o.Run(x, in)
 		return err
 	})
 	return out, err
-}
-
-// stepName names the step of o: its route, or its Go method.
-func (o *op) stepName() string {
-	if o.route != "" {
-		return o.route
-	}
-	return o.name
-}
-
-// replyOf is the route's answer for a result.
-func (o *op) replyOf(x *opRun, in, out any) (int, any) {
-	if o.reply != nil {
-		return o.reply(x, in, out)
-	}
-	return o.status, out
 }
 
 // invoke runs o for a Go method with input in: logged as a call of the
@@ -261,7 +230,7 @@ func (ctl *controlAPI) invoke(o *op, in any) (any, error) {
 	x := &opRun{s: s}
 	var out any
 	run := func() error {
-		if !o.unlocked {
+		if !o.Unlocked {
 			x.begin(o)
 			defer x.tx.End()
 		}
@@ -269,10 +238,10 @@ func (ctl *controlAPI) invoke(o *op, in any) (any, error) {
 		out, err = ctl.run(x, o, in)
 		return err
 	}
-	if o.noCall || o.call == nil {
+	if o.NoCall || o.Call == nil {
 		return out, run()
 	}
-	name, args, _ := o.call(in)
+	name, args, _ := o.Call(in)
 	err := s.wiring.inputs.goCall(name, args, func() error {
 		x.legacy = s.wiring.rec.legacyRules()
 		return run()
@@ -291,56 +260,6 @@ func invoke[T any](s *Simulator, o *op, in any) (T, error) {
 	out, err := s.wiring.ctl.invoke(o, in)
 	v, _ := out.(T)
 	return v, err
-}
-
-// decodeInput builds the input of o from the path parameters, the query
-// and the body (the strict decoder of every body: one JSON object, exact
-// field names, unknown fields refused; empty is {}).
-func decodeInput(o *op, pathValue func(string) string, query url.Values, body []byte) (any, error) {
-	in := reflect.New(o.in)
-	if err := decodeControl(body, in.Interface()); err != nil {
-		return nil, err
-	}
-	v := in.Elem()
-	for _, f := range o.fields {
-		var s string
-		switch f.where {
-		case "path":
-			s = pathValue(f.name)
-		case "query":
-			s = query.Get(f.name)
-		default:
-			continue
-		}
-		fv := v.FieldByIndex(f.index)
-		switch fv.Kind() {
-		case reflect.String:
-			fv.SetString(s)
-		case reflect.Pointer: // an optional integer of the query
-			if s == "" {
-				continue
-			}
-			n, err := strconv.ParseInt(s, 10, 64)
-			if err != nil {
-				return nil, errInvalidRequest(f.param() + " must be an integer")
-			}
-			p := reflect.New(fv.Type().Elem())
-			p.Elem().SetInt(n)
-			fv.Set(p)
-		}
-	}
-	return in.Interface(), nil
-}
-
-// decodeControl decodes a control body into v through the strict decoder of
-// every request body (decodeStrict): an empty body is {}; anything but one
-// JSON object with exactly the field names of v (unknown fields refused) is
-// invalid_request.
-func decodeControl(body []byte, v any) error {
-	if ae := decodeStrict(body, v, refuseUnknown); ae != nil {
-		return ae
-	}
-	return nil
 }
 
 // writeControl writes the answer of a control route: a raw answer, a status
@@ -418,11 +337,11 @@ type actionIn struct {
 // given: the action's own input, checks and transition, then the timers
 // due.
 var opAction = def[actionIn]{
-	name: ctlAction,
-	args: func(in *actionIn) []any { return []any{in.Key, in.ID, in.Body} },
-	run: func(x *opRun, in *actionIn) (any, error) {
+	Name: ctlAction,
+	Args: func(in *actionIn) []any { return []any{in.Key, in.ID, in.Body} },
+	Run: func(x *opRun, in *actionIn) (any, error) {
 		o := opByAction[in.Key]
-		inner, err := decodeInput(o, func(string) string { return in.ID }, nil, in.Body)
+		inner, err := o.Decode(func(string) string { return in.ID }, nil, in.Body)
 		if err != nil {
 			return nil, err
 		}
@@ -431,13 +350,13 @@ var opAction = def[actionIn]{
 			return nil, err
 		}
 		x.s.wiring.timers.RunDue(x.tx)
-		_, v := o.replyOf(x, inner, out)
+		_, v := o.ReplyOf(x, inner, out)
 		if v == nil {
 			v = map[string]any{"ok": true}
 		}
 		return json.Marshal(v)
 	},
-}.op()
+}.Op()
 
 // clockJSON is the clock as GET /_sim/clock shows it.
 func (ctl *controlAPI) clockJSON(tx *kernel.Tx) map[string]any {

@@ -70,20 +70,20 @@ type CardPlastic struct {
 // quick KYC binding, a product gone) is rejected instead, with everything it
 // held returned, as the upstream would.
 func (c *CardsControl) ApproveApplication(id string) error {
-	return c.s.wiring.ctl.perform(opCardsApproveApplication, &cardAppRef{ID: id})
+	return c.s.wiring.ctl.perform(cardOps.ApproveApplication, &cardline.AppRef{ID: id})
 }
 
 // RejectApplication fails an application under review (action
 // cards/applications/{id}/reject): the issuance fee and shipping are
 // refunded, the first top-up hold released, card.application.rejected sent.
 func (c *CardsControl) RejectApplication(id string) error {
-	return c.s.wiring.ctl.perform(opCardsRejectApplication, &cardAppRef{ID: id})
+	return c.s.wiring.ctl.perform(cardOps.RejectApplication, &cardline.AppRef{ID: id})
 }
 
 // Ship makes a physical card leave stock (action cards/{id}/ship); it
 // can then be activated.
 func (c *CardsControl) Ship(cardID string) error {
-	return c.s.wiring.ctl.perform(opCardsShip, &cardRef{ID: cardID})
+	return c.s.wiring.ctl.perform(cardOps.Ship, &cardline.CardRef{ID: cardID})
 }
 
 // AddTransaction adds (or, with an existing ID, updates) a transaction
@@ -96,69 +96,69 @@ func (c *CardsControl) AddTransaction(cardID string, t CardTransaction) (string,
 // CompleteClose is the issuer's callback ending a closure (action
 // cards/{id}/close_complete): closing becomes closed.
 func (c *CardsControl) CompleteClose(cardID string) error {
-	return c.s.wiring.ctl.perform(opCardsCompleteClose, &cardRef{ID: cardID})
+	return c.s.wiring.ctl.perform(cardOps.CompleteClose, &cardline.CardRef{ID: cardID})
 }
 
 // SetStatus overrides a card's status as an operator would (action
 // cards/{id}/set_status), for reaching pending or expired in tests.
 func (c *CardsControl) SetStatus(cardID, status string) error {
-	return c.s.wiring.ctl.perform(opCardsSetStatus, &cardStatusIn{ID: cardID, Status: status})
+	return c.s.wiring.ctl.perform(cardOps.SetStatus, &cardline.StatusIn{ID: cardID, Status: status})
 }
 
 // SetUpstreamBalanceReadable makes the issuer's balance of a card
 // readable or not (action cards/{id}/upstream_balance); close needs it
 // readable.
 func (c *CardsControl) SetUpstreamBalanceReadable(cardID string, readable bool) error {
-	return c.s.wiring.ctl.perform(opCardsSetUpstreamBalanceReadable, &cardReadableIn{ID: cardID, Readable: &readable})
+	return c.s.wiring.ctl.perform(cardOps.SetUpstreamBalanceReadable, &cardline.ReadableIn{ID: cardID, Readable: &readable})
 }
 
 // UnlockActivation lifts an activation lock as an operator would
 // (action cards/{id}/unlock).
 func (c *CardsControl) UnlockActivation(cardID string) error {
-	return c.s.wiring.ctl.perform(opCardsUnlockActivation, &cardRef{ID: cardID})
+	return c.s.wiring.ctl.perform(cardOps.UnlockActivation, &cardline.CardRef{ID: cardID})
 }
 
 // Plastic returns what is printed on a card (last four digits, expiry
 // MM/YY, CVV), as the end user would read it (action cards/{id}/plastic).
 func (c *CardsControl) Plastic(cardID string) (CardPlastic, error) {
-	return invoke[CardPlastic](c.s, opCardsPlastic, &cardRef{ID: cardID})
+	return invoke[CardPlastic](c.s, opCardsPlastic, &cardline.CardRef{ID: cardID})
 }
 
 // UpstreamCloseRequests returns how many close requests were sent to the
 // issuer for a card (repeat closes of a closing or ended card send none).
 func (c *CardsControl) UpstreamCloseRequests(cardID string) (int, error) {
-	return invoke[int](c.s, opCardsUpstreamCloseRequests, &cardRef{ID: cardID})
+	return invoke[int](c.s, cardOps.UpstreamCloseRequests, &cardline.CardRef{ID: cardID})
 }
 
 // CreditTopUp confirms a top-up upstream (action cards/topups/{id}/credit):
 // the card is credited and card.topup.credited sent.
 func (c *CardsControl) CreditTopUp(id string) error {
-	return c.s.wiring.ctl.perform(opCardsCreditTopUp, &cardTopUpRef{ID: id})
+	return c.s.wiring.ctl.perform(cardOps.CreditTopUp, &cardline.TopUpRef{ID: id})
 }
 
 // RejectTopUp is an explicit upstream rejection (action
 // cards/topups/{id}/reject): the hold is released at once.
 func (c *CardsControl) RejectTopUp(id string) error {
-	return c.s.wiring.ctl.perform(opCardsRejectTopUp, &cardTopUpRef{ID: id})
+	return c.s.wiring.ctl.perform(cardOps.RejectTopUp, &cardline.TopUpRef{ID: id})
 }
 
 // TimeoutTopUp is an upstream timeout (action cards/topups/{id}/timeout):
 // the top-up stays processing and its funds stay held.
 func (c *CardsControl) TimeoutTopUp(id string) error {
-	return c.s.wiring.ctl.perform(opCardsTimeoutTopUp, &cardTopUpRef{ID: id})
+	return c.s.wiring.ctl.perform(cardOps.TimeoutTopUp, &cardline.TopUpRef{ID: id})
 }
 
 // TopUpStatus returns the status of a top-up order (processing,
 // completed or failed); the business API has no top-up retrieval.
 func (c *CardsControl) TopUpStatus(id string) (string, error) {
-	return invoke[string](c.s, opCardsTopUpStatus, &cardTopUpRef{ID: id})
+	return invoke[string](c.s, cardOps.TopUpStatus, &cardline.TopUpRef{ID: id})
 }
 
 // SetLimit sets how many cards of a form factor (virtual or physical)
 // each member may hold, applications in progress included. Another form
 // factor is refused with a *NameError, and nothing changes.
 func (c *CardsControl) SetLimit(formFactor string, n int) error {
-	return c.s.wiring.ctl.perform(opCardsSetLimit, &cardLimitIn{FormFactor: formFactor, Limit: &n})
+	return c.s.wiring.ctl.perform(cardOps.SetLimit, &cardline.LimitIn{FormFactor: formFactor, Limit: &n})
 }
 
 // SetPenalty marks a member as having outstanding penalties (card
@@ -185,12 +185,12 @@ func (c *CardsControl) AddShippingAddress(memberID, country string, isDefault bo
 // SetBINAuthorizations restricts the products the merchant sees to these
 // BINs (6 to 8 digits); no BINs means unrestricted.
 func (c *CardsControl) SetBINAuthorizations(bins ...string) error {
-	return c.s.wiring.ctl.perform(opCardsSetBINAuthorizations, &binsIn{BINs: bins})
+	return c.s.wiring.ctl.perform(cardOps.SetBINAuthorizations, &cardline.BINsIn{BINs: bins})
 }
 
 // SetProductEnabled enables or disables a card product.
 func (c *CardsControl) SetProductEnabled(productID string, enabled bool) error {
-	return c.s.wiring.ctl.perform(opCardsSetProductEnabled, &productEnabledIn{ID: productID, Enabled: &enabled})
+	return c.s.wiring.ctl.perform(cardOps.SetProductEnabled, &cardline.ProductEnabledIn{ID: productID, Enabled: &enabled})
 }
 
 // Funds returns the available and locked balances of asset that card
@@ -206,7 +206,7 @@ func (c *CardsControl) Funds(memberID, asset string) (available, locked money.Am
 // 400 state_invalid ("upstream refuses") and the card keeps its status.
 // Control API: POST /_sim/cards/{id}/refuse_close with {"refuse": true|false}.
 func (c *CardsControl) SetCloseRefused(cardID string, refused bool) error {
-	return c.s.wiring.ctl.perform(opCardsSetCloseRefused, &refuseCloseIn{ID: cardID, Refuse: &refused})
+	return c.s.wiring.ctl.perform(cardOps.SetCloseRefused, &cardline.RefuseCloseIn{ID: cardID, Refuse: &refused})
 }
 
 // TimeoutNextTopUps makes the issuer's call time out after the hold for
@@ -217,20 +217,11 @@ func (c *CardsControl) SetCloseRefused(cardID string, refused bool) error {
 // it. Control API: POST /_sim/cards/topups/upstream_timeout with
 // {"count": n}.
 func (c *CardsControl) TimeoutNextTopUps(n int) error {
-	return c.s.wiring.ctl.perform(opCardsTimeoutNextTopUps, &topUpTimeoutsIn{Count: &n})
+	return c.s.wiring.ctl.perform(cardOps.TimeoutNextTopUps, &cardline.TopUpTimeoutsIn{Count: &n})
 }
 
 // The inputs of the card ops.
 type (
-	cardRef struct {
-		ID string `path:"id" json:"-" dom:"card"`
-	}
-	cardAppRef struct {
-		ID string `path:"id" json:"-" dom:"card_application"`
-	}
-	cardTopUpRef struct {
-		ID string `path:"id" json:"-" dom:"card_topup"`
-	}
 	// cardTxFields are the fields of CardTransaction (the two convert into
 	// each other).
 	cardTxFields struct {
@@ -261,22 +252,6 @@ type (
 		id   string
 		json map[string]any
 	}
-	cardStatusIn struct {
-		ID     string `path:"id" json:"-" dom:"card"`
-		Status string `json:"status" dom:"card_status,req"`
-	}
-	cardReadableIn struct {
-		ID       string `path:"id" json:"-" dom:"card"`
-		Readable *bool  `json:"readable" dom:"boolean,req"`
-	}
-	refuseCloseIn struct {
-		ID     string `path:"id" json:"-" dom:"card"`
-		Refuse *bool  `json:"refuse" dom:"boolean,req"`
-	}
-	cardLimitIn struct {
-		FormFactor string `json:"form_factor" dom:"form_factor,req"`
-		Limit      *int   `json:"limit" dom:"card_limit,req"`
-	}
 	penaltyIn struct {
 		Member      string `path:"id" json:"-" dom:"member_ctx"`
 		Outstanding *bool  `json:"outstanding" dom:"boolean,req"`
@@ -290,22 +265,9 @@ type (
 		Country string `json:"country" dom:"country,req"`
 		Default bool   `json:"default" dom:"boolean"`
 	}
-	binsIn struct {
-		BINs []string `json:"bins" dom:"bin"`
-	}
-	productEnabledIn struct {
-		ID      string `path:"id" json:"-" dom:"card_product"`
-		Enabled *bool  `json:"enabled" dom:"boolean,req"`
-	}
 	fundsIn struct {
 		Member string `json:"member" dom:"member_ctx"`
 		Asset  string `json:"asset" dom:"name"`
-	}
-	topUpTimeoutsIn struct {
-		Count *int `json:"count" dom:"count"`
-	}
-	secureSessionRef struct {
-		ID string `path:"id" json:"-" dom:"secure_session"`
 	}
 )
 
@@ -316,45 +278,20 @@ func memberCtx(x *opRun, id string) *member {
 	return m
 }
 
-// cardAction is an action of the issuer or the operator on one card
-// object, answering the object as the line shows it.
-func cardAction[In any](route, action, name string, idOf func(*In) string, f func(l *cardline.Line) func(tx *kernel.Tx, id string) (map[string]any, error)) *op {
-	return def[In]{
-		route: route, action: action, name: name,
-		args: func(in *In) []any { return []any{idOf(in)} },
-		run:  func(x *opRun, in *In) (any, error) { return f(x.s.st.cards)(x.tx, idOf(in)) },
-	}.op()
-}
-
-func cardID(in *cardRef) string         { return in.ID }
-func cardAppID(in *cardAppRef) string   { return in.ID }
-func cardTopID(in *cardTopUpRef) string { return in.ID }
+// cardOps are the card ops whose transitions need only the card line and
+// the transaction, declared in the line (internal/cards). Those below reach
+// further: AddTransaction replays an earlier build's draws under its
+// refusals (the recording rules and the public InsufficientFundsError),
+// Plastic answers the public CardPlastic, Funds reads the ledger, and the
+// penalty, KYC country and shipping ops resolve a member as the gateway
+// does.
+var cardOps = cardline.NewControlOps(func(x *opRun) (*cardline.Line, *kernel.Tx) { return x.s.st.cards, x.tx })
 
 var (
-	opCardsApproveApplication = cardAction("POST /_sim/cards/applications/{id}/approve", "cards/applications/approve", "Cards.ApproveApplication", cardAppID,
-		func(l *cardline.Line) func(*kernel.Tx, string) (map[string]any, error) { return l.ApproveApplication })
-	opCardsRejectApplication = cardAction("POST /_sim/cards/applications/{id}/reject", "cards/applications/reject", "Cards.RejectApplication", cardAppID,
-		func(l *cardline.Line) func(*kernel.Tx, string) (map[string]any, error) { return l.RejectApplication })
-	opCardsShip = cardAction("POST /_sim/cards/{id}/ship", "cards/ship", "Cards.Ship", cardID,
-		func(l *cardline.Line) func(*kernel.Tx, string) (map[string]any, error) { return l.Ship })
-	opCardsCompleteClose = cardAction("POST /_sim/cards/{id}/close_complete", "cards/close_complete", "Cards.CompleteClose", cardID,
-		func(l *cardline.Line) func(*kernel.Tx, string) (map[string]any, error) { return l.CompleteClose })
-	opCardsUnlockActivation = cardAction("POST /_sim/cards/{id}/unlock", "cards/unlock", "Cards.UnlockActivation", cardID,
-		func(l *cardline.Line) func(*kernel.Tx, string) (map[string]any, error) { return l.UnlockActivation })
-	// Crediting, rejecting and timing out a top-up are written once each,
-	// in the card line (CreditTopUp, RejectTopUp, TimeoutTopUp); the Go
-	// methods, the routes and Action run these ops.
-	opCardsCreditTopUp = cardAction("POST /_sim/cards/topups/{id}/credit", "cards/topups/credit", "Cards.CreditTopUp", cardTopID,
-		func(l *cardline.Line) func(*kernel.Tx, string) (map[string]any, error) { return l.CreditTopUp })
-	opCardsRejectTopUp = cardAction("POST /_sim/cards/topups/{id}/reject", "cards/topups/reject", "Cards.RejectTopUp", cardTopID,
-		func(l *cardline.Line) func(*kernel.Tx, string) (map[string]any, error) { return l.RejectTopUp })
-	opCardsTimeoutTopUp = cardAction("POST /_sim/cards/topups/{id}/timeout", "cards/topups/timeout", "Cards.TimeoutTopUp", cardTopID,
-		func(l *cardline.Line) func(*kernel.Tx, string) (map[string]any, error) { return l.TimeoutTopUp })
-
 	opCardsAddTransaction = def[cardTxIn]{
-		route: "POST /_sim/cards/{id}/transactions", action: "cards/transactions", name: "Cards.AddTransaction",
-		args: func(in *cardTxIn) []any { return []any{in.ID, CardTransaction(in.cardTxFields)} },
-		run: func(x *opRun, in *cardTxIn) (any, error) {
+		Route: "POST /_sim/cards/{id}/transactions", Action: "cards/transactions", Name: "Cards.AddTransaction",
+		Args: func(in *cardTxIn) []any { return []any{in.ID, CardTransaction(in.cardTxFields)} },
+		Run: func(x *opRun, in *cardTxIn) (any, error) {
 			// The card line has the same struct as CardTransaction (a public
 			// declaration may not name an internal package): this conversion
 			// compiles only while their fields are the same.
@@ -371,151 +308,60 @@ var (
 			}
 			return cardTxResult{id: id, json: out}, err
 		},
-		reply: func(_ *opRun, _ *cardTxIn, out any) (int, any) { return http.StatusOK, out.(cardTxResult).json },
-	}.op()
-	opCardsSetStatus = def[cardStatusIn]{
-		route: "POST /_sim/cards/{id}/set_status", action: "cards/set_status", name: "Cards.SetStatus",
-		args: func(in *cardStatusIn) []any { return []any{in.ID, in.Status} },
-		run:  func(x *opRun, in *cardStatusIn) (any, error) { return x.s.st.cards.SetStatus(x.tx, in.ID, in.Status) },
-	}.op()
-	opCardsSetUpstreamBalanceReadable = def[cardReadableIn]{
-		route: "POST /_sim/cards/{id}/upstream_balance", action: "cards/upstream_balance", name: "Cards.SetUpstreamBalanceReadable",
-		args: func(in *cardReadableIn) []any { return []any{in.ID, *in.Readable} },
-		run: func(x *opRun, in *cardReadableIn) (any, error) {
-			return x.s.st.cards.SetUpstreamBalanceReadable(x.tx, in.ID, *in.Readable)
-		},
-	}.op()
-	opCardsPlastic = def[cardRef]{
-		route: "POST /_sim/cards/{id}/plastic", action: "cards/plastic", name: "Cards.Plastic", noCall: true,
-		run: func(x *opRun, in *cardRef) (any, error) {
+		Reply: func(_ *opRun, _ *cardTxIn, out any) (int, any) { return http.StatusOK, out.(cardTxResult).json },
+	}.Op()
+	opCardsPlastic = def[cardline.CardRef]{
+		Route: "POST /_sim/cards/{id}/plastic", Action: "cards/plastic", Name: "Cards.Plastic", NoCall: true,
+		Run: func(x *opRun, in *cardline.CardRef) (any, error) {
 			p, err := x.s.st.cards.Plastic(x.tx, in.ID)
 			return CardPlastic(p), err
 		},
-	}.op()
-	opCardsUpstreamCloseRequests = def[cardRef]{name: "Cards.UpstreamCloseRequests", noCall: true, run: func(x *opRun, in *cardRef) (any, error) {
-		return x.s.st.cards.UpstreamCloseRequests(x.tx, in.ID)
-	}}.op()
-	opCardsTopUpStatus = def[cardTopUpRef]{name: "Cards.TopUpStatus", noCall: true, run: func(x *opRun, in *cardTopUpRef) (any, error) {
-		return x.s.st.cards.TopUpStatus(x.tx, in.ID)
-	}}.op()
-	opCardsFunds = def[fundsIn]{name: "Cards.Funds", noCall: true, run: func(x *opRun, in *fundsIn) (any, error) {
+	}.Op()
+	opCardsFunds = def[fundsIn]{Name: "Cards.Funds", NoCall: true, Run: func(x *opRun, in *fundsIn) (any, error) {
 		asset := in.Asset
 		if in.Member == "" {
 			return [2]money.Amount{x.s.st.ledger.Balance(x.tx, AccountMerchantPrepaid, asset), x.s.st.ledger.Balance(x.tx, AccountMerchantPrepaidLocked, asset)}, nil
 		}
 		m := memberCtx(x, in.Member)
 		return [2]money.Amount{x.s.st.ledger.Balance(x.tx, MemberAvailable(m.ID), asset), x.s.st.ledger.Balance(x.tx, MemberLocked(m.ID), asset)}, nil
-	}}.op()
-	opCardsSetLimit = def[cardLimitIn]{
-		route: "POST /_sim/cards/limits", name: "Cards.SetLimit",
-		args: func(in *cardLimitIn) []any { return []any{in.FormFactor, *in.Limit} },
-		run: func(x *opRun, in *cardLimitIn) (any, error) {
-			x.s.st.cards.SetLimit(x.tx, in.FormFactor, *in.Limit)
-			return map[string]any{"form_factor": in.FormFactor, "limit": *in.Limit}, nil
-		},
-	}.op()
-	opCardsSetBINAuthorizations = def[binsIn]{
-		route: "POST /_sim/cards/bin_authorizations", name: "Cards.SetBINAuthorizations",
-		args: func(in *binsIn) []any { return []any{in.BINs} },
-		run: func(x *opRun, in *binsIn) (any, error) {
-			x.s.st.cards.SetBINAuthorizations(x.tx, in.BINs...)
-			bins := in.BINs
-			if bins == nil {
-				bins = []string{}
-			}
-			return map[string]any{"bins": bins}, nil
-		},
-	}.op()
-	opCardsSetProductEnabled = def[productEnabledIn]{
-		route: "POST /_sim/cards/products/{id}/enabled", name: "Cards.SetProductEnabled",
-		args: func(in *productEnabledIn) []any { return []any{in.ID, *in.Enabled} },
-		run: func(x *opRun, in *productEnabledIn) (any, error) {
-			if err := x.s.st.cards.SetProductEnabled(x.tx, in.ID, *in.Enabled); err != nil {
-				return nil, err
-			}
-			return map[string]any{"product_id": cardline.WithIDPrefix("cpd_", in.ID), "enabled": *in.Enabled}, nil
-		},
-	}.op()
+	}}.Op()
 	opCardsSetPenalty = def[penaltyIn]{
-		route: "POST /_sim/members/{id}/card_penalty", name: "Cards.SetPenalty",
-		args: func(in *penaltyIn) []any { return []any{in.Member, *in.Outstanding} },
-		run: func(x *opRun, in *penaltyIn) (any, error) {
+		Route: "POST /_sim/members/{id}/card_penalty", Name: "Cards.SetPenalty",
+		Args: func(in *penaltyIn) []any { return []any{in.Member, *in.Outstanding} },
+		Run: func(x *opRun, in *penaltyIn) (any, error) {
 			x.s.st.cards.SetPenalty(x.tx, memberCtx(x, in.Member).ID, *in.Outstanding)
 			return map[string]any{"member": in.Member, "outstanding": *in.Outstanding}, nil
 		},
-	}.op()
+	}.Op()
 	opCardsSetKYCCountry = def[kycCountryIn]{
-		route: "POST /_sim/members/{id}/kyc_country", name: "Cards.SetKYCCountry",
-		args: func(in *kycCountryIn) []any { return []any{in.Member, upperCode(in.Country)} },
-		run: func(x *opRun, in *kycCountryIn) (any, error) {
+		Route: "POST /_sim/members/{id}/kyc_country", Name: "Cards.SetKYCCountry",
+		Args: func(in *kycCountryIn) []any { return []any{in.Member, upperCode(in.Country)} },
+		Run: func(x *opRun, in *kycCountryIn) (any, error) {
 			c := upperCode(in.Country)
 			x.s.st.cards.SetKYCCountry(x.tx, memberCtx(x, in.Member).ID, c)
 			return map[string]any{"member": in.Member, "country": c}, nil
 		},
-	}.op()
+	}.Op()
 	opCardsAddShippingAddress = def[shippingIn]{
-		route: "POST /_sim/members/{id}/shipping_addresses", name: "Cards.AddShippingAddress", status: http.StatusCreated,
-		args: func(in *shippingIn) []any { return []any{in.Member, upperCode(in.Country), in.Default} },
-		run: func(x *opRun, in *shippingIn) (any, error) {
+		Route: "POST /_sim/members/{id}/shipping_addresses", Name: "Cards.AddShippingAddress", Status: http.StatusCreated,
+		Args: func(in *shippingIn) []any { return []any{in.Member, upperCode(in.Country), in.Default} },
+		Run: func(x *opRun, in *shippingIn) (any, error) {
 			c := upperCode(in.Country)
 			id := x.s.st.cards.AddShippingAddress(x.tx, memberCtx(x, in.Member).ID, c, in.Default)
 			return map[string]any{"id": id, "country": c, "is_default": in.Default}, nil
 		},
-	}.op()
-	opCardsSetCloseRefused = def[refuseCloseIn]{
-		route: "POST /_sim/cards/{id}/refuse_close", name: "Cards.SetCloseRefused",
-		args: func(in *refuseCloseIn) []any { return []any{in.ID, *in.Refuse} },
-		run: func(x *opRun, in *refuseCloseIn) (any, error) {
-			if err := x.s.st.cards.SetCloseRefused(x.tx, in.ID, *in.Refuse); err != nil {
-				return nil, err
-			}
-			return map[string]any{"id": cardline.WithIDPrefix("crd_", in.ID), "refuse": *in.Refuse}, nil
-		},
-	}.op()
-	opCardsTimeoutNextTopUps = def[topUpTimeoutsIn]{
-		route: "POST /_sim/cards/topups/upstream_timeout", name: "Cards.TimeoutNextTopUps",
-		args: func(in *topUpTimeoutsIn) []any { return []any{in.count()} },
-		run: func(x *opRun, in *topUpTimeoutsIn) (any, error) {
-			x.s.st.cards.TimeoutNextTopUps(x.tx, in.count())
-			return map[string]any{"count": in.count()}, nil
-		},
-	}.op()
+	}.Op()
 )
-
-// count is the number of top-ups to time out (default 1).
-func (in *topUpTimeoutsIn) count() int {
-	if in.Count == nil {
-		return 1
-	}
-	return *in.Count
-}
 
 // upperCode is a country or currency code as given, trimmed and upper case.
 func upperCode(s string) string { return strings.ToUpper(strings.TrimSpace(s)) }
 
 // cardsOps declares the card line's routes and methods.
 var cardsOps = []*op{
-	opCardsApproveApplication, opCardsRejectApplication, opCardsShip, opCardsAddTransaction, opCardsCompleteClose,
-	opCardsSetStatus, opCardsSetUpstreamBalanceReadable, opCardsUnlockActivation, opCardsPlastic, opCardsUpstreamCloseRequests,
-	opCardsCreditTopUp, opCardsRejectTopUp, opCardsTimeoutTopUp, opCardsTopUpStatus, opCardsSetLimit, opCardsSetPenalty,
-	opCardsSetKYCCountry, opCardsAddShippingAddress, opCardsSetBINAuthorizations, opCardsSetProductEnabled, opCardsFunds,
-	opCardsSetCloseRefused, opCardsTimeoutNextTopUps,
-	def[cardRef]{route: "GET /_sim/cards/{id}", run: func(x *opRun, in *cardRef) (any, error) {
-		return x.s.st.cards.CardDetail(x.tx, in.ID)
-	}}.op(),
-	def[cardTopUpRef]{route: "GET /_sim/cards/topups/{id}", run: func(x *opRun, in *cardTopUpRef) (any, error) {
-		return x.s.st.cards.TopUp(x.tx, in.ID)
-	}}.op(),
-	def[secureSessionRef]{route: "GET /_sim/cards/secure-sessions/{id}", run: func(x *opRun, in *secureSessionRef) (any, error) {
-		_, out, err := x.s.st.cards.SecureSessionPage(x.tx, pathRequest(in.ID), nil)
-		return out, err
-	}}.op(),
-}
-
-// pathRequest is a request whose path parameter id is id, for a line
-// function that reads it.
-func pathRequest(id string) *http.Request {
-	r := &http.Request{}
-	r.SetPathValue("id", id)
-	return r
+	cardOps.ApproveApplication, cardOps.RejectApplication, cardOps.Ship, opCardsAddTransaction, cardOps.CompleteClose,
+	cardOps.SetStatus, cardOps.SetUpstreamBalanceReadable, cardOps.UnlockActivation, opCardsPlastic, cardOps.UpstreamCloseRequests,
+	cardOps.CreditTopUp, cardOps.RejectTopUp, cardOps.TimeoutTopUp, cardOps.TopUpStatus, cardOps.SetLimit, opCardsSetPenalty,
+	opCardsSetKYCCountry, opCardsAddShippingAddress, cardOps.SetBINAuthorizations, cardOps.SetProductEnabled, opCardsFunds,
+	cardOps.SetCloseRefused, cardOps.TimeoutNextTopUps,
+	cardOps.Card, cardOps.TopUpView, cardOps.SecureSession,
 }

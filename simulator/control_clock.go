@@ -63,15 +63,15 @@ func (c *Clock) SleepFunc(limit time.Duration) func(ctx context.Context, d time.
 // Go method of its own, is logged as the request and runs the same advance
 // in its transaction.
 var clockOps = []*op{
-	def[noInput]{route: "GET /_sim/clock", run: func(x *opRun, _ *noInput) (any, error) { return x.s.wiring.ctl.clockJSON(x.tx), nil }}.op(),
-	def[clockIn]{route: "POST /_sim/clock", run: func(x *opRun, in *clockIn) (any, error) {
+	def[noInput]{Route: "GET /_sim/clock", Run: func(x *opRun, _ *noInput) (any, error) { return x.s.wiring.ctl.clockJSON(x.tx), nil }}.Op(),
+	def[clockIn]{Route: "POST /_sim/clock", Run: func(x *opRun, in *clockIn) (any, error) {
 		x.s.wiring.timers.Advance(x.tx, in.duration())
 		return x.s.wiring.ctl.clockJSON(x.tx), nil
-	}}.op(),
-	def[noInput]{name: "Clock.Advance", noCall: true}.op(),
-	def[noInput]{name: "Clock.Sleep", noCall: true}.op(),
-	def[noInput]{name: "Clock.SleepFunc", noCall: true}.op(),
-	def[noInput]{name: "Clock.Now", noCall: true}.op(),
+	}}.Op(),
+	def[noInput]{Name: "Clock.Advance", NoCall: true}.Op(),
+	def[noInput]{Name: "Clock.Sleep", NoCall: true}.Op(),
+	def[noInput]{Name: "Clock.SleepFunc", NoCall: true}.Op(),
+	def[noInput]{Name: "Clock.Now", NoCall: true}.Op(),
 }
 
 // clockIn is the body of POST /_sim/clock: advance_seconds or advance, not

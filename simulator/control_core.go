@@ -30,10 +30,10 @@ func controlList[T any](items []T) api.ListEnvelope {
 // with Allow when the path is served with other methods. It passes the
 // guard's rules 1 and 2 like every control route. A POST there is logged as
 // the request, as every control POST is.
-var opNotFound = def[noInput]{route: "/_sim/{rest...}", notFound: true, run: func(x *opRun, _ *noInput) (any, error) {
+var opNotFound = def[noInput]{Route: "/_sim/{rest...}", NotFound: true, Run: func(x *opRun, _ *noInput) (any, error) {
 	msg, _ := x.r.Context().Value(notFoundKey{}).(string)
 	return nil, x.s.wiring.gw.controlNotFoundAnswer(x.r, msg)
-}}.op()
+}}.Op()
 
 // notFoundKey is the context key of the router's message for opNotFound.
 type notFoundKey struct{}
@@ -45,50 +45,50 @@ func (ctl *controlAPI) notFound(w http.ResponseWriter, r *http.Request, message 
 }
 
 // opCredentials answers the merchant's credentials (Credentials).
-var opCredentials = def[noInput]{route: "GET /_sim/credentials", run: func(x *opRun, _ *noInput) (any, error) {
+var opCredentials = def[noInput]{Route: "GET /_sim/credentials", Run: func(x *opRun, _ *noInput) (any, error) {
 	return x.st().credentials(x.tx), nil
-}}.op()
+}}.Op()
 
 // coreOps declares them.
 var coreOps = []*op{
 	opNotFound,
 	opAction,
 	opCredentials,
-	def[noInput]{route: "GET /_sim/stats", run: func(x *opRun, _ *noInput) (any, error) { return x.s.wiring.view.stats(x.tx), nil }}.op(),
-	def[noInput]{route: "GET /_sim/ledger", captured: true, run: func(x *opRun, _ *noInput) (any, error) {
+	def[noInput]{Route: "GET /_sim/stats", Run: func(x *opRun, _ *noInput) (any, error) { return x.s.wiring.view.stats(x.tx), nil }}.Op(),
+	def[noInput]{Route: "GET /_sim/ledger", Captured: true, Run: func(x *opRun, _ *noInput) (any, error) {
 		out := map[string]any{"balanced": true, "entries": entries(x.s.st.ledger, x.tx)}
 		if err := x.s.st.ledger.Check(x.tx); err != nil {
 			out["balanced"] = false
 			out["error"] = err.Error()
 		}
 		return out, nil
-	}}.op(),
-	def[noInput]{route: "GET /_sim/invariants", run: func(x *opRun, _ *noInput) (any, error) {
+	}}.Op(),
+	def[noInput]{Route: "GET /_sim/invariants", Run: func(x *opRun, _ *noInput) (any, error) {
 		v := x.s.wiring.view.invariantViolations(x.tx)
 		if v == nil {
 			v = []string{}
 		}
 		return map[string]any{"hold": len(v) == 0, "violations": v}, nil
-	}}.op(),
-	def[noInput]{route: "GET /_sim/state", captured: true, run: func(x *opRun, _ *noInput) (any, error) { return x.s.wiring.view.state(x.tx), nil }}.op(),
-	def[noInput]{route: "GET /_sim/recipes", run: func(*opRun, *noInput) (any, error) { return controlList(ErrorRecipes()), nil }}.op(),
-	def[noInput]{route: "GET /_sim/qr-samples", run: func(*opRun, *noInput) (any, error) { return controlList(sampleqr.All()), nil }}.op(),
-	def[noInput]{route: "GET /_sim/openapi.yaml", unlocked: true, run: func(*opRun, *noInput) (any, error) {
+	}}.Op(),
+	def[noInput]{Route: "GET /_sim/state", Captured: true, Run: func(x *opRun, _ *noInput) (any, error) { return x.s.wiring.view.state(x.tx), nil }}.Op(),
+	def[noInput]{Route: "GET /_sim/recipes", Run: func(*opRun, *noInput) (any, error) { return controlList(ErrorRecipes()), nil }}.Op(),
+	def[noInput]{Route: "GET /_sim/qr-samples", Run: func(*opRun, *noInput) (any, error) { return controlList(sampleqr.All()), nil }}.Op(),
+	def[noInput]{Route: "GET /_sim/openapi.yaml", Unlocked: true, Run: func(*opRun, *noInput) (any, error) {
 		return document(openapi.Business()), nil
-	}}.op(),
-	def[noInput]{route: "GET /_sim/openapi-sim.yaml", unlocked: true, run: func(*opRun, *noInput) (any, error) {
+	}}.Op(),
+	def[noInput]{Route: "GET /_sim/openapi-sim.yaml", Unlocked: true, Run: func(*opRun, *noInput) (any, error) {
 		return document(openapi.Control()), nil
-	}}.op(),
+	}}.Op(),
 	// The dashboard: its files need no token (a browser loads them before
 	// the page can send it); GET /_sim/ui is the simulator's one redirect.
-	def[dashboardFile]{route: "GET /_sim/ui/{file...}", unlocked: true, noToken: true, run: func(x *opRun, in *dashboardFile) (any, error) {
+	def[dashboardFile]{Route: "GET /_sim/ui/{file...}", Unlocked: true, NoToken: true, Run: func(x *opRun, in *dashboardFile) (any, error) {
 		return x.s.wiring.ctl.dashboardFile(in.File)
-	}}.op(),
-	def[noInput]{route: "GET /_sim/ui", unlocked: true, noToken: true, run: func(*opRun, *noInput) (any, error) {
+	}}.Op(),
+	def[noInput]{Route: "GET /_sim/ui", Unlocked: true, NoToken: true, Run: func(*opRun, *noInput) (any, error) {
 		return rawAnswer(func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "/_sim/ui/", http.StatusMovedPermanently)
 		}), nil
-	}}.op(),
+	}}.Op(),
 }
 
 // dashboardFile is the input of GET /_sim/ui/{file...}.

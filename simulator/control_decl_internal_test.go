@@ -43,7 +43,7 @@ func goControlMethods(t *testing.T) map[string]reflect.Type {
 func declaredNames() map[string]int {
 	n := map[string]int{}
 	for _, o := range allOps {
-		for _, name := range []string{o.name, o.alias} {
+		for _, name := range []string{o.Name, o.Alias} {
 			if name != "" {
 				n[name]++
 			}
@@ -81,11 +81,11 @@ func TestEveryControlMethodIsDeclaredOnce(t *testing.T) {
 	for name, o := range opByName {
 		fn, err := s.wiring.ctl.controlMethod(name)
 		switch {
-		case o.noCall && err == nil:
+		case o.NoCall && err == nil:
 			t.Errorf("%s records no call, yet replay resolves it", name)
-		case !o.noCall && err != nil:
+		case !o.NoCall && err != nil:
 			t.Errorf("%s: replay does not resolve it: %v", name, err)
-		case !o.noCall:
+		case !o.NoCall:
 			calls++
 			typ := methods[name]
 			_, method, _ := strings.Cut(name, ".")
@@ -94,7 +94,7 @@ func TestEveryControlMethodIsDeclaredOnce(t *testing.T) {
 				t.Errorf("%s resolves to a %v, the method is a %v", name, fn.Type(), m.Type)
 			}
 		}
-		if o.run == nil && !o.noCall {
+		if o.Run == nil && !o.NoCall {
 			t.Errorf("%s: a recorded method needs a transition", name)
 		}
 	}
@@ -222,12 +222,12 @@ func TestOpsAreDocumented(t *testing.T) {
 	}
 	n := 0
 	for _, o := range allOps {
-		if o.route == "" || o.notFound {
+		if o.Route == "" || o.NotFound {
 			continue
 		}
 		n++
-		if !documented(doc, o.route) {
-			t.Errorf("declared route %s is not in mwallet-sim.yaml", o.route)
+		if !documented(doc, o.Route) {
+			t.Errorf("declared route %s is not in mwallet-sim.yaml", o.Route)
 		}
 	}
 	// The document's operations, each a declared route (an operation whose
@@ -235,7 +235,7 @@ func TestOpsAreDocumented(t *testing.T) {
 	for _, d := range doc {
 		found := false
 		for _, o := range allOps {
-			if o.route != "" && !o.notFound && documented([]docOp{d}, o.route) {
+			if o.Route != "" && !o.NotFound && documented([]docOp{d}, o.Route) {
 				found = true
 			}
 		}

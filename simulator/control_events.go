@@ -84,24 +84,24 @@ func emitEvent(x *opRun, in *eventIn) (any, error) {
 }
 
 var (
-	opEventsList = def[noInput]{route: "GET /_sim/events", name: "Events.List", noCall: true,
-		run:   func(x *opRun, _ *noInput) (any, error) { return x.s.wiring.view.events(x.tx), nil },
-		reply: func(_ *opRun, _ *noInput, out any) (int, any) { return http.StatusOK, controlList(out.([]Event)) },
-	}.op()
-	opEventsEmit = def[eventIn]{name: "Events.Emit", run: emitEvent, args: func(in *eventIn) []any {
+	opEventsList = def[noInput]{Route: "GET /_sim/events", Name: "Events.List", NoCall: true,
+		Run:   func(x *opRun, _ *noInput) (any, error) { return x.s.wiring.view.events(x.tx), nil },
+		Reply: func(_ *opRun, _ *noInput, out any) (int, any) { return http.StatusOK, controlList(out.([]Event)) },
+	}.Op()
+	opEventsEmit = def[eventIn]{Name: "Events.Emit", Run: emitEvent, Args: func(in *eventIn) []any {
 		return []any{in.EventType, in.Object, in.ID, in.ExternalMemberID, in.Status, in.version()}
-	}}.op()
-	opEventsEmitExtra = def[eventIn]{name: "Events.EmitExtra", run: emitEvent, args: func(in *eventIn) []any {
+	}}.Op()
+	opEventsEmitExtra = def[eventIn]{Name: "Events.EmitExtra", Run: emitEvent, Args: func(in *eventIn) []any {
 		return []any{in.EventType, in.Object, in.ID, in.ExternalMemberID, in.Status, in.version(), in.Extra}
-	}}.op()
+	}}.Op()
 	// POST /_sim/webhooks/events has no Go method of its own: its extra
 	// keeps the numbers of the body as written (json.Number), which
 	// EmitExtra's arguments do not, so it is logged as the request.
-	opEventsRoute = def[eventIn]{route: "POST /_sim/webhooks/events", status: http.StatusCreated, run: emitEvent,
-		reply: func(_ *opRun, _ *eventIn, out any) (int, any) {
+	opEventsRoute = def[eventIn]{Route: "POST /_sim/webhooks/events", Status: http.StatusCreated, Run: emitEvent,
+		Reply: func(_ *opRun, _ *eventIn, out any) (int, any) {
 			return http.StatusCreated, map[string]any{"event_id": out}
 		},
-	}.op()
+	}.Op()
 )
 
 // eventsOps declares the events' routes and methods.

@@ -42,29 +42,29 @@ type faultIn struct {
 }
 
 var (
-	opFaultsList = def[noInput]{route: "GET /_sim/faults", name: "Faults.List", noCall: true, run: func(x *opRun, _ *noInput) (any, error) {
+	opFaultsList = def[noInput]{Route: "GET /_sim/faults", Name: "Faults.List", NoCall: true, Run: func(x *opRun, _ *noInput) (any, error) {
 		return x.s.wiring.gw.faults(x.tx), nil
-	}, reply: func(_ *opRun, _ *noInput, out any) (int, any) { return http.StatusOK, controlList(out.([]Fault)) }}.op()
+	}, Reply: func(_ *opRun, _ *noInput, out any) (int, any) { return http.StatusOK, controlList(out.([]Fault)) }}.Op()
 	opFaultsInject = def[faultIn]{
-		route: "POST /_sim/faults", name: "Faults.Inject", status: http.StatusCreated,
-		args: func(in *faultIn) []any { return []any{Fault(*in)} },
-		run: func(x *opRun, in *faultIn) (any, error) {
+		Route: "POST /_sim/faults", Name: "Faults.Inject", Status: http.StatusCreated,
+		Args: func(in *faultIn) []any { return []any{Fault(*in)} },
+		Run: func(x *opRun, in *faultIn) (any, error) {
 			if err := x.s.wiring.gw.injectFault(x.tx, Fault(*in)); err != nil {
 				return nil, err
 			}
 			return controlList(x.s.wiring.gw.faults(x.tx)), nil
 		},
-	}.op()
+	}.Op()
 	opFaultsClear = def[noInput]{
-		route: "DELETE /_sim/faults", name: "Faults.Clear",
-		args: func(*noInput) []any { return nil },
-		run: func(x *opRun, _ *noInput) (any, error) {
+		Route: "DELETE /_sim/faults", Name: "Faults.Clear",
+		Args: func(*noInput) []any { return nil },
+		Run: func(x *opRun, _ *noInput) (any, error) {
 			if err := x.s.wiring.gw.clearFaults(x.tx); err != nil {
 				return nil, err
 			}
 			return controlList([]Fault{}), nil
 		},
-	}.op()
+	}.Op()
 )
 
 // faultsOps declares the faults' routes and methods.

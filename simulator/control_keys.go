@@ -84,50 +84,50 @@ type signIn struct {
 
 var (
 	opKeysAdd = def[keyAddIn]{
-		route: "POST /_sim/keys", name: "Keys.Add", status: http.StatusCreated,
-		args: func(in *keyAddIn) []any {
+		Route: "POST /_sim/keys", Name: "Keys.Add", Status: http.StatusCreated,
+		Args: func(in *keyAddIn) []any {
 			return []any{in.ClientID, in.APIKey, in.SigningKey, KeySettings(in.keySettingsIn)}
 		},
-		run: func(x *opRun, in *keyAddIn) (any, error) {
+		Run: func(x *opRun, in *keyAddIn) (any, error) {
 			return x.s.wiring.keys.add(x.tx, in.ClientID, in.APIKey, in.SigningKey, KeySettings(in.keySettingsIn))
 		},
-		reply: func(_ *opRun, _ *keyAddIn, out any) (int, any) {
+		Reply: func(_ *opRun, _ *keyAddIn, out any) (int, any) {
 			return http.StatusCreated, keyJSON(*out.(*apiKey), true)
 		},
-	}.op()
+	}.Op()
 	opKeysSet = def[keySetIn]{
-		route: "POST /_sim/keys/{client_id}", name: "Keys.Set",
-		args: func(in *keySetIn) []any { return []any{in.ClientID, KeySettings(in.keySettingsIn)} },
-		run: func(x *opRun, in *keySetIn) (any, error) {
+		Route: "POST /_sim/keys/{client_id}", Name: "Keys.Set",
+		Args: func(in *keySetIn) []any { return []any{in.ClientID, KeySettings(in.keySettingsIn)} },
+		Run: func(x *opRun, in *keySetIn) (any, error) {
 			if err := x.s.wiring.keys.set(x.tx, in.ClientID, KeySettings(in.keySettingsIn)); err != nil {
 				return nil, err
 			}
 			k, _ := x.s.st.keys.Get(x.tx, in.ClientID)
 			return keyJSON(k, false), nil
 		},
-	}.op()
+	}.Op()
 	opKeysSign = def[signIn]{
-		route: "POST /_sim/keys/{client_id}/sign", name: "Keys.Sign",
-		args: func(in *signIn) []any { return []any{in.ClientID, in.Method, in.Path, in.Nonce, []byte(in.Body)} },
-		run: func(x *opRun, in *signIn) (any, error) {
+		Route: "POST /_sim/keys/{client_id}/sign", Name: "Keys.Sign",
+		Args: func(in *signIn) []any { return []any{in.ClientID, in.Method, in.Path, in.Nonce, []byte(in.Body)} },
+		Run: func(x *opRun, in *signIn) (any, error) {
 			return x.s.wiring.gw.sign(x.tx, in.ClientID, in.Method, in.Path, in.Nonce, []byte(in.Body))
 		},
-	}.op()
+	}.Op()
 )
 
 // keysOps declares the Keys' routes and methods.
 var keysOps = []*op{
-	def[noInput]{route: "GET /_sim/keys", run: func(x *opRun, _ *noInput) (any, error) {
+	def[noInput]{Route: "GET /_sim/keys", Run: func(x *opRun, _ *noInput) (any, error) {
 		out := make([]map[string]any, 0, x.s.st.keys.Len(x.tx))
 		for _, k := range x.s.st.keys.All(x.tx) {
 			out = append(out, keyJSON(k, false))
 		}
 		return controlList(out), nil
-	}}.op(),
+	}}.Op(),
 	opKeysAdd,
-	def[keyID]{route: "GET /_sim/keys/{client_id}", run: func(x *opRun, in *keyID) (any, error) {
+	def[keyID]{Route: "GET /_sim/keys/{client_id}", Run: func(x *opRun, in *keyID) (any, error) {
 		k, _ := x.s.st.keys.Get(x.tx, in.ClientID)
 		return keyJSON(k, false), nil
-	}}.op(),
+	}}.Op(),
 	opKeysSet, opKeysSign,
 }

@@ -86,8 +86,8 @@ type (
 // answering the profile.
 func kycMemberAction(action, name string, f func(x *opRun, m *member) error) *op {
 	d := def[kycMember]{
-		route: "POST /_sim/kyc/{id}/" + action, action: "kyc/" + action, name: name,
-		run: func(x *opRun, in *kycMember) (any, error) {
+		Route: "POST /_sim/kyc/{id}/" + action, Action: "kyc/" + action, Name: name,
+		Run: func(x *opRun, in *kycMember) (any, error) {
 			m := x.s.st.members.ByAny(x.tx, in.ID)
 			if err := f(x, m); err != nil {
 				return nil, err
@@ -96,9 +96,9 @@ func kycMemberAction(action, name string, f func(x *opRun, m *member) error) *op
 		},
 	}
 	if name != "" {
-		d.args = func(in *kycMember) []any { return []any{in.ID} }
+		d.Args = func(in *kycMember) []any { return []any{in.ID} }
 	}
-	return d.op()
+	return d.Op()
 }
 
 var (
@@ -111,56 +111,56 @@ var (
 		return x.s.st.kyc.Review(x.tx, m, "supplement_required")
 	})
 	opKYCApprove = def[kycApproveIn]{
-		route: "POST /_sim/kyc/{id}/approve", action: "kyc/approve", name: "KYC.Approve",
-		args: func(in *kycApproveIn) []any {
+		Route: "POST /_sim/kyc/{id}/approve", Action: "kyc/approve", Name: "KYC.Approve",
+		Args: func(in *kycApproveIn) []any {
 			level := 0
 			if in.Level != nil {
 				level = *in.Level
 			}
 			return []any{in.ID, level}
 		},
-		run: func(x *opRun, in *kycApproveIn) (any, error) {
+		Run: func(x *opRun, in *kycApproveIn) (any, error) {
 			m := x.s.st.members.ByAny(x.tx, in.ID)
 			if err := x.s.st.kyc.Approve(x.tx, m, in.Level); err != nil {
 				return nil, err
 			}
 			return x.s.st.kyc.JSON(x.tx, m), nil
 		},
-	}.op()
+	}.Op()
 	opKYCCompleteSession = def[kycSessionRef]{
-		route: "POST /_sim/kyc/sessions/{id}/complete", action: "kyc/sessions/complete", name: "KYC.CompleteSession",
-		args: func(in *kycSessionRef) []any { return []any{in.ID} },
-		run: func(x *opRun, in *kycSessionRef) (any, error) {
+		Route: "POST /_sim/kyc/sessions/{id}/complete", Action: "kyc/sessions/complete", Name: "KYC.CompleteSession",
+		Args: func(in *kycSessionRef) []any { return []any{in.ID} },
+		Run: func(x *opRun, in *kycSessionRef) (any, error) {
 			m, err := x.s.st.kyc.CompleteSession(x.tx, in.ID)
 			if err != nil {
 				return nil, err
 			}
 			return x.s.st.kyc.JSON(x.tx, m), nil
 		},
-	}.op()
+	}.Op()
 	opKYCCompensateQuickBinding = def[compensateIn]{
-		route: "POST /_sim/kyc/quick/{id}/compensate", action: "kyc/quick/compensate", name: "KYC.CompensateQuickBinding",
-		args: func(in *compensateIn) []any { return []any{in.ID, in.Source, in.ApplicationID} },
-		run: func(x *opRun, in *compensateIn) (any, error) {
+		Route: "POST /_sim/kyc/quick/{id}/compensate", Action: "kyc/quick/compensate", Name: "KYC.CompensateQuickBinding",
+		Args: func(in *compensateIn) []any { return []any{in.ID, in.Source, in.ApplicationID} },
+		Run: func(x *opRun, in *compensateIn) (any, error) {
 			b, err := x.s.st.kyc.Compensate(x.tx, in.ID, in.Source, in.ApplicationID)
 			if err != nil {
 				return nil, err
 			}
 			return kyc.BindingJSON(b), nil
 		},
-	}.op()
+	}.Op()
 	// POST /_sim/kyc/quick keeps what the body leaves out; without enabled
 	// (which SetQuick cannot leave out) it is recorded as the request.
 	opKYCSetQuick = def[quickIn]{
-		route: "POST /_sim/kyc/quick", name: "KYC.SetQuick",
-		argsIf: func(in *quickIn) ([]any, bool) {
+		Route: "POST /_sim/kyc/quick", Name: "KYC.SetQuick",
+		ArgsIf: func(in *quickIn) ([]any, bool) {
 			pool := -1
 			if in.Pool != nil {
 				pool = *in.Pool
 			}
 			return []any{in.Enabled != nil && *in.Enabled, pool}, in.Enabled != nil
 		},
-		run: func(x *opRun, in *quickIn) (any, error) {
+		Run: func(x *opRun, in *quickIn) (any, error) {
 			enabled, pool := x.s.st.kyc.Quick(x.tx)
 			if in.Enabled != nil {
 				enabled = *in.Enabled
@@ -171,7 +171,7 @@ var (
 			x.s.st.kyc.SetQuick(x.tx, enabled, pool)
 			return map[string]any{"enabled": enabled, "pool": pool}, nil
 		},
-	}.op()
+	}.Op()
 )
 
 // kycOps declares the KYC line's actions and methods.

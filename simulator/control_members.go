@@ -145,65 +145,65 @@ type memberFlag struct {
 
 var (
 	opMembersCreate = def[memberIn]{
-		route: "POST /_sim/members", name: "Members.Create", status: http.StatusCreated,
-		args: func(in *memberIn) []any { return []any{in.seed()} },
-		run: func(x *opRun, in *memberIn) (any, error) {
+		Route: "POST /_sim/members", Name: "Members.Create", Status: http.StatusCreated,
+		Args: func(in *memberIn) []any { return []any{in.seed()} },
+		Run: func(x *opRun, in *memberIn) (any, error) {
 			return createMemberControl(x.tx, &x.s.st.members, in.seed())
 		},
-		reply: func(x *opRun, _ *memberIn, out any) (int, any) {
+		Reply: func(x *opRun, _ *memberIn, out any) (int, any) {
 			return http.StatusCreated, x.s.wiring.view.memberJSON(x.tx, out.(*member))
 		},
-	}.op()
-	opMembersGet = def[memberID]{route: "GET /_sim/members/{id}", name: "Members.Get", noCall: true,
-		run: func(x *opRun, in *memberID) (any, error) {
+	}.Op()
+	opMembersGet = def[memberID]{Route: "GET /_sim/members/{id}", Name: "Members.Get", NoCall: true,
+		Run: func(x *opRun, in *memberID) (any, error) {
 			info, _ := x.s.wiring.view.memberInfo(x.tx, in.ID)
 			return info, nil
 		},
-		reply: func(x *opRun, in *memberID, _ any) (int, any) {
+		Reply: func(x *opRun, in *memberID, _ any) (int, any) {
 			return http.StatusOK, x.s.wiring.view.memberJSON(x.tx, x.s.st.members.ByAny(x.tx, in.ID))
 		},
-	}.op()
-	opMembersBalance = def[memberAsset]{name: "Members.Balance", noCall: true, run: func(x *opRun, in *memberAsset) (any, error) {
+	}.Op()
+	opMembersBalance = def[memberAsset]{Name: "Members.Balance", NoCall: true, Run: func(x *opRun, in *memberAsset) (any, error) {
 		if in.ID == "" {
 			return nil, &NameError{Kind: "member", Name: in.ID, NotFound: true, Field: "id"}
 		}
 		a, l := x.s.wiring.view.balance(x.tx, in.ID, in.Asset)
 		return [2]money.Amount{a, l}, nil
-	}}.op()
+	}}.Op()
 	opMembersSetStatus = def[memberStatusIn]{
-		route: "POST /_sim/members/{id}/status", action: "members/status", name: "Members.SetStatus",
-		args: func(in *memberStatusIn) []any { return []any{in.ID, in.Status} },
-		run: func(x *opRun, in *memberStatusIn) (any, error) {
+		Route: "POST /_sim/members/{id}/status", Action: "members/status", Name: "Members.SetStatus",
+		Args: func(in *memberStatusIn) []any { return []any{in.ID, in.Status} },
+		Run: func(x *opRun, in *memberStatusIn) (any, error) {
 			m, err := x.s.st.members.SetStatus(x.tx, in.ID, in.Status)
 			if err != nil {
 				return nil, err
 			}
 			return members.JSON(m), nil
 		},
-	}.op()
+	}.Op()
 	opMembersSetFundsProtection = def[memberFlag]{
-		route: "POST /_sim/members/{id}/funds_protection", name: "Members.SetFundsProtection",
-		args: func(in *memberFlag) []any { return []any{in.ID, *in.Enabled} },
-		run: func(x *opRun, in *memberFlag) (any, error) {
+		Route: "POST /_sim/members/{id}/funds_protection", Name: "Members.SetFundsProtection",
+		Args: func(in *memberFlag) []any { return []any{in.ID, *in.Enabled} },
+		Run: func(x *opRun, in *memberFlag) (any, error) {
 			if err := x.s.st.members.SetFundsProtected(x.tx, in.ID, *in.Enabled); err != nil {
 				return nil, err
 			}
 			return map[string]any{"member": in.ID, "funds_protection": *in.Enabled}, nil
 		},
-	}.op()
+	}.Op()
 )
 
 // membersOps declares the members' routes and methods.
 var membersOps = []*op{
 	opMembersCreate,
-	def[noInput]{route: "GET /_sim/members", run: func(x *opRun, _ *noInput) (any, error) {
+	def[noInput]{Route: "GET /_sim/members", Run: func(x *opRun, _ *noInput) (any, error) {
 		all := x.s.st.members.All(x.tx)
 		out := make([]map[string]any, 0, len(all))
 		for _, m := range all {
 			out = append(out, x.s.wiring.view.memberJSON(x.tx, &m))
 		}
 		return controlList(out), nil
-	}}.op(),
+	}}.Op(),
 	opMembersGet, opMembersBalance, opMembersSetStatus, opMembersSetFundsProtection,
 }
 

@@ -113,63 +113,63 @@ func prepaidAnswer(x *opRun, asset string) map[string]any {
 
 var (
 	opMerchantSet = def[merchantIn]{
-		route: "POST /_sim/merchant", name: "Merchant.Set",
-		args: func(in *merchantIn) []any { return []any{MerchantSettings(*in)} },
-		run: func(x *opRun, in *merchantIn) (any, error) {
+		Route: "POST /_sim/merchant", Name: "Merchant.Set",
+		Args: func(in *merchantIn) []any { return []any{MerchantSettings(*in)} },
+		Run: func(x *opRun, in *merchantIn) (any, error) {
 			if err := x.s.st.merchant.Set(x.tx, MerchantSettings(*in).lineSettings()); err != nil {
 				return nil, err
 			}
 			return x.s.st.merchant.JSON(x.tx), nil
 		},
-	}.op()
+	}.Op()
 	opMerchantTopUpPrepaid = def[prepaidTopUp]{
-		route: "POST /_sim/merchant/prepaid/topup", action: "merchant/prepaid/topup", name: "Merchant.TopUpPrepaid",
-		args: func(in *prepaidTopUp) []any { return []any{in.Asset, in.Amount} },
-		run: func(x *opRun, in *prepaidTopUp) (any, error) {
+		Route: "POST /_sim/merchant/prepaid/topup", Action: "merchant/prepaid/topup", Name: "Merchant.TopUpPrepaid",
+		Args: func(in *prepaidTopUp) []any { return []any{in.Asset, in.Amount} },
+		Run: func(x *opRun, in *prepaidTopUp) (any, error) {
 			if err := x.s.st.merchant.TopUpPrepaid(x.tx, in.Asset, in.Amount); err != nil {
 				return nil, err
 			}
 			asset := strings.ToUpper(in.Asset)
 			return map[string]any{"asset": asset, "prepaid": x.s.st.ledger.Balance(x.tx, AccountMerchantPrepaid, asset).String()}, nil
 		},
-	}.op()
+	}.Op()
 	opMerchantWithdrawPrepaid = def[prepaidWithdraw]{
-		route: "POST /_sim/merchant/prepaid/withdraw", name: "Merchant.WithdrawPrepaid",
-		args: func(in *prepaidWithdraw) []any { return []any{in.Asset, in.Amount} },
-		run: func(x *opRun, in *prepaidWithdraw) (any, error) {
+		Route: "POST /_sim/merchant/prepaid/withdraw", Name: "Merchant.WithdrawPrepaid",
+		Args: func(in *prepaidWithdraw) []any { return []any{in.Asset, in.Amount} },
+		Run: func(x *opRun, in *prepaidWithdraw) (any, error) {
 			if err := x.s.st.merchant.WithdrawPrepaid(x.tx, in.Asset, in.Amount); err != nil {
 				return nil, err
 			}
 			return prepaidAnswer(x, in.Asset), nil
 		},
-	}.op()
-	opMerchantPrepaidBalance = def[assetName]{name: "Merchant.PrepaidBalance", noCall: true, run: func(x *opRun, in *assetName) (any, error) {
+	}.Op()
+	opMerchantPrepaidBalance = def[assetName]{Name: "Merchant.PrepaidBalance", NoCall: true, Run: func(x *opRun, in *assetName) (any, error) {
 		a, l := x.s.st.merchant.Prepaid(x.tx, in.Asset)
 		return [2]money.Amount{a, l}, nil
-	}}.op()
+	}}.Op()
 	opMerchantSetPOBOSubaccount = def[poboIn]{
-		route: "POST /_sim/merchant/pobo_subaccount", name: "Merchant.SetPOBOSubaccount",
-		args: func(in *poboIn) []any { return []any{*in.Active} },
-		run: func(x *opRun, in *poboIn) (any, error) {
+		Route: "POST /_sim/merchant/pobo_subaccount", Name: "Merchant.SetPOBOSubaccount",
+		Args: func(in *poboIn) []any { return []any{*in.Active} },
+		Run: func(x *opRun, in *poboIn) (any, error) {
 			x.s.st.remit.SetPOBOSubaccount(x.tx, *in.Active)
 			return map[string]any{"active": *in.Active}, nil
 		},
-	}.op()
+	}.Op()
 	opMerchantSetWriteQuota = def[quotaIn]{
-		route: "POST /_sim/merchant/write_quota", name: "Merchant.SetWriteQuota",
-		args: func(in *quotaIn) []any { return []any{*in.PerMinute} },
-		run: func(x *opRun, in *quotaIn) (any, error) {
+		Route: "POST /_sim/merchant/write_quota", Name: "Merchant.SetWriteQuota",
+		Args: func(in *quotaIn) []any { return []any{*in.PerMinute} },
+		Run: func(x *opRun, in *quotaIn) (any, error) {
 			if err := x.s.wiring.gw.setWriteQuota(x.tx, *in.PerMinute); err != nil {
 				return nil, err
 			}
 			return map[string]any{"per_minute": *in.PerMinute}, nil
 		},
-	}.op()
+	}.Op()
 )
 
 // merchantOps declares the merchant's routes and methods.
 var merchantOps = []*op{
-	def[noInput]{route: "GET /_sim/merchant", run: func(x *opRun, _ *noInput) (any, error) { return x.s.st.merchant.JSON(x.tx), nil }}.op(),
+	def[noInput]{Route: "GET /_sim/merchant", Run: func(x *opRun, _ *noInput) (any, error) { return x.s.st.merchant.JSON(x.tx), nil }}.Op(),
 	opMerchantSet, opMerchantTopUpPrepaid, opMerchantWithdrawPrepaid, opMerchantPrepaidBalance,
 	opMerchantSetPOBOSubaccount, opMerchantSetWriteQuota,
 }

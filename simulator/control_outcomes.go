@@ -34,7 +34,7 @@ type outcomesIn struct {
 func (in *outcomesIn) rules(x *opRun) error {
 	switch {
 	case in.set && in.Collection == "":
-		return &NameError{Kind: "outcome collection", Field: "collection", Valid: domains["outcome_collection"].choices(x)}
+		return &NameError{Kind: "outcome collection", Field: "collection", Valid: domains["outcome_collection"].Choices(x)}
 	case in.Collection != "" && in.ObjectID != "":
 		return errInvalidRequest("send collection or object_id, not both")
 	case in.Collection == "" && in.ObjectID == "":
@@ -52,14 +52,14 @@ func (in *outcomesIn) mode() OutcomeMode {
 // opOutcomes is POST /_sim/outcomes, Outcomes.Set (a collection) and
 // Outcomes.SetObject (an object): it answers the mode set.
 var opOutcomes = def[outcomesIn]{
-	route: "POST /_sim/outcomes", name: "Outcomes.Set", alias: "Outcomes.SetObject",
-	calls: func(in *outcomesIn) (string, []any) {
+	Route: "POST /_sim/outcomes", Name: "Outcomes.Set", Alias: "Outcomes.SetObject",
+	Calls: func(in *outcomesIn) (string, []any) {
 		if in.Collection != "" || in.set {
 			return "Outcomes.Set", []any{OutcomeCollection(in.Collection), in.mode()}
 		}
 		return "Outcomes.SetObject", []any{in.ObjectID, in.mode()}
 	},
-	run: func(x *opRun, in *outcomesIn) (any, error) {
+	Run: func(x *opRun, in *outcomesIn) (any, error) {
 		m := in.mode()
 		if in.Collection != "" {
 			x.s.wiring.timers.SetCollection(x.tx, in.Collection, m.mode())
@@ -68,7 +68,7 @@ var opOutcomes = def[outcomesIn]{
 		}
 		return map[string]any{"collection": in.Collection, "object_id": in.ObjectID, "mode": m.String()}, nil
 	},
-}.op()
+}.Op()
 
 // outcomesOps declares the outcome modes' route and methods.
 var outcomesOps = []*op{opOutcomes}

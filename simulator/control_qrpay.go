@@ -2,9 +2,9 @@ package simulator
 
 import (
 	"net/http"
-	"strings"
 
-	"github.com/mwallet/mwallet-go/qrpay"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	qrline "github.com/mwallet/mwallet-go/simulator/internal/qrpay"
 )
 
 // QRPayControl plays the QR acquirer upstream of the QR-payment line
@@ -18,26 +18,26 @@ type QRPayControl struct{ s *Simulator }
 // the held funds go to the upstream (and the fee to revenue), and
 // qrpay.order.completed is emitted. Control action
 // qrpay/orders/{id}/complete.
-func (q *QRPayControl) Complete(id string) error { return q.action(opQRPayComplete, id) }
+func (q *QRPayControl) Complete(id string) error { return q.action(qrOps.Complete, id) }
 
 // Fail is the upstream reporting failure for a processing order: the
 // full debit is returned to where it was held from, and qrpay.order.failed is
 // emitted. Control action qrpay/orders/{id}/fail.
-func (q *QRPayControl) Fail(id string) error { return q.action(opQRPayFail, id) }
+func (q *QRPayControl) Fail(id string) error { return q.action(qrOps.Fail, id) }
 
 // Refund is the upstream refunding a completed order: the full debit
 // (principal and fee) returns to the available balance it came from, and
 // qrpay.order.refunded is emitted. Control action qrpay/orders/{id}/refund.
-func (q *QRPayControl) Refund(id string) error { return q.action(opQRPayRefund, id) }
+func (q *QRPayControl) Refund(id string) error { return q.action(qrOps.Refund, id) }
 
 // Timeout records that the upstream notice of a processing order timed
 // out: the order stays processing with its funds held (recorded for
 // reconciliation) until an outcome arrives. Control action
 // qrpay/orders/{id}/timeout.
-func (q *QRPayControl) Timeout(id string) error { return q.action(opQRPayTimeout, id) }
+func (q *QRPayControl) Timeout(id string) error { return q.action(qrOps.Timeout, id) }
 
 func (q *QRPayControl) action(o *op, id string) error {
-	return q.s.wiring.ctl.perform(o, &qrOrder{ID: id})
+	return q.s.wiring.ctl.perform(o, &qrline.OrderRef{ID: id})
 }
 
 // SetScenario makes the simulated upstream behave as scenarios for the code
@@ -45,13 +45,13 @@ func (q *QRPayControl) action(o *op, id string) error {
 // written into the payload itself ("SIM:<scenario>" in template 62) apply
 // too.
 func (q *QRPayControl) SetScenario(codeValue string, scenarios ...string) error {
-	return q.s.wiring.ctl.perform(opQRPaySetScenario, &qrScenarioIn{CodeValue: codeValue, Scenarios: scenarios})
+	return q.s.wiring.ctl.perform(qrOps.SetScenario, &qrline.ScenarioIn{CodeValue: codeValue, Scenarios: scenarios})
 }
 
 // SetEnabled switches the QR line on or off. Off, decode, quotes and payments
 // answer service_unavailable (no upstream, line not enabled).
 func (q *QRPayControl) SetEnabled(enabled bool) error {
-	return q.s.wiring.ctl.perform(opQRPaySetEnabled, &enabledIn{Enabled: &enabled})
+	return q.s.wiring.ctl.perform(qrOps.SetEnabled, &qrline.EnabledIn{Enabled: &enabled})
 }
 
 // SetMerchantFeeRate sets the merchant fee rate of merchant-funded QR
@@ -65,7 +65,7 @@ func (q *QRPayControl) SetMerchantFeeRate(bps int64) error {
 // Upstream orders already memoised keep their prices; payments re-quote at
 // the new rate.
 func (q *QRPayControl) SetFiatRate(currency, usdPerUnit string) error {
-	return q.s.wiring.ctl.perform(opQRPaySetFiatRate, &fiatRateIn{Currency: currency, USDPerUnit: usdPerUnit})
+	return q.s.wiring.ctl.perform(qrOps.SetFiatRate, &qrline.FiatRateIn{Currency: currency, USDPerUnit: usdPerUnit})
 }
 
 // UpstreamCalls returns how many calls the simulated upstream received.
@@ -88,7 +88,7 @@ type QRUpstreamStats struct {
 // fail, refund, timeout). id is accepted with or without qrp_; an unknown
 // order has none (nil).
 func (q *QRPayControl) Trace(id string) []string {
-	v, _ := invoke[[]string](q.s, opQRPayTrace, &qrOrder{ID: id})
+	v, _ := invoke[[]string](q.s, qrOps.Trace, &qrline.OrderRef{ID: id})
 	return v
 }
 
@@ -125,105 +125,39 @@ const (
 	QRScenarioTimeout = "timeout"
 )
 
-// qrOrder is the input of an op on one QR payment order.
-type qrOrder struct {
-	ID string `path:"id" json:"-" dom:"qr_order"`
-}
-
-type enabledIn struct {
-	Enabled *bool `json:"enabled" dom:"boolean,req"`
-}
-
-type qrScenarioIn struct {
-	CodeValue string   `json:"code_value" dom:"qr_code,req"`
-	Scenarios []string `json:"scenarios" dom:"qr_scenario"`
-}
-
 type feeRateIn struct {
 	FeeRateBps int64 `json:"fee_rate_bps" dom:"fee_rate"`
 }
 
-type fiatRateIn struct {
-	Currency   string `json:"currency" dom:"currency,req"`
-	USDPerUnit string `json:"usd_per_unit" dom:"positive_decimal,req"`
-}
-
-// qrAction is the upstream's outcome action on an order
-// (qrpay/orders/{id}/<action>), the order as the business API shows it.
-func qrAction(name, action string) *op {
-	return def[qrOrder]{
-		route: "POST /_sim/qrpay/orders/{id}/" + action, action: string(CollectionQROrders) + "/" + action, name: name,
-		args: func(in *qrOrder) []any { return []any{in.ID} },
-		run:  func(x *opRun, in *qrOrder) (any, error) { return x.s.st.qr.Action(x.tx, in.ID, action) },
-	}.op()
-}
+// qrOps are the QR ops whose transitions need only the QR line and the
+// transaction, declared in the line (internal/qrpay). The merchant fee rate
+// below is the merchant line's, and the upstream's counters answer the
+// public QRUpstreamStats.
+var qrOps = qrline.NewControlOps(func(x *opRun) (*qrline.Line, *kernel.Tx) { return x.s.st.qr, x.tx })
 
 var (
-	opQRPayComplete   = qrAction("QRPay.Complete", "complete")
-	opQRPayFail       = qrAction("QRPay.Fail", "fail")
-	opQRPayRefund     = qrAction("QRPay.Refund", "refund")
-	opQRPayTimeout    = qrAction("QRPay.Timeout", "timeout")
-	opQRPaySetEnabled = def[enabledIn]{
-		route: "POST /_sim/qrpay/line", name: "QRPay.SetEnabled",
-		args: func(in *enabledIn) []any { return []any{*in.Enabled} },
-		run: func(x *opRun, in *enabledIn) (any, error) {
-			x.s.st.qr.SetEnabled(x.tx, *in.Enabled)
-			return map[string]any{"enabled": *in.Enabled}, nil
-		},
-	}.op()
-	opQRPaySetScenario = def[qrScenarioIn]{
-		route: "POST /_sim/qrpay/scenarios", name: "QRPay.SetScenario",
-		args: func(in *qrScenarioIn) []any { return []any{in.CodeValue, in.Scenarios} },
-		run: func(x *opRun, in *qrScenarioIn) (any, error) {
-			if err := x.s.st.qr.SetScenario(x.tx, in.CodeValue, in.Scenarios...); err != nil {
-				return nil, err
-			}
-			sc := in.Scenarios
-			if sc == nil {
-				sc = []string{}
-			}
-			return map[string]any{"scenarios": sc}, nil
-		},
-	}.op()
 	opQRPaySetMerchantFeeRate = def[feeRateIn]{
-		name: "QRPay.SetMerchantFeeRate",
-		args: func(in *feeRateIn) []any { return []any{in.FeeRateBps} },
-		run: func(x *opRun, in *feeRateIn) (any, error) {
+		Name: "QRPay.SetMerchantFeeRate",
+		Args: func(in *feeRateIn) []any { return []any{in.FeeRateBps} },
+		Run: func(x *opRun, in *feeRateIn) (any, error) {
 			x.s.st.merchant.SetFeeRateBps(x.tx, in.FeeRateBps)
 			return nil, nil
 		},
-	}.op()
-	opQRPaySetFiatRate = def[fiatRateIn]{
-		route: "POST /_sim/qrpay/fiat_rates", name: "QRPay.SetFiatRate",
-		args: func(in *fiatRateIn) []any { return []any{in.Currency, in.USDPerUnit} },
-		run: func(x *opRun, in *fiatRateIn) (any, error) {
-			cur := strings.ToUpper(strings.TrimSpace(in.Currency))
-			if err := x.s.st.qr.SetFiatRate(x.tx, cur, in.USDPerUnit); err != nil {
-				return nil, err
-			}
-			return map[string]any{"currency": cur, "usd_per_unit": in.USDPerUnit}, nil
-		},
-	}.op()
-	opQRPayUpstreamCalls = def[noInput]{route: "GET /_sim/qrpay/upstream", name: "QRPay.UpstreamCalls", noCall: true,
-		run: func(x *opRun, _ *noInput) (any, error) {
+	}.Op()
+	opQRPayUpstreamCalls = def[noInput]{Route: "GET /_sim/qrpay/upstream", Name: "QRPay.UpstreamCalls", NoCall: true,
+		Run: func(x *opRun, _ *noInput) (any, error) {
 			u := x.s.st.qr.UpstreamCalls(x.tx)
 			return QRUpstreamStats{Quotes: u.Quotes, Notices: u.Notices}, nil
 		},
-		reply: func(_ *opRun, _ *noInput, out any) (int, any) {
+		Reply: func(_ *opRun, _ *noInput, out any) (int, any) {
 			st := out.(QRUpstreamStats)
 			return http.StatusOK, map[string]any{"quotes": st.Quotes, "notices": st.Notices}
 		},
-	}.op()
-	opQRPayTrace = def[qrOrder]{route: "GET /_sim/qrpay/orders/{id}/trace", name: "QRPay.Trace", noCall: true,
-		run: func(x *opRun, in *qrOrder) (any, error) { return x.s.st.qr.Trace(x.tx, in.ID), nil },
-		reply: func(_ *opRun, in *qrOrder, out any) (int, any) {
-			return http.StatusOK, map[string]any{"id": qrpay.OrderID(in.ID), "steps": out}
-		},
-	}.op()
+	}.Op()
 )
 
 // qrpayOps declares the QR line's routes and methods.
 var qrpayOps = []*op{
-	opQRPayComplete, opQRPayFail, opQRPayRefund, opQRPayTimeout, opQRPaySetEnabled, opQRPaySetScenario,
-	opQRPaySetMerchantFeeRate, opQRPaySetFiatRate, opQRPayUpstreamCalls, opQRPayTrace,
+	qrOps.Complete, qrOps.Fail, qrOps.Refund, qrOps.Timeout, qrOps.SetEnabled, qrOps.SetScenario,
+	opQRPaySetMerchantFeeRate, qrOps.SetFiatRate, opQRPayUpstreamCalls, qrOps.Trace,
 }

@@ -360,20 +360,20 @@ func redactInput(in *recordedInput) json.RawMessage {
 
 // recordingOps declares the recording's routes: all of them read.
 var recordingOps = []*op{
-	def[noInput]{route: "GET /_sim/recording", unlocked: true, run: func(x *opRun, _ *noInput) (any, error) {
+	def[noInput]{Route: "GET /_sim/recording", Unlocked: true, Run: func(x *opRun, _ *noInput) (any, error) {
 		return x.s.wiring.ctl.recordingAnswer()
-	}}.op(),
-	def[noInput]{route: "GET /_sim/digest", captured: true, run: func(x *opRun, _ *noInput) (any, error) {
+	}}.Op(),
+	def[noInput]{Route: "GET /_sim/digest", Captured: true, Run: func(x *opRun, _ *noInput) (any, error) {
 		d, err := x.s.wiring.image.digest(x.tx)
 		if err != nil {
 			return nil, errBusiness500(err.Error())
 		}
 		return map[string]any{"digest": d, "inputs": x.inputs, "now": x.tx.Now().UTC()}, nil
-	}}.op(),
-	def[stepsQuery]{route: "GET /_sim/recording/steps", unlocked: true, run: func(x *opRun, in *stepsQuery) (any, error) {
+	}}.Op(),
+	def[stepsQuery]{Route: "GET /_sim/recording/steps", Unlocked: true, Run: func(x *opRun, in *stepsQuery) (any, error) {
 		return x.s.wiring.ctl.steps(in)
-	}}.op(),
-	def[stepRef]{route: "GET /_sim/recording/steps/{seq}", unlocked: true, run: func(x *opRun, in *stepRef) (any, error) {
+	}}.Op(),
+	def[stepRef]{Route: "GET /_sim/recording/steps/{seq}", Unlocked: true, Run: func(x *opRun, in *stepRef) (any, error) {
 		return x.s.wiring.ctl.step(in)
-	}}.op(),
+	}}.Op(),
 }

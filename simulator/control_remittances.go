@@ -81,8 +81,8 @@ type remitIn struct {
 // call of Action.
 func remitAction(name, action string) *op {
 	return def[remitIn]{
-		route: "POST /_sim/remittances/{id}/" + action, action: "remittances/" + action, name: name,
-		argsIf: func(in *remitIn) ([]any, bool) {
+		Route: "POST /_sim/remittances/{id}/" + action, Action: "remittances/" + action, Name: name,
+		ArgsIf: func(in *remitIn) ([]any, bool) {
 			switch action {
 			case "complete":
 				return []any{in.ID, in.SettledAmount}, in.FailureCode == ""
@@ -91,11 +91,11 @@ func remitAction(name, action string) *op {
 			}
 			return []any{in.ID}, in.FailureCode == "" && in.SettledAmount == ""
 		},
-		run: func(x *opRun, in *remitIn) (any, error) {
+		Run: func(x *opRun, in *remitIn) (any, error) {
 			body, _ := json.Marshal(remittances.ActionBody{FailureCode: in.FailureCode, SettledAmount: in.SettledAmount})
 			return x.s.st.remit.Act(x.tx, in.ID, action, body)
 		},
-	}.op()
+	}.Op()
 }
 
 var (

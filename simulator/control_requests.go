@@ -66,34 +66,34 @@ func (in *inProgressIn) rules(x *opRun) error {
 }
 
 var (
-	opRequestsList = def[journalQuery]{route: "GET /_sim/requests", name: "Requests.List", noCall: true,
-		run: func(x *opRun, in *journalQuery) (any, error) {
+	opRequestsList = def[journalQuery]{Route: "GET /_sim/requests", Name: "Requests.List", NoCall: true,
+		Run: func(x *opRun, in *journalQuery) (any, error) {
 			out := x.s.st.gw.journal.list(x.tx)
 			if in.Limit != nil && *in.Limit < len(out) {
 				out = out[len(out)-*in.Limit:]
 			}
 			return out, nil
 		},
-		reply: func(_ *opRun, _ *journalQuery, out any) (int, any) {
+		Reply: func(_ *opRun, _ *journalQuery, out any) (int, any) {
 			return http.StatusOK, controlList(out.([]RequestRecord))
 		},
-	}.op()
+	}.Op()
 	opRequestsReset = def[noInput]{
-		route: "DELETE /_sim/requests", name: "Requests.Reset",
-		args: func(*noInput) []any { return nil },
-		run: func(x *opRun, _ *noInput) (any, error) {
+		Route: "DELETE /_sim/requests", Name: "Requests.Reset",
+		Args: func(*noInput) []any { return nil },
+		Run: func(x *opRun, _ *noInput) (any, error) {
 			if err := x.s.wiring.gw.resetRequests(x.tx); err != nil {
 				return nil, err
 			}
 			return controlList([]RequestRecord{}), nil
 		},
-	}.op()
+	}.Op()
 	opRequestsStartInProgress = def[inProgressIn]{
-		route: "POST /_sim/requests/in_progress", name: "Requests.StartInProgress", status: http.StatusCreated,
-		args: func(in *inProgressIn) []any {
+		Route: "POST /_sim/requests/in_progress", Name: "Requests.StartInProgress", Status: http.StatusCreated,
+		Args: func(in *inProgressIn) []any {
 			return []any{in.Method, in.Path, in.IdempotencyKey, []byte(in.Body), in.duration()}
 		},
-		run: func(x *opRun, in *inProgressIn) (any, error) {
+		Run: func(x *opRun, in *inProgressIn) (any, error) {
 			d := in.duration()
 			if err := x.s.wiring.gw.startInProgress(x.tx, in.Method, in.Path, in.IdempotencyKey, []byte(in.Body), d); err != nil {
 				return nil, err
@@ -103,7 +103,7 @@ var (
 				"until": x.s.st.clock.Now().Add(d).UTC().Format(time.RFC3339),
 			}, nil
 		},
-	}.op()
+	}.Op()
 )
 
 // requestsOps declares the journal's routes and methods.

@@ -18,25 +18,25 @@ type challengeRef struct {
 // opStepUpComplete is POST /_sim/step-up/{challenge_id}/complete: a
 // challenge that cannot be completed (expired) is state_invalid.
 var opStepUpComplete = def[challengeRef]{
-	route: "POST /_sim/step-up/{challenge_id}/complete", name: "StepUp.Complete",
-	args: func(in *challengeRef) []any { return []any{in.ID} },
-	run: func(x *opRun, in *challengeRef) (any, error) {
+	Route: "POST /_sim/step-up/{challenge_id}/complete", Name: "StepUp.Complete",
+	Args: func(in *challengeRef) []any { return []any{in.ID} },
+	Run: func(x *opRun, in *challengeRef) (any, error) {
 		if err := x.s.st.stepUp.Complete(x.tx, in.ID); err != nil {
 			return nil, newErr("state_invalid", err.Error())
 		}
 		return map[string]any{"challenge_id": in.ID, "completed": true}, nil
 	},
-}.op()
+}.Op()
 
 // stepUpOps declares the hosted step-up screen's routes and method.
 var stepUpOps = []*op{
-	def[challengeRef]{route: "GET /_sim/step-up/{challenge_id}", run: func(x *opRun, in *challengeRef) (any, error) {
+	def[challengeRef]{Route: "GET /_sim/step-up/{challenge_id}", Run: func(x *opRun, in *challengeRef) (any, error) {
 		ch, _ := x.s.st.stepUp.Get(x.tx, in.ID)
 		return map[string]any{
 			"challenge_id": ch.ID, "completed": ch.Completed, "used": ch.Used,
 			"expires_at": ch.ExpiresAt.Unix(),
 			"complete":   "POST /_sim/step-up/" + ch.ID + "/complete",
 		}, nil
-	}}.op(),
+	}}.Op(),
 	opStepUpComplete,
 }

@@ -184,26 +184,26 @@ func addEndpoint(x *opRun, in *endpointIn) (any, error) {
 // .../enable: it answers the endpoint.
 func endpointDisabled(action, name string, disabled bool) *op {
 	return def[endpointRef]{
-		route: "POST /_sim/webhooks/endpoints/{id}/" + action, name: name,
-		args: func(in *endpointRef) []any { return []any{in.ID} },
-		run: func(x *opRun, in *endpointRef) (any, error) {
+		Route: "POST /_sim/webhooks/endpoints/{id}/" + action, Name: name,
+		Args: func(in *endpointRef) []any { return []any{in.ID} },
+		Run: func(x *opRun, in *endpointRef) (any, error) {
 			v, err := x.s.st.webhooks.SetEndpointDisabled(x.tx, in.ID, disabled)
 			if err != nil {
 				return nil, err
 			}
 			return webhookEndpointOf(v), nil
 		},
-	}.op()
+	}.Op()
 }
 
 var (
-	opWebhooksAddEndpoint = def[endpointIn]{name: "Webhooks.AddEndpoint", run: addEndpoint,
-		args: func(in *endpointIn) []any { return []any{in.URL, in.Events} }}.op()
+	opWebhooksAddEndpoint = def[endpointIn]{Name: "Webhooks.AddEndpoint", Run: addEndpoint,
+		Args: func(in *endpointIn) []any { return []any{in.URL, in.Events} }}.Op()
 	opWebhooksAddEndpointConfig = def[endpointIn]{
-		route: "POST /_sim/webhooks/endpoints", name: "Webhooks.AddEndpointConfig", status: http.StatusCreated,
-		args: func(in *endpointIn) []any { return []any{WebhookEndpointConfig(*in)} },
-		run:  addEndpoint,
-		reply: func(_ *opRun, _ *endpointIn, out any) (int, any) {
+		Route: "POST /_sim/webhooks/endpoints", Name: "Webhooks.AddEndpointConfig", Status: http.StatusCreated,
+		Args: func(in *endpointIn) []any { return []any{WebhookEndpointConfig(*in)} },
+		Run:  addEndpoint,
+		Reply: func(_ *opRun, _ *endpointIn, out any) (int, any) {
 			ep := out.(endpointAdded)
 			v := webhookEndpointOf(ep.view)
 			return http.StatusCreated, map[string]any{
@@ -211,65 +211,65 @@ var (
 				"environment": v.Environment, "created_at": v.CreatedAt,
 			}
 		},
-	}.op()
+	}.Op()
 	opWebhooksRemoveEndpoint = def[endpointRef]{
-		route: "DELETE /_sim/webhooks/endpoints/{id}", name: "Webhooks.RemoveEndpoint",
-		args: func(in *endpointRef) []any { return []any{in.ID} },
-		run: func(x *opRun, in *endpointRef) (any, error) {
+		Route: "DELETE /_sim/webhooks/endpoints/{id}", Name: "Webhooks.RemoveEndpoint",
+		Args: func(in *endpointRef) []any { return []any{in.ID} },
+		Run: func(x *opRun, in *endpointRef) (any, error) {
 			if err := x.s.st.webhooks.RemoveEndpoint(x.tx, in.ID); err != nil {
 				return nil, err
 			}
 			return map[string]any{"id": in.ID, "deleted": true}, nil
 		},
-	}.op()
+	}.Op()
 	opWebhooksDisableEndpoint = endpointDisabled("disable", "Webhooks.DisableEndpoint", true)
 	opWebhooksEnableEndpoint  = endpointDisabled("enable", "Webhooks.EnableEndpoint", false)
-	opWebhooksEndpoints       = def[noInput]{route: "GET /_sim/webhooks/endpoints", name: "Webhooks.Endpoints", noCall: true,
-		run: func(x *opRun, _ *noInput) (any, error) { return webhookEndpoints(x.tx, x.s.st.webhooks), nil },
-		reply: func(_ *opRun, _ *noInput, out any) (int, any) {
+	opWebhooksEndpoints       = def[noInput]{Route: "GET /_sim/webhooks/endpoints", Name: "Webhooks.Endpoints", NoCall: true,
+		Run: func(x *opRun, _ *noInput) (any, error) { return webhookEndpoints(x.tx, x.s.st.webhooks), nil },
+		Reply: func(_ *opRun, _ *noInput, out any) (int, any) {
 			return http.StatusOK, controlList(out.([]WebhookEndpoint))
 		},
-	}.op()
-	opWebhooksDeliveries = def[noInput]{route: "GET /_sim/webhooks/deliveries", name: "Webhooks.Deliveries", noCall: true,
-		run: func(x *opRun, _ *noInput) (any, error) { return webhookDeliveries(x.tx, x.s.st.webhooks), nil },
-		reply: func(_ *opRun, _ *noInput, out any) (int, any) {
+	}.Op()
+	opWebhooksDeliveries = def[noInput]{Route: "GET /_sim/webhooks/deliveries", Name: "Webhooks.Deliveries", NoCall: true,
+		Run: func(x *opRun, _ *noInput) (any, error) { return webhookDeliveries(x.tx, x.s.st.webhooks), nil },
+		Reply: func(_ *opRun, _ *noInput, out any) (int, any) {
 			return http.StatusOK, controlList(out.([]WebhookDelivery))
 		},
-	}.op()
+	}.Op()
 	opWebhooksSetAutoDeliver = def[autoIn]{
-		route: "POST /_sim/webhooks/auto", name: "Webhooks.SetAutoDeliver",
-		args: func(in *autoIn) []any { return []any{in.Enabled} },
-		run: func(x *opRun, in *autoIn) (any, error) {
+		Route: "POST /_sim/webhooks/auto", Name: "Webhooks.SetAutoDeliver",
+		Args: func(in *autoIn) []any { return []any{in.Enabled} },
+		Run: func(x *opRun, in *autoIn) (any, error) {
 			x.s.st.webhooks.SetAuto(x.tx, in.Enabled)
 			return map[string]any{"enabled": in.Enabled}, nil
 		},
-	}.op()
+	}.Op()
 	opWebhooksRedeliver = def[deliveryRef]{
-		route: "POST /_sim/webhooks/deliveries/{id}/redeliver", name: "Webhooks.Redeliver",
-		args: func(in *deliveryRef) []any { return []any{in.ID} },
-		run: func(x *opRun, in *deliveryRef) (any, error) {
+		Route: "POST /_sim/webhooks/deliveries/{id}/redeliver", Name: "Webhooks.Redeliver",
+		Args: func(in *deliveryRef) []any { return []any{in.ID} },
+		Run: func(x *opRun, in *deliveryRef) (any, error) {
 			return redeliver(x.tx, x.s.st.webhooks, x.s.st.clock.Now(), in.ID)
 		},
-	}.op()
+	}.Op()
 	// POST /_sim/webhooks/flush delivers over HTTP, so it runs outside the
 	// state lock (a receiver may call back into the simulator) and logs
 	// its own inputs (the flush's parts). Failed attempts are part of the
 	// answer (failures, hint), not an error of the flush.
-	opWebhooksFlush = def[noInput]{route: "POST /_sim/webhooks/flush", unlocked: true, run: func(x *opRun, _ *noInput) (any, error) {
+	opWebhooksFlush = def[noInput]{Route: "POST /_sim/webhooks/flush", Unlocked: true, Run: func(x *opRun, _ *noInput) (any, error) {
 		res, err := x.s.wiring.delivery.flushWebhooks(x.r.Context())
 		var fe *FlushError
 		if err != nil && !errors.As(err, &fe) {
 			return nil, errBusiness500("flush interrupted: " + err.Error())
 		}
 		return res, nil
-	}}.op()
+	}}.Op()
 )
 
 // webhooksOps declares the webhooks' routes and methods.
 var webhooksOps = []*op{
-	def[noInput]{name: "Webhooks.Flush", noCall: true}.op(),
-	def[noInput]{name: "Webhooks.FlushExpectingFailures", noCall: true}.op(),
-	def[noInput]{name: "Webhooks.Handler", noCall: true}.op(),
+	def[noInput]{Name: "Webhooks.Flush", NoCall: true}.Op(),
+	def[noInput]{Name: "Webhooks.FlushExpectingFailures", NoCall: true}.Op(),
+	def[noInput]{Name: "Webhooks.Handler", NoCall: true}.Op(),
 	opWebhooksAddEndpoint, opWebhooksAddEndpointConfig, opWebhooksEndpoints, opWebhooksRemoveEndpoint,
 	opWebhooksDisableEndpoint, opWebhooksEnableEndpoint, opWebhooksDeliveries, opWebhooksSetAutoDeliver,
 	opWebhooksRedeliver, opWebhooksFlush,

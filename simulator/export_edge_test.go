@@ -34,12 +34,12 @@ func ControlRoutes(*Simulator) []string { return controlRoutes() }
 // method.
 func DeclaredControlRoutes() (routes, callGo []string) {
 	for _, o := range allOps {
-		if o.route == "" {
+		if o.Route == "" {
 			continue
 		}
-		routes = append(routes, o.route)
-		if o.call != nil {
-			callGo = append(callGo, o.route)
+		routes = append(routes, o.Route)
+		if o.Call != nil {
+			callGo = append(callGo, o.Route)
 		}
 	}
 	return routes, callGo
@@ -50,8 +50,8 @@ func DeclaredControlRoutes() (routes, callGo []string) {
 func RouteCalls() map[string]string {
 	out := map[string]string{}
 	for _, o := range allOps {
-		if o.route != "" && o.call != nil && o.action == "" {
-			out[o.route] = o.name
+		if o.Route != "" && o.Call != nil && o.Action == "" {
+			out[o.Route] = o.Name
 		}
 	}
 	return out
@@ -63,19 +63,19 @@ func RouteCalls() map[string]string {
 func RouteCallNames() map[string][]string {
 	out := map[string][]string{}
 	for _, o := range allOps {
-		if o.route == "" || (o.call == nil && o.action == "") {
+		if o.Route == "" || (o.Call == nil && o.Action == "") {
 			continue
 		}
 		var names []string
-		for _, n := range []string{o.name, o.alias} {
-			if n != "" && o.call != nil {
+		for _, n := range []string{o.Name, o.Alias} {
+			if n != "" && o.Call != nil {
 				names = append(names, n)
 			}
 		}
-		if o.action != "" {
+		if o.Action != "" {
 			names = append(names, ctlAction)
 		}
-		out[o.route] = names
+		out[o.Route] = names
 	}
 	return out
 }
@@ -85,8 +85,8 @@ func RouteCallNames() map[string][]string {
 func ActionMethods() map[string]string {
 	out := map[string]string{}
 	for key, o := range opByAction {
-		if o.call != nil {
-			out[key] = o.name
+		if o.Call != nil {
+			out[key] = o.Name
 		}
 	}
 	return out
@@ -129,14 +129,14 @@ type DomainInfo struct {
 func ControlOps() []OpInfo {
 	var out []OpInfo
 	for _, o := range allOps {
-		oi := OpInfo{Route: o.route, Action: o.action, Name: o.name, Alias: o.alias, NoCall: o.noCall, Unlocked: o.unlocked, NotFound: o.notFound}
-		for _, f := range o.fields {
-			fi := FieldInfo{Name: f.name, Where: f.where, Req: f.req, Kind: kindOf(o.in.FieldByIndex(f.index).Type)}
+		oi := OpInfo{Route: o.Route, Action: o.Action, Name: o.Name, Alias: o.Alias, NoCall: o.NoCall, Unlocked: o.Unlocked, NotFound: o.NotFound}
+		for _, f := range o.Fields {
+			fi := FieldInfo{Name: f.Name, Where: f.Where, Req: f.Req, Kind: kindOf(o.In.FieldByIndex(f.Index).Type)}
 			for k, d := range domains {
-				if d == f.dom {
+				if d == f.Dom {
 					fi.Domain = k
 				}
-				if d == f.key {
+				if d == f.Key {
 					fi.KeyDomain = k
 				}
 			}
@@ -176,7 +176,7 @@ func kindOf(t reflect.Type) string {
 func ControlDomains() map[string]DomainInfo {
 	out := map[string]DomainInfo{}
 	for k, d := range domains {
-		out[k] = DomainInfo{Name: d.name, Object: d.object != nil, Choice: d.choices != nil, Bad: d.bad}
+		out[k] = DomainInfo{Name: d.Name, Object: d.Object != nil, Choice: d.Choices != nil, Bad: d.Bad}
 	}
 	return out
 }
@@ -196,7 +196,7 @@ func InvokeControlOp(s *Simulator, route, name string, body []byte, path map[str
 	for k, v := range path {
 		query.Set(k, v)
 	}
-	in, err := decodeInput(o, func(k string) string { return path[k] }, query, body)
+	in, err := o.Decode(func(k string) string { return path[k] }, query, body)
 	if err != nil {
 		return nil, err
 	}

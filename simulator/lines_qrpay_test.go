@@ -20,7 +20,7 @@ func TestQRScenariosAreTheLines(t *testing.T) {
 	if diff := cmp.Diff(public, qrpay.Scenarios()); diff != "" {
 		t.Errorf("QRScenario constants vs the line's scenarios (-public +line):\n%s", diff)
 	}
-	if diff := cmp.Diff(public, domains["qr_scenario"].choices(nil)); diff != "" {
+	if diff := cmp.Diff(public, domains["qr_scenario"].Choices(nil)); diff != "" {
 		t.Errorf("the QR scenario domain (-public +got):\n%s", diff)
 	}
 }

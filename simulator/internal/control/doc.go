@@ -1,0 +1,13 @@
+// Package control is the engine of the simulator's control plane (the
+// /_sim routes and the Go control methods that mirror them): the guard of
+// its routes, the declaration of its operations (one row per operation:
+// route, object action, Go method, input type, transition, answer), the
+// domains of their arguments and the checking of every argument against its
+// domain before a transition writes anything, and the decoding of an input
+// from a request's path, query and body.
+//
+// It knows nothing of the simulator's state: an operation runs on a value of
+// the type parameter X (the simulator's run of one operation), which the
+// declaring package fills. It imports only the kernel and the API's wire
+// types, so a product line may declare its own operations.
+package control
