@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mwallet/mwallet-go/simulator/internal/exchangelog"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
@@ -306,7 +307,7 @@ func (p *replayer) http(in *recordedInput) (*replayWriter, error) {
 	h := &replayHooks{want: in, parked: make(chan struct{}, 1), release: make(chan struct{}), done: make(chan struct{}), w: &replayWriter{header: http.Header{}}}
 	var body io.Reader = bytes.NewReader(in.Body)
 	if in.BodyErr {
-		body = io.MultiReader(body, &errReader{errors.New("the recorded request body failed here")})
+		body = io.MultiReader(body, &exchangelog.ErrReader{Err: errors.New("the recorded request body failed here")})
 	}
 	req.Body = &captureBody{src: io.NopCloser(body), replay: h}
 	p.goRun(func() {

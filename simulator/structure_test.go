@@ -32,16 +32,17 @@ var kernelPackages = []string{"api", "ids", "kernel", "ledger", "outcomes"}
 
 // toolPackages are the operator's tools beside the lines (the error
 // recipes, the developer views), the data directory (its store and its
-// file layer), the input log's wire format and the state image of the
-// digest: they reach the simulator through interfaces they declare, never
+// file layer), the input log's wire format, the exchange log and the state
+// image of the digest: they reach the simulator through interfaces they declare, never
 // by importing it, and no line and not the kernel imports them.
-var toolPackages = []string{"datadir", "datafile", "devtools", "image", "recfile", "recipes"}
+var toolPackages = []string{"datadir", "datafile", "devtools", "exchangelog", "image", "recfile", "recipes"}
 
 // standalonePackages are tools that import no package of the module: the
 // data directory's file layer (bytes in frames), the input log's wire
-// format (plain data) and the state image (it is handed the projection as
+// format (plain data), the exchange log (HTTP in, lines out) and the state
+// image (it is handed the projection as
 // a value and walks it by reflection).
-var standalonePackages = []string{"datafile", "image", "recfile"}
+var standalonePackages = []string{"datafile", "exchangelog", "image", "recfile"}
 
 // TestPackageImports holds the import rules with `go list`: a line package
 // imports no other line package and not the simulator; the kernel imports
