@@ -285,7 +285,7 @@ func (st *stepper) close() {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.p != nil {
-		st.p.abandon()
+		st.p.Abandon()
 	}
 	st.sim, st.p = nil, nil
 }
@@ -295,7 +295,7 @@ func (st *stepper) show(rec *Recording, seq int64) (*stepDetail, error) {
 	defer st.mu.Unlock()
 	if st.sim == nil || seq < st.at {
 		if st.p != nil {
-			st.p.abandon()
+			st.p.Abandon()
 		}
 		o := defaultOptions()
 		if err := rec.header.Config.apply(&o); err != nil {
@@ -307,11 +307,11 @@ func (st *stepper) show(rec *Recording, seq int64) (*stepDetail, error) {
 		}
 		sim.wiring.rec.memOff = true
 		st.sim, st.p, st.at = sim, newReplayer(sim), 0
-		st.p.onStep = func(_ *recordedInput, w *replayWriter) { st.ans = w }
+		st.p.OnStep = func(_ *recordedInput, w *replayWriter) { st.ans = w }
 	}
 	for st.at < seq {
 		st.ans = nil
-		if err := st.p.step(rec.inputs[st.at]); err != nil {
+		if err := st.p.Step(rec.inputs[st.at]); err != nil {
 			st.sim = nil
 			return nil, err
 		}
@@ -328,8 +328,8 @@ func (st *stepper) show(rec *Recording, seq int64) (*stepDetail, error) {
 		if in.Op == recfile.OpHTTP || in.Op == recfile.OpResume {
 			d.Answer = &stepAnswer{}
 			if st.ans != nil {
-				d.Answer.Status = st.ans.status
-				if b := st.ans.body.Bytes(); json.Valid(b) {
+				d.Answer.Status = st.ans.Status
+				if b := st.ans.Body.Bytes(); json.Valid(b) {
 					d.Answer.Body = append(json.RawMessage(nil), redactJSON(b)...)
 				}
 			}

@@ -300,8 +300,8 @@ func (g *gateway) faults(tx *kernel.Tx) []Fault {
 // the request's input (faultDraws); a replay makes the recorded ones.
 func (g *gateway) takeFault(tx *kernel.Tx, r *http.Request) *faultRule {
 	var recorded []bool
-	if c := captureOf(r); c != nil && c.replay != nil && c.replay.want != nil {
-		recorded = c.replay.want.Draws
+	if c := captureOf(r); c != nil && c.replay != nil && c.replay.Want != nil {
+		recorded = c.replay.Want.Draws
 	}
 	ws := g.st.gw
 	n := 0

@@ -363,7 +363,7 @@ func (x *exchange) delay() {
 	x.tx.Suspend()
 	if c := captureOf(x.r); c != nil && c.replay != nil {
 		// A replay: the recording says when the request took the lock again.
-		c.replay.park()
+		c.replay.Park()
 	} else {
 		x.wait(f)
 	}

@@ -299,7 +299,7 @@ func newSimulator(served bool, opts []Option) (*Simulator, error) {
 	if o.dataDir != "" {
 		s, err = openDataDir(o)
 	} else if s, err = build(o); err == nil && o.recording != nil {
-		err = newReplayer(s).replayRecording(o.recording)
+		err = replayRecording(s, o.recording)
 	}
 	if err != nil {
 		return nil, err

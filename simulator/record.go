@@ -243,7 +243,7 @@ func (r *recorder) appendInput(in *recordedInput) (int64, error) {
 		in.Rules = r.rules
 	}
 	if r.replay != nil {
-		if err := r.replay.check(in); err != nil {
+		if err := r.replay.Check(in); err != nil {
 			return 0, err
 		}
 	}
@@ -338,8 +338,8 @@ func (l *inputLog) logRequest(tx *kernel.Tx, r *http.Request) (*recordedInput, i
 		c.readAhead()
 		in.Body, in.BodyErr = c.buf, c.err
 		c.in = in
-		if c.replay != nil && c.replay.want != nil {
-			in.Draws = c.replay.want.Draws
+		if c.replay != nil && c.replay.Want != nil {
+			in.Draws = c.replay.Want.Draws
 		}
 	}
 	if !pathOf(r).control && in.Draws == nil {

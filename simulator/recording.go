@@ -1,11 +1,9 @@
 package simulator
 
-// The Recording type and its file format (JSON Lines); replay.go runs one.
+// The Recording type; its file format (JSON Lines) is internal/recfile's
+// File, and replay.go runs one.
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -59,36 +57,7 @@ func (r *Recording) Len() int { return len(r.inputs) }
 
 // WriteTo writes the recording in its file format.
 func (r *Recording) WriteTo(w io.Writer) (int64, error) {
-	cw := &countWriter{w: bufio.NewWriterSize(w, 64<<10)}
-	enc := json.NewEncoder(cw)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(r.header); err != nil {
-		return cw.n, err
-	}
-	for _, in := range r.inputs {
-		if err := enc.Encode(in); err != nil {
-			return cw.n, err
-		}
-	}
-	last := recordedInput{Op: recfile.OpEnd, Clock: r.end, Digest: r.digest}
-	if n := len(r.inputs); n > 0 {
-		last.Seq = r.inputs[n-1].Seq
-	}
-	if err := enc.Encode(&last); err != nil {
-		return cw.n, err
-	}
-	return cw.n, cw.w.(*bufio.Writer).Flush()
-}
-
-type countWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
+	return recfile.Write(w, &recfile.File[recordingConfig]{Header: r.header, Inputs: r.inputs, End: r.end, Digest: r.digest})
 }
 
 // WriteFile writes the recording to a file (mode 0600: it holds the
@@ -119,67 +88,18 @@ func ReadRecording(rd io.Reader) (*Recording, error) { return readRecording(rd, 
 func ReadPartialRecording(rd io.Reader) (*Recording, error) { return readRecording(rd, true) }
 
 func readRecording(rd io.Reader, partial bool) (*Recording, error) {
-	br := bufio.NewReaderSize(rd, 64<<10)
-	line, err := readLine(br)
+	f, err := recfile.Read[recordingConfig](rd, partial)
 	if err != nil {
-		return nil, fmt.Errorf("simulator: recording: header: %w", err)
-	}
-	var rec Recording
-	if err := json.Unmarshal(line, &rec.header); err != nil {
-		return nil, fmt.Errorf("simulator: recording: header: %w", err)
-	}
-	if err := rec.header.Check(); err != nil {
 		return nil, err
 	}
-	ended := false
-	for n := 2; ; n++ {
-		line, err := readLine(br)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("simulator: recording: line %d: %w", n, err)
-		}
-		if ended {
-			return nil, fmt.Errorf("simulator: recording: line %d follows the end line", n)
-		}
-		in := &recordedInput{}
-		if err := json.Unmarshal(line, in); err != nil {
-			if _, perr := br.Peek(1); partial && perr == io.EOF {
-				break // the last line, cut short
-			}
-			return nil, fmt.Errorf("simulator: recording: line %d: %w", n, err)
-		}
-		if in.Op == recfile.OpEnd {
-			rec.end, rec.digest, ended = in.Clock, in.Digest, true
-			continue
-		}
-		if want := int64(len(rec.inputs) + 1); in.Seq != want {
-			return nil, fmt.Errorf("simulator: recording: line %d: seq %d, want %d", n, in.Seq, want)
-		}
-		rec.inputs = append(rec.inputs, in)
-	}
-	if !ended {
+	rec := &Recording{header: f.Header, inputs: f.Inputs, end: f.End, digest: f.Digest}
+	if !f.Ended {
 		if !partial {
 			return nil, fmt.Errorf("simulator: recording: %w after %d inputs (a partial download?); get the whole file, or replay what it holds knowingly with ReadPartialRecording (mwallet-sim serve -replay FILE -replay-partial): the state is then unchecked", ErrPartialRecording, len(rec.inputs))
 		}
 		rec.partial = true
 	}
-	return &rec, nil
-}
-
-// readLine returns the next non-empty line (without its end), or io.EOF.
-func readLine(br *bufio.Reader) ([]byte, error) {
-	for {
-		line, err := br.ReadBytes('\n')
-		line = bytes.TrimSpace(line)
-		if len(line) > 0 {
-			return line, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
+	return rec, nil
 }
 
 // ReadRecordingFile reads a recording file (as Recording.WriteFile, GET

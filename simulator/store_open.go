@@ -75,7 +75,7 @@ func openDataDir(o options) (s *Simulator, err error) {
 		}
 		s.wiring.rec.attachStore(st)
 		if o.recording != nil {
-			if err = newReplayer(s).replayRecording(o.recording); err != nil {
+			if err = replayRecording(s, o.recording); err != nil {
 				return nil, err
 			}
 		}
@@ -130,10 +130,10 @@ func openDataDir(o options) (s *Simulator, err error) {
 		if want := s.wiring.rec.seq + 1; in.Seq != want {
 			return &DataDirError{Dir: o.dataDir, File: datadir.LogName, Offset: off, Reason: fmt.Sprintf("input %d where input %d should be", in.Seq, want)}
 		}
-		return p.step(in)
+		return p.Step(in)
 	})
 	if err = dataDirErr(err); err != nil {
-		p.abandon()
+		p.Abandon()
 		var de *DataDirError
 		if errors.As(err, &de) {
 			// Described in full (what follows it, what a repair keeps).
@@ -145,7 +145,7 @@ func openDataDir(o options) (s *Simulator, err error) {
 		return nil, fmt.Errorf("simulator: data directory %s: the log does not replay: %w", o.dataDir, err)
 	}
 	if end != c.End {
-		p.abandon()
+		p.Abandon()
 		return nil, fmt.Errorf("simulator: data directory %s: the log changed while it was read", o.dataDir)
 	}
 	st.Claim()
@@ -154,11 +154,11 @@ func openDataDir(o options) (s *Simulator, err error) {
 			filepath.Join(o.dataDir, datadir.LogName), s.wiring.rec.seq, end, c.Size-end, c.Torn)
 	}
 	if err = st.OpenLog(end, c.Last, s.wiring.rec.seq); err != nil {
-		p.abandon()
+		p.Abandon()
 		return nil, err
 	}
 	s.wiring.rec.attachStore(st)
-	p.finish()
+	p.Finish()
 	if snapSeq > 0 {
 		st.Report("restarted at input %d: snapshot of input %d read in %s, %d inputs replayed in %s",
 			s.wiring.rec.seq, snapSeq, tSnap.Round(time.Millisecond), n, (time.Since(t0) - tSnap).Round(time.Millisecond))

@@ -32,16 +32,17 @@ var kernelPackages = []string{"api", "control", "ids", "kernel", "ledger", "outc
 
 // toolPackages are the operator's tools beside the lines (the error
 // recipes, the developer views), the data directory (its store and its
-// file layer), the input log's wire format and the state image of the
-// digest: they reach the simulator through interfaces they declare, never
-// by importing it, and no line and not the kernel imports them.
-var toolPackages = []string{"datadir", "datafile", "devtools", "image", "recfile", "recipes"}
+// file layer), the input log's wire format and its replay runner, the
+// exchange log and the state image of the digest: they reach the simulator
+// through interfaces they declare, never by importing it, and no line and not the kernel imports them.
+var toolPackages = []string{"datadir", "datafile", "devtools", "exchangelog", "image", "recfile", "recipes", "replay"}
 
 // standalonePackages are tools that import no package of the module: the
 // data directory's file layer (bytes in frames), the input log's wire
-// format (plain data) and the state image (it is handed the projection as
+// format (plain data), the exchange log (HTTP in, lines out) and the state
+// image (it is handed the projection as
 // a value and walks it by reflection).
-var standalonePackages = []string{"datafile", "image", "recfile"}
+var standalonePackages = []string{"datafile", "exchangelog", "image", "recfile"}
 
 // TestPackageImports holds the import rules with `go list`: a line package
 // imports no other line package and not the simulator; the kernel imports
@@ -402,7 +403,7 @@ var simulatorHolders = map[string]string{
 	"stepper.sim":          "the dashboard's scratch simulator, a separate one it replays into",
 	"controlAPI.sim":       "the HTTP face of the public Go control API: its routes call the Go control methods",
 	"stateImage.root":      "the state image is positional over the simulator's fields",
-	"replayer.s":           "a replay drives the whole simulator: its HTTP handler, its clock and its Go control methods",
+	"replayTarget.s":       "the replay runner's target drives the whole simulator: its HTTP handler, its clock and its Go control methods",
 	"opRun.s":              "one run of a control op, the controlAPI's: its transition reaches the state and the wiring through it",
 }
 

@@ -55,8 +55,8 @@ func TestDeliveryPoolIsPrivate(t *testing.T) {
 	if rtA == nil || rtA == http.DefaultTransport {
 		t.Fatalf("the delivery client sends through %v, want the simulator's pool", rtA)
 	}
-	if l, ok := rtA.(*deliveryLogger); ok && l.next != a {
-		t.Fatalf("the exchange logger sends through %v, want the simulator's pool", l.next)
+	if l, ok := rtA.(interface{ Unwrap() http.RoundTripper }); ok && l.Unwrap() != a {
+		t.Fatalf("the exchange logger sends through %v, want the simulator's pool", l.Unwrap())
 	} else if !ok && rtA != a {
 		t.Fatalf("the delivery client sends through %v, want the simulator's pool %p", rtA, a)
 	}
