@@ -6,13 +6,15 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
+	"github.com/mwallet/mwallet-go/simulator/internal/windows"
 
 	"github.com/mwallet/mwallet-go/internal/h2serve"
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
@@ -42,20 +44,20 @@ type gatewayState struct {
 	rng        ids.Generator // request ids, token values, fault draws; apart from the object ids' so they do not depend on traffic
 
 	nonces *kernel.Table[string, time.Time] // environment|nonce -> expiry
-	nonceQ expiryQueue
+	nonceQ windows.ExpiryQueue
 
 	idem idemStore // idempotency records (idem_store.go)
 
-	tokenQ    expiryQueue                                   // token values by expiry
+	tokenQ    windows.ExpiryQueue                           // token values by expiry
 	exchanges *kernel.Table[string, kernel.List[time.Time]] // client id -> recent token exchanges (at most the quota)
 
-	challengeQ expiryQueue // step-up challenge ids by expiry (the step-up line)
-	qrMemoQ    expiryQueue // QR quote memo keys by expiry (the QR line's memo)
+	challengeQ windows.ExpiryQueue // step-up challenge ids by expiry (the step-up line)
+	qrMemoQ    windows.ExpiryQueue // QR quote memo keys by expiry (the QR line's memo)
 	// remitIdemQ: remittance idempotency keys by expiry (the remittances
 	// line's records, swept under sweepRules). Not in the state digest's
 	// image: each entry is a record of remittances.idempotency and its
 	// window's end, which the digest holds.
-	remitIdemQ expiryQueue
+	remitIdemQ windows.ExpiryQueue
 
 	faults    *kernel.Table[int64, faultRow] // by seq, in the order they were injected
 	faultMeta *kernel.Cell[faultMeta]
@@ -87,13 +89,13 @@ func newGatewayState(k *kernel.Kernel, seed int64, bodyKey *[32]byte, caps store
 		requestSeq:   kernel.NewCell(k, "gateway.request_seq", int64(0), rec),
 		rng:          ids.New(k, "gateway.random", uint64(seed)^0x5bd1e995, uint64(seed)+0x27d4eb2f, rec),
 		nonces:       kernel.NewTable[string, time.Time](k, "gateway.nonces", rec),
-		nonceQ:       newExpiryQueue(k, "gateway.nonce_expiry"),
+		nonceQ:       windows.NewExpiryQueue(k, "gateway.nonce_expiry"),
 		idem:         newIdemStore(k),
-		tokenQ:       newExpiryQueue(k, "gateway.token_expiry"),
+		tokenQ:       windows.NewExpiryQueue(k, "gateway.token_expiry"),
 		exchanges:    kernel.NewTable[string, kernel.List[time.Time]](k, "gateway.token_exchanges", rec),
-		challengeQ:   newExpiryQueue(k, "gateway.challenge_expiry"),
-		qrMemoQ:      newExpiryQueue(k, "gateway.qr_memo_expiry"),
-		remitIdemQ:   newExpiryQueue(k, "gateway.remittance_idempotency_expiry"),
+		challengeQ:   windows.NewExpiryQueue(k, "gateway.challenge_expiry"),
+		qrMemoQ:      windows.NewExpiryQueue(k, "gateway.qr_memo_expiry"),
+		remitIdemQ:   windows.NewExpiryQueue(k, "gateway.remittance_idempotency_expiry"),
 		faults:       kernel.NewTable[int64, faultRow](k, "gateway.faults", rec, kernel.Ordered()),
 		faultMeta:    kernel.NewCell(k, "gateway.faults.meta", faultMeta{}, rec),
 		journal:      newJournal(k, journalCapacity),

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mwallet/mwallet-go/simulator/internal/image"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/windows"
 )
 
 // The gateway's state as kernel tables. Most of it is what the pipeline
@@ -17,91 +18,19 @@ import (
 // journal, and the expiry queues of the windows. The write quota itself is
 // an operator setting (class State).
 
-// expiryQueue is a FIFO of keys in expiry order. The clock never goes back
-// and every window has a fixed length, so insertion order is expiry order and
-// sweeping costs only the entries that expire. Its entries are rows by
-// position; meta holds where the live entries start and end (and, for the
-// image of earlier recordings, where the slice they were kept in started).
-type expiryQueue struct {
-	items *kernel.Table[int64, expiring]
-	meta  *kernel.Cell[queueMeta]
-}
-
-type expiring struct {
-	Key string
-	At  time.Time
-}
-
-// queueMeta: the live entries are at positions [Head, End); Base is the
-// position of the first entry the earlier builds' slice still held (popped
-// entries before Head stay there until the slice is compacted), Used
-// whether an entry was ever pushed.
-type queueMeta struct {
-	Base, Head, End int64
-	Used            bool
-}
-
-func newExpiryQueue(k *kernel.Kernel, name string) expiryQueue {
-	return expiryQueue{
-		items: kernel.NewTable[int64, expiring](k, name, kernel.Records(), kernel.Ordered()),
-		meta:  kernel.NewCell(k, name+".meta", queueMeta{}, kernel.Records()),
-	}
-}
-
-func (q expiryQueue) push(tx *kernel.Tx, key string, at time.Time) {
-	m := q.meta.Get(tx)
-	q.items.Put(tx, m.End, expiring{key, at})
-	m.End++
-	m.Used = true
-	q.meta.Set(tx, m)
-}
-
-func (q expiryQueue) len(tx *kernel.Tx) int {
-	m := q.meta.Get(tx)
-	return int(m.End - m.Head)
-}
-
-// peek returns the oldest entry, if any.
-func (q expiryQueue) peek(tx *kernel.Tx) (expiring, bool) {
-	m := q.meta.Get(tx)
-	if m.Head >= m.End {
-		return expiring{}, false
-	}
-	return q.items.Get(tx, m.Head)
-}
-
-// pop removes the oldest entry if it has expired at now.
-func (q expiryQueue) pop(tx *kernel.Tx, now time.Time) (expiring, bool) {
-	m := q.meta.Get(tx)
-	if m.Head >= m.End {
-		return expiring{}, false
-	}
-	it, _ := q.items.Get(tx, m.Head)
-	if now.Before(it.At) {
-		return expiring{}, false
-	}
-	q.items.Delete(tx, m.Head)
-	m.Head++
-	// The earlier builds compacted their slice here (head > 1024 and at
-	// least half of it popped); the image of their recordings shows it.
-	if h := m.Head - m.Base; h > 1024 && h*2 >= m.End-m.Base {
-		m.Base = m.Head
-	}
-	q.meta.Set(tx, m)
-	return it, true
-}
-
-func (q expiryQueue) legacy(tx *kernel.Tx) image.ExpiryQueue {
-	m := q.meta.Get(tx)
+// legacyQueue is q as the state image of recordings of versions 1 and 2
+// held it.
+func legacyQueue(tx *kernel.Tx, q windows.ExpiryQueue) image.ExpiryQueue {
+	items, head, used := q.Kept(tx)
 	var out image.ExpiryQueue
-	if !m.Used {
+	if !used {
 		return out
 	}
-	out.Items = make([]image.Expiring, m.End-m.Base)
-	for pos, it := range q.items.All(tx) {
-		out.Items[pos-m.Base] = image.Expiring(it)
+	out.Items = make([]image.Expiring, len(items))
+	for i, it := range items {
+		out.Items[i] = image.Expiring(it)
 	}
-	out.Head = int(m.Head - m.Base)
+	out.Head = head
 	return out
 }
 
@@ -399,8 +328,8 @@ func (g *gatewayState) legacy(tx *kernel.Tx) *legacyGatewayState {
 	rng, pcg := legacyRandOf(g.rng, tx)
 	out := &legacyGatewayState{
 		RequestSeq: g.requestSeq.Get(tx), Rng: rng, Pcg: pcg, Nonces: map[string]time.Time{},
-		NonceQ: g.nonceQ.legacy(tx), Idem: g.idem.legacy(tx), TokenQ: g.tokenQ.legacy(tx),
-		Exchanges: map[string][]time.Time{}, ChallengeQ: g.challengeQ.legacy(tx), QrMemoQ: g.qrMemoQ.legacy(tx),
+		NonceQ: legacyQueue(tx, g.nonceQ), Idem: g.idem.legacy(tx), TokenQ: legacyQueue(tx, g.tokenQ),
+		Exchanges: map[string][]time.Time{}, ChallengeQ: legacyQueue(tx, g.challengeQ), QrMemoQ: legacyQueue(tx, g.qrMemoQ),
 		Journal: g.journal.legacy(tx), WriteQuota: g.writeQuota.Get(tx), Writes: g.writes.Get(tx).legacy(),
 		// The caps are configuration, out of the digest: the image keeps the
 		// values every build of those versions had.

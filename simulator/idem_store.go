@@ -6,6 +6,7 @@ import (
 
 	"github.com/mwallet/mwallet-go/simulator/internal/image"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/windows"
 )
 
 // The idempotency store: the records of keyed requests (Idempotency rules
@@ -34,13 +35,13 @@ const idempotencyWindow = 24 * time.Hour
 // Record: the gateway's records of keyed requests).
 type idemStore struct {
 	records *kernel.Table[string, idemRow] // idemKey(merchant, key) -> record
-	queue   expiryQueue                    // kept records by expiry
+	queue   windows.ExpiryQueue            // kept records by expiry
 }
 
 func newIdemStore(k *kernel.Kernel) idemStore {
 	return idemStore{
 		records: kernel.NewTable[string, idemRow](k, "gateway.idempotency", kernel.Records()),
-		queue:   newExpiryQueue(k, "gateway.idempotency_expiry"),
+		queue:   windows.NewExpiryQueue(k, "gateway.idempotency_expiry"),
 	}
 }
 
@@ -120,7 +121,7 @@ func (st *idemStore) end(tx *kernel.Tx, recKey string, rec idemRow, resp respons
 	st.records.Put(tx, recKey, rec)
 	// Queued for expiry only once kept, so a record removed above leaves
 	// nothing behind in the queue.
-	st.queue.push(tx, recKey, rec.ExpiresAt)
+	st.queue.Push(tx, recKey, rec.ExpiresAt)
 }
 
 // stage records recKey as taken by a first request that is still running
@@ -139,7 +140,7 @@ func (st *idemStore) stage(tx *kernel.Tx, recKey, endpoint string, hash [sha256.
 // minute later.
 func (st *idemStore) sweep(tx *kernel.Tx, now time.Time) {
 	for {
-		it, ok := st.queue.pop(tx, now)
+		it, ok := st.queue.Pop(tx, now)
 		if !ok {
 			break
 		}
@@ -150,7 +151,7 @@ func (st *idemStore) sweep(tx *kernel.Tx, now time.Time) {
 		if rec.InProgress {
 			// Still running after its window (a held request): look again
 			// in a minute.
-			st.queue.push(tx, it.Key, now.Add(time.Minute))
+			st.queue.Push(tx, it.Key, now.Add(time.Minute))
 			continue
 		}
 		st.records.Delete(tx, it.Key)
@@ -160,7 +161,7 @@ func (st *idemStore) sweep(tx *kernel.Tx, now time.Time) {
 // legacy is the store as the state image of recordings of versions 1 and
 // 2 held it.
 func (st *idemStore) legacy(tx *kernel.Tx) image.IdemStore {
-	out := image.IdemStore{Records: map[string]*image.IdemRecord{}, Queue: st.queue.legacy(tx)}
+	out := image.IdemStore{Records: map[string]*image.IdemRecord{}, Queue: legacyQueue(tx, st.queue)}
 	for k, r := range st.records.All(tx) {
 		out.Records[k] = &image.IdemRecord{
 			Endpoint: r.Endpoint, BodyHash: r.BodyHash, ExpiresAt: r.ExpiresAt, InProgress: r.InProgress,

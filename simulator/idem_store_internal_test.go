@@ -24,7 +24,7 @@ type idemAnswer struct {
 
 func checkIdem(tx *kernel.Tx, st *idemStore, recKey, endpoint string, hash [sha256.Size]byte, now time.Time, capacity int) idemAnswer {
 	rec, ae := st.check(tx, recKey, endpoint, hash, now, capacity)
-	a := idemAnswer{Records: st.len(tx), Queued: st.queue.len(tx)}
+	a := idemAnswer{Records: st.len(tx), Queued: st.queue.Len(tx)}
 	if ae != nil {
 		a.Code, a.RetryAfter = ae.Code, ae.Header["Retry-After"]
 	}
@@ -82,11 +82,11 @@ func TestIdemStoreLifecycle(t *testing.T) {
 			idemAnswer{Records: 1, Queued: 1}},
 		{"swept inside the window: nothing goes", func() idemAnswer {
 			st.sweep(tx, t0.Add(idempotencyWindow-time.Nanosecond))
-			return idemAnswer{Records: st.len(tx), Queued: st.queue.len(tx)}
+			return idemAnswer{Records: st.len(tx), Queued: st.queue.Len(tx)}
 		}, idemAnswer{Records: 1, Queued: 1}},
 		{"swept at the window's end: gone", func() idemAnswer {
 			st.sweep(tx, t0.Add(idempotencyWindow))
-			return idemAnswer{Records: st.len(tx), Queued: st.queue.len(tx)}
+			return idemAnswer{Records: st.len(tx), Queued: st.queue.Len(tx)}
 		}, idemAnswer{}},
 	}
 	for _, s := range steps {
@@ -128,8 +128,8 @@ func TestIdemStoreNotKept(t *testing.T) {
 		st.end(tx, k, rec, resp, "req")
 		_, kept := notStoredCodes[resp.code]
 		kept = !kept && !resp.transient
-		if got := st.len(tx) == 1 && st.queue.len(tx) == 1; got != kept {
-			t.Errorf("%q: kept %v, want %v (%d records, %d queued)", code, got, kept, st.len(tx), st.queue.len(tx))
+		if got := st.len(tx) == 1 && st.queue.Len(tx) == 1; got != kept {
+			t.Errorf("%q: kept %v, want %v (%d records, %d queued)", code, got, kept, st.len(tx), st.queue.Len(tx))
 		}
 	}
 }
@@ -207,9 +207,9 @@ func TestIdemStoreStaged(t *testing.T) {
 	tx3, st3 := newTestIdemStore(t)
 	k3 := idemKey("mch_1", "held")
 	rec := st3.start(tx3, k3, "POST /v1/x", h, t0)
-	st3.queue.push(tx3, k3, rec.ExpiresAt)
+	st3.queue.Push(tx3, k3, rec.ExpiresAt)
 	st3.sweep(tx3, t0.Add(idempotencyWindow))
-	if it, ok := st3.queue.peek(tx3); st3.len(tx3) != 1 || !ok || !it.At.Equal(t0.Add(idempotencyWindow+time.Minute)) {
+	if it, ok := st3.queue.Peek(tx3); st3.len(tx3) != 1 || !ok || !it.At.Equal(t0.Add(idempotencyWindow+time.Minute)) {
 		t.Errorf("a held record past its window: %d records, queue head %v %v", st3.len(tx3), it, ok)
 	}
 }

@@ -53,7 +53,7 @@ func BenchmarkStoreEntryBytes(b *testing.B) {
 		b.ReportMetric(fill(b, func(s *Simulator, tx *kernel.Tx, i int, now time.Time) {
 			k := "sandbox|" + uuid.NewString()
 			s.st.gw.nonces.Put(tx, k, now.Add(nonceWindow))
-			s.st.gw.nonceQ.push(tx, k, now.Add(nonceWindow))
+			s.st.gw.nonceQ.Push(tx, k, now.Add(nonceWindow))
 		}), "B/entry")
 	})
 	b.Run("idempotency", func(b *testing.B) {
