@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mwallet/mwallet-go/simulator/internal/idempotency"
 	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 	"github.com/mwallet/mwallet-go/simulator/internal/windows"
 
@@ -46,7 +47,7 @@ type gatewayState struct {
 	nonces *kernel.Table[string, time.Time] // environment|nonce -> expiry
 	nonceQ windows.ExpiryQueue
 
-	idem idemStore // idempotency records (idem_store.go)
+	idem idempotency.Store // idempotency records (internal/idempotency)
 
 	tokenQ    windows.ExpiryQueue                           // token values by expiry
 	exchanges *kernel.Table[string, kernel.List[time.Time]] // client id -> recent token exchanges (at most the quota)
@@ -90,7 +91,7 @@ func newGatewayState(k *kernel.Kernel, seed int64, bodyKey *[32]byte, caps store
 		rng:          ids.New(k, "gateway.random", uint64(seed)^0x5bd1e995, uint64(seed)+0x27d4eb2f, rec),
 		nonces:       kernel.NewTable[string, time.Time](k, "gateway.nonces", rec),
 		nonceQ:       windows.NewExpiryQueue(k, "gateway.nonce_expiry"),
-		idem:         newIdemStore(k),
+		idem:         idempotency.New(k),
 		tokenQ:       windows.NewExpiryQueue(k, "gateway.token_expiry"),
 		exchanges:    kernel.NewTable[string, kernel.List[time.Time]](k, "gateway.token_exchanges", rec),
 		challengeQ:   windows.NewExpiryQueue(k, "gateway.challenge_expiry"),
@@ -198,7 +199,7 @@ type response struct {
 	// replay repeats, for the journal.
 	replayOf string
 	// transient marks a refusal not kept under an idempotency key although
-	// the handler gave it (a full store): see storedUnderKey.
+	// the handler gave it (a full store): see idempotency.Kept.
 	transient bool
 	// instead, when set, is answered in place of this response once it has
 	// been stored under the idempotency key (a handler's "executed, but the
@@ -498,28 +499,28 @@ func (g *gateway) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLarg
 	if !api.UUIDShaped(c.IdemKey) {
 		return fail(newErr("idempotency_key_invalid", "x-idempotency-key must be UUID-shaped (8-4-4-4-12 hex)"))
 	}
-	recKey := idemKey(g.st.merchant.ID(x.tx), c.IdemKey)
+	recKey := idempotency.Key(g.st.merchant.ID(x.tx), c.IdemKey)
 	endpointID := r.Method + " " + r.URL.EscapedPath()
 	hash := g.st.gw.bodyDigest(body)
-	rec, ae := g.st.gw.idem.check(x.tx, recKey, endpointID, hash, now, g.st.gw.caps.Get(x.tx).IdempotencyKeys)
+	rec, ae := idemCheck(x.tx, &g.st.gw.idem, recKey, endpointID, hash, now, g.st.gw.caps.Get(x.tx).IdempotencyKeys)
 	if ae != nil {
 		return fail(ae)
 	}
 	if rec != nil {
 		if e.OwnReplay && rec.Status < 300 {
 			c.Replay = true
-			c.ReplayBody = rec.body()
+			c.ReplayBody = rec.KeptBody()
 			resp := g.callHandler(c, e)
 			resp.replay, resp.replayOf = true, rec.RequestID
 			return resp
 		}
-		return response{status: rec.Status, header: rec.header(), body: rec.body(), code: rec.Code, replay: true, replayOf: rec.RequestID}
+		return response{status: rec.Status, header: rec.KeptHeader(), body: rec.KeptBody(), code: rec.Code, replay: true, replayOf: rec.RequestID}
 	}
-	started := g.st.gw.idem.start(x.tx, recKey, endpointID, hash, now)
+	started := g.st.gw.idem.Start(x.tx, recKey, endpointID, hash, now)
 	x.delay()
 	c.Now = g.st.clock.Now()
 	resp := g.callHandler(c, e)
-	g.st.gw.idem.end(x.tx, recKey, started, resp, x.id)
+	g.st.gw.idem.End(x.tx, recKey, started, idemAnswer(resp), x.id)
 	return resp
 }
 

@@ -33,7 +33,7 @@ func (g *gateway) sweep(tx *kernel.Tx, now time.Time) {
 				ws.nonces.Delete(tx, it.Key)
 			}
 		}
-		ws.idem.sweep(tx, now)
+		ws.idem.Sweep(tx, now)
 		for {
 			it, ok := ws.tokenQ.Pop(tx, now)
 			if !ok {

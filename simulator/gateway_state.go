@@ -2,8 +2,6 @@ package simulator
 
 import (
 	"math/rand/v2"
-	"net/http"
-	"sort"
 	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/image"
@@ -188,66 +186,6 @@ func (j *journal) legacy(tx *kernel.Tx) *legacyJournal {
 	return out
 }
 
-// idemRow is an idempotency record as a row: the answer kept, with
-// whether its header and body were set (nil and empty differ in the image
-// of earlier recordings).
-type idemRow struct {
-	Endpoint    string   // METHOD and escaped path
-	BodyHash    [32]byte // keyed digest (bodyDigest), never a plain hash
-	ExpiresAt   time.Time
-	InProgress  bool
-	StagedUntil time.Time
-	Status      int
-	Header      kernel.List[headerField]
-	HeaderSet   bool
-	Body        string
-	BodySet     bool
-	Code        string
-	RequestID   string // the request whose answer is kept
-}
-
-// headerField is one header of a kept answer.
-type headerField struct {
-	Key    string
-	Values kernel.List[string]
-}
-
-func headerFields(h http.Header) kernel.List[headerField] {
-	keys := make([]string, 0, len(h))
-	for k := range h {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	out := make([]headerField, 0, len(keys))
-	for _, k := range keys {
-		out = append(out, headerField{Key: k, Values: kernel.ListOf(h[k]...)})
-	}
-	return kernel.ListOf(out...)
-}
-
-// header is the kept answer's header (nil when none was set).
-func (r idemRow) header() http.Header {
-	if !r.HeaderSet {
-		return nil
-	}
-	h := http.Header{}
-	for f := range r.Header.Values() {
-		h[f.Key] = f.Values.Slice()
-		if h[f.Key] == nil {
-			h[f.Key] = []string{}
-		}
-	}
-	return h
-}
-
-// body is the kept answer's body (nil when none was set).
-func (r idemRow) body() []byte {
-	if !r.BodySet {
-		return nil
-	}
-	return []byte(r.Body)
-}
-
 // faultRow is an armed fault as a row; its Go-only channels (Fault.Hold,
 // Fault.Held) are not state and are kept by the gateway (faultChans).
 type faultRow struct {
@@ -328,7 +266,7 @@ func (g *gatewayState) legacy(tx *kernel.Tx) *legacyGatewayState {
 	rng, pcg := legacyRandOf(g.rng, tx)
 	out := &legacyGatewayState{
 		RequestSeq: g.requestSeq.Get(tx), Rng: rng, Pcg: pcg, Nonces: map[string]time.Time{},
-		NonceQ: legacyQueue(tx, g.nonceQ), Idem: g.idem.legacy(tx), TokenQ: legacyQueue(tx, g.tokenQ),
+		NonceQ: legacyQueue(tx, g.nonceQ), Idem: legacyIdem(tx, g.idem), TokenQ: legacyQueue(tx, g.tokenQ),
 		Exchanges: map[string][]time.Time{}, ChallengeQ: legacyQueue(tx, g.challengeQ), QrMemoQ: legacyQueue(tx, g.qrMemoQ),
 		Journal: g.journal.legacy(tx), WriteQuota: g.writeQuota.Get(tx), Writes: g.writes.Get(tx).legacy(),
 		// The caps are configuration, out of the digest: the image keeps the
