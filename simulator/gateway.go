@@ -64,11 +64,10 @@ type gatewayState struct {
 	faultMeta *kernel.Cell[faultMeta]
 	journal   *journal
 
-	// writeQuota is the merchant-level write quota per minute (0: none;
-	// MerchantControl.SetWriteQuota) and writes the times of the writes
-	// counted in the last minute.
-	writeQuota *kernel.Cell[int]
-	writes     *kernel.Cell[windowRow]
+	// quota is the merchant-level write quota per minute
+	// (MerchantControl.SetWriteQuota) and the writes it counted in the last
+	// minute.
+	quota windows.Quota
 
 	// scopeCatalog holds every scope the service knows: the scopes the
 	// contract names and every scope an endpoint requires (built with the
@@ -100,8 +99,7 @@ func newGatewayState(k *kernel.Kernel, seed int64, bodyKey *[32]byte, caps store
 		faults:       kernel.NewTable[int64, faultRow](k, "gateway.faults", rec, kernel.Ordered()),
 		faultMeta:    kernel.NewCell(k, "gateway.faults.meta", faultMeta{}, rec),
 		journal:      newJournal(k, journalCapacity),
-		writeQuota:   kernel.NewCell(k, "gateway.write_quota", 0),
-		writes:       kernel.NewCell(k, "gateway.write_window", windowRow{}, rec),
+		quota:        windows.NewQuota(k),
 		scopeCatalog: map[string]bool{},
 		caps:         kernel.NewCell(k, "gateway.store_caps", caps, rec),
 	}

@@ -222,22 +222,6 @@ type legacyFaultRule struct {
 	Unlimited bool
 }
 
-// windowRow is a window of request times: Held says it was kept as a
-// list once (an empty list, not none, in the image of earlier
-// recordings).
-type windowRow struct {
-	Times kernel.List[time.Time]
-	Held  bool
-}
-
-func (w windowRow) legacy() []time.Time {
-	out := w.Times.Slice()
-	if out == nil && w.Held {
-		out = []time.Time{}
-	}
-	return out
-}
-
 // legacyGatewayState is the gateway's state as the state image of
 // recordings of versions 1 and 2 held it.
 type legacyGatewayState struct {
@@ -268,7 +252,7 @@ func (g *gatewayState) legacy(tx *kernel.Tx) *legacyGatewayState {
 		RequestSeq: g.requestSeq.Get(tx), Rng: rng, Pcg: pcg, Nonces: map[string]time.Time{},
 		NonceQ: legacyQueue(tx, g.nonceQ), Idem: legacyIdem(tx, g.idem), TokenQ: legacyQueue(tx, g.tokenQ),
 		Exchanges: map[string][]time.Time{}, ChallengeQ: legacyQueue(tx, g.challengeQ), QrMemoQ: legacyQueue(tx, g.qrMemoQ),
-		Journal: g.journal.legacy(tx), WriteQuota: g.writeQuota.Get(tx), Writes: g.writes.Get(tx).legacy(),
+		Journal: g.journal.legacy(tx), WriteQuota: g.quota.Limit(tx), Writes: g.quota.Kept(tx),
 		// The caps are configuration, out of the digest: the image keeps the
 		// values every build of those versions had.
 		ScopeCatalog: g.scopeCatalog, MaxNonces: legacyCaps.Nonces, MaxIdem: legacyCaps.IdempotencyKeys, MaxChallenges: legacyCaps.StepUpChallenges,
