@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mwallet/mwallet-go/simulator/internal/faults"
 	"github.com/mwallet/mwallet-go/simulator/internal/idempotency"
 	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 	"github.com/mwallet/mwallet-go/simulator/internal/windows"
@@ -60,9 +61,8 @@ type gatewayState struct {
 	// window's end, which the digest holds.
 	remitIdemQ windows.ExpiryQueue
 
-	faults    *kernel.Table[int64, faultRow] // by seq, in the order they were injected
-	faultMeta *kernel.Cell[faultMeta]
-	journal   *journal
+	faults  faults.Table // in the order they were injected (internal/faults)
+	journal *journal
 
 	// quota is the merchant-level write quota per minute
 	// (MerchantControl.SetWriteQuota) and the writes it counted in the last
@@ -96,8 +96,7 @@ func newGatewayState(k *kernel.Kernel, seed int64, bodyKey *[32]byte, caps store
 		challengeQ:   windows.NewExpiryQueue(k, "gateway.challenge_expiry"),
 		qrMemoQ:      windows.NewExpiryQueue(k, "gateway.qr_memo_expiry"),
 		remitIdemQ:   windows.NewExpiryQueue(k, "gateway.remittance_idempotency_expiry"),
-		faults:       kernel.NewTable[int64, faultRow](k, "gateway.faults", rec, kernel.Ordered()),
-		faultMeta:    kernel.NewCell(k, "gateway.faults.meta", faultMeta{}, rec),
+		faults:       faults.New(k),
 		journal:      newJournal(k, journalCapacity),
 		quota:        windows.NewQuota(k),
 		scopeCatalog: map[string]bool{},

@@ -186,34 +186,6 @@ func (j *journal) legacy(tx *kernel.Tx) *legacyJournal {
 	return out
 }
 
-// faultRow is an armed fault as a row; its Go-only channels (Fault.Hold,
-// Fault.Held) are not state and are kept by the gateway (faultChans).
-type faultRow struct {
-	Seq       int64
-	Method    string
-	Path      string
-	Count     int
-	Kind      FaultKind
-	Status    int
-	Code      string
-	DelayMS   int
-	OneIn     int
-	Remaining int
-	Unlimited bool // a OneIn fault with Count 0
-}
-
-// faultMeta: Seq numbers the faults injected; Held whether the list was
-// kept as a list once (an empty list, not none, in the image of earlier
-// recordings).
-type faultMeta struct {
-	Seq  int64
-	Held bool
-}
-
-func (f faultRow) fault() Fault {
-	return Fault{Method: f.Method, Path: f.Path, Count: f.Count, Kind: f.Kind, Status: f.Status, Code: f.Code, DelayMS: f.DelayMS, OneIn: f.OneIn}
-}
-
 // legacyFaultRule is an armed fault as the state image of recordings of
 // versions 1 and 2 held it.
 type legacyFaultRule struct {
@@ -264,11 +236,11 @@ func (g *gatewayState) legacy(tx *kernel.Tx) *legacyGatewayState {
 	for k, v := range g.exchanges.All(tx) {
 		out.Exchanges[k] = v.Slice()
 	}
-	if g.faultMeta.Get(tx).Held {
+	if g.faults.Held(tx) {
 		out.Faults = []*legacyFaultRule{}
 	}
 	for _, f := range g.faults.All(tx) {
-		out.Faults = append(out.Faults, &legacyFaultRule{Fault: f.fault(), Remaining: f.Remaining, Unlimited: f.Unlimited})
+		out.Faults = append(out.Faults, &legacyFaultRule{Fault: faultOf(f), Remaining: f.Remaining, Unlimited: f.Unlimited})
 	}
 	return out
 }
