@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
+	"github.com/mwallet/mwallet-go/simulator/internal/faults"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 
 	mwallet "github.com/mwallet/mwallet-go"
@@ -100,13 +101,10 @@ type Fault struct {
 	OneIn int `json:"one_in,omitempty"`
 }
 
-// faultRule is an armed fault as the gateway takes it: its row and the
-// Go-only channels of a delay fault.
+// faultRule is an armed fault as the gateway takes it (internal/faults):
+// the fault and the Go-only channels of a delay fault.
 type faultRule struct {
 	Fault
-	seq       int64
-	remaining int
-	unlimited bool // a OneIn fault with Count 0
 }
 
 // faultChans are the Go-only channels of a delay fault injected from Go
@@ -116,9 +114,14 @@ type faultChans struct {
 	held chan<- string
 }
 
+// faultOf is the public fault of row f, Count as injected.
+func faultOf(f faults.Row) Fault {
+	return Fault{Method: f.Method, Path: f.Path, Count: f.Count, Kind: FaultKind(f.Kind), Status: f.Status, Code: f.Code, DelayMS: f.DelayMS, OneIn: f.OneIn}
+}
+
 // rule is the fault of row f with its channels.
-func (g *gateway) rule(f faultRow) *faultRule {
-	r := &faultRule{Fault: f.fault(), seq: f.Seq, remaining: f.Remaining, unlimited: f.Unlimited}
+func (g *gateway) rule(f faults.Row) *faultRule {
+	r := &faultRule{Fault: faultOf(f)}
 	if c, ok := g.faultChans[f.Seq]; ok {
 		r.Hold, r.Held = c.hold, c.held
 	}
@@ -215,16 +218,6 @@ func (f *Fault) validate() error {
 	return nil
 }
 
-func (f *Fault) matches(r *http.Request) bool {
-	if f.Method != "" && f.Method != "*" && !strings.EqualFold(f.Method, r.Method) {
-		return false
-	}
-	if prefix, ok := strings.CutSuffix(f.Path, "*"); ok {
-		return strings.HasPrefix(r.URL.Path, prefix)
-	}
-	return r.URL.Path == f.Path
-}
-
 // injectFault arms f, after the fault rules' checks.
 func (g *gateway) injectFault(tx *kernel.Tx, f Fault) error {
 	if err := f.validate(); err != nil {
@@ -234,13 +227,10 @@ func (g *gateway) injectFault(tx *kernel.Tx, f Fault) error {
 	if f.Count == 0 && !unlimited {
 		f.Count = 1
 	}
-	ws := g.st.gw
-	var m faultMeta
-	ws.faultMeta.Update(tx, func(fm *faultMeta) { fm.Seq++; fm.Held = true; m = *fm })
-	ws.faults.Put(tx, m.Seq, faultRow{Seq: m.Seq, Method: f.Method, Path: f.Path, Count: f.Count, Kind: f.Kind, Status: f.Status,
-		Code: f.Code, DelayMS: f.DelayMS, OneIn: f.OneIn, Remaining: f.Count, Unlimited: unlimited})
+	seq := g.st.gw.faults.Arm(tx, faults.Row{Method: f.Method, Path: f.Path, Count: f.Count, Kind: string(f.Kind), Status: f.Status,
+		Code: f.Code, DelayMS: f.DelayMS, OneIn: f.OneIn, Unlimited: unlimited})
 	if f.Hold != nil || f.Held != nil {
-		tx.OnCommit(func() { g.faultChans[m.Seq] = faultChans{hold: f.Hold, held: f.Held} })
+		tx.OnCommit(func() { g.faultChans[seq] = faultChans{hold: f.Hold, held: f.Held} })
 	}
 	return nil
 }
@@ -248,7 +238,6 @@ func (g *gateway) injectFault(tx *kernel.Tx, f Fault) error {
 // clearFaults removes every fault.
 func (g *gateway) clearFaults(tx *kernel.Tx) error {
 	g.st.gw.faults.Clear(tx)
-	g.st.gw.faultMeta.Update(tx, func(fm *faultMeta) { fm.Held = false })
 	tx.OnCommit(func() { clear(g.faultChans) })
 	return nil
 }
@@ -258,34 +247,21 @@ func (g *gateway) clearFaults(tx *kernel.Tx) error {
 // drawing: on a copy of the generator, after the draw of the request id
 // (begin takes the request id first).
 func (g *gateway) faultDraws(tx *kernel.Tx, r *http.Request) []bool {
-	var draws []bool
 	var rng *rand.Rand
-	for _, row := range g.st.gw.faults.All(tx) {
-		f := row.fault()
-		if !f.matches(r) {
-			continue
-		}
-		if f.OneIn <= 1 {
-			break
-		}
+	return g.st.gw.faults.Draws(tx, r.Method, r.URL.Path, func(n int) int {
 		if rng == nil {
 			rng = rand.New(g.st.gw.rng.Copy(tx))
 			rng.Uint64() // nextRequestID
 		}
-		hit := rng.IntN(f.OneIn) == 0
-		draws = append(draws, hit)
-		if hit {
-			break
-		}
-	}
-	return draws
+		return rng.IntN(n)
+	})
 }
 
 // faults lists the armed faults, Count being what remains.
 func (g *gateway) faults(tx *kernel.Tx) []Fault {
 	out := make([]Fault, 0, g.st.gw.faults.Len(tx))
 	for _, f := range g.st.gw.faults.All(tx) {
-		c := f.fault()
+		c := faultOf(f)
 		c.Count = f.Remaining
 		if f.Unlimited {
 			c.Count = 0
@@ -304,40 +280,21 @@ func (g *gateway) takeFault(tx *kernel.Tx, r *http.Request) *faultRule {
 		recorded = c.replay.Want.Draws
 	}
 	ws := g.st.gw
-	n := 0
-	var rows []faultRow
-	for _, f := range ws.faults.All(tx) {
-		rows = append(rows, f)
+	row, gone, ok := ws.faults.Take(tx, r.Method, r.URL.Path, func(n, oneIn int) bool {
+		hit := ws.rng.IntN(tx, oneIn) == 0
+		if n < len(recorded) {
+			hit = recorded[n]
+		}
+		return hit
+	})
+	if !ok {
+		return nil
 	}
-	for _, row := range rows {
-		f := g.rule(row)
-		if !f.matches(r) {
-			continue
-		}
-		if f.OneIn > 1 {
-			hit := ws.rng.IntN(tx, f.OneIn) == 0
-			if n < len(recorded) {
-				hit = recorded[n]
-			}
-			n++
-			if !hit {
-				continue
-			}
-		}
-		if f.unlimited {
-			return f
-		}
-		f.remaining--
-		if f.remaining <= 0 {
-			ws.faults.Delete(tx, row.Seq)
-			delete(g.faultChans, row.Seq)
-		} else {
-			row.Remaining = f.remaining
-			ws.faults.Put(tx, row.Seq, row)
-		}
-		return f
+	f := g.rule(row)
+	if gone {
+		delete(g.faultChans, row.Seq)
 	}
-	return nil
+	return f
 }
 
 // afterFault applies what acts once the request has executed: an

@@ -6,13 +6,17 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/faults"
+	"github.com/mwallet/mwallet-go/simulator/internal/idempotency"
+	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
+	"github.com/mwallet/mwallet-go/simulator/internal/windows"
 
 	"github.com/mwallet/mwallet-go/internal/h2serve"
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
@@ -42,30 +46,28 @@ type gatewayState struct {
 	rng        ids.Generator // request ids, token values, fault draws; apart from the object ids' so they do not depend on traffic
 
 	nonces *kernel.Table[string, time.Time] // environment|nonce -> expiry
-	nonceQ expiryQueue
+	nonceQ windows.ExpiryQueue
 
-	idem idemStore // idempotency records (idem_store.go)
+	idem idempotency.Store // idempotency records (internal/idempotency)
 
-	tokenQ    expiryQueue                                   // token values by expiry
+	tokenQ    windows.ExpiryQueue                           // token values by expiry
 	exchanges *kernel.Table[string, kernel.List[time.Time]] // client id -> recent token exchanges (at most the quota)
 
-	challengeQ expiryQueue // step-up challenge ids by expiry (the step-up line)
-	qrMemoQ    expiryQueue // QR quote memo keys by expiry (the QR line's memo)
+	challengeQ windows.ExpiryQueue // step-up challenge ids by expiry (the step-up line)
+	qrMemoQ    windows.ExpiryQueue // QR quote memo keys by expiry (the QR line's memo)
 	// remitIdemQ: remittance idempotency keys by expiry (the remittances
 	// line's records, swept under sweepRules). Not in the state digest's
 	// image: each entry is a record of remittances.idempotency and its
 	// window's end, which the digest holds.
-	remitIdemQ expiryQueue
+	remitIdemQ windows.ExpiryQueue
 
-	faults    *kernel.Table[int64, faultRow] // by seq, in the order they were injected
-	faultMeta *kernel.Cell[faultMeta]
-	journal   *journal
+	faults  faults.Table // in the order they were injected (internal/faults)
+	journal *journal
 
-	// writeQuota is the merchant-level write quota per minute (0: none;
-	// MerchantControl.SetWriteQuota) and writes the times of the writes
-	// counted in the last minute.
-	writeQuota *kernel.Cell[int]
-	writes     *kernel.Cell[windowRow]
+	// quota is the merchant-level write quota per minute
+	// (MerchantControl.SetWriteQuota) and the writes it counted in the last
+	// minute.
+	quota windows.Quota
 
 	// scopeCatalog holds every scope the service knows: the scopes the
 	// contract names and every scope an endpoint requires (built with the
@@ -87,18 +89,16 @@ func newGatewayState(k *kernel.Kernel, seed int64, bodyKey *[32]byte, caps store
 		requestSeq:   kernel.NewCell(k, "gateway.request_seq", int64(0), rec),
 		rng:          ids.New(k, "gateway.random", uint64(seed)^0x5bd1e995, uint64(seed)+0x27d4eb2f, rec),
 		nonces:       kernel.NewTable[string, time.Time](k, "gateway.nonces", rec),
-		nonceQ:       newExpiryQueue(k, "gateway.nonce_expiry"),
-		idem:         newIdemStore(k),
-		tokenQ:       newExpiryQueue(k, "gateway.token_expiry"),
+		nonceQ:       windows.NewExpiryQueue(k, "gateway.nonce_expiry"),
+		idem:         idempotency.New(k),
+		tokenQ:       windows.NewExpiryQueue(k, "gateway.token_expiry"),
 		exchanges:    kernel.NewTable[string, kernel.List[time.Time]](k, "gateway.token_exchanges", rec),
-		challengeQ:   newExpiryQueue(k, "gateway.challenge_expiry"),
-		qrMemoQ:      newExpiryQueue(k, "gateway.qr_memo_expiry"),
-		remitIdemQ:   newExpiryQueue(k, "gateway.remittance_idempotency_expiry"),
-		faults:       kernel.NewTable[int64, faultRow](k, "gateway.faults", rec, kernel.Ordered()),
-		faultMeta:    kernel.NewCell(k, "gateway.faults.meta", faultMeta{}, rec),
+		challengeQ:   windows.NewExpiryQueue(k, "gateway.challenge_expiry"),
+		qrMemoQ:      windows.NewExpiryQueue(k, "gateway.qr_memo_expiry"),
+		remitIdemQ:   windows.NewExpiryQueue(k, "gateway.remittance_idempotency_expiry"),
+		faults:       faults.New(k),
 		journal:      newJournal(k, journalCapacity),
-		writeQuota:   kernel.NewCell(k, "gateway.write_quota", 0),
-		writes:       kernel.NewCell(k, "gateway.write_window", windowRow{}, rec),
+		quota:        windows.NewQuota(k),
 		scopeCatalog: map[string]bool{},
 		caps:         kernel.NewCell(k, "gateway.store_caps", caps, rec),
 	}
@@ -196,7 +196,7 @@ type response struct {
 	// replay repeats, for the journal.
 	replayOf string
 	// transient marks a refusal not kept under an idempotency key although
-	// the handler gave it (a full store): see storedUnderKey.
+	// the handler gave it (a full store): see idempotency.Kept.
 	transient bool
 	// instead, when set, is answered in place of this response once it has
 	// been stored under the idempotency key (a handler's "executed, but the
@@ -496,28 +496,28 @@ func (g *gateway) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLarg
 	if !api.UUIDShaped(c.IdemKey) {
 		return fail(newErr("idempotency_key_invalid", "x-idempotency-key must be UUID-shaped (8-4-4-4-12 hex)"))
 	}
-	recKey := idemKey(g.st.merchant.ID(x.tx), c.IdemKey)
+	recKey := idempotency.Key(g.st.merchant.ID(x.tx), c.IdemKey)
 	endpointID := r.Method + " " + r.URL.EscapedPath()
 	hash := g.st.gw.bodyDigest(body)
-	rec, ae := g.st.gw.idem.check(x.tx, recKey, endpointID, hash, now, g.st.gw.caps.Get(x.tx).IdempotencyKeys)
+	rec, ae := idemCheck(x.tx, &g.st.gw.idem, recKey, endpointID, hash, now, g.st.gw.caps.Get(x.tx).IdempotencyKeys)
 	if ae != nil {
 		return fail(ae)
 	}
 	if rec != nil {
 		if e.OwnReplay && rec.Status < 300 {
 			c.Replay = true
-			c.ReplayBody = rec.body()
+			c.ReplayBody = rec.KeptBody()
 			resp := g.callHandler(c, e)
 			resp.replay, resp.replayOf = true, rec.RequestID
 			return resp
 		}
-		return response{status: rec.Status, header: rec.header(), body: rec.body(), code: rec.Code, replay: true, replayOf: rec.RequestID}
+		return response{status: rec.Status, header: rec.KeptHeader(), body: rec.KeptBody(), code: rec.Code, replay: true, replayOf: rec.RequestID}
 	}
-	started := g.st.gw.idem.start(x.tx, recKey, endpointID, hash, now)
+	started := g.st.gw.idem.Start(x.tx, recKey, endpointID, hash, now)
 	x.delay()
 	c.Now = g.st.clock.Now()
 	resp := g.callHandler(c, e)
-	g.st.gw.idem.end(x.tx, recKey, started, resp, x.id)
+	g.st.gw.idem.End(x.tx, recKey, started, idemAnswer(resp), x.id)
 	return resp
 }
 

@@ -90,7 +90,7 @@ func (g *gateway) issueToken(tx *kernel.Tx, r *http.Request, clientID, requestID
 		}
 		t = token{Value: "tok_" + base64.RawURLEncoding.EncodeToString(raw[:]), ClientID: key.ClientID, Env: Environment(g.st.merchant.Env(tx)), ExpiresAt: now.Add(tokenTTL)}
 		g.st.tokens.Put(tx, t.Value, t)
-		g.st.gw.tokenQ.push(tx, t.Value, t.ExpiresAt)
+		g.st.gw.tokenQ.Push(tx, t.Value, t.ExpiresAt)
 		return nil
 	})
 	return jsonResponse(http.StatusOK, map[string]any{
@@ -138,7 +138,7 @@ func (g *gateway) verifySignature(tx *kernel.Tx, r *http.Request, key apiKey, bo
 		return storeFull(tx, capNonces, c, g.st.gw.nonceQ, now)
 	}
 	g.st.gw.nonces.Put(tx, nk, now.Add(nonceWindow))
-	g.st.gw.nonceQ.push(tx, nk, now.Add(nonceWindow))
+	g.st.gw.nonceQ.Push(tx, nk, now.Add(nonceWindow))
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/qrpay"
 	"github.com/mwallet/mwallet-go/simulator/internal/remittances"
 	"github.com/mwallet/mwallet-go/simulator/internal/stepup"
+	"github.com/mwallet/mwallet-go/simulator/internal/windows"
 )
 
 // sweep deletes the nonces, idempotency records, tokens, step-up
@@ -24,7 +25,7 @@ func (g *gateway) sweep(tx *kernel.Tx, now time.Time) {
 	ws := g.st.gw
 	_ = tx.Step("sweep of the expired windows", func() error {
 		for {
-			it, ok := ws.nonceQ.pop(tx, now)
+			it, ok := ws.nonceQ.Pop(tx, now)
 			if !ok {
 				break
 			}
@@ -32,30 +33,30 @@ func (g *gateway) sweep(tx *kernel.Tx, now time.Time) {
 				ws.nonces.Delete(tx, it.Key)
 			}
 		}
-		ws.idem.sweep(tx, now)
+		ws.idem.Sweep(tx, now)
 		for {
-			it, ok := ws.tokenQ.pop(tx, now)
+			it, ok := ws.tokenQ.Pop(tx, now)
 			if !ok {
 				break
 			}
 			g.st.tokens.Delete(tx, it.Key)
 		}
 		for {
-			it, ok := ws.challengeQ.pop(tx, now)
+			it, ok := ws.challengeQ.Pop(tx, now)
 			if !ok {
 				break
 			}
 			g.st.stepUp.Sweep(tx, it.Key, now)
 		}
 		for {
-			it, ok := ws.qrMemoQ.pop(tx, now)
+			it, ok := ws.qrMemoQ.Pop(tx, now)
 			if !ok {
 				break
 			}
 			g.st.qr.ExpireMemo(tx, it.Key, now)
 		}
 		for {
-			it, ok := ws.remitIdemQ.pop(tx, now)
+			it, ok := ws.remitIdemQ.Pop(tx, now)
 			if !ok {
 				break
 			}
@@ -70,7 +71,7 @@ func (g *gateway) sweep(tx *kernel.Tx, now time.Time) {
 // idempotency records, which sweep tells their line about. since is the
 // version of the rules (record.go) from which an input queues its keys on
 // it: an input of an earlier build queues none, as it ran.
-func (ws *gatewayState) expiryWindow(window string) (q expiryQueue, since int, ok bool) {
+func (ws *gatewayState) expiryWindow(window string) (q windows.ExpiryQueue, since int, ok bool) {
 	switch window {
 	case stepup.ExpiryWindow:
 		return ws.challengeQ, 0, true
@@ -79,7 +80,7 @@ func (ws *gatewayState) expiryWindow(window string) (q expiryQueue, since int, o
 	case remittances.IdempotencyWindow:
 		return ws.remitIdemQ, sweepRules, true
 	}
-	return expiryQueue{}, 0, false
+	return windows.ExpiryQueue{}, 0, false
 }
 
 // The window stores' caps (storeCaps). A window never forgets an entry
@@ -152,9 +153,9 @@ var (
 // entry leaves the window, and a message that names the store, its cap and
 // the flag and option that raise it. It is never stored under an
 // idempotency key.
-func storeFull(tx *kernel.Tx, which storeCap, limit int, q expiryQueue, now time.Time) *apiError {
+func storeFull(tx *kernel.Tx, which storeCap, limit int, q windows.ExpiryQueue, now time.Time) *apiError {
 	secs := int64(1)
-	if it, ok := q.peek(tx); ok {
+	if it, ok := q.Peek(tx); ok {
 		if d := it.At.Sub(now); d > 0 {
 			secs = max(1, int64((d+time.Second-1)/time.Second))
 		}

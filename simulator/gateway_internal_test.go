@@ -1,6 +1,7 @@
 package simulator
 
 import (
+	"github.com/mwallet/mwallet-go/simulator/internal/idempotency"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 
 	"fmt"
@@ -128,13 +129,13 @@ func TestWindowsStayBounded(t *testing.T) {
 	for i := 0; i < 5000; i++ {
 		k := fmt.Sprint(i)
 		s.st.gw.nonces.Put(tx, k, now.Add(nonceWindow))
-		s.st.gw.nonceQ.push(tx, k, now.Add(nonceWindow))
-		s.st.gw.idem.records.Put(tx, k, idemRow{ExpiresAt: now.Add(idempotencyWindow)})
-		s.st.gw.idem.queue.push(tx, k, now.Add(idempotencyWindow))
+		s.st.gw.nonceQ.Push(tx, k, now.Add(nonceWindow))
+		s.st.gw.idem.Records.Put(tx, k, idempotency.Record{ExpiresAt: now.Add(idempotencyWindow)})
+		s.st.gw.idem.Queue.Push(tx, k, now.Add(idempotencyWindow))
 		s.wiring.gw.sweep(tx, now)
 	}
-	if s.st.gw.nonces.Len(tx) != 5000 || s.st.gw.idem.len(tx) != 5000 {
-		t.Fatalf("live entries swept: %d nonces, %d records", s.st.gw.nonces.Len(tx), s.st.gw.idem.len(tx))
+	if s.st.gw.nonces.Len(tx) != 5000 || s.st.gw.idem.Len(tx) != 5000 {
+		t.Fatalf("live entries swept: %d nonces, %d records", s.st.gw.nonces.Len(tx), s.st.gw.idem.Len(tx))
 	}
 	s.wiring.timers.Advance(tx, nonceWindow-time.Nanosecond)
 	s.wiring.gw.sweep(tx, s.st.clock.Now())
@@ -143,12 +144,12 @@ func TestWindowsStayBounded(t *testing.T) {
 	}
 	s.wiring.timers.Advance(tx, time.Nanosecond)
 	s.wiring.gw.sweep(tx, s.st.clock.Now())
-	if s.st.gw.nonces.Len(tx) != 0 || s.st.gw.nonceQ.len(tx) != 0 || s.st.gw.idem.len(tx) != 5000 {
-		t.Fatalf("after 5 minutes: %d nonces (%d queued), %d records", s.st.gw.nonces.Len(tx), s.st.gw.nonceQ.len(tx), s.st.gw.idem.len(tx))
+	if s.st.gw.nonces.Len(tx) != 0 || s.st.gw.nonceQ.Len(tx) != 0 || s.st.gw.idem.Len(tx) != 5000 {
+		t.Fatalf("after 5 minutes: %d nonces (%d queued), %d records", s.st.gw.nonces.Len(tx), s.st.gw.nonceQ.Len(tx), s.st.gw.idem.Len(tx))
 	}
 	s.wiring.timers.Advance(tx, idempotencyWindow)
 	s.wiring.gw.sweep(tx, s.st.clock.Now())
-	if s.st.gw.idem.len(tx) != 0 || s.st.gw.idem.queue.len(tx) != 0 {
-		t.Fatalf("after 24 hours: %d records (%d queued)", s.st.gw.idem.len(tx), s.st.gw.idem.queue.len(tx))
+	if s.st.gw.idem.Len(tx) != 0 || s.st.gw.idem.Queue.Len(tx) != 0 {
+		t.Fatalf("after 24 hours: %d records (%d queued)", s.st.gw.idem.Len(tx), s.st.gw.idem.Queue.Len(tx))
 	}
 }

@@ -2,12 +2,11 @@ package simulator
 
 import (
 	"math/rand/v2"
-	"net/http"
-	"sort"
 	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/image"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/windows"
 )
 
 // The gateway's state as kernel tables. Most of it is what the pipeline
@@ -17,91 +16,19 @@ import (
 // journal, and the expiry queues of the windows. The write quota itself is
 // an operator setting (class State).
 
-// expiryQueue is a FIFO of keys in expiry order. The clock never goes back
-// and every window has a fixed length, so insertion order is expiry order and
-// sweeping costs only the entries that expire. Its entries are rows by
-// position; meta holds where the live entries start and end (and, for the
-// image of earlier recordings, where the slice they were kept in started).
-type expiryQueue struct {
-	items *kernel.Table[int64, expiring]
-	meta  *kernel.Cell[queueMeta]
-}
-
-type expiring struct {
-	Key string
-	At  time.Time
-}
-
-// queueMeta: the live entries are at positions [Head, End); Base is the
-// position of the first entry the earlier builds' slice still held (popped
-// entries before Head stay there until the slice is compacted), Used
-// whether an entry was ever pushed.
-type queueMeta struct {
-	Base, Head, End int64
-	Used            bool
-}
-
-func newExpiryQueue(k *kernel.Kernel, name string) expiryQueue {
-	return expiryQueue{
-		items: kernel.NewTable[int64, expiring](k, name, kernel.Records(), kernel.Ordered()),
-		meta:  kernel.NewCell(k, name+".meta", queueMeta{}, kernel.Records()),
-	}
-}
-
-func (q expiryQueue) push(tx *kernel.Tx, key string, at time.Time) {
-	m := q.meta.Get(tx)
-	q.items.Put(tx, m.End, expiring{key, at})
-	m.End++
-	m.Used = true
-	q.meta.Set(tx, m)
-}
-
-func (q expiryQueue) len(tx *kernel.Tx) int {
-	m := q.meta.Get(tx)
-	return int(m.End - m.Head)
-}
-
-// peek returns the oldest entry, if any.
-func (q expiryQueue) peek(tx *kernel.Tx) (expiring, bool) {
-	m := q.meta.Get(tx)
-	if m.Head >= m.End {
-		return expiring{}, false
-	}
-	return q.items.Get(tx, m.Head)
-}
-
-// pop removes the oldest entry if it has expired at now.
-func (q expiryQueue) pop(tx *kernel.Tx, now time.Time) (expiring, bool) {
-	m := q.meta.Get(tx)
-	if m.Head >= m.End {
-		return expiring{}, false
-	}
-	it, _ := q.items.Get(tx, m.Head)
-	if now.Before(it.At) {
-		return expiring{}, false
-	}
-	q.items.Delete(tx, m.Head)
-	m.Head++
-	// The earlier builds compacted their slice here (head > 1024 and at
-	// least half of it popped); the image of their recordings shows it.
-	if h := m.Head - m.Base; h > 1024 && h*2 >= m.End-m.Base {
-		m.Base = m.Head
-	}
-	q.meta.Set(tx, m)
-	return it, true
-}
-
-func (q expiryQueue) legacy(tx *kernel.Tx) image.ExpiryQueue {
-	m := q.meta.Get(tx)
+// legacyQueue is q as the state image of recordings of versions 1 and 2
+// held it.
+func legacyQueue(tx *kernel.Tx, q windows.ExpiryQueue) image.ExpiryQueue {
+	items, head, used := q.Kept(tx)
 	var out image.ExpiryQueue
-	if !m.Used {
+	if !used {
 		return out
 	}
-	out.Items = make([]image.Expiring, m.End-m.Base)
-	for pos, it := range q.items.All(tx) {
-		out.Items[pos-m.Base] = image.Expiring(it)
+	out.Items = make([]image.Expiring, len(items))
+	for i, it := range items {
+		out.Items[i] = image.Expiring(it)
 	}
-	out.Head = int(m.Head - m.Base)
+	out.Head = head
 	return out
 }
 
@@ -259,116 +186,12 @@ func (j *journal) legacy(tx *kernel.Tx) *legacyJournal {
 	return out
 }
 
-// idemRow is an idempotency record as a row: the answer kept, with
-// whether its header and body were set (nil and empty differ in the image
-// of earlier recordings).
-type idemRow struct {
-	Endpoint    string   // METHOD and escaped path
-	BodyHash    [32]byte // keyed digest (bodyDigest), never a plain hash
-	ExpiresAt   time.Time
-	InProgress  bool
-	StagedUntil time.Time
-	Status      int
-	Header      kernel.List[headerField]
-	HeaderSet   bool
-	Body        string
-	BodySet     bool
-	Code        string
-	RequestID   string // the request whose answer is kept
-}
-
-// headerField is one header of a kept answer.
-type headerField struct {
-	Key    string
-	Values kernel.List[string]
-}
-
-func headerFields(h http.Header) kernel.List[headerField] {
-	keys := make([]string, 0, len(h))
-	for k := range h {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	out := make([]headerField, 0, len(keys))
-	for _, k := range keys {
-		out = append(out, headerField{Key: k, Values: kernel.ListOf(h[k]...)})
-	}
-	return kernel.ListOf(out...)
-}
-
-// header is the kept answer's header (nil when none was set).
-func (r idemRow) header() http.Header {
-	if !r.HeaderSet {
-		return nil
-	}
-	h := http.Header{}
-	for f := range r.Header.Values() {
-		h[f.Key] = f.Values.Slice()
-		if h[f.Key] == nil {
-			h[f.Key] = []string{}
-		}
-	}
-	return h
-}
-
-// body is the kept answer's body (nil when none was set).
-func (r idemRow) body() []byte {
-	if !r.BodySet {
-		return nil
-	}
-	return []byte(r.Body)
-}
-
-// faultRow is an armed fault as a row; its Go-only channels (Fault.Hold,
-// Fault.Held) are not state and are kept by the gateway (faultChans).
-type faultRow struct {
-	Seq       int64
-	Method    string
-	Path      string
-	Count     int
-	Kind      FaultKind
-	Status    int
-	Code      string
-	DelayMS   int
-	OneIn     int
-	Remaining int
-	Unlimited bool // a OneIn fault with Count 0
-}
-
-// faultMeta: Seq numbers the faults injected; Held whether the list was
-// kept as a list once (an empty list, not none, in the image of earlier
-// recordings).
-type faultMeta struct {
-	Seq  int64
-	Held bool
-}
-
-func (f faultRow) fault() Fault {
-	return Fault{Method: f.Method, Path: f.Path, Count: f.Count, Kind: f.Kind, Status: f.Status, Code: f.Code, DelayMS: f.DelayMS, OneIn: f.OneIn}
-}
-
 // legacyFaultRule is an armed fault as the state image of recordings of
 // versions 1 and 2 held it.
 type legacyFaultRule struct {
 	Fault
 	Remaining int
 	Unlimited bool
-}
-
-// windowRow is a window of request times: Held says it was kept as a
-// list once (an empty list, not none, in the image of earlier
-// recordings).
-type windowRow struct {
-	Times kernel.List[time.Time]
-	Held  bool
-}
-
-func (w windowRow) legacy() []time.Time {
-	out := w.Times.Slice()
-	if out == nil && w.Held {
-		out = []time.Time{}
-	}
-	return out
 }
 
 // legacyGatewayState is the gateway's state as the state image of
@@ -399,9 +222,9 @@ func (g *gatewayState) legacy(tx *kernel.Tx) *legacyGatewayState {
 	rng, pcg := legacyRandOf(g.rng, tx)
 	out := &legacyGatewayState{
 		RequestSeq: g.requestSeq.Get(tx), Rng: rng, Pcg: pcg, Nonces: map[string]time.Time{},
-		NonceQ: g.nonceQ.legacy(tx), Idem: g.idem.legacy(tx), TokenQ: g.tokenQ.legacy(tx),
-		Exchanges: map[string][]time.Time{}, ChallengeQ: g.challengeQ.legacy(tx), QrMemoQ: g.qrMemoQ.legacy(tx),
-		Journal: g.journal.legacy(tx), WriteQuota: g.writeQuota.Get(tx), Writes: g.writes.Get(tx).legacy(),
+		NonceQ: legacyQueue(tx, g.nonceQ), Idem: legacyIdem(tx, g.idem), TokenQ: legacyQueue(tx, g.tokenQ),
+		Exchanges: map[string][]time.Time{}, ChallengeQ: legacyQueue(tx, g.challengeQ), QrMemoQ: legacyQueue(tx, g.qrMemoQ),
+		Journal: g.journal.legacy(tx), WriteQuota: g.quota.Limit(tx), Writes: g.quota.Kept(tx),
 		// The caps are configuration, out of the digest: the image keeps the
 		// values every build of those versions had.
 		ScopeCatalog: g.scopeCatalog, MaxNonces: legacyCaps.Nonces, MaxIdem: legacyCaps.IdempotencyKeys, MaxChallenges: legacyCaps.StepUpChallenges,
@@ -413,11 +236,11 @@ func (g *gatewayState) legacy(tx *kernel.Tx) *legacyGatewayState {
 	for k, v := range g.exchanges.All(tx) {
 		out.Exchanges[k] = v.Slice()
 	}
-	if g.faultMeta.Get(tx).Held {
+	if g.faults.Held(tx) {
 		out.Faults = []*legacyFaultRule{}
 	}
 	for _, f := range g.faults.All(tx) {
-		out.Faults = append(out.Faults, &legacyFaultRule{Fault: f.fault(), Remaining: f.Remaining, Unlimited: f.Unlimited})
+		out.Faults = append(out.Faults, &legacyFaultRule{Fault: faultOf(f), Remaining: f.Remaining, Unlimited: f.Unlimited})
 	}
 	return out
 }

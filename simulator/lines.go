@@ -103,7 +103,7 @@ func (k kernelServices) ExpireAt(tx *kernel.Tx, window, key string, at time.Time
 	if k.rules() < since {
 		return
 	}
-	q.push(tx, key, at)
+	q.Push(tx, key, at)
 }
 
 // The merchant's configuration is the merchant line's state

@@ -7,6 +7,7 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/qrpay"
 	"github.com/mwallet/mwallet-go/simulator/internal/remittances"
 	"github.com/mwallet/mwallet-go/simulator/internal/stepup"
+	"github.com/mwallet/mwallet-go/simulator/internal/windows"
 )
 
 // TestLineCollectionsAreTheOutcomeCollections: the outcome collections the
@@ -40,7 +41,7 @@ func TestLineExpiryWindowsAreTheGatewayQueues(t *testing.T) {
 	ws := sim.st.gw
 	for _, tt := range []struct {
 		window string
-		q      expiryQueue
+		q      windows.ExpiryQueue
 		since  int
 	}{
 		{stepup.ExpiryWindow, ws.challengeQ, 0},

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
+	"github.com/mwallet/mwallet-go/simulator/internal/idempotency"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
@@ -59,5 +60,5 @@ func (g *gateway) startInProgress(tx *kernel.Tx, method, target, key string, bod
 		return errInvalidRequest("the duration must be positive")
 	}
 	now := g.st.clock.Now()
-	return g.st.gw.idem.stage(tx, idemKey(g.st.merchant.ID(tx), key), method+" "+path, g.st.gw.bodyDigest(body), now, now.Add(d))
+	return idemStage(tx, &g.st.gw.idem, idempotency.Key(g.st.merchant.ID(tx), key), method+" "+path, g.st.gw.bodyDigest(body), now, now.Add(d))
 }

@@ -53,7 +53,7 @@ func (s *view) stats(tx *kernel.Tx) Stats {
 	return Stats{
 		Nonces:                s.st.gw.nonces.Len(tx),
 		NoncesCap:             caps.Nonces,
-		IdempotencyRecords:    s.st.gw.idem.len(tx),
+		IdempotencyRecords:    s.st.gw.idem.Len(tx),
 		IdempotencyRecordsCap: caps.IdempotencyKeys,
 		StepUpChallengesCap:   caps.StepUpChallenges,
 		Tokens:                s.st.tokens.Len(tx),

@@ -18,7 +18,7 @@ type Error struct {
 	// for endpoints that answer such a field with invalid_fields.
 	Field string
 	// transient marks a refusal that is not kept under an idempotency key
-	// although a handler gave it (a full store): see storedUnderKey.
+	// although a handler gave it (a full store): see idempotency.Kept.
 	Transient bool
 	// signature explains a refused signature for the request journal.
 	Signature any // the gateway's *SignatureCheck
