@@ -147,7 +147,7 @@ func buildDomains() map[string]*domain {
 	register("outcome_collection", &domain{name: "outcome collection",
 		choices: func(x *opRun) []string { return x.s.wiring.ctl.outcomeCollections() }, bad: []any{"remittance"}})
 	register("action", &domain{name: "control action", choices: func(*opRun) []string { return actionKeys() }, bad: []any{"cards/explode"}})
-	register("asset", folded(&domain{name: "asset", choices: func(x *opRun) []string { return x.s.st.cat.codes() }, bad: []any{"USDX"}}))
+	register("asset", folded(&domain{name: "asset", choices: func(x *opRun) []string { return x.s.st.cat.Codes() }, bad: []any{"USDX"}}))
 
 	// The ids of objects.
 	register("member", objectOf("member", func(x *opRun, id string) bool { return x.s.st.members.ByAny(x.tx, id) != nil }))

@@ -330,7 +330,6 @@ func build(o options) (*Simulator, error) {
 			start: o.start,
 			clock: newClock(o.start),
 			creds: o.creds,
-			cat:   newCatalogue(),
 			// No state: the values recordings of versions 1 and 2 carry
 			// (internal/image, routes.go).
 			controlRoutes: slices.Clone(image.ControlRoutes),
@@ -350,7 +349,7 @@ func build(o options) (*Simulator, error) {
 	s.st.keys = kernel.NewTable[string, apiKey](&s.k, "auth.keys")
 	s.st.tokens = kernel.NewTable[string, token](&s.k, "auth.tokens")
 	s.st.gw = newGatewayState(&s.k, o.seed, o.bodyKey, o.startCaps())
-	s.st.cat.cache = kernel.NewCell(&s.k, "catalogue.assets_cache", assetsCacheRow{})
+	s.st.cat = newCatalogue(&s.k)
 	s.wiring.timers = newTimers(s.st.clock)
 	s.wiring.ctl = &controlAPI{sim: s}
 	// The input log (record.go) and what is built around it, the state
@@ -383,7 +382,7 @@ func build(o options) (*Simulator, error) {
 	s.st.outcome = s.wiring.timers.Register(&s.k)
 	s.st.creds.Model = o.model
 	s.st.creds.Environment = o.env
-	s.st.ledger = ledger.New(&s.k, s.st.cat.scale)
+	s.st.ledger = ledger.New(&s.k, s.st.cat.Scale)
 	// The fixture is the state's first transaction; nothing else can see
 	// s before New returns.
 	s.k.Provide(kernelServices{st: &s.st, timers: s.wiring.timers, url: s.URL, rules: s.wiring.rec.runningRules})
