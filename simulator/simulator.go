@@ -498,10 +498,10 @@ func (s *Simulator) LedgerEntries() []Entry {
 	return entries(s.st.ledger, tx)
 }
 
-// recordEvent records an event for delivery in st (tx.Emit) and returns
-// its id. Events of platform-direct members are not recorded (the contract
-// sends none): "". statusVersion 0 marks the events whose version is the
-// constant 0.
+// recordEvent records an event for delivery in st (tx.Emit; the webhook
+// line's Emit) and returns its id. Events of platform-direct members are
+// not recorded (the contract sends none): "". statusVersion 0 marks the
+// events whose version is the constant 0.
 func recordEvent(tx *kernel.Tx, st *simState, typ, object, objectID string, m *member, status string, statusVersion int64, extra map[string]any) string {
 	ext := ""
 	if m != nil {
@@ -510,19 +510,8 @@ func recordEvent(tx *kernel.Tx, st *simState, typ, object, objectID string, m *m
 		}
 		ext = m.ExternalID
 	}
-	ev := hookline.Event{
-		ID:               "evt_" + tx.NewUUID(),
-		Type:             typ,
-		CreatedAt:        tx.Now(),
-		Object:           object,
-		ObjectID:         objectID,
-		ExternalMemberID: ext,
-		Status:           status,
-		StatusVersion:    statusVersion,
-		Extra:            extra,
-	}
-	st.webhooks.Queue(tx, ev)
-	return ev.ID
+	e := kernel.Event{Type: typ, Object: object, ObjectID: objectID, Status: status, Version: statusVersion, Extra: extra}
+	return st.webhooks.Emit(tx, e, ext)
 }
 
 // registerAll registers the gateway, the control API and every product line.
