@@ -231,7 +231,7 @@ func (s *view) balance(tx *kernel.Tx, memberID, asset string) (available, locked
 	asset = strings.ToUpper(asset)
 	m := s.st.members.ByAny(tx, memberID)
 	if m == nil {
-		sc, _ := s.st.cat.scale(asset)
+		sc, _ := s.st.cat.Scale(asset)
 		return money.Zero(sc), money.Zero(sc)
 	}
 	return s.st.ledger.Balance(tx, MemberAvailable(m.ID), asset), s.st.ledger.Balance(tx, MemberLocked(m.ID), asset)
@@ -241,7 +241,7 @@ func (s *view) balance(tx *kernel.Tx, memberID, asset string) (available, locked
 // balances in every asset of the catalogue.
 func (s *view) memberJSON(tx *kernel.Tx, m *member) map[string]any {
 	balances := map[string]any{}
-	for _, a := range s.st.cat.all() {
+	for _, a := range s.st.cat.All() {
 		balances[a.Code] = map[string]string{
 			"available": s.st.ledger.Balance(tx, MemberAvailable(m.ID), a.Code).String(),
 			"locked":    s.st.ledger.Balance(tx, MemberLocked(m.ID), a.Code).String(),

@@ -1,94 +1,14 @@
 package simulator
 
-import (
-	"fmt"
+import assetcat "github.com/mwallet/mwallet-go/simulator/internal/catalogue"
 
-	"github.com/mwallet/mwallet-go/money"
-)
-
-// Amounts: every amount string the simulator reads (a request field, a
-// control-API argument, a fixture or table constant) is parsed here, by
-// parseAmount or, for an amount of a catalogue asset, catalogue.amount.
-//
-// The grammar is money's plain decimal: digits, optionally a '.' and at
-// least one more digit ("12", "12.5", "0.000001"). No '+', no exponent
-// ("1e3"), no spaces, no thousands separators, no leading or trailing '.';
-// a leading '-' only where the form allows it. The result is at exactly the
-// scale asked for: fewer decimals are padded, extra decimals are accepted
-// only when they are all zero ("1.2300" at scale 2 is 1.23), and nothing
-// is ever rounded. Errors are *money.ParseError (ErrSyntax, ErrPrecision,
-// ErrNegative, ErrRange, ErrScale), or *unknownAssetError from
-// catalogue.amount.
-//
-// Zero and negative values the grammar lets through are each caller's
-// rule, and so is the answer to a refused amount, because the contract
-// gives each endpoint its own:
-//
-//   - POST /v1/deposits amount (ledger scale): invalid_request, and
-//     invalid_request "greater than zero" for zero or less;
-//   - card applications first_topup and card top-ups amount (ledger scale,
-//     decimalNonNegative): invalid_fields naming the field, or
-//     product_not_available for a source asset outside the catalogue;
-//   - POST /v1/remittances payout_amount (the currency's minor units,
-//     decimalNonNegative, exactly that many decimals): invalid_request;
-//   - QR payment amounts (api.FiatAmount: the currency's minor units,
-//     decimalNonNegative, at most 16 characters, above zero):
-//     invalid_request for a request's amount, qr_code_invalid for the
-//     amount a code carries;
-//   - card network transactions (control API, minorUnits): the amount as
-//     the network sends it, in cents;
-//   - control API prepaid top-up, withdrawal, settled_amount, merchant
-//     prepaid and member seed balances (ledger scale): invalid_request;
-//   - fixture and table constants (ledger scale): valid by construction.
-
-// amountForm is how an amount string is written.
-type amountForm uint8
-
+// Amounts: every amount string the simulator reads is parsed by the
+// catalogue's one parser (internal/catalogue, amounts.go, which says the
+// grammar and which answer each endpoint gives a refused amount):
+// assetcat.Parse at a given scale, catalogue.Amount at the ledger scale of
+// a catalogue asset, in one of these forms.
 const (
-	// decimalSigned is a plain decimal; a leading '-' is allowed.
-	decimalSigned amountForm = iota
-	// decimalNonNegative is a plain decimal without sign: a leading '-' is
-	// ErrNegative, even on zero ("-0").
-	decimalNonNegative
-	// minorUnits is an integer count of the scale's smallest unit ("1234"
-	// at scale 2 is 12.34); no '.', a leading '-' allowed.
-	minorUnits
+	decimalSigned      = assetcat.Signed
+	decimalNonNegative = assetcat.NonNegative
+	minorUnits         = assetcat.Minor
 )
-
-// parseAmount parses v in form at scale (0..money.MaxScale). It is the one
-// amount parser of the simulator.
-func parseAmount(v string, scale int, form amountForm) (money.Amount, error) {
-	switch form {
-	case decimalNonNegative:
-		return money.ParseNonNegative(v, scale)
-	case minorUnits:
-		return money.ParseMinor(v, scale)
-	default:
-		return money.Parse(v, scale)
-	}
-}
-
-// unknownAssetError is an amount of an asset outside the catalogue.
-type unknownAssetError struct{ asset string }
-
-func (e *unknownAssetError) Error() string { return fmt.Sprintf("unknown asset %q", e.asset) }
-
-// amount parses v at the ledger scale of the catalogue asset code.
-func (c *catalogue) amount(code, v string, form amountForm) (money.Amount, error) {
-	sc, ok := c.scale(code)
-	if !ok {
-		return money.Amount{}, &unknownAssetError{asset: code}
-	}
-	return parseAmount(v, sc, form)
-}
-
-// mustAmount is amount for the simulator's own constants (fixture products,
-// fees, limits), which are valid by construction: an error is a bug in the
-// simulator and panics (a handler answers it as api_error).
-func (c *catalogue) mustAmount(code, v string) money.Amount {
-	a, err := c.amount(code, v, decimalSigned)
-	if err != nil {
-		panic(fmt.Sprintf("simulator: fixture amount %s %q: %v", code, v, err))
-	}
-	return a
-}

@@ -2,26 +2,28 @@ package simulator
 
 import (
 	"encoding/json"
-	"sort"
-	"strings"
 
+	assetcat "github.com/mwallet/mwallet-go/simulator/internal/catalogue"
 	"github.com/mwallet/mwallet-go/simulator/internal/image"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
-// catalogue is the asset catalogue: every asset the simulator knows, in
-// catalogue order, with its ledger and display scales and its networks. It
-// is fixed once the fixture is loaded; the merchant's allowlist, which
-// narrows what the merchant may use, is the merchant's and is passed in.
+// catalogue is the asset catalogue (internal/catalogue) with the kernel
+// cell that keeps its encoded GET /v1/assets answer.
 //
 // The digest's projection (legacyCatalogue, image_legacy.go) writes it as
 // the three Simulator fields it replaced, so digests and recordings of
 // earlier builds are unchanged; a snapshot holds only its cache, a kernel
 // cell.
 type catalogue struct {
-	assets []*asset                     // in catalogue order
-	byCode map[string]*asset            // by code
-	cache  *kernel.Cell[assetsCacheRow] // encoded GET /v1/assets answer
+	*assetcat.Catalogue
+	cache *kernel.Cell[assetsCacheRow]
+}
+
+// newCatalogue returns an empty catalogue and registers its cache's cell.
+func newCatalogue(k *kernel.Kernel) catalogue {
+	cache := kernel.NewCell(k, "catalogue.assets_cache", assetsCacheRow{})
+	return catalogue{Catalogue: assetcat.New(assetsCache{cache}), cache: cache}
 }
 
 // assetsCacheRow is the cached GET /v1/assets answer (Set: there is one).
@@ -29,6 +31,18 @@ type assetsCacheRow struct {
 	Key  string
 	Body string
 	Set  bool
+}
+
+// assetsCache is the catalogue's assetcat.Cache in its kernel cell.
+type assetsCache struct{ cell *kernel.Cell[assetsCacheRow] }
+
+func (c assetsCache) Get(tx *kernel.Tx) (key, body string, ok bool) {
+	r := c.cell.Get(tx)
+	return r.Key, r.Body, r.Set
+}
+
+func (c assetsCache) Set(tx *kernel.Tx, key, body string) {
+	c.cell.Set(tx, assetsCacheRow{Key: key, Body: body, Set: true})
 }
 
 // legacyCatalogue is the catalogue as the state image of recordings of
@@ -39,15 +53,9 @@ type legacyCatalogue struct {
 	Cache  *image.AssetsCache
 }
 
-func (c *catalogue) legacy(tx *kernel.Tx) legacyCatalogue {
-	out := legacyCatalogue{Assets: c.assets, ByCode: c.byCode}
-	if r := c.cache.Get(tx); r.Set {
-		out.Cache = &image.AssetsCache{Key: r.Key, Body: json.RawMessage(r.Body)}
-	}
-	return out
-}
-
-// asset is a catalogue entry.
+// asset and network are the catalogue's entries as the state image names
+// them: the digest's field names are the types' names, so these stay in
+// this package, same-named copies of assetcat.Asset and assetcat.Network.
 type asset struct {
 	Code         string
 	Name         string
@@ -57,137 +65,23 @@ type asset struct {
 	Networks     []network
 }
 
-// network is a catalogue network item.
-type network struct {
-	Network                   string
-	NetworkName               string
-	DepositEnabled            bool
-	DepositUnavailableReason  string
-	MinDeposit                string
-	ConfirmationsRequired     int
-	MemoRequired              bool
-	DepositETAMinutes         int
-	WithdrawEnabled           bool
-	WithdrawUnavailableReason string
-	MinWithdraw               string
-	MaxWithdraw               string
-	WithdrawFeeFixed          string
-	WithdrawFeeBps            int
-	WithdrawCoolingHours      int
-	WithdrawETAMinutes        int
-	WithdrawRequireKYCLevel   int
-}
+type network assetcat.Network
 
-// newCatalogue returns an empty catalogue.
-func newCatalogue() catalogue { return catalogue{byCode: map[string]*asset{}} }
-
-// add appends a to the catalogue.
-func (c *catalogue) add(a *asset) {
-	c.assets = append(c.assets, a)
-	c.byCode[a.Code] = a
-}
-
-// all returns every asset, enabled or not, in catalogue order. The slice is
-// the catalogue's own: callers only read it.
-func (c *catalogue) all() []*asset { return c.assets }
-
-// lookup returns the asset of code (exact, upper case), or nil.
-// codes are the codes of the catalogue's assets, sorted.
-func (c *catalogue) codes() []string {
-	out := make([]string, 0, len(c.assets))
-	for _, a := range c.assets {
-		out = append(out, a.Code)
-	}
-	sort.Strings(out)
-	return out
-}
-
-func (c *catalogue) lookup(code string) *asset { return c.byCode[code] }
-
-// scale returns the ledger scale of code; false for an unknown asset.
-func (c *catalogue) scale(code string) (int, bool) {
-	a, ok := c.byCode[code]
-	if !ok {
-		return 0, false
-	}
-	return a.LedgerScale, true
-}
-
-// allowed reports whether code is in the catalogue, enabled, and (when the
-// merchant has an allowlist, allow) explicitly enabled there.
-func (c *catalogue) allowed(code string, allow map[string]bool) bool {
-	a := c.byCode[code]
-	if a == nil || !a.Enabled {
-		return false
-	}
-	if len(allow) > 0 && !allow[code] {
-		return false
-	}
-	return true
-}
-
-// listing returns the encoded GET /v1/assets answer for the allowlist
-// allow: every enabled asset, narrowed by allow when it is non-empty. The
-// catalogue is fixed after loading, so the answer is kept until the
-// allowlist changes.
-func (c *catalogue) listing(tx *kernel.Tx, allow map[string]bool) (json.RawMessage, error) {
-	key := allowlistKey(allow)
-	r := c.cache.Get(tx)
-	if !r.Set || r.Key != key {
-		b, err := json.Marshal(map[string]any{"assets": c.listed(allow)})
-		if err != nil {
-			return nil, err
-		}
-		r = assetsCacheRow{Key: key, Body: string(b), Set: true}
-		c.cache.Set(tx, r)
-	}
-	return json.RawMessage(r.Body), nil
-}
-
-func allowlistKey(allow map[string]bool) string {
-	codes := make([]string, 0, len(allow))
-	for c, ok := range allow {
-		if ok {
-			codes = append(codes, c)
-		}
-	}
-	sort.Strings(codes)
-	return strings.Join(codes, ",")
-}
-
-// listed returns the wire items of the enabled assets allow lets through.
-func (c *catalogue) listed(allow map[string]bool) []assetJSON {
-	out := make([]assetJSON, 0, len(c.assets))
-	for _, a := range c.assets {
-		if !a.Enabled {
-			continue
-		}
-		if len(allow) > 0 && !allow[a.Code] {
-			continue
-		}
-		nets := make([]networkJSON, 0, len(a.Networks))
-		for _, n := range a.Networks {
-			item := networkJSON{
-				Network: n.Network, NetworkName: n.NetworkName,
-				DepositEnabled: n.DepositEnabled, DepositUnavailableReason: n.DepositUnavailableReason,
-				MinDeposit: n.MinDeposit, ConfirmationsRequired: n.ConfirmationsRequired,
-				MemoRequired: n.MemoRequired, DepositETAMinutes: n.DepositETAMinutes,
-				WithdrawEnabled: n.WithdrawEnabled, WithdrawUnavailableReason: n.WithdrawUnavailableReason,
+func (c *catalogue) legacy(tx *kernel.Tx) legacyCatalogue {
+	out := legacyCatalogue{ByCode: map[string]*asset{}}
+	for _, a := range c.All() {
+		la := &asset{Code: a.Code, Name: a.Name, LedgerScale: a.LedgerScale, DisplayScale: a.DisplayScale, Enabled: a.Enabled}
+		if a.Networks != nil {
+			la.Networks = make([]network, len(a.Networks))
+			for i, n := range a.Networks {
+				la.Networks[i] = network(n)
 			}
-			if n.WithdrawEnabled {
-				n := n
-				item.MinWithdraw = n.MinWithdraw
-				item.MaxWithdraw = n.MaxWithdraw
-				item.WithdrawFeeMode = "fixed"
-				item.WithdrawFeeFixed = n.WithdrawFeeFixed
-				item.WithdrawFeeBps = &n.WithdrawFeeBps
-				item.WithdrawCoolingHours = &n.WithdrawCoolingHours
-				item.WithdrawETAMinutes = &n.WithdrawETAMinutes
-				item.WithdrawRequireKYCLevel = &n.WithdrawRequireKYCLevel
-			}
-			nets = append(nets, item)
 		}
-		out = append(out, assetJSON{Code: a.Code, Name: a.Name, LedgerScale: a.LedgerScale, DisplayScale: a.DisplayScale, Networks: nets})
+		out.Assets = append(out.Assets, la)
+		out.ByCode[a.Code] = la
+	}
+	if r := c.cache.Get(tx); r.Set {
+		out.Cache = &image.AssetsCache{Key: r.Key, Body: json.RawMessage(r.Body)}
 	}
 	return out
 }

@@ -59,7 +59,7 @@ func buildDomains() map[string]*domain {
 	register("outcome_collection", &domain{Name: "outcome collection",
 		Choices: func(x *opRun) []string { return x.s.wiring.ctl.outcomeCollections() }, Bad: []any{"remittance"}})
 	register("action", &domain{Name: "control action", Choices: func(*opRun) []string { return actionKeys() }, Bad: []any{"cards/explode"}})
-	register("asset", control.Folded(&domain{Name: "asset", Choices: func(x *opRun) []string { return x.s.st.cat.codes() }, Bad: []any{"USDX"}}))
+	register("asset", control.Folded(&domain{Name: "asset", Choices: func(x *opRun) []string { return x.s.st.cat.Codes() }, Bad: []any{"USDX"}}))
 
 	// The ids of objects.
 	register("member", control.ObjectOf("member", func(x *opRun, id string) bool { return x.s.st.members.ByAny(x.tx, id) != nil }))

@@ -125,7 +125,7 @@ func checkAmount(x *opRun, field, asset, amount string) error {
 	if x.legacy {
 		return nil
 	}
-	if _, err := x.s.st.cat.amount(strings.ToUpper(strings.TrimSpace(asset)), amount, decimalNonNegative); err != nil {
+	if _, err := x.s.st.cat.Amount(strings.ToUpper(strings.TrimSpace(asset)), amount, decimalNonNegative); err != nil {
 		return errInvalidRequest(fmt.Sprintf("%s: %v", field, err))
 	}
 	return nil

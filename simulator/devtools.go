@@ -175,7 +175,7 @@ func (v *view) state(tx *kernel.Tx) StateSnapshot {
 			ID: s.st.merchant.ID(tx), Model: Model(s.st.merchant.Model(tx)), Status: MerchantStatus(s.st.merchant.Status(tx)), Environment: Environment(s.st.merchant.Env(tx)),
 		},
 	}
-	for _, a := range s.st.cat.all() {
+	for _, a := range s.st.cat.All() {
 		st.Merchant.Prepaid = append(st.Merchant.Prepaid, BalanceSnapshot{
 			Asset:     a.Code,
 			Available: s.st.ledger.Balance(tx, AccountMerchantPrepaid, a.Code).String(),
@@ -187,7 +187,7 @@ func (v *view) state(tx *kernel.Tx) StateSnapshot {
 			ID: m.ID, ExternalMemberID: m.ExternalID, KYCLevel: m.KYCLevel, Status: m.Status,
 			PlatformDirect: m.PlatformDirect, CreatedAt: m.CreatedAt.UTC(),
 		}
-		for _, a := range s.st.cat.all() {
+		for _, a := range s.st.cat.All() {
 			ms.Balances = append(ms.Balances, BalanceSnapshot{
 				Asset:     a.Code,
 				Available: s.st.ledger.Balance(tx, MemberAvailable(m.ID), a.Code).String(),

@@ -3,6 +3,7 @@ package simulator
 import (
 	"fmt"
 
+	assetcat "github.com/mwallet/mwallet-go/simulator/internal/catalogue"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/members"
 )
@@ -49,8 +50,8 @@ func loadFixture(tx *kernel.Tx, st *simState, o *options) error {
 		k.IPAllowlist, k.IPAllowlistSet = kernel.ListOf("127.0.0.1"), true
 	}
 	st.keys.Put(tx, st.creds.ClientID, k)
-	for _, a := range fixtureAssets() {
-		st.cat.add(a)
+	for _, a := range assetcat.Fixture() {
+		st.cat.Add(a)
 	}
 	if !o.noMember {
 		_, _ = createMember(tx, &st.members, MemberSeed{
@@ -66,7 +67,7 @@ func loadFixture(tx *kernel.Tx, st *simState, o *options) error {
 	}
 	// Merchant prepaid starts funded so merchant_hosted flows work out of the box.
 	for _, code := range []string{"USDT", "USDC"} {
-		amt, _ := st.cat.amount(code, "100000", decimalSigned)
+		amt, _ := st.cat.Amount(code, "100000", decimalSigned)
 		_ = tx.Transfer(st.clock.Now(), "fixture: merchant prepaid", code, amt, AccountWorld, AccountMerchantPrepaid)
 	}
 	return nil
@@ -91,31 +92,6 @@ func grantFixtureScopes(tx *kernel.Tx, st *simState, endpoints []endpoint) {
 	k, _ := st.keys.Get(tx, st.creds.ClientID)
 	k.Scopes, k.Approved = sortedSet(st.gw.scopeCatalog), sortedSet(restrictedScopes)
 	st.keys.Put(tx, st.creds.ClientID, k)
-}
-
-func fixtureAssets() []*asset {
-	return []*asset{
-		{Code: "USDT", Name: "Tether USD", LedgerScale: 6, DisplayScale: 2, Enabled: true, Networks: []network{
-			{Network: "TRON", NetworkName: "Tron (TRC20)", DepositEnabled: true, MinDeposit: "1.000000", ConfirmationsRequired: 20, DepositETAMinutes: 3,
-				WithdrawEnabled: true, MinWithdraw: "10.000000", MaxWithdraw: "100000.000000", WithdrawFeeFixed: "1.000000", WithdrawCoolingHours: 0, WithdrawETAMinutes: 5, WithdrawRequireKYCLevel: 1},
-			{Network: "ETH", NetworkName: "Ethereum (ERC20)", DepositEnabled: true, MinDeposit: "10.000000", ConfirmationsRequired: 12, DepositETAMinutes: 5,
-				WithdrawEnabled: false, WithdrawUnavailableReason: "not_open"},
-		}},
-		{Code: "USDC", Name: "USD Coin", LedgerScale: 6, DisplayScale: 2, Enabled: true, Networks: []network{
-			{Network: "ETH", NetworkName: "Ethereum (ERC20)", DepositEnabled: true, MinDeposit: "10.000000", ConfirmationsRequired: 12, DepositETAMinutes: 5,
-				WithdrawEnabled: true, MinWithdraw: "10.000000", MaxWithdraw: "50000.000000", WithdrawFeeFixed: "2.000000", WithdrawCoolingHours: 24, WithdrawETAMinutes: 10, WithdrawRequireKYCLevel: 1},
-			{Network: "SOL", NetworkName: "Solana", DepositEnabled: false, DepositUnavailableReason: "maintenance", MinDeposit: "1.000000", ConfirmationsRequired: 32, DepositETAMinutes: 1,
-				WithdrawEnabled: false, WithdrawUnavailableReason: "not_open"},
-		}},
-		{Code: "BTC", Name: "Bitcoin", LedgerScale: 8, DisplayScale: 6, Enabled: true, Networks: []network{
-			{Network: "BTC", NetworkName: "Bitcoin", DepositEnabled: true, MinDeposit: "0.00010000", ConfirmationsRequired: 2, DepositETAMinutes: 30,
-				WithdrawEnabled: true, MinWithdraw: "0.00100000", MaxWithdraw: "10.00000000", WithdrawFeeFixed: "0.00020000", WithdrawCoolingHours: 24, WithdrawETAMinutes: 60, WithdrawRequireKYCLevel: 2},
-		}},
-		{Code: "ETH", Name: "Ether", LedgerScale: 18, DisplayScale: 6, Enabled: true, Networks: []network{
-			{Network: "ETH", NetworkName: "Ethereum", DepositEnabled: true, MinDeposit: "0.010000000000000000", ConfirmationsRequired: 12, DepositETAMinutes: 5,
-				WithdrawEnabled: false, WithdrawUnavailableReason: "not_open"},
-		}},
-	}
 }
 
 // createMember creates a member (the members line) and credits its seed

@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/ledger"
 )
 
 // CheckInvariants verifies what a balanced ledger cannot show: that money
@@ -58,106 +58,34 @@ var ErrInvariant = errors.New("simulator invariant violated")
 // Is makes errors.Is(err, ErrInvariant) true.
 func (e *InvariantError) Is(target error) bool { return target == ErrInvariant }
 
-// holdBook sums the holds the live objects claim, per account and asset, and
-// remembers which objects claim them.
-type holdBook struct {
-	amounts map[string]map[string]money.Amount // account -> asset -> sum
-	owners  map[string][]string                // account|asset -> object ids
-	errs    []string
-}
-
-func (h *holdBook) add(account, asset string, amt money.Amount, owner string) {
-	if amt.IsZero() {
-		return
-	}
-	if h.amounts[account] == nil {
-		h.amounts[account] = map[string]money.Amount{}
-	}
-	cur, ok := h.amounts[account][asset]
-	if !ok {
-		h.amounts[account][asset] = amt
-	} else {
-		sum, err := cur.Add(amt)
-		if err != nil {
-			h.errs = append(h.errs, fmt.Sprintf("%s: hold of %s %s at a foreign scale (%v)", owner, amt, asset, err))
-			return
-		}
-		h.amounts[account][asset] = sum
-	}
-	k := account + "|" + asset
-	h.owners[k] = append(h.owners[k], owner)
-}
-
-// liveHolds returns what every live object holds.
-func (s *view) liveHolds(tx *kernel.Tx) *holdBook {
-	h := &holdBook{amounts: map[string]map[string]money.Amount{}, owners: map[string][]string{}}
+// liveHolds returns what every live object holds, and the objects whose
+// hold cannot be summed.
+func (s *view) liveHolds(tx *kernel.Tx) ([]ledger.Hold, []string) {
+	var out []ledger.Hold
 	for _, q := range s.st.qr.Holds(tx) {
-		h.add(q.Account, q.Asset, q.Amount, q.Owner)
+		out = append(out, ledger.Hold{Owner: q.Owner, Account: q.Account, Asset: q.Asset, Amount: q.Amount})
 	}
 	for _, r := range s.st.remit.Holds(tx) {
-		h.add(r.Account, r.Asset, r.Amount, r.Owner)
+		out = append(out, ledger.Hold{Owner: r.Owner, Account: r.Account, Asset: r.Asset, Amount: r.Amount})
 	}
 	holds, errs := s.st.cards.Holds(tx)
-	h.errs = append(h.errs, errs...)
 	for _, c := range holds {
-		h.add(c.Account, c.Asset, c.Amount, c.Owner)
+		out = append(out, ledger.Hold{Owner: c.Owner, Account: c.Account, Asset: c.Asset, Amount: c.Amount})
 	}
-	return h
-}
-
-// holdAccount reports the accounts whose balance must equal the live holds.
-func holdAccount(account string) bool {
-	return account == AccountMerchantPrepaidLocked || (strings.HasPrefix(account, "member:") && strings.HasSuffix(account, ":locked"))
+	return out, errs
 }
 
 // invariantViolations lists every violation, sorted.
 func (s *view) invariantViolations(tx *kernel.Tx) []string {
-	var out []string
-
-	// Holds: every locked account equals the holds of its live objects.
-	h := s.liveHolds(tx)
-	out = append(out, h.errs...)
-	balances := s.st.ledger.Accounts(tx)
-	accounts := map[string]bool{}
-	for acct := range balances {
-		if holdAccount(acct) {
-			accounts[acct] = true
-		}
-	}
-	for acct := range h.amounts {
-		accounts[acct] = true
-	}
-	for acct := range accounts {
-		assets := map[string]bool{}
-		for a := range balances[acct] {
-			assets[a] = true
-		}
-		for a := range h.amounts[acct] {
-			assets[a] = true
-		}
-		for asset := range assets {
-			got := s.st.ledger.Balance(tx, acct, asset)
-			want, ok := h.amounts[acct][asset]
-			if !ok {
-				want = money.Zero(got.Scale())
-			}
-			if got.Cmp(want) == 0 {
-				continue
-			}
-			owners := h.owners[acct+"|"+asset]
-			switch {
-			case len(owners) == 0:
-				out = append(out, fmt.Sprintf("%s holds %s %s but no live object holds anything there (a hold without a live order)", acct, got, asset))
-			default:
-				out = append(out, fmt.Sprintf("%s holds %s %s but its live objects hold %s (%s)", acct, got, asset, want, strings.Join(owners, ", ")))
-			}
-		}
-	}
+	// Holds: every locked account equals the holds of its live objects
+	// (ledger.Books.HoldViolations).
+	holds, out := s.liveHolds(tx)
+	out = append(out, s.st.ledger.HoldViolations(tx, holds)...)
 
 	// Cards: no balance on an ended card, nothing in flight towards one,
 	// no balance on a card that does not exist.
 	out = append(out, s.st.cards.Violations(tx)...)
-	for acct, m := range balances {
+	for acct, m := range s.st.ledger.Accounts(tx) {
 		id, ok := strings.CutPrefix(acct, "card:")
 		if !ok || s.st.cards.HasCard(tx, id) {
 			continue

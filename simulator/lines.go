@@ -62,13 +62,13 @@ func (k kernelServices) Emit(tx *kernel.Tx, e kernel.Event) {
 }
 
 func (k kernelServices) Amount(asset, v string) (money.Amount, error) {
-	return k.st.cat.amount(asset, v, decimalSigned)
+	return k.st.cat.Amount(asset, v, decimalSigned)
 }
 
-func (k kernelServices) AssetScale(code string) (int, bool) { return k.st.cat.scale(code) }
+func (k kernelServices) AssetScale(code string) (int, bool) { return k.st.cat.Scale(code) }
 
 func (k kernelServices) Assets() []kernel.Asset {
-	all := k.st.cat.all()
+	all := k.st.cat.All()
 	out := make([]kernel.Asset, 0, len(all))
 	for _, a := range all {
 		out = append(out, kernel.Asset{Code: a.Code, LedgerScale: a.LedgerScale, DisplayScale: a.DisplayScale})
@@ -77,7 +77,7 @@ func (k kernelServices) Assets() []kernel.Asset {
 }
 
 func (k kernelServices) Asset(code string) (kernel.Asset, bool) {
-	a := k.st.cat.lookup(code)
+	a := k.st.cat.Lookup(code)
 	if a == nil {
 		return kernel.Asset{}, false
 	}
@@ -114,7 +114,7 @@ func (k kernelServices) Custody(tx *kernel.Tx) string { return k.st.merchant.Mod
 func (k kernelServices) Environment(tx *kernel.Tx) string { return k.st.merchant.Env(tx) }
 
 func (k kernelServices) AssetAllowed(tx *kernel.Tx, code string) bool {
-	return k.st.cat.allowed(code, nil) && k.st.merchant.Allows(tx, code)
+	return k.st.cat.Allowed(code, nil) && k.st.merchant.Allows(tx, code)
 }
 
 func (k kernelServices) WebhookSecret() string { return k.st.creds.WebhookSecret }

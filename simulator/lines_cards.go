@@ -22,7 +22,7 @@ func (ctl *controlAPI) registerCards(tx *kernel.Tx) {
 	for i := 0; i < len(key); i += 8 {
 		binary.LittleEndian.PutUint64(key[i:], s.st.rng.Uint64(tx))
 	}
-	scale, _ := s.st.cat.scale(cardline.LedgerAsset)
+	scale, _ := s.st.cat.Scale(cardline.LedgerAsset)
 	s.st.cards = cardline.New(&s.k, tx, cardsHost{st: &s.st}, key[:], scale)
 	// The issuer's success paths of what is in flight (outcome.go).
 	s.wiring.timers.On(string(CollectionCardApplications), s.st.cards.SucceedApplication)

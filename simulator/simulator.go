@@ -330,7 +330,6 @@ func build(o options) (*Simulator, error) {
 			start: o.start,
 			clock: newClock(o.start),
 			creds: o.creds,
-			cat:   newCatalogue(),
 			// No state: the values recordings of versions 1 and 2 carry
 			// (internal/image, routes.go).
 			controlRoutes: slices.Clone(image.ControlRoutes),
@@ -350,7 +349,7 @@ func build(o options) (*Simulator, error) {
 	s.st.keys = kernel.NewTable[string, apiKey](&s.k, "auth.keys")
 	s.st.tokens = kernel.NewTable[string, token](&s.k, "auth.tokens")
 	s.st.gw = newGatewayState(&s.k, o.seed, o.bodyKey, o.startCaps())
-	s.st.cat.cache = kernel.NewCell(&s.k, "catalogue.assets_cache", assetsCacheRow{})
+	s.st.cat = newCatalogue(&s.k)
 	s.wiring.timers = newTimers(s.st.clock)
 	s.wiring.ctl = &controlAPI{sim: s}
 	// The input log (record.go) and what is built around it, the state
@@ -383,7 +382,7 @@ func build(o options) (*Simulator, error) {
 	s.st.outcome = s.wiring.timers.Register(&s.k)
 	s.st.creds.Model = o.model
 	s.st.creds.Environment = o.env
-	s.st.ledger = ledger.New(&s.k, s.st.cat.scale)
+	s.st.ledger = ledger.New(&s.k, s.st.cat.Scale)
 	// The fixture is the state's first transaction; nothing else can see
 	// s before New returns.
 	s.k.Provide(kernelServices{st: &s.st, timers: s.wiring.timers, url: s.URL, rules: s.wiring.rec.runningRules})
@@ -499,10 +498,10 @@ func (s *Simulator) LedgerEntries() []Entry {
 	return entries(s.st.ledger, tx)
 }
 
-// recordEvent records an event for delivery in st (tx.Emit) and returns
-// its id. Events of platform-direct members are not recorded (the contract
-// sends none): "". statusVersion 0 marks the events whose version is the
-// constant 0.
+// recordEvent records an event for delivery in st (tx.Emit; the webhook
+// line's Emit) and returns its id. Events of platform-direct members are
+// not recorded (the contract sends none): "". statusVersion 0 marks the
+// events whose version is the constant 0.
 func recordEvent(tx *kernel.Tx, st *simState, typ, object, objectID string, m *member, status string, statusVersion int64, extra map[string]any) string {
 	ext := ""
 	if m != nil {
@@ -511,19 +510,8 @@ func recordEvent(tx *kernel.Tx, st *simState, typ, object, objectID string, m *m
 		}
 		ext = m.ExternalID
 	}
-	ev := hookline.Event{
-		ID:               "evt_" + tx.NewUUID(),
-		Type:             typ,
-		CreatedAt:        tx.Now(),
-		Object:           object,
-		ObjectID:         objectID,
-		ExternalMemberID: ext,
-		Status:           status,
-		StatusVersion:    statusVersion,
-		Extra:            extra,
-	}
-	st.webhooks.Queue(tx, ev)
-	return ev.ID
+	e := kernel.Event{Type: typ, Object: object, ObjectID: objectID, Status: status, Version: statusVersion, Extra: extra}
+	return st.webhooks.Emit(tx, e, ext)
 }
 
 // registerAll registers the gateway, the control API and every product line.

@@ -1,23 +1,9 @@
 package simulator
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
-	"strconv"
 	"time"
 
 	hookline "github.com/mwallet/mwallet-go/simulator/internal/webhooks"
-)
-
-// Delivery rules of the flush.
-const (
-	// maxFlushRounds bounds how often one flush looks again for deliveries
-	// that became due while it ran (events emitted by receivers calling back).
-	maxFlushRounds = 100
-	// maxAnswerKept is how many bytes of a receiver's answer an attempt
-	// keeps (WebhookAttempt.Response).
-	maxAnswerKept = 512
 )
 
 // closeDeliveries lets go of the delivery pool's idle connections.
@@ -112,14 +98,4 @@ func webhookDeliveryOf(v hookline.DeliveryView) WebhookDelivery {
 		out.Attempts[i] = WebhookAttempt(a)
 	}
 	return out
-}
-
-// webhookSignature returns the z-signature value for body sent at t.
-func webhookSignature(secret string, t time.Time, body []byte) string {
-	ts := strconv.FormatInt(t.Unix(), 10)
-	mac := hmac.New(sha256.New, []byte(secret))
-	mac.Write([]byte(ts))
-	mac.Write([]byte{'.'})
-	mac.Write(body)
-	return "t=" + ts + ",v1=" + base64.StdEncoding.EncodeToString(mac.Sum(nil))
 }

@@ -4,15 +4,13 @@ package simulator
 // attempt keeps of the receiver's answer.
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
-	"io"
 	"net/http"
 	"strings"
 	"time"
-	"unicode/utf8"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	hookline "github.com/mwallet/mwallet-go/simulator/internal/webhooks"
@@ -107,53 +105,40 @@ type deliverer struct {
 // (record.go): picking the due deliveries (flush_due), each attempt with the
 // receiver's answer (attempt), and giving the rest back when the flush is
 // cancelled (flush_abort). A replay runs these inputs and never calls a
-// receiver.
+// receiver. The rounds and the attempts over HTTP are hookline.Flush.
 func (d *deliverer) flushWebhooks(ctx context.Context) (FlushResult, error) {
-	var res FlushResult
-	for round := 0; round < maxFlushRounds; round++ {
-		jobs, err := d.flushDue()
-		if err != nil {
-			return res, err
-		}
-		if len(jobs) == 0 {
-			break
-		}
-		for i, j := range jobs {
-			if err := ctx.Err(); err != nil {
-				_ = d.giveBack(jobs[i:])
-				return res, err
-			}
-			code, answer, aerr := d.attemptDelivery(ctx, j)
-			if aerr != nil && ctx.Err() != nil {
-				// Cancelled by the caller, not refused by the receiver: the
-				// attempt does not count.
-				_ = d.giveBack(jobs[i:])
-				return res, ctx.Err()
-			}
-			errText := ""
-			if aerr != nil {
-				errText = aerr.Error()
-			}
-			ok, failure, err := d.attemptResult(j.DeliveryID, j.At, code, answer, errText)
-			if err != nil {
-				_ = d.giveBack(jobs[i:])
-				return res, err
-			}
-			res.Attempted++
-			if ok {
-				res.Succeeded++
-			} else {
-				res.Failed++
-				res.Failures = append(res.Failures, failure)
-			}
-		}
+	r, err := hookline.Flush(ctx, flushInputs{d})
+	res := FlushResult{Attempted: r.Attempted, Succeeded: r.Succeeded, Failed: r.Failed, Hint: r.Hint}
+	for _, f := range r.Failures {
+		res.Failures = append(res.Failures, DeliveryFailure(f))
 	}
-	if res.Failed == 0 {
-		return res, nil
+	if err != nil || res.Failed == 0 {
+		return res, err
 	}
-	res.Hint = d.flushHint(res.Failures)
 	return res, &FlushError{Result: res}
 }
+
+// flushInputs is the deliverer as the flush's hookline.FlushInputs.
+type flushInputs struct{ d *deliverer }
+
+func (f flushInputs) Due() ([]hookline.Job, error) { return f.d.flushDue() }
+
+func (f flushInputs) Attempted(deliveryID string, at time.Time, code int, answer, errText string) (bool, hookline.Failure, error) {
+	ok, failure, err := f.d.attemptResult(deliveryID, at, code, answer, errText)
+	return ok, hookline.Failure(failure), err
+}
+
+func (f flushInputs) GiveBack(jobs []hookline.Job) error { return f.d.giveBack(jobs) }
+
+// Client reads the delivery pool's client in a transaction of its own.
+func (f flushInputs) Client() *http.Client {
+	tx := f.d.k.Begin()
+	client := f.d.st.webhooks.Client()
+	tx.End()
+	return client
+}
+
+func (f flushInputs) Now() time.Time { return f.d.st.clock.Now() }
 
 // flushDue picks the due deliveries, an input of the log when any is due.
 func (d *deliverer) flushDue() ([]hookline.Job, error) {
@@ -259,76 +244,4 @@ func (d *deliverer) flushAbortInput(ids []string) error {
 	d.release(tx, ids)
 	tx.End()
 	return d.rec.durable(end)
-}
-
-// flushHint recognises the usual causes of a refusing receiver in the
-// answers of the failed attempts.
-func (d *deliverer) flushHint(fs []DeliveryFailure) string {
-	for _, f := range fs {
-		r := strings.ToLower(f.Response)
-		switch {
-		case strings.Contains(r, "timestamp") || strings.Contains(r, "stale"):
-			return fmt.Sprintf("the receiver checks the signature timestamp against its own clock, but the simulator signs with its clock, now %s: "+
-				"build the receiver with sim.Webhooks.Handler, or pass webhooks.WithClock(sim.Clock.Now) to webhooks.Handler",
-				d.st.clock.Now().UTC().Format(time.RFC3339))
-		case strings.Contains(r, "signature"):
-			return "the receiver refused the signature: it must verify with the simulator's webhook secret (sim.Credentials().WebhookSecret, or the secret AddEndpoint returned)"
-		}
-	}
-	return ""
-}
-
-// attemptDelivery POSTs one delivery and returns the receiver's status and
-// the beginning of its answer; it runs outside any transaction.
-func (d *deliverer) attemptDelivery(ctx context.Context, j hookline.Job) (int, string, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, j.URL, bytes.NewReader(j.Body))
-	if err != nil {
-		return 0, "", err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("User-Agent", "mwallet-simulator-webhooks")
-	req.Header.Set("z-signature", webhookSignature(j.Secret, j.At, j.Body))
-	req.Header.Set("z-event-id", j.EventID)
-	req.Header.Set("z-event-type", j.EventType)
-	tx := d.k.Begin()
-	client := d.st.webhooks.Client()
-	tx.End()
-	resp, err := client.Do(req)
-	if err != nil {
-		return 0, "", err
-	}
-	defer resp.Body.Close()
-	head, _ := io.ReadAll(io.LimitReader(resp.Body, maxAnswerKept))
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-	answer := answerText(head)
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		if answer == "" {
-			return resp.StatusCode, "", fmt.Errorf("receiver answered %d with an empty body", resp.StatusCode)
-		}
-		return resp.StatusCode, answer, fmt.Errorf("receiver answered %d: %s", resp.StatusCode, answer)
-	}
-	return resp.StatusCode, answer, nil
-}
-
-// answerText is the kept beginning of a receiver's answer: valid UTF-8
-// (a multi-byte character cut by the limit is dropped), control
-// characters but tab replaced by spaces, surrounding space trimmed.
-func answerText(b []byte) string {
-	if n := len(b); n > 0 && !utf8.Valid(b) {
-		for i := n - 1; i >= 0 && i > n-utf8.UTFMax; i-- {
-			if utf8.RuneStart(b[i]) {
-				if !utf8.FullRune(b[i:]) {
-					b = b[:i]
-				}
-				break
-			}
-		}
-	}
-	s := strings.Map(func(r rune) rune {
-		if r < 0x20 && r != '\t' || r == 0x7f {
-			return ' '
-		}
-		return r
-	}, strings.ToValidUTF8(string(b), "\uFFFD"))
-	return strings.TrimSpace(s)
 }

@@ -228,6 +228,26 @@ func (l *Line) CloseIdle() { l.transport.CloseIdleConnections() }
 // SetAuto switches automatic delivery on or off.
 func (l *Line) SetAuto(tx *kernel.Tx, on bool) { l.st.auto.Set(tx, on) }
 
+// Emit records the event e for delivery and returns its id, drawn from
+// the seeded ids; it is created now on the simulator clock and carries
+// externalMemberID, its owner's (empty for none). The rule of which
+// members' events are not sent at all is the caller's.
+func (l *Line) Emit(tx *kernel.Tx, e kernel.Event, externalMemberID string) string {
+	ev := Event{
+		ID:               "evt_" + tx.NewUUID(),
+		Type:             e.Type,
+		CreatedAt:        tx.Now(),
+		Object:           e.Object,
+		ObjectID:         e.ObjectID,
+		ExternalMemberID: externalMemberID,
+		Status:           e.Status,
+		StatusVersion:    e.Version,
+		Extra:            e.Extra,
+	}
+	l.Queue(tx, ev)
+	return ev.ID
+}
+
 // Queue records ev and creates its delivery rows: one pending row per
 // subscribing endpoint (fan-out at queue time), or one no_subscriber row
 // when none subscribes.

@@ -1,4 +1,4 @@
-package simulator
+package catalogue
 
 import (
 	"errors"
@@ -8,21 +8,21 @@ import (
 	"github.com/mwallet/mwallet-go/money"
 )
 
-// TestParseAmount holds the one amount parser (amounts.go) to its contract
+// TestParseAmount holds the one amount parser (Parse) to its contract
 // in every form: the grammar, the scale (fewer decimals padded, extra zero
 // decimals dropped, extra non-zero decimals refused, never rounded), signs,
 // exponents and the sentinel of each refusal.
 func TestParseAmount(t *testing.T) {
 	t.Parallel()
 	const (
-		S = decimalSigned
-		N = decimalNonNegative
-		M = minorUnits
+		S = Signed
+		N = NonNegative
+		M = Minor
 	)
 	for _, tc := range []struct {
 		in    string
 		scale int
-		form  amountForm
+		form  Form
 		want  string // the amount's text; "" when refused
 		err   error  // the sentinel of a refusal
 	}{
@@ -74,16 +74,16 @@ func TestParseAmount(t *testing.T) {
 		{"1e3", 2, M, "", money.ErrSyntax},
 		{"", 2, M, "", money.ErrSyntax},
 	} {
-		a, err := parseAmount(tc.in, tc.scale, tc.form)
+		a, err := Parse(tc.in, tc.scale, tc.form)
 		if tc.err != nil {
 			var pe *money.ParseError
 			if !errors.Is(err, tc.err) || !errors.As(err, &pe) || pe.Input != tc.in {
-				t.Errorf("parseAmount(%q, %d, %d) = %v, %v; want a *money.ParseError of %v", tc.in, tc.scale, tc.form, a, err, tc.err)
+				t.Errorf("Parse(%q, %d, %d) = %v, %v; want a *money.ParseError of %v", tc.in, tc.scale, tc.form, a, err, tc.err)
 			}
 			continue
 		}
 		if err != nil || a.String() != tc.want || a.Scale() != tc.scale {
-			t.Errorf("parseAmount(%q, %d, %d) = %v (scale %d), %v; want %s", tc.in, tc.scale, tc.form, a, a.Scale(), err, tc.want)
+			t.Errorf("Parse(%q, %d, %d) = %v (scale %d), %v; want %s", tc.in, tc.scale, tc.form, a, a.Scale(), err, tc.want)
 		}
 	}
 }
@@ -96,20 +96,20 @@ func TestCatalogueAmount(t *testing.T) {
 	c := testCatalogue()
 	for _, tc := range []struct {
 		asset, in string
-		form      amountForm
+		form      Form
 		want      string
 		errText   string
 	}{
-		{"USDT", "10", decimalSigned, "10.000000", ""},
-		{"BTC", "0.1", decimalSigned, "0.10000000", ""},
-		{"ETH", "1", decimalNonNegative, "1.000000000000000000", ""},
-		{"OFF", "1.5", decimalSigned, "1.50", ""}, // a disabled asset still has a scale
-		{"USDT", "1.0000001", decimalSigned, "", `money: cannot parse "1.0000001" at scale 6: more decimals than the ledger scale`},
-		{"USDT", "-1", decimalNonNegative, "", `money: cannot parse "-1" at scale 6: negative amount`},
-		{"XRP", "1", decimalSigned, "", `unknown asset "XRP"`},
-		{"usdt", "1", decimalSigned, "", `unknown asset "usdt"`},
+		{"USDT", "10", Signed, "10.000000", ""},
+		{"BTC", "0.1", Signed, "0.10000000", ""},
+		{"ETH", "1", NonNegative, "1.000000000000000000", ""},
+		{"OFF", "1.5", Signed, "1.50", ""}, // a disabled asset still has a scale
+		{"USDT", "1.0000001", Signed, "", `money: cannot parse "1.0000001" at scale 6: more decimals than the ledger scale`},
+		{"USDT", "-1", NonNegative, "", `money: cannot parse "-1" at scale 6: negative amount`},
+		{"XRP", "1", Signed, "", `unknown asset "XRP"`},
+		{"usdt", "1", Signed, "", `unknown asset "usdt"`},
 	} {
-		a, err := c.amount(tc.asset, tc.in, tc.form)
+		a, err := c.Amount(tc.asset, tc.in, tc.form)
 		got := ""
 		if err != nil {
 			got = err.Error()
@@ -118,15 +118,4 @@ func TestCatalogueAmount(t *testing.T) {
 			t.Errorf("amount(%s, %q) = %v, %q; want %s, %q", tc.asset, tc.in, a, got, tc.want, tc.errText)
 		}
 	}
-	if got := c.mustAmount("USDC", "25"); got.String() != "25.000000" {
-		t.Errorf("mustAmount(USDC, 25) = %v", got)
-	}
-	func() {
-		defer func() {
-			if p := recover(); p == nil || !strings.Contains(p.(string), `fixture amount XRP "25"`) {
-				t.Errorf("mustAmount of an unknown asset: recovered %v", p)
-			}
-		}()
-		c.mustAmount("XRP", "25")
-	}()
 }

@@ -1,4 +1,4 @@
-package simulator
+package catalogue
 
 import (
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
@@ -10,13 +10,28 @@ import (
 )
 
 // testCatalogue is the fixture catalogue plus a disabled asset.
-func testCatalogue() *catalogue {
-	c := newCatalogue()
-	for _, a := range fixtureAssets() {
-		c.add(a)
+func testCatalogue() *Catalogue {
+	c := New(&cellCache{})
+	for _, a := range Fixture() {
+		c.Add(a)
 	}
-	c.add(&asset{Code: "OFF", Name: "Disabled", LedgerScale: 2, DisplayScale: 2})
-	return &c
+	c.Add(&Asset{Code: "OFF", Name: "Disabled", LedgerScale: 2, DisplayScale: 2})
+	return c
+}
+
+// cellCache is a Cache in a plain variable, for tests that run without a
+// kernel cell.
+type cellCache struct {
+	key, body string
+	ok        bool
+	sets      int
+}
+
+func (c *cellCache) Get(*kernel.Tx) (string, string, bool) { return c.key, c.body, c.ok }
+
+func (c *cellCache) Set(_ *kernel.Tx, key, body string) {
+	c.key, c.body, c.ok = key, body, true
+	c.sets++
 }
 
 // TestCatalogueLookups holds every lookup of the catalogue to one table:
@@ -42,25 +57,25 @@ func TestCatalogueLookups(t *testing.T) {
 		{code: ""},                           // empty
 		{code: " USDT"},                      // not trimmed
 	} {
-		a := c.lookup(tc.code)
+		a := c.Lookup(tc.code)
 		if (a != nil) != tc.found || (a != nil && a.Code != tc.code) {
 			t.Errorf("lookup(%q) = %v, want found %v", tc.code, a, tc.found)
 		}
-		sc, ok := c.scale(tc.code)
+		sc, ok := c.Scale(tc.code)
 		if ok != tc.found || sc != tc.scale {
 			t.Errorf("scale(%q) = %d, %v; want %d, %v", tc.code, sc, ok, tc.scale, tc.found)
 		}
 		for _, allow := range []map[string]bool{nil, {}} {
-			if got := c.allowed(tc.code, allow); got != tc.allowed {
+			if got := c.Allowed(tc.code, allow); got != tc.allowed {
 				t.Errorf("allowed(%q, %v) = %v, want %v", tc.code, allow, got, tc.allowed)
 			}
 		}
-		if got := c.allowed(tc.code, only); got != tc.inOnly {
+		if got := c.Allowed(tc.code, only); got != tc.inOnly {
 			t.Errorf("allowed(%q, USDC+OFF) = %v, want %v", tc.code, got, tc.inOnly)
 		}
 	}
 	var order []string
-	for _, a := range c.all() {
+	for _, a := range c.All() {
 		order = append(order, a.Code)
 	}
 	if diff := cmp.Diff([]string{"USDT", "USDC", "BTC", "ETH", "OFF"}, order); diff != "" {
@@ -74,13 +89,13 @@ func TestCatalogueLookups(t *testing.T) {
 func TestCatalogueListing(t *testing.T) {
 	t.Parallel()
 	c := testCatalogue()
+	cache := c.cache.(*cellCache)
 	k := new(kernel.Kernel)
-	c.cache = kernel.NewCell(k, "catalogue.assets_cache", assetsCacheRow{})
 	tx := k.BeginSetup()
 	defer tx.End()
 	codes := func(allow map[string]bool) []string {
 		t.Helper()
-		b, err := c.listing(tx, allow)
+		b, err := c.Listing(tx, allow)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -121,13 +136,13 @@ func TestCatalogueListing(t *testing.T) {
 	}
 	// Kept per allowlist: the same allowlist answers the same encoding
 	// without building it again; another allowlist replaces it.
-	first, _ := c.listing(tx, map[string]bool{"BTC": true})
-	kept := c.cache.Get(tx)
-	again, _ := c.listing(tx, map[string]bool{"BTC": true, "USDT": false})
-	if c.cache.Get(tx) != kept || string(first) != string(again) {
+	first, _ := c.Listing(tx, map[string]bool{"BTC": true})
+	sets := cache.sets
+	again, _ := c.Listing(tx, map[string]bool{"BTC": true, "USDT": false})
+	if cache.sets != sets || string(first) != string(again) {
 		t.Errorf("the same allowlist was encoded again")
 	}
-	if _, err := c.listing(tx, nil); err != nil || c.cache.Get(tx) == kept {
+	if _, err := c.Listing(tx, nil); err != nil || cache.sets != sets+1 {
 		t.Errorf("another allowlist kept the earlier answer (%v)", err)
 	}
 }
