@@ -30,7 +30,7 @@ import "runtime"
 // key holds the last row written to it.
 
 // defaultFoldBatch is the number of rows folded per hold of the state
-// lock: about a millisecond of map writes.
+// lock: a map write and a map delete each.
 const defaultFoldBatch = 4096
 
 // foldAll folds every table's overlay, a batch per hold of the state
