@@ -31,11 +31,12 @@ import (
 // part the capture shares (appending at the end changes nothing it
 // shares). Cells are values: the capture copies them. Rows are values and
 // Lists are immutable, so what the capture shares is never changed under
-// it. Release takes the state lock to write the overlays into the rows:
-// time in the number of rows written while the capture lived.
+// it. Release folds the overlays into the rows a batch at a time, taking
+// the state lock for each batch (fold.go): a request waits for one batch
+// at most, whatever the number of rows written while the capture lived.
 //
 // One capture lives at a time: BeginCapture waits, before it takes the
-// state lock, for the one before to be released.
+// state lock, for the one before to be released and folded.
 //
 // A transaction of a capture (Capture.Read) reads what every table, index
 // and cell held when the capture was taken, and its Now is the clock
@@ -57,12 +58,16 @@ type Capture struct {
 
 // overlay holds the rows a table writes while a capture shares its rows:
 // a row, or its deletion (has false), by key. keys and idx say which of
-// the table's derived lists the capture still shares.
+// the table's derived lists the capture still shares. Once the capture is
+// released (folding), the rows left are folded into the table's rows a
+// batch at a time (fold.go), and writes go to the rows, taking their key
+// out of the overlay.
 type overlay[K cmp.Ordered, V any] struct {
-	rows map[K]ovRow[V]
-	n    int // the number of rows of the table
-	keys bool
-	idx  map[any]bool
+	rows    map[K]ovRow[V]
+	n       int // the number of rows of the table
+	keys    bool
+	idx     map[any]bool
+	folding bool
 }
 
 type ovRow[V any] struct {
@@ -109,20 +114,17 @@ func (k *Kernel) Capture(tx *Tx) *Capture {
 	return c
 }
 
-// Release ends the capture: the rows the tables wrote meanwhile are
-// folded into them, under the state lock (do not hold it), and the next
-// capture may be taken. The capture must not be read after. Release is
-// idempotent.
+// Release ends the capture: no reader may read it after, and the rows
+// the tables wrote meanwhile are folded into them (fold.go), a batch of
+// rows per hold of the state lock (do not hold it), so that requests run
+// between two batches; it returns once every table is folded, and only
+// then may the next capture be taken. Release is idempotent.
 func (c *Capture) Release() {
 	c.once.Do(func() {
 		c.mu.Lock()
 		c.released = true
 		c.mu.Unlock()
-		tx := c.k.Begin()
-		for _, t := range c.k.tables {
-			t.fold()
-		}
-		tx.End()
+		c.k.foldAll()
 		c.k.capMu.Unlock()
 	})
 }
@@ -176,7 +178,8 @@ func (t *Table[K, V]) freeze(c *Capture) Handle {
 	return f
 }
 
-// ov is the table's overlay, while a capture shares its rows.
+// ov is the table's overlay, while a capture shares its rows and until
+// the rows written meanwhile are folded.
 func (t *Table[K, V]) ov() *overlay[K, V] {
 	if t.m.over == nil {
 		return nil
@@ -210,17 +213,21 @@ func (t *Table[K, V]) len() int {
 }
 
 // write writes the row of key k (has: present; had: it was): to the
-// overlay while a capture shares the rows.
+// overlay while a capture shares the rows; to the rows, out of the
+// overlay, while the overlay is folded.
 func (t *Table[K, V]) write(k K, v V, has, had bool) {
 	if o := t.ov(); o != nil {
-		o.rows[k] = ovRow[V]{v, has}
 		switch {
 		case has && !had:
 			o.n++
 		case had && !has:
 			o.n--
 		}
-		return
+		if !o.folding {
+			o.rows[k] = ovRow[V]{v, has}
+			return
+		}
+		delete(o.rows, k)
 	}
 	if has {
 		t.rows[k] = v
@@ -247,21 +254,6 @@ func (t *Table[K, V]) ownKeys() {
 	if o := t.ov(); o != nil && o.keys {
 		t.keys, o.keys = slices.Clone(t.keys), false
 	}
-}
-
-func (t *Table[K, V]) fold() {
-	o := t.ov()
-	if o == nil {
-		return
-	}
-	for k, r := range o.rows {
-		if r.has {
-			t.rows[k] = r.v
-		} else {
-			delete(t.rows, k)
-		}
-	}
-	t.m.over = nil
 }
 
 // in returns the table tx reads: t, or its copy in tx's capture.
@@ -296,8 +288,6 @@ func (x *Index[K, V, IK]) in(tx *Tx) *Index[K, V, IK] {
 func (c *Cell[T]) freeze(*Capture) Handle {
 	return &Cell[T]{m: c.m, v: c.v, sum: c.sum}
 }
-
-func (*Cell[T]) fold() {}
 
 // in returns the cell tx reads: c, or its copy in tx's capture.
 func (c *Cell[T]) in(tx *Tx) *Cell[T] {

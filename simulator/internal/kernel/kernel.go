@@ -41,8 +41,14 @@ type Kernel struct {
 	names  map[string]bool
 	st     steps
 	// capMu is held from BeginCapture until the capture is released
-	// (capture.go): one capture at a time.
+	// (capture.go) and its overlays folded (fold.go): one capture at a
+	// time.
 	capMu sync.Mutex
+	// foldBatch is the number of rows a release folds per hold of the
+	// state lock (0: defaultFoldBatch); foldPause, when set, runs between
+	// two batches, without the lock. Both are for the tests.
+	foldBatch int
+	foldPause func()
 }
 
 // Tx is a transaction: the state lock is held from Begin or BeginInput

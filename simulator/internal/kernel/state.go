@@ -304,7 +304,7 @@ func ReadState(r io.Reader, tx *Tx) (time.Time, error) {
 
 func (t *Table[K, V]) readState(sr *stateReader, n int) error {
 	if t.m.over != nil {
-		panic("kernel: table " + t.m.name + " read while a capture shares it")
+		panic("kernel: table " + t.m.name + " read while a capture shares it or its overlay is folded")
 	}
 	rows := make(map[K]V, n)
 	var last K

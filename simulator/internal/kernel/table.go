@@ -108,9 +108,10 @@ type Handle interface {
 	// the kernel knows of it.
 	freeze(c *Capture) Handle
 	meta() *meta
-	// fold writes the rows written while a capture shared the table
-	// into it, once the capture is released.
-	fold()
+	// fold writes at most *budget of the rows written while a capture
+	// shared the table into it, once the capture is released (fold.go),
+	// and reports whether none is left.
+	fold(budget *int) bool
 	// writeState and readState write and read its rows by name
 	// (state.go).
 	writeState(sw *stateWriter, tx *Tx) error
@@ -474,7 +475,7 @@ func (t *Table[K, V]) meta() *meta { return t.m }
 
 func (t *Table[K, V]) rebuild() {
 	if t.m.over != nil {
-		panic("kernel: table " + t.m.name + " rebuilt while a capture shares it")
+		panic("kernel: table " + t.m.name + " rebuilt while a capture shares it or its overlay is folded")
 	}
 	if t.rows == nil {
 		t.rows = map[K]V{}
