@@ -4,20 +4,17 @@ import (
 	"net/http"
 	"time"
 
-	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
-	"github.com/mwallet/mwallet-go/simulator/internal/deposits"
 	"github.com/mwallet/mwallet-go/simulator/internal/devtools"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
-	"github.com/mwallet/mwallet-go/simulator/internal/qrpay"
-	"github.com/mwallet/mwallet-go/simulator/internal/remittances"
 	hookline "github.com/mwallet/mwallet-go/simulator/internal/webhooks"
 )
 
 // Developer tools: a read-only snapshot of the whole simulator (GET
 // /_sim/state), the operator's redelivery of a webhook delivery, and the
-// dashboard that shows both (ui.go). The product-line objects and the
-// dashboard's files are internal/devtools'; this file holds the public
-// types and what the views read of the state.
+// dashboard that shows both (ui.go). The accounts, the product-line
+// objects read from the wired lines (devtools.Lines) and the dashboard's
+// files are internal/devtools'; this file holds the public types and their
+// conversion.
 
 // StateSnapshot is a read-only picture of the simulator, as the dashboard
 // shows it. Lists are newest first and hold at most the newest 500 items
@@ -164,49 +161,36 @@ type view struct {
 	actions func() []string
 }
 
-// state is the snapshot of GET /_sim/state and Simulator.State.
+// state is the snapshot of GET /_sim/state and Simulator.State: the
+// accounts and the product-line objects as internal/devtools reads them
+// (devtools.Prepaid, devtools.Members, devtools.Read), in the public types.
 func (v *view) state(tx *kernel.Tx) StateSnapshot {
-	s := v
+	assets := devtools.AssetCodes(v.st.cat.All())
 	st := StateSnapshot{
 		Now:           tx.Now().UTC(),
-		PendingTimers: s.st.outcome.Pending(tx),
+		PendingTimers: v.st.outcome.Pending(tx),
 		PartialReplay: v.partial,
 		Merchant: MerchantSnapshot{
-			ID: s.st.merchant.ID(tx), Model: Model(s.st.merchant.Model(tx)), Status: MerchantStatus(s.st.merchant.Status(tx)), Environment: Environment(s.st.merchant.Env(tx)),
+			ID: v.st.merchant.ID(tx), Model: Model(v.st.merchant.Model(tx)), Status: MerchantStatus(v.st.merchant.Status(tx)), Environment: Environment(v.st.merchant.Env(tx)),
+			Prepaid: balanceSnapshots(devtools.Prepaid(tx, v.st.ledger, assets)),
 		},
 	}
-	for _, a := range s.st.cat.All() {
-		st.Merchant.Prepaid = append(st.Merchant.Prepaid, BalanceSnapshot{
-			Asset:     a.Code,
-			Available: s.st.ledger.Balance(tx, AccountMerchantPrepaid, a.Code).String(),
-			Locked:    s.st.ledger.Balance(tx, AccountMerchantPrepaidLocked, a.Code).String(),
-		})
-	}
-	for _, m := range s.st.members.All(tx) {
-		ms := MemberSnapshot{
-			ID: m.ID, ExternalMemberID: m.ExternalID, KYCLevel: m.KYCLevel, Status: m.Status,
-			PlatformDirect: m.PlatformDirect, CreatedAt: m.CreatedAt.UTC(),
-		}
-		for _, a := range s.st.cat.All() {
-			ms.Balances = append(ms.Balances, BalanceSnapshot{
-				Asset:     a.Code,
-				Available: s.st.ledger.Balance(tx, MemberAvailable(m.ID), a.Code).String(),
-				Locked:    s.st.ledger.Balance(tx, MemberLocked(m.ID), a.Code).String(),
-			})
-		}
-		st.Members = append(st.Members, ms)
+	for _, m := range devtools.Members(tx, v.st.ledger, v.st.members.All(tx), assets) {
+		st.Members = append(st.Members, MemberSnapshot{ID: m.ID, ExternalMemberID: m.ExternalMemberID, KYCLevel: m.KYCLevel,
+			Status: m.Status, PlatformDirect: m.PlatformDirect, Balances: balanceSnapshots(m.Balances), CreatedAt: m.CreatedAt})
 	}
 
-	objs := devtools.Read(tx, viewSource{s.st})
+	objs := devtools.Read(tx, devtools.Lines{QR: v.st.qr, Card: v.st.cards, Remit: v.st.remit, Deposit: v.st.deposits,
+		Hooks: v.st.webhooks, Members: &v.st.members})
 	st.QROrders = objectSnapshots(objs.QROrders)
 	st.CardApplications, st.Cards, st.CardTopUps = objectSnapshots(objs.CardApplications), objectSnapshots(objs.Cards), objectSnapshots(objs.CardTopUps)
 	st.Remittances = objectSnapshots(objs.Remittances)
 	st.Deposits = objectSnapshots(objs.Deposits)
 
-	st.WebhookEndpoints = webhookEndpoints(tx, s.st.webhooks)
-	st.WebhookDeliveries = devtools.NewestFirst(webhookDeliveries(tx, s.st.webhooks))
+	st.WebhookEndpoints = webhookEndpoints(tx, v.st.webhooks)
+	st.WebhookDeliveries = devtools.NewestFirst(webhookDeliveries(tx, v.st.webhooks))
 	st.Events = devtools.NewestFirst(v.events(tx))
-	st.Requests = devtools.NewestFirst(s.st.gw.journal.list(tx))
+	st.Requests = devtools.NewestFirst(v.st.gw.journal.list(tx))
 	st.Actions = v.actions()
 	return st
 }
@@ -217,6 +201,19 @@ func (v *view) events(tx *kernel.Tx) []Event {
 	out := make([]Event, len(events))
 	for i, e := range events {
 		out[i] = Event(e)
+	}
+	return out
+}
+
+// balanceSnapshots converts the developer views' balances to the public
+// type (nil stays nil).
+func balanceSnapshots(in []devtools.Balance) []BalanceSnapshot {
+	if in == nil {
+		return nil
+	}
+	out := make([]BalanceSnapshot, len(in))
+	for i, b := range in {
+		out[i] = BalanceSnapshot(b)
 	}
 	return out
 }
@@ -234,59 +231,4 @@ func objectSnapshots(in []devtools.Object) []ObjectSnapshot {
 			CreatedAt: o.CreatedAt, Summary: o.Summary, Details: o.Details, History: h, Trace: o.Trace}
 	}
 	return out
-}
-
-// viewSource is what the developer views read of the state: each line's
-// listing (nil when the line is not wired) and the members.
-type viewSource struct{ st *simState }
-
-func (v viewSource) QROrders(tx *kernel.Tx) []qrpay.Order {
-	if v.st.qr == nil {
-		return nil
-	}
-	return v.st.qr.Orders(tx)
-}
-
-func (v viewSource) CardApplications(tx *kernel.Tx) []cardline.Snapshot {
-	if v.st.cards == nil {
-		return nil
-	}
-	return v.st.cards.ApplicationSnapshots(tx)
-}
-
-func (v viewSource) Cards(tx *kernel.Tx) []cardline.Snapshot {
-	if v.st.cards == nil {
-		return nil
-	}
-	return v.st.cards.CardSnapshots(tx)
-}
-
-func (v viewSource) CardTopUps(tx *kernel.Tx) []cardline.Snapshot {
-	if v.st.cards == nil {
-		return nil
-	}
-	return v.st.cards.TopUpSnapshots(tx)
-}
-
-func (v viewSource) Remittances(tx *kernel.Tx) []remittances.Order {
-	if v.st.remit == nil {
-		return nil
-	}
-	return v.st.remit.Orders(tx)
-}
-
-func (v viewSource) Deposits(tx *kernel.Tx) []deposits.Deposit {
-	if v.st.deposits == nil {
-		return nil
-	}
-	return v.st.deposits.Deposits(tx)
-}
-
-func (v viewSource) Events(tx *kernel.Tx) []hookline.Event { return v.st.webhooks.Events(tx) }
-
-func (v viewSource) ExternalID(tx *kernel.Tx, memberID string) string {
-	if m := v.st.members.Get(tx, memberID); m != nil {
-		return m.ExternalID
-	}
-	return ""
 }

@@ -3,11 +3,10 @@ package simulator
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
+	"github.com/mwallet/mwallet-go/simulator/internal/devtools"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
-	"github.com/mwallet/mwallet-go/simulator/internal/ledger"
 )
 
 // CheckInvariants verifies what a balanced ledger cannot show: that money
@@ -58,50 +57,8 @@ var ErrInvariant = errors.New("simulator invariant violated")
 // Is makes errors.Is(err, ErrInvariant) true.
 func (e *InvariantError) Is(target error) bool { return target == ErrInvariant }
 
-// liveHolds returns what every live object holds, and the objects whose
-// hold cannot be summed.
-func (s *view) liveHolds(tx *kernel.Tx) ([]ledger.Hold, []string) {
-	var out []ledger.Hold
-	for _, q := range s.st.qr.Holds(tx) {
-		out = append(out, ledger.Hold{Owner: q.Owner, Account: q.Account, Asset: q.Asset, Amount: q.Amount})
-	}
-	for _, r := range s.st.remit.Holds(tx) {
-		out = append(out, ledger.Hold{Owner: r.Owner, Account: r.Account, Asset: r.Asset, Amount: r.Amount})
-	}
-	holds, errs := s.st.cards.Holds(tx)
-	for _, c := range holds {
-		out = append(out, ledger.Hold{Owner: c.Owner, Account: c.Account, Asset: c.Asset, Amount: c.Amount})
-	}
-	return out, errs
-}
-
-// invariantViolations lists every violation, sorted.
-func (s *view) invariantViolations(tx *kernel.Tx) []string {
-	// Holds: every locked account equals the holds of its live objects
-	// (ledger.Books.HoldViolations).
-	holds, out := s.liveHolds(tx)
-	out = append(out, s.st.ledger.HoldViolations(tx, holds)...)
-
-	// Cards: no balance on an ended card, nothing in flight towards one,
-	// no balance on a card that does not exist.
-	out = append(out, s.st.cards.Violations(tx)...)
-	for acct, m := range s.st.ledger.Accounts(tx) {
-		id, ok := strings.CutPrefix(acct, "card:")
-		if !ok || s.st.cards.HasCard(tx, id) {
-			continue
-		}
-		for asset, b := range m {
-			if !b.IsZero() {
-				out = append(out, fmt.Sprintf("%s holds %s %s but no such card exists", acct, b, asset))
-			}
-		}
-	}
-
-	// Orders: structural rules the sums cannot show.
-	out = append(out, s.st.remit.Invariants(tx)...)
-	out = append(out, s.st.qr.Violations(tx)...)
-	// Steps: a refused step that left the state changed (verify mode).
-	out = append(out, s.k.Violations(tx)...)
-	sort.Strings(out)
-	return out
+// invariantViolations lists every violation, sorted
+// (devtools.Violations).
+func (v *view) invariantViolations(tx *kernel.Tx) []string {
+	return devtools.Violations(tx, devtools.Lines{QR: v.st.qr, Card: v.st.cards, Remit: v.st.remit}, v.st.ledger, v.k)
 }

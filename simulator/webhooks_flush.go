@@ -1,7 +1,8 @@
 package simulator
 
-// Delivery of due webhook attempts: flushing, one attempt, and what each
-// attempt keeps of the receiver's answer.
+// Delivery of due webhook attempts: the flush's inputs of the log. The
+// rounds, the attempts over HTTP and each input's step are
+// internal/webhooks' (Flush, DueStep, AttemptedStep, ReleaseStep).
 
 import (
 	"context"
@@ -153,28 +154,9 @@ func (d *deliverer) flushDue() ([]hookline.Job, error) {
 		tx.End()
 		return nil, err
 	}
-	jobs := d.due(tx)
+	jobs := d.st.webhooks.DueStep(tx)
 	tx.End()
 	return jobs, d.rec.durable(end)
-}
-
-// Each flush input is one step (internal/kernel).
-const (
-	stepFlushDue   = "webhook flush: the due deliveries"
-	stepAttempt    = "webhook flush: an attempt's result"
-	stepFlushAbort = "webhook flush: deliveries given back"
-)
-
-// due takes the due deliveries into flight.
-func (d *deliverer) due(tx *kernel.Tx) []hookline.Job {
-	var jobs []hookline.Job
-	_ = tx.Step(stepFlushDue, func() error { jobs = d.st.webhooks.Due(tx); return nil })
-	return jobs
-}
-
-// release gives deliveries in flight back.
-func (d *deliverer) release(tx *kernel.Tx, ids []string) {
-	_ = tx.Step(stepFlushAbort, func() error { d.st.webhooks.Release(tx, ids); return nil })
 }
 
 // flushDueInput is the flush_due input of a replay.
@@ -183,7 +165,7 @@ func (d *deliverer) flushDueInput() error {
 	if err != nil {
 		return err
 	}
-	d.due(tx)
+	d.st.webhooks.DueStep(tx)
 	tx.End()
 	return nil
 }
@@ -196,13 +178,7 @@ func (d *deliverer) attemptResult(deliveryID string, at time.Time, code int, ans
 	if err != nil {
 		return false, DeliveryFailure{}, err
 	}
-	var ok bool
-	var f hookline.Failure
-	err = tx.Step(stepAttempt, func() error {
-		var err error
-		ok, f, err = d.st.webhooks.Attempted(tx, deliveryID, at, code, answer, errText)
-		return err
-	})
+	ok, f, err := d.st.webhooks.AttemptedStep(tx, deliveryID, at, code, answer, errText)
 	failure := DeliveryFailure(f)
 	tx.End()
 	if err != nil {
@@ -229,7 +205,7 @@ func (d *deliverer) giveBack(jobs []hookline.Job) error {
 		// The log refuses everything now; the deliveries still go back
 		// (a restart gives back whatever its log leaves in flight).
 		tx := d.k.Begin()
-		d.release(tx, ids)
+		d.st.webhooks.ReleaseStep(tx, ids)
 		tx.End()
 	}
 	return err
@@ -241,7 +217,7 @@ func (d *deliverer) flushAbortInput(ids []string) error {
 	if err != nil {
 		return err
 	}
-	d.release(tx, ids)
+	d.st.webhooks.ReleaseStep(tx, ids)
 	tx.End()
 	return d.rec.durable(end)
 }

@@ -1,8 +1,11 @@
-// Package devtools is the simulator's developer views: the product-line
-// objects of the read-only snapshot (GET /_sim/state), each with its status
-// history, and the dashboard's files (GET /_sim/ui/). It reads the lines
-// through Source, which it declares, and changes nothing; the public
-// simulator package converts its objects to StateSnapshot's.
+// Package devtools is the simulator's developer views: the accounts
+// (the merchant's prepaid, every member's balances) and the product-line
+// objects of the read-only snapshot (GET /_sim/state), each object with its
+// status history, and the dashboard's files (GET /_sim/ui/). It reads the
+// lines through Source, which it declares (Lines answers it from the wired
+// lines' read-only views), and the books through Ledger, and changes
+// nothing; the public simulator package converts its values to
+// StateSnapshot's.
 package devtools
 
 import (
