@@ -3,13 +3,13 @@ package simulator
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 	"math"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
-	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/inputlog"
+	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 )
 
 // The recording over HTTP: GET /_sim/recording (the input log, in the
@@ -51,45 +51,6 @@ func recordingHeaders(w http.ResponseWriter) {
 	w.Header().Set("Content-Disposition", `attachment; filename="mwallet-sim-recording.jsonl"`)
 }
 
-// stepSummary is one input as the stepper lists it.
-type stepSummary struct {
-	Seq     int64     `json:"seq"`
-	Clock   time.Time `json:"clock"`
-	Op      string    `json:"op"`
-	Summary string    `json:"summary"`
-}
-
-func summarize(in *recordedInput) stepSummary {
-	sum := describeInput(in)
-	switch in.Op {
-	case recfile.OpHTTP:
-		if m := in.Header.Get("X-On-Behalf-Of"); m != "" {
-			sum += " (" + m + ")"
-		}
-	case recfile.OpCall:
-		args := make([]string, 0, len(in.Args))
-		for _, a := range redactArgs(in) {
-			v := string(a)
-			if len(v) > 60 {
-				v = v[:57] + "..."
-			}
-			args = append(args, v)
-		}
-		sum = in.Call + "(" + strings.Join(args, ", ") + ")"
-	case recfile.OpAttempt:
-		res := strconv.Itoa(in.StatusCode)
-		if in.Error != "" && in.StatusCode == 0 {
-			res = "no answer"
-		}
-		sum += " → " + res
-	case recfile.OpFlushDue:
-		sum = "webhook flush: pick the due deliveries"
-	case recfile.OpFlushAbort:
-		sum = fmt.Sprintf("webhook flush cancelled: %d deliveries back to pending", len(in.Deliveries))
-	}
-	return stepSummary{Seq: in.Seq, Clock: in.Clock.UTC(), Op: in.Op, Summary: sum}
-}
-
 // steps lists the inputs of the recording after seq after (default 0), at
 // most limit (default and at most 1000), in the control list envelope:
 // next_cursor is the seq to ask after for the next page.
@@ -106,8 +67,8 @@ func (ctl *controlAPI) steps(in *stepsQuery) (any, error) {
 	if err != nil {
 		return nil, newErr("service_unavailable", err.Error())
 	}
-	env := controlList([]stepSummary{})
-	var out []stepSummary
+	env := controlList([]inputlog.Summary{})
+	var out []inputlog.Summary
 	for _, in := range rec.inputs {
 		if in.Seq <= after {
 			continue
@@ -117,7 +78,7 @@ func (ctl *controlAPI) steps(in *stepsQuery) (any, error) {
 			env.NextCursor, env.HasMore = &next, true
 			break
 		}
-		out = append(out, summarize(in))
+		out = append(out, inputlog.Summarize(in))
 	}
 	if out != nil {
 		env.Data = out
@@ -136,84 +97,13 @@ type stepRef struct {
 	Seq string `path:"seq" json:"-" dom:"step"`
 }
 
-// What the stepper does not show: the recording keeps all of it, since a
-// replay needs it, but the dashboard shows inputs and answers to whoever
-// opens it.
-var (
-	// redactedHeaders are request headers.
-	redactedHeaders = []string{"X-Api-Key", "X-Auth-Token", "Authorization", "X-Signature", "X-Nonce"}
-	// redactedFields are JSON fields, at any depth of a body, an answer or
-	// a call's arguments (matched without case and underscores).
-	redactedFields = map[string]bool{
-		"pin": true, "newpin": true, "oldpin": true, "currentpin": true, "cvv": true, "cardnumber": true, "pan": true,
-		"secret": true, "webhooksecret": true, "apikey": true, "signingkey": true, "authtoken": true, "token": true,
-		"accesstoken": true, "sessiontoken": true, "password": true,
-	}
-	// secretArgs are the positions of the Go control calls' arguments
-	// that are credentials.
-	secretArgs = map[string][]int{"Keys.Add": {1, 2}}
-)
-
-// redactJSON returns b with the values of redactedFields replaced, or b
-// when it is not JSON.
-func redactJSON(b []byte) []byte {
-	var v any
-	if len(b) == 0 || json.Unmarshal(b, &v) != nil {
-		return b
-	}
-	if !redactValue(v) {
-		return b
-	}
-	out, err := json.Marshal(v)
-	if err != nil {
-		return b
-	}
-	return out
-}
-
-func redactValue(v any) bool {
-	changed := false
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			if redactedFields[strings.ReplaceAll(strings.ToLower(k), "_", "")] {
-				if e != nil && e != "" {
-					x[k] = "[redacted]"
-					changed = true
-				}
-				continue
-			}
-			changed = redactValue(e) || changed
-		}
-	case []any:
-		for _, e := range x {
-			changed = redactValue(e) || changed
-		}
-	}
-	return changed
-}
-
-// redactArgs returns the arguments of a call without credentials.
-func redactArgs(in *recordedInput) []json.RawMessage {
-	out := make([]json.RawMessage, len(in.Args))
-	for i, a := range in.Args {
-		out[i] = redactJSON(a)
-	}
-	for _, i := range secretArgs[in.Call] {
-		if i < len(out) && string(out[i]) != `""` {
-			out[i] = json.RawMessage(`"[redacted]"`)
-		}
-	}
-	return out
-}
-
 // stepDetail is one input with the answer it got on replay and the state
 // after it.
 type stepDetail struct {
-	Step   stepSummary     `json:"step"`
-	Input  json.RawMessage `json:"input,omitempty"` // none at step 0
-	Answer *stepAnswer     `json:"answer,omitempty"`
-	State  StateSnapshot   `json:"state"`
+	Step   inputlog.Summary `json:"step"`
+	Input  json.RawMessage  `json:"input,omitempty"` // none at step 0
+	Answer *stepAnswer      `json:"answer,omitempty"`
+	State  StateSnapshot    `json:"state"`
 }
 
 type stepAnswer struct {
@@ -319,43 +209,23 @@ func (st *stepper) show(rec *Recording, seq int64) (*stepDetail, error) {
 	}
 	d := &stepDetail{State: st.sim.State()}
 	if seq == 0 {
-		d.Step = stepSummary{Clock: st.sim.st.clock.Now().UTC(), Op: "start", Summary: "the simulator as its configuration builds it, before the first input"}
+		d.Step = inputlog.Summary{Clock: st.sim.st.clock.Now().UTC(), Op: "start", Summary: "the simulator as its configuration builds it, before the first input"}
 	}
 	if seq > 0 {
 		in := rec.inputs[seq-1]
-		d.Step = summarize(in)
-		d.Input = redactInput(in)
+		d.Step = inputlog.Summarize(in)
+		d.Input = inputlog.RedactInput(in)
 		if in.Op == recfile.OpHTTP || in.Op == recfile.OpResume {
 			d.Answer = &stepAnswer{}
 			if st.ans != nil {
 				d.Answer.Status = st.ans.Status
 				if b := st.ans.Body.Bytes(); json.Valid(b) {
-					d.Answer.Body = append(json.RawMessage(nil), redactJSON(b)...)
+					d.Answer.Body = append(json.RawMessage(nil), inputlog.RedactJSON(b)...)
 				}
 			}
 		}
 	}
 	return d, nil
-}
-
-// redactInput renders an input for the dashboard without credentials,
-// signatures or card secrets.
-func redactInput(in *recordedInput) json.RawMessage {
-	c := *in
-	if c.Header != nil {
-		c.Header = c.Header.Clone()
-		for _, h := range redactedHeaders {
-			if c.Header.Get(h) != "" {
-				c.Header.Set(h, "[redacted]")
-			}
-		}
-	}
-	c.Body = redactJSON(c.Body)
-	if c.Op == recfile.OpCall {
-		c.Args = redactArgs(in)
-	}
-	b, _ := json.Marshal(&c)
-	return b
 }
 
 // recordingOps declares the recording's routes: all of them read.

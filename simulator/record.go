@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/datadir"
+	"github.com/mwallet/mwallet-go/simulator/internal/inputlog"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/outcomes"
 	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
@@ -160,8 +160,7 @@ type recorder struct {
 	base     func() string
 	lastBase string
 
-	ctlSeq atomic.Uint64 // control request ids (controlID)
-	ctlMix uint64
+	ctl *inputlog.ControlIDs // control request ids (controlID)
 
 	// lastRules is the Rules of the input logged last: a control op runs
 	// right after its own input is logged, holding the input order.
@@ -210,7 +209,7 @@ func (r *recorder) legacyRules() bool {
 }
 
 func newRecorder(cfg recordingConfig, seed int64, limit int64, rules int) *recorder {
-	r := &recorder{cfg: cfg, memLimit: limit, ctlMix: uint64(seed)*0x9e3779b97f4a7c15 + 0x632be59bd9b4e019, rules: rules}
+	r := &recorder{cfg: cfg, memLimit: limit, ctl: inputlog.NewControlIDs(seed), rules: rules}
 	r.running.Store(int64(rules))
 	return r
 }
@@ -290,14 +289,7 @@ func (r *recorder) durable(end int64) error {
 // controlID returns the request id of a control answer. Control ids come
 // from a counter of their own, not from the gateway's seeded generator, so
 // control reads change nothing a replay reproduces.
-func (r *recorder) controlID() string {
-	n := r.ctlSeq.Add(1)
-	x := n ^ r.ctlMix
-	x ^= x >> 31
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 29
-	return "req_c" + strconv.FormatUint(n, 10) + "_" + strconv.FormatUint(x&0xffffffffff, 36)
-}
+func (r *recorder) controlID() string { return r.ctl.Next() }
 
 // inputLog is where inputs enter the input log and where the log is read
 // back (Recording) and closed: it logs a request, a Go control call or
@@ -335,8 +327,8 @@ func (l *inputLog) logRequest(tx *kernel.Tx, r *http.Request) (*recordedInput, i
 		in.Target = r.URL.RequestURI()
 	}
 	if c := captureOf(r); c != nil {
-		c.readAhead()
-		in.Body, in.BodyErr = c.buf, c.err
+		c.body.ReadAhead(c.src, maxCapture)
+		in.Body, in.BodyErr = c.body.Bytes(), c.body.Failed()
 		c.in = in
 		if c.replay != nil && c.replay.Want != nil {
 			in.Draws = c.replay.Want.Draws
@@ -366,22 +358,12 @@ func (l *inputLog) lockInput(in *recordedInput) (*kernel.Tx, int64, error) {
 }
 
 // notPersisted is the refusal of an input the data directory could not
-// take: nothing was executed.
-func notPersisted(err error) *apiError {
-	ae := newErr("service_unavailable", "the simulator could not record the request in its data directory; nothing was executed: retry later ("+err.Error()+")")
-	ae.Header = map[string]string{"Retry-After": "5"}
-	ae.Transient = true
-	return ae
-}
+// take: nothing was executed (inputlog.NotPersisted).
+func notPersisted(err error) *apiError { return inputlog.NotPersisted(err) }
 
 // notDurable is the answer of a request that ran but whose log record did
-// not reach stable storage: it may not survive a restart.
-func notDurable(err error) *apiError {
-	ae := newErr("service_unavailable", "the simulator could not make the request durable in its data directory and refuses writes until it restarts; resend with the same idempotency key once it has ("+err.Error()+")")
-	ae.Header = map[string]string{"Retry-After": "5"}
-	ae.Transient = true
-	return ae
-}
+// not reach stable storage (inputlog.NotDurable).
+func notDurable(err error) *apiError { return inputlog.NotDurable(err) }
 
 // The Go control API: each state-changing method of the control types is
 // one logged input, a call: its name ("Cards.Ship") and its arguments (JSON

@@ -1,7 +1,6 @@
 package simulator
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -155,48 +154,26 @@ func (t *replayTarget) Reach(end time.Time, legacy, digest bool) (string, time.T
 	return got, s.st.clock.Now(), nil
 }
 
-// call runs a recorded Go control call through the method it names.
+// call runs a recorded Go control call through the method it names
+// (replay.Call).
 func (rt *replayTarget) call(in *recordedInput) error {
 	fn, err := rt.s.wiring.ctl.controlMethod(in.Call)
 	if err != nil {
 		return err
 	}
-	t := fn.Type()
-	if t.NumIn() != len(in.Args) {
-		return fmt.Errorf("simulator: replay: input %d: %s takes %d arguments, the recording has %d", in.Seq, in.Call, t.NumIn(), len(in.Args))
-	}
-	args := make([]reflect.Value, len(in.Args))
-	for i, a := range in.Args {
-		v := reflect.New(t.In(i))
-		if err := json.Unmarshal(a, v.Interface()); err != nil {
-			return fmt.Errorf("simulator: replay: input %d: %s argument %d: %w", in.Seq, in.Call, i, err)
-		}
-		if fx, ok := v.Interface().(replayArg); ok && in.Route == "" {
+	failed, err := replay.Call(fn, in, func(arg any) {
+		if fx, ok := arg.(replayArg); ok && in.Route == "" {
 			fx.replayArg()
 		}
-		args[i] = v.Elem()
+	})
+	if err != nil {
+		return err
 	}
-	var out []reflect.Value
-	if t.IsVariadic() {
-		out = fn.CallSlice(args)
-	} else {
-		out = fn.Call(args)
-	}
-	if in.Route != "" && !failed(out) {
+	if in.Route != "" && !failed {
 		// Entered over HTTP: the timers due then ran in the same input.
 		rt.s.wiring.ctl.runDue()
 	}
 	return nil
-}
-
-// failed reports whether the results of a Go control method end with a
-// non-nil error.
-func failed(out []reflect.Value) bool {
-	if len(out) == 0 {
-		return false
-	}
-	last := out[len(out)-1]
-	return last.Kind() == reflect.Interface && last.Type().Implements(reflect.TypeFor[error]()) && !last.IsNil()
 }
 
 // replayArg is an argument of a Go control call that needs more than its

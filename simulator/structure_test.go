@@ -32,10 +32,11 @@ var kernelPackages = []string{"api", "catalogue", "control", "faults", "idempote
 
 // toolPackages are the operator's tools beside the lines (the error
 // recipes, the developer views), the data directory (its store and its
-// file layer), the input log's wire format and its replay runner, the
+// file layer), the input log's wire format, its replay runner and the
+// input log's pieces that need nothing of the simulator (inputlog), the
 // exchange log and the state image of the digest: they reach the simulator
 // through interfaces they declare, never by importing it, and no line and not the kernel imports them.
-var toolPackages = []string{"datadir", "datafile", "devtools", "exchangelog", "image", "recfile", "recipes", "replay"}
+var toolPackages = []string{"datadir", "datafile", "devtools", "exchangelog", "image", "inputlog", "recfile", "recipes", "replay"}
 
 // standalonePackages are tools that import no package of the module: the
 // data directory's file layer (bytes in frames), the input log's wire
