@@ -212,14 +212,17 @@ func (e *NameError) answer() *apiError {
 var errControlNotFound = api.ErrControlNotFound
 
 // checkInput checks every argument of in against its domain (and the
-// input's own rules, inputRules), in x's transaction: an argument outside
-// its domain is a *NameError.
+// input's own rules: the op's Rules, or inputRules), in x's transaction:
+// an argument outside its domain is a *NameError.
 func checkInput(x *opRun, o *op, in any) error {
 	if err := control.Check(x, x.legacy, o.Fields, in); err != nil {
 		if r, ok := err.(*control.Refusal); ok {
 			return &NameError{Kind: r.Kind, Name: r.Name, Valid: r.Valid, NotFound: r.NotFound, Field: r.Field, Want: r.Want}
 		}
 		return err
+	}
+	if o.Rules != nil {
+		return o.Rules(x, in)
 	}
 	if r, ok := in.(inputRules); ok {
 		return r.rules(x)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/members"
 )
 
@@ -47,7 +48,7 @@ func (m *MembersControl) Balance(id, asset string) (available, locked money.Amou
 // banned or frozen); id is mem_<uuid>, the bare uuid or the
 // external_member_id. Moving into or out of suspended emits member.suspended.
 func (m *MembersControl) SetStatus(id, status string) error {
-	return m.s.wiring.ctl.perform(opMembersSetStatus, &memberStatusIn{ID: id, Status: status})
+	return m.s.wiring.ctl.perform(memberLineOps.SetStatus, &members.StatusIn{ID: id, Status: status})
 }
 
 // SetFundsProtection puts a member (mem_ id, bare uuid or
@@ -57,7 +58,7 @@ func (m *MembersControl) SetStatus(id, status string) error {
 // ("card funds protected"). Control API: POST
 // /_sim/members/{id}/funds_protection with {"enabled": true|false}.
 func (m *MembersControl) SetFundsProtection(id string, on bool) error {
-	return m.s.wiring.ctl.perform(opMembersSetFundsProtection, &memberFlag{ID: id, Enabled: &on})
+	return m.s.wiring.ctl.perform(memberLineOps.SetFundsProtection, &members.FlagIn{ID: id, Enabled: &on})
 }
 
 // memberID is the input of an op on one member (mem_ id, bare uuid or
@@ -131,18 +132,6 @@ func checkAmount(x *opRun, field, asset, amount string) error {
 	return nil
 }
 
-// memberStatusIn is the input of Members.SetStatus (action members/status).
-type memberStatusIn struct {
-	ID     string `path:"id" json:"-" dom:"member"`
-	Status string `json:"status" dom:"member_status,req"`
-}
-
-// memberFlag is the input of Members.SetFundsProtection.
-type memberFlag struct {
-	ID      string `path:"id" json:"-" dom:"member"`
-	Enabled *bool  `json:"enabled" dom:"boolean,req"`
-}
-
 var (
 	opMembersCreate = def[memberIn]{
 		Route: "POST /_sim/members", Name: "Members.Create", Status: http.StatusCreated,
@@ -170,28 +159,11 @@ var (
 		a, l := x.s.wiring.view.balance(x.tx, in.ID, in.Asset)
 		return [2]money.Amount{a, l}, nil
 	}}.Op()
-	opMembersSetStatus = def[memberStatusIn]{
-		Route: "POST /_sim/members/{id}/status", Action: "members/status", Name: "Members.SetStatus",
-		Args: func(in *memberStatusIn) []any { return []any{in.ID, in.Status} },
-		Run: func(x *opRun, in *memberStatusIn) (any, error) {
-			m, err := x.s.st.members.SetStatus(x.tx, in.ID, in.Status)
-			if err != nil {
-				return nil, err
-			}
-			return members.JSON(m), nil
-		},
-	}.Op()
-	opMembersSetFundsProtection = def[memberFlag]{
-		Route: "POST /_sim/members/{id}/funds_protection", Name: "Members.SetFundsProtection",
-		Args: func(in *memberFlag) []any { return []any{in.ID, *in.Enabled} },
-		Run: func(x *opRun, in *memberFlag) (any, error) {
-			if err := x.s.st.members.SetFundsProtected(x.tx, in.ID, *in.Enabled); err != nil {
-				return nil, err
-			}
-			return map[string]any{"member": in.ID, "funds_protection": *in.Enabled}, nil
-		},
-	}.Op()
 )
+
+// memberLineOps are the member actions that need only the members line
+// and the transaction, declared in the line (internal/members).
+var memberLineOps = members.NewControlOps(func(x *opRun) (*members.Line, *kernel.Tx) { return &x.s.st.members, x.tx })
 
 // membersOps declares the members' routes and methods.
 var membersOps = []*op{
@@ -204,7 +176,7 @@ var membersOps = []*op{
 		}
 		return controlList(out), nil
 	}}.Op(),
-	opMembersGet, opMembersBalance, opMembersSetStatus, opMembersSetFundsProtection,
+	opMembersGet, opMembersBalance, memberLineOps.SetStatus, memberLineOps.SetFundsProtection,
 }
 
 // ErrUnknownMember is matched (errors.Is) by the error of a call that names

@@ -1,9 +1,9 @@
 package simulator
 
 import (
-	"strings"
-
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/merchant"
 )
 
 // MerchantControl changes the simulated merchant (sim.Merchant): custody
@@ -22,20 +22,20 @@ func (m *MerchantControl) Set(ms MerchantSettings) error {
 // asset and advances the remittances waiting for merchant funds. Control
 // action merchant/prepaid/topup, body {"asset", "amount"}.
 func (m *MerchantControl) TopUpPrepaid(asset, amount string) error {
-	return m.s.wiring.ctl.perform(opMerchantTopUpPrepaid, &prepaidTopUp{Asset: asset, Amount: amount})
+	return m.s.wiring.ctl.perform(merchantLineOps.TopUpPrepaid, &merchant.PrepaidTopUpIn{Asset: asset, Amount: amount})
 }
 
 // WithdrawPrepaid takes amount of asset out of the merchant prepaid
 // account ("" takes the whole available prepaid balance), for example to
 // play a merchant whose prepaid cannot fund a remittance.
 func (m *MerchantControl) WithdrawPrepaid(asset, amount string) error {
-	return m.s.wiring.ctl.perform(opMerchantWithdrawPrepaid, &prepaidWithdraw{Asset: asset, Amount: amount})
+	return m.s.wiring.ctl.perform(merchantLineOps.WithdrawPrepaid, &merchant.PrepaidWithdrawIn{Asset: asset, Amount: amount})
 }
 
 // PrepaidBalance returns the merchant prepaid available and locked balance in
 // asset.
 func (m *MerchantControl) PrepaidBalance(asset string) (available, locked money.Amount) {
-	b, _ := invoke[[2]money.Amount](m.s, opMerchantPrepaidBalance, &assetName{Asset: asset})
+	b, _ := invoke[[2]money.Amount](m.s, merchantLineOps.PrepaidBalance, &merchant.AssetName{Asset: asset})
 	return b[0], b[1]
 }
 
@@ -67,48 +67,12 @@ type merchantIn struct {
 
 func (in *merchantIn) rules(x *opRun) error { return checkAmounts(x, "prepaid", in.Prepaid) }
 
-// prepaidTopUp is the body of the action merchant/prepaid/topup.
-type prepaidTopUp struct {
-	Asset  string `json:"asset" dom:"asset,req"`
-	Amount string `json:"amount" dom:"positive_decimal,req"`
-}
-
-func (in *prepaidTopUp) rules(x *opRun) error {
-	return checkAmount(x, "amount", in.Asset, in.Amount)
-}
-
-// prepaidWithdraw is the body of POST /_sim/merchant/prepaid/withdraw.
-type prepaidWithdraw struct {
-	Asset  string `json:"asset" dom:"asset,req"`
-	Amount string `json:"amount" dom:"positive_decimal"`
-}
-
-func (in *prepaidWithdraw) rules(x *opRun) error {
-	if in.Amount == "" {
-		return nil
-	}
-	return checkAmount(x, "amount", in.Asset, in.Amount)
-}
-
-// assetName is the input of a read of one asset (any case; an asset
-// outside the catalogue reads as zero).
-type assetName struct {
-	Asset string `json:"asset" dom:"name"`
-}
-
 type poboIn struct {
 	Active *bool `json:"active" dom:"boolean,req"`
 }
 
 type quotaIn struct {
 	PerMinute *int `json:"per_minute" dom:"quota,req"`
-}
-
-// prepaidAnswer is the prepaid account in asset.
-func prepaidAnswer(x *opRun, asset string) map[string]any {
-	asset = strings.ToUpper(strings.TrimSpace(asset))
-	avail, locked := x.s.st.merchant.Prepaid(x.tx, asset)
-	return map[string]any{"asset": asset, "available": avail.String(), "locked": locked.String()}
 }
 
 var (
@@ -122,31 +86,6 @@ var (
 			return x.s.st.merchant.JSON(x.tx), nil
 		},
 	}.Op()
-	opMerchantTopUpPrepaid = def[prepaidTopUp]{
-		Route: "POST /_sim/merchant/prepaid/topup", Action: "merchant/prepaid/topup", Name: "Merchant.TopUpPrepaid",
-		Args: func(in *prepaidTopUp) []any { return []any{in.Asset, in.Amount} },
-		Run: func(x *opRun, in *prepaidTopUp) (any, error) {
-			if err := x.s.st.merchant.TopUpPrepaid(x.tx, in.Asset, in.Amount); err != nil {
-				return nil, err
-			}
-			asset := strings.ToUpper(in.Asset)
-			return map[string]any{"asset": asset, "prepaid": x.s.st.ledger.Balance(x.tx, AccountMerchantPrepaid, asset).String()}, nil
-		},
-	}.Op()
-	opMerchantWithdrawPrepaid = def[prepaidWithdraw]{
-		Route: "POST /_sim/merchant/prepaid/withdraw", Name: "Merchant.WithdrawPrepaid",
-		Args: func(in *prepaidWithdraw) []any { return []any{in.Asset, in.Amount} },
-		Run: func(x *opRun, in *prepaidWithdraw) (any, error) {
-			if err := x.s.st.merchant.WithdrawPrepaid(x.tx, in.Asset, in.Amount); err != nil {
-				return nil, err
-			}
-			return prepaidAnswer(x, in.Asset), nil
-		},
-	}.Op()
-	opMerchantPrepaidBalance = def[assetName]{Name: "Merchant.PrepaidBalance", NoCall: true, Run: func(x *opRun, in *assetName) (any, error) {
-		a, l := x.s.st.merchant.Prepaid(x.tx, in.Asset)
-		return [2]money.Amount{a, l}, nil
-	}}.Op()
 	opMerchantSetPOBOSubaccount = def[poboIn]{
 		Route: "POST /_sim/merchant/pobo_subaccount", Name: "Merchant.SetPOBOSubaccount",
 		Args: func(in *poboIn) []any { return []any{*in.Active} },
@@ -167,9 +106,15 @@ var (
 	}.Op()
 )
 
+// merchantLineOps are the merchant's ops that need only the merchant line
+// and the transaction, declared in the line (internal/merchant); an amount
+// is checked against its asset's scale as every control amount is
+// (checkAmount).
+var merchantLineOps = merchant.NewControlOps(func(x *opRun) (*merchant.Line, *kernel.Tx) { return x.s.st.merchant, x.tx }, checkAmount)
+
 // merchantOps declares the merchant's routes and methods.
 var merchantOps = []*op{
-	def[noInput]{Route: "GET /_sim/merchant", Run: func(x *opRun, _ *noInput) (any, error) { return x.s.st.merchant.JSON(x.tx), nil }}.Op(),
-	opMerchantSet, opMerchantTopUpPrepaid, opMerchantWithdrawPrepaid, opMerchantPrepaidBalance,
+	merchantLineOps.View,
+	opMerchantSet, merchantLineOps.TopUpPrepaid, merchantLineOps.WithdrawPrepaid, merchantLineOps.PrepaidBalance,
 	opMerchantSetPOBOSubaccount, opMerchantSetWriteQuota,
 }

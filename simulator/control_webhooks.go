@@ -95,21 +95,21 @@ func (w *WebhooksControl) AddEndpointConfig(cfg WebhookEndpointConfig) (id, secr
 // RemoveEndpoint deletes an endpoint; its pending deliveries become
 // no_subscriber. Control API: DELETE /_sim/webhooks/endpoints/{id}.
 func (w *WebhooksControl) RemoveEndpoint(id string) error {
-	return w.s.wiring.ctl.perform(opWebhooksRemoveEndpoint, &endpointRef{ID: id})
+	return w.s.wiring.ctl.perform(hookOps.RemoveEndpoint, &hookline.EndpointRef{ID: id})
 }
 
 // DisableEndpoint stops deliveries to an endpoint; its pending
 // deliveries become no_subscriber. Control API: POST
 // /_sim/webhooks/endpoints/{id}/disable.
 func (w *WebhooksControl) DisableEndpoint(id string) error {
-	return w.s.wiring.ctl.perform(opWebhooksDisableEndpoint, &endpointRef{ID: id})
+	return w.s.wiring.ctl.perform(hookOps.DisableEndpoint, &hookline.EndpointRef{ID: id})
 }
 
 // EnableEndpoint re-enables a disabled endpoint for events queued from
 // now on (rows already turned no_subscriber stay so until redelivered).
 // Control API: POST /_sim/webhooks/endpoints/{id}/enable.
 func (w *WebhooksControl) EnableEndpoint(id string) error {
-	return w.s.wiring.ctl.perform(opWebhooksEnableEndpoint, &endpointRef{ID: id})
+	return w.s.wiring.ctl.perform(hookOps.EnableEndpoint, &hookline.EndpointRef{ID: id})
 }
 
 // Endpoints returns the configured endpoints in creation order.
@@ -134,7 +134,7 @@ func (w *WebhooksControl) Deliveries() []WebhookDelivery {
 // exactly when Flush is called. Control API: POST /_sim/webhooks/auto
 // with {"enabled": true}.
 func (w *WebhooksControl) SetAutoDeliver(on bool) error {
-	return w.s.wiring.ctl.perform(opWebhooksSetAutoDeliver, &autoIn{Enabled: on})
+	return w.s.wiring.ctl.perform(hookOps.SetAutoDeliver, &hookline.AutoIn{Enabled: on})
 }
 
 // Redeliver queues a dead, failed or no_subscriber delivery row for
@@ -155,14 +155,8 @@ type (
 		Environment Environment `json:"environment" dom:"environment"`
 		Secret      string      `json:"secret" dom:"name"`
 	}
-	endpointRef struct {
-		ID string `path:"id" json:"-" dom:"webhook_endpoint"`
-	}
 	deliveryRef struct {
 		ID string `path:"id" json:"-" dom:"webhook_delivery"`
-	}
-	autoIn struct {
-		Enabled bool `json:"enabled" dom:"boolean"`
 	}
 	endpointAdded struct {
 		id, secret string
@@ -178,22 +172,6 @@ func addEndpoint(x *opRun, in *endpointIn) (any, error) {
 		return endpointAdded{}, err
 	}
 	return endpointAdded{id: v.ID, secret: secret, view: v}, nil
-}
-
-// endpointDisabled is POST /_sim/webhooks/endpoints/{id}/disable or
-// .../enable: it answers the endpoint.
-func endpointDisabled(action, name string, disabled bool) *op {
-	return def[endpointRef]{
-		Route: "POST /_sim/webhooks/endpoints/{id}/" + action, Name: name,
-		Args: func(in *endpointRef) []any { return []any{in.ID} },
-		Run: func(x *opRun, in *endpointRef) (any, error) {
-			v, err := x.s.st.webhooks.SetEndpointDisabled(x.tx, in.ID, disabled)
-			if err != nil {
-				return nil, err
-			}
-			return webhookEndpointOf(v), nil
-		},
-	}.Op()
 }
 
 var (
@@ -212,19 +190,7 @@ var (
 			}
 		},
 	}.Op()
-	opWebhooksRemoveEndpoint = def[endpointRef]{
-		Route: "DELETE /_sim/webhooks/endpoints/{id}", Name: "Webhooks.RemoveEndpoint",
-		Args: func(in *endpointRef) []any { return []any{in.ID} },
-		Run: func(x *opRun, in *endpointRef) (any, error) {
-			if err := x.s.st.webhooks.RemoveEndpoint(x.tx, in.ID); err != nil {
-				return nil, err
-			}
-			return map[string]any{"id": in.ID, "deleted": true}, nil
-		},
-	}.Op()
-	opWebhooksDisableEndpoint = endpointDisabled("disable", "Webhooks.DisableEndpoint", true)
-	opWebhooksEnableEndpoint  = endpointDisabled("enable", "Webhooks.EnableEndpoint", false)
-	opWebhooksEndpoints       = def[noInput]{Route: "GET /_sim/webhooks/endpoints", Name: "Webhooks.Endpoints", NoCall: true,
+	opWebhooksEndpoints = def[noInput]{Route: "GET /_sim/webhooks/endpoints", Name: "Webhooks.Endpoints", NoCall: true,
 		Run: func(x *opRun, _ *noInput) (any, error) { return webhookEndpoints(x.tx, x.s.st.webhooks), nil },
 		Reply: func(_ *opRun, _ *noInput, out any) (int, any) {
 			return http.StatusOK, controlList(out.([]WebhookEndpoint))
@@ -234,14 +200,6 @@ var (
 		Run: func(x *opRun, _ *noInput) (any, error) { return webhookDeliveries(x.tx, x.s.st.webhooks), nil },
 		Reply: func(_ *opRun, _ *noInput, out any) (int, any) {
 			return http.StatusOK, controlList(out.([]WebhookDelivery))
-		},
-	}.Op()
-	opWebhooksSetAutoDeliver = def[autoIn]{
-		Route: "POST /_sim/webhooks/auto", Name: "Webhooks.SetAutoDeliver",
-		Args: func(in *autoIn) []any { return []any{in.Enabled} },
-		Run: func(x *opRun, in *autoIn) (any, error) {
-			x.s.st.webhooks.SetAuto(x.tx, in.Enabled)
-			return map[string]any{"enabled": in.Enabled}, nil
 		},
 	}.Op()
 	opWebhooksRedeliver = def[deliveryRef]{
@@ -265,13 +223,19 @@ var (
 	}}.Op()
 )
 
+// hookOps are the webhook endpoints' ops that need only the webhook line
+// and the transaction, declared in the line (internal/webhooks); an
+// endpoint disabled or enabled answers as the public WebhookEndpoint.
+var hookOps = hookline.NewControlOps(func(x *opRun) (*hookline.Line, *kernel.Tx) { return x.s.st.webhooks, x.tx },
+	func(v hookline.EndpointView) any { return webhookEndpointOf(v) })
+
 // webhooksOps declares the webhooks' routes and methods.
 var webhooksOps = []*op{
 	def[noInput]{Name: "Webhooks.Flush", NoCall: true}.Op(),
 	def[noInput]{Name: "Webhooks.FlushExpectingFailures", NoCall: true}.Op(),
 	def[noInput]{Name: "Webhooks.Handler", NoCall: true}.Op(),
-	opWebhooksAddEndpoint, opWebhooksAddEndpointConfig, opWebhooksEndpoints, opWebhooksRemoveEndpoint,
-	opWebhooksDisableEndpoint, opWebhooksEnableEndpoint, opWebhooksDeliveries, opWebhooksSetAutoDeliver,
+	opWebhooksAddEndpoint, opWebhooksAddEndpointConfig, opWebhooksEndpoints, hookOps.RemoveEndpoint,
+	hookOps.DisableEndpoint, hookOps.EnableEndpoint, opWebhooksDeliveries, hookOps.SetAutoDeliver,
 	opWebhooksRedeliver, opWebhooksFlush,
 }
 

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
 )
@@ -204,5 +205,25 @@ func TestGuardRules(t *testing.T) {
 				t.Errorf("Check = %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestDefRules: a row's Rules become the op's, typed to its input; a row
+// without them has none.
+func TestDefRules(t *testing.T) {
+	t.Parallel()
+	errOdd := errors.New("odd")
+	with := Def[*run, paintIn]{Route: "POST /a/{id}", Rules: func(_ *run, in *paintIn) error {
+		if in.Thing == "odd" {
+			return errOdd
+		}
+		return nil
+	}}.Op()
+	got := []error{with.Rules(nil, &paintIn{Thing: "even"}), with.Rules(nil, &paintIn{Thing: "odd"})}
+	if diff := cmp.Diff([]error{nil, errOdd}, got, cmpopts.EquateErrors()); diff != "" {
+		t.Errorf("rules (-want +got):\n%s", diff)
+	}
+	if without := (Def[*run, paintIn]{Route: "POST /a/{id}"}.Op()); without.Rules != nil {
+		t.Error("a row without rules has some")
 	}
 }

@@ -59,6 +59,10 @@ type Op[X any] struct {
 	// ok false: the input asks for what the method cannot say, and the
 	// route is recorded as Action (an object action) or as the request.
 	Call func(in any) (name string, args []any, ok bool)
+	// Rules are the input's rules across its fields or against the state
+	// (one of two fields, an amount its asset can hold), checked once
+	// every field is in its domain and before Run (nil: none).
+	Rules func(x X, in any) error
 	// Run is the transition. It runs in the run's transaction (none for an
 	// unlocked op) once every argument is checked, and returns the op's
 	// result.
@@ -96,6 +100,7 @@ type Def[X, In any] struct {
 	Args   func(in *In) []any
 	ArgsIf func(in *In) ([]any, bool)
 	Calls  func(in *In) (string, []any)
+	Rules  func(x X, in *In) error
 	Run    func(x X, in *In) (any, error)
 	Reply  func(x X, in *In, out any) (int, any)
 }
@@ -118,6 +123,9 @@ func (d Def[X, In]) Op() *Op[X] {
 		o.Call = func(in any) (string, []any, bool) { a, ok := d.ArgsIf(in.(*In)); return d.Name, a, ok }
 	case d.Calls != nil:
 		o.Call = func(in any) (string, []any, bool) { n, a := d.Calls(in.(*In)); return n, a, true }
+	}
+	if d.Rules != nil {
+		o.Rules = func(x X, in any) error { return d.Rules(x, in.(*In)) }
 	}
 	if d.Run != nil {
 		o.Run = func(x X, in any) (any, error) { return d.Run(x, in.(*In)) }
