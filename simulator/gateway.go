@@ -20,6 +20,7 @@ import (
 
 	"github.com/mwallet/mwallet-go/internal/h2serve"
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
+	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/ids"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
@@ -283,7 +284,7 @@ func (g *gateway) begin(w http.ResponseWriter, r *http.Request) *exchange {
 	g.sweep(tx, now)
 	x := &exchange{g: g, tx: tx, w: w, r: r, id: g.nextRequestID(tx), in: in, end: end}
 	x.rec = RequestRecord{
-		RequestID: x.id, Time: now, Method: r.Method, Path: pathOf(r).sent, Query: r.URL.RawQuery,
+		RequestID: x.id, Time: now, Method: r.Method, Path: pathOf(r).Sent, Query: r.URL.RawQuery,
 		Member:         strings.TrimSpace(r.Header.Get("X-On-Behalf-Of")),
 		IdempotencyKey: strings.TrimSpace(r.Header.Get("X-Idempotency-Key")),
 	}
@@ -424,7 +425,7 @@ func (g *gateway) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLarg
 	r := x.r
 	now := g.st.clock.Now()
 	fail := func(ae *apiError) response { return errorResponse(ae, x.id) }
-	if ae := headerAmbiguity(r.Header); ae != nil {
+	if ae := pipeline.HeaderAmbiguity(r.Header); ae != nil {
 		return fail(ae)
 	}
 	tok, ok := g.st.tokens.Get(x.tx, bearer(r))
@@ -436,7 +437,7 @@ func (g *gateway) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLarg
 		return fail(newErr("invalid_token", "access token missing, malformed or expired"))
 	}
 	x.rec.ClientID = key.ClientID
-	if !key.ipAllowed(remoteIP(r)) {
+	if !key.ipAllowed(pipeline.RemoteIP(r)) {
 		return fail(newErr("ip_not_allowed", "the caller address is not allowed for this key"))
 	}
 	if tok.Env != Environment(g.st.merchant.Env(x.tx)) || key.Env != Environment(g.st.merchant.Env(x.tx)) {
@@ -457,7 +458,7 @@ func (g *gateway) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLarg
 	if bodyTooLarge {
 		return fail(errInvalidRequest("request body unreadable or larger than 1 MiB"))
 	}
-	if ae := contentTypeRule(r, body); ae != nil {
+	if ae := pipeline.ContentTypeRule(r, body); ae != nil {
 		return fail(ae)
 	}
 	if isWrite(r.Method) && (key.SignatureRequired || alwaysSigned(e)) {

@@ -2,12 +2,9 @@ package simulator
 
 import (
 	"crypto/hmac"
-	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
-	"encoding/hex"
 	"io"
-	"net"
 	"net/http"
 	"net/netip"
 	"sort"
@@ -17,6 +14,7 @@ import (
 
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
 
+	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
@@ -42,7 +40,7 @@ func (g *gateway) serveToken(w http.ResponseWriter, r *http.Request) {
 // issueToken checks the credentials of a token exchange and issues an
 // access token, or answers why not.
 func (g *gateway) issueToken(tx *kernel.Tx, r *http.Request, clientID, requestID string) response {
-	if ae := headerAmbiguity(r.Header); ae != nil {
+	if ae := pipeline.HeaderAmbiguity(r.Header); ae != nil {
 		return errorResponse(ae, requestID)
 	}
 	now := g.st.clock.Now()
@@ -52,7 +50,7 @@ func (g *gateway) issueToken(tx *kernel.Tx, r *http.Request, clientID, requestID
 	if !known || subtle.ConstantTimeCompare([]byte(key.APIKey), []byte(given)) != 1 || !key.usable(now) {
 		return errorResponse(newErr("invalid_credentials", "invalid client credentials"), requestID)
 	}
-	if !key.ipAllowed(remoteIP(r)) {
+	if !key.ipAllowed(pipeline.RemoteIP(r)) {
 		return errorResponse(newErr("ip_not_allowed", "the caller address is not allowed for this key"), requestID)
 	}
 	if key.Env != Environment(g.st.merchant.Env(tx)) {
@@ -126,7 +124,7 @@ func (g *gateway) verifySignature(tx *kernel.Tx, r *http.Request, key apiKey, bo
 	if err != nil || sec > now.Unix()+int64(signatureTolerance/time.Second) || sec < now.Unix()-int64(signatureTolerance/time.Second) {
 		return refuse("timestamp_out_of_range", "x-timestamp is more than 300 seconds from the server clock", skewProblem(ts, now))
 	}
-	want := signRequest(key.SigningKey, r.Method, requestTarget(r), ts, nonce, body)
+	want := pipeline.Sign(key.SigningKey, r.Method, pipeline.RequestTarget(r), ts, nonce, body)
 	if !hmac.Equal([]byte(want), []byte(sig)) {
 		return refuse("invalid_signature", "signature mismatch", mismatchProblem(sig))
 	}
@@ -142,45 +140,10 @@ func (g *gateway) verifySignature(tx *kernel.Tx, r *http.Request, key apiKey, bo
 	return nil
 }
 
-// signRequest computes the contract's x-signature: base64 of HMAC-SHA-256
-// with the signing key over METHOD, path with query as sent, timestamp, nonce
-// and the hex SHA-256 of the body, joined by newlines.
+// signRequest computes the contract's x-signature (internal/gateway's
+// Sign); the recipes' host and staging sign with it.
 func signRequest(signingKey, method, target, ts, nonce string, body []byte) string {
-	sum := sha256.Sum256(body)
-	m := hmac.New(sha256.New, []byte(signingKey))
-	m.Write([]byte(method))
-	m.Write([]byte{'\n'})
-	m.Write([]byte(target))
-	m.Write([]byte{'\n'})
-	m.Write([]byte(ts))
-	m.Write([]byte{'\n'})
-	m.Write([]byte(nonce))
-	m.Write([]byte{'\n'})
-	var hx [2 * sha256.Size]byte
-	hex.Encode(hx[:], sum[:])
-	m.Write(hx[:])
-	return base64.StdEncoding.EncodeToString(m.Sum(nil))
-}
-
-// requestTarget is the path with its query exactly as the client sent it.
-func requestTarget(r *http.Request) string {
-	if strings.HasPrefix(r.RequestURI, "/") {
-		return r.RequestURI
-	}
-	return r.URL.RequestURI()
-}
-
-// remoteIP is the caller's address from the connection.
-func remoteIP(r *http.Request) netip.Addr {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	a, err := netip.ParseAddr(host)
-	if err != nil {
-		return netip.Addr{}
-	}
-	return a.Unmap()
+	return pipeline.Sign(signingKey, method, target, ts, nonce, body)
 }
 
 // ipAllowed applies the Key's allowlist. An empty list admits everyone on a
@@ -195,45 +158,11 @@ func (k apiKey) ipAllowed(ip netip.Addr) bool {
 		return false
 	}
 	for e := range k.IPAllowlist.Values() {
-		if allowEntryMatches(strings.TrimSpace(e), ip) {
+		if pipeline.AllowEntryMatches(strings.TrimSpace(e), ip) {
 			return true
 		}
 	}
 	return false
-}
-
-func allowEntryMatches(entry string, ip netip.Addr) bool {
-	if base, bits, ok := strings.Cut(entry, "/"); ok {
-		if bits != "8" && bits != "16" && bits != "24" {
-			return false
-		}
-		a, err := netip.ParseAddr(base)
-		if err != nil || !a.Is4() || a.Zone() != "" {
-			return false
-		}
-		n, _ := strconv.Atoi(bits)
-		p, err := a.Prefix(n)
-		return err == nil && p.Contains(ip)
-	}
-	if prefix, ok := strings.CutSuffix(entry, ".*"); ok {
-		parts := strings.Split(prefix, ".")
-		if len(parts) < 1 || len(parts) > 3 {
-			return false
-		}
-		oct := ip.As4()
-		for i, p := range parts {
-			if !api.AllDigits(p) || len(p) > 3 || (len(p) > 1 && p[0] == '0') {
-				return false
-			}
-			v, _ := strconv.Atoi(p)
-			if v > 255 || byte(v) != oct[i] {
-				return false
-			}
-		}
-		return true
-	}
-	a, err := netip.ParseAddr(entry)
-	return err == nil && a.Is4() && a == ip
 }
 
 // resolveMember resolves x-on-behalf-of (already trimmed): an

@@ -5,48 +5,11 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 
 	"fmt"
-	"net/netip"
 	"testing"
 	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
 )
-
-func TestAllowEntryMatches(t *testing.T) {
-	t.Parallel()
-	ip := netip.MustParseAddr("192.168.10.20")
-	tests := []struct {
-		entry string
-		want  bool
-	}{
-		{"192.168.10.20", true},
-		{"192.168.10.21", false},
-		{"192.168.10.*", true},
-		{"192.168.*", true},
-		{"192.*", true},
-		{"193.*", false},
-		{"*", false},
-		{"192.168.10.2*", false},
-		{"192.168.010.*", false},
-		{"192.168.10.0/24", true},
-		{"192.168.0.0/16", true},
-		{"192.0.0.0/8", true},
-		{"192.168.11.0/24", false},
-		{"192.168.10.16/28", false},
-		{"192.168.10.20/32", false},
-		{"192.168.10.0/024", false},
-		{"192.168.10.0/", false},
-		{"::ffff:192.168.10.20", false},
-		{"fe80::/64", false},
-		{"", false},
-		{"192.168.10.20 ", false},
-	}
-	for _, tt := range tests {
-		if got := allowEntryMatches(tt.entry, ip); got != tt.want {
-			t.Errorf("allowEntryMatches(%q) = %v, want %v", tt.entry, got, tt.want)
-		}
-	}
-}
 
 func TestKeyScopes(t *testing.T) {
 	t.Parallel()

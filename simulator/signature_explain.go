@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
+	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 )
 
 // SignatureCheck explains a refused request signature (invalid_signature or
@@ -56,7 +57,7 @@ const maxCanonicalInJournal = 4 << 10
 func explainSignature(r *http.Request, ts, nonce string, body []byte, now time.Time, problem string) *SignatureCheck {
 	sum := sha256.Sum256(body)
 	bodyHash := hex.EncodeToString(sum[:])
-	canonical := strings.Join([]string{r.Method, requestTarget(r), ts, nonce, bodyHash}, "\n")
+	canonical := strings.Join([]string{r.Method, pipeline.RequestTarget(r), ts, nonce, bodyHash}, "\n")
 	sc := &SignatureCheck{
 		Problem: problem, CanonicalString: canonical, BodySHA256: bodyHash, BodyBytes: len(body),
 		Timestamp: ts, Clock: now, ClockUnix: now.Unix(), ToleranceSeconds: int64(signatureTolerance / time.Second),

@@ -1,0 +1,7 @@
+// Package gateway holds the business API's pipeline pieces that need
+// nothing of the simulator: the edge rules of the contract's request
+// headers (headers.go), the request path as the gateway reads it once
+// (path.go), the index of paths registered without wildcards and the
+// methods a path serves (routes.go), and the request signature with the
+// caller's address and the API key's allowlist entries (sign.go).
+package gateway
