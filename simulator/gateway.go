@@ -33,8 +33,6 @@ const (
 	tokenTTL = 30 * time.Minute
 	// tokenExchangesPerMinute is the token exchange quota per Key.
 	tokenExchangesPerMinute = 20
-	// signatureTolerance is the accepted distance of x-timestamp from the clock.
-	signatureTolerance = 300 * time.Second
 	// nonceWindow is how long a consumed nonce stays refused.
 	nonceWindow = 5 * time.Minute
 )
@@ -63,7 +61,7 @@ type gatewayState struct {
 	remitIdemQ windows.ExpiryQueue
 
 	faults  faults.Table // in the order they were injected (internal/faults)
-	journal *journal
+	journal journal
 
 	// quota is the merchant-level write quota per minute
 	// (MerchantControl.SetWriteQuota) and the writes it counted in the last
@@ -98,7 +96,7 @@ func newGatewayState(k *kernel.Kernel, seed int64, bodyKey *[32]byte, caps store
 		qrMemoQ:      windows.NewExpiryQueue(k, "gateway.qr_memo_expiry"),
 		remitIdemQ:   windows.NewExpiryQueue(k, "gateway.remittance_idempotency_expiry"),
 		faults:       faults.New(k),
-		journal:      newJournal(k, journalCapacity),
+		journal:      journal{pipeline.NewJournal(k, journalCapacity)},
 		quota:        windows.NewQuota(k),
 		scopeCatalog: map[string]bool{},
 		caps:         kernel.NewCell(k, "gateway.store_caps", caps, rec),

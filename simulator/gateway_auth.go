@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"net/netip"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -108,25 +107,25 @@ func alwaysSigned(e *endpoint) bool {
 func (g *gateway) verifySignature(tx *kernel.Tx, r *http.Request, key apiKey, body []byte, now time.Time) *apiError {
 	ts, nonce, sig := r.Header.Get("X-Timestamp"), r.Header.Get("X-Nonce"), r.Header.Get("X-Signature")
 	// A refusal carries its explanation for the request journal; the
-	// answer itself is the contract'g.
+	// answer itself is the contract's.
 	refuse := func(code, message, problem string) *apiError {
 		ae := newErr(code, message)
 		ae.Signature = explainSignature(r, ts, nonce, body, now, problem)
 		return ae
 	}
 	if ts == "" || nonce == "" || sig == "" {
-		return refuse("invalid_signature", "x-timestamp, x-nonce and x-signature are required on signed requests", missingSigningHeaders(ts, nonce, sig))
+		return refuse("invalid_signature", "x-timestamp, x-nonce and x-signature are required on signed requests", pipeline.MissingSigningHeaders(ts, nonce, sig))
 	}
 	if !api.AllDigits(ts) {
 		return refuse("invalid_signature", "x-timestamp must be Unix seconds", "x-timestamp is not Unix seconds (digits only)")
 	}
 	sec, err := strconv.ParseInt(ts, 10, 64)
-	if err != nil || sec > now.Unix()+int64(signatureTolerance/time.Second) || sec < now.Unix()-int64(signatureTolerance/time.Second) {
-		return refuse("timestamp_out_of_range", "x-timestamp is more than 300 seconds from the server clock", skewProblem(ts, now))
+	if err != nil || sec > now.Unix()+int64(pipeline.SignatureTolerance/time.Second) || sec < now.Unix()-int64(pipeline.SignatureTolerance/time.Second) {
+		return refuse("timestamp_out_of_range", "x-timestamp is more than 300 seconds from the server clock", pipeline.SkewProblem(ts, now))
 	}
 	want := pipeline.Sign(key.SigningKey, r.Method, pipeline.RequestTarget(r), ts, nonce, body)
 	if !hmac.Equal([]byte(want), []byte(sig)) {
-		return refuse("invalid_signature", "signature mismatch", mismatchProblem(sig))
+		return refuse("invalid_signature", "signature mismatch", pipeline.MismatchProblem(sig))
 	}
 	nk := g.st.merchant.Env(tx) + "|" + nonce
 	if exp, used := g.st.gw.nonces.Get(tx, nk); used && now.Before(exp) {
@@ -146,23 +145,9 @@ func signRequest(signingKey, method, target, ts, nonce string, body []byte) stri
 	return pipeline.Sign(signingKey, method, target, ts, nonce, body)
 }
 
-// ipAllowed applies the Key's allowlist. An empty list admits everyone on a
-// sandbox Key and no one on a production Key. Entries are a single IPv4
-// address, a wildcard prefix (a.*, a.b.* or a.b.c.*) or an IPv4 CIDR with
-// prefix length /8, /16 or /24; any other entry never matches.
+// ipAllowed applies the Key's allowlist (internal/gateway's IPAllowed).
 func (k apiKey) ipAllowed(ip netip.Addr) bool {
-	if k.IPAllowlist.Len() == 0 {
-		return k.Env != Production
-	}
-	if !ip.Is4() {
-		return false
-	}
-	for e := range k.IPAllowlist.Values() {
-		if pipeline.AllowEntryMatches(strings.TrimSpace(e), ip) {
-			return true
-		}
-	}
-	return false
+	return pipeline.IPAllowed(k.IPAllowlist, k.Env == Production, ip)
 }
 
 // resolveMember resolves x-on-behalf-of (already trimmed): an
@@ -193,33 +178,16 @@ func (k apiKey) usable(now time.Time) bool {
 }
 
 // restrictedScopes count only once the operator has approved them.
-var restrictedScopes = map[string]bool{"deposits:write": true, "cards:secure": true}
+var restrictedScopes = pipeline.RestrictedScopes
 
-// effective reports whether scope is granted and, when restricted, approved.
-func (k apiKey) effective(scope string) bool {
-	return has(k.Scopes, scope) && (!restrictedScopes[scope] || has(k.Approved, scope))
+// scopes are the Key's scopes under internal/gateway's rules.
+func (k apiKey) scopes() pipeline.Scopes {
+	return pipeline.Scopes{Granted: k.Scopes, Approved: k.Approved}
 }
 
 // allows reports whether the Key may call an endpoint needing scope: write on
 // a resource includes read of the same resource.
-func (k apiKey) allows(scope string) bool {
-	if k.effective(scope) {
-		return true
-	}
-	if res, ok := strings.CutSuffix(scope, ":read"); ok {
-		return k.effective(res + ":write")
-	}
-	return false
-}
+func (k apiKey) allows(scope string) bool { return k.scopes().Allows(scope) }
 
 // effectiveScopes lists the effective scopes, sorted.
-func (k apiKey) effectiveScopes() []string {
-	out := make([]string, 0, k.Scopes.Len())
-	for sc := range k.Scopes.Values() {
-		if k.effective(sc) {
-			out = append(out, sc)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
+func (k apiKey) effectiveScopes() []string { return k.scopes().List() }

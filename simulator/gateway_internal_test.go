@@ -2,7 +2,6 @@ package simulator
 
 import (
 	"github.com/mwallet/mwallet-go/simulator/internal/idempotency"
-	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 
 	"fmt"
 	"testing"
@@ -52,29 +51,6 @@ func TestUUIDShaped(t *testing.T) {
 		if got := api.UUIDShaped(v); got != want {
 			t.Errorf("api.UUIDShaped(%q) = %v, want %v", v, got, want)
 		}
-	}
-}
-
-func TestJournalRing(t *testing.T) {
-	t.Parallel()
-	k := new(kernel.Kernel)
-	j := newJournal(k, 3)
-	tx := k.BeginSetup()
-	defer tx.End()
-	for i := 1; i <= 7; i++ {
-		j.add(tx, RequestRecord{Path: fmt.Sprint(i)})
-	}
-	got := j.list(tx)
-	if len(got) != 3 || got[0].Seq != 5 || got[2].Seq != 7 || got[0].Path != "5" {
-		t.Fatalf("ring = %+v", got)
-	}
-	j.reset(tx)
-	if len(j.list(tx)) != 0 {
-		t.Fatal("reset kept records")
-	}
-	j.add(tx, RequestRecord{})
-	if l := j.list(tx); len(l) != 1 || l[0].Seq != 8 {
-		t.Fatalf("after reset: %+v", l)
 	}
 }
 
