@@ -132,7 +132,7 @@ func (g *gateway) verifySignature(tx *kernel.Tx, r *http.Request, key apiKey, bo
 		return newErr("nonce_reused", "x-nonce was already used within 5 minutes")
 	}
 	if c := g.st.gw.caps.Get(tx).Nonces; g.st.gw.nonces.Len(tx) >= c {
-		return storeFull(tx, capNonces, c, g.st.gw.nonceQ, now)
+		return pipeline.StoreFull(tx, pipeline.CapNonces, c, g.st.gw.nonceQ, now)
 	}
 	g.st.gw.nonces.Put(tx, nk, now.Add(nonceWindow))
 	g.st.gw.nonceQ.Push(tx, nk, now.Add(nonceWindow))

@@ -5,7 +5,8 @@
 // methods a path serves (routes.go), the request signature with the
 // caller's address and the API key's allowlist entries (sign.go), the
 // explanation of a refused signature (signature.go), the API key's scope
-// rules and allowlist (scopes.go) and the request journal's table
-// (journal.go). The simulator converts the journal's rows to and from its
+// rules and allowlist (scopes.go), the request journal's table
+// (journal.go) and the window stores' caps with the refusal of a full
+// store (caps.go). The simulator converts the journal's rows to and from its
 // public RequestRecord and SignatureCheck.
 package gateway
