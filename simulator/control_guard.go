@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/control"
+	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 )
 
 // The control API (/_sim) hands out the credentials and drives the whole
@@ -69,7 +70,7 @@ func (ctl *controlAPI) guard(r *http.Request, o *op, hasBody bool) *apiError {
 	g := control.Guard{
 		Token: ctl.sim.wiring.opts.controlToken, TokenHeader: ControlTokenHeader,
 		AllowedHosts: ctl.sim.wiring.opts.allowedHosts, SelfURL: ctl.sim.URL,
-		JSONContentType: jsonContentType, QuoteHeader: quoteHeader,
+		JSONContentType: pipeline.JSONContentType, QuoteHeader: pipeline.QuoteHeader,
 	}
 	return g.Check(r, o.NoToken, hasBody, replayedRequest(r))
 }

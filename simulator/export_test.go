@@ -50,8 +50,8 @@ func SetStoreCaps(s *Simulator, nonces, idem, challenges int) {
 func SetJournalCapacity(s *Simulator, n int) {
 	tx := s.k.BeginSetup()
 	defer tx.End()
-	s.st.gw.journal.reset(tx)
-	s.st.gw.journal.capacity = n
+	s.st.gw.journal.Reset(tx)
+	s.st.gw.journal.SetCapacity(n)
 }
 
 // Test-only views of the simulator's internals, for the external tests.

@@ -20,6 +20,7 @@ import (
 
 	"github.com/mwallet/mwallet-go/internal/h2serve"
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
+	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/ids"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
@@ -32,8 +33,6 @@ const (
 	tokenTTL = 30 * time.Minute
 	// tokenExchangesPerMinute is the token exchange quota per Key.
 	tokenExchangesPerMinute = 20
-	// signatureTolerance is the accepted distance of x-timestamp from the clock.
-	signatureTolerance = 300 * time.Second
 	// nonceWindow is how long a consumed nonce stays refused.
 	nonceWindow = 5 * time.Minute
 )
@@ -62,7 +61,7 @@ type gatewayState struct {
 	remitIdemQ windows.ExpiryQueue
 
 	faults  faults.Table // in the order they were injected (internal/faults)
-	journal *journal
+	journal journal
 
 	// quota is the merchant-level write quota per minute
 	// (MerchantControl.SetWriteQuota) and the writes it counted in the last
@@ -97,7 +96,7 @@ func newGatewayState(k *kernel.Kernel, seed int64, bodyKey *[32]byte, caps store
 		qrMemoQ:      windows.NewExpiryQueue(k, "gateway.qr_memo_expiry"),
 		remitIdemQ:   windows.NewExpiryQueue(k, "gateway.remittance_idempotency_expiry"),
 		faults:       faults.New(k),
-		journal:      newJournal(k, journalCapacity),
+		journal:      journal{pipeline.NewJournal(k, journalCapacity)},
 		quota:        windows.NewQuota(k),
 		scopeCatalog: map[string]bool{},
 		caps:         kernel.NewCell(k, "gateway.store_caps", caps, rec),
@@ -283,7 +282,7 @@ func (g *gateway) begin(w http.ResponseWriter, r *http.Request) *exchange {
 	g.sweep(tx, now)
 	x := &exchange{g: g, tx: tx, w: w, r: r, id: g.nextRequestID(tx), in: in, end: end}
 	x.rec = RequestRecord{
-		RequestID: x.id, Time: now, Method: r.Method, Path: pathOf(r).sent, Query: r.URL.RawQuery,
+		RequestID: x.id, Time: now, Method: r.Method, Path: pathOf(r).Sent, Query: r.URL.RawQuery,
 		Member:         strings.TrimSpace(r.Header.Get("X-On-Behalf-Of")),
 		IdempotencyKey: strings.TrimSpace(r.Header.Get("X-Idempotency-Key")),
 	}
@@ -424,7 +423,7 @@ func (g *gateway) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLarg
 	r := x.r
 	now := g.st.clock.Now()
 	fail := func(ae *apiError) response { return errorResponse(ae, x.id) }
-	if ae := headerAmbiguity(r.Header); ae != nil {
+	if ae := pipeline.HeaderAmbiguity(r.Header); ae != nil {
 		return fail(ae)
 	}
 	tok, ok := g.st.tokens.Get(x.tx, bearer(r))
@@ -436,7 +435,7 @@ func (g *gateway) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLarg
 		return fail(newErr("invalid_token", "access token missing, malformed or expired"))
 	}
 	x.rec.ClientID = key.ClientID
-	if !key.ipAllowed(remoteIP(r)) {
+	if !key.ipAllowed(pipeline.RemoteIP(r)) {
 		return fail(newErr("ip_not_allowed", "the caller address is not allowed for this key"))
 	}
 	if tok.Env != Environment(g.st.merchant.Env(x.tx)) || key.Env != Environment(g.st.merchant.Env(x.tx)) {
@@ -457,7 +456,7 @@ func (g *gateway) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLarg
 	if bodyTooLarge {
 		return fail(errInvalidRequest("request body unreadable or larger than 1 MiB"))
 	}
-	if ae := contentTypeRule(r, body); ae != nil {
+	if ae := pipeline.ContentTypeRule(r, body); ae != nil {
 		return fail(ae)
 	}
 	if isWrite(r.Method) && (key.SignatureRequired || alwaysSigned(e)) {

@@ -2,21 +2,18 @@ package simulator
 
 import (
 	"crypto/hmac"
-	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
-	"encoding/hex"
 	"io"
-	"net"
 	"net/http"
 	"net/netip"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
 
+	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
@@ -42,7 +39,7 @@ func (g *gateway) serveToken(w http.ResponseWriter, r *http.Request) {
 // issueToken checks the credentials of a token exchange and issues an
 // access token, or answers why not.
 func (g *gateway) issueToken(tx *kernel.Tx, r *http.Request, clientID, requestID string) response {
-	if ae := headerAmbiguity(r.Header); ae != nil {
+	if ae := pipeline.HeaderAmbiguity(r.Header); ae != nil {
 		return errorResponse(ae, requestID)
 	}
 	now := g.st.clock.Now()
@@ -52,7 +49,7 @@ func (g *gateway) issueToken(tx *kernel.Tx, r *http.Request, clientID, requestID
 	if !known || subtle.ConstantTimeCompare([]byte(key.APIKey), []byte(given)) != 1 || !key.usable(now) {
 		return errorResponse(newErr("invalid_credentials", "invalid client credentials"), requestID)
 	}
-	if !key.ipAllowed(remoteIP(r)) {
+	if !key.ipAllowed(pipeline.RemoteIP(r)) {
 		return errorResponse(newErr("ip_not_allowed", "the caller address is not allowed for this key"), requestID)
 	}
 	if key.Env != Environment(g.st.merchant.Env(tx)) {
@@ -110,130 +107,47 @@ func alwaysSigned(e *endpoint) bool {
 func (g *gateway) verifySignature(tx *kernel.Tx, r *http.Request, key apiKey, body []byte, now time.Time) *apiError {
 	ts, nonce, sig := r.Header.Get("X-Timestamp"), r.Header.Get("X-Nonce"), r.Header.Get("X-Signature")
 	// A refusal carries its explanation for the request journal; the
-	// answer itself is the contract'g.
+	// answer itself is the contract's.
 	refuse := func(code, message, problem string) *apiError {
 		ae := newErr(code, message)
 		ae.Signature = explainSignature(r, ts, nonce, body, now, problem)
 		return ae
 	}
 	if ts == "" || nonce == "" || sig == "" {
-		return refuse("invalid_signature", "x-timestamp, x-nonce and x-signature are required on signed requests", missingSigningHeaders(ts, nonce, sig))
+		return refuse("invalid_signature", "x-timestamp, x-nonce and x-signature are required on signed requests", pipeline.MissingSigningHeaders(ts, nonce, sig))
 	}
 	if !api.AllDigits(ts) {
 		return refuse("invalid_signature", "x-timestamp must be Unix seconds", "x-timestamp is not Unix seconds (digits only)")
 	}
 	sec, err := strconv.ParseInt(ts, 10, 64)
-	if err != nil || sec > now.Unix()+int64(signatureTolerance/time.Second) || sec < now.Unix()-int64(signatureTolerance/time.Second) {
-		return refuse("timestamp_out_of_range", "x-timestamp is more than 300 seconds from the server clock", skewProblem(ts, now))
+	if err != nil || sec > now.Unix()+int64(pipeline.SignatureTolerance/time.Second) || sec < now.Unix()-int64(pipeline.SignatureTolerance/time.Second) {
+		return refuse("timestamp_out_of_range", "x-timestamp is more than 300 seconds from the server clock", pipeline.SkewProblem(ts, now))
 	}
-	want := signRequest(key.SigningKey, r.Method, requestTarget(r), ts, nonce, body)
+	want := pipeline.Sign(key.SigningKey, r.Method, pipeline.RequestTarget(r), ts, nonce, body)
 	if !hmac.Equal([]byte(want), []byte(sig)) {
-		return refuse("invalid_signature", "signature mismatch", mismatchProblem(sig))
+		return refuse("invalid_signature", "signature mismatch", pipeline.MismatchProblem(sig))
 	}
 	nk := g.st.merchant.Env(tx) + "|" + nonce
 	if exp, used := g.st.gw.nonces.Get(tx, nk); used && now.Before(exp) {
 		return newErr("nonce_reused", "x-nonce was already used within 5 minutes")
 	}
 	if c := g.st.gw.caps.Get(tx).Nonces; g.st.gw.nonces.Len(tx) >= c {
-		return storeFull(tx, capNonces, c, g.st.gw.nonceQ, now)
+		return pipeline.StoreFull(tx, pipeline.CapNonces, c, g.st.gw.nonceQ, now)
 	}
 	g.st.gw.nonces.Put(tx, nk, now.Add(nonceWindow))
 	g.st.gw.nonceQ.Push(tx, nk, now.Add(nonceWindow))
 	return nil
 }
 
-// signRequest computes the contract's x-signature: base64 of HMAC-SHA-256
-// with the signing key over METHOD, path with query as sent, timestamp, nonce
-// and the hex SHA-256 of the body, joined by newlines.
+// signRequest computes the contract's x-signature (internal/gateway's
+// Sign); the recipes' host and staging sign with it.
 func signRequest(signingKey, method, target, ts, nonce string, body []byte) string {
-	sum := sha256.Sum256(body)
-	m := hmac.New(sha256.New, []byte(signingKey))
-	m.Write([]byte(method))
-	m.Write([]byte{'\n'})
-	m.Write([]byte(target))
-	m.Write([]byte{'\n'})
-	m.Write([]byte(ts))
-	m.Write([]byte{'\n'})
-	m.Write([]byte(nonce))
-	m.Write([]byte{'\n'})
-	var hx [2 * sha256.Size]byte
-	hex.Encode(hx[:], sum[:])
-	m.Write(hx[:])
-	return base64.StdEncoding.EncodeToString(m.Sum(nil))
+	return pipeline.Sign(signingKey, method, target, ts, nonce, body)
 }
 
-// requestTarget is the path with its query exactly as the client sent it.
-func requestTarget(r *http.Request) string {
-	if strings.HasPrefix(r.RequestURI, "/") {
-		return r.RequestURI
-	}
-	return r.URL.RequestURI()
-}
-
-// remoteIP is the caller's address from the connection.
-func remoteIP(r *http.Request) netip.Addr {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	a, err := netip.ParseAddr(host)
-	if err != nil {
-		return netip.Addr{}
-	}
-	return a.Unmap()
-}
-
-// ipAllowed applies the Key's allowlist. An empty list admits everyone on a
-// sandbox Key and no one on a production Key. Entries are a single IPv4
-// address, a wildcard prefix (a.*, a.b.* or a.b.c.*) or an IPv4 CIDR with
-// prefix length /8, /16 or /24; any other entry never matches.
+// ipAllowed applies the Key's allowlist (internal/gateway's IPAllowed).
 func (k apiKey) ipAllowed(ip netip.Addr) bool {
-	if k.IPAllowlist.Len() == 0 {
-		return k.Env != Production
-	}
-	if !ip.Is4() {
-		return false
-	}
-	for e := range k.IPAllowlist.Values() {
-		if allowEntryMatches(strings.TrimSpace(e), ip) {
-			return true
-		}
-	}
-	return false
-}
-
-func allowEntryMatches(entry string, ip netip.Addr) bool {
-	if base, bits, ok := strings.Cut(entry, "/"); ok {
-		if bits != "8" && bits != "16" && bits != "24" {
-			return false
-		}
-		a, err := netip.ParseAddr(base)
-		if err != nil || !a.Is4() || a.Zone() != "" {
-			return false
-		}
-		n, _ := strconv.Atoi(bits)
-		p, err := a.Prefix(n)
-		return err == nil && p.Contains(ip)
-	}
-	if prefix, ok := strings.CutSuffix(entry, ".*"); ok {
-		parts := strings.Split(prefix, ".")
-		if len(parts) < 1 || len(parts) > 3 {
-			return false
-		}
-		oct := ip.As4()
-		for i, p := range parts {
-			if !api.AllDigits(p) || len(p) > 3 || (len(p) > 1 && p[0] == '0') {
-				return false
-			}
-			v, _ := strconv.Atoi(p)
-			if v > 255 || byte(v) != oct[i] {
-				return false
-			}
-		}
-		return true
-	}
-	a, err := netip.ParseAddr(entry)
-	return err == nil && a.Is4() && a == ip
+	return pipeline.IPAllowed(k.IPAllowlist, k.Env == Production, ip)
 }
 
 // resolveMember resolves x-on-behalf-of (already trimmed): an
@@ -264,33 +178,16 @@ func (k apiKey) usable(now time.Time) bool {
 }
 
 // restrictedScopes count only once the operator has approved them.
-var restrictedScopes = map[string]bool{"deposits:write": true, "cards:secure": true}
+var restrictedScopes = pipeline.RestrictedScopes
 
-// effective reports whether scope is granted and, when restricted, approved.
-func (k apiKey) effective(scope string) bool {
-	return has(k.Scopes, scope) && (!restrictedScopes[scope] || has(k.Approved, scope))
+// scopes are the Key's scopes under internal/gateway's rules.
+func (k apiKey) scopes() pipeline.Scopes {
+	return pipeline.Scopes{Granted: k.Scopes, Approved: k.Approved}
 }
 
 // allows reports whether the Key may call an endpoint needing scope: write on
 // a resource includes read of the same resource.
-func (k apiKey) allows(scope string) bool {
-	if k.effective(scope) {
-		return true
-	}
-	if res, ok := strings.CutSuffix(scope, ":read"); ok {
-		return k.effective(res + ":write")
-	}
-	return false
-}
+func (k apiKey) allows(scope string) bool { return k.scopes().Allows(scope) }
 
 // effectiveScopes lists the effective scopes, sorted.
-func (k apiKey) effectiveScopes() []string {
-	out := make([]string, 0, k.Scopes.Len())
-	for sc := range k.Scopes.Values() {
-		if k.effective(sc) {
-			out = append(out, sc)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
+func (k apiKey) effectiveScopes() []string { return k.scopes().List() }

@@ -1,10 +1,9 @@
 package simulator
 
 import (
-	"fmt"
-	"strconv"
 	"time"
 
+	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/qrpay"
 	"github.com/mwallet/mwallet-go/simulator/internal/remittances"
@@ -16,7 +15,7 @@ import (
 // challenges, QR quote memo entries and remittance idempotency records
 // whose window has passed. Nothing is
 // deleted inside its window: the memory bounds are kept by refusing new
-// entries when a store is full (storeFull). It runs on every business
+// entries when a store is full (internal/gateway's StoreFull). It runs on every business
 // request; each call costs only what it removes.
 //
 // It runs in a step of its own: expiry changes state (tokens, step-up
@@ -83,10 +82,10 @@ func (ws *gatewayState) expiryWindow(window string) (q windows.ExpiryQueue, sinc
 	return windows.ExpiryQueue{}, 0, false
 }
 
-// The window stores' caps (storeCaps). A window never forgets an entry
-// inside its window, so a cap bounds the store's memory: a full store
-// refuses what would add to it (storeFull), before anything executes, and
-// the refusal names the cap and how to raise it. The defaults are sized in
+// The window stores' caps. A window never forgets an entry inside its
+// window, so a cap bounds the store's memory: a full store refuses what
+// would add to it, before anything executes, and the refusal names the cap
+// and how to raise it. The defaults are sized in
 // simulator/guide/gateway.md (Bounded stores): the nonce store holds the
 // five-minute window of the simulator's peak signed-write rate; the
 // idempotency store holds as much of the 24-hour window as memory allows.
@@ -105,64 +104,14 @@ const (
 	DefaultMaxStepUpChallenges = 1_000_000
 )
 
-// storeCaps are the caps of the window stores in force. They are
-// configuration, not state of the contract: a log's header holds the caps
-// it began with, and a simulator started with other caps (on a data
-// directory, or replaying a recording) logs the change as an input of its
-// own (recfile.OpCaps), so that a replay refuses exactly what was refused. The
-// state digest leaves them out.
-type storeCaps struct {
-	Nonces           int `json:"nonces"`
-	IdempotencyKeys  int `json:"idempotency_keys"`
-	StepUpChallenges int `json:"step_up_challenges"`
-}
+// defaultCaps are the caps a simulator starts with where none is set.
+var defaultCaps = storeCaps{Nonces: DefaultMaxNonces, IdempotencyKeys: DefaultMaxIdempotencyKeys, StepUpChallenges: DefaultMaxStepUpChallenges}
+
+// storeCaps are the caps of the window stores in force (internal/gateway's
+// StoreCaps, refused by its StoreFull), configuration a log's header and
+// its caps inputs carry.
+type storeCaps = pipeline.StoreCaps
 
 // legacyCaps are the caps of the builds whose logs' headers hold none: a
 // replay of one starts under them.
-var legacyCaps = storeCaps{Nonces: 100_000, IdempotencyKeys: 100_000, StepUpChallenges: 100_000}
-
-// withDefaults is c with every unset (zero) cap at its default.
-func (c storeCaps) withDefaults() storeCaps {
-	if c.Nonces <= 0 {
-		c.Nonces = DefaultMaxNonces
-	}
-	if c.IdempotencyKeys <= 0 {
-		c.IdempotencyKeys = DefaultMaxIdempotencyKeys
-	}
-	if c.StepUpChallenges <= 0 {
-		c.StepUpChallenges = DefaultMaxStepUpChallenges
-	}
-	return c
-}
-
-// storeCap names a window store and the flag and option that set its cap,
-// for the refusal of a full store.
-type storeCap struct {
-	store, entries, flag, option string
-}
-
-var (
-	capNonces           = storeCap{"nonce", "nonces", "-max-nonces", "WithMaxNonces"}
-	capIdempotencyKeys  = storeCap{"idempotency", "idempotency keys", "-max-idempotency-keys", "WithMaxIdempotencyKeys"}
-	capStepUpChallenges = storeCap{"step-up challenge", "step-up challenges", "-max-step-up-challenges", "WithMaxStepUpChallenges"}
-)
-
-// storeFull is the refusal of a request that would add an entry to a full
-// window store (which: its names; limit: its cap; q its expiry queue): 400
-// service_unavailable with Retry-After set to the seconds until the oldest
-// entry leaves the window, and a message that names the store, its cap and
-// the flag and option that raise it. It is never stored under an
-// idempotency key.
-func storeFull(tx *kernel.Tx, which storeCap, limit int, q windows.ExpiryQueue, now time.Time) *apiError {
-	secs := int64(1)
-	if it, ok := q.Peek(tx); ok {
-		if d := it.At.Sub(now); d > 0 {
-			secs = max(1, int64((d+time.Second-1)/time.Second))
-		}
-	}
-	ae := newErr("service_unavailable", fmt.Sprintf("the simulator's %s store is full (its cap of %d %s; raise it with mwallet-sim serve %s or simulator.%s); nothing was executed: retry after %d seconds",
-		which.store, limit, which.entries, which.flag, which.option, secs))
-	ae.Header = map[string]string{"Retry-After": strconv.FormatInt(secs, 10)}
-	ae.Transient = true
-	return ae
-}
+var legacyCaps = pipeline.LegacyCaps

@@ -1,12 +1,11 @@
 package simulator
 
 import (
-	"context"
 	"net/http"
-	"net/url"
 	"slices"
 	"strings"
-	"sync"
+
+	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 )
 
 // The router's own answers. http.ServeMux alone answers a path that is not
@@ -27,92 +26,13 @@ import (
 // Business paths are journaled like any other business request; control
 // paths (/_sim...) answer the same way without being journaled.
 
-// routeMethods are the methods probed for the Allow header.
-var routeMethods = []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodOptions}
-
-// catchAllPatterns are the patterns that answer "no such endpoint".
-var catchAllPatterns = map[string]bool{"/": true, "/_sim/{rest...}": true}
-
-// reqPath is a request's path as the gateway reads it, once, before
-// anything else looks at it: the router, the control guard (which belongs
-// to the control routes as the router matched them on this form), the
-// journal, the faults, the endpoints. It is kept in the request's context
-// (pathOf); the request's URL carries clean as its path.
-type reqPath struct {
-	// sent is the path as the client sent it: the request target up to the
-	// query (the escaped path for an absolute-form target). The signature
-	// covers it, the journal and the router's messages show it.
-	sent string
-	// clean is the path decoded once, segment by segment (a %2F stays inside
-	// its segment); escaped is the same path escaped the one canonical way.
-	clean, escaped string
-	// canonical: sent starts with /, decodes, and has no empty, "." or ".."
-	// segment once decoded (a trailing slash is a path of its own).
-	canonical bool
-	// control: the first non-empty decoded segment is _sim, the control
-	// API's namespace.
-	control bool
-}
-
-// pathKey is the context key of a request's reqPath.
-type pathKey struct{}
-
-// readPath reads r's path.
-func readPath(r *http.Request) reqPath {
-	p := reqPath{sent: rawRequestPath(r)}
-	segs := strings.Split(p.sent, "/")
-	dec := make([]string, len(segs))
-	esc := make([]string, len(segs))
-	p.canonical = strings.HasPrefix(p.sent, "/")
-	first := true
-	for i, seg := range segs {
-		d, err := url.PathUnescape(seg)
-		if err != nil {
-			p.canonical = false
-			d = seg
-		}
-		dec[i], esc[i] = d, url.PathEscape(d)
-		if i == 0 {
-			continue
-		}
-		if (d == "" && i < len(segs)-1) || d == "." || d == ".." {
-			p.canonical = false
-		}
-		if first && d != "" {
-			p.control, first = d == "_sim", false
-		}
-	}
-	p.clean, p.escaped = strings.Join(dec, "/"), strings.Join(esc, "/")
-	return p
-}
-
-// pathOf is the path the gateway read for r.
-func pathOf(r *http.Request) reqPath {
-	if p, ok := r.Context().Value(pathKey{}).(reqPath); ok {
-		return p
-	}
-	return readPath(r)
-}
-
-// rawRequestPath is the path as the client sent it: the request target up
-// to the query, or the escaped path for an absolute-form target.
-func rawRequestPath(r *http.Request) string {
-	p := r.RequestURI
-	if !strings.HasPrefix(p, "/") {
-		return r.URL.EscapedPath()
-	}
-	if i := strings.IndexByte(p, '?'); i >= 0 {
-		p = p[:i]
-	}
-	return p
-}
+// The request's path is read once (internal/gateway's Path, ReadPath):
+// pathOf is the path the gateway read for r; record.go reads it too.
+func pathOf(r *http.Request) pipeline.Path { return pipeline.PathOf(r) }
 
 // isControlPath reports a path of the control API's namespace (a request
-// target as a string, the first non-empty segment decoded).
-func isControlPath(target string) bool {
-	p, _, _ := strings.Cut(target, "?")
-	return readPath(&http.Request{RequestURI: p, URL: &url.URL{Path: p}}).control
-}
+// target as a string); the recipes' host answers with it.
+func isControlPath(target string) bool { return pipeline.IsControlPath(target) }
 
 // ServeHTTP serves the business API and the control API (the gateway's
 // serveHTTP).
@@ -137,27 +57,27 @@ func (g *gateway) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		r.Body = &captureBody{src: src}
 	}
-	p := readPath(r)
-	r = r.WithContext(context.WithValue(r.Context(), pathKey{}, p))
-	if p.canonical {
+	p := pipeline.ReadPath(r)
+	r = pipeline.WithPath(r, p)
+	if p.Canonical {
 		u := *r.URL
-		u.Path, u.RawPath = p.clean, p.escaped
+		u.Path, u.RawPath = p.Clean, p.Escaped
 		r.URL = &u
 	}
-	methods, literal := g.literal[p.escaped]
+	methods, literal := g.literal[p.Escaped]
 	switch {
-	case p.control && !p.canonical:
-		g.controlNotFound(w, r, "no control endpoint at the non-canonical path "+p.sent)
-	case p.control && p.clean == "/_sim":
+	case p.Control && !p.Canonical:
+		g.controlNotFound(w, r, "no control endpoint at the non-canonical path "+p.Sent)
+	case p.Control && p.Clean == "/_sim":
 		// ServeMux would redirect it to the /_sim/ subtree.
 		g.controlNotFound(w, r, "no control endpoint "+r.Method+" /_sim")
-	case !p.canonical:
-		g.serveNotFoundMessage(w, r, "no endpoint at the non-canonical path "+p.sent+" (paths are never cleaned or redirected)")
+	case !p.Canonical:
+		g.serveNotFoundMessage(w, r, "no endpoint at the non-canonical path "+p.Sent+" (paths are never cleaned or redirected)")
 	case literal && !slices.Contains(methods, r.Method):
 		// A path registered as written belongs to its own methods: a
 		// pattern with a wildcard in its place (GET /_sim/cards/{id} for
 		// POST /_sim/cards/limits) does not serve it with another.
-		if p.control {
+		if p.Control {
 			g.controlNotFound(w, r, "")
 			return
 		}
@@ -168,84 +88,20 @@ func (g *gateway) serveHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // indexLiteralPaths records the methods of every path registered without
-// wildcards (business endpoints and control routes), so that the path
-// template with the most literal segments decides which methods a path
-// serves, as OpenAPI matches concrete paths before templated ones. The
-// index depends only on the registrations, the same for every simulator
-// built from the same code, so it is computed once per process for each
-// set of registered patterns.
+// wildcards, the control routes' and the business endpoints'
+// (internal/gateway's LiteralPaths, computed once per process).
 func (g *gateway) indexLiteralPaths() {
-	var key strings.Builder
-	var paths []string
-	for _, p := range controlRoutes() {
-		key.WriteString(p)
-		key.WriteByte('\n')
-		if _, path, ok := strings.Cut(p, " "); ok && !strings.Contains(path, "{") {
-			paths = append(paths, path)
-		}
-	}
+	patterns := append([]string(nil), controlRoutes()...)
 	for _, e := range g.endpoints {
-		key.WriteString(e.Method)
-		key.WriteByte(' ')
-		key.WriteString(e.Pattern)
-		key.WriteByte('\n')
-		if !strings.Contains(e.Pattern, "{") {
-			paths = append(paths, e.Pattern)
-		}
+		patterns = append(patterns, e.Method+" "+e.Pattern)
 	}
-	literalIndex.mu.Lock()
-	defer literalIndex.mu.Unlock()
-	if idx, ok := literalIndex.byKey[key.String()]; ok {
-		g.literal = idx
-		return
-	}
-	idx := map[string][]string{}
-	for _, p := range paths {
-		r, err := http.NewRequest(http.MethodGet, p, nil)
-		if err != nil {
-			continue
-		}
-		var methods []string
-		for _, m := range routeMethods {
-			r.Method = m
-			if _, pattern := g.mux.Handler(r); strings.HasSuffix(pattern, " "+p) {
-				methods = append(methods, m)
-			}
-		}
-		if len(methods) > 0 {
-			idx[p] = methods
-		}
-	}
-	if literalIndex.byKey == nil {
-		literalIndex.byKey = map[string]map[string][]string{}
-	}
-	literalIndex.byKey[key.String()] = idx
-	g.literal = idx // shared and never written after this point
-}
-
-// literalIndex caches indexLiteralPaths by the registered patterns.
-var literalIndex struct {
-	mu    sync.Mutex
-	byKey map[string]map[string][]string
+	g.literal = pipeline.LiteralPaths(patterns, g.mux)
 }
 
 // allowedMethods lists the methods r's path is served with, other than by
-// the catch-all patterns; POST for the path of a registered object action
-// (served by the catch-all POST /_sim/{rest...}).
+// the catch-all patterns (internal/gateway's AllowedMethods).
 func (g *gateway) allowedMethods(r *http.Request) []string {
-	if methods, ok := g.literal[pathOf(r).escaped]; ok {
-		return methods
-	}
-	var out []string
-	for _, m := range routeMethods {
-		r2 := r.Clone(r.Context())
-		r2.Method = m
-		_, pattern := g.mux.Handler(r2)
-		if pattern != "" && !catchAllPatterns[pattern] && g.endpointServes(pattern, r.URL.Path) {
-			out = append(out, m)
-		}
-	}
-	return out
+	return pipeline.AllowedMethods(g.literal, g.mux, r, g.endpointServes)
 }
 
 // endpointServes applies the serves narrowing of the endpoint registered as
@@ -263,14 +119,14 @@ func (g *gateway) endpointServes(pattern, path string) bool {
 // or, without one, a message naming the methods the path serves with them
 // in the Allow header.
 func (g *gateway) notFoundAnswer(r *http.Request, message string) *apiError {
-	ae := errNotFound("path " + rawRequestPath(r))
+	ae := errNotFound("path " + pipeline.RawRequestPath(r))
 	if message != "" {
 		ae.Message = message
 		return ae
 	}
 	if allow := g.allowedMethods(r); len(allow) > 0 {
 		list := strings.Join(allow, ", ")
-		ae.Message = r.Method + " " + rawRequestPath(r) + ": no such endpoint; the path serves " + list
+		ae.Message = r.Method + " " + pipeline.RawRequestPath(r) + ": no such endpoint; the path serves " + list
 		ae.Header = map[string]string{"Allow": list}
 	}
 	return ae
@@ -285,7 +141,7 @@ func (g *gateway) serveNotFound(w http.ResponseWriter, r *http.Request) {
 // without one, the methods the path serves), journaled as a business
 // request; a control path is answered by controlNotFound.
 func (g *gateway) serveNotFoundMessage(w http.ResponseWriter, r *http.Request, message string) {
-	if pathOf(r).control {
+	if pathOf(r).Control {
 		g.controlNotFound(w, r, message)
 		return
 	}
@@ -303,7 +159,7 @@ func (g *gateway) serveNotFoundMessage(w http.ResponseWriter, r *http.Request, m
 func (g *gateway) controlNotFoundAnswer(r *http.Request, message string) *apiError {
 	ae := g.notFoundAnswer(r, message)
 	if message == "" && ae.Header == nil {
-		ae.Message = "no control endpoint " + r.Method + " " + rawRequestPath(r)
+		ae.Message = "no control endpoint " + r.Method + " " + pipeline.RawRequestPath(r)
 	}
 	return ae
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"time"
 
+	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/idempotency"
 	"github.com/mwallet/mwallet-go/simulator/internal/image"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
@@ -32,7 +33,7 @@ func idemCheck(tx *kernel.Tx, st *idempotency.Store, recKey, endpoint string, ha
 	rec, why := st.Check(tx, recKey, endpoint, hash, now, capacity)
 	switch why {
 	case idempotency.Full:
-		return nil, storeFull(tx, capIdempotencyKeys, capacity, st.Queue, now)
+		return nil, pipeline.StoreFull(tx, pipeline.CapIdempotencyKeys, capacity, st.Queue, now)
 	case idempotency.Reused:
 		return nil, newErr("idempotency_key_reused", "the idempotency key was used with a different body or endpoint")
 	case idempotency.InProgress:

@@ -3,6 +3,7 @@ package simulator
 import (
 	"time"
 
+	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
@@ -50,8 +51,50 @@ type RequestRecord struct {
 	Signature *SignatureCheck `json:"signature,omitempty"`
 }
 
+// journal is the request journal (internal/gateway's Journal), whose rows
+// the simulator reads and writes as RequestRecords.
+type journal struct{ *pipeline.Journal }
+
+// add journals r under the next sequence number.
+func (j journal) add(tx *kernel.Tx, r RequestRecord) { j.Add(tx, journalRowOf(r)) }
+
+// list returns the records oldest first.
+func (j journal) list(tx *kernel.Tx) []RequestRecord {
+	out := make([]RequestRecord, 0, j.Len(tx))
+	for row := range j.Rows(tx) {
+		out = append(out, recordOf(row))
+	}
+	return out
+}
+
+// journalRowOf is r as a journal row.
+func journalRowOf(r RequestRecord) pipeline.JournalRow {
+	row := pipeline.JournalRow{
+		Seq: r.Seq, Time: r.Time, RequestID: r.RequestID, Method: r.Method, Path: r.Path, Query: r.Query,
+		ClientID: r.ClientID, Member: r.Member, IdempotencyKey: r.IdempotencyKey, Status: r.Status, Code: r.Code,
+		Replay: r.Replay, ReplayOf: r.ReplayOf, Fault: r.Fault, Dropped: r.Dropped,
+	}
+	if r.Signature != nil {
+		row.Signature, row.HasSignature = signatureRowOf(r.Signature), true
+	}
+	return row
+}
+
+// recordOf is the journal row as a RequestRecord.
+func recordOf(row pipeline.JournalRow) RequestRecord {
+	r := RequestRecord{
+		Seq: row.Seq, Time: row.Time, RequestID: row.RequestID, Method: row.Method, Path: row.Path, Query: row.Query,
+		ClientID: row.ClientID, Member: row.Member, IdempotencyKey: row.IdempotencyKey, Status: row.Status, Code: row.Code,
+		Replay: row.Replay, ReplayOf: row.ReplayOf, Fault: row.Fault, Dropped: row.Dropped,
+	}
+	if row.HasSignature {
+		r.Signature = signatureCheckOf(row.Signature)
+	}
+	return r
+}
+
 // resetRequests empties the request journal.
 func (g *gateway) resetRequests(tx *kernel.Tx) error {
-	g.st.gw.journal.reset(tx)
+	g.st.gw.journal.Reset(tx)
 	return nil
 }

@@ -154,7 +154,7 @@ func (o options) startCaps() storeCaps {
 	if o.logCaps != nil {
 		return *o.logCaps
 	}
-	return o.caps.withDefaults()
+	return o.caps.WithDefaults(defaultCaps)
 }
 
 // WithWallClock makes the simulator's clock follow the host's, as
@@ -305,7 +305,7 @@ func newSimulator(served bool, opts []Option) (*Simulator, error) {
 		return nil, err
 	}
 	// The caps asked for hold from now on, whatever the log began with.
-	if err := s.wiring.inputs.setCaps(o.caps.withDefaults()); err != nil {
+	if err := s.wiring.inputs.setCaps(o.caps.WithDefaults(defaultCaps)); err != nil {
 		s.Close()
 		return nil, err
 	}

@@ -334,7 +334,7 @@ func (l *inputLog) logRequest(tx *kernel.Tx, r *http.Request) (*recordedInput, i
 			in.Draws = c.replay.Want.Draws
 		}
 	}
-	if !pathOf(r).control && in.Draws == nil {
+	if !pathOf(r).Control && in.Draws == nil {
 		in.Draws = l.draws(tx, r)
 	}
 	end, err := l.admit(tx, in)

@@ -62,8 +62,8 @@ func TestRecordingConfigCoversOptions(t *testing.T) {
 	back.bodyKey = nil
 	// The log's caps hold until its replay is done; the caps asked for
 	// are the replaying simulator's own.
-	if back.logCaps == nil || *back.logCaps != o.caps.withDefaults() {
-		t.Errorf("the log's caps after configOf and apply: %+v, want %+v", back.logCaps, o.caps.withDefaults())
+	if back.logCaps == nil || *back.logCaps != o.caps.WithDefaults(defaultCaps) {
+		t.Errorf("the log's caps after configOf and apply: %+v, want %+v", back.logCaps, o.caps.WithDefaults(defaultCaps))
 	}
 	back.logCaps = nil
 	if !reflect.DeepEqual(o, back) {

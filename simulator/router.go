@@ -3,13 +3,15 @@ package simulator
 import (
 	"net/http"
 	"strings"
+
+	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 )
 
 // bearer extracts the token from x-auth-token or authorization.
 func bearer(r *http.Request) string {
 	for _, h := range []string{"X-Auth-Token", "Authorization"} {
 		if v := strings.TrimSpace(r.Header.Get(h)); v != "" {
-			return bearerToken(v)
+			return pipeline.BearerToken(v)
 		}
 	}
 	return ""

@@ -1,15 +1,10 @@
 package simulator
 
 import (
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/hex"
 	"net/http"
-	"strconv"
-	"strings"
 	"time"
 
-	"github.com/mwallet/mwallet-go/simulator/internal/api"
+	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 )
 
 // SignatureCheck explains a refused request signature (invalid_signature or
@@ -49,73 +44,33 @@ type SignatureCheck struct {
 	ToleranceSeconds int64  `json:"tolerance_seconds"`
 }
 
-// maxCanonicalInJournal bounds the canonical string kept in the journal.
-const maxCanonicalInJournal = 4 << 10
-
-// explainSignature builds the journal's explanation of a refused signature.
+// explainSignature builds the journal's explanation of a refused signature
+// (internal/gateway's ExplainSignature).
 func explainSignature(r *http.Request, ts, nonce string, body []byte, now time.Time, problem string) *SignatureCheck {
-	sum := sha256.Sum256(body)
-	bodyHash := hex.EncodeToString(sum[:])
-	canonical := strings.Join([]string{r.Method, requestTarget(r), ts, nonce, bodyHash}, "\n")
+	return signatureCheckOf(pipeline.ExplainSignature(r, ts, nonce, body, now, problem))
+}
+
+// signatureCheckOf is the journal row sr as a SignatureCheck.
+func signatureCheckOf(sr pipeline.SignatureRow) *SignatureCheck {
 	sc := &SignatureCheck{
-		Problem: problem, CanonicalString: canonical, BodySHA256: bodyHash, BodyBytes: len(body),
-		Timestamp: ts, Clock: now, ClockUnix: now.Unix(), ToleranceSeconds: int64(signatureTolerance / time.Second),
+		Problem: sr.Problem, CanonicalString: sr.CanonicalString, Truncated: sr.Truncated, BodySHA256: sr.BodySHA256,
+		BodyBytes: sr.BodyBytes, Timestamp: sr.Timestamp, Clock: sr.Clock, ClockUnix: sr.ClockUnix, ToleranceSeconds: sr.ToleranceSeconds,
 	}
-	if len(sc.CanonicalString) > maxCanonicalInJournal {
-		sc.CanonicalString, sc.Truncated = sc.CanonicalString[:maxCanonicalInJournal], true
-	}
-	if len(sc.Timestamp) > 64 {
-		sc.Timestamp = sc.Timestamp[:64]
-	}
-	if api.AllDigits(ts) {
-		if sec, err := strconv.ParseInt(ts, 10, 64); err == nil {
-			skew := sec - sc.ClockUnix
-			sc.SkewSeconds = &skew
-		}
+	if sr.HasSkew {
+		skew := sr.SkewSeconds
+		sc.SkewSeconds = &skew
 	}
 	return sc
 }
 
-// missingSigningHeaders names the signing headers that are absent.
-func missingSigningHeaders(ts, nonce, sig string) string {
-	var missing []string
-	for _, h := range []struct{ name, v string }{{"x-timestamp", ts}, {"x-nonce", nonce}, {"x-signature", sig}} {
-		if h.v == "" {
-			missing = append(missing, h.name)
-		}
+// signatureRowOf is sc as a journal row.
+func signatureRowOf(sc *SignatureCheck) pipeline.SignatureRow {
+	sr := pipeline.SignatureRow{
+		Problem: sc.Problem, CanonicalString: sc.CanonicalString, Truncated: sc.Truncated, BodySHA256: sc.BodySHA256,
+		BodyBytes: sc.BodyBytes, Timestamp: sc.Timestamp, Clock: sc.Clock, ClockUnix: sc.ClockUnix, ToleranceSeconds: sc.ToleranceSeconds,
 	}
-	return "missing " + strings.Join(missing, ", ")
-}
-
-// skewProblem describes a timestamp outside the tolerance.
-func skewProblem(ts string, now time.Time) string {
-	sec, err := strconv.ParseInt(ts, 10, 64)
-	if err != nil {
-		return "x-timestamp does not fit in 64 bits; it must be Unix seconds within 300 s of clock_unix"
+	if sc.SkewSeconds != nil {
+		sr.SkewSeconds, sr.HasSkew = *sc.SkewSeconds, true
 	}
-	skew, dir := sec-now.Unix(), "ahead of"
-	if skew < 0 {
-		skew, dir = -skew, "behind"
-	}
-	hint := ""
-	if skew >= 1_000_000_000 {
-		hint = " (milliseconds instead of seconds?)"
-	}
-	return "x-timestamp is " + strconv.FormatInt(skew, 10) + " s " + dir + " the simulator clock, beyond the 300 s tolerance" + hint + "; sign with the simulator clock (GET /_sim/clock) when it does not follow the wall clock"
-}
-
-// mismatchProblem describes a signature that did not verify, saying whether
-// it is even shaped like base64 of an HMAC-SHA-256.
-func mismatchProblem(sig string) string {
-	raw, err := base64.StdEncoding.DecodeString(sig)
-	if _, herr := hex.DecodeString(sig); herr == nil && len(sig) == 2*sha256.Size {
-		return "x-signature is 64 hex digits (a hex HMAC?); want standard base64 of the 32-byte HMAC-SHA-256 of canonical_string, 44 characters"
-	}
-	switch {
-	case err != nil:
-		return "x-signature is not standard base64; want base64 of the 32-byte HMAC-SHA-256 of canonical_string, 44 characters"
-	case len(raw) != sha256.Size:
-		return "x-signature decodes to " + strconv.Itoa(len(raw)) + " bytes; want the 32-byte HMAC-SHA-256 of canonical_string"
-	}
-	return "x-signature is not the HMAC-SHA-256 of canonical_string under the Key's signing key (compare your signing string and body hash with these)"
+	return sr
 }

@@ -207,11 +207,6 @@ type apiKey struct {
 	ValidUntil     time.Time // zero: no limit; the Key stops working exactly then
 }
 
-// has reports whether the sorted list holds v.
-func has(list kernel.List[string], v string) bool {
-	return list.Index(func(x string) bool { return x == v }) >= 0
-}
-
 // sortedSet is the sorted list of the keys set in m.
 func sortedSet(m map[string]bool) kernel.List[string] {
 	out := make([]string, 0, len(m))

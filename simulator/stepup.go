@@ -3,6 +3,7 @@ package simulator
 import (
 	"time"
 
+	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
@@ -16,7 +17,7 @@ type stepUpHost struct {
 
 func (h stepUpHost) Room(tx *kernel.Tx, held int, now time.Time) error {
 	if c := h.st.gw.caps.Get(tx).StepUpChallenges; held >= c {
-		return storeFull(tx, capStepUpChallenges, c, h.st.gw.challengeQ, now)
+		return pipeline.StoreFull(tx, pipeline.CapStepUpChallenges, c, h.st.gw.challengeQ, now)
 	}
 	return nil
 }

@@ -28,7 +28,7 @@ var linePackages = []string{"cards", "deposits", "kyc", "members", "merchant", "
 
 // kernelPackages are the packages below the lines: the lines and the
 // simulator import them, they import no line.
-var kernelPackages = []string{"api", "catalogue", "control", "faults", "idempotency", "ids", "kernel", "ledger", "outcomes", "windows"}
+var kernelPackages = []string{"api", "catalogue", "control", "faults", "gateway", "idempotency", "ids", "kernel", "ledger", "outcomes", "windows"}
 
 // toolPackages are the operator's tools beside the lines (the error
 // recipes, the developer views), the data directory (its store and its
@@ -143,7 +143,6 @@ var ownMutexes = map[string]string{
 	"stepper.mu":       "the dashboard's scratch replay",
 	"exchangeSink.mu":  "a sink of the exchange log",
 	"exchangeSinks.mu": "the process's exchange sinks",
-	"literalIndex.mu":  "the process-wide index of literal paths",
 	"recorder.mu":      "the input log's buffer",
 	"replayer.idleMu":  "a replay's idle requests",
 	"store.mu":         "the data directory's appends",

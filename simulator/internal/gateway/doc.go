@@ -1,0 +1,12 @@
+// Package gateway holds the business API's pipeline pieces that need
+// nothing of the simulator: the edge rules of the contract's request
+// headers (headers.go), the request path as the gateway reads it once
+// (path.go), the index of paths registered without wildcards and the
+// methods a path serves (routes.go), the request signature with the
+// caller's address and the API key's allowlist entries (sign.go), the
+// explanation of a refused signature (signature.go), the API key's scope
+// rules and allowlist (scopes.go), the request journal's table
+// (journal.go) and the window stores' caps with the refusal of a full
+// store (caps.go). The simulator converts the journal's rows to and from its
+// public RequestRecord and SignatureCheck.
+package gateway
