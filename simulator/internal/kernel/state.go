@@ -121,7 +121,7 @@ func (sw *stateWriter) line(v any, table string) error {
 		return fmt.Errorf("kernel: state: table %s: %w", table, err)
 	}
 	if bytes.Contains(sw.buf.Bytes(), replacement) {
-		if at := invalidUTF8(reflect.ValueOf(v), ""); at != "" {
+		if at := invalidUTF8(reflect.Indirect(reflect.ValueOf(v)), ""); at != "" {
 			return fmt.Errorf("kernel: state: table %s: %s holds bytes that are not UTF-8, which JSON cannot keep", table, at)
 		}
 	}
@@ -196,8 +196,13 @@ func (t *Table[K, V]) writeState(sw *stateWriter, tx *Tx) error {
 	if err := sw.line(h, t.m.name); err != nil {
 		return err
 	}
+	// One row value for the whole table, passed by pointer: a row boxed
+	// into the encoder's interface would be a heap copy per row. No row
+	// type marshals through a pointer method, so the bytes are the same.
+	var row stateRow[K, V]
 	for k, v := range t.All(tx) {
-		if err := sw.line(stateRow[K, V]{k, v}, t.m.name); err != nil {
+		row.K, row.V = k, v
+		if err := sw.line(&row, t.m.name); err != nil {
 			return err
 		}
 	}

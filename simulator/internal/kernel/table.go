@@ -192,6 +192,11 @@ type keptRow[V any] struct {
 // NewTable makes the table name of kernel k.
 func NewTable[K cmp.Ordered, V any](k *Kernel, name string, opts ...Option) *Table[K, V] {
 	m, o := newMeta(name, opts)
+	for _, rt := range []reflect.Type{reflect.TypeFor[K](), reflect.TypeFor[V]()} {
+		if at := pointerMarshaler(rt); at != "" {
+			panic("kernel: table " + name + ": " + at + " marshals only through a pointer method, which a row's state would not call the same way")
+		}
+	}
 	t := &Table[K, V]{m: m, rows: map[K]V{}, ordered: o.ordered}
 	k.register(t, m)
 	return t
