@@ -130,7 +130,7 @@ func TestWholeStateReadsDoNotHoldTheLock(t *testing.T) {
 		run  func(s *Simulator) error
 	}{
 		{"snapshot", func(s *Simulator) error {
-			s.wiring.rec.store.Snapshot()
+			s.wiring.rec.Store().Snapshot()
 			return nil
 		}},
 		{"GET /_sim/digest", func(s *Simulator) error { return controlRead(s, "/_sim/digest")() }},

@@ -50,9 +50,7 @@ func TestComponentsAreWired(t *testing.T) {
 			if !strings.Contains(diag.String(), "snapshot of input") {
 				t.Errorf("the restart did not read the snapshot: %s", diag.String())
 			}
-			s.wiring.rec.mu.Lock()
-			st := s.wiring.rec.store
-			s.wiring.rec.mu.Unlock()
+			st := s.wiring.rec.Store()
 			if st == nil || st.Source() != (snapshotSource{s.wiring.inputs}) {
 				t.Errorf("the data directory's snapshots do not take this simulator's input log")
 			}

@@ -69,7 +69,7 @@ func (ctl *controlAPI) serve(o *op) http.HandlerFunc {
 		if isWrite(r.Method) {
 			body, rerr = io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
 		}
-		id := s.wiring.rec.controlID()
+		id := s.wiring.rec.ControlID()
 		w.Header().Set("X-Request-Id", id)
 		if ae := ctl.guard(r, o, len(body) > 0); ae != nil {
 			writeControl(w, r, errorResponse(ae, id), nil)
@@ -115,7 +115,7 @@ func (ctl *controlAPI) write(x *opRun, o *op, in any, derr error, body []byte, i
 		}
 		if ok {
 			err := s.wiring.inputs.routeCall(name, o.Route, args, func() error {
-				x.legacy = s.wiring.rec.legacyRules()
+				x.legacy = s.wiring.rec.LegacyRules()
 				resp, raw = ctl.runHTTP(x, o, in, nil, id)
 				return nil
 			})
@@ -132,10 +132,10 @@ func (ctl *controlAPI) write(x *opRun, o *op, in any, derr error, body []byte, i
 		tx.End()
 		return errorResponse(notPersisted(err), id), nil
 	}
-	x.tx, x.legacy = tx, s.wiring.rec.legacyRules()
+	x.tx, x.legacy = tx, s.wiring.rec.LegacyRules()
 	resp, raw = ctl.answer(x, o, in, derr, id)
 	tx.End()
-	if err := s.wiring.rec.durable(end); err != nil {
+	if err := s.wiring.rec.Durable(end); err != nil {
 		resp = errorResponse(notDurable(err), id)
 	}
 	return resp, raw
@@ -169,9 +169,7 @@ func (x *opRun) begin(o *op) {
 		return
 	}
 	c := s.wiring.image.captureWith(false, func(*kernel.Tx) {
-		s.wiring.rec.mu.Lock()
-		x.inputs = s.wiring.rec.seq
-		s.wiring.rec.mu.Unlock()
+		x.inputs = s.wiring.rec.Seq()
 	})
 	x.tx = s.wiring.image.read(c)
 }
@@ -243,7 +241,7 @@ func (ctl *controlAPI) invoke(o *op, in any) (any, error) {
 	}
 	name, args, _ := o.Call(in)
 	err := s.wiring.inputs.goCall(name, args, func() error {
-		x.legacy = s.wiring.rec.legacyRules()
+		x.legacy = s.wiring.rec.LegacyRules()
 		return run()
 	})
 	return out, err
@@ -288,7 +286,7 @@ func controlError(err error) *apiError {
 	}
 	var pe *persistError
 	if errors.As(err, &pe) {
-		return pe.answer()
+		return pe.Answer()
 	}
 	var ne *NameError
 	if errors.As(err, &ne) {

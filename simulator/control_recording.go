@@ -23,9 +23,7 @@ import (
 // it is, or from memory.
 func (ctl *controlAPI) recordingAnswer() (any, error) {
 	s := ctl.sim
-	s.wiring.rec.mu.Lock()
-	st := s.wiring.rec.store
-	s.wiring.rec.mu.Unlock()
+	st := s.wiring.rec.Store()
 	if st != nil {
 		p, err := s.wiring.inputs.point(true)
 		if err != nil {
@@ -33,7 +31,7 @@ func (ctl *controlAPI) recordingAnswer() (any, error) {
 		}
 		return rawAnswer(func(w http.ResponseWriter, _ *http.Request) {
 			recordingHeaders(w)
-			_ = st.WriteRecording(w, p.limit, p.hdr, &recordedInput{Seq: p.seq, Op: recfile.OpEnd, Clock: p.end, Digest: p.digest})
+			_ = st.WriteRecording(w, p.log.Written, p.log.Header, &recordedInput{Seq: p.log.Seq, Op: recfile.OpEnd, Clock: p.end, Digest: p.digest})
 		}), nil
 	}
 	rec, err := s.Recording()
@@ -152,9 +150,7 @@ func (ctl *controlAPI) stepRecording(seq int64) (*Recording, error) {
 	st.mu.Lock()
 	rec := st.rec
 	st.mu.Unlock()
-	s.wiring.rec.mu.Lock()
-	logged := s.wiring.rec.seq
-	s.wiring.rec.mu.Unlock()
+	logged := s.wiring.rec.Seq()
 	if rec != nil && int64(len(rec.inputs)) >= min(seq, logged) {
 		return rec, nil
 	}
@@ -195,7 +191,7 @@ func (st *stepper) show(rec *Recording, seq int64) (*stepDetail, error) {
 		if err != nil {
 			return nil, err
 		}
-		sim.wiring.rec.memOff = true
+		sim.wiring.rec.NotInMemory()
 		st.sim, st.p, st.at = sim, newReplayer(sim), 0
 		st.p.OnStep = func(_ *recordedInput, w *replayWriter) { st.ans = w }
 	}

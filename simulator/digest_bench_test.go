@@ -21,7 +21,7 @@ var digestState = sync.OnceValues(func() (*Simulator, error) {
 	if err != nil {
 		return nil, err
 	}
-	for i := 1; s.wiring.rec.seq < digestInputs; i++ {
+	for i := 1; s.wiring.rec.Seq() < digestInputs; i++ {
 		if i%4 == 0 {
 			if w := inProcessGet(s, tok, "/v1/deposits?limit=5", DefaultMemberExternalID); w.Code >= 300 {
 				return nil, fmt.Errorf("request %d: %d %s", i, w.Code, w.Body)

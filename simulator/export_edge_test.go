@@ -226,9 +226,7 @@ func DigestLeaving(s *Simulator, leave ...string) (string, error) {
 // LastInput describes the last input logged: its op, call name and
 // arguments as recorded ("call Cards.Ship [\"crd_1\"]"), or its request.
 func LastInput(s *Simulator) string {
-	s.wiring.rec.mu.Lock()
-	defer s.wiring.rec.mu.Unlock()
-	mem, err := s.wiring.rec.mem.Inputs()
+	mem, err := s.wiring.rec.MemInputs()
 	if err != nil || len(mem) == 0 {
 		return ""
 	}

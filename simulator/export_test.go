@@ -121,7 +121,7 @@ func namedState(s *Simulator) ([]byte, error) {
 // and its fsyncs with syncErr (nil: as the disk does), until the returned
 // function is called.
 func FailingLog(s *Simulator, writeErr, syncErr error) (restore func()) {
-	st := s.wiring.rec.store
+	st := s.wiring.rec.Store()
 	f := &failingLog{write: writeErr, sync: syncErr}
 	f.LogFile = st.SetLog(f)
 	return func() { st.SetLog(f.LogFile) }
@@ -152,10 +152,8 @@ func (f *failingLog) Sync() error {
 // the last n, leaving out the base_url inputs (the address, logged before
 // the first input that follows a change).
 func RecordedInputs(s *Simulator, n int) (int64, []string) {
-	s.wiring.rec.mu.Lock()
-	defer s.wiring.rec.mu.Unlock()
 	var all []string
-	mem, err := s.wiring.rec.mem.Inputs()
+	mem, err := s.wiring.rec.MemInputs()
 	if err != nil {
 		panic(err)
 	}

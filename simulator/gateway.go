@@ -142,7 +142,8 @@ func (g *gatewayState) bodyDigest(body []byte) [sha256.Size]byte {
 //   - logRequest logs a request as an input, admit any other input
 //     (record.go);
 //   - runDue runs the timers due at the current time (simulator.go);
-//   - controlID draws the request id of a control answer (record.go);
+//   - controlID draws the request id of a control answer (the recorder's
+//     ControlID, internal/inputlog);
 //   - controlNotFound answers the router's not_found of a path under /_sim
 //     behind the control API's guard (control_guard.go).
 type gateway struct {
@@ -310,7 +311,7 @@ func (x *exchange) finish(resp response) {
 	// A write is answered once its input is on stable storage (with a data
 	// directory; at once otherwise).
 	if isWrite(x.r.Method) {
-		if err := x.g.rec.durable(x.end); err != nil && !x.rec.Dropped {
+		if err := x.g.rec.Durable(x.end); err != nil && !x.rec.Dropped {
 			resp = errorResponse(notDurable(err), x.id)
 		}
 	}
@@ -358,7 +359,7 @@ func (x *exchange) delay() {
 	}
 	f := x.fault.Fault
 	g := x.g
-	g.rec.parked++
+	g.rec.Park()
 	x.tx.Suspend()
 	if c := captureOf(x.r); c != nil && c.replay != nil {
 		// A replay: the recording says when the request took the lock again.
@@ -369,12 +370,12 @@ func (x *exchange) delay() {
 	// Taking the lock again is an input of its own (resume), so that the log
 	// keeps what ran meanwhile before it.
 	x.tx.Resume()
-	g.rec.parked--
+	g.rec.Unpark()
 	if _, err := g.admit(x.tx, &recordedInput{Op: recfile.OpResume, Of: x.in.Seq}); err != nil {
 		// The first part already ran: the request completes, and the log
 		// refuses everything from now on, so its answer is
 		// service_unavailable (finish) and a restart resumes it.
-		g.rec.fail(err)
+		g.rec.Fail(err)
 	}
 	x.tx.Ordered()
 }

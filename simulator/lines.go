@@ -24,7 +24,7 @@ type kernelServices struct {
 	st     *simState
 	timers *outcomes.Timers
 	url    func() string // the simulator's address (Simulator.URL), for hosted links
-	// rules are the rules of the input running (recorder.runningRules).
+	// rules are the rules of the input running (recorder.RunningRules).
 	rules func() int
 }
 

@@ -9,7 +9,7 @@ import (
 // newWebhooksLine builds the webhook line; it exists before the fixture,
 // whose events it queues.
 func newWebhooksLine(s *Simulator) *hookline.Line {
-	return hookline.New(&s.k, webhooksHost{st: &s.st, replaying: s.wiring.rec.replaying, flush: func() {
+	return hookline.New(&s.k, webhooksHost{st: &s.st, replaying: s.wiring.rec.Replaying, flush: func() {
 		_, _ = s.wiring.delivery.flushWebhooks(context.Background())
 	}}, deliveryTransport)
 }
@@ -32,7 +32,7 @@ func webhookEndpointConfig(cfg WebhookEndpointConfig) hookline.EndpointConfig {
 // webhooksHost is the webhook line's webhooks.Host.
 type webhooksHost struct {
 	st *simState
-	// replaying reports a recording being replayed (recorder.replaying);
+	// replaying reports a recording being replayed (recorder.Replaying);
 	// flush runs a flush of the due deliveries (deliverer.flushWebhooks).
 	replaying func() bool
 	flush     func()

@@ -68,7 +68,7 @@ var restartDir = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	for i := 1; s.wiring.rec.seq < restartInputs; i++ {
+	for i := 1; s.wiring.rec.Seq() < restartInputs; i++ {
 		var w *httptest.ResponseRecorder
 		switch i % 4 {
 		case 0:
@@ -191,8 +191,8 @@ func BenchmarkRestart(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.StopTimer()
-				if s.wiring.rec.seq != restartInputs {
-					b.Fatalf("restarted at input %d", s.wiring.rec.seq)
+				if s.wiring.rec.Seq() != restartInputs {
+					b.Fatalf("restarted at input %d", s.wiring.rec.Seq())
 				}
 				s.Close()
 				b.StartTimer()

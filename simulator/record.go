@@ -6,11 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"sync"
-	"sync/atomic"
 	"time"
 
-	"github.com/mwallet/mwallet-go/simulator/internal/datadir"
 	"github.com/mwallet/mwallet-go/simulator/internal/inputlog"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/outcomes"
@@ -63,9 +60,6 @@ const DefaultRecordingLimit = 128 << 20
 // (internal/recfile): an http request is recorded with at most
 // maxBodyBytes+1 bytes of its body.
 type recordedInput = recfile.Input
-
-// memLog is the in-memory recording.
-type memLog = recfile.MemLog
 
 // recordingConfig is what a simulator was built with: replaying a log on a
 // simulator built with the same configuration reaches the same state.
@@ -129,167 +123,27 @@ func (c recordingConfig) apply(o *options) error {
 // a data directory's log.
 type recordingHeader = recfile.Header[recordingConfig]
 
-// recorder keeps the input log of one simulator: in memory, or in a data
-// directory's store.
-type recorder struct {
-	mu  sync.Mutex // guards the fields below; loggers also hold the input order
-	cfg recordingConfig
-	seq int64 // the last input logged
-	// clock is the latest clock reading the log holds (an input's clock, or
-	// an advance's target).
-	clock time.Time
-
-	mem      memLog // the in-memory recording (no store)
-	memOff   bool   // not kept in memory (a store keeps it)
-	memLimit int64
-	dropped  int64 // inputs not kept because of memLimit
-
-	store  *datadir.Store // the data directory, when there is one
-	replay *replayCheck   // while a recording is replayed: what the next input must be
-
-	// parked counts the requests waiting in a delay fault (guarded by the state lock,
-	// not r.mu): their continuation lives on their goroutine, so no
-	// snapshot is taken while one waits.
-	parked int
-
-	// base returns the simulator's address (Simulator.URL); lastBase is
-	// the one the log last recorded. Answers that carry a link
-	// (hosted_url) are built from the address and some are kept under
-	// idempotency keys, so a change of address is logged (base_url) before
-	// the next input, and a replay answers with the recorded address.
-	base     func() string
-	lastBase string
-
-	ctl *inputlog.ControlIDs // control request ids (controlID)
-
-	// lastRules is the Rules of the input logged last: a control op runs
-	// right after its own input is logged, holding the input order.
-	lastRules int
-	// running are the Rules of the input running, as the kernel asks for
-	// them when a step begins (undo): read under the state lock, without
-	// r.mu. A replay sets them before the timers an input's clock reading
-	// brings due.
-	running atomic.Int64
-	// rules are the Rules this simulator runs and logs its own inputs
-	// under: allOrNothingRules, or controlRules where MWALLET_SIM_RULES=3
-	// asks for the rules of the builds before (rulesFromEnv).
-	rules int
-}
+// recorder keeps the input log of one simulator, built with its
+// recordingConfig: in memory, or in a data directory's store
+// (inputlog.Recorder).
+type recorder = inputlog.Recorder[recordingConfig]
 
 // controlRules is the version of the control API's argument rules this
-// build runs control inputs under: 3, the first recording version whose
-// inputs carry it (earlier builds checked fewer arguments; their inputs
-// replay under what they checked).
-const controlRules = 3
+// build runs control inputs under (inputlog.ControlRules).
+const controlRules = inputlog.ControlRules
 
-// allOrNothingRules is the version of the rules this build runs every input
-// under: 4, every input all or nothing (a refused step's writes are
-// undone by the kernel: internal/kernel, step.go). Every input this build
-// logs carries it. An input without it (of an earlier build) is replayed
-// as it ran: the writes of a refusal stand.
-const allOrNothingRules = 4
-
-// undo reports whether the input running undoes a refused step's writes:
-// the kernel's rule (kernel.SetUndo).
-func (r *recorder) undo() bool { return r.running.Load() >= allOrNothingRules }
-
-// setRunning records the Rules of the input about to run.
-func (r *recorder) setRunning(in *recordedInput) {
-	if in.Op != recfile.OpBase && in.Op != recfile.OpEnd {
-		r.running.Store(int64(in.Rules))
-	}
-}
-
-// legacyRules reports whether the input logged last ran under the
-// argument rules of an earlier build (a replayed input of one).
-func (r *recorder) legacyRules() bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.lastRules < controlRules
-}
+// allOrNothingRules is the version of the rules under which every input is
+// all or nothing (inputlog.AllOrNothingRules). An input without it (of an
+// earlier build) is replayed as it ran: the writes of a refusal stand.
+const allOrNothingRules = inputlog.AllOrNothingRules
 
 func newRecorder(cfg recordingConfig, seed int64, limit int64, rules int) *recorder {
-	r := &recorder{cfg: cfg, memLimit: limit, ctl: inputlog.NewControlIDs(seed), rules: rules}
-	r.running.Store(int64(rules))
-	return r
+	return inputlog.NewRecorder(cfg, seed, limit, rules)
 }
 
 // errRecordingLimit is the error of Recording once the in-memory recording
 // has dropped inputs.
 var errRecordingLimit = errors.New("simulator: the in-memory recording reached its limit (WithRecordingLimit) and stopped; use a data directory (WithDataDir, mwallet-sim -data) to record without one")
-
-// log appends in to the log and numbers it. With a store it is written to
-// the data directory (not yet synced: see durable) and its end offset
-// returned; an error means it was not logged, and the input must not run.
-// The caller holds the input order.
-func (r *recorder) log(in *recordedInput) (int64, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if in.Op != recfile.OpBase && r.base != nil {
-		if u := r.base(); u != r.lastBase {
-			if _, err := r.appendInput(&recordedInput{Op: recfile.OpBase, Clock: in.Clock, URL: u}); err != nil {
-				return 0, err
-			}
-		}
-	}
-	return r.appendInput(in)
-}
-
-// appendInput numbers in and appends it to the log; r.mu is held.
-func (r *recorder) appendInput(in *recordedInput) (int64, error) {
-	in.Seq = r.seq + 1
-	if in.Op != recfile.OpBase && in.Op != recfile.OpEnd {
-		in.Rules = r.rules
-	}
-	if r.replay != nil {
-		if err := r.replay.Check(in); err != nil {
-			return 0, err
-		}
-	}
-	var end int64
-	if r.store != nil {
-		var err error
-		if end, err = r.store.Append(in); err != nil {
-			return 0, err
-		}
-	}
-	r.seq = in.Seq
-	r.clock = in.Clock
-	r.lastRules = in.Rules
-	r.setRunning(in)
-	if in.Op == recfile.OpBase {
-		r.lastBase = in.URL
-	}
-	if in.To.After(r.clock) {
-		r.clock = in.To
-	}
-	if !r.memOff {
-		if r.dropped > 0 || !r.mem.Add(in, r.memLimit) {
-			// The recording is incomplete from here on: let it go.
-			r.dropped++
-			r.mem = memLog{}
-		}
-	}
-	return end, nil
-}
-
-// durable waits until the input logged up to end is on stable storage. A
-// replay into a data directory does not wait input by input: it syncs
-// once when it is done (replayRecording).
-func (r *recorder) durable(end int64) error {
-	r.mu.Lock()
-	st, replaying := r.store, r.replay != nil
-	r.mu.Unlock()
-	if st == nil || replaying {
-		return nil
-	}
-	return st.Durable(end)
-}
-
-// controlID returns the request id of a control answer. Control ids come
-// from a counter of their own, not from the gateway's seeded generator, so
-// control reads change nothing a replay reproduces.
-func (r *recorder) controlID() string { return r.ctl.Next() }
 
 // inputLog is where inputs enter the input log and where the log is read
 // back (Recording) and closed: it logs a request, a Go control call or
@@ -398,56 +252,16 @@ func (l *inputLog) routeCall(name, route string, args []any, fn func() error) er
 	tx.End()
 	if err != nil {
 		release()
-		return &persistError{call: name, err: err}
+		return &persistError{Call: name, Err: err}
 	}
 	ferr := fn()
 	release()
-	if err := l.rec.durable(end); err != nil {
-		return &persistError{call: name, ran: true, err: err}
+	if err := l.rec.Durable(end); err != nil {
+		return &persistError{Call: name, Ran: true, Err: err}
 	}
 	return ferr
 }
 
 // persistError is a Go control call the data directory could not take
-// (ran false: nothing was executed) or could not make durable (ran true).
-// Over HTTP it is service_unavailable, as for every other input.
-type persistError struct {
-	call string
-	ran  bool
-	err  error
-}
-
-func (e *persistError) Error() string {
-	if e.ran {
-		return "simulator: " + e.call + " ran but is not durable: " + e.err.Error()
-	}
-	return "simulator: " + e.call + " not executed: " + e.err.Error()
-}
-
-func (e *persistError) Unwrap() error { return e.err }
-
-// answer is the HTTP refusal of the call.
-func (e *persistError) answer() *apiError {
-	if e.ran {
-		return notDurable(e.err)
-	}
-	return notPersisted(e.err)
-}
-
-// replaying reports whether a recording is being replayed.
-func (r *recorder) replaying() bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.replay != nil
-}
-
-// fail makes the data directory refuse every input from now on: a part of
-// an input that already ran could not be logged.
-func (r *recorder) fail(err error) {
-	r.mu.Lock()
-	st := r.store
-	r.mu.Unlock()
-	if st != nil {
-		st.Fail(err)
-	}
-}
+// or could not make durable (inputlog.CallError).
+type persistError = inputlog.CallError

@@ -20,7 +20,7 @@ func (l *inputLog) admit(tx *kernel.Tx, in *recordedInput) (int64, error) {
 		return 0, err
 	}
 	in.Clock = l.st.clock.Now()
-	return l.rec.log(in)
+	return l.rec.Log(in)
 }
 
 // followHost moves the clock up to the host's time (WithWallClock), unless
@@ -29,7 +29,7 @@ func (l *inputLog) admit(tx *kernel.Tx, in *recordedInput) (int64, error) {
 // runs them; a move that runs nothing is not logged (the input's clock
 // reading carries it).
 func (l *inputLog) followHost(tx *kernel.Tx, op string) error {
-	if l.host == nil || op == recfile.OpBase || l.rec.replaying() {
+	if l.host == nil || op == recfile.OpBase || l.rec.Replaying() {
 		return nil
 	}
 	now := l.st.clock.Now()
@@ -38,7 +38,7 @@ func (l *inputLog) followHost(tx *kernel.Tx, op string) error {
 		return nil
 	}
 	if l.timers.HasDue(tx, target) {
-		if _, err := l.rec.log(&recordedInput{Op: recfile.OpAdvance, Clock: now, To: target}); err != nil {
+		if _, err := l.rec.Log(&recordedInput{Op: recfile.OpAdvance, Clock: now, To: target}); err != nil {
 			return err
 		}
 	}
@@ -62,5 +62,5 @@ func (l *inputLog) setCaps(c storeCaps) error {
 	}
 	l.st.gw.caps.Set(tx, c)
 	tx.End()
-	return l.rec.durable(end)
+	return l.rec.Durable(end)
 }

@@ -24,14 +24,14 @@ func (l *inputLog) advance(d time.Duration) {
 		tx.End()
 		return
 	}
-	end, err := l.rec.log(&recordedInput{Op: recfile.OpAdvance, Clock: l.st.clock.Now(), To: target})
+	end, err := l.rec.Log(&recordedInput{Op: recfile.OpAdvance, Clock: l.st.clock.Now(), To: target})
 	tx.Ordered()
 	if err == nil {
 		l.timers.Advance(tx, d)
 	}
 	tx.End()
 	if err == nil {
-		_ = l.rec.durable(end)
+		_ = l.rec.Durable(end)
 	}
 }
 
@@ -46,5 +46,5 @@ func (l *inputLog) advanceTo(target time.Time) error {
 		l.timers.Advance(tx, target.Sub(now))
 	}
 	tx.End()
-	return l.rec.durable(end)
+	return l.rec.Durable(end)
 }

@@ -10,7 +10,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/mwallet/mwallet-go/simulator/internal/datadir"
+	"github.com/mwallet/mwallet-go/simulator/internal/inputlog"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 )
@@ -124,15 +124,9 @@ func (s *Simulator) Recording() (*Recording, error) { return s.wiring.inputs.rec
 // recordingPoint is where the log stands at one instant, with the state
 // then.
 type recordingPoint struct {
-	hdr     recordingHeader
-	end     time.Time
-	digest  string // "" when not asked for
-	chunks  [][]byte
-	n       int
-	dropped int64
-	st      *datadir.Store
-	limit   int64 // the store's log size then
-	seq     int64
+	log    inputlog.Point[recordingConfig]
+	end    time.Time
+	digest string // "" when not asked for
 }
 
 // point takes the recording's point: with digest, the state is captured
@@ -142,15 +136,7 @@ func (l *inputLog) point(digest bool) (recordingPoint, error) {
 	var p recordingPoint
 	at := func(*kernel.Tx) {
 		p.end = l.st.clock.Now()
-		r := l.rec
-		r.mu.Lock()
-		p.hdr = recordingHeader{Format: recfile.Format, Version: recfile.Version, Config: r.cfg}
-		p.st, p.dropped, p.seq = r.store, r.dropped, r.seq
-		p.chunks, p.n = r.mem.View()
-		r.mu.Unlock()
-		if p.st != nil {
-			p.limit = p.st.Written()
-		}
+		p.log = l.rec.Point()
 	}
 	if !digest {
 		tx := l.k.BeginInput()
@@ -177,18 +163,18 @@ func (l *inputLog) recording(digest bool) (*Recording, error) {
 	}
 	var inputs []*recordedInput
 	switch {
-	case p.st != nil:
-		inputs, err = p.st.ReadInputs(p.limit)
+	case p.log.Store != nil:
+		inputs, err = p.log.Store.ReadInputs(p.log.Written)
 		err = dataDirErr(err)
-	case p.dropped > 0:
+	case p.log.Dropped > 0:
 		err = errRecordingLimit
 	default:
-		inputs, err = recfile.DecodeChunks(p.chunks, p.n)
+		inputs, err = recfile.DecodeChunks(p.log.Chunks, p.log.N)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return &Recording{header: p.hdr, inputs: inputs, end: p.end, digest: p.digest}, nil
+	return &Recording{header: p.log.Header, inputs: inputs, end: p.end, digest: p.digest}, nil
 }
 
 // WithRecording starts the simulator from a recording: it is built with the

@@ -16,7 +16,6 @@ type (
 	replayer     = replay.Runner
 	replayHooks  = replay.Hooks
 	replayWriter = replay.Writer
-	replayCheck  = replay.Check
 )
 
 // describeInput is a one-line description of an input for messages.
@@ -30,9 +29,7 @@ func replayRecording(s *Simulator, r *Recording) error {
 	if err := newReplayer(s).Recording(r.inputs, r.end, r.digest, r.header.Version < 2); err != nil {
 		return err
 	}
-	s.wiring.rec.mu.Lock()
-	st := s.wiring.rec.store
-	s.wiring.rec.mu.Unlock()
+	st := s.wiring.rec.Store()
 	if st != nil {
 		// Replayed into a data directory: one sync for all of it.
 		return st.Durable(st.Written())
@@ -43,31 +40,16 @@ func replayRecording(s *Simulator, r *Recording) error {
 // replayTarget is the simulator as the replay runner drives it.
 type replayTarget struct{ s *Simulator }
 
-func (t *replayTarget) Expect(in *recordedInput) error {
-	rec := t.s.wiring.rec
-	rec.mu.Lock()
-	defer rec.mu.Unlock()
-	if rec.replay == nil {
-		rec.replay = &replayCheck{}
-	}
-	if rec.replay.Err != nil {
-		return rec.replay.Err
-	}
-	rec.replay.Want = in
-	return nil
-}
+func (t *replayTarget) Expect(in *recordedInput) error { return t.s.wiring.rec.Expect(in) }
 
 func (t *replayTarget) Logged(in *recordedInput, err error) error {
-	rec := t.s.wiring.rec
-	rec.mu.Lock()
-	defer rec.mu.Unlock()
-	return rec.replay.Done(in, err)
+	return t.s.wiring.rec.Logged(in, err)
 }
 
 func (t *replayTarget) CatchUp(in *recordedInput) {
 	s := t.s
 	tx := s.k.Begin()
-	s.wiring.rec.setRunning(in)
+	s.wiring.rec.SetRunning(in)
 	if now := s.st.clock.Now(); in.Clock.After(now) {
 		s.wiring.timers.Advance(tx, in.Clock.Sub(now))
 	}
@@ -112,9 +94,7 @@ func (t *replayTarget) Apply(in *recordedInput) error {
 
 func (t *replayTarget) End() {
 	s := t.s
-	s.wiring.rec.mu.Lock()
-	s.wiring.rec.replay = nil
-	s.wiring.rec.mu.Unlock()
+	s.wiring.rec.EndReplay()
 	s.wiring.replayBase = ""
 }
 

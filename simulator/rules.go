@@ -38,7 +38,3 @@ func rulesFromEnv() (int, error) {
 // (gateway_expiry.go). An input of an earlier build is replayed as it ran:
 // the records it made stay, so its recording replays to its digest.
 const sweepRules = 5
-
-// runningRules are the Rules of the input running: what a window that
-// earlier rules did not keep asks (kernelServices.ExpireAt).
-func (r *recorder) runningRules() int { return int(r.running.Load()) }

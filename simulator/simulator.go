@@ -357,14 +357,14 @@ func build(o options) (*Simulator, error) {
 		return nil, err
 	}
 	s.wiring.rec = newRecorder(cfg, o.seed, o.recordingLimit, rules)
-	s.k.SetUndo(s.wiring.rec.undo)
-	s.wiring.rec.base = s.URL
+	s.k.SetUndo(s.wiring.rec.Undo)
+	s.wiring.rec.SetBase(s.URL)
 	s.wiring.image = &stateImage{root: s, k: &s.k}
 	s.wiring.inputs = &inputLog{k: &s.k, st: &s.st, rec: s.wiring.rec, image: s.wiring.image, timers: s.wiring.timers, host: o.hostClock}
 	s.wiring.delivery = &deliverer{k: &s.k, st: &s.st, rec: s.wiring.rec, inputs: s.wiring.inputs}
 	s.wiring.gw = &gateway{
 		k: &s.k, st: &s.st, mux: s.wiring.mux, rec: s.wiring.rec, faultChans: map[int64]faultChans{},
-		logRequest: s.wiring.inputs.logRequest, admit: s.wiring.inputs.admit, runDue: s.wiring.timers.RunDue, controlID: s.wiring.rec.controlID,
+		logRequest: s.wiring.inputs.logRequest, admit: s.wiring.inputs.admit, runDue: s.wiring.timers.RunDue, controlID: s.wiring.rec.ControlID,
 		controlNotFound: s.wiring.ctl.notFound,
 	}
 	s.wiring.inputs.draws = s.wiring.gw.faultDraws
@@ -380,7 +380,7 @@ func build(o options) (*Simulator, error) {
 	s.st.ledger = ledger.New(&s.k, s.st.cat.Scale)
 	// The fixture is the state's first transaction; nothing else can see
 	// s before New returns.
-	s.k.Provide(kernelServices{st: &s.st, timers: s.wiring.timers, url: s.URL, rules: s.wiring.rec.runningRules})
+	s.k.Provide(kernelServices{st: &s.st, timers: s.wiring.timers, url: s.URL, rules: s.wiring.rec.RunningRules})
 	tx := s.k.BeginSetup()
 	defer tx.End()
 	s.st.merchant = merchant.New(&s.k, merchantHost{st: &s.st}, s.st.creds.MerchantID, string(s.st.creds.Model), string(MerchantActive), string(s.st.creds.Environment))

@@ -55,7 +55,7 @@ func BenchmarkSnapshotStall(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	st := s.wiring.rec.store
+	st := s.wiring.rec.Store()
 	reads := []struct {
 		name string
 		run  func() error

@@ -46,7 +46,7 @@ type snapshotSource struct{ l *inputLog }
 func (s snapshotSource) Capture(held func(clock time.Time)) (datadir.Capture, bool) {
 	l := s.l
 	tx := l.k.BeginCapture(true)
-	if l.rec.parked > 0 {
+	if l.rec.Parked() > 0 {
 		tx.End()
 		return nil, false
 	}
@@ -70,9 +70,7 @@ func (l *inputLog) closeStore() {
 	if l == nil || l.rec == nil {
 		return
 	}
-	l.rec.mu.Lock()
-	st := l.rec.store
-	l.rec.mu.Unlock()
+	st := l.rec.Store()
 	if st == nil {
 		return
 	}
@@ -80,17 +78,15 @@ func (l *inputLog) closeStore() {
 	// so a restart continues from it.
 	tx := l.k.BeginInput()
 	now := l.st.clock.Now()
-	l.rec.mu.Lock()
-	moved := now.After(l.rec.clock)
-	l.rec.mu.Unlock()
+	moved := l.rec.Behind(now)
 	var end int64
 	var err error
 	if moved {
-		end, err = l.rec.log(&recordedInput{Op: recfile.OpAdvance, Clock: now, To: now})
+		end, err = l.rec.Log(&recordedInput{Op: recfile.OpAdvance, Clock: now, To: now})
 	}
 	tx.End()
 	if moved && err == nil {
-		_ = l.rec.durable(end)
+		_ = l.rec.Durable(end)
 	}
 	st.Close()
 }

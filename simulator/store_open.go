@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/datadir"
-	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 )
 
 // openDataDir builds the simulator of a data directory: a new one, or the
@@ -70,10 +69,10 @@ func openDataDir(o options) (s *Simulator, err error) {
 		if s, err = build(o); err != nil {
 			return nil, err
 		}
-		if err = st.Create(recordingHeader{Format: recfile.Format, Version: recfile.Version, Config: s.wiring.rec.cfg}); err != nil {
+		if err = st.Create(s.wiring.rec.Header()); err != nil {
 			return nil, err
 		}
-		s.wiring.rec.attachStore(st)
+		s.wiring.rec.AttachStore(st)
 		if o.recording != nil {
 			if err = replayRecording(s, o.recording); err != nil {
 				return nil, err
@@ -112,7 +111,7 @@ func openDataDir(o options) (s *Simulator, err error) {
 				s = nil
 			} else {
 				from, snapSeq = sf.Meta.Offset, sf.Meta.Seq
-				s.wiring.rec.seq = sf.Meta.Seq
+				s.wiring.rec.StartAt(sf.Meta.Seq)
 			}
 		default:
 			st.Report("snapshot not used (%s): replaying the whole log", why)
@@ -124,10 +123,10 @@ func openDataDir(o options) (s *Simulator, err error) {
 		}
 	}
 	tSnap := time.Since(t0)
-	s.wiring.rec.memOff = true // the log is the recording
+	s.wiring.rec.NotInMemory() // the log is the recording
 	p := newReplayer(s)
 	end, _, n, err := st.Scan(from, c.End, func(in *recordedInput, off int64) error {
-		if want := s.wiring.rec.seq + 1; in.Seq != want {
+		if want := s.wiring.rec.Seq() + 1; in.Seq != want {
 			return &DataDirError{Dir: o.dataDir, File: datadir.LogName, Offset: off, Reason: fmt.Sprintf("input %d where input %d should be", in.Seq, want)}
 		}
 		return p.Step(in)
@@ -151,31 +150,22 @@ func openDataDir(o options) (s *Simulator, err error) {
 	st.Claim()
 	if c.Size > end {
 		st.Report("%s: kept %d whole inputs up to offset %d; discarded %d bytes a crash left at its end (%s)",
-			filepath.Join(o.dataDir, datadir.LogName), s.wiring.rec.seq, end, c.Size-end, c.Torn)
+			filepath.Join(o.dataDir, datadir.LogName), s.wiring.rec.Seq(), end, c.Size-end, c.Torn)
 	}
-	if err = st.OpenLog(end, c.Last, s.wiring.rec.seq); err != nil {
+	if err = st.OpenLog(end, c.Last, s.wiring.rec.Seq()); err != nil {
 		p.Abandon()
 		return nil, err
 	}
-	s.wiring.rec.attachStore(st)
+	s.wiring.rec.AttachStore(st)
 	p.Finish()
 	if snapSeq > 0 {
 		st.Report("restarted at input %d: snapshot of input %d read in %s, %d inputs replayed in %s",
-			s.wiring.rec.seq, snapSeq, tSnap.Round(time.Millisecond), n, (time.Since(t0) - tSnap).Round(time.Millisecond))
+			s.wiring.rec.Seq(), snapSeq, tSnap.Round(time.Millisecond), n, (time.Since(t0) - tSnap).Round(time.Millisecond))
 	} else {
-		st.Report("restarted at input %d: %d inputs replayed in %s", s.wiring.rec.seq, n, time.Since(t0).Round(time.Millisecond))
+		st.Report("restarted at input %d: %d inputs replayed in %s", s.wiring.rec.Seq(), n, time.Since(t0).Round(time.Millisecond))
 	}
 	st.StartSnapshots(snapshotSource{s.wiring.inputs}, snapSeq)
 	return s, nil
-}
-
-// attachStore makes st the sink of the input log.
-func (r *recorder) attachStore(st *datadir.Store) {
-	r.mu.Lock()
-	r.store = st
-	r.memOff = true
-	r.mem = memLog{}
-	r.mu.Unlock()
 }
 
 // sameFixture reports how a data directory's configuration differs from

@@ -143,7 +143,6 @@ var ownMutexes = map[string]string{
 	"stepper.mu":       "the dashboard's scratch replay",
 	"exchangeSink.mu":  "a sink of the exchange log",
 	"exchangeSinks.mu": "the process's exchange sinks",
-	"recorder.mu":      "the input log's buffer",
 	"replayer.idleMu":  "a replay's idle requests",
 	"store.mu":         "the data directory's appends",
 	"store.syncMu":     "the data directory's fsync",

@@ -156,7 +156,7 @@ func (d *deliverer) flushDue() ([]hookline.Job, error) {
 	}
 	jobs := d.st.webhooks.DueStep(tx)
 	tx.End()
-	return jobs, d.rec.durable(end)
+	return jobs, d.rec.Durable(end)
 }
 
 // flushDueInput is the flush_due input of a replay.
@@ -184,7 +184,7 @@ func (d *deliverer) attemptResult(deliveryID string, at time.Time, code int, ans
 	if err != nil {
 		return false, failure, err
 	}
-	return ok, failure, d.rec.durable(end)
+	return ok, failure, d.rec.Durable(end)
 }
 
 // attemptInput is the attempt input of a replay.
@@ -219,5 +219,5 @@ func (d *deliverer) flushAbortInput(ids []string) error {
 	}
 	d.st.webhooks.ReleaseStep(tx, ids)
 	tx.End()
-	return d.rec.durable(end)
+	return d.rec.Durable(end)
 }

@@ -21,3 +21,32 @@ func unavailable(msg string) *api.Error {
 	ae.Transient = true
 	return ae
 }
+
+// CallError is a Go control call the data directory could not take (Ran
+// false: nothing was executed) or could not make durable (Ran true). Over
+// HTTP it is service_unavailable, as for every other input (Answer).
+type CallError struct {
+	// Call is the call's name ("Cards.Ship").
+	Call string
+	// Ran is set when the call ran but is not durable.
+	Ran bool
+	// Err is the data directory's error.
+	Err error
+}
+
+func (e *CallError) Error() string {
+	if e.Ran {
+		return "simulator: " + e.Call + " ran but is not durable: " + e.Err.Error()
+	}
+	return "simulator: " + e.Call + " not executed: " + e.Err.Error()
+}
+
+func (e *CallError) Unwrap() error { return e.Err }
+
+// Answer is the HTTP refusal of the call.
+func (e *CallError) Answer() *api.Error {
+	if e.Ran {
+		return NotDurable(e.Err)
+	}
+	return NotPersisted(e.Err)
+}
