@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mwallet/mwallet-go/money"
+	"github.com/mwallet/mwallet-go/simulator/internal/devtools"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/members"
 	"github.com/mwallet/mwallet-go/simulator/internal/merchant"
@@ -238,22 +239,11 @@ func (s *view) balance(tx *kernel.Tx, memberID, asset string) (available, locked
 }
 
 // memberJSON is the control API's document of member m, with its
-// balances in every asset of the catalogue.
+// balances in every asset of the catalogue (devtools.MemberDocument).
 func (s *view) memberJSON(tx *kernel.Tx, m *member) map[string]any {
-	balances := map[string]any{}
-	for _, a := range s.st.cat.All() {
-		balances[a.Code] = map[string]string{
-			"available": s.st.ledger.Balance(tx, MemberAvailable(m.ID), a.Code).String(),
-			"locked":    s.st.ledger.Balance(tx, MemberLocked(m.ID), a.Code).String(),
-		}
-	}
 	merchantID := m.MerchantID
 	if merchantID == "" {
 		merchantID = s.st.merchant.ID(tx)
 	}
-	return map[string]any{
-		"id": m.ID, "external_member_id": m.ExternalID, "kyc_level": m.KYCLevel, "status": m.Status,
-		"platform_direct": m.PlatformDirect, "merchant_id": merchantID,
-		"created_at": m.CreatedAt.UTC().Format(time.RFC3339), "balances": balances,
-	}
+	return devtools.MemberDocument(tx, s.st.ledger, m, devtools.AssetCodes(s.st.cat.All()), merchantID)
 }

@@ -1,8 +1,6 @@
 package simulator
 
 import (
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/image"
@@ -36,15 +34,7 @@ func Immediate() OutcomeMode { return OutcomeMode{kind: "immediate"} }
 func After(d time.Duration) OutcomeMode { return OutcomeMode{kind: "after", after: d} }
 
 // String names the mode ("manual", "immediate" or "after:30s").
-func (m OutcomeMode) String() string {
-	switch m.kind {
-	case "", "manual":
-		return "manual"
-	case "after":
-		return "after:" + m.after.String()
-	}
-	return m.kind
-}
+func (m OutcomeMode) String() string { return m.mode().String() }
 
 // MarshalText writes the mode as String does (the zero OutcomeMode, which
 // behaves as Manual, as the empty string).
@@ -72,19 +62,11 @@ func (m *OutcomeMode) UnmarshalText(b []byte) error {
 
 // ParseOutcomeMode reads "manual", "immediate" or "after:<duration>".
 func ParseOutcomeMode(s string) (OutcomeMode, error) {
-	switch {
-	case s == "manual" || s == "":
-		return Manual(), nil
-	case s == "immediate":
-		return Immediate(), nil
-	case strings.HasPrefix(s, "after:"):
-		d, err := time.ParseDuration(strings.TrimPrefix(s, "after:"))
-		if err != nil || d < 0 {
-			return OutcomeMode{}, fmt.Errorf("bad outcome duration %q", s)
-		}
-		return After(d), nil
+	m, err := outcomes.ParseMode(s)
+	if err != nil {
+		return OutcomeMode{}, err
 	}
-	return OutcomeMode{}, fmt.Errorf("unknown outcome mode %q (manual, immediate, after:<duration>)", s)
+	return OutcomeMode{kind: m.Kind, after: m.After}, nil
 }
 
 // OutcomeCollection names a collection of objects whose upstream outcome a
