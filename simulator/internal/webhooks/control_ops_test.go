@@ -21,7 +21,8 @@ func TestControlOps(t *testing.T) {
 	t.Parallel()
 	l, _, _, tx := newLine(t, "sandbox")
 	id := addEndpoint(t, l, tx, EndpointConfig{URL: "https://example.com/hook"})
-	ops := NewControlOps(func(x opRun) (*Line, *kernel.Tx) { return x.l, x.tx }, func(v EndpointView) any { return v.Disabled })
+	ops := NewControlOps(func(x opRun) (*Line, *kernel.Tx) { return x.l, x.tx }, func(v EndpointView) any { return v.Disabled },
+		func(_ opRun, id string) (any, error) { return "redelivered " + id, nil })
 	x := opRun{l, tx}
 	type result struct {
 		Out      any
