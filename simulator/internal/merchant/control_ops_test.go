@@ -8,15 +8,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator/internal/control"
-	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/control/controltest"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel/kerneltest"
 )
 
 // opRun is the test's run of one op: the line and the transaction.
-type opRun struct {
-	l  *Line
-	tx *kernel.Tx
-}
+type opRun = controltest.Run[Line]
 
 // TestControlOps: the prepaid ops check their amount with the rule they
 // are given before running, and answer the prepaid account.
@@ -28,7 +25,7 @@ func TestControlOps(t *testing.T) {
 	l := New(svc.Kernel(), &fakeHost{svc: svc}, "mch_1", PlatformHosted, StatusActive, Sandbox)
 	errScale, errQuota := errors.New("too precise"), errors.New("no such quota")
 	var checked []string
-	ops := NewControlOps(func(x opRun) (*Line, *kernel.Tx) { return x.l, x.tx }, func(_ opRun, field, asset, amount string) error {
+	ops := NewControlOps(controltest.At[Line], func(_ opRun, field, asset, amount string) error {
 		checked = append(checked, field+" "+asset+" "+amount)
 		if amount == "0.0000001" {
 			return errScale
@@ -42,7 +39,7 @@ func TestControlOps(t *testing.T) {
 			}
 			return nil
 		})
-	x := opRun{l, tx}
+	x := opRun{Line: l, Tx: tx}
 	if diff := cmp.Diff([]string{"GET /_sim/merchant", "Merchant.TopUpPrepaid", "merchant/prepaid/topup", "Merchant.WithdrawPrepaid", "Merchant.PrepaidBalance",
 		"POST /_sim/merchant/pobo_subaccount Merchant.SetPOBOSubaccount", "POST /_sim/merchant/write_quota Merchant.SetWriteQuota"},
 		[]string{ops.View.Route, ops.TopUpPrepaid.Name, ops.TopUpPrepaid.Action, ops.WithdrawPrepaid.Name, ops.PrepaidBalance.Name,
