@@ -121,7 +121,7 @@ func (c *CardsControl) UnlockActivation(cardID string) error {
 // Plastic returns what is printed on a card (last four digits, expiry
 // MM/YY, CVV), as the end user would read it (action cards/{id}/plastic).
 func (c *CardsControl) Plastic(cardID string) (CardPlastic, error) {
-	return invoke[CardPlastic](c.s, opCardsPlastic, &cardline.CardRef{ID: cardID})
+	return invoke[CardPlastic](c.s, cardMemberOps.Plastic, &cardline.CardRef{ID: cardID})
 }
 
 // UpstreamCloseRequests returns how many close requests were sent to the
@@ -164,20 +164,20 @@ func (c *CardsControl) SetLimit(formFactor string, n int) error {
 // SetPenalty marks a member as having outstanding penalties (card
 // applications then fail) or clears it.
 func (c *CardsControl) SetPenalty(memberID string, outstanding bool) error {
-	return c.s.wiring.ctl.perform(opCardsSetPenalty, &penaltyIn{Member: memberID, Outstanding: &outstanding})
+	return c.s.wiring.ctl.perform(cardMemberOps.SetPenalty, &cardline.PenaltyIn{Member: memberID, Outstanding: &outstanding})
 }
 
 // SetKYCCountry sets the country of the KYC a member used (default SG),
 // an ISO 3166 alpha-2 code, which product country restrictions check.
 func (c *CardsControl) SetKYCCountry(memberID, country string) error {
-	return c.s.wiring.ctl.perform(opCardsSetKYCCountry, &kycCountryIn{Member: memberID, Country: country})
+	return c.s.wiring.ctl.perform(cardMemberOps.SetKYCCountry, &cardline.KYCCountryIn{Member: memberID, Country: country})
 }
 
 // AddShippingAddress adds a shipping address in country (an ISO 3166
 // alpha-2 code) to a member and returns its id. Every member starts with
 // adr_ addresses in SG (default) and HK.
 func (c *CardsControl) AddShippingAddress(memberID, country string, isDefault bool) (string, error) {
-	out, err := invoke[map[string]any](c.s, opCardsAddShippingAddress, &shippingIn{Member: memberID, Country: country, Default: isDefault})
+	out, err := invoke[map[string]any](c.s, cardMemberOps.AddShippingAddress, &cardline.ShippingIn{Member: memberID, Country: country, Default: isDefault})
 	id, _ := out["id"].(string)
 	return id, err
 }
@@ -197,7 +197,7 @@ func (c *CardsControl) SetProductEnabled(productID string, enabled bool) error {
 // operations draw on: the member's wallet (external_member_id or mem_ id),
 // or the merchant prepaid account when memberID is empty.
 func (c *CardsControl) Funds(memberID, asset string) (available, locked money.Amount, err error) {
-	b, err := invoke[[2]money.Amount](c.s, opCardsFunds, &fundsIn{Member: memberID, Asset: asset})
+	b, err := invoke[[2]money.Amount](c.s, cardMemberOps.Funds, &cardline.FundsIn{Member: memberID, Asset: asset})
 	return b[0], b[1], err
 }
 
@@ -252,40 +252,26 @@ type (
 		id   string
 		json map[string]any
 	}
-	penaltyIn struct {
-		Member      string `path:"id" json:"-" dom:"member_ctx"`
-		Outstanding *bool  `json:"outstanding" dom:"boolean,req"`
-	}
-	kycCountryIn struct {
-		Member  string `path:"id" json:"-" dom:"member_ctx"`
-		Country string `json:"country" dom:"country,req"`
-	}
-	shippingIn struct {
-		Member  string `path:"id" json:"-" dom:"member_ctx"`
-		Country string `json:"country" dom:"country,req"`
-		Default bool   `json:"default" dom:"boolean"`
-	}
-	fundsIn struct {
-		Member string `json:"member" dom:"member_ctx"`
-		Asset  string `json:"asset" dom:"name"`
-	}
 )
 
-// memberCtx is the member a card op names, as a member-scoped request
-// resolves it (its domain, member_ctx, was checked).
-func memberCtx(x *opRun, id string) *member {
-	m, _ := x.s.wiring.gw.resolveMember(x.tx, id)
-	return m
-}
-
 // cardOps are the card ops whose transitions need only the card line and
-// the transaction, declared in the line (internal/cards). Those below reach
-// further: AddTransaction replays an earlier build's draws under its
-// refusals (the recording rules and the public InsufficientFundsError),
-// Plastic answers the public CardPlastic, Funds reads the ledger, and the
-// penalty, KYC country and shipping ops resolve a member as the gateway
-// does.
-var cardOps = cardline.NewControlOps(func(x *opRun) (*cardline.Line, *kernel.Tx) { return x.s.st.cards, x.tx })
+// the transaction, declared in the line (internal/cards); cardMemberOps,
+// declared there too, resolve a member as the gateway does (memberCtxID)
+// and answer the plastic as the public CardPlastic. AddTransaction, below,
+// replays an earlier build's draws under its refusals (the recording rules
+// and the public InsufficientFundsError).
+var (
+	cardOps       = cardline.NewControlOps(func(x *opRun) (*cardline.Line, *kernel.Tx) { return x.s.st.cards, x.tx })
+	cardMemberOps = cardline.NewMemberControlOps(func(x *opRun) (*cardline.Line, *kernel.Tx) { return x.s.st.cards, x.tx },
+		memberCtxID, func(p cardline.Plastic) any { return CardPlastic(p) })
+)
+
+// memberCtxID is the id of the member a card op names, as a member-scoped
+// request resolves it (its domain, member_ctx, was checked).
+func memberCtxID(x *opRun, id string) string {
+	m, _ := x.s.wiring.gw.resolveMember(x.tx, id)
+	return m.ID
+}
 
 var (
 	opCardsAddTransaction = def[cardTxIn]{
@@ -310,58 +296,14 @@ var (
 		},
 		Reply: func(_ *opRun, _ *cardTxIn, out any) (int, any) { return http.StatusOK, out.(cardTxResult).json },
 	}.Op()
-	opCardsPlastic = def[cardline.CardRef]{
-		Route: "POST /_sim/cards/{id}/plastic", Action: "cards/plastic", Name: "Cards.Plastic", NoCall: true,
-		Run: func(x *opRun, in *cardline.CardRef) (any, error) {
-			p, err := x.s.st.cards.Plastic(x.tx, in.ID)
-			return CardPlastic(p), err
-		},
-	}.Op()
-	opCardsFunds = def[fundsIn]{Name: "Cards.Funds", NoCall: true, Run: func(x *opRun, in *fundsIn) (any, error) {
-		asset := in.Asset
-		if in.Member == "" {
-			return [2]money.Amount{x.s.st.ledger.Balance(x.tx, AccountMerchantPrepaid, asset), x.s.st.ledger.Balance(x.tx, AccountMerchantPrepaidLocked, asset)}, nil
-		}
-		m := memberCtx(x, in.Member)
-		return [2]money.Amount{x.s.st.ledger.Balance(x.tx, MemberAvailable(m.ID), asset), x.s.st.ledger.Balance(x.tx, MemberLocked(m.ID), asset)}, nil
-	}}.Op()
-	opCardsSetPenalty = def[penaltyIn]{
-		Route: "POST /_sim/members/{id}/card_penalty", Name: "Cards.SetPenalty",
-		Args: func(in *penaltyIn) []any { return []any{in.Member, *in.Outstanding} },
-		Run: func(x *opRun, in *penaltyIn) (any, error) {
-			x.s.st.cards.SetPenalty(x.tx, memberCtx(x, in.Member).ID, *in.Outstanding)
-			return map[string]any{"member": in.Member, "outstanding": *in.Outstanding}, nil
-		},
-	}.Op()
-	opCardsSetKYCCountry = def[kycCountryIn]{
-		Route: "POST /_sim/members/{id}/kyc_country", Name: "Cards.SetKYCCountry",
-		Args: func(in *kycCountryIn) []any { return []any{in.Member, upperCode(in.Country)} },
-		Run: func(x *opRun, in *kycCountryIn) (any, error) {
-			c := upperCode(in.Country)
-			x.s.st.cards.SetKYCCountry(x.tx, memberCtx(x, in.Member).ID, c)
-			return map[string]any{"member": in.Member, "country": c}, nil
-		},
-	}.Op()
-	opCardsAddShippingAddress = def[shippingIn]{
-		Route: "POST /_sim/members/{id}/shipping_addresses", Name: "Cards.AddShippingAddress", Status: http.StatusCreated,
-		Args: func(in *shippingIn) []any { return []any{in.Member, upperCode(in.Country), in.Default} },
-		Run: func(x *opRun, in *shippingIn) (any, error) {
-			c := upperCode(in.Country)
-			id := x.s.st.cards.AddShippingAddress(x.tx, memberCtx(x, in.Member).ID, c, in.Default)
-			return map[string]any{"id": id, "country": c, "is_default": in.Default}, nil
-		},
-	}.Op()
 )
-
-// upperCode is a country or currency code as given, trimmed and upper case.
-func upperCode(s string) string { return strings.ToUpper(strings.TrimSpace(s)) }
 
 // cardsOps declares the card line's routes and methods.
 var cardsOps = []*op{
 	cardOps.ApproveApplication, cardOps.RejectApplication, cardOps.Ship, opCardsAddTransaction, cardOps.CompleteClose,
-	cardOps.SetStatus, cardOps.SetUpstreamBalanceReadable, cardOps.UnlockActivation, opCardsPlastic, cardOps.UpstreamCloseRequests,
-	cardOps.CreditTopUp, cardOps.RejectTopUp, cardOps.TimeoutTopUp, cardOps.TopUpStatus, cardOps.SetLimit, opCardsSetPenalty,
-	opCardsSetKYCCountry, opCardsAddShippingAddress, cardOps.SetBINAuthorizations, cardOps.SetProductEnabled, opCardsFunds,
+	cardOps.SetStatus, cardOps.SetUpstreamBalanceReadable, cardOps.UnlockActivation, cardMemberOps.Plastic, cardOps.UpstreamCloseRequests,
+	cardOps.CreditTopUp, cardOps.RejectTopUp, cardOps.TimeoutTopUp, cardOps.TopUpStatus, cardOps.SetLimit, cardMemberOps.SetPenalty,
+	cardMemberOps.SetKYCCountry, cardMemberOps.AddShippingAddress, cardOps.SetBINAuthorizations, cardOps.SetProductEnabled, cardMemberOps.Funds,
 	cardOps.SetCloseRefused, cardOps.TimeoutNextTopUps,
 	cardOps.Card, cardOps.TopUpView, cardOps.SecureSession,
 }

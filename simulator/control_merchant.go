@@ -42,7 +42,7 @@ func (m *MerchantControl) PrepaidBalance(asset string) (available, locked money.
 // SetPOBOSubaccount sets whether the merchant has an active upstream
 // subaccount, which the pobo line needs.
 func (m *MerchantControl) SetPOBOSubaccount(active bool) error {
-	return m.s.wiring.ctl.perform(opMerchantSetPOBOSubaccount, &poboIn{Active: &active})
+	return m.s.wiring.ctl.perform(merchantLineOps.SetPOBOSubaccount, &merchant.POBOIn{Active: &active})
 }
 
 // SetWriteQuota sets the merchant-level write quota: at most perMinute
@@ -51,7 +51,7 @@ func (m *MerchantControl) SetPOBOSubaccount(active bool) error {
 // Retry-After; 0 (the default: the contract shows no number) removes it.
 // Control API: POST /_sim/merchant/write_quota with {"per_minute": n}.
 func (m *MerchantControl) SetWriteQuota(perMinute int) error {
-	return m.s.wiring.ctl.perform(opMerchantSetWriteQuota, &quotaIn{PerMinute: &perMinute})
+	return m.s.wiring.ctl.perform(merchantLineOps.SetWriteQuota, &merchant.QuotaIn{PerMinute: &perMinute})
 }
 
 // merchantIn is the body of POST /_sim/merchant, the fields of
@@ -67,54 +67,30 @@ type merchantIn struct {
 
 func (in *merchantIn) rules(x *opRun) error { return checkAmounts(x, "prepaid", in.Prepaid) }
 
-type poboIn struct {
-	Active *bool `json:"active" dom:"boolean,req"`
-}
+// opMerchantSet is POST /_sim/merchant and Merchant.Set: its input is the
+// public MerchantSettings, converted into the line's settings.
+var opMerchantSet = def[merchantIn]{
+	Route: "POST /_sim/merchant", Name: "Merchant.Set",
+	Args: func(in *merchantIn) []any { return []any{MerchantSettings(*in)} },
+	Run: func(x *opRun, in *merchantIn) (any, error) {
+		if err := x.s.st.merchant.Set(x.tx, MerchantSettings(*in).lineSettings()); err != nil {
+			return nil, err
+		}
+		return x.s.st.merchant.JSON(x.tx), nil
+	},
+}.Op()
 
-type quotaIn struct {
-	PerMinute *int `json:"per_minute" dom:"quota,req"`
-}
-
-var (
-	opMerchantSet = def[merchantIn]{
-		Route: "POST /_sim/merchant", Name: "Merchant.Set",
-		Args: func(in *merchantIn) []any { return []any{MerchantSettings(*in)} },
-		Run: func(x *opRun, in *merchantIn) (any, error) {
-			if err := x.s.st.merchant.Set(x.tx, MerchantSettings(*in).lineSettings()); err != nil {
-				return nil, err
-			}
-			return x.s.st.merchant.JSON(x.tx), nil
-		},
-	}.Op()
-	opMerchantSetPOBOSubaccount = def[poboIn]{
-		Route: "POST /_sim/merchant/pobo_subaccount", Name: "Merchant.SetPOBOSubaccount",
-		Args: func(in *poboIn) []any { return []any{*in.Active} },
-		Run: func(x *opRun, in *poboIn) (any, error) {
-			x.s.st.remit.SetPOBOSubaccount(x.tx, *in.Active)
-			return map[string]any{"active": *in.Active}, nil
-		},
-	}.Op()
-	opMerchantSetWriteQuota = def[quotaIn]{
-		Route: "POST /_sim/merchant/write_quota", Name: "Merchant.SetWriteQuota",
-		Args: func(in *quotaIn) []any { return []any{*in.PerMinute} },
-		Run: func(x *opRun, in *quotaIn) (any, error) {
-			if err := x.s.wiring.gw.setWriteQuota(x.tx, *in.PerMinute); err != nil {
-				return nil, err
-			}
-			return map[string]any{"per_minute": *in.PerMinute}, nil
-		},
-	}.Op()
-)
-
-// merchantLineOps are the merchant's ops that need only the merchant line
-// and the transaction, declared in the line (internal/merchant); an amount
-// is checked against its asset's scale as every control amount is
-// (checkAmount).
-var merchantLineOps = merchant.NewControlOps(func(x *opRun) (*merchant.Line, *kernel.Tx) { return x.s.st.merchant, x.tx }, checkAmount)
+// merchantLineOps are the merchant's ops declared in the line
+// (internal/merchant): an amount is checked against its asset's scale as
+// every control amount is (checkAmount), the upstream subaccount is the
+// remittance line's and the write quota the gateway's.
+var merchantLineOps = merchant.NewControlOps(func(x *opRun) (*merchant.Line, *kernel.Tx) { return x.s.st.merchant, x.tx }, checkAmount,
+	func(x *opRun, active bool) { x.s.st.remit.SetPOBOSubaccount(x.tx, active) },
+	func(x *opRun, perMinute int) error { return x.s.wiring.gw.setWriteQuota(x.tx, perMinute) })
 
 // merchantOps declares the merchant's routes and methods.
 var merchantOps = []*op{
 	merchantLineOps.View,
 	opMerchantSet, merchantLineOps.TopUpPrepaid, merchantLineOps.WithdrawPrepaid, merchantLineOps.PrepaidBalance,
-	opMerchantSetPOBOSubaccount, opMerchantSetWriteQuota,
+	merchantLineOps.SetPOBOSubaccount, merchantLineOps.SetWriteQuota,
 }

@@ -1,8 +1,6 @@
 package simulator
 
 import (
-	"net/http"
-
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	qrline "github.com/mwallet/mwallet-go/simulator/internal/qrpay"
 )
@@ -57,7 +55,7 @@ func (q *QRPayControl) SetEnabled(enabled bool) error {
 // SetMerchantFeeRate sets the merchant fee rate of merchant-funded QR
 // payments in basis points (0 to 10000; 0 charges no fee).
 func (q *QRPayControl) SetMerchantFeeRate(bps int64) error {
-	return q.s.wiring.ctl.perform(opQRPaySetMerchantFeeRate, &feeRateIn{FeeRateBps: bps})
+	return q.s.wiring.ctl.perform(qrOps.SetMerchantFeeRate, &qrline.FeeRateIn{FeeRateBps: bps})
 }
 
 // SetFiatRate changes the upstream's USD value of one unit of an acquiring
@@ -70,7 +68,7 @@ func (q *QRPayControl) SetFiatRate(currency, usdPerUnit string) error {
 
 // UpstreamCalls returns how many calls the simulated upstream received.
 func (q *QRPayControl) UpstreamCalls() QRUpstreamStats {
-	v, _ := invoke[QRUpstreamStats](q.s, opQRPayUpstreamCalls, &noInput{})
+	v, _ := invoke[QRUpstreamStats](q.s, qrOps.UpstreamCalls, &noInput{})
 	return v
 }
 
@@ -125,39 +123,16 @@ const (
 	QRScenarioTimeout = "timeout"
 )
 
-type feeRateIn struct {
-	FeeRateBps int64 `json:"fee_rate_bps" dom:"fee_rate"`
-}
-
-// qrOps are the QR ops whose transitions need only the QR line and the
-// transaction, declared in the line (internal/qrpay). The merchant fee rate
-// below is the merchant line's, and the upstream's counters answer the
-// public QRUpstreamStats.
-var qrOps = qrline.NewControlOps(func(x *opRun) (*qrline.Line, *kernel.Tx) { return x.s.st.qr, x.tx })
-
-var (
-	opQRPaySetMerchantFeeRate = def[feeRateIn]{
-		Name: "QRPay.SetMerchantFeeRate",
-		Args: func(in *feeRateIn) []any { return []any{in.FeeRateBps} },
-		Run: func(x *opRun, in *feeRateIn) (any, error) {
-			x.s.st.merchant.SetFeeRateBps(x.tx, in.FeeRateBps)
-			return nil, nil
-		},
-	}.Op()
-	opQRPayUpstreamCalls = def[noInput]{Route: "GET /_sim/qrpay/upstream", Name: "QRPay.UpstreamCalls", NoCall: true,
-		Run: func(x *opRun, _ *noInput) (any, error) {
-			u := x.s.st.qr.UpstreamCalls(x.tx)
-			return QRUpstreamStats{Quotes: u.Quotes, Notices: u.Notices}, nil
-		},
-		Reply: func(_ *opRun, _ *noInput, out any) (int, any) {
-			st := out.(QRUpstreamStats)
-			return http.StatusOK, map[string]any{"quotes": st.Quotes, "notices": st.Notices}
-		},
-	}.Op()
-)
+// qrOps are the QR line's ops, declared in the line (internal/qrpay): the
+// merchant fee rate is set on the merchant line, and the upstream's counters
+// answer the public QRUpstreamStats.
+var qrOps = qrline.NewControlOps(func(x *opRun) (*qrline.Line, *kernel.Tx) { return x.s.st.qr, x.tx },
+	func(x *opRun, bps int64) { x.s.st.merchant.SetFeeRateBps(x.tx, bps) },
+	func(u qrline.UpstreamStats) any { return QRUpstreamStats(u) },
+	func(out any) qrline.UpstreamStats { return qrline.UpstreamStats(out.(QRUpstreamStats)) })
 
 // qrpayOps declares the QR line's routes and methods.
 var qrpayOps = []*op{
 	qrOps.Complete, qrOps.Fail, qrOps.Refund, qrOps.Timeout, qrOps.SetEnabled, qrOps.SetScenario,
-	opQRPaySetMerchantFeeRate, qrOps.SetFiatRate, opQRPayUpstreamCalls, qrOps.Trace,
+	qrOps.SetMerchantFeeRate, qrOps.SetFiatRate, qrOps.UpstreamCalls, qrOps.Trace,
 }

@@ -142,7 +142,7 @@ func (w *WebhooksControl) SetAutoDeliver(on bool) error {
 // /v1/webhooks/deliveries/{id}/redeliver does for the merchant (id with or
 // without whd_). Control API: POST /_sim/webhooks/deliveries/{id}/redeliver.
 func (w *WebhooksControl) Redeliver(id string) error {
-	return w.s.wiring.ctl.perform(opWebhooksRedeliver, &deliveryRef{ID: id})
+	return w.s.wiring.ctl.perform(hookOps.Redeliver, &hookline.DeliveryRef{ID: id})
 }
 
 // The inputs of the webhook ops.
@@ -154,9 +154,6 @@ type (
 		Events      []string    `json:"events" dom:"event_type"`
 		Environment Environment `json:"environment" dom:"environment"`
 		Secret      string      `json:"secret" dom:"name"`
-	}
-	deliveryRef struct {
-		ID string `path:"id" json:"-" dom:"webhook_delivery"`
 	}
 	endpointAdded struct {
 		id, secret string
@@ -202,13 +199,6 @@ var (
 			return http.StatusOK, controlList(out.([]WebhookDelivery))
 		},
 	}.Op()
-	opWebhooksRedeliver = def[deliveryRef]{
-		Route: "POST /_sim/webhooks/deliveries/{id}/redeliver", Name: "Webhooks.Redeliver",
-		Args: func(in *deliveryRef) []any { return []any{in.ID} },
-		Run: func(x *opRun, in *deliveryRef) (any, error) {
-			return redeliver(x.tx, x.s.st.webhooks, x.s.st.clock.Now(), in.ID)
-		},
-	}.Op()
 	// POST /_sim/webhooks/flush delivers over HTTP, so it runs outside the
 	// state lock (a receiver may call back into the simulator) and logs
 	// its own inputs (the flush's parts). Failed attempts are part of the
@@ -223,11 +213,14 @@ var (
 	}}.Op()
 )
 
-// hookOps are the webhook endpoints' ops that need only the webhook line
-// and the transaction, declared in the line (internal/webhooks); an
-// endpoint disabled or enabled answers as the public WebhookEndpoint.
+// hookOps are the webhook ops declared in the line (internal/webhooks): an
+// endpoint disabled or enabled answers as the public WebhookEndpoint, and a
+// redelivery is the operator's (redeliver, devtools.go).
 var hookOps = hookline.NewControlOps(func(x *opRun) (*hookline.Line, *kernel.Tx) { return x.s.st.webhooks, x.tx },
-	func(v hookline.EndpointView) any { return webhookEndpointOf(v) })
+	func(v hookline.EndpointView) any { return webhookEndpointOf(v) },
+	func(x *opRun, id string) (any, error) {
+		return redeliver(x.tx, x.s.st.webhooks, x.s.st.clock.Now(), id)
+	})
 
 // webhooksOps declares the webhooks' routes and methods.
 var webhooksOps = []*op{
@@ -236,7 +229,7 @@ var webhooksOps = []*op{
 	def[noInput]{Name: "Webhooks.Handler", NoCall: true}.Op(),
 	opWebhooksAddEndpoint, opWebhooksAddEndpointConfig, opWebhooksEndpoints, hookOps.RemoveEndpoint,
 	hookOps.DisableEndpoint, hookOps.EnableEndpoint, opWebhooksDeliveries, hookOps.SetAutoDeliver,
-	opWebhooksRedeliver, opWebhooksFlush,
+	hookOps.Redeliver, opWebhooksFlush,
 }
 
 // webhookEndpoints returns the configured endpoints in creation order.

@@ -12,9 +12,9 @@ import (
 // input and its domains, transition, answer) are declared here, in the
 // control engine's form (internal/control), over the declaring package's
 // run of one op X. The domains the inputs name ("card", "card_status",
-// ...) are the simulator's registry's; the ops that reach other lines or
-// public types (a transaction's refusal of an earlier build, the printed
-// plastic, a member's context, the ledger's funds) are declared beside it.
+// ...) are the simulator's registry's; the ops on a member and the printed
+// plastic are in control_member_ops.go, and adding a transaction (its
+// refusals of an earlier build's recordings) is declared by the simulator.
 
 // The inputs of the card ops declared here.
 type (

@@ -26,6 +26,7 @@ func TestScopes(t *testing.T) {
 		{"deposits:write", false}, // restricted, not approved
 		{"deposits:read", false},  // nor does it imply read
 		{"members:read", false},
+		{"merchant:read", false},
 	}
 	for _, tt := range tests {
 		if got := s.Allows(tt.scope); got != tt.want {

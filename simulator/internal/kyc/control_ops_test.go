@@ -6,28 +6,23 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/internal/control"
-	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/control/controltest"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel/kerneltest"
 )
 
-// opRun is the test's run of one op: the line, the transaction and the
-// fake host's members.
-type opRun struct {
-	l  *Line
-	tx *kernel.Tx
-	h  *fakeHost
-}
+// opRun is the test's run of one op: the line and the transaction.
+type opRun = controltest.Run[Line]
 
-func testOps() *ControlOps[opRun] {
-	return NewControlOps(func(x opRun) (*Line, *kernel.Tx) { return x.l, x.tx },
-		func(x opRun, id string) *api.Member { return x.h.members[id] })
+// testOps are the ops over h's members.
+func testOps(h *fakeHost) *ControlOps[opRun] {
+	return NewControlOps(controltest.At[Line], func(_ opRun, id string) *api.Member { return h.members[id] })
 }
 
 // TestControlOpsDeclarations: each op's route, object action key, Go
 // method and the call an input is recorded as.
 func TestControlOpsDeclarations(t *testing.T) {
 	t.Parallel()
-	ops := testOps()
+	ops := testOps(newFakeHost())
 	type decl struct {
 		Route, Action, Name string
 		Args                []any
@@ -81,14 +76,14 @@ func TestControlOpsRun(t *testing.T) {
 	h := newFakeHost()
 	l := New(svc.Kernel(), h)
 	h.members["mem_1"] = &api.Member{ID: "mem_1", KYCLevel: 2, HasKYCProfile: true}
-	ops := testOps()
-	x := opRun{l, tx, h}
+	ops := testOps(h)
+	x := opRun{Line: l, Tx: tx}
 	status := func(o *control.Op[opRun], in any) string {
-		out, err := o.Run(x, in)
-		if err != nil {
-			return "refused: " + code(err)
+		res := controltest.Outcome(o.Run(x, in))
+		if res.Code != "" {
+			return "refused: " + res.Code
 		}
-		return out.(map[string]any)["status"].(string)
+		return res.Out.(map[string]any)["status"].(string)
 	}
 	got := []string{
 		status(ops.Update, &MemberRef{ID: "mem_1"}),

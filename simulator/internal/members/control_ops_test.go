@@ -1,21 +1,16 @@
 package members
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/internal/control"
-	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/control/controltest"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel/kerneltest"
 )
 
 // opRun is the test's run of one op: the line and the transaction.
-type opRun struct {
-	l  *Line
-	tx *kernel.Tx
-}
+type opRun = controltest.Run[Line]
 
 // TestControlOps: the status and funds-protection actions, by external
 // id, their recorded calls and their refusals.
@@ -29,8 +24,8 @@ func TestControlOps(t *testing.T) {
 	if _, err := l.Create(tx, Seed{ExternalID: "m-1"}); err != nil {
 		t.Fatal(err)
 	}
-	ops := NewControlOps(func(x opRun) (*Line, *kernel.Tx) { return x.l, x.tx })
-	x := opRun{&l, tx}
+	ops := NewControlOps(controltest.At[Line])
+	x := opRun{Line: &l, Tx: tx}
 	on := true
 	tests := []struct {
 		name  string
@@ -54,17 +49,12 @@ func TestControlOps(t *testing.T) {
 		if diff := cmp.Diff([]any{tt.route, tt.args}, []any{tt.op.Route, args}); diff != "" {
 			t.Errorf("%s: declaration (-want +got):\n%s", tt.name, diff)
 		}
-		out, err := tt.op.Run(x, tt.in)
-		var ae *api.Error
-		code := ""
-		if errors.As(err, &ae) {
-			code = ae.Code
+		res := controltest.Outcome(tt.op.Run(x, tt.in))
+		if res.Code != tt.code {
+			t.Errorf("%s: refused %q, want %q", tt.name, res.Code, tt.code)
 		}
-		if code != tt.code {
-			t.Errorf("%s: err %v, want %q", tt.name, err, tt.code)
-		}
-		if tt.want != nil && err == nil {
-			if diff := cmp.Diff(wants[tt.name], tt.want(out)); diff != "" {
+		if tt.want != nil && res.Code == "" {
+			if diff := cmp.Diff(wants[tt.name], tt.want(res.Out)); diff != "" {
 				t.Errorf("%s (-want +got):\n%s", tt.name, diff)
 			}
 		}

@@ -12,10 +12,10 @@ import (
 // the transaction, in the control engine's form (internal/control), over
 // the declaring package's run of one op X: the merchant as the operator
 // API renders it and its prepaid account. The domains the inputs name
-// ("asset", "positive_decimal", ...) are the simulator's registry's;
-// changing the settings (the public MerchantSettings), the upstream
-// subaccount (the remittance line's) and the write quota (the gateway's)
-// are declared beside it.
+// ("asset", "positive_decimal", ...) are the simulator's registry's. The
+// upstream subaccount (the remittance line's) and the write quota (the
+// gateway's) are set through the declaring package's funcs; changing the
+// settings (the public MerchantSettings) is declared beside it.
 
 // The inputs of the merchant ops declared here.
 type (
@@ -36,18 +36,30 @@ type (
 	AssetName struct {
 		Asset string `json:"asset" dom:"name"`
 	}
+	// POBOIn sets whether the merchant has an active upstream subaccount.
+	POBOIn struct {
+		Active *bool `json:"active" dom:"boolean,req"`
+	}
+	// QuotaIn sets the merchant-level write quota (0 removes it).
+	QuotaIn struct {
+		PerMinute *int `json:"per_minute" dom:"quota,req"`
+	}
 )
 
 // ControlOps are the merchant ops declared here; View is GET
 // /_sim/merchant, which no Go method mirrors.
 type ControlOps[X any] struct {
 	View, TopUpPrepaid, WithdrawPrepaid, PrepaidBalance *control.Op[X]
+	SetPOBOSubaccount, SetWriteQuota                    *control.Op[X]
 }
 
 // NewControlOps declares the ops; at gives the line and the transaction of
 // a run, amount refuses (naming field) an amount of asset the asset cannot
-// hold, before the transition runs.
-func NewControlOps[X any](at func(X) (*Line, *kernel.Tx), amount func(x X, field, asset, amount string) error) *ControlOps[X] {
+// hold, before the transition runs; pobo sets whether the upstream
+// subaccount is active (the remittance line's) and quota the write quota
+// (the gateway's, which may refuse it).
+func NewControlOps[X any](at func(X) (*Line, *kernel.Tx), amount func(x X, field, asset, amount string) error,
+	pobo func(x X, active bool), quota func(x X, perMinute int) error) *ControlOps[X] {
 	return &ControlOps[X]{
 		View: control.Def[X, control.NoInput]{Route: "GET /_sim/merchant", Run: func(x X, _ *control.NoInput) (any, error) {
 			l, tx := at(x)
@@ -88,6 +100,24 @@ func NewControlOps[X any](at func(X) (*Line, *kernel.Tx), amount func(x X, field
 			a, locked := l.Prepaid(tx, in.Asset)
 			return [2]money.Amount{a, locked}, nil
 		}}.Op(),
+		SetPOBOSubaccount: control.Def[X, POBOIn]{
+			Route: "POST /_sim/merchant/pobo_subaccount", Name: "Merchant.SetPOBOSubaccount",
+			Args: func(in *POBOIn) []any { return []any{*in.Active} },
+			Run: func(x X, in *POBOIn) (any, error) {
+				pobo(x, *in.Active)
+				return map[string]any{"active": *in.Active}, nil
+			},
+		}.Op(),
+		SetWriteQuota: control.Def[X, QuotaIn]{
+			Route: "POST /_sim/merchant/write_quota", Name: "Merchant.SetWriteQuota",
+			Args: func(in *QuotaIn) []any { return []any{*in.PerMinute} },
+			Run: func(x X, in *QuotaIn) (any, error) {
+				if err := quota(x, *in.PerMinute); err != nil {
+					return nil, err
+				}
+				return map[string]any{"per_minute": *in.PerMinute}, nil
+			},
+		}.Op(),
 	}
 }
 

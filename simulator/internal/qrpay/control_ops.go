@@ -11,9 +11,9 @@ import (
 // The QR line's control operations whose transitions need only the line
 // and the transaction, in the control engine's form (internal/control),
 // over the declaring package's run of one op X. The domains the inputs name
-// are the simulator's registry's; the merchant fee rate (the merchant
-// line's) and the upstream's counters (a public type) are declared beside
-// it.
+// are the simulator's registry's. The merchant fee rate is the merchant
+// line's, set through the declaring package's func, and the upstream's
+// counters answer the declaring package's public copy of UpstreamStats.
 
 // The inputs of the QR ops declared here.
 type (
@@ -30,6 +30,10 @@ type (
 		CodeValue string   `json:"code_value" dom:"qr_code,req"`
 		Scenarios []string `json:"scenarios" dom:"qr_scenario"`
 	}
+	// FeeRateIn sets the merchant fee rate of merchant-funded payments.
+	FeeRateIn struct {
+		FeeRateBps int64 `json:"fee_rate_bps" dom:"fee_rate"`
+	}
 	// FiatRateIn sets the USD value of a currency's unit.
 	FiatRateIn struct {
 		Currency   string `json:"currency" dom:"currency,req"`
@@ -41,12 +45,16 @@ type (
 type ControlOps[X any] struct {
 	Complete, Fail, Refund, Timeout      *control.Op[X]
 	SetEnabled, SetScenario, SetFiatRate *control.Op[X]
+	SetMerchantFeeRate, UpstreamCalls    *control.Op[X]
 	Trace                                *control.Op[X]
 }
 
 // NewControlOps declares the ops; at gives the line and the transaction of
-// a run.
-func NewControlOps[X any](at func(X) (*Line, *kernel.Tx)) *ControlOps[X] {
+// a run, feeRate sets the merchant fee rate (the merchant line's), stats
+// is the answer of UpstreamCalls (the declaring package's public copy of
+// the counters) and counts reads the counters back from it for the route's
+// answer.
+func NewControlOps[X any](at func(X) (*Line, *kernel.Tx), feeRate func(x X, bps int64), stats func(UpstreamStats) any, counts func(any) UpstreamStats) *ControlOps[X] {
 	// action is the upstream's outcome action on an order
 	// (qrpay/orders/{id}/<action>), the order as the business API shows it.
 	action := func(name, action string) *control.Op[X] {
@@ -95,6 +103,21 @@ func NewControlOps[X any](at func(X) (*Line, *kernel.Tx)) *ControlOps[X] {
 					return nil, err
 				}
 				return map[string]any{"currency": cur, "usd_per_unit": in.USDPerUnit}, nil
+			},
+		}.Op(),
+		SetMerchantFeeRate: control.Def[X, FeeRateIn]{
+			Name: "QRPay.SetMerchantFeeRate",
+			Args: func(in *FeeRateIn) []any { return []any{in.FeeRateBps} },
+			Run: func(x X, in *FeeRateIn) (any, error) {
+				feeRate(x, in.FeeRateBps)
+				return nil, nil
+			},
+		}.Op(),
+		UpstreamCalls: control.Def[X, control.NoInput]{Route: "GET /_sim/qrpay/upstream", Name: "QRPay.UpstreamCalls", NoCall: true,
+			Run: func(x X, _ *control.NoInput) (any, error) { l, tx := at(x); return stats(l.UpstreamCalls(tx)), nil },
+			Reply: func(_ X, _ *control.NoInput, out any) (int, any) {
+				u := counts(out)
+				return http.StatusOK, map[string]any{"quotes": u.Quotes, "notices": u.Notices}
 			},
 		}.Op(),
 		// The id is never empty here (a path parameter, and an existing

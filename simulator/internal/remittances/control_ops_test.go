@@ -7,33 +7,26 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mwallet/mwallet-go/simulator/internal/control"
-	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/control/controltest"
 )
 
 // opRun is the test's run of one op: the line and the transaction.
-type opRun struct {
-	l  *Line
-	tx *kernel.Tx
-}
+type opRun = controltest.Run[Line]
 
 // TestControlOpsDeclarations: each action's route, object action key and
 // Go method, and the call an input is recorded as (a body the Go method
 // cannot say is recorded as a call of Action instead).
 func TestControlOpsDeclarations(t *testing.T) {
 	t.Parallel()
-	ops := NewControlOps(func(x opRun) (*Line, *kernel.Tx) { return x.l, x.tx })
-	type decl struct{ Route, Action, Name string }
-	var got []decl
-	for _, o := range []*control.Op[opRun]{ops.Dispatch, ops.Complete, ops.Fail, ops.Refund, ops.NeedsReconfirm, ops.Advance} {
-		got = append(got, decl{o.Route, o.Action, o.Name})
-	}
-	want := []decl{
-		{"POST /_sim/remittances/{id}/dispatch", "remittances/dispatch", "Remittances.Dispatch"},
-		{"POST /_sim/remittances/{id}/complete", "remittances/complete", "Remittances.Complete"},
-		{"POST /_sim/remittances/{id}/fail", "remittances/fail", "Remittances.Fail"},
-		{"POST /_sim/remittances/{id}/refund", "remittances/refund", "Remittances.Refund"},
-		{"POST /_sim/remittances/{id}/needs_reconfirm", "remittances/needs_reconfirm", "Remittances.NeedsReconfirm"},
-		{"POST /_sim/remittances/{id}/advance", "remittances/advance", "Remittances.Advance"},
+	ops := NewControlOps(controltest.At[Line])
+	got := controltest.Decls(ops.Dispatch, ops.Complete, ops.Fail, ops.Refund, ops.NeedsReconfirm, ops.Advance)
+	want := []controltest.Decl{
+		{Route: "POST /_sim/remittances/{id}/dispatch", Action: "remittances/dispatch", Name: "Remittances.Dispatch"},
+		{Route: "POST /_sim/remittances/{id}/complete", Action: "remittances/complete", Name: "Remittances.Complete"},
+		{Route: "POST /_sim/remittances/{id}/fail", Action: "remittances/fail", Name: "Remittances.Fail"},
+		{Route: "POST /_sim/remittances/{id}/refund", Action: "remittances/refund", Name: "Remittances.Refund"},
+		{Route: "POST /_sim/remittances/{id}/needs_reconfirm", Action: "remittances/needs_reconfirm", Name: "Remittances.NeedsReconfirm"},
+		{Route: "POST /_sim/remittances/{id}/advance", Action: "remittances/advance", Name: "Remittances.Advance"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("declarations (-want +got):\n%s", diff)
@@ -71,13 +64,13 @@ func TestControlOpsRun(t *testing.T) {
 	defer tx.End()
 	m := h.member("mem_1", 1, "2000")
 	l := New(h.k, h)
-	ops := NewControlOps(func(x opRun) (*Line, *kernel.Tx) { return x.l, x.tx })
+	ops := NewControlOps(controltest.At[Line])
 	_, body, err := call(t, l, tx, h, m, http.MethodPost, "/v1/remittances", remit(payeeGB, "100.00"), "k1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	id := strings.TrimPrefix(body["id"].(string), "rmt_")
-	x := opRun{l, tx}
+	x := opRun{Line: l, Tx: tx}
 	var got []string
 	for _, in := range []struct {
 		run func(x opRun, in any) (any, error)

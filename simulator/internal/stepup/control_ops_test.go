@@ -7,15 +7,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
-	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/control/controltest"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel/kerneltest"
 )
 
 // opRun is the test's run of one op: the line and the transaction.
-type opRun struct {
-	l  *Line
-	tx *kernel.Tx
-}
+type opRun = controltest.Run[Line]
 
 // TestControlOps: the screen shows a challenge, completes it, and refuses
 // an expired one as state_invalid.
@@ -26,7 +23,7 @@ func TestControlOps(t *testing.T) {
 	defer tx.End()
 	var l Line
 	l.Init(svc.Kernel(), &fakeHost{max: 10})
-	ops := NewControlOps(func(x opRun) (*Line, *kernel.Tx) { return x.l, x.tx })
+	ops := NewControlOps(controltest.At[Line])
 	if diff := cmp.Diff([]string{"GET /_sim/step-up/{challenge_id}", "POST /_sim/step-up/{challenge_id}/complete", "StepUp.Complete"},
 		[]string{ops.View.Route, ops.Complete.Route, ops.Complete.Name}); diff != "" {
 		t.Errorf("declarations (-want +got):\n%s", diff)
@@ -37,7 +34,7 @@ func TestControlOps(t *testing.T) {
 		t.Fatalf("Require: %v", err)
 	}
 	id := ae.Extra["challenge_id"].(string)
-	x := opRun{&l, tx}
+	x := opRun{Line: &l, Tx: tx}
 	in := &ChallengeRef{ID: id}
 	if _, args, _ := ops.Complete.Call(in); !cmp.Equal(args, []any{id}) {
 		t.Errorf("recorded call args %v", args)
@@ -56,13 +53,9 @@ func TestControlOps(t *testing.T) {
 		{"expired", func() (any, error) { svc.Clock = svc.Clock.Add(TTL); return ops.Complete.Run(x, in) }, nil, "state_invalid"},
 	}
 	for _, tt := range tests {
-		got, err := tt.run()
-		code := ""
-		if errors.As(err, &ae) {
-			code = ae.Code
-		}
-		if diff := cmp.Diff(tt.want, got); diff != "" || code != tt.code {
-			t.Errorf("%s: code %q (want %q), answer (-want +got):\n%s", tt.name, code, tt.code, diff)
+		res := controltest.Outcome(tt.run())
+		if diff := cmp.Diff(controltest.Result{Out: tt.want, Code: tt.code}, res); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
 		}
 	}
 }

@@ -9,14 +9,19 @@ import (
 // the webhook line and the transaction, in the control engine's form
 // (internal/control), over the declaring package's run of one op X. The
 // domains the inputs name ("webhook_endpoint", "boolean") are the
-// simulator's registry's; adding an endpoint, the lists and the flush
-// (public types, the delivery) and a redelivery are declared beside it.
+// simulator's registry's; a redelivery runs the declaring package's
+// redelivery of a row. Adding an endpoint, the lists and the flush (public
+// types, the delivery) are declared beside it.
 
 // The inputs of the webhook ops declared here.
 type (
 	// EndpointRef names a webhook endpoint.
 	EndpointRef struct {
 		ID string `path:"id" json:"-" dom:"webhook_endpoint"`
+	}
+	// DeliveryRef names a webhook delivery row.
+	DeliveryRef struct {
+		ID string `path:"id" json:"-" dom:"webhook_delivery"`
 	}
 	// AutoIn switches automatic delivery.
 	AutoIn struct {
@@ -27,12 +32,14 @@ type (
 // ControlOps are the webhook ops declared here, by Go method.
 type ControlOps[X any] struct {
 	RemoveEndpoint, DisableEndpoint, EnableEndpoint, SetAutoDeliver *control.Op[X]
+	Redeliver                                                       *control.Op[X]
 }
 
 // NewControlOps declares the ops; at gives the line and the transaction of
 // a run, endpoint the answer of an endpoint disabled or enabled (the
-// declaring package's public copy of the view).
-func NewControlOps[X any](at func(X) (*Line, *kernel.Tx), endpoint func(EndpointView) any) *ControlOps[X] {
+// declaring package's public copy of the view), redeliver the redelivery
+// of a row and its answer.
+func NewControlOps[X any](at func(X) (*Line, *kernel.Tx), endpoint func(EndpointView) any, redeliver func(x X, id string) (any, error)) *ControlOps[X] {
 	// disabled is POST /_sim/webhooks/endpoints/{id}/disable or
 	// .../enable: it answers the endpoint.
 	disabled := func(action, name string, disabled bool) *control.Op[X] {
@@ -71,6 +78,11 @@ func NewControlOps[X any](at func(X) (*Line, *kernel.Tx), endpoint func(Endpoint
 				l.SetAuto(tx, in.Enabled)
 				return map[string]any{"enabled": in.Enabled}, nil
 			},
+		}.Op(),
+		Redeliver: control.Def[X, DeliveryRef]{
+			Route: "POST /_sim/webhooks/deliveries/{id}/redeliver", Name: "Webhooks.Redeliver",
+			Args: func(in *DeliveryRef) []any { return []any{in.ID} },
+			Run:  func(x X, in *DeliveryRef) (any, error) { return redeliver(x, in.ID) },
 		}.Op(),
 	}
 }
