@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
@@ -66,7 +67,7 @@ func (ctl *controlAPI) serve(o *op) http.HandlerFunc {
 		s := ctl.sim
 		var body []byte
 		var rerr error
-		if isWrite(r.Method) {
+		if pipeline.IsWrite(r.Method) {
 			body, rerr = io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
 		}
 		id := s.wiring.rec.controlID()
@@ -84,7 +85,7 @@ func (ctl *controlAPI) serve(o *op) http.HandlerFunc {
 		var resp response
 		var raw rawAnswer
 		switch {
-		case !isWrite(r.Method) || o.Unlocked || (o.NotFound && r.Method != http.MethodPost):
+		case !pipeline.IsWrite(r.Method) || o.Unlocked || (o.NotFound && r.Method != http.MethodPost):
 			// A read, an op that logs its own inputs (the flush), or the
 			// router's answer to a method other than POST (every control
 			// POST is an input): nothing to log here.
@@ -188,7 +189,7 @@ func (ctl *controlAPI) answer(x *opRun, o *op, in any, derr error, id string) (r
 	if err != nil {
 		return errorResponse(controlError(err), id), nil
 	}
-	if x.tx != nil && isWrite(x.r.Method) {
+	if x.tx != nil && pipeline.IsWrite(x.r.Method) {
 		ctl.sim.wiring.timers.RunDue(x.tx)
 	}
 	status, v := o.ReplyOf(x, in, out)

@@ -309,7 +309,7 @@ func (x *exchange) finish(resp response) {
 	x.tx.End()
 	// A write is answered once its input is on stable storage (with a data
 	// directory; at once otherwise).
-	if isWrite(x.r.Method) {
+	if pipeline.IsWrite(x.r.Method) {
 		if err := x.g.rec.durable(x.end); err != nil && !x.rec.Dropped {
 			resp = errorResponse(notDurable(err), x.id)
 		}
@@ -444,7 +444,7 @@ func (g *gateway) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLarg
 	switch MerchantStatus(g.st.merchant.Status(x.tx)) {
 	case MerchantActive:
 	case MerchantSuspended:
-		if isWrite(r.Method) {
+		if pipeline.IsWrite(r.Method) {
 			return fail(newErr("merchant_disabled", "the merchant is suspended: reads only"))
 		}
 	default:
@@ -459,7 +459,7 @@ func (g *gateway) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLarg
 	if ae := pipeline.ContentTypeRule(r, body); ae != nil {
 		return fail(ae)
 	}
-	if isWrite(r.Method) && (key.SignatureRequired || alwaysSigned(e)) {
+	if pipeline.IsWrite(r.Method) && (key.SignatureRequired || alwaysSigned(e)) {
 		if ae := g.verifySignature(x.tx, r, key, body, now); ae != nil {
 			x.rec.Signature, _ = ae.Signature.(*SignatureCheck)
 			return fail(ae)

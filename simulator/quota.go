@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
@@ -16,7 +17,7 @@ import (
 // counted, reads never are, and the contract shows no number: the quota is
 // off (0) until set.
 func (g *gateway) takeWriteQuota(tx *kernel.Tx, r *http.Request, now time.Time) *apiError {
-	if !isWrite(r.Method) {
+	if !pipeline.IsWrite(r.Method) {
 		return nil
 	}
 	wait, ok := g.st.gw.quota.Take(tx, now)

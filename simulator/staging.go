@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
+	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/idempotency"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
@@ -50,7 +51,7 @@ func (g *gateway) startInProgress(tx *kernel.Tx, method, target, key string, bod
 	method = strings.ToUpper(strings.TrimSpace(method))
 	path, _, _ := strings.Cut(target, "?")
 	switch {
-	case method == "" || !isWrite(method):
+	case method == "" || !pipeline.IsWrite(method):
 		return errInvalidRequest("method must be a write method (POST, PUT, PATCH or DELETE)")
 	case !strings.HasPrefix(path, "/v1/"):
 		return errInvalidRequest("path must be a business API path (/v1/...)")
