@@ -73,7 +73,7 @@ func (ctl *controlAPI) serve(o *op) http.HandlerFunc {
 		id := s.wiring.rec.controlID()
 		w.Header().Set("X-Request-Id", id)
 		if ae := ctl.guard(r, o, len(body) > 0); ae != nil {
-			writeControl(w, r, errorResponse(ae, id), nil)
+			writeControl(w, r, pipeline.ErrorResponse(ae, id), nil)
 			return
 		}
 		x := &opRun{s: s, r: r}
@@ -121,7 +121,7 @@ func (ctl *controlAPI) write(x *opRun, o *op, in any, derr error, body []byte, i
 				return nil
 			})
 			if err != nil {
-				resp = errorResponse(controlError(err), id)
+				resp = pipeline.ErrorResponse(controlError(err), id)
 			}
 			return resp, raw
 		}
@@ -131,13 +131,13 @@ func (ctl *controlAPI) write(x *opRun, o *op, in any, derr error, body []byte, i
 	tx.Ordered()
 	if err != nil {
 		tx.End()
-		return errorResponse(notPersisted(err), id), nil
+		return pipeline.ErrorResponse(notPersisted(err), id), nil
 	}
 	x.tx, x.legacy = tx, s.wiring.rec.legacyRules()
 	resp, raw = ctl.answer(x, o, in, derr, id)
 	tx.End()
 	if err := s.wiring.rec.durable(end); err != nil {
-		resp = errorResponse(notDurable(err), id)
+		resp = pipeline.ErrorResponse(notDurable(err), id)
 	}
 	return resp, raw
 }
@@ -183,11 +183,11 @@ func (x *opRun) begin(o *op) {
 // immediately).
 func (ctl *controlAPI) answer(x *opRun, o *op, in any, derr error, id string) (response, rawAnswer) {
 	if derr != nil {
-		return errorResponse(controlError(derr), id), nil
+		return pipeline.ErrorResponse(controlError(derr), id), nil
 	}
 	out, err := ctl.run(x, o, in)
 	if err != nil {
-		return errorResponse(controlError(err), id), nil
+		return pipeline.ErrorResponse(controlError(err), id), nil
 	}
 	if x.tx != nil && pipeline.IsWrite(x.r.Method) {
 		ctl.sim.wiring.timers.RunDue(x.tx)
@@ -197,9 +197,9 @@ func (ctl *controlAPI) answer(x *opRun, o *op, in any, derr error, id string) (r
 		return response{}, raw
 	}
 	if v == nil {
-		return response{status: status}, nil
+		return response{Status: status}, nil
 	}
-	return jsonResponse(status, v), nil
+	return pipeline.JSONResponse(status, v), nil
 }
 
 // run checks every argument of in, then runs the transition: in a step of
@@ -269,13 +269,13 @@ func writeControl(w http.ResponseWriter, r *http.Request, resp response, raw raw
 	switch {
 	case raw != nil:
 		raw(w, r)
-	case resp.body == nil:
-		for k, v := range resp.header {
+	case resp.Body == nil:
+		for k, v := range resp.Header {
 			w.Header()[k] = v
 		}
-		w.WriteHeader(resp.status)
+		w.WriteHeader(resp.Status)
 	default:
-		resp.write(w, w.Header().Get("X-Request-Id"))
+		resp.Write(w, w.Header().Get("X-Request-Id"))
 	}
 }
 

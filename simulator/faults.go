@@ -9,6 +9,7 @@ import (
 
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/internal/faults"
+	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 
 	mwallet "github.com/mwallet/mwallet-go"
@@ -300,14 +301,14 @@ func (g *gateway) takeFault(tx *kernel.Tx, r *http.Request) *faultRule {
 // afterFault applies what acts once the request has executed: an
 // error_after fault answers its envelope instead of resp (whose outcome is
 // already stored under the idempotency key), and a handler that asked to
-// answer an error instead of its stored result (resp.instead) gets that
+// answer an error instead of its stored result (resp.Instead) gets that
 // error. The journal records what was answered.
 func (x *exchange) afterFault(resp response) response {
 	if x.fault != nil && x.fault.Kind == FaultErrorAfter {
-		return errorResponse(x.faultError(), x.id)
+		return pipeline.ErrorResponse(x.faultError(), x.id)
 	}
-	if resp.instead != nil {
-		return errorResponse(resp.instead, x.id)
+	if resp.Instead != nil {
+		return pipeline.ErrorResponse(resp.Instead, x.id)
 	}
 	return resp
 }

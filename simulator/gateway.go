@@ -4,7 +4,6 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -183,68 +182,8 @@ func (g *gateway) nextRequestID(tx *kernel.Tx) string {
 	return "req_" + strconv.FormatInt(n, 10) + "_" + strconv.FormatUint(g.st.gw.rng.Uint64(tx)&0xffffffffff, 36)
 }
 
-// response is one answer of the gateway, built under the lock and written
-// after it is released.
-type response struct {
-	status int
-	header http.Header
-	body   []byte
-	code   string // error code, for the journal
-	replay bool
-	// replayOf is the request id of the request whose stored answer a
-	// replay repeats, for the journal.
-	replayOf string
-	// transient marks a refusal not kept under an idempotency key although
-	// the handler gave it (a full store): see idempotency.Kept.
-	transient bool
-	// instead, when set, is answered in place of this response once it has
-	// been stored under the idempotency key (a handler's "executed, but the
-	// answer is lost upstream": see rc.answerInstead).
-	instead *apiError
-}
-
-func errorResponse(ae *apiError, requestID string) response {
-	b, _ := json.Marshal(ae.Envelope(requestID))
-	resp := response{status: ae.Status, body: b, code: ae.Code, transient: ae.Transient}
-	if len(ae.Header) > 0 {
-		resp.header = http.Header{}
-		for k, v := range ae.Header {
-			resp.header.Set(k, v)
-		}
-	}
-	return resp
-}
-
-func jsonResponse(status int, v any) response {
-	var b []byte
-	switch x := v.(type) {
-	case json.RawMessage:
-		b = x
-	case []byte:
-		b = x
-	default:
-		var err error
-		if b, err = json.Marshal(v); err != nil {
-			return response{status: 500, body: []byte(`{"type":"api_error","code":"api_error","message":"encoding failed"}`), code: "api_error"}
-		}
-	}
-	return response{status: status, body: b}
-}
-
-// write sends resp with its request id.
-func (resp response) write(w http.ResponseWriter, requestID string) {
-	h := w.Header()
-	for k, v := range resp.header {
-		h[k] = v
-	}
-	h.Set("X-Request-Id", requestID)
-	h.Set("Content-Type", "application/json")
-	if resp.replay {
-		h.Set("X-Idempotent-Replay", "true")
-	}
-	w.WriteHeader(resp.status)
-	_, _ = w.Write(resp.body)
-}
+// response is one answer of the gateway (internal/gateway's Response).
+type response = pipeline.Response
 
 // exchange is the gateway's view of one request from arrival to answer.
 type exchange struct {
@@ -297,10 +236,10 @@ func (g *gateway) begin(w http.ResponseWriter, r *http.Request) *exchange {
 // finish records the request, releases the lock and answers (or drops the
 // connection, as the fault says).
 func (x *exchange) finish(resp response) {
-	x.rec.Status = resp.status
-	x.rec.Code = resp.code
-	x.rec.Replay = resp.replay
-	x.rec.ReplayOf = resp.replayOf
+	x.rec.Status = resp.Status
+	x.rec.Code = resp.Code
+	x.rec.Replay = resp.Replay
+	x.rec.ReplayOf = resp.ReplayOf
 	if x.fault != nil && (x.fault.Kind == FaultDropBefore || x.fault.Kind == FaultDropAfter) {
 		x.rec.Status = 0
 		x.rec.Dropped = true
@@ -311,7 +250,7 @@ func (x *exchange) finish(resp response) {
 	// directory; at once otherwise).
 	if pipeline.IsWrite(x.r.Method) {
 		if err := x.g.rec.durable(x.end); err != nil && !x.rec.Dropped {
-			resp = errorResponse(notDurable(err), x.id)
+			resp = pipeline.ErrorResponse(notDurable(err), x.id)
 		}
 	}
 	if x.rec.Dropped {
@@ -322,7 +261,7 @@ func (x *exchange) finish(resp response) {
 		h2serve.Abort(x.w, x.r, how)
 		return
 	}
-	resp.write(x.w, x.id)
+	resp.Write(x.w, x.id)
 }
 
 // preFault applies the faults that act before anything runs: error answers
@@ -332,7 +271,7 @@ func (x *exchange) finish(resp response) {
 func (x *exchange) preFault() bool {
 	if x.refused != nil {
 		id := x.g.controlID()
-		errorResponse(notPersisted(x.refused), id).write(x.w, id)
+		pipeline.ErrorResponse(notPersisted(x.refused), id).Write(x.w, id)
 		return true
 	}
 	if x.fault == nil {
@@ -340,7 +279,7 @@ func (x *exchange) preFault() bool {
 	}
 	switch x.fault.Kind {
 	case FaultError:
-		x.finish(errorResponse(x.faultError(), x.id))
+		x.finish(pipeline.ErrorResponse(x.faultError(), x.id))
 		return true
 	case FaultDropBefore:
 		x.finish(response{})
@@ -422,7 +361,7 @@ func (g *gateway) serveEndpoint(w http.ResponseWriter, r *http.Request, e *endpo
 func (g *gateway) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLarge bool) response {
 	r := x.r
 	now := g.st.clock.Now()
-	fail := func(ae *apiError) response { return errorResponse(ae, x.id) }
+	fail := func(ae *apiError) response { return pipeline.ErrorResponse(ae, x.id) }
 	if ae := pipeline.HeaderAmbiguity(r.Header); ae != nil {
 		return fail(ae)
 	}
@@ -507,10 +446,10 @@ func (g *gateway) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLarg
 			c.Replay = true
 			c.ReplayBody = rec.KeptBody()
 			resp := g.callHandler(c, e)
-			resp.replay, resp.replayOf = true, rec.RequestID
+			resp.Replay, resp.ReplayOf = true, rec.RequestID
 			return resp
 		}
-		return response{status: rec.Status, header: rec.KeptHeader(), body: rec.KeptBody(), code: rec.Code, replay: true, replayOf: rec.RequestID}
+		return response{Status: rec.Status, Header: rec.KeptHeader(), Body: rec.KeptBody(), Code: rec.Code, Replay: true, ReplayOf: rec.RequestID}
 	}
 	started := g.st.gw.idem.Start(x.tx, recKey, endpointID, hash, now)
 	x.delay()
@@ -525,7 +464,7 @@ func (g *gateway) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLarg
 func (g *gateway) callHandler(c *rc, e *endpoint) (resp response) {
 	defer func() {
 		if p := recover(); p != nil {
-			resp = errorResponse(newErr("api_error", fmt.Sprintf("simulator fault in %s %s: %v", e.Method, e.Pattern, p)), c.RequestID)
+			resp = pipeline.ErrorResponse(newErr("api_error", fmt.Sprintf("simulator fault in %s %s: %v", e.Method, e.Pattern, p)), c.RequestID)
 		}
 	}()
 	// The handler is the request's step: when it refuses (an error, or a
@@ -538,17 +477,17 @@ func (g *gateway) callHandler(c *rc, e *endpoint) (resp response) {
 		return err
 	})
 	if err != nil {
-		resp = errorResponse(asAPIError(err), c.RequestID)
+		resp = pipeline.ErrorResponse(asAPIError(err), c.RequestID)
 	} else {
-		resp = jsonResponse(status, out)
-		resp.instead = c.AnswerInstead
+		resp = pipeline.JSONResponse(status, out)
+		resp.Instead = c.AnswerInstead
 	}
 	if len(c.Header) > 0 {
-		if resp.header == nil {
-			resp.header = http.Header{}
+		if resp.Header == nil {
+			resp.Header = http.Header{}
 		}
 		for k, v := range c.Header {
-			resp.header[k] = v
+			resp.Header[k] = v
 		}
 	}
 	return resp

@@ -40,20 +40,20 @@ func (g *gateway) serveToken(w http.ResponseWriter, r *http.Request) {
 // access token, or answers why not.
 func (g *gateway) issueToken(tx *kernel.Tx, r *http.Request, clientID, requestID string) response {
 	if ae := pipeline.HeaderAmbiguity(r.Header); ae != nil {
-		return errorResponse(ae, requestID)
+		return pipeline.ErrorResponse(ae, requestID)
 	}
 	now := g.st.clock.Now()
 	key, known := g.st.keys.Get(tx, clientID)
 	given := r.Header.Get("X-Api-Key")
 	// Unknown client, wrong secret, disabled or expired Key: one answer.
 	if !known || subtle.ConstantTimeCompare([]byte(key.APIKey), []byte(given)) != 1 || !key.usable(now) {
-		return errorResponse(newErr("invalid_credentials", "invalid client credentials"), requestID)
+		return pipeline.ErrorResponse(newErr("invalid_credentials", "invalid client credentials"), requestID)
 	}
 	if !key.ipAllowed(pipeline.RemoteIP(r)) {
-		return errorResponse(newErr("ip_not_allowed", "the caller address is not allowed for this key"), requestID)
+		return pipeline.ErrorResponse(newErr("ip_not_allowed", "the caller address is not allowed for this key"), requestID)
 	}
 	if key.Env != Environment(g.st.merchant.Env(tx)) {
-		return errorResponse(newErr("environment_mismatch", "the credentials belong to another environment"), requestID)
+		return pipeline.ErrorResponse(newErr("environment_mismatch", "the credentials belong to another environment"), requestID)
 	}
 	recent, _ := g.st.gw.exchanges.Get(tx, clientID)
 	cut := 0
@@ -70,7 +70,7 @@ func (g *gateway) issueToken(tx *kernel.Tx, r *http.Request, clientID, requestID
 		ae := newErr("rate_limited", "token exchange quota exceeded (20 per minute)").With("retry_after", secs)
 		ae.Header = map[string]string{"Retry-After": strconv.FormatInt(secs, 10)}
 		g.st.gw.exchanges.Put(tx, clientID, recent)
-		return errorResponse(ae, requestID)
+		return pipeline.ErrorResponse(ae, requestID)
 	}
 	// The checks above refuse before anything is written (but the rate
 	// window's trim, a record of the pipeline); the issue is the
@@ -90,7 +90,7 @@ func (g *gateway) issueToken(tx *kernel.Tx, r *http.Request, clientID, requestID
 		g.st.gw.tokenQ.Push(tx, t.Value, t.ExpiresAt)
 		return nil
 	})
-	return jsonResponse(http.StatusOK, map[string]any{
+	return pipeline.JSONResponse(http.StatusOK, map[string]any{
 		"auth_token": t.Value, "expired_at": t.ExpiresAt.Unix(), "token_type": "Bearer", "scopes": key.effectiveScopes(),
 	})
 }

@@ -44,7 +44,7 @@ func idemCheck(tx *kernel.Tx, st *idempotency.Store, recKey, endpoint string, ha
 
 // idemAnswer is resp as the answer an idempotency record keeps.
 func idemAnswer(resp response) idempotency.Answer {
-	return idempotency.Answer{Status: resp.status, Code: resp.code, Header: resp.header, Body: resp.body, Transient: resp.transient}
+	return idempotency.Answer{Status: resp.Status, Code: resp.Code, Header: resp.Header, Body: resp.Body, Transient: resp.Transient}
 }
 
 // idemStage stages recKey (idempotency.Store.Stage): state_invalid while

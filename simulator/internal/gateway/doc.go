@@ -7,6 +7,7 @@
 // explanation of a refused signature (signature.go), the API key's scope
 // rules and allowlist (scopes.go), the request journal's table
 // (journal.go) and the window stores' caps with the refusal of a full
-// store (caps.go). The simulator converts the journal's rows to and from its
+// store (caps.go), and the answer built under the state lock and written
+// after it (response.go). The simulator converts the journal's rows to and from its
 // public RequestRecord and SignatureCheck.
 package gateway
