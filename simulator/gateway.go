@@ -1,26 +1,19 @@
 package simulator
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/binary"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/mwallet/mwallet-go/simulator/internal/faults"
 	"github.com/mwallet/mwallet-go/simulator/internal/idempotency"
 	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
-	"github.com/mwallet/mwallet-go/simulator/internal/windows"
 
 	"github.com/mwallet/mwallet-go/internal/h2serve"
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
-	"github.com/mwallet/mwallet-go/simulator/internal/ids"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
@@ -38,92 +31,8 @@ const (
 
 // gatewayState holds the gateway's windows: nonces, idempotency records,
 // token-exchange rate, request journal and faults, as kernel tables
-// (gateway_state.go).
-type gatewayState struct {
-	requestSeq *kernel.Cell[int64]
-	rng        ids.Generator // request ids, token values, fault draws; apart from the object ids' so they do not depend on traffic
-
-	nonces *kernel.Table[string, time.Time] // environment|nonce -> expiry
-	nonceQ windows.ExpiryQueue
-
-	idem idempotency.Store // idempotency records (internal/idempotency)
-
-	tokenQ    windows.ExpiryQueue                           // token values by expiry
-	exchanges *kernel.Table[string, kernel.List[time.Time]] // client id -> recent token exchanges (at most the quota)
-
-	challengeQ windows.ExpiryQueue // step-up challenge ids by expiry (the step-up line)
-	qrMemoQ    windows.ExpiryQueue // QR quote memo keys by expiry (the QR line's memo)
-	// remitIdemQ: remittance idempotency keys by expiry (the remittances
-	// line's records, swept under sweepRules). Not in the state digest's
-	// image: each entry is a record of remittances.idempotency and its
-	// window's end, which the digest holds.
-	remitIdemQ windows.ExpiryQueue
-
-	faults  faults.Table // in the order they were injected (internal/faults)
-	journal journal
-
-	// quota is the merchant-level write quota per minute
-	// (MerchantControl.SetWriteQuota) and the writes it counted in the last
-	// minute.
-	quota windows.Quota
-
-	// scopeCatalog holds every scope the service knows: the scopes the
-	// contract names and every scope an endpoint requires (built with the
-	// endpoints, never changed).
-	scopeCatalog map[string]bool
-
-	// caps bound the nonce, idempotency and step-up challenge stores
-	// (storeCaps): configuration a log carries, left out of the digest.
-	caps *kernel.Cell[storeCaps]
-
-	// bodyKey keys the idempotency body digests, so a stored digest of a
-	// low-entropy body (a PIN change) cannot be reversed by trying every PIN.
-	bodyKey [32]byte
-}
-
-func newGatewayState(k *kernel.Kernel, seed int64, bodyKey *[32]byte, caps storeCaps) *gatewayState {
-	rec := kernel.Records()
-	g := &gatewayState{
-		requestSeq:   kernel.NewCell(k, "gateway.request_seq", int64(0), rec),
-		rng:          ids.New(k, "gateway.random", uint64(seed)^0x5bd1e995, uint64(seed)+0x27d4eb2f, rec),
-		nonces:       kernel.NewTable[string, time.Time](k, "gateway.nonces", rec),
-		nonceQ:       windows.NewExpiryQueue(k, "gateway.nonce_expiry"),
-		idem:         idempotency.New(k),
-		tokenQ:       windows.NewExpiryQueue(k, "gateway.token_expiry"),
-		exchanges:    kernel.NewTable[string, kernel.List[time.Time]](k, "gateway.token_exchanges", rec),
-		challengeQ:   windows.NewExpiryQueue(k, "gateway.challenge_expiry"),
-		qrMemoQ:      windows.NewExpiryQueue(k, "gateway.qr_memo_expiry"),
-		remitIdemQ:   windows.NewExpiryQueue(k, "gateway.remittance_idempotency_expiry"),
-		faults:       faults.New(k),
-		journal:      journal{pipeline.NewJournal(k, journalCapacity)},
-		quota:        windows.NewQuota(k),
-		scopeCatalog: map[string]bool{},
-		caps:         kernel.NewCell(k, "gateway.store_caps", caps, rec),
-	}
-	// The key is derived from the seed, so that two simulators built with
-	// the same options and fed the same inputs hold the same state and
-	// digest (a per-process random key made every digest differ). It hides
-	// nothing from a reader of a data directory or recording, which holds
-	// the bodies themselves; it keeps the digests of low-entropy bodies out
-	// of plain sight in a state image. A recording carries the key it was
-	// written with (earlier builds drew it at random); a replay passes it in.
-	if bodyKey != nil {
-		g.bodyKey = *bodyKey
-	} else {
-		g.bodyKey = sha256.Sum256(binary.BigEndian.AppendUint64([]byte("mwallet-sim idempotency body key\x00"), uint64(seed)))
-	}
-	return g
-}
-
-// bodyDigest is the keyed digest of a request body kept in an idempotency
-// record.
-func (g *gatewayState) bodyDigest(body []byte) [sha256.Size]byte {
-	m := hmac.New(sha256.New, g.bodyKey[:])
-	m.Write(body)
-	var d [sha256.Size]byte
-	m.Sum(d[:0])
-	return d
-}
+// (internal/gateway's State).
+type gatewayState = pipeline.State
 
 // gateway is the business API's one pipeline: routing and the router's own
 // answers, the token exchange and the API Keys' checks, signatures,
@@ -175,13 +84,6 @@ func (g *gateway) registerGateway() {
 	g.mux.HandleFunc("/", g.serveNotFound)
 }
 
-// nextRequestID draws the request id of a business request.
-func (g *gateway) nextRequestID(tx *kernel.Tx) string {
-	n := g.st.gw.requestSeq.Get(tx) + 1
-	g.st.gw.requestSeq.Set(tx, n)
-	return "req_" + strconv.FormatInt(n, 10) + "_" + strconv.FormatUint(g.st.gw.rng.Uint64(tx)&0xffffffffff, 36)
-}
-
 // response is one answer of the gateway (internal/gateway's Response).
 type response = pipeline.Response
 
@@ -219,7 +121,7 @@ func (g *gateway) begin(w http.ResponseWriter, r *http.Request) *exchange {
 	// arrived if it waited for the lock.
 	w.Header().Set("Date", now.UTC().Format(http.TimeFormat))
 	g.sweep(tx, now)
-	x := &exchange{g: g, tx: tx, w: w, r: r, id: g.nextRequestID(tx), in: in, end: end}
+	x := &exchange{g: g, tx: tx, w: w, r: r, id: g.st.gw.NextRequestID(tx), in: in, end: end}
 	x.rec = RequestRecord{
 		RequestID: x.id, Time: now, Method: r.Method, Path: pathOf(r).Sent, Query: r.URL.RawQuery,
 		Member:         strings.TrimSpace(r.Header.Get("X-On-Behalf-Of")),
@@ -244,7 +146,7 @@ func (x *exchange) finish(resp response) {
 		x.rec.Status = 0
 		x.rec.Dropped = true
 	}
-	x.g.st.gw.journal.add(x.tx, x.rec)
+	x.g.st.gw.Journal.Add(x.tx, journalRowOf(x.rec))
 	x.tx.End()
 	// A write is answered once its input is on stable storage (with a data
 	// directory; at once otherwise).
@@ -436,8 +338,8 @@ func (g *gateway) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLarg
 	}
 	recKey := idempotency.Key(g.st.merchant.ID(x.tx), c.IdemKey)
 	endpointID := r.Method + " " + r.URL.EscapedPath()
-	hash := g.st.gw.bodyDigest(body)
-	rec, ae := idemCheck(x.tx, &g.st.gw.idem, recKey, endpointID, hash, now, g.st.gw.caps.Get(x.tx).IdempotencyKeys)
+	hash := g.st.gw.BodyDigest(body)
+	rec, ae := idemCheck(x.tx, &g.st.gw.Idem, recKey, endpointID, hash, now, g.st.gw.Caps.Get(x.tx).IdempotencyKeys)
 	if ae != nil {
 		return fail(ae)
 	}
@@ -451,11 +353,11 @@ func (g *gateway) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLarg
 		}
 		return response{Status: rec.Status, Header: rec.KeptHeader(), Body: rec.KeptBody(), Code: rec.Code, Replay: true, ReplayOf: rec.RequestID}
 	}
-	started := g.st.gw.idem.Start(x.tx, recKey, endpointID, hash, now)
+	started := g.st.gw.Idem.Start(x.tx, recKey, endpointID, hash, now)
 	x.delay()
 	c.Now = g.st.clock.Now()
 	resp := g.callHandler(c, e)
-	g.st.gw.idem.End(x.tx, recKey, started, idemAnswer(resp), x.id)
+	g.st.gw.Idem.End(x.tx, recKey, started, idemAnswer(resp), x.id)
 	return resp
 }
 

@@ -55,7 +55,7 @@ func (g *gateway) issueToken(tx *kernel.Tx, r *http.Request, clientID, requestID
 	if key.Env != Environment(g.st.merchant.Env(tx)) {
 		return pipeline.ErrorResponse(newErr("environment_mismatch", "the credentials belong to another environment"), requestID)
 	}
-	recent, _ := g.st.gw.exchanges.Get(tx, clientID)
+	recent, _ := g.st.gw.Exchanges.Get(tx, clientID)
 	cut := 0
 	for cut < recent.Len() && !now.Before(recent.At(cut).Add(time.Minute)) {
 		cut++
@@ -69,7 +69,7 @@ func (g *gateway) issueToken(tx *kernel.Tx, r *http.Request, clientID, requestID
 		}
 		ae := newErr("rate_limited", "token exchange quota exceeded (20 per minute)").With("retry_after", secs)
 		ae.Header = map[string]string{"Retry-After": strconv.FormatInt(secs, 10)}
-		g.st.gw.exchanges.Put(tx, clientID, recent)
+		g.st.gw.Exchanges.Put(tx, clientID, recent)
 		return pipeline.ErrorResponse(ae, requestID)
 	}
 	// The checks above refuse before anything is written (but the rate
@@ -77,17 +77,17 @@ func (g *gateway) issueToken(tx *kernel.Tx, r *http.Request, clientID, requestID
 	// exchange's step.
 	var t token
 	_ = tx.Step("POST /v1/connect/token", func() error {
-		g.st.gw.exchanges.Put(tx, clientID, recent.Append(now))
+		g.st.gw.Exchanges.Put(tx, clientID, recent.Append(now))
 		var raw [24]byte
 		for i := 0; i < len(raw); i += 8 {
-			v := g.st.gw.rng.Uint64(tx)
+			v := g.st.gw.Rng.Uint64(tx)
 			for j := 0; j < 8; j++ {
 				raw[i+j] = byte(v >> (8 * j))
 			}
 		}
 		t = token{Value: "tok_" + base64.RawURLEncoding.EncodeToString(raw[:]), ClientID: key.ClientID, Env: Environment(g.st.merchant.Env(tx)), ExpiresAt: now.Add(tokenTTL)}
 		g.st.tokens.Put(tx, t.Value, t)
-		g.st.gw.tokenQ.Push(tx, t.Value, t.ExpiresAt)
+		g.st.gw.TokenQ.Push(tx, t.Value, t.ExpiresAt)
 		return nil
 	})
 	return pipeline.JSONResponse(http.StatusOK, map[string]any{
@@ -128,14 +128,14 @@ func (g *gateway) verifySignature(tx *kernel.Tx, r *http.Request, key apiKey, bo
 		return refuse("invalid_signature", "signature mismatch", pipeline.MismatchProblem(sig))
 	}
 	nk := g.st.merchant.Env(tx) + "|" + nonce
-	if exp, used := g.st.gw.nonces.Get(tx, nk); used && now.Before(exp) {
+	if exp, used := g.st.gw.Nonces.Get(tx, nk); used && now.Before(exp) {
 		return newErr("nonce_reused", "x-nonce was already used within 5 minutes")
 	}
-	if c := g.st.gw.caps.Get(tx).Nonces; g.st.gw.nonces.Len(tx) >= c {
-		return pipeline.StoreFull(tx, pipeline.CapNonces, c, g.st.gw.nonceQ, now)
+	if c := g.st.gw.Caps.Get(tx).Nonces; g.st.gw.Nonces.Len(tx) >= c {
+		return pipeline.StoreFull(tx, pipeline.CapNonces, c, g.st.gw.NonceQ, now)
 	}
-	g.st.gw.nonces.Put(tx, nk, now.Add(nonceWindow))
-	g.st.gw.nonceQ.Push(tx, nk, now.Add(nonceWindow))
+	g.st.gw.Nonces.Put(tx, nk, now.Add(nonceWindow))
+	g.st.gw.NonceQ.Push(tx, nk, now.Add(nonceWindow))
 	return nil
 }
 

@@ -18,7 +18,7 @@ import (
 // gatewayState fields they replaced, so digests and recordings of earlier
 // builds are unchanged. For the same reason the bound
 // (storeCaps.IdempotencyKeys) and the key of the body digests
-// (gatewayState.bodyKey, bodyDigest) stay where the image has them: the
+// (internal/gateway's State.BodyKey, BodyDigest) stay where the image has them: the
 // gateway passes them in.
 
 // idempotencyWindow is how long an idempotency record lives.

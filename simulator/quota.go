@@ -20,7 +20,7 @@ func (g *gateway) takeWriteQuota(tx *kernel.Tx, r *http.Request, now time.Time) 
 	if !pipeline.IsWrite(r.Method) {
 		return nil
 	}
-	wait, ok := g.st.gw.quota.Take(tx, now)
+	wait, ok := g.st.gw.Quota.Take(tx, now)
 	if ok {
 		return nil
 	}
@@ -34,6 +34,6 @@ func (g *gateway) setWriteQuota(tx *kernel.Tx, perMinute int) error {
 	if perMinute < 0 {
 		return errInvalidRequest("per_minute must be 0 (no quota) or more")
 	}
-	g.st.gw.quota.Set(tx, perMinute)
+	g.st.gw.Quota.Set(tx, perMinute)
 	return nil
 }

@@ -8,6 +8,8 @@
 // rules and allowlist (scopes.go), the request journal's table
 // (journal.go) and the window stores' caps with the refusal of a full
 // store (caps.go), and the answer built under the state lock and written
-// after it (response.go). The simulator converts the journal's rows to and from its
+// after it (response.go); the gateway's state as kernel tables, its request ids and
+// body digests (state.go) and the sweep of its expired windows (sweep.go).
+// The simulator converts the journal's rows to and from its
 // public RequestRecord and SignatureCheck.
 package gateway
