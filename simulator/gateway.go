@@ -23,10 +23,6 @@ const (
 	maxBodyBytes = 1 << 20
 	// tokenTTL is the access token validity.
 	tokenTTL = 30 * time.Minute
-	// tokenExchangesPerMinute is the token exchange quota per Key.
-	tokenExchangesPerMinute = 20
-	// nonceWindow is how long a consumed nonce stays refused.
-	nonceWindow = 5 * time.Minute
 )
 
 // gatewayState holds the gateway's windows: nonces, idempotency records,

@@ -1,17 +1,12 @@
 package simulator
 
 import (
-	"crypto/hmac"
 	"crypto/subtle"
-	"encoding/base64"
 	"io"
 	"net/http"
 	"net/netip"
-	"strconv"
 	"strings"
 	"time"
-
-	"github.com/mwallet/mwallet-go/simulator/internal/api"
 
 	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
@@ -55,21 +50,8 @@ func (g *gateway) issueToken(tx *kernel.Tx, r *http.Request, clientID, requestID
 	if key.Env != Environment(g.st.merchant.Env(tx)) {
 		return pipeline.ErrorResponse(newErr("environment_mismatch", "the credentials belong to another environment"), requestID)
 	}
-	recent, _ := g.st.gw.Exchanges.Get(tx, clientID)
-	cut := 0
-	for cut < recent.Len() && !now.Before(recent.At(cut).Add(time.Minute)) {
-		cut++
-	}
-	recent = recent.From(cut)
-	if recent.Len() >= tokenExchangesPerMinute {
-		wait := recent.At(0).Add(time.Minute).Sub(now)
-		secs := int64((wait + time.Second - 1) / time.Second)
-		if secs < 1 {
-			secs = 1
-		}
-		ae := newErr("rate_limited", "token exchange quota exceeded (20 per minute)").With("retry_after", secs)
-		ae.Header = map[string]string{"Retry-After": strconv.FormatInt(secs, 10)}
-		g.st.gw.Exchanges.Put(tx, clientID, recent)
+	recent, ae := g.st.gw.ExchangeRate(tx, clientID, now)
+	if ae != nil {
 		return pipeline.ErrorResponse(ae, requestID)
 	}
 	// The checks above refuse before anything is written (but the rate
@@ -77,15 +59,8 @@ func (g *gateway) issueToken(tx *kernel.Tx, r *http.Request, clientID, requestID
 	// exchange's step.
 	var t token
 	_ = tx.Step("POST /v1/connect/token", func() error {
-		g.st.gw.Exchanges.Put(tx, clientID, recent.Append(now))
-		var raw [24]byte
-		for i := 0; i < len(raw); i += 8 {
-			v := g.st.gw.Rng.Uint64(tx)
-			for j := 0; j < 8; j++ {
-				raw[i+j] = byte(v >> (8 * j))
-			}
-		}
-		t = token{Value: "tok_" + base64.RawURLEncoding.EncodeToString(raw[:]), ClientID: key.ClientID, Env: Environment(g.st.merchant.Env(tx)), ExpiresAt: now.Add(tokenTTL)}
+		value := g.st.gw.TokenValue(tx, clientID, recent, now)
+		t = token{Value: value, ClientID: key.ClientID, Env: Environment(g.st.merchant.Env(tx)), ExpiresAt: now.Add(tokenTTL)}
 		g.st.tokens.Put(tx, t.Value, t)
 		g.st.gw.TokenQ.Push(tx, t.Value, t.ExpiresAt)
 		return nil
@@ -105,38 +80,15 @@ func alwaysSigned(e *endpoint) bool {
 // consumed only once the signature has been verified, so a request with a bad
 // signature does not burn it.
 func (g *gateway) verifySignature(tx *kernel.Tx, r *http.Request, key apiKey, body []byte, now time.Time) *apiError {
-	ts, nonce, sig := r.Header.Get("X-Timestamp"), r.Header.Get("X-Nonce"), r.Header.Get("X-Signature")
+	ts, nonce := r.Header.Get("X-Timestamp"), r.Header.Get("X-Nonce")
 	// A refusal carries its explanation for the request journal; the
 	// answer itself is the contract's.
-	refuse := func(code, message, problem string) *apiError {
+	if code, message, problem := pipeline.CheckSignature(r, key.SigningKey, body, now); code != "" {
 		ae := newErr(code, message)
 		ae.Signature = explainSignature(r, ts, nonce, body, now, problem)
 		return ae
 	}
-	if ts == "" || nonce == "" || sig == "" {
-		return refuse("invalid_signature", "x-timestamp, x-nonce and x-signature are required on signed requests", pipeline.MissingSigningHeaders(ts, nonce, sig))
-	}
-	if !api.AllDigits(ts) {
-		return refuse("invalid_signature", "x-timestamp must be Unix seconds", "x-timestamp is not Unix seconds (digits only)")
-	}
-	sec, err := strconv.ParseInt(ts, 10, 64)
-	if err != nil || sec > now.Unix()+int64(pipeline.SignatureTolerance/time.Second) || sec < now.Unix()-int64(pipeline.SignatureTolerance/time.Second) {
-		return refuse("timestamp_out_of_range", "x-timestamp is more than 300 seconds from the server clock", pipeline.SkewProblem(ts, now))
-	}
-	want := pipeline.Sign(key.SigningKey, r.Method, pipeline.RequestTarget(r), ts, nonce, body)
-	if !hmac.Equal([]byte(want), []byte(sig)) {
-		return refuse("invalid_signature", "signature mismatch", pipeline.MismatchProblem(sig))
-	}
-	nk := g.st.merchant.Env(tx) + "|" + nonce
-	if exp, used := g.st.gw.Nonces.Get(tx, nk); used && now.Before(exp) {
-		return newErr("nonce_reused", "x-nonce was already used within 5 minutes")
-	}
-	if c := g.st.gw.Caps.Get(tx).Nonces; g.st.gw.Nonces.Len(tx) >= c {
-		return pipeline.StoreFull(tx, pipeline.CapNonces, c, g.st.gw.NonceQ, now)
-	}
-	g.st.gw.Nonces.Put(tx, nk, now.Add(nonceWindow))
-	g.st.gw.NonceQ.Push(tx, nk, now.Add(nonceWindow))
-	return nil
+	return g.st.gw.ConsumeNonce(tx, g.st.merchant.Env(tx), nonce, now)
 }
 
 // signRequest computes the contract's x-signature (internal/gateway's

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
+	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 )
 
 func TestKeyScopes(t *testing.T) {
@@ -67,8 +68,8 @@ func TestWindowsStayBounded(t *testing.T) {
 	s.st.gw.Caps.Set(tx, storeCaps{Nonces: 100, IdempotencyKeys: 100, StepUpChallenges: 100}) // the sweep ignores the caps
 	for i := 0; i < 5000; i++ {
 		k := fmt.Sprint(i)
-		s.st.gw.Nonces.Put(tx, k, now.Add(nonceWindow))
-		s.st.gw.NonceQ.Push(tx, k, now.Add(nonceWindow))
+		s.st.gw.Nonces.Put(tx, k, now.Add(pipeline.NonceWindow))
+		s.st.gw.NonceQ.Push(tx, k, now.Add(pipeline.NonceWindow))
 		s.st.gw.Idem.Records.Put(tx, k, idempotency.Record{ExpiresAt: now.Add(idempotencyWindow)})
 		s.st.gw.Idem.Queue.Push(tx, k, now.Add(idempotencyWindow))
 		s.wiring.gw.sweep(tx, now)
@@ -76,7 +77,7 @@ func TestWindowsStayBounded(t *testing.T) {
 	if s.st.gw.Nonces.Len(tx) != 5000 || s.st.gw.Idem.Len(tx) != 5000 {
 		t.Fatalf("live entries swept: %d nonces, %d records", s.st.gw.Nonces.Len(tx), s.st.gw.Idem.Len(tx))
 	}
-	s.wiring.timers.Advance(tx, nonceWindow-time.Nanosecond)
+	s.wiring.timers.Advance(tx, pipeline.NonceWindow-time.Nanosecond)
 	s.wiring.gw.sweep(tx, s.st.clock.Now())
 	if s.st.gw.Nonces.Len(tx) != 5000 {
 		t.Fatalf("a nonce was forgotten inside its window: %d left", s.st.gw.Nonces.Len(tx))

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/idempotency"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
@@ -53,8 +54,8 @@ func BenchmarkStoreEntryBytes(b *testing.B) {
 	b.Run("nonce", func(b *testing.B) {
 		b.ReportMetric(fill(b, func(s *Simulator, tx *kernel.Tx, i int, now time.Time) {
 			k := "sandbox|" + uuid.NewString()
-			s.st.gw.Nonces.Put(tx, k, now.Add(nonceWindow))
-			s.st.gw.NonceQ.Push(tx, k, now.Add(nonceWindow))
+			s.st.gw.Nonces.Put(tx, k, now.Add(pipeline.NonceWindow))
+			s.st.gw.NonceQ.Push(tx, k, now.Add(pipeline.NonceWindow))
 		}), "B/entry")
 	})
 	b.Run("idempotency", func(b *testing.B) {
