@@ -145,7 +145,7 @@ func (s *keyring) apply(k *apiKey, ks KeySettings) error {
 		scopes := map[string]bool{}
 		for _, sc := range ks.Scopes {
 			sc = strings.TrimSpace(sc)
-			if s.st.gw.scopeCatalog[sc] {
+			if s.st.gw.ScopeCatalog[sc] {
 				scopes[sc] = true
 			}
 		}

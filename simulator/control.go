@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
@@ -66,13 +67,13 @@ func (ctl *controlAPI) serve(o *op) http.HandlerFunc {
 		s := ctl.sim
 		var body []byte
 		var rerr error
-		if isWrite(r.Method) {
+		if pipeline.IsWrite(r.Method) {
 			body, rerr = io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
 		}
 		id := s.wiring.rec.ControlID()
 		w.Header().Set("X-Request-Id", id)
 		if ae := ctl.guard(r, o, len(body) > 0); ae != nil {
-			writeControl(w, r, errorResponse(ae, id), nil)
+			writeControl(w, r, pipeline.ErrorResponse(ae, id), nil)
 			return
 		}
 		x := &opRun{s: s, r: r}
@@ -84,7 +85,7 @@ func (ctl *controlAPI) serve(o *op) http.HandlerFunc {
 		var resp response
 		var raw rawAnswer
 		switch {
-		case !isWrite(r.Method) || o.Unlocked || (o.NotFound && r.Method != http.MethodPost):
+		case !pipeline.IsWrite(r.Method) || o.Unlocked || (o.NotFound && r.Method != http.MethodPost):
 			// A read, an op that logs its own inputs (the flush), or the
 			// router's answer to a method other than POST (every control
 			// POST is an input): nothing to log here.
@@ -120,7 +121,7 @@ func (ctl *controlAPI) write(x *opRun, o *op, in any, derr error, body []byte, i
 				return nil
 			})
 			if err != nil {
-				resp = errorResponse(controlError(err), id)
+				resp = pipeline.ErrorResponse(controlError(err), id)
 			}
 			return resp, raw
 		}
@@ -130,13 +131,13 @@ func (ctl *controlAPI) write(x *opRun, o *op, in any, derr error, body []byte, i
 	tx.Ordered()
 	if err != nil {
 		tx.End()
-		return errorResponse(notPersisted(err), id), nil
+		return pipeline.ErrorResponse(notPersisted(err), id), nil
 	}
 	x.tx, x.legacy = tx, s.wiring.rec.LegacyRules()
 	resp, raw = ctl.answer(x, o, in, derr, id)
 	tx.End()
 	if err := s.wiring.rec.Durable(end); err != nil {
-		resp = errorResponse(notDurable(err), id)
+		resp = pipeline.ErrorResponse(notDurable(err), id)
 	}
 	return resp, raw
 }
@@ -180,13 +181,13 @@ func (x *opRun) begin(o *op) {
 // immediately).
 func (ctl *controlAPI) answer(x *opRun, o *op, in any, derr error, id string) (response, rawAnswer) {
 	if derr != nil {
-		return errorResponse(controlError(derr), id), nil
+		return pipeline.ErrorResponse(controlError(derr), id), nil
 	}
 	out, err := ctl.run(x, o, in)
 	if err != nil {
-		return errorResponse(controlError(err), id), nil
+		return pipeline.ErrorResponse(controlError(err), id), nil
 	}
-	if x.tx != nil && isWrite(x.r.Method) {
+	if x.tx != nil && pipeline.IsWrite(x.r.Method) {
 		ctl.sim.wiring.timers.RunDue(x.tx)
 	}
 	status, v := o.ReplyOf(x, in, out)
@@ -194,9 +195,9 @@ func (ctl *controlAPI) answer(x *opRun, o *op, in any, derr error, id string) (r
 		return response{}, raw
 	}
 	if v == nil {
-		return response{status: status}, nil
+		return response{Status: status}, nil
 	}
-	return jsonResponse(status, v), nil
+	return pipeline.JSONResponse(status, v), nil
 }
 
 // run checks every argument of in, then runs the transition: in a step of
@@ -266,13 +267,13 @@ func writeControl(w http.ResponseWriter, r *http.Request, resp response, raw raw
 	switch {
 	case raw != nil:
 		raw(w, r)
-	case resp.body == nil:
-		for k, v := range resp.header {
+	case resp.Body == nil:
+		for k, v := range resp.Header {
 			w.Header()[k] = v
 		}
-		w.WriteHeader(resp.status)
+		w.WriteHeader(resp.Status)
 	default:
-		resp.write(w, w.Header().Get("X-Request-Id"))
+		resp.Write(w, w.Header().Get("X-Request-Id"))
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
 	"github.com/mwallet/mwallet-go/simulator/internal/control"
+	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/qrpay"
 	hookline "github.com/mwallet/mwallet-go/simulator/internal/webhooks"
@@ -330,7 +331,7 @@ func (ctl *controlAPI) checkBusinessEndpoint(method, target string) error {
 	}
 	var valid []string
 	for _, e := range s.wiring.gw.endpoints {
-		if !isWrite(e.Method) {
+		if !pipeline.IsWrite(e.Method) {
 			continue
 		}
 		paths := e.Routes

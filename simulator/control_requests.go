@@ -68,7 +68,7 @@ func (in *inProgressIn) rules(x *opRun) error {
 var (
 	opRequestsList = def[journalQuery]{Route: "GET /_sim/requests", Name: "Requests.List", NoCall: true,
 		Run: func(x *opRun, in *journalQuery) (any, error) {
-			out := x.s.st.gw.journal.list(x.tx)
+			out := journalList(x.tx, x.s.st.gw.Journal)
 			if in.Limit != nil && *in.Limit < len(out) {
 				out = out[len(out)-*in.Limit:]
 			}

@@ -190,7 +190,7 @@ func (v *view) state(tx *kernel.Tx) StateSnapshot {
 	st.WebhookEndpoints = webhookEndpoints(tx, v.st.webhooks)
 	st.WebhookDeliveries = devtools.NewestFirst(webhookDeliveries(tx, v.st.webhooks))
 	st.Events = devtools.NewestFirst(v.events(tx))
-	st.Requests = devtools.NewestFirst(v.st.gw.journal.list(tx))
+	st.Requests = devtools.NewestFirst(journalList(tx, v.st.gw.Journal))
 	st.Actions = v.actions()
 	return st
 }

@@ -29,7 +29,7 @@ func Routes(s *Simulator) []string {
 // challenge stores (0 leaves one as it is), as a logged input.
 func SetStoreCaps(s *Simulator, nonces, idem, challenges int) {
 	tx := s.k.Begin()
-	c := s.st.gw.caps.Get(tx)
+	c := s.st.gw.Caps.Get(tx)
 	tx.End()
 	if nonces > 0 {
 		c.Nonces = nonces
@@ -50,8 +50,8 @@ func SetStoreCaps(s *Simulator, nonces, idem, challenges int) {
 func SetJournalCapacity(s *Simulator, n int) {
 	tx := s.k.BeginSetup()
 	defer tx.End()
-	s.st.gw.journal.Reset(tx)
-	s.st.gw.journal.SetCapacity(n)
+	s.st.gw.Journal.Reset(tx)
+	s.st.gw.Journal.SetCapacity(n)
 }
 
 // Test-only views of the simulator's internals, for the external tests.
@@ -183,8 +183,8 @@ func RecordedDraws(r *Recording) map[int64][]bool {
 
 // ScopeCatalogue lists the scopes the simulator knows, sorted.
 func ScopeCatalogue(s *Simulator) []string {
-	out := make([]string, 0, len(s.st.gw.scopeCatalog))
-	for sc := range s.st.gw.scopeCatalog {
+	out := make([]string, 0, len(s.st.gw.ScopeCatalog))
+	for sc := range s.st.gw.ScopeCatalog {
 		out = append(out, sc)
 	}
 	sort.Strings(out)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/internal/faults"
+	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 
 	mwallet "github.com/mwallet/mwallet-go"
@@ -227,7 +228,7 @@ func (g *gateway) injectFault(tx *kernel.Tx, f Fault) error {
 	if f.Count == 0 && !unlimited {
 		f.Count = 1
 	}
-	seq := g.st.gw.faults.Arm(tx, faults.Row{Method: f.Method, Path: f.Path, Count: f.Count, Kind: string(f.Kind), Status: f.Status,
+	seq := g.st.gw.Faults.Arm(tx, faults.Row{Method: f.Method, Path: f.Path, Count: f.Count, Kind: string(f.Kind), Status: f.Status,
 		Code: f.Code, DelayMS: f.DelayMS, OneIn: f.OneIn, Unlimited: unlimited})
 	if f.Hold != nil || f.Held != nil {
 		tx.OnCommit(func() { g.faultChans[seq] = faultChans{hold: f.Hold, held: f.Held} })
@@ -237,7 +238,7 @@ func (g *gateway) injectFault(tx *kernel.Tx, f Fault) error {
 
 // clearFaults removes every fault.
 func (g *gateway) clearFaults(tx *kernel.Tx) error {
-	g.st.gw.faults.Clear(tx)
+	g.st.gw.Faults.Clear(tx)
 	tx.OnCommit(func() { clear(g.faultChans) })
 	return nil
 }
@@ -248,9 +249,9 @@ func (g *gateway) clearFaults(tx *kernel.Tx) error {
 // (begin takes the request id first).
 func (g *gateway) faultDraws(tx *kernel.Tx, r *http.Request) []bool {
 	var rng *rand.Rand
-	return g.st.gw.faults.Draws(tx, r.Method, r.URL.Path, func(n int) int {
+	return g.st.gw.Faults.Draws(tx, r.Method, r.URL.Path, func(n int) int {
 		if rng == nil {
-			rng = rand.New(g.st.gw.rng.Copy(tx))
+			rng = rand.New(g.st.gw.Rng.Copy(tx))
 			rng.Uint64() // nextRequestID
 		}
 		return rng.IntN(n)
@@ -259,8 +260,8 @@ func (g *gateway) faultDraws(tx *kernel.Tx, r *http.Request) []bool {
 
 // faults lists the armed faults, Count being what remains.
 func (g *gateway) faults(tx *kernel.Tx) []Fault {
-	out := make([]Fault, 0, g.st.gw.faults.Len(tx))
-	for _, f := range g.st.gw.faults.All(tx) {
+	out := make([]Fault, 0, g.st.gw.Faults.Len(tx))
+	for _, f := range g.st.gw.Faults.All(tx) {
 		c := faultOf(f)
 		c.Count = f.Remaining
 		if f.Unlimited {
@@ -280,8 +281,8 @@ func (g *gateway) takeFault(tx *kernel.Tx, r *http.Request) *faultRule {
 		recorded = c.replay.Want.Draws
 	}
 	ws := g.st.gw
-	row, gone, ok := ws.faults.Take(tx, r.Method, r.URL.Path, func(n, oneIn int) bool {
-		hit := ws.rng.IntN(tx, oneIn) == 0
+	row, gone, ok := ws.Faults.Take(tx, r.Method, r.URL.Path, func(n, oneIn int) bool {
+		hit := ws.Rng.IntN(tx, oneIn) == 0
 		if n < len(recorded) {
 			hit = recorded[n]
 		}
@@ -300,14 +301,14 @@ func (g *gateway) takeFault(tx *kernel.Tx, r *http.Request) *faultRule {
 // afterFault applies what acts once the request has executed: an
 // error_after fault answers its envelope instead of resp (whose outcome is
 // already stored under the idempotency key), and a handler that asked to
-// answer an error instead of its stored result (resp.instead) gets that
+// answer an error instead of its stored result (resp.Instead) gets that
 // error. The journal records what was answered.
 func (x *exchange) afterFault(resp response) response {
 	if x.fault != nil && x.fault.Kind == FaultErrorAfter {
-		return errorResponse(x.faultError(), x.id)
+		return pipeline.ErrorResponse(x.faultError(), x.id)
 	}
-	if resp.instead != nil {
-		return errorResponse(resp.instead, x.id)
+	if resp.Instead != nil {
+		return pipeline.ErrorResponse(resp.Instead, x.id)
 	}
 	return resp
 }

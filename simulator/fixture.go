@@ -79,18 +79,18 @@ func loadFixture(tx *kernel.Tx, st *simState, o *options) error {
 // whose scope is outside the catalogue is a programming error.
 func grantFixtureScopes(tx *kernel.Tx, st *simState, endpoints []endpoint) {
 	for _, sc := range contractScopes {
-		st.gw.scopeCatalog[sc] = true
+		st.gw.ScopeCatalog[sc] = true
 	}
 	for _, sc := range serviceScopes {
-		st.gw.scopeCatalog[sc] = true
+		st.gw.ScopeCatalog[sc] = true
 	}
 	for _, e := range endpoints {
-		if !st.gw.scopeCatalog[e.Scope] {
+		if !st.gw.ScopeCatalog[e.Scope] {
 			panic(fmt.Sprintf("simulator: %s %s needs scope %q, which is not in the scope catalogue", e.Method, e.Pattern, e.Scope))
 		}
 	}
 	k, _ := st.keys.Get(tx, st.creds.ClientID)
-	k.Scopes, k.Approved = sortedSet(st.gw.scopeCatalog), sortedSet(restrictedScopes)
+	k.Scopes, k.Approved = sortedSet(st.gw.ScopeCatalog), sortedSet(restrictedScopes)
 	st.keys.Put(tx, st.creds.ClientID, k)
 }
 

@@ -1,27 +1,19 @@
 package simulator
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/mwallet/mwallet-go/simulator/internal/faults"
 	"github.com/mwallet/mwallet-go/simulator/internal/idempotency"
 	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
-	"github.com/mwallet/mwallet-go/simulator/internal/windows"
 
 	"github.com/mwallet/mwallet-go/internal/h2serve"
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
-	"github.com/mwallet/mwallet-go/simulator/internal/ids"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
@@ -31,100 +23,12 @@ const (
 	maxBodyBytes = 1 << 20
 	// tokenTTL is the access token validity.
 	tokenTTL = 30 * time.Minute
-	// tokenExchangesPerMinute is the token exchange quota per Key.
-	tokenExchangesPerMinute = 20
-	// nonceWindow is how long a consumed nonce stays refused.
-	nonceWindow = 5 * time.Minute
 )
 
 // gatewayState holds the gateway's windows: nonces, idempotency records,
 // token-exchange rate, request journal and faults, as kernel tables
-// (gateway_state.go).
-type gatewayState struct {
-	requestSeq *kernel.Cell[int64]
-	rng        ids.Generator // request ids, token values, fault draws; apart from the object ids' so they do not depend on traffic
-
-	nonces *kernel.Table[string, time.Time] // environment|nonce -> expiry
-	nonceQ windows.ExpiryQueue
-
-	idem idempotency.Store // idempotency records (internal/idempotency)
-
-	tokenQ    windows.ExpiryQueue                           // token values by expiry
-	exchanges *kernel.Table[string, kernel.List[time.Time]] // client id -> recent token exchanges (at most the quota)
-
-	challengeQ windows.ExpiryQueue // step-up challenge ids by expiry (the step-up line)
-	qrMemoQ    windows.ExpiryQueue // QR quote memo keys by expiry (the QR line's memo)
-	// remitIdemQ: remittance idempotency keys by expiry (the remittances
-	// line's records, swept under sweepRules). Not in the state digest's
-	// image: each entry is a record of remittances.idempotency and its
-	// window's end, which the digest holds.
-	remitIdemQ windows.ExpiryQueue
-
-	faults  faults.Table // in the order they were injected (internal/faults)
-	journal journal
-
-	// quota is the merchant-level write quota per minute
-	// (MerchantControl.SetWriteQuota) and the writes it counted in the last
-	// minute.
-	quota windows.Quota
-
-	// scopeCatalog holds every scope the service knows: the scopes the
-	// contract names and every scope an endpoint requires (built with the
-	// endpoints, never changed).
-	scopeCatalog map[string]bool
-
-	// caps bound the nonce, idempotency and step-up challenge stores
-	// (storeCaps): configuration a log carries, left out of the digest.
-	caps *kernel.Cell[storeCaps]
-
-	// bodyKey keys the idempotency body digests, so a stored digest of a
-	// low-entropy body (a PIN change) cannot be reversed by trying every PIN.
-	bodyKey [32]byte
-}
-
-func newGatewayState(k *kernel.Kernel, seed int64, bodyKey *[32]byte, caps storeCaps) *gatewayState {
-	rec := kernel.Records()
-	g := &gatewayState{
-		requestSeq:   kernel.NewCell(k, "gateway.request_seq", int64(0), rec),
-		rng:          ids.New(k, "gateway.random", uint64(seed)^0x5bd1e995, uint64(seed)+0x27d4eb2f, rec),
-		nonces:       kernel.NewTable[string, time.Time](k, "gateway.nonces", rec),
-		nonceQ:       windows.NewExpiryQueue(k, "gateway.nonce_expiry"),
-		idem:         idempotency.New(k),
-		tokenQ:       windows.NewExpiryQueue(k, "gateway.token_expiry"),
-		exchanges:    kernel.NewTable[string, kernel.List[time.Time]](k, "gateway.token_exchanges", rec),
-		challengeQ:   windows.NewExpiryQueue(k, "gateway.challenge_expiry"),
-		qrMemoQ:      windows.NewExpiryQueue(k, "gateway.qr_memo_expiry"),
-		remitIdemQ:   windows.NewExpiryQueue(k, "gateway.remittance_idempotency_expiry"),
-		faults:       faults.New(k),
-		journal:      journal{pipeline.NewJournal(k, journalCapacity)},
-		quota:        windows.NewQuota(k),
-		scopeCatalog: map[string]bool{},
-		caps:         kernel.NewCell(k, "gateway.store_caps", caps, rec),
-	}
-	// The key is derived from the seed, so that two simulators built with
-	// the same options and fed the same inputs hold the same state and
-	// digest (a per-process random key made every digest differ). It hides
-	// nothing from a reader of a data directory or recording, which holds
-	// the bodies themselves; it keeps the digests of low-entropy bodies out
-	// of plain sight in a state image. A recording carries the key it was
-	// written with (earlier builds drew it at random); a replay passes it in.
-	if bodyKey != nil {
-		g.bodyKey = *bodyKey
-	} else {
-		g.bodyKey = sha256.Sum256(binary.BigEndian.AppendUint64([]byte("mwallet-sim idempotency body key\x00"), uint64(seed)))
-	}
-	return g
-}
-
-// bodyDigest is the keyed digest of a request body kept in an idempotency
-// record.
-func (g *gatewayState) bodyDigest(body []byte) [sha256.Size]byte {
-	m := hmac.New(sha256.New, g.bodyKey[:])
-	m.Write(body)
-	var d [sha256.Size]byte
-	m.Sum(d[:0])
-	return d
-}
+// (internal/gateway's State).
+type gatewayState = pipeline.State
 
 // gateway is the business API's one pipeline: routing and the router's own
 // answers, the token exchange and the API Keys' checks, signatures,
@@ -177,75 +81,8 @@ func (g *gateway) registerGateway() {
 	g.mux.HandleFunc("/", g.serveNotFound)
 }
 
-// nextRequestID draws the request id of a business request.
-func (g *gateway) nextRequestID(tx *kernel.Tx) string {
-	n := g.st.gw.requestSeq.Get(tx) + 1
-	g.st.gw.requestSeq.Set(tx, n)
-	return "req_" + strconv.FormatInt(n, 10) + "_" + strconv.FormatUint(g.st.gw.rng.Uint64(tx)&0xffffffffff, 36)
-}
-
-// response is one answer of the gateway, built under the lock and written
-// after it is released.
-type response struct {
-	status int
-	header http.Header
-	body   []byte
-	code   string // error code, for the journal
-	replay bool
-	// replayOf is the request id of the request whose stored answer a
-	// replay repeats, for the journal.
-	replayOf string
-	// transient marks a refusal not kept under an idempotency key although
-	// the handler gave it (a full store): see idempotency.Kept.
-	transient bool
-	// instead, when set, is answered in place of this response once it has
-	// been stored under the idempotency key (a handler's "executed, but the
-	// answer is lost upstream": see rc.answerInstead).
-	instead *apiError
-}
-
-func errorResponse(ae *apiError, requestID string) response {
-	b, _ := json.Marshal(ae.Envelope(requestID))
-	resp := response{status: ae.Status, body: b, code: ae.Code, transient: ae.Transient}
-	if len(ae.Header) > 0 {
-		resp.header = http.Header{}
-		for k, v := range ae.Header {
-			resp.header.Set(k, v)
-		}
-	}
-	return resp
-}
-
-func jsonResponse(status int, v any) response {
-	var b []byte
-	switch x := v.(type) {
-	case json.RawMessage:
-		b = x
-	case []byte:
-		b = x
-	default:
-		var err error
-		if b, err = json.Marshal(v); err != nil {
-			return response{status: 500, body: []byte(`{"type":"api_error","code":"api_error","message":"encoding failed"}`), code: "api_error"}
-		}
-	}
-	return response{status: status, body: b}
-}
-
-// write sends resp with its request id.
-func (resp response) write(w http.ResponseWriter, requestID string) {
-	h := w.Header()
-	for k, v := range resp.header {
-		h[k] = v
-	}
-	h.Set("X-Request-Id", requestID)
-	h.Set("Content-Type", "application/json")
-	if resp.replay {
-		h.Set("X-Idempotent-Replay", "true")
-	}
-	w.WriteHeader(resp.status)
-	_, _ = w.Write(resp.body)
-}
+// response is one answer of the gateway (internal/gateway's Response).
+type response = pipeline.Response
 
 // exchange is the gateway's view of one request from arrival to answer.
 type exchange struct {
@@ -281,7 +118,7 @@ func (g *gateway) begin(w http.ResponseWriter, r *http.Request) *exchange {
 	// arrived if it waited for the lock.
 	w.Header().Set("Date", now.UTC().Format(http.TimeFormat))
 	g.sweep(tx, now)
-	x := &exchange{g: g, tx: tx, w: w, r: r, id: g.nextRequestID(tx), in: in, end: end}
+	x := &exchange{g: g, tx: tx, w: w, r: r, id: g.st.gw.NextRequestID(tx), in: in, end: end}
 	x.rec = RequestRecord{
 		RequestID: x.id, Time: now, Method: r.Method, Path: pathOf(r).Sent, Query: r.URL.RawQuery,
 		Member:         strings.TrimSpace(r.Header.Get("X-On-Behalf-Of")),
@@ -298,21 +135,21 @@ func (g *gateway) begin(w http.ResponseWriter, r *http.Request) *exchange {
 // finish records the request, releases the lock and answers (or drops the
 // connection, as the fault says).
 func (x *exchange) finish(resp response) {
-	x.rec.Status = resp.status
-	x.rec.Code = resp.code
-	x.rec.Replay = resp.replay
-	x.rec.ReplayOf = resp.replayOf
+	x.rec.Status = resp.Status
+	x.rec.Code = resp.Code
+	x.rec.Replay = resp.Replay
+	x.rec.ReplayOf = resp.ReplayOf
 	if x.fault != nil && (x.fault.Kind == FaultDropBefore || x.fault.Kind == FaultDropAfter) {
 		x.rec.Status = 0
 		x.rec.Dropped = true
 	}
-	x.g.st.gw.journal.add(x.tx, x.rec)
+	x.g.st.gw.Journal.Add(x.tx, journalRowOf(x.rec))
 	x.tx.End()
 	// A write is answered once its input is on stable storage (with a data
 	// directory; at once otherwise).
-	if isWrite(x.r.Method) {
+	if pipeline.IsWrite(x.r.Method) {
 		if err := x.g.rec.Durable(x.end); err != nil && !x.rec.Dropped {
-			resp = errorResponse(notDurable(err), x.id)
+			resp = pipeline.ErrorResponse(notDurable(err), x.id)
 		}
 	}
 	if x.rec.Dropped {
@@ -323,7 +160,7 @@ func (x *exchange) finish(resp response) {
 		h2serve.Abort(x.w, x.r, how)
 		return
 	}
-	resp.write(x.w, x.id)
+	resp.Write(x.w, x.id)
 }
 
 // preFault applies the faults that act before anything runs: error answers
@@ -333,7 +170,7 @@ func (x *exchange) finish(resp response) {
 func (x *exchange) preFault() bool {
 	if x.refused != nil {
 		id := x.g.controlID()
-		errorResponse(notPersisted(x.refused), id).write(x.w, id)
+		pipeline.ErrorResponse(notPersisted(x.refused), id).Write(x.w, id)
 		return true
 	}
 	if x.fault == nil {
@@ -341,7 +178,7 @@ func (x *exchange) preFault() bool {
 	}
 	switch x.fault.Kind {
 	case FaultError:
-		x.finish(errorResponse(x.faultError(), x.id))
+		x.finish(pipeline.ErrorResponse(x.faultError(), x.id))
 		return true
 	case FaultDropBefore:
 		x.finish(response{})
@@ -423,7 +260,7 @@ func (g *gateway) serveEndpoint(w http.ResponseWriter, r *http.Request, e *endpo
 func (g *gateway) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLarge bool) response {
 	r := x.r
 	now := g.st.clock.Now()
-	fail := func(ae *apiError) response { return errorResponse(ae, x.id) }
+	fail := func(ae *apiError) response { return pipeline.ErrorResponse(ae, x.id) }
 	if ae := pipeline.HeaderAmbiguity(r.Header); ae != nil {
 		return fail(ae)
 	}
@@ -445,7 +282,7 @@ func (g *gateway) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLarg
 	switch MerchantStatus(g.st.merchant.Status(x.tx)) {
 	case MerchantActive:
 	case MerchantSuspended:
-		if isWrite(r.Method) {
+		if pipeline.IsWrite(r.Method) {
 			return fail(newErr("merchant_disabled", "the merchant is suspended: reads only"))
 		}
 	default:
@@ -460,7 +297,7 @@ func (g *gateway) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLarg
 	if ae := pipeline.ContentTypeRule(r, body); ae != nil {
 		return fail(ae)
 	}
-	if isWrite(r.Method) && (key.SignatureRequired || alwaysSigned(e)) {
+	if pipeline.IsWrite(r.Method) && (key.SignatureRequired || alwaysSigned(e)) {
 		if ae := g.verifySignature(x.tx, r, key, body, now); ae != nil {
 			x.rec.Signature, _ = ae.Signature.(*SignatureCheck)
 			return fail(ae)
@@ -498,8 +335,8 @@ func (g *gateway) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLarg
 	}
 	recKey := idempotency.Key(g.st.merchant.ID(x.tx), c.IdemKey)
 	endpointID := r.Method + " " + r.URL.EscapedPath()
-	hash := g.st.gw.bodyDigest(body)
-	rec, ae := idemCheck(x.tx, &g.st.gw.idem, recKey, endpointID, hash, now, g.st.gw.caps.Get(x.tx).IdempotencyKeys)
+	hash := g.st.gw.BodyDigest(body)
+	rec, ae := idemCheck(x.tx, &g.st.gw.Idem, recKey, endpointID, hash, now, g.st.gw.Caps.Get(x.tx).IdempotencyKeys)
 	if ae != nil {
 		return fail(ae)
 	}
@@ -508,16 +345,16 @@ func (g *gateway) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLarg
 			c.Replay = true
 			c.ReplayBody = rec.KeptBody()
 			resp := g.callHandler(c, e)
-			resp.replay, resp.replayOf = true, rec.RequestID
+			resp.Replay, resp.ReplayOf = true, rec.RequestID
 			return resp
 		}
-		return response{status: rec.Status, header: rec.KeptHeader(), body: rec.KeptBody(), code: rec.Code, replay: true, replayOf: rec.RequestID}
+		return response{Status: rec.Status, Header: rec.KeptHeader(), Body: rec.KeptBody(), Code: rec.Code, Replay: true, ReplayOf: rec.RequestID}
 	}
-	started := g.st.gw.idem.Start(x.tx, recKey, endpointID, hash, now)
+	started := g.st.gw.Idem.Start(x.tx, recKey, endpointID, hash, now)
 	x.delay()
 	c.Now = g.st.clock.Now()
 	resp := g.callHandler(c, e)
-	g.st.gw.idem.End(x.tx, recKey, started, idemAnswer(resp), x.id)
+	g.st.gw.Idem.End(x.tx, recKey, started, idemAnswer(resp), x.id)
 	return resp
 }
 
@@ -526,7 +363,7 @@ func (g *gateway) runEndpoint(x *exchange, e *endpoint, body []byte, bodyTooLarg
 func (g *gateway) callHandler(c *rc, e *endpoint) (resp response) {
 	defer func() {
 		if p := recover(); p != nil {
-			resp = errorResponse(newErr("api_error", fmt.Sprintf("simulator fault in %s %s: %v", e.Method, e.Pattern, p)), c.RequestID)
+			resp = pipeline.ErrorResponse(newErr("api_error", fmt.Sprintf("simulator fault in %s %s: %v", e.Method, e.Pattern, p)), c.RequestID)
 		}
 	}()
 	// The handler is the request's step: when it refuses (an error, or a
@@ -539,17 +376,17 @@ func (g *gateway) callHandler(c *rc, e *endpoint) (resp response) {
 		return err
 	})
 	if err != nil {
-		resp = errorResponse(asAPIError(err), c.RequestID)
+		resp = pipeline.ErrorResponse(asAPIError(err), c.RequestID)
 	} else {
-		resp = jsonResponse(status, out)
-		resp.instead = c.AnswerInstead
+		resp = pipeline.JSONResponse(status, out)
+		resp.Instead = c.AnswerInstead
 	}
 	if len(c.Header) > 0 {
-		if resp.header == nil {
-			resp.header = http.Header{}
+		if resp.Header == nil {
+			resp.Header = http.Header{}
 		}
 		for k, v := range c.Header {
-			resp.header[k] = v
+			resp.Header[k] = v
 		}
 	}
 	return resp

@@ -1,17 +1,12 @@
 package simulator
 
 import (
-	"crypto/hmac"
 	"crypto/subtle"
-	"encoding/base64"
 	"io"
 	"net/http"
 	"net/netip"
-	"strconv"
 	"strings"
 	"time"
-
-	"github.com/mwallet/mwallet-go/simulator/internal/api"
 
 	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
@@ -40,57 +35,37 @@ func (g *gateway) serveToken(w http.ResponseWriter, r *http.Request) {
 // access token, or answers why not.
 func (g *gateway) issueToken(tx *kernel.Tx, r *http.Request, clientID, requestID string) response {
 	if ae := pipeline.HeaderAmbiguity(r.Header); ae != nil {
-		return errorResponse(ae, requestID)
+		return pipeline.ErrorResponse(ae, requestID)
 	}
 	now := g.st.clock.Now()
 	key, known := g.st.keys.Get(tx, clientID)
 	given := r.Header.Get("X-Api-Key")
 	// Unknown client, wrong secret, disabled or expired Key: one answer.
 	if !known || subtle.ConstantTimeCompare([]byte(key.APIKey), []byte(given)) != 1 || !key.usable(now) {
-		return errorResponse(newErr("invalid_credentials", "invalid client credentials"), requestID)
+		return pipeline.ErrorResponse(newErr("invalid_credentials", "invalid client credentials"), requestID)
 	}
 	if !key.ipAllowed(pipeline.RemoteIP(r)) {
-		return errorResponse(newErr("ip_not_allowed", "the caller address is not allowed for this key"), requestID)
+		return pipeline.ErrorResponse(newErr("ip_not_allowed", "the caller address is not allowed for this key"), requestID)
 	}
 	if key.Env != Environment(g.st.merchant.Env(tx)) {
-		return errorResponse(newErr("environment_mismatch", "the credentials belong to another environment"), requestID)
+		return pipeline.ErrorResponse(newErr("environment_mismatch", "the credentials belong to another environment"), requestID)
 	}
-	recent, _ := g.st.gw.exchanges.Get(tx, clientID)
-	cut := 0
-	for cut < recent.Len() && !now.Before(recent.At(cut).Add(time.Minute)) {
-		cut++
-	}
-	recent = recent.From(cut)
-	if recent.Len() >= tokenExchangesPerMinute {
-		wait := recent.At(0).Add(time.Minute).Sub(now)
-		secs := int64((wait + time.Second - 1) / time.Second)
-		if secs < 1 {
-			secs = 1
-		}
-		ae := newErr("rate_limited", "token exchange quota exceeded (20 per minute)").With("retry_after", secs)
-		ae.Header = map[string]string{"Retry-After": strconv.FormatInt(secs, 10)}
-		g.st.gw.exchanges.Put(tx, clientID, recent)
-		return errorResponse(ae, requestID)
+	recent, ae := g.st.gw.ExchangeRate(tx, clientID, now)
+	if ae != nil {
+		return pipeline.ErrorResponse(ae, requestID)
 	}
 	// The checks above refuse before anything is written (but the rate
 	// window's trim, a record of the pipeline); the issue is the
 	// exchange's step.
 	var t token
 	_ = tx.Step("POST /v1/connect/token", func() error {
-		g.st.gw.exchanges.Put(tx, clientID, recent.Append(now))
-		var raw [24]byte
-		for i := 0; i < len(raw); i += 8 {
-			v := g.st.gw.rng.Uint64(tx)
-			for j := 0; j < 8; j++ {
-				raw[i+j] = byte(v >> (8 * j))
-			}
-		}
-		t = token{Value: "tok_" + base64.RawURLEncoding.EncodeToString(raw[:]), ClientID: key.ClientID, Env: Environment(g.st.merchant.Env(tx)), ExpiresAt: now.Add(tokenTTL)}
+		value := g.st.gw.TokenValue(tx, clientID, recent, now)
+		t = token{Value: value, ClientID: key.ClientID, Env: Environment(g.st.merchant.Env(tx)), ExpiresAt: now.Add(tokenTTL)}
 		g.st.tokens.Put(tx, t.Value, t)
-		g.st.gw.tokenQ.Push(tx, t.Value, t.ExpiresAt)
+		g.st.gw.TokenQ.Push(tx, t.Value, t.ExpiresAt)
 		return nil
 	})
-	return jsonResponse(http.StatusOK, map[string]any{
+	return pipeline.JSONResponse(http.StatusOK, map[string]any{
 		"auth_token": t.Value, "expired_at": t.ExpiresAt.Unix(), "token_type": "Bearer", "scopes": key.effectiveScopes(),
 	})
 }
@@ -105,38 +80,15 @@ func alwaysSigned(e *endpoint) bool {
 // consumed only once the signature has been verified, so a request with a bad
 // signature does not burn it.
 func (g *gateway) verifySignature(tx *kernel.Tx, r *http.Request, key apiKey, body []byte, now time.Time) *apiError {
-	ts, nonce, sig := r.Header.Get("X-Timestamp"), r.Header.Get("X-Nonce"), r.Header.Get("X-Signature")
+	ts, nonce := r.Header.Get("X-Timestamp"), r.Header.Get("X-Nonce")
 	// A refusal carries its explanation for the request journal; the
 	// answer itself is the contract's.
-	refuse := func(code, message, problem string) *apiError {
+	if code, message, problem := pipeline.CheckSignature(r, key.SigningKey, body, now); code != "" {
 		ae := newErr(code, message)
 		ae.Signature = explainSignature(r, ts, nonce, body, now, problem)
 		return ae
 	}
-	if ts == "" || nonce == "" || sig == "" {
-		return refuse("invalid_signature", "x-timestamp, x-nonce and x-signature are required on signed requests", pipeline.MissingSigningHeaders(ts, nonce, sig))
-	}
-	if !api.AllDigits(ts) {
-		return refuse("invalid_signature", "x-timestamp must be Unix seconds", "x-timestamp is not Unix seconds (digits only)")
-	}
-	sec, err := strconv.ParseInt(ts, 10, 64)
-	if err != nil || sec > now.Unix()+int64(pipeline.SignatureTolerance/time.Second) || sec < now.Unix()-int64(pipeline.SignatureTolerance/time.Second) {
-		return refuse("timestamp_out_of_range", "x-timestamp is more than 300 seconds from the server clock", pipeline.SkewProblem(ts, now))
-	}
-	want := pipeline.Sign(key.SigningKey, r.Method, pipeline.RequestTarget(r), ts, nonce, body)
-	if !hmac.Equal([]byte(want), []byte(sig)) {
-		return refuse("invalid_signature", "signature mismatch", pipeline.MismatchProblem(sig))
-	}
-	nk := g.st.merchant.Env(tx) + "|" + nonce
-	if exp, used := g.st.gw.nonces.Get(tx, nk); used && now.Before(exp) {
-		return newErr("nonce_reused", "x-nonce was already used within 5 minutes")
-	}
-	if c := g.st.gw.caps.Get(tx).Nonces; g.st.gw.nonces.Len(tx) >= c {
-		return pipeline.StoreFull(tx, pipeline.CapNonces, c, g.st.gw.nonceQ, now)
-	}
-	g.st.gw.nonces.Put(tx, nk, now.Add(nonceWindow))
-	g.st.gw.nonceQ.Push(tx, nk, now.Add(nonceWindow))
-	return nil
+	return g.st.gw.ConsumeNonce(tx, g.st.merchant.Env(tx), nonce, now)
 }
 
 // signRequest computes the contract's x-signature (internal/gateway's

@@ -11,58 +11,25 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/windows"
 )
 
-// sweep deletes the nonces, idempotency records, tokens, step-up
-// challenges, QR quote memo entries and remittance idempotency records
-// whose window has passed. Nothing is
-// deleted inside its window: the memory bounds are kept by refusing new
-// entries when a store is full (internal/gateway's StoreFull). It runs on every business
-// request; each call costs only what it removes.
-//
-// It runs in a step of its own: expiry changes state (tokens, step-up
-// challenges, the QR quote memo) that no request refuses.
+// sweep runs internal/gateway's sweep of the expired windows, telling the
+// lines (sweepLines) of their entries that expire.
 func (g *gateway) sweep(tx *kernel.Tx, now time.Time) {
-	ws := g.st.gw
-	_ = tx.Step("sweep of the expired windows", func() error {
-		for {
-			it, ok := ws.nonceQ.Pop(tx, now)
-			if !ok {
-				break
-			}
-			if exp, ok := ws.nonces.Get(tx, it.Key); ok && !exp.After(it.At) {
-				ws.nonces.Delete(tx, it.Key)
-			}
-		}
-		ws.idem.Sweep(tx, now)
-		for {
-			it, ok := ws.tokenQ.Pop(tx, now)
-			if !ok {
-				break
-			}
-			g.st.tokens.Delete(tx, it.Key)
-		}
-		for {
-			it, ok := ws.challengeQ.Pop(tx, now)
-			if !ok {
-				break
-			}
-			g.st.stepUp.Sweep(tx, it.Key, now)
-		}
-		for {
-			it, ok := ws.qrMemoQ.Pop(tx, now)
-			if !ok {
-				break
-			}
-			g.st.qr.ExpireMemo(tx, it.Key, now)
-		}
-		for {
-			it, ok := ws.remitIdemQ.Pop(tx, now)
-			if !ok {
-				break
-			}
-			g.st.remit.ExpireIdempotencyKey(tx, it.Key, now)
-		}
-		return nil
-	})
+	g.st.gw.Sweep(tx, now, sweepLines{g.st})
+}
+
+// sweepLines answers internal/gateway's Expired: an expired token leaves
+// the tokens, the lines are told of their expired entries.
+type sweepLines struct{ st *simState }
+
+func (l sweepLines) Token(tx *kernel.Tx, value string) { l.st.tokens.Delete(tx, value) }
+func (l sweepLines) Challenge(tx *kernel.Tx, id string, now time.Time) {
+	l.st.stepUp.Sweep(tx, id, now)
+}
+func (l sweepLines) QRMemo(tx *kernel.Tx, key string, now time.Time) {
+	l.st.qr.ExpireMemo(tx, key, now)
+}
+func (l sweepLines) RemittanceKey(tx *kernel.Tx, key string, now time.Time) {
+	l.st.remit.ExpireIdempotencyKey(tx, key, now)
 }
 
 // expiryWindow is the expiry queue of a line's window (kernel.Tx.ExpireAt):
@@ -70,14 +37,14 @@ func (g *gateway) sweep(tx *kernel.Tx, now time.Time) {
 // idempotency records, which sweep tells their line about. since is the
 // version of the rules (record.go) from which an input queues its keys on
 // it: an input of an earlier build queues none, as it ran.
-func (ws *gatewayState) expiryWindow(window string) (q windows.ExpiryQueue, since int, ok bool) {
+func expiryWindow(ws *gatewayState, window string) (q windows.ExpiryQueue, since int, ok bool) {
 	switch window {
 	case stepup.ExpiryWindow:
-		return ws.challengeQ, 0, true
+		return ws.ChallengeQ, 0, true
 	case qrpay.MemoWindow:
-		return ws.qrMemoQ, 0, true
+		return ws.QRMemoQ, 0, true
 	case remittances.IdempotencyWindow:
-		return ws.remitIdemQ, sweepRules, true
+		return ws.RemitIdemQ, sweepRules, true
 	}
 	return windows.ExpiryQueue{}, 0, false
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
+	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 )
 
 // TestKeyScopes: a Key's granted and approved scopes are those
@@ -53,31 +54,31 @@ func TestWindowsStayBounded(t *testing.T) {
 	now := s.st.clock.Now()
 	tx := s.k.BeginSetup()
 	defer tx.End()
-	s.st.gw.caps.Set(tx, storeCaps{Nonces: 100, IdempotencyKeys: 100, StepUpChallenges: 100}) // the sweep ignores the caps
+	s.st.gw.Caps.Set(tx, storeCaps{Nonces: 100, IdempotencyKeys: 100, StepUpChallenges: 100}) // the sweep ignores the caps
 	for i := 0; i < 5000; i++ {
 		k := fmt.Sprint(i)
-		s.st.gw.nonces.Put(tx, k, now.Add(nonceWindow))
-		s.st.gw.nonceQ.Push(tx, k, now.Add(nonceWindow))
-		s.st.gw.idem.Records.Put(tx, k, idempotency.Record{ExpiresAt: now.Add(idempotencyWindow)})
-		s.st.gw.idem.Queue.Push(tx, k, now.Add(idempotencyWindow))
+		s.st.gw.Nonces.Put(tx, k, now.Add(pipeline.NonceWindow))
+		s.st.gw.NonceQ.Push(tx, k, now.Add(pipeline.NonceWindow))
+		s.st.gw.Idem.Records.Put(tx, k, idempotency.Record{ExpiresAt: now.Add(idempotencyWindow)})
+		s.st.gw.Idem.Queue.Push(tx, k, now.Add(idempotencyWindow))
 		s.wiring.gw.sweep(tx, now)
 	}
-	if s.st.gw.nonces.Len(tx) != 5000 || s.st.gw.idem.Len(tx) != 5000 {
-		t.Fatalf("live entries swept: %d nonces, %d records", s.st.gw.nonces.Len(tx), s.st.gw.idem.Len(tx))
+	if s.st.gw.Nonces.Len(tx) != 5000 || s.st.gw.Idem.Len(tx) != 5000 {
+		t.Fatalf("live entries swept: %d nonces, %d records", s.st.gw.Nonces.Len(tx), s.st.gw.Idem.Len(tx))
 	}
-	s.wiring.timers.Advance(tx, nonceWindow-time.Nanosecond)
+	s.wiring.timers.Advance(tx, pipeline.NonceWindow-time.Nanosecond)
 	s.wiring.gw.sweep(tx, s.st.clock.Now())
-	if s.st.gw.nonces.Len(tx) != 5000 {
-		t.Fatalf("a nonce was forgotten inside its window: %d left", s.st.gw.nonces.Len(tx))
+	if s.st.gw.Nonces.Len(tx) != 5000 {
+		t.Fatalf("a nonce was forgotten inside its window: %d left", s.st.gw.Nonces.Len(tx))
 	}
 	s.wiring.timers.Advance(tx, time.Nanosecond)
 	s.wiring.gw.sweep(tx, s.st.clock.Now())
-	if s.st.gw.nonces.Len(tx) != 0 || s.st.gw.nonceQ.Len(tx) != 0 || s.st.gw.idem.Len(tx) != 5000 {
-		t.Fatalf("after 5 minutes: %d nonces (%d queued), %d records", s.st.gw.nonces.Len(tx), s.st.gw.nonceQ.Len(tx), s.st.gw.idem.Len(tx))
+	if s.st.gw.Nonces.Len(tx) != 0 || s.st.gw.NonceQ.Len(tx) != 0 || s.st.gw.Idem.Len(tx) != 5000 {
+		t.Fatalf("after 5 minutes: %d nonces (%d queued), %d records", s.st.gw.Nonces.Len(tx), s.st.gw.NonceQ.Len(tx), s.st.gw.Idem.Len(tx))
 	}
 	s.wiring.timers.Advance(tx, idempotencyWindow)
 	s.wiring.gw.sweep(tx, s.st.clock.Now())
-	if s.st.gw.idem.Len(tx) != 0 || s.st.gw.idem.Queue.Len(tx) != 0 {
-		t.Fatalf("after 24 hours: %d records (%d queued)", s.st.gw.idem.Len(tx), s.st.gw.idem.Queue.Len(tx))
+	if s.st.gw.Idem.Len(tx) != 0 || s.st.gw.Idem.Queue.Len(tx) != 0 {
+		t.Fatalf("after 24 hours: %d records (%d queued)", s.st.gw.Idem.Len(tx), s.st.gw.Idem.Queue.Len(tx))
 	}
 }

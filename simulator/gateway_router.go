@@ -151,7 +151,7 @@ func (g *gateway) serveNotFoundMessage(w http.ResponseWriter, r *http.Request, m
 		return
 	}
 	x.delay()
-	x.finish(x.afterFault(errorResponse(ae, x.id)))
+	x.finish(x.afterFault(pipeline.ErrorResponse(ae, x.id)))
 }
 
 // controlNotFoundAnswer is the control API's not_found for r: message,

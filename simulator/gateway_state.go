@@ -4,17 +4,14 @@ import (
 	"math/rand/v2"
 	"time"
 
+	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/image"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/windows"
 )
 
-// The gateway's state as kernel tables. Most of it is what the pipeline
-// records about requests outside their handler's step (class Record): the
-// request ids and their generator, consumed nonces, idempotency records,
-// token exchange and write quota windows, the fault counters, the request
-// journal, and the expiry queues of the windows. The write quota itself is
-// an operator setting (class State).
+// The gateway's state (internal/gateway's State) as the state image of
+// recordings of versions 1 and 2 held it.
 
 // legacyQueue is q as the state image of recordings of versions 1 and 2
 // held it.
@@ -42,7 +39,7 @@ type legacyJournal struct {
 	Seq      int64
 }
 
-func (j journal) legacy(tx *kernel.Tx) *legacyJournal {
+func legacyJournalOf(tx *kernel.Tx, j *pipeline.Journal) *legacyJournal {
 	ring := j.Ring(tx)
 	out := &legacyJournal{Capacity: ring.Capacity, Next: ring.Next, Full: ring.Full, Seq: ring.Seq}
 	if ring.Buf != nil {
@@ -86,28 +83,28 @@ type legacyGatewayState struct {
 	BodyKey       [32]byte
 }
 
-func (g *gatewayState) legacy(tx *kernel.Tx) *legacyGatewayState {
-	rng, pcg := legacyRandOf(g.rng, tx)
+func legacyGateway(tx *kernel.Tx, g *gatewayState) *legacyGatewayState {
+	rng, pcg := legacyRandOf(g.Rng, tx)
 	out := &legacyGatewayState{
-		RequestSeq: g.requestSeq.Get(tx), Rng: rng, Pcg: pcg, Nonces: map[string]time.Time{},
-		NonceQ: legacyQueue(tx, g.nonceQ), Idem: legacyIdem(tx, g.idem), TokenQ: legacyQueue(tx, g.tokenQ),
-		Exchanges: map[string][]time.Time{}, ChallengeQ: legacyQueue(tx, g.challengeQ), QrMemoQ: legacyQueue(tx, g.qrMemoQ),
-		Journal: g.journal.legacy(tx), WriteQuota: g.quota.Limit(tx), Writes: g.quota.Kept(tx),
+		RequestSeq: g.RequestSeq.Get(tx), Rng: rng, Pcg: pcg, Nonces: map[string]time.Time{},
+		NonceQ: legacyQueue(tx, g.NonceQ), Idem: legacyIdem(tx, g.Idem), TokenQ: legacyQueue(tx, g.TokenQ),
+		Exchanges: map[string][]time.Time{}, ChallengeQ: legacyQueue(tx, g.ChallengeQ), QrMemoQ: legacyQueue(tx, g.QRMemoQ),
+		Journal: legacyJournalOf(tx, g.Journal), WriteQuota: g.Quota.Limit(tx), Writes: g.Quota.Kept(tx),
 		// The caps are configuration, out of the digest: the image keeps the
 		// values every build of those versions had.
-		ScopeCatalog: g.scopeCatalog, MaxNonces: legacyCaps.Nonces, MaxIdem: legacyCaps.IdempotencyKeys, MaxChallenges: legacyCaps.StepUpChallenges,
-		BodyKey: g.bodyKey,
+		ScopeCatalog: g.ScopeCatalog, MaxNonces: legacyCaps.Nonces, MaxIdem: legacyCaps.IdempotencyKeys, MaxChallenges: legacyCaps.StepUpChallenges,
+		BodyKey: g.BodyKey,
 	}
-	for k, v := range g.nonces.All(tx) {
+	for k, v := range g.Nonces.All(tx) {
 		out.Nonces[k] = v
 	}
-	for k, v := range g.exchanges.All(tx) {
+	for k, v := range g.Exchanges.All(tx) {
 		out.Exchanges[k] = v.Slice()
 	}
-	if g.faults.Held(tx) {
+	if g.Faults.Held(tx) {
 		out.Faults = []*legacyFaultRule{}
 	}
-	for _, f := range g.faults.All(tx) {
+	for _, f := range g.Faults.All(tx) {
 		out.Faults = append(out.Faults, &legacyFaultRule{Fault: faultOf(f), Remaining: f.Remaining, Unlimited: f.Unlimited})
 	}
 	return out

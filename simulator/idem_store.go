@@ -18,7 +18,7 @@ import (
 // gatewayState fields they replaced, so digests and recordings of earlier
 // builds are unchanged. For the same reason the bound
 // (storeCaps.IdempotencyKeys) and the key of the body digests
-// (gatewayState.bodyKey, bodyDigest) stay where the image has them: the
+// (internal/gateway's State.BodyKey, BodyDigest) stay where the image has them: the
 // gateway passes them in.
 
 // idempotencyWindow is how long an idempotency record lives.
@@ -44,7 +44,7 @@ func idemCheck(tx *kernel.Tx, st *idempotency.Store, recKey, endpoint string, ha
 
 // idemAnswer is resp as the answer an idempotency record keeps.
 func idemAnswer(resp response) idempotency.Answer {
-	return idempotency.Answer{Status: resp.status, Code: resp.code, Header: resp.header, Body: resp.body, Transient: resp.transient}
+	return idempotency.Answer{Status: resp.Status, Code: resp.Code, Header: resp.Header, Body: resp.Body, Transient: resp.Transient}
 }
 
 // idemStage stages recKey (idempotency.Store.Stage): state_invalid while

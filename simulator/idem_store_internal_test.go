@@ -27,7 +27,7 @@ func TestIdemCheckRefusals(t *testing.T) {
 	for i, at := range []time.Duration{0, time.Hour} {
 		key := idempotency.Key("mch_1", string(rune('a'+i)))
 		rec := st.Start(tx, key, "POST /v1/x", [sha256.Size]byte{}, t0.Add(at))
-		st.End(tx, key, rec, idemAnswer(response{status: 200}), "req")
+		st.End(tx, key, rec, idemAnswer(response{Status: 200}), "req")
 	}
 	running := idempotency.Key("mch_1", "running")
 	st.Start(tx, running, "POST /v1/x", [sha256.Size]byte{}, t0)

@@ -129,7 +129,7 @@ func (im *stateImage) legacy(tx *kernel.Tx) *legacyState {
 		Clock: clock, Ledger: legacyLedger(st.ledger, tx), Rng: rng, Creds: st.credentials(tx), Start: st.start,
 		Merchant: st.merchant.Legacy(tx), Keys: keys, Tokens: tokens, Members: mem, Cat: st.cat.legacy(tx),
 		Events: events, Qr: st.qr.Legacy(tx, memberPtrs), Cards: st.cards.Legacy(tx), Remit: st.remit.Legacy(tx, memberPtrs), Deposits: st.deposits.Legacy(tx),
-		Kyc: st.kyc.Legacy(tx), Webhooks: hooks, Gw: st.gw.legacy(tx), Outcome: outcome, StepUp: st.stepUp.Legacy(tx),
+		Kyc: st.kyc.Legacy(tx), Webhooks: hooks, Gw: legacyGateway(tx, st.gw), Outcome: outcome, StepUp: st.stepUp.Legacy(tx),
 		ListSeq: st.listSeq.Get(tx), ControlRoutes: st.controlRoutes, LiteralPaths: st.literalPaths,
 	}
 }

@@ -51,15 +51,9 @@ type RequestRecord struct {
 	Signature *SignatureCheck `json:"signature,omitempty"`
 }
 
-// journal is the request journal (internal/gateway's Journal), whose rows
-// the simulator reads and writes as RequestRecords.
-type journal struct{ *pipeline.Journal }
-
-// add journals r under the next sequence number.
-func (j journal) add(tx *kernel.Tx, r RequestRecord) { j.Add(tx, journalRowOf(r)) }
-
-// list returns the records oldest first.
-func (j journal) list(tx *kernel.Tx) []RequestRecord {
+// journalList returns the records of the request journal (internal/gateway's
+// Journal) oldest first.
+func journalList(tx *kernel.Tx, j *pipeline.Journal) []RequestRecord {
 	out := make([]RequestRecord, 0, j.Len(tx))
 	for row := range j.Rows(tx) {
 		out = append(out, recordOf(row))
@@ -95,6 +89,6 @@ func recordOf(row pipeline.JournalRow) RequestRecord {
 
 // resetRequests empties the request journal.
 func (g *gateway) resetRequests(tx *kernel.Tx) error {
-	g.st.gw.journal.Reset(tx)
+	g.st.gw.Journal.Reset(tx)
 	return nil
 }

@@ -93,7 +93,7 @@ func (k kernelServices) Settled(tx *kernel.Tx, id string) { k.timers.Settled(tx,
 // ExpireAt pushes key on the gateway's expiry queue of window; the sweep
 // tells the window's line when the clock passes it (gateway_expiry.go).
 func (k kernelServices) ExpireAt(tx *kernel.Tx, window, key string, at time.Time) {
-	q, since, ok := k.st.gw.expiryWindow(window)
+	q, since, ok := expiryWindow(k.st.gw, window)
 	if !ok {
 		// A line names its window with a constant of its own package;
 		// TestLineExpiryWindowsAreTheGatewayQueues maps every one of them

@@ -44,16 +44,16 @@ func TestLineExpiryWindowsAreTheGatewayQueues(t *testing.T) {
 		q      windows.ExpiryQueue
 		since  int
 	}{
-		{stepup.ExpiryWindow, ws.challengeQ, 0},
-		{qrpay.MemoWindow, ws.qrMemoQ, 0},
-		{remittances.IdempotencyWindow, ws.remitIdemQ, sweepRules},
+		{stepup.ExpiryWindow, ws.ChallengeQ, 0},
+		{qrpay.MemoWindow, ws.QRMemoQ, 0},
+		{remittances.IdempotencyWindow, ws.RemitIdemQ, sweepRules},
 	} {
-		q, since, ok := ws.expiryWindow(tt.window)
+		q, since, ok := expiryWindow(ws, tt.window)
 		if !ok || q != tt.q || since != tt.since {
 			t.Errorf("window %q: %v, since rules %d: not its gateway queue since rules %d", tt.window, ok, since, tt.since)
 		}
 	}
-	if _, _, ok := ws.expiryWindow("cards/nothing"); ok {
+	if _, _, ok := expiryWindow(ws, "cards/nothing"); ok {
 		t.Error("an unknown window has a queue")
 	}
 }

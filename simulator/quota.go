@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
@@ -16,10 +17,10 @@ import (
 // counted, reads never are, and the contract shows no number: the quota is
 // off (0) until set.
 func (g *gateway) takeWriteQuota(tx *kernel.Tx, r *http.Request, now time.Time) *apiError {
-	if !isWrite(r.Method) {
+	if !pipeline.IsWrite(r.Method) {
 		return nil
 	}
-	wait, ok := g.st.gw.quota.Take(tx, now)
+	wait, ok := g.st.gw.Quota.Take(tx, now)
 	if ok {
 		return nil
 	}
@@ -33,6 +34,6 @@ func (g *gateway) setWriteQuota(tx *kernel.Tx, perMinute int) error {
 	if perMinute < 0 {
 		return errInvalidRequest("per_minute must be 0 (no quota) or more")
 	}
-	g.st.gw.quota.Set(tx, perMinute)
+	g.st.gw.Quota.Set(tx, perMinute)
 	return nil
 }

@@ -77,7 +77,7 @@ type recordingConfig struct {
 	Seed            int64        `json:"seed"`
 	Members         []MemberSeed `json:"members,omitempty"`
 	NoFixtureMember bool         `json:"no_fixture_member,omitempty"`
-	// BodyKey keys the idempotency body digests (gatewayState.bodyKey). It
+	// BodyKey keys the idempotency body digests (internal/gateway's State.BodyKey). It
 	// is drawn at random when a recording starts and kept with it, so a
 	// replay stores the same digests.
 	BodyKey string `json:"body_key"`

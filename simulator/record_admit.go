@@ -50,7 +50,7 @@ func (l *inputLog) followHost(tx *kernel.Tx, op string) error {
 // of the log when they change: a replay then refuses what was refused.
 func (l *inputLog) setCaps(c storeCaps) error {
 	tx := l.k.Begin()
-	same := l.st.gw.caps.Get(tx) == c
+	same := l.st.gw.Caps.Get(tx) == c
 	tx.End()
 	if same {
 		return nil
@@ -60,7 +60,7 @@ func (l *inputLog) setCaps(c storeCaps) error {
 	if err != nil {
 		return err
 	}
-	l.st.gw.caps.Set(tx, c)
+	l.st.gw.Caps.Set(tx, c)
 	tx.End()
 	return l.rec.Durable(end)
 }

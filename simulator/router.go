@@ -17,8 +17,6 @@ func bearer(r *http.Request) string {
 	return ""
 }
 
-func isWrite(method string) bool { return method != http.MethodGet && method != http.MethodHead }
-
 // register adds an endpoint to the simulator's router.
 func (g *gateway) register(e endpoint) {
 	e2 := e

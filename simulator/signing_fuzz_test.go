@@ -55,7 +55,7 @@ func (tr *wireTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		now := tr.s.st.clock.Now()
 		ae := tr.s.wiring.gw.verifySignature(tx, sr, key, body, now)
 		// Let the served request consume the nonce again.
-		tr.s.st.gw.nonces.Delete(tx, tr.s.st.merchant.Env(tx)+"|"+sr.Header.Get("X-Nonce"))
+		tr.s.st.gw.Nonces.Delete(tx, tr.s.st.merchant.Env(tx)+"|"+sr.Header.Get("X-Nonce"))
 		tx.End()
 		tr.mu.Lock()
 		tr.signed++

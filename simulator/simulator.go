@@ -12,6 +12,7 @@ import (
 
 	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
 	"github.com/mwallet/mwallet-go/simulator/internal/deposits"
+	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/ids"
 	"github.com/mwallet/mwallet-go/simulator/internal/image"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
@@ -343,7 +344,7 @@ func build(o options) (*Simulator, error) {
 	s.st.listSeq = kernel.NewCell(&s.k, "ids.list_seq", int64(0))
 	s.st.keys = kernel.NewTable[string, apiKey](&s.k, "auth.keys")
 	s.st.tokens = kernel.NewTable[string, token](&s.k, "auth.tokens")
-	s.st.gw = newGatewayState(&s.k, o.seed, o.bodyKey, o.startCaps())
+	s.st.gw = pipeline.NewState(&s.k, o.seed, o.bodyKey, o.startCaps(), journalCapacity)
 	s.st.cat = newCatalogue(&s.k)
 	s.wiring.timers = newTimers(s.st.clock)
 	s.wiring.ctl = &controlAPI{sim: s}
@@ -351,7 +352,7 @@ func build(o options) (*Simulator, error) {
 	// image and the webhook flush, come before the gateway, which logs
 	// every request through it; nothing is logged before New returns.
 	cfg := configOf(o)
-	cfg.BodyKey = hex.EncodeToString(s.st.gw.bodyKey[:])
+	cfg.BodyKey = hex.EncodeToString(s.st.gw.BodyKey[:])
 	rules, err := rulesFromEnv()
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
+	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/idempotency"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
@@ -34,7 +35,7 @@ func (g *gateway) sign(tx *kernel.Tx, clientID, method, target, nonce string, bo
 		return SignedRequest{}, errInvalidRequest("method and a path starting with / are required")
 	}
 	if nonce == "" {
-		nonce = fmt.Sprintf("%016x%016x", g.st.gw.rng.Uint64(tx), g.st.gw.rng.Uint64(tx))
+		nonce = fmt.Sprintf("%016x%016x", g.st.gw.Rng.Uint64(tx), g.st.gw.Rng.Uint64(tx))
 	}
 	ts := fmt.Sprint(g.st.clock.Now().Unix())
 	return SignedRequest{Timestamp: ts, Nonce: nonce, Signature: signRequest(k.SigningKey, method, target, ts, nonce, body)}, nil
@@ -50,7 +51,7 @@ func (g *gateway) startInProgress(tx *kernel.Tx, method, target, key string, bod
 	method = strings.ToUpper(strings.TrimSpace(method))
 	path, _, _ := strings.Cut(target, "?")
 	switch {
-	case method == "" || !isWrite(method):
+	case method == "" || !pipeline.IsWrite(method):
 		return errInvalidRequest("method must be a write method (POST, PUT, PATCH or DELETE)")
 	case !strings.HasPrefix(path, "/v1/"):
 		return errInvalidRequest("path must be a business API path (/v1/...)")
@@ -60,5 +61,5 @@ func (g *gateway) startInProgress(tx *kernel.Tx, method, target, key string, bod
 		return errInvalidRequest("the duration must be positive")
 	}
 	now := g.st.clock.Now()
-	return idemStage(tx, &g.st.gw.idem, idempotency.Key(g.st.merchant.ID(tx), key), method+" "+path, g.st.gw.bodyDigest(body), now, now.Add(d))
+	return idemStage(tx, &g.st.gw.Idem, idempotency.Key(g.st.merchant.ID(tx), key), method+" "+path, g.st.gw.BodyDigest(body), now, now.Add(d))
 }

@@ -49,16 +49,16 @@ func (s *Simulator) Stats() Stats {
 
 // stats is Stats in a transaction (GET /_sim/stats).
 func (s *view) stats(tx *kernel.Tx) Stats {
-	caps := s.st.gw.caps.Get(tx)
+	caps := s.st.gw.Caps.Get(tx)
 	return Stats{
-		Nonces:                s.st.gw.nonces.Len(tx),
+		Nonces:                s.st.gw.Nonces.Len(tx),
 		NoncesCap:             caps.Nonces,
-		IdempotencyRecords:    s.st.gw.idem.Len(tx),
+		IdempotencyRecords:    s.st.gw.Idem.Len(tx),
 		IdempotencyRecordsCap: caps.IdempotencyKeys,
 		StepUpChallengesCap:   caps.StepUpChallenges,
 		Tokens:                s.st.tokens.Len(tx),
-		JournalEntries:        s.st.gw.journal.Len(tx),
-		Requests:              s.st.gw.journal.Seq(tx),
+		JournalEntries:        s.st.gw.Journal.Len(tx),
+		Requests:              s.st.gw.Journal.Seq(tx),
 		Events:                s.st.webhooks.EventCount(tx),
 		StepUpChallenges:      s.st.stepUp.Len(tx),
 		QRQuoteMemo:           s.st.qr.MemoLen(tx),

@@ -16,8 +16,8 @@ type stepUpHost struct {
 }
 
 func (h stepUpHost) Room(tx *kernel.Tx, held int, now time.Time) error {
-	if c := h.st.gw.caps.Get(tx).StepUpChallenges; held >= c {
-		return pipeline.StoreFull(tx, pipeline.CapStepUpChallenges, c, h.st.gw.challengeQ, now)
+	if c := h.st.gw.Caps.Get(tx).StepUpChallenges; held >= c {
+		return pipeline.StoreFull(tx, pipeline.CapStepUpChallenges, c, h.st.gw.ChallengeQ, now)
 	}
 	return nil
 }

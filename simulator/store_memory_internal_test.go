@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/idempotency"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
@@ -53,15 +54,15 @@ func BenchmarkStoreEntryBytes(b *testing.B) {
 	b.Run("nonce", func(b *testing.B) {
 		b.ReportMetric(fill(b, func(s *Simulator, tx *kernel.Tx, i int, now time.Time) {
 			k := "sandbox|" + uuid.NewString()
-			s.st.gw.nonces.Put(tx, k, now.Add(nonceWindow))
-			s.st.gw.nonceQ.Push(tx, k, now.Add(nonceWindow))
+			s.st.gw.Nonces.Put(tx, k, now.Add(pipeline.NonceWindow))
+			s.st.gw.NonceQ.Push(tx, k, now.Add(pipeline.NonceWindow))
 		}), "B/entry")
 	})
 	b.Run("idempotency", func(b *testing.B) {
 		b.ReportMetric(fill(b, func(s *Simulator, tx *kernel.Tx, i int, now time.Time) {
 			k := idempotency.Key("mch_sim_1", uuid.NewString())
-			rec := s.st.gw.idem.Start(tx, k, "POST /v1/deposits", sha256.Sum256([]byte(k)), now)
-			s.st.gw.idem.End(tx, k, rec, idempotency.Answer{Status: 201, Header: header, Body: body}, fmt.Sprintf("req_%d_abcdefgh", i))
+			rec := s.st.gw.Idem.Start(tx, k, "POST /v1/deposits", sha256.Sum256([]byte(k)), now)
+			s.st.gw.Idem.End(tx, k, rec, idempotency.Answer{Status: 201, Header: header, Body: body}, fmt.Sprintf("req_%d_abcdefgh", i))
 		}), "B/entry")
 	})
 }

@@ -6,7 +6,11 @@
 // caller's address and the API key's allowlist entries (sign.go), the
 // explanation of a refused signature (signature.go), the API key's scope
 // rules and allowlist (scopes.go), the request journal's table
-// (journal.go) and the window stores' caps with the refusal of a full
-// store (caps.go). The simulator converts the journal's rows to and from its
-// public RequestRecord and SignatureCheck.
+// (journal.go), the window stores' caps with the refusal of a full store
+// (caps.go), the answer built under the state lock and written after it
+// (response.go), the gateway's state as kernel tables with its request ids
+// and body digests (state.go), the sweep of its expired windows
+// (sweep.go), and the token exchange's quota, the signature check and the
+// nonce it consumes (auth.go). The simulator converts the journal's rows to
+// and from its public RequestRecord and SignatureCheck.
 package gateway

@@ -73,10 +73,13 @@ func JSONContentType(v string) bool {
 	return true
 }
 
+// IsWrite reports whether method writes: any method but GET and HEAD.
+func IsWrite(method string) bool { return method != http.MethodGet && method != http.MethodHead }
+
 // ContentTypeRule refuses a write (any method but GET and HEAD) whose
 // non-empty body is not declared as JSON.
 func ContentTypeRule(r *http.Request, body []byte) *api.Error {
-	if r.Method == http.MethodGet || r.Method == http.MethodHead || len(body) == 0 {
+	if !IsWrite(r.Method) || len(body) == 0 {
 		return nil
 	}
 	ct := r.Header.Get("Content-Type")

@@ -119,3 +119,17 @@ func TestLiteralPathsAndAllowedMethods(t *testing.T) {
 		}
 	}
 }
+
+func TestIsWrite(t *testing.T) {
+	for _, tt := range []struct {
+		method string
+		want   bool
+	}{
+		{http.MethodGet, false}, {http.MethodHead, false},
+		{http.MethodPost, true}, {http.MethodPut, true}, {http.MethodPatch, true}, {http.MethodDelete, true}, {http.MethodOptions, true},
+	} {
+		if got := IsWrite(tt.method); got != tt.want {
+			t.Errorf("IsWrite(%q) = %v, want %v", tt.method, got, tt.want)
+		}
+	}
+}

@@ -1,10 +1,10 @@
-package simulator
+package gateway
 
 import (
-	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
-
 	"crypto/sha256"
 	"testing"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // The idempotency records keep a keyed digest of the request body: a PIN
@@ -15,21 +15,21 @@ import (
 func TestIdempotencyBodyDigestIsKeyed(t *testing.T) {
 	t.Parallel()
 	body := []byte(`{"new_pin":"123456","current_pin":"654321"}`)
-	a, b, c := newGatewayState(new(kernel.Kernel), 1, nil, storeCaps{}), newGatewayState(new(kernel.Kernel), 1, nil, storeCaps{}), newGatewayState(new(kernel.Kernel), 2, nil, storeCaps{})
-	da, db := a.bodyDigest(body), b.bodyDigest(body)
+	a, b, c := NewState(new(kernel.Kernel), 1, nil, StoreCaps{}, 10), NewState(new(kernel.Kernel), 1, nil, StoreCaps{}, 10), NewState(new(kernel.Kernel), 2, nil, StoreCaps{}, 10)
+	da, db := a.BodyDigest(body), b.BodyDigest(body)
 	if da == sha256.Sum256(body) {
 		t.Fatal("the body digest is a plain SHA-256 of the body")
 	}
 	if da != db {
 		t.Fatal("two simulators of one seed keep different body digests")
 	}
-	if c.bodyDigest(body) == da {
+	if c.BodyDigest(body) == da {
 		t.Fatal("simulators of two seeds share a body digest key")
 	}
-	if a.bodyDigest(body) != da {
+	if a.BodyDigest(body) != da {
 		t.Fatal("the body digest is not stable within one simulator")
 	}
-	if a.bodyDigest([]byte(`{"new_pin":"123457","current_pin":"654321"}`)) == da {
+	if a.BodyDigest([]byte(`{"new_pin":"123457","current_pin":"654321"}`)) == da {
 		t.Fatal("different bodies share a digest")
 	}
 }
