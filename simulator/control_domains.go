@@ -58,7 +58,7 @@ func buildDomains() map[string]*domain {
 	register("error_code", control.OneOf[*opRun]("public error code", "api_eror", errorCodeNames()...))
 	register("outcome_collection", &domain{Name: "outcome collection",
 		Choices: func(x *opRun) []string { return x.s.wiring.ctl.outcomeCollections() }, Bad: []any{"remittance"}})
-	register("action", &domain{Name: "control action", Choices: func(*opRun) []string { return actionKeys() }, Bad: []any{"cards/explode"}})
+	register("action", &domain{Name: "control action", Choices: func(*opRun) []string { return controlOps.ActionKeys() }, Bad: []any{"cards/explode"}})
 	register("asset", control.Folded(&domain{Name: "asset", Choices: func(x *opRun) []string { return x.s.st.cat.Codes() }, Bad: []any{"USDX"}}))
 
 	// The ids of objects.
