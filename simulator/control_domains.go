@@ -143,61 +143,19 @@ func errorCodeNames() []string {
 	return out
 }
 
-// namedBusinessPaths are the business paths the contract names without
-// showing their shapes (specification, "Other endpoints named"), which
-// faults and requests in progress may target: the simulator serves none
-// of them, so an injected fault is the only answer they have.
-var namedBusinessPaths = []string{
-	"/v1/kyc/sessions", "/v1/members", "/v1/merchant/*", "/v1/withdrawals*", "/v1/withdraw-addresses",
-	"/v1/earn/orders", "/v1/exchange/*",
-}
-
-// businessPath reports a path of the business API: one a business endpoint
-// serves (any method), one the contract names, or a prefix ending in * of
-// one of those.
+// businessPath reports a path of the business API (control.BusinessPath):
+// one a business endpoint serves (any method), one the contract names, or
+// a prefix ending in * of one of those.
 func (ctl *controlAPI) businessPath(p string) bool {
-	if !control.CleanText(p, 2048) {
-		return false
-	}
-	if prefix, ok := strings.CutSuffix(p, "*"); ok {
-		return strings.HasPrefix(prefix, "/") && (strings.HasPrefix("/v1/", prefix) || ctl.businessPrefix(prefix))
-	}
-	if !strings.HasPrefix(p, "/v1/") {
-		return false
-	}
-	for _, n := range namedBusinessPaths {
-		if prefix, ok := strings.CutSuffix(n, "*"); ok && strings.HasPrefix(p, prefix) || n == p {
-			return true
+	gw := ctl.sim.wiring.gw
+	patterns := func() []string {
+		var out []string
+		for _, e := range gw.endpoints {
+			out = append(out, e.Pattern)
 		}
+		return out
 	}
-	r, err := http.NewRequest(http.MethodGet, p, nil)
-	if err != nil || r.URL.Path != p {
-		return false
-	}
-	return len(ctl.sim.wiring.gw.allowedMethods(r)) > 0
-}
-
-// businessPrefix reports a prefix of a business route or named path.
-func (ctl *controlAPI) businessPrefix(prefix string) bool {
-	for _, n := range namedBusinessPaths {
-		n = strings.TrimSuffix(n, "*")
-		if strings.HasPrefix(n, prefix) || strings.HasPrefix(prefix, n) {
-			return true
-		}
-	}
-	for _, e := range ctl.sim.wiring.gw.endpoints {
-		tmpl := e.Pattern
-		if i := strings.IndexByte(tmpl, '{'); i >= 0 {
-			if strings.HasPrefix(prefix, tmpl[:i]) {
-				return true
-			}
-			tmpl = tmpl[:i]
-		}
-		if strings.HasPrefix(tmpl, prefix) {
-			return true
-		}
-	}
-	return false
+	return control.BusinessPath(p, patterns, func(r *http.Request) bool { return len(gw.allowedMethods(r)) > 0 })
 }
 
 // outcomeCollections lists the outcome collections, sorted.
