@@ -13,9 +13,10 @@ import (
 // One declaration per control operation (internal/control): every control
 // route (/_sim/...), every object action and every Go control method
 // (sim.Cards.SetLimit, ...) is one op, declared once in a table of its area
-// (cardsOps in control_cards.go, ...), and run one way (control.go). A
-// replay dispatches a recorded call to its Go method by name (reflection on
-// the control fields of Simulator, declaredMethod). A field without a
+// (cardsOps in control_cards.go, ...), and run one way (control.go, over
+// internal/control's runner). A replay dispatches a recorded call to its Go
+// method by name (reflection on the control fields of Simulator,
+// declaredMethod). A field without a
 // domain, a domain that is not registered (the registry is in
 // control_domains.go) or a duplicate route makes init panic: a new
 // argument cannot forget its domain.
