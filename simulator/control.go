@@ -8,13 +8,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mwallet/mwallet-go/simulator/internal/control"
 	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // The control API lives under /_sim: the HTTP face of the Go control API
 // (sim.Cards, sim.QRPay, ...). Every route and every Go control method is
-// a declared op (control_decl.go) and runs one way:
+// a declared op (control_decl.go) and runs one way (internal/control's
+// runner: Invoke, Reply, Run, over the controlAPI as its Host):
 //
 //  1. over HTTP, the guard of the op (control_guard.go) before anything
 //     else; then the input is decoded from the path, query and body (the
@@ -25,8 +27,8 @@ import (
 //     takes, otherwise as the request; a read is not logged;
 //  3. in one transaction: every argument is checked against its domain
 //     (control_domains.go), object lookups included, and only then does
-//     the transition (op.run) write anything; over HTTP the timers due
-//     run before the answer;
+//     the transition (the op's Run) write anything; over HTTP the timers
+//     due run before the answer of a write;
 //  4. the answer: the op's reply, or the refusal as controlError maps it.
 //
 // Answers are JSON with the business API's error envelope and
@@ -152,45 +154,19 @@ func (ctl *controlAPI) runDue() {
 
 // runHTTP runs o over HTTP in a transaction of its own (none for an
 // unlocked op).
-func (ctl *controlAPI) runHTTP(x *opRun, o *op, in any, derr error, id string) (response, rawAnswer) {
-	if o.Unlocked {
-		return ctl.answer(x, o, in, derr, id)
-	}
-	x.begin(o)
-	defer x.tx.End()
-	return ctl.answer(x, o, in, derr, id)
-}
-
-// begin begins the transaction o runs in: the state lock, or for a
-// captured op a capture of the state taken under it and read without it.
-func (x *opRun) begin(o *op) {
-	s := x.s
-	if !o.Captured {
-		x.tx = s.k.Begin()
-		return
-	}
-	c := s.wiring.image.captureWith(false, func(*kernel.Tx) {
-		x.inputs = s.wiring.rec.Seq()
-	})
-	x.tx = s.wiring.image.read(c)
+func (ctl *controlAPI) runHTTP(x *opRun, o *op, in any, derr error, id string) (resp response, raw rawAnswer) {
+	control.InTx(ctl, x, o, func() { resp, raw = ctl.answer(x, o, in, derr, id) })
+	return resp, raw
 }
 
 // answer checks the input, runs the transition and encodes the answer
-// (under the lock, as the answer may show live state). Over HTTP the timers
-// due now run before the answer of a write (an outcome set to happen
-// immediately).
+// (under the lock, as the answer may show live state): control.Reply, in
+// the business API's envelope.
 func (ctl *controlAPI) answer(x *opRun, o *op, in any, derr error, id string) (response, rawAnswer) {
-	if derr != nil {
-		return pipeline.ErrorResponse(controlError(derr), id), nil
-	}
-	out, err := ctl.run(x, o, in)
+	status, v, err := control.Reply(ctl, x, o, in, derr, pipeline.IsWrite(x.r.Method))
 	if err != nil {
 		return pipeline.ErrorResponse(controlError(err), id), nil
 	}
-	if x.tx != nil && pipeline.IsWrite(x.r.Method) {
-		ctl.sim.wiring.timers.RunDue(x.tx)
-	}
-	status, v := o.ReplyOf(x, in, out)
 	if raw, ok := v.(rawAnswer); ok {
 		return response{}, raw
 	}
@@ -200,52 +176,11 @@ func (ctl *controlAPI) answer(x *opRun, o *op, in any, derr error, id string) (r
 	return pipeline.JSONResponse(status, v), nil
 }
 
-// run checks every argument of in, then runs the transition: in a step of
-// its own (internal/kernel) when the op runs in a transaction, so that
-// when it refuses, whatever it wrote is undone by the kernel.
-func (ctl *controlAPI) run(x *opRun, o *op, in any) (any, error) {
-	if x.tx == nil || o.Captured {
-		if err := checkInput(x, o, in); err != nil {
-			return nil, err
-		}
-		return o.Run(x, in)
-	}
-	var out any
-	err := x.tx.Step(o.StepName(), func() error {
-		if err := checkInput(x, o, in); err != nil {
-			return err
-		}
-		var err error
-		out, err = o.Run(x, in)
-		return err
-	})
-	return out, err
-}
-
-// invoke runs o for a Go method with input in: logged as a call of the
-// method (a write), checked and run in a transaction of its own.
+// invoke runs o for a Go method with input in (control.Invoke): logged as
+// a call of the method (a write), checked and run in a transaction of its
+// own.
 func (ctl *controlAPI) invoke(o *op, in any) (any, error) {
-	s := ctl.sim
-	x := &opRun{s: s}
-	var out any
-	run := func() error {
-		if !o.Unlocked {
-			x.begin(o)
-			defer x.tx.End()
-		}
-		var err error
-		out, err = ctl.run(x, o, in)
-		return err
-	}
-	if o.NoCall || o.Call == nil {
-		return out, run()
-	}
-	name, args, _ := o.Call(in)
-	err := s.wiring.inputs.goCall(name, args, func() error {
-		x.legacy = s.wiring.rec.LegacyRules()
-		return run()
-	})
-	return out, err
+	return control.Invoke(ctl, &opRun{s: ctl.sim}, o, in)
 }
 
 // perform runs an op as its Go method does, for its error.
@@ -260,6 +195,55 @@ func invoke[T any](s *Simulator, o *op, in any) (T, error) {
 	v, _ := out.(T)
 	return v, err
 }
+
+// The control API is the Host of internal/control's runner: the run's
+// transaction, the recorder's log and rules, the timers, the public
+// refusal.
+
+// Tx is the transaction x runs in.
+func (ctl *controlAPI) Tx(x *opRun) *kernel.Tx { return x.tx }
+
+// Begin begins the transaction o runs in: the state lock, or for a
+// captured op a capture of the state taken under it and read without it.
+func (ctl *controlAPI) Begin(x *opRun, o *op) {
+	s := x.s
+	if !o.Captured {
+		x.tx = s.k.Begin()
+		return
+	}
+	c := s.wiring.image.captureWith(false, func(*kernel.Tx) {
+		x.inputs = s.wiring.rec.Seq()
+	})
+	x.tx = s.wiring.image.read(c)
+}
+
+// Legacy reports a replayed input of an earlier build.
+func (ctl *controlAPI) Legacy(x *opRun) bool { return x.legacy }
+
+// Refused is the public *NameError of a refusal.
+func (ctl *controlAPI) Refused(r *control.Refusal) error {
+	return &NameError{Kind: r.Kind, Name: r.Name, Valid: r.Valid, NotFound: r.NotFound, Field: r.Field, Want: r.Want}
+}
+
+// InputRules checks the rules of an input of this package (inputRules).
+func (ctl *controlAPI) InputRules(x *opRun, in any) error {
+	if r, ok := in.(inputRules); ok {
+		return r.rules(x)
+	}
+	return nil
+}
+
+// LogCall logs a Go control call through the input log and runs it under
+// the argument rules of the recording's build.
+func (ctl *controlAPI) LogCall(x *opRun, name string, args []any, run func() error) error {
+	return ctl.sim.wiring.inputs.goCall(name, args, func() error {
+		x.legacy = ctl.sim.wiring.rec.LegacyRules()
+		return run()
+	})
+}
+
+// RunDue runs the timers due now in x's transaction.
+func (ctl *controlAPI) RunDue(x *opRun) { ctl.sim.wiring.timers.RunDue(x.tx) }
 
 // writeControl writes the answer of a control route: a raw answer, a status
 // alone when there is no body, or the JSON.
@@ -313,7 +297,7 @@ func replayedRequest(r *http.Request) bool {
 // Actions lists the object actions ("qrpay/orders/complete", ...), sorted.
 // Each is reachable at POST /_sim/<collection>/<id>/<action> (POST
 // /_sim/<key> for one that takes no object id) and through Action.
-func (s *Simulator) Actions() []string { return actionKeys() }
+func (s *Simulator) Actions() []string { return controlOps.ActionKeys() }
 
 // Action runs the object action key ("qrpay/orders/complete") on object id
 // with a JSON body (nil for none), as POST /_sim/<collection>/<id>/<action>
@@ -339,21 +323,7 @@ var opAction = def[actionIn]{
 	Name: ctlAction,
 	Args: func(in *actionIn) []any { return []any{in.Key, in.ID, in.Body} },
 	Run: func(x *opRun, in *actionIn) (any, error) {
-		o := opByAction[in.Key]
-		inner, err := o.Decode(func(string) string { return in.ID }, nil, in.Body)
-		if err != nil {
-			return nil, err
-		}
-		out, err := x.s.wiring.ctl.run(x, o, inner)
-		if err != nil {
-			return nil, err
-		}
-		x.s.wiring.timers.RunDue(x.tx)
-		_, v := o.ReplyOf(x, inner, out)
-		if v == nil {
-			v = map[string]any{"ok": true}
-		}
-		return json.Marshal(v)
+		return control.RunAction(x.s.wiring.ctl, x, opByAction[in.Key], in.ID, in.Body)
 	},
 }.Op()
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mwallet/mwallet-go/openapi"
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
+	"github.com/mwallet/mwallet-go/simulator/internal/control"
 	"github.com/mwallet/mwallet-go/simulator/sampleqr"
 )
 
@@ -14,15 +15,9 @@ import (
 // the dashboard's snapshot and files, the documents, the recipes and the
 // sample QR codes.
 
-// controlList is the one shape of a control list: the business API's list
-// envelope, {"data": [...], "next_cursor": null, "has_more": false}. The
-// control lists are whole (the recording's steps page with ?after=).
-func controlList[T any](items []T) api.ListEnvelope {
-	if items == nil {
-		items = []T{}
-	}
-	return api.ListEnvelope{Data: items}
-}
+// controlList is the one shape of a control list (control.List): the
+// business API's list envelope, whole.
+func controlList[T any](items []T) api.ListEnvelope { return control.List(items) }
 
 // opNotFound is the router's answer for a path under /_sim that no op
 // serves (any method), and for one the router refuses before routing (not
@@ -71,8 +66,8 @@ var coreOps = []*op{
 		return map[string]any{"hold": len(v) == 0, "violations": v}, nil
 	}}.Op(),
 	def[noInput]{Route: "GET /_sim/state", Captured: true, Run: func(x *opRun, _ *noInput) (any, error) { return x.s.wiring.view.state(x.tx), nil }}.Op(),
-	def[noInput]{Route: "GET /_sim/recipes", Run: func(*opRun, *noInput) (any, error) { return controlList(ErrorRecipes()), nil }}.Op(),
-	def[noInput]{Route: "GET /_sim/qr-samples", Run: func(*opRun, *noInput) (any, error) { return controlList(sampleqr.All()), nil }}.Op(),
+	def[noInput]{Route: "GET /_sim/recipes", Run: func(*opRun, *noInput) (any, error) { return control.List(ErrorRecipes()), nil }}.Op(),
+	def[noInput]{Route: "GET /_sim/qr-samples", Run: func(*opRun, *noInput) (any, error) { return control.List(sampleqr.All()), nil }}.Op(),
 	def[noInput]{Route: "GET /_sim/openapi.yaml", Unlocked: true, Run: func(*opRun, *noInput) (any, error) {
 		return document(openapi.Business()), nil
 	}}.Op(),

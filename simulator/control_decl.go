@@ -3,7 +3,6 @@ package simulator
 import (
 	"fmt"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -14,9 +13,10 @@ import (
 // One declaration per control operation (internal/control): every control
 // route (/_sim/...), every object action and every Go control method
 // (sim.Cards.SetLimit, ...) is one op, declared once in a table of its area
-// (cardsOps in control_cards.go, ...), and run one way (control.go). A
-// replay dispatches a recorded call to its Go method by name (reflection on
-// the control fields of Simulator, declaredMethod). A field without a
+// (cardsOps in control_cards.go, ...), and run one way (control.go, over
+// internal/control's runner). A replay dispatches a recorded call to its Go
+// method by name (reflection on the control fields of Simulator,
+// declaredMethod). A field without a
 // domain, a domain that is not registered (the registry is in
 // control_domains.go) or a duplicate route makes init panic: a new
 // argument cannot forget its domain.
@@ -31,10 +31,12 @@ type def[In any] = control.Def[*opRun, In]
 // be empty or {}.
 type noInput = control.NoInput
 
-// opTables are the declaration tables; allOps is every op, in the order
-// the routes register (which matters only to ServeMux's conflict rules),
-// opByName the ops of the Go methods, opByAction the object actions.
+// controlOps is the registry of the declaration tables; allOps is every
+// op, in the order the routes register (which matters only to ServeMux's
+// conflict rules), opByName the ops of the Go methods, opByAction the
+// object actions.
 var (
+	controlOps *control.Registry[*opRun]
 	allOps     []*op
 	opByName   map[string]*op
 	opByAction map[string]*op
@@ -44,11 +46,11 @@ var (
 func init() {
 	// The domains are read here, once every package variable (the
 	// registry of domains among them) is initialized.
-	reg := control.NewRegistry(domains, ctlAction,
+	controlOps = control.NewRegistry(domains, ctlAction,
 		coreOps, clockOps, membersOps, merchantOps, keysOps, faultsOps, requestsOps, eventsOps, outcomesOps,
 		stepUpOps, qrpayOps, cardsOps, remittancesOps, kycOps, webhooksOps, recordingOps,
 	)
-	allOps, opByName, opByAction, opByRoute = reg.All, reg.ByName, reg.ByAction, reg.ByRoute
+	allOps, opByName, opByAction, opByRoute = controlOps.All, controlOps.ByName, controlOps.ByAction, controlOps.ByRoute
 }
 
 // registerControl registers every declared control route, each served by
@@ -109,16 +111,6 @@ func boundMethod(s *Simulator, name string) reflect.Value {
 		return reflect.Value{}
 	}
 	return f.MethodByName(method)
-}
-
-// actionKeys lists the object actions, sorted.
-func actionKeys() []string {
-	out := make([]string, 0, len(opByAction))
-	for k := range opByAction {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // NameError is the refusal of a control call (a Go method of sim.Outcomes,
@@ -211,25 +203,7 @@ func (e *NameError) answer() *apiError {
 // (the lines return it too).
 var errControlNotFound = api.ErrControlNotFound
 
-// checkInput checks every argument of in against its domain (and the
-// input's own rules: the op's Rules, or inputRules), in x's transaction:
-// an argument outside its domain is a *NameError.
-func checkInput(x *opRun, o *op, in any) error {
-	if err := control.Check(x, x.legacy, o.Fields, in); err != nil {
-		if r, ok := err.(*control.Refusal); ok {
-			return &NameError{Kind: r.Kind, Name: r.Name, Valid: r.Valid, NotFound: r.NotFound, Field: r.Field, Want: r.Want}
-		}
-		return err
-	}
-	if o.Rules != nil {
-		return o.Rules(x, in)
-	}
-	if r, ok := in.(inputRules); ok {
-		return r.rules(x)
-	}
-	return nil
-}
-
 // inputRules is an input with rules across its fields (one of two fields,
-// not both).
+// not both), checked after every domain when its op declares no Rules
+// (controlAPI.InputRules).
 type inputRules interface{ rules(x *opRun) error }

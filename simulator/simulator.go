@@ -373,7 +373,7 @@ func build(o options) (*Simulator, error) {
 	s.st.stepUp.Init(&s.k, stepUpHost{st: &s.st})
 	s.st.webhooks = newWebhooksLine(s)
 	s.wiring.keys = &keyring{st: &s.st}
-	s.wiring.view = &view{k: &s.k, st: &s.st, partial: partialReplayOf(o.recording), actions: actionKeys}
+	s.wiring.view = &view{k: &s.k, st: &s.st, partial: partialReplayOf(o.recording), actions: controlOps.ActionKeys}
 	s.initControls()
 	s.st.outcome = s.wiring.timers.Register(&s.k)
 	s.st.creds.Model = o.model

@@ -3,8 +3,10 @@
 // its routes, the declaration of its operations (one row per operation:
 // route, object action, Go method, input type, transition, answer), the
 // domains of their arguments and the checking of every argument against its
-// domain before a transition writes anything, and the decoding of an input
-// from a request's path, query and body.
+// domain before a transition writes anything (the standard domains among
+// them), the decoding of an input from a request's path, query and body,
+// and the run of one operation (check, transition in a kernel step, timers
+// due, answer) over a Host the declaring package fills.
 //
 // It knows nothing of the simulator's state: an operation runs on a value of
 // the type parameter X (the simulator's run of one operation), which the

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -281,6 +282,16 @@ func (r *Registry[X]) Routes() []string {
 			out = append(out, o.Route)
 		}
 	}
+	return out
+}
+
+// ActionKeys lists the object actions' keys, sorted.
+func (r *Registry[X]) ActionKeys() []string {
+	out := make([]string, 0, len(r.ByAction))
+	for k := range r.ByAction {
+		out = append(out, k)
+	}
+	slices.Sort(out)
 	return out
 }
 
