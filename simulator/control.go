@@ -323,7 +323,12 @@ var opAction = def[actionIn]{
 	Name: ctlAction,
 	Args: func(in *actionIn) []any { return []any{in.Key, in.ID, in.Body} },
 	Run: func(x *opRun, in *actionIn) (any, error) {
-		return control.RunAction(x.s.wiring.ctl, x, opByAction[in.Key], in.ID, in.Body)
+		out, err := control.RunAction(x.s.wiring.ctl, x, opByAction[in.Key], in.ID, in.Body)
+		if err != nil {
+			return nil, err
+		}
+		// As Action returns it: invoke's type assertion wants this type.
+		return json.RawMessage(out), nil
 	},
 }.Op()
 

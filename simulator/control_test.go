@@ -1,6 +1,7 @@
 package simulator_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -209,12 +210,24 @@ func TestControlActionsRouting(t *testing.T) {
 	wantCode(t, c.control("PUT", "/_sim/clock", nil), 404, "not_found")
 	// A registered member action reached through the router, id in either form.
 	info, _ := sim.Members.Get(member1)
+	var routeAnswer map[string]any
 	for _, id := range []string{info.ID, info.ID[4:]} {
 		r := c.control("POST", "/_sim/members/"+id+"/status", map[string]any{"status": "active"})
 		wantStatus(t, r, http.StatusOK)
+		routeAnswer = r.body
 	}
-	if _, err := sim.Action("members/status", member1, []byte(`{"status":"frozen"}`)); err != nil {
+	// The Go method answers what the route answers.
+	out, err := sim.Action("members/status", member1, []byte(`{"status":"frozen"}`))
+	if err != nil {
 		t.Errorf("Action: %v", err)
+	}
+	var goAnswer map[string]any
+	if err := json.Unmarshal(out, &goAnswer); err != nil {
+		t.Fatalf("Action answered %q: %v", out, err)
+	}
+	routeAnswer["status"] = "frozen"
+	if diff := cmp.Diff(routeAnswer, goAnswer); diff != "" {
+		t.Errorf("Action's answer differs from the route's, but for the status (-route +Action):\n%s", diff)
 	}
 	if info, _ := sim.Members.Get(member1); info.Status != "frozen" {
 		t.Errorf("status = %s", info.Status)
