@@ -4,7 +4,7 @@ go 1.24.0
 
 require (
 	github.com/Shopify/toxiproxy/v2 v2.5.0
-	github.com/mwallet/mwallet-go v0.0.0
+	github.com/mwallet/mwallet-go v0.1.0
 	github.com/prometheus/client_golang v1.13.0
 	github.com/rs/zerolog v1.28.0
 )

@@ -5,7 +5,7 @@ go 1.25.0
 require (
 	github.com/google/go-cmp v0.7.0
 	github.com/jackc/pgx/v5 v5.9.2
-	github.com/mwallet/mwallet-go v0.0.0
+	github.com/mwallet/mwallet-go v0.1.0
 	modernc.org/sqlite v1.59.0
 )
 

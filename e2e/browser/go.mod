@@ -6,7 +6,7 @@ replace github.com/mwallet/mwallet-go => ../..
 
 require (
 	github.com/chromedp/chromedp v0.14.2
-	github.com/mwallet/mwallet-go v0.0.0-00010101000000-000000000000
+	github.com/mwallet/mwallet-go v0.1.0
 )
 
 require (

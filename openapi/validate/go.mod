@@ -5,7 +5,7 @@ go 1.25.0
 require (
 	github.com/getkin/kin-openapi v0.153.0
 	github.com/google/go-cmp v0.7.0
-	github.com/mwallet/mwallet-go v0.0.0
+	github.com/mwallet/mwallet-go v0.1.0
 )
 
 require (
