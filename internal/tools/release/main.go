@@ -328,6 +328,16 @@ func (r releaser) snapshot(ctx context.Context, out string) error {
 	if err != nil {
 		return err
 	}
+	// Once a release exists, the commit carries the nested modules' tags
+	// too (otel/v0.1.0, ...), which GoReleaser would take for the current
+	// version and refuse as not semantic: it is told the main module's.
+	rels, err := releases.Read(filepath.Join(r.root, "RELEASES"))
+	if err != nil {
+		return err
+	}
+	if len(rels) > 0 {
+		r.env = append(r.env[:len(r.env):len(r.env)], "GORELEASER_CURRENT_TAG="+rels[len(rels)-1].Version)
+	}
 	fmt.Fprintf(r.stdout, "== GoReleaser %s: goreleaser release --snapshot --clean (.goreleaser.yaml)\n", goreleaserVersion)
 	start := time.Now()
 	var log bytes.Buffer
