@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"runtime"
 	"time"
 	"unicode/utf8"
 )
@@ -108,7 +109,18 @@ type stateWriter struct {
 	w   io.Writer
 	buf bytes.Buffer
 	enc *json.Encoder
+	// yield: the writer works from a capture, without the lock, beside
+	// the requests; it gives up its processor every yieldEvery lines, so
+	// that a request made runnable meanwhile does not wait for the
+	// scheduler to preempt the encoder (every 10 ms at best), on a
+	// machine with as few cores as runnable requests.
+	yield bool
+	n     int
 }
+
+// yieldEvery is how many lines a writer working from a capture encodes
+// before it lets the other goroutines run (runtime.Gosched).
+const yieldEvery = 64
 
 // replacement is what encoding/json writes in place of a string's bytes
 // that are not UTF-8 (U+FFFD): a line that holds it is checked.
@@ -116,6 +128,11 @@ var replacement = []byte("\uFFFD")
 
 // line writes v as one line; table names what it is of, for an error.
 func (sw *stateWriter) line(v any, table string) error {
+	if sw.yield {
+		if sw.n++; sw.n%yieldEvery == 0 {
+			runtime.Gosched()
+		}
+	}
 	sw.buf.Reset()
 	if err := sw.enc.Encode(v); err != nil {
 		return fmt.Errorf("kernel: state: table %s: %w", table, err)
@@ -169,7 +186,7 @@ func invalidUTF8(v reflect.Value, at string) string {
 // under the lock) by name to w, every table and cell of the kernel.
 func WriteState(w io.Writer, tx *Tx) error {
 	tx.check()
-	sw := &stateWriter{w: w}
+	sw := &stateWriter{w: w, yield: tx.cap != nil}
 	sw.enc = json.NewEncoder(&sw.buf)
 	sw.enc.SetEscapeHTML(false)
 	k := tx.k
