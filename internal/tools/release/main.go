@@ -34,6 +34,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -335,8 +336,25 @@ func (r releaser) snapshot(ctx context.Context, out string) error {
 	if err != nil {
 		return err
 	}
+	last := ""
 	if len(rels) > 0 {
-		r.env = append(r.env[:len(r.env):len(r.env)], "GORELEASER_CURRENT_TAG="+rels[len(rels)-1].Version)
+		last = rels[len(rels)-1].Version
+		r.env = append(r.env[:len(r.env):len(r.env)], "GORELEASER_CURRENT_TAG="+last)
+	}
+	// GoReleaser reads the repository's remote URL with the rest of its
+	// git state; in a clone without a remote that read fails, and a
+	// snapshot then labels itself v0.0.0 of commit "none". Such a clone is
+	// given the project's URL for the run (git's GIT_CONFIG_* variables).
+	if r.cmd(ctx, r.root, nil, "git", "ls-remote", "--get-url") != nil {
+		r.env = append(r.env[:len(r.env):len(r.env)], "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=remote.origin.url", "GIT_CONFIG_VALUE_0="+projectURL)
+	}
+	var short bytes.Buffer
+	if err := r.cmd(ctx, r.root, &short, "git", "show", "--quiet", "--format=%h", "HEAD"); err != nil {
+		return err
+	}
+	want, err := snapshotVersion(last, strings.TrimSpace(short.String()))
+	if err != nil {
+		return err
 	}
 	fmt.Fprintf(r.stdout, "== GoReleaser %s: goreleaser release --snapshot --clean (.goreleaser.yaml)\n", goreleaserVersion)
 	start := time.Now()
@@ -346,7 +364,47 @@ func (r releaser) snapshot(ctx context.Context, out string) error {
 		return err
 	}
 	fmt.Fprintf(r.stdout, "   built in %.1fs\n", time.Since(start).Seconds())
+	got, err := distVersion(filepath.Join(r.root, "dist"))
+	if err != nil {
+		return err
+	}
+	if got != want {
+		return fmt.Errorf("GoReleaser labelled the snapshot %s; from RELEASES (%q) and HEAD it is %s", got, last, want)
+	}
 	return r.files(ctx, out)
+}
+
+// projectURL is the repository's URL, as .goreleaser.yaml names it.
+const projectURL = "https://github.com/mwallet/mwallet-go.git"
+
+// snapshotVersion is the version .goreleaser.yaml's snapshot template
+// gives ("{{ incpatch .Version }}-snapshot+{{ .ShortCommit }}"): the patch
+// after the last release (v0.0.0 before the first), of commit short.
+func snapshotVersion(last, short string) (string, error) {
+	v := strings.TrimPrefix(cmp.Or(last, "v0.0.0"), "v")
+	core, pre, _ := strings.Cut(v, "-")
+	var x, y, z int
+	if n, err := fmt.Sscanf(core, "%d.%d.%d", &x, &y, &z); err != nil || n != 3 || fmt.Sprintf("%d.%d.%d", x, y, z) != core {
+		return "", fmt.Errorf("release %q is not vMAJOR.MINOR.PATCH", last)
+	}
+	if pre == "" {
+		// A prerelease's incpatch drops the prerelease and keeps the patch.
+		z++
+	}
+	return fmt.Sprintf("%d.%d.%d-snapshot+%s", x, y, z, short), nil
+}
+
+// distVersion is the version of GoReleaser's last run (dist/metadata.json).
+func distVersion(dist string) (string, error) {
+	meta, err := os.ReadFile(filepath.Join(dist, "metadata.json"))
+	if err != nil {
+		return "", err
+	}
+	var md struct{ Version string }
+	if err := json.Unmarshal(meta, &md); err != nil || md.Version == "" {
+		return "", fmt.Errorf("metadata.json: no version (%v)", err)
+	}
+	return md.Version, nil
 }
 
 // files collects the release files of GoReleaser's last run into out,
@@ -395,13 +453,9 @@ func collect(dist, out string) ([]string, string, error) {
 	if err := json.Unmarshal(b, &arts); err != nil {
 		return nil, "", fmt.Errorf("artifacts.json: %w", err)
 	}
-	meta, err := os.ReadFile(filepath.Join(dist, "metadata.json"))
+	version, err := distVersion(dist)
 	if err != nil {
 		return nil, "", err
-	}
-	var md struct{ Version string }
-	if err := json.Unmarshal(meta, &md); err != nil || md.Version == "" {
-		return nil, "", fmt.Errorf("metadata.json: no version (%v)", err)
 	}
 	if err := os.RemoveAll(out); err != nil {
 		return nil, "", err
@@ -430,7 +484,7 @@ func collect(dist, out string) ([]string, string, error) {
 	if len(names) == 0 {
 		return nil, "", errors.New("artifacts.json lists no binary to upload")
 	}
-	return names, md.Version, nil
+	return names, version, nil
 }
 
 var sumLine = regexp.MustCompile(`^([0-9a-f]{64})  (\S+)$`)

@@ -214,3 +214,29 @@ func TestPrepareThenTag(t *testing.T) {
 }
 
 var gitIdentity = []string{"GIT_AUTHOR_NAME=Release Test", "GIT_AUTHOR_EMAIL=release@example.com", "GIT_COMMITTER_NAME=Release Test", "GIT_COMMITTER_EMAIL=release@example.com"}
+
+func TestSnapshotVersion(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		last, want, err string
+	}{
+		{"", "0.0.1-snapshot+abc1234", ""},
+		{"v0.1.0", "0.1.1-snapshot+abc1234", ""},
+		{"v1.9.9", "1.9.10-snapshot+abc1234", ""},
+		{"v2.0.0-rc.1", "2.0.0-snapshot+abc1234", ""},
+		{"v1.2", "", "not vMAJOR.MINOR.PATCH"},
+		{"chaos/v0.1.0", "", "not vMAJOR.MINOR.PATCH"},
+		{"v01.2.3", "", "not vMAJOR.MINOR.PATCH"},
+	} {
+		got, err := snapshotVersion(tc.last, "abc1234")
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("snapshotVersion(%q) error = %v, want one saying %q", tc.last, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("snapshotVersion(%q) = %q, %v; want %q", tc.last, got, err, tc.want)
+		}
+	}
+}
