@@ -21,4 +21,3 @@ func newErr(code, message string) *apiError  { return api.NewErr(code, message) 
 func errInvalidRequest(msg string) *apiError { return api.InvalidRequest(msg) }
 func errNotFound(what string) *apiError      { return api.NotFound(what) }
 func errBusiness500(msg string) *apiError    { return api.Business500(msg) }
-func asAPIError(err error) *apiError         { return api.AsError(err) }

@@ -15,20 +15,20 @@ import (
 // serveToken answers POST /v1/connect/token.
 func (g *gateway) serveToken(w http.ResponseWriter, r *http.Request) {
 	_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, maxBodyBytes))
-	x := g.begin(w, r)
-	defer x.tx.Release()
-	if x.preFault() {
+	x := g.ex.Begin(w, r)
+	defer x.Tx.Release()
+	if x.PreFault() {
 		return
 	}
-	x.delay()
+	x.Delay()
 	clientID := r.Header.Get("X-Client-Id")
-	if g.st.keys.Has(x.tx, clientID) {
+	if g.st.keys.Has(x.Tx, clientID) {
 		// Only known client ids: a secret pasted into the wrong header is
 		// never journaled.
-		x.rec.ClientID = clientID
+		x.Rec.ClientID = clientID
 	}
-	resp := g.issueToken(x.tx, r, clientID, x.id)
-	x.finish(x.afterFault(resp))
+	resp := g.issueToken(x.Tx, r, clientID, x.ID)
+	x.Finish(x.AfterFault(resp))
 }
 
 // issueToken checks the credentials of a token exchange and issues an
@@ -85,7 +85,7 @@ func (g *gateway) verifySignature(tx *kernel.Tx, r *http.Request, key apiKey, bo
 	// answer itself is the contract's.
 	if code, message, problem := pipeline.CheckSignature(r, key.SigningKey, body, now); code != "" {
 		ae := newErr(code, message)
-		ae.Signature = explainSignature(r, ts, nonce, body, now, problem)
+		ae.Signature = pipeline.ExplainSignature(r, ts, nonce, body, now, problem)
 		return ae
 	}
 	return g.st.gw.ConsumeNonce(tx, g.st.merchant.Env(tx), nonce, now)

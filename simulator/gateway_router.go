@@ -46,7 +46,8 @@ func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.wiring
 func (g *gateway) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	// Date is the simulator's time, manual clock included, so a client can
 	// measure its clock's skew against the clock that checks x-timestamp; a
-	// business request sets it again when it runs (gateway.begin).
+	// business request sets it again when it runs (internal/exchange's
+	// Pipeline.Begin).
 	w.Header().Set("Date", g.st.clock.Now().UTC().Format(http.TimeFormat))
 	// Every request's body is captured as it is read, so that the request
 	// can be logged as an input with it (record.go).
@@ -146,12 +147,12 @@ func (g *gateway) serveNotFoundMessage(w http.ResponseWriter, r *http.Request, m
 		return
 	}
 	ae := g.notFoundAnswer(r, message)
-	x := g.begin(w, r)
-	if x.preFault() {
+	x := g.ex.Begin(w, r)
+	if x.PreFault() {
 		return
 	}
-	x.delay()
-	x.finish(x.afterFault(pipeline.ErrorResponse(ae, x.id)))
+	x.Delay()
+	x.Finish(x.AfterFault(pipeline.ErrorResponse(ae, x.ID)))
 }
 
 // controlNotFoundAnswer is the control API's not_found for r: message,

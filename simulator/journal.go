@@ -61,19 +61,6 @@ func journalList(tx *kernel.Tx, j *pipeline.Journal) []RequestRecord {
 	return out
 }
 
-// journalRowOf is r as a journal row.
-func journalRowOf(r RequestRecord) pipeline.JournalRow {
-	row := pipeline.JournalRow{
-		Seq: r.Seq, Time: r.Time, RequestID: r.RequestID, Method: r.Method, Path: r.Path, Query: r.Query,
-		ClientID: r.ClientID, Member: r.Member, IdempotencyKey: r.IdempotencyKey, Status: r.Status, Code: r.Code,
-		Replay: r.Replay, ReplayOf: r.ReplayOf, Fault: r.Fault, Dropped: r.Dropped,
-	}
-	if r.Signature != nil {
-		row.Signature, row.HasSignature = signatureRowOf(r.Signature), true
-	}
-	return row
-}
-
 // recordOf is the journal row as a RequestRecord.
 func recordOf(row pipeline.JournalRow) RequestRecord {
 	r := RequestRecord{

@@ -25,7 +25,7 @@ func (g *gateway) register(e endpoint) {
 			g.serveNotFound(w, r)
 			return
 		}
-		g.serveEndpoint(w, r, &e2)
+		g.ex.Serve(w, r, &e2)
 	})
 	g.endpoints = append(g.endpoints, e2)
 }

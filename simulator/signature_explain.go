@@ -1,7 +1,6 @@
 package simulator
 
 import (
-	"net/http"
 	"time"
 
 	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
@@ -44,12 +43,6 @@ type SignatureCheck struct {
 	ToleranceSeconds int64  `json:"tolerance_seconds"`
 }
 
-// explainSignature builds the journal's explanation of a refused signature
-// (internal/gateway's ExplainSignature).
-func explainSignature(r *http.Request, ts, nonce string, body []byte, now time.Time, problem string) *SignatureCheck {
-	return signatureCheckOf(pipeline.ExplainSignature(r, ts, nonce, body, now, problem))
-}
-
 // signatureCheckOf is the journal row sr as a SignatureCheck.
 func signatureCheckOf(sr pipeline.SignatureRow) *SignatureCheck {
 	sc := &SignatureCheck{
@@ -61,16 +54,4 @@ func signatureCheckOf(sr pipeline.SignatureRow) *SignatureCheck {
 		sc.SkewSeconds = &skew
 	}
 	return sc
-}
-
-// signatureRowOf is sc as a journal row.
-func signatureRowOf(sc *SignatureCheck) pipeline.SignatureRow {
-	sr := pipeline.SignatureRow{
-		Problem: sc.Problem, CanonicalString: sc.CanonicalString, Truncated: sc.Truncated, BodySHA256: sc.BodySHA256,
-		BodyBytes: sc.BodyBytes, Timestamp: sc.Timestamp, Clock: sc.Clock, ClockUnix: sc.ClockUnix, ToleranceSeconds: sc.ToleranceSeconds,
-	}
-	if sc.SkewSeconds != nil {
-		sr.SkewSeconds, sr.HasSkew = *sc.SkewSeconds, true
-	}
-	return sr
 }

@@ -363,12 +363,12 @@ func build(o options) (*Simulator, error) {
 	s.wiring.image = &stateImage{root: s, k: &s.k}
 	s.wiring.inputs = &inputLog{k: &s.k, st: &s.st, rec: s.wiring.rec, image: s.wiring.image, timers: s.wiring.timers, host: o.hostClock}
 	s.wiring.delivery = &deliverer{k: &s.k, st: &s.st, rec: s.wiring.rec, inputs: s.wiring.inputs}
-	s.wiring.gw = &gateway{
-		k: &s.k, st: &s.st, mux: s.wiring.mux, rec: s.wiring.rec, faultChans: map[int64]faultChans{},
+	s.wiring.gw = newGateway(&gateway{
+		k: &s.k, st: &s.st, mux: s.wiring.mux, rec: s.wiring.rec,
 		logRequest: s.wiring.inputs.logRequest, admit: s.wiring.inputs.admit, runDue: s.wiring.timers.RunDue, controlID: s.wiring.rec.ControlID,
 		controlNotFound: s.wiring.ctl.notFound,
-	}
-	s.wiring.inputs.draws = s.wiring.gw.faultDraws
+	})
+	s.wiring.inputs.draws = s.wiring.gw.ex.Draws
 	s.st.members.Init(&s.k)
 	s.st.stepUp.Init(&s.k, stepUpHost{st: &s.st})
 	s.st.webhooks = newWebhooksLine(s)

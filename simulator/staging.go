@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
+	"github.com/mwallet/mwallet-go/simulator/internal/exchange"
 	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/idempotency"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
@@ -61,5 +62,5 @@ func (g *gateway) startInProgress(tx *kernel.Tx, method, target, key string, bod
 		return errInvalidRequest("the duration must be positive")
 	}
 	now := g.st.clock.Now()
-	return idemStage(tx, &g.st.gw.Idem, idempotency.Key(g.st.merchant.ID(tx), key), method+" "+path, g.st.gw.BodyDigest(body), now, now.Add(d))
+	return exchange.Stage(tx, &g.st.gw.Idem, idempotency.Key(g.st.merchant.ID(tx), key), method+" "+path, g.st.gw.BodyDigest(body), now, now.Add(d))
 }

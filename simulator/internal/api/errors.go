@@ -21,7 +21,7 @@ type Error struct {
 	// although a handler gave it (a full store): see idempotency.Kept.
 	Transient bool
 	// signature explains a refused signature for the request journal.
-	Signature any // the gateway's *SignatureCheck
+	Signature any // internal/gateway's SignatureRow
 }
 
 func (e *Error) Error() string { return e.Code + ": " + e.Message }

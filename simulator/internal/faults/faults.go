@@ -2,9 +2,11 @@
 // business API, in the order they were injected, matched against a
 // request's method and path and counted down as requests take them. A
 // random fault (OneIn) is taken on a draw the caller makes from the
-// simulator's seeded generator. The public fault API (simulator.Fault, its
-// kinds and checks, the answers a fault gives) stays in the simulator
-// package, which converts to and from Row.
+// simulator's seeded generator. A fault as a request takes it (Rule, with
+// the Go-only channels of a delay fault) and the envelope an error fault
+// answers are here too (rule.go). The public fault API (simulator.Fault,
+// its kinds and checks) stays in the simulator package, which converts to
+// and from Row.
 package faults
 
 import (
@@ -15,8 +17,8 @@ import (
 )
 
 // Row is an armed fault as a row of the table. Its Go-only channels
-// (simulator.Fault's Hold and Held) are not state: the gateway keeps them
-// by Seq.
+// (simulator.Fault's Hold and Held, Chans) are not state: internal/exchange
+// keeps them by Seq.
 type Row struct {
 	Seq       int64
 	Method    string
