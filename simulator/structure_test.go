@@ -399,7 +399,6 @@ var simulatorHolders = map[string]string{
 	"RequestsControl.s":    "a public Go control type",
 	"StepUpControl.s":      "a public Go control type",
 	"WebhooksControl.s":    "a public Go control type",
-	"stepper.sim":          "the dashboard's scratch simulator, a separate one it replays into",
 	"controlAPI.sim":       "the HTTP face of the public Go control API: its routes call the Go control methods",
 	"stateImage.root":      "the state image is positional over the simulator's fields",
 	"replayTarget.s":       "the replay runner's target drives the whole simulator: its HTTP handler, its clock and its Go control methods",
