@@ -67,17 +67,10 @@ func (ctl *controlAPI) steps(in *stepsQuery) (any, error) {
 		return nil, newErr("service_unavailable", err.Error())
 	}
 	env := controlList([]inputlog.Summary{})
-	var out []inputlog.Summary
-	for _, in := range rec.inputs {
-		if in.Seq <= after {
-			continue
-		}
-		if len(out) == limit {
-			next := strconv.FormatInt(out[len(out)-1].Seq, 10)
-			env.NextCursor, env.HasMore = &next, true
-			break
-		}
-		out = append(out, inputlog.Summarize(in))
+	out, more := inputlog.Steps(rec.inputs, after, limit)
+	if more {
+		next := strconv.FormatInt(out[len(out)-1].Seq, 10)
+		env.NextCursor, env.HasMore = &next, true
 	}
 	if out != nil {
 		env.Data = out
