@@ -140,7 +140,7 @@ func simulatorFiles(t *testing.T) (*gotoken.FileSet, map[string]*ast.File) {
 var ownMutexes = map[string]string{
 	"Clock.mu":         "the clock is read by any goroutine (Now)",
 	"SleepFunc.mu":     "the waited total of one SleepFunc",
-	"stepper.mu":       "the dashboard's scratch replay",
+	"stepper.mu":       "the recording the dashboard's stepper last read",
 	"exchangeSink.mu":  "a sink of the exchange log",
 	"exchangeSinks.mu": "the process's exchange sinks",
 	"replayer.idleMu":  "a replay's idle requests",
