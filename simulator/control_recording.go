@@ -10,6 +10,7 @@ import (
 
 	"github.com/mwallet/mwallet-go/simulator/internal/inputlog"
 	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
+	"github.com/mwallet/mwallet-go/simulator/internal/replay"
 )
 
 // The recording over HTTP: GET /_sim/recording (the input log, in the
@@ -66,17 +67,10 @@ func (ctl *controlAPI) steps(in *stepsQuery) (any, error) {
 		return nil, newErr("service_unavailable", err.Error())
 	}
 	env := controlList([]inputlog.Summary{})
-	var out []inputlog.Summary
-	for _, in := range rec.inputs {
-		if in.Seq <= after {
-			continue
-		}
-		if len(out) == limit {
-			next := strconv.FormatInt(out[len(out)-1].Seq, 10)
-			env.NextCursor, env.HasMore = &next, true
-			break
-		}
-		out = append(out, inputlog.Summarize(in))
+	out, more := inputlog.Steps(rec.inputs, after, limit)
+	if more {
+		next := strconv.FormatInt(out[len(out)-1].Seq, 10)
+		env.NextCursor, env.HasMore = &next, true
 	}
 	if out != nil {
 		env.Data = out
@@ -120,27 +114,40 @@ func (ctl *controlAPI) step(in *stepRef) (any, error) {
 	if seq > int64(len(rec.inputs)) {
 		return nil, errNotFound(fmt.Sprintf("input %d (the recording has %d)", seq, len(rec.inputs)))
 	}
-	d, err := ctl.sim.wiring.stepper.show(rec, seq)
+	d, err := ctl.showStep(rec, seq)
 	if err != nil {
 		return nil, errBusiness500(err.Error())
 	}
 	return d, nil
 }
 
-// stepper is a scratch replay of the recording, kept between steps so
-// that stepping forward runs one input; stepping back replays from the
-// start.
+// stepper is the dashboard's scratch replay of the recording
+// (replay.Stepper), and the recording last read: inputs never change once
+// logged, so it serves every step it holds (a data directory's log is read
+// again only when a later input is asked for).
 type stepper struct {
-	mu  sync.Mutex
-	sim *Simulator
-	p   *replayer
-	at  int64
-	ans *replayWriter
-	// rec is the recording last read: inputs never change once logged, so
-	// it serves every step it holds (a data directory's log is read again
-	// only when a later input is asked for).
-	rec *Recording
+	mu      sync.Mutex
+	rec     *Recording
+	scratch replay.Stepper[*Simulator]
 }
+
+// stepScratch builds the scratch simulators of a recording of cfg.
+type stepScratch struct{ cfg recordingConfig }
+
+func (h stepScratch) Build() (*Simulator, error) {
+	o := defaultOptions()
+	if err := h.cfg.apply(&o); err != nil {
+		return nil, err
+	}
+	sim, err := build(o)
+	if err != nil {
+		return nil, err
+	}
+	sim.wiring.rec.NotInMemory()
+	return sim, nil
+}
+
+func (h stepScratch) Target(s *Simulator) replay.Target { return &replayTarget{s} }
 
 // recording returns the simulator's recording, holding at least seq
 // inputs when the simulator has logged them.
@@ -167,59 +174,34 @@ func (ctl *controlAPI) stepRecording(seq int64) (*Recording, error) {
 }
 
 // close lets the scratch replay's waiting requests finish.
-func (st *stepper) close() {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.p != nil {
-		st.p.Abandon()
-	}
-	st.sim, st.p = nil, nil
-}
+func (st *stepper) close() { st.scratch.Close() }
 
-func (st *stepper) show(rec *Recording, seq int64) (*stepDetail, error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.sim == nil || seq < st.at {
-		if st.p != nil {
-			st.p.Abandon()
+// showStep steps the scratch replay to input seq of rec and shows that
+// input, its answer and the state after it.
+func (ctl *controlAPI) showStep(rec *Recording, seq int64) (*stepDetail, error) {
+	d := &stepDetail{}
+	err := ctl.sim.wiring.stepper.scratch.Show(stepScratch{rec.header.Config}, rec.inputs, seq, func(sim *Simulator, ans *replayWriter) {
+		d.State = sim.State()
+		if seq == 0 {
+			d.Step = inputlog.Summary{Clock: sim.st.clock.Now().UTC(), Op: "start", Summary: "the simulator as its configuration builds it, before the first input"}
 		}
-		o := defaultOptions()
-		if err := rec.header.Config.apply(&o); err != nil {
-			return nil, err
-		}
-		sim, err := build(o)
-		if err != nil {
-			return nil, err
-		}
-		sim.wiring.rec.NotInMemory()
-		st.sim, st.p, st.at = sim, newReplayer(sim), 0
-		st.p.OnStep = func(_ *recordedInput, w *replayWriter) { st.ans = w }
-	}
-	for st.at < seq {
-		st.ans = nil
-		if err := st.p.Step(rec.inputs[st.at]); err != nil {
-			st.sim = nil
-			return nil, err
-		}
-		st.at++
-	}
-	d := &stepDetail{State: st.sim.State()}
-	if seq == 0 {
-		d.Step = inputlog.Summary{Clock: st.sim.st.clock.Now().UTC(), Op: "start", Summary: "the simulator as its configuration builds it, before the first input"}
-	}
-	if seq > 0 {
-		in := rec.inputs[seq-1]
-		d.Step = inputlog.Summarize(in)
-		d.Input = inputlog.RedactInput(in)
-		if in.Op == recfile.OpHTTP || in.Op == recfile.OpResume {
-			d.Answer = &stepAnswer{}
-			if st.ans != nil {
-				d.Answer.Status = st.ans.Status
-				if b := st.ans.Body.Bytes(); json.Valid(b) {
-					d.Answer.Body = append(json.RawMessage(nil), inputlog.RedactJSON(b)...)
+		if seq > 0 {
+			in := rec.inputs[seq-1]
+			d.Step = inputlog.Summarize(in)
+			d.Input = inputlog.RedactInput(in)
+			if in.Op == recfile.OpHTTP || in.Op == recfile.OpResume {
+				d.Answer = &stepAnswer{}
+				if ans != nil {
+					d.Answer.Status = ans.Status
+					if b := ans.Body.Bytes(); json.Valid(b) {
+						d.Answer.Body = append(json.RawMessage(nil), inputlog.RedactJSON(b)...)
+					}
 				}
 			}
 		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	return d, nil
 }

@@ -161,17 +161,8 @@ func (l *inputLog) recording(digest bool) (*Recording, error) {
 	if err != nil {
 		return nil, err
 	}
-	var inputs []*recordedInput
-	switch {
-	case p.log.Store != nil:
-		inputs, err = p.log.Store.ReadInputs(p.log.Written)
-		err = dataDirErr(err)
-	case p.log.Dropped > 0:
-		err = errRecordingLimit
-	default:
-		inputs, err = recfile.DecodeChunks(p.log.Chunks, p.log.N)
-	}
-	if err != nil {
+	inputs, err := p.log.Inputs(errRecordingLimit)
+	if err = dataDirErr(err); err != nil {
 		return nil, err
 	}
 	return &Recording{header: p.log.Header, inputs: inputs, end: p.end, digest: p.digest}, nil

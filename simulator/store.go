@@ -4,8 +4,8 @@ package simulator
 // internal/datadir: its files, the store that appends the input log and
 // makes it durable, the snapshots, the checks before a start and the
 // repair, over the frames of internal/datafile. What stays here is what
-// needs the simulator: opening a directory into a simulator
-// (store_open.go), the public DataDirError, DataDirRepair and
+// needs the simulator: the simulators a directory opens into
+// (store_open.go, datadir.Start's host), the public DataDirError, DataDirRepair and
 // RepairDataDir (store_repair.go), the state the snapshots capture
 // (snapshotSource) and closing the store with the log's last clock
 // reading (closeStore).
@@ -23,18 +23,14 @@ import (
 // openStore opens the data directory dir (datadir.Open) for the
 // configurations this build reads.
 func openStore(dir string, diag io.Writer, snapEvery int) (*datadir.Store, error) {
-	return datadir.Open(dir, diag, snapEvery, func(raw json.RawMessage) error {
-		var c recordingConfig
-		return json.Unmarshal(raw, &c)
-	})
+	return datadir.Open(dir, diag, snapEvery, checkConfig)
 }
 
-// headerConfig decodes the configuration of a log's header, which the
-// store has checked decodes (openStore).
-func headerConfig(h *datadir.Header) (recordingConfig, error) {
+// checkConfig refuses a log header's configuration this build does not
+// read.
+func checkConfig(raw json.RawMessage) error {
 	var c recordingConfig
-	err := json.Unmarshal(h.Config, &c)
-	return c, err
+	return json.Unmarshal(raw, &c)
 }
 
 // snapshotSource is the state the data directory's snapshots capture:

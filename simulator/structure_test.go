@@ -140,7 +140,7 @@ func simulatorFiles(t *testing.T) (*gotoken.FileSet, map[string]*ast.File) {
 var ownMutexes = map[string]string{
 	"Clock.mu":         "the clock is read by any goroutine (Now)",
 	"SleepFunc.mu":     "the waited total of one SleepFunc",
-	"stepper.mu":       "the dashboard's scratch replay",
+	"stepper.mu":       "the recording the dashboard's stepper last read",
 	"exchangeSink.mu":  "a sink of the exchange log",
 	"exchangeSinks.mu": "the process's exchange sinks",
 	"replayer.idleMu":  "a replay's idle requests",
@@ -398,7 +398,6 @@ var simulatorHolders = map[string]string{
 	"RequestsControl.s":    "a public Go control type",
 	"StepUpControl.s":      "a public Go control type",
 	"WebhooksControl.s":    "a public Go control type",
-	"stepper.sim":          "the dashboard's scratch simulator, a separate one it replays into",
 	"controlAPI.sim":       "the HTTP face of the public Go control API: its routes call the Go control methods",
 	"stateImage.root":      "the state image is positional over the simulator's fields",
 	"replayTarget.s":       "the replay runner's target drives the whole simulator: its HTTP handler, its clock and its Go control methods",

@@ -1,9 +1,11 @@
 // Package datadir is the simulator's data directory (WithDataDir,
 // mwallet-sim serve -data DIR): the store that appends the input log and
 // makes it durable, the snapshots written beside it, checking a directory
-// before it is used and repairing one. The frames are internal/datafile's,
-// the inputs and the log's header internal/recfile's; the simulator gives
-// the store the state to snapshot (Source) and replays what it reads. A
+// before it is used, repairing one and opening one into a simulator, new
+// or restarted from its snapshot and log (Start, start.go and restart.go).
+// The frames are internal/datafile's, the inputs and the log's header
+// internal/recfile's; the simulator gives the store the state to snapshot
+// (Source), builds the simulator and replays what it reads (Host). A
 // data directory holds:
 //
 //	DIR/lock      held (flock) by the one simulator using DIR

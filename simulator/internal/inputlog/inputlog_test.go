@@ -202,3 +202,38 @@ func TestRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestSteps holds the stepper's pages: the inputs after a seq, at most a
+// limit of them, and whether more remain.
+func TestSteps(t *testing.T) {
+	t.Parallel()
+	var inputs []*recfile.Input
+	for i := int64(1); i <= 4; i++ {
+		inputs = append(inputs, &recfile.Input{Seq: i, Op: recfile.OpFlushDue})
+	}
+	tests := []struct {
+		name  string
+		after int64
+		limit int
+		seqs  []int64
+		more  bool
+	}{
+		{name: "all", limit: 10, seqs: []int64{1, 2, 3, 4}},
+		{name: "a page", limit: 2, seqs: []int64{1, 2}, more: true},
+		{name: "the last page", after: 2, limit: 2, seqs: []int64{3, 4}},
+		{name: "after the end", after: 4, limit: 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			out, more := Steps(inputs, tt.after, tt.limit)
+			var seqs []int64
+			for _, s := range out {
+				seqs = append(seqs, s.Seq)
+			}
+			if diff := cmp.Diff(tt.seqs, seqs); diff != "" || more != tt.more {
+				t.Errorf("seqs (-want +got):\n%s; more = %v, want %v", diff, more, tt.more)
+			}
+		})
+	}
+}

@@ -162,3 +162,16 @@ func (r *Recorder[C]) EndReplay() {
 	r.replay = nil
 	r.mu.Unlock()
 }
+
+// Inputs reads back the inputs logged up to the point: from the data
+// directory's log, or from memory; full is the error of an in-memory log
+// that dropped inputs.
+func (p Point[C]) Inputs(full error) ([]*recfile.Input, error) {
+	switch {
+	case p.Store != nil:
+		return p.Store.ReadInputs(p.Written)
+	case p.Dropped > 0:
+		return nil, full
+	}
+	return recfile.DecodeChunks(p.Chunks, p.N)
+}

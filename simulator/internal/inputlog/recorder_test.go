@@ -95,6 +95,16 @@ func TestRecorderLog(t *testing.T) {
 			if p.Seq != tt.seq || p.Dropped != tt.dropped || r.Seq() != tt.seq {
 				t.Errorf("seq %d (point %d), dropped %d; want %d, %d", r.Seq(), p.Seq, p.Dropped, tt.seq, tt.dropped)
 			}
+			full := errors.New("full")
+			if ins, err := p.Inputs(full); tt.dropped > 0 {
+				if err != full {
+					t.Errorf("Point.Inputs of a log past its limit: %v, want %v", err, full)
+				}
+			} else if err != nil {
+				t.Fatal(err)
+			} else if diff := cmp.Diff(tt.want, summary(ins)); diff != "" {
+				t.Errorf("Point.Inputs (-want +got):\n%s", diff)
+			}
 			if diff := cmp.Diff(recfile.Header[testConfig]{Format: recfile.Format, Version: recfile.Version, Config: testConfig{Seed: 7}}, p.Header); diff != "" {
 				t.Errorf("header (-want +got):\n%s", diff)
 			}

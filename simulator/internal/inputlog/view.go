@@ -53,3 +53,18 @@ func Summarize(in *recfile.Input) Summary {
 	}
 	return Summary{Seq: in.Seq, Clock: in.Clock.UTC(), Op: in.Op, Summary: sum}
 }
+
+// Steps summarizes the inputs whose seq is after after, at most limit of
+// them (limit > 0); more reports that inputs after them remain.
+func Steps(inputs []*recfile.Input, after int64, limit int) (out []Summary, more bool) {
+	for _, in := range inputs {
+		if in.Seq <= after {
+			continue
+		}
+		if len(out) == limit {
+			return out, true
+		}
+		out = append(out, Summarize(in))
+	}
+	return out, false
+}
