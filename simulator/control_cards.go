@@ -2,8 +2,6 @@ package simulator
 
 import (
 	"errors"
-	"net/http"
-	"strings"
 	"time"
 
 	"github.com/mwallet/mwallet-go/money"
@@ -89,8 +87,8 @@ func (c *CardsControl) Ship(cardID string) error {
 // AddTransaction adds (or, with an existing ID, updates) a transaction
 // of a card (action cards/{id}/transactions) and returns its ctx_ id.
 func (c *CardsControl) AddTransaction(cardID string, t CardTransaction) (string, error) {
-	out, err := invoke[cardTxResult](c.s, opCardsAddTransaction, &cardTxIn{ID: cardID, cardTxFields: cardTxFields(t)})
-	return out.id, err
+	out, err := invoke[cardline.TxAdded](c.s, opCardsAddTransaction, &cardline.TxIn{ID: cardID, TxFields: cardline.TxFields(t)})
+	return out.ID, err
 }
 
 // CompleteClose is the issuer's callback ending a closure (action
@@ -220,46 +218,10 @@ func (c *CardsControl) TimeoutNextTopUps(n int) error {
 	return c.s.wiring.ctl.perform(cardOps.TimeoutNextTopUps, &cardline.TopUpTimeoutsIn{Count: &n})
 }
 
-// The inputs of the card ops.
-type (
-	// cardTxFields are the fields of CardTransaction (the two convert into
-	// each other).
-	cardTxFields struct {
-		ID               string    `json:"id,omitempty" dom:"name"`
-		Kind             string    `json:"kind" dom:"name,req"`
-		Status           string    `json:"status" dom:"name,req"`
-		Direction        string    `json:"direction" dom:"tx_direction,req"`
-		Amount           string    `json:"amount" dom:"minor_amount,req"`
-		Currency         string    `json:"currency,omitempty" dom:"currency"`
-		Scale            int       `json:"scale,omitempty" dom:"scale"`
-		OriginalAmount   string    `json:"original_amount,omitempty" dom:"minor_amount"`
-		OriginalCurrency string    `json:"original_currency,omitempty" dom:"currency"`
-		BillAmount       string    `json:"bill_amount,omitempty" dom:"minor_amount"`
-		BankFee          string    `json:"bank_fee,omitempty" dom:"minor_amount"`
-		ZinfraFee        string    `json:"zinfra_fee,omitempty" dom:"minor_amount"`
-		FeeCurrency      string    `json:"fee_currency,omitempty" dom:"currency"`
-		FeeScale         int       `json:"fee_scale,omitempty" dom:"scale"`
-		MerchantName     string    `json:"merchant_name,omitempty" dom:"text"`
-		MCC              string    `json:"mcc,omitempty" dom:"name"`
-		AuthCode         string    `json:"auth_code,omitempty" dom:"name"`
-		OccurredAt       time.Time `json:"occurred_at,omitempty" dom:"time"`
-	}
-	cardTxIn struct {
-		ID string `path:"id" json:"-" dom:"card"`
-		cardTxFields
-	}
-	cardTxResult struct {
-		id   string
-		json map[string]any
-	}
-)
-
 // cardOps are the card ops whose transitions need only the card line and
 // the transaction, declared in the line (internal/cards); cardMemberOps,
 // declared there too, resolve a member as the gateway does (memberCtxID)
-// and answer the plastic as the public CardPlastic. AddTransaction, below,
-// replays an earlier build's draws under its refusals (the recording rules
-// and the public InsufficientFundsError).
+// and answer the plastic as the public CardPlastic.
 var (
 	cardOps       = cardline.NewControlOps(func(x *opRun) (*cardline.Line, *kernel.Tx) { return x.s.st.cards, x.tx })
 	cardMemberOps = cardline.NewMemberControlOps(func(x *opRun) (*cardline.Line, *kernel.Tx) { return x.s.st.cards, x.tx },
@@ -273,30 +235,14 @@ func memberCtxID(x *opRun, id string) string {
 	return m.ID
 }
 
-var (
-	opCardsAddTransaction = def[cardTxIn]{
-		Route: "POST /_sim/cards/{id}/transactions", Action: "cards/transactions", Name: "Cards.AddTransaction",
-		Args: func(in *cardTxIn) []any { return []any{in.ID, CardTransaction(in.cardTxFields)} },
-		Run: func(x *opRun, in *cardTxIn) (any, error) {
-			// The card line has the same struct as CardTransaction (a public
-			// declaration may not name an internal package): this conversion
-			// compiles only while their fields are the same.
-			id, out, err := x.s.st.cards.AddTransaction(x.tx, in.ID, cardline.Transaction(in.cardTxFields))
-			var ae *apiError
-			var short *InsufficientFundsError
-			if err != nil && x.legacy && in.cardTxFields.ID == "" && (errors.As(err, &short) ||
-				errors.As(err, &ae) && ae.Code == "state_invalid" && strings.Contains(ae.Message, "takes no debits")) {
-				// Earlier builds drew the new transaction's id and list
-				// sequence before refusing a debit of an ended card or one
-				// the card could not cover; their recordings replay so.
-				x.tx.NewUUID()
-				x.tx.NextSeq()
-			}
-			return cardTxResult{id: id, json: out}, err
-		},
-		Reply: func(_ *opRun, _ *cardTxIn, out any) (int, any) { return http.StatusOK, out.(cardTxResult).json },
-	}.Op()
-)
+// opCardsAddTransaction is declared in the line too: its Go method takes
+// the public CardTransaction, and an earlier build's recordings replay the
+// draws it made before refusing a debit the card could not cover (the
+// public InsufficientFundsError).
+var opCardsAddTransaction = cardline.NewTransactionOp(func(x *opRun) (*cardline.Line, *kernel.Tx) { return x.s.st.cards, x.tx },
+	func(t cardline.Transaction) any { return CardTransaction(t) },
+	func(x *opRun) bool { return x.legacy },
+	func(err error) bool { var short *InsufficientFundsError; return errors.As(err, &short) })
 
 // cardsOps declares the card line's routes and methods.
 var cardsOps = []*op{

@@ -3,7 +3,6 @@ package simulator
 import (
 	"errors"
 	"fmt"
-	"net/http"
 	"sort"
 	"strings"
 
@@ -19,7 +18,8 @@ type MembersControl struct{ s *Simulator }
 
 // Create creates a member of the merchant and returns its mem_ id.
 func (m *MembersControl) Create(seed MemberSeed) (string, error) {
-	mem, err := invoke[*member](m.s, opMembersCreate, memberInOf(seed))
+	mem, err := invoke[*member](m.s, memberOps.Create, &members.SeedIn{ExternalMemberID: seed.ExternalID, KYCLevel: seed.KYCLevel,
+		Balances: seed.Balances, Status: seed.Status, PlatformDirect: seed.PlatformDirect, MerchantID: seed.MerchantID})
 	if err != nil {
 		return "", err
 	}
@@ -28,7 +28,7 @@ func (m *MembersControl) Create(seed MemberSeed) (string, error) {
 
 // Get finds a member by mem_ id, bare uuid or external_member_id.
 func (m *MembersControl) Get(id string) (MemberInfo, bool) {
-	info, err := invoke[MemberInfo](m.s, opMembersGet, &memberID{ID: id})
+	info, err := invoke[MemberInfo](m.s, memberOps.Get, &members.MemberRef{ID: id})
 	return info, err == nil
 }
 
@@ -40,7 +40,7 @@ func (m *MembersControl) Get(id string) (MemberInfo, bool) {
 //
 //	available, locked, err := sim.Members.Balance("member-1", "USDT")
 func (m *MembersControl) Balance(id, asset string) (available, locked money.Amount, err error) {
-	b, err := invoke[[2]money.Amount](m.s, opMembersBalance, &memberAsset{ID: id, Asset: asset})
+	b, err := invoke[[2]money.Amount](m.s, memberOps.Balance, &members.MemberAsset{ID: id, Asset: asset})
 	return b[0], b[1], err
 }
 
@@ -59,44 +59,6 @@ func (m *MembersControl) SetStatus(id, status string) error {
 // /_sim/members/{id}/funds_protection with {"enabled": true|false}.
 func (m *MembersControl) SetFundsProtection(id string, on bool) error {
 	return m.s.wiring.ctl.perform(memberLineOps.SetFundsProtection, &members.FlagIn{ID: id, Enabled: &on})
-}
-
-// memberID is the input of an op on one member (mem_ id, bare uuid or
-// external_member_id).
-type memberID struct {
-	ID string `path:"id" json:"-" dom:"member"`
-}
-
-// memberAsset is the input of Members.Balance.
-type memberAsset struct {
-	ID    string `json:"id" dom:"member"`
-	Asset string `json:"asset" dom:"name"`
-}
-
-// memberIn is the body of POST /_sim/members, the fields of a MemberSeed.
-type memberIn struct {
-	ExternalMemberID string            `json:"external_member_id" dom:"member_ref,req"`
-	KYCLevel         int               `json:"kyc_level" dom:"kyc_level"`
-	Balances         map[string]string `json:"balances" dom:"decimal,key=asset"`
-	Status           string            `json:"status" dom:"member_status"`
-	PlatformDirect   bool              `json:"platform_direct" dom:"boolean"`
-	MerchantID       string            `json:"merchant_id" dom:"name"`
-}
-
-func memberInOf(seed MemberSeed) *memberIn {
-	return &memberIn{ExternalMemberID: seed.ExternalID, KYCLevel: seed.KYCLevel, Balances: seed.Balances,
-		Status: seed.Status, PlatformDirect: seed.PlatformDirect, MerchantID: seed.MerchantID}
-}
-
-func (in *memberIn) seed() MemberSeed {
-	return MemberSeed{ExternalID: in.ExternalMemberID, KYCLevel: in.KYCLevel, Balances: in.Balances,
-		Status: in.Status, PlatformDirect: in.PlatformDirect, MerchantID: in.MerchantID}
-}
-
-// rules: every balance is an amount of its asset (at most its ledger
-// scale), checked before the member's id is drawn.
-func (in *memberIn) rules(x *opRun) error {
-	return checkAmounts(x, "balances", in.Balances)
 }
 
 // checkAmounts refuses an amount its asset cannot hold (more decimals than
@@ -132,34 +94,34 @@ func checkAmount(x *opRun, field, asset, amount string) error {
 	return nil
 }
 
-var (
-	opMembersCreate = def[memberIn]{
-		Route: "POST /_sim/members", Name: "Members.Create", Status: http.StatusCreated,
-		Args: func(in *memberIn) []any { return []any{in.seed()} },
-		Run: func(x *opRun, in *memberIn) (any, error) {
-			return createMemberControl(x.tx, &x.s.st.members, in.seed())
-		},
-		Reply: func(x *opRun, _ *memberIn, out any) (int, any) {
-			return http.StatusCreated, x.s.wiring.view.memberJSON(x.tx, out.(*member))
-		},
-	}.Op()
-	opMembersGet = def[memberID]{Route: "GET /_sim/members/{id}", Name: "Members.Get", NoCall: true,
-		Run: func(x *opRun, in *memberID) (any, error) {
-			info, _ := x.s.wiring.view.memberInfo(x.tx, in.ID)
-			return info, nil
-		},
-		Reply: func(x *opRun, in *memberID, _ any) (int, any) {
-			return http.StatusOK, x.s.wiring.view.memberJSON(x.tx, x.s.st.members.ByAny(x.tx, in.ID))
-		},
-	}.Op()
-	opMembersBalance = def[memberAsset]{Name: "Members.Balance", NoCall: true, Run: func(x *opRun, in *memberAsset) (any, error) {
-		if in.ID == "" {
-			return nil, &NameError{Kind: "member", Name: in.ID, NotFound: true, Field: "id"}
-		}
-		a, l := x.s.wiring.view.balance(x.tx, in.ID, in.Asset)
-		return [2]money.Amount{a, l}, nil
-	}}.Op()
-)
+// memberOps are the ops on whole members, declared in the members line
+// (internal/members): a creation takes the public MemberSeed and its
+// balances are checked as every control amount is (checkAmounts), a
+// member's document and balances are the operator's view, Get answers the
+// public MemberInfo and Balance refuses the empty id with a *NameError.
+var memberOps = members.NewMemberOps(func(x *opRun) (*members.Line, *kernel.Tx) { return &x.s.st.members, x.tx }, members.Views[*opRun]{
+	Seed:    func(in members.SeedIn) any { return memberSeedOf(in) },
+	Amounts: checkAmounts,
+	Create: func(x *opRun, in members.SeedIn) (*member, error) {
+		return createMemberControl(x.tx, &x.s.st.members, memberSeedOf(in))
+	},
+	Document: func(x *opRun, m *member) map[string]any { return x.s.wiring.view.memberJSON(x.tx, m) },
+	Info: func(x *opRun, id string) any {
+		info, _ := x.s.wiring.view.memberInfo(x.tx, id)
+		return info
+	},
+	Balance: func(x *opRun, id, asset string) [2]money.Amount {
+		a, l := x.s.wiring.view.balance(x.tx, id, asset)
+		return [2]money.Amount{a, l}
+	},
+	Unknown: func(id string) error { return &NameError{Kind: "member", Name: id, NotFound: true, Field: "id"} },
+})
+
+// memberSeedOf is the public seed of a creation's input.
+func memberSeedOf(in members.SeedIn) MemberSeed {
+	return MemberSeed{ExternalID: in.ExternalMemberID, KYCLevel: in.KYCLevel, Balances: in.Balances,
+		Status: in.Status, PlatformDirect: in.PlatformDirect, MerchantID: in.MerchantID}
+}
 
 // memberLineOps are the member actions that need only the members line
 // and the transaction, declared in the line (internal/members).
@@ -167,16 +129,7 @@ var memberLineOps = members.NewControlOps(func(x *opRun) (*members.Line, *kernel
 
 // membersOps declares the members' routes and methods.
 var membersOps = []*op{
-	opMembersCreate,
-	def[noInput]{Route: "GET /_sim/members", Run: func(x *opRun, _ *noInput) (any, error) {
-		all := x.s.st.members.All(x.tx)
-		out := make([]map[string]any, 0, len(all))
-		for _, m := range all {
-			out = append(out, x.s.wiring.view.memberJSON(x.tx, &m))
-		}
-		return controlList(out), nil
-	}}.Op(),
-	opMembersGet, opMembersBalance, memberLineOps.SetStatus, memberLineOps.SetFundsProtection,
+	memberOps.Create, memberOps.List, memberOps.Get, memberOps.Balance, memberLineOps.SetStatus, memberLineOps.SetFundsProtection,
 }
 
 // ErrUnknownMember is matched (errors.Is) by the error of a call that names

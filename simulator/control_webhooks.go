@@ -81,15 +81,15 @@ func (w *WebhooksControl) Handler(fn webhooks.HandlerFunc, opts ...webhooks.Opti
 // signed with the merchant's webhook_secret credential. It returns the
 // endpoint id and its secret. Control API: POST /_sim/webhooks/endpoints.
 func (w *WebhooksControl) AddEndpoint(rawURL string, events ...string) (id, secret string, err error) {
-	ep, err := invoke[endpointAdded](w.s, opWebhooksAddEndpoint, &endpointIn{URL: rawURL, Events: events})
-	return ep.id, ep.secret, err
+	ep, err := invoke[hookline.EndpointAdded](w.s, endpointOps.AddEndpoint, &hookline.EndpointIn{URL: rawURL, Events: events})
+	return ep.ID, ep.Secret, err
 }
 
 // AddEndpointConfig registers an endpoint with its own environment or
 // secret (see WebhookEndpointConfig) and returns its id and secret.
 func (w *WebhooksControl) AddEndpointConfig(cfg WebhookEndpointConfig) (id, secret string, err error) {
-	ep, err := invoke[endpointAdded](w.s, opWebhooksAddEndpointConfig, (*endpointIn)(&cfg))
-	return ep.id, ep.secret, err
+	ep, err := invoke[hookline.EndpointAdded](w.s, endpointOps.AddEndpointConfig, webhookEndpointIn(cfg))
+	return ep.ID, ep.Secret, err
 }
 
 // RemoveEndpoint deletes an endpoint; its pending deliveries become
@@ -115,14 +115,14 @@ func (w *WebhooksControl) EnableEndpoint(id string) error {
 // Endpoints returns the configured endpoints in creation order.
 // Control API: GET /_sim/webhooks/endpoints.
 func (w *WebhooksControl) Endpoints() []WebhookEndpoint {
-	v, _ := invoke[[]WebhookEndpoint](w.s, opWebhooksEndpoints, &noInput{})
+	v, _ := invoke[[]WebhookEndpoint](w.s, endpointOps.Endpoints, &noInput{})
 	return v
 }
 
 // Deliveries returns every delivery row with its attempts, in the
 // order the rows were created. Control API: GET /_sim/webhooks/deliveries.
 func (w *WebhooksControl) Deliveries() []WebhookDelivery {
-	v, _ := invoke[[]WebhookDelivery](w.s, opWebhooksDeliveries, &noInput{})
+	v, _ := invoke[[]WebhookDelivery](w.s, endpointOps.Deliveries, &noInput{})
 	return v
 }
 
@@ -145,109 +145,41 @@ func (w *WebhooksControl) Redeliver(id string) error {
 	return w.s.wiring.ctl.perform(hookOps.Redeliver, &hookline.DeliveryRef{ID: id})
 }
 
-// The inputs of the webhook ops.
-type (
-	// endpointIn is the body of POST /_sim/webhooks/endpoints, the fields
-	// of WebhookEndpointConfig (the two convert into each other).
-	endpointIn struct {
-		URL         string      `json:"url" dom:"url,req"`
-		Events      []string    `json:"events" dom:"event_type"`
-		Environment Environment `json:"environment" dom:"environment"`
-		Secret      string      `json:"secret" dom:"name"`
+// opWebhooksFlush is POST /_sim/webhooks/flush, which delivers over HTTP,
+// so it runs outside the state lock (a receiver may call back into the
+// simulator) and logs its own inputs (the flush's parts). Failed attempts
+// are part of the answer (failures, hint), not an error of the flush.
+var opWebhooksFlush = def[noInput]{Route: "POST /_sim/webhooks/flush", Unlocked: true, Run: func(x *opRun, _ *noInput) (any, error) {
+	res, err := x.s.wiring.delivery.flushWebhooks(x.r.Context())
+	var fe *FlushError
+	if err != nil && !errors.As(err, &fe) {
+		return nil, errBusiness500("flush interrupted: " + err.Error())
 	}
-	endpointAdded struct {
-		id, secret string
-		view       hookline.EndpointView
-	}
-)
-
-// addEndpoint is the transition of AddEndpoint, AddEndpointConfig and POST
-// /_sim/webhooks/endpoints.
-func addEndpoint(x *opRun, in *endpointIn) (any, error) {
-	v, secret, err := x.s.st.webhooks.AddEndpoint(x.tx, webhookEndpointConfig(WebhookEndpointConfig(*in)))
-	if err != nil {
-		return endpointAdded{}, err
-	}
-	return endpointAdded{id: v.ID, secret: secret, view: v}, nil
-}
-
-var (
-	opWebhooksAddEndpoint = def[endpointIn]{Name: "Webhooks.AddEndpoint", Run: addEndpoint,
-		Args: func(in *endpointIn) []any { return []any{in.URL, in.Events} }}.Op()
-	opWebhooksAddEndpointConfig = def[endpointIn]{
-		Route: "POST /_sim/webhooks/endpoints", Name: "Webhooks.AddEndpointConfig", Status: http.StatusCreated,
-		Args: func(in *endpointIn) []any { return []any{WebhookEndpointConfig(*in)} },
-		Run:  addEndpoint,
-		Reply: func(_ *opRun, _ *endpointIn, out any) (int, any) {
-			ep := out.(endpointAdded)
-			v := webhookEndpointOf(ep.view)
-			return http.StatusCreated, map[string]any{
-				"id": v.ID, "secret": ep.secret, "url": v.URL, "events": v.Events,
-				"environment": v.Environment, "created_at": v.CreatedAt,
-			}
-		},
-	}.Op()
-	opWebhooksEndpoints = def[noInput]{Route: "GET /_sim/webhooks/endpoints", Name: "Webhooks.Endpoints", NoCall: true,
-		Run: func(x *opRun, _ *noInput) (any, error) { return webhookEndpoints(x.tx, x.s.st.webhooks), nil },
-		Reply: func(_ *opRun, _ *noInput, out any) (int, any) {
-			return http.StatusOK, controlList(out.([]WebhookEndpoint))
-		},
-	}.Op()
-	opWebhooksDeliveries = def[noInput]{Route: "GET /_sim/webhooks/deliveries", Name: "Webhooks.Deliveries", NoCall: true,
-		Run: func(x *opRun, _ *noInput) (any, error) { return webhookDeliveries(x.tx, x.s.st.webhooks), nil },
-		Reply: func(_ *opRun, _ *noInput, out any) (int, any) {
-			return http.StatusOK, controlList(out.([]WebhookDelivery))
-		},
-	}.Op()
-	// POST /_sim/webhooks/flush delivers over HTTP, so it runs outside the
-	// state lock (a receiver may call back into the simulator) and logs
-	// its own inputs (the flush's parts). Failed attempts are part of the
-	// answer (failures, hint), not an error of the flush.
-	opWebhooksFlush = def[noInput]{Route: "POST /_sim/webhooks/flush", Unlocked: true, Run: func(x *opRun, _ *noInput) (any, error) {
-		res, err := x.s.wiring.delivery.flushWebhooks(x.r.Context())
-		var fe *FlushError
-		if err != nil && !errors.As(err, &fe) {
-			return nil, errBusiness500("flush interrupted: " + err.Error())
-		}
-		return res, nil
-	}}.Op()
-)
+	return res, nil
+}}.Op()
 
 // hookOps are the webhook ops declared in the line (internal/webhooks): an
 // endpoint disabled or enabled answers as the public WebhookEndpoint, and a
-// redelivery is the operator's (redeliver, devtools.go).
+// redelivery is the operator's (redeliver, devtools.go); endpointOps,
+// declared there too, take and answer the public WebhookEndpointConfig,
+// WebhookEndpoint and WebhookDelivery.
 var hookOps = hookline.NewControlOps(func(x *opRun) (*hookline.Line, *kernel.Tx) { return x.s.st.webhooks, x.tx },
 	func(v hookline.EndpointView) any { return webhookEndpointOf(v) },
 	func(x *opRun, id string) (any, error) {
 		return redeliver(x.tx, x.s.st.webhooks, x.s.st.clock.Now(), id)
 	})
 
+var endpointOps = hookline.NewEndpointOps(func(x *opRun) (*hookline.Line, *kernel.Tx) { return x.s.st.webhooks, x.tx },
+	func(in hookline.EndpointIn) any {
+		return WebhookEndpointConfig{URL: in.URL, Events: in.Events, Environment: Environment(in.Environment), Secret: in.Secret}
+	}, webhookEndpointOf, webhookDeliveryOf)
+
 // webhooksOps declares the webhooks' routes and methods.
 var webhooksOps = []*op{
 	def[noInput]{Name: "Webhooks.Flush", NoCall: true}.Op(),
 	def[noInput]{Name: "Webhooks.FlushExpectingFailures", NoCall: true}.Op(),
 	def[noInput]{Name: "Webhooks.Handler", NoCall: true}.Op(),
-	opWebhooksAddEndpoint, opWebhooksAddEndpointConfig, opWebhooksEndpoints, hookOps.RemoveEndpoint,
-	hookOps.DisableEndpoint, hookOps.EnableEndpoint, opWebhooksDeliveries, hookOps.SetAutoDeliver,
+	endpointOps.AddEndpoint, endpointOps.AddEndpointConfig, endpointOps.Endpoints, hookOps.RemoveEndpoint,
+	hookOps.DisableEndpoint, hookOps.EnableEndpoint, endpointOps.Deliveries, hookOps.SetAutoDeliver,
 	hookOps.Redeliver, opWebhooksFlush,
-}
-
-// webhookEndpoints returns the configured endpoints in creation order.
-func webhookEndpoints(tx *kernel.Tx, hooks *hookline.Line) []WebhookEndpoint {
-	views := hooks.EndpointList(tx)
-	out := make([]WebhookEndpoint, 0, len(views))
-	for _, v := range views {
-		out = append(out, webhookEndpointOf(v))
-	}
-	return out
-}
-
-// webhookDeliveries returns every delivery row, in creation order.
-func webhookDeliveries(tx *kernel.Tx, hooks *hookline.Line) []WebhookDelivery {
-	views := hooks.Deliveries(tx)
-	out := make([]WebhookDelivery, 0, len(views))
-	for _, v := range views {
-		out = append(out, webhookDeliveryOf(v))
-	}
-	return out
 }

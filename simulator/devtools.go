@@ -187,8 +187,8 @@ func (v *view) state(tx *kernel.Tx) StateSnapshot {
 	st.Remittances = objectSnapshots(objs.Remittances)
 	st.Deposits = objectSnapshots(objs.Deposits)
 
-	st.WebhookEndpoints = webhookEndpoints(tx, v.st.webhooks)
-	st.WebhookDeliveries = devtools.NewestFirst(webhookDeliveries(tx, v.st.webhooks))
+	st.WebhookEndpoints = hookline.Copies(v.st.webhooks.EndpointList(tx), webhookEndpointOf)
+	st.WebhookDeliveries = devtools.NewestFirst(hookline.Copies(v.st.webhooks.Deliveries(tx), webhookDeliveryOf))
 	st.Events = devtools.NewestFirst(v.events(tx))
 	st.Requests = devtools.NewestFirst(journalList(tx, v.st.gw.Journal))
 	st.Actions = v.actions()

@@ -24,9 +24,10 @@ func (ctl *controlAPI) registerWebhooks() {
 
 }
 
-// webhookEndpointConfig is the line's copy of a public endpoint config.
-func webhookEndpointConfig(cfg WebhookEndpointConfig) hookline.EndpointConfig {
-	return hookline.EndpointConfig{URL: cfg.URL, Events: cfg.Events, Environment: string(cfg.Environment), Secret: cfg.Secret}
+// webhookEndpointIn is the line's copy of a public endpoint config, the
+// input of AddEndpointConfig.
+func webhookEndpointIn(cfg WebhookEndpointConfig) *hookline.EndpointIn {
+	return &hookline.EndpointIn{URL: cfg.URL, Events: cfg.Events, Environment: string(cfg.Environment), Secret: cfg.Secret}
 }
 
 // webhooksHost is the webhook line's webhooks.Host.

@@ -13,8 +13,8 @@ import (
 // control engine's form (internal/control), over the declaring package's
 // run of one op X. The domains the inputs name ("card", "card_status",
 // ...) are the simulator's registry's; the ops on a member and the printed
-// plastic are in control_member_ops.go, and adding a transaction (its
-// refusals of an earlier build's recordings) is declared by the simulator.
+// plastic are in control_member_ops.go, adding a transaction in
+// control_transaction_op.go.
 
 // The inputs of the card ops declared here.
 type (

@@ -10,7 +10,7 @@ import (
 // the declaring package's run of one op X. The domains the inputs name
 // ("member", "member_status", "boolean") are the simulator's registry's;
 // creating a member, reading one and its balances (the operator's view of
-// the ledger and the other lines) are declared beside it.
+// the ledger and the other lines) are in control_member_ops.go.
 
 // The inputs of the member ops declared here.
 type (

@@ -10,8 +10,9 @@ import (
 // (internal/control), over the declaring package's run of one op X. The
 // domains the inputs name ("webhook_endpoint", "boolean") are the
 // simulator's registry's; a redelivery runs the declaring package's
-// redelivery of a row. Adding an endpoint, the lists and the flush (public
-// types, the delivery) are declared beside it.
+// redelivery of a row. Adding an endpoint and the lists are in
+// control_endpoint_ops.go; the flush (the delivery) is declared beside the
+// declaring package's delivery.
 
 // The inputs of the webhook ops declared here.
 type (
