@@ -3,13 +3,10 @@ package simulator
 import (
 	"net/http"
 	"slices"
-	"sort"
-	"strings"
 	"time"
 
 	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
 	"github.com/mwallet/mwallet-go/simulator/internal/control"
-	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/qrpay"
 	hookline "github.com/mwallet/mwallet-go/simulator/internal/webhooks"
@@ -148,28 +145,12 @@ var (
 )
 
 // checkBusinessEndpoint refuses a write method and path that no business
-// endpoint serves: a request in progress there would never be met.
+// endpoint serves (control.BusinessEndpoint): a request in progress there
+// would never be met.
 func (ctl *controlAPI) checkBusinessEndpoint(method, target string) error {
-	s := ctl.sim
-	m := strings.ToUpper(strings.TrimSpace(method))
-	path, _, _ := strings.Cut(target, "?")
-	r, err := http.NewRequest(m, path, nil)
-	if err == nil && slices.Contains(s.wiring.gw.allowedMethods(r), m) {
-		return nil
+	gw := ctl.sim.wiring.gw
+	if r := control.BusinessEndpoint(method, target, gw.endpoints, gw.allowedMethods); r != nil {
+		return ctl.Refused(r)
 	}
-	var valid []string
-	for _, e := range s.wiring.gw.endpoints {
-		if !pipeline.IsWrite(e.Method) {
-			continue
-		}
-		paths := e.Routes
-		if len(paths) == 0 {
-			paths = []string{e.Pattern}
-		}
-		for _, p := range paths {
-			valid = append(valid, e.Method+" "+p)
-		}
-	}
-	sort.Strings(valid)
-	return &NameError{Kind: "business endpoint", Name: m + " " + path, Valid: slices.Compact(valid), Field: "method and path"}
+	return nil
 }
