@@ -3,20 +3,19 @@ package simulator
 import (
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"strings"
 	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/control"
-	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // The control API lives under /_sim: the HTTP face of the Go control API
 // (sim.Cards, sim.QRPay, ...). Every route and every Go control method is
 // a declared op (control_decl.go) and runs one way (internal/control's
-// runner: Invoke, Reply, Run, over the controlAPI as its Host):
+// runner: Invoke, Reply, Run, over the controlAPI as its Host; a route's
+// handler is its HTTP side, control.HTTP, over it as its HTTPHost):
 //
 //  1. over HTTP, the guard of the op (control_guard.go) before anything
 //     else; then the input is decoded from the path, query and body (the
@@ -61,87 +60,12 @@ func (x *opRun) st() *simState { return &x.s.st }
 
 // rawAnswer is an answer that is not JSON (a document, a file, a
 // redirect, the recording): it writes itself once the run is over.
-type rawAnswer func(w http.ResponseWriter, r *http.Request)
+type rawAnswer = control.Raw
 
-// serve is the handler of the route of o.
+// serve is the handler of the route of o: internal/control's HTTP side,
+// over the controlAPI as its HTTPHost.
 func (ctl *controlAPI) serve(o *op) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		s := ctl.sim
-		var body []byte
-		var rerr error
-		if pipeline.IsWrite(r.Method) {
-			body, rerr = io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
-		}
-		id := s.wiring.rec.ControlID()
-		w.Header().Set("X-Request-Id", id)
-		if ae := ctl.guard(r, o, len(body) > 0); ae != nil {
-			writeControl(w, r, pipeline.ErrorResponse(ae, id), nil)
-			return
-		}
-		x := &opRun{s: s, r: r}
-		var in any
-		derr := error(errInvalidRequest("request body unreadable or larger than 1 MiB"))
-		if rerr == nil && len(body) <= maxBodyBytes {
-			in, derr = o.Decode(r.PathValue, r.URL.Query(), body)
-		}
-		var resp response
-		var raw rawAnswer
-		switch {
-		case !pipeline.IsWrite(r.Method) || o.Unlocked || (o.NotFound && r.Method != http.MethodPost):
-			// A read, an op that logs its own inputs (the flush), or the
-			// router's answer to a method other than POST (every control
-			// POST is an input): nothing to log here.
-			resp, raw = ctl.runHTTP(x, o, in, derr, id)
-		default:
-			resp, raw = ctl.write(x, o, in, derr, body, id)
-		}
-		writeControl(w, r, resp, raw)
-	}
-}
-
-// write runs a control write over HTTP: logged as a call of the op's Go
-// method when the input decodes into its arguments (not for an http input
-// being replayed, which logs itself again), otherwise as the request.
-func (ctl *controlAPI) write(x *opRun, o *op, in any, derr error, body []byte, id string) (resp response, raw rawAnswer) {
-	s := ctl.sim
-	if derr == nil && (o.Call != nil || o.Action != "") && o.Complete(in) && !replayedRequest(x.r) {
-		var name string
-		var args []any
-		ok := false
-		if o.Call != nil {
-			name, args, ok = o.Call(in)
-		}
-		if !ok && o.Action != "" {
-			// An object action its Go method cannot say (or one without
-			// a Go method) is a call of Action.
-			name, args, ok = ctlAction, []any{o.Action, x.r.PathValue("id"), body}, true
-		}
-		if ok {
-			err := s.wiring.inputs.routeCall(name, o.Route, args, func() error {
-				x.legacy = s.wiring.rec.LegacyRules()
-				resp, raw = ctl.runHTTP(x, o, in, nil, id)
-				return nil
-			})
-			if err != nil {
-				resp = pipeline.ErrorResponse(controlError(err), id)
-			}
-			return resp, raw
-		}
-	}
-	tx := s.k.BeginInput()
-	_, end, err := s.wiring.inputs.logRequest(tx, x.r)
-	tx.Ordered()
-	if err != nil {
-		tx.End()
-		return pipeline.ErrorResponse(notPersisted(err), id), nil
-	}
-	x.tx, x.legacy = tx, s.wiring.rec.LegacyRules()
-	resp, raw = ctl.answer(x, o, in, derr, id)
-	tx.End()
-	if err := s.wiring.rec.Durable(end); err != nil {
-		resp = pipeline.ErrorResponse(notDurable(err), id)
-	}
-	return resp, raw
+	return (&control.HTTP[*opRun]{Host: ctl, ActionCall: ctlAction, MaxBody: maxBodyBytes}).Serve(o)
 }
 
 // runDue runs the timers due now, in a transaction of its own: a replayed
@@ -150,30 +74,6 @@ func (ctl *controlAPI) runDue() {
 	tx := ctl.sim.k.Begin()
 	defer tx.End()
 	ctl.sim.wiring.timers.RunDue(tx)
-}
-
-// runHTTP runs o over HTTP in a transaction of its own (none for an
-// unlocked op).
-func (ctl *controlAPI) runHTTP(x *opRun, o *op, in any, derr error, id string) (resp response, raw rawAnswer) {
-	control.InTx(ctl, x, o, func() { resp, raw = ctl.answer(x, o, in, derr, id) })
-	return resp, raw
-}
-
-// answer checks the input, runs the transition and encodes the answer
-// (under the lock, as the answer may show live state): control.Reply, in
-// the business API's envelope.
-func (ctl *controlAPI) answer(x *opRun, o *op, in any, derr error, id string) (response, rawAnswer) {
-	status, v, err := control.Reply(ctl, x, o, in, derr, pipeline.IsWrite(x.r.Method))
-	if err != nil {
-		return pipeline.ErrorResponse(controlError(err), id), nil
-	}
-	if raw, ok := v.(rawAnswer); ok {
-		return response{}, raw
-	}
-	if v == nil {
-		return response{Status: status}, nil
-	}
-	return pipeline.JSONResponse(status, v), nil
 }
 
 // invoke runs o for a Go method with input in (control.Invoke): logged as
@@ -245,21 +145,51 @@ func (ctl *controlAPI) LogCall(x *opRun, name string, args []any, run func() err
 // RunDue runs the timers due now in x's transaction.
 func (ctl *controlAPI) RunDue(x *opRun) { ctl.sim.wiring.timers.RunDue(x.tx) }
 
-// writeControl writes the answer of a control route: a raw answer, a status
-// alone when there is no body, or the JSON.
-func writeControl(w http.ResponseWriter, r *http.Request, resp response, raw rawAnswer) {
-	switch {
-	case raw != nil:
-		raw(w, r)
-	case resp.Body == nil:
-		for k, v := range resp.Header {
-			w.Header()[k] = v
-		}
-		w.WriteHeader(resp.Status)
-	default:
-		resp.Write(w, w.Header().Get("X-Request-Id"))
-	}
+// The control API is the HTTPHost of its routes: the run of a request, the
+// control answers' request ids, the guard, the input log.
+
+// NewRun is a run of an op over HTTP for r.
+func (ctl *controlAPI) NewRun(r *http.Request) *opRun { return &opRun{s: ctl.sim, r: r} }
+
+// RequestID is the id of a control answer.
+func (ctl *controlAPI) RequestID() string { return ctl.sim.wiring.rec.ControlID() }
+
+// Replayed reports an http input of a recording being replayed.
+func (ctl *controlAPI) Replayed(r *http.Request) bool { return replayedRequest(r) }
+
+// LogRoute logs a call of the Go method name entered through route and
+// runs it under the argument rules of the recording's build.
+func (ctl *controlAPI) LogRoute(x *opRun, name, route string, args []any, run func()) error {
+	s := ctl.sim
+	return s.wiring.inputs.routeCall(name, route, args, func() error {
+		x.legacy = s.wiring.rec.LegacyRules()
+		run()
+		return nil
+	})
 }
+
+// LogRequest logs x's request as an input in a transaction of its own and
+// runs run in it; the refusal of a request not logged or not durable.
+func (ctl *controlAPI) LogRequest(x *opRun, run func()) *apiError {
+	s := ctl.sim
+	tx := s.k.BeginInput()
+	_, end, err := s.wiring.inputs.logRequest(tx, x.r)
+	tx.Ordered()
+	if err != nil {
+		tx.End()
+		return notPersisted(err)
+	}
+	x.tx, x.legacy = tx, s.wiring.rec.LegacyRules()
+	run()
+	tx.End()
+	if err := s.wiring.rec.Durable(end); err != nil {
+		return notDurable(err)
+	}
+	return nil
+}
+
+// Error maps an op's error to its envelope (controlError).
+func (ctl *controlAPI) Error(err error) *apiError { return controlError(err) }
 
 // controlError maps an op's error to an envelope: an *apiError as is, a
 // ledger shortfall as insufficient_balance, an unknown object as not_found,

@@ -3,7 +3,6 @@ package simulator
 import (
 	"fmt"
 	"reflect"
-	"strconv"
 	"strings"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
@@ -145,43 +144,10 @@ type NameError struct {
 }
 
 // Error names the argument, the value and the domain.
-func (e *NameError) Error() string { return "simulator: " + e.message() }
+func (e *NameError) Error() string { return "simulator: " + e.refusal().Message() }
 
-func (e *NameError) message() string {
-	var msg string
-	switch {
-	case e.NotFound:
-		msg = fmt.Sprintf("%s %q not found", e.Kind, e.Name)
-	case len(e.Valid) > 0:
-		msg = fmt.Sprintf("unknown %s %q: want one of %s", e.Kind, e.Name, strings.Join(e.Valid, ", "))
-	case e.Want != "":
-		msg = fmt.Sprintf("%s is not %s %s: want %s", quoteValue(e.Name), article(e.Kind), e.Kind, e.Want)
-	default:
-		msg = fmt.Sprintf("unknown %s %q", e.Kind, e.Name)
-	}
-	if e.Field != "" {
-		msg = e.Field + ": " + msg
-	}
-	return msg
-}
-
-// article is the indefinite article of a domain's name: "an ISO 4217
-// currency code", "an HTTP method", "a URL".
-func article(kind string) string {
-	if strings.HasPrefix(kind, "HTTP") || kind != "" && strings.ContainsRune("aeioAEIO", rune(kind[0])) ||
-		strings.HasPrefix(kind, "un") {
-		return "an"
-	}
-	return "a"
-}
-
-// quoteValue quotes a string value; numbers stay as they are.
-func quoteValue(s string) string {
-	if _, err := strconv.ParseFloat(s, 64); err == nil {
-		return s
-	}
-	return strconv.Quote(s)
-}
+// refusal is e as internal/control's Refusal, whose fields are the same.
+func (e *NameError) refusal() *control.Refusal { return (*control.Refusal)(e) }
 
 // Is matches the marker of a missing object for an unknown id, and
 // ErrUnknownMember for an unknown member.
@@ -191,13 +157,7 @@ func (e *NameError) Is(target error) bool {
 
 // answer is the HTTP refusal: 404 not_found for an unknown id, 400
 // invalid_request otherwise.
-func (e *NameError) answer() *apiError {
-	if e.NotFound {
-		return newErr("not_found", e.message())
-	}
-	ae := errInvalidRequest(e.message())
-	return ae
-}
+func (e *NameError) answer() *apiError { return e.refusal().Answer() }
 
 // errControlNotFound marks Go-API errors about an object that does not exist
 // (the lines return it too).

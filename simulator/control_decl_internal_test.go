@@ -245,3 +245,12 @@ func TestOpsAreDocumented(t *testing.T) {
 	}
 	t.Logf("%d declared control routes, each documented; %d documented operations, each declared", n, len(doc))
 }
+
+// TestControlDomainsAreWellFormed: no key of the domain registry's tables
+// is given twice, and every rule of earlier builds names a registered
+// domain.
+func TestControlDomainsAreWellFormed(t *testing.T) {
+	if len(domainProblems) != 0 {
+		t.Errorf("the domain registry's tables: %q", domainProblems)
+	}
+}

@@ -3,18 +3,13 @@ package simulator
 import (
 	"net/http"
 	"slices"
-	"sort"
-	"strings"
 	"time"
 
-	mwallet "github.com/mwallet/mwallet-go"
 	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
 	"github.com/mwallet/mwallet-go/simulator/internal/control"
-	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/qrpay"
 	hookline "github.com/mwallet/mwallet-go/simulator/internal/webhooks"
-	"github.com/mwallet/mwallet-go/webhooks"
 )
 
 // The domains of the control arguments. Every field of a control op's
@@ -34,13 +29,14 @@ type domain = control.Domain[*opRun]
 // dom tag says: the tables of this package (its sets of names and its
 // object lookups) and internal/control's Standard (codes, formats, texts,
 // numbers), merged by control.Domains, which applies the rules of earlier
-// builds (control.Legacy).
-var domains = buildDomains()
+// builds (control.Legacy). domainProblems are what control.Domains found
+// wrong with the tables (a key given twice, a rule of earlier builds for a
+// key no table gives); TestControlDomainsAreWellFormed requires none.
+var domains, domainProblems = buildDomains()
 
 // buildDomains builds the registry.
-
-func buildDomains() map[string]*domain {
-	return control.Domains(fixedDomains(), objectDomains(), control.Standard(control.Lookups[*opRun]{
+func buildDomains() (map[string]*domain, []string) {
+	return control.Domains(fixedDomains(), objectDomains(), control.Names[*opRun](), control.Standard(control.Lookups[*opRun]{
 		BusinessPath:  func(x *opRun, p string) bool { return x.s.wiring.ctl.businessPath(p) },
 		OutcomeMode:   func(s string) bool { _, err := ParseOutcomeMode(s); return err == nil },
 		MaxAdvance:    maxAdvance,
@@ -49,25 +45,15 @@ func buildDomains() map[string]*domain {
 	}))
 }
 
-// fixedDomains are the domains of a set of names this package gives.
+// fixedDomains are the domains of a set of names this package gives (the
+// sets that need nothing of it are control.Names).
 func fixedDomains() map[string]*domain {
 	return map[string]*domain{
-		"form_factor":         control.OneOf[*opRun]("form factor", "plastic", formFactors...),
-		"card_status":         control.OneOf[*opRun]("card status", "frozen ", cardline.Statuses()...),
-		"member_status":       control.OneOf[*opRun]("member status", "activ", memberStatusNames...),
-		"merchant_model":      control.OneOf[*opRun]("merchant model", "self_hosted", string(MerchantHosted), string(PlatformHosted)),
-		"merchant_status":     control.OneOf[*opRun]("merchant status", "paused", "active", "closed", "frozen", "suspended"),
-		"environment":         control.OneOf[*opRun]("environment", "staging", environmentNames...),
-		"fault_kind":          control.OneOf[*opRun]("fault kind", "drop", faultKindNames...),
-		"fault_method":        control.Folded(control.OneOf[*opRun]("HTTP method", "PSOT", faultMethods...)),
-		"http_method":         control.Folded(control.OneOf[*opRun]("HTTP method", "PSOT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT")),
-		"write_method":        control.Folded(control.OneOf[*opRun]("write method", "GET", writeMethods...)),
-		"qr_scenario":         control.OneOf[*opRun]("QR scenario", "timeout_", qrpay.Scenarios()...),
-		"compensation_source": control.OneOf[*opRun]("compensation source", "manual", "admin", "auto"),
-		"tx_direction":        control.OneOf[*opRun]("card transaction direction", "sideways", "credit", "debit", "none", "unknown"),
-		"event_type":          control.Trimmed(control.OneOf[*opRun]("event type", "card.status.update", eventTypeNames...)),
-		"event_object":        control.OneOf[*opRun]("event data.object", "depost", eventObjects()...),
-		"error_code":          control.OneOf[*opRun]("public error code", "api_eror", errorCodeNames()...),
+		"card_status":    control.OneOf[*opRun]("card status", "frozen ", cardline.Statuses()...),
+		"merchant_model": control.OneOf[*opRun]("merchant model", "self_hosted", string(MerchantHosted), string(PlatformHosted)),
+		"environment":    control.OneOf[*opRun]("environment", "staging", environmentNames...),
+		"fault_kind":     control.OneOf[*opRun]("fault kind", "drop", faultKindNames...),
+		"qr_scenario":    control.OneOf[*opRun]("QR scenario", "timeout_", qrpay.Scenarios()...),
 		"outcome_collection": &domain{Name: "outcome collection",
 			Choices: func(x *opRun) []string { return x.s.wiring.ctl.outcomeCollections() }, Bad: []any{"remittance"}},
 		"action": &domain{Name: "control action", Choices: func(*opRun) []string { return controlOps.ActionKeys() }, Bad: []any{"cards/explode"}},
@@ -121,29 +107,6 @@ func objectDomains() map[string]*domain {
 // maxAdvance bounds one advance of the clock.
 const maxAdvance = 10 * 365 * 24 * time.Hour
 
-// eventObjects are the data.object kinds an event may carry: the
-// documented ones, and merchant_balance, which the simulator's
-// merchant.balance.waterline events carry (the contract names none for it).
-func eventObjects() []string {
-	kinds := []webhooks.ObjectKind{webhooks.ObjectMember, webhooks.ObjectKYC, webhooks.ObjectQuickKYCBinding, webhooks.ObjectDeposit,
-		webhooks.ObjectWithdrawal, webhooks.ObjectRemittance, webhooks.ObjectQRPayOrder, webhooks.ObjectCardApplication,
-		webhooks.ObjectCard, webhooks.ObjectCardTopup, webhooks.ObjectCardWithdrawal, webhooks.ObjectEarnOrder, webhooks.ObjectExchangeOrder}
-	out := []string{"merchant_balance"}
-	for _, k := range kinds {
-		out = append(out, string(k))
-	}
-	return out
-}
-
-// errorCodeNames are the public error codes of the contract.
-func errorCodeNames() []string {
-	var out []string
-	for _, c := range mwallet.KnownCodes() {
-		out = append(out, string(c))
-	}
-	return out
-}
-
 // businessPath reports a path of the business API (control.BusinessPath):
 // one a business endpoint serves (any method), one the contract names, or
 // a prefix ending in * of one of those.
@@ -175,49 +138,19 @@ func (ctl *controlAPI) outcomeObject(tx *kernel.Tx, id string) bool {
 	return s.st.qr.Has(tx, id) || s.st.cards.Has(tx, id) || s.st.remit.HasOrder(tx, id)
 }
 
-// eventTypeNames are the documented event types, sorted.
-var eventTypeNames = func() []string {
-	var out []string
-	for _, t := range webhooks.EventTypes() {
-		out = append(out, string(t))
-	}
-	sort.Strings(out)
-	return out
-}()
-
-// The fixed sets of the domains above.
+// The fixed sets of the domains above that name public types.
 var (
-	formFactors       = []string{"physical", "virtual"}
-	memberStatusNames = []string{"active", "banned", "blocklisted", "frozen", "suspended"}
-	environmentNames  = []string{string(Production), string(Sandbox)}
-	faultKindNames    = []string{string(FaultDelay), string(FaultDropAfter), string(FaultDropBefore), string(FaultError), string(FaultErrorAfter)}
-	writeMethods      = []string{"DELETE", "PATCH", "POST", "PUT"}
-	faultMethods      = []string{"*", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT"}
+	environmentNames = []string{string(Production), string(Sandbox)}
+	faultKindNames   = []string{string(FaultDelay), string(FaultDropAfter), string(FaultDropBefore), string(FaultError), string(FaultErrorAfter)}
 )
 
 // checkBusinessEndpoint refuses a write method and path that no business
-// endpoint serves: a request in progress there would never be met.
+// endpoint serves (control.BusinessEndpoint): a request in progress there
+// would never be met.
 func (ctl *controlAPI) checkBusinessEndpoint(method, target string) error {
-	s := ctl.sim
-	m := strings.ToUpper(strings.TrimSpace(method))
-	path, _, _ := strings.Cut(target, "?")
-	r, err := http.NewRequest(m, path, nil)
-	if err == nil && slices.Contains(s.wiring.gw.allowedMethods(r), m) {
-		return nil
+	gw := ctl.sim.wiring.gw
+	if r := control.BusinessEndpoint(method, target, gw.endpoints, gw.allowedMethods); r != nil {
+		return ctl.Refused(r)
 	}
-	var valid []string
-	for _, e := range s.wiring.gw.endpoints {
-		if !pipeline.IsWrite(e.Method) {
-			continue
-		}
-		paths := e.Routes
-		if len(paths) == 0 {
-			paths = []string{e.Pattern}
-		}
-		for _, p := range paths {
-			valid = append(valid, e.Method+" "+p)
-		}
-	}
-	sort.Strings(valid)
-	return &NameError{Kind: "business endpoint", Name: m + " " + path, Valid: slices.Compact(valid), Field: "method and path"}
+	return nil
 }

@@ -62,11 +62,11 @@ func WithAllowedHosts(hosts ...string) Option {
 	}
 }
 
-// guard applies the rules above (internal/control's Guard) to a request
+// Guard applies the rules above (internal/control's Guard) to a request
 // the router matched to the route of o. The rules hold for every control
 // route, the router's own not_found answers under /_sim included (rules 3
 // and 4 for writes). hasBody reports a request with a body.
-func (ctl *controlAPI) guard(r *http.Request, o *op, hasBody bool) *apiError {
+func (ctl *controlAPI) Guard(r *http.Request, o *op, hasBody bool) *apiError {
 	g := control.Guard{
 		Token: ctl.sim.wiring.opts.controlToken, TokenHeader: ControlTokenHeader,
 		AllowedHosts: ctl.sim.wiring.opts.allowedHosts, SelfURL: ctl.sim.URL,

@@ -2,7 +2,11 @@ package control
 
 import (
 	"net/http"
+	"slices"
+	"sort"
 	"strings"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
 )
 
 // namedBusinessPaths are the business paths the contract names without
@@ -61,4 +65,32 @@ func businessPrefix(prefix string, patterns []string) bool {
 		}
 	}
 	return false
+}
+
+// BusinessEndpoint refuses a write method and path that no business
+// endpoint serves, allowed giving the methods a request's path is served
+// with: the refusal lists every write of endpoints ("POST /v1/..."),
+// sorted. It is nil for a write an endpoint serves.
+func BusinessEndpoint(method, target string, endpoints []api.Endpoint, allowed func(*http.Request) []string) *Refusal {
+	m := strings.ToUpper(strings.TrimSpace(method))
+	path, _, _ := strings.Cut(target, "?")
+	r, err := http.NewRequest(m, path, nil)
+	if err == nil && slices.Contains(allowed(r), m) {
+		return nil
+	}
+	var valid []string
+	for _, e := range endpoints {
+		if !IsWrite(e.Method) {
+			continue
+		}
+		paths := e.Routes
+		if len(paths) == 0 {
+			paths = []string{e.Pattern}
+		}
+		for _, p := range paths {
+			valid = append(valid, e.Method+" "+p)
+		}
+	}
+	sort.Strings(valid)
+	return &Refusal{Kind: "business endpoint", Name: m + " " + path, Valid: slices.Compact(valid), Field: "method and path"}
 }

@@ -3,6 +3,10 @@ package control
 import (
 	"net/http"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
 )
 
 // TestBusinessPath: served paths, named paths and prefixes of either are
@@ -36,6 +40,39 @@ func TestBusinessPath(t *testing.T) {
 	for _, tt := range tests {
 		if got := BusinessPath(tt.p, patterns, served); got != tt.want {
 			t.Errorf("BusinessPath(%q) = %v, want %v", tt.p, got, tt.want)
+		}
+	}
+}
+
+// TestBusinessEndpoint: a write an endpoint serves passes; any other
+// method and path is refused with every write of the endpoints, sorted.
+func TestBusinessEndpoint(t *testing.T) {
+	endpoints := []api.Endpoint{
+		{Method: "POST", Pattern: "/v1/members"},
+		{Method: "GET", Pattern: "/v1/members"},
+		{Method: "POST", Pattern: "/v1/cards/{id}/ship", Routes: []string{"/v1/cards/{id}/ship", "/v1/cards/{id}/ship"}},
+	}
+	allowed := func(r *http.Request) []string {
+		if r.URL.Path == "/v1/members" {
+			return []string{"GET", "POST"}
+		}
+		return nil
+	}
+	valid := []string{"POST /v1/cards/{id}/ship", "POST /v1/members"}
+	tests := []struct {
+		method, target string
+		want           *Refusal
+	}{
+		{method: " post", target: "/v1/members?x=1"},
+		{method: "PUT", target: "/v1/members?x=1",
+			want: &Refusal{Kind: "business endpoint", Name: "PUT /v1/members", Valid: valid, Field: "method and path"}},
+		{method: "POST", target: "/v1/nowhere",
+			want: &Refusal{Kind: "business endpoint", Name: "POST /v1/nowhere", Valid: valid, Field: "method and path"}},
+	}
+	for _, tt := range tests {
+		got := BusinessEndpoint(tt.method, tt.target, endpoints, allowed)
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("BusinessEndpoint(%q, %q) (-want +got):\n%s", tt.method, tt.target, diff)
 		}
 	}
 }

@@ -5,11 +5,14 @@
 // domains of their arguments and the checking of every argument against its
 // domain before a transition writes anything (the standard domains among
 // them), the decoding of an input from a request's path, query and body,
-// and the run of one operation (check, transition in a kernel step, timers
-// due, answer) over a Host the declaring package fills.
+// the run of one operation (check, transition in a kernel step, timers
+// due, answer) over a Host the declaring package fills, and the handler of
+// a route (guard, body, the write logged as an input, the answer written)
+// over its HTTPHost.
 //
 // It knows nothing of the simulator's state: an operation runs on a value of
 // the type parameter X (the simulator's run of one operation), which the
-// declaring package fills. It imports only the kernel and the API's wire
-// types, so a product line may declare its own operations.
+// declaring package fills. It imports only the kernel, the API's wire
+// types and the gateway's answer (the routes' HTTP side, serve.go), so a
+// product line may declare its own operations.
 package control

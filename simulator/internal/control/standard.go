@@ -2,7 +2,9 @@ package control
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -29,20 +31,26 @@ type Lookups[X any] struct {
 	MaxDelayMS                int64
 }
 
-// Domains merges tables into one registry, then applies Legacy. It panics
-// on a key two tables give.
-func Domains[X any](tables ...map[string]*Domain[X]) map[string]*Domain[X] {
+// Domains merges tables into one registry, then applies Legacy. It reports
+// what is wrong with the tables: a key two tables give (the first table's
+// domain is kept) and a key Legacy names that no table gives. The
+// declaring package's tests require none.
+func Domains[X any](tables ...map[string]*Domain[X]) (map[string]*Domain[X], []string) {
 	reg := map[string]*Domain[X]{}
+	var problems []string
 	for _, t := range tables {
-		for key, d := range t {
+		for _, key := range slices.Sorted(maps.Keys(t)) {
 			if reg[key] != nil {
-				panic(fmt.Sprintf("simulator: control domain %q registered twice", key))
+				problems = append(problems, fmt.Sprintf("control domain %q registered twice", key))
+				continue
 			}
-			reg[key] = d
+			reg[key] = t[key]
 		}
 	}
-	Legacy(reg)
-	return reg
+	for _, key := range Legacy(reg) {
+		problems = append(problems, fmt.Sprintf("control domain %q has a rule of earlier builds but is not registered", key))
+	}
+	return reg, problems
 }
 
 // Standard are the domains of codes, formats, texts and numbers.
@@ -136,12 +144,14 @@ func Standard[X any](l Lookups[X]) map[string]*Domain[X] {
 
 // Legacy sets what earlier builds checked of the arguments whose domain
 // came later: nothing (their lines refused what they refused), or a weaker
-// rule. A key reg lacks is skipped.
-func Legacy[X any](reg map[string]*Domain[X]) {
+// rule. It returns the keys reg lacks, which it skips.
+func Legacy[X any](reg map[string]*Domain[X]) (missing []string) {
 	set := func(rule func(X, any) bool, keys ...string) {
 		for _, key := range keys {
 			if d := reg[key]; d != nil {
 				d.Legacy = rule
+			} else {
+				missing = append(missing, key)
 			}
 		}
 	}
@@ -151,4 +161,5 @@ func Legacy[X any](reg map[string]*Domain[X]) {
 	set(func(_ X, v any) bool { f, _ := ToFloat(v); return f >= 0 }, "card_limit", "quota", "count", "status_version")
 	set(func(_ X, v any) bool { f, _ := ToFloat(v); return f > 0 }, "seconds_in_progress")
 	set(func(_ X, v any) bool { d, err := time.ParseDuration(v.(string)); return err == nil && d >= 0 }, "go_duration")
+	return missing
 }

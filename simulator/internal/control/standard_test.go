@@ -1,6 +1,7 @@
 package control
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -21,7 +22,7 @@ func standardLookups() Lookups[*run] {
 // refuses its own bad values; the bounds and lookups given are the ones
 // applied.
 func TestStandardDomains(t *testing.T) {
-	reg := Domains(Standard(standardLookups()))
+	reg, _ := Domains(Standard(standardLookups()))
 	tests := []struct {
 		key  string
 		good any
@@ -66,11 +67,11 @@ func badValue(b any) any {
 }
 
 // TestDomainsMergesAndAppliesLegacy: tables merge, a key given twice
-// panics, and the arguments whose domain came later replay under the
+// and a rule of earlier builds for a key no table gives are reported, and the arguments whose domain came later replay under the
 // weaker rules of earlier builds.
 func TestDomainsMergesAndAppliesLegacy(t *testing.T) {
 	own := map[string]*Domain[*run]{"http_method": OneOf[*run]("HTTP method", "PSOT", "GET")}
-	reg := Domains(own, Standard(standardLookups()))
+	reg, _ := Domains(own, Standard(standardLookups()))
 	legacy := map[string]bool{}
 	for _, key := range []string{"http_method", "currency", "card_limit", "seconds_in_progress", "go_duration"} {
 		legacy[key] = reg[key].Legacy != nil
@@ -84,10 +85,14 @@ func TestDomainsMergesAndAppliesLegacy(t *testing.T) {
 	if !reg["currency"].Legacy(&run{}, "QQQ") || reg["card_limit"].Legacy(&run{}, -1.0) || !reg["card_limit"].Legacy(&run{}, 5e6) {
 		t.Errorf("legacy rules: currency takes anything, card_limit any non-negative number")
 	}
-	defer func() {
-		if recover() == nil {
-			t.Errorf("a key given twice did not panic")
+	_, problems := Domains(own, map[string]*Domain[*run]{"http_method": own["http_method"]})
+	for _, want := range []string{`control domain "http_method" registered twice`,
+		`control domain "card_limit" has a rule of earlier builds but is not registered`} {
+		if !slices.Contains(problems, want) {
+			t.Errorf("problems %q lack %q", problems, want)
 		}
-	}()
-	Domains(own, map[string]*Domain[*run]{"http_method": own["http_method"]})
+	}
+	if _, problems := Domains(Names[*run](), Standard(standardLookups())); len(problems) != 0 {
+		t.Errorf("the standard tables and the names: problems %q", problems)
+	}
 }
