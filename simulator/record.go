@@ -27,7 +27,8 @@ import (
 // through, so routes and methods added later are logged without more work):
 //
 //   - http: a business request (every /v1 path, known or not), logged by the
-//     gateway when it takes the state lock (begin); a control request that
+//     exchange when it takes the state lock (internal/exchange's
+//     Pipeline.Begin); a control request that
 //     is not a GET or HEAD and no call, logged by the control runner. Control reads change
 //     nothing and are not logged (their request ids come from a generator
 //     of their own, controlID).
@@ -151,7 +152,8 @@ var errRecordingLimit = errors.New("simulator: the in-memory recording reached i
 // the log's point with the state digest. It holds the kernel, the state
 // (read through st: its clock), the recorder, the state image (for the
 // digest of a recording's end) and the fault draws of a request, a
-// callback into the fault rules (faults.go).
+// callback into the exchange's fault rules (internal/exchange's
+// Pipeline.Draws).
 type inputLog struct {
 	k     *kernel.Kernel
 	st    *simState
