@@ -67,7 +67,7 @@ func (t *replayTarget) Apply(in *recordedInput) error {
 	case recfile.OpCall:
 		return t.call(in)
 	case recfile.OpAdvance:
-		return s.wiring.inputs.advanceTo(in.To)
+		return s.wiring.inputs.AdvanceTo(in.To)
 	case recfile.OpFlushDue:
 		return s.wiring.delivery.flushDueInput()
 	case recfile.OpAttempt:
@@ -78,7 +78,7 @@ func (t *replayTarget) Apply(in *recordedInput) error {
 		// The recorded simulator's address: answers built from it (links)
 		// are the same in the replay.
 		s.wiring.replayBase = in.URL
-		tx, _, err := s.wiring.inputs.lockInput(&recordedInput{Op: recfile.OpBase, URL: in.URL})
+		tx, _, err := s.wiring.inputs.LockInput(&recordedInput{Op: recfile.OpBase, URL: in.URL})
 		if err == nil {
 			tx.End()
 		}
@@ -87,7 +87,7 @@ func (t *replayTarget) Apply(in *recordedInput) error {
 		if in.Caps == nil {
 			return fmt.Errorf("simulator: replay: input %d: caps without their values", in.Seq)
 		}
-		return s.wiring.inputs.setCaps(storeCaps(*in.Caps))
+		return s.wiring.inputs.SetCaps(storeCaps(*in.Caps))
 	}
 	return fmt.Errorf("simulator: replay: input %d: unknown op %q", in.Seq, in.Op)
 }
