@@ -147,7 +147,7 @@ func (h stepScratch) Build() (*Simulator, error) {
 	return sim, nil
 }
 
-func (h stepScratch) Target(s *Simulator) replay.Target { return &replayTarget{s} }
+func (h stepScratch) Target(s *Simulator) replay.Target { return replayTarget(s) }
 
 // recording returns the simulator's recording, holding at least seq
 // inputs when the simulator has logged them.

@@ -9,5 +9,6 @@
 // answers (ControlIDs), the refusals of an input the data directory could
 // not take or make durable (NotPersisted, NotDurable, CallError), and the
 // dashboard's view of a logged input (Summarize, RedactInput, RedactJSON).
-// The simulator replays the inputs (internal/replay runs them).
+// A replay's target is the log too (Log.Target: internal/replay's Target,
+// driving the simulator through the Driver it fills).
 package inputlog
