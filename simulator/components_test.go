@@ -51,7 +51,7 @@ func TestComponentsAreWired(t *testing.T) {
 				t.Errorf("the restart did not read the snapshot: %s", diag.String())
 			}
 			st := s.wiring.rec.Store()
-			if st == nil || st.Source() != (snapshotSource{s.wiring.inputs}) {
+			if st == nil || st.Source() != s.wiring.inputs.Source() {
 				t.Errorf("the data directory's snapshots do not take this simulator's input log")
 			}
 			return s
@@ -61,16 +61,18 @@ func TestComponentsAreWired(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			s := b.build(t)
 			w := &s.wiring
+			host, _ := w.inputs.Host.(logHost)
 			rows := []struct {
 				name      string
 				got, want any
 			}{
 				{"image.root", w.image.root, s},
 				{"image.k", w.image.k, &s.k},
-				{"inputs.k", w.inputs.k, &s.k},
-				{"inputs.st", w.inputs.st, &s.st},
-				{"inputs.rec", w.inputs.rec, w.rec},
-				{"inputs.image", w.inputs.image, w.image},
+				{"inputs.K", w.inputs.K, &s.k},
+				{"inputs.Rec", w.inputs.Rec, w.rec},
+				{"inputs.Caps", w.inputs.Caps, s.st.gw.Caps},
+				{"inputs.Host.clock", host.clock, s.st.clock},
+				{"inputs.Host.image", host.image, w.image},
 				{"delivery.k", w.delivery.k, &s.k},
 				{"delivery.st", w.delivery.st, &s.st},
 				{"delivery.rec", w.delivery.rec, w.rec},
@@ -81,8 +83,8 @@ func TestComponentsAreWired(t *testing.T) {
 					t.Errorf("%s: %p, want %p", r.name, r.got, r.want)
 				}
 			}
-			if w.inputs.draws == nil {
-				t.Error("inputs.draws: nil")
+			if host.draws == nil {
+				t.Error("inputs.Host.draws: nil")
 			}
 			if _, err := s.Digest(); err != nil {
 				t.Errorf("Digest: %v", err)

@@ -136,7 +136,7 @@ func (ctl *controlAPI) InputRules(x *opRun, in any) error {
 // LogCall logs a Go control call through the input log and runs it under
 // the argument rules of the recording's build.
 func (ctl *controlAPI) LogCall(x *opRun, name string, args []any, run func() error) error {
-	return ctl.sim.wiring.inputs.goCall(name, args, func() error {
+	return ctl.sim.wiring.inputs.GoCall(name, args, func() error {
 		x.legacy = ctl.sim.wiring.rec.LegacyRules()
 		return run()
 	})
@@ -161,7 +161,7 @@ func (ctl *controlAPI) Replayed(r *http.Request) bool { return replayedRequest(r
 // runs it under the argument rules of the recording's build.
 func (ctl *controlAPI) LogRoute(x *opRun, name, route string, args []any, run func()) error {
 	s := ctl.sim
-	return s.wiring.inputs.routeCall(name, route, args, func() error {
+	return s.wiring.inputs.RouteCall(name, route, args, func() error {
 		x.legacy = s.wiring.rec.LegacyRules()
 		run()
 		return nil
@@ -173,7 +173,7 @@ func (ctl *controlAPI) LogRoute(x *opRun, name, route string, args []any, run fu
 func (ctl *controlAPI) LogRequest(x *opRun, run func()) *apiError {
 	s := ctl.sim
 	tx := s.k.BeginInput()
-	_, end, err := s.wiring.inputs.logRequest(tx, x.r)
+	_, end, err := s.wiring.inputs.LogRequest(tx, x.r)
 	tx.Ordered()
 	if err != nil {
 		tx.End()

@@ -10,7 +10,7 @@ import (
 // falls due on the way (upstream outcomes, webhook retries, expiries), in time
 // order.
 func (c *Clock) Advance(d time.Duration) {
-	c.owner.advance(d)
+	c.owner.Advance(d)
 }
 
 // Sleep advances the clock by d instead of waiting, and returns ctx.Err()
@@ -59,7 +59,7 @@ func (c *Clock) SleepFunc(limit time.Duration) func(ctx context.Context, d time.
 
 // clockOps declares the clock's routes and methods. Clock.Advance (and
 // Sleep, SleepFunc, which advance) is an input of its own kind, an
-// advance (record_advance.go), not a call; POST /_sim/clock, which has no
+// advance (internal/inputlog's Log.Advance), not a call; POST /_sim/clock, which has no
 // Go method of its own, is logged as the request and runs the same advance
 // in its transaction.
 var clockOps = []*op{

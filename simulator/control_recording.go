@@ -26,13 +26,13 @@ func (ctl *controlAPI) recordingAnswer() (any, error) {
 	s := ctl.sim
 	st := s.wiring.rec.Store()
 	if st != nil {
-		p, err := s.wiring.inputs.point(true)
+		p, err := s.wiring.inputs.Point(true)
 		if err != nil {
 			return nil, errBusiness500(err.Error())
 		}
 		return rawAnswer(func(w http.ResponseWriter, _ *http.Request) {
 			recordingHeaders(w)
-			_ = st.WriteRecording(w, p.log.Written, p.log.Header, &recordedInput{Seq: p.log.Seq, Op: recfile.OpEnd, Clock: p.end, Digest: p.digest})
+			_ = st.WriteRecording(w, p.Written, p.Header, &recordedInput{Seq: p.Seq, Op: recfile.OpEnd, Clock: p.End, Digest: p.Digest})
 		}), nil
 	}
 	rec, err := s.Recording()
@@ -147,7 +147,7 @@ func (h stepScratch) Build() (*Simulator, error) {
 	return sim, nil
 }
 
-func (h stepScratch) Target(s *Simulator) replay.Target { return &replayTarget{s} }
+func (h stepScratch) Target(s *Simulator) replay.Target { return replayTarget(s) }
 
 // recording returns the simulator's recording, holding at least seq
 // inputs when the simulator has logged them.
@@ -161,7 +161,7 @@ func (ctl *controlAPI) stepRecording(seq int64) (*Recording, error) {
 	if rec != nil && int64(len(rec.inputs)) >= min(seq, logged) {
 		return rec, nil
 	}
-	rec, err := s.wiring.inputs.recording(false)
+	rec, err := readLog(s.wiring.inputs, false)
 	if err != nil {
 		return nil, err
 	}

@@ -40,7 +40,7 @@ func SetStoreCaps(s *Simulator, nonces, idem, challenges int) {
 	if challenges > 0 {
 		c.StepUpChallenges = challenges
 	}
-	if err := s.wiring.inputs.setCaps(c); err != nil {
+	if err := s.wiring.inputs.SetCaps(c); err != nil {
 		panic(err)
 	}
 }

@@ -305,7 +305,7 @@ func newSimulator(served bool, opts []Option) (*Simulator, error) {
 		return nil, err
 	}
 	// The caps asked for hold from now on, whatever the log began with.
-	if err := s.wiring.inputs.setCaps(o.caps.WithDefaults(defaultCaps)); err != nil {
+	if err := s.wiring.inputs.SetCaps(o.caps.WithDefaults(defaultCaps)); err != nil {
 		s.Close()
 		return nil, err
 	}

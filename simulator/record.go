@@ -2,15 +2,14 @@ package simulator
 
 import (
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/inputlog"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
-	"github.com/mwallet/mwallet-go/simulator/internal/outcomes"
 	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 )
 
@@ -147,41 +146,25 @@ func newRecorder(cfg recordingConfig, seed int64, limit int64, rules int) *recor
 var errRecordingLimit = errors.New("simulator: the in-memory recording reached its limit (WithRecordingLimit) and stopped; use a data directory (WithDataDir, mwallet-sim -data) to record without one")
 
 // inputLog is where inputs enter the input log and where the log is read
-// back (Recording) and closed: it logs a request, a Go control call or
-// another input in its place in the input order (the kernel's), and takes
-// the log's point with the state digest. It holds the kernel, the state
-// (read through st: its clock), the recorder, the state image (for the
-// digest of a recording's end) and the fault draws of a request, a
-// callback into the exchange's fault rules (internal/exchange's
-// Pipeline.Draws).
-type inputLog struct {
-	k     *kernel.Kernel
-	st    *simState
-	rec   *recorder
+// back (Recording) and closed (inputlog.Log, over logHost).
+type inputLog = inputlog.Log[recordingConfig]
+
+// logHost is the simulator as its input log needs it (inputlog.Host): its
+// clock, the bodies of requests as their handlers read them, the fault
+// draws of a business request, a callback into the exchange's fault rules
+// (internal/exchange's Pipeline.Draws), and the state image (the digest of
+// a recording's end, a snapshot's state).
+type logHost struct {
+	clock *Clock
 	image *stateImage
 	draws func(tx *kernel.Tx, r *http.Request) []bool
-	// timers run what an advance of the clock brings due.
-	timers *outcomes.Timers
-	// host is the host's clock the simulator's follows (WithWallClock), or
-	// nil.
-	host func() time.Time
 }
 
-// logRequest logs r as an http input. The caller holds the input order and the state lock.
-func (l *inputLog) logRequest(tx *kernel.Tx, r *http.Request) (*recordedInput, int64, error) {
-	in := &recordedInput{
-		Op: recfile.OpHTTP, Method: r.Method, Target: r.RequestURI, Proto: r.Proto,
-		Host: r.Host, Remote: r.RemoteAddr, TLS: r.TLS != nil, Header: r.Header,
-	}
-	if _, ok := r.Header[ControlTokenHeader]; ok {
-		// The control token guards the network, not the state: it is
-		// never written to the recording.
-		in.Header = r.Header.Clone()
-		in.Header.Del(ControlTokenHeader)
-	}
-	if in.Target == "" {
-		in.Target = r.URL.RequestURI()
-	}
+func (h logHost) Now() time.Time { return h.clock.Now() }
+
+// Body reads ahead what the handler has not read of r's body (captureBody)
+// and keeps it in in, with the draws a replayed request made.
+func (h logHost) Body(r *http.Request, in *recordedInput) {
 	if c := captureOf(r); c != nil {
 		c.body.ReadAhead(c.src, maxCapture)
 		in.Body, in.BodyErr = c.body.Bytes(), c.body.Failed()
@@ -190,28 +173,24 @@ func (l *inputLog) logRequest(tx *kernel.Tx, r *http.Request) (*recordedInput, i
 			in.Draws = c.replay.Want.Draws
 		}
 	}
-	if !pathOf(r).Control && in.Draws == nil {
-		in.Draws = l.draws(tx, r)
-	}
-	end, err := l.admit(tx, in)
-	if err != nil {
-		return nil, 0, err
-	}
-	return in, end, nil
 }
 
-// lockInput begins an input's transaction and logs the input; on error no
-// lock is held and the input must not run (the order is released anyway).
-func (l *inputLog) lockInput(in *recordedInput) (*kernel.Tx, int64, error) {
-	tx := l.k.BeginInput()
-	end, err := l.admit(tx, in)
-	tx.Ordered()
-	if err != nil {
-		tx.End()
-		return nil, 0, err
+// Draws are the fault draws of a business request; a control request
+// makes none.
+func (h logHost) Draws(tx *kernel.Tx, r *http.Request) []bool {
+	if pathOf(r).Control {
+		return nil
 	}
-	return tx, end, nil
+	return h.draws(tx, r)
 }
+
+func (h logHost) Digest(at func(tx *kernel.Tx)) (string, error) {
+	rtx := h.image.read(h.image.captureWith(true, at))
+	defer rtx.End()
+	return h.image.digest(rtx)
+}
+
+func (h logHost) WriteState(w io.Writer, c *kernel.Capture) error { return h.image.writeState(w, c) }
 
 // notPersisted is the refusal of an input the data directory could not
 // take: nothing was executed (inputlog.NotPersisted).
@@ -220,49 +199,6 @@ func notPersisted(err error) *apiError { return inputlog.NotPersisted(err) }
 // notDurable is the answer of a request that ran but whose log record did
 // not reach stable storage (inputlog.NotDurable).
 func notDurable(err error) *apiError { return inputlog.NotDurable(err) }
-
-// The Go control API: each state-changing method of the control types is
-// one logged input, a call: its name ("Cards.Ship") and its arguments (JSON
-// values; each must survive a JSON round trip, which
-// TestControlMethodsRecorded checks for every method), logged by the
-// control runner (invoke, control.go). When the data directory cannot take
-// the input it does not run, and every method returns the error (a
-// *persistError, which the control API answers service_unavailable): none
-// is refused in silence.
-
-// goCall logs a Go control call and runs it, holding the input order throughout
-// (fn begins its own transaction).
-func (l *inputLog) goCall(name string, args []any, fn func() error) error {
-	return l.routeCall(name, "", args, fn)
-}
-
-// routeCall logs a call of the Go control method name entered through the
-// control route route ("" for the Go method itself) and runs fn as goCall
-// does.
-func (l *inputLog) routeCall(name, route string, args []any, fn func() error) error {
-	in := &recordedInput{Op: recfile.OpCall, Call: name, Route: route}
-	for i, a := range args {
-		b, err := json.Marshal(a)
-		if err != nil {
-			return fmt.Errorf("simulator: %s: argument %d: %w", name, i, err)
-		}
-		in.Args = append(in.Args, b)
-	}
-	release := l.k.BeginOrdered()
-	tx := l.k.Begin()
-	end, err := l.admit(tx, in)
-	tx.End()
-	if err != nil {
-		release()
-		return &persistError{Call: name, Err: err}
-	}
-	ferr := fn()
-	release()
-	if err := l.rec.Durable(end); err != nil {
-		return &persistError{Call: name, Ran: true, Err: err}
-	}
-	return ferr
-}
 
 // persistError is a Go control call the data directory could not take
 // or could not make durable (inputlog.CallError).

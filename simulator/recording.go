@@ -10,8 +10,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/mwallet/mwallet-go/simulator/internal/inputlog"
-	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 )
 
@@ -119,53 +117,16 @@ func ReadRecordingFile(path string) (*Recording, error) {
 // Without a data directory the log is kept in memory, up to
 // WithRecordingLimit (128 MiB of requests by default); past that Recording
 // returns an error. Control API: GET /_sim/recording.
-func (s *Simulator) Recording() (*Recording, error) { return s.wiring.inputs.recording(true) }
+func (s *Simulator) Recording() (*Recording, error) { return readLog(s.wiring.inputs, true) }
 
-// recordingPoint is where the log stands at one instant, with the state
-// then.
-type recordingPoint struct {
-	log    inputlog.Point[recordingConfig]
-	end    time.Time
-	digest string // "" when not asked for
-}
-
-// point takes the recording's point: with digest, the state is captured
-// at that same instant (no input runs meanwhile) and hashed once the
-// state lock is released (kernel.Capture).
-func (l *inputLog) point(digest bool) (recordingPoint, error) {
-	var p recordingPoint
-	at := func(*kernel.Tx) {
-		p.end = l.st.clock.Now()
-		p.log = l.rec.Point()
-	}
-	if !digest {
-		tx := l.k.BeginInput()
-		at(tx)
-		tx.End()
-		return p, nil
-	}
-	rtx := l.image.read(l.image.captureWith(true, at))
-	d, err := l.image.digest(rtx)
-	rtx.End()
-	if err != nil {
-		return p, err
-	}
-	p.digest = d
-	return p, nil
-}
-
-// recording returns the log as a Recording: the inputs up to its point,
-// with the state digest then when digest is set.
-func (l *inputLog) recording(digest bool) (*Recording, error) {
-	p, err := l.point(digest)
-	if err != nil {
-		return nil, err
-	}
-	inputs, err := p.log.Inputs(errRecordingLimit)
+// readLog returns the log of l as a Recording: the inputs up to its point
+// (inputlog.Log.Recording), with the state digest then when digest is set.
+func readLog(l *inputLog, digest bool) (*Recording, error) {
+	p, inputs, err := l.Recording(digest, errRecordingLimit)
 	if err = dataDirErr(err); err != nil {
 		return nil, err
 	}
-	return &Recording{header: p.log.Header, inputs: inputs, end: p.end, digest: p.digest}, nil
+	return &Recording{header: p.Header, inputs: inputs, end: p.End, digest: p.Digest}, nil
 }
 
 // WithRecording starts the simulator from a recording: it is built with the

@@ -1,17 +1,17 @@
 package simulator
 
 import (
-	"fmt"
 	"io"
 	"net/http"
 	"reflect"
-	"time"
 
-	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/replay"
 )
 
-// The replay runner is internal/replay; the simulator is its Target.
+// The replay runner is internal/replay; its Target is the simulator's
+// input log (internal/inputlog's Log.Target), driving the simulator
+// through replayDriver.
 type (
 	replayer     = replay.Runner
 	replayHooks  = replay.Hooks
@@ -21,7 +21,7 @@ type (
 // describeInput is a one-line description of an input for messages.
 func describeInput(in *recordedInput) string { return replay.Describe(in) }
 
-func newReplayer(s *Simulator) *replayer { return replay.New(&replayTarget{s}) }
+func newReplayer(s *Simulator) *replayer { return replay.New(replayTarget(s)) }
 
 // replayRecording runs a recording on s (just built from its
 // configuration) and brings the clock to where the recording ended.
@@ -37,107 +37,40 @@ func replayRecording(s *Simulator, r *Recording) error {
 	return nil
 }
 
-// replayTarget is the simulator as the replay runner drives it.
-type replayTarget struct{ s *Simulator }
+// replayDriver is the simulator as a replay drives it beyond its input
+// log (inputlog.Driver; the log's Target is the replay runner's).
+type replayDriver struct{ s *Simulator }
 
-func (t *replayTarget) Expect(in *recordedInput) error { return t.s.wiring.rec.Expect(in) }
+// replayTarget is s as the replay runner drives it.
+func replayTarget(s *Simulator) replay.Target { return s.wiring.inputs.Target(replayDriver{s}) }
 
-func (t *replayTarget) Logged(in *recordedInput, err error) error {
-	return t.s.wiring.rec.Logged(in, err)
-}
-
-func (t *replayTarget) CatchUp(in *recordedInput) {
-	s := t.s
-	tx := s.k.Begin()
-	s.wiring.rec.SetRunning(in)
-	if now := s.st.clock.Now(); in.Clock.After(now) {
-		s.wiring.timers.Advance(tx, in.Clock.Sub(now))
-	}
-	tx.End()
-}
-
-func (t *replayTarget) Serve(h *replayHooks, req *http.Request, body io.ReadCloser) {
+func (d replayDriver) Serve(h *replayHooks, req *http.Request, body io.ReadCloser) {
 	req.Body = &captureBody{src: body, replay: h}
-	t.s.ServeHTTP(h.W, req)
+	d.s.ServeHTTP(h.W, req)
 }
 
-func (t *replayTarget) Apply(in *recordedInput) error {
-	s := t.s
-	switch in.Op {
-	case recfile.OpCall:
-		return t.call(in)
-	case recfile.OpAdvance:
-		return s.wiring.inputs.advanceTo(in.To)
-	case recfile.OpFlushDue:
-		return s.wiring.delivery.flushDueInput()
-	case recfile.OpAttempt:
-		return s.wiring.delivery.attemptInput(in.Delivery, in.At, in.StatusCode, in.Response, in.Error)
-	case recfile.OpFlushAbort:
-		return s.wiring.delivery.flushAbortInput(in.Deliveries)
-	case recfile.OpBase:
-		// The recorded simulator's address: answers built from it (links)
-		// are the same in the replay.
-		s.wiring.replayBase = in.URL
-		tx, _, err := s.wiring.inputs.lockInput(&recordedInput{Op: recfile.OpBase, URL: in.URL})
-		if err == nil {
-			tx.End()
-		}
-		return err
-	case recfile.OpCaps:
-		if in.Caps == nil {
-			return fmt.Errorf("simulator: replay: input %d: caps without their values", in.Seq)
-		}
-		return s.wiring.inputs.setCaps(storeCaps(*in.Caps))
+func (d replayDriver) FlushDue() error { return d.s.wiring.delivery.flushDueInput() }
+
+func (d replayDriver) Attempt(in *recordedInput) error {
+	return d.s.wiring.delivery.attemptInput(in.Delivery, in.At, in.StatusCode, in.Response, in.Error)
+}
+
+func (d replayDriver) FlushAbort(ids []string) error   { return d.s.wiring.delivery.flushAbortInput(ids) }
+func (d replayDriver) InFlight(tx *kernel.Tx) []string { return d.s.st.webhooks.InFlight(tx) }
+func (d replayDriver) Kick(tx *kernel.Tx)              { d.s.st.webhooks.Kick(tx) }
+func (d replayDriver) SetBase(url string)              { d.s.wiring.replayBase = url }
+
+func (d replayDriver) Digest(tx *kernel.Tx, legacy bool) (string, error) {
+	if legacy {
+		return d.s.wiring.image.legacyDigest(tx)
 	}
-	return fmt.Errorf("simulator: replay: input %d: unknown op %q", in.Seq, in.Op)
+	return d.s.wiring.image.digest(tx)
 }
 
-func (t *replayTarget) End() {
-	s := t.s
-	s.wiring.rec.EndReplay()
-	s.wiring.replayBase = ""
-}
-
-// Settle sends back to pending the deliveries a flush left in flight.
-func (t *replayTarget) Settle() {
-	s := t.s
-	tx := s.k.BeginInput()
-	ids := s.st.webhooks.InFlight(tx)
-	tx.End()
-	if len(ids) > 0 {
-		_ = s.wiring.delivery.flushAbortInput(ids)
-	}
-	tx = s.k.Begin()
-	s.st.webhooks.Kick(tx)
-	tx.End()
-}
-
-func (t *replayTarget) Reach(end time.Time, legacy, digest bool) (string, time.Time, error) {
-	s := t.s
-	tx := s.k.Begin()
-	defer tx.End()
-	if now := s.st.clock.Now(); end.After(now) {
-		s.wiring.timers.Advance(tx, end.Sub(now))
-	}
-	var got string
-	if digest {
-		var err error
-		if legacy {
-			got, err = s.wiring.image.legacyDigest(tx)
-		} else {
-			got, err = s.wiring.image.digest(tx)
-		}
-		if err != nil {
-			return "", time.Time{}, err
-		}
-	}
-	return got, s.st.clock.Now(), nil
-}
-
-// call runs a recorded Go control call through the method it names
+// Call runs a recorded Go control call through the method it names
 // (replay.Call).
-func (rt *replayTarget) call(in *recordedInput) error {
-	fn, err := rt.s.wiring.ctl.controlMethod(in.Call)
+func (d replayDriver) Call(in *recordedInput) error {
+	fn, err := d.s.wiring.ctl.controlMethod(in.Call)
 	if err != nil {
 		return err
 	}
@@ -151,7 +84,7 @@ func (rt *replayTarget) call(in *recordedInput) error {
 	}
 	if in.Route != "" && !failed {
 		// Entered over HTTP: the timers due then ran in the same input.
-		rt.s.wiring.ctl.runDue()
+		d.s.wiring.ctl.runDue()
 	}
 	return nil
 }

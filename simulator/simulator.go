@@ -361,14 +361,14 @@ func build(o options) (*Simulator, error) {
 	s.k.SetUndo(s.wiring.rec.Undo)
 	s.wiring.rec.SetBase(s.URL)
 	s.wiring.image = &stateImage{root: s, k: &s.k}
-	s.wiring.inputs = &inputLog{k: &s.k, st: &s.st, rec: s.wiring.rec, image: s.wiring.image, timers: s.wiring.timers, host: o.hostClock}
+	s.wiring.inputs = &inputLog{K: &s.k, Rec: s.wiring.rec, Timers: s.wiring.timers, Caps: s.st.gw.Caps, HostClock: o.hostClock, Unlogged: ControlTokenHeader}
 	s.wiring.delivery = &deliverer{k: &s.k, st: &s.st, rec: s.wiring.rec, inputs: s.wiring.inputs}
 	s.wiring.gw = newGateway(&gateway{
 		k: &s.k, st: &s.st, mux: s.wiring.mux, rec: s.wiring.rec,
-		logRequest: s.wiring.inputs.logRequest, admit: s.wiring.inputs.admit, runDue: s.wiring.timers.RunDue, controlID: s.wiring.rec.ControlID,
+		logRequest: s.wiring.inputs.LogRequest, admit: s.wiring.inputs.Admit, runDue: s.wiring.timers.RunDue, controlID: s.wiring.rec.ControlID,
 		controlNotFound: s.wiring.ctl.notFound,
 	})
-	s.wiring.inputs.draws = s.wiring.gw.ex.Draws
+	s.wiring.inputs.Host = logHost{clock: s.st.clock, image: s.wiring.image, draws: s.wiring.gw.ex.Draws}
 	s.st.members.Init(&s.k)
 	s.st.stepUp.Init(&s.k, stepUpHost{st: &s.st})
 	s.st.webhooks = newWebhooksLine(s)
@@ -402,7 +402,7 @@ func build(o options) (*Simulator, error) {
 func (s *Simulator) Close() {
 	s.wiring.gw.closeServers()
 	s.wiring.stepper.close()
-	s.wiring.inputs.closeStore()
+	s.wiring.inputs.CloseStore()
 	s.wiring.delivery.closeDeliveries()
 }
 
@@ -461,7 +461,7 @@ func (s *Simulator) Client(opts ...mwallet.Option) *mwclient.Client {
 // newClient is Client returning the error instead of panicking.
 func (s *Simulator) newClient(opts ...mwallet.Option) (*mwclient.Client, error) {
 	var base []mwallet.Option
-	if s.wiring.inputs.host == nil {
+	if s.wiring.inputs.HostClock == nil {
 		// On a clock that follows the host's (WithWallClock) the client
 		// keeps the host's clock: its waits are real.
 		base = append(base, mwallet.WithClockSource(s.st.clock))

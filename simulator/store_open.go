@@ -59,7 +59,7 @@ func (h dataDirHost) Log(s *Simulator) datadir.Log           { return s.wiring.r
 func (h dataDirHost) Replayer(s *Simulator) datadir.Replayer { return newReplayer(s) }
 func (h dataDirHost) Replay(s *Simulator) error              { return replayRecording(s, h.o.recording) }
 func (h dataDirHost) Source(s *Simulator) datadir.Source {
-	return snapshotSource{s.wiring.inputs}
+	return s.wiring.inputs.Source()
 }
 
 // sameFixture reports how a data directory's configuration differs from

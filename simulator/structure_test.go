@@ -33,7 +33,8 @@ var kernelPackages = []string{"api", "catalogue", "control", "exchange", "faults
 // toolPackages are the operator's tools beside the lines (the error
 // recipes, the developer views), the data directory (its store and its
 // file layer), the input log's wire format, its replay runner and the
-// input log's pieces that need nothing of the simulator (inputlog), the
+// input log (inputlog: the recorder, and where each input enters the log,
+// over the Host the simulator fills), the
 // exchange log and the state image of the digest: they reach the simulator
 // through interfaces they declare, never by importing it, and no line and not the kernel imports them.
 var toolPackages = []string{"datadir", "datafile", "devtools", "exchangelog", "image", "inputlog", "recfile", "recipes", "replay"}
@@ -286,14 +287,14 @@ func TestSimulatorShape(t *testing.T) {
 }
 
 // beginners are the files outside the kernel that begin transactions, with
-// how many calls each makes: the control endpoints and the input log are
-// the entry points (the gateway's exchange begins in internal/exchange); the product files' counts are Go control
+// how many calls each makes: the control endpoints are the entry points
+// (the gateway's exchange begins in internal/exchange, the input log and
+// the replay's target in internal/inputlog); the product files' counts are Go control
 // methods that lock for themselves, and go to zero as each control method
 // is declared once and run by the kernel. The counts only go down.
 var beginners = map[string]int{
 	"admin.go": 1, "control.go": 3, "image_state.go": 2,
-	"invariants.go": 1, "record.go": 3, "record_admit.go": 1,
-	"recording.go": 1, "replay.go": 4, "simulator.go": 1, "record_advance.go": 1, "stats.go": 1, "store.go": 2,
+	"invariants.go": 1, "simulator.go": 1, "stats.go": 1,
 	"webhooks.go": 1, "webhooks_flush.go": 3,
 }
 
@@ -400,7 +401,7 @@ var simulatorHolders = map[string]string{
 	"WebhooksControl.s":    "a public Go control type",
 	"controlAPI.sim":       "the HTTP face of the public Go control API: its routes call the Go control methods",
 	"stateImage.root":      "the state image is positional over the simulator's fields",
-	"replayTarget.s":       "the replay runner's target drives the whole simulator: its HTTP handler, its clock and its Go control methods",
+	"replayDriver.s":       "a replay drives the whole simulator: its HTTP handler, its Go control methods, its webhook flush and its digest",
 	"opRun.s":              "one run of a control op, the controlAPI's: its transition reaches the state and the wiring through it",
 }
 

@@ -148,7 +148,7 @@ func (d *deliverer) flushDue() ([]hookline.Job, error) {
 		tx.End()
 		return nil, nil
 	}
-	end, err := d.inputs.admit(tx, &recordedInput{Op: recfile.OpFlushDue})
+	end, err := d.inputs.Admit(tx, &recordedInput{Op: recfile.OpFlushDue})
 	tx.Ordered()
 	if err != nil {
 		tx.End()
@@ -161,7 +161,7 @@ func (d *deliverer) flushDue() ([]hookline.Job, error) {
 
 // flushDueInput is the flush_due input of a replay.
 func (d *deliverer) flushDueInput() error {
-	tx, _, err := d.inputs.lockInput(&recordedInput{Op: recfile.OpFlushDue})
+	tx, _, err := d.inputs.LockInput(&recordedInput{Op: recfile.OpFlushDue})
 	if err != nil {
 		return err
 	}
@@ -174,7 +174,7 @@ func (d *deliverer) flushDueInput() error {
 // input of the log) and reports whether it succeeded, with the failure
 // when it did not.
 func (d *deliverer) attemptResult(deliveryID string, at time.Time, code int, answer, errText string) (bool, DeliveryFailure, error) {
-	tx, end, err := d.inputs.lockInput(&recordedInput{Op: recfile.OpAttempt, Delivery: deliveryID, At: at, StatusCode: code, Response: answer, Error: errText})
+	tx, end, err := d.inputs.LockInput(&recordedInput{Op: recfile.OpAttempt, Delivery: deliveryID, At: at, StatusCode: code, Response: answer, Error: errText})
 	if err != nil {
 		return false, DeliveryFailure{}, err
 	}
@@ -213,7 +213,7 @@ func (d *deliverer) giveBack(jobs []hookline.Job) error {
 
 // flushAbortInput takes deliveries out of flight (flush_abort).
 func (d *deliverer) flushAbortInput(ids []string) error {
-	tx, end, err := d.inputs.lockInput(&recordedInput{Op: recfile.OpFlushAbort, Deliveries: ids})
+	tx, end, err := d.inputs.LockInput(&recordedInput{Op: recfile.OpFlushAbort, Deliveries: ids})
 	if err != nil {
 		return err
 	}

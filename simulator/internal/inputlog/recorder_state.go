@@ -113,6 +113,10 @@ type Point[C any] struct {
 	Dropped int64
 	// Seq is the last input logged.
 	Seq int64
+	// End and Digest, set by Log.Point, are the simulator's clock then
+	// and the state's digest then ("" when not asked for).
+	End    time.Time
+	Digest string
 }
 
 // Point returns where the log stands now.
