@@ -55,7 +55,7 @@ func fixedDomains() map[string]*domain {
 		"fault_kind":     control.OneOf[*opRun]("fault kind", "drop", faultKindNames...),
 		"qr_scenario":    control.OneOf[*opRun]("QR scenario", "timeout_", qrpay.Scenarios()...),
 		"outcome_collection": &domain{Name: "outcome collection",
-			Choices: func(x *opRun) []string { return x.s.wiring.ctl.outcomeCollections() }, Bad: []any{"remittance"}},
+			Choices: func(x *opRun) []string { return x.s.wiring.timers.Collections() }, Bad: []any{"remittance"}},
 		"action": &domain{Name: "control action", Choices: func(*opRun) []string { return controlOps.ActionKeys() }, Bad: []any{"cards/explode"}},
 		"asset":  control.Folded(&domain{Name: "asset", Choices: func(x *opRun) []string { return x.s.st.cat.Codes() }, Bad: []any{"USDX"}}),
 	}
@@ -120,11 +120,6 @@ func (ctl *controlAPI) businessPath(p string) bool {
 		return out
 	}
 	return control.BusinessPath(p, patterns, func(r *http.Request) bool { return len(gw.allowedMethods(r)) > 0 })
-}
-
-// outcomeCollections lists the outcome collections, sorted.
-func (ctl *controlAPI) outcomeCollections() []string {
-	return ctl.sim.wiring.timers.Collections()
 }
 
 // outcomeObject reports an id that names an object of an outcome
