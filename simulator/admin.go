@@ -10,7 +10,6 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/devtools"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/members"
-	"github.com/mwallet/mwallet-go/simulator/internal/merchant"
 )
 
 // MerchantStatus is the merchant's standing with the service.
@@ -53,14 +52,6 @@ type MerchantSettings struct {
 	// Prepaid sets prepaid available balances exactly (asset code to
 	// decimal string); the difference is posted against the world account.
 	Prepaid map[string]string
-}
-
-// lineSettings are ms as the merchant line takes them.
-func (ms MerchantSettings) lineSettings() merchant.Settings {
-	return merchant.Settings{
-		Model: string(ms.Model), Status: string(ms.Status), Env: string(ms.Environment), FeeRateBps: ms.FeeRateBps,
-		AssetAllowlist: ms.AssetAllowlist, Prepaid: ms.Prepaid,
-	}
 }
 
 // KeySettings changes an API Key. Nil or zero fields leave the setting as it

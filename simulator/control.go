@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/control"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
@@ -120,8 +119,11 @@ func (ctl *controlAPI) Begin(x *opRun, o *op) {
 // Legacy reports a replayed input of an earlier build.
 func (ctl *controlAPI) Legacy(x *opRun) bool { return x.legacy }
 
-// Refused is the public *NameError of a refusal.
-func (ctl *controlAPI) Refused(r *control.Refusal) error {
+// Refused is the public *NameError of a refusal (nameError).
+func (ctl *controlAPI) Refused(r *control.Refusal) error { return nameError(r) }
+
+// nameError is the public *NameError of a refusal.
+func nameError(r *control.Refusal) error {
 	return &NameError{Kind: r.Kind, Name: r.Name, Valid: r.Valid, NotFound: r.NotFound, Field: r.Field, Want: r.Want}
 }
 
@@ -261,10 +263,3 @@ var opAction = def[actionIn]{
 		return json.RawMessage(out), nil
 	},
 }.Op()
-
-// clockJSON is the clock as GET /_sim/clock shows it.
-func (ctl *controlAPI) clockJSON(tx *kernel.Tx) map[string]any {
-	s := ctl.sim
-	now := s.st.clock.Now()
-	return map[string]any{"now": now.UTC().Format(time.RFC3339), "unix": now.Unix(), "pending_timers": s.wiring.timers.Pending(tx)}
-}

@@ -223,8 +223,8 @@ func (c *CardsControl) TimeoutNextTopUps(n int) error {
 // declared there too, resolve a member as the gateway does (memberCtxID)
 // and answer the plastic as the public CardPlastic.
 var (
-	cardOps       = cardline.NewControlOps(func(x *opRun) (*cardline.Line, *kernel.Tx) { return x.s.st.cards, x.tx })
-	cardMemberOps = cardline.NewMemberControlOps(func(x *opRun) (*cardline.Line, *kernel.Tx) { return x.s.st.cards, x.tx },
+	cardOps       = cardline.NewControlOps(cardsAt)
+	cardMemberOps = cardline.NewMemberControlOps(cardsAt,
 		memberCtxID, func(p cardline.Plastic) any { return CardPlastic(p) })
 )
 
@@ -239,7 +239,7 @@ func memberCtxID(x *opRun, id string) string {
 // the public CardTransaction, and an earlier build's recordings replay the
 // draws it made before refusing a debit the card could not cover (the
 // public InsufficientFundsError).
-var opCardsAddTransaction = cardline.NewTransactionOp(func(x *opRun) (*cardline.Line, *kernel.Tx) { return x.s.st.cards, x.tx },
+var opCardsAddTransaction = cardline.NewTransactionOp(cardsAt,
 	func(t cardline.Transaction) any { return CardTransaction(t) },
 	func(x *opRun) bool { return x.legacy },
 	func(err error) bool { var short *InsufficientFundsError; return errors.As(err, &short) })
@@ -253,3 +253,6 @@ var cardsOps = []*op{
 	cardOps.SetCloseRefused, cardOps.TimeoutNextTopUps,
 	cardOps.Card, cardOps.TopUpView, cardOps.SecureSession,
 }
+
+// cardsAt is the card line and the transaction of a run.
+func cardsAt(x *opRun) (*cardline.Line, *kernel.Tx) { return x.s.st.cards, x.tx }

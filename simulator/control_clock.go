@@ -57,42 +57,10 @@ func (c *Clock) SleepFunc(limit time.Duration) func(ctx context.Context, d time.
 	}
 }
 
-// clockOps declares the clock's routes and methods. Clock.Advance (and
-// Sleep, SleepFunc, which advance) is an input of its own kind, an
-// advance (internal/inputlog's Log.Advance), not a call; POST /_sim/clock, which has no
-// Go method of its own, is logged as the request and runs the same advance
-// in its transaction.
-var clockOps = []*op{
-	def[noInput]{Route: "GET /_sim/clock", Run: func(x *opRun, _ *noInput) (any, error) { return x.s.wiring.ctl.clockJSON(x.tx), nil }}.Op(),
-	def[clockIn]{Route: "POST /_sim/clock", Run: func(x *opRun, in *clockIn) (any, error) {
-		x.s.wiring.timers.Advance(x.tx, in.duration())
-		return x.s.wiring.ctl.clockJSON(x.tx), nil
-	}}.Op(),
-	def[noInput]{Name: "Clock.Advance", NoCall: true}.Op(),
-	def[noInput]{Name: "Clock.Sleep", NoCall: true}.Op(),
-	def[noInput]{Name: "Clock.SleepFunc", NoCall: true}.Op(),
-	def[noInput]{Name: "Clock.Now", NoCall: true}.Op(),
-}
-
-// clockIn is the body of POST /_sim/clock: advance_seconds or advance, not
-// both (neither advances nothing).
-type clockIn struct {
-	AdvanceSeconds *float64 `json:"advance_seconds" dom:"seconds_advance"`
-	Advance        string   `json:"advance" dom:"go_duration"`
-}
-
-func (in *clockIn) rules(x *opRun) error {
-	if in.AdvanceSeconds != nil && in.Advance != "" && !x.legacy { // earlier builds took advance_seconds
-		return errInvalidRequest("send advance_seconds or advance, not both")
-	}
-	return nil
-}
-
-// duration is the advance asked for.
-func (in *clockIn) duration() time.Duration {
-	if in.AdvanceSeconds != nil {
-		return time.Duration(*in.AdvanceSeconds * float64(time.Second))
-	}
-	d, _ := time.ParseDuration(in.Advance)
-	return d
-}
+// clockOps declares the clock's routes and methods, declared with the
+// outcome modes' in internal/outcomes. Clock.Advance (and Sleep,
+// SleepFunc, which advance) is an input of its own kind, an advance
+// (internal/inputlog's Log.Advance), not a call; POST /_sim/clock, which has no Go method
+// of its own, is logged as the request and runs the same advance in its
+// transaction.
+var clockOps = append([]*op{outcomeOps.Clock, outcomeOps.Advance}, outcomeOps.Methods...)

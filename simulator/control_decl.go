@@ -1,9 +1,7 @@
 package simulator
 
 import (
-	"fmt"
 	"reflect"
-	"strings"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/internal/control"
@@ -15,7 +13,7 @@ import (
 // (cardsOps in control_cards.go, ...), and run one way (control.go, over
 // internal/control's runner). A replay dispatches a recorded call to its Go
 // method by name (reflection on the control fields of Simulator,
-// declaredMethod). A field without a
+// declaredMethod, over control.Registry's Method). A field without a
 // domain, a domain that is not registered (the registry is in
 // control_domains.go) or a duplicate route makes init panic: a new
 // argument cannot forget its domain.
@@ -84,32 +82,12 @@ func (s *Simulator) initControls() {
 	s.Requests = &RequestsControl{s}
 }
 
-// declaredMethod resolves a recorded call name to its Go method bound to s:
-// "Field.Method" on the control fields of Simulator, "Action" on
-// Simulator. A name no declaration gives, or one that records no call, is
-// an error.
+// declaredMethod resolves a recorded call name to its Go method bound to s
+// (control.Registry's Method): "Field.Method" on the control fields of
+// Simulator, "Action" on Simulator. A name no declaration gives, or one
+// that records no call, is an error.
 func declaredMethod(s *Simulator, name string) (reflect.Value, error) {
-	if name == ctlAction {
-		return reflect.ValueOf(s.Action), nil
-	}
-	o := opByName[name]
-	if o == nil {
-		return reflect.Value{}, fmt.Errorf("simulator: replay: no control method %q", name)
-	}
-	if o.NoCall {
-		return reflect.Value{}, fmt.Errorf("simulator: replay: %q is never recorded as a call", name)
-	}
-	return boundMethod(s, name), nil
-}
-
-// boundMethod is the method "Field.Method" of s's control field, bound.
-func boundMethod(s *Simulator, name string) reflect.Value {
-	field, method, _ := strings.Cut(name, ".")
-	f := reflect.ValueOf(s).Elem().FieldByName(field)
-	if !f.IsValid() {
-		return reflect.Value{}
-	}
-	return f.MethodByName(method)
+	return controlOps.Method(s, ctlAction, reflect.ValueOf(s.Action), name)
 }
 
 // NameError is the refusal of a control call (a Go method of sim.Outcomes,

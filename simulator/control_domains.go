@@ -8,7 +8,11 @@ import (
 	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
 	"github.com/mwallet/mwallet-go/simulator/internal/control"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/kyc"
+	"github.com/mwallet/mwallet-go/simulator/internal/members"
 	"github.com/mwallet/mwallet-go/simulator/internal/qrpay"
+	"github.com/mwallet/mwallet-go/simulator/internal/remittances"
+	"github.com/mwallet/mwallet-go/simulator/internal/stepup"
 	hookline "github.com/mwallet/mwallet-go/simulator/internal/webhooks"
 )
 
@@ -36,66 +40,40 @@ var domains, domainProblems = buildDomains()
 
 // buildDomains builds the registry.
 func buildDomains() (map[string]*domain, []string) {
-	return control.Domains(fixedDomains(), objectDomains(), control.Names[*opRun](), control.Standard(control.Lookups[*opRun]{
-		BusinessPath:  func(x *opRun, p string) bool { return x.s.wiring.ctl.businessPath(p) },
-		OutcomeMode:   func(s string) bool { _, err := ParseOutcomeMode(s); return err == nil },
-		MaxAdvance:    maxAdvance,
-		MaxInProgress: idempotencyWindow,
-		MaxDelayMS:    maxFaultDelayMS,
-	}))
+	return control.Domains(fixedDomains(), objectDomains(),
+		cardline.ControlDomains(cardsAt), qrpay.ControlDomains(qrAt), remittances.ControlDomains(remitAt), kyc.ControlDomains(kycAt),
+		hookline.ControlDomains(hooksAt), stepup.ControlDomains(stepUpAt), members.ControlDomains(membersAt),
+		control.Names[*opRun](), control.Standard(control.Lookups[*opRun]{
+			BusinessPath:  func(x *opRun, p string) bool { return x.s.wiring.ctl.businessPath(p) },
+			OutcomeMode:   func(s string) bool { _, err := ParseOutcomeMode(s); return err == nil },
+			MaxAdvance:    maxAdvance,
+			MaxInProgress: idempotencyWindow,
+			MaxDelayMS:    maxFaultDelayMS,
+		}))
 }
 
 // fixedDomains are the domains of a set of names this package gives (the
 // sets that need nothing of it are control.Names).
 func fixedDomains() map[string]*domain {
 	return map[string]*domain{
-		"card_status":    control.OneOf[*opRun]("card status", "frozen ", cardline.Statuses()...),
 		"merchant_model": control.OneOf[*opRun]("merchant model", "self_hosted", string(MerchantHosted), string(PlatformHosted)),
 		"environment":    control.OneOf[*opRun]("environment", "staging", environmentNames...),
 		"fault_kind":     control.OneOf[*opRun]("fault kind", "drop", faultKindNames...),
-		"qr_scenario":    control.OneOf[*opRun]("QR scenario", "timeout_", qrpay.Scenarios()...),
 		"outcome_collection": &domain{Name: "outcome collection",
-			Choices: func(x *opRun) []string { return x.s.wiring.ctl.outcomeCollections() }, Bad: []any{"remittance"}},
+			Choices: func(x *opRun) []string { return x.s.wiring.timers.Collections() }, Bad: []any{"remittance"}},
 		"action": &domain{Name: "control action", Choices: func(*opRun) []string { return controlOps.ActionKeys() }, Bad: []any{"cards/explode"}},
 		"asset":  control.Folded(&domain{Name: "asset", Choices: func(x *opRun) []string { return x.s.st.cat.Codes() }, Bad: []any{"USDX"}}),
 	}
 }
 
-// objectDomains are the ids of objects, looked up in the state.
+// objectDomains are the ids of objects, looked up in the state, that no
+// line gives (each line's ControlDomains gives the ids of its objects).
 func objectDomains() map[string]*domain {
 	return map[string]*domain{
-		"member": control.ObjectOf("member", func(x *opRun, id string) bool { return x.s.st.members.ByAny(x.tx, id) != nil }),
 		"member_ctx": control.ObjectOf("member", func(x *opRun, id string) bool {
 			_, ae := x.s.wiring.gw.resolveMember(x.tx, id)
 			return ae == nil
 		}),
-		"secure_session": control.ObjectOf("secure session", func(x *opRun, id string) bool {
-			_, _, err := x.s.st.cards.SecureSessionPage(x.tx, cardline.PathRequest(id), nil)
-			return err == nil
-		}),
-		"card": control.ObjectOf("card", func(x *opRun, id string) bool {
-			return x.s.st.cards.HasCard(x.tx, cardline.WithIDPrefix("crd_", id))
-		}),
-		"card_application": control.ObjectOf("card application", func(x *opRun, id string) bool {
-			return x.s.st.cards.FindApplication(x.tx, id) == nil
-		}),
-		"card_topup":   control.ObjectOf("card top-up", func(x *opRun, id string) bool { return x.s.st.cards.FindTopUp(x.tx, id) == nil }),
-		"card_product": control.ObjectOf("card product", func(x *opRun, id string) bool { return x.s.st.cards.HasProduct(x.tx, id) }),
-		"qr_order":     control.ObjectOf("QR payment order", func(x *opRun, id string) bool { return x.s.st.qr.Has(x.tx, qrpay.OrderID(id)) }),
-		"remittance": control.ObjectOf("remittance", func(x *opRun, id string) bool {
-			return x.s.st.remit.HasOrder(x.tx, cardline.WithIDPrefix("rmt_", id))
-		}),
-		"kyc_session":   control.ObjectOf("KYC session", func(x *opRun, id string) bool { return x.s.st.kyc.HasSession(x.tx, id) }),
-		"quick_binding": control.ObjectOf("quick KYC binding", func(x *opRun, id string) bool { return x.s.st.kyc.HasBinding(x.tx, id) }),
-		"webhook_endpoint": control.ObjectOf("webhook endpoint", func(x *opRun, id string) bool {
-			id = cardline.WithIDPrefix("whe_", id)
-			return slices.ContainsFunc(x.s.st.webhooks.EndpointList(x.tx), func(e hookline.EndpointView) bool { return e.ID == id })
-		}),
-		"webhook_delivery": control.ObjectOf("webhook delivery", func(x *opRun, id string) bool {
-			id = cardline.WithIDPrefix("whd_", id)
-			return slices.ContainsFunc(x.s.st.webhooks.Deliveries(x.tx), func(d hookline.DeliveryView) bool { return d.ID == id })
-		}),
-		"challenge":      control.ObjectOf("step-up challenge", func(x *opRun, id string) bool { _, ok := x.s.st.stepUp.Get(x.tx, id); return ok }),
 		"key":            control.ObjectOf("key", func(x *opRun, id string) bool { return x.s.st.keys.Has(x.tx, id) }),
 		"dashboard_file": control.ObjectOf("dashboard file", func(_ *opRun, name string) bool { return slices.Contains(dashboardFiles, name) }),
 		"outcome_object": control.ObjectOf("object of an outcome collection", func(x *opRun, id string) bool {
@@ -120,11 +98,6 @@ func (ctl *controlAPI) businessPath(p string) bool {
 		return out
 	}
 	return control.BusinessPath(p, patterns, func(r *http.Request) bool { return len(gw.allowedMethods(r)) > 0 })
-}
-
-// outcomeCollections lists the outcome collections, sorted.
-func (ctl *controlAPI) outcomeCollections() []string {
-	return ctl.sim.wiring.timers.Collections()
 }
 
 // outcomeObject reports an id that names an object of an outcome

@@ -1,6 +1,6 @@
 package simulator
 
-import "net/http"
+import "github.com/mwallet/mwallet-go/simulator/internal/control"
 
 // FaultsControl arms and clears faults on the business API (sim.Faults):
 // error answers, dropped connections before or after execution, added
@@ -12,60 +12,40 @@ type FaultsControl struct{ s *Simulator }
 // and path. Faults are tried in the order they were added; one request takes
 // at most one fault.
 func (fc *FaultsControl) Inject(f Fault) error {
-	return fc.s.wiring.ctl.perform(opFaultsInject, (*faultIn)(&f))
+	return fc.s.wiring.ctl.perform(faultOps.Inject, f.faultIn())
 }
 
 // Clear removes every fault.
 func (fc *FaultsControl) Clear() error {
-	return fc.s.wiring.ctl.perform(opFaultsClear, &noInput{})
+	return fc.s.wiring.ctl.perform(faultOps.Clear, &noInput{})
 }
 
 // List returns the faults still armed, Count being what remains.
 func (fc *FaultsControl) List() []Fault {
-	v, _ := invoke[[]Fault](fc.s, opFaultsList, &noInput{})
+	v, _ := invoke[[]Fault](fc.s, faultOps.List, &noInput{})
 	return v
 }
 
-// faultIn is the body of POST /_sim/faults, the fields of Fault (the two
-// convert into each other; Hold and Held only Go code can give).
-type faultIn struct {
-	Method  string          `json:"method" dom:"fault_method"`
-	Path    string          `json:"path" dom:"business_path,req"`
-	Count   int             `json:"count" dom:"count"`
-	Kind    FaultKind       `json:"kind" dom:"fault_kind,req"`
-	Status  int             `json:"status" dom:"fault_status"`
-	Code    string          `json:"code" dom:"error_code"`
-	DelayMS int             `json:"delay_ms" dom:"delay_ms"`
-	Hold    <-chan struct{} `json:"-" dom:"-"`
-	Held    chan<- string   `json:"-" dom:"-"`
-	OneIn   int             `json:"one_in" dom:"count"`
+// faultOps are the fault table's ops, declared in internal/control over
+// the gateway: a fault is the public Fault.
+var faultOps = control.NewFaultOps(control.FaultViews[*opRun, Fault]{
+	Fault:  faultOfInput,
+	List:   func(x *opRun) []Fault { return x.s.wiring.gw.faults(x.tx) },
+	Inject: func(x *opRun, f Fault) error { return x.s.wiring.gw.injectFault(x.tx, f) },
+	Clear:  func(x *opRun) error { return x.s.wiring.gw.clearFaults(x.tx) },
+})
+
+// faultOfInput is the public Fault of an input, and faultIn the input of a
+// Fault (the fields are the same).
+func faultOfInput(in control.FaultIn) Fault {
+	return Fault{Method: in.Method, Path: in.Path, Count: in.Count, Kind: FaultKind(in.Kind), Status: in.Status, Code: in.Code,
+		DelayMS: in.DelayMS, Hold: in.Hold, Held: in.Held, OneIn: in.OneIn}
 }
 
-var (
-	opFaultsList = def[noInput]{Route: "GET /_sim/faults", Name: "Faults.List", NoCall: true, Run: func(x *opRun, _ *noInput) (any, error) {
-		return x.s.wiring.gw.faults(x.tx), nil
-	}, Reply: func(_ *opRun, _ *noInput, out any) (int, any) { return http.StatusOK, controlList(out.([]Fault)) }}.Op()
-	opFaultsInject = def[faultIn]{
-		Route: "POST /_sim/faults", Name: "Faults.Inject", Status: http.StatusCreated,
-		Args: func(in *faultIn) []any { return []any{Fault(*in)} },
-		Run: func(x *opRun, in *faultIn) (any, error) {
-			if err := x.s.wiring.gw.injectFault(x.tx, Fault(*in)); err != nil {
-				return nil, err
-			}
-			return controlList(x.s.wiring.gw.faults(x.tx)), nil
-		},
-	}.Op()
-	opFaultsClear = def[noInput]{
-		Route: "DELETE /_sim/faults", Name: "Faults.Clear",
-		Args: func(*noInput) []any { return nil },
-		Run: func(x *opRun, _ *noInput) (any, error) {
-			if err := x.s.wiring.gw.clearFaults(x.tx); err != nil {
-				return nil, err
-			}
-			return controlList([]Fault{}), nil
-		},
-	}.Op()
-)
+func (f Fault) faultIn() *control.FaultIn {
+	return &control.FaultIn{Method: f.Method, Path: f.Path, Count: f.Count, Kind: string(f.Kind), Status: f.Status, Code: f.Code,
+		DelayMS: f.DelayMS, Hold: f.Hold, Held: f.Held, OneIn: f.OneIn}
+}
 
 // faultsOps declares the faults' routes and methods.
-var faultsOps = []*op{opFaultsList, opFaultsInject, opFaultsClear}
+var faultsOps = []*op{faultOps.List, faultOps.Inject, faultOps.Clear}

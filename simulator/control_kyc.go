@@ -63,7 +63,7 @@ func (k *KYCControl) SetQuick(enabled bool, pool int) error {
 // kycLineOps are the KYC line's ops, declared in the line (internal/kyc):
 // their transitions need the KYC line, the transaction and the member a
 // path names, which the members line finds.
-var kycLineOps = kyc.NewControlOps(func(x *opRun) (*kyc.Line, *kernel.Tx) { return x.s.st.kyc, x.tx },
+var kycLineOps = kyc.NewControlOps(kycAt,
 	func(x *opRun, id string) *member { return x.s.st.members.ByAny(x.tx, id) })
 
 // kycOps declares the KYC line's actions and methods.
@@ -71,3 +71,6 @@ var kycOps = []*op{
 	kycLineOps.Update, kycLineOps.Approve, kycLineOps.Reject, kycLineOps.Supplement, kycLineOps.CompleteSession,
 	kycLineOps.CompensateQuickBinding, kycLineOps.SetQuick,
 }
+
+// kycAt is the KYC line and the transaction of a run.
+func kycAt(x *opRun) (*kyc.Line, *kernel.Tx) { return x.s.st.kyc, x.tx }

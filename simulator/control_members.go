@@ -99,7 +99,7 @@ func checkAmount(x *opRun, field, asset, amount string) error {
 // balances are checked as every control amount is (checkAmounts), a
 // member's document and balances are the operator's view, Get answers the
 // public MemberInfo and Balance refuses the empty id with a *NameError.
-var memberOps = members.NewMemberOps(func(x *opRun) (*members.Line, *kernel.Tx) { return &x.s.st.members, x.tx }, members.Views[*opRun]{
+var memberOps = members.NewMemberOps(membersAt, members.Views[*opRun]{
 	Seed:    func(in members.SeedIn) any { return memberSeedOf(in) },
 	Amounts: checkAmounts,
 	Create: func(x *opRun, in members.SeedIn) (*member, error) {
@@ -125,7 +125,7 @@ func memberSeedOf(in members.SeedIn) MemberSeed {
 
 // memberLineOps are the member actions that need only the members line
 // and the transaction, declared in the line (internal/members).
-var memberLineOps = members.NewControlOps(func(x *opRun) (*members.Line, *kernel.Tx) { return &x.s.st.members, x.tx })
+var memberLineOps = members.NewControlOps(membersAt)
 
 // membersOps declares the members' routes and methods.
 var membersOps = []*op{
@@ -136,3 +136,6 @@ var membersOps = []*op{
 // a member the simulator does not have, by mem_ id, bare uuid or
 // external_member_id.
 var ErrUnknownMember = errors.New("member not found")
+
+// membersAt is the members line and the transaction of a run.
+func membersAt(x *opRun) (*members.Line, *kernel.Tx) { return &x.s.st.members, x.tx }

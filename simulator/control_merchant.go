@@ -15,7 +15,7 @@ type MerchantControl struct{ s *Simulator }
 // Set changes the merchant as ms says. It changes nothing when any
 // setting is invalid.
 func (m *MerchantControl) Set(ms MerchantSettings) error {
-	return m.s.wiring.ctl.perform(opMerchantSet, (*merchantIn)(&ms))
+	return m.s.wiring.ctl.perform(opMerchantSet, ms.settingsIn())
 }
 
 // TopUpPrepaid credits the merchant prepaid account with amount of
@@ -54,37 +54,31 @@ func (m *MerchantControl) SetWriteQuota(perMinute int) error {
 	return m.s.wiring.ctl.perform(merchantLineOps.SetWriteQuota, &merchant.QuotaIn{PerMinute: &perMinute})
 }
 
-// merchantIn is the body of POST /_sim/merchant, the fields of
-// MerchantSettings (the two convert into each other).
-type merchantIn struct {
-	Model          Model             `json:"model" dom:"merchant_model"`
-	Status         MerchantStatus    `json:"status" dom:"merchant_status"`
-	Environment    Environment       `json:"environment" dom:"environment"`
-	FeeRateBps     *int64            `json:"fee_rate_bps" dom:"fee_rate"`
-	AssetAllowlist []string          `json:"asset_allowlist" dom:"asset"`
-	Prepaid        map[string]string `json:"prepaid" dom:"decimal,key=asset"`
+// opMerchantSet is POST /_sim/merchant and Merchant.Set, declared in the
+// merchant line: its input is the public MerchantSettings, and a prepaid
+// amount is checked as every control amount is (checkAmounts).
+var opMerchantSet = merchant.NewSettingsOp(merchantAt, func(in merchant.SettingsIn) any { return merchantSettingsOf(in) }, checkAmounts)
+
+// merchantSettingsOf is the public settings of a settings input, and
+// settingsIn the input of public settings (the fields are the same).
+func merchantSettingsOf(in merchant.SettingsIn) MerchantSettings {
+	return MerchantSettings{Model: Model(in.Model), Status: MerchantStatus(in.Status), Environment: Environment(in.Environment),
+		FeeRateBps: in.FeeRateBps, AssetAllowlist: in.AssetAllowlist, Prepaid: in.Prepaid}
 }
 
-func (in *merchantIn) rules(x *opRun) error { return checkAmounts(x, "prepaid", in.Prepaid) }
+func (ms MerchantSettings) settingsIn() *merchant.SettingsIn {
+	return &merchant.SettingsIn{Model: string(ms.Model), Status: string(ms.Status), Environment: string(ms.Environment),
+		FeeRateBps: ms.FeeRateBps, AssetAllowlist: ms.AssetAllowlist, Prepaid: ms.Prepaid}
+}
 
-// opMerchantSet is POST /_sim/merchant and Merchant.Set: its input is the
-// public MerchantSettings, converted into the line's settings.
-var opMerchantSet = def[merchantIn]{
-	Route: "POST /_sim/merchant", Name: "Merchant.Set",
-	Args: func(in *merchantIn) []any { return []any{MerchantSettings(*in)} },
-	Run: func(x *opRun, in *merchantIn) (any, error) {
-		if err := x.s.st.merchant.Set(x.tx, MerchantSettings(*in).lineSettings()); err != nil {
-			return nil, err
-		}
-		return x.s.st.merchant.JSON(x.tx), nil
-	},
-}.Op()
+// merchantAt is the merchant line and the transaction of a run.
+func merchantAt(x *opRun) (*merchant.Line, *kernel.Tx) { return x.s.st.merchant, x.tx }
 
 // merchantLineOps are the merchant's ops declared in the line
 // (internal/merchant): an amount is checked against its asset's scale as
 // every control amount is (checkAmount), the upstream subaccount is the
 // remittance line's and the write quota the gateway's.
-var merchantLineOps = merchant.NewControlOps(func(x *opRun) (*merchant.Line, *kernel.Tx) { return x.s.st.merchant, x.tx }, checkAmount,
+var merchantLineOps = merchant.NewControlOps(merchantAt, checkAmount,
 	func(x *opRun, active bool) { x.s.st.remit.SetPOBOSubaccount(x.tx, active) },
 	func(x *opRun, perMinute int) error { return x.s.wiring.gw.setWriteQuota(x.tx, perMinute) })
 

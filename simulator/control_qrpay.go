@@ -126,7 +126,7 @@ const (
 // qrOps are the QR line's ops, declared in the line (internal/qrpay): the
 // merchant fee rate is set on the merchant line, and the upstream's counters
 // answer the public QRUpstreamStats.
-var qrOps = qrline.NewControlOps(func(x *opRun) (*qrline.Line, *kernel.Tx) { return x.s.st.qr, x.tx },
+var qrOps = qrline.NewControlOps(qrAt,
 	func(x *opRun, bps int64) { x.s.st.merchant.SetFeeRateBps(x.tx, bps) },
 	func(u qrline.UpstreamStats) any { return QRUpstreamStats(u) },
 	func(out any) qrline.UpstreamStats { return qrline.UpstreamStats(out.(QRUpstreamStats)) })
@@ -136,3 +136,6 @@ var qrpayOps = []*op{
 	qrOps.Complete, qrOps.Fail, qrOps.Refund, qrOps.Timeout, qrOps.SetEnabled, qrOps.SetScenario,
 	qrOps.SetMerchantFeeRate, qrOps.SetFiatRate, qrOps.UpstreamCalls, qrOps.Trace,
 }
+
+// qrAt is the QR payment line and the transaction of a run.
+func qrAt(x *opRun) (*qrline.Line, *kernel.Tx) { return x.s.st.qr, x.tx }

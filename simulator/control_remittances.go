@@ -68,7 +68,10 @@ func (r *RemittancesControl) run(o *op, in *remittances.ActionIn) (map[string]an
 // remitOps are the payout partner's actions, declared in the line
 // (internal/remittances): their transitions need only the remittance line
 // and the transaction.
-var remitOps = remittances.NewControlOps(func(x *opRun) (*remittances.Line, *kernel.Tx) { return x.s.st.remit, x.tx })
+var remitOps = remittances.NewControlOps(remitAt)
 
 // remittancesOps declares the payout partner's actions.
 var remittancesOps = []*op{remitOps.Dispatch, remitOps.Complete, remitOps.Fail, remitOps.Refund, remitOps.NeedsReconfirm, remitOps.Advance}
+
+// remitAt is the remittance line and the transaction of a run.
+func remitAt(x *opRun) (*remittances.Line, *kernel.Tx) { return x.s.st.remit, x.tx }

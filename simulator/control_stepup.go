@@ -17,7 +17,10 @@ func (su *StepUpControl) Complete(challengeID string) error {
 
 // stepUpLineOps are the hosted step-up screen's ops, declared in the line
 // (internal/stepup): they need only the step-up line and the transaction.
-var stepUpLineOps = stepup.NewControlOps(func(x *opRun) (*stepup.Line, *kernel.Tx) { return &x.s.st.stepUp, x.tx })
+var stepUpLineOps = stepup.NewControlOps(stepUpAt)
 
 // stepUpOps declares the hosted step-up screen's routes and method.
 var stepUpOps = []*op{stepUpLineOps.View, stepUpLineOps.Complete}
+
+// stepUpAt is the step-up line and the transaction of a run.
+func stepUpAt(x *opRun) (*stepup.Line, *kernel.Tx) { return &x.s.st.stepUp, x.tx }

@@ -163,13 +163,13 @@ var opWebhooksFlush = def[noInput]{Route: "POST /_sim/webhooks/flush", Unlocked:
 // redelivery is the operator's (redeliver, devtools.go); endpointOps,
 // declared there too, take and answer the public WebhookEndpointConfig,
 // WebhookEndpoint and WebhookDelivery.
-var hookOps = hookline.NewControlOps(func(x *opRun) (*hookline.Line, *kernel.Tx) { return x.s.st.webhooks, x.tx },
+var hookOps = hookline.NewControlOps(hooksAt,
 	func(v hookline.EndpointView) any { return webhookEndpointOf(v) },
 	func(x *opRun, id string) (any, error) {
 		return redeliver(x.tx, x.s.st.webhooks, x.s.st.clock.Now(), id)
 	})
 
-var endpointOps = hookline.NewEndpointOps(func(x *opRun) (*hookline.Line, *kernel.Tx) { return x.s.st.webhooks, x.tx },
+var endpointOps = hookline.NewEndpointOps(hooksAt,
 	func(in hookline.EndpointIn) any {
 		return WebhookEndpointConfig{URL: in.URL, Events: in.Events, Environment: Environment(in.Environment), Secret: in.Secret}
 	}, webhookEndpointOf, webhookDeliveryOf)
@@ -183,3 +183,6 @@ var webhooksOps = []*op{
 	hookOps.DisableEndpoint, hookOps.EnableEndpoint, endpointOps.Deliveries, hookOps.SetAutoDeliver,
 	hookOps.Redeliver, opWebhooksFlush,
 }
+
+// hooksAt is the webhook line and the transaction of a run.
+func hooksAt(x *opRun) (*hookline.Line, *kernel.Tx) { return x.s.st.webhooks, x.tx }

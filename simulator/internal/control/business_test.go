@@ -76,3 +76,16 @@ func TestBusinessEndpoint(t *testing.T) {
 		}
 	}
 }
+
+// TestWithIDPrefix: an id with or without its prefix names the same
+// object; the empty id stays empty.
+func TestWithIDPrefix(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ id, want string }{
+		{"", ""}, {"  ", ""}, {"abc", "rmt_abc"}, {" rmt_abc ", "rmt_abc"}, {"whe_abc", "rmt_whe_abc"},
+	} {
+		if got := WithIDPrefix("rmt_", tt.id); got != tt.want {
+			t.Errorf("WithIDPrefix(%q) = %q, want %q", tt.id, got, tt.want)
+		}
+	}
+}

@@ -8,7 +8,10 @@
 // the run of one operation (check, transition in a kernel step, timers
 // due, answer) over a Host the declaring package fills, and the handler of
 // a route (guard, body, the write logged as an input, the answer written)
-// over its HTTPHost.
+// over its HTTPHost, and a recorded call's Go method found by its name
+// (method.go). It declares too the ops on the gateway that belong to no
+// line (gateway_ops.go: the request journal, a request played as in
+// progress, the fault table), over the declaring package's public types.
 //
 // It knows nothing of the simulator's state: an operation runs on a value of
 // the type parameter X (the simulator's run of one operation), which the

@@ -341,3 +341,14 @@ func (f *Field[X]) value(x X, legacy bool, d *Domain[X], v any, shown string) er
 	}
 	return ne
 }
+
+// WithIDPrefix is id trimmed, with prefix added when it lacks it (the
+// empty id stays empty): the id of an object that may be named with or
+// without its REST prefix.
+func WithIDPrefix(prefix, id string) string {
+	id = strings.TrimSpace(id)
+	if id == "" || strings.HasPrefix(id, prefix) {
+		return id
+	}
+	return prefix + id
+}

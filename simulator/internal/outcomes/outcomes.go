@@ -2,7 +2,8 @@
 // objects in flight (a QR order processing, a card application under
 // review, a top-up processing, a remittance dispatching), the modes that
 // govern them, and the timers of the simulator clock that bring them due
-// (kernel.Services' InFlight and Settled).
+// (kernel.Services' InFlight and Settled). It declares the control ops of
+// the clock and the modes (control_ops.go).
 //
 // Its state is data only (no closures), so that it can be persisted: an
 // object in flight is its id and collection, and its success path is the

@@ -1,0 +1,15 @@
+package members
+
+import (
+	"github.com/mwallet/mwallet-go/simulator/internal/control"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+)
+
+// ControlDomains are the domains of the control arguments that name a member (by mem_ id, bare uuid or external_member_id),
+// looked up in the line (the simulator's registry of domains merges them);
+// at gives the line and the transaction of a run.
+func ControlDomains[X any](at func(X) (*Line, *kernel.Tx)) map[string]*control.Domain[X] {
+	return map[string]*control.Domain[X]{
+		"member": control.ObjectOf("member", func(x X, id string) bool { l, tx := at(x); return l.ByAny(tx, id) != nil }),
+	}
+}
