@@ -2,20 +2,7 @@ package simulator
 
 import (
 	"net/http"
-	"strings"
-
-	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 )
-
-// bearer extracts the token from x-auth-token or authorization.
-func bearer(r *http.Request) string {
-	for _, h := range []string{"X-Auth-Token", "Authorization"} {
-		if v := strings.TrimSpace(r.Header.Get(h)); v != "" {
-			return pipeline.BearerToken(v)
-		}
-	}
-	return ""
-}
 
 // register adds an endpoint to the simulator's router.
 func (g *gateway) register(e endpoint) {
