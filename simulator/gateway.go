@@ -31,10 +31,12 @@ type gatewayState = pipeline.State
 // token exchange are internal/exchange's Pipeline (ex), whose Host it
 // answers (exchangeHost, gateway_host.go).
 //
-// It holds the kernel (k), the state (st), the input log (rec), the router
-// (mux, which the control API registers on too), the business endpoints as
-// registered (endpoints) and the server New started (server, or tls with
-// WithTLS or WithHTTP2). What it needs from the rest of the simulator comes
+// It holds the kernel (k), the state (st), the input log (rec), the mux
+// (which the control API registers on too) and the exchange's router over
+// it (router: its routing, the literal-path index and its own answers,
+// internal/exchange's Router), the business endpoints as registered
+// (endpoints) and the server New started (server, or tls with WithTLS or
+// WithHTTP2). What it needs from the rest of the simulator comes
 // as callbacks:
 //
 //   - logRequest logs a request as an input, admit any other input
@@ -53,10 +55,7 @@ type gateway struct {
 	server    *httptest.Server
 	tls       *tlsServer
 	ex        *exchange.Pipeline
-
-	// literal maps each path registered without wildcards (business
-	// endpoints and control routes) to the methods it serves.
-	literal map[string][]string
+	router    *exchange.Router
 
 	logRequest      func(tx *kernel.Tx, r *http.Request) (*recordedInput, int64, error)
 	admit           func(tx *kernel.Tx, in *recordedInput) (int64, error)
@@ -65,9 +64,11 @@ type gateway struct {
 	controlNotFound func(w http.ResponseWriter, r *http.Request, message string)
 }
 
-// newGateway is the gateway over k and st with its exchange.
+// newGateway is the gateway over k and st with its exchange and its
+// router over mux.
 func newGateway(g *gateway) *gateway {
 	g.ex = exchange.New(g.k, g.st.gw, exchangeHost{g})
+	g.router = g.ex.NewRouter(g.mux)
 	return g
 }
 
@@ -75,7 +76,7 @@ func newGateway(g *gateway) *gateway {
 // paths no endpoint serves.
 func (g *gateway) registerGateway() {
 	g.mux.HandleFunc("POST /v1/connect/token", g.ex.ServeToken)
-	g.mux.HandleFunc("/", g.serveNotFound)
+	g.mux.HandleFunc("/", g.router.ServeNotFound)
 }
 
 // response is one answer of the gateway (internal/gateway's Response).

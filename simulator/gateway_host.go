@@ -13,8 +13,9 @@ import (
 // input log (its callbacks and the recorder), the clock and its timers, what
 // the checks of the caller look up (the API keys and access tokens, as
 // internal/gateway's Key and Token, the merchant, the members), the lines
-// told of their expired entries, the step-up line, the exchange log and a
-// replay's hooks (the request's captured body).
+// told of their expired entries, the step-up line, the exchange log, a
+// replay's hooks (the request's captured body), the capture of every
+// request's body and the control API's not_found.
 type exchangeHost struct{ g *gateway }
 
 func (h exchangeHost) LogRequest(tx *kernel.Tx, r *http.Request) (seq, end int64, err error) {
@@ -79,6 +80,21 @@ func (h exchangeHost) RemittanceKey(tx *kernel.Tx, key string, now time.Time) {
 
 func (h exchangeHost) IssueStepUp(tx *kernel.Tx, memberID, action string, now time.Time) error {
 	return h.g.st.stepUp.Issue(tx, memberID, action, now)
+}
+
+// Capture puts a captureBody on r (record_body.go), unless it has one.
+func (h exchangeHost) Capture(r *http.Request) {
+	if _, ok := r.Body.(*captureBody); !ok {
+		src := r.Body
+		if src == nil {
+			src = http.NoBody
+		}
+		r.Body = &captureBody{src: src}
+	}
+}
+
+func (h exchangeHost) ControlNotFound(w http.ResponseWriter, r *http.Request, message string) {
+	h.g.controlNotFound(w, r, message)
 }
 
 func (h exchangeHost) MarkFault(r *http.Request, kind string) { markFault(r, FaultKind(kind)) }

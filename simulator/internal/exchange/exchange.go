@@ -7,8 +7,10 @@
 // needs of the simulator (the input log, the clock and its timers, the API
 // keys, access tokens, merchant and members the checks of the caller look
 // up, the lines told of their expired entries, the step-up line, the
-// exchange log, a replay's hooks) it asks of its Host. The checks of the
-// caller (auth.go) and the token exchange (token.go) are its own.
+// exchange log, a replay's hooks, the body's capture and the control API's
+// not_found) it asks of its Host. The checks of the caller (auth.go), the
+// token exchange (token.go) and the router with its own answers
+// (router.go, notfound.go) are its own.
 package exchange
 
 import (
@@ -60,6 +62,12 @@ type Host interface {
 	IssueStepUp(tx *kernel.Tx, memberID, action string, now time.Time) error
 	// MerchantID is the merchant's id, the scope of idempotency keys.
 	MerchantID(tx *kernel.Tx) string
+	// Capture puts on r's body what keeps what is read of it, so that the
+	// request can be logged as an input with it (the router calls it first).
+	Capture(r *http.Request)
+	// ControlNotFound answers the router's not_found of a path under /_sim
+	// behind the control API's guard.
+	ControlNotFound(w http.ResponseWriter, r *http.Request, message string)
 	// MarkFault tells the exchange log the fault kind r took.
 	MarkFault(r *http.Request, kind string)
 	// Replay says whether r is a request of a replay, the fault draws its

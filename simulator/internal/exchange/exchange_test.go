@@ -31,6 +31,10 @@ type fakeHost struct {
 	env     string
 	status  string
 	expired []string
+	// captured counts the requests whose body was captured, controlNF
+	// the messages of the control API's not_found.
+	captured  int
+	controlNF []string
 }
 
 // newFakeHost is a fakeHost at now with its key, token and merchant.
@@ -88,6 +92,11 @@ func (h *fakeHost) member(found bool) *api.Member {
 		return nil
 	}
 	return &api.Member{ID: "mem_1", MerchantID: "mch_1", Status: "active"}
+}
+func (h *fakeHost) Capture(*http.Request) { h.captured++ }
+func (h *fakeHost) ControlNotFound(w http.ResponseWriter, r *http.Request, message string) {
+	h.controlNF = append(h.controlNF, message)
+	w.WriteHeader(http.StatusNotFound)
 }
 func (h *fakeHost) Token(_ *kernel.Tx, v string) { h.expired = append(h.expired, "token "+v) }
 func (h *fakeHost) Challenge(_ *kernel.Tx, id string, _ time.Time) {
