@@ -78,6 +78,3 @@ func (g *gateway) registerGateway() {
 	g.mux.HandleFunc("POST /v1/connect/token", g.ex.ServeToken)
 	g.mux.HandleFunc("/", g.router.ServeNotFound)
 }
-
-// response is one answer of the gateway (internal/gateway's Response).
-type response = pipeline.Response
