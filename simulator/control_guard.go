@@ -13,7 +13,7 @@ import (
 // to visit cannot drive it. The guard belongs to the control routes as the
 // router matched them (every declared op, control_decl.go, and the router's
 // not_found answers under /_sim), on the path as the gateway read it once
-// (gateway_router.go), so no spelling of a path reaches a control route
+// (internal/exchange's Router), so no spelling of a path reaches a control route
 // around it:
 //
 //  1. Host names the simulator: an IP address literal, localhost or a name

@@ -1,40 +1,16 @@
 package simulator
 
 import (
-	"time"
-
 	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
-	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/qrpay"
 	"github.com/mwallet/mwallet-go/simulator/internal/remittances"
 	"github.com/mwallet/mwallet-go/simulator/internal/stepup"
 	"github.com/mwallet/mwallet-go/simulator/internal/windows"
 )
 
-// sweep runs internal/gateway's sweep of the expired windows, telling the
-// lines (sweepLines) of their entries that expire.
-func (g *gateway) sweep(tx *kernel.Tx, now time.Time) {
-	g.st.gw.Sweep(tx, now, sweepLines{g.st})
-}
-
-// sweepLines answers internal/gateway's Expired: an expired token leaves
-// the tokens, the lines are told of their expired entries.
-type sweepLines struct{ st *simState }
-
-func (l sweepLines) Token(tx *kernel.Tx, value string) { l.st.tokens.Delete(tx, value) }
-func (l sweepLines) Challenge(tx *kernel.Tx, id string, now time.Time) {
-	l.st.stepUp.Sweep(tx, id, now)
-}
-func (l sweepLines) QRMemo(tx *kernel.Tx, key string, now time.Time) {
-	l.st.qr.ExpireMemo(tx, key, now)
-}
-func (l sweepLines) RemittanceKey(tx *kernel.Tx, key string, now time.Time) {
-	l.st.remit.ExpireIdempotencyKey(tx, key, now)
-}
-
 // expiryWindow is the expiry queue of a line's window (kernel.Tx.ExpireAt):
 // the step-up challenges, the QR quote memo and the remittances'
-// idempotency records, which sweep tells their line about. since is the
+// idempotency records, which the sweep tells their line about (exchangeHost, gateway_host.go). since is the
 // version of the rules (record.go) from which an input queues its keys on
 // it: an input of an earlier build queues none, as it ran.
 func expiryWindow(ws *gatewayState, window string) (q windows.ExpiryQueue, since int, ok bool) {

@@ -20,7 +20,7 @@ func TestKeyScopes(t *testing.T) {
 		Approved: sortedSet(map[string]bool{"cards:secure": true}),
 	}
 	for scope, want := range map[string]bool{"cards:read": true, "cards:secure": true, "deposits:write": false, "members:read": false} {
-		if got := k.allows(scope); got != want {
+		if got := k.key().Allows(scope); got != want {
 			t.Errorf("allows(%q) = %v, want %v", scope, got, want)
 		}
 	}
@@ -61,23 +61,23 @@ func TestWindowsStayBounded(t *testing.T) {
 		s.st.gw.NonceQ.Push(tx, k, now.Add(pipeline.NonceWindow))
 		s.st.gw.Idem.Records.Put(tx, k, idempotency.Record{ExpiresAt: now.Add(idempotencyWindow)})
 		s.st.gw.Idem.Queue.Push(tx, k, now.Add(idempotencyWindow))
-		s.wiring.gw.sweep(tx, now)
+		s.st.gw.Sweep(tx, now, exchangeHost{s.wiring.gw})
 	}
 	if s.st.gw.Nonces.Len(tx) != 5000 || s.st.gw.Idem.Len(tx) != 5000 {
 		t.Fatalf("live entries swept: %d nonces, %d records", s.st.gw.Nonces.Len(tx), s.st.gw.Idem.Len(tx))
 	}
 	s.wiring.timers.Advance(tx, pipeline.NonceWindow-time.Nanosecond)
-	s.wiring.gw.sweep(tx, s.st.clock.Now())
+	s.st.gw.Sweep(tx, s.st.clock.Now(), exchangeHost{s.wiring.gw})
 	if s.st.gw.Nonces.Len(tx) != 5000 {
 		t.Fatalf("a nonce was forgotten inside its window: %d left", s.st.gw.Nonces.Len(tx))
 	}
 	s.wiring.timers.Advance(tx, time.Nanosecond)
-	s.wiring.gw.sweep(tx, s.st.clock.Now())
+	s.st.gw.Sweep(tx, s.st.clock.Now(), exchangeHost{s.wiring.gw})
 	if s.st.gw.Nonces.Len(tx) != 0 || s.st.gw.NonceQ.Len(tx) != 0 || s.st.gw.Idem.Len(tx) != 5000 {
 		t.Fatalf("after 5 minutes: %d nonces (%d queued), %d records", s.st.gw.Nonces.Len(tx), s.st.gw.NonceQ.Len(tx), s.st.gw.Idem.Len(tx))
 	}
 	s.wiring.timers.Advance(tx, idempotencyWindow)
-	s.wiring.gw.sweep(tx, s.st.clock.Now())
+	s.st.gw.Sweep(tx, s.st.clock.Now(), exchangeHost{s.wiring.gw})
 	if s.st.gw.Idem.Len(tx) != 0 || s.st.gw.Idem.Queue.Len(tx) != 0 {
 		t.Fatalf("after 24 hours: %d records (%d queued)", s.st.gw.Idem.Len(tx), s.st.gw.Idem.Queue.Len(tx))
 	}

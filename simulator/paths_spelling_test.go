@@ -14,7 +14,7 @@ import (
 	"github.com/mwallet/mwallet-go/simulator"
 )
 
-// The path read once (gateway_router.go): every control route and every
+// The path read once (internal/exchange's Router): every control route and every
 // business route, generated from their declarations, under every spelling
 // of its path a client (or a browser) can send, answers as the plain
 // spelling does, or is refused as a path that reaches no route.

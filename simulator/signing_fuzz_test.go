@@ -53,7 +53,7 @@ func (tr *wireTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		tx := tr.s.k.Begin()
 		key, _ := tr.s.st.keys.Get(tx, DefaultClientID)
 		now := tr.s.st.clock.Now()
-		ae := tr.s.wiring.gw.verifySignature(tx, sr, key, body, now)
+		ae := tr.s.wiring.gw.ex.VerifySignature(tx, sr, key.key(), body, now)
 		// Let the served request consume the nonce again.
 		tr.s.st.gw.Nonces.Delete(tx, tr.s.st.merchant.Env(tx)+"|"+sr.Header.Get("X-Nonce"))
 		tx.End()
@@ -221,7 +221,7 @@ func TestSignatureRefusesTamperedRequests(t *testing.T) {
 	key, _ := s.st.keys.Get(tx, DefaultClientID)
 	for _, tt := range tests {
 		r, b := tt.change(captured, capturedBody)
-		if ae := s.wiring.gw.verifySignature(tx, r, key, b, s.st.clock.Now()); ae == nil || ae.Code != "invalid_signature" {
+		if ae := s.wiring.gw.ex.VerifySignature(tx, r, key.key(), b, s.st.clock.Now()); ae == nil || ae.Code != "invalid_signature" {
 			t.Errorf("%s changed: verifier answered %v, want invalid_signature", tt.name, ae)
 		}
 	}

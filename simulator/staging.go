@@ -1,14 +1,8 @@
 package simulator
 
 import (
-	"fmt"
-	"strings"
 	"time"
 
-	"github.com/mwallet/mwallet-go/simulator/internal/api"
-	"github.com/mwallet/mwallet-go/simulator/internal/exchange"
-	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
-	"github.com/mwallet/mwallet-go/simulator/internal/idempotency"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
@@ -25,42 +19,19 @@ type SignedRequest struct {
 }
 
 // sign signs a request as the holder of Key clientID would, at the
-// simulator clock. An empty nonce gets a fresh one.
+// simulator clock (internal/exchange's Pipeline.Sign). An empty nonce gets
+// a fresh one.
 func (g *gateway) sign(tx *kernel.Tx, clientID, method, target, nonce string, body []byte) (SignedRequest, error) {
-	k, ok := g.st.keys.Get(tx, clientID)
-	if !ok {
-		return SignedRequest{}, errNotFound("key " + clientID)
+	ts, nonce, sig, err := g.ex.Sign(tx, clientID, method, target, nonce, body)
+	if err != nil {
+		return SignedRequest{}, err
 	}
-	method = strings.ToUpper(strings.TrimSpace(method))
-	if method == "" || !strings.HasPrefix(target, "/") {
-		return SignedRequest{}, errInvalidRequest("method and a path starting with / are required")
-	}
-	if nonce == "" {
-		nonce = fmt.Sprintf("%016x%016x", g.st.gw.Rng.Uint64(tx), g.st.gw.Rng.Uint64(tx))
-	}
-	ts := fmt.Sprint(g.st.clock.Now().Unix())
-	return SignedRequest{Timestamp: ts, Nonce: nonce, Signature: signRequest(k.SigningKey, method, target, ts, nonce, body)}, nil
+	return SignedRequest{Timestamp: ts, Nonce: nonce, Signature: sig}, nil
 }
 
-// startInProgress records an idempotency key as taken by a first
-// request that is still running: until d of simulator clock has passed, a
-// request with the same key, endpoint and body answers 409
-// idempotency_in_progress (another body or endpoint 409
-// idempotency_key_reused). Then the first request ends without a stored
-// result, so the next request with the key executes.
+// startInProgress records an idempotency key as taken by a first request
+// that is still running, for d of simulator clock (internal/exchange's
+// Pipeline.StartInProgress).
 func (g *gateway) startInProgress(tx *kernel.Tx, method, target, key string, body []byte, d time.Duration) error {
-	method = strings.ToUpper(strings.TrimSpace(method))
-	path, _, _ := strings.Cut(target, "?")
-	switch {
-	case method == "" || !pipeline.IsWrite(method):
-		return errInvalidRequest("method must be a write method (POST, PUT, PATCH or DELETE)")
-	case !strings.HasPrefix(path, "/v1/"):
-		return errInvalidRequest("path must be a business API path (/v1/...)")
-	case !api.UUIDShaped(key):
-		return errInvalidRequest("idempotency_key must be UUID-shaped (8-4-4-4-12 hex)")
-	case d <= 0:
-		return errInvalidRequest("the duration must be positive")
-	}
-	now := g.st.clock.Now()
-	return exchange.Stage(tx, &g.st.gw.Idem, idempotency.Key(g.st.merchant.ID(tx), key), method+" "+path, g.st.gw.BodyDigest(body), now, now.Add(d))
+	return g.ex.StartInProgress(tx, method, target, key, body, d)
 }

@@ -4,10 +4,13 @@
 // error, its delay with the lock released, a dropped connection), the
 // idempotency step, the line's handler as the request's step, the request
 // journal's row and the answer, written once the input is durable. What it
-// needs of the simulator (the input log, the clock and its timers, the
-// members, the step-up line, the exchange log, a replay's hooks) it asks of
-// its Host; the checks of the caller's token and API key stay with the
-// simulator, which answers Host.Authorize.
+// needs of the simulator (the input log, the clock and its timers, the API
+// keys, access tokens, merchant and members the checks of the caller look
+// up, the lines told of their expired entries, the step-up line, the
+// exchange log, a replay's hooks, the body's capture and the control API's
+// not_found) it asks of its Host. The checks of the caller (auth.go), the
+// token exchange (token.go) and the router with its own answers
+// (router.go, notfound.go) are its own.
 package exchange
 
 import (
@@ -47,21 +50,24 @@ type Host interface {
 	ControlID() string
 	// Now reads the simulator clock.
 	Now() time.Time
-	// Sweep runs the sweep of the gateway's expired windows at now.
-	Sweep(tx *kernel.Tx, now time.Time)
+	// Expired is told of the entries the sweep of the gateway's windows
+	// expires outside the gateway's own stores (gateway.State.Sweep).
+	gateway.Expired
+	// Directory is what the checks of the caller look up.
+	Directory
 	// RunDue runs the timers due at the current time.
 	RunDue(tx *kernel.Tx)
-	// Authorize applies the checks of the caller (token, API key, merchant,
-	// scope, body, signature, write quota) for e, recording what it learns
-	// of the caller in x.Rec, at now; a refusal is the API's error.
-	Authorize(x *Exchange, e *api.Endpoint, body []byte, bodyTooLarge bool, now time.Time) *api.Error
-	// ResolveMember resolves x-on-behalf-of to a member of the merchant.
-	ResolveMember(tx *kernel.Tx, v string) (*api.Member, *api.Error)
 	// IssueStepUp issues a step-up challenge for memberID and action, its
 	// answer the error that carries it.
 	IssueStepUp(tx *kernel.Tx, memberID, action string, now time.Time) error
 	// MerchantID is the merchant's id, the scope of idempotency keys.
 	MerchantID(tx *kernel.Tx) string
+	// Capture puts on r's body what keeps what is read of it, so that the
+	// request can be logged as an input with it (the router calls it first).
+	Capture(r *http.Request)
+	// ControlNotFound answers the router's not_found of a path under /_sim
+	// behind the control API's guard.
+	ControlNotFound(w http.ResponseWriter, r *http.Request, message string)
 	// MarkFault tells the exchange log the fault kind r took.
 	MarkFault(r *http.Request, kind string)
 	// Replay says whether r is a request of a replay, the fault draws its
@@ -123,7 +129,7 @@ func (p *Pipeline) Begin(w http.ResponseWriter, r *http.Request) *Exchange {
 	// follows the host's (WithWallClock), later than the reading when it
 	// arrived if it waited for the lock.
 	w.Header().Set("Date", now.UTC().Format(http.TimeFormat))
-	p.host.Sweep(tx, now)
+	p.st.Sweep(tx, now, p.host)
 	x := &Exchange{p: p, Tx: tx, W: w, R: r, ID: p.st.NextRequestID(tx), seq: seq, end: end}
 	x.Rec = gateway.JournalRow{
 		RequestID: x.ID, Time: now, Method: r.Method, Path: gateway.PathOf(r).Sent, Query: r.URL.RawQuery,

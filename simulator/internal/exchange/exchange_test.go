@@ -16,15 +16,35 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
-// fakeHost answers Host with a fixed clock and records what it is asked.
+// fakeHost answers Host with a fixed clock, one API key (client_1, whose
+// token is tok_1 unless tokens says otherwise), an active sandbox merchant
+// and one member (mem_1, external m1), and records what it is asked.
 type fakeHost struct {
-	now       time.Time
-	logErr    error
-	authErr   *api.Error
-	logged    int64
-	durable   []int64
-	marked    []string
-	due, swep int
+	now     time.Time
+	logErr  error
+	logged  int64
+	durable []int64
+	marked  []string
+	due     int
+	keys    map[string]gateway.Key
+	tokens  map[string]gateway.Token
+	env     string
+	status  string
+	expired []string
+	// captured counts the requests whose body was captured, controlNF
+	// the messages of the control API's not_found.
+	captured  int
+	controlNF []string
+}
+
+// newFakeHost is a fakeHost at now with its key, token and merchant.
+func newFakeHost(now time.Time) *fakeHost {
+	return &fakeHost{
+		now:    now,
+		keys:   map[string]gateway.Key{"client_1": {ClientID: "client_1", APIKey: "secret", SigningKey: "sk", Env: "sandbox", Scopes: kernel.ListOf("cards:read")}},
+		tokens: map[string]gateway.Token{"tok_1": {Value: "tok_1", ClientID: "client_1", Env: "sandbox", ExpiresAt: now.Add(time.Hour)}},
+		env:    "sandbox", status: "active",
+	}
 }
 
 func (h *fakeHost) LogRequest(tx *kernel.Tx, r *http.Request) (int64, int64, error) {
@@ -47,25 +67,46 @@ func (h *fakeHost) NotDurable(err error) *api.Error {
 }
 func (h *fakeHost) ControlID() string                   { return "ctl_1" }
 func (h *fakeHost) Now() time.Time                      { return h.now }
-func (h *fakeHost) Sweep(*kernel.Tx, time.Time)         { h.swep++ }
 func (h *fakeHost) RunDue(*kernel.Tx)                   { h.due++ }
 func (h *fakeHost) MerchantID(*kernel.Tx) string        { return "mch_1" }
 func (h *fakeHost) MarkFault(r *http.Request, k string) { h.marked = append(h.marked, k) }
 func (h *fakeHost) Replay(*http.Request) ([]bool, func(), bool) {
 	return nil, nil, false
 }
-func (h *fakeHost) Authorize(x *Exchange, e *api.Endpoint, body []byte, tooLarge bool, now time.Time) *api.Error {
-	if tooLarge {
-		return api.InvalidRequest("too large")
-	}
-	x.Rec.ClientID = "client_1"
-	return h.authErr
+func (h *fakeHost) APIKey(_ *kernel.Tx, id string) (gateway.Key, bool) {
+	k, ok := h.keys[id]
+	return k, ok
 }
-func (h *fakeHost) ResolveMember(tx *kernel.Tx, v string) (*api.Member, *api.Error) {
-	if v != "m1" {
-		return nil, api.NewErr("member_not_found", "member not found")
+func (h *fakeHost) AccessToken(_ *kernel.Tx, v string) (gateway.Token, bool) {
+	t, ok := h.tokens[v]
+	return t, ok
+}
+func (h *fakeHost) PutAccessToken(_ *kernel.Tx, t gateway.Token) { h.tokens[t.Value] = t }
+func (h *fakeHost) Merchant(*kernel.Tx) (env, status string)     { return h.env, h.status }
+func (h *fakeHost) Member(_ *kernel.Tx, id string) *api.Member   { return h.member(id == "mem_1") }
+func (h *fakeHost) MemberByExternal(_ *kernel.Tx, ext string) *api.Member {
+	return h.member(ext == "m1")
+}
+func (h *fakeHost) member(found bool) *api.Member {
+	if !found {
+		return nil
 	}
-	return &api.Member{ID: "mem_1"}, nil
+	return &api.Member{ID: "mem_1", MerchantID: "mch_1", Status: "active"}
+}
+func (h *fakeHost) Capture(*http.Request) { h.captured++ }
+func (h *fakeHost) ControlNotFound(w http.ResponseWriter, r *http.Request, message string) {
+	h.controlNF = append(h.controlNF, message)
+	w.WriteHeader(http.StatusNotFound)
+}
+func (h *fakeHost) Token(_ *kernel.Tx, v string) { h.expired = append(h.expired, "token "+v) }
+func (h *fakeHost) Challenge(_ *kernel.Tx, id string, _ time.Time) {
+	h.expired = append(h.expired, "challenge "+id)
+}
+func (h *fakeHost) QRMemo(_ *kernel.Tx, key string, _ time.Time) {
+	h.expired = append(h.expired, "memo "+key)
+}
+func (h *fakeHost) RemittanceKey(_ *kernel.Tx, key string, _ time.Time) {
+	h.expired = append(h.expired, "remittance "+key)
 }
 func (h *fakeHost) IssueStepUp(*kernel.Tx, string, string, time.Time) error { return nil }
 
@@ -95,6 +136,8 @@ type answer struct {
 
 func serve(p *Pipeline, e *api.Endpoint, method, target, body string, header map[string]string) answer {
 	r := httptest.NewRequest(method, target, strings.NewReader(body))
+	r.Header.Set("Authorization", "Bearer tok_1")
+	r.Header.Set("Content-Type", "application/json")
 	for k, v := range header {
 		r.Header.Set(k, v)
 	}
@@ -122,7 +165,7 @@ func TestServe(t *testing.T) {
 		return 0, nil, api.NewErr("state_invalid", "no")
 	}}
 	panics := &api.Endpoint{Method: "POST", Pattern: "/v1/z", Handle: func(*api.Request) (int, any, error) { panic("boom") }}
-	h := &fakeHost{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	h := newFakeHost(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	p, st, k := newPipeline(h)
 	got := []answer{
 		serve(p, ok, "GET", "/v1/x", "", nil),
@@ -162,7 +205,7 @@ func TestServe(t *testing.T) {
 		{"GET", "/v1/m", "m2", "client_1", "member_not_found", 404},
 		{"POST", "/v1/y", "", "client_1", "state_invalid", 400},
 		{"POST", "/v1/z", "", "client_1", "api_error", 500},
-		{"GET", "/v1/x", "", "", "invalid_request", 400},
+		{"GET", "/v1/x", "", "client_1", "invalid_request", 400},
 	}
 	if diff := cmp.Diff(want, rows); diff != "" {
 		t.Errorf("journal (-want +got):\n%s", diff)
@@ -170,8 +213,8 @@ func TestServe(t *testing.T) {
 	if diff := cmp.Diff([]int64{40, 50}, h.durable); diff != "" {
 		t.Errorf("durable ends (-want +got):\n%s", diff)
 	}
-	if h.swep != 6 || h.due != 6 {
-		t.Errorf("%d sweeps and %d timer runs, want 6 each", h.swep, h.due)
+	if h.due != 6 {
+		t.Errorf("%d timer runs, want 6", h.due)
 	}
 }
 
@@ -185,7 +228,7 @@ func TestIdempotentReplay(t *testing.T) {
 		runs++
 		return 201, map[string]int{"run": runs}, nil
 	}}
-	h := &fakeHost{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	h := newFakeHost(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	p, st, k := newPipeline(h)
 	key := map[string]string{"X-Idempotency-Key": "123e4567-e89b-12d3-a456-426614174000"}
 	got := []answer{
@@ -226,7 +269,7 @@ func TestFaults(t *testing.T) {
 		runs++
 		return 200, map[string]int{}, nil
 	}}
-	h := &fakeHost{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	h := newFakeHost(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	p, st, k := newPipeline(h)
 	tx := k.BeginSetup()
 	p.Arm(tx, faults.Row{Path: "/v1/f", Count: 1, Kind: faults.KindError, Status: 502}, faults.Chans{})

@@ -79,7 +79,7 @@ func (x *Exchange) faultError() *api.Error {
 	}
 	h := x.p.host
 	memberID := ""
-	if m, err := h.ResolveMember(x.Tx, x.Rec.Member); err == nil {
+	if m, err := x.p.ResolveMember(x.Tx, x.Rec.Member); err == nil {
 		memberID = m.ID
 	}
 	err := h.IssueStepUp(x.Tx, memberID, api.ActionDigest("fault", x.R.Method, x.Rec.Path), h.Now())

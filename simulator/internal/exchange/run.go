@@ -20,7 +20,7 @@ const MaxBodyBytes = 1 << 20
 //	request id, faults, token, IP allowlist, environment, merchant status,
 //	scope, body size, signature, member, precheck, idempotency, handler
 //
-// (from the token to the write quota, Host.Authorize). Everything before
+// (from the token to the write quota, authorize, auth.go). Everything before
 // the idempotency step answers without creating an idempotency record, so
 // such a rejection is never replayed.
 func (p *Pipeline) Serve(w http.ResponseWriter, r *http.Request, e *api.Endpoint) {
@@ -41,13 +41,13 @@ func (p *Pipeline) run(x *Exchange, e *api.Endpoint, body []byte, bodyTooLarge b
 	r := x.R
 	now := p.host.Now()
 	fail := func(ae *api.Error) gateway.Response { return gateway.ErrorResponse(ae, x.ID) }
-	if ae := p.host.Authorize(x, e, body, bodyTooLarge, now); ae != nil {
+	if ae := p.authorize(x, e, body, bodyTooLarge, now); ae != nil {
 		return fail(ae)
 	}
 	c := &api.Request{Tx: x.Tx, Req: r, Now: now, RequestID: x.ID, Body: body, Header: http.Header{}}
 	c.StepUp = strings.TrimSpace(r.Header.Get("X-Step-Up"))
 	if e.Member {
-		m, ae := p.host.ResolveMember(x.Tx, x.Rec.Member)
+		m, ae := p.ResolveMember(x.Tx, x.Rec.Member)
 		if ae != nil {
 			return fail(ae)
 		}

@@ -3,7 +3,8 @@
 // headers (headers.go), the request path as the gateway reads it once
 // (path.go), the index of paths registered without wildcards and the
 // methods a path serves (routes.go), the request signature with the
-// caller's address and the API key's allowlist entries (sign.go), the
+// caller's address and the API key's allowlist entries (sign.go), the API
+// key and the access token as the checks of the caller read them (key.go), the
 // explanation of a refused signature (signature.go), the API key's scope
 // rules and allowlist (scopes.go), the request journal's table
 // (journal.go), the window stores' caps with the refusal of a full store
