@@ -157,7 +157,7 @@ type simState struct {
 	gw       *gatewayState
 	outcome  *outcomes.State
 	stepUp   stepup.Line         // the step-up line (internal/stepup)
-	listSeq  *kernel.Cell[int64] // creation sequence of listed objects (tx.NextSeq, lines.go)
+	listSeq  *kernel.Cell[int64] // creation sequence of listed objects (tx.NextSeq, internal/services)
 	// controlRoutes and literalPaths are no state: they keep the values the
 	// image of recording versions 1 and 2 carries (image.ControlRoutes).
 	controlRoutes []string
@@ -381,10 +381,10 @@ func build(o options) (*Simulator, error) {
 	s.st.ledger = ledger.New(&s.k, s.st.cat.Scale)
 	// The fixture is the state's first transaction; nothing else can see
 	// s before New returns.
-	s.k.Provide(kernelServices{st: &s.st, timers: s.wiring.timers, url: s.URL, rules: s.wiring.rec.RunningRules})
+	s.st.merchant = merchant.New(&s.k, merchantHost{st: &s.st}, s.st.creds.MerchantID, string(s.st.creds.Model), string(MerchantActive), string(s.st.creds.Environment))
+	s.k.Provide(newServices(s))
 	tx := s.k.BeginSetup()
 	defer tx.End()
-	s.st.merchant = merchant.New(&s.k, merchantHost{st: &s.st}, s.st.creds.MerchantID, string(s.st.creds.Model), string(MerchantActive), string(s.st.creds.Environment))
 	if err := loadFixture(tx, &s.st, &s.wiring.opts); err != nil {
 		return nil, err
 	}
@@ -492,22 +492,6 @@ func (s *Simulator) LedgerEntries() []Entry {
 	tx := s.wiring.image.captured()
 	defer tx.End()
 	return entries(s.st.ledger, tx)
-}
-
-// recordEvent records an event for delivery in st (tx.Emit; the webhook
-// line's Emit) and returns its id. Events of platform-direct members are
-// not recorded (the contract sends none): "". statusVersion 0 marks the
-// events whose version is the constant 0.
-func recordEvent(tx *kernel.Tx, st *simState, typ, object, objectID string, m *member, status string, statusVersion int64, extra map[string]any) string {
-	ext := ""
-	if m != nil {
-		if m.PlatformDirect {
-			return ""
-		}
-		ext = m.ExternalID
-	}
-	e := kernel.Event{Type: typ, Object: object, ObjectID: objectID, Status: status, Version: statusVersion, Extra: extra}
-	return st.webhooks.Emit(tx, e, ext)
 }
 
 // registerAll registers the gateway, the control API and every product line.

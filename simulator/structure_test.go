@@ -28,7 +28,7 @@ var linePackages = []string{"cards", "deposits", "kyc", "members", "merchant", "
 
 // kernelPackages are the packages below the lines: the lines and the
 // simulator import them, they import no line.
-var kernelPackages = []string{"api", "catalogue", "control", "exchange", "faults", "gateway", "idempotency", "ids", "kernel", "ledger", "outcomes", "windows"}
+var kernelPackages = []string{"api", "catalogue", "control", "exchange", "faults", "gateway", "idempotency", "ids", "kernel", "ledger", "outcomes", "services", "windows"}
 
 // toolPackages are the operator's tools beside the lines (the error
 // recipes, the developer views), the data directory (its store and its
