@@ -69,11 +69,11 @@ func (t *replayTarget) Apply(in *recordedInput) error {
 	case recfile.OpAdvance:
 		return s.wiring.inputs.advanceTo(in.To)
 	case recfile.OpFlushDue:
-		return s.wiring.delivery.flushDueInput()
+		return s.wiring.delivery.DueInput()
 	case recfile.OpAttempt:
-		return s.wiring.delivery.attemptInput(in.Delivery, in.At, in.StatusCode, in.Response, in.Error)
+		return s.wiring.delivery.AttemptInput(in.Delivery, in.At, in.StatusCode, in.Response, in.Error)
 	case recfile.OpFlushAbort:
-		return s.wiring.delivery.flushAbortInput(in.Deliveries)
+		return s.wiring.delivery.AbortInput(in.Deliveries)
 	case recfile.OpBase:
 		// The recorded simulator's address: answers built from it (links)
 		// are the same in the replay.
@@ -105,7 +105,7 @@ func (t *replayTarget) Settle() {
 	ids := s.st.webhooks.InFlight(tx)
 	tx.End()
 	if len(ids) > 0 {
-		_ = s.wiring.delivery.flushAbortInput(ids)
+		_ = s.wiring.delivery.AbortInput(ids)
 	}
 	tx = s.k.Begin()
 	s.st.webhooks.Kick(tx)

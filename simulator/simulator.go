@@ -11,6 +11,7 @@ import (
 	"time"
 
 	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
+	"github.com/mwallet/mwallet-go/simulator/internal/delivery"
 	"github.com/mwallet/mwallet-go/simulator/internal/deposits"
 	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/ids"
@@ -184,7 +185,8 @@ type wiring struct {
 	replayBase string
 	// image writes, reads and hashes the state image (internal/image); inputs
 	// logs the inputs and reads the log back (record.go); delivery
-	// flushes the due webhook deliveries (webhooks_flush.go).
+	// flushes the due webhook deliveries (internal/delivery's Deliverer,
+	// webhooks_flush.go).
 	image    *stateImage
 	inputs   *inputLog
 	delivery *deliverer
@@ -349,8 +351,9 @@ func build(o options) (*Simulator, error) {
 	s.wiring.timers = newTimers(s.st.clock)
 	s.wiring.ctl = &controlAPI{sim: s}
 	// The input log (record.go) and what is built around it, the state
-	// image and the webhook flush, come before the gateway, which logs
-	// every request through it; nothing is logged before New returns.
+	// image, come before the gateway, which logs every request through it
+	// (the webhook flush comes with the webhook line); nothing is logged
+	// before New returns.
 	cfg := configOf(o)
 	cfg.BodyKey = hex.EncodeToString(s.st.gw.BodyKey[:])
 	rules, err := rulesFromEnv()
@@ -362,7 +365,6 @@ func build(o options) (*Simulator, error) {
 	s.wiring.rec.SetBase(s.URL)
 	s.wiring.image = &stateImage{root: s, k: &s.k}
 	s.wiring.inputs = &inputLog{k: &s.k, st: &s.st, rec: s.wiring.rec, image: s.wiring.image, timers: s.wiring.timers, host: o.hostClock}
-	s.wiring.delivery = &deliverer{k: &s.k, st: &s.st, rec: s.wiring.rec, inputs: s.wiring.inputs}
 	s.wiring.gw = newGateway(&gateway{
 		k: &s.k, st: &s.st, mux: s.wiring.mux, rec: s.wiring.rec,
 		logRequest: s.wiring.inputs.logRequest, admit: s.wiring.inputs.admit, runDue: s.wiring.timers.RunDue, controlID: s.wiring.rec.ControlID,
@@ -372,6 +374,7 @@ func build(o options) (*Simulator, error) {
 	s.st.members.Init(&s.k)
 	s.st.stepUp.Init(&s.k, stepUpHost{st: &s.st})
 	s.st.webhooks = newWebhooksLine(s)
+	s.wiring.delivery = &deliverer{&delivery.Deliverer{Kernel: &s.k, Line: s.st.webhooks, Log: flushLog{s.wiring.inputs, s.wiring.rec}, Clock: s.st.clock.Now}}
 	s.wiring.keys = &keyring{st: &s.st}
 	s.wiring.view = &view{k: &s.k, st: &s.st, partial: partialReplayOf(o.recording), actions: controlOps.ActionKeys}
 	s.initControls()
