@@ -73,10 +73,9 @@ func TestComponentsAreWired(t *testing.T) {
 				{"inputs.Caps", w.inputs.Caps, s.st.gw.Caps},
 				{"inputs.Host.clock", host.clock, s.st.clock},
 				{"inputs.Host.image", host.image, w.image},
-				{"delivery.k", w.delivery.k, &s.k},
-				{"delivery.st", w.delivery.st, &s.st},
-				{"delivery.rec", w.delivery.rec, w.rec},
-				{"delivery.inputs", w.delivery.inputs, w.inputs},
+				{"delivery.Kernel", w.delivery.Kernel, &s.k},
+				{"delivery.Line", w.delivery.Line, s.st.webhooks},
+				{"delivery.Log", w.delivery.Log, flushLog{w.inputs, w.rec}},
 			}
 			for _, r := range rows {
 				if r.got != r.want {

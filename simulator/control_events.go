@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/services"
 	hookline "github.com/mwallet/mwallet-go/simulator/internal/webhooks"
 )
 
@@ -50,7 +51,7 @@ func (e *EventsControl) EmitExtra(typ, object, id, externalMemberID, status stri
 // eventOps are the events' ops, declared in the webhook line
 // (internal/webhooks): the list answers the public Event, and an event is
 // recorded for the member the input names, found by mem_ id or
-// external_member_id (recordEvent; a member the simulator does not know is
+// external_member_id (services.Record; a member the simulator does not know is
 // only its external_member_id).
 var eventOps = hookline.NewEventOps(func(x *opRun) []Event { return x.s.wiring.view.events(x.tx) },
 	func(x *opRun, e kernel.Event, ext string) string {
@@ -62,7 +63,7 @@ var eventOps = hookline.NewEventOps(func(x *opRun) []Event { return x.s.wiring.v
 		if m == nil {
 			m = &member{ExternalID: ext}
 		}
-		return recordEvent(x.tx, st, e.Type, e.Object, e.ObjectID, m, e.Status, e.Version, e.Extra)
+		return services.Record(x.tx, st.webhooks, e, m)
 	})
 
 // eventsOps declares the events' routes and methods.

@@ -1,7 +1,6 @@
 package simulator
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
@@ -80,16 +79,10 @@ func (e insufficientFunds) Unwrap() []error {
 	return []error{e.InsufficientFundsError, kernel.ErrInsufficientFunds}
 }
 
-// post posts an entry through the ledger (the kernel's Post), answering
-// a posting that would take a non-negative account below zero with an
-// *InsufficientFundsError.
-func post(l *ledger.Books, tx *kernel.Tx, at time.Time, memo string, legs ...kernel.Posting) error {
-	err := l.Post(tx, at, memo, legs...)
-	var short *ledger.ShortError
-	if errors.As(err, &short) {
-		return insufficientFunds{&InsufficientFundsError{Account: short.Account, Asset: short.Asset}}
-	}
-	return err
+// shortFunds is the error the kernel's Post answers (internal/services)
+// for a posting that would take a non-negative account below zero.
+func shortFunds(account, asset string) error {
+	return insufficientFunds{&InsufficientFundsError{Account: account, Asset: asset}}
 }
 
 // entries is the ledger's journal as the public API answers it.

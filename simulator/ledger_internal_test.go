@@ -10,6 +10,7 @@ import (
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/ledger"
+	"github.com/mwallet/mwallet-go/simulator/internal/services"
 )
 
 // TestLedgerPostRefusals checks the ledger's own guards, independently of
@@ -128,6 +129,12 @@ func TestAccountNamesAreTheKernels(t *testing.T) {
 			t.Errorf("%q != kernel's %q", tt[0], tt[1])
 		}
 	}
+}
+
+// post posts an entry as the kernel's services do (internal/services),
+// with the public error of a short posting (shortFunds).
+func post(l *ledger.Books, tx *kernel.Tx, at time.Time, memo string, legs ...kernel.Posting) error {
+	return (&services.Services{Books: l, Short: shortFunds}).Post(tx, at, memo, legs...)
 }
 
 // seed posts amt of USDT from the world to account.

@@ -15,7 +15,8 @@ func newWebhooksLine(s *Simulator) *hookline.Line {
 }
 
 // registerWebhooks registers the webhook line's endpoints. The flush, which
-// delivers over HTTP outside the state lock, is webhooks_flush.go.
+// delivers over HTTP outside the state lock, is internal/delivery's Deliverer
+// (webhooks_flush.go).
 func (ctl *controlAPI) registerWebhooks() {
 	s := ctl.sim
 	for _, e := range s.st.webhooks.Endpoints() {

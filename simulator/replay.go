@@ -49,13 +49,13 @@ func (d replayDriver) Serve(h *replayHooks, req *http.Request, body io.ReadClose
 	d.s.ServeHTTP(h.W, req)
 }
 
-func (d replayDriver) FlushDue() error { return d.s.wiring.delivery.flushDueInput() }
+func (d replayDriver) FlushDue() error { return d.s.wiring.delivery.DueInput() }
 
 func (d replayDriver) Attempt(in *recordedInput) error {
-	return d.s.wiring.delivery.attemptInput(in.Delivery, in.At, in.StatusCode, in.Response, in.Error)
+	return d.s.wiring.delivery.AttemptInput(in.Delivery, in.At, in.StatusCode, in.Response, in.Error)
 }
 
-func (d replayDriver) FlushAbort(ids []string) error   { return d.s.wiring.delivery.flushAbortInput(ids) }
+func (d replayDriver) FlushAbort(ids []string) error   { return d.s.wiring.delivery.AbortInput(ids) }
 func (d replayDriver) InFlight(tx *kernel.Tx) []string { return d.s.st.webhooks.InFlight(tx) }
 func (d replayDriver) Kick(tx *kernel.Tx)              { d.s.st.webhooks.Kick(tx) }
 func (d replayDriver) SetBase(url string)              { d.s.wiring.replayBase = url }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
+	"github.com/mwallet/mwallet-go/simulator/internal/delivery"
 	"github.com/mwallet/mwallet-go/simulator/internal/deposits"
 	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/ids"
@@ -157,7 +158,7 @@ type simState struct {
 	gw       *gatewayState
 	outcome  *outcomes.State
 	stepUp   stepup.Line         // the step-up line (internal/stepup)
-	listSeq  *kernel.Cell[int64] // creation sequence of listed objects (tx.NextSeq, lines.go)
+	listSeq  *kernel.Cell[int64] // creation sequence of listed objects (tx.NextSeq, internal/services)
 	// controlRoutes and literalPaths are no state: they keep the values the
 	// image of recording versions 1 and 2 carries (image.ControlRoutes).
 	controlRoutes []string
@@ -184,7 +185,8 @@ type wiring struct {
 	replayBase string
 	// image writes, reads and hashes the state image (internal/image); inputs
 	// logs the inputs and reads the log back (record.go); delivery
-	// flushes the due webhook deliveries (webhooks_flush.go).
+	// flushes the due webhook deliveries (internal/delivery's Deliverer,
+	// webhooks_flush.go).
 	image    *stateImage
 	inputs   *inputLog
 	delivery *deliverer
@@ -349,8 +351,9 @@ func build(o options) (*Simulator, error) {
 	s.wiring.timers = newTimers(s.st.clock)
 	s.wiring.ctl = &controlAPI{sim: s}
 	// The input log (record.go) and what is built around it, the state
-	// image and the webhook flush, come before the gateway, which logs
-	// every request through it; nothing is logged before New returns.
+	// image, come before the gateway, which logs every request through it
+	// (the webhook flush comes with the webhook line); nothing is logged
+	// before New returns.
 	cfg := configOf(o)
 	cfg.BodyKey = hex.EncodeToString(s.st.gw.BodyKey[:])
 	rules, err := rulesFromEnv()
@@ -362,7 +365,6 @@ func build(o options) (*Simulator, error) {
 	s.wiring.rec.SetBase(s.URL)
 	s.wiring.image = &stateImage{root: s, k: &s.k}
 	s.wiring.inputs = &inputLog{K: &s.k, Rec: s.wiring.rec, Timers: s.wiring.timers, Caps: s.st.gw.Caps, HostClock: o.hostClock, Unlogged: ControlTokenHeader}
-	s.wiring.delivery = &deliverer{k: &s.k, st: &s.st, rec: s.wiring.rec, inputs: s.wiring.inputs}
 	s.wiring.gw = newGateway(&gateway{
 		k: &s.k, st: &s.st, mux: s.wiring.mux, rec: s.wiring.rec,
 		logRequest: s.wiring.inputs.LogRequest, admit: s.wiring.inputs.Admit, runDue: s.wiring.timers.RunDue, controlID: s.wiring.rec.ControlID,
@@ -372,6 +374,7 @@ func build(o options) (*Simulator, error) {
 	s.st.members.Init(&s.k)
 	s.st.stepUp.Init(&s.k, stepUpHost{st: &s.st})
 	s.st.webhooks = newWebhooksLine(s)
+	s.wiring.delivery = &deliverer{&delivery.Deliverer{Kernel: &s.k, Line: s.st.webhooks, Log: flushLog{s.wiring.inputs, s.wiring.rec}, Clock: s.st.clock.Now}}
 	s.wiring.keys = &keyring{st: &s.st}
 	s.wiring.view = &view{k: &s.k, st: &s.st, partial: partialReplayOf(o.recording), actions: controlOps.ActionKeys}
 	s.initControls()
@@ -381,10 +384,10 @@ func build(o options) (*Simulator, error) {
 	s.st.ledger = ledger.New(&s.k, s.st.cat.Scale)
 	// The fixture is the state's first transaction; nothing else can see
 	// s before New returns.
-	s.k.Provide(kernelServices{st: &s.st, timers: s.wiring.timers, url: s.URL, rules: s.wiring.rec.RunningRules})
+	s.st.merchant = merchant.New(&s.k, merchantHost{st: &s.st}, s.st.creds.MerchantID, string(s.st.creds.Model), string(MerchantActive), string(s.st.creds.Environment))
+	s.k.Provide(newServices(s))
 	tx := s.k.BeginSetup()
 	defer tx.End()
-	s.st.merchant = merchant.New(&s.k, merchantHost{st: &s.st}, s.st.creds.MerchantID, string(s.st.creds.Model), string(MerchantActive), string(s.st.creds.Environment))
 	if err := loadFixture(tx, &s.st, &s.wiring.opts); err != nil {
 		return nil, err
 	}
@@ -492,22 +495,6 @@ func (s *Simulator) LedgerEntries() []Entry {
 	tx := s.wiring.image.captured()
 	defer tx.End()
 	return entries(s.st.ledger, tx)
-}
-
-// recordEvent records an event for delivery in st (tx.Emit; the webhook
-// line's Emit) and returns its id. Events of platform-direct members are
-// not recorded (the contract sends none): "". statusVersion 0 marks the
-// events whose version is the constant 0.
-func recordEvent(tx *kernel.Tx, st *simState, typ, object, objectID string, m *member, status string, statusVersion int64, extra map[string]any) string {
-	ext := ""
-	if m != nil {
-		if m.PlatformDirect {
-			return ""
-		}
-		ext = m.ExternalID
-	}
-	e := kernel.Event{Type: typ, Object: object, ObjectID: objectID, Status: status, Version: statusVersion, Extra: extra}
-	return st.webhooks.Emit(tx, e, ext)
 }
 
 // registerAll registers the gateway, the control API and every product line.

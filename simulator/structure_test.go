@@ -28,16 +28,16 @@ var linePackages = []string{"cards", "deposits", "kyc", "members", "merchant", "
 
 // kernelPackages are the packages below the lines: the lines and the
 // simulator import them, they import no line.
-var kernelPackages = []string{"api", "catalogue", "control", "exchange", "faults", "gateway", "idempotency", "ids", "kernel", "ledger", "outcomes", "windows"}
+var kernelPackages = []string{"api", "catalogue", "control", "exchange", "faults", "gateway", "idempotency", "ids", "kernel", "ledger", "outcomes", "services", "windows"}
 
 // toolPackages are the operator's tools beside the lines (the error
-// recipes, the developer views), the data directory (its store and its
+// recipes, the developer views, the webhook flush's inputs), the data directory (its store and its
 // file layer), the input log's wire format, its replay runner and the
 // input log (inputlog: the recorder, and where each input enters the log,
 // over the Host the simulator fills), the
 // exchange log and the state image of the digest: they reach the simulator
 // through interfaces they declare, never by importing it, and no line and not the kernel imports them.
-var toolPackages = []string{"datadir", "datafile", "devtools", "exchangelog", "image", "inputlog", "recfile", "recipes", "replay"}
+var toolPackages = []string{"datadir", "datafile", "delivery", "devtools", "exchangelog", "image", "inputlog", "recfile", "recipes", "replay"}
 
 // standalonePackages are tools that import no package of the module: the
 // data directory's file layer (bytes in frames), the input log's wire
@@ -295,7 +295,6 @@ func TestSimulatorShape(t *testing.T) {
 var beginners = map[string]int{
 	"admin.go": 1, "control.go": 3, "image_state.go": 2,
 	"invariants.go": 1, "simulator.go": 1, "stats.go": 1,
-	"webhooks.go": 1, "webhooks_flush.go": 3,
 }
 
 // TestWhoBeginsTransactions counts the calls of the kernel's Begin,

@@ -8,14 +8,8 @@ import (
 
 // closeDeliveries lets go of the delivery pool's idle connections.
 func (d *deliverer) closeDeliveries() {
-	if d == nil {
-		return
-	}
-	tx := d.k.Begin()
-	wh := d.st.webhooks
-	tx.End()
-	if wh != nil {
-		wh.CloseIdle()
+	if d != nil {
+		d.CloseIdle()
 	}
 }
 

@@ -1,20 +1,20 @@
 package simulator
 
-// Delivery of due webhook attempts: the flush's inputs of the log. The
-// rounds, the attempts over HTTP and each input's step are
+// Delivery of due webhook attempts: the public result of a flush and the
+// flush's inputs of the log. The inputs are internal/delivery's
+// (Deliverer); the rounds, the attempts over HTTP and each input's step are
 // internal/webhooks' (Flush, DueStep, AttemptedStep, ReleaseStep).
 
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 
+	"github.com/mwallet/mwallet-go/simulator/internal/delivery"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
-	hookline "github.com/mwallet/mwallet-go/simulator/internal/webhooks"
 )
 
 // FlushResult counts the attempts one flush made and lists the failed ones.
@@ -80,17 +80,12 @@ func (e *FlushError) Error() string {
 	return b.String()
 }
 
-// deliverer is the webhook flush: it picks the due deliveries, POSTs each
-// one outside any transaction and logs the receiver's answer as an input
-// of the log (record.go). It holds the kernel, the state (read through
-// st: the webhook line, which also holds the delivery pool's HTTP client,
-// and the clock), the recorder and the input log's entry points.
-type deliverer struct {
-	k      *kernel.Kernel
-	st     *simState
-	rec    *recorder
-	inputs *inputLog
-}
+// deliverer is the webhook flush: internal/delivery's Deliverer, which
+// picks the due deliveries, POSTs each one outside any transaction and
+// logs the receiver's answer as an input of the log (record.go) through
+// flushLog. It holds the kernel, the webhook line (which also holds the
+// delivery pool's HTTP client), the clock and the input log's entry points.
+type deliverer struct{ *delivery.Deliverer }
 
 // flushWebhooks attempts every delivery that is due now on the simulator
 // clock and returns when all attempts are done. Attempts are HTTP POSTs
@@ -108,7 +103,7 @@ type deliverer struct {
 // cancelled (flush_abort). A replay runs these inputs and never calls a
 // receiver. The rounds and the attempts over HTTP are hookline.Flush.
 func (d *deliverer) flushWebhooks(ctx context.Context) (FlushResult, error) {
-	r, err := hookline.Flush(ctx, flushInputs{d})
+	r, err := d.Flush(ctx)
 	res := FlushResult{Attempted: r.Attempted, Succeeded: r.Succeeded, Failed: r.Failed, Hint: r.Hint}
 	for _, f := range r.Failures {
 		res.Failures = append(res.Failures, DeliveryFailure(f))
@@ -119,105 +114,26 @@ func (d *deliverer) flushWebhooks(ctx context.Context) (FlushResult, error) {
 	return res, &FlushError{Result: res}
 }
 
-// flushInputs is the deliverer as the flush's hookline.FlushInputs.
-type flushInputs struct{ d *deliverer }
-
-func (f flushInputs) Due() ([]hookline.Job, error) { return f.d.flushDue() }
-
-func (f flushInputs) Attempted(deliveryID string, at time.Time, code int, answer, errText string) (bool, hookline.Failure, error) {
-	ok, failure, err := f.d.attemptResult(deliveryID, at, code, answer, errText)
-	return ok, hookline.Failure(failure), err
+// flushLog is the input log as the flush's inputs enter it (delivery.Log).
+type flushLog struct {
+	inputs *inputLog
+	rec    *recorder
 }
 
-func (f flushInputs) GiveBack(jobs []hookline.Job) error { return f.d.giveBack(jobs) }
-
-// Client reads the delivery pool's client in a transaction of its own.
-func (f flushInputs) Client() *http.Client {
-	tx := f.d.k.Begin()
-	client := f.d.st.webhooks.Client()
-	tx.End()
-	return client
+func (l flushLog) AdmitDue(tx *kernel.Tx) (int64, error) {
+	return l.inputs.Admit(tx, &recordedInput{Op: recfile.OpFlushDue})
 }
 
-func (f flushInputs) Now() time.Time { return f.d.st.clock.Now() }
-
-// flushDue picks the due deliveries, an input of the log when any is due.
-func (d *deliverer) flushDue() ([]hookline.Job, error) {
-	tx := d.k.BeginInput()
-	if !d.st.webhooks.AnyDue(tx) {
-		tx.End()
-		return nil, nil
-	}
-	end, err := d.inputs.Admit(tx, &recordedInput{Op: recfile.OpFlushDue})
-	tx.Ordered()
-	if err != nil {
-		tx.End()
-		return nil, err
-	}
-	jobs := d.st.webhooks.DueStep(tx)
-	tx.End()
-	return jobs, d.rec.Durable(end)
+func (l flushLog) LockDue() (*kernel.Tx, int64, error) {
+	return l.inputs.LockInput(&recordedInput{Op: recfile.OpFlushDue})
 }
 
-// flushDueInput is the flush_due input of a replay.
-func (d *deliverer) flushDueInput() error {
-	tx, _, err := d.inputs.LockInput(&recordedInput{Op: recfile.OpFlushDue})
-	if err != nil {
-		return err
-	}
-	d.st.webhooks.DueStep(tx)
-	tx.End()
-	return nil
+func (l flushLog) LockAttempt(deliveryID string, at time.Time, code int, answer, errText string) (*kernel.Tx, int64, error) {
+	return l.inputs.LockInput(&recordedInput{Op: recfile.OpAttempt, Delivery: deliveryID, At: at, StatusCode: code, Response: answer, Error: errText})
 }
 
-// attemptResult records the receiver's answer to one attempt (an attempt
-// input of the log) and reports whether it succeeded, with the failure
-// when it did not.
-func (d *deliverer) attemptResult(deliveryID string, at time.Time, code int, answer, errText string) (bool, DeliveryFailure, error) {
-	tx, end, err := d.inputs.LockInput(&recordedInput{Op: recfile.OpAttempt, Delivery: deliveryID, At: at, StatusCode: code, Response: answer, Error: errText})
-	if err != nil {
-		return false, DeliveryFailure{}, err
-	}
-	ok, f, err := d.st.webhooks.AttemptedStep(tx, deliveryID, at, code, answer, errText)
-	failure := DeliveryFailure(f)
-	tx.End()
-	if err != nil {
-		return false, failure, err
-	}
-	return ok, failure, d.rec.Durable(end)
+func (l flushLog) LockAbort(ids []string) (*kernel.Tx, int64, error) {
+	return l.inputs.LockInput(&recordedInput{Op: recfile.OpFlushAbort, Deliveries: ids})
 }
 
-// attemptInput is the attempt input of a replay.
-func (d *deliverer) attemptInput(deliveryID string, at time.Time, code int, answer, errText string) error {
-	_, _, err := d.attemptResult(deliveryID, at, code, answer, errText)
-	return err
-}
-
-// giveBack returns deliveries a flush will not attempt to pending (a
-// flush_abort input of the log).
-func (d *deliverer) giveBack(jobs []hookline.Job) error {
-	ids := make([]string, len(jobs))
-	for i, j := range jobs {
-		ids[i] = j.DeliveryID
-	}
-	err := d.flushAbortInput(ids)
-	if err != nil {
-		// The log refuses everything now; the deliveries still go back
-		// (a restart gives back whatever its log leaves in flight).
-		tx := d.k.Begin()
-		d.st.webhooks.ReleaseStep(tx, ids)
-		tx.End()
-	}
-	return err
-}
-
-// flushAbortInput takes deliveries out of flight (flush_abort).
-func (d *deliverer) flushAbortInput(ids []string) error {
-	tx, end, err := d.inputs.LockInput(&recordedInput{Op: recfile.OpFlushAbort, Deliveries: ids})
-	if err != nil {
-		return err
-	}
-	d.st.webhooks.ReleaseStep(tx, ids)
-	tx.End()
-	return d.rec.Durable(end)
-}
+func (l flushLog) Durable(end int64) error { return l.rec.Durable(end) }
