@@ -41,6 +41,7 @@ func (rt *Router) serveNotFound(w http.ResponseWriter, r *http.Request, message 
 	}
 	ae := rt.notFoundAnswer(r, message)
 	x := rt.p.Begin(w, r)
+	defer x.Tx.Release()
 	if x.PreFault() {
 		return
 	}
