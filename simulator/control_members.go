@@ -18,8 +18,8 @@ type MembersControl struct{ s *Simulator }
 
 // Create creates a member of the merchant and returns its mem_ id.
 func (m *MembersControl) Create(seed MemberSeed) (string, error) {
-	mem, err := invoke[*member](m.s, memberOps.Create, &members.SeedIn{ExternalMemberID: seed.ExternalID, KYCLevel: seed.KYCLevel,
-		Balances: seed.Balances, Status: seed.Status, PlatformDirect: seed.PlatformDirect, MerchantID: seed.MerchantID})
+	in := seed.seedIn()
+	mem, err := invoke[*member](m.s, memberOps.Create, &in)
 	if err != nil {
 		return "", err
 	}
@@ -117,10 +117,16 @@ var memberOps = members.NewMemberOps(membersAt, members.Views[*opRun]{
 	Unknown: func(id string) error { return &NameError{Kind: "member", Name: id, NotFound: true, Field: "id"} },
 })
 
-// memberSeedOf is the public seed of a creation's input.
+// memberSeedOf is the public seed of a creation's input, and seedIn the
+// input of a public seed (ExternalID is the input's ExternalMemberID).
 func memberSeedOf(in members.SeedIn) MemberSeed {
 	return MemberSeed{ExternalID: in.ExternalMemberID, KYCLevel: in.KYCLevel, Balances: in.Balances,
 		Status: in.Status, PlatformDirect: in.PlatformDirect, MerchantID: in.MerchantID}
+}
+
+func (seed MemberSeed) seedIn() members.SeedIn {
+	return members.SeedIn{ExternalMemberID: seed.ExternalID, KYCLevel: seed.KYCLevel,
+		Balances: seed.Balances, Status: seed.Status, PlatformDirect: seed.PlatformDirect, MerchantID: seed.MerchantID}
 }
 
 // memberLineOps are the member actions that need only the members line

@@ -170,9 +170,13 @@ var hookOps = hookline.NewControlOps(hooksAt,
 	})
 
 var endpointOps = hookline.NewEndpointOps(hooksAt,
-	func(in hookline.EndpointIn) any {
-		return WebhookEndpointConfig{URL: in.URL, Events: in.Events, Environment: Environment(in.Environment), Secret: in.Secret}
-	}, webhookEndpointOf, webhookDeliveryOf)
+	func(in hookline.EndpointIn) any { return webhookEndpointConfigOf(in) }, webhookEndpointOf, webhookDeliveryOf)
+
+// webhookEndpointConfigOf is the public endpoint config of the line's input
+// (webhookEndpointIn, lines_webhooks.go, is the other way).
+func webhookEndpointConfigOf(in hookline.EndpointIn) WebhookEndpointConfig {
+	return WebhookEndpointConfig{URL: in.URL, Events: in.Events, Environment: Environment(in.Environment), Secret: in.Secret}
+}
 
 // webhooksOps declares the webhooks' routes and methods.
 var webhooksOps = []*op{
