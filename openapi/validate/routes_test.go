@@ -17,6 +17,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/google/go-cmp/cmp"
+	"golang.org/x/tools/go/packages"
 
 	"github.com/mwallet/mwallet-go/simulator"
 	"github.com/mwallet/mwallet-go/simulator/simtest"
@@ -26,17 +27,40 @@ import (
 // registers it with its ServeMux: "METHOD /_sim/...".
 var controlPattern = regexp.MustCompile(`^(GET|POST|PUT|PATCH|DELETE) (/_sim/\S*)$`)
 
-// simulatorPatterns returns every string constant of package simulator's
-// non-test source that is a control route pattern ("GET /_sim/clock"),
-// without the catch-all patterns ({rest...}) that answer the object
-// actions and not_found.
+// simulatorPatterns returns every string constant of the non-test source
+// of package simulator and of the packages under simulator/internal (where
+// the lines and the kernel declare their control ops) that is a control
+// route pattern ("GET /_sim/clock"), without the catch-all patterns
+// ({rest...}) that answer the object actions and not_found.
 func simulatorPatterns(t *testing.T) []string {
 	t.Helper()
-	p := sdkPackages(t)[sdk+"/simulator"]
-	if p == nil || p.TypesInfo == nil {
-		t.Fatal("package simulator not loaded with its syntax")
+	var pkgs []*packages.Package
+	for path, p := range sdkPackages(t) {
+		if path == sdk+"/simulator" || strings.HasPrefix(path, sdk+"/simulator/internal/") {
+			if p.TypesInfo == nil || len(p.Syntax) == 0 {
+				t.Fatalf("package %s not loaded with its syntax", path)
+			}
+			pkgs = append(pkgs, p)
+		}
+	}
+	if len(pkgs) < 2 {
+		t.Fatalf("loaded %d packages of the simulator, want it and its internal packages", len(pkgs))
 	}
 	seen := map[string]bool{}
+	for _, p := range pkgs {
+		patternsOf(p, seen)
+	}
+	out := make([]string, 0, len(seen))
+	for v := range seen {
+		out = append(out, v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// patternsOf adds to seen the control route patterns among p's string
+// constants.
+func patternsOf(p *packages.Package, seen map[string]bool) {
 	// A constant that is a part of a string built at run time
 	// ("POST /_sim/step-up/" + id + "/complete") is no pattern.
 	parts := map[ast.Expr]bool{}
@@ -59,12 +83,6 @@ func simulatorPatterns(t *testing.T) []string {
 			return true
 		})
 	}
-	out := make([]string, 0, len(seen))
-	for v := range seen {
-		out = append(out, v)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // concrete turns a route template into a request path: every {param}
@@ -110,7 +128,7 @@ func TestControlRoutesMatchTheSimulator(t *testing.T) {
 
 	patterns := simulatorPatterns(t)
 	if len(patterns) < 30 {
-		t.Fatalf("found %d control route patterns in package simulator, want at least 30: %v", len(patterns), patterns)
+		t.Fatalf("found %d control route patterns in the simulator's packages, want at least 30: %v", len(patterns), patterns)
 	}
 	for _, p := range patterns {
 		m := controlPattern.FindStringSubmatch(p)
