@@ -92,7 +92,7 @@ func (ctl *controlAPI) businessPath(p string) bool {
 	gw := ctl.sim.wiring.gw
 	patterns := func() []string {
 		var out []string
-		for _, e := range gw.endpoints {
+		for _, e := range gw.router.Endpoints() {
 			out = append(out, e.Pattern)
 		}
 		return out
@@ -122,7 +122,7 @@ var (
 // would never be met.
 func (ctl *controlAPI) checkBusinessEndpoint(method, target string) error {
 	gw := ctl.sim.wiring.gw
-	if r := control.BusinessEndpoint(method, target, gw.endpoints, gw.allowedMethods); r != nil {
+	if r := control.BusinessEndpoint(method, target, gw.router.Endpoints(), gw.allowedMethods); r != nil {
 		return ctl.Refused(r)
 	}
 	return nil

@@ -16,7 +16,7 @@ import (
 // "METHOD pattern", sorted.
 func KeyedEndpoints(s *Simulator) []string {
 	var out []string
-	for _, e := range s.wiring.gw.endpoints {
+	for _, e := range s.wiring.gw.router.Endpoints() {
 		if e.Idempotent {
 			out = append(out, e.Method+" "+e.Pattern)
 		}

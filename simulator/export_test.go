@@ -19,7 +19,7 @@ func Routes(s *Simulator) []string {
 	tx := s.k.Begin()
 	defer tx.End()
 	out := []string{"POST /v1/connect/token"}
-	for _, e := range s.wiring.gw.endpoints {
+	for _, e := range s.wiring.gw.router.Endpoints() {
 		out = append(out, e.Method+" "+e.Pattern)
 	}
 	return out
@@ -73,7 +73,7 @@ func (e EndpointInfo) Key() string { return e.Method + " " + e.Path }
 // Endpoints lists the registered business endpoints in registration order.
 func Endpoints(s *Simulator) []EndpointInfo {
 	var out []EndpointInfo
-	for _, e := range s.wiring.gw.endpoints {
+	for _, e := range s.wiring.gw.router.Endpoints() {
 		paths := e.Routes
 		if len(paths) == 0 {
 			paths = []string{e.Pattern}

@@ -34,28 +34,27 @@ type gatewayState = pipeline.State
 // It holds the kernel (k), the state (st), the input log (rec), the mux
 // (which the control API registers on too) and the exchange's router over
 // it (router: its routing, the literal-path index and its own answers,
-// internal/exchange's Router), the business endpoints as registered
-// (endpoints) and the server New started (server, or tls with WithTLS or
+// internal/exchange's Router, which keeps the business endpoints as
+// registered) and the server New started (server, or tls with WithTLS or
 // WithHTTP2). What it needs from the rest of the simulator comes
 // as callbacks:
 //
 //   - logRequest logs a request as an input, admit any other input
-//     (record.go);
+//     (internal/inputlog's Log);
 //   - runDue runs the timers due at the current time (simulator.go);
 //   - controlID draws the request id of a control answer (the recorder's
 //     ControlID, internal/inputlog);
 //   - controlNotFound answers the router's not_found of a path under /_sim
 //     behind the control API's guard (control_guard.go).
 type gateway struct {
-	k         *kernel.Kernel
-	st        *simState
-	rec       *recorder
-	mux       *http.ServeMux
-	endpoints []endpoint
-	server    *httptest.Server
-	tls       *tlsServer
-	ex        *exchange.Pipeline
-	router    *exchange.Router
+	k      *kernel.Kernel
+	st     *simState
+	rec    *recorder
+	mux    *http.ServeMux
+	server *httptest.Server
+	tls    *tlsServer
+	ex     *exchange.Pipeline
+	router *exchange.Router
 
 	logRequest      func(tx *kernel.Tx, r *http.Request) (*recordedInput, int64, error)
 	admit           func(tx *kernel.Tx, in *recordedInput) (int64, error)

@@ -28,7 +28,6 @@ func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // register adds an endpoint to the simulator's router.
 func (g *gateway) register(e endpoint) {
 	g.router.Register(e)
-	g.endpoints = append(g.endpoints, e)
 }
 
 // indexLiteralPaths records the methods of every path registered without

@@ -393,7 +393,7 @@ func build(o options) (*Simulator, error) {
 	}
 	s.registerAll(tx)
 	s.wiring.gw.indexLiteralPaths()
-	grantFixtureScopes(tx, &s.st, s.wiring.gw.endpoints)
+	grantFixtureScopes(tx, &s.st, s.wiring.gw.router.Endpoints())
 	s.wiring.stepper = &stepper{}
 	s.k.SetOutside(outsideImage(&s.st))
 	return s, nil

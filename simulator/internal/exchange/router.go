@@ -103,6 +103,10 @@ func (rt *Router) Register(e api.Endpoint) {
 	rt.endpoints = append(rt.endpoints, e)
 }
 
+// Endpoints are the business endpoints as registered, in their order; the
+// list is built at setup and never changes after.
+func (rt *Router) Endpoints() []api.Endpoint { return rt.endpoints }
+
 // IndexLiteralPaths records the methods of every path registered without
 // wildcards, the control routes' (controlRoutes, "METHOD path") and the
 // business endpoints' (gateway.LiteralPaths, computed once per process).
