@@ -71,6 +71,31 @@ func TestCIStepsAreTimedAndSummarised(t *testing.T) {
 			t.Errorf("failure output lacks %s:\n%s", re, out)
 		}
 	}
+
+	// The reason comes last: after the table, the failing step's last 25
+	// lines (its stderr too), then the free disk space.
+	out, code = run(`step "talks, then fails" bash -c 'for i in $(seq 1 40); do echo line $i; done; echo the reason >&2; exit 3'`)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1:\n%s", code, out)
+	}
+	_, tail, ok := strings.Cut(out, "==== step times")
+	if !ok {
+		t.Fatalf("no table:\n%s", out)
+	}
+	for _, re := range []string{
+		`(?m)^==== why "talks, then fails" failed: its last 25 lines\nline 17\n(line [0-9]+\n){23}the reason\n==== free disk space\nFilesystem +Size +Used +Avail`,
+	} {
+		if !regexp.MustCompile(re).MatchString(tail) {
+			t.Errorf("the end of a failed run lacks %s:\n%s", re, tail)
+		}
+	}
+
+	// A step runs in an || context, as its functions are written for: a
+	// function's failing first command does not stop it.
+	out, code = run(`f() { false; echo went on; }; step "function" f; summary`)
+	if code != 0 || !strings.Contains(out, "went on\n") {
+		t.Errorf("exit %d, want 0 and the function's second command run:\n%s", code, out)
+	}
 }
 
 // installCommand matches a line of a CI script that installs something.
