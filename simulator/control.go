@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"strings"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/control"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
@@ -193,30 +192,26 @@ func (ctl *controlAPI) LogRequest(x *opRun, run func()) *apiError {
 // Error maps an op's error to its envelope (controlError).
 func (ctl *controlAPI) Error(err error) *apiError { return controlError(err) }
 
-// controlError maps an op's error to an envelope: an *apiError as is, a
-// ledger shortfall as insufficient_balance, an unknown object as not_found,
-// anything else 400 invalid_request.
+// controlError maps an op's error to an envelope (control.ErrorAnswer):
+// an *apiError as is, a refusal the data directory gave as its answer, a
+// *NameError as its answer, a ledger shortfall as insufficient_balance, an
+// unknown object as not_found, anything else 400 invalid_request.
 func controlError(err error) *apiError {
-	var ae *apiError
-	if errors.As(err, &ae) {
-		return ae
-	}
-	var pe *persistError
-	if errors.As(err, &pe) {
-		return pe.Answer()
-	}
-	var ne *NameError
-	if errors.As(err, &ne) {
-		return ne.answer()
-	}
-	var ins *InsufficientFundsError
-	if errors.As(err, &ins) {
-		return newErr("insufficient_balance", err.Error())
-	}
-	if errors.Is(err, errControlNotFound) || strings.Contains(err.Error(), "not found") {
-		return newErr("not_found", err.Error())
-	}
-	return errInvalidRequest(err.Error())
+	return control.ErrorAnswer(err, func(err error) *apiError {
+		var pe *persistError
+		if errors.As(err, &pe) {
+			return pe.Answer()
+		}
+		var ne *NameError
+		if errors.As(err, &ne) {
+			return ne.answer()
+		}
+		var ins *InsufficientFundsError
+		if errors.As(err, &ins) {
+			return newErr("insufficient_balance", err.Error())
+		}
+		return nil
+	})
 }
 
 // replayedRequest reports whether r is an http input of a recording being

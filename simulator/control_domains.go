@@ -2,7 +2,6 @@ package simulator
 
 import (
 	"net/http"
-	"slices"
 	"time"
 
 	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
@@ -30,8 +29,9 @@ import (
 type domain = control.Domain[*opRun]
 
 // domains is the registry of the domains control inputs name, by the key a
-// dom tag says: the tables of this package (its sets of names and its
-// object lookups) and internal/control's Standard (codes, formats, texts,
+// dom tag says: internal/control's SimDomains over this package's
+// lookups (its sets of names and its objects), the lines' ControlDomains
+// and internal/control's Names and Standard (codes, formats, texts,
 // numbers), merged by control.Domains, which applies the rules of earlier
 // builds (control.Legacy). domainProblems are what control.Domains found
 // wrong with the tables (a key given twice, a rule of earlier builds for a
@@ -40,7 +40,20 @@ var domains, domainProblems = buildDomains()
 
 // buildDomains builds the registry.
 func buildDomains() (map[string]*domain, []string) {
-	return control.Domains(fixedDomains(), objectDomains(),
+	return control.Domains(control.SimDomains(control.SimLookups[*opRun]{
+		MerchantModels: []string{string(MerchantHosted), string(PlatformHosted)},
+		Environments:   environmentNames, FaultKinds: faultKindNames,
+		Collections: func(x *opRun) []string { return x.s.wiring.timers.Collections() },
+		Actions:     func() []string { return controlOps.ActionKeys() },
+		Assets:      func(x *opRun) []string { return x.s.st.cat.Codes() },
+		Member: func(x *opRun, id string) bool {
+			_, ae := x.s.wiring.gw.resolveMember(x.tx, id)
+			return ae == nil
+		},
+		Key:            func(x *opRun, id string) bool { return x.s.st.keys.Has(x.tx, id) },
+		DashboardFiles: func() []string { return dashboardFiles },
+		OutcomeObject:  func(x *opRun, id string) bool { return x.s.wiring.ctl.outcomeObject(x.tx, id) },
+	}),
 		cardline.ControlDomains(cardsAt), qrpay.ControlDomains(qrAt), remittances.ControlDomains(remitAt), kyc.ControlDomains(kycAt),
 		hookline.ControlDomains(hooksAt), stepup.ControlDomains(stepUpAt), members.ControlDomains(membersAt),
 		control.Names[*opRun](), control.Standard(control.Lookups[*opRun]{
@@ -50,36 +63,6 @@ func buildDomains() (map[string]*domain, []string) {
 			MaxInProgress: idempotencyWindow,
 			MaxDelayMS:    maxFaultDelayMS,
 		}))
-}
-
-// fixedDomains are the domains of a set of names this package gives (the
-// sets that need nothing of it are control.Names).
-func fixedDomains() map[string]*domain {
-	return map[string]*domain{
-		"merchant_model": control.OneOf[*opRun]("merchant model", "self_hosted", string(MerchantHosted), string(PlatformHosted)),
-		"environment":    control.OneOf[*opRun]("environment", "staging", environmentNames...),
-		"fault_kind":     control.OneOf[*opRun]("fault kind", "drop", faultKindNames...),
-		"outcome_collection": &domain{Name: "outcome collection",
-			Choices: func(x *opRun) []string { return x.s.wiring.timers.Collections() }, Bad: []any{"remittance"}},
-		"action": &domain{Name: "control action", Choices: func(*opRun) []string { return controlOps.ActionKeys() }, Bad: []any{"cards/explode"}},
-		"asset":  control.Folded(&domain{Name: "asset", Choices: func(x *opRun) []string { return x.s.st.cat.Codes() }, Bad: []any{"USDX"}}),
-	}
-}
-
-// objectDomains are the ids of objects, looked up in the state, that no
-// line gives (each line's ControlDomains gives the ids of its objects).
-func objectDomains() map[string]*domain {
-	return map[string]*domain{
-		"member_ctx": control.ObjectOf("member", func(x *opRun, id string) bool {
-			_, ae := x.s.wiring.gw.resolveMember(x.tx, id)
-			return ae == nil
-		}),
-		"key":            control.ObjectOf("key", func(x *opRun, id string) bool { return x.s.st.keys.Has(x.tx, id) }),
-		"dashboard_file": control.ObjectOf("dashboard file", func(_ *opRun, name string) bool { return slices.Contains(dashboardFiles, name) }),
-		"outcome_object": control.ObjectOf("object of an outcome collection", func(x *opRun, id string) bool {
-			return x.s.wiring.ctl.outcomeObject(x.tx, id)
-		}),
-	}
 }
 
 // maxAdvance bounds one advance of the clock.

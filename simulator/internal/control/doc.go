@@ -11,7 +11,10 @@
 // over its HTTPHost, and a recorded call's Go method found by its name
 // (method.go). It declares too the ops on the gateway that belong to no
 // line (gateway_ops.go: the request journal, a request played as in
-// progress, the fault table), over the declaring package's public types.
+// progress, the fault table), over the declaring package's public types,
+// and the ops of the simulator as a whole (core_ops.go: the router's
+// not_found answer, the credentials, the views of the state, the
+// documents, the dashboard's files).
 //
 // It knows nothing of the simulator's state: an operation runs on a value of
 // the type parameter X (the simulator's run of one operation), which the
