@@ -23,7 +23,7 @@ func (ctl *controlAPI) registerCards(tx *kernel.Tx) {
 		binary.LittleEndian.PutUint64(key[i:], s.st.rng.Uint64(tx))
 	}
 	scale, _ := s.st.cat.Scale(cardline.LedgerAsset)
-	s.st.cards = cardline.New(&s.k, tx, cardsHost(&s.st), key[:], scale)
+	s.st.cards = cardline.New(&s.k, tx, cardsHost{st: &s.st}, key[:], scale)
 	// The issuer's success paths of what is in flight (outcome.go).
 	s.wiring.timers.On(string(CollectionCardApplications), s.st.cards.SucceedApplication)
 	s.wiring.timers.On(string(CollectionCardClosures), s.st.cards.SucceedClosure)
@@ -33,26 +33,32 @@ func (ctl *controlAPI) registerCards(tx *kernel.Tx) {
 	}
 }
 
-// cardsHost is the card line's cards.Host: the members, the KYC line's
-// quick bindings and the step-up line, read through st when called.
-func cardsHost(st *simState) cardline.HostFuncs {
-	return cardline.HostFuncs{
-		MemberFunc:      func(tx *kernel.Tx, id string) *api.Member { return st.members.Get(tx, id) },
-		KYCInReviewFunc: func(tx *kernel.Tx, m *api.Member) bool { return kycInReview(tx, st, m) },
-		BindingActiveFunc: func(tx *kernel.Tx, m *api.Member, bindingID string) bool {
-			return st.kyc.BindingActive(tx, m, bindingID)
-		},
-		AllocateBindingFunc: func(tx *kernel.Tx, m *api.Member, email string) (string, error) {
-			b, err := st.kyc.Allocate(tx, m, email)
-			if err != nil {
-				return "", err
-			}
-			return b.ID, nil
-		},
-		CompensateBindingFunc: func(tx *kernel.Tx, bindingID, applicationID string) error {
-			_, err := st.kyc.Compensate(tx, bindingID, "auto", applicationID)
-			return err
-		},
-		RequireStepUpFunc: func(c *api.Request, action string) error { return st.stepUp.Require(c, action) },
+// cardsHost is the card line's cards.Host.
+type cardsHost struct {
+	st *simState
+}
+
+func (h cardsHost) Member(tx *kernel.Tx, id string) *api.Member { return h.st.members.Get(tx, id) }
+
+func (h cardsHost) KYCInReview(tx *kernel.Tx, m *api.Member) bool { return kycInReview(tx, h.st, m) }
+
+func (h cardsHost) BindingActive(tx *kernel.Tx, m *api.Member, bindingID string) bool {
+	return h.st.kyc.BindingActive(tx, m, bindingID)
+}
+
+func (h cardsHost) AllocateBinding(tx *kernel.Tx, m *api.Member, email string) (string, error) {
+	b, err := h.st.kyc.Allocate(tx, m, email)
+	if err != nil {
+		return "", err
 	}
+	return b.ID, nil
+}
+
+func (h cardsHost) CompensateBinding(tx *kernel.Tx, bindingID, applicationID string) error {
+	_, err := h.st.kyc.Compensate(tx, bindingID, "auto", applicationID)
+	return err
+}
+
+func (h cardsHost) RequireStepUp(c *api.Request, action string) error {
+	return h.st.stepUp.Require(c, action)
 }

@@ -9,7 +9,7 @@ import (
 
 func (ctl *controlAPI) registerKYC() {
 	s := ctl.sim
-	s.st.kyc = kyc.New(&s.k, kycHost(&s.st))
+	s.st.kyc = kyc.New(&s.k, kycHost{st: &s.st})
 	for _, e := range s.st.kyc.Endpoints() {
 		s.wiring.gw.register(e)
 	}
@@ -17,19 +17,21 @@ func (ctl *controlAPI) registerKYC() {
 	ctl.registerMembers()
 }
 
-// kycHost is the KYC line's kyc.Host: the members, and the card line told
-// of a withdrawn binding (BindingWithdrawn: a card application still under
-// review on it loses its KYC basis and is rejected first, fee and shipping
-// refunded, first top-up released, card.application.rejected, so no card is
-// issued on a compensated binding).
-func kycHost(st *simState) kyc.HostFuncs {
-	return kyc.HostFuncs{
-		MemberFunc: func(tx *kernel.Tx, id string) *member { return st.members.Get(tx, id) },
-		SetMemberKYCFunc: func(tx *kernel.Tx, id string, level int, hasProfile bool) {
-			_ = st.members.SetKYC(tx, id, level, hasProfile)
-		},
-		BindingWithdrawnFunc: func(tx *kernel.Tx, bindingID string) ([]string, error) {
-			return st.cards.BindingWithdrawn(tx, bindingID)
-		},
-	}
+// kycHost is the KYC line's kyc.Host.
+type kycHost struct {
+	st *simState
+}
+
+func (h kycHost) Member(tx *kernel.Tx, id string) *member { return h.st.members.Get(tx, id) }
+
+func (h kycHost) SetMemberKYC(tx *kernel.Tx, id string, level int, hasProfile bool) {
+	_ = h.st.members.SetKYC(tx, id, level, hasProfile)
+}
+
+// BindingWithdrawn: a card application still under review on the binding
+// loses its KYC basis and is rejected first (fee and shipping refunded,
+// first top-up released, card.application.rejected), so no card is issued
+// on a compensated binding.
+func (h kycHost) BindingWithdrawn(tx *kernel.Tx, bindingID string) ([]string, error) {
+	return h.st.cards.BindingWithdrawn(tx, bindingID)
 }

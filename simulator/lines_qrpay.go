@@ -10,7 +10,7 @@ import (
 // outcome success path.
 func (ctl *controlAPI) registerQRPay(tx *kernel.Tx) {
 	s := ctl.sim
-	s.st.qr = qrpay.New(&s.k, tx, qrpayHost(&s.st))
+	s.st.qr = qrpay.New(&s.k, tx, qrpayHost{st: &s.st})
 	// The acquirer's success path of an order in flight (outcome.go).
 	s.wiring.timers.On(string(CollectionQROrders), s.st.qr.OutcomeSuccess)
 	for _, e := range s.st.qr.Endpoints() {
@@ -18,12 +18,15 @@ func (ctl *controlAPI) registerQRPay(tx *kernel.Tx) {
 	}
 }
 
-// qrpayHost is the QR payment line's qrpay.Host: the members, the step-up
-// line and the merchant's fee rate, read through st when called.
-func qrpayHost(st *simState) qrpay.HostFuncs {
-	return qrpay.HostFuncs{
-		MemberFunc:             func(tx *kernel.Tx, id string) *api.Member { return st.members.Get(tx, id) },
-		RequireStepUpFunc:      func(c *api.Request, action string) error { return st.stepUp.Require(c, action) },
-		MerchantFeeRateBpsFunc: func(tx *kernel.Tx) int64 { return st.merchant.FeeRateBps(tx) },
-	}
+// qrpayHost is the QR payment line's qrpay.Host.
+type qrpayHost struct {
+	st *simState
 }
+
+func (h qrpayHost) Member(tx *kernel.Tx, id string) *api.Member { return h.st.members.Get(tx, id) }
+
+func (h qrpayHost) RequireStepUp(c *api.Request, action string) error {
+	return h.st.stepUp.Require(c, action)
+}
+
+func (h qrpayHost) MerchantFeeRateBps(tx *kernel.Tx) int64 { return h.st.merchant.FeeRateBps(tx) }

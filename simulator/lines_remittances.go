@@ -10,23 +10,30 @@ import (
 // and its outcome success path.
 func (ctl *controlAPI) registerRemittances() {
 	s := ctl.sim
-	s.st.remit = remittances.New(&s.k, remitHost(&s.st))
+	s.st.remit = remittances.New(&s.k, remitHost{st: &s.st})
 	s.wiring.timers.On(string(CollectionRemittances), s.st.remit.Succeed)
 	for _, e := range s.st.remit.Endpoints() {
 		s.wiring.gw.register(e)
 	}
 }
 
-// remitHost is the remittance line's remittances.Host: the merchant's
-// status, the members and their KYC, read through st when called.
-func remitHost(st *simState) remittances.HostFuncs {
-	return remittances.HostFuncs{
-		MerchantStatusFunc: func(tx *kernel.Tx) (string, bool) { return st.merchant.Status(tx), st.merchant.Active(tx) },
-		MemberFunc:         func(tx *kernel.Tx, id string) *api.Member { return st.members.Get(tx, id) },
-		MemberByExternalFunc: func(tx *kernel.Tx, externalID string) *api.Member {
-			return st.members.ByExternal(tx, externalID)
-		},
-		HasKYCProfileFunc: func(tx *kernel.Tx, m *api.Member) bool { return st.kyc.Profile(tx, m) != nil },
-		KYCInReviewFunc:   func(tx *kernel.Tx, m *api.Member) bool { return kycInReview(tx, st, m) },
-	}
+// remitHost is the remittance line's remittances.Host.
+type remitHost struct {
+	st *simState
 }
+
+func (h remitHost) MerchantStatus(tx *kernel.Tx) (string, bool) {
+	return h.st.merchant.Status(tx), h.st.merchant.Active(tx)
+}
+
+func (h remitHost) Member(tx *kernel.Tx, id string) *api.Member { return h.st.members.Get(tx, id) }
+
+func (h remitHost) MemberByExternal(tx *kernel.Tx, externalID string) *api.Member {
+	return h.st.members.ByExternal(tx, externalID)
+}
+
+func (h remitHost) HasKYCProfile(tx *kernel.Tx, m *api.Member) bool {
+	return h.st.kyc.Profile(tx, m) != nil
+}
+
+func (h remitHost) KYCInReview(tx *kernel.Tx, m *api.Member) bool { return kycInReview(tx, h.st, m) }
