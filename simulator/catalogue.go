@@ -9,7 +9,7 @@ import (
 )
 
 // catalogue is the asset catalogue (internal/catalogue) with the kernel
-// cell that keeps its encoded GET /v1/assets answer.
+// cell that keeps its encoded GET /v1/assets answer (assetcat.CellCache).
 //
 // The digest's projection (legacyCatalogue, image_legacy.go) writes it as
 // the three Simulator fields it replaced, so digests and recordings of
@@ -17,32 +17,13 @@ import (
 // cell.
 type catalogue struct {
 	*assetcat.Catalogue
-	cache *kernel.Cell[assetsCacheRow]
+	cache assetcat.CellCache
 }
 
 // newCatalogue returns an empty catalogue and registers its cache's cell.
 func newCatalogue(k *kernel.Kernel) catalogue {
-	cache := kernel.NewCell(k, "catalogue.assets_cache", assetsCacheRow{})
-	return catalogue{Catalogue: assetcat.New(assetsCache{cache}), cache: cache}
-}
-
-// assetsCacheRow is the cached GET /v1/assets answer (Set: there is one).
-type assetsCacheRow struct {
-	Key  string
-	Body string
-	Set  bool
-}
-
-// assetsCache is the catalogue's assetcat.Cache in its kernel cell.
-type assetsCache struct{ cell *kernel.Cell[assetsCacheRow] }
-
-func (c assetsCache) Get(tx *kernel.Tx) (key, body string, ok bool) {
-	r := c.cell.Get(tx)
-	return r.Key, r.Body, r.Set
-}
-
-func (c assetsCache) Set(tx *kernel.Tx, key, body string) {
-	c.cell.Set(tx, assetsCacheRow{Key: key, Body: body, Set: true})
+	cache := assetcat.NewCellCache(k)
+	return catalogue{Catalogue: assetcat.New(cache), cache: cache}
 }
 
 // legacyCatalogue is the catalogue as the state image of recordings of
@@ -80,8 +61,8 @@ func (c *catalogue) legacy(tx *kernel.Tx) legacyCatalogue {
 		out.Assets = append(out.Assets, la)
 		out.ByCode[a.Code] = la
 	}
-	if r := c.cache.Get(tx); r.Set {
-		out.Cache = &image.AssetsCache{Key: r.Key, Body: json.RawMessage(r.Body)}
+	if key, body, ok := c.cache.Get(tx); ok {
+		out.Cache = &image.AssetsCache{Key: key, Body: json.RawMessage(body)}
 	}
 	return out
 }

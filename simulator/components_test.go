@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/delivery"
 )
 
 // TestComponentsAreWired checks, for a simulator built each way (New,
@@ -75,7 +77,7 @@ func TestComponentsAreWired(t *testing.T) {
 				{"inputs.Host.image", host.image, w.image},
 				{"delivery.Kernel", w.delivery.Kernel, &s.k},
 				{"delivery.Line", w.delivery.Line, s.st.webhooks},
-				{"delivery.Log", w.delivery.Log, flushLog{w.inputs, w.rec}},
+				{"delivery.Log", w.delivery.Log, delivery.InputLog{Inputs: w.inputs, Rec: w.rec}},
 			}
 			for _, r := range rows {
 				if r.got != r.want {

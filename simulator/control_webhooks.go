@@ -160,13 +160,13 @@ var opWebhooksFlush = def[noInput]{Route: "POST /_sim/webhooks/flush", Unlocked:
 
 // hookOps are the webhook ops declared in the line (internal/webhooks): an
 // endpoint disabled or enabled answers as the public WebhookEndpoint, and a
-// redelivery is the operator's (redeliver, devtools.go); endpointOps,
+// redelivery is the operator's (the line's RedeliverID); endpointOps,
 // declared there too, take and answer the public WebhookEndpointConfig,
 // WebhookEndpoint and WebhookDelivery.
 var hookOps = hookline.NewControlOps(hooksAt,
 	func(v hookline.EndpointView) any { return webhookEndpointOf(v) },
 	func(x *opRun, id string) (any, error) {
-		return redeliver(x.tx, x.s.st.webhooks, x.s.st.clock.Now(), id)
+		return x.s.st.webhooks.RedeliverID(x.tx, x.s.st.clock.Now(), id)
 	})
 
 var endpointOps = hookline.NewEndpointOps(hooksAt,

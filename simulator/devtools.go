@@ -1,7 +1,6 @@
 package simulator
 
 import (
-	"net/http"
 	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/devtools"
@@ -10,8 +9,8 @@ import (
 )
 
 // Developer tools: a read-only snapshot of the whole simulator (GET
-// /_sim/state), the operator's redelivery of a webhook delivery, and the
-// dashboard that shows both (ui.go). The accounts, the product-line
+// /_sim/state) and the dashboard that shows it (ui.go); the operator's
+// redelivery of a webhook delivery is the webhook line's (RedeliverID). The accounts, the product-line
 // objects read from the wired lines (devtools.Lines) and the dashboard's
 // files are internal/devtools'; this file holds the public types and their
 // conversion.
@@ -130,21 +129,6 @@ func (s *Simulator) State() StateSnapshot {
 	tx := s.wiring.image.captured()
 	defer tx.End()
 	return s.wiring.view.state(tx)
-}
-
-// redeliver queues a dead, failed or no_subscriber delivery row of the
-// webhook line for one more attempt at the next flush, as POST
-// /v1/webhooks/deliveries/{id}/redeliver does for the merchant (id with or
-// without whd_), and answers the row. Control API: POST
-// /_sim/webhooks/deliveries/{id}/redeliver; Go: WebhooksControl.Redeliver.
-func redeliver(tx *kernel.Tx, hooks *hookline.Line, now time.Time, id string) (any, error) {
-	r, err := http.NewRequest(http.MethodPost, "/_sim/webhooks/deliveries/redeliver", nil)
-	if err != nil {
-		return nil, err
-	}
-	r.SetPathValue("id", id)
-	_, out, err := hooks.Redeliver(&rc{Tx: tx, Req: r, Now: now, Header: http.Header{}})
-	return out, err
 }
 
 // view is the operator's read-only view of the whole state: the snapshot

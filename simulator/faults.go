@@ -1,9 +1,6 @@
 package simulator
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/mwallet/mwallet-go/simulator/internal/faults"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
@@ -44,16 +41,10 @@ const (
 )
 
 // Known reports whether k is one of the fault kinds above.
-func (k FaultKind) Known() bool {
-	switch k {
-	case FaultError, FaultErrorAfter, FaultDropBefore, FaultDropAfter, FaultDelay:
-		return true
-	}
-	return false
-}
+func (k FaultKind) Known() bool { return faults.KnownKind(string(k)) }
 
 // maxFaultDelayMS caps DelayMS.
-const maxFaultDelayMS = 60_000
+const maxFaultDelayMS = faults.MaxDelayMS
 
 // Fault is a rule applied to the next Count requests that match Method and
 // Path. Faults apply to the business API (/v1/...) and to unknown paths,
@@ -100,45 +91,14 @@ func faultOf(f faults.Row) Fault {
 	return Fault{Method: f.Method, Path: f.Path, Count: f.Count, Kind: FaultKind(f.Kind), Status: f.Status, Code: f.Code, DelayMS: f.DelayMS, OneIn: f.OneIn}
 }
 
-func (f *Fault) validate() error {
-	if !f.Kind.Known() {
-		return fmt.Errorf("fault kind %q: want error, error_after, drop_before, drop_after or delay", f.Kind)
-	}
-	if !strings.HasPrefix(f.Path, "/") {
-		return fmt.Errorf("fault path %q must start with /", f.Path)
-	}
-	if f.Count < 0 {
-		return fmt.Errorf("fault count %d is negative", f.Count)
-	}
-	if f.OneIn < 0 {
-		return fmt.Errorf("fault one_in %d is negative", f.OneIn)
-	}
-	if f.Status != 0 && (f.Status < 400 || f.Status > 599) {
-		return fmt.Errorf("fault status %d: want 400 to 599", f.Status)
-	}
-	if f.Kind == FaultDelay {
-		if f.DelayMS < 0 || f.DelayMS > maxFaultDelayMS {
-			return fmt.Errorf("fault delay_ms %d: want 1 to %d", f.DelayMS, maxFaultDelayMS)
-		}
-		if f.DelayMS == 0 && f.Hold == nil {
-			return fmt.Errorf("a delay fault needs delay_ms")
-		}
-	}
-	return nil
-}
-
-// injectFault arms f, after the fault rules' checks (internal/exchange's
-// Pipeline.Arm, which keeps its Go-only channels).
+// injectFault arms f, after the fault rules' checks (faults.Row's Check
+// and Armed; internal/exchange's Pipeline.Arm keeps its Go-only channels).
 func (g *gateway) injectFault(tx *kernel.Tx, f Fault) error {
-	if err := f.validate(); err != nil {
+	r := faults.Row{Method: f.Method, Path: f.Path, Count: f.Count, Kind: string(f.Kind), Status: f.Status, Code: f.Code, DelayMS: f.DelayMS, OneIn: f.OneIn}
+	if err := r.Check(f.Hold != nil); err != nil {
 		return errInvalidRequest(err.Error())
 	}
-	unlimited := f.Count == 0 && f.OneIn > 1
-	if f.Count == 0 && !unlimited {
-		f.Count = 1
-	}
-	g.ex.Arm(tx, faults.Row{Method: f.Method, Path: f.Path, Count: f.Count, Kind: string(f.Kind), Status: f.Status,
-		Code: f.Code, DelayMS: f.DelayMS, OneIn: f.OneIn, Unlimited: unlimited}, faults.Chans{Hold: f.Hold, Held: f.Held})
+	g.ex.Arm(tx, r.Armed(), faults.Chans{Hold: f.Hold, Held: f.Held})
 	return nil
 }
 
@@ -148,16 +108,11 @@ func (g *gateway) clearFaults(tx *kernel.Tx) error {
 	return nil
 }
 
-// faults lists the armed faults, Count being what remains.
+// faults lists the armed faults, Count being what remains (faults.Table's Listed).
 func (g *gateway) faults(tx *kernel.Tx) []Fault {
 	out := make([]Fault, 0, g.st.gw.Faults.Len(tx))
-	for _, f := range g.st.gw.Faults.All(tx) {
-		c := faultOf(f)
-		c.Count = f.Remaining
-		if f.Unlimited {
-			c.Count = 0
-		}
-		out = append(out, c)
+	for f := range g.st.gw.Faults.Listed(tx) {
+		out = append(out, faultOf(f))
 	}
 	return out
 }

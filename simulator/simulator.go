@@ -374,7 +374,7 @@ func build(o options) (*Simulator, error) {
 	s.st.members.Init(&s.k)
 	s.st.stepUp.Init(&s.k, stepUpHost{st: &s.st})
 	s.st.webhooks = newWebhooksLine(s)
-	s.wiring.delivery = &deliverer{&delivery.Deliverer{Kernel: &s.k, Line: s.st.webhooks, Log: flushLog{s.wiring.inputs, s.wiring.rec}, Clock: s.st.clock.Now}}
+	s.wiring.delivery = &deliverer{&delivery.Deliverer{Kernel: &s.k, Line: s.st.webhooks, Log: delivery.InputLog{Inputs: s.wiring.inputs, Rec: s.wiring.rec}, Clock: s.st.clock.Now}}
 	s.wiring.keys = &keyring{st: &s.st}
 	s.wiring.view = &view{k: &s.k, st: &s.st, partial: partialReplayOf(o.recording), actions: controlOps.ActionKeys}
 	s.initControls()

@@ -1,8 +1,8 @@
 package simulator
 
-// Delivery of due webhook attempts: the public result of a flush and the
-// flush's inputs of the log. The inputs are internal/delivery's
-// (Deliverer); the rounds, the attempts over HTTP and each input's step are
+// Delivery of due webhook attempts: the public result of a flush. The
+// flush's inputs of the log are internal/delivery's (Deliverer, over
+// InputLog); the rounds, the attempts over HTTP and each input's step are
 // internal/webhooks' (Flush, DueStep, AttemptedStep, ReleaseStep).
 
 import (
@@ -11,10 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
-
 	"github.com/mwallet/mwallet-go/simulator/internal/delivery"
-	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // FlushResult counts the attempts one flush made and lists the failed ones.
@@ -83,7 +80,7 @@ func (e *FlushError) Error() string {
 // deliverer is the webhook flush: internal/delivery's Deliverer, which
 // picks the due deliveries, POSTs each one outside any transaction and
 // logs the receiver's answer as an input of the log (record.go) through
-// flushLog. It holds the kernel, the webhook line (which also holds the
+// delivery.InputLog. It holds the kernel, the webhook line (which also holds the
 // delivery pool's HTTP client), the clock and the input log's entry points.
 type deliverer struct{ *delivery.Deliverer }
 
@@ -113,27 +110,3 @@ func (d *deliverer) flushWebhooks(ctx context.Context) (FlushResult, error) {
 	}
 	return res, &FlushError{Result: res}
 }
-
-// flushLog is the input log as the flush's inputs enter it (delivery.Log).
-type flushLog struct {
-	inputs *inputLog
-	rec    *recorder
-}
-
-func (l flushLog) AdmitDue(tx *kernel.Tx) (int64, error) {
-	return l.inputs.Admit(tx, &recordedInput{Op: recfile.OpFlushDue})
-}
-
-func (l flushLog) LockDue() (*kernel.Tx, int64, error) {
-	return l.inputs.LockInput(&recordedInput{Op: recfile.OpFlushDue})
-}
-
-func (l flushLog) LockAttempt(deliveryID string, at time.Time, code int, answer, errText string) (*kernel.Tx, int64, error) {
-	return l.inputs.LockInput(&recordedInput{Op: recfile.OpAttempt, Delivery: deliveryID, At: at, StatusCode: code, Response: answer, Error: errText})
-}
-
-func (l flushLog) LockAbort(ids []string) (*kernel.Tx, int64, error) {
-	return l.inputs.LockInput(&recordedInput{Op: recfile.OpFlushAbort, Deliveries: ids})
-}
-
-func (l flushLog) Durable(end int64) error { return l.rec.Durable(end) }

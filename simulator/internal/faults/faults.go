@@ -4,9 +4,10 @@
 // random fault (OneIn) is taken on a draw the caller makes from the
 // simulator's seeded generator. A fault as a request takes it (Rule, with
 // the Go-only channels of a delay fault) and the envelope an error fault
-// answers are here too (rule.go). The public fault API (simulator.Fault,
-// its kinds and checks) stays in the simulator package, which converts to
-// and from Row.
+// answers are here too (rule.go), and so are the checks of a fault before
+// it is armed, its count as armed and as listed (check.go). The public
+// fault API (simulator.Fault and its kinds) stays in the simulator package,
+// which converts to and from Row.
 package faults
 
 import (

@@ -250,6 +250,20 @@ func (l *Line) redeliver(c *api.Request) (int, any, error) {
 // /v1/webhooks/deliveries/{id}/redeliver, for the operator's control API.
 func (l *Line) Redeliver(c *api.Request) (int, any, error) { return l.redeliver(c) }
 
+// RedeliverID is the operator's redelivery of delivery id (with or without
+// whd_) at now, in tx: Redeliver over a request of its own, answering the
+// row (Control API: POST /_sim/webhooks/deliveries/{id}/redeliver; Go:
+// WebhooksControl.Redeliver).
+func (l *Line) RedeliverID(tx *kernel.Tx, now time.Time, id string) (any, error) {
+	r, err := http.NewRequest(http.MethodPost, "/_sim/webhooks/deliveries/redeliver", nil)
+	if err != nil {
+		return nil, err
+	}
+	r.SetPathValue("id", id)
+	_, out, err := l.Redeliver(&api.Request{Tx: tx, Req: r, Now: now, Header: http.Header{}})
+	return out, err
+}
+
 // listItem is one item of GET /v1/webhooks/deliveries (a shape inferred
 // from the redeliver result and the delivery states).
 type listItem struct {
