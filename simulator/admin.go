@@ -2,14 +2,15 @@ package simulator
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator/internal/devtools"
+	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/members"
+	"github.com/mwallet/mwallet-go/simulator/internal/merchant"
 )
 
 // MerchantStatus is the merchant's standing with the service.
@@ -81,108 +82,47 @@ type KeySettings struct {
 // Bool returns a pointer to v, for the optional fields of KeySettings.
 func Bool(v bool) *bool { return &v }
 
-// keyring creates and changes the merchant's API Keys (the control API's
-// side; the gateway reads them to authenticate). The Keys are part of the
-// state; keyring holds it.
+// keyring creates and changes the merchant's API Keys (internal/merchant's
+// Keyring) over the state's table of apiKey, which keyTable converts to and
+// from internal/gateway's Key; the scopes are those of the gateway's scope
+// catalogue.
 type keyring struct{ st *simState }
 
+func (s *keyring) ring() merchant.Keyring {
+	return merchant.Keyring{Keys: keyTable{s.st.keys}, Merchant: s.st.merchant, Scopes: s.st.gw.ScopeCatalog}
+}
+
 // add creates a Key; empty values are drawn from the seeded ids.
-func (s *keyring) add(tx *kernel.Tx, clientID, apiKeyValue, signingKey string, ks KeySettings) (*apiKey, error) {
-	clientID = strings.TrimSpace(clientID)
-	if clientID == "" {
-		clientID = "sim_client_" + tx.NewUUID()[:8]
-	}
-	if s.st.keys.Has(tx, clientID) {
-		return nil, newErr("duplicate_resource", fmt.Sprintf("key %q already exists", clientID))
-	}
-	if apiKeyValue == "" {
-		apiKeyValue = "sim_api_key_" + strings.ReplaceAll(tx.NewUUID(), "-", "")
-	}
-	if signingKey == "" {
-		signingKey = "sim_signing_key_" + strings.ReplaceAll(tx.NewUUID(), "-", "")
-	}
-	k := &apiKey{
-		ClientID: clientID, APIKey: apiKeyValue, SigningKey: signingKey,
-		SignatureRequired: true, Env: Environment(s.st.merchant.Env(tx)),
-	}
-	if err := s.apply(k, ks); err != nil {
+func (s *keyring) add(tx *kernel.Tx, clientID, apiKeyValue, signingKey string, ks merchant.KeySettingsIn) (*apiKey, error) {
+	k, err := s.ring().Add(tx, clientID, apiKeyValue, signingKey, ks)
+	if err != nil {
 		return nil, err
 	}
-	s.st.keys.Put(tx, clientID, *k)
-	return k, nil
+	a := apiKeyOf(k)
+	return &a, nil
 }
 
 // set changes the Key of clientID.
-func (s *keyring) set(tx *kernel.Tx, clientID string, ks KeySettings) error {
-	k, ok := s.st.keys.Get(tx, clientID)
-	if !ok {
-		return errNotFound("key")
-	}
-	if err := s.apply(&k, ks); err != nil {
-		return err
-	}
-	s.st.keys.Put(tx, clientID, k)
-	return nil
+func (s *keyring) set(tx *kernel.Tx, clientID string, ks merchant.KeySettingsIn) error {
+	return s.ring().Set(tx, clientID, ks)
 }
 
-// apply applies ks to k: scopes outside the scope catalogue are dropped.
-func (s *keyring) apply(k *apiKey, ks KeySettings) error {
-	switch ks.Environment {
-	case "", Sandbox, Production:
-	default:
-		return errInvalidRequest(fmt.Sprintf("environment %q: want sandbox or production", ks.Environment))
-	}
-	if ks.Scopes != nil {
-		scopes := map[string]bool{}
-		for _, sc := range ks.Scopes {
-			sc = strings.TrimSpace(sc)
-			if s.st.gw.ScopeCatalog[sc] {
-				scopes[sc] = true
-			}
-		}
-		k.Scopes = sortedSet(scopes)
-	}
-	if ks.ApproveRestricted != nil {
-		k.Approved = kernel.List[string]{}
-		if *ks.ApproveRestricted {
-			k.Approved = sortedSet(restrictedScopes)
-		}
-	}
-	if ks.Disabled != nil {
-		k.Disabled = *ks.Disabled
-	}
-	if ks.SignatureRequired != nil {
-		k.SignatureRequired = *ks.SignatureRequired
-	}
-	if ks.IPAllowlist != nil {
-		k.IPAllowlist, k.IPAllowlistSet = kernel.ListOf(ks.IPAllowlist...), true
-	}
-	if ks.Environment != "" {
-		k.Env = ks.Environment
-	}
-	if ks.ValidUntil != nil {
-		k.ValidUntil = ks.ValidUntil.UTC()
-	}
-	return nil
+// keyTable is the state's table of Keys as internal/merchant's KeyTable.
+type keyTable struct{ t *kernel.Table[string, apiKey] }
+
+func (t keyTable) Has(tx *kernel.Tx, clientID string) bool { return t.t.Has(tx, clientID) }
+func (t keyTable) Get(tx *kernel.Tx, clientID string) (pipeline.Key, bool) {
+	k, ok := t.t.Get(tx, clientID)
+	return k.key(), ok
+}
+func (t keyTable) Put(tx *kernel.Tx, clientID string, k pipeline.Key) {
+	t.t.Put(tx, clientID, apiKeyOf(k))
 }
 
-// keyJSON renders a Key; the secrets only when withSecrets (on creation).
+// keyJSON renders a Key (internal/merchant's KeyJSON); the secrets only
+// when withSecrets (on creation).
 func keyJSON(k apiKey, withSecrets bool) map[string]any {
-	requested := append([]string{}, k.Scopes.Slice()...)
-	out := map[string]any{
-		"client_id": k.ClientID, "requested_scopes": requested, "scopes": k.effectiveScopes(),
-		"restricted_approved": k.Approved.Len() > 0, "disabled": k.Disabled,
-		"signature_required": k.SignatureRequired, "ip_allowlist": append([]string{}, k.IPAllowlist.Slice()...),
-		"environment": k.Env,
-	}
-	if !k.ValidUntil.IsZero() {
-		out["valid_until"] = k.ValidUntil.Format(time.RFC3339)
-	}
-	if withSecrets {
-		out["api_key"] = k.APIKey
-		out["signing_key"] = k.SigningKey
-	}
-	return out
+	return merchant.KeyJSON(k.key(), withSecrets)
 }
 
 // createMemberControl creates a member for the control API and the Go

@@ -57,11 +57,11 @@ func (ks KeySettings) keySettingsIn() merchant.KeySettingsIn {
 var keyOps = merchant.NewKeyOps(merchant.KeyViews[*opRun]{
 	Settings: func(in merchant.KeySettingsIn) any { return keySettingsOf(in) },
 	Add: func(x *opRun, in *merchant.KeyAddIn) (any, error) {
-		return x.s.wiring.keys.add(x.tx, in.ClientID, in.APIKey, in.SigningKey, keySettingsOf(in.KeySettingsIn))
+		return x.s.wiring.keys.add(x.tx, in.ClientID, in.APIKey, in.SigningKey, in.KeySettingsIn)
 	},
 	Created: func(out any) map[string]any { return keyJSON(*out.(*apiKey), true) },
 	Set: func(x *opRun, clientID string, ks merchant.KeySettingsIn) error {
-		return x.s.wiring.keys.set(x.tx, clientID, keySettingsOf(ks))
+		return x.s.wiring.keys.set(x.tx, clientID, ks)
 	},
 	Doc: func(x *opRun, clientID string) map[string]any {
 		k, _ := x.s.st.keys.Get(x.tx, clientID)

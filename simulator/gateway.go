@@ -7,6 +7,7 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/exchange"
 	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/tlsserver"
 )
 
 // Contract windows and gateway bounds.
@@ -52,7 +53,7 @@ type gateway struct {
 	rec    *recorder
 	mux    *http.ServeMux
 	server *httptest.Server
-	tls    *tlsServer
+	tls    *tlsserver.Server
 	ex     *exchange.Pipeline
 	router *exchange.Router
 

@@ -28,12 +28,19 @@ func (g *gateway) resolveMember(tx *kernel.Tx, v string) (*member, *apiError) {
 func (k apiKey) key() pipeline.Key {
 	return pipeline.Key{
 		ClientID: k.ClientID, APIKey: k.APIKey, SigningKey: k.SigningKey, Scopes: k.Scopes, Approved: k.Approved,
-		Disabled: k.Disabled, SignatureRequired: k.SignatureRequired, IPAllowlist: k.IPAllowlist, Env: string(k.Env), ValidUntil: k.ValidUntil,
+		Disabled: k.Disabled, SignatureRequired: k.SignatureRequired, IPAllowlist: k.IPAllowlist, IPAllowlistSet: k.IPAllowlistSet,
+		Env: string(k.Env), ValidUntil: k.ValidUntil,
+	}
+}
+
+// apiKeyOf is the Key k as the state keeps it.
+func apiKeyOf(k pipeline.Key) apiKey {
+	return apiKey{
+		ClientID: k.ClientID, APIKey: k.APIKey, SigningKey: k.SigningKey, Scopes: k.Scopes, Approved: k.Approved,
+		Disabled: k.Disabled, SignatureRequired: k.SignatureRequired, IPAllowlist: k.IPAllowlist, IPAllowlistSet: k.IPAllowlistSet,
+		Env: Environment(k.Env), ValidUntil: k.ValidUntil,
 	}
 }
 
 // restrictedScopes count only once the operator has approved them.
 var restrictedScopes = pipeline.RestrictedScopes
-
-// effectiveScopes lists the Key's effective scopes, sorted.
-func (k apiKey) effectiveScopes() []string { return k.key().EffectiveScopes() }

@@ -419,7 +419,7 @@ func (s *Simulator) URL() string {
 		return s.wiring.gw.server.URL
 	}
 	if s.wiring.gw.tls != nil {
-		return s.wiring.gw.tls.url
+		return s.wiring.gw.tls.URL
 	}
 	return s.wiring.opts.baseURL
 }

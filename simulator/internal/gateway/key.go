@@ -18,8 +18,10 @@ type Key struct {
 	Disabled          bool
 	SignatureRequired bool
 	IPAllowlist       kernel.List[string] // empty: any address on sandbox keys, none on production keys
-	Env               string
-	ValidUntil        time.Time // zero: no limit; the key stops working exactly then
+	// IPAllowlistSet says the allowlist was set (to empty, too).
+	IPAllowlistSet bool
+	Env            string
+	ValidUntil     time.Time // zero: no limit; the key stops working exactly then
 }
 
 // Production is the environment whose keys refuse every address their

@@ -3,6 +3,8 @@
 // QR fee rate). It owns that state; the other lines read it only through
 // the read-only accessors of Line, and change it only through its
 // transitions, which take the *kernel.Tx that proves the state lock is held.
+// It also creates and changes the merchant's API keys (Keyring, keys.go)
+// in a table the simulator keeps and the gateway reads.
 package merchant
 
 import (
