@@ -35,9 +35,10 @@ var kernelPackages = []string{"api", "catalogue", "control", "exchange", "faults
 // file layer), the input log's wire format, its replay runner and the
 // input log (inputlog: the recorder, and where each input enters the log,
 // over the Host the simulator fills), the
-// exchange log and the state image of the digest: they reach the simulator
+// exchange log, the state image of the digest and the start-up (startup:
+// the options' checks, the scope catalogue, the fixture): they reach the simulator
 // through interfaces they declare, never by importing it, and no line and not the kernel imports them.
-var toolPackages = []string{"datadir", "datafile", "delivery", "devtools", "exchangelog", "image", "inputlog", "recfile", "recipes", "replay"}
+var toolPackages = []string{"datadir", "datafile", "delivery", "devtools", "exchangelog", "image", "inputlog", "recfile", "recipes", "replay", "startup"}
 
 // standalonePackages are tools that import no package of the module: the
 // data directory's file layer (bytes in frames), the input log's wire
