@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/datadir"
+	"github.com/mwallet/mwallet-go/simulator/internal/startup"
 )
 
 // Test hooks for the external test package (compiled only with the tests).
@@ -192,11 +193,11 @@ func ScopeCatalogue(s *Simulator) []string {
 }
 
 // ContractScopes and ServiceScopes are the two halves of the catalogue.
-func ContractScopes() []string { return append([]string(nil), contractScopes...) }
+func ContractScopes() []string { return append([]string(nil), startup.ContractScopes...) }
 
 // ServiceScopes are the scopes the simulator adds where the contract names
 // none.
-func ServiceScopes() []string { return append([]string(nil), serviceScopes...) }
+func ServiceScopes() []string { return append([]string(nil), startup.ServiceScopes...) }
 
 // InternalCounts counts the objects a business request may create that the
 // StateSnapshot does not show (payees, KYC tickets and bindings, secure

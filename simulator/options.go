@@ -2,12 +2,11 @@ package simulator
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
-	"unicode"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/startup"
 )
 
 // Option configures a Simulator.
@@ -240,43 +239,17 @@ func WithDiagnostics(w io.Writer) Option { return func(o *options) { o.diag = w 
 // that only a server started by New can honour (WithTLS, WithHTTP2).
 var ErrServerOption = errors.New("the option configures the server New starts; a handler is served by its caller (serve it with TLS yourself, or use New)")
 
-// validate checks the options; served is false for NewHandler, which
-// cannot honour the options of the server New starts.
+// validate checks the options (startup.Check); served is false for
+// NewHandler, which cannot honour the options of the server New starts.
 func (o *options) validate(served bool) error {
-	switch {
-	case !served && o.http2:
-		return fmt.Errorf("simulator: NewHandler cannot honour WithHTTP2: %w", ErrServerOption)
-	case !served && o.tls:
-		return fmt.Errorf("simulator: NewHandler cannot honour WithTLS: %w", ErrServerOption)
-	}
-	switch o.model {
-	case PlatformHosted, MerchantHosted:
-	default:
-		return fmt.Errorf("simulator: WithModel(%q): want %s or %s", o.model, PlatformHosted, MerchantHosted)
-	}
-	switch o.env {
-	case Sandbox, Production:
-	default:
-		return fmt.Errorf("simulator: WithEnvironment(%q): want %s or %s", o.env, Sandbox, Production)
-	}
-	if o.start.IsZero() {
-		return errors.New("simulator: WithStart: zero time")
-	}
-	if o.controlToken != strings.TrimSpace(o.controlToken) || strings.ContainsFunc(o.controlToken, unicode.IsControl) {
-		// No request could present it: header values are trimmed and hold
-		// no control characters.
-		return errors.New("simulator: WithControlToken: the token begins or ends with space or holds a control character, which no request can send")
-	}
-	if o.recordingLimit < 0 {
-		return fmt.Errorf("simulator: WithRecordingLimit(%d): want 0 or more", o.recordingLimit)
-	}
-	if o.snapshotEvery < 0 {
-		return fmt.Errorf("simulator: WithSnapshotEvery(%d): want 0 or more", o.snapshotEvery)
-	}
-	if o.diag == nil {
+	err := startup.Check(startup.Settings{
+		Served: served, TLS: o.tls, HTTP2: o.http2, Model: string(o.model), Environment: string(o.env), Start: o.start,
+		ControlToken: o.controlToken, RecordingLimit: o.recordingLimit, SnapshotEvery: o.snapshotEvery,
+	}, ErrServerOption)
+	if err == nil && o.diag == nil {
 		o.diag = io.Discard
 	}
-	return nil
+	return err
 }
 
 // newSimulator builds a simulator from opts: New with served true (it

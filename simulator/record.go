@@ -128,15 +128,6 @@ type recordingHeader = recfile.Header[recordingConfig]
 // (inputlog.Recorder).
 type recorder = inputlog.Recorder[recordingConfig]
 
-// controlRules is the version of the control API's argument rules this
-// build runs control inputs under (inputlog.ControlRules).
-const controlRules = inputlog.ControlRules
-
-// allOrNothingRules is the version of the rules under which every input is
-// all or nothing (inputlog.AllOrNothingRules). An input without it (of an
-// earlier build) is replayed as it ran: the writes of a refusal stand.
-const allOrNothingRules = inputlog.AllOrNothingRules
-
 func newRecorder(cfg recordingConfig, seed int64, limit int64, rules int) *recorder {
 	return inputlog.NewRecorder(cfg, seed, limit, rules)
 }

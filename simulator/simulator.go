@@ -6,8 +6,8 @@ import (
 	"maps"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"slices"
-	"sort"
 	"time"
 
 	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
@@ -24,6 +24,7 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/outcomes"
 	"github.com/mwallet/mwallet-go/simulator/internal/qrpay"
 	"github.com/mwallet/mwallet-go/simulator/internal/remittances"
+	"github.com/mwallet/mwallet-go/simulator/internal/startup"
 	"github.com/mwallet/mwallet-go/simulator/internal/stepup"
 	hookline "github.com/mwallet/mwallet-go/simulator/internal/webhooks"
 
@@ -210,17 +211,8 @@ type apiKey struct {
 	ValidUntil     time.Time // zero: no limit; the Key stops working exactly then
 }
 
-// sortedSet is the sorted list of the keys set in m.
-func sortedSet(m map[string]bool) kernel.List[string] {
-	out := make([]string, 0, len(m))
-	for k, ok := range m {
-		if ok {
-			out = append(out, k)
-		}
-	}
-	sort.Strings(out)
-	return kernel.ListOf(out...)
-}
+// sortedSet is the sorted list of the keys set in m (kernel.SortedSet).
+func sortedSet(m map[string]bool) kernel.List[string] { return kernel.SortedSet(m) }
 
 // legacyApiKey is a Key as the state image of recordings of versions 1
 // and 2 held it.
@@ -356,7 +348,7 @@ func build(o options) (*Simulator, error) {
 	// before New returns.
 	cfg := configOf(o)
 	cfg.BodyKey = hex.EncodeToString(s.st.gw.BodyKey[:])
-	rules, err := rulesFromEnv()
+	rules, err := startup.Rules(os.Getenv(startup.RulesEnv))
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"iter"
 	"reflect"
 	"slices"
+	"sort"
 )
 
 // List is an immutable slice, for the rows of tables: a row that holds a
@@ -20,6 +21,18 @@ func ListOf[T any](v ...T) List[T] {
 		return List[T]{}
 	}
 	return List[T]{s: slices.Clip(slices.Clone(v))}
+}
+
+// SortedSet returns the sorted List of the keys set (true) in m.
+func SortedSet(m map[string]bool) List[string] {
+	out := make([]string, 0, len(m))
+	for k, ok := range m {
+		if ok {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return ListOf(out...)
 }
 
 // Len is the number of elements.

@@ -74,9 +74,9 @@ type Input struct {
 	// the end of a call entered over HTTP run in the same input, as every
 	// control write over HTTP runs them.
 	Route string `json:"route,omitempty"`
-	// Rules is the version of the rules an input ran under (the simulator's
-	// allOrNothingRules and controlRules; none, 0, for the inputs of
-	// earlier builds). A replay runs an input under the rules it ran under.
+	// Rules is the version of the rules an input ran under (inputlog's
+	// AllOrNothingRules and ControlRules, startup's SweepRules; none, 0,
+	// for the inputs of earlier builds). A replay runs an input under the rules it ran under.
 	Rules int `json:"rules,omitempty"`
 
 	// advance: the clock reading reached.
