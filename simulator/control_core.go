@@ -5,7 +5,6 @@ import (
 	"net/http"
 
 	"github.com/mwallet/mwallet-go/openapi"
-	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/internal/control"
 	"github.com/mwallet/mwallet-go/simulator/sampleqr"
 )
@@ -14,10 +13,6 @@ import (
 // /_sim, Action, the credentials, the windows, the ledger, the invariants,
 // the dashboard's snapshot and files, the documents, the recipes and the
 // sample QR codes.
-
-// controlList is the one shape of a control list (control.List): the
-// business API's list envelope, whole.
-func controlList[T any](items []T) api.ListEnvelope { return control.List(items) }
 
 // opNotFound is the router's answer for a path under /_sim that no op
 // serves (any method), and for one the router refuses before routing (not
