@@ -4,7 +4,6 @@ import (
 	"net/http"
 
 	"github.com/mwallet/mwallet-go/openapi"
-	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/internal/control"
 	"github.com/mwallet/mwallet-go/simulator/sampleqr"
 )
@@ -13,10 +12,6 @@ import (
 // NewCoreOps): the router's answers under /_sim, Action, the credentials,
 // the windows, the ledger, the invariants, the dashboard's snapshot and
 // files, the documents, the recipes and the sample QR codes.
-
-// controlList is the one shape of a control list (control.List): the
-// business API's list envelope, whole.
-func controlList[T any](items []T) api.ListEnvelope { return control.List(items) }
 
 // coreOp are the core ops, declared in internal/control over the state,
 // the view and the gateway; opNotFound answers the router's not_found of a

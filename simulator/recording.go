@@ -54,8 +54,11 @@ func (r *Recording) Partial() bool { return r.partial }
 func (r *Recording) Len() int { return len(r.inputs) }
 
 // WriteTo writes the recording in its file format.
-func (r *Recording) WriteTo(w io.Writer) (int64, error) {
-	return recfile.Write(w, &recfile.File[recordingConfig]{Header: r.header, Inputs: r.inputs, End: r.end, Digest: r.digest})
+func (r *Recording) WriteTo(w io.Writer) (int64, error) { return recfile.Write(w, r.file()) }
+
+// file is the recording as its file format writes it.
+func (r *Recording) file() *recfile.File[recordingConfig] {
+	return &recfile.File[recordingConfig]{Header: r.header, Inputs: r.inputs, End: r.end, Digest: r.digest}
 }
 
 // WriteFile writes the recording to a file (mode 0600: it holds the

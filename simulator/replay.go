@@ -13,9 +13,8 @@ import (
 // input log (internal/inputlog's Log.Target), driving the simulator
 // through replayDriver.
 type (
-	replayer     = replay.Runner
-	replayHooks  = replay.Hooks
-	replayWriter = replay.Writer
+	replayer    = replay.Runner
+	replayHooks = replay.Hooks
 )
 
 // describeInput is a one-line description of an input for messages.

@@ -396,7 +396,7 @@ func build(o options) (*Simulator, error) {
 // webhook deliveries.
 func (s *Simulator) Close() {
 	s.wiring.gw.closeServers()
-	s.wiring.stepper.close()
+	s.wiring.stepper.Close()
 	s.wiring.inputs.CloseStore()
 	s.wiring.delivery.closeDeliveries()
 }

@@ -31,7 +31,8 @@ var linePackages = []string{"cards", "deposits", "kyc", "members", "merchant", "
 var kernelPackages = []string{"api", "catalogue", "control", "exchange", "faults", "gateway", "idempotency", "ids", "kernel", "ledger", "outcomes", "services", "windows"}
 
 // toolPackages are the operator's tools beside the lines (the error
-// recipes, the developer views, the webhook flush's inputs), the data directory (its store and its
+// recipes, the developer views, the webhook flush's inputs, the recording's
+// views), the data directory (its store and its
 // file layer), the input log's wire format, its replay runner and the
 // input log (inputlog: the recorder, and where each input enters the log,
 // over the Host the simulator fills), the
@@ -39,7 +40,7 @@ var kernelPackages = []string{"api", "catalogue", "control", "exchange", "faults
 // (tlsserver) and the start-up (startup: the options' checks, the scope
 // catalogue, the fixture): they reach the simulator
 // through interfaces they declare, never by importing it, and no line and not the kernel imports them.
-var toolPackages = []string{"datadir", "datafile", "delivery", "devtools", "exchangelog", "image", "inputlog", "recfile", "recipes", "replay", "startup", "tlsserver"}
+var toolPackages = []string{"datadir", "datafile", "delivery", "devtools", "exchangelog", "image", "inputlog", "recfile", "recipes", "recview", "replay", "startup", "tlsserver"}
 
 // standalonePackages are tools that import no package of the module: the
 // data directory's file layer (bytes in frames), the input log's wire
@@ -143,7 +144,6 @@ func simulatorFiles(t *testing.T) (*gotoken.FileSet, map[string]*ast.File) {
 var ownMutexes = map[string]string{
 	"Clock.mu":     "the clock is read by any goroutine (Now)",
 	"SleepFunc.mu": "the waited total of one SleepFunc",
-	"stepper.mu":   "the recording the dashboard's stepper last read",
 }
 
 // TestLockDiscipline: no method is named ...Locked (a Tx argument says a
