@@ -19,5 +19,4 @@ type (
 
 func newErr(code, message string) *apiError  { return api.NewErr(code, message) }
 func errInvalidRequest(msg string) *apiError { return api.InvalidRequest(msg) }
-func errNotFound(what string) *apiError      { return api.NotFound(what) }
 func errBusiness500(msg string) *apiError    { return api.Business500(msg) }
