@@ -9,8 +9,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/control"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/members"
 	"github.com/mwallet/mwallet-go/simulator/internal/merchant"
+	"github.com/mwallet/mwallet-go/simulator/internal/startup"
 	hookline "github.com/mwallet/mwallet-go/simulator/internal/webhooks"
 )
 
@@ -108,5 +110,18 @@ func fillValue(f reflect.Value, n int) {
 		fillEveryField(f)
 	default:
 		panic("fillValue: no value for kind " + f.Kind().String())
+	}
+}
+
+// TestModelAndEnvironmentValuesMatchTheInternalOnes holds the public Model
+// and Environment constants to the plain strings the internal packages
+// compare them with (startup's checks, the kernel's custody): a value
+// changed on one side only would make New refuse its own default.
+func TestModelAndEnvironmentValuesMatchTheInternalOnes(t *testing.T) {
+	t.Parallel()
+	got := []string{string(PlatformHosted), string(MerchantHosted), string(Sandbox), string(Production), string(PlatformHosted), string(MerchantHosted)}
+	want := []string{startup.PlatformHosted, startup.MerchantHosted, startup.Sandbox, startup.Production, kernel.PlatformHosted, kernel.MerchantHosted}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("public values (-internal +public):\n%s", diff)
 	}
 }

@@ -11,12 +11,16 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
-// The values of the public Model and Environment a simulator accepts.
+// The values of the public Model and Environment a simulator accepts: the
+// custody models are the kernel's (Tx.Custody); a test of the simulator
+// holds all four to the public constants.
 const (
-	PlatformHosted = "platform_hosted"
-	MerchantHosted = "merchant_hosted"
+	PlatformHosted = kernel.PlatformHosted
+	MerchantHosted = kernel.MerchantHosted
 	Sandbox        = "sandbox"
 	Production     = "production"
 )
