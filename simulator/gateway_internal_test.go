@@ -9,6 +9,7 @@ import (
 
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // TestKeyScopes: a Key's granted and approved scopes are those
@@ -16,8 +17,8 @@ import (
 func TestKeyScopes(t *testing.T) {
 	t.Parallel()
 	k := &apiKey{
-		Scopes:   sortedSet(map[string]bool{"cards:write": true, "deposits:write": true, "cards:secure": true}),
-		Approved: sortedSet(map[string]bool{"cards:secure": true}),
+		Scopes:   kernel.SortedSet(map[string]bool{"cards:write": true, "deposits:write": true, "cards:secure": true}),
+		Approved: kernel.SortedSet(map[string]bool{"cards:secure": true}),
 	}
 	for scope, want := range map[string]bool{"cards:read": true, "cards:secure": true, "deposits:write": false, "members:read": false} {
 		if got := k.key().Allows(scope); got != want {

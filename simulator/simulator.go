@@ -211,9 +211,6 @@ type apiKey struct {
 	ValidUntil     time.Time // zero: no limit; the Key stops working exactly then
 }
 
-// sortedSet is the sorted list of the keys set in m (kernel.SortedSet).
-func sortedSet(m map[string]bool) kernel.List[string] { return kernel.SortedSet(m) }
-
 // legacyApiKey is a Key as the state image of recordings of versions 1
 // and 2 held it.
 type legacyApiKey struct {

@@ -2,7 +2,6 @@ package merchant
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -86,12 +85,12 @@ func (r Keyring) apply(k *gateway.Key, ks KeySettingsIn) error {
 				scopes[sc] = true
 			}
 		}
-		k.Scopes = SortedSet(scopes)
+		k.Scopes = kernel.SortedSet(scopes)
 	}
 	if ks.ApproveRestricted != nil {
 		k.Approved = kernel.List[string]{}
 		if *ks.ApproveRestricted {
-			k.Approved = SortedSet(gateway.RestrictedScopes)
+			k.Approved = kernel.SortedSet(gateway.RestrictedScopes)
 		}
 	}
 	if ks.Disabled != nil {
@@ -130,16 +129,4 @@ func KeyJSON(k gateway.Key, withSecrets bool) map[string]any {
 		out["signing_key"] = k.SigningKey
 	}
 	return out
-}
-
-// SortedSet is the sorted list of the keys set in m.
-func SortedSet(m map[string]bool) kernel.List[string] {
-	out := make([]string, 0, len(m))
-	for k, ok := range m {
-		if ok {
-			out = append(out, k)
-		}
-	}
-	sort.Strings(out)
-	return kernel.ListOf(out...)
 }
