@@ -5,6 +5,7 @@ import (
 
 	"github.com/mwallet/mwallet-go/openapi"
 	"github.com/mwallet/mwallet-go/simulator/internal/control"
+	"github.com/mwallet/mwallet-go/simulator/internal/devtools"
 	"github.com/mwallet/mwallet-go/simulator/sampleqr"
 )
 
@@ -31,8 +32,14 @@ var (
 		QRSamples:   func() any { return control.List(sampleqr.All()) },
 		Business:    openapi.Business,
 		Control:     openapi.Control,
-		DashboardFile: func(x *opRun, name string) (any, error) {
-			return x.Sim.wiring.ctl.dashboardFile(name)
+		// Any of the dashboard's files ("" for the page) is served by
+		// internal/devtools' Dashboard: never a redirect or a directory page.
+		DashboardFile: func(*opRun, string) (any, error) {
+			h, err := devtools.Dashboard()
+			if err != nil {
+				return nil, err
+			}
+			return rawAnswer(h.ServeHTTP), nil
 		},
 	})
 	opNotFound, opCredentials = coreOp.NotFound, coreOp.Credentials

@@ -6,6 +6,7 @@ import (
 
 	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
 	"github.com/mwallet/mwallet-go/simulator/internal/control"
+	"github.com/mwallet/mwallet-go/simulator/internal/devtools"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/kyc"
 	"github.com/mwallet/mwallet-go/simulator/internal/members"
@@ -51,7 +52,7 @@ func buildDomains() (map[string]*domain, []string) {
 			return ae == nil
 		},
 		Key:            func(x *opRun, id string) bool { return x.Sim.st.keys.Has(x.Tx, id) },
-		DashboardFiles: func() []string { return dashboardFiles },
+		DashboardFiles: func() []string { return devtools.DashboardFiles },
 		OutcomeObject:  func(x *opRun, id string) bool { return x.Sim.wiring.ctl.outcomeObject(x.Tx, id) },
 	}),
 		cardline.ControlDomains(cardsAt), qrpay.ControlDomains(qrAt), remittances.ControlDomains(remitAt), kyc.ControlDomains(kycAt),
