@@ -11,26 +11,15 @@ import (
 
 // The control API lives under /_sim: the HTTP face of the Go control API
 // (sim.Cards, sim.QRPay, ...). Every route and every Go control method is
-// a declared op (control_decl.go) and runs one way (internal/control's
-// runner: Invoke, Reply, Run, over its Runner as the Host; a route's
-// handler is its HTTP side, control.HTTP, over the Runner as its HTTPHost):
-//
-//  1. over HTTP, the guard of the op (control_guard.go) before anything
-//     else; then the input is decoded from the path, query and body (the
-//     strict decoder, unknown fields refused); the Go method builds the
-//     same input from its arguments;
-//  2. a write is logged as an input (record.go): as a call of the op's Go
-//     method when it has one and the input says only what the method
-//     takes, otherwise as the request; a read is not logged;
-//  3. in one transaction: every argument is checked against its domain
-//     (control_domains.go), object lookups included, and only then does
-//     the transition (the op's Run) write anything; over HTTP the timers
-//     due run before the answer of a write;
-//  4. the answer: the op's reply, or the refusal as controlError maps it.
-//
-// Answers are JSON with the business API's error envelope and
-// X-Request-Id; control requests are not recorded in the request journal,
-// so the journal shows exactly the traffic of the client under test.
+// a declared op (control_decl.go) and runs one way, through
+// internal/control's runner over its Runner: over HTTP the guard of the
+// route (control_guard.go) first, then the input decoded (the Go method
+// builds the same input), a write logged as an input (record.go), every
+// argument checked against its domain (control_domains.go) before the
+// transition writes anything, in one transaction, the timers due, and the
+// answer or the refusal as controlError maps it. Control requests are not
+// recorded in the request journal, so the journal shows exactly the
+// traffic of the client under test.
 
 // controlAPI serves the control routes and runs the control ops. It is the
 // HTTP face of the public Go control API, whose methods run the same ops,
@@ -152,31 +141,14 @@ func (s *Simulator) Actions() []string { return controlOps.ActionKeys() }
 // with a JSON body (nil for none), as POST /_sim/<collection>/<id>/<action>
 // would, and returns its JSON answer ({"ok": true} when it has none).
 func (s *Simulator) Action(key, id string, body []byte) (json.RawMessage, error) {
-	return invoke[json.RawMessage](s, opAction, &actionIn{Key: key, ID: id, Body: body})
+	return invoke[json.RawMessage](s, opAction, &control.ActionIn{Key: key, ID: id, Body: body})
 }
 
 // ctlAction is the name Action records its calls under.
 const ctlAction = "Action"
 
-// actionIn is the input of Action.
-type actionIn struct {
-	Key  string `json:"key" dom:"action,req"`
-	ID   string `json:"id" dom:"text"`
-	Body []byte `json:"body" dom:"body_text"`
-}
-
 // opAction runs an object action as its route does, with the id and body
-// given: the action's own input, checks and transition, then the timers
-// due.
-var opAction = def[actionIn]{
-	Name: ctlAction,
-	Args: func(in *actionIn) []any { return []any{in.Key, in.ID, in.Body} },
-	Run: func(x *opRun, in *actionIn) (any, error) {
-		out, err := control.RunAction(x.Sim.wiring.ctl.runner(), x, opByAction[in.Key], in.ID, in.Body)
-		if err != nil {
-			return nil, err
-		}
-		// As Action returns it: invoke's type assertion wants this type.
-		return json.RawMessage(out), nil
-	},
-}.Op()
+// given (control.ActionOp, over the runner).
+var opAction = control.ActionOp(ctlAction,
+	func(x *opRun) control.Host[*opRun] { return x.Sim.wiring.ctl.runner() },
+	func(key string) *op { return opByAction[key] })
