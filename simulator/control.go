@@ -11,26 +11,15 @@ import (
 
 // The control API lives under /_sim: the HTTP face of the Go control API
 // (sim.Cards, sim.QRPay, ...). Every route and every Go control method is
-// a declared op (control_decl.go) and runs one way (internal/control's
-// runner: Invoke, Reply, Run, over the controlAPI as its Host; a route's
-// handler is its HTTP side, control.HTTP, over it as its HTTPHost):
-//
-//  1. over HTTP, the guard of the op (control_guard.go) before anything
-//     else; then the input is decoded from the path, query and body (the
-//     strict decoder, unknown fields refused); the Go method builds the
-//     same input from its arguments;
-//  2. a write is logged as an input (record.go): as a call of the op's Go
-//     method when it has one and the input says only what the method
-//     takes, otherwise as the request; a read is not logged;
-//  3. in one transaction: every argument is checked against its domain
-//     (control_domains.go), object lookups included, and only then does
-//     the transition (the op's Run) write anything; over HTTP the timers
-//     due run before the answer of a write;
-//  4. the answer: the op's reply, or the refusal as controlError maps it.
-//
-// Answers are JSON with the business API's error envelope and
-// X-Request-Id; control requests are not recorded in the request journal,
-// so the journal shows exactly the traffic of the client under test.
+// a declared op (control_decl.go) and runs one way, through
+// internal/control's runner over its Runner: over HTTP the guard of the
+// route (control_guard.go) first, then the input decoded (the Go method
+// builds the same input), a write logged as an input (record.go), every
+// argument checked against its domain (control_domains.go) before the
+// transition writes anything, in one transaction, the timers due, and the
+// answer or the refusal as controlError maps it. Control requests are not
+// recorded in the request journal, so the journal shows exactly the
+// traffic of the client under test.
 
 // controlAPI serves the control routes and runs the control ops. It is the
 // HTTP face of the public Go control API, whose methods run the same ops,
@@ -39,46 +28,48 @@ type controlAPI struct {
 	sim *Simulator
 }
 
-// opRun is one run of an op.
-type opRun struct {
-	s  *Simulator
-	tx *kernel.Tx // nil for an unlocked op; a capture's for a captured one
-	// inputs is the number of inputs logged when the state of a captured
-	// op was captured.
-	inputs int64
-	// r is the request of a run over HTTP (nil for a Go call).
-	r *http.Request
-	// legacy: the op's input is a replayed one of an earlier build, which
-	// runs under the argument rules of that build (control_domains.go).
-	legacy bool
-}
-
-// st is the state the op runs on.
-func (x *opRun) st() *simState { return &x.s.st }
+// opRun is one run of an op (internal/control's Exec): the simulator, the
+// transaction, the request of a run over HTTP, the argument rules of a
+// replayed input of an earlier build (control_domains.go).
+type opRun = control.Exec[*Simulator]
 
 // rawAnswer is an answer that is not JSON (a document, a file, a
 // redirect, the recording): it writes itself once the run is over.
 type rawAnswer = control.Raw
 
 // serve is the handler of the route of o: internal/control's HTTP side,
-// over the controlAPI as its HTTPHost.
+// over the runner as its HTTPHost.
 func (ctl *controlAPI) serve(o *op) http.HandlerFunc {
-	return (&control.HTTP[*opRun]{Host: ctl, ActionCall: ctlAction, MaxBody: maxBodyBytes}).Serve(o)
+	return (&control.HTTP[*opRun]{Host: ctl.runner(), ActionCall: ctlAction, MaxBody: maxBodyBytes}).Serve(o)
+}
+
+// runner is internal/control's Runner over the simulator: the kernel, the
+// input log and recorder, the capture of the state, the timers; the
+// controlAPI gives the rest (the guard, the public refusal, controlError).
+func (ctl *controlAPI) runner() *control.Runner[*Simulator] {
+	s := ctl.sim
+	return &control.Runner[*Simulator]{
+		Own: ctl, Sim: s, Kernel: &s.k, Log: s.wiring.inputs, Rec: s.wiring.rec, Timers: s.wiring.timers,
+		LogInput: func(tx *kernel.Tx, r *http.Request) (int64, error) {
+			_, end, err := s.wiring.inputs.LogRequest(tx, r)
+			return end, err
+		},
+		NotPersisted: notPersisted, NotDurable: notDurable,
+		Capture: func(at func()) *kernel.Tx {
+			return s.wiring.image.read(s.wiring.image.captureWith(false, func(*kernel.Tx) { at() }))
+		},
+	}
 }
 
 // runDue runs the timers due now, in a transaction of its own: a replayed
 // call that was entered over HTTP ran them before its answer.
-func (ctl *controlAPI) runDue() {
-	tx := ctl.sim.k.Begin()
-	defer tx.End()
-	ctl.sim.wiring.timers.RunDue(tx)
-}
+func (ctl *controlAPI) runDue() { ctl.runner().RunDueNow() }
 
 // invoke runs o for a Go method with input in (control.Invoke): logged as
 // a call of the method (a write), checked and run in a transaction of its
 // own.
 func (ctl *controlAPI) invoke(o *op, in any) (any, error) {
-	return control.Invoke(ctl, &opRun{s: ctl.sim}, o, in)
+	return control.Invoke(ctl.runner(), &opRun{Sim: ctl.sim}, o, in)
 }
 
 // perform runs an op as its Go method does, for its error.
@@ -94,29 +85,9 @@ func invoke[T any](s *Simulator, o *op, in any) (T, error) {
 	return v, err
 }
 
-// The control API is the Host of internal/control's runner: the run's
-// transaction, the recorder's log and rules, the timers, the public
-// refusal.
-
-// Tx is the transaction x runs in.
-func (ctl *controlAPI) Tx(x *opRun) *kernel.Tx { return x.tx }
-
-// Begin begins the transaction o runs in: the state lock, or for a
-// captured op a capture of the state taken under it and read without it.
-func (ctl *controlAPI) Begin(x *opRun, o *op) {
-	s := x.s
-	if !o.Captured {
-		x.tx = s.k.Begin()
-		return
-	}
-	c := s.wiring.image.captureWith(false, func(*kernel.Tx) {
-		x.inputs = s.wiring.rec.Seq()
-	})
-	x.tx = s.wiring.image.read(c)
-}
-
-// Legacy reports a replayed input of an earlier build.
-func (ctl *controlAPI) Legacy(x *opRun) bool { return x.legacy }
+// The control API is the Own part of internal/control's Runner: the
+// guard (control_guard.go), the public refusal, the http inputs of a
+// replay, controlError.
 
 // Refused is the public *NameError of a refusal (nameError).
 func (ctl *controlAPI) Refused(r *control.Refusal) error { return nameError(r) }
@@ -126,68 +97,8 @@ func nameError(r *control.Refusal) error {
 	return &NameError{Kind: r.Kind, Name: r.Name, Valid: r.Valid, NotFound: r.NotFound, Field: r.Field, Want: r.Want}
 }
 
-// InputRules checks the rules of an input of this package (inputRules).
-func (ctl *controlAPI) InputRules(x *opRun, in any) error {
-	if r, ok := in.(inputRules); ok {
-		return r.rules(x)
-	}
-	return nil
-}
-
-// LogCall logs a Go control call through the input log and runs it under
-// the argument rules of the recording's build.
-func (ctl *controlAPI) LogCall(x *opRun, name string, args []any, run func() error) error {
-	return ctl.sim.wiring.inputs.GoCall(name, args, func() error {
-		x.legacy = ctl.sim.wiring.rec.LegacyRules()
-		return run()
-	})
-}
-
-// RunDue runs the timers due now in x's transaction.
-func (ctl *controlAPI) RunDue(x *opRun) { ctl.sim.wiring.timers.RunDue(x.tx) }
-
-// The control API is the HTTPHost of its routes: the run of a request, the
-// control answers' request ids, the guard, the input log.
-
-// NewRun is a run of an op over HTTP for r.
-func (ctl *controlAPI) NewRun(r *http.Request) *opRun { return &opRun{s: ctl.sim, r: r} }
-
-// RequestID is the id of a control answer.
-func (ctl *controlAPI) RequestID() string { return ctl.sim.wiring.rec.ControlID() }
-
 // Replayed reports an http input of a recording being replayed.
 func (ctl *controlAPI) Replayed(r *http.Request) bool { return replayedRequest(r) }
-
-// LogRoute logs a call of the Go method name entered through route and
-// runs it under the argument rules of the recording's build.
-func (ctl *controlAPI) LogRoute(x *opRun, name, route string, args []any, run func()) error {
-	s := ctl.sim
-	return s.wiring.inputs.RouteCall(name, route, args, func() error {
-		x.legacy = s.wiring.rec.LegacyRules()
-		run()
-		return nil
-	})
-}
-
-// LogRequest logs x's request as an input in a transaction of its own and
-// runs run in it; the refusal of a request not logged or not durable.
-func (ctl *controlAPI) LogRequest(x *opRun, run func()) *apiError {
-	s := ctl.sim
-	tx := s.k.BeginInput()
-	_, end, err := s.wiring.inputs.LogRequest(tx, x.r)
-	tx.Ordered()
-	if err != nil {
-		tx.End()
-		return notPersisted(err)
-	}
-	x.tx, x.legacy = tx, s.wiring.rec.LegacyRules()
-	run()
-	tx.End()
-	if err := s.wiring.rec.Durable(end); err != nil {
-		return notDurable(err)
-	}
-	return nil
-}
 
 // Error maps an op's error to its envelope (controlError).
 func (ctl *controlAPI) Error(err error) *apiError { return controlError(err) }
@@ -230,31 +141,14 @@ func (s *Simulator) Actions() []string { return controlOps.ActionKeys() }
 // with a JSON body (nil for none), as POST /_sim/<collection>/<id>/<action>
 // would, and returns its JSON answer ({"ok": true} when it has none).
 func (s *Simulator) Action(key, id string, body []byte) (json.RawMessage, error) {
-	return invoke[json.RawMessage](s, opAction, &actionIn{Key: key, ID: id, Body: body})
+	return invoke[json.RawMessage](s, opAction, &control.ActionIn{Key: key, ID: id, Body: body})
 }
 
 // ctlAction is the name Action records its calls under.
 const ctlAction = "Action"
 
-// actionIn is the input of Action.
-type actionIn struct {
-	Key  string `json:"key" dom:"action,req"`
-	ID   string `json:"id" dom:"text"`
-	Body []byte `json:"body" dom:"body_text"`
-}
-
 // opAction runs an object action as its route does, with the id and body
-// given: the action's own input, checks and transition, then the timers
-// due.
-var opAction = def[actionIn]{
-	Name: ctlAction,
-	Args: func(in *actionIn) []any { return []any{in.Key, in.ID, in.Body} },
-	Run: func(x *opRun, in *actionIn) (any, error) {
-		out, err := control.RunAction(x.s.wiring.ctl, x, opByAction[in.Key], in.ID, in.Body)
-		if err != nil {
-			return nil, err
-		}
-		// As Action returns it: invoke's type assertion wants this type.
-		return json.RawMessage(out), nil
-	},
-}.Op()
+// given (control.ActionOp, over the runner).
+var opAction = control.ActionOp(ctlAction,
+	func(x *opRun) control.Host[*opRun] { return x.Sim.wiring.ctl.runner() },
+	func(key string) *op { return opByAction[key] })

@@ -231,7 +231,7 @@ var (
 // memberCtxID is the id of the member a card op names, as a member-scoped
 // request resolves it (its domain, member_ctx, was checked).
 func memberCtxID(x *opRun, id string) string {
-	m, _ := x.s.wiring.gw.resolveMember(x.tx, id)
+	m, _ := x.Sim.wiring.gw.resolveMember(x.Tx, id)
 	return m.ID
 }
 
@@ -241,7 +241,7 @@ func memberCtxID(x *opRun, id string) string {
 // public InsufficientFundsError).
 var opCardsAddTransaction = cardline.NewTransactionOp(cardsAt,
 	func(t cardline.Transaction) any { return CardTransaction(t) },
-	func(x *opRun) bool { return x.legacy },
+	func(x *opRun) bool { return x.Legacy },
 	func(err error) bool { var short *InsufficientFundsError; return errors.As(err, &short) })
 
 // cardsOps declares the card line's routes and methods.
@@ -255,4 +255,4 @@ var cardsOps = []*op{
 }
 
 // cardsAt is the card line and the transaction of a run.
-func cardsAt(x *opRun) (*cardline.Line, *kernel.Tx) { return x.s.st.cards, x.tx }
+func cardsAt(x *opRun) (*cardline.Line, *kernel.Tx) { return x.Sim.st.cards, x.Tx }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/mwallet/mwallet-go/openapi"
 	"github.com/mwallet/mwallet-go/simulator/internal/control"
+	"github.com/mwallet/mwallet-go/simulator/internal/devtools"
 	"github.com/mwallet/mwallet-go/simulator/sampleqr"
 )
 
@@ -19,20 +20,26 @@ import (
 var (
 	coreOp = control.NewCoreOps(control.CoreViews[*opRun]{
 		NotFound: func(x *opRun) error {
-			return x.s.wiring.gw.controlNotFoundAnswer(x.r, control.NotFoundMessage(x.r))
+			return x.Sim.wiring.gw.controlNotFoundAnswer(x.Req, control.NotFoundMessage(x.Req))
 		},
-		Credentials: func(x *opRun) any { return x.st().credentials(x.tx) },
-		Stats:       func(x *opRun) any { return x.s.wiring.view.stats(x.tx) },
-		State:       func(x *opRun) any { return x.s.wiring.view.state(x.tx) },
-		Entries:     func(x *opRun) any { return entries(x.s.st.ledger, x.tx) },
-		Check:       func(x *opRun) error { return x.s.st.ledger.Check(x.tx) },
-		Invariants:  func(x *opRun) []string { return x.s.wiring.view.invariantViolations(x.tx) },
+		Credentials: func(x *opRun) any { return x.Sim.st.credentials(x.Tx) },
+		Stats:       func(x *opRun) any { return x.Sim.wiring.view.stats(x.Tx) },
+		State:       func(x *opRun) any { return x.Sim.wiring.view.state(x.Tx) },
+		Entries:     func(x *opRun) any { return entries(x.Sim.st.ledger, x.Tx) },
+		Check:       func(x *opRun) error { return x.Sim.st.ledger.Check(x.Tx) },
+		Invariants:  func(x *opRun) []string { return x.Sim.wiring.view.invariantViolations(x.Tx) },
 		Recipes:     func() any { return control.List(ErrorRecipes()) },
 		QRSamples:   func() any { return control.List(sampleqr.All()) },
 		Business:    openapi.Business,
 		Control:     openapi.Control,
-		DashboardFile: func(x *opRun, name string) (any, error) {
-			return x.s.wiring.ctl.dashboardFile(name)
+		// Any of the dashboard's files ("" for the page) is served by
+		// internal/devtools' Dashboard: never a redirect or a directory page.
+		DashboardFile: func(*opRun, string) (any, error) {
+			h, err := devtools.Dashboard()
+			if err != nil {
+				return nil, err
+			}
+			return rawAnswer(h.ServeHTTP), nil
 		},
 	})
 	opNotFound, opCredentials = coreOp.NotFound, coreOp.Credentials

@@ -140,8 +140,3 @@ func (e *NameError) answer() *apiError { return e.refusal().Answer() }
 // errControlNotFound marks Go-API errors about an object that does not exist
 // (the lines return it too).
 var errControlNotFound = api.ErrControlNotFound
-
-// inputRules is an input with rules across its fields (one of two fields,
-// not both), checked after every domain when its op declares no Rules
-// (controlAPI.InputRules).
-type inputRules interface{ rules(x *opRun) error }

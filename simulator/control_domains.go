@@ -6,6 +6,7 @@ import (
 
 	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
 	"github.com/mwallet/mwallet-go/simulator/internal/control"
+	"github.com/mwallet/mwallet-go/simulator/internal/devtools"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/kyc"
 	"github.com/mwallet/mwallet-go/simulator/internal/members"
@@ -43,21 +44,21 @@ func buildDomains() (map[string]*domain, []string) {
 	return control.Domains(control.SimDomains(control.SimLookups[*opRun]{
 		MerchantModels: []string{string(MerchantHosted), string(PlatformHosted)},
 		Environments:   environmentNames, FaultKinds: faultKindNames,
-		Collections: func(x *opRun) []string { return x.s.wiring.timers.Collections() },
+		Collections: func(x *opRun) []string { return x.Sim.wiring.timers.Collections() },
 		Actions:     func() []string { return controlOps.ActionKeys() },
-		Assets:      func(x *opRun) []string { return x.s.st.cat.Codes() },
+		Assets:      func(x *opRun) []string { return x.Sim.st.cat.Codes() },
 		Member: func(x *opRun, id string) bool {
-			_, ae := x.s.wiring.gw.resolveMember(x.tx, id)
+			_, ae := x.Sim.wiring.gw.resolveMember(x.Tx, id)
 			return ae == nil
 		},
-		Key:            func(x *opRun, id string) bool { return x.s.st.keys.Has(x.tx, id) },
-		DashboardFiles: func() []string { return dashboardFiles },
-		OutcomeObject:  func(x *opRun, id string) bool { return x.s.wiring.ctl.outcomeObject(x.tx, id) },
+		Key:            func(x *opRun, id string) bool { return x.Sim.st.keys.Has(x.Tx, id) },
+		DashboardFiles: func() []string { return devtools.DashboardFiles },
+		OutcomeObject:  func(x *opRun, id string) bool { return x.Sim.wiring.ctl.outcomeObject(x.Tx, id) },
 	}),
 		cardline.ControlDomains(cardsAt), qrpay.ControlDomains(qrAt), remittances.ControlDomains(remitAt), kyc.ControlDomains(kycAt),
 		hookline.ControlDomains(hooksAt), stepup.ControlDomains(stepUpAt), members.ControlDomains(membersAt),
 		control.Names[*opRun](), control.Standard(control.Lookups[*opRun]{
-			BusinessPath:  func(x *opRun, p string) bool { return x.s.wiring.ctl.businessPath(p) },
+			BusinessPath:  func(x *opRun, p string) bool { return x.Sim.wiring.ctl.businessPath(p) },
 			OutcomeMode:   func(s string) bool { _, err := ParseOutcomeMode(s); return err == nil },
 			MaxAdvance:    maxAdvance,
 			MaxInProgress: idempotencyWindow,

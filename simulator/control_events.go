@@ -53,17 +53,17 @@ func (e *EventsControl) EmitExtra(typ, object, id, externalMemberID, status stri
 // recorded for the member the input names, found by mem_ id or
 // external_member_id (services.Record; a member the simulator does not know is
 // only its external_member_id).
-var eventOps = hookline.NewEventOps(func(x *opRun) []Event { return x.s.wiring.view.events(x.tx) },
+var eventOps = hookline.NewEventOps(func(x *opRun) []Event { return x.Sim.wiring.view.events(x.Tx) },
 	func(x *opRun, e kernel.Event, ext string) string {
-		st := x.st()
-		m := st.members.Get(x.tx, ext)
+		st := &x.Sim.st
+		m := st.members.Get(x.Tx, ext)
 		if m == nil {
-			m = st.members.ByExternal(x.tx, ext)
+			m = st.members.ByExternal(x.Tx, ext)
 		}
 		if m == nil {
 			m = &member{ExternalID: ext}
 		}
-		return services.Record(x.tx, st.webhooks, e, m)
+		return services.Record(x.Tx, st.webhooks, e, m)
 	})
 
 // eventsOps declares the events' routes and methods.

@@ -30,9 +30,9 @@ func (fc *FaultsControl) List() []Fault {
 // the gateway: a fault is the public Fault.
 var faultOps = control.NewFaultOps(control.FaultViews[*opRun, Fault]{
 	Fault:  faultOfInput,
-	List:   func(x *opRun) []Fault { return x.s.wiring.gw.faults(x.tx) },
-	Inject: func(x *opRun, f Fault) error { return x.s.wiring.gw.injectFault(x.tx, f) },
-	Clear:  func(x *opRun) error { return x.s.wiring.gw.clearFaults(x.tx) },
+	List:   func(x *opRun) []Fault { return x.Sim.wiring.gw.faults(x.Tx) },
+	Inject: func(x *opRun, f Fault) error { return x.Sim.wiring.gw.injectFault(x.Tx, f) },
+	Clear:  func(x *opRun) error { return x.Sim.wiring.gw.clearFaults(x.Tx) },
 })
 
 // faultOfInput is the public Fault of an input, and faultIn the input of a

@@ -9,32 +9,14 @@ import (
 
 // The control API (/_sim) hands out the credentials and drives the whole
 // state, so it answers only requests a local developer, a test or an
-// operator who holds its token can make; a web page the developer happens
-// to visit cannot drive it. The guard belongs to the control routes as the
-// router matched them (every declared op, control_decl.go, and the router's
-// not_found answers under /_sim), on the path as the gateway read it once
-// (internal/exchange's Router), so no spelling of a path reaches a control route
-// around it:
-//
-//  1. Host names the simulator: an IP address literal, localhost or a name
-//     under .localhost, the host of the simulator's own URL, or a name
-//     allowed with WithAllowedHosts. Anything else (a DNS-rebinding page's
-//     own name) answers 400 invalid_request, reads included.
-//  2. With WithControlToken, every control route but the dashboard's own
-//     files needs the token in ControlTokenHeader: 401 invalid_token
-//     without it or with another one.
-//  3. A control write (any method but GET and HEAD) with a body says
-//     Content-Type: application/json: a cross-site form or text/plain POST,
-//     which a browser sends without asking, is refused with 400
-//     invalid_request. A write without a body may leave Content-Type out
-//     (as generated clients do) but says no other type.
-//  4. A control write that carries an Origin comes from a page of the
-//     simulator itself (the dashboard): any other Origin, "null" included,
-//     answers 400 invalid_request. Browsers send Origin with every POST, so
-//     a page cannot send a bodyless write that passes 3 without meeting 4.
-//
-// The business API keeps the contract's rules (token, signature, scopes);
-// none of these apply to it.
+// operator who holds its token can make (internal/control's Guard: the
+// Host, the control token, a write's Content-Type and Origin). The guard
+// belongs to the control routes as the router matched them (every declared
+// op, control_decl.go, and the router's not_found answers under /_sim), on
+// the path as the gateway read it once (internal/exchange's Router), so no
+// spelling of a path reaches a control route around it. The business API
+// keeps the contract's rules (token, signature, scopes); none of these
+// apply to it.
 
 // ControlTokenHeader is the request header that carries the control token
 // (WithControlToken).
@@ -62,10 +44,10 @@ func WithAllowedHosts(hosts ...string) Option {
 	}
 }
 
-// Guard applies the rules above (internal/control's Guard) to a request
-// the router matched to the route of o. The rules hold for every control
-// route, the router's own not_found answers under /_sim included (rules 3
-// and 4 for writes). hasBody reports a request with a body.
+// Guard applies internal/control's Guard to a request the router matched
+// to the route of o. Its rules hold for every control route, the router's
+// own not_found answers under /_sim included (rules 3 and 4 for writes).
+// hasBody reports a request with a body.
 func (ctl *controlAPI) Guard(r *http.Request, o *op, hasBody bool) *apiError {
 	g := control.Guard{
 		Token: ctl.sim.wiring.opts.controlToken, TokenHeader: ControlTokenHeader,

@@ -57,25 +57,25 @@ func (ks KeySettings) keySettingsIn() merchant.KeySettingsIn {
 var keyOps = merchant.NewKeyOps(merchant.KeyViews[*opRun]{
 	Settings: func(in merchant.KeySettingsIn) any { return keySettingsOf(in) },
 	Add: func(x *opRun, in *merchant.KeyAddIn) (any, error) {
-		return x.s.wiring.keys.add(x.tx, in.ClientID, in.APIKey, in.SigningKey, in.KeySettingsIn)
+		return x.Sim.wiring.keys.add(x.Tx, in.ClientID, in.APIKey, in.SigningKey, in.KeySettingsIn)
 	},
 	Created: func(out any) map[string]any { return keyJSON(*out.(*apiKey), true) },
 	Set: func(x *opRun, clientID string, ks merchant.KeySettingsIn) error {
-		return x.s.wiring.keys.set(x.tx, clientID, ks)
+		return x.Sim.wiring.keys.set(x.Tx, clientID, ks)
 	},
 	Doc: func(x *opRun, clientID string) map[string]any {
-		k, _ := x.s.st.keys.Get(x.tx, clientID)
+		k, _ := x.Sim.st.keys.Get(x.Tx, clientID)
 		return keyJSON(k, false)
 	},
 	All: func(x *opRun) []map[string]any {
-		out := make([]map[string]any, 0, x.s.st.keys.Len(x.tx))
-		for _, k := range x.s.st.keys.All(x.tx) {
+		out := make([]map[string]any, 0, x.Sim.st.keys.Len(x.Tx))
+		for _, k := range x.Sim.st.keys.All(x.Tx) {
 			out = append(out, keyJSON(k, false))
 		}
 		return out
 	},
 	Sign: func(x *opRun, in *merchant.SignIn) (any, error) {
-		return x.s.wiring.gw.sign(x.tx, in.ClientID, in.Method, in.Path, in.Nonce, []byte(in.Body))
+		return x.Sim.wiring.gw.sign(x.Tx, in.ClientID, in.Method, in.Path, in.Nonce, []byte(in.Body))
 	},
 })
 

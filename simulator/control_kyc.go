@@ -64,7 +64,7 @@ func (k *KYCControl) SetQuick(enabled bool, pool int) error {
 // their transitions need the KYC line, the transaction and the member a
 // path names, which the members line finds.
 var kycLineOps = kyc.NewControlOps(kycAt,
-	func(x *opRun, id string) *member { return x.s.st.members.ByAny(x.tx, id) })
+	func(x *opRun, id string) *member { return x.Sim.st.members.ByAny(x.Tx, id) })
 
 // kycOps declares the KYC line's actions and methods.
 var kycOps = []*op{
@@ -73,4 +73,4 @@ var kycOps = []*op{
 }
 
 // kycAt is the KYC line and the transaction of a run.
-func kycAt(x *opRun) (*kyc.Line, *kernel.Tx) { return x.s.st.kyc, x.tx }
+func kycAt(x *opRun) (*kyc.Line, *kernel.Tx) { return x.Sim.st.kyc, x.Tx }

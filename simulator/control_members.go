@@ -64,7 +64,7 @@ func (m *MembersControl) SetFundsProtection(id string, on bool) error {
 // checkAmounts refuses an amount its asset cannot hold (more decimals than
 // its ledger scale).
 func checkAmounts(x *opRun, field string, amounts map[string]string) error {
-	if x.legacy {
+	if x.Legacy {
 		// Earlier builds left them to the line (a member's id was drawn
 		// before a balance was refused).
 		return nil
@@ -85,10 +85,10 @@ func checkAmounts(x *opRun, field string, amounts map[string]string) error {
 // checkAmount refuses an amount of asset that the asset cannot hold, as
 // checkAmounts does, naming field.
 func checkAmount(x *opRun, field, asset, amount string) error {
-	if x.legacy {
+	if x.Legacy {
 		return nil
 	}
-	if _, err := x.s.st.cat.Amount(strings.ToUpper(strings.TrimSpace(asset)), amount, decimalNonNegative); err != nil {
+	if _, err := x.Sim.st.cat.Amount(strings.ToUpper(strings.TrimSpace(asset)), amount, decimalNonNegative); err != nil {
 		return errInvalidRequest(fmt.Sprintf("%s: %v", field, err))
 	}
 	return nil
@@ -103,15 +103,15 @@ var memberOps = members.NewMemberOps(membersAt, members.Views[*opRun]{
 	Seed:    func(in members.SeedIn) any { return memberSeedOf(in) },
 	Amounts: checkAmounts,
 	Create: func(x *opRun, in members.SeedIn) (*member, error) {
-		return createMemberControl(x.tx, &x.s.st.members, memberSeedOf(in))
+		return createMemberControl(x.Tx, &x.Sim.st.members, memberSeedOf(in))
 	},
-	Document: func(x *opRun, m *member) map[string]any { return x.s.wiring.view.memberJSON(x.tx, m) },
+	Document: func(x *opRun, m *member) map[string]any { return x.Sim.wiring.view.memberJSON(x.Tx, m) },
 	Info: func(x *opRun, id string) any {
-		info, _ := x.s.wiring.view.memberInfo(x.tx, id)
+		info, _ := x.Sim.wiring.view.memberInfo(x.Tx, id)
 		return info
 	},
 	Balance: func(x *opRun, id, asset string) [2]money.Amount {
-		a, l := x.s.wiring.view.balance(x.tx, id, asset)
+		a, l := x.Sim.wiring.view.balance(x.Tx, id, asset)
 		return [2]money.Amount{a, l}
 	},
 	Unknown: func(id string) error { return &NameError{Kind: "member", Name: id, NotFound: true, Field: "id"} },
@@ -144,4 +144,4 @@ var membersOps = []*op{
 var ErrUnknownMember = errors.New("member not found")
 
 // membersAt is the members line and the transaction of a run.
-func membersAt(x *opRun) (*members.Line, *kernel.Tx) { return &x.s.st.members, x.tx }
+func membersAt(x *opRun) (*members.Line, *kernel.Tx) { return &x.Sim.st.members, x.Tx }

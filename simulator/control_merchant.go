@@ -72,15 +72,15 @@ func (ms MerchantSettings) settingsIn() *merchant.SettingsIn {
 }
 
 // merchantAt is the merchant line and the transaction of a run.
-func merchantAt(x *opRun) (*merchant.Line, *kernel.Tx) { return x.s.st.merchant, x.tx }
+func merchantAt(x *opRun) (*merchant.Line, *kernel.Tx) { return x.Sim.st.merchant, x.Tx }
 
 // merchantLineOps are the merchant's ops declared in the line
 // (internal/merchant): an amount is checked against its asset's scale as
 // every control amount is (checkAmount), the upstream subaccount is the
 // remittance line's and the write quota the gateway's.
 var merchantLineOps = merchant.NewControlOps(merchantAt, checkAmount,
-	func(x *opRun, active bool) { x.s.st.remit.SetPOBOSubaccount(x.tx, active) },
-	func(x *opRun, perMinute int) error { return x.s.wiring.gw.setWriteQuota(x.tx, perMinute) })
+	func(x *opRun, active bool) { x.Sim.st.remit.SetPOBOSubaccount(x.Tx, active) },
+	func(x *opRun, perMinute int) error { return x.Sim.wiring.gw.setWriteQuota(x.Tx, perMinute) })
 
 // merchantOps declares the merchant's routes and methods.
 var merchantOps = []*op{

@@ -30,10 +30,10 @@ func (o *OutcomesControl) SetObject(id string, m OutcomeMode) error {
 // internal/outcomes over the timers: the Go methods take the public
 // OutcomeCollection and OutcomeMode, and an empty collection is refused
 // with a *NameError listing them.
-var outcomeOps = outcomes.NewControlOps(func(x *opRun) (*outcomes.Timers, *kernel.Tx) { return x.s.wiring.timers, x.tx }, outcomes.Views[*opRun]{
+var outcomeOps = outcomes.NewControlOps(func(x *opRun) (*outcomes.Timers, *kernel.Tx) { return x.Sim.wiring.timers, x.Tx }, outcomes.Views[*opRun]{
 	Collection: func(c string) any { return OutcomeCollection(c) },
 	Mode:       func(m outcomes.Mode) any { return OutcomeMode{kind: m.Kind, after: m.After} },
-	Legacy:     func(x *opRun) bool { return x.legacy },
+	Legacy:     func(x *opRun) bool { return x.Legacy },
 	Refused:    nameError,
 })
 

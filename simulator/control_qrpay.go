@@ -127,7 +127,7 @@ const (
 // merchant fee rate is set on the merchant line, and the upstream's counters
 // answer the public QRUpstreamStats.
 var qrOps = qrline.NewControlOps(qrAt,
-	func(x *opRun, bps int64) { x.s.st.merchant.SetFeeRateBps(x.tx, bps) },
+	func(x *opRun, bps int64) { x.Sim.st.merchant.SetFeeRateBps(x.Tx, bps) },
 	func(u qrline.UpstreamStats) any { return QRUpstreamStats(u) },
 	func(out any) qrline.UpstreamStats { return qrline.UpstreamStats(out.(QRUpstreamStats)) })
 
@@ -138,4 +138,4 @@ var qrpayOps = []*op{
 }
 
 // qrAt is the QR payment line and the transaction of a run.
-func qrAt(x *opRun) (*qrline.Line, *kernel.Tx) { return x.s.st.qr, x.tx }
+func qrAt(x *opRun) (*qrline.Line, *kernel.Tx) { return x.Sim.st.qr, x.Tx }

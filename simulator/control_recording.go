@@ -41,15 +41,15 @@ func (h stepScratch) State(s *Simulator) StateSnapshot  { return s.State() }
 func (h stepScratch) Now(s *Simulator) time.Time        { return s.st.clock.Now() }
 
 var recordingViews = recview.NewControlOps(recview.Views[*opRun, recordingConfig, *Simulator, StateSnapshot]{
-	Log: func(x *opRun) *inputLog { return x.s.wiring.inputs },
+	Log: func(x *opRun) *inputLog { return x.Sim.wiring.inputs },
 	Read: func(x *opRun, digest bool) (*recfile.File[recordingConfig], error) {
-		rec, err := readLog(x.s.wiring.inputs, digest)
+		rec, err := readLog(x.Sim.wiring.inputs, digest)
 		if err != nil {
 			return nil, err
 		}
 		return rec.file(), nil
 	},
-	Stepper: func(x *opRun) *stepper { return x.s.wiring.stepper },
+	Stepper: func(x *opRun) *stepper { return x.Sim.wiring.stepper },
 	Scratch: func(cfg recordingConfig) recview.Scratch[*Simulator, StateSnapshot] { return stepScratch{cfg} },
 })
 
@@ -57,11 +57,11 @@ var recordingViews = recview.NewControlOps(recview.Views[*opRun, recordingConfig
 var recordingOps = []*op{
 	recordingViews.Recording,
 	def[noInput]{Route: "GET /_sim/digest", Captured: true, Run: func(x *opRun, _ *noInput) (any, error) {
-		d, err := x.s.wiring.image.digest(x.tx)
+		d, err := x.Sim.wiring.image.digest(x.Tx)
 		if err != nil {
 			return nil, errBusiness500(err.Error())
 		}
-		return map[string]any{"digest": d, "inputs": x.inputs, "now": x.tx.Now().UTC()}, nil
+		return map[string]any{"digest": d, "inputs": x.Inputs, "now": x.Tx.Now().UTC()}, nil
 	}}.Op(),
 	recordingViews.Steps,
 	recordingViews.Step,

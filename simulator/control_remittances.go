@@ -74,4 +74,4 @@ var remitOps = remittances.NewControlOps(remitAt)
 var remittancesOps = []*op{remitOps.Dispatch, remitOps.Complete, remitOps.Fail, remitOps.Refund, remitOps.NeedsReconfirm, remitOps.Advance}
 
 // remitAt is the remittance line and the transaction of a run.
-func remitAt(x *opRun) (*remittances.Line, *kernel.Tx) { return x.s.st.remit, x.tx }
+func remitAt(x *opRun) (*remittances.Line, *kernel.Tx) { return x.Sim.st.remit, x.Tx }

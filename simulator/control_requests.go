@@ -39,15 +39,15 @@ func (r *RequestsControl) StartInProgress(method, target, key string, body []byt
 // requestOps are the journal's ops, declared in internal/control over
 // the gateway: the journal's rows are the public RequestRecord.
 var requestOps = control.NewRequestOps(control.RequestViews[*opRun, RequestRecord]{
-	Journal: func(x *opRun) []RequestRecord { return journalList(x.tx, x.s.st.gw.Journal) },
-	Reset:   func(x *opRun) error { return x.s.wiring.gw.resetRequests(x.tx) },
+	Journal: func(x *opRun) []RequestRecord { return journalList(x.Tx, x.Sim.st.gw.Journal) },
+	Reset:   func(x *opRun) error { return x.Sim.wiring.gw.resetRequests(x.Tx) },
 	Endpoint: func(x *opRun, method, target string) error {
-		return x.s.wiring.ctl.checkBusinessEndpoint(method, target)
+		return x.Sim.wiring.ctl.checkBusinessEndpoint(method, target)
 	},
 	StartInProgress: func(x *opRun, method, target, key string, body []byte, d time.Duration) error {
-		return x.s.wiring.gw.startInProgress(x.tx, method, target, key, body, d)
+		return x.Sim.wiring.gw.startInProgress(x.Tx, method, target, key, body, d)
 	},
-	Now:               func(x *opRun) time.Time { return x.s.st.clock.Now() },
+	Now:               func(x *opRun) time.Time { return x.Sim.st.clock.Now() },
 	DefaultInProgress: defaultInProgress,
 })
 

@@ -23,4 +23,4 @@ var stepUpLineOps = stepup.NewControlOps(stepUpAt)
 var stepUpOps = []*op{stepUpLineOps.View, stepUpLineOps.Complete}
 
 // stepUpAt is the step-up line and the transaction of a run.
-func stepUpAt(x *opRun) (*stepup.Line, *kernel.Tx) { return &x.s.st.stepUp, x.tx }
+func stepUpAt(x *opRun) (*stepup.Line, *kernel.Tx) { return &x.Sim.st.stepUp, x.Tx }

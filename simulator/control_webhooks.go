@@ -150,7 +150,7 @@ func (w *WebhooksControl) Redeliver(id string) error {
 // simulator) and logs its own inputs (the flush's parts). Failed attempts
 // are part of the answer (failures, hint), not an error of the flush.
 var opWebhooksFlush = def[noInput]{Route: "POST /_sim/webhooks/flush", Unlocked: true, Run: func(x *opRun, _ *noInput) (any, error) {
-	res, err := x.s.wiring.delivery.flushWebhooks(x.r.Context())
+	res, err := x.Sim.wiring.delivery.flushWebhooks(x.Req.Context())
 	var fe *FlushError
 	if err != nil && !errors.As(err, &fe) {
 		return nil, errBusiness500("flush interrupted: " + err.Error())
@@ -166,7 +166,7 @@ var opWebhooksFlush = def[noInput]{Route: "POST /_sim/webhooks/flush", Unlocked:
 var hookOps = hookline.NewControlOps(hooksAt,
 	func(v hookline.EndpointView) any { return webhookEndpointOf(v) },
 	func(x *opRun, id string) (any, error) {
-		return x.s.st.webhooks.RedeliverID(x.tx, x.s.st.clock.Now(), id)
+		return x.Sim.st.webhooks.RedeliverID(x.Tx, x.Sim.st.clock.Now(), id)
 	})
 
 var endpointOps = hookline.NewEndpointOps(hooksAt,
@@ -189,4 +189,4 @@ var webhooksOps = []*op{
 }
 
 // hooksAt is the webhook line and the transaction of a run.
-func hooksAt(x *opRun) (*hookline.Line, *kernel.Tx) { return x.s.st.webhooks, x.tx }
+func hooksAt(x *opRun) (*hookline.Line, *kernel.Tx) { return x.Sim.st.webhooks, x.Tx }

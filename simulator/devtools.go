@@ -9,7 +9,7 @@ import (
 )
 
 // Developer tools: a read-only snapshot of the whole simulator (GET
-// /_sim/state) and the dashboard that shows it (ui.go); the operator's
+// /_sim/state) and the dashboard that shows it (control_core.go); the operator's
 // redelivery of a webhook delivery is the webhook line's (RedeliverID). The accounts, the product-line
 // objects read from the wired lines (devtools.Lines) and the dashboard's
 // files are internal/devtools'; this file holds the public types and their

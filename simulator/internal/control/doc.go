@@ -8,10 +8,11 @@
 // the run of one operation (check, transition in a kernel step, timers
 // due, answer) over a Host the declaring package fills, and the handler of
 // a route (guard, body, the write logged as an input, the answer written)
-// over its HTTPHost, and a recorded call's Go method found by its name
-// (method.go). It declares too the ops on the gateway that belong to no
-// line (gateway_ops.go: the request journal, a request played as in
-// progress, the fault table), over the declaring package's public types,
+// over its HTTPHost (both given by Runner, exec.go, over the simulator's
+// kernel, input log, recorder and timers), and a recorded call's Go
+// method found by its name (method.go). It declares too the ops on the
+// gateway that belong to no line (gateway_ops.go: the request journal, a
+// request played as in progress, the fault table), over the declaring package's public types,
 // and the ops of the simulator as a whole (core_ops.go: the router's
 // not_found answer, the credentials, the views of the state, the
 // documents, the dashboard's files).
