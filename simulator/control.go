@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/control"
+	"github.com/mwallet/mwallet-go/simulator/internal/inputlog"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
@@ -128,8 +129,8 @@ func controlError(err error) *apiError {
 // replayedRequest reports whether r is an http input of a recording being
 // replayed.
 func replayedRequest(r *http.Request) bool {
-	c := captureOf(r)
-	return c != nil && c.replay != nil
+	_, _, ok := inputlog.Replayed(r)
+	return ok
 }
 
 // Actions lists the object actions ("qrpay/orders/complete", ...), sorted.

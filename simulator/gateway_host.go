@@ -5,6 +5,7 @@ import (
 	"time"
 
 	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
+	"github.com/mwallet/mwallet-go/simulator/internal/inputlog"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 )
@@ -82,16 +83,9 @@ func (h exchangeHost) IssueStepUp(tx *kernel.Tx, memberID, action string, now ti
 	return h.g.st.stepUp.Issue(tx, memberID, action, now)
 }
 
-// Capture puts a captureBody on r (record_body.go), unless it has one.
-func (h exchangeHost) Capture(r *http.Request) {
-	if _, ok := r.Body.(*captureBody); !ok {
-		src := r.Body
-		if src == nil {
-			src = http.NoBody
-		}
-		r.Body = &captureBody{src: src}
-	}
-}
+// Capture puts the input log's capture on r's body (inputlog.CaptureBody),
+// unless it has one.
+func (h exchangeHost) Capture(r *http.Request) { inputlog.CaptureBody(r) }
 
 func (h exchangeHost) ControlNotFound(w http.ResponseWriter, r *http.Request, message string) {
 	h.g.controlNotFound(w, r, message)
@@ -99,14 +93,7 @@ func (h exchangeHost) ControlNotFound(w http.ResponseWriter, r *http.Request, me
 
 func (h exchangeHost) MarkFault(r *http.Request, kind string) { markFault(r, FaultKind(kind)) }
 
-// Replay reads the replay's hooks of r's captured body (record_body.go).
+// Replay reads the replay's hooks of r's captured body (inputlog.Replayed).
 func (h exchangeHost) Replay(r *http.Request) (draws []bool, park func(), ok bool) {
-	c := captureOf(r)
-	if c == nil || c.replay == nil {
-		return nil, nil, false
-	}
-	if c.replay.Want != nil {
-		draws = c.replay.Want.Draws
-	}
-	return draws, c.replay.Park, true
+	return inputlog.Replayed(r)
 }

@@ -24,7 +24,7 @@ type options struct {
 	tls      bool // serve HTTPS (New only)
 	http2    bool // offer HTTP/2 by ALPN (New only; implies tls)
 
-	// Persistence and replay (record.go, replay.go, store.go).
+	// Persistence and replay (record.go, replay.go, store_open.go).
 	dataDir        string
 	dataRepair     bool
 	snapshotEvery  int

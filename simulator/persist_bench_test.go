@@ -93,7 +93,7 @@ var restartDir = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	st, err := openStore(dir, io.Discard, 0)
+	st, err := datadir.Open(dir, io.Discard, 0, checkConfig)
 	if err != nil {
 		return "", err
 	}

@@ -119,18 +119,8 @@ type logHost struct {
 
 func (h logHost) Now() time.Time { return h.clock.Now() }
 
-// Body reads ahead what the handler has not read of r's body (captureBody)
-// and keeps it in in, with the draws a replayed request made.
-func (h logHost) Body(r *http.Request, in *recordedInput) {
-	if c := captureOf(r); c != nil {
-		c.body.ReadAhead(c.src, maxCapture)
-		in.Body, in.BodyErr = c.body.Bytes(), c.body.Failed()
-		c.in = in
-		if c.replay != nil && c.replay.Want != nil {
-			in.Draws = c.replay.Want.Draws
-		}
-	}
-}
+// Body keeps r's body in in (inputlog.KeepBody).
+func (h logHost) Body(r *http.Request, in *recordedInput) { inputlog.KeepBody(r, in) }
 
 // Draws are the fault draws of a business request; a control request
 // makes none.

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"reflect"
 
+	"github.com/mwallet/mwallet-go/simulator/internal/inputlog"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/replay"
 )
@@ -44,7 +45,7 @@ type replayDriver struct{ s *Simulator }
 func replayTarget(s *Simulator) replay.Target { return s.wiring.inputs.Target(replayDriver{s}) }
 
 func (d replayDriver) Serve(h *replayHooks, req *http.Request, body io.ReadCloser) {
-	req.Body = &captureBody{src: body, replay: h}
+	inputlog.ReplayBody(req, body, h)
 	d.s.ServeHTTP(h.W, req)
 }
 

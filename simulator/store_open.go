@@ -1,15 +1,21 @@
 package simulator
 
-// Opening a data directory (store.go): a new one, or a restart from its
-// snapshot and log (internal/datadir, start.go), into a simulator built
-// here (dataDirHost).
+// The data directory (WithDataDir, mwallet-sim serve -data DIR) is
+// internal/datadir: its files, the store that appends the input log and
+// makes it durable, the snapshots, the checks before a start and the
+// repair, over the frames of internal/datafile. What stays here is what
+// needs the simulator: opening a directory, a new one or a restart from its
+// snapshot and log (datadir.Start), into a simulator built here
+// (dataDirHost); the configurations this build reads (checkConfig); the
+// public DataDirError, DataDirRepair and RepairDataDir (store_repair.go).
+// The state the snapshots capture and closing the store with the log's
+// last clock reading are the input log's (internal/inputlog's Log.Source
+// and Log.CloseStore).
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/datadir"
 )
@@ -38,13 +44,13 @@ type dataDirHost struct{ o *options }
 func (h dataDirHost) CheckConfig(raw json.RawMessage) error { return checkConfig(raw) }
 
 // Configure refuses a log started with another fixture than the options'
-// (sameFixture) and builds from the log's configuration.
+// (datadir.Fixture's Same) and builds from the log's configuration.
 func (h dataDirHost) Configure(raw json.RawMessage) error {
 	var cfg recordingConfig
 	if err := json.Unmarshal(raw, &cfg); err != nil {
 		return err
 	}
-	if err := cfg.sameFixture(configOf(*h.o)); err != nil {
+	if err := cfg.fixture().Same(configOf(*h.o).fixture()); err != nil {
 		return fmt.Errorf("simulator: data directory %s: %w", h.o.dataDir, err)
 	}
 	return cfg.apply(h.o)
@@ -62,29 +68,16 @@ func (h dataDirHost) Source(s *Simulator) datadir.Source {
 	return s.wiring.inputs.Source()
 }
 
-// sameFixture reports how a data directory's configuration differs from
-// the options given now, in what shapes the fixture (naming the settings,
-// never showing a credential).
-func (c recordingConfig) sameFixture(o recordingConfig) error {
-	var diff []string
-	add := func(name string, same bool) {
-		if !same {
-			diff = append(diff, name)
-		}
-	}
-	add("model", c.Model == o.Model)
-	add("environment", c.Environment == o.Environment)
-	add("client id", c.ClientID == o.ClientID)
-	add("API key", c.APIKey == o.APIKey)
-	add("signing key", c.SigningKey == o.SigningKey)
-	add("webhook secret", c.WebhookSecret == o.WebhookSecret)
-	add("merchant id", c.MerchantID == o.MerchantID)
-	add("seed", c.Seed == o.Seed)
-	ma, _ := json.Marshal(c.Members)
-	mb, _ := json.Marshal(o.Members)
-	add("members", bytes.Equal(ma, mb) && c.NoFixtureMember == o.NoFixtureMember)
-	if len(diff) > 0 {
-		return fmt.Errorf("its log was started with another %s; start with the options it was started with, or use another directory", strings.Join(diff, ", "))
-	}
-	return nil
+// fixture is what of c shapes the fixture (datadir.Fixture).
+func (c recordingConfig) fixture() datadir.Fixture {
+	return datadir.Fixture{Model: string(c.Model), Environment: string(c.Environment), ClientID: c.ClientID,
+		APIKey: c.APIKey, SigningKey: c.SigningKey, WebhookSecret: c.WebhookSecret, MerchantID: c.MerchantID,
+		Seed: c.Seed, Members: c.Members, NoFixtureMember: c.NoFixtureMember}
+}
+
+// checkConfig refuses a log header's configuration this build does not
+// read.
+func checkConfig(raw json.RawMessage) error {
+	var c recordingConfig
+	return json.Unmarshal(raw, &c)
 }

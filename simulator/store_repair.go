@@ -4,13 +4,7 @@ package simulator
 // start on: the public face of internal/datadir (check.go says what is
 // damage, repair.go what a repair does).
 
-import (
-	"fmt"
-	"io"
-	"os"
-
-	"github.com/mwallet/mwallet-go/simulator/internal/datadir"
-)
+import "github.com/mwallet/mwallet-go/simulator/internal/datadir"
 
 // DataDirError is a data directory a simulator does not start on: a log or
 // snapshot damaged in a way a crash does not leave, or a directory (or
@@ -97,24 +91,7 @@ func (r *DataDirRepair) String() string {
 // refused and left alone. mwallet-sim repair DIR runs it; WithDataRepair
 // runs it before a start.
 func RepairDataDir(dir string) (*DataDirRepair, error) {
-	if _, err := os.Stat(dir); err != nil {
-		return nil, fmt.Errorf("simulator: data directory: %w", err)
-	}
-	if _, err := datadir.CheckLayout(dir); err != nil {
-		return nil, dataDirErr(err)
-	}
-	st, err := openStore(dir, io.Discard, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer st.Close()
-	return repairStore(st)
-}
-
-// repairStore repairs the directory of st, whose lock it holds, and says
-// what it did in the public types.
-func repairStore(st *datadir.Store) (*DataDirRepair, error) {
-	rep, err := st.Repair()
+	rep, err := datadir.RepairDir(dir, checkConfig)
 	if err != nil {
 		return nil, dataDirErr(err)
 	}
