@@ -96,23 +96,21 @@ func checkAmount(x *opRun, field, asset, amount string) error {
 
 // memberOps are the ops on whole members, declared in the members line
 // (internal/members): a creation takes the public MemberSeed and its
-// balances are checked as every control amount is (checkAmounts), a
-// member's document and balances are the operator's view, Get answers the
-// public MemberInfo and Balance refuses the empty id with a *NameError.
+// balances are checked as every control amount is (checkAmounts); the
+// line creates it, answering a refusal as an *apiError; a member's
+// document, info and balances are the operator's view (devtools.Accounts),
+// Get answers the public MemberInfo and Balance refuses the empty id with a
+// *NameError.
 var memberOps = members.NewMemberOps(membersAt, members.Views[*opRun]{
-	Seed:    func(in members.SeedIn) any { return memberSeedOf(in) },
-	Amounts: checkAmounts,
-	Create: func(x *opRun, in members.SeedIn) (*member, error) {
-		return createMemberControl(x.tx, &x.s.st.members, memberSeedOf(in))
-	},
-	Document: func(x *opRun, m *member) map[string]any { return x.s.wiring.view.memberJSON(x.tx, m) },
+	Seed:     func(in members.SeedIn) any { return memberSeedOf(in) },
+	Amounts:  checkAmounts,
+	Document: func(x *opRun, m *member) map[string]any { return x.s.wiring.view.accounts().Document(x.tx, m) },
 	Info: func(x *opRun, id string) any {
-		info, _ := x.s.wiring.view.memberInfo(x.tx, id)
-		return info
+		info, _ := x.s.wiring.view.accounts().Info(x.tx, id)
+		return MemberInfo(info)
 	},
 	Balance: func(x *opRun, id, asset string) [2]money.Amount {
-		a, l := x.s.wiring.view.balance(x.tx, id, asset)
-		return [2]money.Amount{a, l}
+		return x.s.wiring.view.accounts().Balance(x.tx, id, asset)
 	},
 	Unknown: func(id string) error { return &NameError{Kind: "member", Name: id, NotFound: true, Field: "id"} },
 })
