@@ -2,9 +2,6 @@ package simulator
 
 import (
 	"errors"
-	"fmt"
-	"sort"
-	"strings"
 
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
@@ -62,34 +59,29 @@ func (m *MembersControl) SetFundsProtection(id string, on bool) error {
 }
 
 // checkAmounts refuses an amount its asset cannot hold (more decimals than
-// its ledger scale).
+// its ledger scale), and checkAmount one amount of an asset, naming field
+// (the catalogue's CheckAmounts and CheckAmount).
 func checkAmounts(x *opRun, field string, amounts map[string]string) error {
 	if x.legacy {
 		// Earlier builds left them to the line (a member's id was drawn
 		// before a balance was refused).
 		return nil
 	}
-	codes := make([]string, 0, len(amounts))
-	for c := range amounts {
-		codes = append(codes, c)
-	}
-	sort.Strings(codes)
-	for _, c := range codes {
-		if err := checkAmount(x, field+"."+c, c, amounts[c]); err != nil {
-			return err
-		}
-	}
-	return nil
+	return invalidRequest(x.s.st.cat.CheckAmounts(field, amounts))
 }
 
-// checkAmount refuses an amount of asset that the asset cannot hold, as
-// checkAmounts does, naming field.
 func checkAmount(x *opRun, field, asset, amount string) error {
 	if x.legacy {
 		return nil
 	}
-	if _, err := x.s.st.cat.Amount(strings.ToUpper(strings.TrimSpace(asset)), amount, decimalNonNegative); err != nil {
-		return errInvalidRequest(fmt.Sprintf("%s: %v", field, err))
+	return invalidRequest(x.s.st.cat.CheckAmount(field, asset, amount))
+}
+
+// invalidRequest is err as an invalid_request with its message (nil for
+// nil).
+func invalidRequest(err error) error {
+	if err != nil {
+		return errInvalidRequest(err.Error())
 	}
 	return nil
 }
