@@ -1,15 +1,10 @@
 package simulator
 
 import (
-	"errors"
-	"strings"
 	"time"
 
-	"github.com/mwallet/mwallet-go/money"
-	"github.com/mwallet/mwallet-go/simulator/internal/devtools"
 	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
-	"github.com/mwallet/mwallet-go/simulator/internal/members"
 	"github.com/mwallet/mwallet-go/simulator/internal/merchant"
 )
 
@@ -125,56 +120,10 @@ func keyJSON(k apiKey, withSecrets bool) map[string]any {
 	return merchant.KeyJSON(k.key(), withSecrets)
 }
 
-// createMemberControl creates a member for the control API and the Go
-// control method: a refusal is an *apiError.
-func createMemberControl(tx *kernel.Tx, l *members.Line, seed MemberSeed) (*member, error) {
-	m, err := createMember(tx, l, seed)
-	if err != nil {
-		var ae *apiError
-		if errors.As(err, &ae) {
-			return nil, ae
-		}
-		return nil, errInvalidRequest(err.Error())
-	}
-	return m, nil
-}
-
 // MemberInfo describes a member for tests.
 type MemberInfo struct {
 	ID         string `json:"id"`
 	ExternalID string `json:"external_member_id"`
 	KYCLevel   int    `json:"kyc_level"`
 	Status     string `json:"status"`
-}
-
-// memberInfo finds a member by mem_ id, bare uuid or external_member_id.
-func (s *view) memberInfo(tx *kernel.Tx, id string) (MemberInfo, bool) {
-	m := s.st.members.ByAny(tx, id)
-	if m == nil {
-		return MemberInfo{}, false
-	}
-	return MemberInfo{ID: m.ID, ExternalID: m.ExternalID, KYCLevel: m.KYCLevel, Status: m.Status}, true
-}
-
-// balance is a member's available and locked balance in asset (member by
-// mem_ id, bare uuid or external_member_id; zero for an unknown one); the
-// caller holds the state lock.
-func (s *view) balance(tx *kernel.Tx, memberID, asset string) (available, locked money.Amount) {
-	asset = strings.ToUpper(asset)
-	m := s.st.members.ByAny(tx, memberID)
-	if m == nil {
-		sc, _ := s.st.cat.Scale(asset)
-		return money.Zero(sc), money.Zero(sc)
-	}
-	return s.st.ledger.Balance(tx, MemberAvailable(m.ID), asset), s.st.ledger.Balance(tx, MemberLocked(m.ID), asset)
-}
-
-// memberJSON is the control API's document of member m, with its
-// balances in every asset of the catalogue (devtools.MemberDocument).
-func (s *view) memberJSON(tx *kernel.Tx, m *member) map[string]any {
-	merchantID := m.MerchantID
-	if merchantID == "" {
-		merchantID = s.st.merchant.ID(tx)
-	}
-	return devtools.MemberDocument(tx, s.st.ledger, m, devtools.AssetCodes(s.st.cat.All()), merchantID)
 }

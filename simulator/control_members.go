@@ -2,9 +2,6 @@ package simulator
 
 import (
 	"errors"
-	"fmt"
-	"sort"
-	"strings"
 
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
@@ -62,57 +59,50 @@ func (m *MembersControl) SetFundsProtection(id string, on bool) error {
 }
 
 // checkAmounts refuses an amount its asset cannot hold (more decimals than
-// its ledger scale).
+// its ledger scale), and checkAmount one amount of an asset, naming field
+// (the catalogue's CheckAmounts and CheckAmount).
 func checkAmounts(x *opRun, field string, amounts map[string]string) error {
 	if x.Legacy {
 		// Earlier builds left them to the line (a member's id was drawn
 		// before a balance was refused).
 		return nil
 	}
-	codes := make([]string, 0, len(amounts))
-	for c := range amounts {
-		codes = append(codes, c)
-	}
-	sort.Strings(codes)
-	for _, c := range codes {
-		if err := checkAmount(x, field+"."+c, c, amounts[c]); err != nil {
-			return err
-		}
-	}
-	return nil
+	return invalidRequest(x.Sim.st.cat.CheckAmounts(field, amounts))
 }
 
-// checkAmount refuses an amount of asset that the asset cannot hold, as
-// checkAmounts does, naming field.
 func checkAmount(x *opRun, field, asset, amount string) error {
 	if x.Legacy {
 		return nil
 	}
-	if _, err := x.Sim.st.cat.Amount(strings.ToUpper(strings.TrimSpace(asset)), amount, decimalNonNegative); err != nil {
-		return errInvalidRequest(fmt.Sprintf("%s: %v", field, err))
+	return invalidRequest(x.Sim.st.cat.CheckAmount(field, asset, amount))
+}
+
+// invalidRequest is err as an invalid_request with its message (nil for
+// nil).
+func invalidRequest(err error) error {
+	if err != nil {
+		return errInvalidRequest(err.Error())
 	}
 	return nil
 }
 
 // memberOps are the ops on whole members, declared in the members line
 // (internal/members): a creation takes the public MemberSeed and its
-// balances are checked as every control amount is (checkAmounts), a
-// member's document and balances are the operator's view, Get answers the
-// public MemberInfo and Balance refuses the empty id with a *NameError.
+// balances are checked as every control amount is (checkAmounts); the
+// line creates it, answering a refusal as an *apiError; a member's
+// document, info and balances are the operator's view (devtools.Accounts),
+// Get answers the public MemberInfo and Balance refuses the empty id with a
+// *NameError.
 var memberOps = members.NewMemberOps(membersAt, members.Views[*opRun]{
-	Seed:    func(in members.SeedIn) any { return memberSeedOf(in) },
-	Amounts: checkAmounts,
-	Create: func(x *opRun, in members.SeedIn) (*member, error) {
-		return createMemberControl(x.Tx, &x.Sim.st.members, memberSeedOf(in))
-	},
-	Document: func(x *opRun, m *member) map[string]any { return x.Sim.wiring.view.memberJSON(x.Tx, m) },
+	Seed:     func(in members.SeedIn) any { return memberSeedOf(in) },
+	Amounts:  checkAmounts,
+	Document: func(x *opRun, m *member) map[string]any { return x.Sim.wiring.view.accounts().Document(x.Tx, m) },
 	Info: func(x *opRun, id string) any {
-		info, _ := x.Sim.wiring.view.memberInfo(x.Tx, id)
-		return info
+		info, _ := x.Sim.wiring.view.accounts().Info(x.Tx, id)
+		return MemberInfo(info)
 	},
 	Balance: func(x *opRun, id, asset string) [2]money.Amount {
-		a, l := x.Sim.wiring.view.balance(x.Tx, id, asset)
-		return [2]money.Amount{a, l}
+		return x.Sim.wiring.view.accounts().Balance(x.Tx, id, asset)
 	},
 	Unknown: func(id string) error { return &NameError{Kind: "member", Name: id, NotFound: true, Field: "id"} },
 })

@@ -179,6 +179,12 @@ func (v *view) state(tx *kernel.Tx) StateSnapshot {
 	return st
 }
 
+// accounts is the control API's view of a member and its accounts
+// (devtools.Accounts).
+func (v *view) accounts() devtools.Accounts {
+	return devtools.Accounts{Books: v.st.ledger, Catalogue: v.st.cat.Catalogue, Members: &v.st.members, Merchant: v.st.merchant}
+}
+
 // events returns a copy of the events recorded so far, oldest first.
 func (v *view) events(tx *kernel.Tx) []Event {
 	events := v.st.webhooks.Events(tx)

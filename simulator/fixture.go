@@ -29,7 +29,7 @@ func loadFixture(tx *kernel.Tx, st *simState, o *options) error {
 		f.Member = ""
 	}
 	for _, m := range o.members {
-		f.Seeds = append(f.Seeds, seedOf(m))
+		f.Seeds = append(f.Seeds, members.Seed(m))
 	}
 	return f.Load(tx, st.cat.Catalogue, &st.members, st.clock.Now())
 }
@@ -41,16 +41,4 @@ func grantFixtureScopes(tx *kernel.Tx, st *simState, endpoints []endpoint) {
 	k, _ := st.keys.Get(tx, st.creds.ClientID)
 	k.Scopes, k.Approved = startup.Catalog(st.gw.ScopeCatalog, restrictedScopes, endpoints)
 	st.keys.Put(tx, st.creds.ClientID, k)
-}
-
-// createMember creates a member (the members line) and credits its seed
-// balances from the world account.
-func createMember(tx *kernel.Tx, l *members.Line, seed MemberSeed) (*member, error) {
-	return l.Create(tx, seedOf(seed))
-}
-
-// seedOf is the members line's seed of a MemberSeed.
-func seedOf(seed MemberSeed) members.Seed {
-	return members.Seed{ExternalID: seed.ExternalID, KYCLevel: seed.KYCLevel, Balances: seed.Balances,
-		Status: seed.Status, PlatformDirect: seed.PlatformDirect, MerchantID: seed.MerchantID}
 }

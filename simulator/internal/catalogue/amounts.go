@@ -2,6 +2,8 @@ package catalogue
 
 import (
 	"fmt"
+	"sort"
+	"strings"
 
 	"github.com/mwallet/mwallet-go/money"
 )
@@ -80,4 +82,32 @@ func (c *Catalogue) Amount(code, v string, form Form) (money.Amount, error) {
 		return money.Amount{}, &UnknownAssetError{Asset: code}
 	}
 	return Parse(v, sc, form)
+}
+
+// CheckAmounts refuses an amount its asset cannot hold (more decimals
+// than its ledger scale, a negative one, an asset outside the catalogue),
+// the amounts keyed by asset code and checked in the codes' order; the
+// error names field.code.
+func (c *Catalogue) CheckAmounts(field string, amounts map[string]string) error {
+	codes := make([]string, 0, len(amounts))
+	for code := range amounts {
+		codes = append(codes, code)
+	}
+	sort.Strings(codes)
+	for _, code := range codes {
+		if err := c.CheckAmount(field+"."+code, code, amounts[code]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CheckAmount refuses an amount of asset (its code in any case, spaces
+// around it ignored) that the asset cannot hold, as CheckAmounts does,
+// naming field.
+func (c *Catalogue) CheckAmount(field, asset, amount string) error {
+	if _, err := c.Amount(strings.ToUpper(strings.TrimSpace(asset)), amount, NonNegative); err != nil {
+		return fmt.Errorf("%s: %v", field, err)
+	}
+	return nil
 }

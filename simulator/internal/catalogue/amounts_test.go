@@ -119,3 +119,35 @@ func TestCatalogueAmount(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckAmounts: an amount the asset can hold passes, whatever the case
+// and spaces of its code; one it cannot hold, a negative one or one of an
+// asset outside the catalogue is refused naming its field, the first in
+// the codes' order.
+func TestCheckAmounts(t *testing.T) {
+	t.Parallel()
+	c := testCatalogue()
+	for _, tc := range []struct {
+		name    string
+		amounts map[string]string
+		want    string // the error's text; "" when it passes
+	}{
+		{"none", nil, ""},
+		{"held", map[string]string{"USDT": "1.5", " usdc ": "2"}, ""},
+		{"too many decimals", map[string]string{"USDT": "1.1234567"}, "balances.USDT: "},
+		{"negative", map[string]string{"USDT": "-1"}, "balances.USDT: "},
+		{"unknown asset", map[string]string{"XYZ": "1"}, `balances.XYZ: unknown asset "XYZ"`},
+		{"first in order", map[string]string{"ZZZ": "1", "AAA": "1"}, `balances.AAA: unknown asset "AAA"`},
+	} {
+		err := c.CheckAmounts("balances", tc.amounts)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v, want nil", tc.name, err)
+		case tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want)):
+			t.Errorf("%s: %v, want %q...", tc.name, err, tc.want)
+		}
+	}
+	if err := c.CheckAmount("amount", "usdt", "0.1234567"); err == nil || !strings.HasPrefix(err.Error(), "amount: ") {
+		t.Errorf("CheckAmount: %v", err)
+	}
+}

@@ -45,8 +45,6 @@ type Views[X any] struct {
 	Seed func(SeedIn) any
 	// Amounts refuses a balance its asset cannot hold, naming field.
 	Amounts func(x X, field string, amounts map[string]string) error
-	// Create creates the member of a seed.
-	Create func(x X, in SeedIn) (*api.Member, error)
 	// Document is the control API's document of a member.
 	Document func(x X, m *api.Member) map[string]any
 	// Info is the Go method's answer of a member found (the public member
@@ -74,7 +72,11 @@ func NewMemberOps[X any](at func(X) (*Line, *kernel.Tx), v Views[X]) *MemberOps[
 			// Every balance is an amount of its asset (at most its ledger
 			// scale), checked before the member's id is drawn.
 			Rules: func(x X, in *SeedIn) error { return v.Amounts(x, "balances", in.Balances) },
-			Run:   func(x X, in *SeedIn) (any, error) { return v.Create(x, *in) },
+			Run: func(x X, in *SeedIn) (any, error) {
+				l, tx := at(x)
+				return l.createControl(tx, Seed{ExternalID: in.ExternalMemberID, KYCLevel: in.KYCLevel, Balances: in.Balances,
+					Status: in.Status, PlatformDirect: in.PlatformDirect, MerchantID: in.MerchantID})
+			},
 			Reply: func(x X, _ *SeedIn, out any) (int, any) {
 				return http.StatusCreated, v.Document(x, out.(*api.Member))
 			},

@@ -33,9 +33,6 @@ func TestMemberOps(t *testing.T) {
 			}
 			return nil
 		},
-		Create: func(x opRun, in SeedIn) (*api.Member, error) {
-			return x.Line.Create(x.Tx, Seed{ExternalID: in.ExternalMemberID})
-		},
 		Document: doc,
 		Info:     func(_ opRun, id string) any { return "info " + id },
 		Balance:  func(_ opRun, id, asset string) [2]money.Amount { return [2]money.Amount{money.Zero(2), money.Zero(6)} },

@@ -7,6 +7,7 @@ package members
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"net/http"
 	"sort"
@@ -159,6 +160,20 @@ func (l *Line) Create(tx *kernel.Tx, seed Seed) (*api.Member, error) {
 	l.st.members.Put(tx, m.ID, m)
 	tx.Emit(kernel.Event{Type: "member.created", Object: "member", ObjectID: strings.TrimPrefix(m.ID, "mem_"), MemberID: m.ID, Status: "active"})
 	return &m, nil
+}
+
+// createControl is Create for the control API and its Go method: a
+// refusal that is no *api.Error is an invalid_request with its message.
+func (l *Line) createControl(tx *kernel.Tx, seed Seed) (*api.Member, error) {
+	m, err := l.Create(tx, seed)
+	if err != nil {
+		var ae *api.Error
+		if errors.As(err, &ae) {
+			return nil, ae
+		}
+		return nil, api.InvalidRequest(err.Error())
+	}
+	return m, nil
 }
 
 // SetStatus sets a member's status (active, suspended, blocklisted, banned

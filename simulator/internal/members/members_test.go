@@ -97,3 +97,32 @@ func TestLineOnItsOwn(t *testing.T) {
 		}
 	}
 }
+
+// TestCreateControl: the control API's creation creates as Create does and
+// answers a refusal as the line's own *api.Error, its code kept.
+func TestCreateControl(t *testing.T) {
+	t.Parallel()
+	svc := kerneltest.New()
+	tx := svc.Begin()
+	defer tx.End()
+	var l Line
+	l.Init(svc.Kernel())
+	m, err := l.createControl(tx, Seed{ExternalID: "m-1"})
+	if err != nil || m.ExternalID != "m-1" {
+		t.Fatalf("created %v, %v", m, err)
+	}
+	for _, tc := range []struct {
+		name string
+		seed Seed
+		code string
+	}{
+		{"duplicate external id", Seed{ExternalID: "m-1"}, "duplicate_resource"},
+		{"kyc level", Seed{ExternalID: "m-2", KYCLevel: 3}, "invalid_request"},
+	} {
+		_, err := l.createControl(tx, tc.seed)
+		var ae *api.Error
+		if !errors.As(err, &ae) || ae.Code != tc.code {
+			t.Errorf("%s: %v, want %s", tc.name, err, tc.code)
+		}
+	}
+}
