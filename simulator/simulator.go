@@ -360,7 +360,7 @@ func build(o options) (*Simulator, error) {
 	})
 	s.wiring.inputs.Host = logHost{clock: s.st.clock, image: s.wiring.image, draws: s.wiring.gw.ex.Draws}
 	s.st.members.Init(&s.k)
-	s.st.stepUp.Init(&s.k, stepUpHost{st: &s.st})
+	s.st.stepUp.Init(&s.k, pipeline.Challenges{State: s.st.gw})
 	s.st.webhooks = newWebhooksLine(s)
 	s.wiring.delivery = &deliverer{&delivery.Deliverer{Kernel: &s.k, Line: s.st.webhooks, Log: delivery.InputLog{Inputs: s.wiring.inputs, Rec: s.wiring.rec}, Clock: s.st.clock.Now}}
 	s.wiring.keys = &keyring{st: &s.st}
