@@ -6,6 +6,8 @@ import (
 
 	"github.com/mwallet/mwallet-go/simulator/internal/exchange"
 	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
+	"github.com/mwallet/mwallet-go/simulator/internal/gatewayhost"
+	"github.com/mwallet/mwallet-go/simulator/internal/inputlog"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/tlsserver"
 )
@@ -29,45 +31,33 @@ type gatewayState = pipeline.State
 // no state of its own: its windows are st.gw, read and written through st.
 // The exchange of one request (its input, request id, faults, the checks of
 // the caller, idempotency step, handler, journal row and answer) and the
-// token exchange are internal/exchange's Pipeline (ex), whose Host it
-// answers (exchangeHost, gateway_host.go).
+// token exchange are internal/exchange's Pipeline (ex), over its Host
+// (host, internal/gatewayhost's: gateway_host.go).
 //
-// It holds the kernel (k), the state (st), the input log (rec), the mux
-// (which the control API registers on too) and the exchange's router over
-// it (router: its routing, the literal-path index and its own answers,
-// internal/exchange's Router, which keeps the business endpoints as
-// registered) and the server New started (server, or tls with WithTLS or
-// WithHTTP2). What it needs from the rest of the simulator comes
-// as callbacks:
-//
-//   - logRequest logs a request as an input, admit any other input
-//     (internal/inputlog's Log);
-//   - runDue runs the timers due at the current time (simulator.go);
-//   - controlID draws the request id of a control answer (the recorder's
-//     ControlID, internal/inputlog);
-//   - controlNotFound answers the router's not_found of a path under /_sim
-//     behind the control API's guard (control_guard.go).
+// It holds the kernel (k), the state (st), the mux (which the control API
+// registers on too) and the exchange's router over it (router: its
+// routing, the literal-path index and its own answers, internal/exchange's
+// Router, which keeps the business endpoints as registered) and the server
+// New started (server, or tls with WithTLS or WithHTTP2).
 type gateway struct {
 	k      *kernel.Kernel
 	st     *simState
-	rec    *recorder
 	mux    *http.ServeMux
 	server *httptest.Server
 	tls    *tlsserver.Server
+	host   *gatewayhost.Host
 	ex     *exchange.Pipeline
 	router *exchange.Router
-
-	logRequest      func(tx *kernel.Tx, r *http.Request) (*recordedInput, int64, error)
-	admit           func(tx *kernel.Tx, in *recordedInput) (int64, error)
-	runDue          func(tx *kernel.Tx)
-	controlID       func() string
-	controlNotFound func(w http.ResponseWriter, r *http.Request, message string)
 }
 
-// newGateway is the gateway over k and st with its exchange and its
-// router over mux.
-func newGateway(g *gateway) *gateway {
-	g.ex = exchange.New(g.k, g.st.gw, exchangeHost{g})
+// newGateway is the gateway over k and st with its exchange over host
+// (which it hands the state's keys and tokens and the capture of a
+// request's body) and its router over mux.
+func newGateway(g *gateway, host *gatewayhost.Host) *gateway {
+	host.Keys, host.Tokens = keyTable{g.st.keys}, tokenTable{g.st.tokens}
+	host.CaptureBody, host.ReplayHooks = inputlog.CaptureBody, inputlog.Replayed
+	g.host = host
+	g.ex = exchange.New(g.k, g.st.gw, host)
 	g.router = g.ex.NewRouter(g.mux)
 	return g
 }

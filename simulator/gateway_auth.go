@@ -7,8 +7,9 @@ import (
 
 // The token exchange and the checks of the caller (token, API key, merchant,
 // scope, signature, write quota, x-on-behalf-of) are internal/exchange's
-// (token.go, auth.go), over the keys and tokens exchangeHost looks up
-// (gateway_host.go) as internal/gateway's Key and Token.
+// (token.go, auth.go), over the keys and tokens the exchange's Host
+// (internal/gatewayhost) looks up as internal/gateway's Key and Token
+// (keyTable in admin.go, tokenTable in gateway_host.go).
 
 // signRequest computes the contract's x-signature (internal/gateway's
 // Sign); the recipes' host and staging sign with it.

@@ -10,7 +10,7 @@ import (
 
 // expiryWindow is the expiry queue of a line's window (kernel.Tx.ExpireAt):
 // the step-up challenges, the QR quote memo and the remittances'
-// idempotency records, which the sweep tells their line about (exchangeHost, gateway_host.go). since is the
+// idempotency records, which the sweep tells their line about (internal/gatewayhost's Host). since is the
 // version of the rules (record.go) from which an input queues its keys on
 // it: an input of an earlier build queues none, as it ran.
 func expiryWindow(ws *gatewayState, window string) (q windows.ExpiryQueue, since int, ok bool) {

@@ -14,6 +14,7 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/delivery"
 	"github.com/mwallet/mwallet-go/simulator/internal/deposits"
 	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
+	"github.com/mwallet/mwallet-go/simulator/internal/gatewayhost"
 	"github.com/mwallet/mwallet-go/simulator/internal/ids"
 	"github.com/mwallet/mwallet-go/simulator/internal/image"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
@@ -354,14 +355,12 @@ func build(o options) (*Simulator, error) {
 	s.wiring.rec.SetBase(s.URL)
 	s.wiring.image = &stateImage{root: s, k: &s.k}
 	s.wiring.inputs = &inputLog{K: &s.k, Rec: s.wiring.rec, Timers: s.wiring.timers, Caps: s.st.gw.Caps, HostClock: o.hostClock, Unlogged: ControlTokenHeader}
-	s.wiring.gw = newGateway(&gateway{
-		k: &s.k, st: &s.st, mux: s.wiring.mux, rec: s.wiring.rec,
-		logRequest: s.wiring.inputs.LogRequest, admit: s.wiring.inputs.Admit, runDue: s.wiring.timers.RunDue, controlID: s.wiring.rec.ControlID,
-		controlNotFound: s.wiring.ctl.notFound,
+	s.wiring.gw = newGateway(&gateway{k: &s.k, st: &s.st, mux: s.wiring.mux}, &gatewayhost.Host{
+		Log: s.wiring.inputs, Rec: s.wiring.rec, Clock: s.st.clock, Due: s.wiring.timers.RunDue, NotFound: s.wiring.ctl.notFound,
 	})
 	s.wiring.inputs.Host = logHost{clock: s.st.clock, image: s.wiring.image, draws: s.wiring.gw.ex.Draws}
 	s.st.members.Init(&s.k)
-	s.st.stepUp.Init(&s.k, stepUpHost{st: &s.st})
+	s.st.stepUp.Init(&s.k, pipeline.Challenges{State: s.st.gw})
 	s.st.webhooks = newWebhooksLine(s)
 	s.wiring.delivery = &deliverer{&delivery.Deliverer{Kernel: &s.k, Line: s.st.webhooks, Log: delivery.InputLog{Inputs: s.wiring.inputs, Rec: s.wiring.rec}, Clock: s.st.clock.Now}}
 	s.wiring.keys = &keyring{st: &s.st}
@@ -381,6 +380,7 @@ func build(o options) (*Simulator, error) {
 		return nil, err
 	}
 	s.registerAll(tx)
+	s.wiring.gw.setLines()
 	s.wiring.gw.indexLiteralPaths()
 	grantFixtureScopes(tx, &s.st, s.wiring.gw.router.Endpoints())
 	s.wiring.stepper = &stepper{}

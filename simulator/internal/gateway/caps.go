@@ -80,3 +80,15 @@ func StoreFull(tx *kernel.Tx, which StoreCap, limit int, q windows.ExpiryQueue, 
 	ae.Transient = true
 	return ae
 }
+
+// Challenges is the bound of the step-up line's store of challenges
+// (internal/stepup's Host): its cap and its expiry queue are the gateway's.
+type Challenges struct{ State *State }
+
+// Room refuses a new challenge when the held ones fill the store's cap.
+func (c Challenges) Room(tx *kernel.Tx, held int, now time.Time) error {
+	if limit := c.State.Caps.Get(tx).StepUpChallenges; held >= limit {
+		return StoreFull(tx, CapStepUpChallenges, limit, c.State.ChallengeQ, now)
+	}
+	return nil
+}

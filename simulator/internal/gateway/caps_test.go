@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/windows"
 )
@@ -48,4 +49,31 @@ func TestStoreFull(t *testing.T) {
 	q.Push(tx, "a", now.Add(90*time.Second+time.Millisecond))
 	check("oldest leaves in 90.001 s", CapIdempotencyKeys, answer{"service_unavailable",
 		"the simulator's idempotency store is full (its cap of 3 idempotency keys; raise it with mwallet-sim serve -max-idempotency-keys or simulator.WithMaxIdempotencyKeys); nothing was executed: retry after 91 seconds", "91", true})
+}
+
+func TestChallengesRoom(t *testing.T) {
+	t.Parallel()
+	k := new(kernel.Kernel)
+	g := NewState(k, 1, nil, StoreCaps{StepUpChallenges: 2}, 10)
+	tx := k.BeginSetup()
+	defer tx.End()
+	now := time.Unix(1_700_000_000, 0)
+	tests := []struct {
+		held int
+		want string // the refusal's code, empty when there is room
+	}{
+		{0, ""},
+		{1, ""},
+		{2, "service_unavailable"},
+		{3, "service_unavailable"},
+	}
+	for _, tt := range tests {
+		got := ""
+		if err := (Challenges{State: g}).Room(tx, tt.held, now); err != nil {
+			got = err.(*api.Error).Code
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("Room with %d held (-want +got):\n%s", tt.held, diff)
+		}
+	}
 }

@@ -8,7 +8,7 @@
 // explanation of a refused signature (signature.go), the API key's scope
 // rules and allowlist (scopes.go), the request journal's table
 // (journal.go), the window stores' caps with the refusal of a full store
-// (caps.go), the answer built under the state lock and written after it
+// and the step-up line's bound of its challenges (caps.go), the answer built under the state lock and written after it
 // (response.go), the gateway's state as kernel tables with its request ids
 // and body digests (state.go), the sweep of its expired windows
 // (sweep.go), and the token exchange's quota, the signature check and the
