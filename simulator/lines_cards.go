@@ -40,7 +40,7 @@ type cardsHost struct {
 
 func (h cardsHost) Member(tx *kernel.Tx, id string) *api.Member { return h.st.members.Get(tx, id) }
 
-func (h cardsHost) KYCInReview(tx *kernel.Tx, m *api.Member) bool { return kycInReview(tx, h.st, m) }
+func (h cardsHost) KYCInReview(tx *kernel.Tx, m *api.Member) bool { return h.st.kyc.InReview(tx, m) }
 
 func (h cardsHost) BindingActive(tx *kernel.Tx, m *api.Member, bindingID string) bool {
 	return h.st.kyc.BindingActive(tx, m, bindingID)

@@ -36,4 +36,4 @@ func (h remitHost) HasKYCProfile(tx *kernel.Tx, m *api.Member) bool {
 	return h.st.kyc.Profile(tx, m) != nil
 }
 
-func (h remitHost) KYCInReview(tx *kernel.Tx, m *api.Member) bool { return kycInReview(tx, h.st, m) }
+func (h remitHost) KYCInReview(tx *kernel.Tx, m *api.Member) bool { return h.st.kyc.InReview(tx, m) }

@@ -192,6 +192,17 @@ func (l *Line) Profile(tx *kernel.Tx, m *api.Member) *Profile {
 	return &p
 }
 
+// InReview reports a member whose KYC profile is not approved: sent back
+// to review by an update, rejected, or waiting for supplementary documents.
+// It is a gate of the card and remittance lines, checked where a request
+// executes and again on every deferred path: card issuing and remittances
+// stop meanwhile, whatever level the member held and whatever quick KYC
+// binding it has. A member without a profile is not in review.
+func (l *Line) InReview(tx *kernel.Tx, m *api.Member) bool {
+	p := l.Profile(tx, m)
+	return p != nil && p.Status != "approved"
+}
+
 // JSON is m's KYC state as GET /v1/kyc answers it.
 func (l *Line) JSON(tx *kernel.Tx, m *api.Member) map[string]any {
 	status, updated := "none", m.CreatedAt

@@ -180,8 +180,8 @@ func TestProfileReview(t *testing.T) {
 	l := New(svc.Kernel(), h)
 	m := &api.Member{ID: "mem_1", KYCLevel: 2, HasKYCProfile: true}
 	h.members[m.ID] = m
-	if l.Profile(tx, &api.Member{ID: "mem_0"}) != nil {
-		t.Error("a member without a profile has one")
+	if none := (&api.Member{ID: "mem_0"}); l.Profile(tx, none) != nil || l.InReview(tx, none) {
+		t.Error("a member without a profile has one, or is in review")
 	}
 	two := 2
 	steps := []struct {
@@ -202,6 +202,9 @@ func TestProfileReview(t *testing.T) {
 		}
 		if p := l.Profile(tx, m); m.KYCLevel != st.level || p.Status != st.status {
 			t.Errorf("%s: level %d, status %s; want %d, %s", st.name, m.KYCLevel, p.Status, st.level, st.status)
+		}
+		if got, want := l.InReview(tx, m), st.status != "approved"; got != want {
+			t.Errorf("%s: InReview %v, want %v", st.name, got, want)
 		}
 	}
 	bad := 3
