@@ -7,6 +7,7 @@ import (
 
 	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
 	"github.com/mwallet/mwallet-go/simulator/internal/deposits"
+	"github.com/mwallet/mwallet-go/simulator/internal/ids"
 	"github.com/mwallet/mwallet-go/simulator/internal/image"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/kyc"
@@ -138,4 +139,12 @@ func (im *stateImage) legacy(tx *kernel.Tx) *legacyState {
 // without the fields of leave.
 func (im *stateImage) encodeLegacy(tx *kernel.Tx, leave map[string]bool) ([]byte, error) {
 	return legacyRules.Encode(im.legacy(tx), leave)
+}
+
+// legacyRandOf is the generator g as the state image of recordings of
+// versions 1 and 2 held it (a *rand.Rand), with its source (the two shared
+// one PCG).
+func legacyRandOf(g ids.Generator, tx *kernel.Tx) (*image.Rand, *rand.PCG) {
+	p := g.Copy(tx)
+	return &image.Rand{Src: p}, p
 }
