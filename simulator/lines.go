@@ -2,6 +2,7 @@ package simulator
 
 import (
 	"github.com/mwallet/mwallet-go/simulator/internal/deposits"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/services"
 	"github.com/mwallet/mwallet-go/simulator/internal/windows"
 )
@@ -36,3 +37,11 @@ func (ctl *controlAPI) registerDeposits() {
 		s.wiring.gw.register(e)
 	}
 }
+
+// merchantHost is the merchant line's merchant.Host.
+type merchantHost struct {
+	st *simState
+}
+
+// AdvanceQueued advances the remittances waiting for merchant funds.
+func (h merchantHost) AdvanceQueued(tx *kernel.Tx) { h.st.remit.AdvanceQueued(tx) }
