@@ -483,11 +483,7 @@ func (s *Simulator) newClient(opts ...mwallet.Option) (*mwclient.Client, error) 
 	if s.URL() == "" {
 		return nil, fmt.Errorf("simulator: no base URL: call SetBaseURL after NewHandler")
 	}
-	return mwclient.New(s.URL(), mwallet.Credentials{
-		ClientID:   s.st.creds.ClientID,
-		APIKey:     mwallet.Secret(s.st.creds.APIKey),
-		SigningKey: mwallet.Secret(s.st.creds.SigningKey),
-	}, append(base, opts...)...)
+	return mwclient.New(s.URL(), s.st.creds.ClientCredentials(), append(base, opts...)...)
 }
 
 // CheckLedger verifies that the books balance: every asset sums to zero over
