@@ -1,8 +1,8 @@
 package simulator
 
 import (
+	"crypto/x509"
 	"net/http"
-	"net/http/httptest"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/exchange"
 	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
@@ -38,13 +38,13 @@ type gatewayState = pipeline.State
 // registers on too) and the exchange's router over it (router: its
 // routing, the literal-path index and its own answers, internal/exchange's
 // Router, which keeps the business endpoints as registered) and the server
-// New started (server, or tls with WithTLS or WithHTTP2).
+// New started (served: httptest's, or the HTTPS one of WithTLS or WithHTTP2,
+// internal/tlsserver's Served).
 type gateway struct {
 	k      *kernel.Kernel
 	st     *simState
 	mux    *http.ServeMux
-	server *httptest.Server
-	tls    *tlsserver.Server
+	served tlsserver.Served
 	host   *gatewayhost.Host
 	ex     *exchange.Pipeline
 	router *exchange.Router
@@ -68,3 +68,14 @@ func (g *gateway) registerGateway() {
 	g.mux.HandleFunc("POST /v1/connect/token", g.ex.ServeToken)
 	g.mux.HandleFunc("/", g.router.ServeNotFound)
 }
+
+// HTTPClient returns the HTTP client of the embedded server: it trusts the
+// certificate of a simulator started with WithTLS or WithHTTP2 and speaks
+// HTTP/2 to one started with WithHTTP2. Client uses it. Nil for a
+// simulator from NewHandler.
+func (s *Simulator) HTTPClient() *http.Client { return s.wiring.gw.served.Client() }
+
+// Certificate returns the certificate of a simulator started with WithTLS
+// or WithHTTP2 (self-signed, for localhost, 127.0.0.1 and ::1), so other
+// clients can trust it; nil otherwise.
+func (s *Simulator) Certificate() *x509.Certificate { return s.wiring.gw.served.Certificate() }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"slices"
 	"time"
@@ -298,16 +297,10 @@ func New(opts ...Option) (*Simulator, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.wiring.opts.tls {
-		if err := s.wiring.gw.startTLS(LogExchanges(s), s.wiring.opts.http2); err != nil {
-			return nil, fmt.Errorf("simulator: serve HTTPS: %w", err)
-		}
-		return s, nil
+	// Only the HTTPS server's start can fail (internal/tlsserver's Served).
+	if err := s.wiring.gw.served.Serve(LogExchanges(s), s.wiring.opts.tls, s.wiring.opts.http2); err != nil {
+		return nil, fmt.Errorf("simulator: serve HTTPS: %w", err)
 	}
-	s.wiring.gw.server = httptest.NewUnstartedServer(LogExchanges(s))
-	// OPTIONS * reaches the simulator, which answers it with its envelope.
-	s.wiring.gw.server.Config.DisableGeneralOptionsHandler = true
-	s.wiring.gw.server.Start()
 	return s, nil
 }
 
@@ -411,7 +404,7 @@ func build(o options) (*Simulator, error) {
 // (after a last snapshot), releasing its lock, and the connections of its
 // webhook deliveries.
 func (s *Simulator) Close() {
-	s.wiring.gw.closeServers()
+	s.wiring.gw.served.Close()
 	s.wiring.stepper.Close()
 	s.wiring.inputs.CloseStore()
 	s.wiring.delivery.closeDeliveries()
@@ -423,11 +416,8 @@ func (s *Simulator) URL() string {
 	if s.wiring.replayBase != "" {
 		return s.wiring.replayBase
 	}
-	if s.wiring.gw.server != nil {
-		return s.wiring.gw.server.URL
-	}
-	if s.wiring.gw.tls != nil {
-		return s.wiring.gw.tls.URL
+	if u := s.wiring.gw.served.URL(); u != "" {
+		return u
 	}
 	return s.wiring.opts.baseURL
 }

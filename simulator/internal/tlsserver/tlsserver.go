@@ -1,7 +1,8 @@
-// Package tlsserver is the HTTPS server of a simulator started with WithTLS
-// or WithHTTP2: a loopback port with a self-signed certificate
-// (internal/h2serve), HTTP/1.1 and, when asked, HTTP/2, and a client that
-// trusts it.
+// Package tlsserver is the server a simulator New starts (Served):
+// httptest's loopback server, or the HTTPS server of one started with
+// WithTLS or WithHTTP2 (Server: a loopback port with a self-signed
+// certificate (internal/h2serve), HTTP/1.1 and, when asked, HTTP/2, and a
+// client that trusts it).
 package tlsserver
 
 import (
