@@ -3,7 +3,6 @@ package simulator
 import (
 	"time"
 
-	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/merchant"
 )
@@ -78,13 +77,12 @@ type KeySettings struct {
 func Bool(v bool) *bool { return &v }
 
 // keyring creates and changes the merchant's API Keys (internal/merchant's
-// Keyring) over the state's table of apiKey, which keyTable converts to and
-// from internal/gateway's Key; the scopes are those of the gateway's scope
-// catalogue.
+// Keyring) over the state's table of apiKey (keyTableOf); the scopes are
+// those of the gateway's scope catalogue.
 type keyring struct{ st *simState }
 
 func (s *keyring) ring() merchant.Keyring {
-	return merchant.Keyring{Keys: keyTable{s.st.keys}, Merchant: s.st.merchant, Scopes: s.st.gw.ScopeCatalog}
+	return merchant.Keyring{Keys: keyTableOf(s.st.keys), Merchant: s.st.merchant, Scopes: s.st.gw.ScopeCatalog}
 }
 
 // add creates a Key; empty values are drawn from the seeded ids.
@@ -102,16 +100,10 @@ func (s *keyring) set(tx *kernel.Tx, clientID string, ks merchant.KeySettingsIn)
 	return s.ring().Set(tx, clientID, ks)
 }
 
-// keyTable is the state's table of Keys as internal/merchant's KeyTable.
-type keyTable struct{ t *kernel.Table[string, apiKey] }
-
-func (t keyTable) Has(tx *kernel.Tx, clientID string) bool { return t.t.Has(tx, clientID) }
-func (t keyTable) Get(tx *kernel.Tx, clientID string) (pipeline.Key, bool) {
-	k, ok := t.t.Get(tx, clientID)
-	return k.key(), ok
-}
-func (t keyTable) Put(tx *kernel.Tx, clientID string, k pipeline.Key) {
-	t.t.Put(tx, clientID, apiKeyOf(k))
+// keyTableOf is the state's table of Keys as internal/merchant's KeyTable
+// (merchant.Table), converted by apiKey.key and apiKeyOf (gateway_auth.go).
+func keyTableOf(t *kernel.Table[string, apiKey]) merchant.Table[apiKey] {
+	return merchant.Table[apiKey]{T: t, Key: apiKey.key, Row: apiKeyOf}
 }
 
 // keyJSON renders a Key (internal/merchant's KeyJSON); the secrets only

@@ -7,23 +7,13 @@ import (
 )
 
 // loadFixture loads the default fixture into st (the merchant line exists):
-// the fixture Key, then what internal/startup's Fixture loads: the assets,
-// the default member unless o says none, the WithMember seeds (a seed that
-// cannot be created is an error) and the funded prepaid account.
+// the fixture Key (startup.FixtureKey), then what internal/startup's
+// Fixture loads: the assets, the default member unless o says none, the
+// WithMember seeds (a seed that cannot be created is an error) and the
+// funded prepaid account.
 func loadFixture(tx *kernel.Tx, st *simState, o *options) error {
-	k := apiKey{
-		ClientID:          st.creds.ClientID,
-		APIKey:            st.creds.APIKey,
-		SigningKey:        st.creds.SigningKey,
-		SignatureRequired: true,
-		Env:               st.creds.Environment,
-	}
-	if k.Env == Production {
-		// Production Keys need a non-empty allowlist; the embedded server
-		// listens on loopback.
-		k.IPAllowlist, k.IPAllowlistSet = kernel.ListOf("127.0.0.1"), true
-	}
-	st.keys.Put(tx, st.creds.ClientID, k)
+	c := st.creds
+	st.keys.Put(tx, c.ClientID, apiKeyOf(startup.FixtureKey(c.ClientID, c.APIKey, c.SigningKey, string(c.Environment))))
 	f := startup.Fixture{Member: DefaultMemberExternalID}
 	if o.noMember {
 		f.Member = ""

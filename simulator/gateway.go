@@ -54,7 +54,7 @@ type gateway struct {
 // (which it hands the state's keys and tokens and the capture of a
 // request's body) and its router over mux.
 func newGateway(g *gateway, host *gatewayhost.Host) *gateway {
-	host.Keys, host.Tokens = keyTable{g.st.keys}, tokenTable{g.st.tokens}
+	host.Keys, host.Tokens = keyTableOf(g.st.keys), tokenTable{g.st.tokens}
 	host.CaptureBody, host.ReplayHooks = inputlog.CaptureBody, inputlog.Replayed
 	g.host = host
 	g.ex = exchange.New(g.k, g.st.gw, host)

@@ -9,7 +9,7 @@ import (
 // scope, signature, write quota, x-on-behalf-of) are internal/exchange's
 // (token.go, auth.go), over the keys and tokens the exchange's Host
 // (internal/gatewayhost) looks up as internal/gateway's Key and Token
-// (keyTable in admin.go, tokenTable in gateway_host.go).
+// (keyTableOf in admin.go, tokenTable in gateway_host.go).
 
 // signRequest computes the contract's x-signature (internal/gateway's
 // Sign); the recipes' host and staging sign with it.
