@@ -2,9 +2,7 @@ package simulator
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
-	"os"
 	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/exchangelog"
@@ -75,27 +73,14 @@ type LoggedMessage struct {
 // to the exchange log when EnvExchangeLog is set, and h itself otherwise.
 // New applies it to its server; mwallet-sim applies it to its handler.
 func LogExchanges(h http.Handler) http.Handler {
-	dir := os.Getenv(EnvExchangeLog)
-	if dir == "" {
-		return h
-	}
-	logged, err := exchangelog.Handler(h, dir, encodeExchange)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "simulator: %s: %v; exchanges are not logged\n", EnvExchangeLog, err)
-	}
-	return logged
+	return exchangelog.FromEnv(h, EnvExchangeLog, encodeExchange)
 }
 
 // deliveryTransport is the transport of the webhook delivery client: the
 // simulator's own pool tr, wrapped to log each delivery when
 // EnvExchangeLog is set.
 func deliveryTransport(tr *http.Transport) http.RoundTripper {
-	dir := os.Getenv(EnvExchangeLog)
-	if dir == "" {
-		return tr
-	}
-	logged, _ := exchangelog.Transport(tr, dir, encodeExchange)
-	return logged
+	return exchangelog.TransportFromEnv(tr, EnvExchangeLog, encodeExchange)
 }
 
 // encodeExchange writes a line of the exchange log as an Exchange, the

@@ -238,7 +238,7 @@ func LastInput(s *Simulator) string {
 	return in.Op + " " + describeInput(in)
 }
 
-// WithoutVerify turns verify mode (verify.go) off for s: a load test
+// WithoutVerify turns verify mode (internal/kernel, verify.go) off for s: a load test
 // measures the simulator as it serves outside the repository's tests.
 func WithoutVerify(s *Simulator) {
 	tx := s.k.Begin()

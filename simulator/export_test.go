@@ -3,6 +3,7 @@ package simulator
 import (
 	"bytes"
 	"fmt"
+	"github.com/mwallet/mwallet-go/simulator/internal/image"
 	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 	"sort"
 	"strings"
@@ -226,13 +227,13 @@ func FlipDraws(r *Recording, seq int64) {
 func ForgetDigest(r *Recording) { r.digest = "" }
 
 // OutsideTheTables is the state of s held outside the kernel's tables and
-// cells (outsideImage), one "path = value" line each, without the clock
+// cells (image.Outside), one "path = value" line each, without the clock
 // reading, which a snapshot keeps by name.
 func OutsideTheTables(s *Simulator) []string {
 	tx := s.k.Begin()
 	defer tx.End()
 	var out []string
-	for _, l := range strings.Split(strings.TrimSuffix(string(outsideImage(&s.st)()), "\n"), "\n") {
+	for _, l := range strings.Split(strings.TrimSuffix(string(image.Outside(&s.st, legacyRules.Skip)()), "\n"), "\n") {
 		if !strings.HasPrefix(l, "st.clock.now = ") {
 			out = append(out, l)
 		}

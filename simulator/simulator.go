@@ -340,8 +340,9 @@ func build(o options) (*Simulator, error) {
 			mux:  http.NewServeMux(),
 		},
 	}
-	// Verify mode (verify.go) is set before the first table.
-	s.k.SetVerify(verifyMode())
+	// Verify mode (internal/kernel, verify.go) is set before the first
+	// table.
+	s.k.SetVerify(kernel.VerifyMode())
 	// The state's own tables come first: the id generator and the
 	// creation sequence every line draws from.
 	s.st.rng = ids.New(&s.k, "ids.generator", uint64(o.seed), uint64(o.seed)^0x9e3779b97f4a7c15)
@@ -396,7 +397,10 @@ func build(o options) (*Simulator, error) {
 	s.wiring.gw.indexLiteralPaths()
 	grantFixtureScopes(tx, &s.st, s.wiring.gw.router.Endpoints())
 	s.wiring.stepper = &stepper{}
-	s.k.SetOutside(outsideImage(&s.st))
+	// What a refused step must leave as it was outside the tables: the
+	// state image of it (image.Outside), without what the image skips (the
+	// clock's owner).
+	s.k.SetOutside(image.Outside(&s.st, legacyRules.Skip))
 	return s, nil
 }
 
