@@ -1,13 +1,11 @@
 package simulator
 
 import (
-	"net/http"
 	"time"
 
 	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
 	"github.com/mwallet/mwallet-go/simulator/internal/control"
 	"github.com/mwallet/mwallet-go/simulator/internal/devtools"
-	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/kyc"
 	"github.com/mwallet/mwallet-go/simulator/internal/members"
 	"github.com/mwallet/mwallet-go/simulator/internal/qrpay"
@@ -53,12 +51,17 @@ func buildDomains() (map[string]*domain, []string) {
 		},
 		Key:            func(x *opRun, id string) bool { return x.Sim.st.keys.Has(x.Tx, id) },
 		DashboardFiles: func() []string { return devtools.DashboardFiles },
-		OutcomeObject:  func(x *opRun, id string) bool { return x.Sim.wiring.ctl.outcomeObject(x.Tx, id) },
+		// An object in flight, or a QR order, card application, card, card
+		// top-up or remittance.
+		OutcomeObject: func(x *opRun, id string) bool {
+			st := &x.Sim.st
+			return x.Sim.wiring.timers.IsInFlight(x.Tx, id) || st.qr.Has(x.Tx, id) || st.cards.Has(x.Tx, id) || st.remit.HasOrder(x.Tx, id)
+		},
 	}),
 		cardline.ControlDomains(cardsAt), qrpay.ControlDomains(qrAt), remittances.ControlDomains(remitAt), kyc.ControlDomains(kycAt),
 		hookline.ControlDomains(hooksAt), stepup.ControlDomains(stepUpAt), members.ControlDomains(membersAt),
 		control.Names[*opRun](), control.Standard(control.Lookups[*opRun]{
-			BusinessPath:  func(x *opRun, p string) bool { return x.Sim.wiring.ctl.businessPath(p) },
+			BusinessPath:  func(x *opRun, p string) bool { return control.IsBusinessPath(x.Sim.wiring.gw.router, p) },
 			OutcomeMode:   func(s string) bool { _, err := ParseOutcomeMode(s); return err == nil },
 			MaxAdvance:    maxAdvance,
 			MaxInProgress: idempotencyWindow,
@@ -69,45 +72,8 @@ func buildDomains() (map[string]*domain, []string) {
 // maxAdvance bounds one advance of the clock.
 const maxAdvance = 10 * 365 * 24 * time.Hour
 
-// businessPath reports a path of the business API (control.BusinessPath):
-// one a business endpoint serves (any method), one the contract names, or
-// a prefix ending in * of one of those.
-func (ctl *controlAPI) businessPath(p string) bool {
-	gw := ctl.sim.wiring.gw
-	patterns := func() []string {
-		var out []string
-		for _, e := range gw.router.Endpoints() {
-			out = append(out, e.Pattern)
-		}
-		return out
-	}
-	return control.BusinessPath(p, patterns, func(r *http.Request) bool { return len(gw.allowedMethods(r)) > 0 })
-}
-
-// outcomeObject reports an id that names an object of an outcome
-// collection: one in flight, or a QR order, card application, card, card
-// top-up or remittance.
-func (ctl *controlAPI) outcomeObject(tx *kernel.Tx, id string) bool {
-	s := ctl.sim
-	if s.wiring.timers.IsInFlight(tx, id) {
-		return true
-	}
-	return s.st.qr.Has(tx, id) || s.st.cards.Has(tx, id) || s.st.remit.HasOrder(tx, id)
-}
-
 // The fixed sets of the domains above that name public types.
 var (
 	environmentNames = []string{string(Production), string(Sandbox)}
 	faultKindNames   = []string{string(FaultDelay), string(FaultDropAfter), string(FaultDropBefore), string(FaultError), string(FaultErrorAfter)}
 )
-
-// checkBusinessEndpoint refuses a write method and path that no business
-// endpoint serves (control.BusinessEndpoint): a request in progress there
-// would never be met.
-func (ctl *controlAPI) checkBusinessEndpoint(method, target string) error {
-	gw := ctl.sim.wiring.gw
-	if r := control.BusinessEndpoint(method, target, gw.router.Endpoints(), gw.allowedMethods); r != nil {
-		return ctl.Refused(r)
-	}
-	return nil
-}

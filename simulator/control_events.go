@@ -1,9 +1,9 @@
 package simulator
 
 import (
-	"encoding/json"
 	"fmt"
 
+	"github.com/mwallet/mwallet-go/simulator/internal/control"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/services"
 	hookline "github.com/mwallet/mwallet-go/simulator/internal/webhooks"
@@ -41,7 +41,7 @@ func (e *EventsControl) Emit(typ, object, id, externalMemberID, status string, v
 func (e *EventsControl) EmitExtra(typ, object, id, externalMemberID, status string, version int64, extra map[string]any) (string, error) {
 	// The extras as JSON gives them (numbers as float64), so that a replay
 	// of the call, which reads them from JSON, records the same event.
-	extra, err := viaJSON(extra)
+	extra, err := control.ViaJSON(extra)
 	if err != nil {
 		return "", fmt.Errorf("simulator: EmitExtra: extra: %w", err)
 	}
@@ -68,14 +68,3 @@ var eventOps = hookline.NewEventOps(func(x *opRun) []Event { return x.Sim.wiring
 
 // eventsOps declares the events' routes and methods.
 var eventsOps = []*op{eventOps.List, eventOps.Emit, eventOps.EmitExtra, eventOps.Route}
-
-// viaJSON returns v as a JSON round trip gives it back.
-func viaJSON[T any](v T) (T, error) {
-	var out T
-	b, err := json.Marshal(v)
-	if err != nil {
-		return out, err
-	}
-	err = json.Unmarshal(b, &out)
-	return out, err
-}

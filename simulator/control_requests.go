@@ -42,7 +42,7 @@ var requestOps = control.NewRequestOps(control.RequestViews[*opRun, RequestRecor
 	Journal: func(x *opRun) []RequestRecord { return journalList(x.Tx, x.Sim.st.gw.Journal) },
 	Reset:   func(x *opRun) error { return x.Sim.wiring.gw.resetRequests(x.Tx) },
 	Endpoint: func(x *opRun, method, target string) error {
-		return x.Sim.wiring.ctl.checkBusinessEndpoint(method, target)
+		return control.CheckBusinessEndpoint(x.Sim.wiring.gw.router, method, target, nameError)
 	},
 	StartInProgress: func(x *opRun, method, target, key string, body []byte, d time.Duration) error {
 		return x.Sim.wiring.gw.startInProgress(x.Tx, method, target, key, body, d)
