@@ -231,7 +231,7 @@ var (
 // memberCtxID is the id of the member a card op names, as a member-scoped
 // request resolves it (its domain, member_ctx, was checked).
 func memberCtxID(x *opRun, id string) string {
-	m, _ := x.Sim.wiring.gw.resolveMember(x.Tx, id)
+	m, _ := x.Sim.wiring.gw.ex.ResolveMember(x.Tx, id)
 	return m.ID
 }
 

@@ -20,7 +20,7 @@ import (
 var (
 	coreOp = control.NewCoreOps(control.CoreViews[*opRun]{
 		NotFound: func(x *opRun) error {
-			return x.Sim.wiring.gw.controlNotFoundAnswer(x.Req, control.NotFoundMessage(x.Req))
+			return x.Sim.wiring.gw.router.ControlNotFoundAnswer(x.Req, control.NotFoundMessage(x.Req))
 		},
 		Credentials: func(x *opRun) any { return x.Sim.st.credentials(x.Tx) },
 		Stats:       func(x *opRun) any { return x.Sim.wiring.view.stats(x.Tx) },

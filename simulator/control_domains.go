@@ -1,6 +1,7 @@
 package simulator
 
 import (
+	"github.com/mwallet/mwallet-go/simulator/internal/idempotency"
 	"time"
 
 	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
@@ -46,7 +47,7 @@ func buildDomains() (map[string]*domain, []string) {
 		Actions:     func() []string { return controlOps.ActionKeys() },
 		Assets:      func(x *opRun) []string { return x.Sim.st.cat.Codes() },
 		Member: func(x *opRun, id string) bool {
-			_, ae := x.Sim.wiring.gw.resolveMember(x.Tx, id)
+			_, ae := x.Sim.wiring.gw.ex.ResolveMember(x.Tx, id)
 			return ae == nil
 		},
 		Key:            func(x *opRun, id string) bool { return x.Sim.st.keys.Has(x.Tx, id) },
@@ -64,7 +65,7 @@ func buildDomains() (map[string]*domain, []string) {
 			BusinessPath:  func(x *opRun, p string) bool { return control.IsBusinessPath(x.Sim.wiring.gw.router, p) },
 			OutcomeMode:   func(s string) bool { _, err := ParseOutcomeMode(s); return err == nil },
 			MaxAdvance:    maxAdvance,
-			MaxInProgress: idempotencyWindow,
+			MaxInProgress: idempotency.Window,
 			MaxDelayMS:    maxFaultDelayMS,
 		}))
 }

@@ -45,7 +45,7 @@ var requestOps = control.NewRequestOps(control.RequestViews[*opRun, RequestRecor
 		return control.CheckBusinessEndpoint(x.Sim.wiring.gw.router, method, target, nameError)
 	},
 	StartInProgress: func(x *opRun, method, target, key string, body []byte, d time.Duration) error {
-		return x.Sim.wiring.gw.startInProgress(x.Tx, method, target, key, body, d)
+		return x.Sim.wiring.gw.ex.StartInProgress(x.Tx, method, target, key, body, d)
 	},
 	Now:               func(x *opRun) time.Time { return x.Sim.st.clock.Now() },
 	DefaultInProgress: defaultInProgress,

@@ -139,7 +139,7 @@ func (s *Simulator) State() StateSnapshot {
 // and the names of the control actions (actions, read without the lock: the
 // caller holds it).
 type view struct {
-	k       *kernel.Kernel // its verify mode's violations (verify.go)
+	k       *kernel.Kernel // its verify mode's violations (internal/kernel, verify.go)
 	st      *simState
 	partial *PartialReplay
 	actions func() []string

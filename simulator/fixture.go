@@ -1,6 +1,7 @@
 package simulator
 
 import (
+	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/members"
 	"github.com/mwallet/mwallet-go/simulator/internal/startup"
@@ -29,6 +30,6 @@ func loadFixture(tx *kernel.Tx, st *simState, o *options) error {
 // once every endpoint is registered.
 func grantFixtureScopes(tx *kernel.Tx, st *simState, endpoints []endpoint) {
 	k, _ := st.keys.Get(tx, st.creds.ClientID)
-	k.Scopes, k.Approved = startup.Catalog(st.gw.ScopeCatalog, restrictedScopes, endpoints)
+	k.Scopes, k.Approved = startup.Catalog(st.gw.ScopeCatalog, pipeline.RestrictedScopes, endpoints)
 	st.keys.Put(tx, st.creds.ClientID, k)
 }

@@ -2,7 +2,6 @@ package simulator
 
 import (
 	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
-	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // The token exchange and the checks of the caller (token, API key, merchant,
@@ -10,19 +9,6 @@ import (
 // (token.go, auth.go), over the keys and tokens the exchange's Host
 // (internal/gatewayhost) looks up as internal/gateway's Key and Token
 // (keyTableOf in admin.go, tokenTable in gateway_host.go).
-
-// signRequest computes the contract's x-signature (internal/gateway's
-// Sign); the recipes' host and staging sign with it.
-func signRequest(signingKey, method, target, ts, nonce string, body []byte) string {
-	return pipeline.Sign(signingKey, method, target, ts, nonce, body)
-}
-
-// resolveMember resolves x-on-behalf-of as a business request does
-// (internal/exchange's Pipeline.ResolveMember); control ops check a member
-// argument with it.
-func (g *gateway) resolveMember(tx *kernel.Tx, v string) (*member, *apiError) {
-	return g.ex.ResolveMember(tx, v)
-}
 
 // key is the Key as the checks of the caller read it (internal/gateway's
 // Key).
@@ -42,6 +28,3 @@ func apiKeyOf(k pipeline.Key) apiKey {
 		Env: Environment(k.Env), ValidUntil: k.ValidUntil,
 	}
 }
-
-// restrictedScopes count only once the operator has approved them.
-var restrictedScopes = pipeline.RestrictedScopes

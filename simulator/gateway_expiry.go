@@ -4,6 +4,7 @@ import (
 	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/qrpay"
 	"github.com/mwallet/mwallet-go/simulator/internal/remittances"
+	"github.com/mwallet/mwallet-go/simulator/internal/startup"
 	"github.com/mwallet/mwallet-go/simulator/internal/stepup"
 	"github.com/mwallet/mwallet-go/simulator/internal/windows"
 )
@@ -20,7 +21,7 @@ func expiryWindow(ws *gatewayState, window string) (q windows.ExpiryQueue, since
 	case qrpay.MemoWindow:
 		return ws.QRMemoQ, 0, true
 	case remittances.IdempotencyWindow:
-		return ws.RemitIdemQ, sweepRules, true
+		return ws.RemitIdemQ, startup.SweepRules, true
 	}
 	return windows.ExpiryQueue{}, 0, false
 }

@@ -60,8 +60,8 @@ func TestWindowsStayBounded(t *testing.T) {
 		k := fmt.Sprint(i)
 		s.st.gw.Nonces.Put(tx, k, now.Add(pipeline.NonceWindow))
 		s.st.gw.NonceQ.Push(tx, k, now.Add(pipeline.NonceWindow))
-		s.st.gw.Idem.Records.Put(tx, k, idempotency.Record{ExpiresAt: now.Add(idempotencyWindow)})
-		s.st.gw.Idem.Queue.Push(tx, k, now.Add(idempotencyWindow))
+		s.st.gw.Idem.Records.Put(tx, k, idempotency.Record{ExpiresAt: now.Add(idempotency.Window)})
+		s.st.gw.Idem.Queue.Push(tx, k, now.Add(idempotency.Window))
 		s.st.gw.Sweep(tx, now, s.wiring.gw.host)
 	}
 	if s.st.gw.Nonces.Len(tx) != 5000 || s.st.gw.Idem.Len(tx) != 5000 {
@@ -77,7 +77,7 @@ func TestWindowsStayBounded(t *testing.T) {
 	if s.st.gw.Nonces.Len(tx) != 0 || s.st.gw.NonceQ.Len(tx) != 0 || s.st.gw.Idem.Len(tx) != 5000 {
 		t.Fatalf("after 5 minutes: %d nonces (%d queued), %d records", s.st.gw.Nonces.Len(tx), s.st.gw.NonceQ.Len(tx), s.st.gw.Idem.Len(tx))
 	}
-	s.wiring.timers.Advance(tx, idempotencyWindow)
+	s.wiring.timers.Advance(tx, idempotency.Window)
 	s.st.gw.Sweep(tx, s.st.clock.Now(), s.wiring.gw.host)
 	if s.st.gw.Idem.Len(tx) != 0 || s.st.gw.Idem.Queue.Len(tx) != 0 {
 		t.Fatalf("after 24 hours: %d records (%d queued)", s.st.gw.Idem.Len(tx), s.st.gw.Idem.Queue.Len(tx))

@@ -17,9 +17,6 @@ import (
 // (internal/gateway's State.BodyKey, BodyDigest) stay where the image has
 // them: the exchange passes them in.
 
-// idempotencyWindow is how long an idempotency record lives.
-const idempotencyWindow = idempotency.Window
-
 // legacyIdem is the store as the state image of recordings of versions 1
 // and 2 held it.
 func legacyIdem(tx *kernel.Tx, st idempotency.Store) image.IdemStore {

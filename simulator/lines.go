@@ -34,7 +34,7 @@ func (ctl *controlAPI) registerDeposits() {
 	s := ctl.sim
 	s.st.deposits = deposits.New(&s.k)
 	for _, e := range s.st.deposits.Endpoints() {
-		s.wiring.gw.register(e)
+		s.wiring.gw.router.Register(e)
 	}
 }
 

@@ -29,7 +29,7 @@ func (ctl *controlAPI) registerCards(tx *kernel.Tx) {
 	s.wiring.timers.On(string(CollectionCardClosures), s.st.cards.SucceedClosure)
 	s.wiring.timers.On(string(CollectionCardTopups), s.st.cards.SucceedTopUp)
 	for _, e := range s.st.cards.Endpoints() {
-		s.wiring.gw.register(e)
+		s.wiring.gw.router.Register(e)
 	}
 }
 

@@ -1,6 +1,7 @@
 package simulator
 
 import (
+	"github.com/mwallet/mwallet-go/simulator/internal/startup"
 	"testing"
 
 	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
@@ -46,7 +47,7 @@ func TestLineExpiryWindowsAreTheGatewayQueues(t *testing.T) {
 	}{
 		{stepup.ExpiryWindow, ws.ChallengeQ, 0},
 		{qrpay.MemoWindow, ws.QRMemoQ, 0},
-		{remittances.IdempotencyWindow, ws.RemitIdemQ, sweepRules},
+		{remittances.IdempotencyWindow, ws.RemitIdemQ, startup.SweepRules},
 	} {
 		q, since, ok := expiryWindow(ws, tt.window)
 		if !ok || q != tt.q || since != tt.since {

@@ -11,7 +11,7 @@ func (ctl *controlAPI) registerKYC() {
 	s := ctl.sim
 	s.st.kyc = kyc.New(&s.k, kycHost{st: &s.st})
 	for _, e := range s.st.kyc.Endpoints() {
-		s.wiring.gw.register(e)
+		s.wiring.gw.router.Register(e)
 	}
 
 	ctl.registerMembers()

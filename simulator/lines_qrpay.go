@@ -14,7 +14,7 @@ func (ctl *controlAPI) registerQRPay(tx *kernel.Tx) {
 	// The acquirer's success path of an order in flight (outcome.go).
 	s.wiring.timers.On(string(CollectionQROrders), s.st.qr.OutcomeSuccess)
 	for _, e := range s.st.qr.Endpoints() {
-		s.wiring.gw.register(e)
+		s.wiring.gw.router.Register(e)
 	}
 }
 

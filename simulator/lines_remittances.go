@@ -13,7 +13,7 @@ func (ctl *controlAPI) registerRemittances() {
 	s.st.remit = remittances.New(&s.k, remitHost{st: &s.st})
 	s.wiring.timers.On(string(CollectionRemittances), s.st.remit.Succeed)
 	for _, e := range s.st.remit.Endpoints() {
-		s.wiring.gw.register(e)
+		s.wiring.gw.router.Register(e)
 	}
 }
 

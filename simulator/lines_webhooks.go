@@ -20,7 +20,7 @@ func newWebhooksLine(s *Simulator) *hookline.Line {
 func (ctl *controlAPI) registerWebhooks() {
 	s := ctl.sim
 	for _, e := range s.st.webhooks.Endpoints() {
-		s.wiring.gw.register(e)
+		s.wiring.gw.router.Register(e)
 	}
 
 }

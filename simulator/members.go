@@ -4,6 +4,6 @@ package simulator
 func (ctl *controlAPI) registerMembers() {
 	s := ctl.sim
 	for _, e := range s.st.members.Endpoints() {
-		s.wiring.gw.register(e)
+		s.wiring.gw.router.Register(e)
 	}
 }

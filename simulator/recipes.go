@@ -3,6 +3,7 @@ package simulator
 import (
 	"context"
 	"encoding/json"
+	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"net/http"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/recipes"
@@ -181,7 +182,7 @@ func (rr *RecipeRunner) Run(ctx context.Context, r ErrorRecipe) (RecipeResult, e
 type recipeHost struct{}
 
 func (recipeHost) Sign(signingKey, method, target, ts, nonce string, body []byte) string {
-	return signRequest(signingKey, method, target, ts, nonce, body)
+	return pipeline.Sign(signingKey, method, target, ts, nonce, body)
 }
 
-func (recipeHost) IsControlPath(target string) bool { return isControlPath(target) }
+func (recipeHost) IsControlPath(target string) bool { return pipeline.IsControlPath(target) }

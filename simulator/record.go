@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"io"
 	"net/http"
 	"time"
@@ -125,7 +126,7 @@ func (h logHost) Body(r *http.Request, in *recordedInput) { inputlog.KeepBody(r,
 // Draws are the fault draws of a business request; a control request
 // makes none.
 func (h logHost) Draws(tx *kernel.Tx, r *http.Request) []bool {
-	if pathOf(r).Control {
+	if pipeline.PathOf(r).Control {
 		return nil
 	}
 	return h.draws(tx, r)

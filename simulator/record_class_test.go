@@ -29,7 +29,7 @@ import (
 // gateway's own), and the declared control routes (control_decl.go, which
 // registerControl registers; those of Go control methods are in goRoutes
 // too). A pattern that is not a string literal fails the test, so none
-// escapes the list. Business endpoints (s.wiring.gw.register) come from
+// escapes the list. Business endpoints (s.wiring.gw.router.Register) come from
 // Routes.
 func routePatterns(t *testing.T) (out []string, goRoutes map[string]bool) {
 	t.Helper()

@@ -394,7 +394,7 @@ func build(o options) (*Simulator, error) {
 	}
 	s.registerAll(tx)
 	s.wiring.gw.setLines()
-	s.wiring.gw.indexLiteralPaths()
+	s.wiring.gw.router.IndexLiteralPaths(controlRoutes())
 	grantFixtureScopes(tx, &s.st, s.wiring.gw.router.Endpoints())
 	s.wiring.stepper = &stepper{}
 	// What a refused step must leave as it was outside the tables: the
@@ -499,7 +499,7 @@ func (s *Simulator) LedgerEntries() []Entry {
 func (s *Simulator) registerAll(tx *kernel.Tx) {
 	s.wiring.gw.registerGateway()
 	s.wiring.ctl.registerControl()
-	s.wiring.gw.register(assetsEndpoint(&s.st))
+	s.wiring.gw.router.Register(assetsEndpoint(&s.st))
 	s.wiring.ctl.registerQRPay(tx)
 	s.wiring.ctl.registerCards(tx)
 	s.wiring.ctl.registerRemittances()

@@ -28,10 +28,3 @@ func (g *gateway) sign(tx *kernel.Tx, clientID, method, target, nonce string, bo
 	}
 	return SignedRequest{Timestamp: ts, Nonce: nonce, Signature: sig}, nil
 }
-
-// startInProgress records an idempotency key as taken by a first request
-// that is still running, for d of simulator clock (internal/exchange's
-// Pipeline.StartInProgress).
-func (g *gateway) startInProgress(tx *kernel.Tx, method, target, key string, body []byte, d time.Duration) error {
-	return g.ex.StartInProgress(tx, method, target, key, body, d)
-}
