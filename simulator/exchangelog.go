@@ -51,9 +51,6 @@ type Exchange struct {
 	Fault string `json:"fault,omitempty"`
 }
 
-// markFault notes on r's exchange, if it is logged, the fault applied to it.
-func markFault(r *http.Request, kind FaultKind) { exchangelog.MarkFault(r, string(kind)) }
-
 // LoggedMessage is a request or a response of the exchange log.
 type LoggedMessage struct {
 	Method string `json:"method,omitempty"` // requests only
