@@ -107,9 +107,6 @@ func (h *Runner[S]) Begin(x *Exec[S], o *Op[*Exec[S]]) {
 // Legacy reports a replayed input of an earlier build.
 func (h *Runner[S]) Legacy(x *Exec[S]) bool { return x.Legacy }
 
-// InputRules: an input of an op without Rules has none.
-func (h *Runner[S]) InputRules(*Exec[S], any) error { return nil }
-
 // LogCall logs a Go control call through the input log and runs it under
 // the argument rules of the recording's build.
 func (h *Runner[S]) LogCall(x *Exec[S], name string, args []any, run func() error) error {

@@ -29,9 +29,6 @@ type Host[X any] interface {
 	// Refused is the declaring package's error for an argument outside its
 	// domain.
 	Refused(r *Refusal) error
-	// InputRules checks the rules of an input whose op declares none (nil
-	// when the input has none).
-	InputRules(x X, in any) error
 	// LogCall logs a call of the Go method name with args as an input and
 	// runs run in its place of the input order.
 	LogCall(x X, name string, args []any, run func() error) error
@@ -40,8 +37,7 @@ type Host[X any] interface {
 }
 
 // CheckInput checks every argument of in against its domain (a refusal is
-// h.Refused's error), then the input's own rules: the op's Rules, or
-// h.InputRules.
+// h.Refused's error), then the input's own rules, the op's Rules.
 func CheckInput[X any](h Host[X], x X, o *Op[X], in any) error {
 	if err := Check(x, h.Legacy(x), o.Fields, in); err != nil {
 		if r, ok := err.(*Refusal); ok {
@@ -52,7 +48,7 @@ func CheckInput[X any](h Host[X], x X, o *Op[X], in any) error {
 	if o.Rules != nil {
 		return o.Rules(x, in)
 	}
-	return h.InputRules(x, in)
+	return nil
 }
 
 // Run checks every argument of in, then runs the transition: in a step of

@@ -39,12 +39,6 @@ func (h *fakeHost) Begin(x *runX, o *Op[*runX]) {
 }
 func (h *fakeHost) Legacy(*runX) bool        { return false }
 func (h *fakeHost) Refused(r *Refusal) error { return errors.New("refused " + r.Field) }
-func (h *fakeHost) InputRules(_ *runX, in any) error {
-	if c, ok := in.(*countIn); ok && c.N == 7 {
-		return errors.New("no sevens")
-	}
-	return nil
-}
 func (h *fakeHost) LogCall(_ *runX, name string, args []any, run func() error) error {
 	if h.logErr != nil {
 		return h.logErr
@@ -71,6 +65,12 @@ func countOp(d Def[*runX, countIn]) *Op[*runX] {
 		return x.h.count.Get(x.tx), nil
 	}
 	o := d.Op()
+	o.Rules = func(_ *runX, in any) error {
+		if in.(*countIn).N == 7 {
+			return errors.New("no sevens")
+		}
+		return nil
+	}
 	NewRegistry(runDomains, "Action", []*Op[*runX]{o})
 	return o
 }
