@@ -2,6 +2,7 @@ package simulator
 
 import (
 	"github.com/mwallet/mwallet-go/simulator/internal/deposits"
+	"github.com/mwallet/mwallet-go/simulator/internal/gatewayhost"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/services"
 	"github.com/mwallet/mwallet-go/simulator/internal/windows"
@@ -25,7 +26,7 @@ func newServices(s *Simulator) *services.Services {
 		Members: &st.members, Events: st.webhooks, Merchant: st.merchant,
 		Creds: services.Credentials{MerchantID: st.creds.MerchantID, WebhookSecret: st.creds.WebhookSecret},
 		Base:  s.URL, Rules: s.wiring.rec.RunningRules,
-		Window: func(window string) (windows.ExpiryQueue, int, bool) { return expiryWindow(st.gw, window) },
+		Window: func(window string) (windows.ExpiryQueue, int, bool) { return gatewayhost.ExpiryWindow(st.gw, window) },
 	}
 }
 
