@@ -404,7 +404,7 @@ func TestLinesNeverLock(t *testing.T) {
 
 // simulatorHolders are the only types of the package that hold a
 // *Simulator, each with the reason. Everything else (the gateway, the
-// input log, the webhook flush, the timers, the view, the keyring, the
+// input log, the webhook flush, the timers, the view, the
 // lines' hosts, the kernel's services) holds only what it uses, so that
 // the façade does not come back under another name.
 var simulatorHolders = map[string]string{
