@@ -492,16 +492,3 @@ func (s *Simulator) LedgerEntries() []Entry {
 	defer tx.End()
 	return entries(s.st.ledger, tx)
 }
-
-// registerAll registers the gateway, the control API and every product line.
-func (s *Simulator) registerAll(tx *kernel.Tx) {
-	s.wiring.gw.registerGateway()
-	s.wiring.ctl.registerControl()
-	s.wiring.gw.router.Register(assetsEndpoint(&s.st))
-	s.wiring.ctl.registerQRPay(tx)
-	s.wiring.ctl.registerCards(tx)
-	s.wiring.ctl.registerRemittances()
-	s.wiring.ctl.registerDeposits()
-	s.wiring.ctl.registerKYC()
-	s.wiring.ctl.registerWebhooks()
-}
