@@ -3,6 +3,7 @@ package simulator
 import (
 	"encoding/json"
 	"errors"
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"net/http"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/control"
@@ -120,7 +121,7 @@ func controlError(err error) *apiError {
 		}
 		var ins *InsufficientFundsError
 		if errors.As(err, &ins) {
-			return newErr("insufficient_balance", err.Error())
+			return api.NewErr("insufficient_balance", err.Error())
 		}
 		return nil
 	})

@@ -42,6 +42,14 @@ func (k *KeysControl) Sign(clientID, method, target, nonce string, body []byte) 
 	return invoke[SignedRequest](k.s, keyOps.Sign, &merchant.SignIn{ClientID: clientID, Method: method, Path: target, Nonce: nonce, Body: string(body)})
 }
 
+// SignedRequest is what KeysControl.Sign computes: the three signing
+// headers of one request (x-timestamp, x-nonce, x-signature).
+type SignedRequest struct {
+	Timestamp string `json:"timestamp"`
+	Nonce     string `json:"nonce"`
+	Signature string `json:"signature"`
+}
+
 // keySettingsOf is the public settings of a Key input, and keySettingsIn
 // the input of public settings (the fields are the same).
 func keySettingsOf(in merchant.KeySettingsIn) KeySettings {
@@ -78,8 +86,14 @@ var keyOps = merchant.NewKeyOps(merchant.KeyViews[*opRun]{
 		}
 		return out
 	},
+	// Signing is internal/exchange's Pipeline.Sign; an empty nonce gets a
+	// fresh one.
 	Sign: func(x *opRun, in *merchant.SignIn) (any, error) {
-		return x.Sim.wiring.gw.sign(x.Tx, in.ClientID, in.Method, in.Path, in.Nonce, []byte(in.Body))
+		ts, nonce, sig, err := x.Sim.wiring.gw.ex.Sign(x.Tx, in.ClientID, in.Method, in.Path, in.Nonce, []byte(in.Body))
+		if err != nil {
+			return SignedRequest{}, err
+		}
+		return SignedRequest{Timestamp: ts, Nonce: nonce, Signature: sig}, nil
 	},
 })
 
