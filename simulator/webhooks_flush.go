@@ -59,9 +59,9 @@ type FlushError struct {
 	Result FlushResult
 }
 
-// Error lists the failed attempts, at most five of them
-// (internal/webhooks' FlushResult.Message).
+// Error lists the failed attempts, at most five of them.
 func (e *FlushError) Error() string {
+	// The text is internal/webhooks' FlushResult.Message.
 	r := e.Result
 	return hookline.FlushResult{Attempted: r.Attempted, Failed: r.Failed, Hint: r.Hint,
 		Failures: hookline.Copies(r.Failures, func(f DeliveryFailure) hookline.Failure { return hookline.Failure(f) })}.Message()
