@@ -79,37 +79,14 @@ func Bool(v bool) *bool { return &v }
 // keyring creates and changes the merchant's API Keys (internal/merchant's
 // Keyring) over the state's table of apiKey (keyTableOf); the scopes are
 // those of the gateway's scope catalogue.
-type keyring struct{ st *simState }
-
-func (s *keyring) ring() merchant.Keyring {
-	return merchant.Keyring{Keys: keyTableOf(s.st.keys), Merchant: s.st.merchant, Scopes: s.st.gw.ScopeCatalog}
-}
-
-// add creates a Key; empty values are drawn from the seeded ids.
-func (s *keyring) add(tx *kernel.Tx, clientID, apiKeyValue, signingKey string, ks merchant.KeySettingsIn) (*apiKey, error) {
-	k, err := s.ring().Add(tx, clientID, apiKeyValue, signingKey, ks)
-	if err != nil {
-		return nil, err
-	}
-	a := apiKeyOf(k)
-	return &a, nil
-}
-
-// set changes the Key of clientID.
-func (s *keyring) set(tx *kernel.Tx, clientID string, ks merchant.KeySettingsIn) error {
-	return s.ring().Set(tx, clientID, ks)
+func (st *simState) keyring() merchant.Keyring {
+	return merchant.Keyring{Keys: keyTableOf(st.keys), Merchant: st.merchant, Scopes: st.gw.ScopeCatalog}
 }
 
 // keyTableOf is the state's table of Keys as internal/merchant's KeyTable
 // (merchant.Table), converted by apiKey.key and apiKeyOf (gateway_auth.go).
 func keyTableOf(t *kernel.Table[string, apiKey]) merchant.Table[apiKey] {
 	return merchant.Table[apiKey]{T: t, Key: apiKey.key, Row: apiKeyOf}
-}
-
-// keyJSON renders a Key (internal/merchant's KeyJSON); the secrets only
-// when withSecrets (on creation).
-func keyJSON(k apiKey, withSecrets bool) map[string]any {
-	return merchant.KeyJSON(k.key(), withSecrets)
 }
 
 // MemberInfo describes a member for tests.

@@ -17,6 +17,4 @@ type (
 	pageKey  = api.PageKey
 )
 
-func newErr(code, message string) *apiError  { return api.NewErr(code, message) }
-func errInvalidRequest(msg string) *apiError { return api.InvalidRequest(msg) }
-func errBusiness500(msg string) *apiError    { return api.Business500(msg) }
+func errBusiness500(msg string) *apiError { return api.Business500(msg) }

@@ -3,6 +3,7 @@ package simulator_test
 import (
 	"context"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -140,8 +141,8 @@ func TestMerchantWriteQuota(t *testing.T) {
 	if got := balance(sim, member1, "USDT"); got != "1010.000000" {
 		t.Errorf("balance = %s, want two deposits of 5", got)
 	}
-	if err := sim.Merchant.SetWriteQuota(-1); err == nil {
-		t.Errorf("a negative quota was accepted")
+	if err := sim.Merchant.SetWriteQuota(-1); err == nil || !strings.Contains(err.Error(), "write quota per minute") {
+		t.Errorf("a negative quota: %v, want the refusal of its domain", err)
 	}
 	if err := sim.Merchant.SetWriteQuota(0); err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package simulator
 import (
 	"encoding/json"
 	"errors"
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"net/http"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/control"
@@ -18,9 +19,9 @@ import (
 // builds the same input), a write logged as an input (record.go), every
 // argument checked against its domain (control_domains.go) before the
 // transition writes anything, in one transaction, the timers due, and the
-// answer or the refusal as controlError maps it. Control requests are not
-// recorded in the request journal, so the journal shows exactly the
-// traffic of the client under test.
+// answer or the refusal as the controlAPI's Error maps it. Control
+// requests are not recorded in the request journal, so the journal shows
+// exactly the traffic of the client under test.
 
 // controlAPI serves the control routes and runs the control ops. It is the
 // HTTP face of the public Go control API, whose methods run the same ops,
@@ -46,7 +47,7 @@ func (ctl *controlAPI) serve(o *op) http.HandlerFunc {
 
 // runner is internal/control's Runner over the simulator: the kernel, the
 // input log and recorder, the capture of the state, the timers; the
-// controlAPI gives the rest (the guard, the public refusal, controlError).
+// controlAPI gives the rest (the guard, the public refusal, Error).
 func (ctl *controlAPI) runner() *control.Runner[*Simulator] {
 	s := ctl.sim
 	return &control.Runner[*Simulator]{
@@ -88,7 +89,7 @@ func invoke[T any](s *Simulator, o *op, in any) (T, error) {
 
 // The control API is the Own part of internal/control's Runner: the
 // guard (control_guard.go), the public refusal, the http inputs of a
-// replay, controlError.
+// replay, the error envelopes.
 
 // Refused is the public *NameError of a refusal (nameError).
 func (ctl *controlAPI) Refused(r *control.Refusal) error { return nameError(r) }
@@ -99,16 +100,16 @@ func nameError(r *control.Refusal) error {
 }
 
 // Replayed reports an http input of a recording being replayed.
-func (ctl *controlAPI) Replayed(r *http.Request) bool { return replayedRequest(r) }
+func (ctl *controlAPI) Replayed(r *http.Request) bool {
+	_, _, ok := inputlog.Replayed(r)
+	return ok
+}
 
-// Error maps an op's error to its envelope (controlError).
-func (ctl *controlAPI) Error(err error) *apiError { return controlError(err) }
-
-// controlError maps an op's error to an envelope (control.ErrorAnswer):
-// an *apiError as is, a refusal the data directory gave as its answer, a
+// Error maps an op's error to an envelope (control.ErrorAnswer): an
+// *apiError as is, a refusal the data directory gave as its answer, a
 // *NameError as its answer, a ledger shortfall as insufficient_balance, an
 // unknown object as not_found, anything else 400 invalid_request.
-func controlError(err error) *apiError {
+func (ctl *controlAPI) Error(err error) *apiError {
 	return control.ErrorAnswer(err, func(err error) *apiError {
 		var pe *persistError
 		if errors.As(err, &pe) {
@@ -120,17 +121,10 @@ func controlError(err error) *apiError {
 		}
 		var ins *InsufficientFundsError
 		if errors.As(err, &ins) {
-			return newErr("insufficient_balance", err.Error())
+			return api.NewErr("insufficient_balance", err.Error())
 		}
 		return nil
 	})
-}
-
-// replayedRequest reports whether r is an http input of a recording being
-// replayed.
-func replayedRequest(r *http.Request) bool {
-	_, _, ok := inputlog.Replayed(r)
-	return ok
 }
 
 // Actions lists the object actions ("qrpay/orders/complete", ...), sorted.

@@ -54,5 +54,5 @@ func (ctl *controlAPI) Guard(r *http.Request, o *op, hasBody bool) *apiError {
 		AllowedHosts: ctl.sim.wiring.opts.allowedHosts, SelfURL: ctl.sim.URL,
 		JSONContentType: pipeline.JSONContentType, QuoteHeader: pipeline.QuoteHeader,
 	}
-	return g.Check(r, o.NoToken, hasBody, replayedRequest(r))
+	return g.Check(r, o.NoToken, hasBody, ctl.Replayed(r))
 }

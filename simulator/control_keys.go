@@ -1,6 +1,9 @@
 package simulator
 
-import "github.com/mwallet/mwallet-go/simulator/internal/merchant"
+import (
+	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
+	"github.com/mwallet/mwallet-go/simulator/internal/merchant"
+)
 
 // KeysControl creates and changes the merchant's API Keys (sim.Keys): scopes
 // and their approval, signing, IP allowlist, environment, expiry. Control
@@ -12,12 +15,12 @@ type KeysControl struct{ s *Simulator }
 // settings ks (SignatureRequired defaults to true, Environment to the current
 // one; restricted scopes need ApproveRestricted).
 func (k *KeysControl) Add(clientID, apiKeyValue, signingKey string, ks KeySettings) (Credentials, error) {
-	key, err := invoke[*apiKey](k.s, keyOps.Add, &merchant.KeyAddIn{ClientID: clientID, APIKey: apiKeyValue, SigningKey: signingKey, KeySettingsIn: ks.keySettingsIn()})
+	key, err := invoke[pipeline.Key](k.s, keyOps.Add, &merchant.KeyAddIn{ClientID: clientID, APIKey: apiKeyValue, SigningKey: signingKey, KeySettingsIn: ks.keySettingsIn()})
 	if err != nil {
 		return Credentials{}, err
 	}
 	c := k.s.Credentials()
-	c.ClientID, c.APIKey, c.SigningKey, c.Environment = key.ClientID, key.APIKey, key.SigningKey, key.Env
+	c.ClientID, c.APIKey, c.SigningKey, c.Environment = key.ClientID, key.APIKey, key.SigningKey, Environment(key.Env)
 	return c, nil
 }
 
@@ -39,6 +42,14 @@ func (k *KeysControl) Sign(clientID, method, target, nonce string, body []byte) 
 	return invoke[SignedRequest](k.s, keyOps.Sign, &merchant.SignIn{ClientID: clientID, Method: method, Path: target, Nonce: nonce, Body: string(body)})
 }
 
+// SignedRequest is what KeysControl.Sign computes: the three signing
+// headers of one request (x-timestamp, x-nonce, x-signature).
+type SignedRequest struct {
+	Timestamp string `json:"timestamp"`
+	Nonce     string `json:"nonce"`
+	Signature string `json:"signature"`
+}
+
 // keySettingsOf is the public settings of a Key input, and keySettingsIn
 // the input of public settings (the fields are the same).
 func keySettingsOf(in merchant.KeySettingsIn) KeySettings {
@@ -53,29 +64,36 @@ func (ks KeySettings) keySettingsIn() merchant.KeySettingsIn {
 
 // keyOps are the Keys' ops, declared in the merchant line
 // (internal/merchant): a Key is the gateway's apiKey, kept in the state's
-// table and created and changed by the keyring; signing is the gateway's.
+// table and created and changed by the state's keyring (admin.go); signing
+// is the gateway's.
 var keyOps = merchant.NewKeyOps(merchant.KeyViews[*opRun]{
 	Settings: func(in merchant.KeySettingsIn) any { return keySettingsOf(in) },
 	Add: func(x *opRun, in *merchant.KeyAddIn) (any, error) {
-		return x.Sim.wiring.keys.add(x.Tx, in.ClientID, in.APIKey, in.SigningKey, in.KeySettingsIn)
+		return x.Sim.st.keyring().Add(x.Tx, in.ClientID, in.APIKey, in.SigningKey, in.KeySettingsIn)
 	},
-	Created: func(out any) map[string]any { return keyJSON(*out.(*apiKey), true) },
+	Created: func(out any) map[string]any { return merchant.KeyJSON(out.(pipeline.Key), true) },
 	Set: func(x *opRun, clientID string, ks merchant.KeySettingsIn) error {
-		return x.Sim.wiring.keys.set(x.Tx, clientID, ks)
+		return x.Sim.st.keyring().Set(x.Tx, clientID, ks)
 	},
 	Doc: func(x *opRun, clientID string) map[string]any {
 		k, _ := x.Sim.st.keys.Get(x.Tx, clientID)
-		return keyJSON(k, false)
+		return merchant.KeyJSON(k.key(), false)
 	},
 	All: func(x *opRun) []map[string]any {
 		out := make([]map[string]any, 0, x.Sim.st.keys.Len(x.Tx))
 		for _, k := range x.Sim.st.keys.All(x.Tx) {
-			out = append(out, keyJSON(k, false))
+			out = append(out, merchant.KeyJSON(k.key(), false))
 		}
 		return out
 	},
+	// Signing is internal/exchange's Pipeline.Sign; an empty nonce gets a
+	// fresh one.
 	Sign: func(x *opRun, in *merchant.SignIn) (any, error) {
-		return x.Sim.wiring.gw.sign(x.Tx, in.ClientID, in.Method, in.Path, in.Nonce, []byte(in.Body))
+		ts, nonce, sig, err := x.Sim.wiring.gw.ex.Sign(x.Tx, in.ClientID, in.Method, in.Path, in.Nonce, []byte(in.Body))
+		if err != nil {
+			return SignedRequest{}, err
+		}
+		return SignedRequest{Timestamp: ts, Nonce: nonce, Signature: sig}, nil
 	},
 })
 

@@ -2,6 +2,7 @@ package simulator
 
 import (
 	"errors"
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
 
 	"github.com/mwallet/mwallet-go/money"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
@@ -81,7 +82,7 @@ func checkAmount(x *opRun, field, asset, amount string) error {
 // nil).
 func invalidRequest(err error) error {
 	if err != nil {
-		return errInvalidRequest(err.Error())
+		return api.InvalidRequest(err.Error())
 	}
 	return nil
 }

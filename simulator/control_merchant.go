@@ -77,10 +77,11 @@ func merchantAt(x *opRun) (*merchant.Line, *kernel.Tx) { return x.Sim.st.merchan
 // merchantLineOps are the merchant's ops declared in the line
 // (internal/merchant): an amount is checked against its asset's scale as
 // every control amount is (checkAmount), the upstream subaccount is the
-// remittance line's and the write quota the gateway's.
+// remittance line's and the write quota the gateway's (its domain,
+// 0 to 1,000,000 per minute, is checked before the run).
 var merchantLineOps = merchant.NewControlOps(merchantAt, checkAmount,
 	func(x *opRun, active bool) { x.Sim.st.remit.SetPOBOSubaccount(x.Tx, active) },
-	func(x *opRun, perMinute int) error { return x.Sim.wiring.gw.setWriteQuota(x.Tx, perMinute) })
+	func(x *opRun, perMinute int) error { x.Sim.st.gw.Quota.Set(x.Tx, perMinute); return nil })
 
 // merchantOps declares the merchant's routes and methods.
 var merchantOps = []*op{

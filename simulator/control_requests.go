@@ -36,6 +36,10 @@ func (r *RequestsControl) StartInProgress(method, target, key string, body []byt
 	return r.s.wiring.ctl.perform(requestOps.StartInProgress, &control.InProgressIn{Method: method, Path: target, IdempotencyKey: key, Body: string(body), Seconds: &secs})
 }
 
+// defaultInProgress is how long a request started with StartInProgress runs
+// when no duration is given.
+const defaultInProgress = time.Minute
+
 // requestOps are the journal's ops, declared in internal/control over
 // the gateway: the journal's rows are the public RequestRecord.
 var requestOps = control.NewRequestOps(control.RequestViews[*opRun, RequestRecord]{

@@ -187,12 +187,7 @@ func (v *view) accounts() devtools.Accounts {
 
 // events returns a copy of the events recorded so far, oldest first.
 func (v *view) events(tx *kernel.Tx) []Event {
-	events := v.st.webhooks.Events(tx)
-	out := make([]Event, len(events))
-	for i, e := range events {
-		out[i] = Event(e)
-	}
-	return out
+	return hookline.Copies(v.st.webhooks.Events(tx), func(e hookline.Event) Event { return Event(e) })
 }
 
 // balanceSnapshots converts the developer views' balances to the public
@@ -201,24 +196,15 @@ func balanceSnapshots(in []devtools.Balance) []BalanceSnapshot {
 	if in == nil {
 		return nil
 	}
-	out := make([]BalanceSnapshot, len(in))
-	for i, b := range in {
-		out[i] = BalanceSnapshot(b)
-	}
-	return out
+	return hookline.Copies(in, func(b devtools.Balance) BalanceSnapshot { return BalanceSnapshot(b) })
 }
 
 // objectSnapshots converts the developer views' objects to the public
 // type.
 func objectSnapshots(in []devtools.Object) []ObjectSnapshot {
-	out := make([]ObjectSnapshot, len(in))
-	for i, o := range in {
-		h := make([]HistoryEntry, len(o.History))
-		for j, e := range o.History {
-			h[j] = HistoryEntry(e)
-		}
-		out[i] = ObjectSnapshot{ID: o.ID, ExternalMemberID: o.ExternalMemberID, Status: o.Status, StatusVersion: o.StatusVersion,
-			CreatedAt: o.CreatedAt, Summary: o.Summary, Details: o.Details, History: h, Trace: o.Trace}
-	}
-	return out
+	return hookline.Copies(in, func(o devtools.Object) ObjectSnapshot {
+		return ObjectSnapshot{ID: o.ID, ExternalMemberID: o.ExternalMemberID, Status: o.Status, StatusVersion: o.StatusVersion,
+			CreatedAt: o.CreatedAt, Summary: o.Summary, Details: o.Details, Trace: o.Trace,
+			History: hookline.Copies(o.History, func(e devtools.History) HistoryEntry { return HistoryEntry(e) })}
+	})
 }

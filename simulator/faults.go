@@ -1,6 +1,7 @@
 package simulator
 
 import (
+	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/internal/faults"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
@@ -96,7 +97,7 @@ func faultOf(f faults.Row) Fault {
 func (g *gateway) injectFault(tx *kernel.Tx, f Fault) error {
 	r := faults.Row{Method: f.Method, Path: f.Path, Count: f.Count, Kind: string(f.Kind), Status: f.Status, Code: f.Code, DelayMS: f.DelayMS, OneIn: f.OneIn}
 	if err := r.Check(f.Hold != nil); err != nil {
-		return errInvalidRequest(err.Error())
+		return api.InvalidRequest(err.Error())
 	}
 	g.ex.Arm(tx, r.Armed(), faults.Chans{Hold: f.Hold, Held: f.Held})
 	return nil

@@ -79,3 +79,22 @@ func (s *Simulator) HTTPClient() *http.Client { return s.wiring.gw.served.Client
 // or WithHTTP2 (self-signed, for localhost, 127.0.0.1 and ::1), so other
 // clients can trust it; nil otherwise.
 func (s *Simulator) Certificate() *x509.Certificate { return s.wiring.gw.served.Certificate() }
+
+// The router, its literal-path index and its own answers (a path not in
+// canonical form, a known path with another method: the JSON not_found,
+// never a redirect) are internal/exchange's Router (router.go,
+// notfound.go), over the gateway's mux.
+
+// ServeHTTP serves the business API and the control API (the gateway's
+// router).
+func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.wiring.gw.router.ServeHTTP(w, r)
+}
+
+// The request headers of the contract and their edge rules (a header sent
+// twice, two different tokens, a write's Content-Type) are internal/gateway's
+// (headers.go).
+
+// ContractHeaders lists the request headers of the contract (canonical
+// form), each of which a request may carry at most once.
+func ContractHeaders() []string { return append([]string(nil), pipeline.ContractHeaders...) }

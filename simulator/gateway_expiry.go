@@ -1,30 +1,6 @@
 package simulator
 
-import (
-	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
-	"github.com/mwallet/mwallet-go/simulator/internal/qrpay"
-	"github.com/mwallet/mwallet-go/simulator/internal/remittances"
-	"github.com/mwallet/mwallet-go/simulator/internal/startup"
-	"github.com/mwallet/mwallet-go/simulator/internal/stepup"
-	"github.com/mwallet/mwallet-go/simulator/internal/windows"
-)
-
-// expiryWindow is the expiry queue of a line's window (kernel.Tx.ExpireAt):
-// the step-up challenges, the QR quote memo and the remittances'
-// idempotency records, which the sweep tells their line about (internal/gatewayhost's Host). since is the
-// version of the rules (record.go) from which an input queues its keys on
-// it: an input of an earlier build queues none, as it ran.
-func expiryWindow(ws *gatewayState, window string) (q windows.ExpiryQueue, since int, ok bool) {
-	switch window {
-	case stepup.ExpiryWindow:
-		return ws.ChallengeQ, 0, true
-	case qrpay.MemoWindow:
-		return ws.QRMemoQ, 0, true
-	case remittances.IdempotencyWindow:
-		return ws.RemitIdemQ, startup.SweepRules, true
-	}
-	return windows.ExpiryQueue{}, 0, false
-}
+import pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 
 // The window stores' caps. A window never forgets an entry inside its
 // window, so a cap bounds the store's memory: a full store refuses what

@@ -7,27 +7,11 @@ import (
 	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
 	"github.com/mwallet/mwallet-go/simulator/internal/image"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
-	"github.com/mwallet/mwallet-go/simulator/internal/windows"
+	"github.com/mwallet/mwallet-go/simulator/internal/legacyimage"
 )
 
 // The gateway's state (internal/gateway's State) as the state image of
 // recordings of versions 1 and 2 held it.
-
-// legacyQueue is q as the state image of recordings of versions 1 and 2
-// held it.
-func legacyQueue(tx *kernel.Tx, q windows.ExpiryQueue) image.ExpiryQueue {
-	items, head, used := q.Kept(tx)
-	var out image.ExpiryQueue
-	if !used {
-		return out
-	}
-	out.Items = make([]image.Expiring, len(items))
-	for i, it := range items {
-		out.Items[i] = image.Expiring(it)
-	}
-	out.Head = head
-	return out
-}
 
 // legacyJournal is the journal as the state image of recordings of
 // versions 1 and 2 held it: a ring buffer of the newest requests.
@@ -84,11 +68,11 @@ type legacyGatewayState struct {
 }
 
 func legacyGateway(tx *kernel.Tx, g *gatewayState) *legacyGatewayState {
-	rng, pcg := legacyRandOf(g.Rng, tx)
+	rng, pcg := legacyimage.Rand(g.Rng, tx)
 	out := &legacyGatewayState{
 		RequestSeq: g.RequestSeq.Get(tx), Rng: rng, Pcg: pcg, Nonces: map[string]time.Time{},
-		NonceQ: legacyQueue(tx, g.NonceQ), Idem: legacyIdem(tx, g.Idem), TokenQ: legacyQueue(tx, g.TokenQ),
-		Exchanges: map[string][]time.Time{}, ChallengeQ: legacyQueue(tx, g.ChallengeQ), QrMemoQ: legacyQueue(tx, g.QRMemoQ),
+		NonceQ: legacyimage.Queue(tx, g.NonceQ), Idem: legacyimage.Idem(tx, g.Idem), TokenQ: legacyimage.Queue(tx, g.TokenQ),
+		Exchanges: map[string][]time.Time{}, ChallengeQ: legacyimage.Queue(tx, g.ChallengeQ), QrMemoQ: legacyimage.Queue(tx, g.QRMemoQ),
 		Journal: legacyJournalOf(tx, g.Journal), WriteQuota: g.Quota.Limit(tx), Writes: g.Quota.Kept(tx),
 		// The caps are configuration, out of the digest: the image keeps the
 		// values every build of those versions had.

@@ -7,10 +7,10 @@ import (
 
 	cardline "github.com/mwallet/mwallet-go/simulator/internal/cards"
 	"github.com/mwallet/mwallet-go/simulator/internal/deposits"
-	"github.com/mwallet/mwallet-go/simulator/internal/ids"
 	"github.com/mwallet/mwallet-go/simulator/internal/image"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/kyc"
+	"github.com/mwallet/mwallet-go/simulator/internal/legacyimage"
 	"github.com/mwallet/mwallet-go/simulator/internal/members"
 	"github.com/mwallet/mwallet-go/simulator/internal/merchant"
 	"github.com/mwallet/mwallet-go/simulator/internal/qrpay"
@@ -123,8 +123,8 @@ func (im *stateImage) legacy(tx *kernel.Tx) *legacyState {
 	for v, t := range st.tokens.All(tx) {
 		tokens[v] = &t
 	}
-	rng, _ := legacyRandOf(st.rng, tx)
-	clock, outcome := legacyTimers(im.root.wiring.timers, tx)
+	rng, _ := legacyimage.Rand(st.rng, tx)
+	clock, outcome := legacyimage.Timers(im.root.wiring.timers, tx)
 	events, hooks := st.webhooks.Legacy(tx)
 	return &legacyState{
 		Clock: clock, Ledger: legacyLedger(st.ledger, tx), Rng: rng, Creds: st.credentials(tx), Start: st.start,
@@ -139,12 +139,4 @@ func (im *stateImage) legacy(tx *kernel.Tx) *legacyState {
 // without the fields of leave.
 func (im *stateImage) encodeLegacy(tx *kernel.Tx, leave map[string]bool) ([]byte, error) {
 	return legacyRules.Encode(im.legacy(tx), leave)
-}
-
-// legacyRandOf is the generator g as the state image of recordings of
-// versions 1 and 2 held it (a *rand.Rand), with its source (the two shared
-// one PCG).
-func legacyRandOf(g ids.Generator, tx *kernel.Tx) (*image.Rand, *rand.PCG) {
-	p := g.Copy(tx)
-	return &image.Rand{Src: p}, p
 }

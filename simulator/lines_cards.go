@@ -8,29 +8,21 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
-// The card line (internal/cards): its registration and its host.
+// The card line (internal/cards): its building and its host.
 
 // CollectionCardClosures is the outcome collection of card closures: a card
 // in closing converges to closed when its closure succeeds upstream.
 const CollectionCardClosures OutcomeCollection = "cards/closures"
 
-// registerCards builds the card line (its secret drawn from the seeded
-// source), registers its outcome success paths and its endpoints.
-func (ctl *controlAPI) registerCards(tx *kernel.Tx) {
-	s := ctl.sim
+// newCardsLine builds the card line, its secret drawn from the seeded
+// source.
+func newCardsLine(s *Simulator, tx *kernel.Tx) *cardline.Line {
 	var key [32]byte
 	for i := 0; i < len(key); i += 8 {
 		binary.LittleEndian.PutUint64(key[i:], s.st.rng.Uint64(tx))
 	}
 	scale, _ := s.st.cat.Scale(cardline.LedgerAsset)
-	s.st.cards = cardline.New(&s.k, tx, cardsHost{st: &s.st}, key[:], scale)
-	// The issuer's success paths of what is in flight (outcome.go).
-	s.wiring.timers.On(string(CollectionCardApplications), s.st.cards.SucceedApplication)
-	s.wiring.timers.On(string(CollectionCardClosures), s.st.cards.SucceedClosure)
-	s.wiring.timers.On(string(CollectionCardTopups), s.st.cards.SucceedTopUp)
-	for _, e := range s.st.cards.Endpoints() {
-		s.wiring.gw.router.Register(e)
-	}
+	return cardline.New(&s.k, tx, cardsHost{st: &s.st}, key[:], scale)
 }
 
 // cardsHost is the card line's cards.Host.

@@ -2,20 +2,9 @@ package simulator
 
 import (
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
-	"github.com/mwallet/mwallet-go/simulator/internal/kyc"
 )
 
-// The KYC line (internal/kyc): its registration and its host.
-
-func (ctl *controlAPI) registerKYC() {
-	s := ctl.sim
-	s.st.kyc = kyc.New(&s.k, kycHost{st: &s.st})
-	for _, e := range s.st.kyc.Endpoints() {
-		s.wiring.gw.router.Register(e)
-	}
-
-	ctl.registerMembers()
-}
+// The KYC line (internal/kyc): its host.
 
 // kycHost is the KYC line's kyc.Host.
 type kycHost struct {

@@ -3,19 +3,7 @@ package simulator
 import (
 	"github.com/mwallet/mwallet-go/simulator/internal/api"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
-	"github.com/mwallet/mwallet-go/simulator/internal/remittances"
 )
-
-// registerRemittances builds the remittance line, registers its endpoints
-// and its outcome success path.
-func (ctl *controlAPI) registerRemittances() {
-	s := ctl.sim
-	s.st.remit = remittances.New(&s.k, remitHost{st: &s.st})
-	s.wiring.timers.On(string(CollectionRemittances), s.st.remit.Succeed)
-	for _, e := range s.st.remit.Endpoints() {
-		s.wiring.gw.router.Register(e)
-	}
-}
 
 // remitHost is the remittance line's remittances.Host.
 type remitHost struct {

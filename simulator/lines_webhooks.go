@@ -14,17 +14,6 @@ func newWebhooksLine(s *Simulator) *hookline.Line {
 	}}, deliveryTransport)
 }
 
-// registerWebhooks registers the webhook line's endpoints. The flush, which
-// delivers over HTTP outside the state lock, is internal/delivery's Deliverer
-// (webhooks_flush.go).
-func (ctl *controlAPI) registerWebhooks() {
-	s := ctl.sim
-	for _, e := range s.st.webhooks.Endpoints() {
-		s.wiring.gw.router.Register(e)
-	}
-
-}
-
 // webhookEndpointIn is the line's copy of a public endpoint config, the
 // input of AddEndpointConfig.
 func webhookEndpointIn(cfg WebhookEndpointConfig) *hookline.EndpointIn {

@@ -3,8 +3,6 @@ package simulator
 import (
 	"time"
 
-	"github.com/mwallet/mwallet-go/simulator/internal/image"
-	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/outcomes"
 )
 
@@ -91,29 +89,4 @@ func (m OutcomeMode) mode() outcomes.Mode { return outcomes.Mode{Kind: m.kind, A
 // paths with and the clock's advance runs.
 func newTimers(c *Clock) *outcomes.Timers {
 	return outcomes.New(outcomes.Clock{Now: c.Now, Set: c.set})
-}
-
-func legacyMode(m outcomes.Mode) image.OutcomeMode {
-	return image.OutcomeMode{Kind: m.Kind, After: m.After}
-}
-
-// legacyTimers is the timers' state as the digest's image of recordings
-// of versions 1 and 2 held it.
-func legacyTimers(t *outcomes.Timers, tx *kernel.Tx) (*image.Clock, *image.OutcomeState) {
-	v := t.View(tx)
-	c := &image.Clock{Now: tx.Now(), Seq: v.TimerSeq}
-	if c.Seq > 0 {
-		c.Timers = image.TimerHeap{} // a heap that held a timer stays allocated
-	}
-	for _, tm := range v.Timers {
-		c.Timers = append(c.Timers, &image.Timer{At: tm.At, Seq: tm.Seq, Id: tm.ID})
-	}
-	os := &image.OutcomeState{ByCollection: map[string]image.OutcomeMode{}, ByObject: map[string]image.OutcomeMode{}, Pending: v.Pending}
-	for k, m := range v.ByCollection {
-		os.ByCollection[k] = legacyMode(m)
-	}
-	for k, m := range v.ByObject {
-		os.ByObject[k] = legacyMode(m)
-	}
-	return c, os
 }

@@ -190,7 +190,6 @@ type simState struct {
 type wiring struct {
 	timers *outcomes.Timers // the clock's timers and the outcome success paths (internal/outcomes)
 	view   *view            // the operator's read-only view of the state (devtools.go)
-	keys   *keyring         // the merchant's API Keys (admin.go)
 	mux    *http.ServeMux
 	// gw is the gateway (gateway.go): the business API's pipeline, its
 	// endpoints and the server New starts.
@@ -376,7 +375,6 @@ func build(o options) (*Simulator, error) {
 	s.st.stepUp.Init(&s.k, pipeline.Challenges{State: s.st.gw})
 	s.st.webhooks = newWebhooksLine(s)
 	s.wiring.delivery = &deliverer{&delivery.Deliverer{Kernel: &s.k, Line: s.st.webhooks, Log: delivery.InputLog{Inputs: s.wiring.inputs, Rec: s.wiring.rec}, Clock: s.st.clock.Now}}
-	s.wiring.keys = &keyring{st: &s.st}
 	s.wiring.view = &view{k: &s.k, st: &s.st, partial: partialReplayOf(o.recording), actions: controlOps.ActionKeys}
 	s.initControls()
 	s.st.outcome = s.wiring.timers.Register(&s.k)
@@ -493,17 +491,4 @@ func (s *Simulator) LedgerEntries() []Entry {
 	tx := s.wiring.image.captured()
 	defer tx.End()
 	return entries(s.st.ledger, tx)
-}
-
-// registerAll registers the gateway, the control API and every product line.
-func (s *Simulator) registerAll(tx *kernel.Tx) {
-	s.wiring.gw.registerGateway()
-	s.wiring.ctl.registerControl()
-	s.wiring.gw.router.Register(assetsEndpoint(&s.st))
-	s.wiring.ctl.registerQRPay(tx)
-	s.wiring.ctl.registerCards(tx)
-	s.wiring.ctl.registerRemittances()
-	s.wiring.ctl.registerDeposits()
-	s.wiring.ctl.registerKYC()
-	s.wiring.ctl.registerWebhooks()
 }

@@ -1,6 +1,9 @@
 package simulator
 
-import "github.com/mwallet/mwallet-go/simulator/internal/kernel"
+import (
+	"github.com/mwallet/mwallet-go/simulator/internal/devtools"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+)
 
 // Stats counts what a simulator holds in its bounded windows, so a test can
 // check that memory stays bounded however long the simulator runs: nonces,
@@ -47,20 +50,9 @@ func (s *Simulator) Stats() Stats {
 	return s.wiring.view.stats(tx)
 }
 
-// stats is Stats in a transaction (GET /_sim/stats).
+// stats is Stats in a transaction (GET /_sim/stats; internal/devtools'
+// WindowSizes).
 func (s *view) stats(tx *kernel.Tx) Stats {
-	caps := s.st.gw.Caps.Get(tx)
-	return Stats{
-		Nonces:                s.st.gw.Nonces.Len(tx),
-		NoncesCap:             caps.Nonces,
-		IdempotencyRecords:    s.st.gw.Idem.Len(tx),
-		IdempotencyRecordsCap: caps.IdempotencyKeys,
-		StepUpChallengesCap:   caps.StepUpChallenges,
-		Tokens:                s.st.tokens.Len(tx),
-		JournalEntries:        s.st.gw.Journal.Len(tx),
-		Requests:              s.st.gw.Journal.Seq(tx),
-		Events:                s.st.webhooks.EventCount(tx),
-		StepUpChallenges:      s.st.stepUp.Len(tx),
-		QRQuoteMemo:           s.st.qr.MemoLen(tx),
-	}
+	st := s.st
+	return Stats(devtools.WindowSizes(tx, st.gw, st.tokens.Len(tx), st.webhooks.EventCount, st.stepUp.Len, st.qr.MemoLen))
 }

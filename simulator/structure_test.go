@@ -36,12 +36,13 @@ var kernelPackages = []string{"api", "catalogue", "control", "exchange", "faults
 // file layer), the input log's wire format, its replay runner and the
 // input log (inputlog: the recorder, and where each input enters the log,
 // over the Host the simulator fills), the
-// exchange log, the state image of the digest, the exchange's Host over
+// exchange log, the state image of the digest and the projection of the
+// kernel's tables into that of earlier recordings (legacyimage), the exchange's Host over
 // the input log, the state and the lines (gatewayhost), the HTTPS server
 // (tlsserver) and the start-up (startup: the options' checks, the scope
 // catalogue, the fixture): they reach the simulator
 // through interfaces they declare, never by importing it, and no line and not the kernel imports them.
-var toolPackages = []string{"datadir", "datafile", "delivery", "devtools", "exchangelog", "gatewayhost", "image", "inputlog", "recfile", "recipes", "recview", "replay", "startup", "tlsserver"}
+var toolPackages = []string{"datadir", "datafile", "delivery", "devtools", "exchangelog", "gatewayhost", "image", "inputlog", "legacyimage", "recfile", "recipes", "recview", "replay", "startup", "tlsserver"}
 
 // standalonePackages are tools that import no package of the module: the
 // data directory's file layer (bytes in frames), the input log's wire
@@ -404,7 +405,7 @@ func TestLinesNeverLock(t *testing.T) {
 
 // simulatorHolders are the only types of the package that hold a
 // *Simulator, each with the reason. Everything else (the gateway, the
-// input log, the webhook flush, the timers, the view, the keyring, the
+// input log, the webhook flush, the timers, the view, the
 // lines' hosts, the kernel's services) holds only what it uses, so that
 // the façade does not come back under another name.
 var simulatorHolders = map[string]string{

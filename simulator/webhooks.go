@@ -83,13 +83,9 @@ func webhookEndpointOf(v hookline.EndpointView) WebhookEndpoint {
 
 // webhookDeliveryOf is the public copy of a delivery row.
 func webhookDeliveryOf(v hookline.DeliveryView) WebhookDelivery {
-	out := WebhookDelivery{
+	return WebhookDelivery{
 		ID: v.ID, EventID: v.EventID, EventType: v.EventType, EndpointID: v.EndpointID, Status: v.Status,
-		Attempts: make([]WebhookAttempt, len(v.Attempts)), NextAttemptAt: v.NextAttemptAt, CreatedAt: v.CreatedAt,
-		ObjectID: v.ObjectID, ExternalMemberID: v.ExternalMemberID,
+		Attempts:      hookline.Copies(v.Attempts, func(a hookline.Attempt) WebhookAttempt { return WebhookAttempt(a) }),
+		NextAttemptAt: v.NextAttemptAt, CreatedAt: v.CreatedAt, ObjectID: v.ObjectID, ExternalMemberID: v.ExternalMemberID,
 	}
-	for i, a := range v.Attempts {
-		out.Attempts[i] = WebhookAttempt(a)
-	}
-	return out
 }

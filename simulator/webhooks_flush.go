@@ -7,11 +7,10 @@ package simulator
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/delivery"
+	hookline "github.com/mwallet/mwallet-go/simulator/internal/webhooks"
 )
 
 // FlushResult counts the attempts one flush made and lists the failed ones.
@@ -62,19 +61,10 @@ type FlushError struct {
 
 // Error lists the failed attempts, at most five of them.
 func (e *FlushError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "simulator: %d of %d webhook delivery attempts failed", e.Result.Failed, e.Result.Attempted)
-	for i, f := range e.Result.Failures {
-		if i == 5 {
-			fmt.Fprintf(&b, "; and %d more (sim.Webhooks.Deliveries lists them)", len(e.Result.Failures)-i)
-			break
-		}
-		fmt.Fprintf(&b, "; %s %s to %s: %s", f.EventType, f.EventID, f.URL, f.Error)
-	}
-	if e.Result.Hint != "" {
-		b.WriteString(" (" + e.Result.Hint + ")")
-	}
-	return b.String()
+	// The text is internal/webhooks' FlushResult.Message.
+	r := e.Result
+	return hookline.FlushResult{Attempted: r.Attempted, Failed: r.Failed, Hint: r.Hint,
+		Failures: hookline.Copies(r.Failures, func(f DeliveryFailure) hookline.Failure { return hookline.Failure(f) })}.Message()
 }
 
 // deliverer is the webhook flush: internal/delivery's Deliverer, which

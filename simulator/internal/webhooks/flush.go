@@ -55,6 +55,24 @@ type FlushResult struct {
 	Hint      string
 }
 
+// Message is the error text of a flush in which an attempt failed: the
+// counts, then the failed attempts, at most five of them, and the hint.
+func (r FlushResult) Message() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "simulator: %d of %d webhook delivery attempts failed", r.Failed, r.Attempted)
+	for i, f := range r.Failures {
+		if i == 5 {
+			fmt.Fprintf(&b, "; and %d more (sim.Webhooks.Deliveries lists them)", len(r.Failures)-i)
+			break
+		}
+		fmt.Fprintf(&b, "; %s %s to %s: %s", f.EventType, f.EventID, f.URL, f.Error)
+	}
+	if r.Hint != "" {
+		b.WriteString(" (" + r.Hint + ")")
+	}
+	return b.String()
+}
+
 // Flush attempts every due delivery until none is due (at most
 // maxFlushRounds rounds: deliveries that fall due during the flush are
 // attempted too). A cancelled ctx stops it: the deliveries not attempted,
