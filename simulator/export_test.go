@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/mwallet/mwallet-go/simulator/internal/image"
 	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
+	"github.com/mwallet/mwallet-go/simulator/internal/replay"
 	"sort"
 	"strings"
 	"time"
@@ -101,7 +102,7 @@ func RecordingPrefix(r *Recording, n int) *Recording {
 func RecordingInputs(r *Recording) []string {
 	var out []string
 	for _, in := range r.inputs {
-		out = append(out, fmt.Sprintf("%d %s %s", in.Seq, in.Clock.Format(time.RFC3339Nano), describeInput(in)))
+		out = append(out, fmt.Sprintf("%d %s %s", in.Seq, in.Clock.Format(time.RFC3339Nano), replay.Describe(in)))
 	}
 	return out
 }
@@ -163,7 +164,7 @@ func RecordedInputs(s *Simulator, n int) (int64, []string) {
 		if in.Op == recfile.OpBase {
 			continue
 		}
-		d := in.Op + " " + describeInput(in)
+		d := in.Op + " " + replay.Describe(in)
 		if in.Op == recfile.OpHTTP {
 			d = "http " + in.Method + " " + in.Target
 		}

@@ -3,7 +3,6 @@ package simulator
 import (
 	"io"
 	"net/http"
-	"reflect"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/inputlog"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
@@ -13,20 +12,11 @@ import (
 // The replay runner is internal/replay; its Target is the simulator's
 // input log (internal/inputlog's Log.Target), driving the simulator
 // through replayDriver.
-type (
-	replayer    = replay.Runner
-	replayHooks = replay.Hooks
-)
-
-// describeInput is a one-line description of an input for messages.
-func describeInput(in *recordedInput) string { return replay.Describe(in) }
-
-func newReplayer(s *Simulator) *replayer { return replay.New(replayTarget(s)) }
 
 // replayRecording runs a recording on s (just built from its
 // configuration) and brings the clock to where the recording ended.
 func replayRecording(s *Simulator, r *Recording) error {
-	if err := newReplayer(s).Recording(r.inputs, r.end, r.digest, r.header.Version < 2); err != nil {
+	if err := replay.New(replayTarget(s)).Recording(r.inputs, r.end, r.digest, r.header.Version < 2); err != nil {
 		return err
 	}
 	st := s.wiring.rec.Store()
@@ -44,7 +34,7 @@ type replayDriver struct{ s *Simulator }
 // replayTarget is s as the replay runner drives it.
 func replayTarget(s *Simulator) replay.Target { return s.wiring.inputs.Target(replayDriver{s}) }
 
-func (d replayDriver) Serve(h *replayHooks, req *http.Request, body io.ReadCloser) {
+func (d replayDriver) Serve(h *replay.Hooks, req *http.Request, body io.ReadCloser) {
 	inputlog.ReplayBody(req, body, h)
 	d.s.ServeHTTP(h.W, req)
 }
@@ -70,7 +60,9 @@ func (d replayDriver) Digest(tx *kernel.Tx, legacy bool) (string, error) {
 // Call runs a recorded Go control call through the method it names
 // (replay.Call).
 func (d replayDriver) Call(in *recordedInput) error {
-	fn, err := d.s.wiring.ctl.controlMethod(in.Call)
+	// The method is found through its declaration (control_decl.go):
+	// "Field.Method" for the control types, "Action" for *Simulator.
+	fn, err := declaredMethod(d.s, in.Call)
 	if err != nil {
 		return err
 	}
@@ -103,11 +95,4 @@ func (f *Fault) replayArg() {
 		close(c)
 		f.Hold = c
 	}
-}
-
-// controlMethod finds a Go control method by its recorded name through
-// its declaration (control_decl.go): "Field.Method" for the control types,
-// "Action" for *Simulator. A name no declaration gives is refused.
-func (ctl *controlAPI) controlMethod(name string) (reflect.Value, error) {
-	return declaredMethod(ctl.sim, name)
 }

@@ -18,6 +18,7 @@ import (
 	"io"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/datadir"
+	"github.com/mwallet/mwallet-go/simulator/internal/replay"
 )
 
 // openDataDir builds the simulator of a data directory: a new one, or the
@@ -62,7 +63,7 @@ func (h dataDirHost) ReadState(s *Simulator, r io.Reader) error {
 	return s.wiring.image.readState(r)
 }
 func (h dataDirHost) Log(s *Simulator) datadir.Log           { return s.wiring.rec }
-func (h dataDirHost) Replayer(s *Simulator) datadir.Replayer { return newReplayer(s) }
+func (h dataDirHost) Replayer(s *Simulator) datadir.Replayer { return replay.New(replayTarget(s)) }
 func (h dataDirHost) Replay(s *Simulator) error              { return replayRecording(s, h.o.recording) }
 func (h dataDirHost) Source(s *Simulator) datadir.Source {
 	return s.wiring.inputs.Source()
