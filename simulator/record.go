@@ -9,7 +9,6 @@ import (
 
 	"github.com/mwallet/mwallet-go/simulator/internal/inputlog"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
-	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 )
 
 // The input log, what it logs and in which order, is internal/inputlog's
@@ -20,11 +19,6 @@ import (
 // without a data directory: about the bytes of the requests kept (bodies,
 // headers, arguments). See WithRecordingLimit.
 const DefaultRecordingLimit = 128 << 20
-
-// recordedInput is one input of the log, in its wire format
-// (internal/recfile): an http request is recorded with at most
-// maxBodyBytes+1 bytes of its body.
-type recordedInput = recfile.Input
 
 // recordingConfig is what a simulator was built with: replaying a log on a
 // simulator built with the same configuration reaches the same state.
@@ -83,10 +77,6 @@ func (c recordingConfig) apply(o *options) error {
 	o.bodyKey = (*[32]byte)(key)
 	return nil
 }
-
-// recordingHeader is the first line of a recording and the first record of
-// a data directory's log.
-type recordingHeader = recfile.Header[recordingConfig]
 
 // recorder keeps the input log of one simulator, built with its
 // recordingConfig: in memory, or in a data directory's store

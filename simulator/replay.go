@@ -6,6 +6,7 @@ import (
 
 	"github.com/mwallet/mwallet-go/simulator/internal/inputlog"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 	"github.com/mwallet/mwallet-go/simulator/internal/replay"
 )
 
@@ -16,7 +17,7 @@ import (
 // replayRecording runs a recording on s (just built from its
 // configuration) and brings the clock to where the recording ended.
 func replayRecording(s *Simulator, r *Recording) error {
-	if err := replay.New(replayTarget(s)).Recording(r.inputs, r.end, r.digest, r.header.Version < 2); err != nil {
+	if err := replay.New(replayTarget(s)).Recording(r.f.Inputs, r.f.End, r.f.Digest, r.f.Header.Version < 2); err != nil {
 		return err
 	}
 	st := s.wiring.rec.Store()
@@ -41,7 +42,7 @@ func (d replayDriver) Serve(h *replay.Hooks, req *http.Request, body io.ReadClos
 
 func (d replayDriver) FlushDue() error { return d.s.wiring.delivery.DueInput() }
 
-func (d replayDriver) Attempt(in *recordedInput) error {
+func (d replayDriver) Attempt(in *recfile.Input) error {
 	return d.s.wiring.delivery.AttemptInput(in.Delivery, in.At, in.StatusCode, in.Response, in.Error)
 }
 
@@ -59,7 +60,7 @@ func (d replayDriver) Digest(tx *kernel.Tx, legacy bool) (string, error) {
 
 // Call runs a recorded Go control call through the method it names
 // (replay.Call).
-func (d replayDriver) Call(in *recordedInput) error {
+func (d replayDriver) Call(in *recfile.Input) error {
 	// The method is found through its declaration (control_decl.go):
 	// "Field.Method" for the control types, "Action" for *Simulator.
 	fn, err := declaredMethod(d.s, in.Call)
