@@ -94,7 +94,7 @@ var restartDir = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	st, err := datadir.Open(dir, io.Discard, 0, checkConfig)
+	st, err := datadir.Open(dir, io.Discard, 0, datadir.CheckConfig[recordingConfig])
 	if err != nil {
 		return "", err
 	}

@@ -350,7 +350,7 @@ func build(o options) (*Simulator, error) {
 	s.st.listSeq = kernel.NewCell(&s.k, "ids.list_seq", int64(0))
 	s.st.keys = kernel.NewTable[string, apiKey](&s.k, "auth.keys")
 	s.st.tokens = kernel.NewTable[string, token](&s.k, "auth.tokens")
-	s.st.gw = pipeline.NewState(&s.k, o.seed, o.bodyKey, o.startCaps(), journalCapacity)
+	s.st.gw = pipeline.NewState(&s.k, o.seed, o.bodyKey, o.startCaps(), pipeline.JournalCapacity)
 	s.st.cat = newCatalogue(&s.k)
 	s.wiring.timers = newTimers(s.st.clock)
 	s.wiring.ctl = &controlAPI{sim: s}

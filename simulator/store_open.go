@@ -6,8 +6,9 @@ package simulator
 // repair, over the frames of internal/datafile. What stays here is what
 // needs the simulator: opening a directory, a new one or a restart from its
 // snapshot and log (datadir.Start), into a simulator built here
-// (dataDirHost); the configurations this build reads (checkConfig); the
-// public DataDirError, DataDirRepair and RepairDataDir (store_repair.go).
+// (dataDirHost); the configurations this build reads (datadir.CheckConfig
+// of recordingConfig); the public DataDirError, DataDirRepair and
+// RepairDataDir (store_repair.go).
 // The state the snapshots capture and closing the store with the log's
 // last clock reading are the input log's (internal/inputlog's Log.Source
 // and Log.CloseStore).
@@ -42,7 +43,9 @@ func openDataDir(o options) (*Simulator, error) {
 // (datadir.Host).
 type dataDirHost struct{ o *options }
 
-func (h dataDirHost) CheckConfig(raw json.RawMessage) error { return checkConfig(raw) }
+func (h dataDirHost) CheckConfig(raw json.RawMessage) error {
+	return datadir.CheckConfig[recordingConfig](raw)
+}
 
 // Configure refuses a log started with another fixture than the options'
 // (datadir.Fixture's Same) and builds from the log's configuration.
@@ -74,11 +77,4 @@ func (c recordingConfig) fixture() datadir.Fixture {
 	return datadir.Fixture{Model: string(c.Model), Environment: string(c.Environment), ClientID: c.ClientID,
 		APIKey: c.APIKey, SigningKey: c.SigningKey, WebhookSecret: c.WebhookSecret, MerchantID: c.MerchantID,
 		Seed: c.Seed, Members: c.Members, NoFixtureMember: c.NoFixtureMember}
-}
-
-// checkConfig refuses a log header's configuration this build does not
-// read.
-func checkConfig(raw json.RawMessage) error {
-	var c recordingConfig
-	return json.Unmarshal(raw, &c)
 }
