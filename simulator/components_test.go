@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/delivery"
+	"github.com/mwallet/mwallet-go/simulator/internal/inputlog"
+	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
 // TestComponentsAreWired checks, for a simulator built each way (New,
@@ -63,7 +65,7 @@ func TestComponentsAreWired(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			s := b.build(t)
 			w := &s.wiring
-			host, _ := w.inputs.Host.(logHost)
+			host, _ := w.inputs.Host.(inputlog.Funcs)
 			rows := []struct {
 				name      string
 				got, want any
@@ -73,8 +75,6 @@ func TestComponentsAreWired(t *testing.T) {
 				{"inputs.K", w.inputs.K, &s.k},
 				{"inputs.Rec", w.inputs.Rec, w.rec},
 				{"inputs.Caps", w.inputs.Caps, s.st.gw.Caps},
-				{"inputs.Host.clock", host.clock, s.st.clock},
-				{"inputs.Host.image", host.image, w.image},
 				{"delivery.Kernel", w.delivery.Kernel, &s.k},
 				{"delivery.Line", w.delivery.Line, s.st.webhooks},
 				{"delivery.Log", w.delivery.Log, delivery.InputLog{Inputs: w.inputs, Rec: w.rec}},
@@ -84,11 +84,19 @@ func TestComponentsAreWired(t *testing.T) {
 					t.Errorf("%s: %p, want %p", r.name, r.got, r.want)
 				}
 			}
-			if host.draws == nil {
-				t.Error("inputs.Host.draws: nil")
+			if host.BusinessDraws == nil {
+				t.Error("inputs.Host.BusinessDraws: nil")
 			}
-			if _, err := s.Digest(); err != nil {
+			// The host's clock and state image are this simulator's.
+			if got, want := host.Now(), s.st.clock.Now(); !got.Equal(want) {
+				t.Errorf("inputs.Host.Now() = %v, want %v", got, want)
+			}
+			want, err := s.Digest()
+			if err != nil {
 				t.Errorf("Digest: %v", err)
+			}
+			if got, err := host.Digest(func(*kernel.Tx) {}); err != nil || got != want {
+				t.Errorf("inputs.Host.Digest = %q, %v; want %q", got, err, want)
 			}
 		})
 	}

@@ -56,7 +56,7 @@ func (ctl *controlAPI) runner() *control.Runner[*Simulator] {
 			_, end, err := s.wiring.inputs.LogRequest(tx, r)
 			return end, err
 		},
-		NotPersisted: notPersisted, NotDurable: notDurable,
+		NotPersisted: inputlog.NotPersisted, NotDurable: inputlog.NotDurable,
 		Capture: func(at func()) *kernel.Tx {
 			return s.wiring.image.read(s.wiring.image.captureWith(false, func(*kernel.Tx) { at() }))
 		},

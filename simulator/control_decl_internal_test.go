@@ -79,7 +79,7 @@ func TestEveryControlMethodIsDeclaredOnce(t *testing.T) {
 	}
 	calls := 0
 	for name, o := range opByName {
-		fn, err := s.wiring.ctl.controlMethod(name)
+		fn, err := declaredMethod(s, name)
 		switch {
 		case o.NoCall && err == nil:
 			t.Errorf("%s records no call, yet replay resolves it", name)
@@ -102,7 +102,7 @@ func TestEveryControlMethodIsDeclaredOnce(t *testing.T) {
 		"Cards.ShipCard", "Cards.Plastic", "Webhooks.Flush", "Clock.Advance", "Digest", "Close",
 		"Reset", "CheckInvariants", "cards.Ship", "Cards.", ".Ship", "", "Cards.s",
 	} {
-		if _, err := s.wiring.ctl.controlMethod(name); err == nil {
+		if _, err := declaredMethod(s, name); err == nil {
 			t.Errorf("replay resolves the undeclared name %q", name)
 		}
 	}

@@ -47,7 +47,7 @@ var recordingViews = recview.NewControlOps(recview.Views[*opRun, recordingConfig
 		if err != nil {
 			return nil, err
 		}
-		return rec.file(), nil
+		return &rec.f, nil
 	},
 	Stepper: func(x *opRun) *stepper { return x.Sim.wiring.stepper },
 	Scratch: func(cfg recordingConfig) recview.Scratch[*Simulator, StateSnapshot] { return stepScratch{cfg} },

@@ -3,6 +3,7 @@ package simulator
 import (
 	"encoding/json"
 	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
+	"github.com/mwallet/mwallet-go/simulator/internal/replay"
 	"net/http/httptest"
 	"net/url"
 	"reflect"
@@ -235,7 +236,7 @@ func LastInput(s *Simulator) string {
 		args, _ := json.Marshal(in.Args)
 		return "call " + in.Call + " " + string(args)
 	}
-	return in.Op + " " + describeInput(in)
+	return in.Op + " " + replay.Describe(in)
 }
 
 // WithoutVerify turns verify mode (internal/kernel, verify.go) off for s: a load test

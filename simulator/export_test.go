@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/mwallet/mwallet-go/simulator/internal/image"
 	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
+	"github.com/mwallet/mwallet-go/simulator/internal/replay"
 	"sort"
 	"strings"
 	"time"
@@ -90,9 +91,9 @@ func Endpoints(s *Simulator) []EndpointInfo {
 // RecordingPrefix returns the first n inputs of r (ending at the clock of
 // the last of them).
 func RecordingPrefix(r *Recording, n int) *Recording {
-	p := &Recording{header: r.header, inputs: r.inputs[:n]}
+	p := &Recording{f: recfile.File[recordingConfig]{Header: r.f.Header, Inputs: r.f.Inputs[:n]}}
 	if n > 0 {
-		p.end = r.inputs[n-1].Clock
+		p.f.End = r.f.Inputs[n-1].Clock
 	}
 	return p
 }
@@ -100,8 +101,8 @@ func RecordingPrefix(r *Recording, n int) *Recording {
 // RecordingInputs describes the inputs of r, one line each.
 func RecordingInputs(r *Recording) []string {
 	var out []string
-	for _, in := range r.inputs {
-		out = append(out, fmt.Sprintf("%d %s %s", in.Seq, in.Clock.Format(time.RFC3339Nano), describeInput(in)))
+	for _, in := range r.f.Inputs {
+		out = append(out, fmt.Sprintf("%d %s %s", in.Seq, in.Clock.Format(time.RFC3339Nano), replay.Describe(in)))
 	}
 	return out
 }
@@ -163,7 +164,7 @@ func RecordedInputs(s *Simulator, n int) (int64, []string) {
 		if in.Op == recfile.OpBase {
 			continue
 		}
-		d := in.Op + " " + describeInput(in)
+		d := in.Op + " " + replay.Describe(in)
 		if in.Op == recfile.OpHTTP {
 			d = "http " + in.Method + " " + in.Target
 		}
@@ -175,7 +176,7 @@ func RecordedInputs(s *Simulator, n int) (int64, []string) {
 // RecordedDraws returns the seq and draws of every input of r that drew.
 func RecordedDraws(r *Recording) map[int64][]bool {
 	out := map[int64][]bool{}
-	for _, in := range r.inputs {
+	for _, in := range r.f.Inputs {
 		if len(in.Draws) > 0 {
 			out[in.Seq] = in.Draws
 		}
@@ -217,14 +218,14 @@ func InternalCounts(s *Simulator) string {
 
 // FlipDraws inverts the draws of input seq of r.
 func FlipDraws(r *Recording, seq int64) {
-	for i, d := range r.inputs[seq-1].Draws {
-		r.inputs[seq-1].Draws[i] = !d
+	for i, d := range r.f.Inputs[seq-1].Draws {
+		r.f.Inputs[seq-1].Draws[i] = !d
 	}
 }
 
 // ForgetDigest drops the state digest r was taken with, so a replay of an
 // edited r is not checked against it.
-func ForgetDigest(r *Recording) { r.digest = "" }
+func ForgetDigest(r *Recording) { r.f.Digest = "" }
 
 // OutsideTheTables is the state of s held outside the kernel's tables and
 // cells (image.Outside), one "path = value" line each, without the clock

@@ -7,9 +7,6 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
-// journalCapacity is how many requests the journal keeps (the newest).
-const journalCapacity = 10_000
-
 // RequestRecord is one business-API request as the simulator saw it. It never
 // holds a secret: no token, API key, signing key, signature or body. The
 // nonce appears only in the canonical string of a refused signature (a
@@ -72,10 +69,4 @@ func recordOf(row pipeline.JournalRow) RequestRecord {
 		r.Signature = signatureCheckOf(row.Signature)
 	}
 	return r
-}
-
-// resetRequests empties the request journal.
-func (g *gateway) resetRequests(tx *kernel.Tx) error {
-	g.st.gw.Journal.Reset(tx)
-	return nil
 }

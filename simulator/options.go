@@ -260,7 +260,7 @@ func newSimulator(served bool, opts []Option) (*Simulator, error) {
 		f(&o)
 	}
 	if o.recording != nil {
-		if err := o.recording.header.Config.apply(&o); err != nil {
+		if err := o.recording.f.Header.Config.apply(&o); err != nil {
 			return nil, err
 		}
 	}

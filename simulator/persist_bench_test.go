@@ -21,6 +21,7 @@ import (
 
 	"github.com/mwallet/mwallet-go/simulator/internal/datadir"
 	"github.com/mwallet/mwallet-go/simulator/internal/datafile"
+	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 )
 
 // The restart benchmarks time starting a simulator on a data directory
@@ -93,16 +94,16 @@ var restartDir = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	st, err := datadir.Open(dir, io.Discard, 0, checkConfig)
+	st, err := datadir.Open(dir, io.Discard, 0, datadir.CheckConfig[recordingConfig])
 	if err != nil {
 		return "", err
 	}
 	defer st.Close()
-	if err := st.Create(rec.header); err != nil {
+	if err := st.Create(rec.f.Header); err != nil {
 		return "", err
 	}
 	var snapOff, snapLast int64
-	for _, in := range rec.inputs {
+	for _, in := range rec.f.Inputs {
 		last := st.Written()
 		end, err := st.Append(in)
 		if err != nil {
@@ -116,7 +117,7 @@ var restartDir = sync.OnceValues(func() (string, error) {
 		return "", err
 	}
 	// The snapshot: the state after input restartSnapshot.
-	at, err := New(WithRecording(&Recording{header: rec.header, inputs: rec.inputs[:restartSnapshot], end: rec.inputs[restartSnapshot-1].Clock}))
+	at, err := New(WithRecording(&Recording{f: recfile.File[recordingConfig]{Header: rec.f.Header, Inputs: rec.f.Inputs[:restartSnapshot], End: rec.f.Inputs[restartSnapshot-1].Clock}}))
 	if err != nil {
 		return "", err
 	}

@@ -4,14 +4,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	pipeline "github.com/mwallet/mwallet-go/simulator/internal/gateway"
-	"io"
 	"net/http"
 	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/inputlog"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
-	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 )
 
 // The input log, what it logs and in which order, is internal/inputlog's
@@ -22,11 +19,6 @@ import (
 // without a data directory: about the bytes of the requests kept (bodies,
 // headers, arguments). See WithRecordingLimit.
 const DefaultRecordingLimit = 128 << 20
-
-// recordedInput is one input of the log, in its wire format
-// (internal/recfile): an http request is recorded with at most
-// maxBodyBytes+1 bytes of its body.
-type recordedInput = recfile.Input
 
 // recordingConfig is what a simulator was built with: replaying a log on a
 // simulator built with the same configuration reaches the same state.
@@ -86,18 +78,10 @@ func (c recordingConfig) apply(o *options) error {
 	return nil
 }
 
-// recordingHeader is the first line of a recording and the first record of
-// a data directory's log.
-type recordingHeader = recfile.Header[recordingConfig]
-
 // recorder keeps the input log of one simulator, built with its
 // recordingConfig: in memory, or in a data directory's store
 // (inputlog.Recorder).
 type recorder = inputlog.Recorder[recordingConfig]
-
-func newRecorder(cfg recordingConfig, seed int64, limit int64, rules int) *recorder {
-	return inputlog.NewRecorder(cfg, seed, limit, rules)
-}
 
 // errRecordingLimit is the error of Recording once the in-memory recording
 // has dropped inputs.
@@ -107,46 +91,18 @@ var errRecordingLimit = errors.New("simulator: the in-memory recording reached i
 // back (Recording) and closed (inputlog.Log, over logHost).
 type inputLog = inputlog.Log[recordingConfig]
 
-// logHost is the simulator as its input log needs it (inputlog.Host): its
-// clock, the bodies of requests as their handlers read them, the fault
-// draws of a business request, a callback into the exchange's fault rules
-// (internal/exchange's Pipeline.Draws), and the state image (the digest of
-// a recording's end, a snapshot's state).
-type logHost struct {
-	clock *Clock
-	image *stateImage
-	draws func(tx *kernel.Tx, r *http.Request) []bool
+// logHost is the simulator as its input log needs it (inputlog.Funcs):
+// its clock, the fault draws of a business request (internal/exchange's
+// Pipeline.Draws), and the state image (the digest of a recording's end, a
+// snapshot's state).
+func logHost(clock *Clock, image *stateImage, draws func(tx *kernel.Tx, r *http.Request) []bool) inputlog.Funcs {
+	return inputlog.Funcs{Clock: clock.Now, BusinessDraws: draws, StateWriter: image.writeState,
+		DigestAt: func(at func(tx *kernel.Tx)) (string, error) {
+			rtx := image.read(image.captureWith(true, at))
+			defer rtx.End()
+			return image.digest(rtx)
+		}}
 }
-
-func (h logHost) Now() time.Time { return h.clock.Now() }
-
-// Body keeps r's body in in (inputlog.KeepBody).
-func (h logHost) Body(r *http.Request, in *recordedInput) { inputlog.KeepBody(r, in) }
-
-// Draws are the fault draws of a business request; a control request
-// makes none.
-func (h logHost) Draws(tx *kernel.Tx, r *http.Request) []bool {
-	if pipeline.PathOf(r).Control {
-		return nil
-	}
-	return h.draws(tx, r)
-}
-
-func (h logHost) Digest(at func(tx *kernel.Tx)) (string, error) {
-	rtx := h.image.read(h.image.captureWith(true, at))
-	defer rtx.End()
-	return h.image.digest(rtx)
-}
-
-func (h logHost) WriteState(w io.Writer, c *kernel.Capture) error { return h.image.writeState(w, c) }
-
-// notPersisted is the refusal of an input the data directory could not
-// take: nothing was executed (inputlog.NotPersisted).
-func notPersisted(err error) *apiError { return inputlog.NotPersisted(err) }
-
-// notDurable is the answer of a request that ran but whose log record did
-// not reach stable storage (inputlog.NotDurable).
-func notDurable(err error) *apiError { return inputlog.NotDurable(err) }
 
 // persistError is a Go control call the data directory could not take
 // or could not make durable (inputlog.CallError).

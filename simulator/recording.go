@@ -5,10 +5,8 @@ package simulator
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
-	"time"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 )
@@ -28,10 +26,10 @@ import (
 // received, credentials, tokens, signatures and bodies included: it is as
 // sensitive as the test data sent to the simulator.
 type Recording struct {
-	header recordingHeader
-	inputs []*recordedInput
-	end    time.Time // the clock when the recording was taken
-	digest string    // the state digest then ("" when not known)
+	// f is the recording as its file format holds it: the header, the
+	// inputs, the clock when it was taken and the state digest then (""
+	// when not known).
+	f recfile.File[recordingConfig]
 	// partial is set on a recording without its end line, read by
 	// ReadPartialRecording.
 	partial bool
@@ -51,15 +49,10 @@ var ErrPartialRecording = errors.New("the recording has no end line: it is cut s
 func (r *Recording) Partial() bool { return r.partial }
 
 // Len returns the number of inputs in the recording.
-func (r *Recording) Len() int { return len(r.inputs) }
+func (r *Recording) Len() int { return len(r.f.Inputs) }
 
 // WriteTo writes the recording in its file format.
-func (r *Recording) WriteTo(w io.Writer) (int64, error) { return recfile.Write(w, r.file()) }
-
-// file is the recording as its file format writes it.
-func (r *Recording) file() *recfile.File[recordingConfig] {
-	return &recfile.File[recordingConfig]{Header: r.header, Inputs: r.inputs, End: r.end, Digest: r.digest}
-}
+func (r *Recording) WriteTo(w io.Writer) (int64, error) { return recfile.Write(w, &r.f) }
 
 // WriteFile writes the recording to a file (mode 0600: it holds the
 // simulator's credentials and everything sent to it).
@@ -93,14 +86,10 @@ func readRecording(rd io.Reader, partial bool) (*Recording, error) {
 	if err != nil {
 		return nil, err
 	}
-	rec := &Recording{header: f.Header, inputs: f.Inputs, end: f.End, digest: f.Digest}
-	if !f.Ended {
-		if !partial {
-			return nil, fmt.Errorf("simulator: recording: %w after %d inputs (a partial download?); get the whole file, or replay what it holds knowingly with ReadPartialRecording (mwallet-sim serve -replay FILE -replay-partial): the state is then unchecked", ErrPartialRecording, len(rec.inputs))
-		}
-		rec.partial = true
+	if !f.Ended && !partial {
+		return nil, recfile.CutShort(ErrPartialRecording, len(f.Inputs))
 	}
-	return rec, nil
+	return &Recording{f: *f, partial: !f.Ended}, nil
 }
 
 // ReadRecordingFile reads a recording file (as Recording.WriteFile, GET
@@ -129,7 +118,7 @@ func readLog(l *inputLog, digest bool) (*Recording, error) {
 	if err = dataDirErr(err); err != nil {
 		return nil, err
 	}
-	return &Recording{header: p.Header, inputs: inputs, end: p.End, digest: p.Digest}, nil
+	return &Recording{f: recfile.File[recordingConfig]{Header: p.Header, Inputs: inputs, End: p.End, Digest: p.Digest}}, nil
 }
 
 // WithRecording starts the simulator from a recording: it is built with the
@@ -153,5 +142,5 @@ func partialReplayOf(r *Recording) *PartialReplay {
 	if r == nil || !r.partial {
 		return nil
 	}
-	return &PartialReplay{Inputs: len(r.inputs), Note: fmt.Sprintf("started from a recording cut short (no end line): the state after its %d inputs, not checked against the recorded state", len(r.inputs))}
+	return &PartialReplay{Inputs: r.Len(), Note: recfile.CutShortNote(r.Len())}
 }

@@ -1,32 +1,19 @@
 package simulator
 
 import (
-	"io"
-	"net/http"
-	"reflect"
-
 	"github.com/mwallet/mwallet-go/simulator/internal/inputlog"
-	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
+	"github.com/mwallet/mwallet-go/simulator/internal/recfile"
 	"github.com/mwallet/mwallet-go/simulator/internal/replay"
 )
 
 // The replay runner is internal/replay; its Target is the simulator's
 // input log (internal/inputlog's Log.Target), driving the simulator
-// through replayDriver.
-type (
-	replayer    = replay.Runner
-	replayHooks = replay.Hooks
-)
-
-// describeInput is a one-line description of an input for messages.
-func describeInput(in *recordedInput) string { return replay.Describe(in) }
-
-func newReplayer(s *Simulator) *replayer { return replay.New(replayTarget(s)) }
+// through replayTarget's inputlog.DriverFuncs.
 
 // replayRecording runs a recording on s (just built from its
 // configuration) and brings the clock to where the recording ended.
 func replayRecording(s *Simulator, r *Recording) error {
-	if err := newReplayer(s).Recording(r.inputs, r.end, r.digest, r.header.Version < 2); err != nil {
+	if err := replay.New(replayTarget(s)).Recording(r.f.Inputs, r.f.End, r.f.Digest, r.f.Header.Version < 2); err != nil {
 		return err
 	}
 	st := s.wiring.rec.Store()
@@ -37,40 +24,24 @@ func replayRecording(s *Simulator, r *Recording) error {
 	return nil
 }
 
-// replayDriver is the simulator as a replay drives it beyond its input
-// log (inputlog.Driver; the log's Target is the replay runner's).
-type replayDriver struct{ s *Simulator }
-
-// replayTarget is s as the replay runner drives it.
-func replayTarget(s *Simulator) replay.Target { return s.wiring.inputs.Target(replayDriver{s}) }
-
-func (d replayDriver) Serve(h *replayHooks, req *http.Request, body io.ReadCloser) {
-	inputlog.ReplayBody(req, body, h)
-	d.s.ServeHTTP(h.W, req)
+// replayTarget is s as the replay runner drives it: its input log's
+// Target, driving s beyond the log (inputlog.DriverFuncs).
+func replayTarget(s *Simulator) replay.Target {
+	w := &s.wiring
+	return w.inputs.Target(inputlog.DriverFuncs{Handler: s, CallFunc: func(in *recfile.Input) error { return replayCall(s, in) },
+		Due: w.delivery.DueInput, Abort: w.delivery.AbortInput, Flight: s.st.webhooks.InFlight, KickFunc: s.st.webhooks.Kick,
+		AttemptFunc: func(in *recfile.Input) error {
+			return w.delivery.AttemptInput(in.Delivery, in.At, in.StatusCode, in.Response, in.Error)
+		},
+		Base: &w.replayBase, DigestOf: w.image.digest, LegacyDigestOf: w.image.legacyDigest})
 }
 
-func (d replayDriver) FlushDue() error { return d.s.wiring.delivery.DueInput() }
-
-func (d replayDriver) Attempt(in *recordedInput) error {
-	return d.s.wiring.delivery.AttemptInput(in.Delivery, in.At, in.StatusCode, in.Response, in.Error)
-}
-
-func (d replayDriver) FlushAbort(ids []string) error   { return d.s.wiring.delivery.AbortInput(ids) }
-func (d replayDriver) InFlight(tx *kernel.Tx) []string { return d.s.st.webhooks.InFlight(tx) }
-func (d replayDriver) Kick(tx *kernel.Tx)              { d.s.st.webhooks.Kick(tx) }
-func (d replayDriver) SetBase(url string)              { d.s.wiring.replayBase = url }
-
-func (d replayDriver) Digest(tx *kernel.Tx, legacy bool) (string, error) {
-	if legacy {
-		return d.s.wiring.image.legacyDigest(tx)
-	}
-	return d.s.wiring.image.digest(tx)
-}
-
-// Call runs a recorded Go control call through the method it names
-// (replay.Call).
-func (d replayDriver) Call(in *recordedInput) error {
-	fn, err := d.s.wiring.ctl.controlMethod(in.Call)
+// replayCall runs a recorded Go control call on s through the method it
+// names (replay.Call).
+func replayCall(s *Simulator, in *recfile.Input) error {
+	// The method is found through its declaration (control_decl.go):
+	// "Field.Method" for the control types, "Action" for *Simulator.
+	fn, err := declaredMethod(s, in.Call)
 	if err != nil {
 		return err
 	}
@@ -84,7 +55,7 @@ func (d replayDriver) Call(in *recordedInput) error {
 	}
 	if in.Route != "" && !failed {
 		// Entered over HTTP: the timers due then ran in the same input.
-		d.s.wiring.ctl.runDue()
+		s.wiring.ctl.runDue()
 	}
 	return nil
 }
@@ -103,11 +74,4 @@ func (f *Fault) replayArg() {
 		close(c)
 		f.Hold = c
 	}
-}
-
-// controlMethod finds a Go control method by its recorded name through
-// its declaration (control_decl.go): "Field.Method" for the control types,
-// "Action" for *Simulator. A name no declaration gives is refused.
-func (ctl *controlAPI) controlMethod(name string) (reflect.Value, error) {
-	return declaredMethod(ctl.sim, name)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/gatewayhost"
 	"github.com/mwallet/mwallet-go/simulator/internal/ids"
 	"github.com/mwallet/mwallet-go/simulator/internal/image"
+	"github.com/mwallet/mwallet-go/simulator/internal/inputlog"
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 	"github.com/mwallet/mwallet-go/simulator/internal/kyc"
 	"github.com/mwallet/mwallet-go/simulator/internal/ledger"
@@ -348,7 +349,7 @@ func build(o options) (*Simulator, error) {
 	s.st.listSeq = kernel.NewCell(&s.k, "ids.list_seq", int64(0))
 	s.st.keys = kernel.NewTable[string, apiKey](&s.k, "auth.keys")
 	s.st.tokens = kernel.NewTable[string, token](&s.k, "auth.tokens")
-	s.st.gw = pipeline.NewState(&s.k, o.seed, o.bodyKey, o.startCaps(), journalCapacity)
+	s.st.gw = pipeline.NewState(&s.k, o.seed, o.bodyKey, o.startCaps(), pipeline.JournalCapacity)
 	s.st.cat = newCatalogue(&s.k)
 	s.wiring.timers = newTimers(s.st.clock)
 	s.wiring.ctl = &controlAPI{sim: s}
@@ -362,7 +363,7 @@ func build(o options) (*Simulator, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.wiring.rec = newRecorder(cfg, o.seed, o.recordingLimit, rules)
+	s.wiring.rec = inputlog.NewRecorder(cfg, o.seed, o.recordingLimit, rules)
 	s.k.SetUndo(s.wiring.rec.Undo)
 	s.wiring.rec.SetBase(s.URL)
 	s.wiring.image = &stateImage{root: s, k: &s.k}
@@ -370,7 +371,7 @@ func build(o options) (*Simulator, error) {
 	s.wiring.gw = newGateway(&gateway{k: &s.k, st: &s.st, mux: s.wiring.mux}, &gatewayhost.Host{
 		Log: s.wiring.inputs, Rec: s.wiring.rec, Clock: s.st.clock, Due: s.wiring.timers.RunDue, NotFound: s.wiring.ctl.notFound,
 	})
-	s.wiring.inputs.Host = logHost{clock: s.st.clock, image: s.wiring.image, draws: s.wiring.gw.ex.Draws}
+	s.wiring.inputs.Host = logHost(s.st.clock, s.wiring.image, s.wiring.gw.ex.Draws)
 	s.st.members.Init(&s.k)
 	s.st.stepUp.Init(&s.k, pipeline.Challenges{State: s.st.gw})
 	s.st.webhooks = newWebhooksLine(s)

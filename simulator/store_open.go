@@ -6,8 +6,9 @@ package simulator
 // repair, over the frames of internal/datafile. What stays here is what
 // needs the simulator: opening a directory, a new one or a restart from its
 // snapshot and log (datadir.Start), into a simulator built here
-// (dataDirHost); the configurations this build reads (checkConfig); the
-// public DataDirError, DataDirRepair and RepairDataDir (store_repair.go).
+// (dataDirHost); the configurations this build reads (datadir.CheckConfig
+// of recordingConfig); the public DataDirError, DataDirRepair and
+// RepairDataDir (store_repair.go).
 // The state the snapshots capture and closing the store with the log's
 // last clock reading are the input log's (internal/inputlog's Log.Source
 // and Log.CloseStore).
@@ -18,6 +19,7 @@ import (
 	"io"
 
 	"github.com/mwallet/mwallet-go/simulator/internal/datadir"
+	"github.com/mwallet/mwallet-go/simulator/internal/replay"
 )
 
 // openDataDir builds the simulator of a data directory: a new one, or the
@@ -41,7 +43,9 @@ func openDataDir(o options) (*Simulator, error) {
 // (datadir.Host).
 type dataDirHost struct{ o *options }
 
-func (h dataDirHost) CheckConfig(raw json.RawMessage) error { return checkConfig(raw) }
+func (h dataDirHost) CheckConfig(raw json.RawMessage) error {
+	return datadir.CheckConfig[recordingConfig](raw)
+}
 
 // Configure refuses a log started with another fixture than the options'
 // (datadir.Fixture's Same) and builds from the log's configuration.
@@ -62,7 +66,7 @@ func (h dataDirHost) ReadState(s *Simulator, r io.Reader) error {
 	return s.wiring.image.readState(r)
 }
 func (h dataDirHost) Log(s *Simulator) datadir.Log           { return s.wiring.rec }
-func (h dataDirHost) Replayer(s *Simulator) datadir.Replayer { return newReplayer(s) }
+func (h dataDirHost) Replayer(s *Simulator) datadir.Replayer { return replay.New(replayTarget(s)) }
 func (h dataDirHost) Replay(s *Simulator) error              { return replayRecording(s, h.o.recording) }
 func (h dataDirHost) Source(s *Simulator) datadir.Source {
 	return s.wiring.inputs.Source()
@@ -73,11 +77,4 @@ func (c recordingConfig) fixture() datadir.Fixture {
 	return datadir.Fixture{Model: string(c.Model), Environment: string(c.Environment), ClientID: c.ClientID,
 		APIKey: c.APIKey, SigningKey: c.SigningKey, WebhookSecret: c.WebhookSecret, MerchantID: c.MerchantID,
 		Seed: c.Seed, Members: c.Members, NoFixtureMember: c.NoFixtureMember}
-}
-
-// checkConfig refuses a log header's configuration this build does not
-// read.
-func checkConfig(raw json.RawMessage) error {
-	var c recordingConfig
-	return json.Unmarshal(raw, &c)
 }

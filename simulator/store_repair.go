@@ -91,7 +91,7 @@ func (r *DataDirRepair) String() string {
 // refused and left alone. mwallet-sim repair DIR runs it; WithDataRepair
 // runs it before a start.
 func RepairDataDir(dir string) (*DataDirRepair, error) {
-	rep, err := datadir.RepairDir(dir, checkConfig)
+	rep, err := datadir.RepairDir(dir, datadir.CheckConfig[recordingConfig])
 	if err != nil {
 		return nil, dataDirErr(err)
 	}

@@ -424,7 +424,6 @@ var simulatorHolders = map[string]string{
 	"WebhooksControl.s":    "a public Go control type",
 	"controlAPI.sim":       "the HTTP face of the public Go control API: its routes call the Go control methods",
 	"stateImage.root":      "the state image is positional over the simulator's fields",
-	"replayDriver.s":       "a replay drives the whole simulator: its HTTP handler, its Go control methods, its webhook flush and its digest",
 }
 
 // TestWhoHoldsTheSimulator lists every struct field of the package whose

@@ -264,3 +264,26 @@ func flip(t *testing.T, path string, off int64) {
 		t.Fatal(err)
 	}
 }
+
+// TestCheckConfig checks that a configuration is refused exactly when it
+// does not decode as the build's.
+func TestCheckConfig(t *testing.T) {
+	type config struct {
+		Seed int64 `json:"seed"`
+	}
+	tests := []struct {
+		raw  string
+		fail bool
+	}{
+		{`{"seed":1}`, false},
+		{`{"seed":1,"other":true}`, false},
+		{`{"seed":"one"}`, true},
+		{`[1]`, true},
+		{`{`, true},
+	}
+	for _, tt := range tests {
+		if err := CheckConfig[config](json.RawMessage(tt.raw)); (err != nil) != tt.fail {
+			t.Errorf("CheckConfig(%s) = %v, want failure %v", tt.raw, err, tt.fail)
+		}
+	}
+}

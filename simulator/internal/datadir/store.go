@@ -133,7 +133,7 @@ type Store struct {
 
 // Open creates dir if needed and takes its lock. Diagnostics go to diag;
 // a snapshot is written every snapEvery inputs (0: only at Close);
-// checkConfig decodes the configuration of a log's header.
+// checkConfig decodes the configuration of a log's header (CheckConfig).
 func Open(dir string, diag io.Writer, snapEvery int, checkConfig func(json.RawMessage) error) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("simulator: data directory: %w", err)
@@ -490,4 +490,12 @@ func (st *Store) Close() {
 		_ = st.lock.Close()
 		st.lock = nil
 	}
+}
+
+// CheckConfig refuses a log header's configuration raw that does not
+// decode as a C (the configuration a build reads): Open's and RepairDir's
+// checkConfig.
+func CheckConfig[C any](raw json.RawMessage) error {
+	var c C
+	return json.Unmarshal(raw, &c)
 }

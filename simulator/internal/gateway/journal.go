@@ -7,6 +7,10 @@ import (
 	"github.com/mwallet/mwallet-go/simulator/internal/kernel"
 )
 
+// JournalCapacity is how many requests the simulator's journal keeps (the
+// newest).
+const JournalCapacity = 10_000
+
 // Journal is the request journal: the newest business requests, by
 // sequence, as kernel table rows (class Record).
 type Journal struct {
