@@ -96,6 +96,10 @@ func TestTimers(t *testing.T) {
 	if diff := cmp.Diff(&image.Clock{Now: t0}, c); diff != "" {
 		t.Errorf("clock before any timer (-want +got):\n%s", diff)
 	}
+	none := &image.OutcomeState{ByCollection: map[string]image.OutcomeMode{}, ByObject: map[string]image.OutcomeMode{}, Pending: map[string]string{}}
+	if diff := cmp.Diff(none, os); diff != "" {
+		t.Errorf("outcome modes before any (-want +got):\n%s", diff)
+	}
 	tm.SetCollection(tx, "things", outcomes.Mode{Kind: outcomes.After, After: time.Minute})
 	tm.SetObject(tx, "held", outcomes.Mode{Kind: outcomes.Manual})
 	tm.InFlight(tx, "things", "a")
