@@ -20,10 +20,13 @@ func TestWindowSizes(t *testing.T) {
 	defer tx.End()
 	gw.Nonces.Put(tx, "n1", time.Unix(1, 0))
 	gw.Nonces.Put(tx, "n2", time.Unix(2, 0))
+	for _, key := range []string{"k1", "k2", "k3"} {
+		gw.Idem.Start(tx, key, "POST /v1/deposits", [32]byte{}, time.Unix(3, 0))
+	}
 	count := func(n int) Counter { return func(*kernel.Tx) int { return n } }
 	got := WindowSizes(tx, gw, 3, count(4), count(5), count(6))
 	want := Windows{
-		Nonces: 2, NoncesCap: 10, IdempotencyRecordsCap: 20, StepUpChallengesCap: 30,
+		Nonces: 2, NoncesCap: 10, IdempotencyRecords: 3, IdempotencyRecordsCap: 20, StepUpChallengesCap: 30,
 		Tokens: 3, Events: 4, StepUpChallenges: 5, QRQuoteMemo: 6,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
